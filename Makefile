@@ -1,0 +1,136 @@
+# arcpath — build, run, test, bench.
+#
+#   make          build build/arcpathd, the test programs and build/arcpath-bench
+#   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080
+#   make check    install missing Debian packages, build, run every test (plain, then ASan+UBSan)
+#   make bench    planner and server benchmarks (figures for BENCHMARKS.md)
+#
+# BUILD=dir selects the output folder; SAN=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer.
+
+CC      ?= cc
+BUILD   ?= build
+SAN     ?= 0
+PKGS     = libmicrohttpd jansson libuv
+TESTPKGS = check libcurl
+
+OPT      = -O2
+ifeq ($(SAN),1)
+OPT      = -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g $(WARN) -MMD -MP
+LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address,undefined)
+
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKGS) 2>/dev/null)
+TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null)
+
+PLANNER_SRC = $(wildcard planner/*.c)
+PROTO_SRC   = $(wildcard proto/*.c)
+CONFIG_SRC  = $(wildcard config/*.c)
+SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+PLANNER_LIB = $(BUILD)/libarcpath_planner.a
+PROTO_LIB   = $(BUILD)/libarcpath_proto.a
+CONFIG_LIB  = $(BUILD)/libarcpath_config.a
+SERVER_LIB  = $(BUILD)/libarcpath_server.a
+
+TEST_PLANNER     = $(BUILD)/test-planner
+TEST_PROTO       = $(BUILD)/test-proto
+TEST_SERVER      = $(BUILD)/test-server
+TEST_INTEGRATION = $(BUILD)/test-integration
+FUZZ_DRIVERS     = $(patsubst tests/fuzz/%/,$(BUILD)/fuzz-%,$(sort $(dir $(wildcard tests/fuzz/*/fuzz.c))))
+BENCH            = $(BUILD)/arcpath-bench
+TOOLS            = $(BUILD)/arcpath-mapgen
+
+TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_SERVER) $(TEST_INTEGRATION)
+
+.PHONY: all deps run check check-plain check-asan test bench clean maps
+all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
+
+deps:
+	@sh tools/install-deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/arcpathd
+	./$(BUILD)/arcpathd --listen 127.0.0.1:8080 --maps config/maps
+
+check: deps
+	@$(MAKE) --no-print-directory check-plain
+	@$(MAKE) --no-print-directory check-asan
+
+# The test programs, run in order; each prints Check's summary line and fails the make on any failure.
+test: all
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS)
+
+check-plain:
+	@$(MAKE) --no-print-directory test
+
+check-asan:
+	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
+
+bench: all
+	sh tools/bench.sh $(BUILD)
+
+maps: $(TOOLS)
+	$(BUILD)/arcpath-mapgen config/maps
+
+clean:
+	rm -rf build build-asan
+
+# --- libraries -------------------------------------------------------------------------------------------
+$(PLANNER_LIB): $(call obj,$(PLANNER_SRC))
+$(PROTO_LIB): $(call obj,$(PROTO_SRC))
+$(CONFIG_LIB): $(call obj,$(CONFIG_SRC))
+$(SERVER_LIB): $(call obj,$(SERVER_SRC))
+$(BUILD)/lib%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# planner/ must stay free of HTTP, JSON and libuv: it is compiled without their include paths.
+$(BUILD)/obj/planner/%.o: planner/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -I. -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -I. -c $< -o $@
+
+# --- programs --------------------------------------------------------------------------------------------
+$(BUILD)/arcpathd: $(call obj,server/main.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
+
+$(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c) tests/util.c) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
+
+$(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
+
+$(TEST_SERVER): $(call obj,$(wildcard tests/server/*.c) tests/util.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) -lm -lpthread
+
+$(TEST_INTEGRATION): $(call obj,$(wildcard tests/integration/*.c) tests/util.c) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
+
+$(BUILD)/fuzz-%: $(call obj,tests/fuzz/%/fuzz.c tests/fuzz/driver.c) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
+
+$(BENCH): $(call obj,$(wildcard tests/bench/*.c)) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

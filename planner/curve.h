@@ -1,0 +1,28 @@
+/* curve.h — turning-radius curves (Pinter, "Adding Realistic Turns", Figures 5-6, and "Legal Turns: The
+ * Basic Methods", "Simple solution: ignoring blocked tiles").
+ */
+#ifndef AP_CURVE_H
+#define AP_CURVE_H
+
+#include <stddef.h>
+
+#include "path.h"
+
+/* Shortest arc+line from pose (x, y, heading) to point (tx, ty) for turning radius r > 0 with a free final
+ * heading: turn left or right on the circle of radius r, leave it on the tangent through the target, go
+ * straight. Writes 1 or 2 segments into out (an arc of zero sweep is dropped) and returns their count.
+ * When the target lies inside both turning circles (no tangent exists), turns on the single arc through
+ * the target, whose radius is smaller than r (Pinter's "Making tighter turns"); *tightened is set to 1 then,
+ * else 0 (tightened may be NULL). A target at the current position gives 0 segments. Pure; thread-safe. */
+size_t ap_curve_arc_line(double x, double y, double heading, double tx, double ty, double r, ap_segment out[2],
+                         int *tightened);
+
+/* Turn a waypoint polyline into segments for a unit with turning radius r (0 = straight lines, turning on
+ * the spot). From each waypoint the unit keeps the heading it arrived with (start_heading at the first,
+ * or, if has_heading is 0, the direction of the first leg) and follows ap_curve_arc_line to the next.
+ * out must hold 2 * (n - 1) segments; returns the count written. Sets *tightened to the number of legs that
+ * needed a radius below r (may be NULL). Pure; thread-safe. */
+size_t ap_curve_path(const double (*pts)[2], size_t n, double start_heading, int has_heading, double r,
+                     ap_segment *out, size_t *tightened);
+
+#endif

@@ -1,0 +1,109 @@
+/* plan.h — a path query from request to segments: validate, region check, grid search (time-sliced),
+ * waypoints, smoothing, turning-radius curves, clearance verdict, pose samples.
+ *
+ * This is the one entry point the server and the bench use. A plan is caller-owned and used by one thread
+ * at a time; it may move between threads between slices (the server re-queues slow plans on the pool).
+ */
+#ifndef AP_PLAN_H
+#define AP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "map.h"
+#include "path.h"
+#include "search.h"
+#include "status.h"
+
+typedef enum ap_algorithm { AP_ALG_ASTAR = 0 } ap_algorithm;
+typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
+
+/* Limits that are configuration, not request (documented in the README "Limits"). */
+#define AP_MAX_UNIT_RADIUS 16.0      /* tiles */
+#define AP_MAX_TURNING_RADIUS 64.0   /* tiles */
+#define AP_MIN_SAMPLE_STEP 0.01      /* tiles */
+#define AP_DEFAULT_MAX_SAMPLES 100000
+
+/* A validated query. Positions in tiles (map coordinates), headings in radians, lengths in tiles. */
+typedef struct ap_query {
+    const ap_map *map;       /* borrowed; must outlive the plan */
+    double sx, sy;           /* start position */
+    double sheading;         /* start heading if has_sheading */
+    bool has_sheading;       /* without it the unit starts facing its first waypoint */
+    double gx, gy;           /* goal position */
+    double unit_radius;      /* >= 0, tiles: the disc used for smoothing and the clearance verdict */
+    double turning_radius;   /* >= 0, tiles: 0 = turns on the spot (no arcs) */
+    ap_algorithm algorithm;  /* AP_ALG_ASTAR */
+    int connectivity;        /* 4 or 8 */
+    ap_smoothing smoothing;  /* AP_SMOOTH_NONE or AP_SMOOTH_LOS (default) */
+    double sample_step;      /* > 0: also return poses every sample_step tiles (and at the end); 0 = none */
+    size_t max_samples;      /* cap on the number of samples (0 = AP_DEFAULT_MAX_SAMPLES) */
+} ap_query;
+
+/* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */
+typedef struct ap_result {
+    int status;              /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or an AP_E_* code */
+    const char *field;       /* for request errors: the offending field ("start", "samples.step"), else NULL */
+    double grid_cost;        /* optimal grid path cost before smoothing (tiles) */
+    double length;           /* length of the returned geometry = sum of segment lengths (tiles) */
+    bool clear;              /* the unit's disc swept along every segment touches no blocked/off-map cell */
+    double (*waypoints)[2];  /* n_waypoints points, [x, y] */
+    size_t n_waypoints;
+    ap_segment *segments;
+    size_t n_segments;
+    ap_pose *samples;
+    size_t n_samples;
+    uint64_t expanded;       /* A* expansions, all slices and restarts included */
+    bool region_pruned;      /* answered no_path from the region table without searching */
+} ap_result;
+
+/* A plan in progress. Treat as opaque; fields are public only so callers can embed it. */
+typedef struct ap_plan {
+    ap_query q;
+    ap_grid_domain grid;
+    ap_domain dom;
+    ap_search search;
+    uint32_t start_node, goal_node;
+    uint64_t deadline_ns;
+    uint64_t expanded_before; /* expansions of searches abandoned by ap_plan_move */
+    int state;                /* AP_IN_PROGRESS, or the final status */
+    bool has_search;
+} ap_plan;
+
+/* Check a query against its map: positions finite and inside [0, width) x [0, height) (AP_E_OUT_OF_BOUNDS),
+ * start/goal cells passable (AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED), radii in range and connectivity 4|8
+ * (AP_E_INVALID_REQUEST). Sets *field (if non-NULL) to the offending field name. Returns AP_OK otherwise. */
+int ap_query_check(const ap_query *q, const char **field);
+
+/* Begin a plan: checks the query (as ap_query_check), answers AP_NO_PATH at once when the region table
+ * says start and goal are not connected, otherwise starts an A* search on ws (Pinter's fast matrix).
+ * deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns the plan state: AP_IN_PROGRESS, AP_OK
+ * (start cell == goal cell), AP_NO_PATH, or an AP_E_* error. */
+int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t deadline_ns);
+
+/* Run up to max_expansions expansions (0 = to the end). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or
+ * AP_TIMEOUT. */
+int ap_plan_step(ap_plan *p, uint64_t max_expansions);
+
+/* Move an unfinished plan to another workspace (Pinter's slow matrix, "Path Failure and Timeslicing"):
+ * the search restarts there from scratch; the expansions already spent are kept in the count. The plan no
+ * longer touches its old workspace. Returns the plan state. */
+int ap_plan_move(ap_plan *p, ap_workspace *ws);
+
+/* Set a cancel flag the search polls (e.g. server shutdown); NULL to clear. */
+void ap_plan_set_cancel(ap_plan *p, const volatile int *cancel);
+
+/* Build the answer once the plan is no longer AP_IN_PROGRESS: for AP_OK copies the grid path out of the
+ * workspace, makes waypoints (start point, cell centres, goal point), smooths (Pinter Listing 1 with the
+ * exact swept-disc Walkable), adds turning-radius curves (Pinter Figs 5-6), computes `clear` with the exact
+ * disc/cell check over every segment, and samples poses (Listing 2). Must be called before the workspace
+ * is reused. Fills *r (caller frees with ap_result_free). Returns r->status (AP_E_NOMEM on allocation
+ * failure, AP_E_INVALID_REQUEST with field "samples.step" when more than max_samples samples would result). */
+int ap_plan_finish(ap_plan *p, ap_result *r);
+
+/* Free the arrays of a result and zero it. NULL is ignored. */
+void ap_result_free(ap_result *r);
+
+#endif

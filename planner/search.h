@@ -1,0 +1,109 @@
+/* search.h — one A* core over a small domain interface, on a preallocated search matrix.
+ *
+ * The domain (grid 8/4-connected today; jump points, directional (x, y, heading), kinodynamic later) says
+ * what the states are, their successors with costs, and the heuristic; the core owns the open list,
+ * g/f values, parents, generation stamps, time slicing and the deadline. A new domain is a new file in
+ * planner/, never a new search loop (HOG2 / warthog style).
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding", section "A Faster Implementation of the Standard
+ * A*": a fixed matrix with one node per state, no allocation per search, and a "touched" mark so the matrix
+ * is never cleared; here the mark is a 32-bit generation stamp (a node is fresh unless node.gen == ws.gen),
+ * so starting a search is O(1).
+ */
+#ifndef AP_SEARCH_H
+#define AP_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One successor produced by a domain: node id and edge cost (tiles), h = heuristic to the goal (tiles). */
+typedef struct ap_succ {
+    uint32_t node;
+    double cost;
+} ap_succ;
+
+/* A search domain. States are dense ids in [0, node_count). All callbacks must be thread-safe with respect
+ * to other searches (they may only read ctx). */
+typedef struct ap_domain {
+    const void *ctx;
+    uint32_t node_count; /* states are 0 .. node_count-1; the workspace capacity must be >= this */
+    int max_succ;        /* most successors one expansion yields */
+    /* Write the successors of node into out[0 .. max_succ-1]; return their number. */
+    int (*successors)(const void *ctx, uint32_t node, ap_succ *out);
+    /* Admissible, consistent estimate of the cost from node to goal (tiles). */
+    double (*heuristic)(const void *ctx, uint32_t node, uint32_t goal);
+} ap_domain;
+
+/* One search-matrix entry (24 bytes). Pinter keeps 16-byte nodes with float costs; we keep g in double so
+ * that costs over long paths (thousands of sqrt(2) steps) stay exact to 1e-12, which the Moving AI
+ * optimal lengths (8 decimals) demand. */
+typedef struct ap_node {
+    double g;        /* cost from the start, tiles */
+    uint32_t parent; /* node id of the parent, UINT32_MAX for the start */
+    uint32_t gen;    /* generation stamp: the node is part of the current search iff gen == ws->gen */
+    uint32_t heap;   /* position in the open list; AP_NODE_CLOSED once expanded */
+    uint32_t pad;
+} ap_node;
+
+#define AP_NODE_CLOSED UINT32_MAX
+
+/* Open-list entry: f, tie-break key, node. */
+typedef struct ap_open_entry {
+    double f;
+    double g;
+    uint32_t node;
+} ap_open_entry;
+
+/* A search matrix ("workspace"): every piece of mutable search state. Caller-owned; one thread at a time.
+ * Sized once for the largest map (node capacity) and reused by every search without clearing. */
+typedef struct ap_workspace {
+    ap_node *nodes;
+    ap_open_entry *open; /* binary heap, 1 slot per node at most */
+    uint32_t open_len;
+    uint32_t capacity;   /* nodes */
+    uint32_t gen;        /* current generation; bumped by ap_search_begin */
+    ap_succ *succ;       /* scratch for one expansion's successors */
+    int succ_cap;
+} ap_workspace;
+
+/* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
+ * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 24 + 24 bytes per node. */
+int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
+
+/* Release a workspace's memory; ws may be zeroed or initialised. */
+void ap_workspace_free(ap_workspace *ws);
+
+/* One A* search in progress: begin, then run in slices until it is no longer AP_IN_PROGRESS. */
+typedef struct ap_search {
+    ap_workspace *ws;
+    const ap_domain *dom;
+    uint32_t start, goal;
+    uint64_t deadline_ns; /* CLOCK_MONOTONIC ns (ap_clock_ns); 0 = none */
+    const volatile int *cancel; /* optional: when *cancel != 0 the search stops as AP_TIMEOUT */
+    uint64_t expanded;    /* nodes taken off the open list so far */
+    uint64_t generated;   /* successors looked at so far */
+    int state;            /* AP_IN_PROGRESS until AP_OK / AP_NO_PATH / AP_TIMEOUT */
+    double cost;          /* g of the goal when state == AP_OK */
+} ap_search;
+
+/* Start an A* search from start to goal on workspace ws (O(1): bumps the generation stamp).
+ * Returns AP_OK when the search is ready to run, AP_E_INTERNAL when the domain needs more capacity than the
+ * workspace has or an id is out of range. The search keeps pointers to ws and dom until it ends. */
+int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
+                    uint64_t deadline_ns);
+
+/* Expand at most max_expansions nodes (0 = no limit). Returns s->state: AP_IN_PROGRESS when the budget ran
+ * out first (call again to continue), AP_OK when the goal was reached (s->cost is optimal for an admissible
+ * consistent heuristic), AP_NO_PATH when the open list emptied, AP_TIMEOUT when the deadline passed or
+ * *cancel was set (checked every 256 expansions). */
+int ap_search_run(ap_search *s, uint64_t max_expansions);
+
+/* After AP_OK: write the node ids from start to goal into out (up to cap) and return the path's node
+ * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed. */
+size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);
+
+/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for deadlines. Thread-safe. */
+uint64_t ap_clock_ns(void);
+
+#endif

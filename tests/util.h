@@ -1,0 +1,45 @@
+/* util.h — shared helpers for the test programs: where the Moving AI data is, scenario files, tolerances. */
+#ifndef AP_TEST_UTIL_H
+#define AP_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One scenario line of a Moving AI .scen file. */
+typedef struct ap_test_scen {
+    int bucket;
+    char map[128];      /* base name of the map file, e.g. "den520d.map" */
+    int width, height;
+    int sx, sy, gx, gy; /* cells; x = column, y = row */
+    double optimal;     /* optimal 8-connected length listed in the file */
+    int decimals;       /* digits after the decimal point as printed in the file */
+    int line;           /* 1-based line number in the file */
+} ap_test_scen;
+
+/* The Moving AI folder: $ARCPATH_MOVINGAI, else ../shared/data/movingai relative to the working directory.
+ * Returns NULL when it does not exist; then, when $ARCPATH_REQUIRE_DATA=1 (CI), prints why and exits 1. */
+const char *ap_test_data_dir(void);
+
+/* Print "SKIP: <what>: Moving AI data not found" (for tests that need the data). */
+void ap_test_skip_no_data(const char *what);
+
+/* Read a whole .scen file (both "version 1" tab and "version 1.0" space formats). *out is malloc'd.
+ * Returns 0 on success, -1 on error (message on stderr). */
+int ap_test_load_scen(const char *path, ap_test_scen **out, size_t *n);
+
+/* Tolerance for comparing a computed cost with a scenario's listed optimum: one unit in the last printed
+ * decimal (1e-8 for files that print 8 decimals, 1e-3 for "1234.567"), plus 1e-9. Stricter than the
+ * 1e-4 relative / 0.01 absolute the benchmark's precision allows: we are exact to the last printed digit. */
+double ap_test_tolerance(const ap_test_scen *s);
+
+/* True under $ARCPATH_TEST_QUICK=1 (the sanitizer run): tests use smaller samples. */
+bool ap_test_quick(void);
+
+/* Names of every *.map file in dir that has a matching .scen, sorted; returns count; *out malloc'd array of
+ * malloc'd strings (base names without ".map"). */
+size_t ap_test_list_maps(const char *dir, char ***out);
+
+/* Read a whole file into a malloc'd NUL-terminated buffer; NULL on error. */
+char *ap_test_read_file(const char *path, size_t *len);
+
+#endif
