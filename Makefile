@@ -43,13 +43,14 @@ SERVER_LIB  = $(BUILD)/libarcpath_server.a
 
 TEST_PLANNER     = $(BUILD)/test-planner
 TEST_PROTO       = $(BUILD)/test-proto
+TEST_CONFIG      = $(BUILD)/test-config
 TEST_SERVER      = $(BUILD)/test-server
 TEST_INTEGRATION = $(BUILD)/test-integration
 FUZZ_DRIVERS     = $(patsubst tests/fuzz/%/,$(BUILD)/fuzz-%,$(sort $(dir $(wildcard tests/fuzz/*/fuzz.c))))
 BENCH            = $(BUILD)/arcpath-bench
 TOOLS            = $(BUILD)/arcpath-mapgen
 
-TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_SERVER) $(TEST_INTEGRATION)
+TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .PHONY: all deps run check check-plain check-asan test bench clean maps
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
@@ -116,6 +117,9 @@ $(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c) tests/util.c) $(PLANNE
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
 
 $(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
+
+$(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
 
 $(TEST_SERVER): $(call obj,$(wildcard tests/server/*.c) tests/util.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
