@@ -14,14 +14,16 @@ PKGS     = libmicrohttpd jansson libuv
 TESTPKGS = check libcurl
 
 OPT      = -O2
+SANFLAGS =
 ifeq ($(SAN),1)
-OPT      = -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT      = -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANFLAGS = -fsanitize=address,undefined
 endif
 
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g $(WARN) -MMD -MP
-LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address,undefined)
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(SANFLAGS) -g $(WARN) -MMD -MP
+LDFLAGS += $(SANFLAGS)
 
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -52,6 +54,7 @@ TOOLS            = $(BUILD)/arcpath-mapgen
 
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
+.SECONDARY:
 .PHONY: all deps run check check-plain check-asan test bench clean maps
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
 

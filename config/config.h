@@ -12,48 +12,80 @@
 #include <stdint.h>
 
 typedef struct ap_config {
-    char listen_host[64];       /* "127.0.0.1" */
-    uint16_t listen_port;       /* 8080 */
-    char maps_dir[1024];        /* "config/maps" */
+    char listen_host[64];       /* "127.0.0.1"; an IPv4 literal, "localhost", or an IPv6 literal (stored
+                                 * without the brackets of "[::1]:8080": a ':' in it means IPv6) */
+    uint16_t listen_port;       /* 8080; 1..65535 */
+    char maps_dir[1024];        /* "config/maps"; non-empty */
     int workers;                /* 2; 1..64: libuv pool threads = fast workspaces */
     int slow_slots;             /* 4; 1..64: slow workspaces = slow searches in progress at once */
     int fast_queue;             /* 1024; 1..1e6: jobs waiting for the fast lane before 503 */
     int slow_queue;             /* 64; 1..1e5: searches waiting for a slow slot before 503 */
-    uint64_t fast_budget;       /* 20000 expansions a search may run in the fast lane before moving to slow */
-    uint64_t slow_slice;        /* 20000 expansions per slow slice */
-    int default_deadline_ms;    /* 5000 */
-    int max_deadline_ms;        /* 60000 */
-    size_t max_body_bytes;      /* 65536 */
-    int32_t max_map_width;      /* 4096 */
-    int32_t max_map_height;     /* 4096 */
-    int64_t max_map_cells;      /* 16777216 */
-    size_t max_samples;         /* 100000 */
-    int drain_timeout_ms;       /* 10000: how long shutdown waits for in-flight jobs */
+    uint64_t fast_budget;       /* 20000; 100..1e8 expansions a search may run in the fast lane before moving
+                                 * to slow */
+    uint64_t slow_slice;        /* 20000; 100..1e8 expansions per slow slice */
+    int default_deadline_ms;    /* 5000; 1..600000, <= max_deadline_ms */
+    int max_deadline_ms;        /* 60000; 1..600000: requests asking for more are clamped */
+    size_t max_body_bytes;      /* 65536; 1024..67108864 (64 MiB) */
+    int32_t max_map_width;      /* 4096; 1..65536 cells */
+    int32_t max_map_height;     /* 4096; 1..65536 cells */
+    int64_t max_map_cells;      /* 16777216; 1..2^30 cells */
+    size_t max_samples;         /* 100000; 1..1e7 poses per answer */
+    int drain_timeout_ms;       /* 10000; 0..600000: how long shutdown waits for in-flight jobs */
     bool access_log;            /* true: one JSON line per request on stdout */
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
 
-/* Fill c with the built-in defaults. */
+/* Fill c with the built-in defaults (the values in the comments above; config/arcpath.conf spells them
+ * out). Never fails. Thread-safe. */
 void ap_config_defaults(ap_config *c);
 
+/* Apply a JSON config held in memory (buf/len, need not be NUL-terminated): an object with the keys
+ * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
+ * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
+ * "max_map_cells", "max_samples", "drain_timeout_ms" (integers) and "access_log" (bool), all optional.
+ * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
+ * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
+ * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
+ * unchanged on error (all or nothing). Cross-field rules (default <= max deadline) are checked by
+ * ap_config_validate, since a later source may fix them. Returns AP_OK on success. Thread-safe. */
+int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size_t len, char *err,
+                          size_t errlen);
+
 /* Apply a JSON config file (object with the keys above, e.g. {"listen": "127.0.0.1:8080", "workers": 2}).
- * Unknown keys and out-of-range values are errors. err/errlen receive "file:line:col: message". */
+ * Sets c->config_file to path. Unknown keys and out-of-range values are errors. Returns AP_OK, or
+ * AP_E_CONFIG with err/errlen receiving "file:line:col: message" (or "file: ..." when the file cannot be
+ * read or a value is bad); c is unchanged on error. Thread-safe. */
 int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen);
 
-/* Apply ARCPATH_* environment variables (ARCPATH_LISTEN, ARCPATH_MAPS, ARCPATH_WORKERS, ...). */
+/* Apply ARCPATH_* environment variables: ARCPATH_CONFIG (sets config_file only), ARCPATH_LISTEN,
+ * ARCPATH_MAPS, ARCPATH_WORKERS, ARCPATH_SLOW_SLOTS, ARCPATH_FAST_QUEUE, ARCPATH_SLOW_QUEUE,
+ * ARCPATH_FAST_BUDGET, ARCPATH_SLOW_SLICE, ARCPATH_DEFAULT_DEADLINE_MS, ARCPATH_MAX_DEADLINE_MS,
+ * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_ACCESS_LOG (0/1/true/false).
+ * Integers are decimal, fully consumed, in range; an empty variable is an error. Returns AP_OK, or
+ * AP_E_CONFIG with err naming the variable ("ARCPATH_WORKERS: ..."); c is unchanged on error. Reads the
+ * environment: not thread-safe against concurrent setenv. */
 int ap_config_load_env(ap_config *c, char *err, size_t errlen);
 
 /* Parse argv with getopt_long: --listen HOST:PORT, --maps DIR, --workers N, --config FILE,
- * --check-config, --help, --version. Sets *exit_now to 1 (and returns AP_OK) after printing --help or
- * --version. The config file named by --config / ARCPATH_CONFIG is applied by ap_config_resolve. */
+ * --check-config, --help (-h), --version (-V). Both "--opt value" and "--opt=value" work; positional
+ * arguments are errors. Sets *exit_now to 1 (and returns AP_OK) after printing --help or --version to
+ * stdout, else to 0. The config file named by --config / ARCPATH_CONFIG is applied by ap_config_resolve.
+ * Returns AP_OK, or AP_E_CONFIG with err naming the option; c is unchanged on error. Resets getopt's
+ * global state before use, so it may be called repeatedly, but it is not thread-safe (getopt globals). */
 int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen);
 
+/* Cross-field checks on a complete config: default_deadline_ms <= max_deadline_ms. Returns AP_OK or
+ * AP_E_CONFIG with err naming both keys. */
+int ap_config_validate(const ap_config *c, char *err, size_t errlen);
+
 /* The whole precedence chain: defaults, then the file (from --config, else ARCPATH_CONFIG, else none), then
- * env, then args. Returns AP_OK, or AP_E_CONFIG with err filled. */
+ * env, then args, then ap_config_validate. Returns AP_OK (check *exit_now: 1 after --help/--version), or
+ * AP_E_CONFIG with err filled. c is fully overwritten. Not thread-safe (getopt, environment). */
 int ap_config_resolve(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen);
 
-/* Write the effective config as one JSON line to f. */
+/* Write the effective config as one JSON line (keys as in the config file, plus "config_file" and
+ * "check_config") to file, a FILE*. Thread-safe as stdio is. */
 void ap_config_print(const ap_config *c, void *file /* FILE* */);
 
 #endif

@@ -1,0 +1,507 @@
+/* config.c — defaults < JSON config file < ARCPATH_* environment < command line.
+ *
+ * Every integer setting is described once in ap_int_fields (key, variable, range, where it lives), so the
+ * file, the environment and the printer cannot disagree about names or ranges. Each loader works on a
+ * copy and commits it only when every value was accepted, so a failed load never leaves half a config.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../planner/status.h"
+#include "version.h"
+
+#define AP_CONFIG_MAX_FILE_BYTES (1 << 20) /* a config file is a few hundred bytes; refuse anything absurd */
+
+typedef enum ap_int_kind { AP_K_INT, AP_K_I32, AP_K_I64, AP_K_U64, AP_K_SIZE } ap_int_kind;
+
+typedef struct ap_int_field {
+    const char *key;  /* config-file key */
+    const char *env;  /* environment variable, NULL = file only */
+    ap_int_kind kind;
+    size_t offset;    /* within ap_config */
+    long long lo, hi; /* inclusive range */
+} ap_int_field;
+
+#define F(key, env, kind, member, lo, hi) {key, env, kind, offsetof(ap_config, member), lo, hi}
+static const ap_int_field ap_int_fields[] = {
+    F("workers", "ARCPATH_WORKERS", AP_K_INT, workers, 1, 64),
+    F("slow_slots", "ARCPATH_SLOW_SLOTS", AP_K_INT, slow_slots, 1, 64),
+    F("fast_queue", "ARCPATH_FAST_QUEUE", AP_K_INT, fast_queue, 1, 1000000),
+    F("slow_queue", "ARCPATH_SLOW_QUEUE", AP_K_INT, slow_queue, 1, 100000),
+    F("fast_budget", "ARCPATH_FAST_BUDGET", AP_K_U64, fast_budget, 100, 100000000),
+    F("slow_slice", "ARCPATH_SLOW_SLICE", AP_K_U64, slow_slice, 100, 100000000),
+    F("default_deadline_ms", "ARCPATH_DEFAULT_DEADLINE_MS", AP_K_INT, default_deadline_ms, 1, 600000),
+    F("max_deadline_ms", "ARCPATH_MAX_DEADLINE_MS", AP_K_INT, max_deadline_ms, 1, 600000),
+    F("max_body_bytes", "ARCPATH_MAX_BODY_BYTES", AP_K_SIZE, max_body_bytes, 1024, 64LL << 20),
+    F("max_map_width", NULL, AP_K_I32, max_map_width, 1, 65536),
+    F("max_map_height", NULL, AP_K_I32, max_map_height, 1, 65536),
+    F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30),
+    F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000),
+    F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000),
+};
+#undef F
+#define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return AP_E_CONFIG;
+}
+
+static void set_int(ap_config *c, const ap_int_field *f, long long v)
+{
+    char *p = (char *)c + f->offset;
+    switch (f->kind) {
+    case AP_K_INT: *(int *)(void *)p = (int)v; break;
+    case AP_K_I32: *(int32_t *)(void *)p = (int32_t)v; break;
+    case AP_K_I64: *(int64_t *)(void *)p = (int64_t)v; break;
+    case AP_K_U64: *(uint64_t *)(void *)p = (uint64_t)v; break;
+    case AP_K_SIZE: *(size_t *)(void *)p = (size_t)v; break;
+    }
+}
+
+static long long get_int(const ap_config *c, const ap_int_field *f)
+{
+    const char *p = (const char *)c + f->offset;
+    switch (f->kind) {
+    case AP_K_INT: return *(const int *)(const void *)p;
+    case AP_K_I32: return *(const int32_t *)(const void *)p;
+    case AP_K_I64: return *(const int64_t *)(const void *)p;
+    case AP_K_U64: return (long long)*(const uint64_t *)(const void *)p;
+    case AP_K_SIZE: return (long long)*(const size_t *)(const void *)p;
+    }
+    return 0;
+}
+
+/* Strict decimal: the whole string, no leading blanks, no overflow. 0 on success. */
+static int parse_ll(const char *s, long long *out)
+{
+    if (s == NULL || *s == '\0' || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' ||
+        *s == '\v')
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* "HOST:PORT" with HOST an IPv4 literal or "localhost", or "[IPv6]:PORT". 0 on success; else why is set. */
+static int parse_listen(const char *s, char host[64], uint16_t *port, const char **why)
+{
+    const char *colon, *hs;
+    size_t hl;
+    char h[64];
+    if (s[0] == '[') {
+        const char *rb = strchr(s, ']');
+        if (rb == NULL || rb[1] != ':') {
+            *why = "must be HOST:PORT or [IPv6]:PORT";
+            return -1;
+        }
+        hs = s + 1;
+        hl = (size_t)(rb - hs);
+        colon = rb + 1;
+    } else {
+        colon = strrchr(s, ':');
+        if (colon == NULL) {
+            *why = "must be HOST:PORT";
+            return -1;
+        }
+        hs = s;
+        hl = (size_t)(colon - s);
+    }
+    if (hl == 0 || hl >= sizeof h) {
+        *why = "host must be an IPv4 address, \"localhost\" or [IPv6 address]";
+        return -1;
+    }
+    memcpy(h, hs, hl);
+    h[hl] = '\0';
+    unsigned char addr[16];
+    bool ok = s[0] == '[' ? inet_pton(AF_INET6, h, addr) == 1
+                          : (strcmp(h, "localhost") == 0 || inet_pton(AF_INET, h, addr) == 1);
+    if (!ok) {
+        *why = "host must be an IPv4 address, \"localhost\" or [IPv6 address]";
+        return -1;
+    }
+    long long p;
+    if (parse_ll(colon + 1, &p) != 0 || p < 1 || p > 65535) {
+        *why = "port must be an integer between 1 and 65535";
+        return -1;
+    }
+    memcpy(host, h, hl + 1);
+    *port = (uint16_t)p;
+    return 0;
+}
+
+/* A path setting (maps dir, config file): non-empty and fits. */
+static int check_path(const char *s, size_t cap, const char **why)
+{
+    if (s[0] == '\0') {
+        *why = "must not be empty";
+        return -1;
+    }
+    if (strlen(s) >= cap) {
+        *why = "is too long";
+        return -1;
+    }
+    return 0;
+}
+
+void ap_config_defaults(ap_config *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->listen_host, sizeof c->listen_host, "%s", "127.0.0.1");
+    c->listen_port = 8080;
+    snprintf(c->maps_dir, sizeof c->maps_dir, "%s", "config/maps");
+    c->workers = 2;
+    c->slow_slots = 4;
+    c->fast_queue = 1024;
+    c->slow_queue = 64;
+    c->fast_budget = 20000;
+    c->slow_slice = 20000;
+    c->default_deadline_ms = 5000;
+    c->max_deadline_ms = 60000;
+    c->max_body_bytes = 65536;
+    c->max_map_width = 4096;
+    c->max_map_height = 4096;
+    c->max_map_cells = 16777216;
+    c->max_samples = 100000;
+    c->drain_timeout_ms = 10000;
+    c->access_log = true;
+    c->config_file[0] = '\0';
+    c->check_config = false;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * File */
+
+static int apply_json(ap_config *c, const char *label, json_t *root, char *err, size_t errlen)
+{
+    const char *key;
+    json_t *v;
+    const char *why;
+    json_object_foreach(root, key, v) {
+        if (strcmp(key, "listen") == 0) {
+            if (!json_is_string(v))
+                return fail(err, errlen, "%s: \"listen\": must be a string \"HOST:PORT\"", label);
+            if (parse_listen(json_string_value(v), c->listen_host, &c->listen_port, &why) != 0)
+                return fail(err, errlen, "%s: \"listen\": %s (got \"%s\")", label, why, json_string_value(v));
+            continue;
+        }
+        if (strcmp(key, "maps") == 0) {
+            if (!json_is_string(v))
+                return fail(err, errlen, "%s: \"maps\": must be a string (a directory)", label);
+            if (check_path(json_string_value(v), sizeof c->maps_dir, &why) != 0)
+                return fail(err, errlen, "%s: \"maps\": %s", label, why);
+            snprintf(c->maps_dir, sizeof c->maps_dir, "%s", json_string_value(v));
+            continue;
+        }
+        if (strcmp(key, "access_log") == 0) {
+            if (!json_is_boolean(v))
+                return fail(err, errlen, "%s: \"access_log\": must be true or false", label);
+            c->access_log = json_is_true(v);
+            continue;
+        }
+        const ap_int_field *f = NULL;
+        for (size_t i = 0; i < AP_N_INT_FIELDS; i++)
+            if (strcmp(key, ap_int_fields[i].key) == 0)
+                f = &ap_int_fields[i];
+        if (f == NULL)
+            return fail(err, errlen, "%s: unknown key \"%s\"", label, key);
+        if (!json_is_integer(v) || json_integer_value(v) < f->lo || json_integer_value(v) > f->hi)
+            return fail(err, errlen, "%s: \"%s\": must be an integer between %lld and %lld", label, f->key, f->lo,
+                        f->hi);
+        set_int(c, f, json_integer_value(v));
+    }
+    return AP_OK;
+}
+
+int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size_t len, char *err,
+                          size_t errlen)
+{
+    json_error_t jerr;
+    if (label == NULL)
+        label = "<config>";
+    json_t *root = json_loadb(buf ? buf : "", buf ? len : 0, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL)
+        return fail(err, errlen, "%s:%d:%d: %s", label, jerr.line > 0 ? jerr.line : 1,
+                    jerr.column > 0 ? jerr.column : 1, jerr.text);
+    int rc;
+    if (!json_is_object(root)) {
+        rc = fail(err, errlen, "%s:1:1: the config must be a JSON object", label);
+    } else {
+        ap_config tmp = *c;
+        rc = apply_json(&tmp, label, root, err, errlen);
+        if (rc == AP_OK)
+            *c = tmp;
+    }
+    json_decref(root);
+    return rc;
+}
+
+int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen)
+{
+    const char *why;
+    if (check_path(path ? path : "", sizeof c->config_file, &why) != 0)
+        return fail(err, errlen, "config file name %s", why);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = malloc(AP_CONFIG_MAX_FILE_BYTES + 1);
+    if (buf == NULL) {
+        fclose(f);
+        return fail(err, errlen, "%s: out of memory", path);
+    }
+    size_t n = fread(buf, 1, AP_CONFIG_MAX_FILE_BYTES + 1, f);
+    int rd_err = ferror(f);
+    int saved = errno;
+    fclose(f);
+    int rc;
+    if (rd_err)
+        rc = fail(err, errlen, "%s: read error: %s", path, strerror(saved));
+    else if (n > AP_CONFIG_MAX_FILE_BYTES)
+        rc = fail(err, errlen, "%s: larger than %d bytes", path, AP_CONFIG_MAX_FILE_BYTES);
+    else
+        rc = ap_config_load_buffer(c, path, buf, n, err, errlen);
+    free(buf);
+    if (rc == AP_OK)
+        snprintf(c->config_file, sizeof c->config_file, "%s", path);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Environment */
+
+int ap_config_load_env(ap_config *c, char *err, size_t errlen)
+{
+    ap_config tmp = *c;
+    const char *v, *why;
+
+    if ((v = getenv("ARCPATH_CONFIG")) != NULL) {
+        if (check_path(v, sizeof tmp.config_file, &why) != 0)
+            return fail(err, errlen, "ARCPATH_CONFIG: %s", why);
+        snprintf(tmp.config_file, sizeof tmp.config_file, "%s", v);
+    }
+    if ((v = getenv("ARCPATH_LISTEN")) != NULL &&
+        parse_listen(v, tmp.listen_host, &tmp.listen_port, &why) != 0)
+        return fail(err, errlen, "ARCPATH_LISTEN: %s (got \"%s\")", why, v);
+    if ((v = getenv("ARCPATH_MAPS")) != NULL) {
+        if (check_path(v, sizeof tmp.maps_dir, &why) != 0)
+            return fail(err, errlen, "ARCPATH_MAPS: %s", why);
+        snprintf(tmp.maps_dir, sizeof tmp.maps_dir, "%s", v);
+    }
+    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
+        const ap_int_field *f = &ap_int_fields[i];
+        long long n;
+        if (f->env == NULL || (v = getenv(f->env)) == NULL)
+            continue;
+        if (parse_ll(v, &n) != 0 || n < f->lo || n > f->hi)
+            return fail(err, errlen, "%s: must be an integer between %lld and %lld (got \"%s\")", f->env, f->lo,
+                        f->hi, v);
+        set_int(&tmp, f, n);
+    }
+    if ((v = getenv("ARCPATH_ACCESS_LOG")) != NULL) {
+        if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+            tmp.access_log = true;
+        else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
+            tmp.access_log = false;
+        else
+            return fail(err, errlen, "ARCPATH_ACCESS_LOG: must be 0, 1, true or false (got \"%s\")", v);
+    }
+    *c = tmp;
+    return AP_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Command line */
+
+static void usage(FILE *f)
+{
+    fputs("usage: arcpathd [options]\n"
+          "\n"
+          "arcpathd " ARCPATH_VERSION " - grid path-planning HTTP service\n"
+          "\n"
+          "options:\n"
+          "  --listen HOST:PORT  address to listen on (IPv4, localhost or [IPv6]); default 127.0.0.1:8080\n"
+          "  --maps DIR          folder of Moving AI .map files to load; default config/maps\n"
+          "  --workers N         worker threads = fast-lane workspaces, 1..64; default 2\n"
+          "  --config FILE       JSON config file (see config/arcpath.conf)\n"
+          "  --check-config      print the effective config as one JSON line and exit\n"
+          "  -h, --help          print this help and exit\n"
+          "  -V, --version       print the version and exit\n"
+          "\n"
+          "precedence: defaults < config file < environment < command line\n"
+          "\n"
+          "environment:\n"
+          "  ARCPATH_CONFIG               config file (when --config is not given)\n"
+          "  ARCPATH_LISTEN               HOST:PORT\n"
+          "  ARCPATH_MAPS                 maps folder\n"
+          "  ARCPATH_WORKERS              1..64 (default 2)\n"
+          "  ARCPATH_SLOW_SLOTS           slow searches at once, 1..64 (default 4)\n"
+          "  ARCPATH_FAST_QUEUE           fast-lane queue before 503, 1..1000000 (default 1024)\n"
+          "  ARCPATH_SLOW_QUEUE           slow-lane queue before 503, 1..100000 (default 64)\n"
+          "  ARCPATH_FAST_BUDGET          expansions before a search moves to the slow lane, 100..100000000 "
+          "(default 20000)\n"
+          "  ARCPATH_SLOW_SLICE           expansions per slow slice, 100..100000000 (default 20000)\n"
+          "  ARCPATH_DEFAULT_DEADLINE_MS  1..600000 (default 5000)\n"
+          "  ARCPATH_MAX_DEADLINE_MS      1..600000 (default 60000)\n"
+          "  ARCPATH_MAX_BODY_BYTES       1024..67108864 (default 65536)\n"
+          "  ARCPATH_MAX_SAMPLES          1..10000000 (default 100000)\n"
+          "  ARCPATH_DRAIN_TIMEOUT_MS     0..600000 (default 10000)\n"
+          "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
+          "\n"
+          "config-file-only keys: max_map_width, max_map_height (1..65536, default 4096),\n"
+          "  max_map_cells (1..1073741824, default 16777216)\n",
+          f);
+}
+
+enum { OPT_LISTEN = 256, OPT_MAPS, OPT_WORKERS, OPT_CONFIG, OPT_CHECK_CONFIG };
+
+int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"listen", required_argument, NULL, OPT_LISTEN},
+        {"maps", required_argument, NULL, OPT_MAPS},
+        {"workers", required_argument, NULL, OPT_WORKERS},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"check-config", no_argument, NULL, OPT_CHECK_CONFIG},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    ap_config tmp = *c;
+    const char *why;
+    int opt;
+    *exit_now = 0;
+    if (argc < 1 || argv == NULL)
+        return AP_OK;
+    /* optind = 0 (not 1) makes glibc re-initialise getopt completely, including the position inside a
+     * cluster of short options left over from an earlier call that stopped with an error. */
+    optind = 0;
+    opterr = 0;
+    /* '+': stop at the first non-option instead of permuting argv, so stray words are reported below;
+     * ':': report a missing argument as ':' rather than '?'. */
+    while ((opt = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_LISTEN:
+            if (parse_listen(optarg, tmp.listen_host, &tmp.listen_port, &why) != 0)
+                return fail(err, errlen, "--listen: %s (got \"%s\")", why, optarg);
+            break;
+        case OPT_MAPS:
+            if (check_path(optarg, sizeof tmp.maps_dir, &why) != 0)
+                return fail(err, errlen, "--maps: %s", why);
+            snprintf(tmp.maps_dir, sizeof tmp.maps_dir, "%s", optarg);
+            break;
+        case OPT_WORKERS: {
+            long long n;
+            if (parse_ll(optarg, &n) != 0 || n < 1 || n > 64)
+                return fail(err, errlen, "--workers: must be an integer between 1 and 64 (got \"%s\")", optarg);
+            tmp.workers = (int)n;
+            break;
+        }
+        case OPT_CONFIG:
+            if (check_path(optarg, sizeof tmp.config_file, &why) != 0)
+                return fail(err, errlen, "--config: %s", why);
+            snprintf(tmp.config_file, sizeof tmp.config_file, "%s", optarg);
+            break;
+        case OPT_CHECK_CONFIG:
+            tmp.check_config = true;
+            break;
+        case 'h':
+            usage(stdout);
+            fflush(stdout);
+            *exit_now = 1;
+            return AP_OK;
+        case 'V':
+            fputs("arcpathd " ARCPATH_VERSION "\n", stdout);
+            fflush(stdout);
+            *exit_now = 1;
+            return AP_OK;
+        case ':':
+            return fail(err, errlen, "option '%s' requires an argument (see --help)", argv[optind - 1]);
+        default:
+            /* optopt: the short option character; for a long option given an argument it does not take,
+             * that option's val (>= 256 here); 0 for an unknown long option. */
+            if (optopt > 0 && optopt < 256)
+                return fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
+            if (optopt >= 256)
+                return fail(err, errlen, "option '%s' does not take an argument (see --help)", argv[optind - 1]);
+            return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+    *c = tmp;
+    return AP_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Whole chain */
+
+int ap_config_validate(const ap_config *c, char *err, size_t errlen)
+{
+    if (c->default_deadline_ms > c->max_deadline_ms)
+        return fail(err, errlen, "default_deadline_ms (%d) must not exceed max_deadline_ms (%d)",
+                    c->default_deadline_ms, c->max_deadline_ms);
+    return AP_OK;
+}
+
+int ap_config_resolve(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen)
+{
+    int rc;
+    ap_config args;
+    ap_config_defaults(c);
+    /* The file sits below env and args, yet the args say which file: read them once into a scratch copy
+     * just to learn --config (and to handle --help/--version before touching anything else). */
+    ap_config_defaults(&args);
+    if ((rc = ap_config_load_args(&args, argc, argv, exit_now, err, errlen)) != AP_OK || *exit_now)
+        return rc;
+    const char *file = args.config_file[0] != '\0' ? args.config_file : getenv("ARCPATH_CONFIG");
+    if (file != NULL && file[0] != '\0' && (rc = ap_config_load_file(c, file, err, errlen)) != AP_OK)
+        return rc;
+    if ((rc = ap_config_load_env(c, err, errlen)) != AP_OK)
+        return rc;
+    if ((rc = ap_config_load_args(c, argc, argv, exit_now, err, errlen)) != AP_OK)
+        return rc;
+    return ap_config_validate(c, err, errlen);
+}
+
+void ap_config_print(const ap_config *c, void *file)
+{
+    FILE *f = file;
+    char listen[96];
+    if (strchr(c->listen_host, ':') != NULL)
+        snprintf(listen, sizeof listen, "[%s]:%u", c->listen_host, (unsigned)c->listen_port);
+    else
+        snprintf(listen, sizeof listen, "%s:%u", c->listen_host, (unsigned)c->listen_port);
+    json_t *o = json_object();
+    json_object_set_new(o, "listen", json_string(listen));
+    json_object_set_new(o, "maps", json_string(c->maps_dir));
+    for (size_t i = 0; i < AP_N_INT_FIELDS; i++)
+        json_object_set_new(o, ap_int_fields[i].key, json_integer(get_int(c, &ap_int_fields[i])));
+    json_object_set_new(o, "access_log", json_boolean(c->access_log));
+    json_object_set_new(o, "config_file", json_string(c->config_file));
+    json_object_set_new(o, "check_config", json_boolean(c->check_config));
+    /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still
+     * valid JSON, which matters more to log shippers than the missing key. */
+    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fputc('\n', f);
+    fflush(f);
+    json_decref(o);
+}

@@ -1,0 +1,14 @@
+/* main.c — test-config: runs every config/ suite; exit status 0 only if all pass. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "tests/config/suites.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(config_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

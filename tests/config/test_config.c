@@ -1,0 +1,707 @@
+/* test_config.c — defaults, the JSON file, ARCPATH_* variables, getopt_long options, their precedence, and
+ * an error naming the culprit for every bad value. Each test runs in its own process (Check's fork mode),
+ * so setenv/unsetenv do not leak between tests. */
+#include <check.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "config/version.h"
+#include "planner/status.h"
+#include "tests/config/suites.h"
+
+static const char *const all_env[] = {
+    "ARCPATH_CONFIG",         "ARCPATH_LISTEN",           "ARCPATH_MAPS",           "ARCPATH_WORKERS",
+    "ARCPATH_SLOW_SLOTS",     "ARCPATH_FAST_QUEUE",       "ARCPATH_SLOW_QUEUE",     "ARCPATH_FAST_BUDGET",
+    "ARCPATH_SLOW_SLICE",     "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_MAX_DEADLINE_MS", "ARCPATH_MAX_BODY_BYTES",
+    "ARCPATH_MAX_SAMPLES",    "ARCPATH_DRAIN_TIMEOUT_MS", "ARCPATH_ACCESS_LOG",
+};
+
+static void clean_env(void)
+{
+    for (size_t i = 0; i < sizeof all_env / sizeof all_env[0]; i++)
+        unsetenv(all_env[i]);
+}
+
+/* A temp file holding text; returns its malloc'd path (caller unlinks and frees). */
+static char *temp_file(const char *text)
+{
+    char path[] = "/tmp/arcpath-config-test-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    size_t n = strlen(text);
+    ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
+    close(fd);
+    return strdup(path);
+}
+
+static void drop_file(char *path)
+{
+    unlink(path);
+    free(path);
+}
+
+/* Every setting (not the provenance fields config_file / check_config) equal. */
+static void assert_same_settings(const ap_config *a, const ap_config *b)
+{
+    ck_assert_str_eq(a->listen_host, b->listen_host);
+    ck_assert_uint_eq(a->listen_port, b->listen_port);
+    ck_assert_str_eq(a->maps_dir, b->maps_dir);
+    ck_assert_int_eq(a->workers, b->workers);
+    ck_assert_int_eq(a->slow_slots, b->slow_slots);
+    ck_assert_int_eq(a->fast_queue, b->fast_queue);
+    ck_assert_int_eq(a->slow_queue, b->slow_queue);
+    ck_assert_uint_eq(a->fast_budget, b->fast_budget);
+    ck_assert_uint_eq(a->slow_slice, b->slow_slice);
+    ck_assert_int_eq(a->default_deadline_ms, b->default_deadline_ms);
+    ck_assert_int_eq(a->max_deadline_ms, b->max_deadline_ms);
+    ck_assert_uint_eq(a->max_body_bytes, b->max_body_bytes);
+    ck_assert_int_eq(a->max_map_width, b->max_map_width);
+    ck_assert_int_eq(a->max_map_height, b->max_map_height);
+    ck_assert_int_eq(a->max_map_cells, b->max_map_cells);
+    ck_assert_uint_eq(a->max_samples, b->max_samples);
+    ck_assert_int_eq(a->drain_timeout_ms, b->drain_timeout_ms);
+    ck_assert_int_eq(a->access_log, b->access_log);
+}
+
+static int load_str(ap_config *c, const char *text, char *err, size_t errlen)
+{
+    return ap_config_load_buffer(c, "test.conf", text, strlen(text), err, errlen);
+}
+
+/* Run ap_config_load_args on a NULL-terminated word list (argv[0] prepended). */
+static int args(ap_config *c, int *exit_now, char *err, size_t errlen, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+    argv[argc++] = "arcpathd";
+    va_start(ap, errlen);
+    for (char *w; (w = va_arg(ap, char *)) != NULL && argc < 31;)
+        argv[argc++] = w;
+    va_end(ap);
+    argv[argc] = NULL;
+    return ap_config_load_args(c, argc, argv, exit_now, err, errlen);
+}
+
+START_TEST(defaults)
+{
+    ap_config c;
+    ap_config_defaults(&c);
+    ck_assert_str_eq(c.listen_host, "127.0.0.1");
+    ck_assert_uint_eq(c.listen_port, 8080);
+    ck_assert_str_eq(c.maps_dir, "config/maps");
+    ck_assert_int_eq(c.workers, 2);
+    ck_assert_int_eq(c.slow_slots, 4);
+    ck_assert_int_eq(c.fast_queue, 1024);
+    ck_assert_int_eq(c.slow_queue, 64);
+    ck_assert_uint_eq(c.fast_budget, 20000);
+    ck_assert_uint_eq(c.slow_slice, 20000);
+    ck_assert_int_eq(c.default_deadline_ms, 5000);
+    ck_assert_int_eq(c.max_deadline_ms, 60000);
+    ck_assert_uint_eq(c.max_body_bytes, 65536);
+    ck_assert_int_eq(c.max_map_width, 4096);
+    ck_assert_int_eq(c.max_map_height, 4096);
+    ck_assert_int_eq(c.max_map_cells, 16777216);
+    ck_assert_uint_eq(c.max_samples, 100000);
+    ck_assert_int_eq(c.drain_timeout_ms, 10000);
+    ck_assert(c.access_log);
+    ck_assert_str_eq(c.config_file, "");
+    ck_assert(!c.check_config);
+    char err[256];
+    ck_assert_int_eq(ap_config_validate(&c, err, sizeof err), AP_OK);
+}
+END_TEST
+
+START_TEST(shipped_config_is_the_defaults)
+{
+    ap_config c, d;
+    char err[512] = "";
+    ap_config_defaults(&d);
+    /* start from something else so that every key in the file must be there to get back to the defaults */
+    ap_config_defaults(&c);
+    ck_assert_int_eq(load_str(&c, "{\"listen\":\"10.0.0.1:1\",\"maps\":\"x\",\"workers\":9,\"slow_slots\":9,"
+                                  "\"fast_queue\":9,\"slow_queue\":9,\"fast_budget\":999,\"slow_slice\":999,"
+                                  "\"default_deadline_ms\":9,\"max_deadline_ms\":9,\"max_body_bytes\":9999,"
+                                  "\"max_map_width\":9,\"max_map_height\":9,\"max_map_cells\":9,"
+                                  "\"max_samples\":9,\"drain_timeout_ms\":9,\"access_log\":false}",
+                              err, sizeof err),
+                     AP_OK);
+    ck_assert_msg(ap_config_load_file(&c, "config/arcpath.conf", err, sizeof err) == AP_OK, "%s", err);
+    assert_same_settings(&c, &d);
+    ck_assert_str_eq(c.config_file, "config/arcpath.conf");
+}
+END_TEST
+
+START_TEST(file_values_applied)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    int rc = load_str(&c,
+                      "{\"listen\": \"0.0.0.0:9090\", \"maps\": \"/srv/maps\", \"workers\": 64, \"slow_slots\": 1,\n"
+                      " \"fast_queue\": 1000000, \"slow_queue\": 100000, \"fast_budget\": 100,\n"
+                      " \"slow_slice\": 100000000, \"default_deadline_ms\": 1, \"max_deadline_ms\": 600000,\n"
+                      " \"max_body_bytes\": 67108864, \"max_map_width\": 65536, \"max_map_height\": 1,\n"
+                      " \"max_map_cells\": 1073741824, \"max_samples\": 10000000, \"drain_timeout_ms\": 0,\n"
+                      " \"access_log\": false}",
+                      err, sizeof err);
+    ck_assert_msg(rc == AP_OK, "%s", err);
+    ck_assert_str_eq(c.listen_host, "0.0.0.0");
+    ck_assert_uint_eq(c.listen_port, 9090);
+    ck_assert_str_eq(c.maps_dir, "/srv/maps");
+    ck_assert_int_eq(c.workers, 64);
+    ck_assert_int_eq(c.slow_slots, 1);
+    ck_assert_int_eq(c.fast_queue, 1000000);
+    ck_assert_int_eq(c.slow_queue, 100000);
+    ck_assert_uint_eq(c.fast_budget, 100);
+    ck_assert_uint_eq(c.slow_slice, 100000000);
+    ck_assert_int_eq(c.default_deadline_ms, 1);
+    ck_assert_int_eq(c.max_deadline_ms, 600000);
+    ck_assert_uint_eq(c.max_body_bytes, 67108864);
+    ck_assert_int_eq(c.max_map_width, 65536);
+    ck_assert_int_eq(c.max_map_height, 1);
+    ck_assert_int_eq(c.max_map_cells, 1073741824);
+    ck_assert_uint_eq(c.max_samples, 10000000);
+    ck_assert_int_eq(c.drain_timeout_ms, 0);
+    ck_assert(!c.access_log);
+
+    ck_assert_int_eq(load_str(&c, "{\"listen\": \"localhost:1\"}", err, sizeof err), AP_OK);
+    ck_assert_str_eq(c.listen_host, "localhost");
+    ck_assert_uint_eq(c.listen_port, 1);
+    ck_assert_int_eq(load_str(&c, "{\"listen\": \"[::1]:65535\"}", err, sizeof err), AP_OK);
+    ck_assert_str_eq(c.listen_host, "::1");
+    ck_assert_uint_eq(c.listen_port, 65535);
+    ck_assert_int_eq(load_str(&c, "{}", err, sizeof err), AP_OK);
+    ck_assert_str_eq(c.listen_host, "::1"); /* an empty file changes nothing */
+}
+END_TEST
+
+/* Bad values in a file: the message must start with "test.conf: " and name the key. */
+static const struct {
+    const char *json;
+    const char *key;
+} bad_file[] = {
+    {"{\"workers\": 0}", "\"workers\""},
+    {"{\"workers\": 65}", "\"workers\""},
+    {"{\"workers\": \"2\"}", "\"workers\""},
+    {"{\"workers\": 2.0}", "\"workers\""},
+    {"{\"workers\": null}", "\"workers\""},
+    {"{\"slow_slots\": 0}", "\"slow_slots\""},
+    {"{\"slow_slots\": 65}", "\"slow_slots\""},
+    {"{\"fast_queue\": 0}", "\"fast_queue\""},
+    {"{\"fast_queue\": 1000001}", "\"fast_queue\""},
+    {"{\"slow_queue\": 0}", "\"slow_queue\""},
+    {"{\"slow_queue\": 100001}", "\"slow_queue\""},
+    {"{\"fast_budget\": 99}", "\"fast_budget\""},
+    {"{\"fast_budget\": 100000001}", "\"fast_budget\""},
+    {"{\"slow_slice\": 99}", "\"slow_slice\""},
+    {"{\"slow_slice\": -20000}", "\"slow_slice\""},
+    {"{\"default_deadline_ms\": 0}", "\"default_deadline_ms\""},
+    {"{\"default_deadline_ms\": 600001}", "\"default_deadline_ms\""},
+    {"{\"max_deadline_ms\": 0}", "\"max_deadline_ms\""},
+    {"{\"max_deadline_ms\": 600001}", "\"max_deadline_ms\""},
+    {"{\"max_body_bytes\": 1023}", "\"max_body_bytes\""},
+    {"{\"max_body_bytes\": 67108865}", "\"max_body_bytes\""},
+    {"{\"max_map_width\": 0}", "\"max_map_width\""},
+    {"{\"max_map_width\": 65537}", "\"max_map_width\""},
+    {"{\"max_map_height\": 0}", "\"max_map_height\""},
+    {"{\"max_map_height\": 65537}", "\"max_map_height\""},
+    {"{\"max_map_cells\": 0}", "\"max_map_cells\""},
+    {"{\"max_map_cells\": 1073741825}", "\"max_map_cells\""},
+    {"{\"max_samples\": 0}", "\"max_samples\""},
+    {"{\"max_samples\": 10000001}", "\"max_samples\""},
+    {"{\"drain_timeout_ms\": -1}", "\"drain_timeout_ms\""},
+    {"{\"drain_timeout_ms\": 600001}", "\"drain_timeout_ms\""},
+    {"{\"access_log\": 1}", "\"access_log\""},
+    {"{\"access_log\": \"true\"}", "\"access_log\""},
+    {"{\"listen\": 8080}", "\"listen\""},
+    {"{\"listen\": \"8080\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4\"}", "\"listen\""},
+    {"{\"listen\": \"example.com:80\"}", "\"listen\""},
+    {"{\"listen\": \"256.1.1.1:80\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4:0\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4:65536\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4:\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4:80x\"}", "\"listen\""},
+    {"{\"listen\": \"1.2.3.4: 80\"}", "\"listen\""},
+    {"{\"listen\": \":80\"}", "\"listen\""},
+    {"{\"listen\": \"[::1]\"}", "\"listen\""},
+    {"{\"listen\": \"[::1]8080\"}", "\"listen\""},
+    {"{\"listen\": \"[1.2.3.4]:80\"}", "\"listen\""},
+    {"{\"maps\": \"\"}", "\"maps\""},
+    {"{\"maps\": 5}", "\"maps\""},
+    {"{\"foo\": 1}", "unknown key \"foo\""},
+    {"{\"Workers\": 2}", "unknown key \"Workers\""},
+    {"{\"workers\": 3, \"bogus\": true}", "unknown key \"bogus\""},
+};
+
+START_TEST(bad_file_value_is_named)
+{
+    ap_config c, d;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ap_config_defaults(&d);
+    ck_assert_int_eq(load_str(&c, bad_file[_i].json, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strncmp(err, "test.conf: ", 11) == 0 && strstr(err, bad_file[_i].key) != NULL,
+                  "%s: message \"%s\" does not name %s", bad_file[_i].json, err, bad_file[_i].key);
+    assert_same_settings(&c, &d); /* all or nothing */
+}
+END_TEST
+
+START_TEST(file_syntax_errors_have_positions)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_int_eq(load_str(&c, "{\n  \"workers\": 2,\n  \"listen\" \"x\"\n}\n", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strncmp(err, "test.conf:3:14: ", 16) == 0, "%s", err);
+    ck_assert_int_eq(c.workers, 2 /* the default: nothing applied */);
+
+    ck_assert_int_eq(load_str(&c, "{\"workers\": 3,\n \"workers\": 4}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strncmp(err, "test.conf:2:", 12) == 0 && strstr(err, "duplicate") != NULL, "%s", err);
+
+    ck_assert_int_eq(load_str(&c, "[1, 2]", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "test.conf:") == err, "%s", err);
+    ck_assert_int_eq(load_str(&c, "", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0, "%s", err);
+    ck_assert_int_eq(load_str(&c, "{\"workers\": 2} {}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_int_eq(ap_config_load_buffer(&c, "x", NULL, 0, err, sizeof err), AP_E_CONFIG);
+    /* a zero-size error buffer is allowed */
+    ck_assert_int_eq(ap_config_load_buffer(&c, "x", "[", 1, NULL, 0), AP_E_CONFIG);
+}
+END_TEST
+
+START_TEST(file_loading)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_int_eq(ap_config_load_file(&c, "/nonexistent/arcpath.conf", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "/nonexistent/arcpath.conf: cannot open") == err, "%s", err);
+    ck_assert_str_eq(c.config_file, "");
+
+    char *path = temp_file("{\n\"workers\": 7,\n\"max_samples\": 0\n}\n");
+    ck_assert_int_eq(ap_config_load_file(&c, path, err, sizeof err), AP_E_CONFIG);
+    char want[256];
+    snprintf(want, sizeof want, "%s: \"max_samples\"", path);
+    ck_assert_msg(strstr(err, want) == err, "%s", err);
+    ck_assert_int_eq(c.workers, 2);
+    drop_file(path);
+
+    path = temp_file("{\"workers\": 7}");
+    ck_assert_int_eq(ap_config_load_file(&c, path, err, sizeof err), AP_OK);
+    ck_assert_int_eq(c.workers, 7);
+    ck_assert_str_eq(c.config_file, path);
+    drop_file(path);
+}
+END_TEST
+
+START_TEST(env_values_applied)
+{
+    ap_config c;
+    char err[512] = "";
+    clean_env();
+    setenv("ARCPATH_CONFIG", "/etc/arcpath.conf", 1);
+    setenv("ARCPATH_LISTEN", "10.1.2.3:81", 1);
+    setenv("ARCPATH_MAPS", "/data/maps", 1);
+    setenv("ARCPATH_WORKERS", "3", 1);
+    setenv("ARCPATH_SLOW_SLOTS", "5", 1);
+    setenv("ARCPATH_FAST_QUEUE", "6", 1);
+    setenv("ARCPATH_SLOW_QUEUE", "7", 1);
+    setenv("ARCPATH_FAST_BUDGET", "800", 1);
+    setenv("ARCPATH_SLOW_SLICE", "900", 1);
+    setenv("ARCPATH_DEFAULT_DEADLINE_MS", "1000", 1);
+    setenv("ARCPATH_MAX_DEADLINE_MS", "1100", 1);
+    setenv("ARCPATH_MAX_BODY_BYTES", "1200", 1);
+    setenv("ARCPATH_MAX_SAMPLES", "1300", 1);
+    setenv("ARCPATH_DRAIN_TIMEOUT_MS", "1400", 1);
+    setenv("ARCPATH_ACCESS_LOG", "false", 1);
+    ap_config_defaults(&c);
+    ck_assert_msg(ap_config_load_env(&c, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_str_eq(c.config_file, "/etc/arcpath.conf");
+    ck_assert_str_eq(c.listen_host, "10.1.2.3");
+    ck_assert_uint_eq(c.listen_port, 81);
+    ck_assert_str_eq(c.maps_dir, "/data/maps");
+    ck_assert_int_eq(c.workers, 3);
+    ck_assert_int_eq(c.slow_slots, 5);
+    ck_assert_int_eq(c.fast_queue, 6);
+    ck_assert_int_eq(c.slow_queue, 7);
+    ck_assert_uint_eq(c.fast_budget, 800);
+    ck_assert_uint_eq(c.slow_slice, 900);
+    ck_assert_int_eq(c.default_deadline_ms, 1000);
+    ck_assert_int_eq(c.max_deadline_ms, 1100);
+    ck_assert_uint_eq(c.max_body_bytes, 1200);
+    ck_assert_uint_eq(c.max_samples, 1300);
+    ck_assert_int_eq(c.drain_timeout_ms, 1400);
+    ck_assert(!c.access_log);
+
+    const char *truthy[] = {"1", "true"}, *falsy[] = {"0", "false"};
+    for (int i = 0; i < 2; i++) {
+        setenv("ARCPATH_ACCESS_LOG", truthy[i], 1);
+        ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_OK);
+        ck_assert(c.access_log);
+        setenv("ARCPATH_ACCESS_LOG", falsy[i], 1);
+        ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_OK);
+        ck_assert(!c.access_log);
+    }
+
+    clean_env();
+    ap_config d;
+    ap_config_defaults(&c);
+    ap_config_defaults(&d);
+    ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_OK); /* nothing set: nothing changes */
+    assert_same_settings(&c, &d);
+}
+END_TEST
+
+static const struct {
+    const char *var, *value;
+} bad_env[] = {
+    {"ARCPATH_CONFIG", ""},
+    {"ARCPATH_LISTEN", "8080"},
+    {"ARCPATH_LISTEN", "1.2.3.4:99999"},
+    {"ARCPATH_LISTEN", ""},
+    {"ARCPATH_MAPS", ""},
+    {"ARCPATH_WORKERS", ""},
+    {"ARCPATH_WORKERS", "0"},
+    {"ARCPATH_WORKERS", "65"},
+    {"ARCPATH_WORKERS", "two"},
+    {"ARCPATH_WORKERS", "2x"},
+    {"ARCPATH_WORKERS", " 2"},
+    {"ARCPATH_WORKERS", "2 "},
+    {"ARCPATH_WORKERS", "0x10"},
+    {"ARCPATH_WORKERS", "2.0"},
+    {"ARCPATH_WORKERS", "99999999999999999999999"},
+    {"ARCPATH_SLOW_SLOTS", "0"},
+    {"ARCPATH_FAST_QUEUE", "1000001"},
+    {"ARCPATH_SLOW_QUEUE", "-1"},
+    {"ARCPATH_FAST_BUDGET", "99"},
+    {"ARCPATH_SLOW_SLICE", "100000001"},
+    {"ARCPATH_DEFAULT_DEADLINE_MS", "0"},
+    {"ARCPATH_MAX_DEADLINE_MS", "600001"},
+    {"ARCPATH_MAX_BODY_BYTES", "1023"},
+    {"ARCPATH_MAX_SAMPLES", "0"},
+    {"ARCPATH_DRAIN_TIMEOUT_MS", "-5"},
+    {"ARCPATH_ACCESS_LOG", "yes"},
+    {"ARCPATH_ACCESS_LOG", ""},
+    {"ARCPATH_ACCESS_LOG", "TRUE"},
+};
+
+START_TEST(bad_env_value_is_named)
+{
+    ap_config c, d;
+    char err[512] = "";
+    clean_env();
+    setenv("ARCPATH_WORKERS", "9", 1); /* a good value alongside must not be half-applied */
+    setenv(bad_env[_i].var, bad_env[_i].value, 1);
+    ap_config_defaults(&c);
+    ap_config_defaults(&d);
+    ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_E_CONFIG);
+    size_t n = strlen(bad_env[_i].var);
+    ck_assert_msg(strncmp(err, bad_env[_i].var, n) == 0 && err[n] == ':', "%s=\"%s\": message \"%s\"",
+                  bad_env[_i].var, bad_env[_i].value, err);
+    assert_same_settings(&c, &d);
+}
+END_TEST
+
+START_TEST(args_applied)
+{
+    ap_config c;
+    char err[512] = "";
+    int exit_now = -1;
+    ap_config_defaults(&c);
+    int rc = args(&c, &exit_now, err, sizeof err, "--listen", "0.0.0.0:8081", "--maps", "m", "--workers", "5",
+                  "--config", "my.conf", "--check-config", NULL);
+    ck_assert_msg(rc == AP_OK, "%s", err);
+    ck_assert_int_eq(exit_now, 0);
+    ck_assert_str_eq(c.listen_host, "0.0.0.0");
+    ck_assert_uint_eq(c.listen_port, 8081);
+    ck_assert_str_eq(c.maps_dir, "m");
+    ck_assert_int_eq(c.workers, 5);
+    ck_assert_str_eq(c.config_file, "my.conf");
+    ck_assert(c.check_config);
+
+    /* again, with --opt=value: getopt state is reset between calls */
+    rc = args(&c, &exit_now, err, sizeof err, "--workers=6", "--listen=[::]:80", NULL);
+    ck_assert_msg(rc == AP_OK, "%s", err);
+    ck_assert_int_eq(c.workers, 6);
+    ck_assert_str_eq(c.listen_host, "::");
+    ck_assert_uint_eq(c.listen_port, 80);
+    rc = args(&c, &exit_now, err, sizeof err, NULL);
+    ck_assert_int_eq(rc, AP_OK);
+    ck_assert_int_eq(c.workers, 6);
+}
+END_TEST
+
+static const struct {
+    const char *a, *b; /* b may be NULL */
+    const char *named; /* must appear in the message */
+} bad_args[] = {
+    {"--workers", "0", "--workers"},
+    {"--workers", "65", "--workers"},
+    {"--workers", "x", "--workers"},
+    {"--workers", "", "--workers"},
+    {"--workers=3.5", NULL, "--workers"},
+    {"--listen", "localhost", "--listen"},
+    {"--listen", "1.2.3.4:0", "--listen"},
+    {"--listen", "nohost:80", "--listen"},
+    {"--maps", "", "--maps"},
+    {"--config", "", "--config"},
+    {"--listen", NULL, "--listen"}, /* missing argument */
+    {"--bogus", NULL, "--bogus"},
+    {"--bogus=1", NULL, "--bogus"},
+    {"-x", NULL, "-x"},
+    {"--check-config=yes", NULL, "--check-config"},
+    {"serve", NULL, "serve"}, /* positional */
+};
+
+START_TEST(bad_arg_is_named)
+{
+    ap_config c, d;
+    char err[512] = "";
+    int exit_now = -1;
+    ap_config_defaults(&c);
+    ap_config_defaults(&d);
+    /* an earlier good option must not be half-applied */
+    int rc = args(&c, &exit_now, err, sizeof err, "--workers", "9", bad_args[_i].a, bad_args[_i].b, NULL);
+    ck_assert_int_eq(rc, AP_E_CONFIG);
+    ck_assert_msg(strstr(err, bad_args[_i].named) != NULL, "%s %s: message \"%s\"", bad_args[_i].a,
+                  bad_args[_i].b ? bad_args[_i].b : "", err);
+    assert_same_settings(&c, &d);
+    ck_assert_int_eq(exit_now, 0);
+    /* and the next call still works */
+    ck_assert_int_eq(args(&c, &exit_now, err, sizeof err, "--workers", "3", NULL), AP_OK);
+    ck_assert_int_eq(c.workers, 3);
+}
+END_TEST
+
+/* Run load_args with stdout sent to a temp file; returns what was printed (malloc'd). */
+static char *captured_args(const char *opt, int *exit_now, int *rc)
+{
+    char path[] = "/tmp/arcpath-config-out-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    ap_config c;
+    char err[256];
+    ap_config_defaults(&c);
+    *rc = args(&c, exit_now, err, sizeof err, opt, "--workers", "0" /* never reached */, NULL);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    char *out = calloc(1, 16384);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_ge(pread(fd, out, 16383, 0), 0);
+    close(fd);
+    unlink(path);
+    return out;
+}
+
+START_TEST(help_and_version_exit_now)
+{
+    int exit_now = 0, rc = -1;
+    char *out = captured_args("--help", &exit_now, &rc);
+    ck_assert_int_eq(rc, AP_OK);
+    ck_assert_int_eq(exit_now, 1);
+    static const char *const mention[] = {"--listen", "--maps", "--workers", "--config", "--check-config",
+                                          "--help", "--version"};
+    for (size_t i = 0; i < sizeof mention / sizeof mention[0]; i++)
+        ck_assert_msg(strstr(out, mention[i]) != NULL, "--help does not mention %s", mention[i]);
+    for (size_t i = 0; i < sizeof all_env / sizeof all_env[0]; i++)
+        ck_assert_msg(strstr(out, all_env[i]) != NULL, "--help does not mention %s", all_env[i]);
+    free(out);
+
+    out = captured_args("-h", &exit_now, &rc);
+    ck_assert_int_eq(exit_now, 1);
+    ck_assert(strstr(out, "usage: arcpathd") == out);
+    free(out);
+
+    out = captured_args("--version", &exit_now, &rc);
+    ck_assert_int_eq(rc, AP_OK);
+    ck_assert_int_eq(exit_now, 1);
+    ck_assert_str_eq(out, "arcpathd " ARCPATH_VERSION "\n");
+    ck_assert_str_eq(ARCPATH_VERSION, "0.1.0");
+    free(out);
+
+    out = captured_args("-V", &exit_now, &rc);
+    ck_assert_int_eq(exit_now, 1);
+    ck_assert_str_eq(out, "arcpathd 0.1.0\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(precedence_defaults_file_env_args)
+{
+    ap_config c;
+    char err[512] = "";
+    int exit_now = -1;
+    clean_env();
+    char *file = temp_file("{\"workers\": 3, \"slow_slots\": 3, \"fast_queue\": 3, \"listen\": \"1.1.1.1:1\","
+                           " \"maps\": \"file-maps\"}");
+    char *argv[] = {"arcpathd", "--config", file, "--workers", "7", NULL};
+
+    /* file only */
+    ck_assert_msg(ap_config_resolve(&c, 3, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_int_eq(exit_now, 0);
+    ck_assert_int_eq(c.workers, 3);
+    ck_assert_int_eq(c.slow_slots, 3);
+    ck_assert_int_eq(c.slow_queue, 64); /* default */
+    ck_assert_str_eq(c.listen_host, "1.1.1.1");
+    ck_assert_str_eq(c.config_file, file);
+
+    /* env above file */
+    setenv("ARCPATH_WORKERS", "5", 1);
+    setenv("ARCPATH_SLOW_SLOTS", "5", 1);
+    setenv("ARCPATH_MAPS", "env-maps", 1);
+    ck_assert_msg(ap_config_resolve(&c, 3, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_int_eq(c.workers, 5);
+    ck_assert_int_eq(c.slow_slots, 5);
+    ck_assert_int_eq(c.fast_queue, 3);
+    ck_assert_str_eq(c.maps_dir, "env-maps");
+
+    /* args above env */
+    ck_assert_msg(ap_config_resolve(&c, 5, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_int_eq(c.workers, 7);
+    ck_assert_int_eq(c.slow_slots, 5);
+    ck_assert_int_eq(c.fast_queue, 3);
+    ck_assert_int_eq(c.slow_queue, 64);
+    ck_assert_str_eq(c.listen_host, "1.1.1.1");
+
+    /* ARCPATH_CONFIG names the file when --config does not */
+    char *argv2[] = {"arcpathd", NULL};
+    unsetenv("ARCPATH_WORKERS");
+    setenv("ARCPATH_CONFIG", file, 1);
+    ck_assert_msg(ap_config_resolve(&c, 1, argv2, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_int_eq(c.workers, 3);
+    ck_assert_str_eq(c.config_file, file);
+
+    /* --config wins over ARCPATH_CONFIG */
+    setenv("ARCPATH_CONFIG", "/nonexistent.conf", 1);
+    ck_assert_msg(ap_config_resolve(&c, 3, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_str_eq(c.config_file, file);
+    unsetenv("ARCPATH_CONFIG");
+    drop_file(file);
+}
+END_TEST
+
+START_TEST(resolve_errors)
+{
+    ap_config c;
+    char err[512] = "";
+    int exit_now = -1;
+    clean_env();
+    char *file = temp_file("{\"workers\": 3,\n \"unknown\": 1}");
+    char *argv[] = {"arcpathd", "--config", file, NULL};
+    ck_assert_int_eq(ap_config_resolve(&c, 3, argv, &exit_now, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "unknown key \"unknown\"") != NULL && strstr(err, file) == err, "%s", err);
+    drop_file(file);
+
+    char *argv2[] = {"arcpathd", "--config", "/nonexistent/x.conf", NULL};
+    ck_assert_int_eq(ap_config_resolve(&c, 3, argv2, &exit_now, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "/nonexistent/x.conf") == err, "%s", err);
+
+    char *argv3[] = {"arcpathd", NULL};
+    setenv("ARCPATH_FAST_BUDGET", "1", 1);
+    ck_assert_int_eq(ap_config_resolve(&c, 1, argv3, &exit_now, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "ARCPATH_FAST_BUDGET") == err, "%s", err);
+    unsetenv("ARCPATH_FAST_BUDGET");
+
+    char *argv4[] = {"arcpathd", "--frobnicate", NULL};
+    ck_assert_int_eq(ap_config_resolve(&c, 2, argv4, &exit_now, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "--frobnicate") != NULL, "%s", err);
+
+    /* cross-field: checked on the final result only, so a later source can repair an earlier one */
+    setenv("ARCPATH_DEFAULT_DEADLINE_MS", "70000", 1);
+    ck_assert_int_eq(ap_config_resolve(&c, 1, argv3, &exit_now, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "default_deadline_ms") != NULL && strstr(err, "max_deadline_ms") != NULL, "%s", err);
+    setenv("ARCPATH_MAX_DEADLINE_MS", "70000", 1);
+    ck_assert_msg(ap_config_resolve(&c, 1, argv3, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_int_eq(c.default_deadline_ms, 70000);
+
+    char *argv5[] = {"arcpathd", "--version", "--bogus", NULL};
+    int saved = dup(STDOUT_FILENO);
+    FILE *null = fopen("/dev/null", "w");
+    fflush(stdout);
+    dup2(fileno(null), STDOUT_FILENO);
+    int rc = ap_config_resolve(&c, 3, argv5, &exit_now, err, sizeof err);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    fclose(null);
+    ck_assert_int_eq(rc, AP_OK);
+    ck_assert_int_eq(exit_now, 1);
+}
+END_TEST
+
+START_TEST(print_one_json_line)
+{
+    ap_config c;
+    char err[256];
+    ap_config_defaults(&c);
+    ck_assert_int_eq(load_str(&c, "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824}",
+                              err, sizeof err),
+                     AP_OK);
+    c.check_config = true;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ap_config_print(&c, f);
+    fclose(f);
+    ck_assert_int_gt(size, 2);
+    ck_assert(buf[size - 1] == '\n');
+    ck_assert(memchr(buf, '\n', size - 1) == NULL);
+    json_error_t je;
+    json_t *j = json_loads(buf, 0, &je);
+    ck_assert_msg(j != NULL, "%s", je.text);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "listen")), "[::1]:9000");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "maps")), "config/maps");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "workers")), 9);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "max_map_cells")), 1073741824);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "fast_budget")), 20000);
+    ck_assert(json_is_true(json_object_get(j, "access_log")));
+    ck_assert(json_is_true(json_object_get(j, "check_config")));
+    ck_assert_uint_eq(json_object_size(j), 19); /* 17 settings + config_file + check_config */
+
+    /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
+    json_object_del(j, "config_file");
+    json_object_del(j, "check_config");
+    char *again = json_dumps(j, 0);
+    ap_config d;
+    ap_config_defaults(&d);
+    ck_assert_msg(load_str(&d, again, err, sizeof err) == AP_OK, "%s", err);
+    assert_same_settings(&c, &d);
+    free(again);
+    json_decref(j);
+    free(buf);
+}
+END_TEST
+
+Suite *config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_checked_fixture(tc, clean_env, NULL);
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, shipped_config_is_the_defaults);
+    tcase_add_test(tc, file_values_applied);
+    tcase_add_loop_test(tc, bad_file_value_is_named, 0, (int)(sizeof bad_file / sizeof bad_file[0]));
+    tcase_add_test(tc, file_syntax_errors_have_positions);
+    tcase_add_test(tc, file_loading);
+    tcase_add_test(tc, env_values_applied);
+    tcase_add_loop_test(tc, bad_env_value_is_named, 0, (int)(sizeof bad_env / sizeof bad_env[0]));
+    tcase_add_test(tc, args_applied);
+    tcase_add_loop_test(tc, bad_arg_is_named, 0, (int)(sizeof bad_args / sizeof bad_args[0]));
+    tcase_add_test(tc, help_and_version_exit_now);
+    tcase_add_test(tc, precedence_defaults_file_env_args);
+    tcase_add_test(tc, resolve_errors);
+    tcase_add_test(tc, print_one_json_line);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,45 @@
+/* fuzz.c — the Moving AI map parser (ap_map_parse) on arbitrary bytes, with the invariants map.h states. */
+#include <stdlib.h>
+
+#include "planner/map.h"
+#include "planner/status.h"
+#include "tests/fuzz/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* small limits keep each input cheap; the size checks themselves are part of what is fuzzed */
+    const ap_map_limits lim = {.max_width = 256, .max_height = 256, .max_cells = 16384};
+    ap_map *m = NULL;
+    ap_diag diag;
+    int rc = ap_map_parse("fuzz", "fuzz.map", (const char *)data, size, &lim, &m, &diag);
+    if (rc != AP_OK) {
+        if (rc != AP_E_MAP_FORMAT && rc != AP_E_MAP_TOO_LARGE && rc != AP_E_NOMEM)
+            abort();
+        if (m != NULL)
+            ap_map_free(m);
+        return 0;
+    }
+    if (m == NULL || m->width < 1 || m->height < 1 || m->width > lim.max_width || m->height > lim.max_height ||
+        (int64_t)m->width * m->height > lim.max_cells || m->stride != m->width + 2)
+        abort();
+    int64_t passable = 0;
+    for (int32_t y = -1; y <= m->height; y++) {
+        for (int32_t x = -1; x <= m->width; x++) {
+            uint32_t i = ap_map_index(m, x, y);
+            bool inside = x >= 0 && y >= 0 && x < m->width && y < m->height;
+            if (!inside && m->pass[i] != 0)
+                abort(); /* the border must be blocked */
+            if (m->pass[i] != 0) {
+                passable++;
+                if (m->region[i] == 0 || m->region[i] > m->region_count)
+                    abort();
+            } else if (m->region[i] != 0) {
+                abort();
+            }
+        }
+    }
+    if (passable != m->passable_cells)
+        abort();
+    ap_map_free(m);
+    return 0;
+}

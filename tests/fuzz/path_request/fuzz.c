@@ -1,0 +1,55 @@
+/* fuzz.c — ap_wire_parse_path_request on arbitrary bytes, plus the invariants a parsed request promises. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/wire.h"
+#include "tests/fuzz/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ap_path_request req;
+    ap_wire_error err;
+    int rc = ap_wire_parse_path_request((const char *)data, size, &req, &err);
+    if (rc != err.status)
+        abort();
+    if (rc != AP_OK) {
+        if (rc != AP_E_INVALID_JSON && rc != AP_E_INVALID_REQUEST)
+            abort();
+        if (memchr(err.message, '\0', sizeof err.message) == NULL || memchr(err.field, '\0', sizeof err.field) == NULL)
+            abort();
+        /* whatever the input, the error must be encodable (valid UTF-8 message and field) */
+        int http = 0;
+        char *body = ap_wire_encode_error(err.status, err.message, err.field, err.line, err.col, &http, NULL);
+        if (body == NULL || http != 400)
+            abort();
+        free(body);
+        return 0;
+    }
+    const ap_query *q = &req.q;
+    size_t mlen = strnlen(req.map, sizeof req.map);
+    if (mlen < 1 || mlen >= sizeof req.map || q->map != NULL)
+        abort();
+    if (!isfinite(q->sx) || !isfinite(q->sy) || !isfinite(q->gx) || !isfinite(q->gy) ||
+        (q->has_sheading && !isfinite(q->sheading)))
+        abort();
+    if (!(q->unit_radius >= 0 && q->unit_radius <= AP_MAX_UNIT_RADIUS) ||
+        !(q->turning_radius >= 0 && q->turning_radius <= AP_MAX_TURNING_RADIUS))
+        abort();
+    if ((q->connectivity != 4 && q->connectivity != 8) || q->algorithm != AP_ALG_ASTAR ||
+        (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS))
+        abort();
+    if (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP && isfinite(q->sample_step)))
+        abort();
+    if (req.deadline_ms != -1 && (req.deadline_ms < 1 || req.deadline_ms > 600000))
+        abort();
+    /* the map id goes back out in the answer */
+    ap_result r;
+    memset(&r, 0, sizeof r);
+    r.status = AP_NO_PATH;
+    char *body = ap_wire_encode_path(req.map, &r, NULL, NULL);
+    if (body == NULL)
+        abort();
+    free(body);
+    return 0;
+}

@@ -1,0 +1,15 @@
+/* main.c — test-proto: runs every proto/ suite; exit status 0 only if all pass. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "tests/proto/suites.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(errors_suite());
+    srunner_add_suite(sr, wire_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,10 @@
+/* suites.h — the Check suites of test-proto, one per proto/ module. */
+#ifndef AP_TEST_PROTO_SUITES_H
+#define AP_TEST_PROTO_SUITES_H
+
+#include <check.h>
+
+Suite *errors_suite(void);      /* proto/errors.c */
+Suite *wire_suite(void);        /* proto/wire.c: request parsing and response encoding */
+
+#endif

@@ -1,0 +1,688 @@
+/* test_wire.c — POST /v1/path parsing (defaults, exact values, every invalid field by its dotted path,
+ * invalid JSON positions) and response encoding (exact fields, bit-exact numbers, error bodies). */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/wire.h"
+#include "tests/proto/suites.h"
+
+static int parse(const char *body, ap_path_request *req, ap_wire_error *err)
+{
+    return ap_wire_parse_path_request(body, strlen(body), req, err);
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Parsing */
+
+#define BASE "\"map\":\"den520d\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":4.5}"
+
+START_TEST(minimal_request_gets_defaults)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE "}", &r, &e), AP_OK);
+    ck_assert_int_eq(e.status, AP_OK);
+    ck_assert_str_eq(r.map, "den520d");
+    ck_assert_ptr_null(r.q.map);
+    ck_assert(r.q.sx == 1.5 && r.q.sy == 2.5 && r.q.gx == 3.5 && r.q.gy == 4.5);
+    ck_assert(!r.q.has_sheading);
+    ck_assert(r.q.unit_radius == 0.0);
+    ck_assert(r.q.turning_radius == 0.0);
+    ck_assert_int_eq(r.q.algorithm, AP_ALG_ASTAR);
+    ck_assert_int_eq(r.q.connectivity, 8);
+    ck_assert_int_eq(r.q.smoothing, AP_SMOOTH_LOS);
+    ck_assert(r.q.sample_step == 0.0);
+    ck_assert_uint_eq(r.q.max_samples, 0);
+    ck_assert_int_eq(r.deadline_ms, -1);
+}
+END_TEST
+
+START_TEST(full_request_round_trips_exact_values)
+{
+    const char *body = "{\"map\": \"den520d\",\n"
+                       " \"start\": {\"x\": 12.5, \"y\": 30.123456789012345, \"heading\": 0.78539816339744828},\n"
+                       " \"goal\": {\"x\": 100.5, \"y\": 1e-3},\n"
+                       " \"unit\": {\"radius\": 0.35, \"turning_radius\": 2.5},\n"
+                       " \"search\": {\"algorithm\": \"astar\", \"connectivity\": 4, \"smoothing\": \"none\"},\n"
+                       " \"deadline_ms\": 200,\n"
+                       " \"samples\": {\"step\": 0.1}}";
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse(body, &r, &e), AP_OK);
+    ck_assert_str_eq(r.map, "den520d");
+    ck_assert(r.q.sx == 12.5);
+    ck_assert(r.q.sy == 30.123456789012345);
+    ck_assert(r.q.has_sheading);
+    ck_assert(r.q.sheading == 0.78539816339744828);
+    ck_assert(r.q.gx == 100.5);
+    ck_assert(r.q.gy == 1e-3);
+    ck_assert(r.q.unit_radius == 0.35);
+    ck_assert(r.q.turning_radius == 2.5);
+    ck_assert_int_eq(r.q.algorithm, AP_ALG_ASTAR);
+    ck_assert_int_eq(r.q.connectivity, 4);
+    ck_assert_int_eq(r.q.smoothing, AP_SMOOTH_NONE);
+    ck_assert_int_eq(r.deadline_ms, 200);
+    ck_assert(r.q.sample_step == 0.1);
+}
+END_TEST
+
+START_TEST(integers_accepted_for_reals_and_bounds_inclusive)
+{
+    char body[512];
+    ap_path_request r;
+    ap_wire_error e;
+    snprintf(body, sizeof body,
+             "{\"map\":\"%s\",\"start\":{\"x\":12,\"y\":-3,\"heading\":-7},\"goal\":{\"x\":0,\"y\":1e2},"
+             "\"unit\":{\"radius\":16,\"turning_radius\":64},\"search\":{\"connectivity\":8,"
+             "\"smoothing\":\"los\"},\"deadline_ms\":600000,\"samples\":{\"step\":0.01}}",
+             "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij123" /* 63 bytes */);
+    ck_assert_int_eq(parse(body, &r, &e), AP_OK);
+    ck_assert_uint_eq(strlen(r.map), 63);
+    ck_assert(r.q.sx == 12.0 && r.q.sy == -3.0 && r.q.sheading == -7.0 && r.q.gy == 100.0);
+    ck_assert(r.q.unit_radius == 16.0 && r.q.turning_radius == 64.0);
+    ck_assert_int_eq(r.deadline_ms, 600000);
+    ck_assert(r.q.sample_step == 0.01);
+
+    ck_assert_int_eq(parse("{" BASE ",\"deadline_ms\":1,\"unit\":{\"radius\":0,\"turning_radius\":0}}", &r, &e),
+                     AP_OK);
+    ck_assert_int_eq(r.deadline_ms, 1);
+}
+END_TEST
+
+START_TEST(body_need_not_be_nul_terminated)
+{
+    const char *s = "{" BASE "}garbage";
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(ap_wire_parse_path_request(s, strlen(s) - strlen("garbage"), &r, &e), AP_OK);
+    ck_assert_int_eq(ap_wire_parse_path_request(s, strlen(s), &r, &e), AP_E_INVALID_JSON);
+}
+END_TEST
+
+static const struct {
+    const char *body;
+    const char *field;
+} invalid[] = {
+    /* not an object */
+    {"[]", ""},
+    {"[{\"map\":\"m\"}]", ""},
+    {"42", ""},
+    {"\"den520d\"", ""},
+    {"null", ""},
+    {"true", ""},
+    /* map */
+    {"{\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "map"},
+    {"{\"map\":5,\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "map"},
+    {"{\"map\":null,\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "map"},
+    {"{\"map\":\"\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "map"},
+    {"{\"map\":\"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij1234\","
+     "\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}",
+     "map"},
+    {"{\"map\":[\"m\"],\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "map"},
+    /* start */
+    {"{\"map\":\"m\",\"goal\":{\"x\":3,\"y\":4}}", "start"},
+    {"{\"map\":\"m\",\"start\":[1,2],\"goal\":{\"x\":3,\"y\":4}}", "start"},
+    {"{\"map\":\"m\",\"start\":null,\"goal\":{\"x\":3,\"y\":4}}", "start"},
+    {"{\"map\":\"m\",\"start\":{},\"goal\":{\"x\":3,\"y\":4}}", "start.x"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1},\"goal\":{\"x\":3,\"y\":4}}", "start.y"},
+    {"{\"map\":\"m\",\"start\":{\"x\":\"1\",\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "start.x"},
+    {"{\"map\":\"m\",\"start\":{\"x\":true,\"y\":2},\"goal\":{\"x\":3,\"y\":4}}", "start.x"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":null},\"goal\":{\"x\":3,\"y\":4}}", "start.y"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2,\"heading\":\"east\"},\"goal\":{\"x\":3,\"y\":4}}",
+     "start.heading"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2,\"z\":0},\"goal\":{\"x\":3,\"y\":4}}", "start.z"},
+    /* goal */
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2}}", "goal"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":\"here\"}", "goal"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"y\":4}}", "goal.x"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3}}", "goal.y"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":{}}}", "goal.y"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4,\"heading\":0}}", "goal.heading"},
+    /* unit */
+    {"{" BASE ",\"unit\":1}", "unit"},
+    {"{" BASE ",\"unit\":{\"radius\":-0.1}}", "unit.radius"},
+    {"{" BASE ",\"unit\":{\"radius\":16.000001}}", "unit.radius"},
+    {"{" BASE ",\"unit\":{\"radius\":\"big\"}}", "unit.radius"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":-1}}", "unit.turning_radius"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":64.5}}", "unit.turning_radius"},
+    {"{" BASE ",\"unit\":{\"mass\":3}}", "unit.mass"},
+    /* search */
+    {"{" BASE ",\"search\":\"astar\"}", "search"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"jps\"}}", "search.algorithm"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"ASTAR\"}}", "search.algorithm"},
+    {"{" BASE ",\"search\":{\"algorithm\":1}}", "search.algorithm"},
+    {"{" BASE ",\"search\":{\"connectivity\":6}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"connectivity\":0}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"connectivity\":8.0}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"connectivity\":\"8\"}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"smoothing\":\"spline\"}}", "search.smoothing"},
+    {"{" BASE ",\"search\":{\"smoothing\":false}}", "search.smoothing"},
+    {"{" BASE ",\"search\":{\"foo\":1}}", "search.foo"},
+    /* deadline_ms */
+    {"{" BASE ",\"deadline_ms\":0}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":-1}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":600001}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":1.5}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":200.0}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":\"200\"}", "deadline_ms"},
+    /* samples */
+    {"{" BASE ",\"samples\":0.5}", "samples"},
+    {"{" BASE ",\"samples\":{}}", "samples.step"},
+    {"{" BASE ",\"samples\":{\"step\":0}}", "samples.step"},
+    {"{" BASE ",\"samples\":{\"step\":0.009}}", "samples.step"},
+    {"{" BASE ",\"samples\":{\"step\":-1}}", "samples.step"},
+    {"{" BASE ",\"samples\":{\"step\":\"0.5\"}}", "samples.step"},
+    {"{" BASE ",\"samples\":{\"step\":0.5,\"count\":3}}", "samples.count"},
+    /* unknown top level; unknown keys are reported before anything else in their object */
+    {"{" BASE ",\"foo\":1}", "foo"},
+    {"{\"Map\":\"m\"}", "Map"},
+    {"{\"map\":5,\"bogus\":1}", "bogus"},
+};
+
+START_TEST(invalid_field_is_named)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    int rc = parse(invalid[_i].body, &r, &e);
+    ck_assert_msg(rc == AP_E_INVALID_REQUEST, "%s: status %d (%s)", invalid[_i].body, rc, e.message);
+    ck_assert_int_eq(e.status, AP_E_INVALID_REQUEST);
+    ck_assert_msg(strcmp(e.field, invalid[_i].field) == 0, "%s: field \"%s\", want \"%s\"", invalid[_i].body,
+                  e.field, invalid[_i].field);
+    ck_assert_int_gt(strlen(e.message), 0);
+    if (invalid[_i].field[0] != '\0')
+        ck_assert_msg(strstr(e.message, invalid[_i].field) != NULL, "message \"%s\" does not name %s", e.message,
+                      invalid[_i].field);
+    ck_assert_int_eq(e.line, 0);
+    ck_assert_int_eq(e.col, 0);
+}
+END_TEST
+
+START_TEST(error_messages)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    parse("{" BASE ",\"search\":{\"foo\":1}}", &r, &e);
+    ck_assert_str_eq(e.message, "unknown field \"search.foo\"");
+    parse("{\"map\":\"m\",\"start\":{\"x\":1},\"goal\":{\"x\":3,\"y\":4}}", &r, &e);
+    ck_assert_str_eq(e.message, "missing required field \"start.y\"");
+    parse("{" BASE ",\"search\":{\"connectivity\":6}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"search.connectivity\" must be 4 or 8");
+    parse("{" BASE ",\"search\":{\"algorithm\":\"jps\"}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar");
+    parse("{" BASE ",\"unit\":{\"radius\":17}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"unit.radius\" must be between 0 and 16");
+    parse("{" BASE ",\"samples\":{\"step\":0}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"samples.step\" must be at least 0.01");
+    parse("[]", &r, &e);
+    ck_assert_str_eq(e.message, "the request body must be a JSON object");
+}
+END_TEST
+
+START_TEST(long_unknown_keys_are_truncated_safely)
+{
+    char body[1024], key[301];
+    ap_path_request r;
+    ap_wire_error e;
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    snprintf(body, sizeof body, "{" BASE ",\"search\":{\"%s\":1}}", key);
+    ck_assert_int_eq(parse(body, &r, &e), AP_E_INVALID_REQUEST);
+    ck_assert_uint_eq(strlen(e.field), sizeof e.field - 1);
+    ck_assert(strncmp(e.field, "search.kkkk", 11) == 0);
+
+    /* 2-byte characters: the cut must fall on a character boundary (62 bytes, not 63) */
+    char *p = body + sprintf(body, "{\"");
+    for (int i = 0; i < 100; i++)
+        p += sprintf(p, "\xc3\xa9");
+    sprintf(p, "\":1}");
+    ck_assert_int_eq(parse(body, &r, &e), AP_E_INVALID_REQUEST);
+    ck_assert_uint_eq(strlen(e.field), 62);
+    int http = 0;
+    char *enc = ap_wire_encode_error(e.status, e.message, e.field, e.line, e.col, &http, NULL);
+    ck_assert_ptr_nonnull(enc);
+    ck_assert_int_eq(http, 400);
+    free(enc);
+}
+END_TEST
+
+START_TEST(invalid_json_reports_line_and_column)
+{
+    const char *body = "{\n"
+                       "  \"map\": \"m\",\n"
+                       "  \"start\": {\"x\": 1, \"y\": 2},\n"
+                       "  \"goal\": tru\n"
+                       "}\n";
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse(body, &r, &e), AP_E_INVALID_JSON);
+    ck_assert_int_eq(e.status, AP_E_INVALID_JSON);
+    ck_assert_int_eq(e.line, 4);
+    ck_assert_int_eq(e.col, 13); /* jansson points at the last character of the bad token */
+    ck_assert_str_eq(e.field, "");
+    ck_assert(strstr(e.message, "line 4, column 13") != NULL);
+
+    ck_assert_int_eq(parse("{\"map\": \"m\",\n \"start\": {\"x\": 1,,}}", &r, &e), AP_E_INVALID_JSON);
+    ck_assert_int_eq(e.line, 2);
+    ck_assert_int_eq(e.col, 19); /* the second comma */
+}
+END_TEST
+
+START_TEST(other_invalid_json)
+{
+    static const char *bad[] = {
+        "{",
+        "{\"map\": \"m\"",
+        "{\"map\": \"m\", \"map\": \"n\"}", /* duplicate keys */
+        "{\"map\": \"m\"} x",                /* trailing garbage */
+        "{'map': 'm'}",
+        "{\"a\": NaN}",
+        "{\"a\": Infinity}",
+        "{\"a\": 1e400}", /* overflows a double */
+        "{\"a\": 99999999999999999999}",
+        "{\"a\": \"\\u0000\"}",
+        "{\"a\": \"\xff\xfe\"}", /* invalid UTF-8 */
+        "   ",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ap_path_request r;
+        ap_wire_error e;
+        ck_assert_msg(parse(bad[i], &r, &e) == AP_E_INVALID_JSON, "%s", bad[i]);
+        ck_assert_int_ge(e.line, 1);
+        ck_assert_int_ge(e.col, 1);
+        char *enc = ap_wire_encode_error(e.status, e.message, e.field, e.line, e.col, NULL, NULL);
+        ck_assert_msg(enc != NULL, "message for %s is not encodable", bad[i]);
+        free(enc);
+    }
+}
+END_TEST
+
+START_TEST(empty_body_is_invalid_json)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(ap_wire_parse_path_request("", 0, &r, &e), AP_E_INVALID_JSON);
+    ck_assert_int_eq(e.line, 1);
+    ck_assert_int_eq(e.col, 1);
+    ck_assert_int_eq(ap_wire_parse_path_request(NULL, 0, &r, &e), AP_E_INVALID_JSON);
+    ck_assert_int_eq(r.deadline_ms, -1); /* *req is initialised even on error */
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Encoding */
+
+static json_t *load(const char *s)
+{
+    json_error_t je;
+    json_t *j = json_loads(s, JSON_REJECT_DUPLICATES, &je);
+    ck_assert_msg(j != NULL, "encoder output is not JSON: %s (%s)", je.text, s);
+    return j;
+}
+
+static double num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    ck_assert_msg(v != NULL && json_is_number(v), "\"%s\" is not a number", key);
+    return json_number_value(v);
+}
+
+static void assert_point(json_t *o, const char *key, double x, double y)
+{
+    json_t *a = json_object_get(o, key);
+    ck_assert_msg(json_is_array(a) && json_array_size(a) == 2, "\"%s\" is not [x, y]", key);
+    ck_assert(json_number_value(json_array_get(a, 0)) == x);
+    ck_assert(json_number_value(json_array_get(a, 1)) == y);
+}
+
+/* Exactly these keys, no others. */
+static void assert_keys(json_t *o, const char *const *keys)
+{
+    size_t n = 0;
+    for (; keys[n] != NULL; n++)
+        ck_assert_msg(json_object_get(o, keys[n]) != NULL, "missing \"%s\"", keys[n]);
+    ck_assert_uint_eq(json_object_size(o), n);
+}
+
+/* Awkward doubles: none has a short decimal form, so only 17 significant digits bring them back. */
+#define V_A 0.1
+#define V_B (1.0 / 3.0)
+#define V_C (M_PI / 7.0)
+#define V_D 12345.678901234567
+#define V_E 1e-17
+#define V_F (-2.0 / 3.0)
+
+typedef struct fixture {
+    ap_result r;
+    double wp[3][2];
+    ap_segment seg[2];
+    ap_pose smp[4];
+} fixture;
+
+static void make_result(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->wp[0][0] = V_A;
+    f->wp[0][1] = V_B;
+    f->wp[1][0] = V_C;
+    f->wp[1][1] = V_D;
+    f->wp[2][0] = 7.5;
+    f->wp[2][1] = V_E;
+    f->seg[0] = (ap_segment){.type = AP_SEG_LINE, .x0 = V_A, .y0 = V_B, .x1 = V_C, .y1 = V_D, .heading = V_F,
+                             .length = V_D - V_B};
+    f->seg[1] = (ap_segment){.type = AP_SEG_ARC, .x0 = V_C, .y0 = V_D, .x1 = 7.5, .y1 = V_E, .heading = V_B,
+                             .cx = V_E, .cy = V_A, .radius = 2.5, .sweep = V_F, .length = 2.5 * 2.0 / 3.0,
+                             .reverse = true};
+    f->r.status = AP_OK;
+    f->r.grid_cost = V_D;
+    f->r.length = 1.2;
+    f->r.clear = true;
+    f->r.waypoints = f->wp;
+    f->r.n_waypoints = 3;
+    f->r.segments = f->seg;
+    f->r.n_segments = 2;
+    f->r.expanded = 4242;
+    for (int i = 0; i < 4; i++)
+        f->smp[i] = (ap_pose){V_A * i, V_B * i, V_C * i};
+}
+
+START_TEST(encode_ok_exact_fields_and_values)
+{
+    fixture f;
+    make_result(&f);
+    ap_path_stats st = {.lane = "slow", .queue_us = 17, .search_us = 123456789};
+    size_t len = 0;
+    char *s = ap_wire_encode_path("den520d", &f.r, &st, &len);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(len, strlen(s));
+    json_t *j = load(s);
+
+    static const char *const top[] = {"status", "map", "grid_cost", "length", "clear", "waypoints",
+                                      "segments", "stats", NULL};
+    assert_keys(j, top);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "den520d");
+    ck_assert(num(j, "grid_cost") == V_D);
+    ck_assert(num(j, "length") == 1.2);
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+
+    json_t *w = json_object_get(j, "waypoints");
+    ck_assert_uint_eq(json_array_size(w), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *p = json_array_get(w, i);
+        ck_assert_uint_eq(json_array_size(p), 2);
+        ck_assert(json_number_value(json_array_get(p, 0)) == f.wp[i][0]);
+        ck_assert(json_number_value(json_array_get(p, 1)) == f.wp[i][1]);
+    }
+
+    json_t *sg = json_object_get(j, "segments");
+    ck_assert_uint_eq(json_array_size(sg), 2);
+    json_t *line = json_array_get(sg, 0), *arc = json_array_get(sg, 1);
+    static const char *const line_keys[] = {"type", "start", "end", "heading", "length", NULL};
+    assert_keys(line, line_keys); /* no "reverse" when the flag is clear */
+    ck_assert_str_eq(json_string_value(json_object_get(line, "type")), "line");
+    assert_point(line, "start", V_A, V_B);
+    assert_point(line, "end", V_C, V_D);
+    ck_assert(num(line, "heading") == V_F);
+    ck_assert(num(line, "length") == V_D - V_B);
+
+    static const char *const arc_keys[] = {"type",          "start", "end",    "center", "radius",
+                                           "start_heading", "sweep", "length", "reverse", NULL};
+    assert_keys(arc, arc_keys);
+    ck_assert_str_eq(json_string_value(json_object_get(arc, "type")), "arc");
+    assert_point(arc, "start", V_C, V_D);
+    assert_point(arc, "end", 7.5, V_E);
+    assert_point(arc, "center", V_E, V_A);
+    ck_assert(num(arc, "radius") == 2.5);
+    ck_assert(num(arc, "start_heading") == V_B);
+    ck_assert(num(arc, "sweep") == V_F);
+    ck_assert(num(arc, "length") == 2.5 * 2.0 / 3.0);
+    ck_assert(json_is_true(json_object_get(arc, "reverse")));
+
+    json_t *stats = json_object_get(j, "stats");
+    static const char *const stat_keys[] = {"expanded", "lane", "queue_us", "search_us", NULL};
+    assert_keys(stats, stat_keys);
+    ck_assert_int_eq(json_integer_value(json_object_get(stats, "expanded")), 4242);
+    ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "slow");
+    ck_assert_int_eq(json_integer_value(json_object_get(stats, "queue_us")), 17);
+    ck_assert_int_eq(json_integer_value(json_object_get(stats, "search_us")), 123456789);
+
+    /* compact, and keys in the documented order */
+    ck_assert(strncmp(s, "{\"status\":\"ok\",\"map\":\"den520d\",\"grid_cost\":", 43) == 0);
+    json_decref(j);
+    free(s);
+}
+END_TEST
+
+START_TEST(encode_samples_with_distance)
+{
+    fixture f;
+    make_result(&f);
+    f.r.samples = f.smp;
+    f.r.n_samples = 4;
+    f.r.length = 1.2;
+    ap_path_stats st = {.lane = "fast", .sample_step = 0.5};
+    char *s = ap_wire_encode_path("m", &f.r, &st, NULL);
+    ck_assert_ptr_nonnull(s);
+    json_t *j = load(s);
+    json_t *a = json_object_get(j, "samples");
+    ck_assert_uint_eq(json_array_size(a), 4);
+    const double want_d[4] = {0.0, 0.5, 1.0, 1.2};
+    static const char *const keys[] = {"d", "x", "y", "heading", NULL};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *p = json_array_get(a, i);
+        assert_keys(p, keys);
+        ck_assert(num(p, "d") == want_d[i]);
+        ck_assert(num(p, "x") == f.smp[i].x);
+        ck_assert(num(p, "y") == f.smp[i].y);
+        ck_assert(num(p, "heading") == f.smp[i].heading);
+    }
+    ck_assert_uint_eq(json_object_size(j), 9);
+    json_decref(j);
+    free(s);
+}
+END_TEST
+
+START_TEST(encode_no_path_and_timeout)
+{
+    static const struct {
+        int status;
+        const char *name;
+    } cases[] = {{AP_NO_PATH, "no_path"}, {AP_TIMEOUT, "timeout"}};
+    for (size_t i = 0; i < 2; i++) {
+        ap_result r;
+        memset(&r, 0, sizeof r);
+        r.status = cases[i].status;
+        r.expanded = 99;
+        ap_path_stats st = {.lane = "fast", .queue_us = 1, .search_us = 2};
+        char *s = ap_wire_encode_path("maze", &r, &st, NULL);
+        ck_assert_ptr_nonnull(s);
+        json_t *j = load(s);
+        static const char *const keys[] = {"status", "map", "stats", NULL};
+        assert_keys(j, keys);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), cases[i].name);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "maze");
+        ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded")), 99);
+        json_decref(j);
+        free(s);
+    }
+    /* without stats only "expanded" is known */
+    ap_result r;
+    memset(&r, 0, sizeof r);
+    r.status = AP_NO_PATH;
+    char *s = ap_wire_encode_path("maze", &r, NULL, NULL);
+    ck_assert_str_eq(s, "{\"status\":\"no_path\",\"map\":\"maze\",\"stats\":{\"expanded\":0}}");
+    free(s);
+}
+END_TEST
+
+START_TEST(encode_result_error_and_non_finite)
+{
+    ap_result r;
+    memset(&r, 0, sizeof r);
+    r.status = AP_E_INVALID_REQUEST;
+    r.field = "samples.step";
+    char *s = ap_wire_encode_path("m", &r, NULL, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"the request is not valid\","
+                        "\"field\":\"samples.step\"}}");
+    free(s);
+
+    fixture f;
+    make_result(&f);
+    f.seg[1].sweep = NAN;
+    ck_assert_ptr_null(ap_wire_encode_path("m", &f.r, NULL, NULL));
+    make_result(&f);
+    f.r.length = INFINITY;
+    ck_assert_ptr_null(ap_wire_encode_path("m", &f.r, NULL, NULL));
+}
+END_TEST
+
+START_TEST(encode_error_every_status)
+{
+    for (int st = 0; st < AP_STATUS_COUNT; st++) {
+        int http = 0;
+        size_t len = 0;
+        char *s = ap_wire_encode_error(st, NULL, NULL, 0, 0, &http, &len);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_uint_eq(len, strlen(s));
+        const ap_error_info *info = ap_error_lookup(st);
+        ck_assert_int_eq(http, info->http);
+        json_t *j = load(s);
+        ck_assert_uint_eq(json_object_size(j), 1);
+        json_t *e = json_object_get(j, "error");
+        static const char *const keys[] = {"code", "message", NULL};
+        assert_keys(e, keys);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "code")), info->code);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "message")), info->message);
+        json_decref(j);
+        free(s);
+    }
+}
+END_TEST
+
+START_TEST(encode_error_optional_members)
+{
+    int http = 0;
+    char *s = ap_wire_encode_error(AP_E_NOT_FOUND, NULL, "", 0, -3, &http, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"not_found\",\"message\":\"no such route\"}}");
+    ck_assert_int_eq(http, 404);
+    free(s);
+
+    s = ap_wire_encode_error(AP_E_INVALID_JSON, "bad \"thing\"", NULL, 4, 13, &http, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_json\",\"message\":\"bad \\\"thing\\\"\",\"line\":4,"
+                        "\"column\":13}}");
+    ck_assert_int_eq(http, 400);
+    free(s);
+
+    s = ap_wire_encode_error(AP_E_INVALID_REQUEST, "m", "search.foo", 0, 0, NULL, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"m\",\"field\":\"search.foo\"}}");
+    free(s);
+
+    /* invalid UTF-8 from a caller must not make the body unencodable */
+    s = ap_wire_encode_error(AP_E_INVALID_REQUEST, "x\xff" "y", "a\xc3", 0, 0, NULL, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"x?y\",\"field\":\"a?\"}}");
+    free(s);
+
+    s = ap_wire_encode_error(12345, NULL, NULL, 0, 0, &http, NULL);
+    ck_assert_int_eq(http, 500);
+    ck_assert(strstr(s, "\"code\":\"internal\"") != NULL);
+    free(s);
+}
+END_TEST
+
+static void make_map(ap_map *m, const char *id, int32_t w, int32_t h)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->id, sizeof m->id, "%s", id);
+    m->width = w;
+    m->height = h;
+    m->stride = w + 2;
+    m->passable_cells = (int64_t)w * h - 7;
+    m->region_count = 3;
+    m->load_seconds = 0.0125;
+    m->tables_seconds = V_B;
+    m->table_bytes = (size_t)(w + 2) * (size_t)(h + 2) * 4;
+}
+
+START_TEST(encode_map_info)
+{
+    ap_map m;
+    make_map(&m, "den520d", 256, 257);
+    size_t len;
+    char *s = ap_wire_encode_map(&m, &len);
+    ck_assert_ptr_nonnull(s);
+    json_t *j = load(s);
+    static const char *const keys[] = {"id", "width", "height", "passable_cells", "load_ms", "tables", NULL};
+    assert_keys(j, keys);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "den520d");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "width")), 256);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "height")), 257);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "passable_cells")), 256 * 257 - 7);
+    ck_assert(num(j, "load_ms") == 0.0125 * 1000.0);
+    json_t *t = json_object_get(j, "tables");
+    ck_assert_uint_eq(json_array_size(t), 1);
+    json_t *t0 = json_array_get(t, 0);
+    static const char *const tkeys[] = {"name", "bytes", "build_ms", "regions", NULL};
+    assert_keys(t0, tkeys);
+    ck_assert_str_eq(json_string_value(json_object_get(t0, "name")), "region");
+    ck_assert_int_eq(json_integer_value(json_object_get(t0, "bytes")), 258 * 259 * 4);
+    ck_assert(num(t0, "build_ms") == V_B * 1000.0);
+    ck_assert_int_eq(json_integer_value(json_object_get(t0, "regions")), 3);
+    json_decref(j);
+    free(s);
+}
+END_TEST
+
+START_TEST(encode_maps_list)
+{
+    ap_map a, b;
+    make_map(&a, "a", 1, 1);
+    make_map(&b, "b.v2", 10, 20);
+    const ap_map *const maps[] = {&a, &b};
+    char *s = ap_wire_encode_maps(maps, 2, NULL);
+    json_t *j = load(s);
+    ck_assert_uint_eq(json_object_size(j), 1);
+    json_t *l = json_object_get(j, "maps");
+    ck_assert_uint_eq(json_array_size(l), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(l, 0), "id")), "a");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(l, 1), "id")), "b.v2");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(l, 1), "height")), 20);
+    json_decref(j);
+    free(s);
+
+    s = ap_wire_encode_maps(NULL, 0, NULL);
+    ck_assert_str_eq(s, "{\"maps\":[]}");
+    free(s);
+}
+END_TEST
+
+Suite *wire_suite(void)
+{
+    Suite *s = suite_create("proto/wire");
+    TCase *p = tcase_create("parse");
+    tcase_add_test(p, minimal_request_gets_defaults);
+    tcase_add_test(p, full_request_round_trips_exact_values);
+    tcase_add_test(p, integers_accepted_for_reals_and_bounds_inclusive);
+    tcase_add_test(p, body_need_not_be_nul_terminated);
+    tcase_add_loop_test(p, invalid_field_is_named, 0, (int)(sizeof invalid / sizeof invalid[0]));
+    tcase_add_test(p, error_messages);
+    tcase_add_test(p, long_unknown_keys_are_truncated_safely);
+    tcase_add_test(p, invalid_json_reports_line_and_column);
+    tcase_add_test(p, other_invalid_json);
+    tcase_add_test(p, empty_body_is_invalid_json);
+    suite_add_tcase(s, p);
+
+    TCase *e = tcase_create("encode");
+    tcase_add_test(e, encode_ok_exact_fields_and_values);
+    tcase_add_test(e, encode_samples_with_distance);
+    tcase_add_test(e, encode_no_path_and_timeout);
+    tcase_add_test(e, encode_result_error_and_non_finite);
+    tcase_add_test(e, encode_error_every_status);
+    tcase_add_test(e, encode_error_optional_members);
+    tcase_add_test(e, encode_map_info);
+    tcase_add_test(e, encode_maps_list);
+    suite_add_tcase(s, e);
+    return s;
+}
