@@ -9,11 +9,13 @@
 #include "path.h"
 
 /* Shortest arc+line from pose (x, y, heading) to point (tx, ty) for turning radius r > 0 with a free final
- * heading: turn left or right on the circle of radius r, leave it on the tangent through the target, go
- * straight. Writes 1 or 2 segments into out (an arc of zero sweep is dropped) and returns their count.
- * When the target lies inside both turning circles (no tangent exists), turns on the single arc through
- * the target, whose radius is smaller than r (Pinter's "Making tighter turns"); *tightened is set to 1 then,
- * else 0 (tightened may be NULL). A target at the current position gives 0 segments. Pure; thread-safe. */
+ * heading (Pinter, "Adding Realistic Turns", Figures 5-6): turn left or right on the circle of radius r,
+ * leave it on the tangent through the target, go straight; both sides are computed and the shorter one that
+ * exists is kept. A target inside the circle on its own side is reached by the loop the other way round, so
+ * every arc has radius exactly r. Writes 1 or 2 segments into out (an arc of zero sweep is dropped) and
+ * returns their count. *tightened (may be NULL) is set to 1 only in the degenerate case rounding leaves no
+ * tangent on either side, when a single arc of smaller radius through the target is used instead ("Making
+ * tighter turns"); else 0. A target at the current position gives 0 segments. Pure; thread-safe. */
 size_t ap_curve_arc_line(double x, double y, double heading, double tx, double ty, double r, ap_segment out[2],
                          int *tightened);
 

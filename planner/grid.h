@@ -17,6 +17,11 @@ typedef struct ap_grid_domain {
     const ap_map *map;
     int connectivity; /* 4 or 8 */
     int32_t goal_x, goal_y;
+    /* Hot-path copies of map fields (added with the implementation): padded passability, its stride, and
+     * the goal's padded column/row so the heuristic works on padded indices without the -1 offsets. */
+    const uint8_t *pass;
+    uint32_t stride;
+    uint32_t goal_px, goal_py;
 } ap_grid_domain;
 
 /* Fill dom with the grid domain over map m (borrowed, must outlive the search) for the given connectivity

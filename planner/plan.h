@@ -70,6 +70,9 @@ typedef struct ap_plan {
     uint64_t expanded_before; /* expansions of searches abandoned by ap_plan_move */
     int state;                /* AP_IN_PROGRESS, or the final status */
     bool has_search;
+    bool region_pruned;       /* answered AP_NO_PATH from the region table (added with the implementation) */
+    const volatile int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
+    const char *field;        /* offending field when ap_plan_begin failed validation */
 } ap_plan;
 
 /* Check a query against its map: positions finite and inside [0, width) x [0, height) (AP_E_OUT_OF_BOUNDS),

@@ -1,0 +1,116 @@
+/* path.c — segment geometry and poses along a path.
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding", "Adding Realistic Turns": segments are lines or arcs;
+ * an arc keeps its centre, starting angle on the circle and swept radians; Listing 2 walks the segments to
+ * find the pose at a distance.
+ */
+#include "path.h"
+
+#include <math.h>
+
+double ap_angle_wrap(double a)
+{
+    if (!isfinite(a))
+        return a;
+    double r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI));
+    /* floor() can leave r a rounding step outside [-pi, pi) for a just below an odd multiple of pi. */
+    if (r >= M_PI)
+        r -= 2.0 * M_PI;
+    if (r < -M_PI)
+        r += 2.0 * M_PI;
+    return r;
+}
+
+ap_segment ap_segment_line(double x0, double y0, double x1, double y1)
+{
+    ap_segment s = {0};
+    s.type = AP_SEG_LINE;
+    s.x0 = x0;
+    s.y0 = y0;
+    s.x1 = x1;
+    s.y1 = y1;
+    double dx = x1 - x0, dy = y1 - y0;
+    s.length = hypot(dx, dy);
+    s.heading = s.length > 0.0 ? atan2(dy, dx) : 0.0;
+    return s;
+}
+
+ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep)
+{
+    ap_segment s = {0};
+    s.type = AP_SEG_ARC;
+    s.x0 = x0;
+    s.y0 = y0;
+    s.heading = h0;
+    s.radius = r;
+    s.sweep = sweep;
+    s.length = r * fabs(sweep);
+    /* The centre lies a quarter turn from the heading toward the turn side; the unit sits at angle
+     * h0 - side*pi/2 on the circle and that angle advances with the heading. */
+    double side = sweep >= 0.0 ? 1.0 : -1.0;
+    s.cx = x0 - side * r * sin(h0);
+    s.cy = y0 + side * r * cos(h0);
+    double a0 = h0 - side * M_PI_2;
+    s.x1 = s.cx + r * cos(a0 + sweep);
+    s.y1 = s.cy + r * sin(a0 + sweep);
+    return s;
+}
+
+double ap_segment_end_heading(const ap_segment *s)
+{
+    return s->type == AP_SEG_ARC ? ap_angle_wrap(s->heading + s->sweep) : s->heading;
+}
+
+ap_pose ap_segment_pose(const ap_segment *s, double d)
+{
+    if (!(d > 0.0))
+        d = 0.0;
+    if (d > s->length)
+        d = s->length;
+    ap_pose p;
+    if (s->type == AP_SEG_ARC && s->radius > 0.0) {
+        /* Listing 2: the angle on the circle advances by d / r in the turn direction; the heading is that
+         * angle plus a quarter turn toward the turn side (equivalently start heading + turned angle). */
+        double side = s->sweep >= 0.0 ? 1.0 : -1.0;
+        double t = side * d / s->radius;
+        double a = s->heading - side * M_PI_2 + t;
+        p.x = s->cx + s->radius * cos(a);
+        p.y = s->cy + s->radius * sin(a);
+        p.heading = ap_angle_wrap(s->heading + t);
+        if (d >= s->length) {
+            p.x = s->x1;
+            p.y = s->y1;
+        }
+    } else {
+        /* Interpolating between the stored end points (instead of Listing 2's start + d * (cos, sin)) hits
+         * the end point exactly, so consecutive segments join without rounding gaps. */
+        double f = s->length > 0.0 ? d / s->length : 0.0;
+        p.x = s->x0 + (s->x1 - s->x0) * f;
+        p.y = s->y0 + (s->y1 - s->y0) * f;
+        p.heading = s->heading;
+    }
+    return p;
+}
+
+ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d)
+{
+    if (!(d > 0.0))
+        d = 0.0;
+    /* Listing 2: subtract segment lengths until the distance falls inside one. */
+    for (size_t i = 0; i < n; i++) {
+        if (d < segs[i].length)
+            return ap_segment_pose(&segs[i], d);
+        d -= segs[i].length;
+    }
+    ap_pose p = ap_segment_pose(&segs[n - 1], segs[n - 1].length);
+    p.heading = ap_segment_end_heading(&segs[n - 1]);
+    return p;
+}
+
+double ap_path_length(const ap_segment *segs, size_t n)
+{
+    double L = 0.0;
+    for (size_t i = 0; i < n; i++)
+        L += segs[i].length;
+    return L;
+}

@@ -1,0 +1,212 @@
+/* arcpath_bench.c — planner benchmark over a Moving AI scenario file.
+ *
+ *   arcpath-bench --map M.map --scen S.scen --alg astar [--connectivity 8|4] [--summary]
+ *                 [--walkable exact|sampled] [--radius R]
+ *
+ * A* mode prints one TSV row per scenario line: id (line number in the .scen), expanded, time_ns (begin +
+ * search, one reused workspace), cost (-1 when no path / invalid), optimal (the listed length).
+ * --walkable benchmarks Listing 1 smoothing of each A* path with the exact or the sampled Walkable and
+ * prints id, raw and smoothed waypoint counts, time_ns of the smoothing, smoothed length, and whether every
+ * smoothed segment passes the exact test (the sampled Walkable can cut corners).
+ * --summary adds one line on stderr: median and mean µs and mean expansions (or waypoints).
+ * Uses only planner/.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../planner/collide.h"
+#include "../../planner/map.h"
+#include "../../planner/plan.h"
+#include "../../planner/smooth.h"
+
+typedef struct scen_line {
+    int line;
+    int sx, sy, gx, gy;
+    double optimal;
+} scen_line;
+
+static int load_scen(const char *path, scen_line **out, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    char buf[1024];
+    size_t cap = 1024, cnt = 0;
+    scen_line *v = malloc(cap * sizeof *v);
+    int lineno = 0;
+    while (v != NULL && fgets(buf, sizeof buf, f) != NULL) {
+        lineno++;
+        if (strncmp(buf, "version", 7) == 0)
+            continue;
+        int bucket, w, h;
+        char map[512];
+        scen_line s = {.line = lineno};
+        if (sscanf(buf, "%d %511s %d %d %d %d %d %d %lf", &bucket, map, &w, &h, &s.sx, &s.sy, &s.gx, &s.gy,
+                   &s.optimal) != 9)
+            continue;
+        if (cnt == cap) {
+            cap *= 2;
+            scen_line *nv = realloc(v, cap * sizeof *v);
+            if (nv == NULL) {
+                free(v);
+                v = NULL;
+                break;
+            }
+            v = nv;
+        }
+        v[cnt++] = s;
+    }
+    fclose(f);
+    if (v == NULL)
+        return -1;
+    *out = v;
+    *n = cnt;
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar [--connectivity 8|4] [--summary]\n"
+                    "                     [--walkable exact|sampled] [--radius R]\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
+    int connectivity = 8, summary = 0;
+    double radius = 0.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--summary") == 0) {
+            summary = 1;
+        } else if (v != NULL && strcmp(a, "--map") == 0) {
+            map_path = v, i++;
+        } else if (v != NULL && strcmp(a, "--scen") == 0) {
+            scen_path = v, i++;
+        } else if (v != NULL && strcmp(a, "--alg") == 0) {
+            alg = v, i++;
+        } else if (v != NULL && strcmp(a, "--connectivity") == 0) {
+            connectivity = atoi(v), i++;
+        } else if (v != NULL && strcmp(a, "--walkable") == 0) {
+            walkable = v, i++;
+        } else if (v != NULL && strcmp(a, "--radius") == 0) {
+            radius = atof(v), i++;
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (map_path == NULL || scen_path == NULL || strcmp(alg, "astar") != 0 ||
+        (connectivity != 4 && connectivity != 8) ||
+        (walkable != NULL && strcmp(walkable, "exact") != 0 && strcmp(walkable, "sampled") != 0)) {
+        usage();
+        return 2;
+    }
+    ap_map *m;
+    ap_diag d;
+    int st = ap_map_load(map_path, NULL, &m, &d);
+    if (st != AP_OK) {
+        fprintf(stderr, "%s:%d:%d: %s (%s)\n", d.file, d.line, d.col, d.msg, ap_status_name(st));
+        return 1;
+    }
+    scen_line *sc;
+    size_t n;
+    if (load_scen(scen_path, &sc, &n) != 0) {
+        fprintf(stderr, "%s: cannot read scenarios\n", scen_path);
+        ap_map_free(m);
+        return 1;
+    }
+    ap_workspace ws;
+    if (ap_workspace_init(&ws, ap_map_node_count(m), 8) != AP_OK) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    uint64_t *times = malloc((n > 0 ? n : 1) * sizeof *times);
+    double *pts = NULL;
+    size_t pts_cap = 0;
+    uint64_t sum_ns = 0, sum_work = 0;
+    size_t done = 0;
+    if (walkable == NULL)
+        printf("id\texpanded\ttime_ns\tcost\toptimal\n");
+    else
+        printf("id\traw_waypoints\tsmoothed_waypoints\ttime_ns\tlength\texact_clear\n");
+    for (size_t i = 0; i < n; i++) {
+        const scen_line *s = &sc[i];
+        ap_query q = {.map = m,
+                      .sx = s->sx + 0.5,
+                      .sy = s->sy + 0.5,
+                      .gx = s->gx + 0.5,
+                      .gy = s->gy + 0.5,
+                      .unit_radius = radius,
+                      .connectivity = connectivity,
+                      .smoothing = AP_SMOOTH_NONE};
+        ap_plan p;
+        uint64_t t0 = ap_clock_ns();
+        st = ap_plan_begin(&p, &q, &ws, 0);
+        if (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        uint64_t t1 = ap_clock_ns();
+        uint64_t expanded = p.has_search ? p.search.expanded : 0;
+        double cost = st == AP_OK ? (p.has_search ? p.search.cost : 0.0) : -1.0;
+        if (walkable == NULL) {
+            printf("%d\t%llu\t%llu\t%.8f\t%.8f\n", s->line, (unsigned long long)expanded,
+                   (unsigned long long)(t1 - t0), cost, s->optimal);
+            times[done++] = t1 - t0;
+            sum_ns += t1 - t0;
+            sum_work += expanded;
+            continue;
+        }
+        if (st != AP_OK)
+            continue;
+        ap_result r;
+        ap_plan_finish(&p, &r);
+        size_t nw = r.n_waypoints;
+        if (nw > pts_cap) {
+            pts_cap = nw * 2;
+            double *np = realloc(pts, pts_cap * 2 * sizeof *pts);
+            if (np == NULL)
+                return 1;
+            pts = np;
+        }
+        memcpy(pts, r.waypoints, nw * 2 * sizeof *pts);
+        double(*pp)[2] = (double(*)[2])pts;
+        uint64_t s0 = ap_clock_ns();
+        size_t k = strcmp(walkable, "exact") == 0 ? ap_smooth_los(m, pp, nw, radius)
+                                                  : ap_smooth_los_sampled(m, pp, nw, radius);
+        uint64_t s1 = ap_clock_ns();
+        double len = 0.0;
+        int clear = 1;
+        for (size_t j = 0; j + 1 < k; j++) {
+            len += hypot(pp[j + 1][0] - pp[j][0], pp[j + 1][1] - pp[j][1]);
+            if (!ap_line_clear(m, pp[j][0], pp[j][1], pp[j + 1][0], pp[j + 1][1], radius))
+                clear = 0;
+        }
+        printf("%d\t%zu\t%zu\t%llu\t%.8f\t%d\n", s->line, nw, k, (unsigned long long)(s1 - s0), len, clear);
+        times[done++] = s1 - s0;
+        sum_ns += s1 - s0;
+        sum_work += k;
+        ap_result_free(&r);
+    }
+    if (summary && done > 0) {
+        qsort(times, done, sizeof *times, cmp_u64);
+        double med = done % 2 ? (double)times[done / 2] : 0.5 * (double)(times[done / 2 - 1] + times[done / 2]);
+        fprintf(stderr, "%s: %zu queries, median %.1f us, mean %.1f us, mean %s %.1f\n", m->id, done, med / 1e3,
+                (double)sum_ns / (double)done / 1e3, walkable == NULL ? "expansions" : "smoothed waypoints",
+                (double)sum_work / (double)done);
+    }
+    free(times);
+    free(pts);
+    free(sc);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+    return 0;
+}

@@ -1,0 +1,236 @@
+/* harness.c — see harness.h. */
+#include "harness.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+ap_srv *ap_demo_srv;
+ap_srv *ap_mai_srv;
+const char *ap_mai_dir;
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t l = sizeof a;
+    int port = -1;
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &l) == 0)
+        port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env)
+{
+    memset(s, 0, sizeof *s);
+    s->port = free_port();
+    if (s->port < 0)
+        return -1;
+    snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
+    const char *bin = getenv("ARCPATHD");
+    if (!bin || !*bin)
+        bin = "build/arcpathd";
+    char listen[64];
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", s->port);
+    const char *argv[32] = {bin, "--listen", listen, "--maps", maps_dir};
+    int n = 5;
+    for (int i = 0; args && args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    fflush(NULL);
+    s->pid = fork();
+    if (s->pid < 0)
+        return -1;
+    if (s->pid == 0) {
+        for (int i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        /* Keep test output readable: the access log goes nowhere unless asked for. */
+        if (!getenv("ARCPATH_TEST_SERVER_LOG")) {
+            FILE *devnull = freopen("/dev/null", "w", stdout);
+            (void)devnull;
+        }
+        execv(bin, (char *const *)argv);
+        fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
+        _exit(127);
+    }
+    for (int i = 0; i < 600; i++) {
+        ap_resp r;
+        if (ap_http(s, "GET", "/healthz", NULL, 0, NULL, &r) == 0 && r.status == 200) {
+            ap_resp_free(&r);
+            return 0;
+        }
+        ap_resp_free(&r);
+        int st;
+        if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
+            fprintf(stderr, "arcpathd exited during start-up\n");
+            s->pid = 0;
+            return -1;
+        }
+        sleep_ms(100);
+    }
+    ap_srv_stop(s);
+    return -1;
+}
+
+int ap_srv_stop(ap_srv *s)
+{
+    if (s->pid <= 0)
+        return -1;
+    kill(s->pid, SIGTERM);
+    int st = 0;
+    for (int i = 0; i < 300; i++) {
+        pid_t p = waitpid(s->pid, &st, WNOHANG);
+        if (p == s->pid) {
+            s->pid = 0;
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        sleep_ms(100);
+    }
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, &st, 0);
+    s->pid = 0;
+    return -1;
+}
+
+typedef struct buf {
+    char *p;
+    size_t n;
+} buf;
+
+static size_t on_body(char *data, size_t sz, size_t nm, void *ud)
+{
+    buf *b = ud;
+    size_t add = sz * nm;
+    char *p = realloc(b->p, b->n + add + 1);
+    if (!p)
+        return 0;
+    memcpy(p + b->n, data, add);
+    b->p = p;
+    b->n += add;
+    b->p[b->n] = 0;
+    return add;
+}
+
+static void header_value(const char *line, size_t len, const char *name, char *out, size_t cap)
+{
+    size_t nl = strlen(name);
+    if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
+        return;
+    const char *v = line + nl + 1;
+    const char *end = line + len;
+    while (v < end && (*v == ' ' || *v == '\t'))
+        v++;
+    while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    size_t n = (size_t)(end - v) < cap - 1 ? (size_t)(end - v) : cap - 1;
+    memcpy(out, v, n);
+    out[n] = 0;
+}
+
+static size_t on_header(char *data, size_t sz, size_t nm, void *ud)
+{
+    ap_resp *r = ud;
+    size_t len = sz * nm;
+    header_value(data, len, "X-Request-ID", r->request_id, sizeof r->request_id);
+    header_value(data, len, "Retry-After", r->retry_after, sizeof r->retry_after);
+    header_value(data, len, "Allow", r->allow, sizeof r->allow);
+    header_value(data, len, "Content-Type", r->content_type, sizeof r->content_type);
+    return len;
+}
+
+int ap_http(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+            const char *const *headers, ap_resp *r)
+{
+    memset(r, 0, sizeof *r);
+    CURL *c = curl_easy_init();
+    if (!c)
+        return -1;
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", s->base, path);
+    buf b = {0};
+    struct curl_slist *hl = NULL;
+    for (int i = 0; headers && headers[i]; i++)
+        hl = curl_slist_append(hl, headers[i]);
+    if (body) {
+        hl = curl_slist_append(hl, "Content-Type: application/json");
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    }
+    /* No "Expect: 100-continue" round trip: the server must cope with whole bodies. */
+    hl = curl_slist_append(hl, "Expect:");
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "HEAD") == 0)
+        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = curl_easy_perform(c);
+    if (rc == CURLE_OK) {
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+        curl_easy_getinfo(c, CURLINFO_TOTAL_TIME, &r->total_s);
+    }
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    r->body = b.p ? b.p : calloc(1, 1);
+    r->len = b.n;
+    return rc == CURLE_OK ? 0 : -1;
+}
+
+int ap_post(const ap_srv *s, const char *path, const char *json, ap_resp *r)
+{
+    return ap_http(s, "POST", path, json, strlen(json), NULL, r);
+}
+
+json_t *ap_resp_json(const ap_resp *r)
+{
+    json_error_t e;
+    return r->body ? json_loadb(r->body, r->len, 0, &e) : NULL;
+}
+
+void ap_resp_free(ap_resp *r)
+{
+    free(r->body);
+    r->body = NULL;
+}
+
+double ap_metric(const char *text, const char *name, const char *labels)
+{
+    char key[256];
+    if (labels && *labels)
+        snprintf(key, sizeof key, "%s{%s} ", name, labels);
+    else
+        snprintf(key, sizeof key, "%s ", name);
+    size_t kl = strlen(key);
+    for (const char *p = text; p && *p;) {
+        if (strncmp(p, key, kl) == 0)
+            return strtod(p + kl, NULL);
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return -1;
+}

@@ -1,0 +1,59 @@
+/* harness.h — integration-test harness: start a real arcpathd on a loopback port and talk HTTP to it
+ * with libcurl. Every request goes to 127.0.0.1 only; every loop in the tests is bounded. */
+#ifndef AP_TEST_HARNESS_H
+#define AP_TEST_HARNESS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct ap_srv {
+    pid_t pid;
+    int port;
+    char base[64]; /* "http://127.0.0.1:PORT" */
+} ap_srv;
+
+/* Start $ARCPATHD (default build/arcpathd) with `--listen 127.0.0.1:<free port> --maps maps_dir` plus
+ * extra arguments (NULL-terminated list, may be NULL) and extra environment "K=V" strings (NULL-terminated,
+ * may be NULL); wait until /healthz answers (at most 60 s). Returns 0 or -1. */
+int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
+
+/* SIGTERM, wait for exit (at most 30 s, then SIGKILL). Returns the exit status (WEXITSTATUS), or -1 when it
+ * did not exit normally. */
+int ap_srv_stop(ap_srv *s);
+
+typedef struct ap_resp {
+    long status;        /* HTTP status, 0 on transport failure */
+    char *body;         /* malloc'd, NUL-terminated */
+    size_t len;
+    char request_id[160]; /* X-Request-ID response header ("" if none) */
+    char retry_after[16];
+    char allow[64];
+    char content_type[96];
+    double total_s;     /* wall time of the exchange */
+} ap_resp;
+
+/* One HTTP exchange (method "GET"/"POST"/..., path "/v1/path", body may be NULL, extra header lines
+ * NULL-terminated may be NULL). Fills r (free with ap_resp_free). Returns 0 or -1 on transport error. */
+int ap_http(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+            const char *const *headers, ap_resp *r);
+
+/* POST a JSON string to path. */
+int ap_post(const ap_srv *s, const char *path, const char *json, ap_resp *r);
+
+/* Parse r->body as JSON (NULL if it is not). Caller decrefs. */
+json_t *ap_resp_json(const ap_resp *r);
+
+void ap_resp_free(ap_resp *r);
+
+/* Value of a Prometheus sample line `name{labels} value` in the /metrics text (labels exactly as written,
+ * "" for none); -1 when absent. */
+double ap_metric(const char *text, const char *name, const char *labels);
+
+/* The servers shared by the suites (started once by main.c): demo maps, and the Moving AI folder (NULL
+ * when the data is absent). */
+extern ap_srv *ap_demo_srv;
+extern ap_srv *ap_mai_srv;
+extern const char *ap_mai_dir;
+
+#endif

@@ -1,0 +1,279 @@
+/* test_api.c — happy paths over HTTP: paths on the demo and Moving AI maps, map info, health, metrics,
+ * request ids. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "geometry.h"
+#include "harness.h"
+
+Suite *api_suite(void);
+
+static json_t *post_ok(const ap_srv *s, const char *body, ap_resp *r)
+{
+    ck_assert_int_eq(ap_post(s, "/v1/path", body, r), 0);
+    ck_assert_msg(r->status == 200, "HTTP %ld: %s", r->status, r->body);
+    ck_assert_msg(strncmp(r->content_type, "application/json", 16) == 0, "content type %s", r->content_type);
+    json_t *j = ap_resp_json(r);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+static double jnum(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    ck_assert_msg(json_is_number(v), "%s is not a number", k);
+    return json_number_value(v);
+}
+
+START_TEST(demo_grid_path_without_smoothing)
+{
+    /* Straight along row 10 of the arena from x=3 to x=9: cost 6 exactly, waypoints at cell centres. */
+    ap_resp r;
+    json_t *j = post_ok(ap_demo_srv,
+                        "{\"map\":\"arena\",\"start\":{\"x\":3.5,\"y\":10.5},\"goal\":{\"x\":9.5,\"y\":10.5},"
+                        "\"search\":{\"smoothing\":\"none\"}}",
+                        &r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "arena");
+    ck_assert_double_eq_tol(jnum(j, "grid_cost"), 6.0, 1e-12);
+    ck_assert_double_eq_tol(jnum(j, "length"), 6.0, 1e-12);
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    json_t *wp = json_object_get(j, "waypoints");
+    ck_assert_uint_eq(json_array_size(wp), 7);
+    for (size_t i = 0; i < 7; i++) {
+        ck_assert_double_eq_tol(json_number_value(json_array_get(json_array_get(wp, i), 0)), 3.5 + (double)i, 1e-12);
+        ck_assert_double_eq_tol(json_number_value(json_array_get(json_array_get(wp, i), 1)), 10.5, 1e-12);
+    }
+    ap_check_segments(j, 3.5, 10.5, 9.5, 10.5, 0);
+    json_t *st = json_object_get(j, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(st, "lane")), "fast");
+    ck_assert(json_integer_value(json_object_get(st, "expanded")) >= 6);
+    json_decref(j);
+    ap_resp_free(&r);
+}
+END_TEST
+
+START_TEST(demo_curved_path_with_samples)
+{
+    /* Across the rooms map with a turning radius: geometry must be continuous in position and heading. */
+    ap_resp r;
+    json_t *j = post_ok(ap_demo_srv,
+                        "{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5,\"heading\":1.5707963267948966},"
+                        "\"goal\":{\"x\":85.5,\"y\":50.5},\"unit\":{\"radius\":0.3,\"turning_radius\":1.5},"
+                        "\"samples\":{\"step\":0.5}}",
+                        &r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ap_check_segments(j, 3.5, 3.5, 85.5, 50.5, 1.5);
+    double len = jnum(j, "length");
+    ck_assert(len >= hypot(82, 47) - 1e-9);
+    json_t *first = json_array_get(json_object_get(j, "segments"), 0);
+    if (strcmp(json_string_value(json_object_get(first, "type")), "arc") == 0)
+        ck_assert_double_eq_tol(jnum(first, "start_heading"), M_PI / 2, 1e-12);
+    else
+        ck_assert_double_eq_tol(jnum(first, "heading"), M_PI / 2, 1e-12);
+    json_t *sm = json_object_get(j, "samples");
+    size_t n = json_array_size(sm);
+    ck_assert_uint_ge(n, (size_t)(len / 0.5));
+    ck_assert_uint_le(n, (size_t)(len / 0.5) + 2);
+    json_t *s0 = json_array_get(sm, 0), *sl = json_array_get(sm, n - 1);
+    ck_assert_double_eq_tol(jnum(s0, "x"), 3.5, 1e-9);
+    ck_assert_double_eq_tol(jnum(s0, "y"), 3.5, 1e-9);
+    ck_assert_double_eq_tol(jnum(s0, "heading"), M_PI / 2, 1e-9);
+    ck_assert_double_eq_tol(jnum(sl, "x"), 85.5, 1e-9);
+    ck_assert_double_eq_tol(jnum(sl, "y"), 50.5, 1e-9);
+    /* Consecutive samples are at most `step` apart along the path, so at most that far apart in the plane. */
+    for (size_t i = 1; i < n; i++) {
+        json_t *a = json_array_get(sm, i - 1), *b = json_array_get(sm, i);
+        ck_assert(hypot(jnum(a, "x") - jnum(b, "x"), jnum(a, "y") - jnum(b, "y")) <= 0.5 + 1e-9);
+    }
+    json_decref(j);
+    ap_resp_free(&r);
+}
+END_TEST
+
+START_TEST(demo_no_path_between_islands)
+{
+    ap_resp r;
+    json_t *j = post_ok(ap_demo_srv, "{\"map\":\"islands\",\"start\":{\"x\":4.5,\"y\":4.5},\"goal\":{\"x\":30.5,\"y\":10.5}}",
+                        &r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
+    ck_assert_ptr_null(json_object_get(j, "segments"));
+    json_decref(j);
+    ap_resp_free(&r);
+}
+END_TEST
+
+START_TEST(maps_listing_and_info)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/v1/maps", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = ap_resp_json(&r);
+    json_t *maps = json_object_get(j, "maps");
+    ck_assert_uint_eq(json_array_size(maps), 4);
+    int seen = 0;
+    for (size_t i = 0; i < json_array_size(maps); i++) {
+        const char *id = json_string_value(json_object_get(json_array_get(maps, i), "id"));
+        seen |= (strcmp(id, "arena") == 0) | (strcmp(id, "rooms") == 0) << 1 | (strcmp(id, "maze") == 0) << 2 |
+                (strcmp(id, "islands") == 0) << 3;
+    }
+    ck_assert_int_eq(seen, 15);
+    json_decref(j);
+    ap_resp_free(&r);
+
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/v1/maps/islands", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    j = ap_resp_json(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "islands");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "width")), 40);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "height")), 20);
+    /* Two 14 x 16 islands, one with a 2 x 4 clump of trees. */
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "passable_cells")), 2 * 14 * 16 - 8);
+    json_t *t = json_array_get(json_object_get(j, "tables"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(t, "name")), "region");
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "regions")), 2);
+    ck_assert(json_integer_value(json_object_get(t, "bytes")) > 0);
+    json_decref(j);
+    ap_resp_free(&r);
+}
+END_TEST
+
+START_TEST(health_and_readiness)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/healthz", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/readyz", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+}
+END_TEST
+
+START_TEST(request_id_echoed_or_generated)
+{
+    ap_resp r;
+    const char *h[] = {"X-Request-ID: client-abc-123", NULL};
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/healthz", NULL, 0, h, &r), 0);
+    ck_assert_str_eq(r.request_id, "client-abc-123");
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/healthz", NULL, 0, NULL, &r), 0);
+    ck_assert_uint_gt(strlen(r.request_id), 0);
+    char first[160];
+    strcpy(first, r.request_id);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/healthz", NULL, 0, NULL, &r), 0);
+    ck_assert_str_ne(r.request_id, first);
+    ap_resp_free(&r);
+    /* An id with a space is not accepted as is: the server makes its own. */
+    const char *bad[] = {"X-Request-ID: has space", NULL};
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/healthz", NULL, 0, bad, &r), 0);
+    ck_assert_str_ne(r.request_id, "has space");
+    ck_assert_uint_gt(strlen(r.request_id), 0);
+    ap_resp_free(&r);
+}
+END_TEST
+
+static double metric_now(const char *name, const char *labels)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    double v = ap_metric(r.body, name, labels);
+    ap_resp_free(&r);
+    return v;
+}
+
+START_TEST(metrics_counters_increase)
+{
+    const char *lbl = "route=\"/v1/path\",code=\"200\"";
+    double before = metric_now("arcpath_requests_total", lbl);
+    double exp_before = metric_now("arcpath_search_expanded_nodes_total", "");
+    double bad_before = metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\"");
+    ap_resp r;
+    json_t *j = post_ok(ap_demo_srv, "{\"map\":\"maze\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":93.5,\"y\":93.5}}", &r);
+    long long expanded = json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded"));
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_post(ap_demo_srv, "/v1/path", "{", &r), 0);
+    ck_assert_int_eq(r.status, 400);
+    ap_resp_free(&r);
+    ck_assert_double_eq(metric_now("arcpath_requests_total", lbl), (before < 0 ? 0 : before) + 1);
+    ck_assert_double_eq(metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\""),
+                        (bad_before < 0 ? 0 : bad_before) + 1);
+    ck_assert_double_eq(metric_now("arcpath_search_expanded_nodes_total", ""), exp_before + (double)expanded);
+    ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 4);
+    ck_assert(metric_now("arcpath_request_duration_seconds_count", "") > 0);
+    ck_assert(metric_now("arcpath_build_info", "version=\"0.1.0\"") == 1);
+}
+END_TEST
+
+/* Maps with optimal lengths checked over HTTP: a spread of buckets, smoothing off (length == grid_cost), and
+ * the same query smoothed (never longer, and clear for a point unit). */
+static const char *const mai_maps[] = {"den520d", "arena2", "Berlin_0_256", "maze512-32-0", "random512-10-0",
+                                       "AR0011SR", "8room_000", "Paris_1_1024"};
+
+START_TEST(movingai_optimal_over_http)
+{
+    if (!ap_mai_srv) {
+        ap_test_skip_no_data("movingai_optimal_over_http");
+        return;
+    }
+    const char *map = mai_maps[_i];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.map.scen", ap_mai_dir, map);
+    ap_test_scen *sc = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+    ck_assert_uint_gt(n, 50);
+    for (int k = 0; k < 6; k++) {
+        const ap_test_scen *s = &sc[(n - 1) * (size_t)k / 5];
+        char body[512];
+        for (int smooth = 0; smooth < 2; smooth++) {
+            snprintf(body, sizeof body,
+                     "{\"map\":\"%s\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
+                     "\"search\":{\"smoothing\":\"%s\"},\"deadline_ms\":30000}",
+                     map, s->sx, s->sy, s->gx, s->gy, smooth ? "los" : "none");
+            ap_resp r;
+            json_t *j = post_ok(ap_mai_srv, body, &r);
+            ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+            double cost = jnum(j, "grid_cost");
+            ck_assert_msg(fabs(cost - s->optimal) <= ap_test_tolerance(s), "%s line %d: cost %.10f, optimal %.10f", map,
+                          s->line, cost, s->optimal);
+            if (!smooth)
+                ck_assert_double_eq_tol(jnum(j, "length"), cost, 1e-9 * (1 + cost));
+            else
+                ck_assert(jnum(j, "length") <= cost + 1e-9 * (1 + cost));
+            ck_assert(json_is_true(json_object_get(j, "clear")));
+            ap_check_segments(j, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5, 0);
+            json_decref(j);
+            ap_resp_free(&r);
+        }
+    }
+    free(sc);
+}
+END_TEST
+
+Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("demo");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, demo_grid_path_without_smoothing);
+    tcase_add_test(tc, demo_curved_path_with_samples);
+    tcase_add_test(tc, demo_no_path_between_islands);
+    tcase_add_test(tc, maps_listing_and_info);
+    tcase_add_test(tc, health_and_readiness);
+    tcase_add_test(tc, request_id_echoed_or_generated);
+    tcase_add_test(tc, metrics_counters_increase);
+    suite_add_tcase(s, tc);
+    TCase *mai = tcase_create("movingai");
+    tcase_set_timeout(mai, 120);
+    tcase_add_loop_test(mai, movingai_optimal_over_http, 0, (int)(sizeof mai_maps / sizeof *mai_maps));
+    suite_add_tcase(s, mai);
+    return s;
+}

@@ -1,0 +1,218 @@
+/* test_lanes.c — fast and slow lanes under load, overload (503), deadlines.
+ *
+ * The lane test: 8 clients keep long Paris_1_1024 queries running (each tens of ms, so they move to the slow
+ * lane) while one client sends short den520d queries (scenario buckets <= 5); every short answer must come
+ * back ok from the fast lane. Its p50/p99 are printed (the latency target is a bench figure, not a test).
+ * Every loop is bounded in count; all traffic goes to 127.0.0.1. */
+#include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "harness.h"
+
+Suite *lanes_suite(void);
+
+typedef struct long_client {
+    const ap_srv *srv;
+    const ap_test_scen *scen;
+    size_t nscen;
+    int id;
+    atomic_int *stop;
+    int max;                /* requests to send at most */
+    int done, slow, errors, overloaded;
+    char retry_after[16];   /* from a 503, if any */
+    char code[32];          /* error.code of a 503, if any */
+} long_client;
+
+static ap_test_scen *load(const char *map, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.map.scen", ap_mai_dir, map);
+    ap_test_scen *sc = NULL;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, n), 0);
+    return sc;
+}
+
+static void body_for(char *buf, size_t cap, const char *map, const ap_test_scen *s, int deadline_ms)
+{
+    snprintf(buf, cap,
+             "{\"map\":\"%s\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},\"deadline_ms\":%d}",
+             map, s->sx, s->sy, s->gx, s->gy, deadline_ms);
+}
+
+static void *long_loop(void *arg)
+{
+    long_client *c = arg;
+    for (int k = 0; k < c->max && !atomic_load(c->stop); k++) {
+        /* The longest tenth of the file: hundreds of tiles across Paris. */
+        const ap_test_scen *s = &c->scen[c->nscen - 1 - (size_t)((c->id * 7 + k * 13) % (int)(c->nscen / 10))];
+        char body[512];
+        body_for(body, sizeof body, "Paris_1_1024", s, 60000);
+        ap_resp r;
+        if (ap_post(c->srv, "/v1/path", body, &r) != 0) {
+            c->errors++;
+        } else if (r.status == 503) {
+            c->overloaded++;
+            snprintf(c->retry_after, sizeof c->retry_after, "%s", r.retry_after);
+            json_t *j = ap_resp_json(&r);
+            snprintf(c->code, sizeof c->code, "%s",
+                     json_string_value(json_object_get(json_object_get(j, "error"), "code")));
+            json_decref(j);
+        } else if (r.status != 200) {
+            c->errors++;
+        } else {
+            json_t *j = ap_resp_json(&r);
+            const char *lane = json_string_value(json_object_get(json_object_get(j, "stats"), "lane"));
+            if (lane && strcmp(lane, "slow") == 0)
+                c->slow++;
+            json_decref(j);
+            c->done++;
+        }
+        ap_resp_free(&r);
+    }
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(short_queries_flow_while_slow_lane_is_busy)
+{
+    if (!ap_mai_srv) {
+        ap_test_skip_no_data("lane test");
+        return;
+    }
+    size_t np = 0, nd = 0;
+    ap_test_scen *paris = load("Paris_1_1024", &np), *den = load("den520d", &nd);
+    atomic_int stop = 0;
+    long_client lc[8];
+    pthread_t th[8];
+    for (int i = 0; i < 8; i++) {
+        lc[i] = (long_client){.srv = ap_mai_srv, .scen = paris, .nscen = np, .id = i, .stop = &stop, .max = 400};
+        ck_assert_int_eq(pthread_create(&th[i], NULL, long_loop, &lc[i]), 0);
+    }
+    /* Give the long clients time to fill the slow lane. */
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    const int want = ap_test_quick() ? 60 : 300;
+    double *lat = calloc((size_t)want, sizeof *lat);
+    int got = 0, fast = 0;
+    for (size_t i = 0; i < nd && got < want; i++) {
+        if (den[i].bucket > 5)
+            continue;
+        char body[512];
+        body_for(body, sizeof body, "den520d", &den[i], 5000);
+        ap_resp r;
+        ck_assert_int_eq(ap_post(ap_mai_srv, "/v1/path", body, &r), 0);
+        ck_assert_msg(r.status == 200, "short query %d: HTTP %ld %s", got, r.status, r.body);
+        json_t *j = ap_resp_json(&r);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+        const char *lane = json_string_value(json_object_get(json_object_get(j, "stats"), "lane"));
+        fast += lane && strcmp(lane, "fast") == 0;
+        json_decref(j);
+        lat[got++] = r.total_s;
+        ap_resp_free(&r);
+    }
+    atomic_store(&stop, 1);
+    int done = 0, slow = 0, errors = 0;
+    for (int i = 0; i < 8; i++) {
+        pthread_join(th[i], NULL);
+        done += lc[i].done;
+        slow += lc[i].slow;
+        errors += lc[i].errors;
+    }
+    qsort(lat, (size_t)got, sizeof *lat, cmp_double);
+    printf("lane test: %d short queries while 8 clients ran %d long ones (%d on the slow lane): "
+           "short p50 %.3f ms, p99 %.3f ms\n",
+           got, done, slow, lat[got / 2] * 1e3, lat[(got * 99) / 100 - (got >= 100 ? 0 : 1)] * 1e3);
+    ck_assert_int_eq(got, want);
+    ck_assert_int_eq(fast, want);
+    ck_assert_int_eq(errors, 0);
+    ck_assert_int_gt(done, 0);
+    ck_assert_int_gt(slow, 0);
+    free(lat);
+    free(paris);
+    free(den);
+}
+END_TEST
+
+START_TEST(deadline_gives_timeout)
+{
+    if (!ap_mai_srv) {
+        ap_test_skip_no_data("deadline test");
+        return;
+    }
+    size_t np = 0;
+    ap_test_scen *paris = load("Paris_1_1024", &np);
+    char body[512];
+    body_for(body, sizeof body, "Paris_1_1024", &paris[np - 1], 1);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(ap_mai_srv, "/v1/path", body, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = ap_resp_json(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+    ck_assert_ptr_null(json_object_get(j, "segments"));
+    json_decref(j);
+    ap_resp_free(&r);
+    free(paris);
+}
+END_TEST
+
+START_TEST(full_slow_lane_answers_overloaded)
+{
+    if (!ap_mai_dir) {
+        ap_test_skip_no_data("overload test");
+        return;
+    }
+    /* One worker, one slow slot, one waiting place: eight concurrent long queries cannot all be taken. */
+    ap_srv s;
+    const char *env[] = {"ARCPATH_WORKERS=1", "ARCPATH_SLOW_SLOTS=1", "ARCPATH_SLOW_QUEUE=1", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir, NULL, env), 0);
+    size_t np = 0;
+    ap_test_scen *paris = load("Paris_1_1024", &np);
+    int overloaded = 0;
+    char retry_after[16] = "", code[32] = "";
+    for (int round = 0; round < 5 && overloaded == 0; round++) {
+        atomic_int stop = 0;
+        long_client lc[8];
+        pthread_t th[8];
+        for (int i = 0; i < 8; i++) {
+            lc[i] = (long_client){.srv = &s, .scen = paris, .nscen = np, .id = i + round, .stop = &stop, .max = 2};
+            ck_assert_int_eq(pthread_create(&th[i], NULL, long_loop, &lc[i]), 0);
+        }
+        for (int i = 0; i < 8; i++) {
+            pthread_join(th[i], NULL);
+            ck_assert_int_eq(lc[i].errors, 0);
+            overloaded += lc[i].overloaded;
+            if (lc[i].overloaded) {
+                strcpy(retry_after, lc[i].retry_after);
+                strcpy(code, lc[i].code);
+            }
+        }
+    }
+    ck_assert_int_gt(overloaded, 0);
+    ck_assert_str_eq(code, "overloaded");
+    ck_assert_str_eq(retry_after, "1");
+    free(paris);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+Suite *lanes_suite(void)
+{
+    Suite *s = suite_create("lanes");
+    TCase *tc = tcase_create("lanes");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, short_queries_flow_while_slow_lane_is_busy);
+    tcase_add_test(tc, deadline_gives_timeout);
+    tcase_add_test(tc, full_slow_lane_answers_overloaded);
+    suite_add_tcase(s, tc);
+    return s;
+}

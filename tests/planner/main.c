@@ -1,0 +1,43 @@
+/* main.c — runs every planner suite; exits non-zero when any check fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "../../planner/status.h"
+#include "suites.h"
+
+ap_map *ap_test_map_from_string(const char *text)
+{
+    ap_map *m = NULL;
+    ap_diag d;
+    int st = ap_map_parse("test", "test", text, strlen(text), NULL, &m, &d);
+    ck_assert_msg(st == 0, "test map: %s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    return m;
+}
+
+unsigned ap_test_rand(ap_test_rng *r)
+{
+    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(r->s >> 33);
+}
+
+double ap_test_rand01(ap_test_rng *r)
+{
+    return (double)ap_test_rand(r) / 2147483648.0;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(map_suite());
+    srunner_add_suite(sr, search_suite());
+    srunner_add_suite(sr, collide_suite());
+    srunner_add_suite(sr, smooth_suite());
+    srunner_add_suite(sr, curve_suite());
+    srunner_add_suite(sr, path_suite());
+    srunner_add_suite(sr, plan_suite());
+    srunner_add_suite(sr, scenarios_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# bench.sh BUILD — arcpath's benchmarks (make bench). Prints the figures that go into BENCHMARKS.md and keeps
+# the raw per-query TSV files in $BUILD/bench/.
+#   1. planner: A* over every scenario line of every Moving AI file (median/mean µs, expansions, optimality);
+#   2. smoothing: exact swept-disc Walkable against Pinter's sampled one;
+#   3. server: wrk -t1 -c16 on short den520d queries, /healthz as the HTTP ceiling, and short queries while
+#      8 connections keep long Paris_1_1024 queries on the slow lane.
+# All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
+set -eu
+B=${1:-build}
+DATA=${ARCPATH_MOVINGAI:-../shared/data/movingai}
+DUR=${ARCPATH_BENCH_SECONDS:-10}
+OUT=$B/bench
+mkdir -p "$OUT"
+if [ ! -d "$DATA" ]; then echo "bench: Moving AI data not found at $DATA" >&2; exit 1; fi
+echo "# arcpath bench — $(date -u +%Y-%m-%d) — $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+
+echo
+echo "## Planner: A* (8-connected, octile), all scenario lines"
+printf "map\tqueries\tmedian_us\tmean_us\tmean_expanded\tnot_optimal\n"
+for scen in "$DATA"/*.map.scen; do
+    map=${scen%.scen}
+    id=$(basename "$map" .map)
+    "$B/arcpath-bench" --map "$map" --scen "$scen" --alg astar > "$OUT/astar-$id.tsv"
+    awk -F'\t' -v id="$id" 'NR > 1 { n++; t[n] = $3 / 1000; s += $3 / 1000; e += $2;
+        d = $4 - $5; if (d < 0) d = -d; if ($5 >= 0 && d > 1e-3) bad++ }
+      END { asort(t); m = (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2;
+            printf "%s\t%d\t%.1f\t%.1f\t%.0f\t%d\n", id, n, m, s / n, e / n, bad }' "$OUT/astar-$id.tsv"
+done
+
+echo
+echo "## Smoothing: exact swept-disc Walkable vs Pinter's sampled Walkable (unit radius 0.4)"
+for id in den520d arena2 Berlin_0_256; do
+    "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg astar --walkable exact --summary \
+        > /dev/null 2> "$OUT/smooth-exact-$id.txt" || true
+    "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg astar --walkable sampled --summary \
+        > /dev/null 2> "$OUT/smooth-sampled-$id.txt" || true
+    printf "%s exact:   %s\n%s sampled: %s\n" "$id" "$(tail -n 1 "$OUT/smooth-exact-$id.txt")" \
+        "$id" "$(tail -n 1 "$OUT/smooth-sampled-$id.txt")"
+done
+
+echo
+echo "## Server (wrk -t1 -c16, ${DUR}s, keep-alive, 127.0.0.1)"
+PORT=${ARCPATH_BENCH_PORT:-18080}
+"$B/arcpathd" --listen 127.0.0.1:$PORT --maps "$DATA" > /dev/null 2> "$OUT/arcpathd.log" &
+PID=$!
+trap 'kill $PID 2>/dev/null || true' EXIT
+i=0
+until curl -fsS "http://127.0.0.1:$PORT/healthz" > /dev/null 2>&1; do
+    i=$((i + 1)); [ $i -lt 300 ] || { echo "arcpathd did not start" >&2; exit 1; }; sleep 0.1
+done
+tools/bench/scen_bodies.sh "$DATA/den520d.map.scen" den520d 0 5 > "$OUT/short.jsonl"
+tools/bench/scen_bodies.sh "$DATA/Paris_1_1024.map.scen" Paris_1_1024 200 400 ',"deadline_ms":60000' > "$OUT/long.jsonl"
+echo "short den520d queries (buckets 0-5, $(wc -l < "$OUT/short.jsonl") bodies):"
+ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
+    "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+echo "/healthz (arcpath's own HTTP ceiling):"
+wrk -t1 -c16 -d"${DUR}s" --latency "http://127.0.0.1:$PORT/healthz" | grep -E 'Requests/sec|50%|99%'
+echo "short queries while 8 connections keep long Paris_1_1024 queries running (slow lane saturated):"
+ARCPATH_BODIES="$OUT/long.jsonl" wrk -t1 -c8 -d"$((DUR + 4))s" -s tools/bench/wrk_path.lua \
+    "http://127.0.0.1:$PORT" > "$OUT/long-wrk.txt" &
+WPID=$!
+sleep 2
+ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
+    "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+wait $WPID || true
+echo "long queries in that time: $(grep ARCPATH_WRK "$OUT/long-wrk.txt")"
+kill $PID; wait $PID || true
+trap - EXIT
