@@ -130,7 +130,12 @@ int ap_plan_move(ap_plan *p, ap_workspace *ws)
     return start_search(p, ws);
 }
 
-void ap_plan_set_cancel(ap_plan *p, const volatile int *cancel)
+uint64_t ap_plan_expanded(const ap_plan *p)
+{
+    return p->expanded_before + (p->has_search ? p->search.expanded : 0);
+}
+
+void ap_plan_set_cancel(ap_plan *p, const atomic_int *cancel)
 {
     p->cancel = cancel;
     if (p->has_search)

@@ -71,7 +71,7 @@ typedef struct ap_plan {
     int state;                /* AP_IN_PROGRESS, or the final status */
     bool has_search;
     bool region_pruned;       /* answered AP_NO_PATH from the region table (added with the implementation) */
-    const volatile int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
+    const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
     const char *field;        /* offending field when ap_plan_begin failed validation */
 } ap_plan;
 
@@ -95,8 +95,12 @@ int ap_plan_step(ap_plan *p, uint64_t max_expansions);
  * longer touches its old workspace. Returns the plan state. */
 int ap_plan_move(ap_plan *p, ap_workspace *ws);
 
-/* Set a cancel flag the search polls (e.g. server shutdown); NULL to clear. */
-void ap_plan_set_cancel(ap_plan *p, const volatile int *cancel);
+/* Set a cancel flag the search polls every 256 expansions (e.g. server shutdown); NULL to clear. The flag
+ * is read with a relaxed atomic load, so another thread may set it at any time. */
+void ap_plan_set_cancel(ap_plan *p, const atomic_int *cancel);
+
+/* Expansions spent so far by the plan, over every slice and restart. Thread: the plan's owner. */
+uint64_t ap_plan_expanded(const ap_plan *p);
 
 /* Build the answer once the plan is no longer AP_IN_PROGRESS: for AP_OK copies the grid path out of the
  * workspace, makes waypoints (start point, cell centres, goal point), smooths (Pinter Listing 1 with the

@@ -165,7 +165,7 @@ int ap_search_run(ap_search *s, uint64_t max_expansions)
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
          * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
         if ((s->expanded & 255u) == 0) {
-            if (s->cancel != NULL && *s->cancel != 0)
+            if (s->cancel != NULL && atomic_load_explicit(s->cancel, memory_order_relaxed) != 0)
                 return s->state = AP_TIMEOUT;
             if (s->deadline_ns != 0 && ap_clock_ns() >= s->deadline_ns)
                 return s->state = AP_TIMEOUT;

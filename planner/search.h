@@ -13,6 +13,7 @@
 #ifndef AP_SEARCH_H
 #define AP_SEARCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,7 +81,7 @@ typedef struct ap_search {
     const ap_domain *dom;
     uint32_t start, goal;
     uint64_t deadline_ns; /* CLOCK_MONOTONIC ns (ap_clock_ns); 0 = none */
-    const volatile int *cancel; /* optional: when *cancel != 0 the search stops as AP_TIMEOUT */
+    const atomic_int *cancel; /* optional: when *cancel != 0 the search stops as AP_TIMEOUT */
     uint64_t expanded;    /* nodes taken off the open list so far */
     uint64_t generated;   /* successors looked at so far */
     int state;            /* AP_IN_PROGRESS until AP_OK / AP_NO_PATH / AP_TIMEOUT */

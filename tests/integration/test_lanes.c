@@ -104,7 +104,9 @@ START_TEST(short_queries_flow_while_slow_lane_is_busy)
     const int want = ap_test_quick() ? 60 : 300;
     double *lat = calloc((size_t)want, sizeof *lat);
     int got = 0, fast = 0;
-    for (size_t i = 0; i < nd && got < want; i++) {
+    /* den520d has about 60 lines in buckets 0-5: go round them as often as needed. */
+    for (size_t k = 0; k < nd * 10 && got < want; k++) {
+        size_t i = k % nd;
         if (den[i].bucket > 5)
             continue;
         char body[512];

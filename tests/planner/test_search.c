@@ -192,11 +192,11 @@ START_TEST(deadline_and_cancel)
                      AP_OK);
     ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
     /* cancel, set mid-search: noticed at the next 256-expansion check */
-    volatile int cancel = 0;
+    atomic_int cancel = 0;
     ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, 0), AP_OK);
     s.cancel = &cancel;
     ck_assert_int_eq(ap_search_run(&s, 10), AP_IN_PROGRESS);
-    cancel = 1;
+    atomic_store(&cancel, 1);
     ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
     ck_assert_uint_le(s.expanded, 256);
     /* the plan-level cancel */

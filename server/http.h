@@ -1,0 +1,67 @@
+/* http.h — the libmicrohttpd front: routes, body limits, request validation, suspend/resume hand-off to
+ * the lanes, X-Request-ID, metrics and the JSON access log.
+ *
+ * Threads: MHD runs one internal polling thread (epoll where available) which calls every handler, so the
+ * per-request state needs no locks. The libuv loop thread talks to it only through ap_http_on_job_done
+ * (MHD_resume_connection may be called from any thread) and the atomic flags below.
+ */
+#ifndef AP_SERVER_HTTP_H
+#define AP_SERVER_HTTP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../config/config.h"
+#include "lanes.h"
+#include "metrics.h"
+#include "registry.h"
+
+struct MHD_Daemon;
+
+/* The HTTP server. Caller-owned; fields are private. */
+typedef struct ap_http {
+    const ap_config *cfg;      /* borrowed; must outlive the server */
+    const ap_registry *reg;    /* borrowed, immutable */
+    ap_lanes *lanes;           /* borrowed */
+    ap_metrics *metrics;       /* borrowed */
+    FILE *log;                 /* access log stream (stdout), NULL = no access log */
+    struct MHD_Daemon *daemon;
+    int quiesced_fd;           /* listen socket returned by MHD_quiesce_daemon, -1 if none */
+    uint16_t port;             /* the bound port (useful with port 0) */
+    atomic_bool draining;      /* readyz 503; new path requests 503 not_ready */
+    atomic_uint_fast64_t id_counter;
+    uint64_t id_seed;          /* start time mixed into generated request ids */
+    atomic_int_fast64_t inflight; /* requests between first handler call and completion */
+} ap_http;
+
+/* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6
+ * literal without brackets; port 0 picks a free port, see h->port)
+ * with an internal polling thread (epoll, else poll), suspend/resume, a 30 s connection timeout and a
+ * completion callback (metrics + access log). log: stream for the access log (one JSON line per request),
+ * NULL to disable. Main thread, after the lanes are initialised.
+ * Returns AP_OK, AP_E_CONFIG (bad address; err says why) or AP_E_IO (bind/listen failed; err says why). */
+int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
+                  FILE *log, char *err, size_t errlen);
+
+/* The lanes' done hook (ap_job_done_fn; arg = the ap_http): stores the encoded answer on the request and
+ * resumes its connection, after which MHD calls the handler again and the answer is queued. Loop thread. */
+void ap_http_on_job_done(ap_job *job, void *arg);
+
+/* Begin shutdown: /readyz answers 503, new path requests are answered 503 not_ready, responses carry
+ * "Connection: close", and the listen socket stops accepting (MHD_quiesce_daemon). Any thread; idempotent. */
+void ap_http_begin_drain(ap_http *h);
+
+/* Requests currently between their first handler call and MHD's completion callback. Any thread. */
+int64_t ap_http_inflight(ap_http *h);
+
+/* Stop the daemon (joins its thread, closes every connection) and close the quiesced socket. Call only when
+ * no request is suspended (after the lanes drained). Main/loop thread. Safe on a zeroed or stopped h. */
+void ap_http_stop(ap_http *h);
+
+/* True when id is an acceptable client X-Request-ID: 1..128 printable ASCII characters, no spaces. Pure. */
+bool ap_http_valid_request_id(const char *id);
+
+#endif

@@ -1,0 +1,562 @@
+/* lanes.c — inbox, admission, fast and slow lanes, completion, drain. Threading rules in lanes.h. */
+#include "lanes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../planner/search.h"
+#include "../planner/status.h"
+
+#define MAX_SUCC 8          /* 8-connected grid: the most successors any current domain yields */
+#define SWEEP_INTERVAL_MS 100
+
+/* ---- small queue helpers (loop thread) ---------------------------------------------------------------- */
+
+static void q_push(ap_job **head, ap_job **tail, ap_job *j)
+{
+    j->next = NULL;
+    if (*tail)
+        (*tail)->next = j;
+    else
+        *head = j;
+    *tail = j;
+}
+
+static ap_job *q_pop(ap_job **head, ap_job **tail)
+{
+    ap_job *j = *head;
+    if (j) {
+        *head = j->next;
+        if (!*head)
+            *tail = NULL;
+        j->next = NULL;
+    }
+    return j;
+}
+
+/* ---- workspace pool (workers) ------------------------------------------------------------------------- */
+
+static ap_workspace *fast_take(ap_lanes *l)
+{
+    pthread_mutex_lock(&l->pool_mu);
+    /* One fast workspace per pool thread, so this normally never waits; it can only when another ap_lanes
+     * in the process sized the shared libuv pool larger (tests). Waiting is safe: holders never block. */
+    while (l->n_fast_free == 0)
+        pthread_cond_wait(&l->pool_cv, &l->pool_mu);
+    ap_workspace *ws = l->fast_free[--l->n_fast_free];
+    pthread_mutex_unlock(&l->pool_mu);
+    return ws;
+}
+
+static void fast_release(ap_lanes *l, ap_workspace *ws)
+{
+    pthread_mutex_lock(&l->pool_mu);
+    l->fast_free[l->n_fast_free++] = ws;
+    pthread_cond_signal(&l->pool_cv);
+    pthread_mutex_unlock(&l->pool_mu);
+}
+
+/* ---- plan helpers (worker) ---------------------------------------------------------------------------- */
+
+static bool expired(const ap_lanes *l, const ap_job *j, uint64_t now)
+{
+    return atomic_load(&l->cancel) || (j->deadline_ns && now >= j->deadline_ns);
+}
+
+/* The plan has left AP_IN_PROGRESS: build the result (path geometry for AP_OK) while still on the worker,
+ * since path building is CPU work and must happen before the workspace is reused. */
+static void finish_plan(ap_job *j, int st)
+{
+    memset(&j->result, 0, sizeof j->result);
+    if (st == AP_OK || st == AP_NO_PATH || st == AP_TIMEOUT) {
+        ap_plan_finish(&j->plan, &j->result);
+    } else {
+        /* ap_plan_begin refused the query (the HTTP thread checked it already, so this is rare). */
+        j->result.status = st;
+        ap_query_check(&j->q, &j->result.field);
+    }
+    j->state = j->result.status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->result.status;
+}
+
+static void finish_timeout_unsearched(ap_job *j)
+{
+    memset(&j->result, 0, sizeof j->result);
+    j->result.status = AP_TIMEOUT;
+    j->result.expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
+    j->state = AP_TIMEOUT;
+}
+
+static void fast_work(uv_work_t *w)
+{
+    ap_job *j = w->data;
+    ap_lanes *l = j->owner;
+    uint64_t t0 = ap_clock_ns();
+    j->t_first_ns = t0;
+    if (expired(l, j, t0)) {
+        finish_timeout_unsearched(j);
+        return;
+    }
+    ap_workspace *ws = fast_take(l);
+    int st = ap_plan_begin(&j->plan, &j->q, ws, j->deadline_ns);
+    ap_plan_set_cancel(&j->plan, &l->cancel);
+    if (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&j->plan, l->cfg.fast_budget);
+    if (st != AP_IN_PROGRESS)
+        finish_plan(j, st);
+    else
+        j->state = AP_IN_PROGRESS;
+    fast_release(l, ws);
+    j->search_ns += ap_clock_ns() - t0;
+}
+
+static void slow_work(uv_work_t *w)
+{
+    ap_job *j = w->data;
+    ap_lanes *l = j->owner;
+    uint64_t t0 = ap_clock_ns();
+    if (expired(l, j, t0)) {
+        finish_timeout_unsearched(j);
+        return;
+    }
+    int st;
+    if (!j->moved) {
+        /* The search restarts from scratch on the slow workspace: the fast workspace went back to the pool
+         * the moment the fast slice ended, so that the next fast query never waits for a slow one. The
+         * discarded work is at most fast_budget expansions; keeping it would mean copying a whole search
+         * matrix (48 bytes per node of the largest map) or pinning a fast workspace for the slow search's
+         * lifetime — exactly the starvation Pinter's second matrix exists to avoid. */
+        st = ap_plan_move(&j->plan, j->slow_ws);
+        ap_plan_set_cancel(&j->plan, &l->cancel);
+        j->moved = true;
+    } else {
+        st = AP_IN_PROGRESS;
+    }
+    if (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&j->plan, l->cfg.slow_slice);
+    if (st != AP_IN_PROGRESS)
+        finish_plan(j, st);
+    else
+        j->state = AP_IN_PROGRESS;
+    j->search_ns += ap_clock_ns() - t0;
+}
+
+/* ---- completion (loop thread) ------------------------------------------------------------------------- */
+
+static void maybe_drained(ap_lanes *l);
+
+static void complete(ap_lanes *l, ap_job *j)
+{
+    uint64_t now = ap_clock_ns();
+    j->queue_us = ((j->t_first_ns ? j->t_first_ns : now) - j->t_submit_ns) / 1000;
+    j->search_us = j->search_ns / 1000;
+    j->status = j->state;
+    j->expanded = j->result.expanded;
+
+    ap_path_stats st = {.lane = ap_metrics_lane_name(j->lane),
+                        .queue_us = j->queue_us,
+                        .search_us = j->search_us,
+                        .sample_step = j->q.sample_step};
+    size_t len = 0;
+    if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT) {
+        j->body = ap_wire_encode_path(j->q.map ? j->q.map->id : "", &j->result, &st, &len);
+        j->http_status = 200;
+    } else {
+        int http = 500;
+        j->body = ap_wire_encode_error(j->status, NULL, j->result.field, 0, 0, &http, &len);
+        j->http_status = http;
+    }
+    if (!j->body) {
+        len = 0;
+        j->http_status = 500;
+    }
+    j->body_len = len;
+    if (l->metrics && j->t_first_ns && j->search_ns)
+        ap_metrics_observe_search(l->metrics, j->lane, j->search_ns, j->expanded);
+    ap_result_free(&j->result);
+
+    pthread_mutex_lock(&l->inbox_mu);
+    l->outstanding--;
+    pthread_mutex_unlock(&l->inbox_mu);
+    l->done(j, l->done_arg); /* may free j */
+    maybe_drained(l);
+}
+
+static void complete_with(ap_lanes *l, ap_job *j, int status)
+{
+    memset(&j->result, 0, sizeof j->result);
+    j->result.status = status;
+    if (status == AP_TIMEOUT && j->t_first_ns)
+        j->result.expanded = ap_plan_expanded(&j->plan);
+    j->state = status;
+    complete(l, j);
+}
+
+static void overloaded(ap_lanes *l, ap_job *j, ap_lane lane)
+{
+    j->lane = lane;
+    if (l->metrics)
+        ap_metrics_overloaded(l->metrics, lane);
+    complete_with(l, j, AP_E_OVERLOADED);
+}
+
+/* ---- slow lane (loop thread) -------------------------------------------------------------------------- */
+
+static void slow_after(uv_work_t *w, int status);
+
+static void slow_release(ap_lanes *l, ap_job *j)
+{
+    if (j->slow_ws) {
+        l->slow_free[l->n_slow_free++] = j->slow_ws;
+        j->slow_ws = NULL;
+    }
+    if (l->metrics)
+        ap_metrics_queue_add(l->metrics, AP_LANE_SLOW, -1);
+}
+
+/* Give free slots to waiting jobs, then feed the pool up to the slow cap. */
+static void slow_pump(ap_lanes *l)
+{
+    uint64_t now = ap_clock_ns();
+    while (l->n_slow_free > 0 && l->pending_head) {
+        ap_job *j = q_pop(&l->pending_head, &l->pending_tail);
+        l->pending_n--;
+        if (expired(l, j, now)) {
+            slow_release(l, j);
+            complete_with(l, j, AP_TIMEOUT);
+            continue;
+        }
+        j->slow_ws = l->slow_free[--l->n_slow_free];
+        q_push(&l->run_head, &l->run_tail, j);
+        l->run_n++;
+    }
+    while (l->slow_in_pool < l->slow_in_pool_max && l->run_head) {
+        ap_job *j = q_pop(&l->run_head, &l->run_tail);
+        l->run_n--;
+        j->work.data = j;
+        if (uv_queue_work(l->loop, &j->work, slow_work, slow_after) != 0) {
+            slow_release(l, j);
+            complete_with(l, j, AP_E_INTERNAL);
+            continue;
+        }
+        l->slow_in_pool++;
+    }
+}
+
+static void slow_admit(ap_lanes *l, ap_job *j)
+{
+    j->lane = AP_LANE_SLOW;
+    if (atomic_load(&l->cancel)) {
+        complete_with(l, j, AP_TIMEOUT);
+        return;
+    }
+    if (l->n_slow_free == 0 && l->pending_n >= l->cfg.slow_queue) {
+        overloaded(l, j, AP_LANE_SLOW);
+        return;
+    }
+    if (l->metrics)
+        ap_metrics_queue_add(l->metrics, AP_LANE_SLOW, 1);
+    q_push(&l->pending_head, &l->pending_tail, j);
+    l->pending_n++;
+    slow_pump(l);
+}
+
+static void slow_after(uv_work_t *w, int status)
+{
+    ap_job *j = w->data;
+    ap_lanes *l = j->owner;
+    l->slow_in_pool--;
+    if (status != 0 && j->state == AP_IN_PROGRESS)
+        j->state = AP_E_INTERNAL;
+    if (j->state != AP_IN_PROGRESS) {
+        slow_release(l, j);
+        complete(l, j);
+    } else {
+        /* Back of the run queue: fast work queued meanwhile is already ahead of it in the pool's FIFO. */
+        q_push(&l->run_head, &l->run_tail, j);
+        l->run_n++;
+    }
+    slow_pump(l);
+}
+
+/* ---- fast lane (loop thread) -------------------------------------------------------------------------- */
+
+static void fast_after(uv_work_t *w, int status)
+{
+    ap_job *j = w->data;
+    ap_lanes *l = j->owner;
+    l->fast_active--;
+    if (l->metrics)
+        ap_metrics_queue_add(l->metrics, AP_LANE_FAST, -1);
+    if (status != 0 && j->state == AP_IN_PROGRESS)
+        j->state = AP_E_INTERNAL;
+    if (j->state == AP_IN_PROGRESS)
+        slow_admit(l, j);
+    else
+        complete(l, j);
+}
+
+static void fast_admit(ap_lanes *l, ap_job *j)
+{
+    j->lane = AP_LANE_FAST;
+    if (atomic_load(&l->cancel)) {
+        complete_with(l, j, AP_TIMEOUT);
+        return;
+    }
+    if (l->fast_active >= l->cfg.fast_queue) {
+        overloaded(l, j, AP_LANE_FAST);
+        return;
+    }
+    j->work.data = j;
+    if (uv_queue_work(l->loop, &j->work, fast_work, fast_after) != 0) {
+        complete_with(l, j, AP_E_INTERNAL);
+        return;
+    }
+    l->fast_active++;
+    if (l->metrics)
+        ap_metrics_queue_add(l->metrics, AP_LANE_FAST, 1);
+}
+
+static void on_async(uv_async_t *a)
+{
+    ap_lanes *l = a->data;
+    pthread_mutex_lock(&l->inbox_mu);
+    ap_job *j = l->inbox_head;
+    l->inbox_head = l->inbox_tail = NULL;
+    pthread_mutex_unlock(&l->inbox_mu);
+    /* uv_async_send coalesces wake-ups, so one callback may carry many jobs; admission is in FIFO order. */
+    while (j) {
+        ap_job *next = j->next;
+        j->next = NULL;
+        fast_admit(l, j);
+        j = next;
+    }
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    ap_lanes *l = t->data;
+    if (!l->pending_head)
+        return;
+    /* Pending slow jobs hold no slot, so their deadline is not checked by any search; answer the expired
+     * ones now instead of when a slot frees, which can be up to max_deadline_ms later. */
+    uint64_t now = ap_clock_ns();
+    ap_job *keep_head = NULL, *keep_tail = NULL, *j;
+    while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
+        if (expired(l, j, now)) {
+            l->pending_n--;
+            slow_release(l, j);
+            complete_with(l, j, AP_TIMEOUT);
+        } else {
+            q_push(&keep_head, &keep_tail, j);
+        }
+    }
+    l->pending_head = keep_head;
+    l->pending_tail = keep_tail;
+}
+
+/* ---- public ------------------------------------------------------------------------------------------- */
+
+void ap_job_init(ap_job *job)
+{
+    memset(job, 0, sizeof *job);
+}
+
+void ap_lanes_config_from(ap_lanes_config *lc, const ap_config *c, uint32_t capacity)
+{
+    memset(lc, 0, sizeof *lc);
+    lc->workers = c->workers;
+    lc->slow_slots = c->slow_slots;
+    lc->fast_queue = c->fast_queue;
+    lc->slow_queue = c->slow_queue;
+    lc->fast_budget = c->fast_budget;
+    lc->slow_slice = c->slow_slice;
+    lc->capacity = capacity;
+}
+
+static void free_workspaces(ap_workspace *ws, int n)
+{
+    if (!ws)
+        return;
+    for (int i = 0; i < n; i++)
+        ap_workspace_free(&ws[i]);
+    free(ws);
+}
+
+int ap_lanes_init(ap_lanes *l, uv_loop_t *loop, const ap_lanes_config *cfg, ap_metrics *metrics,
+                  ap_job_done_fn done, void *done_arg)
+{
+    memset(l, 0, sizeof *l);
+    l->loop = loop;
+    l->cfg = *cfg;
+    if (l->cfg.workers < 1)
+        l->cfg.workers = 1;
+    if (l->cfg.slow_slots < 1)
+        l->cfg.slow_slots = 1;
+    if (l->cfg.fast_budget < 1)
+        l->cfg.fast_budget = 1;
+    if (l->cfg.slow_slice < 1)
+        l->cfg.slow_slice = 1;
+    if (l->cfg.capacity < 16)
+        l->cfg.capacity = 16; /* no maps yet: keep valid (tiny) workspaces rather than special cases */
+    l->metrics = metrics;
+    l->done = done;
+    l->done_arg = done_arg;
+    l->slow_in_pool_max = l->cfg.workers > 1 ? l->cfg.workers - 1 : 1;
+    l->accepting = true;
+
+    char n[16];
+    snprintf(n, sizeof n, "%d", l->cfg.workers);
+    setenv("UV_THREADPOOL_SIZE", n, 1);
+
+    int nf = l->cfg.workers, ns = l->cfg.slow_slots;
+    l->fast_ws = calloc((size_t)nf, sizeof *l->fast_ws);
+    l->fast_free = calloc((size_t)nf, sizeof *l->fast_free);
+    l->slow_ws = calloc((size_t)ns, sizeof *l->slow_ws);
+    l->slow_free = calloc((size_t)ns, sizeof *l->slow_free);
+    int rc = (l->fast_ws && l->fast_free && l->slow_ws && l->slow_free) ? AP_OK : AP_E_NOMEM;
+    for (int i = 0; rc == AP_OK && i < nf; i++) {
+        rc = ap_workspace_init(&l->fast_ws[i], l->cfg.capacity, MAX_SUCC);
+        if (rc == AP_OK)
+            l->fast_free[l->n_fast_free++] = &l->fast_ws[i];
+    }
+    for (int i = 0; rc == AP_OK && i < ns; i++) {
+        rc = ap_workspace_init(&l->slow_ws[i], l->cfg.capacity, MAX_SUCC);
+        if (rc == AP_OK)
+            l->slow_free[l->n_slow_free++] = &l->slow_ws[i];
+    }
+    if (rc != AP_OK) {
+        free_workspaces(l->fast_ws, nf);
+        free_workspaces(l->slow_ws, ns);
+        free(l->fast_free);
+        free(l->slow_free);
+        memset(l, 0, sizeof *l);
+        return AP_E_NOMEM;
+    }
+
+    pthread_mutex_init(&l->inbox_mu, NULL);
+    pthread_mutex_init(&l->pool_mu, NULL);
+    pthread_cond_init(&l->pool_cv, NULL);
+    if (uv_async_init(loop, &l->async, on_async) != 0 || uv_timer_init(loop, &l->sweep) != 0 ||
+        uv_timer_init(loop, &l->drain_timer) != 0) {
+        ap_lanes_free(l);
+        return AP_E_INTERNAL;
+    }
+    l->async.data = l;
+    l->sweep.data = l;
+    l->drain_timer.data = l;
+    l->handles_open = 3;
+    uv_timer_start(&l->sweep, on_sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
+    uv_unref((uv_handle_t *)&l->sweep); /* never keeps the loop alive on its own */
+    return AP_OK;
+}
+
+int ap_lanes_submit(ap_lanes *l, ap_job *job)
+{
+    pthread_mutex_lock(&l->inbox_mu);
+    if (!l->accepting) {
+        pthread_mutex_unlock(&l->inbox_mu);
+        return AP_E_NOT_READY;
+    }
+    job->t_submit_ns = ap_clock_ns();
+    job->owner = l;
+    job->next = NULL;
+    if (l->inbox_tail)
+        l->inbox_tail->next = job;
+    else
+        l->inbox_head = job;
+    l->inbox_tail = job;
+    l->outstanding++;
+    /* Sent under the lock: the loop cannot complete this job (and so cannot drain and close the async
+     * handle) before the send has happened. */
+    uv_async_send(&l->async);
+    pthread_mutex_unlock(&l->inbox_mu);
+    return AP_OK;
+}
+
+size_t ap_lanes_outstanding(ap_lanes *l)
+{
+    pthread_mutex_lock(&l->inbox_mu);
+    size_t n = l->outstanding;
+    pthread_mutex_unlock(&l->inbox_mu);
+    return n;
+}
+
+static void maybe_drained(ap_lanes *l)
+{
+    if (!l->draining || !l->drained || ap_lanes_outstanding(l) != 0)
+        return;
+    ap_lanes_drained_fn cb = l->drained;
+    l->drained = NULL;
+    uv_timer_stop(&l->drain_timer);
+    cb(l, l->drained_arg);
+}
+
+static void on_drain_timeout(uv_timer_t *t)
+{
+    ap_lanes_cancel(t->data);
+}
+
+void ap_lanes_cancel(ap_lanes *l)
+{
+    atomic_store(&l->cancel, 1);
+    ap_job *j;
+    while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
+        l->pending_n--;
+        slow_release(l, j);
+        complete_with(l, j, AP_TIMEOUT);
+    }
+    while ((j = q_pop(&l->run_head, &l->run_tail))) {
+        l->run_n--;
+        slow_release(l, j);
+        complete_with(l, j, AP_TIMEOUT);
+    }
+    /* Jobs in the inbox are admitted by on_async, which answers them "timeout" now that cancel is set. */
+}
+
+void ap_lanes_drain(ap_lanes *l, int timeout_ms, ap_lanes_drained_fn drained, void *arg)
+{
+    pthread_mutex_lock(&l->inbox_mu);
+    l->accepting = false;
+    pthread_mutex_unlock(&l->inbox_mu);
+    l->draining = true;
+    l->drained = drained;
+    l->drained_arg = arg;
+    if (timeout_ms <= 0)
+        ap_lanes_cancel(l);
+    else
+        uv_timer_start(&l->drain_timer, on_drain_timeout, (uint64_t)timeout_ms, 0);
+    maybe_drained(l);
+}
+
+static void on_closed(uv_handle_t *h)
+{
+    ap_lanes *l = h->data;
+    l->handles_open--;
+}
+
+void ap_lanes_close(ap_lanes *l)
+{
+    pthread_mutex_lock(&l->inbox_mu);
+    l->accepting = false;
+    pthread_mutex_unlock(&l->inbox_mu);
+    if (l->handles_open == 3) {
+        uv_close((uv_handle_t *)&l->async, on_closed);
+        uv_close((uv_handle_t *)&l->sweep, on_closed);
+        uv_close((uv_handle_t *)&l->drain_timer, on_closed);
+    }
+}
+
+void ap_lanes_free(ap_lanes *l)
+{
+    if (!l || !l->fast_ws)
+        return;
+    free_workspaces(l->fast_ws, l->cfg.workers);
+    free_workspaces(l->slow_ws, l->cfg.slow_slots);
+    free(l->fast_free);
+    free(l->slow_free);
+    pthread_mutex_destroy(&l->inbox_mu);
+    pthread_mutex_destroy(&l->pool_mu);
+    pthread_cond_destroy(&l->pool_cv);
+    memset(l, 0, sizeof *l);
+}

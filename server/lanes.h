@@ -1,0 +1,174 @@
+/* lanes.h — dispatch: the hand-off from the HTTP thread and the two search lanes on the libuv pool.
+ *
+ * Threads (see DESIGN.md, "A request's way through the house"):
+ *   - any thread (in the server: MHD's polling thread) calls ap_lanes_submit: the job goes on a locked inbox
+ *     and uv_async_send wakes the loop (the only libuv call that is thread-safe);
+ *   - the loop thread (the one running uv_run on l->loop) owns every other field: admission, queues, slow
+ *     slots, completion, drain. All ap_lanes_* functions other than ap_lanes_submit run on it;
+ *   - pool workers run search slices (uv_queue_work) on workspaces; they touch only their job, the fast
+ *     workspace pool (locked) and the atomic metrics.
+ *
+ * Lanes (Pinter, "Path Failure and Timeslicing": one matrix for the occasional slow, time-sliced search,
+ * others for interspersed fast searches):
+ *   fast: every admitted job first runs up to fast_budget expansions on a fast workspace (one per worker,
+ *         taken from a locked pool, allocated once at start). Most queries end here.
+ *   slow: a search still unfinished after fast_budget moves to one of slow_slots slow workspaces, which it
+ *         owns until it finishes, and runs in slices of slow_slice expansions, one uv_queue_work turn each.
+ *         Between slices it returns to the loop thread and is queued behind fast work already waiting in
+ *         the pool; at most max(1, workers - 1) slow slices sit in the pool at once so that a worker stays
+ *         free for fast queries.
+ *
+ * Completion: on the loop thread the answer is encoded with proto/ into job->body and the pluggable done
+ * hook is called (the server resumes the MHD connection there; tests record the job).
+ */
+#ifndef AP_SERVER_LANES_H
+#define AP_SERVER_LANES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "../config/config.h"
+#include "../planner/plan.h"
+#include "../proto/wire.h"
+#include "metrics.h"
+
+/* One path query on its way through the lanes. Caller-owned (the HTTP layer embeds it in its per-request
+ * context, next to the connection pointer and request id). Zero it with ap_job_init, fill the input
+ * fields, submit; lanes owns the job from a successful ap_lanes_submit until it calls the done hook, after
+ * which lanes never touches it again. */
+typedef struct ap_job ap_job;
+struct ap_job {
+    /* --- input, set by the submitter --- */
+    ap_query q;           /* validated (ap_query_check passed); q.map set and outliving the job */
+    uint64_t deadline_ns; /* absolute, ap_clock_ns() clock; 0 = none */
+    void *user;           /* opaque to lanes (the server's request context) */
+
+    /* --- output, valid in and after the done hook --- */
+    int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */
+    int http_status;      /* HTTP status of body */
+    char *body;           /* malloc'd JSON response (NULL only if encoding ran out of memory); the job's
+                           * owner frees it (or hands it to MHD) */
+    size_t body_len;
+    ap_lane lane;         /* lane the job finished in */
+    uint64_t queue_us;    /* hand-off -> first slice start (or -> completion if it never ran) */
+    uint64_t search_us;   /* sum of slice wall times, including the move and path building */
+    uint64_t expanded;    /* A* expansions, all slices and lanes */
+
+    /* --- private to lanes --- */
+    uint64_t t_submit_ns, t_first_ns, search_ns;
+    ap_plan plan;
+    ap_result result;
+    ap_workspace *slow_ws; /* the slow slot this job owns, if any */
+    bool moved;            /* plan moved to slow_ws */
+    int state;             /* plan state after the last slice */
+    uv_work_t work;
+    struct ap_lanes *owner;
+    ap_job *next;
+};
+
+/* Reset a job to all-zero (call before filling the input fields). */
+void ap_job_init(ap_job *job);
+
+/* Called on the loop thread exactly once per submitted job, after its answer is in job->body.
+ * The hook may free the job. */
+typedef void (*ap_job_done_fn)(ap_job *job, void *arg);
+
+/* Lane sizing, normally from the config (ap_lanes_config_from). */
+typedef struct ap_lanes_config {
+    int workers;          /* pool threads = fast workspaces, >= 1 */
+    int slow_slots;       /* slow workspaces, >= 1 */
+    int fast_queue;       /* most fast jobs queued-or-running; one more -> 503 overloaded */
+    int slow_queue;       /* most slow jobs waiting for a slot; one more -> 503 overloaded */
+    uint64_t fast_budget; /* expansions in the fast lane before a job moves to the slow lane (>= 1) */
+    uint64_t slow_slice;  /* expansions per slow slice (>= 1) */
+    uint32_t capacity;    /* nodes per workspace: the registry's largest ap_map_node_count */
+} ap_lanes_config;
+
+/* Fill lc from the server config and the workspace capacity (nodes). Pure. */
+void ap_lanes_config_from(ap_lanes_config *lc, const ap_config *c, uint32_t capacity);
+
+typedef struct ap_lanes ap_lanes;
+typedef void (*ap_lanes_drained_fn)(ap_lanes *l, void *arg);
+
+/* The dispatcher. Caller-owned; treat the fields as private. */
+struct ap_lanes {
+    uv_loop_t *loop;
+    ap_lanes_config cfg;
+    ap_metrics *metrics; /* may be NULL */
+    ap_job_done_fn done;
+    void *done_arg;
+
+    /* hand-off (inbox_mu) */
+    pthread_mutex_t inbox_mu;
+    ap_job *inbox_head, *inbox_tail;
+    bool accepting;
+    size_t outstanding;  /* submitted and not yet done (inbox included) */
+    uv_async_t async;
+
+    /* fast workspaces (pool_mu): taken and released by workers */
+    pthread_mutex_t pool_mu;
+    pthread_cond_t pool_cv;
+    ap_workspace *fast_ws;
+    ap_workspace **fast_free;
+    int n_fast_free;
+
+    /* slow lane (loop thread only) */
+    ap_workspace *slow_ws;
+    ap_workspace **slow_free;
+    int n_slow_free;
+    ap_job *pending_head, *pending_tail; /* waiting for a slow slot */
+    int pending_n;
+    ap_job *run_head, *run_tail;         /* own a slot, waiting for a pool turn */
+    int run_n;
+    int slow_in_pool, slow_in_pool_max;
+    int fast_active;                     /* fast jobs queued-or-running in the pool */
+
+    uv_timer_t sweep;  /* drops pending slow jobs whose deadline passed */
+    uv_timer_t drain_timer;
+    atomic_int cancel; /* polled by every plan (ap_plan_set_cancel); set at drain timeout */
+    bool draining;
+    ap_lanes_drained_fn drained;
+    void *drained_arg;
+    int handles_open;
+};
+
+/* Set up the lanes on loop (not yet running or running on this thread): allocates workers fast and
+ * slow_slots slow workspaces of cfg->capacity nodes (8 successors) once — no allocation per search — and
+ * starts the async handle and a sweep timer. Also sets UV_THREADPOOL_SIZE = workers with setenv (libuv reads
+ * it once, when the first work is queued in the process, so this must run before any uv_queue_work and
+ * while no other thread reads the environment: at start-up on the main thread). The pool is process-wide:
+ * a second ap_lanes in the same process shares the pool sized by the first.
+ * done(job, done_arg) is called on the loop thread for every finished job. metrics may be NULL.
+ * Returns AP_OK, AP_E_NOMEM (nothing to free), or AP_E_INTERNAL when libuv refuses a handle. */
+int ap_lanes_init(ap_lanes *l, uv_loop_t *loop, const ap_lanes_config *cfg, ap_metrics *metrics,
+                  ap_job_done_fn done, void *done_arg);
+
+/* Hand a job to the lanes. Any thread. Records the hand-off time. Returns AP_OK (done will be called
+ * once, on the loop thread, possibly before this function returns to a non-loop caller) or
+ * AP_E_NOT_READY when the lanes are draining or closed (the job was not taken; the caller answers). */
+int ap_lanes_submit(ap_lanes *l, ap_job *job);
+
+/* Begin shutdown (loop thread): refuse new submissions, finish every job already submitted, and once none
+ * is outstanding call drained(l, arg) on the loop thread (possibly before returning). If jobs are still
+ * running after timeout_ms, the cancel flag every plan polls is set (ap_lanes_cancel), so searches stop
+ * within 256 expansions and answer "timeout"; queued jobs answer "timeout" without searching. */
+void ap_lanes_drain(ap_lanes *l, int timeout_ms, ap_lanes_drained_fn drained, void *arg);
+
+/* Cancel now (loop thread): set the cancel flag and answer every queued job "timeout". Running slices end
+ * at their next cancel check. Used by ap_lanes_drain's timer and by a second shutdown signal. */
+void ap_lanes_cancel(ap_lanes *l);
+
+/* Jobs submitted and not yet done. Any thread. */
+size_t ap_lanes_outstanding(ap_lanes *l);
+
+/* Close the libuv handles (loop thread) so uv_run can return. Only when nothing is outstanding (after
+ * drained, or before anything was submitted). Refuses further submissions. */
+void ap_lanes_close(ap_lanes *l);
+
+/* Free the workspaces and locks, after uv_run has returned (handles closed). NULL is ignored. */
+void ap_lanes_free(ap_lanes *l);
+
+#endif

@@ -1,0 +1,194 @@
+/* main.c — arcpathd: configuration, map registry, lanes, HTTP, signals and the drain on shutdown.
+ *
+ * Exit codes: 0 normal (including --help/--version and a clean shutdown on SIGTERM/SIGINT, and
+ * --check-config without errors), 1 start-up failure or --check-config with errors, 2 configuration error.
+ *
+ * No maps at start (empty or missing directory, or every file bad): we still serve. /healthz is 200 (the
+ * process is alive), /readyz is 503 not_ready, /v1/path answers unknown_map. Refusing to start would make an
+ * orchestrator restart-loop a container whose real problem is a missing volume; a live-but-not-ready
+ * process says exactly what is wrong and can be inspected. --check-config is the strict gate for CI.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "../config/config.h"
+#include "../config/version.h"
+#include "../planner/search.h"
+#include "../planner/status.h"
+#include "http.h"
+#include "lanes.h"
+#include "metrics.h"
+#include "registry.h"
+
+/* After the lanes drained, how long to wait for MHD to send the resumed answers before stopping it. */
+#define SEND_WAIT_MS 2000
+#define SEND_POLL_MS 10
+
+typedef struct ap_server {
+    ap_config cfg;
+    ap_registry reg;
+    ap_metrics metrics;
+    ap_lanes lanes;
+    ap_http http;
+    uv_loop_t loop;
+    uv_signal_t sigterm, sigint;
+    uv_timer_t send_wait;
+    uint64_t send_deadline_ns;
+    bool stopping;
+} ap_server;
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+static void finish_shutdown(ap_server *s)
+{
+    uv_timer_stop(&s->send_wait);
+    ap_http_stop(&s->http);
+    ap_lanes_close(&s->lanes);
+    uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
+    uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
+    uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
+}
+
+static void on_send_wait(uv_timer_t *t)
+{
+    ap_server *s = t->data;
+    if (ap_http_inflight(&s->http) == 0 || ap_clock_ns() >= s->send_deadline_ns)
+        finish_shutdown(s);
+}
+
+/* Every job has been answered and its connection resumed; MHD still has to write those answers. */
+static void on_drained(ap_lanes *l, void *arg)
+{
+    (void)l;
+    ap_server *s = arg;
+    s->send_deadline_ns = ap_clock_ns() + (uint64_t)SEND_WAIT_MS * 1000000ULL;
+    uv_timer_start(&s->send_wait, on_send_wait, 0, SEND_POLL_MS);
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+    ap_server *s = sig->data;
+    if (s->stopping) {
+        /* A second signal: stop waiting for running searches. */
+        fprintf(stderr, "arcpathd: %s again, cancelling running searches\n", strsignal(signum));
+        ap_lanes_cancel(&s->lanes);
+        return;
+    }
+    s->stopping = true;
+    fprintf(stderr, "arcpathd: %s, draining (%zu jobs in flight, up to %d ms)\n", strsignal(signum),
+            ap_lanes_outstanding(&s->lanes), s->cfg.drain_timeout_ms);
+    ap_http_begin_drain(&s->http);
+    ap_lanes_drain(&s->lanes, s->cfg.drain_timeout_ms, on_drained, s);
+}
+
+static int check_config(ap_server *s)
+{
+    printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir, s->reg.n,
+           s->reg.errors);
+    for (size_t i = 0; i < s->reg.n; i++) {
+        const ap_map *m = s->reg.maps[i];
+        printf("  %s %dx%d, %lld passable cells, %u regions\n", m->id, m->width, m->height,
+               (long long)m->passable_cells, m->region_count);
+    }
+    printf("%s\n", s->reg.errors ? "FAILED" : "OK");
+    return s->reg.errors ? 1 : 0;
+}
+
+static int serve(ap_server *s)
+{
+    char err[512] = "";
+    ap_metrics_init(&s->metrics, ARCPATH_VERSION);
+    ap_metrics_set_maps(&s->metrics, (int64_t)s->reg.n);
+
+    if (uv_loop_init(&s->loop) != 0) {
+        fprintf(stderr, "arcpathd: cannot create the event loop\n");
+        return 1;
+    }
+    ap_lanes_config lc;
+    ap_lanes_config_from(&lc, &s->cfg, s->reg.max_nodes);
+    /* ap_lanes_init also sets UV_THREADPOOL_SIZE: this is before any uv_queue_work and before MHD's thread
+     * exists, so no other thread reads the environment meanwhile. */
+    if (ap_lanes_init(&s->lanes, &s->loop, &lc, &s->metrics, ap_http_on_job_done, &s->http) != AP_OK) {
+        fprintf(stderr, "arcpathd: cannot allocate %d + %d search workspaces of %u nodes\n", lc.workers,
+                lc.slow_slots, lc.capacity);
+        uv_loop_close(&s->loop);
+        return 1;
+    }
+    uv_signal_init(&s->loop, &s->sigterm);
+    uv_signal_init(&s->loop, &s->sigint);
+    uv_timer_init(&s->loop, &s->send_wait);
+    s->sigterm.data = s->sigint.data = s->send_wait.data = s;
+    uv_signal_start(&s->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&s->sigint, on_signal, SIGINT);
+
+    int rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lanes, &s->metrics, s->cfg.access_log ? stdout : NULL,
+                           err, sizeof err);
+    if (rc != AP_OK) {
+        fprintf(stderr, "arcpathd: %s\n", err);
+        ap_lanes_close(&s->lanes);
+        uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
+        uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
+        uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
+        uv_run(&s->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&s->loop);
+        ap_lanes_free(&s->lanes);
+        return 1;
+    }
+    bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
+    fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
+            (unsigned)s->http.port, s->reg.n, s->reg.n ? "" : " (not ready: no maps loaded)");
+
+    uv_run(&s->loop, UV_RUN_DEFAULT);
+
+    if (uv_loop_close(&s->loop) != 0)
+        fprintf(stderr, "arcpathd: event loop closed with handles still open\n");
+    ap_lanes_free(&s->lanes);
+    fprintf(stderr, "arcpathd: stopped\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* A client that hangs up mid-response must cost an EPIPE, not the process. */
+    signal(SIGPIPE, SIG_IGN);
+    /* The access log is one JSON line per request; line buffering keeps lines whole and prompt in pipes. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    ap_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "arcpathd: out of memory\n");
+        return 1;
+    }
+    char err[1024] = "";
+    int exit_now = 0;
+    if (ap_config_resolve(&s->cfg, argc, argv, &exit_now, err, sizeof err) != AP_OK) {
+        fprintf(stderr, "arcpathd: %s\n", err);
+        free(s);
+        return 2;
+    }
+    if (exit_now) {
+        free(s);
+        return 0;
+    }
+    ap_config_print(&s->cfg, stderr);
+
+    ap_map_limits lim = {
+        .max_width = s->cfg.max_map_width, .max_height = s->cfg.max_map_height, .max_cells = s->cfg.max_map_cells};
+    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &lim, stderr);
+    if (rc == AP_E_NOMEM) {
+        fprintf(stderr, "arcpathd: out of memory loading maps\n");
+        free(s);
+        return 1;
+    }
+
+    int code = s->cfg.check_config ? check_config(s) : serve(s);
+    ap_registry_free(&s->reg);
+    free(s);
+    return code;
+}

@@ -1,0 +1,209 @@
+/* metrics.c — atomic counters and the Prometheus text renderer. */
+#include "metrics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bucket bounds in ns (exact integers, so bucket choice has no floating-point edge cases) and their
+ * labels, written out by hand so the exposition shows "0.00025" rather than a %g rendering. */
+static const uint64_t bucket_ns[AP_METRICS_BUCKETS] = {
+    100000ULL,     250000ULL,     500000ULL,     1000000ULL,     2500000ULL,    5000000ULL,
+    10000000ULL,   25000000ULL,   50000000ULL,   100000000ULL,   250000000ULL,  500000000ULL,
+    1000000000ULL, 2500000000ULL, 5000000000ULL, 10000000000ULL,
+};
+static const char *const bucket_le[AP_METRICS_BUCKETS] = {
+    "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
+    "0.05",   "0.1",     "0.25",   "0.5",   "1",      "2.5",   "5",     "10",
+};
+
+static const char *const route_names[AP_ROUTE_COUNT] = {
+    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "other",
+};
+static const char *const lane_names[AP_LANE_COUNT] = {"fast", "slow"};
+
+static void histogram_init(ap_histogram *h)
+{
+    for (int i = 0; i <= AP_METRICS_BUCKETS; i++)
+        atomic_init(&h->bucket[i], 0);
+    atomic_init(&h->count, 0);
+    atomic_init(&h->sum_ns, 0);
+}
+
+void ap_metrics_init(ap_metrics *m, const char *version)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->version, sizeof m->version, "%s", version ? version : "unknown");
+    /* A label value may not hold raw quotes, backslashes or newlines; the version is ours, so replacing
+     * them is simpler than escaping. */
+    for (char *p = m->version; *p; p++)
+        if (*p == '"' || *p == '\\' || *p == '\n')
+            *p = '_';
+    for (int r = 0; r < AP_ROUTE_COUNT; r++)
+        for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++)
+            atomic_init(&m->requests[r][c], 0);
+    histogram_init(&m->request_duration);
+    for (int l = 0; l < AP_LANE_COUNT; l++) {
+        histogram_init(&m->search_duration[l]);
+        atomic_init(&m->queue_depth[l], 0);
+        atomic_init(&m->overloaded[l], 0);
+    }
+    atomic_init(&m->expanded_nodes, 0);
+    atomic_init(&m->maps_loaded, 0);
+    atomic_init(&m->inflight, 0);
+}
+
+const char *ap_metrics_route_name(ap_route route)
+{
+    if ((int)route < 0 || route >= AP_ROUTE_COUNT)
+        return route_names[AP_ROUTE_OTHER];
+    return route_names[route];
+}
+
+const char *ap_metrics_lane_name(ap_lane lane)
+{
+    if ((int)lane < 0 || lane >= AP_LANE_COUNT)
+        return "fast";
+    return lane_names[lane];
+}
+
+void ap_histogram_observe(ap_histogram *h, uint64_t value_ns)
+{
+    int i = 0;
+    while (i < AP_METRICS_BUCKETS && value_ns > bucket_ns[i])
+        i++;
+    atomic_fetch_add_explicit(&h->bucket[i], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->sum_ns, value_ns, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
+}
+
+void ap_metrics_observe_request(ap_metrics *m, ap_route route, int code, uint64_t duration_ns)
+{
+    if ((int)route < 0 || route >= AP_ROUTE_COUNT)
+        route = AP_ROUTE_OTHER;
+    if (code >= AP_METRICS_CODE_MIN && code <= AP_METRICS_CODE_MAX)
+        atomic_fetch_add_explicit(&m->requests[route][code - AP_METRICS_CODE_MIN], 1, memory_order_relaxed);
+    ap_histogram_observe(&m->request_duration, duration_ns);
+}
+
+void ap_metrics_observe_search(ap_metrics *m, ap_lane lane, uint64_t duration_ns, uint64_t expanded)
+{
+    if ((int)lane < 0 || lane >= AP_LANE_COUNT)
+        lane = AP_LANE_FAST;
+    ap_histogram_observe(&m->search_duration[lane], duration_ns);
+    atomic_fetch_add_explicit(&m->expanded_nodes, expanded, memory_order_relaxed);
+}
+
+void ap_metrics_queue_add(ap_metrics *m, ap_lane lane, int64_t delta)
+{
+    if ((int)lane >= 0 && lane < AP_LANE_COUNT)
+        atomic_fetch_add_explicit(&m->queue_depth[lane], delta, memory_order_relaxed);
+}
+
+void ap_metrics_overloaded(ap_metrics *m, ap_lane lane)
+{
+    if ((int)lane >= 0 && lane < AP_LANE_COUNT)
+        atomic_fetch_add_explicit(&m->overloaded[lane], 1, memory_order_relaxed);
+}
+
+void ap_metrics_set_maps(ap_metrics *m, int64_t n)
+{
+    atomic_store_explicit(&m->maps_loaded, n, memory_order_relaxed);
+}
+
+void ap_metrics_inflight_add(ap_metrics *m, int64_t delta)
+{
+    atomic_fetch_add_explicit(&m->inflight, delta, memory_order_relaxed);
+}
+
+/* The renderer reads atomics through const pointers: C11 atomic loads on const objects are allowed for
+ * lock-free types, but older compilers warn, so cast the constness away only for the load. */
+#define LOAD(x) atomic_load_explicit((__typeof__(x) *)&(x), memory_order_relaxed)
+
+static void render_histogram(FILE *f, const char *name, const char *labels, const ap_histogram *h)
+{
+    uint64_t cum = 0;
+    const char *sep = labels[0] ? "," : "";
+    for (int i = 0; i <= AP_METRICS_BUCKETS; i++) {
+        cum += (uint64_t)LOAD(h->bucket[i]);
+        fprintf(f, "%s_bucket{%s%sle=\"%s\"} %llu\n", name, labels, sep,
+                i < AP_METRICS_BUCKETS ? bucket_le[i] : "+Inf", (unsigned long long)cum);
+    }
+    uint64_t sum = (uint64_t)LOAD(h->sum_ns);
+    /* The seconds are printed from the integer ns sum, so the value is exact (no %g rounding). */
+    if (labels[0])
+        fprintf(f, "%s_sum{%s} %llu.%09llu\n%s_count{%s} %llu\n", name, labels,
+                (unsigned long long)(sum / 1000000000ULL), (unsigned long long)(sum % 1000000000ULL), name,
+                labels, (unsigned long long)LOAD(h->count));
+    else
+        fprintf(f, "%s_sum %llu.%09llu\n%s_count %llu\n", name, (unsigned long long)(sum / 1000000000ULL),
+                (unsigned long long)(sum % 1000000000ULL), name, (unsigned long long)LOAD(h->count));
+}
+
+char *ap_metrics_render(const ap_metrics *m, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return NULL;
+
+    fputs("# HELP arcpath_requests_total HTTP responses sent, by route and status code.\n"
+          "# TYPE arcpath_requests_total counter\n", f);
+    for (int r = 0; r < AP_ROUTE_COUNT; r++)
+        for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++) {
+            uint64_t v = (uint64_t)LOAD(m->requests[r][c]);
+            if (v)
+                fprintf(f, "arcpath_requests_total{route=\"%s\",code=\"%d\"} %llu\n", route_names[r],
+                        c + AP_METRICS_CODE_MIN, (unsigned long long)v);
+        }
+
+    fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion.\n"
+          "# TYPE arcpath_request_duration_seconds histogram\n", f);
+    render_histogram(f, "arcpath_request_duration_seconds", "", &m->request_duration);
+
+    fputs("# HELP arcpath_search_duration_seconds Search and path-building time per finished search, by lane.\n"
+          "# TYPE arcpath_search_duration_seconds histogram\n", f);
+    for (int l = 0; l < AP_LANE_COUNT; l++) {
+        char labels[32];
+        snprintf(labels, sizeof labels, "lane=\"%s\"", lane_names[l]);
+        render_histogram(f, "arcpath_search_duration_seconds", labels, &m->search_duration[l]);
+    }
+
+    fprintf(f,
+            "# HELP arcpath_search_expanded_nodes_total A* node expansions over all searches.\n"
+            "# TYPE arcpath_search_expanded_nodes_total counter\n"
+            "arcpath_search_expanded_nodes_total %llu\n",
+            (unsigned long long)LOAD(m->expanded_nodes));
+
+    fputs("# HELP arcpath_queue_depth Searches admitted to a lane and not yet finished.\n"
+          "# TYPE arcpath_queue_depth gauge\n", f);
+    for (int l = 0; l < AP_LANE_COUNT; l++)
+        fprintf(f, "arcpath_queue_depth{lane=\"%s\"} %lld\n", lane_names[l], (long long)LOAD(m->queue_depth[l]));
+
+    fputs("# HELP arcpath_overloaded_total Requests answered 503 overloaded because a lane was full.\n"
+          "# TYPE arcpath_overloaded_total counter\n", f);
+    for (int l = 0; l < AP_LANE_COUNT; l++)
+        fprintf(f, "arcpath_overloaded_total{lane=\"%s\"} %llu\n", lane_names[l],
+                (unsigned long long)LOAD(m->overloaded[l]));
+
+    fprintf(f,
+            "# HELP arcpath_inflight_requests HTTP requests being processed.\n"
+            "# TYPE arcpath_inflight_requests gauge\n"
+            "arcpath_inflight_requests %lld\n"
+            "# HELP arcpath_maps_loaded Maps in the registry.\n"
+            "# TYPE arcpath_maps_loaded gauge\n"
+            "arcpath_maps_loaded %lld\n"
+            "# HELP arcpath_build_info Build information.\n"
+            "# TYPE arcpath_build_info gauge\n"
+            "arcpath_build_info{version=\"%s\"} 1\n",
+            (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), m->version);
+
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    if (len)
+        *len = n;
+    return buf;
+}

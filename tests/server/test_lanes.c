@@ -1,0 +1,260 @@
+/* test_lanes.c — the lanes without HTTP: a uv loop, a tiny map, jobs submitted directly, a recording done
+ * hook. Short searches stay "fast", long ones move to "slow", full lanes answer overloaded, expired jobs
+ * answer timeout without searching, and a drain with timeout 0 cancels everything. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "planner/map.h"
+#include "planner/search.h"
+#include "planner/status.h"
+#include "server/lanes.h"
+
+Suite *lanes_suite(void);
+
+#define W 32
+#define H 32
+#define MAXJOBS 8
+
+/* A 32x32 room split by a wall at x = 16 with a gap at the bottom row: crossing it costs hundreds of
+ * expansions, stepping next to the start costs two. */
+static ap_map *make_map(void)
+{
+    static char text[64 + (W + 1) * H];
+    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++)
+            text[n++] = (x == 16 && y < H - 1) ? '@' : '.';
+        text[n++] = '\n';
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("room", "room.map", text, (size_t)n, NULL, &m, &d), AP_OK);
+    return m;
+}
+
+typedef struct test_ctx {
+    ap_lanes lanes;
+    uv_loop_t loop;
+    ap_metrics metrics;
+    ap_job jobs[MAXJOBS];
+    int submitted, done;
+    int drained;
+} test_ctx;
+
+static void on_done(ap_job *job, void *arg)
+{
+    test_ctx *t = arg;
+    t->done++;
+    if (t->done == t->submitted && !t->lanes.draining)
+        ap_lanes_close(&t->lanes);
+}
+
+static void on_drained(ap_lanes *l, void *arg)
+{
+    test_ctx *t = arg;
+    t->drained++;
+    ap_lanes_close(l);
+}
+
+static void setup(test_ctx *t, ap_lanes_config *lc, const ap_map *m)
+{
+    memset(t, 0, sizeof *t);
+    ck_assert_int_eq(uv_loop_init(&t->loop), 0);
+    ap_metrics_init(&t->metrics, "test");
+    lc->capacity = ap_map_node_count(m);
+    ck_assert_int_eq(ap_lanes_init(&t->lanes, &t->loop, lc, &t->metrics, on_done, t), AP_OK);
+}
+
+static ap_job *add_job(test_ctx *t, const ap_map *m, double sx, double sy, double gx, double gy)
+{
+    ap_job *j = &t->jobs[t->submitted++];
+    ap_job_init(j);
+    j->q.map = m;
+    j->q.sx = sx;
+    j->q.sy = sy;
+    j->q.gx = gx;
+    j->q.gy = gy;
+    j->q.connectivity = 8;
+    j->q.smoothing = AP_SMOOTH_LOS;
+    j->deadline_ns = ap_clock_ns() + 10ULL * 1000000000ULL;
+    return j;
+}
+
+static void run_and_teardown(test_ctx *t)
+{
+    for (int i = 0; i < t->submitted; i++)
+        ck_assert_int_eq(ap_lanes_submit(&t->lanes, &t->jobs[i]), AP_OK);
+    ck_assert_int_eq(uv_run(&t->loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(t->done, t->submitted);
+    ck_assert_uint_eq(ap_lanes_outstanding(&t->lanes), 0);
+    ck_assert_int_eq(uv_loop_close(&t->loop), 0);
+    ap_lanes_free(&t->lanes);
+}
+
+static void free_bodies(test_ctx *t)
+{
+    for (int i = 0; i < t->submitted; i++)
+        free(t->jobs[i].body);
+}
+
+static test_ctx ctx; /* big (metrics): static rather than on the stack */
+
+START_TEST(test_fast_and_slow)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 20,
+                          .slow_slice = 20};
+    setup(&ctx, &lc, m);
+    ap_job *longj = add_job(&ctx, m, 2.5, 2.5, 30.5, 2.5);
+    ap_job *shortj = add_job(&ctx, m, 2.5, 2.5, 3.5, 2.5);
+    run_and_teardown(&ctx);
+
+    ck_assert_int_eq(shortj->status, AP_OK);
+    ck_assert_int_eq(shortj->lane, AP_LANE_FAST);
+    ck_assert_int_eq(shortj->http_status, 200);
+    ck_assert_ptr_nonnull(strstr(shortj->body, "\"lane\":\"fast\""));
+
+    ck_assert_int_eq(longj->status, AP_OK);
+    ck_assert_int_eq(longj->lane, AP_LANE_SLOW);
+    ck_assert_int_eq(longj->http_status, 200);
+    ck_assert_ptr_nonnull(longj->body);
+    ck_assert_ptr_nonnull(strstr(longj->body, "\"lane\":\"slow\""));
+    ck_assert_ptr_nonnull(strstr(longj->body, "\"status\":\"ok\""));
+    ck_assert_uint_gt(longj->expanded, 20);
+    ck_assert_uint_ge(longj->search_us, 1);
+
+    /* gauges back to zero, searches counted per lane */
+    ck_assert_int_eq((int)atomic_load(&ctx.metrics.queue_depth[AP_LANE_FAST]), 0);
+    ck_assert_int_eq((int)atomic_load(&ctx.metrics.queue_depth[AP_LANE_SLOW]), 0);
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.search_duration[AP_LANE_SLOW].count), 1);
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.search_duration[AP_LANE_FAST].count), 1);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_fast_queue_full)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 1, .slow_queue = 4, .fast_budget = 1000,
+                          .slow_slice = 1000};
+    setup(&ctx, &lc, m);
+    for (int i = 0; i < 3; i++)
+        add_job(&ctx, m, 2.5, 2.5, 3.5, 3.5);
+    /* All three are in the inbox before the loop runs, so one admission pass sees them together. */
+    run_and_teardown(&ctx);
+    int ok = 0, over = 0;
+    for (int i = 0; i < 3; i++) {
+        ap_job *j = &ctx.jobs[i];
+        if (j->status == AP_OK) {
+            ok++;
+        } else {
+            ck_assert_int_eq(j->status, AP_E_OVERLOADED);
+            ck_assert_int_eq(j->http_status, 503);
+            ck_assert_int_eq(j->lane, AP_LANE_FAST);
+            ck_assert_ptr_nonnull(strstr(j->body, "\"overloaded\""));
+            over++;
+        }
+    }
+    ck_assert_int_eq(ok, 1);
+    ck_assert_int_eq(over, 2);
+    ck_assert_int_eq(ctx.jobs[0].status, AP_OK); /* FIFO admission */
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.overloaded[AP_LANE_FAST]), 2);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_slow_queue_full)
+{
+    ap_map *m = make_map();
+    /* One slow slot, one waiting place: of four long searches two are answered, two are overloaded in the
+     * slow lane. Each long search needs many 10-expansion slices, so the first cannot finish before the
+     * last fast slice has handed its job over. */
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 1, .fast_budget = 10,
+                          .slow_slice = 10};
+    setup(&ctx, &lc, m);
+    for (int i = 0; i < 4; i++)
+        add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5);
+    run_and_teardown(&ctx);
+    int ok = 0, over = 0;
+    for (int i = 0; i < 4; i++) {
+        ap_job *j = &ctx.jobs[i];
+        ck_assert_int_eq(j->lane, AP_LANE_SLOW);
+        if (j->status == AP_OK)
+            ok++;
+        else if (j->status == AP_E_OVERLOADED && j->http_status == 503)
+            over++;
+    }
+    ck_assert_int_eq(ok, 2);
+    ck_assert_int_eq(over, 2);
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.overloaded[AP_LANE_SLOW]), 2);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_expired_in_queue)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 20,
+                          .slow_slice = 20};
+    setup(&ctx, &lc, m);
+    ap_job *j = add_job(&ctx, m, 2.5, 2.5, 30.5, 2.5);
+    j->deadline_ns = 1; /* long past */
+    run_and_teardown(&ctx);
+    ck_assert_int_eq(j->status, AP_TIMEOUT);
+    ck_assert_int_eq(j->http_status, 200);
+    ck_assert_uint_eq(j->expanded, 0);
+    ck_assert_ptr_nonnull(strstr(j->body, "\"status\":\"timeout\""));
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_drain_cancel)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
+                          .slow_slice = 10};
+    setup(&ctx, &lc, m);
+    add_job(&ctx, m, 2.5, 2.5, 30.5, 2.5);
+    add_job(&ctx, m, 2.5, 3.5, 30.5, 2.5);
+    for (int i = 0; i < ctx.submitted; i++)
+        ck_assert_int_eq(ap_lanes_submit(&ctx.lanes, &ctx.jobs[i]), AP_OK);
+    /* Drain with no grace: the submitted jobs are still answered (timeout), new ones are refused. */
+    ap_lanes_drain(&ctx.lanes, 0, on_drained, &ctx);
+    ap_job late;
+    ap_job_init(&late);
+    late.q = ctx.jobs[0].q;
+    ck_assert_int_eq(ap_lanes_submit(&ctx.lanes, &late), AP_E_NOT_READY);
+    ck_assert_int_eq(uv_run(&ctx.loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(ctx.drained, 1);
+    ck_assert_int_eq(ctx.done, 2);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(ctx.jobs[i].status, AP_TIMEOUT);
+        ck_assert_ptr_nonnull(strstr(ctx.jobs[i].body, "\"timeout\""));
+    }
+    ck_assert_int_eq(uv_loop_close(&ctx.loop), 0);
+    ap_lanes_free(&ctx.lanes);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *lanes_suite(void)
+{
+    Suite *s = suite_create("server/lanes");
+    TCase *tc = tcase_create("lanes");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_fast_and_slow);
+    tcase_add_test(tc, test_fast_queue_full);
+    tcase_add_test(tc, test_slow_queue_full);
+    tcase_add_test(tc, test_expired_in_queue);
+    tcase_add_test(tc, test_drain_cancel);
+    suite_add_tcase(s, tc);
+    return s;
+}

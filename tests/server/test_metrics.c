@@ -1,0 +1,141 @@
+/* test_metrics.c — exact exposition lines for known counter values; cumulative histogram buckets. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/metrics.h"
+
+Suite *metrics_suite(void);
+
+/* True when text holds line as a whole line. */
+static int has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; (p = strstr(p, line)) != NULL; p++)
+        if ((p == text || p[-1] == '\n') && p[n] == '\n')
+            return 1;
+    return 0;
+}
+
+static ap_metrics m; /* 30 KiB: static rather than on Check's fork stack */
+
+START_TEST(test_counters_exact)
+{
+    ap_metrics_init(&m, "1.2.3");
+    ap_metrics_observe_request(&m, AP_ROUTE_PATH, 200, 150000);       /* 0.00015 s */
+    ap_metrics_observe_request(&m, AP_ROUTE_PATH, 200, 100000);       /* exactly the 0.0001 bound */
+    ap_metrics_observe_request(&m, AP_ROUTE_OTHER, 404, 3000000000ULL); /* 3 s */
+    ap_metrics_observe_request(&m, AP_ROUTE_MAP, 999, 1);             /* not an HTTP code: only its duration counts */
+    ap_metrics_observe_search(&m, AP_LANE_SLOW, 20000000, 12345);     /* 0.02 s */
+    ap_metrics_observe_search(&m, AP_LANE_FAST, 50000, 10);
+    ap_metrics_queue_add(&m, AP_LANE_FAST, 3);
+    ap_metrics_queue_add(&m, AP_LANE_FAST, -1);
+    ap_metrics_overloaded(&m, AP_LANE_SLOW);
+    ap_metrics_set_maps(&m, 22);
+    ap_metrics_inflight_add(&m, 2);
+
+    size_t len = 0;
+    char *t = ap_metrics_render(&m, &len);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(len, strlen(t));
+    const char *lines[] = {
+        "# HELP arcpath_requests_total HTTP responses sent, by route and status code.",
+        "# TYPE arcpath_requests_total counter",
+        "arcpath_requests_total{route=\"/v1/path\",code=\"200\"} 2",
+        "arcpath_requests_total{route=\"other\",code=\"404\"} 1",
+        "# TYPE arcpath_request_duration_seconds histogram",
+        "arcpath_request_duration_seconds_bucket{le=\"0.0001\"} 2",
+        "arcpath_request_duration_seconds_bucket{le=\"0.00025\"} 3",
+        "arcpath_request_duration_seconds_bucket{le=\"2.5\"} 3",
+        "arcpath_request_duration_seconds_bucket{le=\"5\"} 4",
+        "arcpath_request_duration_seconds_bucket{le=\"10\"} 4",
+        "arcpath_request_duration_seconds_bucket{le=\"+Inf\"} 4",
+        "arcpath_request_duration_seconds_sum 3.000250001",
+        "arcpath_request_duration_seconds_count 4",
+        "# TYPE arcpath_search_duration_seconds histogram",
+        "arcpath_search_duration_seconds_bucket{lane=\"slow\",le=\"0.01\"} 0",
+        "arcpath_search_duration_seconds_bucket{lane=\"slow\",le=\"0.025\"} 1",
+        "arcpath_search_duration_seconds_bucket{lane=\"slow\",le=\"+Inf\"} 1",
+        "arcpath_search_duration_seconds_sum{lane=\"slow\"} 0.020000000",
+        "arcpath_search_duration_seconds_count{lane=\"slow\"} 1",
+        "arcpath_search_duration_seconds_bucket{lane=\"fast\",le=\"0.0001\"} 1",
+        "arcpath_search_duration_seconds_count{lane=\"fast\"} 1",
+        "# TYPE arcpath_search_expanded_nodes_total counter",
+        "arcpath_search_expanded_nodes_total 12355",
+        "# TYPE arcpath_queue_depth gauge",
+        "arcpath_queue_depth{lane=\"fast\"} 2",
+        "arcpath_queue_depth{lane=\"slow\"} 0",
+        "arcpath_overloaded_total{lane=\"fast\"} 0",
+        "arcpath_overloaded_total{lane=\"slow\"} 1",
+        "arcpath_inflight_requests 2",
+        "arcpath_maps_loaded 22",
+        "# TYPE arcpath_build_info gauge",
+        "arcpath_build_info{version=\"1.2.3\"} 1",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (!has_line(t, lines[i]))
+            fprintf(stderr, "--- exposition:\n%s", t); /* Check's message buffer is too small for it */
+        ck_assert_msg(has_line(t, lines[i]), "missing line: %s", lines[i]);
+    }
+    ck_assert_ptr_null(strstr(t, "code=\"999\""));
+    ck_assert_ptr_null(strstr(t, "/v1/maps/{id}"));
+    ck_assert(t[len - 1] == '\n');
+    free(t);
+}
+END_TEST
+
+START_TEST(test_histogram_cumulative)
+{
+    ap_metrics_init(&m, NULL);
+    /* 1 us .. ~30 s, geometric: lands in every bucket including +Inf. */
+    uint64_t v = 1000;
+    int n = 0;
+    for (; v < 30000000000ULL; v = v * 3 / 2, n++)
+        ap_metrics_observe_request(&m, AP_ROUTE_HEALTHZ, 200, v);
+    char *t = ap_metrics_render(&m, NULL);
+    ck_assert_ptr_nonnull(t);
+    const char *key = "arcpath_request_duration_seconds_bucket{le=\"";
+    unsigned long long prev = 0, last = 0;
+    int buckets = 0;
+    for (const char *p = t; (p = strstr(p, key)) != NULL; p++) {
+        const char *sp = strchr(p, ' ');
+        ck_assert_ptr_nonnull(sp);
+        unsigned long long c = strtoull(sp + 1, NULL, 10);
+        ck_assert_uint_ge(c, prev);
+        prev = last = c;
+        buckets++;
+    }
+    ck_assert_int_eq(buckets, AP_METRICS_BUCKETS + 1);
+    ck_assert_uint_eq(last, (unsigned long long)n);
+    char want[96];
+    snprintf(want, sizeof want, "arcpath_request_duration_seconds_count %d", n);
+    ck_assert(has_line(t, want));
+    ck_assert(has_line(t, "arcpath_build_info{version=\"unknown\"} 1"));
+    ck_assert(has_line(t, "arcpath_requests_total{route=\"/healthz\",code=\"200\"} 0") == 0);
+    free(t);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+    ck_assert_str_eq(ap_metrics_route_name(AP_ROUTE_MAP), "/v1/maps/{id}");
+    ck_assert_str_eq(ap_metrics_route_name((ap_route)42), "other");
+    ck_assert_str_eq(ap_metrics_lane_name(AP_LANE_SLOW), "slow");
+    ap_metrics_init(&m, "a\"b\\c");
+    char *t = ap_metrics_render(&m, NULL);
+    ck_assert(has_line(t, "arcpath_build_info{version=\"a_b_c\"} 1"));
+    free(t);
+}
+END_TEST
+
+Suite *metrics_suite(void)
+{
+    Suite *s = suite_create("server/metrics");
+    TCase *tc = tcase_create("metrics");
+    tcase_add_test(tc, test_counters_exact);
+    tcase_add_test(tc, test_histogram_cumulative);
+    tcase_add_test(tc, test_names);
+    suite_add_tcase(s, tc);
+    return s;
+}
