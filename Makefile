@@ -49,7 +49,7 @@ TEST_CONFIG      = $(BUILD)/test-config
 TEST_SERVER      = $(BUILD)/test-server
 TEST_INTEGRATION = $(BUILD)/test-integration
 FUZZ_DRIVERS     = $(patsubst tests/fuzz/%/,$(BUILD)/fuzz-%,$(sort $(dir $(wildcard tests/fuzz/*/fuzz.c))))
-BENCH            = $(BUILD)/arcpath-bench
+BENCH            = $(BUILD)/arcpath-bench $(patsubst tests/bench/bench_%.c,$(BUILD)/arcpath-bench-%,$(wildcard tests/bench/bench_*.c))
 TOOLS            = $(BUILD)/arcpath-mapgen
 
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
@@ -134,7 +134,11 @@ $(TEST_INTEGRATION): $(call obj,$(wildcard tests/integration/*.c) tests/util.c) 
 $(BUILD)/fuzz-%: $(call obj,tests/fuzz/%/fuzz.c tests/fuzz/driver.c) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
 
-$(BENCH): $(call obj,$(wildcard tests/bench/*.c)) $(PLANNER_LIB)
+# build/arcpath-bench (scenario runner); tests/bench/bench_NAME.c -> build/arcpath-bench-NAME.
+$(BUILD)/arcpath-bench: $(call obj,tests/bench/arcpath_bench.c) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 $(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)

@@ -17,7 +17,19 @@
 #include "search.h"
 #include "status.h"
 
-typedef enum ap_algorithm { AP_ALG_ASTAR = 0 } ap_algorithm;
+/* Search algorithms. Values are stable; proto/wire.c maps the wire names ("astar", "jps", ...). An algorithm
+ * a build does not implement yet is rejected by ap_query_check with field "search.algorithm". */
+typedef enum ap_algorithm {
+    AP_ALG_ASTAR = 0,     /* "astar": A* on the grid (grid.h) */
+    AP_ALG_JPS,           /* "jps": Jump Point Search, online (Harabor & Grastien 2011) */
+    AP_ALG_JPS_PLUS,      /* "jps_plus": JPS over jump tables precomputed at map load */
+    AP_ALG_DIRECTIONAL8,  /* "directional8": Pinter's Directional A*, 8 neighbours */
+    AP_ALG_DIRECTIONAL24, /* "directional24" */
+    AP_ALG_DIRECTIONAL48, /* "directional48" */
+    AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
+    AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
+    AP_ALG_COUNT
+} ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
 
 /* Limits that are configuration, not request (documented in the README "Limits"). */
@@ -35,7 +47,7 @@ typedef struct ap_query {
     double gx, gy;           /* goal position */
     double unit_radius;      /* >= 0, tiles: the disc used for smoothing and the clearance verdict */
     double turning_radius;   /* >= 0, tiles: 0 = turns on the spot (no arcs) */
-    ap_algorithm algorithm;  /* AP_ALG_ASTAR */
+    ap_algorithm algorithm;  /* AP_ALG_ASTAR by default on the wire */
     int connectivity;        /* 4 or 8 */
     ap_smoothing smoothing;  /* AP_SMOOTH_NONE or AP_SMOOTH_LOS (default) */
     double sample_step;      /* > 0: also return poses every sample_step tiles (and at the end); 0 = none */

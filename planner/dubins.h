@@ -1,0 +1,51 @@
+/* dubins.h — shortest paths between two poses for a forward-only unit with a minimum turning radius.
+ *
+ * Dubins (1957): the shortest path is one of six words of at most three pieces, each a left arc (L), a right
+ * arc (R) or a straight line (S): LSL, LSR, RSL, RSR, RLR, LRL. Pinter's "Legal Turns" Figures 9-11 give the
+ * four CSC cases; the CCC words are needed too when the poses are close.
+ *
+ * Conventions: L turns with increasing heading (positive sweep), R with decreasing heading; headings in
+ * radians from +x toward +y; lengths in tiles. All functions are pure and thread-safe.
+ */
+#ifndef AP_DUBINS_H
+#define AP_DUBINS_H
+
+#include <stddef.h>
+
+#include "path.h"
+
+typedef enum ap_dubins_word {
+    AP_DUBINS_LSL = 0,
+    AP_DUBINS_LSR,
+    AP_DUBINS_RSL,
+    AP_DUBINS_RSR,
+    AP_DUBINS_RLR,
+    AP_DUBINS_LRL,
+    AP_DUBINS_WORDS
+} ap_dubins_word;
+
+/* A Dubins path: word, the three piece lengths in tiles (arcs: r * |angle|; a piece may be 0), total. */
+typedef struct ap_dubins {
+    ap_dubins_word word;
+    double r;          /* turning radius, tiles (> 0) */
+    double len[3];     /* piece lengths, tiles */
+    double length;     /* len[0] + len[1] + len[2] */
+    ap_pose start;     /* start pose */
+} ap_dubins;
+
+/* Shortest Dubins path from pose a to pose b with turning radius r > 0 (finite inputs). Fills *out and
+ * returns 0, or -1 for invalid input (r <= 0, non-finite). */
+int ap_dubins_shortest(const ap_pose *a, const ap_pose *b, double r, ap_dubins *out);
+
+/* Length only (tiles) of the shortest Dubins path; the fast path for heuristics. Returns -1 on bad input. */
+double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r);
+
+/* "LSL", "LSR", ... */
+const char *ap_dubins_word_name(ap_dubins_word w);
+
+/* Convert to segments (zero-length pieces dropped). out must hold 3. Returns the count; the last segment
+ * ends exactly at the goal pose passed to ap_dubins_shortest when `goal` is non-NULL (its end point and
+ * heading are snapped to it to remove rounding). */
+size_t ap_dubins_segments(const ap_dubins *d, const ap_pose *goal, ap_segment out[3]);
+
+#endif
