@@ -47,6 +47,9 @@ static const ap_int_field ap_int_fields[] = {
     F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30),
     F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000),
     F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000),
+    F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000),
+    F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64),
+    F("pool_nice", "ARCPATH_POOL_NICE", AP_K_INT, pool_nice, 0, 19),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -173,8 +176,8 @@ void ap_config_defaults(ap_config *c)
     c->slow_slots = 4;
     c->fast_queue = 1024;
     c->slow_queue = 64;
-    c->fast_budget = 20000;
-    c->slow_slice = 20000;
+    c->fast_budget = 2000;
+    c->slow_slice = 2000;
     c->default_deadline_ms = 5000;
     c->max_deadline_ms = 60000;
     c->max_body_bytes = 65536;
@@ -184,6 +187,10 @@ void ap_config_defaults(ap_config *c)
     c->max_samples = 100000;
     c->drain_timeout_ms = 10000;
     c->access_log = true;
+    c->max_batch = 256;
+    c->http_threads = 1;
+    c->pool_nice = 0;
+    c->inline_fast = true;
     c->config_file[0] = '\0';
     c->check_config = false;
 }
@@ -216,6 +223,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
             if (!json_is_boolean(v))
                 return fail(err, errlen, "%s: \"access_log\": must be true or false", label);
             c->access_log = json_is_true(v);
+            continue;
+        }
+        if (strcmp(key, "inline_fast") == 0) {
+            if (!json_is_boolean(v))
+                return fail(err, errlen, "%s: \"inline_fast\": must be true or false", label);
+            c->inline_fast = json_is_true(v);
             continue;
         }
         const ap_int_field *f = NULL;
@@ -324,6 +337,14 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
         else
             return fail(err, errlen, "ARCPATH_ACCESS_LOG: must be 0, 1, true or false (got \"%s\")", v);
     }
+    if ((v = getenv("ARCPATH_INLINE_FAST")) != NULL) {
+        if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+            tmp.inline_fast = true;
+        else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
+            tmp.inline_fast = false;
+        else
+            return fail(err, errlen, "ARCPATH_INLINE_FAST: must be 0, 1, true or false (got \"%s\")", v);
+    }
     *c = tmp;
     return AP_OK;
 }
@@ -357,14 +378,18 @@ static void usage(FILE *f)
           "  ARCPATH_FAST_QUEUE           fast-lane queue before 503, 1..1000000 (default 1024)\n"
           "  ARCPATH_SLOW_QUEUE           slow-lane queue before 503, 1..100000 (default 64)\n"
           "  ARCPATH_FAST_BUDGET          expansions before a search moves to the slow lane, 100..100000000 "
-          "(default 20000)\n"
-          "  ARCPATH_SLOW_SLICE           expansions per slow slice, 100..100000000 (default 20000)\n"
+          "(default 2000)\n"
+          "  ARCPATH_SLOW_SLICE           expansions per slow slice, 100..100000000 (default 2000)\n"
           "  ARCPATH_DEFAULT_DEADLINE_MS  1..600000 (default 5000)\n"
           "  ARCPATH_MAX_DEADLINE_MS      1..600000 (default 60000)\n"
           "  ARCPATH_MAX_BODY_BYTES       1024..67108864 (default 65536)\n"
           "  ARCPATH_MAX_SAMPLES          1..10000000 (default 100000)\n"
           "  ARCPATH_DRAIN_TIMEOUT_MS     0..600000 (default 10000)\n"
+          "  ARCPATH_MAX_BATCH            most queries in one POST /v1/paths, 1..100000 (default 256)\n"
+          "  ARCPATH_HTTP_THREADS         HTTP polling threads, 1..64 (default 1)\n"
+          "  ARCPATH_POOL_NICE            nice increment of the worker pool threads, 0..19 (default 0)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
+          "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
           "\n"
           "config-file-only keys: max_map_width, max_map_height (1..65536, default 4096),\n"
           "  max_map_cells (1..1073741824, default 16777216)\n",
@@ -496,6 +521,7 @@ void ap_config_print(const ap_config *c, void *file)
     for (size_t i = 0; i < AP_N_INT_FIELDS; i++)
         json_object_set_new(o, ap_int_fields[i].key, json_integer(get_int(c, &ap_int_fields[i])));
     json_object_set_new(o, "access_log", json_boolean(c->access_log));
+    json_object_set_new(o, "inline_fast", json_boolean(c->inline_fast));
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still

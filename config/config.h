@@ -20,9 +20,9 @@ typedef struct ap_config {
     int slow_slots;             /* 4; 1..64: slow workspaces = slow searches in progress at once */
     int fast_queue;             /* 1024; 1..1e6: jobs waiting for the fast lane before 503 */
     int slow_queue;             /* 64; 1..1e5: searches waiting for a slow slot before 503 */
-    uint64_t fast_budget;       /* 20000; 100..1e8 expansions a search may run in the fast lane before moving
-                                 * to slow */
-    uint64_t slow_slice;        /* 20000; 100..1e8 expansions per slow slice */
+    uint64_t fast_budget;       /* 2000 (chosen by measurement, README "Performance"); 100..1e8 expansions a
+                                 * search may run in the fast lane before moving to slow */
+    uint64_t slow_slice;        /* 2000; 100..1e8 expansions per slow slice */
     int default_deadline_ms;    /* 5000; 1..600000, <= max_deadline_ms */
     int max_deadline_ms;        /* 60000; 1..600000: requests asking for more are clamped */
     size_t max_body_bytes;      /* 65536; 1024..67108864 (64 MiB) */
@@ -32,6 +32,14 @@ typedef struct ap_config {
     size_t max_samples;         /* 100000; 1..1e7 poses per answer */
     int drain_timeout_ms;       /* 10000; 0..600000: how long shutdown waits for in-flight jobs */
     bool access_log;            /* true: one JSON line per request on stdout */
+    int pool_nice;              /* 0; 0..19: nice increment of the worker pool's threads (0 = same priority
+                                 * as the HTTP thread) */
+    size_t max_batch;           /* 256; 1..100000: most queries in one POST /v1/paths */
+    int http_threads;           /* 1; 1..64: libmicrohttpd polling threads (1 = one internal thread, more =
+                                 * MHD's thread pool) */
+    bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
+                                 * (no hand-off) when a fast workspace is free; false: always hand off to
+                                 * the loop and the pool */
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -43,7 +51,8 @@ void ap_config_defaults(ap_config *c);
 /* Apply a JSON config held in memory (buf/len, need not be NUL-terminated): an object with the keys
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
- * "max_map_cells", "max_samples", "drain_timeout_ms" (integers) and "access_log" (bool), all optional.
+ * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads" (integers) and
+ * "access_log", "inline_fast" (bools), all optional.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
@@ -61,7 +70,8 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
 /* Apply ARCPATH_* environment variables: ARCPATH_CONFIG (sets config_file only), ARCPATH_LISTEN,
  * ARCPATH_MAPS, ARCPATH_WORKERS, ARCPATH_SLOW_SLOTS, ARCPATH_FAST_QUEUE, ARCPATH_SLOW_QUEUE,
  * ARCPATH_FAST_BUDGET, ARCPATH_SLOW_SLICE, ARCPATH_DEFAULT_DEADLINE_MS, ARCPATH_MAX_DEADLINE_MS,
- * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_ACCESS_LOG (0/1/true/false).
+ * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_MAX_BATCH,
+ * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false).
  * Integers are decimal, fully consumed, in range; an empty variable is an error. Returns AP_OK, or
  * AP_E_CONFIG with err naming the variable ("ARCPATH_WORKERS: ..."); c is unchanged on error. Reads the
  * environment: not thread-safe against concurrent setenv. */

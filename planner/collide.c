@@ -301,6 +301,64 @@ bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r)
     return ap_line_clear(m, s->x0, s->y0, s->x1, s->y1, r);
 }
 
+/* The normalised arc of an arc segment (as arc_clear builds it); false for non-finite numbers. */
+static bool arc_of_segment(const ap_segment *s, arc *a)
+{
+    a->cx = s->cx;
+    a->cy = s->cy;
+    a->R = s->radius;
+    double start = atan2(s->y0 - s->cy, s->x0 - s->cx);
+    a->a0 = s->sweep >= 0.0 ? start : start + s->sweep;
+    a->sweep = fabs(s->sweep);
+    a->ex0 = s->x0;
+    a->ey0 = s->y0;
+    a->ex1 = s->x1;
+    a->ey1 = s->y1;
+    return isfinite(a->cx) && isfinite(a->cy) && isfinite(a->R) && isfinite(a->a0) && isfinite(a->sweep);
+}
+
+size_t ap_segment_cells(const ap_segment *s, double r, int32_t (*out)[2], size_t cap)
+{
+    if (!isfinite(r) || r < 0.0 || !isfinite(s->x0) || !isfinite(s->y0) || !isfinite(s->x1) || !isfinite(s->y1))
+        return 0;
+    const bool is_arc = s->type == AP_SEG_ARC && s->radius > 0.0 && s->sweep != 0.0;
+    arc a;
+    double minx = fmin(s->x0, s->x1), maxx = fmax(s->x0, s->x1);
+    double miny = fmin(s->y0, s->y1), maxy = fmax(s->y0, s->y1);
+    if (is_arc) {
+        if (!arc_of_segment(s, &a))
+            return 0;
+        /* The circle's axis-extreme points inside the sweep widen the box (as in arc_clear). */
+        if (angle_in(&a, 0.0))
+            maxx = a.cx + a.R;
+        if (angle_in(&a, M_PI_2))
+            maxy = a.cy + a.R;
+        if (angle_in(&a, M_PI))
+            minx = a.cx - a.R;
+        if (angle_in(&a, -M_PI_2))
+            miny = a.cy - a.R;
+    }
+    const double pad = r + AP_COLLIDE_EPS;
+    const double rr = pad * pad;
+    const int32_t i0 = (int32_t)floor(minx - pad), i1 = (int32_t)floor(maxx + pad);
+    const int32_t j0 = (int32_t)floor(miny - pad), j1 = (int32_t)floor(maxy + pad);
+    size_t n = 0;
+    for (int32_t j = j0; j <= j1; j++) {
+        for (int32_t i = i0; i <= i1; i++) {
+            double d2 = is_arc ? arc_square_d2(&a, (double)i, (double)j)
+                               : segment_square_d2(s->x0, s->y0, s->x1, s->y1, (double)i, (double)j);
+            if (d2 > rr)
+                continue;
+            if (n < cap) {
+                out[n][0] = i;
+                out[n][1] = j;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
 static bool point_blocked(const ap_map *m, double x, double y)
 {
     if (!(x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height))

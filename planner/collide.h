@@ -9,6 +9,8 @@
 #define AP_COLLIDE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "map.h"
 #include "path.h"
@@ -20,6 +22,17 @@ bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, 
 
 /* True when the disc of radius r swept along segment s (line or arc) touches no blocked/off-map cell. */
 bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r);
+
+/* Every cell the closed disc of radius r (tiles, >= 0) swept along segment s (line or arc) touches, map
+ * or no map: cell (i, j) is the closed square [i, i+1] x [j, j+1] in the segment's own coordinates, listed
+ * iff its exact distance to the segment (or arc) is <= r + 1e-9 (the same conservative tolerance as the
+ * clearance tests, so a cell ap_segment_clear would count as touched is always listed). Used to build
+ * Directional A*'s hit-check tables (Pinter, "Legal Turns: The Directional A* Algorithm", "Using a
+ * hit-check table"; profile.h), with the segment placed relative to an origin cell. Writes up to cap
+ * cells as {i, j} into out (may be NULL when cap is 0) in row-major order and returns the total count,
+ * which may exceed cap (call again with a bigger buffer). Returns 0 for non-finite input. Pure;
+ * thread-safe. */
+size_t ap_segment_cells(const ap_segment *s, double r, int32_t (*out)[2], size_t cap);
 
 /* Pinter's original sampled Walkable(A, B) ("Smoothing the A* Path"): samples every 1/5 tile along AB and
  * tests the four diamond points at distance r around the centre. Can miss corners; kept for the bench's

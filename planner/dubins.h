@@ -33,14 +33,20 @@ typedef struct ap_dubins {
     ap_pose start;     /* start pose */
 } ap_dubins;
 
-/* Shortest Dubins path from pose a to pose b with turning radius r > 0 (finite inputs). Fills *out and
- * returns 0, or -1 for invalid input (r <= 0, non-finite). */
+/* Shortest Dubins path from pose a to pose b (tiles, radians; any heading values) with turning radius r > 0
+ * (tiles): the minimum over the six words, each in closed form in normalised coordinates (d = D / r, alpha,
+ * beta; Dubins 1957, Shkel & Lumelsky 2001 Section 3; derivations in dubins.c). Arc pieces are < 2pi (an
+ * angle within 1e-12 of 2pi counts as 0, so rounding never adds a loop); identical poses give length 0,
+ * coincident positions with different headings a finite CCC or CSC path (e.g. (0,0,0) -> (0,0,pi), r = 1:
+ * RLR, 7pi/3). Fills *out and returns 0, or -1 for invalid input (NULL, r <= 0, non-finite). About 0.1 µs,
+ * no allocation. */
 int ap_dubins_shortest(const ap_pose *a, const ap_pose *b, double r, ap_dubins *out);
 
-/* Length only (tiles) of the shortest Dubins path; the fast path for heuristics. Returns -1 on bad input. */
+/* Length only (tiles) of the shortest Dubins path; the fast path for heuristics. Returns -1 on bad input.
+ * Pure; thread-safe. */
 double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r);
 
-/* "LSL", "LSR", ... */
+/* "LSL", "LSR", ... (static strings; "?" for an out-of-range value). */
 const char *ap_dubins_word_name(ap_dubins_word w);
 
 /* Convert to segments (zero-length pieces dropped). out must hold 3. Returns the count; the last segment

@@ -92,6 +92,11 @@ static int succ4(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
+bool ap_grid_is_octile_fast(const ap_domain *dom)
+{
+    return dom != NULL && dom->successors == succ8 && dom->heuristic == octile_h;
+}
+
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal)
 {
     if (connectivity != 4 && connectivity != 8)

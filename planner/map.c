@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "jps.h"
 #include "status.h"
 
 static double now_seconds(void)
@@ -290,6 +291,10 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         return fail(diag, st, label, 0, 0, "out of memory");
     }
     m->tables_seconds = now_seconds() - t1;
+    /* JPS+ jump distances (16 bytes per padded cell). Optional: without it jps_plus runs online JPS. */
+    (void)ap_jps_attach_table(m);
+    /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
+    (void)ap_jps_attach_bits(m);
     *out = m;
     return AP_OK;
 }
@@ -344,10 +349,21 @@ int ap_map_load(const char *path, const ap_map_limits *lim, ap_map **out, ap_dia
     return st;
 }
 
+const ap_map_table *ap_map_find_table(const ap_map *m, const char *name)
+{
+    for (int i = 0; m != NULL && i < m->n_tables; i++)
+        if (strcmp(m->tables[i].name, name) == 0)
+            return &m->tables[i];
+    return NULL;
+}
+
 void ap_map_free(ap_map *m)
 {
     if (m == NULL)
         return;
+    for (int i = 0; i < m->n_tables; i++)
+        if (m->tables[i].free_fn != NULL)
+            m->tables[i].free_fn(m->tables[i].data);
     free(m->pass);
     free(m->terrain);
     free(m->region);

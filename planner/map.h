@@ -35,6 +35,19 @@ typedef struct ap_map_limits {
 #define AP_MAP_DEFAULT_MAX_HEIGHT 4096
 #define AP_MAP_DEFAULT_MAX_CELLS (4096LL * 4096LL)
 
+/* A table some planner module builds at load and keeps with the map (a generic slot, so new per-map tables
+ * need no new ap_map fields): map.c owns the slot array and calls free_fn on ap_map_free; the module owns
+ * the content, which is immutable after load. Listed in the map info with name, bytes and build time. */
+typedef struct ap_map_table {
+    const char *name;           /* static string, e.g. "jps_plus" */
+    void *data;                 /* module-specific (e.g. ap_jps_table) */
+    size_t bytes;               /* bytes held by data */
+    double build_seconds;       /* wall time to build it */
+    void (*free_fn)(void *data);
+} ap_map_table;
+
+#define AP_MAP_MAX_TABLES 4
+
 typedef struct ap_map {
     char id[AP_MAP_ID_MAX]; /* file name without ".map" */
     int32_t width;          /* cells (columns) */
@@ -49,8 +62,11 @@ typedef struct ap_map {
     uint32_t *region;
     uint32_t region_count;
     double load_seconds;    /* wall time to parse the file */
-    double tables_seconds;  /* wall time to build the tables */
-    size_t table_bytes;     /* bytes held by the tables (region) */
+    double tables_seconds;  /* wall time to build the region table */
+    size_t table_bytes;     /* bytes held by the region table */
+    /* Further tables built at load (today: "jps_plus", jps.h). A failed optional build leaves no slot. */
+    ap_map_table tables[AP_MAP_MAX_TABLES];
+    int n_tables;
 } ap_map;
 
 /* Parse a Moving AI map held in memory.
@@ -58,7 +74,8 @@ typedef struct ap_map {
  * buf/len: file contents (LF or CRLF; need not be NUL-terminated). lim: may be NULL for defaults.
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
  * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
- * with file label, line, column and message. Builds the region table before returning.
+ * with file label, line, column and message. Builds the region table and the JPS+ jump table (jps.h;
+ * optional: a map too large for it simply has none) before returning.
  * Thread-safe (no shared state). Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012).
  * Terrain: '.', 'G', 'S' passable; '@', 'O', 'T', 'W' blocked (water is blocked until a water capability). */
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,
@@ -67,6 +84,9 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
 /* Read and parse the file at path; the id is the file's base name without ".map".
  * Returns as ap_map_parse, or AP_E_IO (diag says why) when the file cannot be read. */
 int ap_map_load(const char *path, const ap_map_limits *lim, ap_map **out, ap_diag *diag);
+
+/* The table slot named `name` (e.g. AP_JPS_TABLE_NAME), or NULL. Pure; thread-safe on a loaded map. */
+const ap_map_table *ap_map_find_table(const ap_map *m, const char *name);
 
 /* Free a map and its tables. NULL is ignored. Not safe while other threads still read the map. */
 void ap_map_free(ap_map *m);

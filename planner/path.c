@@ -56,6 +56,48 @@ ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double swee
     return s;
 }
 
+ap_segment ap_segment_drive(ap_pose *p, int steer, double len, double r)
+{
+    ap_segment s = {0};
+    s.x0 = p->x;
+    s.y0 = p->y;
+    s.heading = ap_angle_wrap(p->heading);
+    s.reverse = len < 0.0;
+    s.length = fabs(len);
+    if (steer == 0) {
+        s.type = AP_SEG_LINE;
+        s.x1 = p->x + len * cos(p->heading);
+        s.y1 = p->y + len * sin(p->heading);
+    } else {
+        s.type = AP_SEG_ARC;
+        s.radius = r;
+        s.sweep = steer * len / r;
+        s.cx = p->x - steer * r * sin(p->heading);
+        s.cy = p->y + steer * r * cos(p->heading);
+        /* The unit sits at angle heading - steer*pi/2 on its circle; that angle turns with the heading,
+         * forward or reverse alike. */
+        double a1 = p->heading - steer * M_PI_2 + s.sweep;
+        s.x1 = s.cx + r * cos(a1);
+        s.y1 = s.cy + r * sin(a1);
+        p->heading += s.sweep;
+    }
+    p->x = s.x1;
+    p->y = s.y1;
+    return s;
+}
+
+void ap_segment_snap_end(ap_segment *s, const ap_pose *goal)
+{
+    s->x1 = goal->x;
+    s->y1 = goal->y;
+    if (s->type == AP_SEG_ARC) {
+        s->sweep += ap_angle_wrap(goal->heading - (s->heading + s->sweep));
+        s->length = s->radius * fabs(s->sweep);
+    } else {
+        s->length = hypot(s->x1 - s->x0, s->y1 - s->y0);
+    }
+}
+
 double ap_segment_end_heading(const ap_segment *s)
 {
     return s->type == AP_SEG_ARC ? ap_angle_wrap(s->heading + s->sweep) : s->heading;
@@ -71,8 +113,11 @@ ap_pose ap_segment_pose(const ap_segment *s, double d)
     if (s->type == AP_SEG_ARC && s->radius > 0.0) {
         /* Listing 2: the angle on the circle advances by d / r in the turn direction; the heading is that
          * angle plus a quarter turn toward the turn side (equivalently start heading + turned angle). */
-        double side = s->sweep >= 0.0 ? 1.0 : -1.0;
-        double t = side * d / s->radius;
+        double dir = s->sweep >= 0.0 ? 1.0 : -1.0;
+        /* The centre is on the side the heading turns toward when driving forward; a reverse arc turns
+         * the facing heading the other way round the same centre (see ap_segment_drive). */
+        double side = s->reverse ? -dir : dir;
+        double t = dir * d / s->radius;
         double a = s->heading - side * M_PI_2 + t;
         p.x = s->cx + s->radius * cos(a);
         p.y = s->cy + s->radius * sin(a);

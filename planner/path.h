@@ -20,7 +20,8 @@ typedef struct ap_segment {
     double radius;       /* arc only: radius (> 0) */
     double sweep;        /* arc only: signed radians, > 0 when the heading increases (turning toward +y) */
     double length;       /* line: |end - start|; arc: radius * |sweep| */
-    bool reverse;        /* driven backwards (Reeds-Shepp, later); false for now */
+    bool reverse;        /* driven backwards (Reeds-Shepp): see ap_segment_drive for how heading, sweep and
+                          * centre are encoded then */
 } ap_segment;
 
 /* A pose: position and heading. */
@@ -34,6 +35,21 @@ ap_segment ap_segment_line(double x0, double y0, double x1, double y1);
 /* Make an arc of radius r > 0 starting at (x0, y0) with heading h0, turning by sweep radians (sign = turn
  * direction: > 0 left in the y-down sense, i.e. heading increases). Centre and end point are derived. */
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep);
+
+/* One driven piece of a Dubins or Reeds-Shepp word as a segment, starting at pose *p, which is advanced to
+ * the piece's end. steer: +1 left (heading increases when driving forward), -1 right, 0 straight. len:
+ * signed length in tiles, < 0 = driven in reverse (reverse = true). r > 0: turning radius (tiles; unused for
+ * lines). Encoding of a reverse piece: `heading` is the direction the unit FACES (not the direction it
+ * moves); a line's end is start - |len| (cos heading, sin heading); an arc's centre is on the steering side
+ * of the facing heading (left for steer +1) exactly as when driving forward, and its sweep is the signed
+ * change of the facing heading, steer * len / r (so a reverse left arc has a negative sweep with its centre
+ * on the left). Start and end points are in driving order. Pure; thread-safe. */
+ap_segment ap_segment_drive(ap_pose *p, int steer, double len, double r);
+
+/* Snap a path's last segment onto the goal pose it reaches up to rounding: its end point becomes the
+ * goal's; an arc's sweep (and length) absorbs the heading residue so start heading + sweep equals the goal
+ * heading modulo 2pi to rounding; a line's length is recomputed. Pure; thread-safe. */
+void ap_segment_snap_end(ap_segment *s, const ap_pose *goal);
 
 /* Heading at the end of a segment. */
 double ap_segment_end_heading(const ap_segment *s);

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "art.h"
 #include "collide.h"
 #include "curve.h"
+#include "plan_dir.h"
 #include "smooth.h"
 
 static int check_point(const ap_map *m, double x, double y)
@@ -61,12 +63,29 @@ int ap_query_check(const ap_query *q, const char **field)
         *field = "start.heading";
         return AP_E_INVALID_REQUEST;
     }
-    if (q->algorithm != AP_ALG_ASTAR) {
+    if (q->algorithm != AP_ALG_ASTAR && q->algorithm != AP_ALG_JPS && q->algorithm != AP_ALG_JPS_PLUS &&
+        q->algorithm != AP_ALG_AUTO && !ap_plan_dir_wanted(q)) {
         *field = "search.algorithm";
         return AP_E_INVALID_REQUEST;
     }
+    if (q->art_directions != 0 && q->art_directions != 8 && q->art_directions != 16) {
+        *field = "unit.art_directions";
+        return AP_E_INVALID_REQUEST;
+    }
+    if (ap_plan_dir_wanted(q)) {
+        /* Legal-turn searches (plan_dir.h): their own fields and ranges. */
+        int dst = ap_plan_dir_check(q, field);
+        if (dst != AP_OK)
+            return dst;
+    }
     if (q->connectivity != 4 && q->connectivity != 8) {
         *field = "search.connectivity";
+        return AP_E_INVALID_REQUEST;
+    }
+    /* JPS prunes 8-connected symmetries (jps.h); there is no 4-connected variant yet. Weighted terrain
+     * would also make JPS invalid: every map is uniform-cost today (see ap_plan_begin). */
+    if ((q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS) && q->connectivity != 8) {
+        *field = "search.algorithm";
         return AP_E_INVALID_REQUEST;
     }
     if (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS) {
@@ -83,6 +102,8 @@ int ap_query_check(const ap_query *q, const char **field)
 
 static int start_search(ap_plan *p, ap_workspace *ws)
 {
+    if (p->alg == AP_ALG_JPS || p->alg == AP_ALG_JPS_PLUS)
+        ap_jps_domain_bind(&p->jps, ws); /* JPS reads arrival directions from this workspace's parents */
     int st = ap_search_begin(&p->search, ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
@@ -102,14 +123,35 @@ int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t dead
     const ap_map *m = q->map;
     p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
     p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
-    if (p->start_node == p->goal_node)
-        return p->state = AP_OK;
     /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. */
     if (m->region[p->start_node] != m->region[p->goal_node]) {
         p->region_pruned = true;
         return p->state = AP_NO_PATH;
     }
-    st = ap_grid_domain_init(&p->grid, &p->dom, m, q->connectivity, p->goal_node);
+    /* Legal turns (directional8/24/48, hybrid, auto for turning units): plan_dir.c, even within one cell. */
+    if (ap_plan_dir_wanted(q)) {
+        int dst = ap_plan_dir_begin(p, ws);
+        if (dst != AP_IN_PROGRESS && dst != AP_OK && dst != AP_NO_PATH)
+            ap_plan_release(p); /* refused: the caller will not call ap_plan_finish */
+        return dst;
+    }
+    if (p->start_node == p->goal_node)
+        return p->state = AP_OK;
+    /* Algorithm choice. JPS is valid for 8-connected uniform-cost maps; every map is uniform-cost today
+     * (all passable cells cost 1). WEIGHTED TERRAIN HOOK: when per-terrain costs arrive, a weighted map
+     * must send jps/jps_plus/auto to A* here. */
+    p->alg = q->algorithm;
+    if (p->alg == AP_ALG_AUTO) {
+        /* AUTO FOR TURNING UNITS: q->turning_radius > 0 is routed to the hybrid pipeline here (another
+         * engineer's change); until then such units use the same choice as the rest. */
+        p->alg = q->connectivity == 8 ? AP_ALG_JPS_PLUS : AP_ALG_ASTAR;
+    }
+    if (p->alg == AP_ALG_JPS || p->alg == AP_ALG_JPS_PLUS)
+        /* jps_plus without a table (a map too large for int16 distances) runs online JPS. */
+        st = ap_jps_domain_init(&p->jps, &p->dom, m, p->alg == AP_ALG_JPS_PLUS ? ap_jps_table_of(m) : NULL,
+                                p->goal_node);
+    else
+        st = ap_grid_domain_init(&p->grid, &p->dom, m, q->connectivity, p->goal_node);
     if (st != AP_OK)
         return p->state = st;
     return start_search(p, ws);
@@ -119,6 +161,8 @@ int ap_plan_step(ap_plan *p, uint64_t max_expansions)
 {
     if (p->state != AP_IN_PROGRESS)
         return p->state;
+    if (p->dirp != NULL)
+        return ap_plan_dir_step(p, max_expansions);
     return p->state = ap_search_run(&p->search, max_expansions);
 }
 
@@ -126,6 +170,8 @@ int ap_plan_move(ap_plan *p, ap_workspace *ws)
 {
     if (p->state != AP_IN_PROGRESS || !p->has_search)
         return p->state;
+    if (p->dirp != NULL)
+        return ap_plan_dir_move(p, ws);
     p->expanded_before += p->search.expanded;
     return start_search(p, ws);
 }
@@ -140,6 +186,12 @@ void ap_plan_set_cancel(ap_plan *p, const atomic_int *cancel)
     p->cancel = cancel;
     if (p->has_search)
         p->search.cancel = cancel;
+}
+
+void ap_plan_release(ap_plan *p)
+{
+    if (p != NULL && p->dirp != NULL)
+        ap_plan_dir_release(p);
 }
 
 void ap_result_free(ap_result *r)
@@ -211,9 +263,20 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     r->field = p->field;
     r->region_pruned = p->region_pruned;
     r->expanded = p->expanded_before + (p->has_search ? p->search.expanded : 0);
-    if (p->state != AP_OK)
+    memcpy(r->message, p->message, sizeof r->message);
+    if (p->state != AP_OK) {
+        ap_plan_release(p);
         return r->status;
+    }
     const ap_query *q = &p->q;
+    if (p->dirp != NULL) {
+        /* Legal-turn geometry (plan_dir.c); then the samples below, as for every answer. */
+        int dst = ap_plan_dir_result(p, r);
+        ap_plan_release(p);
+        if (dst != AP_OK)
+            return fail_result(r, dst, NULL);
+        goto art;
+    }
     const ap_map *m = q->map;
 
     /* The grid path: node ids from the workspace, copied out because the workspace will be reused. */
@@ -226,6 +289,19 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
             return fail_result(r, AP_E_NOMEM, NULL);
         ap_search_path(&p->search, nodes, n);
         r->grid_cost = p->search.cost;
+        if (p->alg == AP_ALG_JPS || p->alg == AP_ALG_JPS_PLUS) {
+            /* Jump points -> every cell in between, so waypoints and smoothing see A*'s kind of path. */
+            size_t full = ap_jps_expand_path(m, nodes, n, NULL, 0);
+            uint32_t *cells = full > 0 ? malloc(full * sizeof *cells) : NULL;
+            if (cells == NULL) {
+                free(nodes);
+                return fail_result(r, full > 0 ? AP_E_NOMEM : AP_E_INTERNAL, NULL);
+            }
+            ap_jps_expand_path(m, nodes, n, cells, full);
+            free(nodes);
+            nodes = cells;
+            n = full;
+        }
     }
     size_t nw = n < 2 ? 2 : n;
     r->waypoints = malloc(nw * sizeof *r->waypoints);
@@ -261,6 +337,23 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
         r->clear = ap_line_clear(m, q->sx, q->sy, q->sx, q->sy, q->unit_radius);
     for (size_t i = 0; i < r->n_segments && r->clear; i++)
         r->clear = ap_segment_clear(m, &r->segments[i], q->unit_radius);
+
+art:
+    if (q->art_directions != 0 && r->n_segments > 0) {
+        /* Fixed-angle art (art.h): the same path as legal-angle lines; `clear` is recomputed on them. */
+        ap_segment *as;
+        size_t nas;
+        bool aclear;
+        int ast = ap_art_convert(q->map, q->unit_radius, q->art_directions, r->segments, r->n_segments, &as, &nas,
+                                 &aclear);
+        if (ast != AP_OK)
+            return fail_result(r, ast, NULL);
+        free(r->segments);
+        r->segments = as;
+        r->n_segments = nas;
+        r->length = ap_path_length(as, nas);
+        r->clear = aclear;
+    }
 
     if (q->sample_step > 0.0) {
         size_t cap = q->max_samples != 0 ? q->max_samples : AP_DEFAULT_MAX_SAMPLES;

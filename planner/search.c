@@ -15,13 +15,36 @@
  *   brc202d  1520 / 1476, 1543 / 1457   1563 / 1450, 1528 / 1424   (15543)
  * The difference is within run-to-run noise (the cost is dominated by cache misses on the node matrix, not
  * by heap depth), so we keep the simpler binary heap the header documents.
+ *
+ * Second round (JPS change), same bench, quiet machine unless noted:
+ *   - open entries 24 -> 16 bytes (float tie key) and the grid's successors + octile heuristic inlined
+ *     into a copy of the loop (no call per expansion and per successor, no division per heuristic):
+ *     den520d 297 / 432 -> 265 / 385, arena2 335 / 624 -> 295 / 499 (median / mean us).
+ *   - 4-ary vs binary with 16-byte entries, two runs each: den520d 255 / 267 vs 257 / 253, arena2 293 / 297
+ *     vs 313 / 294 (medians): noise again; binary kept.
+ *   - 16-byte (float tie key) vs 24-byte (double g) entries, both inlined, loaded machine, two runs:
+ *     den520d 280 / 285 vs 285 / 292, arena2 327 / 324 vs 322 / 297 (medians): no measurable gain, and the
+ *     float key reorders equal-f nodes (a directional-search test depended on that order), so entries
+ *     keep the exact double g. The gain above is the inlining.
+ *   - 32-byte nodes (no node straddles a cache line) vs 24: den520d A* 298 / 290 vs 284 / 308, JPS+ 7.3 / 7.1
+ *     vs 6.8 / 6.6 (medians, loaded machine): no gain; 24 kept.
+ *   - JPS+: prefetching the next top's table row and node after each pop: den520d 6.8 / 6.3 -> 6.6 / 6.5,
+ *     brc202d 44.6 / 47.1 -> 46.2 / 45.1 (medians, two runs): no gain, removed.
+ *   - perf: the remaining A* time is the pop's sift-down (unpredictable f comparisons, node.heap writes).
+ *   - bucketed queue: not tried. Octile f values are a + b*sqrt(2), so fixed-width buckets would order
+ *     within a bucket arbitrarily and give up exact optimality unless each bucket is a heap again.
+ *   - Pinter's 16-byte node (float g): rejected for precision (see ap_node); a 16-byte node with double g
+ *     needs the heap index elsewhere (lazy deletion or a side array): not tried for lack of time.
  */
 #include "search.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "grid.h"
+#include "jps_impl.h"
 #include "status.h"
 
 #ifndef AP_OPEN_ARITY
@@ -67,7 +90,7 @@ void ap_workspace_free(ap_workspace *ws)
  * reaches the goal sooner among the many equal-f nodes of a grid). */
 static inline bool open_before(const ap_open_entry *a, const ap_open_entry *b)
 {
-    return a->f < b->f || (a->f == b->f && a->g > b->g);
+    return a->f < b->f || (a->f == b->f && a->gtie > b->gtie);
 }
 
 static inline void sift_up(ap_workspace *ws, uint32_t i)
@@ -139,16 +162,62 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     n->g = 0.0;
     n->parent = UINT32_MAX;
     n->gen = ws->gen;
+    n->aux = UINT32_MAX; /* no arrival direction at the start */
     ws->open[0] = (ap_open_entry){dom->heuristic(dom->ctx, start, goal), 0.0, start};
     n->heap = 0;
     ws->open_len = 1;
     return AP_OK;
 }
 
-int ap_search_run(ap_search *s, uint64_t max_expansions)
+/* Relax the edge u -> v with new cost ng; h is computed only when v is new or improved (HV is an expression
+ * evaluated lazily). Closed nodes are final: the heuristics are consistent. The heuristic is evaluated
+ * again on a decrease-key rather than taken as f - g, which could drift by a rounding step. */
+#define RELAX(V, NG, HV, AUX)                                                                                 \
+    do {                                                                                                      \
+        const uint32_t v_ = (V);                                                                              \
+        const double ng_ = (NG);                                                                              \
+        ap_node *nv_ = &nodes[v_];                                                                            \
+        if (nv_->gen != gen) {                                                                                \
+            nv_->gen = gen;                                                                                   \
+            nv_->g = ng_;                                                                                     \
+            nv_->parent = u;                                                                                  \
+            nv_->aux = (AUX);                                                                                 \
+            uint32_t i_ = ws->open_len++;                                                                     \
+            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_};                                           \
+            sift_up(ws, i_);                                                                                  \
+        } else if (nv_->heap != AP_NODE_CLOSED && ng_ < nv_->g) {                                             \
+            uint32_t i_ = nv_->heap;                                                                          \
+            nv_->g = ng_;                                                                                     \
+            nv_->parent = u;                                                                                  \
+            nv_->aux = (AUX);                                                                                 \
+            open[i_].gtie = ng_;                                                                       \
+            open[i_].f = ng_ + (HV);                                                                          \
+            sift_up(ws, i_);                                                                                  \
+        }                                                                                                     \
+    } while (0)
+
+enum { CORE_GENERIC, CORE_GRID8, CORE_JPS_PLUS };
+
+/* Octile distance from (x, y) to (gx, gy): max + (sqrt2 - 1) * min, the same expression as grid.c's. */
+static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
-    if (s->state != AP_IN_PROGRESS)
-        return s->state;
+    int32_t ax = x - gx, ay = y - gy;
+    ax = ax < 0 ? -ax : ax;
+    ay = ay < 0 ? -ay : ay;
+    return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
+}
+
+/* The one A* loop. `kind` is a compile-time constant at each call site, so the compiler makes one copy
+ * that calls the domain through its function pointers (any domain: directional, JPS, 4-connected, ...) and
+ * one with the 8-connected grid's successors and octile heuristic inlined (the domain is recognised by its
+ * callbacks; grid.h). Same semantics for both: the grid copy generates exactly the successors, in the same
+ * order, with the same costs as ap_grid_successors8.
+ *
+ * The JPS+ copy (jps_impl.h) likewise avoids the calls and divisions and keeps the arrival direction in
+ * node.aux. Measurements: see the top of this file.
+ */
+static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
+{
     ap_workspace *ws = s->ws;
     const ap_domain *dom = s->dom;
     ap_node *nodes = ws->nodes;
@@ -157,6 +226,11 @@ int ap_search_run(ap_search *s, uint64_t max_expansions)
     const uint32_t gen = ws->gen;
     const uint32_t goal = s->goal;
     const void *ctx = dom->ctx;
+    const ap_grid_domain *gd = ctx;
+    const uint8_t *pass = kind == CORE_GRID8 ? gd->pass : NULL;
+    const uint32_t S = kind == CORE_GRID8 ? gd->stride : 0;
+    const int32_t gx = kind == CORE_GRID8 ? (int32_t)gd->goal_px : 0;
+    const int32_t gy = kind == CORE_GRID8 ? (int32_t)gd->goal_py : 0;
     uint64_t done = 0;
 
     while (max_expansions == 0 || done < max_expansions) {
@@ -170,47 +244,92 @@ int ap_search_run(ap_search *s, uint64_t max_expansions)
             if (s->deadline_ns != 0 && ap_clock_ns() >= s->deadline_ns)
                 return s->state = AP_TIMEOUT;
         }
-        ap_open_entry top = open[0];
+        const uint32_t u = open[0].node;
         ws->open_len--;
         if (ws->open_len > 0) {
             open[0] = open[ws->open_len];
             sift_down(ws, 0);
         }
-        nodes[top.node].heap = AP_NODE_CLOSED;
+        nodes[u].heap = AP_NODE_CLOSED;
         s->expanded++;
         done++;
-        if (top.node == goal) {
+        if (u == goal) {
             s->cost = nodes[goal].g;
             return s->state = AP_OK;
         }
-        const double g = nodes[top.node].g;
-        int ns = dom->successors(ctx, top.node, succ);
-        s->generated += (uint64_t)ns;
-        for (int k = 0; k < ns; k++) {
-            uint32_t v = succ[k].node;
-            double ng = g + succ[k].cost;
-            ap_node *nv = &nodes[v];
-            if (nv->gen != gen) {
-                nv->gen = gen;
-                nv->g = ng;
-                nv->parent = top.node;
-                uint32_t i = ws->open_len++;
-                open[i] = (ap_open_entry){ng + dom->heuristic(ctx, v, goal), ng, v};
-                sift_up(ws, i);
-            } else if (nv->heap != AP_NODE_CLOSED && ng < nv->g) {
-                /* Decrease-key. Closed nodes are final: the heuristics are consistent. The heuristic is
-                 * called again rather than taken as f - g, which could drift by a rounding step. */
-                uint32_t i = nv->heap;
-                double h = dom->heuristic(ctx, v, goal);
-                nv->g = ng;
-                nv->parent = top.node;
-                open[i].g = ng;
-                open[i].f = ng + h;
-                sift_up(ws, i);
+        const double g = nodes[u].g;
+        if (kind == CORE_GRID8) {
+            /* One division per expansion gives u's coordinates; each neighbour's heuristic is then plain
+             * integer arithmetic (octile: max + (sqrt2 - 1) * min), no call and no division. */
+            const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+            const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;
+            const int pn = pass[n], ps = pass[so], pw = pass[w], pe = pass[e];
+            int k = 0;
+            if (pn) {
+                RELAX(n, g + 1.0, oct_h(ux, uy - 1, gx, gy), 0);
+                k++;
             }
+            if (ps) {
+                RELAX(so, g + 1.0, oct_h(ux, uy + 1, gx, gy), 0);
+                k++;
+            }
+            if (pw) {
+                RELAX(w, g + 1.0, oct_h(ux - 1, uy, gx, gy), 0);
+                k++;
+            }
+            if (pe) {
+                RELAX(e, g + 1.0, oct_h(ux + 1, uy, gx, gy), 0);
+                k++;
+            }
+            /* No corner cutting: a diagonal step needs both orthogonal neighbours passable. */
+            if (pn && pw && pass[n - 1]) {
+                RELAX(n - 1, g + M_SQRT2, oct_h(ux - 1, uy - 1, gx, gy), 0);
+                k++;
+            }
+            if (pn && pe && pass[n + 1]) {
+                RELAX(n + 1, g + M_SQRT2, oct_h(ux + 1, uy - 1, gx, gy), 0);
+                k++;
+            }
+            if (ps && pw && pass[so - 1]) {
+                RELAX(so - 1, g + M_SQRT2, oct_h(ux - 1, uy + 1, gx, gy), 0);
+                k++;
+            }
+            if (ps && pe && pass[so + 1]) {
+                RELAX(so + 1, g + M_SQRT2, oct_h(ux + 1, uy + 1, gx, gy), 0);
+                k++;
+            }
+            s->generated += (uint64_t)k;
+        } else if (kind == CORE_JPS_PLUS) {
+            /* JPS+ (jps_impl.h): the arrival direction comes from node.aux (set below), coordinates from
+             * one division, and each successor's heuristic from its coordinates. */
+            const ap_jps_domain *jd = ctx;
+            const uint32_t JS = jd->stride;
+            const int32_t uy = (int32_t)(u / JS), ux = (int32_t)(u - (uint32_t)uy * JS);
+            const uint32_t from = nodes[u].aux;
+            ap_jps_succ_h sh[8];
+            int ns = ap_jps_plus_expand(jd, u, ux, uy, from < 8 ? (int)from : -1, sh);
+            s->generated += (uint64_t)ns;
+            for (int k = 0; k < ns; k++)
+                RELAX(sh[k].node, g + sh[k].cost, sh[k].h, (uint32_t)sh[k].dir);
+        } else {
+            int ns = dom->successors(ctx, u, succ);
+            s->generated += (uint64_t)ns;
+            for (int k = 0; k < ns; k++)
+                RELAX(succ[k].node, g + succ[k].cost, dom->heuristic(ctx, v_, goal), 0);
         }
     }
     return s->state;
+}
+
+int ap_search_run(ap_search *s, uint64_t max_expansions)
+{
+    if (s->state != AP_IN_PROGRESS)
+        return s->state;
+    if (ap_grid_is_octile_fast(s->dom))
+        return core_run(s, max_expansions, CORE_GRID8);
+    if (ap_jps_is_plus(s->dom))
+        return core_run(s, max_expansions, CORE_JPS_PLUS);
+    return core_run(s, max_expansions, CORE_GENERIC);
 }
 
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap)

@@ -6,6 +6,7 @@
 #ifndef AP_PROTO_WIRE_H
 #define AP_PROTO_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,80 @@ typedef struct ap_path_stats {
                          * min(i * step, length) (the last one = length); 0 = no samples requested. */
 } ap_path_stats;
 
+/* A growable output buffer for the direct JSON writer. It starts on caller storage (a request arena, a
+ * stack buffer, or nothing) and moves to the heap only when that is too small, so the hot path answers
+ * without touching malloc. One thread at a time. */
+typedef struct ap_jbuf {
+    char *p;     /* the bytes written so far, NUL-terminated when len > 0 or p is storage */
+    size_t len;  /* bytes written (without the NUL) */
+    size_t cap;  /* bytes available at p */
+    bool heap;   /* p was malloc'd by the writer: release with ap_jbuf_free (or take ownership of p) */
+    bool failed; /* an allocation failed or a non-finite number was written: the output is unusable */
+    bool bad_number; /* the failure was a non-finite number (a planner bug), not memory */
+} ap_jbuf;
+
+/* Start b on storage (cap bytes, borrowed, may be NULL with cap 0). Pure. */
+void ap_jbuf_init(ap_jbuf *b, char *storage, size_t cap);
+
+/* Forget what was written (keeps the storage, heap or not). */
+void ap_jbuf_reset(ap_jbuf *b);
+
+/* Free heap storage, if any, and start b over on no storage. NULL is ignored. */
+void ap_jbuf_free(ap_jbuf *b);
+
+/* Write the /v1/path answer (the body ap_wire_encode_path returns) to b. Returns AP_OK, or AP_E_NOMEM when
+ * b->failed (allocation failure or a non-finite number: the planner's bug; b->len is then meaningless). */
+int ap_wire_write_path(ap_jbuf *b, const char *map_id, const ap_result *r, const ap_path_stats *st);
+
+/* Write the error body of ap_wire_encode_error to b; *http (if non-NULL) gets the HTTP status. Returns
+ * AP_OK or AP_E_NOMEM (b->failed). */
+int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
+                        int *http);
+
+/* ---- POST /v1/paths (batch) ---------------------------------------------------------------------------- */
+
+/* One query of a batch: its own status after parsing (AP_OK, or the AP_E_* of the first problem found in it,
+ * with err naming the field relative to the item, e.g. "start.x"). */
+typedef struct ap_batch_item {
+    int status;
+    ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets) */
+    ap_wire_error err;   /* meaningful when status != AP_OK */
+} ap_batch_item;
+
+/* A parsed POST /v1/paths body: {"map", "queries": [query, ...], "deadline_ms"?}. */
+typedef struct ap_batch_request {
+    char map[AP_MAP_ID_MAX];
+    int64_t deadline_ms;  /* -1 when absent */
+    ap_batch_item *items; /* n items, malloc'd; ap_wire_batch_free */
+    size_t n;
+} ap_batch_request;
+
+/* Parse a POST /v1/paths body of len bytes. Each element of "queries" is an object with the /v1/path body's
+ * fields except "map" and "deadline_ms" (those are the batch's): "start", "goal", "unit", "search",
+ * "samples", validated exactly as ap_wire_parse_path_request does; a bad element does not fail the batch:
+ * its error is kept in items[i] (status, err). Whole-batch errors (returned, with err): the body is not
+ * JSON (AP_E_INVALID_JSON), not an object, an unknown top-level key, "map" missing or not a 1..63-byte
+ * string, "deadline_ms" out of 1..600000, "queries" missing, not an array, empty, or longer than max_items
+ * (AP_E_INVALID_REQUEST, field "queries"). *req is initialised in every case; on AP_OK the caller frees it
+ * with ap_wire_batch_free (on error there is nothing to free). Thread-safe. */
+int ap_wire_parse_batch_request(const char *body, size_t len, size_t max_items, ap_batch_request *req,
+                                ap_wire_error *err);
+
+/* Free req's items and reset it. NULL is ignored. */
+void ap_wire_batch_free(ap_batch_request *req);
+
+/* Batch answer, written in pieces so the lanes can write each item as soon as it is answered:
+ * ap_wire_write_batch_begin ({"status":"ok","map":…,"results":[), then one ap_wire_write_batch_item or
+ * ap_wire_write_batch_item_error per query in order (first = true for the first), then
+ * ap_wire_write_batch_end ("],"stats":{…}}"). An item is the /v1/path answer without "map", its "stats"
+ * holding "expanded", "lane" and "search_us"; an error item is {"status":"error","error":{"code",
+ * "message","field"?}} (r->status not ok/no_path/timeout is written as an error item too). Return AP_OK or
+ * AP_E_NOMEM (b->failed). */
+int ap_wire_write_batch_begin(ap_jbuf *b, const char *map_id);
+int ap_wire_write_batch_item(ap_jbuf *b, bool first, const ap_result *r, const ap_path_stats *st);
+int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const char *message, const char *field);
+int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *st);
+
 /* Encode the 200 answer for a finished plan: for r->status AP_OK the full body ({"status":"ok", "map",
  * "grid_cost", "length", "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
  * AP_TIMEOUT {"status": "no_path"|"timeout", "map", "stats"}. "samples" appears when r has samples or
@@ -65,7 +140,9 @@ typedef struct ap_path_stats {
  * invalid_request "samples.step" from ap_plan_finish) is encoded as the error body of
  * ap_wire_encode_error(r->status, NULL, r->field, 0, 0, ...); its HTTP status is
  * ap_error_lookup(r->status)->http. Returns NULL on allocation failure or when r holds a non-finite
- * number (a planner bug: the server answers 500). *len (if non-NULL) gets the byte length. */
+ * number (a planner bug: the server answers 500). *len (if non-NULL) gets the byte length.
+ * Written by a direct JSON writer (ap_wire_write_path), byte for byte what jansson's compact, ordered dump
+ * with 17 significant digits gave before. */
 char *ap_wire_encode_path(const char *map_id, const ap_result *r, const ap_path_stats *st, size_t *len);
 
 /* Encode an error body {"error": {"code", "message", "field"?, "line"?, "column"?}} for status (any int;

@@ -7,6 +7,8 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,6 +19,7 @@
 #include "../planner/status.h"
 #include "../proto/errors.h"
 #include "../proto/wire.h"
+#include "curve_route.h"
 
 #define REQUEST_ID_MAX 128
 #define CONNECTION_TIMEOUT_S 30u
@@ -26,9 +29,20 @@
  * connection; whoever comes second frees it. */
 enum { LANES_NONE = 0, LANES_IN, LANES_DONE, LANES_ORPHAN };
 
+/* Per-request memory: one block per request, holding the request context, the job and an arena for the
+ * body and the answer. Blocks are recycled through a small free list (ap_http.pool), so a request on the
+ * hot path costs no malloc of its own: the body is read into the arena, the answer is written straight
+ * into it, and MHD sends it from there (MHD_RESPMEM_PERSISTENT) — the block is only recycled in the
+ * completion callback, after MHD is done with the response. Bodies or answers that do not fit move to the
+ * heap (a batch, a long sampled path). */
+#define ARENA_BODY 4096
+#define ARENA_OUT 12288
+#define POOL_MAX 256 /* blocks kept for reuse; more in flight at once are simply freed */
+
 typedef struct ap_req {
     ap_http *h;
     struct MHD_Connection *conn;
+    struct ap_req *next_free;
     uint64_t t0_ns;
     struct timespec wall0;
     ap_route route;
@@ -37,8 +51,9 @@ typedef struct ap_req {
     char id[REQUEST_ID_MAX + 1];
     char map[AP_MAP_ID_MAX];
 
-    char *body;
+    char *body;        /* arena_body or, when it outgrew it, malloc'd (body_heap) */
     size_t body_len, body_cap;
+    bool body_heap;
     size_t bytes_in;
     bool too_large;
     int early;         /* AP_E_NOT_FOUND / AP_E_METHOD_NOT_ALLOWED decided on the first call, else 0 */
@@ -49,14 +64,43 @@ typedef struct ap_req {
     const char *lane;  /* NULL unless the request went through the lanes */
 
     atomic_int lanes_state;
-    /* the stored answer of a path job, handed over by the done hook (loop thread) before resume */
+    /* the answer of a path job, handed over by the done hook (loop thread) before resume */
     char *stored;
     size_t stored_len;
+    bool stored_heap;  /* stored is malloc'd (else it lies in the arena) */
     int stored_http;
     int stored_status;
 
+    /* batch (POST /v1/paths): the parsed body and the job's items, malloc'd, freed with the request */
+    ap_batch_request batch;
+    ap_job_item *items;
+
+    /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
+    uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
+
     ap_job job;
+
+    /* the arena: not cleared on reuse (only the fields above are) */
+    char arena_body[ARENA_BODY];
+    char arena_out[ARENA_OUT];
 } ap_req;
+
+/* A block from the free list, or a new one. Any MHD thread. */
+static ap_req *req_new(ap_http *h)
+{
+    pthread_mutex_lock(&h->pool_mu);
+    ap_req *r = h->pool;
+    if (r) {
+        h->pool = r->next_free;
+        h->pool_n--;
+    }
+    pthread_mutex_unlock(&h->pool_mu);
+    if (!r)
+        r = malloc(sizeof *r);
+    if (r)
+        memset(r, 0, offsetof(ap_req, arena_body));
+    return r;
+}
 
 /* ---- helpers ------------------------------------------------------------------------------------------ */
 
@@ -97,6 +141,10 @@ static ap_route route_of(const char *url)
 {
     if (strcmp(url, "/v1/path") == 0)
         return AP_ROUTE_PATH;
+    if (strcmp(url, "/v1/paths") == 0)
+        return AP_ROUTE_PATHS;
+    if (strcmp(url, "/v1/curve") == 0)
+        return AP_ROUTE_CURVE;
     if (strcmp(url, "/v1/maps") == 0)
         return AP_ROUTE_MAPS;
     if (strncmp(url, "/v1/maps/", 9) == 0 && url[9] && !strchr(url + 9, '/'))
@@ -115,13 +163,21 @@ static bool is_ready(ap_http *h)
     return h->reg->n > 0 && !atomic_load(&h->draining);
 }
 
-/* Queue a response; body is malloc'd and handed to MHD (NULL gives a fixed fallback body). */
-static enum MHD_Result respond(ap_req *r, int http, char *body, size_t len, const char *ctype, const char *result)
+static bool is_post_route(ap_route route)
+{
+    return route == AP_ROUTE_PATH || route == AP_ROUTE_PATHS || route == AP_ROUTE_CURVE;
+}
+
+/* Queue a response. body is malloc'd and handed to MHD when heap (MHD frees it), else it lives in the
+ * request block or static storage, which outlives the response (MHD_RESPMEM_PERSISTENT: no copy, no free).
+ * NULL body gives a fixed 500 fallback. */
+static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, bool heap, const char *ctype,
+                                   const char *result)
 {
     static const char fallback[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
     struct MHD_Response *resp;
     if (body) {
-        resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+        resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     } else {
         http = 500;
         result = "internal";
@@ -129,7 +185,8 @@ static enum MHD_Result respond(ap_req *r, int http, char *body, size_t len, cons
         resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback, MHD_RESPMEM_PERSISTENT);
     }
     if (!resp) {
-        free(body);
+        if (heap)
+            free(body);
         return MHD_NO;
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
@@ -137,15 +194,22 @@ static enum MHD_Result respond(ap_req *r, int http, char *body, size_t len, cons
     if (http == 503 && result && strcmp(result, "overloaded") == 0)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (http == 405)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->route == AP_ROUTE_PATH ? "POST" : "GET, HEAD");
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, is_post_route(r->route) ? "POST" : "GET, HEAD");
     if (atomic_load(&r->h->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
     MHD_destroy_response(resp);
+    r->t_queued_ns = ap_clock_ns();
     r->responded = true;
     r->status = http;
     r->result = result;
     return ret;
+}
+
+/* Queue a response with a malloc'd body (MHD frees it). */
+static enum MHD_Result respond(ap_req *r, int http, char *body, size_t len, const char *ctype, const char *result)
+{
+    return respond_mem(r, http, body, len, true, ctype, result);
 }
 
 static enum MHD_Result respond_error(ap_req *r, int status, const char *msg, const char *field, int line, int col)
@@ -171,8 +235,11 @@ static enum MHD_Result handle_get(ap_req *r, const char *url)
     size_t len = 0;
     char *body;
     switch (r->route) {
-    case AP_ROUTE_HEALTHZ:
-        return respond_json(r, 200, json_pack("{s:s}", "status", "ok"));
+    case AP_ROUTE_HEALTHZ: {
+        /* Liveness is the HTTP ceiling figure: a constant body, nothing built or freed. */
+        static char ok[] = "{\"status\":\"ok\"}";
+        return respond_mem(r, 200, ok, sizeof ok - 1, false, "application/json", "ok");
+    }
     case AP_ROUTE_READYZ:
         if (is_ready(h))
             return respond_json(r, 200, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)h->reg->n));
@@ -198,8 +265,52 @@ static enum MHD_Result handle_get(ap_req *r, const char *url)
     }
 }
 
-/* The whole body is in: validate on this thread (bad input never reaches the loop), then suspend and hand
- * the job over. */
+/* Suspend the connection and hand the job to the lanes (r->job filled). */
+static enum MHD_Result hand_off(ap_req *r)
+{
+    ap_http *h = r->h;
+    /* Suspend before the hand-off: once the job is in the inbox the loop may finish it and resume at once,
+     * and resuming a connection that is not yet suspended would be lost. */
+    MHD_suspend_connection(r->conn);
+    atomic_store(&r->lanes_state, LANES_IN);
+    if (ap_lanes_submit(h->lanes, &r->job) != AP_OK) {
+        /* Drain began between the draining check and the submit: answer from this thread. */
+        atomic_store(&r->lanes_state, LANES_DONE);
+        int http = 503;
+        r->stored = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &r->stored_len);
+        r->stored_heap = true;
+        r->stored_http = http;
+        r->stored_status = AP_E_NOT_READY;
+        MHD_resume_connection(r->conn);
+    }
+    return MHD_YES;
+}
+
+/* The job's deadline: from the request's arrival, so time spent reading the body and queueing is charged
+ * to it, as the client sees it. */
+static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
+{
+    int64_t ms = deadline_ms < 0 ? r->h->cfg->default_deadline_ms : deadline_ms;
+    if (ms > r->h->cfg->max_deadline_ms)
+        ms = r->h->cfg->max_deadline_ms;
+    return r->t0_ns + (uint64_t)ms * 1000000ULL;
+}
+
+static const char *status_result(int status);
+
+/* Queue the answer a finished job left in its out buffer (arena or heap). */
+static enum MHD_Result respond_job(ap_req *r)
+{
+    ap_job *j = &r->job;
+    bool heap = j->out.heap;
+    if (heap)
+        ap_jbuf_init(&j->out, NULL, 0); /* MHD owns the block now */
+    return respond_mem(r, j->body ? j->http_status : 500, j->body, j->body_len, heap, "application/json",
+                       status_result(j->status));
+}
+
+/* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
+ * slice here (inline_fast) or suspend and hand the job over. */
 static enum MHD_Result handle_path(ap_req *r)
 {
     ap_http *h = r->h;
@@ -208,8 +319,6 @@ static enum MHD_Result handle_path(ap_req *r)
 
     ap_path_request pr;
     ap_wire_error we;
-    memset(&pr, 0, sizeof pr);
-    memset(&we, 0, sizeof we);
     int st = ap_wire_parse_path_request(r->body ? r->body : "", r->body_len, &pr, &we);
     if (st != AP_OK)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
@@ -224,34 +333,86 @@ static enum MHD_Result handle_path(ap_req *r)
     st = ap_query_check(&pr.q, &field);
     if (st != AP_OK)
         return respond_error(r, st, NULL, field, 0, 0);
-
-    int64_t ms = pr.deadline_ms < 0 ? h->cfg->default_deadline_ms : pr.deadline_ms;
-    if (ms > h->cfg->max_deadline_ms)
-        ms = h->cfg->max_deadline_ms;
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
 
     ap_job_init(&r->job);
     r->job.q = pr.q;
-    /* The deadline counts from the request's arrival, so time spent reading the body and queueing is
-     * charged to it, as the client sees it. */
-    r->job.deadline_ns = r->t0_ns + (uint64_t)ms * 1000000ULL;
+    r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
+    ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
 
-    /* Suspend before the hand-off: once the job is in the inbox the loop may finish it and resume at once,
-     * and resuming a connection that is not yet suspended would be lost. */
-    MHD_suspend_connection(r->conn);
-    atomic_store(&r->lanes_state, LANES_IN);
-    if (ap_lanes_submit(h->lanes, &r->job) != AP_OK) {
-        /* Drain began between the check above and the submit: answer from this thread. */
-        atomic_store(&r->lanes_state, LANES_DONE);
-        int http = 503;
-        r->stored = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &r->stored_len);
-        r->stored_http = http;
-        r->stored_status = AP_E_NOT_READY;
-        MHD_resume_connection(r->conn);
+    if (h->cfg->inline_fast) {
+        st = ap_lanes_run_inline(h->lanes, &r->job);
+        if (st == AP_OK) {
+            r->lane = ap_metrics_lane_name(r->job.lane);
+            r->t_resumed_ns = ap_clock_ns();
+            return respond_job(r);
+        }
+        /* AP_IN_PROGRESS: on to the slow lane; AP_E_OVERLOADED: no fast workspace free, the pool's turn. */
     }
-    return MHD_YES;
+    return hand_off(r);
+}
+
+/* POST /v1/paths: whole-batch problems are answered here; per-query problems become error items. */
+static enum MHD_Result handle_paths(ap_req *r)
+{
+    ap_http *h = r->h;
+    if (r->too_large)
+        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
+    ap_wire_error we;
+    int st = ap_wire_parse_batch_request(r->body ? r->body : "", r->body_len, h->cfg->max_batch, &r->batch, &we);
+    if (st != AP_OK)
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    copy_printable(r->map, sizeof r->map, r->batch.map);
+    const ap_map *m = ap_registry_find(h->reg, r->batch.map);
+    if (!m)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+    if (atomic_load(&h->draining))
+        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+    r->items = calloc(r->batch.n, sizeof *r->items);
+    if (!r->items)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    for (size_t i = 0; i < r->batch.n; i++) {
+        const ap_batch_item *bi = &r->batch.items[i];
+        ap_job_item *it = &r->items[i];
+        if (bi->status != AP_OK) {
+            it->status = bi->status;
+            it->message = bi->err.message[0] ? bi->err.message : NULL;
+            it->field = bi->err.field;
+            continue;
+        }
+        it->q = bi->q;
+        it->q.map = m;
+        it->q.max_samples = h->cfg->max_samples;
+        const char *field = NULL;
+        it->status = ap_query_check(&it->q, &field);
+        it->field = field;
+    }
+    ap_job_init(&r->job);
+    r->job.items = r->items;
+    r->job.n_items = r->batch.n;
+    r->job.map_id = m->id;
+    r->job.deadline_ns = deadline_of(r, r->batch.deadline_ms);
+    r->job.user = r;
+    ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
+    return hand_off(r);
+}
+
+/* POST /v1/curve: about a microsecond of work, answered synchronously on this thread (server/curve_route.h). */
+static enum MHD_Result handle_curve(ap_req *r)
+{
+    if (r->too_large)
+        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
+    char *out = NULL;
+    size_t len = 0;
+    int http = ap_curve_route(r->body ? r->body : "", r->body_len, &out, &len);
+    const char *result = "ok";
+    if (http == 500 || !out)
+        result = "internal";
+    else if (http != 200)
+        result = strstr(out, "\"invalid_json\"") ? "invalid_json" : "invalid_request";
+    return respond(r, http, out, len, "application/json", result);
 }
 
 static const char *status_result(int status)
@@ -267,9 +428,13 @@ static const char *status_result(int status)
 
 static enum MHD_Result respond_stored(ap_req *r)
 {
+    r->t_resumed_ns = ap_clock_ns();
     char *body = r->stored;
+    bool heap = r->stored_heap;
     r->stored = NULL;
-    return respond(r, r->stored_http, body, r->stored_len, "application/json", status_result(r->stored_status));
+    r->stored_heap = false;
+    return respond_mem(r, body ? r->stored_http : 500, body, r->stored_len, heap, "application/json",
+                       status_result(r->stored_status));
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -281,7 +446,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
 
     if (!r) {
-        r = calloc(1, sizeof *r);
+        r = req_new(h);
         if (!r)
             return MHD_NO;
         *con_cls = r;
@@ -307,13 +472,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         bool is_post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
         if (r->route == AP_ROUTE_OTHER)
             r->early = AP_E_NOT_FOUND;
-        else if (r->route == AP_ROUTE_PATH ? !is_post : !is_get)
+        else if (is_post_route(r->route) ? !is_post : !is_get)
             r->early = AP_E_METHOD_NOT_ALLOWED;
 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         bool has_body = te != NULL || (cl && strcmp(cl, "0") != 0);
-        if (cl && r->route == AP_ROUTE_PATH && !r->early) {
+        if (cl && is_post_route(r->route) && !r->early) {
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. */
@@ -340,28 +505,37 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t max = h->cfg->max_body_bytes;
         r->bytes_in += n;
         *upload_data_size = 0;
-        if (r->too_large || r->early || r->route != AP_ROUTE_PATH)
-            return MHD_YES; /* only /v1/path has a body we use; others are read and dropped */
+        if (r->too_large || r->early || !is_post_route(r->route))
+            return MHD_YES; /* only the path routes have a body we use; others are read and dropped */
         if (n > max || r->body_len > max - n) {
             /* A chunked body (no Content-Length) went over: keep reading and discarding, so the 413 can be
              * sent as a proper answer at the end rather than by resetting the connection. */
             r->too_large = true;
-            free(r->body);
+            if (r->body_heap)
+                free(r->body);
             r->body = NULL;
             r->body_len = r->body_cap = 0;
+            r->body_heap = false;
             return MHD_YES;
         }
+        if (!r->body) {
+            r->body = r->arena_body;
+            r->body_cap = sizeof r->arena_body;
+        }
         if (r->body_len + n > r->body_cap) {
-            size_t cap = r->body_cap ? r->body_cap : 1024;
+            size_t cap = r->body_cap * 2;
             while (cap < r->body_len + n)
                 cap *= 2;
             if (cap > max)
                 cap = max;
-            char *nb = realloc(r->body, cap);
+            char *nb = r->body_heap ? realloc(r->body, cap) : malloc(cap);
             if (!nb)
                 return MHD_NO;
+            if (!r->body_heap)
+                memcpy(nb, r->body, r->body_len);
             r->body = nb;
             r->body_cap = cap;
+            r->body_heap = true;
         }
         memcpy(r->body + r->body_len, upload_data, n);
         r->body_len += n;
@@ -372,45 +546,110 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return respond_stored(r); /* called again after MHD_resume_connection */
     if (r->early)
         return respond_error(r, r->early, NULL, NULL, 0, 0);
-    if (r->route != AP_ROUTE_PATH)
+    if (!is_post_route(r->route))
         return handle_get(r, url);
-    return handle_path(r);
+    r->t_body_ns = ap_clock_ns();
+    if (r->route == AP_ROUTE_CURVE)
+        return handle_curve(r);
+    return r->route == AP_ROUTE_PATH ? handle_path(r) : handle_paths(r);
 }
 
 /* ---- completion (MHD thread) -------------------------------------------------------------------------- */
 
+/* Append s as a JSON string. Every logged string is printable ASCII already (copy_printable, the request
+ * id rules, static names), so only '"' and '\\' need escaping. */
+static size_t log_str(char *buf, size_t at, size_t cap, const char *s)
+{
+    if (at + 1 < cap)
+        buf[at++] = '"';
+    for (; *s && at + 3 < cap; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[at++] = '\\';
+        buf[at++] = *s;
+    }
+    if (at + 1 < cap)
+        buf[at++] = '"';
+    return at;
+}
+
+/* One JSON line per request, formatted by hand: building it with jansson cost more than the short search
+ * it reports on. The keys and their order are unchanged. */
 static void access_log(ap_req *r, uint64_t dur_ns)
 {
     ap_http *h = r->h;
     struct tm tm;
     gmtime_r(&r->wall0.tv_sec, &tm);
-    char ts[96];
-    snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec, (long)(r->wall0.tv_nsec / 1000000L) % 1000);
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:I}", "ts", ts, "id", r->id, "method", r->method, "path",
-                          r->path, "status", r->status, "duration_us", (json_int_t)(dur_ns / 1000), "bytes_in",
-                          (json_int_t)r->bytes_in);
-    if (!o)
-        return;
-    if (r->lane)
-        json_object_set_new(o, "lane", json_string(r->lane));
-    if (r->map[0])
-        json_object_set_new(o, "map", json_string(r->map));
-    json_object_set_new(o, "result", json_string(r->result ? r->result : (r->responded ? "ok" : "aborted")));
-    char *line = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (line) {
-        fprintf(h->log, "%s\n", line);
-        fflush(h->log);
-        free(line);
+    char line[1024];
+    size_t cap = sizeof line - 2, n;
+    n = (size_t)snprintf(line, cap, "{\"ts\":\"%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ\",\"id\":", tm.tm_year + 1900,
+                         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                         (long)(r->wall0.tv_nsec / 1000000L) % 1000);
+    n = log_str(line, n, cap, r->id);
+    n += (size_t)snprintf(line + n, cap - n, ",\"method\":");
+    n = log_str(line, n, cap, r->method);
+    n += (size_t)snprintf(line + n, cap - n, ",\"path\":");
+    n = log_str(line, n, cap, r->path);
+    n += (size_t)snprintf(line + n, cap - n, ",\"status\":%d,\"duration_us\":%llu,\"bytes_in\":%llu", r->status,
+                          (unsigned long long)(dur_ns / 1000), (unsigned long long)r->bytes_in);
+    if (r->lane && n < cap) {
+        n += (size_t)snprintf(line + n, cap - n, ",\"lane\":");
+        n = log_str(line, n, cap, r->lane);
     }
+    if (r->map[0] && n < cap) {
+        n += (size_t)snprintf(line + n, cap - n, ",\"map\":");
+        n = log_str(line, n, cap, r->map);
+    }
+    if (n < cap) {
+        n += (size_t)snprintf(line + n, cap - n, ",\"result\":");
+        n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
+    }
+    if (n > cap)
+        n = cap;
+    line[n++] = '}';
+    line[n++] = '\n';
+    /* One fwrite under stdio's lock keeps lines whole between threads; main.c flushes the buffer. */
+    fwrite(line, 1, n, h->log);
 }
 
+/* Stage durations of a fast-lane path request that went the whole way (metrics.h, ap_stage). */
+static void observe_stages(ap_req *r, uint64_t t_done)
+{
+    const ap_job *j = &r->job;
+    uint64_t ns[AP_STAGE_COUNT];
+    uint64_t worker_end = j->t_first_ns + j->search_ns;
+    ns[AP_STAGE_READ] = r->t_body_ns - r->t0_ns;
+    ns[AP_STAGE_PARSE] = j->t_submit_ns - r->t_body_ns;
+    ns[AP_STAGE_TO_LOOP] = j->t_admit_ns - j->t_submit_ns;
+    ns[AP_STAGE_TO_POOL] = j->t_first_ns - j->t_admit_ns;
+    ns[AP_STAGE_SEARCH] = j->search_ns;
+    ns[AP_STAGE_FROM_POOL] = j->t_back_ns > worker_end ? j->t_back_ns - worker_end : 0;
+    ns[AP_STAGE_ENCODE] = j->t_encoded_ns - j->t_back_ns;
+    ns[AP_STAGE_TO_HTTP] = r->t_resumed_ns - j->t_encoded_ns;
+    ns[AP_STAGE_RESPOND] = r->t_queued_ns - r->t_resumed_ns;
+    ns[AP_STAGE_SEND] = t_done - r->t_queued_ns;
+    ns[AP_STAGE_TOTAL] = t_done - r->t0_ns;
+    ap_metrics_observe_stages(r->h->metrics, ns);
+}
+
+/* Release what the request holds and recycle its block. Any thread (the loop thread frees orphans). */
 static void req_free(ap_req *r)
 {
-    free(r->body);
-    free(r->stored);
-    free(r->job.body);
+    ap_http *h = r->h;
+    if (r->body_heap)
+        free(r->body);
+    if (r->stored_heap)
+        free(r->stored);
+    ap_jbuf_free(&r->job.out); /* heap only; arena storage needs nothing */
+    ap_wire_batch_free(&r->batch);
+    free(r->items);
+    pthread_mutex_lock(&h->pool_mu);
+    if (h->pool_n < POOL_MAX) {
+        r->next_free = h->pool;
+        h->pool = r;
+        h->pool_n++;
+        r = NULL;
+    }
+    pthread_mutex_unlock(&h->pool_mu);
     free(r);
 }
 
@@ -426,6 +665,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     uint64_t dur = ap_clock_ns() - r->t0_ns;
     if (r->responded)
         ap_metrics_observe_request(h->metrics, r->route, r->status, dur);
+    if (r->responded && r->status == 200 && r->route == AP_ROUTE_PATH && r->t_resumed_ns && r->job.t_encoded_ns &&
+        r->job.lane == AP_LANE_FAST)
+        observe_stages(r, r->t0_ns + dur);
     if (h->log)
         access_log(r, dur);
     atomic_fetch_sub(&h->inflight, 1);
@@ -445,7 +687,9 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     ap_req *r = job->user;
     r->stored = job->body;
     r->stored_len = job->body_len;
-    job->body = NULL;
+    r->stored_heap = job->out.heap && job->body != NULL;
+    if (r->stored_heap)
+        ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
     r->stored_http = job->http_status;
     r->stored_status = job->status;
     r->lane = ap_metrics_lane_name(job->lane);
@@ -472,6 +716,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     atomic_init(&h->draining, false);
     atomic_init(&h->id_counter, 0);
     atomic_init(&h->inflight, 0);
+    pthread_mutex_init(&h->pool_mu, NULL);
+    h->pool = NULL;
+    h->pool_n = 0;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     h->id_seed = mix64((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
@@ -498,12 +745,17 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
     if (v6)
         flags |= MHD_USE_IPv6;
+    /* http_threads > 1: MHD's thread pool (each thread polls its own share of the connections); 1: the
+     * one internal polling thread. Chosen by measurement (README "Performance"). */
     h->daemon = MHD_start_daemon(flags, cfg->listen_port, NULL, NULL, on_request, h,
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                                 MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->http_threads > 1 ? cfg->http_threads : 0),
                                  MHD_OPTION_END);
     if (!h->daemon) {
+        pthread_mutex_destroy(&h->pool_mu);
+        h->cfg = NULL; /* nothing for ap_http_stop to release */
         snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
         return AP_E_IO;
@@ -538,5 +790,16 @@ void ap_http_stop(ap_http *h)
     if (h->quiesced_fd >= 0) {
         close(h->quiesced_fd);
         h->quiesced_fd = -1;
+    }
+    if (h->cfg) {
+        /* Every connection is closed and every request completed: the free list is all that is left. */
+        while (h->pool) {
+            ap_req *r = h->pool;
+            h->pool = r->next_free;
+            free(r);
+        }
+        h->pool_n = 0;
+        pthread_mutex_destroy(&h->pool_mu);
+        h->cfg = NULL;
     }
 }

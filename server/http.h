@@ -1,13 +1,16 @@
 /* http.h — the libmicrohttpd front: routes, body limits, request validation, suspend/resume hand-off to
  * the lanes, X-Request-ID, metrics and the JSON access log.
  *
- * Threads: MHD runs one internal polling thread (epoll where available) which calls every handler, so the
- * per-request state needs no locks. The libuv loop thread talks to it only through ap_http_on_job_done
+ * Threads: MHD runs one internal polling thread (epoll where available), or a pool of them
+ * (http_threads), which calls every handler; a request stays on one thread, so its state needs no locks
+ * (the recycled request blocks are shared, under pool_mu). With inline_fast a short query's fast slice
+ * runs right on that thread (ap_lanes_run_inline), bounded by fast_budget expansions. The libuv loop thread talks to it only through ap_http_on_job_done
  * (MHD_resume_connection may be called from any thread) and the atomic flags below.
  */
 #ifndef AP_SERVER_HTTP_H
 #define AP_SERVER_HTTP_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +38,9 @@ typedef struct ap_http {
     atomic_uint_fast64_t id_counter;
     uint64_t id_seed;          /* start time mixed into generated request ids */
     atomic_int_fast64_t inflight; /* requests between first handler call and completion */
+    pthread_mutex_t pool_mu;   /* guards pool: MHD threads take blocks, any thread returns them */
+    struct ap_req *pool;       /* recycled request blocks (context + job + arena) */
+    int pool_n;
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6

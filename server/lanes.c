@@ -1,14 +1,18 @@
 /* lanes.c — inbox, admission, fast and slow lanes, completion, drain. Threading rules in lanes.h. */
 #include "lanes.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "../planner/search.h"
 #include "../planner/status.h"
 
-#define MAX_SUCC 8          /* 8-connected grid: the most successors any current domain yields */
+#define MAX_SUCC AP_PLAN_MAX_SUCC /* the most successors any plan domain yields (directional: plan.h) */
 #define SWEEP_INTERVAL_MS 100
 
 /* ---- small queue helpers (loop thread) ---------------------------------------------------------------- */
@@ -49,12 +53,40 @@ static ap_workspace *fast_take(ap_lanes *l)
     return ws;
 }
 
+/* A free fast workspace, or NULL at once when all are taken (the inline path never waits). */
+static ap_workspace *fast_try_take(ap_lanes *l)
+{
+    pthread_mutex_lock(&l->pool_mu);
+    ap_workspace *ws = l->n_fast_free > 0 ? l->fast_free[--l->n_fast_free] : NULL;
+    pthread_mutex_unlock(&l->pool_mu);
+    return ws;
+}
+
 static void fast_release(ap_lanes *l, ap_workspace *ws)
 {
     pthread_mutex_lock(&l->pool_mu);
     l->fast_free[l->n_fast_free++] = ws;
     pthread_cond_signal(&l->pool_cv);
     pthread_mutex_unlock(&l->pool_mu);
+}
+
+/* Pool threads run at a lower CPU priority (nice + pool_nice, once per thread, Linux per-thread nice): with
+ * short queries answered on the HTTP thread, the pool mostly runs slow slices, and on a machine with as
+ * many busy threads as cores the scheduler would otherwise give a slow slice the core a short query is
+ * waiting for (measured: short p99 7.7 ms -> see README "Performance"). */
+static _Thread_local bool pool_thread_niced;
+
+static void pool_thread_setup(ap_lanes *l)
+{
+    if (pool_thread_niced)
+        return;
+    pool_thread_niced = true;
+    if (l->cfg.pool_nice > 0) {
+        errno = 0;
+        int cur = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+        if (errno == 0)
+            setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), cur + l->cfg.pool_nice);
+    }
 }
 
 /* ---- plan helpers (worker) ---------------------------------------------------------------------------- */
@@ -75,22 +107,162 @@ static void finish_plan(ap_job *j, int st)
         /* ap_plan_begin refused the query (the HTTP thread checked it already, so this is rare). */
         j->result.status = st;
         ap_query_check(&j->q, &j->result.field);
+        if (j->plan.field != NULL) /* refused while planning (e.g. directional window): the plan knows why */
+            j->result.field = j->plan.field;
+        memcpy(j->result.message, j->plan.message, sizeof j->result.message);
     }
     j->state = j->result.status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->result.status;
 }
 
 static void finish_timeout_unsearched(ap_job *j)
 {
+    ap_plan_release(&j->plan); /* directional tables etc. of a plan abandoned between slices */
     memset(&j->result, 0, sizeof j->result);
     j->result.status = AP_TIMEOUT;
     j->result.expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
     j->state = AP_TIMEOUT;
 }
 
+/* ---- batches (worker) --------------------------------------------------------------------------------- */
+
+/* Write items[next_item]'s answer into the job's body and move on. */
+static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
+{
+    ap_path_stats st = {.lane = ap_metrics_lane_name(lane),
+                        .search_us = j->item_ns / 1000,
+                        .sample_step = j->items[j->next_item].q.sample_step};
+    ap_wire_write_batch_item(&j->out, j->next_item == 0, r, &st);
+    j->expanded += r->expanded;
+    j->next_item++;
+    j->item_active = false;
+    j->item_ns = 0;
+}
+
+/* Answer items that need no search: preset errors, and (when `timeout`) every remaining item. Stops at the
+ * first item to search. */
+static void batch_skip(ap_job *j, bool timeout)
+{
+    while (j->next_item < j->n_items) {
+        const ap_job_item *it = &j->items[j->next_item];
+        if (it->status != AP_OK) {
+            ap_wire_write_batch_item_error(&j->out, j->next_item == 0, it->status, it->message, it->field);
+            j->next_item++;
+            j->item_active = false;
+            continue;
+        }
+        if (!timeout)
+            return;
+        ap_result r;
+        memset(&r, 0, sizeof r);
+        r.status = AP_TIMEOUT;
+        r.expanded = j->item_active ? ap_plan_expanded(&j->plan) : 0;
+        batch_write_item(j, &r, j->lane);
+    }
+}
+
+/* Finish the active item's plan (no longer in progress) and write its answer. */
+static void batch_finish_item(ap_job *j, ap_lane lane)
+{
+    ap_result r;
+    ap_plan_finish(&j->plan, &r);
+    if (r.status == AP_IN_PROGRESS)
+        r.status = AP_E_INTERNAL;
+    batch_write_item(j, &r, lane);
+    ap_result_free(&r);
+}
+
+/* Run items on ws until they are all answered, one outgrows per_item expansions (left active), or
+ * `total` expansions have been spent (0 = no total cap). Returns the job state: AP_OK when every item is
+ * answered, else AP_IN_PROGRESS. */
+static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uint64_t per_item, uint64_t total)
+{
+    uint64_t spent = 0;
+    for (;;) {
+        uint64_t now = ap_clock_ns();
+        bool exp = expired(l, j, now);
+        if (exp && j->item_active) {
+            /* the active item's search is abandoned: it answers timeout with what it spent */
+            ap_result r;
+            memset(&r, 0, sizeof r);
+            r.status = AP_TIMEOUT;
+            r.expanded = ap_plan_expanded(&j->plan);
+            batch_write_item(j, &r, lane);
+        }
+        batch_skip(j, exp);
+        if (j->next_item >= j->n_items)
+            return AP_OK;
+        if (total && spent >= total)
+            return AP_IN_PROGRESS;
+        if (!j->item_active) {
+            int st = ap_plan_begin(&j->plan, &j->items[j->next_item].q, ws, j->deadline_ns);
+            ap_plan_set_cancel(&j->plan, &l->cancel);
+            j->item_active = true;
+            if (st != AP_IN_PROGRESS) {
+                batch_finish_item(j, lane);
+                continue;
+            }
+        }
+        uint64_t before = ap_plan_expanded(&j->plan);
+        /* On the fast lane every item gets its whole per-item budget (the total is only checked between
+         * items); on the slow lane the slice is shared by the items it reaches. */
+        uint64_t budget = per_item;
+        if (lane == AP_LANE_SLOW && total && total - spent < budget)
+            budget = total - spent;
+        uint64_t t0 = ap_clock_ns();
+        int st = ap_plan_step(&j->plan, budget);
+        j->item_ns += ap_clock_ns() - t0;
+        spent += ap_plan_expanded(&j->plan) - before;
+        if (st != AP_IN_PROGRESS) {
+            batch_finish_item(j, lane);
+            continue;
+        }
+        if (lane == AP_LANE_FAST)
+            return AP_IN_PROGRESS; /* outgrew its fast budget: the batch moves to the slow lane */
+        if (total && spent >= total)
+            return AP_IN_PROGRESS;
+    }
+}
+
+static void batch_fast_work(ap_lanes *l, ap_job *j)
+{
+    uint64_t t0 = ap_clock_ns();
+    if (!j->t_first_ns)
+        j->t_first_ns = t0;
+    if (j->next_item == 0 && j->out.len == 0)
+        ap_wire_write_batch_begin(&j->out, j->map_id);
+    ap_workspace *ws = fast_take(l);
+    j->state = batch_run(l, j, ws, AP_LANE_FAST, l->cfg.fast_budget, l->cfg.fast_budget);
+    /* Ended on the turn's total budget with the next item not started: another fast turn. Ended inside an
+     * item: that item outgrew fast_budget, so the rest of the batch goes to the slow lane. */
+    j->requeue_fast = j->state == AP_IN_PROGRESS && !j->item_active;
+    fast_release(l, ws);
+    j->search_ns += ap_clock_ns() - t0;
+}
+
+static void batch_slow_work(ap_lanes *l, ap_job *j)
+{
+    uint64_t t0 = ap_clock_ns();
+    if (j->item_active && !j->moved) {
+        /* The item that outgrew the fast lane restarts on the slow workspace (see slow_work). */
+        int st = ap_plan_move(&j->plan, j->slow_ws);
+        ap_plan_set_cancel(&j->plan, &l->cancel);
+        if (st != AP_IN_PROGRESS)
+            batch_finish_item(j, AP_LANE_SLOW);
+    }
+    j->moved = true;
+    j->state = batch_run(l, j, j->slow_ws, AP_LANE_SLOW, l->cfg.slow_slice, l->cfg.slow_slice);
+    j->search_ns += ap_clock_ns() - t0;
+}
+
 static void fast_work(uv_work_t *w)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
+    pool_thread_setup(l);
+    if (j->items) {
+        batch_fast_work(l, j);
+        return;
+    }
     uint64_t t0 = ap_clock_ns();
     j->t_first_ns = t0;
     if (expired(l, j, t0)) {
@@ -114,6 +286,11 @@ static void slow_work(uv_work_t *w)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
+    pool_thread_setup(l);
+    if (j->items) {
+        batch_slow_work(l, j);
+        return;
+    }
     uint64_t t0 = ap_clock_ns();
     if (expired(l, j, t0)) {
         finish_timeout_unsearched(j);
@@ -145,35 +322,65 @@ static void slow_work(uv_work_t *w)
 
 static void maybe_drained(ap_lanes *l);
 
-static void complete(ap_lanes *l, ap_job *j)
+/* Encode the finished job's answer into job->out (single query or batch) and count its search. Loop
+ * thread, or the submitter's thread for inline jobs. */
+static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
 {
-    uint64_t now = ap_clock_ns();
     j->queue_us = ((j->t_first_ns ? j->t_first_ns : now) - j->t_submit_ns) / 1000;
     j->search_us = j->search_ns / 1000;
     j->status = j->state;
-    j->expanded = j->result.expanded;
-
     ap_path_stats st = {.lane = ap_metrics_lane_name(j->lane),
                         .queue_us = j->queue_us,
                         .search_us = j->search_us,
                         .sample_step = j->q.sample_step};
-    size_t len = 0;
-    if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT) {
-        j->body = ap_wire_encode_path(j->q.map ? j->q.map->id : "", &j->result, &st, &len);
-        j->http_status = 200;
+    int http = 200;
+    if (j->items && (j->status == AP_OK || j->status == AP_TIMEOUT || j->status == AP_IN_PROGRESS)) {
+        /* A batch is answered item by item; whatever is left now (the job timed out or was cancelled
+         * while queued) answers "timeout". */
+        if (j->out.len == 0)
+            ap_wire_write_batch_begin(&j->out, j->map_id);
+        if (j->next_item < j->n_items) {
+            if (j->item_active) {
+                ap_result r;
+                memset(&r, 0, sizeof r);
+                r.status = AP_TIMEOUT;
+                r.expanded = ap_plan_expanded(&j->plan);
+                batch_write_item(j, &r, j->lane);
+            }
+            batch_skip(j, true);
+        }
+        ap_wire_write_batch_end(&j->out, j->expanded, &st);
+        j->status = AP_OK;
+    } else if (j->items) {
+        ap_jbuf_reset(&j->out);
+        ap_wire_write_error(&j->out, j->status, NULL, NULL, 0, 0, &http);
     } else {
-        int http = 500;
-        j->body = ap_wire_encode_error(j->status, NULL, j->result.field, 0, 0, &http, &len);
-        j->http_status = http;
+        j->expanded = j->result.expanded;
+        if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT)
+            ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : "", &j->result, &st);
+        else
+            ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
     }
-    if (!j->body) {
-        len = 0;
+    j->http_status = http;
+    if (j->out.failed) {
+        j->body = NULL;
+        j->body_len = 0;
         j->http_status = 500;
+    } else {
+        j->body = j->out.p;
+        j->body_len = j->out.len;
     }
-    j->body_len = len;
+    j->t_encoded_ns = ap_clock_ns();
     if (l->metrics && j->t_first_ns && j->search_ns)
         ap_metrics_observe_search(l->metrics, j->lane, j->search_ns, j->expanded);
     ap_result_free(&j->result);
+}
+
+static void complete(ap_lanes *l, ap_job *j)
+{
+    uint64_t now = ap_clock_ns();
+    j->t_back_ns = now;
+    encode_answer(l, j, now);
 
     pthread_mutex_lock(&l->inbox_mu);
     l->outstanding--;
@@ -285,6 +492,14 @@ static void fast_after(uv_work_t *w, int status)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
+    if (status == 0 && j->requeue_fast && !atomic_load(&l->cancel)) {
+        /* A batch's fast turn spent its budget: back of the pool's queue, behind fast work waiting, still
+         * counted in fast_active. */
+        j->requeue_fast = false;
+        if (uv_queue_work(l->loop, &j->work, fast_work, fast_after) == 0)
+            return;
+    }
+    j->requeue_fast = false;
     l->fast_active--;
     if (l->metrics)
         ap_metrics_queue_add(l->metrics, AP_LANE_FAST, -1);
@@ -328,7 +543,11 @@ static void on_async(uv_async_t *a)
     while (j) {
         ap_job *next = j->next;
         j->next = NULL;
-        fast_admit(l, j);
+        j->t_admit_ns = ap_clock_ns();
+        if (j->inline_done)
+            slow_admit(l, j); /* its fast slice already ran on the HTTP thread */
+        else
+            fast_admit(l, j);
         j = next;
     }
 }
@@ -371,6 +590,7 @@ void ap_lanes_config_from(ap_lanes_config *lc, const ap_config *c, uint32_t capa
     lc->slow_queue = c->slow_queue;
     lc->fast_budget = c->fast_budget;
     lc->slow_slice = c->slow_slice;
+    lc->pool_nice = c->pool_nice;
     lc->capacity = capacity;
 }
 
@@ -451,6 +671,39 @@ int ap_lanes_init(ap_lanes *l, uv_loop_t *loop, const ap_lanes_config *cfg, ap_m
     return AP_OK;
 }
 
+int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
+{
+    ap_workspace *ws = fast_try_take(l);
+    if (ws == NULL)
+        return AP_E_OVERLOADED;
+    uint64_t t0 = ap_clock_ns();
+    job->owner = l;
+    job->t_submit_ns = job->t_admit_ns = job->t_first_ns = t0;
+    job->lane = AP_LANE_FAST;
+    job->inline_done = true;
+    if (expired(l, job, t0)) {
+        fast_release(l, ws);
+        finish_timeout_unsearched(job);
+    } else {
+        int st = ap_plan_begin(&job->plan, &job->q, ws, job->deadline_ns);
+        ap_plan_set_cancel(&job->plan, &l->cancel);
+        if (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&job->plan, l->cfg.fast_budget);
+        if (st != AP_IN_PROGRESS)
+            finish_plan(job, st);
+        else
+            job->state = AP_IN_PROGRESS;
+        fast_release(l, ws);
+    }
+    uint64_t now = ap_clock_ns();
+    job->search_ns += now - t0;
+    if (job->state == AP_IN_PROGRESS)
+        return AP_IN_PROGRESS;
+    job->t_back_ns = now;
+    encode_answer(l, job, now);
+    return AP_OK;
+}
+
 int ap_lanes_submit(ap_lanes *l, ap_job *job)
 {
     pthread_mutex_lock(&l->inbox_mu);
@@ -458,7 +711,8 @@ int ap_lanes_submit(ap_lanes *l, ap_job *job)
         pthread_mutex_unlock(&l->inbox_mu);
         return AP_E_NOT_READY;
     }
-    job->t_submit_ns = ap_clock_ns();
+    if (!job->inline_done)
+        job->t_submit_ns = ap_clock_ns();
     job->owner = l;
     job->next = NULL;
     if (l->inbox_tail)

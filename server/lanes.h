@@ -2,7 +2,8 @@
  *
  * Threads (see DESIGN.md, "A request's way through the house"):
  *   - any thread (in the server: MHD's polling thread) calls ap_lanes_submit: the job goes on a locked inbox
- *     and uv_async_send wakes the loop (the only libuv call that is thread-safe);
+ *     and uv_async_send wakes the loop (the only libuv call that is thread-safe); it may first call
+ *     ap_lanes_run_inline to run a single query's fast slice itself, which needs no hand-off at all;
  *   - the loop thread (the one running uv_run on l->loop) owns every other field: admission, queues, slow
  *     slots, completion, drain. All ap_lanes_* functions other than ap_lanes_submit run on it;
  *   - pool workers run search slices (uv_queue_work) on workspaces; they touch only their job, the fast
@@ -35,7 +36,15 @@
 #include "../proto/wire.h"
 #include "metrics.h"
 
-/* One path query on its way through the lanes. Caller-owned (the HTTP layer embeds it in its per-request
+/* One query of a batch job (POST /v1/paths). */
+typedef struct ap_job_item {
+    ap_query q;          /* validated (ap_query_check passed) when status == AP_OK */
+    int status;          /* AP_OK: search it; any AP_E_*: answer this error for the item without searching */
+    const char *message; /* errors only: message (NULL = the error table's), borrowed; must outlive the job */
+    const char *field;   /* errors only: offending field relative to the item ("start.x"), or NULL; borrowed */
+} ap_job_item;
+
+/* One path query (or one batch of queries on one map) on its way through the lanes. Caller-owned (the HTTP layer embeds it in its per-request
  * context, next to the connection pointer and request id). Zero it with ap_job_init, fill the input
  * fields, submit; lanes owns the job from a successful ap_lanes_submit until it calls the done hook, after
  * which lanes never touches it again. */
@@ -45,22 +54,45 @@ struct ap_job {
     ap_query q;           /* validated (ap_query_check passed); q.map set and outliving the job */
     uint64_t deadline_ns; /* absolute, ap_clock_ns() clock; 0 = none */
     void *user;           /* opaque to lanes (the server's request context) */
+    /* batch: n_items queries answered in order in one body ({"status":"ok","map":map_id,"results":[...]});
+     * items borrowed, outliving the job; NULL for a single query (q). Every item gets up to fast_budget
+     * expansions in the fast lane; an item that needs more takes the rest of the batch to the slow lane;
+     * a fast turn that has spent fast_budget expansions on finished items goes back to the end of the fast
+     * queue, so a batch never holds a fast worker much longer than one query would. */
+    ap_job_item *items;
+    size_t n_items;
+    const char *map_id;   /* batch: the map id written in the answer; borrowed */
+    /* Where the answer is written: optional caller storage set with ap_jbuf_init(&job->out, buf, cap)
+     * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
+    ap_jbuf out;
 
     /* --- output, valid in and after the done hook --- */
     int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */
     int http_status;      /* HTTP status of body */
-    char *body;           /* malloc'd JSON response (NULL only if encoding ran out of memory); the job's
-                           * owner frees it (or hands it to MHD) */
+    char *body;           /* the JSON answer (NULL only if encoding ran out of memory) = out.p: inside the
+                           * caller's storage, or malloc'd when out.heap (then the job's owner frees it,
+                           * or hands it to MHD) */
     size_t body_len;
     ap_lane lane;         /* lane the job finished in */
     uint64_t queue_us;    /* hand-off -> first slice start (or -> completion if it never ran) */
     uint64_t search_us;   /* sum of slice wall times, including the move and path building */
     uint64_t expanded;    /* A* expansions, all slices and lanes */
+    /* ap_clock_ns() timestamps for the stage metrics (metrics.h, ap_stage), 0 = not reached: */
+    uint64_t t_submit_ns;  /* ap_lanes_submit */
+    uint64_t t_admit_ns;   /* the loop thread took it from the inbox */
+    uint64_t t_first_ns;   /* the first slice started on a worker */
+    uint64_t t_back_ns;    /* the loop thread saw the last slice end */
+    uint64_t t_encoded_ns; /* the answer was encoded, just before the done hook */
+    uint64_t search_ns;    /* summed slice wall times */
 
     /* --- private to lanes --- */
-    uint64_t t_submit_ns, t_first_ns, search_ns;
     ap_plan plan;
     ap_result result;
+    bool inline_done;      /* the fast slice ran on the submitter's thread (ap_lanes_run_inline) */
+    size_t next_item;      /* batch: the first item not yet answered */
+    bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
+    bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */
+    uint64_t item_ns;      /* batch: search time of the active item so far */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
     int state;             /* plan state after the last slice */
@@ -84,6 +116,8 @@ typedef struct ap_lanes_config {
     int slow_queue;       /* most slow jobs waiting for a slot; one more -> 503 overloaded */
     uint64_t fast_budget; /* expansions in the fast lane before a job moves to the slow lane (>= 1) */
     uint64_t slow_slice;  /* expansions per slow slice (>= 1) */
+    int pool_nice;        /* added to the nice value of each pool thread (0 = none): the pool runs below
+                           * the HTTP thread(s), which answer short queries inline */
     uint32_t capacity;    /* nodes per workspace: the registry's largest ap_map_node_count */
 } ap_lanes_config;
 
@@ -145,6 +179,20 @@ struct ap_lanes {
  * Returns AP_OK, AP_E_NOMEM (nothing to free), or AP_E_INTERNAL when libuv refuses a handle. */
 int ap_lanes_init(ap_lanes *l, uv_loop_t *loop, const ap_lanes_config *cfg, ap_metrics *metrics,
                   ap_job_done_fn done, void *done_arg);
+
+/* Run a single-query job's fast slice right here, on the calling thread, instead of handing it over:
+ * measurement showed the four thread hops of a hand-off (HTTP thread -> loop -> worker -> loop -> HTTP)
+ * cost more than a short search itself (README "Performance"). Uses a free fast workspace without
+ * waiting for one. Returns
+ *   AP_OK           finished: the answer is in job->body (encoded, metrics counted); lanes never owned
+ *                   the job and calls no done hook;
+ *   AP_IN_PROGRESS  the search outgrew fast_budget: pass the job to ap_lanes_submit, which admits it
+ *                   straight to the slow lane (the search restarts on a slow workspace, as always);
+ *   AP_E_OVERLOADED every fast workspace is busy right now: submit the job as usual (nothing was done).
+ * Any thread; the job must be a single query (no items) with its input filled. The slice is bounded by
+ * fast_budget expansions, which is what keeps the caller's other connections waiting no longer than a
+ * fast-lane worker would. */
+int ap_lanes_run_inline(ap_lanes *l, ap_job *job);
 
 /* Hand a job to the lanes. Any thread. Records the hand-off time. Returns AP_OK (done will be called
  * once, on the loop thread, possibly before this function returns to a non-loop caller) or

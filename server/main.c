@@ -36,6 +36,7 @@ typedef struct ap_server {
     uv_loop_t loop;
     uv_signal_t sigterm, sigint;
     uv_timer_t send_wait;
+    uv_timer_t log_flush;
     uint64_t send_deadline_ns;
     bool stopping;
 } ap_server;
@@ -53,6 +54,14 @@ static void finish_shutdown(ap_server *s)
     uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
     uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
     uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
+    uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
+    fflush(stdout);
+}
+
+static void on_log_flush(uv_timer_t *t)
+{
+    (void)t;
+    fflush(stdout);
 }
 
 static void on_send_wait(uv_timer_t *t)
@@ -123,7 +132,10 @@ static int serve(ap_server *s)
     uv_signal_init(&s->loop, &s->sigterm);
     uv_signal_init(&s->loop, &s->sigint);
     uv_timer_init(&s->loop, &s->send_wait);
-    s->sigterm.data = s->sigint.data = s->send_wait.data = s;
+    uv_timer_init(&s->loop, &s->log_flush);
+    s->sigterm.data = s->sigint.data = s->send_wait.data = s->log_flush.data = s;
+    uv_timer_start(&s->log_flush, on_log_flush, 50, 50);
+    uv_unref((uv_handle_t *)&s->log_flush); /* never keeps the loop alive on its own */
     uv_signal_start(&s->sigterm, on_signal, SIGTERM);
     uv_signal_start(&s->sigint, on_signal, SIGINT);
 
@@ -135,6 +147,7 @@ static int serve(ap_server *s)
         uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
         uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
         uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
+        uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
         uv_run(&s->loop, UV_RUN_DEFAULT);
         uv_loop_close(&s->loop);
         ap_lanes_free(&s->lanes);
@@ -157,8 +170,11 @@ int main(int argc, char **argv)
 {
     /* A client that hangs up mid-response must cost an EPIPE, not the process. */
     signal(SIGPIPE, SIG_IGN);
-    /* The access log is one JSON line per request; line buffering keeps lines whole and prompt in pipes. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* The access log is one JSON line per request, written whole with one fwrite each. A write(2) per line
+     * cost a syscall per request on the hot path, so stdout is fully buffered and flushed by a 50 ms timer
+     * on the loop thread (and at exit): lines stay whole, and reach a pipe within 50 ms. */
+    static char logbuf[1 << 16];
+    setvbuf(stdout, logbuf, _IOFBF, sizeof logbuf);
 
     ap_server *s = calloc(1, sizeof *s);
     if (!s) {

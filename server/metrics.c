@@ -18,7 +18,10 @@ static const char *const bucket_le[AP_METRICS_BUCKETS] = {
 };
 
 static const char *const route_names[AP_ROUTE_COUNT] = {
-    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "other",
+    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "other",
+};
+static const char *const stage_names[AP_STAGE_COUNT] = {
+    "read", "parse", "to_loop", "to_pool", "search", "from_pool", "encode", "to_http", "respond", "send", "total",
 };
 static const char *const lane_names[AP_LANE_COUNT] = {"fast", "slow"};
 
@@ -51,6 +54,23 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     atomic_init(&m->expanded_nodes, 0);
     atomic_init(&m->maps_loaded, 0);
     atomic_init(&m->inflight, 0);
+    for (int i = 0; i < AP_STAGE_COUNT; i++)
+        atomic_init(&m->stage_ns[i], 0);
+    atomic_init(&m->stage_requests, 0);
+}
+
+const char *ap_metrics_stage_name(ap_stage stage)
+{
+    if ((int)stage < 0 || stage >= AP_STAGE_COUNT)
+        return "total";
+    return stage_names[stage];
+}
+
+void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT])
+{
+    for (int i = 0; i < AP_STAGE_COUNT; i++)
+        atomic_fetch_add_explicit(&m->stage_ns[i], ns[i], memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->stage_requests, 1, memory_order_relaxed);
 }
 
 const char *ap_metrics_route_name(ap_route route)
@@ -186,6 +206,20 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
     for (int l = 0; l < AP_LANE_COUNT; l++)
         fprintf(f, "arcpath_overloaded_total{lane=\"%s\"} %llu\n", lane_names[l],
                 (unsigned long long)LOAD(m->overloaded[l]));
+
+    fputs("# HELP arcpath_path_stage_seconds_total Time spent in each stage of path requests (README "
+          "\"Performance\"); divide by arcpath_path_stage_requests_total for the mean.\n"
+          "# TYPE arcpath_path_stage_seconds_total counter\n", f);
+    for (int i = 0; i < AP_STAGE_COUNT; i++) {
+        uint64_t v = (uint64_t)LOAD(m->stage_ns[i]);
+        fprintf(f, "arcpath_path_stage_seconds_total{stage=\"%s\"} %llu.%09llu\n", stage_names[i],
+                (unsigned long long)(v / 1000000000ULL), (unsigned long long)(v % 1000000000ULL));
+    }
+    fprintf(f,
+            "# HELP arcpath_path_stage_requests_total Path requests counted in arcpath_path_stage_seconds_total.\n"
+            "# TYPE arcpath_path_stage_requests_total counter\n"
+            "arcpath_path_stage_requests_total %llu\n",
+            (unsigned long long)LOAD(m->stage_requests));
 
     fprintf(f,
             "# HELP arcpath_inflight_requests HTTP requests being processed.\n"

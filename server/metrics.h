@@ -21,6 +21,8 @@ typedef enum ap_route {
     AP_ROUTE_HEALTHZ,  /* "/healthz" */
     AP_ROUTE_READYZ,   /* "/readyz" */
     AP_ROUTE_METRICS,  /* "/metrics" */
+    AP_ROUTE_PATHS,    /* "/v1/paths" (batch) */
+    AP_ROUTE_CURVE,    /* "/v1/curve" */
     AP_ROUTE_OTHER,    /* "other" */
     AP_ROUTE_COUNT
 } ap_route;
@@ -31,6 +33,35 @@ typedef enum ap_lane {
     AP_LANE_SLOW = 1,
     AP_LANE_COUNT
 } ap_lane;
+
+/* Where a path request's time goes, stage by stage (README "Performance"). Each stage is the time between
+ * two timestamps taken on the request's way through the threads, so the hops between threads (which
+ * cost wake-ups, not CPU) show up as stages of their own:
+ *   read       first handler call (headers parsed) -> whole body received (MHD thread)
+ *   parse      JSON parse, validation, map lookup and start/goal checks (MHD thread)
+ *   to_loop    hand-off: submit -> the loop thread admits the job (uv_async_send wake-up)
+ *   to_pool    admission -> a pool worker starts the job (uv_queue_work wake-up)
+ *   search     search slices and path building (worker)
+ *   from_pool  worker done -> the loop thread sees it (after-work wake-up)
+ *   encode     JSON encoding of the answer (loop thread)
+ *   to_http    resume -> MHD calls the handler again (MHD wake-up)
+ *   respond    creating and queueing the MHD response (MHD thread)
+ *   send       response queued -> MHD reports it sent (MHD thread)
+ *   total      first handler call -> completion */
+typedef enum ap_stage {
+    AP_STAGE_READ = 0,
+    AP_STAGE_PARSE,
+    AP_STAGE_TO_LOOP,
+    AP_STAGE_TO_POOL,
+    AP_STAGE_SEARCH,
+    AP_STAGE_FROM_POOL,
+    AP_STAGE_ENCODE,
+    AP_STAGE_TO_HTTP,
+    AP_STAGE_RESPOND,
+    AP_STAGE_SEND,
+    AP_STAGE_TOTAL,
+    AP_STAGE_COUNT
+} ap_stage;
 
 /* Histogram upper bounds: 0.0001 s .. 10 s, plus the implicit +Inf bucket. */
 #define AP_METRICS_BUCKETS 16
@@ -57,6 +88,8 @@ typedef struct ap_metrics {
     atomic_int_fast64_t maps_loaded;
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
     atomic_int_fast64_t inflight;
+    atomic_uint_fast64_t stage_ns[AP_STAGE_COUNT]; /* summed per stage over the observed requests */
+    atomic_uint_fast64_t stage_requests;            /* requests whose stages were observed */
 } ap_metrics;
 
 /* Zero every counter and remember the version string for arcpath_build_info (copied, truncated to 63
@@ -87,6 +120,13 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n);
 
 /* Add delta to the in-flight request gauge. Any thread. */
 void ap_metrics_inflight_add(ap_metrics *m, int64_t delta);
+
+/* The label value of a stage ("read", "parse", ..., "total"). Pure; thread-safe. */
+const char *ap_metrics_stage_name(ap_stage stage);
+
+/* Add one path request's stage durations (ns[AP_STAGE_COUNT], nanoseconds each) to the stage sums.
+ * Any thread (called from the completion callback on MHD's thread). */
+void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT]);
 
 /* Add one observation to a histogram (value in ns). Any thread. Exposed for tests and new histograms. */
 void ap_histogram_observe(ap_histogram *h, uint64_t value_ns);

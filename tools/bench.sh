@@ -3,8 +3,10 @@
 # the raw per-query TSV files in $BUILD/bench/.
 #   1. planner: A* over every scenario line of every Moving AI file (median/mean µs, expansions, optimality);
 #   2. smoothing: exact swept-disc Walkable against Pinter's sampled one;
-#   3. server: wrk -t1 -c16 on short den520d queries, /healthz as the HTTP ceiling, and short queries while
-#      8 connections keep long Paris_1_1024 queries on the slow lane.
+#   3. server: wrk -t1 -c16 on short den520d queries (with the per-stage time breakdown from /metrics), the
+#      same on one connection, /healthz as the HTTP ceiling, batches of 64 short queries on /v1/paths
+#      (queries/s), and the lane figure: short queries while 8 connections keep long Paris_1_1024 queries
+#      on the slow lane.
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -49,14 +51,44 @@ i=0
 until curl -fsS "http://127.0.0.1:$PORT/healthz" > /dev/null 2>&1; do
     i=$((i + 1)); [ $i -lt 300 ] || { echo "arcpathd did not start" >&2; exit 1; }; sleep 0.1
 done
+M="http://127.0.0.1:$PORT/metrics"
+# Mean µs per request stage (README "Performance") between two /metrics scrapes.
+stage_means() {
+    awk '/^arcpath_path_stage_requests_total/ { n[FILENAME] = $2 }
+         /^arcpath_path_stage_seconds_total/ { match($1, /stage="[a-z_]+"/); s = substr($1, RSTART + 7, RLENGTH - 8);
+             v[FILENAME, s] = $2; if (FILENAME == ARGV[2]) o[++k] = s }
+         END { d = n[ARGV[2]] - n[ARGV[1]]; if (d <= 0) { print "  (no path requests)"; exit }
+               printf "  stage means (µs):"; for (i = 1; i <= k; i++)
+                   printf " %s=%.1f", o[i], (v[ARGV[2], o[i]] - v[ARGV[1], o[i]]) / d * 1e6; printf "\n" }' "$1" "$2"
+}
 tools/bench/scen_bodies.sh "$DATA/den520d.map.scen" den520d 0 5 > "$OUT/short.jsonl"
 tools/bench/scen_bodies.sh "$DATA/Paris_1_1024.map.scen" Paris_1_1024 200 400 ',"deadline_ms":60000' > "$OUT/long.jsonl"
-echo "short den520d queries (buckets 0-5, $(wc -l < "$OUT/short.jsonl") bodies):"
+tools/bench/batch_bodies.sh "$DATA/den520d.map.scen" den520d 0 5 64 > "$OUT/batch.jsonl"
+
+echo "short den520d queries (buckets 0-5, $(wc -l < "$OUT/short.jsonl") bodies), target >= 50000 rps, p99 <= 2 ms:"
+curl -fsS "$M" > "$OUT/m0.txt"
 ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
     "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+curl -fsS "$M" > "$OUT/m1.txt"
+stage_means "$OUT/m0.txt" "$OUT/m1.txt"
+echo "  (search = the bare search; everything else is HTTP + JSON + dispatch)"
+
+echo "short queries, one connection (per-request overhead without queueing):"
+curl -fsS "$M" > "$OUT/m0.txt"
+ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c1 -d"$((DUR / 2 + 1))s" --latency -s tools/bench/wrk_path.lua \
+    "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+curl -fsS "$M" > "$OUT/m1.txt"
+stage_means "$OUT/m0.txt" "$OUT/m1.txt"
+
 echo "/healthz (arcpath's own HTTP ceiling):"
 wrk -t1 -c16 -d"${DUR}s" --latency "http://127.0.0.1:$PORT/healthz" | grep -E 'Requests/sec|50%|99%'
-echo "short queries while 8 connections keep long Paris_1_1024 queries running (slow lane saturated):"
+
+echo "batches of 64 short den520d queries (POST /v1/paths):"
+ARCPATH_PATH=/v1/paths ARCPATH_BATCH=64 ARCPATH_BODIES="$OUT/batch.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency \
+    -s tools/bench/wrk_path.lua "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+
+echo "lane figure: short queries while 8 connections keep long Paris_1_1024 queries running (slow lane"
+echo "saturated), targets short p99 <= 5 ms and >= 10000 short queries/s:"
 ARCPATH_BODIES="$OUT/long.jsonl" wrk -t1 -c8 -d"$((DUR + 4))s" -s tools/bench/wrk_path.lua \
     "http://127.0.0.1:$PORT" > "$OUT/long-wrk.txt" &
 WPID=$!

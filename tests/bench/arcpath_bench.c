@@ -1,9 +1,11 @@
 /* arcpath_bench.c — planner benchmark over a Moving AI scenario file.
  *
- *   arcpath-bench --map M.map --scen S.scen --alg astar [--connectivity 8|4] [--summary]
- *                 [--walkable exact|sampled] [--radius R]
+ *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4] [--summary]
+ *                 [--walkable exact|sampled] [--radius R] [--table-stats]
  *
- * A* mode prints one TSV row per scenario line: id (line number in the .scen), expanded, time_ns (begin +
+ * --table-stats prints one line on stderr per table built at map load: "table\tNAME\tbytes\tB\tbuild_ms\tMS
+ * \tbytes_per_cell\tX" (cells = width x height), then the search matrix's bytes per cell.
+ * Search mode (any --alg) prints one TSV row per scenario line: id (line number in the .scen), expanded, time_ns (begin +
  * search, one reused workspace), cost (-1 when no path / invalid), optimal (the listed length).
  * --walkable benchmarks Listing 1 smoothing of each A* path with the exact or the sampled Walkable and
  * prints id, raw and smoothed waypoint counts, time_ns of the smoothing, smoothed length, and whether every
@@ -74,20 +76,22 @@ static int cmp_u64(const void *a, const void *b)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar [--connectivity 8|4] [--summary]\n"
-                    "                     [--walkable exact|sampled] [--radius R]\n");
+    fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4]\n"
+                    "                     [--summary] [--walkable exact|sampled] [--radius R] [--table-stats]\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
-    int connectivity = 8, summary = 0;
+    int connectivity = 8, summary = 0, table_stats = 0;
     double radius = 0.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--summary") == 0) {
             summary = 1;
+        } else if (strcmp(a, "--table-stats") == 0) {
+            table_stats = 1;
         } else if (v != NULL && strcmp(a, "--map") == 0) {
             map_path = v, i++;
         } else if (v != NULL && strcmp(a, "--scen") == 0) {
@@ -105,7 +109,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (map_path == NULL || scen_path == NULL || strcmp(alg, "astar") != 0 ||
+    ap_algorithm algorithm = AP_ALG_COUNT;
+    if (strcmp(alg, "astar") == 0)
+        algorithm = AP_ALG_ASTAR;
+    else if (strcmp(alg, "jps") == 0)
+        algorithm = AP_ALG_JPS;
+    else if (strcmp(alg, "jps_plus") == 0)
+        algorithm = AP_ALG_JPS_PLUS;
+    else if (strcmp(alg, "auto") == 0)
+        algorithm = AP_ALG_AUTO;
+    if (map_path == NULL || scen_path == NULL || algorithm == AP_ALG_COUNT ||
         (connectivity != 4 && connectivity != 8) ||
         (walkable != NULL && strcmp(walkable, "exact") != 0 && strcmp(walkable, "sampled") != 0)) {
         usage();
@@ -117,6 +130,19 @@ int main(int argc, char **argv)
     if (st != AP_OK) {
         fprintf(stderr, "%s:%d:%d: %s (%s)\n", d.file, d.line, d.col, d.msg, ap_status_name(st));
         return 1;
+    }
+    if (table_stats) {
+        double cells = (double)m->width * (double)m->height;
+        fprintf(stderr, "table\tregion\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->table_bytes,
+                m->tables_seconds * 1e3, (double)m->table_bytes / cells);
+        for (int i = 0; i < m->n_tables; i++)
+            fprintf(stderr, "table\t%s\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->tables[i].name,
+                    m->tables[i].bytes, m->tables[i].build_seconds * 1e3, (double)m->tables[i].bytes / cells);
+        double ws_bytes = (double)ap_map_node_count(m) * (double)(sizeof(ap_node) + sizeof(ap_open_entry));
+        fprintf(stderr, "table\tsearch_matrix\tbytes\t%.0f\tbuild_ms\t0\tbytes_per_cell\t%.2f\n", ws_bytes,
+                ws_bytes / cells);
+        fprintf(stderr, "table\tmap_pass\tbytes\t%u\tbuild_ms\t0\tbytes_per_cell\t%.2f\n", ap_map_node_count(m),
+                (double)ap_map_node_count(m) / cells);
     }
     scen_line *sc;
     size_t n;
@@ -147,6 +173,7 @@ int main(int argc, char **argv)
                       .gx = s->gx + 0.5,
                       .gy = s->gy + 0.5,
                       .unit_radius = radius,
+                      .algorithm = algorithm,
                       .connectivity = connectivity,
                       .smoothing = AP_SMOOTH_NONE};
         ap_plan p;

@@ -99,8 +99,8 @@ START_TEST(defaults)
     ck_assert_int_eq(c.slow_slots, 4);
     ck_assert_int_eq(c.fast_queue, 1024);
     ck_assert_int_eq(c.slow_queue, 64);
-    ck_assert_uint_eq(c.fast_budget, 20000);
-    ck_assert_uint_eq(c.slow_slice, 20000);
+    ck_assert_uint_eq(c.fast_budget, 2000);
+    ck_assert_uint_eq(c.slow_slice, 2000);
     ck_assert_int_eq(c.default_deadline_ms, 5000);
     ck_assert_int_eq(c.max_deadline_ms, 60000);
     ck_assert_uint_eq(c.max_body_bytes, 65536);
@@ -664,10 +664,10 @@ START_TEST(print_one_json_line)
     ck_assert_str_eq(json_string_value(json_object_get(j, "maps")), "config/maps");
     ck_assert_int_eq(json_integer_value(json_object_get(j, "workers")), 9);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "max_map_cells")), 1073741824);
-    ck_assert_int_eq(json_integer_value(json_object_get(j, "fast_budget")), 20000);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "fast_budget")), 2000);
     ck_assert(json_is_true(json_object_get(j, "access_log")));
     ck_assert(json_is_true(json_object_get(j, "check_config")));
-    ck_assert_uint_eq(json_object_size(j), 19); /* 17 settings + config_file + check_config */
+    ck_assert_uint_eq(json_object_size(j), 23); /* 21 settings + config_file + check_config */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");

@@ -15,6 +15,7 @@ Suite *api_suite(void);
 Suite *errors_suite(void);
 Suite *lanes_suite(void);
 Suite *lifecycle_suite(void);
+Suite *batch_suite(void);
 
 int main(void)
 {
@@ -41,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, errors_suite());
     srunner_add_suite(sr, lanes_suite());
     srunner_add_suite(sr, lifecycle_suite());
+    srunner_add_suite(sr, batch_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

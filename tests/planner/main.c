@@ -36,6 +36,10 @@ int main(void)
     srunner_add_suite(sr, path_suite());
     srunner_add_suite(sr, plan_suite());
     srunner_add_suite(sr, scenarios_suite());
+    srunner_add_suite(sr, directional_suite());
+    srunner_add_suite(sr, jps_suite());
+    srunner_add_suite(sr, dubins_suite());
+    srunner_add_suite(sr, reeds_shepp_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

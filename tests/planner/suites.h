@@ -14,6 +14,10 @@ Suite *curve_suite(void);
 Suite *path_suite(void);
 Suite *plan_suite(void);
 Suite *scenarios_suite(void);
+Suite *directional_suite(void);
+Suite *jps_suite(void);
+Suite *dubins_suite(void);
+Suite *reeds_shepp_suite(void);
 
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);

@@ -323,6 +323,76 @@ START_TEST(four_vs_eight_movingai)
 }
 END_TEST
 
+/* The grid domain's callbacks, wrapped so the core no longer recognises the domain and runs its generic
+ * loop: the inlined copy must expand the same nodes, in the same order, to the same cost. */
+static const ap_domain *wrapped_inner;
+
+static int wrapped_succ(const void *ctx, uint32_t node, ap_succ *out)
+{
+    return wrapped_inner->successors(ctx, node, out);
+}
+
+static double wrapped_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    return wrapped_inner->heuristic(ctx, node, goal);
+}
+
+START_TEST(inlined_grid_matches_generic)
+{
+    ap_test_rng rng = {4242};
+    char t[64 + 61 * 40];
+    int k = snprintf(t, sizeof t, "type octile\nheight 40\nwidth 60\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        for (int x = 0; x < 60; x++)
+            t[k++] = ap_test_rand01(&rng) < 0.3 ? '@' : '.';
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    ap_map *m = ap_test_map_from_string(t);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    int compared = 0;
+    for (int i = 0; i < 200; i++) {
+        int sx = (int)(ap_test_rand(&rng) % 60), sy = (int)(ap_test_rand(&rng) % 40);
+        int gx = (int)(ap_test_rand(&rng) % 60), gy = (int)(ap_test_rand(&rng) % 40);
+        if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
+            continue;
+        uint32_t goal = ap_map_index(m, gx, gy), start = ap_map_index(m, sx, sy);
+        ap_grid_domain gd;
+        ap_domain dom, wrapped;
+        ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, goal), AP_OK);
+        ck_assert(ap_grid_is_octile_fast(&dom));
+        wrapped = dom;
+        wrapped.successors = wrapped_succ;
+        wrapped.heuristic = wrapped_h;
+        wrapped_inner = &dom;
+        ck_assert(!ap_grid_is_octile_fast(&wrapped));
+        ap_search a, b;
+        ck_assert_int_eq(ap_search_begin(&a, &ws, &dom, start, goal, 0), AP_OK);
+        int sa = ap_search_run(&a, 0);
+        size_t na = ap_search_path(&a, NULL, 0);
+        uint32_t pa[2400];
+        ck_assert_uint_le(na, 2400);
+        ap_search_path(&a, pa, 2400);
+        ck_assert_int_eq(ap_search_begin(&b, &ws, &wrapped, start, goal, 0), AP_OK);
+        int sb = ap_search_run(&b, 0);
+        ck_assert_int_eq(sa, sb);
+        ck_assert_uint_eq(a.expanded, b.expanded);
+        ck_assert_uint_eq(a.generated, b.generated);
+        if (sa == AP_OK) {
+            ck_assert(a.cost == b.cost);
+            uint32_t pb[2400];
+            ck_assert_uint_eq(ap_search_path(&b, pb, 2400), na);
+            ck_assert(memcmp(pa, pb, na * sizeof *pa) == 0);
+        }
+        compared++;
+    }
+    ck_assert_int_gt(compared, 50);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
     Suite *s = suite_create("search");
@@ -335,6 +405,7 @@ Suite *search_suite(void)
     tcase_add_test(tc, generation_wrap);
     tcase_add_test(tc, begin_errors);
     tcase_add_test(tc, four_vs_eight_movingai);
+    tcase_add_test(tc, inlined_grid_matches_generic);
     suite_add_tcase(s, tc);
     return s;
 }

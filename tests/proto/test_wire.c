@@ -140,7 +140,10 @@ static const struct {
     {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"y\":4}}", "goal.x"},
     {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3}}", "goal.y"},
     {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":{}}}", "goal.y"},
-    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4,\"heading\":0}}", "goal.heading"},
+    /* goal.heading is accepted since the directional searches (it must still be a number). */
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4,\"heading\":\"n\"}}", "goal.heading"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4},\"unit\":{\"reverse\":1}}", "unit.reverse"},
+    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4},\"search\":{\"headings\":12}}", "search.headings"},
     /* unit */
     {"{" BASE ",\"unit\":1}", "unit"},
     {"{" BASE ",\"unit\":{\"radius\":-0.1}}", "unit.radius"},
@@ -151,7 +154,7 @@ static const struct {
     {"{" BASE ",\"unit\":{\"mass\":3}}", "unit.mass"},
     /* search */
     {"{" BASE ",\"search\":\"astar\"}", "search"},
-    {"{" BASE ",\"search\":{\"algorithm\":\"jps\"}}", "search.algorithm"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":\"ASTAR\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":1}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"connectivity\":6}}", "search.connectivity"},
@@ -210,8 +213,9 @@ START_TEST(error_messages)
     ck_assert_str_eq(e.message, "missing required field \"start.y\"");
     parse("{" BASE ",\"search\":{\"connectivity\":6}}", &r, &e);
     ck_assert_str_eq(e.message, "\"search.connectivity\" must be 4 or 8");
-    parse("{" BASE ",\"search\":{\"algorithm\":\"jps\"}}", &r, &e);
-    ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar");
+    parse("{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar, jps, jps_plus, auto, directional8, "
+                                "directional24, directional48, hybrid");
     parse("{" BASE ",\"unit\":{\"radius\":17}}", &r, &e);
     ck_assert_str_eq(e.message, "\"unit.radius\" must be between 0 and 16");
     parse("{" BASE ",\"samples\":{\"step\":0}}", &r, &e);

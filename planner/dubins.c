@@ -1,0 +1,286 @@
+/* dubins.c — shortest forward-only paths between two poses (Dubins 1957), closed form.
+ *
+ * Sources: L. E. Dubins, "On curves of minimal length with a constraint on average curvature, and with
+ * prescribed initial and terminal positions and tangents", Amer. J. Math. 79 (1957): the shortest path is
+ * CSC or CCC (six words). The closed forms below are derived here in normalised coordinates, the standard
+ * set-up of A. M. Shkel and V. Lumelsky, "Classification of the Dubins set", Robotics and Autonomous
+ * Systems 34 (2001), Section 3: scale by 1/r, rotate so the goal lies on the +x axis at distance d = D / r,
+ * and write the start and goal headings relative to that axis as alpha and beta. Pinter's "Legal Turns"
+ * Figures 9-11 are the four CSC words of this set.
+ *
+ * Derivation (all arcs of unit radius). A left arc that turns the heading from h to h' moves the unit by
+ * (sin h' - sin h, cos h - cos h'); a right arc by (sin h - sin h', cos h' - cos h); a line of length p at
+ * heading h by p (cos h, sin h). Each word's pieces must add up to (d, 0) with final heading beta, which
+ * gives one 2-vector equation per word, solved below. sa, ca, sb, cb are sin/cos of alpha and beta,
+ * computed once per query.
+ */
+#include "dubins.h"
+
+#include <math.h>
+
+#define AP_TWO_PI (2.0 * M_PI)
+
+/* Angle into [0, 2pi). A value that is 2pi minus rounding noise (e.g. mod2pi(-1e-17)) is snapped to 0: a
+ * piece of "almost 2pi" is never optimal in a Dubins word, and keeping it would add a spurious full loop. */
+static double mod2pi(double a)
+{
+    double m = a - AP_TWO_PI * floor(a / AP_TWO_PI);
+    if (m >= AP_TWO_PI - 1e-12 || m < 0.0)
+        m = 0.0;
+    return m;
+}
+
+/* Normalised set-up shared by every word. */
+typedef struct dubins_in {
+    double d;            /* D / r */
+    double ta, tb;       /* the start and goal headings as given (map frame) */
+    double cphi, sphi;   /* cos/sin of phi, the direction from start to goal (1, 0 when they coincide) */
+    double sa, ca, sb, cb; /* sin/cos of alpha = ta - phi and beta = tb - phi */
+} dubins_in;
+
+/* A direction (x, y) of the normalised frame as an angle in the map frame: rotating by phi first means
+ * the arcs can be measured against the headings as given, so phi, alpha and beta never need to exist as
+ * angles (saving an atan2 and two reductions per query). */
+static double map_angle(const dubins_in *in, double x, double y)
+{
+    return atan2(x * in->sphi + y * in->cphi, x * in->cphi - y * in->sphi);
+}
+
+/* The CSC words share one shape: the line's length p and its direction (ch, sh) = (cos h, sin h) come
+ * from sqrt and arithmetic only; the arcs are then t = k1 (h - alpha) and q = k2 (beta - h) (mod 2pi) for
+ * the words' turn directions k1, k2 (+1 left, -1 right). Each arc is at least its chord |u(h) - u(alpha)|,
+ * so p + chord_t + chord_q is a lower bound on the word found without any trig; the atan2 for h is only
+ * paid by words whose bound beats the best so far. */
+typedef struct csc {
+    bool ok;
+    double p, ch, sh, lb;
+} csc;
+
+static void csc_bound(const dubins_in *in, csc *c)
+{
+    double ct = 2.0 - 2.0 * (in->ca * c->ch + in->sa * c->sh);
+    double cq = 2.0 - 2.0 * (in->cb * c->ch + in->sb * c->sh);
+    c->lb = c->p + sqrt(ct > 0.0 ? ct : 0.0) + sqrt(cq > 0.0 ? cq : 0.0);
+}
+
+/* LSL: heading after the first arc h; the sum is (sin h - sa) + p cos h + (sb - sin h) = d and
+ * (ca - cos h) + p sin h + (cos h - cb) = 0, so p (cos h, sin h) = (d + sa - sb, cb - ca).
+ * RSR is its mirror image: p (cos h, sin h) = (d - sa + sb, ca - cb). */
+static void csc_same(const dubins_in *in, double k, csc *c)
+{
+    double px = in->d + k * (in->sa - in->sb), py = k * (in->cb - in->ca);
+    double p2 = px * px + py * py;
+    c->ok = true;
+    c->p = sqrt(p2);
+    if (p2 < 1e-24) {
+        /* A line of (almost) no length has no direction: leave along the start heading rather than let
+         * atan2 of rounding noise pick one (which would cost a spurious full loop between the two arcs). */
+        c->ch = in->ca;
+        c->sh = in->sa;
+    } else {
+        c->ch = px / c->p;
+        c->sh = py / c->p;
+    }
+    csc_bound(in, c);
+}
+
+/* LSR: (sin h - sa) + p cos h + (sin h - sb) = d, (ca - cos h) + p sin h + (cb - cos h) = 0, i.e. the
+ * vector (p, -2) rotated by h equals (A, B) = (d + sa + sb, -(ca + cb)). So p^2 = A^2 + B^2 - 4 and
+ * e^{ih} = (A + iB) / (p - 2i) = (A + iB)(p + 2i) / (A^2 + B^2).
+ * RSL (k = -1): (p, 2) rotated by h equals (d - sa - sb, ca + cb); e^{ih} = (A + iB)(p - 2i) / (A^2 + B^2). */
+static void csc_cross(const dubins_in *in, double k, csc *c)
+{
+    double A = in->d + k * (in->sa + in->sb), B = -k * (in->ca + in->cb);
+    double n2 = A * A + B * B;
+    double p2 = n2 - 4.0;
+    /* Circles that touch (p = 0) may come out a rounding step negative. */
+    if (p2 < 0.0 && p2 > -1e-12)
+        p2 = 0.0;
+    c->ok = p2 >= 0.0;
+    if (!c->ok)
+        return;
+    c->p = sqrt(p2);
+    c->ch = (A * c->p - 2.0 * k * B) / n2;
+    c->sh = (B * c->p + 2.0 * k * A) / n2;
+    csc_bound(in, c);
+}
+
+/* RLR: headings h1 = alpha - t, h2 = h1 + p, beta = h2 - q. The sum gives
+ * 2 (sin h2 - sin h1, cos h1 - cos h2) = (A, B) = (d - sa + sb, ca - cb); the left-hand side is
+ * 4 sin(p/2) (cos m, sin m) with m = h1 + p/2, so sin(p/2) = |(A, B)| / 4 and m = atan2(B, A). Of the
+ * two middle arcs p and 2pi - p only the one above pi can be optimal (Dubins 1957; Shkel-Lumelsky Lemma 1),
+ * and it keeps sin(p/2) > 0 so m is the direction of (A, B). */
+static bool w_rlr(const dubins_in *in, double best, double o[3])
+{
+    double A = in->d - in->sa + in->sb, B = in->ca - in->cb;
+    /* |(A, B)| = 4 sin(p/2) with p/2 in (pi/2, pi): p = 2pi - 2 asin(rho / 4). Written with asin rather
+     * than acos(1 - rho^2 / 8), which loses half the digits when the poses are close (rho -> 0). */
+    double q = sqrt(A * A + B * B) / 4.0;
+    if (q > 1.0 + 1e-12)
+        return false;
+    double p = AP_TWO_PI - 2.0 * asin(fmin(q, 1.0));
+    /* Lower bound: the middle arc alone. */
+    if (p >= best)
+        return false;
+    double m = map_angle(in, A, B);
+    o[0] = mod2pi(in->ta - m + 0.5 * p);
+    o[1] = p;
+    o[2] = mod2pi(in->ta - o[0] + p - in->tb);
+    return true;
+}
+
+/* LRL: h1 = alpha + t, h2 = h1 - p, beta = h2 + q; 2 (sin h1 - sin h2, cos h2 - cos h1) = (d + sa - sb,
+ * cb - ca) = 4 sin(p/2) (cos m, sin m) with m = h1 - p/2. */
+static bool w_lrl(const dubins_in *in, double best, double o[3])
+{
+    double A = in->d + in->sa - in->sb, B = in->cb - in->ca;
+    /* |(A, B)| = 4 sin(p/2) with p/2 in (pi/2, pi): p = 2pi - 2 asin(rho / 4). Written with asin rather
+     * than acos(1 - rho^2 / 8), which loses half the digits when the poses are close (rho -> 0). */
+    double q = sqrt(A * A + B * B) / 4.0;
+    if (q > 1.0 + 1e-12)
+        return false;
+    double p = AP_TWO_PI - 2.0 * asin(fmin(q, 1.0));
+    if (p >= best)
+        return false;
+    double m = map_angle(in, A, B);
+    o[0] = mod2pi(m + 0.5 * p - in->ta);
+    o[1] = p;
+    o[2] = mod2pi(in->tb - in->ta - o[0] + p);
+    return true;
+}
+
+static bool valid_input(const ap_pose *a, const ap_pose *b, double r)
+{
+    return a != NULL && b != NULL && r > 0.0 && isfinite(r) && isfinite(a->x) && isfinite(a->y) &&
+           isfinite(a->heading) && isfinite(b->x) && isfinite(b->y) && isfinite(b->heading);
+}
+
+static void setup(const ap_pose *a, const ap_pose *b, double r, dubins_in *in)
+{
+    double dx = b->x - a->x, dy = b->y - a->y;
+    double D = sqrt(dx * dx + dy * dy);
+    in->d = D / r;
+    /* Coincident positions: any axis works; take +x. */
+    in->cphi = D > 0.0 ? dx / D : 1.0;
+    in->sphi = D > 0.0 ? dy / D : 0.0;
+    in->ta = a->heading;
+    in->tb = b->heading;
+    double sta = sin(a->heading), cta = cos(a->heading), stb = sin(b->heading), ctb = cos(b->heading);
+    in->sa = sta * in->cphi - cta * in->sphi;
+    in->ca = cta * in->cphi + sta * in->sphi;
+    in->sb = stb * in->cphi - ctb * in->sphi;
+    in->cb = ctb * in->cphi + stb * in->sphi;
+}
+
+/* Shortest word in normalised units; returns its index and fills len[3]; *total the normalised length. */
+static int shortest_norm(const dubins_in *in, double len[3], double *total)
+{
+    double best = INFINITY;
+    int wbest = -1;
+    /* Identical poses: the empty path (any word with zero pieces; report LSL). Without this, rounding could
+     * turn a zero arc into a full circle elsewhere. */
+    if (in->d == 0.0 && mod2pi(in->tb - in->ta) == 0.0) {
+        len[0] = len[1] = len[2] = 0.0;
+        *total = 0.0;
+        return AP_DUBINS_LSL;
+    }
+    /* CSC words (LSL, LSR, RSL, RSR) in order of their lower bounds; stop at the first that cannot win. */
+    static const double k1[4] = {1.0, 1.0, -1.0, -1.0}, k2[4] = {1.0, -1.0, 1.0, -1.0};
+    csc c[4];
+    csc_same(in, 1.0, &c[AP_DUBINS_LSL]);
+    csc_cross(in, 1.0, &c[AP_DUBINS_LSR]);
+    csc_cross(in, -1.0, &c[AP_DUBINS_RSL]);
+    csc_same(in, -1.0, &c[AP_DUBINS_RSR]);
+    for (;;) {
+        int w = -1;
+        for (int i = 0; i < 4; i++)
+            if (c[i].ok && c[i].lb < best && (w < 0 || c[i].lb < c[w].lb))
+                w = i;
+        if (w < 0)
+            break;
+        c[w].ok = false;
+        double h = map_angle(in, c[w].ch, c[w].sh);
+        double t = mod2pi(k1[w] * (h - in->ta)), q = mod2pi(k2[w] * (in->tb - h));
+        double L = t + c[w].p + q;
+        if (L < best) {
+            best = L;
+            wbest = w;
+            len[0] = t;
+            len[1] = c[w].p;
+            len[2] = q;
+        }
+    }
+    /* CCC words: exist only for close poses (|(A, B)| <= 4). */
+    for (int w = AP_DUBINS_RLR; w <= AP_DUBINS_LRL; w++) {
+        double o[3];
+        if (!(w == AP_DUBINS_RLR ? w_rlr : w_lrl)(in, best, o))
+            continue;
+        double L = o[0] + o[1] + o[2];
+        if (L < best) {
+            best = L;
+            wbest = w;
+            len[0] = o[0];
+            len[1] = o[1];
+            len[2] = o[2];
+        }
+    }
+    *total = best;
+    return wbest;
+}
+
+int ap_dubins_shortest(const ap_pose *a, const ap_pose *b, double r, ap_dubins *out)
+{
+    if (!valid_input(a, b, r) || out == NULL)
+        return -1;
+    dubins_in in;
+    setup(a, b, r, &in);
+    double len[3], total;
+    int w = shortest_norm(&in, len, &total);
+    if (w < 0)
+        return -1; /* unreachable: LSL and RSR always exist */
+    out->word = (ap_dubins_word)w;
+    out->r = r;
+    out->len[0] = len[0] * r;
+    out->len[1] = len[1] * r;
+    out->len[2] = len[2] * r;
+    out->length = out->len[0] + out->len[1] + out->len[2];
+    out->start = *a;
+    return 0;
+}
+
+double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r)
+{
+    if (!valid_input(a, b, r))
+        return -1.0;
+    dubins_in in;
+    setup(a, b, r, &in);
+    double len[3], total;
+    if (shortest_norm(&in, len, &total) < 0)
+        return -1.0;
+    return total * r;
+}
+
+const char *ap_dubins_word_name(ap_dubins_word w)
+{
+    static const char *const names[AP_DUBINS_WORDS] = {"LSL", "LSR", "RSL", "RSR", "RLR", "LRL"};
+    return (unsigned)w < AP_DUBINS_WORDS ? names[w] : "?";
+}
+
+size_t ap_dubins_segments(const ap_dubins *d, const ap_pose *goal, ap_segment out[3])
+{
+    static const int steer[AP_DUBINS_WORDS][3] = {
+        {1, 0, 1}, {1, 0, -1}, {-1, 0, 1}, {-1, 0, -1}, {-1, 1, -1}, {1, -1, 1}};
+    ap_pose p = d->start;
+    size_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        /* Zero pieces (and rounding crumbs) carry no motion. The test is relative to r: with a tiny radius
+         * an arc of a few tiles * 1e-13 can still turn the heading by 1e-7 rad, which matters on the long
+         * line after it. */
+        if (!(d->len[i] > 1e-14 * d->r))
+            continue;
+        out[n++] = ap_segment_drive(&p, steer[d->word][i], d->len[i], d->r);
+    }
+    if (n > 0 && goal != NULL)
+        ap_segment_snap_end(&out[n - 1], goal);
+    return n;
+}

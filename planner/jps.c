@@ -1,0 +1,447 @@
+/* jps.c — Jump Point Search (online) and JPS+ (jump-distance tables) as domains of the A* core.
+ *
+ * Sources: Harabor & Grastien, AAAI 2011, sections 3-4 (pruning rules, forced neighbours, jumping);
+ * Harabor & Grastien, ICAPS 2014, section 3 (no corner cutting) and 5 (JPS+ precomputation); Rabin, Game AI
+ * Pro 2 ch. 14 (signed distances, diagonal "target" jump points). Written from the papers' ideas.
+ *
+ * Directions are numbered N, NE, E, SE, S, SW, W, NW (0..7): even = straight, odd = diagonal. The padded
+ * map border is blocked, so no step ever needs a bounds test.
+ */
+#include "jps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jps_impl.h"
+#include "status.h"
+
+/* ---- JPS+ table ---------------------------------------------------------------------------------------- */
+
+static inline int16_t extend(int16_t next)
+{
+    return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
+}
+
+int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
+{
+    *out = NULL;
+    if (m->width > 32000 || m->height > 32000)
+        return AP_E_MAP_TOO_LARGE;
+    const uint32_t cells = ap_map_node_count(m);
+    ap_jps_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return AP_E_NOMEM;
+    t->dist = calloc((size_t)cells * 8, sizeof *t->dist);
+    if (t->dist == NULL) {
+        free(t);
+        return AP_E_NOMEM;
+    }
+    t->cells = cells;
+    const uint8_t *p = m->pass;
+    const int32_t S = m->stride, W = m->width, H = m->height;
+    int16_t *D = t->dist;
+    /* Each direction is filled by a sweep that visits the next cell in that direction first, so a cell's
+     * value is one step more than its successor's (or 1 when the successor is a jump point). Straight
+     * directions first: the diagonal ones ask whether a straight jump from the next cell finds a point. */
+    for (int d = 0; d < 8; d += 2) {
+        const int32_t o = DX[d] + DY[d] * S, s = DY[d] + DX[d] * S;
+        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
+        for (int y = ys; y != ye; y += yi)
+            for (int x = xs; x != xe; x += xi) {
+                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)o;
+                if (!p[c])
+                    continue;
+                int16_t v;
+                if (!p[n])
+                    v = 0;
+                else if (forced_straight(p, n, o, s))
+                    v = 1;
+                else
+                    v = extend(D[(size_t)n * 8 + (size_t)d]);
+                D[(size_t)c * 8 + (size_t)d] = v;
+            }
+    }
+    for (int d = 1; d < 8; d += 2) {
+        const int32_t h = DX[d], vv = DY[d] * S;
+        const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
+        for (int y = ys; y != ye; y += yi)
+            for (int x = xs; x != xe; x += xi) {
+                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)(h + vv);
+                if (!p[c])
+                    continue;
+                int16_t v;
+                if (!(p[c + (uint32_t)h] && p[c + (uint32_t)vv] && p[n]))
+                    v = 0; /* no corner cutting */
+                else if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
+                    v = 1;
+                else
+                    v = extend(D[(size_t)n * 8 + (size_t)d]);
+                D[(size_t)c * 8 + (size_t)d] = v;
+            }
+    }
+    *out = t;
+    return AP_OK;
+}
+
+void ap_jps_table_free(void *table)
+{
+    ap_jps_table *t = table;
+    if (t == NULL)
+        return;
+    free(t->dist);
+    free(t);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ap_jps_attach_table(ap_map *m)
+{
+    if (m->n_tables >= AP_MAP_MAX_TABLES)
+        return AP_E_INTERNAL;
+    double t0 = now_seconds();
+    ap_jps_table *t;
+    int st = ap_jps_table_build(m, &t);
+    if (st != AP_OK)
+        return st;
+    ap_map_table *slot = &m->tables[m->n_tables++];
+    slot->name = AP_JPS_TABLE_NAME;
+    slot->data = t;
+    slot->bytes = sizeof *t + (size_t)t->cells * 8 * sizeof *t->dist;
+    slot->build_seconds = now_seconds() - t0;
+    slot->free_fn = ap_jps_table_free;
+    return AP_OK;
+}
+
+const ap_jps_table *ap_jps_table_of(const ap_map *m)
+{
+    const ap_map_table *t = ap_map_find_table(m, AP_JPS_TABLE_NAME);
+    return t != NULL ? t->data : NULL;
+}
+
+/* ---- block-based scans for online JPS ----------------------------------------------------------------- */
+
+/* Passability as bits, one bit line per row and one per column (the transpose), so a straight jump looks
+ * at 64 cells per word operation instead of one (Harabor & Grastien, ICAPS 2014, section 4: "block-based
+ * symmetry breaking"). Bit (pos + 64) of a line is the cell at padded position pos; the 64 spare bits on
+ * each side are 0 (blocked), so a 64-bit window never leaves the line. */
+typedef struct ap_jps_bits {
+    uint64_t *rows;     /* (height + 2) lines of row_words words */
+    uint64_t *cols;     /* (width + 2) lines of col_words words */
+    uint32_t row_words, col_words;
+} ap_jps_bits;
+
+static void bits_free(void *data)
+{
+    ap_jps_bits *b = data;
+    if (b == NULL)
+        return;
+    free(b->rows);
+    free(b->cols);
+    free(b);
+}
+
+int ap_jps_attach_bits(ap_map *m)
+{
+    if (m->n_tables >= AP_MAP_MAX_TABLES)
+        return AP_E_INTERNAL;
+    double t0 = now_seconds();
+    const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
+    ap_jps_bits *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return AP_E_NOMEM;
+    b->row_words = (W + 128) / 64 + 2;
+    b->col_words = (H + 128) / 64 + 2;
+    b->rows = calloc((size_t)H * b->row_words, sizeof *b->rows);
+    b->cols = calloc((size_t)W * b->col_words, sizeof *b->cols);
+    if (b->rows == NULL || b->cols == NULL) {
+        bits_free(b);
+        return AP_E_NOMEM;
+    }
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++)
+            if (m->pass[y * W + x]) {
+                b->rows[(size_t)y * b->row_words + ((x + 64) >> 6)] |= 1ull << ((x + 64) & 63);
+                b->cols[(size_t)x * b->col_words + ((y + 64) >> 6)] |= 1ull << ((y + 64) & 63);
+            }
+    ap_map_table *slot = &m->tables[m->n_tables++];
+    slot->name = AP_JPS_BITS_NAME;
+    slot->data = b;
+    slot->bytes = sizeof *b + ((size_t)H * b->row_words + (size_t)W * b->col_words) * sizeof(uint64_t);
+    slot->build_seconds = now_seconds() - t0;
+    slot->free_fn = bits_free;
+    return AP_OK;
+}
+
+/* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. */
+static inline uint64_t win(const uint64_t *L, int32_t pos)
+{
+    uint32_t i = (uint32_t)(pos + 64), w = i >> 6, sh = i & 63;
+    return sh == 0 ? L[w] : (L[w] >> sh) | (L[w + 1] << (64 - sh));
+}
+
+/* Moving towards higher positions along line C from pos (A, B: the neighbouring lines): the position of
+ * the first jump point (a side cell free whose predecessor on that side is blocked, or goalpos), or -1
+ * when a blocked cell comes first. */
+static inline int32_t scan_up(const uint64_t *A, const uint64_t *C, const uint64_t *B, int32_t pos,
+                              int32_t goalpos)
+{
+    for (pos++;; pos += 64) {
+        uint64_t stop = (win(A, pos) & ~win(A, pos - 1)) | (win(B, pos) & ~win(B, pos - 1));
+        if (goalpos >= pos && goalpos < pos + 64)
+            stop |= 1ull << (goalpos - pos);
+        uint64_t wall = ~win(C, pos);
+        if (stop != 0) {
+            int f = __builtin_ctzll(stop);
+            if (wall == 0 || f < __builtin_ctzll(wall))
+                return pos + f;
+        }
+        if (wall != 0)
+            return -1;
+    }
+}
+
+/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64, and "behind" is +1. */
+static inline int32_t scan_down(const uint64_t *A, const uint64_t *C, const uint64_t *B, int32_t pos,
+                                int32_t goalpos)
+{
+    for (;;) {
+        int32_t lo = pos - 64;
+        uint64_t stop = (win(A, lo) & ~win(A, lo + 1)) | (win(B, lo) & ~win(B, lo + 1));
+        if (goalpos >= lo && goalpos < pos)
+            stop |= 1ull << (goalpos - lo);
+        uint64_t wall = ~win(C, lo);
+        if (stop != 0) {
+            int f = 63 - __builtin_clzll(stop);
+            if (wall == 0 || f > 63 - __builtin_clzll(wall))
+                return lo + f;
+        }
+        if (wall != 0)
+            return -1;
+        pos = lo;
+    }
+}
+
+/* ---- the domain ---------------------------------------------------------------------------------------- */
+
+/* Octile distance between padded cells a and b, exact in the sense that k straight and j diagonal steps
+ * cost k + j*sqrt(2) (the same expression the grid domain's heuristic uses). */
+static inline double octile_between(uint32_t S, uint32_t a, int32_t bx, int32_t by)
+{
+    int32_t ay = (int32_t)(a / S), ax = (int32_t)(a - (uint32_t)ay * S);
+    uint32_t dx = (uint32_t)abs(ax - bx), dy = (uint32_t)abs(ay - by);
+    return dx > dy ? (double)dx + (M_SQRT2 - 1.0) * (double)dy : (double)dy + (M_SQRT2 - 1.0) * (double)dx;
+}
+
+static double jps_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)goal;
+    const ap_jps_domain *jd = ctx;
+    return octile_between(jd->stride, node, jd->goal_px, jd->goal_py);
+}
+
+/* Online straight jump from u with offset o (side offset s): the first jump point, or NONE at a wall.
+ * *k gets the steps taken. */
+static inline uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int32_t o, int32_t s, uint32_t *k)
+{
+    const uint8_t *p = jd->pass;
+    const uint32_t goal = jd->goal;
+    uint32_t steps = 0;
+    for (;;) {
+        uint32_t v = u + (uint32_t)o;
+        if (!p[v])
+            return NONE;
+        steps++;
+        if (v == goal || forced_straight(p, v, o, s)) {
+            *k = steps;
+            return v;
+        }
+        u = v;
+    }
+}
+
+/* Block-based straight jump from u = (ux, uy) (padded) in straight direction d; same result as
+ * jump_straight. */
+static inline uint32_t jump_straight_bits(const ap_jps_domain *jd, int32_t ux, int32_t uy, int d, uint32_t *k)
+{
+    const ap_jps_bits *b = jd->bits;
+    const uint32_t S = jd->stride;
+    int32_t r;
+    if (DY[d] == 0) {
+        const uint64_t *C = b->rows + (size_t)uy * b->row_words;
+        int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
+        r = DX[d] > 0 ? scan_up(C - b->row_words, C, C + b->row_words, ux, gp)
+                      : scan_down(C - b->row_words, C, C + b->row_words, ux, gp);
+        if (r < 0)
+            return NONE;
+        *k = (uint32_t)abs(r - ux);
+        return (uint32_t)uy * S + (uint32_t)r;
+    }
+    const uint64_t *C = b->cols + (size_t)ux * b->col_words;
+    int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
+    r = DY[d] > 0 ? scan_up(C - b->col_words, C, C + b->col_words, uy, gp)
+                  : scan_down(C - b->col_words, C, C + b->col_words, uy, gp);
+    if (r < 0)
+        return NONE;
+    *k = (uint32_t)abs(r - uy);
+    return (uint32_t)r * S + (uint32_t)ux;
+}
+
+/* Block-based diagonal jump: one legality test per diagonal step, then the two straight scans. */
+static inline uint32_t jump_diag_bits(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int d,
+                                      uint32_t *k)
+{
+    const uint8_t *p = jd->pass;
+    const int32_t h = DX[d], vv = DY[d] * (int32_t)jd->stride;
+    const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+    uint32_t steps = 0, dummy;
+    for (;;) {
+        if (!(p[u + (uint32_t)h] && p[u + (uint32_t)vv] && p[u + (uint32_t)(h + vv)]))
+            return NONE;
+        u += (uint32_t)(h + vv);
+        ux += DX[d];
+        uy += DY[d];
+        steps++;
+        if (u == jd->goal || jump_straight_bits(jd, ux, uy, dh, &dummy) != NONE ||
+            jump_straight_bits(jd, ux, uy, dv, &dummy) != NONE) {
+            *k = steps;
+            return u;
+        }
+    }
+}
+
+/* Online diagonal jump from u in diagonal direction (h, vv): stops at the goal or at a cell whose straight
+ * jumps along either component find a jump point (AAAI 2011, Algorithm 2). */
+static inline uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int32_t h, int32_t vv, uint32_t *k)
+{
+    const uint8_t *p = jd->pass;
+    const uint32_t goal = jd->goal;
+    uint32_t steps = 0, dummy;
+    for (;;) {
+        if (!(p[u + (uint32_t)h] && p[u + (uint32_t)vv] && p[u + (uint32_t)(h + vv)]))
+            return NONE;
+        u += (uint32_t)(h + vv);
+        steps++;
+        if (u == goal || jump_straight(jd, u, h, vv, &dummy) != NONE || jump_straight(jd, u, vv, h, &dummy) != NONE) {
+            *k = steps;
+            return u;
+        }
+    }
+}
+
+static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy)
+{
+    uint32_t par = jd->nodes[u].parent;
+    if (par == UINT32_MAX)
+        return -1;
+    const uint32_t S = jd->stride;
+    int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
+    return dir_of(sgn(ux - px), sgn(uy - py));
+}
+
+static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_jps_domain *jd = ctx;
+    const uint32_t S = jd->stride;
+    const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+    unsigned dirs = pruned_dirs(jd->pass, S, u, arrival_dir(jd, u, ux, uy));
+    int n = 0;
+    while (dirs) {
+        int d = __builtin_ctz(dirs);
+        dirs &= dirs - 1;
+        uint32_t k = 0, v;
+        const int32_t h = DX[d], vv = DY[d] * (int32_t)S;
+        if (jd->bits != NULL) {
+            v = d & 1 ? jump_diag_bits(jd, u, ux, uy, d, &k) : jump_straight_bits(jd, ux, uy, d, &k);
+            if (v != NONE)
+                out[n++] = (ap_succ){v, d & 1 ? (double)k * M_SQRT2 : (double)k};
+        } else if (d & 1) {
+            v = jump_diag(jd, u, h, vv, &k);
+            if (v != NONE)
+                out[n++] = (ap_succ){v, (double)k * M_SQRT2};
+        } else {
+            v = jump_straight(jd, u, h + vv, DY[d] + DX[d] * (int32_t)S, &k);
+            if (v != NONE)
+                out[n++] = (ap_succ){v, (double)k};
+        }
+    }
+    return n;
+}
+
+/* JPS+ successors through the callback interface (the core normally runs the inlined copy: search.c). */
+static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_jps_domain *jd = ctx;
+    const uint32_t S = jd->stride;
+    const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+    ap_jps_succ_h tmp[8];
+    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp);
+    for (int i = 0; i < n; i++)
+        out[i] = (ap_succ){tmp[i].node, tmp[i].cost};
+    return n;
+}
+
+bool ap_jps_is_plus(const ap_domain *dom)
+{
+    return dom != NULL && dom->successors == jps_plus_succ && dom->heuristic == jps_h;
+}
+
+int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
+                       uint32_t goal)
+{
+    if (m == NULL || goal >= ap_map_node_count(m) || (table != NULL && table->cells != ap_map_node_count(m)))
+        return AP_E_INTERNAL;
+    memset(jd, 0, sizeof *jd);
+    jd->map = m;
+    jd->pass = m->pass;
+    jd->jump = table != NULL ? table->dist : NULL;
+    const ap_map_table *bits = table == NULL ? ap_map_find_table(m, AP_JPS_BITS_NAME) : NULL;
+    jd->bits = bits != NULL ? bits->data : NULL;
+    jd->stride = (uint32_t)m->stride;
+    jd->goal = goal;
+    jd->goal_py = (int32_t)(goal / jd->stride);
+    jd->goal_px = (int32_t)(goal - (uint32_t)jd->goal_py * jd->stride);
+    dom->ctx = jd;
+    dom->node_count = ap_map_node_count(m);
+    dom->max_succ = 8;
+    dom->successors = table != NULL ? jps_plus_succ : jps_succ;
+    dom->heuristic = jps_h;
+    return AP_OK;
+}
+
+void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws)
+{
+    jd->nodes = ws->nodes;
+}
+
+size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap)
+{
+    if (n == 0)
+        return 0;
+    const int32_t S = m->stride;
+    size_t count = 1;
+    if (out != NULL && cap > 0)
+        out[0] = jp[0];
+    for (size_t i = 1; i < n; i++) {
+        int32_t ay = (int32_t)jp[i - 1] / S, ax = (int32_t)jp[i - 1] % S;
+        int32_t by = (int32_t)jp[i] / S, bx = (int32_t)jp[i] % S;
+        int32_t dx = bx - ax, dy = by - ay;
+        int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+        if ((adx != 0 && ady != 0 && adx != ady) || (adx == 0 && ady == 0))
+            return 0;
+        int32_t steps = adx > ady ? adx : ady, off = sgn(dx) + sgn(dy) * S;
+        for (int32_t k = 1; k <= steps; k++, count++)
+            if (out != NULL && count < cap)
+                out[count] = (uint32_t)((int32_t)jp[i - 1] + k * off);
+    }
+    return count;
+}

@@ -1,0 +1,124 @@
+/* jps_impl.h — private to planner/: the JPS pieces shared by jps.c and the A* core's inlined JPS+ loop
+ * (search.c). Not a public interface. Sources as jps.h. */
+#ifndef AP_JPS_IMPL_H
+#define AP_JPS_IMPL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jps.h"
+
+static const int8_t DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int8_t DY[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+
+#define NONE UINT32_MAX
+
+static inline int dir_of(int dx, int dy)
+{
+    /* dx, dy in {-1, 0, 1}, not both 0 */
+    static const int8_t t[3][3] = {{7, 6, 5}, {0, -1, 4}, {1, 2, 3}}; /* [dx+1][dy+1] */
+    return t[dx + 1][dy + 1];
+}
+
+static inline int sgn(int32_t v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* Does cell v, entered by a straight move with offset o, have a forced neighbour? Side offset s is the
+ * perpendicular one. Without corner cutting: a side cell is forced when it is free and the side cell of
+ * the cell behind (v - o) is blocked (ICAPS 2014, section 3). */
+static inline bool forced_straight(const uint8_t *p, uint32_t v, int32_t o, int32_t s)
+{
+    return (p[v + (uint32_t)s] && !p[v - (uint32_t)o + (uint32_t)s]) ||
+           (p[v - (uint32_t)s] && !p[v - (uint32_t)o - (uint32_t)s]);
+}
+
+/* The directions to search from u (bit d = direction d), given the arrival direction (-1 at the start):
+ * AAAI 2011 section 3 pruning, ICAPS 2014 no-corner-cutting forced neighbours. */
+static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int from)
+{
+    if (from < 0)
+        return 0xffu;
+    if (from & 1) /* diagonal: the two components and the diagonal itself; no forced neighbours */
+        return (1u << from) | (1u << ((from + 7) & 7)) | (1u << ((from + 1) & 7));
+    /* s is the side at from+2 (90 degrees clockwise with y down: (dx, dy) -> (-dy, dx)); E -> S, N -> E. */
+    const int32_t o = DX[from] + DY[from] * (int32_t)S, s = -DY[from] + DX[from] * (int32_t)S;
+    unsigned dirs = 1u << from;
+    if (p[u + (uint32_t)s] && !p[u - (uint32_t)o + (uint32_t)s])
+        dirs |= (1u << ((from + 2) & 7)) | (1u << ((from + 1) & 7));
+    if (p[u - (uint32_t)s] && !p[u - (uint32_t)o - (uint32_t)s])
+        dirs |= (1u << ((from + 6) & 7)) | (1u << ((from + 7) & 7));
+    return dirs;
+}
+
+/* One JPS+ successor with its heuristic and the direction it is reached in (kept by the core in node.aux,
+ * so the next expansion needs no division to find its arrival direction). */
+typedef struct ap_jps_succ_h {
+    uint32_t node;
+    int dir;
+    double cost; /* tiles */
+    double h;    /* octile distance to the goal, tiles */
+} ap_jps_succ_h;
+
+static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
+{
+    int32_t ax = x - gx, ay = y - gy;
+    ax = ax < 0 ? -ax : ax;
+    ay = ay < 0 ? -ay : ay;
+    return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
+}
+
+#define SUCC_H(NODE, COST, X, Y, D) \
+    ((ap_jps_succ_h){(NODE), (D), (COST), ap_jps_octile((X), (Y), jd->goal_px, jd->goal_py)})
+
+/* JPS+: each pruned direction is one table read plus the goal test (Rabin): a straight direction that
+ * passes the goal within its free run stops at the goal; a diagonal whose quadrant holds the goal stops
+ * where it meets the goal's row or column, if that is within its free run. */
+static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
+                                     ap_jps_succ_h *out)
+{
+    const uint32_t S = jd->stride;
+    const int32_t gdx = jd->goal_px - ux, gdy = jd->goal_py - uy;
+    const int sx = sgn(gdx), sy = sgn(gdy);
+    const int32_t adx = gdx < 0 ? -gdx : gdx, ady = gdy < 0 ? -gdy : gdy;
+    const int16_t *J = jd->jump + (size_t)u * 8;
+    unsigned dirs = pruned_dirs(jd->pass, S, u, from);
+    int n = 0;
+    while (dirs) {
+        int d = __builtin_ctz(dirs);
+        dirs &= dirs - 1;
+        int32_t dist = J[d];
+        if (dist == 0)
+            continue;
+        int32_t run = dist < 0 ? -dist : dist;
+        const int32_t off = DX[d] + DY[d] * (int32_t)S;
+        if (d & 1) {
+            if (sx == DX[d] && sy == DY[d]) {
+                int32_t mn = adx < ady ? adx : ady;
+                if (mn <= run) {
+                    out[n++] = SUCC_H(u + (uint32_t)(mn * off), (double)mn * M_SQRT2, ux + mn * DX[d],
+                                      uy + mn * DY[d], d);
+                    continue;
+                }
+            }
+            if (dist > 0)
+                out[n++] = SUCC_H(u + (uint32_t)(dist * off), (double)dist * M_SQRT2, ux + dist * DX[d],
+                                  uy + dist * DY[d], d);
+        } else {
+            int32_t along = DX[d] != 0 ? (gdy == 0 && sx == DX[d] ? adx : 0) : (gdx == 0 && sy == DY[d] ? ady : 0);
+            if (along != 0 && along <= run) {
+                out[n++] = (ap_jps_succ_h){jd->goal, d, (double)along, 0.0};
+                continue;
+            }
+            if (dist > 0)
+                out[n++] = SUCC_H(u + (uint32_t)(dist * off), (double)dist, ux + dist * DX[d], uy + dist * DY[d], d);
+        }
+    }
+    return n;
+}
+
+#undef SUCC_H
+
+#endif

@@ -1,0 +1,49 @@
+/* curve.h — the wire format of POST /v1/curve (jansson): shortest curve between two poses, no map.
+ *
+ * Contract: proto/openapi.yaml. Thread-safe (no shared state); returned strings are malloc'd and owned by
+ * the caller (free()).
+ */
+#ifndef AP_PROTO_CURVE_H
+#define AP_PROTO_CURVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../planner/path.h"
+#include "wire.h"
+
+#define AP_CURVE_MAX_TURNING_RADIUS 1000.0 /* tiles */
+
+typedef enum ap_curve_model {
+    AP_CURVE_DUBINS = 0,      /* forward only, fixed final heading (Dubins 1957) */
+    AP_CURVE_REEDS_SHEPP = 1, /* forwards and backwards (Reeds & Shepp 1990) */
+    AP_CURVE_PINTER = 2       /* Pinter's arc + line, free final heading */
+} ap_curve_model;
+
+/* A parsed POST /v1/curve body. */
+typedef struct ap_curve_request {
+    ap_pose start, goal;
+    bool has_goal_heading; /* goal.heading given (required unless model is pinter, where it is ignored) */
+    double turning_radius; /* tiles, 0 < r <= AP_CURVE_MAX_TURNING_RADIUS */
+    ap_curve_model model;  /* default dubins */
+} ap_curve_request;
+
+/* Parse and validate a POST /v1/curve body of len bytes: {"start": {"x", "y", "heading"}, "goal": {"x", "y",
+ * "heading"}, "turning_radius": r, "model": "dubins"|"reeds_shepp"|"pinter"}. start.* and goal.x/y are
+ * required finite numbers; goal.heading is required except for "pinter"; turning_radius is required,
+ * 0 < r <= 1000; model defaults to "dubins". Strict like ap_wire_parse_path_request: unknown fields, wrong
+ * types, missing fields and out-of-range values are AP_E_INVALID_REQUEST with err->field the dotted path
+ * ("goal.heading"); malformed JSON and an empty body are AP_E_INVALID_JSON with line/column. *req is always
+ * initialised. Returns AP_OK or the error status (also in err->status). Thread-safe. */
+int ap_wire_parse_curve_request(const char *body, size_t len, ap_curve_request *req, ap_wire_error *err);
+
+/* Encode the 200 answer {"status":"ok","model":...,"word":...,"length":L,"segments":[...]} with the segment
+ * encoding of /v1/path ("reverse": true only on reverse segments). Numbers with 17 significant digits.
+ * Returns NULL on allocation failure or a non-finite number; *len (if non-NULL) gets the byte length. */
+char *ap_wire_encode_curve(ap_curve_model model, const char *word, double length, const ap_segment *segs,
+                           size_t n, size_t *len);
+
+/* The model's wire name ("dubins", "reeds_shepp", "pinter"). */
+const char *ap_curve_model_name(ap_curve_model m);
+
+#endif
