@@ -112,6 +112,12 @@ typedef struct ap_plan {
  * workspaces handed to ap_plan_begin must be initialised with at least this max_succ. */
 #define AP_PLAN_MAX_SUCC 2048
 
+/* Smallest node capacity a server workspace should have, whatever the maps: directional searches run in a
+ * window of W x W cells x H' states (H' = headings, doubled with reverse) that must fit the workspace, so a
+ * server holding only small maps still gets a useful window: 262144 nodes = 181 tiles with 8 headings,
+ * 90 tiles with 16 headings and reverse. 262144 x 48 bytes = 12 MiB per workspace. */
+#define AP_PLAN_MIN_WORKSPACE_NODES 262144u
+
 /* Release what a plan holds outside the workspace (directional tables, hybrid paths) without building a
  * result: for plans abandoned while AP_IN_PROGRESS (deadline between slices, shutdown). ap_plan_finish
  * calls it itself. Idempotent; safe on a plan ap_plan_begin refused. Thread: the plan's owner. */

@@ -393,7 +393,7 @@ int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *re
     req->q.has_sheading = false;
     req->q.unit_radius = 0.0;
     req->q.turning_radius = 0.0;
-    req->q.algorithm = AP_ALG_ASTAR;
+    req->q.algorithm = AP_ALG_AUTO;
     req->q.connectivity = 8;
     req->q.smoothing = AP_SMOOTH_LOS;
     req->q.sample_step = 0.0;
@@ -440,7 +440,7 @@ static int parse_batch_item(json_t *elem, json_t *map, ap_batch_item *it)
 {
     ap_path_request pr;
     memset(&pr, 0, sizeof pr);
-    pr.q.algorithm = AP_ALG_ASTAR;
+    pr.q.algorithm = AP_ALG_AUTO;
     pr.q.connectivity = 8;
     pr.q.smoothing = AP_SMOOTH_LOS;
     pr.deadline_ms = -1;

@@ -35,7 +35,7 @@ typedef struct ap_path_request {
 
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when
  * len is 0). Defaults: start.heading absent (face the first waypoint), unit.radius 0, unit.turning_radius
- * 0, search.algorithm "astar", search.connectivity 8, search.smoothing "los", no samples (q.sample_step 0).
+ * 0, search.algorithm "auto", search.connectivity 8, search.smoothing "los", no samples (q.sample_step 0).
  * Ranges: map 1..63 bytes; coordinates and heading any finite number; unit.radius 0..AP_MAX_UNIT_RADIUS;
  * unit.turning_radius 0..AP_MAX_TURNING_RADIUS; connectivity the integer 4 or 8; deadline_ms an integer
  * 1..600000; samples.step >= AP_MIN_SAMPLE_STEP (required inside "samples"). JSON null is a wrong type.

@@ -309,6 +309,17 @@ static enum MHD_Result respond_job(ap_req *r)
                        status_result(j->status));
 }
 
+/* Only grid searches run inline: their fast slice is bounded by fast_budget cheap expansions (~0.3 ms).
+ * A directional or hybrid expansion costs far more, and a unit profile's first query builds its tables
+ * (tens of ms), which must never stall the HTTP thread: those always go to the pool. */
+static bool inline_worthy(const ap_query *q)
+{
+    if (q->turning_radius > 0.0)
+        return false;
+    return q->algorithm == AP_ALG_ASTAR || q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS ||
+           q->algorithm == AP_ALG_AUTO;
+}
+
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
  * slice here (inline_fast) or suspend and hand the job over. */
 static enum MHD_Result handle_path(ap_req *r)
@@ -342,7 +353,7 @@ static enum MHD_Result handle_path(ap_req *r)
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
 
-    if (h->cfg->inline_fast) {
+    if (h->cfg->inline_fast && inline_worthy(&pr.q)) {
         st = ap_lanes_run_inline(h->lanes, &r->job);
         if (st == AP_OK) {
             r->lane = ap_metrics_lane_name(r->job.lane);

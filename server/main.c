@@ -16,6 +16,7 @@
 
 #include "../config/config.h"
 #include "../config/version.h"
+#include "../planner/plan.h"
 #include "../planner/search.h"
 #include "../planner/status.h"
 #include "http.h"
@@ -120,7 +121,9 @@ static int serve(ap_server *s)
         return 1;
     }
     ap_lanes_config lc;
-    ap_lanes_config_from(&lc, &s->cfg, s->reg.max_nodes);
+    /* Workspaces hold the largest map's grid search, and at least a useful directional window. */
+    uint32_t capacity = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
+    ap_lanes_config_from(&lc, &s->cfg, capacity);
     /* ap_lanes_init also sets UV_THREADPOOL_SIZE: this is before any uv_queue_work and before MHD's thread
      * exists, so no other thread reads the environment meanwhile. */
     if (ap_lanes_init(&s->lanes, &s->loop, &lc, &s->metrics, ap_http_on_job_done, &s->http) != AP_OK) {

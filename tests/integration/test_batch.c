@@ -69,7 +69,8 @@ START_TEST(items_equal_single_answers_and_optimal_costs)
         if (i == 7)
             snprintf(q, sizeof q,
                      "\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
-                     "\"unit\":{\"radius\":0.3,\"turning_radius\":1.5},\"samples\":{\"step\":0.5}",
+                     "\"unit\":{\"radius\":0.3,\"turning_radius\":1.5},\"samples\":{\"step\":0.5},"
+                     "\"search\":{\"algorithm\":\"astar\"}",
                      s->sx, s->sy, s->gx, s->gy);
         else
             snprintf(q, sizeof q, "\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5}", s->sx, s->sy,

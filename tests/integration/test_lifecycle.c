@@ -148,7 +148,7 @@ START_TEST(sigterm_answers_inflight_and_exits_zero)
         const ap_test_scen *q = &sc[n - 1 - (size_t)i];
         f[i] = (inflight){.srv = &s};
         snprintf(f[i].body, sizeof f[i].body,
-                 "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5}}", q->sx,
+                 "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},\"search\":{\"algorithm\":\"astar\"}}", q->sx,
                  q->sy, q->gx, q->gy);
         ck_assert_int_eq(pthread_create(&th[i], NULL, send_one, &f[i]), 0);
     }

@@ -31,7 +31,7 @@ START_TEST(minimal_request_gets_defaults)
     ck_assert(!r.q.has_sheading);
     ck_assert(r.q.unit_radius == 0.0);
     ck_assert(r.q.turning_radius == 0.0);
-    ck_assert_int_eq(r.q.algorithm, AP_ALG_ASTAR);
+    ck_assert_int_eq(r.q.algorithm, AP_ALG_AUTO);
     ck_assert_int_eq(r.q.connectivity, 8);
     ck_assert_int_eq(r.q.smoothing, AP_SMOOTH_LOS);
     ck_assert(r.q.sample_step == 0.0);

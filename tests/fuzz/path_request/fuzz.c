@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!(q->unit_radius >= 0 && q->unit_radius <= AP_MAX_UNIT_RADIUS) ||
         !(q->turning_radius >= 0 && q->turning_radius <= AP_MAX_TURNING_RADIUS))
         abort();
-    if ((q->connectivity != 4 && q->connectivity != 8) || q->algorithm != AP_ALG_ASTAR ||
+    if ((q->connectivity != 4 && q->connectivity != 8) || (unsigned)q->algorithm >= (unsigned)AP_ALG_COUNT ||
         (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS))
         abort();
     if (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP && isfinite(q->sample_step)))
