@@ -198,6 +198,60 @@ void ap_config_defaults(ap_config *c)
 /* ---------------------------------------------------------------------------------------------------------
  * File */
 
+/* "profiles": an array of profile objects; errors name the entry and the field ("profiles[2].headings"). */
+static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_array(v))
+        return fail(err, errlen, "%s: \"profiles\": must be an array of profile objects", label);
+    if (json_array_size(v) > AP_CONFIG_MAX_PROFILES)
+        return fail(err, errlen, "%s: \"profiles\": at most %d profiles", label, AP_CONFIG_MAX_PROFILES);
+    size_t idx;
+    json_t *e;
+    json_array_foreach(v, idx, e) {
+        ap_config_profile p = {0.0, 0.0, 8, 24, false};
+        bool have_r = false;
+        if (!json_is_object(e))
+            return fail(err, errlen, "%s: \"profiles[%zu]\": must be an object", label, idx);
+        const char *k;
+        json_t *x;
+        json_object_foreach(e, k, x) {
+            if (strcmp(k, "radius") == 0) {
+                if (!json_is_number(x) || json_number_value(x) < 0.0 || json_number_value(x) > 16.0)
+                    return fail(err, errlen, "%s: \"profiles[%zu].radius\": must be a number between 0 and 16",
+                                label, idx);
+                p.radius = json_number_value(x);
+            } else if (strcmp(k, "turning_radius") == 0) {
+                if (!json_is_number(x) || !(json_number_value(x) > 0.0) || json_number_value(x) > 64.0)
+                    return fail(err, errlen,
+                                "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= 64", label, idx);
+                p.turning_radius = json_number_value(x);
+                have_r = true;
+            } else if (strcmp(k, "headings") == 0) {
+                if (!json_is_integer(x) || (json_integer_value(x) != 8 && json_integer_value(x) != 16))
+                    return fail(err, errlen, "%s: \"profiles[%zu].headings\": must be 8 or 16", label, idx);
+                p.headings = (int)json_integer_value(x);
+            } else if (strcmp(k, "neighbourhood") == 0) {
+                json_int_t n = json_is_integer(x) ? json_integer_value(x) : 0;
+                if (n != 8 && n != 24 && n != 48)
+                    return fail(err, errlen, "%s: \"profiles[%zu].neighbourhood\": must be 8, 24 or 48", label,
+                                idx);
+                p.neighbourhood = (int)n;
+            } else if (strcmp(k, "reverse") == 0) {
+                if (!json_is_boolean(x))
+                    return fail(err, errlen, "%s: \"profiles[%zu].reverse\": must be true or false", label, idx);
+                p.reverse = json_is_true(x);
+            } else {
+                return fail(err, errlen, "%s: \"profiles[%zu]\": unknown key \"%s\"", label, idx, k);
+            }
+        }
+        if (!have_r)
+            return fail(err, errlen, "%s: \"profiles[%zu].turning_radius\": required", label, idx);
+        c->profiles[idx] = p;
+    }
+    c->n_profiles = json_array_size(v);
+    return AP_OK;
+}
+
 static int apply_json(ap_config *c, const char *label, json_t *root, char *err, size_t errlen)
 {
     const char *key;
@@ -223,6 +277,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
             if (!json_is_boolean(v))
                 return fail(err, errlen, "%s: \"access_log\": must be true or false", label);
             c->access_log = json_is_true(v);
+            continue;
+        }
+        if (strcmp(key, "profiles") == 0) {
+            int rc = apply_profiles(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
             continue;
         }
         if (strcmp(key, "inline_fast") == 0) {
@@ -392,7 +452,8 @@ static void usage(FILE *f)
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
           "\n"
           "config-file-only keys: max_map_width, max_map_height (1..65536, default 4096),\n"
-          "  max_map_cells (1..1073741824, default 16777216)\n",
+          "  max_map_cells (1..1073741824, default 16777216), profiles (unit profiles whose\n"
+          "  Directional A* tables are built at start-up; see config/README.md)\n",
           f);
 }
 
@@ -522,6 +583,14 @@ void ap_config_print(const ap_config *c, void *file)
         json_object_set_new(o, ap_int_fields[i].key, json_integer(get_int(c, &ap_int_fields[i])));
     json_object_set_new(o, "access_log", json_boolean(c->access_log));
     json_object_set_new(o, "inline_fast", json_boolean(c->inline_fast));
+    json_t *profiles = json_array();
+    for (size_t i = 0; i < c->n_profiles; i++) {
+        const ap_config_profile *p = &c->profiles[i];
+        json_array_append_new(profiles, json_pack("{s:f, s:f, s:i, s:i, s:b}", "radius", p->radius, "turning_radius",
+                                                  p->turning_radius, "headings", p->headings, "neighbourhood",
+                                                  p->neighbourhood, "reverse", (int)p->reverse));
+    }
+    json_object_set_new(o, "profiles", profiles);
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still

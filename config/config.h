@@ -11,6 +11,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most unit profiles the config may preload (the planner's profile cache holds 32; the rest is left for
+ * profiles first seen in queries). */
+#define AP_CONFIG_MAX_PROFILES 16
+
+/* One preloaded unit profile (config key "profiles"): the Directional A* tables for this key are built at
+ * start-up, before serving (planner/profile.h, ap_profile_key). */
+typedef struct ap_config_profile {
+    double radius;         /* unit disc radius, tiles, 0..16 (default 0) */
+    double turning_radius; /* tiles, (0, 64]; required */
+    int headings;          /* 8 (default) or 16 */
+    int neighbourhood;     /* 8, 24 (default) or 48: Directional8/24/48 (hybrid uses 48 and 8, auto's
+                            * fallback 24) */
+    bool reverse;          /* reverse (Reeds-Shepp) edges; default false */
+} ap_config_profile;
+
 typedef struct ap_config {
     char listen_host[64];       /* "127.0.0.1"; an IPv4 literal, "localhost", or an IPv6 literal (stored
                                  * without the brackets of "[::1]:8080": a ':' in it means IPv6) */
@@ -40,6 +55,8 @@ typedef struct ap_config {
     bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
                                  * (no hand-off) when a fast workspace is free; false: always hand off to
                                  * the loop and the pool */
+    ap_config_profile profiles[AP_CONFIG_MAX_PROFILES]; /* preloaded profiles (config file only), in order */
+    size_t n_profiles;          /* 0 (default) .. AP_CONFIG_MAX_PROFILES */
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -52,7 +69,10 @@ void ap_config_defaults(ap_config *c);
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
  * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads" (integers) and
- * "access_log", "inline_fast" (bools), all optional.
+ * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
+ * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
+ * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), all optional.
+ * "profiles" replaces any list an earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
@@ -94,8 +114,8 @@ int ap_config_validate(const ap_config *c, char *err, size_t errlen);
  * AP_E_CONFIG with err filled. c is fully overwritten. Not thread-safe (getopt, environment). */
 int ap_config_resolve(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen);
 
-/* Write the effective config as one JSON line (keys as in the config file, plus "config_file" and
- * "check_config") to file, a FILE*. Thread-safe as stdio is. */
+/* Write the effective config as one JSON line (keys as in the config file, "profiles" included, plus
+ * "config_file" and "check_config") to file, a FILE*. Thread-safe as stdio is. */
 void ap_config_print(const ap_config *c, void *file /* FILE* */);
 
 #endif

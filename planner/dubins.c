@@ -13,10 +13,17 @@
  * heading h by p (cos h, sin h). Each word's pieces must add up to (d, 0) with final heading beta, which
  * gives one 2-vector equation per word, solved below. sa, ca, sb, cb are sin/cos of alpha and beta,
  * computed once per query.
+ *
+ * Speed (bench_curves, 10^6 random pairs; time = median of 5 runs interleaved with a build of the previous
+ * version on the same loaded 2-core machine; Ir = callgrind instructions per ap_dubins_shortest call over
+ * 50 000 queries):  before 1488 Ir, 180 ns;  inline sincos/atan2 and floor-free mod2pi 1119 Ir;  all four
+ * CSC words evaluated without the bound-sorted branchy loop 1123 Ir, 161 ns.  Mean length unchanged (38.9203).
  */
 #include "dubins.h"
 
 #include <math.h>
+
+#include "fastmath.h"
 
 #define AP_TWO_PI (2.0 * M_PI)
 
@@ -30,10 +37,27 @@ static double mod2pi(double a)
     return m;
 }
 
+/* mod2pi for a in (-4pi, 4pi) (differences of the reduced headings and atan2 results) without floor(),
+ * with the same snap of "2pi minus rounding noise" to 0. */
+static inline double mod2pi_near(double a)
+{
+    if (a < 0.0)
+        a += AP_TWO_PI;
+    if (a < 0.0)
+        a += AP_TWO_PI;
+    if (a >= AP_TWO_PI)
+        a -= AP_TWO_PI;
+    if (a >= AP_TWO_PI)
+        a -= AP_TWO_PI;
+    if (a >= AP_TWO_PI - 1e-12 || a < 0.0)
+        a = 0.0;
+    return a;
+}
+
 /* Normalised set-up shared by every word. */
 typedef struct dubins_in {
     double d;            /* D / r */
-    double ta, tb;       /* the start and goal headings as given (map frame) */
+    double ta, tb;       /* the start and goal headings (map frame), reduced to [0, 2pi) */
     double cphi, sphi;   /* cos/sin of phi, the direction from start to goal (1, 0 when they coincide) */
     double sa, ca, sb, cb; /* sin/cos of alpha = ta - phi and beta = tb - phi */
 } dubins_in;
@@ -43,7 +67,7 @@ typedef struct dubins_in {
  * angles (saving an atan2 and two reductions per query). */
 static double map_angle(const dubins_in *in, double x, double y)
 {
-    return atan2(x * in->sphi + y * in->cphi, x * in->cphi - y * in->sphi);
+    return fast_atan2(x * in->sphi + y * in->cphi, x * in->cphi - y * in->sphi);
 }
 
 /* The CSC words share one shape: the line's length p and its direction (ch, sh) = (cos h, sin h) come
@@ -53,15 +77,8 @@ static double map_angle(const dubins_in *in, double x, double y)
  * paid by words whose bound beats the best so far. */
 typedef struct csc {
     bool ok;
-    double p, ch, sh, lb;
+    double p, ch, sh;
 } csc;
-
-static void csc_bound(const dubins_in *in, csc *c)
-{
-    double ct = 2.0 - 2.0 * (in->ca * c->ch + in->sa * c->sh);
-    double cq = 2.0 - 2.0 * (in->cb * c->ch + in->sb * c->sh);
-    c->lb = c->p + sqrt(ct > 0.0 ? ct : 0.0) + sqrt(cq > 0.0 ? cq : 0.0);
-}
 
 /* LSL: heading after the first arc h; the sum is (sin h - sa) + p cos h + (sb - sin h) = d and
  * (ca - cos h) + p sin h + (cos h - cb) = 0, so p (cos h, sin h) = (d + sa - sb, cb - ca).
@@ -81,7 +98,6 @@ static void csc_same(const dubins_in *in, double k, csc *c)
         c->ch = px / c->p;
         c->sh = py / c->p;
     }
-    csc_bound(in, c);
 }
 
 /* LSR: (sin h - sa) + p cos h + (sin h - sb) = d, (ca - cos h) + p sin h + (cb - cos h) = 0, i.e. the
@@ -102,7 +118,6 @@ static void csc_cross(const dubins_in *in, double k, csc *c)
     c->p = sqrt(p2);
     c->ch = (A * c->p - 2.0 * k * B) / n2;
     c->sh = (B * c->p + 2.0 * k * A) / n2;
-    csc_bound(in, c);
 }
 
 /* RLR: headings h1 = alpha - t, h2 = h1 + p, beta = h2 - q. The sum gives
@@ -123,9 +138,9 @@ static bool w_rlr(const dubins_in *in, double best, double o[3])
     if (p >= best)
         return false;
     double m = map_angle(in, A, B);
-    o[0] = mod2pi(in->ta - m + 0.5 * p);
+    o[0] = mod2pi_near(in->ta - m + 0.5 * p);
     o[1] = p;
-    o[2] = mod2pi(in->ta - o[0] + p - in->tb);
+    o[2] = mod2pi_near(in->ta - o[0] + p - in->tb);
     return true;
 }
 
@@ -143,9 +158,9 @@ static bool w_lrl(const dubins_in *in, double best, double o[3])
     if (p >= best)
         return false;
     double m = map_angle(in, A, B);
-    o[0] = mod2pi(m + 0.5 * p - in->ta);
+    o[0] = mod2pi_near(m + 0.5 * p - in->ta);
     o[1] = p;
-    o[2] = mod2pi(in->tb - in->ta - o[0] + p);
+    o[2] = mod2pi_near(in->tb - in->ta - o[0] + p);
     return true;
 }
 
@@ -163,9 +178,11 @@ static void setup(const ap_pose *a, const ap_pose *b, double r, dubins_in *in)
     /* Coincident positions: any axis works; take +x. */
     in->cphi = D > 0.0 ? dx / D : 1.0;
     in->sphi = D > 0.0 ? dy / D : 0.0;
-    in->ta = a->heading;
-    in->tb = b->heading;
-    double sta = sin(a->heading), cta = cos(a->heading), stb = sin(b->heading), ctb = cos(b->heading);
+    in->ta = (a->heading >= 0.0 && a->heading < AP_TWO_PI) ? a->heading : mod2pi(a->heading);
+    in->tb = (b->heading >= 0.0 && b->heading < AP_TWO_PI) ? b->heading : mod2pi(b->heading);
+    double sta, cta, stb, ctb;
+    fast_sincos(a->heading, &sta, &cta);
+    fast_sincos(b->heading, &stb, &ctb);
     in->sa = sta * in->cphi - cta * in->sphi;
     in->ca = cta * in->cphi + sta * in->sphi;
     in->sb = stb * in->cphi - ctb * in->sphi;
@@ -184,23 +201,22 @@ static int shortest_norm(const dubins_in *in, double len[3], double *total)
         *total = 0.0;
         return AP_DUBINS_LSL;
     }
-    /* CSC words (LSL, LSR, RSL, RSR) in order of their lower bounds; stop at the first that cannot win. */
+    /* CSC words (LSL, LSR, RSL, RSR): all four are evaluated, in a fixed order and without branches on
+     * their lengths. The earlier version sorted them by a chord lower bound and stopped at the first that
+     * could not win; that saved atan2 calls but its data-dependent branches mispredicted on random
+     * queries, while four independent evaluations overlap in the pipeline: about the same instruction
+     * count, ~10 % fewer ns (see the measurements in the file header). */
     static const double k1[4] = {1.0, 1.0, -1.0, -1.0}, k2[4] = {1.0, -1.0, 1.0, -1.0};
     csc c[4];
     csc_same(in, 1.0, &c[AP_DUBINS_LSL]);
     csc_cross(in, 1.0, &c[AP_DUBINS_LSR]);
     csc_cross(in, -1.0, &c[AP_DUBINS_RSL]);
     csc_same(in, -1.0, &c[AP_DUBINS_RSR]);
-    for (;;) {
-        int w = -1;
-        for (int i = 0; i < 4; i++)
-            if (c[i].ok && c[i].lb < best && (w < 0 || c[i].lb < c[w].lb))
-                w = i;
-        if (w < 0)
-            break;
-        c[w].ok = false;
+    for (int w = 0; w < 4; w++) {
+        if (!c[w].ok)
+            continue;
         double h = map_angle(in, c[w].ch, c[w].sh);
-        double t = mod2pi(k1[w] * (h - in->ta)), q = mod2pi(k2[w] * (in->tb - h));
+        double t = mod2pi_near(k1[w] * (h - in->ta)), q = mod2pi_near(k2[w] * (in->tb - h));
         double L = t + c[w].p + q;
         if (L < best) {
             best = L;

@@ -83,8 +83,10 @@ typedef struct ap_profile {
 bool ap_profile_key_valid(const ap_profile_key *k);
 
 /* Build the tables for key k. On success stores a new profile in *out (caller owns; ap_profile_free) and
- * returns AP_OK; AP_E_INVALID_REQUEST for an invalid key, AP_E_NOMEM on allocation failure. Cost: a few
- * ms to a few tens of ms (see tests/bench/bench_directional.c). Thread-safe (no shared state). */
+ * returns AP_OK; AP_E_INVALID_REQUEST for an invalid key, AP_E_NOMEM on allocation failure. Cost: about
+ * 1-30 ms for turning radii up to 4 tiles (Directional48 with 16 headings at R = 4: ~27 ms; with reverse
+ * ~53 ms; tests/bench/bench_directional.c): quarter-turn and mirror symmetry, arcs enumerated in pieces
+ * (profile.c). Thread-safe (no shared state). */
 int ap_profile_build(const ap_profile_key *k, ap_profile **out);
 
 /* Free a profile. NULL ignored. Not while a search may still read it. */
@@ -104,6 +106,9 @@ double ap_profile_heading(int h, int H);
  * missing the same key at once may both build it; the loser frees its copy and uses the winner's. */
 typedef struct ap_profile_cache {
     _Atomic(ap_profile *) slot[AP_PROFILE_CACHE_SLOTS];
+    atomic_uint_fast64_t hits[AP_PROFILE_CACHE_SLOTS]; /* lookups slot i answered (relaxed counters) */
+    atomic_uint_fast64_t build_ns;                      /* wall time of every build ap_profile_get ran */
+    atomic_uint_fast64_t builds;                        /* number of those builds */
 } ap_profile_cache;
 
 /* The process-wide cache used when a query names none (zero-initialised static storage). */
@@ -112,13 +117,35 @@ ap_profile_cache *ap_profile_cache_default(void);
 /* Look up key k in cache c (built and published on a miss; c may be NULL = no caching). On success sets
  * *out and *owned: owned = true means the profile is private (cache full or NULL) and the caller must
  * ap_profile_free it; otherwise the cache owns it until ap_profile_cache_clear. Returns AP_OK or as
- * ap_profile_build. Thread-safe (lock-free). Also the way to preload profiles from the configuration. */
+ * ap_profile_build. Thread-safe (lock-free). Also the way to preload profiles from the configuration.
+ * Counts a hit on the slot when the key was already cached, and adds every build's time to c->build_ns
+ * (private builds and builds that lost a publishing race included). */
 int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out, bool *owned);
 
 /* Number of profiles in the cache and the bytes they hold. Thread-safe. */
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes);
 
-/* Free every cached profile and empty the cache. Not thread-safe: only when no search runs (shutdown). */
+/* What GET /v1/profiles and the metrics show of one cached profile. */
+typedef struct ap_profile_info {
+    ap_profile_key key;
+    size_t bytes;          /* memory held by the tables (ap_profile.bytes) */
+    double build_seconds;  /* wall time of its build */
+    uint64_t hits;         /* ap_profile_get lookups it answered from the cache */
+    uint32_t n_edges;
+    int S;                 /* mask half-width, cells */
+} ap_profile_info;
+
+/* Describe up to cap cached profiles in publication order into out (may be NULL when cap is 0); returns
+ * how many are cached (may exceed cap). Thread-safe (acquire loads; a profile published meanwhile may or
+ * may not be listed). */
+size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t cap);
+
+/* Total wall time in seconds of every build ap_profile_get ran on c (monotonic: a Prometheus counter), and
+ * in *builds (may be NULL) their number. Thread-safe. */
+double ap_profile_cache_build_seconds(ap_profile_cache *c, uint64_t *builds);
+
+/* Free every cached profile and empty the cache (counters kept). Not thread-safe: only when no search runs
+ * (shutdown). */
 void ap_profile_cache_clear(ap_profile_cache *c);
 
 #endif

@@ -1,4 +1,5 @@
-/* curve.h — the wire format of POST /v1/curve (jansson): shortest curve between two poses, no map.
+/* curve.h — the wire format of POST /v1/curve: shortest curve between two poses, no map. Parsed with the
+ * strict reader of proto/json_in.h, answered with the direct writer of proto/json_out.h.
  *
  * Contract: proto/openapi.yaml. Thread-safe (no shared state); returned strings are malloc'd and owned by
  * the caller (free()).
@@ -37,9 +38,16 @@ typedef struct ap_curve_request {
  * initialised. Returns AP_OK or the error status (also in err->status). Thread-safe. */
 int ap_wire_parse_curve_request(const char *body, size_t len, ap_curve_request *req, ap_wire_error *err);
 
-/* Encode the 200 answer {"status":"ok","model":...,"word":...,"length":L,"segments":[...]} with the segment
- * encoding of /v1/path ("reverse": true only on reverse segments). Numbers with 17 significant digits.
- * Returns NULL on allocation failure or a non-finite number; *len (if non-NULL) gets the byte length. */
+/* Write the 200 answer {"status":"ok","model":...,"word":...,"length":L,"segments":[...]} to b, with the
+ * segment encoding of /v1/path ("reverse": true only on reverse segments; ap_jbuf_segments). word NULL =
+ * "". Numbers with 17 significant digits. Returns AP_OK, or AP_E_NOMEM when b->failed: allocation failure,
+ * a non-finite number, or a word that is not valid UTF-8 (b->len is then meaningless). */
+int ap_wire_write_curve(ap_jbuf *b, ap_curve_model model, const char *word, double length,
+                        const ap_segment *segs, size_t n);
+
+/* The answer of ap_wire_write_curve as a malloc'd string (the caller frees it). Returns NULL on allocation
+ * failure, a non-finite number or a word that is not valid UTF-8; *len (if non-NULL) gets the byte
+ * length. */
 char *ap_wire_encode_curve(ap_curve_model model, const char *word, double length, const ap_segment *segs,
                            size_t n, size_t *len);
 

@@ -1,7 +1,10 @@
-/* wire.h — the JSON wire format (jansson): request parsing and validation, response encoding.
+/* wire.h — the JSON wire format of POST /v1/path and POST /v1/paths: request parsing and validation
+ * (jansson, proto/json_in.h), answers and error bodies (the direct writer, proto/json_out.h).
  *
  * Contract: proto/openapi.yaml and README.md. All functions are thread-safe (no shared state); returned
- * strings are malloc'd, NUL-terminated, and owned by the caller (free()).
+ * strings are malloc'd, NUL-terminated, and owned by the caller (free()). Also included from here for the
+ * callers of this header: ap_wire_error (errors.h), ap_jbuf (json_out.h) and the map-info encoders
+ * (maps.h).
  */
 #ifndef AP_PROTO_WIRE_H
 #define AP_PROTO_WIRE_H
@@ -13,17 +16,8 @@
 #include "../planner/map.h"
 #include "../planner/plan.h"
 #include "errors.h"
-
-/* A request-level error: status (AP_E_*), message, the offending field (dotted path, "" if none), and for
- * AP_E_INVALID_JSON the 1-based line and column in the body (0 otherwise). message and field are always
- * NUL-terminated valid UTF-8 (over-long names are cut at a character boundary), so they can be passed
- * straight to ap_wire_encode_error. */
-typedef struct ap_wire_error {
-    int status;
-    char message[256];
-    char field[64];
-    int line, col;
-} ap_wire_error;
+#include "json_out.h"
+#include "maps.h"
 
 /* A parsed POST /v1/path body. q.map is NULL: the caller resolves `map` and sets q.map. q.max_samples is
  * 0: the caller sets it from the configuration. */
@@ -57,27 +51,6 @@ typedef struct ap_path_stats {
     double sample_step; /* the request's samples.step (q.sample_step), tiles: gives each sample's "d" as
                          * min(i * step, length) (the last one = length); 0 = no samples requested. */
 } ap_path_stats;
-
-/* A growable output buffer for the direct JSON writer. It starts on caller storage (a request arena, a
- * stack buffer, or nothing) and moves to the heap only when that is too small, so the hot path answers
- * without touching malloc. One thread at a time. */
-typedef struct ap_jbuf {
-    char *p;     /* the bytes written so far, NUL-terminated when len > 0 or p is storage */
-    size_t len;  /* bytes written (without the NUL) */
-    size_t cap;  /* bytes available at p */
-    bool heap;   /* p was malloc'd by the writer: release with ap_jbuf_free (or take ownership of p) */
-    bool failed; /* an allocation failed or a non-finite number was written: the output is unusable */
-    bool bad_number; /* the failure was a non-finite number (a planner bug), not memory */
-} ap_jbuf;
-
-/* Start b on storage (cap bytes, borrowed, may be NULL with cap 0). Pure. */
-void ap_jbuf_init(ap_jbuf *b, char *storage, size_t cap);
-
-/* Forget what was written (keeps the storage, heap or not). */
-void ap_jbuf_reset(ap_jbuf *b);
-
-/* Free heap storage, if any, and start b over on no storage. NULL is ignored. */
-void ap_jbuf_free(ap_jbuf *b);
 
 /* Write the /v1/path answer (the body ap_wire_encode_path returns) to b. Returns AP_OK, or AP_E_NOMEM when
  * b->failed (allocation failure or a non-finite number: the planner's bug; b->len is then meaningless). */
@@ -151,14 +124,5 @@ char *ap_wire_encode_path(const char *map_id, const ap_result *r, const ap_path_
  * the error table. Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
 char *ap_wire_encode_error(int status, const char *message, const char *field, int line, int col,
                            int *http, size_t *len);
-
-/* Encode one map's info: {"id", "width", "height", "passable_cells", "load_ms", "tables": [{"name":
- * "region", "bytes", "build_ms", "regions"}]}. load_ms/build_ms are milliseconds (reals). m is only read.
- * Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
-char *ap_wire_encode_map(const ap_map *m, size_t *len);
-
-/* Encode {"maps": [map info, ...]} for the n maps (in the given order; n may be 0). Returns NULL on
- * allocation failure; *len (if non-NULL) gets the byte length. */
-char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len);
 
 #endif

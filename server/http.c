@@ -20,6 +20,7 @@
 #include "../proto/errors.h"
 #include "../proto/wire.h"
 #include "curve_route.h"
+#include "profiles_route.h"
 
 #define REQUEST_ID_MAX 128
 #define CONNECTION_TIMEOUT_S 30u
@@ -155,6 +156,8 @@ static ap_route route_of(const char *url)
         return AP_ROUTE_READYZ;
     if (strcmp(url, "/metrics") == 0)
         return AP_ROUTE_METRICS;
+    if (strcmp(url, "/v1/profiles") == 0)
+        return AP_ROUTE_PROFILES;
     return AP_ROUTE_OTHER;
 }
 
@@ -260,6 +263,9 @@ static enum MHD_Result handle_get(ap_req *r, const char *url)
         body = ap_wire_encode_map(m, &len);
         return respond(r, 200, body, len, "application/json", "ok");
     }
+    case AP_ROUTE_PROFILES: /* the planner's process-wide cache: queries name no other (server/profiles_route.h) */
+        body = ap_profiles_encode(ap_profile_cache_default(), &len);
+        return respond(r, 200, body, len, "application/json", "ok");
     default:
         return respond_error(r, AP_E_NOT_FOUND, NULL, NULL, 0, 0);
     }

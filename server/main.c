@@ -22,6 +22,7 @@
 #include "http.h"
 #include "lanes.h"
 #include "metrics.h"
+#include "profiles_route.h"
 #include "registry.h"
 
 /* After the lanes drained, how long to wait for MHD to send the resumed answers before stopping it. */
@@ -106,8 +107,11 @@ static int check_config(ap_server *s)
         printf("  %s %dx%d, %lld passable cells, %u regions\n", m->id, m->width, m->height,
                (long long)m->passable_cells, m->region_count);
     }
-    printf("%s\n", s->reg.errors ? "FAILED" : "OK");
-    return s->reg.errors ? 1 : 0;
+    /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
+    printf("arcpathd --check-config: %zu unit profiles to preload\n", s->cfg.n_profiles);
+    int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
+    printf("%s\n", s->reg.errors || bad ? "FAILED" : "OK");
+    return s->reg.errors || bad ? 1 : 0;
 }
 
 static int serve(ap_server *s)
@@ -115,6 +119,10 @@ static int serve(ap_server *s)
     char err[512] = "";
     ap_metrics_init(&s->metrics, ARCPATH_VERSION);
     ap_metrics_set_maps(&s->metrics, (int64_t)s->reg.n);
+    /* Unit profiles from the config: built before serving, so their first queries find the tables ready. */
+    ap_metrics_set_profiles(&s->metrics, ap_profile_cache_default());
+    if (ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stderr) != 0)
+        return 1;
 
     if (uv_loop_init(&s->loop) != 0) {
         fprintf(stderr, "arcpathd: cannot create the event loop\n");
@@ -207,6 +215,7 @@ int main(int argc, char **argv)
     }
 
     int code = s->cfg.check_config ? check_config(s) : serve(s);
+    ap_profile_cache_clear(ap_profile_cache_default()); /* no search runs any more */
     ap_registry_free(&s->reg);
     free(s);
     return code;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../planner/profile.h"
+
 /* Bucket bounds in ns (exact integers, so bucket choice has no floating-point edge cases) and their
  * labels, written out by hand so the exposition shows "0.00025" rather than a %g rendering. */
 static const uint64_t bucket_ns[AP_METRICS_BUCKETS] = {
@@ -18,7 +20,7 @@ static const char *const bucket_le[AP_METRICS_BUCKETS] = {
 };
 
 static const char *const route_names[AP_ROUTE_COUNT] = {
-    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "other",
+    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "/v1/profiles", "other",
 };
 static const char *const stage_names[AP_STAGE_COUNT] = {
     "read", "parse", "to_loop", "to_pool", "search", "from_pool", "encode", "to_http", "respond", "send", "total",
@@ -131,6 +133,11 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n)
     atomic_store_explicit(&m->maps_loaded, n, memory_order_relaxed);
 }
 
+void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c)
+{
+    m->profiles = c;
+}
+
 void ap_metrics_inflight_add(ap_metrics *m, int64_t delta)
 {
     atomic_fetch_add_explicit(&m->inflight, delta, memory_order_relaxed);
@@ -232,6 +239,23 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# TYPE arcpath_build_info gauge\n"
             "arcpath_build_info{version=\"%s\"} 1\n",
             (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), m->version);
+
+    if (m->profiles != NULL) {
+        size_t bytes = 0;
+        size_t cached = ap_profile_cache_stats(m->profiles, &bytes);
+        double build_s = ap_profile_cache_build_seconds(m->profiles, NULL);
+        fprintf(f,
+                "# HELP arcpath_profiles_cached Unit profiles whose Directional A* tables are cached.\n"
+                "# TYPE arcpath_profiles_cached gauge\n"
+                "arcpath_profiles_cached %zu\n"
+                "# HELP arcpath_profile_table_bytes Bytes held by the cached profile tables.\n"
+                "# TYPE arcpath_profile_table_bytes gauge\n"
+                "arcpath_profile_table_bytes %zu\n"
+                "# HELP arcpath_profile_build_seconds_total Wall time spent building profile tables.\n"
+                "# TYPE arcpath_profile_build_seconds_total counter\n"
+                "arcpath_profile_build_seconds_total %.9f\n",
+                cached, bytes, build_s);
+    }
 
     if (fclose(f) != 0) {
         free(buf);

@@ -23,6 +23,7 @@ typedef enum ap_route {
     AP_ROUTE_METRICS,  /* "/metrics" */
     AP_ROUTE_PATHS,    /* "/v1/paths" (batch) */
     AP_ROUTE_CURVE,    /* "/v1/curve" */
+    AP_ROUTE_PROFILES, /* "/v1/profiles" */
     AP_ROUTE_OTHER,    /* "other" */
     AP_ROUTE_COUNT
 } ap_route;
@@ -90,6 +91,8 @@ typedef struct ap_metrics {
     atomic_int_fast64_t inflight;
     atomic_uint_fast64_t stage_ns[AP_STAGE_COUNT]; /* summed per stage over the observed requests */
     atomic_uint_fast64_t stage_requests;            /* requests whose stages were observed */
+    struct ap_profile_cache *profiles;              /* unit-profile cache to report (NULL = none); set before
+                                                     * other threads see m */
 } ap_metrics;
 
 /* Zero every counter and remember the version string for arcpath_build_info (copied, truncated to 63
@@ -117,6 +120,12 @@ void ap_metrics_overloaded(ap_metrics *m, ap_lane lane);
 
 /* Set the number of maps loaded. Any thread. */
 void ap_metrics_set_maps(ap_metrics *m, int64_t n);
+
+/* Report the unit-profile cache c (planner/profile.h; borrowed, must outlive m's use) in the exposition:
+ * arcpath_profiles_cached (gauge), arcpath_profile_table_bytes (gauge, bytes of the cached tables) and
+ * arcpath_profile_build_seconds_total (counter, wall time of every table build). Call before other threads
+ * render m. */
+void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c);
 
 /* Add delta to the in-flight request gauge. Any thread. */
 void ap_metrics_inflight_add(ap_metrics *m, int64_t delta);

@@ -66,6 +66,14 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
     ck_assert_uint_eq(a->max_samples, b->max_samples);
     ck_assert_int_eq(a->drain_timeout_ms, b->drain_timeout_ms);
     ck_assert_int_eq(a->access_log, b->access_log);
+    ck_assert_uint_eq(a->n_profiles, b->n_profiles);
+    for (size_t i = 0; i < a->n_profiles; i++) {
+        ck_assert_double_eq(a->profiles[i].radius, b->profiles[i].radius);
+        ck_assert_double_eq(a->profiles[i].turning_radius, b->profiles[i].turning_radius);
+        ck_assert_int_eq(a->profiles[i].headings, b->profiles[i].headings);
+        ck_assert_int_eq(a->profiles[i].neighbourhood, b->profiles[i].neighbourhood);
+        ck_assert_int_eq(a->profiles[i].reverse, b->profiles[i].reverse);
+    }
 }
 
 static int load_str(ap_config *c, const char *text, char *err, size_t errlen)
@@ -128,7 +136,8 @@ START_TEST(shipped_config_is_the_defaults)
                                   "\"fast_queue\":9,\"slow_queue\":9,\"fast_budget\":999,\"slow_slice\":999,"
                                   "\"default_deadline_ms\":9,\"max_deadline_ms\":9,\"max_body_bytes\":9999,"
                                   "\"max_map_width\":9,\"max_map_height\":9,\"max_map_cells\":9,"
-                                  "\"max_samples\":9,\"drain_timeout_ms\":9,\"access_log\":false}",
+                                  "\"max_samples\":9,\"drain_timeout_ms\":9,\"access_log\":false,"
+                                  "\"profiles\":[{\"turning_radius\":2}]}",
                               err, sizeof err),
                      AP_OK);
     ck_assert_msg(ap_config_load_file(&c, "config/arcpath.conf", err, sizeof err) == AP_OK, "%s", err);
@@ -235,6 +244,26 @@ static const struct {
     {"{\"listen\": \"[1.2.3.4]:80\"}", "\"listen\""},
     {"{\"maps\": \"\"}", "\"maps\""},
     {"{\"maps\": 5}", "\"maps\""},
+    {"{\"profiles\": {}}", "\"profiles\""},
+    {"{\"profiles\": [5]}", "\"profiles[0]\""},
+    {"{\"profiles\": [{\"radius\": 0.3}]}", "\"profiles[0].turning_radius\""},
+    {"{\"profiles\": [{\"turning_radius\": 2}, {\"turning_radius\": 0}]}", "\"profiles[1].turning_radius\""},
+    {"{\"profiles\": [{\"turning_radius\": 64.5}]}", "\"profiles[0].turning_radius\""},
+    {"{\"profiles\": [{\"turning_radius\": \"2\"}]}", "\"profiles[0].turning_radius\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"radius\": -0.1}]}", "\"profiles[0].radius\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"radius\": 16.5}]}", "\"profiles[0].radius\""},
+    {"{\"profiles\": [{\"turning_radius\": 2}, {\"turning_radius\": 2, \"headings\": 12}]}",
+     "\"profiles[1].headings\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"neighbourhood\": 16}]}", "\"profiles[0].neighbourhood\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"neighbourhood\": 24.5}]}", "\"profiles[0].neighbourhood\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"reverse\": 1}]}", "\"profiles[0].reverse\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"speed\": 1}]}", "\"profiles[0]\": unknown key \"speed\""},
+    {"{\"profiles\": [{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
+     "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
+     "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
+     "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
+     "{\"turning_radius\": 1}, {\"turning_radius\": 1}]}",
+     "at most 16"},
     {"{\"foo\": 1}", "unknown key \"foo\""},
     {"{\"Workers\": 2}", "unknown key \"Workers\""},
     {"{\"workers\": 3, \"bogus\": true}", "unknown key \"bogus\""},
@@ -250,6 +279,44 @@ START_TEST(bad_file_value_is_named)
     ck_assert_msg(strncmp(err, "test.conf: ", 11) == 0 && strstr(err, bad_file[_i].key) != NULL,
                   "%s: message \"%s\" does not name %s", bad_file[_i].json, err, bad_file[_i].key);
     assert_same_settings(&c, &d); /* all or nothing */
+}
+END_TEST
+
+START_TEST(profiles_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.n_profiles, 0);
+    ck_assert_msg(load_str(&c,
+                           "{\"profiles\": [{\"turning_radius\": 2},"
+                           " {\"radius\": 0.45, \"turning_radius\": 4, \"headings\": 16, \"neighbourhood\": 48,"
+                           " \"reverse\": true}]}",
+                           err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.n_profiles, 2);
+    /* defaults: radius 0, 8 headings, Directional24, forward only */
+    ck_assert_double_eq(c.profiles[0].radius, 0.0);
+    ck_assert_double_eq(c.profiles[0].turning_radius, 2.0);
+    ck_assert_int_eq(c.profiles[0].headings, 8);
+    ck_assert_int_eq(c.profiles[0].neighbourhood, 24);
+    ck_assert(!c.profiles[0].reverse);
+    ck_assert_double_eq(c.profiles[1].radius, 0.45);
+    ck_assert_double_eq(c.profiles[1].turning_radius, 4.0);
+    ck_assert_int_eq(c.profiles[1].headings, 16);
+    ck_assert_int_eq(c.profiles[1].neighbourhood, 48);
+    ck_assert(c.profiles[1].reverse);
+    /* a later source replaces the list; an empty list clears it; a failed load leaves it alone */
+    ck_assert_int_eq(load_str(&c, "{\"profiles\": [{\"turning_radius\": 1, \"neighbourhood\": 8}]}", err, sizeof err),
+                     AP_OK);
+    ck_assert_uint_eq(c.n_profiles, 1);
+    ck_assert_int_eq(c.profiles[0].neighbourhood, 8);
+    ck_assert_int_eq(load_str(&c, "{\"profiles\": [{\"turning_radius\": 3}, {\"headings\": 8}]}", err, sizeof err),
+                     AP_E_CONFIG);
+    ck_assert_uint_eq(c.n_profiles, 1);
+    ck_assert_double_eq(c.profiles[0].turning_radius, 1.0);
+    ck_assert_int_eq(load_str(&c, "{\"profiles\": []}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_profiles, 0);
 }
 END_TEST
 
@@ -645,7 +712,9 @@ START_TEST(print_one_json_line)
     ap_config c;
     char err[256];
     ap_config_defaults(&c);
-    ck_assert_int_eq(load_str(&c, "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824}",
+    ck_assert_int_eq(load_str(&c,
+                              "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824,"
+                              " \"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2.5, \"neighbourhood\": 48}]}",
                               err, sizeof err),
                      AP_OK);
     c.check_config = true;
@@ -667,7 +736,8 @@ START_TEST(print_one_json_line)
     ck_assert_int_eq(json_integer_value(json_object_get(j, "fast_budget")), 2000);
     ck_assert(json_is_true(json_object_get(j, "access_log")));
     ck_assert(json_is_true(json_object_get(j, "check_config")));
-    ck_assert_uint_eq(json_object_size(j), 23); /* 21 settings + config_file + check_config */
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "profiles")), 1);
+    ck_assert_uint_eq(json_object_size(j), 24); /* 22 settings + config_file + check_config */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -692,6 +762,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, shipped_config_is_the_defaults);
     tcase_add_test(tc, file_values_applied);
     tcase_add_loop_test(tc, bad_file_value_is_named, 0, (int)(sizeof bad_file / sizeof bad_file[0]));
+    tcase_add_test(tc, profiles_parsed);
     tcase_add_test(tc, file_syntax_errors_have_positions);
     tcase_add_test(tc, file_loading);
     tcase_add_test(tc, env_values_applied);

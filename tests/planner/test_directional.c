@@ -105,6 +105,66 @@ START_TEST(test_profile_tables)
 }
 END_TEST
 
+/* The mask the table should hold for edge e of start heading h0: every cell ap_segment_cells lists for the
+ * edge's whole curve (no pieces, no symmetry), recomputed at the origin; rows indexed -S..S. */
+static void reference_mask(const ap_profile *p, int h0, const ap_dir_edge *e, uint64_t *rows)
+{
+    const int H = p->key.headings, S = p->S;
+    ap_pose a = {0.5, 0.5, ap_profile_heading(h0, H)}, b = {0.5 + e->dx, 0.5 + e->dy, ap_profile_heading(e->h1, H)};
+    ap_segment segs[AP_RS_MAX_PIECES];
+    size_t n;
+    if (e->flags & AP_EDGE_RS) {
+        ap_reeds_shepp rs;
+        ck_assert_int_eq(ap_reeds_shepp_shortest(&a, &b, p->key.turning_radius, &rs), 0);
+        n = ap_reeds_shepp_segments(&rs, &b, segs);
+    } else {
+        ap_dubins d;
+        ck_assert_int_eq(ap_dubins_shortest(&a, &b, p->key.turning_radius, &d), 0);
+        n = ap_dubins_segments(&d, &b, segs);
+    }
+    memset(rows, 0, (size_t)(2 * S + 1) * sizeof *rows);
+    static int32_t cells[1 << 14][2];
+    for (size_t i = 0; i < n; i++) {
+        size_t c = ap_segment_cells(&segs[i], p->key.radius + 1e-7, cells, 1 << 14);
+        ck_assert_uint_le(c, 1 << 14);
+        for (size_t j = 0; j < c; j++) {
+            ck_assert(abs(cells[j][0]) <= S && abs(cells[j][1]) <= S);
+            rows[cells[j][1] + S] |= 1ull << (cells[j][0] + S);
+        }
+    }
+}
+
+START_TEST(test_profile_masks_exact)
+{
+    /* The fast build (arcs cut into pieces, quarter-turn and mirror symmetry) gives every edge the exact
+     * cell set of its whole curve: never a cell less (conservative) and, rounding aside, none more. */
+    static const ap_profile_key keys[] = {{0.3, 4.0, 16, 48, false}, {0.45, 1.5, 8, 24, true}, {0.2, 2.0, 16, 8, true}};
+    for (size_t ki = 0; ki < sizeof keys / sizeof *keys; ki++) {
+        if (ap_test_quick() && ki == 0)
+            continue; /* the largest table; the sanitizer build is slow */
+        ap_profile *p;
+        ck_assert_int_eq(ap_profile_build(&keys[ki], &p), AP_OK);
+        uint64_t ref[64];
+        long extra = 0, bits = 0;
+        for (int h0 = 0; h0 < p->key.headings; h0++) {
+            for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
+                const ap_dir_edge *e = &p->edges[i];
+                reference_mask(p, h0, e, ref);
+                for (int y = 0; y <= 2 * p->S; y++) {
+                    uint64_t have = y >= e->row0 && y < e->row0 + e->nrows ? p->rows[e->rows + (size_t)(y - e->row0)] : 0;
+                    ck_assert_msg((ref[y] & ~have) == 0, "key %zu h0 %d edge %u (%d, %d, h1 %d): row %d misses cells",
+                                  ki, h0, i, e->dx, e->dy, e->h1, y - p->S);
+                    extra += __builtin_popcountll(have & ~ref[y]);
+                    bits += __builtin_popcountll(ref[y]);
+                }
+            }
+        }
+        ck_assert_msg(extra * 10000 <= bits, "key %zu: %ld cells beyond the exact sets of %ld", ki, extra, bits);
+        ap_profile_free(p);
+    }
+}
+END_TEST
+
 START_TEST(test_segment_cells_exact)
 {
     /* A horizontal line at y = 0.5 from x = 0.5 to 2.5 with r = 0.5 touches rows -1..1 (distance exactly
@@ -712,6 +772,7 @@ Suite *directional_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profile_tables);
+    tcase_add_test(tc, test_profile_masks_exact);
     tcase_add_test(tc, test_segment_cells_exact);
     tcase_add_test(tc, test_figure8_turn);
     tcase_add_test(tc, test_figure12_directional24);

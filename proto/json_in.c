@@ -1,0 +1,254 @@
+/* json_in.c — strict reading of JSON request bodies (see json_in.h).
+ *
+ * Validation is strict on purpose: unknown fields, wrong types and out-of-range values are rejected with
+ * the dotted path of the field rather than ignored, so a client typo ("serach") never silently falls back
+ * to defaults.
+ */
+#include "json_in.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "utf8.h"
+
+/* Room for a member's dotted path; a longer one is cut (the error field keeps 63 bytes anyway). */
+#define AP_JSON_PATH_MAX 128
+
+void ap_json_reader_init(ap_json_reader *r, ap_wire_error *err, unsigned style)
+{
+    memset(err, 0, sizeof *err);
+    err->status = AP_OK;
+    r->err = err;
+    r->style = style;
+}
+
+int ap_json_fail(ap_wire_error *err, int status, const char *field, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    err->status = status;
+    /* Messages and fields end up in JSON strings: a name cut inside a multi-byte character, or a jansson
+     * diagnostic quoting invalid input bytes, must not make the error itself unencodable. */
+    ap_utf8_copy(err->message, sizeof err->message, tmp);
+    ap_utf8_copy(err->field, sizeof err->field, field ? field : "");
+    return status;
+}
+
+void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key)
+{
+    if (prefix[0] == '\0')
+        snprintf(out, size, "%s", key);
+    else
+        snprintf(out, size, "%s.%s", prefix, key);
+}
+
+int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, json_t **root)
+{
+    ap_wire_error *err = r->err;
+    *root = NULL;
+    if (body == NULL || len == 0) {
+        err->line = 1;
+        err->col = 1;
+        return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line 1, column 1: the request body is empty");
+    }
+    json_error_t jerr;
+    /* JSON_DECODE_ANY so that a scalar body ("42") is reported as "not an object" (invalid_request) like an
+     * array is, rather than as a syntax error. */
+    json_t *v = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (v == NULL) {
+        /* jansson reports the column of the last character it read, 0 at the very start of a line; clients
+         * count from 1. */
+        err->line = jerr.line > 0 ? jerr.line : 1;
+        err->col = jerr.column > 0 ? jerr.column : 1;
+        if (r->style & AP_JSON_POSITIONS_ONLY)
+            return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line %d, column %d", err->line, err->col);
+        return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line %d, column %d: %s", err->line,
+                            err->col, jerr.text);
+    }
+    if (!json_is_object(v)) {
+        json_decref(v);
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "", "the request body must be a JSON object");
+    }
+    *root = v;
+    return AP_OK;
+}
+
+static bool printable_ascii(const char *s)
+{
+    for (; *s; s++)
+        if (!(*s >= 0x20 && *s < 0x7f))
+            return false;
+    return true;
+}
+
+int ap_json_check_known(const ap_json_reader *r, json_t *obj, const char *prefix, const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        bool known = false;
+        for (const char *const *a = allowed; *a != NULL; a++) {
+            if (strcmp(*a, key) == 0) {
+                known = true;
+                break;
+            }
+        }
+        if (known)
+            continue;
+        char path[512];
+        size_t size = sizeof path;
+        if (r->style & AP_JSON_PLAIN_KEY_NAMES) {
+            if (!printable_ascii(key))
+                key = "?";
+            size = sizeof r->err->field;
+        }
+        ap_json_join_path(path, size, prefix, key);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "unknown field \"%s\"", path);
+    }
+    return AP_OK;
+}
+
+int ap_json_member(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                   json_t **out, char *path, size_t pathsize)
+{
+    ap_json_join_path(path, pathsize, prefix, key);
+    *out = json_object_get(obj, key);
+    if (*out == NULL && required)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "missing required field \"%s\"", path);
+    return AP_OK;
+}
+
+int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                       double lo, double hi, double *out, bool *present)
+{
+    char path[AP_JSON_PATH_MAX];
+    json_t *v;
+    int rc = ap_json_member(r, obj, prefix, key, required, &v, path, sizeof path);
+    if (present)
+        *present = v != NULL;
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    if (!json_is_number(v))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path,
+                            (r->style & AP_JSON_FINITE_TYPE_MESSAGE) ? "\"%s\" must be a finite number"
+                                                                     : "\"%s\" must be a number",
+                            path);
+    double d = json_number_value(v);
+    /* jansson's parser already refuses NaN/Infinity and overflowing literals; this guards the contract
+     * should the decoder ever change. */
+    if (!isfinite(d))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be a finite number", path);
+    if (d < lo || d > hi) {
+        if (isinf(hi))
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be at least %g", path, lo);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be between %g and %g", path, lo, hi);
+    }
+    *out = d;
+    return AP_OK;
+}
+
+int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                        long long lo, long long hi, long long *out, bool *present)
+{
+    char path[AP_JSON_PATH_MAX];
+    json_t *v;
+    int rc = ap_json_member(r, obj, prefix, key, required, &v, path, sizeof path);
+    if (present)
+        *present = v != NULL;
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    if (!json_is_integer(v))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be an integer", path);
+    json_int_t i = json_integer_value(v);
+    if (i < lo || i > hi)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be between %lld and %lld", path, lo,
+                            hi);
+    *out = i;
+    return AP_OK;
+}
+
+int ap_json_get_bool(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool *out)
+{
+    char path[AP_JSON_PATH_MAX];
+    json_t *v;
+    int rc = ap_json_member(r, obj, prefix, key, false, &v, path, sizeof path);
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    if (!json_is_boolean(v))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be true or false", path);
+    *out = json_is_true(v);
+    return AP_OK;
+}
+
+/* A member whose JSON type must be type (what names it in the message); *out NULL when absent. */
+static int get_typed(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                     json_type type, const char *what, json_t **out)
+{
+    char path[AP_JSON_PATH_MAX];
+    int rc = ap_json_member(r, obj, prefix, key, required, out, path, sizeof path);
+    if (rc != AP_OK || *out == NULL)
+        return rc;
+    if (json_typeof(*out) != type)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be %s", path, what);
+    return AP_OK;
+}
+
+int ap_json_get_object(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                       json_t **out)
+{
+    return get_typed(r, obj, prefix, key, required, JSON_OBJECT, "an object", out);
+}
+
+int ap_json_get_string(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                       json_t **out)
+{
+    return get_typed(r, obj, prefix, key, required, JSON_STRING, "a string", out);
+}
+
+int ap_json_get_enum(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key,
+                     const ap_json_enum *names, size_t n, int *out)
+{
+    char path[AP_JSON_PATH_MAX];
+    json_t *v;
+    int rc = ap_json_member(r, obj, prefix, key, false, &v, path, sizeof path);
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    if (!json_is_string(v) && !(r->style & AP_JSON_ENUM_TYPE_MESSAGE))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be a string", path);
+    const char *s = json_string_value(v); /* NULL for a non-string */
+    for (size_t i = 0; s != NULL && i < n; i++) {
+        if (strcmp(names[i].name, s) == 0) {
+            *out = names[i].value;
+            return AP_OK;
+        }
+    }
+    char list[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i].name);
+    return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be one of: %s", path, list);
+}
+
+static const char *const ap_json_keys_pose[] = {"x", "y", "heading", NULL};
+
+int ap_json_get_pose(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
+                     double *y, double *heading, bool *has_heading)
+{
+    char path[AP_JSON_PATH_MAX];
+    json_t *o;
+    int rc;
+    ap_json_join_path(path, sizeof path, prefix, key);
+    if ((rc = ap_json_get_object(r, obj, prefix, key, true, &o)) != AP_OK ||
+        (rc = ap_json_check_known(r, o, path, ap_json_keys_pose)) != AP_OK ||
+        (rc = ap_json_get_number(r, o, path, "x", true, -INFINITY, INFINITY, x, NULL)) != AP_OK ||
+        (rc = ap_json_get_number(r, o, path, "y", true, -INFINITY, INFINITY, y, NULL)) != AP_OK ||
+        (rc = ap_json_get_number(r, o, path, "heading", has_heading == NULL, -INFINITY, INFINITY, heading,
+                                 has_heading)) != AP_OK)
+        return rc;
+    return AP_OK;
+}

@@ -1,0 +1,230 @@
+/* json_out.c — the direct JSON writer (see json_out.h). */
+#include "json_out.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../planner/status.h"
+#include "utf8.h"
+
+void ap_jbuf_init(ap_jbuf *b, char *storage, size_t cap)
+{
+    b->p = storage;
+    b->cap = storage != NULL ? cap : 0;
+    b->len = 0;
+    b->heap = false;
+    b->failed = false;
+    b->bad_number = false;
+    if (b->cap > 0)
+        b->p[0] = '\0';
+}
+
+void ap_jbuf_reset(ap_jbuf *b)
+{
+    b->len = 0;
+    b->failed = false;
+    b->bad_number = false;
+    if (b->cap > 0)
+        b->p[0] = '\0';
+}
+
+void ap_jbuf_free(ap_jbuf *b)
+{
+    if (b == NULL)
+        return;
+    if (b->heap)
+        free(b->p);
+    ap_jbuf_init(b, NULL, 0);
+}
+
+bool ap_jbuf_reserve(ap_jbuf *b, size_t n)
+{
+    if (b->failed)
+        return false;
+    if (b->len + n + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap >= 512 ? b->cap : 512;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *np = b->heap ? realloc(b->p, cap) : malloc(cap);
+    if (np == NULL) {
+        b->failed = true;
+        return false;
+    }
+    if (!b->heap && b->len > 0)
+        memcpy(np, b->p, b->len);
+    b->p = np;
+    b->cap = cap;
+    b->heap = true;
+    return true;
+}
+
+void ap_jbuf_str(ap_jbuf *b, const char *s)
+{
+    const unsigned char *u = (const unsigned char *)(s != NULL ? s : "");
+    size_t n = strlen((const char *)u);
+    if (!ap_jbuf_reserve(b, n + 2))
+        return;
+    b->p[b->len++] = '"';
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\')
+            run++;
+        if (run > i) {
+            ap_jbuf_raw(b, (const char *)u + i, run - i);
+            i = run;
+            continue;
+        }
+        unsigned char c = u[i];
+        if (c >= 0x80) {
+            size_t l = ap_utf8_seq_len(u + i, n - i);
+            if (l == 0) {
+                AP_JBUF_LIT(b, "?");
+                i++;
+            } else {
+                ap_jbuf_raw(b, (const char *)u + i, l);
+                i += l;
+            }
+            continue;
+        }
+        char esc[8];
+        switch (c) {
+        case '"': ap_jbuf_raw(b, "\\\"", 2); break;
+        case '\\': ap_jbuf_raw(b, "\\\\", 2); break;
+        case '\b': ap_jbuf_raw(b, "\\b", 2); break;
+        case '\f': ap_jbuf_raw(b, "\\f", 2); break;
+        case '\n': ap_jbuf_raw(b, "\\n", 2); break;
+        case '\r': ap_jbuf_raw(b, "\\r", 2); break;
+        case '\t': ap_jbuf_raw(b, "\\t", 2); break;
+        default:
+            snprintf(esc, sizeof esc, "\\u%04X", (unsigned)c);
+            ap_jbuf_raw(b, esc, 6);
+        }
+        i++;
+    }
+    AP_JBUF_LIT(b, "\"");
+}
+
+void ap_jbuf_int(ap_jbuf *b, long long v)
+{
+    char tmp[24];
+    int n = snprintf(tmp, sizeof tmp, "%lld", v);
+    ap_jbuf_raw(b, tmp, (size_t)n);
+}
+
+void ap_jbuf_u64(ap_jbuf *b, uint64_t v)
+{
+    ap_jbuf_int(b, v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v);
+}
+
+/* jansson's jsonp_dtostr with precision 17. Multiples of 0.5 below 1e15 (cell centres, integral costs)
+ * take a shortcut with the same result: %.17g prints them exactly, without an exponent. */
+void ap_jbuf_real(ap_jbuf *b, double d)
+{
+    if (!isfinite(d)) {
+        b->failed = b->bad_number = true;
+        return;
+    }
+    char tmp[40];
+    double twice = d * 2.0;
+    if (fabs(d) < 1e15 && twice == floor(twice)) {
+        long long t = (long long)fabs(twice);
+        int n = snprintf(tmp, sizeof tmp, "%s%lld.%c", signbit(d) ? "-" : "", t / 2, (t & 1) ? '5' : '0');
+        ap_jbuf_raw(b, tmp, (size_t)n);
+        return;
+    }
+    int n = snprintf(tmp, sizeof tmp, "%.17g", d);
+    if (n < 0 || (size_t)n >= sizeof tmp - 3) {
+        b->failed = true;
+        return;
+    }
+    size_t len = (size_t)n;
+    if (strchr(tmp, '.') == NULL && strchr(tmp, 'e') == NULL) {
+        tmp[len++] = '.';
+        tmp[len++] = '0';
+        tmp[len] = '\0';
+    }
+    char *start = strchr(tmp, 'e');
+    if (start != NULL) {
+        start++;
+        char *end = start + 1;
+        if (*start == '-')
+            start++;
+        while (*end == '0')
+            end++;
+        if (end != start) {
+            memmove(start, end, len - (size_t)(end - tmp) + 1);
+            len -= (size_t)(end - start);
+        }
+    }
+    ap_jbuf_raw(b, tmp, len);
+}
+
+void ap_jbuf_point(ap_jbuf *b, double x, double y)
+{
+    AP_JBUF_LIT(b, "[");
+    ap_jbuf_real(b, x);
+    AP_JBUF_LIT(b, ",");
+    ap_jbuf_real(b, y);
+    AP_JBUF_LIT(b, "]");
+}
+
+static void segment(ap_jbuf *b, const ap_segment *s)
+{
+    bool arc = s->type == AP_SEG_ARC;
+    if (arc)
+        AP_JBUF_LIT(b, "{\"type\":\"arc\",\"start\":");
+    else
+        AP_JBUF_LIT(b, "{\"type\":\"line\",\"start\":");
+    ap_jbuf_point(b, s->x0, s->y0);
+    AP_JBUF_LIT(b, ",\"end\":");
+    ap_jbuf_point(b, s->x1, s->y1);
+    if (arc) {
+        AP_JBUF_LIT(b, ",\"center\":");
+        ap_jbuf_point(b, s->cx, s->cy);
+        AP_JBUF_LIT(b, ",\"radius\":");
+        ap_jbuf_real(b, s->radius);
+        AP_JBUF_LIT(b, ",\"start_heading\":");
+        ap_jbuf_real(b, s->heading);
+        AP_JBUF_LIT(b, ",\"sweep\":");
+        ap_jbuf_real(b, s->sweep);
+    } else {
+        AP_JBUF_LIT(b, ",\"heading\":");
+        ap_jbuf_real(b, s->heading);
+    }
+    AP_JBUF_LIT(b, ",\"length\":");
+    ap_jbuf_real(b, s->length);
+    if (s->reverse)
+        AP_JBUF_LIT(b, ",\"reverse\":true");
+    AP_JBUF_LIT(b, "}");
+}
+
+void ap_jbuf_segments(ap_jbuf *b, const ap_segment *segs, size_t n)
+{
+    AP_JBUF_LIT(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            AP_JBUF_LIT(b, ",");
+        segment(b, &segs[i]);
+    }
+    AP_JBUF_LIT(b, "]");
+}
+
+int ap_jbuf_status(const ap_jbuf *b)
+{
+    return b->failed ? AP_E_NOMEM : AP_OK;
+}
+
+char *ap_jbuf_take(ap_jbuf *b, size_t *len)
+{
+    if (b->failed || b->p == NULL) {
+        ap_jbuf_free(b);
+        return NULL;
+    }
+    if (len != NULL)
+        *len = b->len;
+    return b->p; /* heap: ap_jbuf_init(NULL) storage always moves to the heap on the first write */
+}

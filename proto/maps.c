@@ -1,0 +1,86 @@
+/* maps.c — map info to JSON (jansson: these routes are cold, the tree costs nothing that matters). */
+#include "maps.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "utf8.h"
+
+#define AP_MAPS_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER)
+
+/* Add members; on any failure the object is freed and NULL returned. Values are stolen either way. */
+static json_t *set(json_t *obj, const char *key, json_t *value)
+{
+    if (obj == NULL) {
+        json_decref(value);
+        return NULL;
+    }
+    if (json_object_set_new(obj, key, value) != 0) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static char *dump(json_t *root, size_t *len)
+{
+    if (root == NULL)
+        return NULL;
+    char *s = json_dumps(root, AP_MAPS_DUMP_FLAGS);
+    json_decref(root);
+    if (s != NULL && len != NULL)
+        *len = strlen(s);
+    return s;
+}
+
+static json_t *map_json(const ap_map *m)
+{
+    char id[AP_MAP_ID_MAX];
+    ap_utf8_copy(id, sizeof id, m->id);
+    json_t *t = json_object();
+    t = set(t, "name", json_string("region"));
+    t = set(t, "bytes", json_integer((json_int_t)m->table_bytes));
+    t = set(t, "build_ms", json_real(m->tables_seconds * 1000.0));
+    t = set(t, "regions", json_integer((json_int_t)m->region_count));
+    json_t *tables = json_array();
+    if (tables != NULL && json_array_append_new(tables, t) != 0) {
+        json_decref(tables);
+        tables = NULL;
+    }
+    /* The tables other planner modules keep in the map's slots (e.g. "jps_plus"): name, bytes, build_ms. */
+    for (int i = 0; i < m->n_tables && tables != NULL; i++) {
+        json_t *x = json_object();
+        x = set(x, "name", json_string(m->tables[i].name));
+        x = set(x, "bytes", json_integer((json_int_t)m->tables[i].bytes));
+        x = set(x, "build_ms", json_real(m->tables[i].build_seconds * 1000.0));
+        if (json_array_append_new(tables, x) != 0) {
+            json_decref(tables);
+            tables = NULL;
+        }
+    }
+    json_t *o = json_object();
+    o = set(o, "id", json_string(id));
+    o = set(o, "width", json_integer(m->width));
+    o = set(o, "height", json_integer(m->height));
+    o = set(o, "passable_cells", json_integer(m->passable_cells));
+    o = set(o, "load_ms", json_real(m->load_seconds * 1000.0));
+    o = set(o, "tables", tables);
+    return o;
+}
+
+char *ap_wire_encode_map(const ap_map *m, size_t *len)
+{
+    return dump(map_json(m), len);
+}
+
+char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        if (json_array_append_new(a, map_json(maps[i])) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return dump(set(json_object(), "maps", a), len);
+}

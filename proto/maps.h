@@ -1,0 +1,24 @@
+/* maps.h — the map-info answers of GET /v1/maps and GET /v1/maps/{id} (jansson; cold routes).
+ *
+ * Thread-safe (no shared state); the maps are only read. Returned strings are malloc'd, NUL-terminated,
+ * and owned by the caller (free()).
+ */
+#ifndef AP_PROTO_MAPS_H
+#define AP_PROTO_MAPS_H
+
+#include <stddef.h>
+
+#include "../planner/map.h"
+
+/* Encode one map's info: {"id", "width", "height", "passable_cells", "load_ms", "tables": [{"name":
+ * "region", "bytes", "build_ms", "regions"}, then {"name", "bytes", "build_ms"} per further table in
+ * m->tables]}. load_ms/build_ms are milliseconds (reals, 17 significant digits). An id that is not valid
+ * UTF-8 has its bad bytes written as '?'. Returns NULL on allocation failure; *len (if non-NULL) gets the
+ * byte length. */
+char *ap_wire_encode_map(const ap_map *m, size_t *len);
+
+/* Encode {"maps": [map info, ...]} for the n maps (in the given order; n may be 0; maps may be NULL then).
+ * Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
+char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len);
+
+#endif

@@ -1,0 +1,241 @@
+/* test_json.c — the shared pieces of proto/: strict reading (json_in.h), the direct writer (json_out.h) and
+ * the UTF-8 helpers (utf8.h). The endpoint suites (test_wire.c, test_curve.c) cover the schemas. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/json_in.h"
+#include "proto/json_out.h"
+#include "proto/utf8.h"
+#include "tests/proto/suites.h"
+
+static json_t *load(const char *text)
+{
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+START_TEST(load_object_errors_and_styles)
+{
+    ap_wire_error e;
+    ap_json_reader r;
+    json_t *root = (json_t *)1;
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_load_object(&r, NULL, 0, &root), AP_E_INVALID_JSON);
+    ck_assert_ptr_null(root);
+    ck_assert_str_eq(e.message, "invalid JSON at line 1, column 1: the request body is empty");
+    ck_assert(e.line == 1 && e.col == 1 && e.field[0] == '\0');
+
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert(e.status == AP_OK && e.line == 0 && e.message[0] == '\0');
+    ck_assert_int_eq(ap_json_load_object(&r, "{\"a\":", 5, &root), AP_E_INVALID_JSON);
+    ck_assert(strncmp(e.message, "invalid JSON at line 1, column 5: ", 34) == 0);
+    ap_json_reader_init(&r, &e, AP_JSON_POSITIONS_ONLY);
+    ck_assert_int_eq(ap_json_load_object(&r, "{\"a\":", 5, &root), AP_E_INVALID_JSON);
+    ck_assert_str_eq(e.message, "invalid JSON at line 1, column 5");
+
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_load_object(&r, "[1]", 3, &root), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "the request body must be a JSON object");
+    ck_assert_int_eq(ap_json_load_object(&r, "{\"a\":1}", 7, &root), AP_OK);
+    ck_assert(json_is_object(root));
+    json_decref(root);
+}
+END_TEST
+
+START_TEST(unknown_keys_and_styles)
+{
+    static const char *const allowed[] = {"x", NULL};
+    ap_wire_error e;
+    ap_json_reader r;
+    json_t *o = load("{\"x\":1,\"\\u00e9t\\u00e9\":2}");
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_check_known(&r, o, "p", allowed), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "p.\xc3\xa9t\xc3\xa9");
+    ck_assert_str_eq(e.message, "unknown field \"p.\xc3\xa9t\xc3\xa9\"");
+    ap_json_reader_init(&r, &e, AP_JSON_PLAIN_KEY_NAMES);
+    ck_assert_int_eq(ap_json_check_known(&r, o, "p", allowed), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "p.?");
+    ck_assert_str_eq(e.message, "unknown field \"p.?\"");
+    json_decref(o);
+
+    /* a long key: the field is cut to 63 bytes either way; the message only under AP_JSON_PLAIN_KEY_NAMES */
+    char body[256], key[101];
+    memset(key, 'k', 100);
+    key[100] = '\0';
+    snprintf(body, sizeof body, "{\"%s\":1}", key);
+    o = load(body);
+    ap_json_reader_init(&r, &e, 0);
+    ap_json_check_known(&r, o, "", allowed);
+    ck_assert_uint_eq(strlen(e.field), 63);
+    ck_assert_uint_eq(strlen(e.message), strlen("unknown field \"\"") + 100);
+    ap_json_reader_init(&r, &e, AP_JSON_PLAIN_KEY_NAMES);
+    ap_json_check_known(&r, o, "", allowed);
+    ck_assert_uint_eq(strlen(e.field), 63);
+    ck_assert_uint_eq(strlen(e.message), strlen("unknown field \"\"") + 63);
+    json_decref(o);
+}
+END_TEST
+
+START_TEST(typed_getters)
+{
+    static const ap_json_enum names[] = {{"a", 1}, {"b", 2}};
+    ap_wire_error e;
+    ap_json_reader r;
+    json_t *o = load("{\"n\":\"1\",\"i\":2.0,\"e\":3,\"f\":\"c\",\"b\":0,\"r\":5,\"s\":{\"x\":1,\"y\":2}}");
+    double d = -1;
+    long long i = -1;
+    int v = -1;
+    bool present = false, flag = false, has = true;
+
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_get_number(&r, o, "", "n", true, 0, 1, &d, &present), AP_E_INVALID_REQUEST);
+    ck_assert(present && d == -1);
+    ck_assert_str_eq(e.message, "\"n\" must be a number");
+    ap_json_reader_init(&r, &e, AP_JSON_FINITE_TYPE_MESSAGE);
+    ck_assert_int_eq(ap_json_get_number(&r, o, "", "n", true, 0, 1, &d, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"n\" must be a finite number");
+    ck_assert_int_eq(ap_json_get_number(&r, o, "", "r", true, 0, 1, &d, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"r\" must be between 0 and 1");
+    ck_assert_int_eq(ap_json_get_number(&r, o, "", "r", true, 6, INFINITY, &d, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"r\" must be at least 6");
+    ck_assert_int_eq(ap_json_get_number(&r, o, "", "zz", false, 0, 1, &d, &present), AP_OK);
+    ck_assert(!present && d == -1);
+    ck_assert_int_eq(ap_json_get_number(&r, o, "q", "zz", true, 0, 1, &d, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "q.zz");
+    ck_assert_str_eq(e.message, "missing required field \"q.zz\"");
+
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_get_integer(&r, o, "", "i", true, 0, 9, &i, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"i\" must be an integer");
+    ck_assert_int_eq(ap_json_get_integer(&r, o, "", "e", true, 0, 2, &i, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"e\" must be between 0 and 2");
+    ck_assert_int_eq(ap_json_get_integer(&r, o, "", "e", true, 0, 3, &i, NULL), AP_OK);
+    ck_assert_int_eq(i, 3);
+    ck_assert_int_eq(ap_json_get_bool(&r, o, "", "b", &flag), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"b\" must be true or false");
+
+    ck_assert_int_eq(ap_json_get_enum(&r, o, "", "f", names, 2, &v), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"f\" must be one of: a, b");
+    ck_assert_int_eq(ap_json_get_enum(&r, o, "", "e", names, 2, &v), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"e\" must be a string");
+    ap_json_reader_init(&r, &e, AP_JSON_ENUM_TYPE_MESSAGE);
+    ck_assert_int_eq(ap_json_get_enum(&r, o, "", "e", names, 2, &v), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"e\" must be one of: a, b");
+    ck_assert_int_eq(v, -1);
+
+    double x = 0, y = 0, h = 7;
+    ap_json_reader_init(&r, &e, 0);
+    ck_assert_int_eq(ap_json_get_pose(&r, o, "", "s", &x, &y, &h, &has), AP_OK);
+    ck_assert(x == 1 && y == 2 && h == 7 && !has);
+    ck_assert_int_eq(ap_json_get_pose(&r, o, "", "s", &x, &y, &h, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "s.heading");
+    ck_assert_int_eq(ap_json_get_pose(&r, o, "", "r", &x, &y, &h, &has), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"r\" must be an object");
+    json_decref(o);
+}
+END_TEST
+
+START_TEST(fail_keeps_utf8)
+{
+    ap_wire_error e;
+    memset(&e, 0, sizeof e);
+    ck_assert_int_eq(ap_json_fail(&e, AP_E_INVALID_REQUEST, "a\xff", "bad %s", "\xc3"), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "bad ?");
+    ck_assert_str_eq(e.field, "a?");
+    char out[4];
+    ap_utf8_copy(out, sizeof out, "a\xe2\x82\xac"); /* the euro sign does not fit: cut before it */
+    ck_assert_str_eq(out, "a");
+    ck_assert(ap_utf8_valid("\xe2\x82\xac") && !ap_utf8_valid("\xed\xa0\x80") && !ap_utf8_valid(NULL));
+}
+END_TEST
+
+/* The writer's numbers and strings are jansson's dump, byte for byte. */
+static void same_as_jansson(json_t *v, void (*write)(ap_jbuf *, json_t *))
+{
+    char *want = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY);
+    ap_jbuf b;
+    ap_jbuf_init(&b, NULL, 0);
+    write(&b, v);
+    size_t len = 0;
+    char *got = ap_jbuf_take(&b, &len);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, want);
+    ck_assert_uint_eq(len, strlen(want));
+    free(want);
+    free(got);
+    json_decref(v);
+}
+
+static void write_real(ap_jbuf *b, json_t *v) { ap_jbuf_real(b, json_real_value(v)); }
+static void write_string(ap_jbuf *b, json_t *v) { ap_jbuf_str(b, json_string_value(v)); }
+
+START_TEST(writer_matches_jansson)
+{
+    const double reals[] = {0.0, -0.0, 0.5, -1.5, 1e15, 1e-7, 123456789012345678.0, 1.0 / 3.0, -2.5e-300,
+                            1.7976931348623157e308, 4.9e-324, 0.1, 1e22, 999999999999999.5};
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
+        same_as_jansson(json_real(reals[i]), write_real);
+    same_as_jansson(json_string("plain \"quoted\" back\\slash / \b\f\n\r\t \x01\x1f \xc3\xa9\xe2\x82\xac"),
+                    write_string);
+
+    ap_jbuf b;
+    char storage[8];
+    ap_jbuf_init(&b, storage, sizeof storage);
+    ap_jbuf_real(&b, NAN);
+    ck_assert(b.failed && b.bad_number);
+    ck_assert_int_eq(ap_jbuf_status(&b), AP_E_NOMEM);
+    ap_jbuf_reset(&b);
+    ck_assert_int_eq(ap_jbuf_status(&b), AP_OK);
+    ap_jbuf_str(&b, "a\xff"); /* invalid UTF-8 becomes '?' */
+    ap_jbuf_u64(&b, UINT64_MAX); /* clamped */
+    ck_assert_str_eq(b.p, "\"a?\"9223372036854775807");
+    ck_assert(b.heap); /* outgrew the 8 bytes of storage */
+    ap_jbuf_free(&b);
+}
+END_TEST
+
+START_TEST(segments_encoding)
+{
+    ap_segment s[2];
+    memset(s, 0, sizeof s);
+    s[0].type = AP_SEG_LINE;
+    s[0].x1 = 2.0;
+    s[0].length = 2.0;
+    s[0].reverse = true;
+    s[1].type = AP_SEG_ARC;
+    s[1].x0 = 2.0;
+    s[1].radius = 1.0;
+    s[1].sweep = 0.5;
+    s[1].length = 0.5;
+    ap_jbuf b;
+    ap_jbuf_init(&b, NULL, 0);
+    ap_jbuf_segments(&b, s, 2);
+    ck_assert_str_eq(b.p, "[{\"type\":\"line\",\"start\":[0.0,0.0],\"end\":[2.0,0.0],\"heading\":0.0,\"length\":2.0,"
+                          "\"reverse\":true},{\"type\":\"arc\",\"start\":[2.0,0.0],\"end\":[0.0,0.0],\"center\":"
+                          "[0.0,0.0],\"radius\":1.0,\"start_heading\":0.0,\"sweep\":0.5,\"length\":0.5}]");
+    ap_jbuf_reset(&b);
+    ap_jbuf_segments(&b, NULL, 0);
+    ck_assert_str_eq(b.p, "[]");
+    ap_jbuf_free(&b);
+}
+END_TEST
+
+Suite *json_suite(void)
+{
+    Suite *s = suite_create("json");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, load_object_errors_and_styles);
+    tcase_add_test(tc, unknown_keys_and_styles);
+    tcase_add_test(tc, typed_getters);
+    tcase_add_test(tc, fail_keeps_utf8);
+    tcase_add_test(tc, writer_matches_jansson);
+    tcase_add_test(tc, segments_encoding);
+    suite_add_tcase(s, tc);
+    return s;
+}
