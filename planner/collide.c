@@ -235,37 +235,46 @@ static double arc_square_d2(const arc *a, double sx, double sy)
     return d;
 }
 
+/* The normalised arc of an arc segment (angles ascending from a0 over sweep >= 0); false for non-finite numbers. */
+static bool arc_of_segment(const ap_segment *s, arc *a)
+{
+    a->cx = s->cx;
+    a->cy = s->cy;
+    a->R = s->radius;
+    double start = atan2(s->y0 - s->cy, s->x0 - s->cx);
+    a->a0 = s->sweep >= 0.0 ? start : start + s->sweep;
+    a->sweep = fabs(s->sweep);
+    a->ex0 = s->x0;
+    a->ey0 = s->y0;
+    a->ex1 = s->x1;
+    a->ey1 = s->y1;
+    return isfinite(a->cx) && isfinite(a->cy) && isfinite(a->R) && isfinite(a->a0) && isfinite(a->sweep);
+}
+
+/* Bounding box of an arc: its end points plus the circle's axis-extreme points that lie in the sweep. */
+static void arc_bbox(const arc *a, double *minx, double *miny, double *maxx, double *maxy)
+{
+    *minx = fmin(a->ex0, a->ex1);
+    *maxx = fmax(a->ex0, a->ex1);
+    *miny = fmin(a->ey0, a->ey1);
+    *maxy = fmax(a->ey0, a->ey1);
+    if (angle_in(a, 0.0))
+        *maxx = a->cx + a->R;
+    if (angle_in(a, M_PI_2))
+        *maxy = a->cy + a->R;
+    if (angle_in(a, M_PI))
+        *minx = a->cx - a->R;
+    if (angle_in(a, -M_PI_2))
+        *miny = a->cy - a->R;
+}
+
 static bool arc_clear(const ap_map *m, const ap_segment *s, double r)
 {
     arc a;
-    a.cx = s->cx;
-    a.cy = s->cy;
-    a.R = s->radius;
-    double start = atan2(s->y0 - s->cy, s->x0 - s->cx);
-    if (s->sweep >= 0.0) {
-        a.a0 = start;
-        a.sweep = s->sweep;
-    } else {
-        a.a0 = start + s->sweep;
-        a.sweep = -s->sweep;
-    }
-    a.ex0 = s->x0;
-    a.ey0 = s->y0;
-    a.ex1 = s->x1;
-    a.ey1 = s->y1;
-    if (!isfinite(a.cx) || !isfinite(a.cy) || !isfinite(a.R) || !isfinite(a.a0) || !isfinite(a.sweep))
+    if (!arc_of_segment(s, &a))
         return false;
-    /* Bounding box: the end points plus the axis-extreme points of the circle that lie in the sweep. */
-    double minx = fmin(a.ex0, a.ex1), maxx = fmax(a.ex0, a.ex1);
-    double miny = fmin(a.ey0, a.ey1), maxy = fmax(a.ey0, a.ey1);
-    if (angle_in(&a, 0.0))
-        maxx = a.cx + a.R;
-    if (angle_in(&a, M_PI_2))
-        maxy = a.cy + a.R;
-    if (angle_in(&a, M_PI))
-        minx = a.cx - a.R;
-    if (angle_in(&a, -M_PI_2))
-        miny = a.cy - a.R;
+    double minx, miny, maxx, maxy;
+    arc_bbox(&a, &minx, &miny, &maxx, &maxy);
     if (bbox_leaves_map(m, minx, miny, maxx, maxy, r))
         return false;
     const double pad = r + AP_COLLIDE_EPS;
@@ -301,21 +310,6 @@ bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r)
     return ap_line_clear(m, s->x0, s->y0, s->x1, s->y1, r);
 }
 
-/* The normalised arc of an arc segment (as arc_clear builds it); false for non-finite numbers. */
-static bool arc_of_segment(const ap_segment *s, arc *a)
-{
-    a->cx = s->cx;
-    a->cy = s->cy;
-    a->R = s->radius;
-    double start = atan2(s->y0 - s->cy, s->x0 - s->cx);
-    a->a0 = s->sweep >= 0.0 ? start : start + s->sweep;
-    a->sweep = fabs(s->sweep);
-    a->ex0 = s->x0;
-    a->ey0 = s->y0;
-    a->ex1 = s->x1;
-    a->ey1 = s->y1;
-    return isfinite(a->cx) && isfinite(a->cy) && isfinite(a->R) && isfinite(a->a0) && isfinite(a->sweep);
-}
 
 size_t ap_segment_cells(const ap_segment *s, double r, int32_t (*out)[2], size_t cap)
 {
@@ -328,15 +322,7 @@ size_t ap_segment_cells(const ap_segment *s, double r, int32_t (*out)[2], size_t
     if (is_arc) {
         if (!arc_of_segment(s, &a))
             return 0;
-        /* The circle's axis-extreme points inside the sweep widen the box (as in arc_clear). */
-        if (angle_in(&a, 0.0))
-            maxx = a.cx + a.R;
-        if (angle_in(&a, M_PI_2))
-            maxy = a.cy + a.R;
-        if (angle_in(&a, M_PI))
-            minx = a.cx - a.R;
-        if (angle_in(&a, -M_PI_2))
-            miny = a.cy - a.R;
+        arc_bbox(&a, &minx, &miny, &maxx, &maxy);
     }
     const double pad = r + AP_COLLIDE_EPS;
     const double rr = pad * pad;
