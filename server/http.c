@@ -768,8 +768,10 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-                                 MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cfg->http_threads > 1 ? cfg->http_threads : 0),
-                                 MHD_OPTION_END);
+                                 /* Last on purpose: with one thread the list ends here, since MHD warns
+                                  * about an explicit pool size of 0. */
+                                 cfg->http_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
+                                 (unsigned int)cfg->http_threads, MHD_OPTION_END);
     if (!h->daemon) {
         pthread_mutex_destroy(&h->pool_mu);
         h->cfg = NULL; /* nothing for ap_http_stop to release */
