@@ -95,7 +95,7 @@ void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
 
 /* True when dom is a JPS+ domain made by ap_jps_domain_init with a table (recognised by its callbacks);
  * the A* core then runs a copy of its loop with the JPS+ successors inlined (same successors and costs,
- * and the arrival direction kept in node.aux instead of recomputed from the parent). Pure; thread-safe. */
+ * and the arrival direction kept in the open-list entry instead of recomputed from the parent). Pure; thread-safe. */
 bool ap_jps_is_plus(const ap_domain *dom);
 
 /* Expand a jump-point path jp[0 .. n-1] (each consecutive pair on one straight or diagonal line) into the

@@ -53,8 +53,8 @@ static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int
     return dirs;
 }
 
-/* One JPS+ successor with its heuristic and the direction it is reached in (kept by the core in node.aux,
- * so the next expansion needs no division to find its arrival direction). */
+/* One JPS+ successor with its heuristic and the direction it is reached in (kept by the core in the open
+ * entry's aux, so the next expansion needs no division to find its arrival direction). */
 typedef struct ap_jps_succ_h {
     uint32_t node;
     int dir;

@@ -6,8 +6,8 @@
  * of clearing) and "Path Failure and Timeslicing" (bounded work per slice, resumable state).
  *
  * Open list. Pinter found an unsorted list faster than a tree for his 60x60 window; on whole Moving AI maps
- * open lists reach thousands of entries, so a heap (O(log n) pop, decrease-key through node.heap) wins.
- * AP_OPEN_ARITY selects the heap's arity. Measured with arcpath-bench --summary (A*, 8-connected, every
+ * open lists reach thousands of entries, so a heap (O(log n) pop, decrease-key through ws->pos) wins.
+ * The heap is binary (the 4-ary variant was an AP_OPEN_ARITY switch, since removed). Measured with arcpath-bench --summary (A*, 8-connected, every
  * scenario line, -O2, 2-core Debian 12 box; two runs each, median / mean µs per query):
  *                 binary (2)                    4-ary
  *   den520d   308 / 469,  296 / 438      296 / 439,  298 / 435     (4698 mean expansions)
@@ -35,6 +35,31 @@
  *     within a bucket arbitrarily and give up exact optimality unless each bucket is a heap again.
  *   - Pinter's 16-byte node (float g): rejected for precision (see ap_node); a 16-byte node with double g
  *     needs the heap index elsewhere (lazy deletion or a side array): not tried for lack of time.
+ *
+ * Third round (2026-11-21), arcpath-bench, median us per query over every scenario line, three interleaved
+ * runs each (old / new), the other core busy with another engineer's job:
+ *   - 16-byte node {g, parent, gen}: the heap index moved to the side array ws->pos (written by the heap,
+ *     read only on a decrease-key, where "still open" is pos < open_len && open[pos].node == v, so a pop
+ *     writes nothing for the closed flag) and the JPS+ arrival direction moved into the open entry's spare
+ *     4 bytes (the entry stays 24 bytes). A*: Berlin_0_256 315 / 314 / 315 -> 308 / 310 / 309, den520d
+ *     277 / 275 / 277 -> 262 / 264 / 263, arena2 310 / 316 / 311 -> 301 / 298 / 310, Aftershock
+ *     1356 / 1356 / 1365 -> 1372 / 1321 / 1326.
+ *   - then the sift-down's child chosen branch-free (sift_down): A* Berlin 305 / 302 / 310 -> 277 / 263 /
+ *     263, Aftershock 1281 / 1306 / 1285 -> 1146 / 1146 / 1143, den520d 268 / 281 / 266 -> 234 / 214 / 214.
+ *     Both together against the previous commit: A* Paris_1_1024 5202 / 4826 / 4937 -> 4516 / 4797 / 4716;
+ *     JPS+ den520d 6.3 / 6.7 / 5.9 -> 5.5 / 5.5 / 5.5, brc202d 45.1 / 45.4 / 45.1 -> 40.5 / 41.7 / 40.9,
+ *     Berlin 4.6 / 4.2 / 4.4 -> 3.7 / 3.6 / 3.7, Paris 29.1 / 27.3 / 28.9 -> 26.9 / 27.0 / 26.8,
+ *     random512-40-0 1138 / 1140 / 1124 -> 994 / 982 / 993, Aftershock 13.9 / 14.5 / 14.3 -> 12.5 / 12.8 /
+ *     13.1, 8room_000 307 / 309 / 317 -> 273 / 284 / 287.
+ *   - tried and dropped: a bottom-up pop (hole to a leaf, then sift the last entry up; Wegener): Berlin
+ *     254 / 259 / 257 -> 261 / 277 / 263, Aftershock 1099 / 1121 / 1126 -> 1111 / 1150 / 1124; prefetching
+ *     the grandchildren in sift_down: Berlin 259 / 261 / 259 -> 272 / 268 / 272, Aftershock 1125 / 1111 /
+ *     1135 -> 1187 / 1184 / 1203, JPS+ brc202d 41.8 / 41.6 / 41.3 -> 42.0 / 42.0 / 41.9.
+ *     open_before itself branch-free (so sift_up's and sift_down's loop exits too): Berlin 265 / 261 / 269
+ *     -> 281 / 280 / 280, Aftershock 1108 / 1119 / 1128 -> 1215 / 1259 / 1228, JPS+ brc202d 41.7 / 42.0 /
+ *     41.8 -> 44.7 / 44.3 / 45.3 (the loop exits predict well as branches; only the child choice does not).
+ *   - perf (JPS+ 8room_000): the hot spots are now the first touch of each successor's node (jump targets
+ *     are far apart: a cache miss each) and the jump-table row of the expanded node, ~100 ns/expansion.
  */
 #include "search.h"
 
@@ -47,9 +72,6 @@
 #include "jps_impl.h"
 #include "status.h"
 
-#ifndef AP_OPEN_ARITY
-#define AP_OPEN_ARITY 2
-#endif
 
 uint64_t ap_clock_ns(void)
 {
@@ -66,8 +88,9 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
     /* calloc: gen 0 everywhere and the first search uses gen 1, so every node starts out stale. */
     ws->nodes = calloc(capacity, sizeof *ws->nodes);
     ws->open = malloc((size_t)capacity * sizeof *ws->open);
+    ws->pos = malloc((size_t)capacity * sizeof *ws->pos);
     ws->succ = malloc((size_t)max_succ * sizeof *ws->succ);
-    if (ws->nodes == NULL || ws->open == NULL || ws->succ == NULL) {
+    if (ws->nodes == NULL || ws->open == NULL || ws->pos == NULL || ws->succ == NULL) {
         ap_workspace_free(ws);
         return AP_E_NOMEM;
     }
@@ -82,6 +105,7 @@ void ap_workspace_free(ap_workspace *ws)
         return;
     free(ws->nodes);
     free(ws->open);
+    free(ws->pos);
     free(ws->succ);
     memset(ws, 0, sizeof *ws);
 }
@@ -96,43 +120,45 @@ static inline bool open_before(const ap_open_entry *a, const ap_open_entry *b)
 static inline void sift_up(ap_workspace *ws, uint32_t i)
 {
     ap_open_entry *open = ws->open;
-    ap_node *nodes = ws->nodes;
+    uint32_t *pos = ws->pos;
     ap_open_entry e = open[i];
     while (i > 0) {
-        uint32_t p = (i - 1) / AP_OPEN_ARITY;
+        uint32_t p = (i - 1) / 2;
         if (!open_before(&e, &open[p]))
             break;
         open[i] = open[p];
-        nodes[open[i].node].heap = i;
+        pos[open[i].node] = i;
         i = p;
     }
     open[i] = e;
-    nodes[e.node].heap = i;
+    pos[e.node] = i;
 }
 
+/* Binary-heap sift-down with the child chosen without a branch (measured at the top of this file): open_before's three comparisons are
+ * combined with & and | (no short-circuit), so the compiler emits setcc/cmov instead of the unpredictable
+ * jumps of the f comparisons. Same child chosen, same order as the branching form. */
 static inline void sift_down(ap_workspace *ws, uint32_t i)
 {
     ap_open_entry *open = ws->open;
-    ap_node *nodes = ws->nodes;
+    uint32_t *pos = ws->pos;
     const uint32_t len = ws->open_len;
     ap_open_entry e = open[i];
     for (;;) {
-        uint32_t c = i * AP_OPEN_ARITY + 1;
+        uint32_t c = i * 2 + 1;
         if (c >= len)
             break;
-        uint32_t best = c;
-        uint32_t end = c + AP_OPEN_ARITY < len ? c + AP_OPEN_ARITY : len;
-        for (uint32_t k = c + 1; k < end; k++)
-            if (open_before(&open[k], &open[best]))
-                best = k;
-        if (!open_before(&open[best], &e))
+        if (c + 1 < len) {
+            const ap_open_entry *a = &open[c + 1], *b = &open[c];
+            c += (uint32_t)((a->f < b->f) | ((a->f == b->f) & (a->gtie > b->gtie)));
+        }
+        if (!open_before(&open[c], &e))
             break;
-        open[i] = open[best];
-        nodes[open[i].node].heap = i;
-        i = best;
+        open[i] = open[c];
+        pos[open[i].node] = i;
+        i = c;
     }
     open[i] = e;
-    nodes[e.node].heap = i;
+    pos[e.node] = i;
 }
 
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
@@ -162,16 +188,19 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     n->g = 0.0;
     n->parent = UINT32_MAX;
     n->gen = ws->gen;
-    n->aux = UINT32_MAX; /* no arrival direction at the start */
-    ws->open[0] = (ap_open_entry){dom->heuristic(dom->ctx, start, goal), 0.0, start};
-    n->heap = 0;
+    /* aux UINT32_MAX: no arrival direction at the start */
+    ws->open[0] = (ap_open_entry){dom->heuristic(dom->ctx, start, goal), 0.0, start, UINT32_MAX};
+    ws->pos[start] = 0;
     ws->open_len = 1;
     return AP_OK;
 }
 
 /* Relax the edge u -> v with new cost ng; h is computed only when v is new or improved (HV is an expression
  * evaluated lazily). Closed nodes are final: the heuristics are consistent. The heuristic is evaluated
- * again on a decrease-key rather than taken as f - g, which could drift by a rounding step. */
+ * again on a decrease-key rather than taken as f - g, which could drift by a rounding step.
+ * Only the 16-byte node is read on the common paths (new node; not improved). pos[v] is read only when
+ * ng < g: v is then still open unless it was expanded already (pos stale: beyond the heap or the slot now
+ * holds another node), which a consistent heuristic allows only through a rounding step, as before. */
 #define RELAX(V, NG, HV, AUX)                                                                                 \
     do {                                                                                                      \
         const uint32_t v_ = (V);                                                                              \
@@ -181,18 +210,19 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            nv_->aux = (AUX);                                                                                 \
             uint32_t i_ = ws->open_len++;                                                                     \
-            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_};                                           \
+            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
             sift_up(ws, i_);                                                                                  \
-        } else if (nv_->heap != AP_NODE_CLOSED && ng_ < nv_->g) {                                             \
-            uint32_t i_ = nv_->heap;                                                                          \
-            nv_->g = ng_;                                                                                     \
-            nv_->parent = u;                                                                                  \
-            nv_->aux = (AUX);                                                                                 \
-            open[i_].gtie = ng_;                                                                       \
-            open[i_].f = ng_ + (HV);                                                                          \
-            sift_up(ws, i_);                                                                                  \
+        } else if (ng_ < nv_->g) {                                                                            \
+            uint32_t i_ = pos[v_];                                                                            \
+            if (i_ < ws->open_len && open[i_].node == v_) {                                                   \
+                nv_->g = ng_;                                                                                 \
+                nv_->parent = u;                                                                              \
+                open[i_].aux = (AUX);                                                                         \
+                open[i_].gtie = ng_;                                                                          \
+                open[i_].f = ng_ + (HV);                                                                      \
+                sift_up(ws, i_);                                                                              \
+            }                                                                                                 \
         }                                                                                                     \
     } while (0)
 
@@ -214,7 +244,7 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * order, with the same costs as ap_grid_successors8.
  *
  * The JPS+ copy (jps_impl.h) likewise avoids the calls and divisions and keeps the arrival direction in
- * node.aux. Measurements: see the top of this file.
+ * the open entry's aux. Measurements: see the top of this file.
  */
 static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
 {
@@ -222,6 +252,7 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
     const ap_domain *dom = s->dom;
     ap_node *nodes = ws->nodes;
     ap_open_entry *open = ws->open;
+    const uint32_t *pos = ws->pos;
     ap_succ *succ = ws->succ;
     const uint32_t gen = ws->gen;
     const uint32_t goal = s->goal;
@@ -245,12 +276,12 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
                 return s->state = AP_TIMEOUT;
         }
         const uint32_t u = open[0].node;
+        const uint32_t from = open[0].aux;
         ws->open_len--;
         if (ws->open_len > 0) {
             open[0] = open[ws->open_len];
             sift_down(ws, 0);
         }
-        nodes[u].heap = AP_NODE_CLOSED;
         s->expanded++;
         done++;
         if (u == goal) {
@@ -300,12 +331,11 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             }
             s->generated += (uint64_t)k;
         } else if (kind == CORE_JPS_PLUS) {
-            /* JPS+ (jps_impl.h): the arrival direction comes from node.aux (set below), coordinates from
-             * one division, and each successor's heuristic from its coordinates. */
+            /* JPS+ (jps_impl.h): the arrival direction comes from the open entry's aux (set below),
+             * coordinates from one division, and each successor's heuristic from its coordinates. */
             const ap_jps_domain *jd = ctx;
             const uint32_t JS = jd->stride;
             const int32_t uy = (int32_t)(u / JS), ux = (int32_t)(u - (uint32_t)uy * JS);
-            const uint32_t from = nodes[u].aux;
             ap_jps_succ_h sh[8];
             int ns = ap_jps_plus_expand(jd, u, ux, uy, from < 8 ? (int)from : -1, sh);
             s->generated += (uint64_t)ns;

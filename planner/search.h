@@ -36,25 +36,26 @@ typedef struct ap_domain {
     double (*heuristic)(const void *ctx, uint32_t node, uint32_t goal);
 } ap_domain;
 
-/* One search-matrix entry (24 bytes). Pinter keeps 16-byte nodes with float costs; we keep g in double so
- * that costs over long paths (thousands of sqrt(2) steps) stay exact to 1e-12, which the Moving AI
- * optimal lengths (8 decimals) demand. */
+/* One search-matrix entry (16 bytes: four per cache line, none straddles one). Pinter keeps 16-byte nodes
+ * with float costs; we keep g in double so that costs over long paths (thousands of sqrt(2) steps) stay
+ * exact to 1e-12, which the Moving AI optimal lengths (8 decimals) demand. The open-list position lives in
+ * ws->pos (touched only by the heap and on decrease-key) and the JPS+ arrival direction in the open entry,
+ * so relaxing an edge reads one 16-byte node (search.c has the measurements; was 24 bytes with both). */
 typedef struct ap_node {
     double g;        /* cost from the start, tiles */
     uint32_t parent; /* node id of the parent, UINT32_MAX for the start */
     uint32_t gen;    /* generation stamp: the node is part of the current search iff gen == ws->gen */
-    uint32_t heap;   /* position in the open list; AP_NODE_CLOSED once expanded */
-    uint32_t aux;    /* free for the core's specialised loops: JPS+ keeps the arrival direction (search.c) */
 } ap_node;
 
-#define AP_NODE_CLOSED UINT32_MAX
-
-/* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first), node id. A 16-byte
- * variant with a float tie key measured no faster (search.c) and reorders equal-f nodes, so it was dropped. */
+/* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first), node id, and a word
+ * the core's specialised loops carry with the node until it is expanded (JPS+: the arrival direction). A
+ * 16-byte variant with a float tie key measured no faster (search.c) and reorders equal-f nodes, so it was
+ * dropped. */
 typedef struct ap_open_entry {
     double f;
     double gtie;
     uint32_t node;
+    uint32_t aux;
 } ap_open_entry;
 
 /* A search matrix ("workspace"): every piece of mutable search state. Caller-owned; one thread at a time.
@@ -62,6 +63,8 @@ typedef struct ap_open_entry {
 typedef struct ap_workspace {
     ap_node *nodes;
     ap_open_entry *open; /* binary heap, 1 slot per node at most */
+    uint32_t *pos;       /* per node: its index in open while it is open; stale once expanded (a node is
+                          * open iff pos < open_len and open[pos].node is the node) */
     uint32_t open_len;
     uint32_t capacity;   /* nodes */
     uint32_t gen;        /* current generation; bumped by ap_search_begin */
@@ -70,7 +73,7 @@ typedef struct ap_workspace {
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
- * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 24 + 24 bytes per node. */
+ * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 bytes per node. */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
 /* Release a workspace's memory; ws may be zeroed or initialised. */
