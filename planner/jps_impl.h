@@ -62,6 +62,7 @@ typedef struct ap_jps_succ_h {
     double h;    /* octile distance to the goal, tiles */
 } ap_jps_succ_h;
 
+/* Octile distance (tiles) from cell (x, y) to the goal cell (gx, gy): the JPS heuristic. Pure. */
 static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
     int32_t ax = x - gx, ay = y - gy;
