@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -89,6 +90,51 @@ int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const
     }
     ap_srv_stop(s);
     return -1;
+}
+
+int ap_run_cli(const char *const *args, int with_stdout, char *out, size_t cap)
+{
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return -1;
+    const char *bin = getenv("ARCPATHD");
+    if (!bin || !*bin)
+        bin = "build/arcpathd";
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        const char *argv[16] = {bin};
+        int n = 1;
+        for (int i = 0; args[i] && n < 15; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        dup2(pfd[1], 2);
+        if (with_stdout) {
+            dup2(pfd[1], 1);
+        } else {
+            int devnull = open("/dev/null", O_WRONLY);
+            dup2(devnull, 1);
+        }
+        close(pfd[0]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    size_t len = 0;
+    ssize_t k;
+    while (len < cap - 1 && (k = read(pfd[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)k;
+    out[len] = 0;
+    /* Drain what did not fit so the child never blocks on a full pipe. */
+    char sink[4096];
+    while (read(pfd[0], sink, sizeof sink) > 0)
+        ;
+    close(pfd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 int ap_srv_stop(ap_srv *s)

@@ -50,6 +50,11 @@ void ap_resp_free(ap_resp *r);
  * "" for none); -1 when absent. */
 double ap_metric(const char *text, const char *name, const char *labels);
 
+/* Run $ARCPATHD (default build/arcpathd) with args (NULL-terminated, at most 14) to completion, capturing
+ * its stderr — and its stdout too when with_stdout — into out (NUL-terminated, cap bytes); stdout goes to
+ * /dev/null otherwise. Returns the exit status, or -1 when it did not exit normally. */
+int ap_run_cli(const char *const *args, int with_stdout, char *out, size_t cap);
+
 /* The servers shared by the suites (started once by main.c): demo maps, and the Moving AI folder (NULL
  * when the data is absent). */
 extern ap_srv *ap_demo_srv;

@@ -18,45 +18,6 @@
 
 Suite *lifecycle_suite(void);
 
-static const char *bin(void)
-{
-    const char *b = getenv("ARCPATHD");
-    return b && *b ? b : "build/arcpathd";
-}
-
-/* Run arcpathd with args; capture stderr into err (NUL-terminated); return the exit status. */
-static int run(const char *const *args, char *err, size_t cap)
-{
-    int pfd[2];
-    ck_assert_int_eq(pipe(pfd), 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        const char *argv[16] = {bin()};
-        int n = 1;
-        for (int i = 0; args[i] && n < 15; i++)
-            argv[n++] = args[i];
-        argv[n] = NULL;
-        dup2(pfd[1], 2);
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        close(pfd[0]);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    size_t len = 0;
-    ssize_t k;
-    while ((k = read(pfd[0], err + len, cap - 1 - len)) > 0 && len < cap - 1)
-        len += (size_t)k;
-    err[len] = 0;
-    close(pfd[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -69,7 +30,7 @@ START_TEST(check_config_verdicts)
 {
     static char err[65536];
     const char *good[] = {"--check-config", "--maps", "config/maps", NULL};
-    ck_assert_int_eq(run(good, err, sizeof err), 0);
+    ck_assert_int_eq(ap_run_cli(good, 0, err, sizeof err), 0);
 
     char dir[] = "/tmp/arcpath-maps-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -79,7 +40,7 @@ START_TEST(check_config_verdicts)
     snprintf(p, sizeof p, "%s/shortrow.map", dir);
     write_file(p, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
     const char *bad[] = {"--check-config", "--maps", dir, NULL};
-    ck_assert_int_eq(run(bad, err, sizeof err), 1);
+    ck_assert_int_eq(ap_run_cli(bad, 0, err, sizeof err), 1);
     /* The report names the file and the line of the short row. */
     ck_assert_msg(strstr(err, "shortrow.map:6") != NULL, "report does not name shortrow.map:6: %s", err);
 
@@ -102,7 +63,7 @@ START_TEST(check_config_verdicts)
     rmdir(dir);
 
     const char *badopt[] = {"--workers", "zero", NULL};
-    ck_assert_int_eq(run(badopt, err, sizeof err), 2);
+    ck_assert_int_eq(ap_run_cli(badopt, 0, err, sizeof err), 2);
     ck_assert_ptr_nonnull(strstr(err, "workers"));
 }
 END_TEST

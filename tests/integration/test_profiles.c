@@ -14,44 +14,6 @@
 
 Suite *profiles_suite(void);
 
-static const char *bin(void)
-{
-    const char *b = getenv("ARCPATHD");
-    return b && *b ? b : "build/arcpathd";
-}
-
-/* Run arcpathd with args; capture stdout and stderr together into out; return the exit status. */
-static int run_both(const char *const *args, char *out, size_t cap)
-{
-    int pfd[2];
-    ck_assert_int_eq(pipe(pfd), 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        const char *argv[16] = {bin()};
-        int n = 1;
-        for (int i = 0; args[i] && n < 15; i++)
-            argv[n++] = args[i];
-        argv[n] = NULL;
-        dup2(pfd[1], 1);
-        dup2(pfd[1], 2);
-        close(pfd[0]);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    size_t len = 0;
-    ssize_t k;
-    while (len < cap - 1 && (k = read(pfd[0], out + len, cap - 1 - len)) > 0)
-        len += (size_t)k;
-    out[len] = 0;
-    close(pfd[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* A temp config file holding text; returns its malloc'd path (caller unlinks and frees). */
 static char *temp_conf(const char *text)
 {
@@ -184,7 +146,7 @@ START_TEST(check_config_profiles)
     static char out[65536];
     char *good = temp_conf("{\"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2}]}");
     const char *ok_args[] = {"--check-config", "--maps", "config/maps", "--config", good, NULL};
-    ck_assert_int_eq(run_both(ok_args, out, sizeof out), 0);
+    ck_assert_int_eq(ap_run_cli(ok_args, 1, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "profile 0: radius 0.3, turning_radius 2, headings 8, neighbourhood 24") != NULL,
                   "report does not list the profile: %s", out);
     unlink(good);
@@ -192,7 +154,7 @@ START_TEST(check_config_profiles)
 
     char *bad = temp_conf("{\"profiles\": [{\"turning_radius\": 2}, {\"turning_radius\": 2, \"headings\": 12}]}");
     const char *bad_args[] = {"--check-config", "--maps", "config/maps", "--config", bad, NULL};
-    ck_assert_int_eq(run_both(bad_args, out, sizeof out), 2);
+    ck_assert_int_eq(ap_run_cli(bad_args, 1, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "\"profiles[1].headings\"") != NULL, "error does not name the entry: %s", out);
     unlink(bad);
     free(bad);
