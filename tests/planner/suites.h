@@ -3,6 +3,9 @@
 #define AP_TEST_PLANNER_SUITES_H
 
 #include <check.h>
+#include <stddef.h>
+
+#include "../../planner/path.h"
 
 #include "../../planner/map.h"
 
@@ -28,5 +31,16 @@ typedef struct ap_test_rng {
 } ap_test_rng;
 unsigned ap_test_rand(ap_test_rng *r);
 double ap_test_rand01(ap_test_rng *r);
+
+/* Assert that two headings agree within tol radians (compared modulo 2pi). */
+void ap_test_assert_heading_eq(double a, double b, double tol);
+
+/* Assert the invariants every curve answer shares (n >= 1 segments from pose a to pose b, turning radius r,
+ * lengths compared at tolerances scaled by `scale` tiles): starts at a facing a's heading; every arc has
+ * radius exactly r, both ends on its circle, length r|sweep| and ends where ap_segment_pose says; every line
+ * has its length and runs along its heading (against it when reverse); consecutive segments join in
+ * position and facing heading; the last ends exactly at b facing b's heading; the lengths add up to total. */
+void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, const ap_pose *b, double r,
+                               double total, double scale);
 
 #endif

@@ -20,11 +20,6 @@
 #include "../util.h"
 #include "suites.h"
 
-static void assert_heading_eq(double a, double b, double tol)
-{
-    ck_assert_msg(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);
-}
-
 /* Every invariant of a returned path: starts at a, each segment starts where the previous ends with the
  * heading it ends with (G1), arcs of radius exactly r on their circle with length r|sweep|, lengths add up
  * to the reported total, ends exactly at b (snapped) — and, before snapping, within 1e-9 of b (position
@@ -39,44 +34,19 @@ static void check_path(const ap_pose *a, const ap_pose *b, double r, const ap_du
     if (n == 0) {
         ck_assert_double_eq_tol(d->length, 0.0, 1e-12 * scale);
         ck_assert_double_eq_tol(hypot(b->x - a->x, b->y - a->y), 0.0, 1e-9 * scale);
-        assert_heading_eq(a->heading, b->heading, 1e-9);
+        ap_test_assert_heading_eq(a->heading, b->heading, 1e-9);
         return;
     }
-    ck_assert_double_eq_tol(s[0].x0, a->x, 1e-12 * scale);
-    ck_assert_double_eq_tol(s[0].y0, a->y, 1e-12 * scale);
-    assert_heading_eq(s[0].heading, a->heading, 1e-12);
-    double total = 0.0;
+    ap_test_check_curve_chain(s, n, a, b, r, d->length, scale);
     for (size_t i = 0; i < n; i++) {
-        const ap_segment *g = &s[i];
-        ck_assert(!g->reverse);
-        total += g->length;
-        if (g->type == AP_SEG_ARC) {
-            ck_assert(g->radius == r);
-            ck_assert_double_eq_tol(hypot(g->x0 - g->cx, g->y0 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(hypot(g->x1 - g->cx, g->y1 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(g->length, r * fabs(g->sweep), 1e-12 * scale);
-            ck_assert(fabs(g->sweep) < 2.0 * M_PI);
-            ap_pose e = ap_segment_pose(g, g->length);
-            ck_assert_double_eq_tol(e.x, g->x1, 1e-9 * scale);
-            ck_assert_double_eq_tol(e.y, g->y1, 1e-9 * scale);
-        } else {
-            ck_assert_double_eq_tol(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-9 * scale);
-            if (g->length > 1e-6 * scale)
-                assert_heading_eq(g->heading, atan2(g->y1 - g->y0, g->x1 - g->x0), 1e-8);
-        }
-        if (i + 1 < n) {
-            ck_assert_double_eq_tol(s[i + 1].x0, g->x1, 1e-12 * scale);
-            ck_assert_double_eq_tol(s[i + 1].y0, g->y1, 1e-12 * scale);
-            assert_heading_eq(ap_segment_end_heading(g), s[i + 1].heading, 1e-9);
-        }
+        ck_assert(!s[i].reverse);
+        if (s[i].type == AP_SEG_ARC)
+            ck_assert(fabs(s[i].sweep) < 2.0 * M_PI);
     }
-    ck_assert(s[n - 1].x1 == b->x && s[n - 1].y1 == b->y);
-    assert_heading_eq(ap_segment_end_heading(&s[n - 1]), b->heading, 1e-9);
-    ck_assert_double_eq_tol(total, d->length, 1e-9 * scale);
     /* unsnapped: the closed form itself lands on the goal */
     ck_assert_msg(hypot(raw[nr - 1].x1 - b->x, raw[nr - 1].y1 - b->y) < 1e-9 * scale, "end off by %g",
                   hypot(raw[nr - 1].x1 - b->x, raw[nr - 1].y1 - b->y));
-    assert_heading_eq(ap_segment_end_heading(&raw[nr - 1]), b->heading, 1e-9);
+    ap_test_assert_heading_eq(ap_segment_end_heading(&raw[nr - 1]), b->heading, 1e-9);
 }
 
 static ap_dubins shortest(ap_pose a, ap_pose b, double r)

@@ -26,11 +26,6 @@
 #include "../util.h"
 #include "suites.h"
 
-static void assert_heading_eq(double a, double b, double tol)
-{
-    ck_assert_msg(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);
-}
-
 /* The invariants of a path from a to b: starts at a, continuous, facing heading continuous at every joint
  * (also at cusps: the unit changes direction of travel, not the way it faces), arcs of radius exactly r
  * with length r|sweep|, lines along the facing heading (reverse lines against it), reverse flags matching
@@ -45,45 +40,18 @@ static void check_path(const ap_pose *a, const ap_pose *b, double r, const ap_re
     if (n == 0) {
         ck_assert_double_eq_tol(p->length, 0.0, 1e-12 * scale);
         ck_assert_double_eq_tol(hypot(b->x - a->x, b->y - a->y), 0.0, 1e-9 * scale);
-        assert_heading_eq(a->heading, b->heading, 1e-9);
+        ap_test_assert_heading_eq(a->heading, b->heading, 1e-9);
         return;
     }
-    ck_assert_double_eq_tol(s[0].x0, a->x, 1e-12 * scale);
-    ck_assert_double_eq_tol(s[0].y0, a->y, 1e-12 * scale);
-    assert_heading_eq(s[0].heading, a->heading, 1e-12);
-    double total = 0.0;
+    ap_test_check_curve_chain(s, n, a, b, r, p->length, scale);
+    /* halfway along each arc, the unit is on the circle and its facing heading is tangent to it */
     for (size_t i = 0; i < n; i++) {
         const ap_segment *g = &s[i];
-        total += g->length;
-        if (g->type == AP_SEG_ARC) {
-            ck_assert(g->radius == r);
-            ck_assert_double_eq_tol(hypot(g->x0 - g->cx, g->y0 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(hypot(g->x1 - g->cx, g->y1 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(g->length, r * fabs(g->sweep), 1e-12 * scale);
-            ap_pose e = ap_segment_pose(g, g->length);
-            ck_assert_double_eq_tol(e.x, g->x1, 1e-9 * scale);
-            ck_assert_double_eq_tol(e.y, g->y1, 1e-9 * scale);
-            assert_heading_eq(e.heading, ap_segment_end_heading(g), 1e-9);
-            /* halfway along, the unit is on the circle and its facing heading is tangent to it */
-            ap_pose m = ap_segment_pose(g, g->length / 2.0);
-            ck_assert_double_eq_tol(hypot(m.x - g->cx, m.y - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(((m.x - g->cx) * cos(m.heading) + (m.y - g->cy) * sin(m.heading)) / r, 0.0,
-                                    1e-9);
-        } else {
-            ck_assert_double_eq_tol(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-9 * scale);
-            double dx = g->x1 - g->x0, dy = g->y1 - g->y0;
-            if (g->reverse) {
-                dx = -dx;
-                dy = -dy;
-            }
-            if (g->length > 1e-6 * scale)
-                assert_heading_eq(g->heading, atan2(dy, dx), 1e-8);
-        }
-        if (i + 1 < n) {
-            ck_assert_double_eq_tol(s[i + 1].x0, g->x1, 1e-12 * scale);
-            ck_assert_double_eq_tol(s[i + 1].y0, g->y1, 1e-12 * scale);
-            assert_heading_eq(ap_segment_end_heading(g), s[i + 1].heading, 1e-9);
-        }
+        if (g->type != AP_SEG_ARC)
+            continue;
+        ap_pose m = ap_segment_pose(g, g->length / 2.0);
+        ck_assert_double_eq_tol(hypot(m.x - g->cx, m.y - g->cy), r, 1e-9 * scale);
+        ck_assert_double_eq_tol(((m.x - g->cx) * cos(m.heading) + (m.y - g->cy) * sin(m.heading)) / r, 0.0, 1e-9);
     }
     /* the reverse flags follow the word's signs */
     size_t k = 0;
@@ -94,12 +62,9 @@ static void check_path(const ap_pose *a, const ap_pose *b, double r, const ap_re
             k++;
         }
     }
-    ck_assert(s[n - 1].x1 == b->x && s[n - 1].y1 == b->y);
-    assert_heading_eq(ap_segment_end_heading(&s[n - 1]), b->heading, 1e-9);
-    ck_assert_double_eq_tol(total, p->length, 1e-9 * scale);
     ck_assert_msg(hypot(raw[nr - 1].x1 - b->x, raw[nr - 1].y1 - b->y) < 1e-9 * scale, "end off by %g",
                   hypot(raw[nr - 1].x1 - b->x, raw[nr - 1].y1 - b->y));
-    assert_heading_eq(ap_segment_end_heading(&raw[nr - 1]), b->heading, 1e-9);
+    ap_test_assert_heading_eq(ap_segment_end_heading(&raw[nr - 1]), b->heading, 1e-9);
 }
 
 static ap_reeds_shepp shortest(ap_pose a, ap_pose b, double r)
@@ -290,7 +255,7 @@ START_TEST(every_word_exhaustive)
                 continue;
             double err = hypot(s[m - 1].x1 - b.x, s[m - 1].y1 - b.y);
             ck_assert_msg(err < 1e-9 * fmax(1.0, L), "word %zu (%s) misses the goal by %g", k, w.word, err);
-            assert_heading_eq(ap_segment_end_heading(&s[m - 1]), b.heading, 1e-9);
+            ap_test_assert_heading_eq(ap_segment_end_heading(&s[m - 1]), b.heading, 1e-9);
         }
         ck_assert_msg(fabs(mn - best) <= 1e-12 * fmax(1.0, best), "min over words %.15g, shortest %.15g", mn,
                       best);

@@ -1,0 +1,51 @@
+/* helpers.c — assertions shared by the planner suites (see suites.h). */
+#include <check.h>
+#include <math.h>
+
+#include "../../planner/path.h"
+#include "suites.h"
+
+void ap_test_assert_heading_eq(double a, double b, double tol)
+{
+    ck_assert_msg(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);
+}
+
+void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, const ap_pose *b, double r,
+                               double total, double scale)
+{
+    ck_assert_double_eq_tol(s[0].x0, a->x, 1e-12 * scale);
+    ck_assert_double_eq_tol(s[0].y0, a->y, 1e-12 * scale);
+    ap_test_assert_heading_eq(s[0].heading, a->heading, 1e-12);
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const ap_segment *g = &s[i];
+        sum += g->length;
+        if (g->type == AP_SEG_ARC) {
+            ck_assert(g->radius == r);
+            ck_assert_double_eq_tol(hypot(g->x0 - g->cx, g->y0 - g->cy), r, 1e-9 * scale);
+            ck_assert_double_eq_tol(hypot(g->x1 - g->cx, g->y1 - g->cy), r, 1e-9 * scale);
+            ck_assert_double_eq_tol(g->length, r * fabs(g->sweep), 1e-12 * scale);
+            ap_pose e = ap_segment_pose(g, g->length);
+            ck_assert_double_eq_tol(e.x, g->x1, 1e-9 * scale);
+            ck_assert_double_eq_tol(e.y, g->y1, 1e-9 * scale);
+            ap_test_assert_heading_eq(e.heading, ap_segment_end_heading(g), 1e-9);
+        } else {
+            ck_assert_double_eq_tol(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-9 * scale);
+            double dx = g->x1 - g->x0, dy = g->y1 - g->y0;
+            if (g->reverse) {
+                dx = -dx;
+                dy = -dy;
+            }
+            if (g->length > 1e-6 * scale)
+                ap_test_assert_heading_eq(g->heading, atan2(dy, dx), 1e-8);
+        }
+        if (i + 1 < n) {
+            ck_assert_double_eq_tol(s[i + 1].x0, g->x1, 1e-12 * scale);
+            ck_assert_double_eq_tol(s[i + 1].y0, g->y1, 1e-12 * scale);
+            ap_test_assert_heading_eq(ap_segment_end_heading(g), s[i + 1].heading, 1e-9);
+        }
+    }
+    ck_assert(s[n - 1].x1 == b->x && s[n - 1].y1 == b->y);
+    ap_test_assert_heading_eq(ap_segment_end_heading(&s[n - 1]), b->heading, 1e-9);
+    ck_assert_double_eq_tol(sum, total, 1e-9 * scale);
+}
