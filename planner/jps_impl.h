@@ -59,7 +59,7 @@ typedef struct ap_jps_succ_h {
     uint32_t node;
     int dir;
     double cost; /* tiles */
-    double h;    /* octile distance to the goal, tiles */
+    int32_t x, y; /* padded coordinates: the core computes the heuristic only when it needs it */
 } ap_jps_succ_h;
 
 /* Octile distance (tiles) from cell (x, y) to the goal cell (gx, gy): the JPS heuristic. Pure. */
@@ -71,8 +71,7 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
     return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
 }
 
-#define SUCC_H(NODE, COST, X, Y, D) \
-    ((ap_jps_succ_h){(NODE), (D), (COST), ap_jps_octile((X), (Y), jd->goal_px, jd->goal_py)})
+#define SUCC_H(NODE, COST, X, Y, D) ((ap_jps_succ_h){(NODE), (D), (COST), (X), (Y)})
 
 /* JPS+: each pruned direction is one table read plus the goal test (Rabin): a straight direction that
  * passes the goal within its free run stops at the goal; a diagonal whose quadrant holds the goal stops
@@ -110,7 +109,7 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
         } else {
             int32_t along = DX[d] != 0 ? (gdy == 0 && sx == DX[d] ? adx : 0) : (gdx == 0 && sy == DY[d] ? ady : 0);
             if (along != 0 && along <= run) {
-                out[n++] = (ap_jps_succ_h){jd->goal, d, (double)along, 0.0};
+                out[n++] = (ap_jps_succ_h){jd->goal, d, (double)along, jd->goal_px, jd->goal_py};
                 continue;
             }
             if (dist > 0)

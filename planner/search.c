@@ -60,6 +60,18 @@
  *     41.8 -> 44.7 / 44.3 / 45.3 (the loop exits predict well as branches; only the child choice does not).
  *   - perf (JPS+ 8room_000): the hot spots are now the first touch of each successor's node (jump targets
  *     are far apart: a cache miss each) and the jump-table row of the expanded node, ~100 ns/expansion.
+ *
+ * Fourth round (2026-11-21), same bench, quiet machine, median us, three interleaved runs (old / new):
+ *   - JPS+: the successors' heuristic computed only for new or improved nodes (jps_impl.h hands over the
+ *     coordinates), and after generation a prefetch of each successor's node and of its jump-table row
+ *     (the row is read when the node is expanded; the earlier prefetch after the pop came too late).
+ *     8room_000 289 / 286 / 294 -> 251 / 267 / 260, Paris_1_1024 29.0 / 28.7 / 28.8 -> 24.1 / 24.4 / 24.5,
+ *     random512-40-0 1071 / 999 / 995 -> 937 / 921 / 935; brc202d 41.8 / 41.7 / 41.5 -> 40.7 / 40.8 / 40.3,
+ *     Aftershock 13.6 / 14.2 / 13.3 -> 13.0 / 12.8 / 12.7 (these two via an intermediate build, not
+ *     interleaved directly). The node prefetch alone: 8room 294 / 298 / 303 -> 290 / 288 / 295. Online JPS
+ *     is untouched (8room_000 367 / 369 / 372 -> 370 / 376 / 376: noise).
+ *   - not tried for lack of time: the heap's pos[] writes (one random store per sift level) via lazy
+ *     deletion for the JPS+ copy; a combined node + jump-row layout (needs search.h).
  */
 #include "search.h"
 
@@ -339,8 +351,15 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             ap_jps_succ_h sh[8];
             int ns = ap_jps_plus_expand(jd, u, ux, uy, from < 8 ? (int)from : -1, sh);
             s->generated += (uint64_t)ns;
+            /* All successors are known before the first relax: start their node loads together (jump
+             * targets are far apart, a cache miss each), then relax; h only for new or improved nodes. */
+            for (int k = 0; k < ns; k++) {
+                __builtin_prefetch(&nodes[sh[k].node], 1, 3);
+                __builtin_prefetch(jd->jump + (size_t)sh[k].node * 8, 0, 3);
+            }
             for (int k = 0; k < ns; k++)
-                RELAX(sh[k].node, g + sh[k].cost, sh[k].h, (uint32_t)sh[k].dir);
+                RELAX(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
+                      (uint32_t)sh[k].dir);
         } else {
             int ns = dom->successors(ctx, u, succ);
             s->generated += (uint64_t)ns;
