@@ -49,3 +49,26 @@ void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, 
     ap_test_assert_heading_eq(ap_segment_end_heading(&s[n - 1]), b->heading, 1e-9);
     ck_assert_double_eq_tol(sum, total, 1e-9 * scale);
 }
+
+ap_pose ap_test_rand_pose(ap_test_rng *g, double span)
+{
+    ap_pose p = {span * ap_test_rand01(g), span * ap_test_rand01(g), 4.0 * M_PI * ap_test_rand01(g) - 2.0 * M_PI};
+    return p;
+}
+
+ap_pose ap_test_drive(ap_pose p, const char *word, const double *len, double r)
+{
+    for (int i = 0; word[i] != '\0'; i++) {
+        if (word[i] == 'S') {
+            p.x += len[i] * cos(p.heading);
+            p.y += len[i] * sin(p.heading);
+        } else {
+            double k = word[i] == 'L' ? 1.0 : -1.0;
+            double cx = p.x - k * r * sin(p.heading), cy = p.y + k * r * cos(p.heading);
+            p.heading += k * len[i] / r;
+            p.x = cx + k * r * sin(p.heading);
+            p.y = cy - k * r * cos(p.heading);
+        }
+    }
+    return p;
+}

@@ -32,6 +32,15 @@ typedef struct ap_test_rng {
 unsigned ap_test_rand(ap_test_rng *r);
 double ap_test_rand01(ap_test_rng *r);
 
+/* A uniformly random pose: position in [0, span)^2 tiles, heading in [-2pi, 2pi) radians (unreduced on
+ * purpose, so callers see headings outside [-pi, pi)). */
+ap_pose ap_test_rand_pose(ap_test_rng *g, double span);
+
+/* Drive from pose a along a word of pieces ('L' left arc, 'R' right arc, 'S' line) with signed lengths len[i]
+ * (tiles; negative = in reverse) at turning radius r; returns the end pose. An independent forward model of
+ * the curves, for checking them. */
+ap_pose ap_test_drive(ap_pose a, const char *word, const double *len, double r);
+
 /* Assert that two headings agree within tol radians (compared modulo 2pi). */
 void ap_test_assert_heading_eq(double a, double b, double tol);
 

@@ -115,25 +115,6 @@ START_TEST(quarter_turns)
 }
 END_TEST
 
-/* Drive word w with piece lengths len (tiles) from a and return where it ends (test-local kinematics). */
-static ap_pose drive(ap_pose a, const char *word, const double *len, double r)
-{
-    ap_pose p = a;
-    for (int i = 0; word[i] != '\0'; i++) {
-        if (word[i] == 'S') {
-            p.x += len[i] * cos(p.heading);
-            p.y += len[i] * sin(p.heading);
-        } else {
-            double k = word[i] == 'L' ? 1.0 : -1.0, dh = k * len[i] / r;
-            double cx = p.x - k * r * sin(p.heading), cy = p.y + k * r * cos(p.heading);
-            p.heading += dh;
-            p.x = cx + k * r * sin(p.heading);
-            p.y = cy - k * r * cos(p.heading);
-        }
-    }
-    return p;
-}
-
 START_TEST(each_word_wins)
 {
     /* Constructed cases: drive a word with chosen pieces; the shortest path to where it ends is that very
@@ -149,7 +130,7 @@ START_TEST(each_word_wins)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const double r = 1.0;
         ap_pose a = {2.0, -1.0, 0.3};
-        ap_pose b = drive(a, ap_dubins_word_name(cases[i].w), cases[i].len, r);
+        ap_pose b = ap_test_drive(a, ap_dubins_word_name(cases[i].w), cases[i].len, r);
         ap_dubins d = shortest(a, b, r);
         ck_assert_msg(d.word == cases[i].w, "case %zu: got %s", i, ap_dubins_word_name(d.word));
         for (int k = 0; k < 3; k++)
@@ -261,12 +242,6 @@ static double geo_dubins(ap_pose a, ap_pose b, double r)
     return best;
 }
 
-static ap_pose rand_pose(ap_test_rng *g, double span)
-{
-    ap_pose p = {span * ap_test_rand01(g), span * ap_test_rand01(g), 4.0 * M_PI * ap_test_rand01(g) - 2.0 * M_PI};
-    return p;
-}
-
 START_TEST(random_invariants_and_independent)
 {
     ap_test_rng g = {20261121};
@@ -275,7 +250,7 @@ START_TEST(random_invariants_and_independent)
     for (int i = 0; i < n; i++) {
         /* mostly near poses (where CCC and the edge cases live), some far ones */
         double span = (i % 4 == 0) ? 60.0 : 6.0;
-        ap_pose a = rand_pose(&g, span), b = rand_pose(&g, span);
+        ap_pose a = ap_test_rand_pose(&g, span), b = ap_test_rand_pose(&g, span);
         double r = 0.5 + 5.5 * ap_test_rand01(&g);
         if (i % 100 == 0)
             r = (i % 200 == 0) ? 1e-3 : 300.0;
@@ -298,7 +273,7 @@ START_TEST(random_driven_paths_are_not_shorter)
     ap_test_rng g = {7};
     int n = ap_test_quick() ? 20000 : 200000;
     for (int i = 0; i < n; i++) {
-        ap_pose a = rand_pose(&g, 10.0);
+        ap_pose a = ap_test_rand_pose(&g, 10.0);
         double r = 0.5 + 3.0 * ap_test_rand01(&g);
         int k = 1 + (int)(ap_test_rand(&g) % 4);
         char word[5];
@@ -309,7 +284,7 @@ START_TEST(random_driven_paths_are_not_shorter)
             total += len[j];
         }
         word[k] = '\0';
-        ap_pose b = drive(a, word, len, r);
+        ap_pose b = ap_test_drive(a, word, len, r);
         double best = ap_dubins_length(&a, &b, r);
         ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
     }

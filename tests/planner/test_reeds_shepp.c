@@ -5,7 +5,7 @@
  *   - the lower bound r * |heading change| (every unit of turning costs r of arc) and the Euclidean
  *     distance, which together pin down the hand cases;
  *   - random driven paths: up to 5 pieces of L, R, S with random signed lengths, driven with this file's own
- *     kinematics (drive()); none may be shorter than ap_reeds_shepp_length to where it ends. A word family
+ *     kinematics (ap_test_drive()); none may be shorter than ap_reeds_shepp_length to where it ends. A word family
  *     missing or wrong in the implementation shows up here as a shorter random path;
  *   - the Dubins length (whose own independent check is in test_dubins.c): a forward-only path is a
  *     Reeds-Shepp path, so RS <= Dubins;
@@ -175,30 +175,6 @@ START_TEST(edges)
 }
 END_TEST
 
-/* Test-local kinematics: drive signed pieces (letters L R S, lengths in tiles, < 0 reverse). */
-static ap_pose drive(ap_pose p, const char *word, const double *len, double r)
-{
-    for (int i = 0; word[i] != '\0'; i++) {
-        if (word[i] == 'S') {
-            p.x += len[i] * cos(p.heading);
-            p.y += len[i] * sin(p.heading);
-        } else {
-            double k = word[i] == 'L' ? 1.0 : -1.0;
-            double cx = p.x - k * r * sin(p.heading), cy = p.y + k * r * cos(p.heading);
-            p.heading += k * len[i] / r;
-            p.x = cx + k * r * sin(p.heading);
-            p.y = cy - k * r * cos(p.heading);
-        }
-    }
-    return p;
-}
-
-static ap_pose rand_pose(ap_test_rng *g, double span)
-{
-    ap_pose p = {span * ap_test_rand01(g), span * ap_test_rand01(g), 4.0 * M_PI * ap_test_rand01(g) - 2.0 * M_PI};
-    return p;
-}
-
 START_TEST(random_invariants)
 {
     ap_test_rng g = {424242};
@@ -206,7 +182,7 @@ START_TEST(random_invariants)
     int reversed = 0;
     for (int i = 0; i < n; i++) {
         double span = (i % 4 == 0) ? 60.0 : 6.0;
-        ap_pose a = rand_pose(&g, span), b = rand_pose(&g, span);
+        ap_pose a = ap_test_rand_pose(&g, span), b = ap_test_rand_pose(&g, span);
         double r = 0.5 + 5.5 * ap_test_rand01(&g);
         if (i % 100 == 0)
             r = (i % 200 == 0) ? 1e-3 : 300.0;
@@ -238,7 +214,7 @@ START_TEST(every_word_exhaustive)
     size_t K = ap_reeds_shepp_word_count();
     int *found = calloc(K, sizeof *found);
     for (int i = 0; i < n; i++) {
-        ap_pose a = rand_pose(&g, 8.0), b = rand_pose(&g, 8.0);
+        ap_pose a = ap_test_rand_pose(&g, 8.0), b = ap_test_rand_pose(&g, 8.0);
         double r = 0.5 + 3.0 * ap_test_rand01(&g);
         double best = ap_reeds_shepp_length(&a, &b, r), mn = INFINITY;
         for (size_t k = 0; k < K; k++) {
@@ -271,7 +247,7 @@ START_TEST(random_driven_paths_are_not_shorter)
     ap_test_rng g = {31337};
     int n = ap_test_quick() ? 20000 : 200000;
     for (int i = 0; i < n; i++) {
-        ap_pose a = rand_pose(&g, 10.0);
+        ap_pose a = ap_test_rand_pose(&g, 10.0);
         double r = 0.5 + 3.0 * ap_test_rand01(&g);
         int k = 1 + (int)(ap_test_rand(&g) % 5);
         char word[6];
@@ -283,7 +259,7 @@ START_TEST(random_driven_paths_are_not_shorter)
             total += fabs(len[j]);
         }
         word[k] = '\0';
-        ap_pose b = drive(a, word, len, r);
+        ap_pose b = ap_test_drive(a, word, len, r);
         double best = ap_reeds_shepp_length(&a, &b, r);
         ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
     }
