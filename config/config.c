@@ -252,6 +252,52 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
     return AP_OK;
 }
 
+/* "terrain_costs": {"MAP_ID" | "*": {"S": 3, "W": 8, ...}}; errors name the map and the terrain. Map ids
+ * are checked for their characters here; whether such a map is loaded is the server's business (it warns). */
+static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_object(v))
+        return fail(err, errlen, "%s: \"terrain_costs\": must be an object {\"MAP_ID\": {\"S\": 3, ...}}", label);
+    if (json_object_size(v) > AP_CONFIG_MAX_TERRAIN)
+        return fail(err, errlen, "%s: \"terrain_costs\": at most %d maps", label, AP_CONFIG_MAX_TERRAIN);
+    size_t n = 0;
+    const char *id;
+    json_t *e;
+    json_object_foreach(v, id, e) {
+        ap_terrain_costs t;
+        memset(&t, 0, sizeof t);
+        size_t idn = strlen(id);
+        bool id_ok = idn > 0 && idn < sizeof t.map_id;
+        for (size_t i = 0; id_ok && i < idn; i++)
+            id_ok = (id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') ||
+                    (id[i] >= '0' && id[i] <= '9') || strchr("_.-", id[i]) != NULL;
+        if (!id_ok && strcmp(id, "*") != 0)
+            return fail(err, errlen, "%s: \"terrain_costs\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"",
+                        label, id, AP_MAP_ID_MAX - 1);
+        snprintf(t.map_id, sizeof t.map_id, "%s", id);
+        if (!json_is_object(e))
+            return fail(err, errlen, "%s: \"terrain_costs.%s\": must be an object {\"S\": 3, ...}", label, id);
+        const char *k;
+        json_t *x;
+        json_object_foreach(e, k, x) {
+            const char *at = strlen(k) == 1 ? strchr(AP_TERRAIN_CHARS, k[0]) : NULL;
+            if (at == NULL)
+                return fail(err, errlen,
+                            "%s: \"terrain_costs.%s.%.8s\": not a terrain that can carry a cost (one of . G S T W; "
+                            "'@' and 'O' are out of bounds)",
+                            label, id, k);
+            double cost = json_is_number(x) ? json_number_value(x) : 0.0;
+            if (!(cost >= 1.0 && cost <= AP_TERRAIN_COST_MAX))
+                return fail(err, errlen, "%s: \"terrain_costs.%s.%s\": must be a number in [1, %g]", label, id, k,
+                            AP_TERRAIN_COST_MAX);
+            t.cost[at - AP_TERRAIN_CHARS] = cost;
+        }
+        c->terrain[n++] = t;
+    }
+    c->n_terrain = n;
+    return AP_OK;
+}
+
 static int apply_json(ap_config *c, const char *label, json_t *root, char *err, size_t errlen)
 {
     const char *key;
@@ -281,6 +327,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "profiles") == 0) {
             int rc = apply_profiles(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
+            continue;
+        }
+        if (strcmp(key, "terrain_costs") == 0) {
+            int rc = apply_terrain(c, label, v, err, errlen);
             if (rc != AP_OK)
                 return rc;
             continue;
@@ -591,6 +643,15 @@ void ap_config_print(const ap_config *c, void *file)
                                                   p->neighbourhood, "reverse", (int)p->reverse));
     }
     json_object_set_new(o, "profiles", profiles);
+    json_t *terrain = json_object();
+    for (size_t i = 0; i < c->n_terrain; i++) {
+        json_t *costs = json_object();
+        for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+            if (c->terrain[i].cost[k] != 0.0)
+                json_object_set_new(costs, (char[]){AP_TERRAIN_CHARS[k], '\0'}, json_real(c->terrain[i].cost[k]));
+        json_object_set_new(terrain, c->terrain[i].map_id, costs);
+    }
+    json_object_set_new(o, "terrain_costs", terrain);
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still

@@ -11,9 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../planner/map.h"
+
 /* Most unit profiles the config may preload (the planner's profile cache holds 32; the rest is left for
  * profiles first seen in queries). */
 #define AP_CONFIG_MAX_PROFILES 16
+
+/* Most terrain-cost entries (config key "terrain_costs": one per map id, plus "*" for all other maps). */
+#define AP_CONFIG_MAX_TERRAIN 64
 
 /* One preloaded unit profile (config key "profiles"): the Directional A* tables for this key are built at
  * start-up, before serving (planner/profile.h, ap_profile_key). */
@@ -57,6 +62,8 @@ typedef struct ap_config {
                                  * the loop and the pool */
     ap_config_profile profiles[AP_CONFIG_MAX_PROFILES]; /* preloaded profiles (config file only), in order */
     size_t n_profiles;          /* 0 (default) .. AP_CONFIG_MAX_PROFILES */
+    ap_terrain_costs terrain[AP_CONFIG_MAX_TERRAIN]; /* terrain costs per map id (config file only; map.h) */
+    size_t n_terrain;           /* 0 (default: every map uniform-cost) .. AP_CONFIG_MAX_TERRAIN */
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -71,8 +78,11 @@ void ap_config_defaults(ap_config *c);
  * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads" (integers) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
- * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), all optional.
- * "profiles" replaces any list an earlier source set.
+ * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and
+ * "terrain_costs": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": {TERRAIN: COST} with
+ * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
+ * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry), all optional.
+ * "profiles" and "terrain_costs" replace what an earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left

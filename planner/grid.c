@@ -92,6 +92,41 @@ static int succ4(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
+/* Weighted terrain (map.h): the same moves and corner rule, each costing len * (cost(u) + cost(v)) / 2;
+ * the heuristics are scaled by the map's cheapest cost, so they stay admissible and consistent (every
+ * move costs at least its length times cost_min). Kept apart from succ8 so uniform maps keep the
+ * inlined loop of search.c, which knows only unit and sqrt 2 steps. */
+static double octile_hw(const void *ctx, uint32_t node, uint32_t goal)
+{
+    const ap_grid_domain *gd = ctx;
+    return gd->map->cost_min * octile_h(ctx, node, goal);
+}
+
+static double manhattan_hw(const void *ctx, uint32_t node, uint32_t goal)
+{
+    const ap_grid_domain *gd = ctx;
+    return gd->map->cost_min * manhattan_h(ctx, node, goal);
+}
+
+static int succ_weighted(const void *ctx, uint32_t u, ap_succ *out, int (*plain)(const void *, uint32_t, ap_succ *))
+{
+    const ap_grid_domain *gd = ctx;
+    int k = plain(ctx, u, out);
+    for (int i = 0; i < k; i++)
+        out[i].cost = ap_map_move_cost(gd->map, u, out[i].node, out[i].cost);
+    return k;
+}
+
+static int succ8w(const void *ctx, uint32_t u, ap_succ *out)
+{
+    return succ_weighted(ctx, u, out, succ8);
+}
+
+static int succ4w(const void *ctx, uint32_t u, ap_succ *out)
+{
+    return succ_weighted(ctx, u, out, succ4);
+}
+
 bool ap_grid_is_octile_fast(const ap_domain *dom)
 {
     return dom != NULL && dom->successors == succ8 && dom->heuristic == octile_h;
@@ -114,7 +149,12 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     dom->ctx = gd;
     dom->node_count = ap_map_node_count(m);
     dom->max_succ = connectivity;
-    dom->successors = connectivity == 8 ? succ8 : succ4;
-    dom->heuristic = connectivity == 8 ? octile_h : manhattan_h;
+    if (m->weighted) {
+        dom->successors = connectivity == 8 ? succ8w : succ4w;
+        dom->heuristic = connectivity == 8 ? octile_hw : manhattan_hw;
+    } else {
+        dom->successors = connectivity == 8 ? succ8 : succ4;
+        dom->heuristic = connectivity == 8 ? octile_h : manhattan_h;
+    }
     return AP_OK;
 }

@@ -3,7 +3,8 @@
  * Node ids are padded map indices (see map.h). 8-connected: straight steps cost 1, diagonal steps sqrt(2)
  * and need both orthogonal neighbours passable (no corner cutting — the Moving AI rule); heuristic = octile
  * distance. 4-connected: unit steps; heuristic = Manhattan distance. Both heuristics are consistent, so
- * A* returns optimal costs.
+ * A* returns optimal costs. On a map with terrain costs (map.h, ap_map_move_cost) each step costs its
+ * length times the mean cost of the two cells, and the heuristics are scaled by the map's cheapest cost.
  */
 #ifndef AP_GRID_H
 #define AP_GRID_H

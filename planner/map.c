@@ -103,22 +103,92 @@ static int parse_dim(const char *s, size_t n, const char *key, int32_t *out, int
     return AP_OK;
 }
 
-/* 1 passable, 0 blocked, -1 not a terrain character. Water ('W') is blocked until units can swim. */
-static int terrain_class(unsigned char c)
+/* Index into AP_TERRAIN_CHARS for terrain that may carry a cost, AP_KIND_OUT for out-of-bounds terrain
+ * ('@', 'O'), -1 for a character that is not terrain. */
+#define AP_KIND_OUT 0xff
+static int terrain_kind(unsigned char c)
 {
     switch (c) {
     case '.':
+        return 0;
     case 'G':
-    case 'S':
         return 1;
+    case 'S':
+        return 2;
+    case 'T':
+        return 3;
+    case 'W':
+        return 4;
     case '@':
     case 'O':
-    case 'T':
-    case 'W':
-        return 0;
+        return AP_KIND_OUT;
     default:
         return -1;
     }
+}
+
+const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id)
+{
+    const ap_terrain_costs *any = NULL;
+    for (size_t i = 0; opts != NULL && opts->terrain != NULL && i < opts->n_terrain; i++) {
+        if (strcmp(opts->terrain[i].map_id, id) == 0)
+            return &opts->terrain[i];
+        if (strcmp(opts->terrain[i].map_id, "*") == 0 && any == NULL)
+            any = &opts->terrain[i];
+    }
+    return any;
+}
+
+/* Effective cost per kind: the defaults ('.', 'G', 'S' cost 1; trees and water blocked) overridden by the
+ * rule. Returns AP_OK or AP_E_MAP_FORMAT (and the offending kind in *bad) for a cost out of range. */
+static int resolve_costs(const ap_terrain_costs *rule, double cost_of[AP_TERRAIN_KINDS], int *bad)
+{
+    static const double defaults[AP_TERRAIN_KINDS] = {1.0, 1.0, 1.0, 0.0, 0.0};
+    for (int k = 0; k < AP_TERRAIN_KINDS; k++) {
+        double c = rule != NULL ? rule->cost[k] : 0.0;
+        if (c != 0.0 && !(c >= 1.0 && c <= AP_TERRAIN_COST_MAX)) {
+            *bad = k;
+            return AP_E_MAP_FORMAT;
+        }
+        cost_of[k] = c != 0.0 ? c : defaults[k];
+    }
+    return AP_OK;
+}
+
+/* Per-cell cost arrays for a weighted map (map.h): kind per padded cell and the cheapest-terrain mask that
+ * smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. */
+static int build_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
+{
+    m->cost_min = m->cost_max = 1.0;
+    bool first = true, weighted = false;
+    for (int k = 0; k < AP_TERRAIN_KINDS; k++) {
+        if (present[k] == 0 || m->cost_of[k] == 0.0)
+            continue;
+        double c = m->cost_of[k];
+        weighted |= c != 1.0;
+        m->cost_min = first || c < m->cost_min ? c : m->cost_min;
+        m->cost_max = first || c > m->cost_max ? c : m->cost_max;
+        first = false;
+    }
+    m->weighted = weighted;
+    if (!weighted)
+        return AP_OK;
+    size_t padded = ap_map_node_count(m);
+    m->kind = malloc(padded);
+    m->cheap = calloc(padded, 1);
+    if (m->kind == NULL || m->cheap == NULL)
+        return AP_E_NOMEM;
+    memset(m->kind, AP_KIND_OUT, padded);
+    for (int32_t y = 0; y < m->height; y++)
+        for (int32_t x = 0; x < m->width; x++) {
+            uint32_t i = ap_map_index(m, x, y);
+            if (!m->pass[i])
+                continue;
+            int k = terrain_kind(m->terrain[(size_t)y * (size_t)m->width + (size_t)x]);
+            m->kind[i] = (uint8_t)k;
+            m->cheap[i] = m->cost_of[k] == m->cost_min;
+        }
+    return AP_OK;
 }
 
 static bool id_valid(const char *id, size_t n)
@@ -177,7 +247,7 @@ static int build_regions(ap_map *m)
     return AP_OK;
 }
 
-int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_limits *lim,
+int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
                  ap_map **out, ap_diag *diag)
 {
     const char *label = file_label != NULL ? file_label : (id != NULL ? id : "");
@@ -188,9 +258,15 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if (buf == NULL && len > 0)
         return fail(diag, AP_E_INTERNAL, label, 0, 0, "no buffer");
 
-    int64_t max_w = lim != NULL && lim->max_width > 0 ? lim->max_width : AP_MAP_DEFAULT_MAX_WIDTH;
-    int64_t max_h = lim != NULL && lim->max_height > 0 ? lim->max_height : AP_MAP_DEFAULT_MAX_HEIGHT;
-    int64_t max_cells = lim != NULL && lim->max_cells > 0 ? lim->max_cells : AP_MAP_DEFAULT_MAX_CELLS;
+    int64_t max_w = opts != NULL && opts->max_width > 0 ? opts->max_width : AP_MAP_DEFAULT_MAX_WIDTH;
+    int64_t max_h = opts != NULL && opts->max_height > 0 ? opts->max_height : AP_MAP_DEFAULT_MAX_HEIGHT;
+    int64_t max_cells = opts != NULL && opts->max_cells > 0 ? opts->max_cells : AP_MAP_DEFAULT_MAX_CELLS;
+
+    double cost_of[AP_TERRAIN_KINDS];
+    int bad = 0;
+    if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
+                    AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
 
     double t0 = now_seconds();
     line_reader rd = {buf, len, 0, 0};
@@ -235,6 +311,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if (m == NULL)
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     snprintf(m->id, sizeof m->id, "%s", id);
+    memcpy(m->cost_of, cost_of, sizeof m->cost_of);
     m->width = width;
     m->height = height;
     m->stride = width + 2;
@@ -244,7 +321,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         ap_map_free(m);
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     }
-    int64_t passable = 0;
+    int64_t passable = 0, present[AP_TERRAIN_KINDS] = {0};
     for (int32_t y = 0; y < height; y++) {
         if (!next_line(&rd, &s, &n)) {
             ap_map_free(m);
@@ -256,7 +333,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         char *trow = (char *)m->terrain + (size_t)y * (size_t)width;
         for (size_t x = 0; x < lim_n; x++) {
             unsigned char c = (unsigned char)s[x];
-            int k = terrain_class(c);
+            int k = terrain_kind(c);
             if (k < 0) {
                 ap_map_free(m);
                 if (c >= 0x20 && c < 0x7f)
@@ -265,9 +342,12 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
                 return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1,
                             "unknown terrain character (byte 0x%02x)", c);
             }
-            prow[x] = (uint8_t)k;
+            int open = k != AP_KIND_OUT && cost_of[k] > 0.0;
+            prow[x] = (uint8_t)open;
             trow[x] = (char)c;
-            passable += k;
+            passable += open;
+            if (open)
+                present[k]++;
         }
         if (n != (size_t)width) {
             ap_map_free(m);
@@ -290,16 +370,23 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         ap_map_free(m);
         return fail(diag, st, label, 0, 0, "out of memory");
     }
+    st = build_costs(m, present);
+    if (st != AP_OK) {
+        ap_map_free(m);
+        return fail(diag, st, label, 0, 0, "out of memory");
+    }
     m->tables_seconds = now_seconds() - t1;
-    /* JPS+ jump distances (16 bytes per padded cell). Optional: without it jps_plus runs online JPS. */
-    (void)ap_jps_attach_table(m);
-    /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
-    (void)ap_jps_attach_bits(m);
+    if (!m->weighted) {
+        /* JPS+ jump distances (16 bytes per padded cell). Optional: without it jps_plus runs online JPS. */
+        (void)ap_jps_attach_table(m);
+        /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
+        (void)ap_jps_attach_bits(m);
+    }
     *out = m;
     return AP_OK;
 }
 
-int ap_map_load(const char *path, const ap_map_limits *lim, ap_map **out, ap_diag *diag)
+int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag)
 {
     *out = NULL;
     const char *base = strrchr(path, '/');
@@ -344,7 +431,7 @@ int ap_map_load(const char *path, const ap_map_limits *lim, ap_map **out, ap_dia
         }
     }
     fclose(f);
-    int st = ap_map_parse(id, path, buf, len, lim, out, diag);
+    int st = ap_map_parse(id, path, buf, len, opts, out, diag);
     free(buf);
     return st;
 }
@@ -367,5 +454,7 @@ void ap_map_free(ap_map *m)
     free(m->pass);
     free(m->terrain);
     free(m->region);
+    free(m->kind);
+    free(m->cheap);
     free(m);
 }

@@ -24,12 +24,33 @@ typedef struct ap_diag {
     char msg[256];
 } ap_diag;
 
-/* Upper bounds a map file must respect. Zero fields mean "use the default" (AP_MAP_DEFAULT_*). */
-typedef struct ap_map_limits {
+/* Terrain that may carry a cost, in this order: plain ground '.', 'G', swamp 'S', trees 'T', water 'W'
+ * (the Moving AI terrain letters; '@' and 'O' are out of bounds and never passable). */
+#define AP_TERRAIN_KINDS 5
+#define AP_TERRAIN_CHARS ".GSTW"
+#define AP_TERRAIN_COST_MAX 1000.0 /* largest cost multiplier a terrain may carry */
+
+/* Per-terrain costs for one map (Moving AI "weighted" maps; config key "terrain_costs"). cost[k] belongs
+ * to AP_TERRAIN_CHARS[k]: a multiplier in [1, AP_TERRAIN_COST_MAX] on the length of every move into or out
+ * of such a cell (a move between cells a and b of length 1 or sqrt 2 costs length * (cost(a) + cost(b)) / 2,
+ * so A->B and B->A cost the same), or 0 for the default: 1 for '.', 'G', 'S'; blocked for 'T', 'W'. Giving
+ * 'T' or 'W' a cost makes it passable. Costs >= 1 keep the octile distance an admissible, consistent
+ * heuristic. */
+typedef struct ap_terrain_costs {
+    char map_id[AP_MAP_ID_MAX];      /* the map these costs are for; "*" = every map without its own entry */
+    double cost[AP_TERRAIN_KINDS];
+} ap_terrain_costs;
+
+/* Load options: upper bounds a map file must respect (zero fields mean "use the default",
+ * AP_MAP_DEFAULT_*) and terrain costs. */
+typedef struct ap_map_opts {
     int32_t max_width;  /* cells; default 4096 */
     int32_t max_height; /* cells; default 4096 */
     int64_t max_cells;  /* width * height; default 16,777,216 */
-} ap_map_limits;
+    const ap_terrain_costs *terrain; /* n_terrain rules, borrowed for the call; the one whose map_id is the
+                                      * map's id applies, else the one with "*", else none (uniform) */
+    size_t n_terrain;
+} ap_map_opts;
 
 #define AP_MAP_DEFAULT_MAX_WIDTH 4096
 #define AP_MAP_DEFAULT_MAX_HEIGHT 4096
@@ -56,6 +77,16 @@ typedef struct ap_map {
     uint8_t *pass;          /* (width+2)*(height+2) bytes: 1 passable, 0 blocked; border blocked */
     uint8_t *terrain;       /* width*height raw terrain characters ('.', 'G', '@', 'T', 'W', ...) */
     int64_t passable_cells; /* number of passable cells */
+    /* Terrain costs (ap_terrain_costs). weighted is true when some passable cell costs other than 1; then
+     * kind holds, per padded cell, the index into AP_TERRAIN_CHARS (0xff for blocked cells), cost_of the
+     * multiplier per kind, and cheap the cells whose cost is cost_min (1) or not (0, blocked ones too).
+     * On a uniform map kind and cheap are NULL and all costs are 1. JPS tables are built only for uniform
+     * maps (jump point pruning assumes every move of a given length costs the same). */
+    bool weighted;
+    double cost_of[AP_TERRAIN_KINDS]; /* effective multiplier per kind (0 = blocked) */
+    double cost_min, cost_max;        /* over the passable kinds present on the map; 1 and 1 when uniform */
+    uint8_t *kind;
+    uint8_t *cheap;
     /* Region-connectivity table (Pinter, "Path Failure and Timeslicing"): component id per padded cell,
      * 0 for blocked cells. With no corner cutting, 8-connected and 4-connected components coincide
      * (every legal diagonal step can be replaced by two orthogonal ones), so one table serves both. */
@@ -71,19 +102,33 @@ typedef struct ap_map {
 
 /* Parse a Moving AI map held in memory.
  * id: map id (copied; must be 1..63 bytes of [A-Za-z0-9_.-]); file_label: name used in diagnostics.
- * buf/len: file contents (LF or CRLF; need not be NUL-terminated). lim: may be NULL for defaults.
+ * buf/len: file contents (LF or CRLF; need not be NUL-terminated).
+ * opts: limits and terrain costs; may be NULL for defaults and a uniform map. Costs out of range (not 0
+ * and not in [1, AP_TERRAIN_COST_MAX]) are AP_E_MAP_FORMAT.
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
  * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
- * with file label, line, column and message. Builds the region table and the JPS+ jump table (jps.h;
- * optional: a map too large for it simply has none) before returning.
+ * with file label, line, column and message. Builds the region table and, on uniform-cost maps, the JPS
+ * tables (jps.h; optional: a map too large for them simply has none) before returning.
  * Thread-safe (no shared state). Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012).
- * Terrain: '.', 'G', 'S' passable; '@', 'O', 'T', 'W' blocked (water is blocked until a water capability). */
+ * Terrain: '.', 'G', 'S' passable; '@', 'O' blocked; 'T', 'W' blocked unless opts gives them a cost. */
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,
-                 const ap_map_limits *lim, ap_map **out, ap_diag *diag);
+                 const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
 /* Read and parse the file at path; the id is the file's base name without ".map".
  * Returns as ap_map_parse, or AP_E_IO (diag says why) when the file cannot be read. */
-int ap_map_load(const char *path, const ap_map_limits *lim, ap_map **out, ap_diag *diag);
+int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag);
+
+/* The terrain-cost rule of opts that applies to map id (exact id first, then "*"), or NULL. Pure. */
+const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id);
+
+/* Cost of the move between adjacent passable padded cells a and b (orthogonal or diagonal neighbours):
+ * len * (cost(a) + cost(b)) / 2 with len 1 or sqrt 2 as given; exactly len on a uniform map. Tiles. */
+static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, double len)
+{
+    if (!m->weighted)
+        return len;
+    return len * 0.5 * (m->cost_of[m->kind[a]] + m->cost_of[m->kind[b]]);
+}
 
 /* The table slot named `name` (e.g. AP_JPS_TABLE_NAME), or NULL. Pure; thread-safe on a loaded map. */
 const ap_map_table *ap_map_find_table(const ap_map *m, const char *name);

@@ -8,6 +8,7 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,8 +83,8 @@ int ap_query_check(const ap_query *q, const char **field)
         *field = "search.connectivity";
         return AP_E_INVALID_REQUEST;
     }
-    /* JPS prunes 8-connected symmetries (jps.h); there is no 4-connected variant yet. Weighted terrain
-     * would also make JPS invalid: every map is uniform-cost today (see ap_plan_begin). */
+    /* JPS prunes 8-connected symmetries (jps.h); there is no 4-connected variant yet. Maps with terrain
+     * costs are refused by ap_plan_begin, which can say why in a message. */
     if ((q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS) && q->connectivity != 8) {
         *field = "search.algorithm";
         return AP_E_INVALID_REQUEST;
@@ -98,6 +99,25 @@ int ap_query_check(const ap_query *q, const char **field)
         return AP_E_INVALID_REQUEST;
     }
     return AP_OK;
+}
+
+/* Terrain costs (map.h) leave A* as the one valid search: jump point pruning assumes every move of a given
+ * length costs the same, and the legal-turn searches charge curve length only. Explicit requests for them
+ * are refused with the reason; "auto" goes to A* (ap_plan_dir_wanted, ap_plan_begin). */
+static int weighted_refusal(ap_plan *p)
+{
+    const ap_query *q = &p->q;
+    const char *what = NULL;
+    if (q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS)
+        what = "jps and jps_plus need";
+    else if (ap_plan_dir_wanted(q))
+        what = "directional8/24/48 and hybrid need";
+    if (what == NULL)
+        return AP_OK;
+    p->field = "search.algorithm";
+    snprintf(p->message, sizeof p->message, "%s a uniform-cost map; this map has terrain costs (use astar or auto)",
+             what);
+    return AP_E_INVALID_REQUEST;
 }
 
 static int start_search(ap_plan *p, ap_workspace *ws)
@@ -121,6 +141,8 @@ int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t dead
     p->q = *q;
     p->deadline_ns = deadline_ns;
     const ap_map *m = q->map;
+    if (m->weighted && (st = weighted_refusal(p)) != AP_OK)
+        return p->state = st;
     p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
     p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
     /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. */
@@ -137,15 +159,11 @@ int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t dead
     }
     if (p->start_node == p->goal_node)
         return p->state = AP_OK;
-    /* Algorithm choice. JPS is valid for 8-connected uniform-cost maps; every map is uniform-cost today
-     * (all passable cells cost 1). WEIGHTED TERRAIN HOOK: when per-terrain costs arrive, a weighted map
-     * must send jps/jps_plus/auto to A* here. */
+    /* Algorithm choice: JPS is valid for 8-connected uniform-cost maps (weighted ones were refused or sent
+     * to A* above). */
     p->alg = q->algorithm;
-    if (p->alg == AP_ALG_AUTO) {
-        /* AUTO FOR TURNING UNITS: q->turning_radius > 0 is routed to the hybrid pipeline here (another
-         * engineer's change); until then such units use the same choice as the rest. */
-        p->alg = q->connectivity == 8 ? AP_ALG_JPS_PLUS : AP_ALG_ASTAR;
-    }
+    if (p->alg == AP_ALG_AUTO)
+        p->alg = q->connectivity == 8 && !m->weighted ? AP_ALG_JPS_PLUS : AP_ALG_ASTAR;
     if (p->alg == AP_ALG_JPS || p->alg == AP_ALG_JPS_PLUS)
         /* jps_plus without a table (a map too large for int16 distances) runs online JPS. */
         st = ap_jps_domain_init(&p->jps, &p->dom, m, p->alg == AP_ALG_JPS_PLUS ? ap_jps_table_of(m) : NULL,
@@ -323,8 +341,18 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     free(nodes);
     r->n_waypoints = nw;
 
-    if (q->smoothing == AP_SMOOTH_LOS)
-        r->n_waypoints = ap_smooth_los(m, r->waypoints, r->n_waypoints, q->unit_radius);
+    if (q->smoothing == AP_SMOOTH_LOS) {
+        /* On a weighted map a shortcut may only cross the cheapest terrain: a straight line over cells of
+         * cost_min never costs more than the cells it replaces, whatever they were. */
+        ap_map cheap_view;
+        const ap_map *sm = m;
+        if (m->weighted) {
+            cheap_view = *m;
+            cheap_view.pass = m->cheap;
+            sm = &cheap_view;
+        }
+        r->n_waypoints = ap_smooth_los(sm, r->waypoints, r->n_waypoints, q->unit_radius);
+    }
 
     r->segments = malloc(2 * (r->n_waypoints - 1) * sizeof *r->segments);
     if (r->segments == NULL)

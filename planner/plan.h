@@ -132,8 +132,11 @@ int ap_query_check(const ap_query *q, const char **field);
 /* Begin a plan: checks the query (as ap_query_check), answers AP_NO_PATH at once when the region table
  * says start and goal are not connected, otherwise starts an A* search on ws (Pinter's fast matrix) over
  * the domain q->algorithm selects: the grid (astar), jump points (jps, jps_plus; 8-connected only, else
- * AP_E_INVALID_REQUEST on "search.algorithm"). "auto" runs jps_plus for 8-connected uniform-cost maps (all
- * maps today) and A* otherwise; p->alg records the choice. deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns the plan state: AP_IN_PROGRESS, AP_OK
+ * AP_E_INVALID_REQUEST on "search.algorithm"). "auto" runs jps_plus for 8-connected uniform-cost maps and
+ * A* otherwise; p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
+ * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm", the
+ * reason in p->message) and "auto" runs A* for every unit (turning units get Pinter's curves on the
+ * smoothed A* path, whose shortcuts only cross the map's cheapest terrain). deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns the plan state: AP_IN_PROGRESS, AP_OK
  * (start cell == goal cell), AP_NO_PATH, or an AP_E_* error. */
 int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t deadline_ns);
 

@@ -71,7 +71,8 @@ bool ap_plan_dir_wanted(const ap_query *q)
     case AP_ALG_HYBRID:
         return true;
     case AP_ALG_AUTO:
-        return q->turning_radius > 0.0;
+        /* Maps with terrain costs send every unit to A* (plan.c, weighted_refusal). */
+        return q->turning_radius > 0.0 && (q->map == NULL || !q->map->weighted);
     default:
         return false;
     }

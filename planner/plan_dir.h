@@ -13,7 +13,8 @@
 
 #include "plan.h"
 
-/* True when q needs a legal-turn plan: directional8/24/48, hybrid, or auto with a turning radius > 0. */
+/* True when q needs a legal-turn plan: directional8/24/48, hybrid, or auto with a turning radius > 0 on a
+ * uniform-cost map (on a map with terrain costs auto runs A*). Pure; q->map may be NULL. */
 bool ap_plan_dir_wanted(const ap_query *q);
 
 /* The legal-turn part of ap_query_check: turning radius > 0 for directional8/24/48 and hybrid

@@ -63,6 +63,13 @@ static json_t *map_json(const ap_map *m)
     o = set(o, "width", json_integer(m->width));
     o = set(o, "height", json_integer(m->height));
     o = set(o, "passable_cells", json_integer(m->passable_cells));
+    o = set(o, "weighted", json_boolean(m->weighted));
+    /* Every passable terrain with its cost multiplier (map.h): what a move into or out of it costs per tile. */
+    json_t *costs = json_object();
+    for (int k = 0; k < AP_TERRAIN_KINDS && costs != NULL; k++)
+        if (m->cost_of[k] > 0.0)
+            costs = set(costs, (char[]){AP_TERRAIN_CHARS[k], '\0'}, json_real(m->cost_of[k]));
+    o = set(o, "terrain_costs", costs);
     o = set(o, "load_ms", json_real(m->load_seconds * 1000.0));
     o = set(o, "tables", tables);
     return o;

@@ -98,14 +98,31 @@ static void on_signal(uv_signal_t *sig, int signum)
     ap_lanes_drain(&s->lanes, s->cfg.drain_timeout_ms, on_drained, s);
 }
 
+/* A terrain-cost entry for a map that is not loaded is most likely a typo: say so (a warning, not an
+ * error: one config may serve several map sets). */
+static void warn_unused_terrain(const ap_server *s, FILE *f)
+{
+    for (size_t i = 0; i < s->cfg.n_terrain; i++)
+        if (strcmp(s->cfg.terrain[i].map_id, "*") != 0 && ap_registry_find(&s->reg, s->cfg.terrain[i].map_id) == NULL)
+            fprintf(f, "arcpathd: config warning: \"terrain_costs.%s\": no map with this id is loaded\n",
+                    s->cfg.terrain[i].map_id);
+}
+
 static int check_config(ap_server *s)
 {
     printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir, s->reg.n,
            s->reg.errors);
     for (size_t i = 0; i < s->reg.n; i++) {
         const ap_map *m = s->reg.maps[i];
-        printf("  %s %dx%d, %lld passable cells, %u regions\n", m->id, m->width, m->height,
+        printf("  %s %dx%d, %lld passable cells, %u regions", m->id, m->width, m->height,
                (long long)m->passable_cells, m->region_count);
+        if (m->weighted) {
+            printf(", terrain costs");
+            for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+                if (m->cost_of[k] > 0.0)
+                    printf(" %c %g", AP_TERRAIN_CHARS[k], m->cost_of[k]);
+        }
+        printf("\n");
     }
     /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
     printf("arcpathd --check-config: %zu unit profiles to preload\n", s->cfg.n_profiles);
@@ -205,14 +222,18 @@ int main(int argc, char **argv)
     }
     ap_config_print(&s->cfg, stderr);
 
-    ap_map_limits lim = {
-        .max_width = s->cfg.max_map_width, .max_height = s->cfg.max_map_height, .max_cells = s->cfg.max_map_cells};
-    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &lim, stderr);
+    ap_map_opts opts = {.max_width = s->cfg.max_map_width,
+                        .max_height = s->cfg.max_map_height,
+                        .max_cells = s->cfg.max_map_cells,
+                        .terrain = s->cfg.terrain,
+                        .n_terrain = s->cfg.n_terrain};
+    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");
         free(s);
         return 1;
     }
+    warn_unused_terrain(s, s->cfg.check_config ? stdout : stderr);
 
     int code = s->cfg.check_config ? check_config(s) : serve(s);
     ap_profile_cache_clear(ap_profile_cache_default()); /* no search runs any more */

@@ -39,7 +39,7 @@ static void report(FILE *errf, const char *file, int line, int col, const char *
     fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
 }
 
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_limits *lim, FILE *errf)
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *lim, FILE *errf)
 {
     memset(r, 0, sizeof *r);
     if (!errf)

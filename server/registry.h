@@ -26,7 +26,7 @@ typedef struct ap_registry {
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
  * opened (reported on errf; r is empty and r->errors is 1), or AP_E_NOMEM.
  * Thread safety: main thread, before other threads use r. */
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_limits *lim, FILE *errf);
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *lim, FILE *errf);
 
 /* The map whose id equals the C string id, or NULL (also for id NULL). O(log n) (bsearch). The map is
  * borrowed from r. Any thread, once loading is done. */

@@ -74,6 +74,12 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
         ck_assert_int_eq(a->profiles[i].neighbourhood, b->profiles[i].neighbourhood);
         ck_assert_int_eq(a->profiles[i].reverse, b->profiles[i].reverse);
     }
+    ck_assert_uint_eq(a->n_terrain, b->n_terrain);
+    for (size_t i = 0; i < a->n_terrain; i++) {
+        ck_assert_str_eq(a->terrain[i].map_id, b->terrain[i].map_id);
+        for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+            ck_assert_double_eq(a->terrain[i].cost[k], b->terrain[i].cost[k]);
+    }
 }
 
 static int load_str(ap_config *c, const char *text, char *err, size_t errlen)
@@ -137,7 +143,7 @@ START_TEST(shipped_config_is_the_defaults)
                                   "\"default_deadline_ms\":9,\"max_deadline_ms\":9,\"max_body_bytes\":9999,"
                                   "\"max_map_width\":9,\"max_map_height\":9,\"max_map_cells\":9,"
                                   "\"max_samples\":9,\"drain_timeout_ms\":9,\"access_log\":false,"
-                                  "\"profiles\":[{\"turning_radius\":2}]}",
+                                  "\"profiles\":[{\"turning_radius\":2}],\"terrain_costs\":{\"*\":{\"S\":2}}}",
                               err, sizeof err),
                      AP_OK);
     ck_assert_msg(ap_config_load_file(&c, "config/arcpath.conf", err, sizeof err) == AP_OK, "%s", err);
@@ -264,6 +270,15 @@ static const struct {
      "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
      "{\"turning_radius\": 1}, {\"turning_radius\": 1}]}",
      "at most 16"},
+    {"{\"terrain_costs\": []}", "\"terrain_costs\""},
+    {"{\"terrain_costs\": {\"den520d\": 3}}", "\"terrain_costs.den520d\""},
+    {"{\"terrain_costs\": {\"den520d\": {\"S\": 0.5}}}", "\"terrain_costs.den520d.S\""},
+    {"{\"terrain_costs\": {\"den520d\": {\"S\": 1001}}}", "\"terrain_costs.den520d.S\""},
+    {"{\"terrain_costs\": {\"den520d\": {\"W\": \"3\"}}}", "\"terrain_costs.den520d.W\""},
+    {"{\"terrain_costs\": {\"den520d\": {\"@\": 3}}}", "\"terrain_costs.den520d.@\": not a terrain"},
+    {"{\"terrain_costs\": {\"den520d\": {\"SW\": 3}}}", "\"terrain_costs.den520d.SW\""},
+    {"{\"terrain_costs\": {\"a/b\": {\"S\": 3}}}", "\"a/b\" is not a map id"},
+    {"{\"terrain_costs\": {\"\": {\"S\": 3}}}", "is not a map id"},
     {"{\"foo\": 1}", "unknown key \"foo\""},
     {"{\"Workers\": 2}", "unknown key \"Workers\""},
     {"{\"workers\": 3, \"bogus\": true}", "unknown key \"bogus\""},
@@ -707,6 +722,32 @@ START_TEST(resolve_errors)
 }
 END_TEST
 
+START_TEST(terrain_costs_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.n_terrain, 0);
+    ck_assert_msg(load_str(&c, "{\"terrain_costs\": {\"swamps\": {\"S\": 3, \"W\": 7.5, \".\": 1}, \"*\": {\"T\": 10}}}",
+                           err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.n_terrain, 2);
+    ck_assert_str_eq(c.terrain[0].map_id, "swamps");
+    const double want0[AP_TERRAIN_KINDS] = {1.0, 0.0, 3.0, 0.0, 7.5}; /* ".GSTW"; 0 = default */
+    for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+        ck_assert_double_eq(c.terrain[0].cost[k], want0[k]);
+    ck_assert_str_eq(c.terrain[1].map_id, "*");
+    ck_assert_double_eq(c.terrain[1].cost[3], 10.0);
+    /* the rule lookup the map loader uses: exact id, else "*" */
+    ap_map_opts o = {.terrain = c.terrain, .n_terrain = c.n_terrain};
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "swamps"), &c.terrain[0]);
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "den520d"), &c.terrain[1]);
+    /* a later source replaces the whole object */
+    ck_assert_int_eq(load_str(&c, "{\"terrain_costs\": {}}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_terrain, 0);
+}
+END_TEST
+
 START_TEST(print_one_json_line)
 {
     ap_config c;
@@ -714,7 +755,8 @@ START_TEST(print_one_json_line)
     ap_config_defaults(&c);
     ck_assert_int_eq(load_str(&c,
                               "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824,"
-                              " \"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2.5, \"neighbourhood\": 48}]}",
+                              " \"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2.5, \"neighbourhood\": 48}],"
+                              " \"terrain_costs\": {\"swamps\": {\"S\": 3.25, \"W\": 8}}}",
                               err, sizeof err),
                      AP_OK);
     c.check_config = true;
@@ -737,7 +779,10 @@ START_TEST(print_one_json_line)
     ck_assert(json_is_true(json_object_get(j, "access_log")));
     ck_assert(json_is_true(json_object_get(j, "check_config")));
     ck_assert_uint_eq(json_array_size(json_object_get(j, "profiles")), 1);
-    ck_assert_uint_eq(json_object_size(j), 24); /* 22 settings + config_file + check_config */
+    json_t *tc = json_object_get(json_object_get(j, "terrain_costs"), "swamps");
+    ck_assert_uint_eq(json_object_size(tc), 2);
+    ck_assert_double_eq(json_number_value(json_object_get(tc, "S")), 3.25);
+    ck_assert_uint_eq(json_object_size(j), 25); /* 23 settings + config_file + check_config */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -763,6 +808,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, file_values_applied);
     tcase_add_loop_test(tc, bad_file_value_is_named, 0, (int)(sizeof bad_file / sizeof bad_file[0]));
     tcase_add_test(tc, profiles_parsed);
+    tcase_add_test(tc, terrain_costs_parsed);
     tcase_add_test(tc, file_syntax_errors_have_positions);
     tcase_add_test(tc, file_loading);
     tcase_add_test(tc, env_values_applied);

@@ -17,6 +17,7 @@ Suite *lanes_suite(void);
 Suite *lifecycle_suite(void);
 Suite *batch_suite(void);
 Suite *profiles_suite(void);
+Suite *terrain_suite(void);
 
 int main(void)
 {
@@ -45,6 +46,7 @@ int main(void)
     srunner_add_suite(sr, lifecycle_suite());
     srunner_add_suite(sr, batch_suite());
     srunner_add_suite(sr, profiles_suite());
+    srunner_add_suite(sr, terrain_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -5,6 +5,18 @@
 #include "../../planner/path.h"
 #include "suites.h"
 
+ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy)
+{
+    return (ap_query){.map = m,
+                      .sx = sx + 0.5,
+                      .sy = sy + 0.5,
+                      .gx = gx + 0.5,
+                      .gy = gy + 0.5,
+                      .algorithm = alg,
+                      .connectivity = conn,
+                      .smoothing = AP_SMOOTH_NONE};
+}
+
 void ap_test_assert_heading_eq(double a, double b, double tol)
 {
     ck_assert_msg(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);

@@ -8,6 +8,7 @@
 #include "../../planner/path.h"
 
 #include "../../planner/map.h"
+#include "../../planner/plan.h"
 
 Suite *map_suite(void);
 Suite *search_suite(void);
@@ -21,6 +22,11 @@ Suite *directional_suite(void);
 Suite *jps_suite(void);
 Suite *dubins_suite(void);
 Suite *reeds_shepp_suite(void);
+Suite *grid_suite(void);
+
+/* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
+ * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */
+ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy);
 
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);

@@ -17,14 +17,7 @@
 static int plan_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, int sx, int sy, int gx, int gy,
                      uint64_t slice, double *cost)
 {
-    ap_query q = {.map = m,
-                  .sx = sx + 0.5,
-                  .sy = sy + 0.5,
-                  .gx = gx + 0.5,
-                  .gy = gy + 0.5,
-                  .algorithm = alg,
-                  .connectivity = 8,
-                  .smoothing = AP_SMOOTH_NONE};
+    ap_query q = ap_test_cell_query(m, alg, 8, sx, sy, gx, gy);
     ap_plan p;
     int st = ap_plan_begin(&p, &q, ws, 0);
     while (st == AP_IN_PROGRESS)

@@ -1,4 +1,5 @@
 /* test_map.c — map parsing, strict validation with line/column diagnostics, region table. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 
 #define HDR "type octile\nheight 3\nwidth 4\nmap\n"
 
-static int parse_lim(const char *text, const ap_map_limits *lim, ap_diag *d, ap_map **m)
+static int parse_lim(const char *text, const ap_map_opts *lim, ap_diag *d, ap_map **m)
 {
     memset(d, 0, sizeof *d);
     return ap_map_parse("t", "label.map", text, strlen(text), lim, m, d);
@@ -124,22 +125,22 @@ START_TEST(limits)
 {
     ap_map *m;
     ap_diag d;
-    ap_map_limits lim = {.max_width = 3};
+    ap_map_opts lim = {.max_width = 3};
     ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
     ck_assert_int_eq(d.line, 3);
     ck_assert_int_eq(d.col, 7);
-    lim = (ap_map_limits){.max_height = 2};
+    lim = (ap_map_opts){.max_height = 2};
     ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
     ck_assert_int_eq(d.line, 2);
     ck_assert_int_eq(d.col, 8);
-    lim = (ap_map_limits){.max_cells = 11};
+    lim = (ap_map_opts){.max_cells = 11};
     ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
     ck_assert_int_eq(d.line, 3);
-    lim = (ap_map_limits){.max_cells = 12};
+    lim = (ap_map_opts){.max_cells = 12};
     ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_OK);
     ap_map_free(m);
     /* With limits raised to the type's maximum, the padded grid would overflow 32-bit node ids. */
-    lim = (ap_map_limits){.max_width = INT32_MAX, .max_height = INT32_MAX, .max_cells = INT64_MAX};
+    lim = (ap_map_opts){.max_width = INT32_MAX, .max_height = INT32_MAX, .max_cells = INT64_MAX};
     ck_assert_int_eq(parse_lim("type octile\nheight 2000000000\nwidth 2000000000\nmap\n", &lim, &d, &m),
                      AP_E_MAP_TOO_LARGE);
     ck_assert_int_eq(d.line, 3);
@@ -281,6 +282,72 @@ START_TEST(all_data_maps_parse)
 }
 END_TEST
 
+/* Terrain costs (map.h): which rule applies, what becomes passable, the cost arrays, range errors. */
+START_TEST(terrain_costs)
+{
+    const char *text = HDR "..SS\n.@W.\nGSTW\n";
+    ap_map *m;
+    ap_diag d;
+    /* No rule: uniform; trees and water blocked; no cost arrays. */
+    ck_assert_int_eq(parse_lim(text, NULL, &d, &m), AP_OK);
+    ck_assert(!m->weighted && m->kind == NULL && m->cheap == NULL);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ck_assert(ap_map_find_table(m, "jps_plus") != NULL);
+    ap_map_free(m);
+
+    /* The exact id wins over "*"; water gets a cost and becomes passable, trees stay blocked. */
+    ap_terrain_costs rules[2] = {{.map_id = "*", .cost = {0, 0, 9.0, 0, 0}},
+                                 {.map_id = "t", .cost = {0, 0, 3.0, 0, 5.5}}};
+    ap_map_opts o = {.terrain = rules, .n_terrain = 2};
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "t"), &rules[1]);
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "other"), &rules[0]);
+    ck_assert_ptr_null(ap_map_terrain_rule(NULL, "t"));
+    ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_OK);
+    ck_assert(m->weighted);
+    ck_assert_int_eq(m->passable_cells, 10); /* + the two W cells */
+    ck_assert(ap_map_passable(m, 2, 1) && ap_map_passable(m, 3, 2) && !ap_map_passable(m, 2, 2));
+    ck_assert_double_eq(m->cost_min, 1.0);
+    ck_assert_double_eq(m->cost_max, 5.5);
+    ck_assert_double_eq(m->cost_of[2], 3.0);
+    ck_assert_double_eq(m->cost_of[3], 0.0); /* T: blocked */
+    uint32_t a = ap_map_index(m, 1, 0), b = ap_map_index(m, 2, 0), c = ap_map_index(m, 2, 1);
+    ck_assert_int_eq(m->kind[b], 2);
+    ck_assert_int_eq(m->kind[c], 4);
+    ck_assert_int_eq(m->kind[ap_map_index(m, 1, 1)], 0xff); /* @ */
+    ck_assert(m->cheap[a] && !m->cheap[b] && !m->cheap[c] && !m->cheap[ap_map_index(m, 1, 1)]);
+    ck_assert_double_eq(ap_map_move_cost(m, a, b, 1.0), 2.0);            /* (1 + 3) / 2 */
+    ck_assert_double_eq(ap_map_move_cost(m, b, c, M_SQRT2), M_SQRT2 * 4.25); /* (3 + 5.5) / 2 */
+    ck_assert(ap_map_find_table(m, "jps_plus") == NULL);                 /* JPS is not valid here */
+    ap_map_free(m);
+
+    /* Costs of exactly 1 are not weighted: water is passable and JPS keeps its tables. */
+    ap_terrain_costs one = {.map_id = "t", .cost = {0, 0, 0, 0, 1.0}};
+    o = (ap_map_opts){.terrain = &one, .n_terrain = 1};
+    ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_OK);
+    ck_assert(!m->weighted && ap_map_passable(m, 2, 1));
+    ck_assert(ap_map_find_table(m, "jps_plus") != NULL);
+    ck_assert_double_eq(ap_map_move_cost(m, ap_map_index(m, 1, 0), ap_map_index(m, 2, 1), M_SQRT2), M_SQRT2);
+    ap_map_free(m);
+
+    /* A weighted terrain that is not on the map does not make it weighted. */
+    ap_terrain_costs absent = {.map_id = "t", .cost = {0, 0, 0, 7.0, 0}};
+    o = (ap_map_opts){.terrain = &absent, .n_terrain = 1};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &o, &d, &m), AP_OK);
+    ck_assert(!m->weighted);
+    ap_map_free(m);
+
+    /* Out of range: below 1, above the maximum, NaN. */
+    const double bad[] = {0.5, AP_TERRAIN_COST_MAX * 2, NAN, -1.0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ap_terrain_costs r = {.map_id = "t", .cost = {0, 0, bad[i], 0, 0}};
+        o = (ap_map_opts){.terrain = &r, .n_terrain = 1};
+        ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_E_MAP_FORMAT);
+        ck_assert_ptr_null(m);
+        ck_assert_msg(strstr(d.msg, "'S'") != NULL, "%s", d.msg);
+    }
+}
+END_TEST
+
 Suite *map_suite(void)
 {
     Suite *s = suite_create("map");
@@ -292,6 +359,7 @@ Suite *map_suite(void)
     tcase_add_test(tc, bad_ids);
     tcase_add_test(tc, load_file);
     tcase_add_test(tc, regions);
+    tcase_add_test(tc, terrain_costs);
     tcase_add_test(tc, status_names);
     suite_add_tcase(s, tc);
     TCase *td = tcase_create("data");

@@ -608,6 +608,10 @@ static void make_map(ap_map *m, const char *id, int32_t w, int32_t h)
     m->load_seconds = 0.0125;
     m->tables_seconds = V_B;
     m->table_bytes = (size_t)(w + 2) * (size_t)(h + 2) * 4;
+    /* weighted: '.' 1, 'G' 1, 'S' 2.5, trees blocked, water 7 */
+    m->weighted = true;
+    const double cost_of[AP_TERRAIN_KINDS] = {1.0, 1.0, 2.5, 0.0, 7.0};
+    memcpy(m->cost_of, cost_of, sizeof m->cost_of);
 }
 
 START_TEST(encode_map_info)
@@ -618,8 +622,14 @@ START_TEST(encode_map_info)
     char *s = ap_wire_encode_map(&m, &len);
     ck_assert_ptr_nonnull(s);
     json_t *j = load(s);
-    static const char *const keys[] = {"id", "width", "height", "passable_cells", "load_ms", "tables", NULL};
+    static const char *const keys[] = {"id",      "width",   "height", "passable_cells", "weighted",
+                                       "terrain_costs", "load_ms", "tables", NULL};
     assert_keys(j, keys);
+    ck_assert(json_is_true(json_object_get(j, "weighted")));
+    json_t *tc = json_object_get(j, "terrain_costs");
+    static const char *const tckeys[] = {".", "G", "S", "W", NULL}; /* trees blocked: not listed */
+    assert_keys(tc, tckeys);
+    ck_assert(num(tc, "S") == 2.5 && num(tc, "W") == 7.0 && num(tc, ".") == 1.0);
     ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "den520d");
     ck_assert_int_eq(json_integer_value(json_object_get(j, "width")), 256);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "height")), 257);

@@ -137,7 +137,7 @@ START_TEST(test_empty_dir_and_limits)
     /* A map over the configured width limit is reported and skipped. */
     const char *names[] = {"wide.map"};
     write_file(dir, "wide.map", "type octile\nheight 1\nwidth 8\nmap\n........\n");
-    ap_map_limits lim = {.max_width = 4, .max_height = 4, .max_cells = 16};
+    ap_map_opts lim = {.max_width = 4, .max_height = 4, .max_cells = 16};
     char *log = NULL;
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);

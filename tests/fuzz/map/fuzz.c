@@ -1,4 +1,6 @@
-/* fuzz.c — the Moving AI map parser (ap_map_parse) on arbitrary bytes, with the invariants map.h states. */
+/* fuzz.c — the Moving AI map parser (ap_map_parse) on arbitrary bytes, with the invariants map.h states;
+ * the input's length (odd or even) picks terrain costs (none, or swamp and water weighted) so both kinds of map are
+ * fuzzed. */
 #include <stdlib.h>
 
 #include "planner/map.h"
@@ -8,7 +10,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* small limits keep each input cheap; the size checks themselves are part of what is fuzzed */
-    const ap_map_limits lim = {.max_width = 256, .max_height = 256, .max_cells = 16384};
+    static const ap_terrain_costs costs = {.map_id = "*", .cost = {0, 0, 2.5, 0, 7.0}};
+    const bool weighted = (size & 1) != 0;
+    const ap_map_opts lim = {.max_width = 256,
+                             .max_height = 256,
+                             .max_cells = 16384,
+                             .terrain = weighted ? &costs : NULL,
+                             .n_terrain = weighted ? 1 : 0};
     ap_map *m = NULL;
     ap_diag diag;
     int rc = ap_map_parse("fuzz", "fuzz.map", (const char *)data, size, &lim, &m, &diag);
@@ -29,6 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bool inside = x >= 0 && y >= 0 && x < m->width && y < m->height;
             if (!inside && m->pass[i] != 0)
                 abort(); /* the border must be blocked */
+            if (m->weighted) {
+                /* kind names a passable terrain exactly where the cell is passable; cheap = cost_min */
+                if ((m->pass[i] != 0) != (m->kind[i] < AP_TERRAIN_KINDS && m->cost_of[m->kind[i]] > 0.0))
+                    abort();
+                if (m->cheap[i] != (m->pass[i] != 0 && m->cost_of[m->kind[i]] == m->cost_min))
+                    abort();
+            }
             if (m->pass[i] != 0) {
                 passable++;
                 if (m->region[i] == 0 || m->region[i] > m->region_count)
@@ -38,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     }
-    if (passable != m->passable_cells)
+    if (passable != m->passable_cells || (m->weighted && (!weighted || m->cost_min < 1.0 || m->cost_max > 7.0)))
         abort();
     ap_map_free(m);
     return 0;
