@@ -39,7 +39,7 @@ static void report(FILE *errf, const char *file, int line, int col, const char *
     fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
 }
 
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *lim, FILE *errf)
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
 {
     memset(r, 0, sizeof *r);
     if (!errf)
@@ -85,7 +85,7 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *lim, FI
         ap_map *m = NULL;
         ap_diag diag;
         memset(&diag, 0, sizeof diag);
-        int st_load = ap_map_load(path, lim, &m, &diag);
+        int st_load = ap_map_load(path, opts, &m, &diag);
         if (st_load == AP_E_NOMEM) {
             rc = AP_E_NOMEM;
         } else if (st_load != AP_OK || !m) {

@@ -19,14 +19,14 @@ typedef struct ap_registry {
     int errors;         /* files skipped (bad map, duplicate id) plus 1 if the directory was unreadable */
 } ap_registry;
 
-/* Load every "*.map" regular file of dir, in name order, with ap_map_load and the limits lim (NULL =
- * defaults). A file that fails to load is reported on errf (NULL = stderr) as
+/* Load every "*.map" regular file of dir, in name order, with ap_map_load and the load options opts (NULL =
+ * defaults: limits and uniform-cost maps). A file that fails to load is reported on errf (NULL = stderr) as
  * "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a duplicate id is reported the same way and
  * skipped (the first, in name order, wins). r is caller-owned and is overwritten.
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
  * opened (reported on errf; r is empty and r->errors is 1), or AP_E_NOMEM.
  * Thread safety: main thread, before other threads use r. */
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *lim, FILE *errf);
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf);
 
 /* The map whose id equals the C string id, or NULL (also for id NULL). O(log n) (bsearch). The map is
  * borrowed from r. Any thread, once loading is done. */
