@@ -2,6 +2,7 @@
 # bench.sh BUILD — arcpath's benchmarks (make bench). Prints the figures that go into BENCHMARKS.md and keeps
 # the raw per-query TSV files in $BUILD/bench/.
 #   1. planner: A* over every scenario line of every Moving AI file (median/mean µs, expansions, optimality);
+#      A* on a weighted map (battleground with terrain costs) against the same map uniform;
 #   2. smoothing: exact swept-disc Walkable against Pinter's sampled one;
 #   3. server: wrk -t1 -c16 on short den520d queries (with the per-stage time breakdown from /metrics), the
 #      same on one connection, /healthz as the HTTP ceiling, batches of 64 short queries on /v1/paths
@@ -37,6 +38,17 @@ for alg in astar jps jps_plus; do
     done
     echo
 done
+echo "## Weighted terrain: battleground with swamp 3 and water 6 (water passable): auto runs A* there;"
+echo "## against the same map uniform (A*, and auto = JPS+). The scenario optima are the uniform ones."
+for run in "uniform astar" "uniform auto" "S=3,W=6 auto"; do
+    set -- $run
+    t=$1
+    [ "$t" = uniform ] && t=""
+    "$B/arcpath-bench" --map "$DATA/battleground.map" --scen "$DATA/battleground.map.scen" --alg "$2" \
+        ${t:+--terrain "$t"} --summary 2>&1 > "$OUT/weighted-$1-$2.tsv" | sed "s/^/terrain $1, $2: /"
+done
+
+echo
 echo "## Tables built at map load (build ms, bytes)"
 for id in arena2 den520d brc202d Berlin_0_256 Paris_1_1024 maze512-32-0; do
     "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg jps_plus --table-stats 2>&1 \

@@ -1,7 +1,10 @@
 /* arcpath_bench.c — planner benchmark over a Moving AI scenario file.
  *
  *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4] [--summary]
- *                 [--walkable exact|sampled] [--radius R] [--table-stats]
+ *                 [--walkable exact|sampled] [--radius R] [--table-stats] [--terrain T=COST[,T=COST...]]
+ *
+ * --terrain gives the map terrain costs (map.h: T one of . G S T W, COST in [1, 1000]), e.g. "S=3,W=6" on
+ * battleground: the scenario file's optimum is then not the weighted one, so only the timings mean much.
  *
  * --table-stats prints one line on stderr per table built at map load: "table\tNAME\tbytes\tB\tbuild_ms\tMS
  * \tbytes_per_cell\tX" (cells = width x height), then the search matrix's bytes per cell.
@@ -13,6 +16,7 @@
  * --summary adds one line on stderr: median and mean µs and mean expansions (or waypoints).
  * Uses only planner/.
  */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,37 +81,90 @@ static int cmp_u64(const void *a, const void *b)
 static void usage(void)
 {
     fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4]\n"
-                    "                     [--summary] [--walkable exact|sampled] [--radius R] [--table-stats]\n");
+                    "                     [--summary] [--walkable exact|sampled] [--radius R] [--table-stats]\n"
+                    "                     [--terrain T=COST[,T=COST...]]\n");
+}
+
+/* --terrain "S=3,W=6": terrain costs for the map (map.h; T one of . G S T W, COST in [1, 1000], which the
+ * map loader checks). Returns 0, or -1 for a malformed list. */
+static int parse_terrain(const char *spec, ap_terrain_costs *t)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->map_id, sizeof t->map_id, "*");
+    const char *p = spec;
+    while (*p != '\0') {
+        const char *at = strchr(AP_TERRAIN_CHARS, *p);
+        if (*p == '\0' || at == NULL || p[1] != '=')
+            return -1;
+        char *end;
+        double c = strtod(p + 2, &end);
+        if (end == p + 2 || (*end != ',' && *end != '\0'))
+            return -1;
+        t->cost[at - AP_TERRAIN_CHARS] = c;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
-    int connectivity = 8, summary = 0, table_stats = 0;
+    int connectivity = 8, summary = 0, table_stats = 0, opt;
     double radius = 0.0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--summary") == 0) {
+    ap_terrain_costs terrain;
+    ap_map_opts opts = {0};
+    static const struct option longopts[] = {{"map", required_argument, NULL, 'm'},
+                                             {"scen", required_argument, NULL, 's'},
+                                             {"alg", required_argument, NULL, 'a'},
+                                             {"connectivity", required_argument, NULL, 'c'},
+                                             {"walkable", required_argument, NULL, 'w'},
+                                             {"radius", required_argument, NULL, 'r'},
+                                             {"terrain", required_argument, NULL, 't'},
+                                             {"summary", no_argument, NULL, 'S'},
+                                             {"table-stats", no_argument, NULL, 'T'},
+                                             {NULL, 0, NULL, 0}};
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'm':
+            map_path = optarg;
+            break;
+        case 's':
+            scen_path = optarg;
+            break;
+        case 'a':
+            alg = optarg;
+            break;
+        case 'c':
+            connectivity = atoi(optarg);
+            break;
+        case 'w':
+            walkable = optarg;
+            break;
+        case 'r':
+            radius = atof(optarg);
+            break;
+        case 't':
+            if (parse_terrain(optarg, &terrain) != 0) {
+                usage();
+                return 2;
+            }
+            opts.terrain = &terrain;
+            opts.n_terrain = 1;
+            break;
+        case 'S':
             summary = 1;
-        } else if (strcmp(a, "--table-stats") == 0) {
+            break;
+        case 'T':
             table_stats = 1;
-        } else if (v != NULL && strcmp(a, "--map") == 0) {
-            map_path = v, i++;
-        } else if (v != NULL && strcmp(a, "--scen") == 0) {
-            scen_path = v, i++;
-        } else if (v != NULL && strcmp(a, "--alg") == 0) {
-            alg = v, i++;
-        } else if (v != NULL && strcmp(a, "--connectivity") == 0) {
-            connectivity = atoi(v), i++;
-        } else if (v != NULL && strcmp(a, "--walkable") == 0) {
-            walkable = v, i++;
-        } else if (v != NULL && strcmp(a, "--radius") == 0) {
-            radius = atof(v), i++;
-        } else {
+            break;
+        default:
             usage();
             return 2;
         }
+    }
+    if (optind != argc) {
+        usage();
+        return 2;
     }
     ap_algorithm algorithm = AP_ALG_COUNT;
     if (strcmp(alg, "astar") == 0)
@@ -126,7 +183,7 @@ int main(int argc, char **argv)
     }
     ap_map *m;
     ap_diag d;
-    int st = ap_map_load(map_path, NULL, &m, &d);
+    int st = ap_map_load(map_path, &opts, &m, &d);
     if (st != AP_OK) {
         fprintf(stderr, "%s:%d:%d: %s (%s)\n", d.file, d.line, d.col, d.msg, ap_status_name(st));
         return 1;
