@@ -379,6 +379,9 @@ static inline uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int32_t h,
     }
 }
 
+/* The direction u was entered in: that of the last leg from its parent. With intermediate jump points
+ * pruned a parent may be off u's lines (a diagonal leg, then a straight one: ap_jps_plus_expand); the last
+ * leg is then straight along the axis with the larger offset. On a line this is the line's direction. */
 static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy)
 {
     uint32_t par = jd->nodes[u].parent;
@@ -386,7 +389,8 @@ static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, i
         return -1;
     const uint32_t S = jd->stride;
     int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
-    return dir_of(sgn(ux - px), sgn(uy - py));
+    const int32_t dx = ux - px, dy = uy - py, adx = abs(dx), ady = abs(dy);
+    return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
 }
 
 static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
@@ -435,7 +439,7 @@ static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
     const uint32_t S = jd->stride;
     const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
     ap_jps_succ_h tmp[8];
-    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp);
+    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp, 8);
     for (int i = 0; i < n; i++)
         out[i] = (ap_succ){tmp[i].node, tmp[i].cost};
     return n;
@@ -487,12 +491,18 @@ size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_
         int32_t by = (int32_t)jp[i] / S, bx = (int32_t)jp[i] % S;
         int32_t dx = bx - ax, dy = by - ay;
         int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-        if ((adx != 0 && ady != 0 && adx != ady) || (adx == 0 && ady == 0))
+        if (adx == 0 && ady == 0)
             return 0;
-        int32_t steps = adx > ady ? adx : ady, off = sgn(dx) + sgn(dy) * S;
-        for (int32_t k = 1; k <= steps; k++, count++)
+        /* Diagonal first (min(adx, ady) steps), then straight: the leg JPS+ takes past a pruned
+         * intermediate jump point (jps_impl.h); one of the two parts is empty for a pair on a line. */
+        int32_t diag = adx < ady ? adx : ady, cur = (int32_t)jp[i - 1];
+        const int32_t doff = sgn(dx) + sgn(dy) * S, soff = adx > ady ? sgn(dx) : sgn(dy) * S;
+        const int32_t steps = adx > ady ? adx : ady;
+        for (int32_t k = 1; k <= steps; k++, count++) {
+            cur += k <= diag ? doff : soff;
             if (out != NULL && count < cap)
-                out[count] = (uint32_t)((int32_t)jp[i - 1] + k * off);
+                out[count] = (uint32_t)cur;
+        }
     }
     return count;
 }

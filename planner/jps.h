@@ -98,9 +98,12 @@ void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
  * and the arrival direction kept in the open-list entry instead of recomputed from the parent). Pure; thread-safe. */
 bool ap_jps_is_plus(const ap_domain *dom);
 
-/* Expand a jump-point path jp[0 .. n-1] (each consecutive pair on one straight or diagonal line) into the
- * full cell path: writes up to cap node ids to out and returns the full count (call again with a bigger
- * buffer when it exceeds cap; out may be NULL with cap 0). Returns 0 if a pair is not on a line. Pure. */
+/* Expand a jump-point path jp[0 .. n-1] into the full cell path. Each consecutive pair is joined by the
+ * diagonal-first octile leg: min(|dx|, |dy|) diagonal steps, then straight ones (a pair on one line is the
+ * special case with one part empty; JPS+ parents past a pruned intermediate jump point need both parts:
+ * jps_impl.h). Writes up to cap node ids to out and returns the full count (call again with a bigger
+ * buffer when it exceeds cap; out may be NULL with cap 0). Returns 0 if two consecutive points are equal.
+ * Pure; checks no passability (the search only produces legal legs). */
 size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap);
 
 #endif

@@ -72,6 +72,16 @@
  *     is untouched (8room_000 367 / 369 / 372 -> 370 / 376 / 376: noise).
  *   - not tried for lack of time: the heap's pos[] writes (one random store per sift level) via lazy
  *     deletion for the JPS+ copy; a combined node + jump-row layout (needs search.h).
+ *
+ * Fifth round (2026-11-21), same bench, loaded machine (another engineer's builds on the other core),
+ * taskset -c 1, median us, three interleaved runs (old / new), mean expansions old -> new:
+ *   - JPS+ with intermediate (diagonal) jump points pruned (ICAPS 2014 section 4; jps_impl.h): brc202d
+ *     39.7 / 40.5 / 40.6 -> 30.9 / 30.7 / 30.9 (557 -> 319 expansions), Paris_1_1024 24.4 / 23.9 / 24.2 ->
+ *     22.9 / 22.5 / 22.9 (611 -> 282), random512-40-0 947 / 955 / 963 -> 907 / 906 / 918 (13474 -> 11250),
+ *     Aftershock 12.6 / 12.7 / 12.7 -> 10.4 / 10.6 / 10.4 (231 -> 107), 8room_000 265 / 272 / 264 ->
+ *     190 / 192 / 190 (3981 -> 2040), arena2 5.0 / 5.0 / 5.0 -> 4.9 / 4.9 / 4.7, den520d 5.4 / 5.5 / 5.4 ->
+ *     4.4 / 4.3 / 4.4, Berlin_0_256 3.6 / 3.6 / 3.6 -> 3.4 / 3.3 / 3.3, maze512-32-0 4.5 / 4.5 / 4.4 ->
+ *     3.8 / 3.8 / 3.7, AR0011SR 6.5 / 6.7 / 6.7 -> 5.6 / 5.7 / 5.7. Every scenario line still optimal.
  */
 #include "search.h"
 
@@ -348,8 +358,8 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             const ap_jps_domain *jd = ctx;
             const uint32_t JS = jd->stride;
             const int32_t uy = (int32_t)(u / JS), ux = (int32_t)(u - (uint32_t)uy * JS);
-            ap_jps_succ_h sh[8];
-            int ns = ap_jps_plus_expand(jd, u, ux, uy, from < 8 ? (int)from : -1, sh);
+            ap_jps_succ_h sh[AP_JPS_PLUS_CAP];
+            int ns = ap_jps_plus_expand(jd, u, ux, uy, from < 8 ? (int)from : -1, sh, AP_JPS_PLUS_CAP);
             s->generated += (uint64_t)ns;
             /* All successors are known before the first relax: start their node loads together (jump
              * targets are far apart, a cache miss each), then relax; h only for new or improved nodes. */

@@ -425,7 +425,8 @@ START_TEST(time_slicing)
 }
 END_TEST
 
-/* ap_jps_expand_path fills the cells between jump points and refuses pairs off a line. */
+/* ap_jps_expand_path fills the cells between jump points (a pair off a line: diagonal first, then straight,
+ * the leg of a pruned intermediate jump point) and refuses a repeated point. */
 START_TEST(expand_path)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 6\nwidth 6\nmap\n......\n......\n......\n......\n......\n"
@@ -437,7 +438,12 @@ START_TEST(expand_path)
     ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
     ck_assert_uint_eq(out[3], ap_map_index(m, 3, 3));
     ck_assert_uint_eq(out[5], ap_map_index(m, 3, 5));
-    uint32_t bad[2] = {ap_map_index(m, 0, 0), ap_map_index(m, 1, 2)};
+    uint32_t bent[2] = {ap_map_index(m, 0, 0), ap_map_index(m, 1, 3)};
+    ck_assert_uint_eq(ap_jps_expand_path(m, bent, 2, out, 16), 4);
+    ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
+    ck_assert_uint_eq(out[2], ap_map_index(m, 1, 2));
+    ck_assert_uint_eq(out[3], ap_map_index(m, 1, 3));
+    uint32_t bad[2] = {ap_map_index(m, 2, 2), ap_map_index(m, 2, 2)};
     ck_assert_uint_eq(ap_jps_expand_path(m, bad, 2, out, 16), 0);
     ap_map_free(m);
 }
