@@ -78,6 +78,7 @@ typedef struct ap_jps_domain {
     const int16_t *jump;      /* JPS+ distances, NULL for online JPS */
     const struct ap_jps_bits *bits; /* online JPS: bit lines for block scans, or NULL (cell by cell) */
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
+    int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
     uint32_t stride;
     uint32_t goal;
     int32_t goal_px, goal_py; /* padded column / row of the goal */
@@ -90,7 +91,8 @@ typedef struct ap_jps_domain {
 int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
                        uint32_t goal);
 
-/* Point the domain at the workspace its search runs on (reads parents only). */
+/* Point the domain at the workspace its search runs on (reads its parents during the search, and its
+ * successor capacity now). */
 void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
 
 /* True when dom is a JPS+ domain made by ap_jps_domain_init with a table (recognised by its callbacks);
