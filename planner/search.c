@@ -82,6 +82,27 @@
  *     190 / 192 / 190 (3981 -> 2040), arena2 5.0 / 5.0 / 5.0 -> 4.9 / 4.9 / 4.7, den520d 5.4 / 5.5 / 5.4 ->
  *     4.4 / 4.3 / 4.4, Berlin_0_256 3.6 / 3.6 / 3.6 -> 3.4 / 3.3 / 3.3, maze512-32-0 4.5 / 4.5 / 4.4 ->
  *     3.8 / 3.8 / 3.7, AR0011SR 6.5 / 6.7 / 6.7 -> 5.6 / 5.7 / 5.7. Every scenario line still optimal.
+ *   - then the held node (core_run): a new JPS+ successor whose f is no more than the expanded node's is
+ *     an f-minimal node of the open list, so it is expanded next without a push and a pop (one held at a
+ *     time; the others, and every improved node, go through the heap). Expansion counts move by under 1%
+ *     (equal-f order). 8room_000 185 / 182 / 185 -> 173 / 169 / 171, random512-40-0 895 / 911 / 889 ->
+ *     839 / 816 / 808, brc202d 30.6 / 31.1 / 30.9 -> 28.7 / 28.8 / 28.5, Paris_1_1024 23.7 / 22.7 / 22.5
+ *     -> 21.8 / 22.4 / 22.4, Aftershock 10.5 / 10.1 / 10.0 -> 9.7 / 9.9 / 9.8, arena2 4.7 / 4.8 / 4.7 ->
+ *     4.5 / 4.3 / 4.4, den520d 4.3 / 4.4 / 4.1 -> 4.1 / 4.1 / 4.1, Berlin_0_256 3.3 / 3.3 / 3.3 -> 3.1 /
+ *     3.1 / 3.1, maze512-32-0 3.7 / 3.6 / 3.5 -> 3.5 / 3.4 / 3.4, AR0011SR 5.4 / 5.3 / 5.3 -> 5.2 / 5.2 /
+ *     5.2.
+ *   - tried and dropped (against the pruned build, same conditions): lazy deletion instead of
+ *     decrease-key in the JPS+ copy (no pos[] writes; improved nodes pushed again, stale entries skipped
+ *     on pop, closed marked by g = -inf, compaction when full): 8room_000 186 / 188 / 185 -> 196 / 200 /
+ *     197, random512-40-0 893 / 884 / 897 -> 903 / 947 / 905, brc202d 31.0 / 30.1 / 29.8 -> 32.5 / 31.2 /
+ *     31.3, Paris 22.6 / 22.9 / 23.4 -> 22.0 / 22.4 / 22.3 (the duplicates make the heap deeper). Prefetching
+ *     each successor's node as soon as ap_jps_plus_expand emits it (instead of after the expansion):
+ *     8room 186 / 185 / 206 -> 188 / 183 / 186, random 946 / 910 / 902 -> 895 / 872 / 893, brc202d
+ *     30.3 / 31.1 / 31.1 -> 32.5 / 31.5 / 31.1: noise. Against the one-node hold: a stack of up to 16 held
+ *     nodes: 8room 174 / 174 / 175 -> 172 / 175 / 173, random 815 / 809 / 837 -> 829 / 844 / 842; holding
+ *     the deepest candidate (larger g swaps in, the old one is pushed): 8room 172 / 173 / 176 -> 172 / 170 /
+ *     170, random 814 / 826 / 811 -> 805 / 826 / 798, brc202d 27.8 / 27.7 / 28.5 -> 28.0 / 28.0 / 28.0
+ *     (within noise; the simpler form kept).
  */
 #include "search.h"
 
@@ -232,9 +253,16 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            uint32_t i_ = ws->open_len++;                                                                     \
-            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
-            sift_up(ws, i_);                                                                                  \
+            const double f_ = ng_ + (HV);                                                                     \
+            if (HOLD && hold == UINT32_MAX && f_ <= fu) {                                                     \
+                hold = v_;                                                                                    \
+                hold_aux = (AUX);                                                                             \
+                hold_f = f_;                                                                                  \
+            } else {                                                                                          \
+                uint32_t i_ = ws->open_len++;                                                                 \
+                open[i_] = (ap_open_entry){f_, ng_, v_, (AUX)};                                               \
+                sift_up(ws, i_);                                                                              \
+            }                                                                                                 \
         } else if (ng_ < nv_->g) {                                                                            \
             uint32_t i_ = pos[v_];                                                                            \
             if (i_ < ws->open_len && open[i_].node == v_) {                                                   \
@@ -266,7 +294,10 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * order, with the same costs as ap_grid_successors8.
  *
  * The JPS+ copy (jps_impl.h) likewise avoids the calls and divisions and keeps the arrival direction in
- * the open entry's aux. Measurements: see the top of this file.
+ * the open entry's aux, and holds one f-minimal new successor to expand next without the heap (valid A*
+ * order: its f is no more than the expanded node's, which was the open list's minimum; a held node is
+ * never improved, as that would need an open node of smaller f, bar rounding, which is ignored as for
+ * closed nodes). Measurements: see the top of this file.
  */
 static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
 {
@@ -285,9 +316,14 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
     const int32_t gx = kind == CORE_GRID8 ? (int32_t)gd->goal_px : 0;
     const int32_t gy = kind == CORE_GRID8 ? (int32_t)gd->goal_py : 0;
     uint64_t done = 0;
+    /* The held node (JPS+): a new successor whose f is no more than the expanded node's (so it is an
+     * f-minimal node of the open list) is expanded next without passing through the heap. */
+    const bool HOLD = kind == CORE_JPS_PLUS;
+    uint32_t hold = UINT32_MAX, hold_aux = 0;
+    double hold_f = 0.0;
 
     while (max_expansions == 0 || done < max_expansions) {
-        if (ws->open_len == 0)
+        if (ws->open_len == 0 && hold == UINT32_MAX)
             return s->state = AP_NO_PATH;
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
          * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
@@ -297,12 +333,22 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             if (s->deadline_ns != 0 && ap_clock_ns() >= s->deadline_ns)
                 return s->state = AP_TIMEOUT;
         }
-        const uint32_t u = open[0].node;
-        const uint32_t from = open[0].aux;
-        ws->open_len--;
-        if (ws->open_len > 0) {
-            open[0] = open[ws->open_len];
-            sift_down(ws, 0);
+        uint32_t u, from;
+        double fu;
+        if (HOLD && hold != UINT32_MAX) {
+            u = hold;
+            from = hold_aux;
+            fu = hold_f;
+            hold = UINT32_MAX;
+        } else {
+            u = open[0].node;
+            from = open[0].aux;
+            fu = open[0].f;
+            ws->open_len--;
+            if (ws->open_len > 0) {
+                open[0] = open[ws->open_len];
+                sift_down(ws, 0);
+            }
         }
         s->expanded++;
         done++;
@@ -376,6 +422,12 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             for (int k = 0; k < ns; k++)
                 RELAX(succ[k].node, g + succ[k].cost, dom->heuristic(ctx, v_, goal), 0);
         }
+    }
+    if (HOLD && hold != UINT32_MAX) {
+        /* The slice ends: the held node goes back to the heap, so the next slice finds it there. */
+        uint32_t i = ws->open_len++;
+        open[i] = (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux};
+        sift_up(ws, i);
     }
     return s->state;
 }
