@@ -35,7 +35,10 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
     if (t == NULL)
         return AP_E_NOMEM;
     t->dist = calloc((size_t)cells * 8, sizeof *t->dist);
-    if (t->dist == NULL) {
+    t->forced = calloc(cells, 1);
+    if (t->dist == NULL || t->forced == NULL) {
+        free(t->dist);
+        free(t->forced);
         free(t);
         return AP_E_NOMEM;
     }
@@ -85,6 +88,22 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
                 D[(size_t)c * 8 + (size_t)d] = v;
             }
     }
+    /* Forced neighbours per straight arrival direction (the tests of pruned_dirs, done once here). */
+    for (int y = 1; y <= H; y++)
+        for (int x = 1; x <= W; x++) {
+            const uint32_t c = (uint32_t)(y * S + x);
+            if (!p[c])
+                continue;
+            unsigned f = 0;
+            for (int d = 0; d < 8; d += 2) {
+                const int32_t o = DX[d] + DY[d] * S, s = -DY[d] + DX[d] * S;
+                if (p[c + (uint32_t)s] && !p[c - (uint32_t)o + (uint32_t)s])
+                    f |= 1u << d;
+                if (p[c - (uint32_t)s] && !p[c - (uint32_t)o - (uint32_t)s])
+                    f |= 1u << (d + 1);
+            }
+            t->forced[c] = (uint8_t)f;
+        }
     *out = t;
     return AP_OK;
 }
@@ -95,6 +114,7 @@ void ap_jps_table_free(void *table)
     if (t == NULL)
         return;
     free(t->dist);
+    free(t->forced);
     free(t);
 }
 
@@ -117,7 +137,7 @@ int ap_jps_attach_table(ap_map *m)
     ap_map_table *slot = &m->tables[m->n_tables++];
     slot->name = AP_JPS_TABLE_NAME;
     slot->data = t;
-    slot->bytes = sizeof *t + (size_t)t->cells * 8 * sizeof *t->dist;
+    slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + 1);
     slot->build_seconds = now_seconds() - t0;
     slot->free_fn = ap_jps_table_free;
     return AP_OK;
@@ -485,6 +505,7 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
     jd->map = m;
     jd->pass = m->pass;
     jd->jump = table != NULL ? table->dist : NULL;
+    jd->forced = table != NULL ? table->forced : NULL;
     const ap_map_table *bits = table == NULL ? ap_map_find_table(m, AP_JPS_BITS_NAME) : NULL;
     jd->bits = bits != NULL ? bits->data : NULL;
     jd->stride = (uint32_t)m->stride;

@@ -53,6 +53,22 @@ static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int
     return dirs;
 }
 
+/* pruned_dirs from the JPS+ forced-neighbour byte of u (ap_jps_table.forced): the same set, one load. */
+static inline unsigned pruned_dirs_forced(const uint8_t *forced, uint32_t u, int from)
+{
+    if (from < 0)
+        return 0xffu;
+    if (from & 1)
+        return (1u << from) | (1u << ((from + 7) & 7)) | (1u << ((from + 1) & 7));
+    const unsigned f = (unsigned)forced[u] >> from;
+    unsigned dirs = 1u << from;
+    if (f & 1u)
+        dirs |= (1u << ((from + 2) & 7)) | (1u << ((from + 1) & 7));
+    if (f & 2u)
+        dirs |= (1u << ((from + 6) & 7)) | (1u << ((from + 7) & 7));
+    return dirs;
+}
+
 /* One JPS+ successor with its heuristic and the direction it is reached in (kept by the core in the open
  * entry's aux, so the next expansion needs no division to find its arrival direction). */
 typedef struct ap_jps_succ_h {
@@ -98,7 +114,7 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
     const int sx = sgn(gdx), sy = sgn(gdy);
     const int32_t adx = gdx < 0 ? -gdx : gdx, ady = gdy < 0 ? -gdy : gdy;
     const int16_t *J = jd->jump + (size_t)u * 8;
-    unsigned dirs = pruned_dirs(jd->pass, S, u, from);
+    unsigned dirs = pruned_dirs_forced(jd->forced, u, from);
     int n = 0;
     while (dirs) {
         int d = __builtin_ctz(dirs);

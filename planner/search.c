@@ -102,7 +102,17 @@
  *     nodes: 8room 174 / 174 / 175 -> 172 / 175 / 173, random 815 / 809 / 837 -> 829 / 844 / 842; holding
  *     the deepest candidate (larger g swaps in, the old one is pushed): 8room 172 / 173 / 176 -> 172 / 170 /
  *     170, random 814 / 826 / 811 -> 805 / 826 / 798, brc202d 27.8 / 27.7 / 28.5 -> 28.0 / 28.0 / 28.0
- *     (within noise; the simpler form kept).
+ *     (within noise; the simpler form kept). The same hold in the 8-connected grid copy (A*): Berlin_0_256
+ *     253 / 258 / 264 -> 262 / 261 / 259, den520d 218 / 219 / 221 -> 213 / 213 / 215; holding the deepest
+ *     there: Berlin 263 / 266 / 260 -> 261 / 262 / 263, den520d 215 / 216 / 215 -> 221 / 223 / 218: no
+ *     gain, so A* keeps the plain heap.
+ *   - then JPS+ pruning from a forced-neighbour byte per cell (ap_jps_table.forced, built with the table;
+ *     prefetched with the successor's row) instead of four passability reads on three rows:
+ *     random512-40-0 821 / 847 / 835 -> 786 / 790 / 798, 8room_000 172 / 176 / 173 -> 169 / 170 / 170,
+ *     brc202d 28.8 / 29.0 / 29.5 -> 28.0 / 29.0 / 28.3, Paris_1_1024 22.6 / 21.9 / 22.2 -> 22.1 / 21.9 /
+ *     21.7, Aftershock 10.4 / 10.3 / 10.2 -> 10.1 / 10.1 / 10.3, arena2 4.6 / 4.6 / 4.5 -> 4.4 / 4.4 / 4.3,
+ *     den520d 4.2 -> 4.1, Berlin_0_256 3.2 / 3.2 / 3.1 -> 3.1, maze512-32-0 3.8 / 3.7 / 3.7 -> 3.7 / 3.6 /
+ *     3.5, AR0011SR 5.6 -> 5.5.
  */
 #include "search.h"
 
@@ -412,6 +422,7 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             for (int k = 0; k < ns; k++) {
                 __builtin_prefetch(&nodes[sh[k].node], 1, 3);
                 __builtin_prefetch(jd->jump + (size_t)sh[k].node * 8, 0, 3);
+                __builtin_prefetch(jd->forced + sh[k].node, 0, 3);
             }
             for (int k = 0; k < ns; k++)
                 RELAX(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),

@@ -369,6 +369,18 @@ START_TEST(jps_plus_table_brute_force)
                     ck_assert_msg(got == want, "map %d (%dx%d) cell (%d,%d) dir %d: table %d, brute force %d", i, w,
                                   h, x, y, d, got, want);
                 }
+                /* the forced-neighbour byte: bit d for the side at d+2, bit d+1 for the side at d+6 */
+                unsigned fwant = 0;
+                for (int d = 0; d < 8; d += 2) {
+                    int sx = -BY[d], sy = BX[d];
+                    if (free_cell(m, x + sx, y + sy) && !free_cell(m, x - BX[d] + sx, y - BY[d] + sy))
+                        fwant |= 1u << d;
+                    if (free_cell(m, x - sx, y - sy) && !free_cell(m, x - BX[d] - sx, y - BY[d] - sy))
+                        fwant |= 1u << (d + 1);
+                }
+                unsigned fgot = tab->forced[ap_map_index(m, x, y)];
+                ck_assert_msg(fgot == fwant, "map %d cell (%d,%d): forced byte %#x, brute force %#x", i, x, y, fgot,
+                              fwant);
             }
         ap_map_free(m);
         free(t);
