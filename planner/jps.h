@@ -41,12 +41,18 @@
 #define AP_JPS_TABLE_NAME "jps_plus"
 #define AP_JPS_BITS_NAME "jps_bits"
 
+/* ap_jps_table.dist8's escape: the distance does not fit in a byte, ap_jps_table.dist has it. */
+#define AP_JPS_FAR8 (-128)
+
 /* JPS+ jump-distance table: for every padded cell and each of the 8 directions (N, NE, E, SE, S, SW, W, NW
  * in that order), a signed step count. d > 0: the d-th cell in that direction is a jump point (reached by
  * legal steps). d <= 0: -d legal steps are possible before a wall or an illegal diagonal, with no jump point
- * on the way. 17 bytes per padded cell (with the forced-neighbour byte). */
+ * on the way. 17 bytes per padded cell with the forced-neighbour byte, 25 with the one-byte copy. */
 typedef struct ap_jps_table {
     int16_t *dist;    /* 8 * cells entries, cell-major */
+    int8_t *dist8;    /* the same distances in one byte each, AP_JPS_FAR8 where |d| > 127 (read dist
+                       * there), or NULL when more than 1% of the non-zero ones do not fit: the search
+                       * reads these when present, half the cache footprint (search.c) */
     uint8_t *forced;  /* per padded cell, the forced neighbours of a straight arrival in direction d
                        * (even): bit d = the side at d+2 (90 degrees clockwise), bit d+1 = the side at
                        * d+6; so the JPS+ pruning reads one byte instead of four cells on three rows */
@@ -79,6 +85,7 @@ typedef struct ap_jps_domain {
     const ap_map *map;
     const uint8_t *pass;      /* padded passability */
     const int16_t *jump;      /* JPS+ distances, NULL for online JPS */
+    const int8_t *jump8;      /* JPS+ distances in one byte (ap_jps_table.dist8), or NULL */
     const uint8_t *forced;    /* JPS+ forced-neighbour bytes (ap_jps_table), NULL for online JPS */
     const struct ap_jps_bits *bits; /* online JPS: bit lines for block scans, or NULL (cell by cell) */
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */

@@ -53,6 +53,20 @@ static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int
     return dirs;
 }
 
+/* Jump distance of cell c in direction d. narrow (a constant where inlined): from the one-byte table
+ * (jd->jump8), or the int16 one where it does not fit (rare there: one well-predicted branch); else from
+ * the int16 table. */
+static inline __attribute__((always_inline)) int32_t ap_jps_dist(const ap_jps_domain *jd, uint32_t c, int d,
+                                                                 const bool narrow)
+{
+    if (!narrow)
+        return jd->jump[(size_t)c * 8 + (size_t)d];
+    int32_t v = jd->jump8[(size_t)c * 8 + (size_t)d];
+    if (__builtin_expect(v == AP_JPS_FAR8, 0))
+        v = jd->jump[(size_t)c * 8 + (size_t)d];
+    return v;
+}
+
 /* pruned_dirs from the JPS+ forced-neighbour byte of u (ap_jps_table.forced): the same set, one load. */
 static inline unsigned pruned_dirs_forced(const uint8_t *forced, uint32_t u, int from)
 {
@@ -106,20 +120,20 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * successor is u, off u's lines: ap_jps_expand_path rebuilds the leg diagonal first, which is exactly the
  * walk taken here. cap bounds out[]: when fewer than 3 slots (plus one per direction still to do) are
  * left, the diagonal jump point itself is generated instead, as unpruned JPS+ does (always valid). */
-static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
-                                     ap_jps_succ_h *out, int cap)
+static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_jps_domain *jd, uint32_t u,
+                                                                      int32_t ux, int32_t uy, int from,
+                                                                      ap_jps_succ_h *out, int cap, const bool narrow)
 {
     const uint32_t S = jd->stride;
     const int32_t gdx = jd->goal_px - ux, gdy = jd->goal_py - uy;
     const int sx = sgn(gdx), sy = sgn(gdy);
     const int32_t adx = gdx < 0 ? -gdx : gdx, ady = gdy < 0 ? -gdy : gdy;
-    const int16_t *J = jd->jump + (size_t)u * 8;
     unsigned dirs = pruned_dirs_forced(jd->forced, u, from);
     int n = 0;
     while (dirs) {
         int d = __builtin_ctz(dirs);
         dirs &= dirs - 1;
-        int32_t dist = J[d];
+        int32_t dist = ap_jps_dist(jd, u, d, narrow);
         if (dist == 0)
             continue;
         int32_t run = dist < 0 ? -dist : dist;
@@ -132,7 +146,6 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
             const int32_t oh = DX[d], ov = DY[d] * (int32_t)S;
             const int reserve = __builtin_popcount(dirs);
             int32_t acc = 0;
-            const int16_t *Jc = J;
             for (;;) {
                 if (quad && mn <= acc + run) {
                     out[n++] = SUCC_H(u + (uint32_t)(mn * off), (double)mn * M_SQRT2, ux + mn * DX[d],
@@ -148,16 +161,15 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
                     out[n++] = SUCC_H(c, (double)acc * M_SQRT2, cx, cy, d);
                     break;
                 }
-                Jc = jd->jump + (size_t)c * 8;
                 const double gc = (double)acc * M_SQRT2;
                 /* The goal cannot lie on c's straight lines here: it would be on c's row or column and in
                  * u's quadrant d, so the target test above stopped the walk at or before c. */
-                const int32_t sh = Jc[dh], sv = Jc[dv];
+                const int32_t sh = ap_jps_dist(jd, c, dh, narrow), sv = ap_jps_dist(jd, c, dv, narrow);
                 if (sh > 0)
                     out[n++] = SUCC_H(c + (uint32_t)(sh * oh), gc + (double)sh, cx + sh * DX[d], cy, dh);
                 if (sv > 0)
                     out[n++] = SUCC_H(c + (uint32_t)(sv * ov), gc + (double)sv, cx, cy + sv * DY[d], dv);
-                dist = Jc[d];
+                dist = ap_jps_dist(jd, c, d, narrow);
                 run = dist < 0 ? -dist : dist;
             }
         } else {
@@ -171,6 +183,14 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
         }
     }
     return n;
+}
+
+/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present. */
+static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
+                                     ap_jps_succ_h *out, int cap)
+{
+    return jd->jump8 != NULL ? ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, true)
+                             : ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, false);
 }
 
 #undef SUCC_H

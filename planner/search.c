@@ -113,6 +113,28 @@
  *     21.7, Aftershock 10.4 / 10.3 / 10.2 -> 10.1 / 10.1 / 10.3, arena2 4.6 / 4.6 / 4.5 -> 4.4 / 4.4 / 4.3,
  *     den520d 4.2 -> 4.1, Berlin_0_256 3.2 / 3.2 / 3.1 -> 3.1, maze512-32-0 3.8 / 3.7 / 3.7 -> 3.7 / 3.6 /
  *     3.5, AR0011SR 5.6 -> 5.5.
+ *   - then the JPS+ distances read from a one-byte copy of the table (ap_jps_table.dist8, escape to the
+ *     int16 table; kept only where at most 1% of the non-zero distances need it: random512-40-0 and
+ *     8room_000 none, brc202d 0.3%, den520d 0.9%, Berlin_0_256 0.4%, arena2 0.02%; Aftershock 4%,
+ *     AR0011SR 4%, maze512-32-0 2.1%, Paris_1_1024 10.5% keep int16): random512-40-0 766 / 765 / 773 ->
+ *     741 / 743 / 730, 8room_000 166.0 / 165.5 / 166.5 -> 157.4 / 160.0 / 158.7, brc202d 28.1 / 29.1 /
+ *     29.8 -> 28.3 / 28.9 / 29.0, den520d 4.3 / 4.2 / 4.1 -> 4.2 / 4.2 / 4.1, others unchanged. With the
+ *     copy on every map (escapes everywhere): Aftershock 10.0 / 9.9 / 10.3 -> 10.4 / 10.4 / 10.5 (the
+ *     escapes' second row read), hence the 1% rule.
+ *   - tried and dropped (against the forced-byte build): a "seen" bit set per search (16 bytes per 64
+ *     nodes, O(1) reset by a word generation) so a new successor's node is written without being read
+ *     first: random512-40-0 751 / 760 / 757 -> 759 / 758 / 765, 8room_000 169 / 167 / 167 -> 172 / 172 /
+ *     172 (nearly every new JPS+ node on those maps is expanded soon after, so its node miss only moves to
+ *     the pop); a 4-ary heap for the JPS+ copy (its open list averages ~100 entries on random512-40-0,
+ *     ~200 on 8room_000): random 759 / 750 / 749 -> 810 / 813 / 803, 8room 164 / 165 / 165 -> 174 / 172 /
+ *     172; prefetching node, row and forced byte as ap_jps_plus_expand emits each successor: random 741 /
+ *     786 / 752 / 751 / 759 -> 729 / 747 / 748 / 750 / 740, Paris 20.0 / 19.8 / 19.5 / 19.2 / 19.5 -> 18.9
+ *     / 19.2 / 19.6 / 19.2 / 19.1 (~1%, and it would read the bound workspace inside jps_impl.h); the heap
+ *     length kept in a local instead of ws->open_len: random 803 / 769 / 767 -> 770 / 778 / 815, A*
+ *     Berlin_0_256 260 / 259 / 257 -> 263 / 263 / 265.
+ *   - instrumented (not kept): per random512-40-0 query, 11350 new successors, 3140 already seen (575 of
+ *     them improved), 11250 expansions of which 2170 held; 8room_000: 2233 new, 1755 seen, 2040
+ *     expansions, 459 held.
  */
 #include "search.h"
 
@@ -421,7 +443,10 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
              * targets are far apart, a cache miss each), then relax; h only for new or improved nodes. */
             for (int k = 0; k < ns; k++) {
                 __builtin_prefetch(&nodes[sh[k].node], 1, 3);
-                __builtin_prefetch(jd->jump + (size_t)sh[k].node * 8, 0, 3);
+                if (jd->jump8 != NULL)
+                    __builtin_prefetch(jd->jump8 + (size_t)sh[k].node * 8, 0, 3);
+                else
+                    __builtin_prefetch(jd->jump + (size_t)sh[k].node * 8, 0, 3);
                 __builtin_prefetch(jd->forced + sh[k].node, 0, 3);
             }
             for (int k = 0; k < ns; k++)

@@ -368,6 +368,10 @@ START_TEST(jps_plus_table_brute_force)
                     int got = tab->dist[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
                     ck_assert_msg(got == want, "map %d (%dx%d) cell (%d,%d) dir %d: table %d, brute force %d", i, w,
                                   h, x, y, d, got, want);
+                    if (tab->dist8 != NULL) {
+                        int got8 = tab->dist8[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
+                        ck_assert_int_eq(got8, want >= -127 && want <= 127 ? want : AP_JPS_FAR8);
+                    }
                 }
                 /* the forced-neighbour byte: bit d for the side at d+2, bit d+1 for the side at d+6 */
                 unsigned fwant = 0;
