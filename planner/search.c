@@ -132,6 +132,24 @@
  *     / 19.2 / 19.6 / 19.2 / 19.1 (~1%, and it would read the bound workspace inside jps_impl.h); the heap
  *     length kept in a local instead of ws->open_len: random 803 / 769 / 767 -> 770 / 778 / 815, A*
  *     Berlin_0_256 260 / 259 / 257 -> 263 / 263 / 265.
+ *   - tried and dropped: a per-search "closed" bit set (as the seen set above) so a JPS+ successor
+ *     already expanded is dropped without touching its node: random512-40-0 741 / 740 / 733 -> 789 / 795 /
+ *     790, 8room_000 165 / 160 / 157 -> 180 / 178 / 177, brc202d 28.0 / 27.9 / 28.1 -> 31.0 / 31.3 / 30.6
+ *     (seen successors' nodes are mostly still cached; the extra branch and bit writes cost more). An
+ *     upper bound from the goal once generated (successors with f >= its g never recorded): random 764 /
+ *     785 / 773 -> 770 / 776 / 756, 8room 161 / 162 / 161 -> 163 / 166 / 163 (the goal comes late). In
+ *     sift_down, the chosen child's keys selected from the two loaded instead of loaded again: A* Berlin
+ *     259 / 264 / 260 -> 320 / 324 / 321, JPS+ random 755 / 747 / 746 -> 929 / 922 / 919 (the selects
+ *     became branches).
+ *   - A*: every new successor with f no more than the expanded node's goes on a stack at the far end of
+ *     the open array and is expanded before the heap's top (the one-node hold generalised; LIFO among
+ *     equal f approximates "larger g first", +1.5 expansions per query on Berlin). Measured with the copies
+ *     split into functions (ap_search_run; before the split, this change to the grid copy alone moved
+ *     JPS+ random512-40-0 from 712 / 714 / 719 to 742 / 750 / 741 through code layout): A* Berlin_0_256
+ *     260 / 261 / 262 -> 247 / 250 / 246, den520d 215 / 221 / 217 -> 208 / 212 / 209, arena2 241 / 240 /
+ *     241 -> 233 / 235 / 233, brc202d 1078 / 1087 / 1074 -> 1061 / 1036 / 1039, Aftershock 1151 / 1162 /
+ *     1162 -> 1079 / 1133 / 1106; JPS+ unchanged (random 730 / 734 / 763 -> 726 / 731 / 732). For JPS+ the
+ *     stack measured no better than the single register-held node (above), which it keeps.
  *   - instrumented (not kept): per random512-40-0 query, 11350 new successors, 3140 already seen (575 of
  *     them improved), 11250 expansions of which 2170 held; 8room_000: 2233 new, 1755 seen, 2040
  *     expansions, 459 held.
@@ -290,6 +308,8 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
                 hold = v_;                                                                                    \
                 hold_aux = (AUX);                                                                             \
                 hold_f = f_;                                                                                  \
+            } else if (STACK && f_ <= fu) {                                                                   \
+                open[--sp] = (ap_open_entry){f_, ng_, v_, (AUX)};                                             \
             } else {                                                                                          \
                 uint32_t i_ = ws->open_len++;                                                                 \
                 open[i_] = (ap_open_entry){f_, ng_, v_, (AUX)};                                               \
@@ -322,14 +342,16 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 /* The one A* loop. `kind` is a compile-time constant at each call site, so the compiler makes one copy
  * that calls the domain through its function pointers (any domain: directional, JPS, 4-connected, ...) and
  * one with the 8-connected grid's successors and octile heuristic inlined (the domain is recognised by its
- * callbacks; grid.h). Same semantics for both: the grid copy generates exactly the successors, in the same
- * order, with the same costs as ap_grid_successors8.
+ * callbacks; grid.h). The grid copy generates exactly the successors, in the same order, with the same
+ * costs as ap_grid_successors8; only its order among equal-f nodes differs (the stack below), so both
+ * find optimal paths of the same cost, not always the same one.
  *
  * The JPS+ copy (jps_impl.h) likewise avoids the calls and divisions and keeps the arrival direction in
  * the open entry's aux, and holds one f-minimal new successor to expand next without the heap (valid A*
  * order: its f is no more than the expanded node's, which was the open list's minimum; a held node is
  * never improved, as that would need an open node of smaller f, bar rounding, which is ignored as for
- * closed nodes). Measurements: see the top of this file.
+ * closed nodes). The grid copy holds all of them, on a stack (same argument, LIFO among equal f).
+ * Measurements: see the top of this file.
  */
 static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
 {
@@ -353,9 +375,14 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
     const bool HOLD = kind == CORE_JPS_PLUS;
     uint32_t hold = UINT32_MAX, hold_aux = 0;
     double hold_f = 0.0;
+    /* The 8-connected grid copy (A*) holds every such successor, on a stack at the far end of the open
+     * array (open[sp .. capacity-1]; the heap and the stack never meet: each open node is in one of them). */
+    const bool STACK = kind == CORE_GRID8;
+    const uint32_t cap = ws->capacity;
+    uint32_t sp = cap;
 
     while (max_expansions == 0 || done < max_expansions) {
-        if (ws->open_len == 0 && hold == UINT32_MAX)
+        if (ws->open_len == 0 && hold == UINT32_MAX && sp == cap)
             return s->state = AP_NO_PATH;
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
          * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
@@ -372,6 +399,11 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             from = hold_aux;
             fu = hold_f;
             hold = UINT32_MAX;
+        } else if (STACK && sp < cap) {
+            u = open[sp].node;
+            from = open[sp].aux;
+            fu = open[sp].f;
+            sp++;
         } else {
             u = open[0].node;
             from = open[0].aux;
@@ -463,6 +495,13 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
         /* The slice ends: the held node goes back to the heap, so the next slice finds it there. */
         uint32_t i = ws->open_len++;
         open[i] = (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux};
+        sift_up(ws, i);
+    }
+    while (STACK && sp < cap) {
+        /* The same for the stack. */
+        const ap_open_entry e = open[sp++];
+        uint32_t i = ws->open_len++;
+        open[i] = e;
         sift_up(ws, i);
     }
     return s->state;
