@@ -35,7 +35,12 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
     if (t == NULL)
         return AP_E_NOMEM;
     t->dist = calloc((size_t)cells * 8, sizeof *t->dist);
-    if (t->dist == NULL) {
+    t->dist8 = malloc((size_t)cells * 8);
+    t->forced = calloc(cells, 1);
+    if (t->dist == NULL || t->dist8 == NULL || t->forced == NULL) {
+        free(t->dist);
+        free(t->dist8);
+        free(t->forced);
         free(t);
         return AP_E_NOMEM;
     }
@@ -85,6 +90,36 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
                 D[(size_t)c * 8 + (size_t)d] = v;
             }
     }
+    /* The one-byte copy pays where nearly every distance fits (random512-40-0, 8room_000: all of them); on
+     * maps of long open runs each escape costs a second row read (Aftershock, 4% of the non-zero
+     * distances: slower than int16 alone), so beyond 1% the copy is dropped and the search reads dist. */
+    size_t nonzero = 0, far = 0;
+    for (size_t i = 0; i < (size_t)cells * 8; i++) {
+        const bool fits = D[i] >= -127 && D[i] <= 127;
+        t->dist8[i] = fits ? (int8_t)D[i] : (int8_t)AP_JPS_FAR8;
+        nonzero += D[i] != 0;
+        far += !fits;
+    }
+    if (far * 100 > nonzero) {
+        free(t->dist8);
+        t->dist8 = NULL;
+    }
+    /* Forced neighbours per straight arrival direction (the tests of pruned_dirs, done once here). */
+    for (int y = 1; y <= H; y++)
+        for (int x = 1; x <= W; x++) {
+            const uint32_t c = (uint32_t)(y * S + x);
+            if (!p[c])
+                continue;
+            unsigned f = 0;
+            for (int d = 0; d < 8; d += 2) {
+                const int32_t o = DX[d] + DY[d] * S, s = -DY[d] + DX[d] * S;
+                if (p[c + (uint32_t)s] && !p[c - (uint32_t)o + (uint32_t)s])
+                    f |= 1u << d;
+                if (p[c - (uint32_t)s] && !p[c - (uint32_t)o - (uint32_t)s])
+                    f |= 1u << (d + 1);
+            }
+            t->forced[c] = (uint8_t)f;
+        }
     *out = t;
     return AP_OK;
 }
@@ -95,6 +130,8 @@ void ap_jps_table_free(void *table)
     if (t == NULL)
         return;
     free(t->dist);
+    free(t->dist8);
+    free(t->forced);
     free(t);
 }
 
@@ -117,7 +154,7 @@ int ap_jps_attach_table(ap_map *m)
     ap_map_table *slot = &m->tables[m->n_tables++];
     slot->name = AP_JPS_TABLE_NAME;
     slot->data = t;
-    slot->bytes = sizeof *t + (size_t)t->cells * 8 * sizeof *t->dist;
+    slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + (t->dist8 != NULL ? 8 : 0) + 1);
     slot->build_seconds = now_seconds() - t0;
     slot->free_fn = ap_jps_table_free;
     return AP_OK;
@@ -323,10 +360,23 @@ static inline __attribute__((always_inline)) uint32_t jump_straight_bits(const a
     return jd->pass[v] ? v : NONE;
 }
 
-/* Block-based diagonal jump: one legality test per diagonal step, then the two straight scans, each one
- * window per 64 cells of its event line (the line pointers move by one line per step). */
-static inline __attribute__((always_inline)) uint32_t jump_diag_bits(const ap_jps_domain *jd, uint32_t u,
-                                                                     int32_t ux, int32_t uy, int d, uint32_t *k)
+/* Block-based diagonal jump from u = (ux, uy) in diagonal direction d, with intermediate jump points
+ * pruned (ICAPS 2014 section 4; see ap_jps_plus_expand in jps_impl.h for the argument): one legality test
+ * per diagonal step, then the two straight scans, each one window per 64 cells of its event line (the line
+ * pointers move by one line per step). A diagonal cell whose scans find jump points (the goal counts) is
+ * not generated itself: the points the scans found are, with the diagonal leg in their cost, and the walk
+ * goes on. When fewer than 3 slots are left below room, that diagonal cell is generated instead (unpruned
+ * JPS; always valid). Writes out[n ..]; returns the new n.
+ * Measured (arcpath-bench, median us over every scenario line, loaded machine, taskset -c 1, three
+ * interleaved runs old / new, mean expansions old -> new; the bench's workspace has 8 successor slots, so
+ * only the first one or two diagonal jump points of a walk are pruned): 8room_000 354 / 358 / 359 -> 247 /
+ * 246 / 246 (3973 -> 2028), brc202d 58.9 / 59.2 / 59.1 -> 45.9 / 47.2 / 46.6 (555 -> 344), Paris_1_1024
+ * 39.4 / 39.8 / 40.2 -> 32.6 / 33.3 / 34.0, random512-40-0 1253 / 1244 / 1247 -> 1165 / 1168 / 1164,
+ * den520d 8.0 / 8.0 / 8.1 -> 6.3 / 6.3 / 6.2, arena2 7.4 / 7.3 / 7.3 -> 7.1 / 7.1 / 7.1, Berlin_0_256
+ * 5.8 / 5.8 / 5.7 -> 5.0 / 4.9 / 4.9, maze512-32-0 17.0 / 17.2 / 17.2 -> 16.0 / 16.0 / 16.0, AR0011SR
+ * 12.2 / 12.3 / 12.3 -> 10.6 / 10.5 / 10.4, Aftershock 19.6 / 19.3 / 20.0 -> 15.4 / 15.7 / 15.6. */
+static inline __attribute__((always_inline)) int jump_diag_bits(const ap_jps_domain *jd, uint32_t u, int32_t ux,
+                                                                int32_t uy, int d, ap_succ *out, int n, int room)
 {
     const ap_jps_bits *b = jd->bits;
     const uint8_t *p = jd->pass;
@@ -339,25 +389,35 @@ static inline __attribute__((always_inline)) uint32_t jump_diag_bits(const ap_jp
     uint32_t steps = 0;
     for (;;) {
         if (!(p[u + (uint32_t)h] && p[u + (uint32_t)vv] && p[u + (uint32_t)(h + vv)]))
-            return NONE;
+            return n;
         u += (uint32_t)(h + vv);
         ux += dx;
         uy += dy;
         R += rstep;
         C += cstep;
         steps++;
-        if (u == jd->goal)
-            break;
+        if (u == jd->goal) {
+            out[n++] = (ap_succ){u, (double)steps * M_SQRT2};
+            return n;
+        }
         const int32_t gpr = gy == uy ? gx : -1, gpc = gx == ux ? gy : -1;
         const int32_t r = dx > 0 ? ev_up(R, ux, gpr) : ev_down(R, ux, gpr);
-        if (p[(uint32_t)uy * S + (uint32_t)r])
-            break;
+        const uint32_t rv = (uint32_t)uy * S + (uint32_t)r;
         const int32_t c = dy > 0 ? ev_up(C, uy, gpc) : ev_down(C, uy, gpc);
-        if (p[(uint32_t)c * S + (uint32_t)ux])
-            break;
+        const uint32_t cv = (uint32_t)c * S + (uint32_t)ux;
+        const bool rj = p[rv], cj = p[cv];
+        if (!rj && !cj)
+            continue;
+        const double gd = (double)steps * M_SQRT2;
+        if (n + 3 > room) {
+            out[n++] = (ap_succ){u, gd};
+            return n;
+        }
+        if (rj)
+            out[n++] = (ap_succ){rv, gd + (double)abs(r - ux)};
+        if (cj)
+            out[n++] = (ap_succ){cv, gd + (double)abs(c - uy)};
     }
-    *k = steps;
-    return u;
 }
 
 /* Online diagonal jump from u in diagonal direction (h, vv): stops at the goal or at a cell whose straight
@@ -379,6 +439,9 @@ static inline uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int32_t h,
     }
 }
 
+/* The direction u was entered in: that of the last leg from its parent. With intermediate jump points
+ * pruned a parent may be off u's lines (a diagonal leg, then a straight one: ap_jps_plus_expand); the last
+ * leg is then straight along the axis with the larger offset. On a line this is the line's direction. */
 static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy)
 {
     uint32_t par = jd->nodes[u].parent;
@@ -386,7 +449,8 @@ static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, i
         return -1;
     const uint32_t S = jd->stride;
     int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
-    return dir_of(sgn(ux - px), sgn(uy - py));
+    const int32_t dx = ux - px, dy = uy - py, adx = abs(dx), ady = abs(dy);
+    return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
 }
 
 static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
@@ -402,19 +466,22 @@ static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
         uint32_t k = 0, v;
         const int32_t h = DX[d], vv = DY[d] * (int32_t)S;
         if (jd->bits != NULL) {
-            /* One inlined copy per direction (constant d: no direction tests inside the scans). */
+            /* One inlined copy per direction (constant d: no direction tests inside the scans). A diagonal
+             * leaves one slot for each direction still to do (each yields at most one without pruning). */
+            const int room = jd->succ_cap - __builtin_popcount(dirs);
+            v = NONE;
             switch (d) {
             case 0: v = jump_straight_bits(jd, ux, uy, 0, &k); break;
-            case 1: v = jump_diag_bits(jd, u, ux, uy, 1, &k); break;
+            case 1: n = jump_diag_bits(jd, u, ux, uy, 1, out, n, room); break;
             case 2: v = jump_straight_bits(jd, ux, uy, 2, &k); break;
-            case 3: v = jump_diag_bits(jd, u, ux, uy, 3, &k); break;
+            case 3: n = jump_diag_bits(jd, u, ux, uy, 3, out, n, room); break;
             case 4: v = jump_straight_bits(jd, ux, uy, 4, &k); break;
-            case 5: v = jump_diag_bits(jd, u, ux, uy, 5, &k); break;
+            case 5: n = jump_diag_bits(jd, u, ux, uy, 5, out, n, room); break;
             case 6: v = jump_straight_bits(jd, ux, uy, 6, &k); break;
-            default: v = jump_diag_bits(jd, u, ux, uy, 7, &k); break;
+            default: n = jump_diag_bits(jd, u, ux, uy, 7, out, n, room); break;
             }
             if (v != NONE)
-                out[n++] = (ap_succ){v, d & 1 ? (double)k * M_SQRT2 : (double)k};
+                out[n++] = (ap_succ){v, (double)k};
         } else if (d & 1) {
             v = jump_diag(jd, u, h, vv, &k);
             if (v != NONE)
@@ -435,7 +502,7 @@ static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
     const uint32_t S = jd->stride;
     const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
     ap_jps_succ_h tmp[8];
-    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp);
+    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp, 8);
     for (int i = 0; i < n; i++)
         out[i] = (ap_succ){tmp[i].node, tmp[i].cost};
     return n;
@@ -455,9 +522,12 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
     jd->map = m;
     jd->pass = m->pass;
     jd->jump = table != NULL ? table->dist : NULL;
+    jd->jump8 = table != NULL ? table->dist8 : NULL;
+    jd->forced = table != NULL ? table->forced : NULL;
     const ap_map_table *bits = table == NULL ? ap_map_find_table(m, AP_JPS_BITS_NAME) : NULL;
     jd->bits = bits != NULL ? bits->data : NULL;
     jd->stride = (uint32_t)m->stride;
+    jd->succ_cap = 8;
     jd->goal = goal;
     jd->goal_py = (int32_t)(goal / jd->stride);
     jd->goal_px = (int32_t)(goal - (uint32_t)jd->goal_py * jd->stride);
@@ -472,6 +542,9 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
 void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws)
 {
     jd->nodes = ws->nodes;
+    /* dom->max_succ stays 8 (what unpruned JPS needs, so 8-slot workspaces still run it); a bigger
+     * successor buffer lets online JPS prune more intermediate jump points per expansion (jump_diag_bits). */
+    jd->succ_cap = ws->succ_cap > 8 ? ws->succ_cap : 8;
 }
 
 size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap)
@@ -487,12 +560,18 @@ size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_
         int32_t by = (int32_t)jp[i] / S, bx = (int32_t)jp[i] % S;
         int32_t dx = bx - ax, dy = by - ay;
         int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-        if ((adx != 0 && ady != 0 && adx != ady) || (adx == 0 && ady == 0))
+        if (adx == 0 && ady == 0)
             return 0;
-        int32_t steps = adx > ady ? adx : ady, off = sgn(dx) + sgn(dy) * S;
-        for (int32_t k = 1; k <= steps; k++, count++)
+        /* Diagonal first (min(adx, ady) steps), then straight: the leg JPS+ takes past a pruned
+         * intermediate jump point (jps_impl.h); one of the two parts is empty for a pair on a line. */
+        int32_t diag = adx < ady ? adx : ady, cur = (int32_t)jp[i - 1];
+        const int32_t doff = sgn(dx) + sgn(dy) * S, soff = adx > ady ? sgn(dx) : sgn(dy) * S;
+        const int32_t steps = adx > ady ? adx : ady;
+        for (int32_t k = 1; k <= steps; k++, count++) {
+            cur += k <= diag ? doff : soff;
             if (out != NULL && count < cap)
-                out[count] = (uint32_t)((int32_t)jp[i - 1] + k * off);
+                out[count] = (uint32_t)cur;
+        }
     }
     return count;
 }

@@ -41,12 +41,21 @@
 #define AP_JPS_TABLE_NAME "jps_plus"
 #define AP_JPS_BITS_NAME "jps_bits"
 
+/* ap_jps_table.dist8's escape: the distance does not fit in a byte, ap_jps_table.dist has it. */
+#define AP_JPS_FAR8 (-128)
+
 /* JPS+ jump-distance table: for every padded cell and each of the 8 directions (N, NE, E, SE, S, SW, W, NW
  * in that order), a signed step count. d > 0: the d-th cell in that direction is a jump point (reached by
  * legal steps). d <= 0: -d legal steps are possible before a wall or an illegal diagonal, with no jump point
- * on the way. 16 bytes per padded cell. */
+ * on the way. 17 bytes per padded cell with the forced-neighbour byte, 25 with the one-byte copy. */
 typedef struct ap_jps_table {
     int16_t *dist;    /* 8 * cells entries, cell-major */
+    int8_t *dist8;    /* the same distances in one byte each, AP_JPS_FAR8 where |d| > 127 (read dist
+                       * there), or NULL when more than 1% of the non-zero ones do not fit: the search
+                       * reads these when present, half the cache footprint (search.c) */
+    uint8_t *forced;  /* per padded cell, the forced neighbours of a straight arrival in direction d
+                       * (even): bit d = the side at d+2 (90 degrees clockwise), bit d+1 = the side at
+                       * d+6; so the JPS+ pruning reads one byte instead of four cells on three rows */
     uint32_t cells;   /* padded cells of the map */
 } ap_jps_table;
 
@@ -76,8 +85,11 @@ typedef struct ap_jps_domain {
     const ap_map *map;
     const uint8_t *pass;      /* padded passability */
     const int16_t *jump;      /* JPS+ distances, NULL for online JPS */
+    const int8_t *jump8;      /* JPS+ distances in one byte (ap_jps_table.dist8), or NULL */
+    const uint8_t *forced;    /* JPS+ forced-neighbour bytes (ap_jps_table), NULL for online JPS */
     const struct ap_jps_bits *bits; /* online JPS: bit lines for block scans, or NULL (cell by cell) */
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
+    int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
     uint32_t stride;
     uint32_t goal;
     int32_t goal_px, goal_py; /* padded column / row of the goal */
@@ -90,7 +102,8 @@ typedef struct ap_jps_domain {
 int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
                        uint32_t goal);
 
-/* Point the domain at the workspace its search runs on (reads parents only). */
+/* Point the domain at the workspace its search runs on (reads its parents during the search, and its
+ * successor capacity now). */
 void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
 
 /* True when dom is a JPS+ domain made by ap_jps_domain_init with a table (recognised by its callbacks);
@@ -98,9 +111,12 @@ void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
  * and the arrival direction kept in the open-list entry instead of recomputed from the parent). Pure; thread-safe. */
 bool ap_jps_is_plus(const ap_domain *dom);
 
-/* Expand a jump-point path jp[0 .. n-1] (each consecutive pair on one straight or diagonal line) into the
- * full cell path: writes up to cap node ids to out and returns the full count (call again with a bigger
- * buffer when it exceeds cap; out may be NULL with cap 0). Returns 0 if a pair is not on a line. Pure. */
+/* Expand a jump-point path jp[0 .. n-1] into the full cell path. Each consecutive pair is joined by the
+ * diagonal-first octile leg: min(|dx|, |dy|) diagonal steps, then straight ones (a pair on one line is the
+ * special case with one part empty; JPS+ parents past a pruned intermediate jump point need both parts:
+ * jps_impl.h). Writes up to cap node ids to out and returns the full count (call again with a bigger
+ * buffer when it exceeds cap; out may be NULL with cap 0). Returns 0 if two consecutive points are equal.
+ * Pure; checks no passability (the search only produces legal legs). */
 size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap);
 
 #endif

@@ -53,6 +53,36 @@ static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int
     return dirs;
 }
 
+/* Jump distance of cell c in direction d. narrow (a constant where inlined): from the one-byte table
+ * (jd->jump8), or the int16 one where it does not fit (rare there: one well-predicted branch); else from
+ * the int16 table. */
+static inline __attribute__((always_inline)) int32_t ap_jps_dist(const ap_jps_domain *jd, uint32_t c, int d,
+                                                                 const bool narrow)
+{
+    if (!narrow)
+        return jd->jump[(size_t)c * 8 + (size_t)d];
+    int32_t v = jd->jump8[(size_t)c * 8 + (size_t)d];
+    if (__builtin_expect(v == AP_JPS_FAR8, 0))
+        v = jd->jump[(size_t)c * 8 + (size_t)d];
+    return v;
+}
+
+/* pruned_dirs from the JPS+ forced-neighbour byte of u (ap_jps_table.forced): the same set, one load. */
+static inline unsigned pruned_dirs_forced(const uint8_t *forced, uint32_t u, int from)
+{
+    if (from < 0)
+        return 0xffu;
+    if (from & 1)
+        return (1u << from) | (1u << ((from + 7) & 7)) | (1u << ((from + 1) & 7));
+    const unsigned f = (unsigned)forced[u] >> from;
+    unsigned dirs = 1u << from;
+    if (f & 1u)
+        dirs |= (1u << ((from + 2) & 7)) | (1u << ((from + 1) & 7));
+    if (f & 2u)
+        dirs |= (1u << ((from + 6) & 7)) | (1u << ((from + 7) & 7));
+    return dirs;
+}
+
 /* One JPS+ successor with its heuristic and the direction it is reached in (kept by the core in the open
  * entry's aux, so the next expansion needs no division to find its arrival direction). */
 typedef struct ap_jps_succ_h {
@@ -71,41 +101,77 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
     return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
 }
 
+/* Room for one JPS+ expansion's successors in the core's inlined copy: with intermediate jump points
+ * pruned a diagonal yields two per diagonal jump point it passes (ap_jps_plus_expand falls back to the
+ * unpruned successor when the room runs out, so this bounds work, not correctness). */
+#define AP_JPS_PLUS_CAP 64
+
 #define SUCC_H(NODE, COST, X, Y, D) ((ap_jps_succ_h){(NODE), (D), (COST), (X), (Y)})
 
 /* JPS+: each pruned direction is one table read plus the goal test (Rabin): a straight direction that
  * passes the goal within its free run stops at the goal; a diagonal whose quadrant holds the goal stops
- * where it meets the goal's row or column, if that is within its free run. */
-static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
-                                     ap_jps_succ_h *out)
+ * where it meets the goal's row or column, if that is within its free run.
+ *
+ * Intermediate jump points are pruned (Harabor & Grastien, ICAPS 2014, section 4 "Pruning intermediate
+ * jump points"): without corner cutting a diagonal jump point never has a forced neighbour, it is a jump
+ * point only because a straight jump from it finds one. So instead of putting it on the open list, its two
+ * straight successors are generated here (cost: the diagonal leg plus the straight one, arrival direction
+ * the straight one) and the diagonal walk goes on to the next diagonal jump point. The parent of such a
+ * successor is u, off u's lines: ap_jps_expand_path rebuilds the leg diagonal first, which is exactly the
+ * walk taken here. cap bounds out[]: when fewer than 3 slots (plus one per direction still to do) are
+ * left, the diagonal jump point itself is generated instead, as unpruned JPS+ does (always valid). */
+static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_jps_domain *jd, uint32_t u,
+                                                                      int32_t ux, int32_t uy, int from,
+                                                                      ap_jps_succ_h *out, int cap, const bool narrow)
 {
     const uint32_t S = jd->stride;
     const int32_t gdx = jd->goal_px - ux, gdy = jd->goal_py - uy;
     const int sx = sgn(gdx), sy = sgn(gdy);
     const int32_t adx = gdx < 0 ? -gdx : gdx, ady = gdy < 0 ? -gdy : gdy;
-    const int16_t *J = jd->jump + (size_t)u * 8;
-    unsigned dirs = pruned_dirs(jd->pass, S, u, from);
+    unsigned dirs = pruned_dirs_forced(jd->forced, u, from);
     int n = 0;
     while (dirs) {
         int d = __builtin_ctz(dirs);
         dirs &= dirs - 1;
-        int32_t dist = J[d];
+        int32_t dist = ap_jps_dist(jd, u, d, narrow);
         if (dist == 0)
             continue;
         int32_t run = dist < 0 ? -dist : dist;
         const int32_t off = DX[d] + DY[d] * (int32_t)S;
         if (d & 1) {
-            if (sx == DX[d] && sy == DY[d]) {
-                int32_t mn = adx < ady ? adx : ady;
-                if (mn <= run) {
+            const bool quad = sx == DX[d] && sy == DY[d];
+            const int32_t mn = adx < ady ? adx : ady;
+            /* The walk: c = u + acc * off is the current diagonal jump point (u at first). */
+            const int dh = DX[d] > 0 ? 2 : 6, dv = DY[d] > 0 ? 4 : 0; /* its straight components */
+            const int32_t oh = DX[d], ov = DY[d] * (int32_t)S;
+            const int reserve = __builtin_popcount(dirs);
+            int32_t acc = 0;
+            for (;;) {
+                if (quad && mn <= acc + run) {
                     out[n++] = SUCC_H(u + (uint32_t)(mn * off), (double)mn * M_SQRT2, ux + mn * DX[d],
                                       uy + mn * DY[d], d);
-                    continue;
+                    break;
                 }
+                if (dist <= 0)
+                    break;
+                acc += dist;
+                const uint32_t c = u + (uint32_t)(acc * off);
+                const int32_t cx = ux + acc * DX[d], cy = uy + acc * DY[d];
+                if (n + 3 + reserve > cap) {
+                    out[n++] = SUCC_H(c, (double)acc * M_SQRT2, cx, cy, d);
+                    break;
+                }
+                const double gc = (double)acc * M_SQRT2;
+                /* The goal cannot lie on c's straight lines here: it would be on c's row or column and in
+                 * u's quadrant d, so the target test above stopped the walk at or before c. */
+                const int32_t sh = ap_jps_dist(jd, c, dh, narrow), sv = ap_jps_dist(jd, c, dv, narrow);
+                if (sh > 0)
+                    out[n++] = SUCC_H(c + (uint32_t)(sh * oh), gc + (double)sh, cx + sh * DX[d], cy, dh);
+                if (sv > 0)
+                    out[n++] = SUCC_H(c + (uint32_t)(sv * ov), gc + (double)sv, cx, cy + sv * DY[d], dv);
+                dist = ap_jps_dist(jd, c, d, narrow);
+                run = dist < 0 ? -dist : dist;
             }
-            if (dist > 0)
-                out[n++] = SUCC_H(u + (uint32_t)(dist * off), (double)dist * M_SQRT2, ux + dist * DX[d],
-                                  uy + dist * DY[d], d);
         } else {
             int32_t along = DX[d] != 0 ? (gdy == 0 && sx == DX[d] ? adx : 0) : (gdx == 0 && sy == DY[d] ? ady : 0);
             if (along != 0 && along <= run) {
@@ -117,6 +183,14 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
         }
     }
     return n;
+}
+
+/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present. */
+static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
+                                     ap_jps_succ_h *out, int cap)
+{
+    return jd->jump8 != NULL ? ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, true)
+                             : ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, false);
 }
 
 #undef SUCC_H

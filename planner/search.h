@@ -62,7 +62,8 @@ typedef struct ap_open_entry {
  * Sized once for the largest map (node capacity) and reused by every search without clearing. */
 typedef struct ap_workspace {
     ap_node *nodes;
-    ap_open_entry *open; /* binary heap, 1 slot per node at most */
+    ap_open_entry *open; /* binary heap from the front, 1 slot per node at most; during a run, the grid
+                          * copy's stack of f-minimal nodes grows from the back (search.c) */
     uint32_t *pos;       /* per node: its index in open while it is open; stale once expanded (a node is
                           * open iff pos < open_len and open[pos].node is the node) */
     uint32_t open_len;

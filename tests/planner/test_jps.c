@@ -361,7 +361,23 @@ START_TEST(jps_plus_table_brute_force)
                     int got = tab->dist[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
                     ck_assert_msg(got == want, "map %d (%dx%d) cell (%d,%d) dir %d: table %d, brute force %d", i, w,
                                   h, x, y, d, got, want);
+                    if (tab->dist8 != NULL) {
+                        int got8 = tab->dist8[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
+                        ck_assert_int_eq(got8, want >= -127 && want <= 127 ? want : AP_JPS_FAR8);
+                    }
                 }
+                /* the forced-neighbour byte: bit d for the side at d+2, bit d+1 for the side at d+6 */
+                unsigned fwant = 0;
+                for (int d = 0; d < 8; d += 2) {
+                    int sx = -BY[d], sy = BX[d];
+                    if (free_cell(m, x + sx, y + sy) && !free_cell(m, x - BX[d] + sx, y - BY[d] + sy))
+                        fwant |= 1u << d;
+                    if (free_cell(m, x - sx, y - sy) && !free_cell(m, x - BX[d] - sx, y - BY[d] - sy))
+                        fwant |= 1u << (d + 1);
+                }
+                unsigned fgot = tab->forced[ap_map_index(m, x, y)];
+                ck_assert_msg(fgot == fwant, "map %d cell (%d,%d): forced byte %#x, brute force %#x", i, x, y, fgot,
+                              fwant);
             }
         ap_map_free(m);
         free(t);
@@ -418,7 +434,8 @@ START_TEST(time_slicing)
 }
 END_TEST
 
-/* ap_jps_expand_path fills the cells between jump points and refuses pairs off a line. */
+/* ap_jps_expand_path fills the cells between jump points (a pair off a line: diagonal first, then straight,
+ * the leg of a pruned intermediate jump point) and refuses a repeated point. */
 START_TEST(expand_path)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 6\nwidth 6\nmap\n......\n......\n......\n......\n......\n"
@@ -430,7 +447,12 @@ START_TEST(expand_path)
     ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
     ck_assert_uint_eq(out[3], ap_map_index(m, 3, 3));
     ck_assert_uint_eq(out[5], ap_map_index(m, 3, 5));
-    uint32_t bad[2] = {ap_map_index(m, 0, 0), ap_map_index(m, 1, 2)};
+    uint32_t bent[2] = {ap_map_index(m, 0, 0), ap_map_index(m, 1, 3)};
+    ck_assert_uint_eq(ap_jps_expand_path(m, bent, 2, out, 16), 4);
+    ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
+    ck_assert_uint_eq(out[2], ap_map_index(m, 1, 2));
+    ck_assert_uint_eq(out[3], ap_map_index(m, 1, 3));
+    uint32_t bad[2] = {ap_map_index(m, 2, 2), ap_map_index(m, 2, 2)};
     ck_assert_uint_eq(ap_jps_expand_path(m, bad, 2, out, 16), 0);
     ap_map_free(m);
 }
