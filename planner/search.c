@@ -87,18 +87,19 @@
  *     decrease-key that changes bucket is a removal plus a push.
  *   - kept: the same ring, but only the lowest bucket is a heap and the others are unordered bags that are
  *     heapified (Floyd) when they become the lowest ("Bucketed open list" below), K = 64, ring 256:
- *       Berlin_0_256     259 / 263 / 276  ->  211 / 211 / 218
- *       arena2           260 / 259 / 250  ->  213 / 207 / 207
- *       den520d          218 / 218 / 221  ->  184 / 185 / 185
- *       brc202d         1085 / 1085 / 1092 ->  892 / 904 / 902
- *       AR0011SR        1623 / 1610 / 1621 -> 1310 / 1304 / 1306
- *       Aftershock      1151 / 1159 / 1185 ->  922 / 913 / 925
- *       8room_000       2493 / 2459 / 2481 -> 1982 / 1938 / 1892
- *       random512-40-0  2042 / 2114 / 2020 -> 1844 / 1834 / 1803
- *       Paris_1_1024    4814 / 4778 / 4878 -> 3833 / 4264 / 4369
- *       maze512-32-0    8904 / 9387 / 9214 -> 6673 / 6733 / 7213
+ *       Berlin_0_256     257 / 257 / 256  ->  205 / 205 / 207
+ *       arena2           242 / 247 / 241  ->  198 / 204 / 203
+ *       den520d          215 / 211 / 210  ->  180 / 180 / 180
+ *       brc202d         1071 / 1105 / 1080 ->  888 / 868 / 876
+ *       AR0011SR        1608 / 1606 / 1591 -> 1285 / 1278 / 1237
+ *       Aftershock      1140 / 1121 / 1121 ->  862 / 861 / 888
+ *       8room_000       2416 / 2419 / 2383 -> 1945 / 1844 / 1859
+ *       random512-40-0  2007 / 1991 / 1978 -> 1797 / 1783 / 1793
+ *       Paris_1_1024    4715 / 4512 / 4636 -> 3793 / 3909 / 3855
+ *       maze512-32-0    9190 / 9232 / 9360 -> 6642 / 6722 / 6767
+ *     (with the 12-byte bag entries below; the bitmap below changes none of these).
  *     Same expansions (mean per map equal to the last digit; totals differ by a few nodes through the
- *     node-id tie-break below), every line optimal. Bucket width against the kept K = 16 (ring 64): K = 64
+ *     node-id tie-break below), every line optimal. Bucket width against K = 16 (ring 64): K = 64 (kept)
  *     Berlin 206 / 204 / 205 -> 200 / 201 / 203, den520d 190 / 186 / 182 -> 174 / 174 / 179, Aftershock
  *     875 / 864 / 873 -> 837 / 843 / 853; K = 8 and K = 32 no better than 16; K = 128 (ring 512) against
  *     K = 64: Berlin 201 / 203 / 202 -> 205 / 206 / 209, den520d 177 / 175 / 177 -> 181 / 186 / 184.
@@ -113,14 +114,20 @@
  *   - bag entries as f + node (12 bytes, g read from the node when the bag is heapified) instead of full
  *     24-byte entries: Berlin 215 / 217 / 212 -> 212 / 207 / 207, Aftershock 950 / 906 / 861 -> 893 / 860 /
  *     861, brc202d 877 / 888 / 907 -> 890 / 875 / 890: no slower, half the memory; kept.
- *   - generation stamp (ap_search_begin) against clearing per search, den520d A*: short queries (scenario
- *     buckets 0-5, 60 lines repeated 20 times so the node pages are already mapped) median / mean us: stamp
- *     0.8 / 1.6, 0.8 / 1.5, 0.8 / 1.3; memset of the domain's nodes (1 MB) 16.8 / 17.8, 16.8 / 17.8, 16.9 /
- *     17.8; touched list (append each new node, reset those at the next begin) 0.9 / 1.6, 0.8 / 1.4, 0.9 /
- *     1.5. All lines: stamp 185 / 188 / 193, memset 207 / 206 / 203, touched 190 / 192 / 190; Berlin all
- *     lines: stamp 214 / 219 / 212, memset 235 / 235 / 231, touched 223 / 222 / 221. The stamp stays (no
- *     extra store per node, no clearing). Note: on a fresh workspace the first searches pay page faults on
- *     the calloc'd node matrix (the 60 short lines once: median 6 us instead of 0.8).
+ *   - a bitmap of the non-empty bags (ws->bq_used), so ap_search_begin empties only those and bq_advance
+ *     finds the next one with ctz instead of scanning the 256 slots: den520d short queries (below) median /
+ *     mean us 0.8 / 1.4 (three runs alike) -> 0.6 / 1.2 (alike); all lines unchanged (Berlin 208 / 208 / 207
+ *     -> 210 / 208 / 209, den520d 186 / 183 / 182 -> 185 / 182 / 183, Aftershock 880 / 872 / 850 -> 891 /
+ *     866 / 855).
+ *   - generation stamp (ap_search_begin) against clearing per search (on the 24-byte-bag build), den520d
+ *     A*: short queries (scenario buckets 0-5, 60 lines repeated 20 times so the node pages are already
+ *     mapped) median / mean us: stamp 0.8 / 1.6, 0.8 / 1.5, 0.8 / 1.3; memset of the domain's nodes (1 MB)
+ *     16.8 / 17.8, 16.8 / 17.8, 16.9 / 17.8; touched list (append each new node, reset those at the next
+ *     begin) 0.9 / 1.6, 0.8 / 1.4, 0.9 / 1.5. All lines: stamp 185 / 188 / 193, memset 207 / 206 / 203,
+ *     touched 190 / 192 / 190; Berlin all lines: stamp 214 / 219 / 212, memset 235 / 235 / 231, touched
+ *     223 / 222 / 221. The stamp stays (no extra store per node, no clearing). Note: on a fresh workspace
+ *     the first searches pay page faults on the calloc'd node matrix (the 60 short lines once: median 6 us
+ *     instead of 0.8).
  */
 #include "search.h"
 
@@ -167,6 +174,7 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
     ws->bq_free = 0;
     for (int b = 0; b < AP_BQ_RING; b++)
         ws->bq_bag[b] = (ap_bq_bag){UINT32_MAX, 0};
+    memset(ws->bq_used, 0, sizeof ws->bq_used);
     ws->capacity = capacity;
     ws->succ_cap = max_succ;
     return AP_OK;
@@ -275,8 +283,11 @@ static inline uint32_t bq_bucket(const ap_workspace *ws, double f)
 
 static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
 {
-    ap_bq_bag *bag = &ws->bq_bag[b & (AP_BQ_RING - 1)];
+    const uint32_t slot = b & (AP_BQ_RING - 1);
+    ap_bq_bag *bag = &ws->bq_bag[slot];
     if (bag->last == UINT32_MAX || bag->fill == AP_BQ_CHUNK) {
+        if (bag->last == UINT32_MAX)
+            ws->bq_used[slot / 64] |= 1ull << (slot % 64);
         uint32_t c = ws->bq_free; /* never UINT32_MAX: see ap_workspace_init */
         ws->bq_free = ws->bq_link[c];
         ws->bq_link[c] = bag->last;
@@ -293,7 +304,8 @@ static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
 /* Take the entry at pool index i out of bucket b's bag: the bag's newest entry fills the hole. */
 static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
 {
-    ap_bq_bag *bag = &ws->bq_bag[b & (AP_BQ_RING - 1)];
+    const uint32_t slot = b & (AP_BQ_RING - 1);
+    ap_bq_bag *bag = &ws->bq_bag[slot];
     uint32_t j = bag->last * AP_BQ_CHUNK + --bag->fill;
     if (i != j) {
         ws->bq_f[i] = ws->bq_f[j];
@@ -304,6 +316,8 @@ static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
         uint32_t c = bag->last;
         bag->last = ws->bq_link[c];
         bag->fill = bag->last == UINT32_MAX ? 0 : AP_BQ_CHUNK;
+        if (bag->last == UINT32_MAX)
+            ws->bq_used[slot / 64] &= ~(1ull << (slot % 64));
         ws->bq_link[c] = ws->bq_free;
         ws->bq_free = c;
     }
@@ -347,10 +361,21 @@ static inline bool bq_decrease(ap_workspace *ws, double oldf, ap_open_entry e)
  * heap. */
 static void bq_advance(ap_workspace *ws)
 {
-    ap_bq_bag *bag;
-    do
-        bag = &ws->bq_bag[++ws->bq_cur & (AP_BQ_RING - 1)];
-    while (bag->last == UINT32_MAX);
+    /* the next non-empty bag after bq_cur's slot (whose bag is empty), cyclically, from the bitmap */
+    const uint32_t cs = ws->bq_cur & (AP_BQ_RING - 1);
+    uint32_t s = (cs + 1) & (AP_BQ_RING - 1), slot;
+    uint64_t m = ws->bq_used[s / 64] & (~0ull << (s % 64));
+    for (uint32_t w = s / 64;;) {
+        if (m != 0) {
+            slot = w * 64 + (uint32_t)__builtin_ctzll(m);
+            break;
+        }
+        w = (w + 1) % (AP_BQ_RING / 64);
+        m = ws->bq_used[w];
+    }
+    ws->bq_cur += (slot - cs) & (AP_BQ_RING - 1);
+    ap_bq_bag *bag = &ws->bq_bag[slot];
+    ws->bq_used[slot / 64] &= ~(1ull << (slot % 64));
     uint32_t n = 0, fill = bag->fill;
     for (uint32_t c = bag->last; c != UINT32_MAX;) {
         const double *f = &ws->bq_f[c * AP_BQ_CHUNK];
@@ -406,17 +431,20 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     ws->pos[start] = 0;
     ws->open_len = 1;
     if (ap_grid_is_octile_fast(dom)) {
-        /* Empty the bags an earlier search left (their chunks back to the free list): work bounded by
-         * what that search did, never a sweep of the pool. */
-        for (int b = 0; b < AP_BQ_RING; b++) {
-            ap_bq_bag *bag = &ws->bq_bag[b];
-            while (bag->last != UINT32_MAX) {
-                uint32_t c = bag->last;
-                bag->last = ws->bq_link[c];
-                ws->bq_link[c] = ws->bq_free;
-                ws->bq_free = c;
+        /* Empty the bags an earlier search left (their chunks back to the free list): only the non-empty
+         * ones (bitmap), so the work is bounded by what that search did, never a sweep of the pool. */
+        for (int w = 0; w < AP_BQ_RING / 64; w++) {
+            for (uint64_t m = ws->bq_used[w]; m != 0; m &= m - 1) {
+                ap_bq_bag *bag = &ws->bq_bag[w * 64 + __builtin_ctzll(m)];
+                while (bag->last != UINT32_MAX) {
+                    uint32_t c = bag->last;
+                    bag->last = ws->bq_link[c];
+                    ws->bq_link[c] = ws->bq_free;
+                    ws->bq_free = c;
+                }
+                bag->fill = 0;
             }
-            bag->fill = 0;
+            ws->bq_used[w] = 0;
         }
         ws->bq_count = 0;
         ws->bq_cur = (uint32_t)(ws->open[0].f * AP_BQ_PER_TILE);

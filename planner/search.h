@@ -94,6 +94,7 @@ typedef struct ap_workspace {
     uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, truncated) */
     uint32_t bq_count;        /* entries in the bags */
     ap_bq_bag bq_bag[AP_BQ_RING]; /* bucket b is bq_bag[b % AP_BQ_RING] */
+    uint64_t bq_used[AP_BQ_RING / 64]; /* bit i: bq_bag[i] is not empty */
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
@@ -119,7 +120,7 @@ typedef struct ap_search {
 
 /* Start an A* search from start to goal on workspace ws (O(1) in the map size: bumps the generation stamp,
  * which measured far cheaper than clearing the matrix, search.c; for the 8-connected grid it also empties
- * the AP_BQ_RING bags of the bucketed open list, returning the chunks the previous search left).
+ * the bags of the bucketed open list the previous search left, found through a bitmap).
  * Returns AP_OK when the search is ready to run, AP_E_INTERNAL when the domain needs more capacity than the
  * workspace has or an id is out of range. The search keeps pointers to ws and dom until it ends. */
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
