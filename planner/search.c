@@ -110,7 +110,10 @@
  *     212 and 921 / 918 / 913 -> 893 / 898 / 901 against the branch-free three keys. JPS+ keeps two keys;
  *     sift_up / sift_down are always_inline now (with the order flag GCC kept sift_down out of line, which
  *     cost every copy); JPS+ against the previous commit: brc202d 50.6 / 40.8 / 40.8 -> 40.8 / 40.9 / 40.8,
- *     8room_000 260 / 261 / 261 -> 255 / 257 / 257.
+ *     8room_000 260 / 261 / 261 -> 255 / 257 / 257. Online JPS runs the generic copy and pays for the third
+ *     key: brc202d 58.1 / 57.8 / 57.8 -> 59.3 / 59.3 / 59.6, 8room_000 351 / 352 / 351 -> 363 / 356 / 359
+ *     (the generic copy with two keys instead: 8room_000 358 / 356 / 360 -> 350 / 351 / 348), the price of
+ *     the grid and generic copies expanding the same nodes.
  *   - bag entries as f + node (12 bytes, g read from the node when the bag is heapified) instead of full
  *     24-byte entries: Berlin 215 / 217 / 212 -> 212 / 207 / 207, Aftershock 950 / 906 / 861 -> 893 / 860 /
  *     861, brc202d 877 / 888 / 907 -> 890 / 875 / 890: no slower, half the memory; kept.
