@@ -47,7 +47,8 @@ typedef struct ap_node {
     uint32_t gen;    /* generation stamp: the node is part of the current search iff gen == ws->gen */
 } ap_node;
 
-/* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first), node id, and a word
+/* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first; then the smaller node
+ * id, except in the JPS+ copy: search.c open_before_total), node id, and a word
  * the core's specialised loops carry with the node until it is expanded (JPS+: the arrival direction). A
  * 16-byte variant with a float tie key measured no faster (search.c) and reorders equal-f nodes, so it was
  * dropped. */
@@ -58,23 +59,47 @@ typedef struct ap_open_entry {
     uint32_t aux;
 } ap_open_entry;
 
+/* The 8-connected grid's bucketed open list (search.c): buckets per tile of f, ring size (a power of two
+ * above 2 * sqrt(2) * AP_BQ_PER_TILE + 2: every open f lies within 2 * sqrt(2) of the lowest), entries per
+ * chunk of a bag. */
+enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
+
+/* One bucket of the grid's open list that is not the current one: an unordered bag of entries kept in
+ * chunks of AP_BQ_CHUNK entries (all full but the last). */
+typedef struct ap_bq_bag {
+    uint32_t last; /* chunk holding the newest entries, UINT32_MAX when the bag is empty */
+    uint32_t fill; /* entries in that chunk */
+} ap_bq_bag;
+
 /* A search matrix ("workspace"): every piece of mutable search state. Caller-owned; one thread at a time.
  * Sized once for the largest map (node capacity) and reused by every search without clearing. */
 typedef struct ap_workspace {
     ap_node *nodes;
-    ap_open_entry *open; /* binary heap from the front, 1 slot per node at most; during a run, the grid
-                          * copy's stack of f-minimal nodes grows from the back (search.c) */
-    uint32_t *pos;       /* per node: its index in open while it is open; stale once expanded (a node is
-                          * open iff pos < open_len and open[pos].node is the node) */
+    ap_open_entry *open; /* binary heap, 1 slot per node at most; for the 8-connected grid only the
+                          * lowest bucket of the bucketed open list */
+    uint32_t *pos;       /* per node: its index in open while it is open (grid: or its index in bq_f
+                          * while it sits in a bag); stale once expanded (a node is open iff pos <
+                          * open_len and open[pos].node is the node) */
     uint32_t open_len;
     uint32_t capacity;   /* nodes */
     uint32_t gen;        /* current generation; bumped by ap_search_begin */
     ap_succ *succ;       /* scratch for one expansion's successors */
     int succ_cap;
+    /* 8-connected grid: the buckets above the current one (search.c, "Bucketed open list") */
+    double *bq_f;             /* bag entries' f, in bq_chunks chunks of AP_BQ_CHUNK (g is the node's) */
+    uint32_t *bq_node;        /* bag entries' node, same layout */
+    uint32_t *bq_link;        /* per chunk: the bag's previous chunk, or the next free chunk */
+    uint32_t bq_chunks;
+    uint32_t bq_free;         /* first free chunk, UINT32_MAX when none */
+    uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, truncated) */
+    uint32_t bq_count;        /* entries in the bags */
+    ap_bq_bag bq_bag[AP_BQ_RING]; /* bucket b is bq_bag[b % AP_BQ_RING] */
+    uint64_t bq_used[AP_BQ_RING / 64]; /* bit i: bq_bag[i] is not empty */
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
- * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 bytes per node. */
+ * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 12 bytes per node (node, pos, heap
+ * entry, bag entry of the grid's bucketed open list) plus about 100 KB (AP_BQ_RING + 1 spare chunks). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
 /* Release a workspace's memory; ws may be zeroed or initialised. */
@@ -93,7 +118,9 @@ typedef struct ap_search {
     double cost;          /* g of the goal when state == AP_OK */
 } ap_search;
 
-/* Start an A* search from start to goal on workspace ws (O(1): bumps the generation stamp).
+/* Start an A* search from start to goal on workspace ws (O(1) in the map size: bumps the generation stamp,
+ * which measured far cheaper than clearing the matrix, search.c; for the 8-connected grid it also empties
+ * the bags of the bucketed open list the previous search left, found through a bitmap).
  * Returns AP_OK when the search is ready to run, AP_E_INTERNAL when the domain needs more capacity than the
  * workspace has or an id is out of range. The search keeps pointers to ws and dom until it ends. */
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,

@@ -301,7 +301,7 @@ static void slow_work(uv_work_t *w)
         /* The search restarts from scratch on the slow workspace: the fast workspace went back to the pool
          * the moment the fast slice ended, so that the next fast query never waits for a slow one. The
          * discarded work is at most fast_budget expansions; keeping it would mean copying a whole search
-         * matrix (48 bytes per node of the largest map) or pinning a fast workspace for the slow search's
+         * matrix (56 bytes per node of the largest map) or pinning a fast workspace for the slow search's
          * lifetime — exactly the starvation Pinter's second matrix exists to avoid. */
         st = ap_plan_move(&j->plan, j->slow_ws);
         ap_plan_set_cancel(&j->plan, &l->cancel);
