@@ -235,6 +235,12 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
         ap_workspace_free(ws);
         return AP_E_NOMEM;
     }
+    /* Touch the randomly accessed arrays now: calloc/malloc leave large blocks unmapped, and the first
+     * searches on a fresh workspace then paid a page fault per 4 KiB touched (60 short den520d queries:
+     * median 6 us instead of 0.8). A server allocates its workspaces once at start, so this moves that cost
+     * to start-up. */
+    memset(ws->nodes, 0, (size_t)capacity * sizeof *ws->nodes);
+    memset(ws->pos, 0, (size_t)capacity * sizeof *ws->pos);
     for (uint32_t c = 0; c < ws->bq_chunks; c++)
         ws->bq_link[c] = c + 1 < ws->bq_chunks ? c + 1 : UINT32_MAX;
     ws->bq_free = 0;

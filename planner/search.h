@@ -99,7 +99,9 @@ typedef struct ap_workspace {
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
  * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 12 bytes per node (node, pos, heap
- * entry, bag entry of the grid's bucketed open list) plus about 100 KB (AP_BQ_RING + 1 spare chunks). */
+ * entry, bag entry of the grid's bucketed open list) plus about 100 KB (AP_BQ_RING + 1 spare chunks).
+ * The node matrix and the position array are written once here, so their pages are mapped before the
+ * first search (O(capacity); a server does this at start). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
 /* Release a workspace's memory; ws may be zeroed or initialised. */
