@@ -377,7 +377,8 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     }
     m->tables_seconds = now_seconds() - t1;
     if (!m->weighted) {
-        /* JPS+ jump distances (16 bytes per padded cell). Optional: without it jps_plus runs online JPS. */
+        /* JPS+ jump distances (17 or 25 bytes per padded cell, jps.h). Optional: without it jps_plus runs
+         * online JPS. */
         (void)ap_jps_attach_table(m);
         /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
         (void)ap_jps_attach_bits(m);
