@@ -230,8 +230,9 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
     ws->bq_f = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_f);
     ws->bq_node = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_node);
     ws->bq_link = malloc((size_t)ws->bq_chunks * sizeof *ws->bq_link);
+    ws->bq_aux = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_aux);
     if (ws->nodes == NULL || ws->open == NULL || ws->pos == NULL || ws->succ == NULL || ws->bq_f == NULL ||
-        ws->bq_node == NULL || ws->bq_link == NULL) {
+        ws->bq_node == NULL || ws->bq_link == NULL || ws->bq_aux == NULL) {
         ap_workspace_free(ws);
         return AP_E_NOMEM;
     }
@@ -263,6 +264,7 @@ void ap_workspace_free(ap_workspace *ws)
     free(ws->bq_f);
     free(ws->bq_node);
     free(ws->bq_link);
+    free(ws->bq_aux);
     memset(ws, 0, sizeof *ws);
 }
 
@@ -346,14 +348,21 @@ static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, ui
  * whole f values, so the pops come in the order a single heap gives. Most pushes are a bag append (no sift,
  * no compare) and pops sift down through the small lowest bucket only. An f that rounds below bq_cur (a
  * rounding step of the consistent heuristic) goes into the heap, which orders it exactly. A decrease-key
- * finds the node through its bucket (from its old f) and pos. */
-static inline uint32_t bq_bucket(const ap_workspace *ws, double f)
+ * finds the node through its bucket (from its old f) and pos.
+ *
+ * The JPS+ copy (jp) uses the same list with wider buckets (1 / AP_BQ_JPS_PER_TILE) and its own order
+ * (open_before, no node id): a jump can raise f by up to twice its length, beyond any fixed ring, so an f
+ * beyond the ring goes to an overflow heap (ov_*, below), drained into the bags as bq_cur moves; bag
+ * entries also keep the arrival direction (bq_aux). */
+static inline uint32_t bq_bucket(const ap_workspace *ws, double f, const uint32_t per_tile)
 {
-    uint32_t b = (uint32_t)(f * AP_BQ_PER_TILE);
+    uint32_t b = (uint32_t)(f * per_tile);
     return b < ws->bq_cur ? ws->bq_cur : b;
 }
 
-static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
+/* jp (the JPS+ copy): bag entries also keep the arrival direction (bq_aux). */
+static inline __attribute__((always_inline)) void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e,
+                                                             const bool jp)
 {
     const uint32_t slot = b & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
@@ -369,12 +378,15 @@ static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
     uint32_t i = bag->last * AP_BQ_CHUNK + bag->fill++;
     ws->bq_f[i] = e.f;
     ws->bq_node[i] = e.node;
+    if (jp)
+        ws->bq_aux[i] = (uint8_t)e.aux;
     ws->pos[e.node] = i;
     ws->bq_count++;
 }
 
 /* Take the entry at pool index i out of bucket b's bag: the bag's newest entry fills the hole. */
-static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
+static inline __attribute__((always_inline)) void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i,
+                                                                const bool jp)
 {
     const uint32_t slot = b & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
@@ -382,6 +394,8 @@ static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
     if (i != j) {
         ws->bq_f[i] = ws->bq_f[j];
         ws->bq_node[i] = ws->bq_node[j];
+        if (jp)
+            ws->bq_aux[i] = ws->bq_aux[j];
         ws->pos[ws->bq_node[i]] = i;
     }
     if (bag->fill == 0) {
@@ -396,64 +410,156 @@ static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
     ws->bq_count--;
 }
 
-static inline void bq_push(ap_workspace *ws, ap_open_entry e)
+/* JPS+ overflow: a binary min-heap by f of the entries whose bucket lies beyond the ring (bucket >= bq_cur +
+ * AP_BQ_RING), kept at the top of ws->open growing down (entry k at open[capacity - 1 - k]; the heap and the
+ * overflow together hold at most one entry per node, so they never meet). pos[v] is v's k while it is
+ * there. Drained into the bags whenever bq_cur moves, so an entry is there iff its bucket is beyond the
+ * ring: its old f tells a decrease-key where it is. */
+static inline ap_open_entry *ov_at(ap_workspace *ws, uint32_t k)
 {
-    uint32_t b = bq_bucket(ws, e.f);
+    return &ws->open[ws->capacity - 1 - k];
+}
+
+static inline void ov_sift_up(ap_workspace *ws, uint32_t k)
+{
+    ap_open_entry e = *ov_at(ws, k);
+    while (k > 0) {
+        uint32_t p = (k - 1) / 2;
+        if (!(e.f < ov_at(ws, p)->f))
+            break;
+        *ov_at(ws, k) = *ov_at(ws, p);
+        ws->pos[ov_at(ws, k)->node] = k;
+        k = p;
+    }
+    *ov_at(ws, k) = e;
+    ws->pos[e.node] = k;
+}
+
+static inline void ov_sift_down(ap_workspace *ws, uint32_t k)
+{
+    const uint32_t len = ws->ov_len;
+    ap_open_entry e = *ov_at(ws, k);
+    for (;;) {
+        uint32_t c = k * 2 + 1;
+        if (c >= len)
+            break;
+        if (c + 1 < len && ov_at(ws, c + 1)->f < ov_at(ws, c)->f)
+            c++;
+        if (!(ov_at(ws, c)->f < e.f))
+            break;
+        *ov_at(ws, k) = *ov_at(ws, c);
+        ws->pos[ov_at(ws, k)->node] = k;
+        k = c;
+    }
+    *ov_at(ws, k) = e;
+    ws->pos[e.node] = k;
+}
+
+static inline void ov_remove(ap_workspace *ws, uint32_t k)
+{
+    ws->ov_len--;
+    if (k == ws->ov_len)
+        return;
+    const ap_open_entry e = *ov_at(ws, ws->ov_len);
+    *ov_at(ws, k) = e;
+    ov_sift_down(ws, k);
+    if (ws->pos[e.node] == k) /* it did not move down: it may have to move up */
+        ov_sift_up(ws, k);
+}
+
+static inline __attribute__((always_inline)) void bq_push(ap_workspace *ws, ap_open_entry e, const bool jp,
+                                                          const uint32_t per_tile)
+{
+    uint32_t b = bq_bucket(ws, e.f, per_tile);
     if (b == ws->bq_cur) {
         uint32_t i = ws->open_len++;
         ws->open[i] = e;
-        sift_up(ws, i, true);
+        sift_up(ws, i, !jp);
+    } else if (jp && b - ws->bq_cur >= AP_BQ_RING) {
+        uint32_t k = ws->ov_len++;
+        *ov_at(ws, k) = e;
+        ov_sift_up(ws, k);
     } else {
-        bq_bag_add(ws, b, e);
+        bq_bag_add(ws, b, e, jp);
     }
 }
 
 /* Node e.node is in the open list with f = oldf (or closed): lower it to entry e. Returns false, changing
  * nothing, when the node is closed. A node whose bucket is above bq_cur is open (bq_cur has not reached it). */
-static inline bool bq_decrease(ap_workspace *ws, double oldf, ap_open_entry e)
+static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, double oldf, ap_open_entry e,
+                                                              const bool jp, const uint32_t per_tile)
 {
-    const uint32_t ob = bq_bucket(ws, oldf), i = ws->pos[e.node];
+    const uint32_t ob = bq_bucket(ws, oldf, per_tile), i = ws->pos[e.node];
     if (ob == ws->bq_cur) {
         if (i >= ws->open_len || ws->open[i].node != e.node)
             return false;
         ws->open[i] = e;
-        sift_up(ws, i, true);
+        sift_up(ws, i, !jp);
         return true;
     }
-    if (bq_bucket(ws, e.f) == ob) {
+    const uint32_t nb = bq_bucket(ws, e.f, per_tile);
+    if (jp && ob - ws->bq_cur >= AP_BQ_RING) {
+        if (nb - ws->bq_cur >= AP_BQ_RING) {
+            *ov_at(ws, i) = e;
+            ov_sift_up(ws, i);
+        } else {
+            ov_remove(ws, i);
+            bq_push(ws, e, jp, per_tile);
+        }
+        return true;
+    }
+    if (nb == ob) {
         ws->bq_f[i] = e.f;
+        if (jp)
+            ws->bq_aux[i] = (uint8_t)e.aux;
         return true;
     }
-    bq_bag_remove(ws, ob, i);
-    bq_push(ws, e);
+    bq_bag_remove(ws, ob, i, jp);
+    bq_push(ws, e, jp, per_tile);
     return true;
 }
 
-/* The heap is empty and the bags are not: move bq_cur to the next non-empty bucket and make its bag the
- * heap. */
-static void bq_advance(ap_workspace *ws)
+/* The heap is empty and the bags (or the JPS+ overflow) are not: move bq_cur to the next non-empty bucket
+ * and make its bag the heap. */
+static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, const bool jp,
+                                                             const uint32_t per_tile)
 {
-    /* the next non-empty bag after bq_cur's slot (whose bag is empty), cyclically, from the bitmap */
     const uint32_t cs = ws->bq_cur & (AP_BQ_RING - 1);
-    uint32_t s = (cs + 1) & (AP_BQ_RING - 1), slot;
-    uint64_t m = ws->bq_used[s / 64] & (~0ull << (s % 64));
-    for (uint32_t w = s / 64;;) {
-        if (m != 0) {
-            slot = w * 64 + (uint32_t)__builtin_ctzll(m);
-            break;
+    if (!jp || ws->bq_count > 0) {
+        /* the next non-empty bag after bq_cur's slot (whose bag is empty), cyclically, from the bitmap */
+        uint32_t s = (cs + 1) & (AP_BQ_RING - 1), slot;
+        uint64_t m = ws->bq_used[s / 64] & (~0ull << (s % 64));
+        for (uint32_t w = s / 64;;) {
+            if (m != 0) {
+                slot = w * 64 + (uint32_t)__builtin_ctzll(m);
+                break;
+            }
+            w = (w + 1) % (AP_BQ_RING / 64);
+            m = ws->bq_used[w];
         }
-        w = (w + 1) % (AP_BQ_RING / 64);
-        m = ws->bq_used[w];
+        ws->bq_cur += (slot - cs) & (AP_BQ_RING - 1);
+    } else {
+        /* only the overflow is left: jump to its lowest bucket */
+        ws->bq_cur = (uint32_t)(ov_at(ws, 0)->f * per_tile);
     }
-    ws->bq_cur += (slot - cs) & (AP_BQ_RING - 1);
+    if (jp) {
+        /* the ring moved: bring in the overflow entries it now covers */
+        while (ws->ov_len > 0 && (uint32_t)(ov_at(ws, 0)->f * per_tile) - ws->bq_cur < AP_BQ_RING) {
+            ap_open_entry e = *ov_at(ws, 0);
+            ov_remove(ws, 0);
+            bq_bag_add(ws, (uint32_t)(e.f * per_tile), e, true);
+        }
+    }
+    const uint32_t slot = ws->bq_cur & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
     ws->bq_used[slot / 64] &= ~(1ull << (slot % 64));
     uint32_t n = 0, fill = bag->fill;
     for (uint32_t c = bag->last; c != UINT32_MAX;) {
         const double *f = &ws->bq_f[c * AP_BQ_CHUNK];
         const uint32_t *v = &ws->bq_node[c * AP_BQ_CHUNK];
+        const uint8_t *a = &ws->bq_aux[c * AP_BQ_CHUNK];
         for (uint32_t k = 0; k < fill; k++, n++) {
-            ws->open[n] = (ap_open_entry){f[k], ws->nodes[v[k]].g, v[k], 0};
+            ws->open[n] = (ap_open_entry){f[k], ws->nodes[v[k]].g, v[k], jp ? a[k] : 0};
             ws->pos[v[k]] = n;
         }
         uint32_t prev = ws->bq_link[c];
@@ -466,7 +572,17 @@ static void bq_advance(ap_workspace *ws)
     ws->bq_count -= n;
     ws->open_len = n;
     for (uint32_t k = n / 2; k-- > 0;)
-        sift_down(ws, k, true);
+        sift_down(ws, k, !jp);
+}
+
+static __attribute__((noinline)) void bq_advance_grid8(ap_workspace *ws)
+{
+    bq_advance(ws, false, AP_BQ_PER_TILE);
+}
+
+static __attribute__((noinline)) void bq_advance_jps_plus(ap_workspace *ws)
+{
+    bq_advance(ws, true, AP_BQ_JPS_PER_TILE);
 }
 
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
@@ -502,7 +618,8 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     ws->open[0] = (ap_open_entry){dom->heuristic(dom->ctx, start, goal), 0.0, start, UINT32_MAX};
     ws->pos[start] = 0;
     ws->open_len = 1;
-    if (ap_grid_is_octile_fast(dom)) {
+    const bool grid8 = ap_grid_is_octile_fast(dom);
+    if (grid8 || ap_jps_is_plus(dom)) {
         /* Empty the bags an earlier search left (their chunks back to the free list): only the non-empty
          * ones (bitmap), so the work is bounded by what that search did, never a sweep of the pool. */
         for (int w = 0; w < AP_BQ_RING / 64; w++) {
@@ -519,7 +636,8 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             ws->bq_used[w] = 0;
         }
         ws->bq_count = 0;
-        ws->bq_cur = (uint32_t)(ws->open[0].f * AP_BQ_PER_TILE);
+        ws->ov_len = 0;
+        ws->bq_cur = (uint32_t)(ws->open[0].f * (grid8 ? AP_BQ_PER_TILE : AP_BQ_JPS_PER_TILE));
     }
     return AP_OK;
 }
@@ -539,16 +657,9 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            const double f_ = ng_ + (HV);                                                                     \
-            if (HOLD && hold == UINT32_MAX && f_ <= fu) {                                                     \
-                hold = v_;                                                                                    \
-                hold_aux = (AUX);                                                                             \
-                hold_f = f_;                                                                                  \
-            } else {                                                                                          \
-                uint32_t i_ = ws->open_len++;                                                                 \
-                open[i_] = (ap_open_entry){f_, ng_, v_, (AUX)};                                               \
-                sift_up(ws, i_, kind != CORE_JPS_PLUS);                                                                              \
-            }                                                                                                 \
+            uint32_t i_ = ws->open_len++;                                                                     \
+            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
+            sift_up(ws, i_, true);                                                                            \
         } else if (ng_ < nv_->g) {                                                                            \
             uint32_t i_ = pos[v_];                                                                            \
             if (i_ < ws->open_len && open[i_].node == v_) {                                                   \
@@ -557,7 +668,7 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
                 open[i_].aux = (AUX);                                                                         \
                 open[i_].gtie = ng_;                                                                          \
                 open[i_].f = ng_ + (HV);                                                                      \
-                sift_up(ws, i_, kind != CORE_JPS_PLUS);                                                       \
+                sift_up(ws, i_, true);                                                                        \
             }                                                                                                 \
         }                                                                                                     \
     } while (0)
@@ -573,10 +684,39 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            bq_push(ws, (ap_open_entry){ng_ + (HV), ng_, v_, 0});                                             \
+            bq_push(ws, (ap_open_entry){ng_ + (HV), ng_, v_, 0}, false, AP_BQ_PER_TILE);                                             \
         } else if (ng_ < nv_->g) {                                                                            \
             const double h_ = (HV);                                                                           \
-            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, 0})) {                        \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, 0}, false, AP_BQ_PER_TILE)) {                        \
+                nv_->g = ng_;                                                                                 \
+                nv_->parent = u;                                                                              \
+            }                                                                                                 \
+        }                                                                                                     \
+    } while (0)
+
+/* RELAX for the JPS+ copy: the held node (core_run), else the bucketed open list with its overflow; the
+ * entry carries the arrival direction AUX. */
+#define RELAX_JP(V, NG, HV, AUX)                                                                              \
+    do {                                                                                                      \
+        const uint32_t v_ = (V);                                                                              \
+        const double ng_ = (NG);                                                                              \
+        ap_node *nv_ = &nodes[v_];                                                                            \
+        if (nv_->gen != gen) {                                                                                \
+            nv_->gen = gen;                                                                                   \
+            nv_->g = ng_;                                                                                     \
+            nv_->parent = u;                                                                                  \
+            const double f_ = ng_ + (HV);                                                                     \
+            if (hold == UINT32_MAX && f_ <= fu) {                                                             \
+                hold = v_;                                                                                    \
+                hold_aux = (AUX);                                                                             \
+                hold_f = f_;                                                                                  \
+            } else {                                                                                          \
+                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, true, AP_BQ_JPS_PER_TILE);                   \
+            }                                                                                                 \
+        } else if (ng_ < nv_->g) {                                                                            \
+            const double h_ = (HV);                                                                           \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, true,                 \
+                            AP_BQ_JPS_PER_TILE)) {                                                            \
                 nv_->g = ng_;                                                                                 \
                 nv_->parent = u;                                                                              \
             }                                                                                                 \
@@ -605,7 +745,8 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * the open entry's aux, and holds one f-minimal new successor to expand next without the heap (valid A*
  * order: its f is no more than the expanded node's, which was the open list's minimum; a held node is
  * never improved, as that would need an open node of smaller f, bar rounding, which is ignored as for
- * closed nodes). Measurements: see the top of this file.
+ * closed nodes). Its other successors go to the bucketed open list with overflow (above; the held node
+ * goes there too when a slice ends). Measurements: see the top of this file.
  */
 static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
 {
@@ -632,9 +773,12 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
 
     while (max_expansions == 0 || done < max_expansions) {
         if (ws->open_len == 0 && hold == UINT32_MAX) {
-            if (kind != CORE_GRID8 || ws->bq_count == 0)
+            if (kind == CORE_GRID8 && ws->bq_count != 0)
+                bq_advance_grid8(ws);
+            else if (kind == CORE_JPS_PLUS && (ws->bq_count != 0 || ws->ov_len != 0))
+                bq_advance_jps_plus(ws);
+            else
                 return s->state = AP_NO_PATH;
-            bq_advance(ws);
         }
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
          * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
@@ -729,8 +873,8 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
                 __builtin_prefetch(jd->forced + sh[k].node, 0, 3);
             }
             for (int k = 0; k < ns; k++)
-                RELAX(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
-                      (uint32_t)sh[k].dir);
+                RELAX_JP(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
+                         (uint32_t)sh[k].dir);
         } else {
             int ns = dom->successors(ctx, u, succ);
             s->generated += (uint64_t)ns;
@@ -740,9 +884,7 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
     }
     if (HOLD && hold != UINT32_MAX) {
         /* The slice ends: the held node goes back to the heap, so the next slice finds it there. */
-        uint32_t i = ws->open_len++;
-        open[i] = (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux};
-        sift_up(ws, i, false);
+        bq_push(ws, (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux}, true, AP_BQ_JPS_PER_TILE);
     }
     return s->state;
 }
