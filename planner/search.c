@@ -522,7 +522,7 @@ static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, 
 /* The heap is empty and the bags (or the JPS+ overflow) are not: move bq_cur to the next non-empty bucket
  * and make its bag the heap. */
 static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, const bool jp,
-                                                             const uint32_t per_tile)
+                                                             const uint32_t per_tile, const ap_jps_domain *jd)
 {
     const uint32_t cs = ws->bq_cur & (AP_BQ_RING - 1);
     if (!jp || ws->bq_count > 0) {
@@ -559,6 +559,11 @@ static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, c
         const uint32_t *v = &ws->bq_node[c * AP_BQ_CHUNK];
         const uint8_t *a = &ws->bq_aux[c * AP_BQ_CHUNK];
         for (uint32_t k = 0; k < fill; k++, n++) {
+            if (jp) {
+                __builtin_prefetch(jd->jump8 != NULL ? (const void *)(jd->jump8 + (size_t)v[k] * 8)
+                                                     : (const void *)(jd->jump + (size_t)v[k] * 8), 0, 3);
+                __builtin_prefetch(jd->forced + v[k], 0, 3);
+            }
             ws->open[n] = (ap_open_entry){f[k], ws->nodes[v[k]].g, v[k], jp ? a[k] : 0};
             ws->pos[v[k]] = n;
         }
@@ -577,12 +582,12 @@ static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, c
 
 static __attribute__((noinline)) void bq_advance_grid8(ap_workspace *ws)
 {
-    bq_advance(ws, false, AP_BQ_PER_TILE);
+    bq_advance(ws, false, AP_BQ_PER_TILE, NULL);
 }
 
-static __attribute__((noinline)) void bq_advance_jps_plus(ap_workspace *ws)
+static __attribute__((noinline)) void bq_advance_jps_plus(ap_workspace *ws, const ap_jps_domain *jd)
 {
-    bq_advance(ws, true, AP_BQ_JPS_PER_TILE);
+    bq_advance(ws, true, AP_BQ_JPS_PER_TILE, jd);
 }
 
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
@@ -776,7 +781,7 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             if (kind == CORE_GRID8 && ws->bq_count != 0)
                 bq_advance_grid8(ws);
             else if (kind == CORE_JPS_PLUS && (ws->bq_count != 0 || ws->ov_len != 0))
-                bq_advance_jps_plus(ws);
+                bq_advance_jps_plus(ws, ctx);
             else
                 return s->state = AP_NO_PATH;
         }
