@@ -353,7 +353,9 @@ static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, ui
  * The JPS+ copy (jp) uses the same list with wider buckets (1 / AP_BQ_JPS_PER_TILE) and its own order
  * (open_before, no node id): a jump can raise f by up to twice its length, beyond any fixed ring, so an f
  * beyond the ring goes to an overflow heap (ov_*, below), drained into the bags as bq_cur moves; bag
- * entries also keep the arrival direction (bq_aux). */
+ * entries also keep the arrival direction (bq_aux). Its lowest bucket is small (about 7 entries on
+ * random512-40-0), so up to AP_BQ_SORTED_MAX entries it is kept sorted (ws->bq_sorted, cur_insert,
+ * cur_raise) and a pop takes the last entry without a sift. */
 static inline uint32_t bq_bucket(const ap_workspace *ws, double f, const uint32_t per_tile)
 {
     uint32_t b = (uint32_t)(f * per_tile);
@@ -467,11 +469,63 @@ static inline void ov_remove(ap_workspace *ws, uint32_t k)
         ov_sift_up(ws, k);
 }
 
+/* JPS+: the lowest bucket, when it is small (ws->bq_sorted), is kept sorted with the first out last, so
+ * a pop is open[--open_len] with no sift. Entry i moves towards the end while it goes before its
+ * successor (a new or lowered entry). */
+static inline void cur_raise(ap_workspace *ws, uint32_t i)
+{
+    ap_open_entry *open = ws->open;
+    const uint32_t len = ws->open_len;
+    const ap_open_entry e = open[i];
+    while (i + 1 < len && open_before(&e, &open[i + 1])) {
+        open[i] = open[i + 1];
+        ws->pos[open[i].node] = i;
+        i++;
+    }
+    open[i] = e;
+    ws->pos[e.node] = i;
+}
+
+/* Add e to the sorted lowest bucket, or, beyond AP_BQ_SORTED_MAX entries, turn it into a heap (reversed:
+ * a sorted array with the first out first is a heap) and push e there. */
+static inline void cur_insert(ap_workspace *ws, ap_open_entry e)
+{
+    ap_open_entry *open = ws->open;
+    uint32_t len = ws->open_len;
+    if (len >= AP_BQ_SORTED_MAX) {
+        for (uint32_t a = 0, b = len - 1; a < b; a++, b--) {
+            ap_open_entry t = open[a];
+            open[a] = open[b];
+            open[b] = t;
+        }
+        for (uint32_t k = 0; k < len; k++)
+            ws->pos[open[k].node] = k;
+        ws->bq_sorted = false;
+        open[len] = e;
+        ws->open_len = len + 1;
+        sift_up(ws, len, false);
+        return;
+    }
+    uint32_t j = len;
+    while (j > 0 && open_before(&open[j - 1], &e)) {
+        open[j] = open[j - 1];
+        ws->pos[open[j].node] = j;
+        j--;
+    }
+    open[j] = e;
+    ws->pos[e.node] = j;
+    ws->open_len = len + 1;
+}
+
 static inline __attribute__((always_inline)) void bq_push(ap_workspace *ws, ap_open_entry e, const bool jp,
                                                           const uint32_t per_tile)
 {
     uint32_t b = bq_bucket(ws, e.f, per_tile);
     if (b == ws->bq_cur) {
+        if (jp && ws->bq_sorted) {
+            cur_insert(ws, e);
+            return;
+        }
         uint32_t i = ws->open_len++;
         ws->open[i] = e;
         sift_up(ws, i, !jp);
@@ -494,7 +548,10 @@ static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, 
         if (i >= ws->open_len || ws->open[i].node != e.node)
             return false;
         ws->open[i] = e;
-        sift_up(ws, i, !jp);
+        if (jp && ws->bq_sorted)
+            cur_raise(ws, i);
+        else
+            sift_up(ws, i, !jp);
         return true;
     }
     const uint32_t nb = bq_bucket(ws, e.f, per_tile);
@@ -576,6 +633,25 @@ static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, c
     *bag = (ap_bq_bag){UINT32_MAX, 0};
     ws->bq_count -= n;
     ws->open_len = n;
+    if (jp && n <= AP_BQ_SORTED_MAX) {
+        /* small: insertion sort, first out last */
+        ap_open_entry *open = ws->open;
+        for (uint32_t k = 1; k < n; k++) {
+            const ap_open_entry e = open[k];
+            uint32_t j = k;
+            while (j > 0 && open_before(&open[j - 1], &e)) {
+                open[j] = open[j - 1];
+                j--;
+            }
+            open[j] = e;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            ws->pos[open[k].node] = k;
+        ws->bq_sorted = true;
+        return;
+    }
+    if (jp)
+        ws->bq_sorted = false;
     for (uint32_t k = n / 2; k-- > 0;)
         sift_down(ws, k, !jp);
 }
@@ -642,6 +718,7 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
         }
         ws->bq_count = 0;
         ws->ov_len = 0;
+        ws->bq_sorted = !grid8; /* JPS+: the start alone */
         ws->bq_cur = (uint32_t)(ws->open[0].f * (grid8 ? AP_BQ_PER_TILE : AP_BQ_JPS_PER_TILE));
     }
     return AP_OK;
@@ -800,6 +877,11 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             from = hold_aux;
             fu = hold_f;
             hold = UINT32_MAX;
+        } else if (kind == CORE_JPS_PLUS && ws->bq_sorted) {
+            const ap_open_entry *t = &open[--ws->open_len];
+            u = t->node;
+            from = t->aux;
+            fu = t->f;
         } else {
             u = open[0].node;
             from = open[0].aux;

@@ -68,6 +68,10 @@ enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
  * waits in an overflow heap (search.c). 4 measured best of 1-64 (search.c, seventh round). */
 enum { AP_BQ_JPS_PER_TILE = 4 };
 
+/* JPS+: the lowest bucket is kept sorted (pop without a sift) while it has at most this many entries, else
+ * it is a heap (search.c; 16, 32, 64, 128 measured alike). */
+enum { AP_BQ_SORTED_MAX = 32 };
+
 /* One bucket of the grid's (or JPS+'s) open list that is not the current one: an unordered bag of entries
  * kept in chunks of AP_BQ_CHUNK entries (all full but the last). */
 typedef struct ap_bq_bag {
@@ -97,6 +101,7 @@ typedef struct ap_workspace {
     uint32_t *bq_link;        /* per chunk: the bag's previous chunk, or the next free chunk */
     uint8_t *bq_aux;          /* JPS+: bag entries' arrival direction, same layout */
     uint32_t ov_len;          /* JPS+: entries in the overflow heap (top of open, search.c) */
+    bool bq_sorted;           /* JPS+: open is sorted, first out last, instead of a heap */
     uint32_t bq_chunks;
     uint32_t bq_free;         /* first free chunk, UINT32_MAX when none */
     uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, JPS+ AP_BQ_JPS_PER_TILE, truncated) */
