@@ -194,6 +194,56 @@
  *   - instrumented (not kept): per random512-40-0 query, 11350 new successors, 3140 already seen (575 of
  *     them improved), 11250 expansions of which 2170 held; 8room_000: 2233 new, 1755 seen, 2040
  *     expansions, 459 held.
+ *
+ * Seventh round (2026-11-21, JPS+ open list), arcpath-bench --alg jps_plus, median us over every scenario
+ * line, interleaved runs (old / new), nothing else running but the machine's own noise (the same binary
+ * moved by up to 5% between batches, so only interleaved figures are compared):
+ *   - the grid copy's bucketed open list for JPS+ ("Bucketed open list" below): exact, with an overflow
+ *     heap for an f beyond the ring (a jump raises f by up to twice its length) and the arrival direction
+ *     in the bags (1 byte per node). Buckets per tile (ring of 256), three runs, random512-40-0: single
+ *     heap 754 / 744 / 750, K = 4 692 / 702 / 703, 8 702 / 712 / 698, 16 700 / 705 / 708, 32 695 / 702 /
+ *     696, 64 770 / 775 / 767; again: heap 747 / 720 / 720, K = 1 722 / 703 / 703, 2 705 / 699 / 692,
+ *     4 680 / 674 / 677, 8 694 / 680 / 698; 8room_000 heap 157.5 / 157.4 / 155.3, K = 1 142.5 / 144.3 /
+ *     143.1, 2 144.5 / 143.4 / 143.1, 4 141.5 / 140.7 / 141.6, 8 147.9 / 145.3 / 142.5; brc202d heap 27.1 /
+ *     27.2 / 27.6, K = 1 26.0 / 26.2 / 26.5, 4 25.7 / 25.6 / 25.3, 8 26.4 / 26.3 / 25.8; Paris_1_1024 (two
+ *     runs) 20.4 / 19.7 -> K = 4 19.4 / 18.8; Aftershock 9.7 / 9.5 -> 9.5 / 9.6. K = 4 kept
+ *     (AP_BQ_JPS_PER_TILE). Same expansions on every map, every line optimal (also with K = 64, where most
+ *     pushes go through the overflow). Instrumented (not kept), per query: random512-40-0 9750 pushes (360
+ *     into the lowest bucket, none beyond the ring), 576 decrease-keys, 1234 bucket advances of 7.1
+ *     entries on average; 8room_000 2088 pushes, 225 advances of 6.3; Paris_1_1024 342 pushes of which 74
+ *     into the overflow, 97 advances of 2.1.
+ *   - the held node is still worth it with buckets: without it random512-40-0 674 / 673 / 676 -> 724 /
+ *     732 / 713, 8room_000 138.6 / 141.7 / 140.6 -> 147.8 / 147.6 / 146.3, brc202d 25.4 / 25.3 / 25.5 ->
+ *     26.2 / 26.6 / 26.0.
+ *   - then a prefetch of each entry's jump row and forced byte when its bucket becomes the heap:
+ *     random512-40-0 709 / 692 / 702 -> 701 / 682 / 694, 8room_000 142.2 / 143.4 / 145.2 -> 140.4 / 142.3
+ *     / 141.1, brc202d 25.6 / 25.7 / 25.6 -> 25.5 / 25.4 / 25.6 (kept, ~1%).
+ *   - then the lowest bucket kept sorted (first out last) up to AP_BQ_SORTED_MAX = 32 entries, a heap
+ *     beyond: a pop is one load, an insertion shifts a few entries. random512-40-0 678 / 685 / 687 -> 625 /
+ *     621 / 640, 8room_000 144.2 / 141.0 / 145.4 -> 130.4 / 134.3 / 135.1, brc202d 26.7 / 25.5 / 25.6 ->
+ *     25.6 / 24.6 / 24.9. Threshold (two runs): 16 639 / 632, 32 629 / 617, 64 618 / 622, 128 622 / 627
+ *     on random512-40-0; 8room_000, maze512-1-0 and Paris_1_1024 alike too.
+ *   - the three together against the previous commit, three runs each: random512-40-0 721 / 722 / 720 ->
+ *     619 / 618 / 620, 8room_000 156.4 / 155.0 / 156.5 -> 132.2 / 132.0 / 132.0, brc202d 27.2 / 27.1 /
+ *     27.6 -> 25.0 / 25.0 / 25.0, Paris_1_1024 19.8 / 20.0 / 20.2 -> 19.1 / 18.4 / 18.8, Aftershock
+ *     9.6 / 9.5 / 9.4 -> 9.2 / 9.1 / 9.2, arena2 4.2 / 4.4 / 4.3 -> 4.0 / 4.2 / 4.0, den520d 4.0 / 4.0 /
+ *     3.9 -> 3.8 / 3.7 / 3.9, Berlin_0_256 3.1 / 3.2 / 2.9 -> 2.9 / 2.8 / 3.0, AR0011SR 5.2 / 4.9 / 5.2 ->
+ *     5.2 / 5.1 / 5.1; slower: maze512-32-0 3.5 / 3.2 / 3.3 -> 4.4 / 4.2 / 4.2 (60 expansions a query
+ *     over long corridors: nearly every pop is a bucket advance, and the bags are emptied at each begin).
+ *     Side effect on A* (bq_bag_add / bq_bag_remove now always_inline, bq_advance out of line as before):
+ *     Berlin_0_256 207 / 204 / 204 -> 190 / 187 / 188, den520d 185 / 180 / 182 -> 170 / 170 / 169,
+ *     Aftershock 891 / 884 / 898 -> 789 / 806 / 799. Online JPS unchanged (8room_000 250.7 / 251.1 ->
+ *     250.6 / 251.3).
+ *   - tried and dropped: counting the directions still to do (__builtin_popcount, a libgcc call without
+ *     -mpopcnt, ~0.7% of the profile) only near the successor cap: random512-40-0 729 / 721 / 713 -> 747 /
+ *     729 / 747 (layout); prefetching all successors' nodes before their rows: 677 / 679 / 680 -> 685 /
+ *     683 / 686, rows after the relax loop 688 / 693 / 698; g kept in the bags (8 more bytes per node) and
+ *     taken from the entry at expansion (the node not read): random512-40-0 686 / 682 / 680 -> 680 / 690 /
+ *     680, 8room_000 142.2 / 141.5 / 142.6 -> 143.1 / 141.4 (one outlier dropped), brc202d 25.3 / 25.4 /
+ *     25.3 -> 25.4 / 25.8 / 25.5.
+ *   - perf (random512-40-0, before the sorted bucket): the first read of each new successor's node ~15%,
+ *     the jump rows of the diagonal jump points walked through ~5%, bucket advances ~8%, the pop's
+ *     sift-down ~11% (removed by the sorted bucket).
  */
 #include "search.h"
 
