@@ -115,7 +115,7 @@ typedef struct ap_plan {
 /* Smallest node capacity a server workspace should have, whatever the maps: directional searches run in a
  * window of W x W cells x H' states (H' = headings, doubled with reverse) that must fit the workspace, so a
  * server holding only small maps still gets a useful window: 262144 nodes = 181 tiles with 8 headings,
- * 90 tiles with 16 headings and reverse. 262144 x 56 bytes = 14 MiB per workspace (ap_workspace_init). */
+ * 90 tiles with 16 headings and reverse. 262144 x 57 bytes = 14 MiB per workspace (ap_workspace_init). */
 #define AP_PLAN_MIN_WORKSPACE_NODES 262144u
 
 /* Release what a plan holds outside the workspace (directional tables, hybrid paths) without building a

@@ -194,6 +194,56 @@
  *   - instrumented (not kept): per random512-40-0 query, 11350 new successors, 3140 already seen (575 of
  *     them improved), 11250 expansions of which 2170 held; 8room_000: 2233 new, 1755 seen, 2040
  *     expansions, 459 held.
+ *
+ * Seventh round (2026-11-21, JPS+ open list), arcpath-bench --alg jps_plus, median us over every scenario
+ * line, interleaved runs (old / new), nothing else running but the machine's own noise (the same binary
+ * moved by up to 5% between batches, so only interleaved figures are compared):
+ *   - the grid copy's bucketed open list for JPS+ ("Bucketed open list" below): exact, with an overflow
+ *     heap for an f beyond the ring (a jump raises f by up to twice its length) and the arrival direction
+ *     in the bags (1 byte per node). Buckets per tile (ring of 256), three runs, random512-40-0: single
+ *     heap 754 / 744 / 750, K = 4 692 / 702 / 703, 8 702 / 712 / 698, 16 700 / 705 / 708, 32 695 / 702 /
+ *     696, 64 770 / 775 / 767; again: heap 747 / 720 / 720, K = 1 722 / 703 / 703, 2 705 / 699 / 692,
+ *     4 680 / 674 / 677, 8 694 / 680 / 698; 8room_000 heap 157.5 / 157.4 / 155.3, K = 1 142.5 / 144.3 /
+ *     143.1, 2 144.5 / 143.4 / 143.1, 4 141.5 / 140.7 / 141.6, 8 147.9 / 145.3 / 142.5; brc202d heap 27.1 /
+ *     27.2 / 27.6, K = 1 26.0 / 26.2 / 26.5, 4 25.7 / 25.6 / 25.3, 8 26.4 / 26.3 / 25.8; Paris_1_1024 (two
+ *     runs) 20.4 / 19.7 -> K = 4 19.4 / 18.8; Aftershock 9.7 / 9.5 -> 9.5 / 9.6. K = 4 kept
+ *     (AP_BQ_JPS_PER_TILE). Same expansions on every map, every line optimal (also with K = 64, where most
+ *     pushes go through the overflow). Instrumented (not kept), per query: random512-40-0 9750 pushes (360
+ *     into the lowest bucket, none beyond the ring), 576 decrease-keys, 1234 bucket advances of 7.1
+ *     entries on average; 8room_000 2088 pushes, 225 advances of 6.3; Paris_1_1024 342 pushes of which 74
+ *     into the overflow, 97 advances of 2.1.
+ *   - the held node is still worth it with buckets: without it random512-40-0 674 / 673 / 676 -> 724 /
+ *     732 / 713, 8room_000 138.6 / 141.7 / 140.6 -> 147.8 / 147.6 / 146.3, brc202d 25.4 / 25.3 / 25.5 ->
+ *     26.2 / 26.6 / 26.0.
+ *   - then a prefetch of each entry's jump row and forced byte when its bucket becomes the heap:
+ *     random512-40-0 709 / 692 / 702 -> 701 / 682 / 694, 8room_000 142.2 / 143.4 / 145.2 -> 140.4 / 142.3
+ *     / 141.1, brc202d 25.6 / 25.7 / 25.6 -> 25.5 / 25.4 / 25.6 (kept, ~1%).
+ *   - then the lowest bucket kept sorted (first out last) up to AP_BQ_SORTED_MAX = 32 entries, a heap
+ *     beyond: a pop is one load, an insertion shifts a few entries. random512-40-0 678 / 685 / 687 -> 625 /
+ *     621 / 640, 8room_000 144.2 / 141.0 / 145.4 -> 130.4 / 134.3 / 135.1, brc202d 26.7 / 25.5 / 25.6 ->
+ *     25.6 / 24.6 / 24.9. Threshold (two runs): 16 639 / 632, 32 629 / 617, 64 618 / 622, 128 622 / 627
+ *     on random512-40-0; 8room_000, maze512-1-0 and Paris_1_1024 alike too.
+ *   - the three together against the previous commit, three runs each: random512-40-0 721 / 722 / 720 ->
+ *     619 / 618 / 620, 8room_000 156.4 / 155.0 / 156.5 -> 132.2 / 132.0 / 132.0, brc202d 27.2 / 27.1 /
+ *     27.6 -> 25.0 / 25.0 / 25.0, Paris_1_1024 19.8 / 20.0 / 20.2 -> 19.1 / 18.4 / 18.8, Aftershock
+ *     9.6 / 9.5 / 9.4 -> 9.2 / 9.1 / 9.2, arena2 4.2 / 4.4 / 4.3 -> 4.0 / 4.2 / 4.0, den520d 4.0 / 4.0 /
+ *     3.9 -> 3.8 / 3.7 / 3.9, Berlin_0_256 3.1 / 3.2 / 2.9 -> 2.9 / 2.8 / 3.0, AR0011SR 5.2 / 4.9 / 5.2 ->
+ *     5.2 / 5.1 / 5.1; slower: maze512-32-0 3.5 / 3.2 / 3.3 -> 4.4 / 4.2 / 4.2 (60 expansions a query
+ *     over long corridors: nearly every pop is a bucket advance, and the bags are emptied at each begin).
+ *     Side effect on A* (bq_bag_add / bq_bag_remove now always_inline, bq_advance out of line as before):
+ *     Berlin_0_256 207 / 204 / 204 -> 190 / 187 / 188, den520d 185 / 180 / 182 -> 170 / 170 / 169,
+ *     Aftershock 891 / 884 / 898 -> 789 / 806 / 799. Online JPS unchanged (8room_000 250.7 / 251.1 ->
+ *     250.6 / 251.3).
+ *   - tried and dropped: counting the directions still to do (__builtin_popcount, a libgcc call without
+ *     -mpopcnt, ~0.7% of the profile) only near the successor cap: random512-40-0 729 / 721 / 713 -> 747 /
+ *     729 / 747 (layout); prefetching all successors' nodes before their rows: 677 / 679 / 680 -> 685 /
+ *     683 / 686, rows after the relax loop 688 / 693 / 698; g kept in the bags (8 more bytes per node) and
+ *     taken from the entry at expansion (the node not read): random512-40-0 686 / 682 / 680 -> 680 / 690 /
+ *     680, 8room_000 142.2 / 141.5 / 142.6 -> 143.1 / 141.4 (one outlier dropped), brc202d 25.3 / 25.4 /
+ *     25.3 -> 25.4 / 25.8 / 25.5.
+ *   - perf (random512-40-0, before the sorted bucket): the first read of each new successor's node ~15%,
+ *     the jump rows of the diagonal jump points walked through ~5%, bucket advances ~8%, the pop's
+ *     sift-down ~11% (removed by the sorted bucket).
  */
 #include "search.h"
 
@@ -230,8 +280,9 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
     ws->bq_f = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_f);
     ws->bq_node = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_node);
     ws->bq_link = malloc((size_t)ws->bq_chunks * sizeof *ws->bq_link);
+    ws->bq_aux = malloc((size_t)ws->bq_chunks * AP_BQ_CHUNK * sizeof *ws->bq_aux);
     if (ws->nodes == NULL || ws->open == NULL || ws->pos == NULL || ws->succ == NULL || ws->bq_f == NULL ||
-        ws->bq_node == NULL || ws->bq_link == NULL) {
+        ws->bq_node == NULL || ws->bq_link == NULL || ws->bq_aux == NULL) {
         ap_workspace_free(ws);
         return AP_E_NOMEM;
     }
@@ -263,6 +314,7 @@ void ap_workspace_free(ap_workspace *ws)
     free(ws->bq_f);
     free(ws->bq_node);
     free(ws->bq_link);
+    free(ws->bq_aux);
     memset(ws, 0, sizeof *ws);
 }
 
@@ -346,14 +398,23 @@ static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, ui
  * whole f values, so the pops come in the order a single heap gives. Most pushes are a bag append (no sift,
  * no compare) and pops sift down through the small lowest bucket only. An f that rounds below bq_cur (a
  * rounding step of the consistent heuristic) goes into the heap, which orders it exactly. A decrease-key
- * finds the node through its bucket (from its old f) and pos. */
-static inline uint32_t bq_bucket(const ap_workspace *ws, double f)
+ * finds the node through its bucket (from its old f) and pos.
+ *
+ * The JPS+ copy (jp) uses the same list with wider buckets (1 / AP_BQ_JPS_PER_TILE) and its own order
+ * (open_before, no node id): a jump can raise f by up to twice its length, beyond any fixed ring, so an f
+ * beyond the ring goes to an overflow heap (ov_*, below), drained into the bags as bq_cur moves; bag
+ * entries also keep the arrival direction (bq_aux). Its lowest bucket is small (about 7 entries on
+ * random512-40-0), so up to AP_BQ_SORTED_MAX entries it is kept sorted (ws->bq_sorted, cur_insert,
+ * cur_raise) and a pop takes the last entry without a sift. */
+static inline uint32_t bq_bucket(const ap_workspace *ws, double f, const uint32_t per_tile)
 {
-    uint32_t b = (uint32_t)(f * AP_BQ_PER_TILE);
+    uint32_t b = (uint32_t)(f * per_tile);
     return b < ws->bq_cur ? ws->bq_cur : b;
 }
 
-static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
+/* jp (the JPS+ copy): bag entries also keep the arrival direction (bq_aux). */
+static inline __attribute__((always_inline)) void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e,
+                                                             const bool jp)
 {
     const uint32_t slot = b & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
@@ -369,12 +430,15 @@ static inline void bq_bag_add(ap_workspace *ws, uint32_t b, ap_open_entry e)
     uint32_t i = bag->last * AP_BQ_CHUNK + bag->fill++;
     ws->bq_f[i] = e.f;
     ws->bq_node[i] = e.node;
+    if (jp)
+        ws->bq_aux[i] = (uint8_t)e.aux;
     ws->pos[e.node] = i;
     ws->bq_count++;
 }
 
 /* Take the entry at pool index i out of bucket b's bag: the bag's newest entry fills the hole. */
-static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
+static inline __attribute__((always_inline)) void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i,
+                                                                const bool jp)
 {
     const uint32_t slot = b & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
@@ -382,6 +446,8 @@ static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
     if (i != j) {
         ws->bq_f[i] = ws->bq_f[j];
         ws->bq_node[i] = ws->bq_node[j];
+        if (jp)
+            ws->bq_aux[i] = ws->bq_aux[j];
         ws->pos[ws->bq_node[i]] = i;
     }
     if (bag->fill == 0) {
@@ -396,64 +462,216 @@ static inline void bq_bag_remove(ap_workspace *ws, uint32_t b, uint32_t i)
     ws->bq_count--;
 }
 
-static inline void bq_push(ap_workspace *ws, ap_open_entry e)
+/* JPS+ overflow: a binary min-heap by f of the entries whose bucket lies beyond the ring (bucket >= bq_cur +
+ * AP_BQ_RING), kept at the top of ws->open growing down (entry k at open[capacity - 1 - k]; the heap and the
+ * overflow together hold at most one entry per node, so they never meet). pos[v] is v's k while it is
+ * there. Drained into the bags whenever bq_cur moves, so an entry is there iff its bucket is beyond the
+ * ring: its old f tells a decrease-key where it is. */
+static inline ap_open_entry *ov_at(ap_workspace *ws, uint32_t k)
 {
-    uint32_t b = bq_bucket(ws, e.f);
+    return &ws->open[ws->capacity - 1 - k];
+}
+
+static inline void ov_sift_up(ap_workspace *ws, uint32_t k)
+{
+    ap_open_entry e = *ov_at(ws, k);
+    while (k > 0) {
+        uint32_t p = (k - 1) / 2;
+        if (!(e.f < ov_at(ws, p)->f))
+            break;
+        *ov_at(ws, k) = *ov_at(ws, p);
+        ws->pos[ov_at(ws, k)->node] = k;
+        k = p;
+    }
+    *ov_at(ws, k) = e;
+    ws->pos[e.node] = k;
+}
+
+static inline void ov_sift_down(ap_workspace *ws, uint32_t k)
+{
+    const uint32_t len = ws->ov_len;
+    ap_open_entry e = *ov_at(ws, k);
+    for (;;) {
+        uint32_t c = k * 2 + 1;
+        if (c >= len)
+            break;
+        if (c + 1 < len && ov_at(ws, c + 1)->f < ov_at(ws, c)->f)
+            c++;
+        if (!(ov_at(ws, c)->f < e.f))
+            break;
+        *ov_at(ws, k) = *ov_at(ws, c);
+        ws->pos[ov_at(ws, k)->node] = k;
+        k = c;
+    }
+    *ov_at(ws, k) = e;
+    ws->pos[e.node] = k;
+}
+
+static inline void ov_remove(ap_workspace *ws, uint32_t k)
+{
+    ws->ov_len--;
+    if (k == ws->ov_len)
+        return;
+    const ap_open_entry e = *ov_at(ws, ws->ov_len);
+    *ov_at(ws, k) = e;
+    ov_sift_down(ws, k);
+    if (ws->pos[e.node] == k) /* it did not move down: it may have to move up */
+        ov_sift_up(ws, k);
+}
+
+/* JPS+: the lowest bucket, when it is small (ws->bq_sorted), is kept sorted with the first out last, so
+ * a pop is open[--open_len] with no sift. Entry i moves towards the end while it goes before its
+ * successor (a new or lowered entry). */
+static inline void cur_raise(ap_workspace *ws, uint32_t i)
+{
+    ap_open_entry *open = ws->open;
+    const uint32_t len = ws->open_len;
+    const ap_open_entry e = open[i];
+    while (i + 1 < len && open_before(&e, &open[i + 1])) {
+        open[i] = open[i + 1];
+        ws->pos[open[i].node] = i;
+        i++;
+    }
+    open[i] = e;
+    ws->pos[e.node] = i;
+}
+
+/* Add e to the sorted lowest bucket, or, beyond AP_BQ_SORTED_MAX entries, turn it into a heap (reversed:
+ * a sorted array with the first out first is a heap) and push e there. */
+static inline void cur_insert(ap_workspace *ws, ap_open_entry e)
+{
+    ap_open_entry *open = ws->open;
+    uint32_t len = ws->open_len;
+    if (len >= AP_BQ_SORTED_MAX) {
+        for (uint32_t a = 0, b = len - 1; a < b; a++, b--) {
+            ap_open_entry t = open[a];
+            open[a] = open[b];
+            open[b] = t;
+        }
+        for (uint32_t k = 0; k < len; k++)
+            ws->pos[open[k].node] = k;
+        ws->bq_sorted = false;
+        open[len] = e;
+        ws->open_len = len + 1;
+        sift_up(ws, len, false);
+        return;
+    }
+    uint32_t j = len;
+    while (j > 0 && open_before(&open[j - 1], &e)) {
+        open[j] = open[j - 1];
+        ws->pos[open[j].node] = j;
+        j--;
+    }
+    open[j] = e;
+    ws->pos[e.node] = j;
+    ws->open_len = len + 1;
+}
+
+static inline __attribute__((always_inline)) void bq_push(ap_workspace *ws, ap_open_entry e, const bool jp,
+                                                          const uint32_t per_tile)
+{
+    uint32_t b = bq_bucket(ws, e.f, per_tile);
     if (b == ws->bq_cur) {
+        if (jp && ws->bq_sorted) {
+            cur_insert(ws, e);
+            return;
+        }
         uint32_t i = ws->open_len++;
         ws->open[i] = e;
-        sift_up(ws, i, true);
+        sift_up(ws, i, !jp);
+    } else if (jp && b - ws->bq_cur >= AP_BQ_RING) {
+        uint32_t k = ws->ov_len++;
+        *ov_at(ws, k) = e;
+        ov_sift_up(ws, k);
     } else {
-        bq_bag_add(ws, b, e);
+        bq_bag_add(ws, b, e, jp);
     }
 }
 
 /* Node e.node is in the open list with f = oldf (or closed): lower it to entry e. Returns false, changing
  * nothing, when the node is closed. A node whose bucket is above bq_cur is open (bq_cur has not reached it). */
-static inline bool bq_decrease(ap_workspace *ws, double oldf, ap_open_entry e)
+static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, double oldf, ap_open_entry e,
+                                                              const bool jp, const uint32_t per_tile)
 {
-    const uint32_t ob = bq_bucket(ws, oldf), i = ws->pos[e.node];
+    const uint32_t ob = bq_bucket(ws, oldf, per_tile), i = ws->pos[e.node];
     if (ob == ws->bq_cur) {
         if (i >= ws->open_len || ws->open[i].node != e.node)
             return false;
         ws->open[i] = e;
-        sift_up(ws, i, true);
+        if (jp && ws->bq_sorted)
+            cur_raise(ws, i);
+        else
+            sift_up(ws, i, !jp);
         return true;
     }
-    if (bq_bucket(ws, e.f) == ob) {
+    const uint32_t nb = bq_bucket(ws, e.f, per_tile);
+    if (jp && ob - ws->bq_cur >= AP_BQ_RING) {
+        if (nb - ws->bq_cur >= AP_BQ_RING) {
+            *ov_at(ws, i) = e;
+            ov_sift_up(ws, i);
+        } else {
+            ov_remove(ws, i);
+            bq_push(ws, e, jp, per_tile);
+        }
+        return true;
+    }
+    if (nb == ob) {
         ws->bq_f[i] = e.f;
+        if (jp)
+            ws->bq_aux[i] = (uint8_t)e.aux;
         return true;
     }
-    bq_bag_remove(ws, ob, i);
-    bq_push(ws, e);
+    bq_bag_remove(ws, ob, i, jp);
+    bq_push(ws, e, jp, per_tile);
     return true;
 }
 
-/* The heap is empty and the bags are not: move bq_cur to the next non-empty bucket and make its bag the
- * heap. */
-static void bq_advance(ap_workspace *ws)
+/* The heap is empty and the bags (or the JPS+ overflow) are not: move bq_cur to the next non-empty bucket
+ * and make its bag the heap. */
+static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, const bool jp,
+                                                             const uint32_t per_tile, const ap_jps_domain *jd)
 {
-    /* the next non-empty bag after bq_cur's slot (whose bag is empty), cyclically, from the bitmap */
     const uint32_t cs = ws->bq_cur & (AP_BQ_RING - 1);
-    uint32_t s = (cs + 1) & (AP_BQ_RING - 1), slot;
-    uint64_t m = ws->bq_used[s / 64] & (~0ull << (s % 64));
-    for (uint32_t w = s / 64;;) {
-        if (m != 0) {
-            slot = w * 64 + (uint32_t)__builtin_ctzll(m);
-            break;
+    if (!jp || ws->bq_count > 0) {
+        /* the next non-empty bag after bq_cur's slot (whose bag is empty), cyclically, from the bitmap */
+        uint32_t s = (cs + 1) & (AP_BQ_RING - 1), slot;
+        uint64_t m = ws->bq_used[s / 64] & (~0ull << (s % 64));
+        for (uint32_t w = s / 64;;) {
+            if (m != 0) {
+                slot = w * 64 + (uint32_t)__builtin_ctzll(m);
+                break;
+            }
+            w = (w + 1) % (AP_BQ_RING / 64);
+            m = ws->bq_used[w];
         }
-        w = (w + 1) % (AP_BQ_RING / 64);
-        m = ws->bq_used[w];
+        ws->bq_cur += (slot - cs) & (AP_BQ_RING - 1);
+    } else {
+        /* only the overflow is left: jump to its lowest bucket */
+        ws->bq_cur = (uint32_t)(ov_at(ws, 0)->f * per_tile);
     }
-    ws->bq_cur += (slot - cs) & (AP_BQ_RING - 1);
+    if (jp) {
+        /* the ring moved: bring in the overflow entries it now covers */
+        while (ws->ov_len > 0 && (uint32_t)(ov_at(ws, 0)->f * per_tile) - ws->bq_cur < AP_BQ_RING) {
+            ap_open_entry e = *ov_at(ws, 0);
+            ov_remove(ws, 0);
+            bq_bag_add(ws, (uint32_t)(e.f * per_tile), e, true);
+        }
+    }
+    const uint32_t slot = ws->bq_cur & (AP_BQ_RING - 1);
     ap_bq_bag *bag = &ws->bq_bag[slot];
     ws->bq_used[slot / 64] &= ~(1ull << (slot % 64));
     uint32_t n = 0, fill = bag->fill;
     for (uint32_t c = bag->last; c != UINT32_MAX;) {
         const double *f = &ws->bq_f[c * AP_BQ_CHUNK];
         const uint32_t *v = &ws->bq_node[c * AP_BQ_CHUNK];
+        const uint8_t *a = &ws->bq_aux[c * AP_BQ_CHUNK];
         for (uint32_t k = 0; k < fill; k++, n++) {
-            ws->open[n] = (ap_open_entry){f[k], ws->nodes[v[k]].g, v[k], 0};
+            if (jp) {
+                __builtin_prefetch(jd->jump8 != NULL ? (const void *)(jd->jump8 + (size_t)v[k] * 8)
+                                                     : (const void *)(jd->jump + (size_t)v[k] * 8), 0, 3);
+                __builtin_prefetch(jd->forced + v[k], 0, 3);
+            }
+            ws->open[n] = (ap_open_entry){f[k], ws->nodes[v[k]].g, v[k], jp ? a[k] : 0};
             ws->pos[v[k]] = n;
         }
         uint32_t prev = ws->bq_link[c];
@@ -465,8 +683,37 @@ static void bq_advance(ap_workspace *ws)
     *bag = (ap_bq_bag){UINT32_MAX, 0};
     ws->bq_count -= n;
     ws->open_len = n;
+    if (jp && n <= AP_BQ_SORTED_MAX) {
+        /* small: insertion sort, first out last */
+        ap_open_entry *open = ws->open;
+        for (uint32_t k = 1; k < n; k++) {
+            const ap_open_entry e = open[k];
+            uint32_t j = k;
+            while (j > 0 && open_before(&open[j - 1], &e)) {
+                open[j] = open[j - 1];
+                j--;
+            }
+            open[j] = e;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            ws->pos[open[k].node] = k;
+        ws->bq_sorted = true;
+        return;
+    }
+    if (jp)
+        ws->bq_sorted = false;
     for (uint32_t k = n / 2; k-- > 0;)
-        sift_down(ws, k, true);
+        sift_down(ws, k, !jp);
+}
+
+static __attribute__((noinline)) void bq_advance_grid8(ap_workspace *ws)
+{
+    bq_advance(ws, false, AP_BQ_PER_TILE, NULL);
+}
+
+static __attribute__((noinline)) void bq_advance_jps_plus(ap_workspace *ws, const ap_jps_domain *jd)
+{
+    bq_advance(ws, true, AP_BQ_JPS_PER_TILE, jd);
 }
 
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
@@ -502,7 +749,8 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     ws->open[0] = (ap_open_entry){dom->heuristic(dom->ctx, start, goal), 0.0, start, UINT32_MAX};
     ws->pos[start] = 0;
     ws->open_len = 1;
-    if (ap_grid_is_octile_fast(dom)) {
+    const bool grid8 = ap_grid_is_octile_fast(dom);
+    if (grid8 || ap_jps_is_plus(dom)) {
         /* Empty the bags an earlier search left (their chunks back to the free list): only the non-empty
          * ones (bitmap), so the work is bounded by what that search did, never a sweep of the pool. */
         for (int w = 0; w < AP_BQ_RING / 64; w++) {
@@ -519,7 +767,9 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             ws->bq_used[w] = 0;
         }
         ws->bq_count = 0;
-        ws->bq_cur = (uint32_t)(ws->open[0].f * AP_BQ_PER_TILE);
+        ws->ov_len = 0;
+        ws->bq_sorted = !grid8; /* JPS+: the start alone */
+        ws->bq_cur = (uint32_t)(ws->open[0].f * (grid8 ? AP_BQ_PER_TILE : AP_BQ_JPS_PER_TILE));
     }
     return AP_OK;
 }
@@ -539,16 +789,9 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            const double f_ = ng_ + (HV);                                                                     \
-            if (HOLD && hold == UINT32_MAX && f_ <= fu) {                                                     \
-                hold = v_;                                                                                    \
-                hold_aux = (AUX);                                                                             \
-                hold_f = f_;                                                                                  \
-            } else {                                                                                          \
-                uint32_t i_ = ws->open_len++;                                                                 \
-                open[i_] = (ap_open_entry){f_, ng_, v_, (AUX)};                                               \
-                sift_up(ws, i_, kind != CORE_JPS_PLUS);                                                                              \
-            }                                                                                                 \
+            uint32_t i_ = ws->open_len++;                                                                     \
+            open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
+            sift_up(ws, i_, true);                                                                            \
         } else if (ng_ < nv_->g) {                                                                            \
             uint32_t i_ = pos[v_];                                                                            \
             if (i_ < ws->open_len && open[i_].node == v_) {                                                   \
@@ -557,7 +800,7 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
                 open[i_].aux = (AUX);                                                                         \
                 open[i_].gtie = ng_;                                                                          \
                 open[i_].f = ng_ + (HV);                                                                      \
-                sift_up(ws, i_, kind != CORE_JPS_PLUS);                                                       \
+                sift_up(ws, i_, true);                                                                        \
             }                                                                                                 \
         }                                                                                                     \
     } while (0)
@@ -573,10 +816,39 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
             nv_->gen = gen;                                                                                   \
             nv_->g = ng_;                                                                                     \
             nv_->parent = u;                                                                                  \
-            bq_push(ws, (ap_open_entry){ng_ + (HV), ng_, v_, 0});                                             \
+            bq_push(ws, (ap_open_entry){ng_ + (HV), ng_, v_, 0}, false, AP_BQ_PER_TILE);                                             \
         } else if (ng_ < nv_->g) {                                                                            \
             const double h_ = (HV);                                                                           \
-            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, 0})) {                        \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, 0}, false, AP_BQ_PER_TILE)) {                        \
+                nv_->g = ng_;                                                                                 \
+                nv_->parent = u;                                                                              \
+            }                                                                                                 \
+        }                                                                                                     \
+    } while (0)
+
+/* RELAX for the JPS+ copy: the held node (core_run), else the bucketed open list with its overflow; the
+ * entry carries the arrival direction AUX. */
+#define RELAX_JP(V, NG, HV, AUX)                                                                              \
+    do {                                                                                                      \
+        const uint32_t v_ = (V);                                                                              \
+        const double ng_ = (NG);                                                                              \
+        ap_node *nv_ = &nodes[v_];                                                                            \
+        if (nv_->gen != gen) {                                                                                \
+            nv_->gen = gen;                                                                                   \
+            nv_->g = ng_;                                                                                     \
+            nv_->parent = u;                                                                                  \
+            const double f_ = ng_ + (HV);                                                                     \
+            if (hold == UINT32_MAX && f_ <= fu) {                                                             \
+                hold = v_;                                                                                    \
+                hold_aux = (AUX);                                                                             \
+                hold_f = f_;                                                                                  \
+            } else {                                                                                          \
+                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, true, AP_BQ_JPS_PER_TILE);                   \
+            }                                                                                                 \
+        } else if (ng_ < nv_->g) {                                                                            \
+            const double h_ = (HV);                                                                           \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, true,                 \
+                            AP_BQ_JPS_PER_TILE)) {                                                            \
                 nv_->g = ng_;                                                                                 \
                 nv_->parent = u;                                                                              \
             }                                                                                                 \
@@ -605,7 +877,8 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * the open entry's aux, and holds one f-minimal new successor to expand next without the heap (valid A*
  * order: its f is no more than the expanded node's, which was the open list's minimum; a held node is
  * never improved, as that would need an open node of smaller f, bar rounding, which is ignored as for
- * closed nodes). Measurements: see the top of this file.
+ * closed nodes). Its other successors go to the bucketed open list with overflow (above; the held node
+ * goes there too when a slice ends). Measurements: see the top of this file.
  */
 static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t max_expansions, const int kind)
 {
@@ -632,9 +905,12 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
 
     while (max_expansions == 0 || done < max_expansions) {
         if (ws->open_len == 0 && hold == UINT32_MAX) {
-            if (kind != CORE_GRID8 || ws->bq_count == 0)
+            if (kind == CORE_GRID8 && ws->bq_count != 0)
+                bq_advance_grid8(ws);
+            else if (kind == CORE_JPS_PLUS && (ws->bq_count != 0 || ws->ov_len != 0))
+                bq_advance_jps_plus(ws, ctx);
+            else
                 return s->state = AP_NO_PATH;
-            bq_advance(ws);
         }
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
          * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
@@ -651,6 +927,11 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             from = hold_aux;
             fu = hold_f;
             hold = UINT32_MAX;
+        } else if (kind == CORE_JPS_PLUS && ws->bq_sorted) {
+            const ap_open_entry *t = &open[--ws->open_len];
+            u = t->node;
+            from = t->aux;
+            fu = t->f;
         } else {
             u = open[0].node;
             from = open[0].aux;
@@ -729,8 +1010,8 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
                 __builtin_prefetch(jd->forced + sh[k].node, 0, 3);
             }
             for (int k = 0; k < ns; k++)
-                RELAX(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
-                      (uint32_t)sh[k].dir);
+                RELAX_JP(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
+                         (uint32_t)sh[k].dir);
         } else {
             int ns = dom->successors(ctx, u, succ);
             s->generated += (uint64_t)ns;
@@ -740,9 +1021,7 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
     }
     if (HOLD && hold != UINT32_MAX) {
         /* The slice ends: the held node goes back to the heap, so the next slice finds it there. */
-        uint32_t i = ws->open_len++;
-        open[i] = (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux};
-        sift_up(ws, i, false);
+        bq_push(ws, (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux}, true, AP_BQ_JPS_PER_TILE);
     }
     return s->state;
 }

@@ -64,8 +64,16 @@ typedef struct ap_open_entry {
  * chunk of a bag. */
 enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
 
-/* One bucket of the grid's open list that is not the current one: an unordered bag of entries kept in
- * chunks of AP_BQ_CHUNK entries (all full but the last). */
+/* The JPS+ copy's buckets per tile of f: its ring spans 64 tiles, and a successor whose f lies beyond it
+ * waits in an overflow heap (search.c). 4 measured best of 1-64 (search.c, seventh round). */
+enum { AP_BQ_JPS_PER_TILE = 4 };
+
+/* JPS+: the lowest bucket is kept sorted (pop without a sift) while it has at most this many entries, else
+ * it is a heap (search.c; 16, 32, 64, 128 measured alike). */
+enum { AP_BQ_SORTED_MAX = 32 };
+
+/* One bucket of the grid's (or JPS+'s) open list that is not the current one: an unordered bag of entries
+ * kept in chunks of AP_BQ_CHUNK entries (all full but the last). */
 typedef struct ap_bq_bag {
     uint32_t last; /* chunk holding the newest entries, UINT32_MAX when the bag is empty */
     uint32_t fill; /* entries in that chunk */
@@ -75,31 +83,37 @@ typedef struct ap_bq_bag {
  * Sized once for the largest map (node capacity) and reused by every search without clearing. */
 typedef struct ap_workspace {
     ap_node *nodes;
-    ap_open_entry *open; /* binary heap, 1 slot per node at most; for the 8-connected grid only the
-                          * lowest bucket of the bucketed open list */
-    uint32_t *pos;       /* per node: its index in open while it is open (grid: or its index in bq_f
-                          * while it sits in a bag); stale once expanded (a node is open iff pos <
-                          * open_len and open[pos].node is the node) */
+    ap_open_entry *open; /* binary heap, 1 slot per node at most; for the 8-connected grid and JPS+ only
+                          * the lowest bucket of the bucketed open list (JPS+: its overflow heap
+                          * grows down from the top, search.c) */
+    uint32_t *pos;       /* per node: its index in open while it is open (grid, JPS+: or its index in
+                          * bq_f while it sits in a bag; JPS+: or its place in the overflow); stale
+                          * once expanded (a node in the lowest bucket is open iff pos < open_len and
+                          * open[pos].node is the node) */
     uint32_t open_len;
     uint32_t capacity;   /* nodes */
     uint32_t gen;        /* current generation; bumped by ap_search_begin */
     ap_succ *succ;       /* scratch for one expansion's successors */
     int succ_cap;
-    /* 8-connected grid: the buckets above the current one (search.c, "Bucketed open list") */
+    /* 8-connected grid and JPS+: the buckets above the current one (search.c, "Bucketed open list") */
     double *bq_f;             /* bag entries' f, in bq_chunks chunks of AP_BQ_CHUNK (g is the node's) */
     uint32_t *bq_node;        /* bag entries' node, same layout */
     uint32_t *bq_link;        /* per chunk: the bag's previous chunk, or the next free chunk */
+    uint8_t *bq_aux;          /* JPS+: bag entries' arrival direction, same layout */
+    uint32_t ov_len;          /* JPS+: entries in the overflow heap (top of open, search.c) */
+    bool bq_sorted;           /* JPS+: open is sorted, first out last, instead of a heap */
     uint32_t bq_chunks;
     uint32_t bq_free;         /* first free chunk, UINT32_MAX when none */
-    uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, truncated) */
+    uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, JPS+ AP_BQ_JPS_PER_TILE, truncated) */
     uint32_t bq_count;        /* entries in the bags */
     ap_bq_bag bq_bag[AP_BQ_RING]; /* bucket b is bq_bag[b % AP_BQ_RING] */
     uint64_t bq_used[AP_BQ_RING / 64]; /* bit i: bq_bag[i] is not empty */
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
- * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 12 bytes per node (node, pos, heap
- * entry, bag entry of the grid's bucketed open list) plus about 100 KB (AP_BQ_RING + 1 spare chunks).
+ * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 13 bytes per node (node, pos, heap
+ * entry, bag entry of the grid's and JPS+'s bucketed open list: f, node, JPS+ arrival direction) plus about
+ * 100 KB (AP_BQ_RING + 1 spare chunks).
  * The node matrix and the position array are written once here, so their pages are mapped before the
  * first search (O(capacity); a server does this at start). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);

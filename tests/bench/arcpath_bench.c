@@ -195,10 +195,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < m->n_tables; i++)
             fprintf(stderr, "table\t%s\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->tables[i].name,
                     m->tables[i].bytes, m->tables[i].build_seconds * 1e3, (double)m->tables[i].bytes / cells);
-        /* node, heap entry, ws->pos, bag entry (f + node) of the grid's bucketed open list */
+        /* node, heap entry, ws->pos, bag entry (f + node + JPS+ arrival direction) of the bucketed open list */
         double ws_bytes = (double)ap_map_node_count(m) *
                           (double)(sizeof(ap_node) + sizeof(ap_open_entry) + sizeof(uint32_t) + sizeof(double) +
-                                   sizeof(uint32_t));
+                                   sizeof(uint32_t) + sizeof(uint8_t));
         fprintf(stderr, "table\tsearch_matrix\tbytes\t%.0f\tbuild_ms\t0\tbytes_per_cell\t%.2f\n", ws_bytes,
                 ws_bytes / cells);
         fprintf(stderr, "table\tmap_pass\tbytes\t%u\tbuild_ms\t0\tbytes_per_cell\t%.2f\n", ap_map_node_count(m),
