@@ -805,54 +805,36 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
         }                                                                                                     \
     } while (0)
 
-/* RELAX for the grid copy's bucketed open list: the same steps; a decrease-key finds the node through its old
- * f (old g + h, bit for bit the f it was pushed with), which names its bucket. */
-#define RELAX_G8(V, NG, HV)                                                                                   \
-    do {                                                                                                      \
-        const uint32_t v_ = (V);                                                                              \
-        const double ng_ = (NG);                                                                              \
-        ap_node *nv_ = &nodes[v_];                                                                            \
-        if (nv_->gen != gen) {                                                                                \
-            nv_->gen = gen;                                                                                   \
-            nv_->g = ng_;                                                                                     \
-            nv_->parent = u;                                                                                  \
-            bq_push(ws, (ap_open_entry){ng_ + (HV), ng_, v_, 0}, false, AP_BQ_PER_TILE);                                             \
-        } else if (ng_ < nv_->g) {                                                                            \
-            const double h_ = (HV);                                                                           \
-            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, 0}, false, AP_BQ_PER_TILE)) {                        \
-                nv_->g = ng_;                                                                                 \
-                nv_->parent = u;                                                                              \
-            }                                                                                                 \
-        }                                                                                                     \
-    } while (0)
-
-/* RELAX for the JPS+ copy: the held node (core_run), else the bucketed open list with its overflow; the
- * entry carries the arrival direction AUX. */
-#define RELAX_JP(V, NG, HV, AUX)                                                                              \
-    do {                                                                                                      \
-        const uint32_t v_ = (V);                                                                              \
-        const double ng_ = (NG);                                                                              \
-        ap_node *nv_ = &nodes[v_];                                                                            \
-        if (nv_->gen != gen) {                                                                                \
-            nv_->gen = gen;                                                                                   \
-            nv_->g = ng_;                                                                                     \
-            nv_->parent = u;                                                                                  \
-            const double f_ = ng_ + (HV);                                                                     \
-            if (hold == UINT32_MAX && f_ <= fu) {                                                             \
-                hold = v_;                                                                                    \
-                hold_aux = (AUX);                                                                             \
-                hold_f = f_;                                                                                  \
-            } else {                                                                                          \
-                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, true, AP_BQ_JPS_PER_TILE);                   \
-            }                                                                                                 \
-        } else if (ng_ < nv_->g) {                                                                            \
-            const double h_ = (HV);                                                                           \
-            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, true,                 \
-                            AP_BQ_JPS_PER_TILE)) {                                                            \
-                nv_->g = ng_;                                                                                 \
-                nv_->parent = u;                                                                              \
-            }                                                                                                 \
-        }                                                                                                     \
+/* RELAX for the bucketed open lists (JPS a compile-time constant): the same steps; a decrease-key finds the
+ * node through its old f (old g + h, bit for bit the f it was pushed with), which names its bucket. The
+ * JPS+ copy (JPS true) first offers a new successor to the held node (core_run), and its entries carry the
+ * arrival direction AUX; the grid copy passes AUX 0. */
+#define RELAX_BQ(V, NG, HV, AUX, JPS)                                                                                 \
+    do {                                                                                                              \
+        const uint32_t v_ = (V);                                                                                      \
+        const double ng_ = (NG);                                                                                      \
+        ap_node *nv_ = &nodes[v_];                                                                                    \
+        if (nv_->gen != gen) {                                                                                        \
+            nv_->gen = gen;                                                                                           \
+            nv_->g = ng_;                                                                                             \
+            nv_->parent = u;                                                                                          \
+            const double f_ = ng_ + (HV);                                                                             \
+            if ((JPS) && hold == UINT32_MAX && f_ <= fu) {                                                            \
+                hold = v_;                                                                                            \
+                hold_aux = (AUX);                                                                                     \
+                hold_f = f_;                                                                                          \
+            } else {                                                                                                  \
+                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, (JPS),                                               \
+                        (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE);                                                 \
+            }                                                                                                         \
+        } else if (ng_ < nv_->g) {                                                                                    \
+            const double h_ = (HV);                                                                                   \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, (JPS),                        \
+                            (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE)) {                                           \
+                nv_->g = ng_;                                                                                         \
+                nv_->parent = u;                                                                                      \
+            }                                                                                                         \
+        }                                                                                                             \
     } while (0)
 
 enum { CORE_GENERIC, CORE_GRID8, CORE_JPS_PLUS };
@@ -957,36 +939,36 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
             const int pn = pass[n], ps = pass[so], pw = pass[w], pe = pass[e];
             int k = 0;
             if (pn) {
-                RELAX_G8(n, g + 1.0, oct_h(ux, uy - 1, gx, gy));
+                RELAX_BQ(n, g + 1.0, oct_h(ux, uy - 1, gx, gy), 0, false);
                 k++;
             }
             if (ps) {
-                RELAX_G8(so, g + 1.0, oct_h(ux, uy + 1, gx, gy));
+                RELAX_BQ(so, g + 1.0, oct_h(ux, uy + 1, gx, gy), 0, false);
                 k++;
             }
             if (pw) {
-                RELAX_G8(w, g + 1.0, oct_h(ux - 1, uy, gx, gy));
+                RELAX_BQ(w, g + 1.0, oct_h(ux - 1, uy, gx, gy), 0, false);
                 k++;
             }
             if (pe) {
-                RELAX_G8(e, g + 1.0, oct_h(ux + 1, uy, gx, gy));
+                RELAX_BQ(e, g + 1.0, oct_h(ux + 1, uy, gx, gy), 0, false);
                 k++;
             }
             /* No corner cutting: a diagonal step needs both orthogonal neighbours passable. */
             if (pn && pw && pass[n - 1]) {
-                RELAX_G8(n - 1, g + M_SQRT2, oct_h(ux - 1, uy - 1, gx, gy));
+                RELAX_BQ(n - 1, g + M_SQRT2, oct_h(ux - 1, uy - 1, gx, gy), 0, false);
                 k++;
             }
             if (pn && pe && pass[n + 1]) {
-                RELAX_G8(n + 1, g + M_SQRT2, oct_h(ux + 1, uy - 1, gx, gy));
+                RELAX_BQ(n + 1, g + M_SQRT2, oct_h(ux + 1, uy - 1, gx, gy), 0, false);
                 k++;
             }
             if (ps && pw && pass[so - 1]) {
-                RELAX_G8(so - 1, g + M_SQRT2, oct_h(ux - 1, uy + 1, gx, gy));
+                RELAX_BQ(so - 1, g + M_SQRT2, oct_h(ux - 1, uy + 1, gx, gy), 0, false);
                 k++;
             }
             if (ps && pe && pass[so + 1]) {
-                RELAX_G8(so + 1, g + M_SQRT2, oct_h(ux + 1, uy + 1, gx, gy));
+                RELAX_BQ(so + 1, g + M_SQRT2, oct_h(ux + 1, uy + 1, gx, gy), 0, false);
                 k++;
             }
             s->generated += (uint64_t)k;
@@ -1010,8 +992,8 @@ static inline __attribute__((always_inline)) int core_run(ap_search *s, uint64_t
                 __builtin_prefetch(jd->forced + sh[k].node, 0, 3);
             }
             for (int k = 0; k < ns; k++)
-                RELAX_JP(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
-                         (uint32_t)sh[k].dir);
+                RELAX_BQ(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py),
+                         (uint32_t)sh[k].dir, true);
         } else {
             int ns = dom->successors(ctx, u, succ);
             s->generated += (uint64_t)ns;
