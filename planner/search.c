@@ -774,6 +774,18 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
     return AP_OK;
 }
 
+/* First sight of a node in this search (its stamp is not the current generation): claim it with cost g
+ * and the given parent and return true; false when the search has seen it already. */
+static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t parent)
+{
+    if (nv->gen == gen)
+        return false;
+    nv->gen = gen;
+    nv->g = g;
+    nv->parent = parent;
+    return true;
+}
+
 /* Relax the edge u -> v with new cost ng; h is computed only when v is new or improved (HV is an expression
  * evaluated lazily). Closed nodes are final: the heuristics are consistent. The heuristic is evaluated
  * again on a decrease-key rather than taken as f - g, which could drift by a rounding step.
@@ -785,10 +797,7 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
         const uint32_t v_ = (V);                                                                              \
         const double ng_ = (NG);                                                                              \
         ap_node *nv_ = &nodes[v_];                                                                            \
-        if (nv_->gen != gen) {                                                                                \
-            nv_->gen = gen;                                                                                   \
-            nv_->g = ng_;                                                                                     \
-            nv_->parent = u;                                                                                  \
+        if (node_fresh(nv_, gen, ng_, u)) {                                                                   \
             uint32_t i_ = ws->open_len++;                                                                     \
             open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
             sift_up(ws, i_, true);                                                                            \
@@ -809,32 +818,29 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
  * node through its old f (old g + h, bit for bit the f it was pushed with), which names its bucket. The
  * JPS+ copy (JPS true) first offers a new successor to the held node (core_run), and its entries carry the
  * arrival direction AUX; the grid copy passes AUX 0. */
-#define RELAX_BQ(V, NG, HV, AUX, JPS)                                                                                 \
-    do {                                                                                                              \
-        const uint32_t v_ = (V);                                                                                      \
-        const double ng_ = (NG);                                                                                      \
-        ap_node *nv_ = &nodes[v_];                                                                                    \
-        if (nv_->gen != gen) {                                                                                        \
-            nv_->gen = gen;                                                                                           \
-            nv_->g = ng_;                                                                                             \
-            nv_->parent = u;                                                                                          \
-            const double f_ = ng_ + (HV);                                                                             \
-            if ((JPS) && hold == UINT32_MAX && f_ <= fu) {                                                            \
-                hold = v_;                                                                                            \
-                hold_aux = (AUX);                                                                                     \
-                hold_f = f_;                                                                                          \
-            } else {                                                                                                  \
-                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, (JPS),                                               \
-                        (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE);                                                 \
-            }                                                                                                         \
-        } else if (ng_ < nv_->g) {                                                                                    \
-            const double h_ = (HV);                                                                                   \
-            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, (JPS),                        \
-                            (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE)) {                                           \
-                nv_->g = ng_;                                                                                         \
-                nv_->parent = u;                                                                                      \
-            }                                                                                                         \
-        }                                                                                                             \
+#define RELAX_BQ(V, NG, HV, AUX, JPS)                                                                         \
+    do {                                                                                                      \
+        const uint32_t v_ = (V);                                                                              \
+        const double ng_ = (NG);                                                                              \
+        ap_node *nv_ = &nodes[v_];                                                                            \
+        if (node_fresh(nv_, gen, ng_, u)) {                                                                   \
+            const double f_ = ng_ + (HV);                                                                     \
+            if ((JPS) && hold == UINT32_MAX && f_ <= fu) {                                                    \
+                hold = v_;                                                                                    \
+                hold_aux = (AUX);                                                                             \
+                hold_f = f_;                                                                                  \
+            } else {                                                                                          \
+                bq_push(ws, (ap_open_entry){f_, ng_, v_, (AUX)}, (JPS),                                       \
+                        (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE);                                         \
+            }                                                                                                 \
+        } else if (ng_ < nv_->g) {                                                                            \
+            const double h_ = (HV);                                                                           \
+            if (bq_decrease(ws, nv_->g + h_, (ap_open_entry){ng_ + h_, ng_, v_, (AUX)}, (JPS),                \
+                            (JPS) ? AP_BQ_JPS_PER_TILE : AP_BQ_PER_TILE)) {                                   \
+                nv_->g = ng_;                                                                                 \
+                nv_->parent = u;                                                                              \
+            }                                                                                                 \
+        }                                                                                                     \
     } while (0)
 
 enum { CORE_GENERIC, CORE_GRID8, CORE_JPS_PLUS };
