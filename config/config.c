@@ -266,12 +266,7 @@ static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, 
     json_object_foreach(v, id, e) {
         ap_terrain_costs t;
         memset(&t, 0, sizeof t);
-        size_t idn = strlen(id);
-        bool id_ok = idn > 0 && idn < sizeof t.map_id;
-        for (size_t i = 0; id_ok && i < idn; i++)
-            id_ok = (id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') ||
-                    (id[i] >= '0' && id[i] <= '9') || strchr("_.-", id[i]) != NULL;
-        if (!id_ok && strcmp(id, "*") != 0)
+        if (!ap_map_id_valid(id, strlen(id)) && strcmp(id, "*") != 0)
             return fail(err, errlen, "%s: \"terrain_costs\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"",
                         label, id, AP_MAP_ID_MAX - 1);
         snprintf(t.map_id, sizeof t.map_id, "%s", id);

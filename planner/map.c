@@ -191,7 +191,7 @@ static int build_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
     return AP_OK;
 }
 
-static bool id_valid(const char *id, size_t n)
+bool ap_map_id_valid(const char *id, size_t n)
 {
     if (n == 0 || n >= AP_MAP_ID_MAX)
         return false;
@@ -252,7 +252,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
 {
     const char *label = file_label != NULL ? file_label : (id != NULL ? id : "");
     *out = NULL;
-    if (id == NULL || !id_valid(id, strlen(id)))
+    if (id == NULL || !ap_map_id_valid(id, strlen(id)))
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
                     "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
     if (buf == NULL && len > 0)
@@ -395,7 +395,7 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
     size_t bn = strlen(base);
     if (bn > 4 && memcmp(base + bn - 4, ".map", 4) == 0)
         bn -= 4;
-    if (!id_valid(base, bn))
+    if (!ap_map_id_valid(base, bn))
         return fail(diag, AP_E_MAP_FORMAT, path, 0, 0,
                     "invalid map id from file name: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
     char id[AP_MAP_ID_MAX];

@@ -118,6 +118,10 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
  * Returns as ap_map_parse, or AP_E_IO (diag says why) when the file cannot be read. */
 int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
+/* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-] (the map
+ * file's base name; config keys naming maps use the same rule). Pure; thread-safe. */
+bool ap_map_id_valid(const char *id, size_t n);
+
 /* The terrain-cost rule of opts that applies to map id (exact id first, then "*"), or NULL. Pure. */
 const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id);
 
