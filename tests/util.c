@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *ap_test_data_dir(void)
 {
@@ -217,4 +218,21 @@ size_t ap_test_list_maps(const char *dir, char ***out)
     qsort(v, n, sizeof *v, cmp_str);
     *out = v;
     return n;
+}
+
+char *ap_test_temp_file(const char *prefix, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/%s-XXXXXX", prefix);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    size_t n = strlen(text);
+    ssize_t w = write(fd, text, n);
+    close(fd);
+    if (w != (ssize_t)n) {
+        unlink(path);
+        return NULL;
+    }
+    return strdup(path);
 }

@@ -40,6 +40,10 @@ bool ap_test_quick(void);
  * malloc'd strings (base names without ".map"). */
 size_t ap_test_list_maps(const char *dir, char ***out);
 
+/* Write text to a new file /tmp/<prefix>-XXXXXX (mkstemp) and return its malloc'd path, or NULL on error.
+ * The caller unlinks and frees it. */
+char *ap_test_temp_file(const char *prefix, const char *text);
+
 /* Read a whole file into a malloc'd NUL-terminated buffer; NULL on error. */
 char *ap_test_read_file(const char *path, size_t *len);
 

@@ -13,6 +13,7 @@
 #include "config/version.h"
 #include "planner/status.h"
 #include "tests/config/suites.h"
+#include "tests/util.h"
 
 static const char *const all_env[] = {
     "ARCPATH_CONFIG",         "ARCPATH_LISTEN",           "ARCPATH_MAPS",           "ARCPATH_WORKERS",
@@ -30,13 +31,9 @@ static void clean_env(void)
 /* A temp file holding text; returns its malloc'd path (caller unlinks and frees). */
 static char *temp_file(const char *text)
 {
-    char path[] = "/tmp/arcpath-config-test-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    size_t n = strlen(text);
-    ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
-    close(fd);
-    return strdup(path);
+    char *path = ap_test_temp_file("arcpath-config-test", text);
+    ck_assert_ptr_nonnull(path);
+    return path;
 }
 
 static void drop_file(char *path)

@@ -14,16 +14,12 @@
 
 Suite *profiles_suite(void);
 
-/* A temp config file holding text; returns its malloc'd path (caller unlinks and frees). */
+/* A temp file holding text; returns its malloc'd path (caller unlinks and frees). */
 static char *temp_conf(const char *text)
 {
-    char path[] = "/tmp/arcpath-profiles-conf-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    size_t n = strlen(text);
-    ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
-    close(fd);
-    return strdup(path);
+    char *path = ap_test_temp_file("arcpath-profiles-conf", text);
+    ck_assert_ptr_nonnull(path);
+    return path;
 }
 
 /* The /v1/profiles entry with this key, or NULL (borrowed from list). */
