@@ -186,6 +186,23 @@ END_TEST
 /* After Pinter's Figure 8: the shortest grid path turns right from the 2-high corridor into the 2-wide
  * shaft, a turn a unit of turning radius 1.5 cannot make there (A* + curves is not clear); the
  * directional searches find a legal path (entering the shaft from the open area to the east). */
+/* A turning unit's query from (sx, sy) facing +x (heading 0) to (gx, gy), unit radius ur and turning radius R
+ * (tiles), 8-connected with smoothing; the algorithm and the rest are the caller's. */
+static ap_query turn_query(const ap_map *m, double sx, double sy, double gx, double gy, double ur, double R)
+{
+    return (ap_query){.map = m,
+                      .sx = sx,
+                      .sy = sy,
+                      .has_sheading = true,
+                      .sheading = 0.0,
+                      .gx = gx,
+                      .gy = gy,
+                      .unit_radius = ur,
+                      .turning_radius = R,
+                      .connectivity = 8,
+                      .smoothing = AP_SMOOTH_LOS};
+}
+
 static const char *FIG8 = "type octile\nheight 20\nwidth 24\nmap\n"
                           "@@@@@@@@@@@@@@@@@@@@@@@@\n"
                           "@@@@@@@@@@@@@@@@@@@@@@@@\n"
@@ -214,18 +231,7 @@ START_TEST(test_figure8_turn)
     ap_workspace ws;
     /* Directional windows need H' nodes per cell: give this small map a workspace 16 times its size. */
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
-    ap_query q = {0};
-    q.map = m;
-    q.sx = 1.5;
-    q.sy = 2.5;
-    q.has_sheading = true;
-    q.sheading = 0.0;
-    q.gx = 10.0;
-    q.gy = 15.0;
-    q.unit_radius = 0.3;
-    q.turning_radius = 1.5;
-    q.connectivity = 8;
-    q.smoothing = AP_SMOOTH_LOS;
+    ap_query q = turn_query(m, 1.5, 2.5, 10.0, 15.0, 0.3, 1.5);
     ap_result r;
     /* Plain A* with curves added afterwards ("ignoring blocked tiles") is not clear here. */
     q.algorithm = AP_ALG_ASTAR;
@@ -280,18 +286,7 @@ START_TEST(test_figure12_directional24)
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
     static const double radii[] = {1.5, 2.0};
     for (size_t i = 0; i < 2; i++) {
-        ap_query q = {0};
-        q.map = m;
-        q.sx = 1.5;
-        q.sy = 3.5;
-        q.has_sheading = true;
-        q.sheading = 0.0;
-        q.gx = 16.5;
-        q.gy = 13.5;
-        q.unit_radius = 0.2;
-        q.turning_radius = radii[i];
-        q.connectivity = 8;
-        q.smoothing = AP_SMOOTH_LOS;
+        ap_query q = turn_query(m, 1.5, 3.5, 16.5, 13.5, 0.2, radii[i]);
         ap_result r;
         /* A* + curves cuts the bend's corners (not clear). */
         q.algorithm = AP_ALG_ASTAR;
@@ -350,20 +345,9 @@ START_TEST(test_reverse_into_bay)
     ap_map *m = ap_test_map_from_string(BAY);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 32 + 2, AP_PLAN_MAX_SUCC), AP_OK);
-    ap_query q = {0};
-    q.map = m;
-    q.sx = 2.5;
-    q.sy = 3.5;
-    q.has_sheading = true;
-    q.sheading = 0.0;
-    q.gx = 11.0;
-    q.gy = 11.5;
+    ap_query q = turn_query(m, 2.5, 3.5, 11.0, 11.5, 0.3, 1.5);
     q.has_gheading = true;
     q.gheading = -M_PI / 2; /* facing out of the bay (toward -y) */
-    q.unit_radius = 0.3;
-    q.turning_radius = 1.5;
-    q.connectivity = 8;
-    q.smoothing = AP_SMOOTH_LOS;
     ap_result r;
     q.algorithm = AP_ALG_DIRECTIONAL24;
     ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_NO_PATH);
@@ -558,17 +542,7 @@ START_TEST(test_art_plans)
     } cases[] = {{AP_ALG_DIRECTIONAL24, 1.5, 8}, {AP_ALG_HYBRID, 1.5, 16}, {AP_ALG_ASTAR, 0.0, 8},
                  {AP_ALG_AUTO, 0.0, 16}};
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
-        ap_query q = {0};
-        q.map = m;
-        q.sx = 1.5;
-        q.sy = 2.5;
-        q.has_sheading = true;
-        q.gx = 10.0;
-        q.gy = 15.0;
-        q.unit_radius = 0.3;
-        q.turning_radius = cases[ci].R;
-        q.connectivity = 8;
-        q.smoothing = AP_SMOOTH_LOS;
+        ap_query q = turn_query(m, 1.5, 2.5, 10.0, 15.0, 0.3, cases[ci].R);
         q.algorithm = cases[ci].alg;
         q.sample_step = 0.25;
         ap_result plain, art;
