@@ -128,6 +128,19 @@ static void csc_cross(const dubins_in *in, double k, csc *c)
     c->sh = (B * c->p + 2.0 * k * A) / n2;
 }
 
+/* The middle arc p of RLR / LRL from (A, B) = 4 sin(p/2) (cos m, sin m), p/2 in (pi/2, pi):
+ * p = 2pi - 2 asin(|(A, B)| / 4), written with asin rather than acos(1 - rho^2 / 8), which loses half the
+ * digits when the poses are close (rho -> 0). False when the word does not exist or when p alone (a lower
+ * bound on the word's length) is no shorter than best. */
+static inline bool middle_arc(double A, double B, double best, double *p)
+{
+    double q = sqrt(A * A + B * B) / 4.0;
+    if (q > 1.0 + 1e-12)
+        return false;
+    *p = AP_TWO_PI - 2.0 * asin(fmin(q, 1.0));
+    return *p < best;
+}
+
 /* RLR: headings h1 = alpha - t, h2 = h1 + p, beta = h2 - q. The sum gives
  * 2 (sin h2 - sin h1, cos h1 - cos h2) = (A, B) = (d - sa + sb, ca - cb); the left-hand side is
  * 4 sin(p/2) (cos m, sin m) with m = h1 + p/2, so sin(p/2) = |(A, B)| / 4 and m = atan2(B, A). Of the
@@ -135,15 +148,8 @@ static void csc_cross(const dubins_in *in, double k, csc *c)
  * and it keeps sin(p/2) > 0 so m is the direction of (A, B). */
 static bool w_rlr(const dubins_in *in, double best, double o[3])
 {
-    double A = in->d - in->sa + in->sb, B = in->ca - in->cb;
-    /* |(A, B)| = 4 sin(p/2) with p/2 in (pi/2, pi): p = 2pi - 2 asin(rho / 4). Written with asin rather
-     * than acos(1 - rho^2 / 8), which loses half the digits when the poses are close (rho -> 0). */
-    double q = sqrt(A * A + B * B) / 4.0;
-    if (q > 1.0 + 1e-12)
-        return false;
-    double p = AP_TWO_PI - 2.0 * asin(fmin(q, 1.0));
-    /* Lower bound: the middle arc alone. */
-    if (p >= best)
+    double A = in->d - in->sa + in->sb, B = in->ca - in->cb, p;
+    if (!middle_arc(A, B, best, &p))
         return false;
     double m = map_angle(in, A, B);
     o[0] = mod2pi_near(in->ta - m + 0.5 * p);
@@ -156,14 +162,8 @@ static bool w_rlr(const dubins_in *in, double best, double o[3])
  * cb - ca) = 4 sin(p/2) (cos m, sin m) with m = h1 - p/2. */
 static bool w_lrl(const dubins_in *in, double best, double o[3])
 {
-    double A = in->d + in->sa - in->sb, B = in->cb - in->ca;
-    /* |(A, B)| = 4 sin(p/2) with p/2 in (pi/2, pi): p = 2pi - 2 asin(rho / 4). Written with asin rather
-     * than acos(1 - rho^2 / 8), which loses half the digits when the poses are close (rho -> 0). */
-    double q = sqrt(A * A + B * B) / 4.0;
-    if (q > 1.0 + 1e-12)
-        return false;
-    double p = AP_TWO_PI - 2.0 * asin(fmin(q, 1.0));
-    if (p >= best)
+    double A = in->d + in->sa - in->sb, B = in->cb - in->ca, p;
+    if (!middle_arc(A, B, best, &p))
         return false;
     double m = map_angle(in, A, B);
     o[0] = mod2pi_near(m + 0.5 * p - in->ta);
