@@ -64,12 +64,8 @@ static int push(art_buf *b, double x0, double y0, double x1, double y1, int k, i
         b->cap = cap;
     }
     int face = imod(k + (reverse ? N / 2 : 0), N);
-    ap_segment s = {0};
-    s.type = AP_SEG_LINE;
-    s.x0 = x0;
-    s.y0 = y0;
-    s.x1 = x1;
-    s.y1 = y1;
+    /* The line's own heading is replaced by the legal one it stands for; length as given. */
+    ap_segment s = ap_segment_line(x0, y0, x1, y1);
     s.heading = legal_heading(face, N);
     s.length = len;
     s.reverse = reverse;
