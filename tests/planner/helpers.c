@@ -84,3 +84,27 @@ ap_pose ap_test_drive(ap_pose p, const char *word, const double *len, double r)
     }
     return p;
 }
+
+void ap_test_check_driven_paths(unsigned long long seed, int n, int max_pieces, double s_max, double arc_max_r,
+                                bool both_ways, double (*shortest)(const ap_pose *, const ap_pose *, double))
+{
+    ck_assert(max_pieces >= 1 && max_pieces <= 15);
+    ap_test_rng g = {seed};
+    for (int i = 0; i < n; i++) {
+        ap_pose a = ap_test_rand_pose(&g, 10.0);
+        double r = 0.5 + 3.0 * ap_test_rand01(&g);
+        int k = 1 + (int)(ap_test_rand(&g) % (unsigned)max_pieces);
+        char word[16];
+        double len[15], total = 0.0;
+        for (int j = 0; j < k; j++) {
+            word[j] = "LRS"[ap_test_rand(&g) % 3];
+            double u = ap_test_rand01(&g);
+            len[j] = (word[j] == 'S' ? s_max : arc_max_r * r) * (both_ways ? 2.0 * u - 1.0 : u);
+            total += fabs(len[j]);
+        }
+        word[k] = '\0';
+        ap_pose b = ap_test_drive(a, word, len, r);
+        double best = shortest(&a, &b, r);
+        ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
+    }
+}

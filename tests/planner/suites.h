@@ -3,6 +3,7 @@
 #define AP_TEST_PLANNER_SUITES_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../../planner/path.h"
@@ -46,6 +47,13 @@ ap_pose ap_test_rand_pose(ap_test_rng *g, double span);
  * (tiles; negative = in reverse) at turning radius r; returns the end pose. An independent forward model of
  * the curves, for checking them. */
 ap_pose ap_test_drive(ap_pose a, const char *word, const double *len, double r);
+
+/* Property shared by the Dubins and Reeds-Shepp suites: n random driven paths (from a random pose, turning
+ * radius r in [0.5, 3.5], 1..max_pieces pieces of 'L', 'R', 'S'; a straight piece up to s_max tiles, an arc up
+ * to arc_max_r * r tiles; with both_ways each piece runs forwards or backwards) are never shorter than
+ * shortest(a, b, r) between their ends (1e-9 relative). seed fixes the sample. */
+void ap_test_check_driven_paths(unsigned long long seed, int n, int max_pieces, double s_max, double arc_max_r,
+                                bool both_ways, double (*shortest)(const ap_pose *, const ap_pose *, double));
 
 /* Assert that two headings agree within tol radians (compared modulo 2pi). */
 void ap_test_assert_heading_eq(double a, double b, double tol);

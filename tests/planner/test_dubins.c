@@ -270,24 +270,7 @@ END_TEST
  * the shortest path to where they end. */
 START_TEST(random_driven_paths_are_not_shorter)
 {
-    ap_test_rng g = {7};
-    int n = ap_test_quick() ? 20000 : 200000;
-    for (int i = 0; i < n; i++) {
-        ap_pose a = ap_test_rand_pose(&g, 10.0);
-        double r = 0.5 + 3.0 * ap_test_rand01(&g);
-        int k = 1 + (int)(ap_test_rand(&g) % 4);
-        char word[5];
-        double len[4], total = 0.0;
-        for (int j = 0; j < k; j++) {
-            word[j] = "LRS"[ap_test_rand(&g) % 3];
-            len[j] = (word[j] == 'S' ? 4.0 : 2.0 * M_PI * r) * ap_test_rand01(&g);
-            total += len[j];
-        }
-        word[k] = '\0';
-        ap_pose b = ap_test_drive(a, word, len, r);
-        double best = ap_dubins_length(&a, &b, r);
-        ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
-    }
+    ap_test_check_driven_paths(7, ap_test_quick() ? 20000 : 200000, 4, 4.0, 2.0 * M_PI, false, ap_dubins_length);
 }
 END_TEST
 

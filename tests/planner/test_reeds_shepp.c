@@ -244,25 +244,8 @@ END_TEST
 
 START_TEST(random_driven_paths_are_not_shorter)
 {
-    ap_test_rng g = {31337};
-    int n = ap_test_quick() ? 20000 : 200000;
-    for (int i = 0; i < n; i++) {
-        ap_pose a = ap_test_rand_pose(&g, 10.0);
-        double r = 0.5 + 3.0 * ap_test_rand01(&g);
-        int k = 1 + (int)(ap_test_rand(&g) % 5);
-        char word[6];
-        double len[5], total = 0.0;
-        for (int j = 0; j < k; j++) {
-            word[j] = "LRS"[ap_test_rand(&g) % 3];
-            /* short pieces: near-optimal random paths are the ones that catch a missing word */
-            len[j] = (word[j] == 'S' ? 2.0 : M_PI * r) * (2.0 * ap_test_rand01(&g) - 1.0);
-            total += fabs(len[j]);
-        }
-        word[k] = '\0';
-        ap_pose b = ap_test_drive(a, word, len, r);
-        double best = ap_reeds_shepp_length(&a, &b, r);
-        ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
-    }
+    /* short pieces: near-optimal random paths are the ones that catch a missing word */
+    ap_test_check_driven_paths(31337, ap_test_quick() ? 20000 : 200000, 5, 2.0, M_PI, true, ap_reeds_shepp_length);
 }
 END_TEST
 
