@@ -122,11 +122,14 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
  * file's base name; config keys naming maps use the same rule). Pure; thread-safe. */
 bool ap_map_id_valid(const char *id, size_t n);
 
-/* The terrain-cost rule of opts that applies to map id (exact id first, then "*"), or NULL. Pure. */
+/* The terrain-cost rule of opts that applies to map id (exact id first, then "*"), or NULL (no rule: the
+ * map is uniform-cost). The result points into opts->terrain (borrowed). Pure; thread-safe. */
 const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id);
 
 /* Cost of the move between adjacent passable padded cells a and b (orthogonal or diagonal neighbours):
- * len * (cost(a) + cost(b)) / 2 with len 1 or sqrt 2 as given; exactly len on a uniform map. Tiles. */
+ * len * (cost(a) + cost(b)) / 2 with len 1 or sqrt 2 (tiles) as given; exactly len on a uniform map.
+ * Returns tiles times cost multiplier. Pure; thread-safe on a loaded map. The rule is ap_terrain_costs'
+ * (the mean of the two cells, so moves cost the same both ways). */
 static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, double len)
 {
     if (!m->weighted)
