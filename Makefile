@@ -31,7 +31,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKGS) 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null)
 
-PLANNER_SRC = $(wildcard planner/*.c)
+PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c))
@@ -116,7 +116,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/arcpathd: $(call obj,server/main.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
 
-$(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c) tests/util.c) $(PLANNER_LIB)
+$(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) tests/util.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
 
 $(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../planner/status.h"
+#include "../planner/base/status.h"
 #include "version.h"
 
 #define AP_CONFIG_MAX_FILE_BYTES (1 << 20) /* a config file is a few hundred bytes; refuse anything absurd */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../planner/map.h"
+#include "../planner/world/map.h"
 
 /* Most unit profiles the config may preload (the planner's profile cache holds 32; the rest is left for
  * profiles first seen in queries). */
@@ -21,7 +21,7 @@
 #define AP_CONFIG_MAX_TERRAIN 64
 
 /* One preloaded unit profile (config key "profiles"): the Directional A* tables for this key are built at
- * start-up, before serving (planner/profile.h, ap_profile_key). */
+ * start-up, before serving (planner/turns/profile.h, ap_profile_key). */
 typedef struct ap_config_profile {
     double radius;         /* unit disc radius, tiles, 0..16 (default 0) */
     double turning_radius; /* tiles, (0, 64]; required */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../planner/path.h"
+#include "../planner/base/path.h"
 #include "wire.h"
 
 #define AP_CURVE_MAX_TURNING_RADIUS 1000.0 /* tiles */

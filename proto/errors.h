@@ -3,7 +3,7 @@
 #ifndef AP_PROTO_ERRORS_H
 #define AP_PROTO_ERRORS_H
 
-#include "../planner/status.h"
+#include "../planner/base/status.h"
 
 typedef struct ap_error_info {
     int http;            /* HTTP status code */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../planner/status.h"
+#include "../planner/base/status.h"
 #include "utf8.h"
 
 void ap_jbuf_init(ap_jbuf *b, char *storage, size_t cap)

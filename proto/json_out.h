@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../planner/path.h"
+#include "../planner/base/path.h"
 
 /* A growable output buffer. It starts on caller storage (a request arena, a stack buffer, or nothing) and
  * moves to the heap only when that is too small, so the hot path answers without touching malloc. */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "../planner/map.h"
+#include "../planner/world/map.h"
 
 /* Encode one map's info: {"id", "width", "height", "passable_cells", "load_ms", "tables": [{"name":
  * "region", "bytes", "build_ms", "regions"}, then {"name", "bytes", "build_ms"} per further table in

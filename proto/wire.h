@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../planner/map.h"
-#include "../planner/plan.h"
+#include "../planner/world/map.h"
+#include "../planner/plan/plan.h"
 #include "errors.h"
 #include "json_out.h"
 #include "maps.h"

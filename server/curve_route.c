@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../planner/curve.h"
-#include "../planner/dubins.h"
-#include "../planner/reeds_shepp.h"
+#include "../planner/geom/curve.h"
+#include "../planner/geom/dubins.h"
+#include "../planner/geom/reeds_shepp.h"
 #include "../proto/curve.h"
 #include "../proto/errors.h"
 

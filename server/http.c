@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../planner/search.h"
-#include "../planner/status.h"
+#include "../planner/search/search.h"
+#include "../planner/base/status.h"
 #include "../proto/errors.h"
 #include "../proto/wire.h"
 #include "curve_route.h"

@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../planner/search.h"
-#include "../planner/status.h"
+#include "../planner/search/search.h"
+#include "../planner/base/status.h"
 
 #define MAX_SUCC AP_PLAN_MAX_SUCC /* the most successors any plan domain yields (directional: plan.h) */
 #define SWEEP_INTERVAL_MS 100

@@ -32,7 +32,7 @@
 #include <uv.h>
 
 #include "../config/config.h"
-#include "../planner/plan.h"
+#include "../planner/plan/plan.h"
 #include "../proto/wire.h"
 #include "metrics.h"
 

@@ -16,9 +16,9 @@
 
 #include "../config/config.h"
 #include "../config/version.h"
-#include "../planner/plan.h"
-#include "../planner/search.h"
-#include "../planner/status.h"
+#include "../planner/plan/plan.h"
+#include "../planner/search/search.h"
+#include "../planner/base/status.h"
 #include "http.h"
 #include "lanes.h"
 #include "metrics.h"

@@ -121,7 +121,7 @@ void ap_metrics_overloaded(ap_metrics *m, ap_lane lane);
 /* Set the number of maps loaded. Any thread. */
 void ap_metrics_set_maps(ap_metrics *m, int64_t n);
 
-/* Report the unit-profile cache c (planner/profile.h; borrowed, must outlive m's use) in the exposition:
+/* Report the unit-profile cache c (planner/turns/profile.h; borrowed, must outlive m's use) in the exposition:
  * arcpath_profiles_cached (gauge), arcpath_profile_table_bytes (gauge, bytes of the cached tables) and
  * arcpath_profile_build_seconds_total (counter, wall time of every table build). Call before other threads
  * render m. */

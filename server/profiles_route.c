@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../planner/status.h"
+#include "../planner/base/status.h"
 
 char *ap_profiles_encode(ap_profile_cache *c, size_t *len)
 {

@@ -1,5 +1,5 @@
 /* profiles_route.h — GET /v1/profiles and the start-up preload of unit profiles: the Directional A* tables
- * (planner/profile.h) the server holds in its profile cache.
+ * (planner/turns/profile.h) the server holds in its profile cache.
  *
  * Source: Pinter, "Toward More Realistic Pathfinding" (Game Developer, 2001), "Using a hit-check table": the
  * tables depend on the unit's size and turning radius, so they are built once per unit profile; arcpath
@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "../config/config.h"
-#include "../planner/profile.h"
+#include "../planner/turns/profile.h"
 
 /* The JSON body of GET /v1/profiles for cache c: {"profiles": [{"radius", "turning_radius", "headings",
  * "neighbourhood", "reverse", "edges", "bytes", "build_ms", "hits"}, ...] in publication order, "count",

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../planner/status.h"
+#include "../planner/base/status.h"
 
 static int has_map_suffix(const char *name)
 {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../planner/map.h"
+#include "../planner/world/map.h"
 
 typedef struct ap_registry {
     ap_map **maps;      /* n maps sorted by id (strcmp), owned */

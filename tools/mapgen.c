@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/map.h"
-#include "planner/status.h"
+#include "planner/world/map.h"
+#include "planner/base/status.h"
 
 typedef struct grid {
     int w, h;

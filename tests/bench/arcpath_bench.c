@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../planner/collide.h"
-#include "../../planner/map.h"
-#include "../../planner/plan.h"
-#include "../../planner/smooth.h"
+#include "../../planner/world/collide.h"
+#include "../../planner/world/map.h"
+#include "../../planner/plan/plan.h"
+#include "../../planner/plan/smooth.h"
 
 typedef struct scen_line {
     int line;

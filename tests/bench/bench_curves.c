@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../../planner/curve.h"
-#include "../../planner/dubins.h"
-#include "../../planner/reeds_shepp.h"
+#include "../../planner/geom/curve.h"
+#include "../../planner/geom/dubins.h"
+#include "../../planner/geom/reeds_shepp.h"
 
 typedef struct query {
     ap_pose a, b;

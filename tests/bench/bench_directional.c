@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../planner/plan.h"
-#include "../../planner/profile.h"
+#include "../../planner/plan/plan.h"
+#include "../../planner/turns/profile.h"
 
 /* The bench links only the planner library: its own small scenario reader ("version 1" lines: bucket, map,
  * width, height, start x, y, goal x, y, optimal length). */

@@ -11,7 +11,7 @@
 
 #include "config/config.h"
 #include "config/version.h"
-#include "planner/status.h"
+#include "planner/base/status.h"
 #include "tests/config/suites.h"
 #include "tests/util.h"
 

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "../../planner/path.h"
+#include "../../planner/base/path.h"
 #include "suites.h"
 
 ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy)

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../util.h"
-#include "../../planner/status.h"
+#include "../../planner/base/status.h"
 #include "suites.h"
 
 ap_map *ap_test_map_from_string(const char *text)

@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../planner/path.h"
+#include "../../planner/base/path.h"
 
-#include "../../planner/map.h"
-#include "../../planner/plan.h"
+#include "../../planner/world/map.h"
+#include "../../planner/plan/plan.h"
 
 Suite *map_suite(void);
 Suite *search_suite(void);

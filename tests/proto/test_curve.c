@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "proto/curve.h"
-#include "planner/dubins.h"
-#include "planner/reeds_shepp.h"
+#include "planner/geom/dubins.h"
+#include "planner/geom/reeds_shepp.h"
 #include "tests/proto/suites.h"
 
 static int parse(const char *body, ap_curve_request *req, ap_wire_error *err)

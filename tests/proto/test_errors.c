@@ -2,7 +2,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "planner/status.h"
+#include "planner/base/status.h"
 #include "proto/errors.h"
 #include "tests/proto/suites.h"
 

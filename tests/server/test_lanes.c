@@ -7,9 +7,9 @@
 #include <string.h>
 #include <uv.h>
 
-#include "planner/map.h"
-#include "planner/search.h"
-#include "planner/status.h"
+#include "planner/world/map.h"
+#include "planner/search/search.h"
+#include "planner/base/status.h"
 #include "server/lanes.h"
 
 Suite *lanes_suite(void);

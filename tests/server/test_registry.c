@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "planner/status.h"
+#include "planner/base/status.h"
 #include "server/registry.h"
 
 Suite *registry_suite(void);

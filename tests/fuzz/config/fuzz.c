@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "planner/status.h"
+#include "planner/base/status.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,8 +3,8 @@
  * fuzzed. */
 #include <stdlib.h>
 
-#include "planner/map.h"
-#include "planner/status.h"
+#include "planner/world/map.h"
+#include "planner/base/status.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,160 @@
+/* grid.c — the grid search domain over a Moving AI map: 8-connected (octile, no corner cutting) and
+ * 4-connected (Manhattan).
+ *
+ * Source: Moving AI "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012) for the movement rules;
+ * Pinter, "Toward More Realistic Pathfinding", "A Faster Implementation of the Standard A*" for the idea of
+ * a flat node matrix indexed by position. This is the hot path of every query: neighbours are found by
+ * index arithmetic on the padded grid (blocked border), so there are no bounds tests.
+ */
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../base/status.h"
+
+double ap_octile(int32_t dx, int32_t dy)
+{
+    int64_t ax = dx < 0 ? -(int64_t)dx : dx;
+    int64_t ay = dy < 0 ? -(int64_t)dy : dy;
+    int64_t mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;
+    return (double)mx + (M_SQRT2 - 1.0) * (double)mn;
+}
+
+/* Coordinates from the padded index: one division per call, against the goal's precomputed padded
+ * coordinates. Not yet measured against a per-node coordinate table (8 bytes per cell). */
+static inline void goal_delta(const ap_grid_domain *gd, uint32_t node, uint32_t *adx, uint32_t *ady)
+{
+    uint32_t y = node / gd->stride;
+    uint32_t x = node - y * gd->stride;
+    *adx = x > gd->goal_px ? x - gd->goal_px : gd->goal_px - x;
+    *ady = y > gd->goal_py ? y - gd->goal_py : gd->goal_py - y;
+}
+
+static double octile_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)goal; /* the goal's coordinates were precomputed in the context */
+    uint32_t dx, dy;
+    goal_delta(ctx, node, &dx, &dy);
+    return dx > dy ? (double)dx + (M_SQRT2 - 1.0) * (double)dy : (double)dy + (M_SQRT2 - 1.0) * (double)dx;
+}
+
+static double manhattan_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)goal;
+    uint32_t dx, dy;
+    goal_delta(ctx, node, &dx, &dy);
+    return (double)dx + (double)dy;
+}
+
+static int succ8(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_grid_domain *gd = ctx;
+    const uint8_t *p = gd->pass;
+    const uint32_t S = gd->stride;
+    const uint32_t n = u - S, s = u + S, w = u - 1, e = u + 1;
+    const int pn = p[n], ps = p[s], pw = p[w], pe = p[e];
+    int k = 0;
+    if (pn)
+        out[k++] = (ap_succ){n, 1.0};
+    if (ps)
+        out[k++] = (ap_succ){s, 1.0};
+    if (pw)
+        out[k++] = (ap_succ){w, 1.0};
+    if (pe)
+        out[k++] = (ap_succ){e, 1.0};
+    /* No corner cutting: a diagonal step needs both orthogonal neighbours passable. */
+    if (pn && pw && p[n - 1])
+        out[k++] = (ap_succ){n - 1, M_SQRT2};
+    if (pn && pe && p[n + 1])
+        out[k++] = (ap_succ){n + 1, M_SQRT2};
+    if (ps && pw && p[s - 1])
+        out[k++] = (ap_succ){s - 1, M_SQRT2};
+    if (ps && pe && p[s + 1])
+        out[k++] = (ap_succ){s + 1, M_SQRT2};
+    return k;
+}
+
+static int succ4(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_grid_domain *gd = ctx;
+    const uint8_t *p = gd->pass;
+    const uint32_t S = gd->stride;
+    int k = 0;
+    if (p[u - S])
+        out[k++] = (ap_succ){u - S, 1.0};
+    if (p[u + S])
+        out[k++] = (ap_succ){u + S, 1.0};
+    if (p[u - 1])
+        out[k++] = (ap_succ){u - 1, 1.0};
+    if (p[u + 1])
+        out[k++] = (ap_succ){u + 1, 1.0};
+    return k;
+}
+
+/* Weighted terrain (map.h): the same moves and corner rule, each costing len * (cost(u) + cost(v)) / 2;
+ * the heuristics are scaled by the map's cheapest cost, so they stay admissible and consistent (every
+ * move costs at least its length times cost_min). Kept apart from succ8 so uniform maps keep the
+ * inlined loop of search.c, which knows only unit and sqrt 2 steps. */
+static double octile_hw(const void *ctx, uint32_t node, uint32_t goal)
+{
+    const ap_grid_domain *gd = ctx;
+    return gd->map->cost_min * octile_h(ctx, node, goal);
+}
+
+static double manhattan_hw(const void *ctx, uint32_t node, uint32_t goal)
+{
+    const ap_grid_domain *gd = ctx;
+    return gd->map->cost_min * manhattan_h(ctx, node, goal);
+}
+
+static int succ_weighted(const void *ctx, uint32_t u, ap_succ *out, int (*plain)(const void *, uint32_t, ap_succ *))
+{
+    const ap_grid_domain *gd = ctx;
+    int k = plain(ctx, u, out);
+    for (int i = 0; i < k; i++)
+        out[i].cost = ap_map_move_cost(gd->map, u, out[i].node, out[i].cost);
+    return k;
+}
+
+static int succ8w(const void *ctx, uint32_t u, ap_succ *out)
+{
+    return succ_weighted(ctx, u, out, succ8);
+}
+
+static int succ4w(const void *ctx, uint32_t u, ap_succ *out)
+{
+    return succ_weighted(ctx, u, out, succ4);
+}
+
+bool ap_grid_is_octile_fast(const ap_domain *dom)
+{
+    return dom != NULL && dom->successors == succ8 && dom->heuristic == octile_h;
+}
+
+int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal)
+{
+    if (connectivity != 4 && connectivity != 8)
+        return AP_E_INVALID_REQUEST;
+    if (m == NULL || goal >= ap_map_node_count(m))
+        return AP_E_INTERNAL;
+    gd->map = m;
+    gd->connectivity = connectivity;
+    gd->pass = m->pass;
+    gd->stride = (uint32_t)m->stride;
+    gd->goal_py = goal / gd->stride;
+    gd->goal_px = goal - gd->goal_py * gd->stride;
+    gd->goal_x = (int32_t)gd->goal_px - 1;
+    gd->goal_y = (int32_t)gd->goal_py - 1;
+    dom->ctx = gd;
+    dom->node_count = ap_map_node_count(m);
+    dom->max_succ = connectivity;
+    if (m->weighted) {
+        dom->successors = connectivity == 8 ? succ8w : succ4w;
+        dom->heuristic = connectivity == 8 ? octile_hw : manhattan_hw;
+    } else {
+        dom->successors = connectivity == 8 ? succ8 : succ4;
+        dom->heuristic = connectivity == 8 ? octile_h : manhattan_h;
+    }
+    return AP_OK;
+}

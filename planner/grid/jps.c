@@ -1,0 +1,577 @@
+/* jps.c — Jump Point Search (online) and JPS+ (jump-distance tables) as domains of the A* core.
+ *
+ * Sources: Harabor & Grastien, AAAI 2011, sections 3-4 (pruning rules, forced neighbours, jumping);
+ * Harabor & Grastien, ICAPS 2014, section 3 (no corner cutting) and 5 (JPS+ precomputation); Rabin, Game AI
+ * Pro 2 ch. 14 (signed distances, diagonal "target" jump points). Written from the papers' ideas.
+ *
+ * Directions are numbered N, NE, E, SE, S, SW, W, NW (0..7): even = straight, odd = diagonal. The padded
+ * map border is blocked, so no step ever needs a bounds test.
+ */
+#include "jps.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jps_impl.h"
+#include "../base/status.h"
+
+/* ---- JPS+ table ---------------------------------------------------------------------------------------- */
+
+static inline int16_t extend(int16_t next)
+{
+    return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
+}
+
+int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
+{
+    *out = NULL;
+    if (m->width > 32000 || m->height > 32000)
+        return AP_E_MAP_TOO_LARGE;
+    const uint32_t cells = ap_map_node_count(m);
+    ap_jps_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return AP_E_NOMEM;
+    t->dist = calloc((size_t)cells * 8, sizeof *t->dist);
+    t->dist8 = malloc((size_t)cells * 8);
+    t->forced = calloc(cells, 1);
+    if (t->dist == NULL || t->dist8 == NULL || t->forced == NULL) {
+        free(t->dist);
+        free(t->dist8);
+        free(t->forced);
+        free(t);
+        return AP_E_NOMEM;
+    }
+    t->cells = cells;
+    const uint8_t *p = m->pass;
+    const int32_t S = m->stride, W = m->width, H = m->height;
+    int16_t *D = t->dist;
+    /* Each direction is filled by a sweep that visits the next cell in that direction first, so a cell's
+     * value is one step more than its successor's (or 1 when the successor is a jump point). Straight
+     * directions first: the diagonal ones ask whether a straight jump from the next cell finds a point. */
+    for (int d = 0; d < 8; d += 2) {
+        const int32_t o = DX[d] + DY[d] * S, s = DY[d] + DX[d] * S;
+        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
+        for (int y = ys; y != ye; y += yi)
+            for (int x = xs; x != xe; x += xi) {
+                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)o;
+                if (!p[c])
+                    continue;
+                int16_t v;
+                if (!p[n])
+                    v = 0;
+                else if (forced_straight(p, n, o, s))
+                    v = 1;
+                else
+                    v = extend(D[(size_t)n * 8 + (size_t)d]);
+                D[(size_t)c * 8 + (size_t)d] = v;
+            }
+    }
+    for (int d = 1; d < 8; d += 2) {
+        const int32_t h = DX[d], vv = DY[d] * S;
+        const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
+        for (int y = ys; y != ye; y += yi)
+            for (int x = xs; x != xe; x += xi) {
+                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)(h + vv);
+                if (!p[c])
+                    continue;
+                int16_t v;
+                if (!(p[c + (uint32_t)h] && p[c + (uint32_t)vv] && p[n]))
+                    v = 0; /* no corner cutting */
+                else if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
+                    v = 1;
+                else
+                    v = extend(D[(size_t)n * 8 + (size_t)d]);
+                D[(size_t)c * 8 + (size_t)d] = v;
+            }
+    }
+    /* The one-byte copy pays where nearly every distance fits (random512-40-0, 8room_000: all of them); on
+     * maps of long open runs each escape costs a second row read (Aftershock, 4% of the non-zero
+     * distances: slower than int16 alone), so beyond 1% the copy is dropped and the search reads dist. */
+    size_t nonzero = 0, far = 0;
+    for (size_t i = 0; i < (size_t)cells * 8; i++) {
+        const bool fits = D[i] >= -127 && D[i] <= 127;
+        t->dist8[i] = fits ? (int8_t)D[i] : (int8_t)AP_JPS_FAR8;
+        nonzero += D[i] != 0;
+        far += !fits;
+    }
+    if (far * 100 > nonzero) {
+        free(t->dist8);
+        t->dist8 = NULL;
+    }
+    /* Forced neighbours per straight arrival direction (the tests of pruned_dirs, done once here). */
+    for (int y = 1; y <= H; y++)
+        for (int x = 1; x <= W; x++) {
+            const uint32_t c = (uint32_t)(y * S + x);
+            if (!p[c])
+                continue;
+            unsigned f = 0;
+            for (int d = 0; d < 8; d += 2) {
+                const int32_t o = DX[d] + DY[d] * S, s = -DY[d] + DX[d] * S;
+                if (p[c + (uint32_t)s] && !p[c - (uint32_t)o + (uint32_t)s])
+                    f |= 1u << d;
+                if (p[c - (uint32_t)s] && !p[c - (uint32_t)o - (uint32_t)s])
+                    f |= 1u << (d + 1);
+            }
+            t->forced[c] = (uint8_t)f;
+        }
+    *out = t;
+    return AP_OK;
+}
+
+void ap_jps_table_free(void *table)
+{
+    ap_jps_table *t = table;
+    if (t == NULL)
+        return;
+    free(t->dist);
+    free(t->dist8);
+    free(t->forced);
+    free(t);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ap_jps_attach_table(ap_map *m)
+{
+    if (m->n_tables >= AP_MAP_MAX_TABLES)
+        return AP_E_INTERNAL;
+    double t0 = now_seconds();
+    ap_jps_table *t;
+    int st = ap_jps_table_build(m, &t);
+    if (st != AP_OK)
+        return st;
+    ap_map_table *slot = &m->tables[m->n_tables++];
+    slot->name = AP_JPS_TABLE_NAME;
+    slot->data = t;
+    slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + (t->dist8 != NULL ? 8 : 0) + 1);
+    slot->build_seconds = now_seconds() - t0;
+    slot->free_fn = ap_jps_table_free;
+    return AP_OK;
+}
+
+const ap_jps_table *ap_jps_table_of(const ap_map *m)
+{
+    const ap_map_table *t = ap_map_find_table(m, AP_JPS_TABLE_NAME);
+    return t != NULL ? t->data : NULL;
+}
+
+/* ---- block-based scans for online JPS ----------------------------------------------------------------- */
+
+/* Passability as bits, one bit line per row and one per column (the transpose), so a straight jump looks
+ * at 64 cells per word operation instead of one (Harabor & Grastien, ICAPS 2014, section 4: "block-based
+ * symmetry breaking"). Bit (pos + 64) of a line is the cell at padded position pos; the 64 spare bits on
+ * each side are 0 (blocked), so a 64-bit window never leaves the line.
+ *
+ * Event lines: for each straight direction, one more bit line per row (E, W) or column (S, N) whose bit is
+ * 1 where a straight jump in that direction must stop: a blocked cell, or a cell with a forced neighbour
+ * when entered in that direction (forced_straight; spare bits and the padded border are 1). They are the
+ * per-line "stop | wall" masks the block scan would otherwise compute from three lines at every word (5
+ * unaligned windows); with them a scan is one window and one ctz per 64 cells, and the cell found is a
+ * jump point exactly when it is passable. Built in O(cells) with the bit lines; 4 more bits per cell.
+ * Medians of online jps (us per query over all scenario lines, arcpath-bench, this machine, 3 runs each),
+ * three-line scans -> event lines (+ one inlined jump per direction in jps_succ): arena2 11.0-14.7 -> 8.0,
+ * den520d 11.2-15.0 -> 9.0, brc202d 84.4 -> 65.5, Berlin_0_256 9.1 -> 6.5, Paris_1_1024 61.0 -> 40.5,
+ * maze512-32-0 39.9 -> 17.2, random512-40-0 1472 -> 1330, AR0011SR 20.6 -> 12.4, Aftershock 27.2 -> 21.9,
+ * 8room_000 471 -> 382. Tried without gain: dividing by the stride with a multiplication (reverted). */
+typedef struct ap_jps_bits {
+    uint64_t *rows;     /* (height + 2) lines of row_words words */
+    uint64_t *cols;     /* (width + 2) lines of col_words words */
+    uint64_t *ev;       /* one block: ev_e, ev_w (rows), ev_s, ev_n (columns) */
+    const uint64_t *ev_e, *ev_w, *ev_s, *ev_n;
+    uint32_t row_words, col_words;
+} ap_jps_bits;
+
+static void bits_free(void *data)
+{
+    ap_jps_bits *b = data;
+    if (b == NULL)
+        return;
+    free(b->rows);
+    free(b->cols);
+    free(b->ev);
+    free(b);
+}
+
+static inline void clear_bit(uint64_t *L, uint32_t pos)
+{
+    L[(pos + 64) >> 6] &= ~(1ull << ((pos + 64) & 63));
+}
+
+int ap_jps_attach_bits(ap_map *m)
+{
+    if (m->n_tables >= AP_MAP_MAX_TABLES)
+        return AP_E_INTERNAL;
+    double t0 = now_seconds();
+    const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
+    ap_jps_bits *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return AP_E_NOMEM;
+    b->row_words = (W + 128) / 64 + 2;
+    b->col_words = (H + 128) / 64 + 2;
+    const size_t rw = b->row_words, cw = b->col_words, ev_words = 2 * (size_t)H * rw + 2 * (size_t)W * cw;
+    b->rows = calloc((size_t)H * b->row_words, sizeof *b->rows);
+    b->cols = calloc((size_t)W * b->col_words, sizeof *b->cols);
+    b->ev = malloc(ev_words * sizeof *b->ev);
+    if (b->rows == NULL || b->cols == NULL || b->ev == NULL) {
+        bits_free(b);
+        return AP_E_NOMEM;
+    }
+    memset(b->ev, 0xff, ev_words * sizeof *b->ev);
+    uint64_t *ev_e = b->ev, *ev_w = ev_e + (size_t)H * rw, *ev_s = ev_w + (size_t)H * rw,
+             *ev_n = ev_s + (size_t)W * cw;
+    b->ev_e = ev_e;
+    b->ev_w = ev_w;
+    b->ev_s = ev_s;
+    b->ev_n = ev_n;
+    const uint8_t *p = m->pass;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint32_t c = y * W + x;
+            if (!p[c])
+                continue;
+            b->rows[(size_t)y * b->row_words + ((x + 64) >> 6)] |= 1ull << ((x + 64) & 63);
+            b->cols[(size_t)x * b->col_words + ((y + 64) >> 6)] |= 1ull << ((y + 64) & 63);
+            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
+                continue; /* the padded border is blocked; never reached */
+            if (!forced_straight(p, c, 1, (int32_t)W))
+                clear_bit(ev_e + (size_t)y * rw, x);
+            if (!forced_straight(p, c, -1, (int32_t)W))
+                clear_bit(ev_w + (size_t)y * rw, x);
+            if (!forced_straight(p, c, (int32_t)W, 1))
+                clear_bit(ev_s + (size_t)x * cw, y);
+            if (!forced_straight(p, c, -(int32_t)W, 1))
+                clear_bit(ev_n + (size_t)x * cw, y);
+        }
+    ap_map_table *slot = &m->tables[m->n_tables++];
+    slot->name = AP_JPS_BITS_NAME;
+    slot->data = b;
+    slot->bytes = sizeof *b + ((size_t)H * b->row_words + (size_t)W * b->col_words + ev_words) * sizeof(uint64_t);
+    slot->build_seconds = now_seconds() - t0;
+    slot->free_fn = bits_free;
+    return AP_OK;
+}
+
+/* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
+ * 64 - sh in two steps so sh = 0 needs no special case. */
+static inline uint64_t win(const uint64_t *L, int32_t pos)
+{
+    uint32_t i = (uint32_t)(pos + 64), w = i >> 6, sh = i & 63;
+    return (L[w] >> sh) | ((L[w + 1] << 1) << (63 - sh));
+}
+
+/* Along event line E towards higher positions from pos: the first event (blocked cell or jump point) or
+ * goalpos (-1: none on this line), whichever comes first. Always terminates: the line ends in events. */
+static inline int32_t ev_up(const uint64_t *E, int32_t pos, int32_t goalpos)
+{
+    for (pos++;; pos += 64) {
+        uint64_t m = win(E, pos);
+        if ((uint32_t)(goalpos - pos) < 64u)
+            m |= 1ull << (goalpos - pos);
+        if (m != 0)
+            return pos + __builtin_ctzll(m);
+    }
+}
+
+/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64. */
+static inline int32_t ev_down(const uint64_t *E, int32_t pos, int32_t goalpos)
+{
+    for (;;) {
+        const int32_t lo = pos - 64;
+        uint64_t m = win(E, lo);
+        if ((uint32_t)(goalpos - lo) < 64u)
+            m |= 1ull << (goalpos - lo);
+        if (m != 0)
+            return lo + 63 - __builtin_clzll(m);
+        pos = lo;
+    }
+}
+
+/* ---- the domain ---------------------------------------------------------------------------------------- */
+
+/* Octile distance between padded cells a and b, exact in the sense that k straight and j diagonal steps
+ * cost k + j*sqrt(2) (the same expression the grid domain's heuristic uses). */
+static inline double octile_between(uint32_t S, uint32_t a, int32_t bx, int32_t by)
+{
+    int32_t ay = (int32_t)(a / S), ax = (int32_t)(a - (uint32_t)ay * S);
+    uint32_t dx = (uint32_t)abs(ax - bx), dy = (uint32_t)abs(ay - by);
+    return dx > dy ? (double)dx + (M_SQRT2 - 1.0) * (double)dy : (double)dy + (M_SQRT2 - 1.0) * (double)dx;
+}
+
+static double jps_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)goal;
+    const ap_jps_domain *jd = ctx;
+    return octile_between(jd->stride, node, jd->goal_px, jd->goal_py);
+}
+
+/* Online straight jump from u with offset o (side offset s): the first jump point, or NONE at a wall.
+ * *k gets the steps taken. */
+static inline uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int32_t o, int32_t s, uint32_t *k)
+{
+    const uint8_t *p = jd->pass;
+    const uint32_t goal = jd->goal;
+    uint32_t steps = 0;
+    for (;;) {
+        uint32_t v = u + (uint32_t)o;
+        if (!p[v])
+            return NONE;
+        steps++;
+        if (v == goal || forced_straight(p, v, o, s)) {
+            *k = steps;
+            return v;
+        }
+        u = v;
+    }
+}
+
+/* Block-based straight jump from u = (ux, uy) (padded) in straight direction d; same result as
+ * jump_straight: the first event on the direction's event line is a jump point iff it is passable. */
+static inline __attribute__((always_inline)) uint32_t jump_straight_bits(const ap_jps_domain *jd, int32_t ux,
+                                                                         int32_t uy, int d, uint32_t *k)
+{
+    const ap_jps_bits *b = jd->bits;
+    const uint32_t S = jd->stride;
+    uint32_t v;
+    int32_t r;
+    if (DY[d] == 0) {
+        const int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
+        r = DX[d] > 0 ? ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
+                      : ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
+        v = (uint32_t)uy * S + (uint32_t)r;
+        *k = (uint32_t)abs(r - ux);
+    } else {
+        const int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
+        r = DY[d] > 0 ? ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
+                      : ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
+        v = (uint32_t)r * S + (uint32_t)ux;
+        *k = (uint32_t)abs(r - uy);
+    }
+    return jd->pass[v] ? v : NONE;
+}
+
+/* Block-based diagonal jump from u = (ux, uy) in diagonal direction d, with intermediate jump points
+ * pruned (ICAPS 2014 section 4; see ap_jps_plus_expand in jps_impl.h for the argument): one legality test
+ * per diagonal step, then the two straight scans, each one window per 64 cells of its event line (the line
+ * pointers move by one line per step). A diagonal cell whose scans find jump points (the goal counts) is
+ * not generated itself: the points the scans found are, with the diagonal leg in their cost, and the walk
+ * goes on. When fewer than 3 slots are left below room, that diagonal cell is generated instead (unpruned
+ * JPS; always valid). Writes out[n ..]; returns the new n.
+ * Measured (arcpath-bench, median us over every scenario line, loaded machine, taskset -c 1, three
+ * interleaved runs old / new, mean expansions old -> new; the bench's workspace has 8 successor slots, so
+ * only the first one or two diagonal jump points of a walk are pruned): 8room_000 354 / 358 / 359 -> 247 /
+ * 246 / 246 (3973 -> 2028), brc202d 58.9 / 59.2 / 59.1 -> 45.9 / 47.2 / 46.6 (555 -> 344), Paris_1_1024
+ * 39.4 / 39.8 / 40.2 -> 32.6 / 33.3 / 34.0, random512-40-0 1253 / 1244 / 1247 -> 1165 / 1168 / 1164,
+ * den520d 8.0 / 8.0 / 8.1 -> 6.3 / 6.3 / 6.2, arena2 7.4 / 7.3 / 7.3 -> 7.1 / 7.1 / 7.1, Berlin_0_256
+ * 5.8 / 5.8 / 5.7 -> 5.0 / 4.9 / 4.9, maze512-32-0 17.0 / 17.2 / 17.2 -> 16.0 / 16.0 / 16.0, AR0011SR
+ * 12.2 / 12.3 / 12.3 -> 10.6 / 10.5 / 10.4, Aftershock 19.6 / 19.3 / 20.0 -> 15.4 / 15.7 / 15.6. */
+static inline __attribute__((always_inline)) int jump_diag_bits(const ap_jps_domain *jd, uint32_t u, int32_t ux,
+                                                                int32_t uy, int d, ap_succ *out, int n, int room)
+{
+    const ap_jps_bits *b = jd->bits;
+    const uint8_t *p = jd->pass;
+    const uint32_t S = jd->stride;
+    const int32_t h = DX[d], vv = DY[d] * (int32_t)S, dx = DX[d], dy = DY[d];
+    const int32_t gx = jd->goal_px, gy = jd->goal_py;
+    const ptrdiff_t rstep = dy * (ptrdiff_t)b->row_words, cstep = dx * (ptrdiff_t)b->col_words;
+    const uint64_t *R = (dx > 0 ? b->ev_e : b->ev_w) + (size_t)uy * b->row_words;
+    const uint64_t *C = (dy > 0 ? b->ev_s : b->ev_n) + (size_t)ux * b->col_words;
+    uint32_t steps = 0;
+    for (;;) {
+        if (!(p[u + (uint32_t)h] && p[u + (uint32_t)vv] && p[u + (uint32_t)(h + vv)]))
+            return n;
+        u += (uint32_t)(h + vv);
+        ux += dx;
+        uy += dy;
+        R += rstep;
+        C += cstep;
+        steps++;
+        if (u == jd->goal) {
+            out[n++] = (ap_succ){u, (double)steps * M_SQRT2};
+            return n;
+        }
+        const int32_t gpr = gy == uy ? gx : -1, gpc = gx == ux ? gy : -1;
+        const int32_t r = dx > 0 ? ev_up(R, ux, gpr) : ev_down(R, ux, gpr);
+        const uint32_t rv = (uint32_t)uy * S + (uint32_t)r;
+        const int32_t c = dy > 0 ? ev_up(C, uy, gpc) : ev_down(C, uy, gpc);
+        const uint32_t cv = (uint32_t)c * S + (uint32_t)ux;
+        const bool rj = p[rv], cj = p[cv];
+        if (!rj && !cj)
+            continue;
+        const double gd = (double)steps * M_SQRT2;
+        if (n + 3 > room) {
+            out[n++] = (ap_succ){u, gd};
+            return n;
+        }
+        if (rj)
+            out[n++] = (ap_succ){rv, gd + (double)abs(r - ux)};
+        if (cj)
+            out[n++] = (ap_succ){cv, gd + (double)abs(c - uy)};
+    }
+}
+
+/* Online diagonal jump from u in diagonal direction (h, vv): stops at the goal or at a cell whose straight
+ * jumps along either component find a jump point (AAAI 2011, Algorithm 2). */
+static inline uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int32_t h, int32_t vv, uint32_t *k)
+{
+    const uint8_t *p = jd->pass;
+    const uint32_t goal = jd->goal;
+    uint32_t steps = 0, dummy;
+    for (;;) {
+        if (!(p[u + (uint32_t)h] && p[u + (uint32_t)vv] && p[u + (uint32_t)(h + vv)]))
+            return NONE;
+        u += (uint32_t)(h + vv);
+        steps++;
+        if (u == goal || jump_straight(jd, u, h, vv, &dummy) != NONE || jump_straight(jd, u, vv, h, &dummy) != NONE) {
+            *k = steps;
+            return u;
+        }
+    }
+}
+
+/* The direction u was entered in: that of the last leg from its parent. With intermediate jump points
+ * pruned a parent may be off u's lines (a diagonal leg, then a straight one: ap_jps_plus_expand); the last
+ * leg is then straight along the axis with the larger offset. On a line this is the line's direction. */
+static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy)
+{
+    uint32_t par = jd->nodes[u].parent;
+    if (par == UINT32_MAX)
+        return -1;
+    const uint32_t S = jd->stride;
+    int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
+    const int32_t dx = ux - px, dy = uy - py, adx = abs(dx), ady = abs(dy);
+    return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
+}
+
+static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_jps_domain *jd = ctx;
+    const uint32_t S = jd->stride;
+    const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+    unsigned dirs = pruned_dirs(jd->pass, S, u, arrival_dir(jd, u, ux, uy));
+    int n = 0;
+    while (dirs) {
+        int d = __builtin_ctz(dirs);
+        dirs &= dirs - 1;
+        uint32_t k = 0, v;
+        const int32_t h = DX[d], vv = DY[d] * (int32_t)S;
+        if (jd->bits != NULL) {
+            /* One inlined copy per direction (constant d: no direction tests inside the scans). A diagonal
+             * leaves one slot for each direction still to do (each yields at most one without pruning). */
+            const int room = jd->succ_cap - __builtin_popcount(dirs);
+            v = NONE;
+            switch (d) {
+            case 0: v = jump_straight_bits(jd, ux, uy, 0, &k); break;
+            case 1: n = jump_diag_bits(jd, u, ux, uy, 1, out, n, room); break;
+            case 2: v = jump_straight_bits(jd, ux, uy, 2, &k); break;
+            case 3: n = jump_diag_bits(jd, u, ux, uy, 3, out, n, room); break;
+            case 4: v = jump_straight_bits(jd, ux, uy, 4, &k); break;
+            case 5: n = jump_diag_bits(jd, u, ux, uy, 5, out, n, room); break;
+            case 6: v = jump_straight_bits(jd, ux, uy, 6, &k); break;
+            default: n = jump_diag_bits(jd, u, ux, uy, 7, out, n, room); break;
+            }
+            if (v != NONE)
+                out[n++] = (ap_succ){v, (double)k};
+        } else if (d & 1) {
+            v = jump_diag(jd, u, h, vv, &k);
+            if (v != NONE)
+                out[n++] = (ap_succ){v, (double)k * M_SQRT2};
+        } else {
+            v = jump_straight(jd, u, h + vv, DY[d] + DX[d] * (int32_t)S, &k);
+            if (v != NONE)
+                out[n++] = (ap_succ){v, (double)k};
+        }
+    }
+    return n;
+}
+
+/* JPS+ successors through the callback interface (the core normally runs the inlined copy: search.c). */
+static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_jps_domain *jd = ctx;
+    const uint32_t S = jd->stride;
+    const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+    ap_jps_succ_h tmp[8];
+    int n = ap_jps_plus_expand(jd, u, ux, uy, arrival_dir(jd, u, ux, uy), tmp, 8);
+    for (int i = 0; i < n; i++)
+        out[i] = (ap_succ){tmp[i].node, tmp[i].cost};
+    return n;
+}
+
+bool ap_jps_is_plus(const ap_domain *dom)
+{
+    return dom != NULL && dom->successors == jps_plus_succ && dom->heuristic == jps_h;
+}
+
+int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
+                       uint32_t goal)
+{
+    if (m == NULL || goal >= ap_map_node_count(m) || (table != NULL && table->cells != ap_map_node_count(m)))
+        return AP_E_INTERNAL;
+    memset(jd, 0, sizeof *jd);
+    jd->map = m;
+    jd->pass = m->pass;
+    jd->jump = table != NULL ? table->dist : NULL;
+    jd->jump8 = table != NULL ? table->dist8 : NULL;
+    jd->forced = table != NULL ? table->forced : NULL;
+    const ap_map_table *bits = table == NULL ? ap_map_find_table(m, AP_JPS_BITS_NAME) : NULL;
+    jd->bits = bits != NULL ? bits->data : NULL;
+    jd->stride = (uint32_t)m->stride;
+    jd->succ_cap = 8;
+    jd->goal = goal;
+    jd->goal_py = (int32_t)(goal / jd->stride);
+    jd->goal_px = (int32_t)(goal - (uint32_t)jd->goal_py * jd->stride);
+    dom->ctx = jd;
+    dom->node_count = ap_map_node_count(m);
+    dom->max_succ = 8;
+    dom->successors = table != NULL ? jps_plus_succ : jps_succ;
+    dom->heuristic = jps_h;
+    return AP_OK;
+}
+
+void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws)
+{
+    jd->nodes = ws->nodes;
+    /* dom->max_succ stays 8 (what unpruned JPS needs, so 8-slot workspaces still run it); a bigger
+     * successor buffer lets online JPS prune more intermediate jump points per expansion (jump_diag_bits). */
+    jd->succ_cap = ws->succ_cap > 8 ? ws->succ_cap : 8;
+}
+
+size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap)
+{
+    if (n == 0)
+        return 0;
+    const int32_t S = m->stride;
+    size_t count = 1;
+    if (out != NULL && cap > 0)
+        out[0] = jp[0];
+    for (size_t i = 1; i < n; i++) {
+        int32_t ay = (int32_t)jp[i - 1] / S, ax = (int32_t)jp[i - 1] % S;
+        int32_t by = (int32_t)jp[i] / S, bx = (int32_t)jp[i] % S;
+        int32_t dx = bx - ax, dy = by - ay;
+        int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+        if (adx == 0 && ady == 0)
+            return 0;
+        /* Diagonal first (min(adx, ady) steps), then straight: the leg JPS+ takes past a pruned
+         * intermediate jump point (jps_impl.h); one of the two parts is empty for a pair on a line. */
+        int32_t diag = adx < ady ? adx : ady, cur = (int32_t)jp[i - 1];
+        const int32_t doff = sgn(dx) + sgn(dy) * S, soff = adx > ady ? sgn(dx) : sgn(dy) * S;
+        const int32_t steps = adx > ady ? adx : ady;
+        for (int32_t k = 1; k <= steps; k++, count++) {
+            cur += k <= diag ? doff : soff;
+            if (out != NULL && count < cap)
+                out[count] = (uint32_t)cur;
+        }
+    }
+    return count;
+}

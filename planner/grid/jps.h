@@ -1,0 +1,122 @@
+/* jps.h — Jump Point Search on uniform-cost 8-connected grids without corner cutting, as a search domain of
+ * the one A* core (search.h): online JPS, and JPS+ over jump-distance tables built once at map load.
+ *
+ * Sources: Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid Maps" (AAAI 2011), sections
+ * 3-4 (neighbour pruning, forced neighbours, the jump procedure, Theorem 1: optimality); Harabor &
+ * Grastien, "Improving Jump Point Search" (ICAPS 2014), section 3 (the variant that forbids corner cutting)
+ * and section 5 (jump points precomputed per cell and direction, "JPS+"); Rabin, "JPS+: Over 100x Faster
+ * than A*" (GDC 2015 / Game AI Pro 2, ch. 14) for the signed distance encoding and the goal-bounding
+ * "target jump point" on diagonals.
+ *
+ * Movement rules (identical to grid.h's 8-connected domain): straight steps cost 1, diagonal steps sqrt(2)
+ * and need both orthogonal neighbours passable. Without corner cutting, a diagonal move has no forced
+ * neighbours, and a straight move (say east, from cell b behind to cell x) has a forced neighbour north
+ * exactly when the cell north of x is free and the cell north of b ("behind-side") is blocked: only then
+ * can no path avoid x to reach it as cheaply. Jump points are cells with a forced neighbour, the goal, and
+ * diagonal cells from which a straight jump finds a jump point.
+ *
+ * Domain: states are padded map indices (as the grid domain), successors are jump points with their octile
+ * cost, the heuristic is the octile distance. Because a node's pruned directions depend on the direction
+ * it was reached from, the domain reads parents from the workspace it is bound to (ap_jps_domain_bind);
+ * everything else (slicing, deadlines, workspaces) is the core's, unchanged. ap_search_path returns jump
+ * points; ap_jps_expand_path turns them into the full cell path, so costs, smoothing and "none" waypoints
+ * are the same as A*'s.
+ *
+ * Validity: only for uniform-cost terrain and 8-connectivity. Every map is uniform-cost today (all
+ * passable cells cost 1); when per-terrain costs arrive, plan.c must route weighted maps to A* (see the
+ * marked spot in plan.c).
+ */
+#ifndef AP_JPS_H
+#define AP_JPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../world/map.h"
+#include "../search/search.h"
+
+/* Names of the tables in the map's table slots (map.h ap_map_table): JPS+ jump distances, and the
+ * passability bit lines (rows and columns, 2 bits per cell) that online JPS scans 64 cells at a time. */
+#define AP_JPS_TABLE_NAME "jps_plus"
+#define AP_JPS_BITS_NAME "jps_bits"
+
+/* ap_jps_table.dist8's escape: the distance does not fit in a byte, ap_jps_table.dist has it. */
+#define AP_JPS_FAR8 (-128)
+
+/* JPS+ jump-distance table: for every padded cell and each of the 8 directions (N, NE, E, SE, S, SW, W, NW
+ * in that order), a signed step count. d > 0: the d-th cell in that direction is a jump point (reached by
+ * legal steps). d <= 0: -d legal steps are possible before a wall or an illegal diagonal, with no jump point
+ * on the way. 17 bytes per padded cell with the forced-neighbour byte, 25 with the one-byte copy. */
+typedef struct ap_jps_table {
+    int16_t *dist;    /* 8 * cells entries, cell-major */
+    int8_t *dist8;    /* the same distances in one byte each, AP_JPS_FAR8 where |d| > 127 (read dist
+                       * there), or NULL when more than 1% of the non-zero ones do not fit: the search
+                       * reads these when present, half the cache footprint (search.c) */
+    uint8_t *forced;  /* per padded cell, the forced neighbours of a straight arrival in direction d
+                       * (even): bit d = the side at d+2 (90 degrees clockwise), bit d+1 = the side at
+                       * d+6; so the JPS+ pruning reads one byte instead of four cells on three rows */
+    uint32_t cells;   /* padded cells of the map */
+} ap_jps_table;
+
+/* Build the JPS+ table of map m (reads m->pass only). Returns AP_OK and a new table in *out (free with
+ * ap_jps_table_free), AP_E_NOMEM, or AP_E_MAP_TOO_LARGE when a side exceeds 32767 cells (int16 distances).
+ * O(cells), single pass per direction. Thread-safe (no shared state). */
+int ap_jps_table_build(const ap_map *m, ap_jps_table **out);
+
+/* Free a table; NULL is ignored. Signature fits ap_map_table.free_fn. */
+void ap_jps_table_free(void *table);
+
+/* Build the JPS+ table and store it in a free table slot of m under AP_JPS_TABLE_NAME, with its bytes and
+ * build time. Called by ap_map_parse after the region table. Returns AP_OK; AP_E_NOMEM or
+ * AP_E_MAP_TOO_LARGE leave the map without the table (jps_plus then runs online JPS: see plan.c). */
+int ap_jps_attach_table(ap_map *m);
+
+/* Build the bit lines online JPS scans (ICAPS 2014 section 4, block-based jumps) and store them in a free
+ * slot of m under AP_JPS_BITS_NAME. Returns AP_OK or AP_E_NOMEM (then online JPS steps cell by cell).
+ * Called by ap_map_parse. */
+int ap_jps_attach_bits(ap_map *m);
+
+/* The JPS+ table stored with m, or NULL. Thread-safe (the map is immutable after load). */
+const ap_jps_table *ap_jps_table_of(const ap_map *m);
+
+/* Domain context. Borrowed pointers must outlive the search. */
+typedef struct ap_jps_domain {
+    const ap_map *map;
+    const uint8_t *pass;      /* padded passability */
+    const int16_t *jump;      /* JPS+ distances, NULL for online JPS */
+    const int8_t *jump8;      /* JPS+ distances in one byte (ap_jps_table.dist8), or NULL */
+    const uint8_t *forced;    /* JPS+ forced-neighbour bytes (ap_jps_table), NULL for online JPS */
+    const struct ap_jps_bits *bits; /* online JPS: bit lines for block scans, or NULL (cell by cell) */
+    const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
+    int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
+    uint32_t stride;
+    uint32_t goal;
+    int32_t goal_px, goal_py; /* padded column / row of the goal */
+} ap_jps_domain;
+
+/* Fill dom with the JPS domain over map m towards goal (padded index). table: JPS+ distances (e.g.
+ * ap_jps_table_of(m)) or NULL for online JPS. The domain must be bound to the workspace it runs on with
+ * ap_jps_domain_bind before ap_search_begin (and again after moving to another workspace).
+ * Returns AP_OK, or AP_E_INTERNAL for a bad goal or a table of another size. Writes only jd and dom. */
+int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
+                       uint32_t goal);
+
+/* Point the domain at the workspace its search runs on (reads its parents during the search, and its
+ * successor capacity now). */
+void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
+
+/* True when dom is a JPS+ domain made by ap_jps_domain_init with a table (recognised by its callbacks);
+ * the A* core then runs a copy of its loop with the JPS+ successors inlined (same successors and costs,
+ * and the arrival direction kept in the open-list entry instead of recomputed from the parent). Pure; thread-safe. */
+bool ap_jps_is_plus(const ap_domain *dom);
+
+/* Expand a jump-point path jp[0 .. n-1] into the full cell path. Each consecutive pair is joined by the
+ * diagonal-first octile leg: min(|dx|, |dy|) diagonal steps, then straight ones (a pair on one line is the
+ * special case with one part empty; JPS+ parents past a pruned intermediate jump point need both parts:
+ * jps_impl.h). Writes up to cap node ids to out and returns the full count (call again with a bigger
+ * buffer when it exceeds cap; out may be NULL with cap 0). Returns 0 if two consecutive points are equal.
+ * Pure; checks no passability (the search only produces legal legs). */
+size_t ap_jps_expand_path(const ap_map *m, const uint32_t *jp, size_t n, uint32_t *out, size_t cap);
+
+#endif

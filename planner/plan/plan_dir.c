@@ -1,0 +1,799 @@
+/* plan_dir.c — legal-turn plans: Directional8/24/48 and the hybrid pipeline (Pinter, Figure 20).
+ *
+ * Hybrid (Pinter, "Performance and Hybrid Solutions", steps 1-6):
+ *  1. 4-connected A* on the grid (time-sliced like any plan; failure = no path).
+ *  2. Smoothing48 forward ("A Better Smoothing Pass"): a directional search whose nodes are (waypoint of
+ *     that path, compass heading), neighbours the waypoints 1-3 ahead, edges from the Directional48 tables,
+ *     heuristic favouring the path's own direction (remaining length along the path); it gives up once it
+ *     expands a node 6 or more waypoints behind the farthest one reached. Success -> step 6.
+ *  3. Smoothing48 backward, from the goal (headings reversed) toward the start.
+ *  4. The farthest waypoints a (forward) and b (backward): more than 12 tiles apart in x or y -> failure;
+ *     else step back along both until they are about (not more than) 12 apart.
+ *  5. Directional8 from a's pose to b's pose (time-sliced on the workspace); failure -> failure.
+ *  6. Final smoothing: Pinter's Listing 1 with the curved Walkable (the shortest Dubins curve between the
+ *     kept poses, checked with the exact ap_segment_clear).
+ * "auto" for turning units runs the hybrid and, when it fails, Directional24 (Pinter: "proceed from scratch
+ * with a slower, methodical search, such as the standard Directional24").
+ *
+ * Smoothing48 runs on the A* core through a small domain and single-expansion slices, so that the give-up
+ * rule can watch the expansion order without a second search loop; it is bounded (it only visits the
+ * path's waypoints), so it runs inside one step.
+ */
+#include "plan_dir.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../world/collide.h"
+#include "../geom/curve.h"
+#include "../turns/directional.h"
+#include "../geom/dubins.h"
+#include "../turns/profile.h"
+#include "../geom/reeds_shepp.h"
+
+enum { K_DIR = 0, K_HYBRID = 1 };
+enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3 };
+
+#define AP_HYBRID_LEG_TILES 12 /* Pinter's step 4 */
+#define AP_S48_GIVE_UP 6       /* Pinter: searching back six or more points fails */
+
+typedef struct ap_plan_dir {
+    int kind;
+    bool auto_mode;
+    int phase;
+    ap_workspace *ws;
+    const ap_profile *prof;   /* the directional search's profile (D8/24/48; D8 for hybrid legs) */
+    bool prof_owned;
+    const ap_profile *prof48; /* hybrid: Smoothing48's */
+    bool prof48_owned;
+    ap_dir dir;
+    bool dir_live;
+    /* hybrid */
+    double (*pts)[2];         /* the grid path: exact start, cell centres, exact goal */
+    size_t n_pts;
+    ap_pose *poses;           /* the legal chain of poses being assembled / the final one */
+    bool *pose_free;          /* heading of that pose is free (exact start/goal without heading) */
+    size_t n_poses;
+    ap_pose *pre;             /* step 4-5: forward chain to a', backward chain from b' */
+    size_t n_pre;
+    ap_pose *post;
+    size_t n_post;
+    double cost;
+} ap_plan_dir;
+
+bool ap_plan_dir_wanted(const ap_query *q)
+{
+    switch (q->algorithm) {
+    case AP_ALG_DIRECTIONAL8:
+    case AP_ALG_DIRECTIONAL24:
+    case AP_ALG_DIRECTIONAL48:
+    case AP_ALG_HYBRID:
+        return true;
+    case AP_ALG_AUTO:
+        /* Maps with terrain costs send every unit to A* (plan.c, weighted_refusal). */
+        return q->turning_radius > 0.0 && (q->map == NULL || !q->map->weighted);
+    default:
+        return false;
+    }
+}
+
+int ap_plan_dir_check(const ap_query *q, const char **field)
+{
+    if (q->algorithm != AP_ALG_AUTO && !(q->turning_radius > 0.0)) {
+        *field = "unit.turning_radius";
+        return AP_E_INVALID_REQUEST;
+    }
+    if (q->headings != 0 && q->headings != 8 && q->headings != 16) {
+        *field = "search.headings";
+        return AP_E_INVALID_REQUEST;
+    }
+    if (q->reverse_penalty != 0.0 && !(q->reverse_penalty >= 1.0 && q->reverse_penalty <= 100.0)) {
+        *field = "unit.reverse_penalty";
+        return AP_E_INVALID_REQUEST;
+    }
+    if (!(q->turn_penalty >= 0.0 && q->turn_penalty <= 100.0)) {
+        *field = "search.turn_penalty";
+        return AP_E_INVALID_REQUEST;
+    }
+    if (q->has_gheading && !isfinite(q->gheading)) {
+        *field = "goal.heading";
+        return AP_E_INVALID_REQUEST;
+    }
+    return AP_OK;
+}
+
+static int get_profile(const ap_query *q, int neighbours, bool reverse, const ap_profile **out, bool *owned)
+{
+    ap_profile_key k = {q->unit_radius, q->turning_radius, q->headings == 16 ? 16 : 8, neighbours, reverse};
+    return ap_profile_get(q->profiles ? q->profiles : ap_profile_cache_default(), &k, out, owned);
+}
+
+static void drop_dir(ap_plan_dir *dp)
+{
+    if (dp->dir_live)
+        ap_dir_free(&dp->dir);
+    dp->dir_live = false;
+}
+
+void ap_plan_dir_release(ap_plan *p)
+{
+    ap_plan_dir *dp = p->dirp;
+    if (dp == NULL)
+        return;
+    drop_dir(dp);
+    if (dp->prof_owned)
+        ap_profile_free((ap_profile *)dp->prof);
+    if (dp->prof48_owned)
+        ap_profile_free((ap_profile *)dp->prof48);
+    free(dp->pts);
+    free(dp->poses);
+    free(dp->pose_free);
+    free(dp->pre);
+    free(dp->post);
+    free(dp);
+    p->dirp = NULL;
+}
+
+/* ---- curves between poses ---------------------------------------------------------------------------- */
+
+/* The move from pose a to pose b: a_free = any start heading (the reversed arc+line from b), b_free = any
+ * end heading (arc+line), else the shortest Dubins path. Returns the count, -1 when none exists. */
+static int move_curve(const ap_pose *a, bool a_free, const ap_pose *b, bool b_free, double R, ap_segment *out)
+{
+    int tight = 0;
+    if (a_free) {
+        size_t n = ap_curve_arc_line(b->x, b->y, ap_angle_wrap(b->heading + M_PI), a->x, a->y, R, out, &tight);
+        if (tight)
+            return -1;
+        ap_path_reverse(out, n);
+        return (int)n;
+    }
+    if (b_free) {
+        size_t n = ap_curve_arc_line(a->x, a->y, a->heading, b->x, b->y, R, out, &tight);
+        return tight ? -1 : (int)n;
+    }
+    ap_dubins d;
+    if (ap_dubins_shortest(a, b, R, &d) != 0)
+        return -1;
+    return (int)ap_dubins_segments(&d, b, out);
+}
+
+static bool clear_all(const ap_map *m, const ap_segment *s, size_t n, double r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!ap_segment_clear(m, &s[i], r))
+            return false;
+    return true;
+}
+
+/* ---- Smoothing48 ------------------------------------------------------------------------------------- */
+
+typedef struct s48 {
+    const ap_map *map;
+    const ap_profile *prof;
+    const double (*pts)[2];
+    size_t n;
+    ap_pose start, goal;
+    bool start_free, goal_free;
+    double tp, radius, R;
+    int H;
+    uint32_t start_node, goal_node;
+    long maxidx;       /* farthest waypoint index expanded */
+    long last_idx;     /* index of the node expanded last */
+    uint32_t *best;    /* per waypoint index: the first (best f) node expanded there, UINT32_MAX = none */
+    double *rem;       /* per waypoint index: remaining length along the path (chords of 3-waypoint hops) */
+} s48;
+
+static long s48_index(const s48 *s, uint32_t u)
+{
+    if (u == s->start_node)
+        return 0;
+    if (u == s->goal_node)
+        return (long)s->n - 1;
+    return (long)(u / (uint32_t)s->H);
+}
+
+static ap_pose s48_pose(const s48 *s, uint32_t u)
+{
+    if (u == s->start_node)
+        return s->start;
+    if (u == s->goal_node)
+        return s->goal;
+    size_t i = u / (uint32_t)s->H;
+    return (ap_pose){s->pts[i][0], s->pts[i][1], ap_profile_heading((int)(u % (uint32_t)s->H), s->H)};
+}
+
+static double curve_cost(const ap_segment *segs, size_t n, double tp)
+{
+    double c = 0.0;
+    for (size_t i = 0; i < n; i++)
+        c += segs[i].length + (segs[i].type == AP_SEG_ARC ? tp * fabs(segs[i].sweep) : 0.0);
+    return c;
+}
+
+static int s48_successors(const void *ctx, uint32_t u, ap_succ *out)
+{
+    s48 *s = (s48 *)ctx; /* per-plan context, one thread (see directional.c) */
+    long i = s48_index(s, u);
+    s->last_idx = i;
+    if (i > s->maxidx)
+        s->maxidx = i;
+    if (s->best[i] == UINT32_MAX)
+        s->best[i] = u;
+    if (u == s->goal_node)
+        return 0;
+    ap_pose a = s48_pose(s, u);
+    bool a_free = u == s->start_node && s->start_free;
+    int k = 0;
+    const ap_profile *p = s->prof;
+    const int S = p->S;
+    uint64_t blk[64];
+    int32_t cx = (int32_t)floor(a.x), cy = (int32_t)floor(a.y);
+    bool have_blk = false;
+    for (long j = i + 1; j <= i + 3 && j < (long)s->n; j++) {
+        if (j == (long)s->n - 1 || u == s->start_node) {
+            /* Moves from the exact start or to the exact goal are computed in full. */
+            for (int h = 0; h < (j == (long)s->n - 1 ? 1 : s->H); h++) {
+                ap_pose b = j == (long)s->n - 1 ? s->goal
+                                                 : (ap_pose){s->pts[j][0], s->pts[j][1], ap_profile_heading(h, s->H)};
+                bool b_free = j == (long)s->n - 1 && s->goal_free;
+                ap_segment segs[3];
+                int n = move_curve(&a, a_free, &b, b_free, s->R, segs);
+                if (n < 0 || !clear_all(s->map, segs, (size_t)n, s->radius))
+                    continue;
+                uint32_t v = j == (long)s->n - 1 ? s->goal_node : (uint32_t)j * (uint32_t)s->H + (uint32_t)h;
+                out[k++] = (ap_succ){v, curve_cost(segs, (size_t)n, s->tp)};
+            }
+            continue;
+        }
+        if (!have_blk) {
+            for (int r = 0; r <= 2 * S; r++) {
+                uint64_t row = 0;
+                for (int c = 0; c <= 2 * S; c++)
+                    if (!ap_map_passable(s->map, cx + c - S, cy + r - S))
+                        row |= 1ull << c;
+                blk[r] = row;
+            }
+            have_blk = true;
+        }
+        int dx = (int)floor(s->pts[j][0]) - cx, dy = (int)floor(s->pts[j][1]) - cy;
+        int h0 = (int)(u % (uint32_t)s->H);
+        for (uint32_t e = p->edge_first[h0]; e < p->edge_first[h0 + 1]; e++) {
+            const ap_dir_edge *ed = &p->edges[e];
+            if (ed->dx != dx || ed->dy != dy || (ed->flags & AP_EDGE_RS))
+                continue;
+            const uint64_t *m = p->rows + ed->rows;
+            bool ok = true;
+            for (int r = 0; r < ed->nrows && ok; r++)
+                ok = (m[r] & blk[ed->row0 + r]) == 0;
+            if (!ok)
+                continue;
+            out[k++] = (ap_succ){(uint32_t)j * (uint32_t)s->H + ed->h1, ed->len_fwd + s->tp * ed->turn};
+        }
+    }
+    return k;
+}
+
+/* Deliberately not admissible (Pinter: "modify the cost heuristic to favor the direction of the original
+ * path"): the remaining length ALONG the path (chords of 3-waypoint hops, about what the smoothed curves
+ * cost) plus half a turning radius per radian off the path's direction three waypoints ahead. Smoothing48 is
+ * a fast heuristic pass; validity never depends on it. Why not the straight distance to the goal: on a
+ * path that bends around obstacles it underestimates more and more with depth, so f rises along the path
+ * and A* goes back to other headings at earlier waypoints, which trips the six-waypoint give-up rule on
+ * paths that are perfectly drivable (bench_directional, turning radius 1: the hybrid failed on 9 of 38
+ * queries with it, on 1 with this). */
+static double s48_heuristic(const void *ctx, uint32_t u, uint32_t goal)
+{
+    (void)goal;
+    const s48 *s = ctx;
+    ap_pose a = s48_pose(s, u);
+    if (u == s->goal_node)
+        return 0.0;
+    if (u == s->start_node)
+        return s->rem[0];
+    size_t i = u / (uint32_t)s->H, j = i + 3 < s->n ? i + 3 : s->n - 1;
+    double h = s->rem[i];
+    double dir = atan2(s->pts[j][1] - a.y, s->pts[j][0] - a.x);
+    return h + 0.5 * s->R * fabs(ap_angle_wrap(a.heading - dir));
+}
+
+/* Run Smoothing48 over pts (pts[0] = start, pts[n-1] = goal). On success writes the pose chain (start ..
+ * goal) to *chain and returns AP_OK; on failure returns AP_NO_PATH with *chain = the chain to the farthest
+ * waypoint reached (at least the start) and *far = its index. Other returns: AP_TIMEOUT, AP_E_*. */
+static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose start, bool start_free, ap_pose goal,
+                       bool goal_free, ap_pose **chain, size_t *n_chain, long *far)
+{
+    ap_plan_dir *dp = p->dirp;
+    *chain = NULL;
+    *n_chain = 0;
+    *far = 0;
+    s48 s = {0};
+    s.map = p->q.map;
+    s.prof = dp->prof48;
+    s.pts = pts;
+    s.n = n;
+    s.start = start;
+    s.goal = goal;
+    s.start_free = start_free;
+    s.goal_free = goal_free;
+    s.tp = p->q.turn_penalty;
+    s.radius = p->q.unit_radius;
+    s.R = p->q.turning_radius;
+    s.H = dp->prof48->key.headings;
+    s.start_node = (uint32_t)n * (uint32_t)s.H;
+    s.goal_node = s.start_node + 1;
+    s.best = malloc(n * sizeof *s.best);
+    s.rem = malloc(n * sizeof *s.rem);
+    if (s.best == NULL || s.rem == NULL) {
+        free(s.best);
+        free(s.rem);
+        return AP_E_NOMEM;
+    }
+    s.rem[n - 1] = 0.0;
+    for (size_t i = n - 1; i-- > 0;) {
+        size_t j = i + 3 < n ? i + 3 : n - 1;
+        s.rem[i] = hypot(pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]) + s.rem[j];
+    }
+    for (size_t i = 0; i < n; i++)
+        s.best[i] = UINT32_MAX;
+    ap_domain dom = {&s, s.goal_node + 1, 3 * s.H + 2, s48_successors, s48_heuristic};
+    ap_search srch;
+    int st = ap_search_begin(&srch, dp->ws, &dom, s.start_node, s.goal_node, p->deadline_ns);
+    if (st != AP_OK) {
+        free(s.best);
+        free(s.rem);
+        return st;
+    }
+    srch.cancel = p->cancel;
+    while (srch.state == AP_IN_PROGRESS) {
+        ap_search_run(&srch, 1);
+        if (srch.state == AP_IN_PROGRESS && s.last_idx <= s.maxidx - AP_S48_GIVE_UP)
+            srch.state = AP_NO_PATH;
+    }
+    p->expanded_before += srch.expanded;
+    st = srch.state;
+    uint32_t end = st == AP_OK ? s.goal_node : s.best[s.maxidx];
+    if (st == AP_OK || st == AP_NO_PATH) {
+        size_t len = 0;
+        for (uint32_t u = end; u != UINT32_MAX; u = dp->ws->nodes[u].parent)
+            len++;
+        ap_pose *c = malloc(len * sizeof *c);
+        if (c == NULL) {
+            free(s.best);
+            free(s.rem);
+            return AP_E_NOMEM;
+        }
+        size_t i = len;
+        for (uint32_t u = end; u != UINT32_MAX; u = dp->ws->nodes[u].parent)
+            c[--i] = s48_pose(&s, u);
+        *chain = c;
+        *n_chain = len;
+        *far = s48_index(&s, end);
+    }
+    free(s.best);
+    free(s.rem);
+    return st;
+}
+
+/* ---- pipeline pieces --------------------------------------------------------------------------------- */
+
+/* Pinter's Listing 1 with the curved Walkable over dp->poses; then the geometry. */
+static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
+{
+    ap_plan_dir *dp = p->dirp;
+    const double R = p->q.turning_radius, r = p->q.unit_radius;
+    ap_pose *P = dp->poses;
+    bool *F = dp->pose_free;
+    size_t n = dp->n_poses, k = 1;
+    ap_segment tmp[3];
+    for (size_t cur = 1; cur + 1 < n; cur++) {
+        int c = move_curve(&P[k - 1], F[k - 1], &P[cur + 1], F[cur + 1], R, tmp);
+        if (c >= 0 && clear_all(p->q.map, tmp, (size_t)c, r))
+            continue; /* drop P[cur] */
+        P[k] = P[cur];
+        F[k] = F[cur];
+        k++;
+    }
+    if (n >= 2) {
+        P[k] = P[n - 1];
+        F[k] = F[n - 1];
+        k++;
+    }
+    dp->n_poses = k;
+    ap_segment *segs = malloc((k ? k : 1) * 3 * sizeof *segs);
+    if (segs == NULL)
+        return AP_E_NOMEM;
+    size_t ns = 0;
+    for (size_t i = 0; i + 1 < k; i++) {
+        int c = move_curve(&P[i], F[i], &P[i + 1], F[i + 1], R, segs + ns);
+        if (c < 0) {
+            free(segs);
+            return AP_E_INTERNAL;
+        }
+        ns += (size_t)c;
+    }
+    *segs_out = segs;
+    *n_out = ns;
+    return AP_OK;
+}
+
+static int set_poses(ap_plan_dir *dp, const ap_pose *a, size_t na, const ap_pose *b, size_t nb, const ap_pose *c,
+                     size_t nc, const ap_query *q)
+{
+    size_t n = na + nb + nc;
+    free(dp->poses);
+    free(dp->pose_free);
+    dp->poses = malloc((n ? n : 1) * sizeof *dp->poses);
+    dp->pose_free = calloc(n ? n : 1, sizeof *dp->pose_free);
+    if (dp->poses == NULL || dp->pose_free == NULL)
+        return AP_E_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < na; i++)
+        dp->poses[k++] = a[i];
+    for (size_t i = 0; i < nb; i++)
+        if (k == 0 || dp->poses[k - 1].x != b[i].x || dp->poses[k - 1].y != b[i].y ||
+            dp->poses[k - 1].heading != b[i].heading)
+            dp->poses[k++] = b[i];
+    for (size_t i = 0; i < nc; i++)
+        if (k == 0 || dp->poses[k - 1].x != c[i].x || dp->poses[k - 1].y != c[i].y ||
+            dp->poses[k - 1].heading != c[i].heading)
+            dp->poses[k++] = c[i];
+    dp->n_poses = k;
+    dp->pose_free[0] = !q->has_sheading;
+    dp->pose_free[k - 1] = !q->has_gheading;
+    return AP_OK;
+}
+
+static ap_pose query_start(const ap_query *q)
+{
+    return (ap_pose){q->sx, q->sy, q->has_sheading ? q->sheading : 0.0};
+}
+
+static ap_pose query_goal(const ap_query *q)
+{
+    return (ap_pose){q->gx, q->gy, q->has_gheading ? q->gheading : 0.0};
+}
+
+/* Start a directional search (Directional-neighbours profile) from pose a to pose b on dp->ws. */
+static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_pose b, bool b_heading, int phase)
+{
+    ap_plan_dir *dp = p->dirp;
+    drop_dir(dp);
+    if (dp->prof == NULL || dp->prof->key.neighbours != neighbours) {
+        if (dp->prof_owned)
+            ap_profile_free((ap_profile *)dp->prof);
+        dp->prof = NULL;
+        int st = get_profile(&p->q, neighbours, p->q.reverse && phase == P_DIR, &dp->prof, &dp->prof_owned);
+        if (st != AP_OK)
+            return p->state = st;
+    }
+    ap_dir_query dq = {p->q.map, dp->prof, a, a_heading, b, b_heading,
+                       p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty : 2.0, AP_DIR_CHANGE_PENALTY,
+                       p->q.turn_penalty, dp->ws->capacity};
+    const char *field = NULL;
+    int st = ap_dir_init(&dp->dir, &p->dom, &dq, &field);
+    dp->dir_live = true;
+    if (st != AP_OK) {
+        p->field = field;
+        memcpy(p->message, dp->dir.message, sizeof p->message);
+        return p->state = st;
+    }
+    dp->phase = phase;
+    p->start_node = dp->dir.start_node;
+    p->goal_node = dp->dir.goal_node;
+    st = ap_search_begin(&p->search, dp->ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
+    if (st != AP_OK)
+        return p->state = st;
+    p->search.cancel = p->cancel;
+    p->has_search = true;
+    return p->state = AP_IN_PROGRESS;
+}
+
+static int escalate_or_fail(ap_plan *p, int st)
+{
+    ap_plan_dir *dp = p->dirp;
+    if (dp->auto_mode && (st == AP_NO_PATH)) {
+        dp->auto_mode = false;
+        dp->kind = K_DIR;
+        p->expanded_before += p->has_search ? p->search.expanded : 0;
+        p->has_search = false;
+        return begin_dir(p, 24, query_start(&p->q), p->q.has_sheading, query_goal(&p->q), p->q.has_gheading, P_DIR);
+    }
+    return p->state = st;
+}
+
+/* After the grid search: steps 2-5. */
+static int hybrid_after_grid(ap_plan *p)
+{
+    ap_plan_dir *dp = p->dirp;
+    const ap_query *q = &p->q;
+    size_t n = ap_search_path(&p->search, NULL, 0);
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    uint32_t *nodes = malloc(n * sizeof *nodes);
+    dp->pts = malloc((n + 2) * sizeof *dp->pts);
+    if (nodes == NULL || dp->pts == NULL) {
+        free(nodes);
+        return p->state = AP_E_NOMEM;
+    }
+    ap_search_path(&p->search, nodes, n);
+    size_t np = 0;
+    dp->pts[np][0] = q->sx;
+    dp->pts[np++][1] = q->sy;
+    for (size_t i = 1; i + 1 < n; i++) {
+        int32_t x, y;
+        ap_map_coords(q->map, nodes[i], &x, &y);
+        dp->pts[np][0] = x + 0.5;
+        dp->pts[np++][1] = y + 0.5;
+    }
+    dp->pts[np][0] = q->gx;
+    dp->pts[np++][1] = q->gy;
+    free(nodes);
+    dp->n_pts = np;
+    if (!dp->prof48) {
+        int st = get_profile(q, 48, false, &dp->prof48, &dp->prof48_owned);
+        if (st != AP_OK)
+            return p->state = st;
+    }
+    ap_pose start = query_start(q), goal = query_goal(q);
+    ap_pose *fwd = NULL, *bwd = NULL;
+    size_t nf = 0, nb = 0;
+    long far_f = 0, far_b = 0;
+    /* Step 2. */
+    int st = smoothing48(p, (const double(*)[2])dp->pts, np, start, !q->has_sheading, goal, !q->has_gheading, &fwd,
+                         &nf, &far_f);
+    if (st == AP_OK) {
+        st = set_poses(dp, fwd, nf, NULL, 0, NULL, 0, q);
+        free(fwd);
+        if (st != AP_OK)
+            return p->state = st;
+        dp->phase = P_DONE;
+        return p->state = AP_OK;
+    }
+    if (st != AP_NO_PATH) {
+        free(fwd);
+        return p->state = st;
+    }
+    /* Step 3: backwards, on the reversed list with reversed headings. */
+    double(*rp)[2] = malloc(np * sizeof *rp);
+    if (rp == NULL) {
+        free(fwd);
+        return p->state = AP_E_NOMEM;
+    }
+    for (size_t i = 0; i < np; i++) {
+        rp[i][0] = dp->pts[np - 1 - i][0];
+        rp[i][1] = dp->pts[np - 1 - i][1];
+    }
+    ap_pose rs = {goal.x, goal.y, ap_angle_wrap(goal.heading + M_PI)};
+    ap_pose rg = {start.x, start.y, ap_angle_wrap(start.heading + M_PI)};
+    st = smoothing48(p, (const double(*)[2])rp, np, rs, !q->has_gheading, rg, !q->has_sheading, &bwd, &nb, &far_b);
+    free(rp);
+    if (st != AP_OK && st != AP_NO_PATH) {
+        free(fwd);
+        free(bwd);
+        return p->state = st;
+    }
+    /* Flip the backward chain into forward order and headings. */
+    for (size_t i = 0; i < nb / 2; i++) {
+        ap_pose t = bwd[i];
+        bwd[i] = bwd[nb - 1 - i];
+        bwd[nb - 1 - i] = t;
+    }
+    for (size_t i = 0; i < nb; i++)
+        bwd[i].heading = ap_angle_wrap(bwd[i].heading + M_PI);
+    if (st == AP_OK) {
+        st = set_poses(dp, bwd, nb, NULL, 0, NULL, 0, q);
+        free(fwd);
+        free(bwd);
+        if (st != AP_OK)
+            return p->state = st;
+        dp->phase = P_DONE;
+        return p->state = AP_OK;
+    }
+    /* Step 4: the failure points; fwd[nf-1] is at waypoint far_f, bwd[0] at np-1-far_b. Step back along both
+     * chains while the points stay within 12 tiles of each other in x and y. */
+    size_t ia = nf - 1, ib = 0;
+    if (fabs(fwd[ia].x - bwd[ib].x) > AP_HYBRID_LEG_TILES || fabs(fwd[ia].y - bwd[ib].y) > AP_HYBRID_LEG_TILES) {
+        free(fwd);
+        free(bwd);
+        return escalate_or_fail(p, AP_NO_PATH);
+    }
+    for (bool moved = true; moved;) {
+        moved = false;
+        if (ia > 0 && fabs(fwd[ia - 1].x - bwd[ib].x) <= AP_HYBRID_LEG_TILES &&
+            fabs(fwd[ia - 1].y - bwd[ib].y) <= AP_HYBRID_LEG_TILES) {
+            ia--;
+            moved = true;
+        }
+        if (ib + 1 < nb && fabs(fwd[ia].x - bwd[ib + 1].x) <= AP_HYBRID_LEG_TILES &&
+            fabs(fwd[ia].y - bwd[ib + 1].y) <= AP_HYBRID_LEG_TILES) {
+            ib++;
+            moved = true;
+        }
+    }
+    free(dp->pre);
+    free(dp->post);
+    dp->pre = fwd;
+    dp->n_pre = ia + 1;
+    dp->post = bwd;
+    dp->n_post = nb;
+    /* Keep only bwd[ib ..]. */
+    memmove(dp->post, bwd + ib, (nb - ib) * sizeof *bwd);
+    dp->n_post = nb - ib;
+    /* Step 5: Directional8 between them. The ends are exact start/goal poses when the chains did not leave
+     * them (then their heading may be free). */
+    bool a_heading = ia > 0 || q->has_sheading;
+    bool b_heading = ib + 1 < nb || q->has_gheading;
+    return begin_dir(p, 8, dp->pre[dp->n_pre - 1], a_heading, dp->post[0], b_heading, P_LEG);
+}
+
+static int hybrid_after_leg(ap_plan *p)
+{
+    ap_plan_dir *dp = p->dirp;
+    size_t n = ap_search_path(&p->search, NULL, 0);
+    uint32_t *nodes = malloc(n * sizeof *nodes);
+    ap_pose *leg = malloc(n * sizeof *leg);
+    if (nodes == NULL || leg == NULL) {
+        free(nodes);
+        free(leg);
+        return p->state = AP_E_NOMEM;
+    }
+    ap_search_path(&p->search, nodes, n);
+    for (size_t i = 0; i < n; i++)
+        leg[i] = ap_dir_node_pose(&dp->dir, nodes[i], NULL);
+    free(nodes);
+    int st = set_poses(dp, dp->pre, dp->n_pre, leg, n, dp->post, dp->n_post, &p->q);
+    free(leg);
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    drop_dir(dp);
+    if (st != AP_OK)
+        return p->state = st;
+    dp->phase = P_DONE;
+    return p->state = AP_OK;
+}
+
+/* ---- the hooks --------------------------------------------------------------------------------------- */
+
+int ap_plan_dir_begin(ap_plan *p, ap_workspace *ws)
+{
+    const ap_query *q = &p->q;
+    if (!(q->turning_radius > 0.0)) {
+        p->field = "unit.turning_radius";
+        return p->state = AP_E_INVALID_REQUEST;
+    }
+    ap_plan_dir *dp = calloc(1, sizeof *dp);
+    if (dp == NULL)
+        return p->state = AP_E_NOMEM;
+    p->dirp = dp;
+    dp->ws = ws;
+    if (ws == NULL || ws->succ_cap < AP_DIR_MAX_SUCC)
+        return p->state = AP_E_INTERNAL;
+    p->alg = q->algorithm;
+    ap_pose s = query_start(q), g = query_goal(q);
+    switch (q->algorithm) {
+    case AP_ALG_DIRECTIONAL8:
+        return begin_dir(p, 8, s, q->has_sheading, g, q->has_gheading, P_DIR);
+    case AP_ALG_DIRECTIONAL24:
+        return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
+    case AP_ALG_DIRECTIONAL48:
+        return begin_dir(p, 48, s, q->has_sheading, g, q->has_gheading, P_DIR);
+    default:
+        break;
+    }
+    /* Hybrid (and auto): step 1, the 4-connected grid search. Reversing units skip it: the pipeline is
+     * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
+    dp->kind = K_HYBRID;
+    dp->auto_mode = q->algorithm == AP_ALG_AUTO;
+    if (q->reverse) {
+        dp->kind = K_DIR;
+        return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
+    }
+    dp->phase = P_GRID;
+    const ap_map *m = q->map;
+    p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
+    p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
+    if (p->start_node == p->goal_node) {
+        /* Start and goal share a cell: no grid path to smooth; a direct directional search. */
+        dp->auto_mode = false;
+        dp->kind = K_DIR;
+        return begin_dir(p, 8, s, q->has_sheading, g, q->has_gheading, P_DIR);
+    }
+    int st = ap_grid_domain_init(&p->grid, &p->dom, m, 4, p->goal_node);
+    if (st != AP_OK)
+        return p->state = st;
+    st = ap_search_begin(&p->search, ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
+    if (st != AP_OK)
+        return p->state = st;
+    p->search.cancel = p->cancel;
+    p->has_search = true;
+    return p->state = AP_IN_PROGRESS;
+}
+
+int ap_plan_dir_step(ap_plan *p, uint64_t max_expansions)
+{
+    ap_plan_dir *dp = p->dirp;
+    if (p->state != AP_IN_PROGRESS)
+        return p->state;
+    int st = ap_search_run(&p->search, max_expansions);
+    if (st == AP_IN_PROGRESS)
+        return p->state = st;
+    switch (dp->phase) {
+    case P_GRID:
+        if (st != AP_OK)
+            return p->state = st;
+        return hybrid_after_grid(p);
+    case P_LEG:
+        if (st != AP_OK) {
+            drop_dir(dp);
+            return escalate_or_fail(p, st);
+        }
+        return hybrid_after_leg(p);
+    default:
+        return p->state = st;
+    }
+}
+
+int ap_plan_dir_move(ap_plan *p, ap_workspace *ws)
+{
+    ap_plan_dir *dp = p->dirp;
+    if (p->state != AP_IN_PROGRESS || !p->has_search)
+        return p->state;
+    dp->ws = ws;
+    p->expanded_before += p->search.expanded;
+    if (ws->succ_cap < AP_DIR_MAX_SUCC)
+        return p->state = AP_E_INTERNAL;
+    /* The directional window was sized for the old workspace; a smaller one cannot hold it. */
+    int st = ap_search_begin(&p->search, ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
+    if (st != AP_OK)
+        return p->state = st;
+    p->search.cancel = p->cancel;
+    return p->state = AP_IN_PROGRESS;
+}
+
+int ap_plan_dir_result(ap_plan *p, ap_result *r)
+{
+    ap_plan_dir *dp = p->dirp;
+    const ap_query *q = &p->q;
+    ap_segment *segs = NULL;
+    size_t ns = 0;
+    if (dp->kind == K_DIR || dp->phase == P_DIR) {
+        size_t n = ap_search_path(&p->search, NULL, 0);
+        uint32_t *nodes = malloc((n ? n : 1) * sizeof *nodes);
+        if (nodes == NULL)
+            return AP_E_NOMEM;
+        ap_search_path(&p->search, nodes, n);
+        size_t nw;
+        int st = ap_dir_path(&dp->dir, nodes, n, &segs, &ns, &r->waypoints, &nw);
+        free(nodes);
+        if (st != AP_OK)
+            return st;
+        r->n_waypoints = nw;
+        r->grid_cost = p->search.cost;
+    } else {
+        int st = final_smoothing(p, &segs, &ns);
+        if (st != AP_OK)
+            return st;
+        r->waypoints = malloc(dp->n_poses * sizeof *r->waypoints);
+        if (r->waypoints == NULL) {
+            free(segs);
+            return AP_E_NOMEM;
+        }
+        for (size_t i = 0; i < dp->n_poses; i++) {
+            r->waypoints[i][0] = dp->poses[i].x;
+            r->waypoints[i][1] = dp->poses[i].y;
+        }
+        r->n_waypoints = dp->n_poses;
+        r->grid_cost = curve_cost(segs, ns, q->turn_penalty);
+    }
+    r->segments = segs;
+    r->n_segments = ns;
+    r->length = ap_path_length(segs, ns);
+    r->clear = true;
+    if (ns == 0)
+        r->clear = ap_line_clear(q->map, q->sx, q->sy, q->sx, q->sy, q->unit_radius);
+    for (size_t i = 0; i < ns && r->clear; i++)
+        r->clear = ap_segment_clear(q->map, &segs[i], q->unit_radius);
+    return AP_OK;
+}

@@ -1,0 +1,689 @@
+/* directional.c — Directional A* (Pinter, "Legal Turns: The Directional A* Algorithm") as a domain of the
+ * A* core. See directional.h for the state space, the edges and why the heuristic is admissible.
+ */
+#include "directional.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../world/collide.h"
+#include "../geom/curve.h"
+#include "../geom/dubins.h"
+#include "../geom/reeds_shepp.h"
+#include "../base/status.h"
+
+/* sqrt(4 - 2 sqrt 2): the largest ratio of octile to Euclidean length (at 22.5 degrees), rounded up. */
+#define AP_OCTILE_RATIO 1.0823922003
+/* Memoised curve bounds cover goal offsets up to this many cells; beyond, the straight distance. */
+#define AP_DIR_MEMO_T 24
+/* Try the analytic curve to the goal at every expansion within this many tiles (plus 4 turning radii),
+ * and at every AP_DIR_ANALYTIC_EVERY-th expansion elsewhere. */
+#define AP_DIR_ANALYTIC_NEAR 4.0
+#define AP_DIR_ANALYTIC_EVERY 8
+
+static inline double clamp_floor_f(double v)
+{
+    /* Store a lower bound as float without rounding it up. */
+    float f = (float)v;
+    if ((double)f > v)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+void ap_path_reverse(ap_segment *segs, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        ap_segment t = segs[i];
+        segs[i] = segs[n - 1 - i];
+        segs[n - 1 - i] = t;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ap_segment s = segs[i];
+        ap_segment r;
+        if (s.type == AP_SEG_ARC) {
+            r = ap_segment_arc(s.x1, s.y1, ap_angle_wrap(ap_segment_end_heading(&s) + M_PI), s.radius, -s.sweep);
+            r.cx = s.cx; /* same circle exactly */
+            r.cy = s.cy;
+        } else {
+            r = ap_segment_line(s.x1, s.y1, s.x0, s.y0);
+        }
+        r.x1 = s.x0;
+        r.y1 = s.y0;
+        r.reverse = s.reverse;
+        segs[i] = r;
+    }
+    /* Lines keep the heading of their neighbours exactly (G1): take it from the arc before, if any. */
+    for (size_t i = 1; i < n; i++)
+        if (segs[i].type == AP_SEG_LINE && segs[i - 1].type == AP_SEG_ARC)
+            segs[i].heading = ap_segment_end_heading(&segs[i - 1]);
+}
+
+/* ---- geometry of one move ---------------------------------------------------------------------------- */
+
+static double seg_cost(const ap_dir *d, const ap_segment *s, size_t n, int prev_rev)
+{
+    double c = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        c += s[i].reverse ? d->q.reverse_penalty * s[i].length : s[i].length;
+        if (s[i].type == AP_SEG_ARC)
+            c += d->q.turn_penalty * fabs(s[i].sweep);
+        int rv = s[i].reverse ? 1 : 0;
+        if (prev_rev >= 0 && rv != prev_rev)
+            c += d->q.change_penalty;
+        prev_rev = rv;
+    }
+    return c;
+}
+
+static bool segs_clear(const ap_dir *d, const ap_segment *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!ap_segment_clear(d->q.map, &s[i], d->q.prof->key.radius))
+            return false;
+    return true;
+}
+
+/* The curve from pose a to pose b: variant 0 the shortest Dubins path, 1 the shortest Reeds-Shepp path. */
+static size_t pose_curve(const ap_dir *d, const ap_pose *a, const ap_pose *b, int variant, ap_segment *out)
+{
+    double R = d->q.prof->key.turning_radius;
+    if (variant == 0) {
+        ap_dubins dd;
+        if (ap_dubins_shortest(a, b, R, &dd) != 0)
+            return 0;
+        return ap_dubins_segments(&dd, b, out);
+    }
+    ap_reeds_shepp rs;
+    if (ap_reeds_shepp_shortest(a, b, R, &rs) != 0)
+        return 0;
+    return ap_reeds_shepp_segments(&rs, b, out);
+}
+
+/* The exact final curve from pose a to the goal pose; returns the segment count, -1 when none exists. */
+static int goal_curve(const ap_dir *d, const ap_pose *a, ap_segment *out)
+{
+    const ap_pose *g = &d->q.goal;
+    if (d->q.goal_heading)
+        return (int)pose_curve(d, a, g, d->q.prof->key.reverse ? 1 : 0, out);
+    int tight = 0;
+    size_t n = ap_curve_arc_line(a->x, a->y, a->heading, g->x, g->y, d->q.prof->key.turning_radius, out, &tight);
+    if (tight)
+        return -1;
+    return (int)n;
+}
+
+/* The exact first curve from the start pose to pose b (free start heading: the arc+line from b, facing
+ * backwards, to the start point, driven the other way round). Returns the count, -1 when none exists. */
+static int start_curve(const ap_dir *d, const ap_pose *b, int variant, ap_segment *out)
+{
+    if (d->q.start_heading) {
+        size_t n = pose_curve(d, &d->q.start, b, variant, out);
+        return n == 0 && (d->q.start.x != b->x || d->q.start.y != b->y) ? -1 : (int)n;
+    }
+    if (variant != 0)
+        return -1;
+    int tight = 0;
+    size_t n = ap_curve_arc_line(b->x, b->y, ap_angle_wrap(b->heading + M_PI), d->q.start.x, d->q.start.y,
+                                 d->q.prof->key.turning_radius, out, &tight);
+    if (tight)
+        return -1;
+    ap_path_reverse(out, n);
+    return (int)n;
+}
+
+/* ---- nodes ------------------------------------------------------------------------------------------- */
+
+ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit)
+{
+    if (node == d->start_node || node == d->goal_node) {
+        if (reverse_bit)
+            *reverse_bit = 0;
+        return node == d->start_node ? d->q.start : d->q.goal;
+    }
+    uint32_t cell = node / (uint32_t)d->Hp, hp = node % (uint32_t)d->Hp;
+    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    if (reverse_bit)
+        *reverse_bit = (int)hp / d->H;
+    ap_pose p = {d->wx0 + wx + 0.5, d->wy0 + wy + 0.5, ap_profile_heading((int)hp % d->H, d->H)};
+    return p;
+}
+
+static inline uint32_t node_id(const ap_dir *d, int32_t wx, int32_t wy, int h, int rev)
+{
+    return ((uint32_t)wy * (uint32_t)d->ww + (uint32_t)wx) * (uint32_t)d->Hp + (uint32_t)(h + rev * d->H);
+}
+
+/* Blocked bits of the 2S+1 cells centred on window column wx, for bitmap row br. */
+static inline uint64_t row_bits(const ap_dir *d, uint32_t br, int32_t wx)
+{
+    const uint64_t *w = d->bits + (size_t)br * d->bw;
+    uint32_t pos = (uint32_t)wx; /* column wx - S sits at bit wx (the bitmap starts S columns left) */
+    uint32_t word = pos >> 6, sh = pos & 63u;
+    uint64_t v = w[word] >> sh;
+    if (sh)
+        v |= w[word + 1] << (64 - sh);
+    return v & ((1ull << (2 * d->S + 1)) - 1ull);
+}
+
+static bool edge_clear(const ap_dir *d, const ap_dir_edge *e, const uint64_t *blk)
+{
+    const uint64_t *m = d->q.prof->rows + e->rows;
+    const uint64_t *b = blk + e->row0;
+    for (int i = 0; i < e->nrows; i++)
+        if (m[i] & b[i])
+            return false;
+    return true;
+}
+
+static double edge_cost(const ap_dir *d, const ap_dir_edge *e, int prev_rev)
+{
+    double c = e->len_fwd + d->q.reverse_penalty * e->len_rev + d->q.turn_penalty * e->turn +
+               d->q.change_penalty * e->cusps;
+    if (prev_rev >= 0 && ((e->flags & AP_EDGE_FIRST_REV) ? 1 : 0) != prev_rev)
+        c += d->q.change_penalty;
+    return c;
+}
+
+static void load_blocked(const ap_dir *d, int32_t wx, int32_t wy, uint64_t *blk)
+{
+    for (int r = 0; r <= 2 * d->S; r++)
+        blk[r] = row_bits(d, (uint32_t)(wy + r), wx);
+}
+
+static bool in_window(const ap_dir *d, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < d->ww && y < d->wh;
+}
+
+/* Try the analytic final curve from pose a (last driving direction rev); on success add the goal edge. */
+static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int k)
+{
+    ap_segment segs[AP_RS_MAX_PIECES];
+    d->analytic_tries++;
+    int n = goal_curve(d, a, segs);
+    if (n < 0 || !segs_clear(d, segs, (size_t)n))
+        return k;
+    if (n == 0 && !ap_segment_clear(d->q.map, &(ap_segment){.type = AP_SEG_LINE, .x0 = a->x, .y0 = a->y,
+                                                            .x1 = a->x, .y1 = a->y},
+                                    d->q.prof->key.radius))
+        return k;
+    d->analytic_hits++;
+    out[k++] = (ap_succ){d->goal_node, seg_cost(d, segs, (size_t)n, rev)};
+    return k;
+}
+
+static int start_successors(ap_dir *d, ap_succ *out)
+{
+    int k = 0;
+    const int kk = d->k;
+    for (int dy = -kk; dy <= kk; dy++) {
+        for (int dx = -kk; dx <= kk; dx++) {
+            int32_t cx = d->scx + dx, cy = d->scy + dy;
+            if (!in_window(d, cx, cy) || !ap_map_passable(d->q.map, d->wx0 + cx, d->wy0 + cy))
+                continue;
+            for (int h = 0; h < d->H; h++) {
+                ap_pose b = {d->wx0 + cx + 0.5, d->wy0 + cy + 0.5, ap_profile_heading(h, d->H)};
+                for (int variant = 0; variant < (d->q.prof->key.reverse ? 2 : 1); variant++) {
+                    ap_segment segs[AP_RS_MAX_PIECES];
+                    int n = start_curve(d, &b, variant, segs);
+                    if (n <= 0 || !segs_clear(d, segs, (size_t)n))
+                        continue;
+                    int rev = segs[n - 1].reverse ? 1 : 0;
+                    if (variant == 1 && !rev && d->H == d->Hp)
+                        continue;
+                    out[k++] = (ap_succ){node_id(d, cx, cy, h, d->Hp > d->H ? rev : 0),
+                                         seg_cost(d, segs, (size_t)n, -1)};
+                }
+            }
+        }
+    }
+    return try_analytic(d, &d->q.start, -1, out, k);
+}
+
+static int dir_successors(const void *ctx, uint32_t u, ap_succ *out)
+{
+    /* The context belongs to one plan and one thread (directional.h), so the expansion counter and the
+     * analytic-expansion statistics are kept in it despite the const in the core's interface. */
+    ap_dir *d = (ap_dir *)ctx;
+    d->expanded_seen++;
+    if (u == d->goal_node)
+        return 0;
+    if (u == d->start_node)
+        return start_successors(d, out);
+    uint32_t cell = u / (uint32_t)d->Hp, hp = u % (uint32_t)d->Hp;
+    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    int h0 = (int)hp % d->H, rev = (int)hp / d->H;
+    uint64_t blk[64];
+    load_blocked(d, wx, wy, blk);
+    const ap_profile *p = d->q.prof;
+    int k = 0;
+    for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
+        const ap_dir_edge *e = &p->edges[i];
+        int32_t cx = wx + e->dx, cy = wy + e->dy;
+        if (!in_window(d, cx, cy) || !edge_clear(d, e, blk))
+            continue;
+        int crev = (e->flags & AP_EDGE_LAST_REV) ? 1 : 0;
+        out[k++] = (ap_succ){node_id(d, cx, cy, e->h1, crev), edge_cost(d, e, d->Hp > d->H ? rev : -1)};
+    }
+    ap_pose a = ap_dir_node_pose(d, u, NULL);
+    double dist = hypot(d->q.goal.x - a.x, d->q.goal.y - a.y);
+    if (dist <= AP_DIR_ANALYTIC_NEAR + 4.0 * p->key.turning_radius || d->expanded_seen % AP_DIR_ANALYTIC_EVERY == 0)
+        k = try_analytic(d, &a, d->Hp > d->H ? rev : -1, out, k);
+    return k;
+}
+
+/* Lower bound of the obstacle-free curve length from pose a to the goal (see directional.h). */
+static double curve_lb(const ap_dir *d, const ap_pose *a)
+{
+    const ap_pose *g = &d->q.goal;
+    double dist = hypot(g->x - a->x, g->y - a->y);
+    double R = d->q.prof->key.turning_radius;
+    if (d->q.goal_heading) {
+        double L = d->q.prof->key.reverse ? ap_reeds_shepp_length(a, g, R) : ap_dubins_length(a, g, R);
+        return L > dist ? L : dist;
+    }
+    if (d->q.prof->key.reverse)
+        return dist;
+    /* Outside both turning circles the arc+line path is the shortest to a point (free final heading). */
+    for (int side = -1; side <= 1; side += 2) {
+        double cx = a->x - side * R * sin(a->heading), cy = a->y + side * R * cos(a->heading);
+        if (hypot(g->x - cx, g->y - cy) < R)
+            return dist;
+    }
+    ap_segment s[2];
+    size_t n = ap_curve_arc_line(a->x, a->y, a->heading, g->x, g->y, R, s, NULL);
+    double L = ap_path_length(s, n);
+    return L > dist ? L : dist;
+}
+
+static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
+{
+    (void)goal;
+    ap_dir *d = (ap_dir *)ctx; /* the memo is filled lazily; see dir_successors */
+    if (u == d->goal_node)
+        return 0.0;
+    if (u == d->start_node) {
+        double h = curve_lb(d, &d->q.start);
+        int32_t lx = d->scx - d->rx0, ly = d->scy - d->ry0;
+        double l = (double)d->lat[ly * d->rw + lx] - d->start_slack;
+        return l > h ? l : h;
+    }
+    uint32_t cell = u / (uint32_t)d->Hp, hp = u % (uint32_t)d->Hp;
+    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    int h0 = (int)hp % d->H;
+    int32_t ox = wx - d->gcx, oy = wy - d->gcy;
+    double h;
+    if (ox >= -d->T && ox <= d->T && oy >= -d->T && oy <= d->T) {
+        size_t side = (size_t)(2 * d->T + 1);
+        float *m = &d->memo[(((size_t)(oy + d->T)) * side + (size_t)(ox + d->T)) * (size_t)d->H + (size_t)h0];
+        if (*m < 0.0f) {
+            ap_pose a = ap_dir_node_pose(d, u, NULL);
+            *m = (float)clamp_floor_f(curve_lb(d, &a));
+        }
+        h = *m;
+    } else {
+        double ax = d->wx0 + wx + 0.5, ay = d->wy0 + wy + 0.5;
+        h = hypot(d->q.goal.x - ax, d->q.goal.y - ay);
+    }
+    int32_t lx = wx - d->rx0, ly = wy - d->ry0;
+    if (lx >= 0 && ly >= 0 && lx < d->rw && ly < d->rh) {
+        double l = d->lat[ly * d->rw + lx];
+        if (l > h)
+            h = l;
+    }
+    return h;
+}
+
+/* ---- the obstacle-aware lattice bound ---------------------------------------------------------------- */
+
+/* The lattice's priority queue: Dial's buckets of width 1/2 tile, the shortest lattice step. A vertex popped
+ * from bucket b (distance in [b/2, (b+1)/2)) can only push its neighbours into bucket b + 1 or later (every
+ * step adds at least 1/2, and the float sum of a distance >= b/2 and 0.5 rounds to >= (b+1)/2, which is
+ * representable), so the vertices of one bucket may be settled in any order: exact Dijkstra without a heap.
+ * Measured: the heap version was ~80% of ap_dir_init and ~35% of a short Directional24 query. Entries are
+ * lazily deleted (a vertex pushed again with a smaller distance leaves a stale entry, skipped on pop). */
+typedef struct lbuckets {
+    uint32_t *head;   /* per bucket: first entry, UINT32_MAX = empty */
+    uint32_t *next;   /* per entry: next entry of the same bucket */
+    uint32_t *vert;   /* per entry: the vertex */
+    uint32_t n, cap;  /* entries used / allocated */
+    uint32_t nb;      /* buckets */
+} lbuckets;
+
+static bool lb_push(lbuckets *q, uint32_t bucket, uint32_t v)
+{
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap * 2;
+        uint32_t *nx = realloc(q->next, (size_t)cap * sizeof *nx);
+        if (nx == NULL)
+            return false;
+        q->next = nx;
+        uint32_t *vx = realloc(q->vert, (size_t)cap * sizeof *vx);
+        if (vx == NULL)
+            return false;
+        q->vert = vx;
+        q->cap = cap;
+    }
+    q->vert[q->n] = v;
+    q->next[q->n] = q->head[bucket];
+    q->head[bucket] = q->n++;
+    return true;
+}
+
+/* Free cells of the lattice region: passable map cells, and every cell of the region's border ring. */
+static inline bool lat_free(const ap_dir *d, const uint8_t *cfree, int32_t fx, int32_t fy)
+{
+    /* fine cell (fx, fy) -> coarse region cell (fx >> 1, fy >> 1) */
+    if (fx < 0 || fy < 0 || fx >= 2 * d->rw || fy >= 2 * d->rh)
+        return false;
+    return cfree[(fy >> 1) * d->rw + (fx >> 1)] != 0;
+}
+
+static int build_lattice(ap_dir *d)
+{
+    const int32_t FW = 2 * d->rw + 1, FH = 2 * d->rh + 1;
+    const size_t nv = (size_t)FW * (size_t)FH;
+    /* Any lattice path is at most every vertex once, sqrt(2)/2 each: that many buckets of 1/2 suffice. */
+    const size_t n_buckets = (size_t)(1.5 * (double)nv) + 4;
+    uint8_t *cfree = malloc((size_t)d->rw * (size_t)d->rh);
+    float *dist = malloc(nv * sizeof *dist);
+    lbuckets q = {malloc(n_buckets * sizeof(uint32_t)), malloc(nv * sizeof(uint32_t)), malloc(nv * sizeof(uint32_t)),
+                  0, (uint32_t)nv, (uint32_t)n_buckets};
+    d->lat = malloc((size_t)d->rw * (size_t)d->rh * sizeof *d->lat);
+    int st = AP_E_NOMEM;
+    if (cfree == NULL || dist == NULL || q.head == NULL || q.next == NULL || q.vert == NULL || d->lat == NULL)
+        goto out;
+    for (int32_t y = 0; y < d->rh; y++) {
+        /* passable cells straight from the map's padded rows (the region lies inside the window and the map) */
+        const uint8_t *row = d->q.map->pass + ap_map_index(d->q.map, d->wx0 + d->rx0, d->wy0 + d->ry0 + y);
+        for (int32_t x = 0; x < d->rw; x++) {
+            bool border = x == 0 || y == 0 || x == d->rw - 1 || y == d->rh - 1;
+            cfree[y * d->rw + x] = border || row[x] != 0 ? 1 : 0;
+        }
+    }
+    for (size_t i = 0; i < nv; i++)
+        dist[i] = INFINITY;
+    for (size_t i = 0; i < n_buckets; i++)
+        q.head[i] = UINT32_MAX;
+    uint32_t src = (uint32_t)((2 * (d->gcy - d->ry0) + 1) * FW + 2 * (d->gcx - d->rx0) + 1);
+    dist[src] = 0.0f;
+    if (!lb_push(&q, 0, src))
+        goto out;
+    const float s1 = 0.5f, s2 = (float)(0.5 * M_SQRT2);
+    for (uint32_t bk = 0; bk < q.nb; bk++) {
+        while (q.head[bk] != UINT32_MAX) {
+            uint32_t e = q.head[bk];
+            q.head[bk] = q.next[e];
+            uint32_t v = q.vert[e];
+            float k = dist[v];
+            if ((uint32_t)(k * 2.0f) != bk)
+                continue; /* stale: v moved to an earlier bucket and was settled there */
+            int32_t a = (int32_t)(v % (uint32_t)FW), b = (int32_t)(v / (uint32_t)FW);
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -1; dx <= 1; dx++) {
+                    if (dx == 0 && dy == 0)
+                        continue;
+                    int32_t na = a + dx, nb = b + dy;
+                    if (na < 0 || nb < 0 || na >= FW || nb >= FH)
+                        continue;
+                    bool ok;
+                    if (dx != 0 && dy != 0) {
+                        /* diagonal: across the fine cell between the two vertices */
+                        ok = lat_free(d, cfree, dx > 0 ? a : a - 1, dy > 0 ? b : b - 1);
+                    } else if (dx != 0) {
+                        int32_t fx = dx > 0 ? a : a - 1;
+                        ok = lat_free(d, cfree, fx, b - 1) || lat_free(d, cfree, fx, b);
+                    } else {
+                        int32_t fy = dy > 0 ? b : b - 1;
+                        ok = lat_free(d, cfree, a - 1, fy) || lat_free(d, cfree, a, fy);
+                    }
+                    if (!ok)
+                        continue;
+                    uint32_t w = (uint32_t)(nb * FW + na);
+                    float nk = k + (dx != 0 && dy != 0 ? s2 : s1);
+                    if (nk < dist[w]) {
+                        dist[w] = nk;
+                        uint32_t nbk = (uint32_t)(nk * 2.0f);
+                        if (nbk >= q.nb)
+                            nbk = q.nb - 1; /* unreachable by the bound above; kept safe */
+                        if (!lb_push(&q, nbk, w))
+                            goto out;
+                    }
+                }
+            }
+        }
+    }
+    /* The float sums may round up by a few ulps per step: shave a relative 1e-6 to stay below the
+     * exact lattice distance, then divide by the octile ratio and subtract the goal's offset. */
+    for (int32_t y = 0; y < d->rh; y++)
+        for (int32_t x = 0; x < d->rw; x++) {
+            float v = dist[(2 * y + 1) * FW + 2 * x + 1];
+            double l = isfinite(v) ? (double)v * (1.0 - 1e-6) / AP_OCTILE_RATIO - d->goal_slack : 1e30;
+            d->lat[y * d->rw + x] = (float)clamp_floor_f(l < 0.0 ? 0.0 : l);
+        }
+    st = AP_OK;
+out:
+    free(cfree);
+    free(dist);
+    free(q.head);
+    free(q.next);
+    free(q.vert);
+    return st;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------------------ */
+
+void ap_dir_free(ap_dir *d)
+{
+    if (d == NULL)
+        return;
+    free(d->bits);
+    free(d->memo);
+    free(d->lat);
+    d->bits = NULL;
+    d->memo = NULL;
+    d->lat = NULL;
+}
+
+static int32_t clampi(int32_t v, int32_t lo, int32_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field)
+{
+    memset(d, 0, sizeof *d);
+    *field = NULL;
+    if (q->prof == NULL) {
+        *field = "unit.turning_radius";
+        return AP_E_INVALID_REQUEST;
+    }
+    const ap_map *m = q->map;
+    d->q = *q;
+    if (!(d->q.reverse_penalty >= 1.0))
+        d->q.reverse_penalty = 1.0;
+    d->H = q->prof->key.headings;
+    d->Hp = d->H * (q->prof->key.reverse ? 2 : 1);
+    d->S = q->prof->S;
+    d->k = q->prof->k;
+
+    /* Window: the largest that fits the workspace (ww * wh * H' + 2 <= capacity), centred on the midpoint. */
+    uint64_t cells = q->capacity > 2 ? (uint64_t)(q->capacity - 2) / (uint64_t)d->Hp : 0;
+    int32_t side = (int32_t)floor(sqrt((double)cells));
+    while ((uint64_t)(side + 1) * (uint64_t)(side + 1) <= cells)
+        side++;
+    while (side > 0 && (uint64_t)side * (uint64_t)side > cells)
+        side--;
+    d->ww = side < m->width ? side : m->width;
+    int64_t wh = d->ww > 0 ? (int64_t)(cells / (uint64_t)d->ww) : 0;
+    d->wh = (int32_t)(wh < m->height ? wh : m->height);
+    int32_t sx = (int32_t)q->start.x, sy = (int32_t)q->start.y, gx = (int32_t)q->goal.x, gy = (int32_t)q->goal.y;
+    d->wx0 = clampi((sx + gx) / 2 - d->ww / 2, 0, m->width - d->ww);
+    d->wy0 = clampi((sy + gy) / 2 - d->wh / 2, 0, m->height - d->wh);
+    d->scx = sx - d->wx0;
+    d->scy = sy - d->wy0;
+    d->gcx = gx - d->wx0;
+    d->gcy = gy - d->wy0;
+    /* Both must be inside with a margin of k + 1 cells, except along the map's own edges. */
+    int32_t mg = d->k + 1;
+    int32_t lo_x = d->wx0 > 0 ? mg : 0, hi_x = d->wx0 + d->ww < m->width ? d->ww - mg : d->ww;
+    int32_t lo_y = d->wy0 > 0 ? mg : 0, hi_y = d->wy0 + d->wh < m->height ? d->wh - mg : d->wh;
+    if (d->ww <= 0 || d->wh <= 0 || d->scx < lo_x || d->scx >= hi_x || d->gcx < lo_x || d->gcx >= hi_x ||
+        d->scy < lo_y || d->scy >= hi_y || d->gcy < lo_y || d->gcy >= hi_y) {
+        snprintf(d->message, sizeof d->message,
+                 "start and goal too far apart for directional search (window %d tiles)",
+                 (int)(d->ww < d->wh ? d->ww : d->wh));
+        *field = "goal";
+        return AP_E_INVALID_REQUEST;
+    }
+    uint32_t n_cells = (uint32_t)d->ww * (uint32_t)d->wh;
+    d->start_node = n_cells * (uint32_t)d->Hp;
+    d->goal_node = d->start_node + 1;
+
+    /* Blocked bitmap over the window plus S cells each side (off-map = blocked). */
+    const int S = d->S;
+    d->bw = (uint32_t)((d->ww + 2 * S + 63) / 64 + 1);
+    size_t rows = (size_t)(d->wh + 2 * S);
+    d->bits = calloc(rows * d->bw, sizeof *d->bits);
+    d->T = AP_DIR_MEMO_T;
+    size_t memo_n = (size_t)(2 * d->T + 1) * (size_t)(2 * d->T + 1) * (size_t)d->H;
+    d->memo = malloc(memo_n * sizeof *d->memo);
+    if (d->bits == NULL || d->memo == NULL) {
+        ap_dir_free(d);
+        return AP_E_NOMEM;
+    }
+    for (size_t i = 0; i < memo_n; i++)
+        d->memo[i] = -1.0f;
+    for (size_t r = 0; r < rows; r++) {
+        int32_t my = d->wy0 + (int32_t)r - S;
+        uint64_t *w = d->bits + r * d->bw;
+        bool row_in = my >= 0 && my < m->height;
+        const uint8_t *pass = row_in ? m->pass + ap_map_index(m, 0, my) : NULL; /* column 0 of map row my */
+        for (int32_t c = 0; c < d->ww + 2 * S; c++) {
+            int32_t mx = d->wx0 + c - S;
+            if (!row_in || mx < 0 || mx >= m->width || pass[mx] == 0)
+                w[c >> 6] |= 1ull << (c & 63);
+        }
+    }
+
+    /* Lattice bound over the start/goal box plus a margin, inside the window. */
+    int32_t margin = 4 + (int32_t)ceil(2.0 * q->prof->key.turning_radius);
+    d->rx0 = clampi((d->scx < d->gcx ? d->scx : d->gcx) - margin, 0, d->ww - 1);
+    d->ry0 = clampi((d->scy < d->gcy ? d->scy : d->gcy) - margin, 0, d->wh - 1);
+    int32_t rx1 = clampi((d->scx > d->gcx ? d->scx : d->gcx) + margin, 0, d->ww - 1);
+    int32_t ry1 = clampi((d->scy > d->gcy ? d->scy : d->gcy) + margin, 0, d->wh - 1);
+    d->rw = rx1 - d->rx0 + 1;
+    d->rh = ry1 - d->ry0 + 1;
+    d->goal_slack = hypot(q->goal.x - (gx + 0.5), q->goal.y - (gy + 0.5));
+    d->start_slack = hypot(q->start.x - (sx + 0.5), q->start.y - (sy + 0.5));
+    int st = build_lattice(d);
+    if (st != AP_OK) {
+        ap_dir_free(d);
+        return st;
+    }
+
+    dom->ctx = d;
+    dom->node_count = d->goal_node + 1;
+    dom->max_succ = (2 * d->k + 1) * (2 * d->k + 1) * d->H * (q->prof->key.reverse ? 2 : 1) + 1;
+    dom->successors = dir_successors;
+    dom->heuristic = dir_heuristic;
+    return AP_OK;
+}
+
+/* ---- path reconstruction ------------------------------------------------------------------------------ */
+
+/* Segments of the move u -> v (the cheapest clear variant, as the search chose). */
+static int move_segments(const ap_dir *d, uint32_t u, uint32_t v, ap_segment *out)
+{
+    int urev, vrev;
+    ap_pose a = ap_dir_node_pose(d, u, &urev);
+    ap_pose b = ap_dir_node_pose(d, v, &vrev);
+    if (d->Hp == d->H)
+        urev = -1;
+    if (v == d->goal_node)
+        return goal_curve(d, &a, out);
+    if (u == d->start_node) {
+        double best = INFINITY;
+        int bn = -1;
+        for (int variant = 0; variant < (d->q.prof->key.reverse ? 2 : 1); variant++) {
+            ap_segment s[AP_RS_MAX_PIECES];
+            int n = start_curve(d, &b, variant, s);
+            if (n <= 0 || !segs_clear(d, s, (size_t)n))
+                continue;
+            if (d->Hp > d->H && (s[n - 1].reverse ? 1 : 0) != vrev)
+                continue;
+            double c = seg_cost(d, s, (size_t)n, -1);
+            if (c < best) {
+                best = c;
+                bn = n;
+                memcpy(out, s, (size_t)n * sizeof *s);
+            }
+        }
+        return bn;
+    }
+    uint32_t cu = u / (uint32_t)d->Hp, cv = v / (uint32_t)d->Hp;
+    int32_t ux = (int32_t)(cu % (uint32_t)d->ww), uy = (int32_t)(cu / (uint32_t)d->ww);
+    int32_t vx = (int32_t)(cv % (uint32_t)d->ww), vy = (int32_t)(cv / (uint32_t)d->ww);
+    int h0 = (int)(u % (uint32_t)d->Hp) % d->H, h1 = (int)(v % (uint32_t)d->Hp) % d->H;
+    uint64_t blk[64];
+    load_blocked(d, ux, uy, blk);
+    const ap_profile *p = d->q.prof;
+    const ap_dir_edge *best = NULL;
+    double bc = INFINITY;
+    for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
+        const ap_dir_edge *e = &p->edges[i];
+        if (e->dx != vx - ux || e->dy != vy - uy || e->h1 != h1)
+            continue;
+        if (d->Hp > d->H && ((e->flags & AP_EDGE_LAST_REV) ? 1 : 0) != vrev)
+            continue;
+        if (!edge_clear(d, e, blk))
+            continue;
+        double c = edge_cost(d, e, urev);
+        if (c < bc) {
+            bc = c;
+            best = e;
+        }
+    }
+    if (best == NULL)
+        return -1;
+    return (int)pose_curve(d, &a, &b, (best->flags & AP_EDGE_RS) ? 1 : 0, out);
+}
+
+int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **segs, size_t *n_segs,
+                double (**wps)[2], size_t *n_wps)
+{
+    *segs = NULL;
+    *wps = NULL;
+    *n_segs = *n_wps = 0;
+    if (n < 2)
+        return AP_E_INTERNAL;
+    ap_segment *s = malloc((n - 1) * AP_RS_MAX_PIECES * sizeof *s);
+    double(*w)[2] = malloc(n * sizeof *w);
+    if (s == NULL || w == NULL) {
+        free(s);
+        free(w);
+        return AP_E_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        ap_pose p = ap_dir_node_pose(d, nodes[i], NULL);
+        w[i][0] = p.x;
+        w[i][1] = p.y;
+        if (i + 1 < n) {
+            int c = move_segments(d, nodes[i], nodes[i + 1], s + k);
+            if (c < 0) {
+                free(s);
+                free(w);
+                return AP_E_INTERNAL;
+            }
+            k += (size_t)c;
+        }
+    }
+    *segs = s;
+    *n_segs = k;
+    *wps = w;
+    *n_wps = n;
+    return AP_OK;
+}

@@ -1,0 +1,126 @@
+/* directional.h — Pinter's Directional A* as a search domain of the one A* core (search.h).
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding" (Game Developer, 2001), "Legal Turns: The Directional
+ * A* Algorithm" through "Correctness of Directional A*", and "Speed and Other Movement Restrictions".
+ *
+ * States: (cell, heading index, direction bit) inside a window of the map (Pinter's fixed matrix, centred on
+ * the start/goal midpoint), node id = (window row * window width + window column) * H' + heading index +
+ * H * direction bit, where H' = H (forward only) or 2H (with reverse: the direction the unit last drove).
+ * Two virtual nodes follow the window's: the exact start pose and the exact goal pose.
+ *
+ * Edges (profile.h): from a cell centre at a compass heading to the cells up to k = 1/2/3 away at every
+ * heading, along the shortest Dubins (or Reeds-Shepp) curve; an edge exists only if no cell of its
+ * hit-check mask is blocked (off-map counts as blocked). The first move, from the exact non-discrete start
+ * pose, is computed in full (curve + exact ap_segment_clear), as Pinter prescribes. The goal pose is
+ * reached by analytic expansion: from every expanded node near the goal (and every 8th one elsewhere) the
+ * exact shortest curve to the goal pose is tried with ap_segment_clear and, if clear, becomes an edge to
+ * the goal node. Because the heuristic at that node is that same curve's length, the goal then has the
+ * node's f and larger g, so it is taken next: the search stops as soon as a clear final curve exists
+ * from the best node (Hybrid-A*-style analytic expansion) without giving up A*'s ordering.
+ *
+ * Edge cost (tiles): forward length + reverse_penalty * reverse length + turn_penalty * radians turned +
+ * change_penalty * direction changes (cusps inside the curve, and between the parent's last direction and
+ * the edge's first).
+ *
+ * Heuristic, admissible: the larger of
+ *  - the exact obstacle-free curve length to the goal pose (Dubins with a goal heading, Reeds-Shepp with
+ *    reverse; with a free goal heading, the arc+line length when the goal lies outside both turning circles
+ *    — then it is optimal — else the straight distance), memoised per (offset to the goal cell, heading);
+ *  - an obstacle-aware lower bound: shortest paths on the lattice of cell corners and centres (spacing 1/2,
+ *    8-connected, an edge allowed when it lies in or on a free cell) divided by sqrt(4 - 2 sqrt 2) =
+ *    1.0824, the largest ratio of octile to Euclidean length, minus the goal's offset from its cell centre.
+ *    Why this is a lower bound: the unit's centre follows a curve in free space; the shortest such curve
+ *    bends only at blocked-cell corners (lattice points), and each straight piece between lattice points
+ *    has a lattice path of octile length along the cells it crosses, at most 1.0824 times as long. Plain
+ *    8-connected grid distance is NOT a bound (a one-cell staircase corridor makes it sqrt 2 times the true
+ *    distance), nor is grid distance / 1.0824 (each corner a curve cuts saves up to 0.586 tiles). The
+ *    lattice covers the start/goal bounding box plus a margin; cells on its border ring count as free, so
+ *    paths that leave it are never overestimated (a detour outside a rectangle is no shorter than its
+ *    border).
+ *  Both parts are consistent for a goal with a heading; with a free goal heading the curve part switches
+ *  between two bounds near the goal and may be slightly inconsistent, which can cost optimality (the core
+ *  never reopens closed nodes) but never validity.
+ *
+ * Correctness of answers: every edge is checked against the exact disc/cell geometry (conservative masks or
+ * ap_segment_clear), so every path found is drivable and clear; as Pinter notes, the search is not
+ * complete (compass headings, cell centres, shortest curves only).
+ */
+#ifndef AP_DIRECTIONAL_H
+#define AP_DIRECTIONAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../world/map.h"
+#include "../base/path.h"
+#include "profile.h"
+#include "../search/search.h"
+
+/* Tiles charged per change of driving direction (a cusp) when reversing is allowed: the unit must stop. */
+#define AP_DIR_CHANGE_PENALTY 2.0
+
+/* A directional search problem. Positions in tiles, headings in radians. */
+typedef struct ap_dir_query {
+    const ap_map *map;       /* borrowed */
+    const ap_profile *prof;  /* borrowed; turning radius, unit radius, headings, neighbourhood, reverse */
+    ap_pose start;           /* exact start pose (heading used only if start_heading) */
+    bool start_heading;      /* false: the unit may leave the start in any direction */
+    ap_pose goal;            /* exact goal pose (heading used only if goal_heading) */
+    bool goal_heading;
+    double reverse_penalty;  /* >= 1: multiplier on lengths driven backwards */
+    double change_penalty;   /* >= 0 tiles per change of direction */
+    double turn_penalty;     /* >= 0 tiles per radian turned (Pinter's "Speed and Other Movement Restrictions") */
+    uint32_t capacity;       /* node capacity of the workspace the search will use */
+} ap_dir_query;
+
+/* The domain context. Owned by one plan/thread; ap_dir_free releases it. */
+typedef struct ap_dir {
+    ap_dir_query q;
+    int H, Hp, S, k;
+    int32_t wx0, wy0, ww, wh;     /* window: map cells [wx0, wx0 + ww) x [wy0, wy0 + wh) */
+    uint32_t start_node, goal_node;
+    int32_t scx, scy, gcx, gcy;   /* start and goal cells (window coordinates) */
+    uint64_t *bits;               /* blocked bitmap of the window plus S on each side */
+    uint32_t bw;                  /* 64-bit words per bitmap row */
+    float *memo;                  /* curve lower bounds by (offset to goal cell, heading); < 0 = not yet */
+    int T;                        /* memo covers offsets -T .. T */
+    float *lat;                   /* obstacle-aware lower bound per lattice-region cell centre */
+    int32_t rx0, ry0, rw, rh;     /* lattice region (window coordinates) */
+    double goal_slack, start_slack;
+    uint64_t expanded_seen;       /* expansions seen by successors() (analytic-expansion period) */
+    uint64_t analytic_tries, analytic_hits;
+    char message[128];            /* why ap_dir_init refused, for the error body */
+} ap_dir;
+
+/* Set up a directional search: window, bitmap, lattice bound. On success fills *dom (ctx = d; d must stay
+ * at the same address until the search ends) and returns AP_OK. Errors: AP_E_INVALID_REQUEST with
+ * *field = "goal" and d->message = "start and goal too far apart for directional search (window W tiles)"
+ * when the largest window the workspace capacity allows (W * W * H' + 2 <= capacity) cannot hold both with
+ * a margin of k + 1 cells; AP_E_INVALID_REQUEST on "unit.turning_radius" without a profile; AP_E_NOMEM.
+ * Allocates (window bitmap, memo, lattice: about 0.1-1 MB); free with ap_dir_free even on error.
+ * Thread-safe: touches only d and dom. */
+int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field);
+
+/* Release what ap_dir_init allocated; d may be zeroed. */
+void ap_dir_free(ap_dir *d);
+
+/* After AP_OK: turn a node path (start node ... goal node, from ap_search_path) into segments, recomputing
+ * each edge's curve at absolute coordinates (the same curve the tables checked). *segs and *wps are
+ * malloc'd (caller frees): waypoints are the start point, each node's cell centre and the goal point.
+ * Returns AP_OK, AP_E_NOMEM, or AP_E_INTERNAL if an edge cannot be reproduced. */
+int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **segs, size_t *n_segs,
+                double (**wps)[2], size_t *n_wps);
+
+/* The pose of a window node (cell centre, heading) and its driving direction bit. */
+ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit);
+
+/* Reverse a forward path in place: the same curve driven from its end to its start, facing the other way
+ * (lines swap ends; an arc keeps its centre and its sweep changes sign). For curves computed backwards from
+ * a goal. Pure. */
+void ap_path_reverse(ap_segment *segs, size_t n);
+
+/* Most successors one directional expansion yields (48 offsets x 16 headings x 2 variants + 1). */
+#define AP_DIR_MAX_SUCC (49 * 16 * 2 + 1)
+
+#endif

@@ -1,0 +1,461 @@
+/* map.c — Moving AI map parsing with strict validation, and the region table built at load.
+ *
+ * Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012): four header lines
+ * ("type octile", "height N", "width N", "map") and then exactly `height` rows of exactly `width` terrain
+ * characters. Region table: Pinter, "Toward More Realistic Pathfinding", "Path Failure and Timeslicing".
+ */
+#include "map.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../grid/jps.h"
+#include "../base/status.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Fill diag if the caller asked for one; returns status so error paths read `return fail(...)`. */
+static int fail(ap_diag *d, int status, const char *label, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static int fail(ap_diag *d, int status, const char *label, int line, int col, const char *fmt, ...)
+{
+    if (d != NULL) {
+        snprintf(d->file, sizeof d->file, "%s", label != NULL ? label : "");
+        d->line = line;
+        d->col = col;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* Line cursor over a buffer that need not be NUL-terminated. A line ends at '\n'; one '\r' right before it
+ * (or before the end of the buffer) belongs to the line ending, so CRLF files read like LF files and a
+ * missing final newline is tolerated. */
+typedef struct line_reader {
+    const char *buf;
+    size_t len, pos;
+    int line; /* 1-based number of the line last returned */
+} line_reader;
+
+static bool next_line(line_reader *r, const char **s, size_t *n)
+{
+    if (r->pos >= r->len)
+        return false;
+    const char *p = r->buf + r->pos;
+    size_t rem = r->len - r->pos;
+    const char *nl = memchr(p, '\n', rem);
+    size_t n0 = nl != NULL ? (size_t)(nl - p) : rem;
+    r->pos += n0 + (nl != NULL ? 1 : 0);
+    if (n0 > 0 && p[n0 - 1] == '\r')
+        n0--;
+    r->line++;
+    *s = p;
+    *n = n0;
+    return true;
+}
+
+static bool line_is(const char *s, size_t n, const char *want)
+{
+    size_t wn = strlen(want);
+    return n == wn && memcmp(s, want, wn) == 0;
+}
+
+/* Parse "<key> <positive integer>" exactly. Returns AP_OK, AP_E_MAP_FORMAT or AP_E_MAP_TOO_LARGE (value
+ * above INT32_MAX); *col gets the 1-based column of the problem. */
+static int parse_dim(const char *s, size_t n, const char *key, int32_t *out, int *col)
+{
+    size_t kn = strlen(key);
+    if (n < kn + 1 || memcmp(s, key, kn) != 0 || s[kn] != ' ') {
+        *col = 1;
+        return AP_E_MAP_FORMAT;
+    }
+    size_t i = kn + 1;
+    *col = (int)i + 1;
+    if (i >= n)
+        return AP_E_MAP_FORMAT;
+    int64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            *col = (int)i + 1;
+            return AP_E_MAP_FORMAT;
+        }
+        v = v * 10 + (s[i] - '0');
+        if (v > INT32_MAX) {
+            *col = (int)kn + 2;
+            return AP_E_MAP_TOO_LARGE;
+        }
+    }
+    if (v <= 0)
+        return AP_E_MAP_FORMAT;
+    *out = (int32_t)v;
+    return AP_OK;
+}
+
+/* Index into AP_TERRAIN_CHARS for terrain that may carry a cost, AP_KIND_OUT for out-of-bounds terrain
+ * ('@', 'O'), -1 for a character that is not terrain. */
+#define AP_KIND_OUT 0xff
+static int terrain_kind(unsigned char c)
+{
+    switch (c) {
+    case '.':
+        return 0;
+    case 'G':
+        return 1;
+    case 'S':
+        return 2;
+    case 'T':
+        return 3;
+    case 'W':
+        return 4;
+    case '@':
+    case 'O':
+        return AP_KIND_OUT;
+    default:
+        return -1;
+    }
+}
+
+const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id)
+{
+    const ap_terrain_costs *any = NULL;
+    for (size_t i = 0; opts != NULL && opts->terrain != NULL && i < opts->n_terrain; i++) {
+        if (strcmp(opts->terrain[i].map_id, id) == 0)
+            return &opts->terrain[i];
+        if (strcmp(opts->terrain[i].map_id, "*") == 0 && any == NULL)
+            any = &opts->terrain[i];
+    }
+    return any;
+}
+
+/* Effective cost per kind: the defaults ('.', 'G', 'S' cost 1; trees and water blocked) overridden by the
+ * rule. Returns AP_OK or AP_E_MAP_FORMAT (and the offending kind in *bad) for a cost out of range. */
+static int resolve_costs(const ap_terrain_costs *rule, double cost_of[AP_TERRAIN_KINDS], int *bad)
+{
+    static const double defaults[AP_TERRAIN_KINDS] = {1.0, 1.0, 1.0, 0.0, 0.0};
+    for (int k = 0; k < AP_TERRAIN_KINDS; k++) {
+        double c = rule != NULL ? rule->cost[k] : 0.0;
+        if (c != 0.0 && !(c >= 1.0 && c <= AP_TERRAIN_COST_MAX)) {
+            *bad = k;
+            return AP_E_MAP_FORMAT;
+        }
+        cost_of[k] = c != 0.0 ? c : defaults[k];
+    }
+    return AP_OK;
+}
+
+/* Per-cell cost arrays for a weighted map (map.h): kind per padded cell and the cheapest-terrain mask that
+ * smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. */
+static int build_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
+{
+    m->cost_min = m->cost_max = 1.0;
+    bool first = true, weighted = false;
+    for (int k = 0; k < AP_TERRAIN_KINDS; k++) {
+        if (present[k] == 0 || m->cost_of[k] == 0.0)
+            continue;
+        double c = m->cost_of[k];
+        weighted |= c != 1.0;
+        m->cost_min = first || c < m->cost_min ? c : m->cost_min;
+        m->cost_max = first || c > m->cost_max ? c : m->cost_max;
+        first = false;
+    }
+    m->weighted = weighted;
+    if (!weighted)
+        return AP_OK;
+    size_t padded = ap_map_node_count(m);
+    m->kind = malloc(padded);
+    m->cheap = calloc(padded, 1);
+    if (m->kind == NULL || m->cheap == NULL)
+        return AP_E_NOMEM;
+    memset(m->kind, AP_KIND_OUT, padded);
+    for (int32_t y = 0; y < m->height; y++)
+        for (int32_t x = 0; x < m->width; x++) {
+            uint32_t i = ap_map_index(m, x, y);
+            if (!m->pass[i])
+                continue;
+            int k = terrain_kind(m->terrain[(size_t)y * (size_t)m->width + (size_t)x]);
+            m->kind[i] = (uint8_t)k;
+            m->cheap[i] = m->cost_of[k] == m->cost_min;
+        }
+    return AP_OK;
+}
+
+bool ap_map_id_valid(const char *id, size_t n)
+{
+    if (n == 0 || n >= AP_MAP_ID_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                  c == '.' || c == '-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Connected components of passable cells by breadth-first flood fill with an explicit queue (a recursive
+ * fill would overflow the stack on open 4096x4096 maps). 4-connectivity is enough: with no corner cutting
+ * every legal diagonal step has both orthogonal neighbours passable, so 8-connected components coincide. */
+static int build_regions(ap_map *m)
+{
+    uint32_t count = ap_map_node_count(m);
+    m->region = calloc(count, sizeof *m->region);
+    uint32_t *queue = malloc((size_t)(m->passable_cells > 0 ? m->passable_cells : 1) * sizeof *queue);
+    if (m->region == NULL || queue == NULL) {
+        free(queue);
+        return AP_E_NOMEM;
+    }
+    const uint32_t stride = (uint32_t)m->stride;
+    const uint8_t *pass = m->pass;
+    uint32_t *region = m->region;
+    uint32_t id = 0;
+    for (uint32_t s = 0; s < count; s++) {
+        if (!pass[s] || region[s] != 0)
+            continue;
+        id++;
+        size_t head = 0, tail = 0;
+        region[s] = id;
+        queue[tail++] = s;
+        while (head < tail) {
+            uint32_t u = queue[head++];
+            /* The padded border is blocked, so u +- 1 and u +- stride never leave the array. */
+            const uint32_t nb[4] = {u - 1, u + 1, u - stride, u + stride};
+            for (int k = 0; k < 4; k++) {
+                uint32_t v = nb[k];
+                if (pass[v] && region[v] == 0) {
+                    region[v] = id;
+                    queue[tail++] = v;
+                }
+            }
+        }
+    }
+    free(queue);
+    m->region_count = id;
+    m->table_bytes = (size_t)count * sizeof *m->region;
+    return AP_OK;
+}
+
+int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
+                 ap_map **out, ap_diag *diag)
+{
+    const char *label = file_label != NULL ? file_label : (id != NULL ? id : "");
+    *out = NULL;
+    if (id == NULL || !ap_map_id_valid(id, strlen(id)))
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
+                    "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
+    if (buf == NULL && len > 0)
+        return fail(diag, AP_E_INTERNAL, label, 0, 0, "no buffer");
+
+    int64_t max_w = opts != NULL && opts->max_width > 0 ? opts->max_width : AP_MAP_DEFAULT_MAX_WIDTH;
+    int64_t max_h = opts != NULL && opts->max_height > 0 ? opts->max_height : AP_MAP_DEFAULT_MAX_HEIGHT;
+    int64_t max_cells = opts != NULL && opts->max_cells > 0 ? opts->max_cells : AP_MAP_DEFAULT_MAX_CELLS;
+
+    double cost_of[AP_TERRAIN_KINDS];
+    int bad = 0;
+    if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
+                    AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
+
+    double t0 = now_seconds();
+    line_reader rd = {buf, len, 0, 0};
+    const char *s;
+    size_t n;
+    int col;
+    int32_t width = 0, height = 0;
+
+    if (!next_line(&rd, &s, &n) || !line_is(s, n, "type octile"))
+        return fail(diag, AP_E_MAP_FORMAT, label, 1, 1, "expected 'type octile'");
+    if (!next_line(&rd, &s, &n))
+        return fail(diag, AP_E_MAP_FORMAT, label, 2, 1, "expected 'height N', found end of file");
+    int st = parse_dim(s, n, "height", &height, &col);
+    if (st != AP_OK)
+        return fail(diag, st, label, rd.line, col,
+                    st == AP_E_MAP_TOO_LARGE ? "height too large" : "expected 'height N' with N a positive integer");
+    if (!next_line(&rd, &s, &n))
+        return fail(diag, AP_E_MAP_FORMAT, label, 3, 1, "expected 'width N', found end of file");
+    st = parse_dim(s, n, "width", &width, &col);
+    if (st != AP_OK)
+        return fail(diag, st, label, rd.line, col,
+                    st == AP_E_MAP_TOO_LARGE ? "width too large" : "expected 'width N' with N a positive integer");
+    if (height > max_h)
+        return fail(diag, AP_E_MAP_TOO_LARGE, label, 2, 8, "height %d above the limit %lld", (int)height,
+                    (long long)max_h);
+    if (width > max_w)
+        return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7, "width %d above the limit %lld", (int)width,
+                    (long long)max_w);
+    /* int32 operands, so the int64 products cannot overflow; node ids are uint32, so the padded grid must
+     * fit in 32 bits whatever limits the configuration sets. */
+    int64_t cells = (int64_t)width * height;
+    int64_t padded = ((int64_t)width + 2) * ((int64_t)height + 2);
+    if (cells > max_cells)
+        return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7, "%lld cells above the limit %lld", (long long)cells,
+                    (long long)max_cells);
+    if (padded > (int64_t)UINT32_MAX - 1 || (uint64_t)padded > SIZE_MAX / sizeof(uint32_t))
+        return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7, "map too large for 32-bit cell ids");
+    if (!next_line(&rd, &s, &n) || !line_is(s, n, "map"))
+        return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "expected 'map'");
+
+    ap_map *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
+    snprintf(m->id, sizeof m->id, "%s", id);
+    memcpy(m->cost_of, cost_of, sizeof m->cost_of);
+    m->width = width;
+    m->height = height;
+    m->stride = width + 2;
+    m->pass = calloc((size_t)padded, 1);
+    m->terrain = malloc((size_t)cells);
+    if (m->pass == NULL || m->terrain == NULL) {
+        ap_map_free(m);
+        return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
+    }
+    int64_t passable = 0, present[AP_TERRAIN_KINDS] = {0};
+    for (int32_t y = 0; y < height; y++) {
+        if (!next_line(&rd, &s, &n)) {
+            ap_map_free(m);
+            return fail(diag, AP_E_MAP_FORMAT, label, rd.line + 1, 1, "expected %d rows, found %d", (int)height,
+                        (int)y);
+        }
+        size_t lim_n = n < (size_t)width ? n : (size_t)width;
+        uint8_t *prow = m->pass + (size_t)(y + 1) * (size_t)m->stride + 1;
+        char *trow = (char *)m->terrain + (size_t)y * (size_t)width;
+        for (size_t x = 0; x < lim_n; x++) {
+            unsigned char c = (unsigned char)s[x];
+            int k = terrain_kind(c);
+            if (k < 0) {
+                ap_map_free(m);
+                if (c >= 0x20 && c < 0x7f)
+                    return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1, "unknown terrain character '%c'",
+                                c);
+                return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1,
+                            "unknown terrain character (byte 0x%02x)", c);
+            }
+            int open = k != AP_KIND_OUT && cost_of[k] > 0.0;
+            prow[x] = (uint8_t)open;
+            trow[x] = (char)c;
+            passable += open;
+            if (open)
+                present[k]++;
+        }
+        if (n != (size_t)width) {
+            ap_map_free(m);
+            return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)lim_n + 1, "row has %zu characters, expected %d",
+                        n, (int)width);
+        }
+    }
+    /* Blank lines after the grid are tolerated (editors add them); anything else is an extra row. */
+    while (next_line(&rd, &s, &n)) {
+        if (n != 0) {
+            ap_map_free(m);
+            return fail(diag, AP_E_MAP_FORMAT, label, rd.line, 1, "more rows than height %d", (int)height);
+        }
+    }
+    m->passable_cells = passable;
+    double t1 = now_seconds();
+    m->load_seconds = t1 - t0;
+    st = build_regions(m);
+    if (st != AP_OK) {
+        ap_map_free(m);
+        return fail(diag, st, label, 0, 0, "out of memory");
+    }
+    st = build_costs(m, present);
+    if (st != AP_OK) {
+        ap_map_free(m);
+        return fail(diag, st, label, 0, 0, "out of memory");
+    }
+    m->tables_seconds = now_seconds() - t1;
+    if (!m->weighted) {
+        /* JPS+ jump distances (17 or 25 bytes per padded cell, jps.h). Optional: without it jps_plus runs
+         * online JPS. */
+        (void)ap_jps_attach_table(m);
+        /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
+        (void)ap_jps_attach_bits(m);
+    }
+    *out = m;
+    return AP_OK;
+}
+
+int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag)
+{
+    *out = NULL;
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    size_t bn = strlen(base);
+    if (bn > 4 && memcmp(base + bn - 4, ".map", 4) == 0)
+        bn -= 4;
+    if (!ap_map_id_valid(base, bn))
+        return fail(diag, AP_E_MAP_FORMAT, path, 0, 0,
+                    "invalid map id from file name: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
+    char id[AP_MAP_ID_MAX];
+    memcpy(id, base, bn);
+    id[bn] = '\0';
+
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return fail(diag, AP_E_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 65536) {
+            size_t ncap = cap == 0 ? 1 << 20 : cap * 2;
+            char *nb = realloc(buf, ncap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return fail(diag, AP_E_NOMEM, path, 0, 0, "out of memory");
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                free(buf);
+                fclose(f);
+                return fail(diag, AP_E_IO, path, 0, 0, "read error: %s", strerror(e));
+            }
+            break;
+        }
+    }
+    fclose(f);
+    int st = ap_map_parse(id, path, buf, len, opts, out, diag);
+    free(buf);
+    return st;
+}
+
+const ap_map_table *ap_map_find_table(const ap_map *m, const char *name)
+{
+    for (int i = 0; m != NULL && i < m->n_tables; i++)
+        if (strcmp(m->tables[i].name, name) == 0)
+            return &m->tables[i];
+    return NULL;
+}
+
+void ap_map_free(ap_map *m)
+{
+    if (m == NULL)
+        return;
+    for (int i = 0; i < m->n_tables; i++)
+        if (m->tables[i].free_fn != NULL)
+            m->tables[i].free_fn(m->tables[i].data);
+    free(m->pass);
+    free(m->terrain);
+    free(m->region);
+    free(m->kind);
+    free(m->cheap);
+    free(m);
+}

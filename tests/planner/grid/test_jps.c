@@ -1,0 +1,476 @@
+/* test_jps.c — Jump Point Search (online, block-based scans) and JPS+ (jump tables): optimal costs on the
+ * Moving AI sample and on random maps (exactly A*'s), the same status as A* on unreachable / blocked /
+ * same-cell queries, forced neighbours without corner cutting, the JPS+ table against a brute-force
+ * recomputation, full cell paths, time slicing and moving a plan between workspaces. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/grid/jps.h"
+#include "../../../planner/plan/plan.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* Plan one query with algorithm alg; checks the finished path (a chain of legal 8-connected cell steps
+ * whose length is the grid cost). Returns the status; *cost gets the grid cost when AP_OK. */
+static int plan_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, int sx, int sy, int gx, int gy,
+                     uint64_t slice, double *cost)
+{
+    ap_query q = ap_test_cell_query(m, alg, 8, sx, sy, gx, gy);
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, slice);
+    ap_result r;
+    ck_assert_int_eq(ap_plan_finish(&p, &r), st);
+    if (st == AP_OK) {
+        ck_assert_double_eq_tol(r.length, r.grid_cost, 1e-9);
+        /* waypoints are every cell centre: consecutive ones are one legal step apart */
+        for (size_t i = 1; i < r.n_waypoints && r.grid_cost > 0.0; i++) {
+            double dx = fabs(r.waypoints[i][0] - r.waypoints[i - 1][0]);
+            double dy = fabs(r.waypoints[i][1] - r.waypoints[i - 1][1]);
+            ck_assert(dx <= 1.0 + 1e-12 && dy <= 1.0 + 1e-12 && dx + dy > 0.5);
+            int x0 = (int)r.waypoints[i - 1][0], y0 = (int)r.waypoints[i - 1][1];
+            int x1 = (int)r.waypoints[i][0], y1 = (int)r.waypoints[i][1];
+            ck_assert(ap_map_passable(m, x1, y1));
+            if (dx + dy > 1.5)
+                ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
+        }
+        *cost = r.grid_cost;
+    }
+    ap_result_free(&r);
+    return st;
+}
+
+static const ap_algorithm JPS_ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
+
+START_TEST(movingai_sample)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("jps: Moving AI sample");
+        return;
+    }
+    char **names;
+    size_t nmaps = ap_test_list_maps(dir, &names);
+    ck_assert_uint_gt(nmaps, 0);
+    size_t total = 0;
+    for (size_t mi = 0; mi < nmaps; mi++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.map", dir, names[mi]);
+        ap_map *m;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+        ck_assert_ptr_nonnull(ap_jps_table_of(m));
+        snprintf(path, sizeof path, "%s/%s.map.scen", dir, names[mi]);
+        ap_test_scen *sc;
+        size_t n;
+        ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+        /* battleground's listed optima are partly wrong (NOTES.md): there JPS is held to A*'s cost */
+        const bool bad_set = strcmp(names[mi], "battleground") == 0;
+        size_t want = ap_test_quick() ? 20 : 100, step = n <= want ? 1 : n / want, run = 0;
+        for (size_t i = 0; i < n; i += step) {
+            const ap_test_scen *s = &sc[i];
+            double ca = -1.0;
+            int sa = plan_cost(m, &ws, AP_ALG_ASTAR, s->sx, s->sy, s->gx, s->gy, 0, &ca);
+            for (size_t a = 0; a < 2; a++) {
+                double c = -1.0;
+                int st = plan_cost(m, &ws, JPS_ALGS[a], s->sx, s->sy, s->gx, s->gy, 0, &c);
+                ck_assert_msg(st == sa, "%s line %d: %s status %s, A* %s", names[mi], s->line,
+                              a ? "jps_plus" : "jps", ap_status_name(st), ap_status_name(sa));
+                if (st != AP_OK)
+                    continue;
+                ck_assert_msg(fabs(c - ca) <= 1e-9, "%s line %d: %s cost %.10f, A* %.10f", names[mi], s->line,
+                              a ? "jps_plus" : "jps", c, ca);
+                if (!bad_set)
+                    ck_assert_msg(fabs(c - s->optimal) <= ap_test_tolerance(s),
+                                  "%s line %d: %s cost %.10f, listed %.10f", names[mi], s->line,
+                                  a ? "jps_plus" : "jps", c, s->optimal);
+            }
+            run++;
+        }
+        ck_assert_uint_ge(run, want < n ? want : n);
+        total += run;
+        ap_workspace_free(&ws);
+        free(sc);
+        ap_map_free(m);
+        free(names[mi]);
+    }
+    free(names);
+    printf("jps: %zu sampled lines over %zu maps: jps and jps_plus agree with A* and the listed optimum\n", total,
+           nmaps);
+}
+END_TEST
+
+/* A random map text: w x h, each cell blocked with probability pb. Caller frees. */
+static char *random_map(ap_test_rng *rng, int w, int h, double pb)
+{
+    size_t cap = (size_t)(w + 1) * (size_t)h + 64;
+    char *t = malloc(cap);
+    int k = snprintf(t, cap, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            t[k++] = ap_test_rand01(rng) < pb ? '@' : '.';
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    return t;
+}
+
+/* Every algorithm agrees with A* (status and cost to 1e-9) on random pairs of a map; slice 1 or 0. */
+static void agree_on(const ap_map *m, ap_test_rng *rng, int pairs, uint64_t slice)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    for (int i = 0; i < pairs; i++) {
+        int sx = (int)(ap_test_rand(rng) % (unsigned)m->width), sy = (int)(ap_test_rand(rng) % (unsigned)m->height);
+        int gx = (int)(ap_test_rand(rng) % (unsigned)m->width), gy = (int)(ap_test_rand(rng) % (unsigned)m->height);
+        double ca = -1.0;
+        int sa = plan_cost(m, &ws, AP_ALG_ASTAR, sx, sy, gx, gy, 0, &ca);
+        for (size_t a = 0; a < 2; a++) {
+            double c = -1.0;
+            int st = plan_cost(m, &ws, JPS_ALGS[a], sx, sy, gx, gy, slice, &c);
+            ck_assert_msg(st == sa, "(%d,%d)->(%d,%d): %s status %s, A* %s", sx, sy, gx, gy, a ? "jps_plus" : "jps",
+                          ap_status_name(st), ap_status_name(sa));
+            if (st == AP_OK)
+                ck_assert_msg(fabs(c - ca) <= 1e-9, "(%d,%d)->(%d,%d): %s cost %.12f, A* %.12f", sx, sy, gx, gy,
+                              a ? "jps_plus" : "jps", c, ca);
+        }
+    }
+    ap_workspace_free(&ws);
+}
+
+START_TEST(random_maps_match_astar)
+{
+    ap_test_rng rng = {12345};
+    int maps = ap_test_quick() ? 6 : 30;
+    for (int i = 0; i < maps; i++) {
+        /* widths over 64 and 128 make the block scans cross words; densities from open to maze-like */
+        int w = 5 + (int)(ap_test_rand(&rng) % 150), h = 5 + (int)(ap_test_rand(&rng) % 90);
+        double pb = 0.05 + 0.4 * ap_test_rand01(&rng);
+        char *t = random_map(&rng, w, h, pb);
+        ap_map *m = ap_test_map_from_string(t);
+        agree_on(m, &rng, ap_test_quick() ? 20 : 60, 0);
+        ap_map_free(m);
+        free(t);
+    }
+}
+END_TEST
+
+/* Forced neighbours without corner cutting, on hand-made maps: exact costs, equal to A*'s. */
+START_TEST(forced_neighbours)
+{
+    /* Moving east along row 1, the cell north of (3,1) is free while the cell behind it, (2,0), is blocked:
+     * (3,1) is a jump point whose forced neighbour (3,0) leads to the goal. Corner cutting would go
+     * (2,1)->(3,0) diagonally; it is illegal here. */
+    static const char *a = "type octile\nheight 3\nwidth 8\nmap\n"
+                           "@@@.....\n"
+                           "........\n"
+                           "@@@@@@@@\n";
+    ap_map *m = ap_test_map_from_string(a);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    for (size_t k = 0; k < 2; k++) {
+        double c = -1;
+        ck_assert_int_eq(plan_cost(m, &ws, JPS_ALGS[k], 0, 1, 7, 0, 0, &c), AP_OK);
+        ck_assert_double_eq_tol(c, 6.0 + M_SQRT2, 1e-12); /* east 6, one diagonal up: (3,1)->...->(6,1)->(7,0) */
+        ck_assert_int_eq(plan_cost(m, &ws, JPS_ALGS[k], 0, 1, 3, 0, 0, &c), AP_OK);
+        ck_assert_double_eq_tol(c, 4.0, 1e-12); /* (2,1)->(3,0) would cut the corner of (2,0) */
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+
+    /* A pillar field: every diagonal needs both sides free, so paths zig-zag; JPS must match A* exactly
+     * from every start to every goal. */
+    static const char *b = "type octile\nheight 7\nwidth 9\nmap\n"
+                           ".........\n"
+                           ".@.@.@.@.\n"
+                           ".........\n"
+                           ".@@@.@@@.\n"
+                           "...@.@...\n"
+                           ".@.@...@.\n"
+                           ".@.......\n";
+    m = ap_test_map_from_string(b);
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    int checked = 0;
+    for (int sy = 0; sy < m->height; sy++)
+        for (int sx = 0; sx < m->width; sx++)
+            for (int gy = 0; gy < m->height; gy++)
+                for (int gx = 0; gx < m->width; gx++) {
+                    if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
+                        continue;
+                    double ca = -1;
+                    int sa = plan_cost(m, &ws, AP_ALG_ASTAR, sx, sy, gx, gy, 0, &ca);
+                    for (size_t k = 0; k < 2; k++) {
+                        double c = -1;
+                        ck_assert_int_eq(plan_cost(m, &ws, JPS_ALGS[k], sx, sy, gx, gy, 0, &c), sa);
+                        if (sa == AP_OK)
+                            ck_assert_double_eq_tol(c, ca, 1e-9);
+                    }
+                    checked++;
+                }
+    ck_assert_int_gt(checked, 1000);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Same status as A* when there is nothing to search: other region, blocked start/goal, out of bounds, same
+ * cell. */
+START_TEST(status_like_astar)
+{
+    static const char *t = "type octile\nheight 5\nwidth 9\nmap\n"
+                           "....@....\n"
+                           "....@....\n"
+                           "....@..@.\n"
+                           "....@....\n"
+                           "....@....\n";
+    ap_map *m = ap_test_map_from_string(t);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    const int cases[][4] = {{0, 0, 8, 4}, {4, 0, 0, 0}, {0, 0, 4, 2}, {7, 2, 0, 0}, {1, 1, 1, 1}, {0, 0, 9, 0},
+                            {-1, 0, 0, 0}, {2, 2, 3, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int *c = cases[i];
+        ap_query q = {.map = m, .sx = c[0] + 0.5, .sy = c[1] + 0.5, .gx = c[2] + 0.5, .gy = c[3] + 0.5,
+                      .connectivity = 8, .smoothing = AP_SMOOTH_NONE};
+        ap_plan pa;
+        int sa = ap_plan_begin(&pa, &q, &ws, 0);
+        const char *fa = pa.field;
+        for (size_t k = 0; k < 2; k++) {
+            q.algorithm = JPS_ALGS[k];
+            ap_plan pj;
+            int sj = ap_plan_begin(&pj, &q, &ws, 0);
+            ck_assert_int_eq(sj, sa);
+            ck_assert(pj.region_pruned == pa.region_pruned);
+            ck_assert((fa == NULL && pj.field == NULL) || (fa != NULL && pj.field != NULL && strcmp(fa, pj.field) == 0));
+            if (sj == AP_IN_PROGRESS)
+                sj = ap_plan_step(&pj, 0);
+            ap_result r;
+            ap_plan_finish(&pj, &r);
+            if (i == 0)
+                ck_assert(r.status == AP_NO_PATH && r.region_pruned);
+            if (i == 4) {
+                ck_assert_int_eq(r.status, AP_OK);
+                ck_assert_double_eq(r.grid_cost, 0.0);
+            }
+            ap_result_free(&r);
+        }
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Algorithm selection: jps needs 8-connectivity; auto picks jps_plus for 8, A* for 4. */
+START_TEST(algorithm_validity)
+{
+    static const char *t = "type octile\nheight 3\nwidth 3\nmap\n...\n...\n...\n";
+    ap_map *m = ap_test_map_from_string(t);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ap_query q = {.map = m, .sx = 0.5, .sy = 0.5, .gx = 2.5, .gy = 1.5, .connectivity = 4};
+    const char *field;
+    for (size_t k = 0; k < 2; k++) {
+        q.algorithm = JPS_ALGS[k];
+        ck_assert_int_eq(ap_query_check(&q, &field), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(field, "search.algorithm");
+    }
+    ap_plan p;
+    q.algorithm = AP_ALG_AUTO;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(p.alg, AP_ALG_ASTAR);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_OK);
+    ck_assert_double_eq_tol(p.search.cost, 3.0, 1e-12);
+    q.connectivity = 8;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(p.alg, AP_ALG_JPS_PLUS);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_OK);
+    ck_assert_double_eq_tol(p.search.cost, 1.0 + M_SQRT2, 1e-12);
+    q.algorithm = AP_ALG_DIRECTIONAL8; /* not implemented in this change: still rejected */
+    ck_assert_int_eq(ap_query_check(&q, &field), AP_E_INVALID_REQUEST);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Brute force: the jump distance of cell c in direction d by walking, straight from the definitions. */
+static const int BX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int BY[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+
+static bool free_cell(const ap_map *m, int x, int y)
+{
+    return ap_map_passable(m, x, y);
+}
+
+static bool forced_at(const ap_map *m, int x, int y, int d)
+{
+    /* entered (x, y) moving straight in d: a side cell free whose cell behind is blocked */
+    int sx = -BY[d], sy = BX[d]; /* one side; the other is its negative */
+    for (int side = -1; side <= 1; side += 2)
+        if (free_cell(m, x + side * sx, y + side * sy) && !free_cell(m, x - BX[d] + side * sx, y - BY[d] + side * sy))
+            return true;
+    return false;
+}
+
+static int brute(const ap_map *m, int x, int y, int d);
+
+static int brute_straight_found(const ap_map *m, int x, int y, int d)
+{
+    return brute(m, x, y, d) > 0;
+}
+
+static int brute(const ap_map *m, int x, int y, int d)
+{
+    int k = 0;
+    for (;;) {
+        int nx = x + BX[d], ny = y + BY[d];
+        bool legal = free_cell(m, nx, ny) && (!(d & 1) || (free_cell(m, nx, y) && free_cell(m, x, ny)));
+        if (!legal)
+            return -k;
+        k++;
+        x = nx;
+        y = ny;
+        if (!(d & 1) && forced_at(m, x, y, d))
+            return k;
+        if ((d & 1) && (brute_straight_found(m, x, y, (d + 7) & 7) || brute_straight_found(m, x, y, (d + 1) & 7)))
+            return k;
+    }
+}
+
+START_TEST(jps_plus_table_brute_force)
+{
+    ap_test_rng rng = {777};
+    int maps = ap_test_quick() ? 10 : 60;
+    for (int i = 0; i < maps; i++) {
+        int w = 1 + (int)(ap_test_rand(&rng) % 40), h = 1 + (int)(ap_test_rand(&rng) % 30);
+        char *t = random_map(&rng, w, h, 0.1 + 0.4 * ap_test_rand01(&rng));
+        ap_map *m = ap_test_map_from_string(t);
+        const ap_jps_table *tab = ap_jps_table_of(m);
+        ck_assert_ptr_nonnull(tab);
+        ck_assert_uint_eq(tab->cells, ap_map_node_count(m));
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                if (!free_cell(m, x, y))
+                    continue;
+                for (int d = 0; d < 8; d++) {
+                    int want = brute(m, x, y, d);
+                    int got = tab->dist[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
+                    ck_assert_msg(got == want, "map %d (%dx%d) cell (%d,%d) dir %d: table %d, brute force %d", i, w,
+                                  h, x, y, d, got, want);
+                    if (tab->dist8 != NULL) {
+                        int got8 = tab->dist8[(size_t)ap_map_index(m, x, y) * 8 + (size_t)d];
+                        ck_assert_int_eq(got8, want >= -127 && want <= 127 ? want : AP_JPS_FAR8);
+                    }
+                }
+                /* the forced-neighbour byte: bit d for the side at d+2, bit d+1 for the side at d+6 */
+                unsigned fwant = 0;
+                for (int d = 0; d < 8; d += 2) {
+                    int sx = -BY[d], sy = BX[d];
+                    if (free_cell(m, x + sx, y + sy) && !free_cell(m, x - BX[d] + sx, y - BY[d] + sy))
+                        fwant |= 1u << d;
+                    if (free_cell(m, x - sx, y - sy) && !free_cell(m, x - BX[d] - sx, y - BY[d] - sy))
+                        fwant |= 1u << (d + 1);
+                }
+                unsigned fgot = tab->forced[ap_map_index(m, x, y)];
+                ck_assert_msg(fgot == fwant, "map %d cell (%d,%d): forced byte %#x, brute force %#x", i, x, y, fgot,
+                              fwant);
+            }
+        ap_map_free(m);
+        free(t);
+    }
+}
+END_TEST
+
+/* Budget 1 per slice (and a move to another workspace half-way) gives the same costs. */
+START_TEST(time_slicing)
+{
+    ap_test_rng rng = {99};
+    char *t = random_map(&rng, 120, 80, 0.25);
+    ap_map *m = ap_test_map_from_string(t);
+    agree_on(m, &rng, ap_test_quick() ? 10 : 40, 1);
+
+    ap_workspace fast, slow;
+    ck_assert_int_eq(ap_workspace_init(&fast, ap_map_node_count(m), 8), AP_OK);
+    ck_assert_int_eq(ap_workspace_init(&slow, ap_map_node_count(m), 8), AP_OK);
+    int moved = 0;
+    for (int i = 0; i < 40; i++) {
+        int sx = (int)(ap_test_rand(&rng) % 120), sy = (int)(ap_test_rand(&rng) % 80);
+        int gx = (int)(ap_test_rand(&rng) % 120), gy = (int)(ap_test_rand(&rng) % 80);
+        double ca = -1;
+        int sa = plan_cost(m, &fast, AP_ALG_ASTAR, sx, sy, gx, gy, 0, &ca);
+        for (size_t k = 0; k < 2; k++) {
+            ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5,
+                          .algorithm = JPS_ALGS[k], .connectivity = 8, .smoothing = AP_SMOOTH_NONE};
+            ap_plan p;
+            int st = ap_plan_begin(&p, &q, &fast, 0);
+            if (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, 2);
+            if (st == AP_IN_PROGRESS) {
+                moved++;
+                st = ap_plan_move(&p, &slow);
+                /* another search on the fast matrix between slices: the moved plan must not notice */
+                double other;
+                plan_cost(m, &fast, AP_ALG_ASTAR, gx, gy, sx, sy, 0, &other);
+                while (st == AP_IN_PROGRESS)
+                    st = ap_plan_step(&p, 1);
+            }
+            ck_assert_int_eq(st, sa);
+            ap_result r;
+            ap_plan_finish(&p, &r);
+            if (st == AP_OK)
+                ck_assert_double_eq_tol(r.grid_cost, ca, 1e-9);
+            ap_result_free(&r);
+        }
+    }
+    ck_assert_int_gt(moved, 0);
+    ap_workspace_free(&fast);
+    ap_workspace_free(&slow);
+    ap_map_free(m);
+    free(t);
+}
+END_TEST
+
+/* ap_jps_expand_path fills the cells between jump points (a pair off a line: diagonal first, then straight,
+ * the leg of a pruned intermediate jump point) and refuses a repeated point. */
+START_TEST(expand_path)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 6\nwidth 6\nmap\n......\n......\n......\n......\n......\n"
+                                        "......\n");
+    uint32_t jp[3] = {ap_map_index(m, 0, 0), ap_map_index(m, 3, 3), ap_map_index(m, 3, 5)};
+    uint32_t out[16];
+    ck_assert_uint_eq(ap_jps_expand_path(m, jp, 3, NULL, 0), 6);
+    ck_assert_uint_eq(ap_jps_expand_path(m, jp, 3, out, 16), 6);
+    ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
+    ck_assert_uint_eq(out[3], ap_map_index(m, 3, 3));
+    ck_assert_uint_eq(out[5], ap_map_index(m, 3, 5));
+    uint32_t bent[2] = {ap_map_index(m, 0, 0), ap_map_index(m, 1, 3)};
+    ck_assert_uint_eq(ap_jps_expand_path(m, bent, 2, out, 16), 4);
+    ck_assert_uint_eq(out[1], ap_map_index(m, 1, 1));
+    ck_assert_uint_eq(out[2], ap_map_index(m, 1, 2));
+    ck_assert_uint_eq(out[3], ap_map_index(m, 1, 3));
+    uint32_t bad[2] = {ap_map_index(m, 2, 2), ap_map_index(m, 2, 2)};
+    ck_assert_uint_eq(ap_jps_expand_path(m, bad, 2, out, 16), 0);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *jps_suite(void)
+{
+    Suite *s = suite_create("jps");
+    TCase *tc = tcase_create("jps");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, forced_neighbours);
+    tcase_add_test(tc, status_like_astar);
+    tcase_add_test(tc, algorithm_validity);
+    tcase_add_test(tc, jps_plus_table_brute_force);
+    tcase_add_test(tc, random_maps_match_astar);
+    tcase_add_test(tc, time_slicing);
+    tcase_add_test(tc, expand_path);
+    tcase_add_test(tc, movingai_sample);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,247 @@
+/* test_plan.c — query validation, region pruning, waypoints, smoothing + curves + clearance, samples. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/world/collide.h"
+#include "../../../planner/plan/plan.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* 8x6; (3,0..3) is a wall with a gap at the bottom; (6,1) is walled in on its own. */
+static const char *walls = "type octile\nheight 6\nwidth 8\nmap\n"
+                           "...@..@.\n"
+                           "...@.@.@\n"
+                           "...@..@.\n"
+                           "...@....\n"
+                           "........\n"
+                           "........\n";
+
+static ap_query base_query(const ap_map *m)
+{
+    ap_query q = {.map = m, .sx = 0.5, .sy = 0.5, .gx = 7.5, .gy = 5.5, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_LOS};
+    return q;
+}
+
+START_TEST(query_check)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    const char *f;
+    ap_query q = base_query(m);
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    ck_assert_ptr_null(f);
+#define CASE(stmt, st, fld)                                                                                     \
+    do {                                                                                                        \
+        ap_query c = base_query(m);                                                                             \
+        stmt;                                                                                                   \
+        f = NULL;                                                                                               \
+        ck_assert_int_eq(ap_query_check(&c, &f), st);                                                           \
+        ck_assert_str_eq(f, fld);                                                                               \
+        ap_plan p;                                                                                              \
+        ck_assert_int_eq(ap_plan_begin(&p, &c, NULL, 0), st);                                                   \
+    } while (0)
+    CASE(c.sx = -0.01, AP_E_OUT_OF_BOUNDS, "start");
+    CASE(c.sx = 8.0, AP_E_OUT_OF_BOUNDS, "start");
+    CASE(c.sy = 6.0, AP_E_OUT_OF_BOUNDS, "start");
+    CASE(c.sx = NAN, AP_E_OUT_OF_BOUNDS, "start");
+    CASE(c.sy = INFINITY, AP_E_OUT_OF_BOUNDS, "start");
+    CASE(c.gx = 1e300, AP_E_OUT_OF_BOUNDS, "goal");
+    CASE(c.gy = -1e-300, AP_E_OUT_OF_BOUNDS, "goal");
+    CASE(c.gx = NAN, AP_E_OUT_OF_BOUNDS, "goal");
+    CASE(c.sx = 3.5, AP_E_START_BLOCKED, "start");
+    CASE((c.gx = 3.0, c.gy = 2.99), AP_E_GOAL_BLOCKED, "goal");
+    CASE(c.unit_radius = -0.1, AP_E_INVALID_REQUEST, "unit.radius");
+    CASE(c.unit_radius = NAN, AP_E_INVALID_REQUEST, "unit.radius");
+    CASE(c.unit_radius = AP_MAX_UNIT_RADIUS + 0.001, AP_E_INVALID_REQUEST, "unit.radius");
+    CASE(c.turning_radius = -1, AP_E_INVALID_REQUEST, "unit.turning_radius");
+    CASE(c.turning_radius = AP_MAX_TURNING_RADIUS * 2, AP_E_INVALID_REQUEST, "unit.turning_radius");
+    CASE(c.connectivity = 6, AP_E_INVALID_REQUEST, "search.connectivity");
+    CASE(c.connectivity = 0, AP_E_INVALID_REQUEST, "search.connectivity");
+    CASE(c.sample_step = 0.001, AP_E_INVALID_REQUEST, "samples.step");
+    CASE(c.sample_step = -1.0, AP_E_INVALID_REQUEST, "samples.step");
+    CASE(c.sample_step = NAN, AP_E_INVALID_REQUEST, "samples.step");
+#undef CASE
+    /* boundary values are fine */
+    q.unit_radius = AP_MAX_UNIT_RADIUS;
+    q.turning_radius = AP_MAX_TURNING_RADIUS;
+    q.sample_step = AP_MIN_SAMPLE_STEP;
+    q.connectivity = 4;
+    q.sx = 0.0;
+    q.gx = 7.999;
+    ck_assert_int_eq(ap_query_check(&q, NULL), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
+static ap_result run(const ap_query *q, ap_workspace *ws)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    if (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ap_result r;
+    int fs = ap_plan_finish(&p, &r);
+    ck_assert_int_eq(fs, r.status);
+    if (fs != AP_E_INVALID_REQUEST)
+        ck_assert_int_eq(fs, st);
+    return r;
+}
+
+START_TEST(region_and_trivial)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ap_query q = base_query(m);
+    q.gx = 6.5;
+    q.gy = 1.5;
+    ap_result r = run(&q, &ws);
+    ck_assert_int_eq(r.status, AP_NO_PATH);
+    ck_assert(r.region_pruned);
+    ck_assert_uint_eq(r.expanded, 0);
+    ap_result_free(&r);
+    /* the same cell: OK at once, grid cost 0, the two exact points */
+    q.sx = 2.1;
+    q.sy = 4.2;
+    q.gx = 2.9;
+    q.gy = 4.6;
+    q.sample_step = 0.25;
+    r = run(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_double_eq(r.grid_cost, 0.0);
+    ck_assert_uint_eq(r.n_waypoints, 2);
+    ck_assert_double_eq(r.waypoints[0][0], 2.1);
+    ck_assert_double_eq(r.waypoints[1][1], 4.6);
+    ck_assert_uint_eq(r.n_segments, 1);
+    ck_assert_double_eq_tol(r.length, hypot(0.8, 0.4), 1e-12);
+    ck_assert(r.clear);
+    ck_assert_uint_eq(r.n_samples, 5); /* 0, .25, .5, .75 and the end at 0.894 */
+    ck_assert_double_eq_tol(r.samples[4].x, 2.9, 1e-12);
+    ap_result_free(&r);
+    ap_result_free(NULL);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(full_pipeline)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    /* raw path: length equals the grid cost with centres and no smoothing */
+    ap_query q = base_query(m);
+    q.smoothing = AP_SMOOTH_NONE;
+    ap_result raw = run(&q, &ws);
+    ck_assert_int_eq(raw.status, AP_OK);
+    ck_assert_double_eq_tol(raw.length, raw.grid_cost, 1e-9);
+    ck_assert_double_eq_tol(raw.grid_cost, 6 + 3 * M_SQRT2, 1e-12); /* to (2,4), past the wall's foot, on */
+    ck_assert_uint_eq(raw.n_waypoints, raw.n_segments + 1);
+    ck_assert(raw.clear);
+    ck_assert_double_eq(raw.waypoints[0][0], 0.5);
+    ck_assert_double_eq(raw.waypoints[raw.n_waypoints - 1][1], 5.5);
+    /* smoothed: fewer waypoints, shorter or equal, still clear for r = 0 */
+    q.smoothing = AP_SMOOTH_LOS;
+    ap_result sm = run(&q, &ws);
+    ck_assert_uint_lt(sm.n_waypoints, raw.n_waypoints);
+    ck_assert(sm.length <= raw.length + 1e-9);
+    ck_assert(sm.clear);
+    ck_assert_double_eq(sm.grid_cost, raw.grid_cost);
+    /* a wide unit: the smoothed path must keep its distance; the verdict says whether it could */
+    q.unit_radius = 0.45;
+    ap_result wide = run(&q, &ws);
+    ck_assert_int_eq(wide.status, AP_OK);
+    for (size_t i = 0; i < wide.n_segments; i++)
+        if (wide.clear)
+            ck_assert(ap_segment_clear(m, &wide.segments[i], 0.45));
+    /* turning radius: arcs appear, the geometry is continuous, length is the sum of the segments */
+    q.unit_radius = 0.0;
+    q.turning_radius = 1.0;
+    q.has_sheading = true;
+    q.sheading = M_PI_2;
+    q.sample_step = 0.1;
+    ap_result cv = run(&q, &ws);
+    ck_assert_int_eq(cv.status, AP_OK);
+    int arcs = 0;
+    double L = 0.0;
+    for (size_t i = 0; i < cv.n_segments; i++) {
+        arcs += cv.segments[i].type == AP_SEG_ARC;
+        L += cv.segments[i].length;
+        if (i + 1 < cv.n_segments) {
+            ck_assert_double_eq_tol(cv.segments[i + 1].x0, cv.segments[i].x1, 1e-9);
+            ck_assert_double_eq_tol(fabs(ap_angle_wrap(ap_segment_end_heading(&cv.segments[i]) -
+                                                       cv.segments[i + 1].heading)),
+                                    0.0, 1e-9);
+        }
+    }
+    ck_assert_int_gt(arcs, 0);
+    ck_assert_double_eq_tol(cv.length, L, 1e-12);
+    ck_assert_double_eq_tol(cv.segments[0].heading, M_PI_2, 1e-12);
+    ck_assert_uint_eq(cv.n_samples, (size_t)floor(L / 0.1) + 1 + (L - floor(L / 0.1) * 0.1 > 1e-9));
+    ck_assert_double_eq_tol(cv.samples[cv.n_samples - 1].x, 7.5, 1e-9);
+    ck_assert_double_eq_tol(cv.samples[cv.n_samples - 1].y, 5.5, 1e-9);
+    for (size_t i = 1; i < cv.n_samples; i++) {
+        /* consecutive samples are at most one step apart along the path (chord <= arc) */
+        double dd = hypot(cv.samples[i].x - cv.samples[i - 1].x, cv.samples[i].y - cv.samples[i - 1].y);
+        ck_assert(dd <= 0.1 + 1e-9);
+        ap_pose pp = ap_path_pose(cv.segments, cv.n_segments, (double)i * 0.1 < L ? (double)i * 0.1 : L);
+        ck_assert_double_eq_tol(pp.x, cv.samples[i].x, 1e-9);
+        ck_assert_double_eq_tol(pp.y, cv.samples[i].y, 1e-9);
+    }
+    /* too many samples */
+    q.sample_step = 0.01;
+    q.max_samples = 10;
+    ap_result many = run(&q, &ws);
+    ck_assert_int_eq(many.status, AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(many.field, "samples.step");
+    ck_assert_ptr_null(many.samples);
+    ap_result_free(&many);
+    ap_result_free(&raw);
+    ap_result_free(&sm);
+    ap_result_free(&wide);
+    ap_result_free(&cv);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(exact_points)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ap_query q = base_query(m);
+    q.smoothing = AP_SMOOTH_NONE;
+    q.sx = 0.1;
+    q.sy = 0.9;
+    q.gx = 7.75;
+    q.gy = 5.01;
+    ap_result r = run(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_double_eq(r.waypoints[0][0], 0.1);
+    ck_assert_double_eq(r.waypoints[0][1], 0.9);
+    ck_assert_double_eq(r.waypoints[r.n_waypoints - 1][0], 7.75);
+    ck_assert_double_eq(r.waypoints[r.n_waypoints - 1][1], 5.01);
+    for (size_t i = 1; i + 1 < r.n_waypoints; i++) {
+        ck_assert_double_eq(r.waypoints[i][0] - floor(r.waypoints[i][0]), 0.5);
+        ck_assert_double_eq(r.waypoints[i][1] - floor(r.waypoints[i][1]), 0.5);
+    }
+    ck_assert_double_eq_tol(r.length, ap_path_length(r.segments, r.n_segments), 1e-12);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *plan_suite(void)
+{
+    Suite *s = suite_create("plan");
+    TCase *tc = tcase_create("plan");
+    tcase_add_test(tc, query_check);
+    tcase_add_test(tc, region_and_trivial);
+    tcase_add_test(tc, full_pipeline);
+    tcase_add_test(tc, exact_points);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,411 @@
+/* test_search.c — the A* core and the grid domain: exact costs, 4- vs 8-connected, time slicing,
+ * deadline, cancellation, generation wrap-around, moving a plan to another workspace. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/grid/grid.h"
+#include "../../../planner/plan/plan.h"
+#include "../../../planner/search/search.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* Cost of an A* search between cells on m, or -1 when there is no path. */
+static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, int sy, int gx, int gy,
+                          uint64_t *expanded)
+{
+    ap_grid_domain gd;
+    ap_domain dom;
+    uint32_t goal = ap_map_index(m, gx, gy);
+    ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, conn, goal), AP_OK);
+    ap_search s;
+    ck_assert_int_eq(ap_search_begin(&s, ws, &dom, ap_map_index(m, sx, sy), goal, 0), AP_OK);
+    int st = ap_search_run(&s, 0);
+    if (expanded != NULL)
+        *expanded = s.expanded;
+    if (st == AP_NO_PATH)
+        return -1.0;
+    ck_assert_int_eq(st, AP_OK);
+    /* the path is a chain of legal steps whose costs add up to s.cost */
+    size_t n = ap_search_path(&s, NULL, 0);
+    uint32_t *p = malloc(n * sizeof *p);
+    ck_assert_uint_eq(ap_search_path(&s, p, n), n);
+    ck_assert_uint_eq(p[0], ap_map_index(m, sx, sy));
+    ck_assert_uint_eq(p[n - 1], goal);
+    double c = 0.0;
+    for (size_t i = 1; i < n; i++) {
+        int32_t x0, y0, x1, y1;
+        ap_map_coords(m, p[i - 1], &x0, &y0);
+        ap_map_coords(m, p[i], &x1, &y1);
+        int dx = abs(x1 - x0), dy = abs(y1 - y0);
+        ck_assert(ap_map_passable(m, x1, y1));
+        ck_assert(dx <= 1 && dy <= 1 && dx + dy >= 1);
+        if (dx + dy == 2) {
+            ck_assert_int_eq(conn, 8);
+            ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
+            c += M_SQRT2;
+        } else {
+            c += 1.0;
+        }
+    }
+    ck_assert_double_eq_tol(c, s.cost, 1e-9);
+    free(p);
+    return s.cost;
+}
+
+static const char *open10 = "type octile\nheight 10\nwidth 10\nmap\n"
+                            "..........\n..........\n..........\n..........\n..........\n"
+                            "..........\n..........\n..........\n..........\n..........\n";
+
+static const char *corridor = "type octile\nheight 5\nwidth 7\nmap\n"
+                              ".......\n"
+                              ".@@@@@.\n"
+                              ".....@.\n"
+                              ".@@@@@.\n"
+                              ".......\n";
+
+START_TEST(hand_costs)
+{
+    ap_map *m = ap_test_map_from_string(open10);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, 0, 0, 9, 9, NULL), 9 * M_SQRT2, 1e-12);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 4, 0, 0, 9, 9, NULL), 18.0, 1e-12);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, 2, 7, 9, 3, NULL), 3 + 4 * M_SQRT2, 1e-12);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 4, 2, 7, 9, 3, NULL), 11.0, 1e-12);
+    ck_assert_double_eq(search_cost(m, &ws, 4, 5, 5, 5, 5, NULL), 0.0);
+    ap_map_free(m);
+
+    /* The corridor's only exit is on the left; no diagonal is legal at its corners (corner cutting). */
+    m = ap_test_map_from_string(corridor);
+    ap_workspace_free(&ws);
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 4, 4, 2, 6, 2, NULL), 14.0, 1e-12);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, 4, 2, 6, 2, NULL), 14.0, 1e-12);
+    /* (0,2)->(6,4): down 2, right 6; the diagonal (0,3)->(1,4) would cut the corner of (1,3). */
+    ck_assert_double_eq_tol(search_cost(m, &ws, 4, 0, 2, 6, 4, NULL), 8.0, 1e-12);
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, 0, 2, 6, 4, NULL), 8.0, 1e-12);
+    /* (0,0)->(6,4) 8-connected: the right column has no corners to cut: 6 + 4 = 10 either way */
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, 0, 0, 6, 4, NULL), 10.0, 1e-12);
+    ap_map_free(m);
+
+    /* Corner cutting: the diagonal between two orthogonally blocked cells is not a move. */
+    m = ap_test_map_from_string("type octile\nheight 2\nwidth 2\nmap\n.@\n@.\n");
+    ck_assert_double_eq(search_cost(m, &ws, 8, 0, 0, 1, 1, NULL), -1.0);
+    ap_map_free(m);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
+/* A deterministic 96x80 map with ~30% blocked cells, and a far pair of cells in one region. */
+static ap_map *random_map(unsigned seed, int *sx, int *sy, int *gx, int *gy)
+{
+    const int W = 96, H = 80;
+    size_t cap = 64 + (size_t)(W + 1) * H;
+    char *t = malloc(cap);
+    int k = snprintf(t, cap, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    ap_test_rng r = {seed};
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++)
+            t[k++] = ap_test_rand(&r) % 100 < 30 ? '@' : '.';
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    ap_map *m = ap_test_map_from_string(t);
+    free(t);
+    /* the largest region's first and last cells in scan order */
+    uint32_t *sizes = calloc(m->region_count + 1, sizeof *sizes);
+    for (uint32_t i = 0; i < ap_map_node_count(m); i++)
+        sizes[m->region[i]]++;
+    uint32_t best = 1;
+    for (uint32_t i = 1; i <= m->region_count; i++)
+        if (sizes[i] > sizes[best])
+            best = i;
+    free(sizes);
+    uint32_t first = UINT32_MAX, last = 0;
+    for (uint32_t i = 0; i < ap_map_node_count(m); i++)
+        if (m->region[i] == best) {
+            if (first == UINT32_MAX)
+                first = i;
+            last = i;
+        }
+    int32_t x, y;
+    ap_map_coords(m, first, &x, &y);
+    *sx = x;
+    *sy = y;
+    ap_map_coords(m, last, &x, &y);
+    *gx = x;
+    *gy = y;
+    return m;
+}
+
+START_TEST(time_slicing)
+{
+    int sx, sy, gx, gy;
+    ap_map *m = random_map(7, &sx, &sy, &gx, &gy);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    uint64_t full_exp;
+    double full = search_cost(m, &ws, 8, sx, sy, gx, gy, &full_exp);
+    ck_assert(full > 50.0);
+    for (int rep = 0; rep < 3; rep++) {
+        ap_grid_domain gd;
+        ap_domain dom;
+        uint32_t goal = ap_map_index(m, gx, gy);
+        ap_grid_domain_init(&gd, &dom, m, 8, goal);
+        ap_search s;
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, 0), AP_OK);
+        uint64_t calls = 0;
+        int st;
+        while ((st = ap_search_run(&s, 1)) == AP_IN_PROGRESS) {
+            calls++;
+            ck_assert_uint_eq(s.expanded, calls);
+        }
+        ck_assert_int_eq(st, AP_OK);
+        ck_assert_double_eq_tol(s.cost, full, 1e-12);
+        ck_assert_uint_eq(s.expanded, full_exp);
+        ck_assert_int_eq(ap_search_run(&s, 1), AP_OK); /* a finished search stays finished */
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(deadline_and_cancel)
+{
+    int sx, sy, gx, gy;
+    ap_map *m = random_map(11, &sx, &sy, &gx, &gy);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ap_grid_domain gd;
+    ap_domain dom;
+    uint32_t goal = ap_map_index(m, gx, gy);
+    ap_grid_domain_init(&gd, &dom, m, 8, goal);
+    ap_search s;
+    /* a deadline in the past: 1 ns after the clock's epoch */
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, 1), AP_OK);
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
+    /* a far deadline does not interfere */
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, ap_clock_ns() + 60000000000ull),
+                     AP_OK);
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
+    /* cancel, set mid-search: noticed at the next 256-expansion check */
+    atomic_int cancel = 0;
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, 0), AP_OK);
+    s.cancel = &cancel;
+    ck_assert_int_eq(ap_search_run(&s, 10), AP_IN_PROGRESS);
+    atomic_store(&cancel, 1);
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
+    ck_assert_uint_le(s.expanded, 256);
+    /* the plan-level cancel */
+    ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8};
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ap_plan_set_cancel(&p, &cancel);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_TIMEOUT);
+    ap_result r;
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(plan_move)
+{
+    int sx, sy, gx, gy;
+    ap_map *m = random_map(23, &sx, &sy, &gx, &gy);
+    ap_workspace fast, slow;
+    ck_assert_int_eq(ap_workspace_init(&fast, ap_map_node_count(m), 8), AP_OK);
+    ck_assert_int_eq(ap_workspace_init(&slow, ap_map_node_count(m), 8), AP_OK);
+    double full = search_cost(m, &fast, 8, sx, sy, gx, gy, NULL);
+    ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8};
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &fast, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 50), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_move(&p, &slow), AP_IN_PROGRESS);
+    /* the old workspace may now be used by someone else */
+    search_cost(m, &fast, 4, sx, sy, gx, gy, NULL);
+    int st;
+    while ((st = ap_plan_step(&p, 100)) == AP_IN_PROGRESS)
+        ;
+    ck_assert_int_eq(st, AP_OK);
+    ap_result r;
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, full, 1e-12);
+    ck_assert_uint_gt(r.expanded, 50);
+    ck_assert_uint_eq(r.expanded, 50 + p.search.expanded);
+    ap_result_free(&r);
+    ap_workspace_free(&fast);
+    ap_workspace_free(&slow);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(generation_wrap)
+{
+    int sx, sy, gx, gy;
+    ap_map *m = random_map(5, &sx, &sy, &gx, &gy);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    double want = search_cost(m, &ws, 8, sx, sy, gx, gy, NULL);
+    /* The first search left generation-1 stamps everywhere it went; when the counter wraps onto 1 again
+     * those must not look current (the workspace is cleared once on wrap-around). */
+    ck_assert_uint_eq(ws.gen, 1);
+    ws.gen = UINT32_MAX;
+    ck_assert_double_eq_tol(search_cost(m, &ws, 8, sx, sy, gx, gy, NULL), want, 1e-12);
+    ck_assert_uint_eq(ws.gen, 1);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(begin_errors)
+{
+    ap_map *m = ap_test_map_from_string(open10);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 10, 8), AP_OK); /* too small for the map */
+    ap_grid_domain gd;
+    ap_domain dom;
+    ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 6, 13), AP_E_INVALID_REQUEST);
+    ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, 13), AP_OK);
+    ap_search s;
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, 14, 13, 0), AP_E_INTERNAL);
+    ap_workspace_free(&ws);
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_node_count(m), 13, 0), AP_E_INTERNAL);
+    ck_assert_uint_eq(ap_search_path(&s, NULL, 0), 0);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+    ck_assert_double_eq_tol(ap_octile(3, -5), 5 + 3 * (M_SQRT2 - 1), 1e-15);
+    ck_assert_double_eq(ap_octile(0, 0), 0.0);
+}
+END_TEST
+
+START_TEST(four_vs_eight_movingai)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("search: 4- vs 8-connected");
+        return;
+    }
+    const char *maps[] = {"den520d", "arena2", "random512-10-0"};
+    for (size_t k = 0; k < sizeof maps / sizeof maps[0]; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.map", dir, maps[k]);
+        ap_map *m;
+        ap_diag d;
+        if (ap_map_load(path, NULL, &m, &d) != AP_OK)
+            continue;
+        snprintf(path, sizeof path, "%s/%s.map.scen", dir, maps[k]);
+        ap_test_scen *sc;
+        size_t n;
+        ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+        for (size_t i = n / 7; i < n; i += n / 6 + 1) {
+            const ap_test_scen *s = &sc[i];
+            double c8 = search_cost(m, &ws, 8, s->sx, s->sy, s->gx, s->gy, NULL);
+            double c4 = search_cost(m, &ws, 4, s->sx, s->sy, s->gx, s->gy, NULL);
+            ck_assert_double_eq_tol(c8, s->optimal, ap_test_tolerance(s));
+            ck_assert_msg(c4 >= c8 - 1e-9, "%s line %d: 4-connected %.6f < 8-connected %.6f", maps[k], s->line, c4,
+                          c8);
+            /* the 4-connected cost is a whole number of steps, at least the Manhattan distance */
+            ck_assert_double_eq(c4, floor(c4));
+            ck_assert(c4 >= abs(s->gx - s->sx) + abs(s->gy - s->sy));
+        }
+        ap_workspace_free(&ws);
+        free(sc);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
+/* The grid domain's callbacks, wrapped so the core no longer recognises the domain and runs its generic
+ * loop: the inlined copy must expand the same nodes, in the same order, to the same cost. */
+static const ap_domain *wrapped_inner;
+
+static int wrapped_succ(const void *ctx, uint32_t node, ap_succ *out)
+{
+    return wrapped_inner->successors(ctx, node, out);
+}
+
+static double wrapped_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    return wrapped_inner->heuristic(ctx, node, goal);
+}
+
+START_TEST(inlined_grid_matches_generic)
+{
+    ap_test_rng rng = {4242};
+    char t[64 + 61 * 40];
+    int k = snprintf(t, sizeof t, "type octile\nheight 40\nwidth 60\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        for (int x = 0; x < 60; x++)
+            t[k++] = ap_test_rand01(&rng) < 0.3 ? '@' : '.';
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    ap_map *m = ap_test_map_from_string(t);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    int compared = 0;
+    for (int i = 0; i < 200; i++) {
+        int sx = (int)(ap_test_rand(&rng) % 60), sy = (int)(ap_test_rand(&rng) % 40);
+        int gx = (int)(ap_test_rand(&rng) % 60), gy = (int)(ap_test_rand(&rng) % 40);
+        if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
+            continue;
+        uint32_t goal = ap_map_index(m, gx, gy), start = ap_map_index(m, sx, sy);
+        ap_grid_domain gd;
+        ap_domain dom, wrapped;
+        ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, goal), AP_OK);
+        ck_assert(ap_grid_is_octile_fast(&dom));
+        wrapped = dom;
+        wrapped.successors = wrapped_succ;
+        wrapped.heuristic = wrapped_h;
+        wrapped_inner = &dom;
+        ck_assert(!ap_grid_is_octile_fast(&wrapped));
+        ap_search a, b;
+        ck_assert_int_eq(ap_search_begin(&a, &ws, &dom, start, goal, 0), AP_OK);
+        int sa = ap_search_run(&a, 0);
+        size_t na = ap_search_path(&a, NULL, 0);
+        uint32_t pa[2400];
+        ck_assert_uint_le(na, 2400);
+        ap_search_path(&a, pa, 2400);
+        ck_assert_int_eq(ap_search_begin(&b, &ws, &wrapped, start, goal, 0), AP_OK);
+        int sb = ap_search_run(&b, 0);
+        ck_assert_int_eq(sa, sb);
+        ck_assert_uint_eq(a.expanded, b.expanded);
+        ck_assert_uint_eq(a.generated, b.generated);
+        if (sa == AP_OK) {
+            ck_assert(a.cost == b.cost);
+            uint32_t pb[2400];
+            ck_assert_uint_eq(ap_search_path(&b, pb, 2400), na);
+            ck_assert(memcmp(pa, pb, na * sizeof *pa) == 0);
+        }
+        compared++;
+    }
+    ck_assert_int_gt(compared, 50);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *search_suite(void)
+{
+    Suite *s = suite_create("search");
+    TCase *tc = tcase_create("astar");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, hand_costs);
+    tcase_add_test(tc, time_slicing);
+    tcase_add_test(tc, deadline_and_cancel);
+    tcase_add_test(tc, plan_move);
+    tcase_add_test(tc, generation_wrap);
+    tcase_add_test(tc, begin_errors);
+    tcase_add_test(tc, four_vs_eight_movingai);
+    tcase_add_test(tc, inlined_grid_matches_generic);
+    suite_add_tcase(s, tc);
+    return s;
+}

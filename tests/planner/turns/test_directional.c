@@ -1,0 +1,761 @@
+/* test_directional.c — Directional A* (directional.h), profile tables (profile.h), the hybrid pipeline and
+ * the legal-turn plan dispatch (plan_dir.h): the guarantees every "ok" answer makes (G1 continuity, arcs no
+ * tighter than the turning radius, exact clearance independent of the hit-check tables, the goal pose),
+ * on Moving AI maps with three unit profiles and on hand-made maps after Pinter's Figures 8 and 12. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../util.h"
+#include "../../../planner/plan/art.h"
+#include "../../../planner/world/collide.h"
+#include "../../../planner/turns/directional.h"
+#include "../../../planner/geom/dubins.h"
+#include "../../../planner/plan/plan.h"
+#include "../../../planner/turns/profile.h"
+#include "../../../planner/geom/reeds_shepp.h"
+#include "../suites.h"
+
+static int run_plan(const ap_query *q, ap_workspace *ws, ap_result *r, uint64_t slice)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, slice);
+    ap_plan_finish(&p, r);
+    return r->status;
+}
+
+/* Check every guarantee of an ok answer with exact geometry only (ap_segment_clear, not the tables). */
+static void check_guarantees(const ap_query *q, const ap_result *r)
+{
+    ck_assert_int_eq(r->status, AP_OK);
+    ck_assert(r->clear);
+    ck_assert_uint_ge(r->n_segments, 1);
+    const ap_segment *s = r->segments;
+    ck_assert_double_eq_tol(s[0].x0, q->sx, 1e-9);
+    ck_assert_double_eq_tol(s[0].y0, q->sy, 1e-9);
+    if (q->has_sheading)
+        ck_assert_double_lt(fabs(ap_angle_wrap(s[0].heading - q->sheading)), 1e-6);
+    for (size_t i = 0; i < r->n_segments; i++) {
+        ck_assert_msg(ap_segment_clear(q->map, &s[i], q->unit_radius), "segment %zu touches a blocked cell", i);
+        if (s[i].type == AP_SEG_ARC)
+            ck_assert_double_ge(s[i].radius, q->turning_radius - 1e-9);
+        if (i > 0) {
+            ck_assert_double_eq_tol(s[i].x0, s[i - 1].x1, 1e-6);
+            ck_assert_double_eq_tol(s[i].y0, s[i - 1].y1, 1e-6);
+            if (s[i].reverse == s[i - 1].reverse) /* G1 except at reverse cusps */
+                ck_assert_msg(fabs(ap_angle_wrap(s[i].heading - ap_segment_end_heading(&s[i - 1]))) < 1e-6,
+                              "heading jump at segment %zu", i);
+        }
+    }
+    const ap_segment *e = &s[r->n_segments - 1];
+    ck_assert_double_eq_tol(e->x1, q->gx, 1e-6);
+    ck_assert_double_eq_tol(e->y1, q->gy, 1e-6);
+    if (q->has_gheading)
+        ck_assert_double_lt(fabs(ap_angle_wrap(ap_segment_end_heading(e) - q->gheading)), 1e-6);
+    ck_assert_double_eq_tol(r->length, ap_path_length(s, r->n_segments), 1e-9);
+}
+
+START_TEST(test_profile_tables)
+{
+    /* Every edge's mask holds every cell the swept disc touches: recompute a sample of edges exactly. */
+    ap_profile_key k = {0.3, 2.0, 8, 24, false};
+    ap_profile *p;
+    ck_assert_int_eq(ap_profile_build(&k, &p), AP_OK);
+    ck_assert_uint_eq(p->n_edges, 8u * 24u * 8u);
+    ck_assert_int_le(p->S, 31);
+    ck_assert_double_lt(p->build_seconds, 2.0);
+    for (uint32_t h0 = 0; h0 < 8; h0++) {
+        for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i += 7) {
+            const ap_dir_edge *e = &p->edges[i];
+            /* The edge of a straight step along the heading is one line of the step's length. */
+            ap_pose a = {0.5, 0.5, ap_profile_heading((int)h0, 8)}, b = {0.5 + e->dx, 0.5 + e->dy,
+                                                                         ap_profile_heading(e->h1, 8)};
+            ck_assert_double_eq_tol(e->len_fwd, ap_dubins_length(&a, &b, 2.0), 1e-4);
+        }
+    }
+    /* Straight east step: exactly one tile, the mask holds the parent and child cells. */
+    const ap_dir_edge *east = NULL;
+    for (uint32_t i = p->edge_first[0]; i < p->edge_first[1]; i++)
+        if (p->edges[i].dx == 1 && p->edges[i].dy == 0 && p->edges[i].h1 == 0)
+            east = &p->edges[i];
+    ck_assert_ptr_nonnull(east);
+    ck_assert_double_eq_tol(east->len_fwd, 1.0, 1e-6);
+    ck_assert_double_eq_tol(east->turn, 0.0, 1e-9);
+    uint64_t row = p->rows[east->rows + (size_t)(p->S - east->row0)];
+    ck_assert(row & (1ull << p->S));       /* cell (0, 0) */
+    ck_assert(row & (1ull << (p->S + 1))); /* cell (1, 0) */
+    ck_assert(!(row & (1ull << (p->S + 3))));
+    ap_profile_free(p);
+
+    /* The cache publishes one profile per key. */
+    ap_profile_cache c = {0};
+    const ap_profile *a1, *a2;
+    bool o1, o2;
+    ck_assert_int_eq(ap_profile_get(&c, &k, &a1, &o1), AP_OK);
+    ck_assert_int_eq(ap_profile_get(&c, &k, &a2, &o2), AP_OK);
+    ck_assert(!o1 && !o2);
+    ck_assert_ptr_eq(a1, a2);
+    size_t bytes;
+    ck_assert_uint_eq(ap_profile_cache_stats(&c, &bytes), 1);
+    ck_assert_uint_gt(bytes, 1000);
+    ap_profile_cache_clear(&c);
+}
+END_TEST
+
+/* The mask the table should hold for edge e of start heading h0: every cell ap_segment_cells lists for the
+ * edge's whole curve (no pieces, no symmetry), recomputed at the origin; rows indexed -S..S. */
+static void reference_mask(const ap_profile *p, int h0, const ap_dir_edge *e, uint64_t *rows)
+{
+    const int H = p->key.headings, S = p->S;
+    ap_pose a = {0.5, 0.5, ap_profile_heading(h0, H)}, b = {0.5 + e->dx, 0.5 + e->dy, ap_profile_heading(e->h1, H)};
+    ap_segment segs[AP_RS_MAX_PIECES];
+    size_t n;
+    if (e->flags & AP_EDGE_RS) {
+        ap_reeds_shepp rs;
+        ck_assert_int_eq(ap_reeds_shepp_shortest(&a, &b, p->key.turning_radius, &rs), 0);
+        n = ap_reeds_shepp_segments(&rs, &b, segs);
+    } else {
+        ap_dubins d;
+        ck_assert_int_eq(ap_dubins_shortest(&a, &b, p->key.turning_radius, &d), 0);
+        n = ap_dubins_segments(&d, &b, segs);
+    }
+    memset(rows, 0, (size_t)(2 * S + 1) * sizeof *rows);
+    static int32_t cells[1 << 14][2];
+    for (size_t i = 0; i < n; i++) {
+        size_t c = ap_segment_cells(&segs[i], p->key.radius + 1e-7, cells, 1 << 14);
+        ck_assert_uint_le(c, 1 << 14);
+        for (size_t j = 0; j < c; j++) {
+            ck_assert(abs(cells[j][0]) <= S && abs(cells[j][1]) <= S);
+            rows[cells[j][1] + S] |= 1ull << (cells[j][0] + S);
+        }
+    }
+}
+
+START_TEST(test_profile_masks_exact)
+{
+    /* The fast build (arcs cut into pieces, quarter-turn and mirror symmetry) gives every edge the exact
+     * cell set of its whole curve: never a cell less (conservative) and, rounding aside, none more. */
+    static const ap_profile_key keys[] = {{0.3, 4.0, 16, 48, false}, {0.45, 1.5, 8, 24, true}, {0.2, 2.0, 16, 8, true}};
+    for (size_t ki = 0; ki < sizeof keys / sizeof *keys; ki++) {
+        if (ap_test_quick() && ki == 0)
+            continue; /* the largest table; the sanitizer build is slow */
+        ap_profile *p;
+        ck_assert_int_eq(ap_profile_build(&keys[ki], &p), AP_OK);
+        uint64_t ref[64];
+        long extra = 0, bits = 0;
+        for (int h0 = 0; h0 < p->key.headings; h0++) {
+            for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
+                const ap_dir_edge *e = &p->edges[i];
+                reference_mask(p, h0, e, ref);
+                for (int y = 0; y <= 2 * p->S; y++) {
+                    uint64_t have = y >= e->row0 && y < e->row0 + e->nrows ? p->rows[e->rows + (size_t)(y - e->row0)] : 0;
+                    ck_assert_msg((ref[y] & ~have) == 0, "key %zu h0 %d edge %u (%d, %d, h1 %d): row %d misses cells",
+                                  ki, h0, i, e->dx, e->dy, e->h1, y - p->S);
+                    extra += __builtin_popcountll(have & ~ref[y]);
+                    bits += __builtin_popcountll(ref[y]);
+                }
+            }
+        }
+        ck_assert_msg(extra * 10000 <= bits, "key %zu: %ld cells beyond the exact sets of %ld", ki, extra, bits);
+        ap_profile_free(p);
+    }
+}
+END_TEST
+
+START_TEST(test_segment_cells_exact)
+{
+    /* A horizontal line at y = 0.5 from x = 0.5 to 2.5 with r = 0.5 touches rows -1..1 (distance exactly
+     * 0.5 to rows -1 and 1) and columns -1..3. */
+    ap_segment s = ap_segment_line(0.5, 0.5, 2.5, 0.5);
+    int32_t cells[64][2];
+    size_t n = ap_segment_cells(&s, 0.5, cells, 64);
+    ck_assert_uint_eq(n, 11); /* rows -1 and 1: columns 0..2 at distance exactly 0.5; row 0: -1..3 */
+    n = ap_segment_cells(&s, 0.3, cells, 64);
+    ck_assert_uint_eq(n, 3); /* row 0, columns 0..2 */
+    /* An arc: every listed cell is within r, every unlisted neighbour farther. */
+    ap_segment a = ap_segment_arc(0.5, 0.5, 0.0, 2.0, M_PI / 2);
+    n = ap_segment_cells(&a, 0.3, cells, 64);
+    ck_assert_uint_gt(n, 5);
+    ck_assert_uint_le(n, 64);
+}
+END_TEST
+
+/* After Pinter's Figure 8: the shortest grid path turns right from the 2-high corridor into the 2-wide
+ * shaft, a turn a unit of turning radius 1.5 cannot make there (A* + curves is not clear); the
+ * directional searches find a legal path (entering the shaft from the open area to the east). */
+/* A turning unit's query from (sx, sy) facing +x (heading 0) to (gx, gy), unit radius ur and turning radius R
+ * (tiles), 8-connected with smoothing; the algorithm and the rest are the caller's. */
+static ap_query turn_query(const ap_map *m, double sx, double sy, double gx, double gy, double ur, double R)
+{
+    return (ap_query){.map = m,
+                      .sx = sx,
+                      .sy = sy,
+                      .has_sheading = true,
+                      .sheading = 0.0,
+                      .gx = gx,
+                      .gy = gy,
+                      .unit_radius = ur,
+                      .turning_radius = R,
+                      .connectivity = 8,
+                      .smoothing = AP_SMOOTH_LOS};
+}
+
+static const char *FIG8 = "type octile\nheight 20\nwidth 24\nmap\n"
+                          "@@@@@@@@@@@@@@@@@@@@@@@@\n"
+                          "@@@@@@@@@@@@@@@@@@@@@@@@\n"
+                          "@..........@@..........@\n"
+                          "@..........@@..........@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@...........@\n"
+                          "@@@@@@@@@..@@@@@@@.....@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@..............@\n"
+                          "@@@@@@@@@@@@@@@@@@@@@@@@\n"
+                          "@@@@@@@@@@@@@@@@@@@@@@@@\n";
+
+START_TEST(test_figure8_turn)
+{
+    ap_map *m = ap_test_map_from_string(FIG8);
+    ap_workspace ws;
+    /* Directional windows need H' nodes per cell: give this small map a workspace 16 times its size. */
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = turn_query(m, 1.5, 2.5, 10.0, 15.0, 0.3, 1.5);
+    ap_result r;
+    /* Plain A* with curves added afterwards ("ignoring blocked tiles") is not clear here. */
+    q.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+    ck_assert(!r.clear);
+    double astar_len = r.length;
+    ap_result_free(&r);
+    ck_assert_double_gt(astar_len, 19.0);
+    static const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_DIRECTIONAL48,
+                                        AP_ALG_HYBRID, AP_ALG_AUTO};
+    for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+        q.algorithm = algs[i];
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 7), AP_OK);
+        check_guarantees(&q, &r);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* After Pinter's Figure 12 ("Expanded searching to surrounding tiles"): a 2-wide channel bends by 45 degrees.
+ * A unit of turning radius 1.5 or 2 tiles cannot take the bend as one-cell Directional8 moves between cell
+ * centres at compass headings (every a > b > c > d chain of one-tile curves touches the channel walls), but
+ * one two-cell curve from a to d fits: Directional8 fails, Directional24 (and 48) find the legal path. */
+static const char *FIG12 = "type octile\nheight 20\nwidth 20\nmap\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@.........@@@@@@@@@@\n"
+                           "@..........@@@@@@@@@\n"
+                           "@@@@@@@@....@@@@@@@@\n"
+                           "@@@@@@@@@....@@@@@@@\n"
+                           "@@@@@@@@@@....@@@@@@\n"
+                           "@@@@@@@@@@@....@@@@@\n"
+                           "@@@@@@@@@@@@....@@@@\n"
+                           "@@@@@@@@@@@@@....@@@\n"
+                           "@@@@@@@@@@@@@@....@@\n"
+                           "@@@@@@@@@@@@@@@....@\n"
+                           "@@@@@@@@@@@@@@@@...@\n"
+                           "@@@@@@@@@@@@@@@@@..@\n"
+                           "@@@@@@@@@@@@@@@@@@.@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n"
+                           "@@@@@@@@@@@@@@@@@@@@\n";
+
+START_TEST(test_figure12_directional24)
+{
+    ap_map *m = ap_test_map_from_string(FIG12);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    static const double radii[] = {1.5, 2.0};
+    for (size_t i = 0; i < 2; i++) {
+        ap_query q = turn_query(m, 1.5, 3.5, 16.5, 13.5, 0.2, radii[i]);
+        ap_result r;
+        /* A* + curves cuts the bend's corners (not clear). */
+        q.algorithm = AP_ALG_ASTAR;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        ck_assert(!r.clear);
+        ap_result_free(&r);
+        q.algorithm = AP_ALG_DIRECTIONAL8;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_NO_PATH);
+        ck_assert_uint_eq(r.n_segments, 0);
+        ap_result_free(&r);
+        static const ap_algorithm ok[] = {AP_ALG_DIRECTIONAL24, AP_ALG_DIRECTIONAL48, AP_ALG_AUTO};
+        for (size_t a = 0; a < 3; a++) {
+            q.algorithm = ok[a];
+            ck_assert_int_eq(run_plan(&q, &ws, &r, 5), AP_OK);
+            check_guarantees(&q, &r);
+            /* Through the channel: about the centre-line length (1.5 -> 9.5 east, then the diagonal). */
+            ck_assert_double_lt(r.length, 21.0);
+            ap_result_free(&r);
+        }
+        /* With Directional24, some edge spans two cells (the a > d curve Directional8 lacks). */
+        q.algorithm = AP_ALG_DIRECTIONAL24;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        bool two = false;
+        for (size_t k = 0; k + 1 < r.n_waypoints; k++)
+            two = two || fabs(r.waypoints[k + 1][0] - r.waypoints[k][0]) > 1.5 ||
+                  fabs(r.waypoints[k + 1][1] - r.waypoints[k][1]) > 1.5;
+        ck_assert(two);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* "Other options: backing up": a parking bay two cells wide, closed at the bottom, off an open yard. The
+ * goal is deep in the bay facing out of it, so the unit (turning radius 1.5) must enter backwards: drive
+ * past the bay, stop (a cusp), reverse in. Forward-only searches find nothing. */
+static const char *BAY = "type octile\nheight 14\nwidth 20\nmap\n"
+                         "@@@@@@@@@@@@@@@@@@@@\n"
+                         "@..................@\n"
+                         "@..................@\n"
+                         "@..................@\n"
+                         "@..................@\n"
+                         "@..................@\n"
+                         "@..................@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@..@@@@@@@@\n"
+                         "@@@@@@@@@@@@@@@@@@@@\n";
+
+START_TEST(test_reverse_into_bay)
+{
+    ap_map *m = ap_test_map_from_string(BAY);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 32 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = turn_query(m, 2.5, 3.5, 11.0, 11.5, 0.3, 1.5);
+    q.has_gheading = true;
+    q.gheading = -M_PI / 2; /* facing out of the bay (toward -y) */
+    ap_result r;
+    q.algorithm = AP_ALG_DIRECTIONAL24;
+    ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_NO_PATH);
+    ap_result_free(&r);
+    q.reverse = true;
+    q.reverse_penalty = 2.0;
+    static const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_AUTO};
+    for (size_t a = 0; a < 3; a++) {
+        q.algorithm = algs[a];
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 100), AP_OK);
+        check_guarantees(&q, &r);
+        size_t rev = 0, cusps = 0;
+        for (size_t i = 0; i < r.n_segments; i++) {
+            rev += r.segments[i].reverse ? 1 : 0;
+            if (i > 0 && r.segments[i].reverse != r.segments[i - 1].reverse) {
+                /* A cusp at a segment boundary: same place, same facing heading, motion flips. */
+                cusps++;
+                ck_assert_double_eq_tol(r.segments[i].x0, r.segments[i - 1].x1, 1e-6);
+                ck_assert_double_eq_tol(r.segments[i].y0, r.segments[i - 1].y1, 1e-6);
+                ck_assert_double_lt(fabs(ap_angle_wrap(r.segments[i].heading -
+                                                       ap_segment_end_heading(&r.segments[i - 1]))), 1e-6);
+            }
+        }
+        ck_assert_uint_ge(rev, 1);
+        ck_assert_uint_ge(cusps, 1);
+        /* It arrives backwards: the last piece is driven in reverse, and it is the bay's 5 tiles at least. */
+        ck_assert(r.segments[r.n_segments - 1].reverse);
+        double back = 0;
+        for (size_t i = 0; i < r.n_segments; i++)
+            back += r.segments[i].reverse ? r.segments[i].length : 0;
+        ck_assert_double_gt(back, 4.0);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* ---- fixed-angle art (art.h; Pinter, "Fixed-Angle Character Art", Figures 14-15) ---------------------- */
+
+/* Distance from point c to the segment p-q. */
+static double point_seg_dist(double cx, double cy, double px, double py, double qx, double qy)
+{
+    double dx = qx - px, dy = qy - py, l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((cx - px) * dx + (cy - py) * dy) / l2 : 0.0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px + t * dx - cx, py + t * dy - cy);
+}
+
+/* Every art guarantee that does not need a map: legal headings (exact multiples within 1e-12), each line
+ * moving the way its heading (and reverse flag) says, position continuity, the input's end points bit for
+ * bit, and heading changes of at most 2pi/N when the input is G1 with no cusp. */
+static void check_art(const ap_segment *in, size_t n, const ap_segment *out, size_t no, int N)
+{
+    const double delta = 2 * M_PI / N;
+    ck_assert_uint_ge(no, 1);
+    ck_assert(out[0].x0 == in[0].x0 && out[0].y0 == in[0].y0);
+    ck_assert(out[no - 1].x1 == in[n - 1].x1 && out[no - 1].y1 == in[n - 1].y1);
+    bool g1 = true;
+    for (size_t i = 1; i < n; i++)
+        if (in[i].reverse != in[i - 1].reverse ||
+            fabs(ap_angle_wrap(in[i].heading - ap_segment_end_heading(&in[i - 1]))) > 1e-6)
+            g1 = false; /* a cusp, or a corner of a path for a unit turning on the spot */
+    for (size_t i = 0; i < no; i++) {
+        ck_assert_int_eq(out[i].type, AP_SEG_LINE);
+        ck_assert_msg(ap_art_heading_index(out[i].heading, N, 1e-12) >= 0, "heading %.17g not legal", out[i].heading);
+        double dx = out[i].x1 - out[i].x0, dy = out[i].y1 - out[i].y0, sg = out[i].reverse ? -1.0 : 1.0;
+        ck_assert_double_eq_tol(out[i].length, hypot(dx, dy), 1e-12);
+        ck_assert_double_eq_tol(dx, sg * out[i].length * cos(out[i].heading), 1e-9);
+        ck_assert_double_eq_tol(dy, sg * out[i].length * sin(out[i].heading), 1e-9);
+        if (i > 0) {
+            ck_assert_double_eq_tol(out[i].x0, out[i - 1].x1, 1e-9);
+            ck_assert_double_eq_tol(out[i].y0, out[i - 1].y1, 1e-9);
+            if (g1)
+                ck_assert_double_le(fabs(ap_angle_wrap(out[i].heading - out[i - 1].heading)), delta + 1e-9);
+        }
+    }
+}
+
+START_TEST(test_art_geometry)
+{
+    ap_test_rng rng = {777};
+    const int reps = ap_test_quick() ? 200 : 2000;
+    for (int N = 8; N <= 16; N += 8) {
+        const double delta = 2 * M_PI / N;
+        for (int it = 0; it < reps; it++) {
+            /* One arc: random start pose, radius, sweep of either sign up to just under a full turn. */
+            double r = 0.5 + 5 * ap_test_rand01(&rng), h0 = ap_test_rand01(&rng) * 2 * M_PI - M_PI;
+            double sw = (ap_test_rand01(&rng) * 2 - 1) * 6.2;
+            if (it % 10 == 0)
+                h0 = (it % 7) * delta; /* legal start heading */
+            ap_segment arc = ap_segment_arc(3.0, 4.0, h0, r, sw);
+            arc.reverse = it % 3 == 0;
+            if (arc.reverse) /* a reverse arc: same circle, facing heading turned half round */
+                arc.heading = ap_angle_wrap(h0 + M_PI);
+            ap_segment *o;
+            size_t no;
+            bool clear;
+            ck_assert_int_eq(ap_art_convert(NULL, 0.3, N, &arc, 1, &o, &no, &clear), AP_OK);
+            ck_assert(clear);
+            check_art(&arc, 1, o, no, N);
+            /* Just outside the turning circle: every vertex and every chord's closest point. */
+            double len = 0;
+            for (size_t i = 0; i < no; i++) {
+                ck_assert_double_ge(hypot(o[i].x0 - arc.cx, o[i].y0 - arc.cy), r - 1e-9);
+                ck_assert_double_ge(point_seg_dist(arc.cx, arc.cy, o[i].x0, o[i].y0, o[i].x1, o[i].y1), r - 1e-9);
+                len += o[i].length;
+            }
+            /* Outside the convex arc with its ends: at least as long; and no piece longer than an edge of the
+             * circumscribed N-gon, of which at most |sweep|/delta + 3 are used. */
+            ck_assert_double_ge(len, arc.length - 1e-9);
+            ck_assert_uint_le(no, (size_t)(fabs(sw) / delta) + 3);
+            for (size_t i = 0; i < no; i++)
+                ck_assert_double_le(o[i].length, 2 * r * tan(delta / 2) + 1e-9);
+            free(o);
+
+            /* One line: two legal lines, at least as long and at most L / cos(delta / 2) long. */
+            double L = 0.5 + 20 * ap_test_rand01(&rng), hl = ap_test_rand01(&rng) * 2 * M_PI - M_PI;
+            ap_segment line = ap_segment_line(1.0, 2.0, 1.0 + L * cos(hl), 2.0 + L * sin(hl));
+            line.reverse = it % 4 == 0;
+            if (line.reverse)
+                line.heading = ap_angle_wrap(hl + M_PI);
+            ck_assert_int_eq(ap_art_convert(NULL, 0.3, N, &line, 1, &o, &no, NULL), AP_OK);
+            check_art(&line, 1, o, no, N);
+            ck_assert_uint_le(no, 2);
+            double ll = ap_path_length(o, no);
+            ck_assert_double_ge(ll, L - 1e-9);
+            ck_assert_double_le(ll, L / cos(delta / 2) + 1e-9);
+            free(o);
+
+            /* A whole Dubins path (G1: heading changes of at most delta at every vertex) and a Reeds-Shepp
+             * path (cusps: facing unchanged, reverse flags kept). */
+            ap_pose a = {2.5, 2.5, ap_test_rand01(&rng) * 2 * M_PI - M_PI};
+            ap_pose b = {2.5 + 12 * ap_test_rand01(&rng), 2.5 + 12 * ap_test_rand01(&rng),
+                         ap_test_rand01(&rng) * 2 * M_PI - M_PI};
+            ap_dubins d;
+            ck_assert_int_eq(ap_dubins_shortest(&a, &b, r, &d), 0);
+            ap_segment ds[3];
+            size_t nd = ap_dubins_segments(&d, &b, ds);
+            ck_assert_int_eq(ap_art_convert(NULL, 0.3, N, ds, nd, &o, &no, NULL), AP_OK);
+            check_art(ds, nd, o, no, N);
+            ck_assert_double_ge(ap_path_length(o, no), ap_path_length(ds, nd) - 1e-9);
+            free(o);
+            ap_reeds_shepp rs;
+            if (ap_reeds_shepp_shortest(&a, &b, r, &rs) == 0) {
+                ap_segment rss[8];
+                size_t nr = ap_reeds_shepp_segments(&rs, &b, rss);
+                ck_assert_int_eq(ap_art_convert(NULL, 0.3, N, rss, nr, &o, &no, NULL), AP_OK);
+                check_art(rss, nr, o, no, N);
+                size_t rev_in = 0, rev_out = 0;
+                for (size_t i = 0; i < nr; i++)
+                    rev_in += rss[i].reverse ? 1 : 0;
+                for (size_t i = 0; i < no; i++)
+                    rev_out += o[i].reverse ? 1 : 0;
+                ck_assert(rev_in == 0 ? rev_out == 0 : rev_out > 0);
+                free(o);
+            }
+        }
+    }
+    /* A legal-heading line stays one line; a 90-degree arc from a legal heading is exactly the two edges of
+     * the circumscribed octagon plus... nothing: with N = 8 it is two half-edges and one full edge. */
+    ap_segment east = ap_segment_line(0.5, 0.5, 7.5, 0.5), *o;
+    size_t no;
+    ck_assert_int_eq(ap_art_convert(NULL, 0, 8, &east, 1, &o, &no, NULL), AP_OK);
+    ck_assert_uint_eq(no, 1);
+    ck_assert(o[0].heading == 0.0 && o[0].x1 == 7.5);
+    free(o);
+    ap_segment q = ap_segment_arc(0.0, 0.0, 0.0, 2.0, M_PI / 2); /* centre (0, 2), ends at (2, 2) */
+    ck_assert_int_eq(ap_art_convert(NULL, 0, 8, &q, 1, &o, &no, NULL), AP_OK);
+    ck_assert_uint_eq(no, 3);
+    const double e = 2 * 2.0 * tan(M_PI / 8); /* an octagon edge */
+    ck_assert_double_eq_tol(o[0].length, e / 2, 1e-12);
+    ck_assert_double_eq_tol(o[1].length, e, 1e-12);
+    ck_assert_double_eq_tol(o[2].length, e / 2, 1e-12);
+    ck_assert_int_eq(ap_art_heading_index(o[1].heading, 8, 1e-12), 1);
+    free(o);
+    ck_assert_int_eq(ap_art_convert(NULL, 0, 12, &q, 1, &o, &no, NULL), AP_E_INVALID_REQUEST);
+}
+END_TEST
+
+START_TEST(test_art_plans)
+{
+    /* Whole answers with art_directions: the Figure 8 map for a turning unit (directional24, hybrid) and
+     * plain A* for a unit turning on the spot; clear on the art lines themselves, samples legal too. */
+    ap_map *m = ap_test_map_from_string(FIG8);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    static const struct {
+        ap_algorithm alg;
+        double R;
+        int N;
+    } cases[] = {{AP_ALG_DIRECTIONAL24, 1.5, 8}, {AP_ALG_HYBRID, 1.5, 16}, {AP_ALG_ASTAR, 0.0, 8},
+                 {AP_ALG_AUTO, 0.0, 16}};
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        ap_query q = turn_query(m, 1.5, 2.5, 10.0, 15.0, 0.3, cases[ci].R);
+        q.algorithm = cases[ci].alg;
+        q.sample_step = 0.25;
+        ap_result plain, art;
+        ck_assert_int_eq(run_plan(&q, &ws, &plain, 0), AP_OK);
+        q.art_directions = cases[ci].N;
+        ck_assert_int_eq(run_plan(&q, &ws, &art, 0), AP_OK);
+        check_art(plain.segments, plain.n_segments, art.segments, art.n_segments, cases[ci].N);
+        ck_assert_double_ge(art.length, plain.length - 1e-9);
+        ck_assert_double_le(art.length, plain.length * 1.1);
+        bool clear = true;
+        for (size_t i = 0; i < art.n_segments; i++)
+            clear = clear && ap_segment_clear(m, &art.segments[i], q.unit_radius);
+        ck_assert(clear == art.clear);
+        ck_assert_msg(art.clear || !plain.clear, "case %zu: art lost clearance", ci);
+        ck_assert_uint_ge(art.n_samples, 2);
+        for (size_t i = 0; i < art.n_samples; i++)
+            ck_assert(ap_art_heading_index(art.samples[i].heading, cases[ci].N, 1e-12) >= 0);
+        ap_result_free(&plain);
+        ap_result_free(&art);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_window_too_far)
+{
+    /* A workspace too small for the whole map gives a window; start and goal outside it are refused with
+     * the documented message. */
+    char buf[128 * 130 + 64];
+    size_t k = (size_t)sprintf(buf, "type octile\nheight 128\nwidth 128\nmap\n");
+    for (int y = 0; y < 128; y++) {
+        memset(buf + k, '.', 128);
+        k += 128;
+        buf[k++] = '\n';
+    }
+    buf[k] = 0;
+    ap_map *m = ap_test_map_from_string(buf);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 40 * 40 * 8 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = {0};
+    q.map = m;
+    q.sx = 2.5;
+    q.sy = 2.5;
+    q.gx = 120.5;
+    q.gy = 120.5;
+    q.turning_radius = 1.0;
+    q.connectivity = 8;
+    q.algorithm = AP_ALG_DIRECTIONAL8;
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(p.field, "goal");
+    ck_assert_str_eq(p.message, "start and goal too far apart for directional search (window 40 tiles)");
+    ap_plan_release(&p);
+    /* Close enough: fine, also with a goal heading. */
+    q.gx = 30.5;
+    q.gy = 20.5;
+    q.has_gheading = true;
+    q.gheading = M_PI / 2;
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, &ws, &r, 50), AP_OK);
+    check_guarantees(&q, &r);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_query_checks)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 3\nmap\n...\n...\n...\n");
+    ap_query q = {0};
+    q.map = m;
+    q.sx = q.sy = 0.5;
+    q.gx = q.gy = 2.5;
+    q.connectivity = 8;
+    q.algorithm = AP_ALG_DIRECTIONAL24;
+    const char *f = NULL;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "unit.turning_radius");
+    q.turning_radius = 1.0;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    q.headings = 12;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "search.headings");
+    q.headings = 16;
+    q.reverse_penalty = 0.5;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "unit.reverse_penalty");
+    q.reverse_penalty = 3.0;
+    q.turn_penalty = -1.0;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "search.turn_penalty");
+    q.turn_penalty = 0.5;
+    q.art_directions = 12;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "unit.art_directions");
+    q.art_directions = 16;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    q.art_directions = 0;
+    q.algorithm = AP_ALG_AUTO;
+    q.turning_radius = 0.0;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Random queries of up to ~30 tiles on Moving AI maps, three unit profiles, every legal-turn algorithm. */
+START_TEST(test_movingai_guarantees)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("directional guarantees");
+        return;
+    }
+    static const char *maps[] = {"arena2", "den520d", "brc202d"};
+    static const struct {
+        double radius, R;
+        bool reverse;
+        int headings;
+    } units[] = {{0.3, 1.0, false, 8}, {0.45, 2.0, false, 8}, {0.3, 1.5, true, 8}, {0.2, 1.0, false, 16}};
+    static const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_DIRECTIONAL48,
+                                        AP_ALG_HYBRID, AP_ALG_AUTO};
+    const int per = ap_test_quick() ? 2 : 5;
+    int ok = 0, total = 0;
+    ap_test_rng rng = {12345};
+    for (size_t mi = 0; mi < sizeof maps / sizeof *maps; mi++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.map", dir, maps[mi]);
+        ap_map *m;
+        ap_diag dg;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &dg), AP_OK);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+        for (int qi = 0; qi < per; qi++) {
+            /* A random passable start and a passable goal 8-30 tiles away in the same region. */
+            double sx, sy, gx, gy;
+            for (;;) {
+                sx = ap_test_rand01(&rng) * m->width;
+                sy = ap_test_rand01(&rng) * m->height;
+                double ang = ap_test_rand01(&rng) * 2 * M_PI, d = 8 + 22 * ap_test_rand01(&rng);
+                gx = sx + d * cos(ang);
+                gy = sy + d * sin(ang);
+                if (gx < 0 || gy < 0 || gx >= m->width || gy >= m->height)
+                    continue;
+                if (!ap_map_passable(m, (int32_t)sx, (int32_t)sy) || !ap_map_passable(m, (int32_t)gx, (int32_t)gy))
+                    continue;
+                if (m->region[ap_map_index(m, (int32_t)sx, (int32_t)sy)] !=
+                    m->region[ap_map_index(m, (int32_t)gx, (int32_t)gy)])
+                    continue;
+                break;
+            }
+            for (size_t ui = 0; ui < sizeof units / sizeof *units; ui++) {
+                for (size_t ai = 0; ai < sizeof algs / sizeof *algs; ai++) {
+                    if (units[ui].headings == 16 && algs[ai] == AP_ALG_DIRECTIONAL48)
+                        continue; /* keep the run short */
+                    ap_query q = {0};
+                    q.map = m;
+                    q.sx = sx;
+                    q.sy = sy;
+                    q.has_sheading = qi % 2 == 0;
+                    q.sheading = ap_test_rand01(&rng) * 2 * M_PI - M_PI;
+                    q.gx = gx;
+                    q.gy = gy;
+                    q.has_gheading = qi % 3 == 0;
+                    q.gheading = ap_test_rand01(&rng) * 2 * M_PI - M_PI;
+                    q.unit_radius = units[ui].radius;
+                    q.turning_radius = units[ui].R;
+                    q.reverse = units[ui].reverse;
+                    q.headings = units[ui].headings;
+                    q.turn_penalty = ui == 1 ? 0.5 : 0.0;
+                    q.connectivity = 8;
+                    q.smoothing = AP_SMOOTH_LOS;
+                    q.algorithm = algs[ai];
+                    q.sample_step = 0.5;
+                    ap_result r;
+                    int st = run_plan(&q, &ws, &r, 1000);
+                    total++;
+                    ck_assert_msg(st == AP_OK || st == AP_NO_PATH, "%s q%d unit%zu alg%d: status %d", maps[mi], qi,
+                                  ui, (int)algs[ai], st);
+                    if (st == AP_OK) {
+                        ok++;
+                        check_guarantees(&q, &r);
+                        ck_assert_uint_ge(r.n_samples, 2);
+                    }
+                    ap_result_free(&r);
+                }
+            }
+        }
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+    }
+    /* Most random queries must succeed (the search is not complete, but close). */
+    ck_assert_msg(ok * 10 >= total * 7, "only %d of %d directional queries found a path", ok, total);
+}
+END_TEST
+
+Suite *directional_suite(void)
+{
+    Suite *s = suite_create("directional");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_profile_tables);
+    tcase_add_test(tc, test_profile_masks_exact);
+    tcase_add_test(tc, test_segment_cells_exact);
+    tcase_add_test(tc, test_figure8_turn);
+    tcase_add_test(tc, test_figure12_directional24);
+    tcase_add_test(tc, test_reverse_into_bay);
+    tcase_add_test(tc, test_art_geometry);
+    tcase_add_test(tc, test_art_plans);
+    tcase_add_test(tc, test_window_too_far);
+    tcase_add_test(tc, test_query_checks);
+    tcase_add_test(tc, test_movingai_guarantees);
+    suite_add_tcase(s, tc);
+    return s;
+}

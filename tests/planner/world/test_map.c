@@ -1,0 +1,370 @@
+/* test_map.c — map parsing, strict validation with line/column diagnostics, region table. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../../planner/world/map.h"
+#include "../../../planner/base/status.h"
+#include "../../util.h"
+#include "../suites.h"
+
+#define HDR "type octile\nheight 3\nwidth 4\nmap\n"
+
+static int parse_lim(const char *text, const ap_map_opts *lim, ap_diag *d, ap_map **m)
+{
+    memset(d, 0, sizeof *d);
+    return ap_map_parse("t", "label.map", text, strlen(text), lim, m, d);
+}
+
+START_TEST(valid_small)
+{
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW\n", NULL, &d, &m), AP_OK);
+    ck_assert_int_eq(m->width, 4);
+    ck_assert_int_eq(m->height, 3);
+    ck_assert_int_eq(m->stride, 6);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ck_assert(ap_map_passable(m, 0, 2));  /* G */
+    ck_assert(ap_map_passable(m, 1, 2));  /* S */
+    ck_assert(!ap_map_passable(m, 2, 2)); /* T */
+    ck_assert(!ap_map_passable(m, 3, 2)); /* W */
+    ck_assert(!ap_map_passable(m, 1, 1)); /* @ */
+    ck_assert(!ap_map_passable(m, -1, 0));
+    ck_assert(!ap_map_passable(m, 4, 0));
+    ck_assert_int_eq(m->terrain[2 * 4 + 3], 'W');
+    ck_assert_str_eq(m->id, "t");
+    /* the padded border is blocked */
+    for (int32_t x = -1; x <= 4; x++) {
+        ck_assert_int_eq(m->pass[ap_map_index(m, x, -1)], 0);
+        ck_assert_int_eq(m->pass[ap_map_index(m, x, 3)], 0);
+    }
+    ck_assert_uint_eq(ap_map_node_count(m), 6 * 5);
+    ck_assert_uint_eq(m->table_bytes, 6 * 5 * sizeof(uint32_t));
+    ck_assert(m->load_seconds >= 0.0 && m->tables_seconds >= 0.0);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(crlf_and_no_final_newline)
+{
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(parse_lim("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n.@@.\r\nGSTW\r\n", NULL, &d, &m),
+                     AP_OK);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ap_map_free(m);
+    ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW", NULL, &d, &m), AP_OK);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ap_map_free(m);
+    ck_assert_int_eq(parse_lim("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n.@@.\r\nGSTW", NULL, &d, &m),
+                     AP_OK);
+    ap_map_free(m);
+    /* trailing blank lines are tolerated */
+    ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW\n\n\r\n", NULL, &d, &m), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
+typedef struct bad_case {
+    const char *text;
+    int status, line, col;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"", AP_E_MAP_FORMAT, 1, 1},
+    {"type octil\nheight 3\nwidth 4\nmap\n....\n....\n....\n", AP_E_MAP_FORMAT, 1, 1},
+    {"type octile \nheight 3\nwidth 4\nmap\n", AP_E_MAP_FORMAT, 1, 1},
+    {"type octile\n", AP_E_MAP_FORMAT, 2, 1},
+    {"type octile\nwidth 4\nheight 3\nmap\n", AP_E_MAP_FORMAT, 2, 1},
+    {"type octile\nheight x\nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 8},
+    {"type octile\nheight 3x\nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 9},
+    {"type octile\nheight -3\nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 8},
+    {"type octile\nheight 0\nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 8},
+    {"type octile\nheight \nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 8},
+    {"type octile\nheight 3 \nwidth 4\nmap\n", AP_E_MAP_FORMAT, 2, 9},
+    {"type octile\nheight 99999999999\nwidth 4\nmap\n", AP_E_MAP_TOO_LARGE, 2, 8},
+    {"type octile\nheight 3\nwidth 0\nmap\n", AP_E_MAP_FORMAT, 3, 7},
+    {"type octile\nheight 3\nwidth four\nmap\n", AP_E_MAP_FORMAT, 3, 7},
+    {"type octile\nheight 3\nwidth 4097\nmap\n", AP_E_MAP_TOO_LARGE, 3, 7},
+    {"type octile\nheight 4097\nwidth 4\nmap\n", AP_E_MAP_TOO_LARGE, 2, 8},
+    {"type octile\nheight 3\nwidth 4\nmapx\n....\n....\n....\n", AP_E_MAP_FORMAT, 4, 1},
+    {"type octile\nheight 3\nwidth 4\n", AP_E_MAP_FORMAT, 4, 1},
+    {HDR "....\n..X.\n....\n", AP_E_MAP_FORMAT, 6, 3},
+    {HDR "....\n....\n...\xff\n", AP_E_MAP_FORMAT, 7, 4},
+    {HDR "....\n..\r.\n....\n", AP_E_MAP_FORMAT, 6, 3},
+    {HDR "....\n...\n....\n", AP_E_MAP_FORMAT, 6, 4},
+    {HDR "....\n.....\n....\n", AP_E_MAP_FORMAT, 6, 5},
+    {HDR "....\n\n....\n", AP_E_MAP_FORMAT, 6, 1},
+    {HDR "....\n....\n", AP_E_MAP_FORMAT, 7, 1},
+    {HDR "....\n....", AP_E_MAP_FORMAT, 7, 1},
+    {HDR "....\n....\n....\n....\n", AP_E_MAP_FORMAT, 8, 1},
+    {HDR "....\n....\n....\n\n@\n", AP_E_MAP_FORMAT, 9, 1},
+    {"type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n...\r\n....\r\n", AP_E_MAP_FORMAT, 6, 4},
+};
+
+START_TEST(malformed)
+{
+    const bad_case *c = &bad_cases[_i];
+    ap_map *m = (ap_map *)1;
+    ap_diag d;
+    int st = parse_lim(c->text, NULL, &d, &m);
+    ck_assert_msg(st == c->status && d.line == c->line && d.col == c->col,
+                  "case %d: got %s at %d:%d (%s), want %s at %d:%d", _i, ap_status_name(st), d.line, d.col, d.msg,
+                  ap_status_name(c->status), c->line, c->col);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(d.file, "label.map");
+    ck_assert(strlen(d.msg) > 0);
+}
+END_TEST
+
+START_TEST(limits)
+{
+    ap_map *m;
+    ap_diag d;
+    ap_map_opts lim = {.max_width = 3};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
+    ck_assert_int_eq(d.line, 3);
+    ck_assert_int_eq(d.col, 7);
+    lim = (ap_map_opts){.max_height = 2};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
+    ck_assert_int_eq(d.line, 2);
+    ck_assert_int_eq(d.col, 8);
+    lim = (ap_map_opts){.max_cells = 11};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_E_MAP_TOO_LARGE);
+    ck_assert_int_eq(d.line, 3);
+    lim = (ap_map_opts){.max_cells = 12};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &lim, &d, &m), AP_OK);
+    ap_map_free(m);
+    /* With limits raised to the type's maximum, the padded grid would overflow 32-bit node ids. */
+    lim = (ap_map_opts){.max_width = INT32_MAX, .max_height = INT32_MAX, .max_cells = INT64_MAX};
+    ck_assert_int_eq(parse_lim("type octile\nheight 2000000000\nwidth 2000000000\nmap\n", &lim, &d, &m),
+                     AP_E_MAP_TOO_LARGE);
+    ck_assert_int_eq(d.line, 3);
+    ck_assert_int_eq(d.col, 7);
+    ck_assert_int_eq(parse_lim("type octile\nheight 2147483647\nwidth 2147483647\nmap\n", &lim, &d, &m),
+                     AP_E_MAP_TOO_LARGE);
+}
+END_TEST
+
+START_TEST(bad_ids)
+{
+    ap_map *m;
+    ap_diag d;
+    const char *text = HDR "....\n....\n....\n";
+    ck_assert_int_eq(ap_map_parse("a/b", "x", text, strlen(text), NULL, &m, &d), AP_E_MAP_FORMAT);
+    ck_assert_int_eq(ap_map_parse("", "x", text, strlen(text), NULL, &m, &d), AP_E_MAP_FORMAT);
+    ck_assert_int_eq(ap_map_parse("sp ace", "x", text, strlen(text), NULL, &m, &d), AP_E_MAP_FORMAT);
+    char longid[80];
+    memset(longid, 'a', 64);
+    longid[64] = '\0';
+    ck_assert_int_eq(ap_map_parse(longid, "x", text, strlen(text), NULL, &m, &d), AP_E_MAP_FORMAT);
+    longid[63] = '\0';
+    ck_assert_int_eq(ap_map_parse(longid, "x", text, strlen(text), NULL, &m, &d), AP_OK);
+    ck_assert_str_eq(m->id, longid);
+    ap_map_free(m);
+    ck_assert_int_eq(ap_map_parse("Ok_id-1.v2", "x", text, strlen(text), NULL, &m, &d), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(load_file)
+{
+    char dir[] = "/tmp/aptest-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/small_1.map", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(HDR "....\n.@@.\nGSTW\n", f);
+    fclose(f);
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+    ck_assert_str_eq(m->id, "small_1");
+    ck_assert_int_eq(m->passable_cells, 8);
+    ap_map_free(m);
+    char bad[256];
+    snprintf(bad, sizeof bad, "%s/bad name.map", dir);
+    f = fopen(bad, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(HDR "....\n", f);
+    fclose(f);
+    ck_assert_int_eq(ap_map_load(bad, NULL, &m, &d), AP_E_MAP_FORMAT);
+    /* a malformed file reports its path as the label */
+    char trunc[256];
+    snprintf(trunc, sizeof trunc, "%s/trunc.map", dir);
+    f = fopen(trunc, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(HDR "....\n", f);
+    fclose(f);
+    ck_assert_int_eq(ap_map_load(trunc, NULL, &m, &d), AP_E_MAP_FORMAT);
+    ck_assert_str_eq(d.file, trunc);
+    ck_assert_int_eq(d.line, 6);
+    ck_assert_int_eq(d.col, 1);
+    char missing[256];
+    snprintf(missing, sizeof missing, "%s/missing.map", dir);
+    ck_assert_int_eq(ap_map_load(missing, NULL, &m, &d), AP_E_IO);
+    ck_assert_ptr_null(m);
+    unlink(path);
+    unlink(bad);
+    unlink(trunc);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(regions)
+{
+    /* A: the 2x2 block top left. B: the right side and bottom row. (2,2) touches A and B only diagonally with
+     * both orthogonal cells blocked, so it is its own region; (0,4) is walled in. Ids follow row-major scan. */
+    ap_map *m = ap_test_map_from_string("type octile\nheight 5\nwidth 5\nmap\n"
+                                        "..@..\n"
+                                        "..@..\n"
+                                        "@@.@.\n"
+                                        "@@@@.\n"
+                                        ".@...\n");
+    ck_assert_uint_eq(m->region_count, 4);
+    const uint32_t *rg = m->region;
+#define R(x, y) rg[ap_map_index(m, x, y)]
+    ck_assert_uint_eq(R(0, 0), 1);
+    ck_assert_uint_eq(R(1, 1), 1);
+    ck_assert_uint_eq(R(0, 1), 1);
+    ck_assert_uint_eq(R(3, 0), 2);
+    ck_assert_uint_eq(R(4, 2), 2);
+    ck_assert_uint_eq(R(2, 4), 2);
+    ck_assert_uint_eq(R(2, 2), 3);
+    ck_assert_uint_eq(R(0, 4), 4);
+    ck_assert_uint_eq(R(2, 0), 0);
+    ck_assert_uint_eq(R(-1, -1), 0);
+#undef R
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(status_names)
+{
+    ck_assert_str_eq(ap_status_name(AP_OK), "ok");
+    ck_assert_str_eq(ap_status_name(AP_E_MAP_FORMAT), "map_format");
+    ck_assert_str_eq(ap_status_name(AP_E_CONFIG), "config");
+    ck_assert_str_eq(ap_status_name(-1), "unknown");
+    ck_assert_str_eq(ap_status_name(AP_STATUS_COUNT), "unknown");
+    for (int s = 0; s < AP_STATUS_COUNT; s++)
+        ck_assert_str_ne(ap_status_name(s), "unknown");
+}
+END_TEST
+
+START_TEST(all_data_maps_parse)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("map: all data maps parse");
+        return;
+    }
+    char **names;
+    size_t n = ap_test_list_maps(dir, &names);
+    ck_assert_uint_gt(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.map", dir, names[i]);
+        ap_map *m;
+        ap_diag d;
+        int st = ap_map_load(path, NULL, &m, &d);
+        ck_assert_msg(st == AP_OK, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+        ck_assert_str_eq(m->id, names[i]);
+        ck_assert_int_gt(m->region_count, 0);
+        ap_map_free(m);
+        free(names[i]);
+    }
+    free(names);
+}
+END_TEST
+
+/* Terrain costs (map.h): which rule applies, what becomes passable, the cost arrays, range errors. */
+START_TEST(terrain_costs)
+{
+    const char *text = HDR "..SS\n.@W.\nGSTW\n";
+    ap_map *m;
+    ap_diag d;
+    /* No rule: uniform; trees and water blocked; no cost arrays. */
+    ck_assert_int_eq(parse_lim(text, NULL, &d, &m), AP_OK);
+    ck_assert(!m->weighted && m->kind == NULL && m->cheap == NULL);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ck_assert(ap_map_find_table(m, "jps_plus") != NULL);
+    ap_map_free(m);
+
+    /* The exact id wins over "*"; water gets a cost and becomes passable, trees stay blocked. */
+    ap_terrain_costs rules[2] = {{.map_id = "*", .cost = {0, 0, 9.0, 0, 0}},
+                                 {.map_id = "t", .cost = {0, 0, 3.0, 0, 5.5}}};
+    ap_map_opts o = {.terrain = rules, .n_terrain = 2};
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "t"), &rules[1]);
+    ck_assert_ptr_eq(ap_map_terrain_rule(&o, "other"), &rules[0]);
+    ck_assert_ptr_null(ap_map_terrain_rule(NULL, "t"));
+    ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_OK);
+    ck_assert(m->weighted);
+    ck_assert_int_eq(m->passable_cells, 10); /* + the two W cells */
+    ck_assert(ap_map_passable(m, 2, 1) && ap_map_passable(m, 3, 2) && !ap_map_passable(m, 2, 2));
+    ck_assert_double_eq(m->cost_min, 1.0);
+    ck_assert_double_eq(m->cost_max, 5.5);
+    ck_assert_double_eq(m->cost_of[2], 3.0);
+    ck_assert_double_eq(m->cost_of[3], 0.0); /* T: blocked */
+    uint32_t a = ap_map_index(m, 1, 0), b = ap_map_index(m, 2, 0), c = ap_map_index(m, 2, 1);
+    ck_assert_int_eq(m->kind[b], 2);
+    ck_assert_int_eq(m->kind[c], 4);
+    ck_assert_int_eq(m->kind[ap_map_index(m, 1, 1)], 0xff); /* @ */
+    ck_assert(m->cheap[a] && !m->cheap[b] && !m->cheap[c] && !m->cheap[ap_map_index(m, 1, 1)]);
+    ck_assert_double_eq(ap_map_move_cost(m, a, b, 1.0), 2.0);            /* (1 + 3) / 2 */
+    ck_assert_double_eq(ap_map_move_cost(m, b, c, M_SQRT2), M_SQRT2 * 4.25); /* (3 + 5.5) / 2 */
+    ck_assert(ap_map_find_table(m, "jps_plus") == NULL);                 /* JPS is not valid here */
+    ap_map_free(m);
+
+    /* Costs of exactly 1 are not weighted: water is passable and JPS keeps its tables. */
+    ap_terrain_costs one = {.map_id = "t", .cost = {0, 0, 0, 0, 1.0}};
+    o = (ap_map_opts){.terrain = &one, .n_terrain = 1};
+    ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_OK);
+    ck_assert(!m->weighted && ap_map_passable(m, 2, 1));
+    ck_assert(ap_map_find_table(m, "jps_plus") != NULL);
+    ck_assert_double_eq(ap_map_move_cost(m, ap_map_index(m, 1, 0), ap_map_index(m, 2, 1), M_SQRT2), M_SQRT2);
+    ap_map_free(m);
+
+    /* A weighted terrain that is not on the map does not make it weighted. */
+    ap_terrain_costs absent = {.map_id = "t", .cost = {0, 0, 0, 7.0, 0}};
+    o = (ap_map_opts){.terrain = &absent, .n_terrain = 1};
+    ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &o, &d, &m), AP_OK);
+    ck_assert(!m->weighted);
+    ap_map_free(m);
+
+    /* Out of range: below 1, above the maximum, NaN. */
+    const double bad[] = {0.5, AP_TERRAIN_COST_MAX * 2, NAN, -1.0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ap_terrain_costs r = {.map_id = "t", .cost = {0, 0, bad[i], 0, 0}};
+        o = (ap_map_opts){.terrain = &r, .n_terrain = 1};
+        ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_E_MAP_FORMAT);
+        ck_assert_ptr_null(m);
+        ck_assert_msg(strstr(d.msg, "'S'") != NULL, "%s", d.msg);
+    }
+}
+END_TEST
+
+Suite *map_suite(void)
+{
+    Suite *s = suite_create("map");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, valid_small);
+    tcase_add_test(tc, crlf_and_no_final_newline);
+    tcase_add_loop_test(tc, malformed, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
+    tcase_add_test(tc, limits);
+    tcase_add_test(tc, bad_ids);
+    tcase_add_test(tc, load_file);
+    tcase_add_test(tc, regions);
+    tcase_add_test(tc, terrain_costs);
+    tcase_add_test(tc, status_names);
+    suite_add_tcase(s, tc);
+    TCase *td = tcase_create("data");
+    tcase_set_timeout(td, 300);
+    tcase_add_test(td, all_data_maps_parse);
+    suite_add_tcase(s, td);
+    return s;
+}
