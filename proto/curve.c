@@ -45,9 +45,18 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_curve_request *r
         (rc = ap_json_get_number(r, root, "", "turning_radius", true, -INFINITY, INFINITY, &req->turning_radius,
                                  NULL)) != AP_OK)
         return rc;
-    if (!(req->turning_radius > 0.0 && req->turning_radius <= AP_CURVE_MAX_TURNING_RADIUS))
+    if (!(req->turning_radius >= AP_CURVE_MIN_TURNING_RADIUS && req->turning_radius <= AP_CURVE_MAX_TURNING_RADIUS))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "turning_radius",
-                            "\"turning_radius\" must be greater than 0 and at most %g", AP_CURVE_MAX_TURNING_RADIUS);
+                            "\"turning_radius\" must be at least %g and at most %g", AP_CURVE_MIN_TURNING_RADIUS,
+                            AP_CURVE_MAX_TURNING_RADIUS);
+    static const char *const coord_field[4] = {"start.x", "start.y", "goal.x", "goal.y"};
+    const double coord[4] = {s->x, s->y, g->x, g->y};
+    for (int i = 0; i < 4; i++)
+        if (!(fabs(coord[i]) <= AP_CURVE_MAX_COORD))
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, coord_field[i], "\"%s\" must be within [-%g, %g]",
+                                coord_field[i], AP_CURVE_MAX_COORD, AP_CURVE_MAX_COORD);
+    s->heading = ap_angle_wrap(s->heading);
+    g->heading = ap_angle_wrap(g->heading);
     if ((rc = ap_json_get_enum(r, root, "", "model", ap_curve_model_names, AP_CURVE_N_MODELS, &model)) != AP_OK)
         return rc;
     req->model = (ap_curve_model)model;

@@ -14,6 +14,11 @@
 #include "wire.h"
 
 #define AP_CURVE_MAX_TURNING_RADIUS 1000.0 /* tiles */
+/* The smallest turning radius and the largest |x|, |y| a curve request may carry: with them the normalised
+ * distance D / r stays below 3e9, where every Dubins and Reeds-Shepp formula is finite (a radius of 1e-300
+ * or a goal at 1e155 overflowed to a 500 answer). */
+#define AP_CURVE_MIN_TURNING_RADIUS 1e-3 /* tiles */
+#define AP_CURVE_MAX_COORD 1e6           /* tiles */
 
 typedef enum ap_curve_model {
     AP_CURVE_DUBINS = 0,      /* forward only, fixed final heading (Dubins 1957) */
@@ -25,14 +30,15 @@ typedef enum ap_curve_model {
 typedef struct ap_curve_request {
     ap_pose start, goal;
     bool has_goal_heading; /* goal.heading given (required unless model is pinter, where it is ignored) */
-    double turning_radius; /* tiles, 0 < r <= AP_CURVE_MAX_TURNING_RADIUS */
+    double turning_radius; /* tiles, AP_CURVE_MIN_TURNING_RADIUS <= r <= AP_CURVE_MAX_TURNING_RADIUS */
     ap_curve_model model;  /* default dubins */
 } ap_curve_request;
 
 /* Parse and validate a POST /v1/curve body of len bytes: {"start": {"x", "y", "heading"}, "goal": {"x", "y",
  * "heading"}, "turning_radius": r, "model": "dubins"|"reeds_shepp"|"pinter"}. start.* and goal.x/y are
- * required finite numbers; goal.heading is required except for "pinter"; turning_radius is required,
- * 0 < r <= 1000; model defaults to "dubins". Strict like ap_wire_parse_path_request: unknown fields, wrong
+ * required finite numbers, |x| and |y| at most AP_CURVE_MAX_COORD; headings are any finite number, wrapped to
+ * [-pi, pi) by the true 2pi (ap_angle_wrap); goal.heading is required except for "pinter"; turning_radius
+ * is required, AP_CURVE_MIN_TURNING_RADIUS <= r <= AP_CURVE_MAX_TURNING_RADIUS; model defaults to "dubins". Strict like ap_wire_parse_path_request: unknown fields, wrong
  * types, missing fields and out-of-range values are AP_E_INVALID_REQUEST with err->field the dotted path
  * ("goal.heading"); malformed JSON and an empty body are AP_E_INVALID_JSON with line/column. *req is always
  * initialised. Returns AP_OK or the error status (also in err->status). Thread-safe. */

@@ -52,6 +52,8 @@ int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
         word = n == 0 ? "" : segs[0].type == AP_SEG_LINE ? "S" : segs[0].sweep > 0.0 ? (n == 2 ? "LS" : "L")
                                                                                      : (n == 2 ? "RS" : "R");
     }
+    if (n == 0)
+        word = ""; /* start == goal: no curve, so no word (the spec's promise; Dubins reports LSL of length 0) */
     length = ap_path_length(segs, n);
     *out = ap_wire_encode_curve(req.model, word, length, segs, n, out_len);
     if (*out == NULL)

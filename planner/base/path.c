@@ -12,6 +12,13 @@ double ap_angle_wrap(double a)
 {
     if (!isfinite(a))
         return a;
+    if (fabs(a) > AP_ANGLE_WRAP_FAST_MAX) {
+        /* a - 2pi * k loses every digit once k * ulp(2pi) nears pi (1e16 rad came back ~1 rad off, and a
+         * wrong heading drew a wrong path). libm's sin and cos reduce their argument exactly (Payne-Hanek),
+         * so atan2 of them is the angle mod the true 2pi, correctly rounded to about an ulp. */
+        double r = atan2(sin(a), cos(a));
+        return r >= M_PI ? -M_PI : r;
+    }
     double r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI));
     /* floor() can leave r a rounding step outside [-pi, pi) for a just below an odd multiple of pi. */
     if (r >= M_PI)

@@ -71,6 +71,31 @@ START_TEST(parse_errors)
     snprintf(b, sizeof b, "{%s,\"goal\":[1,2],\"turning_radius\":1}", S);
     bad(b, AP_E_INVALID_REQUEST, "goal");
     bad("{\"goal\":{\"x\":1,\"y\":1,\"heading\":0},\"turning_radius\":1}", AP_E_INVALID_REQUEST, "start");
+    /* The documented bounds: turning radius >= 1e-3, |x|, |y| <= 1e6 (beyond them the formulas overflowed). */
+    snprintf(b, sizeof b, "{%s,\"goal\":{\"x\":1,\"y\":1,\"heading\":0},\"turning_radius\":1e-300}", S);
+    bad(b, AP_E_INVALID_REQUEST, "turning_radius");
+    snprintf(b, sizeof b, "{%s,\"goal\":{\"x\":1,\"y\":1,\"heading\":0},\"turning_radius\":0.00099}", S);
+    bad(b, AP_E_INVALID_REQUEST, "turning_radius");
+    snprintf(b, sizeof b, "{%s,\"goal\":{\"x\":1e155,\"y\":1,\"heading\":0},\"turning_radius\":1}", S);
+    bad(b, AP_E_INVALID_REQUEST, "goal.x");
+    snprintf(b, sizeof b, "{%s,\"goal\":{\"x\":1,\"y\":-1000000.5,\"heading\":0},\"turning_radius\":1}", S);
+    bad(b, AP_E_INVALID_REQUEST, "goal.y");
+    bad("{\"start\":{\"x\":2e6,\"y\":0,\"heading\":0},\"goal\":{\"x\":1,\"y\":1,\"heading\":0},"
+        "\"turning_radius\":1}", AP_E_INVALID_REQUEST, "start.x");
+}
+END_TEST
+
+/* Headings arrive wrapped to [-pi, pi) by the true 2pi, so 1e16 is the direction 2.2474252491623665 (a
+ * 700-digit decimal reduction), not the raw number; the bounds themselves are accepted. */
+START_TEST(parse_wraps_headings_and_accepts_bounds)
+{
+    ap_curve_request q;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{\"start\":{\"x\":-1e6,\"y\":1e6,\"heading\":1e16},\"goal\":{\"x\":1e6,\"y\":-1e6,"
+                           "\"heading\":-7.5},\"turning_radius\":0.001}", &q, &e), AP_OK);
+    ck_assert_double_eq_tol(q.start.heading, 2.2474252491623665, 1e-14);
+    ck_assert_double_eq_tol(q.goal.heading, -7.5 + 2.0 * M_PI, 1e-15);
+    ck_assert(q.turning_radius == 0.001 && q.start.x == -1e6 && q.goal.y == -1e6);
 }
 END_TEST
 
@@ -131,6 +156,7 @@ Suite *curve_wire_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, parse_ok_and_defaults);
     tcase_add_test(tc, parse_errors);
+    tcase_add_test(tc, parse_wraps_headings_and_accepts_bounds);
     tcase_add_test(tc, encode_values);
     suite_add_tcase(s, tc);
     return s;

@@ -1,16 +1,18 @@
-/* main.c — runs every server/ suite (metrics, registry, lanes). */
+/* main.c — runs every server/ suite (metrics, registry, lanes, curve route). */
 #include <check.h>
 #include <stdlib.h>
 
 Suite *metrics_suite(void);
 Suite *registry_suite(void);
 Suite *lanes_suite(void);
+Suite *curve_route_suite(void);
 
 int main(void)
 {
     SRunner *sr = srunner_create(metrics_suite());
     srunner_add_suite(sr, registry_suite());
     srunner_add_suite(sr, lanes_suite());
+    srunner_add_suite(sr, curve_route_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -12,6 +12,18 @@ START_TEST(angle_wrap)
     ck_assert_double_eq_tol(ap_angle_wrap(3 * M_PI_2), -M_PI_2, 1e-15);
     ck_assert_double_eq_tol(ap_angle_wrap(-3 * M_PI_2), M_PI_2, 1e-15);
     ck_assert_double_eq_tol(ap_angle_wrap(20 * M_PI + 0.25), 0.25, 1e-13);
+    /* Huge headings reduced by the true 2pi: expected values from a 700-digit decimal reduction (pi by
+     * Machin's formula), independent of libm. */
+    static const double huge[][2] = {
+        {1e16, 2.2474252491623665},        {-1e16, -2.2474252491623665},     {1e15, 2.1096981170701126},
+        {123456789.0, 1.4300726427748225}, {1e300, -2.1838724841522326},     {1e308, 2.6710203145624654},
+        {1152921504606846976.0 /* 2^60 */, -2.161319993139727},
+    };
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++)
+        ck_assert_double_eq_tol(ap_angle_wrap(huge[i][0]), huge[i][1], 1e-14);
+    /* Just past the switch to the exact reduction, the cheap form is still within 1e-12 of it. */
+    const double past = AP_ANGLE_WRAP_FAST_MAX + 1.0;
+    ck_assert_double_eq_tol(ap_angle_wrap(past), past - 2.0 * M_PI * floor((past + M_PI) / (2.0 * M_PI)), 1e-12);
     for (double a = -50.0; a < 50.0; a += 0.37) {
         double w = ap_angle_wrap(a);
         ck_assert(w >= -M_PI && w < M_PI);
