@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../../planner/world/collide.h"
+#include "../../planner/world/grid_world.h"
 #include "../../planner/world/map.h"
 #include "../../planner/plan/plan.h"
 #include "../../planner/plan/smooth.h"
@@ -267,7 +268,9 @@ int main(int argc, char **argv)
         memcpy(pts, r.waypoints, nw * 2 * sizeof *pts);
         double(*pp)[2] = (double(*)[2])pts;
         uint64_t s0 = ap_clock_ns();
-        size_t k = strcmp(walkable, "exact") == 0 ? ap_smooth_los(m, pp, nw, radius)
+        ap_world w;
+        ap_map_world(m, &w);
+        size_t k = strcmp(walkable, "exact") == 0 ? ap_smooth_los(&w, pp, nw, radius)
                                                   : ap_smooth_los_sampled(m, pp, nw, radius);
         uint64_t s1 = ap_clock_ns();
         double len = 0.0;
