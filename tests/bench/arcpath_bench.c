@@ -191,8 +191,6 @@ int main(int argc, char **argv)
     }
     if (table_stats) {
         double cells = (double)m->width * (double)m->height;
-        fprintf(stderr, "table\tregion\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->table_bytes,
-                m->tables_seconds * 1e3, (double)m->table_bytes / cells);
         for (int i = 0; i < m->n_tables; i++)
             fprintf(stderr, "table\t%s\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->tables[i].name,
                     m->tables[i].bytes, m->tables[i].build_seconds * 1e3, (double)m->tables[i].bytes / cells);
