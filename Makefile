@@ -55,7 +55,7 @@ TOOLS            = $(BUILD)/arcpath-mapgen
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan test bench clean maps
+.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
 
 deps:
@@ -70,8 +70,17 @@ check: deps
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line and fails the make on any failure.
-test: all
+test: all check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS)
+
+# planner/world sits below the search, grid, turns and plan modules: it may include none of them (its
+# per-map tables come from a list registered outside it, world/tables.h).
+check-layers:
+	@bad=$$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*/)?(search|grid|turns|plan)/' \
+	  planner/world/*.c planner/world/*.h); \
+	if [ -n "$$bad" ]; then echo "planner/world must not include search, grid, turns or plan:"; \
+	  echo "$$bad"; exit 1; fi; \
+	echo "layers: planner/world includes no search, grid, turns or plan module"
 
 check-plain:
 	@$(MAKE) --no-print-directory test

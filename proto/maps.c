@@ -33,27 +33,27 @@ static char *dump(json_t *root, size_t *len)
     return s;
 }
 
+/* One table slot: {"name", "bytes", "build_ms"} and, when the kind reports a count, that count under its
+ * name (the region table's "regions"). */
+static json_t *table_json(const ap_map_table *t)
+{
+    json_t *x = json_object();
+    x = set(x, "name", json_string(t->name));
+    x = set(x, "bytes", json_integer((json_int_t)t->bytes));
+    x = set(x, "build_ms", json_real(t->build_seconds * 1000.0));
+    if (t->count_name != NULL)
+        x = set(x, t->count_name, json_integer((json_int_t)t->count));
+    return x;
+}
+
 static json_t *map_json(const ap_map *m)
 {
     char id[AP_MAP_ID_MAX];
     ap_utf8_copy(id, sizeof id, m->id);
-    json_t *t = json_object();
-    t = set(t, "name", json_string("region"));
-    t = set(t, "bytes", json_integer((json_int_t)m->table_bytes));
-    t = set(t, "build_ms", json_real(m->tables_seconds * 1000.0));
-    t = set(t, "regions", json_integer((json_int_t)m->region_count));
+    /* Every table the registered kinds built (world/tables.h), in registration order: "region" first. */
     json_t *tables = json_array();
-    if (tables != NULL && json_array_append_new(tables, t) != 0) {
-        json_decref(tables);
-        tables = NULL;
-    }
-    /* The tables other planner modules keep in the map's slots (e.g. "jps_plus"): name, bytes, build_ms. */
     for (int i = 0; i < m->n_tables && tables != NULL; i++) {
-        json_t *x = json_object();
-        x = set(x, "name", json_string(m->tables[i].name));
-        x = set(x, "bytes", json_integer((json_int_t)m->tables[i].bytes));
-        x = set(x, "build_ms", json_real(m->tables[i].build_seconds * 1000.0));
-        if (json_array_append_new(tables, x) != 0) {
+        if (json_array_append_new(tables, table_json(&m->tables[i])) != 0) {
             json_decref(tables);
             tables = NULL;
         }

@@ -10,9 +10,9 @@
 
 #include "../planner/world/map.h"
 
-/* Encode one map's info: {"id", "width", "height", "passable_cells", "load_ms", "tables": [{"name":
- * "region", "bytes", "build_ms", "regions"}, then {"name", "bytes", "build_ms"} per further table in
- * m->tables]}. load_ms/build_ms are milliseconds (reals, 17 significant digits). An id that is not valid
+/* Encode one map's info: {"id", "width", "height", "passable_cells", "weighted", "terrain_costs",
+ * "load_ms", "tables": [{"name", "bytes", "build_ms"} per slot of m->tables in order, plus the slot's count
+ * under its count_name when it has one (the region table, first: "regions")]}. load_ms/build_ms are milliseconds (reals, 17 significant digits). An id that is not valid
  * UTF-8 has its bad bytes written as '?'. Returns NULL on allocation failure; *len (if non-NULL) gets the
  * byte length. */
 char *ap_wire_encode_map(const ap_map *m, size_t *len);

@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "jps_impl.h"
 #include "../base/status.h"
@@ -135,30 +134,19 @@ void ap_jps_table_free(void *table)
     free(t);
 }
 
-static double now_seconds(void)
+static int jps_plus_kind_build(const ap_map *m, ap_map_table *slot)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int ap_jps_attach_table(ap_map *m)
-{
-    if (m->n_tables >= AP_MAP_MAX_TABLES)
-        return AP_E_INTERNAL;
-    double t0 = now_seconds();
     ap_jps_table *t;
     int st = ap_jps_table_build(m, &t);
     if (st != AP_OK)
         return st;
-    ap_map_table *slot = &m->tables[m->n_tables++];
-    slot->name = AP_JPS_TABLE_NAME;
     slot->data = t;
     slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + (t->dist8 != NULL ? 8 : 0) + 1);
-    slot->build_seconds = now_seconds() - t0;
-    slot->free_fn = ap_jps_table_free;
     return AP_OK;
 }
+
+const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+                                              jps_plus_kind_build, ap_jps_table_free};
 
 const ap_jps_table *ap_jps_table_of(const ap_map *m)
 {
@@ -208,11 +196,8 @@ static inline void clear_bit(uint64_t *L, uint32_t pos)
     L[(pos + 64) >> 6] &= ~(1ull << ((pos + 64) & 63));
 }
 
-int ap_jps_attach_bits(ap_map *m)
+static int jps_bits_kind_build(const ap_map *m, ap_map_table *slot)
 {
-    if (m->n_tables >= AP_MAP_MAX_TABLES)
-        return AP_E_INTERNAL;
-    double t0 = now_seconds();
     const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
     ap_jps_bits *b = calloc(1, sizeof *b);
     if (b == NULL)
@@ -253,14 +238,13 @@ int ap_jps_attach_bits(ap_map *m)
             if (!forced_straight(p, c, -(int32_t)W, 1))
                 clear_bit(ev_n + (size_t)x * cw, y);
         }
-    ap_map_table *slot = &m->tables[m->n_tables++];
-    slot->name = AP_JPS_BITS_NAME;
     slot->data = b;
     slot->bytes = sizeof *b + ((size_t)H * b->row_words + (size_t)W * b->col_words + ev_words) * sizeof(uint64_t);
-    slot->build_seconds = now_seconds() - t0;
-    slot->free_fn = bits_free;
     return AP_OK;
 }
+
+const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+                                              jps_bits_kind_build, bits_free};
 
 /* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
  * 64 - sh in two steps so sh = 0 needs no special case. */

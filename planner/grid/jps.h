@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "../world/map.h"
+#include "../world/tables.h"
 #include "../search/search.h"
 
 /* Names of the tables in the map's table slots (map.h ap_map_table): JPS+ jump distances, and the
@@ -67,15 +68,13 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out);
 /* Free a table; NULL is ignored. Signature fits ap_map_table.free_fn. */
 void ap_jps_table_free(void *table);
 
-/* Build the JPS+ table and store it in a free table slot of m under AP_JPS_TABLE_NAME, with its bytes and
- * build time. Called by ap_map_parse after the region table. Returns AP_OK; AP_E_NOMEM or
- * AP_E_MAP_TOO_LARGE leave the map without the table (jps_plus then runs online JPS: see plan.c). */
-int ap_jps_attach_table(ap_map *m);
-
-/* Build the bit lines online JPS scans (ICAPS 2014 section 4, block-based jumps) and store them in a free
- * slot of m under AP_JPS_BITS_NAME. Returns AP_OK or AP_E_NOMEM (then online JPS steps cell by cell).
- * Called by ap_map_parse. */
-int ap_jps_attach_bits(ap_map *m);
+/* The table kinds (world/tables.h; registered in planner/plan/table_kinds.c), both optional and built on
+ * uniform-cost maps only. AP_JPS_TABLE_NAME: the JPS+ table (ap_jps_table_build; 17 or 25 bytes per padded
+ * cell); a failure (AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32767 cells) leaves the map without
+ * it and jps_plus runs online JPS (plan.c). AP_JPS_BITS_NAME: the bit lines online JPS scans (ICAPS 2014
+ * section 4, block-based jumps; about 6 bits per cell); without them JPS steps cell by cell. */
+extern const ap_table_kind ap_jps_plus_table_kind;
+extern const ap_table_kind ap_jps_bits_table_kind;
 
 /* The JPS+ table stored with m, or NULL. Thread-safe (the map is immutable after load). */
 const ap_jps_table *ap_jps_table_of(const ap_map *m);

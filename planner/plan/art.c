@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../world/collide.h"
 #include "../base/status.h"
 
 #define ART_LEGAL_TOL 1e-9   /* a heading this close to a legal angle counts as legal (radians / step) */
@@ -140,7 +139,7 @@ static int idist(int i, int j, int N)
 }
 
 /* A line -> two (or a staircase of) legal-angle lines; see art.h for the choice. */
-static int line_art(art_buf *b, const ap_map *m, double r, const ap_segment *s, int N)
+static int line_art(art_buf *b, const ap_world *w, double r, const ap_segment *s, int N)
 {
     const double delta = 2.0 * M_PI / N;
     const double ax = s->x0, ay = s->y0, dx = s->x1 - s->x0, dy = s->y1 - s->y0;
@@ -185,15 +184,12 @@ static int line_art(art_buf *b, const ap_map *m, double r, const ap_segment *s, 
                 px = ex;
                 py = ey;
             }
-            bool ok = true;
-            for (size_t i = mark; i < b->n && ok && m != NULL; i++)
-                ok = ap_segment_clear(m, &b->s[i], r);
-            if (ok)
+            if (w == NULL || ap_world_segments_clear(w, b->s + mark, b->n - mark, r))
                 return AP_OK;
             b->n = mark;
             b->last = last;
         }
-        if (m == NULL)
+        if (w == NULL)
             break;
     }
     /* Nothing clear: Pinter's two-line route; the caller's final check reports clear = false. */
@@ -205,7 +201,7 @@ static int line_art(art_buf *b, const ap_map *m, double r, const ap_segment *s, 
     return push(b, cx, cy, s->x1, s->y1, first_hi ? lo : hi, N, s->reverse);
 }
 
-int ap_art_convert(const ap_map *m, double unit_radius, int directions, const ap_segment *in, size_t n,
+int ap_art_convert(const ap_world *w, double unit_radius, int directions, const ap_segment *in, size_t n,
                    ap_segment **out, size_t *n_out, bool *clear)
 {
     *out = NULL;
@@ -217,7 +213,7 @@ int ap_art_convert(const ap_map *m, double unit_radius, int directions, const ap
     art_buf b = {NULL, 0, 0, -1};
     for (size_t i = 0; i < n; i++) {
         int st = in[i].type == AP_SEG_ARC && in[i].radius > 0.0 ? arc_art(&b, &in[i], directions)
-                                                                 : line_art(&b, m, unit_radius, &in[i], directions);
+                                                                 : line_art(&b, w, unit_radius, &in[i], directions);
         if (st != AP_OK) {
             free(b.s);
             return st;
@@ -230,9 +226,8 @@ int ap_art_convert(const ap_map *m, double unit_radius, int directions, const ap
         b.s[b.n - 1].x1 = in[n - 1].x1;
         b.s[b.n - 1].y1 = in[n - 1].y1;
     }
-    if (clear != NULL && m != NULL)
-        for (size_t i = 0; i < b.n && *clear; i++)
-            *clear = ap_segment_clear(m, &b.s[i], unit_radius);
+    if (clear != NULL && w != NULL)
+        *clear = ap_world_segments_clear(w, b.s, b.n, unit_radius);
     *out = b.s;
     *n_out = b.n;
     return AP_OK;

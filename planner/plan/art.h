@@ -26,20 +26,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../world/map.h"
+#include "../world/world.h"
 #include "../base/path.h"
 
 /* Convert n segments (in, any mix of lines and arcs, forward or reverse) for N = directions (8 or 16) legal
  * art angles. Every output segment is a line (AP_SEG_LINE) whose heading is exactly
  * ap_angle_wrap(2*pi*k/N) for an integer k (computed, not measured, so it is a legal angle to within one
  * rounding step); lines shorter than 1e-12 tiles are dropped. The first output point is in[0]'s start and
- * the last is in[n-1]'s end, bit for bit. Clearance: m (may be NULL = no map, then the first of the two
- * line routes is taken) and unit_radius (tiles, >= 0) choose between the line routes with the exact
- * ap_segment_clear; *clear (may be NULL) is set to whether the disc swept along every output segment
- * touches no blocked or off-map cell (true when m is NULL). *out is malloc'd (caller frees; NULL with
+ * the last is in[n-1]'s end, bit for bit. Clearance: w (any world, world.h; may be NULL = no world, then
+ * the first of the two line routes is taken) and unit_radius (tiles, >= 0) choose between the line routes
+ * with the exact ap_world_segment_clear; *clear (may be NULL) is set to whether the disc swept along every
+ * output segment stays clear of w's obstacles and bounds (true when w is NULL). *out is malloc'd (caller frees; NULL with
  * *n_out = 0 when n is 0). Returns AP_OK, AP_E_INVALID_REQUEST for directions not 8|16, or AP_E_NOMEM.
  * Pure apart from the allocation; thread-safe. */
-int ap_art_convert(const ap_map *m, double unit_radius, int directions, const ap_segment *in, size_t n,
+int ap_art_convert(const ap_world *w, double unit_radius, int directions, const ap_segment *in, size_t n,
                    ap_segment **out, size_t *n_out, bool *clear);
 
 /* The index k in [0, N) of heading h (radians) when h is a legal art angle, i.e. |h - 2*pi*k/N| <= tol

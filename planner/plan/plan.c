@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "art.h"
-#include "../world/collide.h"
+#include "../world/grid_world.h"
 #include "../geom/curve.h"
 #include "plan_dir.h"
 #include "smooth.h"
@@ -287,6 +287,8 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
         return r->status;
     }
     const ap_query *q = &p->q;
+    ap_world world; /* what smoothing, `clear` and art see of the map (world.h) */
+    ap_map_world(q->map, &world);
     if (p->dirp != NULL) {
         /* Legal-turn geometry (plan_dir.c); then the samples below, as for every answer. */
         int dst = ap_plan_dir_result(p, r);
@@ -344,14 +346,9 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     if (q->smoothing == AP_SMOOTH_LOS) {
         /* On a weighted map a shortcut may only cross the cheapest terrain: a straight line over cells of
          * cost_min never costs more than the cells it replaces, whatever they were. */
-        ap_map cheap_view;
-        const ap_map *sm = m;
-        if (m->weighted) {
-            cheap_view = *m;
-            cheap_view.pass = m->cheap;
-            sm = &cheap_view;
-        }
-        r->n_waypoints = ap_smooth_los(sm, r->waypoints, r->n_waypoints, q->unit_radius);
+        ap_world cheap; /* the map itself when it is uniform (grid_world.h) */
+        ap_map_world_cheap(m, &cheap);
+        r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, q->unit_radius);
     }
 
     r->segments = malloc(2 * (r->n_waypoints - 1) * sizeof *r->segments);
@@ -360,11 +357,7 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     r->n_segments = ap_curve_path((const double (*)[2])r->waypoints, r->n_waypoints, q->sheading,
                                   q->has_sheading ? 1 : 0, q->turning_radius, r->segments, NULL);
     r->length = ap_path_length(r->segments, r->n_segments);
-    r->clear = true;
-    if (r->n_segments == 0)
-        r->clear = ap_line_clear(m, q->sx, q->sy, q->sx, q->sy, q->unit_radius);
-    for (size_t i = 0; i < r->n_segments && r->clear; i++)
-        r->clear = ap_segment_clear(m, &r->segments[i], q->unit_radius);
+    r->clear = ap_world_path_clear(&world, r->segments, r->n_segments, q->sx, q->sy, q->unit_radius);
 
 art:
     if (q->art_directions != 0 && r->n_segments > 0) {
@@ -372,7 +365,7 @@ art:
         ap_segment *as;
         size_t nas;
         bool aclear;
-        int ast = ap_art_convert(q->map, q->unit_radius, q->art_directions, r->segments, r->n_segments, &as, &nas,
+        int ast = ap_art_convert(&world, q->unit_radius, q->art_directions, r->segments, r->n_segments, &as, &nas,
                                  &aclear);
         if (ast != AP_OK)
             return fail_result(r, ast, NULL);

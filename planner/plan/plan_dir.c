@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../world/collide.h"
+#include "../world/grid_world.h"
 #include "../geom/curve.h"
 #include "../turns/directional.h"
 #include "../geom/dubins.h"
@@ -159,18 +159,11 @@ static int move_curve(const ap_pose *a, bool a_free, const ap_pose *b, bool b_fr
     return (int)ap_dubins_segments(&d, b, out);
 }
 
-static bool clear_all(const ap_map *m, const ap_segment *s, size_t n, double r)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!ap_segment_clear(m, &s[i], r))
-            return false;
-    return true;
-}
-
 /* ---- Smoothing48 ------------------------------------------------------------------------------------- */
 
 typedef struct s48 {
-    const ap_map *map;
+    const ap_map *map;  /* the lattice's blocked cells (hit-check masks) */
+    ap_world world;     /* exact checks of computed curves */
     const ap_profile *prof;
     const double (*pts)[2];
     size_t n;
@@ -240,7 +233,7 @@ static int s48_successors(const void *ctx, uint32_t u, ap_succ *out)
                 bool b_free = j == (long)s->n - 1 && s->goal_free;
                 ap_segment segs[3];
                 int n = move_curve(&a, a_free, &b, b_free, s->R, segs);
-                if (n < 0 || !clear_all(s->map, segs, (size_t)n, s->radius))
+                if (n < 0 || !ap_world_segments_clear(&s->world, segs, (size_t)n, s->radius))
                     continue;
                 uint32_t v = j == (long)s->n - 1 ? s->goal_node : (uint32_t)j * (uint32_t)s->H + (uint32_t)h;
                 out[k++] = (ap_succ){v, curve_cost(segs, (size_t)n, s->tp)};
@@ -310,6 +303,7 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
     *far = 0;
     s48 s = {0};
     s.map = p->q.map;
+    ap_map_world(p->q.map, &s.world);
     s.prof = dp->prof48;
     s.pts = pts;
     s.n = n;
@@ -387,9 +381,11 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
     bool *F = dp->pose_free;
     size_t n = dp->n_poses, k = 1;
     ap_segment tmp[3];
+    ap_world world;
+    ap_map_world(p->q.map, &world);
     for (size_t cur = 1; cur + 1 < n; cur++) {
         int c = move_curve(&P[k - 1], F[k - 1], &P[cur + 1], F[cur + 1], R, tmp);
-        if (c >= 0 && clear_all(p->q.map, tmp, (size_t)c, r))
+        if (c >= 0 && ap_world_segments_clear(&world, tmp, (size_t)c, r))
             continue; /* drop P[cur] */
         P[k] = P[cur];
         F[k] = F[cur];
@@ -790,10 +786,8 @@ int ap_plan_dir_result(ap_plan *p, ap_result *r)
     r->segments = segs;
     r->n_segments = ns;
     r->length = ap_path_length(segs, ns);
-    r->clear = true;
-    if (ns == 0)
-        r->clear = ap_line_clear(q->map, q->sx, q->sy, q->sx, q->sy, q->unit_radius);
-    for (size_t i = 0; i < ns && r->clear; i++)
-        r->clear = ap_segment_clear(q->map, &segs[i], q->unit_radius);
+    ap_world world;
+    ap_map_world(q->map, &world);
+    r->clear = ap_world_path_clear(&world, segs, ns, q->sx, q->sy, q->unit_radius);
     return AP_OK;
 }

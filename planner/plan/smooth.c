@@ -11,9 +11,9 @@
 
 #include "../world/collide.h"
 
-typedef bool (*walkable_fn)(const ap_map *, double, double, double, double, double);
+typedef bool (*walkable_fn)(const void *ctx, double ax, double ay, double bx, double by, double r);
 
-static size_t smooth_with(const ap_map *m, double (*pts)[2], size_t n, double r, walkable_fn walkable)
+static size_t smooth_with(const void *ctx, double (*pts)[2], size_t n, double r, walkable_fn walkable)
 {
     if (n <= 2)
         return n;
@@ -22,7 +22,7 @@ static size_t smooth_with(const ap_map *m, double (*pts)[2], size_t n, double r,
     size_t k = 1;
     for (size_t cur = 1; cur + 1 < n; cur++) {
         const double *check = pts[k - 1];
-        if (walkable(m, check[0], check[1], pts[cur + 1][0], pts[cur + 1][1], r))
+        if (walkable(ctx, check[0], check[1], pts[cur + 1][0], pts[cur + 1][1], r))
             continue; /* drop pts[cur] */
         pts[k][0] = pts[cur][0];
         pts[k][1] = pts[cur][1];
@@ -33,12 +33,22 @@ static size_t smooth_with(const ap_map *m, double (*pts)[2], size_t n, double r,
     return k + 1;
 }
 
-size_t ap_smooth_los(const ap_map *m, double (*pts)[2], size_t n, double r)
+static bool world_walkable(const void *ctx, double ax, double ay, double bx, double by, double r)
 {
-    return smooth_with(m, pts, n, r, ap_line_clear);
+    return ap_world_line_clear(ctx, ax, ay, bx, by, r);
+}
+
+static bool sampled_walkable(const void *ctx, double ax, double ay, double bx, double by, double r)
+{
+    return ap_line_clear_sampled(ctx, ax, ay, bx, by, r);
+}
+
+size_t ap_smooth_los(const ap_world *w, double (*pts)[2], size_t n, double r)
+{
+    return smooth_with(w, pts, n, r, world_walkable);
 }
 
 size_t ap_smooth_los_sampled(const ap_map *m, double (*pts)[2], size_t n, double r)
 {
-    return smooth_with(m, pts, n, r, ap_line_clear_sampled);
+    return smooth_with(m, pts, n, r, sampled_walkable);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../world/collide.h"
+#include "../world/grid_world.h"
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
@@ -79,10 +79,9 @@ static double seg_cost(const ap_dir *d, const ap_segment *s, size_t n, int prev_
 
 static bool segs_clear(const ap_dir *d, const ap_segment *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!ap_segment_clear(d->q.map, &s[i], d->q.prof->key.radius))
-            return false;
-    return true;
+    ap_world w;
+    ap_map_world(d->q.map, &w);
+    return ap_world_segments_clear(&w, s, n, d->q.prof->key.radius);
 }
 
 /* The curve from pose a to pose b: variant 0 the shortest Dubins path, 1 the shortest Reeds-Shepp path. */
@@ -203,11 +202,9 @@ static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int 
     ap_segment segs[AP_RS_MAX_PIECES];
     d->analytic_tries++;
     int n = goal_curve(d, a, segs);
-    if (n < 0 || !segs_clear(d, segs, (size_t)n))
-        return k;
-    if (n == 0 && !ap_segment_clear(d->q.map, &(ap_segment){.type = AP_SEG_LINE, .x0 = a->x, .y0 = a->y,
-                                                            .x1 = a->x, .y1 = a->y},
-                                    d->q.prof->key.radius))
+    ap_world w;
+    ap_map_world(d->q.map, &w);
+    if (n < 0 || !ap_world_path_clear(&w, segs, (size_t)n, a->x, a->y, d->q.prof->key.radius))
         return k;
     d->analytic_hits++;
     out[k++] = (ap_succ){d->goal_node, seg_cost(d, segs, (size_t)n, rev)};

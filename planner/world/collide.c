@@ -22,11 +22,12 @@
 
 #define AP_COLLIDE_EPS 1e-9
 
-static inline bool cell_blocked(const ap_map *m, int32_t i, int32_t j)
+/* pass: a padded passability mask in m's layout (m->pass, or m->cheap for the cheap-terrain view). */
+static inline bool cell_blocked(const ap_map *m, const uint8_t *pass, int32_t i, int32_t j)
 {
     if (i < 0 || j < 0 || i >= m->width || j >= m->height)
         return true;
-    return m->pass[ap_map_index(m, i, j)] == 0;
+    return pass[ap_map_index(m, i, j)] == 0;
 }
 
 /* Squared distance from point p to the closed square [sx, sx+1] x [sy, sy+1]. */
@@ -116,7 +117,7 @@ static inline int32_t clamp_cell(double v, int32_t hi)
     return (int32_t)v;
 }
 
-bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, double r)
+bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double ay, double bx, double by, double r)
 {
     if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by) || !isfinite(r) || r < 0.0)
         return false;
@@ -147,7 +148,7 @@ bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, 
         int32_t k0 = clamp_cell(floor(vlo), vhi_cell), k1 = clamp_cell(floor(vhi), vhi_cell);
         for (int32_t k = k0; k <= k1; k++) {
             int32_t i = ymajor ? k : c, j = ymajor ? c : k;
-            if (!cell_blocked(m, i, j))
+            if (!cell_blocked(m, pass, i, j))
                 continue;
             if (segment_square_d2(ax, ay, bx, by, (double)i, (double)j) <= rr)
                 return false;
@@ -274,7 +275,7 @@ static void arc_bbox(const arc *a, double *minx, double *miny, double *maxx, dou
         *miny = a->cy - a->R;
 }
 
-static bool arc_clear(const ap_map *m, const ap_segment *s, double r)
+static bool arc_clear(const ap_map *m, const uint8_t *pass, const ap_segment *s, double r)
 {
     arc a;
     if (!arc_of_segment(s, &a))
@@ -290,7 +291,7 @@ static bool arc_clear(const ap_map *m, const ap_segment *s, double r)
     int32_t j0 = clamp_cell(floor(miny - pad), m->height - 1), j1 = clamp_cell(floor(maxy + pad), m->height - 1);
     for (int32_t j = j0; j <= j1; j++) {
         for (int32_t i = i0; i <= i1; i++) {
-            if (!cell_blocked(m, i, j))
+            if (!cell_blocked(m, pass, i, j))
                 continue;
             /* Annulus pre-filter: a square wholly outside radius R + r or wholly inside R - r of the centre
              * cannot be touched. */
@@ -307,13 +308,23 @@ static bool arc_clear(const ap_map *m, const ap_segment *s, double r)
     return true;
 }
 
-bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r)
+bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, double r)
+{
+    return ap_line_clear_mask(m, m->pass, ax, ay, bx, by, r);
+}
+
+bool ap_segment_clear_mask(const ap_map *m, const uint8_t *pass, const ap_segment *s, double r)
 {
     if (!isfinite(r) || r < 0.0)
         return false;
     if (s->type == AP_SEG_ARC && s->radius > 0.0 && s->sweep != 0.0)
-        return arc_clear(m, s, r);
-    return ap_line_clear(m, s->x0, s->y0, s->x1, s->y1, r);
+        return arc_clear(m, pass, s, r);
+    return ap_line_clear_mask(m, pass, s->x0, s->y0, s->x1, s->y1, r);
+}
+
+bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r)
+{
+    return ap_segment_clear_mask(m, m->pass, s, r);
 }
 
 

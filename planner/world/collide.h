@@ -23,6 +23,12 @@ bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, 
 /* True when the disc of radius r swept along segment s (line or arc) touches no blocked/off-map cell. */
 bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r);
 
+/* The same two tests against another passability mask of m's padded layout (ap_map_node_count(m) bytes,
+ * non-zero = free; borrowed): m->cheap gives the cheap-terrain view that smoothing on weighted maps uses
+ * (grid_world.h ap_map_world_cheap). m gives the bounds and layout only. Pure; thread-safe. */
+bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double ay, double bx, double by, double r);
+bool ap_segment_clear_mask(const ap_map *m, const uint8_t *pass, const ap_segment *s, double r);
+
 /* Every cell the closed disc of radius r (tiles, >= 0) swept along segment s (line or arc) touches, map
  * or no map: cell (i, j) is the closed square [i, i+1] x [j, j+1] in the segment's own coordinates, listed
  * iff its exact distance to the segment (or arc) is <= r + 1e-9 (the same conservative tolerance as the

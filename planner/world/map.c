@@ -1,8 +1,8 @@
-/* map.c — Moving AI map parsing with strict validation, and the region table built at load.
+/* map.c — Moving AI map parsing with strict validation; then the registered per-map tables (tables.h).
  *
  * Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012): four header lines
  * ("type octile", "height N", "width N", "map") and then exactly `height` rows of exactly `width` terrain
- * characters. Region table: Pinter, "Toward More Realistic Pathfinding", "Path Failure and Timeslicing".
+ * characters.
  */
 #include "map.h"
 
@@ -11,17 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../grid/jps.h"
+#include "../base/clock.h"
 #include "../base/status.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "region.h"
+#include "tables.h"
 
 /* Fill diag if the caller asked for one; returns status so error paths read `return fail(...)`. */
 static int fail(ap_diag *d, int status, const char *label, int line, int col, const char *fmt, ...)
@@ -205,48 +199,6 @@ bool ap_map_id_valid(const char *id, size_t n)
     return true;
 }
 
-/* Connected components of passable cells by breadth-first flood fill with an explicit queue (a recursive
- * fill would overflow the stack on open 4096x4096 maps). 4-connectivity is enough: with no corner cutting
- * every legal diagonal step has both orthogonal neighbours passable, so 8-connected components coincide. */
-static int build_regions(ap_map *m)
-{
-    uint32_t count = ap_map_node_count(m);
-    m->region = calloc(count, sizeof *m->region);
-    uint32_t *queue = malloc((size_t)(m->passable_cells > 0 ? m->passable_cells : 1) * sizeof *queue);
-    if (m->region == NULL || queue == NULL) {
-        free(queue);
-        return AP_E_NOMEM;
-    }
-    const uint32_t stride = (uint32_t)m->stride;
-    const uint8_t *pass = m->pass;
-    uint32_t *region = m->region;
-    uint32_t id = 0;
-    for (uint32_t s = 0; s < count; s++) {
-        if (!pass[s] || region[s] != 0)
-            continue;
-        id++;
-        size_t head = 0, tail = 0;
-        region[s] = id;
-        queue[tail++] = s;
-        while (head < tail) {
-            uint32_t u = queue[head++];
-            /* The padded border is blocked, so u +- 1 and u +- stride never leave the array. */
-            const uint32_t nb[4] = {u - 1, u + 1, u - stride, u + stride};
-            for (int k = 0; k < 4; k++) {
-                uint32_t v = nb[k];
-                if (pass[v] && region[v] == 0) {
-                    region[v] = id;
-                    queue[tail++] = v;
-                }
-            }
-        }
-    }
-    free(queue);
-    m->region_count = id;
-    m->table_bytes = (size_t)count * sizeof *m->region;
-    return AP_OK;
-}
-
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
                  ap_map **out, ap_diag *diag)
 {
@@ -268,7 +220,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
                     AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
 
-    double t0 = now_seconds();
+    double t0 = ap_monotonic_seconds();
     line_reader rd = {buf, len, 0, 0};
     const char *s;
     size_t n;
@@ -363,26 +315,28 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         }
     }
     m->passable_cells = passable;
-    double t1 = now_seconds();
-    m->load_seconds = t1 - t0;
-    st = build_regions(m);
-    if (st != AP_OK) {
-        ap_map_free(m);
-        return fail(diag, st, label, 0, 0, "out of memory");
-    }
     st = build_costs(m, present);
     if (st != AP_OK) {
         ap_map_free(m);
         return fail(diag, st, label, 0, 0, "out of memory");
     }
-    m->tables_seconds = now_seconds() - t1;
-    if (!m->weighted) {
-        /* JPS+ jump distances (17 or 25 bytes per padded cell, jps.h). Optional: without it jps_plus runs
-         * online JPS. */
-        (void)ap_jps_attach_table(m);
-        /* Online JPS's bit lines (2 bits per cell). Optional too: without them JPS steps cell by cell. */
-        (void)ap_jps_attach_bits(m);
+    m->load_seconds = ap_monotonic_seconds() - t0;
+    const char *failed = "";
+    st = ap_map_build_tables(m, &failed);
+    /* Every query reads the region table (plan.c), so it is not optional: a list of kinds without it is
+     * a build defect, reported as such. */
+    const ap_map_table *rt = ap_map_find_table(m, AP_REGION_TABLE_NAME);
+    if (st == AP_OK && rt == NULL) {
+        st = AP_E_INTERNAL;
+        failed = AP_REGION_TABLE_NAME;
     }
+    if (st != AP_OK) {
+        ap_map_free(m);
+        return fail(diag, st, label, 0, 0, "cannot build the %s table: %s", failed,
+                    st == AP_E_NOMEM ? "out of memory" : ap_status_name(st));
+    }
+    m->region = rt->data;
+    m->region_count = (uint32_t)rt->count;
     *out = m;
     return AP_OK;
 }
@@ -454,7 +408,6 @@ void ap_map_free(ap_map *m)
             m->tables[i].free_fn(m->tables[i].data);
     free(m->pass);
     free(m->terrain);
-    free(m->region);
     free(m->kind);
     free(m->cheap);
     free(m);

@@ -57,17 +57,21 @@ typedef struct ap_map_opts {
 #define AP_MAP_DEFAULT_MAX_CELLS (4096LL * 4096LL)
 
 /* A table some planner module builds at load and keeps with the map (a generic slot, so new per-map tables
- * need no new ap_map fields): map.c owns the slot array and calls free_fn on ap_map_free; the module owns
- * the content, which is immutable after load. Listed in the map info with name, bytes and build time. */
+ * need no new ap_map fields). The kinds are registered (tables.h), not called by name: the loader runs each
+ * kind's builder and fills the slot; map.c owns the slot array and calls free_fn on ap_map_free; the
+ * module owns the content, which is immutable after load. Listed in the map info with name, bytes, build
+ * time and, when count_name is set, the count under that name. */
 typedef struct ap_map_table {
-    const char *name;           /* static string, e.g. "jps_plus" */
+    const char *name;           /* static string, e.g. "region", "jps_plus" */
     void *data;                 /* module-specific (e.g. ap_jps_table) */
     size_t bytes;               /* bytes held by data */
     double build_seconds;       /* wall time to build it */
     void (*free_fn)(void *data);
+    const char *count_name;     /* NULL, or what count counts (static, e.g. "regions") */
+    uint64_t count;             /* e.g. the number of regions; 0 when count_name is NULL */
 } ap_map_table;
 
-#define AP_MAP_MAX_TABLES 4
+#define AP_MAP_MAX_TABLES 8
 
 typedef struct ap_map {
     char id[AP_MAP_ID_MAX]; /* file name without ".map" */
@@ -87,15 +91,15 @@ typedef struct ap_map {
     double cost_min, cost_max;        /* over the passable kinds present on the map; 1 and 1 when uniform */
     uint8_t *kind;
     uint8_t *cheap;
-    /* Region-connectivity table (Pinter, "Path Failure and Timeslicing"): component id per padded cell,
-     * 0 for blocked cells. With no corner cutting, 8-connected and 4-connected components coincide
-     * (every legal diagonal step can be replaced by two orthogonal ones), so one table serves both. */
-    uint32_t *region;
-    uint32_t region_count;
-    double load_seconds;    /* wall time to parse the file */
-    double tables_seconds;  /* wall time to build the region table */
-    size_t table_bytes;     /* bytes held by the region table */
-    /* Further tables built at load (today: "jps_plus", jps.h). A failed optional build leaves no slot. */
+    /* Region-connectivity table (Pinter, "Path Failure and Timeslicing"; region.h): component id per
+     * padded cell, 0 for blocked cells. With no corner cutting, 8-connected and 4-connected components
+     * coincide (every legal diagonal step can be replaced by two orthogonal ones), so one table serves
+     * both. It is the data of the "region" table slot, kept here too because every query reads it. */
+    const uint32_t *region;
+    uint32_t region_count;  /* that slot's count */
+    double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
+    /* Tables built at load by the registered kinds (tables.h; today "region", and on uniform-cost maps
+     * "jps_plus" and "jps_bits", jps.h), in registration order. A failed optional build leaves no slot. */
     ap_map_table tables[AP_MAP_MAX_TABLES];
     int n_tables;
 } ap_map;
@@ -107,8 +111,9 @@ typedef struct ap_map {
  * and not in [1, AP_TERRAIN_COST_MAX]) are AP_E_MAP_FORMAT.
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
  * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
- * with file label, line, column and message. Builds the region table and, on uniform-cost maps, the JPS
- * tables (jps.h; optional: a map too large for them simply has none) before returning.
+ * with file label, line, column and message. Builds the registered per-map tables (tables.h: the region
+ * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks)
+ * before returning; a required table that cannot be built fails the load with its status.
  * Thread-safe (no shared state). Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012).
  * Terrain: '.', 'G', 'S' passable; '@', 'O' blocked; 'T', 'W' blocked unless opts gives them a cost. */
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,
@@ -137,7 +142,7 @@ static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, d
     return len * 0.5 * (m->cost_of[m->kind[a]] + m->cost_of[m->kind[b]]);
 }
 
-/* The table slot named `name` (e.g. AP_JPS_TABLE_NAME), or NULL. Pure; thread-safe on a loaded map. */
+/* The table slot named `name` (e.g. "region", AP_JPS_TABLE_NAME), or NULL. Pure; thread-safe on a loaded map. */
 const ap_map_table *ap_map_find_table(const ap_map *m, const char *name);
 
 /* Free a map and its tables. NULL is ignored. Not safe while other threads still read the map. */

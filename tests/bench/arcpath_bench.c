@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../../planner/world/collide.h"
+#include "../../planner/world/grid_world.h"
 #include "../../planner/world/map.h"
 #include "../../planner/plan/plan.h"
 #include "../../planner/plan/smooth.h"
@@ -190,8 +191,6 @@ int main(int argc, char **argv)
     }
     if (table_stats) {
         double cells = (double)m->width * (double)m->height;
-        fprintf(stderr, "table\tregion\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->table_bytes,
-                m->tables_seconds * 1e3, (double)m->table_bytes / cells);
         for (int i = 0; i < m->n_tables; i++)
             fprintf(stderr, "table\t%s\tbytes\t%zu\tbuild_ms\t%.3f\tbytes_per_cell\t%.2f\n", m->tables[i].name,
                     m->tables[i].bytes, m->tables[i].build_seconds * 1e3, (double)m->tables[i].bytes / cells);
@@ -267,7 +266,9 @@ int main(int argc, char **argv)
         memcpy(pts, r.waypoints, nw * 2 * sizeof *pts);
         double(*pp)[2] = (double(*)[2])pts;
         uint64_t s0 = ap_clock_ns();
-        size_t k = strcmp(walkable, "exact") == 0 ? ap_smooth_los(m, pp, nw, radius)
+        ap_world w;
+        ap_map_world(m, &w);
+        size_t k = strcmp(walkable, "exact") == 0 ? ap_smooth_los(&w, pp, nw, radius)
                                                   : ap_smooth_los_sampled(m, pp, nw, radius);
         uint64_t s1 = ap_clock_ns();
         double len = 0.0;

@@ -606,8 +606,8 @@ static void make_map(ap_map *m, const char *id, int32_t w, int32_t h)
     m->passable_cells = (int64_t)w * h - 7;
     m->region_count = 3;
     m->load_seconds = 0.0125;
-    m->tables_seconds = V_B;
-    m->table_bytes = (size_t)(w + 2) * (size_t)(h + 2) * 4;
+    m->tables[m->n_tables++] = (ap_map_table){.name = "region", .bytes = (size_t)(w + 2) * (size_t)(h + 2) * 4,
+                                              .build_seconds = V_B, .count_name = "regions", .count = 3};
     /* weighted: '.' 1, 'G' 1, 'S' 2.5, trees blocked, water 7 */
     m->weighted = true;
     const double cost_of[AP_TERRAIN_KINDS] = {1.0, 1.0, 2.5, 0.0, 7.0};

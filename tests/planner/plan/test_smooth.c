@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../../planner/world/collide.h"
+#include "../../../planner/world/grid_world.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/plan/smooth.h"
 #include "../../util.h"
@@ -72,6 +73,8 @@ START_TEST(smooth_movingai)
         ap_diag d;
         if (ap_map_load(path, NULL, &m, &d) != AP_OK)
             continue;
+        ap_world w;
+        ap_map_world(m, &w);
         ap_workspace ws;
         ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
         ap_test_rng rng = {1234 + k};
@@ -95,7 +98,7 @@ START_TEST(smooth_movingai)
             size_t n = raw.n_waypoints;
             double(*pts)[2] = malloc(n * sizeof *pts);
             memcpy(pts, raw.waypoints, n * sizeof *pts);
-            size_t k2 = ap_smooth_los(m, pts, n, r);
+            size_t k2 = ap_smooth_los(&w, pts, n, r);
             ck_assert_uint_le(k2, n);
             ck_assert_uint_ge(k2, 2);
             ck_assert(pts[0][0] == raw.waypoints[0][0] && pts[0][1] == raw.waypoints[0][1]);
@@ -142,22 +145,24 @@ START_TEST(smooth_hand)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 7\nwidth 7\nmap\n"
                                         ".......\n.......\n.......\n...@...\n.......\n.......\n.......\n");
+    ap_world w;
+    ap_map_world(m, &w);
     double pts[3][2] = {{0.5, 0.5}, {0.5, 6.5}, {6.5, 6.5}};
-    ck_assert_uint_eq(ap_smooth_los(m, pts, 3, 0.0), 3); /* the diagonal crosses the block */
+    ck_assert_uint_eq(ap_smooth_los(&w, pts, 3, 0.0), 3); /* the diagonal crosses the block */
     /* the shortcut y = x + 2 passes 1/sqrt(2) from the block's corner (3, 4) */
     double pts2[3][2] = {{1.5, 3.5}, {1.5, 5.5}, {3.5, 5.5}};
-    ck_assert_uint_eq(ap_smooth_los(m, pts2, 3, 0.7), 2);
+    ck_assert_uint_eq(ap_smooth_los(&w, pts2, 3, 0.7), 2);
     ck_assert_double_eq(pts2[1][0], 3.5);
     ck_assert_double_eq(pts2[1][1], 5.5);
     double pts3[3][2] = {{1.5, 3.5}, {1.5, 5.5}, {3.5, 5.5}};
-    ck_assert_uint_eq(ap_smooth_los(m, pts3, 3, 0.71), 3);
+    ck_assert_uint_eq(ap_smooth_los(&w, pts3, 3, 0.71), 3);
     ck_assert_double_eq(pts3[1][0], 1.5);
     /* in place with several drops: a straight row of centres collapses to its ends */
     double row[5][2] = {{0.5, 1.5}, {1.5, 1.5}, {2.5, 1.5}, {3.5, 1.5}, {4.5, 1.5}};
-    ck_assert_uint_eq(ap_smooth_los(m, row, 5, 0.4), 2);
+    ck_assert_uint_eq(ap_smooth_los(&w, row, 5, 0.4), 2);
     ck_assert_double_eq(row[1][0], 4.5);
     double one[1][2] = {{1.0, 1.0}};
-    ck_assert_uint_eq(ap_smooth_los(m, one, 1, 0.0), 1);
+    ck_assert_uint_eq(ap_smooth_los(&w, one, 1, 0.0), 1);
     ap_map_free(m);
 }
 END_TEST

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../../../planner/world/map.h"
+#include "../../../planner/world/tables.h"
 #include "../../../planner/base/status.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -43,8 +44,9 @@ START_TEST(valid_small)
         ck_assert_int_eq(m->pass[ap_map_index(m, x, 3)], 0);
     }
     ck_assert_uint_eq(ap_map_node_count(m), 6 * 5);
-    ck_assert_uint_eq(m->table_bytes, 6 * 5 * sizeof(uint32_t));
-    ck_assert(m->load_seconds >= 0.0 && m->tables_seconds >= 0.0);
+    const ap_map_table *rt = ap_map_find_table(m, "region");
+    ck_assert_uint_eq(rt->bytes, 6 * 5 * sizeof(uint32_t));
+    ck_assert(m->load_seconds >= 0.0 && rt->build_seconds >= 0.0);
     ap_map_free(m);
 }
 END_TEST
@@ -244,6 +246,75 @@ START_TEST(regions)
 }
 END_TEST
 
+/* Per-map tables come from the registered kinds (tables.h), in registration order. */
+START_TEST(registered_tables)
+{
+    size_t nk;
+    const ap_table_kind *const *k = ap_table_kinds(&nk);
+    ck_assert_uint_eq(nk, 3);
+    ck_assert_str_eq(k[0]->name, "region");
+    ck_assert_str_eq(k[0]->count_name, "regions");
+    ck_assert_uint_eq(k[0]->flags, 0); /* required, every map */
+    ck_assert_str_eq(k[1]->name, "jps_plus");
+    ck_assert_str_eq(k[2]->name, "jps_bits");
+    for (size_t i = 1; i < nk; i++)
+        ck_assert_uint_eq(k[i]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+
+    /* A uniform map: all three; the region slot is what m->region points at, with its count. */
+    ap_map *m = ap_test_map_from_string(HDR "..@.\n..@.\n..@.\n");
+    ck_assert_int_eq(m->n_tables, 3);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_str_eq(m->tables[i].name, k[i]->name);
+        ck_assert_ptr_nonnull(m->tables[i].data);
+        ck_assert_ptr_eq(m->tables[i].free_fn, k[i]->free_fn);
+        ck_assert(m->tables[i].build_seconds >= 0.0);
+    }
+    ck_assert_ptr_eq(m->tables[0].data, m->region);
+    ck_assert_uint_eq(m->tables[0].count, 2);
+    ck_assert_uint_eq(m->region_count, 2);
+    ck_assert_uint_eq(m->tables[0].bytes, 6 * 5 * sizeof(uint32_t));
+    ck_assert_ptr_null(m->tables[1].count_name);
+    /* JPS+: 8 int16 distances, 8 int8 copies and a forced-neighbour byte per padded cell, plus the header
+     * (three pointers and the cell count, padded). */
+    ck_assert_uint_eq(m->tables[1].bytes, 3 * sizeof(void *) + 8 + 6 * 5 * 25);
+    /* Building again adds slots until none is left; then the required region kind fails with
+     * AP_E_INTERNAL and its name, and every slot built so far stays with the map (freed below). */
+    const char *failed = NULL;
+    int st;
+    while ((st = ap_map_build_tables(m, &failed)) == AP_OK)
+        ck_assert_int_le(m->n_tables, AP_MAP_MAX_TABLES);
+    ck_assert_int_eq(st, AP_E_INTERNAL);
+    ck_assert_str_eq(failed, "region");
+    ck_assert_int_eq(m->n_tables, AP_MAP_MAX_TABLES);
+    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, k[(AP_MAP_MAX_TABLES - 1) % nk]->name);
+    ap_map_free(m);
+
+    /* A weighted map: the JPS kinds do not apply. */
+    ap_terrain_costs swamp = {.map_id = "t", .cost = {0, 0, 2.0, 0, 0}};
+    ap_map_opts o = {.terrain = &swamp, .n_terrain = 1};
+    ap_diag d;
+    ck_assert_int_eq(parse_lim(HDR "..S.\n....\n....\n", &o, &d, &m), AP_OK);
+    ck_assert_int_eq(m->n_tables, 1);
+    ck_assert_str_eq(m->tables[0].name, "region");
+    ap_map_free(m);
+
+    /* An optional build that fails leaves no slot: 40000 columns do not fit JPS+'s int16 distances. */
+    size_t w = 40000, len = 64 + w + 1;
+    char *text = malloc(len);
+    int at = snprintf(text, len, "type octile\nheight 1\nwidth %zu\nmap\n", w);
+    memset(text + at, '.', w);
+    text[at + (int)w] = '\0';
+    ap_map_opts wide = {.max_width = (int32_t)w};
+    ck_assert_int_eq(parse_lim(text, &wide, &d, &m), AP_OK);
+    free(text);
+    ck_assert_int_eq(m->n_tables, 2);
+    ck_assert_str_eq(m->tables[0].name, "region");
+    ck_assert_str_eq(m->tables[1].name, "jps_bits");
+    ck_assert_ptr_null(ap_map_find_table(m, "jps_plus"));
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(status_names)
 {
     ck_assert_str_eq(ap_status_name(AP_OK), "ok");
@@ -359,6 +430,7 @@ Suite *map_suite(void)
     tcase_add_test(tc, bad_ids);
     tcase_add_test(tc, load_file);
     tcase_add_test(tc, regions);
+    tcase_add_test(tc, registered_tables);
     tcase_add_test(tc, terrain_costs);
     tcase_add_test(tc, status_names);
     suite_add_tcase(s, tc);

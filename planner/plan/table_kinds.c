@@ -1,0 +1,19 @@
+/* table_kinds.c — THE list of per-map table kinds (world/tables.h), one line per kind, in build order (the
+ * map info lists them in this order too). Kept here, outside planner/world, so the map loader builds the
+ * tables of the search and grid modules without including them. */
+#include "../world/tables.h"
+
+#include "../grid/jps.h"
+#include "../world/region.h"
+
+static const ap_table_kind *const kinds[] = {
+    &ap_region_table_kind,    /* required: every query checks regions first (plan.c) */
+    &ap_jps_plus_table_kind,  /* optional, uniform-cost maps: JPS+ jump distances */
+    &ap_jps_bits_table_kind,  /* optional, uniform-cost maps: online JPS's bit lines */
+};
+
+const ap_table_kind *const *ap_table_kinds(size_t *n)
+{
+    *n = sizeof kinds / sizeof kinds[0];
+    return kinds;
+}

@@ -1,0 +1,77 @@
+/* grid_world.c — the grid map's world operations (grid_world.h): collide.h's exact tests over the map's
+ * passability mask (or its cheap-terrain mask), the region table, the table slots. */
+#include "grid_world.h"
+
+#include "collide.h"
+
+static bool grid_point_clear(const void *ctx, double x, double y, double r)
+{
+    /* A zero-length sweep is the disc itself. */
+    return ap_line_clear(ctx, x, y, x, y, r);
+}
+
+static bool grid_line_clear(const void *ctx, double ax, double ay, double bx, double by, double r)
+{
+    return ap_line_clear(ctx, ax, ay, bx, by, r);
+}
+
+static bool grid_segment_clear(const void *ctx, const ap_segment *s, double r)
+{
+    return ap_segment_clear(ctx, s, r);
+}
+
+static bool cheap_point_clear(const void *ctx, double x, double y, double r)
+{
+    const ap_map *m = ctx;
+    return ap_line_clear_mask(m, m->cheap, x, y, x, y, r);
+}
+
+static bool cheap_line_clear(const void *ctx, double ax, double ay, double bx, double by, double r)
+{
+    const ap_map *m = ctx;
+    return ap_line_clear_mask(m, m->cheap, ax, ay, bx, by, r);
+}
+
+static bool cheap_segment_clear(const void *ctx, const ap_segment *s, double r)
+{
+    const ap_map *m = ctx;
+    return ap_segment_clear_mask(m, m->cheap, s, r);
+}
+
+static uint32_t grid_region(const void *ctx, double x, double y)
+{
+    const ap_map *m = ctx;
+    /* Written so that NaN fails every comparison and lands in the off-map answer. */
+    if (!(x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height))
+        return 0;
+    return m->region[ap_map_index(m, (int32_t)x, (int32_t)y)];
+}
+
+static const void *grid_table(const void *ctx, const char *name)
+{
+    const ap_map_table *t = ap_map_find_table(ctx, name);
+    return t != NULL ? t->data : NULL;
+}
+
+static const ap_world_ops grid_ops = {grid_point_clear, grid_line_clear, grid_segment_clear, grid_region,
+                                      grid_table};
+static const ap_world_ops cheap_ops = {cheap_point_clear, cheap_line_clear, cheap_segment_clear, grid_region,
+                                       grid_table};
+
+static void fill(const ap_map *m, const ap_world_ops *ops, ap_world *out)
+{
+    out->ops = ops;
+    out->ctx = m;
+    out->width = (double)m->width;
+    out->height = (double)m->height;
+}
+
+void ap_map_world(const ap_map *m, ap_world *out)
+{
+    fill(m, &grid_ops, out);
+}
+
+void ap_map_world_cheap(const ap_map *m, ap_world *out)
+{
+    fill(m, m->cheap != NULL ? &cheap_ops : &grid_ops, out);
+}

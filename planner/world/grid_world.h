@@ -1,0 +1,23 @@
+/* grid_world.h — a Moving AI grid map (map.h) as a world (world.h).
+ *
+ * Obstacles are the closed squares of blocked cells; the clearance tests are collide.h's exact swept-disc
+ * tests, regions are the map's region table, tables the map's table slots (ap_map_find_table).
+ */
+#ifndef AP_GRID_WORLD_H
+#define AP_GRID_WORLD_H
+
+#include "map.h"
+#include "world.h"
+
+/* Fill *out with the world of map m: bounds width x height tiles, obstacles = blocked cells (map.h).
+ * m is borrowed (must outlive *out) and only read, so the world is thread-safe like the map. */
+void ap_map_world(const ap_map *m, ap_world *out);
+
+/* The cheap-terrain view of a weighted map m (m->weighted; map.h): the same world, except that the
+ * clearance tests treat every cell whose cost is not m->cost_min as blocked. Smoothing on weighted maps
+ * uses it so that a shortcut only crosses the cheapest terrain, which never costs more than the cells it
+ * replaces. Regions and tables are the map's own. On a uniform map (m->cheap == NULL) this is
+ * ap_map_world. Borrowing and thread safety as ap_map_world. */
+void ap_map_world_cheap(const ap_map *m, ap_world *out);
+
+#endif

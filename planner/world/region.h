@@ -1,0 +1,19 @@
+/* region.h — the region-connectivity table of a grid map, a registered table kind (tables.h).
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding", "Path Failure and Timeslicing": a component id per
+ * cell answers "unreachable" without searching. The loader keeps m->region pointing at the table's data
+ * (map.h), so the check every query makes is one array read.
+ */
+#ifndef AP_REGION_H
+#define AP_REGION_H
+
+#include "tables.h"
+
+#define AP_REGION_TABLE_NAME "region"
+
+/* "region": data = uint32_t per padded cell (ap_map_node_count(m) entries): the 4-connected component id
+ * of a passable cell, 1 .. count in row-major order of first cells, 0 for blocked ones; count = the number
+ * of components ("regions"); bytes = 4 per padded cell. Required (a map without it does not load). */
+extern const ap_table_kind ap_region_table_kind;
+
+#endif

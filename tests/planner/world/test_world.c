@@ -1,0 +1,328 @@
+/* test_world.c — the world interface (world.h) is world-agnostic: smoothing, art and the clear verdict on a
+ * second, test-only world of disc obstacles with analytic tests; and the grid world (grid_world.h) agrees
+ * with collide.c on random lines, arcs and points, its cheap-terrain view with a map whose dear cells are
+ * blocked. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/base/status.h"
+#include "../../../planner/plan/art.h"
+#include "../../../planner/plan/smooth.h"
+#include "../../../planner/world/collide.h"
+#include "../../../planner/world/grid_world.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* ---- a disc world -----------------------------------------------------------------------------------
+ * Obstacles are closed discs; the unit's closed disc of radius r is clear of one iff the centre distance
+ * exceeds R + r, and of the outside of [0, w] x [0, h] iff its centre is more than r inside every side. */
+
+typedef struct disc {
+    double x, y, R;
+} disc;
+
+typedef struct disc_world {
+    double w, h;
+    const disc *d;
+    size_t n;
+} disc_world;
+
+/* Squared distance from p to the segment a-b. */
+static double pt_seg_d2(double px, double py, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, L2 = dx * dx + dy * dy;
+    double t = L2 > 0.0 ? ((px - ax) * dx + (py - ay) * dy) / L2 : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    double ex = ax + t * dx - px, ey = ay + t * dy - py;
+    return ex * ex + ey * ey;
+}
+
+/* True when angle a (radians) lies on the arc that starts at angle a0 and turns by sweep (either sign). */
+static bool on_sweep(double a, double a0, double sweep)
+{
+    double lo = sweep >= 0.0 ? a0 : a0 + sweep;
+    double t = fmod(a - lo, 2.0 * M_PI);
+    if (t < 0.0)
+        t += 2.0 * M_PI;
+    return t <= fabs(sweep);
+}
+
+/* Distance from p to an arc: radially to the circle when p's direction from the centre is on the sweep
+ * (the distance to a circle point grows with the angle away from that direction), else the nearer end. */
+static double pt_arc_d(const ap_segment *s, double px, double py)
+{
+    double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx);
+    double dx = px - s->cx, dy = py - s->cy;
+    if (on_sweep(atan2(dy, dx), a0, s->sweep))
+        return fabs(hypot(dx, dy) - s->radius);
+    return fmin(hypot(px - s->x0, py - s->y0), hypot(px - s->x1, py - s->y1));
+}
+
+static bool inside(const disc_world *dw, double minx, double miny, double maxx, double maxy, double r)
+{
+    return minx - r > 0.0 && miny - r > 0.0 && maxx + r < dw->w && maxy + r < dw->h;
+}
+
+static bool dw_line(const void *ctx, double ax, double ay, double bx, double by, double r)
+{
+    const disc_world *dw = ctx;
+    if (!(r >= 0.0) || !inside(dw, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by), r))
+        return false;
+    for (size_t i = 0; i < dw->n; i++) {
+        double k = dw->d[i].R + r;
+        if (pt_seg_d2(dw->d[i].x, dw->d[i].y, ax, ay, bx, by) <= k * k)
+            return false;
+    }
+    return true;
+}
+
+static bool dw_point(const void *ctx, double x, double y, double r)
+{
+    return dw_line(ctx, x, y, x, y, r);
+}
+
+static bool dw_segment(const void *ctx, const ap_segment *s, double r)
+{
+    const disc_world *dw = ctx;
+    if (s->type != AP_SEG_ARC)
+        return dw_line(ctx, s->x0, s->y0, s->x1, s->y1, r);
+    /* Bounds: the arc's box is its ends plus the circle's axis extremes on the sweep. */
+    double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx);
+    double minx = fmin(s->x0, s->x1), maxx = fmax(s->x0, s->x1), miny = fmin(s->y0, s->y1), maxy = fmax(s->y0, s->y1);
+    if (on_sweep(0.0, a0, s->sweep))
+        maxx = s->cx + s->radius;
+    if (on_sweep(M_PI_2, a0, s->sweep))
+        maxy = s->cy + s->radius;
+    if (on_sweep(M_PI, a0, s->sweep))
+        minx = s->cx - s->radius;
+    if (on_sweep(-M_PI_2, a0, s->sweep))
+        miny = s->cy - s->radius;
+    if (!(r >= 0.0) || !inside(dw, minx, miny, maxx, maxy, r))
+        return false;
+    for (size_t i = 0; i < dw->n; i++)
+        if (pt_arc_d(s, dw->d[i].x, dw->d[i].y) <= dw->d[i].R + r)
+            return false;
+    return true;
+}
+
+/* The discs never cut the world apart in these tests: every free point is in region 1. */
+static uint32_t dw_region(const void *ctx, double x, double y)
+{
+    return dw_point(ctx, x, y, 0.0) ? 1 : 0;
+}
+
+static const void *dw_table(const void *ctx, const char *name)
+{
+    const disc_world *dw = ctx;
+    return strcmp(name, "discs") == 0 ? dw->d : NULL;
+}
+
+static const ap_world_ops disc_ops = {dw_point, dw_line, dw_segment, dw_region, dw_table};
+
+static ap_world disc_world_of(const disc_world *dw)
+{
+    return (ap_world){&disc_ops, dw, dw->w, dw->h};
+}
+
+START_TEST(smooth_on_discs)
+{
+    const disc d[] = {{5.0, 5.0, 1.0}};
+    disc_world dw = {20.0, 20.0, d, 1};
+    ap_world w = disc_world_of(&dw);
+    /* (1,1) -> (9,5) passes 16/sqrt(80) = 1.78885 from the disc's centre: clear for r < 0.78885. */
+    double p1[4][2] = {{1, 1}, {5, 1}, {9, 1}, {9, 5}};
+    ck_assert_uint_eq(ap_smooth_los(&w, p1, 4, 0.78), 2);
+    ck_assert(p1[1][0] == 9.0 && p1[1][1] == 5.0);
+    double p2[4][2] = {{1, 1}, {5, 1}, {9, 1}, {9, 5}};
+    ck_assert_uint_eq(ap_smooth_los(&w, p2, 4, 0.79), 3);
+    ck_assert(p2[1][0] == 9.0 && p2[1][1] == 1.0 && p2[2][0] == 9.0 && p2[2][1] == 5.0);
+    /* Straight through the disc: nothing can be dropped. */
+    double p3[3][2] = {{1, 5}, {5, 2}, {9, 5}};
+    ck_assert_uint_eq(ap_smooth_los(&w, p3, 3, 0.0), 3);
+    /* The world's edge is an obstacle: along y = 0.5 a unit of radius 0.5 touches it, 0.49 does not. */
+    double p4[3][2] = {{10, 0.5}, {12, 0.5}, {14, 0.5}};
+    ck_assert_uint_eq(ap_smooth_los(&w, p4, 3, 0.5), 3);
+    ck_assert_uint_eq(ap_smooth_los(&w, p4, 3, 0.49), 2);
+    ck_assert_ptr_eq(ap_world_table(&w, "discs"), d);
+    ck_assert_ptr_null(ap_world_table(&w, "jps_plus"));
+    ck_assert_uint_eq(ap_world_region(&w, 5.0, 5.5), 0);
+    ck_assert_uint_eq(ap_world_region(&w, 7.0, 5.0), 1);
+}
+END_TEST
+
+START_TEST(clear_on_discs)
+{
+    const disc d[] = {{10.0, 10.0, 1.0}};
+    disc_world dw = {20.0, 20.0, d, 1};
+    ap_world w = disc_world_of(&dw);
+    /* A half circle of radius 3 round the disc's centre: 3 from it everywhere, clear iff r < 2. */
+    ap_segment half = ap_segment_arc(13.0, 10.0, M_PI_2, 3.0, M_PI);
+    ck_assert(ap_world_segment_clear(&w, &half, 2.0 - 1e-9));
+    ck_assert(!ap_world_segment_clear(&w, &half, 2.0 + 1e-9));
+    /* Centre (10, 14), radius 2, from (12, 14) down through (10, 16) to (8, 14): its nearest points to the
+     * disc are the ends, sqrt(4 + 16) away; the full circle would come to 2 (at (10, 12)). */
+    ap_segment low = ap_segment_arc(12.0, 14.0, M_PI_2, 2.0, M_PI);
+    ck_assert_double_eq_tol(low.y1, 14.0, 1e-12);
+    ck_assert(ap_world_segment_clear(&w, &low, sqrt(20.0) - 1.0 - 1e-9));
+    ck_assert(!ap_world_segment_clear(&w, &low, sqrt(20.0) - 1.0 + 1e-9));
+    /* The other half passes through (10, 12), 2 from the centre. */
+    ap_segment high = ap_segment_arc(12.0, 14.0, -M_PI_2, 2.0, -M_PI);
+    ck_assert(ap_world_segment_clear(&w, &high, 1.0 - 1e-9));
+    ck_assert(!ap_world_segment_clear(&w, &high, 1.0 + 1e-9));
+    /* The verdict of a path: every segment, or the start point when there are none. */
+    const ap_segment both[2] = {low, ap_segment_line(8.0, 14.0, 8.0, 18.0)};
+    ck_assert(ap_world_path_clear(&w, both, 2, 0.0, 0.0, 1.0));
+    ck_assert(!ap_world_path_clear(&w, both, 2, 0.0, 0.0, 2.0)); /* the line comes 2 from the world's edge */
+    ck_assert(ap_world_path_clear(&w, NULL, 0, 10.0, 11.5, 0.49)); /* 1.5 from the centre */
+    ck_assert(!ap_world_path_clear(&w, NULL, 0, 10.0, 11.5, 0.5));  /* closed discs touch */
+    ck_assert(!ap_world_point_clear(&w, 10.0, 15.0, -1.0));
+}
+END_TEST
+
+/* Fixed-angle art chooses its route by the world's clearance: a disc at the first route's corner sends it
+ * the other way; with no world it keeps the first. */
+START_TEST(art_on_discs)
+{
+    const disc d[] = {{7.0, 2.5, 0.5}};
+    disc_world dw = {20.0, 20.0, d, 1};
+    ap_world w = disc_world_of(&dw);
+    ap_segment line = ap_segment_line(2.0, 2.0, 12.0, 7.0); /* 26.6 degrees: between 0 and 45 */
+    ap_segment *o;
+    size_t no;
+    bool clear;
+    ck_assert_int_eq(ap_art_convert(NULL, 0.3, 8, &line, 1, &o, &no, &clear), AP_OK);
+    ck_assert_uint_eq(no, 2);
+    ck_assert_double_eq_tol(o[0].x1, 7.0, 1e-9); /* east 5, then 45 degrees for 5 sqrt 2 */
+    ck_assert_double_eq_tol(o[0].y1, 2.0, 1e-9);
+    ck_assert(clear);
+    free(o);
+    ck_assert_int_eq(ap_art_convert(&w, 0.3, 8, &line, 1, &o, &no, &clear), AP_OK);
+    ck_assert_uint_eq(no, 2);
+    ck_assert_double_eq_tol(o[0].x1, 7.0, 1e-9); /* 45 degrees first, then east */
+    ck_assert_double_eq_tol(o[0].y1, 7.0, 1e-9);
+    ck_assert_double_eq_tol(o[0].heading, M_PI_4, 1e-15);
+    ck_assert_double_eq_tol(o[1].heading, 0.0, 1e-15);
+    ck_assert(clear);
+    ck_assert(ap_world_segments_clear(&w, o, no, 0.3));
+    free(o);
+    /* A disc on each route: neither is clear, the staircases neither; the answer says so. */
+    const disc d2[] = {{7.0, 2.5, 0.5}, {7.0, 6.5, 0.5}, {7.0, 4.5, 0.5}};
+    disc_world dw2 = {20.0, 20.0, d2, 3};
+    ap_world w2 = disc_world_of(&dw2);
+    ck_assert_int_eq(ap_art_convert(&w2, 0.3, 8, &line, 1, &o, &no, &clear), AP_OK);
+    ck_assert(!clear);
+    free(o);
+}
+END_TEST
+
+/* ---- the grid world against collide.c ---------------------------------------------------------------- */
+
+#define GW 24
+#define GH 20
+
+/* A deterministic GW x GH map: about 1/8 blocked ('@'), about 1/8 swamp ('S'), the rest plain. */
+static void random_map_text(char *buf, size_t cap, ap_test_rng *g)
+{
+    size_t k = (size_t)snprintf(buf, cap, "type octile\nheight %d\nwidth %d\nmap\n", GH, GW);
+    for (int y = 0; y < GH; y++) {
+        for (int x = 0; x < GW; x++) {
+            unsigned v = ap_test_rand(g) % 8;
+            buf[k++] = v < 1 ? '@' : (v < 2 ? 'S' : '.');
+        }
+        buf[k++] = '\n';
+    }
+    buf[k] = '\0';
+}
+
+static ap_segment random_segment(ap_test_rng *g)
+{
+    double x0 = ap_test_rand01(g) * (GW + 2) - 1.0, y0 = ap_test_rand01(g) * (GH + 2) - 1.0;
+    if (ap_test_rand(g) % 2 == 0) {
+        double len = ap_test_rand01(g) * 5.0, h = ap_test_rand01(g) * 2.0 * M_PI;
+        return ap_segment_line(x0, y0, x0 + len * cos(h), y0 + len * sin(h));
+    }
+    double R = 0.3 + ap_test_rand01(g) * 3.0, sweep = (ap_test_rand01(g) * 2.0 - 1.0) * M_PI;
+    return ap_segment_arc(x0, y0, ap_test_rand01(g) * 2.0 * M_PI, R, sweep);
+}
+
+START_TEST(grid_world_agrees_with_collide)
+{
+    ap_test_rng g = {20261124};
+    static char text[64 + (GW + 1) * GH];
+    random_map_text(text, sizeof text, &g);
+    /* Swamp costs 3, so the cheap view is the map with swamp blocked too. */
+    ap_terrain_costs swamp = {.map_id = "t", .cost = {0, 0, 3.0, 0, 0}};
+    ap_map_opts opts = {.terrain = &swamp, .n_terrain = 1};
+    ap_map *m, *plain, *cheap_only;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("t", "t", text, strlen(text), &opts, &m, &d), AP_OK);
+    ck_assert(m->weighted);
+    plain = ap_test_map_from_string(text);
+    for (char *c = text; *c != '\0'; c++)
+        if (*c == 'S')
+            *c = '@';
+    cheap_only = ap_test_map_from_string(text);
+    ap_world w, cw, pw;
+    ap_map_world(m, &w);
+    ap_map_world_cheap(m, &cw);
+    ap_map_world_cheap(plain, &pw); /* a uniform map: the cheap view is the map itself */
+    ck_assert(w.width == GW && w.height == GH && cw.width == GW && cw.height == GH);
+    ck_assert_ptr_eq(pw.ops, w.ops);
+    int n = ap_test_quick() ? 1500 : 6000, clear = 0, cheap_clear = 0;
+    for (int i = 0; i < n; i++) {
+        ap_segment s = random_segment(&g);
+        double r = ap_test_rand01(&g);
+        bool c = ap_segment_clear(m, &s, r);
+        ck_assert(ap_world_segment_clear(&w, &s, r) == c);
+        ck_assert(ap_world_segment_clear(&pw, &s, r) == ap_segment_clear(plain, &s, r));
+        bool cc = ap_segment_clear(cheap_only, &s, r);
+        ck_assert(ap_world_segment_clear(&cw, &s, r) == cc);
+        ck_assert(!cc || c); /* blocking more cells never clears a segment */
+        ck_assert(ap_world_line_clear(&w, s.x0, s.y0, s.x1, s.y1, r) == ap_line_clear(m, s.x0, s.y0, s.x1, s.y1, r));
+        ck_assert(ap_world_line_clear(&cw, s.x0, s.y0, s.x1, s.y1, r) ==
+                  ap_line_clear(cheap_only, s.x0, s.y0, s.x1, s.y1, r));
+        ck_assert(ap_world_point_clear(&w, s.x0, s.y0, r) == ap_line_clear(m, s.x0, s.y0, s.x0, s.y0, r));
+        ck_assert(ap_world_point_clear(&cw, s.x0, s.y0, r) ==
+                  ap_line_clear(cheap_only, s.x0, s.y0, s.x0, s.y0, r));
+        clear += c;
+        cheap_clear += cc;
+    }
+    /* Both verdicts occur often, so the comparisons above were not all of one kind. */
+    ck_assert_int_gt(clear, n / 20);
+    ck_assert_int_lt(clear, n - n / 20);
+    ck_assert_int_gt(cheap_clear, n / 50);
+    ck_assert_int_lt(cheap_clear, clear);
+    /* Regions: the map's table by cell; 0 off the map, on blocked cells and for NaN. */
+    for (int32_t y = 0; y < GH; y++)
+        for (int32_t x = 0; x < GW; x++) {
+            uint32_t want = m->region[ap_map_index(m, x, y)];
+            ck_assert_uint_eq(ap_world_region(&w, x + 0.25, y + 0.75), want);
+            ck_assert_uint_eq(ap_world_region(&cw, x + 0.5, y + 0.5), want);
+            ck_assert(want != 0 || !ap_map_passable(m, x, y));
+        }
+    ck_assert_uint_eq(ap_world_region(&w, -0.5, 1.0), 0);
+    ck_assert_uint_eq(ap_world_region(&w, 1.0, GH), 0);
+    ck_assert_uint_eq(ap_world_region(&w, NAN, 1.0), 0);
+    /* Tables: the map's slots by name. */
+    ck_assert_ptr_eq(ap_world_table(&pw, "jps_plus"), ap_map_find_table(plain, "jps_plus")->data);
+    ck_assert_ptr_null(ap_world_table(&w, "jps_plus")); /* weighted: no JPS tables */
+    ck_assert_ptr_null(ap_world_table(&w, "no such table"));
+    ap_map_free(m);
+    ap_map_free(plain);
+    ap_map_free(cheap_only);
+}
+END_TEST
+
+Suite *world_suite(void)
+{
+    Suite *s = suite_create("world");
+    TCase *tc = tcase_create("world");
+    tcase_add_test(tc, smooth_on_discs);
+    tcase_add_test(tc, clear_on_discs);
+    tcase_add_test(tc, art_on_discs);
+    tcase_add_test(tc, grid_world_agrees_with_collide);
+    suite_add_tcase(s, tc);
+    return s;
+}
