@@ -11,6 +11,7 @@
 
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
+#include "../proto/errors.h"
 
 #define MAX_SUCC AP_PLAN_MAX_SUCC /* the most successors any plan domain yields (directional: plan.h) */
 #define SWEEP_INTERVAL_MS 100

@@ -10,6 +10,7 @@
 #include "planner/world/map.h"
 #include "planner/search/search.h"
 #include "planner/base/status.h"
+#include "proto/errors.h"
 #include "server/lanes.h"
 
 Suite *lanes_suite(void);
