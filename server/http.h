@@ -21,6 +21,7 @@
 #include "lanes.h"
 #include "metrics.h"
 #include "registry.h"
+#include "route.h"
 
 struct MHD_Daemon;
 
@@ -66,6 +67,11 @@ int64_t ap_http_inflight(ap_http *h);
 /* Stop the daemon (joins its thread, closes every connection) and close the quiesced socket. Call only when
  * no request is suspended (after the lanes drained). Main/loop thread. Safe on a zeroed or stopped h. */
 void ap_http_stop(ap_http *h);
+
+/* The server's route table (route.h): every route's methods, path pattern, handler and metric label, in
+ * the order of the metrics exposition; *n gets its length. ap_http_start labels the metrics with it.
+ * Static storage; thread-safe. */
+const ap_route *ap_http_routes(size_t *n);
 
 /* True when id is an acceptable client X-Request-ID: 1..128 printable ASCII characters, no spaces. Pure. */
 bool ap_http_valid_request_id(const char *id);

@@ -1,14 +1,16 @@
-/* main.c — runs every server/ suite (metrics, registry, lanes). */
+/* main.c — runs every server/ suite (metrics, route, registry, lanes). */
 #include <check.h>
 #include <stdlib.h>
 
 Suite *metrics_suite(void);
+Suite *route_suite(void);
 Suite *registry_suite(void);
 Suite *lanes_suite(void);
 
 int main(void)
 {
     SRunner *sr = srunner_create(metrics_suite());
+    srunner_add_suite(sr, route_suite());
     srunner_add_suite(sr, registry_suite());
     srunner_add_suite(sr, lanes_suite());
     srunner_run_all(sr, CK_NORMAL);
