@@ -787,6 +787,12 @@ void ap_http_begin_drain(ap_http *h)
     if (h->daemon) {
         MHD_socket fd = MHD_quiesce_daemon(h->daemon);
         h->quiesced_fd = fd == MHD_INVALID_SOCKET ? -1 : (int)fd;
+        /* Quiescing only stops MHD calling accept(): the kernel would go on completing handshakes into the
+         * backlog, and those clients would be reset unanswered when the socket closes. Shutting the socket
+         * down stops the listening itself (Linux: the backlog is reset now, later connects are refused),
+         * while the descriptor stays open, as MHD requires of a quiesced socket until MHD_stop_daemon. */
+        if (h->quiesced_fd >= 0)
+            shutdown(h->quiesced_fd, SHUT_RDWR);
     }
 }
 

@@ -58,7 +58,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
 void ap_http_on_job_done(ap_job *job, void *arg);
 
 /* Begin shutdown: /readyz answers 503, new path requests are answered 503 not_ready, responses carry
- * "Connection: close", and the listen socket stops accepting (MHD_quiesce_daemon). Any thread; idempotent. */
+ * "Connection: close", and the listen socket stops accepting (MHD_quiesce_daemon) and listening (shutdown:
+ * new connects are refused rather than queued and reset; the descriptor is closed by ap_http_stop).
+ * Requests on connections already open go on. Any thread; idempotent. */
 void ap_http_begin_drain(ap_http *h);
 
 /* Requests currently between their first handler call and MHD's completion callback. Any thread. */
