@@ -133,13 +133,25 @@ START_TEST(sigterm_answers_inflight_and_exits_zero)
 }
 END_TEST
 
-/* A server of its own on the Moving AI maps with one worker, and a batch of the n longest Paris_1_1024
- * queries (A*) posted from a thread: long enough (seconds; the default 5 s deadline bounds it) that a
- * signal sent once it is in flight arrives while it runs. Returns false when the data is absent. */
-static bool start_with_long_batch(ap_srv *s, inflight *f, pthread_t *th, size_t n)
+/* A server of its own with one long request in flight on a client thread. */
+typedef struct busy_srv {
+    ap_srv s;
+    inflight f;
+    pthread_t th;
+} busy_srv;
+
+/* Start b->s on the Moving AI maps with one worker, and post a batch of the n longest Paris_1_1024
+ * queries (A*) from b->th: long enough (seconds; the default 5 s deadline bounds it) that a signal sent
+ * once it is in flight arrives while it runs. Returns false (after reporting the skip of `what`) when the
+ * data is absent. */
+static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
 {
-    if (!ap_mai_dir)
+    if (!ap_mai_dir) {
+        ap_test_skip_no_data(what);
         return false;
+    }
+    ap_srv *s = &b->s;
+    inflight *f = &b->f;
     const char *env[] = {"ARCPATH_WORKERS=1", NULL};
     ck_assert_int_eq(ap_srv_start(s, ap_mai_dir, NULL, env), 0);
     char path[1024];
@@ -161,7 +173,7 @@ static bool start_with_long_batch(ap_srv *s, inflight *f, pthread_t *th, size_t 
     at += (size_t)snprintf(f->body + at, sizeof f->body - at, "]}");
     ck_assert_uint_lt(at, sizeof f->body);
     free(sc);
-    ck_assert_int_eq(pthread_create(th, NULL, send_one, f), 0);
+    ck_assert_int_eq(pthread_create(&b->th, NULL, send_one, f), 0);
     /* In flight once the server counts it: the /metrics request itself is the other one. */
     for (int i = 0; i < 1000; i++) {
         ap_resp r;
@@ -175,6 +187,14 @@ static bool start_with_long_batch(ap_srv *s, inflight *f, pthread_t *th, size_t 
     }
     ck_abort_msg("the batch never showed up as in flight");
     return false;
+}
+
+/* Wait for the batch's answer: it must be a whole 200 "ok" batch (items ok or timeout). */
+static void expect_batch_answered(busy_srv *b)
+{
+    pthread_join(b->th, NULL);
+    ck_assert_int_eq(b->f.status, 200);
+    ck_assert_str_eq(b->f.result, "ok");
 }
 
 /* 0 when a TCP connect to 127.0.0.1:port succeeds, else its errno. */
@@ -191,52 +211,40 @@ static int connect_errno(int port)
 
 START_TEST(sigterm_refuses_new_connections_while_draining)
 {
-    ap_srv s;
-    inflight f;
-    pthread_t th;
-    if (!start_with_long_batch(&s, &f, &th, 100)) {
-        ap_test_skip_no_data("drain refusal test");
+    static busy_srv b;
+    if (!start_with_long_batch(&b, 100, "drain refusal test"))
         return;
-    }
-    ck_assert_int_eq(connect_errno(s.port), 0);
-    ck_assert_int_eq(kill(s.pid, SIGTERM), 0);
+    ck_assert_int_eq(connect_errno(b.s.port), 0);
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
     /* The signal is handled on the loop thread: wait (bounded) for the listening to stop. */
     int e = 0;
-    for (int i = 0; i < 500 && (e = connect_errno(s.port)) == 0; i++) {
+    for (int i = 0; i < 500 && (e = connect_errno(b.s.port)) == 0; i++) {
         struct timespec ts = {0, 2 * 1000000L};
         nanosleep(&ts, NULL);
     }
     ck_assert_msg(e == ECONNREFUSED, "connect while draining: %s", e ? strerror(e) : "accepted");
     /* refused by the draining server, not by one that had already exited */
     int st = 0;
-    ck_assert_int_eq(waitpid(s.pid, &st, WNOHANG), 0);
-    pthread_join(th, NULL);
-    ck_assert_int_eq(f.status, 200);
-    ck_assert_str_eq(f.result, "ok");
-    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    ck_assert_int_eq(waitpid(b.s.pid, &st, WNOHANG), 0);
+    expect_batch_answered(&b);
+    ck_assert_int_eq(ap_srv_stop(&b.s), 0);
 }
 END_TEST
 
 START_TEST(sighup_leaves_request_answered_and_server_up)
 {
-    ap_srv s;
-    inflight f;
-    pthread_t th;
-    if (!start_with_long_batch(&s, &f, &th, 30)) {
-        ap_test_skip_no_data("SIGHUP test");
+    static busy_srv b;
+    if (!start_with_long_batch(&b, 30, "SIGHUP test"))
         return;
-    }
-    ck_assert_int_eq(kill(s.pid, SIGHUP), 0);
-    pthread_join(th, NULL);
-    ck_assert_int_eq(f.status, 200);
-    ck_assert_str_eq(f.result, "ok");
+    ck_assert_int_eq(kill(b.s.pid, SIGHUP), 0);
+    expect_batch_answered(&b);
     int st = 0;
-    ck_assert_int_eq(waitpid(s.pid, &st, WNOHANG), 0);
+    ck_assert_int_eq(waitpid(b.s.pid, &st, WNOHANG), 0);
     ap_resp r;
-    ck_assert_int_eq(ap_http(&s, "GET", "/readyz", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(ap_http(&b.s, "GET", "/readyz", NULL, 0, NULL, &r), 0);
     ck_assert_int_eq(r.status, 200); /* not draining either */
     ap_resp_free(&r);
-    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    ck_assert_int_eq(ap_srv_stop(&b.s), 0);
 }
 END_TEST
 
