@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../planner/turns/profile.h"
+#include "route.h"
 
 /* Bucket bounds in ns (exact integers, so bucket choice has no floating-point edge cases) and their
  * labels, written out by hand so the exposition shows "0.00025" rather than a %g rendering. */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "route.h"
+struct ap_route; /* route.h: the server's route table rows, whose labels the request counters use */
 
 /* Most routes the request counters label one by one (the server's route table, route.h, set with
  * ap_metrics_set_routes); requests to no route, or to routes past this many, count under "other", so the
@@ -98,7 +98,7 @@ void ap_metrics_init(ap_metrics *m, const char *version);
  * first AP_METRICS_ROUTES routes, the rest count as "other"). table is borrowed and must outlive m. Until
  * this is called every request counts as "other". Call before other threads count requests or render m
  * (the server: ap_http_start). */
-void ap_metrics_set_routes(ap_metrics *m, const ap_route *table, size_t n);
+void ap_metrics_set_routes(ap_metrics *m, const struct ap_route *table, size_t n);
 
 /* The Prometheus label value of route index route ("/v1/path", ...; "other" for -1 or any index without a
  * label). Thread-safe once the routes are set. */
