@@ -1,8 +1,9 @@
-/* errors.c — the one table from ap_status to HTTP status, wire code and default message.
+/* errors.c — the one table from every status value (ap_status and ap_wire_status) to HTTP status, wire
+ * code and default message.
  *
- * Indexed by the enum value with designated initialisers so a reordering of status.h cannot silently
- * shift rows; the _Static_assert catches a status appended without a row, and the test suite checks that
- * no row was left empty.
+ * Indexed by the enum value with designated initialisers so a reordering of status.h or errors.h cannot
+ * silently shift rows; the _Static_assert catches a status appended without a row, and the test suite
+ * checks that no row was left empty.
  */
 #include "errors.h"
 
@@ -14,17 +15,11 @@ static const ap_error_info ap_error_table[] = {
     [AP_TIMEOUT] = {200, "timeout", "the deadline passed before the search ended"},
     /* A sliced search that is still running must never be answered; if it leaks out it is our bug. */
     [AP_IN_PROGRESS] = {500, "internal", "internal error"},
-    [AP_E_INVALID_JSON] = {400, "invalid_json", "the request body is not valid JSON"},
     [AP_E_INVALID_REQUEST] = {400, "invalid_request", "the request is not valid"},
     [AP_E_UNKNOWN_MAP] = {404, "unknown_map", "no map with this id is loaded"},
     [AP_E_OUT_OF_BOUNDS] = {422, "out_of_bounds", "start or goal is outside the map"},
     [AP_E_START_BLOCKED] = {422, "start_blocked", "the start cell is blocked"},
     [AP_E_GOAL_BLOCKED] = {422, "goal_blocked", "the goal cell is blocked"},
-    [AP_E_PAYLOAD_TOO_LARGE] = {413, "payload_too_large", "the request body is too large"},
-    [AP_E_OVERLOADED] = {503, "overloaded", "the server is overloaded; retry later"},
-    [AP_E_METHOD_NOT_ALLOWED] = {405, "method_not_allowed", "method not allowed for this route"},
-    [AP_E_NOT_FOUND] = {404, "not_found", "no such route"},
-    [AP_E_NOT_READY] = {503, "not_ready", "the server is not ready"},
     [AP_E_INTERNAL] = {500, "internal", "internal error"},
     /* Load-time and resource failures are not the client's fault and their details are not its business:
      * they all surface as a plain 500 "internal" (the log has the specifics). */
@@ -33,14 +28,28 @@ static const ap_error_info ap_error_table[] = {
     [AP_E_MAP_FORMAT] = {500, "internal", "internal error (map format)"},
     [AP_E_MAP_TOO_LARGE] = {500, "internal", "internal error (map too large)"},
     [AP_E_CONFIG] = {500, "internal", "internal error (configuration)"},
+    /* proto's own codes (errors.h): the HTTP request itself, not a query, is at fault or refused. */
+    [AP_E_INVALID_JSON] = {400, "invalid_json", "the request body is not valid JSON"},
+    [AP_E_PAYLOAD_TOO_LARGE] = {413, "payload_too_large", "the request body is too large"},
+    [AP_E_OVERLOADED] = {503, "overloaded", "the server is overloaded; retry later"},
+    [AP_E_METHOD_NOT_ALLOWED] = {405, "method_not_allowed", "method not allowed for this route"},
+    [AP_E_NOT_FOUND] = {404, "not_found", "no such route"},
+    [AP_E_NOT_READY] = {503, "not_ready", "the server is not ready"},
 };
 
-_Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_STATUS_COUNT,
-               "proto/errors.c: ap_error_table needs exactly one row per ap_status value");
+_Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,
+               "proto/errors.c: ap_error_table needs exactly one row per status value");
 
 const ap_error_info *ap_error_lookup(int status)
 {
-    if (status < 0 || status >= AP_STATUS_COUNT || ap_error_table[status].code == NULL)
+    if (status < 0 || status >= AP_ERROR_COUNT || ap_error_table[status].code == NULL)
         return &ap_error_table[AP_E_INTERNAL];
     return &ap_error_table[status];
+}
+
+const char *ap_error_name(int status)
+{
+    if (status >= AP_STATUS_COUNT && status < AP_ERROR_COUNT && ap_error_table[status].code != NULL)
+        return ap_error_table[status].code;
+    return ap_status_name(status);
 }

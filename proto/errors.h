@@ -1,9 +1,24 @@
-/* errors.h — the single table from every ap_status to HTTP status, stable wire code and default message;
- * and ap_wire_error, the record of a request-level error that the parsers fill and the encoders write. */
+/* errors.h — the request-level error codes only the HTTP front and the wire parsers produce (they continue
+ * the planner's ap_status, planner/base/status.h); the single table from every status value to HTTP status,
+ * stable wire code and default message; and ap_wire_error, the record of a request-level error that the
+ * parsers fill and the encoders write. */
 #ifndef AP_PROTO_ERRORS_H
 #define AP_PROTO_ERRORS_H
 
 #include "../planner/base/status.h"
+
+/* Errors the planner never produces: they are about the HTTP request (its body, method, route, the
+ * server's load or state), not about a query. Numbered after ap_status so an int status may hold either;
+ * values are stable within a release, append only before AP_ERROR_COUNT. */
+typedef enum ap_wire_status {
+    AP_E_INVALID_JSON = AP_STATUS_COUNT, /* 400 invalid_json: body is not JSON (message carries line/column) */
+    AP_E_PAYLOAD_TOO_LARGE,              /* 413 payload_too_large */
+    AP_E_OVERLOADED,                     /* 503 overloaded (with Retry-After) */
+    AP_E_METHOD_NOT_ALLOWED,             /* 405 method_not_allowed (with Allow) */
+    AP_E_NOT_FOUND,                      /* 404 not_found: no such route */
+    AP_E_NOT_READY,                      /* 503 not_ready: draining or maps not loaded */
+    AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
+} ap_wire_status;
 
 typedef struct ap_error_info {
     int http;            /* HTTP status code */
@@ -11,9 +26,14 @@ typedef struct ap_error_info {
     const char *message; /* default human-readable message */
 } ap_error_info;
 
-/* The entry for status (any ap_status value; out-of-range values give the AP_E_INTERNAL entry).
- * Returns a pointer into a static const table. Thread-safe. */
+/* The entry for status (any ap_status or ap_wire_status value; out-of-range values give the AP_E_INTERNAL
+ * entry). Returns a pointer into a static const table. Thread-safe. */
 const ap_error_info *ap_error_lookup(int status);
+
+/* A short stable lower-case name for any status value, for logs and tests: ap_status_name for the
+ * planner's values, the wire code for proto's own (which is their name), "unknown" out of range. Pure;
+ * thread-safe. */
+const char *ap_error_name(int status);
 
 /* A request-level error: status (AP_E_*), message, the offending field (dotted path, "" if none), and for
  * AP_E_INVALID_JSON the 1-based line and column in the body (0 otherwise). message and field are always

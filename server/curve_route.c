@@ -10,12 +10,12 @@
 #include "../proto/curve.h"
 #include "../proto/errors.h"
 
+/* The error answer of status; the status itself is returned so the caller knows what it answered. */
 static int error(int status, const char *message, const char *field, int line, int col, char **out,
                  size_t *out_len)
 {
-    int http = 500;
-    *out = ap_wire_encode_error(status, message, field, line, col, &http, out_len);
-    return *out != NULL ? http : 500;
+    *out = ap_wire_encode_error(status, message, field, line, col, NULL, out_len);
+    return status;
 }
 
 int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
@@ -58,5 +58,5 @@ int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
     *out = ap_wire_encode_curve(req.model, word, length, segs, n, out_len);
     if (*out == NULL)
         return error(AP_E_INTERNAL, NULL, NULL, 0, 0, out, out_len);
-    return 200;
+    return AP_OK;
 }

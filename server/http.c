@@ -21,6 +21,7 @@
 #include "../proto/wire.h"
 #include "curve_route.h"
 #include "profiles_route.h"
+#include "route.h"
 
 #define REQUEST_ID_MAX 128
 #define CONNECTION_TIMEOUT_S 30u
@@ -46,7 +47,9 @@ typedef struct ap_req {
     struct ap_req *next_free;
     uint64_t t0_ns;
     struct timespec wall0;
-    ap_route route;
+    const ap_route *route; /* NULL: no route matches the path (404) */
+    unsigned allowed;      /* methods the path's routes take (a 405's Allow) */
+    size_t id_at;          /* offset of the route's {id} segment in the URL, 0 = none */
     char method[16];
     char path[256];
     char id[REQUEST_ID_MAX + 1];
@@ -61,7 +64,7 @@ typedef struct ap_req {
 
     bool responded;    /* a response was queued */
     int status;        /* HTTP status sent */
-    const char *result;/* "ok", "no_path", "timeout", or an error code (static strings) */
+    const char *result;/* wire code of the answer's status: "ok", "no_path", "timeout", or an error code */
     const char *lane;  /* NULL unless the request went through the lanes */
 
     atomic_int lanes_state;
@@ -138,44 +141,23 @@ static void copy_printable(char *dst, size_t cap, const char *src)
     dst[i] = '\0';
 }
 
-static ap_route route_of(const char *url)
-{
-    if (strcmp(url, "/v1/path") == 0)
-        return AP_ROUTE_PATH;
-    if (strcmp(url, "/v1/paths") == 0)
-        return AP_ROUTE_PATHS;
-    if (strcmp(url, "/v1/curve") == 0)
-        return AP_ROUTE_CURVE;
-    if (strcmp(url, "/v1/maps") == 0)
-        return AP_ROUTE_MAPS;
-    if (strncmp(url, "/v1/maps/", 9) == 0 && url[9] && !strchr(url + 9, '/'))
-        return AP_ROUTE_MAP;
-    if (strcmp(url, "/healthz") == 0)
-        return AP_ROUTE_HEALTHZ;
-    if (strcmp(url, "/readyz") == 0)
-        return AP_ROUTE_READYZ;
-    if (strcmp(url, "/metrics") == 0)
-        return AP_ROUTE_METRICS;
-    if (strcmp(url, "/v1/profiles") == 0)
-        return AP_ROUTE_PROFILES;
-    return AP_ROUTE_OTHER;
-}
-
 static bool is_ready(ap_http *h)
 {
     return h->reg->n > 0 && !atomic_load(&h->draining);
 }
 
-static bool is_post_route(ap_route route)
+/* The request goes to a route that reads a body (the POST routes); the others' bodies are dropped. */
+static bool takes_body(const ap_req *r)
 {
-    return route == AP_ROUTE_PATH || route == AP_ROUTE_PATHS || route == AP_ROUTE_CURVE;
+    return r->route != NULL && (r->route->methods & AP_METHOD_POST) != 0;
 }
 
-/* Queue a response. body is malloc'd and handed to MHD when heap (MHD frees it), else it lives in the
- * request block or static storage, which outlives the response (MHD_RESPMEM_PERSISTENT: no copy, no free).
- * NULL body gives a fixed 500 fallback. */
-static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, bool heap, const char *ctype,
-                                   const char *result)
+/* Queue a response with HTTP status http whose body answers with status (ap_status / ap_wire_status; its
+ * wire code is the access log's result). body is malloc'd and handed to MHD when heap (MHD frees it), else
+ * it lives in the request block or static storage, which outlives the response (MHD_RESPMEM_PERSISTENT: no
+ * copy, no free). NULL body gives a fixed 500 fallback. */
+static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, size_t len, bool heap,
+                                   const char *ctype)
 {
     static const char fallback[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
     struct MHD_Response *resp;
@@ -183,7 +165,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, 
         resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     } else {
         http = 500;
-        result = "internal";
+        status = AP_E_INTERNAL;
         ctype = "application/json";
         resp = MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback, MHD_RESPMEM_PERSISTENT);
     }
@@ -194,10 +176,13 @@ static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, 
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
     MHD_add_response_header(resp, "X-Request-ID", r->id);
-    if (http == 503 && result && strcmp(result, "overloaded") == 0)
+    if (status == AP_E_OVERLOADED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-    if (http == 405)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, is_post_route(r->route) ? "POST" : "GET, HEAD");
+    if (status == AP_E_METHOD_NOT_ALLOWED) {
+        char allow[32];
+        ap_route_allow(r->allowed, allow, sizeof allow);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    }
     if (atomic_load(&r->h->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
@@ -205,70 +190,79 @@ static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, 
     r->t_queued_ns = ap_clock_ns();
     r->responded = true;
     r->status = http;
-    r->result = result;
+    r->result = ap_error_lookup(status)->code;
     return ret;
 }
 
-/* Queue a response with a malloc'd body (MHD frees it). */
-static enum MHD_Result respond(ap_req *r, int http, char *body, size_t len, const char *ctype, const char *result)
+/* Queue the answer of status with a malloc'd body (MHD frees it); the HTTP status is the error table's. */
+static enum MHD_Result respond(ap_req *r, int status, char *body, size_t len, const char *ctype)
 {
-    return respond_mem(r, http, body, len, true, ctype, result);
+    return respond_mem(r, ap_error_lookup(status)->http, status, body, len, true, ctype);
 }
 
 static enum MHD_Result respond_error(ap_req *r, int status, const char *msg, const char *field, int line, int col)
 {
-    int http = 500;
     size_t len = 0;
-    char *body = ap_wire_encode_error(status, msg, field, line, col, &http, &len);
-    return respond(r, http, body, len, "application/json", ap_error_lookup(status)->code);
+    char *body = ap_wire_encode_error(status, msg, field, line, col, NULL, &len);
+    return respond(r, status, body, len, "application/json");
 }
 
-static enum MHD_Result respond_json(ap_req *r, int http, json_t *obj)
+static enum MHD_Result respond_json(ap_req *r, json_t *obj)
 {
     char *body = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);
-    return respond(r, http, body, body ? strlen(body) : 0, "application/json", "ok");
+    return respond(r, AP_OK, body, body ? strlen(body) : 0, "application/json");
 }
 
 /* ---- routes ------------------------------------------------------------------------------------------- */
 
-static enum MHD_Result handle_get(ap_req *r, const char *url)
+static enum MHD_Result handle_healthz(ap_req *r, const char *id)
+{
+    /* Liveness is the HTTP ceiling figure: a constant body, nothing built or freed. */
+    static char ok[] = "{\"status\":\"ok\"}";
+    return respond_mem(r, 200, AP_OK, ok, sizeof ok - 1, false, "application/json");
+}
+
+static enum MHD_Result handle_readyz(ap_req *r, const char *id)
 {
     ap_http *h = r->h;
+    if (is_ready(h))
+        return respond_json(r, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)h->reg->n));
+    return respond_error(r, AP_E_NOT_READY, atomic_load(&h->draining) ? "server is shutting down" : "no maps loaded",
+                         NULL, 0, 0);
+}
+
+static enum MHD_Result handle_metrics(ap_req *r, const char *id)
+{
     size_t len = 0;
-    char *body;
-    switch (r->route) {
-    case AP_ROUTE_HEALTHZ: {
-        /* Liveness is the HTTP ceiling figure: a constant body, nothing built or freed. */
-        static char ok[] = "{\"status\":\"ok\"}";
-        return respond_mem(r, 200, ok, sizeof ok - 1, false, "application/json", "ok");
-    }
-    case AP_ROUTE_READYZ:
-        if (is_ready(h))
-            return respond_json(r, 200, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)h->reg->n));
-        return respond_error(r, AP_E_NOT_READY, atomic_load(&h->draining) ? "server is shutting down" : "no maps loaded",
-                             NULL, 0, 0);
-    case AP_ROUTE_METRICS:
-        body = ap_metrics_render(h->metrics, &len);
-        return respond(r, 200, body, len, "text/plain; version=0.0.4; charset=utf-8", "ok");
-    case AP_ROUTE_MAPS:
-        body = ap_wire_encode_maps((const ap_map *const *)h->reg->maps, h->reg->n, &len);
-        return respond(r, 200, body, len, "application/json", "ok");
-    case AP_ROUTE_MAP: {
-        const char *id = url + strlen("/v1/maps/");
-        copy_printable(r->map, sizeof r->map, id);
-        const ap_map *m = ap_registry_find(h->reg, id);
-        if (!m)
-            return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
-        body = ap_wire_encode_map(m, &len);
-        return respond(r, 200, body, len, "application/json", "ok");
-    }
-    case AP_ROUTE_PROFILES: /* the planner's process-wide cache: queries name no other (server/profiles_route.h) */
-        body = ap_profiles_encode(ap_profile_cache_default(), &len);
-        return respond(r, 200, body, len, "application/json", "ok");
-    default:
-        return respond_error(r, AP_E_NOT_FOUND, NULL, NULL, 0, 0);
-    }
+    char *body = ap_metrics_render(r->h->metrics, &len);
+    return respond(r, AP_OK, body, len, "text/plain; version=0.0.4; charset=utf-8");
+}
+
+static enum MHD_Result handle_maps(ap_req *r, const char *id)
+{
+    size_t len = 0;
+    char *body = ap_wire_encode_maps((const ap_map *const *)r->h->reg->maps, r->h->reg->n, &len);
+    return respond(r, AP_OK, body, len, "application/json");
+}
+
+static enum MHD_Result handle_map(ap_req *r, const char *id)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    const ap_map *m = ap_registry_find(r->h->reg, id);
+    if (!m)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+    size_t len = 0;
+    char *body = ap_wire_encode_map(m, &len);
+    return respond(r, AP_OK, body, len, "application/json");
+}
+
+/* The planner's process-wide cache: queries name no other (server/profiles_route.h). */
+static enum MHD_Result handle_profiles(ap_req *r, const char *id)
+{
+    size_t len = 0;
+    char *body = ap_profiles_encode(ap_profile_cache_default(), &len);
+    return respond(r, AP_OK, body, len, "application/json");
 }
 
 /* Suspend the connection and hand the job to the lanes (r->job filled). */
@@ -302,8 +296,6 @@ static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
     return r->t0_ns + (uint64_t)ms * 1000000ULL;
 }
 
-static const char *status_result(int status);
-
 /* Queue the answer a finished job left in its out buffer (arena or heap). */
 static enum MHD_Result respond_job(ap_req *r)
 {
@@ -311,8 +303,7 @@ static enum MHD_Result respond_job(ap_req *r)
     bool heap = j->out.heap;
     if (heap)
         ap_jbuf_init(&j->out, NULL, 0); /* MHD owns the block now */
-    return respond_mem(r, j->body ? j->http_status : 500, j->body, j->body_len, heap, "application/json",
-                       status_result(j->status));
+    return respond_mem(r, j->body ? j->http_status : 500, j->status, j->body, j->body_len, heap, "application/json");
 }
 
 /* Only grid searches run inline: their fast slice is bounded by fast_budget cheap expansions (~0.3 ms).
@@ -328,11 +319,9 @@ static bool inline_worthy(const ap_query *q)
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
  * slice here (inline_fast) or suspend and hand the job over. */
-static enum MHD_Result handle_path(ap_req *r)
+static enum MHD_Result handle_path(ap_req *r, const char *id)
 {
     ap_http *h = r->h;
-    if (r->too_large)
-        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
 
     ap_path_request pr;
     ap_wire_error we;
@@ -372,11 +361,9 @@ static enum MHD_Result handle_path(ap_req *r)
 }
 
 /* POST /v1/paths: whole-batch problems are answered here; per-query problems become error items. */
-static enum MHD_Result handle_paths(ap_req *r)
+static enum MHD_Result handle_paths(ap_req *r, const char *id)
 {
     ap_http *h = r->h;
-    if (r->too_large)
-        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     ap_wire_error we;
     int st = ap_wire_parse_batch_request(r->body ? r->body : "", r->body_len, h->cfg->max_batch, &r->batch, &we);
     if (st != AP_OK)
@@ -417,30 +404,12 @@ static enum MHD_Result handle_paths(ap_req *r)
 }
 
 /* POST /v1/curve: about a microsecond of work, answered synchronously on this thread (server/curve_route.h). */
-static enum MHD_Result handle_curve(ap_req *r)
+static enum MHD_Result handle_curve(ap_req *r, const char *id)
 {
-    if (r->too_large)
-        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     char *out = NULL;
     size_t len = 0;
-    int http = ap_curve_route(r->body ? r->body : "", r->body_len, &out, &len);
-    const char *result = "ok";
-    if (http == 500 || !out)
-        result = "internal";
-    else if (http != 200)
-        result = strstr(out, "\"invalid_json\"") ? "invalid_json" : "invalid_request";
-    return respond(r, http, out, len, "application/json", result);
-}
-
-static const char *status_result(int status)
-{
-    if (status == AP_OK)
-        return "ok";
-    if (status == AP_NO_PATH)
-        return "no_path";
-    if (status == AP_TIMEOUT)
-        return "timeout";
-    return ap_error_lookup(status)->code;
+    int st = ap_curve_route(r->body ? r->body : "", r->body_len, &out, &len);
+    return respond(r, st, out, len, "application/json");
 }
 
 static enum MHD_Result respond_stored(ap_req *r)
@@ -450,8 +419,34 @@ static enum MHD_Result respond_stored(ap_req *r)
     bool heap = r->stored_heap;
     r->stored = NULL;
     r->stored_heap = false;
-    return respond_mem(r, body ? r->stored_http : 500, body, r->stored_len, heap, "application/json",
-                       status_result(r->stored_status));
+    return respond_mem(r, body ? r->stored_http : 500, r->stored_status, body, r->stored_len, heap, "application/json");
+}
+
+/* The routes, in the order of the metrics exposition. GET routes answer HEAD too (MHD sends no body). */
+static const ap_route routes[] = {
+    {AP_METHOD_POST, "/v1/path", handle_path, "/v1/path"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", handle_maps, "/v1/maps"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}", handle_map, "/v1/maps/{id}"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", handle_healthz, "/healthz"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", handle_readyz, "/readyz"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", handle_metrics, "/metrics"},
+    {AP_METHOD_POST, "/v1/paths", handle_paths, "/v1/paths"},
+    {AP_METHOD_POST, "/v1/curve", handle_curve, "/v1/curve"},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", handle_profiles, "/v1/profiles"},
+};
+#define N_ROUTES (sizeof routes / sizeof routes[0])
+_Static_assert(N_ROUTES <= AP_METRICS_ROUTES, "server/http.c: every route needs its own metrics label row");
+
+const ap_route *ap_http_routes(size_t *n)
+{
+    *n = N_ROUTES;
+    return routes;
+}
+
+/* The route's index in the table (the metrics' route index), -1 for none. */
+static int route_index(const ap_req *r)
+{
+    return r->route ? (int)(r->route - routes) : -1;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -471,7 +466,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->conn = conn;
         r->t0_ns = ap_clock_ns();
         clock_gettime(CLOCK_REALTIME, &r->wall0);
-        r->route = route_of(url);
+        unsigned method_bit = ap_method_bit(method);
+        const char *seg = NULL;
+        int ri = ap_route_find(routes, N_ROUTES, method_bit, url, &r->allowed, &seg);
+        r->route = ri >= 0 ? &routes[ri] : NULL;
+        r->id_at = seg ? (size_t)(seg - url) : 0;
         copy_printable(r->method, sizeof r->method, method);
         copy_printable(r->path, sizeof r->path, url);
         atomic_init(&r->lanes_state, LANES_NONE);
@@ -485,17 +484,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             snprintf(r->id, sizeof r->id, "%016llx",
                      (unsigned long long)mix64(h->id_seed ^ atomic_fetch_add(&h->id_counter, 1)));
 
-        bool is_get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
-        bool is_post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
-        if (r->route == AP_ROUTE_OTHER)
+        if (!r->route)
             r->early = AP_E_NOT_FOUND;
-        else if (is_post_route(r->route) ? !is_post : !is_get)
+        else if (!(method_bit & r->allowed))
             r->early = AP_E_METHOD_NOT_ALLOWED;
 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         bool has_body = te != NULL || (cl && strcmp(cl, "0") != 0);
-        if (cl && is_post_route(r->route) && !r->early) {
+        if (cl && takes_body(r) && !r->early) {
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. */
@@ -522,8 +519,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t max = h->cfg->max_body_bytes;
         r->bytes_in += n;
         *upload_data_size = 0;
-        if (r->too_large || r->early || !is_post_route(r->route))
-            return MHD_YES; /* only the path routes have a body we use; others are read and dropped */
+        if (r->too_large || r->early || !takes_body(r))
+            return MHD_YES; /* only the POST routes have a body we use; others are read and dropped */
         if (n > max || r->body_len > max - n) {
             /* A chunked body (no Content-Length) went over: keep reading and discarding, so the 413 can be
              * sent as a proper answer at the end rather than by resetting the connection. */
@@ -563,12 +560,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return respond_stored(r); /* called again after MHD_resume_connection */
     if (r->early)
         return respond_error(r, r->early, NULL, NULL, 0, 0);
-    if (!is_post_route(r->route))
-        return handle_get(r, url);
+    if (r->too_large)
+        return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     r->t_body_ns = ap_clock_ns();
-    if (r->route == AP_ROUTE_CURVE)
-        return handle_curve(r);
-    return r->route == AP_ROUTE_PATH ? handle_path(r) : handle_paths(r);
+    return r->route->handler(r, r->id_at ? url + r->id_at : NULL);
 }
 
 /* ---- completion (MHD thread) -------------------------------------------------------------------------- */
@@ -681,9 +676,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
     uint64_t dur = ap_clock_ns() - r->t0_ns;
     if (r->responded)
-        ap_metrics_observe_request(h->metrics, r->route, r->status, dur);
-    if (r->responded && r->status == 200 && r->route == AP_ROUTE_PATH && r->t_resumed_ns && r->job.t_encoded_ns &&
-        r->job.lane == AP_LANE_FAST)
+        ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
+    if (r->responded && r->status == 200 && r->route && r->route->handler == handle_path && r->t_resumed_ns &&
+        r->job.t_encoded_ns && r->job.lane == AP_LANE_FAST)
         observe_stages(r, r->t0_ns + dur);
     if (h->log)
         access_log(r, dur);
@@ -730,6 +725,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     h->metrics = metrics;
     h->log = log;
     h->quiesced_fd = -1;
+    ap_metrics_set_routes(metrics, routes, N_ROUTES);
     atomic_init(&h->draining, false);
     atomic_init(&h->id_counter, 0);
     atomic_init(&h->inflight, 0);
@@ -791,6 +787,12 @@ void ap_http_begin_drain(ap_http *h)
     if (h->daemon) {
         MHD_socket fd = MHD_quiesce_daemon(h->daemon);
         h->quiesced_fd = fd == MHD_INVALID_SOCKET ? -1 : (int)fd;
+        /* Quiescing only stops MHD calling accept(): the kernel would go on completing handshakes into the
+         * backlog, and those clients would be reset unanswered when the socket closes. Shutting the socket
+         * down stops the listening itself (Linux: the backlog is reset now, later connects are refused),
+         * while the descriptor stays open, as MHD requires of a quiesced socket until MHD_stop_daemon. */
+        if (h->quiesced_fd >= 0)
+            shutdown(h->quiesced_fd, SHUT_RDWR);
     }
 }
 

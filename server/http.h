@@ -21,6 +21,7 @@
 #include "lanes.h"
 #include "metrics.h"
 #include "registry.h"
+#include "route.h"
 
 struct MHD_Daemon;
 
@@ -57,7 +58,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
 void ap_http_on_job_done(ap_job *job, void *arg);
 
 /* Begin shutdown: /readyz answers 503, new path requests are answered 503 not_ready, responses carry
- * "Connection: close", and the listen socket stops accepting (MHD_quiesce_daemon). Any thread; idempotent. */
+ * "Connection: close", and the listen socket stops accepting (MHD_quiesce_daemon) and listening (shutdown:
+ * new connects are refused rather than queued and reset; the descriptor is closed by ap_http_stop).
+ * Requests on connections already open go on. Any thread; idempotent. */
 void ap_http_begin_drain(ap_http *h);
 
 /* Requests currently between their first handler call and MHD's completion callback. Any thread. */
@@ -66,6 +69,11 @@ int64_t ap_http_inflight(ap_http *h);
 /* Stop the daemon (joins its thread, closes every connection) and close the quiesced socket. Call only when
  * no request is suspended (after the lanes drained). Main/loop thread. Safe on a zeroed or stopped h. */
 void ap_http_stop(ap_http *h);
+
+/* The server's route table (route.h): every route's methods, path pattern, handler and metric label, in
+ * the order of the metrics exposition; *n gets its length. ap_http_start labels the metrics with it.
+ * Static storage; thread-safe. */
+const ap_route *ap_http_routes(size_t *n);
 
 /* True when id is an acceptable client X-Request-ID: 1..128 printable ASCII characters, no spaces. Pure. */
 bool ap_http_valid_request_id(const char *id);

@@ -11,6 +11,7 @@
 
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
+#include "../proto/errors.h"
 
 #define MAX_SUCC AP_PLAN_MAX_SUCC /* the most successors any plan domain yields (directional: plan.h) */
 #define SWEEP_INTERVAL_MS 100
@@ -107,9 +108,9 @@ static void finish_plan(ap_job *j, int st)
         /* ap_plan_begin refused the query (the HTTP thread checked it already, so this is rare). */
         j->result.status = st;
         ap_query_check(&j->q, &j->result.field);
-        if (j->plan.field != NULL) /* refused while planning (e.g. directional window): the plan knows why */
-            j->result.field = j->plan.field;
-        memcpy(j->result.message, j->plan.message, sizeof j->result.message);
+        if (ap_plan_field(&j->plan) != NULL) /* refused while planning (e.g. directional window): the plan knows why */
+            j->result.field = ap_plan_field(&j->plan);
+        snprintf(j->result.message, sizeof j->result.message, "%s", ap_plan_message(&j->plan));
     }
     j->state = j->result.status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->result.status;
 }

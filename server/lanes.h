@@ -1,6 +1,6 @@
 /* lanes.h — dispatch: the hand-off from the HTTP thread and the two search lanes on the libuv pool.
  *
- * Threads (see DESIGN.md, "A request's way through the house"):
+ * Threads (see docs/ARCHITECTURE.md):
  *   - any thread (in the server: MHD's polling thread) calls ap_lanes_submit: the job goes on a locked inbox
  *     and uv_async_send wakes the loop (the only libuv call that is thread-safe); it may first call
  *     ap_lanes_run_inline to run a single query's fast slice itself, which needs no hand-off at all;

@@ -2,6 +2,7 @@
  *
  * Exit codes: 0 normal (including --help/--version and a clean shutdown on SIGTERM/SIGINT, and
  * --check-config without errors), 1 start-up failure or --check-config with errors, 2 configuration error.
+ * SIGHUP is logged and otherwise ignored while serving (on_sighup).
  *
  * No maps at start (empty or missing directory, or every file bad): we still serve. /healthz is 200 (the
  * process is alive), /readyz is 503 not_ready, /v1/path answers unknown_map. Refusing to start would make an
@@ -36,7 +37,7 @@ typedef struct ap_server {
     ap_lanes lanes;
     ap_http http;
     uv_loop_t loop;
-    uv_signal_t sigterm, sigint;
+    uv_signal_t sigterm, sigint, sighup;
     uv_timer_t send_wait;
     uv_timer_t log_flush;
     uint64_t send_deadline_ns;
@@ -48,15 +49,22 @@ static void on_handle_closed(uv_handle_t *h)
     (void)h;
 }
 
+/* Close the server's own loop handles (signals and timers) so uv_run can return once the lanes closed. */
+static void close_handles(ap_server *s)
+{
+    uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
+    uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
+    uv_close((uv_handle_t *)&s->sighup, on_handle_closed);
+    uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
+    uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
+}
+
 static void finish_shutdown(ap_server *s)
 {
     uv_timer_stop(&s->send_wait);
     ap_http_stop(&s->http);
     ap_lanes_close(&s->lanes);
-    uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
-    uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
-    uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
-    uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
+    close_handles(s);
     fflush(stdout);
 }
 
@@ -96,6 +104,16 @@ static void on_signal(uv_signal_t *sig, int signum)
             ap_lanes_outstanding(&s->lanes), s->cfg.drain_timeout_ms);
     ap_http_begin_drain(&s->http);
     ap_lanes_drain(&s->lanes, s->cfg.drain_timeout_ms, on_drained, s);
+}
+
+/* SIGHUP's default action would kill the process and every answer in flight with it. It is the
+ * conventional "reload" signal, and the map reload it will trigger is not built yet: until then it is
+ * logged and the server keeps serving, draining or not. */
+static void on_sighup(uv_signal_t *sig, int signum)
+{
+    (void)sig;
+    (void)signum;
+    fprintf(stderr, "arcpathd: SIGHUP received; still serving (map reload is not implemented yet)\n");
 }
 
 /* A terrain-cost entry for a map that is not loaded is most likely a typo: say so (a warning, not an
@@ -159,23 +177,22 @@ static int serve(ap_server *s)
     }
     uv_signal_init(&s->loop, &s->sigterm);
     uv_signal_init(&s->loop, &s->sigint);
+    uv_signal_init(&s->loop, &s->sighup);
     uv_timer_init(&s->loop, &s->send_wait);
     uv_timer_init(&s->loop, &s->log_flush);
-    s->sigterm.data = s->sigint.data = s->send_wait.data = s->log_flush.data = s;
+    s->sigterm.data = s->sigint.data = s->sighup.data = s->send_wait.data = s->log_flush.data = s;
     uv_timer_start(&s->log_flush, on_log_flush, 50, 50);
     uv_unref((uv_handle_t *)&s->log_flush); /* never keeps the loop alive on its own */
     uv_signal_start(&s->sigterm, on_signal, SIGTERM);
     uv_signal_start(&s->sigint, on_signal, SIGINT);
+    uv_signal_start(&s->sighup, on_sighup, SIGHUP);
 
     int rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lanes, &s->metrics, s->cfg.access_log ? stdout : NULL,
                            err, sizeof err);
     if (rc != AP_OK) {
         fprintf(stderr, "arcpathd: %s\n", err);
         ap_lanes_close(&s->lanes);
-        uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
-        uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
-        uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
-        uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
+        close_handles(s);
         uv_run(&s->loop, UV_RUN_DEFAULT);
         uv_loop_close(&s->loop);
         ap_lanes_free(&s->lanes);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../planner/turns/profile.h"
+#include "route.h"
 
 /* Bucket bounds in ns (exact integers, so bucket choice has no floating-point edge cases) and their
  * labels, written out by hand so the exposition shows "0.00025" rather than a %g rendering. */
@@ -19,9 +20,6 @@ static const char *const bucket_le[AP_METRICS_BUCKETS] = {
     "0.05",   "0.1",     "0.25",   "0.5",   "1",      "2.5",   "5",     "10",
 };
 
-static const char *const route_names[AP_ROUTE_COUNT] = {
-    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "/v1/profiles", "other",
-};
 static const char *const stage_names[AP_STAGE_COUNT] = {
     "read", "parse", "to_loop", "to_pool", "search", "from_pool", "encode", "to_http", "respond", "send", "total",
 };
@@ -44,7 +42,7 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     for (char *p = m->version; *p; p++)
         if (*p == '"' || *p == '\\' || *p == '\n')
             *p = '_';
-    for (int r = 0; r < AP_ROUTE_COUNT; r++)
+    for (int r = 0; r <= AP_METRICS_ROUTES; r++)
         for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++)
             atomic_init(&m->requests[r][c], 0);
     histogram_init(&m->request_duration);
@@ -75,11 +73,23 @@ void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT])
     atomic_fetch_add_explicit(&m->stage_requests, 1, memory_order_relaxed);
 }
 
-const char *ap_metrics_route_name(ap_route route)
+void ap_metrics_set_routes(ap_metrics *m, const ap_route *table, size_t n)
 {
-    if ((int)route < 0 || route >= AP_ROUTE_COUNT)
-        return route_names[AP_ROUTE_OTHER];
-    return route_names[route];
+    m->n_routes = n < AP_METRICS_ROUTES ? n : AP_METRICS_ROUTES;
+    for (size_t i = 0; i < m->n_routes; i++)
+        m->route_label[i] = table[i].label;
+}
+
+/* The counter row of a route index: its own, or the "other" row after the labelled ones. */
+static size_t route_row(const ap_metrics *m, int route)
+{
+    return route >= 0 && (size_t)route < m->n_routes ? (size_t)route : m->n_routes;
+}
+
+const char *ap_metrics_route_name(const ap_metrics *m, int route)
+{
+    size_t row = route_row(m, route);
+    return row < m->n_routes ? m->route_label[row] : "other";
 }
 
 const char *ap_metrics_lane_name(ap_lane lane)
@@ -99,12 +109,11 @@ void ap_histogram_observe(ap_histogram *h, uint64_t value_ns)
     atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
 }
 
-void ap_metrics_observe_request(ap_metrics *m, ap_route route, int code, uint64_t duration_ns)
+void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t duration_ns)
 {
-    if ((int)route < 0 || route >= AP_ROUTE_COUNT)
-        route = AP_ROUTE_OTHER;
     if (code >= AP_METRICS_CODE_MIN && code <= AP_METRICS_CODE_MAX)
-        atomic_fetch_add_explicit(&m->requests[route][code - AP_METRICS_CODE_MIN], 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->requests[route_row(m, route)][code - AP_METRICS_CODE_MIN], 1,
+                                  memory_order_relaxed);
     ap_histogram_observe(&m->request_duration, duration_ns);
 }
 
@@ -177,12 +186,12 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
 
     fputs("# HELP arcpath_requests_total HTTP responses sent, by route and status code.\n"
           "# TYPE arcpath_requests_total counter\n", f);
-    for (int r = 0; r < AP_ROUTE_COUNT; r++)
+    for (size_t r = 0; r <= m->n_routes; r++)
         for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++) {
             uint64_t v = (uint64_t)LOAD(m->requests[r][c]);
             if (v)
-                fprintf(f, "arcpath_requests_total{route=\"%s\",code=\"%d\"} %llu\n", route_names[r],
-                        c + AP_METRICS_CODE_MIN, (unsigned long long)v);
+                fprintf(f, "arcpath_requests_total{route=\"%s\",code=\"%d\"} %llu\n",
+                        ap_metrics_route_name(m, (int)r), c + AP_METRICS_CODE_MIN, (unsigned long long)v);
         }
 
     fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion.\n"

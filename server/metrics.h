@@ -13,20 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The fixed route label set; anything else is AP_ROUTE_OTHER so the label cardinality stays bounded. */
-typedef enum ap_route {
-    AP_ROUTE_PATH = 0, /* "/v1/path" */
-    AP_ROUTE_MAPS,     /* "/v1/maps" */
-    AP_ROUTE_MAP,      /* "/v1/maps/{id}" */
-    AP_ROUTE_HEALTHZ,  /* "/healthz" */
-    AP_ROUTE_READYZ,   /* "/readyz" */
-    AP_ROUTE_METRICS,  /* "/metrics" */
-    AP_ROUTE_PATHS,    /* "/v1/paths" (batch) */
-    AP_ROUTE_CURVE,    /* "/v1/curve" */
-    AP_ROUTE_PROFILES, /* "/v1/profiles" */
-    AP_ROUTE_OTHER,    /* "other" */
-    AP_ROUTE_COUNT
-} ap_route;
+struct ap_route; /* route.h: the server's route table rows, whose labels the request counters use */
+
+/* Most routes the request counters label one by one (the server's route table, route.h, set with
+ * ap_metrics_set_routes); requests to no route, or to routes past this many, count under "other", so the
+ * label cardinality stays bounded. */
+#define AP_METRICS_ROUTES 15
 
 /* The two search lanes (Pinter's fast and slow matrices). */
 typedef enum ap_lane {
@@ -78,10 +70,13 @@ typedef struct ap_histogram {
     atomic_uint_fast64_t sum_ns;
 } ap_histogram;
 
-/* All counters. Caller-owned (embed or allocate), initialised with ap_metrics_init. ~30 KiB. */
+/* All counters. Caller-owned (embed or allocate), initialised with ap_metrics_init. ~70 KiB. */
 typedef struct ap_metrics {
     char version[64];
-    atomic_uint_fast64_t requests[AP_ROUTE_COUNT][AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN + 1];
+    const char *route_label[AP_METRICS_ROUTES]; /* from the route table (ap_metrics_set_routes), borrowed */
+    size_t n_routes;
+    /* [route index][code]; the row after the last route (n_routes) is "other" */
+    atomic_uint_fast64_t requests[AP_METRICS_ROUTES + 1][AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN + 1];
     ap_histogram request_duration;
     ap_histogram search_duration[AP_LANE_COUNT];
     atomic_uint_fast64_t expanded_nodes;
@@ -99,15 +94,23 @@ typedef struct ap_metrics {
  * bytes; NULL = "unknown"). Call once before any other thread sees m. */
 void ap_metrics_init(ap_metrics *m, const char *version);
 
-/* The Prometheus label value of a route ("/v1/path", ..., "other"). Pure; thread-safe. */
-const char *ap_metrics_route_name(ap_route route);
+/* Label the request counters with the routes of a route table (table[i].label for route index i; the
+ * first AP_METRICS_ROUTES routes, the rest count as "other"). table is borrowed and must outlive m. Until
+ * this is called every request counts as "other". Call before other threads count requests or render m
+ * (the server: ap_http_start). */
+void ap_metrics_set_routes(ap_metrics *m, const struct ap_route *table, size_t n);
+
+/* The Prometheus label value of route index route ("/v1/path", ...; "other" for -1 or any index without a
+ * label). Thread-safe once the routes are set. */
+const char *ap_metrics_route_name(const ap_metrics *m, int route);
 
 /* The label value of a lane ("fast" / "slow"). Pure; thread-safe. */
 const char *ap_metrics_lane_name(ap_lane lane);
 
-/* Count one finished HTTP response: route, HTTP status code, and its duration in nanoseconds (first byte
- * of the request seen -> request completed). Out-of-range routes count as "other". Any thread. */
-void ap_metrics_observe_request(ap_metrics *m, ap_route route, int code, uint64_t duration_ns);
+/* Count one finished HTTP response: route index in the table given to ap_metrics_set_routes (-1 = no
+ * route), HTTP status code, and its duration in nanoseconds (first byte of the request seen -> request
+ * completed). Routes without a label count as "other". Any thread. */
+void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t duration_ns);
 
 /* Count one finished search in a lane: wall time spent searching (ns) and A* expansions. Any thread. */
 void ap_metrics_observe_search(ap_metrics *m, ap_lane lane, uint64_t duration_ns, uint64_t expanded);

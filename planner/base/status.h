@@ -1,9 +1,12 @@
-/* status.h — the one arcpath status enum.
+/* status.h — the planner's status enum: planner outcomes and planner/loader errors.
  *
- * Every outcome of the planner and every way a request can fail has one value here. proto/errors.c holds
- * the single table that maps each value to an HTTP status, a stable wire code and a default message; no
- * other place invents a code. Values are stable within a release; never reorder, only append before
- * AP_STATUS_COUNT.
+ * Everything the planner and the map/config loaders can answer has one value here. Errors that only the
+ * HTTP front and the wire parsers produce (invalid JSON, body too large, overloaded, bad method, no such
+ * route, not ready) are not the planner's business: proto/errors.h continues this enum from
+ * AP_STATUS_COUNT, so one int carries either kind. proto/errors.c holds the single table that maps every
+ * value of both to an HTTP status, a stable wire code and a default message; no other place invents a code.
+ * Values are stable within a release; never reorder, only append before AP_STATUS_COUNT (which renumbers
+ * proto's codes, harmless since numbers never reach the wire or the logs).
  */
 #ifndef AP_STATUS_H
 #define AP_STATUS_H
@@ -13,17 +16,11 @@ typedef enum ap_status {
     AP_NO_PATH,              /* goal unreachable (wire status "no_path", HTTP 200) */
     AP_TIMEOUT,              /* deadline_ms passed before the search ended (wire status "timeout", HTTP 200) */
     AP_IN_PROGRESS,          /* internal: a time-sliced search wants another slice; never on the wire */
-    AP_E_INVALID_JSON,       /* 400 invalid_json: body is not JSON (message carries line/column) */
     AP_E_INVALID_REQUEST,    /* 400 invalid_request: JSON is well formed but a field is wrong/missing/unknown */
     AP_E_UNKNOWN_MAP,        /* 404 unknown_map */
     AP_E_OUT_OF_BOUNDS,      /* 422 out_of_bounds: start or goal outside the map */
     AP_E_START_BLOCKED,      /* 422 start_blocked */
     AP_E_GOAL_BLOCKED,       /* 422 goal_blocked */
-    AP_E_PAYLOAD_TOO_LARGE,  /* 413 payload_too_large */
-    AP_E_OVERLOADED,         /* 503 overloaded (with Retry-After) */
-    AP_E_METHOD_NOT_ALLOWED, /* 405 method_not_allowed (with Allow) */
-    AP_E_NOT_FOUND,          /* 404 not_found: no such route */
-    AP_E_NOT_READY,          /* 503 not_ready: draining or maps not loaded */
     AP_E_INTERNAL,           /* 500 internal */
     AP_E_NOMEM,              /* 500 internal: allocation failed */
     AP_E_IO,                 /* file could not be read (map/config loading; 500 if it ever reaches the wire) */
@@ -33,8 +30,9 @@ typedef enum ap_status {
     AP_STATUS_COUNT
 } ap_status;
 
-/* A short stable lower-case name for a status ("ok", "no_path", "map_format", ...), for logs and tests.
- * Pure; thread-safe. Returns "unknown" for out-of-range values. */
+/* A short stable lower-case name for a planner status ("ok", "no_path", "map_format", ...), for logs and
+ * tests. Pure; thread-safe. Returns "unknown" for values outside [0, AP_STATUS_COUNT), proto's codes
+ * included (ap_error_name in proto/errors.h names those). */
 const char *ap_status_name(int status);
 
 #endif

@@ -386,3 +386,13 @@ art:
     }
     return r->status;
 }
+
+const char *ap_plan_field(const ap_plan *p)
+{
+    return p->field;
+}
+
+const char *ap_plan_message(const ap_plan *p)
+{
+    return p->message;
+}

@@ -169,4 +169,13 @@ int ap_plan_finish(ap_plan *p, ap_result *r);
 /* Free the arrays of a result and zero it. NULL is ignored. */
 void ap_result_free(ap_result *r);
 
+/* Why ap_plan_begin refused the query: the offending request field as a dotted wire path
+ * ("search.algorithm", "start.x"), or NULL when it named none or the plan was not refused. The string is
+ * static or borrowed from the query; valid while the plan is. Thread: the plan's owner. */
+const char *ap_plan_field(const ap_plan *p);
+
+/* The message of ap_plan_begin's refusal when the field alone does not say why (NUL-terminated, at most
+ * 127 bytes, inside the plan), or "" to use the status's default message. Thread: the plan's owner. */
+const char *ap_plan_message(const ap_plan *p);
+
 #endif

@@ -142,6 +142,13 @@ int ap_srv_stop(ap_srv *s)
     if (s->pid <= 0)
         return -1;
     kill(s->pid, SIGTERM);
+    return ap_srv_wait(s);
+}
+
+int ap_srv_wait(ap_srv *s)
+{
+    if (s->pid <= 0)
+        return -1;
     int st = 0;
     for (int i = 0; i < 300; i++) {
         pid_t p = waitpid(s->pid, &st, WNOHANG);

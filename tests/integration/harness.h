@@ -22,6 +22,10 @@ int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const
  * did not exit normally. */
 int ap_srv_stop(ap_srv *s);
 
+/* Wait for a server already told to stop to exit, without signalling it (a SIGTERM that lands after the
+ * server closed its signal handles would kill it); SIGKILL after 30 s. Returns as ap_srv_stop. */
+int ap_srv_wait(ap_srv *s);
+
 typedef struct ap_resp {
     long status;        /* HTTP status, 0 on transport failure */
     char *body;         /* malloc'd, NUL-terminated */

@@ -1,5 +1,5 @@
 /* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, SIGTERM drains
- * in-flight searches and exits 0. */
+ * in-flight searches and exits 0 and refuses new connections meanwhile, SIGHUP leaves the server up. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -70,7 +74,8 @@ END_TEST
 
 typedef struct inflight {
     const ap_srv *srv;
-    char body[512];
+    const char *route; /* NULL = "/v1/path" */
+    char body[16384];
     long status;
     char result[32];
 } inflight;
@@ -79,7 +84,7 @@ static void *send_one(void *arg)
 {
     inflight *f = arg;
     ap_resp r;
-    if (ap_post(f->srv, "/v1/path", f->body, &r) == 0) {
+    if (ap_post(f->srv, f->route ? f->route : "/v1/path", f->body, &r) == 0) {
         f->status = r.status;
         json_t *j = ap_resp_json(&r);
         snprintf(f->result, sizeof f->result, "%s", json_string_value(json_object_get(j, "status")));
@@ -128,6 +133,121 @@ START_TEST(sigterm_answers_inflight_and_exits_zero)
 }
 END_TEST
 
+/* A server of its own with one long request in flight on a client thread. */
+typedef struct busy_srv {
+    ap_srv s;
+    inflight f;
+    pthread_t th;
+} busy_srv;
+
+/* Start b->s on the Moving AI maps with one worker, and post a batch of the n longest Paris_1_1024
+ * queries (A*) from b->th: long enough (seconds; the default 5 s deadline bounds it) that a signal sent
+ * once it is in flight arrives while it runs. Returns false (after reporting the skip of `what`) when the
+ * data is absent. */
+static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
+{
+    if (!ap_mai_dir) {
+        ap_test_skip_no_data(what);
+        return false;
+    }
+    ap_srv *s = &b->s;
+    inflight *f = &b->f;
+    const char *env[] = {"ARCPATH_WORKERS=1", NULL};
+    ck_assert_int_eq(ap_srv_start(s, ap_mai_dir, NULL, env), 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
+    ap_test_scen *sc = NULL;
+    size_t ns = 0;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
+    ck_assert_uint_ge(ns, n);
+    *f = (inflight){.srv = s, .route = "/v1/paths"};
+    size_t at = (size_t)snprintf(f->body, sizeof f->body, "{\"map\":\"Paris_1_1024\",\"queries\":[");
+    for (size_t i = 0; i < n; i++) {
+        const ap_test_scen *q = &sc[ns - 1 - i];
+        at += (size_t)snprintf(f->body + at, sizeof f->body - at,
+                               "%s{\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
+                               "\"search\":{\"algorithm\":\"astar\"}}",
+                               i ? "," : "", q->sx, q->sy, q->gx, q->gy);
+        ck_assert_uint_lt(at, sizeof f->body);
+    }
+    at += (size_t)snprintf(f->body + at, sizeof f->body - at, "]}");
+    ck_assert_uint_lt(at, sizeof f->body);
+    free(sc);
+    ck_assert_int_eq(pthread_create(&b->th, NULL, send_one, f), 0);
+    /* In flight once the server counts it: the /metrics request itself is the other one. */
+    for (int i = 0; i < 1000; i++) {
+        ap_resp r;
+        ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+        double v = ap_metric(r.body, "arcpath_inflight_requests", "");
+        ap_resp_free(&r);
+        if (v >= 2.0)
+            return true;
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    ck_abort_msg("the batch never showed up as in flight");
+    return false;
+}
+
+/* Wait for the batch's answer: it must be a whole 200 "ok" batch (items ok or timeout). */
+static void expect_batch_answered(busy_srv *b)
+{
+    pthread_join(b->th, NULL);
+    ck_assert_int_eq(b->f.status, 200);
+    ck_assert_str_eq(b->f.result, "ok");
+}
+
+/* 0 when a TCP connect to 127.0.0.1:port succeeds, else its errno. */
+static int connect_errno(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int e = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : errno;
+    close(fd);
+    return e;
+}
+
+START_TEST(sigterm_refuses_new_connections_while_draining)
+{
+    static busy_srv b;
+    if (!start_with_long_batch(&b, 100, "drain refusal test"))
+        return;
+    ck_assert_int_eq(connect_errno(b.s.port), 0);
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
+    /* The signal is handled on the loop thread: wait (bounded) for the listening to stop. */
+    int e = 0;
+    for (int i = 0; i < 500 && (e = connect_errno(b.s.port)) == 0; i++) {
+        struct timespec ts = {0, 2 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    ck_assert_msg(e == ECONNREFUSED, "connect while draining: %s", e ? strerror(e) : "accepted");
+    /* refused by the draining server, not by one that had already exited */
+    int st = 0;
+    ck_assert_int_eq(waitpid(b.s.pid, &st, WNOHANG), 0);
+    expect_batch_answered(&b);
+    ck_assert_int_eq(ap_srv_wait(&b.s), 0); /* the drain ends on its own: exit 0 */
+}
+END_TEST
+
+START_TEST(sighup_leaves_request_answered_and_server_up)
+{
+    static busy_srv b;
+    if (!start_with_long_batch(&b, 30, "SIGHUP test"))
+        return;
+    ck_assert_int_eq(kill(b.s.pid, SIGHUP), 0);
+    expect_batch_answered(&b);
+    int st = 0;
+    ck_assert_int_eq(waitpid(b.s.pid, &st, WNOHANG), 0);
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&b.s, "GET", "/readyz", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200); /* not draining either */
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&b.s), 0);
+}
+END_TEST
+
 Suite *lifecycle_suite(void)
 {
     Suite *s = suite_create("lifecycle");
@@ -135,6 +255,8 @@ Suite *lifecycle_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, check_config_verdicts);
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
+    tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
+    tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
     suite_add_tcase(s, tc);
     return s;
 }

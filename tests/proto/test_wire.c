@@ -545,7 +545,7 @@ END_TEST
 
 START_TEST(encode_error_every_status)
 {
-    for (int st = 0; st < AP_STATUS_COUNT; st++) {
+    for (int st = 0; st < AP_ERROR_COUNT; st++) {
         int http = 0;
         size_t len = 0;
         char *s = ap_wire_encode_error(st, NULL, NULL, 0, 0, &http, &len);

@@ -1,8 +1,9 @@
-/* main.c — runs every server/ suite (metrics, registry, lanes, curve route). */
+/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route). */
 #include <check.h>
 #include <stdlib.h>
 
 Suite *metrics_suite(void);
+Suite *route_suite(void);
 Suite *registry_suite(void);
 Suite *lanes_suite(void);
 Suite *curve_route_suite(void);
@@ -10,6 +11,7 @@ Suite *curve_route_suite(void);
 int main(void)
 {
     SRunner *sr = srunner_create(metrics_suite());
+    srunner_add_suite(sr, route_suite());
     srunner_add_suite(sr, registry_suite());
     srunner_add_suite(sr, lanes_suite());
     srunner_add_suite(sr, curve_route_suite());

@@ -1,6 +1,7 @@
 /* test_curve_route.c — POST /v1/curve end to end through ap_curve_route (parse, curve, encode): every request
  * inside the documented bounds answers 200 with a curve that ends at the goal, including the corners of the
- * bounds (turning radius 1e-3 with goals 2e6 tiles away, headings of 1e300), which once answered 500. */
+ * bounds (turning radius 1e-3 with goals 2e6 tiles away, headings of 1e300), which once answered 500.
+ * ap_curve_route returns the ap status it answered (AP_OK = HTTP 200). */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -8,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/base/status.h"
 #include "proto/curve.h"
 #include "server/curve_route.h"
 
 static const char *const models[] = {"dubins", "reeds_shepp", "pinter"};
 
-/* Run one request; on 200 check the end of the last segment against the goal (tolerance relative to the
- * distance travelled) and return the answer's word in word (cap bytes). Returns the HTTP status. */
+/* Run one request; on AP_OK check the end of the last segment against the goal (tolerance relative to the
+ * distance travelled) and return the answer's word in word (cap bytes). Returns the ap status. */
 static int run(double sx, double sy, double sh, double gx, double gy, double gh, double r, int model, char *word,
                size_t cap)
 {
@@ -25,9 +27,9 @@ static int run(double sx, double sy, double sh, double gx, double gy, double gh,
              sx, sy, sh, gx, gy, gh, r, models[model]);
     char *out = NULL;
     size_t len = 0;
-    int http = ap_curve_route(body, strlen(body), &out, &len);
+    int st = ap_curve_route(body, strlen(body), &out, &len);
     ck_assert_ptr_nonnull(out);
-    if (http == 200) {
+    if (st == AP_OK) {
         json_error_t je;
         json_t *root = json_loadb(out, len, 0, &je);
         ck_assert_ptr_nonnull(root);
@@ -46,7 +48,7 @@ static int run(double sx, double sy, double sh, double gx, double gy, double gh,
         json_decref(root);
     }
     free(out);
-    return http;
+    return st;
 }
 
 START_TEST(in_bounds_never_500)
@@ -61,7 +63,7 @@ START_TEST(in_bounds_never_500)
     for (size_t i = 0; i < sizeof corners / sizeof corners[0]; i++)
         for (int m = 0; m < 3; m++) {
             const double *c = corners[i];
-            ck_assert_int_eq(run(c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, word, sizeof word), 200);
+            ck_assert_int_eq(run(c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, word, sizeof word), AP_OK);
         }
     /* Random requests over the whole range (log-uniform radii and distances). */
     srand(7);
@@ -74,7 +76,7 @@ START_TEST(in_bounds_never_500)
         double gx = (u[3] * 2 - 1) * fmin(scale, B), gy = (u[4] * 2 - 1) * fmin(scale, B);
         double r = rmin * pow(rmax / rmin, u[5]);
         double sh = (u[6] * 2 - 1) * pow(10.0, 20.0 * u[7]), gh = -sh * 0.37;
-        ck_assert_int_eq(run(sx, sy, sh, gx, gy, gh, r, i % 3, word, sizeof word), 200);
+        ck_assert_int_eq(run(sx, sy, sh, gx, gy, gh, r, i % 3, word, sizeof word), AP_OK);
     }
 }
 END_TEST
@@ -84,7 +86,7 @@ START_TEST(same_pose_has_empty_word)
 {
     char word[32];
     for (int m = 0; m < 3; m++) {
-        ck_assert_int_eq(run(3, 4, 0.5, 3, 4, 0.5, 2, m, word, sizeof word), 200);
+        ck_assert_int_eq(run(3, 4, 0.5, 3, 4, 0.5, 2, m, word, sizeof word), AP_OK);
         ck_assert_str_eq(word, "");
     }
 }

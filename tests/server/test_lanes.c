@@ -10,6 +10,7 @@
 #include "planner/world/map.h"
 #include "planner/search/search.h"
 #include "planner/base/status.h"
+#include "proto/errors.h"
 #include "server/lanes.h"
 
 Suite *lanes_suite(void);
@@ -245,6 +246,28 @@ START_TEST(test_drain_cancel)
 }
 END_TEST
 
+/* A query the plan itself refuses (here: start and goal do not fit the directional window of a 1024-node
+ * workspace) is answered with the field and message the plan gives (ap_plan_field, ap_plan_message). */
+START_TEST(test_refused_by_plan)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 1, .slow_slots = 1, .fast_queue = 4, .slow_queue = 4, .fast_budget = 100,
+                          .slow_slice = 100};
+    setup(&ctx, &lc, m);
+    ap_job *j = add_job(&ctx, m, 2.5, 2.5, 29.5, 29.5);
+    j->q.algorithm = AP_ALG_DIRECTIONAL8;
+    j->q.turning_radius = 1.0;
+    run_and_teardown(&ctx);
+    ck_assert_int_eq(j->status, AP_E_INVALID_REQUEST);
+    ck_assert_int_eq(j->http_status, 400);
+    /* the window a 1024-node workspace leaves the directional lattice: 12 x 12 cells */
+    ck_assert_str_eq(j->body, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"start and goal too far "
+                              "apart for directional search (window 12 tiles)\",\"field\":\"goal\"}}");
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *lanes_suite(void)
 {
     Suite *s = suite_create("server/lanes");
@@ -255,6 +278,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, test_slow_queue_full);
     tcase_add_test(tc, test_expired_in_queue);
     tcase_add_test(tc, test_drain_cancel);
+    tcase_add_test(tc, test_refused_by_plan);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/http.h"
 #include "server/metrics.h"
 
 Suite *metrics_suite(void);
@@ -18,15 +19,38 @@ static int has_line(const char *text, const char *line)
     return 0;
 }
 
-static ap_metrics m; /* 30 KiB: static rather than on Check's fork stack */
+static ap_metrics m; /* 70 KiB: static rather than on Check's fork stack */
+
+/* m labelled with the server's route table, as ap_http_start labels it. */
+static void init_server_metrics(const char *version)
+{
+    size_t n = 0;
+    const ap_route *t = ap_http_routes(&n);
+    ap_metrics_init(&m, version);
+    ap_metrics_set_routes(&m, t, n);
+}
+
+/* The index of the route a GET (POST for the path routes) of path goes to in the server's table. */
+static int route_of(unsigned method, const char *path)
+{
+    size_t n = 0;
+    const ap_route *t = ap_http_routes(&n);
+    unsigned allowed = 0;
+    int i = ap_route_find(t, n, method, path, &allowed, NULL);
+    ck_assert_int_ge(i, 0);
+    ck_assert_uint_ne(allowed & method, 0);
+    return i;
+}
 
 START_TEST(test_counters_exact)
 {
-    ap_metrics_init(&m, "1.2.3");
-    ap_metrics_observe_request(&m, AP_ROUTE_PATH, 200, 150000);       /* 0.00015 s */
-    ap_metrics_observe_request(&m, AP_ROUTE_PATH, 200, 100000);       /* exactly the 0.0001 bound */
-    ap_metrics_observe_request(&m, AP_ROUTE_OTHER, 404, 3000000000ULL); /* 3 s */
-    ap_metrics_observe_request(&m, AP_ROUTE_MAP, 999, 1);             /* not an HTTP code: only its duration counts */
+    init_server_metrics("1.2.3");
+    int path = route_of(AP_METHOD_POST, "/v1/path");
+    ap_metrics_observe_request(&m, path, 200, 150000);                /* 0.00015 s */
+    ap_metrics_observe_request(&m, path, 200, 100000);                /* exactly the 0.0001 bound */
+    ap_metrics_observe_request(&m, -1, 404, 3000000000ULL);           /* no route: 3 s */
+    ap_metrics_observe_request(&m, route_of(AP_METHOD_GET, "/v1/maps/x"), 999, 1); /* not an HTTP code: only
+                                                                       * its duration counts */
     ap_metrics_observe_search(&m, AP_LANE_SLOW, 20000000, 12345);     /* 0.02 s */
     ap_metrics_observe_search(&m, AP_LANE_FAST, 50000, 10);
     ap_metrics_queue_add(&m, AP_LANE_FAST, 3);
@@ -87,12 +111,13 @@ END_TEST
 
 START_TEST(test_histogram_cumulative)
 {
-    ap_metrics_init(&m, NULL);
+    init_server_metrics(NULL);
+    int healthz = route_of(AP_METHOD_GET, "/healthz");
     /* 1 us .. ~30 s, geometric: lands in every bucket including +Inf. */
     uint64_t v = 1000;
     int n = 0;
     for (; v < 30000000000ULL; v = v * 3 / 2, n++)
-        ap_metrics_observe_request(&m, AP_ROUTE_HEALTHZ, 200, v);
+        ap_metrics_observe_request(&m, healthz, 200, v);
     char *t = ap_metrics_render(&m, NULL);
     ck_assert_ptr_nonnull(t);
     const char *key = "arcpath_request_duration_seconds_bucket{le=\"";
@@ -119,10 +144,13 @@ END_TEST
 
 START_TEST(test_names)
 {
-    ck_assert_str_eq(ap_metrics_route_name(AP_ROUTE_MAP), "/v1/maps/{id}");
-    ck_assert_str_eq(ap_metrics_route_name((ap_route)42), "other");
+    init_server_metrics(NULL);
+    ck_assert_str_eq(ap_metrics_route_name(&m, route_of(AP_METHOD_GET, "/v1/maps/x")), "/v1/maps/{id}");
+    ck_assert_str_eq(ap_metrics_route_name(&m, 42), "other");
+    ck_assert_str_eq(ap_metrics_route_name(&m, -1), "other");
     ck_assert_str_eq(ap_metrics_lane_name(AP_LANE_SLOW), "slow");
     ap_metrics_init(&m, "a\"b\\c");
+    ck_assert_str_eq(ap_metrics_route_name(&m, 0), "other"); /* no table given: nothing is labelled */
     char *t = ap_metrics_render(&m, NULL);
     ck_assert(has_line(t, "arcpath_build_info{version=\"a_b_c\"} 1"));
     free(t);

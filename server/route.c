@@ -1,0 +1,85 @@
+/* route.c — matching requests against a route table (route.h). */
+#include "route.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    unsigned bit;
+    const char *name;
+} methods[] = {
+    {AP_METHOD_GET, "GET"},
+    {AP_METHOD_HEAD, "HEAD"},
+    {AP_METHOD_POST, "POST"},
+};
+
+#define N_METHODS (sizeof methods / sizeof methods[0])
+
+unsigned ap_method_bit(const char *method)
+{
+    for (size_t i = 0; method && i < N_METHODS; i++)
+        if (strcmp(method, methods[i].name) == 0)
+            return methods[i].bit;
+    return 0;
+}
+
+int ap_route_matches(const char *pattern, const char *path, const char **id)
+{
+    static const char param[] = "{id}";
+    size_t plen = strlen(pattern);
+    size_t prefix = plen - (sizeof param - 1);
+    if (id)
+        *id = NULL;
+    if (plen < sizeof param - 1 || strcmp(pattern + prefix, param) != 0)
+        return strcmp(pattern, path) == 0;
+    if (strncmp(pattern, path, prefix) != 0 || path[prefix] == '\0' || strchr(path + prefix, '/') != NULL)
+        return 0;
+    if (id)
+        *id = path + prefix;
+    return 1;
+}
+
+int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *path, unsigned *allowed,
+                  const char **id)
+{
+    int found = -1, first = -1;
+    const char *found_id = NULL, *first_id = NULL;
+    unsigned all = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *seg;
+        if (!ap_route_matches(table[i].pattern, path, &seg))
+            continue;
+        all |= table[i].methods;
+        if (first < 0) {
+            first = (int)i;
+            first_id = seg;
+        }
+        if (found < 0 && (table[i].methods & method) != 0) {
+            found = (int)i;
+            found_id = seg;
+        }
+    }
+    if (allowed)
+        *allowed = all;
+    if (found < 0) {
+        found = first;
+        found_id = first_id;
+    }
+    if (id)
+        *id = found_id;
+    return found;
+}
+
+size_t ap_route_allow(unsigned set, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (cap > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < N_METHODS; i++) {
+        if (!(set & methods[i].bit))
+            continue;
+        int w = snprintf(cap > n ? buf + n : NULL, cap > n ? cap - n : 0, "%s%s", n ? ", " : "", methods[i].name);
+        n += (size_t)w;
+    }
+    return n;
+}

@@ -1,0 +1,57 @@
+/* route.h — the shape of an HTTP route table and its matcher: which methods a route takes, its path
+ * pattern (exact, or ending in one {id} segment), its handler and its metric label; which route a request
+ * goes to, and the Allow header of a 405. Pure (no I/O); the table itself is the server's
+ * (server/http.c, ap_http_routes). The only libmicrohttpd item used is its handler return type. */
+#ifndef AP_SERVER_ROUTE_H
+#define AP_SERVER_ROUTE_H
+
+#include <microhttpd.h>
+#include <stddef.h>
+
+/* HTTP methods as bits, so a route takes a set and a 405's Allow is a union. */
+enum {
+    AP_METHOD_GET = 1u,
+    AP_METHOD_HEAD = 2u,
+    AP_METHOD_POST = 4u,
+};
+
+struct ap_req; /* the server's per-request state (server/http.c) */
+
+/* A route's handler: called once the whole request (body included) is in, with id pointing at the {id}
+ * segment of the path (NUL-terminated; NULL for exact patterns). It answers through the server's respond
+ * functions, giving the status of the answer (ap_status / ap_wire_status) rather than leaving it to be read
+ * back from the body, or hands the request to the lanes. Returns MHD_YES, or MHD_NO to drop the
+ * connection. MHD's thread. */
+typedef enum MHD_Result (*ap_route_fn)(struct ap_req *r, const char *id);
+
+typedef struct ap_route {
+    unsigned methods;   /* AP_METHOD_* bits the route answers; AP_METHOD_POST routes read the body */
+    const char *pattern;/* "/v1/path", or a prefix and a final "{id}" segment: "/v1/maps/{id}" */
+    ap_route_fn handler;
+    const char *label;  /* route label of arcpath_requests_total (metrics.h) */
+} ap_route;
+
+/* The bit of an HTTP method name ("GET", "HEAD", "POST"; case-sensitive as RFC 9110 says), 0 for any
+ * other. Pure. */
+unsigned ap_method_bit(const char *method);
+
+/* True when path matches pattern: equal for an exact pattern; for a pattern ending in "{id}", path starts
+ * with the part before it and the rest is a non-empty segment without '/'. *id (if non-NULL) gets the
+ * start of that segment inside path (NULL for exact patterns). Pure. */
+int ap_route_matches(const char *pattern, const char *path, const char **id);
+
+/* Route a request over table[0, n): returns the index of the first route whose pattern matches path and
+ * whose methods include method (an AP_METHOD_* bit, 0 = unknown method), or, when none takes that method,
+ * of the first route whose pattern matches (the request is then answered 405, counted under that route);
+ * -1 when no pattern matches (404). *allowed gets the union of the methods of every matching route (0 when
+ * none): the request is allowed when (method & *allowed) != 0. *id as ap_route_matches, for the returned
+ * route. Pure; thread-safe. */
+int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *path, unsigned *allowed,
+                  const char **id);
+
+/* Write the Allow header value for a method set into buf (cap bytes, NUL-terminated, cut to fit): the
+ * methods in the order GET, HEAD, POST joined by ", " ("GET, HEAD", "POST"). Returns the length it needed.
+ * Pure. */
+size_t ap_route_allow(unsigned methods, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,186 @@
+/* test_route.c — the route matcher (exact and {id} patterns, method sets, 404 vs 405 and the Allow value)
+ * and the server's own table: its methods and the exact metric labels the exposition shows. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/http.h"
+#include "server/metrics.h"
+#include "server/route.h"
+
+Suite *route_suite(void);
+
+START_TEST(method_bits)
+{
+    ck_assert_uint_eq(ap_method_bit("GET"), AP_METHOD_GET);
+    ck_assert_uint_eq(ap_method_bit("HEAD"), AP_METHOD_HEAD);
+    ck_assert_uint_eq(ap_method_bit("POST"), AP_METHOD_POST);
+    ck_assert_uint_eq(ap_method_bit("get"), 0); /* method names are case-sensitive */
+    ck_assert_uint_eq(ap_method_bit("DELETE"), 0);
+    ck_assert_uint_eq(ap_method_bit(""), 0);
+    ck_assert_uint_eq(ap_method_bit(NULL), 0);
+}
+END_TEST
+
+START_TEST(patterns)
+{
+    const char *id = "unset";
+    ck_assert(ap_route_matches("/v1/path", "/v1/path", &id));
+    ck_assert_ptr_null(id);
+    ck_assert(!ap_route_matches("/v1/path", "/v1/paths", NULL));
+    ck_assert(!ap_route_matches("/v1/path", "/v1/path/", NULL));
+    ck_assert(!ap_route_matches("/v1/path", "", NULL));
+
+    const char *url = "/v1/maps/arena2";
+    ck_assert(ap_route_matches("/v1/maps/{id}", url, &id));
+    ck_assert_ptr_eq(id, url + 9);
+    ck_assert_str_eq(id, "arena2");
+    ck_assert(ap_route_matches("/v1/maps/{id}", "/v1/maps/x", &id));
+    ck_assert_str_eq(id, "x");
+    ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/maps/", &id));
+    ck_assert_ptr_null(id);
+    ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/maps", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/maps/a/b", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/mapsx/a", NULL));
+    /* "{id}" only stands for a segment at the end of a pattern; anything else is literal text */
+    ck_assert(ap_route_matches("{id}", "anything", &id));
+    ck_assert_str_eq(id, "anything");
+    ck_assert(!ap_route_matches("/id}", "/x", NULL));
+}
+END_TEST
+
+START_TEST(find_404_405)
+{
+    const ap_route t[] = {
+        {AP_METHOD_GET | AP_METHOD_HEAD, "/a", NULL, "/a"},
+        {AP_METHOD_GET, "/b/{id}", NULL, "/b/{id}"},
+        {AP_METHOD_POST, "/b/{id}", NULL, "/b/{id} post"},
+    };
+    unsigned allowed = 99;
+    const char *id = NULL;
+    ck_assert_int_eq(ap_route_find(t, 3, AP_METHOD_HEAD, "/a", &allowed, &id), 0);
+    ck_assert_uint_eq(allowed, AP_METHOD_GET | AP_METHOD_HEAD);
+    ck_assert_ptr_null(id);
+    /* the same pattern under two routes: the method picks, Allow is their union */
+    ck_assert_int_eq(ap_route_find(t, 3, AP_METHOD_POST, "/b/7", &allowed, &id), 2);
+    ck_assert_uint_eq(allowed, AP_METHOD_GET | AP_METHOD_POST);
+    ck_assert_str_eq(id, "7");
+    ck_assert_int_eq(ap_route_find(t, 3, AP_METHOD_GET, "/b/8", &allowed, &id), 1);
+    ck_assert_str_eq(id, "8");
+    /* a method no route of the path takes: the first matching route (405, counted there) */
+    ck_assert_int_eq(ap_route_find(t, 3, AP_METHOD_HEAD, "/b/9", &allowed, &id), 1);
+    ck_assert_uint_eq(allowed & AP_METHOD_HEAD, 0);
+    ck_assert_str_eq(id, "9");
+    ck_assert_int_eq(ap_route_find(t, 3, 0, "/a", &allowed, NULL), 0);
+    ck_assert_uint_eq(allowed, AP_METHOD_GET | AP_METHOD_HEAD);
+    /* no pattern matches: 404 */
+    ck_assert_int_eq(ap_route_find(t, 3, AP_METHOD_GET, "/c", &allowed, &id), -1);
+    ck_assert_uint_eq(allowed, 0);
+    ck_assert_ptr_null(id);
+    ck_assert_int_eq(ap_route_find(t, 0, AP_METHOD_GET, "/a", &allowed, NULL), -1);
+}
+END_TEST
+
+START_TEST(allow_values)
+{
+    char buf[32];
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_GET | AP_METHOD_HEAD, buf, sizeof buf), 9);
+    ck_assert_str_eq(buf, "GET, HEAD");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_POST, buf, sizeof buf), 4);
+    ck_assert_str_eq(buf, "POST");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_POST | AP_METHOD_GET | AP_METHOD_HEAD, buf, sizeof buf), 15);
+    ck_assert_str_eq(buf, "GET, HEAD, POST");
+    ck_assert_uint_eq(ap_route_allow(0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "");
+    /* cut to fit, still terminated; the return value says how much was needed */
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_GET | AP_METHOD_HEAD, buf, 5), 9);
+    ck_assert_str_eq(buf, "GET,");
+}
+END_TEST
+
+/* The server's table: what each route takes, in the exposition's order, with the labels dashboards use. */
+START_TEST(server_table)
+{
+    static const struct {
+        const char *path;
+        unsigned methods;
+        const char *label;
+    } want[] = {
+        {"/v1/path", AP_METHOD_POST, "/v1/path"},
+        {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps"},
+        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}"},
+        {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz"},
+        {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz"},
+        {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics"},
+        {"/v1/paths", AP_METHOD_POST, "/v1/paths"},
+        {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
+        {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
+    };
+    size_t n = 0;
+    const ap_route *t = ap_http_routes(&n);
+    ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++) {
+        unsigned allowed = 0;
+        ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, want[i].path, &allowed, NULL), (int)i);
+        ck_assert_uint_eq(allowed, want[i].methods);
+        ck_assert_uint_eq(t[i].methods, want[i].methods);
+        ck_assert_str_eq(t[i].label, want[i].label);
+        ck_assert_ptr_nonnull(t[i].handler);
+    }
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), -1);
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v2/path", NULL, NULL), -1);
+}
+END_TEST
+
+static ap_metrics m; /* 70 KiB: static rather than on Check's fork stack */
+
+/* One response counted on every route and on no route: the exposition lists them in table order, then
+ * "other", under exactly the label values of before the table. */
+START_TEST(exposition_labels)
+{
+    size_t n = 0;
+    const ap_route *t = ap_http_routes(&n);
+    ap_metrics_init(&m, "t");
+    ap_metrics_set_routes(&m, t, n);
+    for (size_t i = 0; i < n; i++)
+        ap_metrics_observe_request(&m, (int)i, 200 + (int)i, 1000);
+    ap_metrics_observe_request(&m, -1, 404, 1000);
+    ap_metrics_observe_request(&m, (int)n, 404, 1000); /* past the table: "other" too */
+    char *text = ap_metrics_render(&m, NULL);
+    ck_assert_ptr_nonnull(text);
+    static const char *const lines[] = {
+        "arcpath_requests_total{route=\"/v1/path\",code=\"200\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps\",code=\"201\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}\",code=\"202\"} 1\n",
+        "arcpath_requests_total{route=\"/healthz\",code=\"203\"} 1\n",
+        "arcpath_requests_total{route=\"/readyz\",code=\"204\"} 1\n",
+        "arcpath_requests_total{route=\"/metrics\",code=\"205\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/paths\",code=\"206\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/curve\",code=\"207\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/profiles\",code=\"208\"} 1\n",
+        "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
+    };
+    const char *at = text;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        const char *p = strstr(at, lines[i]);
+        ck_assert_msg(p != NULL, "missing or out of order: %s", lines[i]);
+        at = p + strlen(lines[i]);
+    }
+    free(text);
+}
+END_TEST
+
+Suite *route_suite(void)
+{
+    Suite *s = suite_create("server/route");
+    TCase *tc = tcase_create("route");
+    tcase_add_test(tc, method_bits);
+    tcase_add_test(tc, patterns);
+    tcase_add_test(tc, find_404_405);
+    tcase_add_test(tc, allow_values);
+    tcase_add_test(tc, server_table);
+    tcase_add_test(tc, exposition_labels);
+    suite_add_tcase(s, tc);
+    return s;
+}
