@@ -52,15 +52,15 @@ static void on_handle_closed(uv_handle_t *h)
 /* Close the server's own loop handles (signals and timers) so uv_run can return once the lanes closed. */
 static void close_handles(ap_server *s)
 {
-    /* Closing a uv_signal_t restores the default action, and a second SIGTERM (an impatient supervisor)
-     * during the last few milliseconds of exit then killed a process that was already shutting down
-     * cleanly: ignore them from here on (the drain is over; SIGKILL still works). */
-    signal(SIGTERM, SIG_IGN);
-    signal(SIGINT, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
     uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
     uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
     uv_close((uv_handle_t *)&s->sighup, on_handle_closed);
+    /* Closing a uv_signal_t restores the default action (inside uv_close), and a second SIGTERM (an
+     * impatient supervisor) during the last milliseconds of exit then killed a process that was already
+     * shutting down cleanly: ignore them from here on (the drain is over; SIGKILL still works). */
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
     uv_close((uv_handle_t *)&s->send_wait, on_handle_closed);
     uv_close((uv_handle_t *)&s->log_flush, on_handle_closed);
 }
