@@ -248,12 +248,39 @@ START_TEST(sighup_leaves_request_answered_and_server_up)
 }
 END_TEST
 
+/* A supervisor that repeats SIGTERM (every 100 us here) until the process is gone must still see a clean
+ * exit 0: once the drain is over, arcpathd ignores the signals its closed handles no longer catch (before
+ * that fix, a SIGTERM landing after uv_close, while the Moving AI maps were being freed, killed it). */
+START_TEST(repeated_sigterm_still_exits_zero)
+{
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir ? ap_mai_dir : "config/maps", NULL, NULL), 0);
+    int st = 0;
+    pid_t p = 0;
+    for (int i = 0; i < 300000 && p == 0; i++) {
+        kill(s.pid, SIGTERM);
+        struct timespec ts = {0, 100000L};
+        nanosleep(&ts, NULL);
+        p = waitpid(s.pid, &st, WNOHANG);
+    }
+    if (p == 0) {
+        kill(s.pid, SIGKILL);
+        waitpid(s.pid, &st, 0);
+    }
+    s.pid = 0;
+    ck_assert_msg(p != 0, "arcpathd did not exit within 30 s of SIGTERM");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "arcpathd ended with %s %d",
+                  WIFEXITED(st) ? "exit status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+}
+END_TEST
+
 Suite *lifecycle_suite(void)
 {
     Suite *s = suite_create("lifecycle");
     TCase *tc = tcase_create("process");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, check_config_verdicts);
+    tcase_add_test(tc, repeated_sigterm_still_exits_zero);
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
     tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
