@@ -75,13 +75,8 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
         snprintf(path, plen, "%s/%s", dir, names[i]->d_name);
         free(names[i]);
 
-        struct stat st;
-        /* scandir's d_type is not reliable on every file system; stat follows symlinks, which we allow. */
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            free(path);
-            continue;
-        }
-
+        /* Every *.map name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's
+         * name is reported as an error by the loader (ap_map_load), not skipped in silence. */
         ap_map *m = NULL;
         ap_diag diag;
         memset(&diag, 0, sizeof diag);

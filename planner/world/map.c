@@ -7,10 +7,13 @@
 #include "map.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../base/clock.h"
 #include "../base/status.h"
@@ -199,47 +202,34 @@ bool ap_map_id_valid(const char *id, size_t n)
     return true;
 }
 
-int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
-                 ap_map **out, ap_diag *diag)
+/* The four header lines and the size limits (opts; NULL = defaults), read from rd, which is left after the
+ * "map" line. On AP_OK *width, *height are the map's size, within the limits and small enough for 32-bit
+ * padded cell ids. Shared by ap_map_parse and ap_map_load, which checks a file's header before it reads
+ * the body. */
+static int parse_header(line_reader *rd, const char *label, const ap_map_opts *opts, int32_t *width_out,
+                        int32_t *height_out, ap_diag *diag)
 {
-    const char *label = file_label != NULL ? file_label : (id != NULL ? id : "");
-    *out = NULL;
-    if (id == NULL || !ap_map_id_valid(id, strlen(id)))
-        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
-                    "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
-    if (buf == NULL && len > 0)
-        return fail(diag, AP_E_INTERNAL, label, 0, 0, "no buffer");
-
     int64_t max_w = opts != NULL && opts->max_width > 0 ? opts->max_width : AP_MAP_DEFAULT_MAX_WIDTH;
     int64_t max_h = opts != NULL && opts->max_height > 0 ? opts->max_height : AP_MAP_DEFAULT_MAX_HEIGHT;
     int64_t max_cells = opts != NULL && opts->max_cells > 0 ? opts->max_cells : AP_MAP_DEFAULT_MAX_CELLS;
-
-    double cost_of[AP_TERRAIN_KINDS];
-    int bad = 0;
-    if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
-        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
-                    AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
-
-    double t0 = ap_monotonic_seconds();
-    line_reader rd = {buf, len, 0, 0};
     const char *s;
     size_t n;
     int col;
     int32_t width = 0, height = 0;
 
-    if (!next_line(&rd, &s, &n) || !line_is(s, n, "type octile"))
+    if (!next_line(rd, &s, &n) || !line_is(s, n, "type octile"))
         return fail(diag, AP_E_MAP_FORMAT, label, 1, 1, "expected 'type octile'");
-    if (!next_line(&rd, &s, &n))
+    if (!next_line(rd, &s, &n))
         return fail(diag, AP_E_MAP_FORMAT, label, 2, 1, "expected 'height N', found end of file");
     int st = parse_dim(s, n, "height", &height, &col);
     if (st != AP_OK)
-        return fail(diag, st, label, rd.line, col,
+        return fail(diag, st, label, rd->line, col,
                     st == AP_E_MAP_TOO_LARGE ? "height too large" : "expected 'height N' with N a positive integer");
-    if (!next_line(&rd, &s, &n))
+    if (!next_line(rd, &s, &n))
         return fail(diag, AP_E_MAP_FORMAT, label, 3, 1, "expected 'width N', found end of file");
     st = parse_dim(s, n, "width", &width, &col);
     if (st != AP_OK)
-        return fail(diag, st, label, rd.line, col,
+        return fail(diag, st, label, rd->line, col,
                     st == AP_E_MAP_TOO_LARGE ? "width too large" : "expected 'width N' with N a positive integer");
     if (height > max_h)
         return fail(diag, AP_E_MAP_TOO_LARGE, label, 2, 8, "height %d above the limit %lld", (int)height,
@@ -256,8 +246,41 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
                     (long long)max_cells);
     if (padded > (int64_t)UINT32_MAX - 1 || (uint64_t)padded > SIZE_MAX / sizeof(uint32_t))
         return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7, "map too large for 32-bit cell ids");
-    if (!next_line(&rd, &s, &n) || !line_is(s, n, "map"))
+    if (!next_line(rd, &s, &n) || !line_is(s, n, "map"))
         return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "expected 'map'");
+    *width_out = width;
+    *height_out = height;
+    return AP_OK;
+}
+
+int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
+                 ap_map **out, ap_diag *diag)
+{
+    const char *label = file_label != NULL ? file_label : (id != NULL ? id : "");
+    *out = NULL;
+    if (id == NULL || !ap_map_id_valid(id, strlen(id)))
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
+                    "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
+    if (buf == NULL && len > 0)
+        return fail(diag, AP_E_INTERNAL, label, 0, 0, "no buffer");
+
+
+    double cost_of[AP_TERRAIN_KINDS];
+    int bad = 0;
+    if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
+                    AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
+
+    double t0 = ap_monotonic_seconds();
+    line_reader rd = {buf, len, 0, 0};
+    const char *s;
+    size_t n;
+    int32_t width = 0, height = 0;
+    int st = parse_header(&rd, label, opts, &width, &height, diag);
+    if (st != AP_OK)
+        return st;
+    int64_t cells = (int64_t)width * height;
+    int64_t padded = ((int64_t)width + 2) * ((int64_t)height + 2);
 
     ap_map *m = calloc(1, sizeof *m);
     if (m == NULL)
@@ -341,6 +364,24 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     return AP_OK;
 }
 
+/* Read up to want bytes from fd (fewer only at end of file) into buf; *got = bytes read. AP_OK or AP_E_IO
+ * (errno set). A file that shrinks while read just ends early; the parser then says what is missing. */
+static int read_fully(int fd, char *buf, size_t want, size_t *got)
+{
+    *got = 0;
+    while (*got < want) {
+        ssize_t r = read(fd, buf + *got, want - *got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return AP_E_IO;
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return AP_OK;
+}
+
 int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag)
 {
     *out = NULL;
@@ -356,37 +397,73 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
     memcpy(id, base, bn);
     id[bn] = '\0';
 
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    /* O_NONBLOCK: opening a FIFO named *.map must not wait for a writer; cleared again before reading. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return fail(diag, AP_E_IO, path, 0, 0, "cannot open: %s", strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (cap - len < 65536) {
-            size_t ncap = cap == 0 ? 1 << 20 : cap * 2;
-            char *nb = realloc(buf, ncap);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return fail(diag, AP_E_NOMEM, path, 0, 0, "out of memory");
-            }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return fail(diag, AP_E_IO, path, 0, 0, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        const char *what = S_ISDIR(sb.st_mode)    ? "a directory"
+                           : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                           : S_ISSOCK(sb.st_mode) ? "a socket"
+                           : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+                                                                         : "not a file";
+        return fail(diag, AP_E_IO, path, 0, 0, "not a regular file (%s)", what);
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+
+    /* The header first: its size and the limits bound the whole file, so a huge (or sparse) file is
+     * refused before anything of its size is allocated. */
+    size_t size = (size_t)sb.st_size;
+    size_t head = size < AP_MAP_HEADER_READ ? size : AP_MAP_HEADER_READ;
+    char *buf = malloc(head + 1);
+    if (buf == NULL) {
+        close(fd);
+        return fail(diag, AP_E_NOMEM, path, 0, 0, "out of memory");
+    }
+    size_t len = 0;
+    int st = read_fully(fd, buf, head, &len);
+    if (st == AP_OK) {
+        line_reader rd = {buf, len, 0, 0};
+        int32_t w = 0, h = 0;
+        st = parse_header(&rd, path, opts, &w, &h, diag);
+        /* rows of width characters plus CRLF, and blank lines after the grid up to AP_MAP_TRAILING_MAX */
+        uint64_t most = (uint64_t)rd.pos + (uint64_t)h * ((uint64_t)w + 2) + AP_MAP_TRAILING_MAX;
+        if (st == AP_OK && (uint64_t)size > most)
+            st = fail(diag, AP_E_MAP_TOO_LARGE, path, 0, 0,
+                      "file has %llu bytes; a %d x %d map has at most %llu (rows, line ends and %d bytes of "
+                      "blank lines after the grid)",
+                      (unsigned long long)size, (int)w, (int)h, (unsigned long long)most, AP_MAP_TRAILING_MAX);
+    } else {
+        fail(diag, st, path, 0, 0, "read error: %s", strerror(errno));
+    }
+    if (st == AP_OK && size > head) {
+        char *nb = realloc(buf, size + 1);
+        if (nb == NULL) {
+            st = fail(diag, AP_E_NOMEM, path, 0, 0, "out of memory");
+        } else {
             buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno;
-                free(buf);
-                fclose(f);
-                return fail(diag, AP_E_IO, path, 0, 0, "read error: %s", strerror(e));
-            }
-            break;
+            size_t more = 0;
+            st = read_fully(fd, buf + len, size - len, &more);
+            len += more;
+            if (st != AP_OK)
+                fail(diag, st, path, 0, 0, "read error: %s", strerror(errno));
         }
     }
-    fclose(f);
-    int st = ap_map_parse(id, path, buf, len, opts, out, diag);
+    close(fd);
+    if (st != AP_OK) {
+        free(buf);
+        return st;
+    }
+    st = ap_map_parse(id, path, buf, len, opts, out, diag);
     free(buf);
     return st;
 }

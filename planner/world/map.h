@@ -119,8 +119,17 @@ typedef struct ap_map {
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,
                  const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
-/* Read and parse the file at path; the id is the file's base name without ".map".
- * Returns as ap_map_parse, or AP_E_IO (diag says why) when the file cannot be read. */
+/* How much of a file ap_map_load reads first to check the header (a valid header is some 40 bytes), and
+ * how many bytes of blank lines after the grid it accepts (editors add a few; the limit bounds the file). */
+#define AP_MAP_HEADER_READ 4096
+#define AP_MAP_TRAILING_MAX 65536
+
+/* Read and parse the file at path; the id is the file's base name without ".map". The header is read and
+ * checked against opts' limits first, and the file's size against what such a map can hold (rows of width
+ * characters with CRLF ends, plus AP_MAP_TRAILING_MAX bytes of blank lines), so an oversized or sparse
+ * file costs no memory (AP_E_MAP_TOO_LARGE). Returns as ap_map_parse, or AP_E_IO (diag says why) when
+ * the file cannot be read or is not a regular file (a directory, FIFO, socket or device named *.map; a
+ * FIFO is opened without waiting for a writer). */
 int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
 /* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-] (the map

@@ -1,8 +1,9 @@
-/* test_registry.c — a directory with two good tiny maps and three bad ones. */
+/* test_registry.c — a directory with two good tiny maps, three bad ones and three special files named *.map. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "planner/base/status.h"
@@ -62,13 +63,21 @@ START_TEST(test_load_dir)
     char dir[] = "/tmp/ap-registry-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     const char *names[] = {"b_good.map", "a_good.map", "c_badheader.map", "d_shortrow.map", "e_badchar.map",
-                           "notes.txt"};
+                           "notes.txt", "f_fifo.map", "h_dangling.map"};
     write_file(dir, "b_good.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n");
     write_file(dir, "a_good.map", "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n.....\n.....\n");
     write_file(dir, "c_badheader.map", "type octile\nheigth 2\nwidth 3\nmap\n...\n...\n");
     write_file(dir, "d_shortrow.map", "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
     write_file(dir, "e_badchar.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n");
     write_file(dir, "notes.txt", "not a map\n");
+    /* files named *.map that are not maps at all: reported, not skipped in silence */
+    char special[512];
+    snprintf(special, sizeof special, "%s/f_fifo.map", dir);
+    ck_assert_int_eq(mkfifo(special, 0600), 0);
+    snprintf(special, sizeof special, "%s/g_dir.map", dir);
+    ck_assert_int_eq(mkdir(special, 0700), 0);
+    snprintf(special, sizeof special, "%s/h_dangling.map", dir);
+    ck_assert_int_eq(symlink("/nonexistent/arcpath-test.map", special), 0);
 
     char *log = NULL;
     size_t loglen = 0;
@@ -78,7 +87,7 @@ START_TEST(test_load_dir)
     fclose(errf);
 
     ck_assert_uint_eq(r.n, 2);
-    ck_assert_int_eq(r.errors, 3);
+    ck_assert_int_eq(r.errors, 6);
     ck_assert_str_eq(r.maps[0]->id, "a_good"); /* sorted by id */
     ck_assert_str_eq(r.maps[1]->id, "b_good");
     ck_assert_uint_eq(r.max_nodes, (5 + 2) * (4 + 2));
@@ -96,6 +105,12 @@ START_TEST(test_load_dir)
     check_diag(log, "c_badheader.map", 2);
     check_diag(log, "d_shortrow.map", 6);
     check_diag(log, "e_badchar.map", 6);
+    check_diag(log, "f_fifo.map", 0);
+    ck_assert_ptr_nonnull(strstr(error_line(log, "f_fifo.map"), "not a regular file (a FIFO)"));
+    check_diag(log, "g_dir.map", 0);
+    ck_assert_ptr_nonnull(strstr(error_line(log, "g_dir.map"), "not a regular file (a directory)"));
+    check_diag(log, "h_dangling.map", 0);
+    ck_assert_ptr_nonnull(strstr(error_line(log, "h_dangling.map"), "cannot open: No such file or directory"));
     ck_assert_ptr_null(strstr(log, "good.map"));
     ck_assert_ptr_null(strstr(log, "notes.txt"));
     free(log);
@@ -103,6 +118,8 @@ START_TEST(test_load_dir)
     ap_registry_free(&r);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_ptr_null(ap_registry_find(&r, "a_good"));
+    snprintf(special, sizeof special, "%s/g_dir.map", dir);
+    rmdir(special);
     remove_dir(dir, names, sizeof names / sizeof names[0]);
 }
 END_TEST

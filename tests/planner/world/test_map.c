@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../../../planner/world/map.h"
@@ -170,6 +172,73 @@ START_TEST(bad_ids)
     ap_map_free(m);
     ck_assert_int_eq(ap_map_parse("Ok_id-1.v2", "x", text, strlen(text), NULL, &m, &d), AP_OK);
     ap_map_free(m);
+}
+END_TEST
+
+/* The loader reads the header first: a file larger than its header allows (here a sparse 1 GiB file
+ * behind a valid 4 x 3 header, and one behind a header above the limits) is refused before its size is
+ * allocated, and costs no memory; special files named *.map are reported, and a FIFO does not block. */
+START_TEST(load_checks_header_and_size_first)
+{
+    char dir[] = "/tmp/aptest-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char big[256], huge[256], fifo[256], sub[256], edge[256];
+    snprintf(big, sizeof big, "%s/big.map", dir);
+    snprintf(huge, sizeof huge, "%s/huge.map", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo.map", dir);
+    snprintf(sub, sizeof sub, "%s/sub.map", dir);
+    snprintf(edge, sizeof edge, "%s/edge.map", dir);
+    FILE *f = fopen(big, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(HDR "....\n.@@.\nGSTW\n", f);
+    fclose(f);
+    ck_assert_int_eq(truncate(big, 1LL << 30), 0);
+    f = fopen(huge, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs("type octile\nheight 5000\nwidth 5000\nmap\n", f);
+    fclose(f);
+    ck_assert_int_eq(truncate(huge, 1LL << 30), 0);
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_SELF, &ru0);
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load(big, NULL, &m, &d), AP_E_MAP_TOO_LARGE);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(d.msg, "file has 1073741824 bytes; a 4 x 3 map has at most") != NULL, "%s", d.msg);
+    ck_assert_int_eq(ap_map_load(huge, NULL, &m, &d), AP_E_MAP_TOO_LARGE);
+    ck_assert_str_eq(d.msg, "height 5000 above the limit 4096");
+    ck_assert_int_eq(d.line, 2);
+    getrusage(RUSAGE_SELF, &ru1);
+    ck_assert_msg(ru1.ru_maxrss - ru0.ru_maxrss < 64 * 1024, "max RSS grew by %ld KiB", ru1.ru_maxrss - ru0.ru_maxrss);
+    /* At the bound: the largest file a 4 x 3 map may be (CRLF rows, then 64 KiB of blank lines) loads. */
+    f = fopen(edge, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(HDR "....\r\n.@@.\r\nGSTW\r\n", f);
+    for (int k = 0; k < AP_MAP_TRAILING_MAX; k++)
+        fputc('\n', f);
+    fclose(f);
+    ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_OK);
+    ck_assert_int_eq(m->passable_cells, 8);
+    ap_map_free(m);
+    m = NULL;
+    f = fopen(edge, "ab");
+    fputc('\n', f);
+    fclose(f);
+    ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_TOO_LARGE);
+    /* special files */
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(ap_map_load(fifo, NULL, &m, &d), AP_E_IO);
+    ck_assert_str_eq(d.msg, "not a regular file (a FIFO)");
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    ck_assert_int_eq(ap_map_load(sub, NULL, &m, &d), AP_E_IO);
+    ck_assert_str_eq(d.msg, "not a regular file (a directory)");
+    ck_assert_ptr_null(m);
+    unlink(big);
+    unlink(huge);
+    unlink(fifo);
+    unlink(edge);
+    rmdir(sub);
+    rmdir(dir);
 }
 END_TEST
 
@@ -429,6 +498,7 @@ Suite *map_suite(void)
     tcase_add_test(tc, limits);
     tcase_add_test(tc, bad_ids);
     tcase_add_test(tc, load_file);
+    tcase_add_test(tc, load_checks_header_and_size_first);
     tcase_add_test(tc, regions);
     tcase_add_test(tc, registered_tables);
     tcase_add_test(tc, terrain_costs);
