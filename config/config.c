@@ -46,6 +46,7 @@ static const ap_int_field ap_int_fields[] = {
     F("max_map_height", NULL, AP_K_I32, max_map_height, 1, 65536),
     F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30),
     F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000),
+    F("max_answer_bytes", "ARCPATH_MAX_ANSWER_BYTES", AP_K_SIZE, max_answer_bytes, 65536, 1LL << 30),
     F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000),
     F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000),
     F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64),
@@ -185,6 +186,7 @@ void ap_config_defaults(ap_config *c)
     c->max_map_height = 4096;
     c->max_map_cells = 16777216;
     c->max_samples = 100000;
+    c->max_answer_bytes = 32u << 20;
     c->drain_timeout_ms = 10000;
     c->access_log = true;
     c->max_batch = 256;

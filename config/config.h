@@ -50,6 +50,9 @@ typedef struct ap_config {
     int32_t max_map_height;     /* 4096; 1..65536 cells */
     int64_t max_map_cells;      /* 16777216; 1..2^30 cells */
     size_t max_samples;         /* 100000; 1..1e7 poses per answer */
+    size_t max_answer_bytes;    /* 33554432 (32 MiB); 65536..2^30: most bytes of one batch answer; the items
+                                 * after that are answered answer_too_large (so a small body cannot make a
+                                 * huge answer: 64 queries of 100000 samples were 373 MB) */
     int drain_timeout_ms;       /* 10000; 0..600000: how long shutdown waits for in-flight jobs */
     bool access_log;            /* true: one JSON line per request on stdout */
     int pool_nice;              /* 0; 0..19: nice increment of the worker pool's threads (0 = same priority

@@ -35,6 +35,8 @@ static const ap_error_info ap_error_table[] = {
     [AP_E_METHOD_NOT_ALLOWED] = {405, "method_not_allowed", "method not allowed for this route"},
     [AP_E_NOT_FOUND] = {404, "not_found", "no such route"},
     [AP_E_NOT_READY] = {503, "not_ready", "the server is not ready"},
+    [AP_E_ANSWER_TOO_LARGE] = {413, "answer_too_large",
+                               "not answered: the batch's answer reached the server's max_answer_bytes"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -17,6 +17,8 @@ typedef enum ap_wire_status {
     AP_E_METHOD_NOT_ALLOWED,             /* 405 method_not_allowed (with Allow) */
     AP_E_NOT_FOUND,                      /* 404 not_found: no such route */
     AP_E_NOT_READY,                      /* 503 not_ready: draining or maps not loaded */
+    AP_E_ANSWER_TOO_LARGE,               /* 413 answer_too_large: a batch item left unanswered because the
+                                          * batch's answer reached max_answer_bytes (per item, in a 200) */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

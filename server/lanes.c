@@ -126,13 +126,30 @@ static void finish_timeout_unsearched(ap_job *j)
 
 /* ---- batches (worker) --------------------------------------------------------------------------------- */
 
-/* Write items[next_item]'s answer into the job's body and move on. */
+/* The answer_too_large item error, and the body is full from here on. */
+static void batch_write_full(ap_job *j)
+{
+    ap_wire_write_batch_item_error(&j->out, j->next_item == 0, AP_E_ANSWER_TOO_LARGE, NULL, NULL);
+    j->answer_full = true;
+}
+
+/* Write items[next_item]'s answer into the job's body and move on. An answer that takes the body past
+ * max_answer_bytes is taken back (the bytes before it are kept) and the item answered answer_too_large. */
 static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
 {
     ap_path_stats st = {.lane = ap_metrics_lane_name(lane),
                         .search_us = j->item_ns / 1000,
                         .sample_step = j->items[j->next_item].q.sample_step};
-    ap_wire_write_batch_item(&j->out, j->next_item == 0, r, &st);
+    const size_t cap = j->owner->cfg.max_answer_bytes, before = j->out.len;
+    if (j->answer_full) {
+        batch_write_full(j);
+    } else {
+        ap_wire_write_batch_item(&j->out, j->next_item == 0, r, &st);
+        if (cap != 0 && j->out.len > cap && !j->out.failed) {
+            j->out.len = before;
+            batch_write_full(j);
+        }
+    }
     j->expanded += r->expanded;
     j->next_item++;
     j->item_active = false;
@@ -145,6 +162,12 @@ static void batch_skip(ap_job *j, bool timeout)
 {
     while (j->next_item < j->n_items) {
         const ap_job_item *it = &j->items[j->next_item];
+        if (it->status == AP_OK && j->answer_full && !j->item_active) {
+            /* no room left in the answer: not searched at all */
+            batch_write_full(j);
+            j->next_item++;
+            continue;
+        }
         if (it->status != AP_OK) {
             ap_wire_write_batch_item_error(&j->out, j->next_item == 0, it->status, it->message, it->field);
             j->next_item++;
@@ -593,6 +616,7 @@ void ap_lanes_config_from(ap_lanes_config *lc, const ap_config *c, uint32_t capa
     lc->slow_slice = c->slow_slice;
     lc->pool_nice = c->pool_nice;
     lc->capacity = capacity;
+    lc->max_answer_bytes = c->max_answer_bytes;
 }
 
 static void free_workspaces(ap_workspace *ws, int n)

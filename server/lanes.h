@@ -92,6 +92,7 @@ struct ap_job {
     size_t next_item;      /* batch: the first item not yet answered */
     bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
     bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */
+    bool answer_full;      /* batch: the body reached max_answer_bytes; the rest answer answer_too_large */
     uint64_t item_ns;      /* batch: search time of the active item so far */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
@@ -119,6 +120,9 @@ typedef struct ap_lanes_config {
     int pool_nice;        /* added to the nice value of each pool thread (0 = none): the pool runs below
                            * the HTTP thread(s), which answer short queries inline */
     uint32_t capacity;    /* nodes per workspace: the registry's largest ap_map_node_count */
+    size_t max_answer_bytes; /* batch answers: once the body has this many bytes, the remaining items are
+                              * answered answer_too_large without searching (an item that crosses the line
+                              * is taken back and answered so too); 0 = no cap */
 } ap_lanes_config;
 
 /* Fill lc from the server config and the workspace capacity (nodes). Pure. */

@@ -11,6 +11,53 @@
 #include "../util.h"
 #include "harness.h"
 
+/* A small body must not make a huge answer: with max_answer_bytes 65536, eight queries with dense samples
+ * (about 20 KB each) are answered until the next one would pass the cap; that one and every later one get
+ * answer_too_large (not searched), the body stays within the cap plus their short error items, and the
+ * answers given are complete (samples to the end). */
+START_TEST(answer_bytes_cap_over_the_whole_batch)
+{
+    ap_srv srv;
+    const char *env[] = {"ARCPATH_MAX_ANSWER_BYTES=65536", NULL};
+    ck_assert_int_eq(ap_srv_start(&srv, "config/maps", NULL, env), 0);
+    char body[4096];
+    size_t used = (size_t)snprintf(body, sizeof body, "{\"map\":\"arena\",\"queries\":[");
+    for (int i = 0; i < 8; i++)
+        used += (size_t)snprintf(body + used, sizeof body - used,
+                                 "%s{\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":90.5,\"y\":88.5},"
+                                 "\"samples\":{\"step\":0.5}}",
+                                 i ? "," : "");
+    snprintf(body + used, sizeof body - used, "]}");
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/paths", body, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(r.len <= 65536 + 8 * 200, "answer of %zu bytes", r.len);
+    json_t *b = ap_resp_json(&r);
+    ck_assert_ptr_nonnull(b);
+    json_t *res = json_object_get(b, "results");
+    ck_assert_uint_eq(json_array_size(res), 8);
+    size_t ok = 0;
+    for (size_t i = 0; i < 8; i++) {
+        json_t *it = json_array_get(res, i);
+        const char *st = json_string_value(json_object_get(it, "status"));
+        if (i == ok && strcmp(st, "ok") == 0) {
+            json_t *smp = json_object_get(it, "samples");
+            double L = json_number_value(json_object_get(it, "length"));
+            ck_assert_uint_eq(json_array_size(smp), (size_t)floor(L / 0.5) + 2);
+            ok++;
+            continue;
+        }
+        ck_assert_str_eq(st, "error");
+        ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "error"), "code")),
+                         "answer_too_large");
+    }
+    ck_assert_msg(ok >= 1 && ok < 8, "%zu items answered", ok);
+    json_decref(b);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&srv), 0);
+}
+END_TEST
+
 Suite *batch_suite(void);
 
 static json_t *post_json(const ap_srv *s, const char *path, const char *body, long want_status)
@@ -274,6 +321,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, errors_are_per_item);
     tcase_add_test(tc, whole_batch_errors_and_the_cap);
     tcase_add_test(tc, long_items_finish_on_the_slow_lane);
+    tcase_add_test(tc, answer_bytes_cap_over_the_whole_batch);
     suite_add_tcase(s, tc);
     return s;
 }

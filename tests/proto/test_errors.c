@@ -33,6 +33,7 @@ static const struct {
     {AP_E_METHOD_NOT_ALLOWED, 405, "method_not_allowed"},
     {AP_E_NOT_FOUND, 404, "not_found"},
     {AP_E_NOT_READY, 503, "not_ready"},
+    {AP_E_ANSWER_TOO_LARGE, 413, "answer_too_large"},
 };
 
 START_TEST(every_status_has_its_row)
