@@ -16,6 +16,7 @@
 #include "../world/map.h"
 #include "../base/path.h"
 #include "../search/search.h"
+#include "../base/limits.h"
 #include "../base/status.h"
 
 /* Search algorithms. Values are stable; proto/wire.c maps the wire names ("astar", "jps", ...). An algorithm
@@ -32,12 +33,6 @@ typedef enum ap_algorithm {
     AP_ALG_COUNT
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
-
-/* Limits that are configuration, not request (documented in the README "Limits"). */
-#define AP_MAX_UNIT_RADIUS 16.0      /* tiles */
-#define AP_MAX_TURNING_RADIUS 64.0   /* tiles */
-#define AP_MIN_SAMPLE_STEP 0.01      /* tiles */
-#define AP_DEFAULT_MAX_SAMPLES 100000
 
 struct ap_profile_cache; /* profile.h */
 struct ap_plan_dir;      /* plan_dir.h */
