@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../planner/plan/plan_kind.h"
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
@@ -322,8 +323,7 @@ static bool inline_worthy(const ap_query *q)
 {
     if (q->turning_radius > 0.0)
         return false;
-    return q->algorithm == AP_ALG_ASTAR || q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS ||
-           q->algorithm == AP_ALG_AUTO;
+    return ap_algorithm_kind(q) == &ap_plan_kind_grid;
 }
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
@@ -346,10 +346,10 @@ static enum MHD_Result handle_path(ap_req *r)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
-    const char *field = NULL;
-    st = ap_query_check(&pr.q, &field);
+    ap_query_error qe;
+    st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK)
-        return respond_error(r, st, NULL, field, 0, 0);
+        return respond_error(r, st, qe.message[0] ? qe.message : NULL, qe.field, 0, 0);
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
 
