@@ -391,7 +391,7 @@ static enum MHD_Result handle_paths(ap_req *r)
     if (!r->items)
         return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
     for (size_t i = 0; i < r->batch.n; i++) {
-        const ap_batch_item *bi = &r->batch.items[i];
+        ap_batch_item *bi = &r->batch.items[i];
         ap_job_item *it = &r->items[i];
         if (bi->status != AP_OK) {
             it->status = bi->status;
@@ -402,9 +402,14 @@ static enum MHD_Result handle_paths(ap_req *r)
         it->q = bi->q;
         it->q.map = m;
         it->q.max_samples = h->cfg->max_samples;
-        const char *field = NULL;
-        it->status = ap_query_check(&it->q, &field);
-        it->field = field;
+        /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
+        ap_query_error qe;
+        it->status = ap_query_validate(&it->q, NULL, &qe);
+        it->field = qe.field;
+        if (qe.message[0] != '\0') {
+            snprintf(bi->err.message, sizeof bi->err.message, "%s", qe.message);
+            it->message = bi->err.message;
+        }
     }
     ap_job_init(&r->job);
     r->job.items = r->items;
