@@ -39,14 +39,16 @@ static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
 #define TURN_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
 
 const ap_algorithm_row ap_algorithms[] = {
-    {"astar", AP_ALG_ASTAR, 0, GRID, astar_init, NULL, NULL},
-    {"jps", AP_ALG_JPS, JPS_NEEDS, GRID, jps_init, jps_bind, ap_jps_expand_path},
-    {"jps_plus", AP_ALG_JPS_PLUS, JPS_NEEDS, GRID, jps_plus_init, jps_bind, ap_jps_expand_path},
-    {"auto", AP_ALG_AUTO, 0, &ap_plan_kind_auto, NULL, NULL, NULL},
-    {"directional8", AP_ALG_DIRECTIONAL8, TURN_NEEDS, TURNS, NULL, NULL, NULL},
-    {"directional24", AP_ALG_DIRECTIONAL24, TURN_NEEDS, TURNS, NULL, NULL, NULL},
-    {"directional48", AP_ALG_DIRECTIONAL48, TURN_NEEDS, TURNS, NULL, NULL, NULL},
-    {"hybrid", AP_ALG_HYBRID, TURN_NEEDS, TURNS, NULL, NULL, NULL},
+    {.name = "astar", .id = AP_ALG_ASTAR, .kind = GRID, .domain_init = astar_init},
+    {.name = "jps", .id = AP_ALG_JPS, .needs = JPS_NEEDS, .kind = GRID, .domain_init = jps_init, .bind = jps_bind,
+     .expand_path = ap_jps_expand_path},
+    {.name = "jps_plus", .id = AP_ALG_JPS_PLUS, .needs = JPS_NEEDS, .kind = GRID, .domain_init = jps_plus_init,
+     .bind = jps_bind, .expand_path = ap_jps_expand_path},
+    {.name = "auto", .id = AP_ALG_AUTO, .kind = &ap_plan_kind_auto},
+    {.name = "directional8", .id = AP_ALG_DIRECTIONAL8, .needs = TURN_NEEDS, .kind = TURNS, .variant = 8},
+    {.name = "directional24", .id = AP_ALG_DIRECTIONAL24, .needs = TURN_NEEDS, .kind = TURNS, .variant = 24},
+    {.name = "directional48", .id = AP_ALG_DIRECTIONAL48, .needs = TURN_NEEDS, .kind = TURNS, .variant = 48},
+    {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
 };
 const size_t ap_algorithm_count = sizeof ap_algorithms / sizeof ap_algorithms[0];
 

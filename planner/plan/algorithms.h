@@ -38,6 +38,8 @@ typedef struct ap_algorithm_row {
                                          * the table uses AP_ALG_COUNT (p->alg then holds that) */
     unsigned needs;                     /* AP_NEEDS_* */
     const struct ap_plan_kind *kind;    /* who runs it (plan_kind.h) */
+    int variant;                        /* the kind's parameter: for the turns kind the Directional A*
+                                         * neighbourhood (8, 24, 48), 0 = the hybrid pipeline; else 0 */
     /* Grid-domain hooks (kind = &ap_plan_kind_grid; NULL for other kinds). domain_init fills *dom with a
      * domain over q->map toward the goal cell `goal` (padded index, map.h) whose context lives in *ctx
      * (the plan's inline storage); returns AP_OK or an AP_E_* status. bind (optional) points the domain at

@@ -605,20 +605,13 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
         return p->state = AP_E_INTERNAL;
     p->alg = row->id;
     ap_pose s = query_start(q), g = query_goal(q);
-    switch (row->id) {
-    case AP_ALG_DIRECTIONAL8:
-        return begin_dir(p, 8, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    case AP_ALG_DIRECTIONAL24:
-        return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    case AP_ALG_DIRECTIONAL48:
-        return begin_dir(p, 48, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    default:
-        break;
-    }
+    /* Directional8/24/48: the row's variant is the neighbourhood. */
+    if (row->variant != 0)
+        return begin_dir(p, row->variant, s, q->has_sheading, g, q->has_gheading, P_DIR);
     /* Hybrid (and auto): step 1, the 4-connected grid search. Reversing units skip it: the pipeline is
      * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
     dp->kind = K_HYBRID;
-    dp->auto_mode = row->id == AP_ALG_AUTO;
+    dp->auto_mode = row->kind == &ap_plan_kind_auto; /* auto handed the plan over with its own row */
     if (q->reverse) {
         dp->kind = K_DIR;
         return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);

@@ -26,5 +26,5 @@ static int dijkstra_domain_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_q
     return st;
 }
 
-const ap_algorithm_row ap_test_dijkstra = {"dijkstra", AP_ALG_COUNT, 0, &ap_plan_kind_grid, dijkstra_domain_init,
-                                           NULL, NULL};
+const ap_algorithm_row ap_test_dijkstra = {
+    .name = "dijkstra", .id = AP_ALG_COUNT, .kind = &ap_plan_kind_grid, .domain_init = dijkstra_domain_init};
