@@ -153,6 +153,24 @@ START_TEST(dijkstra_matches_astar_on_random_maps)
 }
 END_TEST
 
+/* q breaks need (an AP_NEEDS_* bit): refused on field with "<name> <why>" when row has that need, else
+ * valid. */
+static void expect_need(const ap_query *q, const ap_algorithm_row *row, unsigned need, const char *field,
+                        const char *why)
+{
+    ap_query_error e;
+    int st = ap_query_validate(q, NULL, &e);
+    if (!(row->needs & need)) {
+        ck_assert_int_eq(st, AP_OK);
+        return;
+    }
+    char want[160];
+    snprintf(want, sizeof want, "%s %s", row->name, why);
+    ck_assert_int_eq(st, AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, field);
+    ck_assert_str_eq(e.message, want);
+}
+
 /* Each row's acceptance columns are exactly what validation refuses, with the row's name in the message;
  * each row that is accepted runs the kind ap_algorithm_kind names. */
 START_TEST(table_columns_drive_validation)
@@ -169,7 +187,6 @@ START_TEST(table_columns_drive_validation)
     ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
     for (size_t i = 0; i < ap_algorithm_count; i++) {
         const ap_algorithm_row *row = &ap_algorithms[i];
-        char want[128];
         ap_query_error e;
         ap_query q = ap_test_cell_query(m, row->id, 8, 0, 0, 5, 2);
         q.turning_radius = 1.0;
@@ -183,39 +200,16 @@ START_TEST(table_columns_drive_validation)
         ap_plan_release(&p);
 
         q.turning_radius = 0.0;
-        int sn = ap_query_validate(&q, NULL, &e);
-        if (row->needs & AP_NEEDS_TURNING) {
-            ck_assert_int_eq(sn, AP_E_INVALID_REQUEST);
-            ck_assert_str_eq(e.field, "unit.turning_radius");
-            snprintf(want, sizeof want, "%s needs unit.turning_radius > 0", row->name);
-            ck_assert_str_eq(e.message, want);
-        } else {
-            ck_assert_int_eq(sn, AP_OK);
-        }
+        expect_need(&q, row, AP_NEEDS_TURNING, "unit.turning_radius", "needs unit.turning_radius > 0");
         q.turning_radius = 1.0;
         q.connectivity = 4;
-        sn = ap_query_validate(&q, NULL, &e);
-        if (row->needs & AP_NEEDS_CONN8) {
-            ck_assert_int_eq(sn, AP_E_INVALID_REQUEST);
-            ck_assert_str_eq(e.field, "search.algorithm");
-            snprintf(want, sizeof want, "%s needs search.connectivity 8", row->name);
-            ck_assert_str_eq(e.message, want);
-        } else {
-            ck_assert_int_eq(sn, AP_OK);
-        }
+        expect_need(&q, row, AP_NEEDS_CONN8, "search.algorithm", "needs search.connectivity 8");
         q.connectivity = 8;
         q.map = w;
-        sn = ap_query_validate(&q, NULL, &e);
-        if (row->needs & AP_NEEDS_UNIFORM) {
-            ck_assert_int_eq(sn, AP_E_INVALID_REQUEST);
-            ck_assert_str_eq(e.field, "search.algorithm");
-            snprintf(want, sizeof want, "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)",
-                     row->name);
-            ck_assert_str_eq(e.message, want);
-        } else {
-            ck_assert_int_eq(sn, AP_OK);
+        expect_need(&q, row, AP_NEEDS_UNIFORM, "search.algorithm",
+                    "needs a uniform-cost map; this map has terrain costs (use astar or auto)");
+        if (!(row->needs & AP_NEEDS_UNIFORM))
             ck_assert_ptr_eq(ap_algorithm_kind(&q), &ap_plan_kind_grid); /* astar, or auto's A* */
-        }
     }
     /* a value with no row */
     ap_query q = ap_test_cell_query(m, AP_ALG_COUNT, 8, 0, 0, 5, 2);
