@@ -433,7 +433,7 @@ int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char 
 int ap_wire_write_path(ap_jbuf *b, const char *map_id, const ap_result *r, const ap_path_stats *st)
 {
     if (!is_answer_status(r->status))
-        return ap_wire_write_error(b, r->status, NULL, r->field, 0, 0, NULL);
+        return ap_wire_write_error(b, r->status, r->message[0] ? r->message : NULL, r->field, 0, 0, NULL);
     write_result(b, map_id ? map_id : "", r, st, false);
     return ap_jbuf_status(b);
 }
@@ -476,7 +476,7 @@ int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const cha
 int ap_wire_write_batch_item(ap_jbuf *b, bool first, const ap_result *r, const ap_path_stats *st)
 {
     if (!is_answer_status(r->status))
-        return ap_wire_write_batch_item_error(b, first, r->status, NULL, r->field);
+        return ap_wire_write_batch_item_error(b, first, r->status, r->message[0] ? r->message : NULL, r->field);
     if (!first)
         AP_JBUF_LIT(b, ",");
     /* A non-finite number (a planner bug) must not poison the whole batch: that item alone becomes an

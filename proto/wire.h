@@ -115,7 +115,7 @@ int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.
  * invalid_request "samples.step" from ap_plan_finish) is encoded as the error body of
- * ap_wire_encode_error(r->status, NULL, r->field, 0, 0, ...); its HTTP status is
+ * ap_wire_encode_error(r->status, r->message or NULL when it is "", r->field, 0, 0, ...); its HTTP status is
  * ap_error_lookup(r->status)->http. Returns NULL on allocation failure or when r holds a non-finite
  * number (a planner bug: the server answers 500). *len (if non-NULL) gets the byte length.
  * Written by a direct JSON writer (ap_wire_write_path), byte for byte what jansson's compact, ordered dump

@@ -661,6 +661,12 @@ START_TEST(encode_result_error_and_non_finite)
     ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"the request is not valid\","
                         "\"field\":\"samples.step\"}}");
     free(s);
+    /* the planner's reason, when it gives one, is the message */
+    snprintf(r.message, sizeof r.message, "at most 3 samples (max_samples), this path needs 5");
+    s = ap_wire_encode_path("m", &r, NULL, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"at most 3 samples (max_samples), "
+                        "this path needs 5\",\"field\":\"samples.step\"}}");
+    free(s);
 
     fixture f;
     make_result(&f);
