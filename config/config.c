@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../planner/base/limits.h"
 #include "../planner/base/status.h"
 #include "version.h"
 
@@ -185,7 +186,7 @@ void ap_config_defaults(ap_config *c)
     c->max_map_width = 4096;
     c->max_map_height = 4096;
     c->max_map_cells = 16777216;
-    c->max_samples = 100000;
+    c->max_samples = AP_DEFAULT_MAX_SAMPLES;
     c->max_answer_bytes = 32u << 20;
     c->drain_timeout_ms = 10000;
     c->access_log = true;
@@ -210,7 +211,7 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
     size_t idx;
     json_t *e;
     json_array_foreach(v, idx, e) {
-        ap_config_profile p = {0.0, 0.0, 8, 24, false};
+        ap_config_profile p = {0.0, 0.0, AP_HEADINGS_COARSE, 24, false};
         bool have_r = false;
         if (!json_is_object(e))
             return fail(err, errlen, "%s: \"profiles[%zu]\": must be an object", label, idx);
@@ -218,18 +219,20 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
         json_t *x;
         json_object_foreach(e, k, x) {
             if (strcmp(k, "radius") == 0) {
-                if (!json_is_number(x) || json_number_value(x) < 0.0 || json_number_value(x) > 16.0)
-                    return fail(err, errlen, "%s: \"profiles[%zu].radius\": must be a number between 0 and 16",
-                                label, idx);
+                if (!json_is_number(x) || json_number_value(x) < 0.0 || json_number_value(x) > AP_MAX_UNIT_RADIUS)
+                    return fail(err, errlen, "%s: \"profiles[%zu].radius\": must be a number between 0 and %g",
+                                label, idx, AP_MAX_UNIT_RADIUS);
                 p.radius = json_number_value(x);
             } else if (strcmp(k, "turning_radius") == 0) {
-                if (!json_is_number(x) || !(json_number_value(x) > 0.0) || json_number_value(x) > 64.0)
-                    return fail(err, errlen,
-                                "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= 64", label, idx);
+                if (!json_is_number(x) || !(json_number_value(x) > 0.0) ||
+                    json_number_value(x) > AP_MAX_TURNING_RADIUS)
+                    return fail(err, errlen, "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= %g",
+                                label, idx, AP_MAX_TURNING_RADIUS);
                 p.turning_radius = json_number_value(x);
                 have_r = true;
             } else if (strcmp(k, "headings") == 0) {
-                if (!json_is_integer(x) || (json_integer_value(x) != 8 && json_integer_value(x) != 16))
+                if (!json_is_integer(x) ||
+                    (json_integer_value(x) != AP_HEADINGS_COARSE && json_integer_value(x) != AP_HEADINGS_FINE))
                     return fail(err, errlen, "%s: \"profiles[%zu].headings\": must be 8 or 16", label, idx);
                 p.headings = (int)json_integer_value(x);
             } else if (strcmp(k, "neighbourhood") == 0) {

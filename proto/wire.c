@@ -2,16 +2,20 @@
  * with json_out.h), plus the error bodies every route answers with.
  *
  * Each object is checked for unknown keys first, then its fields in schema order, so the reported field is
- * deterministic for a given body.
+ * deterministic for a given body. The wire checks JSON types and shapes only; ranges, combinations and
+ * what each algorithm accepts are the planner's (ap_query_validate, plan.h), which names the field and says
+ * why. Algorithm names come from the planner's algorithm table (algorithms.h).
  */
 #include "wire.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../planner/plan/algorithms.h"
 #include "json_in.h"
 #include "json_out.h"
 
@@ -19,18 +23,6 @@
 
 /* ---------------------------------------------------------------------------------------------------------
  * The /v1/path query schema */
-
-/* Name tables for the string enums. New algorithms are one row each. */
-static const ap_json_enum ap_algorithm_names[] = {
-    {"astar", AP_ALG_ASTAR},
-    {"jps", AP_ALG_JPS},
-    {"jps_plus", AP_ALG_JPS_PLUS},
-    {"auto", AP_ALG_AUTO},
-    {"directional8", AP_ALG_DIRECTIONAL8},
-    {"directional24", AP_ALG_DIRECTIONAL24},
-    {"directional48", AP_ALG_DIRECTIONAL48},
-    {"hybrid", AP_ALG_HYBRID},
-};
 
 static const ap_json_enum ap_smoothing_names[] = {
     {"none", AP_SMOOTH_NONE},
@@ -87,63 +79,85 @@ static int get_deadline(const ap_json_reader *r, json_t *root, int64_t *out)
     return rc;
 }
 
-/* An optional integer that must be 8 or 16 when present; *out gets it, or absent_value. */
-static int get_8_or_16(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key,
-                       long long absent_value, int *out)
+/* Numbers the query keeps as "0 = absent, use the default" (unit.reverse_penalty, samples.step, and the
+ * integers search.headings, unit.art_directions): an explicit 0 on the wire is not "absent", so it goes on
+ * as -1, which the planner refuses with its range message. Integers outside int go the same way. */
+static double given_real(double v)
 {
-    long long v = absent_value;
+    return v == 0.0 ? -1.0 : v;
+}
+
+static int given_int(long long v)
+{
+    return v == 0 || v < INT_MIN || v > INT_MAX ? -1 : (int)v;
+}
+
+/* A JSON number of any value; the planner judges its range. */
+static int get_real(const ap_json_reader *r, json_t *o, const char *prefix, const char *key, double *out,
+                    bool *present)
+{
+    return ap_json_get_number(r, o, prefix, key, false, -INFINITY, INFINITY, out, present);
+}
+
+/* An optional JSON integer into *out (given_int); left as it is when absent. */
+static int get_int(const ap_json_reader *r, json_t *o, const char *prefix, const char *key, int *out)
+{
+    long long v = 0;
     bool present = false;
-    char path[128];
-    int rc = ap_json_get_integer(r, obj, prefix, key, false, LLONG_MIN, LLONG_MAX, &v, &present);
-    if (rc != AP_OK)
-        return rc;
-    if (present && v != 8 && v != 16) {
-        ap_json_join_path(path, sizeof path, prefix, key);
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be 8 or 16", path);
-    }
-    *out = (int)v;
-    return AP_OK;
+    int rc = ap_json_get_integer(r, o, prefix, key, false, LLONG_MIN, LLONG_MAX, &v, &present);
+    if (rc == AP_OK && present)
+        *out = given_int(v);
+    return rc;
 }
 
 static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q)
 {
     int rc;
+    bool has_rp = false;
     if ((rc = ap_json_check_known(r, o, "unit", ap_keys_unit)) != AP_OK ||
-        (rc = ap_json_get_number(r, o, "unit", "radius", false, 0.0, AP_MAX_UNIT_RADIUS, &q->unit_radius,
-                                 NULL)) != AP_OK ||
-        (rc = ap_json_get_number(r, o, "unit", "turning_radius", false, 0.0, AP_MAX_TURNING_RADIUS,
-                                 &q->turning_radius, NULL)) != AP_OK ||
+        (rc = get_real(r, o, "unit", "radius", &q->unit_radius, NULL)) != AP_OK ||
+        (rc = get_real(r, o, "unit", "turning_radius", &q->turning_radius, NULL)) != AP_OK ||
         (rc = ap_json_get_bool(r, o, "unit", "reverse", &q->reverse)) != AP_OK ||
-        (rc = ap_json_get_number(r, o, "unit", "reverse_penalty", false, 1.0, 100.0, &q->reverse_penalty,
-                                 NULL)) != AP_OK)
+        (rc = get_real(r, o, "unit", "reverse_penalty", &q->reverse_penalty, &has_rp)) != AP_OK)
         return rc;
-    return get_8_or_16(r, o, "unit", "art_directions", 0, &q->art_directions);
+    if (has_rp)
+        q->reverse_penalty = given_real(q->reverse_penalty);
+    return get_int(r, o, "unit", "art_directions", &q->art_directions);
+}
+
+/* "search.algorithm": a name from the planner's algorithm table; the error lists the table's names. */
+static int get_algorithm(const ap_json_reader *r, json_t *o, ap_query *q)
+{
+    json_t *v;
+    int rc = ap_json_get_string(r, o, "search", "algorithm", false, &v);
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    const ap_algorithm_row *row = ap_algorithm_find(json_string_value(v));
+    if (row != NULL) {
+        q->algorithm = row->id;
+        return AP_OK;
+    }
+    char list[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < ap_algorithm_count && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", ap_algorithms[i].name);
+    return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "search.algorithm", "\"search.algorithm\" must be one of: %s",
+                        list);
 }
 
 static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
 {
-    int alg = (int)q->algorithm, smooth = (int)q->smoothing;
-    long long conn = q->connectivity;
-    bool has_conn = false;
+    int smooth = (int)q->smoothing;
     int rc;
     if ((rc = ap_json_check_known(r, o, "search", ap_keys_search)) != AP_OK ||
-        (rc = ap_json_get_enum(r, o, "search", "algorithm", ap_algorithm_names,
-                               sizeof ap_algorithm_names / sizeof ap_algorithm_names[0], &alg)) != AP_OK ||
-        (rc = ap_json_get_integer(r, o, "search", "connectivity", false, LLONG_MIN, LLONG_MAX, &conn,
-                                  &has_conn)) != AP_OK ||
+        (rc = get_algorithm(r, o, q)) != AP_OK ||
+        (rc = get_int(r, o, "search", "connectivity", &q->connectivity)) != AP_OK ||
         (rc = ap_json_get_enum(r, o, "search", "smoothing", ap_smoothing_names,
                                sizeof ap_smoothing_names / sizeof ap_smoothing_names[0], &smooth)) != AP_OK ||
-        (rc = ap_json_get_number(r, o, "search", "turn_penalty", false, 0.0, 100.0, &q->turn_penalty, NULL)) !=
-            AP_OK ||
-        (rc = get_8_or_16(r, o, "search", "headings", 8, &q->headings)) != AP_OK)
+        (rc = get_real(r, o, "search", "turn_penalty", &q->turn_penalty, NULL)) != AP_OK ||
+        (rc = get_int(r, o, "search", "headings", &q->headings)) != AP_OK)
         return rc;
-    /* connectivity is read in schema order but judged after headings: the order clients have always seen */
-    if (has_conn && conn != 4 && conn != 8)
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "search.connectivity",
-                            "\"search.connectivity\" must be 4 or 8");
-    q->algorithm = (ap_algorithm)alg;
     q->smoothing = (ap_smoothing)smooth;
-    q->connectivity = (int)conn;
     return AP_OK;
 }
 
@@ -174,9 +188,11 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
     if ((rc = ap_json_get_object(r, root, "", "samples", false, &o)) != AP_OK ||
         (o != NULL &&
          ((rc = ap_json_check_known(r, o, "samples", ap_keys_samples)) != AP_OK ||
-          (rc = ap_json_get_number(r, o, "samples", "step", true, AP_MIN_SAMPLE_STEP, INFINITY, &q->sample_step,
+          (rc = ap_json_get_number(r, o, "samples", "step", true, -INFINITY, INFINITY, &q->sample_step,
                                    NULL)) != AP_OK)))
         return rc;
+    if (o != NULL)
+        q->sample_step = given_real(q->sample_step);
     return AP_OK;
 }
 
@@ -417,7 +433,7 @@ int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char 
 int ap_wire_write_path(ap_jbuf *b, const char *map_id, const ap_result *r, const ap_path_stats *st)
 {
     if (!is_answer_status(r->status))
-        return ap_wire_write_error(b, r->status, NULL, r->field, 0, 0, NULL);
+        return ap_wire_write_error(b, r->status, r->message[0] ? r->message : NULL, r->field, 0, 0, NULL);
     write_result(b, map_id ? map_id : "", r, st, false);
     return ap_jbuf_status(b);
 }
@@ -460,7 +476,7 @@ int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const cha
 int ap_wire_write_batch_item(ap_jbuf *b, bool first, const ap_result *r, const ap_path_stats *st)
 {
     if (!is_answer_status(r->status))
-        return ap_wire_write_batch_item_error(b, first, r->status, NULL, r->field);
+        return ap_wire_write_batch_item_error(b, first, r->status, r->message[0] ? r->message : NULL, r->field);
     if (!first)
         AP_JBUF_LIT(b, ",");
     /* A non-finite number (a planner bug) must not poison the whole batch: that item alone becomes an

@@ -30,16 +30,20 @@ typedef struct ap_path_request {
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when
  * len is 0). Defaults: start.heading absent (face the first waypoint), unit.radius 0, unit.turning_radius
  * 0, search.algorithm "auto", search.connectivity 8, search.smoothing "los", no samples (q.sample_step 0).
- * Ranges: map 1..63 bytes; coordinates and heading any finite number; unit.radius 0..AP_MAX_UNIT_RADIUS;
- * unit.turning_radius 0..AP_MAX_TURNING_RADIUS; connectivity the integer 4 or 8; deadline_ms an integer
- * 1..600000; samples.step >= AP_MIN_SAMPLE_STEP (required inside "samples"). JSON null is a wrong type.
- * Errors: malformed JSON, duplicate keys or an empty body are AP_E_INVALID_JSON with err->line/col
- * (1-based); a body that is not an object is AP_E_INVALID_REQUEST with field ""; unknown fields, wrong
- * types, missing required fields, out-of-range numbers are AP_E_INVALID_REQUEST with err->field naming the
- * field as a dotted path ("search.connectivity"). Objects are checked for unknown keys first, then their
- * fields in schema order, so the first problem reported is deterministic. Map-dependent checks (bounds,
- * blocked cells) are not done here (see ap_query_check). *req is always initialised (defaults, deadline
- * -1) and is meaningful only on AP_OK. Returns AP_OK or the error status (also in err->status).
+ * Types and shapes only: map a 1..63-byte string; coordinates, headings, radii, penalties and samples.step
+ * finite numbers (samples.step required inside "samples"); connectivity, headings and art_directions
+ * integers; algorithm a name from the planner's algorithm table (algorithms.h), smoothing "none" or "los";
+ * deadline_ms an integer 1..600000 (the server's, not the planner's). JSON null is a wrong type. Ranges,
+ * combinations and algorithm acceptance are the planner's one validation pass (ap_query_validate, plan.h),
+ * which the caller runs once q.map is set; an explicit 0 where the query's 0 means "absent"
+ * (reverse_penalty, samples.step, headings, art_directions) and integers outside int are passed on as -1 so
+ * that pass refuses them. Errors: malformed JSON, duplicate keys or an empty body are AP_E_INVALID_JSON
+ * with err->line/col (1-based); a body that is not an object is AP_E_INVALID_REQUEST with field "";
+ * unknown fields, wrong types, missing required fields, unknown names are AP_E_INVALID_REQUEST with
+ * err->field naming the field as a dotted path ("search.algorithm"). Objects are checked for unknown keys
+ * first, then their fields in schema order, so the first problem reported is deterministic. *req is always
+ * initialised (defaults, deadline -1) and is meaningful only on AP_OK. Returns AP_OK or the error status
+ * (also in err->status).
  * Thread-safe; allocates only temporarily (jansson), nothing is left for the caller to free. */
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err);
 
@@ -111,7 +115,7 @@ int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.
  * invalid_request "samples.step" from ap_plan_finish) is encoded as the error body of
- * ap_wire_encode_error(r->status, NULL, r->field, 0, 0, ...); its HTTP status is
+ * ap_wire_encode_error(r->status, r->message or NULL when it is "", r->field, 0, 0, ...); its HTTP status is
  * ap_error_lookup(r->status)->http. Returns NULL on allocation failure or when r holds a non-finite
  * number (a planner bug: the server answers 500). *len (if non-NULL) gets the byte length.
  * Written by a direct JSON writer (ap_wire_write_path), byte for byte what jansson's compact, ordered dump

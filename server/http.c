@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../planner/plan/plan_kind.h"
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
@@ -313,8 +314,7 @@ static bool inline_worthy(const ap_query *q)
 {
     if (q->turning_radius > 0.0)
         return false;
-    return q->algorithm == AP_ALG_ASTAR || q->algorithm == AP_ALG_JPS || q->algorithm == AP_ALG_JPS_PLUS ||
-           q->algorithm == AP_ALG_AUTO;
+    return ap_algorithm_kind(q) == &ap_plan_kind_grid;
 }
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
@@ -335,10 +335,10 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
-    const char *field = NULL;
-    st = ap_query_check(&pr.q, &field);
+    ap_query_error qe;
+    st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK)
-        return respond_error(r, st, NULL, field, 0, 0);
+        return respond_error(r, st, qe.message[0] ? qe.message : NULL, qe.field, 0, 0);
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
 
@@ -378,7 +378,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     if (!r->items)
         return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
     for (size_t i = 0; i < r->batch.n; i++) {
-        const ap_batch_item *bi = &r->batch.items[i];
+        ap_batch_item *bi = &r->batch.items[i];
         ap_job_item *it = &r->items[i];
         if (bi->status != AP_OK) {
             it->status = bi->status;
@@ -389,9 +389,14 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         it->q = bi->q;
         it->q.map = m;
         it->q.max_samples = h->cfg->max_samples;
-        const char *field = NULL;
-        it->status = ap_query_check(&it->q, &field);
-        it->field = field;
+        /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
+        ap_query_error qe;
+        it->status = ap_query_validate(&it->q, NULL, &qe);
+        it->field = qe.field;
+        if (qe.message[0] != '\0') {
+            snprintf(bi->err.message, sizeof bi->err.message, "%s", qe.message);
+            it->message = bi->err.message;
+        }
     }
     ap_job_init(&r->job);
     r->job.items = r->items;

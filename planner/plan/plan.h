@@ -16,10 +16,12 @@
 #include "../world/map.h"
 #include "../base/path.h"
 #include "../search/search.h"
+#include "../base/limits.h"
 #include "../base/status.h"
 
-/* Search algorithms. Values are stable; proto/wire.c maps the wire names ("astar", "jps", ...). An algorithm
- * a build does not implement yet is rejected by ap_query_check with field "search.algorithm". */
+/* Search algorithms. Values are stable. Each has one row in the algorithm table (algorithms.h): its wire
+ * name ("astar", "jps", ...), what it accepts and the plan kind that runs it; proto/wire.c parses names
+ * through that table. A value without a row is rejected by ap_query_check with field "search.algorithm". */
 typedef enum ap_algorithm {
     AP_ALG_ASTAR = 0,     /* "astar": A* on the grid (grid.h) */
     AP_ALG_JPS,           /* "jps": Jump Point Search, online (Harabor & Grastien 2011; jps.h); 8-connected */
@@ -33,14 +35,9 @@ typedef enum ap_algorithm {
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
 
-/* Limits that are configuration, not request (documented in the README "Limits"). */
-#define AP_MAX_UNIT_RADIUS 16.0      /* tiles */
-#define AP_MAX_TURNING_RADIUS 64.0   /* tiles */
-#define AP_MIN_SAMPLE_STEP 0.01      /* tiles */
-#define AP_DEFAULT_MAX_SAMPLES 100000
-
-struct ap_profile_cache; /* profile.h */
-struct ap_plan_dir;      /* plan_dir.h */
+struct ap_profile_cache;   /* profile.h */
+struct ap_plan_kind;       /* plan_kind.h */
+struct ap_algorithm_row;   /* algorithms.h */
 
 /* A validated query. Positions in tiles (map coordinates), headings in radians, lengths in tiles. */
 typedef struct ap_query {
@@ -87,23 +84,32 @@ typedef struct ap_result {
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;
 
-/* A plan in progress. Treat as opaque; fields are public only so callers can embed it. */
+/* Inline storage for the context of a plan's search domain (p->dom.ctx points into it): the grid and JPS
+ * domains fit, so grid plans allocate nothing; a kind with more state keeps it in kind_state. */
+typedef union ap_plan_dom_ctx {
+    ap_grid_domain grid;
+    ap_jps_domain jps;
+} ap_plan_dom_ctx;
+
+/* A plan in progress. Treat as opaque; fields are public only so callers can embed it. What a plan kind
+ * (plan_kind.h) needs beyond these generic fields lives behind kind_state. */
 typedef struct ap_plan {
     ap_query q;
-    ap_grid_domain grid;
-    ap_jps_domain jps;        /* used when alg is AP_ALG_JPS or AP_ALG_JPS_PLUS */
-    ap_algorithm alg;         /* the algorithm actually run (AP_ALG_AUTO resolved) */
+    const struct ap_plan_kind *kind;       /* the kind running the plan (auto resolved); NULL before one */
+    const struct ap_algorithm_row *row;    /* the algorithm row being run (auto resolved) */
+    ap_algorithm alg;         /* the algorithm actually run (AP_ALG_AUTO resolved for grid plans) */
+    ap_plan_dom_ctx dom_ctx;  /* context of dom when it is a grid or JPS domain */
     ap_domain dom;
     ap_search search;
     uint32_t start_node, goal_node;
     uint64_t deadline_ns;
-    uint64_t expanded_before; /* expansions of searches abandoned by ap_plan_move */
+    uint64_t expanded_before; /* expansions of searches abandoned by ap_plan_move or finished by a kind */
     int state;                /* AP_IN_PROGRESS, or the final status */
     bool has_search;
     bool region_pruned;       /* answered AP_NO_PATH from the region table (added with the implementation) */
     const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
     const char *field;        /* offending field when ap_plan_begin failed validation */
-    struct ap_plan_dir *dirp; /* directional / hybrid state (plan_dir.c), malloc'd; NULL otherwise */
+    void *kind_state;         /* the kind's own state (e.g. plan_dir.c's tables and paths), malloc'd; or NULL */
     char message[128];        /* error message when ap_plan_begin failed for a reason the field alone does
                                * not say ("" = the status's default) */
 } ap_plan;
@@ -123,22 +129,48 @@ typedef struct ap_plan {
  * calls it itself. Idempotent; safe on a plan ap_plan_begin refused. Thread: the plan's owner. */
 void ap_plan_release(ap_plan *p);
 
-/* Check a query against its map: positions finite and inside [0, width) x [0, height) (AP_E_OUT_OF_BOUNDS),
- * start/goal cells passable (AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED), radii in range, connectivity 4|8 and
- * art_directions 0|8|16 (AP_E_INVALID_REQUEST). Sets *field (if non-NULL) to the offending field name.
- * Returns AP_OK otherwise. */
+/* Why a query was refused: the offending field as a dotted wire path ("unit.radius", "search.algorithm")
+ * and a message that says why ("jps needs search.connectivity 8"). */
+typedef struct ap_query_error {
+    const char *field;  /* static string; NULL when the query is valid */
+    char message[128];  /* "" when valid */
+} ap_query_error;
+
+/* The one validation pass over a query (the wire only parses types and shapes). Checks, in this order:
+ * start, goal: finite and inside [0, width) x [0, height) tiles (AP_E_OUT_OF_BOUNDS), on passable cells
+ * (AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED); then AP_E_INVALID_REQUEST for: unit.radius in
+ * [0, AP_MAX_UNIT_RADIUS], unit.turning_radius in [0, AP_MAX_TURNING_RADIUS], start.heading finite, an
+ * algorithm with a row (search.algorithm), unit.art_directions 0|8|16, search.headings 0|8|16,
+ * unit.reverse_penalty 0 or in [1, 100], search.turn_penalty in [0, 100], goal.heading finite,
+ * search.connectivity 4|8, search.smoothing, samples.step 0 or >= AP_MIN_SAMPLE_STEP (limits.h); last, what
+ * the algorithm's row accepts (algorithms.h): a turning radius > 0 (field unit.turning_radius), connectivity
+ * 8 and a uniform-cost map (field search.algorithm). row: the algorithm to judge against; NULL = the table's
+ * row for q->algorithm. Fills *e (NULL allowed) and returns AP_OK or the status. Pure; thread-safe. */
+int ap_query_validate(const ap_query *q, const struct ap_algorithm_row *row, ap_query_error *e);
+
+/* ap_query_validate(q, NULL, ...) for callers that need only the field: sets *field (if non-NULL) to the
+ * offending field name or NULL. Returns AP_OK or the status. */
 int ap_query_check(const ap_query *q, const char **field);
 
-/* Begin a plan: checks the query (as ap_query_check), answers AP_NO_PATH at once when the region table
- * says start and goal are not connected, otherwise starts an A* search on ws (Pinter's fast matrix) over
- * the domain q->algorithm selects: the grid (astar), jump points (jps, jps_plus; 8-connected only, else
- * AP_E_INVALID_REQUEST on "search.algorithm"). "auto" runs jps_plus for 8-connected uniform-cost maps and
- * A* otherwise; p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
- * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm", the
- * reason in p->message) and "auto" runs A* for every unit (turning units get Pinter's curves on the
- * smoothed A* path, whose shortcuts only cross the map's cheapest terrain). deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns the plan state: AP_IN_PROGRESS, AP_OK
- * (start cell == goal cell), AP_NO_PATH, or an AP_E_* error. */
+/* Begin a plan: checks the query (ap_query_validate; a refusal leaves the field in p->field and the reason
+ * in p->message), answers AP_NO_PATH at once when the region table says start and goal are not connected,
+ * otherwise hands the plan to the kind (plan_kind.h) of q->algorithm's row, which starts an A* search on ws
+ * (Pinter's fast matrix) over its domain: the grid (astar), jump points (jps, jps_plus; 8-connected,
+ * uniform-cost maps), or the legal-turn searches (plan_dir.h). "auto" runs jps_plus for 8-connected
+ * uniform-cost maps and A* otherwise, and for turning units on uniform-cost maps the hybrid escalating to
+ * directional24; p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
+ * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm") and
+ * "auto" runs A* for every unit (turning units get Pinter's curves on the smoothed A* path, whose shortcuts
+ * only cross the map's cheapest terrain). deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns
+ * the plan state: AP_IN_PROGRESS, AP_OK (start cell == goal cell), AP_NO_PATH, or an AP_E_* error. */
 int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t deadline_ns);
+
+/* ap_plan_begin with a caller's algorithm row instead of q->algorithm's (which is then ignored): how an
+ * algorithm that is not in the built-in table plugs in (algorithms.h explains the mechanism; the test
+ * suite's Dijkstra fixture is one). row is borrowed and must outlive the plan; it is validated against as
+ * ap_query_validate(q, row, ...) does. Same returns and thread rules as ap_plan_begin. */
+int ap_plan_begin_with(ap_plan *p, const ap_query *q, const struct ap_algorithm_row *row, ap_workspace *ws,
+                       uint64_t deadline_ns);
 
 /* Run up to max_expansions expansions (0 = to the end). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or
  * AP_TIMEOUT. */
@@ -163,7 +195,8 @@ uint64_t ap_plan_expanded(const ap_plan *p);
  * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines), and samples poses
  * (Listing 2). Must be called before the workspace
  * is reused. Fills *r (caller frees with ap_result_free). Returns r->status (AP_E_NOMEM on allocation
- * failure, AP_E_INVALID_REQUEST with field "samples.step" when more than max_samples samples would result). */
+ * failure, AP_E_INVALID_REQUEST with field "samples.step" and the counts in r->message when more than
+ * max_samples samples would result). */
 int ap_plan_finish(ap_plan *p, ap_result *r);
 
 /* Free the arrays of a result and zero it. NULL is ignored. */

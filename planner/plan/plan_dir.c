@@ -1,4 +1,6 @@
-/* plan_dir.c — legal-turn plans: Directional8/24/48 and the hybrid pipeline (Pinter, Figure 20).
+/* plan_dir.c — the legal-turn plan kind (ap_plan_kind_turns, plan_kind.h): Directional8/24/48
+ * (directional.h) and the hybrid pipeline (Pinter, Figure 20), with "auto" for turning units. Its state
+ * (profiles, the directional domain, hybrid paths) lives in the plan's malloc'd kind_state.
  *
  * Hybrid (Pinter, "Performance and Hybrid Solutions", steps 1-6):
  *  1. 4-connected A* on the grid (time-sliced like any plan; failure = no path).
@@ -11,7 +13,7 @@
  *     else step back along both until they are about (not more than) 12 apart.
  *  5. Directional8 from a's pose to b's pose (time-sliced on the workspace); failure -> failure.
  *  6. Final smoothing: Pinter's Listing 1 with the curved Walkable (the shortest Dubins curve between the
- *     kept poses, checked with the exact ap_segment_clear).
+ *     kept poses, checked with the exact ap_world_segments_clear).
  * "auto" for turning units runs the hybrid and, when it fails, Directional24 (Pinter: "proceed from scratch
  * with a slower, methodical search, such as the standard Directional24").
  *
@@ -19,13 +21,14 @@
  * rule can watch the expansion order without a second search loop; it is bounded (it only visits the
  * path's waypoints), so it runs inside one step.
  */
-#include "plan_dir.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../world/grid_world.h"
+#include "plan_kind.h"
+#include "plan_steps.h"
+
 #include "../geom/curve.h"
 #include "../turns/directional.h"
 #include "../geom/dubins.h"
@@ -62,50 +65,10 @@ typedef struct ap_plan_dir {
     double cost;
 } ap_plan_dir;
 
-bool ap_plan_dir_wanted(const ap_query *q)
-{
-    switch (q->algorithm) {
-    case AP_ALG_DIRECTIONAL8:
-    case AP_ALG_DIRECTIONAL24:
-    case AP_ALG_DIRECTIONAL48:
-    case AP_ALG_HYBRID:
-        return true;
-    case AP_ALG_AUTO:
-        /* Maps with terrain costs send every unit to A* (plan.c, weighted_refusal). */
-        return q->turning_radius > 0.0 && (q->map == NULL || !q->map->weighted);
-    default:
-        return false;
-    }
-}
-
-int ap_plan_dir_check(const ap_query *q, const char **field)
-{
-    if (q->algorithm != AP_ALG_AUTO && !(q->turning_radius > 0.0)) {
-        *field = "unit.turning_radius";
-        return AP_E_INVALID_REQUEST;
-    }
-    if (q->headings != 0 && q->headings != 8 && q->headings != 16) {
-        *field = "search.headings";
-        return AP_E_INVALID_REQUEST;
-    }
-    if (q->reverse_penalty != 0.0 && !(q->reverse_penalty >= 1.0 && q->reverse_penalty <= 100.0)) {
-        *field = "unit.reverse_penalty";
-        return AP_E_INVALID_REQUEST;
-    }
-    if (!(q->turn_penalty >= 0.0 && q->turn_penalty <= 100.0)) {
-        *field = "search.turn_penalty";
-        return AP_E_INVALID_REQUEST;
-    }
-    if (q->has_gheading && !isfinite(q->gheading)) {
-        *field = "goal.heading";
-        return AP_E_INVALID_REQUEST;
-    }
-    return AP_OK;
-}
-
 static int get_profile(const ap_query *q, int neighbours, bool reverse, const ap_profile **out, bool *owned)
 {
-    ap_profile_key k = {q->unit_radius, q->turning_radius, q->headings == 16 ? 16 : 8, neighbours, reverse};
+    int headings = q->headings == AP_HEADINGS_FINE ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
+    ap_profile_key k = {q->unit_radius, q->turning_radius, headings, neighbours, reverse};
     return ap_profile_get(q->profiles ? q->profiles : ap_profile_cache_default(), &k, out, owned);
 }
 
@@ -116,9 +79,9 @@ static void drop_dir(ap_plan_dir *dp)
     dp->dir_live = false;
 }
 
-void ap_plan_dir_release(ap_plan *p)
+static void turns_release(ap_plan *p)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     if (dp == NULL)
         return;
     drop_dir(dp);
@@ -132,7 +95,7 @@ void ap_plan_dir_release(ap_plan *p)
     free(dp->pre);
     free(dp->post);
     free(dp);
-    p->dirp = NULL;
+    p->kind_state = NULL;
 }
 
 /* ---- curves between poses ---------------------------------------------------------------------------- */
@@ -297,7 +260,7 @@ static double s48_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose start, bool start_free, ap_pose goal,
                        bool goal_free, ap_pose **chain, size_t *n_chain, long *far)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     *chain = NULL;
     *n_chain = 0;
     *far = 0;
@@ -333,13 +296,12 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
         s.best[i] = UINT32_MAX;
     ap_domain dom = {&s, s.goal_node + 1, 3 * s.H + 2, s48_successors, s48_heuristic};
     ap_search srch;
-    int st = ap_search_begin(&srch, dp->ws, &dom, s.start_node, s.goal_node, p->deadline_ns);
+    int st = ap_plan_search_begin(p, &srch, dp->ws, &dom, s.start_node, s.goal_node);
     if (st != AP_OK) {
         free(s.best);
         free(s.rem);
         return st;
     }
-    srch.cancel = p->cancel;
     while (srch.state == AP_IN_PROGRESS) {
         ap_search_run(&srch, 1);
         if (srch.state == AP_IN_PROGRESS && s.last_idx <= s.maxidx - AP_S48_GIVE_UP)
@@ -375,7 +337,7 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
 /* Pinter's Listing 1 with the curved Walkable over dp->poses; then the geometry. */
 static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     const double R = p->q.turning_radius, r = p->q.unit_radius;
     ap_pose *P = dp->poses;
     bool *F = dp->pose_free;
@@ -454,7 +416,7 @@ static ap_pose query_goal(const ap_query *q)
 /* Start a directional search (Directional-neighbours profile) from pose a to pose b on dp->ws. */
 static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_pose b, bool b_heading, int phase)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     drop_dir(dp);
     if (dp->prof == NULL || dp->prof->key.neighbours != neighbours) {
         if (dp->prof_owned)
@@ -465,7 +427,8 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
             return p->state = st;
     }
     ap_dir_query dq = {p->q.map, dp->prof, a, a_heading, b, b_heading,
-                       p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty : 2.0, AP_DIR_CHANGE_PENALTY,
+                       p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty : AP_DEFAULT_REVERSE_PENALTY,
+                       AP_DIR_CHANGE_PENALTY,
                        p->q.turn_penalty, dp->ws->capacity};
     const char *field = NULL;
     int st = ap_dir_init(&dp->dir, &p->dom, &dq, &field);
@@ -478,17 +441,12 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
     dp->phase = phase;
     p->start_node = dp->dir.start_node;
     p->goal_node = dp->dir.goal_node;
-    st = ap_search_begin(&p->search, dp->ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
-    if (st != AP_OK)
-        return p->state = st;
-    p->search.cancel = p->cancel;
-    p->has_search = true;
-    return p->state = AP_IN_PROGRESS;
+    return ap_plan_start_search(p, dp->ws);
 }
 
 static int escalate_or_fail(ap_plan *p, int st)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     if (dp->auto_mode && (st == AP_NO_PATH)) {
         dp->auto_mode = false;
         dp->kind = K_DIR;
@@ -502,30 +460,18 @@ static int escalate_or_fail(ap_plan *p, int st)
 /* After the grid search: steps 2-5. */
 static int hybrid_after_grid(ap_plan *p)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     const ap_query *q = &p->q;
-    size_t n = ap_search_path(&p->search, NULL, 0);
+    size_t n, np;
     p->expanded_before += p->search.expanded;
     p->has_search = false;
-    uint32_t *nodes = malloc(n * sizeof *nodes);
-    dp->pts = malloc((n + 2) * sizeof *dp->pts);
-    if (nodes == NULL || dp->pts == NULL) {
-        free(nodes);
+    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+    if (nodes == NULL)
         return p->state = AP_E_NOMEM;
-    }
-    ap_search_path(&p->search, nodes, n);
-    size_t np = 0;
-    dp->pts[np][0] = q->sx;
-    dp->pts[np++][1] = q->sy;
-    for (size_t i = 1; i + 1 < n; i++) {
-        int32_t x, y;
-        ap_map_coords(q->map, nodes[i], &x, &y);
-        dp->pts[np][0] = x + 0.5;
-        dp->pts[np++][1] = y + 0.5;
-    }
-    dp->pts[np][0] = q->gx;
-    dp->pts[np++][1] = q->gy;
+    dp->pts = ap_plan_cell_waypoints(q, nodes, n, &np);
     free(nodes);
+    if (dp->pts == NULL)
+        return p->state = AP_E_NOMEM;
     dp->n_pts = np;
     if (!dp->prof48) {
         int st = get_profile(q, 48, false, &dp->prof48, &dp->prof48_owned);
@@ -626,16 +572,15 @@ static int hybrid_after_grid(ap_plan *p)
 
 static int hybrid_after_leg(ap_plan *p)
 {
-    ap_plan_dir *dp = p->dirp;
-    size_t n = ap_search_path(&p->search, NULL, 0);
-    uint32_t *nodes = malloc(n * sizeof *nodes);
-    ap_pose *leg = malloc(n * sizeof *leg);
+    ap_plan_dir *dp = p->kind_state;
+    size_t n;
+    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+    ap_pose *leg = malloc((n ? n : 1) * sizeof *leg);
     if (nodes == NULL || leg == NULL) {
         free(nodes);
         free(leg);
         return p->state = AP_E_NOMEM;
     }
-    ap_search_path(&p->search, nodes, n);
     for (size_t i = 0; i < n; i++)
         leg[i] = ap_dir_node_pose(&dp->dir, nodes[i], NULL);
     free(nodes);
@@ -650,68 +595,47 @@ static int hybrid_after_leg(ap_plan *p)
     return p->state = AP_OK;
 }
 
-/* ---- the hooks --------------------------------------------------------------------------------------- */
+/* ---- the kind --------------------------------------------------------------------------------------- */
 
-int ap_plan_dir_begin(ap_plan *p, ap_workspace *ws)
+static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     const ap_query *q = &p->q;
-    if (!(q->turning_radius > 0.0)) {
-        p->field = "unit.turning_radius";
-        return p->state = AP_E_INVALID_REQUEST;
-    }
     ap_plan_dir *dp = calloc(1, sizeof *dp);
     if (dp == NULL)
         return p->state = AP_E_NOMEM;
-    p->dirp = dp;
+    p->kind_state = dp;
     dp->ws = ws;
     if (ws == NULL || ws->succ_cap < AP_DIR_MAX_SUCC)
         return p->state = AP_E_INTERNAL;
-    p->alg = q->algorithm;
+    p->alg = row->id;
     ap_pose s = query_start(q), g = query_goal(q);
-    switch (q->algorithm) {
-    case AP_ALG_DIRECTIONAL8:
-        return begin_dir(p, 8, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    case AP_ALG_DIRECTIONAL24:
-        return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    case AP_ALG_DIRECTIONAL48:
-        return begin_dir(p, 48, s, q->has_sheading, g, q->has_gheading, P_DIR);
-    default:
-        break;
-    }
+    /* Directional8/24/48: the row's variant is the neighbourhood. */
+    if (row->variant != 0)
+        return begin_dir(p, row->variant, s, q->has_sheading, g, q->has_gheading, P_DIR);
     /* Hybrid (and auto): step 1, the 4-connected grid search. Reversing units skip it: the pipeline is
      * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
     dp->kind = K_HYBRID;
-    dp->auto_mode = q->algorithm == AP_ALG_AUTO;
+    dp->auto_mode = row->kind == &ap_plan_kind_auto; /* auto handed the plan over with its own row */
     if (q->reverse) {
         dp->kind = K_DIR;
         return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
     }
     dp->phase = P_GRID;
-    const ap_map *m = q->map;
-    p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
-    p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
     if (p->start_node == p->goal_node) {
         /* Start and goal share a cell: no grid path to smooth; a direct directional search. */
         dp->auto_mode = false;
         dp->kind = K_DIR;
         return begin_dir(p, 8, s, q->has_sheading, g, q->has_gheading, P_DIR);
     }
-    int st = ap_grid_domain_init(&p->grid, &p->dom, m, 4, p->goal_node);
+    int st = ap_grid_domain_init(&p->dom_ctx.grid, &p->dom, q->map, 4, p->goal_node);
     if (st != AP_OK)
         return p->state = st;
-    st = ap_search_begin(&p->search, ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
-    if (st != AP_OK)
-        return p->state = st;
-    p->search.cancel = p->cancel;
-    p->has_search = true;
-    return p->state = AP_IN_PROGRESS;
+    return ap_plan_start_search(p, ws);
 }
 
-int ap_plan_dir_step(ap_plan *p, uint64_t max_expansions)
+static int turns_step(ap_plan *p, uint64_t max_expansions)
 {
-    ap_plan_dir *dp = p->dirp;
-    if (p->state != AP_IN_PROGRESS)
-        return p->state;
+    ap_plan_dir *dp = p->kind_state;
     int st = ap_search_run(&p->search, max_expansions);
     if (st == AP_IN_PROGRESS)
         return p->state = st;
@@ -731,36 +655,29 @@ int ap_plan_dir_step(ap_plan *p, uint64_t max_expansions)
     }
 }
 
-int ap_plan_dir_move(ap_plan *p, ap_workspace *ws)
+static int turns_move(ap_plan *p, ap_workspace *ws)
 {
-    ap_plan_dir *dp = p->dirp;
-    if (p->state != AP_IN_PROGRESS || !p->has_search)
-        return p->state;
+    ap_plan_dir *dp = p->kind_state;
     dp->ws = ws;
-    p->expanded_before += p->search.expanded;
-    if (ws->succ_cap < AP_DIR_MAX_SUCC)
+    if (ws->succ_cap < AP_DIR_MAX_SUCC) {
+        p->expanded_before += p->search.expanded;
         return p->state = AP_E_INTERNAL;
+    }
     /* The directional window was sized for the old workspace; a smaller one cannot hold it. */
-    int st = ap_search_begin(&p->search, ws, &p->dom, p->start_node, p->goal_node, p->deadline_ns);
-    if (st != AP_OK)
-        return p->state = st;
-    p->search.cancel = p->cancel;
-    return p->state = AP_IN_PROGRESS;
+    return ap_plan_search_move(p, ws);
 }
 
-int ap_plan_dir_result(ap_plan *p, ap_result *r)
+static int turns_finish(ap_plan *p, ap_result *r)
 {
-    ap_plan_dir *dp = p->dirp;
+    ap_plan_dir *dp = p->kind_state;
     const ap_query *q = &p->q;
     ap_segment *segs = NULL;
     size_t ns = 0;
     if (dp->kind == K_DIR || dp->phase == P_DIR) {
-        size_t n = ap_search_path(&p->search, NULL, 0);
-        uint32_t *nodes = malloc((n ? n : 1) * sizeof *nodes);
+        size_t n, nw;
+        uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
         if (nodes == NULL)
             return AP_E_NOMEM;
-        ap_search_path(&p->search, nodes, n);
-        size_t nw;
         int st = ap_dir_path(&dp->dir, nodes, n, &segs, &ns, &r->waypoints, &nw);
         free(nodes);
         if (st != AP_OK)
@@ -783,11 +700,8 @@ int ap_plan_dir_result(ap_plan *p, ap_result *r)
         r->n_waypoints = dp->n_poses;
         r->grid_cost = curve_cost(segs, ns, q->turn_penalty);
     }
-    r->segments = segs;
-    r->n_segments = ns;
-    r->length = ap_path_length(segs, ns);
-    ap_world world;
-    ap_map_world(q->map, &world);
-    r->clear = ap_world_path_clear(&world, segs, ns, q->sx, q->sy, q->unit_radius);
+    ap_plan_set_segments(r, q, segs, ns);
     return AP_OK;
 }
+
+const ap_plan_kind ap_plan_kind_turns = {"turns", turns_begin, turns_step, turns_move, turns_finish, turns_release};

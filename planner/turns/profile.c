@@ -14,6 +14,7 @@
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
 #include "../search/search.h"
+#include "../base/limits.h"
 #include "../base/status.h"
 
 /* Hit-check masks use the unit's radius plus this (tiles): conservative against the rounding difference
@@ -23,9 +24,9 @@
 
 bool ap_profile_key_valid(const ap_profile_key *k)
 {
-    return k != NULL && isfinite(k->radius) && k->radius >= 0.0 && k->radius <= 16.0 &&
-           isfinite(k->turning_radius) && k->turning_radius > 0.0 && k->turning_radius <= 64.0 &&
-           (k->headings == 8 || k->headings == 16) &&
+    return k != NULL && isfinite(k->radius) && k->radius >= 0.0 && k->radius <= AP_MAX_UNIT_RADIUS &&
+           isfinite(k->turning_radius) && k->turning_radius > 0.0 && k->turning_radius <= AP_MAX_TURNING_RADIUS &&
+           (k->headings == AP_HEADINGS_COARSE || k->headings == AP_HEADINGS_FINE) &&
            (k->neighbours == 8 || k->neighbours == 24 || k->neighbours == 48);
 }
 

@@ -78,8 +78,8 @@ typedef struct ap_profile {
     double build_seconds;        /* wall time of the build */
 } ap_profile;
 
-/* Check a key: radius finite in [0, 16], turning radius finite in (0, 64], headings 8|16, neighbours
- * 8|24|48. Returns true when valid. Pure. */
+/* Check a key: radius finite in [0, AP_MAX_UNIT_RADIUS], turning radius finite in (0, AP_MAX_TURNING_RADIUS]
+ * (limits.h), headings 8|16, neighbours 8|24|48. Returns true when valid. Pure. */
 bool ap_profile_key_valid(const ap_profile_key *k);
 
 /* Build the tables for key k. On success stores a new profile in *out (caller owns; ap_profile_free) and

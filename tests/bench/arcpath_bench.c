@@ -26,6 +26,7 @@
 #include "../../planner/world/grid_world.h"
 #include "../../planner/world/map.h"
 #include "../../planner/plan/plan.h"
+#include "../../planner/plan/plan_kind.h"
 #include "../../planner/plan/smooth.h"
 
 typedef struct scen_line {
@@ -167,15 +168,11 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    /* Grid algorithms from the planner's table (and auto, which is one for a unit without a turning radius). */
+    const ap_algorithm_row *row = ap_algorithm_find(alg);
     ap_algorithm algorithm = AP_ALG_COUNT;
-    if (strcmp(alg, "astar") == 0)
-        algorithm = AP_ALG_ASTAR;
-    else if (strcmp(alg, "jps") == 0)
-        algorithm = AP_ALG_JPS;
-    else if (strcmp(alg, "jps_plus") == 0)
-        algorithm = AP_ALG_JPS_PLUS;
-    else if (strcmp(alg, "auto") == 0)
-        algorithm = AP_ALG_AUTO;
+    if (row != NULL && (row->kind == &ap_plan_kind_grid || row->kind == &ap_plan_kind_auto))
+        algorithm = row->id;
     if (map_path == NULL || scen_path == NULL || algorithm == AP_ALG_COUNT ||
         (connectivity != 4 && connectivity != 8) ||
         (walkable != NULL && strcmp(walkable, "exact") != 0 && strcmp(walkable, "sampled") != 0)) {

@@ -3,11 +3,14 @@
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/plan/algorithms.h"
 #include "proto/wire.h"
 #include "tests/proto/suites.h"
+#include "tests/util.h"
 
 static int parse(const char *body, ap_path_request *req, ap_wire_error *err)
 {
@@ -143,23 +146,20 @@ static const struct {
     /* goal.heading is accepted since the directional searches (it must still be a number). */
     {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4,\"heading\":\"n\"}}", "goal.heading"},
     {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4},\"unit\":{\"reverse\":1}}", "unit.reverse"},
-    {"{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4},\"search\":{\"headings\":12}}", "search.headings"},
     /* unit */
     {"{" BASE ",\"unit\":1}", "unit"},
-    {"{" BASE ",\"unit\":{\"radius\":-0.1}}", "unit.radius"},
-    {"{" BASE ",\"unit\":{\"radius\":16.000001}}", "unit.radius"},
     {"{" BASE ",\"unit\":{\"radius\":\"big\"}}", "unit.radius"},
-    {"{" BASE ",\"unit\":{\"turning_radius\":-1}}", "unit.turning_radius"},
-    {"{" BASE ",\"unit\":{\"turning_radius\":64.5}}", "unit.turning_radius"},
     {"{" BASE ",\"unit\":{\"mass\":3}}", "unit.mass"},
     /* search */
     {"{" BASE ",\"search\":\"astar\"}", "search"},
     {"{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":\"ASTAR\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":1}}", "search.algorithm"},
-    {"{" BASE ",\"search\":{\"connectivity\":6}}", "search.connectivity"},
-    {"{" BASE ",\"search\":{\"connectivity\":0}}", "search.connectivity"},
     {"{" BASE ",\"search\":{\"connectivity\":8.0}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"headings\":8.5}}", "search.headings"},
+    {"{" BASE ",\"search\":{\"turn_penalty\":\"1\"}}", "search.turn_penalty"},
+    {"{" BASE ",\"unit\":{\"art_directions\":\"8\"}}", "unit.art_directions"},
+    {"{" BASE ",\"unit\":{\"reverse_penalty\":[2]}}", "unit.reverse_penalty"},
     {"{" BASE ",\"search\":{\"connectivity\":\"8\"}}", "search.connectivity"},
     {"{" BASE ",\"search\":{\"smoothing\":\"spline\"}}", "search.smoothing"},
     {"{" BASE ",\"search\":{\"smoothing\":false}}", "search.smoothing"},
@@ -174,9 +174,6 @@ static const struct {
     /* samples */
     {"{" BASE ",\"samples\":0.5}", "samples"},
     {"{" BASE ",\"samples\":{}}", "samples.step"},
-    {"{" BASE ",\"samples\":{\"step\":0}}", "samples.step"},
-    {"{" BASE ",\"samples\":{\"step\":0.009}}", "samples.step"},
-    {"{" BASE ",\"samples\":{\"step\":-1}}", "samples.step"},
     {"{" BASE ",\"samples\":{\"step\":\"0.5\"}}", "samples.step"},
     {"{" BASE ",\"samples\":{\"step\":0.5,\"count\":3}}", "samples.count"},
     /* unknown top level; unknown keys are reported before anything else in their object */
@@ -203,6 +200,144 @@ START_TEST(invalid_field_is_named)
 }
 END_TEST
 
+/* Ranges are the planner's (ap_query_validate): the wire parses these bodies, the planner refuses them on
+ * the same field, with the message the wire used to give (or one that says why). */
+static const struct {
+    const char *body;
+    const char *field;
+    const char *message;
+} refused[] = {
+    {"{" BASE ",\"unit\":{\"radius\":-0.1}}", "unit.radius", "\"unit.radius\" must be between 0 and 16"},
+    {"{" BASE ",\"unit\":{\"radius\":16.000001}}", "unit.radius", "\"unit.radius\" must be between 0 and 16"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":-1}}", "unit.turning_radius",
+     "\"unit.turning_radius\" must be between 0 and 64"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":64.5}}", "unit.turning_radius",
+     "\"unit.turning_radius\" must be between 0 and 64"},
+    {"{" BASE ",\"unit\":{\"reverse_penalty\":0.5}}", "unit.reverse_penalty",
+     "\"unit.reverse_penalty\" must be between 1 and 100"},
+    {"{" BASE ",\"unit\":{\"reverse_penalty\":0}}", "unit.reverse_penalty",
+     "\"unit.reverse_penalty\" must be between 1 and 100"},
+    {"{" BASE ",\"unit\":{\"art_directions\":12}}", "unit.art_directions", "\"unit.art_directions\" must be 8 or 16"},
+    {"{" BASE ",\"unit\":{\"art_directions\":0}}", "unit.art_directions", "\"unit.art_directions\" must be 8 or 16"},
+    {"{" BASE ",\"search\":{\"headings\":12}}", "search.headings", "\"search.headings\" must be 8 or 16"},
+    {"{" BASE ",\"search\":{\"headings\":0}}", "search.headings", "\"search.headings\" must be 8 or 16"},
+    {"{" BASE ",\"search\":{\"headings\":4294967304}}", "search.headings", "\"search.headings\" must be 8 or 16"},
+    {"{" BASE ",\"search\":{\"turn_penalty\":-1}}", "search.turn_penalty",
+     "\"search.turn_penalty\" must be between 0 and 100"},
+    {"{" BASE ",\"search\":{\"connectivity\":6}}", "search.connectivity", "\"search.connectivity\" must be 4 or 8"},
+    {"{" BASE ",\"search\":{\"connectivity\":0}}", "search.connectivity", "\"search.connectivity\" must be 4 or 8"},
+    {"{" BASE ",\"search\":{\"connectivity\":4294967304}}", "search.connectivity",
+     "\"search.connectivity\" must be 4 or 8"},
+    {"{" BASE ",\"samples\":{\"step\":0}}", "samples.step", "\"samples.step\" must be at least 0.01"},
+    {"{" BASE ",\"samples\":{\"step\":0.009}}", "samples.step", "\"samples.step\" must be at least 0.01"},
+    {"{" BASE ",\"samples\":{\"step\":-1}}", "samples.step", "\"samples.step\" must be at least 0.01"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"jps\",\"connectivity\":4}}", "search.algorithm",
+     "jps needs search.connectivity 8"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"directional24\"}}", "unit.turning_radius",
+     "directional24 needs unit.turning_radius > 0"},
+};
+
+/* An open 8 x 8 map holding BASE's start (1.5, 2.5) and goal (3.5, 4.5). */
+static ap_map *open_map(void)
+{
+    static const char *text = "type octile\nheight 8\nwidth 8\nmap\n"
+                               "........\n........\n........\n........\n........\n........\n........\n........\n";
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("m", "m", text, strlen(text), NULL, &m, &d), AP_OK);
+    return m;
+}
+
+START_TEST(planner_refuses_ranges)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    int rc = parse(refused[_i].body, &r, &e);
+    ck_assert_msg(rc == AP_OK, "%s: the wire refused it (%s)", refused[_i].body, e.message);
+    ap_map *m = open_map();
+    r.q.map = m;
+    ap_query_error qe;
+    ck_assert_int_eq(ap_query_validate(&r.q, NULL, &qe), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(qe.field, refused[_i].field);
+    ck_assert_str_eq(qe.message, refused[_i].message);
+    /* the field-only form agrees */
+    const char *f = NULL;
+    ck_assert_int_eq(ap_query_check(&r.q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, refused[_i].field);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Every row of the algorithm table parses to its value; the bounds the wire used to check are valid. */
+START_TEST(algorithm_names_come_from_the_table)
+{
+    ap_map *m = open_map();
+    for (size_t i = 0; i < ap_algorithm_count; i++) {
+        char body[256];
+        snprintf(body, sizeof body, "{" BASE ",\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"%s\"}}",
+                 ap_algorithms[i].name);
+        ap_path_request r;
+        ap_wire_error e;
+        ck_assert_int_eq(parse(body, &r, &e), AP_OK);
+        ck_assert_int_eq(r.q.algorithm, ap_algorithms[i].id);
+        ck_assert_ptr_eq(ap_algorithm_find(ap_algorithms[i].name), &ap_algorithms[i]);
+        ck_assert_ptr_eq(ap_algorithm_row_of(ap_algorithms[i].id), &ap_algorithms[i]);
+        r.q.map = m;
+        ck_assert_int_eq(ap_query_check(&r.q, NULL), AP_OK);
+    }
+    ck_assert_ptr_null(ap_algorithm_find("dijkstra"));
+    ck_assert_ptr_null(ap_algorithm_row_of(AP_ALG_COUNT));
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"radius\":16,\"turning_radius\":64,\"reverse_penalty\":100,"
+                           "\"art_directions\":16},\"search\":{\"turn_penalty\":100,\"headings\":16},"
+                           "\"samples\":{\"step\":0.01}}",
+                           &r, &e),
+                     AP_OK);
+    r.q.map = m;
+    ck_assert_int_eq(ap_query_check(&r.q, NULL), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
+/* proto/openapi.yaml's Search.algorithm enum lists exactly the table's names (read as text). */
+START_TEST(openapi_lists_the_algorithm_table)
+{
+    size_t len;
+    char *yaml = ap_test_read_file("proto/openapi.yaml", &len);
+    ck_assert_ptr_nonnull(yaml);
+    const char *search = strstr(yaml, "\n    Search:\n");
+    ck_assert_ptr_nonnull(search);
+    const char *alg = strstr(search, "\n        algorithm:\n");
+    ck_assert_ptr_nonnull(alg);
+    const char *en = strstr(alg, "enum: [");
+    ck_assert_ptr_nonnull(en);
+    en += strlen("enum: [");
+    const char *close = strchr(en, ']');
+    ck_assert_ptr_nonnull(close);
+    ck_assert_ptr_null(memchr(en, '\n', (size_t)(close - en))); /* one line, as written */
+    size_t listed = 0;
+    for (const char *p = en; p < close;) {
+        size_t n = strcspn(p, ",]");
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        char name[64];
+        ck_assert_uint_lt(n, sizeof name);
+        memcpy(name, p, n);
+        name[n] = '\0';
+        ck_assert_msg(ap_algorithm_find(name) != NULL, "openapi.yaml lists \"%s\", which has no row", name);
+        listed++;
+        p += strcspn(p, ",]");
+        if (*p == ',')
+            p++;
+        while (*p == ' ')
+            p++;
+    }
+    ck_assert_uint_eq(listed, ap_algorithm_count); /* names are unique in the table, so none is missing */
+    free(yaml);
+}
+END_TEST
+
 START_TEST(error_messages)
 {
     ap_path_request r;
@@ -211,15 +346,9 @@ START_TEST(error_messages)
     ck_assert_str_eq(e.message, "unknown field \"search.foo\"");
     parse("{\"map\":\"m\",\"start\":{\"x\":1},\"goal\":{\"x\":3,\"y\":4}}", &r, &e);
     ck_assert_str_eq(e.message, "missing required field \"start.y\"");
-    parse("{" BASE ",\"search\":{\"connectivity\":6}}", &r, &e);
-    ck_assert_str_eq(e.message, "\"search.connectivity\" must be 4 or 8");
     parse("{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", &r, &e);
     ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar, jps, jps_plus, auto, directional8, "
                                 "directional24, directional48, hybrid");
-    parse("{" BASE ",\"unit\":{\"radius\":17}}", &r, &e);
-    ck_assert_str_eq(e.message, "\"unit.radius\" must be between 0 and 16");
-    parse("{" BASE ",\"samples\":{\"step\":0}}", &r, &e);
-    ck_assert_str_eq(e.message, "\"samples.step\" must be at least 0.01");
     parse("[]", &r, &e);
     ck_assert_str_eq(e.message, "the request body must be a JSON object");
 }
@@ -532,6 +661,12 @@ START_TEST(encode_result_error_and_non_finite)
     ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"the request is not valid\","
                         "\"field\":\"samples.step\"}}");
     free(s);
+    /* the planner's reason, when it gives one, is the message */
+    snprintf(r.message, sizeof r.message, "at most 3 samples (max_samples), this path needs 5");
+    s = ap_wire_encode_path("m", &r, NULL, NULL);
+    ck_assert_str_eq(s, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"at most 3 samples (max_samples), "
+                        "this path needs 5\",\"field\":\"samples.step\"}}");
+    free(s);
 
     fixture f;
     make_result(&f);
@@ -682,6 +817,9 @@ Suite *wire_suite(void)
     tcase_add_test(p, body_need_not_be_nul_terminated);
     tcase_add_loop_test(p, invalid_field_is_named, 0, (int)(sizeof invalid / sizeof invalid[0]));
     tcase_add_test(p, error_messages);
+    tcase_add_loop_test(p, planner_refuses_ranges, 0, (int)(sizeof refused / sizeof refused[0]));
+    tcase_add_test(p, algorithm_names_come_from_the_table);
+    tcase_add_test(p, openapi_lists_the_algorithm_table);
     tcase_add_test(p, long_unknown_keys_are_truncated_safely);
     tcase_add_test(p, invalid_json_reports_line_and_column);
     tcase_add_test(p, other_invalid_json);

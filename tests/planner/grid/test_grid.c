@@ -234,7 +234,7 @@ START_TEST(weighted_refusals_and_auto)
         st = ap_plan_step(&p, 0);
     ck_assert_int_eq(st, AP_OK);
     ck_assert_int_eq(p.alg, AP_ALG_ASTAR);
-    ck_assert_ptr_null(p.dirp);
+    ck_assert_ptr_null(p.kind_state);
     ap_result r;
     ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
     /* Round the swamp: from (0,2) up to row 1, along, and down: 9 straight + 2 diagonals = 9 + 2 sqrt 2;

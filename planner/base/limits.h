@@ -1,0 +1,47 @@
+/* limits.h — the request limits shared by the planner, the configuration and the wire format: one place for
+ * every number a query, a unit profile or a config file is checked against (README "Limits and memory",
+ * proto/openapi.yaml). The planner validates queries against these (ap_query_validate, plan.h); config.c
+ * validates unit profiles and defaults with them; nothing else restates them.
+ *
+ * Lengths in tiles, angles in radians, penalties as the search charges them (multipliers or tiles per
+ * radian). Header-only constants; no state.
+ */
+#ifndef AP_LIMITS_H
+#define AP_LIMITS_H
+
+/* The unit's disc: radius in [0, AP_MAX_UNIT_RADIUS] tiles (unit.radius, profiles[].radius). Bounded so the
+ * swept-disc checks and the hit-check tables (profile.h) stay a few cells wide. */
+#define AP_MAX_UNIT_RADIUS 16.0
+
+/* Minimum turning radius in [0, AP_MAX_TURNING_RADIUS] tiles (unit.turning_radius; > 0 for unit profiles and
+ * the legal-turn searches). Bounded by the directional lattice: an edge's arc must fit the profile's window. */
+#define AP_MAX_TURNING_RADIUS 64.0
+
+/* samples.step: 0 (no samples) or at least this many tiles, so a long path cannot ask for billions of poses
+ * by a tiny step; the count is capped separately by max_samples. */
+#define AP_MIN_SAMPLE_STEP 0.01
+
+/* Most poses one answer may carry when the query leaves max_samples 0 (config max_samples' default). */
+#define AP_DEFAULT_MAX_SAMPLES 100000
+
+/* unit.reverse_penalty: a multiplier in [AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY] on lengths driven
+ * backwards (Pinter, "Other options: backing up"); 0 in a query = AP_DEFAULT_REVERSE_PENALTY. Below 1 would
+ * make reversing cheaper than driving forwards. */
+#define AP_MIN_REVERSE_PENALTY 1.0
+#define AP_MAX_REVERSE_PENALTY 100.0
+#define AP_DEFAULT_REVERSE_PENALTY 2.0
+
+/* search.turn_penalty: tiles charged per radian turned (Pinter's turn penalty), in [0, AP_MAX_TURN_PENALTY]. */
+#define AP_MAX_TURN_PENALTY 100.0
+
+/* Compass headings of the directional lattice (search.headings, profiles[].headings): AP_HEADINGS_COARSE
+ * (the default; also 0 in a query) or AP_HEADINGS_FINE. */
+#define AP_HEADINGS_COARSE 8
+#define AP_HEADINGS_FINE 16
+
+/* Fixed-angle art (unit.art_directions, art.h): 0 = free angles, else AP_ART_COARSE or AP_ART_FINE legal
+ * line headings (multiples of 2 pi / N). */
+#define AP_ART_COARSE 8
+#define AP_ART_FINE 16
+
+#endif

@@ -1,0 +1,104 @@
+/* algorithms.c — the algorithm table (algorithms.h), the grid-domain hooks of the built-in grid
+ * algorithms, and the "auto" kind that picks one of them per query.
+ *
+ * Sources: A* (Hart, Nilsson & Raphael 1968) on the grid (grid.h); Jump Point Search (Harabor & Grastien
+ * 2011) and JPS+ (jps.h); Pinter, "Toward More Realistic Pathfinding" for the legal-turn rows (plan_dir.c).
+ */
+#include "algorithms.h"
+
+#include <string.h>
+
+#include "../grid/grid.h"
+#include "../grid/jps.h"
+#include "plan_kind.h"
+
+static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+{
+    return ap_grid_domain_init(&ctx->grid, dom, q->map, q->connectivity, goal);
+}
+
+static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+{
+    return ap_jps_domain_init(&ctx->jps, dom, q->map, NULL, goal);
+}
+
+/* Without a table (a map too large for int16 distances) jps_plus runs online JPS. */
+static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+{
+    return ap_jps_domain_init(&ctx->jps, dom, q->map, ap_jps_table_of(q->map), goal);
+}
+
+static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
+{
+    ap_jps_domain_bind(&ctx->jps, ws);
+}
+
+#define GRID &ap_plan_kind_grid
+#define TURNS &ap_plan_kind_turns
+#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM)
+#define TURN_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
+
+const ap_algorithm_row ap_algorithms[] = {
+    {.name = "astar", .id = AP_ALG_ASTAR, .kind = GRID, .domain_init = astar_init},
+    {.name = "jps", .id = AP_ALG_JPS, .needs = JPS_NEEDS, .kind = GRID, .domain_init = jps_init, .bind = jps_bind,
+     .expand_path = ap_jps_expand_path},
+    {.name = "jps_plus", .id = AP_ALG_JPS_PLUS, .needs = JPS_NEEDS, .kind = GRID, .domain_init = jps_plus_init,
+     .bind = jps_bind, .expand_path = ap_jps_expand_path},
+    {.name = "auto", .id = AP_ALG_AUTO, .kind = &ap_plan_kind_auto},
+    {.name = "directional8", .id = AP_ALG_DIRECTIONAL8, .needs = TURN_NEEDS, .kind = TURNS, .variant = 8},
+    {.name = "directional24", .id = AP_ALG_DIRECTIONAL24, .needs = TURN_NEEDS, .kind = TURNS, .variant = 24},
+    {.name = "directional48", .id = AP_ALG_DIRECTIONAL48, .needs = TURN_NEEDS, .kind = TURNS, .variant = 48},
+    {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
+};
+const size_t ap_algorithm_count = sizeof ap_algorithms / sizeof ap_algorithms[0];
+
+const ap_algorithm_row *ap_algorithm_find(const char *name)
+{
+    for (size_t i = 0; name != NULL && i < ap_algorithm_count; i++)
+        if (strcmp(ap_algorithms[i].name, name) == 0)
+            return &ap_algorithms[i];
+    return NULL;
+}
+
+const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
+{
+    for (size_t i = 0; i < ap_algorithm_count; i++)
+        if (ap_algorithms[i].id == id)
+            return &ap_algorithms[i];
+    return NULL;
+}
+
+/* "auto": the fastest valid choice for the unit. Turning units on uniform-cost maps get legal turns (the
+ * turns kind runs the hybrid and escalates to Directional24 when it sees the auto row); everyone else a
+ * grid search, JPS+ where it is valid. On a map with terrain costs every unit gets A* (the legal-turn
+ * searches charge curve length only). */
+static bool auto_turns(const ap_query *q)
+{
+    return q->turning_radius > 0.0 && !q->map->weighted;
+}
+
+static const ap_algorithm_row *auto_grid_row(const ap_query *q)
+{
+    return ap_algorithm_row_of(q->connectivity == 8 && !q->map->weighted ? AP_ALG_JPS_PLUS : AP_ALG_ASTAR);
+}
+
+static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
+{
+    if (!auto_turns(&p->q))
+        p->row = row = auto_grid_row(&p->q);
+    p->kind = auto_turns(&p->q) ? TURNS : row->kind;
+    return p->kind->begin(p, row, ws);
+}
+
+/* auto hands every plan to another kind in begin, so only begin is ever called through this table. */
+const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL};
+
+const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
+{
+    const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
+    if (row == NULL || q->map == NULL)
+        return NULL;
+    if (row->kind != &ap_plan_kind_auto)
+        return row->kind;
+    return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
+}

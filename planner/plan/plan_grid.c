@@ -1,0 +1,99 @@
+/* plan_grid.c — the grid plan kind (plan_kind.h): a grid-domain algorithm's search (its row's domain_init:
+ * the grid for astar, jump points for jps and jps_plus, or a caller's), then the path Pinter builds from
+ * it: cell waypoints, smoothing, turning-radius curves, the clearance verdict.
+ *
+ * Sources: Pinter, "Toward More Realistic Pathfinding": "Smoothing the A* Path" (Listing 1), "Adding
+ * Realistic Turns" (Figures 5-6), "Legal Turns: The Basic Methods" ("ignoring blocked tiles": curves are
+ * added after the search and only reported by `clear`).
+ */
+#include <stdlib.h>
+
+#include "../geom/curve.h"
+#include "../world/grid_world.h"
+#include "plan_kind.h"
+#include "plan_steps.h"
+#include "smooth.h"
+
+static void bind(ap_plan *p, ap_workspace *ws)
+{
+    if (p->row->bind != NULL)
+        p->row->bind(&p->dom_ctx, ws); /* e.g. JPS reads arrival directions from this workspace's parents */
+}
+
+static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
+{
+    p->alg = row->id;
+    if (p->start_node == p->goal_node)
+        return p->state = AP_OK;
+    int st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node);
+    if (st != AP_OK)
+        return p->state = st;
+    bind(p, ws);
+    return ap_plan_start_search(p, ws);
+}
+
+static int grid_move(ap_plan *p, ap_workspace *ws)
+{
+    bind(p, ws);
+    return ap_plan_search_move(p, ws);
+}
+
+/* The grid path as cell ids, copied out of the workspace (which will be reused); every cell in between
+ * when the search's nodes skip some (jump points), so waypoints and smoothing see A*'s kind of path. */
+static int grid_cells(ap_plan *p, uint32_t **out, size_t *n)
+{
+    uint32_t *nodes = ap_plan_path_nodes(&p->search, n);
+    if (nodes == NULL)
+        return AP_E_NOMEM;
+    if (p->row->expand_path != NULL) {
+        const ap_map *m = p->q.map;
+        size_t full = p->row->expand_path(m, nodes, *n, NULL, 0);
+        uint32_t *cells = full > 0 ? malloc(full * sizeof *cells) : NULL;
+        if (cells == NULL) {
+            free(nodes);
+            return full > 0 ? AP_E_NOMEM : AP_E_INTERNAL;
+        }
+        p->row->expand_path(m, nodes, *n, cells, full);
+        free(nodes);
+        nodes = cells;
+        *n = full;
+    }
+    *out = nodes;
+    return AP_OK;
+}
+
+static int grid_finish(ap_plan *p, ap_result *r)
+{
+    const ap_query *q = &p->q;
+    const ap_map *m = q->map;
+    size_t n = 1;
+    uint32_t *nodes = NULL;
+    if (p->has_search) {
+        int st = grid_cells(p, &nodes, &n);
+        if (st != AP_OK)
+            return st;
+        r->grid_cost = p->search.cost;
+    }
+    r->waypoints = ap_plan_cell_waypoints(q, nodes, n, &r->n_waypoints);
+    free(nodes);
+    if (r->waypoints == NULL)
+        return AP_E_NOMEM;
+
+    if (q->smoothing == AP_SMOOTH_LOS) {
+        /* On a weighted map a shortcut may only cross the cheapest terrain: a straight line over cells of
+         * cost_min never costs more than the cells it replaces, whatever they were. */
+        ap_world cheap; /* the map itself when it is uniform (grid_world.h) */
+        ap_map_world_cheap(m, &cheap);
+        r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, q->unit_radius);
+    }
+
+    ap_segment *segs = malloc(2 * (r->n_waypoints - 1) * sizeof *segs);
+    if (segs == NULL)
+        return AP_E_NOMEM;
+    size_t ns = ap_curve_path((const double (*)[2])r->waypoints, r->n_waypoints, q->sheading,
+                              q->has_sheading ? 1 : 0, q->turning_radius, segs, NULL);
+    ap_plan_set_segments(r, q, segs, ns);
+    return AP_OK;
+}
+
+const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, grid_finish, NULL};

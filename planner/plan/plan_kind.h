@@ -1,0 +1,50 @@
+/* plan_kind.h — a plan kind: the ops table behind ap_plan_begin/step/move/finish/release (plan.h).
+ *
+ * plan.c keeps the public API and what every plan shares (validation, the region check, fixed-angle art,
+ * samples) and dispatches the rest through p->kind. A kind is one file and one value of this struct; the
+ * algorithm table (algorithms.h) says which kind runs which algorithm. Kinds today: the grid kind
+ * (plan_grid.c: astar, jps, jps_plus and caller grid-domain rows), the legal-turn kind (plan_dir.c:
+ * directional8/24/48, hybrid, auto for turning units) and auto (algorithms.c: picks one of those at begin).
+ *
+ * Contract, every op running on the plan's owner thread:
+ *  begin(p, row, ws): p is zeroed but for q, deadline_ns, cancel, start_node / goal_node (the start and goal
+ *    cells) and kind / row (= this kind, the row); the query is valid and start and goal share a region.
+ *    Start the work (usually a search on ws via ap_plan_start_search, plan_steps.h), set p->alg, and
+ *    return the plan state (AP_IN_PROGRESS, AP_OK, AP_NO_PATH or an AP_E_* refusal with p->field /
+ *    p->message). A kind may hand the plan to another kind by setting p->kind (and p->row) and calling its
+ *    begin (auto does).
+ *  step(p, max_expansions): run at most max_expansions expansions (0 = to the end); return the state.
+ *  move(p, ws): restart the unfinished work on ws; expansions spent go to p->expanded_before.
+ *  finish(p, r): for an AP_OK plan, fill r's geometry: waypoints, segments (ap_plan_set_segments),
+ *    grid_cost, length, clear; return AP_OK or an AP_E_* status (r is then freed by the caller).
+ *  release(p): free what the kind holds outside the workspace (kind_state); idempotent; may be NULL.
+ */
+#ifndef AP_PLAN_KIND_H
+#define AP_PLAN_KIND_H
+
+#include <stdint.h>
+
+#include "algorithms.h"
+#include "plan.h"
+
+typedef struct ap_plan_kind {
+    const char *name; /* for messages and debugging: "grid", "turns", "auto" */
+    int (*begin)(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws);
+    int (*step)(ap_plan *p, uint64_t max_expansions);
+    int (*move)(ap_plan *p, ap_workspace *ws);
+    int (*finish)(ap_plan *p, ap_result *r);
+    void (*release)(ap_plan *p);
+} ap_plan_kind;
+
+/* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,
+ * smoothing (Pinter Listing 1) and turning-radius curves (Pinter Figures 5-6). */
+extern const ap_plan_kind ap_plan_kind_grid;
+
+/* Legal-turn searches (plan_dir.c): Directional8/24/48 and the hybrid pipeline with auto's escalation. */
+extern const ap_plan_kind ap_plan_kind_turns;
+
+/* "auto" (algorithms.c): hands the plan to the turns kind for turning units on uniform-cost maps, else to
+ * the grid kind with jps_plus (8-connected, uniform-cost) or astar. */
+extern const ap_plan_kind ap_plan_kind_auto;
+
+#endif

@@ -1,0 +1,123 @@
+/* plan_steps.c — the steps every plan kind shares (plan_steps.h).
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding", "Path Failure and Timeslicing" and "Adding Realistic
+ * Turns" (Listing 2).
+ */
+#include "plan_steps.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../world/grid_world.h"
+
+int ap_plan_search_begin(const ap_plan *p, ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start,
+                         uint32_t goal)
+{
+    int st = ap_search_begin(s, ws, dom, start, goal, p->deadline_ns);
+    if (st == AP_OK)
+        s->cancel = p->cancel;
+    return st;
+}
+
+int ap_plan_start_search(ap_plan *p, ap_workspace *ws)
+{
+    int st = ap_plan_search_begin(p, &p->search, ws, &p->dom, p->start_node, p->goal_node);
+    if (st != AP_OK)
+        return p->state = st;
+    p->has_search = true;
+    return p->state = AP_IN_PROGRESS;
+}
+
+int ap_plan_search_step(ap_plan *p, uint64_t max_expansions)
+{
+    return p->state = ap_search_run(&p->search, max_expansions);
+}
+
+int ap_plan_search_move(ap_plan *p, ap_workspace *ws)
+{
+    p->expanded_before += p->search.expanded;
+    return ap_plan_start_search(p, ws);
+}
+
+uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n)
+{
+    *n = ap_search_path(s, NULL, 0);
+    uint32_t *nodes = malloc((*n ? *n : 1) * sizeof *nodes);
+    if (nodes != NULL)
+        ap_search_path(s, nodes, *n);
+    return nodes;
+}
+
+double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2]
+{
+    *nw = n < 2 ? 2 : n;
+    double(*w)[2] = malloc(*nw * sizeof *w);
+    if (w == NULL)
+        return NULL;
+    w[0][0] = q->sx;
+    w[0][1] = q->sy;
+    for (size_t i = 1; i + 1 < *nw; i++) {
+        int32_t x, y;
+        ap_map_coords(q->map, nodes[i], &x, &y);
+        w[i][0] = x + 0.5;
+        w[i][1] = y + 0.5;
+    }
+    w[*nw - 1][0] = q->gx;
+    w[*nw - 1][1] = q->gy;
+    return w;
+}
+
+void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, size_t n)
+{
+    r->segments = segs;
+    r->n_segments = n;
+    r->length = ap_path_length(segs, n);
+    ap_world world;
+    ap_map_world(q->map, &world);
+    r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, q->unit_radius);
+}
+
+/* Walks the segments once instead of calling ap_path_pose per sample, which would be quadratic on long
+ * paths. */
+int ap_plan_samples(ap_result *r, const ap_query *q)
+{
+    const double step = q->sample_step, L = r->length;
+    const size_t max_samples = q->max_samples != 0 ? q->max_samples : AP_DEFAULT_MAX_SAMPLES;
+    double kf = floor(L / step);
+    size_t k = kf + 2.0 <= (double)SIZE_MAX / 2.0 ? (size_t)kf : SIZE_MAX / 2;
+    /* A last multiple of step within rounding of L is the end pose itself. */
+    bool extra = L - (double)k * step > 1e-9;
+    size_t count = k + 1 + (extra ? 1 : 0);
+    if (!(kf + 2.0 <= (double)SIZE_MAX / 2.0) || count > max_samples) {
+        snprintf(r->message, sizeof r->message, "at most %zu samples (max_samples), this path needs %.0f",
+                 max_samples, kf + 1.0 + (extra ? 1.0 : 0.0));
+        return AP_E_INVALID_REQUEST;
+    }
+    r->samples = malloc(count * sizeof *r->samples);
+    if (r->samples == NULL)
+        return AP_E_NOMEM;
+    size_t seg = 0;
+    double seg_start = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        double d = i <= k ? (double)i * step : L;
+        if (d > L)
+            d = L;
+        if (r->n_segments == 0) {
+            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], 0.0};
+            continue;
+        }
+        while (seg + 1 < r->n_segments && d >= seg_start + r->segments[seg].length) {
+            seg_start += r->segments[seg].length;
+            seg++;
+        }
+        r->samples[i] = ap_segment_pose(&r->segments[seg], d - seg_start);
+        if (i + 1 == count && !(d < L))
+            r->samples[i] = ap_path_pose(r->segments, r->n_segments, L);
+    }
+    r->n_samples = count;
+    /* Standing still, the unit keeps the heading it was given. */
+    if (r->n_segments == 0 && q->has_sheading)
+        r->samples[0].heading = q->sheading;
+    return AP_OK;
+}

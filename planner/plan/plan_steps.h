@@ -1,0 +1,52 @@
+/* plan_steps.h — the steps every plan kind shares (plan_kind.h): starting a search on a workspace, copying
+ * a node path out of it, cell waypoints, the swept-disc verdict over segments, the answer's geometry, and
+ * pose samples. Each exists once here; kinds call them. Thread: the plan's owner (the functions on maps
+ * and segments alone are pure).
+ *
+ * Source: Pinter, "Toward More Realistic Pathfinding": "Path Failure and Timeslicing" (searches on a
+ * workspace, restarted elsewhere), "Adding Realistic Turns" (Listing 2: poses along the path).
+ */
+#ifndef AP_PLAN_STEPS_H
+#define AP_PLAN_STEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+/* Begin search s on ws over dom from start to goal with the plan's deadline and cancel flag. Returns AP_OK
+ * or the ap_search_begin status. */
+int ap_plan_search_begin(const ap_plan *p, ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start,
+                         uint32_t goal);
+
+/* The plan's own search: p->search on ws over p->dom from p->start_node to p->goal_node. Sets has_search
+ * and the plan state; returns it (AP_IN_PROGRESS, or the ap_search_begin error). */
+int ap_plan_start_search(ap_plan *p, ap_workspace *ws);
+
+/* Run p->search for at most max_expansions expansions (0 = to the end); the plan state, returned. */
+int ap_plan_search_step(ap_plan *p, uint64_t max_expansions);
+
+/* Restart p->search on ws (Pinter's slow matrix): the expansions spent so far go to expanded_before. */
+int ap_plan_search_move(ap_plan *p, ap_workspace *ws);
+
+/* The node path of a finished search s (start .. goal), copied out of its workspace: malloc'd array of *n
+ * ids (caller frees), or NULL when out of memory. */
+uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n);
+
+/* Waypoints of a grid path of n cells (padded ids): the exact start point, the centres of the cells in
+ * between, the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
+ * NULL when out of memory. */
+double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2];
+
+/* Give r the n segments (malloc'd; r owns them now), their total length, and the clearance verdict of the
+ * query's world (ap_world_path_clear): the disc of radius q->unit_radius along every segment, or at the
+ * start point when there is none. */
+void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, size_t n);
+
+/* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
+ * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Returns AP_OK, AP_E_NOMEM, or AP_E_INVALID_REQUEST with
+ * the counts in r->message when more poses would result. */
+int ap_plan_samples(ap_result *r, const ap_query *q);
+
+#endif

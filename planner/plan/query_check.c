@@ -1,0 +1,155 @@
+/* query_check.c — the one validation pass over a query (ap_query_validate, plan.h): ranges and
+ * combinations, the algorithm's acceptance (algorithms.h), and a message that says why. The wire format
+ * (proto/wire.c) only parses types and shapes; every semantic rule lives here, with the field names.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "algorithms.h"
+
+/* The fields a query can be refused on, with their wire names (dotted paths of the /v1/path body). */
+enum qfield {
+    F_START, F_GOAL, F_START_HEADING, F_GOAL_HEADING, F_RADIUS, F_TURNING, F_REVERSE_PENALTY, F_ART,
+    F_ALGORITHM, F_CONNECTIVITY, F_SMOOTHING, F_TURN_PENALTY, F_HEADINGS, F_SAMPLE_STEP,
+};
+static const char *const field_name[] = {
+    [F_START] = "start",
+    [F_GOAL] = "goal",
+    [F_START_HEADING] = "start.heading",
+    [F_GOAL_HEADING] = "goal.heading",
+    [F_RADIUS] = "unit.radius",
+    [F_TURNING] = "unit.turning_radius",
+    [F_REVERSE_PENALTY] = "unit.reverse_penalty",
+    [F_ART] = "unit.art_directions",
+    [F_ALGORITHM] = "search.algorithm",
+    [F_CONNECTIVITY] = "search.connectivity",
+    [F_SMOOTHING] = "search.smoothing",
+    [F_TURN_PENALTY] = "search.turn_penalty",
+    [F_HEADINGS] = "search.headings",
+    [F_SAMPLE_STEP] = "samples.step",
+};
+
+/* Record the refusal: field f, and the message (printf format) saying why. Returns status. */
+static int refuse(ap_query_error *e, int status, enum qfield f, const char *fmt, ...)
+{
+    e->field = field_name[f];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* `!(v >= lo && v <= hi)` also refuses NaN. */
+static bool in_range(double v, double lo, double hi)
+{
+    return v >= lo && v <= hi;
+}
+
+static bool on_map(const ap_map *m, double x, double y)
+{
+    return isfinite(x) && isfinite(y) && x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height;
+}
+
+/* Start and goal: both on the map first (an off-map goal says so even when the start is blocked), then
+ * both on passable cells. */
+static int check_points(const ap_query *q, ap_query_error *e)
+{
+    const ap_map *m = q->map;
+    const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
+    const enum qfield f[2] = {F_START, F_GOAL};
+    const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
+    for (int i = 0; i < 2; i++)
+        if (!on_map(m, pt[i][0], pt[i][1]))
+            return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%g, %g) is outside the map: x in [0, %d), y in [0, %d)",
+                          field_name[f[i]], pt[i][0], pt[i][1], (int)m->width, (int)m->height);
+    for (int i = 0; i < 2; i++)
+        if (!ap_map_passable(m, (int32_t)pt[i][0], (int32_t)pt[i][1]))
+            return refuse(e, blocked[i], f[i], "\"%s\" is on a blocked cell (%d, %d)", field_name[f[i]],
+                          (int)pt[i][0], (int)pt[i][1]);
+    return AP_OK;
+}
+
+/* Map-independent ranges of the unit and the start heading. */
+static int check_unit(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (!in_range(q->unit_radius, 0.0, AP_MAX_UNIT_RADIUS))
+        return refuse(e, bad, F_RADIUS, "\"unit.radius\" must be between 0 and %g", AP_MAX_UNIT_RADIUS);
+    if (!in_range(q->turning_radius, 0.0, AP_MAX_TURNING_RADIUS))
+        return refuse(e, bad, F_TURNING, "\"unit.turning_radius\" must be between 0 and %g",
+                      AP_MAX_TURNING_RADIUS);
+    if (q->has_sheading && !isfinite(q->sheading))
+        return refuse(e, bad, F_START_HEADING, "\"start.heading\" must be a finite number");
+    return AP_OK;
+}
+
+/* The search options every algorithm is checked on (0 = the default where plan.h says so). */
+static int check_search(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (q->art_directions != 0 && q->art_directions != AP_ART_COARSE && q->art_directions != AP_ART_FINE)
+        return refuse(e, bad, F_ART, "\"unit.art_directions\" must be %d or %d", AP_ART_COARSE, AP_ART_FINE);
+    if (q->headings != 0 && q->headings != AP_HEADINGS_COARSE && q->headings != AP_HEADINGS_FINE)
+        return refuse(e, bad, F_HEADINGS, "\"search.headings\" must be %d or %d", AP_HEADINGS_COARSE,
+                      AP_HEADINGS_FINE);
+    if (q->reverse_penalty != 0.0 && !in_range(q->reverse_penalty, AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY))
+        return refuse(e, bad, F_REVERSE_PENALTY, "\"unit.reverse_penalty\" must be between %g and %g",
+                      AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY);
+    if (!in_range(q->turn_penalty, 0.0, AP_MAX_TURN_PENALTY))
+        return refuse(e, bad, F_TURN_PENALTY, "\"search.turn_penalty\" must be between 0 and %g",
+                      AP_MAX_TURN_PENALTY);
+    if (q->has_gheading && !isfinite(q->gheading))
+        return refuse(e, bad, F_GOAL_HEADING, "\"goal.heading\" must be a finite number");
+    if (q->connectivity != 4 && q->connectivity != 8)
+        return refuse(e, bad, F_CONNECTIVITY, "\"search.connectivity\" must be 4 or 8");
+    if (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS)
+        return refuse(e, bad, F_SMOOTHING, "\"search.smoothing\" must be one of: none, los");
+    if (!isfinite(q->sample_step) || (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP)))
+        return refuse(e, bad, F_SAMPLE_STEP, "\"samples.step\" must be at least %g", AP_MIN_SAMPLE_STEP);
+    return AP_OK;
+}
+
+/* What the algorithm's row accepts (algorithms.h). */
+static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if ((row->needs & AP_NEEDS_TURNING) && !(q->turning_radius > 0.0))
+        return refuse(e, bad, F_TURNING, "%s needs unit.turning_radius > 0", row->name);
+    if ((row->needs & AP_NEEDS_CONN8) && q->connectivity != 8)
+        return refuse(e, bad, F_ALGORITHM, "%s needs search.connectivity 8", row->name);
+    if ((row->needs & AP_NEEDS_UNIFORM) && q->map->weighted)
+        return refuse(e, bad, F_ALGORITHM,
+                      "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
+    return AP_OK;
+}
+
+int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_error *e)
+{
+    ap_query_error dummy;
+    if (e == NULL)
+        e = &dummy;
+    e->field = NULL;
+    e->message[0] = '\0';
+    if (q == NULL || q->map == NULL)
+        return AP_E_INTERNAL;
+    int st;
+    if ((st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK)
+        return st;
+    if (row == NULL && (row = ap_algorithm_row_of(q->algorithm)) == NULL)
+        return refuse(e, AP_E_INVALID_REQUEST, F_ALGORITHM,
+                      "\"search.algorithm\" %d has no row in the algorithm table", (int)q->algorithm);
+    if ((st = check_search(q, e)) != AP_OK || (st = check_accepts(q, row, e)) != AP_OK)
+        return st;
+    return AP_OK;
+}
+
+int ap_query_check(const ap_query *q, const char **field)
+{
+    ap_query_error e;
+    int st = ap_query_validate(q, NULL, &e);
+    if (field != NULL)
+        *field = e.field;
+    return st;
+}
