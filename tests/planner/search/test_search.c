@@ -10,6 +10,7 @@
 #include "../../../planner/search/search.h"
 #include "../../util.h"
 #include "../suites.h"
+#include "dijkstra_domain.h"
 
 /* Cost of an A* search between cells on m, or -1 when there is no path. */
 static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, int sy, int gx, int gy,
@@ -407,5 +408,6 @@ Suite *search_suite(void)
     tcase_add_test(tc, four_vs_eight_movingai);
     tcase_add_test(tc, inlined_grid_matches_generic);
     suite_add_tcase(s, tc);
+    ap_test_add_core_cases(s);
     return s;
 }
