@@ -98,8 +98,9 @@ typedef struct ap_jps_domain {
 
 /* Fill dom with the JPS domain over map m towards goal (padded index). table: JPS+ distances (e.g.
  * ap_jps_table_of(m)) or NULL for online JPS. Every field of dom is written; with a table dom->run is
- * JPS+'s own copy of the A* loop (jps_loop.c), without one online JPS runs the generic loop. The domain must be bound to the workspace it runs on with
- * ap_jps_domain_bind before ap_search_begin (and again after moving to another workspace).
+ * JPS+'s own copy of the A* loop (jps_loop.c), without one online JPS runs the generic loop. The domain
+ * must be bound to the workspace it runs on with ap_jps_domain_bind before ap_search_begin (and again
+ * after moving to another workspace).
  * Returns AP_OK, or AP_E_INTERNAL for a bad goal or a table of another size. Writes only jd and dom. */
 int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
                        uint32_t goal);

@@ -9,7 +9,7 @@
  *
  * Why copies at all: a copy with the domain's successors and heuristic inlined saves a call per expansion
  * and per successor and a division per heuristic, and lets each domain pick its open list; one noinline
- * function per copy keeps one copy's edits from moving another's code layout (a 4% swing on JPS+ from an
+ * function per copy keeps one copy's edits from moving another's code layout (a 4% swing on the jump-point copy from an
  * edit to the grid copy alone). docs/search-measurements.md has the figures.
  *
  * Parameters (macros, defined before the #include):

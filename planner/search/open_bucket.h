@@ -11,12 +11,12 @@
  * rounds below cur (a rounding step of the consistent heuristic) goes into the heap, which orders it
  * exactly. A decrease-key finds the node through its bucket (from its old f) and pos.
  *
- * The wide policy (const flag `wide`, for successors that jump far, as JPS+'s do) uses the same list with
- * wider buckets and its own order (open_before, no node id): a jump can raise f by up to twice its length,
- * beyond any fixed ring, so an f beyond the ring goes to an overflow heap (ov_*, below), drained into the
- * bags as cur moves; bag entries also keep the arrival word (aux, one byte). Its lowest bucket is small
- * (about 7 entries on random512-40-0), so up to AP_BQ_SORTED_MAX entries it is kept sorted (sorted,
- * cur_insert, cur_raise) and a pop takes the last entry without a sift.
+ * The wide policy (const flag `wide`, for successors that jump far, as precomputed jump points do) uses
+ * the same list with wider buckets and its own order (open_before, no node id): a jump can raise f by up
+ * to twice its length, beyond any fixed ring, so an f beyond the ring goes to an overflow heap (ov_*,
+ * below), drained into the bags as cur moves; bag entries also keep the arrival word (aux, one byte). Its
+ * lowest bucket is small (about 7 entries on random512-40-0), so up to AP_BQ_SORTED_MAX entries it is kept
+ * sorted (sorted, cur_insert, cur_raise) and a pop takes the last entry without a sift.
  *
  * Measurements behind every choice here (bucket widths, ring size, bags instead of heaps, 12-byte bag
  * entries, bitmap, overflow, sorted bucket): docs/search-measurements.md, fifth and seventh rounds.
@@ -35,8 +35,8 @@
  * chunk of a bag. */
 enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
 
-/* Buckets per tile of the wide policy (JPS+): its ring spans 64 tiles, and a successor whose f lies beyond
- * it waits in the overflow heap. 4 measured best of 1-64 (seventh round). */
+/* Buckets per tile of the wide policy (jump points): its ring spans 64 tiles, and a successor whose f
+ * lies beyond it waits in the overflow heap. 4 measured best of 1-64 (seventh round). */
 enum { AP_BQ_WIDE_PER_TILE = 4 };
 
 /* Wide policy: the lowest bucket is kept sorted (pop without a sift) while it has at most this many
@@ -75,8 +75,8 @@ ap_open_bucket *ap_open_bucket_new(uint32_t capacity);
 /* Free a list from ap_open_bucket_new; NULL is ignored. */
 void ap_open_bucket_free(ap_open_bucket *bq);
 
-/* What a prefetching wide loop reads when an entry's bucket becomes the heap (JPS+: its jump row and
- * forced byte; seventh round): the including loop defines it before including this header. */
+/* What a prefetching wide loop reads when an entry's bucket becomes the heap (jump points: the jump row
+ * and forced byte; seventh round): the including loop defines it before including this header. */
 #ifndef AP_BQ_PREFETCH
 #define AP_BQ_PREFETCH(ctx, v) ((void)0)
 #endif

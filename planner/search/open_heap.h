@@ -23,7 +23,7 @@ static inline bool open_before(const ap_open_entry *a, const ap_open_entry *b)
 /* The same order made total by the node id (smaller first) on equal f and g, so the expansion order is a
  * function of the keys alone and the grid's bucketed loop expands exactly what the generic loop's single
  * heap does (test inlined_grid_matches_generic). The wide bucketed policy (open_bucket.h) keeps the
- * cheaper open_before: the third key cost JPS+ 4-7% (docs/search-measurements.md, fifth round). */
+ * cheaper open_before: the third key cost the jump-point loop 4-7% (docs/search-measurements.md, fifth round). */
 static inline bool open_before_total(const ap_open_entry *a, const ap_open_entry *b)
 {
     return a->f < b->f || (a->f == b->f && (a->gtie > b->gtie || (a->gtie == b->gtie && a->node < b->node)));

@@ -1,9 +1,11 @@
 /* search.h — one A* core over a small domain interface, on a preallocated search matrix.
  *
- * The domain (grid 8/4-connected today; jump points, directional (x, y, heading), kinodynamic later) says
+ * The domain (grid 8/4-connected, jump points, directional (x, y, heading) today; kinodynamic later) says
  * what the states are, their successors with costs, and the heuristic; the core owns the open list,
- * g/f values, parents, generation stamps, time slicing and the deadline. A new domain is a new file in
- * planner/, never a new search loop (HOG2 / warthog style).
+ * g/f values, parents, generation stamps, time slicing and the deadline, and names no domain. A new domain
+ * is a new file in planner/, never a hand-written search loop (HOG2 / warthog style): a domain that needs
+ * its successors inlined instantiates the one loop template (core_loop.h) and hands it over as
+ * ap_domain.run.
  *
  * Source: Pinter, "Toward More Realistic Pathfinding", section "A Faster Implementation of the Standard
  * A*": a fixed matrix with one node per state, no allocation per search, and a "touched" mark so the matrix
@@ -59,7 +61,7 @@ typedef struct ap_domain {
 /* One search-matrix entry (16 bytes: four per cache line, none straddles one). Pinter keeps 16-byte nodes
  * with float costs; we keep g in double so that costs over long paths (thousands of sqrt(2) steps) stay
  * exact to 1e-12, which the Moving AI optimal lengths (8 decimals) demand. The open-list position lives in
- * ws->pos (touched only by the heap and on decrease-key) and the JPS+ arrival direction in the open entry,
+ * ws->pos (touched only by the heap and on decrease-key) and a jump-point arrival direction in the open entry,
  * so relaxing an edge reads one 16-byte node (was 24 bytes with both: docs/search-measurements.md, third
  * round). */
 typedef struct ap_node {
@@ -70,7 +72,7 @@ typedef struct ap_node {
 
 /* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first; then the smaller node
  * id, except under the wide bucketed policy: open_heap.h), node id, and a word the specialised loops carry
- * with the node until it is expanded (JPS+: the arrival direction). A 16-byte variant with a float tie key
+ * with the node until it is expanded (jump points: the arrival direction). A 16-byte variant with a float tie key
  * measured no faster and reorders equal-f nodes, so it was dropped (docs/search-measurements.md, second
  * round). */
 typedef struct ap_open_entry {

@@ -1,6 +1,6 @@
-/* dijkstra_domain.c — the Dijkstra test domain (dijkstra_domain.h). Its own move rules, written from the
+/* dijkstra_domain.c — the Dijkstra test domain (fixtures.h). Its own move rules, written from the
  * Moving AI benchmark's definition, not shared with planner/grid. */
-#include "dijkstra_domain.h"
+#include "fixtures.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_core.c — the generic A* loop on a domain it knows nothing about (the Dijkstra fixture,
- * dijkstra_domain.h): optimal costs equal to the grid domain's A* and to the Moving AI optima, time slicing,
+ * fixtures.h): optimal costs equal to the grid domain's A* and to the Moving AI optima, time slicing,
  * and per-node payload kept in workspace memory. */
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "../../../planner/grid/grid.h"
 #include "../../util.h"
 #include "../suites.h"
-#include "dijkstra_domain.h"
+#include "fixtures.h"
 
 /* Run a begun search to its end in slices of `slice` expansions (0 = one call); returns its status. */
 static int run_sliced(ap_search *s, uint64_t slice)
@@ -34,9 +34,7 @@ static int astar(const ap_map *m, ap_workspace *ws, uint32_t a, uint32_t b, doub
     return st;
 }
 
-/* The path of a finished search is a chain of legal 8-connected moves (no corner cutting) from a to b
- * whose costs add up to s->cost (tiles). */
-static void check_path(const ap_map *m, const ap_search *s, uint32_t a, uint32_t b)
+void ap_test_check_grid_path(const ap_map *m, const ap_search *s, uint32_t a, uint32_t b, int conn)
 {
     size_t n = ap_search_path(s, NULL, 0);
     ck_assert_uint_ge(n, 1);
@@ -52,8 +50,10 @@ static void check_path(const ap_map *m, const ap_search *s, uint32_t a, uint32_t
         const int dx = abs(x1 - x0), dy = abs(y1 - y0);
         ck_assert(ap_map_passable(m, x1, y1));
         ck_assert(dx <= 1 && dy <= 1 && dx + dy >= 1);
-        if (dx + dy == 2)
-            ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1));
+        if (dx + dy == 2) {
+            ck_assert_int_eq(conn, 8);
+            ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
+        }
         c += dx + dy == 2 ? M_SQRT2 : 1.0;
     }
     ck_assert_double_eq_tol(c, s->cost, 1e-9);
@@ -90,7 +90,7 @@ START_TEST(dijkstra_matches_astar_movingai)
         ck_assert_int_eq(ap_search_begin(&q, &ws, &dom, a, b, 0), AP_OK);
         ck_assert_int_eq(ap_search_run(&q, 0), AP_OK);
         ck_assert_double_eq_tol(q.cost, s->optimal, ap_test_tolerance(s));
-        check_path(m, &q, a, b);
+        ap_test_check_grid_path(m, &q, a, b, 8);
         const double dc = q.cost;
         const uint64_t dexp = q.expanded;
         double ac;
@@ -151,7 +151,7 @@ START_TEST(dijkstra_matches_astar_random)
             }
             ck_assert_int_eq(dst, AP_OK);
             ck_assert_double_eq_tol(q.cost, ac, 1e-9);
-            check_path(m, &q, a, b);
+            ap_test_check_grid_path(m, &q, a, b, 8);
             /* the same search in slices of 7 expansions: same cost, same expansions */
             const double cost = q.cost;
             const uint64_t expanded = q.expanded;

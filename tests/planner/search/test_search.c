@@ -10,7 +10,7 @@
 #include "../../../planner/search/search.h"
 #include "../../util.h"
 #include "../suites.h"
-#include "dijkstra_domain.h"
+#include "fixtures.h"
 
 /* Cost of an A* search between cells on m, or -1 when there is no path. */
 static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, int sy, int gx, int gy,
@@ -29,29 +29,7 @@ static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, i
         return -1.0;
     ck_assert_int_eq(st, AP_OK);
     /* the path is a chain of legal steps whose costs add up to s.cost */
-    size_t n = ap_search_path(&s, NULL, 0);
-    uint32_t *p = malloc(n * sizeof *p);
-    ck_assert_uint_eq(ap_search_path(&s, p, n), n);
-    ck_assert_uint_eq(p[0], ap_map_index(m, sx, sy));
-    ck_assert_uint_eq(p[n - 1], goal);
-    double c = 0.0;
-    for (size_t i = 1; i < n; i++) {
-        int32_t x0, y0, x1, y1;
-        ap_map_coords(m, p[i - 1], &x0, &y0);
-        ap_map_coords(m, p[i], &x1, &y1);
-        int dx = abs(x1 - x0), dy = abs(y1 - y0);
-        ck_assert(ap_map_passable(m, x1, y1));
-        ck_assert(dx <= 1 && dy <= 1 && dx + dy >= 1);
-        if (dx + dy == 2) {
-            ck_assert_int_eq(conn, 8);
-            ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
-            c += M_SQRT2;
-        } else {
-            c += 1.0;
-        }
-    }
-    ck_assert_double_eq_tol(c, s.cost, 1e-9);
-    free(p);
+    ap_test_check_grid_path(m, &s, ap_map_index(m, sx, sy), goal, conn);
     return s.cost;
 }
 
