@@ -101,9 +101,9 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
     return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
 }
 
-/* Room for one JPS+ expansion's successors in JPS+'s copy of the loop (jps_loop.c): with intermediate jump points
- * pruned a diagonal yields two per diagonal jump point it passes (ap_jps_plus_expand falls back to the
- * unpruned successor when the room runs out, so this bounds work, not correctness). */
+/* Room for one JPS+ expansion's successors in JPS+'s copy of the loop (jps_loop.c): with intermediate
+ * jump points pruned a diagonal yields two per diagonal jump point it passes (ap_jps_plus_expand falls back
+ * to the unpruned successor when the room runs out, so this bounds work, not correctness). */
 #define AP_JPS_PLUS_CAP 64
 
 #define SUCC_H(NODE, COST, X, Y, D) ((ap_jps_succ_h){(NODE), (D), (COST), (X), (Y)})

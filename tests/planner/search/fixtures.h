@@ -1,7 +1,8 @@
-/* fixtures.h — test fixtures of the search folder. The Dijkstra domain (dijkstra_domain.c): a search domain written only against planner/search/search.h and
- * planner/world/map.h, to show the core runs a domain it knows nothing about. Grid states (padded map
- * indices), the Moving AI 8-connected moves (straight 1, diagonal sqrt 2, no corner cutting), zero
- * heuristic: A* with h = 0 is Dijkstra's algorithm (Dijkstra 1959), so its costs are optimal. */
+/* fixtures.h — test fixtures of the search folder. The Dijkstra domain (dijkstra_domain.c): a search
+ * domain written only against planner/search/search.h and planner/world/map.h, to show the core runs a
+ * domain it knows nothing about. Grid states (padded map indices), the Moving AI 8-connected moves
+ * (straight 1, diagonal sqrt 2, no corner cutting), zero heuristic: A* with h = 0 is Dijkstra's algorithm
+ * (Dijkstra 1959), so its costs are optimal. */
 #ifndef AP_TEST_SEARCH_FIXTURES_H
 #define AP_TEST_SEARCH_FIXTURES_H
 
