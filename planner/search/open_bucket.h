@@ -69,7 +69,8 @@ typedef struct ap_open_bucket {
 
 /* Allocate the bucketed list for a workspace of `capacity` nodes: every open node sits in at most one bag,
  * all chunks but each bag's last are full, so capacity / AP_BQ_CHUNK + AP_BQ_RING chunks always suffice.
- * Returns NULL when out of memory. Called by ap_workspace_init. */
+ * Returns NULL when out of memory. Called by ap_workspace_init; thread-safe (touches nothing shared). The
+ * list is owned by one workspace and used by one search at a time. */
 ap_open_bucket *ap_open_bucket_new(uint32_t capacity);
 
 /* Free a list from ap_open_bucket_new; NULL is ignored. */
