@@ -95,7 +95,7 @@ static int succ4(const void *ctx, uint32_t u, ap_succ *out)
 /* Weighted terrain (map.h): the same moves and corner rule, each costing len * (cost(u) + cost(v)) / 2;
  * the heuristics are scaled by the map's cheapest cost, so they stay admissible and consistent (every
  * move costs at least its length times cost_min). Kept apart from succ8 so uniform maps keep the
- * inlined loop of search.c, which knows only unit and sqrt 2 steps. */
+ * inlined loop grid8_run, which knows only unit and sqrt 2 steps. */
 static double octile_hw(const void *ctx, uint32_t node, uint32_t goal)
 {
     const ap_grid_domain *gd = ctx;
@@ -127,10 +127,55 @@ static int succ4w(const void *ctx, uint32_t u, ap_succ *out)
     return succ_weighted(ctx, u, out, succ4);
 }
 
-bool ap_grid_is_octile_fast(const ap_domain *dom)
+/* The 8-connected uniform grid's own copy of the A* loop (ap_domain.run): succ8's moves and octile_h
+ * inlined (no call per expansion or successor, no division per heuristic) on the bucketed open list, 64
+ * buckets per tile (every successor's f is within 2 * sqrt(2) of its parent's). The same successors, in
+ * the same order, with the same costs as succ8, and the same total order as the generic loop, so both
+ * expand the same nodes in the same order (test inlined_grid_matches_generic). Figures:
+ * docs/search-measurements.md (second and fifth rounds). */
+static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
-    return dom != NULL && dom->successors == succ8 && dom->heuristic == octile_h;
+    int32_t ax = x - gx, ay = y - gy;
+    ax = ax < 0 ? -ax : ax;
+    ay = ay < 0 ? -ay : ay;
+    return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
 }
+
+/* One relax per legal move (direction test, target, step cost, heuristic at the target's coordinates). */
+#define GRID_MOVE(TEST, V, STEP, DX, DY)                                                                      \
+    if (TEST) {                                                                                               \
+        CORE_RELAX(V, g + (STEP), oct_h(ux + (DX), uy + (DY), gx, gy), 0);                                    \
+        k++;                                                                                                  \
+    }
+
+#define CORE_NAME grid8_run
+#define CORE_BUCKET 1
+#define CORE_PER_TILE AP_BQ_PER_TILE
+#define CORE_SETUP                                                                                            \
+    const ap_grid_domain *gd = ctx;                                                                           \
+    const uint8_t *pass = gd->pass;                                                                           \
+    const uint32_t S = gd->stride;                                                                            \
+    const int32_t gx = (int32_t)gd->goal_px, gy = (int32_t)gd->goal_py;
+/* One division per expansion gives u's coordinates; each neighbour's heuristic is then plain integer
+ * arithmetic. No corner cutting: a diagonal step needs both orthogonal neighbours passable. */
+#define CORE_EXPAND                                                                                           \
+    {                                                                                                         \
+        const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);                            \
+        const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;                                           \
+        const int pn = pass[n], ps = pass[so], pw = pass[w], pe = pass[e];                                    \
+        int k = 0;                                                                                            \
+        GRID_MOVE(pn, n, 1.0, 0, -1)                                                                          \
+        GRID_MOVE(ps, so, 1.0, 0, 1)                                                                          \
+        GRID_MOVE(pw, w, 1.0, -1, 0)                                                                          \
+        GRID_MOVE(pe, e, 1.0, 1, 0)                                                                           \
+        GRID_MOVE(pn && pw && pass[n - 1], n - 1, M_SQRT2, -1, -1)                                            \
+        GRID_MOVE(pn && pe && pass[n + 1], n + 1, M_SQRT2, 1, -1)                                             \
+        GRID_MOVE(ps && pw && pass[so - 1], so - 1, M_SQRT2, -1, 1)                                           \
+        GRID_MOVE(ps && pe && pass[so + 1], so + 1, M_SQRT2, 1, 1)                                            \
+        s->generated += (uint64_t)k;                                                                          \
+    }
+#include "../search/core_loop.h"
+#undef GRID_MOVE
 
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal)
 {
@@ -146,15 +191,15 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     gd->goal_px = goal - gd->goal_py * gd->stride;
     gd->goal_x = (int32_t)gd->goal_px - 1;
     gd->goal_y = (int32_t)gd->goal_py - 1;
-    dom->ctx = gd;
-    dom->node_count = ap_map_node_count(m);
-    dom->max_succ = connectivity;
+    /* The whole domain is written, so a domain struct reused from another kind keeps no stale hook. */
+    *dom = (ap_domain){.ctx = gd, .node_count = ap_map_node_count(m), .max_succ = connectivity};
     if (m->weighted) {
         dom->successors = connectivity == 8 ? succ8w : succ4w;
         dom->heuristic = connectivity == 8 ? octile_hw : manhattan_hw;
     } else {
         dom->successors = connectivity == 8 ? succ8 : succ4;
         dom->heuristic = connectivity == 8 ? octile_h : manhattan_h;
+        dom->run = connectivity == 8 ? grid8_run : NULL;
     }
     return AP_OK;
 }

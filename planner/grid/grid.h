@@ -27,14 +27,12 @@ typedef struct ap_grid_domain {
 } ap_grid_domain;
 
 /* Fill dom with the grid domain over map m (borrowed, must outlive the search) for the given connectivity
- * (4 or 8) and goal cell node id (padded index). gd is the domain's context and must outlive dom.
+ * (4 or 8) and goal cell node id (padded index). gd is the domain's context and must outlive dom. Every
+ * field of dom is written; on a uniform map the 8-connected domain sets dom->run to its own copy of the A*
+ * loop (successors and octile heuristic inlined, bucketed open list: grid.c), which expands the same nodes
+ * in the same order as the generic loop.
  * Returns AP_OK or AP_E_INVALID_REQUEST for a bad connectivity. Thread-safe: writes only gd and dom. */
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal);
-
-/* True when dom is the 8-connected grid domain made by ap_grid_domain_init (recognised by its callbacks).
- * The A* core then runs a copy of its loop with this domain's successors and heuristic inlined (same
- * successors, order and costs; see search.c). Pure; thread-safe. */
-bool ap_grid_is_octile_fast(const ap_domain *dom);
 
 /* Octile distance between cells: max(dx,dy) + (sqrt(2)-1) * min(dx,dy), tiles. */
 double ap_octile(int32_t dx, int32_t dy);

@@ -351,14 +351,7 @@ static inline __attribute__((always_inline)) uint32_t jump_straight_bits(const a
  * not generated itself: the points the scans found are, with the diagonal leg in their cost, and the walk
  * goes on. When fewer than 3 slots are left below room, that diagonal cell is generated instead (unpruned
  * JPS; always valid). Writes out[n ..]; returns the new n.
- * Measured (arcpath-bench, median us over every scenario line, loaded machine, taskset -c 1, three
- * interleaved runs old / new, mean expansions old -> new; the bench's workspace has 8 successor slots, so
- * only the first one or two diagonal jump points of a walk are pruned): 8room_000 354 / 358 / 359 -> 247 /
- * 246 / 246 (3973 -> 2028), brc202d 58.9 / 59.2 / 59.1 -> 45.9 / 47.2 / 46.6 (555 -> 344), Paris_1_1024
- * 39.4 / 39.8 / 40.2 -> 32.6 / 33.3 / 34.0, random512-40-0 1253 / 1244 / 1247 -> 1165 / 1168 / 1164,
- * den520d 8.0 / 8.0 / 8.1 -> 6.3 / 6.3 / 6.2, arena2 7.4 / 7.3 / 7.3 -> 7.1 / 7.1 / 7.1, Berlin_0_256
- * 5.8 / 5.8 / 5.7 -> 5.0 / 4.9 / 4.9, maze512-32-0 17.0 / 17.2 / 17.2 -> 16.0 / 16.0 / 16.0, AR0011SR
- * 12.2 / 12.3 / 12.3 -> 10.6 / 10.5 / 10.4, Aftershock 19.6 / 19.3 / 20.0 -> 15.4 / 15.7 / 15.6. */
+ * Pruning here cut online JPS's median query time by 4-30% (docs/search-measurements.md, "Online JPS"). */
 static inline __attribute__((always_inline)) int jump_diag_bits(const ap_jps_domain *jd, uint32_t u, int32_t ux,
                                                                 int32_t uy, int d, ap_succ *out, int n, int room)
 {
@@ -479,7 +472,7 @@ static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
     return n;
 }
 
-/* JPS+ successors through the callback interface (the core normally runs the inlined copy: search.c). */
+/* JPS+ successors through the callback interface (ap_search_run normally runs JPS+'s own loop, jps_loop.c). */
 static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
 {
     const ap_jps_domain *jd = ctx;
@@ -490,11 +483,6 @@ static int jps_plus_succ(const void *ctx, uint32_t u, ap_succ *out)
     for (int i = 0; i < n; i++)
         out[i] = (ap_succ){tmp[i].node, tmp[i].cost};
     return n;
-}
-
-bool ap_jps_is_plus(const ap_domain *dom)
-{
-    return dom != NULL && dom->successors == jps_plus_succ && dom->heuristic == jps_h;
 }
 
 int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
@@ -515,11 +503,13 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
     jd->goal = goal;
     jd->goal_py = (int32_t)(goal / jd->stride);
     jd->goal_px = (int32_t)(goal - (uint32_t)jd->goal_py * jd->stride);
-    dom->ctx = jd;
-    dom->node_count = ap_map_node_count(m);
-    dom->max_succ = 8;
-    dom->successors = table != NULL ? jps_plus_succ : jps_succ;
-    dom->heuristic = jps_h;
+    /* The whole domain is written, so a domain struct reused from another kind keeps no stale hook. */
+    *dom = (ap_domain){.ctx = jd,
+                       .node_count = ap_map_node_count(m),
+                       .max_succ = 8,
+                       .successors = table != NULL ? jps_plus_succ : jps_succ,
+                       .heuristic = jps_h,
+                       .run = table != NULL ? ap_jps_plus_run : NULL};
     return AP_OK;
 }
 

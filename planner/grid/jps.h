@@ -22,9 +22,9 @@
  * points; ap_jps_expand_path turns them into the full cell path, so costs, smoothing and "none" waypoints
  * are the same as A*'s.
  *
- * Validity: only for uniform-cost terrain and 8-connectivity. Every map is uniform-cost today (all
- * passable cells cost 1); when per-terrain costs arrive, plan.c must route weighted maps to A* (see the
- * marked spot in plan.c).
+ * Validity: only for uniform-cost terrain and 8-connectivity. Maps with terrain costs exist (map.h: a
+ * weighted map, ap_map_move_cost); jump points are not optimal there, so plan.c refuses JPS and JPS+ on a
+ * weighted map and runs A* instead.
  */
 #ifndef AP_JPS_H
 #define AP_JPS_H
@@ -53,7 +53,8 @@ typedef struct ap_jps_table {
     int16_t *dist;    /* 8 * cells entries, cell-major */
     int8_t *dist8;    /* the same distances in one byte each, AP_JPS_FAR8 where |d| > 127 (read dist
                        * there), or NULL when more than 1% of the non-zero ones do not fit: the search
-                       * reads these when present, half the cache footprint (search.c) */
+                       * reads these when present, half the cache footprint
+                       * (docs/search-measurements.md, sixth round) */
     uint8_t *forced;  /* per padded cell, the forced neighbours of a straight arrival in direction d
                        * (even): bit d = the side at d+2 (90 degrees clockwise), bit d+1 = the side at
                        * d+6; so the JPS+ pruning reads one byte instead of four cells on three rows */
@@ -95,8 +96,10 @@ typedef struct ap_jps_domain {
 } ap_jps_domain;
 
 /* Fill dom with the JPS domain over map m towards goal (padded index). table: JPS+ distances (e.g.
- * ap_jps_table_of(m)) or NULL for online JPS. The domain must be bound to the workspace it runs on with
- * ap_jps_domain_bind before ap_search_begin (and again after moving to another workspace).
+ * ap_jps_table_of(m)) or NULL for online JPS. Every field of dom is written; with a table dom->run is
+ * JPS+'s own copy of the A* loop (jps_loop.c), without one online JPS runs the generic loop. The domain
+ * must be bound to the workspace it runs on with ap_jps_domain_bind before ap_search_begin (and again
+ * after moving to another workspace).
  * Returns AP_OK, or AP_E_INTERNAL for a bad goal or a table of another size. Writes only jd and dom. */
 int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_jps_table *table,
                        uint32_t goal);
@@ -104,11 +107,6 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
 /* Point the domain at the workspace its search runs on (reads its parents during the search, and its
  * successor capacity now). */
 void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
-
-/* True when dom is a JPS+ domain made by ap_jps_domain_init with a table (recognised by its callbacks);
- * the A* core then runs a copy of its loop with the JPS+ successors inlined (same successors and costs,
- * and the arrival direction kept in the open-list entry instead of recomputed from the parent). Pure; thread-safe. */
-bool ap_jps_is_plus(const ap_domain *dom);
 
 /* Expand a jump-point path jp[0 .. n-1] into the full cell path. Each consecutive pair is joined by the
  * diagonal-first octile leg: min(|dx|, |dy|) diagonal steps, then straight ones (a pair on one line is the

@@ -1,5 +1,5 @@
-/* jps_impl.h — private to planner/: the JPS pieces shared by jps.c and the A* core's inlined JPS+ loop
- * (search.c). Not a public interface. Sources as jps.h. */
+/* jps_impl.h — private to planner/grid: the JPS pieces shared by jps.c and JPS+'s own copy of the A* loop
+ * (jps_loop.c). Not a public interface. Sources as jps.h. */
 #ifndef AP_JPS_IMPL_H
 #define AP_JPS_IMPL_H
 
@@ -101,9 +101,9 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
     return ax > ay ? (double)ax + (M_SQRT2 - 1.0) * (double)ay : (double)ay + (M_SQRT2 - 1.0) * (double)ax;
 }
 
-/* Room for one JPS+ expansion's successors in the core's inlined copy: with intermediate jump points
- * pruned a diagonal yields two per diagonal jump point it passes (ap_jps_plus_expand falls back to the
- * unpruned successor when the room runs out, so this bounds work, not correctness). */
+/* Room for one JPS+ expansion's successors in JPS+'s copy of the loop (jps_loop.c): with intermediate
+ * jump points pruned a diagonal yields two per diagonal jump point it passes (ap_jps_plus_expand falls back
+ * to the unpruned successor when the room runs out, so this bounds work, not correctness). */
 #define AP_JPS_PLUS_CAP 64
 
 #define SUCC_H(NODE, COST, X, Y, D) ((ap_jps_succ_h){(NODE), (D), (COST), (X), (Y)})
@@ -194,5 +194,10 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
 }
 
 #undef SUCC_H
+
+/* JPS+'s copy of the A* loop (jps_loop.c), the ap_domain.run of a JPS+ domain: the successors of
+ * ap_jps_plus_expand, the arrival direction carried in the open entry, the held node and the wide bucketed
+ * open list. Same contract as ap_search_run (s begun on a JPS+ domain bound to s->ws). */
+int ap_jps_plus_run(ap_search *s, uint64_t max_expansions);
 
 #endif

@@ -294,7 +294,8 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
     }
     for (size_t i = 0; i < n; i++)
         s.best[i] = UINT32_MAX;
-    ap_domain dom = {&s, s.goal_node + 1, 3 * s.H + 2, s48_successors, s48_heuristic};
+    ap_domain dom = {.ctx = &s, .node_count = s.goal_node + 1, .max_succ = 3 * s.H + 2, .successors = s48_successors,
+                     .heuristic = s48_heuristic};
     ap_search srch;
     int st = ap_plan_search_begin(p, &srch, dp->ws, &dom, s.start_node, s.goal_node);
     if (st != AP_OK) {

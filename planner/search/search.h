@@ -1,9 +1,11 @@
 /* search.h — one A* core over a small domain interface, on a preallocated search matrix.
  *
- * The domain (grid 8/4-connected today; jump points, directional (x, y, heading), kinodynamic later) says
+ * The domain (grid 8/4-connected, jump points, directional (x, y, heading) today; kinodynamic later) says
  * what the states are, their successors with costs, and the heuristic; the core owns the open list,
- * g/f values, parents, generation stamps, time slicing and the deadline. A new domain is a new file in
- * planner/, never a new search loop (HOG2 / warthog style).
+ * g/f values, parents, generation stamps, time slicing and the deadline, and names no domain. A new domain
+ * is a new file in planner/, never a hand-written search loop (HOG2 / warthog style): a domain that needs
+ * its successors inlined instantiates the one loop template (core_loop.h) and hands it over as
+ * ap_domain.run.
  *
  * Source: Pinter, "Toward More Realistic Pathfinding", section "A Faster Implementation of the Standard
  * A*": a fixed matrix with one node per state, no allocation per search, and a "touched" mark so the matrix
@@ -18,14 +20,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One successor produced by a domain: node id and edge cost (tiles), h = heuristic to the goal (tiles). */
+/* One successor produced by a domain: node id and edge cost (tiles). The heuristic is the domain's
+ * heuristic callback, evaluated by the core only for new or improved nodes. */
 typedef struct ap_succ {
     uint32_t node;
     double cost;
 } ap_succ;
 
+struct ap_search;
+
 /* A search domain. States are dense ids in [0, node_count). All callbacks must be thread-safe with respect
- * to other searches (they may only read ctx). */
+ * to other searches (they may only read ctx). Fields after `heuristic` are optional: a domain set up with
+ * a positional or designated initialiser leaves them zero, which means "none". */
 typedef struct ap_domain {
     const void *ctx;
     uint32_t node_count; /* states are 0 .. node_count-1; the workspace capacity must be >= this */
@@ -34,13 +40,30 @@ typedef struct ap_domain {
     int (*successors)(const void *ctx, uint32_t node, ap_succ *out);
     /* Admissible, consistent estimate of the cost from node to goal (tiles). */
     double (*heuristic)(const void *ctx, uint32_t node, uint32_t goal);
+    /* Optional: the domain's own specialised copy of the A* loop (its successors and heuristic inlined,
+     * its own open-list policy), instantiated from planner/search/core_loop.h. ap_search_run calls it
+     * instead of the generic loop. It must expand what the generic loop would over successors and
+     * heuristic (same costs; the grid's also in the same order), with the same slicing, deadline and
+     * cancel behaviour. A copy of a domain whose callbacks are replaced (a wrapper) must set run to NULL. */
+    int (*run)(struct ap_search *s, uint64_t max_expansions);
+    /* Optional per-node payload (e.g. the exact continuous pose a state was reached at, as Hybrid A*
+     * keeps): payload_bytes per node of workspace memory, read with ap_search_payload. With
+     * payload_bytes > 0 the core calls successors_payload instead of successors: it gets the expanded
+     * node's payload (read-only) and writes one payload per successor into out_payload (successor k at
+     * byte k * payload_bytes); the core copies successor k's payload to its node whenever that node gets
+     * a new parent (new or improved), so a node's payload always belongs to its current best path. Runs
+     * the generic loop (a domain with a run hook keeps payload_bytes 0). */
+    size_t payload_bytes;
+    int (*successors_payload)(const void *ctx, uint32_t node, const void *payload, ap_succ *out,
+                              void *out_payload);
 } ap_domain;
 
 /* One search-matrix entry (16 bytes: four per cache line, none straddles one). Pinter keeps 16-byte nodes
  * with float costs; we keep g in double so that costs over long paths (thousands of sqrt(2) steps) stay
  * exact to 1e-12, which the Moving AI optimal lengths (8 decimals) demand. The open-list position lives in
- * ws->pos (touched only by the heap and on decrease-key) and the JPS+ arrival direction in the open entry,
- * so relaxing an edge reads one 16-byte node (search.c has the measurements; was 24 bytes with both). */
+ * ws->pos (touched only by the heap and on decrease-key) and a jump-point arrival direction in the open entry,
+ * so relaxing an edge reads one 16-byte node (was 24 bytes with both: docs/search-measurements.md, third
+ * round). */
 typedef struct ap_node {
     double g;        /* cost from the start, tiles */
     uint32_t parent; /* node id of the parent, UINT32_MAX for the start */
@@ -48,10 +71,10 @@ typedef struct ap_node {
 } ap_node;
 
 /* Open-list entry: f (tiles), g (tiles; breaks ties between equal f, larger g first; then the smaller node
- * id, except in the JPS+ copy: search.c open_before_total), node id, and a word
- * the core's specialised loops carry with the node until it is expanded (JPS+: the arrival direction). A
- * 16-byte variant with a float tie key measured no faster (search.c) and reorders equal-f nodes, so it was
- * dropped. */
+ * id, except under the wide bucketed policy: open_heap.h), node id, and a word the specialised loops carry
+ * with the node until it is expanded (jump points: the arrival direction). A 16-byte variant with a float tie key
+ * measured no faster and reorders equal-f nodes, so it was dropped (docs/search-measurements.md, second
+ * round). */
 typedef struct ap_open_entry {
     double f;
     double gtie;
@@ -59,66 +82,39 @@ typedef struct ap_open_entry {
     uint32_t aux;
 } ap_open_entry;
 
-/* The 8-connected grid's bucketed open list (search.c): buckets per tile of f, ring size (a power of two
- * above 2 * sqrt(2) * AP_BQ_PER_TILE + 2: every open f lies within 2 * sqrt(2) of the lowest), entries per
- * chunk of a bag. */
-enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
-
-/* The JPS+ copy's buckets per tile of f: its ring spans 64 tiles, and a successor whose f lies beyond it
- * waits in an overflow heap (search.c). 4 measured best of 1-64 (search.c, seventh round). */
-enum { AP_BQ_JPS_PER_TILE = 4 };
-
-/* JPS+: the lowest bucket is kept sorted (pop without a sift) while it has at most this many entries, else
- * it is a heap (search.c; 16, 32, 64, 128 measured alike). */
-enum { AP_BQ_SORTED_MAX = 32 };
-
-/* One bucket of the grid's (or JPS+'s) open list that is not the current one: an unordered bag of entries
- * kept in chunks of AP_BQ_CHUNK entries (all full but the last). */
-typedef struct ap_bq_bag {
-    uint32_t last; /* chunk holding the newest entries, UINT32_MAX when the bag is empty */
-    uint32_t fill; /* entries in that chunk */
-} ap_bq_bag;
+/* The bucketed open list's state (planner/search/open_bucket.h): private to the specialised loops. */
+struct ap_open_bucket;
 
 /* A search matrix ("workspace"): every piece of mutable search state. Caller-owned; one thread at a time.
  * Sized once for the largest map (node capacity) and reused by every search without clearing. */
 typedef struct ap_workspace {
     ap_node *nodes;
-    ap_open_entry *open; /* binary heap, 1 slot per node at most; for the 8-connected grid and JPS+ only
-                          * the lowest bucket of the bucketed open list (JPS+: its overflow heap
-                          * grows down from the top, search.c) */
-    uint32_t *pos;       /* per node: its index in open while it is open (grid, JPS+: or its index in
-                          * bq_f while it sits in a bag; JPS+: or its place in the overflow); stale
-                          * once expanded (a node in the lowest bucket is open iff pos < open_len and
-                          * open[pos].node is the node) */
+    ap_open_entry *open; /* binary heap, 1 slot per node at most; under a bucketed open list only its
+                          * lowest bucket (the wide policy's overflow heap grows down from the top:
+                          * open_bucket.h) */
+    uint32_t *pos;       /* per node: its index in open while it is open (bucketed: or its index in a
+                          * bag, or its place in the overflow); stale once expanded (a node in the heap
+                          * is open iff pos < open_len and open[pos].node is the node) */
     uint32_t open_len;
     uint32_t capacity;   /* nodes */
     uint32_t gen;        /* current generation; bumped by ap_search_begin */
     ap_succ *succ;       /* scratch for one expansion's successors */
     int succ_cap;
-    /* 8-connected grid and JPS+: the buckets above the current one (search.c, "Bucketed open list") */
-    double *bq_f;             /* bag entries' f, in bq_chunks chunks of AP_BQ_CHUNK (g is the node's) */
-    uint32_t *bq_node;        /* bag entries' node, same layout */
-    uint32_t *bq_link;        /* per chunk: the bag's previous chunk, or the next free chunk */
-    uint8_t *bq_aux;          /* JPS+: bag entries' arrival direction, same layout */
-    uint32_t ov_len;          /* JPS+: entries in the overflow heap (top of open, search.c) */
-    bool bq_sorted;           /* JPS+: open is sorted, first out last, instead of a heap */
-    uint32_t bq_chunks;
-    uint32_t bq_free;         /* first free chunk, UINT32_MAX when none */
-    uint32_t bq_cur;          /* bucket held by open (f * AP_BQ_PER_TILE, JPS+ AP_BQ_JPS_PER_TILE, truncated) */
-    uint32_t bq_count;        /* entries in the bags */
-    ap_bq_bag bq_bag[AP_BQ_RING]; /* bucket b is bq_bag[b % AP_BQ_RING] */
-    uint64_t bq_used[AP_BQ_RING / 64]; /* bit i: bq_bag[i] is not empty */
+    struct ap_open_bucket *bq; /* the bucketed open list (bags, overflow), owned; opaque here */
+    void *payload;       /* domain payload: payload_bytes per node, then one expansion's successor
+                          * payloads (ap_search_begin); NULL until a domain asks for one */
+    size_t payload_cap;  /* bytes at payload */
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
  * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 13 bytes per node (node, pos, heap
- * entry, bag entry of the grid's and JPS+'s bucketed open list: f, node, JPS+ arrival direction) plus about
- * 100 KB (AP_BQ_RING + 1 spare chunks).
+ * entry, bag entry of the bucketed open list: f, node, arrival direction) plus about 100 KB (AP_BQ_RING + 1
+ * spare chunks); no domain payload (ap_search_begin adds it when a domain asks for one).
  * The node matrix and the position array are written once here, so their pages are mapped before the
  * first search (O(capacity); a server does this at start). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
-/* Release a workspace's memory; ws may be zeroed or initialised. */
+/* Release a workspace's memory, payload included; ws may be zeroed or initialised. */
 void ap_workspace_free(ap_workspace *ws);
 
 /* One A* search in progress: begin, then run in slices until it is no longer AP_IN_PROGRESS. */
@@ -135,14 +131,20 @@ typedef struct ap_search {
 } ap_search;
 
 /* Start an A* search from start to goal on workspace ws (O(1) in the map size: bumps the generation stamp,
- * which measured far cheaper than clearing the matrix, search.c; for the 8-connected grid it also empties
- * the bags of the bucketed open list the previous search left, found through a bitmap).
+ * which measured far cheaper than clearing the matrix: docs/search-measurements.md, fifth round; a
+ * bucketed loop empties the bags the previous search left when its first slice starts).
+ * Payload (dom->payload_bytes > 0): the workspace's payload memory is allocated here the first time a
+ * domain asks for one and grown when a later domain needs more (node_count + max_succ entries of
+ * payload_bytes), never per search once big enough; its contents are undefined until written. The caller
+ * writes the start node's payload (ap_search_payload(s, start)) before the first ap_search_run.
  * Returns AP_OK when the search is ready to run, AP_E_INTERNAL when the domain needs more capacity than the
- * workspace has or an id is out of range. The search keeps pointers to ws and dom until it ends. */
+ * workspace has, an id is out of range or a payload domain has no successors_payload, AP_E_NOMEM when the
+ * payload memory cannot be had. The search keeps pointers to ws and dom until it ends. */
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
                     uint64_t deadline_ns);
 
-/* Expand at most max_expansions nodes (0 = no limit). Returns s->state: AP_IN_PROGRESS when the budget ran
+/* Expand at most max_expansions nodes (0 = no limit) with the domain's run hook when it has one, else the
+ * generic loop. Returns s->state: AP_IN_PROGRESS when the budget ran
  * out first (call again to continue), AP_OK when the goal was reached (s->cost is optimal for an admissible
  * consistent heuristic), AP_NO_PATH when the open list emptied, AP_TIMEOUT when the deadline passed or
  * *cancel was set (checked every 256 expansions). */
@@ -151,6 +153,12 @@ int ap_search_run(ap_search *s, uint64_t max_expansions);
 /* After AP_OK: write the node ids from start to goal into out (up to cap) and return the path's node
  * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed. */
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);
+
+/* The payload of node (dom->payload_bytes bytes) in the search's workspace: written by the core whenever
+ * the node gets a new parent, so after AP_OK the payloads along ap_search_path are those of the path found.
+ * Only for a domain with payload_bytes > 0 and node < node_count; valid until the workspace is given to a
+ * domain with a larger payload. Not thread-safe beyond the search's own thread. */
+void *ap_search_payload(const ap_search *s, uint32_t node);
 
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for deadlines. Thread-safe. */
 uint64_t ap_clock_ns(void);

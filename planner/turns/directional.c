@@ -581,7 +581,7 @@ int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **f
         return st;
     }
 
-    dom->ctx = d;
+    *dom = (ap_domain){.ctx = d}; /* every other field zero: no run hook, no payload */
     dom->node_count = d->goal_node + 1;
     dom->max_succ = (2 * d->k + 1) * (2 * d->k + 1) * d->H * (q->prof->key.reverse ? 2 : 1) + 1;
     dom->successors = dir_successors;

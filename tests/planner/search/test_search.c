@@ -10,6 +10,7 @@
 #include "../../../planner/search/search.h"
 #include "../../util.h"
 #include "../suites.h"
+#include "fixtures.h"
 
 /* Cost of an A* search between cells on m, or -1 when there is no path. */
 static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, int sy, int gx, int gy,
@@ -28,29 +29,7 @@ static double search_cost(const ap_map *m, ap_workspace *ws, int conn, int sx, i
         return -1.0;
     ck_assert_int_eq(st, AP_OK);
     /* the path is a chain of legal steps whose costs add up to s.cost */
-    size_t n = ap_search_path(&s, NULL, 0);
-    uint32_t *p = malloc(n * sizeof *p);
-    ck_assert_uint_eq(ap_search_path(&s, p, n), n);
-    ck_assert_uint_eq(p[0], ap_map_index(m, sx, sy));
-    ck_assert_uint_eq(p[n - 1], goal);
-    double c = 0.0;
-    for (size_t i = 1; i < n; i++) {
-        int32_t x0, y0, x1, y1;
-        ap_map_coords(m, p[i - 1], &x0, &y0);
-        ap_map_coords(m, p[i], &x1, &y1);
-        int dx = abs(x1 - x0), dy = abs(y1 - y0);
-        ck_assert(ap_map_passable(m, x1, y1));
-        ck_assert(dx <= 1 && dy <= 1 && dx + dy >= 1);
-        if (dx + dy == 2) {
-            ck_assert_int_eq(conn, 8);
-            ck_assert(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
-            c += M_SQRT2;
-        } else {
-            c += 1.0;
-        }
-    }
-    ck_assert_double_eq_tol(c, s.cost, 1e-9);
-    free(p);
+    ap_test_check_grid_path(m, &s, ap_map_index(m, sx, sy), goal, conn);
     return s.cost;
 }
 
@@ -323,8 +302,8 @@ START_TEST(four_vs_eight_movingai)
 }
 END_TEST
 
-/* The grid domain's callbacks, wrapped so the core no longer recognises the domain and runs its generic
- * loop: the inlined copy must expand the same nodes, in the same order, to the same cost. */
+/* The grid domain's callbacks, wrapped and without its run hook so the core runs its generic loop: the
+ * grid's own copy must expand the same nodes, in the same order, to the same cost. */
 static const ap_domain *wrapped_inner;
 
 static int wrapped_succ(const void *ctx, uint32_t node, ap_succ *out)
@@ -361,12 +340,12 @@ START_TEST(inlined_grid_matches_generic)
         ap_grid_domain gd;
         ap_domain dom, wrapped;
         ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, goal), AP_OK);
-        ck_assert(ap_grid_is_octile_fast(&dom));
+        ck_assert_ptr_nonnull(dom.run); /* the grid's own loop */
         wrapped = dom;
         wrapped.successors = wrapped_succ;
         wrapped.heuristic = wrapped_h;
+        wrapped.run = NULL; /* a wrapper drops the hook (search.h): the generic loop */
         wrapped_inner = &dom;
-        ck_assert(!ap_grid_is_octile_fast(&wrapped));
         ap_search a, b;
         ck_assert_int_eq(ap_search_begin(&a, &ws, &dom, start, goal, 0), AP_OK);
         int sa = ap_search_run(&a, 0);
@@ -407,5 +386,6 @@ Suite *search_suite(void)
     tcase_add_test(tc, four_vs_eight_movingai);
     tcase_add_test(tc, inlined_grid_matches_generic);
     suite_add_tcase(s, tc);
+    ap_test_add_core_cases(s);
     return s;
 }
