@@ -73,14 +73,10 @@ check: deps
 test: all check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS)
 
-# planner/world sits below the search, grid, turns and plan modules: it may include none of them (its
-# per-map tables come from a list registered outside it, world/tables.h).
+# The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
+# include only the layers below it, so planner/world names no search module and planner/search no domain.
 check-layers:
-	@bad=$$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*/)?(search|grid|turns|plan)/' \
-	  planner/world/*.c planner/world/*.h); \
-	if [ -n "$$bad" ]; then echo "planner/world must not include search, grid, turns or plan:"; \
-	  echo "$$bad"; exit 1; fi; \
-	echo "layers: planner/world includes no search, grid, turns or plan module"
+	@sh tools/check-layers.sh
 
 check-plain:
 	@$(MAKE) --no-print-directory test

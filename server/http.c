@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../planner/plan/plan_kind.h"
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
@@ -307,14 +306,12 @@ static enum MHD_Result respond_job(ap_req *r)
     return respond_mem(r, j->body ? j->http_status : 500, j->status, j->body, j->body_len, heap, "application/json");
 }
 
-/* Only grid searches run inline: their fast slice is bounded by fast_budget cheap expansions (~0.3 ms).
+/* Only cheap slices run inline (ap_query_slice_is_cheap: grid searches, fast_budget expansions ~0.3 ms).
  * A directional or hybrid expansion costs far more, and a unit profile's first query builds its tables
  * (tens of ms), which must never stall the HTTP thread: those always go to the pool. */
 static bool inline_worthy(const ap_query *q)
 {
-    if (q->turning_radius > 0.0)
-        return false;
-    return ap_algorithm_kind(q) == &ap_plan_kind_grid;
+    return ap_query_slice_is_cheap(q);
 }
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast

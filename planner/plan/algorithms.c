@@ -91,7 +91,7 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 }
 
 /* auto hands every plan to another kind in begin, so only begin is ever called through this table. */
-const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL};
+const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false};
 
 const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
 {
@@ -101,4 +101,10 @@ const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
     if (row->kind != &ap_plan_kind_auto)
         return row->kind;
     return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
+}
+
+bool ap_query_slice_is_cheap(const ap_query *q)
+{
+    const ap_plan_kind *k = ap_algorithm_kind(q);
+    return k != NULL && k->cheap_slice && q->turning_radius == 0.0;
 }

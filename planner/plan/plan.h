@@ -211,4 +211,11 @@ const char *ap_plan_field(const ap_plan *p);
  * 127 bytes, inside the plan), or "" to use the status's default message. Thread: the plan's owner. */
 const char *ap_plan_message(const ap_plan *p);
 
+/* True when a slice of q's plan is cheap and bounded (plan_kind.h cheap_slice: grid searches, ~0.3 ms for
+ * 2000 expansions) and the unit needs no curves built from per-unit tables (turning radius 0), so the
+ * slice may run on a latency-critical thread: the server runs such fast slices on its HTTP thread (README
+ * "How a request flows") and sends everything else to the pool. False for the legal-turn kinds and for an
+ * algorithm or map q does not name. Pure; thread-safe. */
+bool ap_query_slice_is_cheap(const ap_query *q);
+
 #endif

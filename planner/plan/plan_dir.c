@@ -705,4 +705,7 @@ static int turns_finish(ap_plan *p, ap_result *r)
     return AP_OK;
 }
 
-const ap_plan_kind ap_plan_kind_turns = {"turns", turns_begin, turns_step, turns_move, turns_finish, turns_release};
+/* Not a cheap slice: an expansion tests curves against hit-check masks, and a unit profile's first query
+ * builds its tables (tens of ms). */
+const ap_plan_kind ap_plan_kind_turns = {"turns",     turns_begin,   turns_step, turns_move,
+                                         turns_finish, turns_release, false};

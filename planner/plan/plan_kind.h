@@ -22,6 +22,7 @@
 #ifndef AP_PLAN_KIND_H
 #define AP_PLAN_KIND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "algorithms.h"
@@ -34,6 +35,10 @@ typedef struct ap_plan_kind {
     int (*move)(ap_plan *p, ap_workspace *ws);
     int (*finish)(ap_plan *p, ap_result *r);
     void (*release)(ap_plan *p);
+    /* Its expansions are cheap and it builds no per-unit tables at begin, so a slice of a few thousand
+     * expansions takes well under a millisecond (grid searches): callers may run such a slice on a
+     * latency-critical thread (ap_query_slice_is_cheap). */
+    bool cheap_slice;
 } ap_plan_kind;
 
 /* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,
