@@ -67,9 +67,33 @@ static void row_pass(const ap_map *m, const uint8_t *mask, uint8_t *G)
     }
 }
 
-/* Column pass: D4 per padded cell, min over rows b of G(x, b)^2 + F(b - y)^2, capped at CAP4. Row by row,
- * each nearer row first, until F^2 alone reaches the largest value still open in the row (so open areas
- * cost at most 2 * cap + 1 rows, cluttered ones a few). */
+#define COLUMN_BLOCK 64u
+
+/* d[x] = min(d[x], g[x]^2 + f2) over n columns; returns the largest d[x] left. All in uint16 (g <= 35,
+ * f2 < CAP4, so the sum stays below 2 * 1225) with a fixed trip count for full blocks, so the compiler
+ * can vectorise it. */
+static inline uint16_t relax_n(uint16_t *restrict d, const uint8_t *restrict g, uint32_t n, uint16_t f2)
+{
+    uint16_t worst = 0;
+    for (uint32_t x = 0; x < n; x++) {
+        uint16_t v = (uint16_t)((uint16_t)(g[x] * g[x]) + f2);
+        uint16_t e = v < d[x] ? v : d[x];
+        d[x] = e;
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+static uint16_t relax(uint16_t *restrict d, const uint8_t *restrict g, uint32_t n, uint16_t f2)
+{
+    if (n == COLUMN_BLOCK)
+        return relax_n(d, g, COLUMN_BLOCK, f2);
+    return relax_n(d, g, n, f2);
+}
+
+/* Column pass: D4 per padded cell, min over rows b of G(x, b)^2 + F(b - y)^2, capped at CAP4. Per row and
+ * block of COLUMN_BLOCK columns, nearer rows first, until F^2 alone reaches the largest value still open
+ * in the block: open areas cost at most 2 * cap + 1 rows, cluttered blocks a few. */
 static void column_pass(const ap_map *m, const uint8_t *G, uint16_t *D4)
 {
     const uint32_t S = (uint32_t)m->stride;
@@ -78,28 +102,19 @@ static void column_pass(const ap_map *m, const uint8_t *G, uint16_t *D4)
     for (int32_t y = 1; y <= m->height; y++) {
         uint16_t *d = D4 + (size_t)y * S;
         const uint8_t *g = G + (size_t)y * S;
-        uint32_t worst = 0;
-        for (uint32_t x = 0; x < S; x++) {
-            uint32_t v = (uint32_t)g[x] * g[x];
-            d[x] = (uint16_t)(v < CAP4 ? v : CAP4);
-            worst = d[x] > worst ? d[x] : worst;
-        }
-        for (int32_t k = 1; (uint32_t)(2 * k - 1) * (uint32_t)(2 * k - 1) < worst; k++) {
-            const uint32_t f2 = (uint32_t)(2 * k - 1) * (uint32_t)(2 * k - 1);
-            for (int side = -1; side <= 1; side += 2) {
-                int32_t b = y + side * k;
-                if (b < 0 || b >= rows)
-                    continue;
-                const uint8_t *gb = G + (size_t)b * S;
-                for (uint32_t x = 0; x < S; x++) {
-                    uint32_t v = (uint32_t)gb[x] * gb[x] + f2;
-                    if (v < d[x])
-                        d[x] = (uint16_t)v;
-                }
+        for (uint32_t x = 0; x < S; x++)
+            d[x] = CAP4;
+        for (uint32_t x0 = 0; x0 < S; x0 += COLUMN_BLOCK) {
+            const uint32_t n = S - x0 < COLUMN_BLOCK ? S - x0 : COLUMN_BLOCK;
+            uint32_t worst = relax(d + x0, g + x0, n, 0);
+            for (int32_t k = 1; (uint32_t)(2 * k - 1) * (uint32_t)(2 * k - 1) < worst; k++) {
+                const uint32_t f2 = (uint32_t)(2 * k - 1) * (uint32_t)(2 * k - 1);
+                /* Rows 0 and height + 1 are border (G = 0), so the loop ends by k = y or rows - y. */
+                if (y - k >= 0)
+                    worst = relax(d + x0, G + (size_t)(y - k) * S + x0, n, (uint16_t)f2);
+                if (y + k < rows)
+                    worst = relax(d + x0, G + (size_t)(y + k) * S + x0, n, (uint16_t)f2);
             }
-            worst = 0;
-            for (uint32_t x = 0; x < S; x++)
-                worst = d[x] > worst ? d[x] : worst;
         }
     }
 }
