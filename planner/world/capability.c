@@ -96,15 +96,9 @@ static int build_capability_regions(const ap_map *m, ap_map_table *out)
     if (mask == NULL)
         return AP_E_NOMEM;
     ap_capability_mask(m, c, mask);
-    uint32_t *labels, n;
-    int st = ap_region_label(m, mask, &labels, &n);
+    int st = ap_region_label(m, mask, out);
     free(mask);
-    if (st != AP_OK)
-        return st;
-    out->data = labels;
-    out->count = n;
-    out->bytes = (size_t)ap_map_node_count(m) * sizeof *labels;
-    return AP_OK;
+    return st;
 }
 
 const ap_table_kind ap_capability_region_table_kind = {"region:<capability>", "regions", AP_TABLE_PER_CAPABILITY,

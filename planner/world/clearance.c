@@ -2,7 +2,7 @@
  *
  * All disc distances are computed exactly in integers as D4 = (2 v)^2, the squared distance in half tiles:
  * from the centre of cell (i, j) to the square of cell (a, b) the x gap is 0 when a == i and |a - i| - 1/2
- * otherwise, i.e. F(a - i) / 2 half tiles with F(0) = 0 and F(k) = 2|k| - 1. So D4(i, j) = min over cells
+ * otherwise, i.e. F(a - i) half tiles with F(0) = 0 and F(k) = 2|k| - 1. So D4(i, j) = min over cells
  * (a, b) outside the capability of F(a - i)^2 + F(b - j)^2: a row pass gives G(i, b) = F of the nearest
  * outside cell in row b, then a column pass minimises G(i, b)^2 + F(b - j)^2 over |b - j| <= the cap (a
  * separable distance transform, to squares rather than to centres).

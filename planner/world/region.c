@@ -8,7 +8,7 @@
 /* Breadth-first flood fill with an explicit queue (a recursive fill would overflow the stack on open
  * 4096x4096 maps). 4-connectivity is enough: with no corner cutting every legal diagonal step has both
  * orthogonal neighbours free, so 8-connected components coincide. */
-int ap_region_label(const ap_map *m, const uint8_t *mask, uint32_t **labels, uint32_t *n_regions)
+int ap_region_label(const ap_map *m, const uint8_t *mask, ap_map_table *out)
 {
     uint32_t count = ap_map_node_count(m);
     uint32_t free_cells = 0;
@@ -44,21 +44,15 @@ int ap_region_label(const ap_map *m, const uint8_t *mask, uint32_t **labels, uin
         }
     }
     free(queue);
-    *labels = region;
-    *n_regions = id;
+    out->data = region;
+    out->count = id;
+    out->bytes = (size_t)count * sizeof *region;
     return AP_OK;
 }
 
 static int build_regions(const ap_map *m, ap_map_table *out)
 {
-    uint32_t *region, n;
-    int st = ap_region_label(m, m->pass, &region, &n);
-    if (st != AP_OK)
-        return st;
-    out->data = region;
-    out->count = n;
-    out->bytes = (size_t)ap_map_node_count(m) * sizeof *region;
-    return AP_OK;
+    return ap_region_label(m, m->pass, out);
 }
 
 const ap_table_kind ap_region_table_kind = {AP_REGION_TABLE_NAME, "regions", 0, build_regions, free};

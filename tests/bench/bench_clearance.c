@@ -85,12 +85,12 @@ static void bench(const ap_map *m, ap_capability c)
         bytes = ap_clearance_bytes(tab->cells);
         ap_clearance_free(tab);
         uint8_t *mask = malloc(ap_map_node_count(m));
-        uint32_t *lab, nr;
+        ap_map_table slot = {0};
         t0 = now_ms();
         ap_capability_mask(m, c, mask);
-        ap_region_label(m, mask, &lab, &nr);
+        ap_region_label(m, mask, &slot);
         r[k] = now_ms() - t0;
-        free(lab);
+        free(slot.data);
         free(mask);
     }
     qsort(t, 5, sizeof t[0], cmp_double);
