@@ -127,8 +127,10 @@ typedef struct ap_map {
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
  * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
  * with file label, line, column and message. Builds the registered per-map tables (tables.h: the region
- * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks)
- * before returning; a required table that cannot be built fails the load with its status.
+ * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks;
+ * then per capability of opts->capabilities the region and clearance tables, capability.h, clearance.h)
+ * before returning; a required table that cannot be built fails the load with its status. A capability
+ * outside 1 .. 15 in opts is AP_E_MAP_FORMAT.
  * Thread-safe (no shared state). Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012).
  * Terrain: '.', 'G', 'S' passable; '@', 'O' blocked; 'T', 'W' blocked unless opts gives them a cost. */
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,

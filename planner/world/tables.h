@@ -43,9 +43,10 @@ typedef struct ap_table_kind {
 const ap_table_kind *const *ap_table_kinds(size_t *n);
 
 /* Build every registered kind that applies to m (AP_TABLE_UNIFORM kinds only when !m->weighted), in order
- * (a per-capability kind once per capability of m), each into a new slot of m->tables with its build time (wall seconds), bytes and count. An optional kind
- * that fails, or finds no free slot (AP_MAP_MAX_TABLES), is skipped. Returns AP_OK, or the status of the
- * first required kind that failed (AP_E_INTERNAL when no slot was free) with its name in *failed; the
+ * (a per-capability kind once per capability of m), each into a new slot of m->tables with its build time
+ * (wall seconds), bytes and count. An optional kind that fails, or finds no free slot (AP_MAP_MAX_TABLES),
+ * is skipped. Returns AP_OK, or the status of the first required kind that failed (AP_E_INTERNAL when no
+ * slot was free) with its name in *failed (the slot name a per-capability builder gave, if any); the
  * slots built so far stay in m (ap_map_free releases them). Called by ap_map_parse; not thread-safe on
  * one map (it writes m). */
 int ap_map_build_tables(ap_map *m, const char **failed);
