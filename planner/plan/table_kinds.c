@@ -4,12 +4,16 @@
 #include "../world/tables.h"
 
 #include "../grid/jps.h"
+#include "../world/capability.h"
+#include "../world/clearance.h"
 #include "../world/region.h"
 
 static const ap_table_kind *const kinds[] = {
     &ap_region_table_kind,    /* required: every query checks regions first (plan.c) */
     &ap_jps_plus_table_kind,  /* optional, uniform-cost maps: JPS+ jump distances */
     &ap_jps_bits_table_kind,  /* optional, uniform-cost maps: online JPS's bit lines */
+    &ap_capability_region_table_kind, /* required, per capability: regions of the capability's mask */
+    &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
 };
 
 const ap_table_kind *const *ap_table_kinds(size_t *n)

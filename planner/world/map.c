@@ -17,6 +17,7 @@
 
 #include "../base/clock.h"
 #include "../base/status.h"
+#include "capability.h"
 #include "region.h"
 #include "tables.h"
 
@@ -270,6 +271,17 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
                     AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
+    /* Which capabilities get per-capability tables (tables.h): a bit per capability value 1 .. 15. */
+    uint16_t caps = 1u << AP_CAP_DEFAULT;
+    if (opts != NULL && opts->n_capabilities > 0) {
+        caps = 0;
+        for (size_t i = 0; i < opts->n_capabilities; i++) {
+            if (opts->capabilities[i] == 0 || opts->capabilities[i] > AP_CAP_ALL)
+                return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "capability %u is not a terrain set (1..15)",
+                            (unsigned)opts->capabilities[i]);
+            caps |= (uint16_t)(1u << opts->capabilities[i]);
+        }
+    }
 
     double t0 = ap_monotonic_seconds();
     line_reader rd = {buf, len, 0, 0};
@@ -286,6 +298,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if (m == NULL)
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     snprintf(m->id, sizeof m->id, "%s", id);
+    m->capabilities = caps;
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
     m->width = width;
     m->height = height;

@@ -50,6 +50,12 @@ typedef struct ap_map_opts {
     const ap_terrain_costs *terrain; /* n_terrain rules, borrowed for the call; the one whose map_id is the
                                       * map's id applies, else the one with "*", else none (uniform) */
     size_t n_terrain;
+    /* The terrain capabilities (capability.h: bit sets of AP_CAP_*, each 1 .. 15) that get per-capability
+     * tables at load (tables.h AP_TABLE_PER_CAPABILITY: regions, clearance), borrowed for the call;
+     * duplicates are ignored. n_capabilities == 0 means the default {AP_CAP_DEFAULT} = {ground, swamp}.
+     * A value of 0 or above 15 is AP_E_MAP_FORMAT. */
+    const uint8_t *capabilities;
+    size_t n_capabilities;
 } ap_map_opts;
 
 #define AP_MAP_DEFAULT_MAX_WIDTH 4096
@@ -69,9 +75,13 @@ typedef struct ap_map_table {
     void (*free_fn)(void *data);
     const char *count_name;     /* NULL, or what count counts (static, e.g. "regions") */
     uint64_t count;             /* e.g. the number of regions; 0 when count_name is NULL */
+    uint8_t capability;         /* per-capability kinds (tables.h): the capability (1 .. 15) the table is
+                                 * for, set before the build; 0 for other kinds */
 } ap_map_table;
 
-#define AP_MAP_MAX_TABLES 8
+/* Room for the three map-wide kinds and two per-capability kinds (regions, clearance) for each of the 15
+ * capabilities, with a few to spare. */
+#define AP_MAP_MAX_TABLES 40
 
 typedef struct ap_map {
     char id[AP_MAP_ID_MAX]; /* file name without ".map" */
@@ -97,9 +107,14 @@ typedef struct ap_map {
      * both. It is the data of the "region" table slot, kept here too because every query reads it. */
     const uint32_t *region;
     uint32_t region_count;  /* that slot's count */
+    /* Bit c (1 .. 15) set when capability c (capability.h) got its per-capability tables at load
+     * (ap_map_opts.capabilities; by default only bit AP_CAP_DEFAULT). */
+    uint16_t capabilities;
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
-    /* Tables built at load by the registered kinds (tables.h; today "region", and on uniform-cost maps
-     * "jps_plus" and "jps_bits", jps.h), in registration order. A failed optional build leaves no slot. */
+    /* Tables built at load by the registered kinds (tables.h; today "region", on uniform-cost maps
+     * "jps_plus" and "jps_bits", jps.h, then per capability "region:<capability>" and
+     * "clearance:<capability>", capability.h and clearance.h), in registration order. A failed optional
+     * build leaves no slot. */
     ap_map_table tables[AP_MAP_MAX_TABLES];
     int n_tables;
 } ap_map;
@@ -112,8 +127,10 @@ typedef struct ap_map {
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
  * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
  * with file label, line, column and message. Builds the registered per-map tables (tables.h: the region
- * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks)
- * before returning; a required table that cannot be built fails the load with its status.
+ * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks;
+ * then per capability of opts->capabilities the region and clearance tables, capability.h, clearance.h)
+ * before returning; a required table that cannot be built fails the load with its status. A capability
+ * outside 1 .. 15 in opts is AP_E_MAP_FORMAT.
  * Thread-safe (no shared state). Format: movingai.com "Benchmarks for Grid-Based Pathfinding" (Sturtevant 2012).
  * Terrain: '.', 'G', 'S' passable; '@', 'O' blocked; 'T', 'W' blocked unless opts gives them a cost. */
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,

@@ -7,22 +7,24 @@
 
 /* Breadth-first flood fill with an explicit queue (a recursive fill would overflow the stack on open
  * 4096x4096 maps). 4-connectivity is enough: with no corner cutting every legal diagonal step has both
- * orthogonal neighbours passable, so 8-connected components coincide. */
-static int build_regions(const ap_map *m, ap_map_table *out)
+ * orthogonal neighbours free, so 8-connected components coincide. */
+int ap_region_label(const ap_map *m, const uint8_t *mask, ap_map_table *out)
 {
     uint32_t count = ap_map_node_count(m);
+    uint32_t free_cells = 0;
+    for (uint32_t s = 0; s < count; s++)
+        free_cells += mask[s] != 0;
     uint32_t *region = calloc(count, sizeof *region);
-    uint32_t *queue = malloc((size_t)(m->passable_cells > 0 ? m->passable_cells : 1) * sizeof *queue);
+    uint32_t *queue = malloc((size_t)(free_cells > 0 ? free_cells : 1) * sizeof *queue);
     if (region == NULL || queue == NULL) {
         free(region);
         free(queue);
         return AP_E_NOMEM;
     }
     const uint32_t stride = (uint32_t)m->stride;
-    const uint8_t *pass = m->pass;
     uint32_t id = 0;
     for (uint32_t s = 0; s < count; s++) {
-        if (!pass[s] || region[s] != 0)
+        if (!mask[s] || region[s] != 0)
             continue;
         id++;
         size_t head = 0, tail = 0;
@@ -34,7 +36,7 @@ static int build_regions(const ap_map *m, ap_map_table *out)
             const uint32_t nb[4] = {u - 1, u + 1, u - stride, u + stride};
             for (int k = 0; k < 4; k++) {
                 uint32_t v = nb[k];
-                if (pass[v] && region[v] == 0) {
+                if (mask[v] && region[v] == 0) {
                     region[v] = id;
                     queue[tail++] = v;
                 }
@@ -46,6 +48,11 @@ static int build_regions(const ap_map *m, ap_map_table *out)
     out->count = id;
     out->bytes = (size_t)count * sizeof *region;
     return AP_OK;
+}
+
+static int build_regions(const ap_map *m, ap_map_table *out)
+{
+    return ap_region_label(m, m->pass, out);
 }
 
 const ap_table_kind ap_region_table_kind = {AP_REGION_TABLE_NAME, "regions", 0, build_regions, free};

@@ -17,6 +17,10 @@
                               * planner then works without it); without this flag the load fails */
 #define AP_TABLE_UNIFORM 2u  /* built only on uniform-cost maps (!m->weighted), e.g. JPS's tables: jump
                               * point pruning assumes every move of a given length costs the same */
+#define AP_TABLE_PER_CAPABILITY 4u /* built once per capability of the map (ap_map.capabilities, capability.h),
+                                    * in increasing capability order: the loader sets out->capability
+                                    * before each build, and the builder names the slot (out->name, a
+                                    * static string such as "clearance:ground+swamp") */
 
 /* One kind of per-map table. All fields are static (the kinds are constants). */
 typedef struct ap_table_kind {
@@ -26,7 +30,9 @@ typedef struct ap_table_kind {
     /* Build the table of the parsed map m (passability, terrain and costs are set; other tables may not be
      * yet: read them with ap_map_find_table, never through ap_map fields). On AP_OK out->data holds the
      * table (owned by the slot from then on), out->bytes its memory in bytes and, when count_name is set,
-     * out->count its count; the loader fills the other fields. On failure (AP_E_NOMEM, AP_E_MAP_TOO_LARGE,
+     * out->count its count; the loader fills the other fields. A builder that leaves out->data NULL on
+     * AP_OK stores nothing: the map needs no such table (e.g. a capability whose region table would be the
+     * "region" table) and gets no slot. On failure (AP_E_NOMEM, AP_E_MAP_TOO_LARGE,
      * ...) nothing is left allocated. Must be thread-safe (maps may load in parallel). */
     int (*build)(const ap_map *m, ap_map_table *out);
     void (*free_fn)(void *data); /* frees what build stored in out->data; NULL-safe */
@@ -36,10 +42,11 @@ typedef struct ap_table_kind {
  * Defined outside planner/world (planner/plan/table_kinds.c). Pure; thread-safe. */
 const ap_table_kind *const *ap_table_kinds(size_t *n);
 
-/* Build every registered kind that applies to m (AP_TABLE_UNIFORM kinds only when !m->weighted), in order,
- * each into a new slot of m->tables with its build time (wall seconds), bytes and count. An optional kind
- * that fails, or finds no free slot (AP_MAP_MAX_TABLES), is skipped. Returns AP_OK, or the status of the
- * first required kind that failed (AP_E_INTERNAL when no slot was free) with its name in *failed; the
+/* Build every registered kind that applies to m (AP_TABLE_UNIFORM kinds only when !m->weighted), in order
+ * (a per-capability kind once per capability of m), each into a new slot of m->tables with its build time
+ * (wall seconds), bytes and count. An optional kind that fails, or finds no free slot (AP_MAP_MAX_TABLES),
+ * is skipped. Returns AP_OK, or the status of the first required kind that failed (AP_E_INTERNAL when no
+ * slot was free) with its name in *failed (the slot name a per-capability builder gave, if any); the
  * slots built so far stay in m (ap_map_free releases them). Called by ap_map_parse; not thread-safe on
  * one map (it writes m). */
 int ap_map_build_tables(ap_map *m, const char **failed);

@@ -77,8 +77,13 @@ START_TEST(map_info_lists_costs)
     ck_assert_double_eq(json_number_value(json_object_get(c, "S")), 3.0);
     ck_assert_double_eq(json_number_value(json_object_get(c, "W")), 6.0);
     ck_assert_ptr_null(json_object_get(c, "T"));
-    /* no JPS tables on a weighted map: only the region table */
-    ck_assert_uint_eq(json_array_size(json_object_get(j, "tables")), 1);
+    /* No JPS tables on a weighted map: the region table, then the default capability's (ground+swamp,
+     * no longer the map's passability since water costs 6) regions and clearance. */
+    json_t *t = json_object_get(j, "tables");
+    ck_assert_uint_eq(json_array_size(t), 3);
+    const char *names[3] = {"region", "region:ground+swamp", "clearance:ground+swamp"};
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(t, i), "name")), names[i]);
     json_decref(j);
 }
 END_TEST

@@ -25,6 +25,8 @@ Suite *dubins_suite(void);
 Suite *reeds_shepp_suite(void);
 Suite *grid_suite(void);
 Suite *world_suite(void);
+Suite *capability_suite(void);
+Suite *clearance_suite(void);
 Suite *algorithms_suite(void);
 
 /* Dijkstra as a caller-owned algorithm row (plan/fixture_dijkstra.c), for ap_plan_begin_with. */
@@ -44,6 +46,17 @@ typedef struct ap_test_rng {
 } ap_test_rng;
 unsigned ap_test_rand(ap_test_rng *r);
 double ap_test_rand01(ap_test_rng *r);
+
+/* A random map of 1..max_side x 1..max_side cells of random Moving AI terrain ('.', 'G', 'S', 'W', 'T', '@',
+ * 'O'), loaded with the n_caps capabilities caps (test_capability.c). */
+ap_map *ap_test_terrain_map(ap_test_rng *g, int max_side, const uint8_t *caps, size_t n_caps);
+
+/* Every capability, 1 .. 15. */
+extern const uint8_t ap_test_all_capabilities[15];
+
+/* Independent of capability.c: whether terrain letter c is in capability cap (bits ground '.' 'G', swamp
+ * 'S', water 'W', trees 'T'). */
+bool ap_test_in_capability(unsigned char c, unsigned cap);
 
 /* A uniformly random pose: position in [0, span)^2 tiles, heading in [-2pi, 2pi) radians (unreduced on
  * purpose, so callers see headings outside [-pi, pi)). */

@@ -315,23 +315,34 @@ START_TEST(regions)
 }
 END_TEST
 
-/* Per-map tables come from the registered kinds (tables.h), in registration order. */
+/* Per-map tables come from the registered kinds (tables.h), in registration order; per-capability kinds
+ * once per capability of the map (by default only {ground, swamp}, whose regions are the "region" table's
+ * on a map where exactly '.', 'G' and 'S' are passable, so only its clearance gets a slot). */
 START_TEST(registered_tables)
 {
     size_t nk;
     const ap_table_kind *const *k = ap_table_kinds(&nk);
-    ck_assert_uint_eq(nk, 3);
+    ck_assert_uint_eq(nk, 5);
     ck_assert_str_eq(k[0]->name, "region");
     ck_assert_str_eq(k[0]->count_name, "regions");
     ck_assert_uint_eq(k[0]->flags, 0); /* required, every map */
     ck_assert_str_eq(k[1]->name, "jps_plus");
     ck_assert_str_eq(k[2]->name, "jps_bits");
-    for (size_t i = 1; i < nk; i++)
+    for (size_t i = 1; i < 3; i++)
         ck_assert_uint_eq(k[i]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+    ck_assert_str_eq(k[3]->name, "region:<capability>");
+    ck_assert_str_eq(k[3]->count_name, "regions");
+    ck_assert_uint_eq(k[3]->flags, AP_TABLE_PER_CAPABILITY); /* required */
+    ck_assert_str_eq(k[4]->name, "clearance:<capability>");
+    ck_assert_ptr_null(k[4]->count_name);
+    ck_assert_uint_eq(k[4]->flags, AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY);
 
-    /* A uniform map: all three; the region slot is what m->region points at, with its count. */
+    /* A uniform map: the three map-wide tables and the default capability's clearance; the region slot is
+     * what m->region points at, with its count. */
     ap_map *m = ap_test_map_from_string(HDR "..@.\n..@.\n..@.\n");
-    ck_assert_int_eq(m->n_tables, 3);
+    ck_assert_int_eq(m->n_tables, 4);
+    ck_assert_str_eq(m->tables[3].name, "clearance:ground+swamp");
+    ck_assert_uint_eq(m->tables[3].capability, 3);
     for (int i = 0; i < 3; i++) {
         ck_assert_str_eq(m->tables[i].name, k[i]->name);
         ck_assert_ptr_nonnull(m->tables[i].data);
@@ -346,8 +357,9 @@ START_TEST(registered_tables)
     /* JPS+: 8 int16 distances, 8 int8 copies and a forced-neighbour byte per padded cell, plus the header
      * (three pointers and the cell count, padded). */
     ck_assert_uint_eq(m->tables[1].bytes, 3 * sizeof(void *) + 8 + 6 * 5 * 25);
-    /* Building again adds slots until none is left; then the required region kind fails with
-     * AP_E_INTERNAL and its name, and every slot built so far stays with the map (freed below). */
+    /* Building again adds the same four slots until none is left (AP_MAP_MAX_TABLES is a multiple of
+     * four); then the required region kind fails with AP_E_INTERNAL and its name, and every slot built so
+     * far stays with the map (freed below). */
     const char *failed = NULL;
     int st;
     while ((st = ap_map_build_tables(m, &failed)) == AP_OK)
@@ -355,7 +367,9 @@ START_TEST(registered_tables)
     ck_assert_int_eq(st, AP_E_INTERNAL);
     ck_assert_str_eq(failed, "region");
     ck_assert_int_eq(m->n_tables, AP_MAP_MAX_TABLES);
-    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, k[(AP_MAP_MAX_TABLES - 1) % nk]->name);
+    ck_assert_int_eq(AP_MAP_MAX_TABLES % 4, 0);
+    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 2].name, "jps_bits");
+    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, "clearance:ground+swamp");
     ap_map_free(m);
 
     /* A weighted map: the JPS kinds do not apply. */
@@ -363,8 +377,9 @@ START_TEST(registered_tables)
     ap_map_opts o = {.terrain = &swamp, .n_terrain = 1};
     ap_diag d;
     ck_assert_int_eq(parse_lim(HDR "..S.\n....\n....\n", &o, &d, &m), AP_OK);
-    ck_assert_int_eq(m->n_tables, 1);
+    ck_assert_int_eq(m->n_tables, 2);
     ck_assert_str_eq(m->tables[0].name, "region");
+    ck_assert_str_eq(m->tables[1].name, "clearance:ground+swamp");
     ap_map_free(m);
 
     /* An optional build that fails leaves no slot: 40000 columns do not fit JPS+'s int16 distances. */
@@ -376,9 +391,10 @@ START_TEST(registered_tables)
     ap_map_opts wide = {.max_width = (int32_t)w};
     ck_assert_int_eq(parse_lim(text, &wide, &d, &m), AP_OK);
     free(text);
-    ck_assert_int_eq(m->n_tables, 2);
+    ck_assert_int_eq(m->n_tables, 3);
     ck_assert_str_eq(m->tables[0].name, "region");
     ck_assert_str_eq(m->tables[1].name, "jps_bits");
+    ck_assert_str_eq(m->tables[2].name, "clearance:ground+swamp");
     ck_assert_ptr_null(ap_map_find_table(m, "jps_plus"));
     ap_map_free(m);
 }

@@ -1,0 +1,96 @@
+/* clearance.h — exact clearance tables per terrain capability: for discs (the largest radius a disc-shaped
+ * unit may have at a cell centre, or swept along a move between neighbouring cell centres) and for squares
+ * (Harabor's true clearance). A registered, per-capability table kind (tables.h), "clearance:<capability>".
+ *
+ * Sources: Harabor, "Clearance-based Pathfinding": "The True Clearance Metric" (square units; the k x k
+ * footprint grows down and to the right of its top-left cell) and "Dealing With Multiple Terrain Types"
+ * (one annotation per capability). For discs the rule is the `clear` verdict's (collide.h): the closed disc
+ * and the closed square of a cell outside the capability (or off the map) may not share a point.
+ *
+ * Disc clearance. Let v be the Euclidean distance from a cell centre (or from the segment between two
+ * neighbouring cell centres) to the nearest closed square outside the capability, off-map squares
+ * included. A disc of radius r there (swept along the segment) is clear iff r < v: v itself is a supremum,
+ * never clear, since the disc of radius v touches that square. The tables store q = ceil(256 v) - 1 (at
+ * least 0), i.e. v rounded DOWN to 1/256 tile and strictly below it: q / 256 < v <= (q + 1) / 256. So
+ * "r < q / 256" (ap_clearance_allows) implies r < v, with a margin v - q / 256 that is 1/256 when 256 v is
+ * an integer and otherwise at least 1 / (512 * 256 v) >= 4.4e-7 tiles for v <= 17 (v^2 is a multiple of
+ * 1/4, so (256 v)^2 is an integer): far above collide.c's 1e-9 tolerance, so the table never says clear
+ * where ap_line_clear does not. It answers "not clear" for r in [q / 256, v), at most 1/256 tile short.
+ * Values are capped: v >= AP_CLEARANCE_CAP_TILES is stored as AP_CLEARANCE_Q_MAX ("at least 17 tiles"),
+ * which still serves every unit radius up to AP_MAX_UNIT_RADIUS (16, plan.h) exactly as above.
+ *
+ * Moves (8 directions, no corner cutting): an orthogonal move's v is the smaller of its two cells' v
+ * (exact: for an axis-parallel segment and axis-parallel squares the distance separates per axis), so it
+ * is not stored. A diagonal move's v is not a function of the cells' values (the nearest square may face
+ * the middle of the segment), so the two diagonal moves leaving each cell downwards (+y) are stored; the
+ * upward ones are the downward ones of the cell they reach. A corner-cutting diagonal has v = 0.
+ *
+ * Memory: per padded cell ((width+2) x (height+2), m's layout) a uint16 cell value, two uint16 diagonal
+ * move values and a uint8 true clearance: 7 bytes (plus a small header).
+ */
+#ifndef AP_CLEARANCE_H
+#define AP_CLEARANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "capability.h"
+#include "tables.h"
+
+#define AP_CLEARANCE_SCALE 256    /* stored units per tile */
+#define AP_CLEARANCE_CAP_TILES 17 /* disc clearances at or above this are stored as AP_CLEARANCE_Q_MAX */
+#define AP_CLEARANCE_Q_MAX (AP_CLEARANCE_CAP_TILES * AP_CLEARANCE_SCALE - 1) /* 4351: "v >= 17 tiles" */
+
+/* One capability's clearance table. Arrays are indexed by padded cell (ap_map_index); border cells hold 0. */
+typedef struct ap_clearance_table {
+    ap_capability capability;
+    int32_t stride;   /* the map's stride (width + 2), for the neighbour of a move */
+    uint32_t cells;   /* padded cells, ap_map_node_count(m) */
+    uint16_t *disc;   /* q of the cell centre (0 outside the capability) */
+    uint16_t *diag_se; /* q of the move from the cell to (x + 1, y + 1) */
+    uint16_t *diag_sw; /* q of the move from the cell to (x - 1, y + 1) */
+    uint8_t *square;  /* true clearance: the largest k (0 .. 255) such that the k x k block of cells with this
+                       * one as its top-left corner lies inside the capability (0 outside it; capped 255) */
+} ap_clearance_table;
+
+/* Build capability c's table for map m (c in 1 .. AP_CAP_ALL). Exact integer arithmetic in half tiles: a
+ * row-wise distance pass, a capped column pass (|dy| <= AP_CLEARANCE_CAP_TILES), and for diagonal moves
+ * nearest blocked cell corners along the anti-diagonals; O(cells x AP_CLEARANCE_CAP_TILES) worst case, with
+ * about 8 bytes per padded cell of temporary memory. On AP_OK *out is a new table (free with
+ * ap_clearance_free); AP_E_NOMEM otherwise (nothing allocated). Pure; thread-safe. */
+int ap_clearance_build(const ap_map *m, ap_capability c, ap_clearance_table **out);
+
+/* Free a table from ap_clearance_build. NULL is ignored. */
+void ap_clearance_free(void *table);
+
+/* Bytes held by a table of a map with `cells` padded cells: the header and 7 bytes per padded cell. */
+size_t ap_clearance_bytes(uint32_t cells);
+
+/* True when a disc of radius r (tiles) is clear where the stored value is q: r < q / 256 (see above: then
+ * r < v). Pure. */
+static inline bool ap_clearance_allows(uint16_t q, double r)
+{
+    return r < (double)q / (double)AP_CLEARANCE_SCALE;
+}
+
+/* q of the move from padded cell `from` to its neighbour (dx, dy), dx, dy in {-1, 0, 1}, not both 0;
+ * `from` must be a map cell (its neighbour may be a border cell: then 0). Pure; thread-safe. */
+static inline uint16_t ap_clearance_move(const ap_clearance_table *t, uint32_t from, int dx, int dy)
+{
+    const uint32_t to = (uint32_t)((int64_t)from + dx + (int64_t)dy * t->stride);
+    if (dx == 0 || dy == 0)
+        return t->disc[from] < t->disc[to] ? t->disc[from] : t->disc[to];
+    if (dy > 0)
+        return dx > 0 ? t->diag_se[from] : t->diag_sw[from];
+    return dx > 0 ? t->diag_sw[to] : t->diag_se[to]; /* the downward move back from `to` */
+}
+
+/* "clearance:<capability>" (per capability, tables.h AP_TABLE_PER_CAPABILITY): data = ap_clearance_table,
+ * bytes = ap_clearance_bytes. Optional (a map loads without it when memory runs out; nothing reads it yet). */
+extern const ap_table_kind ap_clearance_table_kind;
+
+/* Capability c's clearance table of m, or NULL when the map has none (c not in m->capabilities, or the
+ * optional build failed). Borrowed from m; thread-safe on a loaded map. */
+const ap_clearance_table *ap_clearance_of(const ap_map *m, ap_capability c);
+
+#endif

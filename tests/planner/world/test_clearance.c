@@ -1,0 +1,309 @@
+/* test_clearance.c — exact clearance tables (clearance.h) against an independent exact computation: the
+ * distance from a cell centre or a move's segment to every closed square outside the capability (off-map
+ * squares included), written here with a separating-axis test and vertex distances; Harabor's true
+ * clearance against growing k x k blocks; and agreement with collide.c's exact swept-disc test. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/base/status.h"
+#include "../../../planner/world/clearance.h"
+#include "../../../planner/world/collide.h"
+#include "../../util.h"
+#include "../suites.h"
+
+static double pt_sq_d2(double px, double py, double sx, double sy)
+{
+    double dx = fmax(fmax(sx - px, px - sx - 1.0), 0.0), dy = fmax(fmax(sy - py, py - sy - 1.0), 0.0);
+    return dx * dx + dy * dy;
+}
+
+static double pt_seg_d2(double px, double py, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, L2 = dx * dx + dy * dy;
+    double t = L2 > 0.0 ? fmin(fmax(((px - ax) * dx + (py - ay) * dy) / L2, 0.0), 1.0) : 0.0;
+    double ex = ax + t * dx - px, ey = ay + t * dy - py;
+    return ex * ex + ey * ey;
+}
+
+/* Exact distance between segment AB and the closed square [sx, sx+1] x [sy, sy+1]: 0 when no separating
+ * axis exists among x, y and the segment's normal; else the closest pair has a vertex of one of them. */
+static double seg_sq_d(double ax, double ay, double bx, double by, double sx, double sy)
+{
+    bool apart = fmax(ax, bx) < sx || fmin(ax, bx) > sx + 1.0 || fmax(ay, by) < sy || fmin(ay, by) > sy + 1.0;
+    if (!apart) {
+        double nx = ay - by, ny = bx - ax, p = nx * ax + ny * ay, lo = INFINITY, hi = -INFINITY;
+        for (int c = 0; c < 4; c++) {
+            double v = nx * (sx + (c & 1)) + ny * (sy + (c >> 1));
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+        apart = p < lo || p > hi;
+    }
+    if (!apart)
+        return 0.0;
+    double d2 = fmin(pt_sq_d2(ax, ay, sx, sy), pt_sq_d2(bx, by, sx, sy));
+    for (int c = 0; c < 4; c++)
+        d2 = fmin(d2, pt_seg_d2(sx + (c & 1), sy + (c >> 1), ax, ay, bx, by));
+    return sqrt(d2);
+}
+
+static bool outside(const ap_map *m, unsigned cap, int a, int b)
+{
+    return a < 0 || b < 0 || a >= m->width || b >= m->height ||
+           !ap_test_in_capability(m->terrain[b * m->width + a], cap);
+}
+
+/* Distance from the segment between the centres of cells (x0, y0) and (x1, y1) to the nearest square
+ * outside capability cap, over the squares within `win` cells of the segment (off-map ones count), or
+ * INFINITY when none is that close. */
+static double brute(const ap_map *m, unsigned cap, int x0, int y0, int x1, int y1, int win)
+{
+    double best = INFINITY;
+    int alo = (x0 < x1 ? x0 : x1) - win, ahi = (x0 > x1 ? x0 : x1) + win;
+    int blo = (y0 < y1 ? y0 : y1) - win, bhi = (y0 > y1 ? y0 : y1) + win;
+    alo = alo < -1 ? -1 : alo;
+    blo = blo < -1 ? -1 : blo;
+    ahi = ahi > m->width ? m->width : ahi;
+    bhi = bhi > m->height ? m->height : bhi;
+    for (int b = blo; b <= bhi; b++)
+        for (int a = alo; a <= ahi; a++)
+            if (outside(m, cap, a, b))
+                best = fmin(best, seg_sq_d(x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, a, b));
+    return best;
+}
+
+/* The stored value for exact distance v: ceil(256 v) - 1, at least 0, capped. */
+static unsigned expect_q(double v)
+{
+    if (v >= AP_CLEARANCE_CAP_TILES)
+        return AP_CLEARANCE_Q_MAX;
+    double q = ceil(256.0 * v) - 1.0;
+    return q < 0.0 ? 0u : (unsigned)q;
+}
+
+/* q is exactly v's value; unless capped, q / 256 < v <= (q + 1) / 256 (never above, within one step). */
+static void check_q(unsigned q, double v, const char *what, int x, int y, int dx, int dy)
+{
+    ck_assert_msg(q == expect_q(v), "%s at (%d, %d) move (%d, %d): stored %u, exact %.9f", what, x, y, dx, dy, q, v);
+    if (v > 0.0 && v < AP_CLEARANCE_CAP_TILES)
+        ck_assert(q / 256.0 < v && v <= (q + 1) / 256.0);
+}
+
+static void check_true_clearance(const ap_map *m, const ap_clearance_table *t, unsigned cap, int x, int y)
+{
+    int k = 0;
+    for (bool ok = true; ok && k < 255; ) {
+        for (int j = y; j <= y + k && ok; j++)
+            for (int i = x; i <= x + k && ok; i++)
+                ok = !outside(m, cap, i, j);
+        k += ok;
+    }
+    ck_assert_uint_eq(t->square[ap_map_index(m, x, y)], k);
+}
+
+/* Every cell and move of capability cap on m against the brute force (cells within `win`). */
+static void check_cell(const ap_map *m, const ap_clearance_table *t, unsigned cap, int x, int y, int win)
+{
+    const uint32_t p = ap_map_index(m, x, y);
+    check_q(t->disc[p], brute(m, cap, x, y, x, y, win), "cell", x, y, 0, 0);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (dx || dy)
+                check_q(ap_clearance_move(t, p, dx, dy), brute(m, cap, x, y, x + dx, y + dy, win), "move", x, y, dx,
+                        dy);
+    check_true_clearance(m, t, cap, x, y);
+}
+
+/* The table's verdict agrees with collide.c: r just below q / 256 is clear for ap_line_clear_mask (table
+ * says clear => exact test agrees), r = (q + 1) / 256 is not (the table is at most one step short). */
+static void check_collide(const ap_map *m, const uint8_t *mask, uint16_t q, int x, int y, int dx, int dy,
+                          double u)
+{
+    double ax = x + 0.5, ay = y + 0.5, bx = ax + dx, by = ay + dy;
+    if (q > 0 && q < AP_CLEARANCE_Q_MAX) {
+        double r = u * q / 256.0;
+        ck_assert(ap_clearance_allows(q, r));
+        ck_assert_msg(ap_line_clear_mask(m, mask, ax, ay, bx, by, r), "(%d,%d)+(%d,%d) r %.9f q %u", x, y, dx, dy,
+                      r, q);
+        ck_assert(ap_line_clear_mask(m, mask, ax, ay, bx, by, nextafter(q / 256.0, 0.0)));
+    }
+    if (q < AP_CLEARANCE_Q_MAX) {
+        ck_assert(!ap_clearance_allows(q, q / 256.0));
+        ck_assert(!ap_line_clear_mask(m, mask, ax, ay, bx, by, (q + 1) / 256.0));
+    }
+}
+
+START_TEST(hand_values)
+{
+    /* 10 x 10, one wall cell at (6, 3). */
+    char text[256] = "type octile\nheight 10\nwidth 10\nmap\n";
+    for (int y = 0; y < 10; y++)
+        strcat(text, y == 3 ? "......@...\n" : "..........\n");
+    ap_map *m = ap_test_map_from_string(text);
+    const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_eq(t, ap_map_find_table(m, "clearance:ground+swamp")->data);
+    ck_assert_uint_eq(ap_map_find_table(m, "clearance:ground+swamp")->bytes, ap_clearance_bytes(12 * 12));
+    ck_assert_uint_eq(ap_clearance_bytes(12 * 12), sizeof(ap_clearance_table) + 7 * 144);
+    ck_assert_ptr_null(ap_clearance_of(m, AP_CAP_WATER));
+#define Q(x, y) t->disc[ap_map_index(m, x, y)]
+    ck_assert_uint_eq(Q(0, 0), 127);       /* 0.5 to the off-map squares: exactly 128/256, stored one below */
+    ck_assert_uint_eq(Q(6, 3), 0);         /* the wall */
+    ck_assert_uint_eq(Q(5, 3), 127);       /* 0.5 to the wall */
+    ck_assert_uint_eq(Q(4, 5), 543);       /* (1.5, 1.5) to the wall's corner (6, 4): 2.1213, 543.06 */
+    ck_assert_uint_eq(Q(9, 9), 127);
+    ck_assert_uint_eq(Q(-1, 0), 0);        /* border */
+    ck_assert_uint_eq(Q(4, 4), 404);       /* sqrt(2.5) = 1.5811: 404.77 */
+    /* The move (4, 4) -> (5, 5) passes the wall's corner (6, 4) at sqrt 2 = 1.4142, nearer than either end
+     * (sqrt 2.5): diagonal values are not the cells' minimum. 256 sqrt 2 = 362.04. */
+    const uint32_t p = ap_map_index(m, 4, 4);
+    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 1), 362);
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 5, 5), -1, -1), 362); /* the same move back */
+    /* Orthogonal moves: the nearer end. (5, 4) is (0.5, 0.5) from the wall's corner (6, 4): 181.02; (4, 3)
+     * is 1.5 from the wall's left side: exactly 384/256, stored one below. */
+    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 0), 181);
+    ck_assert_uint_eq(ap_clearance_move(t, p, 0, -1), 383);
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 0, 0), -1, 0), 0); /* off the map */
+    /* Both sides of the exact values, with collide.c's exact test (no table involved). */
+    ck_assert(ap_line_clear(m, 4.5, 4.5, 5.5, 5.5, sqrt(2.0) - 1e-7));
+    ck_assert(!ap_line_clear(m, 4.5, 4.5, 5.5, 5.5, sqrt(2.0)));
+    ck_assert(ap_line_clear(m, 4.5, 4.5, 4.5, 4.5, sqrt(2.5) - 1e-7));
+    ck_assert(!ap_line_clear(m, 4.5, 4.5, 4.5, 4.5, sqrt(2.5)));
+    ck_assert(ap_line_clear(m, 0.5, 0.5, 0.5, 0.5, 0.5 - 1e-7));
+    ck_assert(!ap_line_clear(m, 0.5, 0.5, 0.5, 0.5, 0.5));
+    /* ... and the table's: clear iff r < q / 256. */
+    ck_assert(ap_clearance_allows(362, 361.999 / 256.0));
+    ck_assert(!ap_clearance_allows(362, 362.0 / 256.0));
+    ck_assert(!ap_clearance_allows(0, 0.0)); /* not even a point fits where the value is 0 */
+    /* True clearance: the largest all-free square growing down and right. */
+    ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 6); /* a 7-block would hold the wall */
+    ck_assert_uint_eq(t->square[ap_map_index(m, 0, 4)], 6);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 7, 0)], 3);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 9, 9)], 1);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 6, 3)], 0);
+#undef Q
+    ap_map_free(m);
+}
+END_TEST
+
+/* Values at and beyond the cap: a 40 x 40 open map's centre is 20 tiles from the outside. */
+START_TEST(cap)
+{
+    char *text = malloc(64 + 41 * 40);
+    int at = sprintf(text, "type octile\nheight 40\nwidth 40\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        memset(text + at, '.', 40);
+        at += 40;
+        text[at++] = '\n';
+    }
+    text[at] = '\0';
+    ap_map *m = ap_test_map_from_string(text);
+    free(text);
+    const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 20, 20)], AP_CLEARANCE_Q_MAX);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 17, 20)], AP_CLEARANCE_Q_MAX); /* 17.5 */
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 16, 20)], 16 * 256 + 127);   /* 16.5 */
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 20, 20), 1, 1), AP_CLEARANCE_Q_MAX);
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 16, 20), -1, 1), 15 * 256 + 127);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 40);
+    ck_assert(ap_clearance_allows(AP_CLEARANCE_Q_MAX, 16.0)); /* every unit radius (<= 16) is served */
+    ap_map_free(m);
+}
+END_TEST
+
+/* 240 random maps of up to 10 x 10 cells with random terrains, every capability: every cell's and every
+ * move's value is the exact one; true clearance is the brute force's; collide.c agrees. */
+START_TEST(random_maps)
+{
+    ap_test_rng g = {424242};
+    int64_t checked = 0;
+    for (int n = 0; n < 240; n++) {
+        ap_map *m = ap_test_terrain_map(&g, 10, ap_test_all_capabilities, 15);
+        uint8_t *mask = malloc(ap_map_node_count(m));
+        for (unsigned c = 1; c <= AP_CAP_ALL; c++) {
+            const ap_clearance_table *t = ap_clearance_of(m, (ap_capability)c);
+            ck_assert_ptr_nonnull(t);
+            ck_assert_uint_eq(t->capability, c);
+            ap_capability_mask(m, (ap_capability)c, mask);
+            for (int y = 0; y < m->height; y++)
+                for (int x = 0; x < m->width; x++) {
+                    check_cell(m, t, c, x, y, 1 << 20);
+                    int dx = (int)(ap_test_rand(&g) % 3) - 1, dy = (int)(ap_test_rand(&g) % 3) - 1;
+                    uint32_t p = ap_map_index(m, x, y);
+                    check_collide(m, mask, dx || dy ? ap_clearance_move(t, p, dx, dy) : t->disc[p], x, y, dx, dy,
+                                  ap_test_rand01(&g));
+                    checked++;
+                }
+        }
+        free(mask);
+        ap_map_free(m);
+    }
+    ck_assert_int_gt(checked, 240 * 15);
+}
+END_TEST
+
+/* Real maps: random cells of den520d (default capability) and of battleground's water (a water-only unit),
+ * each against the brute force over the squares within 18 cells (beyond the cap) and collide.c. */
+static void spot_check(const char *name, ap_capability c, int samples)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("clearance: spot checks on real maps");
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.map", dir, name);
+    const uint8_t caps[] = {c};
+    ap_map_opts o = {.capabilities = caps, .n_capabilities = 1};
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load(path, &o, &m, &d), AP_OK);
+    const ap_clearance_table *t = ap_clearance_of(m, c);
+    ck_assert_ptr_nonnull(t);
+    uint8_t *mask = malloc(ap_map_node_count(m));
+    ap_capability_mask(m, c, mask);
+    ap_test_rng g = {(unsigned long long)c * 7919u + 17u};
+    int inside = 0;
+    uint32_t qmax = 0;
+    for (int s = 0; s < samples;) {
+        int x = (int)(ap_test_rand(&g) % (unsigned)m->width), y = (int)(ap_test_rand(&g) % (unsigned)m->height);
+        if (!mask[ap_map_index(m, x, y)])
+            continue;
+        s++;
+        inside++;
+        check_cell(m, t, c, x, y, AP_CLEARANCE_CAP_TILES + 1);
+        int dx = (int)(ap_test_rand(&g) % 3) - 1, dy = (int)(ap_test_rand(&g) % 3) - 1;
+        uint32_t p = ap_map_index(m, x, y);
+        uint16_t q = dx || dy ? ap_clearance_move(t, p, dx, dy) : t->disc[p];
+        check_collide(m, mask, q, x, y, dx, dy, ap_test_rand01(&g));
+        qmax = t->disc[p] > qmax ? t->disc[p] : qmax;
+    }
+    printf("clearance: %s %s: %d cells and moves match the brute force; largest cell clearance %.3f tiles\n", name,
+           ap_capability_name(c), inside, qmax / 256.0);
+    free(mask);
+    ap_map_free(m);
+}
+
+START_TEST(real_maps)
+{
+    int n = ap_test_quick() ? 300 : 2000;
+    spot_check("den520d", AP_CAP_DEFAULT, n);
+    spot_check("battleground", AP_CAP_WATER, n);
+    spot_check("battleground", AP_CAP_GROUND | AP_CAP_WATER, n);
+}
+END_TEST
+
+Suite *clearance_suite(void)
+{
+    Suite *s = suite_create("clearance");
+    TCase *tc = tcase_create("clearance");
+    tcase_add_test(tc, hand_values);
+    tcase_add_test(tc, cap);
+    tcase_add_test(tc, random_maps);
+    tcase_add_test(tc, real_maps);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    return s;
+}
