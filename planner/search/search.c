@@ -29,6 +29,19 @@ uint64_t ap_clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Write one byte per 4 KiB page of p through a volatile pointer, keeping its value. A plain memset of a
+ * fresh calloc block is legal to drop (the compiler turned malloc + memset(0) into calloc and removed the
+ * touch, so a server started with 147 MB mapped instead of 345 and its first queries paid the faults);
+ * volatile stores cannot be dropped. */
+static void touch_pages(void *p, size_t bytes)
+{
+    volatile unsigned char *b = p;
+    for (size_t off = 0; off < bytes; off += 4096)
+        b[off] = b[off];
+    if (bytes > 0)
+        b[bytes - 1] = b[bytes - 1];
+}
+
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
 {
     memset(ws, 0, sizeof *ws);
@@ -48,8 +61,8 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
      * searches on a fresh workspace then paid a page fault per 4 KiB touched (60 short den520d queries:
      * median 6 us instead of 0.8). A server allocates its workspaces once at start, so this moves that cost
      * to start-up. */
-    memset(ws->nodes, 0, (size_t)capacity * sizeof *ws->nodes);
-    memset(ws->pos, 0, (size_t)capacity * sizeof *ws->pos);
+    touch_pages(ws->nodes, (size_t)capacity * sizeof *ws->nodes);
+    touch_pages(ws->pos, (size_t)capacity * sizeof *ws->pos);
     ws->capacity = capacity;
     ws->succ_cap = max_succ;
     return AP_OK;
