@@ -31,6 +31,12 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
     if (row == NULL)
         row = ap_algorithm_row_of(q->algorithm); /* validated: it exists */
     p->q = *q;
+    /* Headings are wrapped once here, by the true 2pi (ap_angle_wrap), so every kind sees [-pi, pi): a raw
+     * 1e16 drew a straight line where an arc belonged, and a goal heading of 1e308 ended at heading 0. */
+    if (p->q.has_sheading)
+        p->q.sheading = ap_angle_wrap(p->q.sheading);
+    if (p->q.has_gheading)
+        p->q.gheading = ap_angle_wrap(p->q.gheading);
     p->deadline_ns = deadline_ns;
     const ap_map *m = q->map;
     p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);

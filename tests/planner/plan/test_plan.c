@@ -1,5 +1,6 @@
 /* test_plan.c — query validation, region pruning, waypoints, smoothing + curves + clearance, samples. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,56 @@ START_TEST(exact_points)
 }
 END_TEST
 
+/* Huge headings are directions like any other: a start heading of 1e16 rad plans exactly as its wrapped
+ * value 2.2474252491623665 (a 700-digit decimal reduction), for the grid kind's curves and for
+ * Directional A* (whose goal heading 1e308 is 2.6710203145624654); before, 1e16 drew a line where an arc
+ * belonged and 1e308 ended at heading 0. */
+START_TEST(huge_headings_plan_as_wrapped)
+{
+    char text[1024];
+    int used = snprintf(text, sizeof text, "type octile\nheight 24\nwidth 24\nmap\n");
+    for (int y = 0; y < 24; y++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s\n", "........................");
+    ap_map *m = ap_test_map_from_string(text);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_DIRECTIONAL8};
+    for (size_t a = 0; a < 2; a++) {
+        ap_query q = {.map = m, .sx = 8.5, .sy = 8.5, .gx = 18.5, .gy = 16.5, .connectivity = 8,
+                      .smoothing = AP_SMOOTH_LOS};
+        q.algorithm = algs[a];
+        q.turning_radius = 1.0;
+        q.has_sheading = true;
+        q.has_gheading = algs[a] == AP_ALG_DIRECTIONAL8;
+        q.sheading = 1e16;
+        q.gheading = 1e308;
+        ap_result huge = run(&q, &ws);
+        q.sheading = 2.2474252491623665;
+        q.gheading = 2.6710203145624654;
+        ap_result wrapped = run(&q, &ws);
+        ck_assert_int_eq(huge.status, AP_OK);
+        ck_assert_int_eq(wrapped.status, AP_OK);
+        ck_assert_uint_eq(huge.n_segments, wrapped.n_segments);
+        ck_assert_double_eq_tol(huge.length, wrapped.length, 1e-9);
+        for (size_t i = 0; i < huge.n_segments; i++) {
+            ck_assert_int_eq(huge.segments[i].type, wrapped.segments[i].type);
+            ck_assert_double_eq_tol(huge.segments[i].x1, wrapped.segments[i].x1, 1e-9);
+            ck_assert_double_eq_tol(huge.segments[i].y1, wrapped.segments[i].y1, 1e-9);
+        }
+        /* the path leaves along the start heading: an arc first, since 2.25 rad points away from the goal */
+        ck_assert_int_eq(huge.segments[0].type, AP_SEG_ARC);
+        ap_test_assert_heading_eq(huge.segments[0].heading, 2.2474252491623665, 1e-9);
+        if (q.has_gheading)
+            ap_test_assert_heading_eq(ap_segment_end_heading(&huge.segments[huge.n_segments - 1]),
+                                      2.6710203145624654, 1e-9);
+        ap_result_free(&huge);
+        ap_result_free(&wrapped);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -242,6 +293,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, region_and_trivial);
     tcase_add_test(tc, full_pipeline);
     tcase_add_test(tc, exact_points);
+    tcase_add_test(tc, huge_headings_plan_as_wrapped);
     suite_add_tcase(s, tc);
     return s;
 }
