@@ -30,28 +30,15 @@ double ap_angle_wrap(double a)
 
 ap_segment ap_segment_line(double x0, double y0, double x1, double y1)
 {
-    ap_segment s = {0};
-    s.type = AP_SEG_LINE;
-    s.x0 = x0;
-    s.y0 = y0;
-    s.x1 = x1;
-    s.y1 = y1;
-    double dx = x1 - x0, dy = y1 - y0;
-    s.length = hypot(dx, dy);
-    s.heading = s.length > 0.0 ? atan2(dy, dx) : 0.0;
-    return s;
+    const double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
+    return (ap_segment){.type = AP_SEG_LINE, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1, .length = len,
+                        .heading = len > 0.0 ? atan2(dy, dx) : 0.0};
 }
 
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep)
 {
-    ap_segment s = {0};
-    s.type = AP_SEG_ARC;
-    s.x0 = x0;
-    s.y0 = y0;
-    s.heading = h0;
-    s.radius = r;
-    s.sweep = sweep;
-    s.length = r * fabs(sweep);
+    ap_segment s = {.type = AP_SEG_ARC, .x0 = x0, .y0 = y0, .heading = h0, .radius = r, .sweep = sweep,
+                    .length = r * fabs(sweep)};
     /* The centre lies a quarter turn from the heading toward the turn side; the unit sits at angle
      * h0 - side*pi/2 on the circle and that angle advances with the heading. */
     double side = sweep >= 0.0 ? 1.0 : -1.0;

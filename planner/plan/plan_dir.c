@@ -264,20 +264,11 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
     *chain = NULL;
     *n_chain = 0;
     *far = 0;
-    s48 s = {0};
-    s.map = p->q.map;
+    const int H = dp->prof48->key.headings;
+    s48 s = {.map = p->q.map, .prof = dp->prof48, .pts = pts, .n = n, .start = start, .goal = goal,
+             .start_free = start_free, .goal_free = goal_free, .tp = p->q.turn_penalty,
+             .radius = p->q.unit_radius, .R = p->q.turning_radius, .H = H};
     ap_map_world(p->q.map, &s.world);
-    s.prof = dp->prof48;
-    s.pts = pts;
-    s.n = n;
-    s.start = start;
-    s.goal = goal;
-    s.start_free = start_free;
-    s.goal_free = goal_free;
-    s.tp = p->q.turn_penalty;
-    s.radius = p->q.unit_radius;
-    s.R = p->q.turning_radius;
-    s.H = dp->prof48->key.headings;
     s.start_node = (uint32_t)n * (uint32_t)s.H;
     s.goal_node = s.start_node + 1;
     s.best = malloc(n * sizeof *s.best);

@@ -150,32 +150,32 @@ static void edge_attrs(ap_dir_edge *e, const ap_segment *segs, size_t n, bool rs
                          (n > 0 && segs[n - 1].reverse ? AP_EDGE_LAST_REV : 0u) | (rs ? AP_EDGE_RS : 0u));
 }
 
-/* True when curve a (na pieces) is curve b (nb pieces) reflected: the same piece kinds, lengths and
- * directions of travel, with every turn mirrored (sweep of the opposite sign). Tolerance 1e-9 tiles /
- * radians: the two are computed independently, and a mismatch only means the cells are enumerated anew. */
-static bool mirrored(const ap_segment *a, size_t na, const ap_segment *b, size_t nb)
+/* The largest |x| or |y| of the cell offsets b->c[from ..]: how far a curve's cells reach from the
+ * parent, checked against AP_PROFILE_MAX_S. */
+static int cells_extent(const cellbuf *b, size_t from)
 {
-    if (na != nb)
-        return false;
-    for (size_t i = 0; i < na; i++) {
-        if (a[i].type != b[i].type || a[i].reverse != b[i].reverse || fabs(a[i].length - b[i].length) > 1e-9)
-            return false;
-        if (a[i].type == AP_SEG_ARC && (fabs(a[i].sweep + b[i].sweep) > 1e-9 || a[i].radius != b[i].radius))
-            return false;
+    int ext = 0;
+    for (size_t i = from; i < b->n; i++) {
+        int ex = abs(b->c[i][0]), ey = abs(b->c[i][1]);
+        ext = ex > ext ? ex : ext;
+        ext = ey > ext ? ey : ext;
     }
-    return true;
+    return ext;
 }
 
-/* True when curves a and b have the same pieces: kinds, directions of travel, lengths and sweeps within
- * 1e-9 (computed independently; a mismatch means a tie between words broke differently). */
-static bool same_curve(const ap_segment *a, size_t na, const ap_segment *b, size_t nb)
+/* True when curves a (na pieces) and b (nb pieces) have the same piece kinds, lengths and directions of
+ * travel and, with sign +1, the same sweeps (a tie between words broke the same way), or with sign -1
+ * every turn mirrored (sweep of the opposite sign, same radius: b is a reflected). Tolerance 1e-9 tiles /
+ * radians: the two are computed independently, and a mismatch only means the cells are enumerated anew. */
+static bool curves_match(const ap_segment *a, size_t na, const ap_segment *b, size_t nb, double sign)
 {
     if (na != nb)
         return false;
     for (size_t i = 0; i < na; i++) {
         if (a[i].type != b[i].type || a[i].reverse != b[i].reverse || fabs(a[i].length - b[i].length) > 1e-9)
             return false;
-        if (a[i].type == AP_SEG_ARC && fabs(a[i].sweep - b[i].sweep) > 1e-9)
+        if (a[i].type == AP_SEG_ARC &&
+            (fabs(a[i].sweep - sign * b[i].sweep) > 1e-9 || (sign < 0.0 && a[i].radius != b[i].radius)))
             return false;
     }
     return true;
@@ -285,8 +285,8 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
                                                 (size_t)(pdx + k)) *
                                                    (size_t)H * 2u +
                                                (size_t)ph1 * 2u + (size_t)variant];
-                        if (partner >= 0 && mirrored(segs, n, &base_segs[(size_t)partner * AP_RS_MAX_PIECES],
-                                                     base_nsegs[partner])) {
+                        if (partner >= 0 && curves_match(segs, n, &base_segs[(size_t)partner * AP_RS_MAX_PIECES],
+                                                         base_nsegs[partner], -1.0)) {
                             size_t from = cell_first[partner], to = cell_first[partner + 1];
                             if (!cellbuf_reserve(&cb, to - from))
                                 goto nomem;
@@ -299,12 +299,7 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
                         } else if (!add_cells(&cb, segs, n, rad)) {
                             goto nomem;
                         }
-                        int ext = 0;
-                        for (size_t i = c0; i < cb.n; i++) {
-                            int ex = abs(cb.c[i][0]), ey = abs(cb.c[i][1]);
-                            ext = ex > ext ? ex : ext;
-                            ext = ey > ext ? ey : ext;
-                        }
+                        const int ext = cells_extent(&cb, c0);
                         if (ext > AP_PROFILE_MAX_S) {
                             cb.n = c0;
                             p->dropped += 4;
@@ -385,17 +380,12 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
             if (ap_dubins_shortest(&a, &bb, R, &d) == 0)
                 n = ap_dubins_segments(&d, &bb, segs);
         }
-        if (n == 0 || same_curve(segs, n, &base_segs[(size_t)b * AP_RS_MAX_PIECES], base_nsegs[b]))
+        if (n == 0 || curves_match(segs, n, &base_segs[(size_t)b * AP_RS_MAX_PIECES], base_nsegs[b], 1.0))
             continue;
         size_t c0 = cb.n;
         if (!add_cells(&cb, segs, n, rad))
             goto nomem;
-        int ext = 0;
-        for (size_t c = c0; c < cb.n; c++) {
-            int ex = abs(cb.c[c][0]), ey = abs(cb.c[c][1]);
-            ext = ex > ext ? ex : ext;
-            ext = ey > ext ? ey : ext;
-        }
+        const int ext = cells_extent(&cb, c0);
         if (ext > AP_PROFILE_MAX_S) { /* keep the turned cells (only loops of huge turning radii get here) */
             cb.n = c0;
             continue;
