@@ -156,7 +156,7 @@ int ap_query_check(const ap_query *q, const char **field);
  * in p->message), answers AP_NO_PATH at once when the region table says start and goal are not connected,
  * otherwise hands the plan to the kind (plan_kind.h) of q->algorithm's row, which starts an A* search on ws
  * (Pinter's fast matrix) over its domain: the grid (astar), jump points (jps, jps_plus; 8-connected,
- * uniform-cost maps), or the legal-turn searches (plan_dir.h). "auto" runs jps_plus for 8-connected
+ * uniform-cost maps), or the legal-turn searches (plan_dir.c). "auto" runs jps_plus for 8-connected
  * uniform-cost maps and A* otherwise, and for turning units on uniform-cost maps the hybrid escalating to
  * directional24; p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
  * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm") and

@@ -1,5 +1,5 @@
 /* test_directional.c — Directional A* (directional.h), profile tables (profile.h), the hybrid pipeline and
- * the legal-turn plan dispatch (plan_dir.h): the guarantees every "ok" answer makes (G1 continuity, arcs no
+ * the legal-turn plan kind (plan/plan_dir.c): the guarantees every "ok" answer makes (G1 continuity, arcs no
  * tighter than the turning radius, exact clearance independent of the hit-check tables, the goal pose),
  * on Moving AI maps with three unit profiles and on hand-made maps after Pinter's Figures 8 and 12. */
 #include <math.h>
