@@ -19,8 +19,10 @@
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
 #include "../proto/wire.h"
+#include "cells_route.h"
 #include "curve_route.h"
 #include "profiles_route.h"
+#include "static_route.h"
 
 #define REQUEST_ID_MAX 128
 #define CONNECTION_TIMEOUT_S 30u
@@ -158,6 +160,10 @@ static ap_route route_of(const char *url)
         return AP_ROUTE_METRICS;
     if (strcmp(url, "/v1/profiles") == 0)
         return AP_ROUTE_PROFILES;
+    if (ap_cells_route_match(url))
+        return AP_ROUTE_CELLS;
+    if (ap_static_find(url))
+        return AP_ROUTE_VIEWER;
     return AP_ROUTE_OTHER;
 }
 
@@ -198,6 +204,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, char *body, size_t len, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (http == 405)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, is_post_route(r->route) ? "POST" : "GET, HEAD");
+    if (r->route == AP_ROUTE_VIEWER && (http == 200 || http == 304))
+        ap_static_add_headers(resp, ap_static_find(r->path));
     if (atomic_load(&r->h->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
@@ -266,6 +274,15 @@ static enum MHD_Result handle_get(ap_req *r, const char *url)
     case AP_ROUTE_PROFILES: /* the planner's process-wide cache: queries name no other (server/profiles_route.h) */
         body = ap_profiles_encode(ap_profile_cache_default(), &len);
         return respond(r, 200, body, len, "application/json", "ok");
+    case AP_ROUTE_CELLS: { /* server/cells_route.h */
+        int st = ap_cells_route(h->reg, url, r->map, sizeof r->map, &body, &len);
+        return st == AP_OK ? respond(r, 200, body, len, "application/json", "ok") : respond_error(r, st, NULL, NULL, 0, 0);
+    }
+    case AP_ROUTE_VIEWER: { /* the embedded viewer files: server/static_route.h */
+        const ap_static_file *f = ap_static_find(url);
+        int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "If-None-Match"));
+        return respond_mem(r, http, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type, "ok");
+    }
     default:
         return respond_error(r, AP_E_NOT_FOUND, NULL, NULL, 0, 0);
     }

@@ -20,7 +20,8 @@ static const char *const bucket_le[AP_METRICS_BUCKETS] = {
 };
 
 static const char *const route_names[AP_ROUTE_COUNT] = {
-    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "/v1/profiles", "other",
+    "/v1/path", "/v1/maps", "/v1/maps/{id}", "/healthz", "/readyz", "/metrics", "/v1/paths", "/v1/curve", "/v1/profiles",
+    "/v1/maps/{id}/cells", "viewer", "other",
 };
 static const char *const stage_names[AP_STAGE_COUNT] = {
     "read", "parse", "to_loop", "to_pool", "search", "from_pool", "encode", "to_http", "respond", "send", "total",

@@ -24,6 +24,8 @@ typedef enum ap_route {
     AP_ROUTE_PATHS,    /* "/v1/paths" (batch) */
     AP_ROUTE_CURVE,    /* "/v1/curve" */
     AP_ROUTE_PROFILES, /* "/v1/profiles" */
+    AP_ROUTE_CELLS,    /* "/v1/maps/{id}/cells" */
+    AP_ROUTE_VIEWER,   /* "viewer": GET / and the viewer's other embedded files (server/static_route.h) */
     AP_ROUTE_OTHER,    /* "other" */
     AP_ROUTE_COUNT
 } ap_route;
