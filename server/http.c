@@ -276,11 +276,13 @@ static enum MHD_Result handle_get(ap_req *r, const char *url)
         return respond(r, 200, body, len, "application/json", "ok");
     case AP_ROUTE_CELLS: { /* server/cells_route.h */
         int st = ap_cells_route(h->reg, url, r->map, sizeof r->map, &body, &len);
-        return st == AP_OK ? respond(r, 200, body, len, "application/json", "ok") : respond_error(r, st, NULL, NULL, 0, 0);
+        return st == AP_OK ? respond(r, 200, body, len, "application/json", "ok")
+                           : respond_error(r, st, NULL, NULL, 0, 0);
     }
     case AP_ROUTE_VIEWER: { /* the embedded viewer files: server/static_route.h */
         const ap_static_file *f = ap_static_find(url);
-        int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "If-None-Match"));
+        int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                                    MHD_HTTP_HEADER_IF_NONE_MATCH));
         return respond_mem(r, http, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type, "ok");
     }
     default:

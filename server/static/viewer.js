@@ -89,6 +89,17 @@
     return json;
   }
 
+  /* POST job.request to path: the answer (job.answer) or the error (job.error) lands in job, which is then
+   * no longer pending. Never rejects. */
+  async function post(job, path) {
+    try {
+      job.answer = await call('POST', path, job.request);
+    } catch (e) {
+      job.error = e;
+    }
+    job.pending = false;
+  }
+
   function showError(err) {
     const box = $('error');
     if (!err) {
@@ -563,14 +574,7 @@
     });
     st.results = results;
     renderResults();
-    await Promise.all(results.map(async (r) => {
-      try {
-        r.answer = await call('POST', '/v1/path', r.request);
-      } catch (e) {
-        r.error = e;
-      }
-      r.pending = false;
-    }));
+    await Promise.all(results.map((r) => post(r, '/v1/path')));
     if (st.results !== results)
       return; /* a newer query, a reset or another map replaced this one */
     api.lastRequest = results[0].request;
@@ -605,12 +609,7 @@
     const b = { request: { map: st.map.id, queries }, pending: true };
     st.batch = b;
     renderBatch();
-    try {
-      b.answer = await call('POST', '/v1/paths', b.request);
-    } catch (e) {
-      b.error = e;
-    }
-    b.pending = false;
+    await post(b, '/v1/paths');
     if (st.batch !== b)
       return;
     renderBatch();

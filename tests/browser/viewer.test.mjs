@@ -203,6 +203,25 @@ after(async () => {
   }
 });
 
+test('the page\'s files carry an ETag that If-None-Match revalidates', async () => {
+  const r = await fetch(base + '/viewer.js');
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.equal(r.headers.get('cache-control'), 'no-cache');
+  const etag = r.headers.get('etag');
+  assert.match(etag, /^"[0-9]+-[0-9]+"$/);
+  assert.equal(Number(etag.slice(1, -1).split('-')[1]), (await r.arrayBuffer()).byteLength);
+  const status = async (inm) => (await fetch(base + '/viewer.js', { headers: { 'If-None-Match': inm } })).status;
+  assert.equal(await status(etag), 304);
+  assert.equal(await status('W/' + etag), 304);
+  assert.equal(await status('"1-1", ' + etag), 304);
+  assert.equal(await status('"1-1"'), 200);
+  assert.equal(await status(etag.slice(0, -2) + '"'), 200);
+  // Another file has another tag.
+  const other = (await fetch(base + '/viewer.css')).headers.get('etag');
+  assert.notEqual(other, etag);
+});
+
 test('the map list is GET /v1/maps and a map is drawn from its cells', async () => {
   const maps = (await (await fetch(base + '/v1/maps')).json()).maps.map((m) => m.id);
   const listed = await page.$$eval('#map option', (os) => os.map((o) => o.value));
