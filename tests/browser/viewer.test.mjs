@@ -268,6 +268,39 @@ test('a clicked grid query draws exactly the API answer, compared with a second 
   assert.ok(table.includes(direct.json.grid_cost.toFixed(4)), table);
 });
 
+test('the wheel zooms about the cursor, a drag pans, and clicks still land on their cells', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  const view = () => viewer(() => ({ ...window.arcpathViewer.state.view }));
+  const v0 = await view();
+  // The world point under the cursor stays under it while the scale grows (whole pixels: the browser
+  // reports pointer positions in them).
+  const [px, py] = (await pagePoint(30, 20)).map(Math.round);
+  const under = () => viewer(([a, b]) => window.arcpathViewer.screenToWorld(a, b), [px - canvasBox.x, py - canvasBox.y]);
+  const w0 = await under();
+  await page.mouse.move(px, py);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction((s) => window.arcpathViewer.state.view.scale > s, v0.scale);
+  const v1 = await view();
+  assert.ok(Math.abs(v1.scale / v0.scale - Math.pow(1.0015, 200)) < 1e-9, `scale ${v0.scale} -> ${v1.scale}`);
+  near(await under(), w0, 'the world point under the cursor');
+  // A drag on empty ground moves the view by the drag, and sets no pose.
+  await page.mouse.move(px, py);
+  await page.mouse.down();
+  await page.mouse.move(px - 40, py + 25, { steps: 4 });
+  await page.mouse.up();
+  const v2 = await view();
+  assert.ok(Math.abs(v2.tx - v1.tx + 40) < 1e-9 && Math.abs(v2.ty - v1.ty - 25) < 1e-9, JSON.stringify([v1, v2]));
+  assert.equal(await viewer(() => window.arcpathViewer.state.start), null);
+  await clickQuery({ alg: 'astar', alg2: '', radius: 0, turning: 0, smooth: 'none', step: '' }, [25, 18], [33, 22]);
+  const { request, drawn, direct } = await lastPlan();
+  assert.deepEqual([request.start, request.goal], [{ x: 25.5, y: 18.5 }, { x: 33.5, y: 22.5 }]);
+  assertDrawn(drawn[0], direct.json);
+  // Raw grid path between cell centres: its length is the grid cost, at least the octile distance 4 + 4 sqrt 2.
+  assert.ok(Math.abs(direct.json.length - direct.json.grid_cost) < 1e-9, `length ${direct.json.length}`);
+  assert.ok(direct.json.length >= 4 + 4 * Math.SQRT2 - 1e-9);
+});
+
 test('a turning-radius query is drawn with true arcs, samples on them', async () => {
   await openMap('rooms');
   await clickQuery({ alg2: '', radius: 0.4, turning: 2, alg: 'auto', smooth: 'los', step: 0.5 }, [3, 3],
