@@ -17,16 +17,17 @@
     'hybrid'];
   /* Path colours: the main query, the compared one; reverse pieces use their own colour, dashed. */
   const STYLE = [
-    { name: 'A', path: '#0969da', reverse: '#cf222e' },
-    { name: 'B', path: '#bc4c00', reverse: '#8250df' },
+    { path: '#0969da', reverse: '#cf222e' },
+    { path: '#bc4c00', reverse: '#8250df' },
   ];
   const BATCH_COLOURS = ['#0969da', '#1a7f37', '#8250df', '#bf3989', '#bc4c00', '#1b7c83', '#9a6700'];
-  /* Terrain letters (Moving AI) to colours: passable ground light, swamp greenish, trees and water blocked. */
+  /* Terrain letters (Moving AI) to colours: passable ground light, swamp greenish, trees and water blocked —
+   * unless the map's terrain costs make them passable (GET /v1/maps: terrain_costs), then a light tint. */
   const TERRAIN = {
     '.': [255, 255, 255], G: [255, 255, 255], S: [214, 232, 196],
     T: [46, 125, 50], W: [120, 160, 215], '@': [36, 41, 47], O: [36, 41, 47],
   };
-  const PASSABLE = '.GS';
+  const TERRAIN_PASSABLE = { T: [190, 222, 190], W: [200, 220, 245] };
   const HANDLE_PX = 12; /* how near a start/goal marker a drag must begin to set its heading */
   const DRAG_PX = 4;    /* movement below this is a click */
 
@@ -169,13 +170,18 @@
     }
     if (st.map.id !== id)
       return; /* another map was picked meanwhile */
-    st.image = terrainImage(st.cells);
+    st.image = terrainImage(st.cells, passableLetters());
     fit();
     draw();
   }
 
+  /* The letters a unit may stand on in the current map: those with a terrain cost. */
+  function passableLetters() {
+    return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
+  }
+
   /* The map as an offscreen canvas of one pixel per cell, scaled up without smoothing when drawn. */
-  function terrainImage(c) {
+  function terrainImage(c, passable) {
     const img = document.createElement('canvas');
     img.width = c.width;
     img.height = c.height;
@@ -184,7 +190,8 @@
     for (let y = 0; y < c.height; y++) {
       const row = c.rows[y];
       for (let x = 0; x < c.width; x++) {
-        const rgb = TERRAIN[row[x]] || [255, 0, 255];
+        const t = row[x];
+        const rgb = (passable.includes(t) && TERRAIN_PASSABLE[t]) || TERRAIN[t] || [255, 0, 255];
         const k = 4 * (y * c.width + x);
         data.data[k] = rgb[0];
         data.data[k + 1] = rgb[1];
@@ -590,9 +597,10 @@
       return;
     const n = Math.max(1, Math.min(256, Math.floor(numberField('batchn') || 1)));
     const free = [];
+    const passable = passableLetters();
     st.cells.rows.forEach((row, y) => {
       for (let x = 0; x < row.length; x++)
-        if (PASSABLE.includes(row[x]))
+        if (passable.includes(row[x]))
           free.push([x + 0.5, y + 0.5]);
     });
     if (!free.length)
