@@ -762,6 +762,10 @@
       draw();
     });
     $('batch').addEventListener('click', () => runBatch());
+    $('fit').addEventListener('click', () => {
+      fit();
+      draw();
+    });
     window.addEventListener('resize', () => draw());
     renderPoses();
     draw();

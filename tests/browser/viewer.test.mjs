@@ -292,6 +292,16 @@ test('the wheel zooms about the cursor, a drag pans, and clicks still land on th
   const v2 = await view();
   assert.ok(Math.abs(v2.tx - v1.tx + 40) < 1e-9 && Math.abs(v2.ty - v1.ty - 25) < 1e-9, JSON.stringify([v1, v2]));
   assert.equal(await viewer(() => window.arcpathViewer.state.start), null);
+  // Fit puts the first view back.
+  await page.click('#fit');
+  assert.deepEqual(await view(), v0);
+  await page.mouse.move(px, py);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction((sc) => window.arcpathViewer.state.view.scale > sc, v0.scale);
+  assert.deepEqual(await view(), v1);
+  await page.mouse.down();
+  await page.mouse.move(px - 40, py + 25, { steps: 4 });
+  await page.mouse.up();
   await clickQuery({ alg: 'astar', alg2: '', radius: 0, turning: 0, smooth: 'none', step: '' }, [25, 18], [33, 22]);
   const { request, drawn, direct } = await lastPlan();
   assert.deepEqual([request.start, request.goal], [{ x: 25.5, y: 18.5 }, { x: 33.5, y: 22.5 }]);
