@@ -6,7 +6,7 @@
  * headings in radians from +x toward +y — which is also the canvas's own convention, so the canvas is given
  * the view transform once and every path is drawn in tiles, with no conversion of angles.
  *
- * What was drawn is kept in window.arcpathViewer.lastDrawn (one entry per path, each primitive with the
+ * The drawing itself is draw.js (window.arcpathDraw). What was drawn is kept in window.arcpathViewer.lastDrawn (one entry per path, each primitive with the
  * numbers handed to the canvas) so tests can compare it with the API's answer.
  */
 (function () {
@@ -21,16 +21,10 @@
     { path: '#bc4c00', reverse: '#8250df' },
   ];
   const BATCH_COLOURS = ['#0969da', '#1a7f37', '#8250df', '#bf3989', '#bc4c00', '#1b7c83', '#9a6700'];
-  /* Terrain letters (Moving AI) to colours: passable ground light, swamp greenish, trees and water blocked —
-   * unless the map's terrain costs make them passable (GET /v1/maps: terrain_costs), then a light tint. */
-  const TERRAIN = {
-    '.': [255, 255, 255], G: [255, 255, 255], S: [214, 232, 196],
-    T: [46, 125, 50], W: [120, 160, 215], '@': [36, 41, 47], O: [36, 41, 47],
-  };
-  const TERRAIN_PASSABLE = { T: [190, 222, 190], W: [200, 220, 245] };
   const HANDLE_PX = 12; /* how near a start/goal marker a drag must begin to set its heading */
   const DRAG_PX = 4;    /* movement below this is a click */
 
+  const D = window.arcpathDraw; /* draw.js */
   const $ = (id) => document.getElementById(id);
   const canvas = $('view');
   const ctx = canvas.getContext('2d');
@@ -170,7 +164,7 @@
     }
     if (st.map.id !== id)
       return; /* another map was picked meanwhile */
-    st.image = terrainImage(st.cells, passableLetters());
+    st.image = D.terrainImage(st.cells, passableLetters());
     fit();
     draw();
   }
@@ -178,29 +172,6 @@
   /* The letters a unit may stand on in the current map: those with a terrain cost. */
   function passableLetters() {
     return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
-  }
-
-  /* The map as an offscreen canvas of one pixel per cell, scaled up without smoothing when drawn. */
-  function terrainImage(c, passable) {
-    const img = document.createElement('canvas');
-    img.width = c.width;
-    img.height = c.height;
-    const g = img.getContext('2d');
-    const data = g.createImageData(c.width, c.height);
-    for (let y = 0; y < c.height; y++) {
-      const row = c.rows[y];
-      for (let x = 0; x < c.width; x++) {
-        const t = row[x];
-        const rgb = (passable.includes(t) && TERRAIN_PASSABLE[t]) || TERRAIN[t] || [255, 0, 255];
-        const k = 4 * (y * c.width + x);
-        data.data[k] = rgb[0];
-        data.data[k + 1] = rgb[1];
-        data.data[k + 2] = rgb[2];
-        data.data[k + 3] = 255;
-      }
-    }
-    g.putImageData(data, 0, 0);
-    return img;
   }
 
   function terrainAt(x, y) {
@@ -255,7 +226,7 @@
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(st.image, 0, 0);
     if (s >= 10)
-      drawGrid(px);
+      D.grid(ctx, st.cells.width, st.cells.height, px);
     ctx.strokeStyle = '#57606a';
     ctx.lineWidth = px;
     ctx.strokeRect(0, 0, st.cells.width, st.cells.height);
@@ -266,11 +237,11 @@
         if (res.status !== 'ok')
           return;
         const colour = BATCH_COLOURS[i % BATCH_COLOURS.length];
-        api.lastBatchDrawn.push(drawPath(res, { path: colour, reverse: colour }, 1.5 * px, false));
+        api.lastBatchDrawn.push(D.path(ctx, res, { path: colour, reverse: colour }, 1.5 * px, px, false));
       });
       for (const q of st.batch.request.queries) {
-        dot(q.start.x, q.start.y, 2.5 * px, '#1a7f37');
-        dot(q.goal.x, q.goal.y, 2.5 * px, '#cf222e');
+        D.dot(ctx, q.start.x, q.start.y, 2.5 * px, '#1a7f37');
+        D.dot(ctx, q.goal.x, q.goal.y, 2.5 * px, '#cf222e');
       }
     }
 
@@ -280,131 +251,15 @@
       const res = st.results[k];
       if (!res.answer || res.answer.status !== 'ok')
         continue;
-      const drawn = drawPath(res.answer, STYLE[k], 3 * px, true);
+      const drawn = D.path(ctx, res.answer, STYLE[k], 3 * px, px, true);
       drawn.algorithm = res.algorithm;
       api.lastDrawn[k] = drawn;
     }
     api.lastDrawn = api.lastDrawn.filter(Boolean);
 
-    drawPose(st.start, '#1a7f37', 'S', px);
-    drawPose(st.goal, '#cf222e', 'G', px);
-  }
-
-  function drawGrid(px) {
-    const c = st.cells;
-    ctx.beginPath();
-    for (let x = 0; x <= c.width; x++) {
-      ctx.moveTo(x, 0);
-      ctx.lineTo(x, c.height);
-    }
-    for (let y = 0; y <= c.height; y++) {
-      ctx.moveTo(0, y);
-      ctx.lineTo(c.width, y);
-    }
-    ctx.strokeStyle = 'rgba(87, 96, 106, 0.18)';
-    ctx.lineWidth = px;
-    ctx.stroke();
-  }
-
-  function dot(x, y, r, colour) {
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = colour;
-    ctx.fill();
-  }
-
-  /* Draw one answer's segments (and its samples when withSamples); returns what was drawn: {segments:
-   * [{type: 'line', start, end, reverse} | {type: 'arc', center, radius, startAngle, endAngle,
-   * anticlockwise, start, end, reverse}], samples: n}. start/end of an arc are computed from the arc's
-   * drawn parameters, so they say where the canvas put its ends. */
-  function drawPath(answer, style, width, withSamples) {
-    const px = 1 / st.view.scale;
-    const out = { segments: [], samples: 0 };
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    ctx.lineWidth = width;
-    for (const seg of answer.segments || []) {
-      const rev = seg.reverse === true;
-      ctx.strokeStyle = rev ? style.reverse : style.path;
-      ctx.setLineDash(rev ? [6 * px, 4 * px] : []);
-      ctx.beginPath();
-      if (seg.type === 'arc') {
-        const [cx, cy] = seg.center;
-        /* The angle of the start point seen from the centre; the point then turns through sweep radians
-         * (the heading and the point's angle change together, forward or reverse alike). A negative sweep
-         * runs toward -y from +x: anticlockwise on the canvas, whose angles grow from +x toward +y. */
-        const a0 = Math.atan2(seg.start[1] - cy, seg.start[0] - cx);
-        const a1 = a0 + seg.sweep;
-        const anticlockwise = seg.sweep < 0;
-        ctx.arc(cx, cy, seg.radius, a0, a1, anticlockwise);
-        out.segments.push({
-          type: 'arc', center: [cx, cy], radius: seg.radius, startAngle: a0, endAngle: a1, anticlockwise,
-          start: [cx + seg.radius * Math.cos(a0), cy + seg.radius * Math.sin(a0)],
-          end: [cx + seg.radius * Math.cos(a1), cy + seg.radius * Math.sin(a1)], reverse: rev,
-        });
-      } else {
-        ctx.moveTo(seg.start[0], seg.start[1]);
-        ctx.lineTo(seg.end[0], seg.end[1]);
-        out.segments.push({ type: 'line', start: [seg.start[0], seg.start[1]], end: [seg.end[0], seg.end[1]],
-          reverse: rev });
-      }
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    if (withSamples && answer.samples) {
-      /* A tick across the heading at every sample: its spacing shows the step, its angle the heading. */
-      const half = 4 * px;
-      ctx.beginPath();
-      for (const p of answer.samples) {
-        const nx = -Math.sin(p.heading) * half, ny = Math.cos(p.heading) * half;
-        ctx.moveTo(p.x - nx, p.y - ny);
-        ctx.lineTo(p.x + nx, p.y + ny);
-      }
-      ctx.strokeStyle = '#24292f';
-      ctx.lineWidth = 1.2 * px;
-      ctx.stroke();
-      out.samples = answer.samples.length;
-    }
-    if (withSamples) {
-      for (const w of answer.waypoints || [])
-        dot(w[0], w[1], 2 * px, style.path);
-    }
-    return out;
-  }
-
-  /* A start or goal marker: the unit's disc (when it has a radius), a dot, and an arrow along its heading. */
-  function drawPose(p, colour, letter, px) {
-    if (!p)
-      return;
     const radius = Number($('radius').value) || 0;
-    if (radius > 0) {
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, radius, 0, 2 * Math.PI);
-      ctx.fillStyle = colour + '33';
-      ctx.fill();
-    }
-    if (p.heading !== undefined) {
-      const len = 26 * px;
-      const ex = p.x + Math.cos(p.heading) * len, ey = p.y + Math.sin(p.heading) * len;
-      ctx.beginPath();
-      ctx.moveTo(p.x, p.y);
-      ctx.lineTo(ex, ey);
-      const wing = 7 * px;
-      for (const d of [2.6, -2.6]) {
-        ctx.moveTo(ex, ey);
-        ctx.lineTo(ex + Math.cos(p.heading + d) * wing, ey + Math.sin(p.heading + d) * wing);
-      }
-      ctx.strokeStyle = colour;
-      ctx.lineWidth = 2.5 * px;
-      ctx.stroke();
-    }
-    dot(p.x, p.y, 8.5 * px, '#ffffff');
-    dot(p.x, p.y, 7 * px, colour);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold ' + (10 * px) + 'px sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(letter, p.x, p.y + 0.5 * px);
+    D.pose(ctx, st.start, '#1a7f37', 'S', radius, px);
+    D.pose(ctx, st.goal, '#cf222e', 'G', radius, px);
   }
 
   /* ---- panel ------------------------------------------------------------------------------------------- */

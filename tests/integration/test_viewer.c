@@ -96,6 +96,7 @@ START_TEST(static_files_are_served_with_types)
         {"/", "text/html; charset=utf-8", "<!doctype html>"},
         {"/index.html", "text/html; charset=utf-8", "<!doctype html>"},
         {"/viewer.js", "text/javascript; charset=utf-8", "/* viewer.js"},
+        {"/draw.js", "text/javascript; charset=utf-8", "/* draw.js"},
         {"/viewer.css", "text/css; charset=utf-8", "/* viewer.css"},
         {"/favicon.svg", "image/svg+xml", "<svg "},
     };
@@ -113,6 +114,7 @@ START_TEST(static_files_are_served_with_types)
     ap_resp r;
     ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/", NULL, 0, NULL, &r), 0);
     ck_assert_ptr_nonnull(strstr(r.body, "src=\"viewer.js\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "src=\"draw.js\""));
     ck_assert_ptr_nonnull(strstr(r.body, "href=\"viewer.css\""));
     ap_resp_free(&r);
 }
