@@ -2,7 +2,7 @@
 #
 #   make          build build/arcpathd, the test programs and build/arcpath-bench
 #   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080
-#   make check    install missing Debian packages, build, run every test (plain, then ASan+UBSan)
+#   make check    install missing Debian and npm packages, build, run every test (plain, then ASan+UBSan)
 #   make bench    planner and server benchmarks (figures for BENCHMARKS.md)
 #
 # BUILD=dir selects the output folder; SAN=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -34,7 +34,10 @@ JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null)
 PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
-SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c))
+SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
+# The viewer's files (GET /), embedded in arcpathd as a generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*))
+STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -69,9 +72,10 @@ check: deps
 	@$(MAKE) --no-print-directory check-plain
 	@$(MAKE) --no-print-directory check-asan
 
-# The test programs, run in order; each prints Check's summary line and fails the make on any failure.
+# The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
+# headless Chromium, tests/browser) and fails the make on any failure.
 test: all check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS)
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
@@ -103,6 +107,10 @@ $(SERVER_LIB): $(call obj,$(SERVER_SRC))
 $(BUILD)/lib%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(STATIC_C): $(STATIC_FILES) tools/embed-static.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-static.sh $@ $(STATIC_FILES)
 
 # planner/ must stay free of HTTP, JSON and libuv: it is compiled without their include paths.
 $(BUILD)/obj/planner/%.o: planner/%.c

@@ -17,11 +17,13 @@
 
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
+#include "../proto/cells.h"
 #include "../proto/errors.h"
 #include "../proto/wire.h"
 #include "curve_route.h"
 #include "profiles_route.h"
 #include "route.h"
+#include "static_route.h"
 
 #define REQUEST_ID_MAX 128
 #define CONNECTION_TIMEOUT_S 30u
@@ -49,7 +51,9 @@ typedef struct ap_req {
     struct timespec wall0;
     const ap_route *route; /* NULL: no route matches the path (404) */
     unsigned allowed;      /* methods the path's routes take (a 405's Allow) */
-    size_t id_at;          /* offset of the route's {id} segment in the URL, 0 = none */
+    bool has_id;           /* the route's pattern has an {id} segment: */
+    char route_id[AP_MAP_ID_MAX + 1]; /* that segment, NUL-terminated (cut: longer ones name no map anyway) */
+    const ap_static_file *static_file; /* the viewer file being answered: respond_mem adds its headers */
     char method[16];
     char path[256];
     char id[REQUEST_ID_MAX + 1];
@@ -183,6 +187,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         ap_route_allow(r->allowed, allow, sizeof allow);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     }
+    if (r->static_file != NULL && (http == 200 || http == 304))
+        ap_static_add_headers(resp, r->static_file);
     if (atomic_load(&r->h->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
@@ -424,17 +430,47 @@ static enum MHD_Result respond_stored(ap_req *r)
     return respond_mem(r, body ? r->stored_http : 500, r->stored_status, body, r->stored_len, heap, "application/json");
 }
 
+/* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h). */
+static enum MHD_Result handle_cells(ap_req *r, const char *id)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    const ap_map *m = ap_registry_find(r->h->reg, id);
+    if (!m)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+    size_t len = 0;
+    char *body = ap_wire_encode_cells(m, &len);
+    return respond(r, AP_OK, body, len, "application/json");
+}
+
+static int is_viewer_file(const char *path)
+{
+    return ap_static_find(path) != NULL;
+}
+
+/* The viewer's embedded files (server/static_route.h): 200 with the file, or 304 when the client's
+ * If-None-Match names its ETag; respond_mem adds ETag and Cache-Control. */
+static enum MHD_Result handle_viewer(ap_req *r, const char *id)
+{
+    const ap_static_file *f = ap_static_find(r->path); /* the URL, printable; is_viewer_file took it */
+    r->static_file = f;
+    int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH));
+    return respond_mem(r, http, AP_OK, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type);
+}
+
 /* The routes, in the order of the metrics exposition. GET routes answer HEAD too (MHD sends no body). */
 static const ap_route routes[] = {
-    {AP_METHOD_POST, "/v1/path", handle_path, "/v1/path"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", handle_maps, "/v1/maps"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}", handle_map, "/v1/maps/{id}"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", handle_healthz, "/healthz"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", handle_readyz, "/readyz"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", handle_metrics, "/metrics"},
-    {AP_METHOD_POST, "/v1/paths", handle_paths, "/v1/paths"},
-    {AP_METHOD_POST, "/v1/curve", handle_curve, "/v1/curve"},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", handle_profiles, "/v1/profiles"},
+    {AP_METHOD_POST, "/v1/path", handle_path, "/v1/path", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", handle_maps, "/v1/maps", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}", handle_map, "/v1/maps/{id}", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", handle_healthz, "/healthz", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", handle_readyz, "/readyz", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", handle_metrics, "/metrics", NULL},
+    {AP_METHOD_POST, "/v1/paths", handle_paths, "/v1/paths", NULL},
+    {AP_METHOD_POST, "/v1/curve", handle_curve, "/v1/curve", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", handle_profiles, "/v1/profiles", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells", handle_cells, "/v1/maps/{id}/cells", NULL},
+    /* last: the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave */
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/ and the viewer's files", handle_viewer, "viewer", is_viewer_file},
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
 _Static_assert(N_ROUTES <= AP_METRICS_ROUTES, "server/http.c: every route needs its own metrics label row");
@@ -472,7 +508,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const char *seg = NULL;
         int ri = ap_route_find(routes, N_ROUTES, method_bit, url, &r->allowed, &seg);
         r->route = ri >= 0 ? &routes[ri] : NULL;
-        r->id_at = seg ? (size_t)(seg - url) : 0;
+        r->has_id = seg != NULL;
+        if (seg != NULL) {
+            size_t n = ap_route_id_len(seg);
+            n = n < sizeof r->route_id - 1 ? n : sizeof r->route_id - 1;
+            memcpy(r->route_id, seg, n);
+            r->route_id[n] = '\0';
+        }
         copy_printable(r->method, sizeof r->method, method);
         copy_printable(r->path, sizeof r->path, url);
         atomic_init(&r->lanes_state, LANES_NONE);
@@ -565,7 +607,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->too_large)
         return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     r->t_body_ns = ap_clock_ns();
-    return r->route->handler(r, r->id_at ? url + r->id_at : NULL);
+    return r->route->handler(r, r->has_id ? r->route_id : NULL);
 }
 
 /* ---- completion (MHD thread) -------------------------------------------------------------------------- */

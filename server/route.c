@@ -26,17 +26,28 @@ unsigned ap_method_bit(const char *method)
 int ap_route_matches(const char *pattern, const char *path, const char **id)
 {
     static const char param[] = "{id}";
-    size_t plen = strlen(pattern);
-    size_t prefix = plen - (sizeof param - 1);
+    const char *at = strstr(pattern, param);
     if (id)
         *id = NULL;
-    if (plen < sizeof param - 1 || strcmp(pattern + prefix, param) != 0)
+    if (at == NULL)
         return strcmp(pattern, path) == 0;
-    if (strncmp(pattern, path, prefix) != 0 || path[prefix] == '\0' || strchr(path + prefix, '/') != NULL)
+    size_t prefix = (size_t)(at - pattern);
+    const char *suffix = at + sizeof param - 1;
+    if (strncmp(pattern, path, prefix) != 0)
+        return 0;
+    const char *seg = path + prefix, *end = strchr(seg, '/');
+    size_t seglen = end != NULL ? (size_t)(end - seg) : strlen(seg);
+    if (seglen == 0 || strcmp(seg + seglen, suffix) != 0)
         return 0;
     if (id)
-        *id = path + prefix;
+        *id = seg;
     return 1;
+}
+
+size_t ap_route_id_len(const char *id)
+{
+    const char *end = id != NULL ? strchr(id, '/') : NULL;
+    return id == NULL ? 0 : end != NULL ? (size_t)(end - id) : strlen(id);
 }
 
 int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *path, unsigned *allowed,
@@ -46,8 +57,8 @@ int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *
     const char *found_id = NULL, *first_id = NULL;
     unsigned all = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *seg;
-        if (!ap_route_matches(table[i].pattern, path, &seg))
+        const char *seg = NULL;
+        if (table[i].match != NULL ? !table[i].match(path) : !ap_route_matches(table[i].pattern, path, &seg))
             continue;
         all |= table[i].methods;
         if (first < 0) {

@@ -26,23 +26,31 @@ typedef enum MHD_Result (*ap_route_fn)(struct ap_req *r, const char *id);
 
 typedef struct ap_route {
     unsigned methods;   /* AP_METHOD_* bits the route answers; AP_METHOD_POST routes read the body */
-    const char *pattern;/* "/v1/path", or a prefix and a final "{id}" segment: "/v1/maps/{id}" */
+    const char *pattern;/* "/v1/path", or with one "{id}" segment: "/v1/maps/{id}", "/v1/maps/{id}/cells" */
     ap_route_fn handler;
     const char *label;  /* route label of arcpath_requests_total (metrics.h) */
+    /* Optional: decides which paths the route takes instead of pattern (then only a description), for a
+     * set no pattern names, such as the viewer's embedded files (static_route.h). Pure. */
+    int (*match)(const char *path);
 } ap_route;
 
 /* The bit of an HTTP method name ("GET", "HEAD", "POST"; case-sensitive as RFC 9110 says), 0 for any
  * other. Pure. */
 unsigned ap_method_bit(const char *method);
 
-/* True when path matches pattern: equal for an exact pattern; for a pattern ending in "{id}", path starts
- * with the part before it and the rest is a non-empty segment without '/'. *id (if non-NULL) gets the
- * start of that segment inside path (NULL for exact patterns). Pure. */
+/* True when path matches pattern: equal for an exact pattern; for a pattern with "{id}", path is the part
+ * before it, a non-empty segment without '/', then exactly the part after it. *id (if non-NULL) gets the
+ * start of that segment inside path (NULL for exact patterns); it ends at the next '/' or the end of path
+ * (ap_route_id_len). Pure. */
 int ap_route_matches(const char *pattern, const char *path, const char **id);
+
+/* Length of the {id} segment that starts at id (up to the next '/' or the end); 0 for NULL. Pure. */
+size_t ap_route_id_len(const char *id);
 
 /* Route a request over table[0, n): returns the index of the first route whose pattern matches path and
  * whose methods include method (an AP_METHOD_* bit, 0 = unknown method), or, when none takes that method,
- * of the first route whose pattern matches (the request is then answered 405, counted under that route);
+ * of the first route whose pattern (or match function) matches (the request is then answered 405, counted
+ * under that route);
  * -1 when no pattern matches (404). *allowed gets the union of the methods of every matching route (0 when
  * none): the request is allowed when (method & *allowed) != 0. *id as ap_route_matches, for the returned
  * route. Pure; thread-safe. */

@@ -18,6 +18,7 @@ Suite *lifecycle_suite(void);
 Suite *batch_suite(void);
 Suite *profiles_suite(void);
 Suite *terrain_suite(void);
+Suite *viewer_suite(void);
 
 int main(void)
 {
@@ -47,6 +48,7 @@ int main(void)
     srunner_add_suite(sr, batch_suite());
     srunner_add_suite(sr, profiles_suite());
     srunner_add_suite(sr, terrain_suite());
+    srunner_add_suite(sr, viewer_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -42,19 +42,37 @@ START_TEST(patterns)
     ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/maps", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/maps/a/b", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}", "/v1/mapsx/a", NULL));
-    /* "{id}" only stands for a segment at the end of a pattern; anything else is literal text */
+    /* "{id}" may stand inside a pattern: the segment up to the next '/', then the rest exactly */
+    url = "/v1/maps/den520d/cells";
+    ck_assert(ap_route_matches("/v1/maps/{id}/cells", url, &id));
+    ck_assert_ptr_eq(id, url + 9);
+    ck_assert_uint_eq(ap_route_id_len(id), 7);
+    ck_assert(!ap_route_matches("/v1/maps/{id}", url, NULL)); /* the final-{id} route does not take it */
+    ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps//cells", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/cellsx", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/b/cells", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a", NULL));
+    ck_assert_uint_eq(ap_route_id_len("arena2"), 6);
+    ck_assert_uint_eq(ap_route_id_len(NULL), 0);
     ck_assert(ap_route_matches("{id}", "anything", &id));
     ck_assert_str_eq(id, "anything");
     ck_assert(!ap_route_matches("/id}", "/x", NULL));
 }
 END_TEST
 
+static int ends_txt(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 4 && strcmp(path + n - 4, ".txt") == 0;
+}
+
 START_TEST(find_404_405)
 {
     const ap_route t[] = {
-        {AP_METHOD_GET | AP_METHOD_HEAD, "/a", NULL, "/a"},
-        {AP_METHOD_GET, "/b/{id}", NULL, "/b/{id}"},
-        {AP_METHOD_POST, "/b/{id}", NULL, "/b/{id} post"},
+        {AP_METHOD_GET | AP_METHOD_HEAD, "/a", NULL, "/a", NULL},
+        {AP_METHOD_GET, "/b/{id}", NULL, "/b/{id}", NULL},
+        {AP_METHOD_POST, "/b/{id}", NULL, "/b/{id} post", NULL},
+        {AP_METHOD_GET, "files ending in .txt", NULL, "files", ends_txt},
     };
     unsigned allowed = 99;
     const char *id = NULL;
@@ -78,6 +96,10 @@ START_TEST(find_404_405)
     ck_assert_uint_eq(allowed, 0);
     ck_assert_ptr_null(id);
     ck_assert_int_eq(ap_route_find(t, 0, AP_METHOD_GET, "/a", &allowed, NULL), -1);
+    /* a route with a match function takes what it accepts, whatever its pattern text; no {id} */
+    ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.txt", &allowed, &id), 3);
+    ck_assert_ptr_null(id);
+    ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.md", &allowed, &id), -1);
 }
 END_TEST
 
@@ -115,6 +137,8 @@ START_TEST(server_table)
         {"/v1/paths", AP_METHOD_POST, "/v1/paths"},
         {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
         {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
+        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
+        {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
     };
     size_t n = 0;
     const ap_route *t = ap_http_routes(&n);
@@ -128,7 +152,8 @@ START_TEST(server_table)
         ck_assert_ptr_nonnull(t[i].handler);
     }
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
-    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), -1);
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), (int)n - 1); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v2/path", NULL, NULL), -1);
 }
 END_TEST

@@ -1,0 +1,631 @@
+/* viewer.js — the arcpath viewer: draws a map from GET /v1/maps/{id}/cells and the answers of POST /v1/path
+ * and POST /v1/paths exactly as the API gives them (lines as lines, arcs as true arcs from centre, radius,
+ * start point and sweep; reverse pieces dashed; samples as ticks across the heading).
+ *
+ * Coordinates are the API's: x = column, y = row, cell (i, j) spans [i, i+1) x [j, j+1), y down the screen,
+ * headings in radians from +x toward +y — which is also the canvas's own convention, so the canvas is given
+ * the view transform once and every path is drawn in tiles, with no conversion of angles.
+ *
+ * The drawing itself is draw.js (window.arcpathDraw). What was drawn is kept in window.arcpathViewer.lastDrawn (one entry per path, each primitive with the
+ * numbers handed to the canvas) so tests can compare it with the API's answer.
+ */
+(function () {
+  'use strict';
+
+  /* The API's search.algorithm enum (proto/openapi.yaml). */
+  const ALGORITHMS = ['auto', 'astar', 'jps', 'jps_plus', 'directional8', 'directional24', 'directional48',
+    'hybrid'];
+  /* Path colours: the main query, the compared one; reverse pieces use their own colour, dashed. */
+  const STYLE = [
+    { path: '#0969da', reverse: '#cf222e' },
+    { path: '#bc4c00', reverse: '#8250df' },
+  ];
+  const BATCH_COLOURS = ['#0969da', '#1a7f37', '#8250df', '#bf3989', '#bc4c00', '#1b7c83', '#9a6700'];
+  const HANDLE_PX = 12; /* how near a start/goal marker a drag must begin to set its heading */
+  const DRAG_PX = 4;    /* movement below this is a click */
+
+  const D = window.arcpathDraw; /* draw.js */
+  const $ = (id) => document.getElementById(id);
+  const canvas = $('view');
+  const ctx = canvas.getContext('2d');
+
+  const st = {
+    maps: [],
+    map: null,       /* map info from GET /v1/maps */
+    cells: null,     /* {width, height, rows} */
+    image: null,     /* one pixel per cell */
+    view: { scale: 8, tx: 0, ty: 0 }, /* screen (CSS px) = world (tiles) * scale + t */
+    start: null,     /* {x, y, heading?} */
+    goal: null,
+    results: [],     /* [{algorithm, request, answer | error}] in STYLE order */
+    batch: null,     /* {request, answer | error} */
+  };
+
+  const api = {
+    ready: false,
+    plans: 0,        /* completed plan rounds (tests wait on it) */
+    inflight: 0,     /* plan rounds still waiting for answers */
+    batches: 0,
+    lastRequest: null,
+    lastAnswers: [],
+    lastDrawn: [],
+    lastBatchDrawn: [],
+    state: st,
+    worldToScreen: (x, y) => [x * st.view.scale + st.view.tx, y * st.view.scale + st.view.ty],
+    screenToWorld: (px, py) => [(px - st.view.tx) / st.view.scale, (py - st.view.ty) / st.view.scale],
+    plan: () => plan(),
+    selectMap: (id) => selectMap(id),
+  };
+  window.arcpathViewer = api;
+
+  /* ---- HTTP -------------------------------------------------------------------------------------------- */
+
+  /* GET or POST JSON; resolves to the parsed body, rejects with {code, message, field} (the API's error
+   * object, or one made up for a transport failure). */
+  async function call(method, path, body) {
+    let resp;
+    try {
+      resp = await fetch(path, {
+        method,
+        headers: body ? { 'Content-Type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    } catch (e) {
+      throw { code: 'network', message: String(e.message || e) };
+    }
+    let json = null;
+    try {
+      json = await resp.json();
+    } catch (e) {
+      throw { code: 'http_' + resp.status, message: 'the answer is not JSON' };
+    }
+    if (!resp.ok)
+      throw (json && json.error) || { code: 'http_' + resp.status, message: resp.statusText };
+    return json;
+  }
+
+  /* POST job.request to path: the answer (job.answer) or the error (job.error) lands in job, which is then
+   * no longer pending. Never rejects. */
+  async function post(job, path) {
+    try {
+      job.answer = await call('POST', path, job.request);
+    } catch (e) {
+      job.error = e;
+    }
+    job.pending = false;
+  }
+
+  function showError(err) {
+    const box = $('error');
+    if (!err) {
+      box.hidden = true;
+      box.textContent = '';
+      return;
+    }
+    box.hidden = false;
+    box.textContent = errorText(err);
+  }
+
+  function errorText(err) {
+    return err.code + ': ' + err.message + (err.field ? ' (field ' + err.field + ')' : '');
+  }
+
+  /* ---- maps -------------------------------------------------------------------------------------------- */
+
+  async function loadMaps() {
+    const sel = $('map');
+    try {
+      const j = await call('GET', '/v1/maps');
+      st.maps = j.maps;
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    sel.innerHTML = '';
+    for (const m of st.maps) {
+      const o = document.createElement('option');
+      o.value = m.id;
+      o.textContent = m.id + ' (' + m.width + ' \u00d7 ' + m.height + ')';
+      sel.appendChild(o);
+    }
+    const want = decodeURIComponent(location.hash.slice(1));
+    const first = st.maps.find((m) => m.id === want) || st.maps[0];
+    if (first)
+      await selectMap(first.id);
+    api.ready = true;
+  }
+
+  async function selectMap(id) {
+    $('map').value = id;
+    st.map = st.maps.find((m) => m.id === id) || null;
+    st.cells = null;
+    st.image = null;
+    st.start = st.goal = null;
+    st.results = [];
+    st.batch = null;
+    api.lastAnswers = [];
+    api.lastDrawn = [];
+    api.lastBatchDrawn = [];
+    setPick('start');
+    showError(null);
+    renderResults();
+    renderBatch();
+    renderPoses();
+    if (!st.map)
+      return;
+    history.replaceState(null, '', '#' + encodeURIComponent(id));
+    $('mapinfo').textContent = st.map.width + ' \u00d7 ' + st.map.height + ' cells, ' +
+      st.map.passable_cells + ' passable' + (st.map.weighted ? ', terrain costs' : '');
+    try {
+      st.cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells');
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    if (st.map.id !== id)
+      return; /* another map was picked meanwhile */
+    st.image = D.terrainImage(st.cells, passableLetters());
+    fit();
+    draw();
+  }
+
+  /* The letters a unit may stand on in the current map: those with a terrain cost. */
+  function passableLetters() {
+    return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
+  }
+
+  function terrainAt(x, y) {
+    const c = st.cells;
+    if (!c || x < 0 || y < 0 || x >= c.width || y >= c.height)
+      return null;
+    return c.rows[Math.floor(y)][Math.floor(x)];
+  }
+
+  /* ---- view -------------------------------------------------------------------------------------------- */
+
+  function cssSize() {
+    const r = canvas.getBoundingClientRect();
+    return [Math.max(1, r.width), Math.max(1, r.height)];
+  }
+
+  function fit() {
+    if (!st.cells)
+      return;
+    const [w, h] = cssSize();
+    const pad = 16;
+    const s = Math.min((w - 2 * pad) / st.cells.width, (h - 2 * pad) / st.cells.height);
+    st.view.scale = Math.max(s, 0.05);
+    st.view.tx = (w - st.cells.width * st.view.scale) / 2;
+    st.view.ty = (h - st.cells.height * st.view.scale) / 2;
+  }
+
+  function zoomAt(px, py, factor) {
+    const [wx, wy] = api.screenToWorld(px, py);
+    st.view.scale = Math.min(400, Math.max(0.05, st.view.scale * factor));
+    st.view.tx = px - wx * st.view.scale;
+    st.view.ty = py - wy * st.view.scale;
+  }
+
+  /* ---- drawing ----------------------------------------------------------------------------------------- */
+
+  function draw() {
+    const dpr = window.devicePixelRatio || 1;
+    const [w, h] = cssSize();
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = '#eaeef2';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (!st.image)
+      return;
+    const s = st.view.scale;
+    ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * st.view.tx, dpr * st.view.ty);
+    const px = 1 / s; /* one CSS pixel in tiles */
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(st.image, 0, 0);
+    if (s >= 10)
+      D.grid(ctx, st.cells.width, st.cells.height, px);
+    ctx.strokeStyle = '#57606a';
+    ctx.lineWidth = px;
+    ctx.strokeRect(0, 0, st.cells.width, st.cells.height);
+
+    api.lastBatchDrawn = [];
+    if (st.batch && st.batch.answer) {
+      st.batch.answer.results.forEach((res, i) => {
+        if (res.status !== 'ok')
+          return;
+        const colour = BATCH_COLOURS[i % BATCH_COLOURS.length];
+        api.lastBatchDrawn.push(D.path(ctx, res, { path: colour, reverse: colour }, 1.5 * px, px, false));
+      });
+      for (const q of st.batch.request.queries) {
+        D.dot(ctx, q.start.x, q.start.y, 2.5 * px, '#1a7f37');
+        D.dot(ctx, q.goal.x, q.goal.y, 2.5 * px, '#cf222e');
+      }
+    }
+
+    api.lastDrawn = [];
+    /* The compared path first, so the main one stays on top where they coincide. */
+    for (let k = st.results.length - 1; k >= 0; k--) {
+      const res = st.results[k];
+      if (!res.answer || res.answer.status !== 'ok')
+        continue;
+      const drawn = D.path(ctx, res.answer, STYLE[k], 3 * px, px, true);
+      drawn.algorithm = res.algorithm;
+      api.lastDrawn[k] = drawn;
+    }
+    api.lastDrawn = api.lastDrawn.filter(Boolean);
+
+    const radius = Number($('radius').value) || 0;
+    D.pose(ctx, st.start, '#1a7f37', 'S', radius, px);
+    D.pose(ctx, st.goal, '#cf222e', 'G', radius, px);
+  }
+
+  /* ---- panel ------------------------------------------------------------------------------------------- */
+
+  function fmt(v, digits) {
+    return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(digits)) : '\u2013';
+  }
+
+  function renderPoses() {
+    const box = $('poses');
+    box.innerHTML = '';
+    for (const [name, p] of [['start', st.start], ['goal', st.goal]]) {
+      const d = document.createElement('div');
+      const short = (v) => String(+v.toFixed(3));
+      d.textContent = name + ' ' + (p ? '(' + short(p.x) + ', ' + short(p.y) + ')' +
+        (p.heading !== undefined ? ' heading ' + p.heading.toFixed(4) : '') : '\u2013 click the map');
+      if (p && p.heading !== undefined) {
+        const b = document.createElement('button');
+        b.textContent = '\u00d7';
+        b.title = 'free heading (drop it from the query)';
+        b.onclick = () => {
+          delete p.heading;
+          renderPoses();
+          plan();
+        };
+        d.appendChild(b);
+      }
+      box.appendChild(d);
+    }
+  }
+
+  const STAT_ROWS = [
+    ['status', (a) => a.status],
+    ['length', (a) => fmt(a.length, 4)],
+    ['grid_cost', (a) => fmt(a.grid_cost, 4)],
+    ['clear', (a) => (a.clear === undefined ? '\u2013' : String(a.clear))],
+    ['segments', (a) => (a.segments ? a.segments.length + (a.segments.some((s) => s.reverse) ? ' (rev)' : '') : '\u2013')],
+    ['expanded', (a) => fmt(a.stats && a.stats.expanded, 0)],
+    ['search_us', (a) => fmt(a.stats && a.stats.search_us, 0)],
+    ['lane', (a) => (a.stats && a.stats.lane) || '\u2013'],
+  ];
+
+  function renderResults() {
+    const box = $('results');
+    box.innerHTML = '';
+    if (!st.results.length)
+      return;
+    const h = document.createElement('h2');
+    h.textContent = 'Answer';
+    box.appendChild(h);
+    const t = document.createElement('table');
+    t.className = 'stats';
+    const head = t.insertRow();
+    head.appendChild(document.createElement('th'));
+    st.results.forEach((r, k) => {
+      const th = document.createElement('th');
+      th.textContent = r.algorithm;
+      th.style.borderBottom = '3px solid ' + STYLE[k].path;
+      head.appendChild(th);
+    });
+    for (const [name, get] of STAT_ROWS) {
+      const tr = t.insertRow();
+      tr.insertCell().textContent = name;
+      for (const r of st.results) {
+        const td = tr.insertCell();
+        if (r.pending) {
+          td.textContent = '\u2026';
+        } else if (r.error) {
+          td.textContent = name === 'status' ? r.error.code : '';
+          td.className = 'bad';
+        } else {
+          const v = get(r.answer);
+          td.textContent = v;
+          if (name === 'status' || name === 'clear')
+            td.className = v === 'ok' || v === 'true' ? 'ok' : 'bad';
+        }
+      }
+    }
+    box.appendChild(t);
+    for (const r of st.results) {
+      if (r.error) {
+        const e = document.createElement('div');
+        e.className = 'error';
+        e.textContent = r.algorithm + ': ' + errorText(r.error);
+        box.appendChild(e);
+      }
+    }
+    const legend = document.createElement('div');
+    legend.className = 'legend';
+    legend.textContent = 'dashed: driven in reverse \u00b7 ticks: samples \u00b7 dots: waypoints';
+    box.appendChild(legend);
+  }
+
+  function renderBatch() {
+    const box = $('batchinfo');
+    const b = st.batch;
+    if (!b) {
+      box.textContent = '';
+      return;
+    }
+    if (b.pending) {
+      box.textContent = 'running ' + b.request.queries.length + ' queries\u2026';
+      return;
+    }
+    if (b.error) {
+      box.textContent = '';
+      const e = document.createElement('div');
+      e.className = 'error';
+      e.textContent = errorText(b.error);
+      box.appendChild(e);
+      return;
+    }
+    const count = {};
+    let expanded = 0;
+    for (const r of b.answer.results) {
+      const k = r.status === 'error' ? r.error.code : r.status;
+      count[k] = (count[k] || 0) + 1;
+      expanded += (r.stats && r.stats.expanded) || 0;
+    }
+    box.textContent = Object.keys(count).map((k) => count[k] + ' ' + k).join(', ') + '\nexpanded ' + expanded +
+      ', search_us ' + fmt(b.answer.stats && b.answer.stats.search_us, 0) + ', lane ' +
+      ((b.answer.stats && b.answer.stats.lane) || '\u2013');
+  }
+
+  /* ---- queries ----------------------------------------------------------------------------------------- */
+
+  function numberField(id) {
+    const v = $(id).value.trim();
+    return v === '' ? undefined : Number(v);
+  }
+
+  /* The unit, search and samples members the panel sets, as the API names them. */
+  function options(algorithm) {
+    const unit = { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
+    if ($('reverse').checked)
+      unit.reverse = true;
+    const o = {
+      unit,
+      search: { algorithm, connectivity: Number($('conn').value), smoothing: $('smooth').value },
+    };
+    const step = numberField('step');
+    if (step !== undefined)
+      o.samples = { step };
+    return o;
+  }
+
+  function poseJson(p) {
+    const o = { x: p.x, y: p.y };
+    if (p.heading !== undefined)
+      o.heading = p.heading;
+    return o;
+  }
+
+  async function plan() {
+    if (!st.map || !st.start || !st.goal)
+      return;
+    api.inflight++;
+    try {
+      await planRound();
+    } finally {
+      api.inflight--;
+    }
+  }
+
+  async function planRound() {
+    showError(null);
+    const algs = [$('alg').value];
+    if ($('alg2').value)
+      algs.push($('alg2').value);
+    const results = algs.map((algorithm) => {
+      const request = Object.assign({ map: st.map.id, start: poseJson(st.start), goal: poseJson(st.goal) },
+        options(algorithm));
+      return { algorithm, request, pending: true };
+    });
+    st.results = results;
+    renderResults();
+    await Promise.all(results.map((r) => post(r, '/v1/path')));
+    if (st.results !== results)
+      return; /* a newer query, a reset or another map replaced this one */
+    api.lastRequest = results[0].request;
+    api.lastAnswers = results.map((r) => r.answer || { error: r.error });
+    renderResults();
+    draw();
+    api.plans++;
+  }
+
+  /* n random start/goal pairs on passable cells (centres), one POST /v1/paths with the panel's options. */
+  async function runBatch() {
+    if (!st.cells)
+      return;
+    const n = Math.max(1, Math.min(256, Math.floor(numberField('batchn') || 1)));
+    const free = [];
+    const passable = passableLetters();
+    st.cells.rows.forEach((row, y) => {
+      for (let x = 0; x < row.length; x++)
+        if (passable.includes(row[x]))
+          free.push([x + 0.5, y + 0.5]);
+    });
+    if (!free.length)
+      return;
+    const pick = () => free[Math.floor(Math.random() * free.length)];
+    const opts = options($('alg').value);
+    delete opts.samples;
+    const queries = [];
+    for (let i = 0; i < n; i++) {
+      const [sx, sy] = pick();
+      const [gx, gy] = pick();
+      queries.push(Object.assign({ start: { x: sx, y: sy }, goal: { x: gx, y: gy } }, opts));
+    }
+    const b = { request: { map: st.map.id, queries }, pending: true };
+    st.batch = b;
+    renderBatch();
+    await post(b, '/v1/paths');
+    if (st.batch !== b)
+      return;
+    renderBatch();
+    draw();
+    api.batches++;
+  }
+
+  /* ---- input ------------------------------------------------------------------------------------------- */
+
+  function setPick(which) {
+    for (const r of document.querySelectorAll('input[name=pick]'))
+      r.checked = r.value === which;
+  }
+
+  function pickValue() {
+    const r = document.querySelector('input[name=pick]:checked');
+    return r ? r.value : 'start';
+  }
+
+  function placePose(px, py) {
+    let [x, y] = api.screenToWorld(px, py);
+    if (!st.cells || x < 0 || y < 0 || x >= st.cells.width || y >= st.cells.height)
+      return;
+    if ($('snap').checked) {
+      x = Math.floor(x) + 0.5;
+      y = Math.floor(y) + 0.5;
+    }
+    const which = pickValue();
+    const old = st[which];
+    st[which] = { x, y };
+    if (old && old.heading !== undefined)
+      st[which].heading = old.heading;
+    setPick(which === 'start' ? 'goal' : 'start');
+    renderPoses();
+    draw();
+    plan();
+  }
+
+  /* The marker under screen point (px, py), if any: a drag from it sets its heading. */
+  function handleAt(px, py) {
+    for (const name of ['goal', 'start']) {
+      const p = st[name];
+      if (!p)
+        continue;
+      const [sx, sy] = api.worldToScreen(p.x, p.y);
+      if (Math.hypot(sx - px, sy - py) <= HANDLE_PX)
+        return name;
+    }
+    return null;
+  }
+
+  function localPoint(e) {
+    const r = canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  let drag = null;
+
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0 && e.button !== 1)
+      return;
+    const [px, py] = localPoint(e);
+    drag = { x0: px, y0: py, tx: st.view.tx, ty: st.view.ty, moved: false,
+      handle: e.button === 0 ? handleAt(px, py) : null, button: e.button };
+    canvas.setPointerCapture(e.pointerId);
+  });
+
+  canvas.addEventListener('pointermove', (e) => {
+    const [px, py] = localPoint(e);
+    showHover(px, py);
+    if (!drag)
+      return;
+    if (!drag.moved && Math.hypot(px - drag.x0, py - drag.y0) < DRAG_PX)
+      return;
+    drag.moved = true;
+    if (drag.handle) {
+      const p = st[drag.handle];
+      const [wx, wy] = api.screenToWorld(px, py);
+      p.heading = Math.atan2(wy - p.y, wx - p.x);
+      renderPoses();
+    } else {
+      st.view.tx = drag.tx + px - drag.x0;
+      st.view.ty = drag.ty + py - drag.y0;
+    }
+    draw();
+  });
+
+  canvas.addEventListener('pointerup', (e) => {
+    if (!drag)
+      return;
+    const d = drag;
+    drag = null;
+    if (d.moved && d.handle)
+      plan();
+    else if (!d.moved && d.button === 0)
+      placePose(d.x0, d.y0);
+  });
+
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const [px, py] = localPoint(e);
+    zoomAt(px, py, Math.pow(1.0015, -e.deltaY));
+    draw();
+  }, { passive: false });
+
+  canvas.addEventListener('pointerleave', () => {
+    $('hover').textContent = '';
+  });
+
+  function showHover(px, py) {
+    const [x, y] = api.screenToWorld(px, py);
+    const t = terrainAt(x, y);
+    $('hover').textContent = t === null ? '' : 'x ' + x.toFixed(2) + '  y ' + y.toFixed(2) + '  cell (' +
+      Math.floor(x) + ', ' + Math.floor(y) + ") '" + t + "'";
+  }
+
+  function init() {
+    for (const id of ['alg', 'alg2']) {
+      const sel = $(id);
+      for (const a of ALGORITHMS) {
+        const o = document.createElement('option');
+        o.value = o.textContent = a;
+        sel.appendChild(o);
+      }
+    }
+    $('map').addEventListener('change', (e) => selectMap(e.target.value));
+    for (const id of ['radius', 'turning', 'alg', 'alg2', 'conn', 'smooth', 'step', 'reverse'])
+      $(id).addEventListener('change', () => {
+        draw();
+        plan();
+      });
+    $('plan').addEventListener('click', () => plan());
+    $('reset').addEventListener('click', () => {
+      st.start = st.goal = null;
+      st.results = [];
+      st.batch = null;
+      setPick('start');
+      showError(null);
+      renderPoses();
+      renderResults();
+      renderBatch();
+      draw();
+    });
+    $('batch').addEventListener('click', () => runBatch());
+    $('fit').addEventListener('click', () => {
+      fit();
+      draw();
+    });
+    window.addEventListener('resize', () => draw());
+    renderPoses();
+    draw();
+    loadMaps();
+  }
+
+  init();
+})();

@@ -1,0 +1,46 @@
+/* static_route.c — the embedded viewer files (static_route.h). */
+#include "static_route.h"
+
+#include <microhttpd.h>
+#include <string.h>
+
+const ap_static_file *ap_static_find(const char *url)
+{
+    if (url == NULL)
+        return NULL;
+    if (strcmp(url, "/") == 0)
+        url = "/index.html";
+    for (size_t i = 0; i < ap_static_files_n; i++)
+        if (strcmp(ap_static_files[i].path, url) == 0)
+            return &ap_static_files[i];
+    return NULL;
+}
+
+int ap_static_status(const ap_static_file *f, const char *if_none_match)
+{
+    if (f == NULL || if_none_match == NULL)
+        return 200;
+    size_t n = strlen(f->etag);
+    /* A comma-separated list of entity tags; each may carry the weak prefix W/. */
+    for (const char *p = if_none_match; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '*')
+            return 304;
+        if (strncmp(p, "W/", 2) == 0)
+            p += 2;
+        if (strncmp(p, f->etag, n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == ' ' || p[n] == '\t'))
+            return 304;
+        while (*p && *p != ',')
+            p++;
+    }
+    return 200;
+}
+
+void ap_static_add_headers(struct MHD_Response *resp, const ap_static_file *f)
+{
+    if (resp == NULL || f == NULL)
+        return;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, f->etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, AP_STATIC_CACHE_CONTROL);
+}

@@ -1,0 +1,397 @@
+// viewer.test.mjs — the viewer at GET / in Debian's headless Chromium (playwright-core): a real arcpathd on
+// a free loopback port serving config/maps; every query is planned by clicking and dragging on the canvas,
+// and what the page drew (window.arcpathViewer.lastDrawn) must be the API's answer to the same body,
+// fetched directly. Run from the repository root by tests/browser/run.sh (node --test).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const ARCPATHD = process.env.ARCPATHD || 'build/arcpathd';
+const SHOT = process.env.VIEWER_SHOT || dirname(ARCPATHD) + '/viewer.png';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const EPS = 1e-9;
+const STEP_MS = 30000; // every wait is bounded
+
+let server, base, browser, page, canvasBox;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', 'config/maps'],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(base + '/healthz');
+      if (r.status === 200)
+        return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${ARCPATHD} did not answer /healthz within 60 s`);
+}
+
+async function post(path, body) {
+  const r = await fetch(base + path, { method: 'POST', body: JSON.stringify(body) });
+  return { status: r.status, json: await r.json() };
+}
+
+const viewer = (fn, arg) => page.evaluate(fn, arg);
+
+function near(got, want, what) {
+  assert.equal(got.length, want.length, what);
+  for (let i = 0; i < want.length; i++)
+    assert.ok(Math.abs(got[i] - want[i]) <= EPS, `${what}[${i}]: drawn ${got[i]}, answer ${want[i]}`);
+}
+
+// Distance from (x, y) to a drawn primitive (line piece or arc between its drawn angles).
+function distance(p, d) {
+  const [x, y] = p;
+  if (d.type === 'line') {
+    const [ax, ay] = d.start, [bx, by] = d.end;
+    const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
+    return Math.hypot(x - ax - t * dx, y - ay - t * dy);
+  }
+  const [cx, cy] = d.center;
+  const sweep = d.endAngle - d.startAngle;
+  let rel = Math.atan2(y - cy, x - cx) - d.startAngle; // angle travelled from the start, in sweep's sense
+  rel = sweep >= 0 ? ((rel % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)
+    : -((((-rel) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI));
+  if (Math.abs(rel) <= Math.abs(sweep) + 1e-12)
+    return Math.abs(Math.hypot(x - cx, y - cy) - d.radius);
+  return Math.min(Math.hypot(x - d.start[0], y - d.start[1]), Math.hypot(x - d.end[0], y - d.end[1]));
+}
+
+// The drawn path is the answer: same segment count and types, reverse marks, ends within EPS; an arc is a
+// canvas arc with the answer's centre and radius turning the answer's sweep in its sense.
+function assertDrawn(drawn, answer) {
+  assert.equal(answer.status, 'ok');
+  assert.equal(drawn.segments.length, answer.segments.length, 'segment count');
+  answer.segments.forEach((s, i) => {
+    const d = drawn.segments[i];
+    assert.equal(d.type, s.type, `segment ${i} type`);
+    assert.equal(d.reverse, s.reverse === true, `segment ${i} reverse`);
+    near(d.start, s.start, `segment ${i} start`);
+    near(d.end, s.end, `segment ${i} end`);
+    if (s.type === 'arc') {
+      near(d.center, s.center, `segment ${i} center`);
+      assert.equal(d.radius, s.radius);
+      assert.ok(Math.abs(d.endAngle - d.startAngle - s.sweep) <= 1e-12, `segment ${i} sweep`);
+      assert.equal(d.anticlockwise, s.sweep < 0, `segment ${i} direction`);
+    }
+  });
+  // Every sample pose of the answer lies on what was drawn.
+  for (const p of answer.samples || []) {
+    const dmin = Math.min(...drawn.segments.map((d) => distance([p.x, p.y], d)));
+    assert.ok(dmin <= 1e-6, `sample at d=${p.d} is ${dmin} tiles off the drawn path`);
+  }
+}
+
+// Where world point (x, y) is on the page.
+async function pagePoint(x, y) {
+  const [sx, sy] = await viewer(([a, b]) => window.arcpathViewer.worldToScreen(a, b), [x, y]);
+  return [canvasBox.x + sx, canvasBox.y + sy];
+}
+
+// Run action (clicks, drags, changes), then wait until every plan round it started has its answers.
+async function settled(action) {
+  const before = await viewer(() => window.arcpathViewer.plans);
+  await action();
+  await page.waitForFunction((n) => window.arcpathViewer.plans > n && window.arcpathViewer.inflight === 0,
+    before, { timeout: STEP_MS });
+}
+
+async function clickCell(x, y) {
+  const [px, py] = await pagePoint(x + 0.5, y + 0.5);
+  await page.mouse.click(px, py);
+}
+
+// Drag from the world point (x, y) (a marker) by (dx, dy) CSS pixels: sets that marker's heading.
+async function dragFrom(x, y, dx, dy) {
+  const [px, py] = await pagePoint(x, y);
+  await page.mouse.move(px, py);
+  await page.mouse.down();
+  await page.mouse.move(px + dx / 2, py + dy / 2, { steps: 3 });
+  await page.mouse.move(px + dx, py + dy, { steps: 3 });
+  await page.mouse.up();
+}
+
+async function setField(id, value) {
+  await page.locator('#' + id).fill(String(value));
+  await page.locator('#' + id).dispatchEvent('change');
+}
+
+async function openMap(id) {
+  await page.selectOption('#map', id);
+  await page.waitForFunction((m) => {
+    const s = window.arcpathViewer.state;
+    return s.map && s.map.id === m && s.image;
+  }, id, { timeout: STEP_MS });
+  canvasBox = await page.locator('#view').boundingBox();
+}
+
+// A fresh query: no poses, the panel's fields as given (selects and inputs by id), then start and goal
+// clicked on the given cells.
+async function clickQuery(fields, start, goal) {
+  await page.click('#reset');
+  for (const [id, v] of Object.entries(fields)) {
+    if (await page.locator('#' + id).evaluate((e) => e.tagName === 'SELECT'))
+      await page.selectOption('#' + id, String(v));
+    else
+      await setField(id, v);
+  }
+  await clickCell(start[0], start[1]);
+  await settled(() => clickCell(goal[0], goal[1]));
+}
+
+// The page's last plan: the request it sent, what it drew, and the API's answer to that same body.
+async function lastPlan() {
+  const { request, drawn, answers } = await viewer(() => ({
+    request: window.arcpathViewer.lastRequest,
+    drawn: window.arcpathViewer.lastDrawn,
+    answers: window.arcpathViewer.lastAnswers,
+  }));
+  const direct = await post('/v1/path', request);
+  return { request, drawn, answers, direct };
+}
+
+before(async () => {
+  await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(STEP_MS);
+  // Script errors, and every answer of 400 or more (only the error test's 422 is expected).
+  page.problems = [];
+  page.failed = [];
+  page.on('pageerror', (e) => page.problems.push(String(e)));
+  page.on('response', (r) => {
+    if (r.status() >= 400)
+      page.failed.push(r.status() + ' ' + new URL(r.url()).pathname);
+  });
+  await page.goto(base + '/');
+  await page.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
+});
+
+after(async () => {
+  if (browser)
+    await browser.close();
+  if (server && server.exitCode === null) {
+    const done = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await done;
+  }
+});
+
+test('the page\'s files carry an ETag that If-None-Match revalidates', async () => {
+  const r = await fetch(base + '/viewer.js');
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.equal(r.headers.get('cache-control'), 'no-cache');
+  const etag = r.headers.get('etag');
+  assert.match(etag, /^"[0-9]+-[0-9]+"$/);
+  assert.equal(Number(etag.slice(1, -1).split('-')[1]), (await r.arrayBuffer()).byteLength);
+  const status = async (inm) => (await fetch(base + '/viewer.js', { headers: { 'If-None-Match': inm } })).status;
+  assert.equal(await status(etag), 304);
+  assert.equal(await status('W/' + etag), 304);
+  assert.equal(await status('"1-1", ' + etag), 304);
+  assert.equal(await status('"1-1"'), 200);
+  assert.equal(await status(etag.slice(0, -2) + '"'), 200);
+  // Another file has another tag.
+  const other = (await fetch(base + '/viewer.css')).headers.get('etag');
+  assert.notEqual(other, etag);
+});
+
+test('the map list is GET /v1/maps and a map is drawn from its cells', async () => {
+  const maps = (await (await fetch(base + '/v1/maps')).json()).maps.map((m) => m.id);
+  const listed = await page.$$eval('#map option', (os) => os.map((o) => o.value));
+  assert.deepEqual(listed, maps);
+  await openMap('islands');
+  const cells = await viewer(() => ({ w: window.arcpathViewer.state.image.width,
+    h: window.arcpathViewer.state.image.height }));
+  assert.deepEqual(cells, { w: 40, h: 20 });
+  // Cell (2, 2) is ground ('.', white), cell (0, 0) is water ('W'): their pixels on the canvas say so.
+  const px = async (x, y) => {
+    const [sx, sy] = await viewer(([a, b]) => window.arcpathViewer.worldToScreen(a, b), [x + 0.5, y + 0.5]);
+    return viewer(([a, b]) => {
+      const c = document.getElementById('view');
+      const k = window.devicePixelRatio || 1;
+      return Array.from(c.getContext('2d').getImageData(Math.round(a * k), Math.round(b * k), 1, 1).data);
+    }, [sx, sy]);
+  };
+  assert.deepEqual(await px(2, 2), [255, 255, 255, 255]);
+  assert.deepEqual(await px(0, 0), [120, 160, 215, 255]);
+});
+
+test('a clicked grid query draws exactly the API answer, compared with a second algorithm', async () => {
+  await openMap('rooms');
+  await clickQuery({ radius: 0, turning: 0, alg: 'jps_plus', alg2: 'astar', smooth: 'none', step: '' }, [3, 3],
+    [85, 50]);
+  const { request, drawn, answers, direct } = await lastPlan();
+  assert.deepEqual(request.start, { x: 3.5, y: 3.5 });
+  assert.deepEqual(request.goal, { x: 85.5, y: 50.5 });
+  assert.equal(request.search.algorithm, 'jps_plus');
+  assert.equal(direct.status, 200);
+  assert.equal(drawn.length, 2);
+  assert.equal(drawn[0].algorithm, 'jps_plus');
+  assert.equal(drawn[1].algorithm, 'astar');
+  assertDrawn(drawn[0], direct.json);
+  // Raw grid paths: length is the optimal grid cost, the same for both algorithms.
+  assert.ok(Math.abs(answers[0].length - direct.json.grid_cost) < 1e-9);
+  assert.ok(Math.abs(answers[1].grid_cost - direct.json.grid_cost) < 1e-9);
+  const direct2 = await post('/v1/path', { ...request, search: { ...request.search, algorithm: 'astar' } });
+  assertDrawn(drawn[1], direct2.json);
+  // The stats table shows both answers.
+  const table = await page.locator('#results table').innerText();
+  assert.match(table, /jps_plus/);
+  assert.match(table, /astar/);
+  assert.ok(table.includes(direct.json.grid_cost.toFixed(4)), table);
+});
+
+test('the wheel zooms about the cursor, a drag pans, and clicks still land on their cells', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  const view = () => viewer(() => ({ ...window.arcpathViewer.state.view }));
+  const v0 = await view();
+  // The world point under the cursor stays under it while the scale grows (whole pixels: the browser
+  // reports pointer positions in them).
+  const [px, py] = (await pagePoint(30, 20)).map(Math.round);
+  const under = () => viewer(([a, b]) => window.arcpathViewer.screenToWorld(a, b), [px - canvasBox.x, py - canvasBox.y]);
+  const w0 = await under();
+  await page.mouse.move(px, py);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction((s) => window.arcpathViewer.state.view.scale > s, v0.scale);
+  const v1 = await view();
+  assert.ok(Math.abs(v1.scale / v0.scale - Math.pow(1.0015, 200)) < 1e-9, `scale ${v0.scale} -> ${v1.scale}`);
+  near(await under(), w0, 'the world point under the cursor');
+  // A drag on empty ground moves the view by the drag, and sets no pose.
+  await page.mouse.move(px, py);
+  await page.mouse.down();
+  await page.mouse.move(px - 40, py + 25, { steps: 4 });
+  await page.mouse.up();
+  const v2 = await view();
+  assert.ok(Math.abs(v2.tx - v1.tx + 40) < 1e-9 && Math.abs(v2.ty - v1.ty - 25) < 1e-9, JSON.stringify([v1, v2]));
+  assert.equal(await viewer(() => window.arcpathViewer.state.start), null);
+  // Fit puts the first view back.
+  await page.click('#fit');
+  assert.deepEqual(await view(), v0);
+  await page.mouse.move(px, py);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction((sc) => window.arcpathViewer.state.view.scale > sc, v0.scale);
+  assert.deepEqual(await view(), v1);
+  await page.mouse.down();
+  await page.mouse.move(px - 40, py + 25, { steps: 4 });
+  await page.mouse.up();
+  await clickQuery({ alg: 'astar', alg2: '', radius: 0, turning: 0, smooth: 'none', step: '' }, [25, 18], [33, 22]);
+  const { request, drawn, direct } = await lastPlan();
+  assert.deepEqual([request.start, request.goal], [{ x: 25.5, y: 18.5 }, { x: 33.5, y: 22.5 }]);
+  assertDrawn(drawn[0], direct.json);
+  // Raw grid path between cell centres: its length is the grid cost, at least the octile distance 4 + 4 sqrt 2.
+  assert.ok(Math.abs(direct.json.length - direct.json.grid_cost) < 1e-9, `length ${direct.json.length}`);
+  assert.ok(direct.json.length >= 4 + 4 * Math.SQRT2 - 1e-9);
+});
+
+test('a turning-radius query is drawn with true arcs, samples on them', async () => {
+  await openMap('rooms');
+  await clickQuery({ alg2: '', radius: 0.4, turning: 2, alg: 'auto', smooth: 'los', step: 0.5 }, [3, 3],
+    [20, 15]);
+  // Drag east from the start marker: heading 0 (+x).
+  await settled(() => dragFrom(3.5, 3.5, 60, 0));
+  const { request, drawn, direct } = await lastPlan();
+  assert.ok(Math.abs(request.start.heading) < 1e-6, `start heading ${request.start.heading}`);
+  assert.deepEqual(request.unit, { radius: 0.4, turning_radius: 2 });
+  assert.equal(direct.status, 200);
+  assert.equal(drawn.length, 1);
+  assertDrawn(drawn[0], direct.json);
+  const arcs = drawn[0].segments.filter((d) => d.type === 'arc');
+  assert.ok(arcs.length >= 1, 'a turning path has arcs');
+  for (const a of arcs)
+    assert.ok(a.radius >= 2 - 1e-12, `arc radius ${a.radius}`);
+  assert.equal(drawn[0].samples, direct.json.samples.length);
+  assert.ok(drawn[0].samples > 10);
+});
+
+test('a reverse query marks its reverse segments', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  await page.check('#reverse');
+  await clickQuery({ radius: 0.4, turning: 2, alg: 'directional24', alg2: '', step: '' }, [3, 3], [6, 2]);
+  await settled(() => dragFrom(3.5, 3.5, 60, 0));   // start faces east
+  await settled(() => dragFrom(6.5, 2.5, -60, 0));  // goal faces west, behind the start
+  const { request, drawn, direct } = await lastPlan();
+  assert.equal(request.unit.reverse, true);
+  assert.ok(Math.abs(Math.abs(request.goal.heading) - Math.PI) < 1e-6);
+  assertDrawn(drawn[0], direct.json);
+  assert.ok(drawn[0].segments.some((d) => d.reverse), 'some segment is driven in reverse');
+  await page.uncheck('#reverse');
+});
+
+test('API errors are shown with their code and message', async () => {
+  await openMap('rooms');
+  // Cell (0, 0) is the wall around the rooms map.
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [0, 0], [10, 10]);
+  const err = await page.locator('#results .error').innerText();
+  assert.equal(err, 'auto: start_blocked: "start" is on a blocked cell (0, 0) (field start)');
+  assert.deepEqual(await viewer(() => window.arcpathViewer.lastDrawn), []);
+});
+
+test('a batch of random pairs is drawn from one POST /v1/paths', async () => {
+  await openMap('arena');
+  await page.click('#reset');
+  await page.selectOption('#alg', 'auto');
+  await setField('turning', 0);
+  await setField('batchn', 12);
+  const before = await viewer(() => window.arcpathViewer.batches);
+  await page.click('#batch');
+  await page.waitForFunction((n) => window.arcpathViewer.batches > n, before, { timeout: STEP_MS });
+  const { request, answer, drawn } = await viewer(() => ({
+    request: window.arcpathViewer.state.batch.request,
+    answer: window.arcpathViewer.state.batch.answer,
+    drawn: window.arcpathViewer.lastBatchDrawn,
+  }));
+  assert.equal(request.queries.length, 12);
+  assert.equal(answer.results.length, 12);
+  const ok = answer.results.filter((r) => r.status === 'ok');
+  assert.equal(drawn.length, ok.length);
+  ok.forEach((r, i) => assertDrawn(drawn[i], r));
+  assert.match(await page.locator('#batchinfo').innerText(), new RegExp(`${ok.length} ok`));
+});
+
+test('screenshot of a compared turning query', async () => {
+  await openMap('rooms');
+  await clickQuery({ radius: 0.4, turning: 2, alg: 'directional24', alg2: 'directional8', smooth: 'los', step: 1 },
+    [3, 3], [45, 55]);
+  await settled(() => dragFrom(3.5, 3.5, 60, 0));
+  const { request, drawn, answers } = await lastPlan();
+  assert.equal(drawn.length, 2);
+  for (const [k, alg] of [[0, 'directional24'], [1, 'directional8']]) {
+    const direct = await post('/v1/path', { ...request, search: { ...request.search, algorithm: alg } });
+    assertDrawn(drawn[k], direct.json);
+    assert.equal(answers[k].length, direct.json.length);
+  }
+  await page.mouse.move(canvasBox.x + canvasBox.width - 2, canvasBox.y + 2); // the hover readout off the map
+  mkdirSync(dirname(SHOT), { recursive: true });
+  await page.screenshot({ path: SHOT });
+  assert.deepEqual(page.problems, [], 'no script errors on the page');
+  assert.deepEqual(page.failed, ['422 /v1/path'], 'only the error test\'s answer failed');
+});
