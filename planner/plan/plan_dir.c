@@ -607,7 +607,7 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     /* Hybrid (and auto): step 1, the 4-connected grid search. Reversing units skip it: the pipeline is
      * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
     dp->kind = K_HYBRID;
-    dp->auto_mode = row->kind == &ap_plan_kind_auto; /* auto handed the plan over with its own row */
+    dp->auto_mode = row->id == AP_ALG_AUTO; /* auto handed the plan over with its own row */
     if (q->reverse) {
         dp->kind = K_DIR;
         return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
