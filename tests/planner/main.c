@@ -42,6 +42,8 @@ int main(void)
     srunner_add_suite(sr, reeds_shepp_suite());
     srunner_add_suite(sr, grid_suite());
     srunner_add_suite(sr, world_suite());
+    srunner_add_suite(sr, anyangle_suite());
+    srunner_add_suite(sr, circles_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -25,6 +25,8 @@ Suite *dubins_suite(void);
 Suite *reeds_shepp_suite(void);
 Suite *grid_suite(void);
 Suite *world_suite(void);
+Suite *anyangle_suite(void);
+Suite *circles_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */

@@ -1,0 +1,181 @@
+/* graph.c — hug-circle sets and their line-of-sight tests for circle worlds and grid maps (graph.h).
+ *
+ * Source: Red Blob Games, "Circular Obstacle Pathfinding", "Minkowski expansion": the unit's radius is added
+ * to every obstacle and the unit planned as a point. For grids the obstacles' convex corners are the circles
+ * (the issue's observation: a disc's shortest path among squares hugs circles of radius r_u around them).
+ */
+#include "graph.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../base/status.h"
+#include "../world/collide.h"
+
+/* The world a graph's tests read, and the radius they run at. */
+typedef struct space_ctx {
+    const ap_circle_world *cw; /* circle world, or NULL */
+    const ap_map *m;           /* grid map, or NULL */
+    double r;                  /* circle world: r_u; grid: r_u - AP_AA_GRID_TOL (r_u > 0) */
+} space_ctx;
+
+static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r, -AP_CIRCLES_EPS);
+}
+
+static bool circles_arc_ok(const void *ctx, const ap_segment *s)
+{
+    const space_ctx *c = ctx;
+    return ap_circle_world_segment_tol(c->cw, s, c->r, -AP_CIRCLES_EPS);
+}
+
+static bool disc_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_line_clear(c->m, ax, ay, bx, by, c->r);
+}
+
+static bool disc_arc_ok(const void *ctx, const ap_segment *s)
+{
+    const space_ctx *c = ctx;
+    return ap_segment_clear(c->m, s, c->r);
+}
+
+static bool point_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_aa_grid_point_line_ok(c->m, ax, ay, bx, by);
+}
+
+/* A point unit's hug circles have radius 0, so its paths have no arcs: an arc is never usable. */
+static bool point_arc_ok(const void *ctx, const ap_segment *s)
+{
+    return false;
+}
+
+/* A graph with room for n circles and its space context. */
+static ap_aa_graph *graph_new(size_t n)
+{
+    ap_aa_graph *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    size_t k = n > 0 ? n : 1;
+    g->x = malloc(k * sizeof *g->x);
+    g->y = malloc(k * sizeof *g->y);
+    g->R = malloc(k * sizeof *g->R);
+    g->owned = calloc(1, sizeof(space_ctx));
+    if (g->x == NULL || g->y == NULL || g->R == NULL || g->owned == NULL) {
+        ap_aa_graph_free(g);
+        return NULL;
+    }
+    g->space.ctx = g->owned;
+    return g;
+}
+
+void ap_aa_graph_free(ap_aa_graph *g)
+{
+    if (g == NULL)
+        return;
+    free(g->x);
+    free(g->y);
+    free(g->R);
+    free(g->owned);
+    free(g);
+}
+
+int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
+{
+    *out = NULL;
+    if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e7)
+        return AP_E_INVALID_REQUEST;
+    size_t n = ap_circle_world_count(cw);
+    ap_aa_graph *g = graph_new(n);
+    if (g == NULL)
+        return AP_E_NOMEM;
+    const ap_circle *c = ap_circle_world_circles(cw);
+    for (size_t k = 0; k < n; k++) {
+        g->x[k] = c[k].x;
+        g->y[k] = c[k].y;
+        g->R[k] = c[k].r + r_u;
+    }
+    g->n = n;
+    space_ctx *sc = g->owned;
+    sc->cw = cw;
+    sc->r = r_u;
+    g->space.line_ok = circles_line_ok;
+    g->space.arc_ok = circles_arc_ok;
+    g->width = ap_circle_world_width(cw);
+    g->height = ap_circle_world_height(cw);
+    g->unit_radius = r_u;
+    *out = g;
+    return AP_OK;
+}
+
+static bool blocked(const ap_map *m, int32_t i, int32_t j)
+{
+    return !ap_map_passable(m, i, j);
+}
+
+/* Blocked cells among the four that meet at vertex (c, k): bit 0 (c-1, k-1), 1 (c, k-1), 2 (c-1, k),
+ * 3 (c, k). */
+static unsigned vertex_mask(const ap_map *m, int32_t c, int32_t k)
+{
+    return (unsigned)blocked(m, c - 1, k - 1) | (unsigned)blocked(m, c, k - 1) << 1 |
+           (unsigned)blocked(m, c - 1, k) << 2 | (unsigned)blocked(m, c, k) << 3;
+}
+
+int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
+{
+    *out = NULL;
+    if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e3 || (r_u > 0.0 && r_u < AP_AA_GRID_MIN_RADIUS))
+        return AP_E_INVALID_REQUEST;
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        ap_aa_graph *g = pass == 1 ? graph_new(n) : NULL;
+        if (pass == 1 && g == NULL)
+            return AP_E_NOMEM;
+        n = 0;
+        for (int32_t k = 0; k <= m->height; k++)
+            for (int32_t c = 0; c <= m->width; c++) {
+                unsigned b = vertex_mask(m, c, k);
+                /* A convex corner: exactly one incident cell blocked. */
+                if (b == 0 || (b & (b - 1)) != 0)
+                    continue;
+                if (g != NULL) {
+                    g->x[n] = (double)c;
+                    g->y[n] = (double)k;
+                    g->R[n] = r_u;
+                }
+                n++;
+            }
+        if (g == NULL)
+            continue;
+        g->n = n;
+        space_ctx *sc = g->owned;
+        sc->m = m;
+        sc->r = r_u > 0.0 ? r_u - AP_AA_GRID_TOL : 0.0;
+        g->space.line_ok = r_u > 0.0 ? disc_line_ok : point_line_ok;
+        g->space.arc_ok = r_u > 0.0 ? disc_arc_ok : point_arc_ok;
+        g->width = (double)m->width;
+        g->height = (double)m->height;
+        g->unit_radius = r_u;
+        *out = g;
+    }
+    return AP_OK;
+}
+
+bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, double x, double y)
+{
+    if (n == 0)
+        return g->space.line_ok(g->space.ctx, x, y, x, y);
+    for (size_t i = 0; i < n; i++) {
+        bool ok = s[i].type == AP_SEG_ARC && s[i].radius > 0.0 && s[i].sweep != 0.0
+                      ? g->space.arc_ok(g->space.ctx, &s[i])
+                      : g->space.line_ok(g->space.ctx, s[i].x0, s[i].y0, s[i].x1, s[i].y1);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
