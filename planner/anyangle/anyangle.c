@@ -133,10 +133,33 @@ static bool push_dep(ap_aa_query *q, const ap_bitangent *t, uint32_t to, int s_t
     return true;
 }
 
+/* Whether a surfing edge from (x0, y0) to (x1, y1) may touch hug circle k at (px, py) travelling round it
+ * with sense s, by the grid-corner rules of graph.h (quad): on a circle of radius > 0 the touching point
+ * lies on the quarter facing away from the blocked cell; at a radius-0 corner the line does not enter the
+ * cell's quadrant on either side of the corner (a shortest path bends round the corner with the cell inside
+ * the bend, so both its lines there are tangent), and the cell lies on the side the path turns to (sense s;
+ * on the line itself, either). Other circles: always. */
+static bool corner_ok(const ap_aa_query *q, uint32_t k, const ap_bitangent *t, double px, double py, int s)
+{
+    if (k >= q->n || q->g->quad == NULL)
+        return true;
+    const uint8_t b = q->g->quad[k];
+    const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;
+    const double R = q->g->R[k];
+    if (R > 0.0)
+        return (px - q->g->x[k]) * qx <= 1e-9 * R && (py - q->g->y[k]) * qy <= 1e-9 * R;
+    const double dx = t->x1 - t->x0, dy = t->y1 - t->y0, tiny = 1e-12 * (dx * dx + dy * dy);
+    if (dx * dy * qx * qy > tiny)
+        return false;
+    return (dx * qy - dy * qx) * (double)s >= -tiny;
+}
+
 /* Every usable surfing edge leaving circle c with sense s (Red Blob: the bitangents between c and every
  * other circle, thrown away without line of sight), computed on first use in this run. Never toward the
  * start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at the
- * goal are node 1). On a radius-0 circle the lines do not depend on s, so both senses share one list. */
+ * goal are node 1). Lines that break a grid corner's rule (corner_ok) are dropped before their
+ * line-of-sight test. On a radius-0 circle without corner rules the lines do not depend on s, so both
+ * senses share one list. */
 static bool departures(ap_aa_query *q, uint32_t c, int s, const aa_dep **out, uint32_t *count)
 {
     const uint32_t slot = 2 * c + (s > 0);
@@ -147,18 +170,18 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const aa_dep **out, ui
             if (j == c || j == q->n)
                 continue;
             const double jx = circle_x(q, j), jy = circle_y(q, j), jr = circle_r(q, j);
-            bool seen = false, ok = false;
+            int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
             for (int s_to = 1; s_to >= -1; s_to -= 2) {
                 if (s_to < 0 && j == q->n + 1)
                     break;
                 ap_bitangent t;
                 if (!ap_bitangent_of(cx, cy, cr, s, jx, jy, jr, s_to, &t))
                     continue;
-                /* On a radius-0 target both senses are the same line: one line-of-sight test. */
-                if (!(seen && jr == 0.0))
-                    ok = line_ok(q, &t);
-                seen = true;
-                if (ok && !push_dep(q, &t, j, s_to))
+                if (!corner_ok(q, c, &t, t.x0, t.y0, s) || !corner_ok(q, j, &t, t.x1, t.y1, s_to))
+                    continue;
+                if (los < 0 || jr != 0.0)
+                    los = line_ok(q, &t);
+                if (los && !push_dep(q, &t, j, s_to))
                     return false;
             }
         }
@@ -166,7 +189,7 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const aa_dep **out, ui
         q->dep_stamp[slot] = q->stamp;
         q->dep_off[slot] = off;
         q->dep_cnt[slot] = cnt;
-        if (cr == 0.0) {
+        if (cr == 0.0 && (c >= q->n || q->g->quad == NULL)) {
             const uint32_t other = 2 * c + (s <= 0);
             q->dep_stamp[other] = q->stamp;
             q->dep_off[other] = off;

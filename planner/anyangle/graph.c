@@ -81,6 +81,7 @@ void ap_aa_graph_free(ap_aa_graph *g)
     free(g->x);
     free(g->y);
     free(g->R);
+    free(g->quad);
     free(g->owned);
     free(g);
 }
@@ -134,6 +135,10 @@ int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
     size_t n = 0;
     for (int pass = 0; pass < 2; pass++) {
         ap_aa_graph *g = pass == 1 ? graph_new(n) : NULL;
+        if (g != NULL && (g->quad = malloc(n > 0 ? n : 1)) == NULL) {
+            ap_aa_graph_free(g);
+            g = NULL;
+        }
         if (pass == 1 && g == NULL)
             return AP_E_NOMEM;
         n = 0;
@@ -147,6 +152,8 @@ int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
                     g->x[n] = (double)c;
                     g->y[n] = (double)k;
                     g->R[n] = r_u;
+                    /* Bit 0 of b's single bit index: the cell is at column c (toward +x); bit 1: row k. */
+                    g->quad[n] = (uint8_t)(__builtin_ctz(b));
                 }
                 n++;
             }

@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/path.h"
 #include "../world/circles.h"
@@ -59,6 +60,12 @@ typedef struct ap_aa_graph {
     double unit_radius;   /* r_u, tiles */
     size_t n;             /* hug circles: centre (x[k], y[k]), radius R[k] */
     double *x, *y, *R;    /* owned */
+    /* Grid corners only (else NULL): per circle, the blocked cell's quadrant seen from the corner, bit 0 set
+     * when it lies toward +x, bit 1 toward +y. A shortest path only touches a corner circle on the quarter
+     * facing away from that cell, and at a radius-0 corner only along lines that do not enter the cell's
+     * quadrant on either side of the corner (tangent lines), turning toward the cell (anyangle.c uses both
+     * to skip lines before their line-of-sight test). */
+    uint8_t *quad;
     void *owned;          /* per-kind context held by space.ctx when the graph owns it, else NULL */
 } ap_aa_graph;
 

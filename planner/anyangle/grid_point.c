@@ -124,12 +124,6 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
         return false;
     if (ax == bx && ay == by)
         return point_ok(m, ax, ay);
-    if (through_squeeze(m, ax, ay, bx, by))
-        return false;
-    if (ay == by && along_blocked_edge(m, false, ay, fmin(ax, bx), fmax(ax, bx)))
-        return false;
-    if (ax == bx && along_blocked_edge(m, true, ax, fmin(ay, by), fmax(ay, by)))
-        return false;
     /* Walk the columns of cells from A's end toward B's, so a blocked line usually fails near its start
      * (the search asks mostly about lines that are blocked). In each column the segment's rows over the
      * column's x-range, plus one each side for the slack. */
@@ -159,5 +153,10 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
                 return false;
         }
     }
-    return true;
+    /* The rarer failures last: most lines the search asks about already failed in the walk. */
+    if (ay == by && along_blocked_edge(m, false, ay, fmin(ax, bx), fmax(ax, bx)))
+        return false;
+    if (ax == bx && along_blocked_edge(m, true, ax, fmin(ay, by), fmax(ay, by)))
+        return false;
+    return !through_squeeze(m, ax, ay, bx, by);
 }
