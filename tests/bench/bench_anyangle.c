@@ -8,17 +8,17 @@
  * Grids: den520d and arena2, every k-th scenario line (cell centre to cell centre) for a point unit and a
  * unit of radius 0.5 (whose start and goal must be free of blocked cells' interiors by 0.5: lines where
  * they are not are skipped). Build = ap_aa_graph_* plus ap_aa_query_create. Each query is timed alone
- * (CLOCK_MONOTONIC); the lazy graph is rebuilt for every query (nothing is kept between queries). Uses only
+ * (ap_clock_ns, CLOCK_MONOTONIC); the lazy graph is rebuilt for every query (nothing is kept between queries). Uses only
  * planner/.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../planner/anyangle/anyangle.h"
 #include "../../planner/base/status.h"
+#include "../../planner/search/search.h"
 #include "../../planner/world/circles.h"
 #include "../../planner/world/map.h"
 
@@ -32,9 +32,7 @@ static double rand01(void)
 
 static double now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+    return (double)ap_clock_ns() / 1e3;
 }
 
 static int cmp_d(const void *a, const void *b)

@@ -127,9 +127,7 @@ END_TEST
 
 START_TEST(external_and_internal_bitangents)
 {
-    /* Two circles of radius 1 at (6, 5) and (14, 5). Start below the first, goal below the second, the
-     * straight line blocked by neither... then a wall: the path from above-left to below-right must take an
-     * internal bitangent between them, from below-left to below-right an external one. */
+    /* Two circles of radius 1 at (6, 5) and (14, 5) (Red Blob's bitangent figures). */
     const ap_circle c[] = {{6, 5, 1}, {14, 5, 1}};
     cw_case k;
     cw_open(&k, 20, 10, c, 2, 0.0);
@@ -141,11 +139,15 @@ START_TEST(external_and_internal_bitangents)
     ck_assert_double_eq_tol(L, 2 * leg + 2 * turn + 8.0, 1e-12);
     ck_assert_uint_eq(count_arcs(&res), 2);
     ck_assert_double_eq_tol(res.segs[2].length, 8.0, 1e-12);
-    /* From (6, 1) (below the first) to (14, 9) (above the second), the line through (10, 5) touches
-     * nothing; from (6, 7.5) to (14, 2.5) it would pass the centres' line at 10: also free. Force an
-     * internal bitangent: start right under circle 0's bottom, goal right above circle 1's top. */
-    L = cw_run(&k, 4, 6.2, 16, 3.8, &res);
-    ck_assert(count_arcs(&res) >= 1);
+    /* Start just above circle 0's axis on its left, goal just below circle 1's on its right: the path
+     * goes over the first circle and under the second, so the middle piece is the internal bitangent
+     * (length sqrt(8^2 - (1 + 1)^2)) and the two arcs turn opposite ways. */
+    L = cw_run(&k, 4, 5.5, 16, 4.5, &res);
+    ck_assert_uint_eq(res.n_segs, 5);
+    ck_assert_double_eq_tol(res.segs[2].length, sqrt(60.0), 1e-12);
+    ck_assert(res.segs[1].type == AP_SEG_ARC && res.segs[3].type == AP_SEG_ARC);
+    ck_assert(res.segs[1].sweep * res.segs[3].sweep < 0.0);
+    ck_assert_double_eq_tol(res.segs[1].sweep, -res.segs[3].sweep, 1e-12); /* symmetric about (10, 5) */
     cw_close(&k);
 }
 END_TEST
