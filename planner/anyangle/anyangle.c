@@ -22,14 +22,6 @@ typedef struct aa_node {
     int32_t s;
 } aa_node;
 
-/* A departure: a usable surfing edge leaving a circle with a given sense, toward circle `to` entered with
- * sense s_to. */
-typedef struct aa_dep {
-    ap_bitangent t;
-    uint32_t to;
-    int32_t s_to;
-} aa_dep;
-
 /* The domain's context: search.h passes it as const, the query behind it is this thread's to mutate. */
 typedef struct aa_self {
     ap_aa_query *q;
@@ -46,7 +38,7 @@ struct ap_aa_query {
     uint32_t hcap;
     uint32_t stamp;      /* bumped per search run: empties the hash and the departure cache in O(1) */
     uint32_t *dep_stamp, *dep_off, *dep_cnt; /* per (circle, sense) = 2 (n + 2) entries */
-    aa_dep *deps;
+    ap_aa_dep *deps;
     size_t n_deps, deps_cap;
     bool overflow, nomem;
     ap_workspace ws;
@@ -94,7 +86,7 @@ static uint32_t hash_slot(uint64_t key, uint32_t mask)
 
 /* The id of the arrival with key (new: filled from its departure d); UINT32_MAX when the capacity is spent
  * (the run is then void: q->overflow). */
-static uint32_t node_id(ap_aa_query *q, uint64_t key, const aa_dep *d)
+static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
 {
     const uint32_t mask = q->hcap - 1;
     uint32_t i = hash_slot(key, mask);
@@ -117,87 +109,58 @@ static uint32_t node_id(ap_aa_query *q, uint64_t key, const aa_dep *d)
 
 /* ---- departures ----------------------------------------------------------------------------------------- */
 
-static bool push_dep(ap_aa_query *q, const ap_bitangent *t, uint32_t to, int s_to)
+static bool push_dep(void *ctx, const ap_aa_dep *d)
 {
+    ap_aa_query *q = ctx;
     if (q->n_deps == q->deps_cap) {
         size_t cap = q->deps_cap > 0 ? 2 * q->deps_cap : 1024;
-        aa_dep *d = realloc(q->deps, cap * sizeof *d);
-        if (d == NULL) {
+        ap_aa_dep *p = realloc(q->deps, cap * sizeof *p);
+        if (p == NULL) {
             q->nomem = true;
             return false;
         }
-        q->deps = d;
+        q->deps = p;
         q->deps_cap = cap;
     }
-    q->deps[q->n_deps++] = (aa_dep){*t, to, s_to};
+    q->deps[q->n_deps++] = *d;
     return true;
 }
 
-/* Whether a surfing edge from (x0, y0) to (x1, y1) may touch hug circle k at (px, py) travelling round it
- * with sense s, by the grid-corner rules of graph.h (quad): on a circle of radius > 0 the touching point
- * lies on the quarter facing away from the blocked cell; at a radius-0 corner the line does not enter the
- * cell's quadrant on either side of the corner (a shortest path bends round the corner with the cell inside
- * the bend, so both its lines there are tangent), and the cell lies on the side the path turns to (sense s;
- * on the line itself, either). Other circles: always. */
-static bool corner_ok(const ap_aa_query *q, uint32_t k, const ap_bitangent *t, double px, double py, int s)
+/* The usable surfing edges leaving circle c with sense s, in two parts: part 0 toward the hug circles (the
+ * graph's eager table when it has one, else computed on first use in this run, Red Blob's lazy
+ * neighbours()), part 1 the line to the goal when usable (per run: the goal is the query's). Never toward
+ * the start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at
+ * the goal are node 1). On a radius-0 circle without corner rules the lines do not depend on s, so both
+ * senses share one computed list. */
+static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2], uint32_t nd[2])
 {
-    if (k >= q->n || q->g->quad == NULL)
-        return true;
-    const uint8_t b = q->g->quad[k];
-    const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;
-    const double R = q->g->R[k];
-    if (R > 0.0)
-        return (px - q->g->x[k]) * qx <= 1e-9 * R && (py - q->g->y[k]) * qy <= 1e-9 * R;
-    const double dx = t->x1 - t->x0, dy = t->y1 - t->y0, tiny = 1e-12 * (dx * dx + dy * dy);
-    if (dx * dy * qx * qy > tiny)
-        return false;
-    return (dx * qy - dy * qx) * (double)s >= -tiny;
-}
-
-/* Every usable surfing edge leaving circle c with sense s (Red Blob: the bitangents between c and every
- * other circle, thrown away without line of sight), computed on first use in this run. Never toward the
- * start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at the
- * goal are node 1). Lines that break a grid corner's rule (corner_ok) are dropped before their
- * line-of-sight test. On a radius-0 circle without corner rules the lines do not depend on s, so both
- * senses share one list. */
-static bool departures(ap_aa_query *q, uint32_t c, int s, const aa_dep **out, uint32_t *count)
-{
+    const ap_aa_graph *g = q->g;
     const uint32_t slot = 2 * c + (s > 0);
+    const bool eager = c < q->n && g->dep_start != NULL;
     if (q->dep_stamp[slot] != q->stamp) {
         const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
         const uint32_t off = (uint32_t)q->n_deps;
-        for (uint32_t j = 0; j < q->n + 2; j++) {
-            if (j == c || j == q->n)
-                continue;
-            const double jx = circle_x(q, j), jy = circle_y(q, j), jr = circle_r(q, j);
-            int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
-            for (int s_to = 1; s_to >= -1; s_to -= 2) {
-                if (s_to < 0 && j == q->n + 1)
-                    break;
-                ap_bitangent t;
-                if (!ap_bitangent_of(cx, cy, cr, s, jx, jy, jr, s_to, &t))
-                    continue;
-                if (!corner_ok(q, c, &t, t.x0, t.y0, s) || !corner_ok(q, j, &t, t.x1, t.y1, s_to))
-                    continue;
-                if (los < 0 || jr != 0.0)
-                    los = line_ok(q, &t);
-                if (los && !push_dep(q, &t, j, s_to))
-                    return false;
-            }
-        }
+        if (!eager && !ap_aa_graph_departures(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+            return false;
+        ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
+        if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
+            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && line_ok(q, &goal.t) && !push_dep(q, &goal))
+            return false;
         const uint32_t cnt = (uint32_t)(q->n_deps - off);
         q->dep_stamp[slot] = q->stamp;
         q->dep_off[slot] = off;
         q->dep_cnt[slot] = cnt;
-        if (cr == 0.0 && (c >= q->n || q->g->quad == NULL)) {
+        if (cr == 0.0 && (c >= q->n || g->quad == NULL)) {
             const uint32_t other = 2 * c + (s <= 0);
             q->dep_stamp[other] = q->stamp;
             q->dep_off[other] = off;
             q->dep_cnt[other] = cnt;
         }
     }
-    *out = q->deps + q->dep_off[slot];
-    *count = q->dep_cnt[slot];
+    d[0] = eager ? g->deps + g->dep_start[slot] : NULL;
+    nd[0] = eager ? g->dep_start[slot + 1] - g->dep_start[slot] : 0;
+    d[1] = q->deps + q->dep_off[slot];
+    nd[1] = q->dep_cnt[slot];
     return true;
 }
 
@@ -226,25 +189,28 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
         return 0;
     const aa_node a = q->nodes[u];
     const double R = circle_r(q, a.c);
-    const aa_dep *d;
-    uint32_t nd;
-    if (!departures(q, a.c, a.s, &d, &nd))
+    const ap_aa_dep *dd[2];
+    uint32_t ndd[2];
+    if (!departures(q, a.c, a.s, dd, ndd))
         return 0;
     int k = 0;
-    for (uint32_t i = 0; i < nd; i++) {
-        double hug = 0.0;
-        if (u != 0) {
-            if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1))
-                continue;
-            double sw = hug_sweep(q, &a, R, d[i].t.h);
-            if (sw < 0.0)
-                continue;
-            hug = R * sw;
+    for (int part = 0; part < 2; part++) {
+        const ap_aa_dep *d = dd[part];
+        for (uint32_t i = 0; i < ndd[part]; i++) {
+            double hug = 0.0;
+            if (u != 0) {
+                if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1))
+                    continue;
+                double sw = hug_sweep(q, &a, R, d[i].t.h);
+                if (sw < 0.0)
+                    continue;
+                hug = R * sw;
+            }
+            uint32_t v = d[i].to == q->n + 1 ? 1 : node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i]);
+            if (v == UINT32_MAX)
+                return k;
+            out[k++] = (ap_succ){v, hug + d[i].t.len};
         }
-        uint32_t v = d[i].to == q->n + 1 ? 1 : node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i]);
-        if (v == UINT32_MAX)
-            return k;
-        out[k++] = (ap_succ){v, hug + d[i].t.len};
     }
     return k;
 }

@@ -82,6 +82,8 @@ void ap_aa_graph_free(ap_aa_graph *g)
     free(g->y);
     free(g->R);
     free(g->quad);
+    free(g->dep_start);
+    free(g->deps);
     free(g->owned);
     free(g);
 }
@@ -170,6 +172,8 @@ int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
         g->unit_radius = r_u;
         *out = g;
     }
+    /* Without the eager table the graph still works (lazily), so a failed build is not an error. */
+    ap_aa_graph_precompute(*out);
     return AP_OK;
 }
 
@@ -185,4 +189,89 @@ bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, do
             return false;
     }
     return true;
+}
+
+bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s)
+{
+    if (k >= g->n || g->quad == NULL)
+        return true;
+    const uint8_t b = g->quad[k];
+    const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;
+    const double R = g->R[k];
+    if (R > 0.0)
+        return (px - g->x[k]) * qx <= 1e-9 * R && (py - g->y[k]) * qy <= 1e-9 * R;
+    const double dx = t->x1 - t->x0, dy = t->y1 - t->y0, tiny = 1e-12 * (dx * dx + dy * dy);
+    if (dx * dy * qx * qy > tiny)
+        return false;
+    return (dx * qy - dy * qx) * (double)s >= -tiny;
+}
+
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    for (uint32_t j = 0; j < g->n; j++) {
+        if (j == c)
+            continue;
+        int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
+        for (int s_to = 1; s_to >= -1; s_to -= 2) {
+            ap_aa_dep d = {.to = j, .s_to = s_to};
+            if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
+                continue;
+            if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
+                continue;
+            if (los < 0 || g->R[j] != 0.0)
+                los = g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
+            if (los && !sink(ctx, &d))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The sink of ap_aa_graph_precompute: appends to g->deps, doubling the capacity. */
+typedef struct dep_buf {
+    ap_aa_graph *g;
+    size_t cap;
+} dep_buf;
+
+static bool append_dep(void *ctx, const ap_aa_dep *d)
+{
+    dep_buf *b = ctx;
+    ap_aa_graph *g = b->g;
+    if (g->n_deps == b->cap) {
+        size_t cap = b->cap > 0 ? 2 * b->cap : 1024;
+        ap_aa_dep *p = realloc(g->deps, cap * sizeof *p);
+        if (p == NULL)
+            return false;
+        g->deps = p;
+        b->cap = cap;
+    }
+    g->deps[g->n_deps++] = *d;
+    return true;
+}
+
+int ap_aa_graph_precompute(ap_aa_graph *g)
+{
+    if (g->dep_start != NULL)
+        return AP_OK;
+    g->dep_start = malloc((2 * g->n + 1) * sizeof *g->dep_start);
+    g->n_deps = 0;
+    if (g->dep_start == NULL)
+        return AP_E_NOMEM;
+    dep_buf b = {g, 0};
+    for (uint32_t k = 0; k < g->n; k++)
+        for (int s = -1; s <= 1; s += 2) {
+            g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
+            if (!ap_aa_graph_departures(g, k, g->x[k], g->y[k], g->R[k], s, append_dep, &b) ||
+                g->n_deps > UINT32_MAX / 2) {
+                free(g->dep_start);
+                free(g->deps);
+                g->dep_start = NULL;
+                g->deps = NULL;
+                g->n_deps = 0;
+                return AP_E_NOMEM;
+            }
+        }
+    g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
+    return AP_OK;
 }

@@ -37,12 +37,21 @@
 #include <stdint.h>
 
 #include "../base/path.h"
+#include "tangent.h"
 #include "../world/circles.h"
 #include "../world/map.h"
 
 /* Grid maps: the margin below r_u at which collide.c's strict tests are run, and the least r_u > 0. */
 #define AP_AA_GRID_TOL 1e-7
 #define AP_AA_GRID_MIN_RADIUS 1e-5
+
+/* A usable surfing edge leaving a circle: the line t, toward hug circle `to` (index in the graph, or the
+ * goal's index in a query) entered with sense s_to (tangent.h). */
+typedef struct ap_aa_dep {
+    ap_bitangent t;
+    uint32_t to;
+    int32_t s_to;
+} ap_aa_dep;
 
 /* Line-of-sight tests in the closure model above, over the world held in ctx (borrowed). */
 typedef struct ap_aa_space {
@@ -67,6 +76,11 @@ typedef struct ap_aa_graph {
      * to skip lines before their line-of-sight test). */
     uint8_t *quad;
     void *owned;          /* per-kind context held by space.ctx when the graph owns it, else NULL */
+    /* The eager part (ap_aa_graph_precompute), or NULL: the departures of circle k with sense s toward the
+     * other hug circles are deps[dep_start[2k + (s > 0)] .. dep_start[2k + (s > 0) + 1]). */
+    uint32_t *dep_start;
+    ap_aa_dep *deps;
+    size_t n_deps;
 } ap_aa_graph;
 
 /* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
@@ -77,6 +91,32 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
  * blocked) as a circle of radius r_u. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells). */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
+
+/* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
+ * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
+ * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it; circle graphs stay lazy
+ * unless the caller asks. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call
+ * before sharing the graph. */
+int ap_aa_graph_precompute(ap_aa_graph *g);
+
+/* Receives one departure; returns false to stop (out of memory). */
+typedef bool (*ap_aa_dep_sink)(void *ctx, const ap_aa_dep *d);
+
+/* Every usable surfing edge leaving the circle (cx, cy, cr) with sense s toward the hug circles j != c
+ * (c: the circle's index, or UINT32_MAX for a query's start), both senses at each target (one line of
+ * sight test when the target has radius 0), passed to sink in target order (Red Blob: the bitangents
+ * between the circle and every other, thrown away without line of sight; grid-corner rules drop lines
+ * before their test, ap_aa_corner_ok). Returns false when the sink did. Pure apart from the sink. */
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx);
+
+/* Whether the surfing edge t may touch hug circle k at (px, py) travelling round it with sense s, by the
+ * grid-corner rules (quad): on a circle of radius > 0 the touching point lies on the quarter facing away
+ * from the blocked cell; at a radius-0 corner the line does not enter the cell's quadrant on either side of
+ * the corner (a shortest path bends round the corner with the cell inside the bend, so both its lines
+ * there are tangent) and the cell lies on the side the path turns to (sense s; on the line itself,
+ * either). k >= n (start, goal) or a graph without quad: always true. */
+bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s);
 
 /* Free a graph (NULL is ignored). */
 void ap_aa_graph_free(ap_aa_graph *g);

@@ -5,13 +5,16 @@
  *
  * Circle worlds: 100 / 1,000 / 10,000 circles of radius uniform in [0.5, 2] at a constant density (world
  * side 10 sqrt(n) tiles, fixed seed), unit radius 0.25; queries between random free points (fixed seed).
- * Grids: den520d and arena2, every k-th scenario line (cell centre to cell centre) for a point unit and a
+ * Lazy: the search computes a circle's surfing edges when it first reaches it (per query); eager: the
+ * graph's table (ap_aa_graph_precompute, counted in build) for 100 and 1,000 circles; 10,000 lazy only.
+ * Grids (always eager): den520d and arena2, every k-th scenario line (cell centre to cell centre) for a point unit and a
  * unit of radius 0.5 (whose start and goal must be free of blocked cells' interiors by 0.5: lines where
  * they are not are skipped). Build = ap_aa_graph_* plus ap_aa_query_create. Each query is timed alone
  * (ap_clock_ns, CLOCK_MONOTONIC); the lazy graph is rebuilt for every query (nothing is kept between queries). Uses only
  * planner/.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +86,7 @@ static void run_queries(const char *label, const ap_aa_graph *g, double build_ms
     ap_aa_query_free(q);
 }
 
-static void circle_world(size_t n, size_t queries)
+static void circle_world(size_t n, size_t queries, bool eager)
 {
     double side = 10.0 * sqrt((double)n);
     ap_circle *c = malloc(n * sizeof *c);
@@ -98,6 +101,8 @@ static void circle_world(size_t n, size_t queries)
         free(c);
         return;
     }
+    if (eager && ap_aa_graph_precompute(g) != AP_OK)
+        printf("circles %zu: eager table out of memory, lazy\n", n);
     double build_ms = (now_us() - t0) / 1e3;
     double (*p)[4] = malloc(queries * sizeof *p);
     for (size_t i = 0; i < queries; i++)
@@ -111,7 +116,7 @@ static void circle_world(size_t n, size_t queries)
             p[i][2 * k + 1] = y;
         }
     char label[64];
-    snprintf(label, sizeof label, "circles n=%zu (side %.0f)", n, side);
+    snprintf(label, sizeof label, "circles n=%zu (side %.0f) %s", n, side, eager ? "eager" : "lazy");
     run_queries(label, g, build_ms, (const double(*)[4])p, queries);
     free(p);
     ap_aa_graph_free(g);
@@ -192,9 +197,15 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "../shared/data/movingai";
     size_t max = argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : 200;
-    circle_world(100, 200);
-    circle_world(1000, 100);
-    circle_world(10000, 20);
+    for (int eager = 0; eager < 2; eager++) {
+        unsigned long long seed = rng_state; /* the same worlds and queries lazy and eager */
+        circle_world(100, 200, eager);
+        circle_world(1000, 100, eager);
+        if (!eager)
+            circle_world(10000, 20, false);
+        if (!eager)
+            rng_state = seed;
+    }
     grid_map(dir, "den520d", max, 0.0);
     grid_map(dir, "arena2", max, 0.0);
     grid_map(dir, "den520d", max, 0.5);

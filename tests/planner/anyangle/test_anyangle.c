@@ -407,9 +407,10 @@ START_TEST(point_rule_on_grids)
     aa_oracle_world ow = {NULL, 0, 0, 0, m, 0.25};
     ck_assert_double_eq_tol(res.length, aa_oracle_length(&ow, 0.5, 1.5, 3.5, 1.5), 1e-12);
     ck_assert(res.length > 2 * sqrt(0.5) + 2.0);
-    ck_assert_int_eq(ap_aa_graph_grid(m, 1e-7, &g) == AP_E_INVALID_REQUEST, 1);
     ap_aa_query_free(q);
     ap_aa_graph_free(g);
+    ck_assert_int_eq(ap_aa_graph_grid(m, 1e-7, &g), AP_E_INVALID_REQUEST); /* below AP_AA_GRID_MIN_RADIUS */
+    ck_assert_ptr_null(g);
     ap_map_free(m);
 }
 END_TEST
