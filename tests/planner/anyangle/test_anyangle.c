@@ -256,6 +256,11 @@ START_TEST(random_circle_worlds_match_the_oracle)
             c[i] = (ap_circle){ap_test_rand01(&g) * 20, ap_test_rand01(&g) * 20, 0.3 + ap_test_rand01(&g) * 2.7};
         cw_case k;
         cw_open(&k, 20, 20, c, n, radii[t % 3]);
+        /* Every other world with the eager table: both ways must meet the oracle. */
+        if (t % 2 == 1) {
+            ck_assert_int_eq(ap_aa_graph_precompute(k.g), AP_OK);
+            ck_assert_ptr_nonnull(k.g->dep_start);
+        }
         double sx, sy, gx, gy;
         random_point(&g, &k.ow, 20, 20, &sx, &sy);
         random_point(&g, &k.ow, 20, 20, &gx, &gy);
