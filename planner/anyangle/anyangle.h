@@ -20,11 +20,13 @@
  * point and itself gives a strictly shorter path along pieces of the same two usable lines, so no shortest
  * path contains such a pair, whatever the path before the arrival was.
  *
- * Lazy generation: a circle's departures for one sense (all bitangents to every other circle and to the
- * goal, with line of sight) are computed when an arrival on it is first expanded, and kept for the rest of
- * the query. Node ids are handed out as nodes are generated (a hash from (circle, origin circle, senses)
- * to id); the A* workspace is sized for AP_AA_NODES_START ids and, when a search runs out, grown four-fold
- * and the search rerun (up to AP_AA_NODES_MAX).
+ * Lazy and eager generation: a circle's departures for one sense (every usable bitangent to the other hug
+ * circles) come from the graph's eager table when it has one (ap_aa_graph_precompute: grids always), else
+ * they are computed when an arrival on the circle is first expanded (Red Blob's lazy neighbours()) and kept
+ * for the rest of the query; the line to the goal, and the start's lines, are always per query. Node ids
+ * are handed out as nodes are generated (a hash from (circle, origin circle, senses) to id); the A*
+ * workspace is sized for AP_AA_NODES_START ids and, when a search runs out, grown four-fold and the search
+ * rerun (up to AP_AA_NODES_MAX).
  *
  * Output: lines and arcs (path.h) from the start to the goal: G1 at every join (a surfing edge leaves an
  * arc along the arc's end heading), arcs of radius R_c (= r_obstacle + r_u), total length optimal in the
@@ -33,7 +35,8 @@
  *
  * Memory per query object (one thread at a time): per node id of capacity, the A* workspace (search.h,
  * 57 bytes) + node data (72 bytes) + 2 hash slots (16 bytes each); per circle 16 bytes of departure
- * bookkeeping; the departures computed (56 bytes each, up to 2 (n + 1) per circle and sense reached).
+ * bookkeeping; the departures computed in the query (56 bytes each, up to 2 (n + 1) per circle and sense
+ * reached when lazy; the start's and one goal line per circle and sense reached when eager).
  */
 #ifndef AP_ANYANGLE_H
 #define AP_ANYANGLE_H

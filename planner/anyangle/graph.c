@@ -173,7 +173,8 @@ int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
         *out = g;
     }
     /* Without the eager table the graph still works (lazily), so a failed build is not an error. */
-    ap_aa_graph_precompute(*out);
+    if ((*out)->n <= AP_AA_EAGER_AUTO_MAX)
+        ap_aa_graph_precompute(*out);
     return AP_OK;
 }
 

@@ -41,6 +41,10 @@
 #include "../world/circles.h"
 #include "../world/map.h"
 
+/* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
+ * den520d's 912 corners take about 0.3 s, Paris_1_1024's 11,638 about 50 s on the development machine). */
+#define AP_AA_EAGER_AUTO_MAX 4096
+
 /* Grid maps: the margin below r_u at which collide.c's strict tests are run, and the least r_u > 0. */
 #define AP_AA_GRID_TOL 1e-7
 #define AP_AA_GRID_MIN_RADIUS 1e-5
@@ -89,13 +93,15 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
 
 /* The graph of grid map m (borrowed) for unit radius r_u (0, or finite in [AP_AA_GRID_MIN_RADIUS, 1e3]):
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
- * blocked) as a circle of radius r_u. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells). */
+ * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
+ * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
+ * table's O(corners^2) line-of-sight tests. */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
  * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
- * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it; circle graphs stay lazy
- * unless the caller asks. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call
+ * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
+ * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call
  * before sharing the graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 

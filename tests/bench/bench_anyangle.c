@@ -7,11 +7,10 @@
  * side 10 sqrt(n) tiles, fixed seed), unit radius 0.25; queries between random free points (fixed seed).
  * Lazy: the search computes a circle's surfing edges when it first reaches it (per query); eager: the
  * graph's table (ap_aa_graph_precompute, counted in build) for 100 and 1,000 circles; 10,000 lazy only.
- * Grids (always eager): den520d and arena2, every k-th scenario line (cell centre to cell centre) for a point unit and a
- * unit of radius 0.5 (whose start and goal must be free of blocked cells' interiors by 0.5: lines where
- * they are not are skipped). Build = ap_aa_graph_* plus ap_aa_query_create. Each query is timed alone
- * (ap_clock_ns, CLOCK_MONOTONIC); the lazy graph is rebuilt for every query (nothing is kept between queries). Uses only
- * planner/.
+ * Grids (eager, whatever their size): den520d, arena2, Berlin_0_256, AR0011SR, brc202d, Paris_1_1024,
+ * every k-th scenario line (cell centre to cell centre) for a point unit; den520d and arena2 for a unit of
+ * radius 0.5 too (lines whose start or goal fails the graph's test are skipped). Build = ap_aa_graph_* plus
+ * ap_aa_query_create. Each query is timed alone (ap_clock_ns, CLOCK_MONOTONIC). Uses only planner/.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -173,7 +172,7 @@ static void grid_map(const char *dir, const char *name, size_t max, double r_u)
     size_t n = read_scen(dir, name, max, &p);
     double t0 = now_us();
     ap_aa_graph *g;
-    if (ap_aa_graph_grid(m, r_u, &g) != AP_OK) {
+    if (ap_aa_graph_grid(m, r_u, &g) != AP_OK || ap_aa_graph_precompute(g) != AP_OK) {
         printf("%s: graph failed\n", name);
         ap_map_free(m);
         free(p);
@@ -206,8 +205,10 @@ int main(int argc, char **argv)
         if (!eager)
             rng_state = seed;
     }
-    grid_map(dir, "den520d", max, 0.0);
-    grid_map(dir, "arena2", max, 0.0);
+    /* The anchor maps (ENLSVG figures), point unit; then den520d and arena2 at radius 0.5. */
+    const char *maps[] = {"den520d", "arena2", "Berlin_0_256", "AR0011SR", "brc202d", "Paris_1_1024"};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        grid_map(dir, maps[i], max, 0.0);
     grid_map(dir, "den520d", max, 0.5);
     grid_map(dir, "arena2", max, 0.5);
     return 0;
