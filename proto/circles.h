@@ -17,7 +17,8 @@
 /* Parse a circle-world file held in memory (buf, len bytes; need not be NUL-terminated). file_label names
  * the file in diagnostics. On success *out is a new world (caller owns; ap_circle_world_free) and AP_OK is
  * returned; else AP_E_MAP_FORMAT (diag, if non-NULL: file label, line and column for syntax errors, 0
- * otherwise, a message that quotes the JSON path, e.g. "\"circles[3].r\" must be a number") or AP_E_NOMEM. Thread-safe. */
+ * otherwise, a message that quotes the JSON path, e.g. "\"circles[3].r\" must be a number") or
+ * AP_E_NOMEM. Thread-safe. */
 int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_circle_world **out, ap_diag *diag);
 
 /* Read and parse the file at path: as ap_circles_parse, or AP_E_IO (diag says why) when it cannot be read. */

@@ -85,7 +85,8 @@ END_TEST
 static bool brute_line(const ap_circle *c, size_t n, double W, double H, double ax, double ay, double bx, double by,
                        double r)
 {
-    if (!(fmin(ax, bx) > r + 1e-9 && fmin(ay, by) > r + 1e-9 && fmax(ax, bx) < W - r - 1e-9 && fmax(ay, by) < H - r - 1e-9))
+    if (!(fmin(ax, bx) > r + 1e-9 && fmin(ay, by) > r + 1e-9 && fmax(ax, bx) < W - r - 1e-9 &&
+          fmax(ay, by) < H - r - 1e-9))
         return false;
     for (size_t k = 0; k < n; k++) {
         double dx = bx - ax, dy = by - ay, L = dx * dx + dy * dy;
