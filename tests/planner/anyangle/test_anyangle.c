@@ -430,7 +430,7 @@ START_TEST(movingai_point_unit_bounds)
         return;
     }
     const char *maps[] = {"den520d", "arena2", "AR0011SR"};
-    const int want = ap_test_quick() ? 20 : 60;
+    const int want = 60;
     for (size_t mi = 0; mi < sizeof maps / sizeof maps[0]; mi++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.map", dir, maps[mi]);
