@@ -214,15 +214,29 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         if (j == c)
             continue;
         int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
+        /* Between two points the line is the segment of their centres: its heading and length wait until
+         * the line is known to be usable, which most are not. */
+        const bool points = cr == 0.0 && g->R[j] == 0.0;
+        const double dx = g->x[j] - cx, dy = g->y[j] - cy;
+        if (points && dx == 0.0 && dy == 0.0)
+            continue;
         for (int s_to = 1; s_to >= -1; s_to -= 2) {
             ap_aa_dep d = {.to = j, .s_to = s_to};
-            if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
+            if (points)
+                d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
+            else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
                 continue;
             if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
                 continue;
             if (los < 0 || g->R[j] != 0.0)
                 los = g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
-            if (los && !sink(ctx, &d))
+            if (!los)
+                continue;
+            if (points) {
+                d.t.h = atan2(dy, dx);
+                d.t.len = hypot(dx, dy);
+            }
+            if (!sink(ctx, &d))
                 return false;
         }
     }
