@@ -34,7 +34,7 @@
  * straight distance it covers) the A* answer is the shortest path of the graph.
  *
  * Memory per query object (one thread at a time): per node id of capacity, the A* workspace (search.h,
- * 57 bytes) + node data (72 bytes) + 2 hash slots (16 bytes each); per circle 16 bytes of departure
+ * 57 bytes) + node data (48 bytes) + 2 hash slots (14 bytes each: key, id, stamp); per circle 16 bytes of departure
  * bookkeeping; the departures computed in the query (56 bytes each, up to 2 (n + 1) per circle and sense
  * reached when lazy; the start's and one goal line per circle and sense reached when eager).
  */
@@ -48,7 +48,8 @@
 #include "graph.h"
 
 #define AP_AA_NODES_START (1u << 12)
-#define AP_AA_NODES_MAX (1u << 26)
+/* At most 2^22 node ids per query: about 560 MB at 133 bytes each (the memory note above). */
+#define AP_AA_NODES_MAX (1u << 22)
 
 typedef struct ap_aa_query ap_aa_query;
 
