@@ -3,9 +3,8 @@
  * diagonal pair's shared corner is not.
  *
  * The three ways a segment can break the rule, each tested exactly (1e-9 tiles of slack on the allowing
- * side): it crosses the open square of a blocked cell (Liang-Barsky clip against the closed square; the
- * chord between the entry and exit points lies in the open square unless both are on one edge, so its
- * midpoint decides); it runs along an edge shared by two blocked cells (only an axis-parallel segment on a
+ * side): it crosses the open square of a blocked cell (shrunk by the slack: the parameter intervals
+ * strictly inside its column and its row overlap); it runs along an edge shared by two blocked cells (only an axis-parallel segment on a
  * grid line can); it contains a vertex whose blocked cells are exactly a diagonal pair (a squeeze). A
  * vertex with four blocked cells is interior too, but a segment of positive length through it enters a
  * square; a single point is tested by the cells whose closures hold it.
@@ -21,29 +20,25 @@ static bool blocked(const ap_map *m, int32_t i, int32_t j)
     return !ap_map_passable(m, i, j);
 }
 
-/* Does the segment enter the open square of cell (i, j) by more than EPS on both axes? */
+/* Does the segment enter the open square of cell (i, j) shrunk by EPS? The parameters t in [0, 1] where
+ * the segment is strictly inside both open slabs (column, then row) form one interval; it enters iff that
+ * interval is not empty. */
 static bool enters_square(double ax, double ay, double bx, double by, int32_t i, int32_t j)
 {
-    double dx = bx - ax, dy = by - ay, sx = (double)i, sy = (double)j;
-    const double p[4] = {-dx, dx, -dy, dy};
-    const double q[4] = {ax - sx, sx + 1.0 - ax, ay - sy, sy + 1.0 - ay};
+    const double a[2] = {ax, ay}, d[2] = {bx - ax, by - ay}, lo[2] = {i + EPS, j + EPS};
     double t0 = 0.0, t1 = 1.0;
-    for (int k = 0; k < 4; k++) {
-        if (p[k] == 0.0) {
-            if (q[k] < 0.0)
+    for (int k = 0; k < 2; k++) {
+        const double hi = lo[k] + 1.0 - 2.0 * EPS;
+        if (d[k] == 0.0) {
+            if (!(a[k] > lo[k] && a[k] < hi))
                 return false;
             continue;
         }
-        double t = q[k] / p[k];
-        if (p[k] < 0.0)
-            t0 = fmax(t0, t);
-        else
-            t1 = fmin(t1, t);
+        double u = (lo[k] - a[k]) / d[k], v = (hi - a[k]) / d[k];
+        t0 = fmax(t0, fmin(u, v));
+        t1 = fmin(t1, fmax(u, v));
     }
-    if (t0 > t1)
-        return false;
-    double t = 0.5 * (t0 + t1), mx = ax + t * dx, my = ay + t * dy;
-    return mx > sx + EPS && mx < sx + 1.0 - EPS && my > sy + EPS && my < sy + 1.0 - EPS;
+    return t0 < t1;
 }
 
 /* Blocked cells exactly one diagonal pair of the four meeting at vertex (c, k). */
