@@ -41,6 +41,7 @@ struct ap_aa_query {
     ap_aa_dep *deps;
     size_t n_deps, deps_cap;
     bool overflow, nomem;
+    uint64_t culled;     /* crossing-edge culls in this run */
     ap_workspace ws;
     bool ws_ready;
     ap_segment *segs;
@@ -199,8 +200,10 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
         for (uint32_t i = 0; i < ndd[part]; i++) {
             double hug = 0.0;
             if (u != 0) {
-                if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1))
+                if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                    q->culled++;
                     continue;
+                }
                 double sw = hug_sweep(q, &a, R, d[i].t.h);
                 if (sw < 0.0)
                     continue;
@@ -304,6 +307,7 @@ static void begin_run(ap_aa_query *q)
     q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
+    q->culled = 0;
     q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1};
     q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1};
     q->n_nodes = 2;
@@ -403,6 +407,7 @@ int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint6
         out->expanded = s.expanded;
         out->generated = s.generated;
         out->nodes = q->n_nodes;
+        out->crossings_culled = q->culled;
         if (st != AP_OK)
             return out->status = st;
         size_t m = ap_search_path(&s, NULL, 0);

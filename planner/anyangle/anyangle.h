@@ -64,6 +64,7 @@ typedef struct ap_aa_result {
     size_t n_segs;
     uint64_t expanded, generated; /* A* counters of the last (successful) run */
     uint32_t nodes;               /* node ids handed out */
+    uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
 } ap_aa_result;
 
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK

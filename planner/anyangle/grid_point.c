@@ -4,8 +4,8 @@
  *
  * The three ways a segment can break the rule, each tested exactly (1e-9 tiles of slack on the allowing
  * side): it crosses the open square of a blocked cell (shrunk by the slack: the parameter intervals
- * strictly inside its column and its row overlap); it runs along an edge shared by two blocked cells (only an axis-parallel segment on a
- * grid line can); it contains a vertex whose blocked cells are exactly a diagonal pair (a squeeze). A
+ * strictly inside its column and its row overlap); it runs along an edge shared by two blocked cells (only
+ * an axis-parallel segment on a grid line can); it contains a vertex whose blocked cells are exactly a diagonal pair (a squeeze). A
  * vertex with four blocked cells is interior too, but a segment of positive length through it enters a
  * square; a single point is tested by the cells whose closures hold it.
  */
