@@ -15,6 +15,18 @@
 
 #define EPS 1e-9
 
+/* Branch forms of fmin and fmax for the walk (the inputs are finite, checked on entry, so libm's NaN rules
+ * do not matter, and these inline where the libm calls did not: ~9 % of a den520d query profile). */
+static inline double lo2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double hi2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 static bool blocked(const ap_map *m, int32_t i, int32_t j)
 {
     return !ap_map_passable(m, i, j);
@@ -35,8 +47,8 @@ static bool enters_square(double ax, double ay, double bx, double by, int32_t i,
             continue;
         }
         double u = (lo[k] - a[k]) / d[k], v = (hi - a[k]) / d[k];
-        t0 = fmax(t0, fmin(u, v));
-        t1 = fmin(t1, fmax(u, v));
+        t0 = hi2(t0, lo2(u, v));
+        t1 = lo2(t1, hi2(u, v));
     }
     return t0 < t1;
 }
@@ -129,12 +141,12 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
         c1 = c0;
     const int32_t step = bx >= ax ? 1 : -1;
     for (int32_t c = step > 0 ? c0 : c1; c >= c0 && c <= c1; c += step) {
-        double u0 = fmax(minx, (double)c), u1 = fmin(maxx, c + 1.0);
-        double ylo = fmin(ay, by), yhi = fmax(ay, by);
+        double u0 = hi2(minx, (double)c), u1 = lo2(maxx, c + 1.0);
+        double ylo = lo2(ay, by), yhi = hi2(ay, by);
         if (dx != 0.0) {
             double v0 = ay + (u0 - ax) * slope, v1 = ay + (u1 - ax) * slope;
-            ylo = fmin(v0, v1);
-            yhi = fmax(v0, v1);
+            ylo = lo2(v0, v1);
+            yhi = hi2(v0, v1);
         }
         int32_t r0 = (int32_t)floor(ylo) - 1, r1 = (int32_t)floor(yhi) + 1;
         if (r0 < 0)
