@@ -42,7 +42,7 @@
 #include "../world/map.h"
 
 /* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
- * den520d's 912 corners take about 0.3 s, Paris_1_1024's 11,638 about 50 s on the development machine). */
+ * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
 #define AP_AA_EAGER_AUTO_MAX 4096
 
 /* Grid maps: the margin below r_u at which collide.c's strict tests are run, and the least r_u > 0. */
