@@ -1,7 +1,8 @@
 /* test_anyangle.c — the any-angle planner (planner/anyangle): the tangent geometry, hand-made worlds for
  * each of Red Blob's figures with lengths worked out by hand, optimality against the independent oracle
- * (oracle.h) on random circle worlds and random small grid maps at radius 0 and > 0, and Moving AI maps for
- * a point unit (never longer than the 8-connected optimum, never shorter than the straight line). */
+ * (oracle.h) on random circle worlds and random small grid maps at radius 0 and > 0 (half of each with the
+ * eager table, half lazily), and Moving AI maps for a point unit (never longer than the 8-connected optimum,
+ * never shorter than the straight line; lazy and eager alike on arena2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,16 @@ static ap_map *random_map(ap_test_rng *g, int w, int h, int blocked)
     return ap_test_map_from_string(text);
 }
 
+/* Make a graph lazy: drop its eager table (the search reads it only when present). */
+static void drop_eager_table(ap_aa_graph *g)
+{
+    free(g->dep_start);
+    free(g->deps);
+    g->dep_start = NULL;
+    g->deps = NULL;
+    g->n_deps = 0;
+}
+
 static int grid_trials(ap_test_rng *g, int trials, double r_u, int *with_turns)
 {
     int done = 0;
@@ -321,6 +332,9 @@ static int grid_trials(ap_test_rng *g, int trials, double r_u, int *with_turns)
         ap_aa_graph *gr;
         ap_aa_query *q;
         ck_assert_int_eq(ap_aa_graph_grid(m, r_u, &gr), AP_OK);
+        ck_assert_ptr_nonnull(gr->dep_start); /* small grids get the eager table */
+        if (t % 2 == 1)
+            drop_eager_table(gr); /* every other map runs lazily */
         ck_assert_int_eq(ap_aa_query_create(gr, &q), AP_OK);
         ap_world world;
         ap_map_world(m, &world);
@@ -449,6 +463,14 @@ START_TEST(movingai_point_unit_bounds)
         ap_aa_query *q;
         ck_assert_int_eq(ap_aa_graph_grid(m, 0.0, &g), AP_OK);
         ck_assert_int_eq(ap_aa_query_create(g, &q), AP_OK);
+        /* On arena2 the first lines also run lazily (no eager table): the same lengths. */
+        ap_aa_graph *lazy = NULL;
+        ap_aa_query *ql = NULL;
+        if (mi == 1) {
+            ck_assert_int_eq(ap_aa_graph_grid(m, 0.0, &lazy), AP_OK);
+            drop_eager_table(lazy);
+            ck_assert_int_eq(ap_aa_query_create(lazy, &ql), AP_OK);
+        }
         size_t step = n / (size_t)want > 0 ? n / (size_t)want : 1;
         int done = 0, shorter = 0;
         for (size_t i = 0; i < n && done < want; i += step) {
@@ -461,6 +483,11 @@ START_TEST(movingai_point_unit_bounds)
             ck_assert(res.length >= hypot(gx - sx, gy - sy) - 1e-9);
             ck_assert(ap_aa_graph_path_ok(g, res.segs, res.n_segs, sx, sy));
             shorter += res.length < s->optimal - 1e-6;
+            if (ql != NULL && done < 15) {
+                ap_aa_result lr;
+                ck_assert_int_eq(ap_aa_find(ql, sx, sy, gx, gy, 0, &lr), AP_OK);
+                ck_assert_double_eq_tol(lr.length, res.length, 1e-9 * res.length);
+            }
             done++;
         }
         printf("anyangle: %s: %d scenario lines within [straight line, octile optimum], %d strictly shorter\n",
@@ -468,6 +495,8 @@ START_TEST(movingai_point_unit_bounds)
         ck_assert_int_ge(done, want);
         ap_aa_query_free(q);
         ap_aa_graph_free(g);
+        ap_aa_query_free(ql);
+        ap_aa_graph_free(lazy);
         free(sc);
         ap_map_free(m);
     }
