@@ -32,6 +32,8 @@ Suite *algorithms_suite(void);
 /* Dijkstra as a caller-owned algorithm row (plan/fixture_dijkstra.c), for ap_plan_begin_with. */
 struct ap_algorithm_row;
 extern const struct ap_algorithm_row ap_test_dijkstra;
+Suite *anyangle_suite(void);
+Suite *circles_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */

@@ -1,0 +1,423 @@
+/* anyangle.c — A* over the lazily generated tangent visibility graph (anyangle.h).
+ *
+ * Source: Red Blob Games, "Circular Obstacle Pathfinding", sections "Generating the graph lazily", "Cull
+ * cusped hugging edges", "Crossing edge culling"; the A* core is search.h's (domain callbacks only).
+ */
+#include "anyangle.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/status.h"
+#include "../search/search.h"
+#include "tangent.h"
+
+/* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
+ * started, the circle and the sense of travel around it. The start (node 0) has no incoming edge. */
+typedef struct aa_node {
+    double px, py, h;
+    double ox, oy;
+    uint32_t c;
+    int32_t s;
+} aa_node;
+
+/* The domain's context: search.h passes it as const, the query behind it is this thread's to mutate. */
+typedef struct aa_self {
+    ap_aa_query *q;
+} aa_self;
+
+struct ap_aa_query {
+    const ap_aa_graph *g;
+    uint32_t n;          /* hug circles; the start is circle n, the goal n + 1 */
+    double sx, sy, gx, gy;
+    aa_node *nodes;      /* cap entries */
+    uint32_t n_nodes, cap;
+    uint64_t *hkey;      /* open addressing, hcap = 2 cap slots; a slot is used iff hstamp == stamp */
+    uint32_t *hval, *hstamp;
+    uint32_t hcap;
+    uint32_t stamp;      /* bumped per search run: empties the hash and the departure cache in O(1) */
+    uint32_t *dep_stamp, *dep_off, *dep_cnt; /* per (circle, sense) = 2 (n + 2) entries */
+    ap_aa_dep *deps;
+    size_t n_deps, deps_cap;
+    bool overflow, nomem;
+    uint64_t culled;     /* crossing-edge culls in this run */
+    ap_workspace ws;
+    bool ws_ready;
+    ap_segment *segs;
+    size_t segs_cap;
+    aa_self self;
+};
+
+static double circle_x(const ap_aa_query *q, uint32_t k)
+{
+    return k < q->n ? q->g->x[k] : (k == q->n ? q->sx : q->gx);
+}
+
+static double circle_y(const ap_aa_query *q, uint32_t k)
+{
+    return k < q->n ? q->g->y[k] : (k == q->n ? q->sy : q->gy);
+}
+
+static double circle_r(const ap_aa_query *q, uint32_t k)
+{
+    return k < q->n ? q->g->R[k] : 0.0;
+}
+
+static bool line_ok(const ap_aa_query *q, const ap_bitangent *t)
+{
+    return q->g->space.line_ok(q->g->space.ctx, t->x0, t->y0, t->x1, t->y1);
+}
+
+/* ---- node ids ----------------------------------------------------------------------------------------- */
+
+/* The arrival at circle `to` with sense s_to over the surfing edge that left circle `from` with sense s. */
+static uint64_t node_key(uint32_t to, uint32_t from, int s_to, int s)
+{
+    return (uint64_t)to << 32 | (uint64_t)from << 2 | (uint64_t)(s_to > 0) << 1 | (uint64_t)(s > 0);
+}
+
+static uint32_t hash_slot(uint64_t key, uint32_t mask)
+{
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ull;
+    key ^= key >> 32;
+    return (uint32_t)key & mask;
+}
+
+/* The id of the arrival with key (new: filled from its departure d); UINT32_MAX when the capacity is spent
+ * (the run is then void: q->overflow). */
+static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
+{
+    const uint32_t mask = q->hcap - 1;
+    uint32_t i = hash_slot(key, mask);
+    while (q->hstamp[i] == q->stamp) {
+        if (q->hkey[i] == key)
+            return q->hval[i];
+        i = (i + 1) & mask;
+    }
+    if (q->n_nodes >= q->cap) {
+        q->overflow = true;
+        return UINT32_MAX;
+    }
+    uint32_t id = q->n_nodes++;
+    q->hstamp[i] = q->stamp;
+    q->hkey[i] = key;
+    q->hval[i] = id;
+    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, d->s_to};
+    return id;
+}
+
+/* ---- departures ----------------------------------------------------------------------------------------- */
+
+static bool push_dep(void *ctx, const ap_aa_dep *d)
+{
+    ap_aa_query *q = ctx;
+    if (q->n_deps == q->deps_cap) {
+        size_t cap = q->deps_cap > 0 ? 2 * q->deps_cap : 1024;
+        ap_aa_dep *p = realloc(q->deps, cap * sizeof *p);
+        if (p == NULL) {
+            q->nomem = true;
+            return false;
+        }
+        q->deps = p;
+        q->deps_cap = cap;
+    }
+    q->deps[q->n_deps++] = *d;
+    return true;
+}
+
+/* The usable surfing edges leaving circle c with sense s, in two parts: part 0 toward the hug circles (the
+ * graph's eager table when it has one, else computed on first use in this run, Red Blob's lazy
+ * neighbours()), part 1 the line to the goal when usable (per run: the goal is the query's). Never toward
+ * the start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at
+ * the goal are node 1). On a radius-0 circle without corner rules the lines do not depend on s, so both
+ * senses share one computed list. */
+static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2], uint32_t nd[2])
+{
+    const ap_aa_graph *g = q->g;
+    const uint32_t slot = 2 * c + (s > 0);
+    const bool eager = c < q->n && g->dep_start != NULL;
+    if (q->dep_stamp[slot] != q->stamp) {
+        const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
+        const uint32_t off = (uint32_t)q->n_deps;
+        if (!eager && !ap_aa_graph_departures(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+            return false;
+        ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
+        if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
+            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && line_ok(q, &goal.t) && !push_dep(q, &goal))
+            return false;
+        const uint32_t cnt = (uint32_t)(q->n_deps - off);
+        q->dep_stamp[slot] = q->stamp;
+        q->dep_off[slot] = off;
+        q->dep_cnt[slot] = cnt;
+        if (cr == 0.0 && (c >= q->n || g->quad == NULL)) {
+            const uint32_t other = 2 * c + (s <= 0);
+            q->dep_stamp[other] = q->stamp;
+            q->dep_off[other] = off;
+            q->dep_cnt[other] = cnt;
+        }
+    }
+    d[0] = eager ? g->deps + g->dep_start[slot] : NULL;
+    nd[0] = eager ? g->dep_start[slot + 1] - g->dep_start[slot] : 0;
+    d[1] = q->deps + q->dep_off[slot];
+    nd[1] = q->dep_cnt[slot];
+    return true;
+}
+
+/* ---- the A* domain -------------------------------------------------------------------------------------- */
+
+/* The hug from arrival a to departure heading h_out on a's circle (radius R): its sweep, or -1 when the
+ * edge is not usable (a radius-0 turn of more than pi in a's sense is a turn the other way; an arc that
+ * fails the line-of-sight test). */
+static double hug_sweep(const ap_aa_query *q, const aa_node *a, double R, double h_out)
+{
+    double sw = ap_hug_sweep(a->h, h_out, a->s);
+    if (R == 0.0)
+        return sw <= M_PI + 1e-12 ? sw : -1.0;
+    if (sw > 0.0) {
+        ap_segment arc = ap_segment_arc(a->px, a->py, a->h, R, (double)a->s * sw);
+        if (!q->g->space.arc_ok(q->g->space.ctx, &arc))
+            return -1.0;
+    }
+    return sw;
+}
+
+static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
+{
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
+    if (u == 1 || q->overflow || q->nomem)
+        return 0;
+    const aa_node a = q->nodes[u];
+    const double R = circle_r(q, a.c);
+    const ap_aa_dep *dd[2];
+    uint32_t ndd[2];
+    if (!departures(q, a.c, a.s, dd, ndd))
+        return 0;
+    int k = 0;
+    for (int part = 0; part < 2; part++) {
+        const ap_aa_dep *d = dd[part];
+        for (uint32_t i = 0; i < ndd[part]; i++) {
+            double hug = 0.0;
+            if (u != 0) {
+                if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                    q->culled++;
+                    continue;
+                }
+                double sw = hug_sweep(q, &a, R, d[i].t.h);
+                if (sw < 0.0)
+                    continue;
+                hug = R * sw;
+            }
+            uint32_t v = d[i].to == q->n + 1 ? 1 : node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i]);
+            if (v == UINT32_MAX)
+                return k;
+            out[k++] = (ap_succ){v, hug + d[i].t.len};
+        }
+    }
+    return k;
+}
+
+static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
+{
+    const ap_aa_query *q = ((const aa_self *)ctx)->q;
+    return hypot(q->nodes[u].px - q->gx, q->nodes[u].py - q->gy);
+}
+
+/* ---- query objects -------------------------------------------------------------------------------------- */
+
+void ap_aa_query_free(ap_aa_query *q)
+{
+    if (q == NULL)
+        return;
+    free(q->nodes);
+    free(q->hkey);
+    free(q->hval);
+    free(q->hstamp);
+    free(q->dep_stamp);
+    free(q->dep_off);
+    free(q->dep_cnt);
+    free(q->deps);
+    free(q->segs);
+    if (q->ws_ready)
+        ap_workspace_free(&q->ws);
+    free(q);
+}
+
+/* Size the node table, the hash and the workspace for cap ids (the old contents are dropped). */
+static int set_capacity(ap_aa_query *q, uint32_t cap)
+{
+    free(q->nodes);
+    free(q->hkey);
+    free(q->hval);
+    free(q->hstamp);
+    if (q->ws_ready)
+        ap_workspace_free(&q->ws);
+    q->ws_ready = false;
+    q->cap = cap;
+    q->hcap = 2 * cap;
+    q->nodes = malloc((size_t)cap * sizeof *q->nodes);
+    q->hkey = malloc((size_t)q->hcap * sizeof *q->hkey);
+    q->hval = malloc((size_t)q->hcap * sizeof *q->hval);
+    q->hstamp = calloc(q->hcap, sizeof *q->hstamp);
+    if (q->nodes == NULL || q->hkey == NULL || q->hval == NULL || q->hstamp == NULL)
+        return AP_E_NOMEM;
+    /* The hash stamps restart at zero: so must the run stamp (the departure stamps are only compared with
+     * it, and a fresh run bumps it past every value they hold). */
+    q->stamp = 1;
+    memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
+    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n + 4)) != AP_OK)
+        return AP_E_NOMEM;
+    q->ws_ready = true;
+    return AP_OK;
+}
+
+int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
+{
+    *out = NULL;
+    if (g->n > (1u << 30) - 2)
+        return AP_E_NOMEM;
+    ap_aa_query *q = calloc(1, sizeof *q);
+    if (q == NULL)
+        return AP_E_NOMEM;
+    q->g = g;
+    q->n = (uint32_t)g->n;
+    q->self.q = q;
+    size_t slots = 2 * ((size_t)q->n + 2);
+    q->dep_stamp = calloc(slots, sizeof *q->dep_stamp);
+    q->dep_off = malloc(slots * sizeof *q->dep_off);
+    q->dep_cnt = malloc(slots * sizeof *q->dep_cnt);
+    if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL ||
+        set_capacity(q, AP_AA_NODES_START) != AP_OK) {
+        ap_aa_query_free(q);
+        return AP_E_NOMEM;
+    }
+    *out = q;
+    return AP_OK;
+}
+
+/* A fresh run: empty hash, departures and node table (O(1) through the stamp), start and goal nodes. */
+static void begin_run(ap_aa_query *q)
+{
+    if (++q->stamp == 0) {
+        memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
+        memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
+        q->stamp = 1;
+    }
+    q->n_deps = 0;
+    q->overflow = false;
+    q->nomem = false;
+    q->culled = 0;
+    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1};
+    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1};
+    q->n_nodes = 2;
+}
+
+static bool push_seg(ap_aa_query *q, size_t *n, ap_segment s)
+{
+    if (*n == q->segs_cap) {
+        size_t cap = q->segs_cap > 0 ? 2 * q->segs_cap : 16;
+        ap_segment *p = realloc(q->segs, cap * sizeof *p);
+        if (p == NULL)
+            return false;
+        q->segs = p;
+        q->segs_cap = cap;
+    }
+    q->segs[(*n)++] = s;
+    return true;
+}
+
+/* Lines and arcs of the node path ids[0 .. m): per step u -> v, the hug on u's circle from u's heading
+ * to the heading of the surfing edge into v, then that edge. The edge into the goal is recomputed (node 1
+ * is shared by every arrival there): the bitangent from u's circle with u's sense to the goal. */
+static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out)
+{
+    size_t ns = 0;
+    double total = 0.0;
+    for (size_t i = 0; i + 1 < m; i++) {
+        const aa_node *u = &q->nodes[ids[i]];
+        aa_node v = q->nodes[ids[i + 1]];
+        if (ids[i + 1] == 1) {
+            ap_bitangent t;
+            if (!ap_bitangent_of(circle_x(q, u->c), circle_y(q, u->c), circle_r(q, u->c), u->s, q->gx, q->gy,
+                                 0.0, 1, &t))
+                return AP_E_INTERNAL;
+            v.h = t.h;
+            v.ox = t.x0;
+            v.oy = t.y0;
+        }
+        const double R = circle_r(q, u->c);
+        if (ids[i] != 0 && R > 0.0) {
+            double sw = ap_hug_sweep(u->h, v.h, u->s);
+            if (sw > 0.0) {
+                ap_segment arc = ap_segment_arc(u->px, u->py, u->h, R, (double)u->s * sw);
+                total += arc.length;
+                if (!push_seg(q, &ns, arc))
+                    return AP_E_NOMEM;
+            }
+        }
+        ap_segment line = ap_segment_line(v.ox, v.oy, v.px, v.py);
+        total += line.length;
+        if (line.length > 0.0 && !push_seg(q, &ns, line))
+            return AP_E_NOMEM;
+    }
+    out->segs = q->segs;
+    out->n_segs = ns;
+    out->length = total;
+    return AP_OK;
+}
+
+int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
+               ap_aa_result *out)
+{
+    memset(out, 0, sizeof *out);
+    const ap_aa_space *sp = &q->g->space;
+    if (!isfinite(sx) || !isfinite(sy) || !isfinite(gx) || !isfinite(gy))
+        return out->status = AP_E_INVALID_REQUEST;
+    if (!sp->line_ok(sp->ctx, sx, sy, sx, sy))
+        return out->status = AP_E_START_BLOCKED;
+    if (!sp->line_ok(sp->ctx, gx, gy, gx, gy))
+        return out->status = AP_E_GOAL_BLOCKED;
+    if (sx == gx && sy == gy)
+        return out->status = AP_OK;
+    q->sx = sx;
+    q->sy = sy;
+    q->gx = gx;
+    q->gy = gy;
+    const ap_domain dom = {.ctx = &q->self, .node_count = 0, .max_succ = (int)(2 * q->n + 4),
+                           .successors = aa_successors, .heuristic = aa_heuristic};
+    for (;;) {
+        begin_run(q);
+        ap_domain d = dom;
+        d.node_count = q->cap;
+        ap_search s;
+        if (ap_search_begin(&s, &q->ws, &d, 0, 1, deadline_ns) != AP_OK)
+            return out->status = AP_E_INTERNAL;
+        int st = ap_search_run(&s, 0);
+        if (q->nomem)
+            return out->status = AP_E_NOMEM;
+        if (q->overflow) {
+            if (q->cap >= AP_AA_NODES_MAX)
+                return out->status = AP_E_NOMEM;
+            if (set_capacity(q, q->cap * 4) != AP_OK) {
+                set_capacity(q, AP_AA_NODES_START);
+                return out->status = AP_E_NOMEM;
+            }
+            continue;
+        }
+        out->expanded = s.expanded;
+        out->generated = s.generated;
+        out->nodes = q->n_nodes;
+        out->crossings_culled = q->culled;
+        if (st != AP_OK)
+            return out->status = st;
+        size_t m = ap_search_path(&s, NULL, 0);
+        uint32_t *ids = malloc(m * sizeof *ids);
+        if (ids == NULL)
+            return out->status = AP_E_NOMEM;
+        ap_search_path(&s, ids, m);
+        int b = build_path(q, ids, m, out);
+        free(ids);
+        return out->status = b;
+    }
+}

@@ -1,0 +1,82 @@
+/* anyangle.h — exact Euclidean shortest paths among circles: A* over the tangent visibility graph.
+ *
+ * Source: Red Blob Games, "Circular Obstacle Pathfinding": the graph's nodes are points where surfing edges
+ * (bitangents) touch circles, its edges surfing edges and hugging edges (arcs); "Generating the graph
+ * lazily" (neighbours() computes a circle's surfing edges when A* first reaches it); "Cull cusped hugging
+ * edges" (nodes annotated with the direction of travel, hugging only in that direction); "Crossing edge
+ * culling". The search is the project's A* core (search.h) with h = Euclidean distance to the goal.
+ *
+ * The graph searched. Circles: the graph's hug circles (graph.h) plus the start and goal as radius-0
+ * circles. A node is an arrival: "on circle c at point P, having come along the surfing edge from circle
+ * i, travelling around c with sense s" (tangent.h); the start and the goal are nodes 0 and 1. From an
+ * arrival on c with sense s, an edge goes to the arrival at the far end of every usable surfing edge that
+ * leaves c with the same sense s (cusp culling: hugging only continues in the arrival's direction), costing
+ * the hug along c from P to the surfing edge's start (sweep in [0, 2pi), radius R_c; on a radius-0 circle
+ * the turn there must be at most pi in the sense s) plus the surfing edge's length. An edge is usable when
+ * its hug arc and its line pass the graph's line-of-sight tests (graph.h; Red Blob "Surfing edge line of
+ * sight" and "Hugging edge line of sight" with overlapping circles). Crossing-edge culling, stated exactly:
+ * an edge is dropped when its surfing edge crosses the arrival's own incoming surfing edge properly (at one
+ * point interior to both, tangent.h ap_segments_cross). That is safe: cutting the loop between the crossing
+ * point and itself gives a strictly shorter path along pieces of the same two usable lines, so no shortest
+ * path contains such a pair, whatever the path before the arrival was.
+ *
+ * Lazy and eager generation: a circle's departures for one sense (every usable bitangent to the other hug
+ * circles) come from the graph's eager table when it has one (ap_aa_graph_precompute: grids always), else
+ * they are computed when an arrival on the circle is first expanded (Red Blob's lazy neighbours()) and kept
+ * for the rest of the query; the line to the goal, and the start's lines, are always per query. Node ids
+ * are handed out as nodes are generated (a hash from (circle, origin circle, senses) to id); the A*
+ * workspace is sized for AP_AA_NODES_START ids and, when a search runs out, grown four-fold and the search
+ * rerun (up to AP_AA_NODES_MAX).
+ *
+ * Output: lines and arcs (path.h) from the start to the goal: G1 at every join (a surfing edge leaves an
+ * arc along the arc's end heading), arcs of radius R_c (= r_obstacle + r_u), total length optimal in the
+ * graph's model (graph.h). With h admissible and consistent (every edge is at least as long as the
+ * straight distance it covers) the A* answer is the shortest path of the graph.
+ *
+ * Memory per query object (one thread at a time): per node id of capacity, the A* workspace (search.h,
+ * 57 bytes) + node data (48 bytes) + 2 hash slots (14 bytes each: key, id, stamp); per circle 16 bytes of departure
+ * bookkeeping; the departures computed in the query (56 bytes each, up to 2 (n + 1) per circle and sense
+ * reached when lazy; the start's and one goal line per circle and sense reached when eager).
+ */
+#ifndef AP_ANYANGLE_H
+#define AP_ANYANGLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/path.h"
+#include "graph.h"
+
+#define AP_AA_NODES_START (1u << 12)
+/* At most 2^22 node ids per query: about 560 MB at 133 bytes each (the memory note above). */
+#define AP_AA_NODES_MAX (1u << 22)
+
+typedef struct ap_aa_query ap_aa_query;
+
+/* A query's answer: status AP_OK (segs[0 .. n_segs) from start to goal, length = their total, tiles; no
+ * segments when start == goal), AP_NO_PATH, AP_TIMEOUT, AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED (the point
+ * fails the graph's test), AP_E_INVALID_REQUEST (non-finite point), AP_E_NOMEM (more than AP_AA_NODES_MAX
+ * nodes or allocation failed). segs is owned by the query object and valid until its next search. */
+typedef struct ap_aa_result {
+    int status;
+    double length;
+    const ap_segment *segs;
+    size_t n_segs;
+    uint64_t expanded, generated; /* A* counters of the last (successful) run */
+    uint32_t nodes;               /* node ids handed out */
+    uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
+} ap_aa_result;
+
+/* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK
+ * or AP_E_NOMEM. One thread at a time; g may be shared by many query objects. */
+int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out);
+
+/* Free a query object (NULL is ignored). */
+void ap_aa_query_free(ap_aa_query *q);
+
+/* The shortest path from (sx, sy) to (gx, gy) (tiles) in q's graph; deadline_ns: CLOCK_MONOTONIC ns
+ * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status. */
+int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
+               ap_aa_result *out);
+
+#endif

@@ -1,0 +1,292 @@
+/* graph.c — hug-circle sets and their line-of-sight tests for circle worlds and grid maps (graph.h).
+ *
+ * Source: Red Blob Games, "Circular Obstacle Pathfinding", "Minkowski expansion": the unit's radius is added
+ * to every obstacle and the unit planned as a point. For grids the obstacles' convex corners are the circles
+ * (the issue's observation: a disc's shortest path among squares hugs circles of radius r_u around them).
+ */
+#include "graph.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../base/status.h"
+#include "../world/collide.h"
+
+/* The world a graph's tests read, and the radius they run at. */
+typedef struct space_ctx {
+    const ap_circle_world *cw; /* circle world, or NULL */
+    const ap_map *m;           /* grid map, or NULL */
+    double r;                  /* circle world: r_u; grid: r_u - AP_AA_GRID_TOL (r_u > 0) */
+} space_ctx;
+
+static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r, -AP_CIRCLES_EPS);
+}
+
+static bool circles_arc_ok(const void *ctx, const ap_segment *s)
+{
+    const space_ctx *c = ctx;
+    return ap_circle_world_segment_tol(c->cw, s, c->r, -AP_CIRCLES_EPS);
+}
+
+static bool disc_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_line_clear(c->m, ax, ay, bx, by, c->r);
+}
+
+static bool disc_arc_ok(const void *ctx, const ap_segment *s)
+{
+    const space_ctx *c = ctx;
+    return ap_segment_clear(c->m, s, c->r);
+}
+
+static bool point_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    return ap_aa_grid_point_line_ok(c->m, ax, ay, bx, by);
+}
+
+/* A point unit's hug circles have radius 0, so its paths have no arcs: an arc is never usable. */
+static bool point_arc_ok(const void *ctx, const ap_segment *s)
+{
+    return false;
+}
+
+/* A graph with room for n circles and its space context. */
+static ap_aa_graph *graph_new(size_t n)
+{
+    ap_aa_graph *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    size_t k = n > 0 ? n : 1;
+    g->x = malloc(k * sizeof *g->x);
+    g->y = malloc(k * sizeof *g->y);
+    g->R = malloc(k * sizeof *g->R);
+    g->owned = calloc(1, sizeof(space_ctx));
+    if (g->x == NULL || g->y == NULL || g->R == NULL || g->owned == NULL) {
+        ap_aa_graph_free(g);
+        return NULL;
+    }
+    g->space.ctx = g->owned;
+    return g;
+}
+
+void ap_aa_graph_free(ap_aa_graph *g)
+{
+    if (g == NULL)
+        return;
+    free(g->x);
+    free(g->y);
+    free(g->R);
+    free(g->quad);
+    free(g->dep_start);
+    free(g->deps);
+    free(g->owned);
+    free(g);
+}
+
+int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
+{
+    *out = NULL;
+    if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e7)
+        return AP_E_INVALID_REQUEST;
+    size_t n = ap_circle_world_count(cw);
+    ap_aa_graph *g = graph_new(n);
+    if (g == NULL)
+        return AP_E_NOMEM;
+    const ap_circle *c = ap_circle_world_circles(cw);
+    for (size_t k = 0; k < n; k++) {
+        g->x[k] = c[k].x;
+        g->y[k] = c[k].y;
+        g->R[k] = c[k].r + r_u;
+    }
+    g->n = n;
+    space_ctx *sc = g->owned;
+    sc->cw = cw;
+    sc->r = r_u;
+    g->space.line_ok = circles_line_ok;
+    g->space.arc_ok = circles_arc_ok;
+    g->width = ap_circle_world_width(cw);
+    g->height = ap_circle_world_height(cw);
+    g->unit_radius = r_u;
+    *out = g;
+    return AP_OK;
+}
+
+static bool blocked(const ap_map *m, int32_t i, int32_t j)
+{
+    return !ap_map_passable(m, i, j);
+}
+
+/* Blocked cells among the four that meet at vertex (c, k): bit 0 (c-1, k-1), 1 (c, k-1), 2 (c-1, k),
+ * 3 (c, k). */
+static unsigned vertex_mask(const ap_map *m, int32_t c, int32_t k)
+{
+    return (unsigned)blocked(m, c - 1, k - 1) | (unsigned)blocked(m, c, k - 1) << 1 |
+           (unsigned)blocked(m, c - 1, k) << 2 | (unsigned)blocked(m, c, k) << 3;
+}
+
+int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
+{
+    *out = NULL;
+    if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e3 || (r_u > 0.0 && r_u < AP_AA_GRID_MIN_RADIUS))
+        return AP_E_INVALID_REQUEST;
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        ap_aa_graph *g = pass == 1 ? graph_new(n) : NULL;
+        if (g != NULL && (g->quad = malloc(n > 0 ? n : 1)) == NULL) {
+            ap_aa_graph_free(g);
+            g = NULL;
+        }
+        if (pass == 1 && g == NULL)
+            return AP_E_NOMEM;
+        n = 0;
+        for (int32_t k = 0; k <= m->height; k++)
+            for (int32_t c = 0; c <= m->width; c++) {
+                unsigned b = vertex_mask(m, c, k);
+                /* A convex corner: exactly one incident cell blocked. */
+                if (b == 0 || (b & (b - 1)) != 0)
+                    continue;
+                if (g != NULL) {
+                    g->x[n] = (double)c;
+                    g->y[n] = (double)k;
+                    g->R[n] = r_u;
+                    /* Bit 0 of b's single bit index: the cell is at column c (toward +x); bit 1: row k. */
+                    g->quad[n] = (uint8_t)(__builtin_ctz(b));
+                }
+                n++;
+            }
+        if (g == NULL)
+            continue;
+        g->n = n;
+        space_ctx *sc = g->owned;
+        sc->m = m;
+        sc->r = r_u > 0.0 ? r_u - AP_AA_GRID_TOL : 0.0;
+        g->space.line_ok = r_u > 0.0 ? disc_line_ok : point_line_ok;
+        g->space.arc_ok = r_u > 0.0 ? disc_arc_ok : point_arc_ok;
+        g->width = (double)m->width;
+        g->height = (double)m->height;
+        g->unit_radius = r_u;
+        *out = g;
+    }
+    /* Without the eager table the graph still works (lazily), so a failed build is not an error. */
+    if ((*out)->n <= AP_AA_EAGER_AUTO_MAX)
+        ap_aa_graph_precompute(*out);
+    return AP_OK;
+}
+
+bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, double x, double y)
+{
+    if (n == 0)
+        return g->space.line_ok(g->space.ctx, x, y, x, y);
+    for (size_t i = 0; i < n; i++) {
+        bool ok = s[i].type == AP_SEG_ARC && s[i].radius > 0.0 && s[i].sweep != 0.0
+                      ? g->space.arc_ok(g->space.ctx, &s[i])
+                      : g->space.line_ok(g->space.ctx, s[i].x0, s[i].y0, s[i].x1, s[i].y1);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s)
+{
+    if (k >= g->n || g->quad == NULL)
+        return true;
+    const uint8_t b = g->quad[k];
+    const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;
+    const double R = g->R[k];
+    if (R > 0.0)
+        return (px - g->x[k]) * qx <= 1e-9 * R && (py - g->y[k]) * qy <= 1e-9 * R;
+    const double dx = t->x1 - t->x0, dy = t->y1 - t->y0, tiny = 1e-12 * (dx * dx + dy * dy);
+    if (dx * dy * qx * qy > tiny)
+        return false;
+    return (dx * qy - dy * qx) * (double)s >= -tiny;
+}
+
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    for (uint32_t j = 0; j < g->n; j++) {
+        if (j == c)
+            continue;
+        int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
+        /* Between two points the line is the segment of their centres: its heading and length wait until
+         * the line is known to be usable, which most are not. */
+        const bool points = cr == 0.0 && g->R[j] == 0.0;
+        const double dx = g->x[j] - cx, dy = g->y[j] - cy;
+        if (points && dx == 0.0 && dy == 0.0)
+            continue;
+        for (int s_to = 1; s_to >= -1; s_to -= 2) {
+            ap_aa_dep d = {.to = j, .s_to = s_to};
+            if (points)
+                d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
+            else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
+                continue;
+            if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
+                continue;
+            if (los < 0 || g->R[j] != 0.0)
+                los = g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
+            if (!los)
+                continue;
+            if (points) {
+                d.t.h = atan2(dy, dx);
+                d.t.len = hypot(dx, dy);
+            }
+            if (!sink(ctx, &d))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The sink of ap_aa_graph_precompute: appends to g->deps, doubling the capacity. */
+typedef struct dep_buf {
+    ap_aa_graph *g;
+    size_t cap;
+} dep_buf;
+
+static bool append_dep(void *ctx, const ap_aa_dep *d)
+{
+    dep_buf *b = ctx;
+    ap_aa_graph *g = b->g;
+    if (g->n_deps == b->cap) {
+        size_t cap = b->cap > 0 ? 2 * b->cap : 1024;
+        ap_aa_dep *p = realloc(g->deps, cap * sizeof *p);
+        if (p == NULL)
+            return false;
+        g->deps = p;
+        b->cap = cap;
+    }
+    g->deps[g->n_deps++] = *d;
+    return true;
+}
+
+int ap_aa_graph_precompute(ap_aa_graph *g)
+{
+    if (g->dep_start != NULL)
+        return AP_OK;
+    g->dep_start = malloc((2 * g->n + 1) * sizeof *g->dep_start);
+    g->n_deps = 0;
+    if (g->dep_start == NULL)
+        return AP_E_NOMEM;
+    dep_buf b = {g, 0};
+    for (uint32_t k = 0; k < g->n; k++)
+        for (int s = -1; s <= 1; s += 2) {
+            g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
+            if (!ap_aa_graph_departures(g, k, g->x[k], g->y[k], g->R[k], s, append_dep, &b) ||
+                g->n_deps > UINT32_MAX / 2) {
+                free(g->dep_start);
+                free(g->deps);
+                g->dep_start = NULL;
+                g->deps = NULL;
+                g->n_deps = 0;
+                return AP_E_NOMEM;
+            }
+        }
+    g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
+    return AP_OK;
+}

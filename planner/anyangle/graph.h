@@ -1,0 +1,141 @@
+/* graph.h — what the any-angle search (anyangle.h) needs of a world: the circles a shortest path may hug
+ * and line-of-sight tests, built once per world and unit radius and shared read-only by every query.
+ *
+ * Source: Red Blob Games, "Circular Obstacle Pathfinding", "Minkowski expansion" (grow every obstacle by the
+ * unit's radius r_u and plan for a point), "Surfing edge line of sight", "Hugging edge line of sight".
+ *
+ * The model (closure of free space): the planner returns the infimum of the lengths of clear paths, which
+ * is attained only by paths that touch obstacles. So every test here allows touching: a line or arc is
+ * usable when the unit's disc along it never overlaps an obstacle's interior (distance >= r_u up to a
+ * tolerance), and the answer's `clear` verdict under world.h's strict rule is "clear for every radius
+ * below r_u" (ap_aa_graph_path_ok checks it with this graph's own tests). Per world kind:
+ *
+ *  - Circle world (ap_aa_graph_circles): hug circles = the obstacles grown by r_u (radius r_k + r_u), tests
+ *    = ap_circle_world_line_tol / _segment_tol with tolerance -AP_CIRCLES_EPS (touching allowed).
+ *  - Grid map, r_u > 0 (ap_aa_graph_grid): free space for the centre is the complement of the blocked
+ *    squares grown by r_u: straight edges offset by r_u and quarter circles of radius r_u at the convex
+ *    corners. A shortest path touches only those arcs, so the hug circles are the convex corners (grid
+ *    vertices with exactly one blocked incident cell, off-map cells blocked) with radius r_u, and lines and
+ *    arcs are checked by collide.c's exact ap_line_clear / ap_segment_clear at radius r_u - AP_AA_GRID_TOL
+ *    (so a tangent touch passes and any real overlap deeper than the tolerance fails). r_u must be 0 or at
+ *    least AP_AA_GRID_MIN_RADIUS.
+ *  - Grid map, r_u = 0 (a point unit): the closed-disc rule with r = 0 forbids touching a blocked square at
+ *    all, so no shortest path would exist. The rule chosen: a point path may touch the boundaries of blocked
+ *    squares (run along walls, pass through corners) but may not enter the interior of the union of blocked
+ *    squares (so not along an edge shared by two blocked squares), and may not squeeze through the shared
+ *    corner of two diagonally adjacent blocked squares. Why: this is the limit r_u -> 0+ of the disc rule
+ *    (a disc of any radius > 0 cannot pass a diagonal squeeze), and it matches the grid searches' "no
+ *    corner cutting" (a diagonal step between two blocked cells is illegal, grid.c), so any-angle never
+ *    takes a passage the grid answer may not; units in games do not slip through a zero-width gap. The hug
+ *    points are the same convex corners (radius 0); ap_aa_grid_point_line_ok is the verdict.
+ */
+#ifndef AP_AA_GRAPH_H
+#define AP_AA_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/path.h"
+#include "tangent.h"
+#include "../world/circles.h"
+#include "../world/map.h"
+
+/* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
+ * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
+#define AP_AA_EAGER_AUTO_MAX 4096
+
+/* Grid maps: the margin below r_u at which collide.c's strict tests are run, and the least r_u > 0. */
+#define AP_AA_GRID_TOL 1e-7
+#define AP_AA_GRID_MIN_RADIUS 1e-5
+
+/* A usable surfing edge leaving a circle: the line t, toward hug circle `to` (index in the graph, or the
+ * goal's index in a query) entered with sense s_to (tangent.h). */
+typedef struct ap_aa_dep {
+    ap_bitangent t;
+    uint32_t to;
+    int32_t s_to;
+} ap_aa_dep;
+
+/* Line-of-sight tests in the closure model above, over the world held in ctx (borrowed). */
+typedef struct ap_aa_space {
+    const void *ctx;
+    /* The centre path A -> B (a zero-length line is the point) is usable. */
+    bool (*line_ok)(const void *ctx, double ax, double ay, double bx, double by);
+    /* The arc s (path.h, radius > 0) is usable. */
+    bool (*arc_ok)(const void *ctx, const ap_segment *s);
+} ap_aa_space;
+
+/* A hug-circle set with its tests. Immutable once built; any number of queries may share it. */
+typedef struct ap_aa_graph {
+    ap_aa_space space;
+    double width, height; /* the world's bounds, tiles */
+    double unit_radius;   /* r_u, tiles */
+    size_t n;             /* hug circles: centre (x[k], y[k]), radius R[k] */
+    double *x, *y, *R;    /* owned */
+    /* Grid corners only (else NULL): per circle, the blocked cell's quadrant seen from the corner, bit 0 set
+     * when it lies toward +x, bit 1 toward +y. A shortest path only touches a corner circle on the quarter
+     * facing away from that cell, and at a radius-0 corner only along lines that do not enter the cell's
+     * quadrant on either side of the corner (tangent lines), turning toward the cell (anyangle.c uses both
+     * to skip lines before their line-of-sight test). */
+    uint8_t *quad;
+    void *owned;          /* per-kind context held by space.ctx when the graph owns it, else NULL */
+    /* The eager part (ap_aa_graph_precompute), or NULL: the departures of circle k with sense s toward the
+     * other hug circles are deps[dep_start[2k + (s > 0)] .. dep_start[2k + (s > 0) + 1]). */
+    uint32_t *dep_start;
+    ap_aa_dep *deps;
+    size_t n_deps;
+} ap_aa_graph;
+
+/* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
+ * cw's circles grown by r_u. Returns AP_OK, AP_E_INVALID_REQUEST (bad r_u) or AP_E_NOMEM. Cost O(n). */
+int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out);
+
+/* The graph of grid map m (borrowed) for unit radius r_u (0, or finite in [AP_AA_GRID_MIN_RADIUS, 1e3]):
+ * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
+ * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
+ * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
+ * table's O(corners^2) line-of-sight tests. */
+int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
+
+/* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
+ * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
+ * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
+ * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a
+ * no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call before sharing the
+ * graph. */
+int ap_aa_graph_precompute(ap_aa_graph *g);
+
+/* Receives one departure; returns false to stop (out of memory). */
+typedef bool (*ap_aa_dep_sink)(void *ctx, const ap_aa_dep *d);
+
+/* Every usable surfing edge leaving the circle (cx, cy, cr) with sense s toward the hug circles j != c
+ * (c: the circle's index, or UINT32_MAX for a query's start), both senses at each target (one line of
+ * sight test when the target has radius 0), passed to sink in target order (Red Blob: the bitangents
+ * between the circle and every other, thrown away without line of sight; grid-corner rules drop lines
+ * before their test, ap_aa_corner_ok). Returns false when the sink did. Pure apart from the sink. */
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx);
+
+/* Whether the surfing edge t may touch hug circle k at (px, py) travelling round it with sense s, by the
+ * grid-corner rules (quad): on a circle of radius > 0 the touching point lies on the quarter facing away
+ * from the blocked cell; at a radius-0 corner the line does not enter the cell's quadrant on either side of
+ * the corner (a shortest path bends round the corner with the cell inside the bend, so both its lines
+ * there are tangent) and the cell lies on the side the path turns to (sense s; on the line itself,
+ * either). k >= n (start, goal) or a graph without quad: always true. */
+bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s);
+
+/* Free a graph (NULL is ignored). */
+void ap_aa_graph_free(ap_aa_graph *g);
+
+/* The answer's verdict in this graph's model: every segment (lines; arcs of radius > 0) is usable, or for
+ * n == 0 the point (x, y) is. Pure; thread-safe. */
+bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, double x, double y);
+
+/* The point unit's rule on grid map m (above): the segment A -> B (or the point when A == B) stays inside
+ * [0, width] x [0, height], never meets the interior of the union of blocked squares, and never contains a
+ * vertex whose four cells are blocked in a diagonal pair only. Exact up to 1e-9 tiles (a penetration or a
+ * distance to such a vertex below that counts as touching). Cost O(length) cells. Pure; thread-safe. */
+bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, double by);
+
+#endif

@@ -1,0 +1,131 @@
+/* circles.c — the strict `<id>.circles.json` loader (circles.h), on json_in.h's readers. */
+#include "circles.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../planner/base/status.h"
+#include "json_in.h"
+
+static int fail(ap_diag *diag, const char *file, int line, int col, const char *field, const char *msg)
+{
+    if (diag != NULL) {
+        snprintf(diag->file, sizeof diag->file, "%s", file);
+        diag->line = line;
+        diag->col = col;
+        /* The message quotes the JSON path itself (json_in.h's wording); field only says whether to add it. */
+        if (field != NULL)
+            snprintf(diag->msg, sizeof diag->msg, "\"%.63s\" %.180s", field, msg);
+        else
+            snprintf(diag->msg, sizeof diag->msg, "%.240s", msg);
+    }
+    return AP_E_MAP_FORMAT;
+}
+
+/* Read the members into the circle array (w, h, c[0 .. *n)); json_in records the first problem. */
+static int read_members(const ap_json_reader *r, json_t *root, double *w, double *h, ap_circle **c, size_t *n)
+{
+    static const char *const top[] = {"width", "height", "circles", NULL};
+    static const char *const one[] = {"x", "y", "r", NULL};
+    int st;
+    if ((st = ap_json_check_known(r, root, "", top)) != AP_OK ||
+        (st = ap_json_get_number(r, root, "", "width", true, 0.0, 1e7, w, NULL)) != AP_OK ||
+        (st = ap_json_get_number(r, root, "", "height", true, 0.0, 1e7, h, NULL)) != AP_OK)
+        return st;
+    json_t *arr;
+    char path[64];
+    if ((st = ap_json_member(r, root, "", "circles", true, &arr, path, sizeof path)) != AP_OK)
+        return st;
+    if (!json_is_array(arr))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "circles", "\"circles\" must be an array");
+    *n = json_array_size(arr);
+    *c = malloc((*n > 0 ? *n : 1) * sizeof **c);
+    if (*c == NULL)
+        return AP_E_NOMEM;
+    for (size_t i = 0; i < *n; i++) {
+        char prefix[40];
+        snprintf(prefix, sizeof prefix, "circles[%zu]", i);
+        json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o))
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, prefix, "\"%s\" must be an object", prefix);
+        if ((st = ap_json_check_known(r, o, prefix, one)) != AP_OK ||
+            (st = ap_json_get_number(r, o, prefix, "x", true, -1e7, 1e7, &(*c)[i].x, NULL)) != AP_OK ||
+            (st = ap_json_get_number(r, o, prefix, "y", true, -1e7, 1e7, &(*c)[i].y, NULL)) != AP_OK ||
+            (st = ap_json_get_number(r, o, prefix, "r", true, 0.0, 1e7, &(*c)[i].r, NULL)) != AP_OK)
+            return st;
+    }
+    return AP_OK;
+}
+
+int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_circle_world **out, ap_diag *diag)
+{
+    *out = NULL;
+    ap_wire_error err;
+    ap_json_reader r;
+    ap_json_reader_init(&r, &err, 0);
+    json_t *root = NULL;
+    ap_circle *c = NULL;
+    size_t n = 0;
+    double w = 0.0, h = 0.0;
+    int st = ap_json_load_object(&r, buf, len, &root);
+    if (st == AP_OK)
+        st = read_members(&r, root, &w, &h, &c, &n);
+    json_decref(root);
+    if (st == AP_E_NOMEM) {
+        free(c);
+        return st;
+    }
+    if (st != AP_OK) {
+        free(c);
+        return fail(diag, file_label, err.line, err.col, NULL, err.message);
+    }
+    char field[64], msg[128];
+    st = ap_circle_world_create(w, h, c, n, out, field, sizeof field, msg, sizeof msg);
+    free(c);
+    if (st == AP_E_MAP_FORMAT)
+        return fail(diag, file_label, 0, 0, field, msg);
+    return st;
+}
+
+int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (f != NULL) {
+        for (;;) {
+            if (len == cap) {
+                cap = cap > 0 ? 2 * cap : 65536;
+                char *p = realloc(buf, cap);
+                if (p == NULL) {
+                    free(buf);
+                    fclose(f);
+                    return AP_E_NOMEM;
+                }
+                buf = p;
+            }
+            size_t got = fread(buf + len, 1, cap - len, f);
+            len += got;
+            if (got == 0)
+                break;
+        }
+        bool bad = ferror(f) != 0;
+        fclose(f);
+        if (!bad) {
+            int st = ap_circles_parse(path, buf, len, out, diag);
+            free(buf);
+            return st;
+        }
+    }
+    int e = errno;
+    free(buf);
+    if (diag != NULL) {
+        snprintf(diag->file, sizeof diag->file, "%s", path);
+        diag->line = diag->col = 0;
+        snprintf(diag->msg, sizeof diag->msg, "cannot read: %s", strerror(e));
+    }
+    return AP_E_IO;
+}

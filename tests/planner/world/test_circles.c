@@ -1,0 +1,143 @@
+/* test_circles.c — the circle world (planner/world/circles.h): strict validation naming the bad field,
+ * the closed-disc rule at exact distances, and the bucket grid agreeing with a scan of every disc on random
+ * lines, arcs and points (with overlapping, huge and off-world discs). */
+#include <math.h>
+#include <string.h>
+
+#include "../../../planner/base/status.h"
+#include "../../../planner/world/circles.h"
+#include "../suites.h"
+
+START_TEST(validation_names_the_field)
+{
+    ap_circle_world *cw;
+    char field[64], msg[128];
+    ap_circle c[3] = {{1, 1, 1}, {2, 2, 0}, {3, 3, 1}};
+    ck_assert_int_eq(ap_circle_world_create(0, 10, c, 3, &cw, field, sizeof field, msg, sizeof msg), AP_E_MAP_FORMAT);
+    ck_assert_str_eq(field, "width");
+    ck_assert_int_eq(ap_circle_world_create(10, NAN, c, 3, &cw, field, sizeof field, msg, sizeof msg),
+                     AP_E_MAP_FORMAT);
+    ck_assert_str_eq(field, "height");
+    c[2].r = -0.5;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, c, 3, &cw, field, sizeof field, msg, sizeof msg),
+                     AP_E_MAP_FORMAT);
+    ck_assert_str_eq(field, "circles[2].r");
+    ck_assert_str_eq(msg, "must be a finite number in [0, 1e7]");
+    ck_assert_ptr_null(cw);
+    c[2].r = 1;
+    c[1].x = INFINITY;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, c, 3, &cw, field, sizeof field, msg, sizeof msg),
+                     AP_E_MAP_FORMAT);
+    ck_assert_str_eq(field, "circles[1].x");
+    c[1].x = -50; /* a centre may lie anywhere */
+    c[0].y = NAN;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, c, 3, &cw, NULL, 0, NULL, 0), AP_E_MAP_FORMAT);
+    c[0].y = 1;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, c, 3, &cw, NULL, 0, NULL, 0), AP_OK);
+    ck_assert_uint_eq(ap_circle_world_count(cw), 3);
+    ck_assert_double_eq(ap_circle_world_circles(cw)[1].x, -50);
+    ap_circle_world_free(cw);
+    ck_assert_int_eq(ap_circle_world_create(10, 10, NULL, 0, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_world w;
+    ap_circle_world_view(cw, &w);
+    ck_assert(ap_world_line_clear(&w, 1, 1, 9, 9, 0.5));
+    ck_assert(!ap_world_line_clear(&w, 1, 1, 9, 9.6, 0.5));
+    ap_circle_world_free(cw);
+}
+END_TEST
+
+START_TEST(closed_disc_rule_at_exact_distances)
+{
+    ap_circle c[] = {{5, 5, 1}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, c, 1, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_world w;
+    ap_circle_world_view(cw, &w);
+    ck_assert_double_eq(w.width, 10.0);
+    /* A line at distance 1.5 from the centre: clear below r = 0.5, touching at 0.5. */
+    ck_assert(ap_world_line_clear(&w, 0.5, 6.5, 9.5, 6.5, 0.49));
+    ck_assert(!ap_world_line_clear(&w, 0.5, 6.5, 9.5, 6.5, 0.5));
+    ck_assert(ap_circle_world_line_tol(cw, 0.5, 6.5, 9.5, 6.5, 0.5, -AP_CIRCLES_EPS)); /* closure: touching ok */
+    /* The foot of the perpendicular off the segment: the end point's distance counts (Red Blob's clamp). */
+    ck_assert(ap_world_line_clear(&w, 0.5, 5, 3.9, 5, 0.0));
+    ck_assert(!ap_world_line_clear(&w, 0.5, 5, 4.0, 5, 0.0));
+    ck_assert(ap_world_point_clear(&w, 5, 7.01, 1.0));
+    ck_assert(!ap_world_point_clear(&w, 5, 7.0, 1.0));
+    ck_assert(!ap_world_point_clear(&w, 0.3, 3, 0.3));
+    /* An arc of radius 2 round (5, 5): the disc of radius 1 at distance 2 touches it at r = 1. */
+    ap_segment a = ap_segment_arc(7, 5, M_PI / 2, 2, M_PI / 2);
+    ck_assert_double_eq_tol(a.cx, 5, 1e-12);
+    ck_assert(ap_world_segment_clear(&w, &a, 0.99));
+    ck_assert(!ap_world_segment_clear(&w, &a, 1.0));
+    /* An arc that turns away from the disc: only its ends are near. */
+    ap_segment b = ap_segment_arc(7.5, 5, M_PI / 2, 1, -M_PI / 2); /* centre (8.5, 5), from (7.5,5) to (8.5,6) */
+    ck_assert_double_eq_tol(b.cx, 8.5, 1e-12);
+    ck_assert(ap_world_segment_clear(&w, &b, 1.49));
+    ck_assert(!ap_world_segment_clear(&w, &b, 1.5));
+    ck_assert_uint_eq(ap_world_region(&w, 1, 1), 1);
+    ck_assert_uint_eq(ap_world_region(&w, 5, 5), 0);
+    ck_assert_ptr_null(ap_world_table(&w, "jps_plus"));
+    ap_circle_world_free(cw);
+}
+END_TEST
+
+/* Scan every disc (no index): the rule of circles.h. */
+static bool brute_line(const ap_circle *c, size_t n, double W, double H, double ax, double ay, double bx, double by,
+                       double r)
+{
+    if (!(fmin(ax, bx) > r + 1e-9 && fmin(ay, by) > r + 1e-9 && fmax(ax, bx) < W - r - 1e-9 &&
+          fmax(ay, by) < H - r - 1e-9))
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        double dx = bx - ax, dy = by - ay, L = dx * dx + dy * dy;
+        double t = L > 0 ? ((c[k].x - ax) * dx + (c[k].y - ay) * dy) / L : 0;
+        t = fmin(fmax(t, 0), 1);
+        if (hypot(ax + t * dx - c[k].x, ay + t * dy - c[k].y) <= c[k].r + r + 1e-9)
+            return false;
+    }
+    return true;
+}
+
+START_TEST(bucket_index_agrees_with_a_full_scan)
+{
+    ap_test_rng g = {4242};
+    int agree = 0, clear = 0;
+    for (int t = 0; t < 40; t++) {
+        size_t n = 1 + ap_test_rand(&g) % 300;
+        ap_circle c[300];
+        for (size_t i = 0; i < n; i++) {
+            double big = ap_test_rand(&g) % 50 == 0 ? 20.0 : 1.0; /* a few huge discs (the always-read list) */
+            c[i] = (ap_circle){ap_test_rand01(&g) * 120 - 10, ap_test_rand01(&g) * 120 - 10,
+                               ap_test_rand01(&g) * 1.5 * big};
+        }
+        ap_circle_world *cw;
+        ck_assert_int_eq(ap_circle_world_create(100, 100, c, n, &cw, NULL, 0, NULL, 0), AP_OK);
+        ap_world w;
+        ap_circle_world_view(cw, &w);
+        for (int k = 0; k < 100; k++) {
+            double ax = ap_test_rand01(&g) * 100, ay = ap_test_rand01(&g) * 100;
+            double len = ap_test_rand01(&g) * 30, h = ap_test_rand01(&g) * 2 * M_PI;
+            double bx = ax + len * cos(h), by = ay + len * sin(h), r = ap_test_rand01(&g) * 2;
+            bool want = brute_line(c, n, 100, 100, ax, ay, bx, by, r);
+            ck_assert_int_eq(ap_world_line_clear(&w, ax, ay, bx, by, r), want);
+            clear += want;
+            agree++;
+        }
+        ap_circle_world_free(cw);
+    }
+    ck_assert_int_eq(agree, 4000);
+    ck_assert_int_ge(clear, 200); /* both verdicts occur */
+    ck_assert_int_le(clear, 3800);
+}
+END_TEST
+
+Suite *circles_suite(void)
+{
+    Suite *s = suite_create("circles");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, validation_names_the_field);
+    tcase_add_test(tc, closed_disc_rule_at_exact_distances);
+    tcase_add_test(tc, bucket_index_agrees_with_a_full_scan);
+    suite_add_tcase(s, tc);
+    return s;
+}
