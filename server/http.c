@@ -252,15 +252,21 @@ static enum MHD_Result handle_maps(ap_req *r, const char *id)
     return respond(r, AP_OK, body, len, "application/json");
 }
 
-static enum MHD_Result handle_map(ap_req *r, const char *id)
+/* A document about the map named by the route's {id}: encode(map) as JSON, or 404 unknown_map. */
+static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map *, size_t *))
 {
     copy_printable(r->map, sizeof r->map, id);
     const ap_map *m = ap_registry_find(r->h->reg, id);
     if (!m)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     size_t len = 0;
-    char *body = ap_wire_encode_map(m, &len);
+    char *body = encode(m, &len);
     return respond(r, AP_OK, body, len, "application/json");
+}
+
+static enum MHD_Result handle_map(ap_req *r, const char *id)
+{
+    return respond_map_doc(r, id, ap_wire_encode_map);
 }
 
 /* The planner's process-wide cache: queries name no other (server/profiles_route.h). */
@@ -433,13 +439,7 @@ static enum MHD_Result respond_stored(ap_req *r)
 /* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h). */
 static enum MHD_Result handle_cells(ap_req *r, const char *id)
 {
-    copy_printable(r->map, sizeof r->map, id);
-    const ap_map *m = ap_registry_find(r->h->reg, id);
-    if (!m)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
-    size_t len = 0;
-    char *body = ap_wire_encode_cells(m, &len);
-    return respond(r, AP_OK, body, len, "application/json");
+    return respond_map_doc(r, id, ap_wire_encode_cells);
 }
 
 static int is_viewer_file(const char *path)

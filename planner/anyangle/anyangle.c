@@ -12,6 +12,7 @@
 #include "../base/status.h"
 #include "../search/search.h"
 #include "tangent.h"
+#include "../base/mem.h"
 
 /* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
  * started, the circle and the sense of travel around it. The start (node 0) has no incoming edge. */
@@ -230,15 +231,7 @@ void ap_aa_query_free(ap_aa_query *q)
 {
     if (q == NULL)
         return;
-    free(q->nodes);
-    free(q->hkey);
-    free(q->hval);
-    free(q->hstamp);
-    free(q->dep_stamp);
-    free(q->dep_off);
-    free(q->dep_cnt);
-    free(q->deps);
-    free(q->segs);
+    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
@@ -247,10 +240,7 @@ void ap_aa_query_free(ap_aa_query *q)
 /* Size the node table, the hash and the workspace for cap ids (the old contents are dropped). */
 static int set_capacity(ap_aa_query *q, uint32_t cap)
 {
-    free(q->nodes);
-    free(q->hkey);
-    free(q->hval);
-    free(q->hstamp);
+    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     q->ws_ready = false;

@@ -11,6 +11,7 @@
 
 #include "../base/status.h"
 #include "../world/collide.h"
+#include "../base/mem.h"
 
 /* The world a graph's tests read, and the radius they run at. */
 typedef struct space_ctx {
@@ -78,14 +79,7 @@ void ap_aa_graph_free(ap_aa_graph *g)
 {
     if (g == NULL)
         return;
-    free(g->x);
-    free(g->y);
-    free(g->R);
-    free(g->quad);
-    free(g->dep_start);
-    free(g->deps);
-    free(g->owned);
-    free(g);
+    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->owned, g);
 }
 
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)

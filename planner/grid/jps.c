@@ -16,6 +16,7 @@
 
 #include "jps_impl.h"
 #include "../base/status.h"
+#include "../base/mem.h"
 
 /* ---- JPS+ table ---------------------------------------------------------------------------------------- */
 
@@ -128,10 +129,7 @@ void ap_jps_table_free(void *table)
     ap_jps_table *t = table;
     if (t == NULL)
         return;
-    free(t->dist);
-    free(t->dist8);
-    free(t->forced);
-    free(t);
+    AP_FREE_ALL(t->dist, t->dist8, t->forced, t);
 }
 
 static int jps_plus_kind_build(const ap_map *m, ap_map_table *slot)
@@ -185,10 +183,7 @@ static void bits_free(void *data)
     ap_jps_bits *b = data;
     if (b == NULL)
         return;
-    free(b->rows);
-    free(b->cols);
-    free(b->ev);
-    free(b);
+    AP_FREE_ALL(b->rows, b->cols, b->ev, b);
 }
 
 static inline void clear_bit(uint64_t *L, uint32_t pos)

@@ -16,6 +16,7 @@
 #include "art.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
+#include "../base/mem.h"
 
 int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *row, ap_workspace *ws,
                        uint64_t deadline_ns)
@@ -95,9 +96,7 @@ void ap_result_free(ap_result *r)
 {
     if (r == NULL)
         return;
-    free(r->waypoints);
-    free(r->segments);
-    free(r->samples);
+    AP_FREE_ALL(r->waypoints, r->segments, r->samples);
     memset(r, 0, sizeof *r);
 }
 

@@ -34,6 +34,7 @@
 #include "../geom/dubins.h"
 #include "../turns/profile.h"
 #include "../geom/reeds_shepp.h"
+#include "../base/mem.h"
 
 enum { K_DIR = 0, K_HYBRID = 1 };
 enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3 };
@@ -89,12 +90,7 @@ static void turns_release(ap_plan *p)
         ap_profile_free((ap_profile *)dp->prof);
     if (dp->prof48_owned)
         ap_profile_free((ap_profile *)dp->prof48);
-    free(dp->pts);
-    free(dp->poses);
-    free(dp->pose_free);
-    free(dp->pre);
-    free(dp->post);
-    free(dp);
+    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp);
     p->kind_state = NULL;
 }
 

@@ -1,5 +1,6 @@
 /* open_bucket.c — allocation of the bucketed open list (open_bucket.h) that every workspace carries. */
 #include "open_bucket.h"
+#include "../base/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,5 @@ void ap_open_bucket_free(ap_open_bucket *bq)
 {
     if (bq == NULL)
         return;
-    free(bq->f);
-    free(bq->node);
-    free(bq->link);
-    free(bq->aux);
-    free(bq);
+    AP_FREE_ALL(bq->f, bq->node, bq->link, bq->aux, bq);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/mem.h"
 #include "../base/status.h"
 #include "open_bucket.h"
 
@@ -72,12 +73,8 @@ void ap_workspace_free(ap_workspace *ws)
 {
     if (ws == NULL)
         return;
-    free(ws->nodes);
-    free(ws->open);
-    free(ws->pos);
-    free(ws->succ);
+    AP_FREE_ALL(ws->nodes, ws->open, ws->pos, ws->succ, ws->payload);
     ap_open_bucket_free(ws->bq);
-    free(ws->payload);
     memset(ws, 0, sizeof *ws);
 }
 

@@ -13,6 +13,7 @@
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
 #include "../base/status.h"
+#include "../base/mem.h"
 
 /* sqrt(4 - 2 sqrt 2): the largest ratio of octile to Euclidean length (at 22.5 degrees), rounded up. */
 #define AP_OCTILE_RATIO 1.0823922003
@@ -463,10 +464,7 @@ static int build_lattice(ap_dir *d)
     st = AP_OK;
 out:
     free(cfree);
-    free(dist);
-    free(q.head);
-    free(q.next);
-    free(q.vert);
+    AP_FREE_ALL(dist, q.head, q.next, q.vert);
     return st;
 }
 
@@ -476,9 +474,7 @@ void ap_dir_free(ap_dir *d)
 {
     if (d == NULL)
         return;
-    free(d->bits);
-    free(d->memo);
-    free(d->lat);
+    AP_FREE_ALL(d->bits, d->memo, d->lat);
     d->bits = NULL;
     d->memo = NULL;
     d->lat = NULL;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "../base/status.h"
+#include "../base/mem.h"
 
 #define LIMIT 1e7
 #define MAX_BUCKETS_PER_AXIS 1024
@@ -163,11 +164,7 @@ void ap_circle_world_free(ap_circle_world *cw)
 {
     if (cw == NULL)
         return;
-    free(cw->c);
-    free(cw->start);
-    free(cw->items);
-    free(cw->big);
-    free(cw);
+    AP_FREE_ALL(cw->c, cw->start, cw->items, cw->big, cw);
 }
 
 const ap_circle *ap_circle_world_circles(const ap_circle_world *cw)
