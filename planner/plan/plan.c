@@ -13,6 +13,7 @@
 
 #include "../world/grid_world.h"
 #include "algorithms.h"
+#include "fields.h"
 #include "art.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
@@ -153,7 +154,7 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     if (q->art_directions != 0 && r->n_segments > 0 && (st = make_art(r, q)) != AP_OK)
         return fail_result(r, st, NULL);
     if (q->sample_step > 0.0 && (st = ap_plan_samples(r, q)) != AP_OK)
-        return fail_result(r, st, st == AP_E_INVALID_REQUEST ? "samples.step" : NULL);
+        return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_SAMPLE_STEP) : NULL);
     return r->status;
 }
 

@@ -7,31 +7,32 @@
 #include <stdio.h>
 
 #include "algorithms.h"
+#include "fields.h"
 
-/* The fields a query can be refused on, with their wire names (dotted paths of the /v1/path body). */
-enum qfield {
-    F_START, F_GOAL, F_START_HEADING, F_GOAL_HEADING, F_RADIUS, F_TURNING, F_REVERSE_PENALTY, F_ART,
-    F_ALGORITHM, F_CONNECTIVITY, F_SMOOTHING, F_TURN_PENALTY, F_HEADINGS, F_SAMPLE_STEP,
-};
 static const char *const field_name[] = {
-    [F_START] = "start",
-    [F_GOAL] = "goal",
-    [F_START_HEADING] = "start.heading",
-    [F_GOAL_HEADING] = "goal.heading",
-    [F_RADIUS] = "unit.radius",
-    [F_TURNING] = "unit.turning_radius",
-    [F_REVERSE_PENALTY] = "unit.reverse_penalty",
-    [F_ART] = "unit.art_directions",
-    [F_ALGORITHM] = "search.algorithm",
-    [F_CONNECTIVITY] = "search.connectivity",
-    [F_SMOOTHING] = "search.smoothing",
-    [F_TURN_PENALTY] = "search.turn_penalty",
-    [F_HEADINGS] = "search.headings",
-    [F_SAMPLE_STEP] = "samples.step",
+    [AP_QF_START] = "start",
+    [AP_QF_GOAL] = "goal",
+    [AP_QF_START_HEADING] = "start.heading",
+    [AP_QF_GOAL_HEADING] = "goal.heading",
+    [AP_QF_RADIUS] = "unit.radius",
+    [AP_QF_TURNING] = "unit.turning_radius",
+    [AP_QF_REVERSE_PENALTY] = "unit.reverse_penalty",
+    [AP_QF_ART] = "unit.art_directions",
+    [AP_QF_ALGORITHM] = "search.algorithm",
+    [AP_QF_CONNECTIVITY] = "search.connectivity",
+    [AP_QF_SMOOTHING] = "search.smoothing",
+    [AP_QF_TURN_PENALTY] = "search.turn_penalty",
+    [AP_QF_HEADINGS] = "search.headings",
+    [AP_QF_SAMPLE_STEP] = "samples.step",
 };
+
+const char *ap_qfield_name(ap_qfield f)
+{
+    return field_name[f];
+}
 
 /* Record the refusal: field f, and the message (printf format) saying why. Returns status. */
-static int refuse(ap_query_error *e, int status, enum qfield f, const char *fmt, ...)
+static int refuse(ap_query_error *e, int status, ap_qfield f, const char *fmt, ...)
 {
     e->field = field_name[f];
     va_list ap;
@@ -58,7 +59,7 @@ static int check_points(const ap_query *q, ap_query_error *e)
 {
     const ap_map *m = q->map;
     const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
-    const enum qfield f[2] = {F_START, F_GOAL};
+    const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
     const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
     for (int i = 0; i < 2; i++)
         if (!on_map(m, pt[i][0], pt[i][1]))
@@ -76,12 +77,12 @@ static int check_unit(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
     if (!in_range(q->unit_radius, 0.0, AP_MAX_UNIT_RADIUS))
-        return refuse(e, bad, F_RADIUS, "\"unit.radius\" must be between 0 and %g", AP_MAX_UNIT_RADIUS);
+        return refuse(e, bad, AP_QF_RADIUS, "\"unit.radius\" must be between 0 and %g", AP_MAX_UNIT_RADIUS);
     if (!in_range(q->turning_radius, 0.0, AP_MAX_TURNING_RADIUS))
-        return refuse(e, bad, F_TURNING, "\"unit.turning_radius\" must be between 0 and %g",
+        return refuse(e, bad, AP_QF_TURNING, "\"unit.turning_radius\" must be between 0 and %g",
                       AP_MAX_TURNING_RADIUS);
     if (q->has_sheading && !isfinite(q->sheading))
-        return refuse(e, bad, F_START_HEADING, "\"start.heading\" must be a finite number");
+        return refuse(e, bad, AP_QF_START_HEADING, "\"start.heading\" must be a finite number");
     return AP_OK;
 }
 
@@ -90,24 +91,24 @@ static int check_search(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
     if (q->art_directions != 0 && q->art_directions != AP_ART_COARSE && q->art_directions != AP_ART_FINE)
-        return refuse(e, bad, F_ART, "\"unit.art_directions\" must be %d or %d", AP_ART_COARSE, AP_ART_FINE);
+        return refuse(e, bad, AP_QF_ART, "\"unit.art_directions\" must be %d or %d", AP_ART_COARSE, AP_ART_FINE);
     if (q->headings != 0 && q->headings != AP_HEADINGS_COARSE && q->headings != AP_HEADINGS_FINE)
-        return refuse(e, bad, F_HEADINGS, "\"search.headings\" must be %d or %d", AP_HEADINGS_COARSE,
+        return refuse(e, bad, AP_QF_HEADINGS, "\"search.headings\" must be %d or %d", AP_HEADINGS_COARSE,
                       AP_HEADINGS_FINE);
     if (q->reverse_penalty != 0.0 && !in_range(q->reverse_penalty, AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY))
-        return refuse(e, bad, F_REVERSE_PENALTY, "\"unit.reverse_penalty\" must be between %g and %g",
+        return refuse(e, bad, AP_QF_REVERSE_PENALTY, "\"unit.reverse_penalty\" must be between %g and %g",
                       AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY);
     if (!in_range(q->turn_penalty, 0.0, AP_MAX_TURN_PENALTY))
-        return refuse(e, bad, F_TURN_PENALTY, "\"search.turn_penalty\" must be between 0 and %g",
+        return refuse(e, bad, AP_QF_TURN_PENALTY, "\"search.turn_penalty\" must be between 0 and %g",
                       AP_MAX_TURN_PENALTY);
     if (q->has_gheading && !isfinite(q->gheading))
-        return refuse(e, bad, F_GOAL_HEADING, "\"goal.heading\" must be a finite number");
+        return refuse(e, bad, AP_QF_GOAL_HEADING, "\"goal.heading\" must be a finite number");
     if (q->connectivity != 4 && q->connectivity != 8)
-        return refuse(e, bad, F_CONNECTIVITY, "\"search.connectivity\" must be 4 or 8");
+        return refuse(e, bad, AP_QF_CONNECTIVITY, "\"search.connectivity\" must be 4 or 8");
     if (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS)
-        return refuse(e, bad, F_SMOOTHING, "\"search.smoothing\" must be one of: none, los");
+        return refuse(e, bad, AP_QF_SMOOTHING, "\"search.smoothing\" must be one of: none, los");
     if (!isfinite(q->sample_step) || (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP)))
-        return refuse(e, bad, F_SAMPLE_STEP, "\"samples.step\" must be at least %g", AP_MIN_SAMPLE_STEP);
+        return refuse(e, bad, AP_QF_SAMPLE_STEP, "\"samples.step\" must be at least %g", AP_MIN_SAMPLE_STEP);
     return AP_OK;
 }
 
@@ -116,11 +117,11 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
 {
     const int bad = AP_E_INVALID_REQUEST;
     if ((row->needs & AP_NEEDS_TURNING) && !(q->turning_radius > 0.0))
-        return refuse(e, bad, F_TURNING, "%s needs unit.turning_radius > 0", row->name);
+        return refuse(e, bad, AP_QF_TURNING, "%s needs unit.turning_radius > 0", row->name);
     if ((row->needs & AP_NEEDS_CONN8) && q->connectivity != 8)
-        return refuse(e, bad, F_ALGORITHM, "%s needs search.connectivity 8", row->name);
+        return refuse(e, bad, AP_QF_ALGORITHM, "%s needs search.connectivity 8", row->name);
     if ((row->needs & AP_NEEDS_UNIFORM) && q->map->weighted)
-        return refuse(e, bad, F_ALGORITHM,
+        return refuse(e, bad, AP_QF_ALGORITHM,
                       "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
     return AP_OK;
 }
@@ -138,7 +139,7 @@ int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_e
     if ((st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK)
         return st;
     if (row == NULL && (row = ap_algorithm_row_of(q->algorithm)) == NULL)
-        return refuse(e, AP_E_INVALID_REQUEST, F_ALGORITHM,
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_ALGORITHM,
                       "\"search.algorithm\" %d has no row in the algorithm table", (int)q->algorithm);
     if ((st = check_search(q, e)) != AP_OK || (st = check_accepts(q, row, e)) != AP_OK)
         return st;
