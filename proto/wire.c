@@ -385,6 +385,11 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
             AP_JBUF_LIT(b, ",\"samples\":");
             write_samples(b, r, step);
         }
+    } else if (r->status == AP_NO_PATH) {
+        if (r->no_path_reason == AP_NO_PATH_UNREACHABLE)
+            AP_JBUF_LIT(b, ",\"reason\":\"unreachable\"");
+        else
+            AP_JBUF_LIT(b, ",\"reason\":\"not_found\"");
     }
     AP_JBUF_LIT(b, ",\"stats\":");
     write_stats(b, r->expanded, st, !item_stats);

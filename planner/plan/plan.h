@@ -67,8 +67,19 @@ typedef struct ap_query {
 } ap_query;
 
 /* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */
+/* Why a plan answered AP_NO_PATH. The weaker claim is the zero value, so a result built anywhere else never
+ * claims a proof it does not have. */
+typedef enum ap_no_path_reason {
+    AP_NO_PATH_NOT_FOUND = 0, /* an incomplete search gave up: the legal-turn lattice in its window, the
+                               * hybrid pipeline; a path may still exist (wire "not_found") */
+    AP_NO_PATH_UNREACHABLE,   /* proven: start and goal are in different regions of the region table, or a
+                               * complete search (the grid kinds, over the whole map) exhausted its open
+                               * list (wire "unreachable") */
+} ap_no_path_reason;
+
 typedef struct ap_result {
     int status;              /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or an AP_E_* code */
+    ap_no_path_reason no_path_reason; /* for AP_NO_PATH: proven unreachable, or not found */
     const char *field;       /* for request errors: the offending field ("start", "samples.step"), else NULL */
     double grid_cost;        /* optimal grid path cost before smoothing (tiles) */
     double length;           /* length of the returned geometry = sum of segment lengths (tiles) */

@@ -694,5 +694,8 @@ static int turns_finish(ap_plan *p, ap_result *r)
 
 /* Not a cheap slice: an expansion tests curves against hit-check masks, and a unit profile's first query
  * builds its tables (tens of ms). */
+/* Not complete either: the lattice searches a window and misses paths a finer lattice has (Pinter's Figure
+ * 12); the hybrid gives up on far failure points. */
 const ap_plan_kind ap_plan_kind_turns = {"turns",     turns_begin,   turns_step, turns_move,
-                                         turns_finish, turns_release, false};
+                                         turns_finish, turns_release, false,      false,
+                                         true};

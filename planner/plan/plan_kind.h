@@ -39,6 +39,12 @@ typedef struct ap_plan_kind {
      * expansions takes well under a millisecond (grid searches): callers may run such a slice on a
      * latency-critical thread (ap_query_slice_is_cheap). */
     bool cheap_slice;
+    /* Its search is complete (it explores everything reachable before it gives up: the grid kind over the
+     * whole map), so AP_NO_PATH proves the goal unreachable (ap_result.no_path_reason). */
+    bool complete;
+    /* Its search cost charges search.turn_penalty (its states have a heading); the validation refuses a
+     * turn penalty for kinds without it rather than ignore it. */
+    bool turn_penalty;
 } ap_plan_kind;
 
 /* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,

@@ -8,6 +8,7 @@
 
 #include "algorithms.h"
 #include "fields.h"
+#include "plan_kind.h"
 
 static const char *const field_name[] = {
     [AP_QF_START] = "start",
@@ -123,6 +124,14 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
     if ((row->needs & AP_NEEDS_UNIFORM) && q->map->weighted)
         return refuse(e, bad, AP_QF_ALGORITHM,
                       "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
+    /* Never ignored: the grid searches have no heading in their state, so a turn penalty would be silently
+     * dropped (Pinter's Figure 2b penalty in plain A* needs the arrival direction in the state). */
+    const ap_plan_kind *k = row->kind == &ap_plan_kind_auto ? ap_algorithm_kind(q) : row->kind;
+    if (q->turn_penalty > 0.0 && k != NULL && !k->turn_penalty)
+        return refuse(e, bad, AP_QF_TURN_PENALTY,
+                      "\"search.turn_penalty\" applies to the legal-turn searches (directional8/24/48, hybrid, or "
+                      "auto for a unit with a turning radius on a uniform-cost map); %s searches the grid without "
+                      "headings", row->name);
     return AP_OK;
 }
 

@@ -623,18 +623,26 @@ START_TEST(encode_no_path_and_timeout)
     static const struct {
         int status;
         const char *name;
-    } cases[] = {{AP_NO_PATH, "no_path"}, {AP_TIMEOUT, "timeout"}};
-    for (size_t i = 0; i < 2; i++) {
+        ap_no_path_reason reason;
+        const char *reason_name; /* NULL: no "reason" member */
+    } cases[] = {{AP_NO_PATH, "no_path", AP_NO_PATH_UNREACHABLE, "unreachable"},
+                 {AP_NO_PATH, "no_path", AP_NO_PATH_NOT_FOUND, "not_found"},
+                 {AP_TIMEOUT, "timeout", AP_NO_PATH_UNREACHABLE, NULL}};
+    for (size_t i = 0; i < 3; i++) {
         ap_result r;
         memset(&r, 0, sizeof r);
         r.status = cases[i].status;
+        r.no_path_reason = cases[i].reason;
         r.expanded = 99;
         ap_path_stats st = {.lane = "fast", .queue_us = 1, .search_us = 2};
         char *s = ap_wire_encode_path("maze", &r, &st, NULL);
         ck_assert_ptr_nonnull(s);
         json_t *j = load(s);
         static const char *const keys[] = {"status", "map", "stats", NULL};
-        assert_keys(j, keys);
+        static const char *const keys_reason[] = {"status", "map", "reason", "stats", NULL};
+        assert_keys(j, cases[i].reason_name ? keys_reason : keys);
+        if (cases[i].reason_name)
+            ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), cases[i].reason_name);
         ck_assert_str_eq(json_string_value(json_object_get(j, "status")), cases[i].name);
         ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "maze");
         ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded")), 99);
@@ -646,7 +654,7 @@ START_TEST(encode_no_path_and_timeout)
     memset(&r, 0, sizeof r);
     r.status = AP_NO_PATH;
     char *s = ap_wire_encode_path("maze", &r, NULL, NULL);
-    ck_assert_str_eq(s, "{\"status\":\"no_path\",\"map\":\"maze\",\"stats\":{\"expanded\":0}}");
+    ck_assert_str_eq(s, "{\"status\":\"no_path\",\"map\":\"maze\",\"reason\":\"not_found\",\"stats\":{\"expanded\":0}}");
     free(s);
 }
 END_TEST

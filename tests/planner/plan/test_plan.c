@@ -100,6 +100,7 @@ START_TEST(region_and_trivial)
     ap_result r = run(&q, &ws);
     ck_assert_int_eq(r.status, AP_NO_PATH);
     ck_assert(r.region_pruned);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE); /* proven by the region table */
     ck_assert_uint_eq(r.expanded, 0);
     ap_result_free(&r);
     /* the same cell: OK at once, grid cost 0, the two exact points */
@@ -235,6 +236,61 @@ START_TEST(exact_points)
 }
 END_TEST
 
+/* A legal-turn search that gives up says so: a unit of turning radius 3 that may not reverse, facing into a
+ * dead-end corridor one cell wide with its goal behind it, has no legal path in the lattice, though start
+ * and goal share a region: no_path with reason "not found", never "unreachable". */
+START_TEST(no_path_reason_of_an_incomplete_search)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 12\nmap\n"
+                                        "@@@@@@@@@@@@\n"
+                                        "............\n"
+                                        "@@@@@@@@@@@@\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = {.map = m, .sx = 5.5, .sy = 1.5, .gx = 2.5, .gy = 1.5, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_LOS, .algorithm = AP_ALG_DIRECTIONAL24, .turning_radius = 3.0,
+                  .has_sheading = true, .sheading = 0.0};
+    ap_result r = run(&q, &ws);
+    ck_assert_int_eq(r.status, AP_NO_PATH);
+    ck_assert(!r.region_pruned);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
+ * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
+ * take it. */
+START_TEST(turn_penalty_refused_where_it_would_be_ignored)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    ap_query q = base_query(m);
+    q.turn_penalty = 1.0;
+    const ap_algorithm grid_algs[] = {AP_ALG_ASTAR, AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_AUTO};
+    for (size_t i = 0; i < 4; i++) {
+        q.algorithm = grid_algs[i];
+        ap_query_error e;
+        ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(e.field, "search.turn_penalty");
+        ck_assert_ptr_nonnull(strstr(e.message, "applies to the legal-turn searches"));
+    }
+    q.turning_radius = 1.0;
+    const ap_algorithm turn_algs[] = {AP_ALG_AUTO, AP_ALG_DIRECTIONAL8, AP_ALG_HYBRID};
+    for (size_t i = 0; i < 3; i++) {
+        q.algorithm = turn_algs[i];
+        ap_query_error e;
+        ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
+    }
+    q.turn_penalty = 0.0;
+    q.turning_radius = 0.0;
+    q.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(ap_query_check(&q, NULL), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Huge headings are directions like any other: a start heading of 1e16 rad plans exactly as its wrapped
  * value 2.2474252491623665 (a 700-digit decimal reduction), for the grid kind's curves and for
  * Directional A* (whose goal heading 1e308 is 2.6710203145624654); before, 1e16 drew a line where an arc
@@ -294,6 +350,8 @@ Suite *plan_suite(void)
     tcase_add_test(tc, full_pipeline);
     tcase_add_test(tc, exact_points);
     tcase_add_test(tc, huge_headings_plan_as_wrapped);
+    tcase_add_test(tc, no_path_reason_of_an_incomplete_search);
+    tcase_add_test(tc, turn_penalty_refused_where_it_would_be_ignored);
     suite_add_tcase(s, tc);
     return s;
 }

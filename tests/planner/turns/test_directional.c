@@ -645,6 +645,9 @@ START_TEST(test_query_checks)
     q.art_directions = 0;
     q.algorithm = AP_ALG_AUTO;
     q.turning_radius = 0.0;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST); /* auto runs the grid: no turn penalty */
+    ck_assert_str_eq(f, "search.turn_penalty");
+    q.turn_penalty = 0.0;
     ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
     ap_map_free(m);
 }
