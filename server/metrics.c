@@ -7,6 +7,7 @@
 
 #include "../planner/turns/profile.h"
 #include "route.h"
+#include "process_stats.h"
 
 /* Bucket bounds in ns (exact integers, so bucket choice has no floating-point edge cases) and their
  * labels, written out by hand so the exposition shows "0.00025" rather than a %g rendering. */
@@ -265,6 +266,10 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                 "arcpath_profile_build_seconds_total %.9f\n",
                 cached, bytes, build_s);
     }
+
+    ap_process_stats ps;
+    ap_process_stats_read(&ps);
+    ap_process_stats_render(f, &ps);
 
     if (fclose(f) != 0) {
         free(buf);

@@ -1,8 +1,10 @@
-/* test_metrics.c — exact exposition lines for known counter values; cumulative histogram buckets. */
+/* test_metrics.c — exact exposition lines for known counter values; cumulative histogram buckets; the
+ * process_* metrics. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "server/http.h"
 #include "server/metrics.h"
@@ -157,6 +159,44 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* The value of the sample line "name value" in text, or -1 when there is none. */
+static double sample_value(const char *text, const char *name)
+{
+    char want[128];
+    snprintf(want, sizeof want, "\n%s ", name);
+    const char *p = strstr(text, want);
+    return p != NULL ? strtod(p + strlen(want), NULL) : -1.0;
+}
+
+/* The standard process_* metrics, with values checked against what this process can see itself: its
+ * start lies between boot and now, it has the descriptors it just opened, memory and CPU are positive. */
+START_TEST(test_process_metrics)
+{
+    init_server_metrics("1.2.3");
+    FILE *extra[4];
+    for (int i = 0; i < 4; i++)
+        extra[i] = tmpfile();
+    size_t len = 0;
+    char *text = ap_metrics_render(&m, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert(has_line(text, "# TYPE process_cpu_seconds_total counter"));
+    ck_assert(has_line(text, "# TYPE process_resident_memory_bytes gauge"));
+    double rss = sample_value(text, "process_resident_memory_bytes");
+    double vsz = sample_value(text, "process_virtual_memory_bytes");
+    ck_assert_msg(rss > 1e5 && vsz >= rss, "rss %g, vsz %g", rss, vsz);
+    ck_assert(sample_value(text, "process_cpu_seconds_total") >= 0.0);
+    double start = sample_value(text, "process_start_time_seconds");
+    double now = (double)time(NULL);
+    ck_assert_msg(start > now - 86400.0 * 365 && start <= now + 1.0, "start %f, now %f", start, now);
+    double fds = sample_value(text, "process_open_fds");
+    ck_assert_msg(fds >= 3 + 4, "open fds %g", fds); /* stdin/out/err and the four just opened */
+    ck_assert(sample_value(text, "process_max_fds") >= fds);
+    free(text);
+    for (int i = 0; i < 4; i++)
+        fclose(extra[i]);
+}
+END_TEST
+
 Suite *metrics_suite(void)
 {
     Suite *s = suite_create("server/metrics");
@@ -164,6 +204,7 @@ Suite *metrics_suite(void)
     tcase_add_test(tc, test_counters_exact);
     tcase_add_test(tc, test_histogram_cumulative);
     tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_process_metrics);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,106 @@
+/* process_stats.c — process_* metrics from /proc (process_stats.h). */
+#include "process_stats.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* The contents of a small /proc file, NUL-terminated, in buf (cap bytes); false when unreadable. */
+static bool read_small(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return n > 0;
+}
+
+/* The system boot time, seconds since the epoch (/proc/stat "btime"), or -1. */
+static double boot_time(void)
+{
+    static char buf[16384];
+    FILE *f = fopen("/proc/stat", "r");
+    if (f == NULL)
+        return -1.0;
+    double bt = -1.0;
+    while (fgets(buf, sizeof buf, f) != NULL)
+        if (strncmp(buf, "btime ", 6) == 0) {
+            bt = strtod(buf + 6, NULL);
+            break;
+        }
+    fclose(f);
+    return bt;
+}
+
+void ap_process_stats_read(ap_process_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        st->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                          (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        st->has_cpu = true;
+    }
+    char buf[1024];
+    const long page = sysconf(_SC_PAGESIZE), tick = sysconf(_SC_CLK_TCK);
+    unsigned long long vsize_pages = 0, rss_pages = 0;
+    if (page > 0 && read_small("/proc/self/statm", buf, sizeof buf) &&
+        sscanf(buf, "%llu %llu", &vsize_pages, &rss_pages) == 2) {
+        st->virtual_bytes = (double)vsize_pages * (double)page;
+        st->resident_bytes = (double)rss_pages * (double)page;
+        st->has_memory = true;
+    }
+    /* /proc/self/stat: the command name is in parentheses and may hold spaces, so fields are counted from
+     * the last ')'; starttime is field 22 (clock ticks after boot). */
+    const char *rp = read_small("/proc/self/stat", buf, sizeof buf) ? strrchr(buf, ')') : NULL;
+    unsigned long long start_ticks = 0;
+    if (rp != NULL && tick > 0) {
+        int field = 2;
+        for (const char *p = rp + 1; *p != '\0' && field < 22; p++)
+            if (*p == ' ' && ++field == 22)
+                start_ticks = strtoull(p + 1, NULL, 10);
+        double bt = boot_time();
+        if (field == 22 && bt >= 0.0) {
+            st->start_time_seconds = bt + (double)start_ticks / (double)tick;
+            st->has_start = true;
+        }
+    }
+    DIR *d = opendir("/proc/self/fd");
+    if (d != NULL) {
+        int n = 0;
+        for (struct dirent *e = readdir(d); e != NULL; e = readdir(d))
+            n += e->d_name[0] != '.';
+        closedir(d);
+        st->open_fds = n - 1; /* less the directory stream's own descriptor */
+        st->has_fds = true;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        st->max_fds = (double)rl.rlim_cur;
+        st->has_max_fds = true;
+    }
+}
+
+static void sample(FILE *f, bool has, const char *name, const char *type, const char *help, double v)
+{
+    if (has)
+        fprintf(f, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+}
+
+void ap_process_stats_render(FILE *f, const ap_process_stats *st)
+{
+    sample(f, st->has_cpu, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
+           st->cpu_seconds);
+    sample(f, st->has_memory, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+           st->resident_bytes);
+    sample(f, st->has_memory, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+           st->virtual_bytes);
+    sample(f, st->has_start, "process_start_time_seconds", "gauge",
+           "Start time of the process since unix epoch in seconds.", st->start_time_seconds);
+    sample(f, st->has_fds, "process_open_fds", "gauge", "Number of open file descriptors.", st->open_fds);
+    sample(f, st->has_max_fds, "process_max_fds", "gauge", "Maximum number of open file descriptors.", st->max_fds);
+}

@@ -1,0 +1,28 @@
+/* process_stats.h — the Prometheus client libraries' standard process_* metrics for arcpathd, read from
+ * the kernel when /metrics is scraped: CPU time, resident and virtual memory, start time, open and maximum
+ * file descriptors. Linux only (/proc); a value that cannot be read is left out of the exposition rather
+ * than reported as 0. */
+#ifndef AP_SERVER_PROCESS_STATS_H
+#define AP_SERVER_PROCESS_STATS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct ap_process_stats {
+    double cpu_seconds;        /* user + system CPU time of the whole process, seconds */
+    double resident_bytes;     /* resident set size, bytes */
+    double virtual_bytes;      /* virtual memory size, bytes */
+    double start_time_seconds; /* process start, seconds since the Unix epoch */
+    double open_fds;           /* file descriptors open now */
+    double max_fds;            /* the soft RLIMIT_NOFILE */
+    bool has_cpu, has_memory, has_start, has_fds, has_max_fds;
+} ap_process_stats;
+
+/* Read the current values into *st (the has_* flags say which could be read). Thread-safe; a few
+ * syscalls and small /proc reads (~20 µs), meant for a scrape, not a hot path. */
+void ap_process_stats_read(ap_process_stats *st);
+
+/* Write st as Prometheus text (HELP, TYPE and one sample per value read) to f. */
+void ap_process_stats_render(FILE *f, const ap_process_stats *st);
+
+#endif
