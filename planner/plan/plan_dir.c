@@ -66,11 +66,14 @@ typedef struct ap_plan_dir {
     double cost;
 } ap_plan_dir;
 
-static int get_profile(const ap_query *q, int neighbours, bool reverse, const ap_profile **out, bool *owned)
+/* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline. */
+static int get_profile(const ap_plan *p, int neighbours, bool reverse, const ap_profile **out, bool *owned)
 {
+    const ap_query *q = &p->q;
     int headings = q->headings == AP_HEADINGS_FINE ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
     ap_profile_key k = {q->unit_radius, q->turning_radius, headings, neighbours, reverse};
-    return ap_profile_get(q->profiles ? q->profiles : ap_profile_cache_default(), &k, out, owned);
+    return ap_profile_get_until(q->profiles ? q->profiles : ap_profile_cache_default(), &k, p->deadline_ns, out,
+                                owned);
 }
 
 static void drop_dir(ap_plan_dir *dp)
@@ -410,7 +413,7 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
         if (dp->prof_owned)
             ap_profile_free((ap_profile *)dp->prof);
         dp->prof = NULL;
-        int st = get_profile(&p->q, neighbours, p->q.reverse && phase == P_DIR, &dp->prof, &dp->prof_owned);
+        int st = get_profile(p, neighbours, p->q.reverse && phase == P_DIR, &dp->prof, &dp->prof_owned);
         if (st != AP_OK)
             return p->state = st;
     }
@@ -462,7 +465,7 @@ static int hybrid_after_grid(ap_plan *p)
         return p->state = AP_E_NOMEM;
     dp->n_pts = np;
     if (!dp->prof48) {
-        int st = get_profile(q, 48, false, &dp->prof48, &dp->prof48_owned);
+        int st = get_profile(p, 48, false, &dp->prof48, &dp->prof48_owned);
         if (st != AP_OK)
             return p->state = st;
     }

@@ -16,6 +16,7 @@
 #include "../search/search.h"
 #include "../base/limits.h"
 #include "../base/status.h"
+#include "../base/mem.h"
 
 /* Hit-check masks use the unit's radius plus this (tiles): conservative against the rounding difference
  * between the table's curve (built at the origin) and the same curve at absolute map coordinates. */
@@ -194,9 +195,22 @@ static void rot(int q, int *x, int *y)
 
 int ap_profile_build(const ap_profile_key *key, ap_profile **out)
 {
+    return ap_profile_build_until(key, 0, out);
+}
+
+/* The deadline is read once per start heading of pass 1 and every 256 edges of the tie pass: each step
+ * costs at most a few milliseconds (the slowest whole build is ~40 ms), far finer than any deadline. */
+static bool past(uint64_t deadline_ns)
+{
+    return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
+}
+
+int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_profile **out)
+{
     *out = NULL;
     if (!ap_profile_key_valid(key))
         return AP_E_INVALID_REQUEST;
+    int fail_st = AP_E_NOMEM;
     uint64_t t0 = ap_clock_ns();
     const int H = key->headings;
     const int k = key->neighbours == 8 ? 1 : key->neighbours == 24 ? 2 : 3;
@@ -244,6 +258,10 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
     for (size_t i = 0; i < n_idx; i++)
         edge_idx[i] = -1;
     for (int h0 = 0; h0 < Q; h0++) {
+        if (past(deadline_ns)) {
+            fail_st = AP_TIMEOUT;
+            goto nomem;
+        }
         const bool refl_M = h0 == 0;
         base_first[h0] = nb;
         ap_pose a = {0.5, 0.5, ap_profile_heading(h0, H)};
@@ -359,6 +377,10 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
     for (uint32_t i = 0; i < ne; i++) {
         own_lo[i] = SIZE_MAX;
         own_hi[i] = 0;
+        if ((i & 255u) == 0 && past(deadline_ns)) {
+            fail_st = AP_TIMEOUT;
+            goto nomem;
+        }
         if (i < nb)
             continue;
         uint32_t b = i % nb;
@@ -449,16 +471,10 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
     p->build_seconds = (double)(ap_clock_ns() - t0) / 1e9;
     *out = p;
     return AP_OK;
-nomem:
-    free(edge_idx);
-    free(base_segs);
-    free(base_nsegs);
-    free(own_lo);
-    free(own_hi);
-    free(cell_first);
-    free(cb.c);
+nomem: /* and AP_TIMEOUT: fail_st says which */
+    AP_FREE_ALL(edge_idx, base_segs, base_nsegs, own_lo, own_hi, cell_first, cb.c);
     ap_profile_free(p);
-    return AP_E_NOMEM;
+    return fail_st;
 }
 
 static bool key_eq(const ap_profile_key *a, const ap_profile_key *b)
@@ -474,6 +490,12 @@ ap_profile_cache *ap_profile_cache_default(void)
 }
 
 int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out, bool *owned)
+{
+    return ap_profile_get_until(c, k, 0, out, owned);
+}
+
+int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns, const ap_profile **out,
+                         bool *owned)
 {
     *out = NULL;
     *owned = false;
@@ -492,7 +514,7 @@ int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profil
         }
     }
     ap_profile *mine;
-    int st = ap_profile_build(k, &mine);
+    int st = ap_profile_build_until(k, deadline_ns, &mine);
     if (st != AP_OK)
         return st;
     if (c != NULL) {

@@ -89,6 +89,12 @@ bool ap_profile_key_valid(const ap_profile_key *k);
  * (profile.c). Thread-safe (no shared state). */
 int ap_profile_build(const ap_profile_key *k, ap_profile **out);
 
+/* ap_profile_build that gives up once CLOCK_MONOTONIC passes deadline_ns (ap_clock_ns; 0 = none), checked
+ * every few milliseconds of work at most: returns AP_TIMEOUT with nothing allocated, so a query whose
+ * deadline passes while its unit's tables are built answers on time (a new profile took 557 ms past a 1 ms
+ * deadline). */
+int ap_profile_build_until(const ap_profile_key *k, uint64_t deadline_ns, ap_profile **out);
+
 /* Free a profile. NULL ignored. Not while a search may still read it. */
 void ap_profile_free(ap_profile *p);
 
@@ -121,6 +127,11 @@ ap_profile_cache *ap_profile_cache_default(void);
  * Counts a hit on the slot when the key was already cached, and adds every build's time to c->build_ns
  * (private builds and builds that lost a publishing race included). */
 int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out, bool *owned);
+
+/* ap_profile_get whose build (on a miss) honours deadline_ns as ap_profile_build_until: AP_TIMEOUT, and
+ * nothing published, when it passes first. A cached profile is returned whatever the deadline. */
+int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns, const ap_profile **out,
+                         bool *owned);
 
 /* Number of profiles in the cache and the bytes they hold. Thread-safe. */
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes);

@@ -6,6 +6,7 @@
 
 #include "../../../planner/world/collide.h"
 #include "../../../planner/plan/plan.h"
+#include "../../../planner/turns/profile.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -260,6 +261,41 @@ START_TEST(no_path_reason_of_an_incomplete_search)
 }
 END_TEST
 
+/* A unit profile's first build honours the plan's deadline: with a deadline already past, the plan answers
+ * timeout and builds (and caches) nothing, where it used to build the whole table first; without one the
+ * same query builds it, caches it and finds the path. */
+START_TEST(profile_build_honours_the_deadline)
+{
+    ap_map *m = ap_test_map_from_string(walls);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_profile_cache cache = {0};
+    ap_query q = base_query(m);
+    q.algorithm = AP_ALG_DIRECTIONAL24;
+    q.turning_radius = 0.5;
+    q.profiles = &cache;
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, &ws, ap_clock_ns() - 1);
+    if (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ck_assert_int_eq(st, AP_TIMEOUT);
+    ap_result r;
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ap_result_free(&r);
+    ck_assert_uint_eq(ap_profile_cache_stats(&cache, NULL), 0);
+    uint64_t builds = 0;
+    ap_profile_cache_build_seconds(&cache, &builds);
+    ck_assert_uint_eq(builds, 0);
+    r = run(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_uint_eq(ap_profile_cache_stats(&cache, NULL), 1);
+    ap_result_free(&r);
+    ap_profile_cache_clear(&cache);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -352,6 +388,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, huge_headings_plan_as_wrapped);
     tcase_add_test(tc, no_path_reason_of_an_incomplete_search);
     tcase_add_test(tc, turn_penalty_refused_where_it_would_be_ignored);
+    tcase_add_test(tc, profile_build_honours_the_deadline);
     suite_add_tcase(s, tc);
     return s;
 }
