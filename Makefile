@@ -35,8 +35,9 @@ PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
-# The viewer's files (GET /), embedded in arcpathd as a generated C source.
-STATIC_FILES = $(sort $(wildcard server/static/*))
+# The viewer's files (GET /) and the API's description (GET /openapi.yaml), embedded in arcpathd as a
+# generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml
 STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
