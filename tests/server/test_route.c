@@ -138,6 +138,8 @@ START_TEST(server_table)
         {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
         {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
         {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
+        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
+        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
         {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
     };
     size_t n = 0;
@@ -184,6 +186,10 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/paths\",code=\"206\"} 1\n",
         "arcpath_requests_total{route=\"/v1/curve\",code=\"207\"} 1\n",
         "arcpath_requests_total{route=\"/v1/profiles\",code=\"208\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}/cells\",code=\"209\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"212\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
