@@ -35,8 +35,9 @@ PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
-# The viewer's files (GET /), embedded in arcpathd as a generated C source.
-STATIC_FILES = $(sort $(wildcard server/static/*))
+# The viewer's files (GET /) and the API's description (GET /openapi.yaml), embedded in arcpathd as a
+# generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml
 STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -73,9 +74,10 @@ check: deps
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
-# headless Chromium, tests/browser) and fails the make on any failure.
+# headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec) and fails
+# the make on any failure.
 test: all check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.

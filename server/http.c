@@ -18,7 +18,9 @@
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
 #include "../proto/cells.h"
+#include "../config/version.h"
 #include "../proto/errors.h"
+#include "../proto/info.h"
 #include "../proto/wire.h"
 #include "curve_route.h"
 #include "profiles_route.h"
@@ -447,7 +449,7 @@ static int is_viewer_file(const char *path)
     return ap_static_find(path) != NULL;
 }
 
-/* The viewer's embedded files (server/static_route.h): 200 with the file, or 304 when the client's
+/* The embedded files (server/static_route.h: the viewer's, and proto/openapi.yaml): 200 with the file, or 304 when the client's
  * If-None-Match names its ETag; respond_mem adds ETag and Cache-Control. */
 static enum MHD_Result handle_viewer(ap_req *r, const char *id)
 {
@@ -455,6 +457,35 @@ static enum MHD_Result handle_viewer(ap_req *r, const char *id)
     r->static_file = f;
     int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH));
     return respond_mem(r, http, AP_OK, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type);
+}
+
+/* The compiler that built this file, for GET /v1/info: what a bug report about a build needs first. No
+ * build date: __DATE__ would make every build of the same source a different binary. */
+#if defined(__clang__)
+#define AP_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define AP_COMPILER "gcc " __VERSION__
+#else
+#define AP_COMPILER "unknown"
+#endif
+
+static enum MHD_Result handle_info(ap_req *r, const char *id)
+{
+    const ap_config *c = r->h->cfg;
+    ap_wire_info info = {
+        .version = ARCPATH_VERSION,
+        .compiler = AP_COMPILER,
+        .max_body_bytes = c->max_body_bytes,
+        .max_batch = c->max_batch,
+        .max_samples = c->max_samples,
+        .max_answer_bytes = c->max_answer_bytes,
+        .default_deadline_ms = c->default_deadline_ms,
+        .max_deadline_ms = c->max_deadline_ms,
+        .maps = r->h->reg->n,
+    };
+    size_t len = 0;
+    char *body = ap_wire_encode_info(&info, &len);
+    return respond(r, AP_OK, body, len, "application/json");
 }
 
 /* The routes, in the order of the metrics exposition. GET routes answer HEAD too (MHD sends no body). */
@@ -469,6 +500,9 @@ static const ap_route routes[] = {
     {AP_METHOD_POST, "/v1/curve", handle_curve, "/v1/curve", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", handle_profiles, "/v1/profiles", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells", handle_cells, "/v1/maps/{id}/cells", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", handle_info, "/v1/info", NULL},
+    /* proto/openapi.yaml, embedded with the viewer's files (tools/embed-static.sh), under its own label. */
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", handle_viewer, "/openapi.yaml", NULL},
     /* last: the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/ and the viewer's files", handle_viewer, "viewer", is_viewer_file},
 };

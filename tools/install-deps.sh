@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what arcpath needs to build, run and test, but only what is missing: Debian packages, then the
-# browser test's npm packages (pinned by tests/browser/package-lock.json).
+# npm packages of the browser test and the OpenAPI linter (pinned by tests/browser/package-lock.json and
+# tests/spec/package-lock.json).
 # Used by `make run` and `make check`; safe to run again.
 set -e
 cd "$(dirname "$0")/.."
@@ -28,8 +29,9 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 # npm writes node_modules/.package-lock.json on install: older than the lockfile means a changed pin.
-lock=tests/browser/package-lock.json
-if [ ! -f tests/browser/node_modules/.package-lock.json ] || [ "$lock" -nt tests/browser/node_modules/.package-lock.json ]; then
-    echo "arcpath: installing the browser test's npm packages (tests/browser)"
-    (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-fi
+for dir in tests/browser tests/spec; do
+    if [ ! -f $dir/node_modules/.package-lock.json ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
+        echo "arcpath: installing the npm packages of $dir"
+        (cd $dir && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
+done

@@ -1,12 +1,14 @@
 /* test_route.c — the route matcher (exact and {id} patterns, method sets, 404 vs 405 and the Allow value)
  * and the server's own table: its methods and the exact metric labels the exposition shows. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/http.h"
 #include "server/metrics.h"
 #include "server/route.h"
+#include "tests/util.h"
 
 Suite *route_suite(void);
 
@@ -138,6 +140,8 @@ START_TEST(server_table)
         {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
         {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
         {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
+        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
+        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
         {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
     };
     size_t n = 0;
@@ -155,6 +159,29 @@ START_TEST(server_table)
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), (int)n - 1); /* the viewer's page */
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v2/path", NULL, NULL), -1);
+}
+END_TEST
+
+/* proto/openapi.yaml describes every route of the table (read as text: a path item is a line "  <pattern>:"
+ * under "paths:"), so a new row cannot ship undocumented. The viewer's row names a set of files, not a
+ * path, and is described in the README. */
+START_TEST(openapi_lists_every_route)
+{
+    size_t len = 0;
+    char *yaml = ap_test_read_file("proto/openapi.yaml", &len);
+    ck_assert_ptr_nonnull(yaml);
+    const char *paths = strstr(yaml, "\npaths:\n");
+    ck_assert_ptr_nonnull(paths);
+    size_t n = 0;
+    const ap_route *t = ap_http_routes(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].match != NULL)
+            continue;
+        char item[160];
+        snprintf(item, sizeof item, "\n  %s:\n", t[i].pattern);
+        ck_assert_msg(strstr(paths, item) != NULL, "proto/openapi.yaml has no path item %s", t[i].pattern);
+    }
+    free(yaml);
 }
 END_TEST
 
@@ -184,6 +211,10 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/paths\",code=\"206\"} 1\n",
         "arcpath_requests_total{route=\"/v1/curve\",code=\"207\"} 1\n",
         "arcpath_requests_total{route=\"/v1/profiles\",code=\"208\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}/cells\",code=\"209\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"212\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
@@ -205,6 +236,7 @@ Suite *route_suite(void)
     tcase_add_test(tc, find_404_405);
     tcase_add_test(tc, allow_values);
     tcase_add_test(tc, server_table);
+    tcase_add_test(tc, openapi_lists_every_route);
     tcase_add_test(tc, exposition_labels);
     suite_add_tcase(s, tc);
     return s;

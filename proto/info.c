@@ -1,0 +1,37 @@
+/* info.c — GET /v1/info's answer (info.h). Cold route: one jansson tree per request. */
+#include "info.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "../planner/base/limits.h"
+#include "../planner/plan/algorithms.h"
+
+char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
+{
+    json_t *algorithms = json_array();
+    for (size_t i = 0; algorithms != NULL && i < ap_algorithm_count; i++)
+        if (json_array_append_new(algorithms, json_string(ap_algorithms[i].name)) != 0) {
+            json_decref(algorithms);
+            algorithms = NULL;
+        }
+    if (algorithms == NULL)
+        return NULL;
+    /* "o" steals algorithms, on failure too (jansson >= 2.11). */
+    json_t *root = json_pack("{s:s, s:s, s:{s:s}, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:I}",
+                             "name", "arcpath", "version", info->version, "build", "compiler", info->compiler,
+                             "limits", "max_body_bytes", (json_int_t)info->max_body_bytes, "max_batch",
+                             (json_int_t)info->max_batch, "max_samples", (json_int_t)info->max_samples,
+                             "max_answer_bytes", (json_int_t)info->max_answer_bytes, "default_deadline_ms",
+                             info->default_deadline_ms, "max_deadline_ms", info->max_deadline_ms,
+                             "max_unit_radius", AP_MAX_UNIT_RADIUS, "max_turning_radius", AP_MAX_TURNING_RADIUS,
+                             "min_sample_step", AP_MIN_SAMPLE_STEP, "algorithms", algorithms, "maps",
+                             (json_int_t)info->maps);
+    if (root == NULL)
+        return NULL;
+    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (s != NULL && len != NULL)
+        *len = strlen(s);
+    return s;
+}

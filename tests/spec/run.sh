@@ -1,0 +1,39 @@
+#!/bin/sh
+# proto/openapi.yaml under a real OpenAPI linter: Redocly CLI's `lint` with its recommended rules
+# (tests/spec/redocly.yaml), pinned by tests/spec/package-lock.json. Each check prints "ok" or "FAIL" and
+# the linter's output on failure; the closing line is "N passed, N failed" and the exit status is non-zero
+# when any check failed. Run by `make test` through tools/run-tests.sh; `make deps` installs the package.
+cd "$(dirname "$0")/../.." || exit 1
+redocly=tests/spec/node_modules/.bin/redocly
+if ! command -v node >/dev/null 2>&1 || [ ! -x "$redocly" ]; then
+    echo "tests/spec: missing node or $redocly (run: make deps)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+# The CLI would otherwise ask the network for a newer version and send usage telemetry.
+export REDOCLY_SUPPRESS_UPDATE_NOTICE=true REDOCLY_TELEMETRY=off
+passed=0; failed=0
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
+
+# check NAME COMMAND...: run the command; its output is shown only when it fails.
+check() {
+    name=$1; shift
+    if "$@" >"$out" 2>&1; then
+        ok=1; passed=$((passed + 1)); echo "ok   $name"
+    else
+        ok=0; failed=$((failed + 1)); echo "FAIL $name"; cat "$out"
+    fi
+}
+
+# 0 errors under the recommended rules; after a pass its warnings are listed, not counted as failures.
+check "redocly lint proto/openapi.yaml: 0 errors" \
+    "$redocly" lint --config tests/spec/redocly.yaml --format=stylish proto/openapi.yaml
+[ "$ok" = 1 ] && grep -E " warning " "$out" | sed "s/^/     /"
+# The spec is one self-contained document: bundling it resolves every $ref.
+check "redocly bundle proto/openapi.yaml: every \$ref resolves" \
+    "$redocly" bundle --config tests/spec/redocly.yaml -o "$out.json" proto/openapi.yaml
+rm -f "$out.json"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
