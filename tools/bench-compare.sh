@@ -53,6 +53,11 @@ for alg in astar jps jps_plus; do
     done
 done
 
+if [ ! -f "$DATA/den520d.map.scen" ]; then
+    echo
+    echo "## Server: skipped (the HTTP run uses den520d, which $DATA does not hold)"
+    exit 0
+fi
 echo
 echo "## Server: short den520d queries, wrk -t1 -c16, ${DUR}s a round, old and new alternated"
 PO=${ARCPATH_BENCH_PORT:-18080}
