@@ -52,6 +52,10 @@ static const ap_int_field ap_int_fields[] = {
     F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000),
     F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64),
     F("pool_nice", "ARCPATH_POOL_NICE", AP_K_INT, pool_nice, 0, 19),
+    F("max_connections", "ARCPATH_MAX_CONNECTIONS", AP_K_INT, max_connections, 1, 100000),
+    F("max_connections_per_ip", "ARCPATH_MAX_CONNECTIONS_PER_IP", AP_K_INT, max_connections_per_ip, 1, 100000),
+    F("idle_timeout_s", "ARCPATH_IDLE_TIMEOUT_S", AP_K_INT, idle_timeout_s, 1, 3600),
+    F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -193,6 +197,10 @@ void ap_config_defaults(ap_config *c)
     c->max_batch = 256;
     c->http_threads = 1;
     c->pool_nice = 0;
+    c->max_connections = 512;
+    c->max_connections_per_ip = 64;
+    c->idle_timeout_s = 30;
+    c->request_timeout_ms = 10000;
     c->inline_fast = true;
     c->config_file[0] = '\0';
     c->check_config = false;
