@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +166,24 @@ START_TEST(held_connections_leave_room_for_other_clients)
         ck_assert_int_ge(fds[i], 0);
         ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
     }
-    /* The cap is real: the sockets past it were closed by the server (accepted in connect order). */
+    /* The cap is real: the server closed exactly the sockets past it. Which ones is not asserted (the
+     * harness's readiness probe may still have held a place when the first ones arrived). Bounded: 5 s. */
+    const int want_closed = HELD - atoi(PER_IP);
+    bool is_closed[HELD] = {false};
     int closed = 0;
-    for (int i = atoi(PER_IP); i < HELD; i++)
-        closed += closed_within(fds[i], 5000);
-    ck_assert_int_eq(closed, HELD - atoi(PER_IP));
+    for (int round = 0; round < 50 && closed < want_closed; round++) {
+        for (int i = 0; i < HELD; i++)
+            if (!is_closed[i] && closed_within(fds[i], 0)) {
+                is_closed[i] = true;
+                closed++;
+            }
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < HELD; i++) /* one more look: no socket within the cap was closed after all */
+        if (!is_closed[i] && closed_within(fds[i], 0))
+            closed++;
+    ck_assert_int_eq(closed, want_closed);
     /* ... and the first ones are still held: a new 127.0.0.1 client is refused too */
     int extra = raw_connect(s.port, NULL);
     ck_assert_int_ge(extra, 0);
