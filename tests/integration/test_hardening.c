@@ -198,6 +198,49 @@ START_TEST(held_connections_leave_room_for_other_clients)
 }
 END_TEST
 
+START_TEST(total_limit_makes_new_clients_wait_not_fail)
+{
+    /* max_connections 4: a fifth client is not accepted while four are held, but waits in the backlog and
+     * is answered once one of them closes. */
+    const char *env[] = {"ARCPATH_MAX_CONNECTIONS=4", "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
+    int fds[4];
+    for (int i = 0; i < 4; i++) {
+        fds[i] = raw_connect(s.port, NULL);
+        ck_assert_int_ge(fds[i], 0);
+        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+    }
+    /* Wait (bounded) until the harness's readiness probe has left and the four fill the server: a request on
+     * a fifth connection then stays unanswered. */
+    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    int fifth = -1;
+    char buf[1024];
+    ssize_t k = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        fifth = raw_connect(s.port, NULL); /* completes in the kernel's backlog even when MHD will not accept */
+        ck_assert_int_ge(fifth, 0);
+        ck_assert_int_eq(send_all(fifth, req, sizeof req - 1), 0);
+        k = read_within(fifth, buf, sizeof buf - 1, 300);
+        if (k == -2)
+            break; /* waiting: the limit holds it */
+        close(fifth);
+        fifth = -1;
+    }
+    ck_assert_msg(fifth >= 0, "a fifth connection was always answered or closed: the limit is not applied");
+    close(fds[0]); /* one place frees: the waiting client is accepted and answered */
+    k = read_within(fifth, buf, sizeof buf - 1, 10000);
+    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
+    buf[k] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    close(fifth);
+    for (int i = 1; i < 4; i++)
+        close(fds[i]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(trickled_request_is_closed_at_request_timeout)
 {
     /* idle_timeout_s 30: a byte every 500 ms keeps MHD's idle timeout from ever firing in this test, so
@@ -323,6 +366,7 @@ Suite *hardening_suite(void)
     TCase *tc = tcase_create("limits");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, held_connections_leave_room_for_other_clients);
+    tcase_add_test(tc, total_limit_makes_new_clients_wait_not_fail);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);
     suite_add_tcase(s, tc);
