@@ -62,7 +62,8 @@ typedef struct ap_http {
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
  * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: stream for the access log (one JSON line per request),
  * NULL to disable. Main thread, after the lanes are initialised.
- * Returns AP_OK, AP_E_CONFIG (bad address; err says why) or AP_E_IO (bind/listen failed; err says why). */
+ * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
+ * AP_E_NOMEM (no memory or thread for the watchdog). */
 int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
                   FILE *log, char *err, size_t errlen);
 
