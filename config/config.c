@@ -52,6 +52,10 @@ static const ap_int_field ap_int_fields[] = {
     F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000),
     F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64),
     F("pool_nice", "ARCPATH_POOL_NICE", AP_K_INT, pool_nice, 0, 19),
+    F("max_connections", "ARCPATH_MAX_CONNECTIONS", AP_K_INT, max_connections, 1, 100000),
+    F("max_connections_per_ip", "ARCPATH_MAX_CONNECTIONS_PER_IP", AP_K_INT, max_connections_per_ip, 1, 100000),
+    F("idle_timeout_s", "ARCPATH_IDLE_TIMEOUT_S", AP_K_INT, idle_timeout_s, 1, 3600),
+    F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -193,6 +197,10 @@ void ap_config_defaults(ap_config *c)
     c->max_batch = 256;
     c->http_threads = 1;
     c->pool_nice = 0;
+    c->max_connections = 512;
+    c->max_connections_per_ip = 64;
+    c->idle_timeout_s = 30;
+    c->request_timeout_ms = 10000;
     c->inline_fast = true;
     c->config_file[0] = '\0';
     c->check_config = false;
@@ -500,6 +508,10 @@ static void usage(FILE *f)
           "  ARCPATH_MAX_BATCH            most queries in one POST /v1/paths, 1..100000 (default 256)\n"
           "  ARCPATH_HTTP_THREADS         HTTP polling threads, 1..64 (default 1)\n"
           "  ARCPATH_POOL_NICE            nice increment of the worker pool threads, 0..19 (default 0)\n"
+          "  ARCPATH_MAX_CONNECTIONS      connections open at once, 1..100000 (default 512)\n"
+          "  ARCPATH_MAX_CONNECTIONS_PER_IP  connections from one address, 1..100000 (default 64)\n"
+          "  ARCPATH_IDLE_TIMEOUT_S       close a connection silent this long, 1..3600 (default 30)\n"
+          "  ARCPATH_REQUEST_TIMEOUT_MS   a request must arrive whole within, 100..600000 (default 10000)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
           "\n"

@@ -60,6 +60,16 @@ typedef struct ap_config {
     size_t max_batch;           /* 256; 1..100000: most queries in one POST /v1/paths */
     int http_threads;           /* 1; 1..64: libmicrohttpd polling threads (1 = one internal thread, more =
                                  * MHD's thread pool) */
+    int max_connections;        /* 512; 1..100000: connections open at once (MHD_OPTION_CONNECTION_LIMIT; more
+                                 * wait in the listen backlog). Well below the usual 1024 descriptors, so
+                                 * held connections cannot take the descriptors the server needs */
+    int max_connections_per_ip; /* 64; 1..100000: connections open at once from one client address
+                                 * (MHD_OPTION_PER_IP_CONNECTION_LIMIT; more are closed at once) */
+    int idle_timeout_s;         /* 30; 1..3600 s: a connection with no traffic this long is closed
+                                 * (MHD_OPTION_CONNECTION_TIMEOUT; each byte restarts it) */
+    int request_timeout_ms;     /* 10000; 100..600000 ms: a request's headers and body must have arrived
+                                 * this long after the connection opened or its previous answer was sent,
+                                 * or the connection is closed (trickling bytes does not extend it) */
     bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
                                  * (no hand-off) when a fast workspace is free; false: always hand off to
                                  * the loop and the pool */
@@ -78,7 +88,8 @@ void ap_config_defaults(ap_config *c);
 /* Apply a JSON config held in memory (buf/len, need not be NUL-terminated): an object with the keys
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
- * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads" (integers) and
+ * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads", "max_connections",
+ * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms" (integers) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and

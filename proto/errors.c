@@ -37,6 +37,10 @@ static const ap_error_info ap_error_table[] = {
     [AP_E_NOT_READY] = {503, "not_ready", "the server is not ready"},
     [AP_E_ANSWER_TOO_LARGE] = {413, "answer_too_large",
                                "not answered: the batch's answer reached the server's max_answer_bytes"},
+    /* The HTTP message's framing or headers break RFC 9112; the connection is closed after the answer,
+     * since the server cannot know where the message ends. */
+    [AP_E_BAD_REQUEST] = {400, "bad_request", "the HTTP request is malformed"},
+    [AP_E_NOT_IMPLEMENTED] = {501, "not_implemented", "the request's transfer coding is not supported"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -19,6 +19,9 @@ typedef enum ap_wire_status {
     AP_E_NOT_READY,                      /* 503 not_ready: draining or maps not loaded */
     AP_E_ANSWER_TOO_LARGE,               /* 413 answer_too_large: a batch item left unanswered because the
                                           * batch's answer reached max_answer_bytes (per item, in a 200) */
+    AP_E_BAD_REQUEST,                    /* 400 bad_request: the HTTP message itself is malformed (RFC 9112:
+                                          * conflicting Content-Length headers, HTTP/1.1 without Host) */
+    AP_E_NOT_IMPLEMENTED,                /* 501 not_implemented: a transfer coding other than chunked */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

@@ -28,7 +28,18 @@
 #include "static_route.h"
 
 #define REQUEST_ID_MAX 128
-#define CONNECTION_TIMEOUT_S 30u
+
+/* One open connection, for the request-time watchdog. Made on MHD's "started" notification (MHD's
+ * socket_context) and freed on "closed", which MHD sends before it closes the descriptor — so while the
+ * connection is on the list (under conns_mu) fd is still this connection's and shutdown(fd) cannot hit a
+ * reused descriptor. */
+typedef struct ap_conn {
+    struct ap_conn *prev, *next;
+    int fd;
+    atomic_uint_fast64_t since_ns; /* when the current request's reading began (ap_clock_ns) */
+    atomic_bool reading;           /* a request's headers or body are still arriving */
+    bool cut;                      /* the watchdog shut it down already (under conns_mu) */
+} ap_conn;
 
 /* Where a request stands with respect to the lanes. Atomic because the loop thread (done hook) and the MHD
  * thread (completion callback) can both be the last to touch a request if MHD ever drops a suspended
@@ -56,6 +67,7 @@ typedef struct ap_req {
     bool has_id;           /* the route's pattern has an {id} segment: */
     char route_id[AP_MAP_ID_MAX + 1]; /* that segment, NUL-terminated (cut: longer ones name no map anyway) */
     const ap_static_file *static_file; /* the viewer file being answered: respond_mem adds its headers */
+    ap_conn *cn;       /* the connection's watchdog entry (NULL if MHD gave none) */
     char method[16];
     char path[256];
     char id[REQUEST_ID_MAX + 1];
@@ -191,7 +203,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     }
     if (r->static_file != NULL && (http == 200 || http == 304))
         ap_static_add_headers(resp, r->static_file);
-    if (atomic_load(&r->h->draining))
+    /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
+    if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
     MHD_destroy_response(resp);
@@ -521,13 +534,156 @@ static int route_index(const ap_req *r)
     return r->route ? (int)(r->route - routes) : -1;
 }
 
+/* ---- HTTP strictness (RFC 9112) ----------------------------------------------------------------------- */
+
+/* What the header fields MHD parsed say about the message's framing and Host (counted over every field line,
+ * since MHD_lookup_connection_value only sees the first of a repeated field). */
+typedef struct header_scan {
+    int n_host;
+    int n_cl;
+    bool cl_differ;     /* two Content-Length lines with different values */
+    const char *cl;     /* the first Content-Length value */
+    bool te_unsupported;/* a Transfer-Encoding other than exactly "chunked" (or more than one line) */
+    int n_te;
+} header_scan;
+
+static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    header_scan *hs = cls;
+    (void)kind;
+    if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        hs->n_host++;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (hs->n_cl++ == 0)
+            hs->cl = value;
+        else if (strcmp(hs->cl, value ? value : "") != 0)
+            hs->cl_differ = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        /* chunked is the only coding MHD decodes; a list ("gzip, chunked") or a second line adds another */
+        if (hs->n_te++ > 0 || value == NULL || strcasecmp(value, "chunked") != 0)
+            hs->te_unsupported = true;
+    }
+    return MHD_YES;
+}
+
+/* The error a request's header block earns before it is routed, or 0: an unsupported transfer coding
+ * (501: MHD would wait for a body it cannot delimit), conflicting Content-Length lines (400), no Host or
+ * more than one on HTTP/1.1 (400). *msg gets the reason. */
+static int check_framing(struct MHD_Connection *conn, const char *version, const char **msg)
+{
+    header_scan hs = {0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &hs);
+    if (hs.te_unsupported) {
+        *msg = "unsupported Transfer-Encoding: only chunked is accepted";
+        return AP_E_NOT_IMPLEMENTED;
+    }
+    if (hs.cl_differ) {
+        *msg = "conflicting Content-Length headers";
+        return AP_E_BAD_REQUEST;
+    }
+    if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 && hs.n_host != 1) {
+        *msg = hs.n_host == 0 ? "HTTP/1.1 request without a Host header" : "more than one Host header";
+        return AP_E_BAD_REQUEST;
+    }
+    return 0;
+}
+
+/* The origin-form path of a request target: an absolute-form target ("http://host:port/v1/path", RFC 9112
+ * 3.2.2) is routed as its path ("/v1/path"; "/" when it has none); any other target is returned as is.
+ * MHD has already split off the query. Pure. */
+static const char *origin_path(const char *url)
+{
+    const char *rest = NULL;
+    if (strncasecmp(url, "http://", 7) == 0)
+        rest = url + 7;
+    else if (strncasecmp(url, "https://", 8) == 0)
+        rest = url + 8;
+    if (!rest)
+        return url;
+    const char *slash = strchr(rest, '/');
+    return slash ? slash : "/";
+}
+
+/* ---- connections and the request-time watchdog ---------------------------------------------------------- */
+
+/* MHD's connection notifications (any MHD thread): track each open connection for the watchdog. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    ap_http *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        ap_conn *c = ci ? calloc(1, sizeof *c) : NULL;
+        if (!c)
+            return; /* untracked: only the idle timeout applies to it */
+        c->fd = (int)ci->connect_fd;
+        atomic_init(&c->since_ns, ap_clock_ns());
+        atomic_init(&c->reading, true);
+        pthread_mutex_lock(&h->conns_mu);
+        c->next = h->conns->next;
+        c->prev = h->conns;
+        h->conns->next->prev = c;
+        h->conns->next = c;
+        pthread_mutex_unlock(&h->conns_mu);
+        *socket_context = c;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        ap_conn *c = *socket_context;
+        if (!c)
+            return;
+        *socket_context = NULL;
+        pthread_mutex_lock(&h->conns_mu);
+        c->prev->next = c->next;
+        c->next->prev = c->prev;
+        pthread_mutex_unlock(&h->conns_mu);
+        free(c);
+    }
+}
+
+/* The watchdog thread: a few times per request_timeout_ms, shut down every connection whose request has
+ * been arriving for longer than that. shutdown(2), not close: MHD owns the descriptor; it sees the end of
+ * the stream, closes the connection itself and sends "closed" (which unlinks the entry). */
+static void *watchdog_main(void *arg)
+{
+    ap_http *h = arg;
+    uint64_t limit_ns = (uint64_t)h->cfg->request_timeout_ms * 1000000ULL;
+    uint64_t period_ns = limit_ns / 8;
+    if (period_ns > 250000000ULL)
+        period_ns = 250000000ULL;
+    pthread_mutex_lock(&h->conns_mu);
+    while (!h->watchdog_stop) {
+        uint64_t now = ap_clock_ns();
+        for (ap_conn *c = h->conns->next; c != h->conns; c = c->next) {
+            uint64_t since = atomic_load(&c->since_ns);
+            if (!c->cut && atomic_load(&c->reading) && now > since && now - since > limit_ns) {
+                shutdown(c->fd, SHUT_RDWR);
+                c->cut = true;
+            }
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        uint64_t ns = (uint64_t)until.tv_nsec + period_ns;
+        until.tv_sec += (time_t)(ns / 1000000000ULL);
+        until.tv_nsec = (long)(ns % 1000000000ULL);
+        pthread_cond_timedwait(&h->conns_cv, &h->conns_mu, &until);
+    }
+    pthread_mutex_unlock(&h->conns_mu);
+    return NULL;
+}
+
+/* The request on this connection has arrived whole (or been answered early): the watchdog leaves it alone
+ * until the answer is queued. */
+static void conn_request_read(ap_req *r)
+{
+    if (r->cn)
+        atomic_store(&r->cn->reading, false);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls)
 {
     ap_http *h = cls;
     ap_req *r = *con_cls;
-    (void)version;
 
     if (!r) {
         r = req_new(h);
@@ -538,6 +694,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->conn = conn;
         r->t0_ns = ap_clock_ns();
         clock_gettime(CLOCK_REALTIME, &r->wall0);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        r->cn = ci ? ci->socket_context : NULL;
+        url = origin_path(url);
         unsigned method_bit = ap_method_bit(method);
         const char *seg = NULL;
         int ri = ap_route_find(routes, N_ROUTES, method_bit, url, &r->allowed, &seg);
@@ -562,6 +721,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             snprintf(r->id, sizeof r->id, "%016llx",
                      (unsigned long long)mix64(h->id_seed ^ atomic_fetch_add(&h->id_counter, 1)));
 
+        const char *why = NULL;
+        int bad = check_framing(conn, version, &why);
+        if (bad) {
+            conn_request_read(r);
+            return respond_error(r, bad, why, NULL, 0, 0);
+        }
         if (!r->route)
             r->early = AP_E_NOT_FOUND;
         else if (!(method_bit & r->allowed))
@@ -574,14 +739,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. */
-            if (errno == ERANGE || n > h->cfg->max_body_bytes)
+            if (errno == ERANGE || n > h->cfg->max_body_bytes) {
+                conn_request_read(r);
                 return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
+            }
         }
         /* A response queued on this first call makes MHD close the connection after it (it will not read
          * the body), so only refusals of requests that carry a body go out now; everything else is answered
          * on the final call and keeps the connection alive. */
-        if (r->early && has_body)
+        if (r->early && has_body) {
+            conn_request_read(r);
             return respond_error(r, r->early, NULL, NULL, 0, 0);
+        }
         return MHD_YES;
     }
 
@@ -634,6 +803,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
 
+    conn_request_read(r); /* the final call: headers and body are all in */
     if (atomic_load(&r->lanes_state) == LANES_DONE)
         return respond_stored(r); /* called again after MHD_resume_connection */
     if (r->early)
@@ -760,6 +930,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         observe_stages(r, r->t0_ns + dur);
     if (h->log)
         access_log(r, dur);
+    if (r->cn) {
+        /* The answer is out: the next request on this connection has request_timeout_ms from now. */
+        atomic_store(&r->cn->since_ns, ap_clock_ns());
+        atomic_store(&r->cn->reading, true);
+    }
     atomic_fetch_sub(&h->inflight, 1);
     ap_metrics_inflight_add(h->metrics, -1);
     /* Normally the job is long done (the answer was sent). If MHD dropped the connection while the job was
@@ -810,6 +985,20 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     pthread_mutex_init(&h->pool_mu, NULL);
     h->pool = NULL;
     h->pool_n = 0;
+    h->conns = calloc(1, sizeof *h->conns);
+    if (!h->conns) {
+        pthread_mutex_destroy(&h->pool_mu);
+        h->cfg = NULL;
+        snprintf(err, errlen, "out of memory");
+        return AP_E_NOMEM;
+    }
+    h->conns->next = h->conns->prev = h->conns;
+    pthread_mutex_init(&h->conns_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the watchdog's waits ignore wall-clock jumps */
+    pthread_cond_init(&h->conns_cv, &ca);
+    pthread_condattr_destroy(&ca);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     h->id_seed = mix64((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
@@ -840,7 +1029,12 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
      * one internal polling thread. Chosen by measurement (README "Performance"). */
     h->daemon = MHD_start_daemon(flags, cfg->listen_port, NULL, NULL, on_request, h,
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
-                                 MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->idle_timeout_s,
+                                 /* At the total limit MHD stops accepting (the rest wait in the backlog);
+                                  * over the per-address cap it closes the new connection at once. */
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+                                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->max_connections_per_ip,
+                                 MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                                  /* Last on purpose: with one thread the list ends here, since MHD warns
                                   * about an explicit pool size of 0. */
@@ -848,6 +1042,10 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
                                  (unsigned int)cfg->http_threads, MHD_OPTION_END);
     if (!h->daemon) {
         pthread_mutex_destroy(&h->pool_mu);
+        pthread_mutex_destroy(&h->conns_mu);
+        pthread_cond_destroy(&h->conns_cv);
+        free(h->conns);
+        h->conns = NULL;
         h->cfg = NULL; /* nothing for ap_http_stop to release */
         snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
@@ -855,6 +1053,12 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : cfg->listen_port;
+    h->watchdog_on = pthread_create(&h->watchdog, NULL, watchdog_main, h) == 0;
+    if (!h->watchdog_on) {
+        ap_http_stop(h);
+        snprintf(err, errlen, "cannot start the request-time watchdog thread");
+        return AP_E_NOMEM;
+    }
     return AP_OK;
 }
 
@@ -881,6 +1085,14 @@ int64_t ap_http_inflight(ap_http *h)
 
 void ap_http_stop(ap_http *h)
 {
+    if (h->watchdog_on) {
+        pthread_mutex_lock(&h->conns_mu);
+        h->watchdog_stop = true;
+        pthread_cond_signal(&h->conns_cv);
+        pthread_mutex_unlock(&h->conns_mu);
+        pthread_join(h->watchdog, NULL);
+        h->watchdog_on = false;
+    }
     if (h->daemon) {
         MHD_stop_daemon(h->daemon);
         h->daemon = NULL;
@@ -899,6 +1111,11 @@ void ap_http_stop(ap_http *h)
         }
         h->pool_n = 0;
         pthread_mutex_destroy(&h->pool_mu);
+        /* MHD sent "closed" for every connection: the list is only its sentinel. */
+        free(h->conns);
+        h->conns = NULL;
+        pthread_mutex_destroy(&h->conns_mu);
+        pthread_cond_destroy(&h->conns_cv);
         h->cfg = NULL;
     }
 }

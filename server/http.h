@@ -24,6 +24,7 @@
 #include "route.h"
 
 struct MHD_Daemon;
+struct ap_conn;
 
 /* The HTTP server. Caller-owned; fields are private. */
 typedef struct ap_http {
@@ -42,14 +43,27 @@ typedef struct ap_http {
     pthread_mutex_t pool_mu;   /* guards pool: MHD threads take blocks, any thread returns them */
     struct ap_req *pool;       /* recycled request blocks (context + job + arena) */
     int pool_n;
+    /* The request-time watchdog (request_timeout_ms): every open connection is on conns (a list with a
+     * sentinel head) from MHD's "started" to its "closed" notification; the watchdog thread shuts down
+     * those whose request has not fully arrived in time. */
+    pthread_mutex_t conns_mu;  /* guards the list and the watchdog's stop flag */
+    pthread_cond_t conns_cv;   /* wakes the watchdog to stop */
+    struct ap_conn *conns;     /* sentinel (malloc'd) */
+    bool watchdog_stop;
+    bool watchdog_on;          /* the thread was started (join it) */
+    pthread_t watchdog;
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6
  * literal without brackets; port 0 picks a free port, see h->port)
- * with an internal polling thread (epoll, else poll), suspend/resume, a 30 s connection timeout and a
- * completion callback (metrics + access log). log: stream for the access log (one JSON line per request),
+ * with an internal polling thread (epoll, else poll), suspend/resume, the connection limits
+ * (cfg->max_connections, max_connections_per_ip), an idle timeout (idle_timeout_s) and a completion callback
+ * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
+ * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
+ * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: stream for the access log (one JSON line per request),
  * NULL to disable. Main thread, after the lanes are initialised.
- * Returns AP_OK, AP_E_CONFIG (bad address; err says why) or AP_E_IO (bind/listen failed; err says why). */
+ * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
+ * AP_E_NOMEM (no memory or thread for the watchdog). */
 int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
                   FILE *log, char *err, size_t errlen);
 

@@ -20,6 +20,8 @@ static const char *const all_env[] = {
     "ARCPATH_SLOW_SLOTS",     "ARCPATH_FAST_QUEUE",       "ARCPATH_SLOW_QUEUE",     "ARCPATH_FAST_BUDGET",
     "ARCPATH_SLOW_SLICE",     "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_MAX_DEADLINE_MS", "ARCPATH_MAX_BODY_BYTES",
     "ARCPATH_MAX_SAMPLES",    "ARCPATH_DRAIN_TIMEOUT_MS", "ARCPATH_ACCESS_LOG",
+    "ARCPATH_MAX_CONNECTIONS", "ARCPATH_MAX_CONNECTIONS_PER_IP", "ARCPATH_IDLE_TIMEOUT_S",
+    "ARCPATH_REQUEST_TIMEOUT_MS",
 };
 
 static void clean_env(void)
@@ -63,6 +65,10 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
     ck_assert_uint_eq(a->max_samples, b->max_samples);
     ck_assert_int_eq(a->drain_timeout_ms, b->drain_timeout_ms);
     ck_assert_int_eq(a->access_log, b->access_log);
+    ck_assert_int_eq(a->max_connections, b->max_connections);
+    ck_assert_int_eq(a->max_connections_per_ip, b->max_connections_per_ip);
+    ck_assert_int_eq(a->idle_timeout_s, b->idle_timeout_s);
+    ck_assert_int_eq(a->request_timeout_ms, b->request_timeout_ms);
     ck_assert_uint_eq(a->n_profiles, b->n_profiles);
     for (size_t i = 0; i < a->n_profiles; i++) {
         ck_assert_double_eq(a->profiles[i].radius, b->profiles[i].radius);
@@ -120,6 +126,10 @@ START_TEST(defaults)
     ck_assert_int_eq(c.max_map_cells, 16777216);
     ck_assert_uint_eq(c.max_samples, 100000);
     ck_assert_int_eq(c.drain_timeout_ms, 10000);
+    ck_assert_int_eq(c.max_connections, 512);
+    ck_assert_int_eq(c.max_connections_per_ip, 64);
+    ck_assert_int_eq(c.idle_timeout_s, 30);
+    ck_assert_int_eq(c.request_timeout_ms, 10000);
     ck_assert(c.access_log);
     ck_assert_str_eq(c.config_file, "");
     ck_assert(!c.check_config);
@@ -229,6 +239,13 @@ static const struct {
     {"{\"max_samples\": 10000001}", "\"max_samples\""},
     {"{\"drain_timeout_ms\": -1}", "\"drain_timeout_ms\""},
     {"{\"drain_timeout_ms\": 600001}", "\"drain_timeout_ms\""},
+    {"{\"max_connections\": 0}", "\"max_connections\""},
+    {"{\"max_connections\": 100001}", "\"max_connections\""},
+    {"{\"max_connections_per_ip\": 0}", "\"max_connections_per_ip\""},
+    {"{\"idle_timeout_s\": 0}", "\"idle_timeout_s\""},
+    {"{\"idle_timeout_s\": 3601}", "\"idle_timeout_s\""},
+    {"{\"request_timeout_ms\": 99}", "\"request_timeout_ms\""},
+    {"{\"request_timeout_ms\": 600001}", "\"request_timeout_ms\""},
     {"{\"access_log\": 1}", "\"access_log\""},
     {"{\"access_log\": \"true\"}", "\"access_log\""},
     {"{\"listen\": 8080}", "\"listen\""},
@@ -400,6 +417,10 @@ START_TEST(env_values_applied)
     setenv("ARCPATH_MAX_SAMPLES", "1300", 1);
     setenv("ARCPATH_DRAIN_TIMEOUT_MS", "1400", 1);
     setenv("ARCPATH_ACCESS_LOG", "false", 1);
+    setenv("ARCPATH_MAX_CONNECTIONS", "100", 1);
+    setenv("ARCPATH_MAX_CONNECTIONS_PER_IP", "8", 1);
+    setenv("ARCPATH_IDLE_TIMEOUT_S", "5", 1);
+    setenv("ARCPATH_REQUEST_TIMEOUT_MS", "1500", 1);
     ap_config_defaults(&c);
     ck_assert_msg(ap_config_load_env(&c, err, sizeof err) == AP_OK, "%s", err);
     ck_assert_str_eq(c.config_file, "/etc/arcpath.conf");
@@ -418,6 +439,10 @@ START_TEST(env_values_applied)
     ck_assert_uint_eq(c.max_samples, 1300);
     ck_assert_int_eq(c.drain_timeout_ms, 1400);
     ck_assert(!c.access_log);
+    ck_assert_int_eq(c.max_connections, 100);
+    ck_assert_int_eq(c.max_connections_per_ip, 8);
+    ck_assert_int_eq(c.idle_timeout_s, 5);
+    ck_assert_int_eq(c.request_timeout_ms, 1500);
 
     const char *truthy[] = {"1", "true"}, *falsy[] = {"0", "false"};
     for (int i = 0; i < 2; i++) {
@@ -779,7 +804,7 @@ START_TEST(print_one_json_line)
     json_t *tc = json_object_get(json_object_get(j, "terrain_costs"), "swamps");
     ck_assert_uint_eq(json_object_size(tc), 2);
     ck_assert_double_eq(json_number_value(json_object_get(tc, "S")), 3.25);
-    ck_assert_uint_eq(json_object_size(j), 26); /* 24 settings + config_file + check_config */
+    ck_assert_uint_eq(json_object_size(j), 30); /* 28 settings + config_file + check_config */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");

@@ -34,6 +34,8 @@ static const struct {
     {AP_E_NOT_FOUND, 404, "not_found"},
     {AP_E_NOT_READY, 503, "not_ready"},
     {AP_E_ANSWER_TOO_LARGE, 413, "answer_too_large"},
+    {AP_E_BAD_REQUEST, 400, "bad_request"},
+    {AP_E_NOT_IMPLEMENTED, 501, "not_implemented"},
 };
 
 START_TEST(every_status_has_its_row)

@@ -1,0 +1,380 @@
+/* test_hardening.c — what a hostile or careless client cannot do to arcpathd: hold every connection
+ * (per-address cap, total limit), keep a request open by trickling bytes (request_timeout_ms), or slip a
+ * malformed HTTP message past (RFC 9112: conflicting Content-Length, transfer codings other than chunked,
+ * HTTP/1.1 without Host; absolute-form targets are routed like their path).
+ *
+ * Raw sockets, because libcurl will not send most of these messages. Every socket goes to 127.0.0.1; the
+ * probe that must still be answered comes from 127.0.0.2 (Linux routes all of 127.0.0.0/8 to lo), so the
+ * per-address cap the held sockets exhaust is not its own. Every wait is bounded; nothing asserts a time. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+Suite *hardening_suite(void);
+
+#define HELD 16    /* sockets held open from 127.0.0.1: twice the per-address cap below */
+#define PER_IP "8"
+
+/* A TCP connection to 127.0.0.1:port from source address src ("127.0.0.2"; NULL: any). -1 on failure. */
+static int raw_connect(int port, const char *src)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (src) {
+        struct sockaddr_in from = {.sin_family = AF_INET, .sin_port = 0};
+        if (inet_pton(AF_INET, src, &from.sin_addr) != 1 || bind(fd, (struct sockaddr *)&from, sizeof from) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int send_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Wait at most ms for fd to become readable and read once: the bytes read (0 = the server closed), -1 on a
+ * reset (also "closed"), -2 when nothing came within ms. */
+static ssize_t read_within(int fd, char *buf, size_t cap, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int n = poll(&p, 1, ms);
+    if (n == 0)
+        return -2;
+    if (n < 0)
+        return -1;
+    ssize_t k = recv(fd, buf, cap, 0);
+    return k < 0 ? -1 : k;
+}
+
+/* The server closed fd (EOF or reset) within ms, having sent nothing more (a pending answer counts as not
+ * closed). */
+static int closed_within(int fd, int ms)
+{
+    char b[256];
+    ssize_t k = read_within(fd, b, sizeof b, ms);
+    return k == 0 || k == -1;
+}
+
+typedef struct raw_answer {
+    int status;        /* from the status line; 0 when none came */
+    char text[8192];   /* the whole answer as read, NUL-terminated */
+    json_t *body;      /* the body as JSON, NULL if it is not */
+} raw_answer;
+
+/* Send req over a new connection from src and read the answer until the server closes or its
+ * Content-Length is complete (at most 10 s in all). 0, or -1 when the connection failed. */
+static int raw_exchange(int port, const char *src, const char *req, raw_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    int fd = raw_connect(port, src);
+    if (fd < 0 || send_all(fd, req, strlen(req)) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t n = 0;
+    for (int i = 0; i < 100 && n + 1 < sizeof a->text; i++) {
+        ssize_t k = read_within(fd, a->text + n, sizeof a->text - 1 - n, 100);
+        if (k == -2)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+        a->text[n] = '\0';
+        const char *end = strstr(a->text, "\r\n\r\n");
+        const char *cl = strstr(a->text, "Content-Length: ");
+        if (end && cl && cl < end && n >= (size_t)(end + 4 - a->text) + strtoul(cl + 16, NULL, 10))
+            break;
+    }
+    close(fd);
+    a->text[n] = '\0';
+    if (sscanf(a->text, "HTTP/1.%*d %d", &a->status) != 1)
+        a->status = 0;
+    const char *end = strstr(a->text, "\r\n\r\n");
+    if (end)
+        a->body = json_loads(end + 4, JSON_DISABLE_EOF_CHECK, NULL);
+    return 0;
+}
+
+static const char *error_code(const raw_answer *a)
+{
+    return json_string_value(json_object_get(json_object_get(a->body, "error"), "code"));
+}
+
+/* The request answers HTTP status http with error code code (NULL: an answer that is not an error). */
+static void expect_raw(int port, const char *req, int http, const char *code)
+{
+    raw_answer a;
+    ck_assert_int_eq(raw_exchange(port, NULL, req, &a), 0);
+    ck_assert_msg(a.status == http, "HTTP %d, want %d: %s", a.status, http, a.text);
+    if (code)
+        ck_assert_msg(error_code(&a) && strcmp(error_code(&a), code) == 0, "want %s: %s", code, a.text);
+    else
+        ck_assert_ptr_null(json_object_get(a.body, "error"));
+    json_decref(a.body);
+}
+
+static void healthz_from(int port, const char *src)
+{
+    raw_answer a;
+    ck_assert_int_eq(raw_exchange(port, src, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n", &a), 0);
+    ck_assert_msg(a.status == 200, "probe from %s: %s", src ? src : "127.0.0.1", a.text);
+    ck_assert_str_eq(json_string_value(json_object_get(a.body, "status")), "ok");
+    json_decref(a.body);
+}
+
+/* ---- connection limits ------------------------------------------------------------------------------ */
+
+START_TEST(held_connections_leave_room_for_other_clients)
+{
+    /* request_timeout_ms long enough that the watchdog does not free the held sockets during the test */
+    const char *env[] = {"ARCPATH_MAX_CONNECTIONS_PER_IP=" PER_IP, "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "; /* headers never end */
+    int fds[HELD];
+    for (int i = 0; i < HELD; i++) {
+        fds[i] = raw_connect(s.port, NULL);
+        ck_assert_int_ge(fds[i], 0);
+        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+    }
+    /* The cap is real: the server closed exactly the sockets past it. Which ones is not asserted (the
+     * harness's readiness probe may still have held a place when the first ones arrived). Bounded: 5 s. */
+    const int want_closed = HELD - atoi(PER_IP);
+    bool is_closed[HELD] = {false};
+    int closed = 0;
+    for (int round = 0; round < 50 && closed < want_closed; round++) {
+        for (int i = 0; i < HELD; i++)
+            if (!is_closed[i] && closed_within(fds[i], 0)) {
+                is_closed[i] = true;
+                closed++;
+            }
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < HELD; i++) /* one more look: no socket within the cap was closed after all */
+        if (!is_closed[i] && closed_within(fds[i], 0))
+            closed++;
+    ck_assert_int_eq(closed, want_closed);
+    /* ... and the first ones are still held: a new 127.0.0.1 client is refused too */
+    int extra = raw_connect(s.port, NULL);
+    ck_assert_int_ge(extra, 0);
+    ck_assert(closed_within(extra, 5000));
+    close(extra);
+    /* a client from another address is answered */
+    for (int i = 0; i < 3; i++)
+        healthz_from(s.port, "127.0.0.2");
+    for (int i = 0; i < HELD; i++)
+        close(fds[i]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(total_limit_makes_new_clients_wait_not_fail)
+{
+    /* max_connections 4: a fifth client is not accepted while four are held, but waits in the backlog and
+     * is answered once one of them closes. */
+    const char *env[] = {"ARCPATH_MAX_CONNECTIONS=4", "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
+    int fds[4];
+    for (int i = 0; i < 4; i++) {
+        fds[i] = raw_connect(s.port, NULL);
+        ck_assert_int_ge(fds[i], 0);
+        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+    }
+    /* Wait (bounded) until the harness's readiness probe has left and the four fill the server: a request on
+     * a fifth connection then stays unanswered. */
+    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    int fifth = -1;
+    char buf[1024];
+    ssize_t k = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        fifth = raw_connect(s.port, NULL); /* completes in the kernel's backlog even when MHD will not accept */
+        ck_assert_int_ge(fifth, 0);
+        ck_assert_int_eq(send_all(fifth, req, sizeof req - 1), 0);
+        k = read_within(fifth, buf, sizeof buf - 1, 300);
+        if (k == -2)
+            break; /* waiting: the limit holds it */
+        close(fifth);
+        fifth = -1;
+    }
+    ck_assert_msg(fifth >= 0, "a fifth connection was always answered or closed: the limit is not applied");
+    close(fds[0]); /* one place frees: the waiting client is accepted and answered */
+    k = read_within(fifth, buf, sizeof buf - 1, 10000);
+    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
+    buf[k] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    close(fifth);
+    for (int i = 1; i < 4; i++)
+        close(fds[i]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(trickled_request_is_closed_at_request_timeout)
+{
+    /* idle_timeout_s 30: a byte every 500 ms keeps MHD's idle timeout from ever firing in this test, so
+     * only the whole-request deadline (1500 ms) can close the socket. */
+    const char *env[] = {"ARCPATH_REQUEST_TIMEOUT_MS=1500", "ARCPATH_IDLE_TIMEOUT_S=30", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    int fd = raw_connect(s.port, NULL);
+    ck_assert_int_ge(fd, 0);
+    static const char head[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
+    ck_assert_int_eq(send_all(fd, head, sizeof head - 1), 0);
+    int sent = 0, closed = 0;
+    /* at most 20 s: well past the 1.5 s deadline, well short of the 30 s idle timeout */
+    for (int i = 0; i < 40 && !closed; i++) {
+        if (send_all(fd, "a", 1) != 0) {
+            closed = 1; /* EPIPE / reset: the server is gone from this socket */
+            break;
+        }
+        sent++;
+        closed = closed_within(fd, 500);
+    }
+    close(fd);
+    ck_assert_msg(closed, "a trickling request was still open after %d bytes", sent);
+    ck_assert_int_ge(sent, 2); /* it did trickle: bytes kept arriving before the cut */
+    /* a well-formed request on the same server is answered */
+    healthz_from(s.port, NULL);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+START_TEST(keep_alive_requests_each_get_the_full_deadline)
+{
+    /* Ten requests on one connection, 400 ms apart (4 s in all, more than request_timeout_ms 1500): the
+     * deadline restarts with each answer, so none is cut. */
+    const char *env[] = {"ARCPATH_REQUEST_TIMEOUT_MS=1500", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    int fd = raw_connect(s.port, NULL);
+    ck_assert_int_ge(fd, 0);
+    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    for (int i = 0; i < 10; i++) {
+        struct timespec ts = {0, 400 * 1000000L};
+        nanosleep(&ts, NULL);
+        ck_assert_int_eq(send_all(fd, req, sizeof req - 1), 0);
+        char buf[1024];
+        ssize_t k = read_within(fd, buf, sizeof buf - 1, 5000);
+        ck_assert_msg(k > 0, "request %d on the kept-alive connection got no answer", i);
+        buf[k] = '\0';
+        ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    }
+    close(fd);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+/* ---- RFC 9112 strictness ---------------------------------------------------------------------------- */
+
+START_TEST(conflicting_content_length_is_400)
+{
+    int port = ap_demo_srv->port;
+    expect_raw(port,
+               "POST /v1/curve HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}",
+               400, "bad_request");
+    /* the same value twice is one length (RFC 9112 6.3 allows it) */
+    expect_raw(port, "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", 200,
+               NULL);
+    healthz_from(port, NULL);
+}
+END_TEST
+
+START_TEST(unsupported_transfer_coding_is_501)
+{
+    int port = ap_demo_srv->port;
+    expect_raw(port, "POST /v1/curve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+               501, "not_implemented");
+    expect_raw(port, "POST /v1/curve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n", 501,
+               "not_implemented");
+    expect_raw(port,
+               "POST /v1/curve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n"
+               "\r\n0\r\n\r\n",
+               501, "not_implemented");
+    /* chunked alone is read: an empty body is the curve route's own invalid_json */
+    expect_raw(port, "POST /v1/curve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400,
+               "invalid_json");
+    healthz_from(port, NULL);
+}
+END_TEST
+
+START_TEST(http11_without_host_is_400)
+{
+    int port = ap_demo_srv->port;
+    expect_raw(port, "GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request");
+    expect_raw(port, "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad_request");
+    /* HTTP/1.0 has no Host requirement */
+    expect_raw(port, "GET /healthz HTTP/1.0\r\n\r\n", 200, NULL);
+    healthz_from(port, NULL);
+}
+END_TEST
+
+START_TEST(absolute_form_is_routed_like_its_path)
+{
+    int port = ap_demo_srv->port;
+    static const char body[] = "{\"map\":\"arena\",\"start\":{\"x\":3.5,\"y\":10.5},\"goal\":{\"x\":9.5,\"y\":10.5},"
+                               "\"search\":{\"smoothing\":\"none\"}}";
+    char req[512];
+    snprintf(req, sizeof req, "POST http://127.0.0.1:%d/v1/path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %zu\r\n\r\n%s",
+             port, sizeof body - 1, body);
+    raw_answer a;
+    ck_assert_int_eq(raw_exchange(port, NULL, req, &a), 0);
+    ck_assert_msg(a.status == 200, "%s", a.text);
+    ck_assert_str_eq(json_string_value(json_object_get(a.body, "status")), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(a.body, "grid_cost")), 6.0, 1e-12);
+    json_decref(a.body);
+    expect_raw(port, "GET HTTP://example.org/healthz HTTP/1.1\r\nHost: example.org\r\n\r\n", 200, NULL);
+    expect_raw(port, "GET http://example.org/no/such/route HTTP/1.1\r\nHost: example.org\r\n\r\n", 404,
+               "not_found");
+}
+END_TEST
+
+Suite *hardening_suite(void)
+{
+    Suite *s = suite_create("hardening");
+    TCase *tc = tcase_create("limits");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, held_connections_leave_room_for_other_clients);
+    tcase_add_test(tc, total_limit_makes_new_clients_wait_not_fail);
+    tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
+    tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);
+    suite_add_tcase(s, tc);
+    TCase *rfc = tcase_create("rfc9112");
+    tcase_add_test(rfc, conflicting_content_length_is_400);
+    tcase_add_test(rfc, unsupported_transfer_coding_is_501);
+    tcase_add_test(rfc, http11_without_host_is_400);
+    tcase_add_test(rfc, absolute_form_is_routed_like_its_path);
+    suite_add_tcase(s, rfc);
+    return s;
+}
