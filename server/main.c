@@ -9,6 +9,7 @@
  * orchestrator restart-loop a container whose real problem is a missing volume; a live-but-not-ready
  * process says exactly what is wrong and can be inspected. --check-config is the strict gate for CI.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,14 +51,41 @@ static void on_handle_closed(uv_handle_t *h)
 }
 
 /* Close the server's own loop handles (signals and timers) so uv_run can return once the lanes closed. */
+/* The stop signals. Only the loop (main) thread ever takes them: every other thread (libmicrohttpd's, the
+ * watchdog, libuv's pool) starts while they are blocked and keeps that mask, so the main thread alone
+ * decides when they can act. */
+static void quit_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
+}
+
+static void noop_work(uv_work_t *w)
+{
+    (void)w;
+}
+
+static void noop_after(uv_work_t *w, int status)
+{
+    (void)w;
+    (void)status;
+}
+
 static void close_handles(ap_server *s)
 {
+    /* Closing a uv_signal_t restores the default action (inside uv_close), and a second SIGTERM (an
+     * impatient supervisor) landing before SIG_IGN below killed a process that was already shutting down
+     * cleanly. Blocked in this thread (and in every other one, see quit_signals), such a signal waits, and
+     * SIG_IGN then discards it. */
+    sigset_t quit;
+    quit_signals(&quit);
+    pthread_sigmask(SIG_BLOCK, &quit, NULL);
     uv_close((uv_handle_t *)&s->sigterm, on_handle_closed);
     uv_close((uv_handle_t *)&s->sigint, on_handle_closed);
     uv_close((uv_handle_t *)&s->sighup, on_handle_closed);
-    /* Closing a uv_signal_t restores the default action (inside uv_close), and a second SIGTERM (an
-     * impatient supervisor) during the last milliseconds of exit then killed a process that was already
-     * shutting down cleanly: ignore them from here on (the drain is over; SIGKILL still works). */
+    /* The drain is over: ignore them from here on (SIGKILL still works). */
     signal(SIGTERM, SIG_IGN);
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
@@ -165,6 +193,9 @@ static int serve(ap_server *s)
     if (ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stderr) != 0)
         return 1;
 
+    sigset_t quit;
+    quit_signals(&quit);
+    pthread_sigmask(SIG_BLOCK, &quit, NULL); /* until every thread exists: they inherit the blocked mask */
     if (uv_loop_init(&s->loop) != 0) {
         fprintf(stderr, "arcpathd: cannot create the event loop\n");
         return 1;
@@ -181,6 +212,9 @@ static int serve(ap_server *s)
         uv_loop_close(&s->loop);
         return 1;
     }
+    /* libuv starts its pool on the first uv_queue_work: do it now, while the stop signals are blocked. */
+    static uv_work_t warm_pool;
+    uv_queue_work(&s->loop, &warm_pool, noop_work, noop_after);
     uv_signal_init(&s->loop, &s->sigterm);
     uv_signal_init(&s->loop, &s->sigint);
     uv_signal_init(&s->loop, &s->sighup);
@@ -204,6 +238,7 @@ static int serve(ap_server *s)
         ap_lanes_free(&s->lanes);
         return 1;
     }
+    pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
     fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
             (unsigned)s->http.port, s->reg.n, s->reg.n ? "" : " (not ready: no maps loaded)");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "../base/status.h"
+#include "../world/clearance.h"
 
 double ap_octile(int32_t dx, int32_t dy)
 {
@@ -177,6 +178,40 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 #include "../search/core_loop.h"
 #undef GRID_MOVE
 
+/* Sized units: the eight (four) moves, each kept when the table says the unit's disc clears it. A blocked
+ * or off-map neighbour has clearance 0, and a diagonal past a blocked corner touches it, so no separate
+ * passability or corner-cutting test is needed. */
+static int succ_sized(const void *ctx, uint32_t u, ap_succ *out)
+{
+    static const int8_t d[8][2] = {{0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    const ap_grid_domain *gd = ctx;
+    const ap_clearance_table *t = gd->clear;
+    const int n = gd->connectivity;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ap_clearance_allows(ap_clearance_move(t, u, d[i][0], d[i][1]), gd->radius))
+            continue;
+        out[k++] = (ap_succ){(uint32_t)((int64_t)u + d[i][0] + (int64_t)d[i][1] * gd->stride),
+                             i < 4 ? 1.0 : M_SQRT2};
+    }
+    return k;
+}
+
+int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
+                              const ap_clearance_table *t, double r)
+{
+    if (t == NULL || m == NULL || m->weighted)
+        return AP_E_INTERNAL;
+    int st = ap_grid_domain_init(gd, dom, m, connectivity, goal);
+    if (st != AP_OK)
+        return st;
+    gd->clear = t;
+    gd->radius = r;
+    dom->successors = succ_sized;
+    dom->run = NULL; /* grid8_run inlines the point unit's moves */
+    return AP_OK;
+}
+
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal)
 {
     if (connectivity != 4 && connectivity != 8)
@@ -191,6 +226,8 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     gd->goal_px = goal - gd->goal_py * gd->stride;
     gd->goal_x = (int32_t)gd->goal_px - 1;
     gd->goal_y = (int32_t)gd->goal_py - 1;
+    gd->clear = NULL;
+    gd->radius = 0.0;
     /* The whole domain is written, so a domain struct reused from another kind keeps no stale hook. */
     *dom = (ap_domain){.ctx = gd, .node_count = ap_map_node_count(m), .max_succ = connectivity};
     if (m->weighted) {

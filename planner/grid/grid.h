@@ -24,6 +24,10 @@ typedef struct ap_grid_domain {
     const uint8_t *pass;
     uint32_t stride;
     uint32_t goal_px, goal_py;
+    /* Sized units (ap_grid_domain_init_sized): the clearance table the moves are checked against and the
+     * unit's disc radius (tiles); NULL / 0 for point units. */
+    const struct ap_clearance_table *clear;
+    double radius;
 } ap_grid_domain;
 
 /* Fill dom with the grid domain over map m (borrowed, must outlive the search) for the given connectivity
@@ -33,6 +37,22 @@ typedef struct ap_grid_domain {
  * in the same order as the generic loop.
  * Returns AP_OK or AP_E_INVALID_REQUEST for a bad connectivity. Thread-safe: writes only gd and dom. */
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal);
+
+/* Below this radius (tiles) every legal grid move is clear for the unit's disc, so the plain grid domain
+ * is already the annotated one: the nearest blocked square to a move between passable neighbours (no corner
+ * cutting) is at least 0.5 tiles away, stored rounded down as 127/256 (world/clearance.h). */
+#define AP_GRID_SIZED_MIN_RADIUS (127.0 / 256.0)
+
+/* The grid domain for a disc unit of radius r (tiles) — Harabor's Annotated A* ("Clearance-based
+ * Pathfinding", reference 004), with exact disc clearance instead of square clearance: a move between
+ * neighbouring cell centres is a successor only when the disc swept along it touches no cell outside the
+ * table's capability (r below the move's clearance in t, exact distances to blocked squares rounded down
+ * to 1/256 tile, so a unit within 1/256 tile of a gap's exact clearance is kept out of it). Same costs and
+ * heuristic as ap_grid_domain_init; the generic loop (dom->run NULL). t must be the table of a capability
+ * whose cells are the map's passable ones (ap_capability_is_map_pass). An exhausted search proves the goal
+ * unreachable for that disc. Returns as ap_grid_domain_init; AP_E_INTERNAL for a NULL t. */
+int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
+                              const struct ap_clearance_table *t, double r);
 
 /* Octile distance between cells: max(dx,dy) + (sqrt(2)-1) * min(dx,dy), tiles. */
 double ap_octile(int32_t dx, int32_t dy);

@@ -10,10 +10,32 @@
 
 #include "../grid/grid.h"
 #include "../grid/jps.h"
+#include "../world/capability.h"
+#include "../world/clearance.h"
 #include "plan_kind.h"
 
+/* The clearance table a sized unit's grid search reads, or NULL when the unit is small enough for the
+ * plain grid (AP_GRID_SIZED_MIN_RADIUS) or the map's passable cells are not the default capability's (a
+ * weighted map that opened trees or water: capabilities per unit come later, issue "units of every size"). */
+static const ap_clearance_table *sized_table(const ap_query *q)
+{
+    if (!(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS) || q->map->weighted ||
+        !ap_capability_is_map_pass(q->map, AP_CAP_DEFAULT))
+        return NULL;
+    return ap_clearance_of(q->map, AP_CAP_DEFAULT);
+}
+
+bool ap_query_is_sized(const ap_query *q)
+{
+    return q->map != NULL && sized_table(q) != NULL;
+}
+
+/* A*: Annotated A* for a unit whose disc does not fit every legal move, plain A* otherwise. */
 static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
+    const ap_clearance_table *t = sized_table(q);
+    if (t != NULL)
+        return ap_grid_domain_init_sized(&ctx->grid, dom, q->map, q->connectivity, goal, t, q->unit_radius);
     return ap_grid_domain_init(&ctx->grid, dom, q->map, q->connectivity, goal);
 }
 
@@ -35,7 +57,7 @@ static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
 
 #define GRID &ap_plan_kind_grid
 #define TURNS &ap_plan_kind_turns
-#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM)
+#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM | AP_NEEDS_SMALL_UNIT)
 #define TURN_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
 
 const ap_algorithm_row ap_algorithms[] = {
@@ -79,7 +101,8 @@ static bool auto_turns(const ap_query *q)
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 {
-    return ap_algorithm_row_of(q->connectivity == 8 && !q->map->weighted ? AP_ALG_JPS_PLUS : AP_ALG_ASTAR);
+    return ap_algorithm_row_of(q->connectivity == 8 && !q->map->weighted && !ap_query_is_sized(q) ? AP_ALG_JPS_PLUS
+                                                                                                : AP_ALG_ASTAR);
 }
 
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)

@@ -29,6 +29,9 @@ enum {
     AP_NEEDS_CONN8 = 1u << 1,   /* search.connectivity 8 (jump point pruning is 8-connected); search.algorithm */
     AP_NEEDS_UNIFORM = 1u << 2, /* a uniform-cost map (!map->weighted): pruning / curve costs assume every move
                                  * of a given length costs the same; field search.algorithm */
+    AP_NEEDS_SMALL_UNIT = 1u << 3, /* a unit every legal grid move fits (ap_query_is_sized false): jump point
+                                    * pruning and JPS+ tables are those of the point unit's grid; field
+                                    * search.algorithm */
 };
 
 /* One algorithm. Rows are immutable and shared by every thread. */
@@ -65,5 +68,10 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id);
  * and map (ap_plan_kind_grid or ap_plan_kind_turns). NULL when q->algorithm has no row or q->map is NULL.
  * For callers that treat kinds differently, e.g. the server runs only grid plans inline. Pure. */
 const struct ap_plan_kind *ap_algorithm_kind(const ap_query *q);
+
+/* True when q's unit is too large for some legal grid moves (radius >= AP_GRID_SIZED_MIN_RADIUS, grid/grid.h)
+ * on a map whose clearance table applies, so its grid search is Annotated A* over the clearance table
+ * (astar, and auto for units without a turning radius) and JPS / JPS+ refuse it. Pure. */
+bool ap_query_is_sized(const ap_query *q);
 
 #endif
