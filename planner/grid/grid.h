@@ -48,7 +48,8 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
  * neighbouring cell centres is a successor only when the disc swept along it touches no cell outside the
  * table's capability (r below the move's clearance in t, exact distances to blocked squares rounded down
  * to 1/256 tile, so a unit within 1/256 tile of a gap's exact clearance is kept out of it). Same costs and
- * heuristic as ap_grid_domain_init; the generic loop (dom->run NULL). t must be the table of a capability
+ * heuristic as ap_grid_domain_init; 8-connected, its own copy of the loop (dom->run: the same moves in the
+ * same order as the generic loop over dom->successors, inlined, bucketed open list). t must be the table of a capability
  * whose cells are the map's passable ones (ap_capability_is_map_pass). An exhausted search proves the goal
  * unreachable for that disc. Returns as ap_grid_domain_init; AP_E_INTERNAL for a NULL t. */
 int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
