@@ -19,8 +19,7 @@
  * weighted map that opened trees or water: capabilities per unit come later, issue "units of every size"). */
 static const ap_clearance_table *sized_table(const ap_query *q)
 {
-    if (!(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS) || q->map->weighted ||
-        !ap_capability_is_map_pass(q->map, AP_CAP_DEFAULT))
+    if (!(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS) || q->map->weighted || !q->map->pass_is_default_capability)
         return NULL;
     return ap_clearance_of(q->map, AP_CAP_DEFAULT);
 }

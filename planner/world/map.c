@@ -351,6 +351,8 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         }
     }
     m->passable_cells = passable;
+    /* AP_TERRAIN_CHARS ".GSTW": kinds 3 and 4 are trees and water, counted only where passable */
+    m->pass_is_default_capability = present[3] == 0 && present[4] == 0;
     st = build_costs(m, present);
     if (st != AP_OK) {
         ap_map_free(m);

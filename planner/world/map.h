@@ -110,6 +110,10 @@ typedef struct ap_map {
     /* Bit c (1 .. 15) set when capability c (capability.h) got its per-capability tables at load
      * (ap_map_opts.capabilities; by default only bit AP_CAP_DEFAULT). */
     uint16_t capabilities;
+    /* No tree or water cell is passable, so the passable cells are exactly those of the default capability
+     * (AP_CAP_DEFAULT = '.', 'G', 'S'): false only when terrain costs opened 'T' or 'W'. Read per query by
+     * the sized-unit searches, so it is derived once here rather than by scanning the map. */
+    bool pass_is_default_capability;
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
     /* Tables built at load by the registered kinds (tables.h; today "region", on uniform-cost maps
      * "jps_plus" and "jps_bits", jps.h, then per capability "region:<capability>" and

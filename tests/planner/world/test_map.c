@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "../../../planner/world/capability.h"
 #include "../../../planner/world/map.h"
 #include "../../../planner/world/tables.h"
 #include "../../../planner/base/status.h"
@@ -481,6 +482,7 @@ START_TEST(terrain_costs)
     o = (ap_map_opts){.terrain = &one, .n_terrain = 1};
     ck_assert_int_eq(parse_lim(text, &o, &d, &m), AP_OK);
     ck_assert(!m->weighted && ap_map_passable(m, 2, 1));
+    ck_assert(!m->pass_is_default_capability); /* open water: sized units cannot use ground+swamp tables */
     ck_assert(ap_map_find_table(m, "jps_plus") != NULL);
     ck_assert_double_eq(ap_map_move_cost(m, ap_map_index(m, 1, 0), ap_map_index(m, 2, 1), M_SQRT2), M_SQRT2);
     ap_map_free(m);
@@ -490,6 +492,8 @@ START_TEST(terrain_costs)
     o = (ap_map_opts){.terrain = &absent, .n_terrain = 1};
     ck_assert_int_eq(parse_lim(HDR "....\n....\n....\n", &o, &d, &m), AP_OK);
     ck_assert(!m->weighted);
+    ck_assert(m->pass_is_default_capability == ap_capability_is_map_pass(m, AP_CAP_DEFAULT));
+    ck_assert(m->pass_is_default_capability);
     ap_map_free(m);
 
     /* Out of range: below 1, above the maximum, NaN. */
