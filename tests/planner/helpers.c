@@ -1,6 +1,7 @@
-/* helpers.c — assertions shared by the planner suites (see suites.h). */
+/* helpers.c — assertions and reference searches shared by the planner suites (see suites.h). */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "../../planner/base/path.h"
 #include "suites.h"
@@ -107,4 +108,38 @@ void ap_test_check_driven_paths(unsigned long long seed, int n, int max_pieces, 
         double best = shortest(&a, &b, r);
         ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
     }
+}
+
+double ap_test_ref_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, ap_test_move_cost cost, const void *ctx)
+{
+    int W = m->width, H = m->height, n = W * H;
+    double *dist = malloc((size_t)n * sizeof *dist);
+    char *done = calloc((size_t)n, 1);
+    ck_assert(dist != NULL && done != NULL);
+    for (int i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    dist[sy * W + sx] = 0.0;
+    for (;;) {
+        int u = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && dist[i] < INFINITY && (u < 0 || dist[i] < dist[u]))
+                u = i;
+        if (u < 0 || u == gy * W + gx)
+            break;
+        done[u] = 1;
+        int ux = u % W, uy = u / W;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int vx = ux + dx, vy = uy + dy;
+                if ((dx == 0 && dy == 0) || !ap_map_passable(m, vx, vy))
+                    continue;
+                double c = cost(m, ux, uy, vx, vy, ctx);
+                if (dist[u] + c < dist[vy * W + vx])
+                    dist[vy * W + vx] = dist[u] + c;
+            }
+    }
+    double r = dist[gy * W + gx];
+    free(dist);
+    free(done);
+    return r < INFINITY ? r : -1.0;
 }

@@ -87,4 +87,13 @@ void ap_test_assert_heading_eq(double a, double b, double tol);
 void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, const ap_pose *b, double r,
                                double total, double scale);
 
+/* Cost of the move between neighbouring cells (ux, uy) -> (vx, vy) (both on the map, v passable) as a
+ * test's own rule sees it, INFINITY when the move is not allowed. */
+typedef double (*ap_test_move_cost)(const ap_map *m, int ux, int uy, int vx, int vy, const void *ctx);
+
+/* Plain O(V^2) Dijkstra over the cells of m (8 neighbours, each move costed by cost), independent of the
+ * search core: the reference the planner's searches are checked against. Returns the cost from cell (sx, sy)
+ * to (gx, gy), or -1 when unreachable. */
+double ap_test_ref_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, ap_test_move_cost cost, const void *ctx);
+
 #endif

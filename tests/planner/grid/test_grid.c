@@ -27,45 +27,29 @@ static double cell_cost(const ap_map *m, const double cost_of[5], int x, int y)
     return at != NULL ? cost_of[at - AP_TERRAIN_CHARS] : 0.0;
 }
 
-/* Plain O(V^2) Dijkstra over cells with the Moving AI move rules (no corner cutting), independent of the
- * search core and of ap_map_move_cost. Returns the cost or -1 when unreachable. */
+/* The Moving AI move rules (no corner cutting) with the terrain-cost rule of map.h, read from the raw
+ * terrain letters: independent of the search core and of ap_map_move_cost. */
+typedef struct ref_rule {
+    const double *cost_of;
+    int conn;
+} ref_rule;
+
+static double ref_move_cost(const ap_map *m, int ux, int uy, int vx, int vy, const void *ctx)
+{
+    const ref_rule *rr = ctx;
+    int dx = vx - ux, dy = vy - uy;
+    if (dx != 0 && dy != 0 &&
+        (rr->conn == 4 || !ap_map_passable(m, ux + dx, uy) || !ap_map_passable(m, ux, uy + dy)))
+        return INFINITY;
+    double len = dx != 0 && dy != 0 ? M_SQRT2 : 1.0;
+    return len * (cell_cost(m, rr->cost_of, ux, uy) + cell_cost(m, rr->cost_of, vx, vy)) / 2.0;
+}
+
+/* Cost by the reference Dijkstra (helpers.c), or -1 when unreachable. */
 static double ref_dijkstra(const ap_map *m, const double cost_of[5], int conn, int sx, int sy, int gx, int gy)
 {
-    int W = m->width, H = m->height, n = W * H;
-    double *dist = malloc((size_t)n * sizeof *dist);
-    char *done = calloc((size_t)n, 1);
-    ck_assert(dist != NULL && done != NULL);
-    for (int i = 0; i < n; i++)
-        dist[i] = INFINITY;
-    dist[sy * W + sx] = 0.0;
-    for (;;) {
-        int u = -1;
-        for (int i = 0; i < n; i++)
-            if (!done[i] && dist[i] < INFINITY && (u < 0 || dist[i] < dist[u]))
-                u = i;
-        if (u < 0 || u == gy * W + gx)
-            break;
-        done[u] = 1;
-        int ux = u % W, uy = u / W;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                if ((dx == 0 && dy == 0) || (conn == 4 && dx != 0 && dy != 0))
-                    continue;
-                int vx = ux + dx, vy = uy + dy;
-                if (!ap_map_passable(m, vx, vy))
-                    continue;
-                if (dx != 0 && dy != 0 && (!ap_map_passable(m, ux + dx, uy) || !ap_map_passable(m, ux, uy + dy)))
-                    continue;
-                double len = dx != 0 && dy != 0 ? M_SQRT2 : 1.0;
-                double c = len * (cell_cost(m, cost_of, ux, uy) + cell_cost(m, cost_of, vx, vy)) / 2.0;
-                if (dist[u] + c < dist[vy * W + vx])
-                    dist[vy * W + vx] = dist[u] + c;
-            }
-    }
-    double r = dist[gy * W + gx];
-    free(dist);
-    free(done);
-    return r < INFINITY ? r : -1.0;
+    const ref_rule rr = {cost_of, conn};
+    return ap_test_ref_dijkstra(m, sx, sy, gx, gy, ref_move_cost, &rr);
 }
 
 /* One query; returns the status and (when ok) the grid cost, after checking that the returned cell path

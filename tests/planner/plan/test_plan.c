@@ -376,39 +376,13 @@ END_TEST
 /* Annotated A* against an independent search on random maps: Dijkstra whose moves between neighbouring
  * cell centres are kept when collide.c's exact swept-disc test says the unit clears them; radii whose
  * exact thresholds lie away from the tables' 1/256 rounding. Same status, same optimal cost. */
-static double sized_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, double r)
+/* A move is the unit's when collide.c's exact swept-disc test clears it (radius in ctx). */
+static double disc_move_cost(const ap_map *m, int ux, int uy, int vx, int vy, const void *ctx)
 {
-    const int W = m->width, H = m->height, n = W * H;
-    double *dist = malloc((size_t)n * sizeof *dist);
-    char *done = calloc((size_t)n, 1);
-    for (int i = 0; i < n; i++)
-        dist[i] = INFINITY;
-    dist[sy * W + sx] = 0.0;
-    for (;;) {
-        int u = -1;
-        for (int i = 0; i < n; i++)
-            if (!done[i] && isfinite(dist[i]) && (u < 0 || dist[i] < dist[u]))
-                u = i;
-        if (u < 0)
-            break;
-        done[u] = 1;
-        int ux = u % W, uy = u / W;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int vx = ux + dx, vy = uy + dy;
-                if ((dx == 0 && dy == 0) || vx < 0 || vy < 0 || vx >= W || vy >= H || !ap_map_passable(m, vx, vy))
-                    continue;
-                if (!ap_line_clear(m, ux + 0.5, uy + 0.5, vx + 0.5, vy + 0.5, r))
-                    continue;
-                double c = dist[u] + ((dx != 0 && dy != 0) ? M_SQRT2 : 1.0);
-                if (c < dist[vy * W + vx])
-                    dist[vy * W + vx] = c;
-            }
-    }
-    double d = dist[gy * W + gx];
-    free(dist);
-    free(done);
-    return d;
+    const double r = *(const double *)ctx;
+    if (!ap_line_clear(m, ux + 0.5, uy + 0.5, vx + 0.5, vy + 0.5, r))
+        return INFINITY;
+    return ux != vx && uy != vy ? M_SQRT2 : 1.0;
 }
 
 START_TEST(annotated_astar_matches_exact_geometry)
@@ -438,8 +412,8 @@ START_TEST(annotated_astar_matches_exact_geometry)
         ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
                       .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = r};
         ap_result res = run(&q, &ws);
-        double want = sized_dijkstra(m, sx, sy, gx, gy, r);
-        if (isfinite(want)) {
+        double want = ap_test_ref_dijkstra(m, sx, sy, gx, gy, disc_move_cost, &r);
+        if (want >= 0.0) {
             ck_assert_int_eq(res.status, AP_OK);
             ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
             ck_assert(res.clear);
