@@ -56,6 +56,8 @@ static const ap_int_field ap_int_fields[] = {
     F("max_connections_per_ip", "ARCPATH_MAX_CONNECTIONS_PER_IP", AP_K_INT, max_connections_per_ip, 1, 100000),
     F("idle_timeout_s", "ARCPATH_IDLE_TIMEOUT_S", AP_K_INT, idle_timeout_s, 1, 3600),
     F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000),
+    F("profile_evictions_per_minute", "ARCPATH_PROFILE_EVICTIONS_PER_MINUTE", AP_K_INT,
+      profile_evictions_per_minute, 0, 1000000),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -201,6 +203,7 @@ void ap_config_defaults(ap_config *c)
     c->max_connections_per_ip = 64;
     c->idle_timeout_s = 30;
     c->request_timeout_ms = 10000;
+    c->profile_evictions_per_minute = 6;
     c->inline_fast = true;
     c->config_file[0] = '\0';
     c->check_config = false;

@@ -70,6 +70,10 @@ typedef struct ap_config {
     int request_timeout_ms;     /* 10000; 100..600000 ms: a request's headers and body must have arrived
                                  * this long after the connection opened or its previous answer was sent,
                                  * or the connection is closed (trickling bytes does not extend it) */
+    int profile_evictions_per_minute; /* 6; 0..1000000: unit profiles one client address may make the full
+                                 * profile cache evict per minute (a token bucket of that size, refilled
+                                 * evenly); over budget, its query builds a private profile that is not
+                                 * cached. 0 = clients only fill free slots */
     bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
                                  * (no hand-off) when a fast workspace is free; false: always hand off to
                                  * the loop and the pool */
@@ -89,7 +93,8 @@ void ap_config_defaults(ap_config *c);
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
  * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads", "max_connections",
- * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms" (integers) and
+ * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms", "profile_evictions_per_minute"
+ * (integers) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and

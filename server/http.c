@@ -84,6 +84,10 @@ typedef struct ap_req {
     int status;        /* HTTP status sent */
     const char *result;/* wire code of the answer's status: "ok", "no_path", "timeout", or an error code */
     const char *lane;  /* NULL unless the request went through the lanes */
+    /* the client's address, for its profile-eviction budget (admit_profile); set by path handlers */
+    uint8_t client[AP_BUDGET_ADDR_MAX];
+    uint8_t client_len;
+    ap_profile_admit admit;
 
     atomic_int lanes_state;
     /* the answer of a path job, handed over by the done hook (loop thread) before resume */
@@ -341,6 +345,34 @@ static bool inline_worthy(const ap_query *q)
     return ap_query_slice_is_cheap(q);
 }
 
+/* The profile cache's admission hook (planner/turns/profile.h): a query may evict a cached unit profile
+ * while its client address has budget left. Runs on whichever thread builds the profile. */
+static bool admit_profile(void *arg)
+{
+    ap_req *r = arg;
+    return ap_budget_take(&r->h->budget, r->client, r->client_len, ap_clock_ns());
+}
+
+/* Remember the client's address and point q's admission hook at it. */
+static void set_profile_admit(ap_req *r, ap_query *q)
+{
+    if (r->admit.fn == NULL) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+        r->client_len = 0;
+        if (sa && sa->sa_family == AF_INET) {
+            memcpy(r->client, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+            r->client_len = 4;
+        } else if (sa && sa->sa_family == AF_INET6) {
+            memcpy(r->client, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+            r->client_len = 16;
+        }
+        r->admit.fn = admit_profile;
+        r->admit.arg = r;
+    }
+    q->profile_admit = &r->admit;
+}
+
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
  * slice here (inline_fast) or suspend and hand the job over. */
 static enum MHD_Result handle_path(ap_req *r, const char *id)
@@ -359,6 +391,7 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
+    set_profile_admit(r, &pr.q);
     ap_query_error qe;
     st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK)
@@ -413,6 +446,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         it->q = bi->q;
         it->q.map = m;
         it->q.max_samples = h->cfg->max_samples;
+        set_profile_admit(r, &it->q);
         /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
         ap_query_error qe;
         it->status = ap_query_validate(&it->q, NULL, &qe);
@@ -972,6 +1006,10 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
                   FILE *log, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
+    if (ap_budget_init(&h->budget, cfg->profile_evictions_per_minute) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return AP_E_NOMEM;
+    }
     h->cfg = cfg;
     h->reg = reg;
     h->lanes = lanes;
@@ -988,6 +1026,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     h->conns = calloc(1, sizeof *h->conns);
     if (!h->conns) {
         pthread_mutex_destroy(&h->pool_mu);
+        ap_budget_free(&h->budget);
         h->cfg = NULL;
         snprintf(err, errlen, "out of memory");
         return AP_E_NOMEM;
@@ -1046,6 +1085,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
         pthread_cond_destroy(&h->conns_cv);
         free(h->conns);
         h->conns = NULL;
+        ap_budget_free(&h->budget);
         h->cfg = NULL; /* nothing for ap_http_stop to release */
         snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
@@ -1116,6 +1156,7 @@ void ap_http_stop(ap_http *h)
         h->conns = NULL;
         pthread_mutex_destroy(&h->conns_mu);
         pthread_cond_destroy(&h->conns_cv);
+        ap_budget_free(&h->budget);
         h->cfg = NULL;
     }
 }

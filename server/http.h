@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "../config/config.h"
+#include "budget.h"
 #include "lanes.h"
 #include "metrics.h"
 #include "registry.h"
@@ -52,6 +53,7 @@ typedef struct ap_http {
     bool watchdog_stop;
     bool watchdog_on;          /* the thread was started (join it) */
     pthread_t watchdog;
+    ap_budget budget;          /* per client address: profile-cache evictions (profile_evictions_per_minute) */
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6

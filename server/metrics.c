@@ -254,6 +254,8 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
         size_t bytes = 0;
         size_t cached = ap_profile_cache_stats(m->profiles, &bytes);
         double build_s = ap_profile_cache_build_seconds(m->profiles, NULL);
+        uint64_t evictions = 0, refused = 0;
+        ap_profile_cache_counts(m->profiles, &evictions, &refused);
         fprintf(f,
                 "# HELP arcpath_profiles_cached Unit profiles whose Directional A* tables are cached.\n"
                 "# TYPE arcpath_profiles_cached gauge\n"
@@ -263,8 +265,16 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                 "arcpath_profile_table_bytes %zu\n"
                 "# HELP arcpath_profile_build_seconds_total Wall time spent building profile tables.\n"
                 "# TYPE arcpath_profile_build_seconds_total counter\n"
-                "arcpath_profile_build_seconds_total %.9f\n",
-                cached, bytes, build_s);
+                "arcpath_profile_build_seconds_total %.9f\n"
+                "# HELP arcpath_profile_evictions_total Cached profiles evicted, least recently used first, to make "
+                "room for a new one.\n"
+                "# TYPE arcpath_profile_evictions_total counter\n"
+                "arcpath_profile_evictions_total %llu\n"
+                "# HELP arcpath_profile_refused_total Profiles built for one query only, because the cache was full "
+                "and the client's eviction budget spent.\n"
+                "# TYPE arcpath_profile_refused_total counter\n"
+                "arcpath_profile_refused_total %llu\n",
+                cached, bytes, build_s, (unsigned long long)evictions, (unsigned long long)refused);
     }
 
     ap_process_stats ps;

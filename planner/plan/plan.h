@@ -64,6 +64,9 @@ typedef struct ap_query {
     int art_directions;      /* 0 = free angles; 8 or 16 = fixed-angle art: the answer's segments become lines
                               * at multiples of 2pi/N (art.h), every algorithm */
     struct ap_profile_cache *profiles; /* profile-table cache; NULL = ap_profile_cache_default() */
+    const struct ap_profile_admit *profile_admit; /* may this query's profile build evict a cached one?
+                                                   * (turns/profile.h); NULL = yes. Borrowed, must outlive
+                                                   * the plan */
 } ap_query;
 
 /* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */

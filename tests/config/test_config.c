@@ -69,6 +69,7 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
     ck_assert_int_eq(a->max_connections_per_ip, b->max_connections_per_ip);
     ck_assert_int_eq(a->idle_timeout_s, b->idle_timeout_s);
     ck_assert_int_eq(a->request_timeout_ms, b->request_timeout_ms);
+    ck_assert_int_eq(a->profile_evictions_per_minute, b->profile_evictions_per_minute);
     ck_assert_uint_eq(a->n_profiles, b->n_profiles);
     for (size_t i = 0; i < a->n_profiles; i++) {
         ck_assert_double_eq(a->profiles[i].radius, b->profiles[i].radius);
@@ -130,6 +131,7 @@ START_TEST(defaults)
     ck_assert_int_eq(c.max_connections_per_ip, 64);
     ck_assert_int_eq(c.idle_timeout_s, 30);
     ck_assert_int_eq(c.request_timeout_ms, 10000);
+    ck_assert_int_eq(c.profile_evictions_per_minute, 6);
     ck_assert(c.access_log);
     ck_assert_str_eq(c.config_file, "");
     ck_assert(!c.check_config);
@@ -242,6 +244,7 @@ static const struct {
     {"{\"max_connections\": 0}", "\"max_connections\""},
     {"{\"max_connections\": 100001}", "\"max_connections\""},
     {"{\"max_connections_per_ip\": 0}", "\"max_connections_per_ip\""},
+    {"{\"profile_evictions_per_minute\": -1}", "\"profile_evictions_per_minute\""},
     {"{\"idle_timeout_s\": 0}", "\"idle_timeout_s\""},
     {"{\"idle_timeout_s\": 3601}", "\"idle_timeout_s\""},
     {"{\"request_timeout_ms\": 99}", "\"request_timeout_ms\""},
