@@ -53,7 +53,7 @@ TEST_CONFIG      = $(BUILD)/test-config
 TEST_SERVER      = $(BUILD)/test-server
 TEST_INTEGRATION = $(BUILD)/test-integration
 FUZZ_DRIVERS     = $(patsubst tests/fuzz/%/,$(BUILD)/fuzz-%,$(sort $(dir $(wildcard tests/fuzz/*/fuzz.c))))
-BENCH            = $(BUILD)/arcpath-bench $(patsubst tests/bench/bench_%.c,$(BUILD)/arcpath-bench-%,$(wildcard tests/bench/bench_*.c))
+BENCH            = $(BUILD)/arcpath-bench $(BUILD)/arcpath-bare-http $(patsubst tests/bench/bench_%.c,$(BUILD)/arcpath-bench-%,$(wildcard tests/bench/bench_*.c))
 TOOLS            = $(BUILD)/arcpath-mapgen
 
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
@@ -152,6 +152,10 @@ $(BUILD)/fuzz-%: $(call obj,tests/fuzz/%/fuzz.c tests/fuzz/driver.c) $(PROTO_LIB
 # build/arcpath-bench (scenario runner); tests/bench/bench_NAME.c -> build/arcpath-bench-NAME.
 $(BUILD)/arcpath-bench: $(call obj,tests/bench/arcpath_bench.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The bare libmicrohttpd handler the server benchmark compares arcpathd with (tests/bench/bare_http.c).
+$(BUILD)/arcpath-bare-http: $(call obj,tests/bench/bare_http.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread
 
 $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm

@@ -115,6 +115,22 @@ ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c1 -d"$((DUR / 2 + 1))s" --latency -s
 curl -fsS "$M" > "$OUT/m1.txt"
 stage_means "$OUT/m0.txt" "$OUT/m1.txt"
 
+echo "the same bodies against a bare libmicrohttpd handler in arcpathd's polling mode (a fixed 300-byte JSON"
+echo "answer, tests/bench/bare_http.c), then arcpathd again; target arcpathd >= 0.65x the bare handler:"
+BPORT=$((PORT + 1))
+"$B/arcpath-bare-http" $BPORT &
+BPID=$!
+sleep 0.5
+for round in 1 2; do
+    bare=$(ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"$((DUR / 2 + 1))s" --latency -s tools/bench/wrk_path.lua \
+        "http://127.0.0.1:$BPORT" | grep ARCPATH_WRK)
+    ours=$(ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"$((DUR / 2 + 1))s" --latency -s tools/bench/wrk_path.lua \
+        "http://127.0.0.1:$PORT" | grep ARCPATH_WRK)
+    echo "  round $round bare:     $bare"
+    echo "  round $round arcpathd: $ours"
+done
+kill $BPID; wait $BPID || true
+
 echo "/healthz (arcpath's own HTTP ceiling):"
 wrk -t1 -c16 -d"${DUR}s" --latency "http://127.0.0.1:$PORT/healthz" | grep -E 'Requests/sec|50%|99%'
 
