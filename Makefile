@@ -1,6 +1,6 @@
 # arcpath — build, run, test, bench.
 #
-#   make          build build/arcpathd, the test programs and build/arcpath-bench
+#   make          build build/arcpathd, the test programs, build/arcpath-bench and build/arcpath-client-example
 #   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080
 #   make check    install missing Debian and npm packages, build, run every test (plain, then ASan+UBSan)
 #   make bench    planner and server benchmarks (figures for BENCHMARKS.md)
@@ -55,12 +55,16 @@ TEST_INTEGRATION = $(BUILD)/test-integration
 FUZZ_DRIVERS     = $(patsubst tests/fuzz/%/,$(BUILD)/fuzz-%,$(sort $(dir $(wildcard tests/fuzz/*/fuzz.c))))
 BENCH            = $(BUILD)/arcpath-bench $(BUILD)/arcpath-bare-http $(patsubst tests/bench/bench_%.c,$(BUILD)/arcpath-bench-%,$(wildcard tests/bench/bench_*.c))
 TOOLS            = $(BUILD)/arcpath-mapgen
+# The C client (clients/c) and its example: their own objects, not linked into arcpathd.
+CLIENT_EXAMPLE   = $(BUILD)/arcpath-client-example
+CLIENT_CFLAGS    = $(shell pkg-config --cflags libcurl jansson 2>/dev/null)
+CLIENT_LIBS      = $(shell pkg-config --libs libcurl jansson 2>/dev/null)
 
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .SECONDARY:
 .PHONY: all deps run check check-plain check-asan check-layers test bench clean maps
-all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
+all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
 	@sh tools/install-deps.sh
@@ -74,10 +78,11 @@ check: deps
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
-# headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec) and fails
-# the make on any failure.
+# headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec; the C,
+# Python, JavaScript and C# clients against a live arcpathd, tests/clients) and fails the make on any failure.
 test: all check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
+	  tests/clients/run.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
@@ -118,6 +123,10 @@ $(STATIC_C): $(STATIC_FILES) tools/embed-static.sh
 $(BUILD)/obj/planner/%.o: planner/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/clients/%.o: clients/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CLIENT_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
@@ -162,5 +171,8 @@ $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 
 $(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(CLIENT_EXAMPLE): $(call obj,clients/c/example.c clients/c/arcpath_client.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CLIENT_LIBS) -lm
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -5,9 +5,11 @@
 # Used by `make run` and `make check`; safe to run again.
 set -e
 cd "$(dirname "$0")/.."
-# chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser).
+# chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser). python3 and Mono
+# (mcs, the runtime, HttpClient and the JSON serializer: about 8 MB to download) run the clients (tests/clients).
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check libcurl4-openssl-dev wrk
-chromium fonts-dejavu-core"
+chromium fonts-dejavu-core
+python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
