@@ -54,6 +54,10 @@ enum { LANES_NONE = 0, LANES_IN, LANES_DONE, LANES_ORPHAN };
  * heap (a batch, a long sampled path). */
 #define ARENA_BODY 4096
 #define ARENA_OUT 12288
+/* libmicrohttpd's per-connection memory pool (request line, headers, read buffer): its default is 32 KiB, which
+ * it clears on every request on a kept-alive connection. 16 KiB still holds 8 KiB of headers (the common
+ * proxy limit); measured: README "Performance". */
+#define AP_CONN_MEMORY (16u * 1024u)
 #define POOL_MAX 256 /* blocks kept for reuse; more in flight at once are simply freed */
 
 typedef struct ap_req {
@@ -1069,6 +1073,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     h->daemon = MHD_start_daemon(flags, cfg->listen_port, NULL, NULL, on_request, h,
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->idle_timeout_s,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AP_CONN_MEMORY,
                                  /* At the total limit MHD stops accepting (the rest wait in the backlog);
                                   * over the per-address cap it closes the new connection at once. */
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
