@@ -324,6 +324,19 @@ async function main() {
     for (const ex of all) await runExample(spec, ex);
     for (const c of cases.cases) await runCase(spec, c);
 
+    // Every metric family /metrics exposes is in the spec's table of metrics (GET /metrics description).
+    try {
+        const srv = await server('demo');
+        const m = await exchange({ port: srv.port, method: 'GET', path: '/metrics' });
+        const table = spec.operation('GET', '/metrics')?.description ?? '';
+        const families = [...m.body.matchAll(/^# TYPE (\S+) /gm)].map((x) => x[1]);
+        const unlisted = families.filter((f) => !table.includes('`' + f + '`'));
+        report(`every metric family of /metrics (${families.length}) is listed in the spec's GET /metrics table`,
+            [...(families.length === 0 ? ['no # TYPE line in /metrics'] : []), ...unlisted.map((f) => `${f} is not listed`)]);
+    } catch (e) {
+        report("every metric family of /metrics is listed in the spec's GET /metrics table", [String(e.stack ?? e)]);
+    }
+
     // Every code of the spec's ErrorCode enum was answered by some case, or is listed with the reason it
     // cannot be provoked from outside.
     const codes = spec.doc.components.schemas.ErrorCode.enum;
