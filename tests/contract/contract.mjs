@@ -264,7 +264,8 @@ function metric(text, sample) {
 
 async function runCase(spec, c) {
     const name = `case ${c.name}`;
-    if ((serverDefs[c.server]?.maps ?? []).some?.((id) => !demoMaps.has(id)) && !haveMai) {
+    const maps = serverDefs[c.server]?.maps;
+    if (Array.isArray(maps) && maps.some((id) => !demoMaps.has(id)) && !haveMai) {
         if (REQUIRE_DATA) report(name, [`ARCPATH_REQUIRE_DATA=1 but the Moving AI folder ${MAI_DIR} is missing`]);
         else skip(name, 'Moving AI data not found');
         return;
