@@ -1,14 +1,15 @@
 #!/bin/sh
 # Install what arcpath needs to build, run and test, but only what is missing: Debian packages, then the
-# npm packages of the browser test and the OpenAPI linter (pinned by tests/browser/package-lock.json and
-# tests/spec/package-lock.json).
+# npm packages of the browser test, the OpenAPI linter and the contract test (pinned by the package-lock.json
+# of tests/browser, tests/spec and tests/contract).
 # Used by `make run` and `make check`; safe to run again.
 set -e
 cd "$(dirname "$0")/.."
-# chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser). python3 and Mono
-# (mcs, the runtime, HttpClient and the JSON serializer: about 8 MB to download) run the clients (tests/clients).
+# chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser); curl runs the
+# README's examples as written (tests/contract). python3 and Mono (mcs, the runtime, HttpClient and the JSON
+# serializer: about 8 MB to download) run the clients (tests/clients).
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check libcurl4-openssl-dev wrk
-chromium fonts-dejavu-core
+chromium fonts-dejavu-core curl
 python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil"
 missing=""
 for p in $PKGS; do
@@ -31,7 +32,7 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 # npm writes node_modules/.package-lock.json on install: older than the lockfile means a changed pin.
-for dir in tests/browser tests/spec; do
+for dir in tests/browser tests/spec tests/contract; do
     if [ ! -f $dir/node_modules/.package-lock.json ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
         echo "arcpath: installing the npm packages of $dir"
         (cd $dir && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
