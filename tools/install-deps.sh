@@ -6,8 +6,9 @@
 set -e
 cd "$(dirname "$0")/.."
 # chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser).
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check libcurl4-openssl-dev wrk
-chromium fonts-dejavu-core"
+# libcairo2-dev: the PNG pictures (proto/render_png.c).
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libcairo2-dev check
+libcurl4-openssl-dev wrk chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
