@@ -92,6 +92,7 @@ check-plain:
 check-asan:
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 
 bench: all

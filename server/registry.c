@@ -96,7 +96,7 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             r->errors++;
         } else if (is_picture_name(m->id)) {
             /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
-            char msg[160];
+            char msg[256];
             snprintf(msg, sizeof msg, "map id \"%s\" ends in .svg or .png, which name the map pictures "
                      "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)", m->id);
             report(errf, path, 0, 0, msg);
