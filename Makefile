@@ -10,7 +10,7 @@
 CC      ?= cc
 BUILD   ?= build
 SAN     ?= 0
-PKGS     = libmicrohttpd jansson libuv
+PKGS     = libmicrohttpd jansson libuv cairo
 TESTPKGS = check libcurl
 
 OPT      = -O2
@@ -30,6 +30,8 @@ PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKGS) 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null)
+# proto/render_png.c draws PNGs with cairo
+CAIRO_LIBS   = $(shell pkg-config --libs cairo 2>/dev/null)
 
 PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
@@ -96,6 +98,7 @@ check-plain:
 check-asan:
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 
 bench: all
@@ -145,7 +148,7 @@ $(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) te
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
 
 $(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) $(CAIRO_LIBS) -lm -lpthread
 
 $(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread

@@ -13,9 +13,6 @@
 
 #include "utf8.h"
 
-/* Room for a member's dotted path; a longer one is cut (the error field keeps 63 bytes anyway). */
-#define AP_JSON_PATH_MAX 128
-
 void ap_json_reader_init(ap_json_reader *r, ap_wire_error *err, unsigned style)
 {
     memset(err, 0, sizeof *err);

@@ -24,6 +24,7 @@
 #include "../proto/wire.h"
 #include "curve_route.h"
 #include "profiles_route.h"
+#include "render_route.h"
 #include "route.h"
 #include "static_route.h"
 
@@ -104,6 +105,8 @@ typedef struct ap_req {
     /* batch (POST /v1/paths): the parsed body and the job's items, malloc'd, freed with the request */
     ap_batch_request batch;
     ap_job_item *items;
+    /* POST /v1/render: the parsed body, malloc'd, freed with the request; a query's answer is drawn */
+    ap_render_request *render;
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
@@ -331,14 +334,29 @@ static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
     return r->t0_ns + (uint64_t)ms * 1000000ULL;
 }
 
+/* Queue a finished job's answer (body: heap or request storage): as it is, or for POST /v1/render drawn
+ * (a 200 answer) or passed on (an error). */
+static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+{
+    if (r->render == NULL || body == NULL || http != 200)
+        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    char *out = NULL;
+    size_t n = 0;
+    const char *ctype = NULL;
+    int st = ap_render_route_draw_json(r->job.q.map, body, len, &r->render->opts, &out, &n, &ctype);
+    if (heap)
+        free(body);
+    return respond(r, st, out, n, ctype);
+}
+
 /* Queue the answer a finished job left in its out buffer (arena or heap). */
 static enum MHD_Result respond_job(ap_req *r)
 {
     ap_job *j = &r->job;
     bool heap = j->out.heap;
     if (heap)
-        ap_jbuf_init(&j->out, NULL, 0); /* MHD owns the block now */
-    return respond_mem(r, j->body ? j->http_status : 500, j->status, j->body, j->body_len, heap, "application/json");
+        ap_jbuf_init(&j->out, NULL, 0); /* the answer owns the block now */
+    return respond_answer(r, j->http_status, j->status, j->body, j->body_len, heap);
 }
 
 /* Only cheap slices run inline (ap_query_slice_is_cheap: grid searches, fast_budget expansions ~0.3 ms).
@@ -379,27 +397,29 @@ static void set_profile_admit(ap_req *r, ap_query *q)
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
  * slice here (inline_fast) or suspend and hand the job over. */
-static enum MHD_Result handle_path(ap_req *r, const char *id)
+/* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
+ * under prefix "query."): resolve the map, validate, then the fast slice here or the lanes. */
+static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
 {
     ap_http *h = r->h;
-
-    ap_path_request pr;
-    ap_wire_error we;
-    int st = ap_wire_parse_path_request(r->body ? r->body : "", r->body_len, &pr, &we);
-    if (st != AP_OK)
-        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    ap_path_request pr = *q;
+    char field[64];
     copy_printable(r->map, sizeof r->map, pr.map);
 
     const ap_map *m = ap_registry_find(h->reg, pr.map);
-    if (!m)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+    if (!m) {
+        snprintf(field, sizeof field, "%smap", prefix);
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
+    }
     pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
-    st = ap_query_validate(&pr.q, NULL, &qe);
-    if (st != AP_OK)
-        return respond_error(r, st, qe.message[0] ? qe.message : NULL, qe.field, 0, 0);
+    int st = ap_query_validate(&pr.q, NULL, &qe);
+    if (st != AP_OK) {
+        snprintf(field, sizeof field, "%s%s", qe.field ? prefix : "", qe.field ? qe.field : "");
+        return respond_error(r, st, qe.message[0] ? qe.message : NULL, field, 0, 0);
+    }
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
 
@@ -419,6 +439,73 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
         /* AP_IN_PROGRESS: on to the slow lane; AP_E_OVERLOADED: no fast workspace free, the pool's turn. */
     }
     return hand_off(r);
+}
+
+static enum MHD_Result handle_path(ap_req *r, const char *id)
+{
+    ap_path_request pr;
+    ap_wire_error we;
+    int st = ap_wire_parse_path_request(r->body ? r->body : "", r->body_len, &pr, &we);
+    if (st != AP_OK)
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    return run_query(r, &pr, "");
+}
+
+/* The picture of map m (and answer a, NULL for the map alone) under o (server/render_route.h). */
+static enum MHD_Result respond_picture(ap_req *r, const ap_map *m, const ap_render_answer *a,
+                                       const ap_render_opts *o)
+{
+    char *out = NULL;
+    size_t n = 0;
+    const char *ctype = NULL;
+    int st = ap_render_route_draw(m, a, o, &out, &n, &ctype);
+    return respond(r, st, out, n, ctype);
+}
+
+/* POST /v1/render: a stored answer is drawn here; a query runs as POST /v1/path runs it (respond_answer
+ * draws its answer). */
+static enum MHD_Result handle_render(ap_req *r, const char *id)
+{
+    r->render = malloc(sizeof *r->render);
+    if (r->render == NULL)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    ap_render_request *rq = r->render;
+    ap_wire_error we;
+    int st = ap_render_parse_request(r->body ? r->body : "", r->body_len, rq, &we);
+    if (st != AP_OK) {
+        free(r->render);
+        r->render = NULL;
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    }
+    rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
+    if (rq->has_query)
+        return run_query(r, &rq->query, "query.");
+    copy_printable(r->map, sizeof r->map, rq->map);
+    const ap_map *m = ap_registry_find(r->h->reg, rq->map);
+    if (!m)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+    return respond_picture(r, m, &rq->answer, &rq->opts);
+}
+
+/* GET /v1/maps/{id}.svg and .png: the map alone, whole. */
+static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_format format)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    const ap_map *m = ap_registry_find(r->h->reg, id);
+    if (!m)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+    ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};
+    return respond_picture(r, m, NULL, &o);
+}
+
+static enum MHD_Result handle_map_svg(ap_req *r, const char *id)
+{
+    return handle_map_picture(r, id, AP_RENDER_SVG);
+}
+
+static enum MHD_Result handle_map_png(ap_req *r, const char *id)
+{
+    return handle_map_picture(r, id, AP_RENDER_PNG);
 }
 
 /* POST /v1/paths: whole-batch problems are answered here; per-query problems become error items. */
@@ -486,7 +573,7 @@ static enum MHD_Result respond_stored(ap_req *r)
     bool heap = r->stored_heap;
     r->stored = NULL;
     r->stored_heap = false;
-    return respond_mem(r, body ? r->stored_http : 500, r->stored_status, body, r->stored_len, heap, "application/json");
+    return respond_answer(r, r->stored_http, r->stored_status, body, r->stored_len, heap);
 }
 
 /* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h). */
@@ -554,8 +641,14 @@ static const ap_route routes[] = {
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", handle_info, "/v1/info", NULL},
     /* proto/openapi.yaml, embedded with the viewer's files (tools/embed-static.sh), under its own label. */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", handle_viewer, "/openapi.yaml", NULL},
-    /* last: the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave */
+    /* the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave (a row with a
+     * match function is the least specific: route.h) */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/ and the viewer's files", handle_viewer, "viewer", is_viewer_file},
+    /* pictures (server/render_route.h); "/v1/maps/{id}.svg" is longer than "/v1/maps/{id}", so it wins
+     * "/v1/maps/den520d.svg" (route.h ap_route_find) */
+    {AP_METHOD_POST, "/v1/render", handle_render, "/v1/render", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg", handle_map_svg, "/v1/maps/{id}.svg", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png", handle_map_png, "/v1/maps/{id}.png", NULL},
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
 _Static_assert(N_ROUTES <= AP_METRICS_ROUTES, "server/http.c: every route needs its own metrics label row");
@@ -741,7 +834,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->route = ri >= 0 ? &routes[ri] : NULL;
         r->has_id = seg != NULL;
         if (seg != NULL) {
-            size_t n = ap_route_id_len(seg);
+            size_t n = ap_route_id_len(r->route->pattern, seg);
             n = n < sizeof r->route_id - 1 ? n : sizeof r->route_id - 1;
             memcpy(r->route_id, seg, n);
             r->route_id[n] = '\0';
@@ -940,6 +1033,8 @@ static void req_free(ap_req *r)
     ap_jbuf_free(&r->job.out); /* heap only; arena storage needs nothing */
     ap_wire_batch_free(&r->batch);
     free(r->items);
+    ap_render_request_free(r->render);
+    free(r->render);
     pthread_mutex_lock(&h->pool_mu);
     if (h->pool_n < POOL_MAX) {
         r->next_free = h->pool;

@@ -7,9 +7,10 @@ set -e
 cd "$(dirname "$0")/.."
 # chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser); curl runs the
 # README's examples as written (tests/contract). python3 and Mono (mcs, the runtime, HttpClient and the JSON
-# serializer: about 8 MB to download) run the clients (tests/clients).
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check libcurl4-openssl-dev wrk
-chromium fonts-dejavu-core curl
+# serializer: about 8 MB to download) run the clients (tests/clients). libcairo2-dev: the PNG pictures
+# (proto/render_png.c).
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libcairo2-dev check
+libcurl4-openssl-dev wrk chromium fonts-dejavu-core curl
 python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil"
 missing=""
 for p in $PKGS; do

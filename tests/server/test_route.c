@@ -48,14 +48,26 @@ START_TEST(patterns)
     url = "/v1/maps/den520d/cells";
     ck_assert(ap_route_matches("/v1/maps/{id}/cells", url, &id));
     ck_assert_ptr_eq(id, url + 9);
-    ck_assert_uint_eq(ap_route_id_len(id), 7);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}/cells", id), 7);
     ck_assert(!ap_route_matches("/v1/maps/{id}", url, NULL)); /* the final-{id} route does not take it */
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps//cells", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/cellsx", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/b/cells", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a", NULL));
-    ck_assert_uint_eq(ap_route_id_len("arena2"), 6);
-    ck_assert_uint_eq(ap_route_id_len(NULL), 0);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}", "arena2"), 6);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}", NULL), 0);
+    /* An id that shares its segment with a suffix: "/v1/maps/{id}.svg". */
+    ck_assert(ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svg", &id));
+    ck_assert_str_eq(id, "den520d.svg");
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}.svg", id), 7);
+    ck_assert(ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/a.b.svg", &id));
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}.svg", id), 3);
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/.svg", NULL));   /* empty id */
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svgx", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svg/cells", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/a/b.svg", NULL));
+    ck_assert(ap_route_matches("/v1/maps/{id}", "/v1/maps/den520d.svg", NULL)); /* hence the table order */
     ck_assert(ap_route_matches("{id}", "anything", &id));
     ck_assert_str_eq(id, "anything");
     ck_assert(!ap_route_matches("/id}", "/x", NULL));
@@ -102,6 +114,22 @@ START_TEST(find_404_405)
     ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.txt", &allowed, &id), 3);
     ck_assert_ptr_null(id);
     ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.md", &allowed, &id), -1);
+
+    /* two patterns take the path: the longer (more specific) wins wherever it stands in the table, and a
+     * match function loses to any pattern */
+    const ap_route u[] = {
+        {AP_METHOD_GET, "/m/{id}", NULL, "/m/{id}", NULL},
+        {AP_METHOD_POST, "/m/x.txt", NULL, "exact", NULL},
+        {AP_METHOD_GET, "/m/{id}.txt", NULL, "/m/{id}.txt", NULL},
+        {AP_METHOD_GET, "files ending in .txt", NULL, "files", ends_txt},
+    };
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/a.txt", &allowed, &id), 2);
+    ck_assert_uint_eq(ap_route_id_len(u[2].pattern, id), 1);
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/a", &allowed, &id), 0);
+    ck_assert_str_eq(id, "a");
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/x.txt", &allowed, &id), 2); /* GET: not the POST row */
+    ck_assert_uint_eq(allowed, AP_METHOD_GET | AP_METHOD_POST);
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_HEAD, "/m/x.txt", &allowed, &id), 2); /* 405: longest match */
 }
 END_TEST
 
@@ -143,6 +171,9 @@ START_TEST(server_table)
         {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
         {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
         {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
+        {"/v1/render", AP_METHOD_POST, "/v1/render"},
+        {"/v1/maps/arena.svg", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg"}, /* not /v1/maps/{id} */
+        {"/v1/maps/arena.png", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png"},
     };
     size_t n = 0;
     const ap_route *t = ap_http_routes(&n);
@@ -156,7 +187,9 @@ START_TEST(server_table)
         ck_assert_ptr_nonnull(t[i].handler);
     }
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
-    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), (int)n - 1); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 12); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/.svg", NULL, NULL), 2); /* an id ".svg" */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/a.svg/cells", NULL, NULL), 9);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v2/path", NULL, NULL), -1);
 }
@@ -215,6 +248,9 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
         "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
         "arcpath_requests_total{route=\"viewer\",code=\"212\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/render\",code=\"213\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"214\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"215\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
