@@ -77,7 +77,8 @@ check: deps
 # headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec) and fails
 # the make on any failure.
 test: all check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
+	  tests/deploy/run.sh tests/deploy/scaleout.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
