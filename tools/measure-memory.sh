@@ -21,6 +21,9 @@ until curl -fs "http://127.0.0.1:$port/$route" >/dev/null 2>&1; do
     kill -0 $pid 2>/dev/null || { echo "arcpathd exited" >&2; exit 1; }
     sleep 0.1
 done
+# Another process may hold the port (then ours exited at start and the answers above were not its own).
+sleep 0.2
+kill -0 $pid 2>/dev/null || { echo "arcpathd exited (port $port taken?)" >&2; exit 1; }
 maps=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '/^arcpath_maps_loaded/ {print $2}')
 rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)
 hwm=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status)
