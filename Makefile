@@ -85,7 +85,7 @@ check: deps
 # Python, JavaScript and C# clients against a live arcpathd, tests/clients) and fails the make on any failure.
 test: all check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
-	  tests/contract/run.sh tests/clients/run.sh
+	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
