@@ -10,7 +10,7 @@
 CC      ?= cc
 BUILD   ?= build
 SAN     ?= 0
-PKGS     = libmicrohttpd jansson libuv
+PKGS     = libmicrohttpd jansson libuv zlib
 TESTPKGS = check libcurl
 
 OPT      = -O2
@@ -35,9 +35,9 @@ PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
-# The viewer's files (GET /) and the API's description (GET /openapi.yaml), embedded in arcpathd as a
-# generated C source.
-STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml
+# The viewer's files (GET /) and the API's description (GET /openapi.yaml, /openapi.json), embedded in
+# arcpathd as a generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml proto/openapi.json
 STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -59,7 +59,7 @@ TOOLS            = $(BUILD)/arcpath-mapgen
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps
+.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS)
 
 deps:
@@ -94,6 +94,11 @@ check-asan:
 
 bench: all
 	sh tools/bench.sh $(BUILD)
+
+# proto/openapi.json: proto/openapi.yaml as JSON, bundled by the pinned Redocly CLI (tests/spec; `make deps`).
+# Run after every change to the YAML; tests/spec/run.sh fails while the two differ.
+openapi-json:
+	sh tools/openapi-json.sh proto/openapi.json
 
 maps: $(TOOLS)
 	$(BUILD)/arcpath-mapgen config/maps
@@ -155,6 +160,10 @@ $(BUILD)/arcpath-bench: $(call obj,tests/bench/arcpath_bench.c) $(PLANNER_LIB)
 
 $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The gzip figure times the server's own compression (server/gzip.c, zlib).
+$(BUILD)/arcpath-bench-gzip: $(call obj,tests/bench/bench_gzip.c server/gzip.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm

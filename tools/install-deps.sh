@@ -6,7 +6,7 @@
 set -e
 cd "$(dirname "$0")/.."
 # chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser).
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev check libcurl4-openssl-dev wrk
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev zlib1g-dev check libcurl4-openssl-dev wrk
 chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
