@@ -242,7 +242,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     }
     if (ctype != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
-    if (gzipped)
+    if (gzipped && http != 304) /* a 304 names the variant by its (weak) ETag only */
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     MHD_add_response_header(resp, "X-Request-ID", r->id);
     /* CORS (server/cors.h): headers only for an allowed Origin; "Vary: Origin" whenever origins are listed. */
