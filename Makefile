@@ -10,7 +10,7 @@
 CC      ?= cc
 BUILD   ?= build
 SAN     ?= 0
-PKGS     = libmicrohttpd jansson libuv cairo
+PKGS     = libmicrohttpd jansson libuv cairo zlib
 TESTPKGS = check libcurl
 
 OPT      = -O2
@@ -37,9 +37,9 @@ PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
-# The viewer's files (GET /) and the API's description (GET /openapi.yaml), embedded in arcpathd as a
-# generated C source.
-STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml
+# The viewer's files (GET /) and the API's description (GET /openapi.yaml, /openapi.json), embedded in
+# arcpathd as a generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml proto/openapi.json
 STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -65,7 +65,7 @@ CLIENT_LIBS      = $(shell pkg-config --libs libcurl jansson 2>/dev/null)
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps
+.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -103,6 +103,11 @@ check-asan:
 
 bench: all
 	sh tools/bench.sh $(BUILD)
+
+# proto/openapi.json: proto/openapi.yaml as JSON, bundled by the pinned Redocly CLI (tests/spec; `make deps`).
+# Run after every change to the YAML; tests/spec/run.sh fails while the two differ.
+openapi-json:
+	sh tools/openapi-json.sh proto/openapi.json
 
 maps: $(TOOLS)
 	$(BUILD)/arcpath-mapgen config/maps
@@ -172,6 +177,10 @@ $(BUILD)/arcpath-bare-http: $(call obj,tests/bench/bare_http.c)
 
 $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The gzip figure times the server's own compression (server/gzip.c, zlib).
+$(BUILD)/arcpath-bench-gzip: $(call obj,tests/bench/bench_gzip.c server/gzip.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm

@@ -22,11 +22,14 @@
 #include "../proto/errors.h"
 #include "../proto/info.h"
 #include "../proto/wire.h"
+#include "cors.h"
 #include "curve_route.h"
+#include "gzip.h"
 #include "profiles_route.h"
 #include "render_route.h"
 #include "route.h"
 #include "static_route.h"
+#include "traceparent.h"
 
 #define REQUEST_ID_MAX 128
 
@@ -72,6 +75,9 @@ typedef struct ap_req {
     bool has_id;           /* the route's pattern has an {id} segment: */
     char route_id[AP_MAP_ID_MAX + 1]; /* that segment, NUL-terminated (cut: longer ones name no map anyway) */
     const ap_static_file *static_file; /* the viewer file being answered: respond_mem adds its headers */
+    bool options;      /* an OPTIONS request on a known route (answered 204; a CORS preflight if asked) */
+    bool has_trace;    /* the request carried a valid W3C traceparent (trace): the access log shows it */
+    ap_traceparent trace;
     ap_conn *cn;       /* the connection's watchdog entry (NULL if MHD gave none) */
     char method[16];
     char path[256];
@@ -178,7 +184,45 @@ static bool is_ready(ap_http *h)
 /* The request goes to a route that reads a body (the POST routes); the others' bodies are dropped. */
 static bool takes_body(const ap_req *r)
 {
-    return r->route != NULL && (r->route->methods & AP_METHOD_POST) != 0;
+    return r->route != NULL && (r->route->methods & AP_METHOD_POST) != 0 && !r->options;
+}
+
+static const char *request_header(const ap_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+/* Content-Encoding: gzip for a client that accepts it (server/gzip.h). An embedded file's answer takes its
+ * copy compressed at start (also for a 304: *body is untouched, the caller only needs to know the variant);
+ * any other answer with a body is compressed here, on the HTTP thread, at AP_GZIP_LEVEL (BENCHMARKS.md
+ * "gzip"), and kept only when it shrinks. On true *body / *len / *heap describe the compressed bytes (the
+ * old heap body is freed). */
+static bool gzip_answer(ap_req *r, int http, char **body, size_t *len, bool *heap)
+{
+    if (r->static_file != NULL) {
+        const ap_static_gz *z = r->h->static_gz ? &r->h->static_gz[r->static_file - ap_static_files] : NULL;
+        if (z == NULL || z->data == NULL)
+            return false;
+        if (http == 200) {
+            *body = z->data;
+            *len = z->len;
+        }
+        return true;
+    }
+    if (http == 304 || *len == 0)
+        return false;
+    size_t n = 0;
+    char *gz = ap_gzip_compress(*body, *len, AP_GZIP_LEVEL, &n);
+    if (gz == NULL || n >= *len) {
+        free(gz);
+        return false;
+    }
+    if (*heap)
+        free(*body);
+    *body = gz;
+    *len = n;
+    *heap = true;
+    return true;
 }
 
 /* Queue a response with HTTP status http whose body answers with status (ap_status / ap_wire_status; its
@@ -190,6 +234,10 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
 {
     static const char fallback[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
     struct MHD_Response *resp;
+    /* An answer that may be compressed varies by Accept-Encoding, whether this one is or not. */
+    bool vary_encoding = body != NULL && (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
+    bool gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+                   gzip_answer(r, http, &body, &len, &heap);
     if (body) {
         resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     } else {
@@ -203,8 +251,30 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
             free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (ctype != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (gzipped && http != 304) /* a 304 names the variant by its (weak) ETag only */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     MHD_add_response_header(resp, "X-Request-ID", r->id);
+    /* CORS (server/cors.h): headers only for an allowed Origin; "Vary: Origin" whenever origins are listed. */
+    const char *cors = ap_cors_allow_origin(r->h->cfg, request_header(r, "Origin"));
+    if (cors != NULL)
+        ap_cors_add_headers(resp, cors);
+    bool vary_origin = ap_cors_varies(r->h->cfg);
+    if (vary_origin || vary_encoding)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY,
+                                vary_origin && vary_encoding ? "Origin, Accept-Encoding"
+                                                             : vary_origin ? "Origin" : "Accept-Encoding");
+    if (r->options) {
+        char allow[48], methods[32];
+        ap_route_allow(r->allowed | AP_METHOD_OPTIONS, allow, sizeof allow);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+        const char *want = request_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_REQUEST_METHOD);
+        if (cors != NULL && want != NULL) {
+            ap_route_allow(r->allowed, methods, sizeof methods);
+            ap_cors_add_preflight(resp, methods, request_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_REQUEST_HEADERS));
+        }
+    }
     if (status == AP_E_OVERLOADED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (status == AP_E_METHOD_NOT_ALLOWED) {
@@ -213,7 +283,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     }
     if (r->static_file != NULL && (http == 200 || http == 304))
-        ap_static_add_headers(resp, r->static_file);
+        ap_static_add_headers(resp, r->static_file, gzipped);
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
     if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -597,6 +667,14 @@ static enum MHD_Result handle_viewer(ap_req *r, const char *id)
     return respond_mem(r, http, AP_OK, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type);
 }
 
+/* OPTIONS on a known route: 204 with Allow (the route's methods and OPTIONS); respond_mem adds the CORS
+ * preflight headers when the Origin is allowed and Access-Control-Request-Method is present. */
+static enum MHD_Result handle_options(ap_req *r)
+{
+    static char empty[] = "";
+    return respond_mem(r, 204, AP_OK, empty, 0, false, NULL);
+}
+
 /* The compiler that built this file, for GET /v1/info: what a bug report about a build needs first. No
  * build date: __DATE__ would make every build of the same source a different binary. */
 #if defined(__clang__)
@@ -641,6 +719,8 @@ static const ap_route routes[] = {
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", handle_info, "/v1/info", NULL},
     /* proto/openapi.yaml, embedded with the viewer's files (tools/embed-static.sh), under its own label. */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", handle_viewer, "/openapi.yaml", NULL},
+    /* the same document as JSON (proto/openapi.json, bundled from the YAML by `make openapi-json`) */
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json", handle_viewer, "/openapi.json", NULL},
     /* the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave (a row with a
      * match function is the least specific: route.h) */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/ and the viewer's files", handle_viewer, "viewer", is_viewer_file},
@@ -858,9 +938,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_request_read(r);
             return respond_error(r, bad, why, NULL, 0, 0);
         }
+        r->has_trace = ap_traceparent_parse(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"), &r->trace);
+        r->options = r->route != NULL && method_bit == AP_METHOD_OPTIONS;
         if (!r->route)
             r->early = AP_E_NOT_FOUND;
-        else if (!(method_bit & r->allowed))
+        else if (!(method_bit & r->allowed) && !r->options)
             r->early = AP_E_METHOD_NOT_ALLOWED;
 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -942,6 +1024,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->too_large)
         return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     r->t_body_ns = ap_clock_ns();
+    if (r->options)
+        return handle_options(r);
     return r->route->handler(r, r->has_id ? r->route_id : NULL);
 }
 
@@ -990,6 +1074,9 @@ static void access_log(ap_req *r, uint64_t dur_ns)
         n += (size_t)snprintf(line + n, cap - n, ",\"map\":");
         n = log_str(line, n, cap, r->map);
     }
+    if (r->has_trace && n < cap) /* W3C traceparent: lowercase hex only, nothing to escape */
+        n += (size_t)snprintf(line + n, cap - n, ",\"trace_id\":\"%s\",\"parent_id\":\"%s\"", r->trace.trace_id,
+                              r->trace.parent_id);
     if (n < cap) {
         n += (size_t)snprintf(line + n, cap - n, ",\"result\":");
         n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
@@ -1132,6 +1219,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     }
     h->conns->next = h->conns->prev = h->conns;
     pthread_mutex_init(&h->conns_mu, NULL);
+    h->static_gz = ap_static_gzip_all(); /* NULL (out of memory): the files go out uncompressed */
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the watchdog's waits ignore wall-clock jumps */
@@ -1186,6 +1274,8 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
         free(h->conns);
         h->conns = NULL;
         ap_budget_free(&h->budget);
+        ap_static_gzip_free(h->static_gz);
+        h->static_gz = NULL;
         h->cfg = NULL; /* nothing for ap_http_stop to release */
         snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
@@ -1257,6 +1347,8 @@ void ap_http_stop(ap_http *h)
         pthread_mutex_destroy(&h->conns_mu);
         pthread_cond_destroy(&h->conns_cv);
         ap_budget_free(&h->budget);
+        ap_static_gzip_free(h->static_gz);
+        h->static_gz = NULL;
         h->cfg = NULL;
     }
 }

@@ -11,6 +11,7 @@ static const struct {
     {AP_METHOD_GET, "GET"},
     {AP_METHOD_HEAD, "HEAD"},
     {AP_METHOD_POST, "POST"},
+    {AP_METHOD_OPTIONS, "OPTIONS"},
 };
 
 #define N_METHODS (sizeof methods / sizeof methods[0])

@@ -13,6 +13,7 @@ enum {
     AP_METHOD_GET = 1u,
     AP_METHOD_HEAD = 2u,
     AP_METHOD_POST = 4u,
+    AP_METHOD_OPTIONS = 8u, /* answered by the server on every route (CORS preflights); in no route's set */
 };
 
 struct ap_req; /* the server's per-request state (server/http.c) */
@@ -36,7 +37,7 @@ typedef struct ap_route {
     int (*match)(const char *path);
 } ap_route;
 
-/* The bit of an HTTP method name ("GET", "HEAD", "POST"; case-sensitive as RFC 9110 says), 0 for any
+/* The bit of an HTTP method name ("GET", "HEAD", "POST", "OPTIONS"; case-sensitive as RFC 9110 says), 0 for any
  * other. Pure. */
 unsigned ap_method_bit(const char *method);
 
@@ -63,7 +64,7 @@ int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *
                   const char **id);
 
 /* Write the Allow header value for a method set into buf (cap bytes, NUL-terminated, cut to fit): the
- * methods in the order GET, HEAD, POST joined by ", " ("GET, HEAD", "POST"). Returns the length it needed.
+ * methods in the order GET, HEAD, POST, OPTIONS joined by ", " ("GET, HEAD", "POST", "POST, OPTIONS"). Returns the length it needed.
  * Pure. */
 size_t ap_route_allow(unsigned methods, char *buf, size_t cap);
 

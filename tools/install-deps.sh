@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 # chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser); curl runs the
 # README's examples as written (tests/contract). python3 and Mono (mcs, the runtime, HttpClient and the JSON
 # serializer: about 8 MB to download) run the clients (tests/clients). libcairo2-dev: the PNG pictures
-# (proto/render_png.c). haproxy is the load balancer of the scale-out test (tests/deploy/scaleout.sh).
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libcairo2-dev check
+# (proto/render_png.c). zlib1g-dev: gzip answers (server/gzip.c). haproxy is the load balancer of the
+# scale-out test (tests/deploy/scaleout.sh).
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libcairo2-dev zlib1g-dev check
 libcurl4-openssl-dev wrk chromium fonts-dejavu-core curl haproxy
 python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil"
 missing=""

@@ -170,6 +170,7 @@ START_TEST(server_table)
         {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
         {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
         {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
+        {"/openapi.json", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json"},
         {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
         {"/v1/render", AP_METHOD_POST, "/v1/render"},
         {"/v1/maps/arena.svg", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg"}, /* not /v1/maps/{id} */
@@ -187,7 +188,7 @@ START_TEST(server_table)
         ck_assert_ptr_nonnull(t[i].handler);
     }
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
-    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 12); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 13); /* the viewer's page */
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/.svg", NULL, NULL), 2); /* an id ".svg" */
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/a.svg/cells", NULL, NULL), 9);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
@@ -218,7 +219,7 @@ START_TEST(openapi_lists_every_route)
 }
 END_TEST
 
-static ap_metrics m; /* 70 KiB: static rather than on Check's fork stack */
+static ap_metrics m; /* ~105 KiB: static rather than on Check's fork stack */
 
 /* One response counted on every route and on no route: the exposition lists them in table order, then
  * "other", under exactly the label values of before the table. */
@@ -247,10 +248,11 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/maps/{id}/cells\",code=\"209\"} 1\n",
         "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
         "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
-        "arcpath_requests_total{route=\"viewer\",code=\"212\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/render\",code=\"213\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"214\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"215\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.json\",code=\"212\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"213\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/render\",code=\"214\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"215\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"216\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
@@ -258,6 +260,13 @@ START_TEST(exposition_labels)
         const char *p = strstr(at, lines[i]);
         ck_assert_msg(p != NULL, "missing or out of order: %s", lines[i]);
         at = p + strlen(lines[i]);
+    }
+    /* The duration histogram under the same labels: one series per route, "other" holding both. */
+    for (size_t i = 0; i <= n; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "arcpath_request_duration_seconds_count{route=\"%s\"} %d\n",
+                 i < n ? t[i].label : "other", i < n ? 1 : 2);
+        ck_assert_msg(strstr(text, want) != NULL, "missing: %s", want);
     }
     free(text);
 }

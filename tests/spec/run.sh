@@ -22,5 +22,10 @@ check "redocly lint proto/openapi.yaml: 0 errors" \
 check "redocly bundle proto/openapi.yaml: every \$ref resolves" \
     "$redocly" bundle --config tests/spec/redocly.yaml -o "$out.json" proto/openapi.yaml
 rm -f "$out.json"
+# proto/openapi.json (GET /openapi.json) is the YAML bundled as JSON by the same pinned CLI: a fresh bundle
+# must equal the committed file byte for byte (after a change to the YAML: make openapi-json).
+check "proto/openapi.json is proto/openapi.yaml bundled as JSON (make openapi-json)" \
+    sh -c 'sh tools/openapi-json.sh "$1" && cmp "$1" proto/openapi.json' sh "$out.fresh.json"
+rm -f "$out.fresh.json"
 
 check_done
