@@ -108,8 +108,7 @@ void ap_jbuf_str(ap_jbuf *b, const char *s)
     AP_JBUF_LIT(b, "\"");
 }
 
-/* The decimal digits of v at out (no NUL); returns how many (1..20). */
-static size_t u64_digits(char *out, uint64_t v)
+size_t ap_u64_digits(char *out, uint64_t v)
 {
     char rev[20];
     size_t n = 0;
@@ -131,7 +130,7 @@ void ap_jbuf_int(ap_jbuf *b, long long v)
         tmp[n++] = '-';
         u = 0 - u; /* LLONG_MIN too */
     }
-    n += u64_digits(tmp + n, u);
+    n += ap_u64_digits(tmp + n, u);
     ap_jbuf_raw(b, tmp, n);
 }
 
@@ -165,7 +164,7 @@ void ap_jbuf_real(ap_jbuf *b, double d)
         if (signbit(d))
             tmp[n++] = '-';
         uint64_t k = (uint64_t)fabs(scaled);
-        n += u64_digits(tmp + n, k >> AP_DYADIC_BITS);
+        n += ap_u64_digits(tmp + n, k >> AP_DYADIC_BITS);
         tmp[n++] = '.';
         /* the fraction f / 2^10 = f * 5^10 / 10^10: ten decimal digits, trailing zeros dropped (one kept) */
         uint64_t f = (k & ((1u << AP_DYADIC_BITS) - 1)) * 9765625u;

@@ -1047,8 +1047,35 @@ static size_t log_str(char *buf, size_t at, size_t cap, const char *s)
     return at;
 }
 
+/* Append len bytes of s, cut at cap. */
+static size_t log_raw(char *buf, size_t at, size_t cap, const char *s, size_t len)
+{
+    if (at >= cap)
+        return at;
+    if (len > cap - at)
+        len = cap - at;
+    memcpy(buf + at, s, len);
+    return at + len;
+}
+
+#define LOG_LIT(buf, at, cap, lit) log_raw((buf), (at), (cap), (lit), sizeof(lit) - 1)
+
+static size_t log_u64(char *buf, size_t at, size_t cap, uint64_t v)
+{
+    char d[20];
+    return log_raw(buf, at, cap, d, ap_u64_digits(d, v));
+}
+
+/* v as exactly width decimal digits, zero-padded (v < 10^width). */
+static void put_fixed(char *out, unsigned v, int width)
+{
+    for (int i = width - 1; i >= 0; i--, v /= 10)
+        out[i] = (char)('0' + v % 10);
+}
+
 /* One JSON line per request, formatted by hand: building it with jansson cost more than the short search
- * it reports on. The keys and their order are unchanged. */
+ * it reports on, and snprintf cost a fifth of a short query's server time (callgrind). The keys and their
+ * order are unchanged. */
 static void access_log(ap_req *r, uint64_t dur_ns)
 {
     ap_http *h = r->h;
@@ -1056,33 +1083,44 @@ static void access_log(ap_req *r, uint64_t dur_ns)
     gmtime_r(&r->wall0.tv_sec, &tm);
     char line[1024];
     size_t cap = sizeof line - 2, n;
-    n = (size_t)snprintf(line, cap, "{\"ts\":\"%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ\",\"id\":", tm.tm_year + 1900,
-                         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                         (long)(r->wall0.tv_nsec / 1000000L) % 1000);
+    char ts[] = "{\"ts\":\"YYYY-MM-DDTHH:MM:SS.mmmZ\",\"id\":";
+    char *t = ts + 7;
+    put_fixed(t, (unsigned)(tm.tm_year + 1900) % 10000, 4);
+    put_fixed(t + 5, (unsigned)tm.tm_mon + 1, 2);
+    put_fixed(t + 8, (unsigned)tm.tm_mday, 2);
+    put_fixed(t + 11, (unsigned)tm.tm_hour, 2);
+    put_fixed(t + 14, (unsigned)tm.tm_min, 2);
+    put_fixed(t + 17, (unsigned)tm.tm_sec % 100, 2); /* a leap second is 60 */
+    put_fixed(t + 20, (unsigned)(r->wall0.tv_nsec / 1000000L) % 1000, 3);
+    n = log_raw(line, 0, cap, ts, sizeof ts - 1);
     n = log_str(line, n, cap, r->id);
-    n += (size_t)snprintf(line + n, cap - n, ",\"method\":");
+    n = LOG_LIT(line, n, cap, ",\"method\":");
     n = log_str(line, n, cap, r->method);
-    n += (size_t)snprintf(line + n, cap - n, ",\"path\":");
+    n = LOG_LIT(line, n, cap, ",\"path\":");
     n = log_str(line, n, cap, r->path);
-    n += (size_t)snprintf(line + n, cap - n, ",\"status\":%d,\"duration_us\":%llu,\"bytes_in\":%llu", r->status,
-                          (unsigned long long)(dur_ns / 1000), (unsigned long long)r->bytes_in);
-    if (r->lane && n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"lane\":");
+    n = LOG_LIT(line, n, cap, ",\"status\":");
+    n = log_u64(line, n, cap, (uint64_t)(r->status > 0 ? r->status : 0));
+    n = LOG_LIT(line, n, cap, ",\"duration_us\":");
+    n = log_u64(line, n, cap, dur_ns / 1000);
+    n = LOG_LIT(line, n, cap, ",\"bytes_in\":");
+    n = log_u64(line, n, cap, (uint64_t)r->bytes_in);
+    if (r->lane) {
+        n = LOG_LIT(line, n, cap, ",\"lane\":");
         n = log_str(line, n, cap, r->lane);
     }
-    if (r->map[0] && n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"map\":");
+    if (r->map[0]) {
+        n = LOG_LIT(line, n, cap, ",\"map\":");
         n = log_str(line, n, cap, r->map);
     }
-    if (r->has_trace && n < cap) /* W3C traceparent: lowercase hex only, nothing to escape */
-        n += (size_t)snprintf(line + n, cap - n, ",\"trace_id\":\"%s\",\"parent_id\":\"%s\"", r->trace.trace_id,
-                              r->trace.parent_id);
-    if (n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"result\":");
-        n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
+    if (r->has_trace) { /* W3C traceparent: lowercase hex only, nothing to escape */
+        n = LOG_LIT(line, n, cap, ",\"trace_id\":\"");
+        n = log_raw(line, n, cap, r->trace.trace_id, strlen(r->trace.trace_id));
+        n = LOG_LIT(line, n, cap, "\",\"parent_id\":\"");
+        n = log_raw(line, n, cap, r->trace.parent_id, strlen(r->trace.parent_id));
+        n = LOG_LIT(line, n, cap, "\"");
     }
-    if (n > cap)
-        n = cap;
+    n = LOG_LIT(line, n, cap, ",\"result\":");
+    n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
     line[n++] = '}';
     line[n++] = '\n';
     /* One fwrite under stdio's lock keeps lines whole between threads; main.c flushes the buffer. */
