@@ -274,8 +274,9 @@ START_TEST(algorithm_names_come_from_the_table)
     ap_map *m = open_map();
     for (size_t i = 0; i < ap_algorithm_count; i++) {
         char body[256];
-        snprintf(body, sizeof body, "{" BASE ",\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"%s\"}}",
-                 ap_algorithms[i].name);
+        /* any_angle plans units that turn on the spot (the others take a turning radius or ignore it) */
+        snprintf(body, sizeof body, "{" BASE ",\"unit\":{\"turning_radius\":%d},\"search\":{\"algorithm\":\"%s\"}}",
+                 ap_algorithms[i].id == AP_ALG_ANY_ANGLE ? 0 : 1, ap_algorithms[i].name);
         ap_path_request r;
         ap_wire_error e;
         ck_assert_int_eq(parse(body, &r, &e), AP_OK);
@@ -348,7 +349,7 @@ START_TEST(error_messages)
     ck_assert_str_eq(e.message, "missing required field \"start.y\"");
     parse("{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", &r, &e);
     ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar, jps, jps_plus, auto, directional8, "
-                                "directional24, directional48, hybrid");
+                                "directional24, directional48, hybrid, any_angle");
     parse("[]", &r, &e);
     ck_assert_str_eq(e.message, "the request body must be a JSON object");
 }
