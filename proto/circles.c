@@ -2,6 +2,7 @@
 #include "circles.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,37 @@ int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
         snprintf(diag->msg, sizeof diag->msg, "cannot read: %s", strerror(e));
     }
     return AP_E_IO;
+}
+
+/* The id of a circle map file: base name minus the suffix, checked as map ids are (map.h). */
+static bool circle_map_id(const char *path, char out[AP_MAP_ID_MAX])
+{
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    size_t n = strlen(base), k = strlen(AP_CIRCLES_SUFFIX);
+    if (n <= k || strcmp(base + n - k, AP_CIRCLES_SUFFIX) != 0 || !ap_map_id_valid(base, n - k))
+        return false;
+    memcpy(out, base, n - k);
+    out[n - k] = '\0';
+    return true;
+}
+
+int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    if (!circle_map_id(path, out->id)) {
+        if (diag != NULL) {
+            snprintf(diag->file, sizeof diag->file, "%s", path);
+            diag->line = diag->col = 0;
+            snprintf(diag->msg, sizeof diag->msg, "a circle map's id (its file name without \"%s\") must be 1 to %d "
+                     "bytes of [A-Za-z0-9_.-]", AP_CIRCLES_SUFFIX, AP_MAP_ID_MAX - 1);
+        }
+        return AP_E_MAP_FORMAT;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st = ap_circles_load(path, &out->world, diag);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->load_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return st;
 }

@@ -14,6 +14,21 @@
 #include "../planner/world/circles.h"
 #include "../planner/world/map.h"
 
+/* A loaded circle map (`<id>.circles.json`): its id, its world (owned) and the time its file took to load. */
+typedef struct ap_circle_map {
+    char id[AP_MAP_ID_MAX];
+    ap_circle_world *world;
+    double load_seconds;
+} ap_circle_map;
+
+/* The file name suffix of circle maps. */
+#define AP_CIRCLES_SUFFIX ".circles.json"
+
+/* Load the circle map file at path: its id is the base name without AP_CIRCLES_SUFFIX (1 .. 63 bytes of
+ * [A-Za-z0-9_.-], else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads it. On AP_OK *out is
+ * filled (free its world with ap_circle_world_free); on error as ap_circles_load. Thread-safe. */
+int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag);
+
 /* Parse a circle-world file held in memory (buf, len bytes; need not be NUL-terminated). file_label names
  * the file in diagnostics. On success *out is a new world (caller owns; ap_circle_world_free) and AP_OK is
  * returned; else AP_E_MAP_FORMAT (diag, if non-NULL: file label, line and column for syntax errors, 0

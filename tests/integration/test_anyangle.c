@@ -1,6 +1,7 @@
 /* test_anyangle.c — search.algorithm "any_angle" end to end: exact lengths on hand-computed geometry (a
- * point unit round one blocked square, a disc round its corners), the shared "any_angle" table in
- * GET /v1/maps/{id}, refusals with their field, batches; on the Moving AI server, sampled scenario lines of
+ * point unit round one blocked square, a disc round its corners, a disc round one circle of a circle map),
+ * the shared "any_angle" table in GET /v1/maps/{id}, circle maps in GET /v1/maps (kind) and their loader's
+ * errors, refusals with their field, batches; on the Moving AI server, sampled scenario lines of
  * den520d and arena2: any_angle never longer than the smoothed auto answer, never shorter than the straight
  * line, always clear. */
 #include <check.h>
@@ -18,7 +19,11 @@ Suite *anyangle_suite(void);
 /* 6 x 5 open map with the one blocked square (2, 2). */
 static const char SQUARE[] = "type octile\nheight 5\nwidth 6\nmap\n......\n......\n..@...\n......\n......\n";
 
-static char dir[64], square_path[128];
+/* A 12 x 10 world with one circle of radius 1 at (5, 5) and a small one in a corner. */
+static const char RING[] = "{\"width\": 12, \"height\": 10,\n \"circles\": [{\"x\": 5, \"y\": 5, \"r\": 1},\n"
+                           "  {\"x\": 11, \"y\": 1, \"r\": 0.5}]}\n";
+
+static char dir[64], square_path[128], ring_path[128];
 static ap_srv srv;
 
 static void setup(void)
@@ -27,6 +32,8 @@ static void setup(void)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(square_path, sizeof square_path, "%s/square.map", dir);
     ap_write_file(square_path, SQUARE);
+    snprintf(ring_path, sizeof ring_path, "%s/ring.circles.json", dir);
+    ap_write_file(ring_path, RING);
     ck_assert_int_eq(ap_srv_start(&srv, dir, NULL, NULL), 0);
 }
 
@@ -34,6 +41,7 @@ static void teardown(void)
 {
     ck_assert_int_eq(ap_srv_stop(&srv), 0);
     unlink(square_path);
+    unlink(ring_path);
     rmdir(dir);
 }
 
@@ -55,6 +63,14 @@ static void expect_error(json_t *j, const char *code, const char *field)
     json_t *e = json_object_get(j, "error");
     ck_assert_str_eq(json_string_value(json_object_get(e, "code")), code);
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), field);
+}
+
+/* POST body to /v1/path on the fixture's server: refused with HTTP status, code and field. */
+static void refused(const char *body, long status, const char *code, const char *field)
+{
+    json_t *j = post_on(&srv, "/v1/path", body, status);
+    expect_error(j, code, field);
+    json_decref(j);
 }
 
 START_TEST(point_and_disc_round_a_square)
@@ -103,18 +119,12 @@ START_TEST(table_listed_and_refusals)
     ck_assert(ap_jnum(aa, "bytes") > 0);
     json_decref(j);
     /* A turning unit: refused, never silently ignored. */
-    j = post_on(&srv, "/v1/path",
-                "{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
+    refused("{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
                 "\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"any_angle\"}}",
-                400);
-    expect_error(j, "invalid_request", "unit.turning_radius");
-    json_decref(j);
-    j = post_on(&srv, "/v1/path",
-                "{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
+            400, "invalid_request", "unit.turning_radius");
+    refused("{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
                 "\"search\":{\"algorithm\":\"any_angle\",\"connectivity\":4}}",
-                400);
-    expect_error(j, "invalid_request", "search.algorithm");
-    json_decref(j);
+            400, "invalid_request", "search.algorithm");
 }
 END_TEST
 
@@ -133,6 +143,94 @@ START_TEST(batch_goes_the_same_way)
     ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 1), "length"), 5.0, 1e-12);
     expect_error(json_array_get(res, 2), "invalid_request", "unit.turning_radius");
     json_decref(j);
+}
+END_TEST
+
+/* The length round one circle of radius R from S to G when its centre is on SG at distance d from both. */
+static double round_one_circle(double d, double R)
+{
+    return 2.0 * sqrt(d * d - R * R) + R * (M_PI - 2.0 * acos(R / d));
+}
+
+START_TEST(circle_maps)
+{
+    /* Listed with their kind, beside the grid, in id order. */
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&srv, "GET", "/v1/maps", NULL, 0, NULL, &r), 0);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    json_t *maps = json_object_get(j, "maps");
+    ck_assert_uint_eq(json_array_size(maps), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "id")), "ring");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "kind")), "circles");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "kind")), "grid");
+    json_decref(j);
+    ck_assert_int_eq(ap_http(&srv, "GET", "/v1/maps/ring", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_double_eq(ap_jnum(j, "width"), 12.0);
+    ck_assert_double_eq(ap_jnum(j, "height"), 10.0);
+    ck_assert_int_eq((int)ap_jnum(j, "circles"), 2);
+    json_decref(j);
+    ck_assert_int_eq(ap_http(&srv, "GET", "/v1/maps/ring/cells", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    ap_resp_free(&r);
+    /* A disc of radius 0.25 round the circle of radius 1: two tangents and the arc of radius 1.25; auto
+     * runs any_angle there. */
+    for (int a = 0; a < 2; a++) {
+        char body[256];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"ring\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                 "\"unit\":{\"radius\":0.25},\"search\":{\"algorithm\":\"%s\"}}", a ? "auto" : "any_angle");
+        j = post_on(&srv, "/v1/path", body, 200);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "ring");
+        ck_assert_double_eq_tol(ap_jnum(j, "length"), round_one_circle(3.5, 1.25), 1e-9);
+        json_t *segs = json_object_get(j, "segments");
+        ck_assert_uint_eq(json_array_size(segs), 3);
+        ck_assert_double_eq_tol(ap_jnum(json_array_get(segs, 1), "radius"), 1.25, 1e-12);
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        json_decref(j);
+    }
+    /* Grid searches are refused with the reason; points inside a circle are blocked. */
+    refused("{\"map\":\"ring\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                "\"search\":{\"algorithm\":\"astar\"}}",
+            400, "invalid_request", "search.algorithm");
+    refused("{\"map\":\"ring\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":5.5,\"y\":5}}",
+            422, "goal_blocked", "goal");
+    /* A batch on a circle map. */
+    j = post_on(&srv, "/v1/paths",
+                "{\"map\":\"ring\",\"queries\":[{\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5}},"
+                "{\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":4,\"y\":1}}]}",
+                200);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 0), "length"), round_one_circle(3.5, 1.0), 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 1), "length"), 3.0, 1e-12);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(circle_map_errors_are_reported)
+{
+    static char err[65536];
+    char d[] = "/tmp/arcpath-circles-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(d));
+    char p1[256], p2[256], p3[256];
+    snprintf(p1, sizeof p1, "%s/syntax.circles.json", d);
+    ap_write_file(p1, "{\"width\": 10,\n \"height\": 10,\n \"circles\": [}\n");
+    snprintf(p2, sizeof p2, "%s/value.circles.json", d);
+    ap_write_file(p2, "{\"width\": 10, \"height\": 10, \"circles\": [{\"x\": 1, \"y\": 1, \"r\": 1},"
+                      " {\"x\": 1, \"y\": 1, \"r\": -2}]}");
+    snprintf(p3, sizeof p3, "%s/good.circles.json", d);
+    ap_write_file(p3, RING);
+    const char *args[] = {"--check-config", "--maps", d, NULL};
+    ck_assert_int_eq(ap_run_cli(args, 0, err, sizeof err), 1);
+    ck_assert_msg(strstr(err, "syntax.circles.json:3:") != NULL, "no line and column: %s", err);
+    ck_assert_msg(strstr(err, "circles[1].r") != NULL, "no JSON path: %s", err);
+    unlink(p1);
+    unlink(p2);
+    unlink(p3);
+    rmdir(d);
 }
 END_TEST
 
@@ -186,6 +284,8 @@ Suite *anyangle_suite(void)
     tcase_add_test(tc, point_and_disc_round_a_square);
     tcase_add_test(tc, table_listed_and_refusals);
     tcase_add_test(tc, batch_goes_the_same_way);
+    tcase_add_test(tc, circle_maps);
+    tcase_add_test(tc, circle_map_errors_are_reported);
     suite_add_tcase(s, tc);
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 300);

@@ -107,14 +107,16 @@ START_TEST(maps_listing_and_info)
     ck_assert_int_eq(r.status, 200);
     json_t *j = ap_resp_json(&r);
     json_t *maps = json_object_get(j, "maps");
-    ck_assert_uint_eq(json_array_size(maps), 4);
+    ck_assert_uint_eq(json_array_size(maps), 5);
     int seen = 0;
     for (size_t i = 0; i < json_array_size(maps); i++) {
         const char *id = json_string_value(json_object_get(json_array_get(maps, i), "id"));
+        const char *kind = json_string_value(json_object_get(json_array_get(maps, i), "kind"));
         seen |= (strcmp(id, "arena") == 0) | (strcmp(id, "rooms") == 0) << 1 | (strcmp(id, "maze") == 0) << 2 |
-                (strcmp(id, "islands") == 0) << 3;
+                (strcmp(id, "islands") == 0) << 3 | (strcmp(id, "forest") == 0 && strcmp(kind, "circles") == 0) << 4;
+        ck_assert_str_eq(kind, strcmp(id, "forest") == 0 ? "circles" : "grid");
     }
-    ck_assert_int_eq(seen, 15);
+    ck_assert_int_eq(seen, 31);
     json_decref(j);
     ap_resp_free(&r);
 
@@ -199,7 +201,7 @@ START_TEST(metrics_counters_increase)
     ck_assert_double_eq(metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\""),
                         (bad_before < 0 ? 0 : bad_before) + 1);
     ck_assert_double_eq(metric_now("arcpath_search_expanded_nodes_total", ""), exp_before + (double)expanded);
-    ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 4);
+    ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 5); /* four grids and the forest of circles */
     ck_assert(metric_now("arcpath_request_duration_seconds_count", "") > 0);
     ck_assert(metric_now("arcpath_build_info", "version=\"0.1.0\"") == 1);
 }

@@ -766,8 +766,8 @@ START_TEST(encode_map_info)
     char *s = ap_wire_encode_map(&m, &len);
     ck_assert_ptr_nonnull(s);
     json_t *j = load(s);
-    static const char *const keys[] = {"id",      "width",   "height", "passable_cells", "weighted",
-                                       "terrain_costs", "load_ms", "tables", NULL};
+    static const char *const keys[] = {"id",      "kind",          "width",   "height", "passable_cells",
+                                       "weighted", "terrain_costs", "load_ms", "tables", NULL};
     assert_keys(j, keys);
     ck_assert(json_is_true(json_object_get(j, "weighted")));
     json_t *tc = json_object_get(j, "terrain_costs");
@@ -775,6 +775,7 @@ START_TEST(encode_map_info)
     assert_keys(tc, tckeys);
     ck_assert(num(tc, "S") == 2.5 && num(tc, "W") == 7.0 && num(tc, ".") == 1.0);
     ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "den520d");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "grid");
     ck_assert_int_eq(json_integer_value(json_object_get(j, "width")), 256);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "height")), 257);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "passable_cells")), 256 * 257 - 7);
