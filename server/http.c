@@ -105,6 +105,7 @@ typedef struct ap_req {
     /* the arena: not cleared on reuse (only the fields above are) */
     char arena_body[ARENA_BODY];
     char arena_out[ARENA_OUT];
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* a /v1/path query's "obstacles" (job.q points here) */
 } ap_req;
 
 /* A block from the free list, or a new one. Any MHD thread. */
@@ -386,6 +387,11 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
     ap_job_init(&r->job);
     r->job.q = pr.q;
     r->job.map_id = map_id;
+    /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
+    if (pr.q.n_obstacles > 0) {
+        memcpy(r->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
+        r->job.q.obstacles = r->obstacles;
+    }
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);

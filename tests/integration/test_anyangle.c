@@ -23,7 +23,11 @@ static const char SQUARE[] = "type octile\nheight 5\nwidth 6\nmap\n......\n.....
 static const char RING[] = "{\"width\": 12, \"height\": 10,\n \"circles\": [{\"x\": 5, \"y\": 5, \"r\": 1},\n"
                            "  {\"x\": 11, \"y\": 1, \"r\": 0.5}]}\n";
 
-static char dir[64], square_path[128], ring_path[128];
+/* 10 x 10, open. */
+static const char OPEN[] = "type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n..........\n..........\n"
+                           "..........\n..........\n..........\n..........\n..........\n..........\n";
+
+static char dir[64], square_path[128], ring_path[128], open_path[128];
 static ap_srv srv;
 
 static void setup(void)
@@ -34,6 +38,8 @@ static void setup(void)
     ap_write_file(square_path, SQUARE);
     snprintf(ring_path, sizeof ring_path, "%s/ring.circles.json", dir);
     ap_write_file(ring_path, RING);
+    snprintf(open_path, sizeof open_path, "%s/open.map", dir);
+    ap_write_file(open_path, OPEN);
     ck_assert_int_eq(ap_srv_start(&srv, dir, NULL, NULL), 0);
 }
 
@@ -42,6 +48,7 @@ static void teardown(void)
     ck_assert_int_eq(ap_srv_stop(&srv), 0);
     unlink(square_path);
     unlink(ring_path);
+    unlink(open_path);
     rmdir(dir);
 }
 
@@ -160,10 +167,11 @@ START_TEST(circle_maps)
     json_t *j = ap_resp_json(&r);
     ap_resp_free(&r);
     json_t *maps = json_object_get(j, "maps");
-    ck_assert_uint_eq(json_array_size(maps), 2);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "id")), "ring");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "kind")), "circles");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "kind")), "grid");
+    ck_assert_uint_eq(json_array_size(maps), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "id")), "ring");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "kind")), "circles");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "kind")), "grid");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 2), "kind")), "grid");
     json_decref(j);
     ck_assert_int_eq(ap_http(&srv, "GET", "/v1/maps/ring", NULL, 0, NULL, &r), 0);
     ck_assert_int_eq(r.status, 200);
@@ -206,6 +214,57 @@ START_TEST(circle_maps)
     json_t *res = json_object_get(j, "results");
     ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 0), "length"), round_one_circle(3.5, 1.0), 1e-9);
     ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 1), "length"), 3.0, 1e-12);
+    json_decref(j);
+}
+END_TEST
+
+/* Per-request obstacles: on a grid map and on a circle map, for this query only. */
+START_TEST(obstacles_per_request)
+{
+    static const char *const algs[] = {"any_angle", "auto"};
+    for (int a = 0; a < 2; a++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"open\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                 "\"search\":{\"algorithm\":\"%s\"},\"obstacles\":[{\"x\":5,\"y\":5,\"r\":1}]}", algs[a]);
+        json_t *j = post_on(&srv, "/v1/path", body, 200);
+        ck_assert_double_eq_tol(ap_jnum(j, "length"), round_one_circle(3.5, 1.0), 1e-9);
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        json_decref(j);
+    }
+    /* The next query without obstacles: the straight line (nothing stays behind). */
+    json_t *j = post_on(&srv, "/v1/path",
+                        "{\"map\":\"open\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                        "\"search\":{\"algorithm\":\"any_angle\"}}",
+                        200);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), 7.0, 1e-12);
+    json_decref(j);
+    /* A circle map: an obstacle over the upper way round its circle; the lower one, as long. */
+    j = post_on(&srv, "/v1/path",
+                "{\"map\":\"ring\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                "\"unit\":{\"radius\":0.25},\"obstacles\":[{\"x\":5,\"y\":3,\"r\":1}]}",
+                200);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), round_one_circle(3.5, 1.25), 1e-9);
+    json_t *w = json_object_get(j, "waypoints");
+    for (size_t i = 0; i < json_array_size(w); i++)
+        ck_assert(json_number_value(json_array_get(json_array_get(w, i), 1)) >= 5.0 - 1e-9);
+    json_decref(j);
+    /* Refusals: the grid searches, a bad value named by its path. */
+    refused("{\"map\":\"open\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+            "\"search\":{\"algorithm\":\"astar\"},\"obstacles\":[{\"x\":5,\"y\":5,\"r\":1}]}",
+            400, "invalid_request", "obstacles");
+    refused("{\"map\":\"open\",\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+            "\"obstacles\":[{\"x\":5,\"y\":5,\"r\":1},{\"x\":5,\"y\":5,\"r\":0}]}",
+            400, "invalid_request", "obstacles[1].r");
+    /* A batch: each query its own obstacles. */
+    j = post_on(&srv, "/v1/paths",
+                "{\"map\":\"open\",\"queries\":[{\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,\"y\":5},"
+                "\"obstacles\":[{\"x\":5,\"y\":5,\"r\":1}]},{\"start\":{\"x\":1.5,\"y\":5},\"goal\":{\"x\":8.5,"
+                "\"y\":5},\"search\":{\"algorithm\":\"any_angle\"}}]}",
+                200);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 0), "length"), round_one_circle(3.5, 1.0), 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 1), "length"), 7.0, 1e-12);
     json_decref(j);
 }
 END_TEST
@@ -286,6 +345,7 @@ Suite *anyangle_suite(void)
     tcase_add_test(tc, batch_goes_the_same_way);
     tcase_add_test(tc, circle_maps);
     tcase_add_test(tc, circle_map_errors_are_reported);
+    tcase_add_test(tc, obstacles_per_request);
     suite_add_tcase(s, tc);
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 300);
