@@ -3,9 +3,10 @@
  * query's obstacles added for this query only; lines plus arcs of radius unit.radius (arcs only where the
  * path hugs a corner or a circle), G1 at every join.
  *
- * The graph (graph.h): a point unit on a grid map without obstacles uses the map's shared "any_angle"
- * table (table.h: built at load, eager); any other query builds its own lazy graph at begin (a grid's
- * corners O(cells), a circle world's circles O(n), plus the obstacles). The search runs in slices on the
+ * The graph (graph.h): a query on a grid map without obstacles uses the map's shared "any_angle" table
+ * (table.h: the point unit's graph built at load, a disc's built on the first query of its radius; eager);
+ * any other query (no slot, slots full, obstacles, circle worlds) builds its own lazy graph at begin (a
+ * grid's corners O(cells), a circle world's circles O(n), plus the obstacles). The search runs in slices on the
  * query object's own workspace (ap_aa_begin / ap_aa_run), so the plan's workspace is not used and a move
  * between lanes costs nothing. The `clear` verdict is ap_aa_graph_path_ok in the graph's model (docs:
  * touching is allowed; clear for every radius below unit.radius), never world.h's strict rule at the radius.
@@ -71,7 +72,7 @@ static int make_graph(aa_plan *a, const ap_query *q)
         a->g = a->own;
         return st;
     }
-    if (q->map != NULL && r == 0.0 && (a->g = ap_aa_table_of(q->map)) != NULL)
+    if (q->map != NULL && (a->g = ap_aa_table_graph(q->map, r)) != NULL)
         return AP_OK;
     int st = q->map != NULL ? ap_aa_graph_grid_lazy(q->map, r, &a->own) : ap_aa_graph_circles(q->circles, r, &a->own);
     a->g = a->own;

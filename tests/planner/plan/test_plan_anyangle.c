@@ -108,6 +108,23 @@ START_TEST(disc_round_corner_circles)
     ck_assert_int_eq(r.segments[3].type, AP_SEG_ARC);
     check_answer(&r, &q);
     ap_result_free(&r);
+    /* The disc's graph was built by that query and kept in the map's table; seven more radii fill its
+     * slots, a ninth gets none (its queries build a lazy graph: the same answer). */
+    const ap_aa_graph *g = ap_aa_table_graph(m, rr);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_eq(ap_aa_table_graph(m, rr), g);
+    ck_assert_double_eq(g->unit_radius, rr);
+    for (int i = 1; i < AP_AA_TABLE_RADII; i++)
+        ck_assert_ptr_nonnull(ap_aa_table_graph(m, rr + 0.01 * i));
+    ck_assert_ptr_null(ap_aa_table_graph(m, 0.2));
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.0), ap_aa_table_of(m));
+    q.unit_radius = 0.2;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    const double r2 = 0.2;
+    ck_assert_double_eq_tol(r.length, 2.0 * sqrt(d * d - r2 * r2) + 2.0 * r2 * (0.75 * M_PI - acos(r2 / d)) + 1.0,
+                            1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
     ap_map_free(m);
 }
 END_TEST
