@@ -176,6 +176,11 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
             return refuse(e, bad, AP_QF_TURNING,
                           "any_angle plans units that turn on the spot; a unit with unit.turning_radius > 0 needs "
                           "hybrid, directional8/24/48 or auto");
+        /* auto's any_angle (circle maps, obstacles): the any_angle row's own check said it for any_angle */
+        if (q->connectivity != 8)
+            return refuse(e, bad, AP_QF_CONNECTIVITY,
+                          "any_angle (auto's choice on circle maps and with obstacles) moves at any angle: "
+                          "\"search.connectivity\" 4 does not apply");
         if (q->map != NULL && q->unit_radius > 0.0 && q->unit_radius < AP_AA_GRID_MIN_RADIUS)
             return refuse(e, bad, AP_QF_RADIUS, "any_angle on a grid map serves unit.radius 0 or at least %g",
                           AP_AA_GRID_MIN_RADIUS);

@@ -211,6 +211,12 @@ START_TEST(circle_world_queries)
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "unit.turning_radius");
     q.turning_radius = 0.0;
+    q.algorithm = AP_ALG_AUTO; /* auto's any_angle: connectivity 4 is refused, not ignored */
+    q.connectivity = 4;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.connectivity");
+    q.connectivity = 8;
+    q.algorithm = AP_ALG_ANY_ANGLE;
     q.gx = 5.2;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_GOAL_BLOCKED);
     ck_assert_str_eq(e.field, "goal");
