@@ -2,8 +2,10 @@
 #include "maps.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "circles.h"
 #include "utf8.h"
 
 #define AP_MAPS_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER)
@@ -60,6 +62,7 @@ static json_t *map_json(const ap_map *m)
     }
     json_t *o = json_object();
     o = set(o, "id", json_string(id));
+    o = set(o, "kind", json_string("grid"));
     o = set(o, "width", json_integer(m->width));
     o = set(o, "height", json_integer(m->height));
     o = set(o, "passable_cells", json_integer(m->passable_cells));
@@ -80,14 +83,44 @@ char *ap_wire_encode_map(const ap_map *m, size_t *len)
     return dump(map_json(m), len);
 }
 
-char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len)
+/* A circle map: {"id", "kind": "circles", "width", "height", "circles", "load_ms", "tables": []}. */
+static json_t *circle_map_json(const ap_circle_map *c)
+{
+    char id[AP_MAP_ID_MAX];
+    ap_utf8_copy(id, sizeof id, c->id);
+    json_t *o = json_object();
+    o = set(o, "id", json_string(id));
+    o = set(o, "kind", json_string("circles"));
+    o = set(o, "width", json_real(ap_circle_world_width(c->world)));
+    o = set(o, "height", json_real(ap_circle_world_height(c->world)));
+    o = set(o, "circles", json_integer((json_int_t)ap_circle_world_count(c->world)));
+    o = set(o, "load_ms", json_real(c->load_seconds * 1000.0));
+    o = set(o, "tables", json_array());
+    return o;
+}
+
+char *ap_wire_encode_circle_map(const ap_circle_map *c, size_t *len)
+{
+    return dump(circle_map_json(c), len);
+}
+
+char *ap_wire_encode_map_list(const ap_map *const *maps, size_t n, const ap_circle_map *circles, size_t nc,
+                              size_t *len)
 {
     json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < n; i++) {
-        if (json_array_append_new(a, map_json(maps[i])) != 0) {
+    /* Both lists are sorted by id: merge them. */
+    for (size_t i = 0, k = 0; a != NULL && (i < n || k < nc);) {
+        bool grid = k >= nc || (i < n && strcmp(maps[i]->id, circles[k].id) < 0);
+        json_t *o = grid ? map_json(maps[i++]) : circle_map_json(&circles[k++]);
+        if (json_array_append_new(a, o) != 0) {
             json_decref(a);
             a = NULL;
         }
     }
     return dump(set(json_object(), "maps", a), len);
+}
+
+char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len)
+{
+    return ap_wire_encode_map_list(maps, n, NULL, 0, len);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../planner/plan/algorithms.h"
+#include "circles.h"
 #include "json_in.h"
 #include "json_out.h"
 
@@ -31,7 +32,7 @@ static const ap_json_enum ap_smoothing_names[] = {
 
 /* "start" and "goal" are poses (ap_json_get_pose); goal.heading serves the legal-turn searches. */
 static const char *const ap_keys_body[] = {"map",    "start",       "goal",    "unit",
-                                           "search", "deadline_ms", "samples", NULL};
+                                           "search", "deadline_ms", "samples", "obstacles", NULL};
 static const char *const ap_keys_unit[] = {"radius",          "turning_radius", "reverse",
                                            "reverse_penalty", "art_directions", NULL};
 static const char *const ap_keys_search[] = {"algorithm",    "connectivity", "smoothing",
@@ -161,6 +162,26 @@ static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
     return AP_OK;
 }
 
+/* "obstacles": an optional array of at most AP_MAX_OBSTACLES circles (finite centres within
+ * AP_MAX_OBSTACLE_COORD, radius in (0, AP_MAX_OBSTACLE_RADIUS]), copied into req->obstacles. */
+static int get_obstacles(const ap_json_reader *r, json_t *root, ap_path_request *req)
+{
+    static const ap_circle_limits lim = {AP_MAX_OBSTACLES, AP_MAX_OBSTACLE_COORD, AP_MAX_OBSTACLE_RADIUS, true};
+    ap_circle *c;
+    size_t n;
+    int rc = ap_json_get_circles(r, root, "", "obstacles", false, &lim, &c, &n);
+    if (rc == AP_E_NOMEM)
+        return ap_json_fail(r->err, AP_E_NOMEM, "", "out of memory");
+    if (rc != AP_OK)
+        return rc;
+    if (n > 0)
+        memcpy(req->obstacles, c, n * sizeof *c);
+    free(c);
+    req->q.obstacles = n > 0 ? req->obstacles : NULL;
+    req->q.n_obstacles = n;
+    return AP_OK;
+}
+
 /* The /v1/path body (root, an object) into req, which holds the defaults. */
 static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *req)
 {
@@ -193,7 +214,7 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         return rc;
     if (o != NULL)
         q->sample_step = given_real(q->sample_step);
-    return AP_OK;
+    return get_obstacles(r, root, req);
 }
 
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err)
@@ -248,8 +269,17 @@ static int parse_batch_item(json_t *elem, json_t *map, ap_batch_item *it)
     }
     int rc = parse_body(&r, copy, &pr);
     json_decref(copy);
-    if (rc == AP_OK)
+    if (rc == AP_OK) {
         it->q = pr.q;
+        /* pr is this function's: the item keeps its own copy of the obstacles. */
+        if (pr.q.n_obstacles > 0) {
+            it->obstacles = malloc(pr.q.n_obstacles * sizeof *it->obstacles);
+            if (it->obstacles == NULL)
+                return ap_json_fail(&it->err, AP_E_NOMEM, "", "out of memory");
+            memcpy(it->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *it->obstacles);
+            it->q.obstacles = it->obstacles;
+        }
+    }
     return rc;
 }
 
@@ -303,6 +333,8 @@ void ap_wire_batch_free(ap_batch_request *req)
 {
     if (req == NULL)
         return;
+    for (size_t i = 0; i < req->n; i++)
+        free(req->items[i].obstacles);
     free(req->items);
     req->items = NULL;
     req->n = 0;

@@ -23,8 +23,10 @@
  * 0: the caller sets it from the configuration. */
 typedef struct ap_path_request {
     char map[AP_MAP_ID_MAX];
-    ap_query q;
+    ap_query q;           /* q.obstacles points into obstacles below (NULL when none): a copy of the request
+                           * must point it at its own copy of the array */
     int64_t deadline_ms;  /* -1 when absent (the server default applies); else 1 .. 600000 */
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* "obstacles", q.n_obstacles of them */
 } ap_path_request;
 
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when
@@ -33,7 +35,9 @@ typedef struct ap_path_request {
  * Types and shapes only: map a 1..63-byte string; coordinates, headings, radii, penalties and samples.step
  * finite numbers (samples.step required inside "samples"); connectivity, headings and art_directions
  * integers; algorithm a name from the planner's algorithm table (algorithms.h), smoothing "none" or "los";
- * deadline_ms an integer 1..600000 (the server's, not the planner's). JSON null is a wrong type. Ranges,
+ * deadline_ms an integer 1..600000 (the server's, not the planner's); obstacles an array of at most
+ * AP_MAX_OBSTACLES objects {"x", "y", "r"} of finite numbers (|x|, |y| <= AP_MAX_OBSTACLE_COORD, r in
+ * (0, AP_MAX_OBSTACLE_RADIUS]; errors name the value, e.g. "obstacles[3].r"). JSON null is a wrong type. Ranges,
  * combinations and algorithm acceptance are the planner's one validation pass (ap_query_validate, plan.h),
  * which the caller runs once q.map is set; an explicit 0 where the query's 0 means "absent"
  * (reverse_penalty, samples.step, headings, art_directions) and integers outside int are passed on as -1 so
@@ -78,7 +82,9 @@ int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char 
  * with err naming the field relative to the item, e.g. "start.x"). */
 typedef struct ap_batch_item {
     int status;
-    ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets) */
+    ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets);
+                          * q.obstacles is `obstacles` */
+    ap_circle *obstacles; /* the query's "obstacles", malloc'd (NULL when none); ap_wire_batch_free frees it */
     ap_wire_error err;   /* meaningful when status != AP_OK */
 } ap_batch_item;
 

@@ -122,6 +122,7 @@ typedef struct ap_req {
     /* the arena: not cleared on reuse (only the fields above are) */
     char arena_body[ARENA_BODY];
     char arena_out[ARENA_OUT];
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* a /v1/path query's "obstacles" (job.q points here) */
 } ap_req;
 
 /* A block from the free list, or a new one. Any MHD thread. */
@@ -178,7 +179,7 @@ static void copy_printable(char *dst, size_t cap, const char *src)
 
 static bool is_ready(ap_http *h)
 {
-    return h->reg->n > 0 && !atomic_load(&h->draining);
+    return ap_registry_count(h->reg) > 0 && !atomic_load(&h->draining);
 }
 
 /* The request goes to a route that reads a body (the POST routes); the others' bodies are dropped. */
@@ -329,7 +330,7 @@ static enum MHD_Result handle_readyz(ap_req *r, const char *id)
 {
     ap_http *h = r->h;
     if (is_ready(h))
-        return respond_json(r, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)h->reg->n));
+        return respond_json(r, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)ap_registry_count(h->reg)));
     return respond_error(r, AP_E_NOT_READY, atomic_load(&h->draining) ? "server is shutting down" : "no maps loaded",
                          NULL, 0, 0);
 }
@@ -344,25 +345,31 @@ static enum MHD_Result handle_metrics(ap_req *r, const char *id)
 static enum MHD_Result handle_maps(ap_req *r, const char *id)
 {
     size_t len = 0;
-    char *body = ap_wire_encode_maps((const ap_map *const *)r->h->reg->maps, r->h->reg->n, &len);
+    const ap_registry *g = r->h->reg;
+    char *body = ap_wire_encode_map_list((const ap_map *const *)g->maps, g->n, g->circles, g->n_circles, &len);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
-/* A document about the map named by the route's {id}: encode(map) as JSON, or 404 unknown_map. */
-static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map *, size_t *))
+/* A document about the map named by the route's {id}: encode(map) as JSON (a circle map: encode_circles,
+ * or, when NULL, 404 unknown_map saying the map has no cells), or 404 unknown_map. */
+static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map *, size_t *),
+                                       char *(*encode_circles)(const ap_circle_map *, size_t *))
 {
     copy_printable(r->map, sizeof r->map, id);
     const ap_map *m = ap_registry_find(r->h->reg, id);
-    if (!m)
+    const ap_circle_map *c = m ? NULL : ap_registry_find_circles(r->h->reg, id);
+    if (c && !encode_circles)
+        return respond_error(r, AP_E_UNKNOWN_MAP, "this map is a circle world: it has no cells", NULL, 0, 0);
+    if (!m && !c)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     size_t len = 0;
-    char *body = encode(m, &len);
+    char *body = m ? encode(m, &len) : encode_circles(c, &len);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
 static enum MHD_Result handle_map(ap_req *r, const char *id)
 {
-    return respond_map_doc(r, id, ap_wire_encode_map);
+    return respond_map_doc(r, id, ap_wire_encode_map, ap_wire_encode_circle_map);
 }
 
 /* The planner's process-wide cache: queries name no other (server/profiles_route.h). */
@@ -465,8 +472,18 @@ static void set_profile_admit(ap_req *r, ap_query *q)
     q->profile_admit = &r->admit;
 }
 
-/* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
- * slice here (inline_fast) or suspend and hand the job over. */
+/* Point q at the map called id, a grid (q->map) or a circle world (q->circles); *map_id gets the map's id
+ * (borrowed from the registry). False when no map has that id. */
+static bool resolve_map(const ap_registry *reg, const char *id, ap_query *q, const char **map_id)
+{
+    const ap_map *m = ap_registry_find(reg, id);
+    const ap_circle_map *c = m ? NULL : ap_registry_find_circles(reg, id);
+    q->map = m;
+    q->circles = c ? c->world : NULL;
+    *map_id = m ? m->id : c ? c->id : NULL;
+    return m || c;
+}
+
 /* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
  * under prefix "query."): resolve the map, validate, then the fast slice here or the lanes. */
 static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
@@ -476,12 +493,11 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     char field[64];
     copy_printable(r->map, sizeof r->map, pr.map);
 
-    const ap_map *m = ap_registry_find(h->reg, pr.map);
-    if (!m) {
+    const char *map_id;
+    if (!resolve_map(h->reg, pr.map, &pr.q, &map_id)) {
         snprintf(field, sizeof field, "%smap", prefix);
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
     }
-    pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
@@ -495,6 +511,12 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
 
     ap_job_init(&r->job);
     r->job.q = pr.q;
+    r->job.map_id = map_id;
+    /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
+    if (pr.q.n_obstacles > 0) {
+        memcpy(r->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
+        r->job.q.obstacles = r->obstacles;
+    }
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
@@ -548,6 +570,13 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
     }
     rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
+    /* The pictures draw grids; a world of circles has no drawing yet (the viewer lists grid maps only). */
+    const char *map = rq->has_query ? rq->query.map : rq->map;
+    if (ap_registry_find(r->h->reg, map) == NULL && ap_registry_find_circles(r->h->reg, map) != NULL) {
+        copy_printable(r->map, sizeof r->map, map);
+        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
+                             rq->has_query ? "query.map" : "map", 0, 0);
+    }
     if (rq->has_query)
         return run_query(r, &rq->query, "query.");
     copy_printable(r->map, sizeof r->map, rq->map);
@@ -587,8 +616,9 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     if (st != AP_OK)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
     copy_printable(r->map, sizeof r->map, r->batch.map);
-    const ap_map *m = ap_registry_find(h->reg, r->batch.map);
-    if (!m)
+    ap_query where = {0};
+    const char *map_id;
+    if (!resolve_map(h->reg, r->batch.map, &where, &map_id))
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
@@ -605,7 +635,8 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
             continue;
         }
         it->q = bi->q;
-        it->q.map = m;
+        it->q.map = where.map;
+        it->q.circles = where.circles;
         it->q.max_samples = h->cfg->max_samples;
         set_profile_admit(r, &it->q);
         /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
@@ -620,7 +651,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     ap_job_init(&r->job);
     r->job.items = r->items;
     r->job.n_items = r->batch.n;
-    r->job.map_id = m->id;
+    r->job.map_id = map_id;
     r->job.deadline_ns = deadline_of(r, r->batch.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
@@ -649,7 +680,7 @@ static enum MHD_Result respond_stored(ap_req *r)
 /* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h). */
 static enum MHD_Result handle_cells(ap_req *r, const char *id)
 {
-    return respond_map_doc(r, id, ap_wire_encode_cells);
+    return respond_map_doc(r, id, ap_wire_encode_cells, NULL);
 }
 
 static int is_viewer_file(const char *path)
@@ -697,7 +728,7 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .max_answer_bytes = c->max_answer_bytes,
         .default_deadline_ms = c->default_deadline_ms,
         .max_deadline_ms = c->max_deadline_ms,
-        .maps = r->h->reg->n,
+        .maps = ap_registry_count(r->h->reg),
     };
     size_t len = 0;
     char *body = ap_wire_encode_info(&info, &len);

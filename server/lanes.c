@@ -381,7 +381,7 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
     } else {
         j->expanded = j->result.expanded;
         if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT)
-            ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : "", &j->result, &st);
+            ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : j->map_id ? j->map_id : "", &j->result, &st);
         else
             ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
     }

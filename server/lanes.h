@@ -61,7 +61,8 @@ struct ap_job {
      * queue, so a batch never holds a fast worker much longer than one query would. */
     ap_job_item *items;
     size_t n_items;
-    const char *map_id;   /* batch: the map id written in the answer; borrowed */
+    const char *map_id;   /* batch, or a single query on a circle map: the map id written in the answer;
+                           * borrowed */
     /* Where the answer is written: optional caller storage set with ap_jbuf_init(&job->out, buf, cap)
      * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
     ap_jbuf out;

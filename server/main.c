@@ -162,8 +162,8 @@ static void warn_unused_terrain(const ap_server *s, FILE *f)
 
 static int check_config(ap_server *s)
 {
-    printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir, s->reg.n,
-           s->reg.errors);
+    printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir,
+           ap_registry_count(&s->reg), s->reg.errors);
     for (size_t i = 0; i < s->reg.n; i++) {
         const ap_map *m = s->reg.maps[i];
         printf("  %s %dx%d, %lld passable cells, %u regions", m->id, m->width, m->height,
@@ -176,6 +176,9 @@ static int check_config(ap_server *s)
         }
         printf("\n");
     }
+    for (size_t i = 0; i < s->reg.n_circles; i++)
+        printf("  %s circles %gx%g, %zu circles\n", s->reg.circles[i].id, ap_circle_world_width(s->reg.circles[i].world),
+               ap_circle_world_height(s->reg.circles[i].world), ap_circle_world_count(s->reg.circles[i].world));
     /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
     printf("arcpathd --check-config: %zu unit profiles to preload\n", s->cfg.n_profiles);
     int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
@@ -187,7 +190,7 @@ static int serve(ap_server *s)
 {
     char err[512] = "";
     ap_metrics_init(&s->metrics, ARCPATH_VERSION);
-    ap_metrics_set_maps(&s->metrics, (int64_t)s->reg.n);
+    ap_metrics_set_maps(&s->metrics, (int64_t)ap_registry_count(&s->reg));
     /* Unit profiles from the config: built before serving, so their first queries find the tables ready. */
     ap_metrics_set_profiles(&s->metrics, ap_profile_cache_default());
     if (ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stderr) != 0)
@@ -241,7 +244,8 @@ static int serve(ap_server *s)
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
     fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
-            (unsigned)s->http.port, s->reg.n, s->reg.n ? "" : " (not ready: no maps loaded)");
+            (unsigned)s->http.port, ap_registry_count(&s->reg),
+            ap_registry_count(&s->reg) ? "" : " (not ready: no maps loaded)");
 
     uv_run(&s->loop, UV_RUN_DEFAULT);
 

@@ -1,4 +1,4 @@
-/* registry.c — load a directory of Moving AI maps; sorted array + bsearch lookup. */
+/* registry.c — load a directory of Moving AI maps and circle maps; sorted arrays + bsearch lookup. */
 #include "registry.h"
 
 #include <dirent.h>
@@ -28,6 +28,32 @@ static int filter_maps(const struct dirent *d)
     return d->d_name[0] != '.' && has_map_suffix(d->d_name);
 }
 
+static int filter_circles(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name), k = strlen(AP_CIRCLES_SUFFIX);
+    return d->d_name[0] != '.' && n > k && strcmp(d->d_name + n - k, AP_CIRCLES_SUFFIX) == 0;
+}
+
+static int cmp_circle_map(const void *a, const void *b)
+{
+    return strcmp(((const ap_circle_map *)a)->id, ((const ap_circle_map *)b)->id);
+}
+
+static int cmp_key_circle_map(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const ap_circle_map *)elem)->id);
+}
+
+/* "dir/name", malloc'd; NULL when out of memory. */
+static char *join_path(const char *dir, const char *name)
+{
+    size_t plen = strlen(dir) + 1 + strlen(name) + 1;
+    char *path = malloc(plen);
+    if (path != NULL)
+        snprintf(path, plen, "%s/%s", dir, name);
+    return path;
+}
+
 static int cmp_map_ptr(const void *a, const void *b)
 {
     const ap_map *ma = *(const ap_map *const *)a;
@@ -44,6 +70,53 @@ static int cmp_key_map(const void *key, const void *elem)
 static void report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
     fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
+}
+
+/* The circle maps of dir (AP_CIRCLES_SUFFIX), after the grids: a bad file or an id a grid or an earlier
+ * circle map has is reported and skipped, as for grids. */
+static int load_circles(ap_registry *r, const char *dir, FILE *errf)
+{
+    struct dirent **names = NULL;
+    int nn = scandir(dir, &names, filter_circles, alphasort);
+    if (nn <= 0) {
+        free(names);
+        return AP_OK; /* an unreadable directory was reported by the grid pass */
+    }
+    int rc = AP_OK;
+    r->circles = calloc((size_t)nn, sizeof *r->circles);
+    if (!r->circles)
+        rc = AP_E_NOMEM;
+    for (int i = 0; i < nn; i++) {
+        char *path = rc == AP_OK ? join_path(dir, names[i]->d_name) : NULL;
+        free(names[i]);
+        if (!path) {
+            rc = AP_E_NOMEM;
+            continue;
+        }
+        ap_circle_map c;
+        ap_diag diag;
+        memset(&diag, 0, sizeof diag);
+        int st = ap_circle_map_load(path, &c, &diag);
+        if (st == AP_E_NOMEM) {
+            rc = AP_E_NOMEM;
+        } else if (st != AP_OK) {
+            report(errf, diag.file[0] ? diag.file : path, diag.line, diag.col,
+                   diag.msg[0] ? diag.msg : ap_status_name(st));
+            r->errors++;
+        } else if (ap_registry_find(r, c.id) || ap_registry_find_circles(r, c.id)) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", c.id);
+            report(errf, path, 0, 0, msg);
+            r->errors++;
+            ap_circle_world_free(c.world);
+        } else {
+            r->circles[r->n_circles++] = c;
+            qsort(r->circles, r->n_circles, sizeof *r->circles, cmp_circle_map);
+        }
+        free(path);
+    }
+    free(names);
+    return rc;
 }
 
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
@@ -72,15 +145,12 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             free(names[i]);
             continue;
         }
-        size_t plen = strlen(dir) + 1 + strlen(names[i]->d_name) + 1;
-        char *path = malloc(plen);
+        char *path = join_path(dir, names[i]->d_name);
+        free(names[i]);
         if (!path) {
             rc = AP_E_NOMEM;
-            free(names[i]);
             continue;
         }
-        snprintf(path, plen, "%s/%s", dir, names[i]->d_name);
-        free(names[i]);
 
         /* Every *.map name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's
          * name is reported as an error by the loader (ap_map_load), not skipped in silence. */
@@ -123,6 +193,8 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
         free(path);
     }
     free(names);
+    if (rc == AP_OK)
+        rc = load_circles(r, dir, errf);
     if (rc != AP_OK)
         ap_registry_free(r);
     return rc;
@@ -136,6 +208,18 @@ const ap_map *ap_registry_find(const ap_registry *r, const char *id)
     return hit ? *hit : NULL;
 }
 
+const ap_circle_map *ap_registry_find_circles(const ap_registry *r, const char *id)
+{
+    if (!r || !r->n_circles || !id)
+        return NULL;
+    return bsearch(id, r->circles, r->n_circles, sizeof *r->circles, cmp_key_circle_map);
+}
+
+size_t ap_registry_count(const ap_registry *r)
+{
+    return r->n + r->n_circles;
+}
+
 void ap_registry_free(ap_registry *r)
 {
     if (!r)
@@ -143,5 +227,8 @@ void ap_registry_free(ap_registry *r)
     for (size_t i = 0; i < r->n; i++)
         ap_map_free(r->maps[i]);
     free(r->maps);
+    for (size_t i = 0; i < r->n_circles; i++)
+        ap_circle_world_free(r->circles[i].world);
+    free(r->circles);
     memset(r, 0, sizeof *r);
 }

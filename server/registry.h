@@ -11,16 +11,21 @@
 #include <stdio.h>
 
 #include "../planner/world/map.h"
+#include "../proto/circles.h"
 
 typedef struct ap_registry {
     ap_map **maps;      /* n maps sorted by id (strcmp), owned */
     size_t n;
+    ap_circle_map *circles; /* n_circles circle maps (proto/circles.h) sorted by id, owned; no id is also a
+                             * grid map's */
+    size_t n_circles;
     uint32_t max_nodes; /* largest ap_map_node_count over the maps (0 when none): workspace capacity */
     int errors;         /* files skipped (bad map, duplicate or picture id) plus 1 if the directory was unreadable */
 } ap_registry;
 
 /* Load every "*.map" regular file of dir, in name order, with ap_map_load and the load options opts (NULL =
- * defaults: limits and uniform-cost maps). A file that fails to load is reported on errf (NULL = stderr) as
+ * defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps, ap_circle_map_load;
+ * an id a grid map already has is a duplicate). A file that fails to load is reported on errf (NULL = stderr) as
  * "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a duplicate id is reported the same way and
  * skipped (the first, in name order, wins), and so is an id ending in ".svg" or ".png" ("x.svg.map"):
  * GET /v1/maps/x.svg is the picture of map "x", so such a map could not be reached. r is caller-owned and is overwritten.
@@ -32,6 +37,12 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
 /* The map whose id equals the C string id, or NULL (also for id NULL). O(log n) (bsearch). The map is
  * borrowed from r. Any thread, once loading is done. */
 const ap_map *ap_registry_find(const ap_registry *r, const char *id);
+
+/* The circle map whose id equals id, or NULL. O(log n). Borrowed from r. Any thread, once loading is done. */
+const ap_circle_map *ap_registry_find_circles(const ap_registry *r, const char *id);
+
+/* Maps of every kind: grids plus circle maps. */
+size_t ap_registry_count(const ap_registry *r);
 
 /* Free every map and reset r to empty. Call after all readers have stopped. NULL is ignored. */
 void ap_registry_free(ap_registry *r);

@@ -44,4 +44,11 @@
 #define AP_ART_COARSE 8
 #define AP_ART_FINE 16
 
+/* Per-request obstacles ("obstacles", plan.h q->obstacles): at most AP_MAX_OBSTACLES circles, each with a
+ * finite centre within AP_MAX_OBSTACLE_COORD tiles of the origin on both axes and a radius in
+ * (0, AP_MAX_OBSTACLE_RADIUS]. */
+#define AP_MAX_OBSTACLES 256
+#define AP_MAX_OBSTACLE_COORD 1e6
+#define AP_MAX_OBSTACLE_RADIUS 1e4
+
 #endif

@@ -70,6 +70,8 @@ const ap_algorithm_row ap_algorithms[] = {
     {.name = "directional24", .id = AP_ALG_DIRECTIONAL24, .needs = TURN_NEEDS, .kind = TURNS, .variant = 24},
     {.name = "directional48", .id = AP_ALG_DIRECTIONAL48, .needs = TURN_NEEDS, .kind = TURNS, .variant = 48},
     {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
+    {.name = "any_angle", .id = AP_ALG_ANY_ANGLE, .needs = AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM,
+     .kind = &ap_plan_kind_anyangle},
 };
 const size_t ap_algorithm_count = sizeof ap_algorithms / sizeof ap_algorithms[0];
 
@@ -95,7 +97,13 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
  * searches charge curve length only). */
 static bool auto_turns(const ap_query *q)
 {
-    return q->turning_radius > 0.0 && !q->map->weighted;
+    return q->turning_radius > 0.0 && q->map != NULL && !q->map->weighted;
+}
+
+/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells). */
+static bool auto_anyangle(const ap_query *q)
+{
+    return q->circles != NULL || q->n_obstacles > 0;
 }
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
@@ -106,6 +114,11 @@ static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
+    if (auto_anyangle(&p->q)) {
+        p->row = row = ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
+        p->kind = row->kind;
+        return p->kind->begin(p, row, ws);
+    }
     if (!auto_turns(&p->q))
         p->row = row = auto_grid_row(&p->q);
     p->kind = auto_turns(&p->q) ? TURNS : row->kind;
@@ -113,15 +126,17 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 }
 
 /* auto hands every plan to another kind in begin, so only begin is ever called through this table. */
-const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false, false, false};
+const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false, false, false, false};
 
 const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
 {
     const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
-    if (row == NULL || q->map == NULL)
+    if (row == NULL || (q->map == NULL && q->circles == NULL))
         return NULL;
     if (row->kind != &ap_plan_kind_auto)
         return row->kind;
+    if (auto_anyangle(q))
+        return &ap_plan_kind_anyangle;
     return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
 }
 

@@ -41,10 +41,13 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
         p->q.gheading = ap_angle_wrap(p->q.gheading);
     p->deadline_ns = deadline_ns;
     const ap_map *m = q->map;
-    p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
-    p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
+    /* A circle world has no cells and no region table (circles.h: its regions prove nothing). */
+    if (m != NULL) {
+        p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
+        p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
+    }
     /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. */
-    if (m->region[p->start_node] != m->region[p->goal_node]) {
+    if (m != NULL && m->region[p->start_node] != m->region[p->goal_node]) {
         p->region_pruned = true;
         return p->state = AP_NO_PATH;
     }
@@ -121,7 +124,7 @@ static int make_art(ap_result *r, const ap_query *q)
     size_t nas;
     bool aclear;
     ap_world world;
-    ap_map_world(q->map, &world);
+    ap_plan_world(q, &world);
     int st = ap_art_convert(&world, q->unit_radius, q->art_directions, r->segments, r->n_segments, &as, &nas,
                             &aclear);
     if (st != AP_OK)

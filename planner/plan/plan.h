@@ -13,6 +13,7 @@
 
 #include "../grid/grid.h"
 #include "../grid/jps.h"
+#include "../world/circles.h"
 #include "../world/map.h"
 #include "../base/path.h"
 #include "../search/search.h"
@@ -31,6 +32,7 @@ typedef enum ap_algorithm {
     AP_ALG_DIRECTIONAL48, /* "directional48" */
     AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
     AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
+    AP_ALG_ANY_ANGLE,     /* "any_angle": the exact Euclidean shortest path (anyangle.h, plan_anyangle.c) */
     AP_ALG_COUNT
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
@@ -41,7 +43,13 @@ struct ap_algorithm_row;   /* algorithms.h */
 
 /* A validated query. Positions in tiles (map coordinates), headings in radians, lengths in tiles. */
 typedef struct ap_query {
-    const ap_map *map;       /* borrowed; must outlive the plan */
+    const ap_map *map;       /* borrowed; must outlive the plan; NULL when the world is `circles` */
+    const ap_circle_world *circles; /* a circle map (circles.h), borrowed, instead of map; else NULL. Only
+                              * plan kinds that serve circle worlds accept it (any_angle, auto) */
+    const ap_circle *obstacles; /* n_obstacles extra circles (borrowed) added to the world for this query
+                              * only (each finite, r > 0; at most AP_MAX_OBSTACLES); kinds that serve them
+                              * only (any_angle, auto) */
+    size_t n_obstacles;
     double sx, sy;           /* start position */
     double sheading;         /* start heading if has_sheading */
     bool has_sheading;       /* without it the unit starts facing its first waypoint */

@@ -97,4 +97,4 @@ static int grid_finish(ap_plan *p, ap_result *r)
 }
 
 const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, grid_finish, NULL,
-                                        true,   true,       false};
+                                        true,   true,       false,      false};

@@ -68,13 +68,21 @@ double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t
     return w;
 }
 
+void ap_plan_world(const ap_query *q, ap_world *out)
+{
+    if (q->map != NULL)
+        ap_map_world(q->map, out);
+    else
+        ap_circle_world_view(q->circles, out);
+}
+
 void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, size_t n)
 {
     r->segments = segs;
     r->n_segments = n;
     r->length = ap_path_length(segs, n);
     ap_world world;
-    ap_map_world(q->map, &world);
+    ap_plan_world(q, &world);
     r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, q->unit_radius);
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../world/world.h"
 #include "plan.h"
 
 /* Begin search s on ws over dom from start to goal with the plan's deadline and cancel flag. Returns AP_OK
@@ -38,6 +39,10 @@ uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n);
  * between, the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
  * NULL when out of memory. */
 double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2];
+
+/* The query's world (world.h): the grid map's (ap_map_world) or the circle world's (ap_circle_world_view);
+ * per-query obstacles are not in it. Pure. */
+void ap_plan_world(const ap_query *q, ap_world *out);
 
 /* Give r the n segments (malloc'd; r owns them now), their total length, and the clearance verdict of the
  * query's world (ap_world_path_clear): the disc of radius q->unit_radius along every segment, or at the

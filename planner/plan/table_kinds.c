@@ -3,6 +3,7 @@
  * tables of the search and grid modules without including them. */
 #include "../world/tables.h"
 
+#include "../anyangle/table.h"
 #include "../grid/jps.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
@@ -14,6 +15,7 @@ static const ap_table_kind *const kinds[] = {
     &ap_jps_bits_table_kind,  /* optional, uniform-cost maps: online JPS's bit lines */
     &ap_capability_region_table_kind, /* required, per capability: regions of the capability's mask */
     &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
+    &ap_aa_table_kind,                /* optional, uniform-cost maps: the point unit's any-angle graph */
 };
 
 const ap_table_kind *const *ap_table_kinds(size_t *n)

@@ -116,7 +116,7 @@
     const sel = $('map');
     try {
       const j = await call('GET', '/v1/maps');
-      st.maps = j.maps;
+      st.maps = j.maps.filter((m) => m.kind === 'grid'); /* circle maps have no cells to draw */
     } catch (e) {
       showError(e);
       return;

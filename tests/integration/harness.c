@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <arpa/inet.h>
+#include <check.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -324,4 +325,19 @@ double ap_metric(const char *text, const char *name, const char *labels)
             p++;
     }
     return -1;
+}
+
+void ap_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+double ap_jnum(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    ck_assert_msg(json_is_number(v), "%s is not a number", key);
+    return json_number_value(v);
 }

@@ -74,6 +74,12 @@ double ap_metric(const char *text, const char *name, const char *labels);
  * /dev/null otherwise. Returns the exit status, or -1 when it did not exit normally. */
 int ap_run_cli(const char *const *args, int with_stdout, char *out, size_t cap);
 
+/* Write text to a new file at path (replacing one there); a failure fails the running test. */
+void ap_write_file(const char *path, const char *text);
+
+/* The number member key of the JSON object o; a missing or non-number member fails the running test. */
+double ap_jnum(json_t *o, const char *key);
+
 /* The servers shared by the suites (started once by main.c): demo maps, and the Moving AI folder (NULL
  * when the data is absent). */
 extern ap_srv *ap_demo_srv;

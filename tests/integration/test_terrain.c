@@ -22,22 +22,14 @@ static const char CONF[] = "{\"terrain_costs\": {\"marsh\": {\"S\": 3, \"W\": 6}
 static char dir[64], map_path[128], conf_path[128];
 static ap_srv srv;
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 static void setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/arcpath-terrain-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(map_path, sizeof map_path, "%s/marsh.map", dir);
     snprintf(conf_path, sizeof conf_path, "%s/arcpath.conf", dir);
-    write_file(map_path, MARSH);
-    write_file(conf_path, CONF);
+    ap_write_file(map_path, MARSH);
+    ap_write_file(conf_path, CONF);
     const char *args[] = {"--config", conf_path, NULL};
     ck_assert_int_eq(ap_srv_start(&srv, dir, args, NULL), 0);
 }
@@ -158,10 +150,10 @@ START_TEST(check_config_shows_costs)
                   "%s", out);
     ck_assert_msg(strstr(out, "\"terrain_costs.nosuchmap\": no map with this id is loaded") != NULL, "%s", out);
     /* a bad cost is a config error naming the entry */
-    write_file(conf_path, "{\"terrain_costs\": {\"marsh\": {\"S\": 0.5}}}");
+    ap_write_file(conf_path, "{\"terrain_costs\": {\"marsh\": {\"S\": 0.5}}}");
     ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "\"terrain_costs.marsh.S\"") != NULL, "%s", out);
-    write_file(conf_path, CONF);
+    ap_write_file(conf_path, CONF);
 }
 END_TEST
 

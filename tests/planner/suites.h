@@ -33,6 +33,7 @@ Suite *algorithms_suite(void);
 struct ap_algorithm_row;
 extern const struct ap_algorithm_row ap_test_dijkstra;
 Suite *anyangle_suite(void);
+Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,

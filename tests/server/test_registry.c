@@ -196,6 +196,41 @@ START_TEST(test_picture_ids_refused)
 }
 END_TEST
 
+/* Circle maps load beside the grids: sorted, found by id, an id a grid has is a duplicate, a bad file is
+ * reported with line and column (syntax) and skipped. */
+START_TEST(test_circle_maps)
+{
+    char dir[] = "/tmp/ap-registry-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *names[] = {"a.map", "a.circles.json", "z.circles.json", "b.circles.json", "bad.circles.json"};
+    write_file(dir, names[0], "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_file(dir, names[1], "{\"width\": 4, \"height\": 4, \"circles\": []}");
+    write_file(dir, names[2], "{\"width\": 4, \"height\": 4, \"circles\": [{\"x\": 2, \"y\": 2, \"r\": 1}]}");
+    write_file(dir, names[3], "{\"width\": 5, \"height\": 4, \"circles\": []}");
+    write_file(dir, names[4], "{\"width\": 4,\n\"height\": }");
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *errf = open_memstream(&log, &loglen);
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    fclose(errf);
+    ck_assert_uint_eq(r.n, 1);
+    ck_assert_uint_eq(r.n_circles, 2);
+    ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ck_assert_int_eq(r.errors, 2);
+    ck_assert_str_eq(r.circles[0].id, "b");
+    ck_assert_str_eq(r.circles[1].id, "z");
+    ck_assert_ptr_eq(ap_registry_find_circles(&r, "z"), &r.circles[1]);
+    ck_assert_uint_eq(ap_circle_world_count(r.circles[1].world), 1);
+    ck_assert_ptr_null(ap_registry_find_circles(&r, "a")); /* the grid's id */
+    ck_assert_ptr_nonnull(strstr(log, "a.circles.json:0:0: duplicate map id"));
+    check_diag(log, "bad.circles.json", 2);
+    free(log);
+    ap_registry_free(&r);
+    remove_dir(dir, names, 5);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
     Suite *s = suite_create("server/registry");
@@ -204,6 +239,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_missing_dir);
     tcase_add_test(tc, test_empty_dir_and_limits);
     tcase_add_test(tc, test_picture_ids_refused);
+    tcase_add_test(tc, test_circle_maps);
     suite_add_tcase(s, tc);
     return s;
 }
