@@ -113,6 +113,15 @@ typedef struct ap_req {
     ap_job_item *items;
     /* POST /v1/render: the parsed body, malloc'd, freed with the request; a query's answer is drawn */
     ap_render_request *render;
+    /* a picture being drawn on a pool thread (draw_task): what to draw, and its content type once drawn */
+    bool drawing;
+    const ap_map *draw_map;
+    const ap_render_answer *draw_answer; /* a parsed answer (or NULL: the map alone, or draw_json) */
+    char *draw_json;                     /* a query's JSON answer to draw; heap when draw_json_heap */
+    size_t draw_json_len;
+    bool draw_json_heap;
+    ap_render_opts draw_opts;
+    const char *picture_ctype;           /* set by draw_task: the answer is the picture */
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
@@ -411,19 +420,58 @@ static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
     return r->t0_ns + (uint64_t)ms * 1000000ULL;
 }
 
-/* Queue a finished job's answer (body: heap or request storage): as it is, or for POST /v1/render drawn
- * (a 200 answer) or passed on (an error). */
-static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+/* A picture is drawn on a pool thread as a lanes task: a PNG of a 1024² map takes ~0.1 s, which on the
+ * HTTP thread would hold up every other client's answer. Runs on a pool thread; touches only r's drawing
+ * fields and the job. */
+static void draw_task(ap_job *j)
 {
-    if (r->render == NULL || body == NULL || http != 200)
-        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    ap_req *r = j->user;
     char *out = NULL;
     size_t n = 0;
     const char *ctype = NULL;
-    int st = ap_render_route_draw_json(r->job.q.map, body, len, &r->render->opts, &out, &n, &ctype);
-    if (heap)
-        free(body);
-    return respond(r, st, out, n, ctype);
+    int st = r->draw_json ? ap_render_route_draw_json(r->draw_map, r->draw_json, r->draw_json_len, &r->draw_opts,
+                                                      &out, &n, &ctype)
+                          : ap_render_route_draw(r->draw_map, r->draw_answer, &r->draw_opts, &out, &n, &ctype);
+    r->picture_ctype = ctype;
+    j->status = st;
+    j->http_status = ap_error_lookup(st)->http;
+    ap_jbuf_init(&j->out, NULL, 0);
+    if (out == NULL) {
+        j->out.failed = true;
+        return;
+    }
+    j->out.p = out; /* the picture's own malloc'd block becomes the job's heap buffer */
+    j->out.len = j->out.cap = n;
+    j->out.heap = true;
+}
+
+/* Draw m with answer a (or the JSON answer json, or the map alone) under o off this thread; the connection
+ * waits suspended and respond_stored sends the picture. */
+static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_render_answer *a, char *json,
+                                       size_t json_len, bool json_heap, const ap_render_opts *o)
+{
+    r->drawing = true;
+    r->draw_map = m;
+    r->draw_answer = a;
+    r->draw_json = json;
+    r->draw_json_len = json_len;
+    r->draw_json_heap = json_heap;
+    r->draw_opts = *o;
+    ap_job_init(&r->job);
+    r->job.task = draw_task;
+    r->job.user = r;
+    return hand_off(r);
+}
+
+/* Queue a finished job's answer (body: heap or request storage): as it is; for POST /v1/render a query's
+ * JSON answer goes on to be drawn (draw_off_thread), and a drawn picture is sent with its content type. */
+static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+{
+    if (r->picture_ctype != NULL && body != NULL && http == 200)
+        return respond_mem(r, http, status, body, len, heap, r->picture_ctype);
+    if (r->render == NULL || r->drawing || body == NULL || http != 200)
+        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    return draw_off_thread(r, r->job.q.map, NULL, body, len, heap, &r->render->opts);
 }
 
 /* Queue the answer a finished job left in its out buffer (arena or heap). */
@@ -547,11 +595,9 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
 static enum MHD_Result respond_picture(ap_req *r, const ap_map *m, const ap_render_answer *a,
                                        const ap_render_opts *o)
 {
-    char *out = NULL;
-    size_t n = 0;
-    const char *ctype = NULL;
-    int st = ap_render_route_draw(m, a, o, &out, &n, &ctype);
-    return respond(r, st, out, n, ctype);
+    if (atomic_load(&r->h->draining))
+        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+    return draw_off_thread(r, m, a, NULL, 0, false, o);
 }
 
 /* POST /v1/render: a stored answer is drawn here; a query runs as POST /v1/path runs it (respond_answer
@@ -1191,6 +1237,8 @@ static void req_free(ap_req *r)
     free(r->items);
     ap_render_request_free(r->render);
     free(r->render);
+    if (r->draw_json_heap)
+        free(r->draw_json);
     pthread_mutex_lock(&h->pool_mu);
     if (h->pool_n < POOL_MAX) {
         r->next_free = h->pool;
