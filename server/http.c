@@ -359,6 +359,8 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     pr.q.map = m;
     pr.q.max_samples = h->cfg->max_samples;
+    if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK)
+        return respond_error(r, we.status, we.message, we.field, 0, 0);
     ap_query_error qe;
     st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK)
@@ -413,6 +415,12 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         it->q = bi->q;
         it->q.map = m;
         it->q.max_samples = h->cfg->max_samples;
+        if (ap_wire_apply_unit_kind(&bi->unit, h->cfg->units, h->cfg->n_units, &it->q, &bi->err) != AP_OK) {
+            it->status = bi->err.status;
+            it->message = bi->err.message;
+            it->field = bi->err.field;
+            continue;
+        }
         /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
         ap_query_error qe;
         it->status = ap_query_validate(&it->q, NULL, &qe);
@@ -495,9 +503,11 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .default_deadline_ms = c->default_deadline_ms,
         .max_deadline_ms = c->max_deadline_ms,
         .maps = r->h->reg->n,
+        .units = ap_config_units_text(c),
     };
     size_t len = 0;
-    char *body = ap_wire_encode_info(&info, &len);
+    char *body = info.units != NULL ? ap_wire_encode_info(&info, &len) : NULL;
+    free((char *)info.units);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
