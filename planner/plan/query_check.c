@@ -202,7 +202,8 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
                       row->name, AP_GRID_SIZED_MIN_RADIUS, q->unit_radius);
     if ((row->needs & AP_NEEDS_UNIFORM) && q->map->weighted)
         return refuse(e, bad, AP_QF_ALGORITHM,
-                      "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
+                      "%s needs a uniform-cost map; this map has terrain costs%s (use astar or auto)", row->name,
+                      q->capability != 0 ? " for the unit's capability" : "");
     /* Never ignored: the grid searches have no heading in their state, so a turn penalty would be silently
      * dropped (Pinter's Figure 2b penalty in plain A* needs the arrival direction in the state). */
     const ap_plan_kind *k = row->kind == &ap_plan_kind_auto ? ap_algorithm_kind(q) : row->kind;

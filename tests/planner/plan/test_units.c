@@ -13,6 +13,7 @@
 
 #include "../../../planner/world/capability.h"
 #include "../../../planner/world/collide.h"
+#include "../../../planner/world/grid_world.h"
 #include "../../../planner/world/view.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -192,6 +193,52 @@ START_TEST(capability_costs)
 }
 END_TEST
 
+/* The legal-turn searches take the unit's capability too: a boat (turning radius 1.5, radius 0.4) crosses a
+ * lake with every algorithm that turns, its answer clear on the water (the view's world), while a unit
+ * without a capability cannot start there. */
+START_TEST(legal_turns_on_water)
+{
+    static const char text[] = "type octile\nheight 12\nwidth 16\nmap\n"
+                               "................\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "..WWWWWWWWWWWW..\n"
+                               "................\n";
+    const uint8_t caps[] = {AP_CAP_DEFAULT, AP_CAP_WATER};
+    ap_map_opts o = {.capabilities = caps, .n_capabilities = 2};
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("lake", "lake", text, strlen(text), &o, &m, &d), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_HYBRID, AP_ALG_AUTO};
+    for (int i = 0; i < 4; i++) {
+        ap_query q = {.map = m, .capability = AP_CAP_WATER, .sx = 3.5, .sy = 2.5, .gx = 12.5, .gy = 9.5,
+                      .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .algorithm = algs[i], .unit_radius = 0.4,
+                      .turning_radius = 1.5};
+        ap_result r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_OK, "algorithm %d: status %d", (int)algs[i], r.status);
+        ck_assert(r.clear);
+        /* every segment stays on the water: clear in the water view's world, not merely on the map */
+        ap_world w;
+        ap_map_world(ap_map_view(m, AP_CAP_WATER), &w);
+        ck_assert(ap_world_segments_clear(&w, r.segments, r.n_segments, 0.4));
+        ap_result_free(&r);
+        q.capability = 0;
+        ck_assert_int_eq(ap_query_check(&q, NULL), AP_E_START_BLOCKED);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* unit.capability and unit.size are validated with the field and why. */
 START_TEST(validation)
 {
@@ -327,6 +374,7 @@ Suite *units_suite(void)
     tcase_add_test(tc, every_capability_matches_the_masked_map);
     tcase_add_test(tc, capability_costs);
     tcase_add_test(tc, validation);
+    tcase_add_test(tc, legal_turns_on_water);
     tcase_add_test(tc, warcraft_boats_and_tanks);
     suite_add_tcase(s, tc);
     return s;
