@@ -25,6 +25,10 @@
  * entries ("capability_costs"; one per capability at most). */
 #define AP_CONFIG_MAX_UNITS 32
 #define AP_CONFIG_MAX_CAPABILITIES 15
+/* Most CORS origins (config key "cors_origins", env ARCPATH_CORS_ORIGINS), and the longest one (bytes, NUL
+ * included). */
+#define AP_CONFIG_MAX_CORS 16
+#define AP_CORS_ORIGIN_MAX 256
 
 /* One preloaded unit profile (config key "profiles"): the Directional A* tables for this key are built at
  * start-up, before serving (planner/turns/profile.h, ap_profile_key). */
@@ -76,6 +80,10 @@ typedef struct ap_config {
     int request_timeout_ms;     /* 10000; 100..600000 ms: a request's headers and body must have arrived
                                  * this long after the connection opened or its previous answer was sent,
                                  * or the connection is closed (trickling bytes does not extend it) */
+    int profile_evictions_per_minute; /* 6; 0..1000000: unit profiles one client address may make the full
+                                 * profile cache evict per minute (a token bucket of that size, refilled
+                                 * evenly); over budget, its query builds a private profile that is not
+                                 * cached. 0 = clients only fill free slots */
     bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
                                  * (no hand-off) when a fast workspace is free; false: always hand off to
                                  * the loop and the pool */
@@ -90,6 +98,11 @@ typedef struct ap_config {
     size_t n_capabilities;      /* 0 (default) .. 15 */
     ap_capability_costs cap_costs[AP_CONFIG_MAX_CAPABILITIES]; /* terrain costs per capability (map.h) */
     size_t n_cap_costs;         /* 0 (default) .. 15 */
+    /* Origins whose browser pages may call the API (CORS, server/cors.h): exact serialized origins
+     * ("https://tools.example.com", "http://127.0.0.1:3000": lowercase scheme http/https, host, optional
+     * port; no path), or the one entry "*" (any origin). 0 entries (default) = CORS off. */
+    char cors_origins[AP_CONFIG_MAX_CORS][AP_CORS_ORIGIN_MAX];
+    size_t n_cors_origins;
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -102,21 +115,24 @@ void ap_config_defaults(ap_config *c);
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
  * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads", "max_connections",
- * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms" (integers) and
+ * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms", "profile_evictions_per_minute"
+ * (integers) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and
  * "terrain_costs": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": {TERRAIN: COST} with
  * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
- * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry), all optional.
+ * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry),
+ * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
+ * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
  * "turning_radius", "reverse", "reverse_penalty"} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-];
  * ranges as the request's unit fields; "size" and "radius" not both), "capabilities": an array of
  * capabilities (each an array of terrain names, as unit.capability), and "capability_costs": an object
  * CAPABILITY: {TERRAIN: COST} with CAPABILITY terrain names joined by '+' ("ground+swamp", capability.h) and
- * only that capability's terrains; a bad entry is reported as "label: \"units.tank.capability[1]\": ...".
- * "profiles", "terrain_costs", "units", "capabilities" and "capability_costs" replace what an earlier
- * source set.
+ * only that capability's terrains (a bad entry is reported as "label: \"units.tank.capability[1]\": ..."), all
+ * optional. "profiles", "terrain_costs", "cors_origins", "units", "capabilities" and "capability_costs" replace what an
+ * earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
@@ -135,7 +151,9 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
  * ARCPATH_MAPS, ARCPATH_WORKERS, ARCPATH_SLOW_SLOTS, ARCPATH_FAST_QUEUE, ARCPATH_SLOW_QUEUE,
  * ARCPATH_FAST_BUDGET, ARCPATH_SLOW_SLICE, ARCPATH_DEFAULT_DEADLINE_MS, ARCPATH_MAX_DEADLINE_MS,
  * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_MAX_BATCH,
- * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false).
+ * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false), and
+ * ARCPATH_CORS_ORIGINS (comma-separated origins, blanks around each ignored, or "*"; replaces
+ * "cors_origins").
  * Integers are decimal, fully consumed, in range; an empty variable is an error. Returns AP_OK, or
  * AP_E_CONFIG with err naming the variable ("ARCPATH_WORKERS: ..."); c is unchanged on error. Reads the
  * environment: not thread-safe against concurrent setenv. */

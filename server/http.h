@@ -1,5 +1,7 @@
 /* http.h — the libmicrohttpd front: routes, body limits, request validation, suspend/resume hand-off to
- * the lanes, X-Request-ID, metrics and the JSON access log.
+ * the lanes, X-Request-ID, metrics and the JSON access log (with the caller's W3C traceparent ids), and
+ * the HTTP conventions around every answer: CORS (cors.h), gzip for clients that accept it (gzip.h) and
+ * OPTIONS.
  *
  * Threads: MHD runs one internal polling thread (epoll where available), or a pool of them
  * (http_threads), which calls every handler; a request stays on one thread, so its state needs no locks
@@ -18,6 +20,7 @@
 #include <stdio.h>
 
 #include "../config/config.h"
+#include "budget.h"
 #include "lanes.h"
 #include "metrics.h"
 #include "registry.h"
@@ -49,9 +52,11 @@ typedef struct ap_http {
     pthread_mutex_t conns_mu;  /* guards the list and the watchdog's stop flag */
     pthread_cond_t conns_cv;   /* wakes the watchdog to stop */
     struct ap_conn *conns;     /* sentinel (malloc'd) */
+    struct ap_static_gz *static_gz; /* the embedded files gzip-compressed at start (static_route.h), or NULL */
     bool watchdog_stop;
     bool watchdog_on;          /* the thread was started (join it) */
     pthread_t watchdog;
+    ap_budget budget;          /* per client address: profile-cache evictions (profile_evictions_per_minute) */
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6

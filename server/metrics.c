@@ -46,7 +46,8 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     for (int r = 0; r <= AP_METRICS_ROUTES; r++)
         for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++)
             atomic_init(&m->requests[r][c], 0);
-    histogram_init(&m->request_duration);
+    for (int r = 0; r <= AP_METRICS_ROUTES; r++)
+        histogram_init(&m->request_duration[r]);
     for (int l = 0; l < AP_LANE_COUNT; l++) {
         histogram_init(&m->search_duration[l]);
         atomic_init(&m->queue_depth[l], 0);
@@ -115,7 +116,7 @@ void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t dur
     if (code >= AP_METRICS_CODE_MIN && code <= AP_METRICS_CODE_MAX)
         atomic_fetch_add_explicit(&m->requests[route_row(m, route)][code - AP_METRICS_CODE_MIN], 1,
                                   memory_order_relaxed);
-    ap_histogram_observe(&m->request_duration, duration_ns);
+    ap_histogram_observe(&m->request_duration[route_row(m, route)], duration_ns);
 }
 
 void ap_metrics_observe_search(ap_metrics *m, ap_lane lane, uint64_t duration_ns, uint64_t expanded)
@@ -195,9 +196,16 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                         ap_metrics_route_name(m, (int)r), c + AP_METRICS_CODE_MIN, (unsigned long long)v);
         }
 
-    fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion.\n"
+    fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion, by route.\n"
           "# TYPE arcpath_request_duration_seconds histogram\n", f);
-    render_histogram(f, "arcpath_request_duration_seconds", "", &m->request_duration);
+    /* Like the request counters, a route's series appear once it has answered a request. */
+    for (size_t r = 0; r <= m->n_routes; r++) {
+        if (LOAD(m->request_duration[r].count) == 0)
+            continue;
+        char labels[96];
+        snprintf(labels, sizeof labels, "route=\"%s\"", ap_metrics_route_name(m, (int)r));
+        render_histogram(f, "arcpath_request_duration_seconds", labels, &m->request_duration[r]);
+    }
 
     fputs("# HELP arcpath_search_duration_seconds Search and path-building time per finished search, by lane.\n"
           "# TYPE arcpath_search_duration_seconds histogram\n", f);
@@ -254,6 +262,8 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
         size_t bytes = 0;
         size_t cached = ap_profile_cache_stats(m->profiles, &bytes);
         double build_s = ap_profile_cache_build_seconds(m->profiles, NULL);
+        uint64_t evictions = 0, refused = 0;
+        ap_profile_cache_counts(m->profiles, &evictions, &refused);
         fprintf(f,
                 "# HELP arcpath_profiles_cached Unit profiles whose Directional A* tables are cached.\n"
                 "# TYPE arcpath_profiles_cached gauge\n"
@@ -263,8 +273,16 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                 "arcpath_profile_table_bytes %zu\n"
                 "# HELP arcpath_profile_build_seconds_total Wall time spent building profile tables.\n"
                 "# TYPE arcpath_profile_build_seconds_total counter\n"
-                "arcpath_profile_build_seconds_total %.9f\n",
-                cached, bytes, build_s);
+                "arcpath_profile_build_seconds_total %.9f\n"
+                "# HELP arcpath_profile_evictions_total Cached profiles evicted, least recently used first, to make "
+                "room for a new one.\n"
+                "# TYPE arcpath_profile_evictions_total counter\n"
+                "arcpath_profile_evictions_total %llu\n"
+                "# HELP arcpath_profile_refused_total Profiles built for one query only, because the cache was full "
+                "and the client's eviction budget spent.\n"
+                "# TYPE arcpath_profile_refused_total counter\n"
+                "arcpath_profile_refused_total %llu\n",
+                cached, bytes, build_s, (unsigned long long)evictions, (unsigned long long)refused);
     }
 
     ap_process_stats ps;

@@ -42,8 +42,8 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
         const ap_config_profile *cp = &cfg->profiles[i];
         ap_profile_key k = {cp->radius, cp->turning_radius, cp->headings, cp->neighbourhood, cp->reverse};
         const ap_profile *p = NULL;
-        bool owned = false;
-        int st = ap_profile_get(c, &k, &p, &owned);
+        ap_profile_source src = AP_PROFILE_PRIVATE;
+        int st = ap_profile_get_until(c, &k, 0, NULL, &p, &src);
         if (st != AP_OK) {
             if (log)
                 fprintf(log, "arcpathd: profile %zu (radius %g, turning_radius %g, headings %d, neighbourhood %d%s): "
@@ -57,9 +57,9 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
                     "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: %u edges, "
                     "%zu bytes, built in %.1f ms%s\n",
                     i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "", p->n_edges,
-                    p->bytes, p->build_seconds * 1e3, owned ? " (cache full: not kept)" : "");
-        if (owned)
-            ap_profile_free((ap_profile *)p);
+                    p->bytes, p->build_seconds * 1e3,
+                    src == AP_PROFILE_EVICTED ? " (cache full: evicted the least recently used)" : "");
+        ap_profile_release(p);
     }
     return 0;
 }

@@ -15,6 +15,13 @@ static int has_map_suffix(const char *name)
     return n > 4 && strcmp(name + n - 4, ".map") == 0;
 }
 
+/* Ids ending in a picture suffix (".svg", ".png"): the routes of the map pictures take those paths. */
+static int is_picture_name(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 4 && (strcmp(id + n - 4, ".svg") == 0 || strcmp(id + n - 4, ".png") == 0);
+}
+
 static int filter_maps(const struct dirent *d)
 {
     /* Hidden files (editor swap files, ".map") are not maps anyone meant to serve. */
@@ -87,6 +94,15 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             report(errf, diag.file[0] ? diag.file : path, diag.line, diag.col,
                    diag.msg[0] ? diag.msg : ap_status_name(st_load));
             r->errors++;
+        } else if (is_picture_name(m->id)) {
+            /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
+            char msg[256];
+            snprintf(msg, sizeof msg, "map id \"%s\" ends in .svg or .png, which name the map pictures "
+                     "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)", m->id);
+            report(errf, path, 0, 0, msg);
+            r->errors++;
+            ap_map_free(m);
+            m = NULL;
         } else if (r->n > 0 && ap_registry_find(r, m->id)) {
             /* Names in one directory are unique, but ids are derived and could still collide; the map
              * already loaded stays, so the answer for an id never depends on a later file. */

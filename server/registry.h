@@ -16,13 +16,14 @@ typedef struct ap_registry {
     ap_map **maps;      /* n maps sorted by id (strcmp), owned */
     size_t n;
     uint32_t max_nodes; /* largest ap_map_node_count over the maps (0 when none): workspace capacity */
-    int errors;         /* files skipped (bad map, duplicate id) plus 1 if the directory was unreadable */
+    int errors;         /* files skipped (bad map, duplicate or picture id) plus 1 if the directory was unreadable */
 } ap_registry;
 
 /* Load every "*.map" regular file of dir, in name order, with ap_map_load and the load options opts (NULL =
  * defaults: limits and uniform-cost maps). A file that fails to load is reported on errf (NULL = stderr) as
  * "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a duplicate id is reported the same way and
- * skipped (the first, in name order, wins). r is caller-owned and is overwritten.
+ * skipped (the first, in name order, wins), and so is an id ending in ".svg" or ".png" ("x.svg.map"):
+ * GET /v1/maps/x.svg is the picture of map "x", so such a map could not be reached. r is caller-owned and is overwritten.
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
  * opened (reported on errf; r is empty and r->errors is 1), or AP_E_NOMEM.
  * Thread safety: main thread, before other threads use r. */

@@ -69,6 +69,9 @@ typedef struct ap_query {
     int art_directions;      /* 0 = free angles; 8 or 16 = fixed-angle art: the answer's segments become lines
                               * at multiples of 2pi/N (art.h), every algorithm */
     struct ap_profile_cache *profiles; /* profile-table cache; NULL = ap_profile_cache_default() */
+    const struct ap_profile_admit *profile_admit; /* may this query's profile build evict a cached one?
+                                                   * (turns/profile.h); NULL = yes. Borrowed, must outlive
+                                                   * the plan */
 } ap_query;
 
 /* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */
@@ -149,7 +152,7 @@ void ap_plan_release(ap_plan *p);
  * and a message that says why ("jps needs search.connectivity 8"). */
 typedef struct ap_query_error {
     const char *field;  /* static string; NULL when the query is valid */
-    char message[128];  /* "" when valid */
+    char message[256];  /* "" when valid (as long as the wire error's, proto/errors.h ap_wire_error) */
 } ap_query_error;
 
 /* The one validation pass over a query (the wire only parses types and shapes). Checks, in this order:

@@ -47,10 +47,9 @@ typedef struct ap_plan_dir {
     bool auto_mode;
     int phase;
     ap_workspace *ws;
-    const ap_profile *prof;   /* the directional search's profile (D8/24/48; D8 for hybrid legs) */
-    bool prof_owned;
-    const ap_profile *prof48; /* hybrid: Smoothing48's */
-    bool prof48_owned;
+    const ap_profile *prof;   /* the directional search's profile (D8/24/48; D8 for hybrid legs); one
+                               * reference held (ap_profile_release) */
+    const ap_profile *prof48; /* hybrid: Smoothing48's; one reference held */
     ap_dir dir;
     bool dir_live;
     /* hybrid */
@@ -66,14 +65,15 @@ typedef struct ap_plan_dir {
     double cost;
 } ap_plan_dir;
 
-/* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline. */
-static int get_profile(const ap_plan *p, int neighbours, bool reverse, const ap_profile **out, bool *owned)
+/* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline and cached as the
+ * query's admission hook allows; the caller holds one reference. */
+static int get_profile(const ap_plan *p, int neighbours, bool reverse, const ap_profile **out)
 {
     const ap_query *q = &p->q;
     int headings = q->headings == AP_HEADINGS_FINE ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
     ap_profile_key k = {q->unit_radius, q->turning_radius, headings, neighbours, reverse};
-    return ap_profile_get_until(q->profiles ? q->profiles : ap_profile_cache_default(), &k, p->deadline_ns, out,
-                                owned);
+    return ap_profile_get_until(q->profiles ? q->profiles : ap_profile_cache_default(), &k, p->deadline_ns,
+                                q->profile_admit, out, NULL);
 }
 
 static void drop_dir(ap_plan_dir *dp)
@@ -89,10 +89,8 @@ static void turns_release(ap_plan *p)
     if (dp == NULL)
         return;
     drop_dir(dp);
-    if (dp->prof_owned)
-        ap_profile_free((ap_profile *)dp->prof);
-    if (dp->prof48_owned)
-        ap_profile_free((ap_profile *)dp->prof48);
+    ap_profile_release(dp->prof);
+    ap_profile_release(dp->prof48);
     AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp);
     p->kind_state = NULL;
 }
@@ -410,10 +408,9 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
     ap_plan_dir *dp = p->kind_state;
     drop_dir(dp);
     if (dp->prof == NULL || dp->prof->key.neighbours != neighbours) {
-        if (dp->prof_owned)
-            ap_profile_free((ap_profile *)dp->prof);
+        ap_profile_release(dp->prof);
         dp->prof = NULL;
-        int st = get_profile(p, neighbours, p->q.reverse && phase == P_DIR, &dp->prof, &dp->prof_owned);
+        int st = get_profile(p, neighbours, p->q.reverse && phase == P_DIR, &dp->prof);
         if (st != AP_OK)
             return p->state = st;
     }
@@ -465,7 +462,7 @@ static int hybrid_after_grid(ap_plan *p)
         return p->state = AP_E_NOMEM;
     dp->n_pts = np;
     if (!dp->prof48) {
-        int st = get_profile(p, 48, false, &dp->prof48, &dp->prof48_owned);
+        int st = get_profile(p, 48, false, &dp->prof48);
         if (st != AP_OK)
             return p->state = st;
     }

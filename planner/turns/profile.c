@@ -1,4 +1,4 @@
-/* profile.c — Directional A* edge and hit-check tables per unit profile, and their lock-free cache.
+/* profile.c — Directional A* edge and hit-check tables per unit profile, and their LRU cache.
  *
  * Source: Pinter, "Toward More Realistic Pathfinding", "Legal Turns: The Directional A* Algorithm"
  * ("Directional Curved Paths", "Expanded searching to surrounding tiles", "Using a hit-check table",
@@ -228,6 +228,7 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
     if (p == NULL || cell_first == NULL)
         goto nomem;
     p->key = *key;
+    atomic_init(&p->refs, 1); /* the builder's: ap_profile_release or ap_profile_free */
     p->k = k;
     p->edges = malloc(max_edges * sizeof *p->edges);
     if (p->edges == NULL)
@@ -485,71 +486,151 @@ static bool key_eq(const ap_profile_key *a, const ap_profile_key *b)
 
 ap_profile_cache *ap_profile_cache_default(void)
 {
-    static ap_profile_cache cache; /* zero: every slot NULL */
+    static ap_profile_cache cache; /* zero: unlocked, every slot NULL */
     return &cache;
 }
 
-int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out, bool *owned)
+/* The slots are touched for a few dozen loads and stores per lookup, and never during a build: a spin lock
+ * costs less than a mutex here and keeps planner/ free of a thread library. */
+static void lock(ap_profile_cache *c)
 {
-    return ap_profile_get_until(c, k, 0, out, owned);
+    while (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire))
+        ;
 }
 
-int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns, const ap_profile **out,
-                         bool *owned)
+static void unlock(ap_profile_cache *c)
 {
+    atomic_flag_clear_explicit(&c->lock, memory_order_release);
+}
+
+/* Under the lock: the slot holding key k, or -1. */
+static int find_locked(const ap_profile_cache *c, const ap_profile_key *k)
+{
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++)
+        if (c->slot[i] != NULL && key_eq(&c->slot[i]->key, k))
+            return i;
+    return -1;
+}
+
+/* Under the lock: take a reference to slot i's profile for a caller, counting the hit. */
+static const ap_profile *hit_locked(ap_profile_cache *c, int i)
+{
+    c->hits[i]++;
+    c->used[i] = ++c->tick;
+    atomic_fetch_add_explicit(&c->slot[i]->refs, 1, memory_order_relaxed);
+    return c->slot[i];
+}
+
+/* Under the lock: put p (already holding the caller's reference) in slot i, with the cache's reference. */
+static void put_locked(ap_profile_cache *c, int i, ap_profile *p)
+{
+    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
+    c->slot[i] = p;
+    c->hits[i] = 0;
+    c->used[i] = ++c->tick;
+}
+
+void ap_profile_release(const ap_profile *cp)
+{
+    ap_profile *p = (ap_profile *)cp;
+    if (p != NULL && atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) == 1)
+        ap_profile_free(p);
+}
+
+int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out)
+{
+    return ap_profile_get_until(c, k, 0, NULL, out, NULL);
+}
+
+int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns,
+                         const ap_profile_admit *admit, const ap_profile **out, ap_profile_source *src)
+{
+    ap_profile_source dummy;
+    if (src == NULL)
+        src = &dummy;
     *out = NULL;
-    *owned = false;
+    *src = AP_PROFILE_PRIVATE;
     if (!ap_profile_key_valid(k))
         return AP_E_INVALID_REQUEST;
     if (c != NULL) {
-        for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
-            ap_profile *p = atomic_load_explicit(&c->slot[i], memory_order_acquire);
-            if (p == NULL)
-                break; /* slots fill in order, so the rest are empty */
-            if (key_eq(&p->key, k)) {
-                atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
-                *out = p;
-                return AP_OK;
-            }
+        lock(c);
+        int i = find_locked(c, k);
+        if (i >= 0)
+            *out = hit_locked(c, i);
+        unlock(c);
+        if (*out != NULL) {
+            *src = AP_PROFILE_HIT;
+            return AP_OK;
         }
     }
     ap_profile *mine;
     int st = ap_profile_build_until(k, deadline_ns, &mine);
     if (st != AP_OK)
         return st;
-    if (c != NULL) {
-        atomic_fetch_add_explicit(&c->build_ns, (uint_fast64_t)(mine->build_seconds * 1e9), memory_order_relaxed);
-        atomic_fetch_add_explicit(&c->builds, 1, memory_order_relaxed);
-        for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
-            ap_profile *expected = NULL;
-            if (atomic_compare_exchange_strong_explicit(&c->slot[i], &expected, mine, memory_order_acq_rel,
-                                                        memory_order_acquire)) {
-                *out = mine;
-                return AP_OK;
-            }
-            /* expected now holds the slot's profile: someone may have published the same key meanwhile. */
-            if (key_eq(&expected->key, k)) {
-                ap_profile_free(mine);
-                atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
-                *out = expected;
-                return AP_OK;
-            }
-        }
-    }
     *out = mine;
-    *owned = true;
+    if (c == NULL)
+        return AP_OK;
+    atomic_fetch_add_explicit(&c->build_ns, (uint_fast64_t)(mine->build_seconds * 1e9), memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->builds, 1, memory_order_relaxed);
+
+    /* Ask the admission hook before taking the lock (it may take locks of its own), but only when an
+     * eviction looks needed; the answer is used only if one still is. */
+    bool may_evict = true;
+    lock(c);
+    bool full = true;
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS && full; i++)
+        full = c->slot[i] != NULL;
+    unlock(c);
+    if (full && admit != NULL && admit->fn != NULL)
+        may_evict = admit->fn(admit->arg);
+
+    ap_profile *evicted = NULL;
+    lock(c);
+    int i = find_locked(c, k);
+    if (i >= 0) { /* someone published the same key meanwhile: use theirs */
+        *out = hit_locked(c, i);
+        *src = AP_PROFILE_HIT;
+        unlock(c);
+        ap_profile_release(mine);
+        return AP_OK;
+    }
+    int free_slot = -1, lru = 0;
+    for (int j = 0; j < AP_PROFILE_CACHE_SLOTS; j++) {
+        if (c->slot[j] == NULL) {
+            free_slot = j;
+            break;
+        }
+        if (c->used[j] < c->used[lru])
+            lru = j;
+    }
+    if (free_slot >= 0) {
+        put_locked(c, free_slot, mine);
+        *src = AP_PROFILE_CACHED;
+    } else if (may_evict) {
+        evicted = c->slot[lru];
+        put_locked(c, lru, mine);
+        c->evictions++;
+        *src = AP_PROFILE_EVICTED;
+    } else {
+        c->refused++;
+    }
+    unlock(c);
+    ap_profile_release(evicted); /* freed here unless a search still holds it */
     return AP_OK;
 }
 
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes)
 {
     size_t n = 0, b = 0;
-    for (int i = 0; c != NULL && i < AP_PROFILE_CACHE_SLOTS; i++) {
-        ap_profile *p = atomic_load_explicit(&c->slot[i], memory_order_acquire);
-        if (p == NULL)
-            break;
-        n++;
-        b += p->bytes;
+    if (c != NULL) {
+        lock(c);
+        for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
+            if (c->slot[i] != NULL) {
+                n++;
+                b += c->slot[i]->bytes;
+            }
+        }
+        unlock(c);
     }
     if (bytes != NULL)
         *bytes = b;
@@ -559,21 +640,25 @@ size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes)
 size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t cap)
 {
     size_t n = 0;
-    for (int i = 0; c != NULL && i < AP_PROFILE_CACHE_SLOTS; i++) {
-        const ap_profile *p = atomic_load_explicit(&c->slot[i], memory_order_acquire);
+    if (c == NULL)
+        return 0;
+    lock(c);
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
+        const ap_profile *p = c->slot[i];
         if (p == NULL)
-            break;
+            continue;
         if (n < cap) {
             ap_profile_info *o = &out[n];
             o->key = p->key;
             o->bytes = p->bytes;
             o->build_seconds = p->build_seconds;
-            o->hits = (uint64_t)atomic_load_explicit(&c->hits[i], memory_order_relaxed);
+            o->hits = c->hits[i];
             o->n_edges = p->n_edges;
             o->S = p->S;
         }
         n++;
     }
+    unlock(c);
     return n;
 }
 
@@ -584,10 +669,34 @@ double ap_profile_cache_build_seconds(ap_profile_cache *c, uint64_t *builds)
     return c ? (double)atomic_load_explicit(&c->build_ns, memory_order_relaxed) / 1e9 : 0.0;
 }
 
+void ap_profile_cache_counts(ap_profile_cache *c, uint64_t *evictions, uint64_t *refused)
+{
+    uint64_t e = 0, r = 0;
+    if (c != NULL) {
+        lock(c);
+        e = c->evictions;
+        r = c->refused;
+        unlock(c);
+    }
+    if (evictions != NULL)
+        *evictions = e;
+    if (refused != NULL)
+        *refused = r;
+}
+
 void ap_profile_cache_clear(ap_profile_cache *c)
 {
-    for (int i = 0; c != NULL && i < AP_PROFILE_CACHE_SLOTS; i++) {
-        ap_profile *p = atomic_exchange_explicit(&c->slot[i], NULL, memory_order_acq_rel);
-        ap_profile_free(p);
+    if (c == NULL)
+        return;
+    ap_profile *drop[AP_PROFILE_CACHE_SLOTS];
+    lock(c);
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
+        drop[i] = c->slot[i];
+        c->slot[i] = NULL;
+        c->hits[i] = 0;
+        c->used[i] = 0;
     }
+    unlock(c);
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++)
+        ap_profile_release(drop[i]);
 }

@@ -76,6 +76,8 @@ typedef struct ap_profile {
     uint32_t dropped;            /* edges dropped because their sweep exceeds 31 cells */
     size_t bytes;                /* memory held (struct + edges + rows) */
     double build_seconds;        /* wall time of the build */
+    atomic_uint refs;            /* references (ap_profile_get's callers and the cache's own; 1 after a
+                                  * build): the one mutable field, dropped with ap_profile_release */
 } ap_profile;
 
 /* Check a key: radius finite in [0, AP_MAX_UNIT_RADIUS], turning radius finite in (0, AP_MAX_TURNING_RADIUS]
@@ -103,35 +105,63 @@ double ap_profile_heading(int h, int H);
 
 #define AP_PROFILE_CACHE_SLOTS 32
 
-/* A bounded cache of built profiles. Lock-free publish with C11 atomics, so planner/ needs no threads or
- * mutexes and any number of worker threads may look up and insert at once: a slot goes from NULL to a
- * profile exactly once (compare-and-swap, release) and is read with acquire loads, so a reader sees a
- * fully built, immutable table. Profiles are never evicted while the cache lives (no reader can hold a
- * dangling pointer, which an LRU would need reference counts or locks to prevent); when all slots are taken
- * the caller gets a private build it must free (refuse-when-full, the work done per query). Two threads
- * missing the same key at once may both build it; the loser frees its copy and uses the winner's. */
+/* A bounded LRU cache of built profiles, shared by every worker thread. A small spin lock (C11 atomic_flag,
+ * so planner/ needs no thread library) guards the slots for a few loads and stores per lookup; a build never
+ * runs under it. Profiles are reference-counted, so evicting the least recently used one while a search
+ * still reads it is safe: the search's reference keeps it alive until ap_profile_release.
+ * Why an admission hook: without one, any client could fill the cache with profiles nobody else uses and
+ * evict everyone else's (a client sending 32 distinct unit shapes a second would make every other query
+ * rebuild its tables). The server gives each query a hook that asks the client's budget (server/budget.h);
+ * a refused build still answers the query, with a private profile that is not cached.
+ * Zero-initialised storage is an empty cache. */
 typedef struct ap_profile_cache {
-    _Atomic(ap_profile *) slot[AP_PROFILE_CACHE_SLOTS];
-    atomic_uint_fast64_t hits[AP_PROFILE_CACHE_SLOTS]; /* lookups slot i answered (relaxed counters) */
-    atomic_uint_fast64_t build_ns;                      /* wall time of every build ap_profile_get ran */
-    atomic_uint_fast64_t builds;                        /* number of those builds */
+    atomic_flag lock;                    /* guards slot, used, hits, tick, evictions, refused */
+    ap_profile *slot[AP_PROFILE_CACHE_SLOTS];
+    uint64_t used[AP_PROFILE_CACHE_SLOTS]; /* tick of slot i's last lookup or insertion (LRU order) */
+    uint64_t hits[AP_PROFILE_CACHE_SLOTS]; /* lookups slot i answered since its profile was inserted */
+    uint64_t tick;
+    uint64_t evictions;                  /* profiles dropped to make room for a new one */
+    uint64_t refused;                    /* builds kept private because the admission hook said no */
+    atomic_uint_fast64_t build_ns;       /* wall time of every build ap_profile_get ran */
+    atomic_uint_fast64_t builds;         /* number of those builds */
 } ap_profile_cache;
+
+/* The admission hook: may a build that finds the cache full evict its least recently used profile?
+ * Called at most once per lookup, on the looking-up thread, without the cache's lock held; fn must be
+ * thread-safe. */
+typedef struct ap_profile_admit {
+    bool (*fn)(void *arg);
+    void *arg;
+} ap_profile_admit;
+
+/* Where the profile ap_profile_get_until returned came from. */
+typedef enum ap_profile_source {
+    AP_PROFILE_HIT = 0,  /* already cached */
+    AP_PROFILE_CACHED,   /* built and put in a free slot */
+    AP_PROFILE_EVICTED,  /* built and put in the least recently used slot, whose profile was dropped */
+    AP_PROFILE_PRIVATE   /* built and not cached (no cache, or the admission hook refused an eviction) */
+} ap_profile_source;
 
 /* The process-wide cache used when a query names none (zero-initialised static storage). */
 ap_profile_cache *ap_profile_cache_default(void);
 
-/* Look up key k in cache c (built and published on a miss; c may be NULL = no caching). On success sets
- * *out and *owned: owned = true means the profile is private (cache full or NULL) and the caller must
- * ap_profile_free it; otherwise the cache owns it until ap_profile_cache_clear. Returns AP_OK or as
- * ap_profile_build. Thread-safe (lock-free). Also the way to preload profiles from the configuration.
- * Counts a hit on the slot when the key was already cached, and adds every build's time to c->build_ns
- * (private builds and builds that lost a publishing race included). */
-int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out, bool *owned);
+/* Look up key k in cache c (c may be NULL = no caching), building the profile on a miss within deadline_ns
+ * (ap_profile_build_until; 0 = none) and caching it: in a free slot, else in place of the least recently
+ * used profile when admit is NULL or admit->fn(admit->arg) says yes, else not at all (a private profile).
+ * On AP_OK *out holds one reference for the caller, who must ap_profile_release it (whatever the source),
+ * and *src (if non-NULL) says where it came from. Returns AP_OK, or as ap_profile_build_until
+ * (AP_E_INVALID_REQUEST, AP_E_NOMEM, AP_TIMEOUT: nothing cached, *out NULL). A cached profile is returned
+ * whatever the deadline. Counts hits per slot, evictions, refusals and every build's time (builds that lost
+ * a race to publish the same key included). Thread-safe. Also the way to preload profiles from the
+ * configuration. */
+int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns,
+                         const ap_profile_admit *admit, const ap_profile **out, ap_profile_source *src);
 
-/* ap_profile_get whose build (on a miss) honours deadline_ns as ap_profile_build_until: AP_TIMEOUT, and
- * nothing published, when it passes first. A cached profile is returned whatever the deadline. */
-int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns, const ap_profile **out,
-                         bool *owned);
+/* ap_profile_get_until with no deadline and no admission hook. */
+int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out);
+
+/* Drop one reference to p (from ap_profile_get*); the last one frees it. NULL is ignored. Thread-safe. */
+void ap_profile_release(const ap_profile *p);
 
 /* Number of profiles in the cache and the bytes they hold. Thread-safe. */
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes);
@@ -146,17 +176,19 @@ typedef struct ap_profile_info {
     int S;                 /* mask half-width, cells */
 } ap_profile_info;
 
-/* Describe up to cap cached profiles in publication order into out (may be NULL when cap is 0); returns
- * how many are cached (may exceed cap). Thread-safe (acquire loads; a profile published meanwhile may or
- * may not be listed). */
+/* Describe up to cap cached profiles in slot order into out (may be NULL when cap is 0); returns how many
+ * are cached (may exceed cap). Thread-safe (a consistent snapshot under the cache's lock). */
 size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t cap);
 
 /* Total wall time in seconds of every build ap_profile_get ran on c (monotonic: a Prometheus counter), and
  * in *builds (may be NULL) their number. Thread-safe. */
 double ap_profile_cache_build_seconds(ap_profile_cache *c, uint64_t *builds);
 
-/* Free every cached profile and empty the cache (counters kept). Not thread-safe: only when no search runs
- * (shutdown). */
+/* Profiles evicted and builds refused admission so far (monotonic: Prometheus counters). Thread-safe. */
+void ap_profile_cache_counts(ap_profile_cache *c, uint64_t *evictions, uint64_t *refused);
+
+/* Drop the cache's reference to every cached profile and empty the cache (counters kept); profiles still
+ * held by a search live until it releases them. Thread-safe. */
 void ap_profile_cache_clear(ap_profile_cache *c);
 
 #endif

@@ -157,6 +157,58 @@ START_TEST(check_config_profiles)
 }
 END_TEST
 
+/* The profile cache is an LRU with a per-client eviction budget: with a budget of 1 a minute, the client
+ * that filled all 32 slots may evict once; its next new profile is built for its query alone (the answer
+ * is still right) and counted as refused, and the cache keeps 32 profiles. */
+START_TEST(profile_cache_evicts_within_client_budget)
+{
+    ap_srv s;
+    const char *const env[] = {"ARCPATH_PROFILE_EVICTIONS_PER_MINUTE=1", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    double first_len = -1.0;
+    for (int i = 0; i < 34; i++) {
+        char q[512];
+        /* 34 distinct turning radii, one Directional8 profile each; a goal reachable for all of them */
+        snprintf(q, sizeof q,
+                 "{\"map\":\"arena\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0},\"goal\":{\"x\":12.5,"
+                 "\"y\":5.5,\"heading\":0},\"unit\":{\"turning_radius\":%.5f},"
+                 "\"search\":{\"algorithm\":\"directional8\"}}",
+                 1.0 + 0.03125 * i);
+        ap_resp r;
+        ck_assert_int_eq(ap_post(&s, "/v1/path", q, &r), 0);
+        ck_assert_msg(r.status == 200, "query %d: status %ld: %s", i, r.status, r.body);
+        json_t *j = ap_resp_json(&r);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+        /* a straight run east: every profile finds the same 7-tile line */
+        double len = json_number_value(json_object_get(j, "length"));
+        if (first_len < 0)
+            first_len = len;
+        ck_assert_double_eq_tol(len, 7.0, 1e-9);
+        json_decref(j);
+        ap_resp_free(&r);
+
+        ap_resp m;
+        ck_assert_int_eq(ap_http(&s, "GET", "/metrics", NULL, 0, NULL, &m), 0);
+        double ev = ap_metric(m.body, "arcpath_profile_evictions_total", "");
+        double ref = ap_metric(m.body, "arcpath_profile_refused_total", "");
+        double cached = ap_metric(m.body, "arcpath_profiles_cached", "");
+        ap_resp_free(&m);
+        ck_assert_double_eq(cached, i < 32 ? i + 1 : 32);
+        ck_assert_double_eq(ev, i < 32 ? 0 : 1);
+        ck_assert_double_eq(ref, i < 33 ? 0 : 1);
+    }
+    /* the evicted one was the least recently used: the first profile built */
+    json_t *list = get_profiles(&s);
+    ck_assert_int_eq(json_integer_value(json_object_get(list, "count")), 32);
+    ck_assert_ptr_null(find_profile(json_object_get(list, "profiles"), 0.0, 1.0, 8, 8, false));
+    ck_assert_ptr_nonnull(find_profile(json_object_get(list, "profiles"), 0.0, 1.03125, 8, 8, false));
+    ck_assert_ptr_nonnull(find_profile(json_object_get(list, "profiles"), 0.0, 1.0 + 0.03125 * 32, 8, 8, false));
+    ck_assert_ptr_null(find_profile(json_object_get(list, "profiles"), 0.0, 1.0 + 0.03125 * 33, 8, 8, false));
+    json_decref(list);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 Suite *profiles_suite(void)
 {
     Suite *s = suite_create("profiles");
@@ -165,6 +217,7 @@ Suite *profiles_suite(void)
     tcase_add_test(tc, turning_query_creates_profile);
     tcase_add_test(tc, preloaded_profile_listed_before_any_query);
     tcase_add_test(tc, check_config_profiles);
+    tcase_add_test(tc, profile_cache_evicts_within_client_budget);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,4 +1,4 @@
-/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route). */
+/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, HTTP conventions). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -7,6 +7,8 @@ Suite *route_suite(void);
 Suite *registry_suite(void);
 Suite *lanes_suite(void);
 Suite *curve_route_suite(void);
+Suite *budget_suite(void);
+Suite *conventions_suite(void);
 
 int main(void)
 {
@@ -15,6 +17,8 @@ int main(void)
     srunner_add_suite(sr, registry_suite());
     srunner_add_suite(sr, lanes_suite());
     srunner_add_suite(sr, curve_route_suite());
+    srunner_add_suite(sr, budget_suite());
+    srunner_add_suite(sr, conventions_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -93,14 +93,100 @@ START_TEST(test_profile_tables)
     /* The cache publishes one profile per key. */
     ap_profile_cache c = {0};
     const ap_profile *a1, *a2;
-    bool o1, o2;
-    ck_assert_int_eq(ap_profile_get(&c, &k, &a1, &o1), AP_OK);
-    ck_assert_int_eq(ap_profile_get(&c, &k, &a2, &o2), AP_OK);
-    ck_assert(!o1 && !o2);
+    ck_assert_int_eq(ap_profile_get(&c, &k, &a1), AP_OK);
+    ck_assert_int_eq(ap_profile_get(&c, &k, &a2), AP_OK);
     ck_assert_ptr_eq(a1, a2);
+    ck_assert_uint_eq(atomic_load(&a1->refs), 3); /* the cache's and the two callers' */
     size_t bytes;
     ck_assert_uint_eq(ap_profile_cache_stats(&c, &bytes), 1);
     ck_assert_uint_gt(bytes, 1000);
+    ap_profile_release(a1);
+    ap_profile_release(a2);
+    ap_profile_cache_clear(&c);
+}
+END_TEST
+
+/* Admission hook of the LRU test: says what *arg says, and counts the calls. */
+static int admit_calls;
+static bool admit_if(void *arg)
+{
+    admit_calls++;
+    return *(bool *)arg;
+}
+
+/* Key number i: distinct turning radii, cheap to build (Directional8, 8 headings). */
+static ap_profile_key lru_key(int i)
+{
+    ap_profile_key k = {0.0, 1.0 + 0.0625 * i, 8, 8, false};
+    return k;
+}
+
+/* The cache keeps the most recently used profiles: once full, a new key evicts the least recently used
+ * one, if the admission hook allows; refused builds answer with a private profile. A profile evicted while
+ * a caller still holds it stays valid (reference counts; ASan would catch a use after free). */
+START_TEST(test_profile_cache_lru)
+{
+    ap_profile_cache c = {0};
+    const ap_profile *held = NULL, *p;
+    ap_profile_source src;
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
+        ap_profile_key k = lru_key(i);
+        ck_assert_int_eq(ap_profile_get_until(&c, &k, 0, NULL, &p, &src), AP_OK);
+        ck_assert_int_eq(src, AP_PROFILE_CACHED);
+        if (i == 1)
+            held = p; /* key 1 stays referenced by "a search" */
+        else
+            ap_profile_release(p);
+    }
+    ck_assert_uint_eq(ap_profile_cache_stats(&c, NULL), AP_PROFILE_CACHE_SLOTS);
+    /* touch key 0, so key 1 is now the least recently used */
+    ap_profile_key k0 = lru_key(0);
+    ck_assert_int_eq(ap_profile_get_until(&c, &k0, 0, NULL, &p, &src), AP_OK);
+    ck_assert_int_eq(src, AP_PROFILE_HIT);
+    ap_profile_release(p);
+
+    /* a refused admission: private profile, nothing evicted, the hook asked once */
+    bool no = false, yes = true;
+    ap_profile_admit deny = {admit_if, &no}, allow = {admit_if, &yes};
+    ap_profile_key kn = lru_key(AP_PROFILE_CACHE_SLOTS);
+    admit_calls = 0;
+    ck_assert_int_eq(ap_profile_get_until(&c, &kn, 0, &deny, &p, &src), AP_OK);
+    ck_assert_int_eq(src, AP_PROFILE_PRIVATE);
+    ck_assert_int_eq(admit_calls, 1);
+    ck_assert_double_eq(p->key.turning_radius, kn.turning_radius);
+    ap_profile_release(p);
+    uint64_t ev, ref;
+    ap_profile_cache_counts(&c, &ev, &ref);
+    ck_assert_uint_eq(ev, 0);
+    ck_assert_uint_eq(ref, 1);
+
+    /* an admitted one evicts key 1 (the least recently used), which the holder can still read */
+    ck_assert_int_eq(ap_profile_get_until(&c, &kn, 0, &allow, &p, &src), AP_OK);
+    ck_assert_int_eq(src, AP_PROFILE_EVICTED);
+    ap_profile_release(p);
+    ap_profile_cache_counts(&c, &ev, &ref);
+    ck_assert_uint_eq(ev, 1);
+    ck_assert_uint_eq(ap_profile_cache_stats(&c, NULL), AP_PROFILE_CACHE_SLOTS);
+    ck_assert_double_eq(held->key.turning_radius, lru_key(1).turning_radius);
+    ck_assert_uint_eq(atomic_load(&held->refs), 1); /* only the holder's now */
+    ap_profile_key k1 = lru_key(1);
+    ap_profile_info info[AP_PROFILE_CACHE_SLOTS];
+    size_t n = ap_profile_cache_list(&c, info, AP_PROFILE_CACHE_SLOTS);
+    ck_assert_uint_eq(n, AP_PROFILE_CACHE_SLOTS);
+    for (size_t i = 0; i < n; i++)
+        ck_assert(info[i].key.turning_radius != k1.turning_radius);
+    ap_profile_release(held);
+
+    /* key 0 (touched) survived; a free slot needs no admission */
+    ck_assert_int_eq(ap_profile_get_until(&c, &k0, 0, &deny, &p, &src), AP_OK);
+    ck_assert_int_eq(src, AP_PROFILE_HIT);
+    ap_profile_release(p);
+    ap_profile_cache_clear(&c);
+    admit_calls = 0;
+    ck_assert_int_eq(ap_profile_get_until(&c, &k1, 0, &deny, &p, &src), AP_OK);
+    ck_assert_int_eq(src, AP_PROFILE_CACHED);
+    ck_assert_int_eq(admit_calls, 0);
+    ap_profile_release(p);
     ap_profile_cache_clear(&c);
 }
 END_TEST
@@ -749,6 +835,7 @@ Suite *directional_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profile_tables);
+    tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_masks_exact);
     tcase_add_test(tc, test_segment_cells_exact);
     tcase_add_test(tc, test_figure8_turn);

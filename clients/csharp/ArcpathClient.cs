@@ -1,0 +1,242 @@
+// A small client for arcpath's POST /v1/path: HttpClient (async) and DataContractJsonSerializer, both in
+// modern .NET and in Mono; no packages. See README.md beside this file.
+//
+// Errors throw ArcpathException {HttpStatus, Code, Message, Field, Attempts}: the wire error of an HTTP
+// error status (README "Errors"), or Code "transport" (no answer, HttpStatus 0) or "bad_answer" (a body
+// that is not arcpath's JSON). A 503 with Retry-After (the server's "overloaded") is retried after the
+// advertised delay: at most MaxAttempts requests per call, at most MaxRetryWait per wait.
+// Thread safety: one ArcpathClient may serve concurrent calls (HttpClient does); set the properties first.
+using System;
+using System.IO;
+using System.Net.Http;
+using System.Runtime.Serialization;
+using System.Runtime.Serialization.Json;
+using System.Text;
+using System.Threading.Tasks;
+
+namespace Arcpath
+{
+    /// <summary>x = column, y = row (tiles); Heading in radians from +x toward +y, sent when set.</summary>
+    [DataContract]
+    public sealed class Pose
+    {
+        [DataMember(Name = "x", Order = 0)] public double X;
+        [DataMember(Name = "y", Order = 1)] public double Y;
+        [DataMember(Name = "heading", Order = 2, EmitDefaultValue = false)] public double? Heading;
+        public Pose() { }
+        public Pose(double x, double y, double? heading = null) { X = x; Y = y; Heading = heading; }
+    }
+
+    /// <summary>The unit: a configured kind, disc radius or square size, the terrains it may enter
+    /// (ground, swamp, water, trees), turning radius in tiles; members left null take the kind's, else the
+    /// server's defaults.</summary>
+    [DataContract]
+    public sealed class Unit
+    {
+        [DataMember(Name = "kind", EmitDefaultValue = false)] public string Kind;
+        [DataMember(Name = "radius", EmitDefaultValue = false)] public double? Radius;
+        [DataMember(Name = "size", EmitDefaultValue = false)] public int? Size;
+        [DataMember(Name = "capability", EmitDefaultValue = false)] public string[] Capability;
+        [DataMember(Name = "turning_radius", EmitDefaultValue = false)] public double? TurningRadius;
+        [DataMember(Name = "reverse", EmitDefaultValue = false)] public bool? Reverse;
+    }
+
+    /// <summary>Search options; null members take the server's defaults.</summary>
+    [DataContract]
+    public sealed class Search
+    {
+        [DataMember(Name = "algorithm", EmitDefaultValue = false)] public string Algorithm;
+        [DataMember(Name = "connectivity", EmitDefaultValue = false)] public int? Connectivity;
+        [DataMember(Name = "smoothing", EmitDefaultValue = false)] public string Smoothing;
+    }
+
+    /// <summary>A POST /v1/path body (README "POST /v1/path").</summary>
+    [DataContract]
+    public sealed class PathRequest
+    {
+        [DataMember(Name = "map", Order = 0)] public string Map;
+        [DataMember(Name = "start", Order = 1)] public Pose Start;
+        [DataMember(Name = "goal", Order = 2)] public Pose Goal;
+        [DataMember(Name = "unit", Order = 3, EmitDefaultValue = false)] public Unit Unit;
+        [DataMember(Name = "search", Order = 4, EmitDefaultValue = false)] public Search Search;
+        [DataMember(Name = "deadline_ms", Order = 5, EmitDefaultValue = false)] public int? DeadlineMs;
+    }
+
+    /// <summary>A line or an arc; arc members are null on lines. Points are [x, y].</summary>
+    [DataContract]
+    public sealed class Segment
+    {
+        [DataMember(Name = "type")] public string Type;
+        [DataMember(Name = "start")] public double[] Start;
+        [DataMember(Name = "end")] public double[] End;
+        [DataMember(Name = "length")] public double Length;
+        [DataMember(Name = "heading")] public double? Heading;
+        [DataMember(Name = "center")] public double[] Center;
+        [DataMember(Name = "radius")] public double? Radius;
+        [DataMember(Name = "start_heading")] public double? StartHeading;
+        [DataMember(Name = "sweep")] public double? Sweep;
+        [DataMember(Name = "reverse")] public bool? Reverse;
+    }
+
+    [DataContract]
+    public sealed class Stats
+    {
+        [DataMember(Name = "expanded")] public long Expanded;
+        [DataMember(Name = "lane")] public string Lane;
+        [DataMember(Name = "queue_us")] public long? QueueUs;
+        [DataMember(Name = "search_us")] public long? SearchUs;
+    }
+
+    /// <summary>A 200 answer: Status "ok", "no_path" (with Reason) or "timeout"; figures are null unless ok.</summary>
+    [DataContract]
+    public sealed class PathAnswer
+    {
+        [DataMember(Name = "status")] public string Status;
+        [DataMember(Name = "map")] public string Map;
+        [DataMember(Name = "reason")] public string Reason;
+        [DataMember(Name = "grid_cost")] public double? GridCost;
+        [DataMember(Name = "length")] public double? Length;
+        [DataMember(Name = "clear")] public bool? Clear;
+        [DataMember(Name = "waypoints")] public double[][] Waypoints;
+        [DataMember(Name = "segments")] public Segment[] Segments;
+        [DataMember(Name = "stats")] public Stats Stats;
+    }
+
+    [DataContract]
+    internal sealed class WireError
+    {
+        [DataMember(Name = "code")] public string Code;
+        [DataMember(Name = "message")] public string Message;
+        [DataMember(Name = "field")] public string Field;
+    }
+
+    [DataContract]
+    internal sealed class ErrorBody
+    {
+        [DataMember(Name = "error")] public WireError Error;
+    }
+
+    /// <summary>An API or transport error; Code is the stable wire code ("unknown_map", "invalid_request", ...).</summary>
+    public sealed class ArcpathException : Exception
+    {
+        public int HttpStatus { get; private set; }
+        public string Code { get; private set; }
+        public string Field { get; private set; }
+        public int Attempts { get; private set; }
+
+        public ArcpathException(int httpStatus, string code, string message, string field, int attempts)
+            : base(message)
+        {
+            HttpStatus = httpStatus; Code = code; Field = field ?? ""; Attempts = attempts;
+        }
+    }
+
+    /// <summary>Client for the server at a base URL ("http://127.0.0.1:8080"). Dispose it when done.</summary>
+    public sealed class ArcpathClient : IDisposable
+    {
+        private readonly HttpClient http;
+        private readonly Uri pathUri;
+
+        /// <summary>Requests per call, 1 + the 503 retries (default 3, clamped to 1 … 10).</summary>
+        public int MaxAttempts { get; set; }
+        /// <summary>The longest wait before a retry (default 10 s; the server asks for 1 s).</summary>
+        public TimeSpan MaxRetryWait { get; set; }
+
+        public ArcpathClient(string baseUrl, TimeSpan timeout)
+        {
+            if (string.IsNullOrEmpty(baseUrl)) throw new ArgumentException("baseUrl must not be empty");
+            pathUri = new Uri(baseUrl.TrimEnd('/') + "/v1/path");
+            http = new HttpClient();
+            http.Timeout = timeout;
+            MaxAttempts = 3;
+            MaxRetryWait = TimeSpan.FromSeconds(10);
+        }
+
+        /// <summary>The main query: map id, start, goal and (optional) unit and search options.</summary>
+        public Task<PathAnswer> PathAsync(PathRequest request)
+        {
+            return PathAsync(ToJson(request));
+        }
+
+        /// <summary>POST a complete /v1/path body given as JSON text; returns the parsed 200 answer.</summary>
+        public async Task<PathAnswer> PathAsync(string jsonRequest)
+        {
+            int attempts = Math.Min(Math.Max(MaxAttempts, 1), 10);
+            for (int attempt = 1; ; attempt++)
+            {
+                int status;
+                string body;
+                TimeSpan? retryAfter = null;
+                try
+                {
+                    using (var content = new StringContent(jsonRequest, Encoding.UTF8, "application/json"))
+                    using (var res = await http.PostAsync(pathUri, content).ConfigureAwait(false))
+                    {
+                        status = (int)res.StatusCode;
+                        body = await res.Content.ReadAsStringAsync().ConfigureAwait(false);
+                        if (res.Headers.RetryAfter != null) retryAfter = res.Headers.RetryAfter.Delta;
+                    }
+                }
+                catch (HttpRequestException e)
+                {
+                    throw new ArcpathException(0, "transport", Innermost(e).Message, "", attempt);
+                }
+                catch (TaskCanceledException)
+                {
+                    throw new ArcpathException(0, "transport", "the request timed out", "", attempt);
+                }
+                if (status == 200)
+                {
+                    var answer = FromJson<PathAnswer>(body);
+                    if (answer == null || answer.Status == null)
+                        throw new ArcpathException(200, "bad_answer", "the 200 answer is not a JSON object with a status", "", attempt);
+                    return answer;
+                }
+                var err = FromJson<ErrorBody>(body);
+                var error = err != null && err.Error != null && err.Error.Code != null
+                    ? new ArcpathException(status, err.Error.Code, err.Error.Message ?? "", err.Error.Field, attempt)
+                    : new ArcpathException(status, "bad_answer", "HTTP " + status + " without an arcpath error body", "", attempt);
+                if (status != 503 || retryAfter == null || attempt >= attempts) throw error;
+                var wait = retryAfter.Value < MaxRetryWait ? retryAfter.Value : MaxRetryWait;
+                if (wait > TimeSpan.Zero) await Task.Delay(wait).ConfigureAwait(false);
+            }
+        }
+
+        public void Dispose()
+        {
+            http.Dispose();
+        }
+
+        private static Exception Innermost(Exception e)
+        {
+            while (e.InnerException != null) e = e.InnerException;
+            return e;
+        }
+
+        private static string ToJson<T>(T value)
+        {
+            var serializer = new DataContractJsonSerializer(typeof(T));
+            using (var stream = new MemoryStream())
+            {
+                serializer.WriteObject(stream, value);
+                return Encoding.UTF8.GetString(stream.ToArray());
+            }
+        }
+
+        /// <summary>The parsed body, or null when it is not JSON of that shape.</summary>
+        private static T FromJson<T>(string json) where T : class
+        {
+            try
+            {
+                var serializer = new DataContractJsonSerializer(typeof(T));
+                using (var stream = new MemoryStream(Encoding.UTF8.GetBytes(json)))
+                {
+                    return serializer.ReadObject(stream) as T;
+                }
+            }
+            catch (SerializationException) { return null; }
+            catch (InvalidCastException) { return null; }
+            catch (System.Xml.XmlException) { return null; }
+        }
+    }
+}

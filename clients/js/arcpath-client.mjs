@@ -1,0 +1,82 @@
+// A small client for arcpath's POST /v1/path: Node >= 18 (global fetch), no npm dependencies.
+// Types for TypeScript users: arcpath-client.d.ts beside this file.
+//
+//   import { ArcpathClient, ArcpathError } from './arcpath-client.mjs';
+//   const client = new ArcpathClient('http://127.0.0.1:8080');
+//   const answer = await client.pathQuery({ map: 'arena', start: { x: 3.5, y: 3.5 }, goal: { x: 90.5, y: 88.5 } });
+//
+// Errors reject with ArcpathError {httpStatus, code, message, field, attempts}: the wire error of an HTTP
+// error status (README "Errors"), or code "transport" (no answer, httpStatus 0) or "bad_answer" (not
+// arcpath's JSON). A 503 with Retry-After (the server's "overloaded") is retried after the advertised
+// delay: at most maxAttempts requests per call, at most maxRetryWaitMs per wait.
+// A client keeps no per-call state: one instance may serve concurrent calls.
+
+/** An error of the API or of the transport; `code` is the stable wire code. */
+export class ArcpathError extends Error {
+  constructor(httpStatus, code, message, field = '', attempts = 1) {
+    super(message);
+    this.name = 'ArcpathError';
+    this.httpStatus = httpStatus;
+    this.code = code;
+    this.field = field;
+    this.attempts = attempts;
+  }
+}
+
+export class ArcpathClient {
+  /**
+   * @param baseUrl the server, e.g. "http://127.0.0.1:8080"
+   * @param options timeoutMs per request (10000), maxAttempts per call (3, 1 … 10), maxRetryWaitMs (10000)
+   */
+  constructor(baseUrl, { timeoutMs = 10000, maxAttempts = 3, maxRetryWaitMs = 10000 } = {}) {
+    if (!baseUrl) throw new TypeError('baseUrl must not be empty');
+    this.pathUrl = `${String(baseUrl).replace(/\/+$/, '')}/v1/path`;
+    this.timeoutMs = timeoutMs;
+    this.maxAttempts = Math.min(Math.max(Math.trunc(maxAttempts), 1), 10);
+    this.maxRetryWaitMs = Math.max(maxRetryWaitMs, 0);
+  }
+
+  /** POST one /v1/path body (an object); resolves with the 200 answer (status ok, no_path or timeout). */
+  async path(request) {
+    const body = JSON.stringify(request);
+    for (let attempt = 1; ; attempt++) {
+      let res, text;
+      try {
+        res = await fetch(this.pathUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        text = await res.text();
+      } catch (e) {
+        throw new ArcpathError(0, 'transport', String(e.cause?.message ?? e.message), '', attempt);
+      }
+      let json;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      if (res.status === 200) {
+        if (json === null || typeof json !== 'object' || typeof json.status !== 'string') {
+          throw new ArcpathError(200, 'bad_answer', 'the 200 answer is not a JSON object with a status', '', attempt);
+        }
+        return json;
+      }
+      const err = json?.error;
+      const error = typeof err?.code === 'string'
+        ? new ArcpathError(res.status, err.code, err.message ?? '', err.field ?? '', attempt)
+        : new ArcpathError(res.status, 'bad_answer', `HTTP ${res.status} without an arcpath error body`, '', attempt);
+      const retryAfter = res.headers.get('retry-after');
+      const wait = retryAfter === null ? NaN : Number(retryAfter);
+      if (res.status !== 503 || !Number.isFinite(wait) || attempt >= this.maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(wait, 0) * 1000, this.maxRetryWaitMs)));
+    }
+  }
+
+  /** The main query as named members: {map, start, goal, unit?, search?, ...any other /v1/path member}. */
+  pathQuery({ map, start, goal, ...rest }) {
+    return this.path({ map, start, goal, ...rest });
+  }
+}

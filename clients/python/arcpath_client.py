@@ -1,0 +1,136 @@
+"""A small client for arcpath's POST /v1/path, standard library only (urllib.request, json).
+
+    from arcpath_client import ArcpathClient, ArcpathError
+    client = ArcpathClient("http://127.0.0.1:8080")
+    answer = client.path_query("arena", start=(3.5, 3.5), goal=(90.5, 88.5))
+    print(answer["status"], answer["length"], len(answer["segments"]))
+
+Errors are raised as typed exceptions carrying the wire error (README "Errors"):
+ApiError (an HTTP error status: http_status, code, message, field), TransportError (no answer) and
+BadAnswerError (an answer that is not arcpath's JSON), all subclasses of ArcpathError.
+A 503 with Retry-After (the server's "overloaded") is retried after the advertised delay: at most
+max_attempts requests per call and at most max_retry_wait seconds per wait.
+
+A client holds no connection and no mutable state after construction: one instance may be shared by
+threads.
+"""
+import json
+import time
+import urllib.error
+import urllib.request
+
+__all__ = ["ArcpathClient", "ArcpathError", "ApiError", "TransportError", "BadAnswerError"]
+
+
+class ArcpathError(Exception):
+    """Base of the client's errors: http_status (0 when no answer arrived), code, message, field, attempts."""
+
+    def __init__(self, http_status, code, message, field="", attempts=1):
+        super().__init__(f"{http_status} {code}: {message}" + (f" (field: {field})" if field else ""))
+        self.http_status = http_status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.attempts = attempts
+
+
+class ApiError(ArcpathError):
+    """The server answered an HTTP error status with {"error": {"code", "message", "field"}}."""
+
+
+class TransportError(ArcpathError):
+    """No answer: connection refused, timeout, DNS (code "transport")."""
+
+
+class BadAnswerError(ArcpathError):
+    """An answer that is not arcpath's JSON (code "bad_answer")."""
+
+
+class ArcpathClient:
+    """Client for the server at base_url ("http://127.0.0.1:8080").
+
+    timeout: seconds per request (connect and answer); max_attempts: requests per call (1 + the 503
+    retries, 1 … 10); max_retry_wait: the longest sleep, seconds, before a retry (the server asks for 1).
+    """
+
+    def __init__(self, base_url, timeout=10.0, max_attempts=3, max_retry_wait=10.0):
+        if not base_url:
+            raise ValueError("base_url must not be empty")
+        self.path_url = base_url.rstrip("/") + "/v1/path"
+        self.timeout = timeout
+        self.max_attempts = min(max(int(max_attempts), 1), 10)
+        self.max_retry_wait = max(float(max_retry_wait), 0.0)
+
+    def path(self, request):
+        """POST one /v1/path body (a dict) and return the 200 answer as a dict.
+
+        The answer's "status" is "ok", "no_path" or "timeout" (README "POST /v1/path"); raises ApiError,
+        TransportError or BadAnswerError otherwise.
+        """
+        body = json.dumps(request).encode("utf-8")
+        for attempt in range(1, self.max_attempts + 1):
+            req = urllib.request.Request(self.path_url, data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    return self._parse_answer(resp.status, resp.read(), attempt)
+            except urllib.error.HTTPError as e:
+                error = self._parse_error(e.code, e.read(), attempt)
+                wait = self._retry_after(e)
+                if e.code != 503 or wait is None or attempt == self.max_attempts:
+                    raise error from None
+                time.sleep(min(wait, self.max_retry_wait))
+            except (urllib.error.URLError, OSError) as e:
+                reason = getattr(e, "reason", e)
+                raise TransportError(0, "transport", str(reason), "", attempt) from None
+        raise AssertionError("unreachable")
+
+    def path_query(self, map, start, goal, unit=None, search=None, **extra):
+        """The main query as arguments: map id, start and goal as (x, y) or (x, y, heading) in tiles and
+        radians, unit as {"radius", "turning_radius", ...}, search as {"algorithm", ...}; any other
+        /v1/path member (deadline_ms, samples) by keyword. Returns and raises as path()."""
+        request = {"map": map, "start": _pose(start), "goal": _pose(goal)}
+        if unit is not None:
+            request["unit"] = unit
+        if search is not None:
+            request["search"] = search
+        request.update(extra)
+        return self.path(request)
+
+    @staticmethod
+    def _parse_answer(status, raw, attempt):
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not isinstance(answer.get("status"), str):
+            raise BadAnswerError(status, "bad_answer", "the 200 answer is not a JSON object with a status",
+                                 "", attempt)
+        return answer
+
+    @staticmethod
+    def _parse_error(status, raw, attempt):
+        try:
+            err = json.loads(raw).get("error")
+            return ApiError(status, err["code"], err.get("message", ""), err.get("field", ""), attempt)
+        except (ValueError, AttributeError, KeyError, TypeError):
+            return BadAnswerError(status, "bad_answer", f"HTTP {status} without an arcpath error body", "",
+                                  attempt)
+
+    @staticmethod
+    def _retry_after(http_error):
+        """Seconds from Retry-After (delta-seconds form), or None when absent or not a number."""
+        value = http_error.headers.get("Retry-After") if http_error.headers else None
+        try:
+            return max(float(value), 0.0) if value is not None else None
+        except ValueError:
+            return None
+
+
+def _pose(p):
+    if isinstance(p, dict):
+        return p
+    pose = {"x": p[0], "y": p[1]}
+    if len(p) > 2:
+        pose["heading"] = p[2]
+    return pose

@@ -1,0 +1,63 @@
+"""A stand-in arcpath for the clients' 503 retry check (tests/clients/run.sh), on the standard library's
+http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then serves until killed:
+
+- POST /v1/path with map "always_busy": always 503 overloaded with Retry-After: 0;
+- any other POST /v1/path: 503 overloaded (Retry-After: 0) and 200 with ANSWER in turn, starting with 503,
+  so a client that retries once gets the answer;
+- GET /count: the number of POSTs so far, as text.
+"""
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ANSWER = {"status": "ok", "map": "arena", "grid_cost": 2.0, "length": 2.0, "clear": True,
+          "waypoints": [[3.5, 3.5], [5.5, 3.5]],
+          "segments": [{"type": "line", "start": [3.5, 3.5], "end": [5.5, 3.5], "heading": 0.0, "length": 2.0}],
+          "stats": {"expanded": 3, "lane": "fast", "queue_us": 0, "search_us": 1}}
+OVERLOADED = {"error": {"code": "overloaded", "message": "the server is overloaded; retry later"}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    posts = 0   # every POST
+    others = 0  # POSTs of a map other than always_busy: odd ones get the 503
+
+    def send(self, status, body, retry_after=False):
+        data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if retry_after:
+            self.send_header("Retry-After", "0")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        if self.path == "/count":
+            self.send(200, str(Handler.posts))
+        else:
+            self.send(404, {"error": {"code": "not_found", "message": "no such route"}})
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        Handler.posts += 1
+        if self.path != "/v1/path":
+            self.send(404, {"error": {"code": "not_found", "message": "no such route"}})
+            return
+        try:
+            map_id = json.loads(body).get("map")
+        except ValueError:
+            map_id = None
+        if map_id != "always_busy":
+            Handler.others += 1
+        if map_id == "always_busy" or Handler.others % 2 == 1:
+            self.send(503, OVERLOADED, retry_after=True)
+        else:
+            self.send(200, ANSWER)
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()

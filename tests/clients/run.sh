@@ -1,0 +1,184 @@
+#!/bin/sh
+# The clients in clients/ (C, Python, JavaScript, C#) against a live arcpathd ($ARCPATHD, default
+# build/arcpathd, serving config/maps on a free 127.0.0.1 port) and against busy_stub.py (a stand-in that
+# answers 503 overloaded with Retry-After). For each client's example program:
+#   - the README's first query (arena, (3.5, 3.5) → (90.5, 88.5)) prints the answer curl gets for the same
+#     body: status, length and grid_cost (the same doubles), the number of segments and clear;
+#   - an unknown map prints the client's typed error: HTTP 404, code unknown_map, the server's message,
+#     field "map";
+#   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
+#   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error.
+# The C example is built by make ($(BUILD)/arcpath-client-example, beside $ARCPATHD); the C# one is compiled
+# here with Mono's mcs into $(BUILD)/csharp/. A missing toolchain is a FAIL naming what is missing (make deps
+# installs them all). Prints "ok"/"FAIL" lines and "N passed, N failed"; exit status non-zero on any failure.
+# Run by `make test` through tools/run-tests.sh.
+cd "$(dirname "$0")/../.." || exit 1
+ARCPATHD=${ARCPATHD:-build/arcpathd}
+BUILD=$(dirname "$ARCPATHD")
+QUERY='{"map":"arena","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
+UNKNOWN='{"map":"no_such_map","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
+export PYTHONDONTWRITEBYTECODE=1
+
+passed=0; failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for line in "$@"; do echo "     $line"; done; }
+
+missing=""
+[ -x "$ARCPATHD" ] || missing="$missing $ARCPATHD"
+command -v curl >/dev/null 2>&1 || missing="$missing curl"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+if [ -n "$missing" ]; then
+    fail "tests/clients: the harness needs:$missing (run: make deps && make)"
+    echo "$passed passed, $failed failed"
+    exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+server_pid=""; stub_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    [ -n "$stub_pid" ] && kill "$stub_pid" 2>/dev/null && wait "$stub_pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# canon: an example's (or curl's, through answer_lines) output with length and grid_cost as shortest
+# round-trip doubles, so "121.63058825805291" from %.17g, repr, String() and "R" compare equal.
+canon() {
+    python3 -c '
+import sys
+for line in sys.stdin.read().splitlines():
+    key, _, value = line.partition(" ")
+    if key in ("length", "grid_cost"):
+        value = repr(float(value))
+    print(key, value)
+'
+}
+# answer_lines: a /v1/path answer (JSON on stdin) as the examples print it.
+answer_lines() {
+    python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+print("status", a["status"]); print("length", repr(a["length"])); print("grid_cost", repr(a["grid_cost"]))
+print("segments", len(a["segments"])); print("clear", "true" if a["clear"] else "false")
+'
+}
+# error_line: an error body (JSON on stdin) and its HTTP status ($1) as the examples print it.
+error_line() {
+    python3 -c '
+import json, sys
+e = json.load(sys.stdin)["error"]
+print("error %s %s: %s (field: %s)" % (sys.argv[1], e["code"], e["message"], e.get("field", "")))
+' "$1"
+}
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# --- the live server and the stub --------------------------------------------------------------------
+port=$(free_port)
+base="http://127.0.0.1:$port"
+"$ARCPATHD" --listen "127.0.0.1:$port" --maps config/maps >"$tmp/server.log" 2>&1 &
+server_pid=$!
+i=0
+until curl -sf "$base/readyz" >/dev/null 2>&1; do
+    i=$((i + 1))
+    if [ $i -gt 600 ] || ! kill -0 "$server_pid" 2>/dev/null; then
+        fail "tests/clients: arcpathd did not become ready on $base" "$(tail -5 "$tmp/server.log")"
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+    sleep 0.05
+done
+curl -s "$base/v1/path" -d "$QUERY" | answer_lines >"$tmp/expect-answer" || echo "curl answer" >"$tmp/expect-answer"
+status=$(curl -s -o "$tmp/unknown.json" -w '%{http_code}' "$base/v1/path" -d "$UNKNOWN")
+error_line "$status" <"$tmp/unknown.json" >"$tmp/expect-unknown" 2>&1
+busy_answer='{"status":"ok","map":"arena","grid_cost":2.0,"length":2.0,"clear":true,"segments":[{}]}'
+echo "$busy_answer" | answer_lines >"$tmp/expect-busy"
+echo 'error 503 overloaded: the server is overloaded; retry later (field: )' >"$tmp/expect-overloaded"
+
+python3 tests/clients/busy_stub.py >"$tmp/stub.port" 2>"$tmp/stub.log" &
+stub_pid=$!
+i=0
+while [ ! -s "$tmp/stub.port" ] && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
+stub="http://127.0.0.1:$(head -1 "$tmp/stub.port")"
+stub_count() { curl -s "$stub/count"; }
+
+# --- the clients ---------------------------------------------------------------------------------------
+# run_example NAME ARGS...: the example of client NAME with ARGS; stdout+stderr in $tmp/out, status in $rc.
+run_example() {
+    name=$1; shift
+    case $name in
+        c) "$BUILD/arcpath-client-example" "$@" ;;
+        python) python3 clients/python/example.py "$@" ;;
+        js) node clients/js/example.mjs "$@" ;;
+        csharp) mono "$BUILD/csharp/arcpath-example.exe" "$@" ;;
+    esac >"$tmp/out" 2>&1
+    rc=$?
+}
+
+# toolchain NAME: what client NAME lacks to run ("" when nothing), building the C# example first.
+toolchain() {
+    case $1 in
+        c) [ -x "$BUILD/arcpath-client-example" ] || echo "$BUILD/arcpath-client-example (run: make)" ;;
+        python) python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))' || echo "python3 >= 3.8" ;;
+        js) command -v node >/dev/null 2>&1 && node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' \
+                || echo "node >= 18 (run: make deps)" ;;
+        csharp)
+            if ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
+                echo "mono-mcs and mono-runtime (run: make deps)"
+            else
+                mkdir -p "$BUILD/csharp"
+                mcs -langversion:7 -warnaserror -nologo -out:"$BUILD/csharp/arcpath-example.exe" \
+                    -r:System.Net.Http.dll -r:System.Runtime.Serialization.dll -r:System.Xml.dll \
+                    clients/csharp/ArcpathClient.cs clients/csharp/Example.cs >"$tmp/mcs.log" 2>&1 \
+                    || echo "a C# build that compiles: $(cat "$tmp/mcs.log")"
+            fi ;;
+    esac
+}
+
+for name in c python js csharp; do
+    lack=$(toolchain $name)
+    if [ -n "$lack" ]; then
+        fail "$name: toolchain missing: $lack"
+        continue
+    fi
+
+    run_example $name "$base"
+    if [ $rc -eq 0 ] && canon <"$tmp/out" | cmp -s - "$tmp/expect-answer"; then
+        pass "$name: README query on arena = curl's answer ($(tr '\n' ' ' <"$tmp/expect-answer"))"
+    else
+        fail "$name: README query on arena (exit $rc)" "expected: $(tr '\n' ' ' <"$tmp/expect-answer")" \
+            "got:      $(tr '\n' ' ' <"$tmp/out")"
+    fi
+
+    run_example $name "$base" no_such_map
+    if [ $rc -eq 1 ] && cmp -s "$tmp/out" "$tmp/expect-unknown"; then
+        pass "$name: unknown map -> typed error ($(cat "$tmp/expect-unknown"))"
+    else
+        fail "$name: unknown map (exit $rc)" "expected: $(cat "$tmp/expect-unknown")" "got:      $(cat "$tmp/out")"
+    fi
+
+    before=$(stub_count)
+    run_example $name "$stub"
+    sent=$(( $(stub_count) - before ))
+    if [ $rc -eq 0 ] && [ "$sent" -eq 2 ] && canon <"$tmp/out" | cmp -s - "$tmp/expect-busy"; then
+        pass "$name: 503 + Retry-After retried once (2 requests, then the answer)"
+    else
+        fail "$name: 503 + Retry-After retried once (exit $rc, $sent requests; expected 0, 2)" "got: $(cat "$tmp/out")"
+    fi
+
+    before=$(stub_count)
+    run_example $name "$stub" always_busy
+    sent=$(( $(stub_count) - before ))
+    if [ $rc -eq 1 ] && [ "$sent" -eq 3 ] && cmp -s "$tmp/out" "$tmp/expect-overloaded"; then
+        pass "$name: always 503 -> 3 requests, then the overloaded error"
+    else
+        fail "$name: always 503 (exit $rc, $sent requests; expected 1, 3)" "expected: $(cat "$tmp/expect-overloaded")" \
+            "got:      $(cat "$tmp/out")"
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
