@@ -547,6 +547,11 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
     }
     pr.q.max_samples = h->cfg->max_samples;
+    ap_wire_error we;
+    if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK) {
+        snprintf(field, sizeof field, "%s%s", prefix, we.field);
+        return respond_error(r, we.status, we.message, field, 0, 0);
+    }
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
     int st = ap_query_validate(&pr.q, NULL, &qe);
@@ -684,6 +689,12 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         it->q.map = where.map;
         it->q.circles = where.circles;
         it->q.max_samples = h->cfg->max_samples;
+        if (ap_wire_apply_unit_kind(&bi->unit, h->cfg->units, h->cfg->n_units, &it->q, &bi->err) != AP_OK) {
+            it->status = bi->err.status;
+            it->message = bi->err.message;
+            it->field = bi->err.field;
+            continue;
+        }
         set_profile_admit(r, &it->q);
         /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
         ap_query_error qe;
@@ -775,9 +786,11 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .default_deadline_ms = c->default_deadline_ms,
         .max_deadline_ms = c->max_deadline_ms,
         .maps = ap_registry_count(r->h->reg),
+        .units = ap_config_units_text(c),
     };
     size_t len = 0;
-    char *body = ap_wire_encode_info(&info, &len);
+    char *body = info.units != NULL ? ap_wire_encode_info(&info, &len) : NULL;
+    free((char *)info.units);
     return respond(r, AP_OK, body, len, "application/json");
 }
 

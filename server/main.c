@@ -17,6 +17,7 @@
 #include <uv.h>
 
 #include "../config/config.h"
+#include "../planner/world/capability.h"
 #include "../config/version.h"
 #include "../planner/plan/plan.h"
 #include "../planner/search/search.h"
@@ -284,11 +285,25 @@ int main(int argc, char **argv)
     }
     ap_config_print(&s->cfg, stderr);
 
+    /* Per-capability tables for the configured capabilities and every unit kind's (each map also gets its
+     * own capability's and those capability_costs name: map.h). */
+    uint8_t caps[AP_CONFIG_MAX_CAPABILITIES + AP_CONFIG_MAX_UNITS + 1];
+    size_t n_caps = 0;
+    caps[n_caps++] = AP_CAP_DEFAULT;
+    for (size_t i = 0; i < s->cfg.n_capabilities; i++)
+        caps[n_caps++] = s->cfg.capabilities[i];
+    for (size_t i = 0; i < s->cfg.n_units; i++)
+        if (s->cfg.units[i].has & AP_UNIT_F_CAPABILITY)
+            caps[n_caps++] = s->cfg.units[i].capability;
     ap_map_opts opts = {.max_width = s->cfg.max_map_width,
                         .max_height = s->cfg.max_map_height,
                         .max_cells = s->cfg.max_map_cells,
                         .terrain = s->cfg.terrain,
-                        .n_terrain = s->cfg.n_terrain};
+                        .n_terrain = s->cfg.n_terrain,
+                        .capabilities = caps,
+                        .n_capabilities = n_caps,
+                        .cap_costs = s->cfg.cap_costs,
+                        .n_cap_costs = s->cfg.n_cap_costs};
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");

@@ -13,6 +13,10 @@
  * swept-disc checks and the hit-check tables (profile.h) stay a few cells wide. */
 #define AP_MAX_UNIT_RADIUS 16.0
 
+/* A square unit's side: unit.size k in [1, AP_MAX_UNIT_SIZE] cells (Harabor's true clearance, stored up to
+ * 255 per cell; world/clearance.h). */
+#define AP_MAX_UNIT_SIZE 64
+
 /* Minimum turning radius in [0, AP_MAX_TURNING_RADIUS] tiles (unit.turning_radius; > 0 for unit profiles and
  * the legal-turn searches). Bounded by the directional lattice: an edge's arc must fit the profile's window. */
 #define AP_MAX_TURNING_RADIUS 64.0

@@ -8,6 +8,8 @@
 
 #include "../anyangle/graph.h"
 #include "../grid/grid.h"
+#include "../world/clearance.h"
+#include "../world/view.h"
 #include "algorithms.h"
 #include "fields.h"
 #include "plan_kind.h"
@@ -28,6 +30,8 @@ static const char *const field_name[] = {
     [AP_QF_HEADINGS] = "search.headings",
     [AP_QF_SAMPLE_STEP] = "samples.step",
     [AP_QF_OBSTACLES] = "obstacles",
+    [AP_QF_CAPABILITY] = "unit.capability",
+    [AP_QF_SIZE] = "unit.size",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -58,9 +62,48 @@ static bool on_world(double w, double h, bool closed, double x, double y)
     return isfinite(x) && isfinite(y) && x >= 0.0 && y >= 0.0 && (closed ? x <= w && y <= h : x < w && y < h);
 }
 
+const ap_map *ap_query_map(const ap_query *q)
+{
+    return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
+}
+
+void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy)
+{
+    const double off = q->unit_size > 1 ? 0.5 * (double)(q->unit_size - 1) : 0.0;
+    *cx = (int32_t)floor(x - off);
+    *cy = (int32_t)floor(y - off);
+}
+
+/* A square unit's start and goal: the footprint's anchor (ap_query_cell) on the map with its whole k x k
+ * block inside the capability (true clearance >= k). */
+static int check_square_points(const ap_query *q, ap_query_error *e)
+{
+    const ap_map *m = q->map;
+    const int k = q->unit_size;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    if (t == NULL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_SIZE,
+                      "this map has no clearance table for the unit's terrain (out of memory at load)");
+    const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
+    const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
+    const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
+    for (int i = 0; i < 2; i++) {
+        int32_t ax, ay;
+        ap_query_cell(q, pt[i][0], pt[i][1], &ax, &ay);
+        bool fits = ax >= 0 && ay >= 0 && ax <= m->width - k && ay <= m->height - k &&
+                    t->square[ap_map_index(m, ax, ay)] >= k;
+        if (!fits)
+            return refuse(e, blocked[i], f[i],
+                          "\"%s\": the %d x %d footprint centred at (%g, %g) (cells %d..%d, %d..%d) is not inside "
+                          "the unit's terrain", field_name[f[i]], k, k, ax + 0.5 * k, ay + 0.5 * k, (int)ax,
+                          (int)ax + k - 1, (int)ay, (int)ay + k - 1);
+    }
+    return AP_OK;
+}
+
 /* Start and goal: both on the map first (an off-map goal says so even when the start is blocked), then
- * both on passable cells (a circle world: outside every obstacle, touching allowed as in the any-angle
- * model). */
+ * both on passable cells (for a square unit: its footprint inside the terrain; a circle world: outside
+ * every obstacle, touching allowed as in the any-angle model). */
 static int check_points(const ap_query *q, ap_query_error *e)
 {
     const ap_map *m = q->map;
@@ -74,6 +117,8 @@ static int check_points(const ap_query *q, ap_query_error *e)
         if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1]))
             return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%g, %g) is outside the map: x in [0, %g%s, y in [0, %g%s",
                           field_name[f[i]], pt[i][0], pt[i][1], w, m ? ")" : "]", h, m ? ")" : "]");
+    if (m != NULL && q->unit_size > 0)
+        return check_square_points(q, e);
     for (int i = 0; i < 2; i++) {
         if (m == NULL) {
             if (!ap_circle_world_line_tol(cw, pt[i][0], pt[i][1], pt[i][0], pt[i][1], 0.0, -AP_CIRCLES_EPS))
@@ -119,6 +164,30 @@ static int check_unit(const ap_query *q, ap_query_error *e)
     return AP_OK;
 }
 
+/* A square unit (unit.size): its range and what it cannot be combined with. Checked before the points,
+ * which it changes the meaning of. */
+static int check_size(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (q->unit_size == 0)
+        return AP_OK;
+    if (q->unit_size < 0 || q->unit_size > AP_MAX_UNIT_SIZE)
+        return refuse(e, bad, AP_QF_SIZE, "\"unit.size\" must be an integer between 1 and %d", AP_MAX_UNIT_SIZE);
+    if (q->unit_radius != 0.0)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "give \"unit.size\" (a square unit of k x k cells) or \"unit.radius\" (a disc), not both");
+    if (q->turning_radius != 0.0)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "a square unit moves on the grid: \"unit.turning_radius\" must be 0 (legal turns need a disc)");
+    if (q->art_directions != 0)
+        return refuse(e, bad, AP_QF_SIZE, "\"unit.art_directions\" serves disc units only");
+    if (q->map->weighted)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "square units need uniform terrain costs for their capability (a footprint covers several "
+                      "terrains); this map or capability has terrain costs");
+    return AP_OK;
+}
+
 /* The search options every algorithm is checked on (0 = the default where plan.h says so). */
 static int check_search(const ap_query *q, ap_query_error *e)
 {
@@ -153,6 +222,10 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
         return refuse(e, bad, AP_QF_TURNING, "%s needs unit.turning_radius > 0", row->name);
     if ((row->needs & AP_NEEDS_CONN8) && q->connectivity != 8)
         return refuse(e, bad, AP_QF_ALGORITHM, "%s needs search.connectivity 8", row->name);
+    if ((row->needs & AP_NEEDS_SMALL_UNIT) && ap_query_is_sized(q) && q->unit_size > 0)
+        return refuse(e, bad, AP_QF_ALGORITHM,
+                      "%s serves point-sized units; a square unit of size %d needs astar or auto, which search the "
+                      "grid as its footprint sees it", row->name, q->unit_size);
     if ((row->needs & AP_NEEDS_SMALL_UNIT) && ap_query_is_sized(q))
         return refuse(e, bad, AP_QF_ALGORITHM,
                       "%s serves units whose disc fits every grid move (unit.radius below %g); a unit of radius %g "
@@ -160,7 +233,8 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
                       row->name, AP_GRID_SIZED_MIN_RADIUS, q->unit_radius);
     if ((row->needs & AP_NEEDS_UNIFORM) && q->map != NULL && q->map->weighted)
         return refuse(e, bad, AP_QF_ALGORITHM,
-                      "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
+                      "%s needs a uniform-cost map; this map has terrain costs%s (use astar or auto)", row->name,
+                      q->capability != 0 ? " for the unit's capability" : "");
     /* Never ignored: the grid searches have no heading in their state, so a turn penalty would be silently
      * dropped (Pinter's Figure 2b penalty in plain A* needs the arrival direction in the state). */
     const ap_plan_kind *k = row->kind == &ap_plan_kind_auto ? ap_algorithm_kind(q) : row->kind;
@@ -206,8 +280,23 @@ int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_e
     e->message[0] = '\0';
     if (q == NULL || (q->map == NULL) == (q->circles == NULL) || (q->n_obstacles > 0 && q->obstacles == NULL))
         return AP_E_INTERNAL;
+    /* The unit's capability first: every other check reads the map as the unit sees it. */
+    if (q->capability > AP_CAP_ALL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY, "\"unit.capability\" is not a set of terrains");
+    if (q->map == NULL && q->capability != 0)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY,
+                      "a circle map has no terrains: \"unit.capability\" applies to grid maps");
+    if (q->map == NULL && q->unit_size != 0)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_SIZE,
+                      "square units move on grid cells: \"unit.size\" applies to grid maps (use unit.radius)");
+    ap_query view = *q;
+    if (q->map != NULL && (view.map = ap_query_map(q)) == NULL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY,
+                      "map \"%s\" has no tables for capability %s: list it in the config's \"capabilities\" or "
+                      "in a unit kind (\"units\")", q->map->id, ap_capability_name(q->capability));
+    q = &view;
     int st;
-    if ((st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK ||
+    if ((st = check_size(q, e)) != AP_OK || (st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK ||
         (st = check_obstacles(q, e)) != AP_OK)
         return st;
     if (row == NULL && (row = ap_algorithm_row_of(q->algorithm)) == NULL)

@@ -8,6 +8,7 @@
 #include "../world/capability.h"
 #include "../world/clearance.h"
 #include "../world/region.h"
+#include "../world/view.h"
 
 static const ap_table_kind *const kinds[] = {
     &ap_region_table_kind,    /* required: every query checks regions first (plan.c) */
@@ -16,6 +17,7 @@ static const ap_table_kind *const kinds[] = {
     &ap_capability_region_table_kind, /* required, per capability: regions of the capability's mask */
     &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
     &ap_aa_table_kind,                /* optional, uniform-cost maps: the point unit's any-angle graph */
+    &ap_view_table_kind,              /* required, per capability: the map as the capability sees it */
 };
 
 const ap_table_kind *const *ap_table_kinds(size_t *n)

@@ -18,6 +18,7 @@ Suite *lifecycle_suite(void);
 Suite *batch_suite(void);
 Suite *profiles_suite(void);
 Suite *terrain_suite(void);
+Suite *units_suite(void);
 Suite *viewer_suite(void);
 Suite *spec_suite(void);
 Suite *hardening_suite(void);
@@ -53,6 +54,7 @@ int main(void)
     srunner_add_suite(sr, batch_suite());
     srunner_add_suite(sr, profiles_suite());
     srunner_add_suite(sr, terrain_suite());
+    srunner_add_suite(sr, units_suite());
     srunner_add_suite(sr, viewer_suite());
     srunner_add_suite(sr, spec_suite());
     srunner_add_suite(sr, hardening_suite());

@@ -131,8 +131,10 @@ static double limit_real(json_t *info, const char *key)
 START_TEST(info_on_the_demo_server)
 {
     json_t *j = get_info(ap_demo_srv);
-    ck_assert_uint_eq(json_object_size(j), 6);
+    ck_assert_uint_eq(json_object_size(j), 8);
     ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "arcpath");
+    ck_assert_uint_eq(json_object_size(json_object_get(j, "units")), 0); /* the demo config names no kinds */
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j, "terrains"), 2)), "water");
     ck_assert_str_eq(json_string_value(json_object_get(j, "version")), ARCPATH_VERSION);
     const char *compiler = json_string_value(json_object_get(json_object_get(j, "build"), "compiler"));
     ck_assert_ptr_nonnull(compiler);

@@ -44,6 +44,7 @@ int main(void)
     srunner_add_suite(sr, world_suite());
     srunner_add_suite(sr, algorithms_suite());
     srunner_add_suite(sr, capability_suite());
+    srunner_add_suite(sr, units_suite());
     srunner_add_suite(sr, clearance_suite());
     srunner_add_suite(sr, anyangle_suite());
     srunner_add_suite(sr, plan_anyangle_suite());

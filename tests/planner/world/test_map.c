@@ -323,7 +323,7 @@ START_TEST(registered_tables)
 {
     size_t nk;
     const ap_table_kind *const *k = ap_table_kinds(&nk);
-    ck_assert_uint_eq(nk, 6);
+    ck_assert_uint_eq(nk, 7);
     ck_assert_str_eq(k[0]->name, "region");
     ck_assert_str_eq(k[0]->count_name, "regions");
     ck_assert_uint_eq(k[0]->flags, 0); /* required, every map */
@@ -340,10 +340,12 @@ START_TEST(registered_tables)
     ck_assert_str_eq(k[5]->name, "any_angle");
     ck_assert_str_eq(k[5]->count_name, "corners");
     ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+    ck_assert_str_eq(k[6]->name, "view:<capability>");
+    ck_assert_uint_eq(k[6]->flags, AP_TABLE_PER_CAPABILITY); /* required: the map as the capability sees it */
 
-    /* A uniform map: the three map-wide tables, the default capability's clearance and the any-angle graph
-     * (the wall's two convex corners at its ends); the region slot is what m->region points at, with its
-     * count. */
+    /* A uniform map: the three map-wide tables, the default capability's clearance (no view: the map is the
+     * default capability's) and the any-angle graph (the wall's two convex corners at its ends); the region
+     * slot is what m->region points at, with its count. */
     ap_map *m = ap_test_map_from_string(HDR "..@.\n..@.\n..@.\n");
     ck_assert_int_eq(m->n_tables, 5);
     ck_assert_str_eq(m->tables[3].name, "clearance:ground+swamp");
