@@ -8,7 +8,8 @@
 #   world    what a world is: grid maps and their table slots, exact clearance tests, the world interface
 #   search   the A* core, which names no domain
 #   grid     grid domains (A*, JPS, JPS+)    turns  legal-turn lattice (profiles, Directional A*)
-#   anyangle tangent-graph search           plan   one query from validation to segments: may use all
+#   anyangle tangent-graph search           kino   kinodynamic (x, y, heading, speed) search
+#   plan   one query from validation to segments: may use all
 set -eu
 cd "$(dirname "$0")/.."
 allowed() {
@@ -20,7 +21,8 @@ allowed() {
     grid) echo "base geom world search grid" ;;
     turns) echo "base geom world search turns" ;;
     anyangle) echo "base geom world search anyangle" ;;
-    plan) echo "base geom world search grid turns anyangle plan" ;;
+    kino) echo "base geom world search kino" ;;
+    plan) echo "base geom world search grid turns anyangle kino plan" ;;
     *) echo "" ;;
     esac
 }

@@ -55,4 +55,18 @@
 #define AP_MAX_OBSTACLE_COORD 1e6
 #define AP_MAX_OBSTACLE_RADIUS 1e4
 
+/* Kinodynamic searches (search.algorithm "kinodynamic", plan_kino.c). search.max_expansions in
+ * [1, AP_MAX_KINO_EXPANSIONS], default AP_DEFAULT_KINO_EXPANSIONS (the thesis's cap, 5.1); goal tolerances
+ * (tiles, radians, m/s) > 0 and at most the maxima; speeds (m/s) and accelerations (m/s^2) at most
+ * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL; meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. */
+#define AP_DEFAULT_KINO_EXPANSIONS 100000
+#define AP_MAX_KINO_EXPANSIONS 2000000
+#define AP_DEFAULT_TOL_POSITION 0.5
+#define AP_DEFAULT_TOL_HEADING 0.1
+#define AP_DEFAULT_TOL_SPEED 0.5
+#define AP_MAX_TOL_POSITION 64.0
+#define AP_MAX_KINO_SPEED 1000.0
+#define AP_MAX_KINO_ACCEL 1000.0
+#define AP_MAX_METERS_PER_TILE 1000.0
+
 #endif

@@ -106,7 +106,7 @@ void ap_result_free(ap_result *r)
 {
     if (r == NULL)
         return;
-    AP_FREE_ALL(r->waypoints, r->segments, r->samples);
+    AP_FREE_ALL(r->waypoints, r->segments, r->samples, r->timing);
     memset(r, 0, sizeof *r);
 }
 

@@ -19,6 +19,7 @@
 #include "../search/search.h"
 #include "../base/limits.h"
 #include "../base/status.h"
+#include "../kino/vehicle.h"
 
 /* Search algorithms. Values are stable. Each has one row in the algorithm table (algorithms.h): its wire
  * name ("astar", "jps", ...), what it accepts and the plan kind that runs it; proto/wire.c parses names
@@ -33,6 +34,7 @@ typedef enum ap_algorithm {
     AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
     AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
     AP_ALG_ANY_ANGLE,     /* "any_angle": the exact Euclidean shortest path (anyangle.h, plan_anyangle.c) */
+    AP_ALG_KINODYNAMIC,   /* "kinodynamic": A* in (x, y, heading, speed), cost in seconds (kino.h, plan_kino.c) */
     AP_ALG_COUNT
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
@@ -76,11 +78,30 @@ typedef struct ap_query {
     double turn_penalty;     /* >= 0 tiles charged per radian turned (Pinter's turn penalty); default 0 */
     int art_directions;      /* 0 = free angles; 8 or 16 = fixed-angle art: the answer's segments become lines
                               * at multiples of 2pi/N (art.h), every algorithm */
+    /* Kinodynamic searches (plan_kino.c). The wire fills vehicle with the car profile's limits unless a unit
+     * kind or the request gives them; other kinds ignore vehicle and refuse the rest (kino_field). */
+    ap_vehicle vehicle;      /* unit.max_speed, max_accel, max_brake, max_lateral_accel (SI units) */
+    double meters_per_tile;  /* the map's scale; 0 = 1 */
+    double start_speed;      /* start.speed, m/s in [0, max_speed] */
+    double goal_speed;       /* goal.speed, m/s in [0, max_speed] */
+    double tol_position;     /* goal_tolerance.position, tiles; 0 = AP_DEFAULT_TOL_POSITION */
+    double tol_heading;      /* goal_tolerance.heading, radians; 0 = AP_DEFAULT_TOL_HEADING */
+    double tol_speed;        /* goal_tolerance.speed, m/s; 0 = AP_DEFAULT_TOL_SPEED */
+    uint64_t max_expansions; /* search.max_expansions; 0 = AP_DEFAULT_KINO_EXPANSIONS */
+    const char *kino_field;  /* the first kinodynamic-only field the request gave (start.speed, goal.speed,
+                              * goal_tolerance, search.max_expansions), or NULL: refused for other kinds */
     struct ap_profile_cache *profiles; /* profile-table cache; NULL = ap_profile_cache_default() */
     const struct ap_profile_admit *profile_admit; /* may this query's profile build evict a cached one?
                                                    * (turns/profile.h); NULL = yes. Borrowed, must outlive
                                                    * the plan */
 } ap_query;
+
+/* The time along one segment of a kinodynamic answer: constant acceleration from v_start to v_end. */
+typedef struct ap_seg_time {
+    double v_start, v_end; /* m/s */
+    double t_start;        /* seconds from the start of the path */
+    double duration;       /* seconds */
+} ap_seg_time;
 
 /* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */
 /* Why a plan answered AP_NO_PATH. The weaker claim is the zero value, so a result built anywhere else never
@@ -107,6 +128,8 @@ typedef struct ap_result {
     ap_pose *samples;
     size_t n_samples;
     uint64_t expanded;       /* A* expansions, all slices and restarts included */
+    ap_seg_time *timing;     /* kinodynamic plans: one per segment (speeds and times), else NULL */
+    double duration_s;       /* kinodynamic plans: the trajectory's duration (seconds) */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;

@@ -61,6 +61,8 @@ extern const ap_plan_kind ap_plan_kind_turns;
  * circle worlds, per-query obstacles included; lines and arcs. */
 extern const ap_plan_kind ap_plan_kind_anyangle;
 
+/* Kinodynamic searches (plan_kino.c): A* in (x, y, heading, speed) with cost in seconds (kino.h). */
+extern const ap_plan_kind ap_plan_kind_kino;
 /* "auto" (algorithms.c): hands the plan to the turns kind for turning units on uniform-cost maps, else to
  * the grid kind with jps_plus (8-connected, uniform-cost) or astar. */
 extern const ap_plan_kind ap_plan_kind_auto;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../anyangle/graph.h"
 #include "../grid/grid.h"
@@ -32,6 +33,13 @@ static const char *const field_name[] = {
     [AP_QF_OBSTACLES] = "obstacles",
     [AP_QF_CAPABILITY] = "unit.capability",
     [AP_QF_SIZE] = "unit.size",
+    [AP_QF_START_SPEED] = "start.speed",
+    [AP_QF_GOAL_SPEED] = "goal.speed",
+    [AP_QF_TOL_POSITION] = "goal_tolerance.position",
+    [AP_QF_TOL_HEADING] = "goal_tolerance.heading",
+    [AP_QF_TOL_SPEED] = "goal_tolerance.speed",
+    [AP_QF_MAX_EXPANSIONS] = "search.max_expansions",
+    [AP_QF_MAX_SPEED] = "unit.max_speed",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -214,6 +222,56 @@ static int check_search(const ap_query *q, ap_query_error *e)
     return AP_OK;
 }
 
+/* A kinodynamic query (plan_kino.c): the vehicle's limits (each > 0 and finite: vehicle.h), speeds within
+ * [0, max_speed], tolerances > 0 (0 = the default), the expansion cap; art is refused (it would break the
+ * timing). Other kinds refuse the kinodynamic-only fields the request gave (q->kino_field). */
+static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (k != &ap_plan_kind_kino) {
+        if (q->kino_field == NULL)
+            return AP_OK;
+        e->field = q->kino_field;
+        snprintf(e->message, sizeof e->message, "\"%s\" applies to search.algorithm \"kinodynamic\"", q->kino_field);
+        return bad;
+    }
+    const ap_vehicle *v = &q->vehicle;
+    const char *f = ap_vehicle_check(v);
+    if (f != NULL || v->max_speed > AP_MAX_KINO_SPEED || v->max_accel > AP_MAX_KINO_ACCEL ||
+        v->max_brake > AP_MAX_KINO_ACCEL || v->max_lateral_accel > AP_MAX_KINO_ACCEL) {
+        if (f == NULL)
+            f = v->max_speed > AP_MAX_KINO_SPEED    ? "unit.max_speed"
+                : v->max_accel > AP_MAX_KINO_ACCEL ? "unit.max_accel"
+                : v->max_brake > AP_MAX_KINO_ACCEL ? "unit.max_brake"
+                                                   : "unit.max_lateral_accel";
+        e->field = f;
+        snprintf(e->message, sizeof e->message, "\"%s\" must be a finite number above 0 and at most %g", f,
+                 strcmp(f, "unit.max_speed") == 0 ? AP_MAX_KINO_SPEED : AP_MAX_KINO_ACCEL);
+        return bad;
+    }
+    if (!in_range(q->start_speed, 0.0, v->max_speed))
+        return refuse(e, bad, AP_QF_START_SPEED, "\"start.speed\" must be between 0 and unit.max_speed (%g m/s)",
+                      v->max_speed);
+    if (!in_range(q->goal_speed, 0.0, v->max_speed))
+        return refuse(e, bad, AP_QF_GOAL_SPEED, "\"goal.speed\" must be between 0 and unit.max_speed (%g m/s)",
+                      v->max_speed);
+    if (!in_range(q->tol_position, 0.0, AP_MAX_TOL_POSITION))
+        return refuse(e, bad, AP_QF_TOL_POSITION, "\"goal_tolerance.position\" must be above 0 and at most %g",
+                      AP_MAX_TOL_POSITION);
+    if (!in_range(q->tol_heading, 0.0, M_PI))
+        return refuse(e, bad, AP_QF_TOL_HEADING, "\"goal_tolerance.heading\" must be above 0 and at most pi");
+    if (!in_range(q->tol_speed, 0.0, AP_MAX_KINO_SPEED))
+        return refuse(e, bad, AP_QF_TOL_SPEED, "\"goal_tolerance.speed\" must be above 0 and at most %g",
+                      AP_MAX_KINO_SPEED);
+    if (q->max_expansions > AP_MAX_KINO_EXPANSIONS)
+        return refuse(e, bad, AP_QF_MAX_EXPANSIONS, "\"search.max_expansions\" must be between 1 and %d",
+                      AP_MAX_KINO_EXPANSIONS);
+    if (q->art_directions != 0)
+        return refuse(e, bad, AP_QF_ART, "fixed-angle art would break the kinodynamic timing: leave "
+                                         "unit.art_directions out");
+    return AP_OK;
+}
+
 /* What the algorithm's row accepts (algorithms.h). */
 static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_query_error *e)
 {
@@ -268,7 +326,7 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
                       "\"search.turn_penalty\" applies to the legal-turn searches (directional8/24/48, hybrid, or "
                       "auto for a unit with a turning radius on a uniform-cost map); %s searches the grid without "
                       "headings", row->name);
-    return AP_OK;
+    return check_kino(q, k, e);
 }
 
 int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_error *e)

@@ -36,6 +36,7 @@ extern const struct ap_algorithm_row ap_test_dijkstra;
 Suite *anyangle_suite(void);
 Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
+Suite *kino_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */

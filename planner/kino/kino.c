@@ -1,0 +1,218 @@
+/* kino.c — the kinodynamic search domain (kino.h).
+ *
+ * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014: 3.1 (state space
+ * and actions), 4.3.2 (one exact state per discretised cell), 4.3.4-4.3.5 (action intensities including the
+ * limits, action length of about one cell), 4.2.2 (time heuristic, through vehicle.h).
+ */
+#include "kino.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/status.h"
+
+#define TWO_PI 6.283185307179586476925
+
+/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty). */
+typedef struct ap_kino_table {
+    uint64_t *keys;
+    uint32_t *ids;
+    uint32_t mask;
+    uint32_t next; /* next free id */
+} ap_kino_table;
+
+static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload);
+static double kino_h(const void *ctx, uint32_t node, uint32_t goal);
+
+static double clamp_param(double v, double dflt)
+{
+    return v > 0.0 ? v : dflt;
+}
+
+static uint32_t pow2_at_least(uint64_t n)
+{
+    uint32_t c = 1024;
+    while (c < n && c < (1u << 31))
+        c <<= 1;
+    return c;
+}
+
+int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
+{
+    memset(d, 0, sizeof *d);
+    d->p = *p;
+    d->p.step = clamp_param(p->step, AP_KINO_STEP);
+    d->p.cell = clamp_param(p->cell, AP_KINO_CELL);
+    d->p.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
+    d->p.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
+    d->node_limit = capacity;
+    ap_kino_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return AP_E_NOMEM;
+    uint32_t slots = pow2_at_least((uint64_t)capacity * 2);
+    t->keys = calloc(slots, sizeof *t->keys);
+    t->ids = malloc((size_t)slots * sizeof *t->ids);
+    t->mask = slots - 1;
+    d->tab = t;
+    if (t->keys == NULL || t->ids == NULL) {
+        ap_kino_free(d);
+        return AP_E_NOMEM;
+    }
+    *dom = (ap_domain){.ctx = d,
+                       .node_count = capacity,
+                       .max_succ = AP_KINO_MAX_SUCC,
+                       .heuristic = kino_h,
+                       .payload_bytes = sizeof(ap_kino_state),
+                       .successors_payload = kino_successors};
+    return AP_OK;
+}
+
+void ap_kino_free(ap_kino_domain *d)
+{
+    if (d == NULL || d->tab == NULL)
+        return;
+    free(d->tab->keys);
+    free(d->tab->ids);
+    free(d->tab);
+    d->tab = NULL;
+}
+
+double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double v)
+{
+    double s = hypot(p->gx - x, p->gy - y) - p->tol_pos;
+    return ap_vehicle_time_bound(&p->veh, s * p->meters_per_tile, v, p->gv + p->tol_speed);
+}
+
+bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
+{
+    if (hypot(p->gx - x, p->gy - y) > p->tol_pos || fabs(v - p->gv) > p->tol_speed)
+        return false;
+    return !p->has_gh || fabs(ap_angle_wrap(h - p->gh)) <= p->tol_heading;
+}
+
+void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
+{
+    ap_kino_table *t = d->tab;
+    memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
+    t->next = AP_KINO_START + 1;
+    d->ws = s->ws;
+    ap_kino_state *st = ap_search_payload(s, AP_KINO_START);
+    const ap_kino_params *p = &d->p;
+    *st = (ap_kino_state){p->sx, p->sy, ap_angle_wrap(p->sh), p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, p->sv)};
+}
+
+ap_segment ap_kino_segment(double x, double y, double h, double curv, double len)
+{
+    if (curv == 0.0)
+        return ap_segment_line(x, y, x + len * cos(h), y + len * sin(h));
+    return ap_segment_arc(x, y, h, 1.0 / fabs(curv), curv * len);
+}
+
+int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
+{
+    const ap_vehicle *veh = &p->veh;
+    const double mpt = p->meters_per_tile, vm = veh->max_speed, eps = 1e-9;
+    const double accels[3] = {veh->max_accel, 0.0, -veh->max_brake};
+    int n = 0;
+    for (int ai = 0; ai < 3; ai++) {
+        const double a = accels[ai], v0 = st->v;
+        double lm = p->step * mpt, v1;
+        if (a > 0.0) {
+            if (v0 >= vm - eps)
+                continue;
+            double lacc = (vm * vm - v0 * v0) / (2.0 * a);
+            if (lacc < lm)
+                lm = lacc;
+            v1 = lm == lacc ? vm : sqrt(v0 * v0 + 2.0 * a * lm);
+        } else if (a == 0.0) {
+            if (v0 <= eps)
+                continue;
+            v1 = v0;
+        } else {
+            if (v0 <= eps)
+                continue;
+            double lstop = v0 * v0 / (2.0 * veh->max_brake);
+            if (lstop < lm)
+                lm = lstop;
+            v1 = lm == lstop ? 0.0 : sqrt(fmax(0.0, v0 * v0 + 2.0 * a * lm));
+        }
+        if (lm < 1e-9)
+            continue;
+        const double dt = a == 0.0 ? lm / v0 : (v1 - v0) / a;
+        const double vp = fmax(v0, v1), len = lm / mpt;
+        /* Tightest curvature (1/tiles): the turning radius, and v^2 / r <= a_lat at the peak speed. */
+        double kmax = 1.0 / p->turning_radius;
+        if (vp > 0.0)
+            kmax = fmin(kmax, veh->max_lateral_accel * mpt / (vp * vp));
+        const double curvs[5] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax};
+        for (int ci = 0; ci < 5; ci++) {
+            ap_segment seg = ap_kino_segment(st->x, st->y, st->h, curvs[ci], len);
+            if (!ap_world_segment_clear(&p->world, &seg, p->radius))
+                continue;
+            out[n++] = (ap_kino_state){seg.x1, seg.y1, ap_angle_wrap(st->h + curvs[ci] * len), v1, curvs[ci], len, a, dt, 0};
+        }
+    }
+    return n;
+}
+
+/* The id of the bin of state st, handed out on first sight; UINT32_MAX when the ids are used up. */
+static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
+{
+    const ap_kino_params *p = &d->p;
+    ap_kino_table *t = d->tab;
+    int64_t cx = (int64_t)floor(st->x / p->cell), cy = (int64_t)floor(st->y / p->cell);
+    int64_t hb = (int64_t)floor((st->h + M_PI) / TWO_PI * p->heading_bins) % p->heading_bins;
+    int64_t sb = (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5);
+    uint64_t key = ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
+                    (uint64_t)(sb & 0xFF)) + 1;
+    uint64_t hsh = key * 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = (uint32_t)(hsh >> 32) & t->mask;; i = (i + 1) & t->mask) {
+        if (t->keys[i] == key)
+            return t->ids[i];
+        if (t->keys[i] == 0) {
+            if (t->next >= d->node_limit)
+                return UINT32_MAX;
+            t->keys[i] = key;
+            return t->ids[i] = t->next++;
+        }
+    }
+}
+
+static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload)
+{
+    (void)node;
+    const ap_kino_domain *d = ctx;
+    ap_kino_state *outs = out_payload;
+    int n = ap_kino_expand(&d->p, payload, outs), m = 0;
+    for (int k = 0; k < n; k++) {
+        ap_kino_state st = outs[k];
+        uint32_t id;
+        if (ap_kino_at_goal(&d->p, st.x, st.y, st.h, st.v)) {
+            id = AP_KINO_GOAL;
+            st.hval = 0.0;
+        } else {
+            id = state_id(d, &st);
+            if (id == UINT32_MAX)
+                continue;
+            st.hval = ap_kino_heuristic(&d->p, st.x, st.y, st.v);
+        }
+        outs[m] = st;
+        out[m++] = (ap_succ){id, st.dt};
+    }
+    return m;
+}
+
+/* The core writes a node's payload before it asks for its heuristic (open_heap.h RELAX), so the value
+ * computed with the successor is read back here; the start's is computed at begin (its payload is written
+ * only after ap_search_begin). */
+static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)goal;
+    const ap_kino_domain *d = ctx;
+    if (node == AP_KINO_GOAL)
+        return 0.0;
+    if (node == AP_KINO_START || d->ws == NULL)
+        return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sv);
+    return ((const ap_kino_state *)d->ws->payload)[node].hval;
+}

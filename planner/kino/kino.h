@@ -1,0 +1,108 @@
+/* kino.h — the kinodynamic search domain: A* (the core of search.h) in the (x, y, heading, speed) state
+ * space of a vehicle (vehicle.h), with cost in seconds.
+ *
+ * States: a discretised state is a (cell, heading bin, speed bin) tuple; each keeps the exact continuous
+ * pose and speed it was last reached with on its best path (the search core's per-node payload), so motion
+ * is never snapped to the grid (thesis 4.3.2, the Hybrid A* idea). Ids are handed out on demand through an
+ * open-addressing hash table (the state space is unbounded in speed and heading, a dense matrix would not
+ * fit): id 0 is the goal (a virtual node every state within the goal tolerance leads to), id 1 the start.
+ *
+ * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake, each
+ * combined with steering straight, at the tightest admissible curvature left and right, and at half of it;
+ * the tightest curvature is min(1 / turning_radius, a_lat / v_peak^2), so every arc keeps v^2 / r <=
+ * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
+ * constant acceleration over `step` tiles, shortened where the speed reaches max_speed (accelerating) or 0
+ * (braking) so those limits are exact intensities. Keeping zero speed and braking at rest are not actions.
+ * Each segment's swept disc is checked with the world's exact test (world.h).
+ *
+ * Heuristic: ap_vehicle_time_bound over the straight distance to the goal minus the position tolerance, from
+ * the state's speed to goal.speed + the speed tolerance: a lower bound on the remaining time (admissible).
+ * Dubins lengths are not used: they bound the path to the exact goal pose, not to a pose within a position
+ * and heading tolerance, so with any tolerance > 0 (always: a continuous pose never hits a point) they may
+ * overestimate. Not consistent in general (the exact poses differ per path), so A* is optimal only over the
+ * states it keeps (the thesis says the same, 4.2).
+ *
+ * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapters 3-4.
+ */
+#ifndef AP_KINO_H
+#define AP_KINO_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/path.h"
+#include "../search/search.h"
+#include "../world/world.h"
+#include "vehicle.h"
+
+/* One search's inputs. Positions and lengths in tiles, headings in radians, speeds in m/s. */
+typedef struct ap_kino_params {
+    ap_vehicle veh;
+    double meters_per_tile;   /* > 0 */
+    double turning_radius;    /* tiles, > 0 */
+    ap_world world;           /* borrowed */
+    double radius;            /* disc radius for the world's tests (tiles) */
+    double sx, sy, sh, sv;    /* start pose and speed */
+    double gx, gy, gh, gv;    /* goal pose (gh only with has_gh) and speed */
+    bool has_gh;
+    double tol_pos, tol_heading, tol_speed; /* goal tolerances, > 0 */
+    double step;              /* tiles per action (0 = AP_KINO_STEP) */
+    double cell;              /* tiles per position bin (0 = AP_KINO_CELL) */
+    int heading_bins;         /* 0 = AP_KINO_HEADING_BINS */
+    int speed_bins;           /* over [0, max_speed]; 0 = AP_KINO_SPEED_BINS */
+} ap_kino_params;
+
+#define AP_KINO_STEP 1.25
+#define AP_KINO_CELL 1.0
+#define AP_KINO_HEADING_BINS 180 /* 2 degrees */
+#define AP_KINO_SPEED_BINS 16
+#define AP_KINO_MAX_SUCC 15
+#define AP_KINO_GOAL 0u
+#define AP_KINO_START 1u
+
+/* The payload of a node: the exact state it was reached in and the action from its parent's state. */
+typedef struct ap_kino_state {
+    double x, y, h, v;   /* tiles, radians, m/s */
+    double curv;         /* signed curvature of the action, 1/tiles (> 0: heading increases) */
+    double len;          /* tiles driven */
+    double accel;        /* m/s^2 (signed) */
+    double dt;           /* seconds */
+    double hval;         /* the heuristic at this state (seconds) */
+} ap_kino_state;
+
+struct ap_kino_table;
+
+/* The domain's context. Caller-owned; one search at a time. */
+typedef struct ap_kino_domain {
+    ap_kino_params p;
+    struct ap_kino_table *tab; /* state ids (owned) */
+    const ap_workspace *ws;    /* the workspace whose payload the heuristic reads (set by ap_kino_bind) */
+    uint32_t node_limit;
+} ap_kino_domain;
+
+/* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids
+ * are handed out up to min(capacity, node_limit)). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
+int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity);
+
+/* After ap_search_begin on ws: forget earlier ids (keep only the start), point the heuristic at ws's payload
+ * and write the start's payload. Call again after restarting on another workspace. */
+void ap_kino_bind(ap_kino_domain *d, const ap_search *s);
+
+/* Release d's table. NULL and a zeroed d are fine. */
+void ap_kino_free(ap_kino_domain *d);
+
+/* The lower bound on the time from state (x, y, v) to the goal (seconds); see the file comment. Pure. */
+double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double v);
+
+/* True when state (x, y, h, v) is within the goal tolerances. Pure. */
+bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v);
+
+/* The segment of an action: from pose (x, y, h) drive len tiles with signed curvature curv (0 = a line).
+ * Pure. */
+ap_segment ap_kino_segment(double x, double y, double h, double curv, double len);
+
+/* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The
+ * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure. */
+int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out);
+
+#endif

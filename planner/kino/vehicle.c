@@ -1,0 +1,75 @@
+/* vehicle.c — vehicle limits, built-in profiles and the traversal-time bound (vehicle.h). */
+#include "vehicle.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Thesis 3.1.1 describes the four kinds; the values are arcpath's: a walking pedestrian with a tight turn,
+ * a town car (turning radius 6 m, inside the thesis's 5-8 m EM5 range; lateral limit 8 m/s^2, inside its
+ * 10-20 m/s^2 test range scaled to comfort), a slow tracked vehicle, and a ship with weak acceleration,
+ * weaker braking and a wide turn. */
+const ap_vehicle_profile ap_vehicle_profiles[] = {
+    {"pedestrian", {2.0, 1.5, 3.0, 2.0}, 0.5},
+    {"car", {14.0, 3.0, 6.0, 8.0}, 6.0},
+    {"tank", {10.0, 1.5, 3.0, 4.0}, 3.0},
+    {"ship", {8.0, 0.3, 0.2, 1.0}, 30.0},
+};
+const size_t ap_vehicle_profile_count = sizeof ap_vehicle_profiles / sizeof ap_vehicle_profiles[0];
+
+const ap_vehicle_profile *ap_vehicle_profile_find(const char *name)
+{
+    for (size_t i = 0; name != NULL && i < ap_vehicle_profile_count; i++)
+        if (strcmp(ap_vehicle_profiles[i].name, name) == 0)
+            return &ap_vehicle_profiles[i];
+    return NULL;
+}
+
+static bool positive(double x)
+{
+    return isfinite(x) && x > 0.0;
+}
+
+const char *ap_vehicle_check(const ap_vehicle *v)
+{
+    if (!positive(v->max_speed))
+        return "unit.max_speed";
+    if (!positive(v->max_accel))
+        return "unit.max_accel";
+    if (!positive(v->max_brake))
+        return "unit.max_brake";
+    if (!positive(v->max_lateral_accel))
+        return "unit.max_lateral_accel";
+    return NULL;
+}
+
+double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1)
+{
+    const double a = v->max_accel, d = v->max_brake, vm = v->max_speed;
+    if (v1 > vm)
+        v1 = vm;
+    if (v0 > vm)
+        v0 = vm;
+    if (v1 < 0.0)
+        v1 = 0.0;
+    if (!(s > 0.0))
+        return v0 > v1 ? (v0 - v1) / d : 0.0;
+    /* Overshooting: braking from v0 to v1 takes longer than s allows; the braking time is still needed. */
+    if (v0 * v0 - v1 * v1 > 2.0 * d * s)
+        return (v0 - v1) / d;
+    /* The end speed may be anything <= v1: when accelerating all the way never exceeds v1, do that. */
+    double vend2 = v0 * v0 + 2.0 * a * s;
+    if (vend2 <= v1 * v1) {
+        double vend = sqrt(vend2);
+        if (vend <= vm)
+            return (vend - v0) / a;
+        double dacc = (vm * vm - v0 * v0) / (2.0 * a);
+        return (vm - v0) / a + (s - dacc) / vm;
+    }
+    /* Accelerate to the peak vp, brake to v1 (Formula 2.3: the two distances add up to s). */
+    double vp2 = (2.0 * a * d * s + d * v0 * v0 + a * v1 * v1) / (a + d);
+    double vp = sqrt(vp2);
+    if (vp <= vm)
+        return (vp - v0) / a + (vp - v1) / d;
+    double dacc = (vm * vm - v0 * v0) / (2.0 * a), ddec = (vm * vm - v1 * v1) / (2.0 * d);
+    return (vm - v0) / a + (vm - v1) / d + (s - dacc - ddec) / vm;
+}

@@ -1,0 +1,440 @@
+/* test_kino.c — the kinodynamic planner (planner/kino, plan_kino.c): the time bound's exact values, its
+ * admissibility on exhaustive small instances, every answer re-simulated by an independent checker (limits
+ * to 1e-6, G1 joins, the swept disc by its own sampling, start and goal within tolerance), the thesis's
+ * turn-around loop (Figure 5.2), validation and the expansion cap. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/kino/kino.h"
+#include "../../../planner/plan/plan_kind.h"
+#include "../../../planner/plan/plan_steps.h"
+#include "../../util.h"
+#include "../suites.h"
+
+static const ap_vehicle test_car = {4.0, 2.0, 3.0, 4.0};
+
+/* An open map of w x h cells with a border of blocked cells. */
+static ap_map *open_map(int w, int h, const char *extra_blocked)
+{
+    size_t cap = (size_t)(w + 1) * h + 64;
+    char *s = malloc(cap + 64);
+    int n = sprintf(s, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            bool wall = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+            s[n++] = wall ? '@' : '.';
+        }
+        s[n++] = '\n';
+    }
+    s[n] = '\0';
+    /* extra: "x,y;x,y;..." */
+    for (const char *p = extra_blocked; p != NULL && *p;) {
+        int x, y, used;
+        if (sscanf(p, "%d,%d%n", &x, &y, &used) != 2)
+            break;
+        s[strlen(s) - (size_t)((h - y) * (w + 1)) + (size_t)x] = '@';
+        p += used;
+        if (*p == ';')
+            p++;
+    }
+    ap_map *m = ap_test_map_from_string(s);
+    free(s);
+    return m;
+}
+
+static ap_query kq(const ap_map *m, double sx, double sy, double sh, double sv, double gx, double gy)
+{
+    return (ap_query){.map = m, .sx = sx, .sy = sy, .sheading = sh, .has_sheading = true, .start_speed = sv,
+                      .gx = gx, .gy = gy, .algorithm = AP_ALG_KINODYNAMIC, .connectivity = 8,
+                      .turning_radius = 2.0, .vehicle = test_car};
+}
+
+static int run_plan(const ap_query *q, ap_result *r, uint64_t slice)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 20, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, &ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 10000000; i++)
+        st = ap_plan_step(&p, slice);
+    if (st == AP_OK || st == AP_NO_PATH || st == AP_TIMEOUT)
+        ap_plan_finish(&p, r);
+    else
+        r->field = ap_plan_field(&p);
+    ap_workspace_free(&ws);
+    return st;
+}
+
+/* ---- the independent checker: nothing of planner/kino is used below, only the answer's numbers. */
+
+/* Distance from (x, y) to the cell [cx, cx+1] x [cy, cy+1]. */
+static double cell_dist(double x, double y, int cx, int cy)
+{
+    double dx = x < cx ? cx - x : (x > cx + 1 ? x - cx - 1 : 0.0);
+    double dy = y < cy ? cy - y : (y > cy + 1 ? y - cy - 1 : 0.0);
+    return hypot(dx, dy);
+}
+
+static bool disc_clear(const ap_map *m, double x, double y, double r)
+{
+    int r0 = (int)floor(y - r - 1), r1 = (int)ceil(y + r + 1), c0 = (int)floor(x - r - 1), c1 = (int)ceil(x + r + 1);
+    for (int cy = r0; cy <= r1; cy++)
+        for (int cx = c0; cx <= c1; cx++) {
+            bool blocked = cx < 0 || cy < 0 || cx >= m->width || cy >= m->height || !ap_map_passable(m, cx, cy);
+            if (blocked && cell_dist(x, y, cx, cy) <= r + 1e-12)
+                return false;
+        }
+    return true;
+}
+
+static double wrap(double a)
+{
+    while (a >= M_PI)
+        a -= 2 * M_PI;
+    while (a < -M_PI)
+        a += 2 * M_PI;
+    return a;
+}
+
+/* Re-simulate r against q's limits; returns the total heading change (radians, absolute). */
+static double check_trajectory(const ap_query *q, const ap_result *r)
+{
+    const ap_vehicle *v = &q->vehicle;
+    const double mpt = q->meters_per_tile > 0 ? q->meters_per_tile : 1.0, e = 1e-6;
+    ck_assert_ptr_nonnull(r->timing);
+    ck_assert_uint_ge(r->n_segments, 1);
+    double x = q->sx, y = q->sy, h = q->sheading, sp = q->start_speed, t = 0.0, turned = 0.0;
+    for (size_t i = 0; i < r->n_segments; i++) {
+        const ap_segment *s = &r->segments[i];
+        const ap_seg_time *tm = &r->timing[i];
+        /* G1 and speed continuity */
+        ck_assert_double_eq_tol(s->x0, x, 1e-9);
+        ck_assert_double_eq_tol(s->y0, y, 1e-9);
+        ck_assert_double_eq_tol(wrap(s->heading - h), 0.0, 1e-9);
+        ck_assert_double_eq_tol(tm->v_start, sp, 1e-9);
+        ck_assert_double_eq_tol(tm->t_start, t, 1e-9);
+        ck_assert(tm->duration > 0.0);
+        /* speed, acceleration, braking: constant acceleration over the segment's length */
+        ck_assert(tm->v_start >= -e && tm->v_start <= v->max_speed + e);
+        ck_assert(tm->v_end >= -e && tm->v_end <= v->max_speed + e);
+        double acc = (tm->v_end - tm->v_start) / tm->duration;
+        ck_assert_msg(acc <= v->max_accel + e && acc >= -v->max_brake - e, "segment %zu: acceleration %g", i, acc);
+        double dist = 0.5 * (tm->v_start + tm->v_end) * tm->duration;
+        ck_assert_msg(fabs(dist - s->length * mpt) <= e, "segment %zu: drives %g m in %g s, length %g m", i, dist,
+                      tm->duration, s->length * mpt);
+        double len = s->length;
+        double endh = h;
+        if (s->type == AP_SEG_ARC) {
+            ck_assert(s->radius >= q->turning_radius - 1e-9);
+            double vmax = fmax(tm->v_start, tm->v_end);
+            ck_assert_msg(vmax * vmax / (s->radius * mpt) <= v->max_lateral_accel + e, "segment %zu: lateral %g", i,
+                          vmax * vmax / (s->radius * mpt));
+            ck_assert_double_eq_tol(fabs(s->sweep) * s->radius, len, 1e-9);
+            endh = h + s->sweep;
+            turned += fabs(s->sweep);
+        }
+        /* the swept disc, sampled every 0.02 tiles along the segment, with our own pose formula */
+        int k = (int)ceil(len / 0.02);
+        for (int j = 0; j <= k; j++) {
+            double d = len * j / (k > 0 ? k : 1), px, py;
+            if (s->type == AP_SEG_ARC) {
+                double sg = s->sweep > 0 ? 1.0 : -1.0, rr = s->radius;
+                double cx = x - sg * rr * sin(h), cy = y + sg * rr * cos(h), a = h + sg * d / rr;
+                px = cx + sg * rr * sin(a);
+                py = cy - sg * rr * cos(a);
+            } else {
+                px = x + d * cos(h);
+                py = y + d * sin(h);
+            }
+            ck_assert_msg(disc_clear(q->map, px, py, q->unit_radius), "segment %zu at %g: (%g, %g) not clear", i, d,
+                          px, py);
+            if (j == k) {
+                ck_assert_double_eq_tol(px, s->x1, 1e-9);
+                ck_assert_double_eq_tol(py, s->y1, 1e-9);
+            }
+        }
+        x = s->x1;
+        y = s->y1;
+        h = endh;
+        sp = tm->v_end;
+        t += tm->duration;
+    }
+    ck_assert_double_eq_tol(r->duration_s, t, 1e-9);
+    const double tp = q->tol_position > 0 ? q->tol_position : AP_DEFAULT_TOL_POSITION;
+    const double ts = q->tol_speed > 0 ? q->tol_speed : AP_DEFAULT_TOL_SPEED;
+    const double th = q->tol_heading > 0 ? q->tol_heading : AP_DEFAULT_TOL_HEADING;
+    ck_assert_msg(hypot(x - q->gx, y - q->gy) <= tp + 1e-9, "ends at (%g, %g)", x, y);
+    ck_assert(fabs(sp - q->goal_speed) <= ts + 1e-9);
+    if (q->has_gheading)
+        ck_assert(fabs(wrap(h - q->gheading)) <= th + 1e-9);
+    return turned;
+}
+
+/* ---- the time bound */
+
+START_TEST(test_time_bound_values)
+{
+    const ap_vehicle v = {10.0, 1.0, 1.0, 1.0};
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 100.0, 0.0, 0.0), 20.0, 1e-12); /* peak exactly 10 */
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 200.0, 0.0, 0.0), 30.0, 1e-12); /* 10 s cruise */
+    /* from 5 m/s: 5 s to 10 m/s (37.5 m), 10 s braking (50 m), 112.5 m at 10 m/s: 26.25 s. The thesis's eq.
+     * 4.1 says s / v_max + (t_acc + t_dec) / 2 = 27.5 s, more than the motion takes. */
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 200.0, 5.0, 0.0), 26.25, 1e-12);
+    /* overshooting: 10 m/s, 10 m to stop needs 50 m; the braking time 10 s is still needed */
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 10.0, 10.0, 0.0), 10.0, 1e-12);
+    /* end speed only bounded above: accelerate throughout, sqrt(2 * 8) = 4 m/s after 4 s */
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 8.0, 0.0, 10.0), 4.0, 1e-12);
+    ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 0.0, 3.0, 1.0), 2.0, 1e-12);
+}
+END_TEST
+
+/* The bound against a fine 1-D simulation of many speed profiles: never above any feasible motion's time. */
+START_TEST(test_time_bound_below_simulated_profiles)
+{
+    const ap_vehicle v = {6.0, 2.0, 3.0, 1.0};
+    ap_test_rng rng = {7};
+    for (int it = 0; it < 2000; it++) {
+        double v0 = 6.0 * ap_test_rand01(&rng), dt = 0.01, x = 0.0, sp = v0, t = 0.0;
+        /* a random piecewise-constant acceleration profile within the limits, until 30 m or 60 s */
+        while (x < 30.0 && t < 60.0) {
+            double a = -3.0 + 5.0 * ap_test_rand01(&rng);
+            for (int k = 0; k < 50 && x < 30.0; k++) {
+                double ns = fmin(6.0, fmax(0.0, sp + a * dt));
+                x += 0.5 * (sp + ns) * dt;
+                sp = ns;
+                t += dt;
+                double h = ap_vehicle_time_bound(&v, x, v0, sp);
+                ck_assert_msg(h <= t + 1e-9, "bound %g above the simulated %g (x %g, v0 %g, v %g)", h, t, x, v0, sp);
+            }
+        }
+    }
+}
+END_TEST
+
+/* ---- exhaustive admissibility: every action sequence up to depth D from the start; wherever one reaches
+ * the goal, the heuristic at every state along it is at most the time that remains. */
+typedef struct exh {
+    const ap_kino_params *p;
+    double best;
+    long reached;
+    ap_kino_state stack[8];
+    double g[8];
+} exh;
+
+static void dfs(exh *e, int depth, int max_depth)
+{
+    const ap_kino_state *st = &e->stack[depth];
+    if (depth > 0 && ap_kino_at_goal(e->p, st->x, st->y, st->h, st->v)) {
+        double total = e->g[depth];
+        e->best = fmin(e->best, total);
+        e->reached++;
+        for (int i = 0; i <= depth; i++) {
+            double h = ap_kino_heuristic(e->p, e->stack[i].x, e->stack[i].y, e->stack[i].v);
+            ck_assert_msg(h <= total - e->g[i] + 1e-9, "h %g > remaining %g at depth %d", h, total - e->g[i], i);
+        }
+        return;
+    }
+    if (depth == max_depth)
+        return;
+    ap_kino_state out[AP_KINO_MAX_SUCC];
+    int n = ap_kino_expand(e->p, st, out);
+    for (int k = 0; k < n; k++) {
+        e->stack[depth + 1] = out[k];
+        e->g[depth + 1] = e->g[depth] + out[k].dt;
+        dfs(e, depth + 1, max_depth);
+    }
+}
+
+START_TEST(test_heuristic_admissible_exhaustive)
+{
+    ap_map *m = open_map(16, 16, NULL);
+    ap_test_rng rng = {11};
+    int tested = 0;
+    for (int it = 0; it < 12; it++) {
+        ap_query q = kq(m, 8.0, 8.0, 2 * M_PI * ap_test_rand01(&rng), 4.0 * ap_test_rand01(&rng), 0, 0);
+        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 1.5 + 3.0 * ap_test_rand01(&rng);
+        ap_kino_params p = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .sx = q.sx,
+                            .sy = q.sy, .sh = q.sheading, .sv = q.start_speed, .gx = 8.0 + dist * cos(ang),
+                            .gy = 8.0 + dist * sin(ang), .gv = 4.0 * ap_test_rand01(&rng), .tol_pos = 0.75,
+                            .tol_heading = 0.5, .tol_speed = 1.0, .step = 1.25};
+        ap_plan_world(&q, false, &p.world, &p.radius);
+        exh e = {.p = &p, .best = INFINITY};
+        e.stack[0] = (ap_kino_state){p.sx, p.sy, wrap(p.sh), p.sv, 0, 0, 0, 0, 0};
+        dfs(&e, 0, 5);
+        if (e.reached == 0)
+            continue;
+        tested++;
+        ck_assert(ap_kino_heuristic(&p, p.sx, p.sy, p.sv) <= e.best + 1e-9);
+    }
+    ck_assert_int_ge(tested, 6);
+    ap_map_free(m);
+}
+END_TEST
+
+/* ---- plans, re-simulated */
+
+START_TEST(test_plan_open_resimulated)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_test_rng rng = {3};
+    for (int it = 0; it < 20; it++) {
+        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 16.0 * ap_test_rand01(&rng);
+        ap_query q = kq(m, 20.0, 20.0, 2 * M_PI * ap_test_rand01(&rng) - M_PI, 4.0 * ap_test_rand01(&rng),
+                        20.0 + dist * cos(ang), 20.0 + dist * sin(ang));
+        q.goal_speed = 2.0 * ap_test_rand01(&rng);
+        q.unit_radius = 0.3;
+        ap_result r = {0};
+        int st = run_plan(&q, &r, 500);
+        ck_assert_int_eq(st, AP_OK);
+        if (r.n_segments > 0) {
+            check_trajectory(&q, &r);
+            ck_assert(r.clear);
+            /* the heuristic is a lower bound of the found time */
+            double s = hypot(q.gx - q.sx, q.gy - q.sy) - AP_DEFAULT_TOL_POSITION;
+            ck_assert(ap_vehicle_time_bound(&q.vehicle, s, q.start_speed, q.goal_speed + AP_DEFAULT_TOL_SPEED) <=
+                      r.duration_s + 1e-9);
+        }
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
+}
+END_TEST
+
+/* A wall between start and goal: the path goes round it, clear, within the limits. */
+START_TEST(test_plan_wall_resimulated)
+{
+    char walls[512] = "";
+    for (int y = 4; y < 20; y++)
+        sprintf(walls + strlen(walls), "12,%d;", y);
+    ap_map *m = open_map(24, 24, walls);
+    ap_query q = kq(m, 6.0, 12.0, 0.0, 0.0, 18.0, 12.0);
+    q.unit_radius = 0.4;
+    q.has_gheading = true;
+    q.gheading = 0.0;
+    q.tol_heading = 0.3;
+    ap_result r = {0};
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    check_trajectory(&q, &r);
+    ck_assert(r.clear);
+    ck_assert(r.length > 12.0);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Thesis Figure 5.2: a goal close behind a start driving at full speed, to be reached facing the start's
+ * direction; without reverse the vehicle must brake and turn a full loop. */
+START_TEST(test_goal_behind_fast_start_loops)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = kq(m, 20.0, 20.0, 0.0, 4.0, 17.0, 20.0);
+    q.has_gheading = true;
+    q.gheading = 0.0;
+    q.tol_heading = 0.3;
+    ap_result r = {0};
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    double turned = check_trajectory(&q, &r);
+    ck_assert_msg(turned >= 2 * M_PI - 2 * 0.3, "turned %g rad", turned);
+    ck_assert(r.length > 2 * M_PI * q.turning_radius - 1.0);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_validation)
+{
+    ap_map *m = open_map(20, 20, NULL);
+    ap_query q = kq(m, 5, 5, 0, 0, 10, 10);
+    const char *f = NULL;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    struct {
+        size_t off;
+        double val;
+        const char *field;
+    } bad[] = {
+        {offsetof(ap_query, vehicle.max_speed), 0.0, "unit.max_speed"},
+        {offsetof(ap_query, vehicle.max_accel), -1.0, "unit.max_accel"},
+        {offsetof(ap_query, vehicle.max_brake), NAN, "unit.max_brake"},
+        {offsetof(ap_query, vehicle.max_lateral_accel), INFINITY, "unit.max_lateral_accel"},
+        {offsetof(ap_query, start_speed), 4.5, "start.speed"},
+        {offsetof(ap_query, goal_speed), -0.5, "goal.speed"},
+        {offsetof(ap_query, tol_position), -1.0, "goal_tolerance.position"},
+        {offsetof(ap_query, tol_heading), 4.0, "goal_tolerance.heading"},
+        {offsetof(ap_query, tol_speed), NAN, "goal_tolerance.speed"},
+        {offsetof(ap_query, turning_radius), 0.0, "unit.turning_radius"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ap_query b = q;
+        memcpy((char *)&b + bad[i].off, &bad[i].val, sizeof(double));
+        ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(f, bad[i].field);
+    }
+    ap_query b = q;
+    b.max_expansions = AP_MAX_KINO_EXPANSIONS + 1;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "search.max_expansions");
+    /* kinodynamic-only fields on another algorithm */
+    b = q;
+    b.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_OK);
+    b.kino_field = "start.speed";
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "start.speed");
+    ap_map_free(m);
+}
+END_TEST
+
+/* The expansion cap ends the search as not found; a higher cap finds the path. */
+START_TEST(test_expansion_cap)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = kq(m, 5.0, 5.0, 0.0, 0.0, 30.0, 30.0);
+    q.max_expansions = 5;
+    ap_result r = {0};
+    ck_assert_int_eq(run_plan(&q, &r, 2), AP_NO_PATH);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
+    ck_assert_uint_eq(r.expanded, 5);
+    ap_result_free(&r);
+    q.max_expansions = 0;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    check_trajectory(&q, &r);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_profiles)
+{
+    ck_assert_uint_eq(ap_vehicle_profile_count, 4);
+    const char *names[] = {"pedestrian", "car", "tank", "ship"};
+    for (int i = 0; i < 4; i++) {
+        const ap_vehicle_profile *p = ap_vehicle_profile_find(names[i]);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_ptr_null(ap_vehicle_check(&p->v));
+        ck_assert(p->turning_radius > 0.0);
+    }
+    ck_assert_ptr_null(ap_vehicle_profile_find("bicycle"));
+    ck_assert_double_eq(ap_vehicle_profile_find("car")->v.max_speed, 14.0);
+}
+END_TEST
+
+Suite *kino_suite(void)
+{
+    Suite *s = suite_create("kino");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_time_bound_values);
+    tcase_add_test(tc, test_time_bound_below_simulated_profiles);
+    tcase_add_test(tc, test_heuristic_admissible_exhaustive);
+    tcase_add_test(tc, test_plan_open_resimulated);
+    tcase_add_test(tc, test_plan_wall_resimulated);
+    tcase_add_test(tc, test_goal_behind_fast_start_loops);
+    tcase_add_test(tc, test_validation);
+    tcase_add_test(tc, test_expansion_cap);
+    tcase_add_test(tc, test_profiles);
+    suite_add_tcase(s, tc);
+    return s;
+}
