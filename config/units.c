@@ -57,7 +57,8 @@ static int number(const char *label, const char *path, json_t *x, double lo, dou
     return AP_OK;
 }
 
-/* One kind: {"radius", "size", "capability", "turning_radius", "reverse", "reverse_penalty"}. */
+/* One kind: {"radius", "size", "capability", "turning_radius", "reverse", "reverse_penalty", "max_speed",
+ * "max_accel", "max_brake", "max_lateral_accel"}. */
 static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_kind *k, char *err, size_t errlen)
 {
     char path[128];
@@ -93,9 +94,22 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
         } else if (strcmp(key, "capability") == 0) {
             rc = ap_config_parse_capability(label, path, x, &k->capability, err, errlen);
             k->has |= AP_UNIT_F_CAPABILITY;
+        } else if (strcmp(key, "max_speed") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_SPEED, &k->vehicle.max_speed, err, errlen);
+            k->has |= AP_UNIT_F_MAX_SPEED;
+        } else if (strcmp(key, "max_accel") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_accel, err, errlen);
+            k->has |= AP_UNIT_F_MAX_ACCEL;
+        } else if (strcmp(key, "max_brake") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_brake, err, errlen);
+            k->has |= AP_UNIT_F_MAX_BRAKE;
+        } else if (strcmp(key, "max_lateral_accel") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_lateral_accel, err, errlen);
+            k->has |= AP_UNIT_F_MAX_LATERAL;
         } else {
             return bad(err, errlen,
-                       "%s: \"%s\": unknown key (radius, size, capability, turning_radius, reverse, reverse_penalty)",
+                       "%s: \"%s\": unknown key (radius, size, capability, turning_radius, reverse, reverse_penalty, "
+                       "max_speed, max_accel, max_brake, max_lateral_accel)",
                        label, path);
         }
         if (rc != AP_OK)
@@ -215,6 +229,14 @@ json_t *ap_config_unit_kind_json(const ap_unit_kind *k)
         json_object_set_new(o, "reverse", json_boolean(k->reverse));
     if (k->has & AP_UNIT_F_REVERSE_PENALTY)
         json_object_set_new(o, "reverse_penalty", json_real(k->reverse_penalty));
+    if (k->has & AP_UNIT_F_MAX_SPEED)
+        json_object_set_new(o, "max_speed", json_real(k->vehicle.max_speed));
+    if (k->has & AP_UNIT_F_MAX_ACCEL)
+        json_object_set_new(o, "max_accel", json_real(k->vehicle.max_accel));
+    if (k->has & AP_UNIT_F_MAX_BRAKE)
+        json_object_set_new(o, "max_brake", json_real(k->vehicle.max_brake));
+    if (k->has & AP_UNIT_F_MAX_LATERAL)
+        json_object_set_new(o, "max_lateral_accel", json_real(k->vehicle.max_lateral_accel));
     return o;
 }
 

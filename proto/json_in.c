@@ -252,12 +252,21 @@ static const char *const ap_json_keys_pose[] = {"x", "y", "heading", NULL};
 int ap_json_get_pose(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
                      double *y, double *heading, bool *has_heading)
 {
+    return ap_json_get_pose_speed(r, obj, prefix, key, x, y, heading, has_heading, NULL, NULL);
+}
+
+int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
+                           double *y, double *heading, bool *has_heading, double *speed, bool *has_speed)
+{
+    static const char *const keys_speed[] = {"x", "y", "heading", "speed", NULL};
     char path[AP_JSON_PATH_MAX];
     json_t *o;
     int rc;
     ap_json_join_path(path, sizeof path, prefix, key);
     if ((rc = ap_json_get_object(r, obj, prefix, key, true, &o)) != AP_OK ||
-        (rc = ap_json_check_known(r, o, path, ap_json_keys_pose)) != AP_OK ||
+        (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK ||
+        (speed != NULL &&
+         (rc = ap_json_get_number(r, o, path, "speed", false, -INFINITY, INFINITY, speed, has_speed)) != AP_OK) ||
         (rc = ap_json_get_number(r, o, path, "x", true, -INFINITY, INFINITY, x, NULL)) != AP_OK ||
         (rc = ap_json_get_number(r, o, path, "y", true, -INFINITY, INFINITY, y, NULL)) != AP_OK ||
         (rc = ap_json_get_number(r, o, path, "heading", has_heading == NULL, -INFINITY, INFINITY, heading,

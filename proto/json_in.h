@@ -116,4 +116,10 @@ int ap_json_get_enum(const ap_json_reader *r, json_t *obj, const char *prefix, c
 int ap_json_get_pose(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
                      double *y, double *heading, bool *has_heading);
 
+/* ap_json_get_pose that also accepts an optional "speed" number (any value: the planner judges its range)
+ * into *speed, *has_speed saying whether it was given; speed NULL = ap_json_get_pose (speed refused as an
+ * unknown key). */
+int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
+                           double *y, double *heading, bool *has_heading, double *speed, bool *has_speed);
+
 #endif

@@ -287,7 +287,7 @@ void ap_jbuf_point(ap_jbuf *b, double x, double y)
     AP_JBUF_LIT(b, "]");
 }
 
-static void segment(ap_jbuf *b, const ap_segment *s)
+static void segment(ap_jbuf *b, const ap_segment *s, const ap_seg_time *tm)
 {
     bool arc = s->type == AP_SEG_ARC;
     if (arc)
@@ -314,18 +314,33 @@ static void segment(ap_jbuf *b, const ap_segment *s)
     ap_jbuf_real(b, s->length);
     if (s->reverse)
         AP_JBUF_LIT(b, ",\"reverse\":true");
+    if (tm != NULL) {
+        AP_JBUF_LIT(b, ",\"v_start\":");
+        ap_jbuf_real(b, tm->v_start);
+        AP_JBUF_LIT(b, ",\"v_end\":");
+        ap_jbuf_real(b, tm->v_end);
+        AP_JBUF_LIT(b, ",\"t_start\":");
+        ap_jbuf_real(b, tm->t_start);
+        AP_JBUF_LIT(b, ",\"duration\":");
+        ap_jbuf_real(b, tm->duration);
+    }
     AP_JBUF_LIT(b, "}");
 }
 
-void ap_jbuf_segments(ap_jbuf *b, const ap_segment *segs, size_t n)
+void ap_jbuf_segments_timed(ap_jbuf *b, const ap_segment *segs, const ap_seg_time *timing, size_t n)
 {
     AP_JBUF_LIT(b, "[");
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
             AP_JBUF_LIT(b, ",");
-        segment(b, &segs[i]);
+        segment(b, &segs[i], timing != NULL ? &timing[i] : NULL);
     }
     AP_JBUF_LIT(b, "]");
+}
+
+void ap_jbuf_segments(ap_jbuf *b, const ap_segment *segs, size_t n)
+{
+    ap_jbuf_segments_timed(b, segs, NULL, n);
 }
 
 int ap_jbuf_status(const ap_jbuf *b)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../planner/base/path.h"
+#include "../planner/plan/plan.h"
 
 /* A growable output buffer. It starts on caller storage (a request arena, a stack buffer, or nothing) and
  * moves to the heap only when that is too small, so the hot path answers without touching malloc. */
@@ -85,6 +86,10 @@ void ap_jbuf_point(ap_jbuf *b, double x, double y);
  * "length"} or an arc {"type":"arc","start","end","center","radius","start_heading","sweep","length"},
  * with "reverse":true last on a segment driven backwards, then "]". segs may be NULL when n is 0. */
 void ap_jbuf_segments(ap_jbuf *b, const ap_segment *segs, size_t n);
+
+/* ap_jbuf_segments with each segment's speeds and times (plan.h ap_seg_time: "v_start", "v_end" in m/s,
+ * "t_start", "duration" in seconds) when timing is non-NULL (n entries). */
+void ap_jbuf_segments_timed(ap_jbuf *b, const ap_segment *segs, const ap_seg_time *timing, size_t n);
 
 /* AP_OK, or AP_E_NOMEM when b has failed (allocation failure or a non-finite number). */
 int ap_jbuf_status(const ap_jbuf *b);

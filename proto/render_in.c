@@ -14,11 +14,14 @@
 static const char *const keys_body[] = {"query", "map", "answer", "radius", "algorithm", "view", "format", NULL};
 static const char *const keys_view[] = {"x0", "y0", "x1", "y1", NULL};
 static const char *const keys_found[] = {"status",   "map",     "grid_cost", "length", "clear",
-                                         "waypoints", "segments", "samples",  "stats",  NULL};
+                                         "waypoints", "segments", "samples",  "stats",  "duration_s", NULL};
 static const char *const keys_not_found[] = {"status", "map", "reason", "stats", NULL};
-static const char *const keys_line[] = {"type", "start", "end", "heading", "length", "reverse", NULL};
-static const char *const keys_arc[] = {"type",          "start", "end",    "center", "radius",
-                                       "start_heading", "sweep", "length", "reverse", NULL};
+/* A kinodynamic answer's segments also carry v_start, v_end, t_start, duration (not drawn). */
+static const char *const keys_line[] = {"type",    "start", "end",     "heading",  "length",
+                                        "reverse", "v_start", "v_end", "t_start", "duration", NULL};
+static const char *const keys_arc[] = {"type",          "start", "end",    "center",  "radius",  "start_heading",
+                                       "sweep",         "length", "reverse", "v_start", "v_end",   "t_start",
+                                       "duration",      NULL};
 static const char *const keys_sample[] = {"d", "x", "y", "heading", NULL};
 static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search_us", NULL};
 

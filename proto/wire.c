@@ -33,13 +33,15 @@ static const ap_json_enum ap_smoothing_names[] = {
 };
 
 /* "start" and "goal" are poses (ap_json_get_pose); goal.heading serves the legal-turn searches. */
-static const char *const ap_keys_body[] = {"map",    "start",       "goal",    "unit",
-                                           "search", "deadline_ms", "samples", "obstacles", NULL};
+static const char *const ap_keys_body[] = {"map",     "start",     "goal",          "unit",           "search",
+                                           "deadline_ms", "samples", "obstacles", "goal_tolerance", NULL};
 static const char *const ap_keys_unit[] = {"kind",           "radius",          "size",           "capability",
                                            "turning_radius", "reverse",         "reverse_penalty", "art_directions",
+                                           "max_speed",      "max_accel",       "max_brake",       "max_lateral_accel",
                                            NULL};
-static const char *const ap_keys_search[] = {"algorithm",    "connectivity", "smoothing",
-                                             "turn_penalty", "headings",     NULL};
+static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoothing", "turn_penalty",
+                                             "headings",  "max_expansions", NULL};
+static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
 static const char *const ap_keys_samples[] = {"step", NULL};
 
 /* The defaults of a /v1/path request and of every batch query: no start or goal heading, radii 0,
@@ -51,6 +53,7 @@ static void path_request_defaults(ap_path_request *req)
     req->q.algorithm = AP_ALG_AUTO;
     req->q.connectivity = 8;
     req->q.smoothing = AP_SMOOTH_LOS;
+    req->q.vehicle = ap_vehicle_profile_find("car")->v; /* the default vehicle (kino/vehicle.h) */
     req->deadline_ms = -1;
 }
 
@@ -162,8 +165,12 @@ static int get_kind(const ap_json_reader *r, json_t *o, char out[AP_UNIT_KIND_NA
 static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_unit *u)
 {
     int rc;
-    bool has[6] = {false};
+    bool has[10] = {false};
     if ((rc = ap_json_check_known(r, o, "unit", ap_keys_unit)) != AP_OK || (rc = get_kind(r, o, u->kind)) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_speed", &q->vehicle.max_speed, &has[6])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_accel", &q->vehicle.max_accel, &has[7])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_brake", &q->vehicle.max_brake, &has[8])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_lateral_accel", &q->vehicle.max_lateral_accel, &has[9])) != AP_OK ||
         (rc = get_real(r, o, "unit", "radius", &q->unit_radius, &has[0])) != AP_OK ||
         (rc = get_int(r, o, "unit", "size", &q->unit_size)) != AP_OK ||
         (rc = get_capability(r, o, &q->capability, &has[4])) != AP_OK ||
@@ -175,9 +182,10 @@ static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_u
         q->reverse_penalty = given_real(q->reverse_penalty);
     has[2] = json_object_get(o, "reverse") != NULL;
     has[5] = json_object_get(o, "size") != NULL;
-    const unsigned bits[6] = {AP_UNIT_F_RADIUS, AP_UNIT_F_TURNING, AP_UNIT_F_REVERSE, AP_UNIT_F_REVERSE_PENALTY,
-                              AP_UNIT_F_CAPABILITY, AP_UNIT_F_SIZE};
-    for (int i = 0; i < 6; i++)
+    const unsigned bits[10] = {AP_UNIT_F_RADIUS,     AP_UNIT_F_TURNING,   AP_UNIT_F_REVERSE,   AP_UNIT_F_REVERSE_PENALTY,
+                               AP_UNIT_F_CAPABILITY, AP_UNIT_F_SIZE,      AP_UNIT_F_MAX_SPEED, AP_UNIT_F_MAX_ACCEL,
+                               AP_UNIT_F_MAX_BRAKE,  AP_UNIT_F_MAX_LATERAL};
+    for (int i = 0; i < 10; i++)
         u->given |= has[i] ? bits[i] : 0u;
     return get_int(r, o, "unit", "art_directions", &q->art_directions);
 }
@@ -188,14 +196,19 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
     if (u->kind[0] == '\0')
         return AP_OK;
     const ap_unit_kind *k = ap_unit_kind_find(kinds, n, u->kind);
+    ap_unit_kind builtin;
+    if (k == NULL && ap_unit_kind_builtin(u->kind, &builtin))
+        k = &builtin;
     if (k == NULL) {
         char list[256] = "";
         size_t used = 0;
         for (size_t i = 0; i < n && used < sizeof list; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", kinds[i].name);
         return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
-                            n > 0 ? "unknown unit kind \"%s\": the config names %s"
-                                  : "unknown unit kind \"%s\": the config names no unit kinds%s",
+                            n > 0 ? "unknown unit kind \"%s\": the built-in kinds are pedestrian, car, tank, ship; "
+                                    "the config names %s"
+                                  : "unknown unit kind \"%s\": the built-in kinds are pedestrian, car, tank, ship; "
+                                    "the config names no unit kinds%s",
                             u->kind, list);
     }
     ap_unit_kind_apply(k, u->given, q);
@@ -222,6 +235,32 @@ static int get_algorithm(const ap_json_reader *r, json_t *o, ap_query *q)
                         list);
 }
 
+/* Record the first kinodynamic-only field a request gives (plan.h kino_field): other kinds refuse it. */
+static void kino_given(ap_query *q, const char *field)
+{
+    if (q->kino_field == NULL)
+        q->kino_field = field;
+}
+
+/* "goal_tolerance": {"position" (tiles), "heading" (radians), "speed" (m/s)}, each optional; an explicit 0
+ * goes on as -1 (given_real) for the planner's range message. */
+static int parse_tolerance(const ap_json_reader *r, json_t *o, ap_query *q)
+{
+    int rc;
+    bool has[3] = {false};
+    if ((rc = ap_json_check_known(r, o, "goal_tolerance", ap_keys_tolerance)) != AP_OK ||
+        (rc = get_real(r, o, "goal_tolerance", "position", &q->tol_position, &has[0])) != AP_OK ||
+        (rc = get_real(r, o, "goal_tolerance", "heading", &q->tol_heading, &has[1])) != AP_OK ||
+        (rc = get_real(r, o, "goal_tolerance", "speed", &q->tol_speed, &has[2])) != AP_OK)
+        return rc;
+    double *v[3] = {&q->tol_position, &q->tol_heading, &q->tol_speed};
+    for (int i = 0; i < 3; i++)
+        if (has[i])
+            *v[i] = given_real(*v[i]);
+    kino_given(q, "goal_tolerance");
+    return AP_OK;
+}
+
 static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
 {
     int smooth = (int)q->smoothing;
@@ -235,7 +274,15 @@ static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
         (rc = get_int(r, o, "search", "headings", &q->headings)) != AP_OK)
         return rc;
     q->smoothing = (ap_smoothing)smooth;
-    return AP_OK;
+    long long cap = 0;
+    bool has_cap = false;
+    rc = ap_json_get_integer(r, o, "search", "max_expansions", false, LLONG_MIN, LLONG_MAX, &cap, &has_cap);
+    if (rc == AP_OK && has_cap) {
+        /* 0 and negatives go on as a value above the limit, which the planner refuses with its range */
+        q->max_expansions = cap >= 1 ? (uint64_t)cap : UINT64_MAX;
+        kino_given(q, "search.max_expansions");
+    }
+    return rc;
 }
 
 /* "obstacles": an optional array of at most AP_MAX_OBSTACLES circles (finite centres within
@@ -264,11 +311,21 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
     ap_query *q = &req->q;
     json_t *o;
     int rc;
+    bool has_speed[2] = {false, false};
 
     if ((rc = ap_json_check_known(r, root, "", ap_keys_body)) != AP_OK ||
         (rc = get_map_id(r, root, req->map, NULL)) != AP_OK ||
-        (rc = ap_json_get_pose(r, root, "", "start", &q->sx, &q->sy, &q->sheading, &q->has_sheading)) != AP_OK ||
-        (rc = ap_json_get_pose(r, root, "", "goal", &q->gx, &q->gy, &q->gheading, &q->has_gheading)) != AP_OK)
+        (rc = ap_json_get_pose_speed(r, root, "", "start", &q->sx, &q->sy, &q->sheading, &q->has_sheading,
+                                     &q->start_speed, &has_speed[0])) != AP_OK ||
+        (rc = ap_json_get_pose_speed(r, root, "", "goal", &q->gx, &q->gy, &q->gheading, &q->has_gheading,
+                                     &q->goal_speed, &has_speed[1])) != AP_OK)
+        return rc;
+    if (has_speed[0])
+        kino_given(q, "start.speed");
+    if (has_speed[1])
+        kino_given(q, "goal.speed");
+    if ((rc = ap_json_get_object(r, root, "", "goal_tolerance", false, &o)) != AP_OK ||
+        (o != NULL && (rc = parse_tolerance(r, o, q)) != AP_OK))
         return rc;
 
     if ((rc = ap_json_get_object(r, root, "", "unit", false, &o)) != AP_OK ||
@@ -488,6 +545,10 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
         ap_jbuf_real(b, r->grid_cost);
         AP_JBUF_LIT(b, ",\"length\":");
         ap_jbuf_real(b, r->length);
+        if (r->timing != NULL) {
+            AP_JBUF_LIT(b, ",\"duration_s\":");
+            ap_jbuf_real(b, r->duration_s);
+        }
         if (r->clear)
             AP_JBUF_LIT(b, ",\"clear\":true,\"waypoints\":[");
         else
@@ -498,7 +559,7 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
             ap_jbuf_point(b, r->waypoints[i][0], r->waypoints[i][1]);
         }
         AP_JBUF_LIT(b, "],\"segments\":");
-        ap_jbuf_segments(b, r->segments, r->n_segments);
+        ap_jbuf_segments_timed(b, r->segments, r->timing, r->n_segments);
         double step = st ? st->sample_step : 0.0;
         if (r->n_samples > 0 || step > 0.0) {
             AP_JBUF_LIT(b, ",\"samples\":");

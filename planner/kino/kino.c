@@ -14,7 +14,9 @@
 
 #define TWO_PI 6.283185307179586476925
 
-/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty). */
+/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty). It starts at
+ * AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for the states it makes, not for the
+ * id limit (a table sized for the limit cost a 12 MB memset per query). */
 typedef struct ap_kino_table {
     uint64_t *keys;
     uint32_t *ids;
@@ -22,20 +24,60 @@ typedef struct ap_kino_table {
     uint32_t next; /* next free id */
 } ap_kino_table;
 
+#define AP_KINO_TABLE_MIN 4096u
+
+/* Give t `slots` empty slots (a power of two). Returns AP_OK or AP_E_NOMEM (t unchanged). */
+static int table_alloc(ap_kino_table *t, uint32_t slots)
+{
+    uint64_t *k = calloc(slots, sizeof *k);
+    uint32_t *v = malloc((size_t)slots * sizeof *v);
+    if (k == NULL || v == NULL) {
+        free(k);
+        free(v);
+        return AP_E_NOMEM;
+    }
+    free(t->keys);
+    free(t->ids);
+    t->keys = k;
+    t->ids = v;
+    t->mask = slots - 1;
+    return AP_OK;
+}
+
+static uint32_t slot_of(uint64_t key, uint32_t mask)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
+/* Double t's slots, keeping every key and id. Returns AP_OK or AP_E_NOMEM (t unchanged). */
+static int table_grow(ap_kino_table *t)
+{
+    ap_kino_table old = *t, n = {0};
+    if (old.mask >= (1u << 30) || table_alloc(&n, (old.mask + 1) * 2) != AP_OK)
+        return AP_E_NOMEM;
+    for (uint32_t i = 0; i <= old.mask; i++) {
+        if (old.keys[i] == 0)
+            continue;
+        uint32_t j = slot_of(old.keys[i], n.mask);
+        while (n.keys[j] != 0)
+            j = (j + 1) & n.mask;
+        n.keys[j] = old.keys[i];
+        n.ids[j] = old.ids[i];
+    }
+    free(old.keys);
+    free(old.ids);
+    t->keys = n.keys;
+    t->ids = n.ids;
+    t->mask = n.mask;
+    return AP_OK;
+}
+
 static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload);
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal);
 
 static double clamp_param(double v, double dflt)
 {
     return v > 0.0 ? v : dflt;
-}
-
-static uint32_t pow2_at_least(uint64_t n)
-{
-    uint32_t c = 1024;
-    while (c < n && c < (1u << 31))
-        c <<= 1;
-    return c;
 }
 
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
@@ -50,12 +92,8 @@ int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uin
     ap_kino_table *t = calloc(1, sizeof *t);
     if (t == NULL)
         return AP_E_NOMEM;
-    uint32_t slots = pow2_at_least((uint64_t)capacity * 2);
-    t->keys = calloc(slots, sizeof *t->keys);
-    t->ids = malloc((size_t)slots * sizeof *t->ids);
-    t->mask = slots - 1;
     d->tab = t;
-    if (t->keys == NULL || t->ids == NULL) {
+    if (table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK) {
         ap_kino_free(d);
         return AP_E_NOMEM;
     }
@@ -94,6 +132,8 @@ bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, doub
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
 {
     ap_kino_table *t = d->tab;
+    if (t->mask + 1 > AP_KINO_TABLE_MIN * 16u)
+        table_alloc(t, AP_KINO_TABLE_MIN); /* give a restart's large table back (on failure: clear it) */
     memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
@@ -113,11 +153,20 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
 {
     const ap_vehicle *veh = &p->veh;
     const double mpt = p->meters_per_tile, vm = veh->max_speed, eps = 1e-9;
-    const double accels[3] = {veh->max_accel, 0.0, -veh->max_brake};
+    const double v0 = st->v, l0 = p->step * mpt;
+    /* Full acceleration, none, full braking, and the one intensity that ends the step at the goal speed (the
+     * thesis's in-between intensity, 4.3.4, chosen so the goal's speed window is reachable at all: with the
+     * limits alone the reachable v^2 lie on a lattice of step 2 a l that may miss the window). */
+    double accels[4] = {veh->max_accel, 0.0, -veh->max_brake, 0.0};
+    int na = 3;
+    const double ag = (p->gv * p->gv - v0 * v0) / (2.0 * l0);
+    if (ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps && fabs(ag - veh->max_accel) > eps &&
+        fabs(ag + veh->max_brake) > eps)
+        accels[na++] = ag;
     int n = 0;
-    for (int ai = 0; ai < 3; ai++) {
-        const double a = accels[ai], v0 = st->v;
-        double lm = p->step * mpt, v1;
+    for (int ai = 0; ai < na; ai++) {
+        const double a = accels[ai];
+        double lm = l0, v1;
         if (a > 0.0) {
             if (v0 >= vm - eps)
                 continue;
@@ -132,7 +181,7 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
         } else {
             if (v0 <= eps)
                 continue;
-            double lstop = v0 * v0 / (2.0 * veh->max_brake);
+            double lstop = v0 * v0 / (-2.0 * a);
             if (lstop < lm)
                 lm = lstop;
             v1 = lm == lstop ? 0.0 : sqrt(fmax(0.0, v0 * v0 + 2.0 * a * lm));
@@ -140,6 +189,8 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
         if (lm < 1e-9)
             continue;
         const double dt = a == 0.0 ? lm / v0 : (v1 - v0) / a;
+        if (!(dt > 0.0))
+            continue;
         const double vp = fmax(v0, v1), len = lm / mpt;
         /* Tightest curvature (1/tiles): the turning radius, and v^2 / r <= a_lat at the peak speed. */
         double kmax = 1.0 / p->turning_radius;
@@ -166,13 +217,17 @@ static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
     int64_t sb = (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5);
     uint64_t key = ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
                     (uint64_t)(sb & 0xFF)) + 1;
-    uint64_t hsh = key * 0x9E3779B97F4A7C15ull;
-    for (uint32_t i = (uint32_t)(hsh >> 32) & t->mask;; i = (i + 1) & t->mask) {
+    for (uint32_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
         if (t->keys[i] == key)
             return t->ids[i];
         if (t->keys[i] == 0) {
             if (t->next >= d->node_limit)
                 return UINT32_MAX;
+            if ((uint64_t)t->next * 2 > t->mask) { /* half full: grow, then find the key's new slot */
+                if (table_grow(t) != AP_OK)
+                    return UINT32_MAX;
+                return state_id(d, st);
+            }
             t->keys[i] = key;
             return t->ids[i] = t->next++;
         }

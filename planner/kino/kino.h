@@ -7,7 +7,8 @@
  * open-addressing hash table (the state space is unbounded in speed and heading, a dense matrix would not
  * fit): id 0 is the goal (a virtual node every state within the goal tolerance leads to), id 1 the start.
  *
- * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake, each
+ * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake / the one
+ * in-between intensity that ends the step exactly at the goal speed (when within the limits), each
  * combined with steering straight, at the tightest admissible curvature left and right, and at half of it;
  * the tightest curvature is min(1 / turning_radius, a_lat / v_peak^2), so every arc keeps v^2 / r <=
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
@@ -56,7 +57,7 @@ typedef struct ap_kino_params {
 #define AP_KINO_CELL 1.0
 #define AP_KINO_HEADING_BINS 180 /* 2 degrees */
 #define AP_KINO_SPEED_BINS 16
-#define AP_KINO_MAX_SUCC 15
+#define AP_KINO_MAX_SUCC 20
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 

@@ -93,14 +93,14 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 
 static int kino_step(ap_plan *p, uint64_t max_expansions)
 {
-    const uint64_t cap = cap_of(&p->q), spent = p->search.expanded;
+    const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p); /* restarts included */
     if (spent >= cap)
         return p->state = AP_NO_PATH;
     uint64_t run = cap - spent;
     if (max_expansions != 0 && max_expansions < run)
         run = max_expansions;
     int st = ap_plan_search_step(p, run);
-    if (st == AP_IN_PROGRESS && p->search.expanded >= cap)
+    if (st == AP_IN_PROGRESS && ap_plan_expanded(p) >= cap)
         st = p->state = AP_NO_PATH;
     return st;
 }

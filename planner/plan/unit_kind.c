@@ -1,6 +1,7 @@
 /* unit_kind.c — named unit kinds (unit_kind.h). */
 #include "unit_kind.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const ap_unit_kind *ap_unit_kind_find(const ap_unit_kind *kinds, size_t n, const char *name)
@@ -26,4 +27,25 @@ void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
         q->capability = k->capability;
     if (take & AP_UNIT_F_SIZE)
         q->unit_size = k->size;
+    if (take & AP_UNIT_F_MAX_SPEED)
+        q->vehicle.max_speed = k->vehicle.max_speed;
+    if (take & AP_UNIT_F_MAX_ACCEL)
+        q->vehicle.max_accel = k->vehicle.max_accel;
+    if (take & AP_UNIT_F_MAX_BRAKE)
+        q->vehicle.max_brake = k->vehicle.max_brake;
+    if (take & AP_UNIT_F_MAX_LATERAL)
+        q->vehicle.max_lateral_accel = k->vehicle.max_lateral_accel;
+}
+
+bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out)
+{
+    const ap_vehicle_profile *p = ap_vehicle_profile_find(name);
+    if (p == NULL)
+        return false;
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", p->name);
+    out->has = AP_UNIT_F_TURNING | AP_UNIT_F_VEHICLE;
+    out->turning_radius = p->turning_radius;
+    out->vehicle = p->v;
+    return true;
 }

@@ -23,7 +23,12 @@ enum {
     AP_UNIT_F_REVERSE_PENALTY = 1u << 3, /* unit.reverse_penalty */
     AP_UNIT_F_CAPABILITY = 1u << 4,      /* unit.capability */
     AP_UNIT_F_SIZE = 1u << 5,            /* unit.size */
+    AP_UNIT_F_MAX_SPEED = 1u << 6,       /* unit.max_speed (m/s) */
+    AP_UNIT_F_MAX_ACCEL = 1u << 7,       /* unit.max_accel (m/s^2) */
+    AP_UNIT_F_MAX_BRAKE = 1u << 8,       /* unit.max_brake (m/s^2) */
+    AP_UNIT_F_MAX_LATERAL = 1u << 9,     /* unit.max_lateral_accel (m/s^2) */
 };
+#define AP_UNIT_F_VEHICLE (AP_UNIT_F_MAX_SPEED | AP_UNIT_F_MAX_ACCEL | AP_UNIT_F_MAX_BRAKE | AP_UNIT_F_MAX_LATERAL)
 
 /* One kind. The values are those of ap_query's fields of the same meaning (plan.h); `has` says which of them
  * the kind sets. */
@@ -34,10 +39,16 @@ typedef struct ap_unit_kind {
     bool reverse;
     uint8_t capability;
     int size;
+    ap_vehicle vehicle; /* the kinodynamic limits it sets (AP_UNIT_F_MAX_*) */
 } ap_unit_kind;
 
 /* The kind called name among the n kinds, or NULL. Pure. */
 const ap_unit_kind *ap_unit_kind_find(const ap_unit_kind *kinds, size_t n, const char *name);
+
+/* The built-in vehicle kind called name ("pedestrian", "car", "tank", "ship": kino/vehicle.h's profiles,
+ * with their turning radius in tiles at one metre per tile), written to *out; false when there is none.
+ * Config kinds of the same name win (the wire looks there first). Pure. */
+bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out);
 
 /* Set every field of q that k sets and the request did not give (given: AP_UNIT_F_* bits). Pure. */
 void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q);

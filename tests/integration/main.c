@@ -25,6 +25,7 @@ Suite *hardening_suite(void);
 Suite *render_suite(void);
 Suite *conventions_suite(void);
 Suite *anyangle_suite(void);
+Suite *kino_suite(void);
 
 int main(void)
 {
@@ -61,6 +62,7 @@ int main(void)
     srunner_add_suite(sr, render_suite());
     srunner_add_suite(sr, conventions_suite());
     srunner_add_suite(sr, anyangle_suite());
+    srunner_add_suite(sr, kino_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

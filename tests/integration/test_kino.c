@@ -1,0 +1,187 @@
+/* test_kino.c — search.algorithm "kinodynamic" end to end: answers with times and speeds (each segment's
+ * v_start, v_end, t_start, duration; duration_s), re-checked here against the vehicle's limits from the JSON
+ * alone; built-in vehicle kinds and config kinds with vehicle limits; the kinodynamic fields' errors (each
+ * limit > 0, speeds, tolerances, the expansion cap, kinodynamic-only fields on other algorithms). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "harness.h"
+
+Suite *kino_suite(void);
+
+/* 30 x 20 open field with a border. */
+static char FIELD[30 * 21 + 64];
+static const char CONF[] = "{\"units\": {\"truck\": {\"turning_radius\": 3, \"max_speed\": 5, \"max_accel\": 1,"
+                           " \"max_brake\": 2, \"max_lateral_accel\": 2}}}";
+
+static ap_srv_dir sd;
+static ap_srv srv;
+
+static void setup(void)
+{
+    int n = sprintf(FIELD, "type octile\nheight 20\nwidth 30\nmap\n");
+    for (int y = 0; y < 20; y++) {
+        for (int x = 0; x < 30; x++)
+            FIELD[n++] = x == 0 || y == 0 || x == 29 || y == 19 ? '@' : '.';
+        FIELD[n++] = '\n';
+    }
+    FIELD[n] = '\0';
+    ck_assert_int_eq(ap_srv_start_dir(&srv, &sd, "kino", "field", FIELD, CONF), 0);
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(ap_srv_stop_dir(&srv, &sd), 0);
+}
+
+static json_t *post(const char *body, long want)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/path", body, &r), 0);
+    ck_assert_msg(r.status == want, "status %ld, want %ld: %s (%s)", r.status, want, r.body, body);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+static double num(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    ck_assert_msg(json_is_number(v), "no number \"%s\"", k);
+    return json_number_value(v);
+}
+
+/* The answer's segments against the limits (speed, acceleration, braking, lateral, turning radius), times
+ * chained, distance = mean speed x duration; returns the last segment's end speed. */
+static double check_limits(json_t *j, double vmax, double acc, double brk, double lat, double rmin, double v0)
+{
+    json_t *segs = json_object_get(j, "segments");
+    ck_assert_uint_ge(json_array_size(segs), 1);
+    double t = 0.0, v = v0;
+    size_t i;
+    json_t *s;
+    json_array_foreach(segs, i, s) {
+        double vs = num(s, "v_start"), ve = num(s, "v_end"), ts = num(s, "t_start"), d = num(s, "duration");
+        ck_assert_double_eq_tol(vs, v, 1e-9);
+        ck_assert_double_eq_tol(ts, t, 1e-9);
+        ck_assert(d > 0.0 && vs <= vmax + 1e-6 && ve <= vmax + 1e-6 && vs >= 0.0 && ve >= 0.0);
+        double a = (ve - vs) / d;
+        ck_assert(a <= acc + 1e-6 && a >= -brk - 1e-6);
+        ck_assert_double_eq_tol(0.5 * (vs + ve) * d, num(s, "length"), 1e-6);
+        if (strcmp(json_string_value(json_object_get(s, "type")), "arc") == 0) {
+            double r = num(s, "radius"), vp = fmax(vs, ve);
+            ck_assert(r >= rmin - 1e-9);
+            ck_assert(vp * vp / r <= lat + 1e-6);
+        }
+        t += d;
+        v = ve;
+    }
+    ck_assert_double_eq_tol(num(j, "duration_s"), t, 1e-9);
+    return v;
+}
+
+START_TEST(kinodynamic_answer_has_times)
+{
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
+                     "\"goal\":{\"x\":24.5,\"y\":6.5,\"speed\":0.5},\"unit\":{\"kind\":\"truck\",\"radius\":0.4},"
+                     "\"goal_tolerance\":{\"position\":0.5,\"speed\":0.25},"
+                     "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":200000}}",
+                     200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    double vend = check_limits(j, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    ck_assert(fabs(vend - 0.5) <= 0.25 + 1e-9);
+    /* 20.4 tiles at most 5 m/s from 1 m/s at 1 m/s^2: at least the 1-D bound */
+    ck_assert(num(j, "duration_s") >= 6.0);
+    json_decref(j);
+    /* a built-in kind: the car's limits (14 m/s, 3, 6, 8 m/s^2, radius 6) */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":24.5,\"y\":10.5},"
+             "\"unit\":{\"kind\":\"car\"},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    check_limits(j, 14.0, 3.0, 6.0, 8.0, 6.0, 0.0);
+    json_decref(j);
+    /* other algorithms' answers carry no times */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5},\"goal\":{\"x\":24.5,\"y\":10.5},"
+             "\"unit\":{\"kind\":\"car\"},\"search\":{\"algorithm\":\"astar\"}}",
+             200);
+    ck_assert_ptr_null(json_object_get(j, "duration_s"));
+    ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j, "segments"), 0), "v_start"));
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(kinodynamic_cap_not_found)
+{
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":24.5,\"y\":6.5},"
+                     "\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":3}}",
+                     200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), "not_found");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded")), 3);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(kinodynamic_errors)
+{
+    static const struct {
+        const char *fragment, *field;
+    } cases[] = {
+        {"\"unit\":{\"kind\":\"truck\",\"max_speed\":0},\"search\":{\"algorithm\":\"kinodynamic\"}", "unit.max_speed"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_accel\":-1},\"search\":{\"algorithm\":\"kinodynamic\"}", "unit.max_accel"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_brake\":-2},\"search\":{\"algorithm\":\"kinodynamic\"}", "unit.max_brake"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_lateral_accel\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_lateral_accel"},
+        {"\"unit\":{\"kind\":\"truck\"},\"goal_tolerance\":{\"position\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "goal_tolerance.position"},
+        {"\"unit\":{\"kind\":\"truck\"},\"goal_tolerance\":{\"spin\":1},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "goal_tolerance.spin"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":0}",
+         "search.max_expansions"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"goal_tolerance\":{\"speed\":-1}",
+         "goal_tolerance.speed"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"astar\",\"max_expansions\":10}",
+         "search.max_expansions"},
+        {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.turning_radius"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body, "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5},\"goal\":{\"x\":24.5,\"y\":6.5},%s}",
+                 cases[i].fragment);
+        json_t *j = post(body, 400);
+        json_t *e = json_object_get(j, "error");
+        ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
+        ck_assert_str_eq(json_string_value(json_object_get(e, "field")), cases[i].field);
+        json_decref(j);
+    }
+    /* speeds: above the vehicle's maximum, and on an algorithm without speed */
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"speed\":6},\"goal\":{\"x\":24.5,\"y\":6.5},"
+                     "\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+                     400);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "start.speed");
+    json_decref(j);
+    j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5},\"goal\":{\"x\":24.5,\"y\":6.5,\"speed\":1}}", 400);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "goal.speed");
+    json_decref(j);
+}
+END_TEST
+
+Suite *kino_suite(void)
+{
+    Suite *s = suite_create("kino");
+    TCase *tc = tcase_create("kinodynamic");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, kinodynamic_answer_has_times);
+    tcase_add_test(tc, kinodynamic_cap_not_found);
+    tcase_add_test(tc, kinodynamic_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
