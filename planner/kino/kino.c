@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../base/status.h"
+#include "../geom/dubins.h"
 
 #define TWO_PI 6.283185307179586476925
 
@@ -116,9 +117,15 @@ void ap_kino_free(ap_kino_domain *d)
     d->tab = NULL;
 }
 
-double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double v)
+double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
 {
     double s = hypot(p->gx - x, p->gy - y) - p->tol_pos;
+    if (p->heuristic == AP_KINO_H_DISTANCE)
+        return s > 0.0 ? s * p->meters_per_tile / p->veh.max_speed : 0.0;
+    if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh) {
+        const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
+        s = fmax(s, ap_dubins_length(&a, &b, p->turning_radius) - p->tol_pos);
+    }
     return ap_vehicle_time_bound(&p->veh, s * p->meters_per_tile, v, p->gv + p->tol_speed);
 }
 
@@ -139,7 +146,7 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     d->ws = s->ws;
     ap_kino_state *st = ap_search_payload(s, AP_KINO_START);
     const ap_kino_params *p = &d->p;
-    *st = (ap_kino_state){p->sx, p->sy, ap_angle_wrap(p->sh), p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, p->sv)};
+    *st = (ap_kino_state){p->sx, p->sy, ap_angle_wrap(p->sh), p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, p->sh, p->sv)};
 }
 
 ap_segment ap_kino_segment(double x, double y, double h, double curv, double len)
@@ -196,8 +203,17 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
         double kmax = 1.0 / p->turning_radius;
         if (vp > 0.0)
             kmax = fmin(kmax, veh->max_lateral_accel * mpt / (vp * vp));
-        const double curvs[5] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax};
-        for (int ci = 0; ci < 5; ci++) {
+        double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
+        int nc = 5;
+        /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
+         * may miss a tight heading tolerance altogether) */
+        if (p->has_gh) {
+            double kg = ap_angle_wrap(p->gh - st->h) / len;
+            if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
+                fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
+                curvs[nc++] = kg;
+        }
+        for (int ci = 0; ci < nc; ci++) {
             ap_segment seg = ap_kino_segment(st->x, st->y, st->h, curvs[ci], len);
             if (!ap_world_segment_clear(&p->world, &seg, p->radius))
                 continue;
@@ -250,7 +266,7 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
             id = state_id(d, &st);
             if (id == UINT32_MAX)
                 continue;
-            st.hval = ap_kino_heuristic(&d->p, st.x, st.y, st.v);
+            st.hval = ap_kino_heuristic(&d->p, st.x, st.y, st.h, st.v);
         }
         outs[m] = st;
         out[m++] = (ap_succ){id, st.dt};
@@ -268,6 +284,6 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
     if (node == AP_KINO_GOAL)
         return 0.0;
     if (node == AP_KINO_START || d->ws == NULL)
-        return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sv);
+        return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
     return ((const ap_kino_state *)d->ws->payload)[node].hval;
 }

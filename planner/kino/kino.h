@@ -9,7 +9,8 @@
  *
  * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake / the one
  * in-between intensity that ends the step exactly at the goal speed (when within the limits), each
- * combined with steering straight, at the tightest admissible curvature left and right, and at half of it;
+ * combined with steering straight, at the tightest admissible curvature left and right, at half of it, and
+ * at the one curvature that ends the step at the goal heading (when the goal has one and it is within);
  * the tightest curvature is min(1 / turning_radius, a_lat / v_peak^2), so every arc keeps v^2 / r <=
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
  * constant acceleration over `step` tiles, shortened where the speed reaches max_speed (accelerating) or 0
@@ -36,6 +37,15 @@
 #include "../world/world.h"
 #include "vehicle.h"
 
+/* The heuristic. AP_KINO_H_TIME: ap_vehicle_time_bound over the straight distance minus the position
+ * tolerance (admissible, see the file comment). AP_KINO_H_DUBINS: the same bound over max(straight, Dubins
+ * length to the goal pose at the turning radius) minus the position tolerance, when the goal has a heading:
+ * the thesis's distance estimate (4.2.1) in its time heuristic; NOT admissible with tolerances (a pose within
+ * the tolerance can be much nearer along a Dubins path than the goal pose itself), so its paths may be
+ * slower than optimal. AP_KINO_H_DISTANCE: straight distance / max_speed (admissible, weaker; the
+ * benchmark's comparison with the thesis's distance heuristic). */
+typedef enum ap_kino_heuristic_kind { AP_KINO_H_TIME = 0, AP_KINO_H_DUBINS, AP_KINO_H_DISTANCE } ap_kino_heuristic_kind;
+
 /* One search's inputs. Positions and lengths in tiles, headings in radians, speeds in m/s. */
 typedef struct ap_kino_params {
     ap_vehicle veh;
@@ -51,13 +61,14 @@ typedef struct ap_kino_params {
     double cell;              /* tiles per position bin (0 = AP_KINO_CELL) */
     int heading_bins;         /* 0 = AP_KINO_HEADING_BINS */
     int speed_bins;           /* over [0, max_speed]; 0 = AP_KINO_SPEED_BINS */
+    ap_kino_heuristic_kind heuristic; /* AP_KINO_H_TIME (0, admissible) unless said otherwise */
 } ap_kino_params;
 
 #define AP_KINO_STEP 1.25
 #define AP_KINO_CELL 1.0
 #define AP_KINO_HEADING_BINS 180 /* 2 degrees */
 #define AP_KINO_SPEED_BINS 16
-#define AP_KINO_MAX_SUCC 20
+#define AP_KINO_MAX_SUCC 24
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 
@@ -92,8 +103,8 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s);
 /* Release d's table. NULL and a zeroed d are fine. */
 void ap_kino_free(ap_kino_domain *d);
 
-/* The lower bound on the time from state (x, y, v) to the goal (seconds); see the file comment. Pure. */
-double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double v);
+/* The heuristic (p->heuristic) from state (x, y, h, v) to the goal (seconds); see the file comment. Pure. */
+double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v);
 
 /* True when state (x, y, h, v) is within the goal tolerances. Pure. */
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v);

@@ -232,7 +232,7 @@ static void dfs(exh *e, int depth, int max_depth)
         e->best = fmin(e->best, total);
         e->reached++;
         for (int i = 0; i <= depth; i++) {
-            double h = ap_kino_heuristic(e->p, e->stack[i].x, e->stack[i].y, e->stack[i].v);
+            double h = ap_kino_heuristic(e->p, e->stack[i].x, e->stack[i].y, e->stack[i].h, e->stack[i].v);
             if (!(h <= total - e->g[i] + 1e-9)) /* not ck_assert: each one costs Check a pipe write */
                 ck_abort_msg("h %g > remaining %g at depth %d", h, total - e->g[i], i);
         }
@@ -268,7 +268,7 @@ START_TEST(test_heuristic_admissible_exhaustive)
         if (e.reached == 0)
             continue;
         tested++;
-        ck_assert(ap_kino_heuristic(&p, p.sx, p.sy, p.sv) <= e.best + 1e-9);
+        ck_assert(ap_kino_heuristic(&p, p.sx, p.sy, p.sh, p.sv) <= e.best + 1e-9);
     }
     ck_assert_int_ge(tested, 6);
     ap_map_free(m);
