@@ -19,6 +19,7 @@
 
 typedef struct kino_plan {
     ap_kino_domain d;
+    uint32_t limit; /* ids the expansion cap can use; each workspace caps it at its capacity */
     bool trivial; /* the start is within the goal tolerance: no motion */
 } kino_plan;
 
@@ -46,7 +47,8 @@ static uint64_t cap_of(const ap_query *q)
 static int kino_start(ap_plan *p, ap_workspace *ws)
 {
     kino_plan *k = p->kind_state;
-    p->dom.node_count = ws->capacity < k->d.node_limit ? ws->capacity : k->d.node_limit;
+    /* a restart may land on a smaller workspace: ids must stay below its capacity */
+    k->d.node_limit = p->dom.node_count = ws->capacity < k->limit ? ws->capacity : k->limit;
     int st = ap_plan_start_search(p, ws);
     if (st == AP_IN_PROGRESS)
         ap_kino_bind(&k->d, &p->search);
@@ -82,8 +84,8 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     }
     /* Ids: at most every expansion's successors, within the workspace. */
     uint64_t limit = cap_of(q) * AP_KINO_MAX_SUCC + 2;
-    uint32_t cap = ws->capacity;
-    int st = ap_kino_init(&k->d, &p->dom, &kp, limit < cap ? (uint32_t)limit : cap);
+    k->limit = limit < UINT32_MAX ? (uint32_t)limit : UINT32_MAX;
+    int st = ap_kino_init(&k->d, &p->dom, &kp, ws->capacity < k->limit ? ws->capacity : k->limit);
     if (st != AP_OK)
         return p->state = st;
     p->start_node = AP_KINO_START;

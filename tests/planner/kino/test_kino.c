@@ -408,6 +408,32 @@ START_TEST(test_expansion_cap)
 }
 END_TEST
 
+/* A plan moved to another, smaller workspace (the server's slow lane) restarts there within its capacity. */
+START_TEST(test_move_to_smaller_workspace)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = kq(m, 5.5, 20.5, 0.0, 1.0, 17.5, 20.5);
+    ap_workspace big, small;
+    ck_assert_int_eq(ap_workspace_init(&big, 1u << 18, AP_PLAN_MAX_SUCC), AP_OK);
+    ck_assert_int_eq(ap_workspace_init(&small, 4096, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &big, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 3), AP_IN_PROGRESS);
+    int st = ap_plan_move(&p, &small);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 100000; i++)
+        st = ap_plan_step(&p, 100);
+    ck_assert_int_eq(st, AP_OK);
+    ap_result r = {0};
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+    ck_assert_uint_gt(r.expanded, 3);
+    check_trajectory(&q, &r);
+    ap_result_free(&r);
+    ap_workspace_free(&big);
+    ap_workspace_free(&small);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_profiles)
 {
     ck_assert_uint_eq(ap_vehicle_profile_count, 4);
@@ -436,6 +462,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_goal_behind_fast_start_loops);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_expansion_cap);
+    tcase_add_test(tc, test_move_to_smaller_workspace);
     tcase_add_test(tc, test_profiles);
     suite_add_tcase(s, tc);
     return s;
