@@ -205,10 +205,9 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
         for (size_t i = 0; i < n && used < sizeof list; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", kinds[i].name);
         return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
-                            n > 0 ? "unknown unit kind \"%s\": the built-in kinds are pedestrian, car, tank, ship; "
-                                    "the config names %s"
-                                  : "unknown unit kind \"%s\": the built-in kinds are pedestrian, car, tank, ship; "
-                                    "the config names no unit kinds%s",
+                            n > 0 ? "unknown unit kind \"%s\": the config names %s; built in: pedestrian, car, tank, ship"
+                                  : "unknown unit kind \"%s\": the config names no unit kinds%s; built in: pedestrian, car, "
+                                    "tank, ship",
                             u->kind, list);
     }
     ap_unit_kind_apply(k, u->given, q);

@@ -192,6 +192,7 @@ START_TEST(table_columns_drive_validation)
         /* any_angle refuses turning units (its own rule, not a column: plan_anyangle.c) */
         const bool turns_ok = row->kind != &ap_plan_kind_anyangle;
         q.turning_radius = turns_ok ? 1.0 : 0.0;
+        q.vehicle = ap_vehicle_profile_find("car")->v; /* the kinodynamic row's limits; the others ignore them */
         ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
         ck_assert_ptr_null(e.field);
         ap_plan p;
