@@ -46,7 +46,7 @@ static json_t *table_json(const ap_map_table *t)
     return x;
 }
 
-static json_t *map_json(const ap_map *m)
+static json_t *map_json(const ap_map *m, uint64_t version)
 {
     char id[AP_MAP_ID_MAX];
     ap_utf8_copy(id, sizeof id, m->id);
@@ -60,6 +60,8 @@ static json_t *map_json(const ap_map *m)
     }
     json_t *o = json_object();
     o = set(o, "id", json_string(id));
+    if (version != 0)
+        o = set(o, "map_version", json_integer((json_int_t)version));
     o = set(o, "width", json_integer(m->width));
     o = set(o, "height", json_integer(m->height));
     o = set(o, "passable_cells", json_integer(m->passable_cells));
@@ -75,16 +77,16 @@ static json_t *map_json(const ap_map *m)
     return o;
 }
 
-char *ap_wire_encode_map(const ap_map *m, size_t *len)
+char *ap_wire_encode_map(const ap_map *m, uint64_t version, size_t *len)
 {
-    return dump(map_json(m), len);
+    return dump(map_json(m, version), len);
 }
 
-char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len)
+char *ap_wire_encode_maps(const ap_map *const *maps, const uint64_t *versions, size_t n, size_t *len)
 {
     json_t *a = json_array();
     for (size_t i = 0; a != NULL && i < n; i++) {
-        if (json_array_append_new(a, map_json(maps[i])) != 0) {
+        if (json_array_append_new(a, map_json(maps[i], versions ? versions[i] : 0)) != 0) {
             json_decref(a);
             a = NULL;
         }

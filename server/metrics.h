@@ -18,7 +18,7 @@ struct ap_route; /* route.h: the server's route table rows, whose labels the req
 /* Most routes the request counters label one by one (the server's route table, route.h, set with
  * ap_metrics_set_routes); requests to no route, or to routes past this many, count under "other", so the
  * label cardinality stays bounded. */
-#define AP_METRICS_ROUTES 15
+#define AP_METRICS_ROUTES 20
 
 /* The two search lanes (Pinter's fast and slow matrices). */
 typedef enum ap_lane {

@@ -1,4 +1,5 @@
-/* registry.c — load a directory of Moving AI maps; sorted array + bsearch lookup. */
+/* registry.c — map id -> current version (sorted slots + bsearch under a mutex); reference-counted versions;
+ * the maps folder's load at start and its rescan (SIGHUP). */
 #include "registry.h"
 
 #include <dirent.h>
@@ -21,33 +22,253 @@ static int filter_maps(const struct dirent *d)
     return d->d_name[0] != '.' && has_map_suffix(d->d_name);
 }
 
-static int cmp_map_ptr(const void *a, const void *b)
-{
-    const ap_map *ma = *(const ap_map *const *)a;
-    const ap_map *mb = *(const ap_map *const *)b;
-    return strcmp(ma->id, mb->id);
-}
-
-static int cmp_key_map(const void *key, const void *elem)
-{
-    const ap_map *m = *(const ap_map *const *)elem;
-    return strcmp((const char *)key, m->id);
-}
-
 static void report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
     fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
 }
 
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
+static void report_diag(FILE *errf, const char *path, const ap_diag *diag, int st)
+{
+    report(errf, diag->file[0] ? diag->file : path, diag->line, diag->col, diag->msg[0] ? diag->msg : ap_status_name(st));
+}
+
+/* "dir/name", malloc'd; NULL when out of memory. */
+static char *join_path(const char *dir, const char *name)
+{
+    size_t plen = strlen(dir) + 1 + strlen(name) + 1;
+    char *path = malloc(plen);
+    if (path != NULL)
+        snprintf(path, plen, "%s/%s", dir, name);
+    return path;
+}
+
+/* ---- versions ------------------------------------------------------------------------------------------ */
+
+static void version_free(ap_map_version *v)
+{
+    if (v->kind == AP_MAP_KIND_GRID)
+        ap_map_free(v->map);
+    free(v);
+}
+
+void ap_map_version_release(ap_map_version *v)
+{
+    if (v != NULL && atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) == 1)
+        version_free(v);
+}
+
+static ap_map_version *version_hold(ap_map_version *v)
+{
+    if (v != NULL)
+        atomic_fetch_add_explicit(&v->refs, 1, memory_order_relaxed);
+    return v;
+}
+
+/* ---- slots (under mu) ---------------------------------------------------------------------------------- */
+
+/* Index of id's slot, or -(insertion point) - 1. */
+static long slot_find(const ap_registry *r, const char *id)
+{
+    size_t lo = 0, hi = r->n_slots;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(id, r->slots[mid].id);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -(long)lo - 1;
+}
+
+/* id's slot, made (as a tombstone) when missing; NULL when out of memory. */
+static ap_registry_slot *slot_get(ap_registry *r, const char *id)
+{
+    long i = slot_find(r, id);
+    if (i >= 0)
+        return &r->slots[i];
+    size_t at = (size_t)(-i - 1);
+    if (r->n_slots == r->cap_slots) {
+        size_t cap = r->cap_slots ? r->cap_slots * 2 : 16;
+        ap_registry_slot *ns = realloc(r->slots, cap * sizeof *ns);
+        if (ns == NULL)
+            return NULL;
+        r->slots = ns;
+        r->cap_slots = cap;
+    }
+    memmove(&r->slots[at + 1], &r->slots[at], (r->n_slots - at) * sizeof *r->slots);
+    r->n_slots++;
+    ap_registry_slot *s = &r->slots[at];
+    memset(s, 0, sizeof *s);
+    snprintf(s->id, sizeof s->id, "%s", id);
+    return s;
+}
+
+/* ---- public -------------------------------------------------------------------------------------------- */
+
+int ap_registry_init(ap_registry *r)
 {
     memset(r, 0, sizeof *r);
+    return pthread_mutex_init(&r->mu, NULL) == 0 ? AP_OK : AP_E_NOMEM;
+}
+
+ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
+{
+    if (r == NULL || id == NULL)
+        return NULL;
+    pthread_mutex_lock(&r->mu);
+    long i = slot_find(r, id);
+    ap_map_version *v = i >= 0 ? version_hold(r->slots[i].cur) : NULL;
+    pthread_mutex_unlock(&r->mu);
+    return v;
+}
+
+int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+{
+    if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
+        ap_map_free(m);
+        return AP_E_MAP_TOO_LARGE;
+    }
+    ap_map_version *v = calloc(1, sizeof *v);
+    if (v == NULL) {
+        ap_map_free(m);
+        return AP_E_NOMEM;
+    }
+    atomic_init(&v->refs, 1); /* the registry's */
+    v->kind = AP_MAP_KIND_GRID;
+    v->map = m;
+    if (src != NULL)
+        v->src = *src;
+    pthread_mutex_lock(&r->mu);
+    ap_registry_slot *s = slot_get(r, m->id);
+    if (s == NULL) {
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_NOMEM;
+    }
+    v->version = ++s->last_version;
+    ap_map_version *old = s->cur;
+    s->cur = v;
+    if (old == NULL)
+        r->n++;
+    pthread_mutex_unlock(&r->mu);
+    if (version != NULL)
+        *version = v->version;
+    if (replaced != NULL)
+        *replaced = old != NULL;
+    ap_map_version_release(old); /* outside the lock: the last reference frees a whole map */
+    return AP_OK;
+}
+
+/* Remove id's current version if it is `only` (NULL: whatever it is). */
+static int remove_version(ap_registry *r, const char *id, const ap_map_version *only)
+{
+    pthread_mutex_lock(&r->mu);
+    long i = slot_find(r, id);
+    ap_map_version *old = i >= 0 ? r->slots[i].cur : NULL;
+    if (old != NULL && (only == NULL || old == only)) {
+        r->slots[i].cur = NULL;
+        r->n--;
+    } else {
+        old = NULL;
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (old == NULL)
+        return AP_E_UNKNOWN_MAP;
+    ap_map_version_release(old);
+    return AP_OK;
+}
+
+int ap_registry_remove(ap_registry *r, const char *id)
+{
+    return id != NULL ? remove_version(r, id, NULL) : AP_E_UNKNOWN_MAP;
+}
+
+int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&r->mu);
+    ap_map_version **vs = r->n ? malloc(r->n * sizeof *vs) : NULL;
+    if (r->n && vs == NULL) {
+        pthread_mutex_unlock(&r->mu);
+        return AP_E_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_slots; i++)
+        if (r->slots[i].cur != NULL)
+            vs[k++] = version_hold(r->slots[i].cur);
+    pthread_mutex_unlock(&r->mu);
+    *out = vs;
+    *n = k;
+    return AP_OK;
+}
+
+void ap_registry_snapshot_free(ap_map_version **vs, size_t n)
+{
+    for (size_t i = 0; vs != NULL && i < n; i++)
+        ap_map_version_release(vs[i]);
+    free(vs);
+}
+
+size_t ap_registry_count(ap_registry *r)
+{
+    pthread_mutex_lock(&r->mu);
+    size_t n = r->n;
+    pthread_mutex_unlock(&r->mu);
+    return n;
+}
+
+int ap_map_source_of(const char *path, ap_map_source *src)
+{
+    struct stat st;
+    memset(src, 0, sizeof *src);
+    if (stat(path, &st) != 0)
+        return AP_E_IO;
+    src->from_file = true;
+    src->size = (int64_t)st.st_size;
+    src->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + (int64_t)st.st_mtim.tv_nsec;
+    src->inode = (uint64_t)st.st_ino;
+    return AP_OK;
+}
+
+static bool same_file(const ap_map_source *a, const ap_map_source *b)
+{
+    return a->from_file && b->from_file && a->size == b->size && a->mtime_ns == b->mtime_ns && a->inode == b->inode;
+}
+
+/* Load the file path (stamped before reading, so a write racing the load is seen as a change by the next
+ * rescan). AP_OK with *m, or the loader's status, reported on errf. */
+static int load_file(const char *path, const ap_map_opts *opts, FILE *errf, ap_map **m, ap_map_source *src)
+{
+    *m = NULL;
+    ap_map_source_of(path, src);
+    ap_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int st = ap_map_load(path, opts, m, &diag);
+    if (st != AP_OK)
+        report_diag(errf, path, &diag, st);
+    return st;
+}
+
+/* The "*.map" names of dir in name order (scandir; free each and the array). <0 when unreadable. */
+static int list_maps(const char *dir, struct dirent ***names)
+{
+    return scandir(dir, names, filter_maps, alphasort);
+}
+
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
+{
+    if (ap_registry_init(r) != AP_OK)
+        return AP_E_NOMEM;
     if (!errf)
         errf = stderr;
 
     struct dirent **names = NULL;
     /* scandir + alphasort gives the documented, reproducible load order (and thus which duplicate wins). */
-    int nn = scandir(dir, &names, filter_maps, alphasort);
+    int nn = list_maps(dir, &names);
     if (nn < 0) {
         report(errf, dir, 0, 0, strerror(errno));
         r->errors = 1;
@@ -55,39 +276,24 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
     }
 
     int rc = AP_OK;
-    if (nn > 0) {
-        r->maps = calloc((size_t)nn, sizeof *r->maps);
-        if (!r->maps)
-            rc = AP_E_NOMEM;
-    }
     for (int i = 0; i < nn; i++) {
-        if (rc != AP_OK) {
-            free(names[i]);
-            continue;
-        }
-        size_t plen = strlen(dir) + 1 + strlen(names[i]->d_name) + 1;
-        char *path = malloc(plen);
-        if (!path) {
-            rc = AP_E_NOMEM;
-            free(names[i]);
-            continue;
-        }
-        snprintf(path, plen, "%s/%s", dir, names[i]->d_name);
+        char *path = rc == AP_OK ? join_path(dir, names[i]->d_name) : NULL;
         free(names[i]);
-
+        if (path == NULL) {
+            rc = AP_E_NOMEM;
+            continue;
+        }
         /* Every *.map name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's
          * name is reported as an error by the loader (ap_map_load), not skipped in silence. */
         ap_map *m = NULL;
-        ap_diag diag;
-        memset(&diag, 0, sizeof diag);
-        int st_load = ap_map_load(path, opts, &m, &diag);
-        if (st_load == AP_E_NOMEM) {
+        ap_map_source src;
+        int st = load_file(path, opts, errf, &m, &src);
+        ap_map_version *dup = st == AP_OK ? ap_registry_acquire(r, m->id) : NULL;
+        if (st == AP_E_NOMEM) {
             rc = AP_E_NOMEM;
-        } else if (st_load != AP_OK || !m) {
-            report(errf, diag.file[0] ? diag.file : path, diag.line, diag.col,
-                   diag.msg[0] ? diag.msg : ap_status_name(st_load));
+        } else if (st != AP_OK) {
             r->errors++;
-        } else if (r->n > 0 && ap_registry_find(r, m->id)) {
+        } else if (dup != NULL) {
             /* Names in one directory are unique, but ids are derived and could still collide; the map
              * already loaded stays, so the answer for an id never depends on a later file. */
             char msg[128];
@@ -95,13 +301,11 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             report(errf, path, 0, 0, msg);
             r->errors++;
             ap_map_free(m);
-            m = NULL;
+            ap_map_version_release(dup);
         } else {
-            r->maps[r->n++] = m;
-            /* Keep the array sorted as we go so the duplicate check above can bsearch; n is small. */
-            qsort(r->maps, r->n, sizeof *r->maps, cmp_map_ptr);
             uint32_t nodes = ap_map_node_count(m);
-            if (nodes > r->max_nodes)
+            rc = ap_registry_publish(r, m, &src, NULL, NULL);
+            if (rc == AP_OK && nodes > r->max_nodes)
                 r->max_nodes = nodes;
         }
         free(path);
@@ -112,20 +316,100 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
     return rc;
 }
 
-const ap_map *ap_registry_find(const ap_registry *r, const char *id)
+/* True when names[0, n) (sorted by alphasort = strcoll; compared here one by one) holds "<id>.map". */
+static bool listed(struct dirent **names, int n, const char *id)
 {
-    if (!r || !r->n || !id)
-        return NULL;
-    ap_map *const *hit = bsearch(id, r->maps, r->n, sizeof *r->maps, cmp_key_map);
-    return hit ? *hit : NULL;
+    size_t k = strlen(id);
+    for (int i = 0; i < n; i++)
+        if (strncmp(names[i]->d_name, id, k) == 0 && strcmp(names[i]->d_name + k, ".map") == 0)
+            return true;
+    return false;
+}
+
+int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts)
+{
+    ap_rescan_counts c = {0};
+    if (!logf)
+        logf = stderr;
+    struct dirent **names = NULL;
+    int nn = list_maps(dir, &names);
+    if (nn < 0) {
+        report(logf, dir, 0, 0, strerror(errno));
+        if (counts)
+            *counts = (ap_rescan_counts){.errors = 1};
+        return AP_E_IO;
+    }
+    int rc = AP_OK;
+    for (int i = 0; i < nn && rc == AP_OK; i++) {
+        char *path = join_path(dir, names[i]->d_name);
+        if (path == NULL) {
+            rc = AP_E_NOMEM;
+            break;
+        }
+        char id[AP_MAP_ID_MAX];
+        size_t idlen = strlen(names[i]->d_name) - 4;
+        snprintf(id, sizeof id, "%.*s", (int)(idlen < sizeof id ? idlen : sizeof id - 1), names[i]->d_name);
+        ap_map_source now;
+        ap_map_version *cur = ap_registry_acquire(r, id);
+        bool unchanged = cur != NULL && ap_map_source_of(path, &now) == AP_OK && same_file(&cur->src, &now);
+        uint64_t was = cur ? cur->version : 0;
+        ap_map_version_release(cur);
+        if (unchanged) {
+            c.unchanged++;
+            free(path);
+            continue;
+        }
+        ap_map *m = NULL;
+        int st = load_file(path, opts, logf, &m, &now);
+        uint64_t version = 0;
+        bool replaced = false;
+        bool loaded = st == AP_OK;
+        if (loaded)
+            st = ap_registry_publish(r, m, &now, &version, &replaced);
+        if (st == AP_OK) {
+            fprintf(logf, "arcpathd: reload: %s: %s, map_version %llu\n", id, replaced ? "replaced" : "added",
+                    (unsigned long long)version);
+            replaced ? c.replaced++ : c.added++;
+        } else {
+            if (loaded && st == AP_E_MAP_TOO_LARGE)
+                report(logf, path, 0, 0, "the map has more cells than the search workspaces hold (max_workspace_cells)");
+            if (st == AP_E_NOMEM)
+                rc = AP_E_NOMEM;
+            c.errors++;
+            if (was)
+                fprintf(logf, "arcpathd: reload: %s: kept map_version %llu\n", id, (unsigned long long)was);
+        }
+        free(path);
+    }
+    /* Versions that came from a file of this folder which is gone. */
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) != AP_OK)
+        rc = AP_E_NOMEM;
+    for (size_t i = 0; i < nv; i++) {
+        const char *id = vs[i]->map->id;
+        if (vs[i]->src.from_file && !listed(names, nn, id) && remove_version(r, id, vs[i]) == AP_OK) {
+            fprintf(logf, "arcpathd: reload: %s: removed (its file is gone)\n", id);
+            c.removed++;
+        }
+    }
+    ap_registry_snapshot_free(vs, nv);
+    for (int i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    if (counts)
+        *counts = c;
+    return rc;
 }
 
 void ap_registry_free(ap_registry *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++)
-        ap_map_free(r->maps[i]);
-    free(r->maps);
+    for (size_t i = 0; i < r->n_slots; i++)
+        if (r->slots[i].cur != NULL)
+            version_free(r->slots[i].cur);
+    free(r->slots);
+    pthread_mutex_destroy(&r->mu);
     memset(r, 0, sizeof *r);
 }

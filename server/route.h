@@ -13,6 +13,9 @@ enum {
     AP_METHOD_GET = 1u,
     AP_METHOD_HEAD = 2u,
     AP_METHOD_POST = 4u,
+    AP_METHOD_PUT = 8u,
+    AP_METHOD_DELETE = 16u,
+    AP_METHOD_PATCH = 32u,
 };
 
 struct ap_req; /* the server's per-request state (server/http.c) */
@@ -25,7 +28,8 @@ struct ap_req; /* the server's per-request state (server/http.c) */
 typedef enum MHD_Result (*ap_route_fn)(struct ap_req *r, const char *id);
 
 typedef struct ap_route {
-    unsigned methods;   /* AP_METHOD_* bits the route answers; AP_METHOD_POST routes read the body */
+    unsigned methods;   /* AP_METHOD_* bits the route answers; POST, PUT and PATCH requests have their body
+                         * read */
     const char *pattern;/* "/v1/path", or with one "{id}" segment: "/v1/maps/{id}", "/v1/maps/{id}/cells" */
     ap_route_fn handler;
     const char *label;  /* route label of arcpath_requests_total (metrics.h) */
@@ -34,7 +38,7 @@ typedef struct ap_route {
     int (*match)(const char *path);
 } ap_route;
 
-/* The bit of an HTTP method name ("GET", "HEAD", "POST"; case-sensitive as RFC 9110 says), 0 for any
+/* The bit of an HTTP method name ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"; case-sensitive as RFC 9110 says), 0 for any
  * other. Pure. */
 unsigned ap_method_bit(const char *method);
 
@@ -58,7 +62,7 @@ int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *
                   const char **id);
 
 /* Write the Allow header value for a method set into buf (cap bytes, NUL-terminated, cut to fit): the
- * methods in the order GET, HEAD, POST joined by ", " ("GET, HEAD", "POST"). Returns the length it needed.
+ * methods in the order GET, HEAD, POST, PUT, DELETE, PATCH joined by ", " ("GET, HEAD", "POST"). Returns the length it needed.
  * Pure. */
 size_t ap_route_allow(unsigned methods, char *buf, size_t cap);
 

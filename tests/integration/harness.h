@@ -34,6 +34,7 @@ typedef struct ap_resp {
     char retry_after[16];
     char allow[64];
     char content_type[96];
+    char www_authenticate[96];
     double total_s;     /* wall time of the exchange */
 } ap_resp;
 

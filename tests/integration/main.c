@@ -21,6 +21,7 @@ Suite *terrain_suite(void);
 Suite *viewer_suite(void);
 Suite *spec_suite(void);
 Suite *hardening_suite(void);
+Suite *live_maps_suite(void);
 
 int main(void)
 {
@@ -53,6 +54,7 @@ int main(void)
     srunner_add_suite(sr, viewer_suite());
     srunner_add_suite(sr, spec_suite());
     srunner_add_suite(sr, hardening_suite());
+    srunner_add_suite(sr, live_maps_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

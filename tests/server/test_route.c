@@ -18,7 +18,10 @@ START_TEST(method_bits)
     ck_assert_uint_eq(ap_method_bit("HEAD"), AP_METHOD_HEAD);
     ck_assert_uint_eq(ap_method_bit("POST"), AP_METHOD_POST);
     ck_assert_uint_eq(ap_method_bit("get"), 0); /* method names are case-sensitive */
-    ck_assert_uint_eq(ap_method_bit("DELETE"), 0);
+    ck_assert_uint_eq(ap_method_bit("PUT"), AP_METHOD_PUT);
+    ck_assert_uint_eq(ap_method_bit("DELETE"), AP_METHOD_DELETE);
+    ck_assert_uint_eq(ap_method_bit("PATCH"), AP_METHOD_PATCH);
+    ck_assert_uint_eq(ap_method_bit("OPTIONS"), 0);
     ck_assert_uint_eq(ap_method_bit(""), 0);
     ck_assert_uint_eq(ap_method_bit(NULL), 0);
 }
@@ -114,6 +117,10 @@ START_TEST(allow_values)
     ck_assert_str_eq(buf, "POST");
     ck_assert_uint_eq(ap_route_allow(AP_METHOD_POST | AP_METHOD_GET | AP_METHOD_HEAD, buf, sizeof buf), 15);
     ck_assert_str_eq(buf, "GET, HEAD, POST");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, buf, sizeof buf), 22);
+    ck_assert_str_eq(buf, "GET, HEAD, PUT, DELETE");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_PATCH | AP_METHOD_GET, buf, sizeof buf), 10);
+    ck_assert_str_eq(buf, "GET, PATCH");
     ck_assert_uint_eq(ap_route_allow(0, buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "");
     /* cut to fit, still terminated; the return value says how much was needed */
@@ -132,14 +139,15 @@ START_TEST(server_table)
     } want[] = {
         {"/v1/path", AP_METHOD_POST, "/v1/path"},
         {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps"},
-        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}"},
+        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, "/v1/maps/{id}"},
         {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz"},
         {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz"},
         {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics"},
         {"/v1/paths", AP_METHOD_POST, "/v1/paths"},
         {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
         {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
-        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
+        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PATCH, "/v1/maps/{id}/cells"},
+        {"/v1/maps/arena/reload", AP_METHOD_POST, "/v1/maps/{id}/reload"},
         {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
         {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
         {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
@@ -212,9 +220,10 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/curve\",code=\"207\"} 1\n",
         "arcpath_requests_total{route=\"/v1/profiles\",code=\"208\"} 1\n",
         "arcpath_requests_total{route=\"/v1/maps/{id}/cells\",code=\"209\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
-        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
-        "arcpath_requests_total{route=\"viewer\",code=\"212\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}/reload\",code=\"210\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/info\",code=\"211\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"212\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"213\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
