@@ -599,9 +599,11 @@ static enum MHD_Result hand_to_lifecycle(ap_req *r, ap_lc_op op, const char *id,
     MHD_suspend_connection(r->conn);
     atomic_store(&r->lanes_state, LANES_IN);
     if (ap_lifecycle_submit(r->h->lc, t) != AP_OK) {
-        atomic_store(&r->lanes_state, LANES_NONE);
-        MHD_resume_connection(r->conn);
-        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+        /* Stopping: answer from this thread, through the same resume as a finished task. */
+        int http = 503;
+        size_t n = 0;
+        char *err = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &n);
+        finish_offthread(r, err, n, true, err ? http : 500, AP_E_NOT_READY);
     }
     return MHD_YES;
 }

@@ -428,11 +428,28 @@ typedef struct load_arg {
 /* One query thread's tally. */
 typedef struct load_tally {
     load_arg *a;
+    bool batch; /* POST /v1/paths with three copies of the query (through the lanes) instead of /v1/path */
     int answers, wrong, not_ok;
     char first_bad[512];
 } load_tally;
 
 static const char LOAD_QUERY[] = "{\"map\":\"live\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":62.5,\"y\":1.5}}";
+#define LOAD_ITEM "{\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":62.5,\"y\":1.5}}"
+static const char LOAD_BATCH[] = "{\"map\":\"live\",\"queries\":[" LOAD_ITEM "," LOAD_ITEM "," LOAD_ITEM "]}";
+
+/* The lengths of an answer: the path's, or each batch item's (up to 3); returns how many. */
+static int answer_lengths(json_t *j, double len[3])
+{
+    json_t *results = json_object_get(j, "results");
+    if (results == NULL) {
+        len[0] = json_real_value(json_object_get(j, "length"));
+        return 1;
+    }
+    int n = 0;
+    for (size_t i = 0; i < json_array_size(results) && n < 3; i++)
+        len[n++] = json_real_value(json_object_get(json_array_get(results, i), "length"));
+    return n == 3 ? 3 : 0;
+}
 
 static void *query_loop(void *p)
 {
@@ -440,7 +457,8 @@ static void *query_loop(void *p)
     const load_arg *shared = a->a;
     for (int i = 0; i < 200000 && !atomic_load(&a->a->stop); i++) {
         ap_resp r;
-        if (ap_post(shared->s, "/v1/path", LOAD_QUERY, &r) != 0 || r.status != 200) {
+        if (ap_post(shared->s, a->batch ? "/v1/paths" : "/v1/path", a->batch ? LOAD_BATCH : LOAD_QUERY, &r) != 0 ||
+            r.status != 200) {
             if (!a->first_bad[0])
                 snprintf(a->first_bad, sizeof a->first_bad, "%ld %s", r.status, r.body ? r.body : "");
             a->not_ok++;
@@ -449,12 +467,17 @@ static void *query_loop(void *p)
         }
         json_t *j = ap_resp_json(&r);
         long long v = json_integer_value(json_object_get(j, "map_version"));
-        double len = json_real_value(json_object_get(j, "length"));
+        double len[3];
+        int n = answer_lengths(j, len);
         double want = (v % 2) ? shared->len_odd : shared->len_even;
-        if (v < 1 || len != want) {
-            a->wrong++;
-            if (!a->first_bad[0])
-                snprintf(a->first_bad, sizeof a->first_bad, "version %lld length %.17g, want %.17g", v, len, want);
+        for (int k = 0; k < (n ? n : 1); k++) {
+            if (v < 1 || n == 0 || len[k] != want) {
+                a->wrong++;
+                if (!a->first_bad[0])
+                    snprintf(a->first_bad, sizeof a->first_bad, "version %lld length %.17g, want %.17g: %s", v,
+                             n ? len[k] : -1.0, want, r.body);
+                break;
+            }
         }
         a->answers++;
         json_decref(j);
@@ -501,6 +524,7 @@ START_TEST(replacement_under_load)
     for (int i = 0; i < 2; i++) {
         memset(&tally[i], 0, sizeof tally[i]);
         tally[i].a = &a;
+        tally[i].batch = i == 1;
         ck_assert_int_eq(pthread_create(&t[i], NULL, query_loop, &tally[i]), 0);
     }
     const int replacements = 30;
