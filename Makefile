@@ -10,7 +10,7 @@
 CC      ?= cc
 BUILD   ?= build
 SAN     ?= 0
-PKGS     = libmicrohttpd jansson libuv
+PKGS     = libmicrohttpd jansson libuv cairo zlib
 TESTPKGS = check libcurl
 
 OPT      = -O2
@@ -30,14 +30,16 @@ PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TESTPKGS) 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null)
+# proto/render_png.c draws PNGs with cairo
+CAIRO_LIBS   = $(shell pkg-config --libs cairo 2>/dev/null)
 
 PLANNER_SRC = $(wildcard planner/*/*.c)
 PROTO_SRC   = $(wildcard proto/*.c)
 CONFIG_SRC  = $(wildcard config/*.c)
 SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c)) $(STATIC_C)
-# The viewer's files (GET /) and the API's description (GET /openapi.yaml), embedded in arcpathd as a
-# generated C source.
-STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml
+# The viewer's files (GET /) and the API's description (GET /openapi.yaml, /openapi.json), embedded in
+# arcpathd as a generated C source.
+STATIC_FILES = $(sort $(wildcard server/static/*)) proto/openapi.yaml proto/openapi.json
 STATIC_C     = $(BUILD)/gen/static_files.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -63,7 +65,7 @@ CLIENT_LIBS      = $(shell pkg-config --libs libcurl jansson 2>/dev/null)
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps
+.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -78,11 +80,12 @@ check: deps
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
-# headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec; the C,
+# headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec; the README's
+# examples and the error catalogue against live servers, validated against the spec, tests/contract; the C,
 # Python, JavaScript and C# clients against a live arcpathd, tests/clients) and fails the make on any failure.
 test: all check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
-	  tests/clients/run.sh
+	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
@@ -95,10 +98,16 @@ check-plain:
 check-asan:
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 
 bench: all
 	sh tools/bench.sh $(BUILD)
+
+# proto/openapi.json: proto/openapi.yaml as JSON, bundled by the pinned Redocly CLI (tests/spec; `make deps`).
+# Run after every change to the YAML; tests/spec/run.sh fails while the two differ.
+openapi-json:
+	sh tools/openapi-json.sh proto/openapi.json
 
 maps: $(TOOLS)
 	$(BUILD)/arcpath-mapgen config/maps
@@ -144,7 +153,7 @@ $(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) te
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
 
 $(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) $(CAIRO_LIBS) -lm -lpthread
 
 $(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
@@ -168,6 +177,10 @@ $(BUILD)/arcpath-bare-http: $(call obj,tests/bench/bare_http.c)
 
 $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The gzip figure times the server's own compression (server/gzip.c, zlib).
+$(BUILD)/arcpath-bench-gzip: $(call obj,tests/bench/bench_gzip.c server/gzip.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(TOOLS): $(call obj,tools/mapgen.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm

@@ -210,6 +210,7 @@ void ap_config_defaults(ap_config *c)
     c->max_map_upload_bytes = 16u << 20;
     c->max_workspace_cells = 0;
     c->admin_token[0] = '\0';
+    c->n_cors_origins = 0;
     c->config_file[0] = '\0';
     c->check_config = false;
 }
@@ -271,6 +272,127 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
     }
     c->n_profiles = json_array_size(v);
     return AP_OK;
+}
+
+/* True when s[0, n) is a serialized web origin as browsers send it in Origin (RFC 6454 6.1): "http://" or
+ * "https://", a host of lowercase letters, digits, '.', '-' (or a bracketed IPv6 literal of hex digits,
+ * ':' and '.'), and an optional ":PORT" (1..65535); no path, no trailing '/'. *why says what is wrong. */
+static bool origin_valid(const char *s, size_t n, const char **why)
+{
+    size_t at = 0;
+    if (n >= 7 && strncmp(s, "http://", 7) == 0)
+        at = 7;
+    else if (n >= 8 && strncmp(s, "https://", 8) == 0)
+        at = 8;
+    else {
+        *why = "must start with http:// or https:// (or be \"*\" alone)";
+        return false;
+    }
+    size_t host = at;
+    if (at < n && s[at] == '[') {
+        for (at++; at < n && (strchr("0123456789abcdef:.", s[at]) != NULL); at++)
+            ;
+        if (at >= n || s[at] != ']' || at == host + 1) {
+            *why = "has a malformed [IPv6] host";
+            return false;
+        }
+        at++;
+    } else {
+        for (; at < n && ((s[at] >= 'a' && s[at] <= 'z') || (s[at] >= '0' && s[at] <= '9') || s[at] == '.' ||
+                          s[at] == '-');
+             at++)
+            ;
+    }
+    if (at == host) {
+        *why = at < n ? "has a host that is not lowercase letters, digits, '.' and '-'" : "has no host";
+        return false;
+    }
+    if (at < n && s[at] == ':') {
+        long port = 0;
+        size_t digits = 0;
+        for (at++; at < n && s[at] >= '0' && s[at] <= '9' && digits < 6; at++, digits++)
+            port = port * 10 + (s[at] - '0');
+        if (digits == 0 || port < 1 || port > 65535) {
+            *why = "has a port that is not 1..65535";
+            return false;
+        }
+    }
+    if (at != n) {
+        *why = "must be scheme://host[:port] exactly as a browser sends it (lowercase, no path or trailing '/')";
+        return false;
+    }
+    return true;
+}
+
+/* Append origin s[0, n) to c's CORS list (checked: origin_valid or "*", length, count, "*" alone, no
+ * duplicate). Returns 0, or -1 with *why set. */
+static int add_origin(ap_config *c, const char *s, size_t n, const char **why)
+{
+    if (n == 0) {
+        *why = "an origin is empty";
+        return -1;
+    }
+    if (n >= AP_CORS_ORIGIN_MAX) {
+        *why = "an origin is longer than 255 bytes";
+        return -1;
+    }
+    bool star = n == 1 && s[0] == '*';
+    if (!star && !origin_valid(s, n, why))
+        return -1;
+    if (c->n_cors_origins >= AP_CONFIG_MAX_CORS) {
+        *why = "at most 16 origins";
+        return -1;
+    }
+    for (size_t i = 0; i < c->n_cors_origins; i++) {
+        if (star || strcmp(c->cors_origins[i], "*") == 0) {
+            *why = "\"*\" must be the only entry";
+            return -1;
+        }
+        if (strlen(c->cors_origins[i]) == n && memcmp(c->cors_origins[i], s, n) == 0) {
+            *why = "an origin is listed twice";
+            return -1;
+        }
+    }
+    memcpy(c->cors_origins[c->n_cors_origins], s, n);
+    c->cors_origins[c->n_cors_origins][n] = '\0';
+    c->n_cors_origins++;
+    return 0;
+}
+
+/* "cors_origins": ["https://a.example", ...] or ["*"]; [] turns CORS off. */
+static int apply_cors(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    const char *why;
+    if (!json_is_array(v))
+        return fail(err, errlen, "%s: \"cors_origins\": must be an array of origins or [\"*\"]", label);
+    c->n_cors_origins = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *e = json_array_get(v, i);
+        if (!json_is_string(e))
+            return fail(err, errlen, "%s: \"cors_origins[%zu]\": must be a string", label, i);
+        if (add_origin(c, json_string_value(e), json_string_length(e), &why) != 0)
+            return fail(err, errlen, "%s: \"cors_origins[%zu]\": %s", label, i, why);
+    }
+    return AP_OK;
+}
+
+/* ARCPATH_CORS_ORIGINS: "https://a.example, https://b.example" or "*". */
+static int apply_cors_env(ap_config *c, const char *v, const char **why)
+{
+    c->n_cors_origins = 0;
+    for (const char *p = v;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *end = strchr(p, ',');
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
+        if (add_origin(c, p, n, why) != 0)
+            return -1;
+        if (end == NULL)
+            return 0;
+        p = end + 1;
+    }
 }
 
 /* "terrain_costs": {"MAP_ID" | "*": {"S": 3, "W": 8, ...}}; errors name the map and the terrain. Map ids
@@ -375,6 +497,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "terrain_costs") == 0) {
             int rc = apply_terrain(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
+            continue;
+        }
+        if (strcmp(key, "cors_origins") == 0) {
+            int rc = apply_cors(c, label, v, err, errlen);
             if (rc != AP_OK)
                 return rc;
             continue;
@@ -504,6 +632,8 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
         else
             return fail(err, errlen, "ARCPATH_INLINE_FAST: must be 0, 1, true or false (got \"%s\")", v);
     }
+    if ((v = getenv("ARCPATH_CORS_ORIGINS")) != NULL && apply_cors_env(&tmp, v, &why) != 0)
+        return fail(err, errlen, "ARCPATH_CORS_ORIGINS: %s (got \"%.300s\")", why, v);
     *c = tmp;
     return AP_OK;
 }
@@ -556,6 +686,8 @@ static void usage(FILE *f)
           "  ARCPATH_ADMIN_TOKEN          bearer token of the map-changing routes (default none: they are off)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
+          "  ARCPATH_CORS_ORIGINS         origins allowed to call from a browser, comma-separated, or *\n"
+          "                               (default none: CORS off)\n"
           "\n"
           "config-file-only keys: max_map_width, max_map_height (1..65536, default 4096),\n"
           "  max_map_cells (1..1073741824, default 16777216), profiles (unit profiles whose\n"
@@ -707,6 +839,10 @@ void ap_config_print(const ap_config *c, void *file)
         json_object_set_new(terrain, c->terrain[i].map_id, costs);
     }
     json_object_set_new(o, "terrain_costs", terrain);
+    json_t *cors = json_array();
+    for (size_t i = 0; i < c->n_cors_origins; i++)
+        json_array_append_new(cors, json_string(c->cors_origins[i]));
+    json_object_set_new(o, "cors_origins", cors);
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still

@@ -22,6 +22,11 @@
 #define AP_CONFIG_ADMIN_TOKEN_MAX 256 /* bytes of admin_token */
 #define AP_CONFIG_ADMIN_TOKEN_MIN 16  /* a shorter token is refused: it could be guessed */
 
+/* Most CORS origins (config key "cors_origins", env ARCPATH_CORS_ORIGINS), and the longest one (bytes, NUL
+ * included). */
+#define AP_CONFIG_MAX_CORS 16
+#define AP_CORS_ORIGIN_MAX 256
+
 /* One preloaded unit profile (config key "profiles"): the Directional A* tables for this key are built at
  * start-up, before serving (planner/turns/profile.h, ap_profile_key). */
 typedef struct ap_config_profile {
@@ -92,6 +97,11 @@ typedef struct ap_config {
     size_t n_profiles;          /* 0 (default) .. AP_CONFIG_MAX_PROFILES */
     ap_terrain_costs terrain[AP_CONFIG_MAX_TERRAIN]; /* terrain costs per map id (config file only; map.h) */
     size_t n_terrain;           /* 0 (default: every map uniform-cost) .. AP_CONFIG_MAX_TERRAIN */
+    /* Origins whose browser pages may call the API (CORS, server/cors.h): exact serialized origins
+     * ("https://tools.example.com", "http://127.0.0.1:3000": lowercase scheme http/https, host, optional
+     * port; no path), or the one entry "*" (any origin). 0 entries (default) = CORS off. */
+    char cors_origins[AP_CONFIG_MAX_CORS][AP_CORS_ORIGIN_MAX];
+    size_t n_cors_origins;
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -111,8 +121,10 @@ void ap_config_defaults(ap_config *c);
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and
  * "terrain_costs": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": {TERRAIN: COST} with
  * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
- * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry), all optional.
- * "profiles" and "terrain_costs" replace what an earlier source set.
+ * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry), and "cors_origins": an array of at most
+ * AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in ap_config.cors_origins
+ * ("cors_origins[I]" names a bad entry), all optional.
+ * "profiles", "terrain_costs" and "cors_origins" replace what an earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
@@ -131,7 +143,9 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
  * ARCPATH_MAPS, ARCPATH_WORKERS, ARCPATH_SLOW_SLOTS, ARCPATH_FAST_QUEUE, ARCPATH_SLOW_QUEUE,
  * ARCPATH_FAST_BUDGET, ARCPATH_SLOW_SLICE, ARCPATH_DEFAULT_DEADLINE_MS, ARCPATH_MAX_DEADLINE_MS,
  * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_MAX_BATCH,
- * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false).
+ * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false), and
+ * ARCPATH_CORS_ORIGINS (comma-separated origins, blanks around each ignored, or "*"; replaces
+ * "cors_origins").
  * Integers are decimal, fully consumed, in range; an empty variable is an error. Returns AP_OK, or
  * AP_E_CONFIG with err naming the variable ("ARCPATH_WORKERS: ..."); c is unchanged on error. Reads the
  * environment: not thread-safe against concurrent setenv. */

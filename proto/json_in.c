@@ -13,9 +13,6 @@
 
 #include "utf8.h"
 
-/* Room for a member's dotted path; a longer one is cut (the error field keeps 63 bytes anyway). */
-#define AP_JSON_PATH_MAX 128
-
 void ap_json_reader_init(ap_json_reader *r, ap_wire_error *err, unsigned style)
 {
     memset(err, 0, sizeof *err);
@@ -39,12 +36,28 @@ int ap_json_fail(ap_wire_error *err, int status, const char *field, const char *
     return status;
 }
 
+/* Append the C string s at out[*n], keeping room for the NUL (cut like snprintf). */
+static void append(char *out, size_t size, size_t *n, const char *s)
+{
+    size_t len = strlen(s);
+    if (len > size - 1 - *n)
+        len = size - 1 - *n;
+    memcpy(out + *n, s, len);
+    *n += len;
+}
+
+/* Built for every member read, error or not: plain copies, as snprintf cost more than the lookup. */
 void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key)
 {
-    if (prefix[0] == '\0')
-        snprintf(out, size, "%s", key);
-    else
-        snprintf(out, size, "%s.%s", prefix, key);
+    if (size == 0)
+        return;
+    size_t n = 0;
+    if (prefix[0] != '\0') {
+        append(out, size, &n, prefix);
+        append(out, size, &n, ".");
+    }
+    append(out, size, &n, key);
+    out[n] = '\0';
 }
 
 int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, json_t **root)

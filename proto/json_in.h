@@ -35,6 +35,9 @@ enum {
     AP_JSON_ENUM_TYPE_MESSAGE = 1u << 3,
 };
 
+/* Room for a member's dotted path; a longer one is cut (the error field keeps 63 bytes anyway). */
+#define AP_JSON_PATH_MAX 128
+
 /* One parse: where the first problem goes, and the wording flags. */
 typedef struct ap_json_reader {
     ap_wire_error *err; /* borrowed; receives the first problem */

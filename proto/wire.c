@@ -210,6 +210,16 @@ int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *re
     return rc;
 }
 
+int ap_wire_parse_path_object(struct json_t *obj, ap_path_request *req, ap_wire_error *err)
+{
+    ap_json_reader r;
+    path_request_defaults(req);
+    ap_json_reader_init(&r, err, 0);
+    if (!json_is_object(obj))
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "", "the query must be a JSON object");
+    return parse_body(&r, obj, req);
+}
+
 /* ---------------------------------------------------------------------------------------------------------
  * POST /v1/paths (batch). Each query goes through parse_body, the very validator of /v1/path, on a shallow
  * copy of the element with the batch's "map" added, so the two endpoints can never disagree about a field

@@ -47,6 +47,13 @@ typedef struct ap_path_request {
  * Thread-safe; allocates only temporarily (jansson), nothing is left for the caller to free. */
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err);
 
+struct json_t; /* jansson's */
+
+/* The same parse on a JSON value already decoded (borrowed; not changed): the query of POST /v1/render
+ * ({"query": <a /v1/path body>}). A value that is not an object is AP_E_INVALID_REQUEST, field "". Fields
+ * in err are relative to obj ("start.x"); the caller adds its prefix. Thread-safe. */
+int ap_wire_parse_path_object(struct json_t *obj, ap_path_request *req, ap_wire_error *err);
+
 /* Per-request figures reported in "stats", plus what the encoder needs from the request. */
 typedef struct ap_path_stats {
     const char *lane;   /* "fast" or "slow" (NULL = "fast") */

@@ -22,10 +22,14 @@
 #include "../proto/errors.h"
 #include "../proto/info.h"
 #include "../proto/wire.h"
+#include "cors.h"
 #include "curve_route.h"
+#include "gzip.h"
 #include "profiles_route.h"
+#include "render_route.h"
 #include "route.h"
 #include "static_route.h"
+#include "traceparent.h"
 
 #define REQUEST_ID_MAX 128
 
@@ -54,6 +58,10 @@ enum { LANES_NONE = 0, LANES_IN, LANES_DONE, LANES_ORPHAN };
  * heap (a batch, a long sampled path). */
 #define ARENA_BODY 4096
 #define ARENA_OUT 12288
+/* libmicrohttpd's per-connection memory pool (request line, headers, read buffer): its default is 32 KiB, which
+ * it clears on every request on a kept-alive connection. 16 KiB still holds 8 KiB of headers (the common
+ * proxy limit); measured: README "Performance". */
+#define AP_CONN_MEMORY (16u * 1024u)
 #define POOL_MAX 256 /* blocks kept for reuse; more in flight at once are simply freed */
 
 typedef struct ap_req {
@@ -69,6 +77,9 @@ typedef struct ap_req {
     size_t route_id_len;   /* the segment's length before the cut */
     unsigned method_bit;   /* the request's method (AP_METHOD_*) */
     const ap_static_file *static_file; /* the viewer file being answered: respond_mem adds its headers */
+    bool options;      /* an OPTIONS request on a known route (answered 204; a CORS preflight if asked) */
+    bool has_trace;    /* the request carried a valid W3C traceparent (trace): the access log shows it */
+    ap_traceparent trace;
     ap_conn *cn;       /* the connection's watchdog entry (NULL if MHD gave none) */
     char method[16];
     char path[256];
@@ -109,6 +120,8 @@ typedef struct ap_req {
     /* batch (POST /v1/paths): the parsed body and the job's items, malloc'd, freed with the request */
     ap_batch_request batch;
     ap_job_item *items;
+    /* POST /v1/render: the parsed body, malloc'd, freed with the request; a query's answer is drawn */
+    ap_render_request *render;
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
@@ -182,7 +195,7 @@ static bool is_ready(ap_http *h)
 /* The request's body is read (POST, PUT and PATCH); the others' bodies are dropped. */
 static bool takes_body(const ap_req *r)
 {
-    return r->route != NULL && (r->method_bit & (AP_METHOD_POST | AP_METHOD_PUT | AP_METHOD_PATCH)) != 0;
+    return r->route != NULL && (r->method_bit & (AP_METHOD_POST | AP_METHOD_PUT | AP_METHOD_PATCH)) != 0 && !r->options;
 }
 
 /* The most body bytes the request may send: a map file for PUT (max_map_upload_bytes), else max_body_bytes. */
@@ -197,6 +210,44 @@ static void release_version(ap_req *r)
     r->ver = NULL;
 }
 
+static const char *request_header(const ap_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+/* Content-Encoding: gzip for a client that accepts it (server/gzip.h). An embedded file's answer takes its
+ * copy compressed at start (also for a 304: *body is untouched, the caller only needs to know the variant);
+ * any other answer with a body is compressed here, on the HTTP thread, at AP_GZIP_LEVEL (BENCHMARKS.md
+ * "gzip"), and kept only when it shrinks. On true *body / *len / *heap describe the compressed bytes (the
+ * old heap body is freed). */
+static bool gzip_answer(ap_req *r, int http, char **body, size_t *len, bool *heap)
+{
+    if (r->static_file != NULL) {
+        const ap_static_gz *z = r->h->static_gz ? &r->h->static_gz[r->static_file - ap_static_files] : NULL;
+        if (z == NULL || z->data == NULL)
+            return false;
+        if (http == 200) {
+            *body = z->data;
+            *len = z->len;
+        }
+        return true;
+    }
+    if (http == 304 || *len == 0)
+        return false;
+    size_t n = 0;
+    char *gz = ap_gzip_compress(*body, *len, AP_GZIP_LEVEL, &n);
+    if (gz == NULL || n >= *len) {
+        free(gz);
+        return false;
+    }
+    if (*heap)
+        free(*body);
+    *body = gz;
+    *len = n;
+    *heap = true;
+    return true;
+}
+
 /* Queue a response with HTTP status http whose body answers with status (ap_status / ap_wire_status; its
  * wire code is the access log's result). body is malloc'd and handed to MHD when heap (MHD frees it), else
  * it lives in the request block or static storage, which outlives the response (MHD_RESPMEM_PERSISTENT: no
@@ -206,6 +257,10 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
 {
     static const char fallback[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
     struct MHD_Response *resp;
+    /* An answer that may be compressed varies by Accept-Encoding, whether this one is or not. */
+    bool vary_encoding = body != NULL && (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
+    bool gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+                   gzip_answer(r, http, &body, &len, &heap);
     if (body) {
         resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     } else {
@@ -219,8 +274,30 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
             free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (ctype != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (gzipped && http != 304) /* a 304 names the variant by its (weak) ETag only */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     MHD_add_response_header(resp, "X-Request-ID", r->id);
+    /* CORS (server/cors.h): headers only for an allowed Origin; "Vary: Origin" whenever origins are listed. */
+    const char *cors = ap_cors_allow_origin(r->h->cfg, request_header(r, "Origin"));
+    if (cors != NULL)
+        ap_cors_add_headers(resp, cors);
+    bool vary_origin = ap_cors_varies(r->h->cfg);
+    if (vary_origin || vary_encoding)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY,
+                                vary_origin && vary_encoding ? "Origin, Accept-Encoding"
+                                                             : vary_origin ? "Origin" : "Accept-Encoding");
+    if (r->options) {
+        char allow[48], methods[32];
+        ap_route_allow(r->allowed | AP_METHOD_OPTIONS, allow, sizeof allow);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+        const char *want = request_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_REQUEST_METHOD);
+        if (cors != NULL && want != NULL) {
+            ap_route_allow(r->allowed, methods, sizeof methods);
+            ap_cors_add_preflight(resp, methods, request_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_REQUEST_HEADERS));
+        }
+    }
     if (status == AP_E_OVERLOADED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (status == AP_E_UNAUTHORIZED)
@@ -231,7 +308,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     }
     if (r->static_file != NULL && (http == 200 || http == 304))
-        ap_static_add_headers(resp, r->static_file);
+        ap_static_add_headers(resp, r->static_file, gzipped);
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
     if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -377,14 +454,29 @@ static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
     return r->t0_ns + (uint64_t)ms * 1000000ULL;
 }
 
+/* Queue a finished job's answer (body: heap or request storage): as it is, or for POST /v1/render drawn
+ * (a 200 answer) or passed on (an error). */
+static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+{
+    if (r->render == NULL || body == NULL || http != 200)
+        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    char *out = NULL;
+    size_t n = 0;
+    const char *ctype = NULL;
+    int st = ap_render_route_draw_json(r->job.q.map, body, len, &r->render->opts, &out, &n, &ctype);
+    if (heap)
+        free(body);
+    return respond(r, st, out, n, ctype);
+}
+
 /* Queue the answer a finished job left in its out buffer (arena or heap). */
 static enum MHD_Result respond_job(ap_req *r)
 {
     ap_job *j = &r->job;
     bool heap = j->out.heap;
     if (heap)
-        ap_jbuf_init(&j->out, NULL, 0); /* MHD owns the block now */
-    return respond_mem(r, j->body ? j->http_status : 500, j->status, j->body, j->body_len, heap, "application/json");
+        ap_jbuf_init(&j->out, NULL, 0); /* the answer owns the block now */
+    return respond_answer(r, j->http_status, j->status, j->body, j->body_len, heap);
 }
 
 /* Only cheap slices run inline (ap_query_slice_is_cheap: grid searches, fast_budget expansions ~0.3 ms).
@@ -425,27 +517,29 @@ static void set_profile_admit(ap_req *r, ap_query *q)
 
 /* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
  * slice here (inline_fast) or suspend and hand the job over. */
-static enum MHD_Result handle_path(ap_req *r, const char *id)
+/* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
+ * under prefix "query."): resolve the map, validate, then the fast slice here or the lanes. */
+static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
 {
     ap_http *h = r->h;
-
-    ap_path_request pr;
-    ap_wire_error we;
-    int st = ap_wire_parse_path_request(r->body ? r->body : "", r->body_len, &pr, &we);
-    if (st != AP_OK)
-        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    ap_path_request pr = *q;
+    char field[64];
     copy_printable(r->map, sizeof r->map, pr.map);
 
     r->ver = ap_registry_acquire(h->reg, pr.map);
-    if (!r->ver)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+    if (!r->ver) {
+        snprintf(field, sizeof field, "%smap", prefix);
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
+    }
     pr.q.map = r->ver->map;
     pr.q.max_samples = h->cfg->max_samples;
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
-    st = ap_query_validate(&pr.q, NULL, &qe);
-    if (st != AP_OK)
-        return respond_error(r, st, qe.message[0] ? qe.message : NULL, qe.field, 0, 0);
+    int st = ap_query_validate(&pr.q, NULL, &qe);
+    if (st != AP_OK) {
+        snprintf(field, sizeof field, "%s%s", qe.field ? prefix : "", qe.field ? qe.field : "");
+        return respond_error(r, st, qe.message[0] ? qe.message : NULL, field, 0, 0);
+    }
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
 
@@ -461,12 +555,84 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
         if (st == AP_OK) {
             r->lane = ap_metrics_lane_name(r->job.lane);
             r->t_resumed_ns = ap_clock_ns();
-            release_version(r); /* the answer is written */
-            return respond_job(r);
+            enum MHD_Result ret = respond_job(r);
+            release_version(r); /* the answer is written (for POST /v1/render: drawn on the map) */
+            return ret;
         }
         /* AP_IN_PROGRESS: on to the slow lane; AP_E_OVERLOADED: no fast workspace free, the pool's turn. */
     }
     return hand_off(r);
+}
+
+static enum MHD_Result handle_path(ap_req *r, const char *id)
+{
+    ap_path_request pr;
+    ap_wire_error we;
+    int st = ap_wire_parse_path_request(r->body ? r->body : "", r->body_len, &pr, &we);
+    if (st != AP_OK)
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    return run_query(r, &pr, "");
+}
+
+/* The picture of map m (and answer a, NULL for the map alone) under o (server/render_route.h). */
+static enum MHD_Result respond_picture(ap_req *r, const ap_map *m, const ap_render_answer *a,
+                                       const ap_render_opts *o)
+{
+    char *out = NULL;
+    size_t n = 0;
+    const char *ctype = NULL;
+    int st = ap_render_route_draw(m, a, o, &out, &n, &ctype);
+    return respond(r, st, out, n, ctype);
+}
+
+/* POST /v1/render: a stored answer is drawn here; a query runs as POST /v1/path runs it (respond_answer
+ * draws its answer). */
+static enum MHD_Result handle_render(ap_req *r, const char *id)
+{
+    r->render = malloc(sizeof *r->render);
+    if (r->render == NULL)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    ap_render_request *rq = r->render;
+    ap_wire_error we;
+    int st = ap_render_parse_request(r->body ? r->body : "", r->body_len, rq, &we);
+    if (st != AP_OK) {
+        free(r->render);
+        r->render = NULL;
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    }
+    rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
+    if (rq->has_query)
+        return run_query(r, &rq->query, "query.");
+    copy_printable(r->map, sizeof r->map, rq->map);
+    r->ver = ap_registry_acquire(r->h->reg, rq->map);
+    if (!r->ver)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+    enum MHD_Result ret = respond_picture(r, r->ver->map, &rq->answer, &rq->opts);
+    release_version(r);
+    return ret;
+}
+
+/* GET /v1/maps/{id}.svg and .png: the map alone, whole. */
+static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_format format)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    r->ver = ap_registry_acquire(r->h->reg, id);
+    if (!r->ver)
+        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+    ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};
+    enum MHD_Result ret = respond_picture(r, r->ver->map, NULL, &o);
+    release_version(r);
+    return ret;
+}
+
+static enum MHD_Result handle_map_svg(ap_req *r, const char *id)
+{
+    return handle_map_picture(r, id, AP_RENDER_SVG);
+}
+
+static enum MHD_Result handle_map_png(ap_req *r, const char *id)
+{
+    return handle_map_picture(r, id, AP_RENDER_PNG);
 }
 
 /* POST /v1/paths: whole-batch problems are answered here; per-query problems become error items. */
@@ -536,7 +702,9 @@ static enum MHD_Result respond_stored(ap_req *r)
     bool heap = r->stored_heap;
     r->stored = NULL;
     r->stored_heap = false;
-    return respond_mem(r, body ? r->stored_http : 500, r->stored_status, body, r->stored_len, heap, "application/json");
+    enum MHD_Result ret = respond_answer(r, r->stored_http, r->stored_status, body, r->stored_len, heap);
+    release_version(r); /* a render query kept it for the drawing */
+    return ret;
 }
 
 /* ---- the map lifecycle (PUT, DELETE, reload, PATCH; admin only) ---------------------------------------- */
@@ -615,6 +783,8 @@ static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
     copy_printable(r->map, sizeof r->map, id);
     if (r->route_id_len >= AP_MAP_ID_MAX || !ap_map_id_valid(id, strlen(id)))
         *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id is 1 to 63 characters of A-Z a-z 0-9 _ . -", NULL, 0, 0);
+    else if (ap_registry_picture_id(id))
+        *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id may not end in .svg or .png: those paths are the map pictures", NULL, 0, 0);
     else if (atomic_load(&r->h->draining))
         *ret = respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
     else
@@ -681,6 +851,14 @@ static enum MHD_Result handle_viewer(ap_req *r, const char *id)
     return respond_mem(r, http, AP_OK, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type);
 }
 
+/* OPTIONS on a known route: 204 with Allow (the route's methods and OPTIONS); respond_mem adds the CORS
+ * preflight headers when the Origin is allowed and Access-Control-Request-Method is present. */
+static enum MHD_Result handle_options(ap_req *r)
+{
+    static char empty[] = "";
+    return respond_mem(r, 204, AP_OK, empty, 0, false, NULL);
+}
+
 /* The compiler that built this file, for GET /v1/info: what a bug report about a build needs first. No
  * build date: __DATE__ would make every build of the same source a different binary. */
 #if defined(__clang__)
@@ -726,8 +904,16 @@ static const ap_route routes[] = {
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", handle_info, "/v1/info", NULL},
     /* proto/openapi.yaml, embedded with the viewer's files (tools/embed-static.sh), under its own label. */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", handle_viewer, "/openapi.yaml", NULL},
-    /* last: the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave */
+    /* the same document as JSON (proto/openapi.json, bundled from the YAML by `make openapi-json`) */
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json", handle_viewer, "/openapi.json", NULL},
+    /* the viewer's embedded files (GET /, /viewer.js, ...), whatever the API routes leave (a row with a
+     * match function is the least specific: route.h) */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/ and the viewer's files", handle_viewer, "viewer", is_viewer_file},
+    /* pictures (server/render_route.h); "/v1/maps/{id}.svg" is longer than "/v1/maps/{id}", so it wins
+     * "/v1/maps/den520d.svg" (route.h ap_route_find) */
+    {AP_METHOD_POST, "/v1/render", handle_render, "/v1/render", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg", handle_map_svg, "/v1/maps/{id}.svg", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png", handle_map_png, "/v1/maps/{id}.png", NULL},
 };
 #define N_ROUTES (sizeof routes / sizeof routes[0])
 _Static_assert(N_ROUTES <= AP_METRICS_ROUTES, "server/http.c: every route needs its own metrics label row");
@@ -950,9 +1136,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->route = ri >= 0 ? &routes[ri] : NULL;
         r->has_id = seg != NULL;
         if (seg != NULL) {
-            size_t n = ap_route_id_len(seg);
+            size_t n = ap_route_id_len(r->route->pattern, seg);
+            r->route_id_len = n;
             n = n < sizeof r->route_id - 1 ? n : sizeof r->route_id - 1;
-            r->route_id_len = ap_route_id_len(seg);
             memcpy(r->route_id, seg, n);
             r->route_id[n] = '\0';
         }
@@ -976,9 +1162,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_request_read(r);
             return respond_error(r, bad, why, NULL, 0, 0);
         }
+        r->has_trace = ap_traceparent_parse(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"), &r->trace);
+        r->options = r->route != NULL && method_bit == AP_METHOD_OPTIONS;
         if (!r->route)
             r->early = AP_E_NOT_FOUND;
-        else if (!(method_bit & r->allowed))
+        else if (!(method_bit & r->allowed) && !r->options)
             r->early = AP_E_METHOD_NOT_ALLOWED;
         else if (method_bit & admin_methods(r->route))
             r->early = admin_check(r); /* before a byte of the body is read */
@@ -1062,6 +1250,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->too_large)
         return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     r->t_body_ns = ap_clock_ns();
+    if (r->options)
+        return handle_options(r);
     return r->route->handler(r, r->has_id ? r->route_id : NULL);
 }
 
@@ -1110,6 +1300,9 @@ static void access_log(ap_req *r, uint64_t dur_ns)
         n += (size_t)snprintf(line + n, cap - n, ",\"map\":");
         n = log_str(line, n, cap, r->map);
     }
+    if (r->has_trace && n < cap) /* W3C traceparent: lowercase hex only, nothing to escape */
+        n += (size_t)snprintf(line + n, cap - n, ",\"trace_id\":\"%s\",\"parent_id\":\"%s\"", r->trace.trace_id,
+                              r->trace.parent_id);
     if (n < cap) {
         n += (size_t)snprintf(line + n, cap - n, ",\"result\":");
         n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
@@ -1155,6 +1348,8 @@ static void req_free(ap_req *r)
     free(r->items);
     free(r->cells);
     release_version(r);
+    ap_render_request_free(r->render);
+    free(r->render);
     pthread_mutex_lock(&h->pool_mu);
     if (h->pool_n < POOL_MAX) {
         r->next_free = h->pool;
@@ -1207,7 +1402,8 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     if (heap)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
     r->lane = ap_metrics_lane_name(job->lane);
-    release_version(r); /* the answer is written: the map version may go */
+    if (r->render == NULL)
+        release_version(r); /* the answer is written: the map version may go (a render draws it first) */
     finish_offthread(r, job->body, job->body_len, heap, job->http_status, job->status);
 }
 
@@ -1243,6 +1439,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     }
     h->conns->next = h->conns->prev = h->conns;
     pthread_mutex_init(&h->conns_mu, NULL);
+    h->static_gz = ap_static_gzip_all(); /* NULL (out of memory): the files go out uncompressed */
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the watchdog's waits ignore wall-clock jumps */
@@ -1279,6 +1476,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     h->daemon = MHD_start_daemon(flags, cfg->listen_port, NULL, NULL, on_request, h,
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->idle_timeout_s,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AP_CONN_MEMORY,
                                  /* At the total limit MHD stops accepting (the rest wait in the backlog);
                                   * over the per-address cap it closes the new connection at once. */
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
@@ -1296,6 +1494,8 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
         free(h->conns);
         h->conns = NULL;
         ap_budget_free(&h->budget);
+        ap_static_gzip_free(h->static_gz);
+        h->static_gz = NULL;
         h->cfg = NULL; /* nothing for ap_http_stop to release */
         snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
@@ -1367,6 +1567,8 @@ void ap_http_stop(ap_http *h)
         pthread_mutex_destroy(&h->conns_mu);
         pthread_cond_destroy(&h->conns_cv);
         ap_budget_free(&h->budget);
+        ap_static_gzip_free(h->static_gz);
+        h->static_gz = NULL;
         h->cfg = NULL;
     }
 }

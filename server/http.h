@@ -1,5 +1,7 @@
 /* http.h — the libmicrohttpd front: routes, body limits, request validation, suspend/resume hand-off to
- * the lanes, X-Request-ID, metrics and the JSON access log.
+ * the lanes, X-Request-ID, metrics and the JSON access log (with the caller's W3C traceparent ids), and
+ * the HTTP conventions around every answer: CORS (cors.h), gzip for clients that accept it (gzip.h) and
+ * OPTIONS.
  *
  * Threads: MHD runs one internal polling thread (epoll where available), or a pool of them
  * (http_threads), which calls every handler; a request stays on one thread, so its state needs no locks
@@ -52,6 +54,7 @@ typedef struct ap_http {
     pthread_mutex_t conns_mu;  /* guards the list and the watchdog's stop flag */
     pthread_cond_t conns_cv;   /* wakes the watchdog to stop */
     struct ap_conn *conns;     /* sentinel (malloc'd) */
+    struct ap_static_gz *static_gz; /* the embedded files gzip-compressed at start (static_route.h), or NULL */
     bool watchdog_stop;
     bool watchdog_on;          /* the thread was started (join it) */
     pthread_t watchdog;

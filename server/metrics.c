@@ -46,7 +46,8 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     for (int r = 0; r <= AP_METRICS_ROUTES; r++)
         for (int c = 0; c <= AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN; c++)
             atomic_init(&m->requests[r][c], 0);
-    histogram_init(&m->request_duration);
+    for (int r = 0; r <= AP_METRICS_ROUTES; r++)
+        histogram_init(&m->request_duration[r]);
     for (int l = 0; l < AP_LANE_COUNT; l++) {
         histogram_init(&m->search_duration[l]);
         atomic_init(&m->queue_depth[l], 0);
@@ -115,7 +116,7 @@ void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t dur
     if (code >= AP_METRICS_CODE_MIN && code <= AP_METRICS_CODE_MAX)
         atomic_fetch_add_explicit(&m->requests[route_row(m, route)][code - AP_METRICS_CODE_MIN], 1,
                                   memory_order_relaxed);
-    ap_histogram_observe(&m->request_duration, duration_ns);
+    ap_histogram_observe(&m->request_duration[route_row(m, route)], duration_ns);
 }
 
 void ap_metrics_observe_search(ap_metrics *m, ap_lane lane, uint64_t duration_ns, uint64_t expanded)
@@ -195,9 +196,16 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                         ap_metrics_route_name(m, (int)r), c + AP_METRICS_CODE_MIN, (unsigned long long)v);
         }
 
-    fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion.\n"
+    fputs("# HELP arcpath_request_duration_seconds Time from request start to response completion, by route.\n"
           "# TYPE arcpath_request_duration_seconds histogram\n", f);
-    render_histogram(f, "arcpath_request_duration_seconds", "", &m->request_duration);
+    /* Like the request counters, a route's series appear once it has answered a request. */
+    for (size_t r = 0; r <= m->n_routes; r++) {
+        if (LOAD(m->request_duration[r].count) == 0)
+            continue;
+        char labels[96];
+        snprintf(labels, sizeof labels, "route=\"%s\"", ap_metrics_route_name(m, (int)r));
+        render_histogram(f, "arcpath_request_duration_seconds", labels, &m->request_duration[r]);
+    }
 
     fputs("# HELP arcpath_search_duration_seconds Search and path-building time per finished search, by lane.\n"
           "# TYPE arcpath_search_duration_seconds histogram\n", f);

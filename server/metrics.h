@@ -15,10 +15,11 @@
 
 struct ap_route; /* route.h: the server's route table rows, whose labels the request counters use */
 
-/* Most routes the request counters label one by one (the server's route table, route.h, set with
- * ap_metrics_set_routes); requests to no route, or to routes past this many, count under "other", so the
- * label cardinality stays bounded. */
-#define AP_METRICS_ROUTES 20
+/* Most routes the request counters and the request-duration histogram label one by one (the server's
+ * route table, route.h, set with ap_metrics_set_routes); requests to no route, or to routes past this many,
+ * count under "other", so the label cardinality stays bounded (the label is the route's pattern, never
+ * the raw URL). */
+#define AP_METRICS_ROUTES 24
 
 /* The two search lanes (Pinter's fast and slow matrices). */
 typedef enum ap_lane {
@@ -70,14 +71,14 @@ typedef struct ap_histogram {
     atomic_uint_fast64_t sum_ns;
 } ap_histogram;
 
-/* All counters. Caller-owned (embed or allocate), initialised with ap_metrics_init. ~70 KiB. */
+/* All counters. Caller-owned (embed or allocate), initialised with ap_metrics_init. ~105 KiB. */
 typedef struct ap_metrics {
     char version[64];
     const char *route_label[AP_METRICS_ROUTES]; /* from the route table (ap_metrics_set_routes), borrowed */
     size_t n_routes;
     /* [route index][code]; the row after the last route (n_routes) is "other" */
     atomic_uint_fast64_t requests[AP_METRICS_ROUTES + 1][AP_METRICS_CODE_MAX - AP_METRICS_CODE_MIN + 1];
-    ap_histogram request_duration;
+    ap_histogram request_duration[AP_METRICS_ROUTES + 1]; /* by route row, as requests */
     ap_histogram search_duration[AP_LANE_COUNT];
     atomic_uint_fast64_t expanded_nodes;
     atomic_int_fast64_t queue_depth[AP_LANE_COUNT];
@@ -109,7 +110,8 @@ const char *ap_metrics_lane_name(ap_lane lane);
 
 /* Count one finished HTTP response: route index in the table given to ap_metrics_set_routes (-1 = no
  * route), HTTP status code, and its duration in nanoseconds (first byte of the request seen -> request
- * completed). Routes without a label count as "other". Any thread. */
+ * completed) in the route's arcpath_request_duration_seconds histogram (label route, as
+ * arcpath_requests_total). Routes without a label count as "other". Any thread. */
 void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t duration_ns);
 
 /* Count one finished search in a lane: wall time spent searching (ns) and A* expansions. Any thread. */

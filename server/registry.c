@@ -16,6 +16,12 @@ static int has_map_suffix(const char *name)
     return n > 4 && strcmp(name + n - 4, ".map") == 0;
 }
 
+bool ap_registry_picture_id(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 4 && (strcmp(id + n - 4, ".svg") == 0 || strcmp(id + n - 4, ".png") == 0);
+}
+
 static int filter_maps(const struct dirent *d)
 {
     /* Hidden files (editor swap files, ".map") are not maps anyone meant to serve. */
@@ -293,6 +299,15 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             rc = AP_E_NOMEM;
         } else if (st != AP_OK) {
             r->errors++;
+        } else if (ap_registry_picture_id(m->id)) {
+            /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
+            char msg[256];
+            snprintf(msg, sizeof msg, "map id \"%s\" ends in .svg or .png, which name the map pictures "
+                     "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)", m->id);
+            report(errf, path, 0, 0, msg);
+            r->errors++;
+            ap_map_free(m);
+            ap_map_version_release(dup);
         } else if (dup != NULL) {
             /* Names in one directory are unique, but ids are derived and could still collide; the map
              * already loaded stays, so the answer for an id never depends on a later file. */
@@ -349,6 +364,12 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
         char id[AP_MAP_ID_MAX];
         size_t idlen = strlen(names[i]->d_name) - 4;
         snprintf(id, sizeof id, "%.*s", (int)(idlen < sizeof id ? idlen : sizeof id - 1), names[i]->d_name);
+        if (ap_registry_picture_id(id)) {
+            report(logf, path, 0, 0, "the map id ends in .svg or .png, which name the map pictures: rename the file (skipped)");
+            c.errors++;
+            free(path);
+            continue;
+        }
         ap_map_source now;
         ap_map_version *cur = ap_registry_acquire(r, id);
         bool unchanged = cur != NULL && ap_map_source_of(path, &now) == AP_OK && same_file(&cur->src, &now);

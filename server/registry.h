@@ -67,8 +67,8 @@ typedef struct ap_registry {
     size_t n;                /* ids with a current version */
     uint32_t max_nodes;      /* largest ap_map_node_count over the maps loaded at start (0 when none) */
     uint32_t capacity;       /* most nodes a map may have (the lanes' workspace capacity); 0 = no limit */
-    int errors;              /* files skipped at start (bad map, duplicate id) plus 1 if the directory was
-                              * unreadable */
+    int errors;              /* files skipped at start (bad map, duplicate or picture id) plus 1 if the
+                              * directory was unreadable */
 } ap_registry;
 
 /* An empty registry (no maps). Returns AP_OK. r is caller-owned; free with ap_registry_free. */
@@ -77,11 +77,17 @@ int ap_registry_init(ap_registry *r);
 /* Initialise r and load every "*.map" file of dir, in name order, with ap_map_load and the load options
  * opts (NULL = defaults: limits and uniform-cost maps), each as version 1 of its id. A file that fails to
  * load is reported on errf (NULL = stderr) as "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a
- * duplicate id is reported the same way and skipped (the first, in name order, wins). r is overwritten.
+ * duplicate id is reported the same way and skipped (the first, in name order, wins), and so is an id
+ * ending in ".svg" or ".png" ("x.svg.map": GET /v1/maps/x.svg is the picture of map "x", so such a map could
+ * not be reached; ap_registry_picture_id). r is overwritten.
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
  * opened (reported on errf; r is empty but usable, and r->errors is 1), or AP_E_NOMEM (r is freed).
  * Thread safety: before other threads use r. */
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf);
+
+/* True when id ends in a picture suffix (".svg", ".png"): the routes of the map pictures take such paths,
+ * so no map may have such an id (the folder load and rescan skip it; PUT refuses it). Pure. */
+bool ap_registry_picture_id(const char *id);
 
 /* The current version of id with one reference taken for the caller, or NULL (unknown id, id NULL).
  * Release it with ap_map_version_release. O(log n) under the mutex. Any thread. */

@@ -14,6 +14,7 @@ static const struct {
     {AP_METHOD_PUT, "PUT"},
     {AP_METHOD_DELETE, "DELETE"},
     {AP_METHOD_PATCH, "PATCH"},
+    {AP_METHOD_OPTIONS, "OPTIONS"},
 };
 
 #define N_METHODS (sizeof methods / sizeof methods[0])
@@ -26,6 +27,14 @@ unsigned ap_method_bit(const char *method)
     return 0;
 }
 
+/* The part of the pattern after "{id}" that stays in the id's segment (".svg" of "/v1/maps/{id}.svg"; empty
+ * for "/v1/maps/{id}/cells"): its length. */
+static size_t in_segment_suffix(const char *after)
+{
+    const char *slash = strchr(after, '/');
+    return slash != NULL ? (size_t)(slash - after) : strlen(after);
+}
+
 int ap_route_matches(const char *pattern, const char *path, const char **id)
 {
     static const char param[] = "{id}";
@@ -36,21 +45,35 @@ int ap_route_matches(const char *pattern, const char *path, const char **id)
         return strcmp(pattern, path) == 0;
     size_t prefix = (size_t)(at - pattern);
     const char *suffix = at + sizeof param - 1;
+    size_t k = in_segment_suffix(suffix);
     if (strncmp(pattern, path, prefix) != 0)
         return 0;
     const char *seg = path + prefix, *end = strchr(seg, '/');
     size_t seglen = end != NULL ? (size_t)(end - seg) : strlen(seg);
-    if (seglen == 0 || strcmp(seg + seglen, suffix) != 0)
+    /* The segment is the id and then the suffix's in-segment part; the id is not empty. */
+    if (seglen <= k || memcmp(seg + seglen - k, suffix, k) != 0 || strcmp(seg + seglen, suffix + k) != 0)
         return 0;
     if (id)
         *id = seg;
     return 1;
 }
 
-size_t ap_route_id_len(const char *id)
+size_t ap_route_id_len(const char *pattern, const char *id)
 {
-    const char *end = id != NULL ? strchr(id, '/') : NULL;
-    return id == NULL ? 0 : end != NULL ? (size_t)(end - id) : strlen(id);
+    if (id == NULL)
+        return 0;
+    const char *at = strstr(pattern, "{id}");
+    size_t k = at != NULL ? in_segment_suffix(at + 4) : 0;
+    const char *end = strchr(id, '/');
+    size_t seglen = end != NULL ? (size_t)(end - id) : strlen(id);
+    return seglen > k ? seglen - k : 0;
+}
+
+/* How specific a row is: its pattern's length (literal characters, "{id}" counting the same in every
+ * pattern), 0 for a row with a match function. */
+static size_t specificity(const ap_route *row)
+{
+    return row->match != NULL ? 0 : strlen(row->pattern);
 }
 
 int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *path, unsigned *allowed,
@@ -64,11 +87,11 @@ int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *
         if (table[i].match != NULL ? !table[i].match(path) : !ap_route_matches(table[i].pattern, path, &seg))
             continue;
         all |= table[i].methods;
-        if (first < 0) {
+        if (first < 0 || specificity(&table[i]) > specificity(&table[first])) {
             first = (int)i;
             first_id = seg;
         }
-        if (found < 0 && (table[i].methods & method) != 0) {
+        if ((table[i].methods & method) != 0 && (found < 0 || specificity(&table[i]) > specificity(&table[found]))) {
             found = (int)i;
             found_id = seg;
         }

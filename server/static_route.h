@@ -38,7 +38,24 @@ const ap_static_file *ap_static_find(const char *url);
 int ap_static_status(const ap_static_file *f, const char *if_none_match);
 
 /* Add f's ETag and Cache-Control (AP_STATIC_CACHE_CONTROL) to resp, a response to a GET of f (200 or 304).
- * NULL f or resp is ignored. */
-void ap_static_add_headers(struct MHD_Response *resp, const ap_static_file *f);
+ * weak: the answer is (or a 200 would be) f's gzip-compressed copy, so the ETag is sent weak (W/"..."):
+ * the same entity in another encoding, which If-None-Match's weak comparison still matches, while a
+ * strong validator must name one byte sequence (RFC 9110, 8.8.1). NULL f or resp is ignored. */
+void ap_static_add_headers(struct MHD_Response *resp, const ap_static_file *f, int weak);
+
+/* The embedded files compressed once (gzip, AP_GZIP_LEVEL_STATIC), for clients that accept gzip
+ * (server/gzip.h). */
+typedef struct ap_static_gz {
+    char *data; /* malloc'd gzip member, NULL when the file is under AP_GZIP_MIN_BYTES or does not shrink */
+    size_t len;
+} ap_static_gz;
+
+/* Compress every embedded file: a new malloc'd array of ap_static_files_n entries, entry i for
+ * ap_static_files[i] (free with ap_static_gzip_free). NULL when out of memory (then every file is sent
+ * as it is). Takes a few milliseconds; call once at start. Thread-safe. */
+ap_static_gz *ap_static_gzip_all(void);
+
+/* Free what ap_static_gzip_all returned (NULL is ignored). */
+void ap_static_gzip_free(ap_static_gz *gz);
 
 #endif

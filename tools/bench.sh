@@ -7,7 +7,8 @@
 #   3. server: wrk -t1 -c16 on short den520d queries (with the per-stage time breakdown from /metrics), the
 #      same on one connection, /healthz as the HTTP ceiling, batches of 64 short queries on /v1/paths
 #      (queries/s), and the lane figure: short queries while 8 connections keep long Paris_1_1024 queries
-#      on the slow lane.
+#      on the slow lane;
+#   4. gzip: what compressing the 78 KB demo maze answer costs at each deflate level.
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -77,13 +78,18 @@ done
 echo
 echo "## Server (wrk -t1 -c16, ${DUR}s, keep-alive, 127.0.0.1)"
 PORT=${ARCPATH_BENCH_PORT:-18080}
-"$B/arcpathd" --listen 127.0.0.1:$PORT --maps "$DATA" > /dev/null 2> "$OUT/arcpathd.log" &
-PID=$!
-trap 'kill $PID 2>/dev/null || true' EXIT
-i=0
-until curl -fsS "http://127.0.0.1:$PORT/healthz" > /dev/null 2>&1; do
-    i=$((i + 1)); [ $i -lt 300 ] || { echo "arcpathd did not start" >&2; exit 1; }; sleep 0.1
-done
+# start_server MAPS LOG: arcpathd on $PORT serving MAPS (stderr to LOG), $PID set, killed on exit; waits
+# (at most 30 s) until it answers.
+start_server() {
+    "$B/arcpathd" --listen 127.0.0.1:$PORT --maps "$1" > /dev/null 2> "$2" &
+    PID=$!
+    trap 'kill $PID 2>/dev/null || true' EXIT
+    i=0
+    until curl -fsS "http://127.0.0.1:$PORT/healthz" > /dev/null 2>&1; do
+        i=$((i + 1)); [ $i -lt 300 ] || { echo "arcpathd did not start" >&2; exit 1; }; sleep 0.1
+    done
+}
+start_server "$DATA" "$OUT/arcpathd.log"
 M="http://127.0.0.1:$PORT/metrics"
 # Mean µs per request stage (README "Performance") between two /metrics scrapes.
 stage_means() {
@@ -150,3 +156,12 @@ wait $WPID || true
 echo "long queries in that time: $(grep ARCPATH_WRK "$OUT/long-wrk.txt")"
 kill $PID; wait $PID || true
 trap - EXIT
+
+echo
+echo "## gzip (server/gzip.c): the demo maze answer (78 KB, smoothing none), one compression per level"
+start_server config/maps "$OUT/arcpathd-gzip.log"
+curl -fsS -o "$OUT/maze-answer.json" -d '{"map":"maze","start":{"x":1.5,"y":1.5},"goal":{"x":93.5,"y":93.5},"search":{"smoothing":"none"}}' \
+    "http://127.0.0.1:$PORT/v1/path"
+kill $PID; wait $PID || true
+trap - EXIT
+"$B/arcpath-bench-gzip" "$OUT/maze-answer.json"

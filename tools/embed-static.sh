@@ -1,5 +1,5 @@
 #!/bin/sh
-# Turn the viewer's static files (and proto/openapi.yaml) into a C source (run by the Makefile into
+# Turn the viewer's static files (and proto/openapi.yaml, proto/openapi.json) into a C source (run by the Makefile into
 # $(BUILD)/gen/), so arcpathd serves them from its own binary and needs no files at run time.
 #   usage: tools/embed-static.sh OUT.c FILE...
 # Each FILE becomes one ap_static_file (server/static_route.h) named "/" + its base name, with an ETag made
@@ -34,6 +34,7 @@ tmp="$out.tmp"
         *.svg) type="image/svg+xml" ;;
         *.png) type="image/png" ;;
         *.yaml) type="application/yaml" ;;
+        *.json) type="application/json" ;;
         *) echo "embed-static.sh: $f: no Content-Type known for this extension" >&2; exit 1 ;;
         esac
         crc=$(cksum < "$f" | cut -d' ' -f1)

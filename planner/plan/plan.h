@@ -147,7 +147,7 @@ void ap_plan_release(ap_plan *p);
  * and a message that says why ("jps needs search.connectivity 8"). */
 typedef struct ap_query_error {
     const char *field;  /* static string; NULL when the query is valid */
-    char message[128];  /* "" when valid */
+    char message[256];  /* "" when valid (as long as the wire error's, proto/errors.h ap_wire_error) */
 } ap_query_error;
 
 /* The one validation pass over a query (the wire only parses types and shapes). Checks, in this order:

@@ -21,7 +21,8 @@ static const char *const all_env[] = {
     "ARCPATH_SLOW_SLICE",     "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_MAX_DEADLINE_MS", "ARCPATH_MAX_BODY_BYTES",
     "ARCPATH_MAX_SAMPLES",    "ARCPATH_DRAIN_TIMEOUT_MS", "ARCPATH_ACCESS_LOG",
     "ARCPATH_MAX_CONNECTIONS", "ARCPATH_MAX_CONNECTIONS_PER_IP", "ARCPATH_IDLE_TIMEOUT_S",
-    "ARCPATH_REQUEST_TIMEOUT_MS", "ARCPATH_ADMIN_TOKEN", "ARCPATH_MAX_MAP_UPLOAD_BYTES", "ARCPATH_MAX_WORKSPACE_CELLS",
+    "ARCPATH_REQUEST_TIMEOUT_MS", "ARCPATH_CORS_ORIGINS", "ARCPATH_ADMIN_TOKEN", "ARCPATH_MAX_MAP_UPLOAD_BYTES",
+    "ARCPATH_MAX_WORKSPACE_CELLS",
 };
 
 static void clean_env(void)
@@ -78,6 +79,9 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
         ck_assert_int_eq(a->profiles[i].neighbourhood, b->profiles[i].neighbourhood);
         ck_assert_int_eq(a->profiles[i].reverse, b->profiles[i].reverse);
     }
+    ck_assert_uint_eq(a->n_cors_origins, b->n_cors_origins);
+    for (size_t i = 0; i < a->n_cors_origins; i++)
+        ck_assert_str_eq(a->cors_origins[i], b->cors_origins[i]);
     ck_assert_uint_eq(a->n_terrain, b->n_terrain);
     for (size_t i = 0; i < a->n_terrain; i++) {
         ck_assert_str_eq(a->terrain[i].map_id, b->terrain[i].map_id);
@@ -132,6 +136,7 @@ START_TEST(defaults)
     ck_assert_int_eq(c.idle_timeout_s, 30);
     ck_assert_int_eq(c.request_timeout_ms, 10000);
     ck_assert_int_eq(c.profile_evictions_per_minute, 6);
+    ck_assert_uint_eq(c.n_cors_origins, 0);
     ck_assert(c.access_log);
     ck_assert_str_eq(c.config_file, "");
     ck_assert(!c.check_config);
@@ -296,6 +301,27 @@ static const struct {
     {"{\"terrain_costs\": {\"den520d\": {\"SW\": 3}}}", "\"terrain_costs.den520d.SW\""},
     {"{\"terrain_costs\": {\"a/b\": {\"S\": 3}}}", "\"a/b\" is not a map id"},
     {"{\"terrain_costs\": {\"\": {\"S\": 3}}}", "is not a map id"},
+    {"{\"cors_origins\": \"*\"}", "\"cors_origins\": must be an array"},
+    {"{\"cors_origins\": [5]}", "\"cors_origins[0]\": must be a string"},
+    {"{\"cors_origins\": [\"\"]}", "\"cors_origins[0]\": an origin is empty"},
+    {"{\"cors_origins\": [\"ftp://a.example\"]}", "\"cors_origins[0]\": must start with http:// or https://"},
+    {"{\"cors_origins\": [\"https://a.example/\"]}", "\"cors_origins[0]\": must be scheme://host[:port]"},
+    {"{\"cors_origins\": [\"https://a.example/app\"]}", "\"cors_origins[0]\": must be scheme://host[:port]"},
+    {"{\"cors_origins\": [\"https://A.example\"]}", "\"cors_origins[0]\": has a host that is not lowercase"},
+    {"{\"cors_origins\": [\"https://a.Example\"]}", "\"cors_origins[0]\": must be scheme://host[:port]"},
+    {"{\"cors_origins\": [\"https://\"]}", "\"cors_origins[0]\": has no host"},
+    {"{\"cors_origins\": [\"http://a.example:0\"]}", "\"cors_origins[0]\": has a port"},
+    {"{\"cors_origins\": [\"http://a.example:65536\"]}", "\"cors_origins[0]\": has a port"},
+    {"{\"cors_origins\": [\"http://a.example:\"]}", "\"cors_origins[0]\": has a port"},
+    {"{\"cors_origins\": [\"http://[::1\"]}", "\"cors_origins[0]\": has a malformed [IPv6] host"},
+    {"{\"cors_origins\": [\"null\"]}", "\"cors_origins[0]\": must start with"},
+    {"{\"cors_origins\": [\"https://a.example\", \"*\"]}", "\"cors_origins[1]\": \"*\" must be the only entry"},
+    {"{\"cors_origins\": [\"*\", \"https://a.example\"]}", "\"cors_origins[1]\": \"*\" must be the only entry"},
+    {"{\"cors_origins\": [\"https://a.example\", \"https://a.example\"]}", "\"cors_origins[1]\": an origin is listed twice"},
+    {"{\"cors_origins\": [\"http://a1\", \"http://a2\", \"http://a3\", \"http://a4\", \"http://a5\", \"http://a6\", "
+     "\"http://a7\", \"http://a8\", \"http://a9\", \"http://a10\", \"http://a11\", \"http://a12\", \"http://a13\", "
+     "\"http://a14\", \"http://a15\", \"http://a16\", \"http://a17\"]}",
+     "\"cors_origins[16]\": at most 16 origins"},
     {"{\"foo\": 1}", "unknown key \"foo\""},
     {"{\"Workers\": 2}", "unknown key \"Workers\""},
     {"{\"workers\": 3, \"bogus\": true}", "unknown key \"bogus\""},
@@ -497,6 +523,12 @@ static const struct {
     {"ARCPATH_ACCESS_LOG", "yes"},
     {"ARCPATH_ACCESS_LOG", ""},
     {"ARCPATH_ACCESS_LOG", "TRUE"},
+    {"ARCPATH_CORS_ORIGINS", ""},
+    {"ARCPATH_CORS_ORIGINS", "https://a.example,"},
+    {"ARCPATH_CORS_ORIGINS", "https://a.example/"},
+    {"ARCPATH_CORS_ORIGINS", "*, https://a.example"},
+    {"ARCPATH_CORS_ORIGINS", "a.example"},
+    {"ARCPATH_CORS_ORIGINS", "https://A.example"},
 };
 
 START_TEST(bad_env_value_is_named)
@@ -773,6 +805,53 @@ START_TEST(terrain_costs_parsed)
 }
 END_TEST
 
+/* cors_origins: exact origins or "*", from the file, replaced by ARCPATH_CORS_ORIGINS (comma-separated,
+ * blanks around entries dropped); [] turns CORS off again. */
+START_TEST(cors_origins_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    clean_env();
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.n_cors_origins, 0); /* off by default */
+    ck_assert_msg(load_str(&c, "{\"cors_origins\": [\"https://tools.example.com\", \"http://127.0.0.1:3000\", "
+                               "\"http://[::1]:8080\", \"http://localhost\"]}", err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_uint_eq(c.n_cors_origins, 4);
+    ck_assert_str_eq(c.cors_origins[0], "https://tools.example.com");
+    ck_assert_str_eq(c.cors_origins[1], "http://127.0.0.1:3000");
+    ck_assert_str_eq(c.cors_origins[2], "http://[::1]:8080");
+    ck_assert_str_eq(c.cors_origins[3], "http://localhost");
+
+    setenv("ARCPATH_CORS_ORIGINS", " https://a.example ,http://b.example:81", 1);
+    ck_assert_msg(ap_config_load_env(&c, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_uint_eq(c.n_cors_origins, 2);
+    ck_assert_str_eq(c.cors_origins[0], "https://a.example");
+    ck_assert_str_eq(c.cors_origins[1], "http://b.example:81");
+    setenv("ARCPATH_CORS_ORIGINS", "*", 1);
+    ck_assert_msg(ap_config_load_env(&c, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_uint_eq(c.n_cors_origins, 1);
+    ck_assert_str_eq(c.cors_origins[0], "*");
+
+    ck_assert_int_eq(load_str(&c, "{\"cors_origins\": []}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_cors_origins, 0);
+
+    /* the whole chain: the environment wins over the file */
+    char *path = temp_file("{\"cors_origins\": [\"https://file.example\"]}");
+    setenv("ARCPATH_CONFIG", path, 1);
+    unsetenv("ARCPATH_CORS_ORIGINS");
+    int exit_now = -1;
+    char *argv[] = {"arcpathd", NULL};
+    ck_assert_msg(ap_config_resolve(&c, 1, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_uint_eq(c.n_cors_origins, 1);
+    ck_assert_str_eq(c.cors_origins[0], "https://file.example");
+    setenv("ARCPATH_CORS_ORIGINS", "https://env.example", 1);
+    ck_assert_msg(ap_config_resolve(&c, 1, argv, &exit_now, err, sizeof err) == AP_OK, "%s", err);
+    ck_assert_uint_eq(c.n_cors_origins, 1);
+    ck_assert_str_eq(c.cors_origins[0], "https://env.example");
+    drop_file(path);
+}
+END_TEST
+
 START_TEST(print_one_json_line)
 {
     ap_config c;
@@ -781,7 +860,8 @@ START_TEST(print_one_json_line)
     ck_assert_int_eq(load_str(&c,
                               "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824,"
                               " \"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2.5, \"neighbourhood\": 48}],"
-                              " \"terrain_costs\": {\"swamps\": {\"S\": 3.25, \"W\": 8}}}",
+                              " \"terrain_costs\": {\"swamps\": {\"S\": 3.25, \"W\": 8}},"
+                              " \"cors_origins\": [\"https://a.example\", \"http://[::1]:3000\"]}",
                               err, sizeof err),
                      AP_OK);
     c.check_config = true;
@@ -807,7 +887,10 @@ START_TEST(print_one_json_line)
     json_t *tc = json_object_get(json_object_get(j, "terrain_costs"), "swamps");
     ck_assert_uint_eq(json_object_size(tc), 2);
     ck_assert_double_eq(json_number_value(json_object_get(tc, "S")), 3.25);
-    ck_assert_uint_eq(json_object_size(j), 33); /* 31 settings + config_file + check_config (never admin_token) */
+    json_t *cors = json_object_get(j, "cors_origins");
+    ck_assert_uint_eq(json_array_size(cors), 2);
+    ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
+    ck_assert_uint_eq(json_object_size(j), 34); /* 32 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -879,6 +962,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, precedence_defaults_file_env_args);
     tcase_add_test(tc, resolve_errors);
     tcase_add_test(tc, print_one_json_line);
+    tcase_add_test(tc, cors_origins_parsed);
     tcase_add_test(tc, admin_token_and_upload_keys);
     suite_add_tcase(s, tc);
     return s;

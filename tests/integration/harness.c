@@ -42,6 +42,12 @@ static void sleep_ms(int ms)
 
 int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env)
 {
+    return ap_srv_start_logged(s, maps_dir, args, env, NULL);
+}
+
+int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
+                        const char *log_path)
+{
     memset(s, 0, sizeof *s);
     s->port = free_port();
     if (s->port < 0)
@@ -65,7 +71,10 @@ int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const
         for (int i = 0; env && env[i]; i++)
             putenv((char *)env[i]);
         /* Keep test output readable: the access log goes nowhere unless asked for. */
-        if (!getenv("ARCPATH_TEST_SERVER_LOG")) {
+        if (log_path) {
+            FILE *log = freopen(log_path, "w", stdout);
+            (void)log;
+        } else if (!getenv("ARCPATH_TEST_SERVER_LOG")) {
             FILE *devnull = freopen("/dev/null", "w", stdout);
             (void)devnull;
         }
@@ -208,11 +217,38 @@ static size_t on_header(char *data, size_t sz, size_t nm, void *ud)
     header_value(data, len, "Allow", r->allow, sizeof r->allow);
     header_value(data, len, "Content-Type", r->content_type, sizeof r->content_type);
     header_value(data, len, "WWW-Authenticate", r->www_authenticate, sizeof r->www_authenticate);
+    size_t have = strlen(r->headers);
+    if (have + len < sizeof r->headers) {
+        memcpy(r->headers + have, data, len);
+        r->headers[have + len] = 0;
+    }
     return len;
+}
+
+const char *ap_resp_header(const ap_resp *r, const char *name, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (const char *p = r->headers; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
+        size_t nl = strlen(name);
+        if (len > nl && strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
+            header_value(p, len, name, out, cap);
+            return out;
+        }
+        p += len;
+    }
+    return NULL;
 }
 
 int ap_http(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
             const char *const *headers, ap_resp *r)
+{
+    return ap_http_decoded(s, method, path, body, len, headers, NULL, r);
+}
+
+int ap_http_decoded(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+                    const char *const *headers, const char *encodings, ap_resp *r)
 {
     memset(r, 0, sizeof *r);
     CURL *c = curl_easy_init();
@@ -236,6 +272,8 @@ int ap_http(const ap_srv *s, const char *method, const char *path, const char *b
     if (strcmp(method, "HEAD") == 0)
         curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    if (encodings)
+        curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, encodings);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);

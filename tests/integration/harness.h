@@ -18,6 +18,11 @@ typedef struct ap_srv {
  * may be NULL); wait until /healthz answers (at most 60 s). Returns 0 or -1. */
 int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
 
+/* ap_srv_start with the server's stdout (the access log) written to the file log_path (created or
+ * truncated; NULL = as ap_srv_start). The server flushes the log every 50 ms and at exit. */
+int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
+                        const char *log_path);
+
 /* SIGTERM, wait for exit (at most 30 s, then SIGKILL). Returns the exit status (WEXITSTATUS), or -1 when it
  * did not exit normally. */
 int ap_srv_stop(ap_srv *s);
@@ -35,13 +40,23 @@ typedef struct ap_resp {
     char allow[64];
     char content_type[96];
     char www_authenticate[96];
+    char headers[4096]; /* every response header line as received ("Name: value\r\n"...), cut to fit */
     double total_s;     /* wall time of the exchange */
 } ap_resp;
+
+/* The value of response header name (case-insensitive; the first line of that name, blanks around the
+ * value trimmed) copied into out (cap bytes); returns out, or NULL when the answer had no such header. */
+const char *ap_resp_header(const ap_resp *r, const char *name, char *out, size_t cap);
 
 /* One HTTP exchange (method "GET"/"POST"/..., path "/v1/path", body may be NULL, extra header lines
  * NULL-terminated may be NULL). Fills r (free with ap_resp_free). Returns 0 or -1 on transport error. */
 int ap_http(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
             const char *const *headers, ap_resp *r);
+
+/* ap_http, letting libcurl ask for and decode compressed answers (CURLOPT_ACCEPT_ENCODING = encodings,
+ * e.g. "gzip"): r->body is the decoded body, r->headers still shows Content-Encoding. */
+int ap_http_decoded(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+                    const char *const *headers, const char *encodings, ap_resp *r);
 
 /* POST a JSON string to path. */
 int ap_post(const ap_srv *s, const char *path, const char *json, ap_resp *r);

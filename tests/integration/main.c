@@ -22,6 +22,8 @@ Suite *viewer_suite(void);
 Suite *spec_suite(void);
 Suite *hardening_suite(void);
 Suite *live_maps_suite(void);
+Suite *render_suite(void);
+Suite *conventions_suite(void);
 
 int main(void)
 {
@@ -55,6 +57,8 @@ int main(void)
     srunner_add_suite(sr, spec_suite());
     srunner_add_suite(sr, hardening_suite());
     srunner_add_suite(sr, live_maps_suite());
+    srunner_add_suite(sr, render_suite());
+    srunner_add_suite(sr, conventions_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

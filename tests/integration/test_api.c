@@ -207,7 +207,7 @@ START_TEST(metrics_counters_increase)
                         (bad_before < 0 ? 0 : bad_before) + 1);
     ck_assert_double_eq(metric_now("arcpath_search_expanded_nodes_total", ""), exp_before + (double)expanded);
     ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 4);
-    ck_assert(metric_now("arcpath_request_duration_seconds_count", "") > 0);
+    ck_assert(metric_now("arcpath_request_duration_seconds_count", "route=\"/v1/path\"") >= 2);
     ck_assert(metric_now("arcpath_build_info", "version=\"0.1.0\"") == 1);
 }
 END_TEST

@@ -11,6 +11,7 @@ int main(void)
     srunner_add_suite(sr, curve_wire_suite());
     srunner_add_suite(sr, json_suite());
     srunner_add_suite(sr, circles_file_suite());
+    srunner_add_suite(sr, render_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -181,6 +181,35 @@ START_TEST(writer_matches_jansson)
                             1.7976931348623157e308, 4.9e-324, 0.1, 1e22, 999999999999999.5};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
         same_as_jansson(json_real(reals[i]), write_real);
+    char path[8];
+    ap_json_join_path(path, sizeof path, "start", "x");
+    ck_assert_str_eq(path, "start.x");
+    ap_json_join_path(path, sizeof path, "", "map");
+    ck_assert_str_eq(path, "map");
+    ap_json_join_path(path, sizeof path, "samples", "step"); /* cut to 7 bytes, like snprintf */
+    ck_assert_str_eq(path, "samples");
+    ap_json_join_path(path, 4, "ab", "cd");
+    ck_assert_str_eq(path, "ab.");
+    /* the dyadic shortcut (multiples of 2^-10 below 1e6) and the numbers just outside it */
+    const double dyadic[] = {0.0009765625, -0.0009765625, 999999.9990234375, -999999.5, 1000000.0, 0.75,
+                             12.125, 3.0009765625, 0.00048828125, 1e6 - 1.0 / 2048, 65536.0, -0.0};
+    for (size_t i = 0; i < sizeof dyadic / sizeof dyadic[0]; i++)
+        same_as_jansson(json_real(dyadic[i]), write_real);
+    uint64_t state = 0x9E3779B97F4A7C15ull; /* xorshift: reproducible */
+    for (int i = 0; i < 20000; i++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        double k = (double)(state % 2048000001ull) - 1024000000.0; /* |k / 1024| < ~1e6 */
+        same_as_jansson(json_real(ldexp(k, -(int)(state >> 60) % 11)), write_real);
+        same_as_jansson(json_real(k / 3.0), write_real);
+        ap_jbuf ib;
+        ap_jbuf_init(&ib, NULL, 0);
+        long long v = (long long)(state >> 1) * ((state & 1) ? -1 : 1);
+        ap_jbuf_int(&ib, v);
+        char want[32];
+        snprintf(want, sizeof want, "%lld", v);
+        ck_assert_str_eq(ib.p, want);
+        ap_jbuf_free(&ib);
+    }
     same_as_jansson(json_string("plain \"quoted\" back\\slash / \b\f\n\r\t \x01\x1f \xc3\xa9\xe2\x82\xac"),
                     write_string);
 

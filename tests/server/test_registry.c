@@ -188,6 +188,40 @@ START_TEST(test_empty_dir_and_limits)
 END_TEST
 
 
+/* Ids ending in ".svg" or ".png" are the map pictures' paths (GET /v1/maps/x.svg): such maps are reported
+ * and skipped, at start and by a rescan; an id with ".svg" inside is an ordinary id. */
+START_TEST(test_picture_ids_refused)
+{
+    char dir[] = "/tmp/ap-registry-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *names[] = {"x.svg.map", "y.png.map", "a.svgz.map"};
+    for (size_t i = 0; i < 3; i++)
+        write_file(dir, names[i], "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *errf = open_memstream(&log, &loglen);
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    fclose(errf);
+    ck_assert_uint_eq(r.n, 1);
+    ck_assert_ptr_nonnull(ap_registry_find(&r, "a.svgz"));
+    ck_assert_int_eq(r.errors, 2);
+    check_diag(log, "x.svg.map", 0);
+    check_diag(log, "y.png.map", 0);
+    ck_assert_ptr_nonnull(strstr(error_line(log, "x.svg.map"), "ends in .svg or .png"));
+    free(log);
+    ap_rescan_counts c;
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.errors, 2);
+    ck_assert_int_eq(c.unchanged, 1);
+    ck_assert_uint_eq(ap_registry_count(&r), 1);
+    ck_assert(ap_registry_picture_id("x.png"));
+    ck_assert(!ap_registry_picture_id("x.pngs"));
+    ap_registry_free(&r);
+    remove_dir(dir, names, 3);
+}
+END_TEST
+
 /* A w x h map of '.' called id (ap_map_parse), for the registry tests. */
 static ap_map *open_map(const char *id, int w, int h)
 {
@@ -374,6 +408,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_load_dir);
     tcase_add_test(tc, test_missing_dir);
     tcase_add_test(tc, test_empty_dir_and_limits);
+    tcase_add_test(tc, test_picture_ids_refused);
     tcase_add_test(tc, test_versions_and_references);
     tcase_add_test(tc, test_rescan);
     tcase_add_test(tc, test_concurrent_replacement);

@@ -21,7 +21,8 @@ START_TEST(method_bits)
     ck_assert_uint_eq(ap_method_bit("PUT"), AP_METHOD_PUT);
     ck_assert_uint_eq(ap_method_bit("DELETE"), AP_METHOD_DELETE);
     ck_assert_uint_eq(ap_method_bit("PATCH"), AP_METHOD_PATCH);
-    ck_assert_uint_eq(ap_method_bit("OPTIONS"), 0);
+    ck_assert_uint_eq(ap_method_bit("OPTIONS"), AP_METHOD_OPTIONS);
+    ck_assert_uint_eq(ap_method_bit("TRACE"), 0);
     ck_assert_uint_eq(ap_method_bit(""), 0);
     ck_assert_uint_eq(ap_method_bit(NULL), 0);
 }
@@ -51,14 +52,26 @@ START_TEST(patterns)
     url = "/v1/maps/den520d/cells";
     ck_assert(ap_route_matches("/v1/maps/{id}/cells", url, &id));
     ck_assert_ptr_eq(id, url + 9);
-    ck_assert_uint_eq(ap_route_id_len(id), 7);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}/cells", id), 7);
     ck_assert(!ap_route_matches("/v1/maps/{id}", url, NULL)); /* the final-{id} route does not take it */
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps//cells", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/cellsx", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a/b/cells", NULL));
     ck_assert(!ap_route_matches("/v1/maps/{id}/cells", "/v1/maps/a", NULL));
-    ck_assert_uint_eq(ap_route_id_len("arena2"), 6);
-    ck_assert_uint_eq(ap_route_id_len(NULL), 0);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}", "arena2"), 6);
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}", NULL), 0);
+    /* An id that shares its segment with a suffix: "/v1/maps/{id}.svg". */
+    ck_assert(ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svg", &id));
+    ck_assert_str_eq(id, "den520d.svg");
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}.svg", id), 7);
+    ck_assert(ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/a.b.svg", &id));
+    ck_assert_uint_eq(ap_route_id_len("/v1/maps/{id}.svg", id), 3);
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/.svg", NULL));   /* empty id */
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svgx", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/den520d.svg/cells", NULL));
+    ck_assert(!ap_route_matches("/v1/maps/{id}.svg", "/v1/maps/a/b.svg", NULL));
+    ck_assert(ap_route_matches("/v1/maps/{id}", "/v1/maps/den520d.svg", NULL)); /* hence the table order */
     ck_assert(ap_route_matches("{id}", "anything", &id));
     ck_assert_str_eq(id, "anything");
     ck_assert(!ap_route_matches("/id}", "/x", NULL));
@@ -105,6 +118,22 @@ START_TEST(find_404_405)
     ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.txt", &allowed, &id), 3);
     ck_assert_ptr_null(id);
     ck_assert_int_eq(ap_route_find(t, 4, AP_METHOD_GET, "/notes.md", &allowed, &id), -1);
+
+    /* two patterns take the path: the longer (more specific) wins wherever it stands in the table, and a
+     * match function loses to any pattern */
+    const ap_route u[] = {
+        {AP_METHOD_GET, "/m/{id}", NULL, "/m/{id}", NULL},
+        {AP_METHOD_POST, "/m/x.txt", NULL, "exact", NULL},
+        {AP_METHOD_GET, "/m/{id}.txt", NULL, "/m/{id}.txt", NULL},
+        {AP_METHOD_GET, "files ending in .txt", NULL, "files", ends_txt},
+    };
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/a.txt", &allowed, &id), 2);
+    ck_assert_uint_eq(ap_route_id_len(u[2].pattern, id), 1);
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/a", &allowed, &id), 0);
+    ck_assert_str_eq(id, "a");
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_GET, "/m/x.txt", &allowed, &id), 2); /* GET: not the POST row */
+    ck_assert_uint_eq(allowed, AP_METHOD_GET | AP_METHOD_POST);
+    ck_assert_int_eq(ap_route_find(u, 4, AP_METHOD_HEAD, "/m/x.txt", &allowed, &id), 2); /* 405: longest match */
 }
 END_TEST
 
@@ -136,21 +165,29 @@ START_TEST(server_table)
         const char *path;
         unsigned methods;
         const char *label;
+        unsigned allowed; /* when other rows match the path too: the union of their methods; 0 = methods */
     } want[] = {
-        {"/v1/path", AP_METHOD_POST, "/v1/path"},
-        {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps"},
-        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, "/v1/maps/{id}"},
-        {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz"},
-        {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz"},
-        {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics"},
-        {"/v1/paths", AP_METHOD_POST, "/v1/paths"},
-        {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
-        {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
-        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PATCH, "/v1/maps/{id}/cells"},
-        {"/v1/maps/arena/reload", AP_METHOD_POST, "/v1/maps/{id}/reload"},
-        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
-        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
-        {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
+        {"/v1/path", AP_METHOD_POST, "/v1/path", 0},
+        {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", 0},
+        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, "/v1/maps/{id}", 0},
+        {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", 0},
+        {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", 0},
+        {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", 0},
+        {"/v1/paths", AP_METHOD_POST, "/v1/paths", 0},
+        {"/v1/curve", AP_METHOD_POST, "/v1/curve", 0},
+        {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", 0},
+        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PATCH, "/v1/maps/{id}/cells", 0},
+        {"/v1/maps/arena/reload", AP_METHOD_POST, "/v1/maps/{id}/reload", 0},
+        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", 0},
+        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", 0}, /* ahead of the viewer's row */
+        {"/openapi.json", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json", 0},
+        {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer", 0},
+        {"/v1/render", AP_METHOD_POST, "/v1/render", 0},
+        /* not /v1/maps/{id}, though its PUT and DELETE match the path too (and refuse a picture id: 400) */
+        {"/v1/maps/arena.svg", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg",
+         AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE},
+        {"/v1/maps/arena.png", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png",
+         AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE},
     };
     size_t n = 0;
     const ap_route *t = ap_http_routes(&n);
@@ -158,13 +195,15 @@ START_TEST(server_table)
     for (size_t i = 0; i < n; i++) {
         unsigned allowed = 0;
         ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, want[i].path, &allowed, NULL), (int)i);
-        ck_assert_uint_eq(allowed, want[i].methods);
+        ck_assert_uint_eq(allowed, want[i].allowed ? want[i].allowed : want[i].methods);
         ck_assert_uint_eq(t[i].methods, want[i].methods);
         ck_assert_str_eq(t[i].label, want[i].label);
         ck_assert_ptr_nonnull(t[i].handler);
     }
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
-    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), (int)n - 1); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 14); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/.svg", NULL, NULL), 2); /* an id ".svg" */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/a.svg/cells", NULL, NULL), 9);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v2/path", NULL, NULL), -1);
 }
@@ -193,7 +232,7 @@ START_TEST(openapi_lists_every_route)
 }
 END_TEST
 
-static ap_metrics m; /* 70 KiB: static rather than on Check's fork stack */
+static ap_metrics m; /* ~105 KiB: static rather than on Check's fork stack */
 
 /* One response counted on every route and on no route: the exposition lists them in table order, then
  * "other", under exactly the label values of before the table. */
@@ -223,7 +262,11 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/maps/{id}/reload\",code=\"210\"} 1\n",
         "arcpath_requests_total{route=\"/v1/info\",code=\"211\"} 1\n",
         "arcpath_requests_total{route=\"/openapi.yaml\",code=\"212\"} 1\n",
-        "arcpath_requests_total{route=\"viewer\",code=\"213\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.json\",code=\"213\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"214\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/render\",code=\"215\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"216\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"217\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;
@@ -231,6 +274,13 @@ START_TEST(exposition_labels)
         const char *p = strstr(at, lines[i]);
         ck_assert_msg(p != NULL, "missing or out of order: %s", lines[i]);
         at = p + strlen(lines[i]);
+    }
+    /* The duration histogram under the same labels: one series per route, "other" holding both. */
+    for (size_t i = 0; i <= n; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "arcpath_request_duration_seconds_count{route=\"%s\"} %d\n",
+                 i < n ? t[i].label : "other", i < n ? 1 : 2);
+        ck_assert_msg(strstr(text, want) != NULL, "missing: %s", want);
     }
     free(text);
 }

@@ -12,19 +12,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -x "$redocly" ]; then
 fi
 # The CLI would otherwise ask the network for a newer version and send usage telemetry.
 export REDOCLY_SUPPRESS_UPDATE_NOTICE=true REDOCLY_TELEMETRY=off
-passed=0; failed=0
-out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT
-
-# check NAME COMMAND...: run the command; its output is shown only when it fails.
-check() {
-    name=$1; shift
-    if "$@" >"$out" 2>&1; then
-        ok=1; passed=$((passed + 1)); echo "ok   $name"
-    else
-        ok=0; failed=$((failed + 1)); echo "FAIL $name"; cat "$out"
-    fi
-}
+. tests/check.sh
 
 # 0 errors under the recommended rules; after a pass its warnings are listed, not counted as failures.
 check "redocly lint proto/openapi.yaml: 0 errors" \
@@ -34,6 +22,10 @@ check "redocly lint proto/openapi.yaml: 0 errors" \
 check "redocly bundle proto/openapi.yaml: every \$ref resolves" \
     "$redocly" bundle --config tests/spec/redocly.yaml -o "$out.json" proto/openapi.yaml
 rm -f "$out.json"
+# proto/openapi.json (GET /openapi.json) is the YAML bundled as JSON by the same pinned CLI: a fresh bundle
+# must equal the committed file byte for byte (after a change to the YAML: make openapi-json).
+check "proto/openapi.json is proto/openapi.yaml bundled as JSON (make openapi-json)" \
+    sh -c 'sh tools/openapi-json.sh "$1" && cmp "$1" proto/openapi.json' sh "$out.fresh.json"
+rm -f "$out.fresh.json"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

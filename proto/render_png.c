@@ -1,0 +1,173 @@
+/* render_png.c — the PNG writer (render_png.h), drawn with cairo (https://www.cairographics.org/manual/):
+ * user space is set to tiles (scale, then translate by the view's corner), so every coordinate is the
+ * SVG writer's; cairo_arc draws toward increasing angles (+x toward +y), cairo_arc_negative the other way,
+ * which is SVG's sweep flag 1 / 0. */
+#include "render_png.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <string.h>
+
+static void colour(cairo_t *cr, const char *hex, double alpha)
+{
+    unsigned v = 0;
+    for (int i = 1; i < 7; i++) {
+        char c = hex[i];
+        v = v * 16u + (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    cairo_set_source_rgba(cr, ((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0, alpha);
+}
+
+static int fill_run(void *ctx, int c, int32_t x, int32_t y, int32_t n)
+{
+    cairo_t *cr = ctx;
+    const ap_render_colour *k = &ap_render_terrain_colours[c];
+    cairo_set_source_rgb(cr, k->r / 255.0, k->g / 255.0, k->b / 255.0);
+    cairo_rectangle(cr, x, y, n, 1);
+    cairo_fill(cr);
+    return 0;
+}
+
+/* The path of segments [i, j) (see render_svg.c seg_cmds): lines, and arcs about their centres from the
+ * start's angle through sweep. */
+static void seg_path(cairo_t *cr, const ap_segment *segs, size_t i, size_t j)
+{
+    cairo_move_to(cr, segs[i].x0, segs[i].y0);
+    for (size_t k = i; k < j; k++) {
+        const ap_segment *s = &segs[k];
+        if (s->type == AP_SEG_LINE) {
+            cairo_line_to(cr, s->x1, s->y1);
+            continue;
+        }
+        double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx);
+        if (s->sweep > 0.0)
+            cairo_arc(cr, s->cx, s->cy, s->radius, a0, a0 + s->sweep);
+        else
+            cairo_arc_negative(cr, s->cx, s->cy, s->radius, a0, a0 + s->sweep);
+        cairo_line_to(cr, s->x1, s->y1); /* the answer's own end, a rounding away */
+    }
+}
+
+static void disc(cairo_t *cr, double x, double y, double r, const char *hex, double alpha)
+{
+    cairo_new_path(cr);
+    cairo_arc(cr, x, y, r, 0.0, 2.0 * M_PI);
+    colour(cr, hex, alpha);
+    cairo_fill(cr);
+}
+
+static void draw_path(cairo_t *cr, const ap_render_answer *a, const ap_render_opts *o, const ap_render_frame *f)
+{
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    if (o->radius > 0.0) {
+        seg_path(cr, a->segs, 0, a->n_segs);
+        colour(cr, AP_RENDER_PATH_HEX, AP_RENDER_BAND_OPACITY);
+        cairo_set_line_width(cr, 2.0 * o->radius);
+        cairo_stroke(cr);
+    }
+    for (size_t i = 0; i < a->n_segs;) {
+        size_t j = ap_render_same_way_end(a, i);
+        bool rev = a->segs[i].reverse;
+        double dash[2] = {AP_RENDER_DASH_PX * f->px, AP_RENDER_GAP_PX * f->px};
+        cairo_set_dash(cr, dash, rev ? 2 : 0, 0.0);
+        seg_path(cr, a->segs, i, j);
+        colour(cr, rev ? AP_RENDER_REVERSE_HEX : AP_RENDER_PATH_HEX, 1.0);
+        cairo_set_line_width(cr, AP_RENDER_PATH_PX * f->px);
+        cairo_stroke(cr);
+        i = j;
+    }
+    cairo_set_dash(cr, NULL, 0, 0.0);
+    for (size_t i = 0; i < a->n_samples; i++) {
+        double x0, y0, x1, y1;
+        ap_render_tick(&a->samples[i], f->px, &x0, &y0, &x1, &y1);
+        cairo_move_to(cr, x0, y0);
+        cairo_line_to(cr, x1, y1);
+    }
+    colour(cr, AP_RENDER_TICK_HEX, 1.0);
+    cairo_set_line_width(cr, AP_RENDER_TICK_PX * f->px);
+    cairo_stroke(cr);
+}
+
+static void draw_marker(cairo_t *cr, const ap_render_answer *a, bool goal, const ap_render_opts *o,
+                        const ap_render_frame *f)
+{
+    ap_render_marker k = ap_render_marker_of(a, goal, f->px);
+    const char *hex = k.hex;
+    if (o->radius > 0.0)
+        disc(cr, k.x, k.y, o->radius, hex, AP_RENDER_DISC_OPACITY);
+    cairo_new_path(cr);
+    cairo_move_to(cr, k.x, k.y);
+    cairo_line_to(cr, k.ax, k.ay);
+    cairo_move_to(cr, k.w1x, k.w1y);
+    cairo_line_to(cr, k.ax, k.ay);
+    cairo_line_to(cr, k.w2x, k.w2y);
+    colour(cr, hex, 1.0);
+    cairo_set_line_width(cr, AP_RENDER_PATH_PX * f->px);
+    cairo_stroke(cr);
+    disc(cr, k.x, k.y, AP_RENDER_RING_PX * f->px, "#ffffff", 1.0);
+    disc(cr, k.x, k.y, AP_RENDER_DOT_PX * f->px, hex, 1.0);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 10.0 * f->px);
+    cairo_text_extents_t te;
+    const char *letter = goal ? "G" : "S";
+    cairo_text_extents(cr, letter, &te);
+    cairo_move_to(cr, k.x - te.width / 2.0 - te.x_bearing, k.y - te.height / 2.0 - te.y_bearing);
+    colour(cr, "#ffffff", 1.0);
+    cairo_show_text(cr, letter);
+}
+
+static cairo_status_t write_png(void *closure, const unsigned char *data, unsigned int length)
+{
+    ap_jbuf *b = closure;
+    ap_jbuf_raw(b, (const char *)data, length);
+    return b->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
+int ap_render_png(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, const ap_render_frame *f,
+                  ap_jbuf *out)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->width_px, f->height_px);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return AP_E_NOMEM;
+    }
+    cairo_t *cr = cairo_create(s);
+    cairo_scale(cr, f->scale, f->scale);
+    cairo_translate(cr, -f->x0, -f->y0);
+    colour(cr, "#ffffff", 1.0);
+    cairo_paint(cr); /* the caption strip */
+    cairo_save(cr);
+    cairo_rectangle(cr, f->x0, f->y0, f->x1 - f->x0, f->y1 - f->y0);
+    cairo_clip(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    const ap_render_colour *dom = &ap_render_terrain_colours[ap_render_dominant_terrain(m, f)];
+    cairo_set_source_rgb(cr, dom->r / 255.0, dom->g / 255.0, dom->b / 255.0);
+    cairo_paint(cr);
+    ap_render_runs(m, f, (int)(dom - ap_render_terrain_colours), fill_run, cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    if (a != NULL && a->status == AP_OK && a->n_segs > 0) {
+        draw_path(cr, a, o, f);
+        draw_marker(cr, a, false, o, f);
+        draw_marker(cr, a, true, o, f);
+    }
+    cairo_restore(cr);
+    char cap[256];
+    ap_render_caption(m, a, o, cap, sizeof cap);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, AP_RENDER_FONT_PX * f->px);
+    cairo_move_to(cr, f->x0 + 4.0 * f->px, f->y1 + 13.0 * f->px);
+    colour(cr, AP_RENDER_TICK_HEX, 1.0);
+    cairo_show_text(cr, cap);
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        cs = cairo_surface_write_to_png_stream(s, write_png, out);
+    cairo_surface_destroy(s);
+    if (out->failed)
+        return AP_E_NOMEM;
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return cs == CAIRO_STATUS_NO_MEMORY ? AP_E_NOMEM : AP_E_INTERNAL;
+    return o->max_bytes > 0 && out->len > o->max_bytes ? AP_E_ANSWER_TOO_LARGE : AP_OK;
+}

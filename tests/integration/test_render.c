@@ -1,0 +1,188 @@
+/* test_render.c — the picture routes against a real arcpathd on the demo maps: GET /v1/maps/{id}.svg and
+ * .png beside /v1/maps/{id} and /cells, POST /v1/render for a query and for its stored answer (the same
+ * bytes), PNG headers, and the errors with their fields. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+Suite *render_suite(void);
+
+static const char *QUERY =
+    "{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5,\"heading\":0},\"goal\":{\"x\":6.5,\"y\":2.5,\"heading\":3.1416},"
+    "\"unit\":{\"radius\":0.4,\"turning_radius\":2,\"reverse\":true,\"reverse_penalty\":2},"
+    "\"search\":{\"algorithm\":\"directional24\"},\"samples\":{\"step\":0.5}}";
+
+static void get(const char *path, long status, const char *ctype, ap_resp *r)
+{
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", path, NULL, 0, NULL, r), 0);
+    ck_assert_msg(r->status == status, "GET %s: %ld %s", path, r->status, r->body);
+    ck_assert_str_eq(r->content_type, ctype);
+}
+
+static void post(const char *body, long status, const char *ctype, ap_resp *r)
+{
+    ck_assert_int_eq(ap_post(ap_demo_srv, "/v1/render", body, r), 0);
+    ck_assert_msg(r->status == status, "POST /v1/render %s: %ld %.300s", body, r->status, r->body);
+    ck_assert_str_eq(r->content_type, ctype);
+}
+
+/* An error answer's code and field ("" = none). */
+static void error_is(const ap_resp *r, const char *code, const char *field)
+{
+    json_t *j = ap_resp_json(r);
+    ck_assert_ptr_nonnull(j);
+    json_t *e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), code);
+    const char *f = json_string_value(json_object_get(e, "field"));
+    ck_assert_msg(strcmp(f ? f : "", field) == 0, "field %s, want %s (%s)", f ? f : "(none)", field,
+                  json_string_value(json_object_get(e, "message")));
+    json_decref(j);
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void png_is(const ap_resp *r, uint32_t w, uint32_t h)
+{
+    const unsigned char *p = (const unsigned char *)r->body;
+    ck_assert_uint_gt(r->len, 33);
+    ck_assert_mem_eq(p, "\x89PNG\r\n\x1a\n", 8);
+    ck_assert_mem_eq(p + 12, "IHDR", 4);
+    ck_assert_uint_eq(be32(p + 16), w);
+    ck_assert_uint_eq(be32(p + 20), h);
+}
+
+START_TEST(map_pictures)
+{
+    ap_resp r;
+    /* arena is 96 x 96: 1024 px wide (10.667 px per tile), the caption strip 18 px */
+    get("/v1/maps/arena.svg", 200, "image/svg+xml", &r);
+    static const char head[] = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1024\" height=\"1042\" "
+                               "viewBox=\"0 0 96 97.6875\">\n<title>arena 96\xc3\x97" "96</title>\n";
+    ck_assert_msg(strncmp(r.body, head, sizeof head - 1) == 0, "%.200s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "</svg>\n"));
+    ap_resp_free(&r);
+    get("/v1/maps/arena.png", 200, "image/png", &r);
+    png_is(&r, 1024, 1042);
+    ap_resp_free(&r);
+    /* the neighbouring routes are unchanged */
+    get("/v1/maps/arena", 200, "application/json", &r);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"id\":\"arena\""));
+    ap_resp_free(&r);
+    get("/v1/maps/arena/cells", 200, "application/json", &r);
+    ap_resp_free(&r);
+    get("/v1/maps/nosuch.svg", 404, "application/json", &r);
+    error_is(&r, "unknown_map", "");
+    ap_resp_free(&r);
+    get("/v1/maps/arena.svg/cells", 404, "application/json", &r); /* no map "arena.svg" can exist */
+    error_is(&r, "unknown_map", "");
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(ap_demo_srv, "POST", "/v1/maps/arena.svg", "{}", 2, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 405);
+    ck_assert_str_eq(r.allow, "GET, HEAD, PUT, DELETE"); /* the picture's and /v1/maps/{id}'s (live maps) */
+    ap_resp_free(&r);
+}
+END_TEST
+
+/* The query drawn by the server and its answer drawn from the stored JSON give the same bytes. */
+START_TEST(query_and_answer_round_trip)
+{
+    ap_resp q, a, p;
+    char body[8192];
+    snprintf(body, sizeof body, "{\"query\":%s}", QUERY);
+    post(body, 200, "image/svg+xml", &q);
+    ck_assert_int_eq(ap_post(ap_demo_srv, "/v1/path", QUERY, &p), 0);
+    ck_assert_int_eq(p.status, 200);
+    /* the answer has a reverse piece: drawn dashed red */
+    ck_assert_ptr_nonnull(strstr(p.body, "\"reverse\":true"));
+    ck_assert_ptr_nonnull(strstr(q.body, "stroke=\"#cf222e\" stroke-width=\"0.2271\" stroke-dasharray="));
+    ck_assert_ptr_nonnull(strstr(q.body, "<title>rooms \xc2\xb7 directional24 \xc2\xb7 length "));
+    snprintf(body, sizeof body, "{\"map\":\"rooms\",\"radius\":0.4,\"algorithm\":\"directional24\",\"answer\":%s}", p.body);
+    post(body, 200, "image/svg+xml", &a);
+    ck_assert_uint_eq(a.len, q.len);
+    ck_assert_str_eq(a.body, q.body);
+    ap_resp_free(&a);
+    /* as PNG, cropped to 14 x 10 tiles: 32 px per tile */
+    snprintf(body, sizeof body, "{\"query\":%s,\"format\":\"png\",\"view\":{\"x0\":0,\"y0\":0,\"x1\":14,\"y1\":10}}", QUERY);
+    post(body, 200, "image/png", &a);
+    png_is(&a, 448, 338);
+    ap_resp_free(&a);
+    snprintf(body, sizeof body, "{\"map\":\"rooms\",\"answer\":%s,\"format\":\"png\",\"view\":{\"x0\":0,\"y0\":0,"
+             "\"x1\":14,\"y1\":10}}", p.body);
+    post(body, 200, "image/png", &a);
+    png_is(&a, 448, 338);
+    ap_resp_free(&a);
+    ap_resp_free(&p);
+    ap_resp_free(&q);
+}
+END_TEST
+
+START_TEST(render_errors)
+{
+    ap_resp r;
+    char body[8192];
+    /* the query's own errors, named under "query." */
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":\"a\",\"y\":1},\"goal\":{\"x\":1,\"y\":1}}}", 400,
+         "application/json", &r);
+    error_is(&r, "invalid_request", "query.start.x");
+    ap_resp_free(&r);
+    post("{\"query\":{\"map\":\"nosuch\",\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":1,\"y\":1}}}", 404,
+         "application/json", &r);
+    error_is(&r, "unknown_map", "query.map");
+    ap_resp_free(&r);
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":9.5,\"y\":9.5},"
+         "\"unit\":{\"radius\":99}}}", 400, "application/json", &r);
+    error_is(&r, "invalid_request", "query.unit.radius");
+    ap_resp_free(&r);
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":3.5,\"y\":3.5}}}", 422,
+         "application/json", &r);
+    error_is(&r, "start_blocked", "query.start");
+    ap_resp_free(&r);
+    /* a stored answer: its bad element named */
+    post("{\"map\":\"rooms\",\"answer\":{\"status\":\"ok\",\"map\":\"rooms\",\"grid_cost\":1,\"length\":1,\"clear\":true,"
+         "\"waypoints\":[],\"segments\":[{\"type\":\"line\",\"start\":[3.5,3.5],\"end\":[4.5,3.5],\"heading\":0,"
+         "\"length\":1},{\"type\":\"arc\",\"start\":[4.5,3.5],\"end\":[4.5,3.5],\"center\":[4.5,4.5],\"radius\":-1,"
+         "\"start_heading\":0,\"sweep\":0,\"length\":0}],\"stats\":{\"expanded\":1}}}", 400, "application/json", &r);
+    error_is(&r, "invalid_request", "answer.segments[1].radius");
+    ap_resp_free(&r);
+    const char *np = "{\"status\":\"no_path\",\"map\":\"rooms\",\"reason\":\"unreachable\",\"stats\":{\"expanded\":0}}";
+    snprintf(body, sizeof body, "{\"map\":\"nosuch\",\"answer\":%s}", np);
+    post(body, 400, "application/json", &r);
+    error_is(&r, "invalid_request", "answer.map");
+    ap_resp_free(&r);
+    snprintf(body, sizeof body, "{\"map\":\"rooms\",\"answer\":%s,\"view\":{\"x0\":0,\"y0\":0,\"x1\":94,\"y1\":10}}", np);
+    post(body, 400, "application/json", &r);
+    error_is(&r, "invalid_request", "view.x1");
+    ap_resp_free(&r);
+    /* a no_path answer draws the map with its verdict */
+    snprintf(body, sizeof body, "{\"map\":\"rooms\",\"answer\":%s}", np);
+    post(body, 200, "image/svg+xml", &r);
+    ck_assert_ptr_nonnull(strstr(r.body, "<title>rooms \xc2\xb7 no_path (unreachable)</title>"));
+    ap_resp_free(&r);
+    post("{\"map\":\"rooms\"", 400, "application/json", &r);
+    error_is(&r, "invalid_json", "");
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/v1/render", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 405);
+    ck_assert_str_eq(r.allow, "POST");
+    ap_resp_free(&r);
+}
+END_TEST
+
+Suite *render_suite(void)
+{
+    Suite *s = suite_create("integration/render");
+    TCase *tc = tcase_create("render");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, map_pictures);
+    tcase_add_test(tc, query_and_answer_round_trip);
+    tcase_add_test(tc, render_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,387 @@
+/* test_render.c — proto/render*.c: the strict answer parser, the SVG writer (exact output on a tiny map with
+ * a hand-made answer: a line, a left arc, a right arc and a reverse piece), the arc flags, the frame, the
+ * caps, and the PNG writer's header. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/render.h"
+
+Suite *render_suite(void);
+
+static const char *TINY = "type octile\nheight 5\nwidth 8\nmap\n@@@@@@@@\n@......@\n@..T...@\n@...S..@\n@@@@@@@@\n";
+
+/* The hand-made answer: from (1.5, 1.5) facing +x, a line of 1, a left arc (heading increasing, sweep
+ * +pi/2) about (2.5, 2.5), a right arc (sweep -pi/2) about (4.5, 2.5), then 1 tile backwards facing +x. */
+static const char *ANSWER =
+    "{\"status\":\"ok\",\"map\":\"tiny\",\"grid_cost\":4.8,\"length\":5.1415926535897931,\"clear\":true,"
+    "\"waypoints\":[[1.5,1.5],[3.5,3.5]],\"segments\":["
+    "{\"type\":\"line\",\"start\":[1.5,1.5],\"end\":[2.5,1.5],\"heading\":0.0,\"length\":1.0},"
+    "{\"type\":\"arc\",\"start\":[2.5,1.5],\"end\":[3.5,2.5],\"center\":[2.5,2.5],\"radius\":1.0,"
+    "\"start_heading\":0.0,\"sweep\":1.5707963267948966,\"length\":1.5707963267948966},"
+    "{\"type\":\"arc\",\"start\":[3.5,2.5],\"end\":[4.5,3.5],\"center\":[4.5,2.5],\"radius\":1.0,"
+    "\"start_heading\":1.5707963267948966,\"sweep\":-1.5707963267948966,\"length\":1.5707963267948966},"
+    "{\"type\":\"line\",\"start\":[4.5,3.5],\"end\":[3.5,3.5],\"heading\":0.0,\"length\":1.0,\"reverse\":true}],"
+    "\"samples\":[{\"d\":0.0,\"x\":1.5,\"y\":1.5,\"heading\":0.0},{\"d\":5.1415926535897931,\"x\":3.5,\"y\":3.5,"
+    "\"heading\":0.0}],\"stats\":{\"expanded\":12,\"lane\":\"fast\",\"queue_us\":3,\"search_us\":40}}";
+
+static ap_map *tiny_map(void)
+{
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("tiny", "tiny", TINY, strlen(TINY), NULL, &m, &d), AP_OK);
+    return m;
+}
+
+/* Parse text as an answer (prefix "answer"); returns the status, err filled. */
+static int parse(const char *text, ap_render_answer *a, ap_wire_error *err)
+{
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    ck_assert_msg(j != NULL, "test JSON: %s", je.text);
+    int st = ap_render_parse_answer(j, "answer", a, err);
+    json_decref(j);
+    return st;
+}
+
+/* Draw (map, answer text or NULL, opts) and return the malloc'd output (*len its length). */
+static char *draw(const ap_map *m, const char *answer, const ap_render_opts *o, int want, size_t *len)
+{
+    ap_render_answer a;
+    ap_wire_error err;
+    if (answer != NULL)
+        ck_assert_int_eq(parse(answer, &a, &err), AP_OK);
+    ap_jbuf b;
+    ap_jbuf_init(&b, NULL, 0);
+    int st = ap_render(m, answer ? &a : NULL, o, &b, &err);
+    ck_assert_msg(st == want, "ap_render: %d (%s), want %d", st, err.message, want);
+    if (answer != NULL)
+        ap_render_answer_free(&a);
+    if (st != AP_OK) {
+        ap_jbuf_free(&b);
+        return NULL;
+    }
+    return ap_jbuf_take(&b, len);
+}
+
+START_TEST(svg_exact)
+{
+    ap_map *m = tiny_map();
+    ap_render_opts o = {.radius = 0.25, .algorithm = "directional8"};
+    size_t len = 0;
+    char *svg = draw(m, ANSWER, &o, AP_OK, &len);
+    /* 8 x 5 tiles: the long side 1024 px would make a tile 128 px, so it is 32 px (px = 1/32 tile). */
+    static const char *want =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"178\" viewBox=\"0 0 8 5.5625\">\n"
+        "<title>tiny \xc2\xb7 directional8 \xc2\xb7 length 5.1416 \xc2\xb7 clear</title>\n"
+        "<g shape-rendering=\"crispEdges\">\n"
+        "<rect x=\"0\" y=\"0\" width=\"8\" height=\"5\" fill=\"#24292f\"/>\n"
+        "<path fill=\"#ffffff\" d=\"M1 1h6v1h-6zM1 2h2v1h-2zM4 2h3v1h-3zM1 3h3v1h-3zM5 3h2v1h-2z\"/>\n"
+        "<path fill=\"#d6e8c4\" d=\"M4 3h1v1h-1z\"/>\n"
+        "<path fill=\"#2e7d32\" d=\"M3 2h1v1h-1z\"/>\n"
+        "</g>\n"
+        "<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        "<path d=\"M1.5 1.5L2.5 1.5A1 1 0 0 1 3.5 2.5A1 1 0 0 0 4.5 3.5L3.5 3.5\" stroke=\"#0969da\" "
+        "stroke-opacity=\"0.18\" stroke-width=\"0.5\"/>\n"
+        "<path d=\"M1.5 1.5L2.5 1.5A1 1 0 0 1 3.5 2.5A1 1 0 0 0 4.5 3.5\" stroke=\"#0969da\" stroke-width=\"0.0781\"/>\n"
+        "<path d=\"M4.5 3.5L3.5 3.5\" stroke=\"#cf222e\" stroke-width=\"0.0781\" stroke-dasharray=\"0.1875 0.125\"/>\n"
+        "<path d=\"M1.5 1.375L1.5 1.625M3.5 3.375L3.5 3.625\" stroke=\"#24292f\" stroke-width=\"0.0375\"/>\n"
+        "</g>\n"
+        "<circle cx=\"1.5\" cy=\"1.5\" r=\"0.25\" fill=\"#1a7f37\" fill-opacity=\"0.2\"/>\n"
+        "<path d=\"M1.5 1.5L2.3125 1.5M2.1251 1.6128L2.3125 1.5L2.1251 1.3872\" fill=\"none\" stroke=\"#1a7f37\" "
+        "stroke-width=\"0.0781\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        "<circle cx=\"1.5\" cy=\"1.5\" r=\"0.2656\" fill=\"#ffffff\"/>\n"
+        "<circle cx=\"1.5\" cy=\"1.5\" r=\"0.2188\" fill=\"#1a7f37\"/>\n"
+        "<text x=\"1.5\" y=\"1.5\" font-size=\"0.3125\" font-family=\"sans-serif\" font-weight=\"bold\" fill=\"#ffffff\" "
+        "text-anchor=\"middle\" dominant-baseline=\"central\">S</text>\n"
+        "<circle cx=\"3.5\" cy=\"3.5\" r=\"0.25\" fill=\"#cf222e\" fill-opacity=\"0.2\"/>\n"
+        "<path d=\"M3.5 3.5L4.3125 3.5M4.1251 3.6128L4.3125 3.5L4.1251 3.3872\" fill=\"none\" stroke=\"#cf222e\" "
+        "stroke-width=\"0.0781\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        "<circle cx=\"3.5\" cy=\"3.5\" r=\"0.2656\" fill=\"#ffffff\"/>\n"
+        "<circle cx=\"3.5\" cy=\"3.5\" r=\"0.2188\" fill=\"#cf222e\"/>\n"
+        "<text x=\"3.5\" y=\"3.5\" font-size=\"0.3125\" font-family=\"sans-serif\" font-weight=\"bold\" fill=\"#ffffff\" "
+        "text-anchor=\"middle\" dominant-baseline=\"central\">G</text>\n"
+        "<rect x=\"0\" y=\"5\" width=\"8\" height=\"0.5625\" fill=\"#ffffff\"/>\n"
+        "<text x=\"0.125\" y=\"5.4063\" font-size=\"0.375\" font-family=\"sans-serif\" fill=\"#24292f\">"
+        "tiny \xc2\xb7 directional8 \xc2\xb7 length 5.1416 \xc2\xb7 clear</text>\n"
+        "</svg>\n";
+    if (strcmp(svg, want) != 0) { /* Check's message cannot hold both documents: show the first difference */
+        size_t i = 0;
+        while (svg[i] == want[i])
+            i++;
+        ck_abort_msg("SVG differs at byte %zu: got \"%.60s\", want \"%.60s\"", i, svg + i, want + i);
+    }
+    ck_assert_uint_eq(len, strlen(want));
+    /* The flags spelled out: the left arc (sweep > 0, heading increasing: SVG's positive-angle direction)
+     * has sweep-flag 1, the right arc 0; neither is large (pi/2). */
+    ck_assert_ptr_nonnull(strstr(svg, "A1 1 0 0 1 3.5 2.5"));
+    ck_assert_ptr_nonnull(strstr(svg, "A1 1 0 0 0 4.5 3.5"));
+    free(svg);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The path drawing commands ("d") of one arc about (4, 2.5) of the given radius, starting straight above
+ * (left turns) or below (right turns) the centre facing +x and sweeping `sweep` radians. */
+static char *arc_svg(double sweep, double radius)
+{
+    ap_pose p = {4.0, sweep > 0 ? 2.5 - radius : 2.5 + radius, 0.0};
+    ap_segment s = ap_segment_drive(&p, sweep > 0 ? 1 : -1, fabs(sweep) * radius, radius);
+    ap_render_answer a = {.status = AP_OK, .length = s.length, .clear = true, .segs = &s, .n_segs = 1};
+    ap_map *m = tiny_map();
+    ap_render_opts o = {0};
+    ap_jbuf b;
+    ap_wire_error err;
+    ap_jbuf_init(&b, NULL, 0);
+    ck_assert_int_eq(ap_render(m, &a, &o, &b, &err), AP_OK);
+    ap_map_free(m);
+    const char *at = strstr(b.p, "<g fill=\"none\"");
+    ck_assert_ptr_nonnull(at);
+    at = strstr(at, "d=\"") + 3;
+    char *out = strndup(at, (size_t)(strchr(at, '"') - at));
+    ap_jbuf_free(&b);
+    return out;
+}
+
+START_TEST(svg_arc_flags)
+{
+    /* 1.25 pi to the left (heading increasing): large 1, sweep 1; the same to the right: large 1, sweep 0 */
+    char *d = arc_svg(1.25 * M_PI, 1.0);
+    ck_assert_str_eq(d, "M4 1.5A1 1 0 1 1 3.2929 3.2071");
+    free(d);
+    d = arc_svg(-1.25 * M_PI, 1.0);
+    ck_assert_str_eq(d, "M4 3.5A1 1 0 1 0 3.2929 1.7929");
+    free(d);
+    /* beyond 1.5 pi: two halves, neither large; a full turn comes back to its start */
+    d = arc_svg(2.0 * M_PI, 1.0);
+    ck_assert_str_eq(d, "M4 1.5A1 1 0 0 1 4 3.5A1 1 0 0 1 4 1.5");
+    free(d);
+    d = arc_svg(-1.75 * M_PI, 2.0);
+    ck_assert_str_eq(d, "M4 4.5A2 2 0 0 0 4.7654 0.6522A2 2 0 0 0 2.5858 3.9142");
+    free(d);
+}
+END_TEST
+
+/* ANSWER with the first occurrence of from replaced by to; parsing it must fail on field. */
+static void bad_answer(const char *from, const char *to, const char *field)
+{
+    const char *at = strstr(ANSWER, from);
+    ck_assert_msg(at != NULL, "test: %s not in the answer", from);
+    size_t n = strlen(ANSWER) - strlen(from) + strlen(to) + 1;
+    char *text = malloc(n);
+    snprintf(text, n, "%.*s%s%s", (int)(at - ANSWER), ANSWER, to, at + strlen(from));
+    ap_render_answer a;
+    ap_wire_error err;
+    ck_assert_int_eq(parse(text, &a, &err), AP_E_INVALID_REQUEST);
+    ck_assert_msg(strcmp(err.field, field) == 0, "%s -> %s: field %s (%s), want %s", from, to, err.field,
+                  err.message, field);
+    ck_assert_ptr_null(a.segs);
+    free(text);
+}
+
+START_TEST(answer_parse_strict)
+{
+    ap_render_answer a;
+    ap_wire_error err;
+    ck_assert_int_eq(parse(ANSWER, &a, &err), AP_OK);
+    ck_assert_uint_eq(a.n_segs, 4);
+    ck_assert_uint_eq(a.n_samples, 2);
+    ck_assert_int_eq(a.segs[1].type, AP_SEG_ARC);
+    ck_assert_double_eq(a.segs[2].sweep, -1.5707963267948966);
+    ck_assert(a.segs[3].reverse && !a.segs[2].reverse);
+    ck_assert_str_eq(a.map, "tiny");
+    ap_render_answer_free(&a);
+
+    bad_answer("\"radius\":1.0,\"start_heading\":0.0", "\"radius\":0,\"start_heading\":0.0", "answer.segments[1].radius");
+    bad_answer("\"radius\":1.0,\"start_heading\":1.57", "\"radius\":2.0,\"start_heading\":1.57", "answer.segments[2].radius");
+    bad_answer("\"sweep\":-1.5707963267948966", "\"sweep\":1.5707963267948966", "answer.segments[2].sweep");
+    bad_answer("\"sweep\":1.5707963267948966", "\"sweep\":7", "answer.segments[1].sweep");
+    bad_answer("\"type\":\"arc\"", "\"type\":\"circle\"", "answer.segments[1].type");
+    bad_answer("\"type\":\"line\",\"start\":[1.5", "\"start\":[1.5", "answer.segments[0].type");
+    bad_answer("\"center\":[2.5,2.5],", "", "answer.segments[1].center");
+    bad_answer("\"heading\":0.0,\"length\":1.0}", "\"heading\":0.0,\"length\":1.0,\"center\":[0,0]}",
+               "answer.segments[0].center");
+    bad_answer("\"length\":1.0,\"reverse\":true", "\"length\":1.0,\"reverse\":false", "answer.segments[3].reverse");
+    bad_answer("\"end\":[2.5,1.5]", "\"end\":[2.5,1.6]", "answer.segments[0].length");
+    bad_answer("\"start\":[4.5,3.5],\"end\":[3.5,3.5]", "\"start\":[4.5,3.6],\"end\":[3.5,3.6]",
+               "answer.segments[3].start");
+    bad_answer("\"start\":[1.5,1.5]", "\"start\":[1.5,1e7]", "answer.segments[0].start");
+    bad_answer("\"start\":[1.5,1.5]", "\"start\":[1.5]", "answer.segments[0].start");
+    bad_answer("\"segments\":[", "\"segments\":[3,", "answer.segments[0]");
+    bad_answer("\"waypoints\":[[1.5,1.5],", "\"waypoints\":[[1.5,\"a\"],", "answer.waypoints[0]");
+    bad_answer("{\"d\":0.0,\"x\":1.5", "{\"d\":0.0,\"q\":1,\"x\":1.5", "answer.samples[0].q");
+    bad_answer("\"status\":\"ok\"", "\"status\":\"fine\"", "answer.status");
+    bad_answer("\"clear\":true,", "", "answer.clear");
+    bad_answer("\"lane\":\"fast\"", "\"lane\":\"medium\"", "answer.stats.lane");
+    bad_answer("\"grid_cost\":4.8,", "\"grid_cost\":4.8,\"colour\":1,", "answer.colour");
+    /* a no_path answer has no geometry: its segments are unknown members */
+    bad_answer("\"status\":\"ok\"", "\"status\":\"no_path\"", "answer.grid_cost");
+
+    const char *np = "{\"status\":\"no_path\",\"map\":\"tiny\",\"reason\":\"unreachable\",\"stats\":{\"expanded\":0}}";
+    ck_assert_int_eq(parse(np, &a, &err), AP_OK);
+    ck_assert_int_eq(a.status, AP_NO_PATH);
+    ck_assert_str_eq(a.reason, "unreachable");
+    ap_render_answer_free(&a);
+    /* an answer names its map's version (live maps); a stored one from before has none: both draw */
+    ck_assert_int_eq(parse("{\"status\":\"no_path\",\"map\":\"tiny\",\"map_version\":7,\"stats\":{\"expanded\":0}}", &a, &err),
+                     AP_OK);
+    ap_render_answer_free(&a);
+    ck_assert_int_eq(parse("{\"status\":\"no_path\",\"map\":\"tiny\",\"map_version\":0,\"stats\":{\"expanded\":0}}", &a, &err),
+                     AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "answer.map_version");
+    ck_assert_int_eq(parse("{\"status\":\"timeout\",\"map\":\"tiny\",\"reason\":\"not_found\",\"stats\":{\"expanded\":0}}",
+                           &a, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "answer.reason");
+    ck_assert_int_eq(parse("[1]", &a, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "answer");
+}
+END_TEST
+
+/* Render request bodies: the two forms, and their errors with the field at fault. */
+START_TEST(request_parse)
+{
+    ap_render_request rq;
+    ap_wire_error err;
+    const char *q = "{\"query\":{\"map\":\"tiny\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":5.5,\"y\":1.5},"
+                    "\"unit\":{\"radius\":0.3}},\"view\":{\"x0\":1,\"y0\":1,\"x1\":7,\"y1\":4},\"format\":\"png\"}";
+    ck_assert_int_eq(ap_render_parse_request(q, strlen(q), &rq, &err), AP_OK);
+    ck_assert(rq.has_query);
+    ck_assert_str_eq(rq.map, "tiny");
+    ck_assert_double_eq(rq.opts.radius, 0.3);
+    ck_assert_str_eq(rq.opts.algorithm, "auto");
+    ck_assert_int_eq(rq.opts.format, AP_RENDER_PNG);
+    ck_assert(rq.opts.has_view && rq.opts.x1 == 7.0 && rq.opts.y0 == 1.0);
+    ap_render_request_free(&rq);
+
+    static const struct {
+        const char *body;
+        int status;
+        const char *field;
+    } bad[] = {
+        {"{\"query\":{\"map\":\"tiny\",\"start\":{\"x\":\"a\",\"y\":1},\"goal\":{\"x\":1,\"y\":1}}}", AP_E_INVALID_REQUEST,
+         "query.start.x"},
+        {"{\"query\":{\"map\":\"tiny\",\"goal\":{\"x\":1,\"y\":1}}}", AP_E_INVALID_REQUEST, "query.start"},
+        {"{\"query\":[]}", AP_E_INVALID_REQUEST, "query"},
+        {"{\"query\":{\"map\":\"tiny\",\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":1,\"y\":1}},\"radius\":1}",
+         AP_E_INVALID_REQUEST, "radius"},
+        {"{\"map\":\"tiny\"}", AP_E_INVALID_REQUEST, "answer"},
+        {"{\"answer\":{}}", AP_E_INVALID_REQUEST, "map"},
+        {"{\"map\":\"other\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}}}",
+         AP_E_INVALID_REQUEST, "answer.map"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"algorithm\":\"quick\"}", AP_E_INVALID_REQUEST, "algorithm"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"radius\":17}", AP_E_INVALID_REQUEST, "radius"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"view\":{\"x0\":2,\"y0\":0,\"x1\":2,\"y1\":1}}", AP_E_INVALID_REQUEST, "view.x1"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"view\":{\"x0\":-1,\"y0\":0,\"x1\":2,\"y1\":1}}", AP_E_INVALID_REQUEST, "view.x0"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"format\":\"gif\"}", AP_E_INVALID_REQUEST, "format"},
+        {"{\"map\":\"tiny\",\"pretty\":true}", AP_E_INVALID_REQUEST, "pretty"},
+        {"{\"map\":", AP_E_INVALID_JSON, ""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int st = ap_render_parse_request(bad[i].body, strlen(bad[i].body), &rq, &err);
+        ck_assert_msg(st == bad[i].status && strcmp(err.field, bad[i].field) == 0, "%s: %d %s (%s), want %d %s",
+                      bad[i].body, st, err.field, err.message, bad[i].status, bad[i].field);
+    }
+}
+END_TEST
+
+START_TEST(view_frame_and_caps)
+{
+    ap_map *m = tiny_map();
+    ap_render_opts o = {.has_view = true, .x0 = 1, .y0 = 1, .x1 = 9, .y1 = 4};
+    ap_wire_error err;
+    ck_assert_int_eq(ap_render_check_view(m, &o, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "view.x1");
+    o.x1 = 7, o.y1 = 5.5;
+    ck_assert_int_eq(ap_render_check_view(m, &o, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "view.y1");
+    o.y1 = 4.5;
+    ck_assert_int_eq(ap_render_check_view(m, &o, &err), AP_OK);
+    ap_render_frame f;
+    ap_render_frame_of(m, &o, &f);
+    ck_assert_double_eq(f.scale, 32.0);
+    ck_assert_int_eq(f.width_px, 192);
+    ck_assert_int_eq(f.height_px, 112 + 18);
+    ck_assert_int_eq(f.cx0, 1);
+    ck_assert_int_eq(f.cy1, 5);
+    /* a cropped picture: the viewBox is the view */
+    size_t len = 0;
+    char *svg = draw(m, NULL, &o, AP_OK, &len);
+    ck_assert_ptr_nonnull(strstr(svg, "width=\"192\" height=\"130\" viewBox=\"1 1 6 4.0625\""));
+    ck_assert_ptr_nonnull(strstr(svg, "<title>tiny 8\xc3\x97" "5</title>"));
+    free(svg);
+    /* over the byte cap: answer_too_large */
+    o.has_view = false;
+    o.max_bytes = 300;
+    ck_assert_ptr_null(draw(m, NULL, &o, AP_E_ANSWER_TOO_LARGE, &len));
+    o.format = AP_RENDER_PNG;
+    ck_assert_ptr_null(draw(m, NULL, &o, AP_E_ANSWER_TOO_LARGE, &len));
+    /* a big map's long side is 1024 px */
+    ap_map big = *m;
+    big.width = 4096, big.height = 2048;
+    ap_render_frame_of(&big, NULL, &f);
+    ck_assert_double_eq(f.scale, 0.25);
+    ck_assert_int_eq(f.width_px, 1024);
+    ck_assert_int_eq(f.height_px, 512 + 18);
+    ap_map_free(m);
+}
+END_TEST
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+START_TEST(png_header)
+{
+    ap_map *m = tiny_map();
+    ap_render_opts o = {.format = AP_RENDER_PNG, .radius = 0.25};
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)draw(m, ANSWER, &o, AP_OK, &len);
+    ck_assert_uint_gt(len, 33);
+    ck_assert_mem_eq(png, "\x89PNG\r\n\x1a\n", 8);
+    ck_assert_mem_eq(png + 12, "IHDR", 4);
+    ck_assert_uint_eq(be32(png + 16), 256);
+    ck_assert_uint_eq(be32(png + 20), 178);
+    free(png);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Terrain runs merge equal neighbours of a row; T and W are tinted when the map's costs open them. */
+START_TEST(terrain_runs_and_colours)
+{
+    ap_map *m = tiny_map();
+    ck_assert_int_eq(ap_render_terrain_of(m, 0, 0), 6);
+    ck_assert_int_eq(ap_render_terrain_of(m, 3, 2), 2);
+    ck_assert_int_eq(ap_render_terrain_of(m, 4, 3), 1);
+    ck_assert_int_eq(ap_render_terrain_of(m, 1, 1), 0);
+    m->cost_of[3] = 2.0;
+    ck_assert_int_eq(ap_render_terrain_of(m, 3, 2), 3);
+    ap_render_frame f;
+    ap_render_frame_of(m, NULL, &f);
+    ck_assert_int_eq(ap_render_dominant_terrain(m, &f), 6); /* 22 border cells of 40 */
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *render_suite(void)
+{
+    Suite *s = suite_create("proto/render");
+    TCase *tc = tcase_create("render");
+    tcase_add_test(tc, svg_exact);
+    tcase_add_test(tc, svg_arc_flags);
+    tcase_add_test(tc, answer_parse_strict);
+    tcase_add_test(tc, request_parse);
+    tcase_add_test(tc, view_frame_and_caps);
+    tcase_add_test(tc, png_header);
+    tcase_add_test(tc, terrain_runs_and_colours);
+    suite_add_tcase(s, tc);
+    return s;
+}
