@@ -18,6 +18,8 @@
 
 #include "../planner/base/limits.h"
 #include "../planner/base/status.h"
+#include "../planner/world/capability.h"
+#include "units.h"
 #include "version.h"
 
 #define AP_CONFIG_MAX_FILE_BYTES (1 << 20) /* a config file is a few hundred bytes; refuse anything absurd */
@@ -274,6 +276,31 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
     return AP_OK;
 }
 
+int ap_config_parse_costs(const char *label, const char *path, json_t *e, unsigned terrains,
+                          double cost[AP_TERRAIN_KINDS], char *err, size_t errlen)
+{
+    if (!json_is_object(e))
+        return fail(err, errlen, "%s: \"%s\": must be an object {\"S\": 3, ...}", label, path);
+    const char *k;
+    json_t *x;
+    json_object_foreach(e, k, x) {
+        const char *at = strlen(k) == 1 ? strchr(AP_TERRAIN_CHARS, k[0]) : NULL;
+        if (at == NULL)
+            return fail(err, errlen,
+                        "%s: \"%s.%.8s\": not a terrain that can carry a cost (one of . G S T W; '@' and 'O' are "
+                        "out of bounds)",
+                        label, path, k);
+        if (!(ap_capability_of_terrain((unsigned char)k[0]) & terrains))
+            return fail(err, errlen, "%s: \"%s.%s\": not a terrain of this capability", label, path, k);
+        double v = json_is_number(x) ? json_number_value(x) : 0.0;
+        if (!(v >= 1.0 && v <= AP_TERRAIN_COST_MAX))
+            return fail(err, errlen, "%s: \"%s.%s\": must be a number in [1, %g]", label, path, k,
+                        AP_TERRAIN_COST_MAX);
+        cost[at - AP_TERRAIN_CHARS] = v;
+    }
+    return AP_OK;
+}
+
 /* True when s[0, n) is a serialized web origin as browsers send it in Origin (RFC 6454 6.1): "http://" or
  * "https://", a host of lowercase letters, digits, '.', '-' (or a bracketed IPv6 literal of hex digits,
  * ':' and '.'), and an optional ":PORT" (1..65535); no path, no trailing '/'. *why says what is wrong. */
@@ -413,23 +440,11 @@ static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, 
             return fail(err, errlen, "%s: \"terrain_costs\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"",
                         label, id, AP_MAP_ID_MAX - 1);
         snprintf(t.map_id, sizeof t.map_id, "%s", id);
-        if (!json_is_object(e))
-            return fail(err, errlen, "%s: \"terrain_costs.%s\": must be an object {\"S\": 3, ...}", label, id);
-        const char *k;
-        json_t *x;
-        json_object_foreach(e, k, x) {
-            const char *at = strlen(k) == 1 ? strchr(AP_TERRAIN_CHARS, k[0]) : NULL;
-            if (at == NULL)
-                return fail(err, errlen,
-                            "%s: \"terrain_costs.%s.%.8s\": not a terrain that can carry a cost (one of . G S T W; "
-                            "'@' and 'O' are out of bounds)",
-                            label, id, k);
-            double cost = json_is_number(x) ? json_number_value(x) : 0.0;
-            if (!(cost >= 1.0 && cost <= AP_TERRAIN_COST_MAX))
-                return fail(err, errlen, "%s: \"terrain_costs.%s.%s\": must be a number in [1, %g]", label, id, k,
-                            AP_TERRAIN_COST_MAX);
-            t.cost[at - AP_TERRAIN_CHARS] = cost;
-        }
+        char path[96];
+        snprintf(path, sizeof path, "terrain_costs.%s", id);
+        int rc = ap_config_parse_costs(label, path, e, AP_CAP_ALL, t.cost, err, errlen);
+        if (rc != AP_OK)
+            return rc;
         c->terrain[n++] = t;
     }
     c->n_terrain = n;
@@ -497,6 +512,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "terrain_costs") == 0) {
             int rc = apply_terrain(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
+            continue;
+        }
+        if (ap_config_is_unit_key(key)) {
+            int rc = ap_config_apply_unit_key(c, label, key, v, err, errlen);
             if (rc != AP_OK)
                 return rc;
             continue;
@@ -839,6 +860,7 @@ void ap_config_print(const ap_config *c, void *file)
         json_object_set_new(terrain, c->terrain[i].map_id, costs);
     }
     json_object_set_new(o, "terrain_costs", terrain);
+    ap_config_print_units(c, o);
     json_t *cors = json_array();
     for (size_t i = 0; i < c->n_cors_origins; i++)
         json_array_append_new(cors, json_string(c->cors_origins[i]));

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../planner/world/map.h"
+#include "../planner/plan/unit_kind.h"
 
 /* Most unit profiles the config may preload (the planner's profile cache holds 32; the rest is left for
  * profiles first seen in queries). */
@@ -22,6 +23,10 @@
 #define AP_CONFIG_ADMIN_TOKEN_MAX 256 /* bytes of admin_token */
 #define AP_CONFIG_ADMIN_TOKEN_MIN 16  /* a shorter token is refused: it could be guessed */
 
+/* Most named unit kinds (config key "units"), extra capabilities ("capabilities") and capability cost
+ * entries ("capability_costs"; one per capability at most). */
+#define AP_CONFIG_MAX_UNITS 32
+#define AP_CONFIG_MAX_CAPABILITIES 15
 /* Most CORS origins (config key "cors_origins", env ARCPATH_CORS_ORIGINS), and the longest one (bytes, NUL
  * included). */
 #define AP_CONFIG_MAX_CORS 16
@@ -97,6 +102,13 @@ typedef struct ap_config {
     size_t n_profiles;          /* 0 (default) .. AP_CONFIG_MAX_PROFILES */
     ap_terrain_costs terrain[AP_CONFIG_MAX_TERRAIN]; /* terrain costs per map id (config file only; map.h) */
     size_t n_terrain;           /* 0 (default: every map uniform-cost) .. AP_CONFIG_MAX_TERRAIN */
+    ap_unit_kind units[AP_CONFIG_MAX_UNITS]; /* named unit kinds (config file only; unit_kind.h) */
+    size_t n_units;             /* 0 (default) .. AP_CONFIG_MAX_UNITS */
+    uint8_t capabilities[AP_CONFIG_MAX_CAPABILITIES]; /* capabilities every map gets tables for, besides its
+                                 * own and the units' (config file only; capability.h bit sets) */
+    size_t n_capabilities;      /* 0 (default) .. 15 */
+    ap_capability_costs cap_costs[AP_CONFIG_MAX_CAPABILITIES]; /* terrain costs per capability (map.h) */
+    size_t n_cap_costs;         /* 0 (default) .. 15 */
     /* Origins whose browser pages may call the API (CORS, server/cors.h): exact serialized origins
      * ("https://tools.example.com", "http://127.0.0.1:3000": lowercase scheme http/https, host, optional
      * port; no path), or the one entry "*" (any origin). 0 entries (default) = CORS off. */
@@ -121,10 +133,17 @@ void ap_config_defaults(ap_config *c);
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and
  * "terrain_costs": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": {TERRAIN: COST} with
  * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
- * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry), and "cors_origins": an array of at most
- * AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in ap_config.cors_origins
- * ("cors_origins[I]" names a bad entry), all optional.
- * "profiles", "terrain_costs" and "cors_origins" replace what an earlier source set.
+ * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry),
+ * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
+ * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
+ * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
+ * "turning_radius", "reverse", "reverse_penalty"} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-];
+ * ranges as the request's unit fields; "size" and "radius" not both), "capabilities": an array of
+ * capabilities (each an array of terrain names, as unit.capability), and "capability_costs": an object
+ * CAPABILITY: {TERRAIN: COST} with CAPABILITY terrain names joined by '+' ("ground+swamp", capability.h) and
+ * only that capability's terrains (a bad entry is reported as "label: \"units.tank.capability[1]\": ..."), all
+ * optional. "profiles", "terrain_costs", "cors_origins", "units", "capabilities" and "capability_costs" replace what an
+ * earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to
  * "label:line:col: message" for syntax errors and "label: \"key\": message" for bad values; c is left
@@ -158,6 +177,11 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen);
  * Returns AP_OK, or AP_E_CONFIG with err naming the option; c is unchanged on error. Resets getopt's
  * global state before use, so it may be called repeatedly, but it is not thread-safe (getopt globals). */
 int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen);
+
+/* The configured unit kinds as one JSON object text {"NAME": {"radius"?, "size"?, "capability"? (array of
+ * terrain names), "turning_radius"?, "reverse"?, "reverse_penalty"?}, ...} (the fields each kind sets), for
+ * GET /v1/info. malloc'd (caller frees), NULL when out of memory. Thread-safe. */
+char *ap_config_units_text(const ap_config *c);
 
 /* Cross-field checks on a complete config: default_deadline_ms <= max_deadline_ms. Returns AP_OK or
  * AP_E_CONFIG with err naming both keys. */

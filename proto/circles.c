@@ -2,6 +2,7 @@
 #include "circles.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,39 +25,62 @@ static int fail(ap_diag *diag, const char *file, int line, int col, const char *
     return AP_E_MAP_FORMAT;
 }
 
+int ap_json_get_circles(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                        const ap_circle_limits *lim, ap_circle **out, size_t *n)
+{
+    static const char *const one[] = {"x", "y", "r", NULL};
+    *out = NULL;
+    *n = 0;
+    json_t *arr;
+    char path[64];
+    int st;
+    if ((st = ap_json_member(r, obj, prefix, key, required, &arr, path, sizeof path)) != AP_OK || arr == NULL)
+        return st;
+    if (!json_is_array(arr))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be an array", path);
+    size_t count = json_array_size(arr);
+    if (count > lim->max_n)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must hold at most %zu circles (got %zu)",
+                            path, lim->max_n, count);
+    ap_circle *c = malloc((count > 0 ? count : 1) * sizeof *c);
+    if (c == NULL)
+        return AP_E_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        char at[96]; /* path (< 64 bytes) and an index of at most 20 digits */
+        snprintf(at, sizeof at, "%.63s[%zu]", path, i);
+        json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o))
+            st = ap_json_fail(r->err, AP_E_INVALID_REQUEST, at, "\"%s\" must be an object", at);
+        else if ((st = ap_json_check_known(r, o, at, one)) == AP_OK &&
+                 (st = ap_json_get_number(r, o, at, "x", true, -lim->coord, lim->coord, &c[i].x, NULL)) == AP_OK &&
+                 (st = ap_json_get_number(r, o, at, "y", true, -lim->coord, lim->coord, &c[i].y, NULL)) == AP_OK &&
+                 (st = ap_json_get_number(r, o, at, "r", true, 0.0, lim->r_max, &c[i].r, NULL)) == AP_OK &&
+                 lim->r_positive && !(c[i].r > 0.0)) {
+            char rp[112];
+            ap_json_join_path(rp, sizeof rp, at, "r");
+            st = ap_json_fail(r->err, AP_E_INVALID_REQUEST, rp, "\"%s\" must be above 0", rp);
+        }
+        if (st != AP_OK) {
+            free(c);
+            return st;
+        }
+    }
+    *out = c;
+    *n = count;
+    return AP_OK;
+}
+
 /* Read the members into the circle array (w, h, c[0 .. *n)); json_in records the first problem. */
 static int read_members(const ap_json_reader *r, json_t *root, double *w, double *h, ap_circle **c, size_t *n)
 {
     static const char *const top[] = {"width", "height", "circles", NULL};
-    static const char *const one[] = {"x", "y", "r", NULL};
+    static const ap_circle_limits lim = {AP_CIRCLES_MAX, 1e7, 1e7, false};
     int st;
     if ((st = ap_json_check_known(r, root, "", top)) != AP_OK ||
         (st = ap_json_get_number(r, root, "", "width", true, 0.0, 1e7, w, NULL)) != AP_OK ||
         (st = ap_json_get_number(r, root, "", "height", true, 0.0, 1e7, h, NULL)) != AP_OK)
         return st;
-    json_t *arr;
-    char path[64];
-    if ((st = ap_json_member(r, root, "", "circles", true, &arr, path, sizeof path)) != AP_OK)
-        return st;
-    if (!json_is_array(arr))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "circles", "\"circles\" must be an array");
-    *n = json_array_size(arr);
-    *c = malloc((*n > 0 ? *n : 1) * sizeof **c);
-    if (*c == NULL)
-        return AP_E_NOMEM;
-    for (size_t i = 0; i < *n; i++) {
-        char prefix[40];
-        snprintf(prefix, sizeof prefix, "circles[%zu]", i);
-        json_t *o = json_array_get(arr, i);
-        if (!json_is_object(o))
-            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, prefix, "\"%s\" must be an object", prefix);
-        if ((st = ap_json_check_known(r, o, prefix, one)) != AP_OK ||
-            (st = ap_json_get_number(r, o, prefix, "x", true, -1e7, 1e7, &(*c)[i].x, NULL)) != AP_OK ||
-            (st = ap_json_get_number(r, o, prefix, "y", true, -1e7, 1e7, &(*c)[i].y, NULL)) != AP_OK ||
-            (st = ap_json_get_number(r, o, prefix, "r", true, 0.0, 1e7, &(*c)[i].r, NULL)) != AP_OK)
-            return st;
-    }
-    return AP_OK;
+    return ap_json_get_circles(r, root, "", "circles", true, &lim, c, n);
 }
 
 int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_circle_world **out, ap_diag *diag)
@@ -128,4 +152,37 @@ int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
         snprintf(diag->msg, sizeof diag->msg, "cannot read: %s", strerror(e));
     }
     return AP_E_IO;
+}
+
+/* The id of a circle map file: base name minus the suffix, checked as map ids are (map.h). */
+static bool circle_map_id(const char *path, char out[AP_MAP_ID_MAX])
+{
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    size_t n = strlen(base), k = strlen(AP_CIRCLES_SUFFIX);
+    if (n <= k || strcmp(base + n - k, AP_CIRCLES_SUFFIX) != 0 || !ap_map_id_valid(base, n - k))
+        return false;
+    memcpy(out, base, n - k);
+    out[n - k] = '\0';
+    return true;
+}
+
+int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    if (!circle_map_id(path, out->id)) {
+        if (diag != NULL) {
+            snprintf(diag->file, sizeof diag->file, "%s", path);
+            diag->line = diag->col = 0;
+            snprintf(diag->msg, sizeof diag->msg, "a circle map's id (its file name without \"%s\") must be 1 to %d "
+                     "bytes of [A-Za-z0-9_.-]", AP_CIRCLES_SUFFIX, AP_MAP_ID_MAX - 1);
+        }
+        return AP_E_MAP_FORMAT;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st = ap_circles_load(path, &out->world, diag);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->load_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return st;
 }

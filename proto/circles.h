@@ -13,6 +13,37 @@
 
 #include "../planner/world/circles.h"
 #include "../planner/world/map.h"
+#include "json_in.h"
+
+/* A loaded circle map (`<id>.circles.json`): its id, its world (owned) and the time its file took to load. */
+typedef struct ap_circle_map {
+    char id[AP_MAP_ID_MAX];
+    ap_circle_world *world;
+    double load_seconds;
+} ap_circle_map;
+
+/* The file name suffix of circle maps. */
+#define AP_CIRCLES_SUFFIX ".circles.json"
+
+/* Load the circle map file at path: its id is the base name without AP_CIRCLES_SUFFIX (1 .. 63 bytes of
+ * [A-Za-z0-9_.-], else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads it. On AP_OK *out is
+ * filled (free its world with ap_circle_world_free); on error as ap_circles_load. Thread-safe. */
+int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag);
+
+/* What ap_json_get_circles accepts: at most max_n circles, |x|, |y| <= coord, r in [0, r_max] (r > 0 when
+ * r_positive). */
+typedef struct ap_circle_limits {
+    size_t max_n;
+    double coord, r_max;
+    bool r_positive;
+} ap_circle_limits;
+
+/* An array member key of obj (at the dotted path prefix) of circles {"x", "y", "r"} (unknown keys refused,
+ * each a finite number within lim): *out gets them (malloc'd, caller frees; NULL when absent or empty) and *n
+ * their count. Errors (json_in.h) name the JSON path of the bad value: "obstacles[3].r", "circles[0]".
+ * Shared by the circle-map loader and the requests' "obstacles" (wire.c). */
+int ap_json_get_circles(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                        const ap_circle_limits *lim, ap_circle **out, size_t *n);
 
 /* Parse a circle-world file held in memory (buf, len bytes; need not be NUL-terminated). file_label names
  * the file in diagnostics. On success *out is a new world (caller owns; ap_circle_world_free) and AP_OK is

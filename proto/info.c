@@ -29,6 +29,13 @@ char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
                              (json_int_t)info->maps);
     if (root == NULL)
         return NULL;
+    json_t *units = info->units != NULL ? json_loads(info->units, 0, NULL) : json_object();
+    json_t *terrains = json_pack("[s,s,s,s]", "ground", "swamp", "water", "trees");
+    if (units == NULL || terrains == NULL || json_object_set_new(root, "units", units) != 0 ||
+        json_object_set_new(root, "terrains", terrains) != 0) {
+        json_decref(root);
+        return NULL;
+    }
     char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (s != NULL && len != NULL)

@@ -20,12 +20,16 @@ typedef struct ap_wire_info {
     int default_deadline_ms; /* ms: the deadline of a query that names none (config default_deadline_ms) */
     int max_deadline_ms;     /* ms: longer deadlines are clamped to this (config max_deadline_ms) */
     size_t maps;             /* maps loaded */
+    const char *units;       /* the configured unit kinds as a JSON object text (config ap_config_units_text),
+                              * or NULL for none */
 } ap_wire_info;
 
 /* Encode {"name": "arcpath", "version", "build": {"compiler"}, "limits": {"max_body_bytes", "max_batch",
  * "max_samples", "max_answer_bytes", "default_deadline_ms", "max_deadline_ms" (integers, from info),
  * "max_unit_radius", "max_turning_radius", "min_sample_step" (reals in tiles, limits.h)}, "algorithms":
- * [every wire name of ap_algorithms[], in the table's order], "maps": info->maps}. Returns a malloc'd
+ * [every wire name of ap_algorithms[], in the table's order], "maps": info->maps, "units": the unit kinds
+ * object (info->units; {} when NULL), "terrains": ["ground", "swamp", "water", "trees"] (the names a
+ * capability is made of)}. Returns a malloc'd
  * NUL-terminated string the caller frees, or NULL on allocation failure or a string that is not UTF-8;
  * *len (if non-NULL) gets its byte length. Thread-safe (no shared state). */
 char *ap_wire_encode_info(const ap_wire_info *info, size_t *len);

@@ -108,8 +108,7 @@ void ap_jbuf_str(ap_jbuf *b, const char *s)
     AP_JBUF_LIT(b, "\"");
 }
 
-/* The decimal digits of v at out (no NUL); returns how many (1..20). */
-static size_t u64_digits(char *out, uint64_t v)
+size_t ap_u64_digits(char *out, uint64_t v)
 {
     char rev[20];
     size_t n = 0;
@@ -131,13 +130,79 @@ void ap_jbuf_int(ap_jbuf *b, long long v)
         tmp[n++] = '-';
         u = 0 - u; /* LLONG_MIN too */
     }
-    n += u64_digits(tmp + n, u);
+    n += ap_u64_digits(tmp + n, u);
     ap_jbuf_raw(b, tmp, n);
 }
 
 void ap_jbuf_u64(ap_jbuf *b, uint64_t v)
 {
     ap_jbuf_int(b, v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v);
+}
+
+/* "%.17g" for 1e-4 <= |d| < 1e15 (the magnitudes of lengths, costs and coordinates), exactly as glibc
+ * prints it, but with integer arithmetic: |d| = m * 2^e (m < 2^53), and its 17 significant digits are
+ * N = round(|d| * 10^k) for k = 16 - floor(log10 |d|) in [2, 20], i.e. m * 5^k * 2^(k + e), an exact
+ * product below 2^100 in 128 bits, rounded half to even on the bits shifted out as printf does. Returns the
+ * length written at out (at most 24 bytes), or 0 outside that range. */
+static size_t real17(char *out, double d)
+{
+    static const double p10[] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2,  1e3,  1e4,  1e5,
+                                 1e6,  1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double a = fabs(d);
+    if (!(a >= 1e-4 && a < 1e15))
+        return 0;
+    int x = -4; /* floor(log10 a): the powers of ten here are exact doubles up to 1e22, and 1e-4.. are the
+                 * doubles nearest them, which is what %g's own exponent choice compares against too */
+    while (a >= p10[x + 5])
+        x++;
+    int k = 16 - x, e;
+    uint64_t m = (uint64_t)ldexp(frexp(a, &e), 53);
+    e -= 53;
+    unsigned __int128 p = (unsigned __int128)m;
+    for (int i = 0; i < k; i++)
+        p *= 5u;
+    int sh = -(k + e);
+    uint64_t n;
+    if (sh <= 0) {
+        n = (uint64_t)(p << -sh);
+    } else {
+        unsigned __int128 q = p >> sh, rem = p - (q << sh), half = (unsigned __int128)1 << (sh - 1);
+        if (rem > half || (rem == half && (q & 1u)))
+            q++;
+        n = (uint64_t)q;
+    }
+    if (n >= 100000000000000000ull) { /* rounded up to 10^17: one digit more, one place up */
+        n /= 10;
+        x++;
+    }
+    char dig[17];
+    for (int i = 16; i >= 0; i--, n /= 10)
+        dig[i] = (char)('0' + n % 10);
+    int nd = 17;
+    while (nd > 1 && dig[nd - 1] == '0')
+        nd--;
+    size_t len = 0;
+    if (signbit(d))
+        out[len++] = '-';
+    if (x >= 0) {
+        for (int i = 0; i <= x; i++)
+            out[len++] = i < nd ? dig[i] : '0';
+        out[len++] = '.';
+        if (nd > x + 1) {
+            memcpy(out + len, dig + x + 1, (size_t)(nd - x - 1));
+            len += (size_t)(nd - x - 1);
+        } else {
+            out[len++] = '0'; /* an integer: jansson's ".0" */
+        }
+    } else {
+        out[len++] = '0';
+        out[len++] = '.';
+        for (int i = 0; i < -x - 1; i++)
+            out[len++] = '0';
+        memcpy(out + len, dig, (size_t)nd);
+        len += (size_t)nd;
+    }
+    return len;
 }
 
 /* Dyadic numbers the shortcut of ap_jbuf_real writes: multiples of 2^-AP_DYADIC_BITS below AP_DYADIC_MAX. Their
@@ -165,7 +230,7 @@ void ap_jbuf_real(ap_jbuf *b, double d)
         if (signbit(d))
             tmp[n++] = '-';
         uint64_t k = (uint64_t)fabs(scaled);
-        n += u64_digits(tmp + n, k >> AP_DYADIC_BITS);
+        n += ap_u64_digits(tmp + n, k >> AP_DYADIC_BITS);
         tmp[n++] = '.';
         /* the fraction f / 2^10 = f * 5^10 / 10^10: ten decimal digits, trailing zeros dropped (one kept) */
         uint64_t f = (k & ((1u << AP_DYADIC_BITS) - 1)) * 9765625u;
@@ -179,6 +244,11 @@ void ap_jbuf_real(ap_jbuf *b, double d)
             nf--;
         memcpy(tmp + n, frac, nf);
         ap_jbuf_raw(b, tmp, n + nf);
+        return;
+    }
+    size_t fast = real17(tmp, d);
+    if (fast > 0) {
+        ap_jbuf_raw(b, tmp, fast);
         return;
     }
     int n = snprintf(tmp, sizeof tmp, "%.17g", d);

@@ -31,6 +31,10 @@ typedef struct ap_jbuf {
     bool bad_number; /* the failure was a non-finite number (a planner bug), not memory */
 } ap_jbuf;
 
+/* Write the decimal digits of v at out (at least 20 bytes; no sign, no NUL) and return how many (1..20).
+ * The integer writer of ap_jbuf_int, for other hand-formatted text (the access log). Pure. */
+size_t ap_u64_digits(char *out, uint64_t v);
+
 /* Start b on storage (cap bytes, borrowed, may be NULL with cap 0). Pure. */
 void ap_jbuf_init(ap_jbuf *b, char *storage, size_t cap);
 

@@ -2,8 +2,10 @@
 #include "maps.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "circles.h"
 #include "utf8.h"
 
 #define AP_MAPS_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER)
@@ -46,6 +48,12 @@ static json_t *table_json(const ap_map_table *t)
     return x;
 }
 
+/* "map_version" right after "id" when version is not 0 (the registry's version, server/registry.h). */
+static json_t *set_version(json_t *o, uint64_t version)
+{
+    return version != 0 ? set(o, "map_version", json_integer((json_int_t)version)) : o;
+}
+
 static json_t *map_json(const ap_map *m, uint64_t version)
 {
     char id[AP_MAP_ID_MAX];
@@ -60,8 +68,8 @@ static json_t *map_json(const ap_map *m, uint64_t version)
     }
     json_t *o = json_object();
     o = set(o, "id", json_string(id));
-    if (version != 0)
-        o = set(o, "map_version", json_integer((json_int_t)version));
+    o = set_version(o, version);
+    o = set(o, "kind", json_string("grid"));
     o = set(o, "width", json_integer(m->width));
     o = set(o, "height", json_integer(m->height));
     o = set(o, "passable_cells", json_integer(m->passable_cells));
@@ -80,6 +88,42 @@ static json_t *map_json(const ap_map *m, uint64_t version)
 char *ap_wire_encode_map(const ap_map *m, uint64_t version, size_t *len)
 {
     return dump(map_json(m, version), len);
+}
+
+/* A circle map: {"id", "kind": "circles", "width", "height", "circles", "load_ms", "tables": []}. */
+static json_t *circle_map_json(const ap_circle_map *c, uint64_t version)
+{
+    char id[AP_MAP_ID_MAX];
+    ap_utf8_copy(id, sizeof id, c->id);
+    json_t *o = json_object();
+    o = set(o, "id", json_string(id));
+    o = set_version(o, version);
+    o = set(o, "kind", json_string("circles"));
+    o = set(o, "width", json_real(ap_circle_world_width(c->world)));
+    o = set(o, "height", json_real(ap_circle_world_height(c->world)));
+    o = set(o, "circles", json_integer((json_int_t)ap_circle_world_count(c->world)));
+    o = set(o, "load_ms", json_real(c->load_seconds * 1000.0));
+    o = set(o, "tables", json_array());
+    return o;
+}
+
+char *ap_wire_encode_circle_map(const ap_circle_map *c, uint64_t version, size_t *len)
+{
+    return dump(circle_map_json(c, version), len);
+}
+
+char *ap_wire_encode_map_list(const ap_wire_map_ref *maps, size_t n, size_t *len)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        json_t *o = maps[i].grid ? map_json(maps[i].grid, maps[i].version)
+                                 : circle_map_json(maps[i].circles, maps[i].version);
+        if (json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return dump(set(json_object(), "maps", a), len);
 }
 
 char *ap_wire_encode_maps(const ap_map *const *maps, const uint64_t *versions, size_t n, size_t *len)

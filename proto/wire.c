@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include "../planner/plan/algorithms.h"
+#include "circles.h"
+#include "../planner/plan/unit_kind.h"
+#include "../planner/world/capability.h"
 #include "json_in.h"
 #include "json_out.h"
 
@@ -31,9 +34,10 @@ static const ap_json_enum ap_smoothing_names[] = {
 
 /* "start" and "goal" are poses (ap_json_get_pose); goal.heading serves the legal-turn searches. */
 static const char *const ap_keys_body[] = {"map",    "start",       "goal",    "unit",
-                                           "search", "deadline_ms", "samples", NULL};
-static const char *const ap_keys_unit[] = {"radius",          "turning_radius", "reverse",
-                                           "reverse_penalty", "art_directions", NULL};
+                                           "search", "deadline_ms", "samples", "obstacles", NULL};
+static const char *const ap_keys_unit[] = {"kind",           "radius",          "size",           "capability",
+                                           "turning_radius", "reverse",         "reverse_penalty", "art_directions",
+                                           NULL};
 static const char *const ap_keys_search[] = {"algorithm",    "connectivity", "smoothing",
                                              "turn_penalty", "headings",     NULL};
 static const char *const ap_keys_samples[] = {"step", NULL};
@@ -110,19 +114,92 @@ static int get_int(const ap_json_reader *r, json_t *o, const char *prefix, const
     return rc;
 }
 
-static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q)
+/* "unit.capability": a non-empty array of distinct terrain names ("ground", "swamp", "water", "trees");
+ * an element that is not one names its index ("unit.capability[1]"). */
+static int get_capability(const ap_json_reader *r, json_t *o, uint8_t *out, bool *present)
+{
+    json_t *v = json_object_get(o, "capability");
+    if (v == NULL)
+        return AP_OK;
+    *present = true;
+    const char *f = "unit.capability";
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f,
+                            "\"unit.capability\" must be a non-empty array of terrain names: ground, swamp, water, "
+                            "trees");
+    unsigned set = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *e = json_array_get(v, i);
+        char ef[64];
+        snprintf(ef, sizeof ef, "unit.capability[%zu]", i);
+        ap_capability bit = json_is_string(e) ? ap_capability_from_name(json_string_value(e), json_string_length(e)) : 0;
+        if (bit == 0)
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, ef,
+                                "\"%s\" must be one of: ground, swamp, water, trees", ef);
+        if (set & bit)
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, ef, "\"%s\" names a terrain twice", ef);
+        set |= bit;
+    }
+    *out = (uint8_t)set;
+    return AP_OK;
+}
+
+/* "unit.kind": a name of 1 .. AP_UNIT_KIND_NAME_MAX - 1 bytes, kept for ap_wire_apply_unit_kind. */
+static int get_kind(const ap_json_reader *r, json_t *o, char out[AP_UNIT_KIND_NAME_MAX])
+{
+    json_t *v;
+    int rc = ap_json_get_string(r, o, "unit", "kind", false, &v);
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    size_t n = json_string_length(v);
+    if (n < 1 || n >= AP_UNIT_KIND_NAME_MAX || strlen(json_string_value(v)) != n)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "unit.kind", "\"unit.kind\" must be 1 to %d bytes long",
+                            AP_UNIT_KIND_NAME_MAX - 1);
+    memcpy(out, json_string_value(v), n + 1);
+    return AP_OK;
+}
+
+static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_unit *u)
 {
     int rc;
-    bool has_rp = false;
-    if ((rc = ap_json_check_known(r, o, "unit", ap_keys_unit)) != AP_OK ||
-        (rc = get_real(r, o, "unit", "radius", &q->unit_radius, NULL)) != AP_OK ||
-        (rc = get_real(r, o, "unit", "turning_radius", &q->turning_radius, NULL)) != AP_OK ||
+    bool has[6] = {false};
+    if ((rc = ap_json_check_known(r, o, "unit", ap_keys_unit)) != AP_OK || (rc = get_kind(r, o, u->kind)) != AP_OK ||
+        (rc = get_real(r, o, "unit", "radius", &q->unit_radius, &has[0])) != AP_OK ||
+        (rc = get_int(r, o, "unit", "size", &q->unit_size)) != AP_OK ||
+        (rc = get_capability(r, o, &q->capability, &has[4])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "turning_radius", &q->turning_radius, &has[1])) != AP_OK ||
         (rc = ap_json_get_bool(r, o, "unit", "reverse", &q->reverse)) != AP_OK ||
-        (rc = get_real(r, o, "unit", "reverse_penalty", &q->reverse_penalty, &has_rp)) != AP_OK)
+        (rc = get_real(r, o, "unit", "reverse_penalty", &q->reverse_penalty, &has[3])) != AP_OK)
         return rc;
-    if (has_rp)
+    if (has[3])
         q->reverse_penalty = given_real(q->reverse_penalty);
+    has[2] = json_object_get(o, "reverse") != NULL;
+    has[5] = json_object_get(o, "size") != NULL;
+    const unsigned bits[6] = {AP_UNIT_F_RADIUS, AP_UNIT_F_TURNING, AP_UNIT_F_REVERSE, AP_UNIT_F_REVERSE_PENALTY,
+                              AP_UNIT_F_CAPABILITY, AP_UNIT_F_SIZE};
+    for (int i = 0; i < 6; i++)
+        u->given |= has[i] ? bits[i] : 0u;
     return get_int(r, o, "unit", "art_directions", &q->art_directions);
+}
+
+int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, size_t n, ap_query *q,
+                            ap_wire_error *err)
+{
+    if (u->kind[0] == '\0')
+        return AP_OK;
+    const ap_unit_kind *k = ap_unit_kind_find(kinds, n, u->kind);
+    if (k == NULL) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < n && used < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", kinds[i].name);
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
+                            n > 0 ? "unknown unit kind \"%s\": the config names %s"
+                                  : "unknown unit kind \"%s\": the config names no unit kinds%s",
+                            u->kind, list);
+    }
+    ap_unit_kind_apply(k, u->given, q);
+    return AP_OK;
 }
 
 /* "search.algorithm": a name from the planner's algorithm table; the error lists the table's names. */
@@ -161,6 +238,26 @@ static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
     return AP_OK;
 }
 
+/* "obstacles": an optional array of at most AP_MAX_OBSTACLES circles (finite centres within
+ * AP_MAX_OBSTACLE_COORD, radius in (0, AP_MAX_OBSTACLE_RADIUS]), copied into req->obstacles. */
+static int get_obstacles(const ap_json_reader *r, json_t *root, ap_path_request *req)
+{
+    static const ap_circle_limits lim = {AP_MAX_OBSTACLES, AP_MAX_OBSTACLE_COORD, AP_MAX_OBSTACLE_RADIUS, true};
+    ap_circle *c;
+    size_t n;
+    int rc = ap_json_get_circles(r, root, "", "obstacles", false, &lim, &c, &n);
+    if (rc == AP_E_NOMEM)
+        return ap_json_fail(r->err, AP_E_NOMEM, "", "out of memory");
+    if (rc != AP_OK)
+        return rc;
+    if (n > 0)
+        memcpy(req->obstacles, c, n * sizeof *c);
+    free(c);
+    req->q.obstacles = n > 0 ? req->obstacles : NULL;
+    req->q.n_obstacles = n;
+    return AP_OK;
+}
+
 /* The /v1/path body (root, an object) into req, which holds the defaults. */
 static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *req)
 {
@@ -175,7 +272,7 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         return rc;
 
     if ((rc = ap_json_get_object(r, root, "", "unit", false, &o)) != AP_OK ||
-        (o != NULL && (rc = parse_unit(r, o, q)) != AP_OK))
+        (o != NULL && (rc = parse_unit(r, o, q, &req->unit)) != AP_OK))
         return rc;
 
     if ((rc = ap_json_get_object(r, root, "", "search", false, &o)) != AP_OK ||
@@ -193,7 +290,7 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         return rc;
     if (o != NULL)
         q->sample_step = given_real(q->sample_step);
-    return AP_OK;
+    return get_obstacles(r, root, req);
 }
 
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err)
@@ -248,8 +345,18 @@ static int parse_batch_item(json_t *elem, json_t *map, ap_batch_item *it)
     }
     int rc = parse_body(&r, copy, &pr);
     json_decref(copy);
-    if (rc == AP_OK)
+    if (rc == AP_OK) {
         it->q = pr.q;
+        /* pr is this function's: the item keeps its own copy of the obstacles. */
+        if (pr.q.n_obstacles > 0) {
+            it->obstacles = malloc(pr.q.n_obstacles * sizeof *it->obstacles);
+            if (it->obstacles == NULL)
+                return ap_json_fail(&it->err, AP_E_NOMEM, "", "out of memory");
+            memcpy(it->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *it->obstacles);
+            it->q.obstacles = it->obstacles;
+        }
+        it->unit = pr.unit;
+    }
     return rc;
 }
 
@@ -303,6 +410,8 @@ void ap_wire_batch_free(ap_batch_request *req)
 {
     if (req == NULL)
         return;
+    for (size_t i = 0; i < req->n; i++)
+        free(req->items[i].obstacles);
     free(req->items);
     req->items = NULL;
     req->n = 0;

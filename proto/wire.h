@@ -19,12 +19,31 @@
 #include "json_out.h"
 #include "maps.h"
 
+struct ap_unit_kind; /* planner/plan/unit_kind.h */
+
+/* What the request said of its unit beyond the query's fields: the kind it names ("unit.kind", "" = none)
+ * and which unit fields it gave (AP_UNIT_F_* bits, unit_kind.h), so a kind fills only the others. */
+typedef struct ap_wire_unit {
+    char kind[32]; /* AP_UNIT_KIND_NAME_MAX */
+    unsigned given;
+} ap_wire_unit;
+
+/* Apply the kind u names (if any) to q: the kind's fields that the request did not give (unit_kind.h
+ * precedence: request > kind > default). kinds: the server's n configured kinds. Returns AP_OK, or
+ * AP_E_INVALID_REQUEST with err naming "unit.kind" and listing the configured kinds when there is no such
+ * kind. Pure; thread-safe. */
+int ap_wire_apply_unit_kind(const ap_wire_unit *u, const struct ap_unit_kind *kinds, size_t n, ap_query *q,
+                            ap_wire_error *err);
+
 /* A parsed POST /v1/path body. q.map is NULL: the caller resolves `map` and sets q.map. q.max_samples is
  * 0: the caller sets it from the configuration. */
 typedef struct ap_path_request {
     char map[AP_MAP_ID_MAX];
-    ap_query q;
+    ap_query q;           /* q.obstacles points into obstacles below (NULL when none): a copy of the request
+                           * must point it at its own copy of the array */
+    ap_wire_unit unit;    /* unit.kind and the unit fields given (ap_wire_apply_unit_kind) */
     int64_t deadline_ms;  /* -1 when absent (the server default applies); else 1 .. 600000 */
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* "obstacles", q.n_obstacles of them */
 } ap_path_request;
 
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when
@@ -32,8 +51,13 @@ typedef struct ap_path_request {
  * 0, search.algorithm "auto", search.connectivity 8, search.smoothing "los", no samples (q.sample_step 0).
  * Types and shapes only: map a 1..63-byte string; coordinates, headings, radii, penalties and samples.step
  * finite numbers (samples.step required inside "samples"); connectivity, headings and art_directions
- * integers; algorithm a name from the planner's algorithm table (algorithms.h), smoothing "none" or "los";
- * deadline_ms an integer 1..600000 (the server's, not the planner's). JSON null is a wrong type. Ranges,
+ * integers (unit.size too); unit.capability a non-empty array of distinct terrain names ("ground", "swamp",
+ * "water", "trees"; a bad element is named "unit.capability[i]") into q.capability; unit.kind a 1..31-byte
+ * string kept in req->unit (ap_wire_apply_unit_kind applies it); algorithm a name from the planner's
+ * algorithm table (algorithms.h), smoothing "none" or "los"; deadline_ms an integer 1..600000 (the
+ * server's, not the planner's); obstacles an array of at most AP_MAX_OBSTACLES objects {"x", "y", "r"} of
+ * finite numbers (|x|, |y| <= AP_MAX_OBSTACLE_COORD, r in (0, AP_MAX_OBSTACLE_RADIUS]; errors name the
+ * value, e.g. "obstacles[3].r"). JSON null is a wrong type. Ranges,
  * combinations and algorithm acceptance are the planner's one validation pass (ap_query_validate, plan.h),
  * which the caller runs once q.map is set; an explicit 0 where the query's 0 means "absent"
  * (reverse_penalty, samples.step, headings, art_directions) and integers outside int are passed on as -1 so
@@ -80,7 +104,10 @@ int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char 
  * with err naming the field relative to the item, e.g. "start.x"). */
 typedef struct ap_batch_item {
     int status;
-    ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets) */
+    ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets);
+                          * q.obstacles is `obstacles` */
+    ap_circle *obstacles; /* the query's "obstacles", malloc'd (NULL when none); ap_wire_batch_free frees it */
+    ap_wire_unit unit;   /* unit.kind and the unit fields given (ap_wire_apply_unit_kind) */
     ap_wire_error err;   /* meaningful when status != AP_OK */
 } ap_batch_item;
 

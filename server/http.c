@@ -122,6 +122,15 @@ typedef struct ap_req {
     ap_job_item *items;
     /* POST /v1/render: the parsed body, malloc'd, freed with the request; a query's answer is drawn */
     ap_render_request *render;
+    /* a picture being drawn on a pool thread (draw_task): what to draw, and its content type once drawn */
+    bool drawing;
+    const ap_map *draw_map;
+    const ap_render_answer *draw_answer; /* a parsed answer (or NULL: the map alone, or draw_json) */
+    char *draw_json;                     /* a query's JSON answer to draw; heap when draw_json_heap */
+    size_t draw_json_len;
+    bool draw_json_heap;
+    ap_render_opts draw_opts;
+    const char *picture_ctype;           /* set by draw_task: the answer is the picture */
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
@@ -131,6 +140,7 @@ typedef struct ap_req {
     /* the arena: not cleared on reuse (only the fields above are) */
     char arena_body[ARENA_BODY];
     char arena_out[ARENA_OUT];
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* a /v1/path query's "obstacles" (job.q points here) */
 } ap_req;
 
 static void req_free(ap_req *r);
@@ -373,40 +383,48 @@ static enum MHD_Result handle_maps(ap_req *r, const char *id)
     size_t n = 0;
     if (ap_registry_snapshot(r->h->reg, &vs, &n) != AP_OK)
         return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
-    const ap_map **maps = malloc((n ? n : 1) * sizeof *maps);
-    uint64_t *versions = malloc((n ? n : 1) * sizeof *versions);
+    ap_wire_map_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     char *body = NULL;
     size_t len = 0;
-    if (maps && versions) {
+    if (refs) {
         for (size_t i = 0; i < n; i++) {
-            maps[i] = vs[i]->map;
-            versions[i] = vs[i]->version;
+            refs[i].grid = vs[i]->kind == AP_MAP_KIND_GRID ? vs[i]->map : NULL;
+            refs[i].circles = vs[i]->kind == AP_MAP_KIND_CIRCLES ? &vs[i]->circles : NULL;
+            refs[i].version = vs[i]->version;
         }
-        body = ap_wire_encode_maps(maps, versions, n, &len);
+        body = ap_wire_encode_map_list(refs, n, &len);
     }
-    free(maps);
-    free(versions);
+    free(refs);
     ap_registry_snapshot_free(vs, n);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
-/* The map info of a version: GET /v1/maps/{id} and the answers of the map-changing routes. */
+/* The map info of a version (grid or circle map): GET /v1/maps/{id} and the answers of the map-changing
+ * routes. */
 static char *encode_map_info(const ap_map_version *v, size_t *len)
 {
-    return ap_wire_encode_map(v->map, v->version, len);
+    return v->kind == AP_MAP_KIND_GRID ? ap_wire_encode_map(v->map, v->version, len)
+                                       : ap_wire_encode_circle_map(&v->circles, v->version, len);
 }
 
+/* A grid's cells (respond_map_doc answers a circle map's request itself). */
 static char *encode_map_cells(const ap_map_version *v, size_t *len)
 {
     return ap_wire_encode_cells(v->map, len);
 }
 
 /* A document about the map named by the route's {id}: encode(its current version) as JSON, or 404
- * unknown_map. The version is held only while encoding. */
-static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map_version *, size_t *))
+ * unknown_map (also, saying why, for a circle map when grid_only). The version is held only while
+ * encoding. */
+static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map_version *, size_t *),
+                                       bool grid_only)
 {
     copy_printable(r->map, sizeof r->map, id);
     ap_map_version *v = ap_registry_acquire(r->h->reg, id);
+    if (v && grid_only && v->kind != AP_MAP_KIND_GRID) {
+        ap_map_version_release(v);
+        return respond_error(r, AP_E_UNKNOWN_MAP, "this map is a circle world: it has no cells", NULL, 0, 0);
+    }
     if (!v)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     size_t len = 0;
@@ -454,19 +472,58 @@ static uint64_t deadline_of(const ap_req *r, int64_t deadline_ms)
     return r->t0_ns + (uint64_t)ms * 1000000ULL;
 }
 
-/* Queue a finished job's answer (body: heap or request storage): as it is, or for POST /v1/render drawn
- * (a 200 answer) or passed on (an error). */
-static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+/* A picture is drawn on a pool thread as a lanes task: a PNG of a 1024² map takes ~0.1 s, which on the
+ * HTTP thread would hold up every other client's answer. Runs on a pool thread; touches only r's drawing
+ * fields and the job. */
+static void draw_task(ap_job *j)
 {
-    if (r->render == NULL || body == NULL || http != 200)
-        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    ap_req *r = j->user;
     char *out = NULL;
     size_t n = 0;
     const char *ctype = NULL;
-    int st = ap_render_route_draw_json(r->job.q.map, body, len, &r->render->opts, &out, &n, &ctype);
-    if (heap)
-        free(body);
-    return respond(r, st, out, n, ctype);
+    int st = r->draw_json ? ap_render_route_draw_json(r->draw_map, r->draw_json, r->draw_json_len, &r->draw_opts,
+                                                      &out, &n, &ctype)
+                          : ap_render_route_draw(r->draw_map, r->draw_answer, &r->draw_opts, &out, &n, &ctype);
+    r->picture_ctype = ctype;
+    j->status = st;
+    j->http_status = ap_error_lookup(st)->http;
+    ap_jbuf_init(&j->out, NULL, 0);
+    if (out == NULL) {
+        j->out.failed = true;
+        return;
+    }
+    j->out.p = out; /* the picture's own malloc'd block becomes the job's heap buffer */
+    j->out.len = j->out.cap = n;
+    j->out.heap = true;
+}
+
+/* Draw m with answer a (or the JSON answer json, or the map alone) under o off this thread; the connection
+ * waits suspended and respond_stored sends the picture. */
+static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_render_answer *a, char *json,
+                                       size_t json_len, bool json_heap, const ap_render_opts *o)
+{
+    r->drawing = true;
+    r->draw_map = m;
+    r->draw_answer = a;
+    r->draw_json = json;
+    r->draw_json_len = json_len;
+    r->draw_json_heap = json_heap;
+    r->draw_opts = *o;
+    ap_job_init(&r->job);
+    r->job.task = draw_task;
+    r->job.user = r;
+    return hand_off(r);
+}
+
+/* Queue a finished job's answer (body: heap or request storage): as it is; for POST /v1/render a query's
+ * JSON answer goes on to be drawn (draw_off_thread), and a drawn picture is sent with its content type. */
+static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
+{
+    if (r->picture_ctype != NULL && body != NULL && http == 200)
+        return respond_mem(r, http, status, body, len, heap, r->picture_ctype);
+    if (r->render == NULL || r->drawing || body == NULL || http != 200)
+        return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    return draw_off_thread(r, r->job.q.map, NULL, body, len, heap, &r->render->opts);
 }
 
 /* Queue the answer a finished job left in its out buffer (arena or heap). */
@@ -515,8 +572,21 @@ static void set_profile_admit(ap_req *r, ap_query *q)
     q->profile_admit = &r->admit;
 }
 
-/* The whole body is in: validate on this thread (bad input never reaches the loop), then run the fast
- * slice here (inline_fast) or suspend and hand the job over. */
+/* Acquire the current version of the map called id for r (r->ver, registry.h) and point q at it, a grid
+ * (q->map) or a circle world (q->circles); *map_id gets the map's id (borrowed from the version). False
+ * when no map has that id. */
+static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map_id)
+{
+    release_version(r); /* none is held here; a stale one would leak */
+    r->ver = ap_registry_acquire(r->h->reg, id);
+    if (r->ver == NULL)
+        return false;
+    q->map = r->ver->kind == AP_MAP_KIND_GRID ? r->ver->map : NULL;
+    q->circles = r->ver->kind == AP_MAP_KIND_CIRCLES ? r->ver->circles.world : NULL;
+    *map_id = ap_map_version_id(r->ver);
+    return true;
+}
+
 /* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
  * under prefix "query."): resolve the map, validate, then the fast slice here or the lanes. */
 static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
@@ -526,13 +596,17 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     char field[64];
     copy_printable(r->map, sizeof r->map, pr.map);
 
-    r->ver = ap_registry_acquire(h->reg, pr.map);
-    if (!r->ver) {
+    const char *map_id;
+    if (!resolve_map(r, pr.map, &pr.q, &map_id)) {
         snprintf(field, sizeof field, "%smap", prefix);
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
     }
-    pr.q.map = r->ver->map;
     pr.q.max_samples = h->cfg->max_samples;
+    ap_wire_error we;
+    if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK) {
+        snprintf(field, sizeof field, "%s%s", prefix, we.field);
+        return respond_error(r, we.status, we.message, field, 0, 0);
+    }
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
     int st = ap_query_validate(&pr.q, NULL, &qe);
@@ -545,7 +619,13 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
 
     ap_job_init(&r->job);
     r->job.q = pr.q;
+    r->job.map_id = map_id;
     r->job.map_version = r->ver->version;
+    /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
+    if (pr.q.n_obstacles > 0) {
+        memcpy(r->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
+        r->job.q.obstacles = r->obstacles;
+    }
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
@@ -556,7 +636,8 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
             r->lane = ap_metrics_lane_name(r->job.lane);
             r->t_resumed_ns = ap_clock_ns();
             enum MHD_Result ret = respond_job(r);
-            release_version(r); /* the answer is written (for POST /v1/render: drawn on the map) */
+            if (r->render == NULL)
+                release_version(r); /* the answer is written (a render query's is still to be drawn) */
             return ret;
         }
         /* AP_IN_PROGRESS: on to the slow lane; AP_E_OVERLOADED: no fast workspace free, the pool's turn. */
@@ -578,11 +659,9 @@ static enum MHD_Result handle_path(ap_req *r, const char *id)
 static enum MHD_Result respond_picture(ap_req *r, const ap_map *m, const ap_render_answer *a,
                                        const ap_render_opts *o)
 {
-    char *out = NULL;
-    size_t n = 0;
-    const char *ctype = NULL;
-    int st = ap_render_route_draw(m, a, o, &out, &n, &ctype);
-    return respond(r, st, out, n, ctype);
+    if (atomic_load(&r->h->draining))
+        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+    return draw_off_thread(r, m, a, NULL, 0, false, o);
 }
 
 /* POST /v1/render: a stored answer is drawn here; a query runs as POST /v1/path runs it (respond_answer
@@ -601,28 +680,43 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
     }
     rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
+    /* The pictures draw grids; a world of circles has no drawing yet (the viewer lists grid maps only). */
+    const char *map = rq->has_query ? rq->query.map : rq->map;
+    ap_map_version *v = ap_registry_acquire(r->h->reg, map);
+    bool circles = v != NULL && v->kind != AP_MAP_KIND_GRID;
+    ap_map_version_release(v);
+    if (circles) {
+        copy_printable(r->map, sizeof r->map, map);
+        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
+                             rq->has_query ? "query.map" : "map", 0, 0);
+    }
     if (rq->has_query)
         return run_query(r, &rq->query, "query.");
     copy_printable(r->map, sizeof r->map, rq->map);
+    /* Held until the request is freed: the picture is drawn on a pool thread. A circle map that took the id
+     * meanwhile is refused as above. */
     r->ver = ap_registry_acquire(r->h->reg, rq->map);
     if (!r->ver)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
-    enum MHD_Result ret = respond_picture(r, r->ver->map, &rq->answer, &rq->opts);
-    release_version(r);
-    return ret;
+    if (r->ver->kind != AP_MAP_KIND_GRID)
+        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
+                             "map", 0, 0);
+    return respond_picture(r, r->ver->map, &rq->answer, &rq->opts);
 }
 
 /* GET /v1/maps/{id}.svg and .png: the map alone, whole. */
 static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_format format)
 {
     copy_printable(r->map, sizeof r->map, id);
+    /* Held until the drawing job is done (the done hook releases it): the picture is drawn on a pool
+     * thread. A circle map has no picture. */
     r->ver = ap_registry_acquire(r->h->reg, id);
+    if (r->ver && r->ver->kind != AP_MAP_KIND_GRID)
+        release_version(r);
     if (!r->ver)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};
-    enum MHD_Result ret = respond_picture(r, r->ver->map, NULL, &o);
-    release_version(r);
-    return ret;
+    return respond_picture(r, r->ver->map, NULL, &o);
 }
 
 static enum MHD_Result handle_map_svg(ap_req *r, const char *id)
@@ -644,10 +738,10 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     if (st != AP_OK)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
     copy_printable(r->map, sizeof r->map, r->batch.map);
-    r->ver = ap_registry_acquire(h->reg, r->batch.map);
-    if (!r->ver)
+    ap_query where = {0};
+    const char *map_id;
+    if (!resolve_map(r, r->batch.map, &where, &map_id))
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
-    const ap_map *m = r->ver->map;
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
     r->items = calloc(r->batch.n, sizeof *r->items);
@@ -663,8 +757,15 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
             continue;
         }
         it->q = bi->q;
-        it->q.map = m;
+        it->q.map = where.map;
+        it->q.circles = where.circles;
         it->q.max_samples = h->cfg->max_samples;
+        if (ap_wire_apply_unit_kind(&bi->unit, h->cfg->units, h->cfg->n_units, &it->q, &bi->err) != AP_OK) {
+            it->status = bi->err.status;
+            it->message = bi->err.message;
+            it->field = bi->err.field;
+            continue;
+        }
         set_profile_admit(r, &it->q);
         /* The planner's message goes into the item's own (unused) wire error, which outlives the job. */
         ap_query_error qe;
@@ -678,7 +779,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     ap_job_init(&r->job);
     r->job.items = r->items;
     r->job.n_items = r->batch.n;
-    r->job.map_id = m->id;
+    r->job.map_id = map_id;
     r->job.map_version = r->ver->version;
     r->job.deadline_ns = deadline_of(r, r->batch.deadline_ms);
     r->job.user = r;
@@ -702,9 +803,8 @@ static enum MHD_Result respond_stored(ap_req *r)
     bool heap = r->stored_heap;
     r->stored = NULL;
     r->stored_heap = false;
-    enum MHD_Result ret = respond_answer(r, r->stored_http, r->stored_status, body, r->stored_len, heap);
-    release_version(r); /* a render query kept it for the drawing */
-    return ret;
+    /* A render query keeps its version until the request is freed: respond_answer may start its drawing. */
+    return respond_answer(r, r->stored_http, r->stored_status, body, r->stored_len, heap);
 }
 
 /* ---- the map lifecycle (PUT, DELETE, reload, PATCH; admin only) ---------------------------------------- */
@@ -792,14 +892,14 @@ static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
     return false;
 }
 
-/* GET/HEAD: the map info; PUT: the body is a Moving AI map file, built on the lifecycle thread and published
+/* GET/HEAD: the map info; PUT: the body is a Moving AI map file (or a circle map's JSON), built on the lifecycle thread and published
  * as the id's next version; DELETE: the id's current version leaves the registry (queries running on it
  * finish on it). */
 static enum MHD_Result handle_map(ap_req *r, const char *id)
 {
     enum MHD_Result ret = MHD_YES;
     if (r->method_bit & (AP_METHOD_GET | AP_METHOD_HEAD))
-        return respond_map_doc(r, id, encode_map_info);
+        return respond_map_doc(r, id, encode_map_info, false);
     if (!admin_target(r, id, &ret))
         return ret;
     if (r->method_bit == AP_METHOD_DELETE) {
@@ -825,7 +925,7 @@ static enum MHD_Result handle_cells(ap_req *r, const char *id)
 {
     enum MHD_Result ret = MHD_YES;
     if (r->method_bit & (AP_METHOD_GET | AP_METHOD_HEAD))
-        return respond_map_doc(r, id, encode_map_cells);
+        return respond_map_doc(r, id, encode_map_cells, true);
     if (!admin_target(r, id, &ret))
         return ret;
     ap_wire_error we;
@@ -882,9 +982,11 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .default_deadline_ms = c->default_deadline_ms,
         .max_deadline_ms = c->max_deadline_ms,
         .maps = ap_registry_count(r->h->reg),
+        .units = ap_config_units_text(c),
     };
     size_t len = 0;
-    char *body = ap_wire_encode_info(&info, &len);
+    char *body = info.units != NULL ? ap_wire_encode_info(&info, &len) : NULL;
+    free((char *)info.units);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
@@ -1273,8 +1375,35 @@ static size_t log_str(char *buf, size_t at, size_t cap, const char *s)
     return at;
 }
 
+/* Append len bytes of s, cut at cap. */
+static size_t log_raw(char *buf, size_t at, size_t cap, const char *s, size_t len)
+{
+    if (at >= cap)
+        return at;
+    if (len > cap - at)
+        len = cap - at;
+    memcpy(buf + at, s, len);
+    return at + len;
+}
+
+#define LOG_LIT(buf, at, cap, lit) log_raw((buf), (at), (cap), (lit), sizeof(lit) - 1)
+
+static size_t log_u64(char *buf, size_t at, size_t cap, uint64_t v)
+{
+    char d[20];
+    return log_raw(buf, at, cap, d, ap_u64_digits(d, v));
+}
+
+/* v as exactly width decimal digits, zero-padded (v < 10^width). */
+static void put_fixed(char *out, unsigned v, int width)
+{
+    for (int i = width - 1; i >= 0; i--, v /= 10)
+        out[i] = (char)('0' + v % 10);
+}
+
 /* One JSON line per request, formatted by hand: building it with jansson cost more than the short search
- * it reports on. The keys and their order are unchanged. */
+ * it reports on, and snprintf cost a fifth of a short query's server time (callgrind). The keys and their
+ * order are unchanged. */
 static void access_log(ap_req *r, uint64_t dur_ns)
 {
     ap_http *h = r->h;
@@ -1282,33 +1411,44 @@ static void access_log(ap_req *r, uint64_t dur_ns)
     gmtime_r(&r->wall0.tv_sec, &tm);
     char line[1024];
     size_t cap = sizeof line - 2, n;
-    n = (size_t)snprintf(line, cap, "{\"ts\":\"%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ\",\"id\":", tm.tm_year + 1900,
-                         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                         (long)(r->wall0.tv_nsec / 1000000L) % 1000);
+    char ts[] = "{\"ts\":\"YYYY-MM-DDTHH:MM:SS.mmmZ\",\"id\":";
+    char *t = ts + 7;
+    put_fixed(t, (unsigned)(tm.tm_year + 1900) % 10000, 4);
+    put_fixed(t + 5, (unsigned)tm.tm_mon + 1, 2);
+    put_fixed(t + 8, (unsigned)tm.tm_mday, 2);
+    put_fixed(t + 11, (unsigned)tm.tm_hour, 2);
+    put_fixed(t + 14, (unsigned)tm.tm_min, 2);
+    put_fixed(t + 17, (unsigned)tm.tm_sec % 100, 2); /* a leap second is 60 */
+    put_fixed(t + 20, (unsigned)(r->wall0.tv_nsec / 1000000L) % 1000, 3);
+    n = log_raw(line, 0, cap, ts, sizeof ts - 1);
     n = log_str(line, n, cap, r->id);
-    n += (size_t)snprintf(line + n, cap - n, ",\"method\":");
+    n = LOG_LIT(line, n, cap, ",\"method\":");
     n = log_str(line, n, cap, r->method);
-    n += (size_t)snprintf(line + n, cap - n, ",\"path\":");
+    n = LOG_LIT(line, n, cap, ",\"path\":");
     n = log_str(line, n, cap, r->path);
-    n += (size_t)snprintf(line + n, cap - n, ",\"status\":%d,\"duration_us\":%llu,\"bytes_in\":%llu", r->status,
-                          (unsigned long long)(dur_ns / 1000), (unsigned long long)r->bytes_in);
-    if (r->lane && n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"lane\":");
+    n = LOG_LIT(line, n, cap, ",\"status\":");
+    n = log_u64(line, n, cap, (uint64_t)(r->status > 0 ? r->status : 0));
+    n = LOG_LIT(line, n, cap, ",\"duration_us\":");
+    n = log_u64(line, n, cap, dur_ns / 1000);
+    n = LOG_LIT(line, n, cap, ",\"bytes_in\":");
+    n = log_u64(line, n, cap, (uint64_t)r->bytes_in);
+    if (r->lane) {
+        n = LOG_LIT(line, n, cap, ",\"lane\":");
         n = log_str(line, n, cap, r->lane);
     }
-    if (r->map[0] && n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"map\":");
+    if (r->map[0]) {
+        n = LOG_LIT(line, n, cap, ",\"map\":");
         n = log_str(line, n, cap, r->map);
     }
-    if (r->has_trace && n < cap) /* W3C traceparent: lowercase hex only, nothing to escape */
-        n += (size_t)snprintf(line + n, cap - n, ",\"trace_id\":\"%s\",\"parent_id\":\"%s\"", r->trace.trace_id,
-                              r->trace.parent_id);
-    if (n < cap) {
-        n += (size_t)snprintf(line + n, cap - n, ",\"result\":");
-        n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
+    if (r->has_trace) { /* W3C traceparent: lowercase hex only, nothing to escape */
+        n = LOG_LIT(line, n, cap, ",\"trace_id\":\"");
+        n = log_raw(line, n, cap, r->trace.trace_id, strlen(r->trace.trace_id));
+        n = LOG_LIT(line, n, cap, "\",\"parent_id\":\"");
+        n = log_raw(line, n, cap, r->trace.parent_id, strlen(r->trace.parent_id));
+        n = LOG_LIT(line, n, cap, "\"");
     }
-    if (n > cap)
-        n = cap;
+    n = LOG_LIT(line, n, cap, ",\"result\":");
+    n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
     line[n++] = '}';
     line[n++] = '\n';
     /* One fwrite under stdio's lock keeps lines whole between threads; main.c flushes the buffer. */
@@ -1350,6 +1490,8 @@ static void req_free(ap_req *r)
     release_version(r);
     ap_render_request_free(r->render);
     free(r->render);
+    if (r->draw_json_heap)
+        free(r->draw_json);
     pthread_mutex_lock(&h->pool_mu);
     if (h->pool_n < POOL_MAX) {
         r->next_free = h->pool;
@@ -1403,7 +1545,8 @@ void ap_http_on_job_done(ap_job *job, void *arg)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
     r->lane = ap_metrics_lane_name(job->lane);
     if (r->render == NULL)
-        release_version(r); /* the answer is written: the map version may go (a render draws it first) */
+        release_version(r); /* the answer is written, or the picture drawn: the map version may go (a render
+                             * query's answer is drawn after this; req_free releases it) */
     finish_offthread(r, job->body, job->body_len, heap, job->http_status, job->status);
 }
 

@@ -283,6 +283,14 @@ static void fast_work(uv_work_t *w)
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
     pool_thread_setup(l);
+    if (j->task) {
+        j->t_first_ns = ap_clock_ns();
+        j->task(j);
+        j->task_done = true;
+        j->state = j->status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->status;
+        j->search_ns = ap_clock_ns() - j->t_first_ns;
+        return;
+    }
     if (j->items) {
         batch_fast_work(l, j);
         return;
@@ -352,7 +360,18 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
 {
     j->queue_us = ((j->t_first_ns ? j->t_first_ns : now) - j->t_submit_ns) / 1000;
     j->search_us = j->search_ns / 1000;
+    if (j->task_done) { /* the task wrote its own answer */
+        j->status = j->state;
+        j->body = j->out.failed ? NULL : j->out.p;
+        j->body_len = j->out.failed ? 0 : j->out.len;
+        if (j->body == NULL)
+            j->http_status = 500;
+        j->t_encoded_ns = ap_clock_ns();
+        return;
+    }
     j->status = j->state;
+    if (j->task && j->status == AP_TIMEOUT)
+        j->status = AP_E_NOT_READY; /* a task cancelled unrun (drain): no search answer to give */
     ap_path_stats st = {.lane = ap_metrics_lane_name(j->lane),
                         .queue_us = j->queue_us,
                         .search_us = j->search_us,
@@ -382,7 +401,7 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
     } else {
         j->expanded = j->result.expanded;
         if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT)
-            ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : "", &j->result, &st);
+            ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : j->map_id ? j->map_id : "", &j->result, &st);
         else
             ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
     }

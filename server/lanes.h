@@ -61,11 +61,18 @@ struct ap_job {
      * queue, so a batch never holds a fast worker much longer than one query would. */
     ap_job_item *items;
     size_t n_items;
-    const char *map_id;   /* batch: the map id written in the answer; borrowed */
+    const char *map_id;   /* batch, or a single query on a circle map: the map id written in the answer;
+                           * borrowed */
     uint64_t map_version; /* the map's version (server/registry.h), written as "map_version"; 0 = none */
     /* Where the answer is written: optional caller storage set with ap_jbuf_init(&job->out, buf, cap)
      * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
     ap_jbuf out;
+    /* A task instead of a search (q and items unused): work too slow for the HTTP thread that is not a
+     * plan, e.g. drawing a picture (~0.1 s for a PNG of a 1024² map). It runs once on a pool thread in the
+     * fast lane (admitted, counted and refused when overloaded like a fast search; the deadline is not
+     * checked) and writes the whole answer itself: any bytes into out, and status and http_status. lanes
+     * encodes nothing for it, except an error answer when it never ran (overloaded, cancelled). */
+    void (*task)(ap_job *job);
 
     /* --- output, valid in and after the done hook --- */
     int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */
@@ -90,6 +97,7 @@ struct ap_job {
     ap_plan plan;
     ap_result result;
     bool inline_done;      /* the fast slice ran on the submitter's thread (ap_lanes_run_inline) */
+    bool task_done;        /* task ran: out holds its answer */
     size_t next_item;      /* batch: the first item not yet answered */
     bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
     bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */

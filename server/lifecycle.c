@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../planner/base/clock.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
 
@@ -24,11 +25,14 @@ static int client_status(int st)
     }
 }
 
-/* Publish m (owned) as id's next version and fill t's outcome; log the change. */
-static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_map_source *src, const char *how)
+/* Publish m (owned; NULL: the circle map c, whose world is owned) as id's next version and fill t's outcome;
+ * log the change. */
+static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_map *c, const ap_map_source *src,
+                    const char *how)
 {
     uint64_t version = 0;
-    int st = ap_registry_publish(lc->reg, m, src, &version, &t->replaced);
+    int st = m != NULL ? ap_registry_publish(lc->reg, m, src, &version, &t->replaced)
+                       : ap_registry_publish_circles(lc->reg, *c, src, &version, &t->replaced);
     if (st == AP_E_MAP_TOO_LARGE) {
         t->status = AP_E_MAP_REFUSED;
         snprintf(t->diag.msg, sizeof t->diag.msg,
@@ -51,44 +55,74 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_map_sou
     }
 }
 
+/* True when the file starts (after blanks) with '{': a circle map's JSON, not a Moving AI grid. */
+static bool is_json(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    return i < len && buf[i] == '{';
+}
+
 static void run_put(ap_lifecycle *lc, ap_lc_task *t)
 {
-    ap_map *m = NULL;
+    const char *body = t->body ? t->body : "";
     char label[AP_MAP_ID_MAX + 16];
+    if (is_json(body, t->len)) {
+        snprintf(label, sizeof label, "%s%s", t->id, AP_CIRCLES_SUFFIX);
+        ap_circle_map c = {.world = NULL};
+        snprintf(c.id, sizeof c.id, "%s", t->id);
+        double t0 = ap_monotonic_seconds();
+        int st = ap_circles_parse(label, body, t->len, &c.world, &t->diag);
+        c.load_seconds = ap_monotonic_seconds() - t0;
+        if (st != AP_OK) {
+            t->status = client_status(st);
+            return;
+        }
+        publish(lc, t, NULL, &c, NULL, "uploaded (circle map)");
+        return;
+    }
+    ap_map *m = NULL;
     snprintf(label, sizeof label, "%s.map", t->id);
-    int st = ap_map_parse(t->id, label, t->body ? t->body : "", t->len, &lc->opts, &m, &t->diag);
+    int st = ap_map_parse(t->id, label, body, t->len, &lc->opts, &m, &t->diag);
     if (st != AP_OK) {
         t->status = client_status(st);
         return;
     }
-    publish(lc, t, m, NULL, "uploaded");
+    publish(lc, t, m, NULL, NULL, "uploaded");
 }
 
 static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
 {
-    char path[sizeof lc->maps_dir + AP_MAP_ID_MAX + 8];
+    char path[sizeof lc->maps_dir + AP_MAP_ID_MAX + 32];
     snprintf(path, sizeof path, "%s/%s.map", lc->maps_dir, t->id);
     struct stat sb;
-    if (stat(path, &sb) != 0 && errno == ENOENT) {
+    bool circles = false;
+    if (stat(path, &sb) != 0 && errno == ENOENT) { /* no grid: a circle map? */
+        snprintf(path, sizeof path, "%s/%s%s", lc->maps_dir, t->id, AP_CIRCLES_SUFFIX);
+        circles = stat(path, &sb) == 0 || errno != ENOENT;
+    }
+    if (!circles && stat(path, &sb) != 0 && errno == ENOENT) {
         ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
         t->status = AP_E_UNKNOWN_MAP;
         if (cur != NULL)
             snprintf(t->diag.msg, sizeof t->diag.msg,
-                     "the maps folder has no file %s.map; map_version %llu is kept", t->id,
-                     (unsigned long long)cur->version);
+                     "the maps folder has no file %s.map or %s%s; map_version %llu is kept", t->id, t->id,
+                     AP_CIRCLES_SUFFIX, (unsigned long long)cur->version);
         ap_map_version_release(cur);
         return;
     }
     ap_map_source src;
     ap_map_source_of(path, &src);
     ap_map *m = NULL;
-    int st = ap_map_load(path, &lc->opts, &m, &t->diag);
+    ap_circle_map c;
+    int st = circles ? ap_circle_map_load(path, &c, &t->diag) : ap_map_load(path, &lc->opts, &m, &t->diag);
     if (st != AP_OK) {
         t->status = client_status(st);
         fprintf(lc->log, "arcpathd: map error: %s:%d:%d: %s\n", path, t->diag.line, t->diag.col, t->diag.msg);
         return;
     }
-    publish(lc, t, m, &src, "reloaded from its file");
+    publish(lc, t, m, circles ? &c : NULL, &src, "reloaded from its file");
 }
 
 /* The Moving AI file of m's terrain with edits applied (malloc'd, *len bytes), or NULL (out of memory).
@@ -121,8 +155,10 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
 {
     ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
     if (cur == NULL || cur->kind != AP_MAP_KIND_GRID) {
+        t->status = cur == NULL ? AP_E_UNKNOWN_MAP : AP_E_INVALID_REQUEST;
+        if (cur != NULL)
+            snprintf(t->diag.msg, sizeof t->diag.msg, "this map is a circle world: it has no cells");
         ap_map_version_release(cur);
-        t->status = AP_E_UNKNOWN_MAP;
         return;
     }
     const ap_map *m = cur->map;
@@ -148,7 +184,7 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         t->status = client_status(st);
         return;
     }
-    publish(lc, t, next, NULL, "cells updated");
+    publish(lc, t, next, NULL, NULL, "cells updated");
 }
 
 void ap_lifecycle_run(ap_lifecycle *lc, ap_lc_task *t)

@@ -18,6 +18,7 @@
 #include <uv.h>
 
 #include "../config/config.h"
+#include "../planner/world/capability.h"
 #include "../config/version.h"
 #include "../planner/plan/plan.h"
 #include "../planner/search/search.h"
@@ -37,6 +38,7 @@ typedef struct ap_server {
     ap_config cfg;
     ap_registry reg;
     ap_map_opts opts;     /* the maps' load options (limits, terrain costs): start, uploads and reloads */
+    uint8_t caps[AP_CONFIG_MAX_CAPABILITIES + AP_CONFIG_MAX_UNITS + 1]; /* opts.capabilities */
     ap_lifecycle lc;
     ap_metrics metrics;
     ap_lanes lanes;
@@ -180,12 +182,14 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
 
 static int check_config(ap_server *s)
 {
-    printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir, s->reg.n,
-           s->reg.errors);
+    printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir,
+           ap_registry_count(&s->reg), s->reg.errors);
     ap_map_version **vs = NULL;
     size_t nv = 0;
     ap_registry_snapshot(&s->reg, &vs, &nv);
     for (size_t i = 0; i < nv; i++) {
+        if (vs[i]->kind != AP_MAP_KIND_GRID)
+            continue;
         const ap_map *m = vs[i]->map;
         printf("  %s %dx%d, %lld passable cells, %u regions", m->id, m->width, m->height,
                (long long)m->passable_cells, m->region_count);
@@ -196,6 +200,12 @@ static int check_config(ap_server *s)
                     printf(" %c %g", AP_TERRAIN_CHARS[k], m->cost_of[k]);
         }
         printf("\n");
+    }
+    for (size_t i = 0; i < nv; i++) {
+        const ap_circle_map *c = &vs[i]->circles;
+        if (vs[i]->kind == AP_MAP_KIND_CIRCLES)
+            printf("  %s circles %gx%g, %zu circles\n", c->id, ap_circle_world_width(c->world),
+                   ap_circle_world_height(c->world), ap_circle_world_count(c->world));
     }
     ap_registry_snapshot_free(vs, nv);
     /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
@@ -209,7 +219,7 @@ static int serve(ap_server *s)
 {
     char err[512] = "";
     ap_metrics_init(&s->metrics, ARCPATH_VERSION);
-    ap_metrics_set_maps(&s->metrics, (int64_t)s->reg.n);
+    ap_metrics_set_maps(&s->metrics, (int64_t)ap_registry_count(&s->reg));
     /* Unit profiles from the config: built before serving, so their first queries find the tables ready. */
     ap_metrics_set_profiles(&s->metrics, ap_profile_cache_default());
     if (ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stderr) != 0)
@@ -279,7 +289,8 @@ static int serve(ap_server *s)
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
     fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
-            (unsigned)s->http.port, s->reg.n, s->reg.n ? "" : " (not ready: no maps loaded)");
+            (unsigned)s->http.port, ap_registry_count(&s->reg),
+            ap_registry_count(&s->reg) ? "" : " (not ready: no maps loaded)");
     fflush(stderr);
 
     uv_run(&s->loop, UV_RUN_DEFAULT);
@@ -319,11 +330,24 @@ int main(int argc, char **argv)
     }
     ap_config_print(&s->cfg, stderr);
 
+    /* Per-capability tables for the configured capabilities and every unit kind's (each map also gets its
+     * own capability's and those capability_costs name: map.h). Kept in s: uploads and reloads use them. */
+    size_t n_caps = 0;
+    s->caps[n_caps++] = AP_CAP_DEFAULT;
+    for (size_t i = 0; i < s->cfg.n_capabilities; i++)
+        s->caps[n_caps++] = s->cfg.capabilities[i];
+    for (size_t i = 0; i < s->cfg.n_units; i++)
+        if (s->cfg.units[i].has & AP_UNIT_F_CAPABILITY)
+            s->caps[n_caps++] = s->cfg.units[i].capability;
     s->opts = (ap_map_opts){.max_width = s->cfg.max_map_width,
                             .max_height = s->cfg.max_map_height,
                             .max_cells = s->cfg.max_map_cells,
                             .terrain = s->cfg.terrain,
-                            .n_terrain = s->cfg.n_terrain};
+                            .n_terrain = s->cfg.n_terrain,
+                            .capabilities = s->caps,
+                            .n_capabilities = n_caps,
+                            .cap_costs = s->cfg.cap_costs,
+                            .n_cap_costs = s->cfg.n_cap_costs};
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");

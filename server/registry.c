@@ -1,5 +1,5 @@
-/* registry.c — map id -> current version (sorted slots + bsearch under a mutex); reference-counted versions;
- * the maps folder's load at start and its rescan (SIGHUP). */
+/* registry.c — map id -> current version (sorted slots + bsearch under a mutex); reference-counted versions
+ * of grids and circle maps; the maps folder's load at start and its rescan (SIGHUP). */
 #include "registry.h"
 
 #include <dirent.h>
@@ -28,6 +28,17 @@ static int filter_maps(const struct dirent *d)
     return d->d_name[0] != '.' && has_map_suffix(d->d_name);
 }
 
+static bool has_circles_suffix(const char *name)
+{
+    size_t n = strlen(name), k = strlen(AP_CIRCLES_SUFFIX);
+    return n > k && strcmp(name + n - k, AP_CIRCLES_SUFFIX) == 0;
+}
+
+static int filter_circles(const struct dirent *d)
+{
+    return d->d_name[0] != '.' && has_circles_suffix(d->d_name);
+}
+
 static void report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
     fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
@@ -54,7 +65,14 @@ static void version_free(ap_map_version *v)
 {
     if (v->kind == AP_MAP_KIND_GRID)
         ap_map_free(v->map);
+    else
+        ap_circle_world_free(v->circles.world);
     free(v);
+}
+
+const char *ap_map_version_id(const ap_map_version *v)
+{
+    return v->kind == AP_MAP_KIND_GRID ? v->map->id : v->circles.id;
 }
 
 void ap_map_version_release(ap_map_version *v)
@@ -131,24 +149,15 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
     return v;
 }
 
-int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+/* Publish the new version v (kind and map set; owned) as the next of its id. */
+static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t *version,
+                           bool *replaced)
 {
-    if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
-        ap_map_free(m);
-        return AP_E_MAP_TOO_LARGE;
-    }
-    ap_map_version *v = calloc(1, sizeof *v);
-    if (v == NULL) {
-        ap_map_free(m);
-        return AP_E_NOMEM;
-    }
     atomic_init(&v->refs, 1); /* the registry's */
-    v->kind = AP_MAP_KIND_GRID;
-    v->map = m;
     if (src != NULL)
         v->src = *src;
     pthread_mutex_lock(&r->mu);
-    ap_registry_slot *s = slot_get(r, m->id);
+    ap_registry_slot *s = slot_get(r, ap_map_version_id(v));
     if (s == NULL) {
         pthread_mutex_unlock(&r->mu);
         version_free(v);
@@ -166,6 +175,35 @@ int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uin
         *replaced = old != NULL;
     ap_map_version_release(old); /* outside the lock: the last reference frees a whole map */
     return AP_OK;
+}
+
+int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+{
+    if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
+        ap_map_free(m);
+        return AP_E_MAP_TOO_LARGE;
+    }
+    ap_map_version *v = calloc(1, sizeof *v);
+    if (v == NULL) {
+        ap_map_free(m);
+        return AP_E_NOMEM;
+    }
+    v->kind = AP_MAP_KIND_GRID;
+    v->map = m;
+    return publish_version(r, v, src, version, replaced);
+}
+
+int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
+                                bool *replaced)
+{
+    ap_map_version *v = calloc(1, sizeof *v);
+    if (v == NULL) {
+        ap_circle_world_free(c.world);
+        return AP_E_NOMEM;
+    }
+    v->kind = AP_MAP_KIND_CIRCLES;
+    v->circles = c;
+    return publish_version(r, v, src, version, replaced);
 }
 
 /* Remove id's current version if it is `only` (NULL: whatever it is). */
@@ -245,25 +283,76 @@ static bool same_file(const ap_map_source *a, const ap_map_source *b)
     return a->from_file && b->from_file && a->size == b->size && a->mtime_ns == b->mtime_ns && a->inode == b->inode;
 }
 
-/* Load the file path (stamped before reading, so a write racing the load is seen as a change by the next
- * rescan). AP_OK with *m, or the loader's status, reported on errf. */
-static int load_file(const char *path, const ap_map_opts *opts, FILE *errf, ap_map **m, ap_map_source *src)
+/* A map file's kind (by its suffix) and id (the name without it); false for other names. */
+static bool file_kind(const char *name, ap_map_kind *kind, char id[AP_MAP_ID_MAX])
 {
-    *m = NULL;
-    ap_map_source_of(path, src);
-    ap_diag diag;
-    memset(&diag, 0, sizeof diag);
-    int st = ap_map_load(path, opts, m, &diag);
-    if (st != AP_OK)
-        report_diag(errf, path, &diag, st);
-    return st;
+    size_t n = strlen(name), k;
+    if (has_circles_suffix(name)) {
+        *kind = AP_MAP_KIND_CIRCLES;
+        k = strlen(AP_CIRCLES_SUFFIX);
+    } else if (has_map_suffix(name)) {
+        *kind = AP_MAP_KIND_GRID;
+        k = 4;
+    } else {
+        return false;
+    }
+    n -= k;
+    snprintf(id, AP_MAP_ID_MAX, "%.*s", (int)(n < AP_MAP_ID_MAX ? n : AP_MAP_ID_MAX - 1), name);
+    return true;
 }
 
-/* The "*.map" names of dir in name order (scandir; free each and the array). <0 when unreadable. */
-static int list_maps(const char *dir, struct dirent ***names)
+static int filter_any(const struct dirent *d)
 {
-    return scandir(dir, names, filter_maps, alphasort);
+    return filter_maps(d) || filter_circles(d);
 }
+
+/* The map files of dir: grids first, then circle maps, each in name order (so a grid wins an id over a
+ * circle map, and which duplicate wins is reproducible); *names as scandir's (free each and the array).
+ * <0 when unreadable. */
+static int list_files(const char *dir, struct dirent ***names)
+{
+    int nn = scandir(dir, names, filter_any, alphasort);
+    for (int i = 1; i < nn; i++) { /* a stable insertion sort by kind: few files */
+        struct dirent *d = (*names)[i];
+        int j = i;
+        while (j > 0 && has_circles_suffix((*names)[j - 1]->d_name) && !has_circles_suffix(d->d_name)) {
+            (*names)[j] = (*names)[j - 1];
+            j--;
+        }
+        (*names)[j] = d;
+    }
+    return nn;
+}
+
+/* Load the map file path of kind and publish it as its id's next version (capacity rules of publish). The
+ * source is stamped before reading, so a write racing the load is seen as a change by the next rescan.
+ * *parsed says whether the file loaded (so a failure after it is the publish's); loader errors are
+ * reported on errf. */
+static int load_and_publish(ap_registry *r, const char *path, ap_map_kind kind, const ap_map_opts *opts, FILE *errf,
+                            uint64_t *version, bool *replaced, bool *parsed)
+{
+    ap_map_source src;
+    ap_map_source_of(path, &src);
+    ap_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int st;
+    ap_map *m = NULL;
+    ap_circle_map c;
+    if (kind == AP_MAP_KIND_GRID)
+        st = ap_map_load(path, opts, &m, &diag);
+    else
+        st = ap_circle_map_load(path, &c, &diag);
+    *parsed = st == AP_OK;
+    if (st != AP_OK) {
+        report_diag(errf, path, &diag, st);
+        return st;
+    }
+    return kind == AP_MAP_KIND_GRID ? ap_registry_publish(r, m, &src, version, replaced)
+                                    : ap_registry_publish_circles(r, c, &src, version, replaced);
+}
+
+static const char picture_msg[] = "the map id ends in .svg or .png, which name the map pictures "
+                                  "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)";
 
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
 {
@@ -274,7 +363,7 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
 
     struct dirent **names = NULL;
     /* scandir + alphasort gives the documented, reproducible load order (and thus which duplicate wins). */
-    int nn = list_maps(dir, &names);
+    int nn = list_files(dir, &names);
     if (nn < 0) {
         report(errf, dir, 0, 0, strerror(errno));
         r->errors = 1;
@@ -284,60 +373,63 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
     int rc = AP_OK;
     for (int i = 0; i < nn; i++) {
         char *path = rc == AP_OK ? join_path(dir, names[i]->d_name) : NULL;
+        ap_map_kind kind = AP_MAP_KIND_GRID;
+        char id[AP_MAP_ID_MAX];
+        file_kind(names[i]->d_name, &kind, id);
         free(names[i]);
         if (path == NULL) {
             rc = AP_E_NOMEM;
             continue;
         }
-        /* Every *.map name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's
-         * name is reported as an error by the loader (ap_map_load), not skipped in silence. */
-        ap_map *m = NULL;
-        ap_map_source src;
-        int st = load_file(path, opts, errf, &m, &src);
-        ap_map_version *dup = st == AP_OK ? ap_registry_acquire(r, m->id) : NULL;
-        if (st == AP_E_NOMEM) {
-            rc = AP_E_NOMEM;
-        } else if (st != AP_OK) {
-            r->errors++;
-        } else if (ap_registry_picture_id(m->id)) {
+        /* Every name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's name is
+         * reported as an error by the loader, not skipped in silence. */
+        ap_map_version *dup = ap_registry_acquire(r, id);
+        bool parsed = false;
+        if (ap_registry_picture_id(id)) {
             /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
-            char msg[256];
-            snprintf(msg, sizeof msg, "map id \"%s\" ends in .svg or .png, which name the map pictures "
-                     "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)", m->id);
-            report(errf, path, 0, 0, msg);
+            report(errf, path, 0, 0, picture_msg);
             r->errors++;
-            ap_map_free(m);
-            ap_map_version_release(dup);
         } else if (dup != NULL) {
-            /* Names in one directory are unique, but ids are derived and could still collide; the map
-             * already loaded stays, so the answer for an id never depends on a later file. */
+            /* Names in one directory are unique, but an id may have a grid and a circle map: the grid,
+             * loaded first, stays, so the answer for an id never depends on a later file. */
             char msg[128];
-            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", m->id);
+            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", id);
             report(errf, path, 0, 0, msg);
             r->errors++;
-            ap_map_free(m);
-            ap_map_version_release(dup);
         } else {
-            uint32_t nodes = ap_map_node_count(m);
-            rc = ap_registry_publish(r, m, &src, NULL, NULL);
-            if (rc == AP_OK && nodes > r->max_nodes)
-                r->max_nodes = nodes;
+            int st = load_and_publish(r, path, kind, opts, errf, NULL, NULL, &parsed);
+            if (st == AP_E_NOMEM)
+                rc = AP_E_NOMEM;
+            else if (st != AP_OK)
+                r->errors++;
         }
+        ap_map_version_release(dup);
         free(path);
     }
     free(names);
+    /* The workspaces are sized at start for the largest grid loaded now. */
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) == AP_OK) {
+        for (size_t i = 0; i < nv; i++)
+            if (vs[i]->kind == AP_MAP_KIND_GRID && ap_map_node_count(vs[i]->map) > r->max_nodes)
+                r->max_nodes = ap_map_node_count(vs[i]->map);
+        ap_registry_snapshot_free(vs, nv);
+    }
     if (rc != AP_OK)
         ap_registry_free(r);
     return rc;
 }
 
-/* True when names[0, n) (sorted by alphasort = strcoll; compared here one by one) holds "<id>.map". */
-static bool listed(struct dirent **names, int n, const char *id)
+/* True when names[0, n) holds the file of id for kind ("<id>.map" or "<id>.circles.json"). */
+static bool listed(struct dirent **names, int n, const char *id, ap_map_kind kind)
 {
-    size_t k = strlen(id);
-    for (int i = 0; i < n; i++)
-        if (strncmp(names[i]->d_name, id, k) == 0 && strcmp(names[i]->d_name + k, ".map") == 0)
+    for (int i = 0; i < n; i++) {
+        ap_map_kind k;
+        char other[AP_MAP_ID_MAX];
+        if (file_kind(names[i]->d_name, &k, other) && k == kind && strcmp(other, id) == 0)
             return true;
+    }
     return false;
 }
 
@@ -347,7 +439,7 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
     if (!logf)
         logf = stderr;
     struct dirent **names = NULL;
-    int nn = list_maps(dir, &names);
+    int nn = list_files(dir, &names);
     if (nn < 0) {
         report(logf, dir, 0, 0, strerror(errno));
         if (counts)
@@ -361,44 +453,40 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
             rc = AP_E_NOMEM;
             break;
         }
+        ap_map_kind kind = AP_MAP_KIND_GRID;
         char id[AP_MAP_ID_MAX];
-        size_t idlen = strlen(names[i]->d_name) - 4;
-        snprintf(id, sizeof id, "%.*s", (int)(idlen < sizeof id ? idlen : sizeof id - 1), names[i]->d_name);
-        if (ap_registry_picture_id(id)) {
-            report(logf, path, 0, 0, "the map id ends in .svg or .png, which name the map pictures: rename the file (skipped)");
-            c.errors++;
-            free(path);
-            continue;
-        }
+        file_kind(names[i]->d_name, &kind, id);
         ap_map_source now;
         ap_map_version *cur = ap_registry_acquire(r, id);
-        bool unchanged = cur != NULL && ap_map_source_of(path, &now) == AP_OK && same_file(&cur->src, &now);
+        bool unchanged = cur != NULL && cur->kind == kind && ap_map_source_of(path, &now) == AP_OK &&
+                         same_file(&cur->src, &now);
+        /* A circle map whose id a grid of this folder has (grids go first): the grid stays. */
+        bool shadowed = cur != NULL && kind == AP_MAP_KIND_CIRCLES && cur->kind == AP_MAP_KIND_GRID &&
+                        cur->src.from_file && listed(names, nn, id, AP_MAP_KIND_GRID);
         uint64_t was = cur ? cur->version : 0;
         ap_map_version_release(cur);
-        if (unchanged) {
-            c.unchanged++;
-            free(path);
-            continue;
-        }
-        ap_map *m = NULL;
-        int st = load_file(path, opts, logf, &m, &now);
-        uint64_t version = 0;
-        bool replaced = false;
-        bool loaded = st == AP_OK;
-        if (loaded)
-            st = ap_registry_publish(r, m, &now, &version, &replaced);
-        if (st == AP_OK) {
-            fprintf(logf, "arcpathd: reload: %s: %s, map_version %llu\n", id, replaced ? "replaced" : "added",
-                    (unsigned long long)version);
-            replaced ? c.replaced++ : c.added++;
-        } else {
-            if (loaded && st == AP_E_MAP_TOO_LARGE)
-                report(logf, path, 0, 0, "the map has more cells than the search workspaces hold (max_workspace_cells)");
-            if (st == AP_E_NOMEM)
-                rc = AP_E_NOMEM;
+        if (ap_registry_picture_id(id) || shadowed) {
+            report(logf, path, 0, 0, shadowed ? "a grid map has this id (skipped)" : picture_msg);
             c.errors++;
-            if (was)
-                fprintf(logf, "arcpathd: reload: %s: kept map_version %llu\n", id, (unsigned long long)was);
+        } else if (unchanged) {
+            c.unchanged++;
+        } else {
+            uint64_t version = 0;
+            bool replaced = false, parsed = false;
+            int st = load_and_publish(r, path, kind, opts, logf, &version, &replaced, &parsed);
+            if (st == AP_OK) {
+                fprintf(logf, "arcpathd: reload: %s: %s, map_version %llu\n", id, replaced ? "replaced" : "added",
+                        (unsigned long long)version);
+                replaced ? c.replaced++ : c.added++;
+            } else {
+                if (parsed && st == AP_E_MAP_TOO_LARGE)
+                    report(logf, path, 0, 0, "the map has more cells than the search workspaces hold (max_workspace_cells)");
+                if (st == AP_E_NOMEM)
+                    rc = AP_E_NOMEM;
+                c.errors++;
+                if (was)
+                    fprintf(logf, "arcpathd: reload: %s: kept map_version %llu\n", id, (unsigned long long)was);
+            }
         }
         free(path);
     }
@@ -408,8 +496,8 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
     if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) != AP_OK)
         rc = AP_E_NOMEM;
     for (size_t i = 0; i < nv; i++) {
-        const char *id = vs[i]->map->id;
-        if (vs[i]->src.from_file && !listed(names, nn, id) && remove_version(r, id, vs[i]) == AP_OK) {
+        const char *id = ap_map_version_id(vs[i]);
+        if (vs[i]->src.from_file && !listed(names, nn, id, vs[i]->kind) && remove_version(r, id, vs[i]) == AP_OK) {
             fprintf(logf, "arcpathd: reload: %s: removed (its file is gone)\n", id);
             c.removed++;
         }

@@ -14,9 +14,9 @@
  * release point a slow-lane search needs (it may hold its version for seconds), which an epoch scheme
  * would have to get from every pool worker announcing quiescent states.
  *
- * Entry kinds: today every version is a Moving AI grid (AP_MAP_KIND_GRID, `map`). Another kind of world
- * (a world of circles) adds its value to ap_map_kind and its pointer beside `map`; lookups, versions,
- * references and the folder rescan are the same for every kind.
+ * Entry kinds: a Moving AI grid (AP_MAP_KIND_GRID, `map`, from "<id>.map") or a world of circles
+ * (AP_MAP_KIND_CIRCLES, `circles`, from "<id>.circles.json"); one id names one map of either kind. Lookups,
+ * versions, references and the folder rescan are the same for every kind.
  */
 #ifndef AP_SERVER_REGISTRY_H
 #define AP_SERVER_REGISTRY_H
@@ -29,9 +29,11 @@
 #include <stdio.h>
 
 #include "../planner/world/map.h"
+#include "../proto/circles.h"
 
 typedef enum ap_map_kind {
     AP_MAP_KIND_GRID = 1, /* a Moving AI grid: ap_map_version.map */
+    AP_MAP_KIND_CIRCLES,  /* a world of circles: ap_map_version.circles (proto/circles.h) */
 } ap_map_kind;
 
 /* Where a version came from: a file of the maps folder (with the stat figures the folder rescan compares),
@@ -48,9 +50,13 @@ typedef struct ap_map_version {
     atomic_uint refs;    /* the registry's one while current, plus one per holder (ap_registry_acquire) */
     uint64_t version;    /* map_version: 1 for an id's first version, +1 per change of that id */
     ap_map_kind kind;
-    ap_map *map;         /* AP_MAP_KIND_GRID: owned, freed with the version */
+    ap_map *map;         /* AP_MAP_KIND_GRID: owned, freed with the version; NULL otherwise */
+    ap_circle_map circles; /* AP_MAP_KIND_CIRCLES: id and world (owned, freed with the version) */
     ap_map_source src;
 } ap_map_version;
+
+/* The id of a version, whatever its kind. */
+const char *ap_map_version_id(const ap_map_version *v);
 
 /* An id the registry has seen: its current version (NULL after a delete: the slot keeps the id's version
  * counter, so a map deleted and added again continues its numbering). */
@@ -75,7 +81,8 @@ typedef struct ap_registry {
 int ap_registry_init(ap_registry *r);
 
 /* Initialise r and load every "*.map" file of dir, in name order, with ap_map_load and the load options
- * opts (NULL = defaults: limits and uniform-cost maps), each as version 1 of its id. A file that fails to
+ * opts (NULL = defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps,
+ * ap_circle_map_load; an id a grid map already has is a duplicate), each as version 1 of its id. A file that fails to
  * load is reported on errf (NULL = stderr) as "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a
  * duplicate id is reported the same way and skipped (the first, in name order, wins), and so is an id
  * ending in ".svg" or ".png" ("x.svg.map": GET /v1/maps/x.svg is the picture of map "x", so such a map could
@@ -103,6 +110,12 @@ void ap_map_version_release(ap_map_version *v);
  * AP_E_NOMEM. Any thread. */
 int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced);
 
+/* Publish a circle map c (its world owned by the registry from now on, also on failure) as the next version
+ * of c.id, as ap_registry_publish (the workspace capacity does not apply: the any-angle search sizes its own
+ * graph). */
+int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
+                                bool *replaced);
+
 /* Remove id's current version (released as by a replacement). Returns AP_OK or AP_E_UNKNOWN_MAP. Any
  * thread. */
 int ap_registry_remove(ap_registry *r, const char *id);
@@ -126,8 +139,8 @@ typedef struct ap_rescan_counts {
     int added, replaced, removed, unchanged, errors;
 } ap_rescan_counts;
 
-/* Bring r in line with the maps folder dir (SIGHUP): a "*.map" file whose id has no current version is
- * added; one whose id's current version came from a file with another size, mtime or inode, or from a
+/* Bring r in line with the maps folder dir (SIGHUP): a "*.map" or "*.circles.json" file whose id has no
+ * current version is added (a circle map whose id is a grid's is a duplicate: skipped); one whose id's current version came from a file with another size, mtime or inode, or from a
  * client (PUT/PATCH), is loaded and replaces it; an unchanged file is left alone; a current version that
  * came from a file of dir which is gone is removed. Versions made by clients whose id has no file are kept.
  * Files are parsed and their tables built on the calling thread with no lock held. A file that fails to

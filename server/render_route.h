@@ -14,7 +14,8 @@
  * the picture (image/svg+xml or image/png) on AP_OK, else an error body (application/json): a view outside
  * the map (AP_E_INVALID_REQUEST, field "view.x1" / "view.y1"), a picture over o->max_bytes
  * (AP_E_ANSWER_TOO_LARGE, 413), AP_E_NOMEM / AP_E_INTERNAL. Returns the status the body answers.
- * Thread-safe; runs on the calling (HTTP) thread: about a millisecond per 100,000 cells of the view. */
+ * Thread-safe; about a millisecond per 100,000 cells of the view, so the server calls it on a pool thread
+ * (a lanes task, server/lanes.h), never on the HTTP thread. */
 int ap_render_route_draw(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, char **out,
                          size_t *out_len, const char **ctype);
 

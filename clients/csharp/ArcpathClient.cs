@@ -27,11 +27,16 @@ namespace Arcpath
         public Pose(double x, double y, double? heading = null) { X = x; Y = y; Heading = heading; }
     }
 
-    /// <summary>The unit: disc radius and turning radius in tiles; members left null take the server's defaults.</summary>
+    /// <summary>The unit: a configured kind, disc radius or square size, the terrains it may enter
+    /// (ground, swamp, water, trees), turning radius in tiles; members left null take the kind's, else the
+    /// server's defaults.</summary>
     [DataContract]
     public sealed class Unit
     {
+        [DataMember(Name = "kind", EmitDefaultValue = false)] public string Kind;
         [DataMember(Name = "radius", EmitDefaultValue = false)] public double? Radius;
+        [DataMember(Name = "size", EmitDefaultValue = false)] public int? Size;
+        [DataMember(Name = "capability", EmitDefaultValue = false)] public string[] Capability;
         [DataMember(Name = "turning_radius", EmitDefaultValue = false)] public double? TurningRadius;
         [DataMember(Name = "reverse", EmitDefaultValue = false)] public bool? Reverse;
     }

@@ -7,7 +7,8 @@ export interface PathRequest {
   map: string;
   start: Pose;
   goal: Pose;
-  unit?: { radius?: number; turning_radius?: number; reverse?: boolean; reverse_penalty?: number; art_directions?: 8 | 16 };
+  unit?: { kind?: string; radius?: number; size?: number; capability?: ('ground' | 'swamp' | 'water' | 'trees')[];
+          turning_radius?: number; reverse?: boolean; reverse_penalty?: number; art_directions?: 8 | 16 };
   search?: { algorithm?: string; connectivity?: 4 | 8; smoothing?: 'none' | 'los'; headings?: 8 | 16; turn_penalty?: number };
   deadline_ms?: number;
   samples?: { step: number };

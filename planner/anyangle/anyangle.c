@@ -45,6 +45,12 @@ struct ap_aa_query {
     uint64_t culled;     /* crossing-edge culls in this run */
     ap_workspace ws;
     bool ws_ready;
+    ap_domain dom;       /* the search's domain (the search keeps a pointer to it) */
+    ap_search s;         /* the run in progress (ap_aa_begin / ap_aa_run) */
+    bool running;
+    uint64_t deadline_ns;
+    const atomic_int *cancel;
+    uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
     ap_segment *segs;
     size_t segs_cap;
     aa_self self;
@@ -357,10 +363,30 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
     return AP_OK;
 }
 
-int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
-               ap_aa_result *out)
+/* Start a fresh run of the search on q's workspace (begin_run + ap_search_begin). */
+static int start_run(ap_aa_query *q)
+{
+    begin_run(q);
+    q->dom = (ap_domain){.ctx = &q->self, .node_count = q->cap, .max_succ = (int)(2 * q->n + 4),
+                         .successors = aa_successors, .heuristic = aa_heuristic};
+    if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
+        return AP_E_INTERNAL;
+    q->s.cancel = q->cancel;
+    return AP_IN_PROGRESS;
+}
+
+void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel)
+{
+    q->cancel = cancel;
+    if (q->running)
+        q->s.cancel = cancel;
+}
+
+int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
+                ap_aa_result *out)
 {
     memset(out, 0, sizeof *out);
+    q->running = false;
     const ap_aa_space *sp = &q->g->space;
     if (!isfinite(sx) || !isfinite(sy) || !isfinite(gx) || !isfinite(gy))
         return out->status = AP_E_INVALID_REQUEST;
@@ -374,40 +400,61 @@ int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint6
     q->sy = sy;
     q->gx = gx;
     q->gy = gy;
-    const ap_domain dom = {.ctx = &q->self, .node_count = 0, .max_succ = (int)(2 * q->n + 4),
-                           .successors = aa_successors, .heuristic = aa_heuristic};
+    q->deadline_ns = deadline_ns;
+    q->expanded_before = 0;
+    int st = start_run(q);
+    q->running = st == AP_IN_PROGRESS;
+    return out->status = st;
+}
+
+int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
+{
+    if (!q->running)
+        return out->status;
     for (;;) {
-        begin_run(q);
-        ap_domain d = dom;
-        d.node_count = q->cap;
-        ap_search s;
-        if (ap_search_begin(&s, &q->ws, &d, 0, 1, deadline_ns) != AP_OK)
-            return out->status = AP_E_INTERNAL;
-        int st = ap_search_run(&s, 0);
-        if (q->nomem)
+        int st = ap_search_run(&q->s, max_expansions);
+        out->expanded = q->expanded_before + q->s.expanded;
+        out->generated = q->s.generated;
+        out->nodes = q->n_nodes;
+        out->crossings_culled = q->culled;
+        if (q->nomem) {
+            q->running = false;
             return out->status = AP_E_NOMEM;
+        }
         if (q->overflow) {
-            if (q->cap >= AP_AA_NODES_MAX)
-                return out->status = AP_E_NOMEM;
-            if (set_capacity(q, q->cap * 4) != AP_OK) {
+            /* The node table ran out: a larger one and the search again from the start (its expansions
+             * so far stay counted). */
+            q->expanded_before += q->s.expanded;
+            if (q->cap >= AP_AA_NODES_MAX || set_capacity(q, q->cap * 4) != AP_OK) {
                 set_capacity(q, AP_AA_NODES_START);
+                q->running = false;
                 return out->status = AP_E_NOMEM;
+            }
+            if ((st = start_run(q)) != AP_IN_PROGRESS) {
+                q->running = false;
+                return out->status = st;
             }
             continue;
         }
-        out->expanded = s.expanded;
-        out->generated = s.generated;
-        out->nodes = q->n_nodes;
-        out->crossings_culled = q->culled;
+        if (st == AP_IN_PROGRESS)
+            return out->status = st;
+        q->running = false;
         if (st != AP_OK)
             return out->status = st;
-        size_t m = ap_search_path(&s, NULL, 0);
+        size_t m = ap_search_path(&q->s, NULL, 0);
         uint32_t *ids = malloc(m * sizeof *ids);
         if (ids == NULL)
             return out->status = AP_E_NOMEM;
-        ap_search_path(&s, ids, m);
+        ap_search_path(&q->s, ids, m);
         int b = build_path(q, ids, m, out);
         free(ids);
         return out->status = b;
     }
+}
+
+int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
+               ap_aa_result *out)
+{
+    int st = ap_aa_begin(q, sx, sy, gx, gy, deadline_ns, out);
+    return st == AP_IN_PROGRESS ? ap_aa_run(q, 0, out) : st;
 }

@@ -41,6 +41,7 @@
 #ifndef AP_ANYANGLE_H
 #define AP_ANYANGLE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,8 +76,23 @@ int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out);
 void ap_aa_query_free(ap_aa_query *q);
 
 /* The shortest path from (sx, sy) to (gx, gy) (tiles) in q's graph; deadline_ns: CLOCK_MONOTONIC ns
- * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status. */
+ * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status.
+ * ap_aa_begin then ap_aa_run(q, 0, out). */
 int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
                ap_aa_result *out);
+
+/* The same search in slices (Pinter, "Path Failure and Timeslicing", as the grid plans run): ap_aa_begin
+ * checks the ends and starts the search (out->status AP_IN_PROGRESS, or at once AP_OK for start == goal,
+ * AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED, AP_E_INVALID_REQUEST). ap_aa_run then expands at most
+ * max_expansions nodes (0 = to the end) and returns AP_IN_PROGRESS (call again) or the final status, with
+ * out filled as ap_aa_find fills it; out->expanded counts every run of this search (a run outgrowing the
+ * node table restarts with four times the ids). out must be the same object across the calls. */
+int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
+                ap_aa_result *out);
+
+/* A cancel flag (NULL = none) the search polls with the deadline (search.h: a set flag ends it as
+ * AP_TIMEOUT); kept for later searches of q. Thread: q's owner. */
+void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel);
+int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);
 
 #endif

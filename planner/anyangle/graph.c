@@ -18,6 +18,8 @@ typedef struct space_ctx {
     const ap_circle_world *cw; /* circle world, or NULL */
     const ap_map *m;           /* grid map, or NULL */
     double r;                  /* circle world: r_u; grid: r_u - AP_AA_GRID_TOL (r_u > 0) */
+    double r_cw;               /* a grid with extra circles (ap_aa_graph_grid_circles): r_u for cw */
+    bool disc;                 /* a grid with extra circles: r_u > 0 */
 } space_ctx;
 
 static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, double by)
@@ -54,6 +56,22 @@ static bool point_line_ok(const void *ctx, double ax, double ay, double bx, doub
 static bool point_arc_ok(const void *ctx, const ap_segment *s)
 {
     return false;
+}
+
+/* A grid with extra circles: both worlds' tests. The grid part of an arc for a point unit is collide.c's
+ * strict test at radius 0 (an arc round an extra circle may not touch a blocked square: conservative, the
+ * point rule has no arc form). */
+static bool both_line_ok(const void *ctx, double ax, double ay, double bx, double by)
+{
+    const space_ctx *c = ctx;
+    bool grid = c->disc ? ap_line_clear(c->m, ax, ay, bx, by, c->r) : ap_aa_grid_point_line_ok(c->m, ax, ay, bx, by);
+    return grid && ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r_cw, -AP_CIRCLES_EPS);
+}
+
+static bool both_arc_ok(const void *ctx, const ap_segment *s)
+{
+    const space_ctx *c = ctx;
+    return ap_segment_clear(c->m, s, c->r) && ap_circle_world_segment_tol(c->cw, s, c->r_cw, -AP_CIRCLES_EPS);
 }
 
 /* A graph with room for n circles and its space context. */
@@ -123,15 +141,16 @@ static unsigned vertex_mask(const ap_map *m, int32_t c, int32_t k)
            (unsigned)blocked(m, c - 1, k) << 2 | (unsigned)blocked(m, c, k) << 3;
 }
 
-int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
+/* The grid graph with room for `extra` more circles after the corners (their quad is AP_AA_QUAD_NONE). */
+static int grid_graph(const ap_map *m, double r_u, size_t extra, ap_aa_graph **out)
 {
     *out = NULL;
     if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e3 || (r_u > 0.0 && r_u < AP_AA_GRID_MIN_RADIUS))
         return AP_E_INVALID_REQUEST;
     size_t n = 0;
     for (int pass = 0; pass < 2; pass++) {
-        ap_aa_graph *g = pass == 1 ? graph_new(n) : NULL;
-        if (g != NULL && (g->quad = malloc(n > 0 ? n : 1)) == NULL) {
+        ap_aa_graph *g = pass == 1 ? graph_new(n + extra) : NULL;
+        if (g != NULL && (g->quad = malloc(n + extra > 0 ? n + extra : 1)) == NULL) {
             ap_aa_graph_free(g);
             g = NULL;
         }
@@ -166,9 +185,44 @@ int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
         g->unit_radius = r_u;
         *out = g;
     }
+    return AP_OK;
+}
+
+int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out)
+{
+    return grid_graph(m, r_u, 0, out);
+}
+
+int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out)
+{
+    int st = grid_graph(m, r_u, 0, out);
     /* Without the eager table the graph still works (lazily), so a failed build is not an error. */
-    if ((*out)->n <= AP_AA_EAGER_AUTO_MAX)
+    if (st == AP_OK && (*out)->n <= AP_AA_EAGER_AUTO_MAX)
         ap_aa_graph_precompute(*out);
+    return st;
+}
+
+int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out)
+{
+    const size_t extra = ap_circle_world_count(cw);
+    int st = grid_graph(m, r_u, extra, out);
+    if (st != AP_OK)
+        return st;
+    ap_aa_graph *g = *out;
+    const ap_circle *c = ap_circle_world_circles(cw);
+    for (size_t k = 0; k < extra; k++) {
+        g->x[g->n + k] = c[k].x;
+        g->y[g->n + k] = c[k].y;
+        g->R[g->n + k] = c[k].r + r_u;
+        g->quad[g->n + k] = AP_AA_QUAD_NONE;
+    }
+    g->n += extra;
+    space_ctx *sc = g->owned;
+    sc->cw = cw;
+    sc->r_cw = r_u;
+    sc->disc = r_u > 0.0;
+    g->space.line_ok = both_line_ok;
+    g->space.arc_ok = both_arc_ok;
     return AP_OK;
 }
 
@@ -188,7 +242,7 @@ bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, do
 
 bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s)
 {
-    if (k >= g->n || g->quad == NULL)
+    if (k >= g->n || g->quad == NULL || g->quad[k] == AP_AA_QUAD_NONE)
         return true;
     const uint8_t b = g->quad[k];
     const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;

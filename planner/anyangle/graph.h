@@ -45,6 +45,9 @@
  * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
 #define AP_AA_EAGER_AUTO_MAX 4096
 
+/* quad[k] of a hug circle that is no grid corner (no corner rules apply to it). */
+#define AP_AA_QUAD_NONE 0xffu
+
 /* Grid maps: the margin below r_u at which collide.c's strict tests are run, and the least r_u > 0. */
 #define AP_AA_GRID_TOL 1e-7
 #define AP_AA_GRID_MIN_RADIUS 1e-5
@@ -78,7 +81,7 @@ typedef struct ap_aa_graph {
      * facing away from that cell, and at a radius-0 corner only along lines that do not enter the cell's
      * quadrant on either side of the corner (tangent lines), turning toward the cell (anyangle.c uses both
      * to skip lines before their line-of-sight test). */
-    uint8_t *quad;
+    uint8_t *quad;        /* AP_AA_QUAD_NONE for a circle that is not a corner (ap_aa_graph_grid_circles) */
     void *owned;          /* per-kind context held by space.ctx when the graph owns it, else NULL */
     /* The eager part (ap_aa_graph_precompute), or NULL: the departures of circle k with sense s toward the
      * other hug circles are deps[dep_start[2k + (s > 0)] .. dep_start[2k + (s > 0) + 1]). */
@@ -97,6 +100,19 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
  * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
  * table's O(corners^2) line-of-sight tests. */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
+
+/* ap_aa_graph_grid without the eager table (every departure computed per query, Red Blob's lazy
+ * neighbours()): what a query builds for itself when no shared graph fits it (a unit radius > 0). Cost
+ * O(cells). Same returns. */
+int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
+
+/* A grid map m with extra circular obstacles cw (both borrowed; cw's bounds should be m's): the hug circles
+ * are m's convex corners (as ap_aa_graph_grid_lazy) followed by cw's circles grown by r_u; a line or arc is
+ * usable when both worlds' tests pass (grid: as above; circles: as ap_aa_graph_circles). For a point unit
+ * an arc round an extra circle is checked against the grid by collide.c's strict rule at radius 0 (it may
+ * not touch a blocked square: the point rule has no arc form, so such an answer may be slightly longer than
+ * the closure's infimum). Lazy. Returns as ap_aa_graph_grid. Used for per-request obstacles. */
+int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
  * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight

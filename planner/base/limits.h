@@ -13,6 +13,10 @@
  * swept-disc checks and the hit-check tables (profile.h) stay a few cells wide. */
 #define AP_MAX_UNIT_RADIUS 16.0
 
+/* A square unit's side: unit.size k in [1, AP_MAX_UNIT_SIZE] cells (Harabor's true clearance, stored up to
+ * 255 per cell; world/clearance.h). */
+#define AP_MAX_UNIT_SIZE 64
+
 /* Minimum turning radius in [0, AP_MAX_TURNING_RADIUS] tiles (unit.turning_radius; > 0 for unit profiles and
  * the legal-turn searches). Bounded by the directional lattice: an edge's arc must fit the profile's window. */
 #define AP_MAX_TURNING_RADIUS 64.0
@@ -43,5 +47,12 @@
  * line headings (multiples of 2 pi / N). */
 #define AP_ART_COARSE 8
 #define AP_ART_FINE 16
+
+/* Per-request obstacles ("obstacles", plan.h q->obstacles): at most AP_MAX_OBSTACLES circles, each with a
+ * finite centre within AP_MAX_OBSTACLE_COORD tiles of the origin on both axes and a radius in
+ * (0, AP_MAX_OBSTACLE_RADIUS]. */
+#define AP_MAX_OBSTACLES 256
+#define AP_MAX_OBSTACLE_COORD 1e6
+#define AP_MAX_OBSTACLE_RADIUS 1e4
 
 #endif

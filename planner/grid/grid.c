@@ -210,18 +210,75 @@ static int succ_sized(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
+/* Sized units on a map (or capability view) with terrain costs: succ_sized's moves at succ8w's costs, on
+ * the generic loop. */
+static int succ_sized_w(const void *ctx, uint32_t u, ap_succ *out)
+{
+    return succ_weighted(ctx, u, out, succ_sized);
+}
+
 int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
                               const ap_clearance_table *t, double r)
 {
-    if (t == NULL || m == NULL || m->weighted)
+    if (t == NULL || m == NULL)
         return AP_E_INTERNAL;
     int st = ap_grid_domain_init(gd, dom, m, connectivity, goal);
     if (st != AP_OK)
         return st;
     gd->clear = t;
     gd->radius = r;
-    dom->successors = succ_sized;
-    dom->run = connectivity == 8 ? sized8_run : NULL; /* grid8_run inlines the point unit's moves */
+    dom->successors = m->weighted ? succ_sized_w : succ_sized;
+    /* grid8_run inlines the point unit's moves; sized8_run knows only unit and sqrt 2 steps */
+    dom->run = connectivity == 8 && !m->weighted ? sized8_run : NULL;
+    return AP_OK;
+}
+
+/* Square units (ap_grid_domain_init_square): nodes are footprint anchors (top-left cells). An orthogonal
+ * move needs the target's true clearance >= k; a diagonal move also needs both orthogonal neighbours' —
+ * Moving AI's no-corner-cutting rule applied to the footprint: the four k x k blocks together are the
+ * (k + 1) x (k + 1) block the footprint sweeps. The source's clearance is >= k (it was reached legally). */
+static int succ_square(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_grid_domain *gd = ctx;
+    const uint8_t *sq = gd->clear->square;
+    const unsigned k = gd->size;
+    const uint32_t S = gd->stride;
+    const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;
+    const int pn = sq[n] >= k, ps = sq[so] >= k, pw = sq[w] >= k, pe = sq[e] >= k;
+    int c = 0;
+    if (pn)
+        out[c++] = (ap_succ){n, 1.0};
+    if (ps)
+        out[c++] = (ap_succ){so, 1.0};
+    if (pw)
+        out[c++] = (ap_succ){w, 1.0};
+    if (pe)
+        out[c++] = (ap_succ){e, 1.0};
+    if (gd->connectivity == 4)
+        return c;
+    if (pn && pw && sq[n - 1] >= k)
+        out[c++] = (ap_succ){n - 1, M_SQRT2};
+    if (pn && pe && sq[n + 1] >= k)
+        out[c++] = (ap_succ){n + 1, M_SQRT2};
+    if (ps && pw && sq[so - 1] >= k)
+        out[c++] = (ap_succ){so - 1, M_SQRT2};
+    if (ps && pe && sq[so + 1] >= k)
+        out[c++] = (ap_succ){so + 1, M_SQRT2};
+    return c;
+}
+
+int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
+                               const ap_clearance_table *t, int k)
+{
+    if (t == NULL || m == NULL || m->weighted || k < 1 || k > 255)
+        return AP_E_INTERNAL;
+    int st = ap_grid_domain_init(gd, dom, m, connectivity, goal);
+    if (st != AP_OK)
+        return st;
+    gd->clear = t;
+    gd->size = k;
+    dom->successors = succ_square;
+    dom->run = NULL;
     return AP_OK;
 }
 
@@ -241,6 +298,7 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     gd->goal_y = (int32_t)gd->goal_py - 1;
     gd->clear = NULL;
     gd->radius = 0.0;
+    gd->size = 0;
     /* The whole domain is written, so a domain struct reused from another kind keeps no stale hook. */
     *dom = (ap_domain){.ctx = gd, .node_count = ap_map_node_count(m), .max_succ = connectivity};
     if (m->weighted) {

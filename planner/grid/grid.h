@@ -28,6 +28,8 @@ typedef struct ap_grid_domain {
      * unit's disc radius (tiles); NULL / 0 for point units. */
     const struct ap_clearance_table *clear;
     double radius;
+    /* Square units (ap_grid_domain_init_square): the side k in cells; 0 otherwise. */
+    unsigned size;
 } ap_grid_domain;
 
 /* Fill dom with the grid domain over map m (borrowed, must outlive the search) for the given connectivity
@@ -49,11 +51,24 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
  * table's capability (r below the move's clearance in t, exact distances to blocked squares rounded down
  * to 1/256 tile, so a unit within 1/256 tile of a gap's exact clearance is kept out of it). Same costs and
  * heuristic as ap_grid_domain_init; 8-connected, its own copy of the loop (dom->run: the same moves in the
- * same order as the generic loop over dom->successors, inlined, bucketed open list). t must be the table of a capability
- * whose cells are the map's passable ones (ap_capability_is_map_pass). An exhausted search proves the goal
- * unreachable for that disc. Returns as ap_grid_domain_init; AP_E_INTERNAL for a NULL t. */
+ * same order as the generic loop over dom->successors, inlined, bucketed open list; on a map with terrain
+ * costs the generic loop with ap_map_move_cost's costs). t must be the table of m's capability (map.h
+ * ap_map.capability: its cells are m's passable ones). An exhausted search proves the goal unreachable for
+ * that disc. Returns as ap_grid_domain_init; AP_E_INTERNAL for a NULL t. */
 int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
                               const struct ap_clearance_table *t, double r);
+
+/* The grid domain for a square unit of k x k cells (k in 1 .. 255) — Harabor's Annotated A* with true
+ * clearance ("Clearance-based Pathfinding", reference 004: a tile is traversable when its terrain is in the
+ * unit's capability and its clearance is at least the unit's size). Nodes are footprint anchors, the
+ * top-left cell of the footprint (padded index); `goal` is the goal's anchor. A move to an anchor is legal
+ * when its true clearance in t (t->square) is >= k; a diagonal move also needs both orthogonal neighbours'
+ * (no corner cutting for the footprint: together they are the (k + 1) x (k + 1) block the square sweeps).
+ * Costs and heuristic as ap_grid_domain_init on a uniform map, which m must be (AP_E_INTERNAL otherwise, or
+ * for a NULL t or k out of range); the generic loop. t must be the table of m's capability. An exhausted
+ * search proves the goal unreachable for the square. Thread-safe: writes only gd and dom. */
+int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
+                               const struct ap_clearance_table *t, int k);
 
 /* Octile distance between cells: max(dx,dy) + (sqrt(2)-1) * min(dx,dy), tiles. */
 double ap_octile(int32_t dx, int32_t dy);

@@ -12,41 +12,56 @@
 #include "../grid/jps.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
+#include "../world/view.h"
 #include "plan_kind.h"
 
-/* The clearance table a sized unit's grid search reads, or NULL when the unit is small enough for the
- * plain grid (AP_GRID_SIZED_MIN_RADIUS) or the map's passable cells are not the default capability's (a
- * weighted map that opened trees or water: capabilities per unit come later, issue "units of every size"). */
+/* The map the query plans on (its capability's view), or q->map when it has none (validation refuses). */
+static const ap_map *qmap(const ap_query *q)
+{
+    const ap_map *m = ap_query_map(q);
+    return m != NULL ? m : q->map;
+}
+
+/* The clearance table a sized disc unit's grid search reads (its capability's: the map's or view's own,
+ * map.h ap_map.capability), or NULL when the unit is small enough for the plain grid
+ * (AP_GRID_SIZED_MIN_RADIUS), is a square, or the table could not be built. */
 static const ap_clearance_table *sized_table(const ap_query *q)
 {
-    if (!(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS) || q->map->weighted || !q->map->pass_is_default_capability)
+    if (q->unit_size > 0 || !(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS))
         return NULL;
-    return ap_clearance_of(q->map, AP_CAP_DEFAULT);
+    const ap_map *m = qmap(q);
+    return ap_clearance_of(m, m->capability);
 }
 
 bool ap_query_is_sized(const ap_query *q)
 {
-    return q->map != NULL && sized_table(q) != NULL;
+    return q->map != NULL && (q->unit_size > 1 || sized_table(q) != NULL);
 }
 
-/* A*: Annotated A* for a unit whose disc does not fit every legal move, plain A* otherwise. */
+/* A*: Annotated A* for a square unit of size >= 2 (true clearance) or a disc that does not fit every legal
+ * move (exact disc clearance), plain A* otherwise (a 1 x 1 square moves exactly as a point does). */
 static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
+    const ap_map *m = qmap(q);
+    if (q->unit_size > 1)
+        return ap_grid_domain_init_square(&ctx->grid, dom, m, q->connectivity, goal, ap_clearance_of(m, m->capability),
+                                          q->unit_size);
     const ap_clearance_table *t = sized_table(q);
     if (t != NULL)
-        return ap_grid_domain_init_sized(&ctx->grid, dom, q->map, q->connectivity, goal, t, q->unit_radius);
-    return ap_grid_domain_init(&ctx->grid, dom, q->map, q->connectivity, goal);
+        return ap_grid_domain_init_sized(&ctx->grid, dom, m, q->connectivity, goal, t, q->unit_radius);
+    return ap_grid_domain_init(&ctx->grid, dom, m, q->connectivity, goal);
 }
 
 static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
-    return ap_jps_domain_init(&ctx->jps, dom, q->map, NULL, goal);
+    return ap_jps_domain_init(&ctx->jps, dom, qmap(q), NULL, goal);
 }
 
-/* Without a table (a map too large for int16 distances) jps_plus runs online JPS. */
+/* Without a table (a map too large for int16 distances, or a capability view: JPS+ tables are the loaded
+ * map's passability) jps_plus runs online JPS. */
 static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
-    return ap_jps_domain_init(&ctx->jps, dom, q->map, ap_jps_table_of(q->map), goal);
+    return ap_jps_domain_init(&ctx->jps, dom, qmap(q), ap_jps_table_of(qmap(q)), goal);
 }
 
 static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
@@ -70,6 +85,8 @@ const ap_algorithm_row ap_algorithms[] = {
     {.name = "directional24", .id = AP_ALG_DIRECTIONAL24, .needs = TURN_NEEDS, .kind = TURNS, .variant = 24},
     {.name = "directional48", .id = AP_ALG_DIRECTIONAL48, .needs = TURN_NEEDS, .kind = TURNS, .variant = 48},
     {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
+    {.name = "any_angle", .id = AP_ALG_ANY_ANGLE, .needs = AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM,
+     .kind = &ap_plan_kind_anyangle},
 };
 const size_t ap_algorithm_count = sizeof ap_algorithms / sizeof ap_algorithms[0];
 
@@ -95,17 +112,28 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
  * searches charge curve length only). */
 static bool auto_turns(const ap_query *q)
 {
-    return q->turning_radius > 0.0 && !q->map->weighted;
+    return q->turning_radius > 0.0 && q->map != NULL && !qmap(q)->weighted;
+}
+
+/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells). */
+static bool auto_anyangle(const ap_query *q)
+{
+    return q->circles != NULL || q->n_obstacles > 0;
 }
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 {
-    return ap_algorithm_row_of(q->connectivity == 8 && !q->map->weighted && !ap_query_is_sized(q) ? AP_ALG_JPS_PLUS
+    return ap_algorithm_row_of(q->connectivity == 8 && !qmap(q)->weighted && !ap_query_is_sized(q) ? AP_ALG_JPS_PLUS
                                                                                                 : AP_ALG_ASTAR);
 }
 
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
+    if (auto_anyangle(&p->q)) {
+        p->row = row = ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
+        p->kind = row->kind;
+        return p->kind->begin(p, row, ws);
+    }
     if (!auto_turns(&p->q))
         p->row = row = auto_grid_row(&p->q);
     p->kind = auto_turns(&p->q) ? TURNS : row->kind;
@@ -113,15 +141,17 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 }
 
 /* auto hands every plan to another kind in begin, so only begin is ever called through this table. */
-const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false, false, false};
+const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false, false, false, false};
 
 const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
 {
     const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
-    if (row == NULL || q->map == NULL)
+    if (row == NULL || (q->map == NULL && q->circles == NULL))
         return NULL;
     if (row->kind != &ap_plan_kind_auto)
         return row->kind;
+    if (auto_anyangle(q))
+        return &ap_plan_kind_anyangle;
     return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
 }
 

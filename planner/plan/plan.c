@@ -33,6 +33,7 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
     if (row == NULL)
         row = ap_algorithm_row_of(q->algorithm); /* validated: it exists */
     p->q = *q;
+    p->q.map = ap_query_map(q); /* the map as the unit's capability sees it (validated: it exists) */
     /* Headings are wrapped once here, by the true 2pi (ap_angle_wrap), so every kind sees [-pi, pi): a raw
      * 1e16 drew a straight line where an arc belonged, and a goal heading of 1e308 ended at heading 0. */
     if (p->q.has_sheading)
@@ -40,11 +41,19 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
     if (p->q.has_gheading)
         p->q.gheading = ap_angle_wrap(p->q.gheading);
     p->deadline_ns = deadline_ns;
-    const ap_map *m = q->map;
-    p->start_node = ap_map_index(m, (int32_t)q->sx, (int32_t)q->sy);
-    p->goal_node = ap_map_index(m, (int32_t)q->gx, (int32_t)q->gy);
-    /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. */
-    if (m->region[p->start_node] != m->region[p->goal_node]) {
+    const ap_map *m = p->q.map;
+    /* A circle world has no cells and no region table (circles.h: its regions prove nothing). */
+    if (m != NULL) {
+        int32_t cx, cy;
+        ap_query_cell(q, q->sx, q->sy, &cx, &cy);
+        p->start_node = ap_map_index(m, cx, cy);
+        ap_query_cell(q, q->gx, q->gy, &cx, &cy);
+        p->goal_node = ap_map_index(m, cx, cy);
+    }
+    /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. The
+     * capability's regions (view.h); for a square unit its anchors' (anchors joined by the square's moves
+     * are joined by a point's). */
+    if (m != NULL && m->region[p->start_node] != m->region[p->goal_node]) {
         p->region_pruned = true;
         return p->state = AP_NO_PATH;
     }
@@ -121,8 +130,9 @@ static int make_art(ap_result *r, const ap_query *q)
     size_t nas;
     bool aclear;
     ap_world world;
-    ap_map_world(q->map, &world);
-    int st = ap_art_convert(&world, q->unit_radius, q->art_directions, r->segments, r->n_segments, &as, &nas,
+    double rad;
+    ap_plan_world(q, false, &world, &rad);
+    int st = ap_art_convert(&world, rad, q->art_directions, r->segments, r->n_segments, &as, &nas,
                             &aclear);
     if (st != AP_OK)
         return st;

@@ -13,6 +13,7 @@
 
 #include "../grid/grid.h"
 #include "../grid/jps.h"
+#include "../world/circles.h"
 #include "../world/map.h"
 #include "../base/path.h"
 #include "../search/search.h"
@@ -31,6 +32,7 @@ typedef enum ap_algorithm {
     AP_ALG_DIRECTIONAL48, /* "directional48" */
     AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
     AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
+    AP_ALG_ANY_ANGLE,     /* "any_angle": the exact Euclidean shortest path (anyangle.h, plan_anyangle.c) */
     AP_ALG_COUNT
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
@@ -41,12 +43,23 @@ struct ap_algorithm_row;   /* algorithms.h */
 
 /* A validated query. Positions in tiles (map coordinates), headings in radians, lengths in tiles. */
 typedef struct ap_query {
-    const ap_map *map;       /* borrowed; must outlive the plan */
+    const ap_map *map;       /* borrowed; must outlive the plan; NULL when the world is `circles` */
+    const ap_circle_world *circles; /* a circle map (circles.h), borrowed, instead of map; else NULL. Only
+                              * plan kinds that serve circle worlds accept it (any_angle, auto) */
+    const ap_circle *obstacles; /* n_obstacles extra circles (borrowed) added to the world for this query
+                              * only (each finite, r > 0; at most AP_MAX_OBSTACLES); kinds that serve them
+                              * only (any_angle, auto) */
+    size_t n_obstacles;
     double sx, sy;           /* start position */
     double sheading;         /* start heading if has_sheading */
     bool has_sheading;       /* without it the unit starts facing its first waypoint */
     double gx, gy;           /* goal position */
     double unit_radius;      /* >= 0, tiles: the disc used for smoothing and the clearance verdict */
+    uint8_t capability;      /* terrains the unit may enter (capability.h bit set, 1 .. 15); 0 = the map's
+                              * own passability and terrain costs. The plan runs on the capability's view
+                              * of the map (view.h, ap_query_map) */
+    int unit_size;           /* 0, or k >= 1: a square k x k unit (Harabor's true clearance) instead of a
+                              * disc; positions are the footprint's centre (ap_query_cell) */
     double turning_radius;   /* >= 0, tiles: 0 = turns on the spot (no arcs) */
     ap_algorithm algorithm;  /* AP_ALG_ASTAR by default on the wire */
     int connectivity;        /* 4 or 8 */
@@ -161,6 +174,16 @@ typedef struct ap_query_error {
  * 8 and a uniform-cost map (field search.algorithm). row: the algorithm to judge against; NULL = the table's
  * row for q->algorithm. Fills *e (NULL allowed) and returns AP_OK or the status. Pure; thread-safe. */
 int ap_query_validate(const ap_query *q, const struct ap_algorithm_row *row, ap_query_error *e);
+
+/* The map q plans on: q->map as q->capability sees it (world/view.h ap_map_view), or NULL when the map has
+ * no tables for that capability. Pure; thread-safe. */
+const ap_map *ap_query_map(const ap_query *q);
+
+/* The search cell of a position: the cell under (x, y) for a disc unit; for a square unit of size k the
+ * top-left cell of the k x k footprint centred nearest (x, y): floor(x - (k - 1) / 2), likewise y (the
+ * footprint's anchor, as Harabor's true clearance counts it). Path waypoints are footprint centres: anchor
+ * + k / 2. Pure. */
+void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy);
 
 /* ap_query_validate(q, NULL, ...) for callers that need only the field: sets *field (if non-NULL) to the
  * offending field name or NULL. Returns AP_OK or the status. */

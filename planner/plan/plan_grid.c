@@ -65,7 +65,6 @@ static int grid_cells(ap_plan *p, uint32_t **out, size_t *n)
 static int grid_finish(ap_plan *p, ap_result *r)
 {
     const ap_query *q = &p->q;
-    const ap_map *m = q->map;
     size_t n = 1;
     uint32_t *nodes = NULL;
     if (p->has_search) {
@@ -82,9 +81,10 @@ static int grid_finish(ap_plan *p, ap_result *r)
     if (q->smoothing == AP_SMOOTH_LOS) {
         /* On a weighted map a shortcut may only cross the cheapest terrain: a straight line over cells of
          * cost_min never costs more than the cells it replaces, whatever they were. */
-        ap_world cheap; /* the map itself when it is uniform (grid_world.h) */
-        ap_map_world_cheap(m, &cheap);
-        r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, q->unit_radius);
+        ap_world cheap; /* the map itself when it is uniform (grid_world.h); a square unit's world */
+        double rad;
+        ap_plan_world(q, true, &cheap, &rad);
+        r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, rad);
     }
 
     ap_segment *segs = malloc(2 * (r->n_waypoints - 1) * sizeof *segs);
@@ -97,4 +97,4 @@ static int grid_finish(ap_plan *p, ap_result *r)
 }
 
 const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, grid_finish, NULL,
-                                        true,   true,       false};
+                                        true,   true,       false,      false};

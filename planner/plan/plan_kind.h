@@ -45,6 +45,9 @@ typedef struct ap_plan_kind {
     /* Its search cost charges search.turn_penalty (its states have a heading); the validation refuses a
      * turn penalty for kinds without it rather than ignore it. */
     bool turn_penalty;
+    /* It plans on circle worlds (q->circles) and with per-query obstacles (q->obstacles); the validation
+     * refuses both for the other kinds. */
+    bool circle_worlds;
 } ap_plan_kind;
 
 /* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,
@@ -53,6 +56,10 @@ extern const ap_plan_kind ap_plan_kind_grid;
 
 /* Legal-turn searches (plan_dir.c): Directional8/24/48 and the hybrid pipeline with auto's escalation. */
 extern const ap_plan_kind ap_plan_kind_turns;
+
+/* Exact any-angle paths (plan_anyangle.c): the tangent visibility graph (anyangle.h) on grid maps and
+ * circle worlds, per-query obstacles included; lines and arcs. */
+extern const ap_plan_kind ap_plan_kind_anyangle;
 
 /* "auto" (algorithms.c): hands the plan to the turns kind for turning units on uniform-cost maps, else to
  * the grid kind with jps_plus (8-connected, uniform-cost) or astar. */

@@ -57,11 +57,12 @@ double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t
         return NULL;
     w[0][0] = q->sx;
     w[0][1] = q->sy;
+    const double off = q->unit_size > 0 ? 0.5 * q->unit_size : 0.5; /* cell or footprint centre */
     for (size_t i = 1; i + 1 < *nw; i++) {
         int32_t x, y;
         ap_map_coords(q->map, nodes[i], &x, &y);
-        w[i][0] = x + 0.5;
-        w[i][1] = y + 0.5;
+        w[i][0] = x + off;
+        w[i][1] = y + off;
     }
     w[*nw - 1][0] = q->gx;
     w[*nw - 1][1] = q->gy;
@@ -74,8 +75,26 @@ void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, siz
     r->n_segments = n;
     r->length = ap_path_length(segs, n);
     ap_world world;
-    ap_map_world(q->map, &world);
-    r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, q->unit_radius);
+    double rad;
+    ap_plan_world(q, false, &world, &rad);
+    r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, rad);
+}
+
+void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
+{
+    if (q->map == NULL) { /* a circle world */
+        ap_circle_world_view(q->circles, w);
+        *r = q->unit_radius;
+    } else if (q->unit_size > 0) {
+        ap_square_world(q->map, w);
+        *r = 0.5 * q->unit_size;
+    } else {
+        if (cheap)
+            ap_map_world_cheap(q->map, w);
+        else
+            ap_map_world(q->map, w);
+        *r = q->unit_radius;
+    }
 }
 
 /* Walks the segments once instead of calling ap_path_pose per sample, which would be quadratic on long

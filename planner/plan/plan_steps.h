@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../world/world.h"
 #include "plan.h"
+#include "../world/world.h"
 
 /* Begin search s on ws over dom from start to goal with the plan's deadline and cancel flag. Returns AP_OK
  * or the ap_search_begin status. */
@@ -35,14 +37,22 @@ int ap_plan_search_move(ap_plan *p, ap_workspace *ws);
 uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n);
 
 /* Waypoints of a grid path of n cells (padded ids): the exact start point, the centres of the cells in
- * between, the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
+ * between (for a square unit of size k the footprint centres, anchor + k / 2), the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
  * NULL when out of memory. */
 double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2];
 
 /* Give r the n segments (malloc'd; r owns them now), their total length, and the clearance verdict of the
- * query's world (ap_world_path_clear): the disc of radius q->unit_radius along every segment, or at the
- * start point when there is none. */
+ * query's world (ap_plan_world, ap_world_path_clear): the unit swept along every segment, or at the start
+ * point when there is none. */
 void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, size_t n);
+
+/* The world a query's unit is judged in (smoothing, the `clear` verdict, art), and the size to hand its
+ * tests in *r: a circle world (q->map NULL) its own view (ap_circle_world_view; per-query obstacles are not
+ * in it) with r = q->unit_radius; for a square unit (q->unit_size k > 0) the square world of q->map
+ * (grid_world.h ap_square_world) with r = k / 2; else the grid world of q->map (its cheap-terrain view when
+ * cheap, grid_world.h) with r = q->unit_radius. q->map is the capability's view in a plan. Writes only *w
+ * and *r. Pure. */
+void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r);
 
 /* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
  * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Returns AP_OK, AP_E_NOMEM, or AP_E_INVALID_REQUEST with

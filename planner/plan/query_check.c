@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../anyangle/graph.h"
 #include "../grid/grid.h"
+#include "../world/clearance.h"
+#include "../world/view.h"
 #include "algorithms.h"
 #include "fields.h"
 #include "plan_kind.h"
@@ -26,6 +29,9 @@ static const char *const field_name[] = {
     [AP_QF_TURN_PENALTY] = "search.turn_penalty",
     [AP_QF_HEADINGS] = "search.headings",
     [AP_QF_SAMPLE_STEP] = "samples.step",
+    [AP_QF_OBSTACLES] = "obstacles",
+    [AP_QF_CAPABILITY] = "unit.capability",
+    [AP_QF_SIZE] = "unit.size",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -50,27 +56,97 @@ static bool in_range(double v, double lo, double hi)
     return v >= lo && v <= hi;
 }
 
-static bool on_map(const ap_map *m, double x, double y)
+/* Inside [0, w) x [0, h) for a grid ([0, w] x [0, h] for a circle world: closed). */
+static bool on_world(double w, double h, bool closed, double x, double y)
 {
-    return isfinite(x) && isfinite(y) && x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height;
+    return isfinite(x) && isfinite(y) && x >= 0.0 && y >= 0.0 && (closed ? x <= w && y <= h : x < w && y < h);
+}
+
+const ap_map *ap_query_map(const ap_query *q)
+{
+    return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
+}
+
+void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy)
+{
+    const double off = q->unit_size > 1 ? 0.5 * (double)(q->unit_size - 1) : 0.0;
+    *cx = (int32_t)floor(x - off);
+    *cy = (int32_t)floor(y - off);
+}
+
+/* A square unit's start and goal: the footprint's anchor (ap_query_cell) on the map with its whole k x k
+ * block inside the capability (true clearance >= k). */
+static int check_square_points(const ap_query *q, ap_query_error *e)
+{
+    const ap_map *m = q->map;
+    const int k = q->unit_size;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    if (t == NULL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_SIZE,
+                      "this map has no clearance table for the unit's terrain (out of memory at load)");
+    const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
+    const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
+    const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
+    for (int i = 0; i < 2; i++) {
+        int32_t ax, ay;
+        ap_query_cell(q, pt[i][0], pt[i][1], &ax, &ay);
+        bool fits = ax >= 0 && ay >= 0 && ax <= m->width - k && ay <= m->height - k &&
+                    t->square[ap_map_index(m, ax, ay)] >= k;
+        if (!fits)
+            return refuse(e, blocked[i], f[i],
+                          "\"%s\": the %d x %d footprint centred at (%g, %g) (cells %d..%d, %d..%d) is not inside "
+                          "the unit's terrain", field_name[f[i]], k, k, ax + 0.5 * k, ay + 0.5 * k, (int)ax,
+                          (int)ax + k - 1, (int)ay, (int)ay + k - 1);
+    }
+    return AP_OK;
 }
 
 /* Start and goal: both on the map first (an off-map goal says so even when the start is blocked), then
- * both on passable cells. */
+ * both on passable cells (for a square unit: its footprint inside the terrain; a circle world: outside
+ * every obstacle, touching allowed as in the any-angle model). */
 static int check_points(const ap_query *q, ap_query_error *e)
 {
     const ap_map *m = q->map;
+    const ap_circle_world *cw = q->circles;
+    const double w = m != NULL ? (double)m->width : ap_circle_world_width(cw);
+    const double h = m != NULL ? (double)m->height : ap_circle_world_height(cw);
     const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
     const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
     const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
     for (int i = 0; i < 2; i++)
-        if (!on_map(m, pt[i][0], pt[i][1]))
-            return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%g, %g) is outside the map: x in [0, %d), y in [0, %d)",
-                          field_name[f[i]], pt[i][0], pt[i][1], (int)m->width, (int)m->height);
-    for (int i = 0; i < 2; i++)
-        if (!ap_map_passable(m, (int32_t)pt[i][0], (int32_t)pt[i][1]))
+        if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1]))
+            return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%g, %g) is outside the map: x in [0, %g%s, y in [0, %g%s",
+                          field_name[f[i]], pt[i][0], pt[i][1], w, m ? ")" : "]", h, m ? ")" : "]");
+    if (m != NULL && q->unit_size > 0)
+        return check_square_points(q, e);
+    for (int i = 0; i < 2; i++) {
+        if (m == NULL) {
+            if (!ap_circle_world_line_tol(cw, pt[i][0], pt[i][1], pt[i][0], pt[i][1], 0.0, -AP_CIRCLES_EPS))
+                return refuse(e, blocked[i], f[i], "\"%s\" is inside an obstacle circle", field_name[f[i]]);
+        } else if (!ap_map_passable(m, (int32_t)pt[i][0], (int32_t)pt[i][1]))
             return refuse(e, blocked[i], f[i], "\"%s\" is on a blocked cell (%d, %d)", field_name[f[i]],
                           (int)pt[i][0], (int)pt[i][1]);
+    }
+    return AP_OK;
+}
+
+/* The query's obstacles (plan.h): at most AP_MAX_OBSTACLES, each finite, inside AP_MAX_OBSTACLE_COORD, with
+ * r in (0, AP_MAX_OBSTACLE_RADIUS]; the message names the circle ("obstacles[3].r"). */
+static int check_obstacles(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (q->n_obstacles > AP_MAX_OBSTACLES)
+        return refuse(e, bad, AP_QF_OBSTACLES, "at most %d \"obstacles\" per request", AP_MAX_OBSTACLES);
+    for (size_t i = 0; i < q->n_obstacles; i++) {
+        const ap_circle *c = &q->obstacles[i];
+        if (!in_range(c->x, -AP_MAX_OBSTACLE_COORD, AP_MAX_OBSTACLE_COORD) ||
+            !in_range(c->y, -AP_MAX_OBSTACLE_COORD, AP_MAX_OBSTACLE_COORD))
+            return refuse(e, bad, AP_QF_OBSTACLES, "\"obstacles[%zu]\" centre must be finite, within %g of 0", i,
+                          AP_MAX_OBSTACLE_COORD);
+        if (!(c->r > 0.0 && c->r <= AP_MAX_OBSTACLE_RADIUS))
+            return refuse(e, bad, AP_QF_OBSTACLES, "\"obstacles[%zu].r\" must be above 0 and at most %g", i,
+                          AP_MAX_OBSTACLE_RADIUS);
+    }
     return AP_OK;
 }
 
@@ -85,6 +161,30 @@ static int check_unit(const ap_query *q, ap_query_error *e)
                       AP_MAX_TURNING_RADIUS);
     if (q->has_sheading && !isfinite(q->sheading))
         return refuse(e, bad, AP_QF_START_HEADING, "\"start.heading\" must be a finite number");
+    return AP_OK;
+}
+
+/* A square unit (unit.size): its range and what it cannot be combined with. Checked before the points,
+ * which it changes the meaning of. */
+static int check_size(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (q->unit_size == 0)
+        return AP_OK;
+    if (q->unit_size < 0 || q->unit_size > AP_MAX_UNIT_SIZE)
+        return refuse(e, bad, AP_QF_SIZE, "\"unit.size\" must be an integer between 1 and %d", AP_MAX_UNIT_SIZE);
+    if (q->unit_radius != 0.0)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "give \"unit.size\" (a square unit of k x k cells) or \"unit.radius\" (a disc), not both");
+    if (q->turning_radius != 0.0)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "a square unit moves on the grid: \"unit.turning_radius\" must be 0 (legal turns need a disc)");
+    if (q->art_directions != 0)
+        return refuse(e, bad, AP_QF_SIZE, "\"unit.art_directions\" serves disc units only");
+    if (q->map->weighted)
+        return refuse(e, bad, AP_QF_SIZE,
+                      "square units need uniform terrain costs for their capability (a footprint covers several "
+                      "terrains); this map or capability has terrain costs");
     return AP_OK;
 }
 
@@ -122,17 +222,47 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
         return refuse(e, bad, AP_QF_TURNING, "%s needs unit.turning_radius > 0", row->name);
     if ((row->needs & AP_NEEDS_CONN8) && q->connectivity != 8)
         return refuse(e, bad, AP_QF_ALGORITHM, "%s needs search.connectivity 8", row->name);
+    if ((row->needs & AP_NEEDS_SMALL_UNIT) && ap_query_is_sized(q) && q->unit_size > 0)
+        return refuse(e, bad, AP_QF_ALGORITHM,
+                      "%s serves point-sized units; a square unit of size %d needs astar or auto, which search the "
+                      "grid as its footprint sees it", row->name, q->unit_size);
     if ((row->needs & AP_NEEDS_SMALL_UNIT) && ap_query_is_sized(q))
         return refuse(e, bad, AP_QF_ALGORITHM,
                       "%s serves units whose disc fits every grid move (unit.radius below %g); a unit of radius %g "
                       "needs astar or auto, which search the grid as the unit's disc sees it",
                       row->name, AP_GRID_SIZED_MIN_RADIUS, q->unit_radius);
-    if ((row->needs & AP_NEEDS_UNIFORM) && q->map->weighted)
+    if ((row->needs & AP_NEEDS_UNIFORM) && q->map != NULL && q->map->weighted)
         return refuse(e, bad, AP_QF_ALGORITHM,
-                      "%s needs a uniform-cost map; this map has terrain costs (use astar or auto)", row->name);
+                      "%s needs a uniform-cost map; this map has terrain costs%s (use astar or auto)", row->name,
+                      q->capability != 0 ? " for the unit's capability" : "");
     /* Never ignored: the grid searches have no heading in their state, so a turn penalty would be silently
      * dropped (Pinter's Figure 2b penalty in plain A* needs the arrival direction in the state). */
     const ap_plan_kind *k = row->kind == &ap_plan_kind_auto ? ap_algorithm_kind(q) : row->kind;
+    if (q->circles != NULL && k != NULL && !k->circle_worlds)
+        return refuse(e, bad, AP_QF_ALGORITHM,
+                      "%s searches grid cells; this map is a circle world (use any_angle or auto)", row->name);
+    if (q->n_obstacles > 0 && k != NULL && !k->circle_worlds)
+        return refuse(e, bad, AP_QF_OBSTACLES,
+                      "\"obstacles\" are served by any_angle (and auto for units without a turning radius); %s "
+                      "searches the map's cells alone", row->name);
+    if (k == &ap_plan_kind_anyangle) {
+        if (q->turning_radius > 0.0)
+            return refuse(e, bad, AP_QF_TURNING,
+                          "any_angle plans units that turn on the spot; a unit with unit.turning_radius > 0 needs "
+                          "hybrid, directional8/24/48 or auto");
+        /* auto's any_angle (circle maps, obstacles): the any_angle row's own check said it for any_angle */
+        if (q->connectivity != 8)
+            return refuse(e, bad, AP_QF_CONNECTIVITY,
+                          "any_angle (auto's choice on circle maps and with obstacles) moves at any angle: "
+                          "\"search.connectivity\" 4 does not apply");
+        if (q->map != NULL && q->unit_radius > 0.0 && q->unit_radius < AP_AA_GRID_MIN_RADIUS)
+            return refuse(e, bad, AP_QF_RADIUS, "any_angle on a grid map serves unit.radius 0 or at least %g",
+                          AP_AA_GRID_MIN_RADIUS);
+        if (q->n_obstacles > 0 && q->art_directions != 0)
+            return refuse(e, bad, AP_QF_ART,
+                          "fixed-angle art is not checked against per-request \"obstacles\" yet; leave "
+                          "unit.art_directions out");
+    }
     if (q->turn_penalty > 0.0 && k != NULL && !k->turn_penalty)
         return refuse(e, bad, AP_QF_TURN_PENALTY,
                       "\"search.turn_penalty\" applies to the legal-turn searches (directional8/24/48, hybrid, or "
@@ -148,10 +278,26 @@ int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_e
         e = &dummy;
     e->field = NULL;
     e->message[0] = '\0';
-    if (q == NULL || q->map == NULL)
+    if (q == NULL || (q->map == NULL) == (q->circles == NULL) || (q->n_obstacles > 0 && q->obstacles == NULL))
         return AP_E_INTERNAL;
+    /* The unit's capability first: every other check reads the map as the unit sees it. */
+    if (q->capability > AP_CAP_ALL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY, "\"unit.capability\" is not a set of terrains");
+    if (q->map == NULL && q->capability != 0)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY,
+                      "a circle map has no terrains: \"unit.capability\" applies to grid maps");
+    if (q->map == NULL && q->unit_size != 0)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_SIZE,
+                      "square units move on grid cells: \"unit.size\" applies to grid maps (use unit.radius)");
+    ap_query view = *q;
+    if (q->map != NULL && (view.map = ap_query_map(q)) == NULL)
+        return refuse(e, AP_E_INVALID_REQUEST, AP_QF_CAPABILITY,
+                      "map \"%s\" has no tables for capability %s: list it in the config's \"capabilities\" or "
+                      "in a unit kind (\"units\")", q->map->id, ap_capability_name(q->capability));
+    q = &view;
     int st;
-    if ((st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK)
+    if ((st = check_size(q, e)) != AP_OK || (st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK ||
+        (st = check_obstacles(q, e)) != AP_OK)
         return st;
     if (row == NULL && (row = ap_algorithm_row_of(q->algorithm)) == NULL)
         return refuse(e, AP_E_INVALID_REQUEST, AP_QF_ALGORITHM,

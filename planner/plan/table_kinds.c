@@ -3,10 +3,12 @@
  * tables of the search and grid modules without including them. */
 #include "../world/tables.h"
 
+#include "../anyangle/table.h"
 #include "../grid/jps.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
 #include "../world/region.h"
+#include "../world/view.h"
 
 static const ap_table_kind *const kinds[] = {
     &ap_region_table_kind,    /* required: every query checks regions first (plan.c) */
@@ -14,6 +16,8 @@ static const ap_table_kind *const kinds[] = {
     &ap_jps_bits_table_kind,  /* optional, uniform-cost maps: online JPS's bit lines */
     &ap_capability_region_table_kind, /* required, per capability: regions of the capability's mask */
     &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
+    &ap_aa_table_kind,                /* optional, uniform-cost maps: the point unit's any-angle graph */
+    &ap_view_table_kind,              /* required, per capability: the map as the capability sees it */
 };
 
 const ap_table_kind *const *ap_table_kinds(size_t *n)

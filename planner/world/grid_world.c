@@ -3,6 +3,7 @@
 #include "grid_world.h"
 
 #include "collide.h"
+#include "square.h"
 
 static bool grid_point_clear(const void *ctx, double x, double y, double r)
 {
@@ -53,10 +54,28 @@ static const void *grid_table(const void *ctx, const char *name)
     return t != NULL ? t->data : NULL;
 }
 
+static bool square_point_clear(const void *ctx, double x, double y, double h)
+{
+    return ap_square_line_clear(ctx, x, y, x, y, h);
+}
+
+static bool square_line_clear(const void *ctx, double ax, double ay, double bx, double by, double h)
+{
+    return ap_square_line_clear(ctx, ax, ay, bx, by, h);
+}
+
+static bool square_segment_clear(const void *ctx, const ap_segment *s, double h)
+{
+    return s->type == AP_SEG_LINE && ap_square_line_clear(ctx, s->x0, s->y0, s->x1, s->y1, h);
+}
+
 static const ap_world_ops grid_ops = {grid_point_clear, grid_line_clear, grid_segment_clear, grid_region,
                                       grid_table};
 static const ap_world_ops cheap_ops = {cheap_point_clear, cheap_line_clear, cheap_segment_clear, grid_region,
                                        grid_table};
+
+static const ap_world_ops square_ops = {square_point_clear, square_line_clear, square_segment_clear, grid_region,
+                                        grid_table};
 
 static void fill(const ap_map *m, const ap_world_ops *ops, ap_world *out)
 {
@@ -74,4 +93,9 @@ void ap_map_world(const ap_map *m, ap_world *out)
 void ap_map_world_cheap(const ap_map *m, ap_world *out)
 {
     fill(m, m->cheap != NULL ? &cheap_ops : &grid_ops, out);
+}
+
+void ap_square_world(const ap_map *m, ap_world *out)
+{
+    fill(m, &square_ops, out);
 }

@@ -20,4 +20,10 @@ void ap_map_world(const ap_map *m, ap_world *out);
  * ap_map_world. Borrowing and thread safety as ap_map_world. */
 void ap_map_world_cheap(const ap_map *m, ap_world *out);
 
+/* The world of map m as a square unit sees it (square.h): the clearance tests take r as the square's half
+ * side (a k x k unit: r = k / 2) and apply square.h's rule (the open footprint may not overlap a blocked
+ * cell; it may touch one). Lines only: an arc is never clear for a square (square units move on the grid).
+ * Regions and tables are the map's. Borrowing and thread safety as ap_map_world. */
+void ap_square_world(const ap_map *m, ap_world *out);
+
 #endif

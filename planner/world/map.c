@@ -153,9 +153,7 @@ static int resolve_costs(const ap_terrain_costs *rule, double cost_of[AP_TERRAIN
     return AP_OK;
 }
 
-/* Per-cell cost arrays for a weighted map (map.h): kind per padded cell and the cheapest-terrain mask that
- * smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. */
-static int build_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
+int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
 {
     m->cost_min = m->cost_max = 1.0;
     bool first = true, weighted = false;
@@ -282,6 +280,23 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
             caps |= (uint16_t)(1u << opts->capabilities[i]);
         }
     }
+    /* The map's own capability ('.', 'G', 'S' and whatever its terrain costs open: AP_TERRAIN_CHARS ".GSTW")
+     * always gets its tables, so sized units are served on every map; so does every capability given costs. */
+    const uint8_t own = (uint8_t)(AP_CAP_DEFAULT | (cost_of[3] > 0.0 ? AP_CAP_TREES : 0u) |
+                                  (cost_of[4] > 0.0 ? AP_CAP_WATER : 0u));
+    caps |= (uint16_t)(1u << own);
+    for (size_t i = 0; opts != NULL && opts->cap_costs != NULL && i < opts->n_cap_costs; i++) {
+        const ap_capability_costs *cc = &opts->cap_costs[i];
+        if (cc->capability == 0 || cc->capability > AP_CAP_ALL)
+            return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "capability %u is not a terrain set (1..15)",
+                        (unsigned)cc->capability);
+        for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+            if (cc->cost[k] != 0.0 && !(cc->cost[k] >= 1.0 && cc->cost[k] <= AP_TERRAIN_COST_MAX))
+                return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
+                            "capability %s: terrain cost for '%c' must be 0 (default) or in [1, %g]",
+                            ap_capability_name(cc->capability), AP_TERRAIN_CHARS[k], AP_TERRAIN_COST_MAX);
+        caps |= (uint16_t)(1u << cc->capability);
+    }
 
     double t0 = ap_monotonic_seconds();
     line_reader rd = {buf, len, 0, 0};
@@ -299,7 +314,10 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     snprintf(m->id, sizeof m->id, "%s", id);
     m->capabilities = caps;
+    m->capability = own;
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
+    for (size_t i = 0; opts != NULL && opts->cap_costs != NULL && i < opts->n_cap_costs; i++)
+        memcpy(m->cap_cost[opts->cap_costs[i].capability], opts->cap_costs[i].cost, sizeof m->cap_cost[0]);
     m->width = width;
     m->height = height;
     m->stride = width + 2;
@@ -353,7 +371,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     m->passable_cells = passable;
     /* AP_TERRAIN_CHARS ".GSTW": kinds 3 and 4 are trees and water, counted only where passable */
     m->pass_is_default_capability = present[3] == 0 && present[4] == 0;
-    st = build_costs(m, present);
+    st = ap_map_derive_costs(m, present);
     if (st != AP_OK) {
         ap_map_free(m);
         return fail(diag, st, label, 0, 0, "out of memory");
@@ -485,6 +503,10 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
 
 const ap_map_table *ap_map_find_table(const ap_map *m, const char *name)
 {
+    if (m != NULL && m->base != NULL) {
+        const ap_map_table *t = ap_map_find_table(m->base, name);
+        return t != NULL && t->capability != 0 ? t : NULL;
+    }
     for (int i = 0; m != NULL && i < m->n_tables; i++)
         if (strcmp(m->tables[i].name, name) == 0)
             return &m->tables[i];

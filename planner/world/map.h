@@ -56,7 +56,20 @@ typedef struct ap_map_opts {
      * A value of 0 or above 15 is AP_E_MAP_FORMAT. */
     const uint8_t *capabilities;
     size_t n_capabilities;
+    /* Terrain costs per capability (config key "capability_costs"; capability.h, view.h), borrowed for the
+     * call: the costs a unit of that capability pays on this map, whatever the map's own terrain_costs.
+     * A capability named here gets its tables at load even when not in capabilities. */
+    const struct ap_capability_costs *cap_costs;
+    size_t n_cap_costs;
 } ap_map_opts;
+
+/* One capability's terrain costs (ap_map_opts.cap_costs): cost[k] for AP_TERRAIN_CHARS[k], in
+ * [1, AP_TERRAIN_COST_MAX], or 0 = default (the map's terrain_costs where they give one, else 1). Only the
+ * capability's own terrains may carry a cost (the config refuses others; the loader ignores them). */
+typedef struct ap_capability_costs {
+    uint8_t capability; /* 1 .. 15 (capability.h) */
+    double cost[AP_TERRAIN_KINDS];
+} ap_capability_costs;
 
 #define AP_MAP_DEFAULT_MAX_WIDTH 4096
 #define AP_MAP_DEFAULT_MAX_HEIGHT 4096
@@ -79,9 +92,9 @@ typedef struct ap_map_table {
                                  * for, set before the build; 0 for other kinds */
 } ap_map_table;
 
-/* Room for the three map-wide kinds and two per-capability kinds (regions, clearance) for each of the 15
- * capabilities, with a few to spare. */
-#define AP_MAP_MAX_TABLES 40
+/* Room for the four map-wide kinds (region, jps_plus, jps_bits, any_angle) and three per-capability kinds
+ * (regions, clearance, view) for each of the 15 capabilities, with a few to spare. */
+#define AP_MAP_MAX_TABLES 60
 
 typedef struct ap_map {
     char id[AP_MAP_ID_MAX]; /* file name without ".map" */
@@ -114,6 +127,17 @@ typedef struct ap_map {
      * (AP_CAP_DEFAULT = '.', 'G', 'S'): false only when terrain costs opened 'T' or 'W'. Read per query by
      * the sized-unit searches, so it is derived once here rather than by scanning the map. */
     bool pass_is_default_capability;
+    /* The capability (capability.h, 1 .. 15) whose cells are exactly pass: on a loaded map {ground, swamp}
+     * plus trees and water where the map's terrain costs open them; on a capability view (view.h) the
+     * view's. Its clearance table serves sized units on this map (or view). */
+    uint8_t capability;
+    /* NULL on a loaded map. On a capability view (view.h): the loaded map it views. A view shares the
+     * base's terrain letters and per-capability tables (ap_map_find_table finds them) but has its own
+     * pass, region, cost and count fields, and none of the base's map-wide tables (JPS, which describe the
+     * base's passability). Views are never freed with ap_map_free (their table slot owns them). */
+    const struct ap_map *base;
+    /* Per-capability terrain costs from ap_map_opts.cap_costs (0 = default), read by the view builder. */
+    double cap_cost[16][AP_TERRAIN_KINDS];
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
     /* Tables built at load by the registered kinds (tables.h; today "region", on uniform-cost maps
      * "jps_plus" and "jps_bits", jps.h, then per capability "region:<capability>" and
@@ -172,7 +196,16 @@ static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, d
     return len * 0.5 * (m->cost_of[m->kind[a]] + m->cost_of[m->kind[b]]);
 }
 
-/* The table slot named `name` (e.g. "region", AP_JPS_TABLE_NAME), or NULL. Pure; thread-safe on a loaded map. */
+/* Derive m's cost fields from m->cost_of, m->pass and m->terrain (present[k]: passable cells of terrain
+ * AP_TERRAIN_CHARS[k]): weighted, cost_min, cost_max and, when weighted, the per-cell kind and cheap arrays
+ * (malloc'd, stored in m: ap_map_free frees them on a loaded map, a view's slot on a view). The cheap mask is
+ * what smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. Returns
+ * AP_OK or AP_E_NOMEM. Used by the loader and by capability views (view.h). */
+int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
+
+/* The table slot named `name` (e.g. "region", AP_JPS_TABLE_NAME), or NULL. On a capability view (m->base
+ * set) the base's per-capability slots only (a map-wide table describes the base's passability). Pure;
+ * thread-safe on a loaded map. */
 const ap_map_table *ap_map_find_table(const ap_map *m, const char *name);
 
 /* Free a map and its tables. NULL is ignored. Not safe while other threads still read the map. */

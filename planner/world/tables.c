@@ -8,11 +8,14 @@
 static int build_one(ap_map *m, const ap_table_kind *k, uint8_t cap, const char **failed)
 {
     ap_map_table slot = {.capability = cap};
-    int st = AP_E_INTERNAL;
-    if (m->n_tables < AP_MAP_MAX_TABLES) {
-        double t0 = ap_monotonic_seconds();
-        st = k->build(m, &slot);
-        slot.build_seconds = ap_monotonic_seconds() - t0;
+    double t0 = ap_monotonic_seconds();
+    int st = k->build(m, &slot);
+    slot.build_seconds = ap_monotonic_seconds() - t0;
+    if (st == AP_OK && slot.data != NULL && m->n_tables >= AP_MAP_MAX_TABLES) {
+        /* no free slot: a table that needs one is lost (a builder that stores nothing is fine) */
+        k->free_fn(slot.data);
+        slot.data = NULL;
+        st = AP_E_INTERNAL;
     }
     if (st != AP_OK) {
         if (k->flags & AP_TABLE_OPTIONAL)

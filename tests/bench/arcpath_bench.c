@@ -1,7 +1,12 @@
 /* arcpath_bench.c — planner benchmark over a Moving AI scenario file.
  *
- *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4] [--summary]
- *                 [--walkable exact|sampled] [--radius R] [--table-stats] [--terrain T=COST[,T=COST...]]
+ *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle [--connectivity 8|4]
+ *                 [--summary] [--walkable exact|sampled] [--radius R] [--table-stats] [--terrain T=COST[,...]]
+ *                 [--full]
+ *
+ * --full times the whole answer as the service builds it (begin, steps, finish: smoothing "los" for the
+ * grid algorithms, the path for any_angle; no samples) and prints the answer's length in the cost column:
+ * how any_angle and auto compare side by side (BENCHMARKS.md "Any-angle").
  *
  * --terrain gives the map terrain costs (map.h: T one of . G S T W, COST in [1, 1000]), e.g. "S=3,W=6" on
  * battleground: the scenario file's optimum is then not the weighted one, so only the timings mean much.
@@ -82,8 +87,9 @@ static int cmp_u64(const void *a, const void *b)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto [--connectivity 8|4]\n"
-                    "                     [--summary] [--walkable exact|sampled] [--radius R] [--table-stats]\n"
+    fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle\n"
+                    "                     [--connectivity 8|4] [--summary] [--walkable exact|sampled] [--radius R]\n"
+                    "                     [--table-stats] [--full]\n"
                     "                     [--terrain T=COST[,T=COST...]]\n");
 }
 
@@ -111,7 +117,7 @@ static int parse_terrain(const char *spec, ap_terrain_costs *t)
 int main(int argc, char **argv)
 {
     const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
-    int connectivity = 8, summary = 0, table_stats = 0, opt;
+    int connectivity = 8, summary = 0, table_stats = 0, full = 0, opt;
     double radius = 0.0;
     ap_terrain_costs terrain;
     ap_map_opts opts = {0};
@@ -123,6 +129,7 @@ int main(int argc, char **argv)
                                              {"radius", required_argument, NULL, 'r'},
                                              {"terrain", required_argument, NULL, 't'},
                                              {"summary", no_argument, NULL, 'S'},
+                                             {"full", no_argument, NULL, 'F'},
                                              {"table-stats", no_argument, NULL, 'T'},
                                              {NULL, 0, NULL, 0}};
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -156,6 +163,9 @@ int main(int argc, char **argv)
         case 'S':
             summary = 1;
             break;
+        case 'F':
+            full = 1;
+            break;
         case 'T':
             table_stats = 1;
             break;
@@ -171,7 +181,8 @@ int main(int argc, char **argv)
     /* Grid algorithms from the planner's table (and auto, which is one for a unit without a turning radius). */
     const ap_algorithm_row *row = ap_algorithm_find(alg);
     ap_algorithm algorithm = AP_ALG_COUNT;
-    if (row != NULL && (row->kind == &ap_plan_kind_grid || row->kind == &ap_plan_kind_auto))
+    if (row != NULL && (row->kind == &ap_plan_kind_grid || row->kind == &ap_plan_kind_auto ||
+                        (full && row->kind == &ap_plan_kind_anyangle)))
         algorithm = row->id;
     if (map_path == NULL || scen_path == NULL || algorithm == AP_ALG_COUNT ||
         (connectivity != 4 && connectivity != 8) ||
@@ -231,12 +242,25 @@ int main(int argc, char **argv)
                       .unit_radius = radius,
                       .algorithm = algorithm,
                       .connectivity = connectivity,
-                      .smoothing = AP_SMOOTH_NONE};
+                      .smoothing = full ? AP_SMOOTH_LOS : AP_SMOOTH_NONE};
         ap_plan p;
         uint64_t t0 = ap_clock_ns();
         st = ap_plan_begin(&p, &q, &ws, 0);
         if (st == AP_IN_PROGRESS)
             st = ap_plan_step(&p, 0);
+        if (full) {
+            uint64_t work = ap_plan_expanded(&p);
+            ap_result r;
+            st = ap_plan_finish(&p, &r);
+            uint64_t t2 = ap_clock_ns();
+            printf("%d\t%llu\t%llu\t%.8f\t%.8f\n", s->line, (unsigned long long)work,
+                   (unsigned long long)(t2 - t0), st == AP_OK ? r.length : -1.0, s->optimal);
+            ap_result_free(&r);
+            times[done++] = t2 - t0;
+            sum_ns += t2 - t0;
+            sum_work += work;
+            continue;
+        }
         uint64_t t1 = ap_clock_ns();
         uint64_t expanded = p.has_search ? p.search.expanded : 0;
         double cost = st == AP_OK ? (p.has_search ? p.search.cost : 0.0) : -1.0;

@@ -88,6 +88,22 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
         for (int k = 0; k < AP_TERRAIN_KINDS; k++)
             ck_assert_double_eq(a->terrain[i].cost[k], b->terrain[i].cost[k]);
     }
+    ck_assert_uint_eq(a->n_units, b->n_units);
+    for (size_t i = 0; i < a->n_units; i++) {
+        ck_assert_str_eq(a->units[i].name, b->units[i].name);
+        ck_assert_uint_eq(a->units[i].has, b->units[i].has);
+        ck_assert_double_eq(a->units[i].radius, b->units[i].radius);
+        ck_assert_int_eq(a->units[i].size, b->units[i].size);
+        ck_assert_uint_eq(a->units[i].capability, b->units[i].capability);
+    }
+    ck_assert_uint_eq(a->n_capabilities, b->n_capabilities);
+    ck_assert_mem_eq(a->capabilities, b->capabilities, a->n_capabilities);
+    ck_assert_uint_eq(a->n_cap_costs, b->n_cap_costs);
+    for (size_t i = 0; i < a->n_cap_costs; i++) {
+        ck_assert_uint_eq(a->cap_costs[i].capability, b->cap_costs[i].capability);
+        for (int k = 0; k < AP_TERRAIN_KINDS; k++)
+            ck_assert_double_eq(a->cap_costs[i].cost[k], b->cap_costs[i].cost[k]);
+    }
 }
 
 static int load_str(ap_config *c, const char *text, char *err, size_t errlen)
@@ -301,6 +317,20 @@ static const struct {
     {"{\"terrain_costs\": {\"den520d\": {\"SW\": 3}}}", "\"terrain_costs.den520d.SW\""},
     {"{\"terrain_costs\": {\"a/b\": {\"S\": 3}}}", "\"a/b\" is not a map id"},
     {"{\"terrain_costs\": {\"\": {\"S\": 3}}}", "is not a map id"},
+    {"{\"units\": []}", "\"units\": must be an object"},
+    {"{\"units\": {\"tank\": 3}}", "\"units.tank\": must be an object"},
+    {"{\"units\": {\"a b\": {}}}", "\"a b\" is not a unit kind name"},
+    {"{\"units\": {\"tank\": {\"radius\": 17}}}", "\"units.tank.radius\": must be a number in [0, 16]"},
+    {"{\"units\": {\"tank\": {\"capability\": [\"ground\", \"lava\"]}}}", "\"units.tank.capability[1]\": must be one of"},
+    {"{\"units\": {\"tank\": {\"capability\": []}}}", "\"units.tank.capability\": must be a non-empty array"},
+    {"{\"units\": {\"tank\": {\"size\": 0}}}", "\"units.tank.size\": must be an integer in [1, 64]"},
+    {"{\"units\": {\"tank\": {\"size\": 2, \"radius\": 1}}}", "\"units.tank\": give \"size\""},
+    {"{\"units\": {\"tank\": {\"speed\": 2}}}", "\"units.tank.speed\": unknown key"},
+    {"{\"capabilities\": [[\"water\"], \"ground\"]}", "\"capabilities[1]\": must be a non-empty array"},
+    {"{\"capability_costs\": {\"lava\": {\"S\": 2}}}", "\"lava\" is not a capability"},
+    {"{\"capability_costs\": {\"water\": {\"S\": 2}}}", "\"capability_costs.water.S\": not a terrain of this capability"},
+    {"{\"capability_costs\": {\"water\": {\"W\": 0.5}}}", "\"capability_costs.water.W\": must be a number in [1, 1000]"},
+    {"{\"capability_costs\": {\"ground+swamp\": {}, \"swamp+ground\": {}}}", "the same capability as \"ground+swamp\""},
     {"{\"cors_origins\": \"*\"}", "\"cors_origins\": must be an array"},
     {"{\"cors_origins\": [5]}", "\"cors_origins[0]\": must be a string"},
     {"{\"cors_origins\": [\"\"]}", "\"cors_origins[0]\": an origin is empty"},
@@ -805,6 +835,49 @@ START_TEST(terrain_costs_parsed)
 }
 END_TEST
 
+/* "units", "capabilities" and "capability_costs": parsed into kinds (with the fields each sets), capability
+ * bit sets and per-capability costs; a later source replaces them. */
+START_TEST(units_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.n_units, 0);
+    ck_assert_msg(load_str(&c,
+                           "{\"units\": {\"tank\": {\"radius\": 0.9, \"capability\": [\"ground\"], "
+                           "\"turning_radius\": 2}, \"crate\": {\"size\": 3, \"capability\": [\"water\", \"ground\"]}},"
+                           " \"capabilities\": [[\"trees\"]], \"capability_costs\": {\"ground+swamp\": {\"S\": 2.5}}}",
+                           err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.n_units, 2);
+    ck_assert_str_eq(c.units[0].name, "tank");
+    ck_assert_uint_eq(c.units[0].has, AP_UNIT_F_RADIUS | AP_UNIT_F_CAPABILITY | AP_UNIT_F_TURNING);
+    ck_assert_double_eq(c.units[0].radius, 0.9);
+    ck_assert_uint_eq(c.units[0].capability, 1);
+    ck_assert_double_eq(c.units[0].turning_radius, 2.0);
+    ck_assert_str_eq(c.units[1].name, "crate");
+    ck_assert_int_eq(c.units[1].size, 3);
+    ck_assert_uint_eq(c.units[1].capability, 1 | 4);
+    ck_assert_uint_eq(c.n_capabilities, 1);
+    ck_assert_uint_eq(c.capabilities[0], 8);
+    ck_assert_uint_eq(c.n_cap_costs, 1);
+    ck_assert_uint_eq(c.cap_costs[0].capability, 3);
+    ck_assert_double_eq(c.cap_costs[0].cost[2], 2.5);
+    /* a kind applied to a query: the request's given fields win */
+    ap_query q = {.unit_radius = 0.3};
+    ap_unit_kind_apply(&c.units[0], AP_UNIT_F_RADIUS, &q);
+    ck_assert_double_eq(q.unit_radius, 0.3);
+    ck_assert_uint_eq(q.capability, 1);
+    ck_assert_double_eq(q.turning_radius, 2.0);
+    ck_assert_ptr_eq(ap_unit_kind_find(c.units, c.n_units, "crate"), &c.units[1]);
+    ck_assert_ptr_null(ap_unit_kind_find(c.units, c.n_units, "boat"));
+    ck_assert_int_eq(load_str(&c, "{\"units\": {}, \"capabilities\": []}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_units, 0);
+    ck_assert_uint_eq(c.n_capabilities, 0);
+    ck_assert_uint_eq(c.n_cap_costs, 1);
+}
+END_TEST
+
 /* cors_origins: exact origins or "*", from the file, replaced by ARCPATH_CORS_ORIGINS (comma-separated,
  * blanks around entries dropped); [] turns CORS off again. */
 START_TEST(cors_origins_parsed)
@@ -861,6 +934,8 @@ START_TEST(print_one_json_line)
                               "{\"listen\": \"[::1]:9000\", \"workers\": 9, \"max_map_cells\": 1073741824,"
                               " \"profiles\": [{\"radius\": 0.3, \"turning_radius\": 2.5, \"neighbourhood\": 48}],"
                               " \"terrain_costs\": {\"swamps\": {\"S\": 3.25, \"W\": 8}},"
+                              " \"units\": {\"boat\": {\"radius\": 0.4, \"capability\": [\"water\"]}, \"crate\": {\"size\": 2}},"
+                              " \"capabilities\": [[\"ground\", \"trees\"]], \"capability_costs\": {\"water\": {\"W\": 2}},"
                               " \"cors_origins\": [\"https://a.example\", \"http://[::1]:3000\"]}",
                               err, sizeof err),
                      AP_OK);
@@ -890,7 +965,7 @@ START_TEST(print_one_json_line)
     json_t *cors = json_object_get(j, "cors_origins");
     ck_assert_uint_eq(json_array_size(cors), 2);
     ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
-    ck_assert_uint_eq(json_object_size(j), 34); /* 32 settings + config_file + check_config (never admin_token) */
+    ck_assert_uint_eq(json_object_size(j), 37); /* 35 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -962,6 +1037,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, precedence_defaults_file_env_args);
     tcase_add_test(tc, resolve_errors);
     tcase_add_test(tc, print_one_json_line);
+    tcase_add_test(tc, units_parsed);
     tcase_add_test(tc, cors_origins_parsed);
     tcase_add_test(tc, admin_token_and_upload_keys);
     suite_add_tcase(s, tc);

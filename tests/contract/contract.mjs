@@ -39,7 +39,9 @@ function skip(name, why) {
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arcpath-contract-'));
-const demoMaps = new Set(fs.readdirSync(DEMO_DIR).filter((f) => f.endsWith('.map')).map((f) => f.slice(0, -4)));
+// The demo maps: grids (<id>.map) and circle worlds (<id>.circles.json).
+const demoMaps = new Set(fs.readdirSync(DEMO_DIR).filter((f) => f.endsWith('.map') || f.endsWith('.circles.json'))
+    .map((f) => f.replace(/\.(map|circles\.json)$/, '')));
 const haveMai = fs.existsSync(MAI_DIR) && fs.statSync(MAI_DIR).isDirectory();
 
 // ---- servers -----------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <arpa/inet.h>
+#include <check.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -325,4 +326,41 @@ double ap_metric(const char *text, const char *name, const char *labels)
             p++;
     }
     return -1;
+}
+
+void ap_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+double ap_jnum(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    ck_assert_msg(json_is_number(v), "%s is not a number", key);
+    return json_number_value(v);
+}
+
+int ap_srv_start_dir(ap_srv *s, ap_srv_dir *d, const char *tag, const char *map_id, const char *map_text,
+                     const char *conf_text)
+{
+    snprintf(d->dir, sizeof d->dir, "/tmp/arcpath-%.20s-XXXXXX", tag);
+    ck_assert_ptr_nonnull(mkdtemp(d->dir));
+    snprintf(d->map, sizeof d->map, "%s/%.40s.map", d->dir, map_id);
+    snprintf(d->conf, sizeof d->conf, "%s/arcpath.conf", d->dir);
+    ap_write_file(d->map, map_text);
+    ap_write_file(d->conf, conf_text);
+    const char *args[] = {"--config", d->conf, NULL};
+    return ap_srv_start(s, d->dir, args, NULL);
+}
+
+int ap_srv_stop_dir(ap_srv *s, ap_srv_dir *d)
+{
+    int st = ap_srv_stop(s);
+    unlink(d->map);
+    unlink(d->conf);
+    rmdir(d->dir);
+    return st;
 }

@@ -31,6 +31,21 @@ int ap_srv_stop(ap_srv *s);
  * server closed its signal handles would kill it); SIGKILL after 30 s. Returns as ap_srv_stop. */
 int ap_srv_wait(ap_srv *s);
 
+/* A temporary maps folder holding one map and a config file (tests that need their own map and config). */
+typedef struct ap_srv_dir {
+    char dir[64];   /* /tmp/arcpath-<tag>-XXXXXX */
+    char map[128];  /* dir/<map id>.map */
+    char conf[128]; /* dir/arcpath.conf */
+} ap_srv_dir;
+
+/* Create d's folder (tag names it), write map_text to <map_id>.map and conf_text to arcpath.conf in it
+ * (ck_assert on failure), then ap_srv_start s on the folder with --config. Returns ap_srv_start's result. */
+int ap_srv_start_dir(ap_srv *s, ap_srv_dir *d, const char *tag, const char *map_id, const char *map_text,
+                     const char *conf_text);
+
+/* ap_srv_stop s, then remove d's files and folder. Returns ap_srv_stop's result. */
+int ap_srv_stop_dir(ap_srv *s, ap_srv_dir *d);
+
 typedef struct ap_resp {
     long status;        /* HTTP status, 0 on transport failure */
     char *body;         /* malloc'd, NUL-terminated */
@@ -74,6 +89,12 @@ double ap_metric(const char *text, const char *name, const char *labels);
  * its stderr — and its stdout too when with_stdout — into out (NUL-terminated, cap bytes); stdout goes to
  * /dev/null otherwise. Returns the exit status, or -1 when it did not exit normally. */
 int ap_run_cli(const char *const *args, int with_stdout, char *out, size_t cap);
+
+/* Write text to a new file at path (replacing one there); a failure fails the running test. */
+void ap_write_file(const char *path, const char *text);
+
+/* The number member key of the JSON object o; a missing or non-number member fails the running test. */
+double ap_jnum(json_t *o, const char *key);
 
 /* The servers shared by the suites (started once by main.c): demo maps, and the Moving AI folder (NULL
  * when the data is absent). */

@@ -18,12 +18,14 @@ Suite *lifecycle_suite(void);
 Suite *batch_suite(void);
 Suite *profiles_suite(void);
 Suite *terrain_suite(void);
+Suite *units_suite(void);
 Suite *viewer_suite(void);
 Suite *spec_suite(void);
 Suite *hardening_suite(void);
 Suite *live_maps_suite(void);
 Suite *render_suite(void);
 Suite *conventions_suite(void);
+Suite *anyangle_suite(void);
 
 int main(void)
 {
@@ -53,12 +55,14 @@ int main(void)
     srunner_add_suite(sr, batch_suite());
     srunner_add_suite(sr, profiles_suite());
     srunner_add_suite(sr, terrain_suite());
+    srunner_add_suite(sr, units_suite());
     srunner_add_suite(sr, viewer_suite());
     srunner_add_suite(sr, spec_suite());
     srunner_add_suite(sr, hardening_suite());
     srunner_add_suite(sr, live_maps_suite());
     srunner_add_suite(sr, render_suite());
     srunner_add_suite(sr, conventions_suite());
+    srunner_add_suite(sr, anyangle_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

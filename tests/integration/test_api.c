@@ -22,13 +22,6 @@ static json_t *post_ok(const ap_srv *s, const char *body, ap_resp *r)
     return j;
 }
 
-static double jnum(json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_number(v), "%s is not a number", k);
-    return json_number_value(v);
-}
-
 START_TEST(demo_grid_path_without_smoothing)
 {
     /* Straight along row 10 of the arena from x=3 to x=9: cost 6 exactly, waypoints at cell centres. */
@@ -39,8 +32,8 @@ START_TEST(demo_grid_path_without_smoothing)
                         &r);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     ck_assert_str_eq(json_string_value(json_object_get(j, "map")), "arena");
-    ck_assert_double_eq_tol(jnum(j, "grid_cost"), 6.0, 1e-12);
-    ck_assert_double_eq_tol(jnum(j, "length"), 6.0, 1e-12);
+    ck_assert_double_eq_tol(ap_jnum(j, "grid_cost"), 6.0, 1e-12);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), 6.0, 1e-12);
     ck_assert(json_is_true(json_object_get(j, "clear")));
     json_t *wp = json_object_get(j, "waypoints");
     ck_assert_uint_eq(json_array_size(wp), 7);
@@ -68,27 +61,27 @@ START_TEST(demo_curved_path_with_samples)
                         &r);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     ap_check_segments(j, 3.5, 3.5, 85.5, 50.5, 1.5);
-    double len = jnum(j, "length");
+    double len = ap_jnum(j, "length");
     ck_assert(len >= hypot(82, 47) - 1e-9);
     json_t *first = json_array_get(json_object_get(j, "segments"), 0);
     if (strcmp(json_string_value(json_object_get(first, "type")), "arc") == 0)
-        ck_assert_double_eq_tol(jnum(first, "start_heading"), M_PI / 2, 1e-12);
+        ck_assert_double_eq_tol(ap_jnum(first, "start_heading"), M_PI / 2, 1e-12);
     else
-        ck_assert_double_eq_tol(jnum(first, "heading"), M_PI / 2, 1e-12);
+        ck_assert_double_eq_tol(ap_jnum(first, "heading"), M_PI / 2, 1e-12);
     json_t *sm = json_object_get(j, "samples");
     size_t n = json_array_size(sm);
     ck_assert_uint_ge(n, (size_t)(len / 0.5));
     ck_assert_uint_le(n, (size_t)(len / 0.5) + 2);
     json_t *s0 = json_array_get(sm, 0), *sl = json_array_get(sm, n - 1);
-    ck_assert_double_eq_tol(jnum(s0, "x"), 3.5, 1e-9);
-    ck_assert_double_eq_tol(jnum(s0, "y"), 3.5, 1e-9);
-    ck_assert_double_eq_tol(jnum(s0, "heading"), M_PI / 2, 1e-9);
-    ck_assert_double_eq_tol(jnum(sl, "x"), 85.5, 1e-9);
-    ck_assert_double_eq_tol(jnum(sl, "y"), 50.5, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(s0, "x"), 3.5, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(s0, "y"), 3.5, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(s0, "heading"), M_PI / 2, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(sl, "x"), 85.5, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(sl, "y"), 50.5, 1e-9);
     /* Consecutive samples are at most `step` apart along the path, so at most that far apart in the plane. */
     for (size_t i = 1; i < n; i++) {
         json_t *a = json_array_get(sm, i - 1), *b = json_array_get(sm, i);
-        ck_assert(hypot(jnum(a, "x") - jnum(b, "x"), jnum(a, "y") - jnum(b, "y")) <= 0.5 + 1e-9);
+        ck_assert(hypot(ap_jnum(a, "x") - ap_jnum(b, "x"), ap_jnum(a, "y") - ap_jnum(b, "y")) <= 0.5 + 1e-9);
     }
     json_decref(j);
     ap_resp_free(&r);
@@ -114,14 +107,16 @@ START_TEST(maps_listing_and_info)
     ck_assert_int_eq(r.status, 200);
     json_t *j = ap_resp_json(&r);
     json_t *maps = json_object_get(j, "maps");
-    ck_assert_uint_eq(json_array_size(maps), 4);
+    ck_assert_uint_eq(json_array_size(maps), 5);
     int seen = 0;
     for (size_t i = 0; i < json_array_size(maps); i++) {
         const char *id = json_string_value(json_object_get(json_array_get(maps, i), "id"));
+        const char *kind = json_string_value(json_object_get(json_array_get(maps, i), "kind"));
         seen |= (strcmp(id, "arena") == 0) | (strcmp(id, "rooms") == 0) << 1 | (strcmp(id, "maze") == 0) << 2 |
-                (strcmp(id, "islands") == 0) << 3;
+                (strcmp(id, "islands") == 0) << 3 | (strcmp(id, "forest") == 0 && strcmp(kind, "circles") == 0) << 4;
+        ck_assert_str_eq(kind, strcmp(id, "forest") == 0 ? "circles" : "grid");
     }
-    ck_assert_int_eq(seen, 15);
+    ck_assert_int_eq(seen, 31);
     json_decref(j);
     ap_resp_free(&r);
 
@@ -206,7 +201,7 @@ START_TEST(metrics_counters_increase)
     ck_assert_double_eq(metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\""),
                         (bad_before < 0 ? 0 : bad_before) + 1);
     ck_assert_double_eq(metric_now("arcpath_search_expanded_nodes_total", ""), exp_before + (double)expanded);
-    ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 4);
+    ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 5); /* four grids and the forest of circles */
     ck_assert(metric_now("arcpath_request_duration_seconds_count", "route=\"/v1/path\"") >= 2);
     ck_assert(metric_now("arcpath_build_info", "version=\"0.1.0\"") == 1);
 }
@@ -224,7 +219,7 @@ START_TEST(curve_endpoint)
                      0);
     ck_assert_msg(r.status == 200, "HTTP %ld: %s", r.status, r.body);
     j = ap_resp_json(&r);
-    ck_assert_double_eq_tol(jnum(j, "length"), 7 * M_PI / 3, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), 7 * M_PI / 3, 1e-9);
     ck_assert_str_eq(json_string_value(json_object_get(j, "word")), "RLR");
     ap_check_segments(j, 0, 0, 0, 0, 1);
     json_decref(j);
@@ -236,7 +231,7 @@ START_TEST(curve_endpoint)
                      0);
     ck_assert_int_eq(r.status, 200);
     j = ap_resp_json(&r);
-    ck_assert_double_eq_tol(jnum(j, "length"), M_PI, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), M_PI, 1e-9);
     int reverse = 0;
     json_t *segs = json_object_get(j, "segments");
     for (size_t i = 0; i < json_array_size(segs); i++)
@@ -273,13 +268,13 @@ START_TEST(directional_path_guarantees)
     json_t *segs = json_object_get(j, "segments");
     json_t *last = json_array_get(segs, json_array_size(segs) - 1);
     double h = strcmp(json_string_value(json_object_get(last, "type")), "arc") == 0
-                   ? jnum(last, "start_heading") + jnum(last, "sweep")
-                   : jnum(last, "heading");
+                   ? ap_jnum(last, "start_heading") + ap_jnum(last, "sweep")
+                   : ap_jnum(last, "heading");
     ck_assert_double_eq_tol(remainder(h - M_PI / 2, 2 * M_PI), 0.0, 1e-9);
     for (size_t i = 0; i < json_array_size(segs); i++) {
         json_t *sg = json_array_get(segs, i);
         if (strcmp(json_string_value(json_object_get(sg, "type")), "arc") == 0)
-            ck_assert(jnum(sg, "radius") >= 2 - 1e-9);
+            ck_assert(ap_jnum(sg, "radius") >= 2 - 1e-9);
     }
     json_decref(j);
     ap_resp_free(&r);
@@ -315,13 +310,13 @@ START_TEST(movingai_optimal_over_http)
             ap_resp r;
             json_t *j = post_ok(ap_mai_srv, body, &r);
             ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
-            double cost = jnum(j, "grid_cost");
+            double cost = ap_jnum(j, "grid_cost");
             ck_assert_msg(fabs(cost - s->optimal) <= ap_test_tolerance(s), "%s line %d: cost %.10f, optimal %.10f", map,
                           s->line, cost, s->optimal);
             if (!smooth)
-                ck_assert_double_eq_tol(jnum(j, "length"), cost, 1e-9 * (1 + cost));
+                ck_assert_double_eq_tol(ap_jnum(j, "length"), cost, 1e-9 * (1 + cost));
             else
-                ck_assert(jnum(j, "length") <= cost + 1e-9 * (1 + cost));
+                ck_assert(ap_jnum(j, "length") <= cost + 1e-9 * (1 + cost));
             ck_assert(json_is_true(json_object_get(j, "clear")));
             ap_check_segments(j, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5, 0);
             json_decref(j);

@@ -22,14 +22,6 @@
 
 Suite *lifecycle_suite(void);
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 START_TEST(check_config_verdicts)
 {
     static char err[65536];
@@ -40,9 +32,9 @@ START_TEST(check_config_verdicts)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char p[256];
     snprintf(p, sizeof p, "%s/ok.map", dir);
-    write_file(p, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n");
+    ap_write_file(p, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n");
     snprintf(p, sizeof p, "%s/shortrow.map", dir);
-    write_file(p, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
+    ap_write_file(p, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
     const char *bad[] = {"--check-config", "--maps", dir, NULL};
     ck_assert_int_eq(ap_run_cli(bad, 0, err, sizeof err), 1);
     /* The report names the file and the line of the short row. */

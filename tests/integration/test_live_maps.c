@@ -189,6 +189,18 @@ START_TEST(put_replace_bad_file_delete)
     json_decref(j);
     ap_resp_free(&r);
 
+    /* a JSON body is a circle map: a version of kind circles, without cells */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/forest", "{\"width\": 8, \"height\": 6, \"circles\": [{\"x\": 4, \"y\": 3, \"r\": 1}]}", &r),
+                     201);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "circles");
+    ck_assert_int_eq(int_of(j, "map_version"), 1);
+    ck_assert_int_eq(int_of(j, "circles"), 1);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/forest", NULL, &r), 204);
+    ap_resp_free(&r);
+
     /* ids, limits */
     ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/bad!id", "type octile\nheight 1\nwidth 1\nmap\n.\n", &r), 400);
     ck_assert_str_eq(error_code(&r), "invalid_request");

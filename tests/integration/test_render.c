@@ -2,11 +2,14 @@
  * .png beside /v1/maps/{id} and /cells, POST /v1/render for a query and for its stored answer (the same
  * bytes), PNG headers, and the errors with their fields. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../util.h"
 #include "harness.h"
 
 Suite *render_suite(void);
@@ -87,6 +90,49 @@ START_TEST(map_pictures)
     ck_assert_int_eq(r.status, 405);
     ck_assert_str_eq(r.allow, "GET, HEAD, PUT, DELETE"); /* the picture's and /v1/maps/{id}'s (live maps) */
     ap_resp_free(&r);
+}
+END_TEST
+
+/* Pictures are drawn on a pool thread, never on the HTTP thread: each picture request's access-log line
+ * names the fast lane (a request answered on the HTTP thread names none), for a map alone, a stored
+ * answer and a query (its search, then its drawing). */
+START_TEST(pictures_drawn_in_the_pool)
+{
+    char *log = ap_test_temp_file("arcpath-render-log", "");
+    ck_assert_ptr_nonnull(log);
+    static ap_srv s;
+    ck_assert_int_eq(ap_srv_start_logged(&s, "config/maps", NULL, NULL, log), 0);
+    const char *id1[] = {"X-Request-ID: pic-map", NULL};
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/rooms.png", NULL, 0, id1, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.content_type, "image/png");
+    ap_resp_free(&r);
+    const char *id2[] = {"X-Request-ID: pic-query", NULL};
+    const char *q = "{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":9.5,\"y\":6.5}}}";
+    ck_assert_int_eq(ap_http(&s, "POST", "/v1/render", q, strlen(q), id2, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.content_type, "image/svg+xml");
+    ap_resp_free(&r);
+    const char *id3[] = {"X-Request-ID: plain-info", NULL};
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/info", NULL, 0, id3, &r), 0);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    size_t len = 0;
+    char *text = ap_test_read_file(log, &len);
+    ck_assert_ptr_nonnull(text);
+    const char *ids[] = {"\"id\":\"pic-map\"", "\"id\":\"pic-query\"", "\"id\":\"plain-info\""};
+    for (int i = 0; i < 3; i++) {
+        const char *line = strstr(text, ids[i]);
+        ck_assert_msg(line != NULL, "no log line %s in:\n%s", ids[i], text);
+        const char *eol = strchr(line, '\n');
+        const char *lane = strstr(line, "\"lane\":\"fast\"");
+        bool in_line = lane != NULL && (eol == NULL || lane < eol);
+        ck_assert_msg(in_line == (i < 2), "%.*s", (int)(eol ? eol - line : 200), line);
+    }
+    free(text);
+    unlink(log);
+    free(log);
 }
 END_TEST
 
@@ -181,6 +227,7 @@ Suite *render_suite(void)
     TCase *tc = tcase_create("render");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, map_pictures);
+    tcase_add_test(tc, pictures_drawn_in_the_pool);
     tcase_add_test(tc, query_and_answer_round_trip);
     tcase_add_test(tc, render_errors);
     suite_add_tcase(s, tc);

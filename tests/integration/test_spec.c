@@ -97,7 +97,7 @@ static size_t listed_maps(const ap_srv *s)
     return n;
 }
 
-/* Files named *.map in dir: the maps a server on that folder loads. */
+/* Files named *.map or *.circles.json in dir: the maps a server on that folder loads. */
 static size_t map_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -106,7 +106,8 @@ static size_t map_files(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0)
+        if ((l > 4 && strcmp(e->d_name + l - 4, ".map") == 0) ||
+            (l > 13 && strcmp(e->d_name + l - 13, ".circles.json") == 0))
             n++;
     }
     closedir(d);
@@ -130,8 +131,10 @@ static double limit_real(json_t *info, const char *key)
 START_TEST(info_on_the_demo_server)
 {
     json_t *j = get_info(ap_demo_srv);
-    ck_assert_uint_eq(json_object_size(j), 6);
+    ck_assert_uint_eq(json_object_size(j), 8);
     ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "arcpath");
+    ck_assert_uint_eq(json_object_size(json_object_get(j, "units")), 0); /* the demo config names no kinds */
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j, "terrains"), 2)), "water");
     ck_assert_str_eq(json_string_value(json_object_get(j, "version")), ARCPATH_VERSION);
     const char *compiler = json_string_value(json_object_get(json_object_get(j, "build"), "compiler"));
     ck_assert_ptr_nonnull(compiler);
@@ -155,7 +158,7 @@ START_TEST(info_on_the_demo_server)
     for (size_t i = 0; i < ap_algorithm_count; i++)
         ck_assert_str_eq(json_string_value(json_array_get(algs, i)), ap_algorithms[i].name);
 
-    /* The maps loaded: every *.map of config/maps, as GET /v1/maps lists them. */
+    /* The maps loaded: every *.map and *.circles.json of config/maps, as GET /v1/maps lists them. */
     json_int_t maps = json_integer_value(json_object_get(j, "maps"));
     ck_assert_int_eq(maps, (json_int_t)map_files("config/maps"));
     ck_assert_int_eq(maps, (json_int_t)listed_maps(ap_demo_srv));

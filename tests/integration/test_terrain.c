@@ -19,35 +19,17 @@ Suite *terrain_suite(void);
 static const char MARSH[] = "type octile\nheight 3\nwidth 9\nmap\n.........\n...SSS...\nWWWWWWWWW\n";
 static const char CONF[] = "{\"terrain_costs\": {\"marsh\": {\"S\": 3, \"W\": 6}, \"nosuchmap\": {\"S\": 2}}}";
 
-static char dir[64], map_path[128], conf_path[128];
+static ap_srv_dir sd;
 static ap_srv srv;
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/arcpath-terrain-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(map_path, sizeof map_path, "%s/marsh.map", dir);
-    snprintf(conf_path, sizeof conf_path, "%s/arcpath.conf", dir);
-    write_file(map_path, MARSH);
-    write_file(conf_path, CONF);
-    const char *args[] = {"--config", conf_path, NULL};
-    ck_assert_int_eq(ap_srv_start(&srv, dir, args, NULL), 0);
+    ck_assert_int_eq(ap_srv_start_dir(&srv, &sd, "terrain", "marsh", MARSH, CONF), 0);
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(ap_srv_stop(&srv), 0);
-    unlink(map_path);
-    unlink(conf_path);
-    rmdir(dir);
+    ck_assert_int_eq(ap_srv_stop_dir(&srv, &sd), 0);
 }
 
 /* POST body to path; returns the parsed JSON answer and checks the HTTP status. */
@@ -78,11 +60,14 @@ START_TEST(map_info_lists_costs)
     ck_assert_double_eq(json_number_value(json_object_get(c, "W")), 6.0);
     ck_assert_ptr_null(json_object_get(c, "T"));
     /* No JPS tables on a weighted map: the region table, then the default capability's (ground+swamp,
-     * no longer the map's passability since water costs 6) regions and clearance. */
+     * no longer the map's passability since water costs 6) regions, its clearance and the map's own
+     * capability's (ground+swamp+water: its regions are the map's), and the default capability's view (the
+     * map's own capability needs none). */
     json_t *t = json_object_get(j, "tables");
-    ck_assert_uint_eq(json_array_size(t), 3);
-    const char *names[3] = {"region", "region:ground+swamp", "clearance:ground+swamp"};
-    for (size_t i = 0; i < 3; i++)
+    ck_assert_uint_eq(json_array_size(t), 5);
+    const char *names[5] = {"region", "region:ground+swamp", "clearance:ground+swamp",
+                            "clearance:ground+swamp+water", "view:ground+swamp"};
+    for (size_t i = 0; i < 5; i++)
         ck_assert_str_eq(json_string_value(json_object_get(json_array_get(t, i), "name")), names[i]);
     json_decref(j);
 }
@@ -152,16 +137,16 @@ END_TEST
 START_TEST(check_config_shows_costs)
 {
     static char out[65536];
-    const char *args[] = {"--check-config", "--maps", dir, "--config", conf_path, NULL};
+    const char *args[] = {"--check-config", "--maps", sd.dir, "--config", sd.conf, NULL};
     ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "marsh 9x3, 27 passable cells, 1 regions, terrain costs . 1 G 1 S 3 W 6") != NULL,
                   "%s", out);
     ck_assert_msg(strstr(out, "\"terrain_costs.nosuchmap\": no map with this id is loaded") != NULL, "%s", out);
     /* a bad cost is a config error naming the entry */
-    write_file(conf_path, "{\"terrain_costs\": {\"marsh\": {\"S\": 0.5}}}");
+    ap_write_file(sd.conf, "{\"terrain_costs\": {\"marsh\": {\"S\": 0.5}}}");
     ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "\"terrain_costs.marsh.S\"") != NULL, "%s", out);
-    write_file(conf_path, CONF);
+    ap_write_file(sd.conf, CONF);
 }
 END_TEST
 

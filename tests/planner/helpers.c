@@ -143,3 +143,17 @@ double ap_test_ref_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, ap_
     free(done);
     return r < INFINITY ? r : -1.0;
 }
+
+ap_result ap_test_run_plan(const ap_query *q, ap_workspace *ws)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    if (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ap_result r;
+    int fs = ap_plan_finish(&p, &r);
+    ck_assert_int_eq(fs, r.status);
+    if (fs != AP_E_INVALID_REQUEST)
+        ck_assert_int_eq(fs, st);
+    return r;
+}

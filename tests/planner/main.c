@@ -44,8 +44,10 @@ int main(void)
     srunner_add_suite(sr, world_suite());
     srunner_add_suite(sr, algorithms_suite());
     srunner_add_suite(sr, capability_suite());
+    srunner_add_suite(sr, units_suite());
     srunner_add_suite(sr, clearance_suite());
     srunner_add_suite(sr, anyangle_suite());
+    srunner_add_suite(sr, plan_anyangle_suite());
     srunner_add_suite(sr, circles_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

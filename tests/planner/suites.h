@@ -28,11 +28,13 @@ Suite *world_suite(void);
 Suite *capability_suite(void);
 Suite *clearance_suite(void);
 Suite *algorithms_suite(void);
+Suite *units_suite(void);
 
 /* Dijkstra as a caller-owned algorithm row (plan/fixture_dijkstra.c), for ap_plan_begin_with. */
 struct ap_algorithm_row;
 extern const struct ap_algorithm_row ap_test_dijkstra;
 Suite *anyangle_suite(void);
+Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
@@ -95,5 +97,9 @@ typedef double (*ap_test_move_cost)(const ap_map *m, int ux, int uy, int vx, int
  * search core: the reference the planner's searches are checked against. Returns the cost from cell (sx, sy)
  * to (gx, gy), or -1 when unreachable. */
 double ap_test_ref_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, ap_test_move_cost cost, const void *ctx);
+
+/* Plan q to the end on ws (begin, one unbounded step, finish) and return the result (caller frees); asserts
+ * that finish returns the result's status and, unless the query was refused late, the step's. */
+ap_result ap_test_run_plan(const ap_query *q, ap_workspace *ws);
 
 #endif

@@ -191,6 +191,12 @@ START_TEST(writer_matches_jansson)
     ap_json_join_path(path, 4, "ab", "cd");
     ck_assert_str_eq(path, "ab.");
     /* the dyadic shortcut (multiples of 2^-10 below 1e6) and the numbers just outside it */
+    const double edges[] = {1e-4, 0.0001000000000000001, 9.9999999999999991e-05, 1e15, 999999999999999.88,
+                            999999999999999.75, 0.1, 0.3, 2.0 / 3.0, 1e-3, 123456.789, 5e-324, 0.5e-4};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        same_as_jansson(json_real(edges[i]), write_real);
+        same_as_jansson(json_real(-edges[i]), write_real);
+    }
     const double dyadic[] = {0.0009765625, -0.0009765625, 999999.9990234375, -999999.5, 1000000.0, 0.75,
                              12.125, 3.0009765625, 0.00048828125, 1e6 - 1.0 / 2048, 65536.0, -0.0};
     for (size_t i = 0; i < sizeof dyadic / sizeof dyadic[0]; i++)
@@ -201,6 +207,11 @@ START_TEST(writer_matches_jansson)
         double k = (double)(state % 2048000001ull) - 1024000000.0; /* |k / 1024| < ~1e6 */
         same_as_jansson(json_real(ldexp(k, -(int)(state >> 60) % 11)), write_real);
         same_as_jansson(json_real(k / 3.0), write_real);
+        /* any bits at any magnitude around the integer shortcut's range [1e-4, 1e15) and across it */
+        uint64_t bits = state * 0x2545F4914F6CDD1Dull;
+        double any = ldexp((double)(bits >> 11) / 9007199254740992.0 + 0.5, (int)(state % 70) - 20);
+        same_as_jansson(json_real((state & 2) ? -any : any), write_real);
+        same_as_jansson(json_real(sqrt((double)(state % 1000000007ull))), write_real);
         ap_jbuf ib;
         ap_jbuf_init(&ib, NULL, 0);
         long long v = (long long)(state >> 1) * ((state & 1) ? -1 : 1);

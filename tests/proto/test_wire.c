@@ -274,8 +274,9 @@ START_TEST(algorithm_names_come_from_the_table)
     ap_map *m = open_map();
     for (size_t i = 0; i < ap_algorithm_count; i++) {
         char body[256];
-        snprintf(body, sizeof body, "{" BASE ",\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"%s\"}}",
-                 ap_algorithms[i].name);
+        /* any_angle plans units that turn on the spot (the others take a turning radius or ignore it) */
+        snprintf(body, sizeof body, "{" BASE ",\"unit\":{\"turning_radius\":%d},\"search\":{\"algorithm\":\"%s\"}}",
+                 ap_algorithms[i].id == AP_ALG_ANY_ANGLE ? 0 : 1, ap_algorithms[i].name);
         ap_path_request r;
         ap_wire_error e;
         ck_assert_int_eq(parse(body, &r, &e), AP_OK);
@@ -348,7 +349,7 @@ START_TEST(error_messages)
     ck_assert_str_eq(e.message, "missing required field \"start.y\"");
     parse("{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", &r, &e);
     ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar, jps, jps_plus, auto, directional8, "
-                                "directional24, directional48, hybrid");
+                                "directional24, directional48, hybrid, any_angle");
     parse("[]", &r, &e);
     ck_assert_str_eq(e.message, "the request body must be a JSON object");
 }
@@ -757,6 +758,69 @@ static void make_map(ap_map *m, const char *id, int32_t w, int32_t h)
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
 }
 
+/* "obstacles": parsed into the request's own array; each bad value is named by its JSON path; batch items
+ * keep their own copies. */
+START_TEST(obstacles_parse)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"obstacles\":[{\"x\":1,\"y\":2,\"r\":0.5},{\"x\":-3,\"y\":4.25,\"r\":2}]}",
+                           &r, &e),
+                     AP_OK);
+    ck_assert_uint_eq(r.q.n_obstacles, 2);
+    ck_assert_ptr_eq(r.q.obstacles, r.obstacles);
+    ck_assert(r.obstacles[1].x == -3.0 && r.obstacles[1].y == 4.25 && r.obstacles[1].r == 2.0);
+    ck_assert_int_eq(parse("{" BASE "}", &r, &e), AP_OK);
+    ck_assert_uint_eq(r.q.n_obstacles, 0);
+    ck_assert_ptr_null(r.q.obstacles);
+    static const struct {
+        const char *obstacles, *field, *message;
+    } bad[] = {
+        {"{}", "obstacles", "\"obstacles\" must be an array"},
+        {"[{\"x\":1,\"y\":2,\"r\":1},{\"x\":1,\"y\":2,\"r\":0}]", "obstacles[1].r", "\"obstacles[1].r\" must be above 0"},
+        {"[{\"x\":1,\"y\":2,\"r\":1},{\"x\":1,\"y\":2,\"r\":1},{\"x\":1,\"y\":2,\"r\":1},{\"x\":1,\"r\":1}]",
+         "obstacles[3].y", NULL},
+        {"[{\"x\":1e300,\"y\":2,\"r\":1}]", "obstacles[0].x", NULL},
+        {"[{\"x\":1,\"y\":2,\"r\":-1}]", "obstacles[0].r", NULL},
+        {"[{\"x\":1,\"y\":2,\"r\":1,\"z\":0}]", "obstacles[0].z", NULL},
+        {"[3]", "obstacles[0]", "\"obstacles[0]\" must be an object"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body, "{" BASE ",\"obstacles\":%s}", bad[i].obstacles);
+        ck_assert_int_eq(parse(body, &r, &e), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(e.field, bad[i].field);
+        if (bad[i].message != NULL)
+            ck_assert_str_eq(e.message, bad[i].message);
+    }
+    /* 257 circles: one too many. */
+    char *big = malloc(64 * 300);
+    size_t at = (size_t)sprintf(big, "{" BASE ",\"obstacles\":[");
+    for (int i = 0; i < AP_MAX_OBSTACLES + 1; i++)
+        at += (size_t)sprintf(big + at, "%s{\"x\":1,\"y\":1,\"r\":1}", i ? "," : "");
+    strcpy(big + at, "]}");
+    ck_assert_int_eq(parse(big, &r, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "obstacles");
+    ck_assert_str_eq(e.message, "\"obstacles\" must hold at most 256 circles (got 257)");
+    free(big);
+    /* A batch: each item's own array. */
+    ap_batch_request b;
+    const char *batch = "{\"map\":\"m\",\"queries\":[{\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":2,\"y\":2},"
+                        "\"obstacles\":[{\"x\":5,\"y\":5,\"r\":1}]},{\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":2,"
+                        "\"y\":2},\"obstacles\":[{\"x\":6,\"y\":5,\"r\":1},{\"x\":7,\"y\":5,\"r\":1}]},"
+                        "{\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":2,\"y\":2},\"obstacles\":[{\"x\":7,\"y\":5,\"r\":0}]}]}";
+    ck_assert_int_eq(ap_wire_parse_batch_request(batch, strlen(batch), 8, &b, &e), AP_OK);
+    ck_assert_uint_eq(b.items[0].q.n_obstacles, 1);
+    ck_assert_ptr_eq(b.items[0].q.obstacles, b.items[0].obstacles);
+    ck_assert(b.items[0].obstacles[0].x == 5.0);
+    ck_assert_uint_eq(b.items[1].q.n_obstacles, 2);
+    ck_assert(b.items[1].q.obstacles[1].x == 7.0);
+    ck_assert_int_eq(b.items[2].status, AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(b.items[2].err.field, "obstacles[0].r");
+    ap_wire_batch_free(&b);
+}
+END_TEST
+
 START_TEST(encode_map_info)
 {
     ap_map m;
@@ -765,8 +829,8 @@ START_TEST(encode_map_info)
     char *s = ap_wire_encode_map(&m, 0, &len);
     ck_assert_ptr_nonnull(s);
     json_t *j = load(s);
-    static const char *const keys[] = {"id",      "width",   "height", "passable_cells", "weighted",
-                                       "terrain_costs", "load_ms", "tables", NULL};
+    static const char *const keys[] = {"id",      "kind",          "width",   "height", "passable_cells",
+                                       "weighted", "terrain_costs", "load_ms", "tables", NULL};
     assert_keys(j, keys);
     ck_assert(json_is_true(json_object_get(j, "weighted")));
     json_t *tc = json_object_get(j, "terrain_costs");
@@ -774,6 +838,7 @@ START_TEST(encode_map_info)
     assert_keys(tc, tckeys);
     ck_assert(num(tc, "S") == 2.5 && num(tc, "W") == 7.0 && num(tc, ".") == 1.0);
     ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "den520d");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "grid");
     ck_assert_int_eq(json_integer_value(json_object_get(j, "width")), 256);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "height")), 257);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "passable_cells")), 256 * 257 - 7);
@@ -852,6 +917,7 @@ Suite *wire_suite(void)
     tcase_add_test(e, encode_error_every_status);
     tcase_add_test(e, encode_error_optional_members);
     tcase_add_test(e, encode_map_info);
+    tcase_add_test(e, obstacles_parse);
     tcase_add_test(e, encode_maps_list);
     suite_add_tcase(s, e);
     return s;

@@ -128,7 +128,25 @@ START_TEST(tasks)
     t = task(AP_LC_RELOAD, "m", NULL);
     run(&lc, &t);
     ck_assert_int_eq(t.status, AP_E_UNKNOWN_MAP);
-    ck_assert_str_eq(t.diag.msg, "the maps folder has no file m.map; map_version 2 is kept");
+    ck_assert_str_eq(t.diag.msg, "the maps folder has no file m.map or m.circles.json; map_version 2 is kept");
+
+    /* A circle map's JSON: a version of kind circles; it has no cells to PATCH; a bad one says where */
+    t = task(AP_LC_PUT, "forest", "{\"width\": 8, \"height\": 6, \"circles\": [{\"x\": 4, \"y\": 3, \"r\": 1}]}");
+    run(&lc, &t);
+    ck_assert_int_eq(t.status, AP_OK);
+    ck_assert_int_eq(t.ver->kind, AP_MAP_KIND_CIRCLES);
+    ck_assert_uint_eq(ap_circle_world_count(t.ver->circles.world), 1);
+    ap_map_version_release(t.ver);
+    t = task(AP_LC_PATCH, "forest", NULL);
+    t.cells = wall;
+    t.n_cells = 1;
+    run(&lc, &t);
+    ck_assert_int_eq(t.status, AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(t.diag.msg, "this map is a circle world: it has no cells");
+    t = task(AP_LC_PUT, "forest", "{\"width\": 8,\n \"height\": }");
+    run(&lc, &t);
+    ck_assert_int_eq(t.status, AP_E_BAD_MAP);
+    ck_assert_int_eq(t.diag.line, 2);
 
     /* Over the workspaces: 413-like, the id unchanged */
     reg.capacity = 10;

@@ -222,6 +222,61 @@ START_TEST(test_picture_ids_refused)
 }
 END_TEST
 
+/* Circle maps load beside the grids (versions of kind circles): found by id, an id a grid has is a
+ * duplicate, a bad file is reported with line and column (syntax) and skipped; a rescan adds, replaces
+ * and removes them like grids. */
+START_TEST(test_circle_maps)
+{
+    char dir[] = "/tmp/ap-registry-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *names[] = {"a.map", "a.circles.json", "z.circles.json", "b.circles.json", "bad.circles.json"};
+    write_file(dir, names[0], "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_file(dir, names[1], "{\"width\": 4, \"height\": 4, \"circles\": []}");
+    write_file(dir, names[2], "{\"width\": 4, \"height\": 4, \"circles\": [{\"x\": 2, \"y\": 2, \"r\": 1}]}");
+    write_file(dir, names[3], "{\"width\": 5, \"height\": 4, \"circles\": []}");
+    write_file(dir, names[4], "{\"width\": 4,\n\"height\": }");
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *errf = open_memstream(&log, &loglen);
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    fclose(errf);
+    ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ck_assert_int_eq(r.errors, 2);
+    ap_map_version *z = ap_registry_acquire(&r, "z");
+    ck_assert_int_eq(z->kind, AP_MAP_KIND_CIRCLES);
+    ck_assert_str_eq(ap_map_version_id(z), "z");
+    ck_assert_uint_eq(z->version, 1);
+    ck_assert_uint_eq(ap_circle_world_count(z->circles.world), 1);
+    ap_map_version_release(z);
+    ap_map_version *a = ap_registry_acquire(&r, "a");
+    ck_assert_int_eq(a->kind, AP_MAP_KIND_GRID); /* the grid's id */
+    ap_map_version_release(a);
+    ck_assert_ptr_nonnull(strstr(log, "a.circles.json:0:0: duplicate map id"));
+    check_diag(log, "bad.circles.json", 2);
+    free(log);
+
+    /* rescan: z changed, b removed; the grid keeps "a" (its circle map is still a duplicate) */
+    write_file(dir, names[2], "{\"width\": 6, \"height\": 4, \"circles\": []}");
+    char path[512];
+    snprintf(path, sizeof path, "%s/b.circles.json", dir);
+    unlink(path);
+    ap_rescan_counts c;
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.replaced, 1);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_int_eq(c.unchanged, 1);
+    ck_assert_int_eq(c.errors, 2);
+    z = ap_registry_acquire(&r, "z");
+    ck_assert_uint_eq(z->version, 2);
+    ck_assert_double_eq(ap_circle_world_width(z->circles.world), 6.0);
+    ap_map_version_release(z);
+    ck_assert_ptr_null(ap_registry_acquire(&r, "b"));
+    ap_registry_free(&r);
+    remove_dir(dir, names, 5);
+}
+END_TEST
+
 /* A w x h map of '.' called id (ap_map_parse), for the registry tests. */
 static ap_map *open_map(const char *id, int w, int h)
 {
@@ -409,6 +464,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_missing_dir);
     tcase_add_test(tc, test_empty_dir_and_limits);
     tcase_add_test(tc, test_picture_ids_refused);
+    tcase_add_test(tc, test_circle_maps);
     tcase_add_test(tc, test_versions_and_references);
     tcase_add_test(tc, test_rescan);
     tcase_add_test(tc, test_concurrent_replacement);

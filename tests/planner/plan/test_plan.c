@@ -76,19 +76,6 @@ START_TEST(query_check)
 }
 END_TEST
 
-static ap_result run(const ap_query *q, ap_workspace *ws)
-{
-    ap_plan p;
-    int st = ap_plan_begin(&p, q, ws, 0);
-    if (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&p, 0);
-    ap_result r;
-    int fs = ap_plan_finish(&p, &r);
-    ck_assert_int_eq(fs, r.status);
-    if (fs != AP_E_INVALID_REQUEST)
-        ck_assert_int_eq(fs, st);
-    return r;
-}
 
 START_TEST(region_and_trivial)
 {
@@ -98,7 +85,7 @@ START_TEST(region_and_trivial)
     ap_query q = base_query(m);
     q.gx = 6.5;
     q.gy = 1.5;
-    ap_result r = run(&q, &ws);
+    ap_result r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_NO_PATH);
     ck_assert(r.region_pruned);
     ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE); /* proven by the region table */
@@ -110,7 +97,7 @@ START_TEST(region_and_trivial)
     q.gx = 2.9;
     q.gy = 4.6;
     q.sample_step = 0.25;
-    r = run(&q, &ws);
+    r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_OK);
     ck_assert_double_eq(r.grid_cost, 0.0);
     ck_assert_uint_eq(r.n_waypoints, 2);
@@ -136,7 +123,7 @@ START_TEST(full_pipeline)
     /* raw path: length equals the grid cost with centres and no smoothing */
     ap_query q = base_query(m);
     q.smoothing = AP_SMOOTH_NONE;
-    ap_result raw = run(&q, &ws);
+    ap_result raw = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(raw.status, AP_OK);
     ck_assert_double_eq_tol(raw.length, raw.grid_cost, 1e-9);
     ck_assert_double_eq_tol(raw.grid_cost, 6 + 3 * M_SQRT2, 1e-12); /* to (2,4), past the wall's foot, on */
@@ -146,14 +133,14 @@ START_TEST(full_pipeline)
     ck_assert_double_eq(raw.waypoints[raw.n_waypoints - 1][1], 5.5);
     /* smoothed: fewer waypoints, shorter or equal, still clear for r = 0 */
     q.smoothing = AP_SMOOTH_LOS;
-    ap_result sm = run(&q, &ws);
+    ap_result sm = ap_test_run_plan(&q, &ws);
     ck_assert_uint_lt(sm.n_waypoints, raw.n_waypoints);
     ck_assert(sm.length <= raw.length + 1e-9);
     ck_assert(sm.clear);
     ck_assert_double_eq(sm.grid_cost, raw.grid_cost);
     /* a wide unit: the smoothed path must keep its distance; the verdict says whether it could */
     q.unit_radius = 0.45;
-    ap_result wide = run(&q, &ws);
+    ap_result wide = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(wide.status, AP_OK);
     for (size_t i = 0; i < wide.n_segments; i++)
         if (wide.clear)
@@ -164,7 +151,7 @@ START_TEST(full_pipeline)
     q.has_sheading = true;
     q.sheading = M_PI_2;
     q.sample_step = 0.1;
-    ap_result cv = run(&q, &ws);
+    ap_result cv = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(cv.status, AP_OK);
     int arcs = 0;
     double L = 0.0;
@@ -195,7 +182,7 @@ START_TEST(full_pipeline)
     /* too many samples */
     q.sample_step = 0.01;
     q.max_samples = 10;
-    ap_result many = run(&q, &ws);
+    ap_result many = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(many.status, AP_E_INVALID_REQUEST);
     ck_assert_str_eq(many.field, "samples.step");
     ck_assert_ptr_null(many.samples);
@@ -220,7 +207,7 @@ START_TEST(exact_points)
     q.sy = 0.9;
     q.gx = 7.75;
     q.gy = 5.01;
-    ap_result r = run(&q, &ws);
+    ap_result r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_OK);
     ck_assert_double_eq(r.waypoints[0][0], 0.1);
     ck_assert_double_eq(r.waypoints[0][1], 0.9);
@@ -251,7 +238,7 @@ START_TEST(no_path_reason_of_an_incomplete_search)
     ap_query q = {.map = m, .sx = 5.5, .sy = 1.5, .gx = 2.5, .gy = 1.5, .connectivity = 8,
                   .smoothing = AP_SMOOTH_LOS, .algorithm = AP_ALG_DIRECTIONAL24, .turning_radius = 3.0,
                   .has_sheading = true, .sheading = 0.0};
-    ap_result r = run(&q, &ws);
+    ap_result r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_NO_PATH);
     ck_assert(!r.region_pruned);
     ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
@@ -286,7 +273,7 @@ START_TEST(profile_build_honours_the_deadline)
     uint64_t builds = 0;
     ap_profile_cache_build_seconds(&cache, &builds);
     ck_assert_uint_eq(builds, 0);
-    r = run(&q, &ws);
+    r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_OK);
     ck_assert_uint_eq(ap_profile_cache_stats(&cache, NULL), 1);
     ap_result_free(&r);
@@ -333,7 +320,7 @@ START_TEST(unit_size_shapes_the_grid_route)
     const double small[] = {0.0, 0.4};
     for (int i = 0; i < 2; i++) {
         q.unit_radius = small[i];
-        ap_result r = run(&q, &ws);
+        ap_result r = ap_test_run_plan(&q, &ws);
         ck_assert_int_eq(r.status, AP_OK);
         ck_assert_double_eq_tol(r.grid_cost, 13.0, 1e-12); /* straight through the gap */
         ck_assert(r.clear);
@@ -343,7 +330,7 @@ START_TEST(unit_size_shapes_the_grid_route)
     for (int a = 0; a < 2; a++) {
         q.algorithm = algs[a];
         q.unit_radius = 0.9;
-        ap_result r = run(&q, &ws);
+        ap_result r = ap_test_run_plan(&q, &ws);
         ck_assert_int_eq(r.status, AP_OK);
         ck_assert(r.clear);
         ck_assert(r.grid_cost > 13.0 + 1.0);
@@ -355,7 +342,7 @@ START_TEST(unit_size_shapes_the_grid_route)
             ck_assert(ap_segment_clear(m, &r.segments[k], 0.9));
         ap_result_free(&r);
         q.unit_radius = 1.5;
-        r = run(&q, &ws);
+        r = ap_test_run_plan(&q, &ws);
         ck_assert_int_eq(r.status, AP_NO_PATH);
         ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE);
         ap_result_free(&r);
@@ -411,7 +398,7 @@ START_TEST(annotated_astar_matches_exact_geometry)
         double r = radii[it % 3];
         ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
                       .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = r};
-        ap_result res = run(&q, &ws);
+        ap_result res = ap_test_run_plan(&q, &ws);
         double want = ap_test_ref_dijkstra(m, sx, sy, gx, gy, disc_move_cost, &r);
         if (want >= 0.0) {
             ck_assert_int_eq(res.status, AP_OK);
@@ -485,10 +472,10 @@ START_TEST(huge_headings_plan_as_wrapped)
         q.has_gheading = algs[a] == AP_ALG_DIRECTIONAL8;
         q.sheading = 1e16;
         q.gheading = 1e308;
-        ap_result huge = run(&q, &ws);
+        ap_result huge = ap_test_run_plan(&q, &ws);
         q.sheading = 2.2474252491623665;
         q.gheading = 2.6710203145624654;
-        ap_result wrapped = run(&q, &ws);
+        ap_result wrapped = ap_test_run_plan(&q, &ws);
         ck_assert_int_eq(huge.status, AP_OK);
         ck_assert_int_eq(wrapped.status, AP_OK);
         ck_assert_uint_eq(huge.n_segments, wrapped.n_segments);

@@ -154,8 +154,12 @@ START_TEST(masks_and_slots)
     free(mask);
     ck_assert(ap_capability_is_map_pass(m, AP_CAP_DEFAULT));
     ck_assert(!ap_capability_is_map_pass(m, AP_CAP_WATER));
-    /* Slots in increasing capability order; ground+swamp's regions are the map's own. */
-    ck_assert_int_eq(m->n_tables, 3 + 2 + 3);
+    /* Slots in increasing capability order; ground+swamp's regions are the map's own (and the map is its
+     * view); water and all terrains get views, after the any-angle graph (table.h). */
+    ck_assert_int_eq(m->n_tables, 3 + 2 + 3 + 1 + 2);
+    ck_assert_str_eq(m->tables[8].name, "any_angle");
+    ck_assert_str_eq(m->tables[9].name, "view:water");
+    ck_assert_str_eq(m->tables[10].name, "view:ground+swamp+water+trees");
     ck_assert_str_eq(m->tables[3].name, "region:water");
     ck_assert_uint_eq(m->tables[3].count, 1);
     ck_assert_str_eq(m->tables[4].name, "region:ground+swamp+water+trees");
@@ -179,7 +183,9 @@ START_TEST(masks_and_slots)
     ap_terrain_costs wc = {.map_id = "*", .cost = {0, 0, 0, 0, 3.0}};
     ap_map_opts ow = {.terrain = &wc, .n_terrain = 1};
     ck_assert_int_eq(ap_map_parse("t", "t", text, strlen(text), &ow, &m, &d), AP_OK);
-    ck_assert_uint_eq(m->capabilities, 1u << AP_CAP_DEFAULT);
+    /* the default, and the map's own capability (ground+swamp+water) always gets its tables too */
+    ck_assert_uint_eq(m->capabilities, (1u << AP_CAP_DEFAULT) | (1u << (AP_CAP_DEFAULT | AP_CAP_WATER)));
+    ck_assert_uint_eq(m->capability, AP_CAP_DEFAULT | AP_CAP_WATER);
     ck_assert_uint_eq(m->region_count, 1);
     ck_assert_str_eq(m->tables[1].name, "region:ground+swamp");
     ck_assert_ptr_eq(ap_capability_regions(m, AP_CAP_DEFAULT, &n), m->tables[1].data);

@@ -1,0 +1,114 @@
+/* table.c — the "any_angle" per-map table (table.h): the point unit's tangent visibility graph of a grid map
+ * with its eager table of corner bitangents, built once at load, and the graphs of discs, built on first use
+ * per radius and published lock-free; all shared read-only by every query of the map. */
+#include "table.h"
+
+#include <stdlib.h>
+
+#include "../base/status.h"
+
+/* The slot's data: the point graph and the disc graphs published so far (NULL = free slot). */
+typedef struct ap_aa_table {
+    ap_aa_graph *point;
+    _Atomic(ap_aa_graph *) disc[AP_AA_TABLE_RADII];
+} ap_aa_table;
+
+/* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
+ * departure index. */
+static size_t graph_bytes(const ap_aa_graph *g)
+{
+    return g->n * (3 * sizeof(double) + 1) + g->n_deps * sizeof(ap_aa_dep) +
+           (g->dep_start != NULL ? (2 * g->n + 1) * sizeof(uint32_t) : 0);
+}
+
+static void table_free(void *data)
+{
+    ap_aa_table *t = data;
+    if (t == NULL)
+        return;
+    ap_aa_graph_free(t->point);
+    for (int i = 0; i < AP_AA_TABLE_RADII; i++)
+        ap_aa_graph_free(atomic_load_explicit(&t->disc[i], memory_order_acquire));
+    free(t);
+}
+
+/* The eager graph of m for radius r within the limits, or NULL (beyond them, or out of memory). */
+static ap_aa_graph *eager_graph(const ap_map *m, double r)
+{
+    ap_aa_graph *g;
+    if (ap_aa_graph_grid_lazy(m, r, &g) != AP_OK)
+        return NULL;
+    if (g->n > AP_AA_TABLE_MAX_CORNERS || ap_aa_graph_precompute(g) != AP_OK || graph_bytes(g) > AP_AA_TABLE_MAX_BYTES) {
+        ap_aa_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static int table_build(const ap_map *m, ap_map_table *out)
+{
+    /* Beyond the limits the map gets no slot: its queries build a lazy graph each (graph.h). */
+    ap_aa_graph *g = eager_graph(m, 0.0);
+    if (g == NULL)
+        return AP_OK;
+    ap_aa_table *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        ap_aa_graph_free(g);
+        return AP_E_NOMEM;
+    }
+    t->point = g;
+    for (int i = 0; i < AP_AA_TABLE_RADII; i++)
+        atomic_init(&t->disc[i], NULL);
+    out->data = t;
+    out->bytes = sizeof *t + graph_bytes(g);
+    out->count = g->n;
+    return AP_OK;
+}
+
+const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+                                        table_build, table_free};
+
+static ap_aa_table *table_of(const ap_map *m)
+{
+    const ap_map_table *t = ap_map_find_table(m, AP_AA_TABLE_NAME);
+    return t != NULL ? t->data : NULL;
+}
+
+const ap_aa_graph *ap_aa_table_of(const ap_map *m)
+{
+    const ap_aa_table *t = table_of(m);
+    return t != NULL ? t->point : NULL;
+}
+
+const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r)
+{
+    ap_aa_table *t = table_of(m);
+    if (t == NULL || !(r >= 0.0))
+        return NULL;
+    if (r == 0.0)
+        return t->point;
+    /* Look, build outside any lock, publish into the first free slot (a thread that lost the race to the
+     * same radius frees its copy and takes the winner's). */
+    ap_aa_graph *mine = NULL;
+    for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
+        ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
+        if (g != NULL && g->unit_radius == r) {
+            ap_aa_graph_free(mine);
+            return g;
+        }
+        if (g != NULL)
+            continue;
+        if (mine == NULL && (mine = eager_graph(m, r)) == NULL)
+            return NULL;
+        ap_aa_graph *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(&t->disc[i], &expected, mine, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            return mine;
+        if (expected->unit_radius == r) {
+            ap_aa_graph_free(mine);
+            return expected;
+        }
+    }
+    ap_aa_graph_free(mine); /* every slot holds another radius */
+    return NULL;
+}

@@ -1,0 +1,41 @@
+/* table.h — the "any_angle" per-map table kind (world/tables.h): the point unit's graph of a grid map
+ * (ap_aa_graph_grid at r_u = 0: every convex corner, with the eager table of usable corner bitangents,
+ * graph.h), built once at load on uniform-cost maps and shared read-only by every point-unit any_angle
+ * query of the map; and the same graph for a disc of radius r, built on a query's first use of r (the
+ * corners grown by r: Red Blob's "radius class", here the exact radius) and kept for the map's lifetime, at
+ * most AP_AA_TABLE_RADII radii per map (later radii: a lazy graph per query).
+ *
+ * Limits: built only for maps with at most AP_AA_TABLE_MAX_CORNERS convex corners (the eager table costs
+ * O(corners^2) line-of-sight tests: den520d's 912 corners about 0.1 s, graph.h) and kept only when it
+ * holds at most AP_AA_TABLE_MAX_BYTES; a map beyond either gets no slot and its queries build a lazy graph
+ * each (O(cells), departures computed as the search reaches corners). GET /v1/maps/{id} lists the slot
+ * with its bytes, build time and "corners" count.
+ */
+#ifndef AP_AA_TABLE_H
+#define AP_AA_TABLE_H
+
+#include <stdatomic.h>
+
+#include "../world/tables.h"
+#include "graph.h"
+
+#define AP_AA_TABLE_NAME "any_angle"
+#define AP_AA_TABLE_MAX_CORNERS AP_AA_EAGER_AUTO_MAX
+#define AP_AA_TABLE_MAX_BYTES (64u << 20)
+#define AP_AA_TABLE_RADII 8
+
+/* The kind (listed in planner/plan/table_kinds.c): optional, uniform-cost maps only. */
+extern const ap_table_kind ap_aa_table_kind;
+
+/* The point unit's shared graph of m, or NULL when m has no "any_angle" slot. Pure; thread-safe. */
+const ap_aa_graph *ap_aa_table_of(const ap_map *m);
+
+/* The shared eager graph of m for unit radius r (0: ap_aa_table_of; r > 0: the one published for exactly r,
+ * else built now — within the table's limits, O(corners^2) line-of-sight tests, den520d at r = 0.5 about
+ * 0.25 s, not interruptible — and published in a free slot), or NULL when m has no slot, r is not a valid
+ * radius (graph.h), the graph is beyond the limits, or all AP_AA_TABLE_RADII slots hold other radii. The
+ * graph lives as long as m. Thread-safe: lock-free publish with C11 atomics (two threads may build the same
+ * radius at once; one copy is kept). The slot's bytes in the map info count the point graph only. */
+const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
+
+#endif

@@ -1,0 +1,198 @@
+/* test_units.c — units of every terrain and shape end to end: unit kinds from the config (GET /v1/info
+ * lists them; "unit": {"kind"} with per-request fields overriding the kind's), unit.capability (boats on
+ * water, tanks on ground, proven unreachable across the water), unit.size (square units), their errors
+ * (single and batch), and --check-config naming a bad kind's field. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../util.h"
+#include "harness.h"
+
+Suite *units_suite(void);
+
+/* Ground above, a two-row strait of water, a ground strip below. */
+static const char HARBOUR[] = "type octile\nheight 6\nwidth 8\nmap\n"
+                              "........\n"
+                              "........\n"
+                              "..@@....\n"
+                              "WWWWWWWW\n"
+                              "WWWWWWWW\n"
+                              "........\n";
+static const char CONF[] = "{\"units\": {\"tank\": {\"radius\": 0.9, \"capability\": [\"ground\"]},"
+                           " \"boat\": {\"capability\": [\"water\"]}, \"crate\": {\"size\": 2}},"
+                           " \"capabilities\": [[\"ground\", \"water\"]]}";
+
+static ap_srv_dir sd;
+static ap_srv srv;
+
+static void setup(void)
+{
+    ck_assert_int_eq(ap_srv_start_dir(&srv, &sd, "units", "harbour", HARBOUR, CONF), 0);
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(ap_srv_stop_dir(&srv, &sd), 0);
+}
+
+/* POST a /v1/path body with the given start, goal and unit object text; checks the HTTP status. */
+static json_t *path(double sx, double sy, double gx, double gy, const char *unit, const char *smoothing, long want)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"map\":\"harbour\",\"start\":{\"x\":%g,\"y\":%g},\"goal\":{\"x\":%g,\"y\":%g},\"unit\":%s,"
+             "\"search\":{\"smoothing\":\"%s\"}}",
+             sx, sy, gx, gy, unit, smoothing);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/path", body, &r), 0);
+    ck_assert_msg(r.status == want, "status %ld, want %ld: %s (%s)", r.status, want, r.body, body);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+static void assert_error(json_t *j, const char *code, const char *field, const char *in_message)
+{
+    json_t *e = json_object_get(j, "error");
+    ck_assert_str_eq(str(e, "code"), code);
+    ck_assert_str_eq(str(e, "field"), field);
+    ck_assert_msg(strstr(str(e, "message"), in_message) != NULL, "message: %s", str(e, "message"));
+}
+
+START_TEST(info_lists_kinds)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&srv, "GET", "/v1/info", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    json_t *u = json_object_get(j, "units");
+    ck_assert_uint_eq(json_object_size(u), 3);
+    json_t *tank = json_object_get(u, "tank");
+    ck_assert_double_eq(json_number_value(json_object_get(tank, "radius")), 0.9);
+    ck_assert_uint_eq(json_array_size(json_object_get(tank, "capability")), 1);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(tank, "capability"), 0)), "ground");
+    ck_assert_ptr_null(json_object_get(tank, "size"));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(u, "crate"), "size")), 2);
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "terrains")), 4);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(boats_and_tanks)
+{
+    /* a boat along the strait: one straight line from (0.5, 3.5) to (7.5, 4.5) after smoothing */
+    json_t *j = path(0.5, 3.5, 7.5, 4.5, "{\"kind\":\"boat\"}", "los", 200);
+    ck_assert_str_eq(str(j, "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 6.0 + M_SQRT2, 1e-9);
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "length")), sqrt(50.0), 1e-9);
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    json_decref(j);
+    /* a boat cannot start on ground */
+    j = path(0.5, 0.5, 7.5, 4.5, "{\"kind\":\"boat\"}", "los", 422);
+    assert_error(j, "start_blocked", "start", "blocked");
+    json_decref(j);
+    /* a tank cannot cross the water: proven unreachable */
+    j = path(4.5, 0.5, 4.5, 5.5, "{\"kind\":\"tank\"}", "los", 200);
+    ck_assert_str_eq(str(j, "status"), "no_path");
+    ck_assert_str_eq(str(j, "reason"), "unreachable");
+    json_decref(j);
+    /* the request's fields win over the kind's: an amphibious point-sized tank crosses (straight down) */
+    j = path(4.5, 0.5, 4.5, 5.5, "{\"kind\":\"tank\",\"radius\":0,\"capability\":[\"ground\",\"water\"]}", "none",
+             200);
+    ck_assert_str_eq(str(j, "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 5.0, 1e-9);
+    json_decref(j);
+    /* the tank's disc (radius 0.9) clears no move on rows 0..1: every one passes within 0.5 of the map's top
+     * edge or of the rocks, so the search exhausts its open list: proven unreachable */
+    j = path(0.5, 0.5, 7.5, 1.5, "{\"kind\":\"tank\"}", "none", 200);
+    ck_assert_str_eq(str(j, "status"), "no_path");
+    ck_assert_str_eq(str(j, "reason"), "unreachable");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(square_units)
+{
+    /* the 2 x 2 crate from footprint centre (1, 1) to (7, 1): six straight steps on rows 0..1 */
+    json_t *j = path(1.0, 1.0, 7.0, 1.0, "{\"kind\":\"crate\"}", "los", 200);
+    ck_assert_str_eq(str(j, "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 6.0, 1e-9);
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "length")), 6.0, 1e-9);
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    json_decref(j);
+    /* a 3 x 3 square centred at (5.5, 1.5) covers cells 4..6 x 0..2 (free); at (3.5, 1.5) the rocks */
+    j = path(5.5, 1.5, 3.5, 1.5, "{\"size\":3}", "none", 422);
+    assert_error(j, "goal_blocked", "goal", "3 x 3 footprint");
+    json_decref(j);
+    j = path(1.0, 1.0, 7.0, 1.0, "{\"size\":2,\"radius\":0.5}", "none", 400);
+    assert_error(j, "invalid_request", "unit.size", "not both");
+    json_decref(j);
+    j = path(1.0, 1.0, 7.0, 1.0, "{\"size\":0}", "none", 400);
+    assert_error(j, "invalid_request", "unit.size", "between 1 and");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(errors)
+{
+    json_t *j = path(0.5, 0.5, 7.5, 0.5, "{\"kind\":\"zeppelin\"}", "none", 400);
+    assert_error(j, "invalid_request", "unit.kind", "unknown unit kind \"zeppelin\": the config names tank, boat, crate");
+    json_decref(j);
+    j = path(0.5, 0.5, 7.5, 0.5, "{\"capability\":[\"ground\",\"lava\"]}", "none", 400);
+    assert_error(j, "invalid_request", "unit.capability[1]", "must be one of: ground, swamp, water, trees");
+    json_decref(j);
+    j = path(0.5, 0.5, 7.5, 0.5, "{\"capability\":[]}", "none", 400);
+    assert_error(j, "invalid_request", "unit.capability", "non-empty array");
+    json_decref(j);
+    j = path(0.5, 0.5, 7.5, 0.5, "{\"capability\":[\"ground\",\"ground\"]}", "none", 400);
+    assert_error(j, "invalid_request", "unit.capability[1]", "twice");
+    json_decref(j);
+    /* a capability the config does not list has no tables */
+    j = path(0.5, 3.5, 7.5, 3.5, "{\"capability\":[\"trees\",\"water\"]}", "none", 400);
+    assert_error(j, "invalid_request", "unit.capability", "no tables for capability water+trees");
+    json_decref(j);
+    /* batch: the item naming an unknown kind is an error item, the others are answered */
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/paths",
+                             "{\"map\":\"harbour\",\"queries\":["
+                             "{\"start\":{\"x\":0.5,\"y\":3.5},\"goal\":{\"x\":7.5,\"y\":3.5},\"unit\":{\"kind\":\"boat\"}},"
+                             "{\"start\":{\"x\":0.5,\"y\":3.5},\"goal\":{\"x\":7.5,\"y\":3.5},\"unit\":{\"kind\":\"raft\"}}]}",
+                             &r),
+                     0);
+    ck_assert_int_eq(r.status, 200);
+    j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_str_eq(str(json_array_get(res, 0), "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(json_array_get(res, 0), "length")), 7.0, 1e-9);
+    ck_assert_str_eq(str(json_array_get(res, 1), "status"), "error");
+    assert_error(json_array_get(res, 1), "invalid_request", "unit.kind", "unknown unit kind \"raft\"");
+    json_decref(j);
+}
+END_TEST
+
+Suite *units_suite(void)
+{
+    Suite *s = suite_create("units");
+    TCase *tc = tcase_create("units");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, info_lists_kinds);
+    tcase_add_test(tc, boats_and_tanks);
+    tcase_add_test(tc, square_units);
+    tcase_add_test(tc, errors);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,380 @@
+/* test_plan_anyangle.c — the any_angle plan kind (plan_anyangle.c) through the public plan API: exact
+ * lengths on hand-computed geometry (a point unit round one blocked square, a disc round its corners, one
+ * obstacle circle on a grid and in a circle world), what validation refuses and why, slicing and deadlines,
+ * the shared per-map table, and on Moving AI maps: never longer than the smoothed auto answer, never
+ * shorter than the straight line, always clear. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/anyangle/table.h"
+#include "../../../planner/plan/plan_kind.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* 6 x 5 open map with the one blocked square (2, 2). */
+static const char *const one_square = "type octile\nheight 5\nwidth 6\nmap\n......\n......\n..@...\n......\n......\n";
+
+static ap_query aa_query(const ap_map *m, double sx, double sy, double gx, double gy)
+{
+    return (ap_query){.map = m, .sx = sx, .sy = sy, .gx = gx, .gy = gy, .algorithm = AP_ALG_ANY_ANGLE,
+                      .connectivity = 8, .smoothing = AP_SMOOTH_LOS};
+}
+
+/* Run q to its end on ws in slices of `slice` expansions (0 = one go) and build the result; returns the
+ * status. */
+static int run_on(const ap_query *q, ap_workspace *ws, uint64_t slice, ap_result *r)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
+        st = ap_plan_step(&p, slice);
+    ap_plan_finish(&p, r);
+    return st;
+}
+
+/* run_on with a workspace for q's map (or a small one for a circle world). */
+static int run_plan(const ap_query *q, uint64_t slice, ap_result *r)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, q->map ? ap_map_node_count(q->map) : 64, AP_PLAN_MAX_SUCC), AP_OK);
+    int st = run_on(q, &ws, slice, r);
+    ap_workspace_free(&ws);
+    return st;
+}
+
+/* The answer's own consistency: waypoints at the segment ends, segments joined in position and heading. */
+static void check_answer(const ap_result *r, const ap_query *q)
+{
+    ck_assert(r->clear);
+    ck_assert_uint_eq(r->n_waypoints, r->n_segments + 1);
+    ck_assert_double_eq_tol(r->segments[0].x0, q->sx, 1e-12);
+    ck_assert_double_eq_tol(r->segments[0].y0, q->sy, 1e-12);
+    ck_assert_double_eq_tol(r->segments[r->n_segments - 1].x1, q->gx, 1e-9);
+    ck_assert_double_eq_tol(r->segments[r->n_segments - 1].y1, q->gy, 1e-9);
+    double total = 0.0;
+    for (size_t i = 0; i < r->n_segments; i++) {
+        total += r->segments[i].length;
+        ck_assert_double_eq_tol(r->waypoints[i + 1][0], r->segments[i].x1, 1e-12);
+        if (i > 0) {
+            ck_assert_double_eq_tol(r->segments[i].x0, r->segments[i - 1].x1, 1e-7);
+            ck_assert_double_eq_tol(r->segments[i].y0, r->segments[i - 1].y1, 1e-7);
+        }
+    }
+    ck_assert_double_eq_tol(total, r->length, 1e-9);
+    ck_assert_double_eq_tol(r->grid_cost, r->length, 1e-12);
+}
+
+START_TEST(point_unit_round_one_square)
+{
+    /* (1.5, 2.5) -> (3.5, 2.5) crosses the square; the shortest way touches its corners (2, 2) and (3, 2)
+     * (or the two below): 2 x sqrt(0.5) + 1 = 1 + sqrt 2, three lines, no arcs. */
+    ap_map *m = ap_test_map_from_string(one_square);
+    ck_assert_ptr_nonnull(ap_aa_table_of(m)); /* the shared point-unit graph, built at load */
+    ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, 1.0 + M_SQRT2, 1e-12);
+    ck_assert_uint_eq(r.n_segments, 3);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_int_eq(r.segments[i].type, AP_SEG_LINE);
+    ck_assert_double_eq_tol(fabs(r.waypoints[1][1] - 2.5), 0.5, 1e-12);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    /* auto is unchanged: the smoothed grid path for a point unit (astar family, not any_angle). */
+    q.algorithm = AP_ALG_AUTO;
+    ck_assert_ptr_eq(ap_algorithm_kind(&q), &ap_plan_kind_grid);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(disc_round_corner_circles)
+{
+    /* Radius 0.25: tangent from the start to the circle of radius 0.25 round corner (2, 2) (length
+     * sqrt(d^2 - r^2), d = sqrt 0.5), an arc to the top of that circle (3pi/4 - acos(r / d)), the line of
+     * length 1 at y = 1.75 to the circle round (3, 2), and the mirror image. */
+    ap_map *m = ap_test_map_from_string(one_square);
+    ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
+    q.unit_radius = 0.25;
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    const double rr = 0.25, d = sqrt(0.5);
+    const double want = 2.0 * sqrt(d * d - rr * rr) + 2.0 * rr * (0.75 * M_PI - acos(rr / d)) + 1.0;
+    ck_assert_double_eq_tol(r.length, want, 1e-9);
+    ck_assert_uint_eq(r.n_segments, 5);
+    ck_assert_int_eq(r.segments[1].type, AP_SEG_ARC);
+    ck_assert_double_eq_tol(r.segments[1].radius, rr, 1e-12);
+    ck_assert_int_eq(r.segments[3].type, AP_SEG_ARC);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    /* The disc's graph was built by that query and kept in the map's table; seven more radii fill its
+     * slots, a ninth gets none (its queries build a lazy graph: the same answer). */
+    const ap_aa_graph *g = ap_aa_table_graph(m, rr);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_eq(ap_aa_table_graph(m, rr), g);
+    ck_assert_double_eq(g->unit_radius, rr);
+    for (int i = 1; i < AP_AA_TABLE_RADII; i++)
+        ck_assert_ptr_nonnull(ap_aa_table_graph(m, rr + 0.01 * i));
+    ck_assert_ptr_null(ap_aa_table_graph(m, 0.2));
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.0), ap_aa_table_of(m));
+    q.unit_radius = 0.2;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    const double r2 = 0.2;
+    ck_assert_double_eq_tol(r.length, 2.0 * sqrt(d * d - r2 * r2) + 2.0 * r2 * (0.75 * M_PI - acos(r2 / d)) + 1.0,
+                            1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The length round one circle of radius R from S to G when the circle's centre is on the segment SG at
+ * distances d from both: two tangents and the arc between them. */
+static double round_one_circle(double d, double R)
+{
+    return 2.0 * sqrt(d * d - R * R) + R * (M_PI - 2.0 * acos(R / d));
+}
+
+START_TEST(obstacles_on_a_grid)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n"
+                                        "..........\n..........\n..........\n..........\n..........\n"
+                                        "..........\n..........\n..........\n");
+    const ap_circle obs[1] = {{5.0, 5.0, 1.0}};
+    ap_query q = aa_query(m, 1.5, 5.0, 8.5, 5.0);
+    q.obstacles = obs;
+    q.n_obstacles = 1;
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 1.0), 1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    q.unit_radius = 0.5; /* the circle grown by the unit's radius */
+    ck_assert_int_eq(run_plan(&q, 3, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 1.5), 1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    /* auto takes any_angle when the query has obstacles; the grid searches refuse them. */
+    q.algorithm = AP_ALG_AUTO;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 1.5), 1e-9);
+    ap_result_free(&r);
+    ap_query_error e;
+    q.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "obstacles");
+    /* Values are checked by the planner too, naming the circle. */
+    const ap_circle bad[2] = {{5.0, 5.0, 1.0}, {5.0, 5.0, 0.0}};
+    q.algorithm = AP_ALG_ANY_ANGLE;
+    q.obstacles = bad;
+    q.n_obstacles = 2;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "obstacles");
+    ck_assert_ptr_nonnull(strstr(e.message, "obstacles[1].r"));
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(circle_world_queries)
+{
+    const ap_circle c[2] = {{5.0, 5.0, 1.0}, {9.0, 1.0, 0.5}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(12.0, 10.0, c, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_query q = {.circles = cw, .sx = 1.5, .sy = 5.0, .gx = 8.5, .gy = 5.0, .algorithm = AP_ALG_AUTO,
+                  .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .unit_radius = 0.25};
+    ck_assert_ptr_eq(ap_algorithm_kind(&q), &ap_plan_kind_anyangle);
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 1.25), 1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    /* An obstacle over the upper way: the lower one, of the same length (every point at y >= 5). */
+    const ap_circle obs[1] = {{5.0, 3.0, 1.0}};
+    q.obstacles = obs;
+    q.n_obstacles = 1;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 1.25), 1e-9);
+    for (size_t i = 0; i < r.n_waypoints; i++)
+        ck_assert(r.waypoints[i][1] >= 5.0 - 1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
+    q.n_obstacles = 0;
+    /* Refusals: grid searches, turning units, points inside a circle or outside the world. */
+    ap_query_error e;
+    q.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.algorithm");
+    ck_assert_ptr_nonnull(strstr(e.message, "circle world"));
+    q.algorithm = AP_ALG_ANY_ANGLE;
+    q.turning_radius = 2.0;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.turning_radius");
+    q.turning_radius = 0.0;
+    q.algorithm = AP_ALG_AUTO; /* auto's any_angle: connectivity 4 is refused, not ignored */
+    q.connectivity = 4;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.connectivity");
+    q.connectivity = 8;
+    q.algorithm = AP_ALG_ANY_ANGLE;
+    q.gx = 5.2;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_GOAL_BLOCKED);
+    ck_assert_str_eq(e.field, "goal");
+    q.gx = 12.5;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_OUT_OF_BOUNDS);
+    /* The start clear as a point but not for the unit's disc: the plan names the field. */
+    q.gx = 8.5;
+    q.sx = 3.9;
+    q.unit_radius = 0.5;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_E_START_BLOCKED);
+    ck_assert_str_eq(r.field, "start");
+    ap_result_free(&r);
+    ap_circle_world_free(cw);
+}
+END_TEST
+
+START_TEST(refusals_say_why)
+{
+    ap_map *m = ap_test_map_from_string(one_square);
+    ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
+    ap_query_error e;
+    q.turning_radius = 1.0;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.turning_radius");
+    ck_assert_ptr_nonnull(strstr(e.message, "any_angle"));
+    q.turning_radius = 0.0;
+    q.connectivity = 4;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.algorithm");
+    q.connectivity = 8;
+    q.unit_radius = 1e-6;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.radius");
+    q.unit_radius = 0.0;
+    q.turn_penalty = 1.0;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.turn_penalty");
+    ap_map_free(m);
+    /* Terrain costs: refused with the reason (the any-angle model has no costs). */
+    ap_terrain_costs tc = {.map_id = "*", .cost = {1.0, 1.0, 3.0, 0.0, 0.0}};
+    ap_map_opts o = {.terrain = &tc, .n_terrain = 1};
+    const char *text = "type octile\nheight 3\nwidth 4\nmap\n.SS.\n....\n....\n";
+    ap_map *w;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("w", "w", text, strlen(text), &o, &w, &d), AP_OK);
+    ck_assert(w->weighted);
+    ck_assert_ptr_null(ap_aa_table_of(w));
+    q = aa_query(w, 0.5, 0.5, 3.5, 0.5);
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "search.algorithm");
+    ck_assert_ptr_nonnull(strstr(e.message, "terrain costs"));
+    ap_map_free(w);
+}
+END_TEST
+
+START_TEST(slices_deadlines_and_trivial_queries)
+{
+    ap_map *m = ap_test_map_from_string(one_square);
+    ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
+    ap_result r;
+    /* One expansion per slice: the same answer as one go. */
+    ck_assert_int_eq(run_plan(&q, 1, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, 1.0 + M_SQRT2, 1e-12);
+    ck_assert_uint_gt(r.expanded, 1);
+    ap_result_free(&r);
+    /* A deadline in the past: timeout. */
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 1), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_TIMEOUT);
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    /* Start == goal: no segments, the point twice, clear. */
+    q.gx = q.sx;
+    q.gy = q.sy;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_uint_eq(r.n_segments, 0);
+    ck_assert_uint_eq(r.n_waypoints, 2);
+    ck_assert(r.clear);
+    ck_assert_double_eq(r.length, 0.0);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Moving AI maps: any_angle against the smoothed auto answer on sampled scenario lines. */
+START_TEST(movingai_no_longer_than_auto)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("plan any_angle: Moving AI");
+        return;
+    }
+    const char *maps[] = {"den520d", "arena2"};
+    const int want = ap_test_quick() ? 10 : 40;
+    for (size_t mi = 0; mi < 2; mi++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.map", dir, maps[mi]);
+        ap_map *m;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+        ck_assert_ptr_nonnull(ap_aa_table_of(m));
+        snprintf(path, sizeof path, "%s/%s.map.scen", dir, maps[mi]);
+        ap_test_scen *sc;
+        size_t n;
+        ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+        size_t step = n / (size_t)want > 0 ? n / (size_t)want : 1;
+        int done = 0;
+        double excess = 0.0;
+        for (size_t i = 0; i < n && done < want; i += step) {
+            const ap_test_scen *s = &sc[i];
+            for (int disc = 0; disc < 2; disc++) {
+                ap_query q = aa_query(m, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5);
+                q.unit_radius = disc ? 0.3 : 0.0;
+                ap_result ra, rb;
+                ck_assert_int_eq(run_on(&q, &ws, 0, &ra), AP_OK);
+                q.algorithm = AP_ALG_AUTO;
+                int sb = run_on(&q, &ws, 0, &rb);
+                ck_assert_msg(ra.clear, "%s line %d r %g: any_angle not clear", maps[mi], s->line, q.unit_radius);
+                ck_assert(ra.length >= hypot(q.gx - q.sx, q.gy - q.sy) - 1e-9);
+                ck_assert_int_eq(sb, AP_OK);
+                {
+                    ck_assert_msg(ra.length <= rb.length + 1e-9, "%s line %d r %g: any_angle %.9f > auto %.9f",
+                                  maps[mi], s->line, q.unit_radius, ra.length, rb.length);
+                    if (!disc)
+                        excess += rb.length / ra.length - 1.0;
+                }
+                ap_result_free(&ra);
+                ap_result_free(&rb);
+            }
+            done++;
+        }
+        printf("plan any_angle: %s: %d lines (r 0 and 0.3), auto's mean excess over any_angle (r 0) %.3f %%\n",
+               maps[mi], done, 100.0 * excess / done);
+        ck_assert_int_ge(done, want);
+        ap_workspace_free(&ws);
+        free(sc);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
+Suite *plan_anyangle_suite(void)
+{
+    Suite *s = suite_create("plan_anyangle");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, point_unit_round_one_square);
+    tcase_add_test(tc, disc_round_corner_circles);
+    tcase_add_test(tc, obstacles_on_a_grid);
+    tcase_add_test(tc, circle_world_queries);
+    tcase_add_test(tc, refusals_say_why);
+    tcase_add_test(tc, slices_deadlines_and_trivial_queries);
+    tcase_add_test(tc, movingai_no_longer_than_auto);
+    suite_add_tcase(s, tc);
+    return s;
+}
