@@ -36,18 +36,11 @@
 #include "../geom/reeds_shepp.h"
 #include "../base/mem.h"
 
-enum { K_DIR = 0, K_HYBRID = 1, K_CHAIN = 2 };
-enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3, P_CHAIN = 4 };
+enum { K_DIR = 0, K_HYBRID = 1 };
+enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3 };
 
 #define AP_HYBRID_LEG_TILES 12 /* Pinter's step 4 */
 #define AP_S48_GIVE_UP 6       /* Pinter: searching back six or more points fails */
-#define AP_CHAIN_LEG_TILES 40  /* long-range chains: corridor length per leg (a leg's box stays far inside the
-                                * directional window, and one leg costs a few ms: BENCHMARKS.md) */
-#define AP_CHAIN_TRIES 7       /* per leg: D8 at the join, D24 there, D24 at joins a few cells on and back */
-#define AP_CHAIN_BACKTRACKS 64 /* legs redone (with their next try) when the leg after them cannot start */
-#define AP_CHAIN_LEG_EXPANSIONS 30000 /* a leg try that has not arrived after this many expansions counts as
-                                       * failed (a join pose that cannot be reached exhausts the whole lattice
-                                       * box, ~800k expansions on Paris_1_1024; a good leg takes < 1000) */
 
 typedef struct ap_plan_dir {
     int kind;
@@ -70,16 +63,6 @@ typedef struct ap_plan_dir {
     ap_pose *post;
     size_t n_post;
     double cost;
-    /* long-range chain (auto, start and goal beyond the directional window): legs along dp->pts */
-    size_t leg_from, leg_to;  /* corridor indices of the current leg's ends */
-    ap_pose leg_start;        /* the pose the current leg starts from (the previous leg's exact end) */
-    int leg_try;              /* attempt at the current leg (AP_CHAIN_TRIES) */
-    ap_segment *chain;        /* segments of the legs done */
-    size_t n_chain, cap_chain;
-    double chain_cost;
-    struct chain_leg { size_t from, n_chain; double cost; ap_pose start; int try_; } *legs; /* legs done */
-    size_t n_legs, cap_legs;
-    int backtracks;
 } ap_plan_dir;
 
 /* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline and cached as the
@@ -108,7 +91,7 @@ static void turns_release(ap_plan *p)
     drop_dir(dp);
     ap_profile_release(dp->prof);
     ap_profile_release(dp->prof48);
-    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp->chain, dp->legs, dp);
+    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp);
     p->kind_state = NULL;
 }
 
@@ -449,170 +432,6 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
     return ap_plan_start_search(p, dp->ws);
 }
 
-/* ---- long-range chains ------------------------------------------------------------------------------- */
-/* A turning unit whose start and goal do not fit one directional window (auto): the hybrid's grid path is the
- * corridor; it is cut into legs of about AP_CHAIN_LEG_TILES of corridor length, and each leg is a directional
- * search from the previous leg's exact end pose to the join pose: the corridor cell centre, heading = the
- * corridor's direction there (from 3 points before to 3 after); the last leg ends at the query's goal pose.
- * Every leg is legal by the directional search's exact checks and the joins are the same pose, so the chain is
- * G1 and legal. A leg that fails is retried (AP_CHAIN_TRIES: Directional24 instead of 8, then the join a few
- * cells further on and back); then the plan fails as not_found. */
-
-static ap_pose corridor_pose(const ap_plan_dir *dp, size_t j)
-{
-    const size_t a = j >= 3 ? j - 3 : 0, b = j + 3 < dp->n_pts ? j + 3 : dp->n_pts - 1;
-    /* snapped to the lattice's headings, so the join is a lattice node's pose and both legs meet it through the
-     * lattice's own edges */
-    const double step = 2.0 * M_PI / (double)(dp->prof != NULL ? dp->prof->key.headings : AP_HEADINGS_COARSE);
-    const double h = atan2(dp->pts[b][1] - dp->pts[a][1], dp->pts[b][0] - dp->pts[a][0]);
-    double hs = step * round(h / step);
-    if (hs < 0.0)
-        hs += 2.0 * M_PI; /* in [0, 2 pi), as the lattice's own headings are */
-    return (ap_pose){dp->pts[j][0], dp->pts[j][1], hs};
-}
-
-/* The corridor index about AP_CHAIN_LEG_TILES of corridor length after `from`, shifted by `shift` cells
- * (kept strictly after `from`); the goal's index when it is nearer. */
-static size_t chain_join(const ap_plan_dir *dp, size_t from, long shift)
-{
-    double len = 0.0;
-    size_t j = from;
-    while (j + 1 < dp->n_pts && len < AP_CHAIN_LEG_TILES) {
-        len += hypot(dp->pts[j + 1][0] - dp->pts[j][0], dp->pts[j + 1][1] - dp->pts[j][1]);
-        j++;
-    }
-    if (j + 1 >= dp->n_pts || j + 4 >= dp->n_pts)
-        return dp->n_pts - 1;
-    long k = (long)j + shift;
-    if (k <= (long)from)
-        k = (long)from + 1;
-    if (k >= (long)dp->n_pts - 4)
-        return dp->n_pts - 1;
-    /* Within 6 cells of it, the join where the corridor runs straightest (the unit arrives facing the way
-     * it will leave, not into the corner of a bend). */
-    long best = k;
-    double best_bend = INFINITY;
-    for (long c = k - 6; c <= k + 6; c++) {
-        if (c <= (long)from + 4 || c < 4 || c + 4 >= (long)dp->n_pts)
-            continue;
-        const double (*q)[2] = (const double (*)[2])dp->pts;
-        const double in = atan2(q[c][1] - q[c - 4][1], q[c][0] - q[c - 4][0]);
-        const double out = atan2(q[c + 4][1] - q[c][1], q[c + 4][0] - q[c][0]);
-        const double bend = fabs(ap_angle_wrap(out - in)) + 1e-3 * (double)labs(c - k);
-        if (bend < best_bend) {
-            best_bend = bend;
-            best = c;
-        }
-    }
-    return (size_t)best;
-}
-
-static int chain_leg(ap_plan *p)
-{
-    ap_plan_dir *dp = p->kind_state;
-    static const long shift[AP_CHAIN_TRIES] = {0, 0, 5, -10, -20, -28, -33};
-    dp->leg_to = chain_join(dp, dp->leg_from, shift[dp->leg_try]);
-    const bool last = dp->leg_to == dp->n_pts - 1;
-    const ap_pose b = last ? query_goal(&p->q) : corridor_pose(dp, dp->leg_to);
-    const bool a_heading = dp->leg_from > 0 || p->q.has_sheading;
-    const bool b_heading = !last || p->q.has_gheading;
-    p->field = NULL;
-    p->message[0] = '\0';
-    return begin_dir(p, dp->leg_try == 0 ? 8 : 24, dp->leg_start, a_heading, b, b_heading, P_CHAIN);
-}
-
-static int chain_begin(ap_plan *p)
-{
-    ap_plan_dir *dp = p->kind_state;
-    if (dp->pts == NULL || dp->n_pts < 2)
-        return p->state = AP_NO_PATH;
-    dp->kind = K_CHAIN;
-    dp->leg_from = 0;
-    dp->leg_try = 0;
-    dp->leg_start = query_start(&p->q);
-    dp->n_chain = 0;
-    dp->n_legs = 0;
-    dp->chain_cost = 0.0;
-    return chain_leg(p);
-}
-
-/* After a leg's search ended with st. */
-static int chain_after_leg(ap_plan *p, int st)
-{
-    ap_plan_dir *dp = p->kind_state;
-    p->expanded_before += p->search.expanded;
-    p->has_search = false;
-    if (st != AP_OK) {
-        drop_dir(dp);
-        if (st != AP_NO_PATH)
-            return p->state = st;
-        /* Every try failed: redo the leg before with its next try (the unit may have arrived facing a wall). */
-        while (++dp->leg_try >= AP_CHAIN_TRIES) {
-            if (dp->n_legs == 0 || ++dp->backtracks > AP_CHAIN_BACKTRACKS)
-                return p->state = AP_NO_PATH;
-            const struct chain_leg *l = &dp->legs[--dp->n_legs];
-            dp->leg_from = l->from;
-            dp->n_chain = l->n_chain;
-            dp->chain_cost = l->cost;
-            dp->leg_start = l->start;
-            dp->leg_try = l->try_;
-        }
-        st = chain_leg(p);
-        /* a leg that cannot even begin (window) counts as a failed try */
-        while (st == AP_E_INVALID_REQUEST && ++dp->leg_try < AP_CHAIN_TRIES)
-            st = chain_leg(p);
-        return st == AP_E_INVALID_REQUEST ? (p->state = AP_NO_PATH) : st;
-    }
-    size_t n, ns, nw;
-    ap_segment *segs = NULL;
-    double(*wps)[2] = NULL;
-    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
-    if (nodes == NULL)
-        return p->state = AP_E_NOMEM;
-    st = ap_dir_path(&dp->dir, nodes, n, &segs, &ns, &wps, &nw);
-    free(nodes);
-    free(wps);
-    if (st != AP_OK)
-        return p->state = st;
-    if (dp->n_chain + ns > dp->cap_chain) {
-        size_t cap = 2 * (dp->n_chain + ns) + 16;
-        ap_segment *c = realloc(dp->chain, cap * sizeof *c);
-        if (c == NULL) {
-            free(segs);
-            return p->state = AP_E_NOMEM;
-        }
-        dp->chain = c;
-        dp->cap_chain = cap;
-    }
-    if (dp->n_legs == dp->cap_legs) {
-        size_t cap = 2 * dp->cap_legs + 16;
-        struct chain_leg *l = realloc(dp->legs, cap * sizeof *l);
-        if (l == NULL) {
-            free(segs);
-            return p->state = AP_E_NOMEM;
-        }
-        dp->legs = l;
-        dp->cap_legs = cap;
-    }
-    dp->legs[dp->n_legs++] = (struct chain_leg){dp->leg_from, dp->n_chain, dp->chain_cost, dp->leg_start, dp->leg_try};
-    memcpy(dp->chain + dp->n_chain, segs, ns * sizeof *segs);
-    dp->n_chain += ns;
-    free(segs);
-    dp->chain_cost += p->search.cost;
-    drop_dir(dp);
-    if (dp->leg_to == dp->n_pts - 1) {
-        dp->phase = P_DONE;
-        return p->state = AP_OK;
-    }
-    dp->leg_start = corridor_pose(dp, dp->leg_to);
-    dp->leg_from = dp->leg_to;
-    dp->leg_try = 0;
-    st = chain_leg(p);
-    while (st == AP_E_INVALID_REQUEST && ++dp->leg_try < AP_CHAIN_TRIES)
-        st = chain_leg(p);
-    return st == AP_E_INVALID_REQUEST ? (p->state = AP_NO_PATH) : st;
-}
-
 static int escalate_or_fail(ap_plan *p, int st)
 {
     ap_plan_dir *dp = p->kind_state;
@@ -621,12 +440,7 @@ static int escalate_or_fail(ap_plan *p, int st)
         dp->kind = K_DIR;
         p->expanded_before += p->has_search ? p->search.expanded : 0;
         p->has_search = false;
-        st = begin_dir(p, 24, query_start(&p->q), p->q.has_sheading, query_goal(&p->q), p->q.has_gheading, P_DIR);
-        if (st == AP_E_INVALID_REQUEST && p->field != NULL && strcmp(p->field, "goal") == 0) {
-            drop_dir(dp);
-            return chain_begin(p); /* beyond one window: chain legs along the grid path */
-        }
-        return st;
+        return begin_dir(p, 24, query_start(&p->q), p->q.has_sheading, query_goal(&p->q), p->q.has_gheading, P_DIR);
     }
     return p->state = st;
 }
@@ -810,14 +624,6 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
 static int turns_step(ap_plan *p, uint64_t max_expansions)
 {
     ap_plan_dir *dp = p->kind_state;
-    if (dp->phase == P_CHAIN) {
-        const uint64_t left = AP_CHAIN_LEG_EXPANSIONS - (p->search.expanded < AP_CHAIN_LEG_EXPANSIONS
-                                                              ? p->search.expanded : AP_CHAIN_LEG_EXPANSIONS - 1);
-        int st = ap_search_run(&p->search, max_expansions == 0 || max_expansions > left ? left : max_expansions);
-        if (st == AP_IN_PROGRESS && p->search.expanded >= AP_CHAIN_LEG_EXPANSIONS)
-            st = p->search.state = AP_NO_PATH;
-        return st == AP_IN_PROGRESS ? (p->state = st) : chain_after_leg(p, st);
-    }
     int st = ap_search_run(&p->search, max_expansions);
     if (st == AP_IN_PROGRESS)
         return p->state = st;
@@ -855,24 +661,7 @@ static int turns_finish(ap_plan *p, ap_result *r)
     const ap_query *q = &p->q;
     ap_segment *segs = NULL;
     size_t ns = 0;
-    if (dp->kind == K_CHAIN) {
-        segs = malloc((dp->n_chain ? dp->n_chain : 1) * sizeof *segs);
-        r->waypoints = malloc((dp->n_chain + 1) * sizeof *r->waypoints);
-        if (segs == NULL || r->waypoints == NULL) {
-            free(segs);
-            return AP_E_NOMEM;
-        }
-        ns = dp->n_chain;
-        memcpy(segs, dp->chain, ns * sizeof *segs);
-        r->waypoints[0][0] = p->q.sx;
-        r->waypoints[0][1] = p->q.sy;
-        for (size_t i = 0; i < ns; i++) {
-            r->waypoints[i + 1][0] = segs[i].x1;
-            r->waypoints[i + 1][1] = segs[i].y1;
-        }
-        r->n_waypoints = ns + 1;
-        r->grid_cost = dp->chain_cost;
-    } else if (dp->kind == K_DIR || dp->phase == P_DIR) {
+    if (dp->kind == K_DIR || dp->phase == P_DIR) {
         size_t n, nw;
         uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
         if (nodes == NULL)
