@@ -34,6 +34,7 @@ typedef enum ap_algorithm {
     AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
     AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
     AP_ALG_ANY_ANGLE,     /* "any_angle": the exact Euclidean shortest path (anyangle.h, plan_anyangle.c) */
+    AP_ALG_HIERARCHICAL,  /* "hierarchical": HAA*, the abstract graph's corridor refined by A* (plan_hier.c) */
     AP_ALG_KINODYNAMIC,   /* "kinodynamic": A* in (x, y, heading, speed), cost in seconds (kino.h, plan_kino.c) */
     AP_ALG_COUNT
 } ap_algorithm;

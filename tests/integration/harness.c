@@ -71,6 +71,12 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
     if (s->pid == 0) {
         for (int i = 0; env && env[i]; i++)
             putenv((char *)env[i]);
+        /* A test that reads the server's own messages names a file for its stderr (AP_TEST_STDERR_FILE). */
+        const char *errf = getenv("AP_TEST_STDERR_FILE");
+        if (errf && *errf) {
+            FILE *e = freopen(errf, "w", stderr);
+            (void)e;
+        }
         /* Keep test output readable: the access log goes nowhere unless asked for. */
         if (log_path) {
             FILE *log = freopen(log_path, "w", stdout);
@@ -217,6 +223,7 @@ static size_t on_header(char *data, size_t sz, size_t nm, void *ud)
     header_value(data, len, "Retry-After", r->retry_after, sizeof r->retry_after);
     header_value(data, len, "Allow", r->allow, sizeof r->allow);
     header_value(data, len, "Content-Type", r->content_type, sizeof r->content_type);
+    header_value(data, len, "WWW-Authenticate", r->www_authenticate, sizeof r->www_authenticate);
     size_t have = strlen(r->headers);
     if (have + len < sizeof r->headers) {
         memcpy(r->headers + have, data, len);
