@@ -15,12 +15,16 @@
 #include "../base/mem.h"
 
 /* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
- * started, the circle and the sense of travel around it. The start (node 0) has no incoming edge. */
+ * started, the circle and the sense of travel around it, and whether that edge's line of sight is still
+ * to be tested (lazy line of sight: tested when the node is expanded). The start (node 0) has no incoming
+ * edge. An arrival on circle n + 1 is a goal arrival: at the goal over one line, its one successor the goal
+ * (node 1) at cost 0. */
 typedef struct aa_node {
     double px, py, h;
     double ox, oy;
     uint32_t c;
-    int32_t s;
+    int16_t s;
+    uint16_t check;
 } aa_node;
 
 /* The domain's context: search.h passes it as const, the query behind it is this thread's to mutate. */
@@ -31,6 +35,7 @@ typedef struct aa_self {
 struct ap_aa_query {
     const ap_aa_graph *g;
     uint32_t n;          /* hug circles; the start is circle n, the goal n + 1 */
+    uint32_t n_room;     /* circles the per-circle arrays and the workspace's successor buffer are sized for */
     double sx, sy, gx, gy;
     aa_node *nodes;      /* cap entries */
     uint32_t n_nodes, cap;
@@ -71,11 +76,6 @@ static double circle_r(const ap_aa_query *q, uint32_t k)
     return k < q->n ? q->g->R[k] : 0.0;
 }
 
-static bool line_ok(const ap_aa_query *q, const ap_bitangent *t)
-{
-    return q->g->space.line_ok(q->g->space.ctx, t->x0, t->y0, t->x1, t->y1);
-}
-
 /* ---- node ids ----------------------------------------------------------------------------------------- */
 
 /* The arrival at circle `to` with sense s_to over the surfing edge that left circle `from` with sense s. */
@@ -92,9 +92,9 @@ static uint32_t hash_slot(uint64_t key, uint32_t mask)
     return (uint32_t)key & mask;
 }
 
-/* The id of the arrival with key (new: filled from its departure d); UINT32_MAX when the capacity is spent
- * (the run is then void: q->overflow). */
-static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
+/* The id of the arrival with key (new: filled from its departure d, its line still to be tested when check);
+ * UINT32_MAX when the capacity is spent (the run is then void: q->overflow). */
+static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, bool check)
 {
     const uint32_t mask = q->hcap - 1;
     uint32_t i = hash_slot(key, mask);
@@ -111,7 +111,7 @@ static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
     q->hstamp[i] = q->stamp;
     q->hkey[i] = key;
     q->hval[i] = id;
-    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, d->s_to};
+    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, (int16_t)d->s_to, check};
     return id;
 }
 
@@ -134,12 +134,13 @@ static bool push_dep(void *ctx, const ap_aa_dep *d)
     return true;
 }
 
-/* The usable surfing edges leaving circle c with sense s, in two parts: part 0 toward the hug circles (the
- * graph's eager table when it has one, else computed on first use in this run, Red Blob's lazy
- * neighbours()), part 1 the line to the goal when usable (per run: the goal is the query's). Never toward
- * the start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at
- * the goal are node 1). On a radius-0 circle without corner rules the lines do not depend on s, so both
- * senses share one computed list. */
+/* The surfing edges leaving circle c with sense s, in two parts: part 0 the usable ones toward the hug
+ * circles from the graph's eager table when it has one; part 1, computed on first use in this run, the
+ * candidates whose line of sight is not yet known (ap_aa_graph_candidates: toward the hug circles when there
+ * is no eager table, Red Blob's lazy neighbours(); and the line to the goal, per run: the goal is the
+ * query's). Never toward the start; toward the goal one line (a radius-0 circle's senses give the same
+ * line). On a radius-0 circle without corner rules the lines do not depend on s, so both senses share one
+ * computed list. */
 static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2], uint32_t nd[2])
 {
     const ap_aa_graph *g = q->g;
@@ -148,11 +149,11 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
     if (q->dep_stamp[slot] != q->stamp) {
         const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
         const uint32_t off = (uint32_t)q->n_deps;
-        if (!eager && !ap_aa_graph_departures(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+        if (!eager && !ap_aa_graph_candidates(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
             return false;
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
         if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
-            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && line_ok(q, &goal.t) && !push_dep(q, &goal))
+            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && !push_dep(q, &goal))
             return false;
         const uint32_t cnt = (uint32_t)(q->n_deps - off);
         q->dep_stamp[slot] = q->stamp;
@@ -196,6 +197,15 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     if (u == 1 || q->overflow || q->nomem)
         return 0;
     const aa_node a = q->nodes[u];
+    /* Lazy line of sight: an arrival reached over an untested line is tested when expanded. Its id names
+     * that one line (circle, origin circle, senses), so each line is tested at most once per run, and an
+     * arrival whose line is blocked is a dead end (it does not exist in the graph). */
+    if (a.check && !q->g->space.line_ok(q->g->space.ctx, a.ox, a.oy, a.px, a.py))
+        return 0;
+    if (a.c == q->n + 1) {
+        out[0] = (ap_succ){1, 0.0};
+        return 1;
+    }
     const double R = circle_r(q, a.c);
     const ap_aa_dep *dd[2];
     uint32_t ndd[2];
@@ -216,7 +226,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                     continue;
                 hug = R * sw;
             }
-            uint32_t v = d[i].to == q->n + 1 ? 1 : node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i]);
+            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1);
             if (v == UINT32_MAX)
                 return k;
             out[k++] = (ap_succ){v, hug + d[i].t.len};
@@ -261,30 +271,49 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
     /* The hash stamps restart at zero: so must the run stamp (the departure stamps are only compared with
      * it, and a fresh run bumps it past every value they hold). */
     q->stamp = 1;
-    memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
-    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n + 4)) != AP_OK)
+    memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
     return AP_OK;
 }
 
+int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
+{
+    if (g->n > (1u << 30) - 2)
+        return AP_E_NOMEM;
+    q->running = false;
+    q->cancel = NULL;
+    q->g = g;
+    q->n = (uint32_t)g->n;
+    if (q->deps_cap > AP_AA_DEPS_KEEP) {
+        free(q->deps);
+        q->deps = NULL;
+        q->deps_cap = 0;
+    }
+    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP)
+        return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
+    if (q->n > q->n_room || q->dep_stamp == NULL) {
+        AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
+        q->n_room = q->n;
+        size_t slots = 2 * ((size_t)q->n_room + 2);
+        q->dep_stamp = calloc(slots, sizeof *q->dep_stamp);
+        q->dep_off = malloc(slots * sizeof *q->dep_off);
+        q->dep_cnt = malloc(slots * sizeof *q->dep_cnt);
+        if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
+            return AP_E_NOMEM;
+    }
+    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START);
+}
+
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
 {
     *out = NULL;
-    if (g->n > (1u << 30) - 2)
-        return AP_E_NOMEM;
     ap_aa_query *q = calloc(1, sizeof *q);
     if (q == NULL)
         return AP_E_NOMEM;
-    q->g = g;
-    q->n = (uint32_t)g->n;
     q->self.q = q;
-    size_t slots = 2 * ((size_t)q->n + 2);
-    q->dep_stamp = calloc(slots, sizeof *q->dep_stamp);
-    q->dep_off = malloc(slots * sizeof *q->dep_off);
-    q->dep_cnt = malloc(slots * sizeof *q->dep_cnt);
-    if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL ||
-        set_capacity(q, AP_AA_NODES_START) != AP_OK) {
+    if (ap_aa_query_bind(q, g) != AP_OK) {
         ap_aa_query_free(q);
         return AP_E_NOMEM;
     }
@@ -297,15 +326,15 @@ static void begin_run(ap_aa_query *q)
 {
     if (++q->stamp == 0) {
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
-        memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
+        memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
         q->stamp = 1;
     }
     q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
     q->culled = 0;
-    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1};
-    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1};
+    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1, 0};
+    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1, 0};
     q->n_nodes = 2;
 }
 
@@ -324,24 +353,15 @@ static bool push_seg(ap_aa_query *q, size_t *n, ap_segment s)
 }
 
 /* Lines and arcs of the node path ids[0 .. m): per step u -> v, the hug on u's circle from u's heading
- * to the heading of the surfing edge into v, then that edge. The edge into the goal is recomputed (node 1
- * is shared by every arrival there): the bitangent from u's circle with u's sense to the goal. */
+ * to the heading of the surfing edge into v, then that edge. The goal (node 1) follows a goal arrival, which
+ * holds the last line: that step adds nothing (a radius-0 circle, a zero-length line). */
 static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out)
 {
     size_t ns = 0;
     double total = 0.0;
     for (size_t i = 0; i + 1 < m; i++) {
         const aa_node *u = &q->nodes[ids[i]];
-        aa_node v = q->nodes[ids[i + 1]];
-        if (ids[i + 1] == 1) {
-            ap_bitangent t;
-            if (!ap_bitangent_of(circle_x(q, u->c), circle_y(q, u->c), circle_r(q, u->c), u->s, q->gx, q->gy,
-                                 0.0, 1, &t))
-                return AP_E_INTERNAL;
-            v.h = t.h;
-            v.ox = t.x0;
-            v.oy = t.y0;
-        }
+        const aa_node v = q->nodes[ids[i + 1]];
         const double R = circle_r(q, u->c);
         if (ids[i] != 0 && R > 0.0) {
             double sw = ap_hug_sweep(u->h, v.h, u->s);

@@ -255,8 +255,9 @@ bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, do
     return (dx * qy - dy * qx) * (double)s >= -tiny;
 }
 
-bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
-                            ap_aa_dep_sink sink, void *ctx)
+/* ap_aa_graph_departures (los) and ap_aa_graph_candidates (!los). */
+static bool departures_of(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s, bool los_test,
+                          ap_aa_dep_sink sink, void *ctx)
 {
     for (uint32_t j = 0; j < g->n; j++) {
         if (j == c)
@@ -276,9 +277,9 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
                 continue;
             if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
                 continue;
-            if (los < 0 || g->R[j] != 0.0)
+            if (los_test && (los < 0 || g->R[j] != 0.0))
                 los = g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
-            if (!los)
+            if (los_test && !los)
                 continue;
             if (points) {
                 d.t.h = atan2(dy, dx);
@@ -289,6 +290,18 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         }
     }
     return true;
+}
+
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    return departures_of(g, c, cx, cy, cr, s, true, sink, ctx);
+}
+
+bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    return departures_of(g, c, cx, cy, cr, s, false, sink, ctx);
 }
 
 /* The sink of ap_aa_graph_precompute: appends to g->deps, doubling the capacity. */

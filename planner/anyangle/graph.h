@@ -133,6 +133,12 @@ typedef bool (*ap_aa_dep_sink)(void *ctx, const ap_aa_dep *d);
 bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
                             ap_aa_dep_sink sink, void *ctx);
 
+/* ap_aa_graph_departures without the line-of-sight test: every surfing edge the geometry and the corner
+ * rules allow, usable or not (the search tests each line only when it expands the arrival at its end:
+ * anyangle.h, lazy line of sight). Same order, sink and returns. */
+bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx);
+
 /* Whether the surfing edge t may touch hug circle k at (px, py) travelling round it with sense s, by the
  * grid-corner rules (quad): on a circle of radius > 0 the touching point lies on the quarter facing away
  * from the blocked cell; at a radius-0 corner the line does not enter the cell's quadrant on either side of
