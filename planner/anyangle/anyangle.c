@@ -53,6 +53,7 @@ struct ap_aa_query {
     ap_domain dom;       /* the search's domain (the search keeps a pointer to it) */
     ap_search s;         /* the run in progress (ap_aa_begin / ap_aa_run) */
     bool running;
+    bool point;          /* the point domain (below) runs this search */
     uint64_t deadline_ns;
     const atomic_int *cancel;
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
@@ -241,6 +242,93 @@ static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
     return hypot(q->nodes[u].px - q->gx, q->nodes[u].py - q->gy);
 }
 
+/* ---- the point domain ---------------------------------------------------------------------------------- *
+ * A point unit on a grid with the eager table (every hug circle a radius-0 corner): an arrival on a corner
+ * is a point whose heading is that of the line from where it came, so one node per (corner, sense) stands
+ * for every arrival there, the search's best parent giving the heading, the incoming line of the crossing
+ * culling and the path (the visibility graph searched over its vertices with taut pruning, as ENLSVG and
+ * Theta*-family planners do). That keeps the answer's length: an optimal path is taut at each corner with
+ * respect to its own predecessor, and a tie between two best parents of one node that would prune the
+ * optimal continuation cannot happen (the continuation would then be non-taut after the other parent,
+ * so a strictly shorter path would exist). Node ids, for n corners, fixed (no hash):
+ *   0 start, 1 goal; 2 + 2k + (s > 0): corner k with sense s reached from a corner (tested lines);
+ *   2 + 2n + 2k + (s > 0): reached from the start (line tested on expansion);
+ *   2 + 4n + 2k + (s > 0): the goal arrival from corner k leaving with sense s, 2 + 6n from the start
+ *   (line tested on expansion; its one successor is the goal at cost 0). */
+
+static uint32_t pt_nodes(uint32_t n)
+{
+    return 3 + 6 * n;
+}
+
+/* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
+static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
+{
+    if (u < 2)
+        return q->n + u;
+    u -= 2;
+    return u < 4 * q->n ? (u >> 1) % q->n : q->n + 1;
+}
+
+static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
+{
+    const ap_aa_query *q = ((const aa_self *)ctx)->q;
+    const uint32_t c = pt_circle(q, u);
+    return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+}
+
+static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
+{
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
+    const uint32_t n = q->n;
+    if (u == 1 || q->nomem)
+        return 0;
+    const uint32_t c = pt_circle(q, u);
+    const double px = circle_x(q, c), py = circle_y(q, c);
+    /* Where the arrival came from: the start for the start's nodes and the goal arrival from it, else the
+     * best parent's point. */
+    const uint32_t parent = u >= 2 + 2 * n && u < 2 + 4 * n ? 0 : q->ws.nodes[u].parent;
+    const uint32_t pc = u == 0 ? n : pt_circle(q, parent);
+    const double ox = circle_x(q, pc), oy = circle_y(q, pc);
+    if (u >= 2 + 2 * n && !q->g->space.line_ok(q->g->space.ctx, ox, oy, px, py))
+        return 0;
+    if (u >= 2 + 4 * n) {
+        out[0] = (ap_succ){1, 0.0};
+        return 1;
+    }
+    const int s = u == 0 ? 1 : ((u - 2) & 1) ? 1 : -1;
+    const ap_aa_dep *dd[2];
+    uint32_t ndd[2];
+    if (!departures(q, c, s, dd, ndd))
+        return 0;
+    const double h = u == 0 ? 0.0 : atan2(py - oy, px - ox);
+    int k = 0;
+    for (int part = 0; part < 2; part++) {
+        const ap_aa_dep *d = dd[part];
+        for (uint32_t i = 0; i < ndd[part]; i++) {
+            if (u != 0) {
+                if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                    q->culled++;
+                    continue;
+                }
+                if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
+                    continue;
+            }
+            const uint32_t sb = d[i].s_to > 0;
+            uint32_t v;
+            if (d[i].to == n + 1)
+                v = u == 0 ? 2 + 6 * n : 2 + 4 * n + 2 * c + (s > 0);
+            else
+                v = (u == 0 ? 2 + 2 * n : 2) + 2 * d[i].to + sb;
+            out[k++] = (ap_succ){v, d[i].t.len};
+        }
+    }
+    return k;
+}
+
+/* The path of node ids[0 .. m) in the point domain: a line between each two points that differ. */
+static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out);
+
 /* ---- query objects -------------------------------------------------------------------------------------- */
 
 void ap_aa_query_free(ap_aa_query *q)
@@ -383,12 +471,35 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
     return AP_OK;
 }
 
+static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out)
+{
+    size_t ns = 0;
+    double total = 0.0;
+    for (size_t i = 0; i + 1 < m; i++) {
+        const uint32_t a = pt_circle(q, ids[i]), b = pt_circle(q, ids[i + 1]);
+        ap_segment line = ap_segment_line(circle_x(q, a), circle_y(q, a), circle_x(q, b), circle_y(q, b));
+        total += line.length;
+        if (line.length > 0.0 && !push_seg(q, &ns, line))
+            return AP_E_NOMEM;
+    }
+    out->segs = q->segs;
+    out->n_segs = ns;
+    out->length = total;
+    return AP_OK;
+}
+
 /* Start a fresh run of the search on q's workspace (begin_run + ap_search_begin). */
 static int start_run(ap_aa_query *q)
 {
     begin_run(q);
     q->dom = (ap_domain){.ctx = &q->self, .node_count = q->cap, .max_succ = (int)(2 * q->n + 4),
                          .successors = aa_successors, .heuristic = aa_heuristic};
+    if (q->point) {
+        q->n_nodes = pt_nodes(q->n);
+        q->dom.node_count = q->n_nodes;
+        q->dom.successors = pt_successors;
+        q->dom.heuristic = pt_heuristic;
+    }
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
@@ -422,6 +533,17 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->gy = gy;
     q->deadline_ns = deadline_ns;
     q->expanded_before = 0;
+    const ap_aa_graph *g = q->g;
+    q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
+    for (uint32_t k = 0; q->point && k < q->n; k++)
+        q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
+    if (q->point && q->cap < pt_nodes(q->n)) {
+        uint32_t cap = q->cap;
+        while (cap < pt_nodes(q->n)) /* a power of two: the hash of the other domain masks with it */
+            cap *= 4;
+        if (set_capacity(q, cap) != AP_OK)
+            return out->status = AP_E_NOMEM;
+    }
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
     return out->status = st;
@@ -466,7 +588,7 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
         if (ids == NULL)
             return out->status = AP_E_NOMEM;
         ap_search_path(&q->s, ids, m);
-        int b = build_path(q, ids, m, out);
+        int b = q->point ? pt_path(q, ids, m, out) : build_path(q, ids, m, out);
         free(ids);
         return out->status = b;
     }
