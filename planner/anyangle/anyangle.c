@@ -277,18 +277,53 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
     return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
 }
 
+/* The start's successors in the point domain: every corner the line from the start may reach by the corner
+ * rules (ap_aa_corner_ok's arithmetic for a radius-0 corner, inlined; no heading, which the point domain
+ * takes from the parent), each line tested when its node is expanded; then the goal arrival. The same
+ * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it. */
+static int pt_start(const ap_aa_query *q, ap_succ *out)
+{
+    const ap_aa_graph *g = q->g;
+    const uint32_t n = q->n;
+    int k = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const double dx = g->x[j] - q->sx, dy = g->y[j] - q->sy;
+        if (dx == 0.0 && dy == 0.0)
+            continue;
+        const uint8_t b = g->quad[j];
+        const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0, tiny = 1e-12 * (dx * dx + dy * dy);
+        if (dx * dy * qx * qy > tiny)
+            continue;
+        const double turn = dx * qy - dy * qx;
+        const bool left = turn >= -tiny, right = turn * -1.0 >= -tiny;
+        if (!left && !right)
+            continue;
+        const double len = hypot(dx, dy);
+        if (left)
+            out[k++] = (ap_succ){2 + 2 * n + 2 * j + 1, len};
+        if (right)
+            out[k++] = (ap_succ){2 + 2 * n + 2 * j, len};
+    }
+    ap_bitangent t;
+    if (ap_bitangent_of(q->sx, q->sy, 0.0, 1, q->gx, q->gy, 0.0, 1, &t))
+        out[k++] = (ap_succ){2 + 6 * n, t.len};
+    return k;
+}
+
 static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
 {
     ap_aa_query *q = ((const aa_self *)ctx)->q;
     const uint32_t n = q->n;
     if (u == 1 || q->nomem)
         return 0;
+    if (u == 0)
+        return pt_start(q, out);
     const uint32_t c = pt_circle(q, u);
     const double px = circle_x(q, c), py = circle_y(q, c);
     /* Where the arrival came from: the start for the start's nodes and the goal arrival from it, else the
      * best parent's point. */
     const uint32_t parent = u >= 2 + 2 * n && u < 2 + 4 * n ? 0 : q->ws.nodes[u].parent;
-    const uint32_t pc = u == 0 ? n : pt_circle(q, parent);
+    const uint32_t pc = pt_circle(q, parent);
     const double ox = circle_x(q, pc), oy = circle_y(q, pc);
     if (u >= 2 + 2 * n && !q->g->space.line_ok(q->g->space.ctx, ox, oy, px, py))
         return 0;
@@ -296,30 +331,23 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
         out[0] = (ap_succ){1, 0.0};
         return 1;
     }
-    const int s = u == 0 ? 1 : ((u - 2) & 1) ? 1 : -1;
+    const int s = ((u - 2) & 1) ? 1 : -1;
     const ap_aa_dep *dd[2];
     uint32_t ndd[2];
     if (!departures(q, c, s, dd, ndd))
         return 0;
-    const double h = u == 0 ? 0.0 : atan2(py - oy, px - ox);
+    const double h = atan2(py - oy, px - ox);
     int k = 0;
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
         for (uint32_t i = 0; i < ndd[part]; i++) {
-            if (u != 0) {
-                if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
-                    q->culled++;
-                    continue;
-                }
-                if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
-                    continue;
+            if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                q->culled++;
+                continue;
             }
-            const uint32_t sb = d[i].s_to > 0;
-            uint32_t v;
-            if (d[i].to == n + 1)
-                v = u == 0 ? 2 + 6 * n : 2 + 4 * n + 2 * c + (s > 0);
-            else
-                v = (u == 0 ? 2 + 2 * n : 2) + 2 * d[i].to + sb;
+            if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
+                continue;
+            const uint32_t v = d[i].to == n + 1 ? 2 + 4 * n + 2 * c + (s > 0) : 2 + 2 * d[i].to + (d[i].s_to > 0);
             out[k++] = (ap_succ){v, d[i].t.len};
         }
     }
@@ -440,6 +468,14 @@ static bool push_seg(ap_aa_query *q, size_t *n, ap_segment s)
     return true;
 }
 
+/* The line A -> B appended to the path (nothing when it has no length), its length added to *total. */
+static bool push_line(ap_aa_query *q, size_t *n, double *total, double ax, double ay, double bx, double by)
+{
+    ap_segment line = ap_segment_line(ax, ay, bx, by);
+    *total += line.length;
+    return line.length <= 0.0 || push_seg(q, n, line);
+}
+
 /* Lines and arcs of the node path ids[0 .. m): per step u -> v, the hug on u's circle from u's heading
  * to the heading of the surfing edge into v, then that edge. The goal (node 1) follows a goal arrival, which
  * holds the last line: that step adds nothing (a radius-0 circle, a zero-length line). */
@@ -460,9 +496,7 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
                     return AP_E_NOMEM;
             }
         }
-        ap_segment line = ap_segment_line(v.ox, v.oy, v.px, v.py);
-        total += line.length;
-        if (line.length > 0.0 && !push_seg(q, &ns, line))
+        if (!push_line(q, &ns, &total, v.ox, v.oy, v.px, v.py))
             return AP_E_NOMEM;
     }
     out->segs = q->segs;
@@ -477,9 +511,7 @@ static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *
     double total = 0.0;
     for (size_t i = 0; i + 1 < m; i++) {
         const uint32_t a = pt_circle(q, ids[i]), b = pt_circle(q, ids[i + 1]);
-        ap_segment line = ap_segment_line(circle_x(q, a), circle_y(q, a), circle_x(q, b), circle_y(q, b));
-        total += line.length;
-        if (line.length > 0.0 && !push_seg(q, &ns, line))
+        if (!push_line(q, &ns, &total, circle_x(q, a), circle_y(q, a), circle_x(q, b), circle_y(q, b)))
             return AP_E_NOMEM;
     }
     out->segs = q->segs;
