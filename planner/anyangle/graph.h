@@ -116,7 +116,8 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
  * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
- * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
+ * tests (a point unit's grid: one per pair of corners, remembered in a temporary byte per pair while the
+ * table is built); memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
  * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a
  * no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call before sharing the
  * graph. */
