@@ -136,10 +136,11 @@ static bool push_dep(void *ctx, const ap_aa_dep *d)
 }
 
 /* The surfing edges leaving circle c with sense s, in two parts: part 0 the usable ones toward the hug
- * circles from the graph's eager table when it has one; part 1, computed on first use in this run, the
- * candidates whose line of sight is not yet known (ap_aa_graph_candidates: toward the hug circles when there
- * is no eager table, Red Blob's lazy neighbours(); and the line to the goal, per run: the goal is the
- * query's). Never toward the start; toward the goal one line (a radius-0 circle's senses give the same
+ * circles from the graph's eager table when it has one; part 1, computed on first use in this run: without
+ * an eager table the usable ones toward the hug circles (Red Blob's lazy neighbours()) and the line to the
+ * goal when usable; with one, the start's candidates and the line to the goal, lines of sight untested
+ * (ap_aa_graph_candidates; tested when their arrival is expanded). Per run: the start and goal are the
+ * query's. Never toward the start; toward the goal one line (a radius-0 circle's senses give the same
  * line). On a radius-0 circle without corner rules the lines do not depend on s, so both senses share one
  * computed list. */
 static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2], uint32_t nd[2])
@@ -150,11 +151,17 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
     if (q->dep_stamp[slot] != q->stamp) {
         const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
         const uint32_t off = (uint32_t)q->n_deps;
-        if (!eager && !ap_aa_graph_candidates(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+        /* Untested lines only where the graph has its eager table (the start's and the goal's lines): a lazy
+         * graph's departures stay tested as they are generated (with lines of sight untested, the dead ends
+         * of a world of thousands of circles outgrew the node table). */
+        if (!eager && !(g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
+                          g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
             return false;
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
         if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
-            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && !push_dep(q, &goal))
+            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) &&
+            (g->dep_start != NULL || g->space.line_ok(g->space.ctx, goal.t.x0, goal.t.y0, goal.t.x1, goal.t.y1)) &&
+            !push_dep(q, &goal))
             return false;
         const uint32_t cnt = (uint32_t)(q->n_deps - off);
         q->dep_stamp[slot] = q->stamp;
@@ -227,7 +234,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                     continue;
                 hug = R * sw;
             }
-            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1);
+            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
                 return k;
             out[k++] = (ap_succ){v, hug + d[i].t.len};

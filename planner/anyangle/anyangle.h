@@ -24,7 +24,8 @@
  * circles) come from the graph's eager table when it has one (ap_aa_graph_precompute: grids always), else
  * they are computed when an arrival on the circle is first expanded (Red Blob's lazy neighbours()) and kept
  * for the rest of the query; the line to the goal, and the start's lines, are always per query.
- * Lazy line of sight (the edges that are not in the eager table: the start's, the goal's, a lazy graph's):
+ * Lazy line of sight (graphs with the eager table: the start's and the goal's lines; a lazy graph keeps
+ * testing as it generates, as untested dead ends in a world of thousands of circles outgrew the node table):
  * a candidate's line is tested only when the arrival at its end is expanded, not when it is generated
  * (the test is most of a query's cost, and most generated arrivals are never expanded). This keeps every
  * answer: an arrival's id names its one incoming line, so an arrival whose line is blocked is a dead end
