@@ -1,7 +1,7 @@
 # arcpath — build, run, test, bench.
 #
 #   make          build build/arcpathd, the test programs, build/arcpath-bench and build/arcpath-client-example
-#   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080
+#   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080 (config/demo.conf)
 #   make check    install missing Debian and npm packages, build, run every test (plain, then ASan+UBSan)
 #   make bench    planner and server benchmarks (figures for BENCHMARKS.md)
 #
@@ -73,7 +73,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory $(BUILD)/arcpathd
-	./$(BUILD)/arcpathd --listen 127.0.0.1:8080 --maps config/maps
+	./$(BUILD)/arcpathd --listen 127.0.0.1:8080 --maps config/maps --config config/demo.conf
 
 check: deps
 	@$(MAKE) --no-print-directory check-plain

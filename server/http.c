@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -1318,6 +1320,26 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     MHD_resume_connection(r->conn);
 }
 
+/* libmicrohttpd's messages (connection limits, malformed requests, ...) on stderr, rate-limited: clients
+ * cause them, one per connection at will (server/loglimit.h says why). Any MHD thread. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    ap_http *h = cls;
+    uint64_t dropped = 0;
+    if (!ap_loglimit_take(&h->mhd_log, ap_clock_ns(), &dropped))
+        return;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    size_t n = strlen(line);
+    while (n > 0 && line[n - 1] == '\n')
+        line[--n] = '\0';
+    if (dropped > 0)
+        fprintf(stderr, "arcpathd: libmicrohttpd: %s (and %llu such messages dropped before it)\n", line,
+                (unsigned long long)dropped);
+    else
+        fprintf(stderr, "arcpathd: libmicrohttpd: %s\n", line);
+}
+
 int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
                   FILE *log, char *err, size_t errlen)
 {
@@ -1326,6 +1348,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
         snprintf(err, errlen, "out of memory");
         return AP_E_NOMEM;
     }
+    ap_loglimit_init(&h->mhd_log, 20, 1000000000ull);
     h->cfg = cfg;
     h->reg = reg;
     h->lanes = lanes;
@@ -1343,6 +1366,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     if (!h->conns) {
         pthread_mutex_destroy(&h->pool_mu);
         ap_budget_free(&h->budget);
+        ap_loglimit_destroy(&h->mhd_log);
         h->cfg = NULL;
         snprintf(err, errlen, "out of memory");
         return AP_E_NOMEM;
@@ -1393,6 +1417,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->max_connections_per_ip,
                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                                 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                                  /* Last on purpose: with one thread the list ends here, since MHD warns
                                   * about an explicit pool size of 0. */
                                  cfg->http_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
@@ -1404,6 +1429,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
         free(h->conns);
         h->conns = NULL;
         ap_budget_free(&h->budget);
+        ap_loglimit_destroy(&h->mhd_log);
         ap_static_gzip_free(h->static_gz);
         h->static_gz = NULL;
         h->cfg = NULL; /* nothing for ap_http_stop to release */
@@ -1477,6 +1503,7 @@ void ap_http_stop(ap_http *h)
         pthread_mutex_destroy(&h->conns_mu);
         pthread_cond_destroy(&h->conns_cv);
         ap_budget_free(&h->budget);
+        ap_loglimit_destroy(&h->mhd_log);
         ap_static_gzip_free(h->static_gz);
         h->static_gz = NULL;
         h->cfg = NULL;

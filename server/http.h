@@ -21,6 +21,7 @@
 
 #include "../config/config.h"
 #include "budget.h"
+#include "loglimit.h"
 #include "lanes.h"
 #include "metrics.h"
 #include "registry.h"
@@ -57,6 +58,7 @@ typedef struct ap_http {
     bool watchdog_on;          /* the thread was started (join it) */
     pthread_t watchdog;
     ap_budget budget;          /* per client address: profile-cache evictions (profile_evictions_per_minute) */
+    ap_loglimit mhd_log;       /* libmicrohttpd's own messages: at most 20 lines a second (loglimit.h) */
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6

@@ -12,9 +12,11 @@
 (function () {
   'use strict';
 
-  /* The API's search.algorithm enum (proto/openapi.yaml). */
-  const ALGORITHMS = ['auto', 'astar', 'jps', 'jps_plus', 'directional8', 'directional24', 'directional48',
-    'hybrid'];
+  /* The API's search.algorithm enum (proto/openapi.yaml); replaced by GET /v1/info's list when it loads. */
+  let ALGORITHMS = ['auto', 'astar', 'jps', 'jps_plus', 'directional8', 'directional24', 'directional48',
+    'hybrid', 'any_angle'];
+  /* The terrain letters of each capability name (the API's unit.capability, Moving AI letters). */
+  const TERRAIN_LETTERS = { ground: '.G', swamp: 'S', water: 'W', trees: 'T' };
   /* Path colours: the main query, the compared one; reverse pieces use their own colour, dashed. */
   const STYLE = [
     { path: '#0969da', reverse: '#cf222e' },
@@ -39,6 +41,7 @@
     goal: null,
     results: [],     /* [{algorithm, request, answer | error}] in STYLE order */
     batch: null,     /* {request, answer | error} */
+    units: {},       /* the server's unit kinds (GET /v1/info) */
   };
 
   const api = {
@@ -112,8 +115,42 @@
 
   /* ---- maps -------------------------------------------------------------------------------------------- */
 
+  /* GET /v1/info: the algorithm list and the unit kinds of the server's config. */
+  async function loadInfo() {
+    try {
+      const info = await call('GET', '/v1/info');
+      if (Array.isArray(info.algorithms) && info.algorithms.length) {
+        /* auto first, as the API's default */
+        ALGORITHMS = ['auto', ...info.algorithms.filter((a) => a !== 'auto')];
+      }
+      st.units = info.units || {};
+    } catch (e) {
+      st.units = {};
+    }
+    for (const id of ['alg', 'alg2']) {
+      const sel = $(id);
+      const keep = sel.value;
+      for (const o of [...sel.options])
+        if (o.value !== '')
+          o.remove();
+      for (const a of ALGORITHMS) {
+        const o = document.createElement('option');
+        o.value = o.textContent = a;
+        sel.appendChild(o);
+      }
+      sel.value = keep && ALGORITHMS.includes(keep) ? keep : id === 'alg' ? 'auto' : '';
+    }
+    const kind = $('kind');
+    for (const name of Object.keys(st.units).sort()) {
+      const o = document.createElement('option');
+      o.value = o.textContent = name;
+      kind.appendChild(o);
+    }
+  }
+
   async function loadMaps() {
     const sel = $('map');
+    await loadInfo();
     try {
       const j = await call('GET', '/v1/maps');
       st.maps = j.maps.filter((m) => m.kind === 'grid'); /* circle maps have no cells to draw */
@@ -156,6 +193,7 @@
     history.replaceState(null, '', '#' + encodeURIComponent(id));
     $('mapinfo').textContent = st.map.width + ' \u00d7 ' + st.map.height + ' cells, ' +
       st.map.passable_cells + ' passable' + (st.map.weighted ? ', terrain costs' : '');
+    await loadCapabilities(id);
     try {
       st.cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells');
     } catch (e) {
@@ -170,8 +208,58 @@
   }
 
   /* The letters a unit may stand on in the current map: those with a terrain cost. */
+  /* The capability the panel asks for ("ground+water"), or '' for the map's default; a unit kind's own. */
+  function capabilityName() {
+    const k = st.units[$('kind').value];
+    if (k && k.capability)
+      return k.capability.join('+');
+    return $('cap').value;
+  }
+
   function passableLetters() {
+    const cap = capabilityName();
+    if (cap)
+      return cap.split('+').map((t) => TERRAIN_LETTERS[t] || '').join('');
     return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
+  }
+
+  /* The capabilities map id has tables for (GET /v1/maps/{id}: "region:CAP", "clearance:CAP", "view:CAP"). */
+  async function loadCapabilities(id) {
+    const sel = $('cap');
+    const keep = sel.value;
+    sel.innerHTML = '<option value="">(map default)</option>';
+    let info;
+    try {
+      info = await call('GET', '/v1/maps/' + encodeURIComponent(id));
+    } catch (e) {
+      return;
+    }
+    const caps = new Set();
+    for (const t of info.tables || []) {
+      const i = t.name.indexOf(':');
+      if (i > 0)
+        caps.add(t.name.slice(i + 1));
+    }
+    for (const c of [...caps].sort()) {
+      const o = document.createElement('option');
+      o.value = o.textContent = c;
+      sel.appendChild(o);
+    }
+    if (caps.has(keep))
+      sel.value = keep;
+  }
+
+  /* A unit kind fills the unit fields with its own values and locks them (the request sends the kind). */
+  function applyKind() {
+    const k = st.units[$('kind').value];
+    for (const id of ['radius', 'turning', 'size', 'cap'])
+      $(id).disabled = !!k;
+    if (!k)
+      return;
+    $('radius').value = k.radius || 0;
+    $('turning').value = k.turning_radius || 0;
+    $('size').value = k.size || 0;
+    $('reverse').checked = !!k.reverse;
   }
 
   function terrainAt(x, y) {
@@ -393,9 +481,17 @@
 
   /* The unit, search and samples members the panel sets, as the API names them. */
   function options(algorithm) {
-    const unit = { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
-    if ($('reverse').checked)
-      unit.reverse = true;
+    let unit;
+    if ($('kind').value) {
+      unit = { kind: $('kind').value }; /* the kind's fields, as the server's config has them */
+    } else {
+      const size = numberField('size') || 0;
+      unit = size > 0 ? { size } : { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
+      if ($('cap').value)
+        unit.capability = $('cap').value.split('+');
+      if ($('reverse').checked)
+        unit.reverse = true;
+    }
     const o = {
       unit,
       search: { algorithm, connectivity: Number($('conn').value), smoothing: $('smooth').value },
@@ -599,8 +695,16 @@
       }
     }
     $('map').addEventListener('change', (e) => selectMap(e.target.value));
-    for (const id of ['radius', 'turning', 'alg', 'alg2', 'conn', 'smooth', 'step', 'reverse'])
+    for (const id of ['radius', 'turning', 'size', 'alg', 'alg2', 'conn', 'smooth', 'step', 'reverse'])
       $(id).addEventListener('change', () => {
+        draw();
+        plan();
+      });
+    for (const id of ['kind', 'cap'])
+      $(id).addEventListener('change', () => {
+        applyKind();
+        if (st.cells)
+          st.image = D.terrainImage(st.cells, passableLetters()); /* the unit's terrain */
         draw();
         plan();
       });

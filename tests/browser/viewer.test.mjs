@@ -32,7 +32,7 @@ function freePort() {
 async function startServer() {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', 'config/maps'],
+  server = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', 'config/maps', '--config', 'config/demo.conf'],
     { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 600; i++) {
     try {
@@ -335,6 +335,39 @@ test('a turning-radius query is drawn with true arcs, samples on them', async ()
     assert.ok(a.radius >= 2 - 1e-12, `arc radius ${a.radius}`);
   assert.equal(drawn[0].samples, direct.json.samples.length);
   assert.ok(drawn[0].samples > 10);
+});
+
+test('unit kinds and capabilities: a boat on the water, an amphibian across it', async () => {
+  await openMap('islands');
+  // The boat (config/demo.conf: radius 0.4, water only, turning radius 2) down the channel between the
+  // islands; the panel shows the kind's values, locked, and the request names the kind alone.
+  await page.selectOption('#kind', 'boat');
+  assert.equal(await page.locator('#radius').inputValue(), '0.4');
+  assert.ok(await page.locator('#radius').isDisabled());
+  await clickQuery({ alg: 'auto', alg2: '', smooth: 'los', step: '' }, [19, 3], [20, 16]);
+  let plan = await lastPlan();
+  assert.deepEqual(plan.request.unit, { kind: 'boat' });
+  assert.equal(plan.direct.status, 200);
+  assert.equal(plan.direct.json.status, 'ok');
+  assertDrawn(plan.drawn[0], plan.direct.json);
+  for (const d of plan.drawn[0].segments) /* the channel is columns 16..23 */
+    for (const [x] of [d.start, d.end])
+      assert.ok(x >= 16 && x <= 24, `the boat left the water at x = ${x}`);
+  // An amphibian crosses from island to island; with the capability chosen by hand instead of a kind.
+  await page.click('#reset'); // no poses: changing the unit plans nothing
+  await page.selectOption('#kind', '');
+  assert.ok(!(await page.locator('#radius').isDisabled()));
+  const caps = await page.locator('#cap option').allTextContents();
+  assert.ok(caps.includes('ground+swamp+water+trees'), `capabilities offered: ${caps}`);
+  await clickQuery({ cap: 'ground+swamp+water+trees', radius: 0, turning: 0, size: 0, alg: 'astar', alg2: '',
+    smooth: 'none', step: '' }, [5, 5], [30, 5]);
+  plan = await lastPlan();
+  assert.deepEqual(plan.request.unit.capability, ['ground', 'swamp', 'water', 'trees']);
+  assert.equal(plan.direct.json.status, 'ok');
+  assertDrawn(plan.drawn[0], plan.direct.json);
+  assert.ok(Math.abs(plan.direct.json.length - 25) < 1e-9, `length ${plan.direct.json.length}`);
+  await page.click('#reset');
+  await page.selectOption('#cap', '');
 });
 
 test('a reverse query marks its reverse segments', async () => {

@@ -26,6 +26,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        # said out loud: the stub answers HTTP/1.0 and closes; Mono's HttpClient otherwise sometimes tries
+        # the closed connection again ("invalid or unrecognized response")
+        self.send_header("Connection", "close")
         if retry_after:
             self.send_header("Retry-After", "0")
         self.end_headers()

@@ -71,6 +71,12 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
     if (s->pid == 0) {
         for (int i = 0; env && env[i]; i++)
             putenv((char *)env[i]);
+        /* A test that reads the server's own messages names a file for its stderr (AP_TEST_STDERR_FILE). */
+        const char *errf = getenv("AP_TEST_STDERR_FILE");
+        if (errf && *errf) {
+            FILE *e = freopen(errf, "w", stderr);
+            (void)e;
+        }
         /* Keep test output readable: the access log goes nowhere unless asked for. */
         if (log_path) {
             FILE *log = freopen(log_path, "w", stdout);

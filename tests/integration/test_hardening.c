@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util.h"
 #include "harness.h"
 
 Suite *hardening_suite(void);
@@ -198,6 +199,49 @@ START_TEST(held_connections_leave_room_for_other_clients)
 }
 END_TEST
 
+/* A client that opens connections over the per-address cap as fast as it can makes libmicrohttpd log one
+ * line each; arcpathd passes at most 20 a second to stderr (a full stderr would otherwise block the HTTP
+ * thread), and the first line after a pause says how many were dropped. */
+START_TEST(connection_flood_does_not_flood_the_log)
+{
+    char *errpath = ap_test_temp_file("arcpath-mhd-log", "");
+    ck_assert_ptr_nonnull(errpath);
+    char errenv[300];
+    snprintf(errenv, sizeof errenv, "AP_TEST_STDERR_FILE=%s", errpath);
+    const char *env[] = {"ARCPATH_MAX_CONNECTIONS_PER_IP=1", "ARCPATH_REQUEST_TIMEOUT_MS=120000", errenv, NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    int held = raw_connect(s.port, "127.0.0.2");
+    ck_assert_int_ge(held, 0);
+    ck_assert_int_eq(send_all(held, "GET /healthz HTTP/1.1\r\nHost: t\r\n", 34), 0);
+    for (int i = 0; i < 300; i++) { /* each is over the cap: closed at once, one log line each */
+        int fd = raw_connect(s.port, "127.0.0.2");
+        if (fd >= 0)
+            close(fd);
+    }
+    struct timespec pause = {1, 200 * 1000000L}; /* a new window */
+    nanosleep(&pause, NULL);
+    int last = raw_connect(s.port, "127.0.0.2");
+    ck_assert_int_ge(last, 0);
+    ck_assert(closed_within(last, 5000));
+    close(last);
+    close(held);
+    healthz_from(s.port, "127.0.0.3"); /* still serving */
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    size_t len = 0;
+    char *text = ap_test_read_file(errpath, &len);
+    ck_assert_ptr_nonnull(text);
+    int lines = 0;
+    for (const char *p = text; (p = strstr(p, "arcpathd: libmicrohttpd: ")) != NULL; p++)
+        lines++;
+    ck_assert_msg(lines >= 2 && lines <= 40, "%d libmicrohttpd lines:\n%.2000s", lines, text);
+    ck_assert_msg(strstr(text, "such messages dropped before it") != NULL, "%.2000s", text);
+    free(text);
+    unlink(errpath);
+    free(errpath);
+}
+END_TEST
+
 START_TEST(total_limit_makes_new_clients_wait_not_fail)
 {
     /* max_connections 4: a fifth client is not accepted while four are held, but waits in the backlog and
@@ -367,6 +411,7 @@ Suite *hardening_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, held_connections_leave_room_for_other_clients);
     tcase_add_test(tc, total_limit_makes_new_clients_wait_not_fail);
+    tcase_add_test(tc, connection_flood_does_not_flood_the_log);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);
     suite_add_tcase(s, tc);

@@ -1,4 +1,4 @@
-/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, HTTP conventions). */
+/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP conventions). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -8,6 +8,7 @@ Suite *registry_suite(void);
 Suite *lanes_suite(void);
 Suite *curve_route_suite(void);
 Suite *budget_suite(void);
+Suite *loglimit_suite(void);
 Suite *conventions_suite(void);
 
 int main(void)
@@ -18,6 +19,7 @@ int main(void)
     srunner_add_suite(sr, lanes_suite());
     srunner_add_suite(sr, curve_route_suite());
     srunner_add_suite(sr, budget_suite());
+    srunner_add_suite(sr, loglimit_suite());
     srunner_add_suite(sr, conventions_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
