@@ -82,10 +82,13 @@ check: deps
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
 # headless Chromium, tests/browser; Redocly's OpenAPI linter on proto/openapi.yaml, tests/spec; the README's
 # examples and the error catalogue against live servers, validated against the spec, tests/contract; the C,
-# Python, JavaScript and C# clients against a live arcpathd, tests/clients) and fails the make on any failure.
+# Python, JavaScript and C# clients against a live arcpathd, tests/clients; deploy/ under validators and 3
+# replicas behind HAProxy, tests/deploy; a short soak while maps change, tests/soak) and fails the make on
+# any failure.
 test: all check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
-	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh
+	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh \
+	  tests/soak/run.sh
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.

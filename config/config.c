@@ -60,6 +60,8 @@ static const ap_int_field ap_int_fields[] = {
     F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000),
     F("profile_evictions_per_minute", "ARCPATH_PROFILE_EVICTIONS_PER_MINUTE", AP_K_INT,
       profile_evictions_per_minute, 0, 1000000),
+    F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30),
+    F("max_workspace_cells", "ARCPATH_MAX_WORKSPACE_CELLS", AP_K_I64, max_workspace_cells, 0, 1LL << 31),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -207,6 +209,9 @@ void ap_config_defaults(ap_config *c)
     c->request_timeout_ms = 10000;
     c->profile_evictions_per_minute = 6;
     c->inline_fast = true;
+    c->max_map_upload_bytes = 16u << 20;
+    c->max_workspace_cells = 0;
+    c->admin_token[0] = '\0';
     c->n_cors_origins = 0;
     c->config_file[0] = '\0';
     c->check_config = false;
@@ -446,6 +451,24 @@ static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, 
     return AP_OK;
 }
 
+/* An admin token: AP_CONFIG_ADMIN_TOKEN_MIN..MAX printable ASCII characters, no spaces (it travels in an
+ * Authorization header). 0 when acceptable; else *why says why (never quoting the token). */
+static int check_token(const char *t, const char **why)
+{
+    size_t n = 0;
+    for (; t[n] != '\0'; n++) {
+        if ((unsigned char)t[n] <= 0x20 || (unsigned char)t[n] >= 0x7f) {
+            *why = "must be printable ASCII without spaces";
+            return -1;
+        }
+    }
+    if (n < AP_CONFIG_ADMIN_TOKEN_MIN || n > AP_CONFIG_ADMIN_TOKEN_MAX) {
+        *why = "must be 16 to 256 characters long";
+        return -1;
+    }
+    return 0;
+}
+
 static int apply_json(ap_config *c, const char *label, json_t *root, char *err, size_t errlen)
 {
     const char *key;
@@ -465,6 +488,14 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
             if (check_path(json_string_value(v), sizeof c->maps_dir, &why) != 0)
                 return fail(err, errlen, "%s: \"maps\": %s", label, why);
             snprintf(c->maps_dir, sizeof c->maps_dir, "%s", json_string_value(v));
+            continue;
+        }
+        if (strcmp(key, "admin_token") == 0) {
+            if (!json_is_string(v))
+                return fail(err, errlen, "%s: \"admin_token\": must be a string", label);
+            if (check_token(json_string_value(v), &why) != 0)
+                return fail(err, errlen, "%s: \"admin_token\": %s", label, why);
+            snprintf(c->admin_token, sizeof c->admin_token, "%s", json_string_value(v));
             continue;
         }
         if (strcmp(key, "access_log") == 0) {
@@ -591,6 +622,11 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
             return fail(err, errlen, "ARCPATH_MAPS: %s", why);
         snprintf(tmp.maps_dir, sizeof tmp.maps_dir, "%s", v);
     }
+    if ((v = getenv("ARCPATH_ADMIN_TOKEN")) != NULL) {
+        if (check_token(v, &why) != 0)
+            return fail(err, errlen, "ARCPATH_ADMIN_TOKEN: %s", why);
+        snprintf(tmp.admin_token, sizeof tmp.admin_token, "%s", v);
+    }
     for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
         const ap_int_field *f = &ap_int_fields[i];
         long long n;
@@ -666,6 +702,9 @@ static void usage(FILE *f)
           "  ARCPATH_MAX_CONNECTIONS_PER_IP  connections from one address, 1..100000 (default 64)\n"
           "  ARCPATH_IDLE_TIMEOUT_S       close a connection silent this long, 1..3600 (default 30)\n"
           "  ARCPATH_REQUEST_TIMEOUT_MS   a request must arrive whole within, 100..600000 (default 10000)\n"
+          "  ARCPATH_MAX_MAP_UPLOAD_BYTES largest map file PUT accepts, 1024..1073741824 (default 16777216)\n"
+          "  ARCPATH_MAX_WORKSPACE_CELLS  search workspace nodes, 0..2147483648 (default 0: largest map at start)\n"
+          "  ARCPATH_ADMIN_TOKEN          bearer token of the map-changing routes (default none: they are off)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
           "  ARCPATH_CORS_ORIGINS         origins allowed to call from a browser, comma-separated, or *\n"
@@ -803,6 +842,7 @@ void ap_config_print(const ap_config *c, void *file)
         json_object_set_new(o, ap_int_fields[i].key, json_integer(get_int(c, &ap_int_fields[i])));
     json_object_set_new(o, "access_log", json_boolean(c->access_log));
     json_object_set_new(o, "inline_fast", json_boolean(c->inline_fast));
+    /* admin_token is never printed (the server logs only whether one is set). */
     json_t *profiles = json_array();
     for (size_t i = 0; i < c->n_profiles; i++) {
         const ap_config_profile *p = &c->profiles[i];

@@ -20,6 +20,8 @@
 
 /* Most terrain-cost entries (config key "terrain_costs": one per map id, plus "*" for all other maps). */
 #define AP_CONFIG_MAX_TERRAIN 64
+#define AP_CONFIG_ADMIN_TOKEN_MAX 256 /* bytes of admin_token */
+#define AP_CONFIG_ADMIN_TOKEN_MIN 16  /* a shorter token is refused: it could be guessed */
 
 /* Most named unit kinds (config key "units"), extra capabilities ("capabilities") and capability cost
  * entries ("capability_costs"; one per capability at most). */
@@ -84,6 +86,15 @@ typedef struct ap_config {
                                  * profile cache evict per minute (a token bucket of that size, refilled
                                  * evenly); over budget, its query builds a private profile that is not
                                  * cached. 0 = clients only fill free slots */
+    size_t max_map_upload_bytes;/* 16777216 (16 MiB); 1024..1073741824: largest map file PUT /v1/maps/{id}
+                                 * accepts as its body (the other routes' bodies stay under max_body_bytes) */
+    int64_t max_workspace_cells;/* 0; 0..2^31: nodes ((width + 2) * (height + 2)) every search workspace is
+                                 * sized for, fixed at start; 0 = the largest map loaded at start (at least
+                                 * AP_PLAN_MIN_WORKSPACE_NODES). A map added later with more nodes is refused
+                                 * (413 map_too_large; a folder reload logs it and keeps the old version) */
+    char admin_token[AP_CONFIG_ADMIN_TOKEN_MAX + 1]; /* "" = the map-changing routes answer 403
+                                 * admin_disabled; else they need "Authorization: Bearer <token>". 16..256
+                                 * printable ASCII characters without spaces; never printed or logged */
     bool inline_fast;           /* true: a short query's fast slice runs on the HTTP thread that read it
                                  * (no hand-off) when a fast workspace is free; false: always hand off to
                                  * the loop and the pool */
@@ -115,8 +126,8 @@ void ap_config_defaults(ap_config *c);
  * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
  * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
  * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads", "max_connections",
- * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms", "profile_evictions_per_minute"
- * (integers) and
+ * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms", "profile_evictions_per_minute",
+ * "max_map_upload_bytes", "max_workspace_cells" (integers), "admin_token" (a string, see ap_config) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and

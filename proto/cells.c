@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_in.h"
 #include "utf8.h"
 
 static const char ROWS_KEY[] = ",\"rows\":[";
@@ -52,4 +53,62 @@ char *ap_wire_encode_cells(const ap_map *m, size_t *len)
     if (len != NULL)
         *len = at;
     return s;
+}
+
+static const char *const ap_keys_patch[] = {"cells", NULL};
+static const char *const ap_keys_edit[] = {"x", "y", "terrain", NULL};
+
+int ap_wire_parse_cell_edits(const char *body, size_t len, size_t max_cells, ap_cell_edit **out, size_t *n,
+                             ap_wire_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    ap_json_reader r;
+    ap_json_reader_init(&r, err, 0);
+    json_t *root = NULL;
+    int rc = ap_json_load_object(&r, body, len, &root);
+    json_t *cells = NULL;
+    if (rc == AP_OK && (rc = ap_json_check_known(&r, root, "", ap_keys_patch)) == AP_OK) {
+        char path[64];
+        rc = ap_json_member(&r, root, "", "cells", true, &cells, path, sizeof path);
+        if (rc == AP_OK && (!json_is_array(cells) || json_array_size(cells) == 0 || json_array_size(cells) > max_cells))
+            rc = ap_json_fail(err, AP_E_INVALID_REQUEST, "cells", "\"cells\" must be an array of 1 to %zu cells",
+                              max_cells);
+    }
+    ap_cell_edit *e = rc == AP_OK ? calloc(json_array_size(cells), sizeof *e) : NULL;
+    if (rc == AP_OK && e == NULL)
+        rc = AP_E_NOMEM;
+    for (size_t i = 0; rc == AP_OK && i < json_array_size(cells); i++) {
+        json_t *c = json_array_get(cells, i);
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "cells[%zu]", i);
+        long long x = 0, y = 0;
+        json_t *t = NULL;
+        if (!json_is_object(c)) {
+            rc = ap_json_fail(err, AP_E_INVALID_REQUEST, prefix, "\"%s\" must be an object {x, y, terrain}", prefix);
+            break;
+        }
+        if ((rc = ap_json_check_known(&r, c, prefix, ap_keys_edit)) != AP_OK ||
+            (rc = ap_json_get_integer(&r, c, prefix, "x", true, 0, 65535, &x, NULL)) != AP_OK ||
+            (rc = ap_json_get_integer(&r, c, prefix, "y", true, 0, 65535, &y, NULL)) != AP_OK ||
+            (rc = ap_json_get_string(&r, c, prefix, "terrain", true, &t)) != AP_OK)
+            break;
+        const char *s = json_string_value(t);
+        if (strlen(s) != 1 || strchr(".G@OTSW", s[0]) == NULL) {
+            char field[64];
+            ap_json_join_path(field, sizeof field, prefix, "terrain");
+            rc = ap_json_fail(err, AP_E_INVALID_REQUEST, field,
+                              "\"%s\" must be one Moving AI terrain letter: . G @ O T S W", field);
+            break;
+        }
+        e[i] = (ap_cell_edit){(int32_t)x, (int32_t)y, s[0]};
+    }
+    if (rc == AP_OK) {
+        *out = e;
+        *n = json_array_size(cells);
+    } else {
+        free(e);
+    }
+    json_decref(root);
+    return rc;
 }

@@ -8,8 +8,10 @@
 #define AP_PROTO_CELLS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../planner/world/map.h"
+#include "errors.h"
 
 /* Encode {"map": id, "width": W, "height": H, "rows": [row 0, ..., row H-1]}: W and H in cells; row y is
  * the W letters of cells (0, y) .. (W-1, y) exactly as in the map file (m->terrain: '.', 'G', 'S', 'T',
@@ -17,5 +19,23 @@
  * in the array. An id that is not valid UTF-8 has its bad bytes written as '?'. About W*H + 4*H + 64
  * bytes. Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
 char *ap_wire_encode_cells(const ap_map *m, size_t *len);
+
+/* One changed cell of a tile update (PATCH /v1/maps/{id}/cells): (x, y) gets the terrain letter (map.h:
+ * '.', 'G', '@', 'O', 'T', 'S', 'W'). */
+typedef struct ap_cell_edit {
+    int32_t x, y;
+    char terrain;
+} ap_cell_edit;
+
+/* Most cells one tile update may change. */
+#define AP_MAX_CELL_EDITS 4096
+
+/* Parse a PATCH /v1/maps/{id}/cells body {"cells": [{"x": int, "y": int, "terrain": "@"}, ...]} (1 ..
+ * max_cells entries; x, y integers in [0, 65535], checked against the map later; terrain one Moving AI
+ * letter; unknown keys refused) into *out (malloc'd array of *n; caller frees). Returns AP_OK, or
+ * AP_E_INVALID_JSON / AP_E_INVALID_REQUEST with err naming the field ("cells[2].terrain") or AP_E_NOMEM.
+ * Thread-safe. */
+int ap_wire_parse_cell_edits(const char *body, size_t len, size_t max_cells, ap_cell_edit **out, size_t *n,
+                             ap_wire_error *err);
 
 #endif

@@ -41,6 +41,14 @@ static const ap_error_info ap_error_table[] = {
      * since the server cannot know where the message ends. */
     [AP_E_BAD_REQUEST] = {400, "bad_request", "the HTTP request is malformed"},
     [AP_E_NOT_IMPLEMENTED] = {501, "not_implemented", "the request's transfer coding is not supported"},
+    /* The map lifecycle routes (PUT, DELETE, reload, PATCH of /v1/maps/{id}): here a bad map file is the
+     * client's, so the loader's statuses are answered under these codes, with the loader's message. */
+    [AP_E_BAD_MAP] = {400, "map_format", "the map file is not a valid Moving AI map"},
+    [AP_E_MAP_REFUSED] = {413, "map_too_large", "the map is larger than this server accepts"},
+    [AP_E_ADMIN_DISABLED] = {403, "admin_disabled",
+                             "map changes are disabled: the server has no admin_token (ARCPATH_ADMIN_TOKEN)"},
+    [AP_E_UNAUTHORIZED] = {401, "unauthorized", "this route needs an \"Authorization: Bearer <token>\" header"},
+    [AP_E_FORBIDDEN] = {403, "forbidden", "the bearer token is not the server's admin token"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

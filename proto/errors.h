@@ -22,6 +22,16 @@ typedef enum ap_wire_status {
     AP_E_BAD_REQUEST,                    /* 400 bad_request: the HTTP message itself is malformed (RFC 9112:
                                           * conflicting Content-Length headers, HTTP/1.1 without Host) */
     AP_E_NOT_IMPLEMENTED,                /* 501 not_implemented: a transfer coding other than chunked */
+    AP_E_BAD_MAP,                        /* 400 map_format: an uploaded map file (PUT /v1/maps/{id}) or a
+                                          * map file being reloaded is not a valid map (line/column say
+                                          * where); the registry is unchanged */
+    AP_E_MAP_REFUSED,                    /* 413 map_too_large: the map exceeds the map limits
+                                          * (max_map_width/height/cells) or the search workspaces
+                                          * (max_workspace_cells) */
+    AP_E_ADMIN_DISABLED,                 /* 403 admin_disabled: a mutating map route with no admin_token set */
+    AP_E_UNAUTHORIZED,                   /* 401 unauthorized: no "Authorization: Bearer" credentials (with
+                                          * WWW-Authenticate: Bearer) */
+    AP_E_FORBIDDEN,                      /* 403 forbidden: the bearer token is wrong */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

@@ -48,7 +48,13 @@ static json_t *table_json(const ap_map_table *t)
     return x;
 }
 
-static json_t *map_json(const ap_map *m)
+/* "map_version" right after "id" when version is not 0 (the registry's version, server/registry.h). */
+static json_t *set_version(json_t *o, uint64_t version)
+{
+    return version != 0 ? set(o, "map_version", json_integer((json_int_t)version)) : o;
+}
+
+static json_t *map_json(const ap_map *m, uint64_t version)
 {
     char id[AP_MAP_ID_MAX];
     ap_utf8_copy(id, sizeof id, m->id);
@@ -62,6 +68,7 @@ static json_t *map_json(const ap_map *m)
     }
     json_t *o = json_object();
     o = set(o, "id", json_string(id));
+    o = set_version(o, version);
     o = set(o, "kind", json_string("grid"));
     o = set(o, "width", json_integer(m->width));
     o = set(o, "height", json_integer(m->height));
@@ -78,18 +85,19 @@ static json_t *map_json(const ap_map *m)
     return o;
 }
 
-char *ap_wire_encode_map(const ap_map *m, size_t *len)
+char *ap_wire_encode_map(const ap_map *m, uint64_t version, size_t *len)
 {
-    return dump(map_json(m), len);
+    return dump(map_json(m, version), len);
 }
 
 /* A circle map: {"id", "kind": "circles", "width", "height", "circles", "load_ms", "tables": []}. */
-static json_t *circle_map_json(const ap_circle_map *c)
+static json_t *circle_map_json(const ap_circle_map *c, uint64_t version)
 {
     char id[AP_MAP_ID_MAX];
     ap_utf8_copy(id, sizeof id, c->id);
     json_t *o = json_object();
     o = set(o, "id", json_string(id));
+    o = set_version(o, version);
     o = set(o, "kind", json_string("circles"));
     o = set(o, "width", json_real(ap_circle_world_width(c->world)));
     o = set(o, "height", json_real(ap_circle_world_height(c->world)));
@@ -99,19 +107,17 @@ static json_t *circle_map_json(const ap_circle_map *c)
     return o;
 }
 
-char *ap_wire_encode_circle_map(const ap_circle_map *c, size_t *len)
+char *ap_wire_encode_circle_map(const ap_circle_map *c, uint64_t version, size_t *len)
 {
-    return dump(circle_map_json(c), len);
+    return dump(circle_map_json(c, version), len);
 }
 
-char *ap_wire_encode_map_list(const ap_map *const *maps, size_t n, const ap_circle_map *circles, size_t nc,
-                              size_t *len)
+char *ap_wire_encode_map_list(const ap_wire_map_ref *maps, size_t n, size_t *len)
 {
     json_t *a = json_array();
-    /* Both lists are sorted by id: merge them. */
-    for (size_t i = 0, k = 0; a != NULL && (i < n || k < nc);) {
-        bool grid = k >= nc || (i < n && strcmp(maps[i]->id, circles[k].id) < 0);
-        json_t *o = grid ? map_json(maps[i++]) : circle_map_json(&circles[k++]);
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        json_t *o = maps[i].grid ? map_json(maps[i].grid, maps[i].version)
+                                 : circle_map_json(maps[i].circles, maps[i].version);
         if (json_array_append_new(a, o) != 0) {
             json_decref(a);
             a = NULL;
@@ -120,7 +126,14 @@ char *ap_wire_encode_map_list(const ap_map *const *maps, size_t n, const ap_circ
     return dump(set(json_object(), "maps", a), len);
 }
 
-char *ap_wire_encode_maps(const ap_map *const *maps, size_t n, size_t *len)
+char *ap_wire_encode_maps(const ap_map *const *maps, const uint64_t *versions, size_t n, size_t *len)
 {
-    return ap_wire_encode_map_list(maps, n, NULL, 0, len);
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        if (json_array_append_new(a, map_json(maps[i], versions ? versions[i] : 0)) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return dump(set(json_object(), "maps", a), len);
 }

@@ -13,9 +13,9 @@
 
 static const char *const keys_body[] = {"query", "map", "answer", "radius", "algorithm", "view", "format", NULL};
 static const char *const keys_view[] = {"x0", "y0", "x1", "y1", NULL};
-static const char *const keys_found[] = {"status",   "map",     "grid_cost", "length", "clear",
-                                         "waypoints", "segments", "samples",  "stats",  NULL};
-static const char *const keys_not_found[] = {"status", "map", "reason", "stats", NULL};
+static const char *const keys_found[] = {"status",   "map",      "map_version", "grid_cost", "length", "clear",
+                                         "waypoints", "segments", "samples",     "stats",     NULL};
+static const char *const keys_not_found[] = {"status", "map", "map_version", "reason", "stats", NULL};
 static const char *const keys_line[] = {"type", "start", "end", "heading", "length", "reverse", NULL};
 static const char *const keys_arc[] = {"type",          "start", "end",    "center", "radius",
                                        "start_heading", "sweep", "length", "reverse", NULL};
@@ -268,6 +268,10 @@ static int parse_answer(const ap_json_reader *r, json_t *ans, const char *prefix
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, p, "\"%s\" must be 1 to %d bytes long", p, AP_MAP_ID_MAX - 1);
     }
     memcpy(a->map, json_string_value(m), json_string_length(m) + 1);
+    /* The version the answer names (a server that predates map versions writes none): checked, not drawn. */
+    long long version = 0;
+    if ((rc = ap_json_get_integer(r, ans, prefix, "map_version", false, 1, LLONG_MAX, &version, NULL)) != AP_OK)
+        return rc;
     if (!ok) {
         if ((rc = ap_json_get_enum(r, ans, prefix, "reason", reason_names, N(reason_names), &reason)) != AP_OK)
             return rc;

@@ -482,6 +482,10 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
     if (map_id != NULL) {
         AP_JBUF_LIT(b, ",\"map\":");
         ap_jbuf_str(b, map_id);
+        if (st != NULL && st->map_version != 0) {
+            AP_JBUF_LIT(b, ",\"map_version\":");
+            ap_jbuf_u64(b, st->map_version);
+        }
     }
     if (r->status == AP_OK) {
         AP_JBUF_LIT(b, ",\"grid_cost\":");
@@ -579,10 +583,14 @@ char *ap_wire_encode_error(int status, const char *message, const char *field, i
     return ap_jbuf_take(&b, len);
 }
 
-int ap_wire_write_batch_begin(ap_jbuf *b, const char *map_id)
+int ap_wire_write_batch_begin(ap_jbuf *b, const char *map_id, uint64_t map_version)
 {
     AP_JBUF_LIT(b, "{\"status\":\"ok\",\"map\":");
     ap_jbuf_str(b, map_id);
+    if (map_version != 0) {
+        AP_JBUF_LIT(b, ",\"map_version\":");
+        ap_jbuf_u64(b, map_version);
+    }
     AP_JBUF_LIT(b, ",\"results\":[");
     return ap_jbuf_status(b);
 }

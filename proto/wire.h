@@ -85,6 +85,8 @@ typedef struct ap_path_stats {
     uint64_t search_us; /* time spent in search slices and path building */
     double sample_step; /* the request's samples.step (q.sample_step), tiles: gives each sample's "d" as
                          * min(i * step, length) (the last one = length); 0 = no samples requested. */
+    uint64_t map_version; /* the version of the map the query ran on (server/registry.h), written as
+                           * "map_version" after "map"; 0 = left out */
 } ap_path_stats;
 
 /* Write the /v1/path answer (the body ap_wire_encode_path returns) to b. Returns AP_OK, or AP_E_NOMEM when
@@ -132,19 +134,20 @@ int ap_wire_parse_batch_request(const char *body, size_t len, size_t max_items, 
 void ap_wire_batch_free(ap_batch_request *req);
 
 /* Batch answer, written in pieces so the lanes can write each item as soon as it is answered:
- * ap_wire_write_batch_begin ({"status":"ok","map":…,"results":[), then one ap_wire_write_batch_item or
+ * ap_wire_write_batch_begin ({"status":"ok","map":…,"map_version":…,"results":[; "map_version" only when
+ * map_version is not 0), then one ap_wire_write_batch_item or
  * ap_wire_write_batch_item_error per query in order (first = true for the first), then
  * ap_wire_write_batch_end ("],"stats":{…}}"). An item is the /v1/path answer without "map", its "stats"
  * holding "expanded", "lane" and "search_us"; an error item is {"status":"error","error":{"code",
  * "message","field"?}} (r->status not ok/no_path/timeout is written as an error item too). Return AP_OK or
  * AP_E_NOMEM (b->failed). */
-int ap_wire_write_batch_begin(ap_jbuf *b, const char *map_id);
+int ap_wire_write_batch_begin(ap_jbuf *b, const char *map_id, uint64_t map_version);
 int ap_wire_write_batch_item(ap_jbuf *b, bool first, const ap_result *r, const ap_path_stats *st);
 int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const char *message, const char *field);
 int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *st);
 
 /* Encode the 200 answer for a finished plan: for r->status AP_OK the full body ({"status":"ok", "map",
- * "grid_cost", "length", "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
+ * "map_version" (when st->map_version is not 0), "grid_cost", "length", "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
  * AP_TIMEOUT {"status": "no_path"|"timeout", "map", "stats"}. "samples" appears when r has samples or
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.

@@ -76,6 +76,8 @@ typedef struct ap_req {
     unsigned allowed;      /* methods the path's routes take (a 405's Allow) */
     bool has_id;           /* the route's pattern has an {id} segment: */
     char route_id[AP_MAP_ID_MAX + 1]; /* that segment, NUL-terminated (cut: longer ones name no map anyway) */
+    size_t route_id_len;   /* the segment's length before the cut */
+    unsigned method_bit;   /* the request's method (AP_METHOD_*) */
     const ap_static_file *static_file; /* the viewer file being answered: respond_mem adds its headers */
     bool options;      /* an OPTIONS request on a known route (answered 204; a CORS preflight if asked) */
     bool has_trace;    /* the request carried a valid W3C traceparent (trace): the access log shows it */
@@ -101,6 +103,13 @@ typedef struct ap_req {
     uint8_t client[AP_BUDGET_ADDR_MAX];
     uint8_t client_len;
     ap_profile_admit admit;
+
+    /* The map version the request's query runs on (registry.h): acquired when the map is resolved,
+     * released as soon as the answer is written (done hook, inline answer) or, at the latest, in req_free. */
+    ap_map_version *ver;
+    /* A map-changing request (PUT, reload, PATCH) on the lifecycle thread (lifecycle.h); its cells */
+    ap_lc_task task;
+    ap_cell_edit *cells;
 
     atomic_int lanes_state;
     /* the answer of a path job, handed over by the done hook (loop thread) before resume */
@@ -135,6 +144,8 @@ typedef struct ap_req {
     char arena_out[ARENA_OUT];
     ap_circle obstacles[AP_MAX_OBSTACLES]; /* a /v1/path query's "obstacles" (job.q points here) */
 } ap_req;
+
+static void req_free(ap_req *r);
 
 /* A block from the free list, or a new one. Any MHD thread. */
 static ap_req *req_new(ap_http *h)
@@ -193,10 +204,22 @@ static bool is_ready(ap_http *h)
     return ap_registry_count(h->reg) > 0 && !atomic_load(&h->draining);
 }
 
-/* The request goes to a route that reads a body (the POST routes); the others' bodies are dropped. */
+/* The request's body is read (POST, PUT and PATCH); the others' bodies are dropped. */
 static bool takes_body(const ap_req *r)
 {
-    return r->route != NULL && (r->route->methods & AP_METHOD_POST) != 0 && !r->options;
+    return r->route != NULL && (r->method_bit & (AP_METHOD_POST | AP_METHOD_PUT | AP_METHOD_PATCH)) != 0 && !r->options;
+}
+
+/* The most body bytes the request may send: a map file for PUT (max_map_upload_bytes), else max_body_bytes. */
+static size_t body_limit(const ap_req *r)
+{
+    return r->method_bit == AP_METHOD_PUT ? r->h->cfg->max_map_upload_bytes : r->h->cfg->max_body_bytes;
+}
+
+static void release_version(ap_req *r)
+{
+    ap_map_version_release(r->ver);
+    r->ver = NULL;
 }
 
 static const char *request_header(const ap_req *r, const char *name)
@@ -289,8 +312,10 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     }
     if (status == AP_E_OVERLOADED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    if (status == AP_E_UNAUTHORIZED)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"arcpath\"");
     if (status == AP_E_METHOD_NOT_ALLOWED) {
-        char allow[32];
+        char allow[48];
         ap_route_allow(r->allowed, allow, sizeof allow);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
     }
@@ -349,38 +374,65 @@ static enum MHD_Result handle_readyz(ap_req *r, const char *id)
 static enum MHD_Result handle_metrics(ap_req *r, const char *id)
 {
     size_t len = 0;
+    ap_metrics_set_maps(r->h->metrics, (int64_t)ap_registry_count(r->h->reg)); /* maps come and go */
     char *body = ap_metrics_render(r->h->metrics, &len);
     return respond(r, AP_OK, body, len, "text/plain; version=0.0.4; charset=utf-8");
 }
 
 static enum MHD_Result handle_maps(ap_req *r, const char *id)
 {
+    ap_map_version **vs = NULL;
+    size_t n = 0;
+    if (ap_registry_snapshot(r->h->reg, &vs, &n) != AP_OK)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    ap_wire_map_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    char *body = NULL;
     size_t len = 0;
-    const ap_registry *g = r->h->reg;
-    char *body = ap_wire_encode_map_list((const ap_map *const *)g->maps, g->n, g->circles, g->n_circles, &len);
+    if (refs) {
+        for (size_t i = 0; i < n; i++) {
+            refs[i].grid = vs[i]->kind == AP_MAP_KIND_GRID ? vs[i]->map : NULL;
+            refs[i].circles = vs[i]->kind == AP_MAP_KIND_CIRCLES ? &vs[i]->circles : NULL;
+            refs[i].version = vs[i]->version;
+        }
+        body = ap_wire_encode_map_list(refs, n, &len);
+    }
+    free(refs);
+    ap_registry_snapshot_free(vs, n);
     return respond(r, AP_OK, body, len, "application/json");
 }
 
-/* A document about the map named by the route's {id}: encode(map) as JSON (a circle map: encode_circles,
- * or, when NULL, 404 unknown_map saying the map has no cells), or 404 unknown_map. */
-static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map *, size_t *),
-                                       char *(*encode_circles)(const ap_circle_map *, size_t *))
+/* The map info of a version (grid or circle map): GET /v1/maps/{id} and the answers of the map-changing
+ * routes. */
+static char *encode_map_info(const ap_map_version *v, size_t *len)
+{
+    return v->kind == AP_MAP_KIND_GRID ? ap_wire_encode_map(v->map, v->version, len)
+                                       : ap_wire_encode_circle_map(&v->circles, v->version, len);
+}
+
+/* A grid's cells (respond_map_doc answers a circle map's request itself). */
+static char *encode_map_cells(const ap_map_version *v, size_t *len)
+{
+    return ap_wire_encode_cells(v->map, len);
+}
+
+/* A document about the map named by the route's {id}: encode(its current version) as JSON, or 404
+ * unknown_map (also, saying why, for a circle map when grid_only). The version is held only while
+ * encoding. */
+static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map_version *, size_t *),
+                                       bool grid_only)
 {
     copy_printable(r->map, sizeof r->map, id);
-    const ap_map *m = ap_registry_find(r->h->reg, id);
-    const ap_circle_map *c = m ? NULL : ap_registry_find_circles(r->h->reg, id);
-    if (c && !encode_circles)
+    ap_map_version *v = ap_registry_acquire(r->h->reg, id);
+    if (v && grid_only && v->kind != AP_MAP_KIND_GRID) {
+        ap_map_version_release(v);
         return respond_error(r, AP_E_UNKNOWN_MAP, "this map is a circle world: it has no cells", NULL, 0, 0);
-    if (!m && !c)
+    }
+    if (!v)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     size_t len = 0;
-    char *body = m ? encode(m, &len) : encode_circles(c, &len);
+    char *body = encode(v, &len);
+    ap_map_version_release(v);
     return respond(r, AP_OK, body, len, "application/json");
-}
-
-static enum MHD_Result handle_map(ap_req *r, const char *id)
-{
-    return respond_map_doc(r, id, ap_wire_encode_map, ap_wire_encode_circle_map);
 }
 
 /* The planner's process-wide cache: queries name no other (server/profiles_route.h). */
@@ -522,16 +574,19 @@ static void set_profile_admit(ap_req *r, ap_query *q)
     q->profile_admit = &r->admit;
 }
 
-/* Point q at the map called id, a grid (q->map) or a circle world (q->circles); *map_id gets the map's id
- * (borrowed from the registry). False when no map has that id. */
-static bool resolve_map(const ap_registry *reg, const char *id, ap_query *q, const char **map_id)
+/* Acquire the current version of the map called id for r (r->ver, registry.h) and point q at it, a grid
+ * (q->map) or a circle world (q->circles); *map_id gets the map's id (borrowed from the version). False
+ * when no map has that id. */
+static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map_id)
 {
-    const ap_map *m = ap_registry_find(reg, id);
-    const ap_circle_map *c = m ? NULL : ap_registry_find_circles(reg, id);
-    q->map = m;
-    q->circles = c ? c->world : NULL;
-    *map_id = m ? m->id : c ? c->id : NULL;
-    return m || c;
+    release_version(r); /* none is held here; a stale one would leak */
+    r->ver = ap_registry_acquire(r->h->reg, id);
+    if (r->ver == NULL)
+        return false;
+    q->map = r->ver->kind == AP_MAP_KIND_GRID ? r->ver->map : NULL;
+    q->circles = r->ver->kind == AP_MAP_KIND_CIRCLES ? r->ver->circles.world : NULL;
+    *map_id = ap_map_version_id(r->ver);
+    return true;
 }
 
 /* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
@@ -544,7 +599,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     copy_printable(r->map, sizeof r->map, pr.map);
 
     const char *map_id;
-    if (!resolve_map(h->reg, pr.map, &pr.q, &map_id)) {
+    if (!resolve_map(r, pr.map, &pr.q, &map_id)) {
         snprintf(field, sizeof field, "%smap", prefix);
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
     }
@@ -567,6 +622,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     ap_job_init(&r->job);
     r->job.q = pr.q;
     r->job.map_id = map_id;
+    r->job.map_version = r->ver->version;
     /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
     if (pr.q.n_obstacles > 0) {
         memcpy(r->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
@@ -581,7 +637,10 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
         if (st == AP_OK) {
             r->lane = ap_metrics_lane_name(r->job.lane);
             r->t_resumed_ns = ap_clock_ns();
-            return respond_job(r);
+            enum MHD_Result ret = respond_job(r);
+            if (r->render == NULL)
+                release_version(r); /* the answer is written (a render query's is still to be drawn) */
+            return ret;
         }
         /* AP_IN_PROGRESS: on to the slow lane; AP_E_OVERLOADED: no fast workspace free, the pool's turn. */
     }
@@ -625,7 +684,10 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
     rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
     /* The pictures draw grids; a world of circles has no drawing yet (the viewer lists grid maps only). */
     const char *map = rq->has_query ? rq->query.map : rq->map;
-    if (ap_registry_find(r->h->reg, map) == NULL && ap_registry_find_circles(r->h->reg, map) != NULL) {
+    ap_map_version *v = ap_registry_acquire(r->h->reg, map);
+    bool circles = v != NULL && v->kind != AP_MAP_KIND_GRID;
+    ap_map_version_release(v);
+    if (circles) {
         copy_printable(r->map, sizeof r->map, map);
         return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
                              rq->has_query ? "query.map" : "map", 0, 0);
@@ -633,21 +695,30 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
     if (rq->has_query)
         return run_query(r, &rq->query, "query.");
     copy_printable(r->map, sizeof r->map, rq->map);
-    const ap_map *m = ap_registry_find(r->h->reg, rq->map);
-    if (!m)
+    /* Held until the request is freed: the picture is drawn on a pool thread. A circle map that took the id
+     * meanwhile is refused as above. */
+    r->ver = ap_registry_acquire(r->h->reg, rq->map);
+    if (!r->ver)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
-    return respond_picture(r, m, &rq->answer, &rq->opts);
+    if (r->ver->kind != AP_MAP_KIND_GRID)
+        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
+                             "map", 0, 0);
+    return respond_picture(r, r->ver->map, &rq->answer, &rq->opts);
 }
 
 /* GET /v1/maps/{id}.svg and .png: the map alone, whole. */
 static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_format format)
 {
     copy_printable(r->map, sizeof r->map, id);
-    const ap_map *m = ap_registry_find(r->h->reg, id);
-    if (!m)
+    /* Held until the drawing job is done (the done hook releases it): the picture is drawn on a pool
+     * thread. A circle map has no picture. */
+    r->ver = ap_registry_acquire(r->h->reg, id);
+    if (r->ver && r->ver->kind != AP_MAP_KIND_GRID)
+        release_version(r);
+    if (!r->ver)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};
-    return respond_picture(r, m, NULL, &o);
+    return respond_picture(r, r->ver->map, NULL, &o);
 }
 
 static enum MHD_Result handle_map_svg(ap_req *r, const char *id)
@@ -671,7 +742,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     copy_printable(r->map, sizeof r->map, r->batch.map);
     ap_query where = {0};
     const char *map_id;
-    if (!resolve_map(h->reg, r->batch.map, &where, &map_id))
+    if (!resolve_map(r, r->batch.map, &where, &map_id))
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
@@ -711,6 +782,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     r->job.items = r->items;
     r->job.n_items = r->batch.n;
     r->job.map_id = map_id;
+    r->job.map_version = r->ver->version;
     r->job.deadline_ns = deadline_of(r, r->batch.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
@@ -733,13 +805,137 @@ static enum MHD_Result respond_stored(ap_req *r)
     bool heap = r->stored_heap;
     r->stored = NULL;
     r->stored_heap = false;
+    /* A render query keeps its version until the request is freed: respond_answer may start its drawing. */
     return respond_answer(r, r->stored_http, r->stored_status, body, r->stored_len, heap);
 }
 
-/* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h). */
+/* ---- the map lifecycle (PUT, DELETE, reload, PATCH; admin only) ---------------------------------------- */
+
+/* Store an answer made off the HTTP thread (a job's, a lifecycle task's) and resume the connection, after
+ * which MHD calls on_request again and respond_stored queues it; or free the request if MHD dropped the
+ * connection meanwhile. body is heap-owned when heap. Any thread but MHD's. */
+static void finish_offthread(ap_req *r, char *body, size_t len, bool heap, int http, int status)
+{
+    r->stored = body;
+    r->stored_len = len;
+    r->stored_heap = heap && body != NULL;
+    r->stored_http = http;
+    r->stored_status = status;
+    int prev = atomic_exchange(&r->lanes_state, LANES_DONE);
+    if (prev == LANES_ORPHAN) {
+        req_free(r);
+        return;
+    }
+    /* MHD_resume_connection is documented safe from any thread; MHD then calls on_request again with the
+     * same con_cls, which queues r->stored. */
+    MHD_resume_connection(r->conn);
+}
+
+/* The lifecycle thread's done hook: the new version's map info (201 new, 200 replaced), or the error. */
+static void on_task_done(ap_lc_task *t, void *arg)
+{
+    ap_req *r = arg;
+    size_t len = 0;
+    int http = 200;
+    char *body;
+    if (t->status == AP_OK) {
+        body = encode_map_info(t->ver, &len);
+        http = t->replaced ? 200 : 201;
+        ap_map_version_release(t->ver);
+        t->ver = NULL;
+    } else {
+        const char *field = t->status == AP_E_INVALID_REQUEST ? t->diag.file : NULL;
+        body = ap_wire_encode_error(t->status, t->diag.msg[0] ? t->diag.msg : NULL, field, t->diag.line,
+                                    t->diag.col, &http, &len);
+    }
+    finish_offthread(r, body, len, true, body ? http : 500, t->status);
+}
+
+/* Suspend the connection and hand a task to the lifecycle thread: op on map id, with the file (PUT) or the
+ * cells (PATCH), which the request keeps until the task is done. */
+static enum MHD_Result hand_to_lifecycle(ap_req *r, ap_lc_op op, const char *id, const char *body, size_t len,
+                                         const ap_cell_edit *cells, size_t n_cells)
+{
+    ap_lc_task *t = &r->task;
+    memset(t, 0, sizeof *t);
+    t->op = op;
+    snprintf(t->id, sizeof t->id, "%s", id);
+    t->body = body;
+    t->len = len;
+    t->cells = cells;
+    t->n_cells = n_cells;
+    t->done = on_task_done;
+    t->arg = r;
+    MHD_suspend_connection(r->conn);
+    atomic_store(&r->lanes_state, LANES_IN);
+    if (ap_lifecycle_submit(r->h->lc, t) != AP_OK) {
+        /* Stopping: answer from this thread, through the same resume as a finished task. */
+        int http = 503;
+        size_t n = 0;
+        char *err = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &n);
+        finish_offthread(r, err, n, true, err ? http : 500, AP_E_NOT_READY);
+    }
+    return MHD_YES;
+}
+
+/* May a map-changing request go ahead on the route's {id}? It must be a valid map id (else 400) and the
+ * server not draining (else 503); on false the answer is queued and *ret holds what to return. */
+static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    if (r->route_id_len >= AP_MAP_ID_MAX || !ap_map_id_valid(id, strlen(id)))
+        *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id is 1 to 63 characters of A-Z a-z 0-9 _ . -", NULL, 0, 0);
+    else if (ap_registry_picture_id(id))
+        *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id may not end in .svg or .png: those paths are the map pictures", NULL, 0, 0);
+    else if (atomic_load(&r->h->draining))
+        *ret = respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+    else
+        return true;
+    return false;
+}
+
+/* GET/HEAD: the map info; PUT: the body is a Moving AI map file (or a circle map's JSON), built on the lifecycle thread and published
+ * as the id's next version; DELETE: the id's current version leaves the registry (queries running on it
+ * finish on it). */
+static enum MHD_Result handle_map(ap_req *r, const char *id)
+{
+    enum MHD_Result ret = MHD_YES;
+    if (r->method_bit & (AP_METHOD_GET | AP_METHOD_HEAD))
+        return respond_map_doc(r, id, encode_map_info, false);
+    if (!admin_target(r, id, &ret))
+        return ret;
+    if (r->method_bit == AP_METHOD_DELETE) {
+        if (ap_registry_remove(r->h->reg, id) != AP_OK)
+            return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+        fprintf(stderr, "arcpathd: map %s: deleted\n", r->map);
+        return respond_mem(r, 204, AP_OK, (char *)"", 0, false, "application/json");
+    }
+    return hand_to_lifecycle(r, AP_LC_PUT, id, r->body ? r->body : "", r->body_len, NULL, 0);
+}
+
+/* POST /v1/maps/{id}/reload: read <maps dir>/<id>.map again on the lifecycle thread. */
+static enum MHD_Result handle_reload(ap_req *r, const char *id)
+{
+    enum MHD_Result ret = MHD_YES;
+    return admin_target(r, id, &ret) ? hand_to_lifecycle(r, AP_LC_RELOAD, id, NULL, 0, NULL, 0) : ret;
+}
+
+/* GET /v1/maps/{id}/cells: the map's terrain letters row by row, for the viewer (proto/cells.h).
+ * PATCH: {"cells": [{"x", "y", "terrain"}, ...]} makes the id's next version, built on the lifecycle
+ * thread from a copy of the current one. */
 static enum MHD_Result handle_cells(ap_req *r, const char *id)
 {
-    return respond_map_doc(r, id, ap_wire_encode_cells, NULL);
+    enum MHD_Result ret = MHD_YES;
+    if (r->method_bit & (AP_METHOD_GET | AP_METHOD_HEAD))
+        return respond_map_doc(r, id, encode_map_cells, true);
+    if (!admin_target(r, id, &ret))
+        return ret;
+    ap_wire_error we;
+    size_t n = 0;
+    int st = ap_wire_parse_cell_edits(r->body ? r->body : "", r->body_len, AP_MAX_CELL_EDITS, &r->cells, &n, &we);
+    if (st != AP_OK)
+        return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
+    return hand_to_lifecycle(r, AP_LC_PATCH, id, NULL, 0, r->cells, n);
 }
 
 static int is_viewer_file(const char *path)
@@ -800,14 +996,15 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
 static const ap_route routes[] = {
     {AP_METHOD_POST, "/v1/path", handle_path, "/v1/path", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", handle_maps, "/v1/maps", NULL},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}", handle_map, "/v1/maps/{id}", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, "/v1/maps/{id}", handle_map, "/v1/maps/{id}", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", handle_healthz, "/healthz", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", handle_readyz, "/readyz", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", handle_metrics, "/metrics", NULL},
     {AP_METHOD_POST, "/v1/paths", handle_paths, "/v1/paths", NULL},
     {AP_METHOD_POST, "/v1/curve", handle_curve, "/v1/curve", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", handle_profiles, "/v1/profiles", NULL},
-    {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells", handle_cells, "/v1/maps/{id}/cells", NULL},
+    {AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PATCH, "/v1/maps/{id}/cells", handle_cells, "/v1/maps/{id}/cells", NULL},
+    {AP_METHOD_POST, "/v1/maps/{id}/reload", handle_reload, "/v1/maps/{id}/reload", NULL},
     {AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", handle_info, "/v1/info", NULL},
     /* proto/openapi.yaml, embedded with the viewer's files (tools/embed-static.sh), under its own label. */
     {AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", handle_viewer, "/openapi.yaml", NULL},
@@ -905,6 +1102,43 @@ static const char *origin_path(const char *url)
         return url;
     const char *slash = strchr(rest, '/');
     return slash ? slash : "/";
+}
+
+/* ---- admin ---------------------------------------------------------------------------------------------- */
+
+/* a == b over every byte of b whatever a holds: the time depends on the lengths, never on where the first
+ * difference is, so a client cannot find the token byte by byte. */
+static bool equal_ct(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    unsigned diff = na != nb;
+    for (size_t i = 0; i < nb; i++)
+        diff |= (unsigned char)b[i] ^ (unsigned char)(i < na ? a[i] : 0);
+    return diff == 0;
+}
+
+/* The methods of a route that change the maps and so need the admin token: PUT, DELETE and PATCH wherever
+ * a route takes them, and POST to the reload route. */
+static unsigned admin_methods(const ap_route *rt)
+{
+    return (rt->methods & (AP_METHOD_PUT | AP_METHOD_DELETE | AP_METHOD_PATCH)) |
+           (rt->handler == handle_reload ? AP_METHOD_POST : 0u);
+}
+
+/* 0 when the request may use its route's map-changing method, else why not: no admin_token configured
+ * (403 admin_disabled), no "Authorization: Bearer" (401), a wrong token (403). The token is never logged. */
+static int admin_check(const ap_req *r)
+{
+    const char *token = r->h->cfg->admin_token;
+    if (token[0] == '\0')
+        return AP_E_ADMIN_DISABLED;
+    const char *auth = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (auth == NULL || strncasecmp(auth, "Bearer ", 7) != 0)
+        return AP_E_UNAUTHORIZED;
+    const char *given = auth + 7;
+    while (*given == ' ')
+        given++;
+    return equal_ct(given, token) ? 0 : AP_E_FORBIDDEN;
 }
 
 /* ---- connections and the request-time watchdog ---------------------------------------------------------- */
@@ -1007,10 +1241,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->has_id = seg != NULL;
         if (seg != NULL) {
             size_t n = ap_route_id_len(r->route->pattern, seg);
+            r->route_id_len = n;
             n = n < sizeof r->route_id - 1 ? n : sizeof r->route_id - 1;
             memcpy(r->route_id, seg, n);
             r->route_id[n] = '\0';
         }
+        r->method_bit = method_bit;
         copy_printable(r->method, sizeof r->method, method);
         copy_printable(r->path, sizeof r->path, url);
         atomic_init(&r->lanes_state, LANES_NONE);
@@ -1036,6 +1272,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             r->early = AP_E_NOT_FOUND;
         else if (!(method_bit & r->allowed) && !r->options)
             r->early = AP_E_METHOD_NOT_ALLOWED;
+        else if (method_bit & admin_methods(r->route))
+            r->early = admin_check(r); /* before a byte of the body is read */
 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
@@ -1044,7 +1282,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. */
-            if (errno == ERANGE || n > h->cfg->max_body_bytes) {
+            if (errno == ERANGE || n > body_limit(r)) {
                 conn_request_read(r);
                 return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
             }
@@ -1068,7 +1306,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
-        size_t max = h->cfg->max_body_bytes;
+        size_t max = body_limit(r);
         r->bytes_in += n;
         *upload_data_size = 0;
         if (r->too_large || r->early || !takes_body(r))
@@ -1250,6 +1488,8 @@ static void req_free(ap_req *r)
     ap_jbuf_free(&r->job.out); /* heap only; arena storage needs nothing */
     ap_wire_batch_free(&r->batch);
     free(r->items);
+    free(r->cells);
+    release_version(r);
     ap_render_request_free(r->render);
     free(r->render);
     if (r->draw_json_heap)
@@ -1302,22 +1542,14 @@ void ap_http_on_job_done(ap_job *job, void *arg)
 {
     (void)arg;
     ap_req *r = job->user;
-    r->stored = job->body;
-    r->stored_len = job->body_len;
-    r->stored_heap = job->out.heap && job->body != NULL;
-    if (r->stored_heap)
+    bool heap = job->out.heap && job->body != NULL;
+    if (heap)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
-    r->stored_http = job->http_status;
-    r->stored_status = job->status;
     r->lane = ap_metrics_lane_name(job->lane);
-    int prev = atomic_exchange(&r->lanes_state, LANES_DONE);
-    if (prev == LANES_ORPHAN) {
-        req_free(r);
-        return;
-    }
-    /* MHD_resume_connection is documented safe from any thread; MHD then calls on_request again with the
-     * same con_cls, which queues r->stored. */
-    MHD_resume_connection(r->conn);
+    if (r->render == NULL)
+        release_version(r); /* the answer is written, or the picture drawn: the map version may go (a render
+                             * query's answer is drawn after this; req_free releases it) */
+    finish_offthread(r, job->body, job->body_len, heap, job->http_status, job->status);
 }
 
 /* libmicrohttpd's messages (connection limits, malformed requests, ...) on stderr, rate-limited: clients
@@ -1340,8 +1572,8 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
         fprintf(stderr, "arcpathd: libmicrohttpd: %s\n", line);
 }
 
-int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
-                  FILE *log, char *err, size_t errlen)
+int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
+                  ap_metrics *metrics, FILE *log, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
     if (ap_budget_init(&h->budget, cfg->profile_evictions_per_minute) != 0) {
@@ -1351,6 +1583,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_l
     ap_loglimit_init(&h->mhd_log, 20, 1000000000ull);
     h->cfg = cfg;
     h->reg = reg;
+    h->lc = lc;
     h->lanes = lanes;
     h->metrics = metrics;
     h->log = log;

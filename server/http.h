@@ -23,6 +23,7 @@
 #include "budget.h"
 #include "loglimit.h"
 #include "lanes.h"
+#include "lifecycle.h"
 #include "metrics.h"
 #include "registry.h"
 #include "route.h"
@@ -33,7 +34,8 @@ struct ap_conn;
 /* The HTTP server. Caller-owned; fields are private. */
 typedef struct ap_http {
     const ap_config *cfg;      /* borrowed; must outlive the server */
-    const ap_registry *reg;    /* borrowed, immutable */
+    ap_registry *reg;          /* borrowed; versions acquired per request (registry.h) */
+    ap_lifecycle *lc;          /* borrowed: builds the maps that PUT, reload and PATCH make */
     ap_lanes *lanes;           /* borrowed */
     ap_metrics *metrics;       /* borrowed */
     FILE *log;                 /* access log stream (stdout), NULL = no access log */
@@ -68,11 +70,12 @@ typedef struct ap_http {
  * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
  * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: stream for the access log (one JSON line per request),
- * NULL to disable. Main thread, after the lanes are initialised.
+ * NULL to disable. lc: the map-lifecycle thread the map-changing routes hand their work to (started).
+ * Main thread, after the lanes are initialised.
  * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
  * AP_E_NOMEM (no memory or thread for the watchdog). */
-int ap_http_start(ap_http *h, const ap_config *cfg, const ap_registry *reg, ap_lanes *lanes, ap_metrics *metrics,
-                  FILE *log, char *err, size_t errlen);
+int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
+                  ap_metrics *metrics, FILE *log, char *err, size_t errlen);
 
 /* The lanes' done hook (ap_job_done_fn; arg = the ap_http): stores the encoded answer on the request and
  * resumes its connection, after which MHD calls the handler again and the answer is queued. Loop thread. */

@@ -253,7 +253,7 @@ static void batch_fast_work(ap_lanes *l, ap_job *j)
     if (!j->t_first_ns)
         j->t_first_ns = t0;
     if (j->next_item == 0 && j->out.len == 0)
-        ap_wire_write_batch_begin(&j->out, j->map_id);
+        ap_wire_write_batch_begin(&j->out, j->map_id, j->map_version);
     ap_workspace *ws = fast_take(l);
     j->state = batch_run(l, j, ws, AP_LANE_FAST, l->cfg.fast_budget, l->cfg.fast_budget);
     /* Ended on the turn's total budget with the next item not started: another fast turn. Ended inside an
@@ -375,13 +375,14 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
     ap_path_stats st = {.lane = ap_metrics_lane_name(j->lane),
                         .queue_us = j->queue_us,
                         .search_us = j->search_us,
-                        .sample_step = j->q.sample_step};
+                        .sample_step = j->q.sample_step,
+                        .map_version = j->map_version};
     int http = 200;
     if (j->items && (j->status == AP_OK || j->status == AP_TIMEOUT || j->status == AP_IN_PROGRESS)) {
         /* A batch is answered item by item; whatever is left now (the job timed out or was cancelled
          * while queued) answers "timeout". */
         if (j->out.len == 0)
-            ap_wire_write_batch_begin(&j->out, j->map_id);
+            ap_wire_write_batch_begin(&j->out, j->map_id, j->map_version);
         if (j->next_item < j->n_items) {
             if (j->item_active) {
                 ap_result r;

@@ -63,6 +63,7 @@ struct ap_job {
     size_t n_items;
     const char *map_id;   /* batch, or a single query on a circle map: the map id written in the answer;
                            * borrowed */
+    uint64_t map_version; /* the map's version (server/registry.h), written as "map_version"; 0 = none */
     /* Where the answer is written: optional caller storage set with ap_jbuf_init(&job->out, buf, cap)
      * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
     ap_jbuf out;

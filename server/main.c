@@ -2,7 +2,8 @@
  *
  * Exit codes: 0 normal (including --help/--version and a clean shutdown on SIGTERM/SIGINT, and
  * --check-config without errors), 1 start-up failure or --check-config with errors, 2 configuration error.
- * SIGHUP is logged and otherwise ignored while serving (on_sighup).
+ * SIGHUP reloads the maps folder (on_sighup: new, changed and removed files; server/lifecycle.h), built off
+ * the loop thread; queries in flight finish on the map versions they started with.
  *
  * No maps at start (empty or missing directory, or every file bad): we still serve. /healthz is 200 (the
  * process is alive), /readyz is 503 not_ready, /v1/path answers unknown_map. Refusing to start would make an
@@ -24,6 +25,7 @@
 #include "../planner/base/status.h"
 #include "http.h"
 #include "lanes.h"
+#include "lifecycle.h"
 #include "metrics.h"
 #include "profiles_route.h"
 #include "registry.h"
@@ -35,6 +37,9 @@
 typedef struct ap_server {
     ap_config cfg;
     ap_registry reg;
+    ap_map_opts opts;     /* the maps' load options (limits, terrain costs): start, uploads and reloads */
+    uint8_t caps[AP_CONFIG_MAX_CAPABILITIES + AP_CONFIG_MAX_UNITS + 1]; /* opts.capabilities */
+    ap_lifecycle lc;
     ap_metrics metrics;
     ap_lanes lanes;
     ap_http http;
@@ -97,6 +102,9 @@ static void close_handles(ap_server *s)
 static void finish_shutdown(ap_server *s)
 {
     uv_timer_stop(&s->send_wait);
+    /* A map build in progress finishes (its request is answered); queued ones answer not_ready. Before
+     * ap_http_stop: no connection may stay suspended. */
+    ap_lifecycle_stop(&s->lc);
     ap_http_stop(&s->http);
     ap_lanes_close(&s->lanes);
     close_handles(s);
@@ -141,22 +149,33 @@ static void on_signal(uv_signal_t *sig, int signum)
     ap_lanes_drain(&s->lanes, s->cfg.drain_timeout_ms, on_drained, s);
 }
 
-/* SIGHUP's default action would kill the process and every answer in flight with it. It is the
- * conventional "reload" signal, and the map reload it will trigger is not built yet: until then it is
- * logged and the server keeps serving, draining or not. */
+/* SIGHUP, the conventional "reload": rescan the maps folder on the lifecycle thread (a rescan already
+ * queued absorbs this one). Ignored while draining. */
 static void on_sighup(uv_signal_t *sig, int signum)
 {
-    (void)sig;
+    ap_server *s = sig->data;
     (void)signum;
-    fprintf(stderr, "arcpathd: SIGHUP received; still serving (map reload is not implemented yet)\n");
+    if (s->stopping) {
+        fprintf(stderr, "arcpathd: SIGHUP while shutting down: ignored\n");
+        return;
+    }
+    if (!ap_lifecycle_rescan(&s->lc))
+        fprintf(stderr, "arcpathd: SIGHUP: a reload of the maps folder is already queued\n");
+}
+
+static bool has_map(ap_registry *reg, const char *id)
+{
+    ap_map_version *v = ap_registry_acquire(reg, id);
+    ap_map_version_release(v);
+    return v != NULL;
 }
 
 /* A terrain-cost entry for a map that is not loaded is most likely a typo: say so (a warning, not an
  * error: one config may serve several map sets). */
-static void warn_unused_terrain(const ap_server *s, FILE *f)
+static void warn_unused_terrain(ap_server *s, FILE *f)
 {
     for (size_t i = 0; i < s->cfg.n_terrain; i++)
-        if (strcmp(s->cfg.terrain[i].map_id, "*") != 0 && ap_registry_find(&s->reg, s->cfg.terrain[i].map_id) == NULL)
+        if (strcmp(s->cfg.terrain[i].map_id, "*") != 0 && !has_map(&s->reg, s->cfg.terrain[i].map_id))
             fprintf(f, "arcpathd: config warning: \"terrain_costs.%s\": no map with this id is loaded\n",
                     s->cfg.terrain[i].map_id);
 }
@@ -165,8 +184,13 @@ static int check_config(ap_server *s)
 {
     printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir,
            ap_registry_count(&s->reg), s->reg.errors);
-    for (size_t i = 0; i < s->reg.n; i++) {
-        const ap_map *m = s->reg.maps[i];
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    ap_registry_snapshot(&s->reg, &vs, &nv);
+    for (size_t i = 0; i < nv; i++) {
+        if (vs[i]->kind != AP_MAP_KIND_GRID)
+            continue;
+        const ap_map *m = vs[i]->map;
         printf("  %s %dx%d, %lld passable cells, %u regions", m->id, m->width, m->height,
                (long long)m->passable_cells, m->region_count);
         if (m->weighted) {
@@ -177,9 +201,13 @@ static int check_config(ap_server *s)
         }
         printf("\n");
     }
-    for (size_t i = 0; i < s->reg.n_circles; i++)
-        printf("  %s circles %gx%g, %zu circles\n", s->reg.circles[i].id, ap_circle_world_width(s->reg.circles[i].world),
-               ap_circle_world_height(s->reg.circles[i].world), ap_circle_world_count(s->reg.circles[i].world));
+    for (size_t i = 0; i < nv; i++) {
+        const ap_circle_map *c = &vs[i]->circles;
+        if (vs[i]->kind == AP_MAP_KIND_CIRCLES)
+            printf("  %s circles %gx%g, %zu circles\n", c->id, ap_circle_world_width(c->world),
+                   ap_circle_world_height(c->world), ap_circle_world_count(c->world));
+    }
+    ap_registry_snapshot_free(vs, nv);
     /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
     printf("arcpathd --check-config: %zu unit profiles to preload\n", s->cfg.n_profiles);
     int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
@@ -207,6 +235,17 @@ static int serve(ap_server *s)
     ap_lanes_config lc;
     /* Workspaces hold the largest map's grid search, and at least a useful directional window. */
     uint32_t capacity = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
+    /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
+    if (s->cfg.max_workspace_cells > 0) {
+        if ((uint64_t)s->cfg.max_workspace_cells < s->reg.max_nodes) {
+            fprintf(stderr, "arcpathd: max_workspace_cells %lld is smaller than the largest map loaded (%u nodes)\n",
+                    (long long)s->cfg.max_workspace_cells, s->reg.max_nodes);
+            uv_loop_close(&s->loop);
+            return 1;
+        }
+        capacity = (uint32_t)s->cfg.max_workspace_cells;
+    }
+    s->reg.capacity = capacity; /* a bigger map is refused from now on: no workspace could search it */
     ap_lanes_config_from(&lc, &s->cfg, capacity);
     /* ap_lanes_init also sets UV_THREADPOOL_SIZE: this is before any uv_queue_work and before MHD's thread
      * exists, so no other thread reads the environment meanwhile. */
@@ -231,10 +270,15 @@ static int serve(ap_server *s)
     uv_signal_start(&s->sigint, on_signal, SIGINT);
     uv_signal_start(&s->sighup, on_sighup, SIGHUP);
 
-    int rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lanes, &s->metrics, s->cfg.access_log ? stdout : NULL,
-                           err, sizeof err);
+    int rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr);
+    if (rc == AP_OK)
+        rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,
+                           s->cfg.access_log ? stdout : NULL, err, sizeof err);
+    else
+        snprintf(err, sizeof err, "cannot start the map-lifecycle thread");
     if (rc != AP_OK) {
         fprintf(stderr, "arcpathd: %s\n", err);
+        ap_lifecycle_stop(&s->lc);
         ap_lanes_close(&s->lanes);
         close_handles(s);
         uv_run(&s->loop, UV_RUN_DEFAULT);
@@ -247,6 +291,7 @@ static int serve(ap_server *s)
     fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
             (unsigned)s->http.port, ap_registry_count(&s->reg),
             ap_registry_count(&s->reg) ? "" : " (not ready: no maps loaded)");
+    fflush(stderr);
 
     uv_run(&s->loop, UV_RUN_DEFAULT);
 
@@ -286,25 +331,24 @@ int main(int argc, char **argv)
     ap_config_print(&s->cfg, stderr);
 
     /* Per-capability tables for the configured capabilities and every unit kind's (each map also gets its
-     * own capability's and those capability_costs name: map.h). */
-    uint8_t caps[AP_CONFIG_MAX_CAPABILITIES + AP_CONFIG_MAX_UNITS + 1];
+     * own capability's and those capability_costs name: map.h). Kept in s: uploads and reloads use them. */
     size_t n_caps = 0;
-    caps[n_caps++] = AP_CAP_DEFAULT;
+    s->caps[n_caps++] = AP_CAP_DEFAULT;
     for (size_t i = 0; i < s->cfg.n_capabilities; i++)
-        caps[n_caps++] = s->cfg.capabilities[i];
+        s->caps[n_caps++] = s->cfg.capabilities[i];
     for (size_t i = 0; i < s->cfg.n_units; i++)
         if (s->cfg.units[i].has & AP_UNIT_F_CAPABILITY)
-            caps[n_caps++] = s->cfg.units[i].capability;
-    ap_map_opts opts = {.max_width = s->cfg.max_map_width,
-                        .max_height = s->cfg.max_map_height,
-                        .max_cells = s->cfg.max_map_cells,
-                        .terrain = s->cfg.terrain,
-                        .n_terrain = s->cfg.n_terrain,
-                        .capabilities = caps,
-                        .n_capabilities = n_caps,
-                        .cap_costs = s->cfg.cap_costs,
-                        .n_cap_costs = s->cfg.n_cap_costs};
-    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &opts, stderr);
+            s->caps[n_caps++] = s->cfg.units[i].capability;
+    s->opts = (ap_map_opts){.max_width = s->cfg.max_map_width,
+                            .max_height = s->cfg.max_map_height,
+                            .max_cells = s->cfg.max_map_cells,
+                            .terrain = s->cfg.terrain,
+                            .n_terrain = s->cfg.n_terrain,
+                            .capabilities = s->caps,
+                            .n_capabilities = n_caps,
+                            .cap_costs = s->cfg.cap_costs,
+                            .n_cap_costs = s->cfg.n_cap_costs};
+    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");
         free(s);

@@ -1,4 +1,5 @@
-/* registry.c — load a directory of Moving AI maps and circle maps; sorted arrays + bsearch lookup. */
+/* registry.c — map id -> current version (sorted slots + bsearch under a mutex); reference-counted versions
+ * of grids and circle maps; the maps folder's load at start and its rescan (SIGHUP). */
 #include "registry.h"
 
 #include <dirent.h>
@@ -15,8 +16,7 @@ static int has_map_suffix(const char *name)
     return n > 4 && strcmp(name + n - 4, ".map") == 0;
 }
 
-/* Ids ending in a picture suffix (".svg", ".png"): the routes of the map pictures take those paths. */
-static int is_picture_name(const char *id)
+bool ap_registry_picture_id(const char *id)
 {
     size_t n = strlen(id);
     return n > 4 && (strcmp(id + n - 4, ".svg") == 0 || strcmp(id + n - 4, ".png") == 0);
@@ -28,20 +28,25 @@ static int filter_maps(const struct dirent *d)
     return d->d_name[0] != '.' && has_map_suffix(d->d_name);
 }
 
+static bool has_circles_suffix(const char *name)
+{
+    size_t n = strlen(name), k = strlen(AP_CIRCLES_SUFFIX);
+    return n > k && strcmp(name + n - k, AP_CIRCLES_SUFFIX) == 0;
+}
+
 static int filter_circles(const struct dirent *d)
 {
-    size_t n = strlen(d->d_name), k = strlen(AP_CIRCLES_SUFFIX);
-    return d->d_name[0] != '.' && n > k && strcmp(d->d_name + n - k, AP_CIRCLES_SUFFIX) == 0;
+    return d->d_name[0] != '.' && has_circles_suffix(d->d_name);
 }
 
-static int cmp_circle_map(const void *a, const void *b)
+static void report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
-    return strcmp(((const ap_circle_map *)a)->id, ((const ap_circle_map *)b)->id);
+    fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
 }
 
-static int cmp_key_circle_map(const void *key, const void *elem)
+static void report_diag(FILE *errf, const char *path, const ap_diag *diag, int st)
 {
-    return strcmp((const char *)key, ((const ap_circle_map *)elem)->id);
+    report(errf, diag->file[0] ? diag->file : path, diag->line, diag->col, diag->msg[0] ? diag->msg : ap_status_name(st));
 }
 
 /* "dir/name", malloc'd; NULL when out of memory. */
@@ -54,80 +59,311 @@ static char *join_path(const char *dir, const char *name)
     return path;
 }
 
-static int cmp_map_ptr(const void *a, const void *b)
+/* ---- versions ------------------------------------------------------------------------------------------ */
+
+static void version_free(ap_map_version *v)
 {
-    const ap_map *ma = *(const ap_map *const *)a;
-    const ap_map *mb = *(const ap_map *const *)b;
-    return strcmp(ma->id, mb->id);
+    if (v->kind == AP_MAP_KIND_GRID)
+        ap_map_free(v->map);
+    else
+        ap_circle_world_free(v->circles.world);
+    free(v);
 }
 
-static int cmp_key_map(const void *key, const void *elem)
+const char *ap_map_version_id(const ap_map_version *v)
 {
-    const ap_map *m = *(const ap_map *const *)elem;
-    return strcmp((const char *)key, m->id);
+    return v->kind == AP_MAP_KIND_GRID ? v->map->id : v->circles.id;
 }
 
-static void report(FILE *errf, const char *file, int line, int col, const char *msg)
+void ap_map_version_release(ap_map_version *v)
 {
-    fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
+    if (v != NULL && atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) == 1)
+        version_free(v);
 }
 
-/* The circle maps of dir (AP_CIRCLES_SUFFIX), after the grids: a bad file or an id a grid or an earlier
- * circle map has is reported and skipped, as for grids. */
-static int load_circles(ap_registry *r, const char *dir, FILE *errf)
+static ap_map_version *version_hold(ap_map_version *v)
 {
-    struct dirent **names = NULL;
-    int nn = scandir(dir, &names, filter_circles, alphasort);
-    if (nn <= 0) {
-        free(names);
-        return AP_OK; /* an unreadable directory was reported by the grid pass */
+    if (v != NULL)
+        atomic_fetch_add_explicit(&v->refs, 1, memory_order_relaxed);
+    return v;
+}
+
+/* ---- slots (under mu) ---------------------------------------------------------------------------------- */
+
+/* Index of id's slot, or -(insertion point) - 1. */
+static long slot_find(const ap_registry *r, const char *id)
+{
+    size_t lo = 0, hi = r->n_slots;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(id, r->slots[mid].id);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    int rc = AP_OK;
-    r->circles = calloc((size_t)nn, sizeof *r->circles);
-    if (!r->circles)
-        rc = AP_E_NOMEM;
-    for (int i = 0; i < nn; i++) {
-        char *path = rc == AP_OK ? join_path(dir, names[i]->d_name) : NULL;
-        free(names[i]);
-        if (!path) {
-            rc = AP_E_NOMEM;
-            continue;
-        }
-        ap_circle_map c;
-        ap_diag diag;
-        memset(&diag, 0, sizeof diag);
-        int st = ap_circle_map_load(path, &c, &diag);
-        if (st == AP_E_NOMEM) {
-            rc = AP_E_NOMEM;
-        } else if (st != AP_OK) {
-            report(errf, diag.file[0] ? diag.file : path, diag.line, diag.col,
-                   diag.msg[0] ? diag.msg : ap_status_name(st));
-            r->errors++;
-        } else if (ap_registry_find(r, c.id) || ap_registry_find_circles(r, c.id)) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", c.id);
-            report(errf, path, 0, 0, msg);
-            r->errors++;
-            ap_circle_world_free(c.world);
-        } else {
-            r->circles[r->n_circles++] = c;
-            qsort(r->circles, r->n_circles, sizeof *r->circles, cmp_circle_map);
-        }
-        free(path);
-    }
-    free(names);
-    return rc;
+    return -(long)lo - 1;
 }
+
+/* id's slot, made (as a tombstone) when missing; NULL when out of memory. */
+static ap_registry_slot *slot_get(ap_registry *r, const char *id)
+{
+    long i = slot_find(r, id);
+    if (i >= 0)
+        return &r->slots[i];
+    size_t at = (size_t)(-i - 1);
+    if (r->n_slots == r->cap_slots) {
+        size_t cap = r->cap_slots ? r->cap_slots * 2 : 16;
+        ap_registry_slot *ns = realloc(r->slots, cap * sizeof *ns);
+        if (ns == NULL)
+            return NULL;
+        r->slots = ns;
+        r->cap_slots = cap;
+    }
+    memmove(&r->slots[at + 1], &r->slots[at], (r->n_slots - at) * sizeof *r->slots);
+    r->n_slots++;
+    ap_registry_slot *s = &r->slots[at];
+    memset(s, 0, sizeof *s);
+    snprintf(s->id, sizeof s->id, "%s", id);
+    return s;
+}
+
+/* ---- public -------------------------------------------------------------------------------------------- */
+
+int ap_registry_init(ap_registry *r)
+{
+    memset(r, 0, sizeof *r);
+    return pthread_mutex_init(&r->mu, NULL) == 0 ? AP_OK : AP_E_NOMEM;
+}
+
+ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
+{
+    if (r == NULL || id == NULL)
+        return NULL;
+    pthread_mutex_lock(&r->mu);
+    long i = slot_find(r, id);
+    ap_map_version *v = i >= 0 ? version_hold(r->slots[i].cur) : NULL;
+    pthread_mutex_unlock(&r->mu);
+    return v;
+}
+
+/* Publish the new version v (kind and map set; owned) as the next of its id. */
+static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t *version,
+                           bool *replaced)
+{
+    atomic_init(&v->refs, 1); /* the registry's */
+    if (src != NULL)
+        v->src = *src;
+    pthread_mutex_lock(&r->mu);
+    ap_registry_slot *s = slot_get(r, ap_map_version_id(v));
+    if (s == NULL) {
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_NOMEM;
+    }
+    v->version = ++s->last_version;
+    ap_map_version *old = s->cur;
+    s->cur = v;
+    if (old == NULL)
+        r->n++;
+    pthread_mutex_unlock(&r->mu);
+    if (version != NULL)
+        *version = v->version;
+    if (replaced != NULL)
+        *replaced = old != NULL;
+    ap_map_version_release(old); /* outside the lock: the last reference frees a whole map */
+    return AP_OK;
+}
+
+int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+{
+    if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
+        ap_map_free(m);
+        return AP_E_MAP_TOO_LARGE;
+    }
+    ap_map_version *v = calloc(1, sizeof *v);
+    if (v == NULL) {
+        ap_map_free(m);
+        return AP_E_NOMEM;
+    }
+    v->kind = AP_MAP_KIND_GRID;
+    v->map = m;
+    return publish_version(r, v, src, version, replaced);
+}
+
+int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
+                                bool *replaced)
+{
+    ap_map_version *v = calloc(1, sizeof *v);
+    if (v == NULL) {
+        ap_circle_world_free(c.world);
+        return AP_E_NOMEM;
+    }
+    v->kind = AP_MAP_KIND_CIRCLES;
+    v->circles = c;
+    return publish_version(r, v, src, version, replaced);
+}
+
+/* Remove id's current version if it is `only` (NULL: whatever it is). */
+static int remove_version(ap_registry *r, const char *id, const ap_map_version *only)
+{
+    pthread_mutex_lock(&r->mu);
+    long i = slot_find(r, id);
+    ap_map_version *old = i >= 0 ? r->slots[i].cur : NULL;
+    if (old != NULL && (only == NULL || old == only)) {
+        r->slots[i].cur = NULL;
+        r->n--;
+    } else {
+        old = NULL;
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (old == NULL)
+        return AP_E_UNKNOWN_MAP;
+    ap_map_version_release(old);
+    return AP_OK;
+}
+
+int ap_registry_remove(ap_registry *r, const char *id)
+{
+    return id != NULL ? remove_version(r, id, NULL) : AP_E_UNKNOWN_MAP;
+}
+
+int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&r->mu);
+    ap_map_version **vs = r->n ? malloc(r->n * sizeof *vs) : NULL;
+    if (r->n && vs == NULL) {
+        pthread_mutex_unlock(&r->mu);
+        return AP_E_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_slots; i++)
+        if (r->slots[i].cur != NULL)
+            vs[k++] = version_hold(r->slots[i].cur);
+    pthread_mutex_unlock(&r->mu);
+    *out = vs;
+    *n = k;
+    return AP_OK;
+}
+
+void ap_registry_snapshot_free(ap_map_version **vs, size_t n)
+{
+    for (size_t i = 0; vs != NULL && i < n; i++)
+        ap_map_version_release(vs[i]);
+    free(vs);
+}
+
+size_t ap_registry_count(ap_registry *r)
+{
+    pthread_mutex_lock(&r->mu);
+    size_t n = r->n;
+    pthread_mutex_unlock(&r->mu);
+    return n;
+}
+
+int ap_map_source_of(const char *path, ap_map_source *src)
+{
+    struct stat st;
+    memset(src, 0, sizeof *src);
+    if (stat(path, &st) != 0)
+        return AP_E_IO;
+    src->from_file = true;
+    src->size = (int64_t)st.st_size;
+    src->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + (int64_t)st.st_mtim.tv_nsec;
+    src->inode = (uint64_t)st.st_ino;
+    return AP_OK;
+}
+
+static bool same_file(const ap_map_source *a, const ap_map_source *b)
+{
+    return a->from_file && b->from_file && a->size == b->size && a->mtime_ns == b->mtime_ns && a->inode == b->inode;
+}
+
+/* A map file's kind (by its suffix) and id (the name without it); false for other names. */
+static bool file_kind(const char *name, ap_map_kind *kind, char id[AP_MAP_ID_MAX])
+{
+    size_t n = strlen(name), k;
+    if (has_circles_suffix(name)) {
+        *kind = AP_MAP_KIND_CIRCLES;
+        k = strlen(AP_CIRCLES_SUFFIX);
+    } else if (has_map_suffix(name)) {
+        *kind = AP_MAP_KIND_GRID;
+        k = 4;
+    } else {
+        return false;
+    }
+    n -= k;
+    snprintf(id, AP_MAP_ID_MAX, "%.*s", (int)(n < AP_MAP_ID_MAX ? n : AP_MAP_ID_MAX - 1), name);
+    return true;
+}
+
+static int filter_any(const struct dirent *d)
+{
+    return filter_maps(d) || filter_circles(d);
+}
+
+/* The map files of dir: grids first, then circle maps, each in name order (so a grid wins an id over a
+ * circle map, and which duplicate wins is reproducible); *names as scandir's (free each and the array).
+ * <0 when unreadable. */
+static int list_files(const char *dir, struct dirent ***names)
+{
+    int nn = scandir(dir, names, filter_any, alphasort);
+    for (int i = 1; i < nn; i++) { /* a stable insertion sort by kind: few files */
+        struct dirent *d = (*names)[i];
+        int j = i;
+        while (j > 0 && has_circles_suffix((*names)[j - 1]->d_name) && !has_circles_suffix(d->d_name)) {
+            (*names)[j] = (*names)[j - 1];
+            j--;
+        }
+        (*names)[j] = d;
+    }
+    return nn;
+}
+
+/* Load the map file path of kind and publish it as its id's next version (capacity rules of publish). The
+ * source is stamped before reading, so a write racing the load is seen as a change by the next rescan.
+ * *parsed says whether the file loaded (so a failure after it is the publish's); loader errors are
+ * reported on errf. */
+static int load_and_publish(ap_registry *r, const char *path, ap_map_kind kind, const ap_map_opts *opts, FILE *errf,
+                            uint64_t *version, bool *replaced, bool *parsed)
+{
+    ap_map_source src;
+    ap_map_source_of(path, &src);
+    ap_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int st;
+    ap_map *m = NULL;
+    ap_circle_map c;
+    if (kind == AP_MAP_KIND_GRID)
+        st = ap_map_load(path, opts, &m, &diag);
+    else
+        st = ap_circle_map_load(path, &c, &diag);
+    *parsed = st == AP_OK;
+    if (st != AP_OK) {
+        report_diag(errf, path, &diag, st);
+        return st;
+    }
+    return kind == AP_MAP_KIND_GRID ? ap_registry_publish(r, m, &src, version, replaced)
+                                    : ap_registry_publish_circles(r, c, &src, version, replaced);
+}
+
+static const char picture_msg[] = "the map id ends in .svg or .png, which name the map pictures "
+                                  "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)";
 
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
 {
-    memset(r, 0, sizeof *r);
+    if (ap_registry_init(r) != AP_OK)
+        return AP_E_NOMEM;
     if (!errf)
         errf = stderr;
 
     struct dirent **names = NULL;
     /* scandir + alphasort gives the documented, reproducible load order (and thus which duplicate wins). */
-    int nn = scandir(dir, &names, filter_maps, alphasort);
+    int nn = list_files(dir, &names);
     if (nn < 0) {
         report(errf, dir, 0, 0, strerror(errno));
         r->errors = 1;
@@ -135,100 +371,154 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
     }
 
     int rc = AP_OK;
-    if (nn > 0) {
-        r->maps = calloc((size_t)nn, sizeof *r->maps);
-        if (!r->maps)
-            rc = AP_E_NOMEM;
-    }
     for (int i = 0; i < nn; i++) {
-        if (rc != AP_OK) {
-            free(names[i]);
-            continue;
-        }
-        char *path = join_path(dir, names[i]->d_name);
+        char *path = rc == AP_OK ? join_path(dir, names[i]->d_name) : NULL;
+        ap_map_kind kind = AP_MAP_KIND_GRID;
+        char id[AP_MAP_ID_MAX];
+        file_kind(names[i]->d_name, &kind, id);
         free(names[i]);
-        if (!path) {
+        if (path == NULL) {
             rc = AP_E_NOMEM;
             continue;
         }
-
-        /* Every *.map name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's
-         * name is reported as an error by the loader (ap_map_load), not skipped in silence. */
-        ap_map *m = NULL;
-        ap_diag diag;
-        memset(&diag, 0, sizeof diag);
-        int st_load = ap_map_load(path, opts, &m, &diag);
-        if (st_load == AP_E_NOMEM) {
-            rc = AP_E_NOMEM;
-        } else if (st_load != AP_OK || !m) {
-            report(errf, diag.file[0] ? diag.file : path, diag.line, diag.col,
-                   diag.msg[0] ? diag.msg : ap_status_name(st_load));
-            r->errors++;
-        } else if (is_picture_name(m->id)) {
+        /* Every name is loaded, symlinks followed: a directory, FIFO or dangling link under a map's name is
+         * reported as an error by the loader, not skipped in silence. */
+        ap_map_version *dup = ap_registry_acquire(r, id);
+        bool parsed = false;
+        if (ap_registry_picture_id(id)) {
             /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
-            char msg[256];
-            snprintf(msg, sizeof msg, "map id \"%s\" ends in .svg or .png, which name the map pictures "
-                     "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)", m->id);
-            report(errf, path, 0, 0, msg);
+            report(errf, path, 0, 0, picture_msg);
             r->errors++;
-            ap_map_free(m);
-            m = NULL;
-        } else if (r->n > 0 && ap_registry_find(r, m->id)) {
-            /* Names in one directory are unique, but ids are derived and could still collide; the map
-             * already loaded stays, so the answer for an id never depends on a later file. */
+        } else if (dup != NULL) {
+            /* Names in one directory are unique, but an id may have a grid and a circle map: the grid,
+             * loaded first, stays, so the answer for an id never depends on a later file. */
             char msg[128];
-            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", m->id);
+            snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", id);
             report(errf, path, 0, 0, msg);
             r->errors++;
-            ap_map_free(m);
-            m = NULL;
         } else {
-            r->maps[r->n++] = m;
-            /* Keep the array sorted as we go so the duplicate check above can bsearch; n is small. */
-            qsort(r->maps, r->n, sizeof *r->maps, cmp_map_ptr);
-            uint32_t nodes = ap_map_node_count(m);
-            if (nodes > r->max_nodes)
-                r->max_nodes = nodes;
+            int st = load_and_publish(r, path, kind, opts, errf, NULL, NULL, &parsed);
+            if (st == AP_E_NOMEM)
+                rc = AP_E_NOMEM;
+            else if (st != AP_OK)
+                r->errors++;
         }
+        ap_map_version_release(dup);
         free(path);
     }
     free(names);
-    if (rc == AP_OK)
-        rc = load_circles(r, dir, errf);
+    /* The workspaces are sized at start for the largest grid loaded now. */
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) == AP_OK) {
+        for (size_t i = 0; i < nv; i++)
+            if (vs[i]->kind == AP_MAP_KIND_GRID && ap_map_node_count(vs[i]->map) > r->max_nodes)
+                r->max_nodes = ap_map_node_count(vs[i]->map);
+        ap_registry_snapshot_free(vs, nv);
+    }
     if (rc != AP_OK)
         ap_registry_free(r);
     return rc;
 }
 
-const ap_map *ap_registry_find(const ap_registry *r, const char *id)
+/* True when names[0, n) holds the file of id for kind ("<id>.map" or "<id>.circles.json"). */
+static bool listed(struct dirent **names, int n, const char *id, ap_map_kind kind)
 {
-    if (!r || !r->n || !id)
-        return NULL;
-    ap_map *const *hit = bsearch(id, r->maps, r->n, sizeof *r->maps, cmp_key_map);
-    return hit ? *hit : NULL;
+    for (int i = 0; i < n; i++) {
+        ap_map_kind k;
+        char other[AP_MAP_ID_MAX];
+        if (file_kind(names[i]->d_name, &k, other) && k == kind && strcmp(other, id) == 0)
+            return true;
+    }
+    return false;
 }
 
-const ap_circle_map *ap_registry_find_circles(const ap_registry *r, const char *id)
+int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts)
 {
-    if (!r || !r->n_circles || !id)
-        return NULL;
-    return bsearch(id, r->circles, r->n_circles, sizeof *r->circles, cmp_key_circle_map);
-}
-
-size_t ap_registry_count(const ap_registry *r)
-{
-    return r->n + r->n_circles;
+    ap_rescan_counts c = {0};
+    if (!logf)
+        logf = stderr;
+    struct dirent **names = NULL;
+    int nn = list_files(dir, &names);
+    if (nn < 0) {
+        report(logf, dir, 0, 0, strerror(errno));
+        if (counts)
+            *counts = (ap_rescan_counts){.errors = 1};
+        return AP_E_IO;
+    }
+    int rc = AP_OK;
+    for (int i = 0; i < nn && rc == AP_OK; i++) {
+        char *path = join_path(dir, names[i]->d_name);
+        if (path == NULL) {
+            rc = AP_E_NOMEM;
+            break;
+        }
+        ap_map_kind kind = AP_MAP_KIND_GRID;
+        char id[AP_MAP_ID_MAX];
+        file_kind(names[i]->d_name, &kind, id);
+        ap_map_source now;
+        ap_map_version *cur = ap_registry_acquire(r, id);
+        bool unchanged = cur != NULL && cur->kind == kind && ap_map_source_of(path, &now) == AP_OK &&
+                         same_file(&cur->src, &now);
+        /* A circle map whose id a grid of this folder has (grids go first): the grid stays. */
+        bool shadowed = cur != NULL && kind == AP_MAP_KIND_CIRCLES && cur->kind == AP_MAP_KIND_GRID &&
+                        cur->src.from_file && listed(names, nn, id, AP_MAP_KIND_GRID);
+        uint64_t was = cur ? cur->version : 0;
+        ap_map_version_release(cur);
+        if (ap_registry_picture_id(id) || shadowed) {
+            report(logf, path, 0, 0, shadowed ? "a grid map has this id (skipped)" : picture_msg);
+            c.errors++;
+        } else if (unchanged) {
+            c.unchanged++;
+        } else {
+            uint64_t version = 0;
+            bool replaced = false, parsed = false;
+            int st = load_and_publish(r, path, kind, opts, logf, &version, &replaced, &parsed);
+            if (st == AP_OK) {
+                fprintf(logf, "arcpathd: reload: %s: %s, map_version %llu\n", id, replaced ? "replaced" : "added",
+                        (unsigned long long)version);
+                replaced ? c.replaced++ : c.added++;
+            } else {
+                if (parsed && st == AP_E_MAP_TOO_LARGE)
+                    report(logf, path, 0, 0, "the map has more cells than the search workspaces hold (max_workspace_cells)");
+                if (st == AP_E_NOMEM)
+                    rc = AP_E_NOMEM;
+                c.errors++;
+                if (was)
+                    fprintf(logf, "arcpathd: reload: %s: kept map_version %llu\n", id, (unsigned long long)was);
+            }
+        }
+        free(path);
+    }
+    /* Versions that came from a file of this folder which is gone. */
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) != AP_OK)
+        rc = AP_E_NOMEM;
+    for (size_t i = 0; i < nv; i++) {
+        const char *id = ap_map_version_id(vs[i]);
+        if (vs[i]->src.from_file && !listed(names, nn, id, vs[i]->kind) && remove_version(r, id, vs[i]) == AP_OK) {
+            fprintf(logf, "arcpathd: reload: %s: removed (its file is gone)\n", id);
+            c.removed++;
+        }
+    }
+    ap_registry_snapshot_free(vs, nv);
+    for (int i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    if (counts)
+        *counts = c;
+    return rc;
 }
 
 void ap_registry_free(ap_registry *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++)
-        ap_map_free(r->maps[i]);
-    free(r->maps);
-    for (size_t i = 0; i < r->n_circles; i++)
-        ap_circle_world_free(r->circles[i].world);
-    free(r->circles);
+    for (size_t i = 0; i < r->n_slots; i++)
+        if (r->slots[i].cur != NULL)
+            version_free(r->slots[i].cur);
+    free(r->slots);
+    pthread_mutex_destroy(&r->mu);
     memset(r, 0, sizeof *r);
 }

@@ -1,11 +1,29 @@
-/* registry.h — the set of maps the server answers for, loaded once at start.
+/* registry.h — the set of maps the server answers for: a versioned, reference-counted registry.
  *
- * Loaded on the main thread before any other thread starts; immutable afterwards, so every thread may
- * look maps up without locks. Freed only after the HTTP daemon and the worker pool have stopped.
+ * Each map id names its current version (ap_map_version): an immutable map with its tables, a number
+ * (map_version) that increases by one per change of that id, and a reference count. A request acquires the
+ * current version when it resolves the map (one reference, taken under the registry's mutex) and releases
+ * it when its answer is written; replacing or deleting a map swaps the id's pointer under the same mutex
+ * and drops the registry's own reference, so the old version is freed when its last in-flight request
+ * releases it. Queries in flight finish on the version they started with.
+ *
+ * Why a short mutex rather than an RCU-like epoch: a lookup is a bsearch over a few entries plus an
+ * increment, held for well under a microsecond; the readers are the HTTP threads (1 by default), so the
+ * lock is practically uncontended, and the writer (the map-lifecycle thread, server/lifecycle.h) takes it
+ * only to swap a pointer — never while parsing or building tables. A reference count also gives the exact
+ * release point a slow-lane search needs (it may hold its version for seconds), which an epoch scheme
+ * would have to get from every pool worker announcing quiescent states.
+ *
+ * Entry kinds: a Moving AI grid (AP_MAP_KIND_GRID, `map`, from "<id>.map") or a world of circles
+ * (AP_MAP_KIND_CIRCLES, `circles`, from "<id>.circles.json"); one id names one map of either kind. Lookups,
+ * versions, references and the folder rescan are the same for every kind.
  */
 #ifndef AP_SERVER_REGISTRY_H
 #define AP_SERVER_REGISTRY_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,38 +31,127 @@
 #include "../planner/world/map.h"
 #include "../proto/circles.h"
 
+typedef enum ap_map_kind {
+    AP_MAP_KIND_GRID = 1, /* a Moving AI grid: ap_map_version.map */
+    AP_MAP_KIND_CIRCLES,  /* a world of circles: ap_map_version.circles (proto/circles.h) */
+} ap_map_kind;
+
+/* Where a version came from: a file of the maps folder (with the stat figures the folder rescan compares),
+ * or a client (PUT / PATCH: no file). */
+typedef struct ap_map_source {
+    bool from_file;
+    int64_t size;     /* bytes */
+    int64_t mtime_ns; /* modification time, ns since the epoch */
+    uint64_t inode;   /* a file replaced by rename has a new inode even with the same size and mtime */
+} ap_map_source;
+
+/* One version of one map id. Immutable after it is published, except refs. */
+typedef struct ap_map_version {
+    atomic_uint refs;    /* the registry's one while current, plus one per holder (ap_registry_acquire) */
+    uint64_t version;    /* map_version: 1 for an id's first version, +1 per change of that id */
+    ap_map_kind kind;
+    ap_map *map;         /* AP_MAP_KIND_GRID: owned, freed with the version; NULL otherwise */
+    ap_circle_map circles; /* AP_MAP_KIND_CIRCLES: id and world (owned, freed with the version) */
+    ap_map_source src;
+} ap_map_version;
+
+/* The id of a version, whatever its kind. */
+const char *ap_map_version_id(const ap_map_version *v);
+
+/* An id the registry has seen: its current version (NULL after a delete: the slot keeps the id's version
+ * counter, so a map deleted and added again continues its numbering). */
+typedef struct ap_registry_slot {
+    char id[AP_MAP_ID_MAX];
+    ap_map_version *cur;
+    uint64_t last_version;
+} ap_registry_slot;
+
 typedef struct ap_registry {
-    ap_map **maps;      /* n maps sorted by id (strcmp), owned */
-    size_t n;
-    ap_circle_map *circles; /* n_circles circle maps (proto/circles.h) sorted by id, owned; no id is also a
-                             * grid map's */
-    size_t n_circles;
-    uint32_t max_nodes; /* largest ap_map_node_count over the maps (0 when none): workspace capacity */
-    int errors;         /* files skipped (bad map, duplicate or picture id) plus 1 if the directory was unreadable */
+    pthread_mutex_t mu;      /* guards slots, n_slots, cap_slots, n */
+    ap_registry_slot *slots; /* sorted by id (strcmp), tombstones included */
+    size_t n_slots, cap_slots;
+    size_t n;                /* ids with a current version */
+    uint32_t max_nodes;      /* largest ap_map_node_count over the maps loaded at start (0 when none) */
+    uint32_t capacity;       /* most nodes a map may have (the lanes' workspace capacity); 0 = no limit */
+    int errors;              /* files skipped at start (bad map, duplicate or picture id) plus 1 if the
+                              * directory was unreadable */
 } ap_registry;
 
-/* Load every "*.map" regular file of dir, in name order, with ap_map_load and the load options opts (NULL =
- * defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps, ap_circle_map_load;
- * an id a grid map already has is a duplicate). A file that fails to load is reported on errf (NULL = stderr) as
- * "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a duplicate id is reported the same way and
- * skipped (the first, in name order, wins), and so is an id ending in ".svg" or ".png" ("x.svg.map"):
- * GET /v1/maps/x.svg is the picture of map "x", so such a map could not be reached. r is caller-owned and is overwritten.
+/* An empty registry (no maps). Returns AP_OK. r is caller-owned; free with ap_registry_free. */
+int ap_registry_init(ap_registry *r);
+
+/* Initialise r and load every "*.map" file of dir, in name order, with ap_map_load and the load options
+ * opts (NULL = defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps,
+ * ap_circle_map_load; an id a grid map already has is a duplicate), each as version 1 of its id. A file that fails to
+ * load is reported on errf (NULL = stderr) as "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a
+ * duplicate id is reported the same way and skipped (the first, in name order, wins), and so is an id
+ * ending in ".svg" or ".png" ("x.svg.map": GET /v1/maps/x.svg is the picture of map "x", so such a map could
+ * not be reached; ap_registry_picture_id). r is overwritten.
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
- * opened (reported on errf; r is empty and r->errors is 1), or AP_E_NOMEM.
- * Thread safety: main thread, before other threads use r. */
+ * opened (reported on errf; r is empty but usable, and r->errors is 1), or AP_E_NOMEM (r is freed).
+ * Thread safety: before other threads use r. */
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf);
 
-/* The map whose id equals the C string id, or NULL (also for id NULL). O(log n) (bsearch). The map is
- * borrowed from r. Any thread, once loading is done. */
-const ap_map *ap_registry_find(const ap_registry *r, const char *id);
+/* True when id ends in a picture suffix (".svg", ".png"): the routes of the map pictures take such paths,
+ * so no map may have such an id (the folder load and rescan skip it; PUT refuses it). Pure. */
+bool ap_registry_picture_id(const char *id);
 
-/* The circle map whose id equals id, or NULL. O(log n). Borrowed from r. Any thread, once loading is done. */
-const ap_circle_map *ap_registry_find_circles(const ap_registry *r, const char *id);
+/* The current version of id with one reference taken for the caller, or NULL (unknown id, id NULL).
+ * Release it with ap_map_version_release. O(log n) under the mutex. Any thread. */
+ap_map_version *ap_registry_acquire(ap_registry *r, const char *id);
 
-/* Maps of every kind: grids plus circle maps. */
-size_t ap_registry_count(const ap_registry *r);
+/* Drop one reference; the last one frees the version and its map. NULL is ignored. Any thread. */
+void ap_map_version_release(ap_map_version *v);
 
-/* Free every map and reset r to empty. Call after all readers have stopped. NULL is ignored. */
+/* Publish m (owned by the registry from now on, also on failure) as the next version of m->id, from src
+ * (NULL = a client's: no file). *version (if non-NULL) gets its map_version and *replaced (if non-NULL)
+ * whether the id had a current version, which is released (freed when no request holds it). Returns AP_OK,
+ * AP_E_MAP_TOO_LARGE when the map has more nodes than r->capacity (m freed; the id unchanged), or
+ * AP_E_NOMEM. Any thread. */
+int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced);
+
+/* Publish a circle map c (its world owned by the registry from now on, also on failure) as the next version
+ * of c.id, as ap_registry_publish (the workspace capacity does not apply: the any-angle search sizes its own
+ * graph). */
+int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
+                                bool *replaced);
+
+/* Remove id's current version (released as by a replacement). Returns AP_OK or AP_E_UNKNOWN_MAP. Any
+ * thread. */
+int ap_registry_remove(ap_registry *r, const char *id);
+
+/* Every current version, in id order, each with a reference taken: *out gets a malloc'd array of *n
+ * (free it with ap_registry_snapshot_free). Returns AP_OK or AP_E_NOMEM. Any thread. */
+int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n);
+
+/* Release every version of a snapshot and free the array. NULL is ignored. */
+void ap_registry_snapshot_free(ap_map_version **vs, size_t n);
+
+/* Ids with a current version. Any thread. */
+size_t ap_registry_count(ap_registry *r);
+
+/* The source stamp of the file at path (stat, following links): AP_OK, or AP_E_IO (errno kept) when it
+ * cannot be stat'ed. */
+int ap_map_source_of(const char *path, ap_map_source *src);
+
+/* What one folder rescan did (ap_registry_rescan). */
+typedef struct ap_rescan_counts {
+    int added, replaced, removed, unchanged, errors;
+} ap_rescan_counts;
+
+/* Bring r in line with the maps folder dir (SIGHUP): a "*.map" or "*.circles.json" file whose id has no
+ * current version is added (a circle map whose id is a grid's is a duplicate: skipped); one whose id's current version came from a file with another size, mtime or inode, or from a
+ * client (PUT/PATCH), is loaded and replaces it; an unchanged file is left alone; a current version that
+ * came from a file of dir which is gone is removed. Versions made by clients whose id has no file are kept.
+ * Files are parsed and their tables built on the calling thread with no lock held. A file that fails to
+ * load (or is larger than r->capacity) keeps the id's old version; each change and each error is logged on
+ * logf as "arcpathd: reload: ID: ..." (errors as "arcpathd: map error: FILE:LINE:COL: MESSAGE"). counts
+ * (if non-NULL) gets the figures. Returns AP_OK, AP_E_IO (dir unreadable: nothing changed), or
+ * AP_E_NOMEM. Not reentrant: one caller at a time (the lifecycle thread). */
+int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts);
+
+/* Free every version (whatever references remain are the caller's bug) and reset r. Call after all
+ * readers have stopped. NULL is ignored. */
 void ap_registry_free(ap_registry *r);
 
 #endif

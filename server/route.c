@@ -11,6 +11,9 @@ static const struct {
     {AP_METHOD_GET, "GET"},
     {AP_METHOD_HEAD, "HEAD"},
     {AP_METHOD_POST, "POST"},
+    {AP_METHOD_PUT, "PUT"},
+    {AP_METHOD_DELETE, "DELETE"},
+    {AP_METHOD_PATCH, "PATCH"},
     {AP_METHOD_OPTIONS, "OPTIONS"},
 };
 

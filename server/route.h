@@ -14,6 +14,9 @@ enum {
     AP_METHOD_HEAD = 2u,
     AP_METHOD_POST = 4u,
     AP_METHOD_OPTIONS = 8u, /* answered by the server on every route (CORS preflights); in no route's set */
+    AP_METHOD_PUT = 16u,
+    AP_METHOD_DELETE = 32u,
+    AP_METHOD_PATCH = 64u,
 };
 
 struct ap_req; /* the server's per-request state (server/http.c) */
@@ -26,7 +29,8 @@ struct ap_req; /* the server's per-request state (server/http.c) */
 typedef enum MHD_Result (*ap_route_fn)(struct ap_req *r, const char *id);
 
 typedef struct ap_route {
-    unsigned methods;   /* AP_METHOD_* bits the route answers; AP_METHOD_POST routes read the body */
+    unsigned methods;   /* AP_METHOD_* bits the route answers; POST, PUT and PATCH requests have their body
+                         * read */
     const char *pattern;/* "/v1/path", or with one "{id}": "/v1/maps/{id}", "/v1/maps/{id}/cells",
                          * "/v1/maps/{id}.svg" (which the longer pattern wins over "/v1/maps/{id}": see
                          * ap_route_find) */
@@ -37,7 +41,8 @@ typedef struct ap_route {
     int (*match)(const char *path);
 } ap_route;
 
-/* The bit of an HTTP method name ("GET", "HEAD", "POST", "OPTIONS"; case-sensitive as RFC 9110 says), 0 for any
+/* The bit of an HTTP method name ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"; case-sensitive as
+ * RFC 9110 says), 0 for any
  * other. Pure. */
 unsigned ap_method_bit(const char *method);
 
@@ -64,7 +69,8 @@ int ap_route_find(const ap_route *table, size_t n, unsigned method, const char *
                   const char **id);
 
 /* Write the Allow header value for a method set into buf (cap bytes, NUL-terminated, cut to fit): the
- * methods in the order GET, HEAD, POST, OPTIONS joined by ", " ("GET, HEAD", "POST", "POST, OPTIONS"). Returns the length it needed.
+ * methods in the order GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS joined by ", " ("GET, HEAD", "POST",
+ * "POST, OPTIONS"). Returns the length it needed.
  * Pure. */
 size_t ap_route_allow(unsigned methods, char *buf, size_t cap);
 

@@ -8,6 +8,7 @@
 #   world    what a world is: grid maps and their table slots, exact clearance tests, the world interface
 #   search   the A* core, which names no domain
 #   grid     grid domains (A*, JPS, JPS+)    turns  legal-turn lattice (profiles, Directional A*)
+#   hier     HAA* abstract graph (uses grid's constants)
 #   anyangle tangent-graph search           plan   one query from validation to segments: may use all
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,7 +21,8 @@ allowed() {
     grid) echo "base geom world search grid" ;;
     turns) echo "base geom world search turns" ;;
     anyangle) echo "base geom world search anyangle" ;;
-    plan) echo "base geom world search grid turns anyangle plan" ;;
+    hier) echo "base geom world search grid hier" ;;
+    plan) echo "base geom world search grid turns anyangle hier plan" ;;
     *) echo "" ;;
     esac
 }

@@ -87,6 +87,7 @@ const ap_algorithm_row ap_algorithms[] = {
     {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
     {.name = "any_angle", .id = AP_ALG_ANY_ANGLE, .needs = AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM,
      .kind = &ap_plan_kind_anyangle},
+    {.name = "hierarchical", .id = AP_ALG_HIERARCHICAL, .kind = &ap_plan_kind_hier},
 };
 const size_t ap_algorithm_count = sizeof ap_algorithms / sizeof ap_algorithms[0];
 

@@ -33,6 +33,7 @@ typedef enum ap_algorithm {
     AP_ALG_HYBRID,        /* "hybrid": Pinter Figure 20 pipeline */
     AP_ALG_AUTO,          /* "auto": the fastest valid choice for the unit (see ap_plan_begin) */
     AP_ALG_ANY_ANGLE,     /* "any_angle": the exact Euclidean shortest path (anyangle.h, plan_anyangle.c) */
+    AP_ALG_HIERARCHICAL,  /* "hierarchical": HAA*, the abstract graph's corridor refined by A* (plan_hier.c) */
     AP_ALG_COUNT
 } ap_algorithm;
 typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;

@@ -62,7 +62,7 @@ static int grid_cells(ap_plan *p, uint32_t **out, size_t *n)
     return AP_OK;
 }
 
-static int grid_finish(ap_plan *p, ap_result *r)
+int ap_plan_grid_finish(ap_plan *p, ap_result *r)
 {
     const ap_query *q = &p->q;
     size_t n = 1;
@@ -96,5 +96,5 @@ static int grid_finish(ap_plan *p, ap_result *r)
     return AP_OK;
 }
 
-const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, grid_finish, NULL,
+const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, ap_plan_grid_finish, NULL,
                                         true,   true,       false,      false};

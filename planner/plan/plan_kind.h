@@ -54,6 +54,14 @@ typedef struct ap_plan_kind {
  * smoothing (Pinter Listing 1) and turning-radius curves (Pinter Figures 5-6). */
 extern const ap_plan_kind ap_plan_kind_grid;
 
+/* The grid kind's finish (plan_grid.c): p->search's cell path (expanded by p->row->expand_path when set) into
+ * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c). */
+int ap_plan_grid_finish(ap_plan *p, ap_result *r);
+
+/* HAA* (plan_hier.c): the abstract graph's corridor (hier.h), then the astar domain restricted to it; the grid
+ * kind's finish. */
+extern const ap_plan_kind ap_plan_kind_hier;
+
 /* Legal-turn searches (plan_dir.c): Directional8/24/48 and the hybrid pipeline with auto's escalation. */
 extern const ap_plan_kind ap_plan_kind_turns;
 

@@ -5,6 +5,7 @@
 
 #include "../anyangle/table.h"
 #include "../grid/jps.h"
+#include "../hier/hier.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
 #include "../world/region.h"
@@ -18,6 +19,7 @@ static const ap_table_kind *const kinds[] = {
     &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
     &ap_aa_table_kind,                /* optional, uniform-cost maps: the point unit's any-angle graph */
     &ap_view_table_kind,              /* required, per capability: the map as the capability sees it */
+    &ap_hier_table_kind,              /* optional: the HAA* abstract graph (after clearance, which it reads) */
 };
 
 const ap_table_kind *const *ap_table_kinds(size_t *n)

@@ -21,7 +21,8 @@ static const char *const all_env[] = {
     "ARCPATH_SLOW_SLICE",     "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_MAX_DEADLINE_MS", "ARCPATH_MAX_BODY_BYTES",
     "ARCPATH_MAX_SAMPLES",    "ARCPATH_DRAIN_TIMEOUT_MS", "ARCPATH_ACCESS_LOG",
     "ARCPATH_MAX_CONNECTIONS", "ARCPATH_MAX_CONNECTIONS_PER_IP", "ARCPATH_IDLE_TIMEOUT_S",
-    "ARCPATH_REQUEST_TIMEOUT_MS", "ARCPATH_CORS_ORIGINS",
+    "ARCPATH_REQUEST_TIMEOUT_MS", "ARCPATH_CORS_ORIGINS", "ARCPATH_ADMIN_TOKEN", "ARCPATH_MAX_MAP_UPLOAD_BYTES",
+    "ARCPATH_MAX_WORKSPACE_CELLS",
 };
 
 static void clean_env(void)
@@ -964,7 +965,7 @@ START_TEST(print_one_json_line)
     json_t *cors = json_object_get(j, "cors_origins");
     ck_assert_uint_eq(json_array_size(cors), 2);
     ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
-    ck_assert_uint_eq(json_object_size(j), 35); /* 33 settings + config_file + check_config */
+    ck_assert_uint_eq(json_object_size(j), 37); /* 35 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -977,6 +978,41 @@ START_TEST(print_one_json_line)
     free(again);
     json_decref(j);
     free(buf);
+}
+END_TEST
+
+/* admin_token: from the file or ARCPATH_ADMIN_TOKEN (the environment wins), 16..256 printable ASCII without
+ * spaces; a refusal never quotes the token. The two size keys of the map lifecycle with their ranges. */
+START_TEST(admin_token_and_upload_keys)
+{
+    ap_config c;
+    char err[512];
+    ap_config_defaults(&c);
+    ck_assert_str_eq(c.admin_token, "");
+    ck_assert_uint_eq(c.max_map_upload_bytes, 16777216);
+    ck_assert_int_eq(c.max_workspace_cells, 0);
+    ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"file-token-0123456789\", \"max_map_upload_bytes\": 2048, "
+                                  "\"max_workspace_cells\": 1000000}", err, sizeof err), AP_OK);
+    ck_assert_str_eq(c.admin_token, "file-token-0123456789");
+    ck_assert_uint_eq(c.max_map_upload_bytes, 2048);
+    ck_assert_int_eq(c.max_workspace_cells, 1000000);
+    ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"short-secret\"}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_str_eq(err, "test.conf: \"admin_token\": must be 16 to 256 characters long");
+    ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"has a space 0123456789\"}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_str_eq(err, "test.conf: \"admin_token\": must be printable ASCII without spaces");
+    ck_assert_int_eq(load_str(&c, "{\"admin_token\": 12}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_int_eq(load_str(&c, "{\"max_map_upload_bytes\": 100}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_str_eq(c.admin_token, "file-token-0123456789"); /* a failed load changes nothing */
+
+    setenv("ARCPATH_ADMIN_TOKEN", "env-token-0123456789abcdef", 1);
+    setenv("ARCPATH_MAX_WORKSPACE_CELLS", "5000000", 1);
+    ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_OK);
+    ck_assert_str_eq(c.admin_token, "env-token-0123456789abcdef");
+    ck_assert_int_eq(c.max_workspace_cells, 5000000);
+    setenv("ARCPATH_ADMIN_TOKEN", "tiny", 1);
+    ck_assert_int_eq(ap_config_load_env(&c, err, sizeof err), AP_E_CONFIG);
+    ck_assert_str_eq(err, "ARCPATH_ADMIN_TOKEN: must be 16 to 256 characters long");
+    clean_env();
 }
 END_TEST
 
@@ -1003,6 +1039,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, print_one_json_line);
     tcase_add_test(tc, units_parsed);
     tcase_add_test(tc, cors_origins_parsed);
+    tcase_add_test(tc, admin_token_and_upload_keys);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -223,6 +223,7 @@ static size_t on_header(char *data, size_t sz, size_t nm, void *ud)
     header_value(data, len, "Retry-After", r->retry_after, sizeof r->retry_after);
     header_value(data, len, "Allow", r->allow, sizeof r->allow);
     header_value(data, len, "Content-Type", r->content_type, sizeof r->content_type);
+    header_value(data, len, "WWW-Authenticate", r->www_authenticate, sizeof r->www_authenticate);
     size_t have = strlen(r->headers);
     if (have + len < sizeof r->headers) {
         memcpy(r->headers + have, data, len);

@@ -54,6 +54,7 @@ typedef struct ap_resp {
     char retry_after[16];
     char allow[64];
     char content_type[96];
+    char www_authenticate[96];
     char headers[4096]; /* every response header line as received ("Name: value\r\n"...), cut to fit */
     double total_s;     /* wall time of the exchange */
 } ap_resp;

@@ -22,6 +22,7 @@ Suite *units_suite(void);
 Suite *viewer_suite(void);
 Suite *spec_suite(void);
 Suite *hardening_suite(void);
+Suite *live_maps_suite(void);
 Suite *render_suite(void);
 Suite *conventions_suite(void);
 Suite *anyangle_suite(void);
@@ -58,6 +59,7 @@ int main(void)
     srunner_add_suite(sr, viewer_suite());
     srunner_add_suite(sr, spec_suite());
     srunner_add_suite(sr, hardening_suite());
+    srunner_add_suite(sr, live_maps_suite());
     srunner_add_suite(sr, render_suite());
     srunner_add_suite(sr, conventions_suite());
     srunner_add_suite(sr, anyangle_suite());

@@ -230,7 +230,7 @@ START_TEST(options_with_cors_off)
     ck_assert_uint_gt(strlen(r.request_id), 0);
     ap_resp_free(&r);
     get(ap_demo_srv, "OPTIONS", "/v1/maps/maze/cells", NULL, NULL, NULL, 204, &r);
-    ck_assert_str_eq(r.allow, "GET, HEAD, OPTIONS");
+    ck_assert_str_eq(r.allow, "GET, HEAD, PATCH, OPTIONS");
     ap_resp_free(&r);
     get(ap_demo_srv, "OPTIONS", "/viewer.js", NULL, NULL, NULL, 204, &r);
     ck_assert_str_eq(r.allow, "GET, HEAD, OPTIONS");
@@ -303,7 +303,7 @@ START_TEST(cors_listed_origins)
     /* A GET route's preflight; no headers asked, none granted. */
     get(&s, "OPTIONS", "/v1/maps/maze", "Origin: https://tools.example", "Access-Control-Request-Method: GET", NULL,
         204, &r);
-    ck_assert_str_eq(hdr(&r, "Access-Control-Allow-Methods"), "GET, HEAD");
+    ck_assert_str_eq(hdr(&r, "Access-Control-Allow-Methods"), "GET, HEAD, PUT, DELETE");
     ck_assert_str_eq(hdr(&r, "Access-Control-Allow-Headers"), "");
     ck_assert_str_eq(hdr(&r, "Access-Control-Max-Age"), "600");
     ap_resp_free(&r);

@@ -88,7 +88,7 @@ START_TEST(map_pictures)
     ap_resp_free(&r);
     ck_assert_int_eq(ap_http(ap_demo_srv, "POST", "/v1/maps/arena.svg", "{}", 2, NULL, &r), 0);
     ck_assert_int_eq(r.status, 405);
-    ck_assert_str_eq(r.allow, "GET, HEAD");
+    ck_assert_str_eq(r.allow, "GET, HEAD, PUT, DELETE"); /* the picture's and /v1/maps/{id}'s (live maps) */
     ap_resp_free(&r);
 }
 END_TEST

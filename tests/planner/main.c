@@ -36,6 +36,7 @@ int main(void)
     srunner_add_suite(sr, path_suite());
     srunner_add_suite(sr, plan_suite());
     srunner_add_suite(sr, scenarios_suite());
+    srunner_add_suite(sr, hier_suite());
     srunner_add_suite(sr, directional_suite());
     srunner_add_suite(sr, jps_suite());
     srunner_add_suite(sr, dubins_suite());

@@ -19,6 +19,7 @@ Suite *curve_suite(void);
 Suite *path_suite(void);
 Suite *plan_suite(void);
 Suite *scenarios_suite(void);
+Suite *hier_suite(void);
 Suite *directional_suite(void);
 Suite *jps_suite(void);
 Suite *dubins_suite(void);

@@ -36,6 +36,11 @@ static const struct {
     {AP_E_ANSWER_TOO_LARGE, 413, "answer_too_large"},
     {AP_E_BAD_REQUEST, 400, "bad_request"},
     {AP_E_NOT_IMPLEMENTED, 501, "not_implemented"},
+    {AP_E_BAD_MAP, 400, "map_format"},
+    {AP_E_MAP_REFUSED, 413, "map_too_large"},
+    {AP_E_ADMIN_DISABLED, 403, "admin_disabled"},
+    {AP_E_UNAUTHORIZED, 401, "unauthorized"},
+    {AP_E_FORBIDDEN, 403, "forbidden"},
 };
 
 START_TEST(every_status_has_its_row)

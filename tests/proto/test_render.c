@@ -224,6 +224,13 @@ START_TEST(answer_parse_strict)
     ck_assert_int_eq(a.status, AP_NO_PATH);
     ck_assert_str_eq(a.reason, "unreachable");
     ap_render_answer_free(&a);
+    /* an answer names its map's version (live maps); a stored one from before has none: both draw */
+    ck_assert_int_eq(parse("{\"status\":\"no_path\",\"map\":\"tiny\",\"map_version\":7,\"stats\":{\"expanded\":0}}", &a, &err),
+                     AP_OK);
+    ap_render_answer_free(&a);
+    ck_assert_int_eq(parse("{\"status\":\"no_path\",\"map\":\"tiny\",\"map_version\":0,\"stats\":{\"expanded\":0}}", &a, &err),
+                     AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "answer.map_version");
     ck_assert_int_eq(parse("{\"status\":\"timeout\",\"map\":\"tiny\",\"reason\":\"not_found\",\"stats\":{\"expanded\":0}}",
                            &a, &err), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(err.field, "answer.reason");

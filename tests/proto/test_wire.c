@@ -826,7 +826,7 @@ START_TEST(encode_map_info)
     ap_map m;
     make_map(&m, "den520d", 256, 257);
     size_t len;
-    char *s = ap_wire_encode_map(&m, &len);
+    char *s = ap_wire_encode_map(&m, 0, &len);
     ck_assert_ptr_nonnull(s);
     json_t *j = load(s);
     static const char *const keys[] = {"id",      "kind",          "width",   "height", "passable_cells",
@@ -863,7 +863,7 @@ START_TEST(encode_maps_list)
     make_map(&a, "a", 1, 1);
     make_map(&b, "b.v2", 10, 20);
     const ap_map *const maps[] = {&a, &b};
-    char *s = ap_wire_encode_maps(maps, 2, NULL);
+    char *s = ap_wire_encode_maps(maps, NULL, 2, NULL);
     json_t *j = load(s);
     ck_assert_uint_eq(json_object_size(j), 1);
     json_t *l = json_object_get(j, "maps");
@@ -871,10 +871,20 @@ START_TEST(encode_maps_list)
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(l, 0), "id")), "a");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(l, 1), "id")), "b.v2");
     ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(l, 1), "height")), 20);
+    ck_assert_ptr_null(json_object_get(json_array_get(l, 0), "map_version")); /* no versions given */
     json_decref(j);
     free(s);
 
-    s = ap_wire_encode_maps(NULL, 0, NULL);
+    const uint64_t versions[] = {3, 7};
+    s = ap_wire_encode_maps(maps, versions, 2, NULL);
+    j = load(s);
+    l = json_object_get(j, "maps");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(l, 0), "map_version")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(l, 1), "map_version")), 7);
+    json_decref(j);
+    free(s);
+
+    s = ap_wire_encode_maps(NULL, NULL, 0, NULL);
     ck_assert_str_eq(s, "{\"maps\":[]}");
     free(s);
 }

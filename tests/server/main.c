@@ -1,4 +1,5 @@
-/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP conventions). */
+/* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP
+ * conventions, lifecycle). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -9,6 +10,7 @@ Suite *lanes_suite(void);
 Suite *curve_route_suite(void);
 Suite *budget_suite(void);
 Suite *loglimit_suite(void);
+Suite *lifecycle_suite(void);
 Suite *conventions_suite(void);
 
 int main(void)
@@ -20,6 +22,7 @@ int main(void)
     srunner_add_suite(sr, curve_route_suite());
     srunner_add_suite(sr, budget_suite());
     srunner_add_suite(sr, loglimit_suite());
+    srunner_add_suite(sr, lifecycle_suite());
     srunner_add_suite(sr, conventions_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

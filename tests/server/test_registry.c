@@ -1,5 +1,6 @@
 /* test_registry.c — a directory with two good tiny maps, three bad ones and three special files named *.map. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,15 @@
 #include "server/registry.h"
 
 Suite *registry_suite(void);
+
+/* The current map of id, or NULL; the reference is dropped at once (single-threaded tests: nothing else
+ * changes the registry meanwhile). */
+static const ap_map *ap_registry_find(ap_registry *r, const char *id)
+{
+    ap_map_version *v = ap_registry_acquire(r, id);
+    ap_map_version_release(v);
+    return v ? v->map : NULL;
+}
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -88,15 +98,23 @@ START_TEST(test_load_dir)
 
     ck_assert_uint_eq(r.n, 2);
     ck_assert_int_eq(r.errors, 6);
-    ck_assert_str_eq(r.maps[0]->id, "a_good"); /* sorted by id */
-    ck_assert_str_eq(r.maps[1]->id, "b_good");
+    ap_map_version **vs = NULL;
+    size_t nv = 0;
+    ck_assert_int_eq(ap_registry_snapshot(&r, &vs, &nv), AP_OK);
+    ck_assert_uint_eq(nv, 2);
+    ck_assert_str_eq(vs[0]->map->id, "a_good"); /* sorted by id */
+    ck_assert_str_eq(vs[1]->map->id, "b_good");
+    ck_assert_uint_eq(vs[0]->version, 1);
+    ck_assert(vs[0]->src.from_file);
+    ck_assert_int_eq(vs[0]->src.size, 57);
     ck_assert_uint_eq(r.max_nodes, (5 + 2) * (4 + 2));
 
     const ap_map *m = ap_registry_find(&r, "b_good");
     ck_assert_ptr_nonnull(m);
     ck_assert_int_eq(m->width, 3);
     ck_assert_int_eq(m->height, 2);
-    ck_assert_ptr_eq(ap_registry_find(&r, "a_good"), r.maps[0]);
+    ck_assert_ptr_eq(ap_registry_find(&r, "a_good"), vs[0]->map);
+    ap_registry_snapshot_free(vs, nv);
     ck_assert_ptr_null(ap_registry_find(&r, "c_badheader"));
     ck_assert_ptr_null(ap_registry_find(&r, "zzz"));
     ck_assert_ptr_null(ap_registry_find(&r, ""));
@@ -169,8 +187,9 @@ START_TEST(test_empty_dir_and_limits)
 }
 END_TEST
 
+
 /* Ids ending in ".svg" or ".png" are the map pictures' paths (GET /v1/maps/x.svg): such maps are reported
- * and skipped; an id with ".svg" inside is an ordinary id. */
+ * and skipped, at start and by a rescan; an id with ".svg" inside is an ordinary id. */
 START_TEST(test_picture_ids_refused)
 {
     char dir[] = "/tmp/ap-registry-XXXXXX";
@@ -185,19 +204,27 @@ START_TEST(test_picture_ids_refused)
     ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
     fclose(errf);
     ck_assert_uint_eq(r.n, 1);
-    ck_assert_str_eq(r.maps[0]->id, "a.svgz");
+    ck_assert_ptr_nonnull(ap_registry_find(&r, "a.svgz"));
     ck_assert_int_eq(r.errors, 2);
     check_diag(log, "x.svg.map", 0);
     check_diag(log, "y.png.map", 0);
     ck_assert_ptr_nonnull(strstr(error_line(log, "x.svg.map"), "ends in .svg or .png"));
     free(log);
+    ap_rescan_counts c;
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.errors, 2);
+    ck_assert_int_eq(c.unchanged, 1);
+    ck_assert_uint_eq(ap_registry_count(&r), 1);
+    ck_assert(ap_registry_picture_id("x.png"));
+    ck_assert(!ap_registry_picture_id("x.pngs"));
     ap_registry_free(&r);
     remove_dir(dir, names, 3);
 }
 END_TEST
 
-/* Circle maps load beside the grids: sorted, found by id, an id a grid has is a duplicate, a bad file is
- * reported with line and column (syntax) and skipped. */
+/* Circle maps load beside the grids (versions of kind circles): found by id, an id a grid has is a
+ * duplicate, a bad file is reported with line and column (syntax) and skipped; a rescan adds, replaces
+ * and removes them like grids. */
 START_TEST(test_circle_maps)
 {
     char dir[] = "/tmp/ap-registry-XXXXXX";
@@ -214,20 +241,218 @@ START_TEST(test_circle_maps)
     ap_registry r;
     ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
     fclose(errf);
-    ck_assert_uint_eq(r.n, 1);
-    ck_assert_uint_eq(r.n_circles, 2);
     ck_assert_uint_eq(ap_registry_count(&r), 3);
     ck_assert_int_eq(r.errors, 2);
-    ck_assert_str_eq(r.circles[0].id, "b");
-    ck_assert_str_eq(r.circles[1].id, "z");
-    ck_assert_ptr_eq(ap_registry_find_circles(&r, "z"), &r.circles[1]);
-    ck_assert_uint_eq(ap_circle_world_count(r.circles[1].world), 1);
-    ck_assert_ptr_null(ap_registry_find_circles(&r, "a")); /* the grid's id */
+    ap_map_version *z = ap_registry_acquire(&r, "z");
+    ck_assert_int_eq(z->kind, AP_MAP_KIND_CIRCLES);
+    ck_assert_str_eq(ap_map_version_id(z), "z");
+    ck_assert_uint_eq(z->version, 1);
+    ck_assert_uint_eq(ap_circle_world_count(z->circles.world), 1);
+    ap_map_version_release(z);
+    ap_map_version *a = ap_registry_acquire(&r, "a");
+    ck_assert_int_eq(a->kind, AP_MAP_KIND_GRID); /* the grid's id */
+    ap_map_version_release(a);
     ck_assert_ptr_nonnull(strstr(log, "a.circles.json:0:0: duplicate map id"));
     check_diag(log, "bad.circles.json", 2);
     free(log);
+
+    /* rescan: z changed, b removed; the grid keeps "a" (its circle map is still a duplicate) */
+    write_file(dir, names[2], "{\"width\": 6, \"height\": 4, \"circles\": []}");
+    char path[512];
+    snprintf(path, sizeof path, "%s/b.circles.json", dir);
+    unlink(path);
+    ap_rescan_counts c;
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.replaced, 1);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_int_eq(c.unchanged, 1);
+    ck_assert_int_eq(c.errors, 2);
+    z = ap_registry_acquire(&r, "z");
+    ck_assert_uint_eq(z->version, 2);
+    ck_assert_double_eq(ap_circle_world_width(z->circles.world), 6.0);
+    ap_map_version_release(z);
+    ck_assert_ptr_null(ap_registry_acquire(&r, "b"));
     ap_registry_free(&r);
     remove_dir(dir, names, 5);
+}
+END_TEST
+
+/* A w x h map of '.' called id (ap_map_parse), for the registry tests. */
+static ap_map *open_map(const char *id, int w, int h)
+{
+    char buf[4096];
+    int at = snprintf(buf, sizeof buf, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        memset(buf + at, '.', (size_t)w);
+        at += w;
+        buf[at++] = '\n';
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse(id, id, buf, (size_t)at, NULL, &m, &d), AP_OK);
+    return m;
+}
+
+START_TEST(test_versions_and_references)
+{
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_init(&r), AP_OK);
+    uint64_t ver = 0;
+    bool replaced = true;
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 3, 3), NULL, &ver, &replaced), AP_OK);
+    ck_assert_uint_eq(ver, 1);
+    ck_assert(!replaced);
+    ck_assert_uint_eq(ap_registry_count(&r), 1);
+
+    /* A holder keeps version 1 alive across a replacement; new lookups see version 2. */
+    ap_map_version *v1 = ap_registry_acquire(&r, "x");
+    ck_assert_ptr_nonnull(v1);
+    ck_assert_uint_eq(v1->version, 1);
+    ck_assert(!v1->src.from_file);
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 7, 2), NULL, &ver, &replaced), AP_OK);
+    ck_assert_uint_eq(ver, 2);
+    ck_assert(replaced);
+    ck_assert_int_eq(v1->map->width, 3); /* still readable: ASan would catch a use after free */
+    ap_map_version *v2 = ap_registry_acquire(&r, "x");
+    ck_assert_uint_eq(v2->version, 2);
+    ck_assert_int_eq(v2->map->width, 7);
+    ap_map_version_release(v1); /* the last reference: version 1 is freed here */
+
+    /* Delete: lookups miss, the holder keeps reading; numbering continues after a delete. */
+    ck_assert_int_eq(ap_registry_remove(&r, "x"), AP_OK);
+    ck_assert_ptr_null(ap_registry_acquire(&r, "x"));
+    ck_assert_uint_eq(ap_registry_count(&r), 0);
+    ck_assert_int_eq(v2->map->height, 2);
+    ap_map_version_release(v2);
+    ck_assert_int_eq(ap_registry_remove(&r, "x"), AP_E_UNKNOWN_MAP);
+    ck_assert_int_eq(ap_registry_remove(&r, NULL), AP_E_UNKNOWN_MAP);
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 2, 2), NULL, &ver, &replaced), AP_OK);
+    ck_assert_uint_eq(ver, 3);
+    ck_assert(!replaced);
+
+    /* Over the workspace capacity: refused, the id unchanged. */
+    r.capacity = 20; /* nodes: a 3 x 3 map has 25 */
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 3, 3), NULL, &ver, &replaced), AP_E_MAP_TOO_LARGE);
+    ap_map_version *v3 = ap_registry_acquire(&r, "x");
+    ck_assert_uint_eq(v3->version, 3);
+    ap_map_version_release(v3);
+    ap_registry_free(&r);
+}
+END_TEST
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    write_file(dir, name, text);
+}
+
+static uint64_t version_of(ap_registry *r, const char *id)
+{
+    ap_map_version *v = ap_registry_acquire(r, id);
+    uint64_t n = v ? v->version : 0;
+    ap_map_version_release(v);
+    return n;
+}
+
+START_TEST(test_rescan)
+{
+    char dir[] = "/tmp/ap-rescan-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_text(dir, "a.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_text(dir, "b.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, stderr), AP_OK);
+    ck_assert_uint_eq(r.n, 2);
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("c", 2, 2), NULL, NULL, NULL), AP_OK); /* no file */
+
+    write_text(dir, "a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n"); /* changed */
+    char path[512];
+    snprintf(path, sizeof path, "%s/b.map", dir);
+    unlink(path);                                                     /* removed */
+    write_text(dir, "d.map", "type octile\nheight 1\nwidth 1\nmap\n.\n"); /* new */
+    write_text(dir, "e.map", "type octile\nheight 1\nwidth 1\nmap\nx\n"); /* bad */
+
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *logf = open_memstream(&log, &loglen);
+    ap_rescan_counts c;
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
+    fclose(logf);
+    ck_assert_int_eq(c.added, 1);
+    ck_assert_int_eq(c.replaced, 1);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_int_eq(c.unchanged, 0);
+    ck_assert_int_eq(c.errors, 1);
+    ck_assert_uint_eq(version_of(&r, "a"), 2);
+    ck_assert_int_eq(ap_registry_find(&r, "a")->height, 2);
+    ck_assert_uint_eq(version_of(&r, "b"), 0);
+    ck_assert_uint_eq(version_of(&r, "c"), 1); /* a client's map without a file is kept */
+    ck_assert_uint_eq(version_of(&r, "d"), 1);
+    ck_assert_uint_eq(version_of(&r, "e"), 0);
+    ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: a: replaced, map_version 2\n"));
+    ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: b: removed (its file is gone)\n"));
+    ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: d: added, map_version 1\n"));
+    ck_assert_ptr_nonnull(strstr(log, "e.map:5:1: "));
+    free(log);
+
+    /* Nothing changed: nothing reloaded. A file turned bad keeps the version loaded before. */
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.unchanged, 2);
+    ck_assert_int_eq(c.added + c.replaced + c.removed, 0);
+    ck_assert_int_eq(c.errors, 1);
+    write_text(dir, "a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n.\n");
+    log = NULL;
+    logf = open_memstream(&log, &loglen);
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
+    fclose(logf);
+    ck_assert_int_eq(c.errors, 2);
+    ck_assert_uint_eq(version_of(&r, "a"), 2);
+    ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: a: kept map_version 2\n"));
+    free(log);
+
+    /* An unreadable folder changes nothing. */
+    ck_assert_int_eq(ap_registry_rescan(&r, "/nonexistent/arcpath-maps", NULL, NULL, &c), AP_E_IO);
+    ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ap_registry_free(&r);
+    const char *names[] = {"a.map", "d.map", "e.map"};
+    remove_dir(dir, names, 3);
+}
+END_TEST
+
+typedef struct reader_arg {
+    ap_registry *r;
+    int bad;
+} reader_arg;
+
+static void *reader(void *p)
+{
+    reader_arg *a = p;
+    for (int i = 0; i < 20000; i++) {
+        ap_map_version *v = ap_registry_acquire(a->r, "x");
+        /* version k of "x" is k cells wide: any mismatch is a torn or freed version */
+        if (v == NULL || (uint64_t)v->map->width != v->version)
+            a->bad++;
+        ap_map_version_release(v);
+    }
+    return NULL;
+}
+
+START_TEST(test_concurrent_replacement)
+{
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_init(&r), AP_OK);
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 1, 1), NULL, NULL, NULL), AP_OK);
+    pthread_t t[2];
+    reader_arg a[2] = {{&r, 0}, {&r, 0}};
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, reader, &a[i]), 0);
+    for (int k = 2; k <= 60; k++)
+        ck_assert_int_eq(ap_registry_publish(&r, open_map("x", k, 1), NULL, NULL, NULL), AP_OK);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        ck_assert_int_eq(a[i].bad, 0);
+    }
+    ck_assert_uint_eq(version_of(&r, "x"), 60);
+    ap_registry_free(&r);
 }
 END_TEST
 
@@ -240,6 +465,9 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_empty_dir_and_limits);
     tcase_add_test(tc, test_picture_ids_refused);
     tcase_add_test(tc, test_circle_maps);
+    tcase_add_test(tc, test_versions_and_references);
+    tcase_add_test(tc, test_rescan);
+    tcase_add_test(tc, test_concurrent_replacement);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -18,7 +18,11 @@ START_TEST(method_bits)
     ck_assert_uint_eq(ap_method_bit("HEAD"), AP_METHOD_HEAD);
     ck_assert_uint_eq(ap_method_bit("POST"), AP_METHOD_POST);
     ck_assert_uint_eq(ap_method_bit("get"), 0); /* method names are case-sensitive */
-    ck_assert_uint_eq(ap_method_bit("DELETE"), 0);
+    ck_assert_uint_eq(ap_method_bit("PUT"), AP_METHOD_PUT);
+    ck_assert_uint_eq(ap_method_bit("DELETE"), AP_METHOD_DELETE);
+    ck_assert_uint_eq(ap_method_bit("PATCH"), AP_METHOD_PATCH);
+    ck_assert_uint_eq(ap_method_bit("OPTIONS"), AP_METHOD_OPTIONS);
+    ck_assert_uint_eq(ap_method_bit("TRACE"), 0);
     ck_assert_uint_eq(ap_method_bit(""), 0);
     ck_assert_uint_eq(ap_method_bit(NULL), 0);
 }
@@ -142,6 +146,10 @@ START_TEST(allow_values)
     ck_assert_str_eq(buf, "POST");
     ck_assert_uint_eq(ap_route_allow(AP_METHOD_POST | AP_METHOD_GET | AP_METHOD_HEAD, buf, sizeof buf), 15);
     ck_assert_str_eq(buf, "GET, HEAD, POST");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, buf, sizeof buf), 22);
+    ck_assert_str_eq(buf, "GET, HEAD, PUT, DELETE");
+    ck_assert_uint_eq(ap_route_allow(AP_METHOD_PATCH | AP_METHOD_GET, buf, sizeof buf), 10);
+    ck_assert_str_eq(buf, "GET, PATCH");
     ck_assert_uint_eq(ap_route_allow(0, buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "");
     /* cut to fit, still terminated; the return value says how much was needed */
@@ -157,24 +165,29 @@ START_TEST(server_table)
         const char *path;
         unsigned methods;
         const char *label;
+        unsigned allowed; /* when other rows match the path too: the union of their methods; 0 = methods */
     } want[] = {
-        {"/v1/path", AP_METHOD_POST, "/v1/path"},
-        {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps"},
-        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}"},
-        {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz"},
-        {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz"},
-        {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics"},
-        {"/v1/paths", AP_METHOD_POST, "/v1/paths"},
-        {"/v1/curve", AP_METHOD_POST, "/v1/curve"},
-        {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles"},
-        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}/cells"},
-        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info"},
-        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml"}, /* ahead of the viewer's row */
-        {"/openapi.json", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json"},
-        {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer"},
-        {"/v1/render", AP_METHOD_POST, "/v1/render"},
-        {"/v1/maps/arena.svg", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg"}, /* not /v1/maps/{id} */
-        {"/v1/maps/arena.png", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png"},
+        {"/v1/path", AP_METHOD_POST, "/v1/path", 0},
+        {"/v1/maps", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps", 0},
+        {"/v1/maps/arena", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE, "/v1/maps/{id}", 0},
+        {"/healthz", AP_METHOD_GET | AP_METHOD_HEAD, "/healthz", 0},
+        {"/readyz", AP_METHOD_GET | AP_METHOD_HEAD, "/readyz", 0},
+        {"/metrics", AP_METHOD_GET | AP_METHOD_HEAD, "/metrics", 0},
+        {"/v1/paths", AP_METHOD_POST, "/v1/paths", 0},
+        {"/v1/curve", AP_METHOD_POST, "/v1/curve", 0},
+        {"/v1/profiles", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/profiles", 0},
+        {"/v1/maps/arena/cells", AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PATCH, "/v1/maps/{id}/cells", 0},
+        {"/v1/maps/arena/reload", AP_METHOD_POST, "/v1/maps/{id}/reload", 0},
+        {"/v1/info", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/info", 0},
+        {"/openapi.yaml", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.yaml", 0}, /* ahead of the viewer's row */
+        {"/openapi.json", AP_METHOD_GET | AP_METHOD_HEAD, "/openapi.json", 0},
+        {"/viewer.js", AP_METHOD_GET | AP_METHOD_HEAD, "viewer", 0},
+        {"/v1/render", AP_METHOD_POST, "/v1/render", 0},
+        /* not /v1/maps/{id}, though its PUT and DELETE match the path too (and refuse a picture id: 400) */
+        {"/v1/maps/arena.svg", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.svg",
+         AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE},
+        {"/v1/maps/arena.png", AP_METHOD_GET | AP_METHOD_HEAD, "/v1/maps/{id}.png",
+         AP_METHOD_GET | AP_METHOD_HEAD | AP_METHOD_PUT | AP_METHOD_DELETE},
     };
     size_t n = 0;
     const ap_route *t = ap_http_routes(&n);
@@ -182,13 +195,13 @@ START_TEST(server_table)
     for (size_t i = 0; i < n; i++) {
         unsigned allowed = 0;
         ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, want[i].path, &allowed, NULL), (int)i);
-        ck_assert_uint_eq(allowed, want[i].methods);
+        ck_assert_uint_eq(allowed, want[i].allowed ? want[i].allowed : want[i].methods);
         ck_assert_uint_eq(t[i].methods, want[i].methods);
         ck_assert_str_eq(t[i].label, want[i].label);
         ck_assert_ptr_nonnull(t[i].handler);
     }
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/", NULL, NULL), -1);
-    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 13); /* the viewer's page */
+    ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/", NULL, NULL), 14); /* the viewer's page */
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/.svg", NULL, NULL), 2); /* an id ".svg" */
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/v1/maps/a.svg/cells", NULL, NULL), 9);
     ck_assert_int_eq(ap_route_find(t, n, AP_METHOD_GET, "/nope.js", NULL, NULL), -1);
@@ -246,13 +259,14 @@ START_TEST(exposition_labels)
         "arcpath_requests_total{route=\"/v1/curve\",code=\"207\"} 1\n",
         "arcpath_requests_total{route=\"/v1/profiles\",code=\"208\"} 1\n",
         "arcpath_requests_total{route=\"/v1/maps/{id}/cells\",code=\"209\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/info\",code=\"210\"} 1\n",
-        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"211\"} 1\n",
-        "arcpath_requests_total{route=\"/openapi.json\",code=\"212\"} 1\n",
-        "arcpath_requests_total{route=\"viewer\",code=\"213\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/render\",code=\"214\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"215\"} 1\n",
-        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"216\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}/reload\",code=\"210\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/info\",code=\"211\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.yaml\",code=\"212\"} 1\n",
+        "arcpath_requests_total{route=\"/openapi.json\",code=\"213\"} 1\n",
+        "arcpath_requests_total{route=\"viewer\",code=\"214\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/render\",code=\"215\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.svg\",code=\"216\"} 1\n",
+        "arcpath_requests_total{route=\"/v1/maps/{id}.png\",code=\"217\"} 1\n",
         "arcpath_requests_total{route=\"other\",code=\"404\"} 2\n",
     };
     const char *at = text;

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     ap_jbuf b;
     ap_jbuf_init(&b, NULL, 0);
-    ap_wire_write_batch_begin(&b, req.map);
+    ap_wire_write_batch_begin(&b, req.map, 1);
     for (size_t i = 0; i < req.n; i++) {
         const ap_batch_item *it = &req.items[i];
         if (it->status != AP_OK) {

@@ -323,7 +323,7 @@ START_TEST(registered_tables)
 {
     size_t nk;
     const ap_table_kind *const *k = ap_table_kinds(&nk);
-    ck_assert_uint_eq(nk, 7);
+    ck_assert_uint_eq(nk, 8);
     ck_assert_str_eq(k[0]->name, "region");
     ck_assert_str_eq(k[0]->count_name, "regions");
     ck_assert_uint_eq(k[0]->flags, 0); /* required, every map */
@@ -342,12 +342,17 @@ START_TEST(registered_tables)
     ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
     ck_assert_str_eq(k[6]->name, "view:<capability>");
     ck_assert_uint_eq(k[6]->flags, AP_TABLE_PER_CAPABILITY); /* required: the map as the capability sees it */
+    ck_assert_str_eq(k[7]->name, "hier");
+    ck_assert_str_eq(k[7]->count_name, "entrances");
+    ck_assert_uint_eq(k[7]->flags, AP_TABLE_OPTIONAL); /* the HAA* graph, after the clearance it reads */
 
     /* A uniform map: the three map-wide tables, the default capability's clearance (no view: the map is the
      * default capability's) and the any-angle graph (the wall's two convex corners at its ends); the region
      * slot is what m->region points at, with its count. */
     ap_map *m = ap_test_map_from_string(HDR "..@.\n..@.\n..@.\n");
-    ck_assert_int_eq(m->n_tables, 5);
+    ck_assert_int_eq(m->n_tables, 6);
+    ck_assert_str_eq(m->tables[5].name, "hier"); /* one cluster, no border: no entrance */
+    ck_assert_uint_eq(m->tables[5].count, 0);
     ck_assert_str_eq(m->tables[3].name, "clearance:ground+swamp");
     ck_assert_str_eq(m->tables[4].name, "any_angle");
     ck_assert_uint_eq(m->tables[4].count, 0); /* the wall runs from edge to edge: no convex corner */
@@ -366,8 +371,8 @@ START_TEST(registered_tables)
     /* JPS+: 8 int16 distances, 8 int8 copies and a forced-neighbour byte per padded cell, plus the header
      * (three pointers and the cell count, padded). */
     ck_assert_uint_eq(m->tables[1].bytes, 3 * sizeof(void *) + 8 + 6 * 5 * 25);
-    /* Building again adds the same five slots until none is left (AP_MAP_MAX_TABLES is a multiple of
-     * five); then the required region kind fails with AP_E_INTERNAL and its name, and every slot built so
+    /* Building again adds the same six slots until none is left (AP_MAP_MAX_TABLES is a multiple of
+     * six); then the required region kind fails with AP_E_INTERNAL and its name, and every slot built so
      * far stays with the map (freed below). */
     const char *failed = NULL;
     int st;
@@ -376,9 +381,9 @@ START_TEST(registered_tables)
     ck_assert_int_eq(st, AP_E_INTERNAL);
     ck_assert_str_eq(failed, "region");
     ck_assert_int_eq(m->n_tables, AP_MAP_MAX_TABLES);
-    ck_assert_int_eq(AP_MAP_MAX_TABLES % 5, 0);
-    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 2].name, "clearance:ground+swamp");
-    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, "any_angle");
+    ck_assert_int_eq(AP_MAP_MAX_TABLES % 6, 0);
+    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 2].name, "any_angle");
+    ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, "hier");
     ap_map_free(m);
 
     /* A weighted map: the JPS kinds do not apply. */
@@ -386,9 +391,10 @@ START_TEST(registered_tables)
     ap_map_opts o = {.terrain = &swamp, .n_terrain = 1};
     ap_diag d;
     ck_assert_int_eq(parse_lim(HDR "..S.\n....\n....\n", &o, &d, &m), AP_OK);
-    ck_assert_int_eq(m->n_tables, 2);
+    ck_assert_int_eq(m->n_tables, 3);
     ck_assert_str_eq(m->tables[0].name, "region");
     ck_assert_str_eq(m->tables[1].name, "clearance:ground+swamp");
+    ck_assert_str_eq(m->tables[2].name, "hier"); /* HAA* serves weighted maps too (costs per move) */
     ap_map_free(m);
 
     /* An optional build that fails leaves no slot: 40000 columns do not fit JPS+'s int16 distances. */
@@ -400,7 +406,8 @@ START_TEST(registered_tables)
     ap_map_opts wide = {.max_width = (int32_t)w};
     ck_assert_int_eq(parse_lim(text, &wide, &d, &m), AP_OK);
     free(text);
-    ck_assert_int_eq(m->n_tables, 4);
+    ck_assert_int_eq(m->n_tables, 5);
+    ck_assert_str_eq(m->tables[4].name, "hier");
     ck_assert_str_eq(m->tables[0].name, "region");
     ck_assert_str_eq(m->tables[1].name, "jps_bits");
     ck_assert_str_eq(m->tables[2].name, "clearance:ground+swamp");

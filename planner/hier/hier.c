@@ -1,0 +1,570 @@
+/* hier.c — the HAA* abstract graph (hier.h): build, and the corridor of a query.
+ *
+ * Source: Harabor & Botea, CIG 2008, as summarised in Harabor, "Clearance-based Pathfinding" (reference 004);
+ * transition placement after Botea, Mueller & Schaeffer's HPA* (2004). Every search here (intra-cluster
+ * costs, start/goal insertion, the abstract search) runs on the one A* core (search.h) through the two small
+ * domains below.
+ */
+#include "hier.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/clock.h"
+#include "../base/status.h"
+#include "../grid/grid.h"
+
+#define C AP_HIER_CLUSTER
+#define LOCAL_N (C * C)      /* cluster-local node ids 0 .. LOCAL_N-1, row-major */
+#define LOCAL_SINK LOCAL_N   /* a goal no search reaches: a one-to-all Dijkstra runs until exhausted */
+#define RUN_SPLIT 6          /* HPA*: entrances this long or longer get two transitions */
+
+const double ap_hier_class_radius[AP_HIER_CLASSES] = {0.0, 1.0, 2.0, 4.0};
+
+/* ---- the cluster-local domain (Dijkstra inside one cluster, one class) ------------------------------- */
+
+typedef struct local_dom {
+    const ap_map *m;
+    const ap_clearance_table *t;
+    int32_t x0, y0, w, h; /* the cluster's cells [x0, x0 + w) x [y0, y0 + h) */
+    int cls;
+} local_dom;
+
+static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+/* Is the move from padded cell a by (dx, dy) legal for class cls (passable, no corner cutting, and for
+ * cls > 0 clear for the class's disc)? */
+static bool move_ok(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t a, int dx, int dy)
+{
+    const uint32_t b = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+    if (!m->pass[b])
+        return false;
+    if (dx != 0 && dy != 0 && (!m->pass[a + (uint32_t)dx] || !m->pass[(uint32_t)((int64_t)a + (int64_t)dy * m->stride)]))
+        return false;
+    return cls == 0 || ap_clearance_allows(ap_clearance_move(t, a, dx, dy), ap_hier_class_radius[cls]);
+}
+
+static int local_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const local_dom *d = ctx;
+    if (u >= LOCAL_N)
+        return 0;
+    const int32_t lx = (int32_t)(u % C), ly = (int32_t)(u / C);
+    const uint32_t a = ap_map_index(d->m, d->x0 + lx, d->y0 + ly);
+    int k = 0;
+    for (int i = 0; i < 8; i++) {
+        const int32_t nx = lx + DX[i], ny = ly + DY[i];
+        if (nx < 0 || ny < 0 || nx >= d->w || ny >= d->h || !move_ok(d->m, d->t, d->cls, a, DX[i], DY[i]))
+            continue;
+        const uint32_t b = ap_map_index(d->m, d->x0 + nx, d->y0 + ny);
+        out[k++] = (ap_succ){(uint32_t)(ny * C + nx), ap_map_move_cost(d->m, a, b, i < 4 ? 1.0 : M_SQRT2)};
+    }
+    return k;
+}
+
+static double zero_h(const void *ctx, uint32_t u, uint32_t g)
+{
+    (void)ctx, (void)u, (void)g;
+    return 0.0;
+}
+
+/* Exact costs inside cluster (x0, y0, w, h) for class cls from cell (sx, sy) to every cell of the cluster:
+ * Dijkstra on the core; afterwards dist(v) reads ws. */
+static int local_dijkstra(ap_workspace *ws, local_dom *d, int32_t sx, int32_t sy, uint64_t deadline_ns)
+{
+    ap_domain dom = {.ctx = d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
+                     .heuristic = zero_h};
+    ap_search s;
+    int st = ap_search_begin(&s, ws, &dom, (uint32_t)((sy - d->y0) * C + (sx - d->x0)), LOCAL_SINK, deadline_ns);
+    if (st != AP_OK)
+        return st;
+    st = ap_search_run(&s, 0);
+    return st == AP_NO_PATH ? AP_OK : st;
+}
+
+static double local_dist(const ap_workspace *ws, const ap_map *m, const local_dom *d, uint32_t cell)
+{
+    int32_t x, y;
+    ap_map_coords(m, cell, &x, &y);
+    const uint32_t v = (uint32_t)((y - d->y0) * C + (x - d->x0));
+    return ws->nodes[v].gen == ws->gen ? ws->nodes[v].g : INFINITY;
+}
+
+int ap_hier_scratch_init(ap_hier_scratch *s)
+{
+    return ap_workspace_init(&s->ws, LOCAL_N + 1, 8);
+}
+
+void ap_hier_scratch_free(ap_hier_scratch *s)
+{
+    ap_workspace_free(&s->ws);
+}
+
+int ap_hier_class_of(const ap_hier *h, double r)
+{
+    if (!(r >= AP_GRID_SIZED_MIN_RADIUS))
+        return 0;
+    if (h->clear == NULL)
+        return -1;
+    for (int k = 1; k < AP_HIER_CLASSES; k++)
+        if (r <= ap_hier_class_radius[k])
+            return k;
+    return -1;
+}
+
+/* ---- build ------------------------------------------------------------------------------------------- */
+
+typedef struct pair {
+    uint32_t a, b; /* the two cells of a transition, a in the lower-numbered cluster */
+} pair;
+
+typedef struct build {
+    const ap_map *m;
+    const ap_clearance_table *t;
+    pair *pairs;
+    size_t n_pairs, cap_pairs;
+} build;
+
+static int add_pair(build *b, uint32_t a, uint32_t c)
+{
+    if (b->n_pairs == b->cap_pairs) {
+        size_t cap = b->cap_pairs ? 2 * b->cap_pairs : 1024;
+        pair *p = realloc(b->pairs, cap * sizeof *p);
+        if (p == NULL)
+            return AP_E_NOMEM;
+        b->pairs = p;
+        b->cap_pairs = cap;
+    }
+    b->pairs[b->n_pairs++] = (pair){a, c};
+    return AP_OK;
+}
+
+static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
+{
+    if (b->t == NULL)
+        return 0;
+    return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
+}
+
+/* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. */
+static int add_run(build *b, const uint32_t *as, const uint32_t *cs, int n)
+{
+    int pick[3], np = 0;
+    if (n < RUN_SPLIT) {
+        pick[np++] = n / 2;
+    } else {
+        pick[np++] = 0;
+        pick[np++] = n - 1;
+    }
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (cross_q(b, as[i], cs[i]) > cross_q(b, as[best], cs[best]))
+            best = i;
+    bool have = false;
+    for (int i = 0; i < np; i++)
+        have |= cross_q(b, as[pick[i]], cs[pick[i]]) == cross_q(b, as[best], cs[best]);
+    if (!have)
+        pick[np++] = best;
+    for (int i = 0; i < np; i++) {
+        int st = add_pair(b, as[pick[i]], cs[pick[i]]);
+        if (st != AP_OK)
+            return st;
+    }
+    return AP_OK;
+}
+
+/* Every entrance along every cluster border. along: cells of the border line in order; a border's runs break
+ * at cluster corners. */
+static int find_entrances(build *b)
+{
+    const ap_map *m = b->m;
+    uint32_t as[C], cs[C];
+    for (int vertical = 0; vertical < 2; vertical++) {
+        const int32_t lines = vertical ? m->width : m->height; /* border positions run across this axis */
+        const int32_t len = vertical ? m->height : m->width;
+        for (int32_t k = C; k < lines; k += C) {
+            int n = 0;
+            for (int32_t i = 0; i <= len; i++) {
+                bool ok = false;
+                uint32_t a = 0, c = 0;
+                if (i < len) {
+                    a = vertical ? ap_map_index(m, k - 1, i) : ap_map_index(m, i, k - 1);
+                    c = vertical ? ap_map_index(m, k, i) : ap_map_index(m, i, k);
+                    ok = m->pass[a] && m->pass[c];
+                }
+                if (n > 0 && (!ok || i % C == 0)) {
+                    int st = add_run(b, as, cs, n);
+                    if (st != AP_OK)
+                        return st;
+                    n = 0;
+                }
+                if (ok) {
+                    as[n] = a;
+                    cs[n] = c;
+                    n++;
+                }
+            }
+        }
+    }
+    return AP_OK;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static uint32_t node_of(const ap_hier *h, const ap_map *m, uint32_t cell)
+{
+    const uint32_t cl = ap_hier_cluster_of(m, h, cell);
+    for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
+        if (h->cell[j] == cell)
+            return j;
+    return UINT32_MAX;
+}
+
+/* Smallest clearance of any legal move inside the cluster (so classes whose disc is smaller see the
+ * cluster exactly as class 0 does). */
+static uint16_t cluster_min_q(const local_dom *d)
+{
+    uint16_t mq = UINT16_MAX;
+    for (int32_t y = 0; y < d->h; y++)
+        for (int32_t x = 0; x < d->w; x++) {
+            const uint32_t a = ap_map_index(d->m, d->x0 + x, d->y0 + y);
+            if (!d->m->pass[a])
+                continue;
+            for (int i = 0; i < 8; i++) {
+                const int32_t nx = x + DX[i], ny = y + DY[i];
+                if (nx < 0 || ny < 0 || nx >= d->w || ny >= d->h || !move_ok(d->m, d->t, 0, a, DX[i], DY[i]))
+                    continue;
+                uint16_t q = ap_clearance_move(d->t, a, DX[i], DY[i]);
+                if (q < mq)
+                    mq = q;
+            }
+        }
+    return mq;
+}
+
+/* Intra-cluster edges of every cluster, appended after the inter edges already in e (per node: cnt[i]). */
+static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_edge *e, uint32_t *cnt)
+{
+    for (int32_t cy = 0; cy < h->ch; cy++)
+        for (int32_t cx = 0; cx < h->cw; cx++) {
+            const uint32_t cl = (uint32_t)(cy * h->cw + cx), f = h->cl_first[cl], l = h->cl_first[cl + 1];
+            if (l - f < 2)
+                continue;
+            local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, 0};
+            d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
+            d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+            const uint16_t mq = h->clear != NULL ? cluster_min_q(&d) : 0;
+            for (uint32_t i = f; i < l; i++) {
+                int32_t sx, sy;
+                ap_map_coords(m, h->cell[i], &sx, &sy);
+                for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+                    if (cls > 0 && (h->clear == NULL ||
+                                    !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[cls]))) {
+                        for (uint32_t j = f; j < l; j++)
+                            if (j != i)
+                                e[h->first[i] + cnt[i] + (j - f) - (j > i)].cost[cls] =
+                                    e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
+                        continue;
+                    }
+                    /* Costs are symmetric (ap_map_move_cost), so node i's search fills the edges to the
+                     * nodes after it both ways; the last node needs none. */
+                    const bool same = cls > 0 && ap_clearance_allows(mq, ap_hier_class_radius[cls]);
+                    if (!same && i + 1 < l) {
+                        d.cls = cls;
+                        int st = local_dijkstra(ws, &d, sx, sy, 0);
+                        if (st != AP_OK)
+                            return st;
+                    }
+                    for (uint32_t j = f; j < l; j++) {
+                        if (j == i)
+                            continue;
+                        ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
+                        ed->to = j;
+                        if (same)
+                            ed->cost[cls] = ed->cost[0];
+                        else if (j > i)
+                            ed->cost[cls] = e[h->first[j] + cnt[j] + (i - f)].cost[cls] =
+                                (float)local_dist(ws, m, &d, h->cell[j]);
+                    }
+                }
+            }
+            /* Compact: drop edges no class may use. */
+            for (uint32_t i = f; i < l; i++) {
+                uint32_t w = cnt[i];
+                for (uint32_t k = cnt[i]; k < cnt[i] + (l - f - 1); k++) {
+                    ap_hier_edge *ed = &e[h->first[i] + k];
+                    if (isfinite(ed->cost[0]))
+                        e[h->first[i] + w++] = *ed;
+                }
+                cnt[i] = w;
+            }
+        }
+    return AP_OK;
+}
+
+int ap_hier_build(const ap_map *m, ap_hier **out)
+{
+    *out = NULL;
+    if ((int64_t)m->width * m->height > AP_HIER_MAX_CELLS)
+        return AP_E_MAP_TOO_LARGE;
+    build b = {m, ap_clearance_of(m, m->capability), NULL, 0, 0};
+    int st = find_entrances(&b);
+    ap_hier *h = calloc(1, sizeof *h);
+    uint64_t *keys = NULL;
+    ap_workspace ws = {0};
+    if (st != AP_OK || h == NULL)
+        goto fail_nomem;
+    h->clear = b.t;
+    h->cw = (m->width + C - 1) / C;
+    h->ch = (m->height + C - 1) / C;
+    const uint32_t ncl = (uint32_t)(h->cw * h->ch);
+    /* Nodes: the distinct transition cells, grouped by cluster (sorted by cluster, then cell). */
+    keys = malloc((2 * b.n_pairs + 1) * sizeof *keys);
+    h->cl_first = calloc(ncl + 1, sizeof *h->cl_first);
+    if (keys == NULL || h->cl_first == NULL)
+        goto fail_nomem;
+    size_t nk = 0;
+    for (size_t i = 0; i < b.n_pairs; i++) {
+        keys[nk++] = (uint64_t)ap_hier_cluster_of(m, h, b.pairs[i].a) << 32 | b.pairs[i].a;
+        keys[nk++] = (uint64_t)ap_hier_cluster_of(m, h, b.pairs[i].b) << 32 | b.pairs[i].b;
+    }
+    qsort(keys, nk, sizeof *keys, cmp_u64);
+    size_t nn = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (nn == 0 || keys[i] != keys[nn - 1])
+            keys[nn++] = keys[i];
+    h->n_nodes = (uint32_t)nn;
+    h->cell = malloc((nn + 1) * sizeof *h->cell);
+    h->first = calloc(nn + 1, sizeof *h->first);
+    uint32_t *cnt = calloc(nn + 1, sizeof *cnt);
+    if (h->cell == NULL || h->first == NULL || cnt == NULL) {
+        free(cnt);
+        goto fail_nomem;
+    }
+    for (size_t i = 0; i < nn; i++) {
+        h->cell[i] = (uint32_t)keys[i];
+        h->cl_first[(keys[i] >> 32) + 1]++;
+    }
+    for (uint32_t c = 0; c < ncl; c++)
+        h->cl_first[c + 1] += h->cl_first[c];
+    /* Edge room per node: its inter edges plus one per other node of its cluster. */
+    for (size_t i = 0; i < b.n_pairs; i++) {
+        cnt[node_of(h, m, b.pairs[i].a)]++;
+        cnt[node_of(h, m, b.pairs[i].b)]++;
+    }
+    size_t total = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        const uint32_t cl = ap_hier_cluster_of(m, h, h->cell[i]);
+        h->first[i] = (uint32_t)total;
+        total += cnt[i] + (h->cl_first[cl + 1] - h->cl_first[cl] - 1);
+        cnt[i] = 0;
+    }
+    h->first[nn] = (uint32_t)total;
+    h->edges = malloc((total + 1) * sizeof *h->edges);
+    if (h->edges == NULL || ap_workspace_init(&ws, LOCAL_N + 1, 8) != AP_OK) {
+        free(cnt);
+        goto fail_nomem;
+    }
+    for (size_t i = 0; i < b.n_pairs; i++) {
+        const uint32_t u = node_of(h, m, b.pairs[i].a), v = node_of(h, m, b.pairs[i].b);
+        ap_hier_edge ed = {.to = v};
+        const uint16_t q = cross_q(&b, b.pairs[i].a, b.pairs[i].b);
+        for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
+            ed.cost[cls] = cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls]))
+                               ? (float)ap_map_move_cost(m, b.pairs[i].a, b.pairs[i].b, 1.0)
+                               : INFINITY;
+        h->edges[h->first[u] + cnt[u]++] = ed;
+        ed.to = u;
+        h->edges[h->first[v] + cnt[v]++] = ed;
+    }
+    st = intra_edges(h, m, &ws, h->edges, cnt);
+    ap_workspace_free(&ws);
+    if (st != AP_OK) {
+        free(cnt);
+        goto fail_nomem;
+    }
+    /* CSR without the dropped edges. */
+    size_t w = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        const uint32_t f = h->first[i];
+        h->first[i] = (uint32_t)w;
+        memmove(&h->edges[w], &h->edges[f], cnt[i] * sizeof *h->edges);
+        w += cnt[i];
+    }
+    h->first[nn] = (uint32_t)w;
+    for (uint32_t i = 0; i < nn; i++)
+        if (cnt[i] > h->max_deg)
+            h->max_deg = cnt[i];
+    free(cnt);
+    ap_hier_edge *shrunk = realloc(h->edges, (w + 1) * sizeof *h->edges);
+    if (shrunk != NULL)
+        h->edges = shrunk;
+    h->bytes = sizeof *h + (nn + 1) * 2 * sizeof(uint32_t) + (w + 1) * sizeof *h->edges +
+               (ncl + 1) * sizeof(uint32_t);
+    free(keys);
+    free(b.pairs);
+    *out = h;
+    return AP_OK;
+fail_nomem:
+    ap_workspace_free(&ws);
+    free(keys);
+    free(b.pairs);
+    ap_hier_free(h);
+    return AP_E_NOMEM;
+}
+
+void ap_hier_free(void *p)
+{
+    ap_hier *h = p;
+    if (h == NULL)
+        return;
+    free(h->cell);
+    free(h->first);
+    free(h->edges);
+    free(h->cl_first);
+    free(h);
+}
+
+/* ---- the abstract search ----------------------------------------------------------------------------- */
+
+typedef struct abs_dom {
+    const ap_map *m;
+    const ap_hier *h;
+    int cls;
+    uint32_t S, G;             /* virtual start and goal ids: n_nodes, n_nodes + 1 */
+    uint32_t scl, gcl;         /* their clusters */
+    const double *sdist, *gdist; /* per node of scl / gcl: exact cost from start / to goal inside the cluster */
+    double sg;                 /* start -> goal inside one cluster, or INFINITY */
+    int32_t gx, gy;
+} abs_dom;
+
+static int abs_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const abs_dom *d = ctx;
+    const ap_hier *h = d->h;
+    int k = 0;
+    if (u == d->G)
+        return 0;
+    if (u == d->S) {
+        for (uint32_t j = h->cl_first[d->scl]; j < h->cl_first[d->scl + 1]; j++)
+            if (isfinite(d->sdist[j - h->cl_first[d->scl]]))
+                out[k++] = (ap_succ){j, d->sdist[j - h->cl_first[d->scl]]};
+        if (isfinite(d->sg))
+            out[k++] = (ap_succ){d->G, d->sg};
+        return k;
+    }
+    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++)
+        if (isfinite(h->edges[e].cost[d->cls]))
+            out[k++] = (ap_succ){h->edges[e].to, h->edges[e].cost[d->cls]};
+    if (u >= h->cl_first[d->gcl] && u < h->cl_first[d->gcl + 1] && isfinite(d->gdist[u - h->cl_first[d->gcl]]))
+        out[k++] = (ap_succ){d->G, d->gdist[u - h->cl_first[d->gcl]]};
+    return k;
+}
+
+static double abs_h(const void *ctx, uint32_t u, uint32_t g)
+{
+    (void)g;
+    const abs_dom *d = ctx;
+    if (u == d->G)
+        return 0.0;
+    if (u == d->S)
+        return 0.0;
+    int32_t x, y;
+    ap_map_coords(d->m, d->h->cell[u], &x, &y);
+    /* float edge costs: keep the estimate a hair below the octile distance so rounding never makes it
+     * inadmissible */
+    return ap_octile(abs(x - d->gx), abs(y - d->gy)) * d->m->cost_min * (1.0 - 1e-6);
+}
+
+/* Costs from cell `from` (inside cluster cl) to every node of cl for class cls; INFINITY when unreachable
+ * inside the cluster. Also the cost to cell `other` when it is in cl (else INFINITY). */
+static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, ap_workspace *ws,
+                        uint64_t deadline_ns, double *dist, uint32_t other, double *to_other)
+{
+    const int32_t cx = (int32_t)cl % h->cw, cy = (int32_t)cl / h->cw;
+    local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, cls};
+    d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
+    d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+    int32_t sx, sy;
+    ap_map_coords(m, from, &sx, &sy);
+    int st = local_dijkstra(ws, &d, sx, sy, deadline_ns);
+    if (st != AP_OK)
+        return st;
+    for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
+        dist[j - h->cl_first[cl]] = local_dist(ws, m, &d, h->cell[j]);
+    *to_other = ap_hier_cluster_of(m, h, other) == cl ? local_dist(ws, m, &d, other) : INFINITY;
+    return AP_OK;
+}
+
+int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
+                     uint64_t *expanded)
+{
+    *expanded = 0;
+    abs_dom d = {.m = m, .h = h, .cls = cls, .S = h->n_nodes, .G = h->n_nodes + 1};
+    d.scl = ap_hier_cluster_of(m, h, start);
+    d.gcl = ap_hier_cluster_of(m, h, goal);
+    ap_map_coords(m, goal, &d.gx, &d.gy);
+    const uint32_t ns = h->cl_first[d.scl + 1] - h->cl_first[d.scl], ng = h->cl_first[d.gcl + 1] - h->cl_first[d.gcl];
+    double *sd = malloc((ns + ng + 1) * sizeof *sd);
+    if (sd == NULL)
+        return AP_E_NOMEM;
+    double *gd = sd + ns, dummy;
+    int st = insert_point(m, h, cls, start, d.scl, &scr->ws, deadline_ns, sd, goal, &d.sg);
+    if (st == AP_OK)
+        st = insert_point(m, h, cls, goal, d.gcl, &scr->ws, deadline_ns, gd, start, &dummy);
+    if (st != AP_OK) {
+        free(sd);
+        return st;
+    }
+    d.sdist = sd;
+    d.gdist = gd;
+    const uint32_t max_deg = (ns + 1 > h->max_deg + 1 ? ns + 1 : h->max_deg + 1);
+    ap_domain dom = {.ctx = &d, .node_count = h->n_nodes + 2, .max_succ = (int)max_deg, .successors = abs_succ,
+                     .heuristic = abs_h};
+    if ((int)max_deg > ws->succ_cap) {
+        free(sd);
+        return AP_E_INTERNAL;
+    }
+    ap_search s;
+    st = ap_search_begin(&s, ws, &dom, d.S, d.G, deadline_ns);
+    if (st == AP_OK)
+        st = ap_search_run(&s, 0);
+    *expanded = s.expanded;
+    if (st == AP_OK) {
+        *abstract_cost = s.cost;
+        mask[d.scl] = mask[d.gcl] = 1;
+        for (uint32_t u = ws->nodes[d.G].parent; u != UINT32_MAX && u != d.S; u = ws->nodes[u].parent)
+            mask[ap_hier_cluster_of(m, h, h->cell[u])] = 1;
+    }
+    free(sd);
+    return st;
+}
+
+/* ---- the table kind ---------------------------------------------------------------------------------- */
+
+static int hier_build_kind(const ap_map *m, ap_map_table *out)
+{
+    ap_hier *h;
+    int st = ap_hier_build(m, &h);
+    if (st != AP_OK)
+        return st;
+    out->data = h;
+    out->bytes = h->bytes;
+    out->count = h->n_nodes;
+    return AP_OK;
+}
+
+const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free};
+
+const ap_hier *ap_hier_of(const ap_map *m)
+{
+    const ap_map_table *t = ap_map_find_table(m, "hier");
+    return t != NULL ? t->data : NULL;
+}

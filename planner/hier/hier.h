@@ -1,0 +1,109 @@
+/* hier.h — the hierarchical abstraction of a grid map (HAA*): clusters, entrances on cluster borders
+ * annotated by clearance class, intra-cluster edges with exact costs per class, one abstract graph for every
+ * disc size. A registered table kind ("hier", tables.h); searched by the plan kind plan_hier.c.
+ *
+ * Source: Harabor & Botea, "Hierarchical Path Planning for Multi-Size Agents in Heterogeneous Environments"
+ * (CIG 2008) as summarised in Harabor, "Clearance-based Pathfinding" (reference 004, "Hierarchical
+ * Abstraction"): the map is cut into square clusters; each maximal run of passable cell pairs across a
+ * border (an entrance) gets transition points; transition points of one cluster are joined by intra-cluster
+ * edges whose costs are exact shortest paths inside the cluster, one per clearance class, so one graph
+ * serves units of several sizes; a query inserts start and goal into the graph, searches it, and refines.
+ *
+ * Choices (measured in BENCHMARKS.md, "Hierarchical"):
+ *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches the corridor of
+ *    clusters the abstract path crosses, so smaller clusters give narrower corridors (faster refinement) and
+ *    more abstract nodes; 16 keeps a 1024^2 map at 4096 clusters and its build under the 100 ms target.
+ *  - per entrance (maximal run): a transition at its middle when shorter than 6 cells, else at both ends
+ *    (Botea et al.'s HPA* rule), plus the crossing of largest clearance when it is none of those (so a wide
+ *    unit that fits somewhere in the entrance has a transition that fits it).
+ *  - clearance classes (AP_HIER_CLASSES): 0 = the point unit (every legal grid move: passable, no corner
+ *    cutting), then discs of radius up to 1, 2 and 4 tiles (a move belongs to class k > 0 when its exact disc
+ *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose
+ *    radius is >= r (class 0 below AP_GRID_SIZED_MIN_RADIUS); larger discs have no class.
+ *  - costs are those of the map's moves (terrain costs included), computed by the A* core with a zero
+ *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster.
+ */
+#ifndef AP_HIER_H
+#define AP_HIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../search/search.h"
+#include "../world/clearance.h"
+#include "../world/tables.h"
+
+#define AP_HIER_CLUSTER 16
+#define AP_HIER_CLASSES 4
+/* Maps above this many cells get no graph (optional kind): the build takes ~70 ms at 512^2 but 0.6-0.8 s at
+ * 1024^2 (the per-entrance Dijkstra searches run on the generic A* loop), over the issue's 100 ms budget and
+ * a cost paid by every server start; `hierarchical` then runs A* over the whole map. */
+#define AP_HIER_MAX_CELLS (512LL * 512LL)
+
+/* The largest disc radius (tiles) of class k (k >= 1); class 0 is the point unit. */
+extern const double ap_hier_class_radius[AP_HIER_CLASSES];
+
+/* One abstract edge: to node `to`, cost per class (tiles times terrain cost; INFINITY = not usable). */
+typedef struct ap_hier_edge {
+    uint32_t to;
+    float cost[AP_HIER_CLASSES];
+} ap_hier_edge;
+
+/* The abstract graph. Nodes are transition cells; their edges are in CSR form. */
+typedef struct ap_hier {
+    int32_t cw, ch;          /* clusters per row / column */
+    uint32_t n_nodes;
+    uint32_t max_deg;        /* most edges of one node */
+    uint32_t *cell;          /* per node: its padded cell id */
+    uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
+    ap_hier_edge *edges;
+    uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
+    const ap_clearance_table *clear; /* the map's capability's table the classes > 0 read; NULL = class 0 only */
+    size_t bytes;
+} ap_hier;
+
+/* Build the graph of map m (its pass and costs; the clearance table of m->capability when it has one). On
+ * AP_OK *out is new (free with ap_hier_free); AP_E_NOMEM, AP_E_MAP_TOO_LARGE (above AP_HIER_MAX_CELLS)
+ * otherwise, nothing allocated. Pure; thread-safe. */
+int ap_hier_build(const ap_map *m, ap_hier **out);
+
+/* Free a graph from ap_hier_build. NULL is ignored. */
+void ap_hier_free(void *h);
+
+/* The class of a disc of radius r (tiles) on graph h: 0 .. AP_HIER_CLASSES-1, or -1 when no class holds it
+ * (too large, or h has no clearance table and r >= AP_GRID_SIZED_MIN_RADIUS). Pure. */
+int ap_hier_class_of(const ap_hier *h, double r);
+
+/* The cluster of padded cell id of m. Pure. */
+static inline uint32_t ap_hier_cluster_of(const ap_map *m, const ap_hier *h, uint32_t id)
+{
+    int32_t x = (int32_t)(id % (uint32_t)m->stride) - 1, y = (int32_t)(id / (uint32_t)m->stride) - 1;
+    return (uint32_t)((y / AP_HIER_CLUSTER) * h->cw + x / AP_HIER_CLUSTER);
+}
+
+/* A search scratch for cluster-local searches (ap_hier_corridor): a workspace of one cluster's cells. */
+typedef struct ap_hier_scratch {
+    ap_workspace ws;
+} ap_hier_scratch;
+
+int ap_hier_scratch_init(ap_hier_scratch *s);
+void ap_hier_scratch_free(ap_hier_scratch *s);
+
+/* The corridor of a query from padded cell start to padded cell goal for class cls on m's graph h: insert
+ * start and goal (exact costs to their cluster's transitions), A* over the abstract graph on ws (any
+ * workspace of capacity >= n_nodes + 2), and mark in mask (h->cw * h->ch bytes, zeroed by the caller) the
+ * clusters the abstract path crosses. *abstract_cost gets its cost. Returns AP_OK, AP_NO_PATH (no abstract
+ * path for that class), AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL. *expanded gets the
+ * expansions spent. Thread-safe on a loaded map (writes only ws, scr and mask). */
+int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
+                     uint64_t *expanded);
+
+/* "hier" (optional): data = ap_hier, bytes = its memory, count = abstract nodes ("entrances"). */
+extern const ap_table_kind ap_hier_table_kind;
+
+/* m's graph, or NULL (none built; a capability view has none of its own). Borrowed; thread-safe. */
+const ap_hier *ap_hier_of(const ap_map *m);
+
+#endif

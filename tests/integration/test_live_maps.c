@@ -1,0 +1,579 @@
+/* test_live_maps.c — the map lifecycle against real arcpathd processes: PUT (new, replace, bad file,
+ * limits), DELETE, reload from disk, SIGHUP folder reload, PATCH of cells, the admin-token matrix,
+ * map_version in answers, and maps replaced under a continuous query load with zero wrong answers. */
+#include <check.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+Suite *live_maps_suite(void);
+
+#define TOKEN "test-admin-token-0123456789"
+static const char *const auth[] = {"Authorization: Bearer " TOKEN, NULL};
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void drop_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    unlink(path);
+}
+
+/* A Moving AI file w x h of '.', with a wall '@' at column wall_x from row 0 to row wall_to (wall_x < 0:
+ * none). malloc'd. */
+static char *grid_file(int w, int h, int wall_x, int wall_to)
+{
+    size_t cap = 64 + (size_t)(w + 1) * (size_t)h;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    int at = snprintf(s, cap, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            s[at++] = (x == wall_x && y <= wall_to) ? '@' : '.';
+        s[at++] = '\n';
+    }
+    s[at] = '\0';
+    return s;
+}
+
+static char *tmp_maps_dir(void)
+{
+    static char dirs[8][40];
+    static int k;
+    char *d = dirs[k++ % 8];
+    snprintf(d, 40, "/tmp/arcpath-live-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(d));
+    put_file(d, "a.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n");
+    return d;
+}
+
+static void rm_maps_dir(const char *dir)
+{
+    static const char *const names[] = {"a.map", "c.map", "d.map", "e.map"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        drop_file(dir, names[i]);
+    rmdir(dir);
+}
+
+static json_t *json_of(const ap_resp *r)
+{
+    json_t *j = ap_resp_json(r);
+    ck_assert_msg(j != NULL, "not JSON: %s", r->body ? r->body : "(none)");
+    return j;
+}
+
+static long long int_of(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    ck_assert_msg(json_is_integer(v), "no integer \"%s\"", key);
+    return json_integer_value(v);
+}
+
+static const char *error_code(const ap_resp *r)
+{
+    static char code[64];
+    json_t *j = json_of(r);
+    snprintf(code, sizeof code, "%s", json_string_value(json_object_get(json_object_get(j, "error"), "code")));
+    json_decref(j);
+    return code;
+}
+
+/* A request with the admin token; returns the HTTP status and fills r. */
+static long admin(const ap_srv *s, const char *method, const char *path, const char *body, ap_resp *r)
+{
+    int rc = ap_http(s, method, path, body, body ? strlen(body) : 0, auth, r);
+    ck_assert_msg(rc == 0, "%s %s: transport error", method, path);
+    return r->status;
+}
+
+static long long version_of(const ap_srv *s, const char *id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/v1/maps/%s", id);
+    ap_resp r;
+    ck_assert_int_eq(ap_http(s, "GET", path, NULL, 0, NULL, &r), 0);
+    long long v = 0;
+    if (r.status == 200) {
+        json_t *j = json_of(&r);
+        v = int_of(j, "map_version");
+        json_decref(j);
+    }
+    ap_resp_free(&r);
+    return v;
+}
+
+static const char *const token_env[] = {"ARCPATH_ADMIN_TOKEN=" TOKEN, "ARCPATH_MAX_MAP_UPLOAD_BYTES=400000", NULL};
+
+START_TEST(put_replace_bad_file_delete)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ck_assert_int_eq(version_of(&s, "a"), 1);
+    ap_resp r;
+
+    /* new: 201 with the map info */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n", &r), 201);
+    json_t *j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "b");
+    ck_assert_int_eq(int_of(j, "map_version"), 1);
+    ck_assert_int_eq(int_of(j, "width"), 4);
+    ck_assert_int_eq(int_of(j, "passable_cells"), 12);
+    json_decref(j);
+    ap_resp_free(&r);
+
+    /* replaced: 200, the next version */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", "type octile\nheight 3\nwidth 5\nmap\n.....\n.....\n.....\n", &r), 200);
+    j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    ck_assert_int_eq(int_of(j, "width"), 5);
+    json_decref(j);
+    ap_resp_free(&r);
+
+    /* a bad file: 400 map_format with where; the registry keeps version 2 */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", "type octile\nheight 3\nwidth 5\nmap\n.....\n...\n.....\n", &r), 400);
+    j = json_of(&r);
+    json_t *e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "map_format");
+    ck_assert_int_eq(int_of(e, "line"), 6);
+    ck_assert_int_eq(int_of(e, "column"), 4);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "b"), 2);
+
+    /* answers name the version they ran on */
+    ck_assert_int_eq(ap_post(&s, "/v1/path", "{\"map\":\"b\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":4.5,\"y\":0.5}}", &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    ck_assert_double_eq(json_real_value(json_object_get(j, "length")), 4.0);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_post(&s, "/v1/paths", "{\"map\":\"b\",\"queries\":[{\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":2.5,\"y\":0.5}}]}", &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    json_decref(j);
+    ap_resp_free(&r);
+
+    /* GET /v1/maps lists versions */
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps", NULL, 0, NULL, &r), 0);
+    j = json_of(&r);
+    json_t *maps = json_object_get(j, "maps");
+    ck_assert_uint_eq(json_array_size(maps), 2);
+    ck_assert_int_eq(int_of(json_array_get(maps, 1), "map_version"), 2);
+    json_decref(j);
+    ap_resp_free(&r);
+
+    /* a JSON body is a circle map: a version of kind circles, without cells */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/forest", "{\"width\": 8, \"height\": 6, \"circles\": [{\"x\": 4, \"y\": 3, \"r\": 1}]}", &r),
+                     201);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "circles");
+    ck_assert_int_eq(int_of(j, "map_version"), 1);
+    ck_assert_int_eq(int_of(j, "circles"), 1);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/forest", NULL, &r), 204);
+    ap_resp_free(&r);
+
+    /* ids, limits */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/bad!id", "type octile\nheight 1\nwidth 1\nmap\n.\n", &r), 400);
+    ck_assert_str_eq(error_code(&r), "invalid_request");
+    ap_resp_free(&r);
+    char *big = grid_file(520, 520, -1, 0); /* 522 * 522 nodes > the 262144 the workspaces hold */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/big", big, &r), 413);
+    ck_assert_str_eq(error_code(&r), "map_too_large");
+    ap_resp_free(&r);
+    free(big);
+    big = grid_file(700, 700, -1, 0); /* 490 KB > max_map_upload_bytes 400000 */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/big", big, &r), 413);
+    ck_assert_str_eq(error_code(&r), "payload_too_large");
+    ap_resp_free(&r);
+    free(big);
+    ck_assert_int_eq(version_of(&s, "big"), 0);
+
+    /* DELETE: 204, then 404; the version numbering goes on after a new PUT */
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/b", NULL, &r), 204);
+    ck_assert_uint_eq(r.len, 0);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "b"), 0);
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/b", NULL, &r), 404);
+    ck_assert_str_eq(error_code(&r), "unknown_map");
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", "type octile\nheight 1\nwidth 2\nmap\n..\n", &r), 201);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "b"), 3);
+
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
+START_TEST(patch_cells_makes_a_new_version)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ap_resp r;
+    char *open = grid_file(10, 3, -1, 0);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/p", open, &r), 201);
+    ap_resp_free(&r);
+    free(open);
+    const char *q = "{\"map\":\"p\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":9.5,\"y\":0.5}}";
+    /* a wall across the map: no path; then a door in it */
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells",
+                           "{\"cells\":[{\"x\":5,\"y\":0,\"terrain\":\"@\"},{\"x\":5,\"y\":1,\"terrain\":\"@\"},"
+                           "{\"x\":5,\"y\":2,\"terrain\":\"@\"}]}", &r), 200);
+    json_t *j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    ck_assert_int_eq(int_of(j, "passable_cells"), 27);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_post(&s, "/v1/path", q, &r), 0);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[{\"x\":5,\"y\":2,\"terrain\":\".\"}]}", &r), 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_post(&s, "/v1/path", q, &r), 0);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_int_eq(int_of(j, "map_version"), 3);
+    json_decref(j);
+    ap_resp_free(&r);
+    /* the map's cells show the edit */
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/p/cells", NULL, 0, NULL, &r), 0);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j, "rows"), 0)), ".....@....");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j, "rows"), 2)), "..........");
+    json_decref(j);
+    ap_resp_free(&r);
+    /* bad edits: the field named, nothing changed */
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[{\"x\":10,\"y\":0,\"terrain\":\"@\"}]}", &r), 400);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "cells[0]");
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[{\"x\":1,\"y\":0,\"terrain\":\"x\"}]}", &r), 400);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "cells[0].terrain");
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[]}", &r), 400);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/nope/cells", "{\"cells\":[{\"x\":0,\"y\":0,\"terrain\":\"@\"}]}", &r), 404);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "p"), 3);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
+START_TEST(reload_from_disk)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ap_resp r;
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 404); /* neither loaded nor on disk */
+    ck_assert_str_eq(error_code(&r), "unknown_map");
+    ap_resp_free(&r);
+    put_file(dir, "c.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 201);
+    ap_resp_free(&r);
+    put_file(dir, "c.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 200);
+    json_t *j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), 2);
+    ck_assert_int_eq(int_of(j, "width"), 3);
+    json_decref(j);
+    ap_resp_free(&r);
+    put_file(dir, "c.map", "type octile\nheight 1\nwidth 3\nmap\n..\n");
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 400);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "code")), "map_format");
+    ck_assert_int_eq(int_of(json_object_get(j, "error"), "line"), 5);
+    json_decref(j);
+    ap_resp_free(&r);
+    drop_file(dir, "c.map");
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 404); /* loaded, file gone: kept */
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 2);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
+START_TEST(sighup_reloads_the_folder)
+{
+    char *dir = tmp_maps_dir();
+    put_file(dir, "e.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ap_resp r;
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/up", "type octile\nheight 1\nwidth 1\nmap\n.\n", &r), 201);
+    ap_resp_free(&r);
+    put_file(dir, "d.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n"); /* new */
+    put_file(dir, "a.map", "type octile\nheight 1\nwidth 4\nmap\n....\n");    /* changed */
+    drop_file(dir, "e.map");                                                   /* removed */
+    ck_assert_int_eq(kill(s.pid, SIGHUP), 0);
+    ck_assert_int_eq(kill(s.pid, SIGHUP), 0); /* coalesced or run once more: the outcome is the same */
+    int i = 0;
+    for (; i < 200 && (version_of(&s, "d") == 0 || version_of(&s, "e") != 0 || version_of(&s, "a") != 2); i++)
+        sleep_ms(50);
+    ck_assert_msg(i < 200, "the folder reload did not show within 10 s");
+    ck_assert_int_eq(version_of(&s, "d"), 1);
+    ck_assert_int_eq(version_of(&s, "up"), 1); /* a map PUT without a file stays */
+    /* a bad file keeps the loaded version */
+    put_file(dir, "a.map", "type octile\nheight 1\nwidth 4\nmap\n..\n");
+    ck_assert_int_eq(kill(s.pid, SIGHUP), 0);
+    sleep_ms(300);
+    ck_assert_int_eq(version_of(&s, "a"), 2);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
+START_TEST(admin_auth_matrix)
+{
+    char *dir = tmp_maps_dir();
+    const char *file = "type octile\nheight 1\nwidth 1\nmap\n.\n";
+    ap_srv off;
+    ck_assert_int_eq(ap_srv_start(&off, dir, NULL, NULL), 0);
+    ap_resp r;
+    static const struct {
+        const char *method, *path, *body;
+    } routes[] = {
+        {"PUT", "/v1/maps/z", "type octile\nheight 1\nwidth 1\nmap\n.\n"},
+        {"DELETE", "/v1/maps/a", NULL},
+        {"POST", "/v1/maps/a/reload", NULL},
+        {"PATCH", "/v1/maps/a/cells", "{\"cells\":[{\"x\":0,\"y\":0,\"terrain\":\"@\"}]}"},
+    };
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        const char *b = routes[i].body;
+        ck_assert_int_eq(ap_http(&off, routes[i].method, routes[i].path, b, b ? strlen(b) : 0, auth, &r), 0);
+        ck_assert_int_eq(r.status, 403);
+        ck_assert_str_eq(error_code(&r), "admin_disabled");
+        ap_resp_free(&r);
+    }
+    ck_assert_int_eq(version_of(&off, "a"), 1);
+    ck_assert_int_eq(ap_srv_stop(&off), 0);
+
+    ap_srv on;
+    ck_assert_int_eq(ap_srv_start(&on, dir, NULL, token_env), 0);
+    static const char *const wrong[] = {"Authorization: Bearer test-admin-token-0123456788", NULL};
+    static const char *const basic[] = {"Authorization: Basic dXNlcjpwYXNz", NULL};
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        const char *b = routes[i].body;
+        size_t n = b ? strlen(b) : 0;
+        ck_assert_int_eq(ap_http(&on, routes[i].method, routes[i].path, b, n, NULL, &r), 0);
+        ck_assert_int_eq(r.status, 401);
+        ck_assert_str_eq(error_code(&r), "unauthorized");
+        ck_assert_str_eq(r.www_authenticate, "Bearer realm=\"arcpath\"");
+        ap_resp_free(&r);
+        ck_assert_int_eq(ap_http(&on, routes[i].method, routes[i].path, b, n, basic, &r), 0);
+        ck_assert_int_eq(r.status, 401);
+        ap_resp_free(&r);
+        ck_assert_int_eq(ap_http(&on, routes[i].method, routes[i].path, b, n, wrong, &r), 0);
+        ck_assert_int_eq(r.status, 403);
+        ck_assert_str_eq(error_code(&r), "forbidden");
+        ap_resp_free(&r);
+    }
+    ck_assert_int_eq(version_of(&on, "a"), 1);
+    ck_assert_int_eq(admin(&on, "PUT", "/v1/maps/z", file, &r), 201);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&on, "PATCH", "/v1/maps/a/cells", routes[3].body, &r), 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&on, "DELETE", "/v1/maps/z", NULL, &r), 204);
+    ap_resp_free(&r);
+    /* reads stay public */
+    ck_assert_int_eq(version_of(&on, "a"), 2);
+    ck_assert_int_eq(ap_srv_stop(&on), 0);
+
+    /* the token is never printed */
+    setenv("ARCPATH_ADMIN_TOKEN", TOKEN, 1);
+    static char out[65536];
+    const char *args[] = {"--check-config", "--maps", dir, NULL};
+    ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 0);
+    unsetenv("ARCPATH_ADMIN_TOKEN");
+    ck_assert_ptr_null(strstr(out, TOKEN));
+    ck_assert_ptr_nonnull(strstr(out, "\"max_map_upload_bytes\":16777216"));
+    rm_maps_dir(dir);
+}
+END_TEST
+
+/* ---- replacement under load ---------------------------------------------------------------------------- */
+
+typedef struct load_arg {
+    const ap_srv *s;
+    atomic_bool stop;
+    double len_odd, len_even; /* the known length for odd and even versions */
+} load_arg;
+
+/* One query thread's tally. */
+typedef struct load_tally {
+    load_arg *a;
+    bool batch; /* POST /v1/paths with three copies of the query (through the lanes) instead of /v1/path */
+    int answers, wrong, not_ok;
+    char first_bad[512];
+} load_tally;
+
+static const char LOAD_QUERY[] = "{\"map\":\"live\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":62.5,\"y\":1.5}}";
+#define LOAD_ITEM "{\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":62.5,\"y\":1.5}}"
+static const char LOAD_BATCH[] = "{\"map\":\"live\",\"queries\":[" LOAD_ITEM "," LOAD_ITEM "," LOAD_ITEM "]}";
+
+/* The lengths of an answer: the path's, or each batch item's (up to 3); returns how many. */
+static int answer_lengths(json_t *j, double len[3])
+{
+    json_t *results = json_object_get(j, "results");
+    if (results == NULL) {
+        len[0] = json_real_value(json_object_get(j, "length"));
+        return 1;
+    }
+    int n = 0;
+    for (size_t i = 0; i < json_array_size(results) && n < 3; i++)
+        len[n++] = json_real_value(json_object_get(json_array_get(results, i), "length"));
+    return n == 3 ? 3 : 0;
+}
+
+static void *query_loop(void *p)
+{
+    load_tally *a = p;
+    const load_arg *shared = a->a;
+    for (int i = 0; i < 200000 && !atomic_load(&a->a->stop); i++) {
+        ap_resp r;
+        if (ap_post(shared->s, a->batch ? "/v1/paths" : "/v1/path", a->batch ? LOAD_BATCH : LOAD_QUERY, &r) != 0 ||
+            r.status != 200) {
+            if (!a->first_bad[0])
+                snprintf(a->first_bad, sizeof a->first_bad, "%ld %s", r.status, r.body ? r.body : "");
+            a->not_ok++;
+            ap_resp_free(&r);
+            continue;
+        }
+        json_t *j = ap_resp_json(&r);
+        long long v = json_integer_value(json_object_get(j, "map_version"));
+        double len[3];
+        int n = answer_lengths(j, len);
+        double want = (v % 2) ? shared->len_odd : shared->len_even;
+        for (int k = 0; k < (n ? n : 1); k++) {
+            if (v < 1 || n == 0 || len[k] != want) {
+                a->wrong++;
+                if (!a->first_bad[0])
+                    snprintf(a->first_bad, sizeof a->first_bad, "version %lld length %.17g, want %.17g: %s", v,
+                             n ? len[k] : -1.0, want, r.body);
+                break;
+            }
+        }
+        a->answers++;
+        json_decref(j);
+        ap_resp_free(&r);
+    }
+    return NULL;
+}
+
+static double length_now(const ap_srv *s, long long want_version)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_post(s, "/v1/path", LOAD_QUERY, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = json_of(&r);
+    ck_assert_int_eq(int_of(j, "map_version"), want_version);
+    double len = json_real_value(json_object_get(j, "length"));
+    json_decref(j);
+    ap_resp_free(&r);
+    return len;
+}
+
+START_TEST(replacement_under_load)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    char *open = grid_file(64, 64, -1, 0);     /* odd versions: straight across */
+    char *walled = grid_file(64, 64, 32, 55);  /* even versions: around a wall */
+    ap_resp r;
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/live", open, &r), 201);
+    ap_resp_free(&r);
+    static load_arg a;
+    memset(&a, 0, sizeof a);
+    a.s = &s;
+    a.len_odd = length_now(&s, 1);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/live", walled, &r), 200);
+    ap_resp_free(&r);
+    a.len_even = length_now(&s, 2);
+    ck_assert_double_eq(a.len_odd, 61.0);
+    ck_assert(a.len_even > a.len_odd + 1.0);
+
+    pthread_t t[2];
+    static load_tally tally[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&tally[i], 0, sizeof tally[i]);
+        tally[i].a = &a;
+        tally[i].batch = i == 1;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, query_loop, &tally[i]), 0);
+    }
+    const int replacements = 30;
+    for (int k = 0; k < replacements; k++) {
+        ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/live", (k % 2) ? walled : open, &r), 200);
+        ap_resp_free(&r);
+        sleep_ms(10);
+    }
+    atomic_store(&a.stop, true);
+    int answers = 0;
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        load_tally *y = &tally[i];
+        ck_assert_msg(y->not_ok == 0, "%d answers not 200, first: %s", y->not_ok, y->first_bad);
+        ck_assert_msg(y->wrong == 0, "%d wrong answers of %d, first: %s", y->wrong, y->answers, y->first_bad);
+        answers += y->answers;
+    }
+    ck_assert_int_gt(answers, replacements);
+    ck_assert_int_eq(version_of(&s, "live"), 2 + replacements);
+    free(open);
+    free(walled);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
+Suite *live_maps_suite(void)
+{
+    Suite *s = suite_create("live_maps");
+    TCase *tc = tcase_create("live_maps");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, put_replace_bad_file_delete);
+    tcase_add_test(tc, patch_cells_makes_a_new_version);
+    tcase_add_test(tc, reload_from_disk);
+    tcase_add_test(tc, sighup_reloads_the_folder);
+    tcase_add_test(tc, admin_auth_matrix);
+    tcase_add_test(tc, replacement_under_load);
+    suite_add_tcase(s, tc);
+    return s;
+}
