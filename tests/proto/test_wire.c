@@ -349,7 +349,7 @@ START_TEST(error_messages)
     ck_assert_str_eq(e.message, "missing required field \"start.y\"");
     parse("{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", &r, &e);
     ck_assert_str_eq(e.message, "\"search.algorithm\" must be one of: astar, jps, jps_plus, auto, directional8, "
-                                "directional24, directional48, hybrid, any_angle");
+                                "directional24, directional48, hybrid, any_angle, hierarchical");
     parse("[]", &r, &e);
     ck_assert_str_eq(e.message, "the request body must be a JSON object");
 }
