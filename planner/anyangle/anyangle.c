@@ -15,12 +15,16 @@
 #include "../base/mem.h"
 
 /* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
- * started, the circle and the sense of travel around it. The start (node 0) has no incoming edge. */
+ * started, the circle and the sense of travel around it, and whether that edge's line of sight is still
+ * to be tested (lazy line of sight: tested when the node is expanded). The start (node 0) has no incoming
+ * edge. An arrival on circle n + 1 is a goal arrival: at the goal over one line, its one successor the goal
+ * (node 1) at cost 0. */
 typedef struct aa_node {
     double px, py, h;
     double ox, oy;
     uint32_t c;
-    int32_t s;
+    int16_t s;
+    uint16_t check;
 } aa_node;
 
 /* The domain's context: search.h passes it as const, the query behind it is this thread's to mutate. */
@@ -31,6 +35,7 @@ typedef struct aa_self {
 struct ap_aa_query {
     const ap_aa_graph *g;
     uint32_t n;          /* hug circles; the start is circle n, the goal n + 1 */
+    uint32_t n_room;     /* circles the per-circle arrays and the workspace's successor buffer are sized for */
     double sx, sy, gx, gy;
     aa_node *nodes;      /* cap entries */
     uint32_t n_nodes, cap;
@@ -48,6 +53,7 @@ struct ap_aa_query {
     ap_domain dom;       /* the search's domain (the search keeps a pointer to it) */
     ap_search s;         /* the run in progress (ap_aa_begin / ap_aa_run) */
     bool running;
+    bool point;          /* the point domain (below) runs this search */
     uint64_t deadline_ns;
     const atomic_int *cancel;
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
@@ -71,11 +77,6 @@ static double circle_r(const ap_aa_query *q, uint32_t k)
     return k < q->n ? q->g->R[k] : 0.0;
 }
 
-static bool line_ok(const ap_aa_query *q, const ap_bitangent *t)
-{
-    return q->g->space.line_ok(q->g->space.ctx, t->x0, t->y0, t->x1, t->y1);
-}
-
 /* ---- node ids ----------------------------------------------------------------------------------------- */
 
 /* The arrival at circle `to` with sense s_to over the surfing edge that left circle `from` with sense s. */
@@ -92,9 +93,9 @@ static uint32_t hash_slot(uint64_t key, uint32_t mask)
     return (uint32_t)key & mask;
 }
 
-/* The id of the arrival with key (new: filled from its departure d); UINT32_MAX when the capacity is spent
- * (the run is then void: q->overflow). */
-static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
+/* The id of the arrival with key (new: filled from its departure d, its line still to be tested when check);
+ * UINT32_MAX when the capacity is spent (the run is then void: q->overflow). */
+static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, bool check)
 {
     const uint32_t mask = q->hcap - 1;
     uint32_t i = hash_slot(key, mask);
@@ -111,7 +112,7 @@ static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d)
     q->hstamp[i] = q->stamp;
     q->hkey[i] = key;
     q->hval[i] = id;
-    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, d->s_to};
+    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, (int16_t)d->s_to, check};
     return id;
 }
 
@@ -134,12 +135,14 @@ static bool push_dep(void *ctx, const ap_aa_dep *d)
     return true;
 }
 
-/* The usable surfing edges leaving circle c with sense s, in two parts: part 0 toward the hug circles (the
- * graph's eager table when it has one, else computed on first use in this run, Red Blob's lazy
- * neighbours()), part 1 the line to the goal when usable (per run: the goal is the query's). Never toward
- * the start; toward the goal one line (a radius-0 circle's senses give the same line, and all arrivals at
- * the goal are node 1). On a radius-0 circle without corner rules the lines do not depend on s, so both
- * senses share one computed list. */
+/* The surfing edges leaving circle c with sense s, in two parts: part 0 the usable ones toward the hug
+ * circles from the graph's eager table when it has one; part 1, computed on first use in this run: without
+ * an eager table the usable ones toward the hug circles (Red Blob's lazy neighbours()) and the line to the
+ * goal when usable; with one, the start's candidates and the line to the goal, lines of sight untested
+ * (ap_aa_graph_candidates; tested when their arrival is expanded). Per run: the start and goal are the
+ * query's. Never toward the start; toward the goal one line (a radius-0 circle's senses give the same
+ * line). On a radius-0 circle without corner rules the lines do not depend on s, so both senses share one
+ * computed list. */
 static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2], uint32_t nd[2])
 {
     const ap_aa_graph *g = q->g;
@@ -148,11 +151,17 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
     if (q->dep_stamp[slot] != q->stamp) {
         const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
         const uint32_t off = (uint32_t)q->n_deps;
-        if (!eager && !ap_aa_graph_departures(g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+        /* Untested lines only where the graph has its eager table (the start's and the goal's lines): a lazy
+         * graph's departures stay tested as they are generated (with lines of sight untested, the dead ends
+         * of a world of thousands of circles outgrew the node table). */
+        if (!eager && !(g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
+                          g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
             return false;
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
         if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
-            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) && line_ok(q, &goal.t) && !push_dep(q, &goal))
+            ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) &&
+            (g->dep_start != NULL || g->space.line_ok(g->space.ctx, goal.t.x0, goal.t.y0, goal.t.x1, goal.t.y1)) &&
+            !push_dep(q, &goal))
             return false;
         const uint32_t cnt = (uint32_t)(q->n_deps - off);
         q->dep_stamp[slot] = q->stamp;
@@ -196,6 +205,15 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     if (u == 1 || q->overflow || q->nomem)
         return 0;
     const aa_node a = q->nodes[u];
+    /* Lazy line of sight: an arrival reached over an untested line is tested when expanded. Its id names
+     * that one line (circle, origin circle, senses), so each line is tested at most once per run, and an
+     * arrival whose line is blocked is a dead end (it does not exist in the graph). */
+    if (a.check && !q->g->space.line_ok(q->g->space.ctx, a.ox, a.oy, a.px, a.py))
+        return 0;
+    if (a.c == q->n + 1) {
+        out[0] = (ap_succ){1, 0.0};
+        return 1;
+    }
     const double R = circle_r(q, a.c);
     const ap_aa_dep *dd[2];
     uint32_t ndd[2];
@@ -216,7 +234,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                     continue;
                 hug = R * sw;
             }
-            uint32_t v = d[i].to == q->n + 1 ? 1 : node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i]);
+            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
                 return k;
             out[k++] = (ap_succ){v, hug + d[i].t.len};
@@ -230,6 +248,121 @@ static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
     const ap_aa_query *q = ((const aa_self *)ctx)->q;
     return hypot(q->nodes[u].px - q->gx, q->nodes[u].py - q->gy);
 }
+
+/* ---- the point domain ---------------------------------------------------------------------------------- *
+ * A point unit on a grid with the eager table (every hug circle a radius-0 corner): an arrival on a corner
+ * is a point whose heading is that of the line from where it came, so one node per (corner, sense) stands
+ * for every arrival there, the search's best parent giving the heading, the incoming line of the crossing
+ * culling and the path (the visibility graph searched over its vertices with taut pruning, as ENLSVG and
+ * Theta*-family planners do). That keeps the answer's length: an optimal path is taut at each corner with
+ * respect to its own predecessor, and a tie between two best parents of one node that would prune the
+ * optimal continuation cannot happen (the continuation would then be non-taut after the other parent,
+ * so a strictly shorter path would exist). Node ids, for n corners, fixed (no hash):
+ *   0 start, 1 goal; 2 + 2k + (s > 0): corner k with sense s reached from a corner (tested lines);
+ *   2 + 2n + 2k + (s > 0): reached from the start (line tested on expansion);
+ *   2 + 4n + 2k + (s > 0): the goal arrival from corner k leaving with sense s, 2 + 6n from the start
+ *   (line tested on expansion; its one successor is the goal at cost 0). */
+
+static uint32_t pt_nodes(uint32_t n)
+{
+    return 3 + 6 * n;
+}
+
+/* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
+static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
+{
+    if (u < 2)
+        return q->n + u;
+    u -= 2;
+    return u < 4 * q->n ? (u >> 1) % q->n : q->n + 1;
+}
+
+static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
+{
+    const ap_aa_query *q = ((const aa_self *)ctx)->q;
+    const uint32_t c = pt_circle(q, u);
+    return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+}
+
+/* The start's successors in the point domain: every corner the line from the start may reach by the corner
+ * rules (ap_aa_corner_ok's arithmetic for a radius-0 corner, inlined; no heading, which the point domain
+ * takes from the parent), each line tested when its node is expanded; then the goal arrival. The same
+ * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it. */
+static int pt_start(const ap_aa_query *q, ap_succ *out)
+{
+    const ap_aa_graph *g = q->g;
+    const uint32_t n = q->n;
+    int k = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const double dx = g->x[j] - q->sx, dy = g->y[j] - q->sy;
+        if (dx == 0.0 && dy == 0.0)
+            continue;
+        const uint8_t b = g->quad[j];
+        const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0, tiny = 1e-12 * (dx * dx + dy * dy);
+        if (dx * dy * qx * qy > tiny)
+            continue;
+        const double turn = dx * qy - dy * qx;
+        const bool left = turn >= -tiny, right = turn * -1.0 >= -tiny;
+        if (!left && !right)
+            continue;
+        const double len = hypot(dx, dy);
+        if (left)
+            out[k++] = (ap_succ){2 + 2 * n + 2 * j + 1, len};
+        if (right)
+            out[k++] = (ap_succ){2 + 2 * n + 2 * j, len};
+    }
+    ap_bitangent t;
+    if (ap_bitangent_of(q->sx, q->sy, 0.0, 1, q->gx, q->gy, 0.0, 1, &t))
+        out[k++] = (ap_succ){2 + 6 * n, t.len};
+    return k;
+}
+
+static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
+{
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
+    const uint32_t n = q->n;
+    if (u == 1 || q->nomem)
+        return 0;
+    if (u == 0)
+        return pt_start(q, out);
+    const uint32_t c = pt_circle(q, u);
+    const double px = circle_x(q, c), py = circle_y(q, c);
+    /* Where the arrival came from: the start for the start's nodes and the goal arrival from it, else the
+     * best parent's point. */
+    const uint32_t parent = u >= 2 + 2 * n && u < 2 + 4 * n ? 0 : q->ws.nodes[u].parent;
+    const uint32_t pc = pt_circle(q, parent);
+    const double ox = circle_x(q, pc), oy = circle_y(q, pc);
+    if (u >= 2 + 2 * n && !q->g->space.line_ok(q->g->space.ctx, ox, oy, px, py))
+        return 0;
+    if (u >= 2 + 4 * n) {
+        out[0] = (ap_succ){1, 0.0};
+        return 1;
+    }
+    const int s = ((u - 2) & 1) ? 1 : -1;
+    const ap_aa_dep *dd[2];
+    uint32_t ndd[2];
+    if (!departures(q, c, s, dd, ndd))
+        return 0;
+    const double h = atan2(py - oy, px - ox);
+    int k = 0;
+    for (int part = 0; part < 2; part++) {
+        const ap_aa_dep *d = dd[part];
+        for (uint32_t i = 0; i < ndd[part]; i++) {
+            if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                q->culled++;
+                continue;
+            }
+            if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
+                continue;
+            const uint32_t v = d[i].to == n + 1 ? 2 + 4 * n + 2 * c + (s > 0) : 2 + 2 * d[i].to + (d[i].s_to > 0);
+            out[k++] = (ap_succ){v, d[i].t.len};
+        }
+    }
+    return k;
+}
+
+/* The path of node ids[0 .. m) in the point domain: a line between each two points that differ. */
+static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out);
 
 /* ---- query objects -------------------------------------------------------------------------------------- */
 
@@ -261,30 +394,49 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
     /* The hash stamps restart at zero: so must the run stamp (the departure stamps are only compared with
      * it, and a fresh run bumps it past every value they hold). */
     q->stamp = 1;
-    memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
-    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n + 4)) != AP_OK)
+    memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
     return AP_OK;
 }
 
+int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
+{
+    if (g->n > (1u << 30) - 2)
+        return AP_E_NOMEM;
+    q->running = false;
+    q->cancel = NULL;
+    q->g = g;
+    q->n = (uint32_t)g->n;
+    if (q->deps_cap > AP_AA_DEPS_KEEP) {
+        free(q->deps);
+        q->deps = NULL;
+        q->deps_cap = 0;
+    }
+    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP)
+        return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
+    if (q->n > q->n_room || q->dep_stamp == NULL) {
+        AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
+        q->n_room = q->n;
+        size_t slots = 2 * ((size_t)q->n_room + 2);
+        q->dep_stamp = calloc(slots, sizeof *q->dep_stamp);
+        q->dep_off = malloc(slots * sizeof *q->dep_off);
+        q->dep_cnt = malloc(slots * sizeof *q->dep_cnt);
+        if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
+            return AP_E_NOMEM;
+    }
+    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START);
+}
+
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
 {
     *out = NULL;
-    if (g->n > (1u << 30) - 2)
-        return AP_E_NOMEM;
     ap_aa_query *q = calloc(1, sizeof *q);
     if (q == NULL)
         return AP_E_NOMEM;
-    q->g = g;
-    q->n = (uint32_t)g->n;
     q->self.q = q;
-    size_t slots = 2 * ((size_t)q->n + 2);
-    q->dep_stamp = calloc(slots, sizeof *q->dep_stamp);
-    q->dep_off = malloc(slots * sizeof *q->dep_off);
-    q->dep_cnt = malloc(slots * sizeof *q->dep_cnt);
-    if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL ||
-        set_capacity(q, AP_AA_NODES_START) != AP_OK) {
+    if (ap_aa_query_bind(q, g) != AP_OK) {
         ap_aa_query_free(q);
         return AP_E_NOMEM;
     }
@@ -297,15 +449,15 @@ static void begin_run(ap_aa_query *q)
 {
     if (++q->stamp == 0) {
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
-        memset(q->dep_stamp, 0, 2 * ((size_t)q->n + 2) * sizeof *q->dep_stamp);
+        memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
         q->stamp = 1;
     }
     q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
     q->culled = 0;
-    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1};
-    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1};
+    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1, 0};
+    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1, 0};
     q->n_nodes = 2;
 }
 
@@ -323,25 +475,24 @@ static bool push_seg(ap_aa_query *q, size_t *n, ap_segment s)
     return true;
 }
 
+/* The line A -> B appended to the path (nothing when it has no length), its length added to *total. */
+static bool push_line(ap_aa_query *q, size_t *n, double *total, double ax, double ay, double bx, double by)
+{
+    ap_segment line = ap_segment_line(ax, ay, bx, by);
+    *total += line.length;
+    return line.length <= 0.0 || push_seg(q, n, line);
+}
+
 /* Lines and arcs of the node path ids[0 .. m): per step u -> v, the hug on u's circle from u's heading
- * to the heading of the surfing edge into v, then that edge. The edge into the goal is recomputed (node 1
- * is shared by every arrival there): the bitangent from u's circle with u's sense to the goal. */
+ * to the heading of the surfing edge into v, then that edge. The goal (node 1) follows a goal arrival, which
+ * holds the last line: that step adds nothing (a radius-0 circle, a zero-length line). */
 static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out)
 {
     size_t ns = 0;
     double total = 0.0;
     for (size_t i = 0; i + 1 < m; i++) {
         const aa_node *u = &q->nodes[ids[i]];
-        aa_node v = q->nodes[ids[i + 1]];
-        if (ids[i + 1] == 1) {
-            ap_bitangent t;
-            if (!ap_bitangent_of(circle_x(q, u->c), circle_y(q, u->c), circle_r(q, u->c), u->s, q->gx, q->gy,
-                                 0.0, 1, &t))
-                return AP_E_INTERNAL;
-            v.h = t.h;
-            v.ox = t.x0;
-            v.oy = t.y0;
-        }
+        const aa_node v = q->nodes[ids[i + 1]];
         const double R = circle_r(q, u->c);
         if (ids[i] != 0 && R > 0.0) {
             double sw = ap_hug_sweep(u->h, v.h, u->s);
@@ -352,9 +503,22 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
                     return AP_E_NOMEM;
             }
         }
-        ap_segment line = ap_segment_line(v.ox, v.oy, v.px, v.py);
-        total += line.length;
-        if (line.length > 0.0 && !push_seg(q, &ns, line))
+        if (!push_line(q, &ns, &total, v.ox, v.oy, v.px, v.py))
+            return AP_E_NOMEM;
+    }
+    out->segs = q->segs;
+    out->n_segs = ns;
+    out->length = total;
+    return AP_OK;
+}
+
+static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *out)
+{
+    size_t ns = 0;
+    double total = 0.0;
+    for (size_t i = 0; i + 1 < m; i++) {
+        const uint32_t a = pt_circle(q, ids[i]), b = pt_circle(q, ids[i + 1]);
+        if (!push_line(q, &ns, &total, circle_x(q, a), circle_y(q, a), circle_x(q, b), circle_y(q, b)))
             return AP_E_NOMEM;
     }
     out->segs = q->segs;
@@ -369,6 +533,12 @@ static int start_run(ap_aa_query *q)
     begin_run(q);
     q->dom = (ap_domain){.ctx = &q->self, .node_count = q->cap, .max_succ = (int)(2 * q->n + 4),
                          .successors = aa_successors, .heuristic = aa_heuristic};
+    if (q->point) {
+        q->n_nodes = pt_nodes(q->n);
+        q->dom.node_count = q->n_nodes;
+        q->dom.successors = pt_successors;
+        q->dom.heuristic = pt_heuristic;
+    }
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
@@ -402,6 +572,17 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->gy = gy;
     q->deadline_ns = deadline_ns;
     q->expanded_before = 0;
+    const ap_aa_graph *g = q->g;
+    q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
+    for (uint32_t k = 0; q->point && k < q->n; k++)
+        q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
+    if (q->point && q->cap < pt_nodes(q->n)) {
+        uint32_t cap = q->cap;
+        while (cap < pt_nodes(q->n)) /* a power of two: the hash of the other domain masks with it */
+            cap *= 4;
+        if (set_capacity(q, cap) != AP_OK)
+            return out->status = AP_E_NOMEM;
+    }
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
     return out->status = st;
@@ -446,7 +627,7 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
         if (ids == NULL)
             return out->status = AP_E_NOMEM;
         ap_search_path(&q->s, ids, m);
-        int b = build_path(q, ids, m, out);
+        int b = q->point ? pt_path(q, ids, m, out) : build_path(q, ids, m, out);
         free(ids);
         return out->status = b;
     }

@@ -23,7 +23,14 @@
  * Lazy and eager generation: a circle's departures for one sense (every usable bitangent to the other hug
  * circles) come from the graph's eager table when it has one (ap_aa_graph_precompute: grids always), else
  * they are computed when an arrival on the circle is first expanded (Red Blob's lazy neighbours()) and kept
- * for the rest of the query; the line to the goal, and the start's lines, are always per query. Node ids
+ * for the rest of the query; the line to the goal, and the start's lines, are always per query.
+ * Lazy line of sight (graphs with the eager table: the start's and the goal's lines; a lazy graph keeps
+ * testing as it generates, as untested dead ends in a world of thousands of circles outgrew the node table):
+ * a candidate's line is tested only when the arrival at its end is expanded, not when it is generated
+ * (the test is most of a query's cost, and most generated arrivals are never expanded). This keeps every
+ * answer: an arrival's id names its one incoming line, so an arrival whose line is blocked is a dead end
+ * that stands for no path, and every other arrival keeps its cost. Lines to the goal end in a goal arrival
+ * (one per circle and sense, at the goal with h = 0) whose one successor is the goal at cost 0. Node ids
  * are handed out as nodes are generated (a hash from (circle, origin circle, senses) to id); the A*
  * workspace is sized for AP_AA_NODES_START ids and, when a search runs out, grown four-fold and the search
  * rerun (up to AP_AA_NODES_MAX).
@@ -51,6 +58,10 @@
 #define AP_AA_NODES_START (1u << 12)
 /* At most 2^22 node ids per query: about 560 MB at 133 bytes each (the memory note above). */
 #define AP_AA_NODES_MAX (1u << 22)
+/* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB) and
+ * departure buffers up to 2^16 entries (3.5 MB). */
+#define AP_AA_NODES_KEEP (1u << 16)
+#define AP_AA_DEPS_KEEP ((size_t)1 << 16)
 
 typedef struct ap_aa_query ap_aa_query;
 
@@ -71,6 +82,14 @@ typedef struct ap_aa_result {
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK
  * or AP_E_NOMEM. One thread at a time; g may be shared by many query objects. */
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out);
+
+/* Make q serve graph g (borrowed; must outlive q's use of it) from now on, keeping q's memory (node table,
+ * hash, workspace, departure buffer) so a pool of query objects allocates nothing per query: the per-circle
+ * arrays grow when g has more circles than q had room for, a node table grown beyond AP_AA_NODES_KEEP ids
+ * is shrunk back to AP_AA_NODES_START, a departure buffer beyond AP_AA_DEPS_KEEP entries is dropped. Any
+ * search in progress is abandoned and the cancel flag cleared. Returns AP_OK or AP_E_NOMEM (q may then only
+ * be freed). Cost O(1) when nothing grows. One thread at a time. */
+int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g);
 
 /* Free a query object (NULL is ignored). */
 void ap_aa_query_free(ap_aa_query *q);

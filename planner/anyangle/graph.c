@@ -255,8 +255,22 @@ bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, do
     return (dx * qy - dy * qx) * (double)s >= -tiny;
 }
 
-bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
-                            ap_aa_dep_sink sink, void *ctx)
+/* The slot of the unordered pair {a, b} (a != b) in a triangular table of n (n - 1) / 2 entries. */
+static size_t pair_slot(uint32_t a, uint32_t b)
+{
+    if (a > b) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    return (size_t)b * (b - 1) / 2 + a;
+}
+
+/* ap_aa_graph_departures (los) and ap_aa_graph_candidates (!los). memo (ap_aa_graph_precompute, or NULL):
+ * per unordered pair of radius-0 hug circles, 0 = line not tested yet, 1 = usable, 2 = not: the segment
+ * between two points is the same segment both ways, so each is tested once. */
+static bool departures_of(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s, bool los_test,
+                          uint8_t *memo, ap_aa_dep_sink sink, void *ctx)
 {
     for (uint32_t j = 0; j < g->n; j++) {
         if (j == c)
@@ -276,9 +290,13 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
                 continue;
             if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
                 continue;
-            if (los < 0 || g->R[j] != 0.0)
-                los = g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
-            if (!los)
+            if (los_test && (los < 0 || g->R[j] != 0.0)) {
+                uint8_t *m = memo != NULL && points && c < g->n ? &memo[pair_slot(c, j)] : NULL;
+                los = m != NULL && *m != 0 ? *m == 1 : g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
+                if (m != NULL)
+                    *m = los ? 1 : 2;
+            }
+            if (los_test && !los)
                 continue;
             if (points) {
                 d.t.h = atan2(dy, dx);
@@ -289,6 +307,18 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         }
     }
     return true;
+}
+
+bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    return departures_of(g, c, cx, cy, cr, s, true, NULL, sink, ctx);
+}
+
+bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx)
+{
+    return departures_of(g, c, cx, cy, cr, s, false, NULL, sink, ctx);
 }
 
 /* The sink of ap_aa_graph_precompute: appends to g->deps, doubling the capacity. */
@@ -322,11 +352,17 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
     if (g->dep_start == NULL)
         return AP_E_NOMEM;
     dep_buf b = {g, 0};
+    /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte
+     * per pair, freed at the end (8 MB at the table's limit of 4,096 corners; none beyond 8,192 corners or
+     * out of memory: every end tests). */
+    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 2 * AP_AA_EAGER_AUTO_MAX;
+    uint8_t *memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
     for (uint32_t k = 0; k < g->n; k++)
         for (int s = -1; s <= 1; s += 2) {
             g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
-            if (!ap_aa_graph_departures(g, k, g->x[k], g->y[k], g->R[k], s, append_dep, &b) ||
+            if (!departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, append_dep, &b) ||
                 g->n_deps > UINT32_MAX / 2) {
+                free(memo);
                 free(g->dep_start);
                 free(g->deps);
                 g->dep_start = NULL;
@@ -335,6 +371,7 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
                 return AP_E_NOMEM;
             }
         }
+    free(memo);
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     return AP_OK;
 }

@@ -116,7 +116,8 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
  * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
- * tests; memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
+ * tests (a point unit's grid: one per pair of corners, remembered in a temporary byte per pair while the
+ * table is built); memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
  * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a
  * no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call before sharing the
  * graph. */
@@ -131,6 +132,12 @@ typedef bool (*ap_aa_dep_sink)(void *ctx, const ap_aa_dep *d);
  * between the circle and every other, thrown away without line of sight; grid-corner rules drop lines
  * before their test, ap_aa_corner_ok). Returns false when the sink did. Pure apart from the sink. */
 bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
+                            ap_aa_dep_sink sink, void *ctx);
+
+/* ap_aa_graph_departures without the line-of-sight test: every surfing edge the geometry and the corner
+ * rules allow, usable or not (the search tests each line only when it expands the arrival at its end:
+ * anyangle.h, lazy line of sight). Same order, sink and returns. */
+bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
                             ap_aa_dep_sink sink, void *ctx);
 
 /* Whether the surfing edge t may touch hug circle k at (px, py) travelling round it with sense s, by the

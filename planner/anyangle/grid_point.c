@@ -27,6 +27,14 @@ static inline double hi2(double a, double b)
     return a > b ? a : b;
 }
 
+/* floor for |x| < 2^31 (coordinates, checked finite and within the map's bounds on entry) without the libm
+ * call (the baseline x86-64 target has no rounding instruction): the same value as floor. */
+static inline int32_t ifloor(double x)
+{
+    int32_t i = (int32_t)x;
+    return (double)i > x ? i - 1 : i;
+}
+
 static bool blocked(const ap_map *m, int32_t i, int32_t j)
 {
     return !ap_map_passable(m, i, j);
@@ -111,7 +119,8 @@ static bool through_squeeze(const ap_map *m, double ax, double ay, double bx, do
     double du = ub - ua, slope = du != 0.0 ? (vb - va) / du : 0.0;
     double lo = fmin(ua, ub), hi = fmax(ua, ub);
     for (double u = ceil(lo - EPS); u <= hi + EPS; u += 1.0) {
-        double v = va + (u - ua) * slope, k = round(v);
+        /* floor(v + 0.5) is round(v) wherever v is within EPS of an integer, the only case that counts. */
+        double v = va + (u - ua) * slope, k = (double)ifloor(v + 0.5);
         if (fabs(v - k) > EPS)
             continue;
         int32_t c = (int32_t)(ymajor ? k : u), r = (int32_t)(ymajor ? u : k);
@@ -133,10 +142,10 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
         return point_ok(m, ax, ay);
     /* Walk the columns of cells from A's end toward B's, so a blocked line usually fails near its start
      * (the search asks mostly about lines that are blocked). In each column the segment's rows over the
-     * column's x-range, plus one each side for the slack. */
+     * column's x-range that can hold a shrunk square the segment enters. */
     const double dx = bx - ax, slope = dx != 0.0 ? (by - ay) / dx : 0.0;
     const double minx = fmin(ax, bx), maxx = fmax(ax, bx);
-    int32_t c0 = (int32_t)floor(fmax(minx, 0.0)), c1 = (int32_t)floor(fmin(maxx, W - 0.5));
+    int32_t c0 = ifloor(fmax(minx, 0.0)), c1 = ifloor(fmin(maxx, W - 0.5));
     if (c1 < c0)
         c1 = c0;
     const int32_t step = bx >= ax ? 1 : -1;
@@ -148,7 +157,10 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
             ylo = lo2(v0, v1);
             yhi = hi2(v0, v1);
         }
-        int32_t r0 = (int32_t)floor(ylo) - 1, r1 = (int32_t)floor(yhi) + 1;
+        /* A segment enters row r's shrunk square only where y lies in (r + EPS, r + 1 - EPS), so only rows
+         * floor(ylo + EPS/2) .. floor(yhi - EPS/2) can fail it (EPS/2 of margin over the rounding of ylo and
+         * yhi, far above it for any map size); enters_square decides. */
+        int32_t r0 = ifloor(ylo + 0.5 * EPS), r1 = ifloor(yhi - 0.5 * EPS);
         if (r0 < 0)
             r0 = 0;
         if (r1 > m->height - 1)

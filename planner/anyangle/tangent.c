@@ -48,10 +48,16 @@ static double cross3(double ax, double ay, double bx, double by, double px, doub
 
 bool ap_segments_cross(double x1, double y1, double x2, double y2, double x3, double y3, double x4, double y4)
 {
+    double o1 = cross3(x1, y1, x2, y2, x3, y3), o2 = cross3(x1, y1, x2, y2, x4, y4);
+    /* Most pairs the search asks about do not cross: without strictly opposite signs no tolerance can make
+     * them a crossing, so the lengths (two hypot calls) wait until they can matter. */
+    if (!((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)))
+        return false;
+    double o3 = cross3(x3, y3, x4, y4, x1, y1), o4 = cross3(x3, y3, x4, y4, x2, y2);
+    if (!((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0)))
+        return false;
     double l1 = hypot(x2 - x1, y2 - y1), l2 = hypot(x4 - x3, y4 - y3);
     double tiny = 1e-12 * (l1 * l2 + l1 * l1 + l2 * l2);
-    double o1 = cross3(x1, y1, x2, y2, x3, y3), o2 = cross3(x1, y1, x2, y2, x4, y4);
-    double o3 = cross3(x3, y3, x4, y4, x1, y1), o4 = cross3(x3, y3, x4, y4, x2, y2);
     return ((o1 > tiny && o2 < -tiny) || (o1 < -tiny && o2 > tiny)) &&
            ((o3 > tiny && o4 < -tiny) || (o3 < -tiny && o4 > tiny));
 }

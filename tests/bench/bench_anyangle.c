@@ -1,7 +1,12 @@
 /* bench_anyangle.c — the any-angle planner (planner/anyangle): median microseconds per query and build
  * milliseconds on random circle worlds and on Moving AI scenario lines.
  *
- *   arcpath-bench-anyangle [movingai_dir] [max_lines]   (default ../shared/data/movingai, 200 lines per map)
+ *   arcpath-bench-anyangle [movingai_dir] [max_lines] [only]   (default ../shared/data/movingai, 200 lines
+ *                                                              per map, every case)
+ *
+ * only: run just the cases whose label contains it (e.g. "den520d r=0.00", "n=1000 (side 316) lazy"); the
+ * other circle worlds are still generated (not searched, no eager table), so every case sees the same world
+ * and queries as in a full run.
  *
  * Circle worlds: 100 / 1,000 / 10,000 circles of radius uniform in [0.5, 2] at a constant density (world
  * side 10 sqrt(n) tiles, fixed seed), unit radius 0.25; queries between random free points (fixed seed).
@@ -23,6 +28,13 @@
 #include "../../planner/search/search.h"
 #include "../../planner/world/circles.h"
 #include "../../planner/world/map.h"
+
+static const char *only; /* run only the cases whose label contains this, or NULL */
+
+static bool selected(const char *label)
+{
+    return only == NULL || strstr(label, only) != NULL;
+}
 
 static unsigned long long rng_state = 0x2545F4914F6CDD1Dull;
 
@@ -100,7 +112,9 @@ static void circle_world(size_t n, size_t queries, bool eager)
         free(c);
         return;
     }
-    if (eager && ap_aa_graph_precompute(g) != AP_OK)
+    char label[64];
+    snprintf(label, sizeof label, "circles n=%zu (side %.0f) %s", n, side, eager ? "eager" : "lazy");
+    if (eager && selected(label) && ap_aa_graph_precompute(g) != AP_OK)
         printf("circles %zu: eager table out of memory, lazy\n", n);
     double build_ms = (now_us() - t0) / 1e3;
     double (*p)[4] = malloc(queries * sizeof *p);
@@ -114,9 +128,8 @@ static void circle_world(size_t n, size_t queries, bool eager)
             p[i][2 * k] = x;
             p[i][2 * k + 1] = y;
         }
-    char label[64];
-    snprintf(label, sizeof label, "circles n=%zu (side %.0f) %s", n, side, eager ? "eager" : "lazy");
-    run_queries(label, g, build_ms, (const double(*)[4])p, queries);
+    if (selected(label))
+        run_queries(label, g, build_ms, (const double(*)[4])p, queries);
     free(p);
     ap_aa_graph_free(g);
     ap_circle_world_free(cw);
@@ -160,6 +173,10 @@ static size_t read_scen(const char *dir, const char *name, size_t max, double (*
 
 static void grid_map(const char *dir, const char *name, size_t max, double r_u)
 {
+    char pre[96];
+    snprintf(pre, sizeof pre, "%s r=%.2f", name, r_u);
+    if (!selected(pre))
+        return;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.map", dir, name);
     ap_map *m;
@@ -196,6 +213,7 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "../shared/data/movingai";
     size_t max = argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : 200;
+    only = argc > 3 ? argv[3] : NULL;
     for (int eager = 0; eager < 2; eager++) {
         unsigned long long seed = rng_state; /* the same worlds and queries lazy and eager */
         circle_world(100, 200, eager);
