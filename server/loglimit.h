@@ -33,6 +33,7 @@ bool ap_loglimit_take(ap_loglimit *l, uint64_t now_ns, uint64_t *dropped);
 /* Lines dropped since start. Thread-safe. */
 uint64_t ap_loglimit_dropped(ap_loglimit *l);
 
+/* Release l's mutex. No other thread may be using l. */
 void ap_loglimit_destroy(ap_loglimit *l);
 
 #endif

@@ -87,7 +87,12 @@ typedef struct ap_hier_scratch {
     ap_workspace ws;
 } ap_hier_scratch;
 
+/* Set up s (caller-owned): a workspace of one cluster's cells plus a sink node, 8 successors a node, reused
+ * by every cluster-local search of one thread. Returns AP_OK or AP_E_NOMEM (nothing to free). Not shared
+ * between threads. */
 int ap_hier_scratch_init(ap_hier_scratch *s);
+
+/* Free s's workspace. Only after its last search. */
 void ap_hier_scratch_free(ap_hier_scratch *s);
 
 /* The corridor of a query from padded cell start to padded cell goal for class cls on m's graph h: insert
