@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../planner/world/map.h"
+#include "../planner/world/patch.h" /* ap_cell_edit, AP_MAX_CELL_EDITS */
 #include "errors.h"
 
 /* Encode {"map": id, "width": W, "height": H, "rows": [row 0, ..., row H-1]}: W and H in cells; row y is
@@ -19,16 +20,6 @@
  * in the array. An id that is not valid UTF-8 has its bad bytes written as '?'. About W*H + 4*H + 64
  * bytes. Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
 char *ap_wire_encode_cells(const ap_map *m, size_t *len);
-
-/* One changed cell of a tile update (PATCH /v1/maps/{id}/cells): (x, y) gets the terrain letter (map.h:
- * '.', 'G', '@', 'O', 'T', 'S', 'W'). */
-typedef struct ap_cell_edit {
-    int32_t x, y;
-    char terrain;
-} ap_cell_edit;
-
-/* Most cells one tile update may change. */
-#define AP_MAX_CELL_EDITS 4096
 
 /* Parse a PATCH /v1/maps/{id}/cells body {"cells": [{"x": int, "y": int, "terrain": "@"}, ...]} (1 ..
  * max_cells entries; x, y integers in [0, 65535], checked against the map later; terrain one Moving AI

@@ -35,7 +35,8 @@ static char *dump(json_t *root, size_t *len)
     return s;
 }
 
-/* One table slot: {"name", "bytes", "build_ms"} and, when the kind reports a count, that count under its
+/* One table slot: {"name", "bytes", "build_ms"}, "incremental": true when a tile update made it from the
+ * previous version's table, and, when the kind reports a count, that count under its
  * name (the region table's "regions"). */
 static json_t *table_json(const ap_map_table *t)
 {
@@ -43,6 +44,8 @@ static json_t *table_json(const ap_map_table *t)
     x = set(x, "name", json_string(t->name));
     x = set(x, "bytes", json_integer((json_int_t)t->bytes));
     x = set(x, "build_ms", json_real(t->build_seconds * 1000.0));
+    if (t->incremental)
+        x = set(x, "incremental", json_true());
     if (t->count_name != NULL)
         x = set(x, t->count_name, json_integer((json_int_t)t->count));
     return x;

@@ -8,6 +8,7 @@
 
 #include "../planner/base/clock.h"
 #include "../planner/base/status.h"
+#include "../planner/world/patch.h"
 #include "../proto/errors.h"
 
 /* The loader's status as the lifecycle routes answer it: a bad file is the client's (400 map_format), a
@@ -125,32 +126,6 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     publish(lc, t, m, circles ? &c : NULL, &src, "reloaded from its file");
 }
 
-/* The Moving AI file of m's terrain with edits applied (malloc'd, *len bytes), or NULL (out of memory).
- * Cells were checked by the caller. */
-static char *patched_file(const ap_map *m, const ap_cell_edit *cells, size_t n, size_t *len)
-{
-    size_t w = (size_t)m->width, h = (size_t)m->height;
-    size_t cap = 96 + (w + 1) * h;
-    char *buf = malloc(cap);
-    if (buf == NULL)
-        return NULL;
-    int at = snprintf(buf, cap, "type octile\nheight %zu\nwidth %zu\nmap\n", h, w);
-    char *grid = buf + at;
-    for (size_t y = 0; y < h; y++) {
-        memcpy(grid + y * (w + 1), m->terrain + y * w, w);
-        grid[y * (w + 1) + w] = '\n';
-    }
-    for (size_t i = 0; i < n; i++)
-        grid[(size_t)cells[i].y * (w + 1) + (size_t)cells[i].x] = cells[i].terrain;
-    *len = (size_t)at + (w + 1) * h;
-    return buf;
-}
-
-static bool valid_terrain(char c)
-{
-    return c != '\0' && strchr(".G@OTSW", c) != NULL;
-}
-
 static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
 {
     ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
@@ -161,24 +136,8 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         ap_map_version_release(cur);
         return;
     }
-    const ap_map *m = cur->map;
-    for (size_t i = 0; i < t->n_cells; i++) {
-        const ap_cell_edit *c = &t->cells[i];
-        if (c->x < 0 || c->y < 0 || c->x >= m->width || c->y >= m->height || !valid_terrain(c->terrain)) {
-            t->status = AP_E_INVALID_REQUEST;
-            snprintf(t->diag.file, sizeof t->diag.file, "cells[%zu]", i);
-            snprintf(t->diag.msg, sizeof t->diag.msg, "%s",
-                     valid_terrain(c->terrain) ? "the cell is outside the map"
-                                               : "terrain must be one of the Moving AI letters . G @ O T S W");
-            ap_map_version_release(cur);
-            return;
-        }
-    }
-    size_t len = 0;
-    char *file = patched_file(m, t->cells, t->n_cells, &len);
     ap_map *next = NULL;
-    int st = file ? ap_map_parse(t->id, t->id, file, len, &lc->opts, &next, &t->diag) : AP_E_NOMEM;
-    free(file);
+    int st = ap_map_patch(cur->map, t->cells, t->n_cells, &next, &t->diag);
     ap_map_version_release(cur);
     if (st != AP_OK) {
         t->status = client_status(st);

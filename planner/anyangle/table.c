@@ -66,7 +66,7 @@ static int table_build(const ap_map *m, ap_map_table *out)
 }
 
 const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                        table_build, table_free};
+                                        table_build, table_free, NULL};
 
 static ap_aa_table *table_of(const ap_map *m)
 {

@@ -144,7 +144,7 @@ static int jps_plus_kind_build(const ap_map *m, ap_map_table *slot)
 }
 
 const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_plus_kind_build, ap_jps_table_free};
+                                              jps_plus_kind_build, ap_jps_table_free, NULL};
 
 const ap_jps_table *ap_jps_table_of(const ap_map *m)
 {
@@ -239,7 +239,7 @@ static int jps_bits_kind_build(const ap_map *m, ap_map_table *slot)
 }
 
 const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_bits_kind_build, bits_free};
+                                              jps_bits_kind_build, bits_free, NULL};
 
 /* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
  * 64 - sh in two steps so sh = 0 needs no special case. */

@@ -561,7 +561,7 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
     return AP_OK;
 }
 
-const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free};
+const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free, NULL};
 
 const ap_hier *ap_hier_of(const ap_map *m)
 {

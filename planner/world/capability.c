@@ -102,7 +102,7 @@ static int build_capability_regions(const ap_map *m, ap_map_table *out)
 }
 
 const ap_table_kind ap_capability_region_table_kind = {"region:<capability>", "regions", AP_TABLE_PER_CAPABILITY,
-                                                       build_capability_regions, free};
+                                                       build_capability_regions, free, NULL};
 
 const uint32_t *ap_capability_regions(const ap_map *m, ap_capability c, uint32_t *count)
 {

@@ -279,7 +279,7 @@ static int build_clearance(const ap_map *m, ap_map_table *out)
 
 const ap_table_kind ap_clearance_table_kind = {"clearance:<capability>", NULL,
                                                AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY, build_clearance,
-                                               ap_clearance_free};
+                                               ap_clearance_free, NULL};
 
 const ap_clearance_table *ap_clearance_of(const ap_map *m, ap_capability c)
 {

@@ -187,6 +187,27 @@ int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
     return AP_OK;
 }
 
+int ap_map_derive_pass(ap_map *m)
+{
+    int64_t passable = 0, present[AP_TERRAIN_KINDS] = {0};
+    for (int32_t y = 0; y < m->height; y++) {
+        uint8_t *prow = m->pass + (size_t)(y + 1) * (size_t)m->stride + 1;
+        const uint8_t *trow = m->terrain + (size_t)y * (size_t)m->width;
+        for (int32_t x = 0; x < m->width; x++) {
+            int k = terrain_kind(trow[x]);
+            int open = k >= 0 && k != AP_KIND_OUT && m->cost_of[k] > 0.0;
+            prow[x] = (uint8_t)open;
+            passable += open;
+            if (open)
+                present[k]++;
+        }
+    }
+    m->passable_cells = passable;
+    /* AP_TERRAIN_CHARS ".GSTW": kinds 3 and 4 are trees and water, counted only where passable */
+    m->pass_is_default_capability = present[3] == 0 && present[4] == 0;
+    return ap_map_derive_costs(m, present);
+}
+
 bool ap_map_id_valid(const char *id, size_t n)
 {
     if (n == 0 || n >= AP_MAP_ID_MAX)
@@ -327,7 +348,6 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         ap_map_free(m);
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     }
-    int64_t passable = 0, present[AP_TERRAIN_KINDS] = {0};
     for (int32_t y = 0; y < height; y++) {
         if (!next_line(&rd, &s, &n)) {
             ap_map_free(m);
@@ -335,7 +355,6 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
                         (int)y);
         }
         size_t lim_n = n < (size_t)width ? n : (size_t)width;
-        uint8_t *prow = m->pass + (size_t)(y + 1) * (size_t)m->stride + 1;
         char *trow = (char *)m->terrain + (size_t)y * (size_t)width;
         for (size_t x = 0; x < lim_n; x++) {
             unsigned char c = (unsigned char)s[x];
@@ -348,12 +367,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
                 return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1,
                             "unknown terrain character (byte 0x%02x)", c);
             }
-            int open = k != AP_KIND_OUT && cost_of[k] > 0.0;
-            prow[x] = (uint8_t)open;
             trow[x] = (char)c;
-            passable += open;
-            if (open)
-                present[k]++;
         }
         if (n != (size_t)width) {
             ap_map_free(m);
@@ -368,17 +382,27 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
             return fail(diag, AP_E_MAP_FORMAT, label, rd.line, 1, "more rows than height %d", (int)height);
         }
     }
-    m->passable_cells = passable;
-    /* AP_TERRAIN_CHARS ".GSTW": kinds 3 and 4 are trees and water, counted only where passable */
-    m->pass_is_default_capability = present[3] == 0 && present[4] == 0;
-    st = ap_map_derive_costs(m, present);
+    st = ap_map_derive_pass(m);
     if (st != AP_OK) {
         ap_map_free(m);
         return fail(diag, st, label, 0, 0, "out of memory");
     }
     m->load_seconds = ap_monotonic_seconds() - t0;
+    st = ap_map_attach_tables(m, NULL, NULL, 0, diag);
+    if (st != AP_OK) {
+        ap_map_free(m);
+        if (diag != NULL)
+            snprintf(diag->file, sizeof diag->file, "%s", label);
+        return st;
+    }
+    *out = m;
+    return AP_OK;
+}
+
+int ap_map_attach_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n, ap_diag *diag)
+{
     const char *failed = "";
-    st = ap_map_build_tables(m, &failed);
+    int st = ap_map_update_tables(m, prev, changed, n, &failed);
     /* Every query reads the region table (plan.c), so it is not optional: a list of kinds without it is
      * a build defect, reported as such. */
     const ap_map_table *rt = ap_map_find_table(m, AP_REGION_TABLE_NAME);
@@ -386,14 +410,11 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         st = AP_E_INTERNAL;
         failed = AP_REGION_TABLE_NAME;
     }
-    if (st != AP_OK) {
-        ap_map_free(m);
-        return fail(diag, st, label, 0, 0, "cannot build the %s table: %s", failed,
+    if (st != AP_OK)
+        return fail(diag, st, m->id, 0, 0, "cannot build the %s table: %s", failed,
                     st == AP_E_NOMEM ? "out of memory" : ap_status_name(st));
-    }
     m->region = rt->data;
     m->region_count = (uint32_t)rt->count;
-    *out = m;
     return AP_OK;
 }
 

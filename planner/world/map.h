@@ -90,6 +90,9 @@ typedef struct ap_map_table {
     uint64_t count;             /* e.g. the number of regions; 0 when count_name is NULL */
     uint8_t capability;         /* per-capability kinds (tables.h): the capability (1 .. 15) the table is
                                  * for, set before the build; 0 for other kinds */
+    const struct ap_table_kind *kind; /* the registered kind that built it (tables.h) */
+    bool incremental;           /* built by the kind's update from the previous version's table after a
+                                 * tile update (patch.h), not from scratch; build_seconds is that update's */
 } ap_map_table;
 
 /* Room for the four map-wide kinds (region, jps_plus, jps_bits, any_angle) and three per-capability kinds
@@ -202,6 +205,12 @@ static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, d
  * what smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. Returns
  * AP_OK or AP_E_NOMEM. Used by the loader and by capability views (view.h). */
 int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
+
+/* Derive m's passability from m->terrain and m->cost_of (the loader's rule: '.', 'G', 'S' and whatever
+ * terrain the costs give a multiplier are passable, '@' and 'O' never): m->pass (allocated, border zero),
+ * passable_cells, pass_is_default_capability, then the cost fields (ap_map_derive_costs). Returns AP_OK or
+ * AP_E_NOMEM. Used by the loader (ap_map_parse) and by tile updates (patch.h). Not thread-safe on one map. */
+int ap_map_derive_pass(ap_map *m);
 
 /* The table slot named `name` (e.g. "region", AP_JPS_TABLE_NAME), or NULL. On a capability view (m->base
  * set) the base's per-capability slots only (a map-wide table describes the base's passability). Pure;

@@ -55,4 +55,4 @@ static int build_regions(const ap_map *m, ap_map_table *out)
     return ap_region_label(m, m->pass, out);
 }
 
-const ap_table_kind ap_region_table_kind = {AP_REGION_TABLE_NAME, "regions", 0, build_regions, free};
+const ap_table_kind ap_region_table_kind = {AP_REGION_TABLE_NAME, "regions", 0, build_regions, free, NULL};

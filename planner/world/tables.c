@@ -1,16 +1,31 @@
-/* tables.c — runs the registered per-map table builders (tables.h) at load, timing each into its slot. */
+/* tables.c — runs the registered per-map table builders (tables.h) at load, timing each into its slot, and
+ * their incremental updates after a tile update (patch.h). */
 #include "tables.h"
 
 #include "../base/clock.h"
 #include "../base/status.h"
 
-/* Build kind k (for capability cap when it is a per-capability kind, else cap is 0) into the next slot. */
-static int build_one(ap_map *m, const ap_table_kind *k, uint8_t cap, const char **failed)
+/* prev's slot of kind k for capability cap, or NULL. */
+static const ap_map_table *slot_of(const ap_map *prev, const ap_table_kind *k, uint8_t cap)
+{
+    for (int i = 0; prev != NULL && i < prev->n_tables; i++)
+        if (prev->tables[i].kind == k && prev->tables[i].capability == cap)
+            return &prev->tables[i];
+    return NULL;
+}
+
+/* Build kind k (for capability cap when it is a per-capability kind, else cap is 0) into the next slot:
+ * from prev's table by the kind's update when prev (a tile update's previous version) has one, else from
+ * scratch. */
+static int build_one(ap_map *m, const ap_table_kind *k, uint8_t cap, const char **failed, const ap_map *prev,
+                     const ap_cell_pos *changed, size_t n_changed)
 {
     ap_map_table slot = {.capability = cap};
+    const ap_map_table *old = k->update != NULL ? slot_of(prev, k, cap) : NULL;
     double t0 = ap_monotonic_seconds();
-    int st = k->build(m, &slot);
+    int st = old != NULL ? k->update(m, prev, old, changed, n_changed, &slot) : k->build(m, &slot);
     slot.build_seconds = ap_monotonic_seconds() - t0;
+    slot.incremental = old != NULL;
     if (st == AP_OK && slot.data != NULL && m->n_tables >= AP_MAP_MAX_TABLES) {
         /* no free slot: a table that needs one is lost (a builder that stores nothing is fine) */
         k->free_fn(slot.data);
@@ -29,26 +44,33 @@ static int build_one(ap_map *m, const ap_table_kind *k, uint8_t cap, const char 
         slot.name = k->name;
     slot.count_name = k->count_name;
     slot.free_fn = k->free_fn;
+    slot.kind = k;
     m->tables[m->n_tables++] = slot;
     return AP_OK;
 }
 
-int ap_map_build_tables(ap_map *m, const char **failed)
+int ap_map_update_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n,
+                         const char **failed)
 {
-    size_t n;
-    const ap_table_kind *const *kinds = ap_table_kinds(&n);
-    for (size_t i = 0; i < n; i++) {
+    size_t nk;
+    const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+    for (size_t i = 0; i < nk; i++) {
         const ap_table_kind *k = kinds[i];
         if ((k->flags & AP_TABLE_UNIFORM) && m->weighted)
             continue;
         int st = AP_OK;
         if (!(k->flags & AP_TABLE_PER_CAPABILITY))
-            st = build_one(m, k, 0, failed);
+            st = build_one(m, k, 0, failed, prev, changed, n);
         for (unsigned c = 1; c < 16 && st == AP_OK && (k->flags & AP_TABLE_PER_CAPABILITY); c++)
             if (m->capabilities & (1u << c))
-                st = build_one(m, k, (uint8_t)c, failed);
+                st = build_one(m, k, (uint8_t)c, failed, prev, changed, n);
         if (st != AP_OK)
             return st;
     }
     return AP_OK;
+}
+
+int ap_map_build_tables(ap_map *m, const char **failed)
+{
+    return ap_map_update_tables(m, NULL, NULL, 0, failed);
 }

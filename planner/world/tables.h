@@ -12,6 +12,11 @@
 
 #include "map.h"
 
+/* A cell (x = column, y = row) a tile update changed (patch.h). */
+typedef struct ap_cell_pos {
+    int32_t x, y;
+} ap_cell_pos;
+
 /* Kind flags. */
 #define AP_TABLE_OPTIONAL 1u /* a failed build leaves no slot and the map loads without the table (the
                               * planner then works without it); without this flag the load fails */
@@ -36,6 +41,15 @@ typedef struct ap_table_kind {
      * ...) nothing is left allocated. Must be thread-safe (maps may load in parallel). */
     int (*build)(const ap_map *m, ap_map_table *out);
     void (*free_fn)(void *data); /* frees what build stored in out->data; NULL-safe */
+    /* NULL, or the incremental update after a tile update (patch.h): m is the new version (passability,
+     * terrain, costs and the earlier kinds' tables set, as for build), prev the version it was made from
+     * and old prev's table of this kind (and capability: out->capability is set as for build). m differs
+     * from prev only at the n cells of `changed` (each appears once and its terrain letter differs; the
+     * cost rule is the same). Same contract as build: on AP_OK out holds a NEW table (old stays prev's,
+     * untouched: queries may still read it) equal to what build would give for m, up to what the kind
+     * documents as free (e.g. region ids); out->data NULL when m needs no such table. Thread-safe as build. */
+    int (*update)(const ap_map *m, const ap_map *prev, const ap_map_table *old, const ap_cell_pos *changed,
+                  size_t n, ap_map_table *out);
 } ap_table_kind;
 
 /* The registered kinds in build order (also the order the map info lists them); *n gets their number.
@@ -50,5 +64,18 @@ const ap_table_kind *const *ap_table_kinds(size_t *n);
  * slots built so far stay in m (ap_map_free releases them). Called by ap_map_parse; not thread-safe on
  * one map (it writes m). */
 int ap_map_build_tables(ap_map *m, const char **failed);
+
+/* The tables of m, a tile update of prev (patch.h; m differs from prev only at the n `changed` cells), as
+ * ap_map_build_tables would build them, but a kind with an update function whose table prev has (same kind
+ * and capability) is updated from prev's table (the slot's incremental flag set) rather than built. Same
+ * returns as ap_map_build_tables. prev is only read (other threads may be reading it too). */
+int ap_map_update_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n,
+                         const char **failed);
+
+/* ap_map_update_tables (prev NULL: a fresh load, every table built), then the required region table looked
+ * up and kept in m->region / m->region_count. Returns AP_OK, or the failed table's status with diag (if not
+ * NULL) naming the table ("cannot build the region table: out of memory"); the caller frees m. Used by
+ * the loader (map.c) and tile updates (patch.c). Defined in map.c. */
+int ap_map_attach_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n, ap_diag *diag);
 
 #endif

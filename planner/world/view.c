@@ -98,7 +98,7 @@ static int build_view(const ap_map *m, ap_map_table *out)
 }
 
 const ap_table_kind ap_view_table_kind = {"view:<capability>", NULL, AP_TABLE_PER_CAPABILITY, build_view,
-                                          free_view};
+                                          free_view, NULL};
 
 const ap_map *ap_map_view(const ap_map *m, unsigned c)
 {

@@ -38,6 +38,7 @@ Suite *anyangle_suite(void);
 Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
 Suite *kino_suite(void);
+Suite *patch_suite(void);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */

@@ -1,0 +1,259 @@
+/* test_patch.c — tile updates (world/patch.h): the next version of a map after cell edits, with its tables
+ * updated incrementally (tables.h ap_table_kind.update), equals a fresh load of the edited file, table for
+ * table: random edits (doors opened, walls built, terrain changed) on real Moving AI maps, on random
+ * terrain maps with every capability, on a weighted map, and chains of updates (an update of an update). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/base/status.h"
+#include "../../../planner/world/patch.h"
+#include "../../../planner/world/region.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* Two region labelings (uint32 per padded cell) are the same partition: the same cells are 0, and a
+ * bijection maps one's ids to the other's; ids are 1 .. count in both. */
+static void same_partition(const ap_map *m, const uint32_t *a, const uint32_t *b, uint64_t count, const char *what)
+{
+    size_t n = ap_map_node_count(m);
+    uint32_t *fw = calloc(count + 1, sizeof *fw), *bw = calloc(count + 1, sizeof *bw);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg((a[i] == 0) == (b[i] == 0), "%s: cell %zu free in one table only", what, i);
+        if (a[i] == 0)
+            continue;
+        ck_assert_msg(a[i] <= count && b[i] <= count, "%s: id above the count %llu", what,
+                      (unsigned long long)count);
+        if (fw[a[i]] == 0 && bw[b[i]] == 0) {
+            fw[a[i]] = b[i];
+            bw[b[i]] = a[i];
+        }
+        ck_assert_msg(fw[a[i]] == b[i] && bw[b[i]] == a[i], "%s: cell %zu in different components", what, i);
+    }
+    free(fw);
+    free(bw);
+}
+
+/* How a kind's table of the updated map is compared with the fresh load's (NULL: by bytes and count only;
+ * a kind without an update function is a full build of the same map, deterministic). */
+typedef void (*table_cmp)(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh);
+
+static void cmp_region(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    same_partition(m, upd->data, fresh->data, fresh->count, upd->name);
+}
+
+static const struct {
+    const char *prefix; /* slot names starting with it */
+    table_cmp cmp;
+} comparators[] = {
+    {"region", cmp_region}, /* "region" and "region:<capability>" */
+};
+
+static table_cmp comparator_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof comparators / sizeof comparators[0]; i++)
+        if (strncmp(name, comparators[i].prefix, strlen(comparators[i].prefix)) == 0)
+            return comparators[i].cmp;
+    return NULL;
+}
+
+/* m's letters as a Moving AI file (malloc'd, *len bytes). */
+static char *file_of(const ap_map *m, size_t *len)
+{
+    size_t w = (size_t)m->width, h = (size_t)m->height, cap = 96 + (w + 1) * h;
+    char *buf = malloc(cap);
+    int at = snprintf(buf, cap, "type octile\nheight %zu\nwidth %zu\nmap\n", h, w);
+    for (size_t y = 0; y < h; y++) {
+        memcpy(buf + at + y * (w + 1), m->terrain + y * w, w);
+        buf[at + y * (w + 1) + w] = '\n';
+    }
+    *len = (size_t)at + (w + 1) * h;
+    return buf;
+}
+
+/* The updated map u equals a fresh parse of its own letters with opts: passability, costs, and every table
+ * (same slots in the same order, same bytes and counts, equal content by the kind's comparator). Returns
+ * how many of u's tables were updated incrementally. */
+static int check_equals_fresh(const ap_map *u, const ap_map_opts *opts)
+{
+    size_t len;
+    char *text = file_of(u, &len);
+    ap_map *f = NULL;
+    ap_diag d;
+    int st = ap_map_parse(u->id, u->id, text, len, opts, &f, &d);
+    free(text);
+    ck_assert_msg(st == AP_OK, "fresh parse: %s", d.msg);
+    size_t padded = ap_map_node_count(f);
+    ck_assert(memcmp(u->pass, f->pass, padded) == 0);
+    ck_assert_int_eq(u->passable_cells, f->passable_cells);
+    ck_assert_int_eq(u->weighted, f->weighted);
+    ck_assert_int_eq(u->pass_is_default_capability, f->pass_is_default_capability);
+    ck_assert(u->cost_min == f->cost_min && u->cost_max == f->cost_max);
+    if (f->weighted)
+        ck_assert(memcmp(u->kind, f->kind, padded) == 0 && memcmp(u->cheap, f->cheap, padded) == 0);
+    ck_assert_int_eq(u->capabilities, f->capabilities);
+    ck_assert_int_eq(u->n_tables, f->n_tables);
+    ck_assert_uint_eq(u->region_count, f->region_count);
+    int incremental = 0;
+    for (int i = 0; i < f->n_tables; i++) {
+        const ap_map_table *a = &u->tables[i], *b = &f->tables[i];
+        ck_assert_str_eq(a->name, b->name);
+        ck_assert_msg(a->bytes == b->bytes, "%s: %zu bytes updated, %zu fresh", a->name, a->bytes, b->bytes);
+        ck_assert_msg(a->count == b->count, "%s: count %llu updated, %llu fresh", a->name,
+                      (unsigned long long)a->count, (unsigned long long)b->count);
+        ck_assert(!b->incremental);
+        incremental += a->incremental;
+        table_cmp cmp = comparator_of(a->name);
+        if (cmp != NULL)
+            cmp(u, a, b);
+    }
+    ap_map_free(f);
+    return incremental;
+}
+
+/* n random edits inside m, letters drawn from `letters`; clustered near one spot half the time (a door or a
+ * wall), spread over the map otherwise. */
+static void random_edits(ap_test_rng *g, const ap_map *m, ap_cell_edit *e, size_t n, const char *letters)
+{
+    bool cluster = ap_test_rand(g) % 2 == 0;
+    int cx = (int)(ap_test_rand(g) % (unsigned)m->width), cy = (int)(ap_test_rand(g) % (unsigned)m->height);
+    for (size_t i = 0; i < n; i++) {
+        int x, y;
+        if (cluster) {
+            x = cx + (int)(ap_test_rand(g) % 7) - 3;
+            y = cy + (int)(ap_test_rand(g) % 7) - 3;
+            x = x < 0 ? 0 : x >= m->width ? m->width - 1 : x;
+            y = y < 0 ? 0 : y >= m->height ? m->height - 1 : y;
+        } else {
+            x = (int)(ap_test_rand(g) % (unsigned)m->width);
+            y = (int)(ap_test_rand(g) % (unsigned)m->height);
+        }
+        e[i] = (ap_cell_edit){x, y, letters[ap_test_rand(g) % strlen(letters)]};
+    }
+}
+
+/* rounds chained updates of m (each from the previous version), each checked against a fresh load. m is
+ * consumed. Returns the incremental tables counted over the rounds. */
+static int chain(ap_map *m, const ap_map_opts *opts, ap_test_rng *g, int rounds, const char *letters)
+{
+    int incremental = 0;
+    static const size_t sizes[] = {1, 2, 8, 40};
+    for (int r = 0; r < rounds; r++) {
+        size_t n = sizes[ap_test_rand(g) % 4];
+        ap_cell_edit e[40];
+        random_edits(g, m, e, n, letters);
+        ap_map *next = NULL;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
+        incremental += check_equals_fresh(next, opts);
+        ap_map_free(m);
+        m = next;
+    }
+    ap_map_free(m);
+    return incremental;
+}
+
+START_TEST(patch_refuses_bad_edits)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n");
+    ap_cell_edit e[2] = {{0, 0, '@'}, {3, 1, '.'}};
+    ap_map *out = (ap_map *)1;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, e, 2, &out, &d), AP_E_INVALID_REQUEST);
+    ck_assert_ptr_null(out);
+    ck_assert_str_eq(d.file, "cells[1]");
+    ck_assert_str_eq(d.msg, "the cell is outside the map");
+    e[1] = (ap_cell_edit){1, 1, 'x'};
+    ck_assert_int_eq(ap_map_patch(m, e, 2, &out, &d), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(d.msg, "terrain must be one of the Moving AI letters . G @ O T S W");
+    /* a later edit of the same cell wins; an edit to the same letter changes nothing */
+    ap_cell_edit ok[3] = {{1, 1, '.'}, {0, 0, '@'}, {1, 1, '@'}};
+    ck_assert_int_eq(ap_map_patch(m, ok, 3, &out, &d), AP_OK);
+    ck_assert_int_eq(out->terrain[0], '@');
+    ck_assert_int_eq(out->terrain[4], '@');
+    ck_assert_int_eq(out->passable_cells, 4);
+    ck_assert_uint_eq(out->region_count, 2); /* (0, 1) is cut off by the two walls */
+    check_equals_fresh(out, NULL);
+    ap_map_free(out);
+    ap_map_free(m);
+}
+END_TEST
+
+/* A wall across a corridor splits its region; the door in it joins them again. */
+START_TEST(patch_splits_and_joins_regions)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 5\nmap\n@@@@@\n.....\n@@@@@\n");
+    ck_assert_uint_eq(m->region_count, 1);
+    ap_cell_edit wall = {2, 1, '@'}, door = {2, 1, 'G'};
+    ap_map *a = NULL, *b = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, &wall, 1, &a, &d), AP_OK);
+    ck_assert_uint_eq(a->region_count, 2);
+    ck_assert_uint_ne(a->region[ap_map_index(a, 0, 1)], a->region[ap_map_index(a, 4, 1)]);
+    check_equals_fresh(a, NULL);
+    ck_assert_int_eq(ap_map_patch(a, &door, 1, &b, &d), AP_OK);
+    ck_assert_uint_eq(b->region_count, 1);
+    ck_assert_uint_eq(b->region[ap_map_index(b, 0, 1)], b->region[ap_map_index(b, 4, 1)]);
+    check_equals_fresh(b, NULL);
+    ap_map_free(b);
+    ap_map_free(a);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Chained random updates of real maps (walls, doors, other terrain), every version against a fresh load. */
+START_TEST(patch_movingai_maps_equal_fresh_loads)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("tile updates of Moving AI maps");
+        return;
+    }
+    static const char *const names[] = {"den520d", "arena2", "battleground", "32room_000"};
+    ap_test_rng g = {20261124};
+    int rounds = ap_test_quick() ? 2 : 6;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.map", dir, names[i]);
+        ap_map *m = NULL;
+        ap_diag d;
+        ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+        chain(m, NULL, &g, rounds, "..@@@GSTW");
+    }
+}
+END_TEST
+
+/* Random terrain maps with every capability's tables, and a weighted map whose costs open trees and water
+ * (and an edit may make it uniform or weighted again). */
+START_TEST(patch_every_capability_and_weighted)
+{
+    ap_test_rng g = {777};
+    for (int i = 0; i < (ap_test_quick() ? 3 : 10); i++) {
+        ap_map *m = ap_test_terrain_map(&g, 40, ap_test_all_capabilities, 15);
+        ap_map_opts o = {.capabilities = ap_test_all_capabilities, .n_capabilities = 15};
+        chain(m, &o, &g, 4, ".GSWT@O");
+    }
+    ap_terrain_costs tc = {"*", {0, 0, 2.0, 3.0, 0}};
+    ap_map_opts o = {.terrain = &tc, .n_terrain = 1};
+    const char *text = "type octile\nheight 4\nwidth 6\nmap\n..T...\n.@TT..\n..S..W\n......\n";
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("w", "w", text, strlen(text), &o, &m, &d), AP_OK);
+    ck_assert(m->weighted);
+    chain(m, &o, &g, 8, ".TS@W");
+}
+END_TEST
+
+Suite *patch_suite(void)
+{
+    Suite *s = suite_create("world/patch");
+    TCase *tc = tcase_create("patch");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, patch_refuses_bad_edits);
+    tcase_add_test(tc, patch_splits_and_joins_regions);
+    tcase_add_test(tc, patch_movingai_maps_equal_fresh_loads);
+    tcase_add_test(tc, patch_every_capability_and_weighted);
+    suite_add_tcase(s, tc);
+    return s;
+}
