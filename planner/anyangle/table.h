@@ -27,6 +27,9 @@
 /* The kind (listed in planner/plan/table_kinds.c): optional, uniform-cost maps only. */
 extern const ap_table_kind ap_aa_table_kind;
 
+/* The point graph held by an "any_angle" slot (a map table of this kind, borrowed). Pure; thread-safe. */
+const ap_aa_graph *ap_aa_table_point(const ap_map_table *slot);
+
 /* The point unit's shared graph of m, or NULL when m has no "any_angle" slot. Pure; thread-safe. */
 const ap_aa_graph *ap_aa_table_of(const ap_map *m);
 
