@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../planner/anyangle/table.h"
 #include "../../../planner/base/status.h"
 #include "../../../planner/world/patch.h"
 #include "../../../planner/world/region.h"
@@ -43,11 +44,21 @@ static void cmp_region(const ap_map *m, const ap_map_table *upd, const ap_map_ta
     same_partition(m, upd->data, fresh->data, fresh->count, upd->name);
 }
 
+/* Slots of the "any_angle" kind compared that were updated incrementally (the chains must reach them). */
+static int aa_incremental;
+
+static void cmp_any_angle(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    ap_test_same_aa_graph(ap_aa_table_point(upd), ap_aa_table_point(fresh), upd->name);
+    aa_incremental += upd->incremental;
+}
+
 static const struct {
     const char *prefix; /* slot names starting with it */
     table_cmp cmp;
 } comparators[] = {
     {"region", cmp_region}, /* "region" and "region:<capability>" */
+    {AP_AA_TABLE_NAME, cmp_any_angle},
 };
 
 static table_cmp comparator_of(const char *name)
@@ -58,8 +69,7 @@ static table_cmp comparator_of(const char *name)
     return NULL;
 }
 
-/* m's letters as a Moving AI file (malloc'd, *len bytes). */
-static char *file_of(const ap_map *m, size_t *len)
+char *ap_test_map_text(const ap_map *m, size_t *len)
 {
     size_t w = (size_t)m->width, h = (size_t)m->height, cap = 96 + (w + 1) * h;
     char *buf = malloc(cap);
@@ -72,13 +82,10 @@ static char *file_of(const ap_map *m, size_t *len)
     return buf;
 }
 
-/* The updated map u equals a fresh parse of its own letters with opts: passability, costs, and every table
- * (same slots in the same order, same bytes and counts, equal content by the kind's comparator). Returns
- * how many of u's tables were updated incrementally. */
-static int check_equals_fresh(const ap_map *u, const ap_map_opts *opts)
+int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
 {
     size_t len;
-    char *text = file_of(u, &len);
+    char *text = ap_test_map_text(u, &len);
     ap_map *f = NULL;
     ap_diag d;
     int st = ap_map_parse(u->id, u->id, text, len, opts, &f, &d);
@@ -146,7 +153,7 @@ static int chain(ap_map *m, const ap_map_opts *opts, ap_test_rng *g, int rounds,
         ap_map *next = NULL;
         ap_diag d;
         ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
-        incremental += check_equals_fresh(next, opts);
+        incremental += ap_test_patch_equals_fresh(next, opts);
         ap_map_free(m);
         m = next;
     }
@@ -174,7 +181,7 @@ START_TEST(patch_refuses_bad_edits)
     ck_assert_int_eq(out->terrain[4], '@');
     ck_assert_int_eq(out->passable_cells, 4);
     ck_assert_uint_eq(out->region_count, 2); /* (0, 1) is cut off by the two walls */
-    check_equals_fresh(out, NULL);
+    ap_test_patch_equals_fresh(out, NULL);
     ap_map_free(out);
     ap_map_free(m);
 }
@@ -191,11 +198,11 @@ START_TEST(patch_splits_and_joins_regions)
     ck_assert_int_eq(ap_map_patch(m, &wall, 1, &a, &d), AP_OK);
     ck_assert_uint_eq(a->region_count, 2);
     ck_assert_uint_ne(a->region[ap_map_index(a, 0, 1)], a->region[ap_map_index(a, 4, 1)]);
-    check_equals_fresh(a, NULL);
+    ap_test_patch_equals_fresh(a, NULL);
     ck_assert_int_eq(ap_map_patch(a, &door, 1, &b, &d), AP_OK);
     ck_assert_uint_eq(b->region_count, 1);
     ck_assert_uint_eq(b->region[ap_map_index(b, 0, 1)], b->region[ap_map_index(b, 4, 1)]);
-    check_equals_fresh(b, NULL);
+    ap_test_patch_equals_fresh(b, NULL);
     ap_map_free(b);
     ap_map_free(a);
     ap_map_free(m);
@@ -213,6 +220,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
     static const char *const names[] = {"den520d", "arena2", "battleground", "32room_000"};
     ap_test_rng g = {20261124};
     int rounds = ap_test_quick() ? 2 : 6;
+    aa_incremental = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.map", dir, names[i]);
@@ -221,6 +229,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
         ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
         chain(m, NULL, &g, rounds, "..@@@GSTW");
     }
+    ck_assert_int_gt(aa_incremental, 0);
 }
 END_TEST
 
