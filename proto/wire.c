@@ -49,7 +49,8 @@ static const char *const ap_keys_samples[] = {"step", NULL};
  * q.max_samples 0 (the caller sets them). The other zeroed fields mean the planner's defaults (plan.h). */
 static void path_request_defaults(ap_path_request *req)
 {
-    memset(req, 0, sizeof *req);
+    /* Not the obstacles array (6 KiB): only its first q.n_obstacles entries are ever written or read. */
+    memset(req, 0, offsetof(ap_path_request, obstacles));
     req->q.algorithm = AP_ALG_AUTO;
     req->q.connectivity = 8;
     req->q.smoothing = AP_SMOOTH_LOS;
