@@ -154,16 +154,11 @@ int ap_json_member(const ap_json_reader *r, json_t *obj, const char *prefix, con
     return lookup(r, obj, prefix, key, required, out);
 }
 
-int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
-                       double lo, double hi, double *out, bool *present)
+/* The checks of ap_json_get_number on the member's value v (not NULL). */
+static int number_value(const ap_json_reader *r, json_t *v, const char *prefix, const char *key, double lo, double hi,
+                        double *out)
 {
     char path[AP_JSON_PATH_MAX];
-    json_t *v;
-    int rc = lookup(r, obj, prefix, key, required, &v);
-    if (present)
-        *present = v != NULL;
-    if (rc != AP_OK || v == NULL)
-        return rc;
     if (!json_is_number(v))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key),
                             (r->style & AP_JSON_FINITE_TYPE_MESSAGE) ? "\"%s\" must be a finite number"
@@ -184,6 +179,18 @@ int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix,
     }
     *out = d;
     return AP_OK;
+}
+
+int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                       double lo, double hi, double *out, bool *present)
+{
+    json_t *v;
+    int rc = lookup(r, obj, prefix, key, required, &v);
+    if (present)
+        *present = v != NULL;
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    return number_value(r, v, prefix, key, lo, hi, out);
 }
 
 int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
@@ -288,8 +295,21 @@ int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *pre
     int rc;
     ap_json_join_path(path, sizeof path, prefix, key);
     if ((rc = ap_json_get_object(r, obj, prefix, key, true, &o)) != AP_OK ||
-        (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK ||
-        (speed != NULL &&
+        (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK)
+        return rc;
+    json_t *vx, *vy;
+    if (has_heading != NULL && json_object_size(o) == 2 && (vx = json_object_get(o, "x")) != NULL &&
+        (vy = json_object_get(o, "y")) != NULL) {
+        /* Just x and y (most poses): speed and heading are absent, so only x's and then y's checks can fail,
+         * as in the full sequence below. */
+        if (speed != NULL && has_speed != NULL)
+            *has_speed = false;
+        *has_heading = false;
+        if ((rc = number_value(r, vx, path, "x", -INFINITY, INFINITY, x)) != AP_OK)
+            return rc;
+        return number_value(r, vy, path, "y", -INFINITY, INFINITY, y);
+    }
+    if ((speed != NULL &&
          (rc = ap_json_get_number(r, o, path, "speed", false, -INFINITY, INFINITY, speed, has_speed)) != AP_OK) ||
         (rc = ap_json_get_number(r, o, path, "x", true, -INFINITY, INFINITY, x, NULL)) != AP_OK ||
         (rc = ap_json_get_number(r, o, path, "y", true, -INFINITY, INFINITY, y, NULL)) != AP_OK ||

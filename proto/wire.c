@@ -324,6 +324,10 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         kino_given(q, "start.speed");
     if (has_speed[1])
         kino_given(q, "goal.speed");
+    /* Every key is known (checked above) and map, start and goal are read: when they are all the body holds
+     * (most short queries), each optional member below is absent and its default stands. */
+    if (json_object_size(root) == 3)
+        return AP_OK;
     if ((rc = ap_json_get_object(r, root, "", "goal_tolerance", false, &o)) != AP_OK ||
         (o != NULL && (rc = parse_tolerance(r, o, q)) != AP_OK))
         return rc;
