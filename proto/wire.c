@@ -21,6 +21,7 @@
 #include "../planner/world/capability.h"
 #include "json_in.h"
 #include "json_out.h"
+#include "json_scratch.h"
 
 #define AP_WIRE_MAX_DEADLINE_MS 600000
 
@@ -354,17 +355,24 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
     return get_obstacles(r, root, req);
 }
 
+/* Room for jansson's tree of a short body (some 2 KiB for start and goal); a larger one spills to malloc. */
+#define AP_WIRE_SCRATCH 4096
+
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err)
 {
     ap_json_reader r;
     json_t *root;
     path_request_defaults(req);
     ap_json_reader_init(&r, err, 0);
+    _Alignas(16) char buf[AP_WIRE_SCRATCH];
+    ap_json_scratch scratch;
+    ap_json_scratch_begin(&scratch, buf, sizeof buf); /* the tree is released below, before the end */
     int rc = ap_json_load_object(&r, body, len, &root);
-    if (rc != AP_OK)
-        return rc;
-    rc = parse_body(&r, root, req);
-    json_decref(root);
+    if (rc == AP_OK) {
+        rc = parse_body(&r, root, req);
+        json_decref(root);
+    }
+    ap_json_scratch_end(&scratch);
     return rc;
 }
 
