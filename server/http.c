@@ -1418,8 +1418,13 @@ static void put_fixed(char *out, unsigned v, int width)
 static void access_log(ap_req *r, uint64_t dur_ns)
 {
     ap_http *h = r->h;
-    struct tm tm;
-    gmtime_r(&r->wall0.tv_sec, &tm);
+    /* The broken-down time changes once a second: gmtime_r only then (per thread: any MHD thread logs). */
+    static _Thread_local time_t tm_of = (time_t)-1;
+    static _Thread_local struct tm tm;
+    if (r->wall0.tv_sec != tm_of) {
+        gmtime_r(&r->wall0.tv_sec, &tm);
+        tm_of = r->wall0.tv_sec;
+    }
     char line[1024];
     size_t cap = sizeof line - 2, n;
     char ts[] = "{\"ts\":\"YYYY-MM-DDTHH:MM:SS.mmmZ\",\"id\":";
