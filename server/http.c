@@ -1528,7 +1528,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
-    uint64_t dur = ap_clock_ns() - r->t0_ns;
+    uint64_t now = ap_clock_ns(), dur = now - r->t0_ns;
     if (r->responded)
         ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
     if (r->responded && r->status == 200 && r->route && r->route->handler == handle_path && r->t_resumed_ns &&
@@ -1538,7 +1538,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         access_log(r, dur);
     if (r->cn) {
         /* The answer is out: the next request on this connection has request_timeout_ms from now. */
-        atomic_store(&r->cn->since_ns, ap_clock_ns());
+        atomic_store(&r->cn->since_ns, now);
         atomic_store(&r->cn->reading, true);
     }
     atomic_fetch_sub(&h->inflight, 1);
