@@ -126,28 +126,41 @@ int ap_json_check_known(const ap_json_reader *r, json_t *obj, const char *prefix
     return AP_OK;
 }
 
+/* path (AP_JSON_PATH_MAX bytes) filled with prefix.key, returned: the getters below join a member's path only
+ * for an error message, as most requests have none. */
+static const char *path_of(char *path, const char *prefix, const char *key)
+{
+    ap_json_join_path(path, AP_JSON_PATH_MAX, prefix, key);
+    return path;
+}
+
+/* ap_json_member without the path: *out the member, or NULL; a missing required member fails. */
+static int lookup(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                  json_t **out)
+{
+    *out = json_object_get(obj, key);
+    if (*out == NULL && required) {
+        char path[AP_JSON_PATH_MAX];
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "missing required field \"%s\"",
+                            path);
+    }
+    return AP_OK;
+}
+
 int ap_json_member(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
                    json_t **out, char *path, size_t pathsize)
 {
     ap_json_join_path(path, pathsize, prefix, key);
-    *out = json_object_get(obj, key);
-    if (*out == NULL && required)
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "missing required field \"%s\"", path);
-    return AP_OK;
+    return lookup(r, obj, prefix, key, required, out);
 }
 
-int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
-                       double lo, double hi, double *out, bool *present)
+/* The checks of ap_json_get_number on the member's value v (not NULL). */
+static int number_value(const ap_json_reader *r, json_t *v, const char *prefix, const char *key, double lo, double hi,
+                        double *out)
 {
     char path[AP_JSON_PATH_MAX];
-    json_t *v;
-    int rc = ap_json_member(r, obj, prefix, key, required, &v, path, sizeof path);
-    if (present)
-        *present = v != NULL;
-    if (rc != AP_OK || v == NULL)
-        return rc;
     if (!json_is_number(v))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path,
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key),
                             (r->style & AP_JSON_FINITE_TYPE_MESSAGE) ? "\"%s\" must be a finite number"
                                                                      : "\"%s\" must be a number",
                             path);
@@ -155,14 +168,29 @@ int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix,
     /* jansson's parser already refuses NaN/Infinity and overflowing literals; this guards the contract
      * should the decoder ever change. */
     if (!isfinite(d))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be a finite number", path);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be a finite number",
+                            path);
     if (d < lo || d > hi) {
         if (isinf(hi))
-            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be at least %g", path, lo);
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be between %g and %g", path, lo, hi);
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be at least %g",
+                                path, lo);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key),
+                            "\"%s\" must be between %g and %g", path, lo, hi);
     }
     *out = d;
     return AP_OK;
+}
+
+int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
+                       double lo, double hi, double *out, bool *present)
+{
+    json_t *v;
+    int rc = lookup(r, obj, prefix, key, required, &v);
+    if (present)
+        *present = v != NULL;
+    if (rc != AP_OK || v == NULL)
+        return rc;
+    return number_value(r, v, prefix, key, lo, hi, out);
 }
 
 int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
@@ -170,17 +198,18 @@ int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix
 {
     char path[AP_JSON_PATH_MAX];
     json_t *v;
-    int rc = ap_json_member(r, obj, prefix, key, required, &v, path, sizeof path);
+    int rc = lookup(r, obj, prefix, key, required, &v);
     if (present)
         *present = v != NULL;
     if (rc != AP_OK || v == NULL)
         return rc;
     if (!json_is_integer(v))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be an integer", path);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be an integer",
+                            path);
     json_int_t i = json_integer_value(v);
     if (i < lo || i > hi)
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be between %lld and %lld", path, lo,
-                            hi);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key),
+                            "\"%s\" must be between %lld and %lld", path, lo, hi);
     *out = i;
     return AP_OK;
 }
@@ -189,11 +218,12 @@ int ap_json_get_bool(const ap_json_reader *r, json_t *obj, const char *prefix, c
 {
     char path[AP_JSON_PATH_MAX];
     json_t *v;
-    int rc = ap_json_member(r, obj, prefix, key, false, &v, path, sizeof path);
+    int rc = lookup(r, obj, prefix, key, false, &v);
     if (rc != AP_OK || v == NULL)
         return rc;
     if (!json_is_boolean(v))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be true or false", path);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be true or false",
+                            path);
     *out = json_is_true(v);
     return AP_OK;
 }
@@ -203,11 +233,11 @@ static int get_typed(const ap_json_reader *r, json_t *obj, const char *prefix, c
                      json_type type, const char *what, json_t **out)
 {
     char path[AP_JSON_PATH_MAX];
-    int rc = ap_json_member(r, obj, prefix, key, required, out, path, sizeof path);
+    int rc = lookup(r, obj, prefix, key, required, out);
     if (rc != AP_OK || *out == NULL)
         return rc;
     if (json_typeof(*out) != type)
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be %s", path, what);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be %s", path, what);
     return AP_OK;
 }
 
@@ -228,11 +258,11 @@ int ap_json_get_enum(const ap_json_reader *r, json_t *obj, const char *prefix, c
 {
     char path[AP_JSON_PATH_MAX];
     json_t *v;
-    int rc = ap_json_member(r, obj, prefix, key, false, &v, path, sizeof path);
+    int rc = lookup(r, obj, prefix, key, false, &v);
     if (rc != AP_OK || v == NULL)
         return rc;
     if (!json_is_string(v) && !(r->style & AP_JSON_ENUM_TYPE_MESSAGE))
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be a string", path);
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be a string", path);
     const char *s = json_string_value(v); /* NULL for a non-string */
     for (size_t i = 0; s != NULL && i < n; i++) {
         if (strcmp(names[i].name, s) == 0) {
@@ -244,7 +274,8 @@ int ap_json_get_enum(const ap_json_reader *r, json_t *obj, const char *prefix, c
     size_t used = 0;
     for (size_t i = 0; i < n && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i].name);
-    return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path, "\"%s\" must be one of: %s", path, list);
+    return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be one of: %s", path,
+                        list);
 }
 
 static const char *const ap_json_keys_pose[] = {"x", "y", "heading", NULL};
@@ -264,8 +295,21 @@ int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *pre
     int rc;
     ap_json_join_path(path, sizeof path, prefix, key);
     if ((rc = ap_json_get_object(r, obj, prefix, key, true, &o)) != AP_OK ||
-        (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK ||
-        (speed != NULL &&
+        (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK)
+        return rc;
+    json_t *vx, *vy;
+    if (has_heading != NULL && json_object_size(o) == 2 && (vx = json_object_get(o, "x")) != NULL &&
+        (vy = json_object_get(o, "y")) != NULL) {
+        /* Just x and y (most poses): speed and heading are absent, so only x's and then y's checks can fail,
+         * as in the full sequence below. */
+        if (speed != NULL && has_speed != NULL)
+            *has_speed = false;
+        *has_heading = false;
+        if ((rc = number_value(r, vx, path, "x", -INFINITY, INFINITY, x)) != AP_OK)
+            return rc;
+        return number_value(r, vy, path, "y", -INFINITY, INFINITY, y);
+    }
+    if ((speed != NULL &&
          (rc = ap_json_get_number(r, o, path, "speed", false, -INFINITY, INFINITY, speed, has_speed)) != AP_OK) ||
         (rc = ap_json_get_number(r, o, path, "x", true, -INFINITY, INFINITY, x, NULL)) != AP_OK ||
         (rc = ap_json_get_number(r, o, path, "y", true, -INFINITY, INFINITY, y, NULL)) != AP_OK ||

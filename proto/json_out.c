@@ -139,11 +139,32 @@ void ap_jbuf_u64(ap_jbuf *b, uint64_t v)
     ap_jbuf_int(b, v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v);
 }
 
+/* 5^0 .. 5^20 (5^20 < 2^47). */
+static const uint64_t pow5[21] = {1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+                                   1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+                                   30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+                                   19073486328125ull, 95367431640625ull};
+
+/* "00" .. "99": two digits per division by 100. */
+static const char two_digits[201] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+                                    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* v < 10^8 as exactly 8 decimal digits, zero-padded. */
+static void put8(char *out, uint32_t v)
+{
+    for (int i = 6; i >= 0; i -= 2) {
+        uint32_t q = v / 100u;
+        memcpy(out + i, two_digits + 2u * (v - q * 100u), 2);
+        v = q;
+    }
+}
+
 /* "%.17g" for 1e-4 <= |d| < 1e15 (the magnitudes of lengths, costs and coordinates), exactly as glibc
- * prints it, but with integer arithmetic: |d| = m * 2^e (m < 2^53), and its 17 significant digits are
- * N = round(|d| * 10^k) for k = 16 - floor(log10 |d|) in [2, 20], i.e. m * 5^k * 2^(k + e), an exact
- * product below 2^100 in 128 bits, rounded half to even on the bits shifted out as printf does. Returns the
- * length written at out (at most 24 bytes), or 0 outside that range. */
+ * prints it, but with integer arithmetic: |d| = m * 2^e (m < 2^53, read from the bits), and its 17
+ * significant digits are N = round(|d| * 10^k) for k = 16 - floor(log10 |d|) in [2, 20], i.e.
+ * m * 5^k * 2^(k + e), an exact product below 2^100 in 128 bits (5^20 < 2^47), rounded half to even on the
+ * bits shifted out as printf does. Returns the length written at out (at most 24 bytes), or 0 outside that
+ * range. */
 static size_t real17(char *out, double d)
 {
     static const double p10[] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2,  1e3,  1e4,  1e5,
@@ -155,12 +176,12 @@ static size_t real17(char *out, double d)
                  * doubles nearest them, which is what %g's own exponent choice compares against too */
     while (a >= p10[x + 5])
         x++;
-    int k = 16 - x, e;
-    uint64_t m = (uint64_t)ldexp(frexp(a, &e), 53);
-    e -= 53;
-    unsigned __int128 p = (unsigned __int128)m;
-    for (int i = 0; i < k; i++)
-        p *= 5u;
+    int k = 16 - x;
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits); /* a is normal here: m has its hidden bit */
+    uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+    int e = (int)(bits >> 52) - 1075;
+    unsigned __int128 p = (unsigned __int128)m * pow5[k];
     int sh = -(k + e);
     uint64_t n;
     if (sh <= 0) {
@@ -176,8 +197,10 @@ static size_t real17(char *out, double d)
         x++;
     }
     char dig[17];
-    for (int i = 16; i >= 0; i--, n /= 10)
-        dig[i] = (char)('0' + n % 10);
+    uint64_t hi = n / 100000000u; /* < 10^9 */
+    dig[0] = (char)('0' + hi / 100000000u);
+    put8(dig + 1, (uint32_t)(hi % 100000000u));
+    put8(dig + 9, (uint32_t)(n % 100000000u));
     int nd = 17;
     while (nd > 1 && dig[nd - 1] == '0')
         nd--;
@@ -232,18 +255,19 @@ void ap_jbuf_real(ap_jbuf *b, double d)
         uint64_t k = (uint64_t)fabs(scaled);
         n += ap_u64_digits(tmp + n, k >> AP_DYADIC_BITS);
         tmp[n++] = '.';
-        /* the fraction f / 2^10 = f * 5^10 / 10^10: ten decimal digits, trailing zeros dropped (one kept) */
-        uint64_t f = (k & ((1u << AP_DYADIC_BITS) - 1)) * 9765625u;
-        char frac[10];
-        for (int i = 9; i >= 0; i--) {
-            frac[i] = (char)('0' + f % 10);
-            f /= 10;
+        /* the fraction f / 2^10 with t trailing zero bits is (f >> t) * 5^nd / 10^nd, nd = 10 - t: exactly nd
+         * decimal digits, the last one a 5 (what trailing zeros dropped from f * 5^10 leave); "0" for none */
+        unsigned f = (unsigned)(k & ((1u << AP_DYADIC_BITS) - 1));
+        if (f == 0) {
+            tmp[n++] = '0';
+        } else {
+            int t = __builtin_ctz(f), nd = AP_DYADIC_BITS - t;
+            uint64_t digits = (uint64_t)(f >> t) * pow5[nd]; /* < 10^nd */
+            for (int i = nd - 1; i >= 0; i--, digits /= 10)
+                tmp[n + (size_t)i] = (char)('0' + digits % 10);
+            n += (size_t)nd;
         }
-        size_t nf = 10;
-        while (nf > 1 && frac[nf - 1] == '0')
-            nf--;
-        memcpy(tmp + n, frac, nf);
-        ap_jbuf_raw(b, tmp, n + nf);
+        ap_jbuf_raw(b, tmp, n);
         return;
     }
     size_t fast = real17(tmp, d);

@@ -52,7 +52,7 @@ bool ap_jbuf_reserve(ap_jbuf *b, size_t n);
 /* Append n bytes of s as they are (the caller makes them valid JSON text). */
 static inline void ap_jbuf_raw(ap_jbuf *b, const char *s, size_t n)
 {
-    if (!ap_jbuf_reserve(b, n))
+    if ((b->failed || b->len + n + 1 > b->cap) && !ap_jbuf_reserve(b, n)) /* the test of reserve, inlined */
         return;
     memcpy(b->p + b->len, s, n);
     b->len += n;

@@ -21,6 +21,7 @@
 #include "../planner/world/capability.h"
 #include "json_in.h"
 #include "json_out.h"
+#include "json_scratch.h"
 
 #define AP_WIRE_MAX_DEADLINE_MS 600000
 
@@ -49,7 +50,8 @@ static const char *const ap_keys_samples[] = {"step", NULL};
  * q.max_samples 0 (the caller sets them). The other zeroed fields mean the planner's defaults (plan.h). */
 static void path_request_defaults(ap_path_request *req)
 {
-    memset(req, 0, sizeof *req);
+    /* Not the obstacles array (6 KiB): only its first q.n_obstacles entries are ever written or read. */
+    memset(req, 0, offsetof(ap_path_request, obstacles));
     req->q.algorithm = AP_ALG_AUTO;
     req->q.connectivity = 8;
     req->q.smoothing = AP_SMOOTH_LOS;
@@ -326,6 +328,10 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         kino_given(q, "start.speed");
     if (has_speed[1])
         kino_given(q, "goal.speed");
+    /* Every key is known (checked above) and map, start and goal are read: when they are all the body holds
+     * (most short queries), each optional member below is absent and its default stands. */
+    if (json_object_size(root) == 3)
+        return AP_OK;
     if ((rc = ap_json_get_object(r, root, "", "goal_tolerance", false, &o)) != AP_OK ||
         (o != NULL && (rc = parse_tolerance(r, o, q)) != AP_OK))
         return rc;
@@ -352,17 +358,24 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
     return get_obstacles(r, root, req);
 }
 
+/* Room for jansson's tree of a short body (some 2 KiB for start and goal); a larger one spills to malloc. */
+#define AP_WIRE_SCRATCH 4096
+
 int ap_wire_parse_path_request(const char *body, size_t len, ap_path_request *req, ap_wire_error *err)
 {
     ap_json_reader r;
     json_t *root;
     path_request_defaults(req);
     ap_json_reader_init(&r, err, 0);
+    _Alignas(16) char buf[AP_WIRE_SCRATCH];
+    ap_json_scratch scratch;
+    ap_json_scratch_begin(&scratch, buf, sizeof buf); /* the tree is released below, before the end */
     int rc = ap_json_load_object(&r, body, len, &root);
-    if (rc != AP_OK)
-        return rc;
-    rc = parse_body(&r, root, req);
-    json_decref(root);
+    if (rc == AP_OK) {
+        rc = parse_body(&r, root, req);
+        json_decref(root);
+    }
+    ap_json_scratch_end(&scratch);
     return rc;
 }
 

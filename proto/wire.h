@@ -43,7 +43,8 @@ typedef struct ap_path_request {
                            * must point it at its own copy of the array */
     ap_wire_unit unit;    /* unit.kind and the unit fields given (ap_wire_apply_unit_kind) */
     int64_t deadline_ms;  /* -1 when absent (the server default applies); else 1 .. 600000 */
-    ap_circle obstacles[AP_MAX_OBSTACLES]; /* "obstacles", q.n_obstacles of them */
+    ap_circle obstacles[AP_MAX_OBSTACLES]; /* "obstacles", q.n_obstacles of them (the parsers leave the rest
+                                            * unwritten: copy only what is used) */
 } ap_path_request;
 
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when

@@ -188,6 +188,14 @@ bool ap_http_valid_request_id(const char *id)
     return n >= 1;
 }
 
+/* v as 16 lowercase hex digits and a NUL (printf's "%016llx", without its cost on every request). */
+static void put_hex16(char *out, uint64_t v)
+{
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        out[i] = "0123456789abcdef"[v & 15u];
+    out[16] = '\0';
+}
+
 static void copy_printable(char *dst, size_t cap, const char *src)
 {
     /* Log fields must be valid UTF-8 for jansson; a URL or method with odd bytes is shown with '?'. */
@@ -594,7 +602,9 @@ static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map
 static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
 {
     ap_http *h = r->h;
-    ap_path_request pr = *q;
+    /* A copy to fill in, without the obstacles array (6 KiB): pr.q.obstacles still points at q's. */
+    ap_path_request pr;
+    memcpy(&pr, q, offsetof(ap_path_request, obstacles));
     char field[64];
     copy_printable(r->map, sizeof r->map, pr.map);
 
@@ -625,7 +635,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     r->job.map_version = r->ver->version;
     /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
     if (pr.q.n_obstacles > 0) {
-        memcpy(r->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
+        memcpy(r->obstacles, q->obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
         r->job.q.obstacles = r->obstacles;
     }
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
@@ -1254,11 +1264,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         ap_metrics_inflight_add(h->metrics, 1);
 
         const char *cid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-ID");
-        if (ap_http_valid_request_id(cid))
-            snprintf(r->id, sizeof r->id, "%s", cid);
+        if (ap_http_valid_request_id(cid)) /* at most REQUEST_ID_MAX bytes */
+            memcpy(r->id, cid, strlen(cid) + 1);
         else
-            snprintf(r->id, sizeof r->id, "%016llx",
-                     (unsigned long long)mix64(h->id_seed ^ atomic_fetch_add(&h->id_counter, 1)));
+            put_hex16(r->id, mix64(h->id_seed ^ atomic_fetch_add(&h->id_counter, 1)));
 
         const char *why = NULL;
         int bad = check_framing(conn, version, &why);
@@ -1409,8 +1418,13 @@ static void put_fixed(char *out, unsigned v, int width)
 static void access_log(ap_req *r, uint64_t dur_ns)
 {
     ap_http *h = r->h;
-    struct tm tm;
-    gmtime_r(&r->wall0.tv_sec, &tm);
+    /* The broken-down time changes once a second: gmtime_r only then (per thread: any MHD thread logs). */
+    static _Thread_local time_t tm_of = (time_t)-1;
+    static _Thread_local struct tm tm;
+    if (r->wall0.tv_sec != tm_of) {
+        gmtime_r(&r->wall0.tv_sec, &tm);
+        tm_of = r->wall0.tv_sec;
+    }
     char line[1024];
     size_t cap = sizeof line - 2, n;
     char ts[] = "{\"ts\":\"YYYY-MM-DDTHH:MM:SS.mmmZ\",\"id\":";
@@ -1514,7 +1528,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
-    uint64_t dur = ap_clock_ns() - r->t0_ns;
+    uint64_t now = ap_clock_ns(), dur = now - r->t0_ns;
     if (r->responded)
         ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
     if (r->responded && r->status == 200 && r->route && r->route->handler == handle_path && r->t_resumed_ns &&
@@ -1524,7 +1538,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         access_log(r, dur);
     if (r->cn) {
         /* The answer is out: the next request on this connection has request_timeout_ms from now. */
-        atomic_store(&r->cn->since_ns, ap_clock_ns());
+        atomic_store(&r->cn->since_ns, now);
         atomic_store(&r->cn->reading, true);
     }
     atomic_fetch_sub(&h->inflight, 1);

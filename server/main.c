@@ -23,6 +23,7 @@
 #include "../planner/plan/plan.h"
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
+#include "../proto/json_scratch.h"
 #include "http.h"
 #include "lanes.h"
 #include "lifecycle.h"
@@ -311,6 +312,8 @@ int main(int argc, char **argv)
      * on the loop thread (and at exit): lines stay whole, and reach a pipe within 50 ms. */
     static char logbuf[1 << 16];
     setvbuf(stdout, logbuf, _IOFBF, sizeof logbuf);
+    /* jansson's allocator for parses in a scratch buffer (proto/json_scratch.h), before any thread starts. */
+    ap_json_scratch_install();
 
     ap_server *s = calloc(1, sizeof *s);
     if (!s) {

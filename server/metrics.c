@@ -71,7 +71,8 @@ const char *ap_metrics_stage_name(ap_stage stage)
 void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT])
 {
     for (int i = 0; i < AP_STAGE_COUNT; i++)
-        atomic_fetch_add_explicit(&m->stage_ns[i], ns[i], memory_order_relaxed);
+        if (ns[i] != 0) /* an inline query's hand-off stages are 0: no locked add for nothing */
+            atomic_fetch_add_explicit(&m->stage_ns[i], ns[i], memory_order_relaxed);
     atomic_fetch_add_explicit(&m->stage_requests, 1, memory_order_relaxed);
 }
 

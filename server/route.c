@@ -38,17 +38,26 @@ static size_t in_segment_suffix(const char *after)
 int ap_route_matches(const char *pattern, const char *path, const char **id)
 {
     static const char param[] = "{id}";
-    const char *at = strstr(pattern, param);
     if (id)
         *id = NULL;
-    if (at == NULL)
-        return strcmp(pattern, path) == 0;
-    size_t prefix = (size_t)(at - pattern);
+    /* Walk the literal prefix (up to the first "{id}") together with the path: most rows of a table differ
+     * from a path within a few characters, so they are refused here without a scan of the pattern. */
+    const char *at = pattern;
+    while (*at == *path || *at == '{') {
+        if (*at == '{' && strncmp(at, param, sizeof param - 1) == 0)
+            break;
+        if (*at != *path)
+            return 0;
+        if (*at == '\0')
+            return 1; /* no "{id}": the whole pattern equals the path */
+        at++;
+        path++;
+    }
+    if (*at != '{')
+        return 0;
     const char *suffix = at + sizeof param - 1;
     size_t k = in_segment_suffix(suffix);
-    if (strncmp(pattern, path, prefix) != 0)
-        return 0;
-    const char *seg = path + prefix, *end = strchr(seg, '/');
+    const char *seg = path, *end = strchr(seg, '/');
     size_t seglen = end != NULL ? (size_t)(end - seg) : strlen(seg);
     /* The segment is the id and then the suffix's in-segment part; the id is not empty. */
     if (seglen <= k || memcmp(seg + seglen - k, suffix, k) != 0 || strcmp(seg + seglen, suffix + k) != 0)

@@ -108,6 +108,8 @@ static bool bbox_leaves_map(const ap_map *m, double minx, double miny, double ma
              maxy + r < (double)m->height - AP_COLLIDE_EPS);
 }
 
+/* The cell of coordinate v clamped to [0, hi]: clamp_cell(v) == clamp_cell(floor(v)) for finite v (floor(v) < 0
+ * iff v < 0; for v >= 0 truncation is floor, and v > hi covers floor(v) > hi), so callers need no floor(). */
 static inline int32_t clamp_cell(double v, int32_t hi)
 {
     if (v < 0.0)
@@ -117,39 +119,54 @@ static inline int32_t clamp_cell(double v, int32_t hi)
     return (int32_t)v;
 }
 
+/* fmin / fmax for finite operands, inlined (libm's fmin is a call at -O2); equal operands give equal values,
+ * whichever is returned, so the cells visited below are the same. */
+static inline double min_d(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double max_d(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double ay, double bx, double by, double r)
 {
     if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by) || !isfinite(r) || r < 0.0)
         return false;
-    double minx = fmin(ax, bx), maxx = fmax(ax, bx), miny = fmin(ay, by), maxy = fmax(ay, by);
+    double minx = min_d(ax, bx), maxx = max_d(ax, bx), miny = min_d(ay, by), maxy = max_d(ay, by);
     if (bbox_leaves_map(m, minx, miny, maxx, maxy, r))
         return false;
     const double rr = (r + AP_COLLIDE_EPS) * (r + AP_COLLIDE_EPS);
     const double pad = r + AP_COLLIDE_EPS;
     /* Walk the major axis u one column of cells at a time; in each column the capsule can only reach the
      * minor-axis range v(u) over u in [column - r, column + 1 + r], widened by r. Coordinates are swapped
-     * for a y-major line so one loop serves both. */
+     * for a y-major line so one loop serves both; the padded index of cell (u = c, v = k) is
+     * (c + 1) * su + (k + 1) * sv. Every visited cell is on the map (clamped), so no bounds test. */
     const bool ymajor = fabs(by - ay) > fabs(bx - ax);
     const double ua = ymajor ? ay : ax, va = ymajor ? ax : ay;
     const double ub = ymajor ? by : bx, vb = ymajor ? bx : by;
-    const double umin = fmin(ua, ub), umax = fmax(ua, ub);
+    const double umin = min_d(ua, ub), umax = max_d(ua, ub);
     const int32_t uhi_cell = (ymajor ? m->height : m->width) - 1;
     const int32_t vhi_cell = (ymajor ? m->width : m->height) - 1;
+    const size_t su = ymajor ? (size_t)m->stride : 1, sv = ymajor ? 1 : (size_t)m->stride;
     const double du = ub - ua;
     const double slope = du != 0.0 ? (vb - va) / du : 0.0;
-    const int32_t c0 = clamp_cell(floor(umin - pad), uhi_cell), c1 = clamp_cell(floor(umax + pad), uhi_cell);
+    const int32_t c0 = clamp_cell(umin - pad, uhi_cell), c1 = clamp_cell(umax + pad, uhi_cell);
     for (int32_t c = c0; c <= c1; c++) {
-        double u0 = fmax(umin, (double)c - pad), u1 = fmin(umax, (double)c + 1.0 + pad);
+        double u0 = max_d(umin, (double)c - pad), u1 = min_d(umax, (double)c + 1.0 + pad);
         if (u0 > u1)
             continue;
         double v0 = du != 0.0 ? va + (u0 - ua) * slope : va;
         double v1 = du != 0.0 ? va + (u1 - ua) * slope : vb;
-        double vlo = fmin(v0, v1) - pad, vhi = fmax(v0, v1) + pad;
-        int32_t k0 = clamp_cell(floor(vlo), vhi_cell), k1 = clamp_cell(floor(vhi), vhi_cell);
-        for (int32_t k = k0; k <= k1; k++) {
-            int32_t i = ymajor ? k : c, j = ymajor ? c : k;
-            if (!cell_blocked(m, pass, i, j))
+        double vlo = min_d(v0, v1) - pad, vhi = max_d(v0, v1) + pad;
+        int32_t k0 = clamp_cell(vlo, vhi_cell), k1 = clamp_cell(vhi, vhi_cell);
+        const uint8_t *cell = pass + (size_t)(c + 1) * su + (size_t)(k0 + 1) * sv;
+        for (int32_t k = k0; k <= k1; k++, cell += sv) {
+            if (*cell != 0)
                 continue;
+            int32_t i = ymajor ? k : c, j = ymajor ? c : k;
             if (segment_square_d2(ax, ay, bx, by, (double)i, (double)j) <= rr)
                 return false;
         }

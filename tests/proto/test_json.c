@@ -8,6 +8,7 @@
 
 #include "proto/json_in.h"
 #include "proto/json_out.h"
+#include "proto/json_scratch.h"
 #include "proto/utf8.h"
 #include "tests/proto/suites.h"
 
@@ -266,6 +267,66 @@ START_TEST(segments_encoding)
 }
 END_TEST
 
+static bool in_buf(const void *p, const char *buf, size_t cap)
+{
+    return (const char *)p >= buf && (const char *)p < buf + cap;
+}
+
+/* jansson's allocations come from the scratch buffer inside a scope, from malloc when it is full, after the
+ * scope and in a nested scope; the parse is the same either way. */
+START_TEST(scratch_scope)
+{
+    static const char body[] =
+        "{\"map\":\"den520d\",\"start\":{\"x\":10.5,\"y\":139.5},\"goal\":{\"x\":1e3,\"y\":-2}}";
+    json_error_t e;
+    json_t *plain = json_loads(body, 0, &e);
+    ck_assert_ptr_nonnull(plain);
+    char *want = json_dumps(plain, JSON_COMPACT | JSON_SORT_KEYS);
+
+    _Alignas(16) char buf[4096];
+    ap_json_scratch sc;
+    ap_json_scratch_begin(&sc, buf, sizeof buf);
+    ck_assert(sc.active);
+    json_t *v = json_loads(body, 0, &e);
+    ck_assert_ptr_nonnull(v);
+    ck_assert(in_buf(v, buf, sizeof buf));
+    ck_assert(in_buf(json_object_get(json_object_get(v, "start"), "x"), buf, sizeof buf));
+    ck_assert_uint_gt(sc.used, 0);
+    ck_assert_uint_eq(sc.used % 16, 0);
+    ck_assert(json_equal(v, plain));
+    json_t *empty = json_stringn(buf, 0); /* still room */
+    ck_assert(in_buf(empty, buf, sizeof buf));
+    char text[5000];
+    memset(text, 'a', sizeof text);
+    json_t *spill = json_stringn(text, sizeof text); /* its copy of the text does not fit: malloc */
+    ck_assert_ptr_nonnull(spill);
+    ck_assert(!in_buf(json_string_value(spill), buf, sizeof buf));
+    ck_assert_uint_eq(json_string_length(spill), sizeof text);
+    ap_json_scratch inner;
+    char buf2[256];
+    ap_json_scratch_begin(&inner, buf2, sizeof buf2); /* nested: inactive */
+    ck_assert(!inner.active);
+    json_t *n = json_integer(7);
+    ck_assert(in_buf(n, buf, sizeof buf));
+    ap_json_scratch_end(&inner);
+    json_decref(n);
+    json_decref(spill);
+    json_decref(empty);
+    json_decref(v);
+    ap_json_scratch_end(&sc);
+    ck_assert(!sc.active);
+
+    json_t *after = json_integer(8); /* the scope is over: malloc, freed by free */
+    ck_assert(!in_buf(after, buf, sizeof buf));
+    json_decref(after);
+    char *again = json_dumps(plain, JSON_COMPACT | JSON_SORT_KEYS);
+    ck_assert_str_eq(again, want);
+    free(again);
+    free(want);
+    json_decref(plain);
+}
+END_TEST
+
 Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -276,6 +337,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, fail_keeps_utf8);
     tcase_add_test(tc, writer_matches_jansson);
     tcase_add_test(tc, segments_encoding);
+    tcase_add_test(tc, scratch_scope);
     suite_add_tcase(s, tc);
     return s;
 }
