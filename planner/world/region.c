@@ -76,12 +76,15 @@ int ap_region_build(const ap_map *m, unsigned cap, ap_map_table *out)
  *  - blocking a cell whose component is class r: with no free 4-neighbour the component was the cell
  *    alone and r dies. Otherwise the free cells of the 8-ring around it are walked: 4-neighbours in one run
  *    of free ring cells are connected without it (consecutive ring cells are 4-adjacent), so only one
- *    4-neighbour per run starts a front. With two or more fronts, breadth-first fronts advance in lockstep
- *    (one cell each per round), each marking its cells with its own temporary label; fronts that meet are
- *    merged into one set. It stops when one set is left (no split) or at most one set still has cells to
- *    expand: each exhausted set is then a whole component (nothing outside it touches it) and gets a new
- *    id, the rest keeps r. The cost is proportional to the number of fronts times the smaller pieces (the
- *    "smaller half" argument), or to the distance at which the fronts meet.
+ *    4-neighbour per run starts a front; with one front the component stays connected (a path through the
+ *    cell enters and leaves it by two 4-neighbours, which are joined without it). With two or more fronts,
+ *    breadth-first fronts advance in lockstep (one cell each per round), each marking its cells with its
+ *    own temporary label; fronts that meet are merged into one set. It stops when one set is left (no
+ *    split) or at most one set still has cells to expand: each exhausted set is then a whole component
+ *    (nothing outside it touches it) and gets a new id, the rest keeps r. The cost is proportional to the
+ *    number of fronts times the smaller pieces (the "smaller half" argument), or to the distance at which
+ *    the fronts meet.
+ * Cells are taken one at a time, so a batch (a 40-cell wall) is a sequence of such steps, each exact.
  * At the end the live classes are numbered 1 .. count: a class keeps its root's id when that is <= count,
  * the others take the free ids below count in increasing order; one pass over the cells maps every label
  * to its class's number, skipped when no class was joined and no root moved (then the labels are already
