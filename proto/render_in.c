@@ -14,7 +14,8 @@
 static const char *const keys_body[] = {"query", "map", "answer", "radius", "algorithm", "view", "format", NULL};
 static const char *const keys_view[] = {"x0", "y0", "x1", "y1", NULL};
 static const char *const keys_found[] = {"status",   "map",      "map_version", "grid_cost", "length",     "clear",
-                                         "waypoints", "segments", "samples",     "stats",     "duration_s", NULL};
+                                         "waypoints", "segments", "samples",     "stats",     "duration_s", "probe",
+                                         NULL};
 static const char *const keys_not_found[] = {"status", "map", "map_version", "reason", "stats", NULL};
 /* A kinodynamic answer's segments also carry v_start, v_end, t_start, duration (not drawn). */
 static const char *const keys_line[] = {"type",    "start", "end",     "heading",  "length",

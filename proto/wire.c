@@ -40,7 +40,7 @@ static const char *const ap_keys_unit[] = {"kind",           "radius",          
                                            "max_speed",      "max_accel",       "max_brake",       "max_lateral_accel",
                                            NULL};
 static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoothing", "turn_penalty",
-                                             "headings",  "max_expansions", NULL};
+                                             "headings",  "max_expansions", "probe", NULL};
 static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
 static const char *const ap_keys_samples[] = {"step", NULL};
 
@@ -281,6 +281,9 @@ static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
         q->max_expansions = cap >= 1 ? (uint64_t)cap : UINT64_MAX;
         kino_given(q, "search.max_expansions");
     }
+    if (rc == AP_OK && (rc = ap_json_get_bool(r, o, "search", "probe", &q->probe)) == AP_OK &&
+        json_object_get(o, "probe") != NULL)
+        kino_given(q, "search.probe");
     return rc;
 }
 
@@ -552,6 +555,8 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
             AP_JBUF_LIT(b, ",\"duration_s\":");
             ap_jbuf_real(b, r->duration_s);
         }
+        if (r->probe)
+            AP_JBUF_LIT(b, ",\"probe\":true");
         if (r->clear)
             AP_JBUF_LIT(b, ",\"clear\":true,\"waypoints\":[");
         else

@@ -147,7 +147,8 @@ int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const cha
 int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *st);
 
 /* Encode the 200 answer for a finished plan: for r->status AP_OK the full body ({"status":"ok", "map",
- * "map_version" (when st->map_version is not 0), "grid_cost", "length", "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
+ * "map_version" (when st->map_version is not 0), "grid_cost", "length", ["duration_s", per-segment times: r->timing],
+ * ["probe": true: r->probe], "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
  * AP_TIMEOUT {"status": "no_path"|"timeout", "map", "stats"}. "samples" appears when r has samples or
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.

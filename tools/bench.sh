@@ -8,7 +8,9 @@
 #      same on one connection, /healthz as the HTTP ceiling, batches of 64 short queries on /v1/paths
 #      (queries/s), and the lane figure: short queries while 8 connections keep long Paris_1_1024 queries
 #      on the slow lane;
-#   4. gzip: what compressing the 78 KB demo maze answer costs at each deflate level.
+#   4. tile updates: per table kind, the incremental update after a 1-cell and a 16-cell change beside a
+#      full build (tests/bench/bench_patch.c);
+#   5. gzip: what compressing the 78 KB demo maze answer costs at each deflate level.
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -55,6 +57,10 @@ for id in arena2 den520d brc202d Berlin_0_256 Paris_1_1024 maze512-32-0; do
     "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg jps_plus --table-stats 2>&1 \
         > /dev/null | grep '^table' | sed "s/^/$id\t/"
 done
+
+echo
+echo "## Tile updates: each table updated from the previous version beside a full build (medians of 9)"
+"$B/arcpath-bench-patch" "$DATA/den520d.map" "$DATA/arena2.map" "$DATA/battleground.map" "$DATA/Paris_1_1024.map"
 
 echo
 echo "## Curves (10^6 random pose pairs)"

@@ -141,50 +141,60 @@ static unsigned vertex_mask(const ap_map *m, int32_t c, int32_t k)
            (unsigned)blocked(m, c - 1, k) << 2 | (unsigned)blocked(m, c, k) << 3;
 }
 
-/* The grid graph with room for `extra` more circles after the corners (their quad is AP_AA_QUAD_NONE). */
-static int grid_graph(const ap_map *m, double r_u, size_t extra, ap_aa_graph **out)
+int ap_aa_grid_vertex_quad(const ap_map *m, int32_t c, int32_t k)
+{
+    unsigned b = vertex_mask(m, c, k);
+    /* A convex corner: exactly one incident cell blocked. Bit 0 of b's single bit index: the cell is at
+     * column c (toward +x); bit 1: row k. */
+    if (b == 0 || (b & (b - 1)) != 0)
+        return -1;
+    return __builtin_ctz(b);
+}
+
+int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph **out)
 {
     *out = NULL;
     if (!isfinite(r_u) || r_u < 0.0 || r_u > 1e3 || (r_u > 0.0 && r_u < AP_AA_GRID_MIN_RADIUS))
         return AP_E_INVALID_REQUEST;
-    size_t n = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        ap_aa_graph *g = pass == 1 ? graph_new(n + extra) : NULL;
-        if (g != NULL && (g->quad = malloc(n + extra > 0 ? n + extra : 1)) == NULL) {
-            ap_aa_graph_free(g);
-            g = NULL;
-        }
-        if (pass == 1 && g == NULL)
-            return AP_E_NOMEM;
-        n = 0;
-        for (int32_t k = 0; k <= m->height; k++)
-            for (int32_t c = 0; c <= m->width; c++) {
-                unsigned b = vertex_mask(m, c, k);
-                /* A convex corner: exactly one incident cell blocked. */
-                if (b == 0 || (b & (b - 1)) != 0)
-                    continue;
-                if (g != NULL) {
-                    g->x[n] = (double)c;
-                    g->y[n] = (double)k;
-                    g->R[n] = r_u;
-                    /* Bit 0 of b's single bit index: the cell is at column c (toward +x); bit 1: row k. */
-                    g->quad[n] = (uint8_t)(__builtin_ctz(b));
-                }
-                n++;
-            }
-        if (g == NULL)
-            continue;
-        g->n = n;
-        space_ctx *sc = g->owned;
-        sc->m = m;
-        sc->r = r_u > 0.0 ? r_u - AP_AA_GRID_TOL : 0.0;
-        g->space.line_ok = r_u > 0.0 ? disc_line_ok : point_line_ok;
-        g->space.arc_ok = r_u > 0.0 ? disc_arc_ok : point_arc_ok;
-        g->width = (double)m->width;
-        g->height = (double)m->height;
-        g->unit_radius = r_u;
-        *out = g;
+    ap_aa_graph *g = graph_new(cap);
+    if (g == NULL || (g->quad = malloc(cap > 0 ? cap : 1)) == NULL) {
+        ap_aa_graph_free(g);
+        return AP_E_NOMEM;
     }
+    space_ctx *sc = g->owned;
+    sc->m = m;
+    sc->r = r_u > 0.0 ? r_u - AP_AA_GRID_TOL : 0.0;
+    g->space.line_ok = r_u > 0.0 ? disc_line_ok : point_line_ok;
+    g->space.arc_ok = r_u > 0.0 ? disc_arc_ok : point_arc_ok;
+    g->width = (double)m->width;
+    g->height = (double)m->height;
+    g->unit_radius = r_u;
+    *out = g;
+    return AP_OK;
+}
+
+/* The grid graph with room for `extra` more circles after the corners (their quad is AP_AA_QUAD_NONE). */
+static int grid_graph(const ap_map *m, double r_u, size_t extra, ap_aa_graph **out)
+{
+    *out = NULL;
+    size_t n = 0;
+    for (int32_t k = 0; k <= m->height; k++)
+        for (int32_t c = 0; c <= m->width; c++)
+            n += ap_aa_grid_vertex_quad(m, c, k) >= 0;
+    int st = ap_aa_graph_grid_empty(m, r_u, n + extra, out);
+    if (st != AP_OK)
+        return st;
+    ap_aa_graph *g = *out;
+    for (int32_t k = 0; k <= m->height; k++)
+        for (int32_t c = 0; c <= m->width; c++) {
+            int q = ap_aa_grid_vertex_quad(m, c, k);
+            if (q < 0)
+                continue;
+            g->x[g->n] = (double)c;
+            g->y[g->n] = (double)k;
+            g->R[g->n] = r_u;
+            g->quad[g->n++] = (uint8_t)q;
+        }
     return AP_OK;
 }
 
@@ -255,8 +265,7 @@ bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, do
     return (dx * qy - dy * qx) * (double)s >= -tiny;
 }
 
-/* The slot of the unordered pair {a, b} (a != b) in a triangular table of n (n - 1) / 2 entries. */
-static size_t pair_slot(uint32_t a, uint32_t b)
+size_t ap_aa_pair_slot(uint32_t a, uint32_t b)
 {
     if (a > b) {
         uint32_t t = a;
@@ -266,46 +275,55 @@ static size_t pair_slot(uint32_t a, uint32_t b)
     return (size_t)b * (b - 1) / 2 + a;
 }
 
-/* ap_aa_graph_departures (los) and ap_aa_graph_candidates (!los). memo (ap_aa_graph_precompute, or NULL):
- * per unordered pair of radius-0 hug circles, 0 = line not tested yet, 1 = usable, 2 = not: the segment
- * between two points is the same segment both ways, so each is tested once. */
+/* The departures of circle c (cx, cy, cr) with sense s toward hug circle j != c (both senses at j), for
+ * departures_of. memo: NULL, or the pair's byte of ap_aa_graph_precompute_with's table (0 = line not tested
+ * yet, 1 = usable, 2 = not): the segment between two points is the same segment both ways, so each is
+ * tested once. */
+static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s, uint32_t j,
+                            bool los_test, uint8_t *memo, ap_aa_dep_sink sink, void *ctx)
+{
+    int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
+    /* Between two points the line is the segment of their centres: its heading and length wait until the
+     * line is known to be usable, which most are not. */
+    const bool points = cr == 0.0 && g->R[j] == 0.0;
+    const double dx = g->x[j] - cx, dy = g->y[j] - cy;
+    if (points && dx == 0.0 && dy == 0.0)
+        return true;
+    for (int s_to = 1; s_to >= -1; s_to -= 2) {
+        ap_aa_dep d = {.to = j, .s_to = s_to};
+        if (points)
+            d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
+        else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
+            continue;
+        if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
+            continue;
+        if (los_test && (los < 0 || g->R[j] != 0.0)) {
+            uint8_t *m = memo != NULL && points ? memo : NULL;
+            los = m != NULL && *m != 0 ? *m == 1 : g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
+            if (m != NULL)
+                *m = los ? 1 : 2;
+        }
+        if (los_test && !los)
+            continue;
+        if (points) {
+            d.t.h = atan2(dy, dx);
+            d.t.len = hypot(dx, dy);
+        }
+        if (!sink(ctx, &d))
+            return false;
+    }
+    return true;
+}
+
+/* ap_aa_graph_departures (los) and ap_aa_graph_candidates (!los). memo: NULL, or
+ * ap_aa_graph_precompute_with's table (used for c < n). */
 static bool departures_of(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s, bool los_test,
                           uint8_t *memo, ap_aa_dep_sink sink, void *ctx)
 {
-    for (uint32_t j = 0; j < g->n; j++) {
-        if (j == c)
-            continue;
-        int los = -1; /* a radius-0 target's two senses share one line: one line-of-sight test */
-        /* Between two points the line is the segment of their centres: its heading and length wait until
-         * the line is known to be usable, which most are not. */
-        const bool points = cr == 0.0 && g->R[j] == 0.0;
-        const double dx = g->x[j] - cx, dy = g->y[j] - cy;
-        if (points && dx == 0.0 && dy == 0.0)
-            continue;
-        for (int s_to = 1; s_to >= -1; s_to -= 2) {
-            ap_aa_dep d = {.to = j, .s_to = s_to};
-            if (points)
-                d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
-            else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
-                continue;
-            if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
-                continue;
-            if (los_test && (los < 0 || g->R[j] != 0.0)) {
-                uint8_t *m = memo != NULL && points && c < g->n ? &memo[pair_slot(c, j)] : NULL;
-                los = m != NULL && *m != 0 ? *m == 1 : g->space.line_ok(g->space.ctx, d.t.x0, d.t.y0, d.t.x1, d.t.y1);
-                if (m != NULL)
-                    *m = los ? 1 : 2;
-            }
-            if (los_test && !los)
-                continue;
-            if (points) {
-                d.t.h = atan2(dy, dx);
-                d.t.len = hypot(dx, dy);
-            }
-            if (!sink(ctx, &d))
-                return false;
-        }
-    }
+    for (uint32_t j = 0; j < g->n; j++)
+        if (j != c && !pair_departures(g, c, cx, cy, cr, s, j, los_test,
+                                       memo != NULL && c < g->n ? &memo[ap_aa_pair_slot(c, j)] : NULL, sink, ctx))
+            return false;
     return true;
 }
 
@@ -343,7 +361,20 @@ static bool append_dep(void *ctx, const ap_aa_dep *d)
     return true;
 }
 
-int ap_aa_graph_precompute(ap_aa_graph *g)
+bool ap_aa_graph_pair_departures(const ap_aa_graph *g, uint32_t c, int s, uint32_t j, uint8_t *memo,
+                                 ap_aa_dep_sink sink, void *ctx)
+{
+    return pair_departures(g, c, g->x[c], g->y[c], g->R[c], s, j, true, memo, sink, ctx);
+}
+
+/* The default fill of ap_aa_graph_precompute_with: departures_of. */
+static bool fill_all(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t *memo, ap_aa_dep_sink sink,
+                     void *sink_ctx)
+{
+    return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, sink, sink_ctx);
+}
+
+int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
 {
     if (g->dep_start != NULL)
         return AP_OK;
@@ -352,17 +383,10 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
     if (g->dep_start == NULL)
         return AP_E_NOMEM;
     dep_buf b = {g, 0};
-    /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte
-     * per pair, freed at the end (8 MB at the table's limit of 4,096 corners; none beyond 8,192 corners or
-     * out of memory: every end tests). */
-    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 2 * AP_AA_EAGER_AUTO_MAX;
-    uint8_t *memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
     for (uint32_t k = 0; k < g->n; k++)
         for (int s = -1; s <= 1; s += 2) {
             g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
-            if (!departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, append_dep, &b) ||
-                g->n_deps > UINT32_MAX / 2) {
-                free(memo);
+            if (!(fill != NULL ? fill : fill_all)(ctx, g, k, s, memo, append_dep, &b) || g->n_deps > UINT32_MAX / 2) {
                 free(g->dep_start);
                 free(g->deps);
                 g->dep_start = NULL;
@@ -371,7 +395,20 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
                 return AP_E_NOMEM;
             }
         }
-    free(memo);
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     return AP_OK;
+}
+
+int ap_aa_graph_precompute(ap_aa_graph *g)
+{
+    if (g->dep_start != NULL)
+        return AP_OK;
+    /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte
+     * per pair, freed at the end (8 MB at the table's limit of 4,096 corners; none beyond 8,192 corners or
+     * out of memory: every end tests). */
+    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 2 * AP_AA_EAGER_AUTO_MAX;
+    uint8_t *memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
+    int st = ap_aa_graph_precompute_with(g, memo, NULL, NULL);
+    free(memo);
+    return st;
 }

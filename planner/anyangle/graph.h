@@ -40,6 +40,7 @@
 #include "tangent.h"
 #include "../world/circles.h"
 #include "../world/map.h"
+#include "../world/tables.h"
 
 /* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
  * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
@@ -123,8 +124,62 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
  * graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 
+/* The slot of the unordered pair {a, b} of hug circles (a != b) in a triangular table of n (n - 1) / 2
+ * entries: b (b - 1) / 2 + a for a < b. Pure. */
+size_t ap_aa_pair_slot(uint32_t a, uint32_t b);
+
 /* Receives one departure; returns false to stop (out of memory). */
 typedef bool (*ap_aa_dep_sink)(void *ctx, const ap_aa_dep *d);
+
+/* The departures of hug circle c of g with sense s toward circle j != c, in the order
+ * ap_aa_graph_departures gives them (s_to = +1 first). memo: NULL, or the pair's byte of a pair table
+ * (0 = line not tested yet, 1 = usable, 2 = not; radius-0 pairs only): the line is tested once for both
+ * ends and senses. Returns false when the sink did. Pure apart from sink and memo. */
+bool ap_aa_graph_pair_departures(const ap_aa_graph *g, uint32_t c, int s, uint32_t j, uint8_t *memo,
+                                 ap_aa_dep_sink sink, void *ctx);
+
+/* Produces every departure of circle k with sense s, in target order (as ap_aa_graph_departures), into
+ * sink; memo as given to ap_aa_graph_precompute_with. Returns false when the sink did. */
+typedef bool (*ap_aa_fill)(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t *memo, ap_aa_dep_sink sink,
+                           void *sink_ctx);
+
+/* ap_aa_graph_precompute with the caller's pair table memo (NULL, or n (n - 1) / 2 bytes indexed by
+ * ap_aa_pair_slot, zeroed, for radius-0 circles; the caller frees it) and departures produced by fill
+ * (NULL: ap_aa_graph_departures for every circle; a tile update copies most from the old table,
+ * ap_aa_graph_grid_update). Returns AP_OK or AP_E_NOMEM (g stays lazy). Not thread-safe on g. */
+int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx);
+
+/* The quadrant of the blocked cell (as ap_aa_graph.quad) when grid vertex (c, k) (0 <= c <= width,
+ * 0 <= k <= height) is a convex corner of m (exactly one of its four cells blocked, off-map cells
+ * blocked), else -1. Pure. */
+int ap_aa_grid_vertex_quad(const ap_map *m, int32_t c, int32_t k);
+
+/* A grid graph of m (borrowed) for unit radius r_u (as ap_aa_graph_grid) with room for cap circles and none
+ * yet (n = 0, lazy): the caller fills x, y, R, quad and n. Returns AP_OK, AP_E_INVALID_REQUEST (bad r_u)
+ * or AP_E_NOMEM (*out NULL). */
+int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph **out);
+
+/* Most cells whose passability a tile update may change for ap_aa_graph_grid_update to update the graph
+ * rather than build it (above: ap_aa_graph_grid; each changed cell costs a clip test per pair of corners
+ * near it, and a wide change touches most pairs anyway). */
+#define AP_AA_UPDATE_MAX_CELLS 64
+
+/* The point unit's graph of grid map m, ap_aa_graph_grid(m, 0, out) exactly (same corners in the same
+ * order, same eager table), computed from old = ap_aa_graph_grid(prev, 0) (eager) where m differs from prev
+ * only at the n cells `changed` (x = column, y = row; any order; cells whose passability is the same in
+ * both are ignored). Corners change only at the vertices of cells whose passability changed: old's other
+ * corners are kept in order and the new ones merged in (row-major order of vertices). A line between two
+ * kept corners keeps old's verdict unless it passes within 1e-6 tiles of a changed cell's square (the
+ * point rule, ap_aa_grid_point_line_ok, reads only cells whose squares are within 1e-9 tiles of the line:
+ * the squares it may enter, the cells beside an edge it runs along, the four cells of a vertex on it), and
+ * the corner rules (quad) of a kept corner are the same; those lines, and every line of a new corner, are
+ * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, an old graph that is not
+ * an eager point graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid
+ * itself (the last gives a lazy graph, as it does). Cost O(corners^2) cheap steps (a box test per pair, a
+ * copy per kept departure) plus the tested lines. prev and old are only read (other threads may read
+ * them). Returns as ap_aa_graph_grid. */
+int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap_map *m, const ap_cell_pos *changed,
+                            size_t n, ap_aa_graph **out);
 
 /* Every usable surfing edge leaving the circle (cx, cy, cr) with sense s toward the hug circles j != c
  * (c: the circle's index, or UINT32_MAX for a query's start), both senses at each target (one line of

@@ -32,23 +32,31 @@ static void table_free(void *data)
     free(t);
 }
 
-/* The eager graph of m for radius r within the limits, or NULL (beyond them, or out of memory). */
-static ap_aa_graph *eager_graph(const ap_map *m, double r)
+/* g (consumed) if it is an eager graph within the limits, else NULL (freed). */
+static ap_aa_graph *within_limits(ap_aa_graph *g)
 {
-    ap_aa_graph *g;
-    if (ap_aa_graph_grid_lazy(m, r, &g) != AP_OK)
-        return NULL;
-    if (g->n > AP_AA_TABLE_MAX_CORNERS || ap_aa_graph_precompute(g) != AP_OK || graph_bytes(g) > AP_AA_TABLE_MAX_BYTES) {
+    if (g != NULL && (g->n > AP_AA_TABLE_MAX_CORNERS || g->dep_start == NULL || graph_bytes(g) > AP_AA_TABLE_MAX_BYTES)) {
         ap_aa_graph_free(g);
         return NULL;
     }
     return g;
 }
 
-static int table_build(const ap_map *m, ap_map_table *out)
+/* The eager graph of m for radius r within the limits, or NULL (beyond them, or out of memory). */
+static ap_aa_graph *eager_graph(const ap_map *m, double r)
+{
+    ap_aa_graph *g;
+    if (ap_aa_graph_grid_lazy(m, r, &g) != AP_OK)
+        return NULL;
+    if (g->n <= AP_AA_TABLE_MAX_CORNERS)
+        ap_aa_graph_precompute(g);
+    return within_limits(g);
+}
+
+/* The slot of point graph g (consumed; NULL: no slot). */
+static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
 {
     /* Beyond the limits the map gets no slot: its queries build a lazy graph each (graph.h). */
-    ap_aa_graph *g = eager_graph(m, 0.0);
     if (g == NULL)
         return AP_OK;
     ap_aa_table *t = calloc(1, sizeof *t);
@@ -65,13 +73,36 @@ static int table_build(const ap_map *m, ap_map_table *out)
     return AP_OK;
 }
 
+static int table_build(const ap_map *m, ap_map_table *out)
+{
+    return table_of_graph(eager_graph(m, 0.0), out);
+}
+
+/* The point graph updated from prev's (ap_aa_graph_grid_update: the same graph as the build's); the disc
+ * graphs start empty as after a build. */
+static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table *old, const ap_cell_pos *changed,
+                        size_t n, ap_map_table *out)
+{
+    const ap_aa_table *t = old->data;
+    ap_aa_graph *g = NULL;
+    if (ap_aa_graph_grid_update(t->point, prev, m, changed, n, &g) != AP_OK)
+        return table_build(m, out); /* out of memory: as the build would fare */
+    return table_of_graph(within_limits(g), out);
+}
+
 const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                        table_build, table_free, NULL};
+                                        table_build, table_free, table_update};
 
 static ap_aa_table *table_of(const ap_map *m)
 {
     const ap_map_table *t = ap_map_find_table(m, AP_AA_TABLE_NAME);
     return t != NULL ? t->data : NULL;
+}
+
+const ap_aa_graph *ap_aa_table_point(const ap_map_table *slot)
+{
+    const ap_aa_table *t = slot->data;
+    return t->point;
 }
 
 const ap_aa_graph *ap_aa_table_of(const ap_map *m)

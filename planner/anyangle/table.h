@@ -10,6 +10,15 @@
  * holds at most AP_AA_TABLE_MAX_BYTES; a map beyond either gets no slot and its queries build a lazy graph
  * each (O(cells), departures computed as the search reaches corners). GET /v1/maps/{id} lists the slot
  * with its bytes, build time and "corners" count.
+ *
+ * Tile updates (world/patch.h): the kind's update makes the point graph of the new version from the previous
+ * one with ap_aa_graph_grid_update (graph.h): the same corners in the same order and the same eager table
+ * as a build (old corners kept and new ones merged in row-major order; the lines of two kept corners copied
+ * unless they pass near a cell whose passability changed, whose verdict is the only input that can differ;
+ * those and every line of a new corner tested again with the build's rule), so the slot's bytes and count
+ * are the build's too. Above AP_AA_UPDATE_MAX_CELLS changed cells it is a full build; beyond the limits
+ * the new version gets no slot, as after a build. The disc graphs start empty (built again on first use of
+ * each radius), as after a build.
  */
 #ifndef AP_AA_TABLE_H
 #define AP_AA_TABLE_H
@@ -26,6 +35,9 @@
 
 /* The kind (listed in planner/plan/table_kinds.c): optional, uniform-cost maps only. */
 extern const ap_table_kind ap_aa_table_kind;
+
+/* The point graph held by an "any_angle" slot (a map table of this kind, borrowed). Pure; thread-safe. */
+const ap_aa_graph *ap_aa_table_point(const ap_map_table *slot);
 
 /* The point unit's shared graph of m, or NULL when m has no "any_angle" slot. Pure; thread-safe. */
 const ap_aa_graph *ap_aa_table_of(const ap_map *m);

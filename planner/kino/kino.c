@@ -81,14 +81,28 @@ static double clamp_param(double v, double dflt)
     return v > 0.0 ? v : dflt;
 }
 
+/* p with its zero step, cell and bins replaced by the defaults. */
+static ap_kino_params with_defaults(const ap_kino_params *p)
+{
+    ap_kino_params q = *p;
+    q.step = clamp_param(p->step, AP_KINO_STEP);
+    q.cell = clamp_param(p->cell, AP_KINO_CELL);
+    q.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
+    q.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
+    return q;
+}
+
+/* The start state of p, with its heuristic. */
+static ap_kino_state start_state(const ap_kino_params *p)
+{
+    const double h = ap_angle_wrap(p->sh);
+    return (ap_kino_state){p->sx, p->sy, h, p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, h, p->sv)};
+}
+
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
 {
     memset(d, 0, sizeof *d);
-    d->p = *p;
-    d->p.step = clamp_param(p->step, AP_KINO_STEP);
-    d->p.cell = clamp_param(p->cell, AP_KINO_CELL);
-    d->p.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
-    d->p.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
+    d->p = with_defaults(p);
     d->node_limit = capacity;
     ap_kino_table *t = calloc(1, sizeof *t);
     if (t == NULL)
@@ -144,9 +158,7 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
-    ap_kino_state *st = ap_search_payload(s, AP_KINO_START);
-    const ap_kino_params *p = &d->p;
-    *st = (ap_kino_state){p->sx, p->sy, ap_angle_wrap(p->sh), p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, p->sh, p->sv)};
+    *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 
 ap_segment ap_kino_segment(double x, double y, double h, double curv, double len)
@@ -286,4 +298,63 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
     if (node == AP_KINO_START || d->ws == NULL)
         return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
     return ((const ap_kino_state *)d->ws->payload)[node].hval;
+}
+
+int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded)
+{
+    const ap_kino_params p = with_defaults(params);
+    ap_kino_state succ[AP_KINO_MAX_SUCC];
+    int n = 0, exp = 0;
+    *reached = false;
+    if (cap >= 1) {
+        out[n++] = start_state(&p);
+        double best = out[0].hval; /* Algorithm 6's global_best_h */
+        while (!(*reached = ap_kino_at_goal(&p, out[n - 1].x, out[n - 1].y, out[n - 1].h, out[n - 1].v)) &&
+               n < cap) {
+            const int ns = ap_kino_expand(&p, &out[n - 1], succ);
+            exp++;
+            int pick = -1;
+            bool pick_goal = false;
+            double local = best; /* local_best_h */
+            for (int k = 0; k < ns && !pick_goal; k++) {
+                if (ap_kino_at_goal(&p, succ[k].x, succ[k].y, succ[k].h, succ[k].v)) {
+                    pick = k;
+                    pick_goal = true;
+                    local = 0.0;
+                    continue;
+                }
+                const double h = ap_kino_heuristic(&p, succ[k].x, succ[k].y, succ[k].h, succ[k].v);
+                if (h < local) {
+                    local = h;
+                    pick = k;
+                }
+            }
+            if (pick < 0)
+                break; /* no improvement */
+            succ[pick].hval = local;
+            out[n++] = succ[pick];
+            best = local;
+        }
+    }
+    if (expanded != NULL)
+        *expanded = exp;
+    return n;
+}
+
+int ap_kino_seed(ap_kino_domain *d, ap_search *s, const ap_kino_state *states, int n)
+{
+    uint32_t parent = AP_KINO_START;
+    double g = 0.0;
+    int seeded = 0;
+    for (int i = 1; i < n && d->tab->next < d->node_limit; i++) {
+        const uint32_t id = d->tab->next++; /* an id of its own: never in the bin table */
+        ap_kino_state st = states[i];
+        st.hval = ap_kino_heuristic(&d->p, st.x, st.y, st.h, st.v); /* the search's heuristic, not the probe's */
+        g += st.dt;
+        if (ap_search_seed(s, id, parent, g, &st) != AP_OK)
+            break;
+        parent = id;
+        seeded++;
+    }
+    return seeded;
 }

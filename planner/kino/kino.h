@@ -117,4 +117,39 @@ ap_segment ap_kino_segment(double x, double y, double h, double curv, double len
  * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure. */
 int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out);
 
+/* Most steps of the probing search (ap_kino_probe) a plan runs: 2048 steps of at most `step` tiles (2560
+ * tiles at the default step), far beyond the thesis's longest probes (73 iterations, Table 5.7) and
+ * bounded so a probe on any map ends in a few milliseconds. */
+#define AP_KINO_PROBE_STEPS 2048
+
+/* The probing search (thesis 4.4, Algorithm 6): a greedy descent on the heuristic without backtracking.
+ * From the start state of p it repeatedly expands the current state (ap_kino_expand: the actions and the
+ * world's exact swept-disc test, the same successors the A* domain gets) and moves to the successor with
+ * the lowest heuristic (ap_kino_heuristic with p->heuristic: admissibility does not matter to a greedy
+ * descent, and plan_kino.c guides it with AP_KINO_H_DUBINS, the thesis's heuristic, since the time bound
+ * alone ignores the goal heading; a successor within the goal tolerances counts as 0 and beats
+ * every other, as the domain's goal node does) if that is strictly lower than the lowest value seen so far.
+ * It stops when the current state is within the goal tolerances (ap_kino_at_goal; *reached = true), when no
+ * successor improves on the best value (a dead end, a wall, or a heading or speed the greedy descent cannot
+ * correct: *reached = false), or after cap - 1 steps (*reached = false): never more than cap - 1
+ * expansions, whatever the heuristic does. p's zero step, cell and bins mean the defaults, as for
+ * ap_kino_init. out[0 .. n-1] (cap >= 1 entries, caller-owned) receives the states: out[0] the start (its
+ * action fields 0), out[i] the state reached from out[i-1] with its action (curv, len, accel, dt) and its
+ * heuristic in hval, so out is a trajectory that starts at the start pose and speed, is G1 and keeps every
+ * limit (each action does). Returns n (>= 1; 0 when cap < 1); *expanded (optional) gets the expansions
+ * (the thesis's iterations). Pure: reads p and its world only; thread-safe as the world's tests are.
+ * Source: Schnieders, "AIPATH", 2014, 4.4 (Algorithm 6) and 5.6. */
+int ap_kino_probe(const ap_kino_params *p, ap_kino_state *out, int cap, bool *reached, int *expanded);
+
+/* Seed a begun search (after ap_kino_bind) with a probe's trajectory (ap_kino_probe's out[0 .. n-1], out[0]
+ * being the start): Algorithm 1 lines 7-8, each state inserted into the open list (ap_search_seed) with the
+ * previous one as parent, g its time from the start, and its exact state as payload. The seeded states get
+ * ids of their own, taken from d's id range but never entered in the bin table, so no successor the search
+ * generates can ever be one of them: a seeded state's payload (the pose its seeded child was driven from)
+ * never changes, and a path through seeded states replays the probe's actions exactly. A bin the probe and
+ * the search both reach may so be expanded twice (at most n - 1 extra expansions). Each seeded state's
+ * heuristic is d's (the probe may have been guided by another). Stops early when d's
+ * ids run out. Returns the number of states seeded (at most n - 1). Same thread as the search. */
+int ap_kino_seed(ap_kino_domain *d, ap_search *s, const ap_kino_state *states, int n);
+
 #endif

@@ -89,8 +89,10 @@ typedef struct ap_query {
     double tol_heading;      /* goal_tolerance.heading, radians; 0 = AP_DEFAULT_TOL_HEADING */
     double tol_speed;        /* goal_tolerance.speed, m/s; 0 = AP_DEFAULT_TOL_SPEED */
     uint64_t max_expansions; /* search.max_expansions; 0 = AP_DEFAULT_KINO_EXPANSIONS */
+    bool probe;              /* search.probe: the probing search first (plan_kino.c, thesis Algorithm 1) */
     const char *kino_field;  /* the first kinodynamic-only field the request gave (start.speed, goal.speed,
-                              * goal_tolerance, search.max_expansions), or NULL: refused for other kinds */
+                              * goal_tolerance, search.max_expansions, search.probe), or NULL: refused for
+                              * other kinds */
     struct ap_profile_cache *profiles; /* profile-table cache; NULL = ap_profile_cache_default() */
     const struct ap_profile_admit *profile_admit; /* may this query's profile build evict a cached one?
                                                    * (turns/profile.h); NULL = yes. Borrowed, must outlive
@@ -131,6 +133,7 @@ typedef struct ap_result {
     uint64_t expanded;       /* A* expansions, all slices and restarts included */
     ap_seg_time *timing;     /* kinodynamic plans: one per segment (speeds and times), else NULL */
     double duration_s;       /* kinodynamic plans: the trajectory's duration (seconds) */
+    bool probe;              /* kinodynamic plans: the path is the probing search's (search.probe), not A*'s */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;

@@ -6,6 +6,12 @@
  * The expansion cap (search.max_expansions) ends the search as no_path "not_found"; the search is not
  * complete (its states are discretised and it keeps one exact pose per state), so a no_path proves nothing.
  *
+ * search.probe (thesis 4.1, Algorithm 1): begin runs the probing search first (ap_kino_probe, at most
+ * AP_KINO_PROBE_STEPS steps and never more than the expansion cap; its expansions count towards the cap and
+ * the answer's expanded). When it reaches the goal its trajectory is the answer (ap_result.probe) and no A*
+ * runs; otherwise A* starts with the probe's states in its open list (ap_kino_seed, Algorithm 1 lines 7-8),
+ * seeded again when a restart moves the search to another workspace.
+ *
  * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapters 3-5
  * (5.1: the iteration cap and goal tolerances).
  */
@@ -21,6 +27,9 @@ typedef struct kino_plan {
     ap_kino_domain d;
     uint32_t limit; /* ids the expansion cap can use; each workspace caps it at its capacity */
     bool trivial; /* the start is within the goal tolerance: no motion */
+    bool probe_path;      /* the probe reached the goal: its states are the answer */
+    ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
+    int probe_n;
 } kino_plan;
 
 static void kino_release(ap_plan *p)
@@ -29,6 +38,7 @@ static void kino_release(ap_plan *p)
     if (k == NULL)
         return;
     ap_kino_free(&k->d);
+    free(k->probe);
     free(k);
     p->kind_state = NULL;
 }
@@ -50,9 +60,29 @@ static int kino_start(ap_plan *p, ap_workspace *ws)
     /* a restart may land on a smaller workspace: ids must stay below its capacity */
     k->d.node_limit = p->dom.node_count = ws->capacity < k->limit ? ws->capacity : k->limit;
     int st = ap_plan_start_search(p, ws);
-    if (st == AP_IN_PROGRESS)
+    if (st == AP_IN_PROGRESS) {
         ap_kino_bind(&k->d, &p->search);
+        ap_kino_seed(&k->d, &p->search, k->probe, k->probe_n);
+    }
     return st;
+}
+
+/* The probing search (Algorithm 6) before A* (Algorithm 1): true when its trajectory reached the goal. Its
+ * states are kept for the answer or for seeding A*. Returns AP_OK or AP_E_NOMEM. */
+static int kino_probe(ap_plan *p, kino_plan *k, bool *reached)
+{
+    const uint64_t cap = cap_of(&p->q);
+    const int steps = cap < AP_KINO_PROBE_STEPS ? (int)cap : AP_KINO_PROBE_STEPS;
+    if ((k->probe = malloc((size_t)(steps + 1) * sizeof *k->probe)) == NULL)
+        return AP_E_NOMEM;
+    /* guided by the thesis's heuristic (the time bound over the Dubins length, kino.h): the admissible one
+     * ignores the goal heading, so a probe guided by it ends at the goal facing any way */
+    ap_kino_params pp = k->d.p;
+    pp.heuristic = AP_KINO_H_DUBINS;
+    int expanded = 0;
+    k->probe_n = ap_kino_probe(&pp, k->probe, steps + 1, reached, &expanded);
+    p->expanded_before += (uint64_t)expanded;
+    return AP_OK;
 }
 
 static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
@@ -88,6 +118,15 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     int st = ap_kino_init(&k->d, &p->dom, &kp, ws->capacity < k->limit ? ws->capacity : k->limit);
     if (st != AP_OK)
         return p->state = st;
+    if (q->probe) {
+        bool reached = false;
+        if ((st = kino_probe(p, k, &reached)) != AP_OK)
+            return p->state = st;
+        if (reached) {
+            k->probe_path = true;
+            return p->state = AP_OK;
+        }
+    }
     p->start_node = AP_KINO_START;
     p->goal_node = AP_KINO_GOAL;
     return kino_start(p, ws);
@@ -113,20 +152,16 @@ static int kino_move(ap_plan *p, ap_workspace *ws)
     return kino_start(p, ws);
 }
 
-static int kino_finish(ap_plan *p, ap_result *r)
+/* The answer of a trajectory: states[0] the start, states[i] reached from states[i-1] by its action (n = 0:
+ * no motion). Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or
+ * AP_E_NOMEM. */
+static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *states, size_t n)
 {
-    kino_plan *k = p->kind_state;
-    const ap_query *q = &p->q;
-    size_t n = 0;
-    uint32_t *nodes = NULL;
-    if (!k->trivial && (nodes = ap_plan_path_nodes(&p->search, &n)) == NULL)
-        return AP_E_NOMEM;
     const size_t ns = n > 1 ? n - 1 : 0;
     ap_segment *segs = malloc((ns ? ns : 1) * sizeof *segs);
     r->timing = malloc((ns ? ns : 1) * sizeof *r->timing);
     r->waypoints = malloc((ns + 1 > 2 ? ns + 1 : 2) * sizeof *r->waypoints);
     if (segs == NULL || r->timing == NULL || r->waypoints == NULL) {
-        free(nodes);
         free(segs);
         return AP_E_NOMEM;
     }
@@ -134,15 +169,13 @@ static int kino_finish(ap_plan *p, ap_result *r)
     r->waypoints[0][1] = q->sy;
     double t = 0.0;
     for (size_t i = 0; i < ns; i++) {
-        const ap_kino_state *from = ap_search_payload(&p->search, nodes[i]);
-        const ap_kino_state *to = ap_search_payload(&p->search, nodes[i + 1]);
+        const ap_kino_state *from = &states[i], *to = &states[i + 1];
         segs[i] = ap_kino_segment(from->x, from->y, from->h, to->curv, to->len);
         r->timing[i] = (ap_seg_time){from->v, to->v, t, to->dt};
         t += to->dt;
         r->waypoints[i + 1][0] = segs[i].x1;
         r->waypoints[i + 1][1] = segs[i].y1;
     }
-    free(nodes);
     r->n_waypoints = ns + 1;
     if (ns == 0) {
         r->waypoints[1][0] = q->sx;
@@ -153,6 +186,29 @@ static int kino_finish(ap_plan *p, ap_result *r)
     ap_plan_set_segments(r, q, segs, ns);
     r->grid_cost = r->length;
     return AP_OK;
+}
+
+static int kino_finish(ap_plan *p, ap_result *r)
+{
+    kino_plan *k = p->kind_state;
+    if (k->trivial)
+        return kino_answer(r, &p->q, NULL, 0);
+    if (k->probe_path) {
+        r->probe = true;
+        return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n);
+    }
+    size_t n = 0;
+    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+    ap_kino_state *states = nodes != NULL ? malloc((n ? n : 1) * sizeof *states) : NULL;
+    int st = AP_E_NOMEM;
+    if (states != NULL) {
+        for (size_t i = 0; i < n; i++)
+            states[i] = *(const ap_kino_state *)ap_search_payload(&p->search, nodes[i]);
+        st = kino_answer(r, &p->q, states, n);
+    }
+    free(nodes);
+    free(states);
+    return st;
 }
 
 const ap_plan_kind ap_plan_kind_kino = {"kinodynamic", kino_begin, kino_step, kino_move, kino_finish, kino_release,

@@ -14,6 +14,7 @@
  */
 #include "search.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,7 @@
 #include "../base/mem.h"
 #include "../base/status.h"
 #include "open_bucket.h"
+#include "open_heap.h"
 
 
 uint64_t ap_clock_ns(void)
@@ -194,4 +196,23 @@ size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap)
     for (uint32_t u = s->goal; u != UINT32_MAX; u = nodes[u].parent)
         out[--i] = u;
     return count;
+}
+
+int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const void *payload)
+{
+    const ap_domain *dom = s->dom;
+    ap_workspace *ws = s->ws;
+    if (s->state != AP_IN_PROGRESS || dom->run != NULL || node >= dom->node_count || parent >= dom->node_count ||
+        ws->nodes[parent].gen != ws->gen || !(g >= 0.0 && g <= DBL_MAX) ||
+        (dom->payload_bytes > 0 && payload == NULL))
+        return AP_E_INTERNAL;
+    /* the heap relaxation of the loops (open_heap.h), with parent as the expanded node */
+    ap_node *nodes = ws->nodes;
+    ap_open_entry *open = ws->open;
+    uint32_t *pos = ws->pos;
+    const uint32_t gen = ws->gen, u = parent;
+    const size_t pb = dom->payload_bytes;
+    RELAX(node, g, dom->heuristic(dom->ctx, v_, s->goal), 0,
+          if (pb > 0) memcpy(ap_search_payload(s, v_), payload, pb));
+    return AP_OK;
 }

@@ -150,6 +150,21 @@ int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32
  * *cancel was set (checked every 256 expansions). */
 int ap_search_run(ap_search *s, uint64_t max_expansions);
 
+/* Insert node into the open list of a begun search as reached from parent at cost g (the caller's path cost
+ * from the start, tiles or the domain's unit), with the domain's payload (payload_bytes bytes, copied; NULL
+ * for a domain without payload): Algorithm 1's "openList <- INSERT(node)", so a search can start from nodes
+ * found before it (a probing search's). It is the relaxation of the edge parent -> node: a node new to the
+ * search is claimed and pushed with f = g + heuristic (the heuristic is asked after the payload is written);
+ * an open node with a larger g gets the new parent, g and payload; otherwise nothing changes. The caller
+ * keeps the parent chain meaningful: parent must already belong to this search (the start, or a node
+ * seeded before), and a payload domain must ensure the search never gives parent another payload while
+ * node depends on it (e.g. by seeding under ids no successor can produce: kino.h ap_kino_seed).
+ * Only before or between slices, for a domain without a run hook (the specialised loops keep open lists of
+ * their own). Returns AP_OK, or AP_E_INTERNAL (nothing changed) when the search is not in progress, the
+ * domain has a run hook, node or parent is out of range, parent is not part of the search, g is not a
+ * finite number >= 0, or payload is NULL for a payload domain. Same thread as the search; O(log open). */
+int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const void *payload);
+
 /* After AP_OK: write the node ids from start to goal into out (up to cap) and return the path's node
  * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed. */
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);

@@ -8,7 +8,14 @@
  * heuristic, with it over the Dubins length too (not admissible with tolerances), and with distance /
  * max_speed (the thesis's comparison). Usage: arcpath-bench-kino [N [HEADING_BINS SPEED_BINS [VSCALE]]]
  * (queries per row, default 200; bins 0 = the defaults; VSCALE scales the random start and goal speeds,
- * default 1, 0 = start and goal at rest). Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms. */
+ * default 1, 0 = start and goal at rest). Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms.
+ *
+ * arcpath-bench-kino probe [N]: A* against the probing search (thesis 4.4 and 5.6, Tables 5.7 and 5.8) on the
+ * same draws: A* alone (time heuristic), the probe alone (ap_kino_probe, guided as plan_kino.c guides it),
+ * and Algorithm 1 (the probe, then A* seeded with its states when it misses: search.probe). Per row: how
+ * many probes reach the goal; over the queries both the probe and A* solve, mean iterations of each and the
+ * reduction, mean travel time of each and the probe's mean per-query overhead (and the ratio of the means);
+ * median ms of each over all queries; where the missed probes stopped (median distance to the goal, tiles). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +47,10 @@ typedef struct row {
 } row;
 
 /* One query through the domain on the search core (what plan_kino.c does, with the heuristic switch the
- * plan does not expose). Returns 1 when found; *it = expansions. */
-static int one(ap_workspace *ws, const ap_kino_params *kp, uint64_t cap, uint64_t *it, double *dur)
+ * plan does not expose), its open list seeded with the n states of a probe (none: seed NULL, n 0). Returns 1
+ * when found; *it += expansions. */
+static int one(ap_workspace *ws, const ap_kino_params *kp, uint64_t cap, const ap_kino_state *seed, int n,
+               uint64_t *it, double *dur)
 {
     ap_kino_domain d;
     ap_domain dom;
@@ -49,15 +58,127 @@ static int one(ap_workspace *ws, const ap_kino_params *kp, uint64_t cap, uint64_
     if (ap_kino_init(&d, &dom, kp, ws->capacity) != AP_OK || ap_search_begin(&s, ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0) != AP_OK)
         return -1;
     ap_kino_bind(&d, &s);
+    ap_kino_seed(&d, &s, seed, n);
     int st = ap_search_run(&s, cap);
-    *it = s.expanded;
+    *it += s.expanded;
     *dur = st == AP_OK ? s.cost : 0.0;
     ap_kino_free(&d);
     return st == AP_OK;
 }
 
+/* The probe alone, guided as plan_kino.c guides it. Returns 1 when it reached the goal; *it = its steps. */
+static int probe_only(const ap_kino_params *kp, ap_kino_state *buf, uint64_t *it, double *dur, int *n_out)
+{
+    ap_kino_params pp = *kp;
+    pp.heuristic = AP_KINO_H_DUBINS;
+    bool reached = false;
+    int exp = 0;
+    const int n = ap_kino_probe(&pp, buf, AP_KINO_PROBE_STEPS + 1, &reached, &exp);
+    *it = (uint64_t)exp;
+    *dur = 0.0;
+    for (int i = 1; i < n; i++)
+        *dur += buf[i].dt;
+    *n_out = n;
+    return reached;
+}
+
+/* Algorithm 1 (search.probe): the probe; when it misses, A* seeded with its states. */
+static int probe_then_astar(ap_workspace *ws, const ap_kino_params *kp, ap_kino_state *buf, uint64_t cap,
+                            uint64_t *it, double *dur)
+{
+    int n = 0;
+    if (probe_only(kp, buf, it, dur, &n))
+        return 1;
+    return one(ws, kp, cap > *it ? cap - *it : 1, buf, n, it, dur);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return v[n / 2];
+}
+
+/* The A* / probe table (Tables 5.7 and 5.8). */
+static void probe_table(ap_workspace *ws, ap_query *q, int n)
+{
+    typedef struct prow {
+        const char *name;
+        double tol_pos, tol_h, tol_v;
+        bool has_gh;
+    } prow;
+    const prow rows[] = {
+        {"thesis tolerances, goal heading", 0.375, M_PI / 180.0, 0.1, true},
+        {"arcpath defaults, goal heading", 0.5, 0.1, 0.5, true},
+        {"thesis tolerances, free goal heading", 0.375, M_PI / 180.0, 0.1, false},
+        {"arcpath defaults, free goal heading", 0.5, 0.1, 0.5, false},
+    };
+    ap_kino_state *buf = malloc((AP_KINO_PROBE_STEPS + 1) * sizeof *buf);
+    double *ms[3] = {malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double))};
+    printf("A* vs probing search, Table 5.3 setup, %d queries per row, cap 100000 iterations\n", n);
+    printf("%-36s %9s %6s %10s %9s %8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "row", "reached", "both", "A* it", "probe it",
+           "reduct", "A* t s", "probe t s", "overhead", "ovh ratio", "A* med ms", "probe ms", "alg1 ms", "miss d");
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        rng = 12345;
+        int reached = 0, both = 0, missed = 0;
+        double ita = 0, itp = 0, ta = 0, tp = 0, ovh = 0;
+        double *miss_d = malloc((size_t)n * sizeof *miss_d);
+        for (int i = 0; i < n; i++) {
+            double tr = 5.0 + 3.0 * rnd(), lat = 10.0 + 10.0 * rnd();
+            double dist = 8.0 * tr * rnd(), ang = 2 * M_PI * rnd();
+            ap_kino_params kp = {.veh = {14.0, 3.0, 6.0, lat}, .meters_per_tile = 1.0, .turning_radius = tr,
+                                 .sx = SIDE / 2.0, .sy = SIDE / 2.0, .sh = 2 * M_PI * rnd() - M_PI,
+                                 .sv = 14.0 * rnd(), .gx = SIDE / 2.0 + dist * cos(ang),
+                                 .gy = SIDE / 2.0 + dist * sin(ang), .gh = 2 * M_PI * rnd() - M_PI,
+                                 .gv = 14.0 * rnd(), .has_gh = rows[r].has_gh, .tol_pos = rows[r].tol_pos,
+                                 .tol_heading = rows[r].tol_h, .tol_speed = rows[r].tol_v};
+            ap_plan_world(q, false, &kp.world, &kp.radius);
+            uint64_t it_a = 0, it_p = 0, it_1 = 0;
+            double dur_a = 0, dur_p = 0, dur_1 = 0;
+            int np = 0;
+            uint64_t t0 = ap_clock_ns();
+            int ok_a = one(ws, &kp, 100000, NULL, 0, &it_a, &dur_a);
+            uint64_t t1 = ap_clock_ns();
+            int ok_p = probe_only(&kp, buf, &it_p, &dur_p, &np);
+            uint64_t t2 = ap_clock_ns();
+            probe_then_astar(ws, &kp, buf, 100000, &it_1, &dur_1);
+            uint64_t t3 = ap_clock_ns();
+            ms[0][i] = (double)(t1 - t0) / 1e6;
+            ms[1][i] = (double)(t2 - t1) / 1e6;
+            ms[2][i] = (double)(t3 - t2) / 1e6;
+            reached += ok_p == 1;
+            if (ok_p != 1)
+                miss_d[missed++] = hypot(buf[np - 1].x - kp.gx, buf[np - 1].y - kp.gy);
+            if (ok_a == 1 && ok_p == 1) {
+                both++;
+                ita += (double)it_a;
+                itp += (double)it_p;
+                ta += dur_a;
+                tp += dur_p;
+                ovh += dur_a > 0 ? dur_p / dur_a - 1.0 : 0.0;
+            }
+        }
+        char rs[32];
+        snprintf(rs, sizeof rs, "%d/%d", reached, n);
+        const double b = both > 0 ? both : 1;
+        printf("%-36s %9s %6d %10.0f %9.1f %7.2f%% %9.2f %9.2f %8.1f%% %8.1f%% %9.3f %9.4f %9.3f %9.2f\n", rows[r].name,
+               rs, both, ita / b, itp / b, ita > 0 ? 100.0 * (1.0 - itp / ita) : 0.0, ta / b, tp / b, 100.0 * ovh / b,
+               ta > 0 ? 100.0 * (tp / ta - 1.0) : 0.0, median_of(ms[0], n), median_of(ms[1], n), median_of(ms[2], n),
+               missed > 0 ? median_of(miss_d, missed) : 0.0);
+        free(miss_d);
+        fflush(stdout);
+    }
+    for (int k = 0; k < 3; k++)
+        free(ms[k]);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
+    const bool probe = argc > 1 && strcmp(argv[1], "probe") == 0;
+    if (probe) {
+        argv++;
+        argc--;
+    }
     int n = argc > 1 ? atoi(argv[1]) : 200;
     const int hb = argc > 2 ? atoi(argv[2]) : 0, sb = argc > 3 ? atoi(argv[3]) : 0; /* 0 = the defaults */
     const double vscale = argc > 4 ? atof(argv[4]) : 1.0; /* start and goal speeds drawn in [0, 14 vscale] */
@@ -81,6 +202,12 @@ int main(int argc, char **argv)
     if (ap_workspace_init(&ws, 1u << 21, AP_PLAN_MAX_SUCC) != AP_OK)
         return 1;
     ap_query q = {.map = m, .unit_radius = 0.0};
+    if (probe) {
+        probe_table(&ws, &q, n);
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+        return 0;
+    }
     const row rows[] = {
         {"time, thesis tolerances", 0.375, M_PI / 180.0, 0.1, AP_KINO_H_TIME},
         {"time+dubins, thesis tolerances", 0.375, M_PI / 180.0, 0.1, AP_KINO_H_DUBINS},
@@ -110,7 +237,7 @@ int main(int argc, char **argv)
             uint64_t it = 0;
             double dur = 0.0;
             uint64_t t0 = ap_clock_ns();
-            int ok = one(&ws, &kp, 100000, &it, &dur);
+            int ok = one(&ws, &kp, 100000, NULL, 0, &it, &dur);
             ms[i] = (double)(ap_clock_ns() - t0) / 1e6;
             total_ms += ms[i];
             it_sum += it;

@@ -128,6 +128,52 @@ START_TEST(kinodynamic_cap_not_found)
 }
 END_TEST
 
+/* search.probe: the probe's path at once when it reaches the goal ("probe": true, a few expansions, no faster
+ * than A*'s path, drawable by POST /v1/render); A* (seeded with the probe) when it does not. */
+START_TEST(kinodynamic_probe)
+{
+    static const char q[] = "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
+                            "\"goal\":{\"x\":24.5,\"y\":6.5,\"speed\":0.5},\"unit\":{\"kind\":\"truck\",\"radius\":0.4},"
+                            "\"search\":{\"algorithm\":\"kinodynamic\"%s}}";
+    char body[512];
+    snprintf(body, sizeof body, q, ",\"probe\":true");
+    json_t *p = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(p, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(p, "probe")));
+    ck_assert(json_is_true(json_object_get(p, "clear")));
+    double vend = check_limits(p, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    ck_assert(fabs(vend - 0.5) <= 0.5 + 1e-9);
+    json_int_t pexp = json_integer_value(json_object_get(json_object_get(p, "stats"), "expanded"));
+    snprintf(body, sizeof body, q, "");
+    json_t *a = post(body, 200);
+    ck_assert_ptr_null(json_object_get(a, "probe"));
+    json_int_t aexp = json_integer_value(json_object_get(json_object_get(a, "stats"), "expanded"));
+    ck_assert_msg(pexp >= 1 && pexp * 10 < aexp, "probe %lld, A* %lld expansions", (long long)pexp, (long long)aexp);
+    ck_assert(num(p, "duration_s") >= num(a, "duration_s") - 1e-9);
+    /* the stored probe answer draws */
+    char *ans = json_dumps(p, JSON_COMPACT);
+    size_t rl = strlen(ans) + 64;
+    char *rb = malloc(rl);
+    snprintf(rb, rl, "{\"map\":\"field\",\"answer\":%s}", ans);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/render", rb, &r), 0);
+    ck_assert_msg(r.status == 200, "render: %ld %s", r.status, r.body);
+    ap_resp_free(&r);
+    free(rb);
+    free(ans);
+    json_decref(p);
+    json_decref(a);
+    /* a goal behind a start facing away: the greedy probe cannot improve at once; A* answers */
+    json_t *b = post("{\"map\":\"field\",\"start\":{\"x\":14.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":10.5,\"y\":10.5},"
+                     "\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":true}}",
+                     200);
+    ck_assert_str_eq(json_string_value(json_object_get(b, "status")), "ok");
+    ck_assert_ptr_null(json_object_get(b, "probe"));
+    check_limits(b, 5.0, 1.0, 2.0, 2.0, 3.0, 0.0);
+    json_decref(b);
+}
+END_TEST
+
 START_TEST(kinodynamic_errors)
 {
     static const struct {
@@ -148,6 +194,9 @@ START_TEST(kinodynamic_errors)
          "goal_tolerance.speed"},
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"astar\",\"max_expansions\":10}",
          "search.max_expansions"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"jps\",\"probe\":true}", "search.probe"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":\"yes\"}",
+         "search.probe"},
         {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
          "unit.turning_radius"},
     };
@@ -182,6 +231,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_answer_has_times);
     tcase_add_test(tc, kinodynamic_cap_not_found);
     tcase_add_test(tc, kinodynamic_errors);
+    tcase_add_test(tc, kinodynamic_probe);
     suite_add_tcase(s, tc);
     return s;
 }

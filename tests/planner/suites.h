@@ -39,6 +39,21 @@ Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
 Suite *kino_suite(void);
 Suite *patch_suite(void);
+Suite *aa_update_suite(void);
+
+/* m's letters as a Moving AI file (malloc'd, *len bytes; test_patch.c). */
+char *ap_test_map_text(const ap_map *m, size_t *len);
+
+/* The updated map u (ap_map_patch) equals a fresh parse of its own letters with opts (NULL: defaults):
+ * passability, costs, and every table (same slots in the same order, same bytes and counts, equal content
+ * by the kind's comparator). Returns how many of u's tables were updated incrementally (test_patch.c). */
+int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts);
+
+/* Assert that two any-angle graphs (anyangle/graph.h) are the same to the bit: corners (centres, radii,
+ * quadrants) in the same order and the same eager table (departure ranges and every departure's line,
+ * heading, length, target and sense); what names them in a failure (test_graph_update.c). */
+struct ap_aa_graph;
+void ap_test_same_aa_graph(const struct ap_aa_graph *a, const struct ap_aa_graph *b, const char *what);
 
 /* A query from the centre of cell (sx, sy) to that of (gx, gy) with algorithm alg and connectivity conn,
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */

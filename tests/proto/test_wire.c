@@ -164,6 +164,8 @@ static const struct {
     {"{" BASE ",\"search\":{\"smoothing\":\"spline\"}}", "search.smoothing"},
     {"{" BASE ",\"search\":{\"smoothing\":false}}", "search.smoothing"},
     {"{" BASE ",\"search\":{\"foo\":1}}", "search.foo"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":1}}", "search.probe"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":\"true\"}}", "search.probe"},
     /* deadline_ms */
     {"{" BASE ",\"deadline_ms\":0}", "deadline_ms"},
     {"{" BASE ",\"deadline_ms\":-1}", "deadline_ms"},
@@ -235,6 +237,11 @@ static const struct {
      "jps needs search.connectivity 8"},
     {"{" BASE ",\"search\":{\"algorithm\":\"directional24\"}}", "unit.turning_radius",
      "directional24 needs unit.turning_radius > 0"},
+    /* kinodynamic-only: search.probe on another algorithm, true or false */
+    {"{" BASE ",\"search\":{\"algorithm\":\"astar\",\"probe\":true}}", "search.probe",
+     "\"search.probe\" applies to search.algorithm \"kinodynamic\""},
+    {"{" BASE ",\"search\":{\"probe\":false}}", "search.probe",
+     "\"search.probe\" applies to search.algorithm \"kinodynamic\""},
 };
 
 /* An open 8 x 8 map holding BASE's start (1.5, 2.5) and goal (3.5, 4.5). */
@@ -265,6 +272,27 @@ START_TEST(planner_refuses_ranges)
     ck_assert_int_eq(ap_query_check(&r.q, &f), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(f, refused[_i].field);
     ap_map_free(m);
+}
+END_TEST
+
+/* search.probe: false by default; true or false as given, and given it marks the query kinodynamic-only. */
+START_TEST(search_probe_parses)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"}}", &r, &e), AP_OK);
+    ck_assert(!r.q.probe);
+    ck_assert_ptr_null(r.q.kino_field);
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":true}}", &r, &e), AP_OK);
+    ck_assert(r.q.probe);
+    ck_assert_str_eq(r.q.kino_field, "search.probe");
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"probe\":false,\"algorithm\":\"kinodynamic\"}}", &r, &e), AP_OK);
+    ck_assert(!r.q.probe);
+    ck_assert_str_eq(r.q.kino_field, "search.probe");
+    /* the first kinodynamic-only field is the one named */
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"max_expansions\":9,\"probe\":true}}", &r, &e), AP_OK);
+    ck_assert(r.q.probe);
+    ck_assert_str_eq(r.q.kino_field, "search.max_expansions");
 }
 END_TEST
 
@@ -590,6 +618,31 @@ START_TEST(encode_ok_exact_fields_and_values)
 }
 END_TEST
 
+/* A kinodynamic answer: duration_s and per-segment times; "probe": true only when the path is the probing
+ * search's (tests/integration/test_kino.c draws one through POST /v1/render). */
+START_TEST(encode_probe_flag)
+{
+    fixture f;
+    make_result(&f);
+    ap_seg_time tm[2] = {{0.0, 2.0, 0.0, 1.5}, {2.0, 1.0, 1.5, 1.75}};
+    f.r.timing = tm;
+    f.r.duration_s = 3.25;
+    for (int probe = 0; probe < 2; probe++) {
+        f.r.probe = probe == 1;
+        char *s = ap_wire_encode_path("den520d", &f.r, NULL, NULL);
+        ck_assert_ptr_nonnull(s);
+        json_t *j = load(s);
+        ck_assert(num(j, "duration_s") == 3.25);
+        if (probe)
+            ck_assert(json_is_true(json_object_get(j, "probe")));
+        else
+            ck_assert_ptr_null(json_object_get(j, "probe"));
+        json_decref(j);
+        free(s);
+    }
+}
+END_TEST
+
 START_TEST(encode_samples_with_distance)
 {
     fixture f;
@@ -902,6 +955,7 @@ Suite *wire_suite(void)
     tcase_add_test(p, error_messages);
     tcase_add_loop_test(p, planner_refuses_ranges, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(p, algorithm_names_come_from_the_table);
+    tcase_add_test(p, search_probe_parses);
     tcase_add_test(p, openapi_lists_the_algorithm_table);
     tcase_add_test(p, long_unknown_keys_are_truncated_safely);
     tcase_add_test(p, invalid_json_reports_line_and_column);
@@ -912,6 +966,7 @@ Suite *wire_suite(void)
     TCase *e = tcase_create("encode");
     tcase_add_test(e, encode_ok_exact_fields_and_values);
     tcase_add_test(e, encode_samples_with_distance);
+    tcase_add_test(e, encode_probe_flag);
     tcase_add_test(e, encode_no_path_and_timeout);
     tcase_add_test(e, encode_result_error_and_non_finite);
     tcase_add_test(e, encode_error_every_status);

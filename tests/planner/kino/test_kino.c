@@ -304,15 +304,24 @@ START_TEST(test_plan_open_resimulated)
 }
 END_TEST
 
-/* A wall between start and goal: the path goes round it, clear, within the limits. */
-START_TEST(test_plan_wall_resimulated)
+/* A 24 x 24 map with a wall at x = 12 from y = 4 to 19, and the query from (6, 12) across it to (18, 12),
+ * facing it, at rest, a disc of radius 0.4. */
+static ap_query wall_query(ap_map **m)
 {
     char walls[512] = "";
     for (int y = 4; y < 20; y++)
         sprintf(walls + strlen(walls), "12,%d;", y);
-    ap_map *m = open_map(24, 24, walls);
-    ap_query q = kq(m, 6.0, 12.0, 0.0, 0.0, 18.0, 12.0);
+    *m = open_map(24, 24, walls);
+    ap_query q = kq(*m, 6.0, 12.0, 0.0, 0.0, 18.0, 12.0);
     q.unit_radius = 0.4;
+    return q;
+}
+
+/* A wall between start and goal: the path goes round it, clear, within the limits. */
+START_TEST(test_plan_wall_resimulated)
+{
+    ap_map *m;
+    ap_query q = wall_query(&m);
     q.has_gheading = true;
     q.gheading = 0.0;
     q.tol_heading = 0.3;
@@ -384,6 +393,10 @@ START_TEST(test_validation)
     b.kino_field = "start.speed";
     ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(f, "start.speed");
+    b.kino_field = "search.probe";
+    b.probe = true;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "search.probe");
     ap_map_free(m);
 }
 END_TEST
@@ -434,6 +447,123 @@ START_TEST(test_move_to_smaller_workspace)
 }
 END_TEST
 
+/* ---- the probing search (Algorithms 1 and 6) */
+
+/* The probe's params for q (what plan_kino.c builds). */
+static ap_kino_params probe_params(const ap_query *q)
+{
+    ap_kino_params kp = {.veh = q->vehicle, .meters_per_tile = 1.0, .turning_radius = q->turning_radius,
+                         .sx = q->sx, .sy = q->sy, .sh = q->sheading, .sv = q->start_speed, .gx = q->gx,
+                         .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,
+                         .tol_pos = q->tol_position > 0 ? q->tol_position : AP_DEFAULT_TOL_POSITION,
+                         .tol_heading = q->tol_heading > 0 ? q->tol_heading : AP_DEFAULT_TOL_HEADING,
+                         .tol_speed = q->tol_speed > 0 ? q->tol_speed : AP_DEFAULT_TOL_SPEED,
+                         .heuristic = AP_KINO_H_DUBINS};
+    ap_plan_world(q, false, &kp.world, &kp.radius);
+    return kp;
+}
+
+/* Open field, goals without a heading 0-16 tiles away (8 turning radii), random start heading and speeds
+ * (fixed seed): where the probe reaches the goal, search.probe answers its trajectory at once, which passes
+ * the re-simulation, is no faster than A*'s, and took far fewer iterations. */
+START_TEST(test_probe_open_field)
+{
+    ap_map *m = open_map(120, 120, NULL);
+    ap_test_rng rng = {11};
+    int reached_n = 0;
+    uint64_t it_astar = 0, it_probe = 0;
+    for (int it = 0; it < 40; it++) {
+        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 16.0 * ap_test_rand01(&rng);
+        ap_query q = kq(m, 60.0, 60.0, 2 * M_PI * ap_test_rand01(&rng) - M_PI, 4.0 * ap_test_rand01(&rng),
+                        60.0 + dist * cos(ang), 60.0 + dist * sin(ang));
+        q.goal_speed = 4.0 * ap_test_rand01(&rng);
+        ap_kino_params kp = probe_params(&q);
+        static ap_kino_state st[AP_KINO_PROBE_STEPS + 1];
+        bool reached = false;
+        int exp = -1;
+        const int n = ap_kino_probe(&kp, st, AP_KINO_PROBE_STEPS + 1, &reached, &exp);
+        ck_assert_int_ge(n, 1);
+        ck_assert_int_eq(exp, reached ? n - 1 : n);
+        ck_assert_double_eq(st[0].x, q.sx);
+        ck_assert_double_eq(st[0].v, q.start_speed);
+        if (!reached)
+            continue;
+        reached_n++;
+        ap_result ra = {0}, rp = {0};
+        ck_assert_int_eq(run_plan(&q, &ra, 0), AP_OK);
+        ck_assert(!ra.probe);
+        q.probe = true;
+        ck_assert_int_eq(run_plan(&q, &rp, 0), AP_OK);
+        ck_assert(rp.probe);
+        ck_assert_uint_eq(rp.expanded, (uint64_t)exp);
+        ck_assert_uint_eq(rp.n_segments, (size_t)(n - 1));
+        check_trajectory(&q, &rp);
+        ck_assert(rp.clear);
+        ck_assert_msg(rp.duration_s >= ra.duration_s - 1e-9, "query %d: probe %g s, A* %g s", it, rp.duration_s,
+                      ra.duration_s);
+        it_astar += ra.expanded;
+        it_probe += rp.expanded;
+        ap_result_free(&ra);
+        ap_result_free(&rp);
+    }
+    /* measured: 13 of 40 reached; 97 probe iterations against 14633 of A* (-99.3 %) */
+    ck_assert_int_eq(reached_n, 13);
+    ck_assert_uint_eq(it_probe, 97);
+    ck_assert_msg(it_probe * 50 < it_astar, "probe %lu iterations, A* %lu", (unsigned long)it_probe,
+                  (unsigned long)it_astar);
+    ap_map_free(m);
+}
+END_TEST
+
+/* A wall between start and goal: the probe runs into it and stops short; search.probe then answers A*'s
+ * path, seeded with the probe's states, clear and within the limits. */
+START_TEST(test_probe_wall_falls_back)
+{
+    ap_map *m;
+    ap_query q = wall_query(&m);
+    ap_kino_params kp = probe_params(&q);
+    ap_kino_state st[AP_KINO_PROBE_STEPS + 1];
+    bool reached = true;
+    int exp = 0;
+    const int n = ap_kino_probe(&kp, st, AP_KINO_PROBE_STEPS + 1, &reached, &exp);
+    ck_assert(!reached);
+    ck_assert_int_ge(n, 2);
+    ck_assert(st[n - 1].x < 12.0 - q.unit_radius); /* stopped before the wall */
+    /* the seeding: the probe's states go into the open list under ids of their own */
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 18, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_kino_domain d;
+    ap_domain dom;
+    ap_search s;
+    kp.heuristic = AP_KINO_H_TIME;
+    ck_assert_int_eq(ap_kino_init(&d, &dom, &kp, ws.capacity), AP_OK);
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
+    ap_kino_bind(&d, &s);
+    ck_assert_int_eq(ap_search_seed(&s, 5, 4, 1.0, &st[1]), AP_E_INTERNAL); /* parent not in the search */
+    ck_assert_int_eq(ap_search_seed(&s, 5, AP_KINO_START, -1.0, &st[1]), AP_E_INTERNAL);
+    ck_assert_int_eq(ap_search_seed(&s, 5, AP_KINO_START, 1.0, NULL), AP_E_INTERNAL);
+    ck_assert_int_eq(ap_kino_seed(&d, &s, st, n), n - 1);
+    ck_assert_uint_eq(ws.open_len, (uint32_t)n);
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
+    ap_kino_free(&d);
+    ap_workspace_free(&ws);
+    /* the plan: probe, then seeded A* */
+    ap_result ra = {0}, rp = {0};
+    ck_assert_int_eq(run_plan(&q, &ra, 0), AP_OK);
+    q.probe = true;
+    ck_assert_int_eq(run_plan(&q, &rp, 0), AP_OK);
+    ck_assert(!rp.probe);
+    check_trajectory(&q, &rp);
+    ck_assert(rp.clear);
+    ck_assert(rp.length > 12.0);
+    ck_assert_uint_gt(rp.expanded, (uint64_t)exp);
+    ck_assert(rp.duration_s <= ra.duration_s + 1e-9); /* the same 7.4778 s; 44094 expansions against 47946 */
+    ap_result_free(&ra);
+    ap_result_free(&rp);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_profiles)
 {
     ck_assert_uint_eq(ap_vehicle_profile_count, 4);
@@ -464,6 +594,8 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_expansion_cap);
     tcase_add_test(tc, test_move_to_smaller_workspace);
     tcase_add_test(tc, test_profiles);
+    tcase_add_test(tc, test_probe_open_field);
+    tcase_add_test(tc, test_probe_wall_falls_back);
     suite_add_tcase(s, tc);
     return s;
 }

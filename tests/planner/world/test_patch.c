@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../planner/anyangle/table.h"
 #include "../../../planner/base/status.h"
 #include "../../../planner/world/capability.h"
 #include "../../../planner/world/patch.h"
@@ -73,12 +74,22 @@ static void cmp_view(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
     same_partition(m, a->region, b->region, b->region_count, upd->name);
 }
 
+/* Slots of the "any_angle" kind compared that were updated incrementally (the chains must reach them). */
+static int aa_incremental;
+
+static void cmp_any_angle(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    ap_test_same_aa_graph(ap_aa_table_point(upd), ap_aa_table_point(fresh), upd->name);
+    aa_incremental += upd->incremental;
+}
+
 static const struct {
     const char *prefix; /* slot names starting with it */
     table_cmp cmp;
 } comparators[] = {
     {"region", cmp_region}, /* "region" and "region:<capability>" */
     {"view:", cmp_view},
+    {AP_AA_TABLE_NAME, cmp_any_angle},
 };
 #define N_COMPARATORS (sizeof comparators / sizeof comparators[0])
 
@@ -99,8 +110,7 @@ static int incremental_count(const char *name)
     return incremental_of[comparator_index(name)];
 }
 
-/* m's letters as a Moving AI file (malloc'd, *len bytes). */
-static char *file_of(const ap_map *m, size_t *len)
+char *ap_test_map_text(const ap_map *m, size_t *len)
 {
     size_t w = (size_t)m->width, h = (size_t)m->height, cap = 96 + (w + 1) * h;
     char *buf = malloc(cap);
@@ -113,13 +123,10 @@ static char *file_of(const ap_map *m, size_t *len)
     return buf;
 }
 
-/* The updated map u equals a fresh parse of its own letters with opts: passability, costs, and every table
- * (same slots in the same order, same bytes and counts, equal content by the kind's comparator). Returns
- * how many of u's tables were updated incrementally. */
-static int check_equals_fresh(const ap_map *u, const ap_map_opts *opts)
+int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
 {
     size_t len;
-    char *text = file_of(u, &len);
+    char *text = ap_test_map_text(u, &len);
     ap_map *f = NULL;
     ap_diag d;
     int st = ap_map_parse(u->id, u->id, text, len, opts, &f, &d);
@@ -189,7 +196,7 @@ static int chain(ap_map *m, const ap_map_opts *opts, ap_test_rng *g, int rounds,
         ap_map *next = NULL;
         ap_diag d;
         ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
-        incremental += check_equals_fresh(next, opts);
+        incremental += ap_test_patch_equals_fresh(next, opts);
         ap_map_free(m);
         m = next;
     }
@@ -217,7 +224,7 @@ START_TEST(patch_refuses_bad_edits)
     ck_assert_int_eq(out->terrain[4], '@');
     ck_assert_int_eq(out->passable_cells, 4);
     ck_assert_uint_eq(out->region_count, 2); /* (0, 1) is cut off by the two walls */
-    check_equals_fresh(out, NULL);
+    ap_test_patch_equals_fresh(out, NULL);
     ap_map_free(out);
     ap_map_free(m);
 }
@@ -234,11 +241,11 @@ START_TEST(patch_splits_and_joins_regions)
     ck_assert_int_eq(ap_map_patch(m, &wall, 1, &a, &d), AP_OK);
     ck_assert_uint_eq(a->region_count, 2);
     ck_assert_uint_ne(a->region[ap_map_index(a, 0, 1)], a->region[ap_map_index(a, 4, 1)]);
-    check_equals_fresh(a, NULL);
+    ap_test_patch_equals_fresh(a, NULL);
     ck_assert_int_eq(ap_map_patch(a, &door, 1, &b, &d), AP_OK);
     ck_assert_uint_eq(b->region_count, 1);
     ck_assert_uint_eq(b->region[ap_map_index(b, 0, 1)], b->region[ap_map_index(b, 4, 1)]);
-    check_equals_fresh(b, NULL);
+    ap_test_patch_equals_fresh(b, NULL);
     ap_map_free(b);
     ap_map_free(a);
     ap_map_free(m);
@@ -257,6 +264,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
     ap_test_rng g = {20261124};
     int rounds = ap_test_quick() ? 2 : 6;
     int region_before = incremental_count("region");
+    aa_incremental = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.map", dir, names[i]);
@@ -266,6 +274,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
         chain(m, NULL, &g, rounds, "..@@@GSTW");
     }
     ck_assert_int_gt(incremental_count("region"), region_before);
+    ck_assert_int_gt(aa_incremental, 0);
 }
 END_TEST
 
@@ -321,7 +330,7 @@ static ap_map *patched(const ap_map *m, const ap_cell_edit *e, size_t n)
     ap_map *out = NULL;
     ap_diag d;
     ck_assert_int_eq(ap_map_patch(m, e, n, &out, &d), AP_OK);
-    check_equals_fresh(out, NULL);
+    ap_test_patch_equals_fresh(out, NULL);
     assert_dense_incremental(out);
     return out;
 }
