@@ -92,17 +92,23 @@ static int build_capability_regions(const ap_map *m, ap_map_table *out)
     out->name = region_names[c];
     if (ap_capability_is_map_pass(m, c))
         return AP_OK; /* no slot: the "region" table is c's (ap_capability_regions) */
-    uint8_t *mask = malloc(ap_map_node_count(m));
-    if (mask == NULL)
-        return AP_E_NOMEM;
-    ap_capability_mask(m, c, mask);
-    int st = ap_region_label(m, mask, out);
-    free(mask);
-    return st;
+    return ap_region_build(m, c, out);
+}
+
+/* The same decision as the build (is_map_pass stops at the first cell that differs, so it is short on a
+ * map that needs the slot), then region.c's update on c's mask. */
+static int update_capability_regions(const ap_map *m, const ap_map *prev, const ap_map_table *old,
+                                     const ap_cell_pos *changed, size_t n, ap_map_table *out)
+{
+    const ap_capability c = out->capability;
+    out->name = region_names[c];
+    if (ap_capability_is_map_pass(m, c))
+        return AP_OK;
+    return ap_region_update(m, old, changed, n, c, out);
 }
 
 const ap_table_kind ap_capability_region_table_kind = {"region:<capability>", "regions", AP_TABLE_PER_CAPABILITY,
-                                                       build_capability_regions, free, NULL};
+                                                       build_capability_regions, free, update_capability_regions};
 
 const uint32_t *ap_capability_regions(const ap_map *m, ap_capability c, uint32_t *count)
 {

@@ -73,9 +73,11 @@ bool ap_capability_is_map_pass(const ap_map *m, ap_capability c);
 /* "region:<capability>" (per capability, tables.h AP_TABLE_PER_CAPABILITY; one slot per capability in
  * ap_map.capabilities): the connected components of the capability's mask, with region.c's labelling (no
  * corner cutting, so 4- and 8-connected components coincide; data = uint32_t per padded cell, ids 1 ..
- * count in row-major order of first cells, 0 outside the capability; count = "regions"; 4 bytes per padded
- * cell). Required. A capability whose mask is the map's passability (ap_capability_is_map_pass) gets no
- * slot: the "region" table serves it (ap_capability_regions). */
+ * count, dense, in row-major order of first cells after a fresh build but not after a tile update (region.h),
+ * 0 outside the capability; count = "regions"; 4 bytes per padded cell). Required. A capability whose mask
+ * is the map's passability (ap_capability_is_map_pass) gets no slot: the "region" table serves it
+ * (ap_capability_regions). After a tile update it is updated from the previous version's slot
+ * (region.h ap_region_update on the capability's mask; exact, the same partition as a build). */
 extern const ap_table_kind ap_capability_region_table_kind;
 
 /* The region labels of capability c on map m (uint32_t per padded cell, as above) and their number in

@@ -153,7 +153,7 @@ static int resolve_costs(const ap_terrain_costs *rule, double cost_of[AP_TERRAIN
     return AP_OK;
 }
 
-int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
+void ap_map_cost_range(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
 {
     m->cost_min = m->cost_max = 1.0;
     bool first = true, weighted = false;
@@ -167,7 +167,25 @@ int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
         first = false;
     }
     m->weighted = weighted;
-    if (!weighted)
+}
+
+void ap_map_cost_cell(ap_map *m, int32_t x, int32_t y)
+{
+    uint32_t i = ap_map_index(m, x, y);
+    if (!m->pass[i]) {
+        m->kind[i] = AP_KIND_OUT;
+        m->cheap[i] = 0;
+        return;
+    }
+    int k = terrain_kind(m->terrain[(size_t)y * (size_t)m->width + (size_t)x]);
+    m->kind[i] = (uint8_t)k;
+    m->cheap[i] = m->cost_of[k] == m->cost_min;
+}
+
+int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
+{
+    ap_map_cost_range(m, present);
+    if (!m->weighted)
         return AP_OK;
     size_t padded = ap_map_node_count(m);
     m->kind = malloc(padded);
@@ -176,14 +194,8 @@ int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
         return AP_E_NOMEM;
     memset(m->kind, AP_KIND_OUT, padded);
     for (int32_t y = 0; y < m->height; y++)
-        for (int32_t x = 0; x < m->width; x++) {
-            uint32_t i = ap_map_index(m, x, y);
-            if (!m->pass[i])
-                continue;
-            int k = terrain_kind(m->terrain[(size_t)y * (size_t)m->width + (size_t)x]);
-            m->kind[i] = (uint8_t)k;
-            m->cheap[i] = m->cost_of[k] == m->cost_min;
-        }
+        for (int32_t x = 0; x < m->width; x++)
+            ap_map_cost_cell(m, x, y);
     return AP_OK;
 }
 

@@ -206,6 +206,14 @@ static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, d
  * AP_OK or AP_E_NOMEM. Used by the loader and by capability views (view.h). */
 int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
 
+/* The first half of ap_map_derive_costs: weighted, cost_min and cost_max of m from m->cost_of and
+ * present (as there), no arrays touched. Pure but for m; used by capability views' tile updates (view.h). */
+void ap_map_cost_range(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
+
+/* The per-cell half: kind and cheap of map cell (x, y) (inside the map) from m->pass, m->terrain, cost_of
+ * and cost_min, as ap_map_derive_costs sets them. m must be weighted with its arrays allocated. */
+void ap_map_cost_cell(ap_map *m, int32_t x, int32_t y);
+
 /* Derive m's passability from m->terrain and m->cost_of (the loader's rule: '.', 'G', 'S' and whatever
  * terrain the costs give a multiplier are passable, '@' and 'O' never): m->pass (allocated, border zero),
  * passable_cells, pass_is_default_capability, then the cost fields (ap_map_derive_costs). Returns AP_OK or

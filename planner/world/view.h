@@ -22,7 +22,13 @@
 #include "tables.h"
 
 /* "view:<capability>" (per capability, required; registered after the region tables). data = an ap_map
- * (the view), bytes = its own arrays. No slot when the capability's cells and costs are the map's. */
+ * (the view), bytes = its own arrays (and the view's count of cells per terrain kind). No slot when the
+ * capability's cells and costs are the map's. After a tile update it is updated from the previous
+ * version's view: its pass and per-kind cell counts corrected at the changed cells (a cell's membership
+ * depends on its letter alone), the cost range redone from the counts, the kind and cheap arrays copied and
+ * redone at the changed cells when the cheapest cost stayed (else derived again), and the region table the
+ * new map's own (updated before it). Exact: every field is what a build computes from the same pass and
+ * counts. O(cells) copying plus O(changed cells). */
 extern const ap_table_kind ap_view_table_kind;
 
 /* The map as capability c sees it: m itself when c is 0 (the map's own passability and costs) or when c's

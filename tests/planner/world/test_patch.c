@@ -8,6 +8,7 @@
 
 #include "../../../planner/anyangle/table.h"
 #include "../../../planner/base/status.h"
+#include "../../../planner/world/capability.h"
 #include "../../../planner/world/patch.h"
 #include "../../../planner/world/region.h"
 #include "../../util.h"
@@ -44,6 +45,35 @@ static void cmp_region(const ap_map *m, const ap_map_table *upd, const ap_map_ta
     same_partition(m, upd->data, fresh->data, fresh->count, upd->name);
 }
 
+/* Capability views (view.h: data = the view, an ap_map): the same cells, counts, cost fields and arrays, the
+ * same region partition, and the region table the view points to is the updated map's own for its
+ * capability (capability.h ap_capability_regions), so an updated view never reads a previous version. */
+static void cmp_view(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_map *a = upd->data, *b = fresh->data;
+    size_t padded = ap_map_node_count(m);
+    ck_assert_ptr_eq(a->base, m);
+    ck_assert_ptr_eq(a->terrain, m->terrain);
+    ck_assert_int_eq(a->n_tables, 0);
+    ck_assert_int_eq(a->capability, b->capability);
+    ck_assert_msg(memcmp(a->pass, b->pass, padded) == 0, "%s: pass differs", upd->name);
+    ck_assert_int_eq(a->passable_cells, b->passable_cells);
+    ck_assert_int_eq(a->pass_is_default_capability, b->pass_is_default_capability);
+    ck_assert_int_eq(a->weighted, b->weighted);
+    ck_assert(memcmp(a->cost_of, b->cost_of, sizeof a->cost_of) == 0);
+    ck_assert(a->cost_min == b->cost_min && a->cost_max == b->cost_max);
+    ck_assert_int_eq(a->kind != NULL, b->kind != NULL);
+    ck_assert_int_eq(a->cheap != NULL, b->cheap != NULL);
+    if (b->kind != NULL)
+        ck_assert_msg(memcmp(a->kind, b->kind, padded) == 0 && memcmp(a->cheap, b->cheap, padded) == 0,
+                      "%s: cost arrays differ", upd->name);
+    ck_assert_uint_eq(a->region_count, b->region_count);
+    uint32_t own_count = 0;
+    ck_assert_ptr_eq(a->region, ap_capability_regions(m, upd->capability, &own_count));
+    ck_assert_uint_eq(a->region_count, own_count);
+    same_partition(m, a->region, b->region, b->region_count, upd->name);
+}
+
 /* Slots of the "any_angle" kind compared that were updated incrementally (the chains must reach them). */
 static int aa_incremental;
 
@@ -58,15 +88,26 @@ static const struct {
     table_cmp cmp;
 } comparators[] = {
     {"region", cmp_region}, /* "region" and "region:<capability>" */
+    {"view:", cmp_view},
     {AP_AA_TABLE_NAME, cmp_any_angle},
 };
+#define N_COMPARATORS (sizeof comparators / sizeof comparators[0])
 
-static table_cmp comparator_of(const char *name)
+/* Tables updated incrementally so far, per comparators[] entry (the tests check their kind was exercised). */
+static int incremental_of[N_COMPARATORS];
+
+static int comparator_index(const char *name)
 {
-    for (size_t i = 0; i < sizeof comparators / sizeof comparators[0]; i++)
+    for (size_t i = 0; i < N_COMPARATORS; i++)
         if (strncmp(name, comparators[i].prefix, strlen(comparators[i].prefix)) == 0)
-            return comparators[i].cmp;
-    return NULL;
+            return (int)i;
+    return -1;
+}
+
+/* incremental_of[] for the slots named name (a comparators[] prefix). */
+static int incremental_count(const char *name)
+{
+    return incremental_of[comparator_index(name)];
 }
 
 char *ap_test_map_text(const ap_map *m, size_t *len)
@@ -111,9 +152,11 @@ int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
                       (unsigned long long)a->count, (unsigned long long)b->count);
         ck_assert(!b->incremental);
         incremental += a->incremental;
-        table_cmp cmp = comparator_of(a->name);
-        if (cmp != NULL)
-            cmp(u, a, b);
+        int ci = comparator_index(a->name);
+        if (ci >= 0) {
+            incremental_of[ci] += a->incremental;
+            comparators[ci].cmp(u, a, b);
+        }
     }
     ap_map_free(f);
     return incremental;
@@ -220,6 +263,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
     static const char *const names[] = {"den520d", "arena2", "battleground", "32room_000"};
     ap_test_rng g = {20261124};
     int rounds = ap_test_quick() ? 2 : 6;
+    int region_before = incremental_count("region");
     aa_incremental = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[1024];
@@ -229,6 +273,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
         ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
         chain(m, NULL, &g, rounds, "..@@@GSTW");
     }
+    ck_assert_int_gt(incremental_count("region"), region_before);
     ck_assert_int_gt(aa_incremental, 0);
 }
 END_TEST
@@ -238,6 +283,7 @@ END_TEST
 START_TEST(patch_every_capability_and_weighted)
 {
     ap_test_rng g = {777};
+    int region_before = incremental_count("region"), view_before = incremental_count("view:");
     for (int i = 0; i < (ap_test_quick() ? 3 : 10); i++) {
         ap_map *m = ap_test_terrain_map(&g, 40, ap_test_all_capabilities, 15);
         ap_map_opts o = {.capabilities = ap_test_all_capabilities, .n_capabilities = 15};
@@ -251,6 +297,201 @@ START_TEST(patch_every_capability_and_weighted)
     ck_assert_int_eq(ap_map_parse("w", "w", text, strlen(text), &o, &m, &d), AP_OK);
     ck_assert(m->weighted);
     chain(m, &o, &g, 8, ".TS@W");
+    /* "region" and "region:<capability>" share the comparator (and the update, region.h) */
+    ck_assert_int_gt(incremental_count("region"), region_before);
+    ck_assert_int_gt(incremental_count("view:"), view_before);
+}
+END_TEST
+
+
+/* The ids of m's region table are exactly 1 .. region_count (each used) and the "region" slot was updated,
+ * not built. */
+static void assert_dense_incremental(const ap_map *m)
+{
+    uint8_t *used = calloc((size_t)m->region_count + 1, 1);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < ap_map_node_count(m); i++) {
+        uint32_t id = m->region[i];
+        ck_assert_uint_le(id, m->region_count);
+        if (id != 0 && !used[id]) {
+            used[id] = 1;
+            seen++;
+        }
+    }
+    free(used);
+    ck_assert_uint_eq(seen, m->region_count);
+    const ap_map_table *t = ap_map_find_table(m, AP_REGION_TABLE_NAME);
+    ck_assert(t != NULL && t->incremental);
+}
+
+/* ap_map_patch of m by the n edits: the new version, checked against a fresh load and for dense ids. */
+static ap_map *patched(const ap_map *m, const ap_cell_edit *e, size_t n)
+{
+    ap_map *out = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, e, n, &out, &d), AP_OK);
+    ap_test_patch_equals_fresh(out, NULL);
+    assert_dense_incremental(out);
+    return out;
+}
+
+static uint32_t region_at(const ap_map *m, int x, int y)
+{
+    return m->region[ap_map_index(m, x, y)];
+}
+
+/* A 40-cell wall across an open 41 x 40 room splits off its left 4 columns (one batch of 40 changes; the
+ * last cell's fronts find the smaller side), and one door in it joins the sides again. */
+START_TEST(patch_wall_splits_room_door_joins)
+{
+    char text[64 + 42 * 40];
+    int at = snprintf(text, sizeof text, "type octile\nheight 40\nwidth 41\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        memset(text + at, '.', 41);
+        text[at + 41] = '\n';
+        at += 42;
+    }
+    text[at] = '\0';
+    ap_map *m = ap_test_map_from_string(text);
+    ck_assert_uint_eq(m->region_count, 1);
+    ap_cell_edit wall[40];
+    for (int y = 0; y < 40; y++)
+        wall[y] = (ap_cell_edit){4, y, '@'};
+    ap_map *a = patched(m, wall, 40);
+    ck_assert_uint_eq(a->region_count, 2);
+    ck_assert_uint_ne(region_at(a, 0, 0), region_at(a, 40, 39));
+    ck_assert_uint_eq(region_at(a, 0, 0), region_at(a, 3, 39));
+    ck_assert_uint_eq(region_at(a, 5, 0), region_at(a, 40, 39));
+    ck_assert_uint_eq(region_at(a, 4, 7), 0);
+    ap_cell_edit door = {4, 13, '.'};
+    ap_map *b = patched(a, &door, 1);
+    ck_assert_uint_eq(b->region_count, 1);
+    ck_assert_uint_eq(region_at(b, 0, 0), region_at(b, 40, 39));
+    ap_map_free(b);
+    ap_map_free(a);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Closing the middle of a T junction splits its region into 3; closing the centre of a cross into 4, and
+ * opening it again merges the 4 into one. */
+START_TEST(patch_junctions_split_and_merge)
+{
+    ap_map *t = ap_test_map_from_string("type octile\nheight 4\nwidth 7\nmap\n@@@@@@@\n.......\n@@@.@@@\n@@@.@@@\n");
+    ck_assert_uint_eq(t->region_count, 1);
+    ap_cell_edit mid = {3, 1, '@'};
+    ap_map *t3 = patched(t, &mid, 1);
+    ck_assert_uint_eq(t3->region_count, 3);
+    uint32_t w = region_at(t3, 0, 1), e = region_at(t3, 6, 1), s = region_at(t3, 3, 3);
+    ck_assert(w != e && e != s && w != s);
+    ck_assert_uint_eq(region_at(t3, 2, 1), w);
+    ck_assert_uint_eq(region_at(t3, 4, 1), e);
+    ck_assert_uint_eq(region_at(t3, 3, 2), s);
+    ap_map_free(t3);
+    ap_map_free(t);
+
+    ap_map *x = ap_test_map_from_string("type octile\nheight 5\nwidth 5\nmap\n@@.@@\n@@.@@\n..@..\n@@.@@\n@@.@@\n");
+    ck_assert_uint_eq(x->region_count, 4);
+    ap_cell_edit open = {2, 2, 'G'}, close = {2, 2, 'O'};
+    ap_map *x1 = patched(x, &open, 1);
+    ck_assert_uint_eq(x1->region_count, 1);
+    ck_assert_uint_eq(region_at(x1, 2, 0), region_at(x1, 0, 2));
+    ck_assert_uint_eq(region_at(x1, 2, 4), region_at(x1, 4, 2));
+    ap_map *x4 = patched(x1, &close, 1);
+    ck_assert_uint_eq(x4->region_count, 4);
+    ap_map_free(x4);
+    ap_map_free(x1);
+    ap_map_free(x);
+}
+END_TEST
+
+/* Ids stay 1 .. count when regions disappear below the highest id: walling in the first of three single
+ * cells (id 1), then joining the other two rooms through a door (one id fewer), then opening a cell with
+ * no free neighbour (a new region). */
+START_TEST(patch_region_ids_stay_dense)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 5\nwidth 7\nmap\n.@.@...\n@@@@@@@\n...@...\n"
+                                        "...@...\n@@@@@@.\n");
+    ck_assert_uint_eq(m->region_count, 5); /* (0,0), (2,0), (4..6,0), the two rooms below */
+    ap_cell_edit gone = {0, 0, '@'};
+    ap_map *a = patched(m, &gone, 1);
+    ck_assert_uint_eq(a->region_count, 4);
+    ap_cell_edit door = {3, 3, '.'};
+    ap_map *b = patched(a, &door, 1);
+    ck_assert_uint_eq(b->region_count, 3);
+    ck_assert_uint_eq(region_at(b, 0, 2), region_at(b, 6, 4));
+    ap_cell_edit lone[2] = {{0, 0, 'S'}, {2, 0, '@'}};
+    ap_map *c = patched(b, lone, 2);
+    ck_assert_uint_eq(c->region_count, 3);
+    ck_assert_uint_ne(region_at(c, 0, 0), 0);
+    ck_assert_uint_eq(region_at(c, 2, 0), 0);
+    ap_map_free(c);
+    ap_map_free(b);
+    ap_map_free(a);
+    ap_map_free(m);
+}
+END_TEST
+
+/* A long winding loop (rows joined end to end, closed by a return path round the right and bottom): closing
+ * one cell does not split it, but the fronts must walk the whole loop to meet, more than the update's
+ * budget (region.h AP_REGION_UPDATE_MAX_VISITED): the full build takes over, with the same answer; a
+ * second cut then splits the loop in two, again past the budget. */
+START_TEST(patch_region_budget_falls_back)
+{
+    char grid[31][32];
+    for (int y = 0; y < 31; y++) {
+        memset(grid[y], '@', 31);
+        grid[y][31] = '\0';
+    }
+    for (int k = 0; k < 14; k++) {
+        int y = 1 + 2 * k;
+        memset(&grid[y][1], '.', 27);
+        if (k < 13)
+            grid[y + 1][k % 2 == 0 ? 27 : 1] = '.';
+    }
+    grid[1][28] = '.';
+    for (int y = 1; y <= 29; y++)
+        grid[y][29] = '.';
+    memset(&grid[29][1], '.', 29);
+    grid[28][1] = '.';
+    char text[64 + 32 * 31];
+    int at = snprintf(text, sizeof text, "type octile\nheight 31\nwidth 31\nmap\n");
+    for (int y = 0; y < 31; y++)
+        at += snprintf(text + at, sizeof text - (size_t)at, "%s\n", grid[y]);
+    ap_map *m = ap_test_map_from_string(text);
+    ck_assert_uint_eq(m->region_count, 1);
+    ck_assert_int_gt(m->passable_cells, (int64_t)ap_map_node_count(m) / AP_REGION_UPDATE_MAX_VISITED);
+    ap_cell_edit cut = {14, 3, '@'}, cut2 = {15, 29, '@'};
+    ap_map *a = patched(m, &cut, 1);
+    ck_assert_uint_eq(a->region_count, 1);
+    ap_map *b = patched(a, &cut2, 1);
+    ck_assert_uint_eq(b->region_count, 2);
+    ck_assert_uint_ne(region_at(b, 13, 3), region_at(b, 15, 3));
+    ck_assert_uint_eq(region_at(b, 13, 3), region_at(b, 14, 29));
+    ap_map_free(b);
+    ap_map_free(a);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Near the percolation threshold (about 45% walls) single-cell toggles split and join regions all the time:
+ * long chains of them, every version against a fresh load. */
+START_TEST(patch_region_random_toggles)
+{
+    ap_test_rng g = {4242};
+    int region_before = incremental_count("region");
+    for (int i = 0; i < (ap_test_quick() ? 2 : 6); i++) {
+        char text[64 + 33 * 32];
+        int at = snprintf(text, sizeof text, "type octile\nheight 32\nwidth 32\nmap\n");
+        for (int y = 0; y < 32; y++) {
+            for (int x = 0; x < 32; x++)
+                text[at++] = ap_test_rand(&g) % 100 < 45 ? '@' : '.';
+            text[at++] = '\n';
+        }
+        text[at] = '\0';
+        chain(ap_test_map_from_string(text), NULL, &g, ap_test_quick() ? 20 : 60, ".@");
+    }
+    ck_assert_int_gt(incremental_count("region"), region_before);
 }
 END_TEST
 
@@ -263,6 +504,11 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_splits_and_joins_regions);
     tcase_add_test(tc, patch_movingai_maps_equal_fresh_loads);
     tcase_add_test(tc, patch_every_capability_and_weighted);
+    tcase_add_test(tc, patch_wall_splits_room_door_joins);
+    tcase_add_test(tc, patch_junctions_split_and_merge);
+    tcase_add_test(tc, patch_region_ids_stay_dense);
+    tcase_add_test(tc, patch_region_budget_falls_back);
+    tcase_add_test(tc, patch_region_random_toggles);
     suite_add_tcase(s, tc);
     return s;
 }
