@@ -40,6 +40,9 @@
 #define AP_CLEARANCE_SCALE 256    /* stored units per tile */
 #define AP_CLEARANCE_CAP_TILES 17 /* disc clearances at or above this are stored as AP_CLEARANCE_Q_MAX */
 #define AP_CLEARANCE_Q_MAX (AP_CLEARANCE_CAP_TILES * AP_CLEARANCE_SCALE - 1) /* 4351: "v >= 17 tiles" */
+/* A cell whose mask bit changes alters disc, diag_se and diag_sw only at cells within this Chebyshev
+ * distance of it (the cap: clearance.c proves it); square only above and left of it, within 254. */
+#define AP_CLEARANCE_REACH (AP_CLEARANCE_CAP_TILES + 1)
 
 /* One capability's clearance table. Arrays are indexed by padded cell (ap_map_index); border cells hold 0. */
 typedef struct ap_clearance_table {

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../../../planner/base/status.h"
+#include "../../../planner/hier/hier.h"
+#include "../../../planner/world/clearance.h"
 #include "../../../planner/world/patch.h"
 #include "../../../planner/world/region.h"
 #include "../../util.h"
@@ -43,11 +45,54 @@ static void cmp_region(const ap_map *m, const ap_map_table *upd, const ap_map_ta
     same_partition(m, upd->data, fresh->data, fresh->count, upd->name);
 }
 
+/* Clearance tables: every byte of every array (and the header fields), the first difference named. */
+static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_clearance_table *a = upd->data, *b = fresh->data;
+    ck_assert_int_eq(a->capability, b->capability);
+    ck_assert_int_eq(a->stride, b->stride);
+    ck_assert_uint_eq(a->cells, b->cells);
+    ck_assert_uint_eq(a->cells, ap_map_node_count(m));
+    for (uint32_t p = 0; p < a->cells; p++) {
+        int32_t x, y;
+        ap_map_coords(m, p, &x, &y);
+        ck_assert_msg(a->disc[p] == b->disc[p] && a->diag_se[p] == b->diag_se[p] && a->diag_sw[p] == b->diag_sw[p] &&
+                          a->square[p] == b->square[p],
+                      "%s (%d, %d): disc %u/%u se %u/%u sw %u/%u square %u/%u (updated/fresh)", upd->name, x, y,
+                      a->disc[p], b->disc[p], a->diag_se[p], b->diag_se[p], a->diag_sw[p], b->diag_sw[p],
+                      a->square[p], b->square[p]);
+    }
+}
+
+/* The HAA* graph: the same nodes (cells, numbering, clusters), the same edges in the same order with the
+ * same costs to the bit, and the clearance table of the map it belongs to. */
+static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_hier *a = upd->data, *b = fresh->data;
+    ck_assert_int_eq(a->cw, b->cw);
+    ck_assert_int_eq(a->ch, b->ch);
+    ck_assert_uint_eq(a->n_nodes, b->n_nodes);
+    ck_assert_uint_eq(a->max_deg, b->max_deg);
+    ck_assert_uint_eq(a->bytes, b->bytes);
+    ck_assert(a->clear == ap_clearance_of(m, m->capability));
+    ck_assert(memcmp(a->cl_first, b->cl_first, ((size_t)a->cw * (size_t)a->ch + 1) * sizeof *a->cl_first) == 0);
+    ck_assert(memcmp(a->cell, b->cell, a->n_nodes * sizeof *a->cell) == 0);
+    ck_assert(memcmp(a->first, b->first, (a->n_nodes + 1) * sizeof *a->first) == 0);
+    for (uint32_t k = 0; k < a->first[a->n_nodes]; k++) {
+        ck_assert_msg(a->edges[k].to == b->edges[k].to, "hier edge %u: to %u updated, %u fresh", k, a->edges[k].to,
+                      b->edges[k].to);
+        ck_assert_msg(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
+                      "hier edge %u: costs differ", k);
+    }
+}
+
 static const struct {
     const char *prefix; /* slot names starting with it */
     table_cmp cmp;
 } comparators[] = {
     {"region", cmp_region}, /* "region" and "region:<capability>" */
+    {"clearance:", cmp_clearance},
+    {"hier", cmp_hier},
 };
 
 static table_cmp comparator_of(const char *name)
