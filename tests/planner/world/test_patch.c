@@ -117,6 +117,11 @@ static char *file_of(const ap_map *m, size_t *len)
     return buf;
 }
 
+/* Tables updated by the kinds' update functions so far, for the tests to see their updates ran. */
+static struct {
+    int clearance, hier;
+} updated;
+
 /* The updated map u equals a fresh parse of its own letters with opts: passability, costs, and every table
  * (same slots in the same order, same bytes and counts, equal content by the kind's comparator). Returns
  * how many of u's tables were updated incrementally. */
@@ -149,6 +154,8 @@ static int check_equals_fresh(const ap_map *u, const ap_map_opts *opts)
                       (unsigned long long)a->count, (unsigned long long)b->count);
         ck_assert(!b->incremental);
         incremental += a->incremental;
+        updated.clearance += a->incremental && strncmp(a->name, "clearance:", 10) == 0;
+        updated.hier += a->incremental && strcmp(a->name, "hier") == 0;
         table_cmp cmp = comparator_of(a->name);
         if (cmp != NULL)
             cmp(u, a, b);
@@ -266,6 +273,8 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
         ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
         chain(m, NULL, &g, rounds, "..@@@GSTW");
     }
+    ck_assert_int_gt(updated.clearance, 0);
+    ck_assert_int_gt(updated.hier, 0);
 }
 END_TEST
 
@@ -290,6 +299,117 @@ START_TEST(patch_every_capability_and_weighted)
 }
 END_TEST
 
+/* An open square map of side n ('.' everywhere), parsed with the default options. */
+static ap_map *open_map(int n)
+{
+    size_t cap = 64 + (size_t)(n + 1) * (size_t)n;
+    char *text = malloc(cap);
+    int at = snprintf(text, cap, "type octile\nheight %d\nwidth %d\nmap\n", n, n);
+    for (int y = 0; y < n; y++) {
+        memset(text + at, '.', (size_t)n);
+        text[at + n] = '\n';
+        at += n + 1;
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("open", "open", text, (size_t)at, NULL, &m, &d), AP_OK);
+    free(text);
+    return m;
+}
+
+/* Patch m (consumed) with n edits and check the result against a fresh load; returns the new version. */
+static ap_map *patched(ap_map *m, const ap_cell_edit *e, size_t n)
+{
+    ap_map *next = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
+    check_equals_fresh(next, NULL);
+    ap_map_free(m);
+    return next;
+}
+
+/* The clearance windows at their limits: on an open 300 x 300 map a single wall changes disc values 17
+ * cells away, diagonal moves 18 away and true clearance 254 cells up and left ((26, 26) drops from 255 to
+ * 254 when (280, 280) is walled); walls at the map's edges and corners clip the windows; a 4 x 4 block, a
+ * second wall far away (two windows in one update), and opening them all again. */
+START_TEST(patch_clearance_window_limits)
+{
+    ap_map *m = open_map(300);
+    const int before = updated.clearance;
+    const ap_cell_edit one = {280, 280, '@'};
+    m = patched(m, &one, 1);
+    const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 26, 26)], 254);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 25, 25)], 255);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 280 - 17, 280)], 17 * AP_CLEARANCE_SCALE - 128 - 1); /* 16.5 */
+    const ap_cell_edit edges[] = {{0, 0, '@'}, {299, 150, 'O'}, {150, 0, '@'}, {299, 299, '@'}, {0, 299, '@'}};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        m = patched(m, &edges[i], 1);
+    ap_cell_edit block[16];
+    for (int i = 0; i < 16; i++)
+        block[i] = (ap_cell_edit){100 + i % 4, 100 + i / 4, '@'};
+    m = patched(m, block, 16);
+    const ap_cell_edit two[] = {{40, 200, '@'}, {250, 30, 'T'}};
+    m = patched(m, two, 2);
+    ap_cell_edit open[24];
+    for (int i = 0; i < 16; i++)
+        open[i] = (ap_cell_edit){block[i].x, block[i].y, '.'};
+    open[16] = (ap_cell_edit){280, 280, '.'};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        open[17 + i] = (ap_cell_edit){edges[i].x, edges[i].y, 'G'};
+    open[22] = (ap_cell_edit){40, 200, 'S'};
+    open[23] = (ap_cell_edit){250, 30, '.'};
+    m = patched(m, open, 24);
+    t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 26, 26)], 255);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 150, 150)], AP_CLEARANCE_Q_MAX);
+    ck_assert_int_eq(updated.clearance - before, 9);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Updates past the clearance update's limits (more than 1024 changed cells; windows over more than a
+ * quarter of the map) fall back to the full build, still equal to a fresh load. */
+START_TEST(patch_clearance_large_updates)
+{
+    ap_map *m = open_map(120);
+    ap_cell_edit *e = malloc(1100 * sizeof *e);
+    for (int i = 0; i < 1100; i++)
+        e[i] = (ap_cell_edit){(i * 37) % 120, (i * 53) % 120, i % 3 ? '@' : 'T'};
+    m = patched(m, e, 1100);
+    for (int i = 0; i < 9; i++)
+        e[i] = (ap_cell_edit){10 + 50 * (i % 3), 10 + 50 * (i / 3), '.'};
+    m = patched(m, e, 9);
+    free(e);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The HAA* graph after a wall closes a cluster border's entrance and a door opens it again: the clusters on
+ * both sides and their neighbours change transitions, the node numbers after them shift, and the graph equals a full
+ * build each time (node numbering and edge order included); so does a wall inside a cluster (whose
+ * clearance changes move the transitions of largest clearance around it). */
+START_TEST(patch_hier_affected_clusters)
+{
+    ap_map *m = open_map(96);
+    const int before = updated.hier;
+    const uint64_t nodes = ap_hier_of(m)->n_nodes;
+    ap_cell_edit wall[16];
+    for (int i = 0; i < 16; i++)
+        wall[i] = (ap_cell_edit){32, 16 + i, '@'}; /* the border between clusters (1, 1) and (2, 1) */
+    m = patched(m, wall, 16);
+    ck_assert_uint_ne(ap_hier_of(m)->n_nodes, nodes);
+    for (int i = 0; i < 16; i++)
+        wall[i].terrain = '.';
+    m = patched(m, wall, 16);
+    ck_assert_uint_eq(ap_hier_of(m)->n_nodes, nodes);
+    const ap_cell_edit inner = {72, 72, '@'};
+    m = patched(m, &inner, 1);
+    ck_assert_int_eq(updated.hier - before, 3);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *patch_suite(void)
 {
     Suite *s = suite_create("world/patch");
@@ -299,6 +419,9 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_splits_and_joins_regions);
     tcase_add_test(tc, patch_movingai_maps_equal_fresh_loads);
     tcase_add_test(tc, patch_every_capability_and_weighted);
+    tcase_add_test(tc, patch_clearance_window_limits);
+    tcase_add_test(tc, patch_clearance_large_updates);
+    tcase_add_test(tc, patch_hier_affected_clusters);
     suite_add_tcase(s, tc);
     return s;
 }
