@@ -33,7 +33,8 @@
  *    one of c's corners, i.e. for (i, j) within AP_CLEARANCE_REACH = 18 of c.
  *  - square: the capped true clearance of (x, y) depends only on the 255 x 255 block [x, x + 254] x
  *    [y, y + 254] (k < 255 is decided by the (k + 1)-block, which lies inside it), so it changes only for
- *    cx - 254 <= x <= cx, cy - 254 <= y <= cy (SQUARE_REACH).
+ *    cx - 254 <= x <= cx, cy - 254 <= y <= cy; square_update recomputes only where a value it reads changed,
+ *    which stays inside that range.
  * Inputs a window needs (for an output box O = B grown by D4_OUT = 19, B the changed cells' box): the
  * column pass reads G in rows within 17 of O (the loop stops once F(k)^2 >= CAP4, i.e. k <= 17); G(x) is
  * the capped run length min(18, distance to the nearest outside cell in the row), which a row pass started
@@ -57,7 +58,6 @@
 #define DISC_REACH AP_CLEARANCE_CAP_TILES      /* see the top: disc values change within this of a cell */
 #define D4_OUT (AP_CLEARANCE_REACH + 1)        /* D4 recomputed around B: the diagonal moves' far ends */
 #define FRAME_MARGIN (D4_OUT + AP_CLEARANCE_CAP_TILES)
-#define SQUARE_REACH 254
 
 _Static_assert(8 * CORNER_REACH * CORNER_REACH < CAP4 && 8 * (CORNER_REACH + 1) * (CORNER_REACH + 1) >= CAP4,
                "CORNER_REACH is the last corner distance below the cap");
@@ -112,9 +112,10 @@ static size_t area(rect r)
 
 /* Nearest-blocked-corner distances along the four diagonal directions, one byte per corner, saturating at
  * 255 lattice steps. Corner (X, Y) is the top-left corner of padded cell (X, Y); a frame f has the corners
- * [f.x0, f.x1 - 1) x [f.y0, f.y1 - 1) (index (Y - f.y0) * cw + (X - f.x0)), those whose four cells it holds. */
+ * [f.x0, f.x1 - 1) x [f.y0, f.y1 - 1), those whose four cells it holds, stored with a ring of zeros around
+ * them (index (Y - f.y0 + 1) * cw + (X - f.x0 + 1)): a run reaching the ring stops as at a blocked corner. */
 typedef struct corner_runs {
-    uint32_t cw;      /* corners per row, frame width - 1 */
+    uint32_t cw;      /* values per row: the frame's corners per row (frame width - 1) + 2 */
     uint8_t *pm, *mp; /* along (+1, -1) and (-1, +1): the anti-diagonals, for moves (+1, +1) */
     uint8_t *pp, *mm; /* along (+1, +1) and (-1, -1): the diagonals, for moves (-1, +1) */
 } corner_runs;
@@ -132,24 +133,20 @@ typedef struct frame {
 
 #define FI(fr, x, y) ((size_t)((y) - (fr)->f.y0) * (fr)->fw + (size_t)((x) - (fr)->f.x0))
 
-/* Buffers for frame f (free fr->buf); all of them, or the mask only (the square pass needs no more). */
-static int frame_init(frame *fr, rect f, bool mask_only)
+/* Buffers for frame f (free fr->buf). */
+static int frame_init(frame *fr, rect f)
 {
-    const size_t cells = area(f), corners = (size_t)(f.x1 - f.x0 - 1) * (size_t)(f.y1 - f.y0 - 1);
+    const size_t cells = area(f), corners = (size_t)(f.x1 - f.x0 + 1) * (size_t)(f.y1 - f.y0 + 1);
     fr->f = f;
     fr->fw = (uint32_t)(f.x1 - f.x0);
-    fr->buf = malloc(mask_only ? cells : cells * 4 + 4 * corners);
-    if (mask_only) {
-        fr->mask = fr->buf;
-        return fr->buf != NULL ? AP_OK : AP_E_NOMEM;
-    }
+    fr->buf = malloc(cells * 4 + 4 * corners);
     if (fr->buf == NULL)
         return AP_E_NOMEM;
     fr->D4 = (uint16_t *)fr->buf;
     fr->mask = fr->buf + 2 * cells;
     fr->G = fr->mask + cells;
     uint8_t *runs = fr->G + cells;
-    fr->cr = (corner_runs){fr->fw - 1, runs, runs + corners, runs + 2 * corners, runs + 3 * corners};
+    fr->cr = (corner_runs){fr->fw + 1, runs, runs + corners, runs + 2 * corners, runs + 3 * corners};
     return AP_OK;
 }
 
@@ -247,34 +244,40 @@ static inline uint8_t step(bool blocked, uint8_t next)
 }
 
 /* The runs of the frame's corners. A run starts at the frame's edge as if the corner beyond it were
- * blocked: on the whole map every corner on the map's outline touches an off-map cell (blocked), so that
- * never matters; in a smaller frame a run is exact up to CORNER_REACH for corners CORNER_REACH + 1 steps in. */
+ * blocked (the ring of zeros): on the whole map every corner on the map's outline touches an off-map cell
+ * (blocked), so that never matters; in a smaller frame a run is exact up to CORNER_REACH for corners
+ * CORNER_REACH + 1 steps in. */
 static void corner_pass(frame *fr)
 {
     corner_runs *c = &fr->cr;
     const uint32_t S = fr->fw, cw = c->cw;
-    const int32_t W = (int32_t)cw, H = fr->f.y1 - fr->f.y0 - 1; /* local corners [0, W) x [0, H) */
+    const int32_t W = (int32_t)cw - 2, H = fr->f.y1 - fr->f.y0 - 1; /* local corners [0, W) x [0, H) */
     const uint8_t *mask = fr->mask;
+    uint8_t *const runs[4] = {c->pm, c->mp, c->pp, c->mm};
+    for (int r = 0; r < 4; r++) {
+        memset(runs[r], 0, cw);
+        memset(runs[r] + (size_t)(H + 1) * cw, 0, cw);
+        for (int32_t Y = 0; Y < H; Y++)
+            runs[r][(size_t)(Y + 1) * cw] = runs[r][(size_t)(Y + 1) * cw + cw - 1] = 0;
+    }
 #define BLOCKED(X, Y)                                                                                          \
     (!mask[(size_t)(Y) * S + (X)] || !mask[(size_t)(Y) * S + (X) + 1] || !mask[(size_t)((Y) + 1) * S + (X)] || \
      !mask[(size_t)((Y) + 1) * S + (X) + 1])
-#define AT(a, X, Y) (a)[(size_t)(Y) * cw + (size_t)(X)]
-#define NEXT(a, X, Y) ((X) >= 0 && (X) < W && (Y) >= 0 && (Y) < H ? AT(a, X, Y) : 0)
+#define AT(a, X, Y) (a)[(size_t)((Y) + 1) * cw + (size_t)((X) + 1)]
     for (int32_t Y = 0; Y < H; Y++)
         for (int32_t X = 0; X < W; X++) {
             bool b = BLOCKED(X, Y);
-            AT(c->pm, X, Y) = step(b, b ? 0 : NEXT(c->pm, X + 1, Y - 1));
-            AT(c->mm, X, Y) = step(b, b ? 0 : NEXT(c->mm, X - 1, Y - 1));
+            AT(c->pm, X, Y) = step(b, b ? 0 : AT(c->pm, X + 1, Y - 1));
+            AT(c->mm, X, Y) = step(b, b ? 0 : AT(c->mm, X - 1, Y - 1));
         }
     for (int32_t Y = H; Y-- > 0;)
         for (int32_t X = 0; X < W; X++) {
             bool b = BLOCKED(X, Y);
-            AT(c->mp, X, Y) = step(b, b ? 0 : NEXT(c->mp, X - 1, Y + 1));
-            AT(c->pp, X, Y) = step(b, b ? 0 : NEXT(c->pp, X + 1, Y + 1));
+            AT(c->mp, X, Y) = step(b, b ? 0 : AT(c->mp, X - 1, Y + 1));
+            AT(c->pp, X, Y) = step(b, b ? 0 : AT(c->pp, X + 1, Y + 1));
         }
 #undef BLOCKED
 #undef AT
-#undef NEXT
 }
 
 static inline uint32_t min_u32(uint32_t a, uint32_t b)
@@ -293,9 +296,12 @@ static uint32_t diag_d4(uint32_t d4a, uint32_t d4b, uint32_t n)
 static void disc_out(const ap_map *m, const frame *fr, const uint16_t *qtab, rect o, ap_clearance_table *t)
 {
     const uint32_t S = (uint32_t)m->stride;
-    for (int32_t y = o.y0; y < o.y1; y++)
-        for (int32_t x = o.x0; x < o.x1; x++)
-            t->disc[(size_t)y * S + (size_t)x] = qtab[fr->D4[FI(fr, x, y)]];
+    for (int32_t y = o.y0; y < o.y1; y++) {
+        const uint16_t *d = fr->D4 + FI(fr, o.x0, y);
+        uint16_t *q = t->disc + (size_t)y * S + (size_t)o.x0;
+        for (int32_t x = 0; x < o.x1 - o.x0; x++)
+            q[x] = qtab[d[x]];
+    }
 }
 
 /* The diagonal moves leaving the map cells of o downwards (o and its cells' lower neighbours inside the
@@ -304,46 +310,85 @@ static void diagonal_pass(const ap_map *m, const frame *fr, const uint16_t *qtab
 {
     const uint32_t S = (uint32_t)m->stride;
     const corner_runs *c = &fr->cr;
-#define AT(a, X, Y) (uint32_t)(a)[(size_t)((Y) - fr->f.y0) * c->cw + (size_t)((X) - fr->f.x0)]
-    for (int32_t y = o.y0; y < o.y1; y++)
+    for (int32_t y = o.y0; y < o.y1; y++) {
+        /* rows of this cell and the next (D4, by frame column) and of the corners above the next row */
+        const uint16_t *d0 = fr->D4 + FI(fr, fr->f.x0, y), *d1 = d0 + fr->fw;
+        const size_t cr = (size_t)(y - fr->f.y0 + 1) * c->cw + 1;
+        const uint8_t *pm = c->pm + cr, *mp = c->mp + cr, *pp = c->pp + cr, *mm = c->mm + cr;
+        const bool last = y >= m->height;
         for (int32_t x = o.x0; x < o.x1; x++) {
             const size_t p = (size_t)y * S + (size_t)x;
-            const uint32_t d = fr->D4[FI(fr, x, y)];
+            const int32_t i = x - fr->f.x0; /* frame column of the cell and its corner (x, y) */
+            const uint32_t d = d0[i];
             uint16_t se = 0, sw = 0;
-            if (d != 0 && y < m->height) {
-                if (x < m->width) { /* to (x + 1, y + 1), through corner (x, y) along X + Y */
-                    uint32_t n = min_u32(AT(c->pm, x, y), AT(c->mp, x, y));
-                    se = qtab[diag_d4(d, fr->D4[FI(fr, x + 1, y + 1)], n)];
-                }
-                if (x > 1) { /* to (x - 1, y + 1), through corner (x - 1, y) along X - Y */
-                    uint32_t n = min_u32(AT(c->pp, x - 1, y), AT(c->mm, x - 1, y));
-                    sw = qtab[diag_d4(d, fr->D4[FI(fr, x - 1, y + 1)], n)];
-                }
+            if (d != 0 && !last) {
+                if (x < m->width) /* to (x + 1, y + 1), through corner (x, y) along X + Y */
+                    se = qtab[diag_d4(d, d1[i + 1], min_u32(pm[i], mp[i]))];
+                if (x > 1) /* to (x - 1, y + 1), through corner (x - 1, y) along X - Y */
+                    sw = qtab[diag_d4(d, d1[i - 1], min_u32(pp[i - 1], mm[i - 1]))];
             }
             t->diag_se[p] = se;
             t->diag_sw[p] = sw;
         }
-#undef AT
+    }
 }
 
-/* Harabor's true clearance over the map cells of o, bottom-right to top-left: a k x k block at (x, y) is
- * inside iff the cell is and the (k-1)-blocks at its right, lower and lower-right neighbours are (read from
- * the table: below and right of o they are final). The border is outside (0). */
+/* Harabor's true clearance of padded cell p from its right, lower and lower-right neighbours: a k x k block
+ * at p is inside iff the cell is and the (k-1)-blocks at those three are. */
+static inline uint8_t square_at(const uint8_t *sq, size_t p, uint32_t S, bool inside)
+{
+    if (!inside)
+        return 0;
+    uint32_t k = sq[p + 1];
+    k = sq[p + S] < k ? sq[p + S] : k;
+    k = sq[p + S + 1] < k ? sq[p + S + 1] : k;
+    return (uint8_t)(k < 255 ? k + 1 : 255);
+}
+
+/* True clearance over the map cells of o, bottom-right to top-left (the border is outside: 0). */
 static void square_pass(const ap_map *m, const frame *fr, rect o, uint8_t *sq)
 {
     const uint32_t S = (uint32_t)m->stride;
-    for (int32_t y = o.y1; y-- > o.y0;)
+    for (int32_t y = o.y1; y-- > o.y0;) {
+        const uint8_t *mrow = fr->mask + FI(fr, o.x0, y);
         for (int32_t x = o.x1; x-- > o.x0;) {
             const size_t p = (size_t)y * S + (size_t)x;
-            if (!fr->mask[FI(fr, x, y)]) {
-                sq[p] = 0;
-                continue;
-            }
-            uint32_t k = sq[p + 1];
-            k = sq[p + S] < k ? sq[p + S] : k;
-            k = sq[p + S + 1] < k ? sq[p + S + 1] : k;
-            sq[p] = (uint8_t)(k < 255 ? k + 1 : 255);
+            sq[p] = square_at(sq, p, S, mrow[x - o.x0] != 0);
         }
+    }
+}
+
+/* True clearance after a tile update whose changed cells lie in h (padded map cells), in place over the
+ * previous values. Only cells above and left of a change can change (see the top). Rows bottom-up from h's
+ * last, each right to left from h's last column: every cell of h is recomputed; a cell outside h is
+ * recomputed while one it reads may have changed (its right neighbour changed, or a change in the row below
+ * at or left of x + 1), and the row stops at the first that cannot: it and every cell further left keep
+ * their values, since all they read did. Above h, a row where nothing changed ends the pass (the row above
+ * reads only it and unchanged cells right of h). Cost: the cells that change plus a fringe. */
+static void square_update(const ap_map *m, ap_capability c, rect h, uint8_t *sq)
+{
+    const uint32_t S = (uint32_t)m->stride;
+    int32_t lo_below = INT32_MAX; /* the leftmost cell that changed in the row below */
+    for (int32_t y = h.y1 - 1; y >= 1; y--) {
+        const uint8_t *trow = m->terrain + (size_t)(y - 1) * (size_t)m->width;
+        int32_t lo = INT32_MAX;
+        bool right_changed = false;
+        for (int32_t x = h.x1 - 1; x >= 1; x--) {
+            const bool in_h = x >= h.x0 && y >= h.y0;
+            if (!in_h && !right_changed && x + 1 < lo_below)
+                break;
+            const size_t p = (size_t)y * S + (size_t)x;
+            const uint8_t v = square_at(sq, p, S, (ap_capability_of_terrain(trow[x - 1]) & c) != 0);
+            right_changed = v != sq[p];
+            if (right_changed) {
+                sq[p] = v;
+                lo = x;
+            }
+        }
+        if (lo == INT32_MAX && y <= h.y0)
+            break;
+        lo_below = lo;
+    }
 }
 
 size_t ap_clearance_bytes(uint32_t cells)
@@ -377,7 +422,7 @@ static int window_pass(const ap_map *m, ap_capability c, const uint16_t *qtab, r
 {
     const rect all = {0, 0, m->stride, m->height + 2}, cells = {1, 1, m->width + 1, m->height + 1};
     frame fr;
-    if (frame_init(&fr, grow(b, FRAME_MARGIN, all), false) != AP_OK)
+    if (frame_init(&fr, grow(b, FRAME_MARGIN, all)) != AP_OK)
         return AP_E_NOMEM;
     const rect o4 = grow(b, D4_OUT, cells);
     frame_mask(m, c, &fr);
@@ -388,18 +433,6 @@ static int window_pass(const ap_map *m, ap_capability c, const uint16_t *qtab, r
     diagonal_pass(m, &fr, qtab, grow(b, AP_CLEARANCE_REACH, cells), t);
     if (square)
         square_pass(m, &fr, grow(b, 0, cells), t->square);
-    free(fr.buf);
-    return AP_OK;
-}
-
-/* True clearance of t over the map cells of o (all cells below and right of o final). */
-static int square_window(const ap_map *m, ap_capability c, rect o, ap_clearance_table *t)
-{
-    frame fr;
-    if (frame_init(&fr, o, true) != AP_OK)
-        return AP_E_NOMEM;
-    frame_mask(m, c, &fr);
-    square_pass(m, &fr, o, t->square);
     free(fr.buf);
     return AP_OK;
 }
@@ -483,9 +516,9 @@ static size_t group_boxes(const ap_cell_pos *changed, size_t n, rect *box)
 }
 
 /* The "clearance:<capability>" update: prev's table copied, then the disc and diagonal values recomputed
- * (window_pass) around each group of changed cells, and the true clearance over the cells above and left of
- * them within SQUARE_REACH (one box for all: the square pass reads its right and lower neighbours, so it
- * runs bottom-right to top-left over one rectangle). Exact by the windows at the top of this file. */
+ * (window_pass) around each group of changed cells, and the true clearance where it may change
+ * (square_update, over the hull of all groups: it reads right and lower neighbours, so one sweep serves
+ * them all). Exact by the windows at the top of this file. */
 static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_table *old,
                             const ap_cell_pos *changed, size_t n, ap_map_table *out)
 {
@@ -514,15 +547,13 @@ static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_ta
         memcpy(t, o, bytes);
         set_arrays(t);
         st = AP_OK;
-        rect sq = nb > 0 ? box[0] : cells;
+        rect h = nb > 0 ? box[0] : cells;
         for (size_t i = 0; i < nb && st == AP_OK; i++) {
             st = window_pass(m, out->capability, qtab, box[i], false, t);
-            sq = hull(sq, box[i]);
+            h = hull(h, box[i]);
         }
-        sq.x0 -= SQUARE_REACH;
-        sq.y0 -= SQUARE_REACH;
         if (st == AP_OK && nb > 0)
-            st = square_window(m, out->capability, grow(sq, 0, cells), t);
+            square_update(m, out->capability, h, t->square);
     }
     free(box);
     free(qtab);
