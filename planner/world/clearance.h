@@ -26,7 +26,15 @@
  * upward ones are the downward ones of the cell they reach. A corner-cutting diagonal has v = 0.
  *
  * Memory: per padded cell ((width+2) x (height+2), m's layout) a uint16 cell value, two uint16 diagonal
- * move values and a uint8 true clearance: 7 bytes (plus a small header).
+ * move values and a uint8 true clearance: 7 bytes (plus a small header). *
+ * Tile updates (the kind's update, tables.h): a copy of the previous version's table, then the same passes
+ * on frames around each group of changed cells (letters whose capability bit may differ). Exact because
+ * the values are capped: a cell's bit changes disc values only within 17 cells of it and the diagonal moves
+ * stored within AP_CLEARANCE_REACH = 18, and a frame of 36 cells around a group holds every input those
+ * need (clearance.c proves the bounds); true clearance changes only above and left of a change (within
+ * 254), and is recomputed there only while a value it reads changed. Cost: about 75 x 75 cells a group
+ * plus the 7-bytes-a-cell copy, against the whole map for the full build, which an update falls back to
+ * above 1024 changed cells or when the frames cover more than a quarter of the map.
  */
 #ifndef AP_CLEARANCE_H
 #define AP_CLEARANCE_H
