@@ -608,26 +608,38 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
     return graph_slot(m, NULL, NULL, out);
 }
 
-/* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot? */
+/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
+static int class_level(uint16_t q)
+{
+    int k = 0;
+    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
+        k++;
+    return k;
+}
+
+/* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot in what
+ * the intra-cluster edges read of it: which classes it lets through (move_ok, the node's own class check
+ * and cluster_min_q's test all ask ap_clearance_allows of a class radius; the minimum of two values lets
+ * a class through iff both do)? The transitions' choice of largest clearance reads the values themselves,
+ * but that shows as changed nodes (keeps_edges). */
 static bool clearance_differs(const ap_map *m, const ap_clearance_table *t, const ap_clearance_table *ot,
                               int32_t cx, int32_t cy)
 {
     const int32_t x0 = cx * C, y0 = cy * C, w = m->width - x0 < C ? m->width - x0 : C,
                   h = m->height - y0 < C ? m->height - y0 : C;
-    for (int32_t y = y0; y < y0 + h; y++) {
-        const uint32_t p = ap_map_index(m, x0, y);
-        const size_t n = (size_t)w * sizeof *t->disc;
-        if (memcmp(&t->disc[p], &ot->disc[p], n) != 0 || memcmp(&t->diag_se[p], &ot->diag_se[p], n) != 0 ||
-            memcmp(&t->diag_sw[p], &ot->diag_sw[p], n) != 0)
-            return true;
-    }
+    for (int32_t y = y0; y < y0 + h; y++)
+        for (uint32_t p = ap_map_index(m, x0, y), e = p + (uint32_t)w; p < e; p++)
+            if (class_level(t->disc[p]) != class_level(ot->disc[p]) ||
+                class_level(t->diag_se[p]) != class_level(ot->diag_se[p]) ||
+                class_level(t->diag_sw[p]) != class_level(ot->diag_sw[p]))
+                return true;
     return false;
 }
 
 /* The "hier" update (tables.h): the clusters to redo are those holding a changed cell (passability and costs
- * may differ there) or a cell whose clearance the map's clearance update changed (found by comparing the new
- * and old tables over the clusters within AP_CLEARANCE_REACH of a changed cell: nowhere else can it differ,
- * clearance.h). Then build_graph: the entrances, nodes and inter-cluster edges are derived again from the
+ * may differ there) or a cell whose clearance the map's clearance update changed for some class (found by
+ * comparing the new and old tables over the clusters within AP_CLEARANCE_REACH of a changed cell: nowhere
+ * else can they differ, clearance.h). Then build_graph: the entrances, nodes and inter-cluster edges are derived again from the
  * whole map (one scan of the cluster borders; a cluster next to a changed one may gain or lose transitions,
  * and node numbers shift), and only the clusters to redo, or whose transitions changed, run their
  * Dijkstra searches; the others' intra-cluster edges are copied with their nodes renumbered. Equal to the
