@@ -328,42 +328,40 @@ static ap_map *patched(ap_map *m, const ap_cell_edit *e, size_t n)
     return next;
 }
 
-/* The clearance windows at their limits: on an open 300 x 300 map a single wall changes disc values 17
- * cells away, diagonal moves 18 away and true clearance 254 cells up and left ((26, 26) drops from 255 to
- * 254 when (280, 280) is walled); walls at the map's edges and corners clip the windows; a 4 x 4 block, a
- * second wall far away (two windows in one update), and opening them all again. */
+/* The clearance windows at their limits: on an open 260 x 260 map a single wall changes disc values 17
+ * cells away, diagonal moves 18 away and true clearance 254 cells up and left ((5, 5) drops from 255 to
+ * 254 when (259, 259) is walled); walls at the map's edges and corners (one update, five separate windows)
+ * clip the windows; a 4 x 4 block (16.5 tiles from the cell 17 to its left, the cap 18 cells away), and
+ * opening them all again. */
 START_TEST(patch_clearance_window_limits)
 {
-    ap_map *m = open_map(300);
+    ap_map *m = open_map(260);
     const int before = updated.clearance;
-    const ap_cell_edit one = {280, 280, '@'};
+    const ap_cell_edit one = {259, 259, '@'};
     m = patched(m, &one, 1);
     const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
-    ck_assert_uint_eq(t->square[ap_map_index(m, 26, 26)], 254);
-    ck_assert_uint_eq(t->square[ap_map_index(m, 25, 25)], 255);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 280 - 17, 280)], 17 * AP_CLEARANCE_SCALE - 128 - 1); /* 16.5 */
-    const ap_cell_edit edges[] = {{0, 0, '@'}, {299, 150, 'O'}, {150, 0, '@'}, {299, 299, '@'}, {0, 299, '@'}};
-    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
-        m = patched(m, &edges[i], 1);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 254);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 4, 4)], 255);
+    const ap_cell_edit edges[] = {{0, 0, '@'}, {259, 130, 'O'}, {130, 0, '@'}, {0, 259, 'T'}, {60, 200, '@'}};
+    m = patched(m, edges, 5);
     ap_cell_edit block[16];
     for (int i = 0; i < 16; i++)
         block[i] = (ap_cell_edit){100 + i % 4, 100 + i / 4, '@'};
     m = patched(m, block, 16);
-    const ap_cell_edit two[] = {{40, 200, '@'}, {250, 30, 'T'}};
-    m = patched(m, two, 2);
-    ap_cell_edit open[24];
+    t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 17, 101)], 17 * AP_CLEARANCE_SCALE - 128 - 1); /* 16.5 */
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 18, 101)], AP_CLEARANCE_Q_MAX);
+    ap_cell_edit open[22];
     for (int i = 0; i < 16; i++)
         open[i] = (ap_cell_edit){block[i].x, block[i].y, '.'};
-    open[16] = (ap_cell_edit){280, 280, '.'};
-    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
-        open[17 + i] = (ap_cell_edit){edges[i].x, edges[i].y, 'G'};
-    open[22] = (ap_cell_edit){40, 200, 'S'};
-    open[23] = (ap_cell_edit){250, 30, '.'};
-    m = patched(m, open, 24);
+    open[16] = (ap_cell_edit){259, 259, '.'};
+    for (size_t i = 0; i < 5; i++)
+        open[17 + i] = (ap_cell_edit){edges[i].x, edges[i].y, i % 2 ? 'G' : 'S'};
+    m = patched(m, open, 22);
     t = ap_clearance_of(m, AP_CAP_DEFAULT);
-    ck_assert_uint_eq(t->square[ap_map_index(m, 26, 26)], 255);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 150, 150)], AP_CLEARANCE_Q_MAX);
-    ck_assert_int_eq(updated.clearance - before, 9);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 255);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 130, 130)], AP_CLEARANCE_Q_MAX);
+    ck_assert_int_eq(updated.clearance - before, 4);
     ap_map_free(m);
 }
 END_TEST
