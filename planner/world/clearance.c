@@ -478,10 +478,11 @@ static int build_clearance(const ap_map *m, ap_map_table *out)
     return AP_OK;
 }
 
-/* Tile updates: above this many changed cells, or when the windows cover more than 1 / FULL_FRACTION of
- * the padded map, the full build is cheaper (it runs the same passes once over the whole map). */
+/* Tile updates: above this many changed cells, or when the frames cover more than 1 / FULL_FRACTION of
+ * the padded map, the full build is about as cheap (it runs the same passes once over the whole map, and
+ * the update pays for the copy of the old table on top of its frames). */
 #define MAX_CHANGED 1024
-#define FULL_FRACTION 4
+#define FULL_FRACTION 2
 
 /* Two boxes whose frames overlap are handled as one (their union): less work than two frames. */
 static bool near(rect a, rect b)

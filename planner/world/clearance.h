@@ -34,7 +34,7 @@
  * need (clearance.c proves the bounds); true clearance changes only above and left of a change (within
  * 254), and is recomputed there only while a value it reads changed. Cost: about 75 x 75 cells a group
  * plus the 7-bytes-a-cell copy, against the whole map for the full build, which an update falls back to
- * above 1024 changed cells or when the frames cover more than a quarter of the map.
+ * above 1024 changed cells or when the frames cover more than half the map.
  */
 #ifndef AP_CLEARANCE_H
 #define AP_CLEARANCE_H

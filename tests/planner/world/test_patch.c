@@ -317,16 +317,65 @@ static ap_map *open_map(int n)
     return m;
 }
 
-/* Patch m (consumed) with n edits and check the result against a fresh load; returns the new version. */
-static ap_map *patched(ap_map *m, const ap_cell_edit *e, size_t n)
+/* Patch m (consumed) with n edits and check the result against a fresh load with opts; returns the new
+ * version. */
+static ap_map *patched_with(ap_map *m, const ap_cell_edit *e, size_t n, const ap_map_opts *opts)
 {
     ap_map *next = NULL;
     ap_diag d;
     ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
-    check_equals_fresh(next, NULL);
+    check_equals_fresh(next, opts);
     ap_map_free(m);
     return next;
 }
+
+static ap_map *patched(ap_map *m, const ap_cell_edit *e, size_t n)
+{
+    return patched_with(m, e, n, NULL);
+}
+
+/* Incremental clearance for every capability: a 200 x 200 map of rectangles of every terrain (so each
+ * capability has open areas, walls and edges between terrains), loaded with all 15 capabilities, then
+ * clustered edits of every letter (small enough for the windows, not the full-build fallback: each window
+ * is under half the map). */
+START_TEST(patch_clearance_every_capability)
+{
+    ap_test_rng g = {4242};
+    const int n = 200;
+    size_t cap = 64 + (size_t)(n + 1) * (size_t)n;
+    char *text = malloc(cap);
+    int at = snprintf(text, cap, "type octile\nheight %d\nwidth %d\nmap\n", n, n);
+    char *grid = text + at;
+    for (int y = 0; y < n; y++) {
+        memset(grid + y * (n + 1), '.', (size_t)n);
+        grid[y * (n + 1) + n] = '\n';
+    }
+    for (int r = 0; r < 60; r++) {
+        const int x0 = (int)(ap_test_rand(&g) % (unsigned)n), y0 = (int)(ap_test_rand(&g) % (unsigned)n);
+        const int w = 3 + (int)(ap_test_rand(&g) % 40), h = 3 + (int)(ap_test_rand(&g) % 40);
+        const char letter = ".GSWT@O"[ap_test_rand(&g) % 7];
+        for (int y = y0; y < y0 + h && y < n; y++)
+            for (int x = x0; x < x0 + w && x < n; x++)
+                grid[y * (n + 1) + x] = letter;
+    }
+    ap_map_opts o = {.capabilities = ap_test_all_capabilities, .n_capabilities = 15};
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("caps", "caps", text, (size_t)at + (size_t)(n + 1) * (size_t)n, &o, &m, &d), AP_OK);
+    free(text);
+    const int before = updated.clearance;
+    for (int r = 0; r < 3; r++) {
+        ap_cell_edit e[16];
+        const int cx = 20 + (int)(ap_test_rand(&g) % 160), cy = 20 + (int)(ap_test_rand(&g) % 160);
+        const size_t k = r == 0 ? 1 : 16;
+        for (size_t i = 0; i < k; i++)
+            e[i] = (ap_cell_edit){cx + (int)(i % 4), cy + (int)(i / 4), ".GSWT@O"[ap_test_rand(&g) % 7]};
+        m = patched_with(m, e, k, &o);
+    }
+    ck_assert_int_eq(updated.clearance - before, 3 * 15);
+    ap_map_free(m);
+}
+END_TEST
 
 /* The clearance windows at their limits: on an open 260 x 260 map a single wall changes disc values 17
  * cells away, diagonal moves 18 away and true clearance 254 cells up and left ((5, 5) drops from 255 to
@@ -342,7 +391,7 @@ START_TEST(patch_clearance_window_limits)
     const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
     ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 254);
     ck_assert_uint_eq(t->square[ap_map_index(m, 4, 4)], 255);
-    const ap_cell_edit edges[] = {{0, 0, '@'}, {259, 130, 'O'}, {130, 0, '@'}, {0, 259, 'T'}, {60, 200, '@'}};
+    const ap_cell_edit edges[] = {{0, 0, '@'}, {259, 130, 'O'}, {130, 0, '@'}, {0, 259, 'T'}, {130, 130, '@'}};
     m = patched(m, edges, 5);
     ap_cell_edit block[16];
     for (int i = 0; i < 16; i++)
@@ -361,22 +410,24 @@ START_TEST(patch_clearance_window_limits)
     t = ap_clearance_of(m, AP_CAP_DEFAULT);
     ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 255);
     ck_assert_uint_eq(t->disc[ap_map_index(m, 130, 130)], AP_CLEARANCE_Q_MAX);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 255);
     ck_assert_int_eq(updated.clearance - before, 4);
     ap_map_free(m);
 }
 END_TEST
 
-/* Updates past the clearance update's limits (more than 1024 changed cells; windows over more than a
- * quarter of the map) fall back to the full build, still equal to a fresh load. */
+/* Updates past the clearance update's limits (more than 1024 changed cells; windows over more than half
+ * the map: nine cells 50 apart on a 120 x 120 map, whose frames merge into one over all of it) fall back to
+ * the full build, still equal to a fresh load. */
 START_TEST(patch_clearance_large_updates)
 {
     ap_map *m = open_map(120);
     ap_cell_edit *e = malloc(1100 * sizeof *e);
     for (int i = 0; i < 1100; i++)
-        e[i] = (ap_cell_edit){(i * 37) % 120, (i * 53) % 120, i % 3 ? '@' : 'T'};
+        e[i] = (ap_cell_edit){i % 120, (i / 120) * 11, i % 3 ? '@' : 'T'};
     m = patched(m, e, 1100);
     for (int i = 0; i < 9; i++)
-        e[i] = (ap_cell_edit){10 + 50 * (i % 3), 10 + 50 * (i / 3), '.'};
+        e[i] = (ap_cell_edit){10 + 50 * (i % 3), 10 + 50 * (i / 3), 'W'};
     m = patched(m, e, 9);
     free(e);
     ap_map_free(m);
@@ -419,6 +470,7 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_every_capability_and_weighted);
     tcase_add_test(tc, patch_clearance_window_limits);
     tcase_add_test(tc, patch_clearance_large_updates);
+    tcase_add_test(tc, patch_clearance_every_capability);
     tcase_add_test(tc, patch_hier_affected_clusters);
     suite_add_tcase(s, tc);
     return s;
