@@ -248,14 +248,48 @@ static uint16_t cluster_min_q(const local_dom *d)
     return mq;
 }
 
-/* Intra-cluster edges of every cluster, appended after the inter edges already in e (per node: cnt[i]). */
-static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_edge *e, uint32_t *cnt)
+/* Can cluster cl keep old's intra-cluster edges? When it is not to be redone (its cells, their passability,
+ * costs and clearance are as in old's map) and has the same transition cells (the same nodes in the same
+ * order): its edges are then exact shortest paths over the same cells between the same cells. */
+static bool keeps_edges(const ap_hier *h, const ap_hier *old, const uint8_t *redo, uint32_t cl)
+{
+    if (old == NULL || redo[cl])
+        return false;
+    const uint32_t f = h->cl_first[cl], n = h->cl_first[cl + 1] - f, of = old->cl_first[cl];
+    return old->cl_first[cl + 1] - of == n && memcmp(&h->cell[f], &old->cell[of], n * sizeof *h->cell) == 0;
+}
+
+/* Cluster cl's intra-cluster edges from old (keeps_edges), renumbered to h's nodes, appended as the build
+ * appends them (per node after its inter edges, in the order of the nodes they lead to). */
+static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hier_edge *e, uint32_t *cnt)
+{
+    const uint32_t f = h->cl_first[cl], l = h->cl_first[cl + 1], of = old->cl_first[cl];
+    for (uint32_t i = f; i < l; i++) {
+        const uint32_t oi = of + (i - f);
+        for (uint32_t k = old->first[oi]; k < old->first[oi + 1]; k++) {
+            ap_hier_edge ed = old->edges[k];
+            if (ed.to < of || ed.to >= of + (l - f))
+                continue; /* an inter edge: rebuilt from the entrances */
+            ed.to = f + (ed.to - of);
+            e[h->first[i] + cnt[i]++] = ed;
+        }
+    }
+}
+
+/* Intra-cluster edges of every cluster, appended after the inter edges already in e (per node: cnt[i]);
+ * copied from old (NULL for a full build) where keeps_edges allows. */
+static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_edge *e, uint32_t *cnt,
+                       const ap_hier *old, const uint8_t *redo)
 {
     for (int32_t cy = 0; cy < h->ch; cy++)
         for (int32_t cx = 0; cx < h->cw; cx++) {
             const uint32_t cl = (uint32_t)(cy * h->cw + cx), f = h->cl_first[cl], l = h->cl_first[cl + 1];
             if (l - f < 2)
                 continue;
+            if (keeps_edges(h, old, redo, cl)) {
+                copy_edges(h, old, cl, e, cnt);
+                continue;
+            }
             local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, 0};
             d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
             d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
@@ -308,7 +342,9 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
     return AP_OK;
 }
 
-int ap_hier_build(const ap_map *m, ap_hier **out)
+/* The graph of m (ap_hier_build); with old (the graph of the map m was patched from) the intra-cluster
+ * edges of every cluster whose redo flag is clear and whose nodes are unchanged are copied, not searched. */
+static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo, ap_hier **out)
 {
     *out = NULL;
     if ((int64_t)m->width * m->height > AP_HIER_MAX_CELLS)
@@ -383,7 +419,7 @@ int ap_hier_build(const ap_map *m, ap_hier **out)
         ed.to = u;
         h->edges[h->first[v] + cnt[v]++] = ed;
     }
-    st = intra_edges(h, m, &ws, h->edges, cnt);
+    st = intra_edges(h, m, &ws, h->edges, cnt, old, redo);
     ap_workspace_free(&ws);
     if (st != AP_OK) {
         free(cnt);
@@ -417,6 +453,11 @@ fail_nomem:
     free(b.pairs);
     ap_hier_free(h);
     return AP_E_NOMEM;
+}
+
+int ap_hier_build(const ap_map *m, ap_hier **out)
+{
+    return build_graph(m, NULL, NULL, out);
 }
 
 void ap_hier_free(void *p)
@@ -549,10 +590,11 @@ int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start,
 
 /* ---- the table kind ---------------------------------------------------------------------------------- */
 
-static int hier_build_kind(const ap_map *m, ap_map_table *out)
+/* build_graph into the slot out. */
+static int graph_slot(const ap_map *m, const ap_hier *old, const uint8_t *redo, ap_map_table *out)
 {
     ap_hier *h;
-    int st = ap_hier_build(m, &h);
+    int st = build_graph(m, old, redo, &h);
     if (st != AP_OK)
         return st;
     out->data = h;
@@ -561,7 +603,84 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
     return AP_OK;
 }
 
-const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free, NULL};
+static int hier_build_kind(const ap_map *m, ap_map_table *out)
+{
+    return graph_slot(m, NULL, NULL, out);
+}
+
+/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
+static int class_level(uint16_t q)
+{
+    int k = 0;
+    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
+        k++;
+    return k;
+}
+
+/* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot in what
+ * the intra-cluster edges read of it: which classes it lets through (move_ok, the node's own class check
+ * and cluster_min_q's test all ask ap_clearance_allows of a class radius; the minimum of two values lets
+ * a class through iff both do)? The transitions' choice of largest clearance reads the values themselves,
+ * but that shows as changed nodes (keeps_edges). */
+static bool clearance_differs(const ap_map *m, const ap_clearance_table *t, const ap_clearance_table *ot,
+                              int32_t cx, int32_t cy)
+{
+    const int32_t x0 = cx * C, y0 = cy * C, w = m->width - x0 < C ? m->width - x0 : C,
+                  h = m->height - y0 < C ? m->height - y0 : C;
+    for (int32_t y = y0; y < y0 + h; y++)
+        for (uint32_t p = ap_map_index(m, x0, y), e = p + (uint32_t)w; p < e; p++)
+            if (class_level(t->disc[p]) != class_level(ot->disc[p]) ||
+                class_level(t->diag_se[p]) != class_level(ot->diag_se[p]) ||
+                class_level(t->diag_sw[p]) != class_level(ot->diag_sw[p]))
+                return true;
+    return false;
+}
+
+/* The "hier" update (tables.h): the clusters to redo are those holding a changed cell (passability and costs
+ * may differ there) or a cell whose clearance the map's clearance update changed for some class (found by
+ * comparing the new and old tables over the clusters within AP_CLEARANCE_REACH of a changed cell: nowhere
+ * else can they differ, clearance.h). Then build_graph: the entrances, nodes and inter-cluster edges are derived again from the
+ * whole map (one scan of the cluster borders; a cluster next to a changed one may gain or lose transitions,
+ * and node numbers shift), and only the clusters to redo, or whose transitions changed, run their
+ * Dijkstra searches; the others' intra-cluster edges are copied with their nodes renumbered. Equal to the
+ * full build, node numbering included. A change of the map's uniform/weighted state (every cost changes) or
+ * of whether the map has a clearance table falls back to the full build. */
+static int hier_update_kind(const ap_map *m, const ap_map *prev, const ap_map_table *old,
+                            const ap_cell_pos *changed, size_t n, ap_map_table *out)
+{
+    const ap_hier *oh = old->data;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability), *ot = oh->clear;
+    if (m->weighted != prev->weighted || (t == NULL) != (ot == NULL))
+        return hier_build_kind(m, out);
+    const uint32_t ncl = (uint32_t)(oh->cw * oh->ch);
+    uint8_t *redo = calloc(ncl, 1), *near = calloc(ncl, 1);
+    if (redo == NULL || near == NULL) {
+        free(redo);
+        free(near);
+        return AP_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        redo[(changed[i].y / C) * oh->cw + changed[i].x / C] = 1;
+        const int32_t r = AP_CLEARANCE_REACH;
+        const int32_t cx0 = changed[i].x - r < 0 ? 0 : (changed[i].x - r) / C,
+                      cy0 = changed[i].y - r < 0 ? 0 : (changed[i].y - r) / C;
+        const int32_t cx1 = (changed[i].x + r) / C < oh->cw - 1 ? (changed[i].x + r) / C : oh->cw - 1,
+                      cy1 = (changed[i].y + r) / C < oh->ch - 1 ? (changed[i].y + r) / C : oh->ch - 1;
+        for (int32_t cy = cy0; t != NULL && cy <= cy1; cy++)
+            for (int32_t cx = cx0; cx <= cx1; cx++)
+                near[cy * oh->cw + cx] = 1;
+    }
+    for (uint32_t cl = 0; cl < ncl; cl++)
+        if (near[cl] && !redo[cl])
+            redo[cl] = clearance_differs(m, t, ot, (int32_t)cl % oh->cw, (int32_t)cl / oh->cw);
+    free(near);
+    int st = graph_slot(m, oh, redo, out);
+    free(redo);
+    return st;
+}
+
+const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free,
+                                          hier_update_kind};
 
 const ap_hier *ap_hier_of(const ap_map *m)
 {

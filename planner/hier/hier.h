@@ -21,7 +21,15 @@
  *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose
  *    radius is >= r (class 0 below AP_GRID_SIZED_MIN_RADIUS); larger discs have no class.
  *  - costs are those of the map's moves (terrain costs included), computed by the A* core with a zero
- *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster.
+ *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster. *
+ * Tile updates (the kind's update, tables.h): a cluster's intra-cluster edges depend only on its own cells
+ * (passability, costs, clearance) and its transition cells, so the update redoes the clusters holding a
+ * changed cell or a cell whose clearance changed (compared over AP_CLEARANCE_REACH around the changes) and
+ * those whose transitions changed; entrances, nodes and inter-cluster edges are derived again from the
+ * whole map (a border scan), and every other cluster's edges are copied, renumbered. The result is the
+ * full build's graph, node numbering and edge order included (nodes are numbered by cluster, so a changed
+ * count shifts the later numbers: renumbering is one pass over the edges, far below the searches). A map
+ * turning between uniform and weighted (every cost changes) is built again.
  */
 #ifndef AP_HIER_H
 #define AP_HIER_H

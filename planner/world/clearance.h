@@ -26,7 +26,15 @@
  * upward ones are the downward ones of the cell they reach. A corner-cutting diagonal has v = 0.
  *
  * Memory: per padded cell ((width+2) x (height+2), m's layout) a uint16 cell value, two uint16 diagonal
- * move values and a uint8 true clearance: 7 bytes (plus a small header).
+ * move values and a uint8 true clearance: 7 bytes (plus a small header). *
+ * Tile updates (the kind's update, tables.h): a copy of the previous version's table, then the same passes
+ * on frames around each group of changed cells (letters whose capability bit may differ). Exact because
+ * the values are capped: a cell's bit changes disc values only within 17 cells of it and the diagonal moves
+ * stored within AP_CLEARANCE_REACH = 18, and a frame of 36 cells around a group holds every input those
+ * need (clearance.c proves the bounds); true clearance changes only above and left of a change (within
+ * 254), and is recomputed there only while a value it reads changed. Cost: about 75 x 75 cells a group
+ * plus the 7-bytes-a-cell copy, against the whole map for the full build, which an update falls back to
+ * above 1024 changed cells or when the frames cover more than half the map.
  */
 #ifndef AP_CLEARANCE_H
 #define AP_CLEARANCE_H
@@ -40,6 +48,9 @@
 #define AP_CLEARANCE_SCALE 256    /* stored units per tile */
 #define AP_CLEARANCE_CAP_TILES 17 /* disc clearances at or above this are stored as AP_CLEARANCE_Q_MAX */
 #define AP_CLEARANCE_Q_MAX (AP_CLEARANCE_CAP_TILES * AP_CLEARANCE_SCALE - 1) /* 4351: "v >= 17 tiles" */
+/* A cell whose mask bit changes alters disc, diag_se and diag_sw only at cells within this Chebyshev
+ * distance of it (the cap: clearance.c proves it); square only above and left of it, within 254. */
+#define AP_CLEARANCE_REACH (AP_CLEARANCE_CAP_TILES + 1)
 
 /* One capability's clearance table. Arrays are indexed by padded cell (ap_map_index); border cells hold 0. */
 typedef struct ap_clearance_table {

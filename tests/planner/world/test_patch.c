@@ -9,6 +9,8 @@
 #include "../../../planner/anyangle/table.h"
 #include "../../../planner/base/status.h"
 #include "../../../planner/world/capability.h"
+#include "../../../planner/hier/hier.h"
+#include "../../../planner/world/clearance.h"
 #include "../../../planner/world/patch.h"
 #include "../../../planner/world/region.h"
 #include "../../util.h"
@@ -83,6 +85,47 @@ static void cmp_any_angle(const ap_map *m, const ap_map_table *upd, const ap_map
     aa_incremental += upd->incremental;
 }
 
+/* Clearance tables: every byte of every array (and the header fields), the first difference named. */
+static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_clearance_table *a = upd->data, *b = fresh->data;
+    ck_assert_int_eq(a->capability, b->capability);
+    ck_assert_int_eq(a->stride, b->stride);
+    ck_assert_uint_eq(a->cells, b->cells);
+    ck_assert_uint_eq(a->cells, ap_map_node_count(m));
+    for (uint32_t p = 0; p < a->cells; p++) {
+        int32_t x, y;
+        ap_map_coords(m, p, &x, &y);
+        ck_assert_msg(a->disc[p] == b->disc[p] && a->diag_se[p] == b->diag_se[p] && a->diag_sw[p] == b->diag_sw[p] &&
+                          a->square[p] == b->square[p],
+                      "%s (%d, %d): disc %u/%u se %u/%u sw %u/%u square %u/%u (updated/fresh)", upd->name, x, y,
+                      a->disc[p], b->disc[p], a->diag_se[p], b->diag_se[p], a->diag_sw[p], b->diag_sw[p],
+                      a->square[p], b->square[p]);
+    }
+}
+
+/* The HAA* graph: the same nodes (cells, numbering, clusters), the same edges in the same order with the
+ * same costs to the bit, and the clearance table of the map it belongs to. */
+static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_hier *a = upd->data, *b = fresh->data;
+    ck_assert_int_eq(a->cw, b->cw);
+    ck_assert_int_eq(a->ch, b->ch);
+    ck_assert_uint_eq(a->n_nodes, b->n_nodes);
+    ck_assert_uint_eq(a->max_deg, b->max_deg);
+    ck_assert_uint_eq(a->bytes, b->bytes);
+    ck_assert(a->clear == ap_clearance_of(m, m->capability));
+    ck_assert(memcmp(a->cl_first, b->cl_first, ((size_t)a->cw * (size_t)a->ch + 1) * sizeof *a->cl_first) == 0);
+    ck_assert(memcmp(a->cell, b->cell, a->n_nodes * sizeof *a->cell) == 0);
+    ck_assert(memcmp(a->first, b->first, (a->n_nodes + 1) * sizeof *a->first) == 0);
+    for (uint32_t k = 0; k < a->first[a->n_nodes]; k++) {
+        ck_assert_msg(a->edges[k].to == b->edges[k].to, "hier edge %u: to %u updated, %u fresh", k, a->edges[k].to,
+                      b->edges[k].to);
+        ck_assert_msg(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
+                      "hier edge %u: costs differ", k);
+    }
+}
+
 static const struct {
     const char *prefix; /* slot names starting with it */
     table_cmp cmp;
@@ -90,6 +133,8 @@ static const struct {
     {"region", cmp_region}, /* "region" and "region:<capability>" */
     {"view:", cmp_view},
     {AP_AA_TABLE_NAME, cmp_any_angle},
+    {"clearance:", cmp_clearance},
+    {"hier", cmp_hier},
 };
 #define N_COMPARATORS (sizeof comparators / sizeof comparators[0])
 
@@ -275,6 +320,8 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
     }
     ck_assert_int_gt(incremental_count("region"), region_before);
     ck_assert_int_gt(aa_incremental, 0);
+    ck_assert_int_gt(incremental_count("clearance:"), 0);
+    ck_assert_int_gt(incremental_count("hier"), 0);
 }
 END_TEST
 
@@ -495,6 +542,167 @@ START_TEST(patch_region_random_toggles)
 }
 END_TEST
 
+/* An open square map of side n ('.' everywhere), parsed with the default options. */
+static ap_map *open_map(int n)
+{
+    size_t cap = 64 + (size_t)(n + 1) * (size_t)n;
+    char *text = malloc(cap);
+    int at = snprintf(text, cap, "type octile\nheight %d\nwidth %d\nmap\n", n, n);
+    for (int y = 0; y < n; y++) {
+        memset(text + at, '.', (size_t)n);
+        text[at + n] = '\n';
+        at += n + 1;
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("open", "open", text, (size_t)at, NULL, &m, &d), AP_OK);
+    free(text);
+    return m;
+}
+
+/* Patch m (consumed) with n edits and check the result against a fresh load with opts; returns the new
+ * version. */
+static ap_map *patched_with(ap_map *m, const ap_cell_edit *e, size_t n, const ap_map_opts *opts)
+{
+    ap_map *next = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
+    ap_test_patch_equals_fresh(next, opts);
+    ap_map_free(m);
+    return next;
+}
+
+/* patched_with without options: m is consumed. */
+static ap_map *next_version(ap_map *m, const ap_cell_edit *e, size_t n)
+{
+    return patched_with(m, e, n, NULL);
+}
+
+/* Incremental clearance for every capability: a 200 x 200 map of rectangles of every terrain (so each
+ * capability has open areas, walls and edges between terrains), loaded with all 15 capabilities, then
+ * clustered edits of every letter (small enough for the windows, not the full-build fallback: each window
+ * is under half the map). */
+START_TEST(patch_clearance_every_capability)
+{
+    ap_test_rng g = {4242};
+    const int n = 200;
+    size_t cap = 64 + (size_t)(n + 1) * (size_t)n;
+    char *text = malloc(cap);
+    int at = snprintf(text, cap, "type octile\nheight %d\nwidth %d\nmap\n", n, n);
+    char *grid = text + at;
+    for (int y = 0; y < n; y++) {
+        memset(grid + y * (n + 1), '.', (size_t)n);
+        grid[y * (n + 1) + n] = '\n';
+    }
+    for (int r = 0; r < 60; r++) {
+        const int x0 = (int)(ap_test_rand(&g) % (unsigned)n), y0 = (int)(ap_test_rand(&g) % (unsigned)n);
+        const int w = 3 + (int)(ap_test_rand(&g) % 40), h = 3 + (int)(ap_test_rand(&g) % 40);
+        const char letter = ".GSWT@O"[ap_test_rand(&g) % 7];
+        for (int y = y0; y < y0 + h && y < n; y++)
+            for (int x = x0; x < x0 + w && x < n; x++)
+                grid[y * (n + 1) + x] = letter;
+    }
+    ap_map_opts o = {.capabilities = ap_test_all_capabilities, .n_capabilities = 15};
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("caps", "caps", text, (size_t)at + (size_t)(n + 1) * (size_t)n, &o, &m, &d), AP_OK);
+    free(text);
+    const int before = incremental_count("clearance:");
+    for (int r = 0; r < 3; r++) {
+        ap_cell_edit e[16];
+        const int cx = 20 + (int)(ap_test_rand(&g) % 160), cy = 20 + (int)(ap_test_rand(&g) % 160);
+        const size_t k = r == 0 ? 1 : 16;
+        for (size_t i = 0; i < k; i++)
+            e[i] = (ap_cell_edit){cx + (int)(i % 4), cy + (int)(i / 4), ".GSWT@O"[ap_test_rand(&g) % 7]};
+        m = patched_with(m, e, k, &o);
+    }
+    ck_assert_int_eq(incremental_count("clearance:") - before, 3 * 15);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The clearance windows at their limits: on an open 260 x 260 map a single wall changes disc values 17
+ * cells away, diagonal moves 18 away and true clearance 254 cells up and left ((5, 5) drops from 255 to
+ * 254 when (259, 259) is walled); walls at the map's edges and corners (one update, five separate windows)
+ * clip the windows; a 4 x 4 block (16.5 tiles from the cell 17 to its left, the cap 18 cells away), and
+ * opening them all again. */
+START_TEST(patch_clearance_window_limits)
+{
+    ap_map *m = open_map(260);
+    const int before = incremental_count("clearance:");
+    const ap_cell_edit one = {259, 259, '@'};
+    m = next_version(m, &one, 1);
+    const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 254);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 4, 4)], 255);
+    const ap_cell_edit edges[] = {{0, 0, '@'}, {259, 130, 'O'}, {130, 0, '@'}, {0, 259, 'T'}, {130, 130, '@'}};
+    m = next_version(m, edges, 5);
+    ap_cell_edit block[16];
+    for (int i = 0; i < 16; i++)
+        block[i] = (ap_cell_edit){100 + i % 4, 100 + i / 4, '@'};
+    m = next_version(m, block, 16);
+    t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 17, 101)], 17 * AP_CLEARANCE_SCALE - 128 - 1); /* 16.5 */
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 18, 101)], AP_CLEARANCE_Q_MAX);
+    ap_cell_edit open[22];
+    for (int i = 0; i < 16; i++)
+        open[i] = (ap_cell_edit){block[i].x, block[i].y, '.'};
+    open[16] = (ap_cell_edit){259, 259, '.'};
+    for (size_t i = 0; i < 5; i++)
+        open[17 + i] = (ap_cell_edit){edges[i].x, edges[i].y, i % 2 ? 'G' : 'S'};
+    m = next_version(m, open, 22);
+    t = ap_clearance_of(m, AP_CAP_DEFAULT);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 255);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 130, 130)], AP_CLEARANCE_Q_MAX);
+    ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 255);
+    ck_assert_int_eq(incremental_count("clearance:") - before, 4);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Updates past the clearance update's limits (more than 1024 changed cells; windows over more than half
+ * the map: nine cells 50 apart on a 120 x 120 map, whose frames merge into one over all of it) fall back to
+ * the full build, still equal to a fresh load. */
+START_TEST(patch_clearance_large_updates)
+{
+    ap_map *m = open_map(120);
+    ap_cell_edit *e = malloc(1100 * sizeof *e);
+    for (int i = 0; i < 1100; i++)
+        e[i] = (ap_cell_edit){i % 120, (i / 120) * 11, i % 3 ? '@' : 'T'};
+    m = next_version(m, e, 1100);
+    for (int i = 0; i < 9; i++)
+        e[i] = (ap_cell_edit){10 + 50 * (i % 3), 10 + 50 * (i / 3), 'W'};
+    m = next_version(m, e, 9);
+    free(e);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The HAA* graph after a wall closes a cluster border's entrance and a door opens it again: the clusters on
+ * both sides and their neighbours change transitions, the node numbers after them shift, and the graph equals a full
+ * build each time (node numbering and edge order included); so does a wall inside a cluster (whose
+ * clearance changes move the transitions of largest clearance around it). */
+START_TEST(patch_hier_affected_clusters)
+{
+    ap_map *m = open_map(96);
+    const int before = incremental_count("hier");
+    const uint64_t nodes = ap_hier_of(m)->n_nodes;
+    ap_cell_edit wall[16];
+    for (int i = 0; i < 16; i++)
+        wall[i] = (ap_cell_edit){32, 16 + i, '@'}; /* the border between clusters (1, 1) and (2, 1) */
+    m = next_version(m, wall, 16);
+    ck_assert_uint_ne(ap_hier_of(m)->n_nodes, nodes);
+    for (int i = 0; i < 16; i++)
+        wall[i].terrain = '.';
+    m = next_version(m, wall, 16);
+    ck_assert_uint_eq(ap_hier_of(m)->n_nodes, nodes);
+    const ap_cell_edit inner = {72, 72, '@'};
+    m = next_version(m, &inner, 1);
+    ck_assert_int_eq(incremental_count("hier") - before, 3);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *patch_suite(void)
 {
     Suite *s = suite_create("world/patch");
@@ -509,6 +717,10 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_region_ids_stay_dense);
     tcase_add_test(tc, patch_region_budget_falls_back);
     tcase_add_test(tc, patch_region_random_toggles);
+    tcase_add_test(tc, patch_clearance_window_limits);
+    tcase_add_test(tc, patch_clearance_large_updates);
+    tcase_add_test(tc, patch_clearance_every_capability);
+    tcase_add_test(tc, patch_hier_affected_clusters);
     suite_add_tcase(s, tc);
     return s;
 }
