@@ -177,9 +177,10 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * an eager point graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid
  * itself (the last gives a lazy graph, as it does). Cost O(corners^2) cheap steps (a box test per pair, a
  * copy per kept departure) plus the tested lines. prev and old are only read (other threads may read
- * them). Returns as ap_aa_graph_grid. */
+ * them). *updated (when not NULL) is set true when the graph was updated, false when it was built (the cases
+ * above). Returns as ap_aa_graph_grid. */
 int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap_map *m, const ap_cell_pos *changed,
-                            size_t n, ap_aa_graph **out);
+                            size_t n, ap_aa_graph **out, bool *updated);
 
 /* Every usable surfing edge leaving the circle (cx, cy, cr) with sense s toward the hug circles j != c
  * (c: the circle's index, or UINT32_MAX for a query's start), both senses at each target (one line of

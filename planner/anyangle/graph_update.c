@@ -269,9 +269,11 @@ static int lines_near_changes(const ap_aa_graph *g, const uint32_t *from, const 
 }
 
 int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap_map *m, const ap_cell_pos *changed,
-                            size_t n, ap_aa_graph **out)
+                            size_t n, ap_aa_graph **out, bool *updated)
 {
     *out = NULL;
+    if (updated != NULL)
+        *updated = false;
     if (old == NULL || old->dep_start == NULL || old->quad == NULL || old->unit_radius != 0.0 ||
         old->width != (double)m->width || old->height != (double)m->height)
         return ap_aa_graph_grid(m, 0.0, out);
@@ -296,6 +298,8 @@ int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap
     *out = g;
     if (g->n > AP_AA_EAGER_AUTO_MAX) /* lazy, as ap_aa_graph_grid leaves it */
         goto done;
+    if (updated != NULL)
+        *updated = true;
     /* From here on a failure leaves g lazy, as a failed precompute does in ap_aa_graph_grid. */
     update_ctx u = {.old = old, .from = from};
     to = malloc((old->n + 1) * sizeof *to);

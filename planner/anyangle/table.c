@@ -85,8 +85,12 @@ static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table 
 {
     const ap_aa_table *t = old->data;
     ap_aa_graph *g = NULL;
-    if (ap_aa_graph_grid_update(t->point, prev, m, changed, n, &g) != AP_OK)
+    bool updated = false;
+    if (ap_aa_graph_grid_update(t->point, prev, m, changed, n, &g, &updated) != AP_OK) {
+        out->incremental = false;
         return table_build(m, out); /* out of memory: as the build would fare */
+    }
+    out->incremental = updated;
     return table_of_graph(within_limits(g), out);
 }
 

@@ -650,8 +650,10 @@ static int hier_update_kind(const ap_map *m, const ap_map *prev, const ap_map_ta
 {
     const ap_hier *oh = old->data;
     const ap_clearance_table *t = ap_clearance_of(m, m->capability), *ot = oh->clear;
-    if (m->weighted != prev->weighted || (t == NULL) != (ot == NULL))
+    if (m->weighted != prev->weighted || (t == NULL) != (ot == NULL)) {
+        out->incremental = false;
         return hier_build_kind(m, out);
+    }
     const uint32_t ncl = (uint32_t)(oh->cw * oh->ch);
     uint8_t *redo = calloc(ncl, 1), *near = calloc(ncl, 1);
     if (redo == NULL || near == NULL) {

@@ -526,8 +526,10 @@ static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_ta
     (void)prev;
     const ap_clearance_table *o = old->data;
     const uint32_t N = ap_map_node_count(m);
-    if (n > MAX_CHANGED || o->cells != N)
+    if (n > MAX_CHANGED || o->cells != N) {
+        out->incremental = false;
         return build_clearance(m, out);
+    }
     rect *box = malloc((n > 0 ? n : 1) * sizeof *box);
     if (box == NULL)
         return AP_E_NOMEM;
@@ -538,6 +540,7 @@ static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_ta
         work += area(grow(box[i], FRAME_MARGIN, all));
     if (work > N / FULL_FRACTION) {
         free(box);
+        out->incremental = false;
         return build_clearance(m, out);
     }
     const size_t bytes = ap_clearance_bytes(N);

@@ -309,8 +309,10 @@ int ap_region_update(const ap_map *m, const ap_map_table *old, const ap_cell_pos
                      ap_map_table *out)
 {
     const size_t cells = ap_map_node_count(m);
-    if (n > cells / AP_REGION_UPDATE_MAX_CHANGED)
+    if (n > cells / AP_REGION_UPDATE_MAX_CHANGED) {
+        out->incremental = false;
         return ap_region_build(m, cap, out);
+    }
     updater u = {.stride = (uint32_t)m->stride, .next_id = (uint32_t)old->count + 1,
                  .budget = cells / AP_REGION_UPDATE_MAX_VISITED};
     size_t ids = (size_t)old->count + 3 * n + 2; /* an opened cell adds at most 1 id, a blocked one 3 */
@@ -343,6 +345,7 @@ int ap_region_update(const ap_map *m, const ap_map_table *old, const ap_cell_pos
     free(u.dead);
     if (st != AP_OK) {
         free(u.label);
+        out->incremental = false;
         return st == OVER_BUDGET ? ap_region_build(m, cap, out) : st;
     }
     out->data = u.label;

@@ -23,9 +23,9 @@ static int build_one(ap_map *m, const ap_table_kind *k, uint8_t cap, const char 
     ap_map_table slot = {.capability = cap};
     const ap_map_table *old = k->update != NULL ? slot_of(prev, k, cap) : NULL;
     double t0 = ap_monotonic_seconds();
+    slot.incremental = old != NULL; /* an update that falls back to a full build clears it */
     int st = old != NULL ? k->update(m, prev, old, changed, n_changed, &slot) : k->build(m, &slot);
     slot.build_seconds = ap_monotonic_seconds() - t0;
-    slot.incremental = old != NULL;
     if (st == AP_OK && slot.data != NULL && m->n_tables >= AP_MAP_MAX_TABLES) {
         /* no free slot: a table that needs one is lost (a builder that stores nothing is fine) */
         k->free_fn(slot.data);

@@ -47,7 +47,9 @@ typedef struct ap_table_kind {
      * from prev only at the n cells of `changed` (each appears once and its terrain letter differs; the
      * cost rule is the same). Same contract as build: on AP_OK out holds a NEW table (old stays prev's,
      * untouched: queries may still read it) equal to what build would give for m, up to what the kind
-     * documents as free (e.g. region ids); out->data NULL when m needs no such table. Thread-safe as build. */
+     * documents as free (e.g. region ids); out->data NULL when m needs no such table. out->incremental is
+     * preset true: an update that falls back to its full build (a change too big to be worth it) sets it
+     * false, so the map info says which tables really were updated. Thread-safe as build. */
     int (*update)(const ap_map *m, const ap_map *prev, const ap_map_table *old, const ap_cell_pos *changed,
                   size_t n, ap_map_table *out);
 } ap_table_kind;

@@ -87,15 +87,21 @@ static ap_map *data_map(const char *name, const char *what)
     return m;
 }
 
-/* prev with the n edits, checked against a fresh load, its "any_angle" slot updated (not built). */
-static ap_map *patched(const ap_map *prev, const ap_cell_edit *e, size_t n)
+/* prev with the n edits, checked against a fresh load, its "any_angle" slot updated (incremental) or built
+ * from scratch (a change above AP_AA_UPDATE_MAX_CELLS). */
+static ap_map *patched_as(const ap_map *prev, const ap_cell_edit *e, size_t n, bool incremental)
 {
     ap_map *out = NULL;
     ap_diag d;
     ck_assert_int_eq(ap_map_patch(prev, e, n, &out, &d), AP_OK);
     ap_test_patch_equals_fresh(out, NULL);
-    ck_assert(aa_slot(out)->incremental);
+    ck_assert_int_eq(aa_slot(out)->incremental, incremental);
     return out;
+}
+
+static ap_map *patched(const ap_map *prev, const ap_cell_edit *e, size_t n)
+{
+    return patched_as(prev, e, n, true);
 }
 
 /* Two squares (2, 2) and (8, 2) see each other below row 2's top: the bitangent from A's corner (3, 2) to
@@ -269,10 +275,10 @@ START_TEST(many_cells_fall_back_to_the_build)
         int32_t x = (int32_t)(ap_test_rand(&g) % (unsigned)m0->width), y = (int32_t)(ap_test_rand(&g) % (unsigned)m0->height);
         e[k] = (ap_cell_edit){x, y, ap_map_passable(m0, x, y) ? '@' : '.'};
     }
-    ap_map *m1 = patched(m0, e, sizeof e / sizeof e[0]);
+    ap_map *m1 = patched_as(m0, e, sizeof e / sizeof e[0], false);
     ap_cell_pos same[3] = {{0, 0}, {5, 7}, {m0->width - 1, m0->height - 1}};
     ap_aa_graph *u = NULL;
-    ck_assert_int_eq(ap_aa_graph_grid_update(ap_aa_table_of(m0), m0, m0, same, 3, &u), AP_OK);
+    ck_assert_int_eq(ap_aa_graph_grid_update(ap_aa_table_of(m0), m0, m0, same, 3, &u, NULL), AP_OK);
     ap_test_same_aa_graph(u, ap_aa_table_of(m0), "nothing changed");
     ap_aa_graph_free(u);
     ap_map_free(m1);
