@@ -242,6 +242,9 @@ START_TEST(patch_cells_makes_a_new_version)
     ap_resp r;
     char *open = grid_file(10, 3, -1, 0);
     ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/p", open, &r), 201);
+    json_t *put = json_of(&r); /* a fresh load: every table built, none marked incremental */
+    ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(put, "tables"), 0), "incremental"));
+    json_decref(put);
     ap_resp_free(&r);
     free(open);
     const char *q = "{\"map\":\"p\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":9.5,\"y\":0.5}}";
@@ -261,6 +264,13 @@ START_TEST(patch_cells_makes_a_new_version)
     json_decref(j);
     ap_resp_free(&r);
     ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[{\"x\":5,\"y\":2,\"terrain\":\".\"}]}", &r), 200);
+    /* the door joins the two regions: the region table updated from version 2's, not built again */
+    j = json_of(&r);
+    json_t *region = json_array_get(json_object_get(j, "tables"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(region, "name")), "region");
+    ck_assert_int_eq(int_of(region, "regions"), 1);
+    ck_assert(json_is_true(json_object_get(region, "incremental")));
+    json_decref(j);
     ap_resp_free(&r);
     ck_assert_int_eq(ap_post(&s, "/v1/path", q, &r), 0);
     j = json_of(&r);
