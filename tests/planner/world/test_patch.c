@@ -531,7 +531,18 @@ START_TEST(patch_jps_diagonal_chain)
         ap_map_free(m);
         m = next;
     }
+    /* walls spread over the open map at once: most jump distances change, more work than a build (the
+     * update gives it up for one) */
+    ap_cell_edit spread[20];
+    for (int i = 0; i < 10; i++) {
+        spread[i] = (ap_cell_edit){5 + 11 * i, 4 + 8 * i, '@'};
+        spread[10 + i] = (ap_cell_edit){8 + 11 * i, 84 - 8 * i, '@'};
+    }
+    ap_map *next = patched(m, spread, 20);
+    check_equals_fresh(next, NULL);
+    same_answers(next, opts, 5);
     ap_map_free(m);
+    ap_map_free(next);
 }
 END_TEST
 
