@@ -251,6 +251,8 @@ typedef struct jps_walk {
  * cell in front of it changes). */
 static int jps_plus_walk(jps_walk *w, int d, jps_seed *s, size_t k, cell_list *chg)
 {
+    if (k == 0)
+        return AP_OK; /* s may be NULL then */
     const int32_t S = w->S, step = DX[d] + DY[d] * S;
     int16_t *D = w->t->dist;
     int8_t *D8 = w->t->dist8;
