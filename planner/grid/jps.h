@@ -102,8 +102,9 @@ typedef struct ap_jps_bits {
  *   with the build's per-cell function, the cells whose local inputs changed (the seeds), walking from
  *   each backwards along its line in dependency order as long as the value changes; straight directions
  *   first (the cells whose straight distances changed seed the diagonals). Exact: see the proof at
- *   jps_plus_walk in jps.c. Above one changed cell per 256 padded cells, or when the walks pass 4
- *   recomputations per padded cell (half of the build's 8: then it gives up and builds), a full build. */
+ *   jps_plus_walk in jps.c. Above one changed cell per 256 padded cells, or when the walks pass 2
+ *   recomputations per padded cell (a quarter of the build's 8: then it gives up and builds), a full
+ *   build. */
 extern const ap_table_kind ap_jps_plus_table_kind;
 extern const ap_table_kind ap_jps_bits_table_kind;
 
