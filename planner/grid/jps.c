@@ -25,101 +25,142 @@ static inline int16_t extend(int16_t next)
     return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
 }
 
+/* The jump distance of padded cell c in direction d (ap_jps_table), from the passability p (stride S) and
+ * the distances D of the next cell n = c + step(d): 0 when c is blocked or the step is illegal (a wall, a
+ * cut corner); straight: 1 when n has a forced neighbour, else one more than n's; diagonal: 1 when a
+ * straight jump from n along either component finds a point (n's distance there is > 0), else one more
+ * than n's. Reads p at c, n and the cells beside them (straight: n +- side and c +- side; diagonal: the
+ * two orthogonal neighbours of c towards n) and D at n only: what the update's seeds follow (jps_plus_walk).
+ * A blocked c reads nothing else, so c may be on the padded border. */
+static inline int16_t jump_value(const uint8_t *p, const int16_t *D, int32_t S, uint32_t c, int d)
+{
+    if (!p[c])
+        return 0;
+    const int32_t h = DX[d], vv = DY[d] * S;
+    const uint32_t n = c + (uint32_t)(h + vv);
+    if (!(d & 1)) {
+        if (!p[n])
+            return 0;
+        if (forced_straight(p, n, h + vv, DY[d] + DX[d] * S))
+            return 1;
+        return extend(D[(size_t)n * 8 + (size_t)d]);
+    }
+    if (!(p[c + (uint32_t)h] && p[c + (uint32_t)vv] && p[n]))
+        return 0; /* no corner cutting */
+    const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+    if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
+        return 1;
+    return extend(D[(size_t)n * 8 + (size_t)d]);
+}
+
+/* The forced-neighbour byte of padded cell c (ap_jps_table.forced): 0 when blocked, else per straight
+ * arrival direction the two side bits (the tests of pruned_dirs, done once). Reads the 3x3 block at c. */
+static inline uint8_t forced_byte(const uint8_t *p, int32_t S, uint32_t c)
+{
+    if (!p[c])
+        return 0;
+    unsigned f = 0;
+    for (int d = 0; d < 8; d += 2) {
+        const int32_t o = DX[d] + DY[d] * S, s = -DY[d] + DX[d] * S;
+        if (p[c + (uint32_t)s] && !p[c - (uint32_t)o + (uint32_t)s])
+            f |= 1u << d;
+        if (p[c - (uint32_t)s] && !p[c - (uint32_t)o - (uint32_t)s])
+            f |= 1u << (d + 1);
+    }
+    return (uint8_t)f;
+}
+
+static inline bool fits8(int16_t v)
+{
+    return v >= -127 && v <= 127;
+}
+
+/* The one-byte copy pays where nearly every distance fits (random512-40-0, 8room_000: all of them); on maps
+ * of long open runs each escape costs a second row read (Aftershock, 4% of the non-zero distances: slower
+ * than int16 alone), so beyond 1% the copy is dropped and the search reads dist. Sets t->dist8 by that
+ * rule from t->dist and the counts: keeps an existing copy (kept up to date by the caller), fills a new one
+ * when needed. Returns AP_OK or AP_E_NOMEM. */
+static int settle_dist8(ap_jps_table *t)
+{
+    if (t->far * 100 > t->nonzero) {
+        free(t->dist8);
+        t->dist8 = NULL;
+        return AP_OK;
+    }
+    if (t->dist8 != NULL)
+        return AP_OK;
+    t->dist8 = malloc((size_t)t->cells * 8);
+    if (t->dist8 == NULL)
+        return AP_E_NOMEM;
+    for (size_t i = 0; i < (size_t)t->cells * 8; i++)
+        t->dist8[i] = fits8(t->dist[i]) ? (int8_t)t->dist[i] : (int8_t)AP_JPS_FAR8;
+    return AP_OK;
+}
+
+/* A table of `cells` padded cells: arrays copied from src, or dist and forced zeroed without it (dist8 is
+ * copied when src has one, else left NULL). NULL when out of memory. */
+static ap_jps_table *table_alloc(uint32_t cells, const ap_jps_table *src)
+{
+    ap_jps_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->cells = cells;
+    t->dist = src != NULL ? malloc((size_t)cells * 8 * sizeof *t->dist) : calloc((size_t)cells * 8, sizeof *t->dist);
+    t->forced = src != NULL ? malloc(cells) : calloc(cells, 1);
+    t->dist8 = src != NULL && src->dist8 != NULL ? malloc((size_t)cells * 8) : NULL;
+    if (t->dist == NULL || t->forced == NULL || (src != NULL && src->dist8 != NULL && t->dist8 == NULL)) {
+        ap_jps_table_free(t);
+        return NULL;
+    }
+    if (src != NULL) {
+        memcpy(t->dist, src->dist, (size_t)cells * 8 * sizeof *t->dist);
+        memcpy(t->forced, src->forced, cells);
+        if (src->dist8 != NULL)
+            memcpy(t->dist8, src->dist8, (size_t)cells * 8);
+        t->nonzero = src->nonzero;
+        t->far = src->far;
+    }
+    return t;
+}
+
 int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
 {
     *out = NULL;
     if (m->width > 32000 || m->height > 32000)
         return AP_E_MAP_TOO_LARGE;
     const uint32_t cells = ap_map_node_count(m);
-    ap_jps_table *t = calloc(1, sizeof *t);
+    ap_jps_table *t = table_alloc(cells, NULL);
     if (t == NULL)
         return AP_E_NOMEM;
-    t->dist = calloc((size_t)cells * 8, sizeof *t->dist);
-    t->dist8 = malloc((size_t)cells * 8);
-    t->forced = calloc(cells, 1);
-    if (t->dist == NULL || t->dist8 == NULL || t->forced == NULL) {
-        free(t->dist);
-        free(t->dist8);
-        free(t->forced);
-        free(t);
-        return AP_E_NOMEM;
-    }
-    t->cells = cells;
     const uint8_t *p = m->pass;
     const int32_t S = m->stride, W = m->width, H = m->height;
     int16_t *D = t->dist;
     /* Each direction is filled by a sweep that visits the next cell in that direction first, so a cell's
      * value is one step more than its successor's (or 1 when the successor is a jump point). Straight
      * directions first: the diagonal ones ask whether a straight jump from the next cell finds a point. */
-    for (int d = 0; d < 8; d += 2) {
-        const int32_t o = DX[d] + DY[d] * S, s = DY[d] + DX[d] * S;
+    static const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    for (int i = 0; i < 8; i++) {
+        const int d = order[i];
         const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
         const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
         for (int y = ys; y != ye; y += yi)
             for (int x = xs; x != xe; x += xi) {
-                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)o;
-                if (!p[c])
-                    continue;
-                int16_t v;
-                if (!p[n])
-                    v = 0;
-                else if (forced_straight(p, n, o, s))
-                    v = 1;
-                else
-                    v = extend(D[(size_t)n * 8 + (size_t)d]);
-                D[(size_t)c * 8 + (size_t)d] = v;
+                const uint32_t c = (uint32_t)(y * S + x);
+                if (p[c])
+                    D[(size_t)c * 8 + (size_t)d] = jump_value(p, D, S, c, d);
             }
     }
-    for (int d = 1; d < 8; d += 2) {
-        const int32_t h = DX[d], vv = DY[d] * S;
-        const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
-        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
-        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
-        for (int y = ys; y != ye; y += yi)
-            for (int x = xs; x != xe; x += xi) {
-                uint32_t c = (uint32_t)(y * S + x), n = c + (uint32_t)(h + vv);
-                if (!p[c])
-                    continue;
-                int16_t v;
-                if (!(p[c + (uint32_t)h] && p[c + (uint32_t)vv] && p[n]))
-                    v = 0; /* no corner cutting */
-                else if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
-                    v = 1;
-                else
-                    v = extend(D[(size_t)n * 8 + (size_t)d]);
-                D[(size_t)c * 8 + (size_t)d] = v;
-            }
-    }
-    /* The one-byte copy pays where nearly every distance fits (random512-40-0, 8room_000: all of them); on
-     * maps of long open runs each escape costs a second row read (Aftershock, 4% of the non-zero
-     * distances: slower than int16 alone), so beyond 1% the copy is dropped and the search reads dist. */
-    size_t nonzero = 0, far = 0;
     for (size_t i = 0; i < (size_t)cells * 8; i++) {
-        const bool fits = D[i] >= -127 && D[i] <= 127;
-        t->dist8[i] = fits ? (int8_t)D[i] : (int8_t)AP_JPS_FAR8;
-        nonzero += D[i] != 0;
-        far += !fits;
+        t->nonzero += D[i] != 0;
+        t->far += !fits8(D[i]);
     }
-    if (far * 100 > nonzero) {
-        free(t->dist8);
-        t->dist8 = NULL;
+    if (settle_dist8(t) != AP_OK) {
+        ap_jps_table_free(t);
+        return AP_E_NOMEM;
     }
-    /* Forced neighbours per straight arrival direction (the tests of pruned_dirs, done once here). */
     for (int y = 1; y <= H; y++)
-        for (int x = 1; x <= W; x++) {
-            const uint32_t c = (uint32_t)(y * S + x);
-            if (!p[c])
-                continue;
-            unsigned f = 0;
-            for (int d = 0; d < 8; d += 2) {
-                const int32_t o = DX[d] + DY[d] * S, s = -DY[d] + DX[d] * S;
-                if (p[c + (uint32_t)s] && !p[c - (uint32_t)o + (uint32_t)s])
-                    f |= 1u << d;
-                if (p[c - (uint32_t)s] && !p[c - (uint32_t)o - (uint32_t)s])
-                    f |= 1u << (d + 1);
-            }
-            t->forced[c] = (uint8_t)f;
-        }
+        for (int x = 1; x <= W; x++)
+            t->forced[y * S + x] = forced_byte(p, S, (uint32_t)(y * S + x));
     *out = t;
     return AP_OK;
 }
@@ -132,19 +173,248 @@ void ap_jps_table_free(void *table)
     AP_FREE_ALL(t->dist, t->dist8, t->forced, t);
 }
 
+static void jps_plus_slot(ap_jps_table *t, ap_map_table *slot)
+{
+    slot->data = t;
+    slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + (t->dist8 != NULL ? 8 : 0) + 1);
+}
+
 static int jps_plus_kind_build(const ap_map *m, ap_map_table *slot)
 {
     ap_jps_table *t;
     int st = ap_jps_table_build(m, &t);
-    if (st != AP_OK)
-        return st;
-    slot->data = t;
-    slot->bytes = sizeof *t + (size_t)t->cells * (8 * sizeof *t->dist + (t->dist8 != NULL ? 8 : 0) + 1);
+    if (st == AP_OK)
+        jps_plus_slot(t, slot);
+    return st;
+}
+
+/* ---- JPS+ incremental update ---------------------------------------------------------------------------- */
+
+/* A seed of a walk: a padded cell with its sort key (line, then position along the line in dependency
+ * order), unique per cell for a given direction. */
+typedef struct jps_seed {
+    uint64_t key;
+    uint32_t c;
+} jps_seed;
+
+static int cmp_seed(const void *a, const void *b)
+{
+    const uint64_t x = ((const jps_seed *)a)->key, y = ((const jps_seed *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* A growable list of padded cells. */
+typedef struct cell_list {
+    uint32_t *v;
+    size_t n, cap;
+} cell_list;
+
+static bool list_push(cell_list *l, uint32_t c)
+{
+    void *v = l->v; /* through a void * (no aliasing of uint32_t * as void *) */
+    if (!ap_grow(&v, &l->cap, l->n + 1, sizeof *l->v, 64))
+        return false;
+    l->v = v;
+    l->v[l->n++] = c;
+    return true;
+}
+
+/* What a walk of direction d needs: the new table being written, the new passability, and the work budget
+ * (cell recomputations left before the update gives up for a full build). */
+typedef struct jps_walk {
+    ap_jps_table *t;
+    const uint8_t *p;
+    int32_t S;
+    int64_t budget;
+} jps_walk;
+
+/* Recompute direction d of t at the seeds s[0 .. k-1] (any order, duplicates allowed; cells of the padded
+ * map, the border included) and at every cell whose value depends on a changed one; cells whose straight
+ * value changed are appended to chg (when not NULL). Returns AP_OK, AP_E_NOMEM, or AP_TIMEOUT when
+ * the budget ran out (t is then partly updated: the caller drops it).
+ *
+ * Why this is exact. Write next(c) = c + step(d). jump_value(c) is a function F of local inputs L(c) (the
+ * passability cells and, for a diagonal, the straight distances at next(c) it reads) and of the value
+ * V(next(c)) in the same direction. The caller passes as seeds every cell whose L changed (the passability
+ * and straight distances are final when a direction is walked: straight directions read passability only,
+ * and are walked before the diagonals). Cells of one line {c, c - step, c - 2 step, ...} depend on each
+ * other only forwards, so order the seeds by line, then along each line from the front (the cell others
+ * depend on) backwards. Walk: recompute the first seed c; if its value is unchanged, stop; else store it
+ * and go on to c - step (the cell that reads it), and so on; then the next seed not yet passed. Induction
+ * along the line in that order: when a cell is recomputed, the cell in front of it holds its final value
+ * (it is earlier on the line, and the walk's position on a line only moves backwards); a cell the walk
+ * does not reach is no seed (L unchanged) and the cell in front of it kept its value, so F gives it the
+ * old value, which was the full build's for prev and is the full build's for m. Stopping at an unchanged
+ * value is thus safe: everything behind it, up to the next seed, is unchanged. The order is what makes
+ * each cell computed at most once per direction (a mutation test shows the results stay exact in any
+ * order: the stop compares with the value stored, so a cell computed too early is computed again when the
+ * cell in front of it changes). */
+static int jps_plus_walk(jps_walk *w, int d, jps_seed *s, size_t k, cell_list *chg)
+{
+    if (k == 0)
+        return AP_OK; /* s may be NULL then */
+    const int32_t S = w->S, step = DX[d] + DY[d] * S;
+    int16_t *D = w->t->dist;
+    int8_t *D8 = w->t->dist8;
+    for (size_t i = 0; i < k; i++) {
+        const int64_t x = s[i].c % (uint32_t)S, y = s[i].c / (uint32_t)S;
+        /* line: constant along the direction; along: grows backwards (from the front), one cell a step */
+        const int64_t line = DY[d] * x - DX[d] * y, along = -(DX[d] * x + DY[d] * y);
+        s[i].key = ((uint64_t)(line + (1 << 20)) << 32) | (uint64_t)(along + (1 << 20));
+    }
+    qsort(s, k, sizeof *s, cmp_seed);
+    size_t i = 0;
+    while (i < k) {
+        uint32_t c = s[i].c;
+        for (;;) {
+            while (i < k && s[i].c == c)
+                i++; /* the walk passes its seed */
+            if (--w->budget < 0)
+                return AP_TIMEOUT;
+            const int16_t v = jump_value(w->p, D, S, c, d);
+            int16_t *at = &D[(size_t)c * 8 + (size_t)d];
+            if (v == *at)
+                break;
+            w->t->nonzero += (size_t)(v != 0) - (size_t)(*at != 0);
+            w->t->far += (size_t)!fits8(v) - (size_t)!fits8(*at);
+            *at = v;
+            if (D8 != NULL)
+                D8[(size_t)c * 8 + (size_t)d] = fits8(v) ? (int8_t)v : (int8_t)AP_JPS_FAR8;
+            if (chg != NULL && !list_push(chg, c))
+                return AP_E_NOMEM;
+            c -= (uint32_t)step; /* inside the padded map: c was passable (v != old), not on the border */
+        }
+    }
     return AP_OK;
 }
 
+/* Incremental updates do at most this many cell recomputations per padded cell of the map before they give
+ * up for a full build. A walk's step (sorted seeds, scattered reads) costs a few sweep steps of the build (8
+ * per cell): on an open 512x512 map 16 spread walls took 14.5 ms to update against 12.3 ms to build (the
+ * shared 2-core machine, 2026-11-24), so the budget is set below that. */
+#define JPS_PLUS_BUDGET_PER_CELL 2
+/* Above one changed cell per this many padded cells, a full build without trying (a changed cell seeds up
+ * to 6 cells per straight direction and 4 per diagonal, and each walk may run along its whole line). */
+#define JPS_PLUS_FULL_RATIO 256
+
+/* The padded indices of the changed cells whose passability differs between prev and m (new array, *n_out
+ * of them; NULL when out of memory). */
+static uint32_t *pass_changed(const ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n,
+                              size_t *n_out)
+{
+    uint32_t *q = malloc((n > 0 ? n : 1) * sizeof *q);
+    if (q == NULL)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t c = ap_map_index(m, changed[i].x, changed[i].y);
+        if (m->pass[c] != prev->pass[c])
+            q[k++] = c;
+    }
+    *n_out = k;
+    return q;
+}
+
+/* The seeds of direction d (jps_plus_walk) for the cells q[0 .. nq-1] whose passability changed, and for
+ * the cells of chg (straight distances in a component of diagonal d changed), into s (room for 6 * nq +
+ * chg's): the cells whose jump_value reads one of them. */
+static size_t seeds_of(int d, int32_t S, const uint32_t *q, size_t nq, const cell_list *chg_h,
+                       const cell_list *chg_v, jps_seed *s)
+{
+    const int32_t h = DX[d], vv = DY[d] * S, step = h + vv;
+    size_t k = 0;
+    if (!(d & 1)) {
+        /* reads c, n = c + step, n +- side, c +- side */
+        const int32_t side = DY[d] + DX[d] * S;
+        static const int8_t A[6] = {0, 1, 0, 0, 1, 1}, B[6] = {0, 0, 1, -1, 1, -1};
+        for (size_t i = 0; i < nq; i++)
+            for (int j = 0; j < 6; j++)
+                s[k++].c = q[i] - (uint32_t)(A[j] * step + B[j] * side);
+        return k;
+    }
+    /* reads c, c + h, c + vv, n = c + step, and the straight distances at n */
+    for (size_t i = 0; i < nq; i++) {
+        s[k++].c = q[i];
+        s[k++].c = q[i] - (uint32_t)h;
+        s[k++].c = q[i] - (uint32_t)vv;
+        s[k++].c = q[i] - (uint32_t)step;
+    }
+    for (size_t i = 0; i < chg_h->n; i++)
+        s[k++].c = chg_h->v[i] - (uint32_t)step;
+    for (size_t i = 0; i < chg_v->n; i++)
+        s[k++].c = chg_v->v[i] - (uint32_t)step;
+    return k;
+}
+
+/* The update of jps_plus_walk's proof, in order: forced bytes around the changed cells, the four straight
+ * directions, then the four diagonals seeded by them; dist8 settled by the counts at the end. Returns
+ * AP_TIMEOUT when the budget ran out. */
+static int jps_plus_incremental(const ap_map *m, const ap_jps_table *old, const uint32_t *q, size_t nq,
+                                ap_jps_table **out)
+{
+    const int32_t S = m->stride;
+    ap_jps_table *t = table_alloc(old->cells, old);
+    if (t == NULL)
+        return AP_E_NOMEM;
+    for (size_t i = 0; i < nq; i++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const uint32_t c = q[i] + (uint32_t)(dy * S + dx);
+                t->forced[c] = forced_byte(m->pass, S, c);
+            }
+    jps_walk w = {t, m->pass, S, (int64_t)JPS_PLUS_BUDGET_PER_CELL * old->cells};
+    cell_list chg[8] = {{0}};
+    jps_seed *s = NULL;
+    size_t s_cap = 0;
+    int st = AP_OK;
+    for (int i = 0; i < 8 && st == AP_OK; i++) {
+        const int d = i < 4 ? 2 * i : 2 * (i - 4) + 1; /* straight ones first */
+        const cell_list *ch = &chg[dir_of(DX[d], 0) & 7], *cv = &chg[dir_of(0, DY[d]) & 7];
+        const size_t room = 6 * nq + ((d & 1) ? ch->n + cv->n : 0);
+        void *grown = s;
+        if (!ap_grow(&grown, &s_cap, room, sizeof *s, 64)) {
+            st = AP_E_NOMEM;
+            break;
+        }
+        s = grown;
+        const size_t k = seeds_of(d, S, q, nq, ch, cv, s);
+        st = jps_plus_walk(&w, d, s, k, (d & 1) ? NULL : &chg[d]);
+    }
+    free(s);
+    for (int d = 0; d < 8; d++)
+        free(chg[d].v);
+    if (st == AP_OK)
+        st = settle_dist8(t);
+    if (st != AP_OK) {
+        ap_jps_table_free(t);
+        return st;
+    }
+    *out = t;
+    return AP_OK;
+}
+
+static int jps_plus_kind_update(const ap_map *m, const ap_map *prev, const ap_map_table *old,
+                                const ap_cell_pos *changed, size_t n, ap_map_table *slot)
+{
+    const ap_jps_table *ot = old->data;
+    if (ot->cells != ap_map_node_count(m) || n * JPS_PLUS_FULL_RATIO > ot->cells)
+        return jps_plus_kind_build(m, slot);
+    size_t nq;
+    uint32_t *q = pass_changed(m, prev, changed, n, &nq);
+    if (q == NULL)
+        return AP_E_NOMEM;
+    ap_jps_table *t = NULL;
+    int st = jps_plus_incremental(m, ot, q, nq, &t);
+    free(q);
+    if (st == AP_TIMEOUT)
+        return jps_plus_kind_build(m, slot);
+    if (st == AP_OK)
+        jps_plus_slot(t, slot);
+    return st;
+}
+
 const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_plus_kind_build, ap_jps_table_free, NULL};
+                                              jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update};
 
 const ap_jps_table *ap_jps_table_of(const ap_map *m)
 {
@@ -169,14 +439,8 @@ const ap_jps_table *ap_jps_table_of(const ap_map *m)
  * three-line scans -> event lines (+ one inlined jump per direction in jps_succ): arena2 11.0-14.7 -> 8.0,
  * den520d 11.2-15.0 -> 9.0, brc202d 84.4 -> 65.5, Berlin_0_256 9.1 -> 6.5, Paris_1_1024 61.0 -> 40.5,
  * maze512-32-0 39.9 -> 17.2, random512-40-0 1472 -> 1330, AR0011SR 20.6 -> 12.4, Aftershock 27.2 -> 21.9,
- * 8room_000 471 -> 382. Tried without gain: dividing by the stride with a multiplication (reverted). */
-typedef struct ap_jps_bits {
-    uint64_t *rows;     /* (height + 2) lines of row_words words */
-    uint64_t *cols;     /* (width + 2) lines of col_words words */
-    uint64_t *ev;       /* one block: ev_e, ev_w (rows), ev_s, ev_n (columns) */
-    const uint64_t *ev_e, *ev_w, *ev_s, *ev_n;
-    uint32_t row_words, col_words;
-} ap_jps_bits;
+ * 8room_000 471 -> 382. Tried without gain: dividing by the stride with a multiplication (reverted).
+ * The struct is ap_jps_bits in jps.h. */
 
 static void bits_free(void *data)
 {
@@ -186,60 +450,117 @@ static void bits_free(void *data)
     AP_FREE_ALL(b->rows, b->cols, b->ev, b);
 }
 
-static inline void clear_bit(uint64_t *L, uint32_t pos)
+static inline void put_bit(uint64_t *L, uint32_t pos, bool v)
 {
-    L[(pos + 64) >> 6] &= ~(1ull << ((pos + 64) & 63));
+    const uint64_t bit = 1ull << ((pos + 64) & 63);
+    L[(pos + 64) >> 6] = v ? L[(pos + 64) >> 6] | bit : L[(pos + 64) >> 6] & ~bit;
+}
+
+/* Write every bit of padded cell (x, y) (stride W) into b: its row and column bits (passable) and its four
+ * event bits (blocked, or forced when entered in that direction). Reads the 3x3 block at the cell when it
+ * is passable (never on the padded border), only the cell otherwise. */
+static void bits_cell(ap_jps_bits *b, const uint8_t *p, uint32_t W, uint32_t x, uint32_t y)
+{
+    const size_t rw = b->row_words, cw = b->col_words;
+    const uint32_t c = y * W + x;
+    const bool open_cell = p[c] != 0;
+    put_bit(b->rows + (size_t)y * rw, x, open_cell);
+    put_bit(b->cols + (size_t)x * cw, y, open_cell);
+    put_bit((uint64_t *)b->ev_e + (size_t)y * rw, x, !open_cell || forced_straight(p, c, 1, (int32_t)W));
+    put_bit((uint64_t *)b->ev_w + (size_t)y * rw, x, !open_cell || forced_straight(p, c, -1, (int32_t)W));
+    put_bit((uint64_t *)b->ev_s + (size_t)x * cw, y, !open_cell || forced_straight(p, c, (int32_t)W, 1));
+    put_bit((uint64_t *)b->ev_n + (size_t)x * cw, y, !open_cell || forced_straight(p, c, -(int32_t)W, 1));
+}
+
+/* Word counts of the lines (rows, cols and ev together). */
+static size_t bits_words(const ap_jps_bits *b, uint32_t W, uint32_t H)
+{
+    return 3 * ((size_t)H * b->row_words + (size_t)W * b->col_words);
+}
+
+/* A bit table for padded size W x H: lines copied from src, or without it zero bit lines and all-ones
+ * event lines. NULL when out of memory. */
+static ap_jps_bits *bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src)
+{
+    ap_jps_bits *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->row_words = (W + 128) / 64 + 2;
+    b->col_words = (H + 128) / 64 + 2;
+    const size_t rw = b->row_words, cw = b->col_words, ev_words = 2 * (size_t)H * rw + 2 * (size_t)W * cw;
+    b->rows = malloc((size_t)H * rw * sizeof *b->rows);
+    b->cols = malloc((size_t)W * cw * sizeof *b->cols);
+    b->ev = malloc(ev_words * sizeof *b->ev);
+    if (b->rows == NULL || b->cols == NULL || b->ev == NULL) {
+        bits_free(b);
+        return NULL;
+    }
+    if (src != NULL) {
+        memcpy(b->rows, src->rows, (size_t)H * rw * sizeof *b->rows);
+        memcpy(b->cols, src->cols, (size_t)W * cw * sizeof *b->cols);
+        memcpy(b->ev, src->ev, ev_words * sizeof *b->ev);
+    } else {
+        memset(b->rows, 0, (size_t)H * rw * sizeof *b->rows);
+        memset(b->cols, 0, (size_t)W * cw * sizeof *b->cols);
+        memset(b->ev, 0xff, ev_words * sizeof *b->ev);
+    }
+    b->ev_e = b->ev;
+    b->ev_w = b->ev_e + (size_t)H * rw;
+    b->ev_s = b->ev_w + (size_t)H * rw;
+    b->ev_n = b->ev_s + (size_t)W * cw;
+    return b;
+}
+
+static void bits_slot(ap_jps_bits *b, uint32_t W, uint32_t H, ap_map_table *slot)
+{
+    slot->data = b;
+    slot->bytes = sizeof *b + bits_words(b, W, H) * sizeof(uint64_t);
 }
 
 static int jps_bits_kind_build(const ap_map *m, ap_map_table *slot)
 {
     const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
-    ap_jps_bits *b = calloc(1, sizeof *b);
+    ap_jps_bits *b = bits_alloc(W, H, NULL);
     if (b == NULL)
         return AP_E_NOMEM;
-    b->row_words = (W + 128) / 64 + 2;
-    b->col_words = (H + 128) / 64 + 2;
-    const size_t rw = b->row_words, cw = b->col_words, ev_words = 2 * (size_t)H * rw + 2 * (size_t)W * cw;
-    b->rows = calloc((size_t)H * b->row_words, sizeof *b->rows);
-    b->cols = calloc((size_t)W * b->col_words, sizeof *b->cols);
-    b->ev = malloc(ev_words * sizeof *b->ev);
-    if (b->rows == NULL || b->cols == NULL || b->ev == NULL) {
-        bits_free(b);
+    /* the padded border is blocked: its bits are already right (0 in the lines, 1 in the events) */
+    for (uint32_t y = 1; y + 1 < H; y++)
+        for (uint32_t x = 1; x + 1 < W; x++)
+            bits_cell(b, m->pass, W, x, y);
+    bits_slot(b, W, H, slot);
+    return AP_OK;
+}
+
+/* Above one cell whose passability changed per this many padded cells, a full build (each changed cell
+ * rewrites the bits of 9 cells; the build writes every cell's). */
+#define JPS_BITS_FULL_RATIO 64
+
+/* The bits of the cells whose passability changed and their 8 neighbours, the only cells whose bits read
+ * them (bits_cell), rewritten in a copy of old's lines. */
+static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_map_table *old,
+                                const ap_cell_pos *changed, size_t n, ap_map_table *slot)
+{
+    const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
+    if (n * JPS_BITS_FULL_RATIO > (size_t)W * H)
+        return jps_bits_kind_build(m, slot);
+    size_t nq;
+    uint32_t *q = pass_changed(m, prev, changed, n, &nq);
+    ap_jps_bits *b = q != NULL ? bits_alloc(W, H, old->data) : NULL;
+    if (b == NULL) {
+        free(q);
         return AP_E_NOMEM;
     }
-    memset(b->ev, 0xff, ev_words * sizeof *b->ev);
-    uint64_t *ev_e = b->ev, *ev_w = ev_e + (size_t)H * rw, *ev_s = ev_w + (size_t)H * rw,
-             *ev_n = ev_s + (size_t)W * cw;
-    b->ev_e = ev_e;
-    b->ev_w = ev_w;
-    b->ev_s = ev_s;
-    b->ev_n = ev_n;
-    const uint8_t *p = m->pass;
-    for (uint32_t y = 0; y < H; y++)
-        for (uint32_t x = 0; x < W; x++) {
-            const uint32_t c = y * W + x;
-            if (!p[c])
-                continue;
-            b->rows[(size_t)y * b->row_words + ((x + 64) >> 6)] |= 1ull << ((x + 64) & 63);
-            b->cols[(size_t)x * b->col_words + ((y + 64) >> 6)] |= 1ull << ((y + 64) & 63);
-            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
-                continue; /* the padded border is blocked; never reached */
-            if (!forced_straight(p, c, 1, (int32_t)W))
-                clear_bit(ev_e + (size_t)y * rw, x);
-            if (!forced_straight(p, c, -1, (int32_t)W))
-                clear_bit(ev_w + (size_t)y * rw, x);
-            if (!forced_straight(p, c, (int32_t)W, 1))
-                clear_bit(ev_s + (size_t)x * cw, y);
-            if (!forced_straight(p, c, -(int32_t)W, 1))
-                clear_bit(ev_n + (size_t)x * cw, y);
-        }
-    slot->data = b;
-    slot->bytes = sizeof *b + ((size_t)H * b->row_words + (size_t)W * b->col_words + ev_words) * sizeof(uint64_t);
+    for (size_t i = 0; i < nq; i++)
+        for (uint32_t y = q[i] / W - 1; y <= q[i] / W + 1; y++)
+            for (uint32_t x = q[i] % W - 1; x <= q[i] % W + 1; x++)
+                bits_cell(b, m->pass, W, x, y);
+    free(q);
+    bits_slot(b, W, H, slot);
     return AP_OK;
 }
 
 const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_bits_kind_build, bits_free, NULL};
+                                              jps_bits_kind_build, bits_free, jps_bits_kind_update};
 
 /* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
  * 64 - sh in two steps so sh = 0 needs no special case. */

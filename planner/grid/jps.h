@@ -59,6 +59,8 @@ typedef struct ap_jps_table {
                        * (even): bit d = the side at d+2 (90 degrees clockwise), bit d+1 = the side at
                        * d+6; so the JPS+ pruning reads one byte instead of four cells on three rows */
     uint32_t cells;   /* padded cells of the map */
+    size_t nonzero, far; /* how many distances are non-zero, and do not fit in a byte (dist8's rule: kept
+                          * while far <= 1% of nonzero); kept so a tile update decides without a recount */
 } ap_jps_table;
 
 /* Build the JPS+ table of map m (reads m->pass only). Returns AP_OK and a new table in *out (free with
@@ -69,11 +71,40 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out);
 /* Free a table; NULL is ignored. Signature fits ap_map_table.free_fn. */
 void ap_jps_table_free(void *table);
 
+/* Passability as bits for online JPS's block scans (ICAPS 2014 section 4), the data of the AP_JPS_BITS_NAME
+ * table: one bit line per row and one per column (the transpose), and per straight direction an event line
+ * (rows for E and W, columns for S and N) whose bit is 1 where a straight jump in that direction stops (a
+ * blocked cell, or a cell with a forced neighbour when entered in that direction). Bit (pos + 64) of a line
+ * is the cell at padded position pos; the 64 spare bits on each side are 0 in the bit lines and 1 in the
+ * event lines. Built and updated in jps.c (the layout and why is explained there). */
+typedef struct ap_jps_bits {
+    uint64_t *rows;     /* (height + 2) lines of row_words words */
+    uint64_t *cols;     /* (width + 2) lines of col_words words */
+    uint64_t *ev;       /* one block: ev_e, ev_w (rows), ev_s, ev_n (columns) */
+    const uint64_t *ev_e, *ev_w, *ev_s, *ev_n;
+    uint32_t row_words, col_words;
+} ap_jps_bits;
+
 /* The table kinds (world/tables.h; registered in planner/plan/table_kinds.c), both optional and built on
  * uniform-cost maps only. AP_JPS_TABLE_NAME: the JPS+ table (ap_jps_table_build; 17 or 25 bytes per padded
  * cell); a failure (AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32767 cells) leaves the map without
  * it and jps_plus runs online JPS (plan.c). AP_JPS_BITS_NAME: the bit lines online JPS scans (ICAPS 2014
- * section 4, block-based jumps; about 6 bits per cell); without them JPS steps cell by cell. */
+ * section 4, block-based jumps; about 6 bits per cell); without them JPS steps cell by cell.
+ *
+ * Both are updated incrementally after a tile update (tables.h update; only the cells whose passability
+ * m->pass changed matter, a letter change that keeps it changes neither table):
+ * - jps_bits: a cell's bits in the row and column lines, and its event bits, read only the cell and its 8
+ *   neighbours; so the lines are copied and the bits of the 3x3 block around each changed cell recomputed
+ *   with the build's own per-cell function. Above one changed cell per 64 cells, a full build.
+ * - jps_plus: the forced bytes read the 3x3 block around a cell, recomputed there. A distance is a
+ *   function of a few passability cells next to it and of the distances of the NEXT cell in its direction
+ *   (straight: that cell's own; diagonal: its own and its two straight components'). The update recomputes,
+ *   with the build's per-cell function, the cells whose local inputs changed (the seeds), walking from
+ *   each backwards along its line in dependency order as long as the value changes; straight directions
+ *   first (the cells whose straight distances changed seed the diagonals). Exact: see the proof at
+ *   jps_plus_walk in jps.c. Above one changed cell per 256 padded cells, or when the walks pass 2
+ *   recomputations per padded cell (a quarter of the build's 8: then it gives up and builds), a full
+ *   build. */
 extern const ap_table_kind ap_jps_plus_table_kind;
 extern const ap_table_kind ap_jps_bits_table_kind;
 

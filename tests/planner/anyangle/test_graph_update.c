@@ -16,27 +16,27 @@
 
 void ap_test_same_aa_graph(const ap_aa_graph *a, const ap_aa_graph *b, const char *what)
 {
-    ck_assert_msg(a != NULL && b != NULL, "%s: a graph is missing", what);
-    ck_assert_msg(a->n == b->n, "%s: %zu corners updated, %zu built", what, a->n, b->n);
+    AP_EXPECT(a != NULL && b != NULL, "%s: a graph is missing", what);
+    AP_EXPECT(a->n == b->n, "%s: %zu corners updated, %zu built", what, a->n, b->n);
     ck_assert(a->unit_radius == b->unit_radius);
     ck_assert((a->quad == NULL) == (b->quad == NULL));
     for (size_t k = 0; k < a->n; k++) {
-        ck_assert_msg(a->x[k] == b->x[k] && a->y[k] == b->y[k] && a->R[k] == b->R[k], "%s: corner %zu at (%g, %g) "
+        AP_EXPECT(a->x[k] == b->x[k] && a->y[k] == b->y[k] && a->R[k] == b->R[k], "%s: corner %zu at (%g, %g) "
                       "updated, (%g, %g) built", what, k, a->x[k], a->y[k], b->x[k], b->y[k]);
-        ck_assert_msg(a->quad == NULL || a->quad[k] == b->quad[k], "%s: corner %zu quadrant", what, k);
+        AP_EXPECT(a->quad == NULL || a->quad[k] == b->quad[k], "%s: corner %zu quadrant", what, k);
     }
-    ck_assert_msg((a->dep_start == NULL) == (b->dep_start == NULL), "%s: eager in one graph only", what);
+    AP_EXPECT((a->dep_start == NULL) == (b->dep_start == NULL), "%s: eager in one graph only", what);
     if (a->dep_start == NULL)
         return;
-    ck_assert_msg(a->n_deps == b->n_deps, "%s: %zu edges updated, %zu built", what, a->n_deps, b->n_deps);
+    AP_EXPECT(a->n_deps == b->n_deps, "%s: %zu edges updated, %zu built", what, a->n_deps, b->n_deps);
     for (size_t k = 0; k <= 2 * a->n; k++)
-        ck_assert_msg(a->dep_start[k] == b->dep_start[k], "%s: departures of corner %zu sense %d start at %u "
+        AP_EXPECT(a->dep_start[k] == b->dep_start[k], "%s: departures of corner %zu sense %d start at %u "
                       "updated, %u built", what, k / 2, k % 2 ? 1 : -1, a->dep_start[k], b->dep_start[k]);
     for (size_t i = 0; i < a->n_deps; i++) {
         const ap_aa_dep *p = &a->deps[i], *q = &b->deps[i];
-        ck_assert_msg(p->to == q->to && p->s_to == q->s_to, "%s: edge %zu goes to %u (sense %d) updated, %u (%d) "
+        AP_EXPECT(p->to == q->to && p->s_to == q->s_to, "%s: edge %zu goes to %u (sense %d) updated, %u (%d) "
                       "built", what, i, p->to, p->s_to, q->to, q->s_to);
-        ck_assert_msg(p->t.x0 == q->t.x0 && p->t.y0 == q->t.y0 && p->t.x1 == q->t.x1 && p->t.y1 == q->t.y1 &&
+        AP_EXPECT(p->t.x0 == q->t.x0 && p->t.y0 == q->t.y0 && p->t.x1 == q->t.x1 && p->t.y1 == q->t.y1 &&
                           p->t.h == q->t.h && p->t.len == q->t.len,
                       "%s: edge %zu's line differs", what, i);
     }
@@ -83,7 +83,7 @@ static ap_map *data_map(const char *name, const char *what)
     snprintf(path, sizeof path, "%s/%s.map", dir, name);
     ap_map *m = NULL;
     ap_diag d;
-    ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+    AP_EXPECT(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
     return m;
 }
 

@@ -11,6 +11,8 @@
 #include "../../../planner/world/capability.h"
 #include "../../../planner/hier/hier.h"
 #include "../../../planner/world/clearance.h"
+#include "../../../planner/grid/jps.h"
+#include "../../../planner/plan/plan.h"
 #include "../../../planner/world/patch.h"
 #include "../../../planner/world/region.h"
 #include "../../util.h"
@@ -23,16 +25,16 @@ static void same_partition(const ap_map *m, const uint32_t *a, const uint32_t *b
     size_t n = ap_map_node_count(m);
     uint32_t *fw = calloc(count + 1, sizeof *fw), *bw = calloc(count + 1, sizeof *bw);
     for (size_t i = 0; i < n; i++) {
-        ck_assert_msg((a[i] == 0) == (b[i] == 0), "%s: cell %zu free in one table only", what, i);
+        AP_EXPECT((a[i] == 0) == (b[i] == 0), "%s: cell %zu free in one table only", what, i);
         if (a[i] == 0)
             continue;
-        ck_assert_msg(a[i] <= count && b[i] <= count, "%s: id above the count %llu", what,
+        AP_EXPECT(a[i] <= count && b[i] <= count, "%s: id above the count %llu", what,
                       (unsigned long long)count);
         if (fw[a[i]] == 0 && bw[b[i]] == 0) {
             fw[a[i]] = b[i];
             bw[b[i]] = a[i];
         }
-        ck_assert_msg(fw[a[i]] == b[i] && bw[b[i]] == a[i], "%s: cell %zu in different components", what, i);
+        AP_EXPECT(fw[a[i]] == b[i] && bw[b[i]] == a[i], "%s: cell %zu in different components", what, i);
     }
     free(fw);
     free(bw);
@@ -58,7 +60,7 @@ static void cmp_view(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
     ck_assert_ptr_eq(a->terrain, m->terrain);
     ck_assert_int_eq(a->n_tables, 0);
     ck_assert_int_eq(a->capability, b->capability);
-    ck_assert_msg(memcmp(a->pass, b->pass, padded) == 0, "%s: pass differs", upd->name);
+    AP_EXPECT(memcmp(a->pass, b->pass, padded) == 0, "%s: pass differs", upd->name);
     ck_assert_int_eq(a->passable_cells, b->passable_cells);
     ck_assert_int_eq(a->pass_is_default_capability, b->pass_is_default_capability);
     ck_assert_int_eq(a->weighted, b->weighted);
@@ -67,7 +69,7 @@ static void cmp_view(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
     ck_assert_int_eq(a->kind != NULL, b->kind != NULL);
     ck_assert_int_eq(a->cheap != NULL, b->cheap != NULL);
     if (b->kind != NULL)
-        ck_assert_msg(memcmp(a->kind, b->kind, padded) == 0 && memcmp(a->cheap, b->cheap, padded) == 0,
+        AP_EXPECT(memcmp(a->kind, b->kind, padded) == 0 && memcmp(a->cheap, b->cheap, padded) == 0,
                       "%s: cost arrays differ", upd->name);
     ck_assert_uint_eq(a->region_count, b->region_count);
     uint32_t own_count = 0;
@@ -96,7 +98,7 @@ static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map
     for (uint32_t p = 0; p < a->cells; p++) {
         int32_t x, y;
         ap_map_coords(m, p, &x, &y);
-        ck_assert_msg(a->disc[p] == b->disc[p] && a->diag_se[p] == b->diag_se[p] && a->diag_sw[p] == b->diag_sw[p] &&
+        AP_EXPECT(a->disc[p] == b->disc[p] && a->diag_se[p] == b->diag_se[p] && a->diag_sw[p] == b->diag_sw[p] &&
                           a->square[p] == b->square[p],
                       "%s (%d, %d): disc %u/%u se %u/%u sw %u/%u square %u/%u (updated/fresh)", upd->name, x, y,
                       a->disc[p], b->disc[p], a->diag_se[p], b->diag_se[p], a->diag_sw[p], b->diag_sw[p],
@@ -119,11 +121,59 @@ static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
     ck_assert(memcmp(a->cell, b->cell, a->n_nodes * sizeof *a->cell) == 0);
     ck_assert(memcmp(a->first, b->first, (a->n_nodes + 1) * sizeof *a->first) == 0);
     for (uint32_t k = 0; k < a->first[a->n_nodes]; k++) {
-        ck_assert_msg(a->edges[k].to == b->edges[k].to, "hier edge %u: to %u updated, %u fresh", k, a->edges[k].to,
+        AP_EXPECT(a->edges[k].to == b->edges[k].to, "hier edge %u: to %u updated, %u fresh", k, a->edges[k].to,
                       b->edges[k].to);
-        ck_assert_msg(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
+        AP_EXPECT(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
                       "hier edge %u: costs differ", k);
     }
+}
+
+/* Padded cell i of m as "(x, y)" of the map (for messages). */
+static const char *cell_name(const ap_map *m, size_t i, char buf[32])
+{
+    snprintf(buf, 32, "(%d, %d)", (int)(i % (size_t)m->stride) - 1, (int)(i / (size_t)m->stride) - 1);
+    return buf;
+}
+
+/* JPS+ tables: every int16 distance, the one-byte copy (present in both or neither, every byte), every
+ * forced byte, and the counts behind the copy's rule. */
+static void cmp_jps_plus(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_jps_table *a = upd->data, *b = fresh->data;
+    char at[32];
+    ck_assert_uint_eq(a->cells, b->cells);
+    for (size_t i = 0; i < (size_t)b->cells * 8; i++)
+        AP_EXPECT(a->dist[i] == b->dist[i], "jps_plus: cell %s dir %zu: updated %d, fresh %d",
+                      cell_name(m, i / 8, at), i % 8, a->dist[i], b->dist[i]);
+    AP_EXPECT((a->dist8 == NULL) == (b->dist8 == NULL), "jps_plus: one-byte copy in one table only");
+    for (size_t i = 0; b->dist8 != NULL && i < (size_t)b->cells * 8; i++)
+        AP_EXPECT(a->dist8[i] == b->dist8[i], "jps_plus: cell %s dir %zu: byte updated %d, fresh %d",
+                      cell_name(m, i / 8, at), i % 8, a->dist8[i], b->dist8[i]);
+    for (size_t i = 0; i < b->cells; i++)
+        AP_EXPECT(a->forced[i] == b->forced[i], "jps_plus: cell %s: forced %#x updated, %#x fresh",
+                      cell_name(m, i, at), a->forced[i], b->forced[i]);
+    ck_assert_uint_eq(a->nonzero, b->nonzero);
+    ck_assert_uint_eq(a->far, b->far);
+}
+
+/* Online JPS's bit lines: every word of the row, column and event lines, laid out alike. */
+static void cmp_jps_bits(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
+{
+    const ap_jps_bits *a = upd->data, *b = fresh->data;
+    const size_t W = (size_t)m->width + 2, H = (size_t)m->height + 2;
+    ck_assert_uint_eq(a->row_words, b->row_words);
+    ck_assert_uint_eq(a->col_words, b->col_words);
+    ck_assert(a->ev_w - a->ev == b->ev_w - b->ev && a->ev_s - a->ev == b->ev_s - b->ev &&
+              a->ev_n - a->ev == b->ev_n - b->ev && a->ev_e == a->ev);
+    const size_t rows = H * b->row_words, cols = W * b->col_words;
+    for (size_t i = 0; i < rows; i++)
+        AP_EXPECT(a->rows[i] == b->rows[i], "jps_bits: row %zu word %zu", i / b->row_words, i % b->row_words);
+    for (size_t i = 0; i < cols; i++)
+        AP_EXPECT(a->cols[i] == b->cols[i], "jps_bits: column %zu word %zu", i / b->col_words,
+                      i % b->col_words);
+    for (size_t i = 0; i < 2 * (rows + cols); i++)
+        AP_EXPECT(a->ev[i] == b->ev[i], "jps_bits: event word %zu: updated %#llx, fresh %#llx", i,
+                      (unsigned long long)a->ev[i], (unsigned long long)b->ev[i]);
 }
 
 static const struct {
@@ -135,6 +185,8 @@ static const struct {
     {AP_AA_TABLE_NAME, cmp_any_angle},
     {"clearance:", cmp_clearance},
     {"hier", cmp_hier},
+    {AP_JPS_TABLE_NAME, cmp_jps_plus},
+    {AP_JPS_BITS_NAME, cmp_jps_bits},
 };
 #define N_COMPARATORS (sizeof comparators / sizeof comparators[0])
 
@@ -168,7 +220,8 @@ char *ap_test_map_text(const ap_map *m, size_t *len)
     return buf;
 }
 
-int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
+/* A fresh parse of u's letters with opts (the caller frees it). */
+static ap_map *fresh_of(const ap_map *u, const ap_map_opts *opts)
 {
     size_t len;
     char *text = ap_test_map_text(u, &len);
@@ -176,7 +229,16 @@ int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
     ap_diag d;
     int st = ap_map_parse(u->id, u->id, text, len, opts, &f, &d);
     free(text);
-    ck_assert_msg(st == AP_OK, "fresh parse: %s", d.msg);
+    AP_EXPECT(st == AP_OK, "fresh parse: %s", d.msg);
+    return f;
+}
+
+/* The updated map u equals a fresh parse of its own letters with opts: passability, costs, and every table
+ * (same slots in the same order, same bytes and counts, equal content by the kind's comparator). Returns
+ * how many of u's tables were updated incrementally. */
+int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
+{
+    ap_map *f = fresh_of(u, opts);
     size_t padded = ap_map_node_count(f);
     ck_assert(memcmp(u->pass, f->pass, padded) == 0);
     ck_assert_int_eq(u->passable_cells, f->passable_cells);
@@ -192,8 +254,8 @@ int ap_test_patch_equals_fresh(const ap_map *u, const ap_map_opts *opts)
     for (int i = 0; i < f->n_tables; i++) {
         const ap_map_table *a = &u->tables[i], *b = &f->tables[i];
         ck_assert_str_eq(a->name, b->name);
-        ck_assert_msg(a->bytes == b->bytes, "%s: %zu bytes updated, %zu fresh", a->name, a->bytes, b->bytes);
-        ck_assert_msg(a->count == b->count, "%s: count %llu updated, %llu fresh", a->name,
+        AP_EXPECT(a->bytes == b->bytes, "%s: %zu bytes updated, %zu fresh", a->name, a->bytes, b->bytes);
+        AP_EXPECT(a->count == b->count, "%s: count %llu updated, %llu fresh", a->name,
                       (unsigned long long)a->count, (unsigned long long)b->count);
         ck_assert(!b->incremental);
         incremental += a->incremental;
@@ -315,7 +377,7 @@ START_TEST(patch_movingai_maps_equal_fresh_loads)
         snprintf(path, sizeof path, "%s/%s.map", dir, names[i]);
         ap_map *m = NULL;
         ap_diag d;
-        ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+        AP_EXPECT(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
         chain(m, NULL, &g, rounds, "..@@@GSTW");
     }
     ck_assert_int_gt(incremental_count("region"), region_before);
@@ -709,6 +771,303 @@ START_TEST(patch_hier_affected_clusters)
 }
 END_TEST
 
+/* ---- JPS tables (jps_plus, jps_bits): focused updates, and searches on updated maps ---------------------- */
+
+/* u's table `name` was made by an update (not built from scratch by a load). */
+static bool slot_incremental(const ap_map *u, const char *name)
+{
+    for (int i = 0; i < u->n_tables; i++)
+        if (strcmp(u->tables[i].name, name) == 0)
+            return u->tables[i].incremental;
+    ck_abort_msg("no %s table", name);
+    return false;
+}
+
+/* u's JPS tables equal what their kinds build for u from scratch (cheaper than ap_test_patch_equals_fresh, which
+ * builds every kind: the random maps' any-angle tables dominate it). */
+static void check_jps_fresh(const ap_map *u)
+{
+    const ap_table_kind *kinds[] = {&ap_jps_plus_table_kind, &ap_jps_bits_table_kind};
+    for (size_t i = 0; i < 2; i++) {
+        const ap_map_table *a = ap_map_find_table(u, kinds[i]->name);
+        ck_assert_ptr_nonnull(a);
+        ap_map_table b = {.name = kinds[i]->name};
+        ck_assert_int_eq(kinds[i]->build(u, &b), AP_OK);
+        ck_assert_uint_eq(a->bytes, b.bytes);
+        comparators[comparator_index(a->name)].cmp(u, a, &b);
+        kinds[i]->free_fn(b.data);
+    }
+}
+
+/* m patched with the n edits e (must succeed); both JPS tables updated, not built. */
+static ap_map *jps_patched(const ap_map *m, const ap_cell_edit *e, size_t n)
+{
+    ap_map *out = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, e, n, &out, &d), AP_OK);
+    ck_assert(slot_incremental(out, AP_JPS_TABLE_NAME) && slot_incremental(out, AP_JPS_BITS_NAME));
+    return out;
+}
+
+static int plan_on(const ap_map *m, ap_workspace *ws, ap_algorithm alg, const int *a, const int *b, ap_result *r)
+{
+    ap_query q = ap_test_cell_query(m, alg, 8, a[0], a[1], b[0], b[1]);
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ck_assert_int_eq(ap_plan_finish(&p, r), st);
+    return st;
+}
+
+/* For every ordered pair of the n cells pts: online JPS and JPS+ on the updated map u answer as on a fresh
+ * load of its letters (status, grid cost, every waypoint), and with A*'s status and cost on u. Returns how
+ * many pairs had a path. */
+static int same_answers(const ap_map *u, const int (*pts)[2], size_t n)
+{
+    ap_map *f = fresh_of(u, NULL);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(u), 8), AP_OK);
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            if (i == j)
+                continue;
+            ap_result ra;
+            int sa = plan_on(u, &ws, AP_ALG_ASTAR, pts[i], pts[j], &ra);
+            found += sa == AP_OK;
+            static const ap_algorithm algs[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
+            for (size_t a = 0; a < 2; a++) {
+                ap_result ru, rf;
+                int su = plan_on(u, &ws, algs[a], pts[i], pts[j], &ru), sf = plan_on(f, &ws, algs[a], pts[i], pts[j], &rf);
+                AP_EXPECT(su == sf && su == sa, "(%d,%d)->(%d,%d) alg %zu: updated %s, fresh %s, A* %s", pts[i][0],
+                              pts[i][1], pts[j][0], pts[j][1], a, ap_status_name(su), ap_status_name(sf),
+                              ap_status_name(sa));
+                if (su == AP_OK) {
+                    ck_assert(ru.grid_cost == rf.grid_cost);
+                    ck_assert_double_eq_tol(ru.grid_cost, ra.grid_cost, 1e-9);
+                    ck_assert_uint_eq(ru.n_waypoints, rf.n_waypoints);
+                    ck_assert(memcmp(ru.waypoints, rf.waypoints, ru.n_waypoints * sizeof ru.waypoints[0]) == 0);
+                }
+                ap_result_free(&ru);
+                ap_result_free(&rf);
+            }
+            ap_result_free(&ra);
+        }
+    ap_workspace_free(&ws);
+    ap_map_free(f);
+    return found;
+}
+
+/* A w x h map text of walls with the cells open(x, y) open; or, when open is NULL, with each cell a wall
+ * with probability pb percent (drawn from g). Caller frees. */
+static char *map_text(int w, int h, bool (*open)(int x, int y), ap_test_rng *g, unsigned pb)
+{
+    size_t cap = (size_t)(w + 1) * (size_t)h + 64;
+    char *t = malloc(cap);
+    int k = snprintf(t, cap, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            t[k++] = (open != NULL ? open(x, y) : ap_test_rand(g) % 100 >= pb) ? '.' : '@';
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    return t;
+}
+
+/* A random w x h map, pb percent walls. */
+static ap_map *random_map(ap_test_rng *g, int w, int h, unsigned pb)
+{
+    char *t = map_text(w, h, NULL, g, pb);
+    ap_map *m = ap_test_map_from_string(t);
+    free(t);
+    return m;
+}
+
+static bool corridor1(int x, int y)
+{
+    (void)x;
+    return y == 1;
+}
+
+static bool corridor3(int x, int y)
+{
+    (void)x;
+    return y >= 1 && y <= 3;
+}
+
+/* The JPS+ table of m. */
+static const ap_jps_table *jt(const ap_map *m)
+{
+    const ap_jps_table *t = ap_jps_table_of(m);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* A wall across a long corridor and a door in it: the straight distances of the whole corridor change (so
+ * do their far ones: a 250-cell run has distances beyond a byte, its two halves have none, and the one-byte
+ * copy comes and goes with the wall); a letter change that keeps passability changes nothing. */
+START_TEST(patch_jps_corridor_wall_and_door)
+{
+    char *t1 = map_text(250, 3, corridor1, NULL, 0);
+    ap_map *m = ap_test_map_from_string(t1);
+    ck_assert_ptr_null(jt(m)->dist8); /* 2 x 122 far distances of 498 non-zero ones */
+    ap_cell_edit wall = {125, 1, '@'}, door = {125, 1, '.'}, grass = {60, 1, 'G'};
+    ap_map *a = jps_patched(m, &wall, 1), *b = jps_patched(a, &door, 1), *c = jps_patched(b, &grass, 1);
+    ck_assert_ptr_nonnull(jt(a)->dist8);
+    ck_assert_int_eq(jt(a)->dist[(size_t)ap_map_index(a, 0, 1) * 8 + 2], -124);
+    ck_assert_ptr_null(jt(b)->dist8);
+    ck_assert_int_eq(jt(b)->dist[(size_t)ap_map_index(b, 0, 1) * 8 + 2], -249);
+    ck_assert(memcmp(jt(c)->dist, jt(b)->dist, (size_t)jt(b)->cells * 16) == 0);
+    static const int pts1[][2] = {{0, 1}, {124, 1}, {126, 1}, {249, 1}};
+    ck_assert_int_eq(same_answers(a, pts1, 4), 4); /* each side of the wall: 2 pairs each way */
+    ck_assert_int_eq(same_answers(b, pts1, 4), 12);
+    ap_map *maps[] = {a, b, c};
+    for (size_t i = 0; i < 3; i++) {
+        ap_test_patch_equals_fresh(maps[i], NULL);
+        ap_map_free(maps[i]);
+    }
+    ap_map_free(m);
+    free(t1);
+
+    /* three cells tall: the wall across it in one update, then a door in its middle */
+    char *t3 = map_text(250, 5, corridor3, NULL, 0);
+    m = ap_test_map_from_string(t3);
+    ap_cell_edit wall3[3] = {{125, 1, '@'}, {125, 2, '@'}, {125, 3, 'O'}}, door3 = {125, 2, 'S'};
+    a = jps_patched(m, wall3, 3);
+    b = jps_patched(a, &door3, 1);
+    static const int pts3[][2] = {{0, 1}, {0, 3}, {124, 2}, {126, 1}, {249, 3}, {200, 2}};
+    ck_assert_int_eq(same_answers(a, pts3, 6), 12); /* 3 cells a side: 6 pairs each */
+    ck_assert_int_eq(same_answers(b, pts3, 6), 30);
+    ap_test_patch_equals_fresh(a, NULL);
+    ap_test_patch_equals_fresh(b, NULL);
+    ap_map_free(b);
+    ap_map_free(a);
+    ap_map_free(m);
+    free(t3);
+}
+END_TEST
+
+static bool band(int x, int y)
+{
+    return abs(x - y) <= 1;
+}
+
+static bool open_all(int x, int y)
+{
+    (void)x;
+    (void)y;
+    return true;
+}
+
+/* A diagonal corridor through the whole map (cells with |x - y| <= 1): closing either end or its middle
+ * changes diagonal distances all along it (walks the length of the map), opening them restores the table;
+ * then one wall in an open map (forced neighbours appear next to it: straight jumps of its rows and
+ * columns, and every diagonal that meets them, change). */
+START_TEST(patch_jps_diagonal_chain)
+{
+    char *t = map_text(100, 100, band, NULL, 0);
+    ap_map *m = ap_test_map_from_string(t);
+    free(t);
+    const size_t c0 = (size_t)ap_map_index(m, 0, 0) * 8;
+    ck_assert_int_eq(jt(m)->dist[c0 + 3], -99); /* SE from (0, 0): 99 legal steps, no jump point */
+    static const ap_cell_edit steps[][1] = {{{99, 99, '@'}}, {{0, 0, '@'}}, {{50, 50, '@'}}, {{99, 99, '.'}},
+                                            {{0, 0, 'G'}}, {{50, 50, '.'}}, {{50, 51, '@'}}, {{50, 51, '.'}}};
+    static const int pts[][2] = {{0, 0}, {1, 0}, {98, 99}, {99, 99}, {40, 40}, {60, 61}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        ap_map *next = jps_patched(m, steps[i], 1);
+        ap_test_patch_equals_fresh(next, NULL);
+        same_answers(next, pts, 6);
+        ap_map_free(m);
+        m = next;
+    }
+    ck_assert(memcmp(jt(m)->dist + c0, (int16_t[]){0, 0, -1, -99, -1, 0, 0, 0}, 16) == 0); /* as at first */
+    ap_map_free(m);
+
+    t = map_text(120, 90, open_all, NULL, 0);
+    m = ap_test_map_from_string(t);
+    free(t);
+    static const ap_cell_edit walls[][1] = {{{60, 45, '@'}}, {{10, 80, '@'}}, {{60, 45, '.'}}, {{10, 80, 'T'}}};
+    static const int opts[][2] = {{0, 0}, {119, 89}, {61, 44}, {59, 46}, {11, 79}};
+    for (size_t i = 0; i < sizeof walls / sizeof walls[0]; i++) {
+        ap_map *next = NULL;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_patch(m, walls[i], 1, &next, &d), AP_OK);
+        ap_test_patch_equals_fresh(next, NULL);
+        same_answers(next, opts, 5);
+        ap_map_free(m);
+        m = next;
+    }
+    /* walls spread over the open map at once: most jump distances change, more work than a build (the
+     * update gives it up for one) */
+    ap_cell_edit spread[20];
+    for (int i = 0; i < 10; i++) {
+        spread[i] = (ap_cell_edit){5 + 11 * i, 4 + 8 * i, '@'};
+        spread[10 + i] = (ap_cell_edit){8 + 11 * i, 84 - 8 * i, '@'};
+    }
+    ap_map *next = jps_patched(m, spread, 20);
+    ap_test_patch_equals_fresh(next, NULL);
+    same_answers(next, opts, 5);
+    ap_map_free(m);
+    ap_map_free(next);
+}
+END_TEST
+
+/* Edits at the map border (corners and edges next to the blocked padding), alone and together. */
+START_TEST(patch_jps_border_edits)
+{
+    ap_test_rng g = {4242};
+    for (int round = 0; round < (ap_test_quick() ? 1 : 2); round++) {
+        ap_map *m = random_map(&g, 60, 50, 25);
+        static const int border[][2] = {{0, 0}, {59, 0}, {0, 49}, {59, 49}, {30, 0}, {0, 25}, {59, 20}, {17, 49}};
+        for (int i = 0; i < 12; i++) {
+            ap_cell_edit e[4];
+            size_t n = i % 3 == 2 ? 4 : 1;
+            for (size_t j = 0; j < n; j++) {
+                const int *b = border[ap_test_rand(&g) % 8];
+                e[j] = (ap_cell_edit){b[0], b[1], ".@G"[ap_test_rand(&g) % 3]};
+            }
+            ap_map *next = NULL;
+            ap_diag d;
+            ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
+            ck_assert(slot_incremental(next, AP_JPS_TABLE_NAME));
+            check_jps_fresh(next);
+            ap_map_free(m);
+            m = next;
+        }
+        same_answers(m, border, 8);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
+/* Many short chains of wall and door edits (single cells, clusters, spread) on random maps of every
+ * density, each version's JPS tables against a fresh build, every distance and bit. */
+START_TEST(patch_jps_random_maps)
+{
+    ap_test_rng g = {31337};
+    const int maps = ap_test_quick() ? 4 : 16;
+    for (int i = 0; i < maps; i++) {
+        const int w = 40 + (int)(ap_test_rand(&g) % 40), h = 36 + (int)(ap_test_rand(&g) % 20);
+        const unsigned pb = 5 + ap_test_rand(&g) % 45; /* percent blocked */
+        ap_map *m = random_map(&g, w, h, pb);
+        for (int r = 0; r < 8; r++) {
+            ap_cell_edit e[8];
+            size_t n = 1 + ap_test_rand(&g) % 8;
+            random_edits(&g, m, e, n, ".@@G");
+            ap_map *next = NULL;
+            ap_diag d;
+            ck_assert_int_eq(ap_map_patch(m, e, n, &next, &d), AP_OK);
+            ck_assert(slot_incremental(next, AP_JPS_TABLE_NAME) && slot_incremental(next, AP_JPS_BITS_NAME));
+            check_jps_fresh(next);
+            ap_map_free(m);
+            m = next;
+        }
+        ap_map_free(m);
+    }
+}
+END_TEST
+
 Suite *patch_suite(void)
 {
     Suite *s = suite_create("world/patch");
@@ -728,5 +1087,12 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_clearance_every_capability);
     tcase_add_test(tc, patch_hier_affected_clusters);
     suite_add_tcase(s, tc);
+    TCase *jps = tcase_create("jps"); /* the JPS tables' updates: CK_RUN_CASE=jps */
+    tcase_set_timeout(jps, 600);
+    tcase_add_test(jps, patch_jps_corridor_wall_and_door);
+    tcase_add_test(jps, patch_jps_diagonal_chain);
+    tcase_add_test(jps, patch_jps_border_edits);
+    tcase_add_test(jps, patch_jps_random_maps);
+    suite_add_tcase(s, jps);
     return s;
 }
