@@ -3,8 +3,10 @@
  * cell toggled between '.' and '@') and a wall (a 4 x 4 block of cells set to '@', then opened again).
  *
  * Usage: arcpath-bench-patch [-r repeats] MAP.map ...   (default 9 repeats; medians are printed)
- * Output: a TSV row per map, edit and table: map, edit, table, full_ms, update_ms, full/update, incremental
- * (whether the kind has an update; without one "update" is a full build too). The edits are placed at
+ * Output: a TSV row per map, edit and table: map, edit, table, full_ms, update_ms, full/update, has_update
+ * (whether the kind has an update; without one "update" is a full build too; a kind's update may still fall
+ * back to its build for a large change), then the whole version: a fresh parse of the edited file beside
+ * ap_map_patch (one direction of the change). The edits are placed at
  * `repeats` spread-out passable cells, the same ones for both timings.
  */
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../planner/base/clock.h"
 #include "../../planner/base/status.h"
 #include "../../planner/world/patch.h"
 
@@ -82,6 +85,7 @@ static void bench_map(const char *path, int repeats)
         int nt = base->n_tables;
         double (*full)[MAX_REPEATS] = calloc((size_t)nt, sizeof *full);
         double (*upd)[MAX_REPEATS] = calloc((size_t)nt, sizeof *upd);
+        double whole_full[MAX_REPEATS], whole_upd[MAX_REPEATS]; /* ap_map_parse vs ap_map_patch, ms */
         for (int r = 0; r < repeats; r++) {
             ap_cell_edit e[16], undo[16];
             size_t n = edits_at(base, kind, r, repeats, e);
@@ -89,17 +93,25 @@ static void bench_map(const char *path, int repeats)
                 undo[i] = (ap_cell_edit){e[i].x, e[i].y, (char)base->terrain[e[i].y * base->width + e[i].x]};
             ap_map *a = NULL, *b = NULL, *f = NULL;
             /* close (a from base), then open again (b from a): both directions of a change are timed */
-            if (ap_map_patch(base, e, n, &a, &d) != AP_OK || ap_map_patch(a, undo, n, &b, &d) != AP_OK) {
+            double t0 = ap_monotonic_seconds();
+            int st = ap_map_patch(base, e, n, &a, &d);
+            double t1 = ap_monotonic_seconds();
+            if (st != AP_OK || ap_map_patch(a, undo, n, &b, &d) != AP_OK) {
                 fprintf(stderr, "%s: patch: %s\n", path, d.msg);
                 exit(1);
             }
             size_t len;
             char *text = file_of(a, &len);
-            if (text == NULL || ap_map_parse(a->id, a->id, text, len, NULL, &f, &d) != AP_OK) {
+            double t2 = ap_monotonic_seconds();
+            st = text != NULL ? ap_map_parse(a->id, a->id, text, len, NULL, &f, &d) : AP_E_NOMEM;
+            double t3 = ap_monotonic_seconds();
+            if (st != AP_OK) {
                 fprintf(stderr, "%s: parse: %s\n", path, d.msg);
                 exit(1);
             }
             free(text);
+            whole_upd[r] = (t1 - t0) * 1e3;
+            whole_full[r] = (t3 - t2) * 1e3;
             for (int t = 0; t < nt && t < a->n_tables && t < f->n_tables; t++) {
                 full[t][r] = f->tables[t].build_seconds * 1e3;
                 upd[t][r] = 0.5 * (a->tables[t].build_seconds + b->tables[t].build_seconds) * 1e3;
@@ -115,6 +127,9 @@ static void bench_map(const char *path, int repeats)
             printf("%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%s\n", slash ? slash + 1 : path, edit_names[kind], s->name, fm, um,
                    um > 0 ? fm / um : 0.0, s->kind != NULL && s->kind->update != NULL ? "yes" : "no");
         }
+        double fm = median(whole_full, repeats), um = median(whole_upd, repeats);
+        printf("%s\t%s\t(the whole new version: ap_map_parse / ap_map_patch)\t%.3f\t%.3f\t%.1f\t\n",
+               slash ? slash + 1 : path, edit_names[kind], fm, um, um > 0 ? fm / um : 0.0);
         free(full);
         free(upd);
     }
@@ -130,7 +145,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    printf("map\tedit\ttable\tfull_ms\tupdate_ms\tfull/update\tincremental\n");
+    printf("map\tedit\ttable\tfull_ms\tupdate_ms\tfull/update\thas_update\n");
     for (int i = optind; i < argc; i++)
         bench_map(argv[i], repeats);
     return 0;
