@@ -20,30 +20,30 @@ ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx,
 
 void ap_test_assert_heading_eq(double a, double b, double tol)
 {
-    ck_assert_msg(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);
+    AP_EXPECT(fabs(ap_angle_wrap(a - b)) < tol, "heading %.17g != %.17g", a, b);
 }
 
 void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, const ap_pose *b, double r,
                                double total, double scale)
 {
-    ck_assert_double_eq_tol(s[0].x0, a->x, 1e-12 * scale);
-    ck_assert_double_eq_tol(s[0].y0, a->y, 1e-12 * scale);
+    AP_EXPECT_NEAR(s[0].x0, a->x, 1e-12 * scale);
+    AP_EXPECT_NEAR(s[0].y0, a->y, 1e-12 * scale);
     ap_test_assert_heading_eq(s[0].heading, a->heading, 1e-12);
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) {
         const ap_segment *g = &s[i];
         sum += g->length;
         if (g->type == AP_SEG_ARC) {
-            ck_assert(g->radius == r);
-            ck_assert_double_eq_tol(hypot(g->x0 - g->cx, g->y0 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(hypot(g->x1 - g->cx, g->y1 - g->cy), r, 1e-9 * scale);
-            ck_assert_double_eq_tol(g->length, r * fabs(g->sweep), 1e-12 * scale);
+            AP_EXPECT_TRUE(g->radius == r);
+            AP_EXPECT_NEAR(hypot(g->x0 - g->cx, g->y0 - g->cy), r, 1e-9 * scale);
+            AP_EXPECT_NEAR(hypot(g->x1 - g->cx, g->y1 - g->cy), r, 1e-9 * scale);
+            AP_EXPECT_NEAR(g->length, r * fabs(g->sweep), 1e-12 * scale);
             ap_pose e = ap_segment_pose(g, g->length);
-            ck_assert_double_eq_tol(e.x, g->x1, 1e-9 * scale);
-            ck_assert_double_eq_tol(e.y, g->y1, 1e-9 * scale);
+            AP_EXPECT_NEAR(e.x, g->x1, 1e-9 * scale);
+            AP_EXPECT_NEAR(e.y, g->y1, 1e-9 * scale);
             ap_test_assert_heading_eq(e.heading, ap_segment_end_heading(g), 1e-9);
         } else {
-            ck_assert_double_eq_tol(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-9 * scale);
+            AP_EXPECT_NEAR(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-9 * scale);
             double dx = g->x1 - g->x0, dy = g->y1 - g->y0;
             if (g->reverse) {
                 dx = -dx;
@@ -53,14 +53,14 @@ void ap_test_check_curve_chain(const ap_segment *s, size_t n, const ap_pose *a, 
                 ap_test_assert_heading_eq(g->heading, atan2(dy, dx), 1e-8);
         }
         if (i + 1 < n) {
-            ck_assert_double_eq_tol(s[i + 1].x0, g->x1, 1e-12 * scale);
-            ck_assert_double_eq_tol(s[i + 1].y0, g->y1, 1e-12 * scale);
+            AP_EXPECT_NEAR(s[i + 1].x0, g->x1, 1e-12 * scale);
+            AP_EXPECT_NEAR(s[i + 1].y0, g->y1, 1e-12 * scale);
             ap_test_assert_heading_eq(ap_segment_end_heading(g), s[i + 1].heading, 1e-9);
         }
     }
-    ck_assert(s[n - 1].x1 == b->x && s[n - 1].y1 == b->y);
+    AP_EXPECT_TRUE(s[n - 1].x1 == b->x && s[n - 1].y1 == b->y);
     ap_test_assert_heading_eq(ap_segment_end_heading(&s[n - 1]), b->heading, 1e-9);
-    ck_assert_double_eq_tol(sum, total, 1e-9 * scale);
+    AP_EXPECT_NEAR(sum, total, 1e-9 * scale);
 }
 
 ap_pose ap_test_rand_pose(ap_test_rng *g, double span)
@@ -89,7 +89,7 @@ ap_pose ap_test_drive(ap_pose p, const char *word, const double *len, double r)
 void ap_test_check_driven_paths(unsigned long long seed, int n, int max_pieces, double s_max, double arc_max_r,
                                 bool both_ways, double (*shortest)(const ap_pose *, const ap_pose *, double))
 {
-    ck_assert(max_pieces >= 1 && max_pieces <= 15);
+    AP_EXPECT_TRUE(max_pieces >= 1 && max_pieces <= 15);
     ap_test_rng g = {seed};
     for (int i = 0; i < n; i++) {
         ap_pose a = ap_test_rand_pose(&g, 10.0);
@@ -106,7 +106,7 @@ void ap_test_check_driven_paths(unsigned long long seed, int n, int max_pieces, 
         word[k] = '\0';
         ap_pose b = ap_test_drive(a, word, len, r);
         double best = shortest(&a, &b, r);
-        ck_assert_msg(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
+        AP_EXPECT(best <= total + 1e-9 * fmax(1.0, total), "%s of %.12g beats %.12g", word, total, best);
     }
 }
 
@@ -115,7 +115,7 @@ double ap_test_ref_dijkstra(const ap_map *m, int sx, int sy, int gx, int gy, ap_
     int W = m->width, H = m->height, n = W * H;
     double *dist = malloc((size_t)n * sizeof *dist);
     char *done = calloc((size_t)n, 1);
-    ck_assert(dist != NULL && done != NULL);
+    AP_EXPECT_TRUE(dist != NULL && done != NULL);
     for (int i = 0; i < n; i++)
         dist[i] = INFINITY;
     dist[sy * W + sx] = 0.0;

@@ -3,6 +3,7 @@
 #define AP_TEST_PLANNER_SUITES_H
 
 #include <check.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -69,6 +70,15 @@ ap_map *ap_test_map_from_string(const char *text);
     do {                                                                                                       \
         if (!(cond))                                                                                           \
             ck_abort_msg(__VA_ARGS__);                                                                         \
+    } while (0)
+
+/* ck_assert and ck_assert_double_eq_tol (|Y - X| < T) the same way, for helpers called in sampling loops. */
+#define AP_EXPECT_TRUE(cond) AP_EXPECT(cond, "Assertion '%s' failed", #cond)
+#define AP_EXPECT_NEAR(X, Y, T)                                                                                \
+    do {                                                                                                       \
+        double ap_x_ = (X), ap_y_ = (Y), ap_t_ = (T);                                                          \
+        AP_EXPECT(fabs(ap_y_ - ap_x_) < ap_t_, "Assertion 'fabs(%s - %s) < %s' failed: %.17g, %.17g, %g", #Y, \
+                  #X, #T, ap_x_, ap_y_, ap_t_);                                                                \
     } while (0)
 
 /* Deterministic pseudo-random numbers for reproducible samples (64-bit LCG, high bits). */
