@@ -422,32 +422,70 @@ static int apply_cors_env(ap_config *c, const char *v, const char **why)
     }
 }
 
-/* "terrain_costs": {"MAP_ID" | "*": {"S": 3, "W": 8, ...}}; errors name the map and the terrain. Map ids
- * are checked for their characters here; whether such a map is loaded is the server's business (it warns). */
-static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+/* An object keyed by map id or "*" (config keys "terrain_costs", "meters_per_tile"): at most
+ * AP_CONFIG_MAX_TERRAIN entries, each key a map id by its characters (whether such a map is loaded is the
+ * server's business: it warns). example shows the shape in the message. Returns AP_OK or AP_E_CONFIG. */
+static int check_map_keys(const char *label, const char *key, json_t *v, const char *example, char *err,
+                          size_t errlen)
 {
     if (!json_is_object(v))
-        return fail(err, errlen, "%s: \"terrain_costs\": must be an object {\"MAP_ID\": {\"S\": 3, ...}}", label);
+        return fail(err, errlen, "%s: \"%s\": must be an object {%s}", label, key, example);
     if (json_object_size(v) > AP_CONFIG_MAX_TERRAIN)
-        return fail(err, errlen, "%s: \"terrain_costs\": at most %d maps", label, AP_CONFIG_MAX_TERRAIN);
+        return fail(err, errlen, "%s: \"%s\": at most %d maps", label, key, AP_CONFIG_MAX_TERRAIN);
+    const char *id;
+    json_t *e;
+    json_object_foreach(v, id, e) {
+        if (!ap_map_id_valid(id, strlen(id)) && strcmp(id, "*") != 0)
+            return fail(err, errlen, "%s: \"%s\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"", label,
+                        key, id, AP_MAP_ID_MAX - 1);
+    }
+    return AP_OK;
+}
+
+/* "terrain_costs": {"MAP_ID" | "*": {"S": 3, "W": 8, ...}}; errors name the map and the terrain. */
+static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    int rc = check_map_keys(label, "terrain_costs", v, "\"MAP_ID\": {\"S\": 3, ...}", err, errlen);
+    if (rc != AP_OK)
+        return rc;
     size_t n = 0;
     const char *id;
     json_t *e;
     json_object_foreach(v, id, e) {
         ap_terrain_costs t;
         memset(&t, 0, sizeof t);
-        if (!ap_map_id_valid(id, strlen(id)) && strcmp(id, "*") != 0)
-            return fail(err, errlen, "%s: \"terrain_costs\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"",
-                        label, id, AP_MAP_ID_MAX - 1);
         snprintf(t.map_id, sizeof t.map_id, "%s", id);
         char path[96];
         snprintf(path, sizeof path, "terrain_costs.%s", id);
-        int rc = ap_config_parse_costs(label, path, e, AP_CAP_ALL, t.cost, err, errlen);
+        rc = ap_config_parse_costs(label, path, e, AP_CAP_ALL, t.cost, err, errlen);
         if (rc != AP_OK)
             return rc;
         c->terrain[n++] = t;
     }
     c->n_terrain = n;
+    return AP_OK;
+}
+
+/* "meters_per_tile": {"MAP_ID" | "*": 2.5}: numbers in (0, AP_MAX_METERS_PER_TILE]; errors name the map. */
+static int apply_scales(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    int rc = check_map_keys(label, "meters_per_tile", v, "\"MAP_ID\": 2.5, \"*\": 1", err, errlen);
+    if (rc != AP_OK)
+        return rc;
+    size_t n = 0;
+    const char *id;
+    json_t *e;
+    json_object_foreach(v, id, e) {
+        double x = json_is_number(e) ? json_number_value(e) : 0.0;
+        if (!(x > 0.0 && x <= AP_MAX_METERS_PER_TILE))
+            return fail(err, errlen, "%s: \"meters_per_tile.%s\": must be a number in (0, %g] (metres per tile)", label,
+                        id, AP_MAX_METERS_PER_TILE);
+        ap_map_scale *s = &c->scales[n++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->map_id, sizeof s->map_id, "%s", id);
+        s->meters_per_tile = x;
+    }
+    c->n_scales = n;
     return AP_OK;
 }
 
@@ -512,6 +550,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "terrain_costs") == 0) {
             int rc = apply_terrain(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
+            continue;
+        }
+        if (strcmp(key, "meters_per_tile") == 0) {
+            int rc = apply_scales(c, label, v, err, errlen);
             if (rc != AP_OK)
                 return rc;
             continue;
@@ -860,6 +904,10 @@ void ap_config_print(const ap_config *c, void *file)
         json_object_set_new(terrain, c->terrain[i].map_id, costs);
     }
     json_object_set_new(o, "terrain_costs", terrain);
+    json_t *scales = json_object();
+    for (size_t i = 0; i < c->n_scales; i++)
+        json_object_set_new(scales, c->scales[i].map_id, json_real(c->scales[i].meters_per_tile));
+    json_object_set_new(o, "meters_per_tile", scales);
     ap_config_print_units(c, o);
     json_t *cors = json_array();
     for (size_t i = 0; i < c->n_cors_origins; i++)

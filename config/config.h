@@ -18,7 +18,8 @@
  * profiles first seen in queries). */
 #define AP_CONFIG_MAX_PROFILES 16
 
-/* Most terrain-cost entries (config key "terrain_costs": one per map id, plus "*" for all other maps). */
+/* Most terrain-cost entries (config key "terrain_costs": one per map id, plus "*" for all other maps); also
+ * the most scale entries (config key "meters_per_tile", the same shape). */
 #define AP_CONFIG_MAX_TERRAIN 64
 #define AP_CONFIG_ADMIN_TOKEN_MAX 256 /* bytes of admin_token */
 #define AP_CONFIG_ADMIN_TOKEN_MIN 16  /* a shorter token is refused: it could be guessed */
@@ -102,6 +103,8 @@ typedef struct ap_config {
     size_t n_profiles;          /* 0 (default) .. AP_CONFIG_MAX_PROFILES */
     ap_terrain_costs terrain[AP_CONFIG_MAX_TERRAIN]; /* terrain costs per map id (config file only; map.h) */
     size_t n_terrain;           /* 0 (default: every map uniform-cost) .. AP_CONFIG_MAX_TERRAIN */
+    ap_map_scale scales[AP_CONFIG_MAX_TERRAIN]; /* metres per tile per map id (config file only; map.h) */
+    size_t n_scales;            /* 0 (default: every map 1 metre per tile) .. AP_CONFIG_MAX_TERRAIN */
     ap_unit_kind units[AP_CONFIG_MAX_UNITS]; /* named unit kinds (config file only; unit_kind.h) */
     size_t n_units;             /* 0 (default) .. AP_CONFIG_MAX_UNITS */
     uint8_t capabilities[AP_CONFIG_MAX_CAPABILITIES]; /* capabilities every map gets tables for, besides its
@@ -134,6 +137,8 @@ void ap_config_defaults(ap_config *c);
  * "terrain_costs": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": {TERRAIN: COST} with
  * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
  * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry),
+ * "meters_per_tile": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": NUMBER in
+ * (0, AP_MAX_METERS_PER_TILE] (map.h ap_map_scale; "meters_per_tile.MAP" names a bad entry),
  * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
  * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
@@ -142,7 +147,7 @@ void ap_config_defaults(ap_config *c);
  * capabilities (each an array of terrain names, as unit.capability), and "capability_costs": an object
  * CAPABILITY: {TERRAIN: COST} with CAPABILITY terrain names joined by '+' ("ground+swamp", capability.h) and
  * only that capability's terrains (a bad entry is reported as "label: \"units.tank.capability[1]\": ..."), all
- * optional. "profiles", "terrain_costs", "cors_origins", "units", "capabilities" and "capability_costs" replace what an
+ * optional. "profiles", "terrain_costs", "meters_per_tile", "cors_origins", "units", "capabilities" and "capability_costs" replace what an
  * earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to

@@ -5,7 +5,26 @@
 #include <string.h>
 
 #include "../planner/base/limits.h"
+#include "../planner/kino/vehicle.h"
 #include "../planner/plan/algorithms.h"
+
+/* The built-in vehicle kinds (planner/kino/vehicle.h), in the table's order: {NAME: {"max_speed",
+ * "max_accel", "max_brake", "max_lateral_accel", "turning_radius"}}, or NULL when out of memory. */
+static json_t *vehicles_json(void)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o != NULL && i < ap_vehicle_profile_count; i++) {
+        const ap_vehicle_profile *p = &ap_vehicle_profiles[i];
+        json_t *v = json_pack("{s:f, s:f, s:f, s:f, s:f}", "max_speed", p->v.max_speed, "max_accel", p->v.max_accel,
+                              "max_brake", p->v.max_brake, "max_lateral_accel", p->v.max_lateral_accel,
+                              "turning_radius", p->turning_radius);
+        if (v == NULL || json_object_set_new(o, p->name, v) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    return o;
+}
 
 char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
 {
@@ -30,9 +49,10 @@ char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
     if (root == NULL)
         return NULL;
     json_t *units = info->units != NULL ? json_loads(info->units, 0, NULL) : json_object();
+    json_t *vehicles = vehicles_json();
     json_t *terrains = json_pack("[s,s,s,s]", "ground", "swamp", "water", "trees");
-    if (units == NULL || terrains == NULL || json_object_set_new(root, "units", units) != 0 ||
-        json_object_set_new(root, "terrains", terrains) != 0) {
+    if (units == NULL || vehicles == NULL || terrains == NULL || json_object_set_new(root, "units", units) != 0 ||
+        json_object_set_new(root, "vehicles", vehicles) != 0 || json_object_set_new(root, "terrains", terrains) != 0) {
         json_decref(root);
         return NULL;
     }

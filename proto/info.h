@@ -28,7 +28,9 @@ typedef struct ap_wire_info {
  * "max_samples", "max_answer_bytes", "default_deadline_ms", "max_deadline_ms" (integers, from info),
  * "max_unit_radius", "max_turning_radius", "min_sample_step" (reals in tiles, limits.h)}, "algorithms":
  * [every wire name of ap_algorithms[], in the table's order], "maps": info->maps, "units": the unit kinds
- * object (info->units; {} when NULL), "terrains": ["ground", "swamp", "water", "trees"] (the names a
+ * object (info->units; {} when NULL), "vehicles": the built-in vehicle kinds (planner/kino/vehicle.h, in its
+ * table's order) as {NAME: {"max_speed" m/s, "max_accel", "max_brake", "max_lateral_accel" m/s^2,
+ * "turning_radius" metres}}, "terrains": ["ground", "swamp", "water", "trees"] (the names a
  * capability is made of)}. Returns a malloc'd
  * NUL-terminated string the caller frees, or NULL on allocation failure or a string that is not UTF-8;
  * *len (if non-NULL) gets its byte length. Thread-safe (no shared state). */

@@ -83,6 +83,7 @@ static json_t *map_json(const ap_map *m, uint64_t version)
         if (m->cost_of[k] > 0.0)
             costs = set(costs, (char[]){AP_TERRAIN_CHARS[k], '\0'}, json_real(m->cost_of[k]));
     o = set(o, "terrain_costs", costs);
+    o = set(o, "meters_per_tile", json_real(m->meters_per_tile > 0.0 ? m->meters_per_tile : 1.0));
     o = set(o, "load_ms", json_real(m->load_seconds * 1000.0));
     o = set(o, "tables", tables);
     return o;

@@ -14,7 +14,7 @@
 
 /* Encode one map's info: {"id", "map_version" (when version is not 0: the registry's version number,
  * server/registry.h), "kind": "grid", "width", "height", "passable_cells", "weighted", "terrain_costs",
- * "load_ms", "tables": [{"name", "bytes", "build_ms"} per slot of m->tables in order, plus the slot's count
+ * "meters_per_tile" (the map's scale, metres per tile), "load_ms", "tables": [{"name", "bytes", "build_ms"} per slot of m->tables in order, plus the slot's count
  * under its count_name when it has one (the region table, first: "regions")]}. load_ms/build_ms are milliseconds (reals, 17 significant digits). An id that is not valid
  * UTF-8 has its bad bytes written as '?'. Returns NULL on allocation failure; *len (if non-NULL) gets the
  * byte length. */

@@ -171,14 +171,20 @@ static bool has_map(ap_registry *reg, const char *id)
     return v != NULL;
 }
 
-/* A terrain-cost entry for a map that is not loaded is most likely a typo: say so (a warning, not an
+/* A terrain-cost or scale entry for a map that is not loaded is most likely a typo: say so (a warning, not an
  * error: one config may serve several map sets). */
+static void warn_unused(ap_server *s, const char *key, const char *id, FILE *f)
+{
+    if (strcmp(id, "*") != 0 && !has_map(&s->reg, id))
+        fprintf(f, "arcpathd: config warning: \"%s.%s\": no map with this id is loaded\n", key, id);
+}
+
 static void warn_unused_terrain(ap_server *s, FILE *f)
 {
     for (size_t i = 0; i < s->cfg.n_terrain; i++)
-        if (strcmp(s->cfg.terrain[i].map_id, "*") != 0 && !has_map(&s->reg, s->cfg.terrain[i].map_id))
-            fprintf(f, "arcpathd: config warning: \"terrain_costs.%s\": no map with this id is loaded\n",
-                    s->cfg.terrain[i].map_id);
+        warn_unused(s, "terrain_costs", s->cfg.terrain[i].map_id, f);
+    for (size_t i = 0; i < s->cfg.n_scales; i++)
+        warn_unused(s, "meters_per_tile", s->cfg.scales[i].map_id, f);
 }
 
 static int check_config(ap_server *s)
@@ -350,7 +356,9 @@ int main(int argc, char **argv)
                             .capabilities = s->caps,
                             .n_capabilities = n_caps,
                             .cap_costs = s->cfg.cap_costs,
-                            .n_cap_costs = s->cfg.n_cap_costs};
+                            .n_cap_costs = s->cfg.n_cap_costs,
+                            .scales = s->cfg.scales,
+                            .n_scales = s->cfg.n_scales};
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");

@@ -82,7 +82,8 @@ typedef struct ap_query {
     /* Kinodynamic searches (plan_kino.c). The wire fills vehicle with the car profile's limits unless a unit
      * kind or the request gives them; other kinds ignore vehicle and refuse the rest (kino_field). */
     ap_vehicle vehicle;      /* unit.max_speed, max_accel, max_brake, max_lateral_accel (SI units) */
-    double meters_per_tile;  /* the map's scale; 0 = 1 */
+    double meters_per_tile;  /* the map's scale, metres per tile; 0 = the map's own (ap_map.meters_per_tile,
+                              * from the config's meters_per_tile; 1 on a circle world) */
     double start_speed;      /* start.speed, m/s in [0, max_speed] */
     double goal_speed;       /* goal.speed, m/s in [0, max_speed] */
     double tol_position;     /* goal_tolerance.position, tiles; 0 = AP_DEFAULT_TOL_POSITION */

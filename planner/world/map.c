@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../base/clock.h"
+#include "../base/limits.h"
 #include "../base/status.h"
 #include "capability.h"
 #include "region.h"
@@ -125,16 +126,30 @@ static int terrain_kind(unsigned char c)
     }
 }
 
-const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id)
+/* The rule for map id among n rules of size bytes each, each starting with its map id (ap_terrain_costs,
+ * ap_map_scale): the exact id first, else the first "*", else NULL. */
+static const void *find_rule(const void *rules, size_t n, size_t size, const char *id)
 {
-    const ap_terrain_costs *any = NULL;
-    for (size_t i = 0; opts != NULL && opts->terrain != NULL && i < opts->n_terrain; i++) {
-        if (strcmp(opts->terrain[i].map_id, id) == 0)
-            return &opts->terrain[i];
-        if (strcmp(opts->terrain[i].map_id, "*") == 0 && any == NULL)
-            any = &opts->terrain[i];
+    const char *any = NULL;
+    for (size_t i = 0; rules != NULL && i < n; i++) {
+        const char *map_id = (const char *)rules + i * size;
+        if (strcmp(map_id, id) == 0)
+            return map_id;
+        if (strcmp(map_id, "*") == 0 && any == NULL)
+            any = map_id;
     }
     return any;
+}
+
+const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id)
+{
+    return opts != NULL ? find_rule(opts->terrain, opts->n_terrain, sizeof *opts->terrain, id) : NULL;
+}
+
+double ap_map_scale_of(const ap_map_opts *opts, const char *id)
+{
+    const ap_map_scale *s = opts != NULL ? find_rule(opts->scales, opts->n_scales, sizeof *opts->scales, id) : NULL;
+    return s != NULL ? s->meters_per_tile : 1.0;
 }
 
 /* Effective cost per kind: the defaults ('.', 'G', 'S' cost 1; trees and water blocked) overridden by the
@@ -302,6 +317,9 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if (resolve_costs(ap_map_terrain_rule(opts, id), cost_of, &bad) != AP_OK)
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
                     AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
+    const double mpt = ap_map_scale_of(opts, id);
+    if (!(mpt > 0.0 && mpt <= AP_MAX_METERS_PER_TILE))
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "meters_per_tile must be in (0, %g]", AP_MAX_METERS_PER_TILE);
     /* Which capabilities get per-capability tables (tables.h): a bit per capability value 1 .. 15. */
     uint16_t caps = 1u << AP_CAP_DEFAULT;
     if (opts != NULL && opts->n_capabilities > 0) {
@@ -348,6 +366,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     snprintf(m->id, sizeof m->id, "%s", id);
     m->capabilities = caps;
     m->capability = own;
+    m->meters_per_tile = mpt;
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
     for (size_t i = 0; opts != NULL && opts->cap_costs != NULL && i < opts->n_cap_costs; i++)
         memcpy(m->cap_cost[opts->cap_costs[i].capability], opts->cap_costs[i].cost, sizeof m->cap_cost[0]);

@@ -41,6 +41,13 @@ typedef struct ap_terrain_costs {
     double cost[AP_TERRAIN_KINDS];
 } ap_terrain_costs;
 
+/* One map's scale (config key "meters_per_tile"): the side of one tile in metres, in
+ * (0, AP_MAX_METERS_PER_TILE] (limits.h). Kinodynamic searches convert tiles to metres with it. */
+typedef struct ap_map_scale {
+    char map_id[AP_MAP_ID_MAX]; /* the map this scale is for; "*" = every map without its own entry */
+    double meters_per_tile;
+} ap_map_scale;
+
 /* Load options: upper bounds a map file must respect (zero fields mean "use the default",
  * AP_MAP_DEFAULT_*) and terrain costs. */
 typedef struct ap_map_opts {
@@ -61,6 +68,10 @@ typedef struct ap_map_opts {
      * A capability named here gets its tables at load even when not in capabilities. */
     const struct ap_capability_costs *cap_costs;
     size_t n_cap_costs;
+    /* Scales per map id (ap_map_scale), borrowed for the call: the one whose map_id is the map's id
+     * applies, else the one with "*", else 1 metre per tile. */
+    const ap_map_scale *scales;
+    size_t n_scales;
 } ap_map_opts;
 
 /* One capability's terrain costs (ap_map_opts.cap_costs): cost[k] for AP_TERRAIN_CHARS[k], in
@@ -141,6 +152,7 @@ typedef struct ap_map {
     const struct ap_map *base;
     /* Per-capability terrain costs from ap_map_opts.cap_costs (0 = default), read by the view builder. */
     double cap_cost[16][AP_TERRAIN_KINDS];
+    double meters_per_tile; /* metres per tile side (ap_map_opts.scales), > 0; 1 by default */
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
     /* Tables built at load by the registered kinds (tables.h; today "region", on uniform-cost maps
      * "jps_plus" and "jps_bits", jps.h, then per capability "region:<capability>" and
@@ -187,6 +199,10 @@ bool ap_map_id_valid(const char *id, size_t n);
 /* The terrain-cost rule of opts that applies to map id (exact id first, then "*"), or NULL (no rule: the
  * map is uniform-cost). The result points into opts->terrain (borrowed). Pure; thread-safe. */
 const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char *id);
+
+/* The scale of map id under opts (ap_map_scale: exact id first, then "*"), or 1 when none applies or opts is
+ * NULL. Metres per tile; not range-checked (ap_map_parse refuses a bad one). Pure; thread-safe. */
+double ap_map_scale_of(const ap_map_opts *opts, const char *id);
 
 /* Cost of the move between adjacent passable padded cells a and b (orthogonal or diagonal neighbours):
  * len * (cost(a) + cost(b)) / 2 with len 1 or sqrt 2 (tiles) as given; exactly len on a uniform map.

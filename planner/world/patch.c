@@ -72,6 +72,7 @@ int ap_map_patch(const ap_map *prev, const ap_cell_edit *edits, size_t n, ap_map
     m->stride = prev->stride;
     m->capabilities = prev->capabilities;
     m->capability = prev->capability;
+    m->meters_per_tile = prev->meters_per_tile;
     memcpy(m->cost_of, prev->cost_of, sizeof m->cost_of);
     memcpy(m->cap_cost, prev->cap_cost, sizeof m->cap_cost);
     m->pass = calloc(ap_map_node_count(prev), 1);

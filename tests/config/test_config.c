@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "config/version.h"
 #include "planner/base/status.h"
+#include "planner/world/map.h"
 #include "tests/config/suites.h"
 #include "tests/util.h"
 
@@ -87,6 +88,11 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
         ck_assert_str_eq(a->terrain[i].map_id, b->terrain[i].map_id);
         for (int k = 0; k < AP_TERRAIN_KINDS; k++)
             ck_assert_double_eq(a->terrain[i].cost[k], b->terrain[i].cost[k]);
+    }
+    ck_assert_uint_eq(a->n_scales, b->n_scales);
+    for (size_t i = 0; i < a->n_scales; i++) {
+        ck_assert_str_eq(a->scales[i].map_id, b->scales[i].map_id);
+        ck_assert_double_eq(a->scales[i].meters_per_tile, b->scales[i].meters_per_tile);
     }
     ck_assert_uint_eq(a->n_units, b->n_units);
     for (size_t i = 0; i < a->n_units; i++) {
@@ -173,7 +179,8 @@ START_TEST(shipped_config_is_the_defaults)
                                   "\"default_deadline_ms\":9,\"max_deadline_ms\":9,\"max_body_bytes\":9999,"
                                   "\"max_map_width\":9,\"max_map_height\":9,\"max_map_cells\":9,"
                                   "\"max_samples\":9,\"drain_timeout_ms\":9,\"access_log\":false,"
-                                  "\"profiles\":[{\"turning_radius\":2}],\"terrain_costs\":{\"*\":{\"S\":2}}}",
+                                  "\"profiles\":[{\"turning_radius\":2}],\"terrain_costs\":{\"*\":{\"S\":2}},"
+                                  "\"meters_per_tile\":{\"*\":3}}",
                               err, sizeof err),
                      AP_OK);
     ck_assert_msg(ap_config_load_file(&c, "config/arcpath.conf", err, sizeof err) == AP_OK, "%s", err);
@@ -309,6 +316,12 @@ static const struct {
      "{\"turning_radius\": 1}, {\"turning_radius\": 1}]}",
      "at most 16"},
     {"{\"terrain_costs\": []}", "\"terrain_costs\""},
+    {"{\"meters_per_tile\": 2}", "\"meters_per_tile\": must be an object"},
+    {"{\"meters_per_tile\": {\"den520d\": 0}}", "\"meters_per_tile.den520d\": must be a number in (0, 1000]"},
+    {"{\"meters_per_tile\": {\"den520d\": -1}}", "\"meters_per_tile.den520d\""},
+    {"{\"meters_per_tile\": {\"den520d\": 1000.5}}", "\"meters_per_tile.den520d\""},
+    {"{\"meters_per_tile\": {\"*\": \"2\"}}", "\"meters_per_tile.*\""},
+    {"{\"meters_per_tile\": {\"a/b\": 2}}", "\"meters_per_tile\": \"a/b\" is not a map id"},
     {"{\"terrain_costs\": {\"den520d\": 3}}", "\"terrain_costs.den520d\""},
     {"{\"terrain_costs\": {\"den520d\": {\"S\": 0.5}}}", "\"terrain_costs.den520d.S\""},
     {"{\"terrain_costs\": {\"den520d\": {\"S\": 1001}}}", "\"terrain_costs.den520d.S\""},
@@ -835,6 +848,37 @@ START_TEST(terrain_costs_parsed)
 }
 END_TEST
 
+/* "meters_per_tile": per map id and "*"; no entry means 1 metre per tile; the loader's lookup takes the exact
+ * id, else "*"; a later source replaces the whole object. */
+START_TEST(meters_per_tile_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.n_scales, 0);
+    ap_map_opts none = {.scales = c.scales, .n_scales = c.n_scales};
+    ck_assert_double_eq(ap_map_scale_of(&none, "den520d"), 1.0);
+    ck_assert_double_eq(ap_map_scale_of(NULL, "den520d"), 1.0);
+    ck_assert_msg(load_str(&c, "{\"meters_per_tile\": {\"city\": 2.5, \"*\": 1000}}", err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.n_scales, 2);
+    ck_assert_str_eq(c.scales[0].map_id, "city");
+    ck_assert_double_eq(c.scales[0].meters_per_tile, 2.5);
+    ck_assert_str_eq(c.scales[1].map_id, "*");
+    ck_assert_double_eq(c.scales[1].meters_per_tile, 1000.0);
+    ap_map_opts o = {.scales = c.scales, .n_scales = c.n_scales};
+    ck_assert_double_eq(ap_map_scale_of(&o, "city"), 2.5);
+    ck_assert_double_eq(ap_map_scale_of(&o, "den520d"), 1000.0);
+    /* a map loaded with these options carries its scale */
+    ap_map *m = NULL;
+    ck_assert_int_eq(ap_map_parse("city", NULL, "type octile\nheight 1\nwidth 2\nmap\n..\n", 36, &o, &m, NULL), AP_OK);
+    ck_assert_double_eq(m->meters_per_tile, 2.5);
+    ap_map_free(m);
+    ck_assert_int_eq(load_str(&c, "{\"meters_per_tile\": {}}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_scales, 0);
+}
+END_TEST
+
 /* "units", "capabilities" and "capability_costs": parsed into kinds (with the fields each sets), capability
  * bit sets and per-capability costs; a later source replaces them. */
 START_TEST(units_parsed)
@@ -965,7 +1009,7 @@ START_TEST(print_one_json_line)
     json_t *cors = json_object_get(j, "cors_origins");
     ck_assert_uint_eq(json_array_size(cors), 2);
     ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
-    ck_assert_uint_eq(json_object_size(j), 37); /* 35 settings + config_file + check_config (never admin_token) */
+    ck_assert_uint_eq(json_object_size(j), 38); /* 36 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -1027,6 +1071,7 @@ Suite *config_suite(void)
     tcase_add_loop_test(tc, bad_file_value_is_named, 0, (int)(sizeof bad_file / sizeof bad_file[0]));
     tcase_add_test(tc, profiles_parsed);
     tcase_add_test(tc, terrain_costs_parsed);
+    tcase_add_test(tc, meters_per_tile_parsed);
     tcase_add_test(tc, file_syntax_errors_have_positions);
     tcase_add_test(tc, file_loading);
     tcase_add_test(tc, env_values_applied);

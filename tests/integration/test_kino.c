@@ -116,6 +116,59 @@ START_TEST(kinodynamic_answer_has_times)
 }
 END_TEST
 
+/* GET /v1/maps/{id} on server s: the map's meters_per_tile. */
+static double map_scale(const ap_srv *s, const char *path)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(s, "GET", path, NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_ptr_nonnull(j);
+    double v = num(j, "meters_per_tile");
+    json_decref(j);
+    return v;
+}
+
+/* Config "meters_per_tile": the same field at 2 metres per tile shows 2 in its map info, and the same car
+ * query takes longer there (every tile is twice the metres under the same limits): at least the 1-D bound
+ * sqrt(2 d / max_accel) for the d = 19 tiles (20 less the goal tolerance) of 2 m each, and strictly more than
+ * on the 1 m field. Segment lengths stay in tiles; speeds x durations are metres, twice the lengths. */
+START_TEST(kinodynamic_meters_per_tile)
+{
+    static const char q[] = "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0},"
+                            "\"goal\":{\"x\":24.5,\"y\":10.5},\"unit\":{\"kind\":\"car\"},"
+                            "\"search\":{\"algorithm\":\"kinodynamic\"}}";
+    ck_assert_double_eq(map_scale(&srv, "/v1/maps/field"), 1.0);
+    json_t *j1 = post(q, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j1, "status")), "ok");
+    double t1 = num(j1, "duration_s");
+    json_decref(j1);
+
+    ap_srv big;
+    ap_srv_dir bd;
+    ck_assert_int_eq(ap_srv_start_dir(&big, &bd, "kino2", "field", FIELD, "{\"meters_per_tile\": {\"field\": 2}}"), 0);
+    ck_assert_double_eq(map_scale(&big, "/v1/maps/field"), 2.0);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&big, "/v1/path", q, &r), 0);
+    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    json_t *j2 = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop_dir(&big, &bd), 0);
+    ck_assert_ptr_nonnull(j2);
+    ck_assert_str_eq(json_string_value(json_object_get(j2, "status")), "ok");
+    double t2 = num(j2, "duration_s");
+    size_t i;
+    json_t *seg;
+    json_array_foreach(json_object_get(j2, "segments"), i, seg)
+        ck_assert_double_eq_tol(0.5 * (num(seg, "v_start") + num(seg, "v_end")) * num(seg, "duration"),
+                                2.0 * num(seg, "length"), 1e-6);
+    json_decref(j2);
+    ck_assert_msg(t2 >= sqrt(2.0 * 38.0 / 3.0), "t2 %g", t2);
+    ck_assert_msg(t2 > t1, "t1 %g, t2 %g", t1, t2);
+}
+END_TEST
+
 START_TEST(kinodynamic_cap_not_found)
 {
     json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":24.5,\"y\":6.5},"
@@ -230,6 +283,7 @@ Suite *kino_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kinodynamic_answer_has_times);
     tcase_add_test(tc, kinodynamic_cap_not_found);
+    tcase_add_test(tc, kinodynamic_meters_per_tile);
     tcase_add_test(tc, kinodynamic_errors);
     tcase_add_test(tc, kinodynamic_probe);
     suite_add_tcase(s, tc);

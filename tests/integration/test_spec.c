@@ -131,8 +131,23 @@ static double limit_real(json_t *info, const char *key)
 START_TEST(info_on_the_demo_server)
 {
     json_t *j = get_info(ap_demo_srv);
-    ck_assert_uint_eq(json_object_size(j), 8);
+    ck_assert_uint_eq(json_object_size(j), 9);
     ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "arcpath");
+    /* the built-in vehicle kinds in their table's order, with README's values */
+    json_t *veh = json_object_get(j, "vehicles");
+    ck_assert_uint_eq(json_object_size(veh), 4);
+    static const char *const vnames[] = {"pedestrian", "car", "tank", "ship"};
+    static const double vals[4][5] = {{2, 1.5, 3, 2, 0.5}, {14, 3, 6, 8, 6}, {10, 1.5, 3, 4, 3}, {8, 0.3, 0.2, 1, 30}};
+    static const char *const vkeys[] = {"max_speed", "max_accel", "max_brake", "max_lateral_accel", "turning_radius"};
+    void *it = json_object_iter(veh);
+    for (int i = 0; i < 4; i++, it = json_object_iter_next(veh, it)) {
+        ck_assert_ptr_nonnull(it);
+        ck_assert_str_eq(json_object_iter_key(it), vnames[i]);
+        json_t *v = json_object_iter_value(it);
+        ck_assert_uint_eq(json_object_size(v), 5);
+        for (int k = 0; k < 5; k++)
+            ck_assert_double_eq(json_number_value(json_object_get(v, vkeys[k])), vals[i][k]);
+    }
     ck_assert_uint_eq(json_object_size(json_object_get(j, "units")), 0); /* the demo config names no kinds */
     ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j, "terrains"), 2)), "water");
     ck_assert_str_eq(json_string_value(json_object_get(j, "version")), ARCPATH_VERSION);

@@ -882,9 +882,11 @@ START_TEST(encode_map_info)
     char *s = ap_wire_encode_map(&m, 0, &len);
     ck_assert_ptr_nonnull(s);
     json_t *j = load(s);
-    static const char *const keys[] = {"id",      "kind",          "width",   "height", "passable_cells",
-                                       "weighted", "terrain_costs", "load_ms", "tables", NULL};
+    static const char *const keys[] = {"id",      "kind",          "width",           "height",  "passable_cells",
+                                       "weighted", "terrain_costs", "meters_per_tile", "load_ms", "tables",
+                                       NULL};
     assert_keys(j, keys);
+    ck_assert(num(j, "meters_per_tile") == 1.0); /* make_map leaves it 0: shown as the default 1 */
     ck_assert(json_is_true(json_object_get(j, "weighted")));
     json_t *tc = json_object_get(j, "terrain_costs");
     static const char *const tckeys[] = {".", "G", "S", "W", NULL}; /* trees blocked: not listed */
@@ -898,6 +900,12 @@ START_TEST(encode_map_info)
     ck_assert(num(j, "load_ms") == 0.0125 * 1000.0);
     json_t *t = json_object_get(j, "tables");
     ck_assert_uint_eq(json_array_size(t), 1);
+    m.meters_per_tile = 2.5;
+    char *s2 = ap_wire_encode_map(&m, 0, NULL);
+    json_t *j2 = load(s2);
+    ck_assert(num(j2, "meters_per_tile") == 2.5);
+    json_decref(j2);
+    free(s2);
     json_t *t0 = json_array_get(t, 0);
     static const char *const tkeys[] = {"name", "bytes", "build_ms", "regions", NULL};
     assert_keys(t0, tkeys);
