@@ -23,7 +23,8 @@ static const char *const keys_line[] = {"type",    "start", "end",     "heading"
 static const char *const keys_arc[] = {"type",          "start", "end",    "center",  "radius",  "start_heading",
                                        "sweep",         "length", "reverse", "v_start", "v_end",   "t_start",
                                        "duration",      NULL};
-static const char *const keys_sample[] = {"d", "x", "y", "heading", NULL};
+/* Samples in time (samples.dt) also carry t and v (not drawn). */
+static const char *const keys_sample[] = {"d", "x", "y", "heading", "t", "v", NULL};
 static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search_us", NULL};
 
 static const ap_json_enum status_names[] = {{"ok", AP_OK}, {"no_path", AP_NO_PATH}, {"timeout", AP_TIMEOUT}};

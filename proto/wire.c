@@ -43,7 +43,7 @@ static const char *const ap_keys_unit[] = {"kind",           "radius",          
 static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoothing", "turn_penalty",
                                              "headings",  "max_expansions", "probe", NULL};
 static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
-static const char *const ap_keys_samples[] = {"step", NULL};
+static const char *const ap_keys_samples[] = {"step", "dt", NULL};
 
 /* The defaults of a /v1/path request and of every batch query: no start or goal heading, radii 0,
  * algorithm "auto", connectivity 8, smoothing "los", no samples, no deadline (-1); q.map NULL and
@@ -347,14 +347,19 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
     if ((rc = get_deadline(r, root, &req->deadline_ms)) != AP_OK)
         return rc;
 
+    /* samples: one of step (tiles) and dt (seconds); without dt, step is required. Both: the planner refuses. */
+    bool has_step = false, has_dt = false;
     if ((rc = ap_json_get_object(r, root, "", "samples", false, &o)) != AP_OK ||
         (o != NULL &&
          ((rc = ap_json_check_known(r, o, "samples", ap_keys_samples)) != AP_OK ||
-          (rc = ap_json_get_number(r, o, "samples", "step", true, -INFINITY, INFINITY, &q->sample_step,
-                                   NULL)) != AP_OK)))
+          (rc = get_real(r, o, "samples", "dt", &q->sample_dt, &has_dt)) != AP_OK ||
+          (rc = ap_json_get_number(r, o, "samples", "step", !has_dt, -INFINITY, INFINITY, &q->sample_step,
+                                   &has_step)) != AP_OK)))
         return rc;
-    if (o != NULL)
+    if (has_step)
         q->sample_step = given_real(q->sample_step);
+    if (has_dt)
+        q->sample_dt = given_real(q->sample_dt);
     return get_obstacles(r, root, req);
 }
 
@@ -501,7 +506,9 @@ static void write_samples(ap_jbuf *b, const ap_result *r, double step)
         double d;
         /* The planner samples at 0, step, 2*step, ... and once more at the end, so the distance is
          * implied; recomputing it as i*step (rather than summing) keeps it exact. */
-        if (i + 1 == r->n_samples)
+        if (r->sample_times != NULL)
+            d = r->sample_times[i].d;
+        else if (i + 1 == r->n_samples)
             d = r->length;
         else if (step > 0.0)
             d = fmin((double)i * step, r->length);
@@ -521,6 +528,12 @@ static void write_samples(ap_jbuf *b, const ap_result *r, double step)
         ap_jbuf_real(b, p->y);
         AP_JBUF_LIT(b, ",\"heading\":");
         ap_jbuf_real(b, p->heading);
+        if (r->sample_times != NULL) {
+            AP_JBUF_LIT(b, ",\"t\":");
+            ap_jbuf_real(b, r->sample_times[i].t);
+            AP_JBUF_LIT(b, ",\"v\":");
+            ap_jbuf_real(b, r->sample_times[i].v);
+        }
         AP_JBUF_LIT(b, "}");
     }
     AP_JBUF_LIT(b, "]");

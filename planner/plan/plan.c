@@ -106,7 +106,7 @@ void ap_result_free(ap_result *r)
 {
     if (r == NULL)
         return;
-    AP_FREE_ALL(r->waypoints, r->segments, r->samples, r->timing);
+    AP_FREE_ALL(r->waypoints, r->segments, r->samples, r->sample_times, r->timing);
     memset(r, 0, sizeof *r);
 }
 
@@ -167,6 +167,8 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
         return fail_result(r, st, NULL);
     if (q->sample_step > 0.0 && (st = ap_plan_samples(r, q)) != AP_OK)
         return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_SAMPLE_STEP) : NULL);
+    if (q->sample_dt > 0.0 && (st = ap_plan_samples_timed(r, q)) != AP_OK)
+        return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_SAMPLE_DT) : NULL);
     return r->status;
 }
 

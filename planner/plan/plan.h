@@ -68,6 +68,8 @@ typedef struct ap_query {
     int connectivity;        /* 4 or 8 */
     ap_smoothing smoothing;  /* AP_SMOOTH_NONE or AP_SMOOTH_LOS (default) */
     double sample_step;      /* > 0: also return poses every sample_step tiles (and at the end); 0 = none */
+    double sample_dt;        /* > 0: instead, poses every sample_dt seconds (and at the end), answers with
+                              * timing only (the kinodynamic kind); 0 = none. Not both with sample_step */
     size_t max_samples;      /* cap on the number of samples (0 = AP_DEFAULT_MAX_SAMPLES) */
     /* Legal-turn searches (directional8/24/48, hybrid, auto for turning units; plan_dir.c). A zeroed field
      * means the default noted. */
@@ -107,6 +109,12 @@ typedef struct ap_seg_time {
     double duration;       /* seconds */
 } ap_seg_time;
 
+/* Where a sample in time (samples.dt) lies: its distance along the path (tiles), its time (seconds from the
+ * start) and the speed there (m/s). */
+typedef struct ap_sample_time {
+    double d, t, v;
+} ap_sample_time;
+
 /* The answer. Arrays are malloc'd and owned by the result; free with ap_result_free. */
 /* Why a plan answered AP_NO_PATH. The weaker claim is the zero value, so a result built anywhere else never
  * claims a proof it does not have. */
@@ -131,6 +139,7 @@ typedef struct ap_result {
     size_t n_segments;
     ap_pose *samples;
     size_t n_samples;
+    ap_sample_time *sample_times; /* with q->sample_dt: one per sample (n_samples), else NULL */
     uint64_t expanded;       /* A* expansions, all slices and restarts included */
     ap_seg_time *timing;     /* kinodynamic plans: one per segment (speeds and times), else NULL */
     double duration_s;       /* kinodynamic plans: the trajectory's duration (seconds) */

@@ -99,20 +99,32 @@ void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
 
 /* Walks the segments once instead of calling ap_path_pose per sample, which would be quadratic on long
  * paths. */
-int ap_plan_samples(ap_result *r, const ap_query *q)
+/* How many samples at 0, step, 2 step, ... up to total and once more at the end: the last multiple k of
+ * step in *k, the count in *count. More than q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES): the counts in
+ * r->message and AP_E_INVALID_REQUEST. */
+static int sample_count(ap_result *r, const ap_query *q, double total, double step, size_t *k, size_t *count)
 {
-    const double step = q->sample_step, L = r->length;
     const size_t max_samples = q->max_samples != 0 ? q->max_samples : AP_DEFAULT_MAX_SAMPLES;
-    double kf = floor(L / step);
-    size_t k = kf + 2.0 <= (double)SIZE_MAX / 2.0 ? (size_t)kf : SIZE_MAX / 2;
-    /* A last multiple of step within rounding of L is the end pose itself. */
-    bool extra = L - (double)k * step > 1e-9;
-    size_t count = k + 1 + (extra ? 1 : 0);
-    if (!(kf + 2.0 <= (double)SIZE_MAX / 2.0) || count > max_samples) {
+    double kf = floor(total / step);
+    *k = kf + 2.0 <= (double)SIZE_MAX / 2.0 ? (size_t)kf : SIZE_MAX / 2;
+    /* A last multiple of step within rounding of the total is the end itself. */
+    bool extra = total - (double)*k * step > 1e-9;
+    *count = *k + 1 + (extra ? 1 : 0);
+    if (!(kf + 2.0 <= (double)SIZE_MAX / 2.0) || *count > max_samples) {
         snprintf(r->message, sizeof r->message, "at most %zu samples (max_samples), this path needs %.0f",
                  max_samples, kf + 1.0 + (extra ? 1.0 : 0.0));
         return AP_E_INVALID_REQUEST;
     }
+    return AP_OK;
+}
+
+int ap_plan_samples(ap_result *r, const ap_query *q)
+{
+    const double step = q->sample_step, L = r->length;
+    size_t k, count;
+    int st = sample_count(r, q, L, step, &k, &count);
+    if (st != AP_OK)
+        return st;
     r->samples = malloc(count * sizeof *r->samples);
     if (r->samples == NULL)
         return AP_E_NOMEM;
@@ -138,5 +150,61 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
     /* Standing still, the unit keeps the heading it was given. */
     if (r->n_segments == 0 && q->has_sheading)
         r->samples[0].heading = q->sheading;
+    return AP_OK;
+}
+
+/* Distance along a segment of length len driven in dur seconds from v0 to v1 m/s at constant acceleration
+ * a = (v1 - v0) / dur, after tau seconds: v0 tau + a tau^2 / 2 metres, as a fraction of the segment's
+ * (v0 + v1) dur / 2 metres, so no scale is needed. */
+static double timed_distance(const ap_seg_time *tm, double len, double tau)
+{
+    const double v0 = tm->v_start, v1 = tm->v_end, dur = tm->duration, whole = 0.5 * (v0 + v1) * dur;
+    if (!(dur > 0.0) || !(whole > 0.0))
+        return 0.0;
+    const double a = (v1 - v0) / dur, s = len * (v0 * tau + 0.5 * a * tau * tau) / whole;
+    return s < 0.0 ? 0.0 : s > len ? len : s;
+}
+
+int ap_plan_samples_timed(ap_result *r, const ap_query *q)
+{
+    const double dt = q->sample_dt, T = r->duration_s;
+    size_t k, count;
+    if (r->timing == NULL) { /* query_check refuses dt for kinds without timing; this is the backstop */
+        snprintf(r->message, sizeof r->message, "\"samples.dt\" needs an answer with timing");
+        return AP_E_INVALID_REQUEST;
+    }
+    int st = sample_count(r, q, T, dt, &k, &count);
+    if (st != AP_OK)
+        return st;
+    r->samples = malloc(count * sizeof *r->samples);
+    r->sample_times = malloc(count * sizeof *r->sample_times);
+    if (r->samples == NULL || r->sample_times == NULL)
+        return AP_E_NOMEM;
+    size_t seg = 0;
+    double seg_start = 0.0; /* tiles before segment seg */
+    for (size_t i = 0; i < count; i++) {
+        const bool last = i + 1 == count;
+        double t = last ? T : fmin((double)i * dt, T);
+        if (r->n_segments == 0) {
+            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], q->has_sheading ? q->sheading : 0.0};
+            r->sample_times[i] = (ap_sample_time){0.0, t, q->start_speed};
+            continue;
+        }
+        while (seg + 1 < r->n_segments && t >= r->timing[seg].t_start + r->timing[seg].duration) {
+            seg_start += r->segments[seg].length;
+            seg++;
+        }
+        const ap_seg_time *tm = &r->timing[seg];
+        double tau = fmin(fmax(t - tm->t_start, 0.0), tm->duration);
+        double s = timed_distance(tm, r->segments[seg].length, tau);
+        double v = tm->duration > 0.0 ? tm->v_start + (tm->v_end - tm->v_start) / tm->duration * tau : tm->v_end;
+        r->samples[i] = ap_segment_pose(&r->segments[seg], s);
+        r->sample_times[i] = (ap_sample_time){seg_start + s, t, v};
+        if (last) { /* the end pose and speed exactly */
+            r->samples[i] = ap_path_pose(r->segments, r->n_segments, r->length);
+            r->sample_times[i] = (ap_sample_time){r->length, T, r->timing[r->n_segments - 1].v_end};
+        }
+    }
+    r->n_samples = count;
     return AP_OK;
 }

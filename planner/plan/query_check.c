@@ -30,6 +30,7 @@ static const char *const field_name[] = {
     [AP_QF_TURN_PENALTY] = "search.turn_penalty",
     [AP_QF_HEADINGS] = "search.headings",
     [AP_QF_SAMPLE_STEP] = "samples.step",
+    [AP_QF_SAMPLE_DT] = "samples.dt",
     [AP_QF_OBSTACLES] = "obstacles",
     [AP_QF_CAPABILITY] = "unit.capability",
     [AP_QF_SIZE] = "unit.size",
@@ -219,6 +220,10 @@ static int check_search(const ap_query *q, ap_query_error *e)
         return refuse(e, bad, AP_QF_SMOOTHING, "\"search.smoothing\" must be one of: none, los");
     if (!isfinite(q->sample_step) || (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP)))
         return refuse(e, bad, AP_QF_SAMPLE_STEP, "\"samples.step\" must be at least %g", AP_MIN_SAMPLE_STEP);
+    if (!isfinite(q->sample_dt) || q->sample_dt < 0.0)
+        return refuse(e, bad, AP_QF_SAMPLE_DT, "\"samples.dt\" must be a finite number of seconds above 0");
+    if (q->sample_dt > 0.0 && q->sample_step > 0.0)
+        return refuse(e, bad, AP_QF_SAMPLE_DT, "give one of \"samples.step\" (tiles) and \"samples.dt\" (seconds)");
     return AP_OK;
 }
 
@@ -229,6 +234,9 @@ static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *
 {
     const int bad = AP_E_INVALID_REQUEST;
     if (k != &ap_plan_kind_kino) {
+        if (q->sample_dt > 0.0)
+            return refuse(e, bad, AP_QF_SAMPLE_DT, "\"samples.dt\" needs an answer with timing: search.algorithm "
+                          "\"kinodynamic\" (use \"samples.step\" for this one)");
         if (q->kino_field == NULL)
             return AP_OK;
         e->field = q->kino_field;

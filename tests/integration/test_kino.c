@@ -227,6 +227,60 @@ START_TEST(kinodynamic_probe)
 }
 END_TEST
 
+/* samples.dt: poses every 0.5 s with t and v, recomputed here from the segments alone (constant acceleration
+ * a = (v_end - v_start) / duration: distance v_start tau + a tau^2 / 2 metres = tiles on this 1 m field,
+ * speed v_start + a tau); the last sample is the end pose at duration_s. */
+START_TEST(kinodynamic_samples_in_time)
+{
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
+                     "\"goal\":{\"x\":24.5,\"y\":10.5},\"unit\":{\"kind\":\"truck\"},"
+                     "\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":0.5}}",
+                     200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    check_limits(j, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    json_t *segs = json_object_get(j, "segments"), *smp = json_object_get(j, "samples");
+    const double T = num(j, "duration_s");
+    size_t n = json_array_size(smp), k = (size_t)floor(T / 0.5), lines = 0;
+    ck_assert_uint_eq(n, k + 1 + (T - 0.5 * (double)k > 1e-9 ? 1 : 0));
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = json_array_get(smp, i);
+        double t = num(p, "t");
+        ck_assert_double_eq_tol(t, i + 1 < n ? 0.5 * (double)i : T, 1e-12);
+        size_t si = 0;
+        double before = 0.0;
+        while (si + 1 < json_array_size(segs) &&
+               t >= num(json_array_get(segs, si), "t_start") + num(json_array_get(segs, si), "duration")) {
+            before += num(json_array_get(segs, si), "length");
+            si++;
+        }
+        json_t *sg = json_array_get(segs, si);
+        double vs = num(sg, "v_start"), ve = num(sg, "v_end"), dur = num(sg, "duration");
+        double tau = t - num(sg, "t_start"), a = (ve - vs) / dur, s = vs * tau + 0.5 * a * tau * tau;
+        ck_assert_double_eq_tol(num(p, "v"), vs + a * tau, 1e-9);
+        ck_assert_double_eq_tol(num(p, "d"), before + s, 1e-9);
+        if (strcmp(json_string_value(json_object_get(sg, "type")), "line") == 0) {
+            json_t *st = json_object_get(sg, "start");
+            double h = num(sg, "heading"), x0 = json_number_value(json_array_get(st, 0)),
+                   y0 = json_number_value(json_array_get(st, 1));
+            ck_assert_double_eq_tol(num(p, "x"), x0 + s * cos(h), 1e-9);
+            ck_assert_double_eq_tol(num(p, "y"), y0 + s * sin(h), 1e-9);
+            lines++;
+        }
+    }
+    ck_assert_uint_ge(lines, 1);
+    json_t *first = json_array_get(smp, 0), *last = json_array_get(smp, n - 1);
+    json_t *lseg = json_array_get(segs, json_array_size(segs) - 1);
+    ck_assert(num(first, "x") == 4.5 && num(first, "y") == 10.5 && num(first, "v") == 1.0);
+    ck_assert(num(last, "t") == T);
+    ck_assert(num(last, "d") == num(j, "length"));
+    ck_assert(num(last, "v") == num(lseg, "v_end"));
+    json_t *end = json_object_get(lseg, "end");
+    ck_assert_double_eq_tol(num(last, "x"), json_number_value(json_array_get(end, 0)), 1e-12);
+    ck_assert_double_eq_tol(num(last, "y"), json_number_value(json_array_get(end, 1)), 1e-12);
+    json_decref(j);
+}
+END_TEST
+
 START_TEST(kinodynamic_errors)
 {
     static const struct {
@@ -252,6 +306,16 @@ START_TEST(kinodynamic_errors)
          "search.probe"},
         {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
          "unit.turning_radius"},
+        /* samples in time: only answers with timing, one of step and dt, dt > 0, at most max_samples */
+        {"\"unit\":{\"kind\":\"truck\"},\"samples\":{\"dt\":0.5}", "samples.dt"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"directional24\"},\"samples\":{\"dt\":0.5}",
+         "samples.dt"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":0.5,\"step\":1}",
+         "samples.dt"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":0}",
+         "samples.dt"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":1e-5}",
+         "samples.dt"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char body[512];
@@ -285,6 +349,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_cap_not_found);
     tcase_add_test(tc, kinodynamic_meters_per_tile);
     tcase_add_test(tc, kinodynamic_errors);
+    tcase_add_test(tc, kinodynamic_samples_in_time);
     tcase_add_test(tc, kinodynamic_probe);
     suite_add_tcase(s, tc);
     return s;

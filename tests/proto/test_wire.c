@@ -178,6 +178,8 @@ static const struct {
     {"{" BASE ",\"samples\":{}}", "samples.step"},
     {"{" BASE ",\"samples\":{\"step\":\"0.5\"}}", "samples.step"},
     {"{" BASE ",\"samples\":{\"step\":0.5,\"count\":3}}", "samples.count"},
+    {"{" BASE ",\"samples\":{\"dt\":\"0.5\"}}", "samples.dt"},
+    {"{" BASE ",\"samples\":{\"dt\":0.5,\"step\":true}}", "samples.step"},
     /* unknown top level; unknown keys are reported before anything else in their object */
     {"{" BASE ",\"foo\":1}", "foo"},
     {"{\"Map\":\"m\"}", "Map"},
@@ -233,6 +235,18 @@ static const struct {
     {"{" BASE ",\"samples\":{\"step\":0}}", "samples.step", "\"samples.step\" must be at least 0.01"},
     {"{" BASE ",\"samples\":{\"step\":0.009}}", "samples.step", "\"samples.step\" must be at least 0.01"},
     {"{" BASE ",\"samples\":{\"step\":-1}}", "samples.step", "\"samples.step\" must be at least 0.01"},
+    /* samples.dt: above 0, one of step and dt, and only on answers with timing (kinodynamic) */
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"},\"unit\":{\"turning_radius\":2},\"samples\":{\"dt\":0}}",
+     "samples.dt", "\"samples.dt\" must be a finite number of seconds above 0"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"},\"unit\":{\"turning_radius\":2},\"samples\":{\"dt\":-0.5}}",
+     "samples.dt", "\"samples.dt\" must be a finite number of seconds above 0"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"},\"unit\":{\"turning_radius\":2},"
+     "\"samples\":{\"dt\":0.5,\"step\":0.5}}",
+     "samples.dt", "give one of \"samples.step\" (tiles) and \"samples.dt\" (seconds)"},
+    {"{" BASE ",\"samples\":{\"dt\":0.5}}", "samples.dt",
+     "\"samples.dt\" needs an answer with timing: search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"astar\"},\"samples\":{\"dt\":0.25}}", "samples.dt",
+     "\"samples.dt\" needs an answer with timing: search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
     {"{" BASE ",\"search\":{\"algorithm\":\"jps\",\"connectivity\":4}}", "search.algorithm",
      "jps needs search.connectivity 8"},
     {"{" BASE ",\"search\":{\"algorithm\":\"directional24\"}}", "unit.turning_radius",
@@ -272,6 +286,22 @@ START_TEST(planner_refuses_ranges)
     ck_assert_int_eq(ap_query_check(&r.q, &f), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(f, refused[_i].field);
     ap_map_free(m);
+}
+END_TEST
+
+/* samples.dt: parsed as given (step then optional, 0); an explicit 0 goes on as -1 for the planner to refuse. */
+START_TEST(samples_dt_parses)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"samples\":{\"dt\":0.25}}", &r, &e), AP_OK);
+    ck_assert(r.q.sample_dt == 0.25);
+    ck_assert(r.q.sample_step == 0.0);
+    ck_assert_int_eq(parse("{" BASE ",\"samples\":{\"dt\":0}}", &r, &e), AP_OK);
+    ck_assert(r.q.sample_dt == -1.0);
+    ck_assert_int_eq(parse("{" BASE ",\"samples\":{\"step\":0.5}}", &r, &e), AP_OK);
+    ck_assert(r.q.sample_dt == 0.0);
+    ck_assert(r.q.sample_step == 0.5);
 }
 END_TEST
 
@@ -672,6 +702,38 @@ START_TEST(encode_samples_with_distance)
 }
 END_TEST
 
+/* Samples in time: each carries the planner's distance, then t and v after the pose. */
+START_TEST(encode_samples_in_time)
+{
+    fixture f;
+    make_result(&f);
+    ap_sample_time tv[4] = {{0.0, 0.0, 1.0}, {0.25, 0.5, 1.5}, {0.75, 1.0, 2.0}, {1.2, 1.25, 2.25}};
+    f.r.samples = f.smp;
+    f.r.sample_times = tv;
+    f.r.n_samples = 4;
+    f.r.length = 1.2;
+    ap_path_stats st = {.lane = "fast"};
+    char *s = ap_wire_encode_path("m", &f.r, &st, NULL);
+    ck_assert_ptr_nonnull(s);
+    json_t *j = load(s);
+    json_t *a = json_object_get(j, "samples");
+    ck_assert_uint_eq(json_array_size(a), 4);
+    static const char *const keys[] = {"d", "x", "y", "heading", "t", "v", NULL};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *p = json_array_get(a, i);
+        assert_keys(p, keys);
+        ck_assert(num(p, "d") == tv[i].d);
+        ck_assert(num(p, "x") == f.smp[i].x);
+        ck_assert(num(p, "t") == tv[i].t);
+        ck_assert(num(p, "v") == tv[i].v);
+    }
+    ck_assert_ptr_nonnull(strstr(s, "\"heading\":"));
+    ck_assert_ptr_nonnull(strstr(s, ",\"t\":0.5,\"v\":1.5}"));
+    json_decref(j);
+    free(s);
+}
+END_TEST
+
 START_TEST(encode_no_path_and_timeout)
 {
     static const struct {
@@ -964,6 +1026,7 @@ Suite *wire_suite(void)
     tcase_add_loop_test(p, planner_refuses_ranges, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(p, algorithm_names_come_from_the_table);
     tcase_add_test(p, search_probe_parses);
+    tcase_add_test(p, samples_dt_parses);
     tcase_add_test(p, openapi_lists_the_algorithm_table);
     tcase_add_test(p, long_unknown_keys_are_truncated_safely);
     tcase_add_test(p, invalid_json_reports_line_and_column);
@@ -974,6 +1037,7 @@ Suite *wire_suite(void)
     TCase *e = tcase_create("encode");
     tcase_add_test(e, encode_ok_exact_fields_and_values);
     tcase_add_test(e, encode_samples_with_distance);
+    tcase_add_test(e, encode_samples_in_time);
     tcase_add_test(e, encode_probe_flag);
     tcase_add_test(e, encode_no_path_and_timeout);
     tcase_add_test(e, encode_result_error_and_non_finite);

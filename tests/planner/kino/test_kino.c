@@ -375,6 +375,9 @@ START_TEST(test_validation)
         {offsetof(ap_query, tol_heading), 4.0, "goal_tolerance.heading"},
         {offsetof(ap_query, tol_speed), NAN, "goal_tolerance.speed"},
         {offsetof(ap_query, turning_radius), 0.0, "unit.turning_radius"},
+        {offsetof(ap_query, sample_dt), -1.0, "samples.dt"},
+        {offsetof(ap_query, sample_dt), NAN, "samples.dt"},
+        {offsetof(ap_query, sample_dt), INFINITY, "samples.dt"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ap_query b = q;
@@ -579,6 +582,136 @@ START_TEST(test_profiles)
 }
 END_TEST
 
+/* ---- samples in time (samples.dt) */
+
+/* A hand-made timed answer: a straight line from (2, 3) accelerating from 1 to 3 m/s in 2 s (a = 1 m/s^2,
+ * 4 m = 8 tiles at 0.5 m/tile), then 6 tiles at 3 m/s for 1 s. Sampled every 0.4 s: t = 0, 0.4, ..., 2.8 and
+ * the end at 3 s; positions v0 t + a t^2 / 2 on the first segment, v0 + a t the speed. */
+START_TEST(test_samples_dt_accelerating_line)
+{
+    const double mpt = 0.5;
+    ap_segment segs[2] = {ap_segment_line(2.0, 3.0, 10.0, 3.0), ap_segment_line(10.0, 3.0, 16.0, 3.0)};
+    ap_result r = {0};
+    r.segments = segs;
+    r.n_segments = 2;
+    r.length = 14.0;
+    r.timing = (ap_seg_time[2]){{1.0, 3.0, 0.0, 2.0}, {3.0, 3.0, 2.0, 1.0}};
+    r.duration_s = 3.0;
+    ap_query q = {.sample_dt = 0.4};
+    ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_OK);
+    ck_assert_uint_eq(r.n_samples, 9);
+    for (size_t i = 0; i < r.n_samples; i++) {
+        double t = i + 1 < r.n_samples ? 0.4 * (double)i : 3.0, x, v;
+        if (t <= 2.0) {
+            x = 2.0 + (1.0 * t + 0.5 * 1.0 * t * t) / mpt;
+            v = 1.0 + 1.0 * t;
+        } else {
+            x = 10.0 + 3.0 * (t - 2.0) / mpt;
+            v = 3.0;
+        }
+        ck_assert_double_eq_tol(r.sample_times[i].t, t, 1e-12);
+        ck_assert_double_eq_tol(r.samples[i].x, x, 1e-9);
+        ck_assert_double_eq_tol(r.samples[i].y, 3.0, 1e-12);
+        ck_assert_double_eq_tol(r.samples[i].heading, 0.0, 1e-12);
+        ck_assert_double_eq_tol(r.sample_times[i].v, v, 1e-9);
+        ck_assert_double_eq_tol(r.sample_times[i].d, x - 2.0, 1e-9);
+    }
+    /* t = 0.4: 0.4 + 0.08 = 0.48 m = 0.96 tiles; the end exactly at (16, 3), 3 s, 3 m/s */
+    ck_assert_double_eq_tol(r.samples[1].x, 2.96, 1e-9);
+    ck_assert_double_eq(r.samples[8].x, 16.0);
+    ck_assert_double_eq(r.sample_times[8].t, 3.0);
+    ck_assert_double_eq(r.sample_times[8].d, 14.0);
+    ck_assert_double_eq(r.sample_times[8].v, 3.0);
+    free(r.samples);
+    free(r.sample_times);
+    r.samples = NULL;
+    r.sample_times = NULL;
+    /* more samples than max_samples: refused with both counts */
+    q.max_samples = 5;
+    ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(r.message, "at most 5 samples (max_samples), this path needs 9");
+    ck_assert_ptr_null(r.samples);
+    /* an answer without timing cannot be sampled in time */
+    r.timing = NULL;
+    q.max_samples = 0;
+    ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_E_INVALID_REQUEST);
+    ck_assert_ptr_null(r.samples);
+}
+END_TEST
+
+/* A planned answer sampled every 0.5 s: times are multiples of dt, each pose is the path's pose at the
+ * sample's distance, distances and speeds follow the segments' timing, and the last sample is the end pose
+ * at duration_s with the last segment's end speed. */
+START_TEST(test_samples_dt_planned)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = kq(m, 5.0, 5.0, 0.0, 1.0, 30.0, 20.0);
+    q.sample_dt = 0.5;
+    ap_result r = {0};
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    ck_assert_uint_gt(r.n_segments, 0);
+    size_t k = (size_t)floor(r.duration_s / 0.5);
+    bool extra = r.duration_s - 0.5 * (double)k > 1e-9;
+    ck_assert_uint_eq(r.n_samples, k + 1 + (extra ? 1 : 0));
+    ck_assert_ptr_nonnull(r.sample_times);
+    for (size_t i = 0; i + 1 < r.n_samples; i++) {
+        const ap_sample_time *st = &r.sample_times[i];
+        ck_assert_double_eq_tol(st->t, 0.5 * (double)i, 1e-12);
+        ap_pose p = ap_path_pose(r.segments, r.n_segments, st->d);
+        ck_assert_double_eq_tol(r.samples[i].x, p.x, 1e-9);
+        ck_assert_double_eq_tol(r.samples[i].y, p.y, 1e-9);
+        ck_assert(st->v >= 0.0 && st->v <= q.vehicle.max_speed + 1e-9);
+        if (i > 0)
+            ck_assert(st->d >= r.sample_times[i - 1].d);
+    }
+    ck_assert_double_eq_tol(r.sample_times[0].v, 1.0, 1e-12);
+    ck_assert_double_eq(r.sample_times[0].d, 0.0);
+    const ap_sample_time *end = &r.sample_times[r.n_samples - 1];
+    ap_pose pe = ap_path_pose(r.segments, r.n_segments, r.length);
+    ck_assert_double_eq(end->t, r.duration_s);
+    ck_assert_double_eq(end->d, r.length);
+    ck_assert_double_eq(end->v, r.timing[r.n_segments - 1].v_end);
+    ck_assert_double_eq(r.samples[r.n_samples - 1].x, pe.x);
+    ck_assert_double_eq(r.samples[r.n_samples - 1].y, pe.y);
+    ap_result_free(&r);
+    /* too many samples for max_samples: refused on samples.dt */
+    q.sample_dt = 0.01;
+    q.max_samples = 10;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    ck_assert_int_eq(r.status, AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(r.field, "samples.dt");
+    ck_assert_ptr_nonnull(strstr(r.message, "at most 10 samples (max_samples)"));
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(test_samples_dt_validation)
+{
+    ap_map *m = open_map(20, 20, NULL);
+    ap_query q = kq(m, 5, 5, 0, 0, 10, 10);
+    const char *f = NULL;
+    q.sample_dt = 0.25;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    /* negative and non-finite dt: test_validation's table */
+    ap_query b = q; /* both step and dt */
+    b.sample_step = 1.0;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "samples.dt");
+    b = q; /* an answer without timing */
+    b.algorithm = AP_ALG_ASTAR;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "samples.dt");
+    b.algorithm = AP_ALG_DIRECTIONAL24;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "samples.dt");
+    b.sample_dt = 0.0;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_OK);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -596,6 +729,9 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_profiles);
     tcase_add_test(tc, test_probe_open_field);
     tcase_add_test(tc, test_probe_wall_falls_back);
+    tcase_add_test(tc, test_samples_dt_accelerating_line);
+    tcase_add_test(tc, test_samples_dt_planned);
+    tcase_add_test(tc, test_samples_dt_validation);
     suite_add_tcase(s, tc);
     return s;
 }
