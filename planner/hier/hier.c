@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../base/clock.h"
+#include "../base/mem.h"
 #include "../base/status.h"
 #include "../grid/grid.h"
 
@@ -129,14 +130,10 @@ typedef struct build {
 
 static int add_pair(build *b, uint32_t a, uint32_t c)
 {
-    if (b->n_pairs == b->cap_pairs) {
-        size_t cap = b->cap_pairs ? 2 * b->cap_pairs : 1024;
-        pair *p = realloc(b->pairs, cap * sizeof *p);
-        if (p == NULL)
-            return AP_E_NOMEM;
-        b->pairs = p;
-        b->cap_pairs = cap;
-    }
+    void *p = b->pairs;
+    if (!ap_grow(&p, &b->cap_pairs, b->n_pairs + 1, sizeof *b->pairs, 1024))
+        return AP_E_NOMEM;
+    b->pairs = p;
     b->pairs[b->n_pairs++] = (pair){a, c};
     return AP_OK;
 }

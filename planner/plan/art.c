@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../base/mem.h"
 #include "../base/status.h"
 
 #define ART_LEGAL_TOL 1e-9   /* a heading this close to a legal angle counts as legal (radians / step) */
@@ -54,14 +55,10 @@ static int push(art_buf *b, double x0, double y0, double x1, double y1, int k, i
     double len = hypot(x1 - x0, y1 - y0);
     if (!(len >= ART_MIN_LEN))
         return AP_OK;
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        ap_segment *s = realloc(b->s, cap * sizeof *s);
-        if (s == NULL)
-            return AP_E_NOMEM;
-        b->s = s;
-        b->cap = cap;
-    }
+    void *grown = b->s;
+    if (!ap_grow(&grown, &b->cap, b->n + 1, sizeof *b->s, 16))
+        return AP_E_NOMEM;
+    b->s = grown;
     int face = imod(k + (reverse ? N / 2 : 0), N);
     /* The line's own heading is replaced by the legal one it stands for; length as given. */
     ap_segment s = ap_segment_line(x0, y0, x1, y1);
