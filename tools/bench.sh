@@ -71,6 +71,10 @@ echo "## Directional A* and the hybrid pipeline (queries up to 40 tiles)"
 "$B/arcpath-bench-directional"
 
 echo
+echo "## Long-range turning units (auto, radius 0.4; pairs half a map apart with 3 tiles of clearance)"
+ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-longrange" 20 Paris_1_1024 AcrosstheCape Boston_0_512 den520d maze512-32-0
+
+echo
 echo "## Smoothing: exact swept-disc Walkable vs Pinter's sampled Walkable (unit radius 0.4)"
 for id in den520d arena2 Berlin_0_256; do
     "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg astar --walkable exact --summary \

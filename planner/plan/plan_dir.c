@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../world/clearance.h"
 #include "../world/grid_world.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
@@ -37,10 +38,19 @@
 #include "../base/mem.h"
 
 enum { K_DIR = 0, K_HYBRID = 1 };
-enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3 };
+enum { P_GRID = 0, P_DIR = 1, P_LEG = 2, P_DONE = 3, P_CORR = 4 };
 
 #define AP_HYBRID_LEG_TILES 12 /* Pinter's step 4 */
 #define AP_S48_GIVE_UP 6       /* Pinter: searching back six or more points fails */
+/* Long range (start and goal beyond the directional window): the corridor's grid path keeps this much
+ * clearance (tiles) where it can, at most the turning radius (room to turn; issue 9's "3 tiles of
+ * clearance"), and the corridor spans this many turning radii plus AP_CORRIDOR_EXTRA cells on each side. */
+#define AP_CORRIDOR_CLEARANCE 3.0
+#define AP_CORRIDOR_RADII 2.0
+#define AP_CORRIDOR_EXTRA 2
+/* auto's escalation after a failed hybrid searches in the corridor from this distance (tiles) on, where it is
+ * faster than Pinter's window (bench_longrange), even when the window would fit. */
+#define AP_CORRIDOR_AUTO_TILES 64.0
 
 typedef struct ap_plan_dir {
     int kind;
@@ -63,6 +73,15 @@ typedef struct ap_plan_dir {
     ap_pose *post;
     size_t n_post;
     double cost;
+    /* long range (corridor mode, directional.h) */
+    uint32_t grid_start, grid_goal; /* the query's start and goal cells (padded ids) */
+    int far_neighbours;             /* the directional neighbourhood to run in the corridor */
+    double corr_clearance;          /* the corridor grid path's disc clearance (tiles) */
+    double (*corr)[2];              /* that path's waypoints (exact start, cell centres, exact goal) */
+    size_t n_corr;
+    int corr_half;                  /* corridor half-width (cells) */
+    bool in_corridor;               /* the directional search runs in the corridor */
+    bool corr_widened;              /* its one retry in a corridor twice as wide was made */
 } ap_plan_dir;
 
 /* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline and cached as the
@@ -91,7 +110,7 @@ static void turns_release(ap_plan *p)
     drop_dir(dp);
     ap_profile_release(dp->prof);
     ap_profile_release(dp->prof48);
-    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp);
+    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp->corr, dp);
     p->kind_state = NULL;
 }
 
@@ -402,25 +421,64 @@ static ap_pose query_goal(const ap_query *q)
     return (ap_pose){q->gx, q->gy, q->has_gheading ? q->gheading : 0.0};
 }
 
-/* Start a directional search (Directional-neighbours profile) from pose a to pose b on dp->ws. */
-static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_pose b, bool b_heading, int phase)
+/* Hold the Directional-neighbours profile in dp->prof (reverse headings only for a full search, phase P_DIR). */
+static int ensure_profile(ap_plan *p, int neighbours, int phase)
+{
+    ap_plan_dir *dp = p->kind_state;
+    if (dp->prof != NULL && dp->prof->key.neighbours == neighbours)
+        return AP_OK;
+    ap_profile_release(dp->prof);
+    dp->prof = NULL;
+    return get_profile(p, neighbours, p->q.reverse && phase == P_DIR, &dp->prof);
+}
+
+static ap_dir_query dir_query(const ap_plan *p, ap_pose a, bool a_heading, ap_pose b, bool b_heading)
+{
+    const ap_plan_dir *dp = p->kind_state;
+    return (ap_dir_query){.map = p->q.map, .prof = dp->prof, .start = a, .start_heading = a_heading, .goal = b,
+                          .goal_heading = b_heading,
+                          .reverse_penalty = p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty
+                                                                         : AP_DEFAULT_REVERSE_PENALTY,
+                          .change_penalty = AP_DIR_CHANGE_PENALTY, .turn_penalty = p->q.turn_penalty,
+                          .capacity = dp->ws->capacity};
+}
+
+/* The waypoints of the grid search just finished (ap_plan_cell_waypoints; malloc'd, count in *np), its
+ * expansions counted; NULL when out of memory. */
+static double (*finished_grid_path(ap_plan *p, size_t *np))[2]
+{
+    size_t n;
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+    if (nodes == NULL)
+        return NULL;
+    double(*w)[2] = ap_plan_cell_waypoints(&p->q, nodes, n, np);
+    free(nodes);
+    return w;
+}
+
+/* Start a directional search (Directional-neighbours profile) from pose a to pose b on dp->ws; in the
+ * corridor around dp->corr when corridor is set. */
+static int begin_dir_in(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_pose b, bool b_heading, int phase,
+                        bool corridor)
 {
     ap_plan_dir *dp = p->kind_state;
     drop_dir(dp);
-    if (dp->prof == NULL || dp->prof->key.neighbours != neighbours) {
-        ap_profile_release(dp->prof);
-        dp->prof = NULL;
-        int st = get_profile(p, neighbours, p->q.reverse && phase == P_DIR, &dp->prof);
-        if (st != AP_OK)
-            return p->state = st;
+    int st = ensure_profile(p, neighbours, phase);
+    if (st != AP_OK)
+        return p->state = st;
+    ap_dir_query dq = dir_query(p, a, a_heading, b, b_heading);
+    if (corridor) {
+        dq.corridor = (const double(*)[2])dp->corr;
+        dq.corridor_n = dp->n_corr;
+        dq.corridor_half = dp->corr_half;
     }
-    ap_dir_query dq = {p->q.map, dp->prof, a, a_heading, b, b_heading,
-                       p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty : AP_DEFAULT_REVERSE_PENALTY,
-                       AP_DIR_CHANGE_PENALTY,
-                       p->q.turn_penalty, dp->ws->capacity};
     const char *field = NULL;
-    int st = ap_dir_init(&dp->dir, &p->dom, &dq, &field);
+    st = ap_dir_init(&dp->dir, &p->dom, &dq, &field);
     dp->dir_live = true;
+    if (st == AP_E_INVALID_REQUEST && corridor)
+        return p->state = AP_NO_PATH; /* a valid query the corridor cannot serve: the search gives up */
     if (st != AP_OK) {
         p->field = field;
         memcpy(p->message, dp->dir.message, sizeof p->message);
@@ -432,6 +490,112 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
     return ap_plan_start_search(p, dp->ws);
 }
 
+static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_pose b, bool b_heading, int phase)
+{
+    return begin_dir_in(p, neighbours, a, a_heading, b, b_heading, phase, false);
+}
+
+/* Long range, step 1: an 8-connected grid path for a disc of radius dp->corr_clearance (Annotated A* on the
+ * capability's clearance table; the plain grid when the radius needs none or the map has no table). */
+static int begin_corridor_path(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    drop_dir(dp);
+    const ap_map *m = p->q.map;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    int st;
+    if (t != NULL && dp->corr_clearance >= AP_GRID_SIZED_MIN_RADIUS)
+        st = ap_grid_domain_init_sized(&p->dom_ctx.grid, &p->dom, m, 8, dp->grid_goal, t, dp->corr_clearance);
+    else
+        st = ap_grid_domain_init(&p->dom_ctx.grid, &p->dom, m, 8, dp->grid_goal);
+    if (st != AP_OK)
+        return p->state = st;
+    dp->phase = P_CORR;
+    p->start_node = dp->grid_start;
+    p->goal_node = dp->grid_goal;
+    return ap_plan_start_search(p, dp->ws);
+}
+
+/* The whole query as one directional search: in Pinter's window when start and goal fit it, else in a
+ * corridor around a grid path (any distance; directional.h corridor mode). */
+static int begin_full_dir(ap_plan *p, int neighbours, bool far)
+{
+    ap_plan_dir *dp = p->kind_state;
+    const ap_query *q = &p->q;
+    int st = ensure_profile(p, neighbours, P_DIR);
+    if (st != AP_OK)
+        return p->state = st;
+    ap_dir_query dq = dir_query(p, query_start(q), q->has_sheading, query_goal(q), q->has_gheading);
+    if (!far && ap_dir_window_fits(&dq))
+        return begin_dir(p, neighbours, dq.start, dq.start_heading, dq.goal, dq.goal_heading, P_DIR);
+    dp->far_neighbours = neighbours;
+    dp->corr_clearance = fmax(q->unit_radius, fmin(AP_CORRIDOR_CLEARANCE, q->turning_radius));
+    dp->corr_half = (int)ceil(AP_CORRIDOR_RADII * q->turning_radius) + AP_CORRIDOR_EXTRA;
+    return begin_corridor_path(p);
+}
+
+static void fit_corridor(ap_plan *p);
+static int begin_corridor_dir(ap_plan *p);
+
+/* Long range, step 2: the corridor around the grid path just found, and the directional search in it. A
+ * corridor with more cells than the workspace holds is narrowed (at least 1 cell each side). */
+static int corridor_after_grid(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    free(dp->corr);
+    dp->corr = finished_grid_path(p, &dp->n_corr);
+    if (dp->corr == NULL)
+        return p->state = AP_E_NOMEM;
+    fit_corridor(p);
+    return begin_corridor_dir(p);
+}
+
+/* Narrow dp->corr_half until the corridor surely fits the workspace (at least 1 cell each side): each step
+ * of an 8-connected path adds at most 2 (2h + 1) - 1 cells to the corridor. */
+static void fit_corridor(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    uint64_t per_cell = (uint64_t)dp->prof->key.headings * (p->q.reverse ? 2u : 1u);
+    while (dp->corr_half > 1 &&
+           (uint64_t)dp->n_corr * (uint64_t)(4 * dp->corr_half + 2) * per_cell + 2 > dp->ws->capacity)
+        dp->corr_half--;
+}
+
+/* The directional search in the corridor; when the corridor has more cells than the workspace holds,
+ * narrower ones, down to 1 cell each side (then the search gives up: no_path). */
+static int begin_corridor_dir(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    const ap_query *q = &p->q;
+    dp->in_corridor = true;
+    for (;;) {
+        int st = begin_dir_in(p, dp->far_neighbours, query_start(q), q->has_sheading, query_goal(q),
+                              q->has_gheading, P_DIR, true);
+        if (st != AP_NO_PATH || dp->corr_half <= 1)
+            return st;
+        dp->corr_half--;
+    }
+}
+
+/* Long range, step 3 when the search in the corridor found nothing: once more in a corridor twice as wide
+ * (as far as the workspace allows). True when that search began. */
+static bool widen_corridor(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    if (!dp->in_corridor || dp->corr_widened)
+        return false;
+    int was = dp->corr_half;
+    dp->corr_widened = true;
+    dp->corr_half *= 2;
+    fit_corridor(p);
+    if (dp->corr_half <= was)
+        return false;
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    begin_corridor_dir(p);
+    return true;
+}
+
 static int escalate_or_fail(ap_plan *p, int st)
 {
     ap_plan_dir *dp = p->kind_state;
@@ -440,7 +604,7 @@ static int escalate_or_fail(ap_plan *p, int st)
         dp->kind = K_DIR;
         p->expanded_before += p->has_search ? p->search.expanded : 0;
         p->has_search = false;
-        return begin_dir(p, 24, query_start(&p->q), p->q.has_sheading, query_goal(&p->q), p->q.has_gheading, P_DIR);
+        return begin_full_dir(p, 24, hypot(p->q.gx - p->q.sx, p->q.gy - p->q.sy) >= AP_CORRIDOR_AUTO_TILES);
     }
     return p->state = st;
 }
@@ -450,14 +614,8 @@ static int hybrid_after_grid(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
     const ap_query *q = &p->q;
-    size_t n, np;
-    p->expanded_before += p->search.expanded;
-    p->has_search = false;
-    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
-    if (nodes == NULL)
-        return p->state = AP_E_NOMEM;
-    dp->pts = ap_plan_cell_waypoints(q, nodes, n, &np);
-    free(nodes);
+    size_t np;
+    dp->pts = finished_grid_path(p, &np);
     if (dp->pts == NULL)
         return p->state = AP_E_NOMEM;
     dp->n_pts = np;
@@ -583,6 +741,24 @@ static int hybrid_after_leg(ap_plan *p)
     return p->state = AP_OK;
 }
 
+/* Long range, last step when the corridor failed twice: Pinter's window search, when start and goal fit it
+ * (auto chose the corridor for speed; the window's search is the more thorough). True when it began. */
+static bool corridor_to_window(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    const ap_query *q = &p->q;
+    if (!dp->in_corridor)
+        return false;
+    ap_dir_query dq = dir_query(p, query_start(q), q->has_sheading, query_goal(q), q->has_gheading);
+    if (!ap_dir_window_fits(&dq))
+        return false;
+    dp->in_corridor = false;
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    begin_dir(p, dp->far_neighbours, dq.start, dq.start_heading, dq.goal, dq.goal_heading, P_DIR);
+    return true;
+}
+
 /* ---- the kind --------------------------------------------------------------------------------------- */
 
 static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
@@ -596,17 +772,19 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     if (ws == NULL || ws->succ_cap < AP_DIR_MAX_SUCC)
         return p->state = AP_E_INTERNAL;
     p->alg = row->id;
+    dp->grid_start = p->start_node;
+    dp->grid_goal = p->goal_node;
     ap_pose s = query_start(q), g = query_goal(q);
     /* Directional8/24/48: the row's variant is the neighbourhood. */
     if (row->variant != 0)
-        return begin_dir(p, row->variant, s, q->has_sheading, g, q->has_gheading, P_DIR);
+        return begin_full_dir(p, row->variant, false);
     /* Hybrid (and auto): step 1, the 4-connected grid search. Reversing units skip it: the pipeline is
      * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
     dp->kind = K_HYBRID;
     dp->auto_mode = row->id == AP_ALG_AUTO; /* auto handed the plan over with its own row */
     if (q->reverse) {
         dp->kind = K_DIR;
-        return begin_dir(p, 24, s, q->has_sheading, g, q->has_gheading, P_DIR);
+        return begin_full_dir(p, 24, false);
     }
     dp->phase = P_GRID;
     if (p->start_node == p->goal_node) {
@@ -632,6 +810,17 @@ static int turns_step(ap_plan *p, uint64_t max_expansions)
         if (st != AP_OK)
             return p->state = st;
         return hybrid_after_grid(p);
+    case P_CORR:
+        if (st == AP_NO_PATH && dp->corr_clearance > p->q.unit_radius) {
+            /* no path with room to turn: the unit's own clearance */
+            p->expanded_before += p->search.expanded;
+            p->has_search = false;
+            dp->corr_clearance = p->q.unit_radius;
+            return begin_corridor_path(p);
+        }
+        if (st != AP_OK)
+            return p->state = st;
+        return corridor_after_grid(p);
     case P_LEG:
         if (st != AP_OK) {
             drop_dir(dp);
@@ -639,6 +828,8 @@ static int turns_step(ap_plan *p, uint64_t max_expansions)
         }
         return hybrid_after_leg(p);
     default:
+        if (st == AP_NO_PATH && (widen_corridor(p) || corridor_to_window(p)))
+            return p->state;
         return p->state = st;
     }
 }
@@ -661,6 +852,29 @@ static int turns_finish(ap_plan *p, ap_result *r)
     const ap_query *q = &p->q;
     ap_segment *segs = NULL;
     size_t ns = 0;
+    if (dp->in_corridor && !dp->prof->key.reverse && ap_search_path(&p->search, NULL, 0) >= 3) {
+        /* The corridor's search is weighted: Listing 1 over its poses takes back most of what that costs.
+         * Forward units only (its curves are Dubins), and not on a direct start-goal curve: every curve it
+         * keeps is then either checked by it or one of the search's own edges (the same curve: Dubins
+         * between fixed poses, arc+line at a free end). */
+        size_t n;
+        uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+        ap_pose *chain = malloc((n ? n : 1) * sizeof *chain);
+        if (nodes == NULL || chain == NULL) {
+            free(nodes);
+            free(chain);
+            return AP_E_NOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+            chain[i] = ap_dir_node_pose(&dp->dir, nodes[i], NULL);
+        free(nodes);
+        int st = set_poses(dp, chain, n, NULL, 0, NULL, 0, q);
+        free(chain);
+        if (st != AP_OK)
+            return st;
+        dp->kind = K_HYBRID;
+        dp->phase = P_DONE;
+    }
     if (dp->kind == K_DIR || dp->phase == P_DIR) {
         size_t n, nw;
         uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);

@@ -135,6 +135,26 @@ static int start_curve(const ap_dir *d, const ap_pose *b, int variant, ap_segmen
 
 /* ---- nodes ------------------------------------------------------------------------------------------- */
 
+/* Window coordinates of a node's cell number (its window index, or its corridor member number). */
+static inline void cell_xy(const ap_dir *d, uint32_t cell, int32_t *wx, int32_t *wy)
+{
+    if (d->has_cor)
+        cell = d->cor.cells[cell];
+    *wx = (int32_t)(cell % (uint32_t)d->ww);
+    *wy = (int32_t)(cell / (uint32_t)d->ww);
+}
+
+/* The cell number of window cell (wx, wy), or UINT32_MAX when no state may be there (outside the window, or
+ * not a corridor member). */
+static inline uint32_t cell_of(const ap_dir *d, int32_t wx, int32_t wy)
+{
+    if (d->has_cor)
+        return ap_corridor_index(&d->cor, wx, wy);
+    if (wx < 0 || wy < 0 || wx >= d->ww || wy >= d->wh)
+        return UINT32_MAX;
+    return (uint32_t)wy * (uint32_t)d->ww + (uint32_t)wx;
+}
+
 ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit)
 {
     if (node == d->start_node || node == d->goal_node) {
@@ -142,17 +162,18 @@ ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit)
             *reverse_bit = 0;
         return node == d->start_node ? d->q.start : d->q.goal;
     }
-    uint32_t cell = node / (uint32_t)d->Hp, hp = node % (uint32_t)d->Hp;
-    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    uint32_t hp = node % (uint32_t)d->Hp;
+    int32_t wx, wy;
+    cell_xy(d, node / (uint32_t)d->Hp, &wx, &wy);
     if (reverse_bit)
         *reverse_bit = (int)hp / d->H;
     ap_pose p = {d->wx0 + wx + 0.5, d->wy0 + wy + 0.5, ap_profile_heading((int)hp % d->H, d->H)};
     return p;
 }
 
-static inline uint32_t node_id(const ap_dir *d, int32_t wx, int32_t wy, int h, int rev)
+static inline uint32_t node_id(const ap_dir *d, uint32_t cell, int h, int rev)
 {
-    return ((uint32_t)wy * (uint32_t)d->ww + (uint32_t)wx) * (uint32_t)d->Hp + (uint32_t)(h + rev * d->H);
+    return cell * (uint32_t)d->Hp + (uint32_t)(h + rev * d->H);
 }
 
 /* Blocked bits of the 2S+1 cells centred on window column wx, for bitmap row br. */
@@ -192,11 +213,6 @@ static void load_blocked(const ap_dir *d, int32_t wx, int32_t wy, uint64_t *blk)
         blk[r] = row_bits(d, (uint32_t)(wy + r), wx);
 }
 
-static bool in_window(const ap_dir *d, int32_t x, int32_t y)
-{
-    return x >= 0 && y >= 0 && x < d->ww && y < d->wh;
-}
-
 /* Try the analytic final curve from pose a (last driving direction rev); on success add the goal edge. */
 static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int k)
 {
@@ -219,7 +235,8 @@ static int start_successors(ap_dir *d, ap_succ *out)
     for (int dy = -kk; dy <= kk; dy++) {
         for (int dx = -kk; dx <= kk; dx++) {
             int32_t cx = d->scx + dx, cy = d->scy + dy;
-            if (!in_window(d, cx, cy) || !ap_map_passable(d->q.map, d->wx0 + cx, d->wy0 + cy))
+            uint32_t cell = cell_of(d, cx, cy);
+            if (cell == UINT32_MAX || !ap_map_passable(d->q.map, d->wx0 + cx, d->wy0 + cy))
                 continue;
             for (int h = 0; h < d->H; h++) {
                 ap_pose b = {d->wx0 + cx + 0.5, d->wy0 + cy + 0.5, ap_profile_heading(h, d->H)};
@@ -231,7 +248,7 @@ static int start_successors(ap_dir *d, ap_succ *out)
                     int rev = segs[n - 1].reverse ? 1 : 0;
                     if (variant == 1 && !rev && d->H == d->Hp)
                         continue;
-                    out[k++] = (ap_succ){node_id(d, cx, cy, h, d->Hp > d->H ? rev : 0),
+                    out[k++] = (ap_succ){node_id(d, cell, h, d->Hp > d->H ? rev : 0),
                                          seg_cost(d, segs, (size_t)n, -1)};
                 }
             }
@@ -250,8 +267,9 @@ static int dir_successors(const void *ctx, uint32_t u, ap_succ *out)
         return 0;
     if (u == d->start_node)
         return start_successors(d, out);
-    uint32_t cell = u / (uint32_t)d->Hp, hp = u % (uint32_t)d->Hp;
-    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    uint32_t hp = u % (uint32_t)d->Hp;
+    int32_t wx, wy;
+    cell_xy(d, u / (uint32_t)d->Hp, &wx, &wy);
     int h0 = (int)hp % d->H, rev = (int)hp / d->H;
     uint64_t blk[64];
     load_blocked(d, wx, wy, blk);
@@ -259,11 +277,11 @@ static int dir_successors(const void *ctx, uint32_t u, ap_succ *out)
     int k = 0;
     for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
         const ap_dir_edge *e = &p->edges[i];
-        int32_t cx = wx + e->dx, cy = wy + e->dy;
-        if (!in_window(d, cx, cy) || !edge_clear(d, e, blk))
+        uint32_t cell = cell_of(d, wx + e->dx, wy + e->dy);
+        if (cell == UINT32_MAX || !edge_clear(d, e, blk))
             continue;
         int crev = (e->flags & AP_EDGE_LAST_REV) ? 1 : 0;
-        out[k++] = (ap_succ){node_id(d, cx, cy, e->h1, crev), edge_cost(d, e, d->Hp > d->H ? rev : -1)};
+        out[k++] = (ap_succ){node_id(d, cell, e->h1, crev), edge_cost(d, e, d->Hp > d->H ? rev : -1)};
     }
     ap_pose a = ap_dir_node_pose(d, u, NULL);
     double dist = hypot(d->q.goal.x - a.x, d->q.goal.y - a.y);
@@ -296,6 +314,18 @@ static double curve_lb(const ap_dir *d, const ap_pose *a)
     return L > dist ? L : dist;
 }
 
+/* Where the lattice bound of window cell (wx, wy) is kept in d->lat, or UINT32_MAX when it is outside the
+ * lattice region: the member number in corridor mode, else the region index. */
+static inline uint32_t lat_index(const ap_dir *d, int32_t wx, int32_t wy)
+{
+    if (d->has_cor)
+        return cell_of(d, wx, wy);
+    int32_t lx = wx - d->rx0, ly = wy - d->ry0;
+    if (lx < 0 || ly < 0 || lx >= d->rw || ly >= d->rh)
+        return UINT32_MAX;
+    return (uint32_t)(ly * d->rw + lx);
+}
+
 static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
     (void)goal;
@@ -304,12 +334,12 @@ static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
         return 0.0;
     if (u == d->start_node) {
         double h = curve_lb(d, &d->q.start);
-        int32_t lx = d->scx - d->rx0, ly = d->scy - d->ry0;
-        double l = (double)d->lat[ly * d->rw + lx] - d->start_slack;
+        double l = (double)d->lat[lat_index(d, d->scx, d->scy)] - d->start_slack;
         return l > h ? l : h;
     }
-    uint32_t cell = u / (uint32_t)d->Hp, hp = u % (uint32_t)d->Hp;
-    int32_t wx = (int32_t)(cell % (uint32_t)d->ww), wy = (int32_t)(cell / (uint32_t)d->ww);
+    uint32_t hp = u % (uint32_t)d->Hp;
+    int32_t wx, wy;
+    cell_xy(d, u / (uint32_t)d->Hp, &wx, &wy);
     int h0 = (int)hp % d->H;
     int32_t ox = wx - d->gcx, oy = wy - d->gcy;
     double h;
@@ -325,13 +355,10 @@ static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
         double ax = d->wx0 + wx + 0.5, ay = d->wy0 + wy + 0.5;
         h = hypot(d->q.goal.x - ax, d->q.goal.y - ay);
     }
-    int32_t lx = wx - d->rx0, ly = wy - d->ry0;
-    if (lx >= 0 && ly >= 0 && lx < d->rw && ly < d->rh) {
-        double l = d->lat[ly * d->rw + lx];
-        if (l > h)
-            h = l;
-    }
-    return h;
+    uint32_t li = lat_index(d, wx, wy);
+    if (li != UINT32_MAX && d->lat[li] > h)
+        h = d->lat[li];
+    return d->has_cor ? h * d->weight : h;
 }
 
 /* ---- the obstacle-aware lattice bound ---------------------------------------------------------------- */
@@ -384,16 +411,25 @@ static int build_lattice(ap_dir *d)
     const int32_t FW = 2 * d->rw + 1, FH = 2 * d->rh + 1;
     const size_t nv = (size_t)FW * (size_t)FH;
     /* Any lattice path is at most every vertex once, sqrt(2)/2 each: that many buckets of 1/2 suffice. */
-    const size_t n_buckets = (size_t)(1.5 * (double)nv) + 4;
+    /* In corridor mode only the vertices of member cells are free: at most 9 per member. */
+    const size_t nfree = d->has_cor && 9 * (size_t)d->cor.n < nv ? 9 * (size_t)d->cor.n : nv;
+    const size_t n_buckets = (size_t)(1.5 * (double)nfree) + 4;
     uint8_t *cfree = malloc((size_t)d->rw * (size_t)d->rh);
     float *dist = malloc(nv * sizeof *dist);
-    lbuckets q = {malloc(n_buckets * sizeof(uint32_t)), malloc(nv * sizeof(uint32_t)), malloc(nv * sizeof(uint32_t)),
-                  0, (uint32_t)nv, (uint32_t)n_buckets};
-    d->lat = malloc((size_t)d->rw * (size_t)d->rh * sizeof *d->lat);
+    lbuckets q = {malloc(n_buckets * sizeof(uint32_t)), malloc(nfree * sizeof(uint32_t)),
+                  malloc(nfree * sizeof(uint32_t)), 0, (uint32_t)nfree, (uint32_t)n_buckets};
+    /* corridor mode: one value per member (the region is the whole window), else per region cell */
+    d->lat = malloc((d->has_cor ? (size_t)d->cor.n : (size_t)d->rw * (size_t)d->rh) * sizeof *d->lat);
     int st = AP_E_NOMEM;
     if (cfree == NULL || dist == NULL || q.head == NULL || q.next == NULL || q.vert == NULL || d->lat == NULL)
         goto out;
-    for (int32_t y = 0; y < d->rh; y++) {
+    if (d->has_cor) {
+        /* the corridor's cells only: the region is the whole window */
+        memset(cfree, 0, (size_t)d->rw * (size_t)d->rh);
+        for (uint32_t i = 0; i < d->cor.n; i++)
+            cfree[d->cor.cells[i]] = 1;
+    }
+    for (int32_t y = 0; y < d->rh && !d->has_cor; y++) {
         /* passable cells straight from the map's padded rows (the region lies inside the window and the map) */
         const uint8_t *row = d->q.map->pass + ap_map_index(d->q.map, d->wx0 + d->rx0, d->wy0 + d->ry0 + y);
         for (int32_t x = 0; x < d->rw; x++) {
@@ -455,12 +491,14 @@ static int build_lattice(ap_dir *d)
     }
     /* The float sums may round up by a few ulps per step: shave a relative 1e-6 to stay below the
      * exact lattice distance, then divide by the octile ratio and subtract the goal's offset. */
-    for (int32_t y = 0; y < d->rh; y++)
-        for (int32_t x = 0; x < d->rw; x++) {
-            float v = dist[(2 * y + 1) * FW + 2 * x + 1];
-            double l = isfinite(v) ? (double)v * (1.0 - 1e-6) / AP_OCTILE_RATIO - d->goal_slack : 1e30;
-            d->lat[y * d->rw + x] = (float)clamp_floor_f(l < 0.0 ? 0.0 : l);
-        }
+    uint32_t n_lat = d->has_cor ? d->cor.n : (uint32_t)(d->rw * d->rh);
+    for (uint32_t i = 0; i < n_lat; i++) {
+        uint32_t c = d->has_cor ? d->cor.cells[i] : i; /* region index (the region is the window in corridor mode) */
+        int32_t x = (int32_t)(c % (uint32_t)d->rw), y = (int32_t)(c / (uint32_t)d->rw);
+        float v = dist[(2 * y + 1) * FW + 2 * x + 1];
+        double l = isfinite(v) ? (double)v * (1.0 - 1e-6) / AP_OCTILE_RATIO - d->goal_slack : 1e30;
+        d->lat[i] = (float)clamp_floor_f(l < 0.0 ? 0.0 : l);
+    }
     st = AP_OK;
 out:
     free(cfree);
@@ -475,6 +513,8 @@ void ap_dir_free(ap_dir *d)
     if (d == NULL)
         return;
     AP_FREE_ALL(d->bits, d->memo, d->lat);
+    ap_corridor_free(&d->cor);
+    d->has_cor = false;
     d->bits = NULL;
     d->memo = NULL;
     d->lat = NULL;
@@ -485,24 +525,12 @@ static int32_t clampi(int32_t v, int32_t lo, int32_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field)
+/* Window mode: the largest window that fits the workspace (ww * wh * H' + 2 <= capacity), centred on the
+ * start/goal midpoint; sets the window and the start/goal cells. False when they are not both inside with a
+ * margin of k + 1 cells (except along the map's own edges). d->Hp and d->k must be set. */
+static bool setup_window(ap_dir *d, const ap_dir_query *q)
 {
-    memset(d, 0, sizeof *d);
-    *field = NULL;
-    if (q->prof == NULL) {
-        *field = "unit.turning_radius";
-        return AP_E_INVALID_REQUEST;
-    }
     const ap_map *m = q->map;
-    d->q = *q;
-    if (!(d->q.reverse_penalty >= 1.0))
-        d->q.reverse_penalty = 1.0;
-    d->H = q->prof->key.headings;
-    d->Hp = d->H * (q->prof->key.reverse ? 2 : 1);
-    d->S = q->prof->S;
-    d->k = q->prof->k;
-
-    /* Window: the largest that fits the workspace (ww * wh * H' + 2 <= capacity), centred on the midpoint. */
     uint64_t cells = q->capacity > 2 ? (uint64_t)(q->capacity - 2) / (uint64_t)d->Hp : 0;
     int32_t side = (int32_t)floor(sqrt((double)cells));
     while ((uint64_t)(side + 1) * (uint64_t)(side + 1) <= cells)
@@ -519,19 +547,87 @@ int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **f
     d->scy = sy - d->wy0;
     d->gcx = gx - d->wx0;
     d->gcy = gy - d->wy0;
-    /* Both must be inside with a margin of k + 1 cells, except along the map's own edges. */
     int32_t mg = d->k + 1;
     int32_t lo_x = d->wx0 > 0 ? mg : 0, hi_x = d->wx0 + d->ww < m->width ? d->ww - mg : d->ww;
     int32_t lo_y = d->wy0 > 0 ? mg : 0, hi_y = d->wy0 + d->wh < m->height ? d->wh - mg : d->wh;
-    if (d->ww <= 0 || d->wh <= 0 || d->scx < lo_x || d->scx >= hi_x || d->gcx < lo_x || d->gcx >= hi_x ||
-        d->scy < lo_y || d->scy >= hi_y || d->gcy < lo_y || d->gcy >= hi_y) {
+    return d->ww > 0 && d->wh > 0 && d->scx >= lo_x && d->scx < hi_x && d->gcx >= lo_x && d->gcx < hi_x &&
+           d->scy >= lo_y && d->scy < hi_y && d->gcy >= lo_y && d->gcy < hi_y;
+}
+
+bool ap_dir_window_fits(const ap_dir_query *q)
+{
+    if (q->prof == NULL || q->map == NULL)
+        return false;
+    ap_dir d;
+    memset(&d, 0, sizeof d);
+    d.H = q->prof->key.headings;
+    d.Hp = d.H * (q->prof->key.reverse ? 2 : 1);
+    d.k = q->prof->k;
+    return setup_window(&d, q);
+}
+
+/* Corridor mode: the corridor and its window; the start and goal cells must be members. */
+static int setup_corridor(ap_dir *d, const ap_dir_query *q, const char **field)
+{
+    int st = ap_corridor_build(&d->cor, q->map, q->corridor, q->corridor_n, q->corridor_half);
+    if (st == AP_E_NOMEM)
+        return st;
+    d->has_cor = st == AP_OK;
+    d->weight = AP_DIR_CORRIDOR_WEIGHT;
+    d->wx0 = d->cor.x0;
+    d->wy0 = d->cor.y0;
+    d->ww = d->cor.w;
+    d->wh = d->cor.h;
+    d->scx = (int32_t)q->start.x - d->wx0;
+    d->scy = (int32_t)q->start.y - d->wy0;
+    d->gcx = (int32_t)q->goal.x - d->wx0;
+    d->gcy = (int32_t)q->goal.y - d->wy0;
+    *field = "goal";
+    if (st != AP_OK || cell_of(d, d->scx, d->scy) == UINT32_MAX || cell_of(d, d->gcx, d->gcy) == UINT32_MAX) {
+        snprintf(d->message, sizeof d->message, "the corridor misses the start or the goal cell");
+        return AP_E_INVALID_REQUEST;
+    }
+    if ((uint64_t)d->cor.n * (uint64_t)d->Hp + 2 > q->capacity) {
+        snprintf(d->message, sizeof d->message, "corridor too large for directional search (%u cells)",
+                 (unsigned)d->cor.n);
+        return AP_E_INVALID_REQUEST;
+    }
+    *field = NULL;
+    return AP_OK;
+}
+
+int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field)
+{
+    memset(d, 0, sizeof *d);
+    *field = NULL;
+    if (q->prof == NULL) {
+        *field = "unit.turning_radius";
+        return AP_E_INVALID_REQUEST;
+    }
+    const ap_map *m = q->map;
+    d->q = *q;
+    d->q.corridor = NULL; /* borrowed for set-up only */
+    if (!(d->q.reverse_penalty >= 1.0))
+        d->q.reverse_penalty = 1.0;
+    d->H = q->prof->key.headings;
+    d->Hp = d->H * (q->prof->key.reverse ? 2 : 1);
+    d->S = q->prof->S;
+    d->k = q->prof->k;
+    int32_t sx = (int32_t)q->start.x, sy = (int32_t)q->start.y, gx = (int32_t)q->goal.x, gy = (int32_t)q->goal.y;
+    if (q->corridor_n > 0) {
+        int st = setup_corridor(d, q, field);
+        if (st != AP_OK) {
+            ap_dir_free(d);
+            return st;
+        }
+    } else if (!setup_window(d, q)) {
         snprintf(d->message, sizeof d->message,
                  "start and goal too far apart for directional search (window %d tiles)",
                  (int)(d->ww < d->wh ? d->ww : d->wh));
         *field = "goal";
         return AP_E_INVALID_REQUEST;
     }
-    uint32_t n_cells = (uint32_t)d->ww * (uint32_t)d->wh;
+    uint32_t n_cells = d->has_cor ? d->cor.n : (uint32_t)d->ww * (uint32_t)d->wh;
     d->start_node = n_cells * (uint32_t)d->Hp;
     d->goal_node = d->start_node + 1;
 
@@ -562,7 +658,7 @@ int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **f
     }
 
     /* Lattice bound over the start/goal box plus a margin, inside the window. */
-    int32_t margin = 4 + (int32_t)ceil(2.0 * q->prof->key.turning_radius);
+    int32_t margin = d->has_cor ? d->ww + d->wh : 4 + (int32_t)ceil(2.0 * q->prof->key.turning_radius);
     d->rx0 = clampi((d->scx < d->gcx ? d->scx : d->gcx) - margin, 0, d->ww - 1);
     d->ry0 = clampi((d->scy < d->gcy ? d->scy : d->gcy) - margin, 0, d->wh - 1);
     int32_t rx1 = clampi((d->scx > d->gcx ? d->scx : d->gcx) + margin, 0, d->ww - 1);
@@ -616,9 +712,9 @@ static int move_segments(const ap_dir *d, uint32_t u, uint32_t v, ap_segment *ou
         }
         return bn;
     }
-    uint32_t cu = u / (uint32_t)d->Hp, cv = v / (uint32_t)d->Hp;
-    int32_t ux = (int32_t)(cu % (uint32_t)d->ww), uy = (int32_t)(cu / (uint32_t)d->ww);
-    int32_t vx = (int32_t)(cv % (uint32_t)d->ww), vy = (int32_t)(cv / (uint32_t)d->ww);
+    int32_t ux, uy, vx, vy;
+    cell_xy(d, u / (uint32_t)d->Hp, &ux, &uy);
+    cell_xy(d, v / (uint32_t)d->Hp, &vx, &vy);
     int h0 = (int)(u % (uint32_t)d->Hp) % d->H, h1 = (int)(v % (uint32_t)d->Hp) % d->H;
     uint64_t blk[64];
     load_blocked(d, ux, uy, blk);

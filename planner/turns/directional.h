@@ -6,7 +6,9 @@
  * States: (cell, heading index, direction bit) inside a window of the map (Pinter's fixed matrix, centred on
  * the start/goal midpoint), node id = (window row * window width + window column) * H' + heading index +
  * H * direction bit, where H' = H (forward only) or 2H (with reverse: the direction the unit last drove).
- * Two virtual nodes follow the window's: the exact start pose and the exact goal pose.
+ * Two virtual nodes follow the window's: the exact start pose and the exact goal pose. In corridor mode
+ * (a turning unit's long-range plan: ap_dir_query.corridor) the cell part of the id is the cell's number in
+ * the corridor (corridor.h) instead of its window index, so the node count is members * H' + 2.
  *
  * Edges (profile.h): from a cell centre at a compass heading to the cells up to k = 1/2/3 away at every
  * heading, along the shortest Dubins (or Reeds-Shepp) curve; an edge exists only if no cell of its
@@ -55,10 +57,16 @@
 #include "../world/map.h"
 #include "../base/path.h"
 #include "profile.h"
+#include "corridor.h"
 #include "../search/search.h"
 
 /* Tiles charged per change of driving direction (a cusp) when reversing is allowed: the unit must stop. */
 #define AP_DIR_CHANGE_PENALTY 2.0
+
+/* Corridor mode's heuristic weight (weighted A*: f = g + w h). Measured on Paris_1_1024 (bench_longrange,
+ * turning radius 4): w = 1 took 175 ms a query, 1.5 113 ms, 2 25 ms, at +2-9 % length before the plan's
+ * final smoothing (which takes it back: plan_dir.c). The corridor already gives up optimality. */
+#define AP_DIR_CORRIDOR_WEIGHT 2.0
 
 /* A directional search problem. Positions in tiles, headings in radians. */
 typedef struct ap_dir_query {
@@ -72,6 +80,12 @@ typedef struct ap_dir_query {
     double change_penalty;   /* >= 0 tiles per change of direction */
     double turn_penalty;     /* >= 0 tiles per radian turned (Pinter's "Speed and Other Movement Restrictions") */
     uint32_t capacity;       /* node capacity of the workspace the search will use */
+    /* Corridor mode (corridor_n > 0): states only on the corridor of corridor_half cells around this
+     * polyline (tiles, borrowed for ap_dir_init only; typically a grid path from start to goal), at any
+     * distance. 0 = window mode. */
+    const double (*corridor)[2];
+    size_t corridor_n;
+    int corridor_half;
 } ap_dir_query;
 
 /* The domain context. Owned by one plan/thread; ap_dir_free releases it. */
@@ -91,13 +105,26 @@ typedef struct ap_dir {
     uint64_t expanded_seen;       /* expansions seen by successors() (analytic-expansion period) */
     uint64_t analytic_tries, analytic_hits;
     char message[128];            /* why ap_dir_init refused, for the error body */
+    ap_corridor cor;              /* corridor mode: the members; node cell numbers are member numbers */
+    bool has_cor;
+    double weight;                /* corridor mode: the heuristic's weight (weighted A*) */
 } ap_dir;
+
+/* True when window mode can hold q's start and goal (ap_dir_init would not refuse them as too far apart).
+ * Pure. */
+bool ap_dir_window_fits(const ap_dir_query *q);
 
 /* Set up a directional search: window, bitmap, lattice bound. On success fills *dom (ctx = d; d must stay
  * at the same address until the search ends) and returns AP_OK. Errors: AP_E_INVALID_REQUEST with
  * *field = "goal" and d->message = "start and goal too far apart for directional search (window W tiles)"
  * when the largest window the workspace capacity allows (W * W * H' + 2 <= capacity) cannot hold both with
  * a margin of k + 1 cells; AP_E_INVALID_REQUEST on "unit.turning_radius" without a profile; AP_E_NOMEM.
+ * Corridor mode (q->corridor_n > 0): the window is the corridor's bounding box and node cell numbers are
+ * corridor member numbers (corridor.h), so any distance fits; AP_E_INVALID_REQUEST with *field = "goal"
+ * and a message when the corridor has more members than the capacity allows ("corridor too large") or
+ * misses the start or goal cell. The lattice bound then covers the corridor's cells only: a lower bound
+ * for every path whose cells stay in the corridor, which is what the search can return up to curves
+ * bulging between members (so corridor answers are valid, not optimal).
  * Allocates (window bitmap, memo, lattice: about 0.1-1 MB); free with ap_dir_free even on error.
  * Thread-safe: touches only d and dom. */
 int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field);

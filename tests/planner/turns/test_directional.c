@@ -15,6 +15,7 @@
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/turns/profile.h"
 #include "../../../planner/geom/reeds_shepp.h"
+#include "../../../planner/world/clearance.h"
 #include "../suites.h"
 
 static int run_plan(const ap_query *q, ap_workspace *ws, ap_result *r, uint64_t slice)
@@ -656,19 +657,21 @@ END_TEST
 
 START_TEST(test_window_too_far)
 {
-    /* A workspace too small for the whole map gives a window; start and goal outside it are refused with
-     * the documented message. */
+    /* A workspace too small for the whole map gives Pinter's window; start and goal outside it are planned
+     * in a corridor around a grid path instead (directional.h, corridor mode): a legal answer, whatever the
+     * distance. A workspace too small even for the narrowest corridor is refused with the documented
+     * message. */
     char buf[128 * 130 + 64];
     size_t k = (size_t)sprintf(buf, "type octile\nheight 128\nwidth 128\nmap\n");
     for (int y = 0; y < 128; y++) {
-        memset(buf + k, '.', 128);
-        k += 128;
+        for (int x = 0; x < 128; x++) /* walls across the diagonal with gaps, so the corridor must bend */
+            buf[k++] = (y == 40 && x < 100) || (y == 85 && x > 28) ? '@' : '.';
         buf[k++] = '\n';
     }
     buf[k] = 0;
     ap_map *m = ap_test_map_from_string(buf);
-    ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, 40 * 40 * 8 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_workspace ws; /* as the server sizes it: the map's nodes, so an 8-heading window of 45 x 45 cells */
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
     ap_query q = {0};
     q.map = m;
     q.sx = 2.5;
@@ -676,19 +679,75 @@ START_TEST(test_window_too_far)
     q.gx = 120.5;
     q.gy = 120.5;
     q.turning_radius = 1.0;
+    q.unit_radius = 0.3;
     q.connectivity = 8;
+    ap_result r;
+    static const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_AUTO};
+    for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+        q.algorithm = algs[i];
+        q.has_gheading = i == 1;
+        q.gheading = M_PI / 2;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 500), AP_OK);
+        check_guarantees(&q, &r);
+        /* it went through both gaps: the walls' rows are crossed at x >= 100 and at x <= 28 */
+        ck_assert_double_ge(r.length, hypot(118, 118));
+        ap_result_free(&r);
+    }
+    /* The window is too small: the same query with the window alone is refused. */
+    ap_profile_key key = {0.3, 1.0, 8, 8, false};
+    const ap_profile *prof = NULL;
+    ck_assert_int_eq(ap_profile_get(ap_profile_cache_default(), &key, &prof), AP_OK);
+    ap_dir_query dq = {.map = m, .prof = prof, .start = {2.5, 2.5, 0}, .goal = {120.5, 120.5, 0},
+                       .capacity = ws.capacity};
+    ck_assert(!ap_dir_window_fits(&dq));
+    ap_dir d;
+    ap_domain dom;
+    const char *field;
+    ck_assert_int_eq(ap_dir_init(&d, &dom, &dq, &field), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(field, "goal");
+    ck_assert_str_eq(d.message, "start and goal too far apart for directional search (window 45 tiles)");
+    ap_dir_free(&d);
+    ap_profile_release(prof);
+    ap_map_free(m);
+    ap_workspace_free(&ws);
+    /* A serpentine of 1-wide lanes: the corridor around its 8,000-cell path cannot fit the workspace even
+     * 1 cell wide, so the search gives up: no_path, not_found (not a refusal of a valid request). */
+    k = (size_t)sprintf(buf, "type octile\nheight 128\nwidth 128\nmap\n");
+    for (int y = 0; y < 128; y++) {
+        for (int x = 0; x < 128; x++)
+            buf[k++] = y % 2 == 1 && x != (y % 4 == 1 ? 127 : 0) ? '@' : '.';
+        buf[k++] = '\n';
+    }
+    buf[k] = 0;
+    m = ap_test_map_from_string(buf);
+    q.map = m;
+    q.sx = 0.5;
+    q.sy = 0.5;
+    q.gx = 0.5;
+    q.gy = 126.5;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
     q.algorithm = AP_ALG_DIRECTIONAL8;
-    ap_plan p;
-    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_E_INVALID_REQUEST);
-    ck_assert_str_eq(p.field, "goal");
-    ck_assert_str_eq(p.message, "start and goal too far apart for directional search (window 40 tiles)");
-    ap_plan_release(&p);
-    /* Close enough: fine, also with a goal heading. */
+    q.has_gheading = false;
+    ck_assert_int_eq(run_plan(&q, &ws, &r, 500), AP_NO_PATH);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+    /* Close enough for the window: Pinter's search as before, also with a goal heading. */
+    k = (size_t)sprintf(buf, "type octile\nheight 128\nwidth 128\nmap\n");
+    for (int y = 0; y < 128; y++) {
+        memset(buf + k, '.', 128);
+        k += 128;
+        buf[k++] = '\n';
+    }
+    buf[k] = 0;
+    m = ap_test_map_from_string(buf);
+    q.map = m;
+    q.sx = q.sy = 2.5;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
     q.gx = 30.5;
     q.gy = 20.5;
     q.has_gheading = true;
-    q.gheading = M_PI / 2;
-    ap_result r;
     ck_assert_int_eq(run_plan(&q, &ws, &r, 50), AP_OK);
     check_guarantees(&q, &r);
     ap_result_free(&r);
@@ -829,6 +888,99 @@ START_TEST(test_movingai_guarantees)
 }
 END_TEST
 
+/* Issue 9's long-range criterion: turning units (turning radius 1, 2, 4; radius 0.4) between random
+ * far-apart points (at least half the map's larger side apart) of every Moving AI map, where a disc of
+ * radius 3 has a grid path (3 tiles of clearance), answered ok with `auto` in >= 99 % of the queries, every
+ * answer legal by the exact checks. Beyond Pinter's window the plan runs in a corridor (directional.h). */
+START_TEST(test_movingai_long_range)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("long-range turning units");
+        return;
+    }
+    char **names;
+    size_t n_maps = ap_test_list_maps(dir, &names);
+    ck_assert_uint_ge(n_maps, 1);
+    const int per = ap_test_quick() ? 1 : 3;
+    static const double Rs[] = {1.0, 2.0, 4.0};
+    int ok = 0, total = 0, maps_used = 0;
+    ap_test_rng rng = {4242};
+    for (size_t mi = 0; mi < n_maps; mi++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.map", dir, names[mi]);
+        ap_map *m;
+        ap_diag dg;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &dg), AP_OK);
+        ap_workspace ws; /* sized as the server sizes its workspaces */
+        uint32_t cap = ap_map_node_count(m) > AP_PLAN_MIN_WORKSPACE_NODES ? ap_map_node_count(m)
+                                                                          : AP_PLAN_MIN_WORKSPACE_NODES;
+        ck_assert_int_eq(ap_workspace_init(&ws, cap, AP_PLAN_MAX_SUCC), AP_OK);
+        /* candidate ends: cells where a disc of radius 3 fits (the clearance table) */
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        ck_assert_ptr_nonnull(t);
+        uint32_t *cand = malloc((size_t)m->width * (size_t)m->height * sizeof *cand);
+        size_t nc = 0;
+        for (int32_t y = 0; y < m->height; y++)
+            for (int32_t x = 0; x < m->width; x++)
+                if (ap_clearance_allows(t->disc[ap_map_index(m, x, y)], 3.0))
+                    cand[nc++] = (uint32_t)(y * m->width + x);
+        double far = 0.5 * (m->width > m->height ? m->width : m->height);
+        int pairs = 0;
+        for (int tries = 0; nc > 0 && pairs < per && tries < 40; tries++) {
+            uint32_t a = cand[ap_test_rand(&rng) % nc], b = cand[ap_test_rand(&rng) % nc];
+            ap_query q = {0};
+            q.map = m;
+            q.sx = a % (uint32_t)m->width + 0.5;
+            q.sy = a / (uint32_t)m->width + 0.5;
+            q.gx = b % (uint32_t)m->width + 0.5;
+            q.gy = b / (uint32_t)m->width + 0.5;
+            if (hypot(q.gx - q.sx, q.gy - q.sy) < far)
+                continue;
+            q.connectivity = 8;
+            q.unit_radius = 3.0;
+            q.algorithm = AP_ALG_ASTAR;
+            ap_result r;
+            int st = run_plan(&q, &ws, &r, 0);
+            ap_result_free(&r);
+            if (st != AP_OK)
+                continue; /* no path with 3 tiles of clearance: not a case of the criterion */
+            pairs++;
+            for (size_t ri = 0; ri < sizeof Rs / sizeof *Rs; ri++) {
+                q.unit_radius = 0.4;
+                q.turning_radius = Rs[ri];
+                q.smoothing = AP_SMOOTH_LOS;
+                q.algorithm = AP_ALG_AUTO;
+                /* the criterion is about points; a start heading on some (a free goal heading: a fixed one
+                 * may be impossible in a small room for a wide turn, whatever the planner) */
+                q.has_sheading = ri == 1;
+                q.sheading = ap_test_rand01(&rng) * 2 * M_PI - M_PI;
+                st = run_plan(&q, &ws, &r, 20000);
+                total++;
+                ck_assert_msg(st == AP_OK || st == AP_NO_PATH, "%s R=%g: status %d", names[mi], Rs[ri], st);
+                if (st == AP_OK) {
+                    ok++;
+                    check_guarantees(&q, &r);
+                } else {
+                    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
+                    fprintf(stderr, "long range: %s (%g, %g) -> (%g, %g) R=%g: no path found\n", names[mi], q.sx,
+                            q.sy, q.gx, q.gy, Rs[ri]);
+                }
+                ap_result_free(&r);
+            }
+        }
+        maps_used += pairs > 0;
+        free(cand);
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+        free(names[mi]);
+    }
+    free(names);
+    ck_assert_int_ge(maps_used, 8); /* the city, game and maze maps with open areas */
+    ck_assert_msg(ok * 100 >= total * 99, "long range: only %d of %d answered ok", ok, total);
+}
+END_TEST
+
 Suite *directional_suite(void)
 {
     Suite *s = suite_create("directional");
@@ -846,6 +998,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_window_too_far);
     tcase_add_test(tc, test_query_checks);
     tcase_add_test(tc, test_movingai_guarantees);
+    tcase_add_test(tc, test_movingai_long_range);
     suite_add_tcase(s, tc);
     return s;
 }
