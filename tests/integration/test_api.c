@@ -327,6 +327,35 @@ START_TEST(movingai_optimal_over_http)
 }
 END_TEST
 
+/* A turning unit across the whole of Paris_1_1024 (start and goal ~1,000 tiles apart, far beyond the
+ * directional window): answered ok by auto and by directional24, legal (arcs >= the turning radius, G1,
+ * clear), ending at the goal pose. Before corridors this was 400 "too far apart". */
+START_TEST(long_range_turning_over_http)
+{
+    if (!ap_mai_srv) {
+        ap_test_skip_no_data("long_range_turning_over_http");
+        return;
+    }
+    static const char *const algs[] = {"auto", "directional24"};
+    for (int i = 0; i < 2; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":987.5,\"y\":106.5},"
+                 "\"goal\":{\"x\":332.5,\"y\":1010.5%s},\"unit\":{\"radius\":0.4,\"turning_radius\":2},"
+                 "\"search\":{\"algorithm\":\"%s\"},\"deadline_ms\":30000}",
+                 i == 1 ? ",\"heading\":1.5707963267948966" : "", algs[i]);
+        ap_resp r;
+        json_t *j = post_ok(ap_mai_srv, body, &r);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        ap_check_segments(j, 987.5, 106.5, 332.5, 1010.5, 2);
+        ck_assert_double_ge(ap_jnum(j, "length"), hypot(987 - 332, 1010 - 106));
+        json_decref(j);
+        ap_resp_free(&r);
+    }
+}
+END_TEST
+
 Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -345,6 +374,7 @@ Suite *api_suite(void)
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 120);
     tcase_add_loop_test(mai, movingai_optimal_over_http, 0, (int)(sizeof mai_maps / sizeof *mai_maps));
+    tcase_add_test(mai, long_range_turning_over_http);
     suite_add_tcase(s, mai);
     return s;
 }
