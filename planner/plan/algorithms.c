@@ -72,7 +72,9 @@ static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
 #define GRID &ap_plan_kind_grid
 #define TURNS &ap_plan_kind_turns
 #define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM | AP_NEEDS_SMALL_UNIT)
-#define TURN_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
+/* Directional A* weighs its curves by terrain (directional.h); the hybrid's smoothing passes do not. */
+#define TURN_NEEDS AP_NEEDS_TURNING
+#define HYBRID_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
 
 const ap_algorithm_row ap_algorithms[] = {
     {.name = "astar", .id = AP_ALG_ASTAR, .kind = GRID, .domain_init = astar_init},
@@ -84,7 +86,7 @@ const ap_algorithm_row ap_algorithms[] = {
     {.name = "directional8", .id = AP_ALG_DIRECTIONAL8, .needs = TURN_NEEDS, .kind = TURNS, .variant = 8},
     {.name = "directional24", .id = AP_ALG_DIRECTIONAL24, .needs = TURN_NEEDS, .kind = TURNS, .variant = 24},
     {.name = "directional48", .id = AP_ALG_DIRECTIONAL48, .needs = TURN_NEEDS, .kind = TURNS, .variant = 48},
-    {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = TURN_NEEDS, .kind = TURNS, .variant = 0},
+    {.name = "hybrid", .id = AP_ALG_HYBRID, .needs = HYBRID_NEEDS, .kind = TURNS, .variant = 0},
     {.name = "any_angle", .id = AP_ALG_ANY_ANGLE, .needs = AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM,
      .kind = &ap_plan_kind_anyangle},
     {.name = "hierarchical", .id = AP_ALG_HIERARCHICAL, .kind = &ap_plan_kind_hier},
@@ -109,13 +111,13 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
     return NULL;
 }
 
-/* "auto": the fastest valid choice for the unit. Turning units on uniform-cost maps get legal turns (the
- * turns kind runs the hybrid and escalates to Directional24 when it sees the auto row); everyone else a
- * grid search, JPS+ where it is valid. On a map with terrain costs every unit gets A* (the legal-turn
- * searches charge curve length only). */
+/* "auto": the fastest valid choice for the unit. Turning units get legal turns (the turns kind runs the
+ * hybrid and escalates to Directional24 when it sees the auto row; on a map with terrain costs it runs
+ * Directional24 at once, which weighs curves by terrain); everyone else a grid search, JPS+ where it is
+ * valid. */
 static bool auto_turns(const ap_query *q)
 {
-    return q->turning_radius > 0.0 && q->map != NULL && !qmap(q)->weighted;
+    return q->turning_radius > 0.0 && q->map != NULL;
 }
 
 /* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells). */

@@ -782,9 +782,10 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
      * forward-only (Pinter's), so they go straight to Directional24 with reverse headings. */
     dp->kind = K_HYBRID;
     dp->auto_mode = row->id == AP_ALG_AUTO; /* auto handed the plan over with its own row */
-    if (q->reverse) {
+    if (q->reverse || q->map->weighted) {
+        /* the hybrid's smoothing passes charge length alone: on terrain costs, Directional24 at once */
         dp->kind = K_DIR;
-        return begin_full_dir(p, 24, false);
+        return begin_full_dir(p, 24, hypot(q->gx - q->sx, q->gy - q->sy) >= AP_CORRIDOR_AUTO_TILES);
     }
     dp->phase = P_GRID;
     if (p->start_node == p->goal_node) {
@@ -852,7 +853,7 @@ static int turns_finish(ap_plan *p, ap_result *r)
     const ap_query *q = &p->q;
     ap_segment *segs = NULL;
     size_t ns = 0;
-    if (dp->in_corridor && !dp->prof->key.reverse && ap_search_path(&p->search, NULL, 0) >= 3) {
+    if (dp->in_corridor && !dp->prof->key.reverse && !q->map->weighted && ap_search_path(&p->search, NULL, 0) >= 3) {
         /* The corridor's search is weighted: Listing 1 over its poses takes back most of what that costs.
          * Forward units only (its curves are Dubins), and not on a direct start-goal curve: every curve it
          * keeps is then either checked by it or one of the search's own edges (the same curve: Dubins

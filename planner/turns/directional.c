@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../world/collide.h"
 #include "../world/grid_world.h"
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
@@ -63,11 +64,40 @@ void ap_path_reverse(ap_segment *segs, size_t n)
 
 /* ---- geometry of one move ---------------------------------------------------------------------------- */
 
+/* The largest terrain cost multiplier of the cells the unit's disc touches along segment s (1 on a uniform
+ * map). */
+static double seg_mult(const ap_dir *d, const ap_segment *s)
+{
+    const ap_map *m = d->q.map;
+    if (!m->weighted)
+        return 1.0;
+    int32_t local[256][2], (*cells)[2] = local;
+    size_t n = ap_segment_cells(s, d->q.prof->key.radius, local, 256);
+    if (n > 256) { /* a long exact curve (the final one may cross the window) */
+        cells = malloc(n * sizeof *cells);
+        if (cells == NULL)
+            return m->cost_max; /* an upper bound keeps the cost honest */
+        ap_segment_cells(s, d->q.prof->key.radius, cells, n);
+    }
+    double mult = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x = cells[i][0], y = cells[i][1];
+        if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+            continue;
+        uint8_t k = m->kind[ap_map_index(m, x, y)];
+        if (k != 0xff && m->cost_of[k] > mult)
+            mult = m->cost_of[k];
+    }
+    if (cells != local)
+        free(cells);
+    return mult;
+}
+
 static double seg_cost(const ap_dir *d, const ap_segment *s, size_t n, int prev_rev)
 {
     double c = 0.0;
     for (size_t i = 0; i < n; i++) {
-        c += s[i].reverse ? d->q.reverse_penalty * s[i].length : s[i].length;
+        c += (s[i].reverse ? d->q.reverse_penalty * s[i].length : s[i].length) * seg_mult(d, &s[i]);
         if (s[i].type == AP_SEG_ARC)
             c += d->q.turn_penalty * fabs(s[i].sweep);
         int rv = s[i].reverse ? 1 : 0;
@@ -176,10 +206,11 @@ static inline uint32_t node_id(const ap_dir *d, uint32_t cell, int h, int rev)
     return cell * (uint32_t)d->Hp + (uint32_t)(h + rev * d->H);
 }
 
-/* Blocked bits of the 2S+1 cells centred on window column wx, for bitmap row br. */
-static inline uint64_t row_bits(const ap_dir *d, uint32_t br, int32_t wx)
+/* Bits (of bitmap `bits`: d->bits or d->xbits) of the 2S+1 cells centred on window column wx, for bitmap
+ * row br. */
+static inline uint64_t row_bits(const uint64_t *bits, const ap_dir *d, uint32_t br, int32_t wx)
 {
-    const uint64_t *w = d->bits + (size_t)br * d->bw;
+    const uint64_t *w = bits + (size_t)br * d->bw;
     uint32_t pos = (uint32_t)wx; /* column wx - S sits at bit wx (the bitmap starts S columns left) */
     uint32_t word = pos >> 6, sh = pos & 63u;
     uint64_t v = w[word] >> sh;
@@ -198,19 +229,43 @@ static bool edge_clear(const ap_dir *d, const ap_dir_edge *e, const uint64_t *bl
     return true;
 }
 
-static double edge_cost(const ap_dir *d, const ap_dir_edge *e, int prev_rev)
+/* The largest terrain cost multiplier of the cells in edge e's mask from window cell (wx, wy), whose
+ * expensive-cell rows are xblk (load_rows of d->xbits): 1 when it covers none. */
+static double edge_mult(const ap_dir *d, const ap_dir_edge *e, const uint64_t *xblk, int32_t wx, int32_t wy)
 {
-    double c = e->len_fwd + d->q.reverse_penalty * e->len_rev + d->q.turn_penalty * e->turn +
+    const uint64_t *m = d->q.prof->rows + e->rows;
+    const ap_map *map = d->q.map;
+    double mult = 1.0;
+    for (int i = 0; i < e->nrows; i++) {
+        for (uint64_t b = m[i] & xblk[e->row0 + i]; b != 0; b &= b - 1) {
+            /* bit k of row r: map cell (wx0 + wx + k - S, wy0 + wy + r - S) */
+            int32_t x = d->wx0 + wx + __builtin_ctzll(b) - d->S, y = d->wy0 + wy + e->row0 + i - d->S;
+            double c = map->cost_of[map->kind[ap_map_index(map, x, y)]];
+            if (c > mult)
+                mult = c;
+        }
+    }
+    return mult;
+}
+
+static double edge_cost(const ap_dir *d, const ap_dir_edge *e, int prev_rev, double mult)
+{
+    double c = (e->len_fwd + d->q.reverse_penalty * e->len_rev) * mult + d->q.turn_penalty * e->turn +
                d->q.change_penalty * e->cusps;
     if (prev_rev >= 0 && ((e->flags & AP_EDGE_FIRST_REV) ? 1 : 0) != prev_rev)
         c += d->q.change_penalty;
     return c;
 }
 
-static void load_blocked(const ap_dir *d, int32_t wx, int32_t wy, uint64_t *blk)
+static void load_rows(const ap_dir *d, const uint64_t *bits, int32_t wx, int32_t wy, uint64_t *blk)
 {
     for (int r = 0; r <= 2 * d->S; r++)
-        blk[r] = row_bits(d, (uint32_t)(wy + r), wx);
+        blk[r] = row_bits(bits, d, (uint32_t)(wy + r), wx);
+}
+
+static void load_blocked(const ap_dir *d, int32_t wx, int32_t wy, uint64_t *blk)
+{
+    load_rows(d, d->bits, wx, wy, blk);
 }
 
 /* Try the analytic final curve from pose a (last driving direction rev); on success add the goal edge. */
@@ -271,8 +326,10 @@ static int dir_successors(const void *ctx, uint32_t u, ap_succ *out)
     int32_t wx, wy;
     cell_xy(d, u / (uint32_t)d->Hp, &wx, &wy);
     int h0 = (int)hp % d->H, rev = (int)hp / d->H;
-    uint64_t blk[64];
+    uint64_t blk[64], xblk[64];
     load_blocked(d, wx, wy, blk);
+    if (d->xbits != NULL)
+        load_rows(d, d->xbits, wx, wy, xblk);
     const ap_profile *p = d->q.prof;
     int k = 0;
     for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i++) {
@@ -281,7 +338,8 @@ static int dir_successors(const void *ctx, uint32_t u, ap_succ *out)
         if (cell == UINT32_MAX || !edge_clear(d, e, blk))
             continue;
         int crev = (e->flags & AP_EDGE_LAST_REV) ? 1 : 0;
-        out[k++] = (ap_succ){node_id(d, cell, e->h1, crev), edge_cost(d, e, d->Hp > d->H ? rev : -1)};
+        double mult = d->xbits != NULL ? edge_mult(d, e, xblk, wx, wy) : 1.0;
+        out[k++] = (ap_succ){node_id(d, cell, e->h1, crev), edge_cost(d, e, d->Hp > d->H ? rev : -1, mult)};
     }
     ap_pose a = ap_dir_node_pose(d, u, NULL);
     double dist = hypot(d->q.goal.x - a.x, d->q.goal.y - a.y);
@@ -512,7 +570,8 @@ void ap_dir_free(ap_dir *d)
 {
     if (d == NULL)
         return;
-    AP_FREE_ALL(d->bits, d->memo, d->lat);
+    AP_FREE_ALL(d->bits, d->xbits, d->memo, d->lat);
+    d->xbits = NULL;
     ap_corridor_free(&d->cor);
     d->has_cor = false;
     d->bits = NULL;
@@ -636,10 +695,12 @@ int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **f
     d->bw = (uint32_t)((d->ww + 2 * S + 63) / 64 + 1);
     size_t rows = (size_t)(d->wh + 2 * S);
     d->bits = calloc(rows * d->bw, sizeof *d->bits);
+    if (m->weighted)
+        d->xbits = calloc(rows * d->bw, sizeof *d->xbits);
     d->T = AP_DIR_MEMO_T;
     size_t memo_n = (size_t)(2 * d->T + 1) * (size_t)(2 * d->T + 1) * (size_t)d->H;
     d->memo = malloc(memo_n * sizeof *d->memo);
-    if (d->bits == NULL || d->memo == NULL) {
+    if (d->bits == NULL || d->memo == NULL || (m->weighted && d->xbits == NULL)) {
         ap_dir_free(d);
         return AP_E_NOMEM;
     }
@@ -654,6 +715,8 @@ int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **f
             int32_t mx = d->wx0 + c - S;
             if (!row_in || mx < 0 || mx >= m->width || pass[mx] == 0)
                 w[c >> 6] |= 1ull << (c & 63);
+            else if (d->xbits != NULL && m->cost_of[m->kind[ap_map_index(m, mx, my)]] > 1.0)
+                d->xbits[r * d->bw + (size_t)(c >> 6)] |= 1ull << (c & 63);
         }
     }
 
@@ -716,8 +779,10 @@ static int move_segments(const ap_dir *d, uint32_t u, uint32_t v, ap_segment *ou
     cell_xy(d, u / (uint32_t)d->Hp, &ux, &uy);
     cell_xy(d, v / (uint32_t)d->Hp, &vx, &vy);
     int h0 = (int)(u % (uint32_t)d->Hp) % d->H, h1 = (int)(v % (uint32_t)d->Hp) % d->H;
-    uint64_t blk[64];
+    uint64_t blk[64], xblk[64];
     load_blocked(d, ux, uy, blk);
+    if (d->xbits != NULL)
+        load_rows(d, d->xbits, ux, uy, xblk);
     const ap_profile *p = d->q.prof;
     const ap_dir_edge *best = NULL;
     double bc = INFINITY;
@@ -729,7 +794,7 @@ static int move_segments(const ap_dir *d, uint32_t u, uint32_t v, ap_segment *ou
             continue;
         if (!edge_clear(d, e, blk))
             continue;
-        double c = edge_cost(d, e, urev);
+        double c = edge_cost(d, e, urev, d->xbits != NULL ? edge_mult(d, e, xblk, ux, uy) : 1.0);
         if (c < bc) {
             bc = c;
             best = e;

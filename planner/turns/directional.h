@@ -22,7 +22,10 @@
  *
  * Edge cost (tiles): forward length + reverse_penalty * reverse length + turn_penalty * radians turned +
  * change_penalty * direction changes (cusps inside the curve, and between the parent's last direction and
- * the edge's first).
+ * the edge's first). On a map with terrain costs the lengths are weighted by the most expensive terrain the
+ * swept unit covers along the edge: the largest cost multiplier of the cells in the edge's hit-check mask
+ * (for the exact first and final curves, of the cells ap_segment_cells lists) — a unit that brushes a
+ * swamp pays swamp for that curve. Multipliers are >= 1, so every length bound below stays admissible.
  *
  * Heuristic, admissible: the larger of
  *  - the exact obstacle-free curve length to the goal pose (Dubins with a goal heading, Reeds-Shepp with
@@ -96,6 +99,7 @@ typedef struct ap_dir {
     uint32_t start_node, goal_node;
     int32_t scx, scy, gcx, gcy;   /* start and goal cells (window coordinates) */
     uint64_t *bits;               /* blocked bitmap of the window plus S on each side */
+    uint64_t *xbits;              /* weighted maps: same layout, the passable cells costing more than 1 */
     uint32_t bw;                  /* 64-bit words per bitmap row */
     float *memo;                  /* curve lower bounds by (offset to goal cell, heading); < 0 = not yet */
     int T;                        /* memo covers offsets -T .. T */

@@ -1,6 +1,7 @@
 /* test_terrain.c — terrain costs end to end: a server whose config gives a map swamp and water costs lists
- * them in /v1/maps, answers A* and auto with the weighted optimum, refuses jps / jps_plus / directional
- * searches with 400 invalid_request on search.algorithm (single and batch), and --check-config shows the
+ * them in /v1/maps, answers A* and auto with the weighted optimum (turning units by Directional24 weighing
+ * curves by terrain), refuses jps / jps_plus / hybrid with 400 invalid_request on search.algorithm (single
+ * and batch), and --check-config shows the
  * costs and warns about an entry for a map that is not loaded. */
 #include <check.h>
 #include <math.h>
@@ -88,21 +89,32 @@ START_TEST(weighted_optimum)
         ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 6.0 + 2.0 * M_SQRT2, 1e-12);
         json_decref(j);
     }
-    /* From water to water: leave it straight up (3.5), the land optimum, back down (3.5). */
+    /* From water to water with A*: leave it straight up (3.5), the land optimum, back down (3.5). */
     json_t *j = post("/v1/path",
                      "{\"map\":\"marsh\",\"start\":{\"x\":0.5,\"y\":2.5},\"goal\":{\"x\":8.5,\"y\":2.5},"
-                     "\"unit\":{\"turning_radius\":0.5}}",
+                     "\"search\":{\"algorithm\":\"astar\"}}",
                      200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 13.0 + 2.0 * M_SQRT2, 1e-12);
+    json_decref(j);
+    /* A turning unit (auto: Directional24, each curve weighed by the dearest terrain it touches) leaves the
+     * water too: cheaper than the 8 water tiles straight along (8 x 6 = 48), never cheaper than its length. */
+    j = post("/v1/path",
+             "{\"map\":\"marsh\",\"start\":{\"x\":0.5,\"y\":2.5},\"goal\":{\"x\":8.5,\"y\":2.5},"
+             "\"unit\":{\"turning_radius\":0.5}}",
+             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    double cost = json_number_value(json_object_get(j, "grid_cost")), len = json_number_value(json_object_get(j, "length"));
+    ck_assert_msg(cost < 48.0 && cost >= len - 1e-4, "cost %g, length %g", cost, len);
     json_decref(j);
 }
 END_TEST
 
 START_TEST(invalid_algorithms_refused)
 {
-    const char *algs[] = {"jps", "jps_plus", "directional8", "directional24", "directional48", "hybrid"};
-    for (int i = 0; i < 6; i++) {
+    const char *algs[] = {"jps", "jps_plus", "hybrid"}; /* the directional searches weigh curves by terrain */
+    for (int i = 0; i < 3; i++) {
         char body[512];
         snprintf(body, sizeof body,
                  "{\"map\":\"marsh\",\"start\":{\"x\":0.5,\"y\":1.5},\"goal\":{\"x\":8.5,\"y\":1.5},"

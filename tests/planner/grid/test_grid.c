@@ -8,6 +8,7 @@
 
 #include "../../../planner/plan/plan.h"
 #include "../../util.h"
+#include "../../../planner/world/collide.h"
 #include "../suites.h"
 
 static ap_map *parse_costs(const char *text, const ap_terrain_costs *rule)
@@ -185,18 +186,33 @@ START_TEST(weighted_random_vs_dijkstra)
 }
 END_TEST
 
-/* On a weighted map jps, jps_plus and the legal-turn searches are refused with the reason; auto runs A*
- * for turning units too, and the answer's curves start at the start point. */
+/* True when some cell the point swept along r's segments touches holds terrain t. */
+static bool path_touches(const ap_map *m, const ap_result *r, char t)
+{
+    for (size_t i = 0; i < r->n_segments; i++) {
+        int32_t cells[512][2];
+        size_t n = ap_segment_cells(&r->segments[i], 0.0, cells, 512);
+        ck_assert_uint_le(n, 512);
+        for (size_t c = 0; c < n; c++)
+            if (cells[c][0] >= 0 && cells[c][1] >= 0 && cells[c][0] < m->width && cells[c][1] < m->height &&
+                m->terrain[cells[c][1] * m->width + cells[c][0]] == t)
+                return true;
+    }
+    return false;
+}
+
+/* On a weighted map jps, jps_plus and the hybrid are refused with the reason; the directional searches and
+ * auto for turning units weigh each curve by the dearest terrain it touches (directional.h), so an
+ * expensive swamp is driven round and a nearly free one crossed. */
 START_TEST(weighted_refusals_and_auto)
 {
     ap_terrain_costs rule = {.map_id = "w", .cost = {0, 0, 4.0, 0, 0}};
-    ap_map *m = parse_costs("type octile\nheight 5\nwidth 12\nmap\n............\n............\n....SSSS....\n"
-                            "............\n............\n",
-                            &rule);
+    static const char *text = "type octile\nheight 5\nwidth 12\nmap\n............\n............\n....SSSS....\n"
+                              "............\n............\n";
+    ap_map *m = parse_costs(text, &rule);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
-    const ap_algorithm refused[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24,
-                                    AP_ALG_DIRECTIONAL48, AP_ALG_HYBRID};
+    const ap_algorithm refused[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_HYBRID};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         ap_query q = {.map = m, .sx = 0.5, .sy = 2.5, .gx = 11.5, .gy = 2.5, .algorithm = refused[i],
                       .connectivity = 8, .turning_radius = 1.0, .smoothing = AP_SMOOTH_LOS};
@@ -208,34 +224,34 @@ START_TEST(weighted_refusals_and_auto)
         ck_assert_msg(strstr(r.message, "terrain costs") != NULL, "%s", r.message);
         ap_result_free(&r);
     }
-    /* auto with a turning radius: A*, smoothed, with Pinter's curves; the smoothed line may not cross the
-     * swamp row (cost 4), so it bends round it: grid cost is the weighted optimum round the swamp. */
-    ap_query q = {.map = m, .sx = 0.5, .sy = 2.5, .gx = 11.5, .gy = 2.5, .algorithm = AP_ALG_AUTO,
-                  .connectivity = 8, .turning_radius = 0.5, .smoothing = AP_SMOOTH_LOS};
-    ap_plan p;
-    int st = ap_plan_begin(&p, &q, &ws, 0);
-    while (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&p, 0);
-    ck_assert_int_eq(st, AP_OK);
-    ck_assert_int_eq(p.alg, AP_ALG_ASTAR);
-    ck_assert_ptr_null(p.kind_state);
+    /* Swamp at 4: every legal-turn search drives round it (crossing costs 4 x the 4 swamp tiles at least). */
+    const ap_algorithm turns[] = {AP_ALG_AUTO, AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_DIRECTIONAL48};
     ap_result r;
-    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
-    /* Round the swamp: from (0,2) up to row 1, along, and down: 9 straight + 2 diagonals = 9 + 2 sqrt 2;
-     * crossing would cost 1 + ... (4 swamp cells: 2.5 + 4 + 4 + 4 + 2.5) = 3 + 17 + 3 = 23. */
-    ck_assert_double_eq_tol(r.grid_cost, 9.0 + 2.0 * M_SQRT2, 1e-12);
-    ck_assert(r.n_segments >= 3);
-    ck_assert_double_eq_tol(r.segments[0].x0, 0.5, 1e-12);
-    ck_assert_double_eq_tol(r.segments[r.n_segments - 1].x1, 11.5, 1e-12);
-    /* No point of the smoothed waypoints' straight lines lies in a swamp cell. */
-    for (size_t i = 1; i < r.n_waypoints; i++)
-        for (int k = 0; k <= 100; k++) {
-            double t = k / 100.0;
-            double x = r.waypoints[i - 1][0] + t * (r.waypoints[i][0] - r.waypoints[i - 1][0]);
-            double y = r.waypoints[i - 1][1] + t * (r.waypoints[i][1] - r.waypoints[i - 1][1]);
-            ck_assert_msg(m->terrain[(int)y * m->width + (int)x] != 'S', "waypoint line %zu crosses swamp at (%g, %g)",
-                          i, x, y);
-        }
+    for (size_t i = 0; i < sizeof turns / sizeof turns[0]; i++) {
+        ap_query q = {.map = m, .sx = 0.5, .sy = 2.5, .gx = 11.5, .gy = 2.5, .algorithm = turns[i],
+                      .connectivity = 8, .turning_radius = 0.5, .smoothing = AP_SMOOTH_LOS};
+        r = ap_test_run_plan(&q, &ws);
+        ck_assert_int_eq(r.status, AP_OK);
+        ck_assert_msg(!path_touches(m, &r, 'S'), "algorithm %d crosses the swamp", (int)turns[i]);
+        ck_assert(r.clear);
+        ck_assert_double_eq_tol(r.segments[0].x0, 0.5, 1e-12);
+        ck_assert_double_eq_tol(r.segments[r.n_segments - 1].x1, 11.5, 1e-12);
+        ck_assert_double_eq_tol(r.grid_cost, r.length, 1e-4); /* multiplier 1 on every curve (float lengths) */
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
+    /* Swamp at 1.01: straight through is cheapest; the curves that touch swamp pay 1.01 x their length. */
+    rule.cost[2] = 1.01;
+    m = parse_costs(text, &rule);
+    ap_query q = {.map = m, .sx = 0.5, .sy = 2.5, .sheading = 0.0, .has_sheading = true, .gx = 11.5, .gy = 2.5,
+                  .algorithm = AP_ALG_DIRECTIONAL24, .connectivity = 8, .turning_radius = 0.5,
+                  .smoothing = AP_SMOOTH_LOS};
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert(path_touches(m, &r, 'S'));
+    ck_assert_double_eq_tol(r.length, 11.0, 1e-9);
+    ck_assert_double_gt(r.grid_cost, 11.0 + 0.01 * 4.0 - 1e-4); /* the swamp's 4 tiles at least pay 1.01 */
+    ck_assert_double_lt(r.grid_cost, 11.0 * 1.01 + 1e-4);
     ap_result_free(&r);
     ap_map_free(m);
     ap_workspace_free(&ws);

@@ -216,9 +216,8 @@ START_TEST(table_columns_drive_validation)
         q.map = w;
         expect_need(&q, row, AP_NEEDS_UNIFORM, "search.algorithm",
                     "needs a uniform-cost map; this map has terrain costs (use astar or auto)");
-        if (!(row->needs & AP_NEEDS_UNIFORM))
-            ck_assert_ptr_eq(ap_algorithm_kind(&q), row->kind == &ap_plan_kind_hier ? &ap_plan_kind_hier
-                                                                                  : &ap_plan_kind_grid); /* astar, or auto's A* */
+        if (!(row->needs & AP_NEEDS_UNIFORM)) /* its own kind; auto's for this turning unit: legal turns */
+            ck_assert_ptr_eq(ap_algorithm_kind(&q), row->kind == &ap_plan_kind_auto ? &ap_plan_kind_turns : row->kind);
     }
     /* a value with no row */
     ap_query q = ap_test_cell_query(m, AP_ALG_COUNT, 8, 0, 0, 5, 2);
