@@ -81,16 +81,23 @@ typedef struct ap_plan_dir {
     size_t n_corr;
     int corr_half;                  /* corridor half-width (cells) */
     bool in_corridor;               /* the directional search runs in the corridor */
-    bool corr_widened;              /* its one retry in a corridor twice as wide was made */
+    bool corr_widened;              /* its retry in a corridor twice as wide was made */
+    bool fine_headings;             /* its retry with 16 headings (the query asked for 8) was made */
 } ap_plan_dir;
 
 /* The unit's profile for this lattice, built (on a cache miss) within the plan's deadline and cached as the
  * query's admission hook allows; the caller holds one reference. */
+/* The compass the directional search uses: the query's, or the fine one a corridor retry chose. */
+static int want_headings(const ap_plan *p)
+{
+    const ap_plan_dir *dp = p->kind_state;
+    return p->q.headings == AP_HEADINGS_FINE || dp->fine_headings ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
+}
+
 static int get_profile(const ap_plan *p, int neighbours, bool reverse, const ap_profile **out)
 {
     const ap_query *q = &p->q;
-    int headings = q->headings == AP_HEADINGS_FINE ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
-    ap_profile_key k = {q->unit_radius, q->turning_radius, headings, neighbours, reverse};
+    ap_profile_key k = {q->unit_radius, q->turning_radius, want_headings(p), neighbours, reverse};
     return ap_profile_get_until(q->profiles ? q->profiles : ap_profile_cache_default(), &k, p->deadline_ns,
                                 q->profile_admit, out, NULL);
 }
@@ -425,7 +432,7 @@ static ap_pose query_goal(const ap_query *q)
 static int ensure_profile(ap_plan *p, int neighbours, int phase)
 {
     ap_plan_dir *dp = p->kind_state;
-    if (dp->prof != NULL && dp->prof->key.neighbours == neighbours)
+    if (dp->prof != NULL && dp->prof->key.neighbours == neighbours && dp->prof->key.headings == want_headings(p))
         return AP_OK;
     ap_profile_release(dp->prof);
     dp->prof = NULL;
@@ -555,7 +562,7 @@ static int corridor_after_grid(ap_plan *p)
 static void fit_corridor(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
-    uint64_t per_cell = (uint64_t)dp->prof->key.headings * (p->q.reverse ? 2u : 1u);
+    uint64_t per_cell = (uint64_t)want_headings(p) * (p->q.reverse ? 2u : 1u);
     while (dp->corr_half > 1 &&
            (uint64_t)dp->n_corr * (uint64_t)(4 * dp->corr_half + 2) * per_cell + 2 > dp->ws->capacity)
         dp->corr_half--;
@@ -577,19 +584,27 @@ static int begin_corridor_dir(ap_plan *p)
     }
 }
 
-/* Long range, step 3 when the search in the corridor found nothing: once more in a corridor twice as wide
- * (as far as the workspace allows). True when that search began. */
-static bool widen_corridor(ap_plan *p)
+/* Long range, step 3 when the search in the corridor found nothing: once more with 16 headings when it had
+ * 8 (a wide turn often needs the finer compass: Paris_1_1024, turning radius 4), then once in a corridor
+ * twice as wide (as far as the workspace allows). True when another search began. */
+static bool retry_corridor(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
-    if (!dp->in_corridor || dp->corr_widened)
+    if (!dp->in_corridor)
         return false;
-    int was = dp->corr_half;
-    dp->corr_widened = true;
-    dp->corr_half *= 2;
-    fit_corridor(p);
-    if (dp->corr_half <= was)
+    if (want_headings(p) != AP_HEADINGS_FINE) {
+        dp->fine_headings = true;
+        fit_corridor(p);
+    } else if (!dp->corr_widened) {
+        int was = dp->corr_half;
+        dp->corr_widened = true;
+        dp->corr_half *= 2;
+        fit_corridor(p);
+        if (dp->corr_half <= was)
+            return false;
+    } else {
         return false;
+    }
     p->expanded_before += p->search.expanded;
     p->has_search = false;
     begin_corridor_dir(p);
@@ -829,7 +844,7 @@ static int turns_step(ap_plan *p, uint64_t max_expansions)
         }
         return hybrid_after_leg(p);
     default:
-        if (st == AP_NO_PATH && (widen_corridor(p) || corridor_to_window(p)))
+        if (st == AP_NO_PATH && (retry_corridor(p) || corridor_to_window(p)))
             return p->state;
         return p->state = st;
     }
