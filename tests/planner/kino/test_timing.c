@@ -428,6 +428,58 @@ START_TEST(test_plan_grid_corners)
 }
 END_TEST
 
+/* Every algorithm's answer, timed: the untimed answer's path cut into pieces that pass the checker (limits,
+ * corners at rest, the same geometry), with duration_s; curved answers (legal-turn, hybrid, A* with curves)
+ * are G1 and never stop on the way; start == goal gives no pieces and 0 s. */
+START_TEST(test_plan_every_algorithm)
+{
+    ap_map *m = ap_test_kino_field(40, 30, "20,5;20,6;20,7;20,8;20,9;20,10;20,11;20,12;20,13;20,14;20,15;20,16");
+    static const struct {
+        ap_algorithm alg;
+        double turning;
+        bool reverse;
+    } runs[] = {
+        {AP_ALG_ASTAR, 0, false},         {AP_ALG_JPS, 0, false},           {AP_ALG_JPS_PLUS, 0, false},
+        {AP_ALG_ANY_ANGLE, 0, false},     {AP_ALG_HIERARCHICAL, 0, false},  {AP_ALG_AUTO, 0, false},
+        {AP_ALG_DIRECTIONAL8, 2, false},  {AP_ALG_DIRECTIONAL24, 2, true},  {AP_ALG_HYBRID, 2, false},
+        {AP_ALG_AUTO, 2, false},          {AP_ALG_ASTAR, 2, false},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        ap_query q = timed_query(m, runs[i].alg, 5.5, 10.5, 34.5, 12.5);
+        q.turning_radius = runs[i].turning;
+        q.reverse = runs[i].reverse;
+        q.timed = false;
+        ap_result plain, r;
+        ck_assert_msg(plan(&q, &plain) == AP_OK, "run %zu: %d", i, plain.status);
+        ck_assert_ptr_null(plain.timing);
+        q.timed = true;
+        ck_assert_int_eq(plan(&q, &r), AP_OK);
+        ck_assert_ptr_nonnull(r.timing);
+        ck_assert_uint_gt(r.n_segments, plain.n_segments);
+        prof p = {r.segments, r.timing, r.n_segments, r.duration_s};
+        check_profile(&veh, 1.0, plain.segments, plain.n_segments, 0.0, 0.0, &p);
+        ck_assert(r.duration_s >= plain.length / veh.max_speed);
+        size_t stops = 0;
+        for (size_t k = 1; k < r.n_segments; k++)
+            stops += r.timing[k].v_start == 0.0;
+        if (runs[i].turning > 0.0)
+            ck_assert_msg(stops == 0, "run %zu: %zu stops on a curved path", i, stops);
+        else
+            ck_assert_uint_eq(stops, plain.n_segments - 1); /* every join of lines is a corner */
+        ap_result_free(&r);
+        ap_result_free(&plain);
+    }
+    ap_query q = timed_query(m, AP_ALG_ASTAR, 5.5, 10.5, 5.5, 10.5);
+    ap_result r;
+    ck_assert_int_eq(plan(&q, &r), AP_OK);
+    ck_assert_uint_eq(r.n_segments, 0);
+    ck_assert_ptr_nonnull(r.timing);
+    ck_assert_double_eq(r.duration_s, 0.0);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A legal-turn answer (directional24, turning radius 2 tiles) timed for a vehicle whose lateral limit caps
  * its arcs at sqrt(4 x 2) m/s: re-simulated by the kinodynamic suite's checker (G1, limits, the swept disc,
  * the goal reached at rest), every arc within its cap, faster on a straight run than on the arcs. */
@@ -546,6 +598,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, test_tiny_segments);
     tcase_add_test(tc, test_random_paths);
     tcase_add_test(tc, test_plan_grid_corners);
+    tcase_add_test(tc, test_plan_every_algorithm);
     tcase_add_test(tc, test_plan_legal_turn_resimulated);
     tcase_add_test(tc, test_plan_start_speed_refused);
     tcase_add_test(tc, test_timed_validation);
