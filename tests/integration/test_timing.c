@@ -129,6 +129,24 @@ START_TEST(grid_corners_at_rest)
 }
 END_TEST
 
+/* A batch times the items that name vehicle limits and only those. */
+START_TEST(batch_items_timed)
+{
+    json_t *j = ap_post_want(&srv, "/v1/paths",
+                             "{\"map\":\"field\",\"queries\":[{\"start\":{\"x\":20.5,\"y\":30.5},"
+                             "\"goal\":{\"x\":25.5,\"y\":30.5},\"unit\":{\"kind\":\"tank\",\"turning_radius\":0}},"
+                             "{\"start\":{\"x\":20.5,\"y\":30.5},\"goal\":{\"x\":25.5,\"y\":30.5}}]}",
+                             200);
+    json_t *res = json_object_get(j, "results"), *timed = json_array_get(res, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(timed, "status")), "ok");
+    /* 5 m for the tank (10 m/s, 1.5 up, 3 down): a triangle, peak sqrt(2 x 1.5 x 3 x 5 / 4.5) = sqrt(10) */
+    ck_assert_double_eq_tol(ap_jnum(timed, "duration_s"), sqrt(10.0) / 1.5 + sqrt(10.0) / 3.0, 1e-9);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "status")), "ok");
+    ck_assert_ptr_null(json_object_get(json_array_get(res, 1), "duration_s"));
+    json_decref(j);
+}
+END_TEST
+
 START_TEST(timed_errors)
 {
     static const struct {
@@ -167,6 +185,7 @@ Suite *timing_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, legal_turn_car_has_times);
     tcase_add_test(tc, grid_corners_at_rest);
+    tcase_add_test(tc, batch_items_timed);
     tcase_add_test(tc, timed_errors);
     suite_add_tcase(s, tc);
     return s;
