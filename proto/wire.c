@@ -189,6 +189,8 @@ static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_u
                                AP_UNIT_F_MAX_BRAKE,  AP_UNIT_F_MAX_LATERAL};
     for (int i = 0; i < 10; i++)
         u->given |= has[i] ? bits[i] : 0u;
+    if (u->given & AP_UNIT_F_VEHICLE)
+        q->timed = true; /* vehicle limits named: every answer gets its speed profile (plan.h timed) */
     return get_int(r, o, "unit", "art_directions", &q->art_directions);
 }
 
@@ -213,6 +215,8 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
                             u->kind, list);
     }
     ap_unit_kind_apply(k, u->given, q);
+    if (k->has & AP_UNIT_F_VEHICLE)
+        q->timed = true; /* a vehicle kind names vehicle limits */
     return AP_OK;
 }
 
@@ -324,10 +328,9 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         (rc = ap_json_get_pose_speed(r, root, "", "goal", &q->gx, &q->gy, &q->gheading, &q->has_gheading,
                                      &q->goal_speed, &has_speed[1])) != AP_OK)
         return rc;
-    if (has_speed[0])
-        kino_given(q, "start.speed");
-    if (has_speed[1])
-        kino_given(q, "goal.speed");
+    /* accepted by kinodynamic and timed queries (plan.h speed_field) */
+    if (has_speed[0] || has_speed[1])
+        q->speed_field = has_speed[0] ? "start.speed" : "goal.speed";
     /* Every key is known (checked above) and map, start and goal are read: when they are all the body holds
      * (most short queries), each optional member below is absent and its default stands. */
     if (json_object_size(root) == 3)

@@ -29,7 +29,9 @@ typedef struct ap_wire_unit {
 } ap_wire_unit;
 
 /* Apply the kind u names (if any) to q: the kind's fields that the request did not give (unit_kind.h
- * precedence: request > kind > default). kinds: the server's n configured kinds. Returns AP_OK, or
+ * precedence: request > kind > default); a kind that sets vehicle limits makes q timed (plan.h), as the
+ * unit's own max_speed, max_accel, max_brake or max_lateral_accel do at parse time. kinds: the server's n
+ * configured kinds. Returns AP_OK, or
  * AP_E_INVALID_REQUEST with err naming "unit.kind" and listing the configured kinds when there is no such
  * kind. Pure; thread-safe. */
 int ap_wire_apply_unit_kind(const ap_wire_unit *u, const struct ap_unit_kind *kinds, size_t n, ap_query *q,

@@ -131,6 +131,25 @@ ap_pose ap_segment_pose(const ap_segment *s, double d)
     return p;
 }
 
+ap_segment ap_segment_sub(const ap_segment *s, double d0, double d1)
+{
+    ap_segment o = *s;
+    const ap_pose a = ap_segment_pose(s, d0), b = ap_segment_pose(s, d1);
+    if (d0 > 0.0) {
+        o.x0 = a.x;
+        o.y0 = a.y;
+        o.heading = a.heading;
+    }
+    if (d1 < s->length) {
+        o.x1 = b.x;
+        o.y1 = b.y;
+    }
+    o.length = d1 - d0;
+    if (s->type == AP_SEG_ARC && s->radius > 0.0)
+        o.sweep = (s->sweep >= 0.0 ? 1.0 : -1.0) * o.length / s->radius;
+    return o;
+}
+
 ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d)
 {
     if (!(d > 0.0))

@@ -57,6 +57,12 @@ double ap_segment_end_heading(const ap_segment *s);
 /* Pose at distance d (tiles, clamped to [0, length]) along one segment. */
 ap_pose ap_segment_pose(const ap_segment *s, double d);
 
+/* The piece of segment s between distances d0 and d1 along it (tiles, 0 <= d0 <= d1 <= s->length): same
+ * kind, radius, centre, turn direction and reverse flag; starts at ap_segment_pose(s, d0) with that pose's
+ * heading and ends at ap_segment_pose(s, d1) (exactly s's start point when d0 = 0 and its end point when
+ * d1 = s->length); length d1 - d0 (an arc's sweep carries s's sign). Pure; thread-safe. */
+ap_segment ap_segment_sub(const ap_segment *s, double d0, double d1);
+
 /* Pose at distance d along a whole path of n segments (Pinter, "Adding Realistic Turns", Listing 2:
  * walk the segments subtracting their lengths; on an arc the angle on the circle advances by d / r).
  * d is clamped to [0, total length]. n must be >= 1. Pure; thread-safe. */

@@ -165,6 +165,8 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
         return fail_result(r, st, NULL);
     if (q->art_directions != 0 && r->n_segments > 0 && (st = make_art(r, q)) != AP_OK)
         return fail_result(r, st, NULL);
+    if (q->timed && r->timing == NULL && (st = ap_plan_timing(r, q)) != AP_OK)
+        return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_START_SPEED) : NULL);
     if (q->sample_step > 0.0 && (st = ap_plan_samples(r, q)) != AP_OK)
         return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_SAMPLE_STEP) : NULL);
     if (q->sample_dt > 0.0 && (st = ap_plan_samples_timed(r, q)) != AP_OK)

@@ -19,6 +19,7 @@
 #include "../search/search.h"
 #include "../base/limits.h"
 #include "../base/status.h"
+#include "../kino/timing.h"
 #include "../kino/vehicle.h"
 
 /* Search algorithms. Values are stable. Each has one row in the algorithm table (algorithms.h): its wire
@@ -69,7 +70,8 @@ typedef struct ap_query {
     ap_smoothing smoothing;  /* AP_SMOOTH_NONE or AP_SMOOTH_LOS (default) */
     double sample_step;      /* > 0: also return poses every sample_step tiles (and at the end); 0 = none */
     double sample_dt;        /* > 0: instead, poses every sample_dt seconds (and at the end), answers with
-                              * timing only (the kinodynamic kind); 0 = none. Not both with sample_step */
+                              * timing only (the kinodynamic kind, or `timed`); 0 = none. Not both with
+                              * sample_step */
     size_t max_samples;      /* cap on the number of samples (0 = AP_DEFAULT_MAX_SAMPLES) */
     /* Legal-turn searches (directional8/24/48, hybrid, auto for turning units; plan_dir.c). A zeroed field
      * means the default noted. */
@@ -82,7 +84,8 @@ typedef struct ap_query {
     int art_directions;      /* 0 = free angles; 8 or 16 = fixed-angle art: the answer's segments become lines
                               * at multiples of 2pi/N (art.h), every algorithm */
     /* Kinodynamic searches (plan_kino.c). The wire fills vehicle with the car profile's limits unless a unit
-     * kind or the request gives them; other kinds ignore vehicle and refuse the rest (kino_field). */
+     * kind or the request gives them; other kinds use vehicle only when `timed`, and refuse the rest
+     * (kino_field). */
     ap_vehicle vehicle;      /* unit.max_speed, max_accel, max_brake, max_lateral_accel (SI units) */
     double meters_per_tile;  /* the map's scale, metres per tile; 0 = the map's own (ap_map.meters_per_tile,
                               * from the config's meters_per_tile; 1 on a circle world) */
@@ -93,21 +96,19 @@ typedef struct ap_query {
     double tol_speed;        /* goal_tolerance.speed, m/s; 0 = AP_DEFAULT_TOL_SPEED */
     uint64_t max_expansions; /* search.max_expansions; 0 = AP_DEFAULT_KINO_EXPANSIONS */
     bool probe;              /* search.probe: the probing search first (plan_kino.c, thesis Algorithm 1) */
-    const char *kino_field;  /* the first kinodynamic-only field the request gave (start.speed, goal.speed,
-                              * goal_tolerance, search.max_expansions, search.probe), or NULL: refused for
-                              * other kinds */
+    const char *kino_field;  /* the first kinodynamic-only field the request gave (goal_tolerance,
+                              * search.max_expansions, search.probe), or NULL: refused for other kinds */
+    bool timed;              /* the request named vehicle limits (a unit kind that sets them, or any of
+                              * unit.max_speed, max_accel, max_brake, max_lateral_accel): a kind without
+                              * timing of its own gets the time-optimal speed profile along its answer
+                              * (kino/timing.h, ap_plan_timing) */
+    const char *speed_field; /* the first of start.speed, goal.speed the request gave, or NULL: other kinds
+                              * than kinodynamic accept them only when timed */
     struct ap_profile_cache *profiles; /* profile-table cache; NULL = ap_profile_cache_default() */
     const struct ap_profile_admit *profile_admit; /* may this query's profile build evict a cached one?
                                                    * (turns/profile.h); NULL = yes. Borrowed, must outlive
                                                    * the plan */
 } ap_query;
-
-/* The time along one segment of a kinodynamic answer: constant acceleration from v_start to v_end. */
-typedef struct ap_seg_time {
-    double v_start, v_end; /* m/s */
-    double t_start;        /* seconds from the start of the path */
-    double duration;       /* seconds */
-} ap_seg_time;
 
 /* Where a sample in time (samples.dt) lies: its distance along the path (tiles), its time (seconds from the
  * start) and the speed there (m/s). */
@@ -141,8 +142,8 @@ typedef struct ap_result {
     size_t n_samples;
     ap_sample_time *sample_times; /* with q->sample_dt: one per sample (n_samples), else NULL */
     uint64_t expanded;       /* A* expansions, all slices and restarts included */
-    ap_seg_time *timing;     /* kinodynamic plans: one per segment (speeds and times), else NULL */
-    double duration_s;       /* kinodynamic plans: the trajectory's duration (seconds) */
+    ap_seg_time *timing;     /* kinodynamic and timed plans: one per segment (speeds and times), else NULL */
+    double duration_s;       /* kinodynamic and timed plans: the trajectory's duration (seconds) */
     bool probe;              /* kinodynamic plans: the path is the probing search's (search.probe), not A*'s */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
@@ -266,11 +267,14 @@ uint64_t ap_plan_expanded(const ap_plan *p);
  * workspace, makes waypoints (start point, cell centres, goal point), smooths (Pinter Listing 1 with the
  * exact swept-disc Walkable), adds turning-radius curves (Pinter Figs 5-6), computes `clear` with the exact
  * disc/cell check over every segment, converts the segments to fixed-angle art lines when
- * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines), and samples poses
- * (Listing 2). Must be called before the workspace
+ * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines), gives a timed query
+ * (q->timed) of a kind without timing of its own the time-optimal speed profile along those segments
+ * (ap_plan_timing: segments split where the acceleration changes, r->timing and duration_s), and samples
+ * poses (Listing 2, in distance or in time). Must be called before the workspace
  * is reused. Fills *r (caller frees with ap_result_free). Returns r->status (AP_E_NOMEM on allocation
  * failure, AP_E_INVALID_REQUEST with field "samples.step" and the counts in r->message when more than
- * max_samples samples would result). */
+ * max_samples samples would result; with field "start.speed" and the highest possible start speed in
+ * r->message when the path cannot be driven from q->start_speed). */
 int ap_plan_finish(ap_plan *p, ap_result *r);
 
 /* Free the arrays of a result and zero it. NULL is ignored. */

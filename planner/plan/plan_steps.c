@@ -153,6 +153,46 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
     return AP_OK;
 }
 
+double ap_query_meters_per_tile(const ap_query *q)
+{
+    if (q->meters_per_tile > 0.0)
+        return q->meters_per_tile;
+    return q->map != NULL && q->map->meters_per_tile > 0.0 ? q->map->meters_per_tile : 1.0;
+}
+
+int ap_plan_timing(ap_result *r, const ap_query *q)
+{
+    const ap_segment *first = r->n_segments > 0 ? &r->segments[0] : NULL;
+    const ap_segment *last = r->n_segments > 0 ? &r->segments[r->n_segments - 1] : NULL;
+    if (first != NULL && q->has_sheading && q->start_speed > 0.0 &&
+        fabs(ap_angle_wrap(first->heading - q->sheading)) > AP_TIMING_CORNER) {
+        snprintf(r->message, sizeof r->message, "the unit turns on the spot at the start (start.heading %.4g, path "
+                 "%.4g rad): \"start.speed\" must be 0", q->sheading, first->heading);
+        return AP_E_INVALID_REQUEST;
+    }
+    double v_end = q->goal_speed;
+    if (last != NULL && q->has_gheading && fabs(ap_angle_wrap(ap_segment_end_heading(last) - q->gheading)) > AP_TIMING_CORNER)
+        v_end = 0.0; /* it turns on the spot at the goal */
+    ap_segment *segs;
+    ap_seg_time *tm;
+    size_t n;
+    double dur, vmax = 0.0;
+    int st = ap_timing_profile(&q->vehicle, ap_query_meters_per_tile(q), r->segments, r->n_segments,
+                               q->start_speed, v_end, &segs, &tm, &n, &dur, &vmax);
+    if (st == AP_E_INVALID_REQUEST)
+        snprintf(r->message, sizeof r->message, "\"start.speed\" %.6g m/s is above what this path allows within "
+                 "the limits (at most %.6g m/s)", q->start_speed, vmax);
+    if (st != AP_OK)
+        return st;
+    free(r->segments);
+    r->segments = segs;
+    r->n_segments = n;
+    r->timing = tm;
+    r->duration_s = dur;
+    r->length = ap_path_length(segs, n);
+    return AP_OK;
+}
+
 /* Distance along a segment of length len driven in dur seconds from v0 to v1 m/s at constant acceleration
  * a = (v1 - v0) / dur, after tau seconds: v0 tau + a tau^2 / 2 metres, as a fraction of the segment's
  * (v0 + v1) dur / 2 metres, so no scale is needed. */

@@ -227,22 +227,11 @@ static int check_search(const ap_query *q, ap_query_error *e)
     return AP_OK;
 }
 
-/* A kinodynamic query (plan_kino.c): the vehicle's limits (each > 0 and finite: vehicle.h), speeds within
- * [0, max_speed], tolerances > 0 (0 = the default), the expansion cap; art is refused (it would break the
- * timing). Other kinds refuse the kinodynamic-only fields the request gave (q->kino_field). */
-static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *e)
+/* The vehicle of a kinodynamic or timed query: its limits (each > 0 and finite: vehicle.h, and within
+ * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL) and the start and goal speeds within [0, max_speed]. */
+static int check_vehicle(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
-    if (k != &ap_plan_kind_kino) {
-        if (q->sample_dt > 0.0)
-            return refuse(e, bad, AP_QF_SAMPLE_DT, "\"samples.dt\" needs an answer with timing: search.algorithm "
-                          "\"kinodynamic\" (use \"samples.step\" for this one)");
-        if (q->kino_field == NULL)
-            return AP_OK;
-        e->field = q->kino_field;
-        snprintf(e->message, sizeof e->message, "\"%s\" applies to search.algorithm \"kinodynamic\"", q->kino_field);
-        return bad;
-    }
     const ap_vehicle *v = &q->vehicle;
     const char *f = ap_vehicle_check(v);
     if (f != NULL || v->max_speed > AP_MAX_KINO_SPEED || v->max_accel > AP_MAX_KINO_ACCEL ||
@@ -263,6 +252,47 @@ static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *
     if (!in_range(q->goal_speed, 0.0, v->max_speed))
         return refuse(e, bad, AP_QF_GOAL_SPEED, "\"goal.speed\" must be between 0 and unit.max_speed (%g m/s)",
                       v->max_speed);
+    return AP_OK;
+}
+
+/* Other kinds than kinodynamic: a timed query (q->timed: the request named vehicle limits) gets the speed
+ * profile along its answer (ap_plan_timing), so its vehicle is checked and start.speed, goal.speed and
+ * samples.dt apply; without vehicle limits those are refused, and the kinodynamic-only fields always are
+ * (q->kino_field). */
+static int check_timed(const ap_query *q, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (q->timed) {
+        int st = check_vehicle(q, e);
+        if (st != AP_OK)
+            return st;
+    } else if (q->speed_field != NULL) {
+        e->field = q->speed_field;
+        snprintf(e->message, sizeof e->message, "\"%s\" needs vehicle limits (a vehicle \"unit.kind\" such as "
+                 "\"car\", or unit.max_speed) or search.algorithm \"kinodynamic\"", q->speed_field);
+        return bad;
+    }
+    if (q->sample_dt > 0.0 && !q->timed)
+        return refuse(e, bad, AP_QF_SAMPLE_DT, "\"samples.dt\" needs an answer with timing: vehicle limits (a "
+                      "vehicle \"unit.kind\" such as \"car\", or unit.max_speed) or search.algorithm "
+                      "\"kinodynamic\" (use \"samples.step\" for this one)");
+    if (q->kino_field == NULL)
+        return AP_OK;
+    e->field = q->kino_field;
+    snprintf(e->message, sizeof e->message, "\"%s\" applies to search.algorithm \"kinodynamic\"", q->kino_field);
+    return bad;
+}
+
+/* A kinodynamic query (plan_kino.c): the vehicle (check_vehicle), tolerances > 0 (0 = the default), the
+ * expansion cap; art is refused (it would break the timing). Other kinds: check_timed. */
+static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *e)
+{
+    const int bad = AP_E_INVALID_REQUEST;
+    if (k != &ap_plan_kind_kino)
+        return check_timed(q, e);
+    int st = check_vehicle(q, e);
+    if (st != AP_OK)
+        return st;
     if (!in_range(q->tol_position, 0.0, AP_MAX_TOL_POSITION))
         return refuse(e, bad, AP_QF_TOL_POSITION, "\"goal_tolerance.position\" must be above 0 and at most %g",
                       AP_MAX_TOL_POSITION);

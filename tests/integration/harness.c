@@ -342,6 +342,17 @@ void ap_write_file(const char *path, const char *text)
     ck_assert_int_eq(fclose(f), 0);
 }
 
+json_t *ap_post_want(const ap_srv *s, const char *path, const char *body, long want)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_post(s, path, body, &r), 0);
+    ck_assert_msg(r.status == want, "status %ld, want %ld: %s (%s)", r.status, want, r.body, body);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_msg(j != NULL, "not JSON (%s)", body);
+    return j;
+}
+
 double ap_jnum(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);

@@ -76,6 +76,10 @@ int ap_http_decoded(const ap_srv *s, const char *method, const char *path, const
 /* POST a JSON string to path. */
 int ap_post(const ap_srv *s, const char *path, const char *json, ap_resp *r);
 
+/* POST body to path on s and return the answer's JSON (caller decrefs); a transport failure, a status other
+ * than want or a body that is not JSON fails the running test. */
+json_t *ap_post_want(const ap_srv *s, const char *path, const char *body, long want);
+
 /* Parse r->body as JSON (NULL if it is not). Caller decrefs. */
 json_t *ap_resp_json(const ap_resp *r);
 
@@ -101,5 +105,10 @@ double ap_jnum(json_t *o, const char *key);
 extern ap_srv *ap_demo_srv;
 extern ap_srv *ap_mai_srv;
 extern const char *ap_mai_dir;
+
+/* A timed answer j's segments against a vehicle's limits (speed, acceleration, braking, lateral, turning
+ * radius rmin): speeds and times chained from v0, distance = mean speed x duration on a map of 1 m tiles,
+ * duration_s their sum; returns the last segment's end speed (test_kino.c). */
+double ap_it_check_limits(json_t *j, double vmax, double acc, double brk, double lat, double rmin, double v0);
 
 #endif

@@ -27,6 +27,7 @@ Suite *render_suite(void);
 Suite *conventions_suite(void);
 Suite *anyangle_suite(void);
 Suite *kino_suite(void);
+Suite *timing_suite(void);
 
 int main(void)
 {
@@ -65,6 +66,7 @@ int main(void)
     srunner_add_suite(sr, conventions_suite());
     srunner_add_suite(sr, anyangle_suite());
     srunner_add_suite(sr, kino_suite());
+    srunner_add_suite(sr, timing_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

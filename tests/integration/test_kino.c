@@ -85,6 +85,11 @@ static double check_limits(json_t *j, double vmax, double acc, double brk, doubl
     return v;
 }
 
+double ap_it_check_limits(json_t *j, double vmax, double acc, double brk, double lat, double rmin, double v0)
+{
+    return check_limits(j, vmax, acc, brk, lat, rmin, v0);
+}
+
 START_TEST(kinodynamic_answer_has_times)
 {
     json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
@@ -106,9 +111,9 @@ START_TEST(kinodynamic_answer_has_times)
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     check_limits(j, 14.0, 3.0, 6.0, 8.0, 6.0, 0.0);
     json_decref(j);
-    /* other algorithms' answers carry no times */
+    /* other algorithms' answers carry no times without vehicle limits (with them: test_timing.c) */
     j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5},\"goal\":{\"x\":24.5,\"y\":10.5},"
-             "\"unit\":{\"kind\":\"car\"},\"search\":{\"algorithm\":\"astar\"}}",
+             "\"unit\":{\"radius\":0.4},\"search\":{\"algorithm\":\"astar\"}}",
              200);
     ck_assert_ptr_null(json_object_get(j, "duration_s"));
     ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j, "segments"), 0), "v_start"));
@@ -306,9 +311,10 @@ START_TEST(kinodynamic_errors)
          "search.probe"},
         {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
          "unit.turning_radius"},
-        /* samples in time: only answers with timing, one of step and dt, dt > 0, at most max_samples */
-        {"\"unit\":{\"kind\":\"truck\"},\"samples\":{\"dt\":0.5}", "samples.dt"},
-        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"directional24\"},\"samples\":{\"dt\":0.5}",
+        /* samples in time: only answers with timing (kinodynamic, or vehicle limits named), one of step and dt,
+         * dt > 0, at most max_samples */
+        {"\"unit\":{\"radius\":0.4},\"samples\":{\"dt\":0.5}", "samples.dt"},
+        {"\"unit\":{\"turning_radius\":3},\"search\":{\"algorithm\":\"directional24\"},\"samples\":{\"dt\":0.5}",
          "samples.dt"},
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":0.5,\"step\":1}",
          "samples.dt"},

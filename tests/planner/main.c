@@ -51,6 +51,7 @@ int main(void)
     srunner_add_suite(sr, plan_anyangle_suite());
     srunner_add_suite(sr, circles_suite());
     srunner_add_suite(sr, kino_suite());
+    srunner_add_suite(sr, timing_suite());
     srunner_add_suite(sr, patch_suite());
     srunner_add_suite(sr, aa_update_suite());
     srunner_run_all(sr, CK_NORMAL);

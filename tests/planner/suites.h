@@ -39,6 +39,16 @@ Suite *anyangle_suite(void);
 Suite *plan_anyangle_suite(void);
 Suite *circles_suite(void);
 Suite *kino_suite(void);
+Suite *timing_suite(void);
+
+/* The kinodynamic suite's independent re-simulation of a timed answer r of query q (test_kino.c): limits to
+ * 1e-6, G1 joins, speeds and times chained, the swept disc, start and goal within tolerance. Returns the
+ * total heading change (radians). Fails the running test otherwise. */
+double ap_test_kino_check(const ap_query *q, const ap_result *r);
+
+/* An open map of w x h cells with a border of blocked cells and the extra blocked cells "x,y;x,y;..." (NULL:
+ * none) (test_kino.c). */
+ap_map *ap_test_kino_field(int w, int h, const char *blocked);
 Suite *patch_suite(void);
 Suite *aa_update_suite(void);
 

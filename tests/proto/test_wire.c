@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "planner/plan/algorithms.h"
+#include "planner/plan/unit_kind.h"
 #include "proto/wire.h"
 #include "tests/proto/suites.h"
 #include "tests/util.h"
@@ -235,7 +236,7 @@ static const struct {
     {"{" BASE ",\"samples\":{\"step\":0}}", "samples.step", "\"samples.step\" must be at least 0.01"},
     {"{" BASE ",\"samples\":{\"step\":0.009}}", "samples.step", "\"samples.step\" must be at least 0.01"},
     {"{" BASE ",\"samples\":{\"step\":-1}}", "samples.step", "\"samples.step\" must be at least 0.01"},
-    /* samples.dt: above 0, one of step and dt, and only on answers with timing (kinodynamic) */
+    /* samples.dt: above 0, one of step and dt, and only on answers with timing (kinodynamic, or vehicle limits) */
     {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"},\"unit\":{\"turning_radius\":2},\"samples\":{\"dt\":0}}",
      "samples.dt", "\"samples.dt\" must be a finite number of seconds above 0"},
     {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"},\"unit\":{\"turning_radius\":2},\"samples\":{\"dt\":-0.5}}",
@@ -244,13 +245,25 @@ static const struct {
      "\"samples\":{\"dt\":0.5,\"step\":0.5}}",
      "samples.dt", "give one of \"samples.step\" (tiles) and \"samples.dt\" (seconds)"},
     {"{" BASE ",\"samples\":{\"dt\":0.5}}", "samples.dt",
-     "\"samples.dt\" needs an answer with timing: search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
+     "\"samples.dt\" needs an answer with timing: vehicle limits (a vehicle \"unit.kind\" such as \"car\", or "
+     "unit.max_speed) or search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
     {"{" BASE ",\"search\":{\"algorithm\":\"astar\"},\"samples\":{\"dt\":0.25}}", "samples.dt",
-     "\"samples.dt\" needs an answer with timing: search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
+     "\"samples.dt\" needs an answer with timing: vehicle limits (a vehicle \"unit.kind\" such as \"car\", or "
+     "unit.max_speed) or search.algorithm \"kinodynamic\" (use \"samples.step\" for this one)"},
     {"{" BASE ",\"search\":{\"algorithm\":\"jps\",\"connectivity\":4}}", "search.algorithm",
      "jps needs search.connectivity 8"},
     {"{" BASE ",\"search\":{\"algorithm\":\"directional24\"}}", "unit.turning_radius",
      "directional24 needs unit.turning_radius > 0"},
+    /* start and goal speeds need vehicle limits on other algorithms; with them they are checked as kinodynamic */
+    {"{\"map\":\"den520d\",\"start\":{\"x\":1.5,\"y\":2.5,\"speed\":1},\"goal\":{\"x\":3.5,\"y\":4.5}}",
+     "start.speed",
+     "\"start.speed\" needs vehicle limits (a vehicle \"unit.kind\" such as \"car\", or unit.max_speed) or "
+     "search.algorithm \"kinodynamic\""},
+    {"{\"map\":\"den520d\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":4.5,\"speed\":20},"
+     "\"unit\":{\"max_speed\":5}}",
+     "goal.speed", "\"goal.speed\" must be between 0 and unit.max_speed (5 m/s)"},
+    {"{" BASE ",\"unit\":{\"max_brake\":-1},\"search\":{\"algorithm\":\"astar\"}}", "unit.max_brake",
+     "\"unit.max_brake\" must be a finite number above 0 and at most 1000"},
     /* kinodynamic-only: search.probe on another algorithm, true or false */
     {"{" BASE ",\"search\":{\"algorithm\":\"astar\",\"probe\":true}}", "search.probe",
      "\"search.probe\" applies to search.algorithm \"kinodynamic\""},
@@ -302,6 +315,37 @@ START_TEST(samples_dt_parses)
     ck_assert_int_eq(parse("{" BASE ",\"samples\":{\"step\":0.5}}", &r, &e), AP_OK);
     ck_assert(r.q.sample_dt == 0.0);
     ck_assert(r.q.sample_step == 0.5);
+}
+END_TEST
+
+/* timed (plan.h): vehicle limits named by the unit's own fields or by a vehicle kind; start and goal speeds
+ * recorded in speed_field, not as kinodynamic-only. */
+START_TEST(timed_parses)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"radius\":0.3}}", &r, &e), AP_OK);
+    ck_assert(!r.q.timed);
+    ck_assert_ptr_null(r.q.speed_field);
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"max_lateral_accel\":3}}", &r, &e), AP_OK);
+    ck_assert(r.q.timed);
+    ck_assert(r.q.vehicle.max_lateral_accel == 3.0);
+    ck_assert_int_eq(parse("{\"map\":\"den520d\",\"start\":{\"x\":1,\"y\":2},\"goal\":{\"x\":3,\"y\":4,\"speed\":2},"
+                           "\"unit\":{\"kind\":\"car\"}}",
+                           &r, &e),
+                     AP_OK);
+    ck_assert(!r.q.timed); /* the kind is applied after parsing */
+    ck_assert_str_eq(r.q.speed_field, "goal.speed");
+    ck_assert_ptr_null(r.q.kino_field);
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, NULL, 0, &r.q, &e), AP_OK);
+    ck_assert(r.q.timed);
+    ck_assert(r.q.turning_radius == 6.0);
+    /* a config kind without vehicle limits leaves the query untimed */
+    ap_unit_kind k = {.name = "scout", .has = AP_UNIT_F_RADIUS, .radius = 0.4};
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"kind\":\"scout\"}}", &r, &e), AP_OK);
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, &k, 1, &r.q, &e), AP_OK);
+    ck_assert(!r.q.timed);
+    ck_assert(r.q.unit_radius == 0.4);
 }
 END_TEST
 
@@ -1027,6 +1071,7 @@ Suite *wire_suite(void)
     tcase_add_test(p, algorithm_names_come_from_the_table);
     tcase_add_test(p, search_probe_parses);
     tcase_add_test(p, samples_dt_parses);
+    tcase_add_test(p, timed_parses);
     tcase_add_test(p, openapi_lists_the_algorithm_table);
     tcase_add_test(p, long_unknown_keys_are_truncated_safely);
     tcase_add_test(p, invalid_json_reports_line_and_column);

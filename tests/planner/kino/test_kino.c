@@ -712,6 +712,16 @@ START_TEST(test_samples_dt_validation)
 }
 END_TEST
 
+double ap_test_kino_check(const ap_query *q, const ap_result *r)
+{
+    return check_trajectory(q, r);
+}
+
+ap_map *ap_test_kino_field(int w, int h, const char *blocked)
+{
+    return open_map(w, h, blocked);
+}
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");

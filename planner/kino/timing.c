@@ -1,0 +1,172 @@
+/* timing.c — the time-optimal speed profile along a fixed path (timing.h). */
+#include "timing.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "../base/status.h"
+
+/* Below this (tiles) a segment has no length: left out of the answer. */
+#define ZERO_TILES 1e-12
+
+/* One piece of a segment: len metres at constant acceleration from v0 to v1 m/s. */
+typedef struct piece {
+    double len, v0, v1;
+} piece;
+
+double ap_timing_duration(double len, double v0, double v1)
+{
+    return 2.0 * len / (v0 + v1);
+}
+
+double ap_timing_cap(const ap_vehicle *v, double meters_per_tile, const ap_segment *s)
+{
+    if (s->type != AP_SEG_ARC)
+        return v->max_speed;
+    return fmin(v->max_speed, sqrt(v->max_lateral_accel * s->radius * meters_per_tile));
+}
+
+bool ap_timing_is_corner(const ap_segment *a, const ap_segment *b)
+{
+    return a->reverse != b->reverse || fabs(ap_angle_wrap(b->heading - ap_segment_end_heading(a))) > AP_TIMING_CORNER;
+}
+
+/* Append piece p to out[0 .. *n-1], merging it into the previous one when it is shorter than AP_TIMING_TINY
+ * and moving at both ends (a merged piece's acceleration is the length-weighted mean of its parts', so it
+ * stays within the limits; a short piece from or to rest is exact as it is and kept). *carry holds a short
+ * leading piece until a piece to merge it into comes. Zero-length pieces without a speed change vanish. */
+static void push_piece(piece *out, int *n, piece *carry, piece p)
+{
+    if (p.len <= 0.0 && p.v0 == p.v1)
+        return;
+    const bool mergeable = p.len < AP_TIMING_TINY && p.v0 > 0.0 && p.v1 > 0.0;
+    if (mergeable && *n > 0) {
+        out[*n - 1].len += p.len;
+        out[*n - 1].v1 = p.v1;
+        return;
+    }
+    if (mergeable && carry->len == 0.0) {
+        *carry = p;
+        return;
+    }
+    if (carry->len > 0.0) {
+        p.len += carry->len;
+        p.v0 = carry->v0;
+        carry->len = 0.0;
+    }
+    out[(*n)++] = p;
+}
+
+/* The pieces of one segment of L metres with cap c between boundary speeds u and w (consistent with the
+ * passes: both <= c, each reachable from the other within L). At most 3; returns their number. */
+static int segment_pieces(const ap_vehicle *v, double L, double c, double u, double w, piece out[3])
+{
+    const double a = v->max_accel, b = v->max_brake;
+    if (L < AP_TIMING_TINY) { /* the passes gave it no speed change: u == w */
+        if (u > 0.0 || w > 0.0) {
+            out[0] = (piece){L, u, w};
+            return 1;
+        }
+        const double vp = sqrt(2.0 * a * b * L / (a + b)), la = vp * vp / (2.0 * a);
+        out[0] = (piece){la, 0.0, vp};
+        out[1] = (piece){L - la, vp, 0.0};
+        return 2;
+    }
+    /* the peak: where accelerating from u meets braking to w (Formula 2.3 twice), at most the cap */
+    double vp = sqrt((2.0 * a * b * L + b * u * u + a * w * w) / (a + b));
+    vp = fmax(fmin(vp, c), fmax(u, w));
+    double la = (vp * vp - u * u) / (2.0 * a), lb = (vp * vp - w * w) / (2.0 * b), lc = L - la - lb;
+    if (lc < 0.0) { /* rounding at the peak */
+        lb = fmin(lb, L);
+        la = L - lb;
+        lc = 0.0;
+    }
+    const piece p[3] = {{la, u, vp}, {lc, vp, vp}, {lb, vp, w}};
+    piece carry = {0.0, 0.0, 0.0};
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        push_piece(out, &n, &carry, p[i]);
+    if (carry.len > 0.0) /* every piece was short: one piece from u to w */
+        out[n++] = (piece){L, u, w};
+    return n;
+}
+
+int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,
+                      double v_end_max, ap_segment **out_segs, ap_seg_time **out_time, size_t *out_n,
+                      double *duration, double *v_start_max)
+{
+    const double a = v->max_accel, b = v->max_brake, mpt = meters_per_tile;
+    *out_segs = NULL;
+    *out_time = NULL;
+    *out_n = 0;
+    *duration = 0.0;
+    /* kept[k]: the k-th segment with a length; L, c: its metres and cap; V[k]: the cap at the join before
+     * kept segment k (V[m]: at the end); F, R: the forward and backward passes at the joins. */
+    size_t m = 0;
+    size_t *kept = malloc((n ? n : 1) * sizeof *kept);
+    double *buf = malloc((5 * n + 3) * sizeof *buf);
+    ap_segment *os = malloc((3 * n + 1) * sizeof *os);
+    ap_seg_time *ot = malloc((3 * n + 1) * sizeof *ot);
+    int st = AP_E_NOMEM;
+    if (kept == NULL || buf == NULL || os == NULL || ot == NULL)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (segs[i].length > ZERO_TILES)
+            kept[m++] = i;
+    double *L = buf, *c = L + n, *V = c + n, *F = V + n + 1, *R = F + n + 1;
+    for (size_t k = 0; k < m; k++) {
+        L[k] = segs[kept[k]].length * mpt;
+        c[k] = ap_timing_cap(v, mpt, &segs[kept[k]]);
+    }
+    /* a segment below AP_TIMING_TINY counts as no length in the passes (its speed does not change) */
+#define EFF(k) (L[k] < AP_TIMING_TINY ? 0.0 : L[k])
+    if (m > 0) {
+        V[0] = v_start;
+        for (size_t k = 1; k < m; k++)
+            V[k] = ap_timing_is_corner(&segs[kept[k - 1]], &segs[kept[k]]) ? 0.0 : fmin(c[k - 1], c[k]);
+        V[m] = fmin(c[m - 1], fmax(v_end_max, 0.0));
+        F[0] = v_start;
+        for (size_t k = 0; k < m; k++)
+            F[k + 1] = fmin(V[k + 1], sqrt(F[k] * F[k] + 2.0 * a * EFF(k)));
+        R[m] = V[m];
+        for (size_t k = m; k-- > 0;)
+            R[k] = fmin(k > 0 ? V[k] : c[0], sqrt(R[k + 1] * R[k + 1] + 2.0 * b * EFF(k)));
+        if (v_start > R[0] + 1e-9) {
+            if (v_start_max != NULL)
+                *v_start_max = R[0];
+            st = AP_E_INVALID_REQUEST;
+            goto out;
+        }
+    }
+#undef EFF
+    size_t no = 0;
+    double t = 0.0;
+    for (size_t k = 0; k < m; k++) {
+        const ap_segment *s = &segs[kept[k]];
+        piece p[3];
+        const int np = segment_pieces(v, L[k], c[k], fmin(F[k], R[k]), fmin(F[k + 1], R[k + 1]), p);
+        double d = 0.0; /* metres into s */
+        for (int i = 0; i < np; i++) {
+            const double d1 = i + 1 == np ? s->length : (d + p[i].len) / mpt;
+            os[no] = ap_segment_sub(s, d / mpt, d1);
+            const double dur = ap_timing_duration(p[i].len, p[i].v0, p[i].v1);
+            ot[no++] = (ap_seg_time){p[i].v0, p[i].v1, t, dur};
+            t += dur;
+            d += p[i].len;
+        }
+    }
+    *out_segs = os;
+    *out_time = ot;
+    *out_n = no;
+    *duration = t;
+    os = NULL;
+    ot = NULL;
+    st = AP_OK;
+out:
+    free(kept);
+    free(buf);
+    free(os);
+    free(ot);
+    return st;
+}
