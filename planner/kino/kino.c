@@ -12,6 +12,7 @@
 
 #include "../base/status.h"
 #include "../geom/dubins.h"
+#include "analytic.h"
 
 #define TWO_PI 6.283185307179586476925
 
@@ -108,7 +109,9 @@ int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uin
     if (t == NULL)
         return AP_E_NOMEM;
     d->tab = t;
-    if (table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK) {
+    d->tail = malloc(sizeof *d->tail);
+    d->tail_total = INFINITY;
+    if (d->tail == NULL || table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK) {
         ap_kino_free(d);
         return AP_E_NOMEM;
     }
@@ -123,7 +126,11 @@ int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uin
 
 void ap_kino_free(ap_kino_domain *d)
 {
-    if (d == NULL || d->tab == NULL)
+    if (d == NULL)
+        return;
+    free(d->tail);
+    d->tail = NULL;
+    if (d->tab == NULL)
         return;
     free(d->tab->keys);
     free(d->tab->ids);
@@ -158,6 +165,8 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
+    d->tail_total = INFINITY;
+    d->expanded = 0;
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 
@@ -262,9 +271,39 @@ static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
     }
 }
 
+/* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists (and
+ * is tried: near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion), else 0. The domain belongs to one
+ * plan on one thread (kino.h), so the best edge and the expansion count live in it despite the const of the
+ * core's interface. */
+static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_kino_state *s, ap_succ *out,
+                              ap_kino_state *outs)
+{
+    ap_kino_domain *d = (ap_kino_domain *)cd;
+    const ap_kino_params *p = &d->p;
+    d->expanded++;
+    if (d->tail == NULL || d->ws == NULL)
+        return 0;
+    double dist = hypot(p->gx - s->x, p->gy - s->y);
+    if (dist > AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) && d->expanded % AP_KINO_ANALYTIC_EVERY != 0)
+        return 0;
+    ap_kino_tail t;
+    if (!ap_kino_analytic(p, s, &t))
+        return 0;
+    double total = d->ws->nodes[node].g + t.duration;
+    if (total < d->tail_total) {
+        *d->tail = t;
+        d->tail_parent = node;
+        d->tail_total = total;
+    }
+    const ap_segment *e = &t.seg[t.n - 1];
+    *outs = (ap_kino_state){e->x1, e->y1, ap_segment_end_heading(e), t.time[t.n - 1].v_end, 0.0, -1.0, 0.0,
+                            t.duration, 0.0};
+    *out = (ap_succ){AP_KINO_GOAL, t.duration};
+    return 1;
+}
+
 static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload)
 {
-    (void)node;
     const ap_kino_domain *d = ctx;
     ap_kino_state *outs = out_payload;
     int n = ap_kino_expand(&d->p, payload, outs), m = 0;
@@ -283,7 +322,7 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
         outs[m] = st;
         out[m++] = (ap_succ){id, st.dt};
     }
-    return m;
+    return m + analytic_successor(d, node, payload, out + m, outs + m);
 }
 
 /* The core writes a node's payload before it asks for its heuristic (open_heap.h RELAX), so the value

@@ -68,7 +68,7 @@ typedef struct ap_kino_params {
 #define AP_KINO_CELL 1.0
 #define AP_KINO_HEADING_BINS 180 /* 2 degrees */
 #define AP_KINO_SPEED_BINS 16
-#define AP_KINO_MAX_SUCC 24
+#define AP_KINO_MAX_SUCC 25 /* 4 accelerations x 6 curvatures, and the analytic edge */
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 
@@ -83,6 +83,12 @@ typedef struct ap_kino_state {
 } ap_kino_state;
 
 struct ap_kino_table;
+struct ap_kino_tail;
+
+/* Analytic final expansion (analytic.h): tried from every expanded state within this many turning radii
+ * (plus AP_KINO_ANALYTIC_NEAR tiles) of the goal, and from every AP_KINO_ANALYTIC_EVERY-th elsewhere. */
+#define AP_KINO_ANALYTIC_NEAR 4.0
+#define AP_KINO_ANALYTIC_EVERY 8
 
 /* The domain's context. Caller-owned; one search at a time. */
 typedef struct ap_kino_domain {
@@ -90,6 +96,14 @@ typedef struct ap_kino_domain {
     struct ap_kino_table *tab; /* state ids (owned) */
     const ap_workspace *ws;    /* the workspace whose payload the heuristic reads (set by ap_kino_bind) */
     uint32_t node_limit;
+    /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists gets the goal
+     * as one more successor, its payload marked by len < 0 (the pieces are not one action); the edge of the
+     * smallest g(parent) + duration so far is kept here, which is the goal's edge whenever the goal's
+     * payload is so marked (the core keeps the goal's best g by the same comparison). */
+    struct ap_kino_tail *tail; /* owned */
+    uint32_t tail_parent;
+    double tail_total;         /* INFINITY: none yet */
+    uint64_t expanded;         /* expansions seen (the analytic period) */
 } ap_kino_domain;
 
 /* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids

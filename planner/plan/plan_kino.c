@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kino/analytic.h"
 #include "../kino/kino.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
@@ -153,11 +154,15 @@ static int kino_move(ap_plan *p, ap_workspace *ws)
 }
 
 /* The answer of a trajectory: states[0] the start, states[i] reached from states[i-1] by its action (n = 0:
- * no motion). Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or
+ * no motion); a last state marked by len < 0 was reached by the analytic edge `tail` (analytic.h), whose
+ * pieces replace it. Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or
  * AP_E_NOMEM. */
-static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *states, size_t n)
+static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *states, size_t n,
+                       const ap_kino_tail *tail)
 {
-    const size_t ns = n > 1 ? n - 1 : 0;
+    const bool analytic = n > 1 && states[n - 1].len < 0.0 && tail != NULL;
+    const size_t nact = n > 1 ? n - 1 - (analytic ? 1 : 0) : 0;
+    const size_t ns = nact + (analytic ? (size_t)tail->n : 0);
     ap_segment *segs = malloc((ns ? ns : 1) * sizeof *segs);
     r->timing = malloc((ns ? ns : 1) * sizeof *r->timing);
     r->waypoints = malloc((ns + 1 > 2 ? ns + 1 : 2) * sizeof *r->waypoints);
@@ -169,10 +174,17 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
     r->waypoints[0][1] = q->sy;
     double t = 0.0;
     for (size_t i = 0; i < ns; i++) {
-        const ap_kino_state *from = &states[i], *to = &states[i + 1];
-        segs[i] = ap_kino_segment(from->x, from->y, from->h, to->curv, to->len);
-        r->timing[i] = (ap_seg_time){from->v, to->v, t, to->dt};
-        t += to->dt;
+        if (i < nact) {
+            const ap_kino_state *from = &states[i], *to = &states[i + 1];
+            segs[i] = ap_kino_segment(from->x, from->y, from->h, to->curv, to->len);
+            r->timing[i] = (ap_seg_time){from->v, to->v, t, to->dt};
+            t += to->dt;
+        } else {
+            const ap_seg_time *pt = &tail->time[i - nact];
+            segs[i] = tail->seg[i - nact];
+            r->timing[i] = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
+            t += pt->duration;
+        }
         r->waypoints[i + 1][0] = segs[i].x1;
         r->waypoints[i + 1][1] = segs[i].y1;
     }
@@ -192,10 +204,10 @@ static int kino_finish(ap_plan *p, ap_result *r)
 {
     kino_plan *k = p->kind_state;
     if (k->trivial)
-        return kino_answer(r, &p->q, NULL, 0);
+        return kino_answer(r, &p->q, NULL, 0, NULL);
     if (k->probe_path) {
         r->probe = true;
-        return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n);
+        return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, NULL);
     }
     size_t n = 0;
     uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
@@ -204,7 +216,7 @@ static int kino_finish(ap_plan *p, ap_result *r)
     if (states != NULL) {
         for (size_t i = 0; i < n; i++)
             states[i] = *(const ap_kino_state *)ap_search_payload(&p->search, nodes[i]);
-        st = kino_answer(r, &p->q, states, n);
+        st = kino_answer(r, &p->q, states, n, k->d.tail);
     }
     free(nodes);
     free(states);

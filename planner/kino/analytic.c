@@ -1,0 +1,47 @@
+/* analytic.c — the kinodynamic search's analytic final expansion (analytic.h). */
+#include "analytic.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/status.h"
+#include "../geom/curve.h"
+#include "../geom/dubins.h"
+
+bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)
+{
+    ap_segment segs[3];
+    size_t n;
+    if (p->has_gh) {
+        const ap_pose a = {st->x, st->y, st->h}, b = {p->gx, p->gy, p->gh};
+        ap_dubins dd;
+        if (ap_dubins_shortest(&a, &b, p->turning_radius, &dd) != 0)
+            return false;
+        n = ap_dubins_segments(&dd, &b, segs);
+    } else {
+        int tight = 0;
+        n = ap_curve_arc_line(st->x, st->y, st->h, p->gx, p->gy, p->turning_radius, segs, &tight);
+        if (tight)
+            return false;
+    }
+    if (n == 0 || !ap_world_segments_clear(&p->world, segs, n, p->radius))
+        return false;
+    ap_segment *os = NULL;
+    ap_seg_time *ot = NULL;
+    size_t on = 0;
+    double dur = 0.0;
+    int st_ok = ap_timing_profile(&p->veh, p->meters_per_tile, segs, n, st->v, p->gv + p->tol_speed, &os, &ot, &on,
+                                  &dur, NULL);
+    bool ok = st_ok == AP_OK && on > 0 && on <= AP_KINO_TAIL_MAX && dur > 0.0 &&
+              ot[on - 1].v_end >= p->gv - p->tol_speed;
+    if (ok) {
+        memcpy(out->seg, os, on * sizeof *os);
+        memcpy(out->time, ot, on * sizeof *ot);
+        out->n = (int)on;
+        out->duration = dur;
+    }
+    free(os);
+    free(ot);
+    return ok;
+}

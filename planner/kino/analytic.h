@@ -1,0 +1,44 @@
+/* analytic.h — the analytic final expansion of the kinodynamic search: from a state, the shortest curve to
+ * the goal pose driven with the time-optimal speed profile along it, as one edge to the goal.
+ *
+ * Why: the search's actions are one-step segments on a lattice of intensities, and its admissible bound
+ * ignores the goal heading (kino.h), so A* fills the (x, y, heading, speed) space around the goal before a
+ * sequence of actions happens to end within a tight heading tolerance (BENCHMARKS: 27-80 % of Table 5.3
+ * queries missed at 100,000 iterations). Hybrid A* (Dolgov, Thrun, Montemerlo and Diebel, "Practical
+ * Search Techniques in Path Planning for Autonomous Driving", 2008, "analytic expansions"; the thesis lists
+ * the same idea in 5.6's outlook) shoots an exact obstacle-free curve from expanded states and takes it when
+ * it is clear. Here the curve is the shortest Dubins path to the goal pose at the turning radius (arc + line
+ * to the goal point when the goal has no heading), checked with the world's exact swept-disc test, and its
+ * time is the time-optimal profile of timing.h from the state's speed, ending within the goal's speed
+ * tolerance. The edge is a real trajectory within every limit (timing.h: lateral limit on its arcs,
+ * acceleration and braking), so answers stay valid; A* remains optimal over the edges it has.
+ *
+ * Units: tiles, radians, m/s, seconds. Pure; thread-safe.
+ */
+#ifndef AP_KINO_ANALYTIC_H
+#define AP_KINO_ANALYTIC_H
+#include <stdbool.h>
+
+#include "kino.h"
+#include "timing.h"
+
+/* Most constant-acceleration pieces of one analytic edge (3 curve segments, each split at most into
+ * accelerate / cruise / brake). */
+#define AP_KINO_TAIL_MAX 12
+
+/* An analytic edge: its pieces (segments and their timing, t_start from the edge's start) and duration. */
+typedef struct ap_kino_tail {
+    ap_segment seg[AP_KINO_TAIL_MAX];
+    ap_seg_time time[AP_KINO_TAIL_MAX];
+    int n;
+    double duration; /* seconds */
+} ap_kino_tail;
+
+/* Try the analytic edge from state st (position, heading, speed) to p's goal: the shortest Dubins curve at
+ * p->turning_radius to (gx, gy, gh) when p->has_gh, else the arc + line to (gx, gy); clear for a disc of
+ * p->radius in p->world; the time-optimal speed profile from st->v ending at a speed within
+ * [gv - tol_speed, gv + tol_speed]. True and *out filled when all hold; false otherwise (a start speed too
+ * high for the curve's first arc, a wall, a goal speed the curve is too short to reach, ...). Pure. */
+bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out);
+
+#endif
