@@ -95,7 +95,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     const ap_query *q = &p->q;
     ap_kino_params kp = {
         .veh = q->vehicle,
-        .meters_per_tile = or_default(q->meters_per_tile, q->map != NULL ? or_default(q->map->meters_per_tile, 1.0) : 1.0),
+        .meters_per_tile = ap_query_meters_per_tile(q),
         .turning_radius = q->turning_radius,
         .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : 0.0, .sv = q->start_speed,
         .gx = q->gx, .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,

@@ -76,6 +76,13 @@ const ap_map *ap_query_map(const ap_query *q)
     return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
 }
 
+double ap_query_meters_per_tile(const ap_query *q)
+{
+    if (q->meters_per_tile > 0.0)
+        return q->meters_per_tile;
+    return q->map != NULL && q->map->meters_per_tile > 0.0 ? q->map->meters_per_tile : 1.0;
+}
+
 void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy)
 {
     const double off = q->unit_size > 1 ? 0.5 * (double)(q->unit_size - 1) : 0.0;

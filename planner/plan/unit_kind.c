@@ -18,7 +18,7 @@ void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
     if (take & AP_UNIT_F_RADIUS)
         q->unit_radius = k->radius;
     if (take & AP_UNIT_F_TURNING)
-        q->turning_radius = k->turning_radius;
+        q->turning_radius = k->turning_metres ? k->turning_radius / ap_query_meters_per_tile(q) : k->turning_radius;
     if (take & AP_UNIT_F_REVERSE)
         q->reverse = k->reverse;
     if (take & AP_UNIT_F_REVERSE_PENALTY)
@@ -46,6 +46,7 @@ bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out)
     snprintf(out->name, sizeof out->name, "%s", p->name);
     out->has = AP_UNIT_F_TURNING | AP_UNIT_F_VEHICLE;
     out->turning_radius = p->turning_radius;
+    out->turning_metres = true;
     out->vehicle = p->v;
     return true;
 }

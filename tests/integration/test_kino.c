@@ -154,6 +154,28 @@ START_TEST(kinodynamic_meters_per_tile)
     ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
     json_t *j2 = ap_resp_json(&r);
     ap_resp_free(&r);
+    /* the car's turning radius is 6 m: 3 tiles here (the wire's unit.turning_radius is in tiles); the
+     * legal-turn search draws its arcs at exactly that radius, and a request's own radius is not scaled */
+    for (int own = 0; own < 2; own++) {
+        char body[400];
+        snprintf(body, sizeof body, "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":4.5,\"heading\":0},"
+                 "\"goal\":{\"x\":20.5,\"y\":14.5,\"heading\":1.5708},\"unit\":{\"kind\":\"car\"%s},"
+                 "\"search\":{\"algorithm\":\"directional24\"}}", own ? ",\"turning_radius\":2" : "");
+        ck_assert_int_eq(ap_post(&big, "/v1/path", body, &r), 0);
+        ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+        json_t *jd = ap_resp_json(&r);
+        ap_resp_free(&r);
+        ck_assert_str_eq(json_string_value(json_object_get(jd, "status")), "ok");
+        size_t k, arcs = 0;
+        json_t *sg;
+        json_array_foreach(json_object_get(jd, "segments"), k, sg)
+            if (strcmp(json_string_value(json_object_get(sg, "type")), "arc") == 0) {
+                ck_assert_double_eq_tol(num(sg, "radius"), own ? 2.0 : 3.0, 1e-9);
+                arcs++;
+            }
+        ck_assert_uint_ge(arcs, 1);
+        json_decref(jd);
+    }
     ck_assert_int_eq(ap_srv_stop_dir(&big, &bd), 0);
     ck_assert_ptr_nonnull(j2);
     ck_assert_str_eq(json_string_value(json_object_get(j2, "status")), "ok");

@@ -10,6 +10,7 @@
 #include "../../../planner/kino/kino.h"
 #include "../../../planner/plan/plan_kind.h"
 #include "../../../planner/plan/plan_steps.h"
+#include "../../../planner/plan/unit_kind.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -579,6 +580,28 @@ START_TEST(test_profiles)
     }
     ck_assert_ptr_null(ap_vehicle_profile_find("bicycle"));
     ck_assert_double_eq(ap_vehicle_profile_find("car")->v.max_speed, 14.0);
+    /* the built-in kinds' turning radius is in metres: applied on a map of 2 m per tile, the car's 6 m are 3
+     * tiles; at the default scale 6 tiles; a request's own unit.turning_radius (tiles) is never scaled */
+    ap_unit_kind car;
+    ck_assert(ap_unit_kind_builtin("car", &car));
+    ck_assert(!ap_unit_kind_builtin("bicycle", &car) && ap_unit_kind_builtin("car", &car));
+    ap_map *m = open_map(20, 20, NULL);
+    m->meters_per_tile = 2.0;
+    ap_query q = kq(m, 5, 5, 0, 0, 10, 10);
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 3.0);
+    ck_assert_double_eq(q.vehicle.max_speed, 14.0);
+    q.meters_per_tile = 4.0; /* the query's own scale wins over the map's */
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 1.5);
+    q.turning_radius = 2.5;
+    ap_unit_kind_apply(&car, AP_UNIT_F_TURNING, &q);
+    ck_assert_double_eq(q.turning_radius, 2.5);
+    m->meters_per_tile = 1.0;
+    q.meters_per_tile = 0.0;
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 6.0);
+    ap_map_free(m);
 }
 END_TEST
 
