@@ -35,6 +35,10 @@ void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
         q->vehicle.max_brake = k->vehicle.max_brake;
     if (take & AP_UNIT_F_MAX_LATERAL)
         q->vehicle.max_lateral_accel = k->vehicle.max_lateral_accel;
+    if (take & AP_UNIT_F_MAX_REVERSE)
+        q->vehicle.max_reverse_speed = k->vehicle.max_reverse_speed;
+    if (take & AP_UNIT_F_MAX_TURN_RATE)
+        q->vehicle.max_turn_rate = k->vehicle.max_turn_rate;
 }
 
 bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out)

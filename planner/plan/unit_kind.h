@@ -27,8 +27,12 @@ enum {
     AP_UNIT_F_MAX_ACCEL = 1u << 7,       /* unit.max_accel (m/s^2) */
     AP_UNIT_F_MAX_BRAKE = 1u << 8,       /* unit.max_brake (m/s^2) */
     AP_UNIT_F_MAX_LATERAL = 1u << 9,     /* unit.max_lateral_accel (m/s^2) */
+    AP_UNIT_F_MAX_REVERSE = 1u << 10,    /* unit.max_reverse_speed (m/s) */
+    AP_UNIT_F_MAX_TURN_RATE = 1u << 11,  /* unit.max_turn_rate (rad/s) */
 };
-#define AP_UNIT_F_VEHICLE (AP_UNIT_F_MAX_SPEED | AP_UNIT_F_MAX_ACCEL | AP_UNIT_F_MAX_BRAKE | AP_UNIT_F_MAX_LATERAL)
+#define AP_UNIT_F_VEHICLE                                                                                   \
+    (AP_UNIT_F_MAX_SPEED | AP_UNIT_F_MAX_ACCEL | AP_UNIT_F_MAX_BRAKE | AP_UNIT_F_MAX_LATERAL |              \
+     AP_UNIT_F_MAX_REVERSE | AP_UNIT_F_MAX_TURN_RATE)
 
 /* One kind. The values are those of ap_query's fields of the same meaning (plan.h); `has` says which of them
  * the kind sets. */
