@@ -57,8 +57,9 @@ static int number(const char *label, const char *path, json_t *x, double lo, dou
     return AP_OK;
 }
 
-/* One kind: {"radius", "size", "capability", "turning_radius", "reverse", "reverse_penalty", "max_speed",
- * "max_accel", "max_brake", "max_lateral_accel"}. */
+/* One kind: {"radius", "size", "capability", "turning_radius" (tiles) or "turning_radius_m" (metres,
+ * turned into tiles with the map's scale where a query applies the kind), "reverse", "reverse_penalty",
+ * "max_speed", "max_accel", "max_brake", "max_lateral_accel", "max_reverse_speed", "max_turn_rate"}. */
 static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_kind *k, char *err, size_t errlen)
 {
     char path[128];
@@ -74,8 +75,14 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
         if (strcmp(key, "radius") == 0) {
             rc = number(label, path, x, 0.0, AP_MAX_UNIT_RADIUS, &k->radius, err, errlen);
             k->has |= AP_UNIT_F_RADIUS;
-        } else if (strcmp(key, "turning_radius") == 0) {
-            rc = number(label, path, x, 0.0, AP_MAX_TURNING_RADIUS, &k->turning_radius, err, errlen);
+        } else if (strcmp(key, "turning_radius") == 0 || strcmp(key, "turning_radius_m") == 0) {
+            const bool m = strcmp(key, "turning_radius_m") == 0;
+            if (k->has & AP_UNIT_F_TURNING)
+                return bad(err, errlen, "%s: \"%s\": give \"turning_radius\" (tiles) or \"turning_radius_m\" (metres), "
+                           "not both", label, path);
+            rc = number(label, path, x, 0.0, m ? AP_MAX_TURNING_RADIUS * AP_MAX_METERS_PER_TILE : AP_MAX_TURNING_RADIUS,
+                        &k->turning_radius, err, errlen);
+            k->turning_metres = m;
             k->has |= AP_UNIT_F_TURNING;
         } else if (strcmp(key, "reverse_penalty") == 0) {
             rc = number(label, path, x, AP_MIN_REVERSE_PENALTY, AP_MAX_REVERSE_PENALTY, &k->reverse_penalty, err,
@@ -106,10 +113,17 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
         } else if (strcmp(key, "max_lateral_accel") == 0) {
             rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_lateral_accel, err, errlen);
             k->has |= AP_UNIT_F_MAX_LATERAL;
+        } else if (strcmp(key, "max_reverse_speed") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_SPEED, &k->vehicle.max_reverse_speed, err, errlen);
+            k->has |= AP_UNIT_F_MAX_REVERSE;
+        } else if (strcmp(key, "max_turn_rate") == 0) {
+            rc = number(label, path, x, 1e-9, AP_MAX_KINO_TURN_RATE, &k->vehicle.max_turn_rate, err, errlen);
+            k->has |= AP_UNIT_F_MAX_TURN_RATE;
         } else {
             return bad(err, errlen,
-                       "%s: \"%s\": unknown key (radius, size, capability, turning_radius, reverse, reverse_penalty, "
-                       "max_speed, max_accel, max_brake, max_lateral_accel)",
+                       "%s: \"%s\": unknown key (radius, size, capability, turning_radius, turning_radius_m, reverse, "
+                       "reverse_penalty, max_speed, max_accel, max_brake, max_lateral_accel, max_reverse_speed, "
+                       "max_turn_rate)",
                        label, path);
         }
         if (rc != AP_OK)
@@ -224,7 +238,7 @@ json_t *ap_config_unit_kind_json(const ap_unit_kind *k)
     if (k->has & AP_UNIT_F_CAPABILITY)
         json_object_set_new(o, "capability", capability_json(k->capability));
     if (k->has & AP_UNIT_F_TURNING)
-        json_object_set_new(o, "turning_radius", json_real(k->turning_radius));
+        json_object_set_new(o, k->turning_metres ? "turning_radius_m" : "turning_radius", json_real(k->turning_radius));
     if (k->has & AP_UNIT_F_REVERSE)
         json_object_set_new(o, "reverse", json_boolean(k->reverse));
     if (k->has & AP_UNIT_F_REVERSE_PENALTY)
@@ -237,6 +251,10 @@ json_t *ap_config_unit_kind_json(const ap_unit_kind *k)
         json_object_set_new(o, "max_brake", json_real(k->vehicle.max_brake));
     if (k->has & AP_UNIT_F_MAX_LATERAL)
         json_object_set_new(o, "max_lateral_accel", json_real(k->vehicle.max_lateral_accel));
+    if (k->has & AP_UNIT_F_MAX_REVERSE)
+        json_object_set_new(o, "max_reverse_speed", json_real(k->vehicle.max_reverse_speed));
+    if (k->has & AP_UNIT_F_MAX_TURN_RATE)
+        json_object_set_new(o, "max_turn_rate", json_real(k->vehicle.max_turn_rate));
     return o;
 }
 

@@ -9,15 +9,22 @@
 #include "../planner/plan/algorithms.h"
 
 /* The built-in vehicle kinds (planner/kino/vehicle.h), in the table's order: {NAME: {"max_speed",
- * "max_accel", "max_brake", "max_lateral_accel", "turning_radius"}}, or NULL when out of memory. */
+ * "max_accel", "max_brake", "max_lateral_accel", "max_reverse_speed", "turning_radius" (metres), and
+ * "max_turn_rate" for kinds that turn on the spot}}, or NULL when out of memory. */
 static json_t *vehicles_json(void)
 {
     json_t *o = json_object();
     for (size_t i = 0; o != NULL && i < ap_vehicle_profile_count; i++) {
         const ap_vehicle_profile *p = &ap_vehicle_profiles[i];
-        json_t *v = json_pack("{s:f, s:f, s:f, s:f, s:f}", "max_speed", p->v.max_speed, "max_accel", p->v.max_accel,
-                              "max_brake", p->v.max_brake, "max_lateral_accel", p->v.max_lateral_accel,
-                              "turning_radius", p->turning_radius);
+        json_t *v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "max_speed", p->v.max_speed, "max_accel",
+                              p->v.max_accel, "max_brake", p->v.max_brake, "max_lateral_accel",
+                              p->v.max_lateral_accel, "max_reverse_speed", p->v.max_reverse_speed, "turning_radius",
+                              p->turning_radius);
+        if (v != NULL && p->v.max_turn_rate > 0.0 &&
+            json_object_set_new(v, "max_turn_rate", json_real(p->v.max_turn_rate)) != 0) {
+            json_decref(v);
+            v = NULL;
+        }
         if (v == NULL || json_object_set_new(o, p->name, v) != 0) {
             json_decref(o);
             o = NULL;

@@ -313,19 +313,23 @@ void ap_jbuf_point(ap_jbuf *b, double x, double y)
 
 static void segment(ap_jbuf *b, const ap_segment *s, const ap_seg_time *tm)
 {
-    bool arc = s->type == AP_SEG_ARC;
+    bool arc = s->type == AP_SEG_ARC, turn = s->type == AP_SEG_TURN;
     if (arc)
         AP_JBUF_LIT(b, "{\"type\":\"arc\",\"start\":");
+    else if (turn)
+        AP_JBUF_LIT(b, "{\"type\":\"turn\",\"start\":");
     else
         AP_JBUF_LIT(b, "{\"type\":\"line\",\"start\":");
     ap_jbuf_point(b, s->x0, s->y0);
     AP_JBUF_LIT(b, ",\"end\":");
     ap_jbuf_point(b, s->x1, s->y1);
-    if (arc) {
-        AP_JBUF_LIT(b, ",\"center\":");
-        ap_jbuf_point(b, s->cx, s->cy);
-        AP_JBUF_LIT(b, ",\"radius\":");
-        ap_jbuf_real(b, s->radius);
+    if (arc || turn) {
+        if (arc) {
+            AP_JBUF_LIT(b, ",\"center\":");
+            ap_jbuf_point(b, s->cx, s->cy);
+            AP_JBUF_LIT(b, ",\"radius\":");
+            ap_jbuf_real(b, s->radius);
+        }
         AP_JBUF_LIT(b, ",\"start_heading\":");
         ap_jbuf_real(b, s->heading);
         AP_JBUF_LIT(b, ",\"sweep\":");

@@ -23,6 +23,9 @@ static const char *const keys_line[] = {"type",    "start", "end",     "heading"
 static const char *const keys_arc[] = {"type",          "start", "end",    "center",  "radius",  "start_heading",
                                        "sweep",         "length", "reverse", "v_start", "v_end",   "t_start",
                                        "duration",      NULL};
+/* A turn on the spot (kinodynamic units with unit.max_turn_rate): a point, its start heading and sweep. */
+static const char *const keys_turn[] = {"type",  "start",   "end",   "start_heading", "sweep",   "length",
+                                        "v_start", "v_end", "t_start", "duration",    NULL};
 /* Samples in time (samples.dt) also carry t and v (not drawn). */
 static const char *const keys_sample[] = {"d", "x", "y", "heading", "t", "v", NULL};
 static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search_us", NULL};
@@ -30,7 +33,7 @@ static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search
 static const ap_json_enum status_names[] = {{"ok", AP_OK}, {"no_path", AP_NO_PATH}, {"timeout", AP_TIMEOUT}};
 static const ap_json_enum reason_names[] = {{"unreachable", 0}, {"not_found", 1}};
 static const ap_json_enum lane_names[] = {{"fast", 0}, {"slow", 1}};
-static const ap_json_enum type_names[] = {{"line", AP_SEG_LINE}, {"arc", AP_SEG_ARC}};
+static const ap_json_enum type_names[] = {{"line", AP_SEG_LINE}, {"arc", AP_SEG_ARC}, {"turn", AP_SEG_TURN}};
 static const ap_json_enum format_names[] = {{"svg", AP_RENDER_SVG}, {"png", AP_RENDER_PNG}};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -115,12 +118,25 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
         (rc = ap_json_get_enum(r, o, p, "type", type_names, N(type_names), &type)) != AP_OK)
         return rc;
     s->type = (ap_seg_type)type;
-    bool arc = s->type == AP_SEG_ARC;
+    bool arc = s->type == AP_SEG_ARC, turn = s->type == AP_SEG_TURN;
     bool rev = false, has_rev = json_object_get(o, "reverse") != NULL;
-    if ((rc = ap_json_check_known(r, o, p, arc ? keys_arc : keys_line)) != AP_OK ||
+    if ((rc = ap_json_check_known(r, o, p, arc ? keys_arc : (turn ? keys_turn : keys_line))) != AP_OK ||
         (rc = get_vec2(r, o, p, "start", &s->x0, &s->y0)) != AP_OK ||
         (rc = get_vec2(r, o, p, "end", &s->x1, &s->y1)) != AP_OK)
         return rc;
+    char f[AP_JSON_PATH_MAX];
+    if (turn) { /* drawn as the point it is: a zero-length line whose end is its start */
+        if ((rc = ap_json_get_number(r, o, p, "start_heading", true, -INFINITY, INFINITY, &s->heading, NULL)) !=
+                AP_OK ||
+            (rc = ap_json_get_number(r, o, p, "sweep", true, -2.0 * M_PI, 2.0 * M_PI, &s->sweep, NULL)) != AP_OK ||
+            (rc = ap_json_get_number(r, o, p, "length", true, 0.0, 0.0, &s->length, NULL)) != AP_OK)
+            return rc;
+        if (!near(s->x0, s->x1, s->x0) || !near(s->y0, s->y1, s->y0)) {
+            ap_json_join_path(f, sizeof f, p, "end");
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" of a turn on the spot must be its start", f);
+        }
+        return AP_OK;
+    }
     if (arc) {
         if ((rc = get_vec2(r, o, p, "center", &s->cx, &s->cy)) != AP_OK ||
             (rc = ap_json_get_number(r, o, p, "radius", true, 0.0, CMAX, &s->radius, NULL)) != AP_OK ||
@@ -134,7 +150,6 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
     if ((rc = ap_json_get_number(r, o, p, "length", true, 0.0, 16.0 * CMAX, &s->length, NULL)) != AP_OK ||
         (rc = ap_json_get_bool(r, o, p, "reverse", &rev)) != AP_OK)
         return rc;
-    char f[AP_JSON_PATH_MAX];
     if (has_rev && !rev) {
         ap_json_join_path(f, sizeof f, p, "reverse");
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" is present only as true", f);

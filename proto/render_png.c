@@ -35,7 +35,7 @@ static void seg_path(cairo_t *cr, const ap_segment *segs, size_t i, size_t j)
     cairo_move_to(cr, segs[i].x0, segs[i].y0);
     for (size_t k = i; k < j; k++) {
         const ap_segment *s = &segs[k];
-        if (s->type == AP_SEG_LINE) {
+        if (s->type != AP_SEG_ARC) { /* a line, or a turn on the spot (its end is its start) */
             cairo_line_to(cr, s->x1, s->y1);
             continue;
         }

@@ -117,7 +117,7 @@ static void seg_cmds(ap_jbuf *b, const ap_segment *segs, size_t i, size_t j)
     pt(b, segs[i].x0, segs[i].y0);
     for (size_t k = i; k < j; k++) {
         const ap_segment *s = &segs[k];
-        if (s->type == AP_SEG_LINE) {
+        if (s->type != AP_SEG_ARC) { /* a line, or a turn on the spot (its end is its start) */
             AP_JBUF_LIT(b, "L");
             pt(b, s->x1, s->y1);
             continue;

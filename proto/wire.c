@@ -39,7 +39,7 @@ static const char *const ap_keys_body[] = {"map",     "start",     "goal",      
 static const char *const ap_keys_unit[] = {"kind",           "radius",          "size",           "capability",
                                            "turning_radius", "reverse",         "reverse_penalty", "art_directions",
                                            "max_speed",      "max_accel",       "max_brake",       "max_lateral_accel",
-                                           NULL};
+                                           "max_reverse_speed", "max_turn_rate", NULL};
 static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoothing", "turn_penalty",
                                              "headings",  "max_expansions", "probe", NULL};
 static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
@@ -167,12 +167,14 @@ static int get_kind(const ap_json_reader *r, json_t *o, char out[AP_UNIT_KIND_NA
 static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_unit *u)
 {
     int rc;
-    bool has[10] = {false};
+    bool has[12] = {false};
     if ((rc = ap_json_check_known(r, o, "unit", ap_keys_unit)) != AP_OK || (rc = get_kind(r, o, u->kind)) != AP_OK ||
         (rc = get_real(r, o, "unit", "max_speed", &q->vehicle.max_speed, &has[6])) != AP_OK ||
         (rc = get_real(r, o, "unit", "max_accel", &q->vehicle.max_accel, &has[7])) != AP_OK ||
         (rc = get_real(r, o, "unit", "max_brake", &q->vehicle.max_brake, &has[8])) != AP_OK ||
         (rc = get_real(r, o, "unit", "max_lateral_accel", &q->vehicle.max_lateral_accel, &has[9])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_reverse_speed", &q->vehicle.max_reverse_speed, &has[10])) != AP_OK ||
+        (rc = get_real(r, o, "unit", "max_turn_rate", &q->vehicle.max_turn_rate, &has[11])) != AP_OK ||
         (rc = get_real(r, o, "unit", "radius", &q->unit_radius, &has[0])) != AP_OK ||
         (rc = get_int(r, o, "unit", "size", &q->unit_size)) != AP_OK ||
         (rc = get_capability(r, o, &q->capability, &has[4])) != AP_OK ||
@@ -182,12 +184,18 @@ static int parse_unit(const ap_json_reader *r, json_t *o, ap_query *q, ap_wire_u
         return rc;
     if (has[3])
         q->reverse_penalty = given_real(q->reverse_penalty);
+    /* 0 is "this kind cannot" inside (vehicle.h), never a value a request gives: refused as -1 */
+    if (has[10])
+        q->vehicle.max_reverse_speed = given_real(q->vehicle.max_reverse_speed);
+    if (has[11])
+        q->vehicle.max_turn_rate = given_real(q->vehicle.max_turn_rate);
     has[2] = json_object_get(o, "reverse") != NULL;
     has[5] = json_object_get(o, "size") != NULL;
-    const unsigned bits[10] = {AP_UNIT_F_RADIUS,     AP_UNIT_F_TURNING,   AP_UNIT_F_REVERSE,   AP_UNIT_F_REVERSE_PENALTY,
-                               AP_UNIT_F_CAPABILITY, AP_UNIT_F_SIZE,      AP_UNIT_F_MAX_SPEED, AP_UNIT_F_MAX_ACCEL,
-                               AP_UNIT_F_MAX_BRAKE,  AP_UNIT_F_MAX_LATERAL};
-    for (int i = 0; i < 10; i++)
+    const unsigned bits[12] = {AP_UNIT_F_RADIUS,      AP_UNIT_F_TURNING,     AP_UNIT_F_REVERSE,
+                               AP_UNIT_F_REVERSE_PENALTY, AP_UNIT_F_CAPABILITY, AP_UNIT_F_SIZE,
+                               AP_UNIT_F_MAX_SPEED,   AP_UNIT_F_MAX_ACCEL,   AP_UNIT_F_MAX_BRAKE,
+                               AP_UNIT_F_MAX_LATERAL, AP_UNIT_F_MAX_REVERSE, AP_UNIT_F_MAX_TURN_RATE};
+    for (int i = 0; i < 12; i++)
         u->given |= has[i] ? bits[i] : 0u;
     if (u->given & AP_UNIT_F_VEHICLE)
         q->timed = true; /* vehicle limits named: every answer gets its speed profile (plan.h timed) */

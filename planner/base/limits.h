@@ -58,7 +58,7 @@
 /* Kinodynamic searches (search.algorithm "kinodynamic", plan_kino.c). search.max_expansions in
  * [1, AP_MAX_KINO_EXPANSIONS], default AP_DEFAULT_KINO_EXPANSIONS (the thesis's cap, 5.1); goal tolerances
  * (tiles, radians, m/s) > 0 and at most the maxima; speeds (m/s) and accelerations (m/s^2) at most
- * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL; meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. */
+ * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL (a turn rate, rad/s, at most AP_MAX_KINO_TURN_RATE); meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. */
 #define AP_DEFAULT_KINO_EXPANSIONS 100000
 #define AP_MAX_KINO_EXPANSIONS 2000000
 #define AP_DEFAULT_TOL_POSITION 0.5
@@ -67,6 +67,7 @@
 #define AP_MAX_TOL_POSITION 64.0
 #define AP_MAX_KINO_SPEED 1000.0
 #define AP_MAX_KINO_ACCEL 1000.0
+#define AP_MAX_KINO_TURN_RATE 100.0 /* unit.max_turn_rate, rad/s */
 #define AP_MAX_METERS_PER_TILE 1000.0
 
 #endif

@@ -50,6 +50,12 @@ ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double swee
     return s;
 }
 
+ap_segment ap_segment_turn(double x, double y, double h, double sweep)
+{
+    return (ap_segment){.type = AP_SEG_TURN, .x0 = x, .y0 = y, .x1 = x, .y1 = y, .heading = ap_angle_wrap(h),
+                        .sweep = sweep};
+}
+
 ap_segment ap_segment_drive(ap_pose *p, int steer, double len, double r)
 {
     ap_segment s = {0};
@@ -94,7 +100,7 @@ void ap_segment_snap_end(ap_segment *s, const ap_pose *goal)
 
 double ap_segment_end_heading(const ap_segment *s)
 {
-    return s->type == AP_SEG_ARC ? ap_angle_wrap(s->heading + s->sweep) : s->heading;
+    return s->type != AP_SEG_LINE ? ap_angle_wrap(s->heading + s->sweep) : s->heading;
 }
 
 ap_pose ap_segment_pose(const ap_segment *s, double d)

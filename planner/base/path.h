@@ -9,16 +9,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum ap_seg_type { AP_SEG_LINE = 0, AP_SEG_ARC = 1 } ap_seg_type;
+/* AP_SEG_TURN: a turn on the spot (kinodynamic units with a turn rate): x1 = x0, y1 = y0, `heading` the
+ * heading at its start, `sweep` the signed rotation (radians, > 0 toward +y), length 0, radius 0. */
+typedef enum ap_seg_type { AP_SEG_LINE = 0, AP_SEG_ARC = 1, AP_SEG_TURN = 2 } ap_seg_type;
 
 typedef struct ap_segment {
     ap_seg_type type;
     double x0, y0;       /* start point */
     double x1, y1;       /* end point */
-    double heading;      /* line: its heading; arc: the heading at its start (start_heading) */
+    double heading;      /* line: its heading; arc, turn: the heading at its start (start_heading) */
     double cx, cy;       /* arc only: centre */
     double radius;       /* arc only: radius (> 0) */
-    double sweep;        /* arc only: signed radians, > 0 when the heading increases (turning toward +y) */
+    double sweep;        /* arc, turn: signed radians, > 0 when the heading increases (turning toward +y) */
     double length;       /* line: |end - start|; arc: radius * |sweep| */
     bool reverse;        /* driven backwards (Reeds-Shepp): see ap_segment_drive for how heading, sweep and
                           * centre are encoded then */
@@ -36,6 +38,9 @@ ap_segment ap_segment_line(double x0, double y0, double x1, double y1);
  * direction: > 0 left in the y-down sense, i.e. heading increases). Centre and end point are derived. */
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep);
 
+/* A turn on the spot at (x, y) from heading h by sweep radians (AP_SEG_TURN, length 0). Pure. */
+ap_segment ap_segment_turn(double x, double y, double h, double sweep);
+
 /* One driven piece of a Dubins or Reeds-Shepp word as a segment, starting at pose *p, which is advanced to
  * the piece's end. steer: +1 left (heading increases when driving forward), -1 right, 0 straight. len:
  * signed length in tiles, < 0 = driven in reverse (reverse = true). r > 0: turning radius (tiles; unused for
@@ -51,10 +56,11 @@ ap_segment ap_segment_drive(ap_pose *p, int steer, double len, double r);
  * heading modulo 2pi to rounding; a line's length is recomputed. Pure; thread-safe. */
 void ap_segment_snap_end(ap_segment *s, const ap_pose *goal);
 
-/* Heading at the end of a segment. */
+/* Heading at the end of a segment (an arc's or a turn's start heading + sweep, wrapped). */
 double ap_segment_end_heading(const ap_segment *s);
 
-/* Pose at distance d (tiles, clamped to [0, length]) along one segment. */
+/* Pose at distance d (tiles, clamped to [0, length]) along one segment; a turn's is its point with its start
+ * heading (ap_path_pose steps over turns: a distance past one gets the heading after it). */
 ap_pose ap_segment_pose(const ap_segment *s, double d);
 
 /* The piece of segment s between distances d0 and d1 along it (tiles, 0 <= d0 <= d1 <= s->length): same

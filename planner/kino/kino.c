@@ -12,6 +12,7 @@
 
 #include "../base/status.h"
 #include "../geom/dubins.h"
+#include "../geom/reeds_shepp.h"
 #include "analytic.h"
 
 #define TWO_PI 6.283185307179586476925
@@ -97,7 +98,7 @@ static ap_kino_params with_defaults(const ap_kino_params *p)
 static ap_kino_state start_state(const ap_kino_params *p)
 {
     const double h = ap_angle_wrap(p->sh);
-    return (ap_kino_state){p->sx, p->sy, h, p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, h, p->sv)};
+    return (ap_kino_state){p->sx, p->sy, h, p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, h, p->sv), 0, false};
 }
 
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
@@ -138,16 +139,29 @@ void ap_kino_free(ap_kino_domain *d)
     d->tab = NULL;
 }
 
+/* The vehicle the time bound sees: with reverse, the top speed is the larger of the two directions' (vehicle.h
+ * ap_vehicle_time_bound: the speed magnitude of a motion with cusps is a 1-D profile under the same limits). */
+static ap_vehicle bound_vehicle(const ap_kino_params *p)
+{
+    ap_vehicle v = p->veh;
+    if (p->reverse && v.max_reverse_speed > v.max_speed)
+        v.max_speed = v.max_reverse_speed;
+    return v;
+}
+
 double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
 {
+    const ap_vehicle vb = bound_vehicle(p);
     double s = hypot(p->gx - x, p->gy - y) - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
-        return s > 0.0 ? s * p->meters_per_tile / p->veh.max_speed : 0.0;
-    if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh) {
+        return s > 0.0 ? s * p->meters_per_tile / vb.max_speed : 0.0;
+    if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
         const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
-        s = fmax(s, ap_dubins_length(&a, &b, p->turning_radius) - p->tol_pos);
+        const double curve = p->reverse ? ap_reeds_shepp_length(&a, &b, p->turning_radius)
+                                        : ap_dubins_length(&a, &b, p->turning_radius);
+        s = fmax(s, curve - p->tol_pos);
     }
-    return ap_vehicle_time_bound(&p->veh, s * p->meters_per_tile, v, p->gv + p->tol_speed);
+    return ap_vehicle_time_bound(&vb, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
 }
 
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
@@ -170,77 +184,130 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 
-ap_segment ap_kino_segment(double x, double y, double h, double curv, double len)
+ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
 {
-    if (curv == 0.0)
-        return ap_segment_line(x, y, x + len * cos(h), y + len * sin(h));
-    return ap_segment_arc(x, y, h, 1.0 / fabs(curv), curv * len);
+    if (st->len == 0.0)
+        return ap_segment_turn(x, y, h, st->rot);
+    if (st->len > 0.0 && st->curv == 0.0)
+        return ap_segment_line(x, y, x + st->len * cos(h), y + st->len * sin(h));
+    if (st->len > 0.0)
+        return ap_segment_arc(x, y, h, 1.0 / fabs(st->curv), st->curv * st->len);
+    ap_pose pose = {x, y, h};
+    const int steer = st->curv > 0.0 ? 1 : (st->curv < 0.0 ? -1 : 0);
+    return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
 }
 
-int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
+/* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
+ * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
+ * one that ends at the goal speed) times the curvatures, appended to out[n..]. Returns the new n. */
+static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, int dir, double u0, double um,
+                      ap_kino_state *out, int n)
 {
     const ap_vehicle *veh = &p->veh;
-    const double mpt = p->meters_per_tile, vm = veh->max_speed, eps = 1e-9;
-    const double v0 = st->v, l0 = p->step * mpt;
+    const double mpt = p->meters_per_tile, eps = 1e-9, l0 = p->step * mpt;
     /* Full acceleration, none, full braking, and the one intensity that ends the step at the goal speed (the
      * thesis's in-between intensity, 4.3.4, chosen so the goal's speed window is reachable at all: with the
      * limits alone the reachable v^2 lie on a lattice of step 2 a l that may miss the window). */
     double accels[4] = {veh->max_accel, 0.0, -veh->max_brake, 0.0};
     int na = 3;
-    const double ag = (p->gv * p->gv - v0 * v0) / (2.0 * l0);
-    if (ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps && fabs(ag - veh->max_accel) > eps &&
-        fabs(ag + veh->max_brake) > eps)
+    const double ag = (p->gv * p->gv - u0 * u0) / (2.0 * l0);
+    if (dir > 0 && ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps &&
+        fabs(ag - veh->max_accel) > eps && fabs(ag + veh->max_brake) > eps)
         accels[na++] = ag;
-    int n = 0;
     for (int ai = 0; ai < na; ai++) {
         const double a = accels[ai];
-        double lm = l0, v1;
+        double lm = l0, u1;
         if (a > 0.0) {
-            if (v0 >= vm - eps)
+            if (u0 >= um - eps)
                 continue;
-            double lacc = (vm * vm - v0 * v0) / (2.0 * a);
+            double lacc = (um * um - u0 * u0) / (2.0 * a);
             if (lacc < lm)
                 lm = lacc;
-            v1 = lm == lacc ? vm : sqrt(v0 * v0 + 2.0 * a * lm);
+            u1 = lm == lacc ? um : sqrt(u0 * u0 + 2.0 * a * lm);
         } else if (a == 0.0) {
-            if (v0 <= eps)
+            if (u0 <= eps)
                 continue;
-            v1 = v0;
+            u1 = u0;
         } else {
-            if (v0 <= eps)
+            if (u0 <= eps)
                 continue;
-            double lstop = v0 * v0 / (-2.0 * a);
+            double lstop = u0 * u0 / (-2.0 * a);
             if (lstop < lm)
                 lm = lstop;
-            v1 = lm == lstop ? 0.0 : sqrt(fmax(0.0, v0 * v0 + 2.0 * a * lm));
+            u1 = lm == lstop ? 0.0 : sqrt(fmax(0.0, u0 * u0 + 2.0 * a * lm));
         }
         if (lm < 1e-9)
             continue;
-        const double dt = a == 0.0 ? lm / v0 : (v1 - v0) / a;
+        const double dt = a == 0.0 ? lm / u0 : (u1 - u0) / a;
         if (!(dt > 0.0))
             continue;
-        const double vp = fmax(v0, v1), len = lm / mpt;
+        const double up = fmax(u0, u1), len = lm / mpt;
         /* Tightest curvature (1/tiles): the turning radius, and v^2 / r <= a_lat at the peak speed. */
         double kmax = 1.0 / p->turning_radius;
-        if (vp > 0.0)
-            kmax = fmin(kmax, veh->max_lateral_accel * mpt / (vp * vp));
+        if (up > 0.0)
+            kmax = fmin(kmax, veh->max_lateral_accel * mpt / (up * up));
         double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
         int nc = 5;
         /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
-         * may miss a tight heading tolerance altogether) */
+         * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */
         if (p->has_gh) {
-            double kg = ap_angle_wrap(p->gh - st->h) / len;
+            double kg = ap_angle_wrap(p->gh - st->h) / (dir * len);
             if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
                 fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
                 curvs[nc++] = kg;
         }
         for (int ci = 0; ci < nc; ci++) {
-            ap_segment seg = ap_kino_segment(st->x, st->y, st->h, curvs[ci], len);
+            ap_kino_state to = {0};
+            to.curv = curvs[ci];
+            to.len = dir * len;
+            ap_segment seg = ap_kino_segment(st->x, st->y, st->h, &to);
             if (!ap_world_segment_clear(&p->world, &seg, p->radius))
                 continue;
-            out[n++] = (ap_kino_state){seg.x1, seg.y1, ap_angle_wrap(st->h + curvs[ci] * len), v1, curvs[ci], len, a, dt, 0};
+            to.x = seg.x1;
+            to.y = seg.y1;
+            to.h = ap_angle_wrap(st->h + to.curv * to.len);
+            to.v = dir * u1;
+            to.accel = a;
+            to.dt = dt;
+            out[n++] = to;
         }
     }
+    return n;
+}
+
+/* The turns on the spot from st (at rest, max_turn_rate > 0): +-pi/8, +-pi/4, +-pi/2, pi, the turn that
+ * faces the goal and the one to the goal heading (each skipped when it is no turn or repeats one before),
+ * appended to out[n..]. Returns the new n. */
+static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out, int n)
+{
+    double rots[9] = {M_PI / 8, -M_PI / 8, M_PI / 4, -M_PI / 4, M_PI / 2, -M_PI / 2, -M_PI, 0.0, 0.0};
+    int nr = 7;
+    if (hypot(p->gx - st->x, p->gy - st->y) > 1e-9)
+        rots[nr++] = ap_angle_wrap(atan2(p->gy - st->y, p->gx - st->x) - st->h);
+    if (p->has_gh)
+        rots[nr++] = ap_angle_wrap(p->gh - st->h);
+    for (int i = 0; i < nr; i++) {
+        bool dup = fabs(rots[i]) < 1e-9;
+        for (int j = 0; j < i && !dup; j++)
+            dup = fabs(rots[j] - rots[i]) < 1e-9;
+        if (dup)
+            continue;
+        out[n++] = (ap_kino_state){st->x, st->y, ap_angle_wrap(st->h + rots[i]), 0.0, 0.0, 0.0, 0.0,
+                                   fabs(rots[i]) / p->veh.max_turn_rate, 0.0, rots[i], false};
+    }
+    return n;
+}
+
+int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
+{
+    const double eps = 1e-9, u0 = fabs(st->v);
+    int n = 0;
+    if (st->v > eps || u0 <= eps)
+        n = expand_dir(p, st, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
+    if (p->reverse && p->veh.max_reverse_speed > 0.0 && (st->v < -eps || u0 <= eps))
+        n = expand_dir(p, st, -1, u0 > eps ? u0 : 0.0, p->veh.max_reverse_speed, out, n);
+    if (p->veh.max_turn_rate > 0.0 && u0 <= eps)
+        n = expand_turns(p, st, out, n);
     return n;
 }
 
@@ -251,7 +318,9 @@ static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
     ap_kino_table *t = d->tab;
     int64_t cx = (int64_t)floor(st->x / p->cell), cy = (int64_t)floor(st->y / p->cell);
     int64_t hb = (int64_t)floor((st->h + M_PI) / TWO_PI * p->heading_bins) % p->heading_bins;
-    int64_t sb = (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5);
+    /* speed bins over [0, max_speed] forward, and over [0, max_reverse_speed] backwards from bin 128 on */
+    int64_t sb = st->v >= 0.0 ? (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
+                              : 128 + (int64_t)floor(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
     uint64_t key = ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
                     (uint64_t)(sb & 0xFF)) + 1;
     for (uint32_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
@@ -281,7 +350,7 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
     ap_kino_domain *d = (ap_kino_domain *)cd;
     const ap_kino_params *p = &d->p;
     d->expanded++;
-    if (d->tail == NULL || d->ws == NULL)
+    if (d->tail == NULL || d->ws == NULL || s->v < 0.0) /* forward curves: not from a state driving backwards */
         return 0;
     double dist = hypot(p->gx - s->x, p->gy - s->y);
     if (dist > AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) && d->expanded % AP_KINO_ANALYTIC_EVERY != 0)
@@ -296,8 +365,8 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
         d->tail_total = total;
     }
     const ap_segment *e = &t.seg[t.n - 1];
-    *outs = (ap_kino_state){e->x1, e->y1, ap_segment_end_heading(e), t.time[t.n - 1].v_end, 0.0, -1.0, 0.0,
-                            t.duration, 0.0};
+    *outs = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e), .v = t.time[t.n - 1].v_end,
+                            .dt = t.duration, .analytic = true};
     *out = (ap_succ){AP_KINO_GOAL, t.duration};
     return 1;
 }

@@ -17,8 +17,22 @@
  * (braking) so those limits are exact intensities. Keeping zero speed and braking at rest are not actions.
  * Each segment's swept disc is checked with the world's exact test (world.h).
  *
+ * Reverse (p.reverse; thesis 2.1's backwards limits, 4.2.3's backing up): a state's speed v is signed, < 0
+ * when driving backwards. A state moving backwards has the mirrored actions: accelerate backwards at
+ * max_accel up to max_reverse_speed, keep, brake at max_brake to 0; the direction changes only at rest
+ * (a cusp: braking ends exactly at 0, then the actions of both directions apply), never by a jump of speed.
+ * A backwards action is a segment with reverse set (ap_segment_drive's encoding: the heading is the way the
+ * unit faces), its heading changing by curv * (-len). The goal-speed intensity serves forward actions only
+ * (goal.speed is a forward speed). Turning on the spot (p.veh.max_turn_rate > 0): at rest the unit may also
+ * rotate in place by +-pi/8, +-pi/4, +-pi/2, pi, to face the goal and to the goal heading, taking
+ * |angle| / max_turn_rate seconds: an action of length 0 (ap_kino_state.rot), a zero-length AP_SEG_TURN
+ * segment in the answer.
+ *
  * Heuristic: ap_vehicle_time_bound over the straight distance to the goal minus the position tolerance, from
  * the state's speed to goal.speed + the speed tolerance: a lower bound on the remaining time (admissible).
+ * With reverse it is taken from |v| with the top speed max(max_speed, max_reverse_speed) (vehicle.h says why
+ * that stays a lower bound); nothing in it assumes forward motion (it has no heading term), and turning on
+ * the spot only adds time.
  * Dubins lengths are not used: they bound the path to the exact goal pose, not to a pose within a position
  * and heading tolerance, so with any tolerance > 0 (always: a continuous pose never hits a point) they may
  * overestimate. Not consistent in general (the exact poses differ per path), so A* is optimal only over the
@@ -42,7 +56,9 @@
  * length to the goal pose at the turning radius) minus the position tolerance, when the goal has a heading:
  * the thesis's distance estimate (4.2.1) in its time heuristic; NOT admissible with tolerances (a pose within
  * the tolerance can be much nearer along a Dubins path than the goal pose itself), so its paths may be
- * slower than optimal. AP_KINO_H_DISTANCE: straight distance / max_speed (admissible, weaker; the
+ * slower than optimal; with reverse the Reeds-Shepp length replaces the Dubins length (a Dubins path assumes
+ * forward motion), and a unit that turns on the spot has no curve term (a turn in place covers no length).
+ * AP_KINO_H_DISTANCE: straight distance / max_speed (admissible, weaker; the
  * benchmark's comparison with the thesis's distance heuristic). */
 typedef enum ap_kino_heuristic_kind { AP_KINO_H_TIME = 0, AP_KINO_H_DUBINS, AP_KINO_H_DISTANCE } ap_kino_heuristic_kind;
 
@@ -53,14 +69,15 @@ typedef struct ap_kino_params {
     double turning_radius;    /* tiles, > 0 */
     ap_world world;           /* borrowed */
     double radius;            /* disc radius for the world's tests (tiles) */
-    double sx, sy, sh, sv;    /* start pose and speed */
+    bool reverse;             /* backwards actions (veh.max_reverse_speed > 0) */
+    double sx, sy, sh, sv;    /* start pose and speed (sv >= 0: forward) */
     double gx, gy, gh, gv;    /* goal pose (gh only with has_gh) and speed */
     bool has_gh;
     double tol_pos, tol_heading, tol_speed; /* goal tolerances, > 0 */
     double step;              /* tiles per action (0 = AP_KINO_STEP) */
     double cell;              /* tiles per position bin (0 = AP_KINO_CELL) */
     int heading_bins;         /* 0 = AP_KINO_HEADING_BINS */
-    int speed_bins;           /* over [0, max_speed]; 0 = AP_KINO_SPEED_BINS */
+    int speed_bins;           /* over [0, max_speed] (and [0, max_reverse_speed]); 1 .. 128, 0 = AP_KINO_SPEED_BINS */
     ap_kino_heuristic_kind heuristic; /* AP_KINO_H_TIME (0, admissible) unless said otherwise */
 } ap_kino_params;
 
@@ -68,18 +85,22 @@ typedef struct ap_kino_params {
 #define AP_KINO_CELL 1.0
 #define AP_KINO_HEADING_BINS 180 /* 2 degrees */
 #define AP_KINO_SPEED_BINS 16
-#define AP_KINO_MAX_SUCC 25 /* 4 accelerations x 6 curvatures, and the analytic edge */
+/* At rest: 2 forward intensities x 6 curvatures + 1 backwards x 6 + 9 rotations = 27; moving: 4 x 6 = 24;
+ * plus the analytic edge (analytic.h). */
+#define AP_KINO_MAX_SUCC 33
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 
 /* The payload of a node: the exact state it was reached in and the action from its parent's state. */
 typedef struct ap_kino_state {
-    double x, y, h, v;   /* tiles, radians, m/s */
-    double curv;         /* signed curvature of the action, 1/tiles (> 0: heading increases) */
-    double len;          /* tiles driven */
-    double accel;        /* m/s^2 (signed) */
+    double x, y, h, v;   /* tiles, radians (the way the unit faces), m/s (< 0: backwards) */
+    double curv;         /* signed curvature of the action, 1/tiles (> 0: heading increases driving forward) */
+    double len;          /* tiles driven, signed: < 0 backwards; 0 for a turn on the spot */
+    double accel;        /* m/s^2, the rate of change of |v| (> 0 speeding up, forward or backwards) */
     double dt;           /* seconds */
     double hval;         /* the heuristic at this state (seconds) */
+    double rot;          /* radians turned on the spot by the action (len 0, v 0), else 0 */
+    bool analytic;       /* reached by the analytic edge (analytic.h): the domain's tail holds its pieces */
 } ap_kino_state;
 
 struct ap_kino_table;
@@ -97,7 +118,7 @@ typedef struct ap_kino_domain {
     const ap_workspace *ws;    /* the workspace whose payload the heuristic reads (set by ap_kino_bind) */
     uint32_t node_limit;
     /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists gets the goal
-     * as one more successor, its payload marked by len < 0 (the pieces are not one action); the edge of the
+     * as one more successor, its payload marked `analytic` (the pieces are not one action); the edge of the
      * smallest g(parent) + duration so far is kept here, which is the goal's edge whenever the goal's
      * payload is so marked (the core keeps the goal's best g by the same comparison). */
     struct ap_kino_tail *tail; /* owned */
@@ -123,9 +144,11 @@ double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, 
 /* True when state (x, y, h, v) is within the goal tolerances. Pure. */
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v);
 
-/* The segment of an action: from pose (x, y, h) drive len tiles with signed curvature curv (0 = a line).
- * Pure. */
-ap_segment ap_kino_segment(double x, double y, double h, double curv, double len);
+/* The segment of the action that reached st, from pose (x, y, h): drive st->len tiles (< 0: backwards, the
+ * segment marked reverse as ap_segment_drive encodes it) with signed curvature st->curv (0 = a line), or
+ * for a turn on the spot (st->len == 0, st->rot != 0) an AP_SEG_TURN segment at (x, y) from heading h by
+ * st->rot. Pure. */
+ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st);
 
 /* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The
  * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure. */

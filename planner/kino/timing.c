@@ -22,9 +22,10 @@ double ap_timing_duration(double len, double v0, double v1)
 
 double ap_timing_cap(const ap_vehicle *v, double meters_per_tile, const ap_segment *s)
 {
+    const double top = s->reverse && v->max_reverse_speed > 0.0 ? v->max_reverse_speed : v->max_speed;
     if (s->type != AP_SEG_ARC)
-        return v->max_speed;
-    return fmin(v->max_speed, sqrt(v->max_lateral_accel * s->radius * meters_per_tile));
+        return top;
+    return fmin(top, sqrt(v->max_lateral_accel * s->radius * meters_per_tile));
 }
 
 bool ap_timing_is_corner(const ap_segment *a, const ap_segment *b)

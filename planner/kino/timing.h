@@ -4,8 +4,8 @@
  *
  * The model (README "Speed along any path" states it for users):
  *  - speed cap per segment: max_speed on a line; min(max_speed, sqrt(max_lateral_accel * r)) on an arc of
- *    radius r (metres), so v^2 / r <= max_lateral_accel holds everywhere on it. A reverse segment has the
- *    same limits as a forward one (ap_vehicle has no reverse speed of its own);
+ *    radius r (metres), so v^2 / r <= max_lateral_accel holds everywhere on it. On a reverse segment
+ *    max_reverse_speed takes max_speed's place (when the vehicle has one, else max_speed);
  *  - a corner (a heading discontinuity between consecutive segments, more than AP_TIMING_CORNER radians: the
  *    corners of grid and any-angle paths) and a cusp (forward followed by reverse or the other way round)
  *    are driven through at speed 0: the unit stops there and turns on the spot;
@@ -55,8 +55,9 @@ typedef struct ap_seg_time {
  * (Formulas 2.1 and 2.2 with a eliminated). Pure. */
 double ap_timing_duration(double len, double v0, double v1);
 
-/* The speed cap (m/s) of segment s for vehicle v on a map of meters_per_tile: max_speed on a line,
- * min(max_speed, sqrt(max_lateral_accel * radius * meters_per_tile)) on an arc. Pure. */
+/* The speed cap (m/s) of segment s for vehicle v on a map of meters_per_tile: top on a line,
+ * min(top, sqrt(max_lateral_accel * radius * meters_per_tile)) on an arc, where top is max_reverse_speed on a
+ * reverse segment of a vehicle that has one, else max_speed. Pure. */
 double ap_timing_cap(const ap_vehicle *v, double meters_per_tile, const ap_segment *s);
 
 /* True when the join from segment a to segment b is a corner or cusp the unit stops at: |heading change| >

@@ -8,11 +8,14 @@
  * a town car (turning radius 6 m, inside the thesis's 5-8 m EM5 range; lateral limit 8 m/s^2, inside its
  * 10-20 m/s^2 test range scaled to comfort), a slow tracked vehicle, and a ship with weak acceleration,
  * weaker braking and a wide turn. */
+/* Backwards (3.1.1): a pedestrian walks back at half speed and turns on the spot at 3 rad/s; a car
+ * reverses at 4 m/s; a tracked vehicle backs up at full speed ("should not be artificially limited") and
+ * pivots at 0.8 rad/s; a ship goes astern at a quarter of its speed and does not pivot. */
 const ap_vehicle_profile ap_vehicle_profiles[] = {
-    {"pedestrian", {2.0, 1.5, 3.0, 2.0}, 0.5},
-    {"car", {14.0, 3.0, 6.0, 8.0}, 6.0},
-    {"tank", {10.0, 1.5, 3.0, 4.0}, 3.0},
-    {"ship", {8.0, 0.3, 0.2, 1.0}, 30.0},
+    {"pedestrian", {2.0, 1.5, 3.0, 2.0, 1.0, 3.0}, 0.5},
+    {"car", {14.0, 3.0, 6.0, 8.0, 4.0, 0.0}, 6.0},
+    {"tank", {10.0, 1.5, 3.0, 4.0, 10.0, 0.8}, 3.0},
+    {"ship", {8.0, 0.3, 0.2, 1.0, 2.0, 0.0}, 30.0},
 };
 const size_t ap_vehicle_profile_count = sizeof ap_vehicle_profiles / sizeof ap_vehicle_profiles[0];
 
@@ -39,6 +42,10 @@ const char *ap_vehicle_check(const ap_vehicle *v)
         return "unit.max_brake";
     if (!positive(v->max_lateral_accel))
         return "unit.max_lateral_accel";
+    if (!(isfinite(v->max_reverse_speed) && v->max_reverse_speed >= 0.0))
+        return "unit.max_reverse_speed";
+    if (!(isfinite(v->max_turn_rate) && v->max_turn_rate >= 0.0))
+        return "unit.max_turn_rate";
     return NULL;
 }
 

@@ -13,16 +13,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The limits of one vehicle. Every value > 0 and finite in a valid query (ap_vehicle_check). */
+/* The limits of one vehicle. The first four > 0 and finite in a valid query, the last two >= 0 and finite
+ * (ap_vehicle_check); on the wire every limit a request gives is > 0 (0 is only "this kind cannot"). */
 typedef struct ap_vehicle {
     double max_speed;         /* m/s, forward */
-    double max_accel;         /* m/s^2, speeding up */
-    double max_brake;         /* m/s^2, slowing down (positive) */
+    double max_accel;         /* m/s^2, speeding up (forward or backwards) */
+    double max_brake;         /* m/s^2, slowing down (positive; forward or backwards) */
     double max_lateral_accel; /* m/s^2: v^2 / r <= this on every arc */
+    double max_reverse_speed; /* m/s, backwards (used with unit.reverse); 0 = cannot drive backwards */
+    double max_turn_rate;     /* rad/s turning on the spot at speed 0; 0 = cannot turn on the spot */
 } ap_vehicle;
 
 /* A built-in vehicle profile: its limits and its turning radius in metres (thesis 3.1.1; the thesis gives
- * no numbers, these are arcpath's choices, documented in README "Kinodynamic paths"). */
+ * no numbers, these are arcpath's choices, documented in README "Kinodynamic paths"). Every profile may
+ * drive backwards (max_reverse_speed > 0, with unit.reverse); the pedestrian and the tank turn on the spot
+ * (max_turn_rate > 0), the car and the ship do not (3.1.1). */
 typedef struct ap_vehicle_profile {
     const char *name;      /* "pedestrian", "car", "tank", "ship" */
     ap_vehicle v;
@@ -36,8 +41,10 @@ extern const size_t ap_vehicle_profile_count;
 /* The built-in profile called name, or NULL. Pure. */
 const ap_vehicle_profile *ap_vehicle_profile_find(const char *name);
 
-/* The first limit of v that is not > 0 and finite, as its wire field ("unit.max_speed",
- * "unit.max_accel", "unit.max_brake", "unit.max_lateral_accel"), or NULL when all are valid. Pure. */
+/* The first limit of v that is not > 0 and finite (max_reverse_speed and max_turn_rate: not >= 0 and
+ * finite), as its wire field ("unit.max_speed", "unit.max_accel", "unit.max_brake",
+ * "unit.max_lateral_accel", "unit.max_reverse_speed", "unit.max_turn_rate"), or NULL when all are valid.
+ * Pure. */
 const char *ap_vehicle_check(const ap_vehicle *v);
 
 /* A lower bound (seconds) on the time any motion of v needs to drive a path of length >= s metres, starting
@@ -52,7 +59,12 @@ const char *ap_vehicle_check(const ap_vehicle *v);
  *    (v0 - v1) / d, which every motion needs, instead of Algorithms 3-5's loop or turn-around estimates
  *    (those assume a manoeuvre shape and are not proven lower bounds); undershooting (v1 not reachable
  *    within s) needs no case because the end speed is only bounded above.
- * s <= 0 gives the braking time max(0, v0 - v1) / d. Pure. */
+ * s <= 0 gives the braking time max(0, v0 - v1) / d.
+ * Reverse driving (kino.h): the same function bounds a motion that may change direction at rest when it is
+ * given the speed magnitude |v0| and a vehicle whose max_speed is max(max_speed, max_reverse_speed): the
+ * magnitude of any such motion is a 1-D profile under the same limits (it falls at most at max_brake, to 0
+ * at a cusp, and rises at most at max_accel, forward or backwards), and the path length it covers is still
+ * at least s. Turning on the spot takes time at speed 0 and covers no distance, so it only adds time. Pure. */
 double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1);
 
 #endif

@@ -217,6 +217,10 @@ int ap_query_validate(const ap_query *q, const struct ap_algorithm_row *row, ap_
  * no tables for that capability. Pure; thread-safe. */
 const ap_map *ap_query_map(const ap_query *q);
 
+/* The scale q plans at, metres per tile: q->meters_per_tile when > 0, else the map's
+ * (ap_map.meters_per_tile when > 0), else 1 (circle worlds, maps without a scale). Pure; thread-safe. */
+double ap_query_meters_per_tile(const ap_query *q);
+
 /* The search cell of a position: the cell under (x, y) for a disc unit; for a square unit of size k the
  * top-left cell of the k x k footprint centred nearest (x, y): floor(x - (k - 1) / 2), likewise y (the
  * footprint's anchor, as Harabor's true clearance counts it). Path waypoints are footprint centres: anchor

@@ -1,7 +1,9 @@
 /* plan_kino.c — the kinodynamic plan kind (ap_plan_kind_kino, plan_kind.h): A* in (x, y, heading, speed)
  * over the domain of planner/kino (kino.h), cost in seconds, on the plan's workspace with per-node payload.
- * The answer's segments are the actions driven (one line or arc each, constant acceleration along it), with
- * their speeds and times in ap_result.timing and the total in duration_s.
+ * The answer's segments are the actions driven (one line or arc each, constant acceleration along it; with
+ * unit.reverse a backwards one marked reverse; a turn on the spot an AP_SEG_TURN of length 0), with their
+ * speeds (magnitudes, m/s) and times in ap_result.timing and the total in duration_s. unit.reverse_penalty
+ * does not apply: the cost is time, and backwards limits are the vehicle's own (max_reverse_speed).
  *
  * The expansion cap (search.max_expansions) ends the search as no_path "not_found"; the search is not
  * complete (its states are discretised and it keeps one exact pose per state), so a no_path proves nothing.
@@ -98,6 +100,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .veh = q->vehicle,
         .meters_per_tile = ap_query_meters_per_tile(q),
         .turning_radius = q->turning_radius,
+        .reverse = q->reverse,
         .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : 0.0, .sv = q->start_speed,
         .gx = q->gx, .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,
         .tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION),
@@ -154,14 +157,14 @@ static int kino_move(ap_plan *p, ap_workspace *ws)
 }
 
 /* The answer of a trajectory: states[0] the start, states[i] reached from states[i-1] by its action (n = 0:
- * no motion); a last state marked by len < 0 was reached by the analytic edge `tail` (analytic.h), whose
- * pieces replace it. Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or
- * AP_E_NOMEM. */
+ * no motion), one segment per action except that turns on the spot in a row become one turn; a last state
+ * marked `analytic` was reached by the analytic edge `tail` (analytic.h), whose pieces replace it.
+ * Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or AP_E_NOMEM. */
 static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *states, size_t n,
                        const ap_kino_tail *tail)
 {
-    const bool analytic = n > 1 && states[n - 1].len < 0.0 && tail != NULL;
-    const size_t nact = n > 1 ? n - 1 - (analytic ? 1 : 0) : 0;
+    const bool analytic = n > 1 && states[n - 1].analytic && tail != NULL;
+    const size_t nact = n > 1 ? n - 1 - (analytic ? 1 : 0) : 0; /* actions before the analytic edge */
     const size_t ns = nact + (analytic ? (size_t)tail->n : 0);
     ap_segment *segs = malloc((ns ? ns : 1) * sizeof *segs);
     r->timing = malloc((ns ? ns : 1) * sizeof *r->timing);
@@ -173,29 +176,39 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
     r->waypoints[0][0] = q->sx;
     r->waypoints[0][1] = q->sy;
     double t = 0.0;
+    size_t m = 0; /* segments written: turns on the spot in a row become one */
     for (size_t i = 0; i < ns; i++) {
+        ap_segment sg;
+        ap_seg_time tm;
         if (i < nact) {
             const ap_kino_state *from = &states[i], *to = &states[i + 1];
-            segs[i] = ap_kino_segment(from->x, from->y, from->h, to->curv, to->len);
-            r->timing[i] = (ap_seg_time){from->v, to->v, t, to->dt};
-            t += to->dt;
+            sg = ap_kino_segment(from->x, from->y, from->h, to);
+            tm = (ap_seg_time){fabs(from->v), fabs(to->v), t, to->dt}; /* speeds; sg.reverse: backwards */
         } else {
             const ap_seg_time *pt = &tail->time[i - nact];
-            segs[i] = tail->seg[i - nact];
-            r->timing[i] = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
-            t += pt->duration;
+            sg = tail->seg[i - nact];
+            tm = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
         }
-        r->waypoints[i + 1][0] = segs[i].x1;
-        r->waypoints[i + 1][1] = segs[i].y1;
+        t += tm.duration;
+        if (sg.type == AP_SEG_TURN && m > 0 && segs[m - 1].type == AP_SEG_TURN) {
+            segs[m - 1].sweep += sg.sweep;
+            r->timing[m - 1].duration += tm.duration;
+            continue;
+        }
+        segs[m] = sg;
+        r->timing[m] = tm;
+        r->waypoints[m + 1][0] = sg.x1;
+        r->waypoints[m + 1][1] = sg.y1;
+        m++;
     }
-    r->n_waypoints = ns + 1;
-    if (ns == 0) {
+    r->n_waypoints = m + 1;
+    if (m == 0) {
         r->waypoints[1][0] = q->sx;
         r->waypoints[1][1] = q->sy;
         r->n_waypoints = 2;
     }
     r->duration_s = t;
-    ap_plan_set_segments(r, q, segs, ns);
+    ap_plan_set_segments(r, q, segs, m);
     r->grid_cost = r->length;
     return AP_OK;
 }

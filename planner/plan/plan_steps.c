@@ -153,13 +153,6 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
     return AP_OK;
 }
 
-double ap_query_meters_per_tile(const ap_query *q)
-{
-    if (q->meters_per_tile > 0.0)
-        return q->meters_per_tile;
-    return q->map != NULL && q->map->meters_per_tile > 0.0 ? q->map->meters_per_tile : 1.0;
-}
-
 int ap_plan_timing(ap_result *r, const ap_query *q)
 {
     const ap_segment *first = r->n_segments > 0 ? &r->segments[0] : NULL;
@@ -239,6 +232,8 @@ int ap_plan_samples_timed(ap_result *r, const ap_query *q)
         double s = timed_distance(tm, r->segments[seg].length, tau);
         double v = tm->duration > 0.0 ? tm->v_start + (tm->v_end - tm->v_start) / tm->duration * tau : tm->v_end;
         r->samples[i] = ap_segment_pose(&r->segments[seg], s);
+        if (r->segments[seg].type == AP_SEG_TURN && tm->duration > 0.0) /* turning on the spot at a constant rate */
+            r->samples[i].heading = ap_angle_wrap(r->segments[seg].heading + r->segments[seg].sweep * tau / tm->duration);
         r->sample_times[i] = (ap_sample_time){seg_start + s, t, v};
         if (last) { /* the end pose and speed exactly */
             r->samples[i] = ap_path_pose(r->segments, r->n_segments, r->length);

@@ -59,10 +59,6 @@ void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r);
  * the counts in r->message when more poses would result. */
 int ap_plan_samples(ap_result *r, const ap_query *q);
 
-/* Metres per tile of q's map: q->meters_per_tile when > 0, else the map's own (1 when it has none or the
- * world is a circle map). Pure. */
-double ap_query_meters_per_tile(const ap_query *q);
-
 /* The time-optimal speed profile of q->vehicle along r's segments (kino/timing.h ap_timing_profile): from
  * q->start_speed to at most q->goal_speed, stopping at every corner and cusp, and at the start when
  * q->has_sheading and the first segment heads elsewhere (the unit turns on the spot: start.speed must then
@@ -75,7 +71,8 @@ int ap_plan_timing(ap_result *r, const ap_query *q);
 
 /* Poses in time (Pinter Listing 2 in time): every q->sample_dt seconds from 0 along r's timed segments
  * (r->timing, constant acceleration along each: distance v0 t + a t^2 / 2, speed v0 + a t) and at the very
- * end (t = r->duration_s), at most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Fills r->samples and
+ * end (t = r->duration_s), at most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES); on a turn on the spot (AP_SEG_TURN) the
+ * heading turns at a constant rate over its duration. Fills r->samples and
  * r->sample_times (distance, time, speed; both malloc'd, owned by r). Returns AP_OK, AP_E_NOMEM, or
  * AP_E_INVALID_REQUEST (message in r->message) for too many samples or an answer without timing. */
 int ap_plan_samples_timed(ap_result *r, const ap_query *q);

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ static const char *const field_name[] = {
     [AP_QF_TOL_SPEED] = "goal_tolerance.speed",
     [AP_QF_MAX_EXPANSIONS] = "search.max_expansions",
     [AP_QF_MAX_SPEED] = "unit.max_speed",
+    [AP_QF_MAX_REVERSE_SPEED] = "unit.max_reverse_speed",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -74,6 +76,13 @@ static bool on_world(double w, double h, bool closed, double x, double y)
 const ap_map *ap_query_map(const ap_query *q)
 {
     return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
+}
+
+double ap_query_meters_per_tile(const ap_query *q)
+{
+    if (q->meters_per_tile > 0.0)
+        return q->meters_per_tile;
+    return q->map != NULL && q->map->meters_per_tile > 0.0 ? q->map->meters_per_tile : 1.0;
 }
 
 void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy)
@@ -233,19 +242,36 @@ static int check_vehicle(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
     const ap_vehicle *v = &q->vehicle;
+    /* each limit > 0 and finite (ap_vehicle_check; the last two may be 0 inside: "this kind cannot", a
+     * request never gives 0) and at most its maximum */
+    static const struct {
+        const char *field;
+        size_t off;
+        double max;
+    } lim[] = {
+        {"unit.max_speed", offsetof(ap_vehicle, max_speed), AP_MAX_KINO_SPEED},
+        {"unit.max_accel", offsetof(ap_vehicle, max_accel), AP_MAX_KINO_ACCEL},
+        {"unit.max_brake", offsetof(ap_vehicle, max_brake), AP_MAX_KINO_ACCEL},
+        {"unit.max_lateral_accel", offsetof(ap_vehicle, max_lateral_accel), AP_MAX_KINO_ACCEL},
+        {"unit.max_reverse_speed", offsetof(ap_vehicle, max_reverse_speed), AP_MAX_KINO_SPEED},
+        {"unit.max_turn_rate", offsetof(ap_vehicle, max_turn_rate), AP_MAX_KINO_TURN_RATE},
+    };
     const char *f = ap_vehicle_check(v);
-    if (f != NULL || v->max_speed > AP_MAX_KINO_SPEED || v->max_accel > AP_MAX_KINO_ACCEL ||
-        v->max_brake > AP_MAX_KINO_ACCEL || v->max_lateral_accel > AP_MAX_KINO_ACCEL) {
-        if (f == NULL)
-            f = v->max_speed > AP_MAX_KINO_SPEED    ? "unit.max_speed"
-                : v->max_accel > AP_MAX_KINO_ACCEL ? "unit.max_accel"
-                : v->max_brake > AP_MAX_KINO_ACCEL ? "unit.max_brake"
-                                                   : "unit.max_lateral_accel";
-        e->field = f;
-        snprintf(e->message, sizeof e->message, "\"%s\" must be a finite number above 0 and at most %g", f,
-                 strcmp(f, "unit.max_speed") == 0 ? AP_MAX_KINO_SPEED : AP_MAX_KINO_ACCEL);
-        return bad;
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+        double x;
+        memcpy(&x, (const char *)v + lim[i].off, sizeof x);
+        if (f == NULL && x > lim[i].max)
+            f = lim[i].field;
+        if (f != NULL && strcmp(f, lim[i].field) == 0) {
+            e->field = f;
+            snprintf(e->message, sizeof e->message, "\"%s\" must be a finite number above 0 and at most %g", f,
+                     lim[i].max);
+            return bad;
+        }
     }
+    if (q->reverse && !(v->max_reverse_speed > 0.0))
+        return refuse(e, bad, AP_QF_MAX_REVERSE_SPEED,
+                      "unit.reverse needs \"unit.max_reverse_speed\" above 0 (this unit kind sets none)");
     if (!in_range(q->start_speed, 0.0, v->max_speed))
         return refuse(e, bad, AP_QF_START_SPEED, "\"start.speed\" must be between 0 and unit.max_speed (%g m/s)",
                       v->max_speed);

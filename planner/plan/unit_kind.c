@@ -18,7 +18,7 @@ void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
     if (take & AP_UNIT_F_RADIUS)
         q->unit_radius = k->radius;
     if (take & AP_UNIT_F_TURNING)
-        q->turning_radius = k->turning_radius;
+        q->turning_radius = k->turning_metres ? k->turning_radius / ap_query_meters_per_tile(q) : k->turning_radius;
     if (take & AP_UNIT_F_REVERSE)
         q->reverse = k->reverse;
     if (take & AP_UNIT_F_REVERSE_PENALTY)
@@ -35,6 +35,10 @@ void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
         q->vehicle.max_brake = k->vehicle.max_brake;
     if (take & AP_UNIT_F_MAX_LATERAL)
         q->vehicle.max_lateral_accel = k->vehicle.max_lateral_accel;
+    if (take & AP_UNIT_F_MAX_REVERSE)
+        q->vehicle.max_reverse_speed = k->vehicle.max_reverse_speed;
+    if (take & AP_UNIT_F_MAX_TURN_RATE)
+        q->vehicle.max_turn_rate = k->vehicle.max_turn_rate;
 }
 
 bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out)
@@ -46,6 +50,7 @@ bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out)
     snprintf(out->name, sizeof out->name, "%s", p->name);
     out->has = AP_UNIT_F_TURNING | AP_UNIT_F_VEHICLE;
     out->turning_radius = p->turning_radius;
+    out->turning_metres = true;
     out->vehicle = p->v;
     return true;
 }

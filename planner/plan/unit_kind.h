@@ -27,8 +27,12 @@ enum {
     AP_UNIT_F_MAX_ACCEL = 1u << 7,       /* unit.max_accel (m/s^2) */
     AP_UNIT_F_MAX_BRAKE = 1u << 8,       /* unit.max_brake (m/s^2) */
     AP_UNIT_F_MAX_LATERAL = 1u << 9,     /* unit.max_lateral_accel (m/s^2) */
+    AP_UNIT_F_MAX_REVERSE = 1u << 10,    /* unit.max_reverse_speed (m/s) */
+    AP_UNIT_F_MAX_TURN_RATE = 1u << 11,  /* unit.max_turn_rate (rad/s) */
 };
-#define AP_UNIT_F_VEHICLE (AP_UNIT_F_MAX_SPEED | AP_UNIT_F_MAX_ACCEL | AP_UNIT_F_MAX_BRAKE | AP_UNIT_F_MAX_LATERAL)
+#define AP_UNIT_F_VEHICLE                                                                                   \
+    (AP_UNIT_F_MAX_SPEED | AP_UNIT_F_MAX_ACCEL | AP_UNIT_F_MAX_BRAKE | AP_UNIT_F_MAX_LATERAL |              \
+     AP_UNIT_F_MAX_REVERSE | AP_UNIT_F_MAX_TURN_RATE)
 
 /* One kind. The values are those of ap_query's fields of the same meaning (plan.h); `has` says which of them
  * the kind sets. */
@@ -36,6 +40,8 @@ typedef struct ap_unit_kind {
     char name[AP_UNIT_KIND_NAME_MAX];
     unsigned has; /* AP_UNIT_F_* */
     double radius, turning_radius, reverse_penalty;
+    bool turning_metres; /* turning_radius is in metres (the built-in vehicle kinds, a config kind's
+                          * "turning_radius_m"): ap_unit_kind_apply divides it by the query's scale */
     bool reverse;
     uint8_t capability;
     int size;
@@ -46,11 +52,14 @@ typedef struct ap_unit_kind {
 const ap_unit_kind *ap_unit_kind_find(const ap_unit_kind *kinds, size_t n, const char *name);
 
 /* The built-in vehicle kind called name ("pedestrian", "car", "tank", "ship": kino/vehicle.h's profiles,
- * with their turning radius in tiles at one metre per tile), written to *out; false when there is none.
+ * with their turning radius in metres, turning_metres set), written to *out; false when there is none.
  * Config kinds of the same name win (the wire looks there first). Pure. */
 bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out);
 
-/* Set every field of q that k sets and the request did not give (given: AP_UNIT_F_* bits). Pure. */
+/* Set every field of q that k sets and the request did not give (given: AP_UNIT_F_* bits). A turning radius
+ * in metres (k->turning_metres) becomes tiles: turning_radius / ap_query_meters_per_tile(q), so q->map (or
+ * q->meters_per_tile) must be set before; a request's own unit.turning_radius is in tiles and never scaled.
+ * Pure. */
 void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q);
 
 #endif

@@ -64,14 +64,20 @@ window.arcpathDraw = (function () {
 
   /* Draw one answer's segments (and its samples when withSamples); returns what was drawn: {segments:
    * [{type: 'line', start, end, reverse} | {type: 'arc', center, radius, startAngle, endAngle,
-   * anticlockwise, start, end, reverse}], samples: n}. start/end of an arc are computed from the arc's
-   * drawn parameters, so they say where the canvas put its ends. */
+   * anticlockwise, start, end, reverse} | {type: 'turn', start, end, reverse: false}], samples: n}. start/end
+   * of an arc are computed from the arc's drawn parameters, so they say where the canvas put its ends. A
+   * turn on the spot (kinodynamic answers) has no extent: nothing is stroked for it. */
   function path(ctx, answer, style, width, px, withSamples) {
     const out = { segments: [], samples: 0 };
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.lineWidth = width;
     for (const seg of answer.segments || []) {
+      if (seg.type === 'turn') {
+        out.segments.push({ type: 'turn', start: [seg.start[0], seg.start[1]], end: [seg.end[0], seg.end[1]],
+          reverse: false });
+        continue;
+      }
       const rev = seg.reverse === true;
       ctx.strokeStyle = rev ? style.reverse : style.path;
       ctx.setLineDash(rev ? [6 * px, 4 * px] : []);

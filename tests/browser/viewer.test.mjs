@@ -60,10 +60,10 @@ function near(got, want, what) {
     assert.ok(Math.abs(got[i] - want[i]) <= EPS, `${what}[${i}]: drawn ${got[i]}, answer ${want[i]}`);
 }
 
-// Distance from (x, y) to a drawn primitive (line piece or arc between its drawn angles).
+// Distance from (x, y) to a drawn primitive (line piece, arc between its drawn angles, or a turn's point).
 function distance(p, d) {
   const [x, y] = p;
-  if (d.type === 'line') {
+  if (d.type === 'line' || d.type === 'turn') {
     const [ax, ay] = d.start, [bx, by] = d.end;
     const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
     const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
@@ -383,6 +383,21 @@ test('a reverse query marks its reverse segments', async () => {
   assertDrawn(drawn[0], direct.json);
   assert.ok(drawn[0].segments.some((d) => d.reverse), 'some segment is driven in reverse');
   await page.uncheck('#reverse');
+});
+
+test('a kinodynamic answer with a turn on the spot: drawn in place, nothing stroked for the turn', async () => {
+  const { status, json: answer } = await post('/v1/path', { map: 'arena', start: { x: 10.5, y: 10.5, heading: 0 },
+    goal: { x: 7.5, y: 10.5, heading: 3.1416 }, unit: { kind: 'pedestrian' }, search: { algorithm: 'kinodynamic' },
+    samples: { dt: 0.25 } });
+  assert.equal(status, 200);
+  assert.equal(answer.segments[0].type, 'turn');
+  const drawn = await viewer((a) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    return window.arcpathDraw.path(ctx, a, { path: '#0969da', reverse: '#cf222e' }, 0.1, 0.05, true);
+  }, answer);
+  assertDrawn(drawn, answer);
+  assert.equal(drawn.segments[0].type, 'turn');
+  assert.ok(drawn.segments.slice(1).every((d) => d.type !== 'turn'), 'one turn, then driving');
 });
 
 test('API errors are shown with their code and message', async () => {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/units.h"
 #include "config/version.h"
 #include "planner/base/status.h"
 #include "planner/world/map.h"
@@ -101,6 +102,8 @@ static void assert_same_settings(const ap_config *a, const ap_config *b)
         ck_assert_double_eq(a->units[i].radius, b->units[i].radius);
         ck_assert_int_eq(a->units[i].size, b->units[i].size);
         ck_assert_uint_eq(a->units[i].capability, b->units[i].capability);
+        ck_assert_double_eq(a->units[i].turning_radius, b->units[i].turning_radius);
+        ck_assert(a->units[i].turning_metres == b->units[i].turning_metres);
     }
     ck_assert_uint_eq(a->n_capabilities, b->n_capabilities);
     ck_assert_mem_eq(a->capabilities, b->capabilities, a->n_capabilities);
@@ -339,6 +342,11 @@ static const struct {
     {"{\"units\": {\"tank\": {\"size\": 0}}}", "\"units.tank.size\": must be an integer in [1, 64]"},
     {"{\"units\": {\"tank\": {\"size\": 2, \"radius\": 1}}}", "\"units.tank\": give \"size\""},
     {"{\"units\": {\"tank\": {\"speed\": 2}}}", "\"units.tank.speed\": unknown key"},
+    {"{\"units\": {\"van\": {\"turning_radius\": 2, \"turning_radius_m\": 4}}}",
+     "\"units.van.turning_radius_m\": give \"turning_radius\" (tiles) or \"turning_radius_m\" (metres), not both"},
+    {"{\"units\": {\"van\": {\"turning_radius_m\": -1}}}", "\"units.van.turning_radius_m\": must be a number in [0, 64000]"},
+    {"{\"units\": {\"van\": {\"max_reverse_speed\": 0}}}", "\"units.van.max_reverse_speed\": must be a number in [1e-09, 1000]"},
+    {"{\"units\": {\"van\": {\"max_turn_rate\": 101}}}", "\"units.van.max_turn_rate\": must be a number in [1e-09, 100]"},
     {"{\"capabilities\": [[\"water\"], \"ground\"]}", "\"capabilities[1]\": must be a non-empty array"},
     {"{\"capability_costs\": {\"lava\": {\"S\": 2}}}", "\"lava\" is not a capability"},
     {"{\"capability_costs\": {\"water\": {\"S\": 2}}}", "\"capability_costs.water.S\": not a terrain of this capability"},
@@ -915,6 +923,29 @@ START_TEST(units_parsed)
     ck_assert_double_eq(q.turning_radius, 2.0);
     ck_assert_ptr_eq(ap_unit_kind_find(c.units, c.n_units, "crate"), &c.units[1]);
     ck_assert_ptr_null(ap_unit_kind_find(c.units, c.n_units, "boat"));
+    /* "turning_radius_m": metres, turned into tiles with the query's scale when applied (6 m at 2 m per tile:
+     * 3 tiles); "turning_radius" stays tiles whatever the scale; the dump names the key it was given as */
+    ck_assert_msg(load_str(&c, "{\"units\": {\"van\": {\"turning_radius_m\": 6, \"max_reverse_speed\": 3, "
+                               "\"max_turn_rate\": 0.5}, \"cart\": {\"turning_radius\": 2}}}",
+                           err, sizeof err) == AP_OK, "%s", err);
+    ck_assert(c.units[0].turning_metres && !c.units[1].turning_metres);
+    ck_assert_uint_eq(c.units[0].has, AP_UNIT_F_TURNING | AP_UNIT_F_MAX_REVERSE | AP_UNIT_F_MAX_TURN_RATE);
+    ap_query sq = {.meters_per_tile = 2.0};
+    ap_unit_kind_apply(&c.units[0], 0, &sq);
+    ck_assert_double_eq(sq.turning_radius, 3.0);
+    ck_assert_double_eq(sq.vehicle.max_reverse_speed, 3.0);
+    ck_assert_double_eq(sq.vehicle.max_turn_rate, 0.5);
+    ap_unit_kind_apply(&c.units[1], 0, &sq);
+    ck_assert_double_eq(sq.turning_radius, 2.0);
+    sq.turning_radius = 5.0; /* the request's own radius (given) is never scaled */
+    ap_unit_kind_apply(&c.units[0], AP_UNIT_F_TURNING, &sq);
+    ck_assert_double_eq(sq.turning_radius, 5.0);
+    json_t *vj = ap_config_unit_kind_json(&c.units[0]);
+    ck_assert_double_eq(json_real_value(json_object_get(vj, "turning_radius_m")), 6.0);
+    ck_assert_double_eq(json_real_value(json_object_get(vj, "max_reverse_speed")), 3.0);
+    ck_assert_double_eq(json_real_value(json_object_get(vj, "max_turn_rate")), 0.5);
+    ck_assert_ptr_null(json_object_get(vj, "turning_radius"));
+    json_decref(vj);
     ck_assert_int_eq(load_str(&c, "{\"units\": {}, \"capabilities\": []}", err, sizeof err), AP_OK);
     ck_assert_uint_eq(c.n_units, 0);
     ck_assert_uint_eq(c.n_capabilities, 0);

@@ -16,7 +16,7 @@ Suite *kino_suite(void);
 /* 30 x 20 open field with a border. */
 static char FIELD[30 * 21 + 64];
 static const char CONF[] = "{\"units\": {\"truck\": {\"turning_radius\": 3, \"max_speed\": 5, \"max_accel\": 1,"
-                           " \"max_brake\": 2, \"max_lateral_accel\": 2}}}";
+                           " \"max_brake\": 2, \"max_lateral_accel\": 2, \"max_reverse_speed\": 2}}}";
 
 static ap_srv_dir sd;
 static ap_srv srv;
@@ -56,27 +56,50 @@ static double num(json_t *o, const char *k)
     return json_number_value(v);
 }
 
-/* The answer's segments against the limits (speed, acceleration, braking, lateral, turning radius), times
- * chained, distance = mean speed x duration; returns the last segment's end speed. */
-static double check_limits(json_t *j, double vmax, double acc, double brk, double lat, double rmin, double v0)
+/* The limits an answer is checked against: forward speed, acceleration, braking, lateral acceleration,
+ * turning radius (tiles on these 1 m fields), backwards speed (segments marked reverse), turn rate (turns on
+ * the spot; 0 = none allowed). */
+typedef struct lims {
+    double vmax, acc, brk, lat, rmin, vrev, rate;
+} lims;
+
+/* The answer's segments against the limits, times chained, distance = mean speed x duration, the driving
+ * direction changing only at rest; a "turn" is in place at rest and takes at least |sweep| / rate. Returns
+ * the last segment's end speed. */
+static double check_limits(json_t *j, const lims *l, double v0)
 {
     json_t *segs = json_object_get(j, "segments");
     ck_assert_uint_ge(json_array_size(segs), 1);
     double t = 0.0, v = v0;
+    int way = 0;
     size_t i;
     json_t *s;
     json_array_foreach(segs, i, s) {
         double vs = num(s, "v_start"), ve = num(s, "v_end"), ts = num(s, "t_start"), d = num(s, "duration");
+        const char *type = json_string_value(json_object_get(s, "type"));
         ck_assert_double_eq_tol(vs, v, 1e-9);
         ck_assert_double_eq_tol(ts, t, 1e-9);
-        ck_assert(d > 0.0 && vs <= vmax + 1e-6 && ve <= vmax + 1e-6 && vs >= 0.0 && ve >= 0.0);
-        double a = (ve - vs) / d;
-        ck_assert(a <= acc + 1e-6 && a >= -brk - 1e-6);
-        ck_assert_double_eq_tol(0.5 * (vs + ve) * d, num(s, "length"), 1e-6);
-        if (strcmp(json_string_value(json_object_get(s, "type")), "arc") == 0) {
-            double r = num(s, "radius"), vp = fmax(vs, ve);
-            ck_assert(r >= rmin - 1e-9);
-            ck_assert(vp * vp / r <= lat + 1e-6);
+        ck_assert(d > 0.0);
+        if (strcmp(type, "turn") == 0) {
+            ck_assert(l->rate > 0.0 && vs == 0.0 && ve == 0.0 && num(s, "length") == 0.0);
+            ck_assert(d >= fabs(num(s, "sweep")) / l->rate - 1e-9);
+            ck_assert(json_equal(json_object_get(s, "start"), json_object_get(s, "end")));
+            way = 0;
+        } else {
+            const bool rev = json_is_true(json_object_get(s, "reverse"));
+            const double top = rev ? l->vrev : l->vmax;
+            if (way != 0 && way != (rev ? -1 : 1))
+                ck_assert_msg(vs == 0.0, "segment %zu changes direction at %g m/s", i, vs);
+            way = rev ? -1 : 1;
+            ck_assert(vs <= top + 1e-6 && ve <= top + 1e-6 && vs >= 0.0 && ve >= 0.0);
+            double a = (ve - vs) / d;
+            ck_assert(a <= l->acc + 1e-6 && a >= -l->brk - 1e-6);
+            ck_assert_double_eq_tol(0.5 * (vs + ve) * d, num(s, "length"), 1e-6);
+            if (strcmp(type, "arc") == 0) {
+                double r = num(s, "radius"), vp = fmax(vs, ve);
+                ck_assert(r >= l->rmin - 1e-9);
+                ck_assert(vp * vp / r <= l->lat + 1e-6);
+            }
         }
         t += d;
         v = ve;
@@ -85,9 +108,30 @@ static double check_limits(json_t *j, double vmax, double acc, double brk, doubl
     return v;
 }
 
+/* For the timing suite (harness.h): the same checks for a forward-only vehicle. */
 double ap_it_check_limits(json_t *j, double vmax, double acc, double brk, double lat, double rmin, double v0)
 {
-    return check_limits(j, vmax, acc, brk, lat, rmin, v0);
+    const lims l = {vmax, acc, brk, lat, rmin, 0.0, 0.0};
+    return check_limits(j, &l, v0);
+}
+
+static const lims TRUCK = {5.0, 1.0, 2.0, 2.0, 3.0, 2.0, 0.0};
+static const lims CAR = {14.0, 3.0, 6.0, 8.0, 6.0, 4.0, 0.0};
+
+/* A stored /v1/path answer drawn by POST /v1/render: 200 and an SVG document. */
+static void render_ok(json_t *answer)
+{
+    char *ans = json_dumps(answer, JSON_COMPACT);
+    size_t rl = strlen(ans) + 64;
+    char *rb = malloc(rl);
+    snprintf(rb, rl, "{\"map\":\"field\",\"answer\":%s}", ans);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&srv, "/v1/render", rb, &r), 0);
+    ck_assert_msg(r.status == 200, "render: %ld %s", r.status, r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "<svg"));
+    ap_resp_free(&r);
+    free(rb);
+    free(ans);
 }
 
 START_TEST(kinodynamic_answer_has_times)
@@ -99,7 +143,7 @@ START_TEST(kinodynamic_answer_has_times)
                      200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     ck_assert(json_is_true(json_object_get(j, "clear")));
-    double vend = check_limits(j, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    double vend = check_limits(j, &TRUCK, 1.0);
     ck_assert(fabs(vend - 0.5) <= 0.25 + 1e-9);
     /* 20.4 tiles at most 5 m/s from 1 m/s at 1 m/s^2: at least the 1-D bound */
     ck_assert(num(j, "duration_s") >= 6.0);
@@ -109,7 +153,7 @@ START_TEST(kinodynamic_answer_has_times)
              "\"unit\":{\"kind\":\"car\"},\"search\":{\"algorithm\":\"kinodynamic\"}}",
              200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
-    check_limits(j, 14.0, 3.0, 6.0, 8.0, 6.0, 0.0);
+    check_limits(j, &CAR, 0.0);
     json_decref(j);
     /* other algorithms' answers carry no times without vehicle limits (with them: test_timing.c) */
     j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5},\"goal\":{\"x\":24.5,\"y\":10.5},"
@@ -159,6 +203,28 @@ START_TEST(kinodynamic_meters_per_tile)
     ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
     json_t *j2 = ap_resp_json(&r);
     ap_resp_free(&r);
+    /* the car's turning radius is 6 m: 3 tiles here (the wire's unit.turning_radius is in tiles); the
+     * legal-turn search draws its arcs at exactly that radius, and a request's own radius is not scaled */
+    for (int own = 0; own < 2; own++) {
+        char body[400];
+        snprintf(body, sizeof body, "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":4.5,\"heading\":0},"
+                 "\"goal\":{\"x\":20.5,\"y\":14.5,\"heading\":1.5708},\"unit\":{\"kind\":\"car\"%s},"
+                 "\"search\":{\"algorithm\":\"directional24\"}}", own ? ",\"turning_radius\":2" : "");
+        ck_assert_int_eq(ap_post(&big, "/v1/path", body, &r), 0);
+        ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+        json_t *jd = ap_resp_json(&r);
+        ap_resp_free(&r);
+        ck_assert_str_eq(json_string_value(json_object_get(jd, "status")), "ok");
+        size_t k, arcs = 0;
+        json_t *sg;
+        json_array_foreach(json_object_get(jd, "segments"), k, sg)
+            if (strcmp(json_string_value(json_object_get(sg, "type")), "arc") == 0) {
+                ck_assert_double_eq_tol(num(sg, "radius"), own ? 2.0 : 3.0, 1e-9);
+                arcs++;
+            }
+        ck_assert_uint_ge(arcs, 1);
+        json_decref(jd);
+    }
     ck_assert_int_eq(ap_srv_stop_dir(&big, &bd), 0);
     ck_assert_ptr_nonnull(j2);
     ck_assert_str_eq(json_string_value(json_object_get(j2, "status")), "ok");
@@ -199,7 +265,7 @@ START_TEST(kinodynamic_probe)
     ck_assert_str_eq(json_string_value(json_object_get(p, "status")), "ok");
     ck_assert(json_is_true(json_object_get(p, "probe")));
     ck_assert(json_is_true(json_object_get(p, "clear")));
-    double vend = check_limits(p, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    double vend = check_limits(p, &TRUCK, 1.0);
     ck_assert(fabs(vend - 0.5) <= 0.5 + 1e-9);
     json_int_t pexp = json_integer_value(json_object_get(json_object_get(p, "stats"), "expanded"));
     snprintf(body, sizeof body, q, "");
@@ -208,17 +274,7 @@ START_TEST(kinodynamic_probe)
     json_int_t aexp = json_integer_value(json_object_get(json_object_get(a, "stats"), "expanded"));
     ck_assert_msg(pexp >= 1 && pexp * 10 < aexp, "probe %lld, A* %lld expansions", (long long)pexp, (long long)aexp);
     ck_assert(num(p, "duration_s") >= num(a, "duration_s") - 1e-9);
-    /* the stored probe answer draws */
-    char *ans = json_dumps(p, JSON_COMPACT);
-    size_t rl = strlen(ans) + 64;
-    char *rb = malloc(rl);
-    snprintf(rb, rl, "{\"map\":\"field\",\"answer\":%s}", ans);
-    ap_resp r;
-    ck_assert_int_eq(ap_post(&srv, "/v1/render", rb, &r), 0);
-    ck_assert_msg(r.status == 200, "render: %ld %s", r.status, r.body);
-    ap_resp_free(&r);
-    free(rb);
-    free(ans);
+    render_ok(p); /* the stored probe answer draws */
     json_decref(p);
     json_decref(a);
     /* a goal behind a start facing away: the greedy probe cannot improve at once; A* answers */
@@ -227,7 +283,7 @@ START_TEST(kinodynamic_probe)
                      200);
     ck_assert_str_eq(json_string_value(json_object_get(b, "status")), "ok");
     ck_assert_ptr_null(json_object_get(b, "probe"));
-    check_limits(b, 5.0, 1.0, 2.0, 2.0, 3.0, 0.0);
+    check_limits(b, &TRUCK, 0.0);
     json_decref(b);
 }
 END_TEST
@@ -242,7 +298,7 @@ START_TEST(kinodynamic_samples_in_time)
                      "\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":0.5}}",
                      200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
-    check_limits(j, 5.0, 1.0, 2.0, 2.0, 3.0, 1.0);
+    check_limits(j, &TRUCK, 1.0);
     json_t *segs = json_object_get(j, "segments"), *smp = json_object_get(j, "samples");
     const double T = num(j, "duration_s");
     size_t n = json_array_size(smp), k = (size_t)floor(T / 0.5), lines = 0;
@@ -286,6 +342,59 @@ START_TEST(kinodynamic_samples_in_time)
 }
 END_TEST
 
+/* Figure 5.2 with reverse: a goal 3 tiles behind a truck at rest, to be reached facing the same way. With
+ * "reverse": true it backs up (segments marked reverse, within the kind's max_reverse_speed 2 m/s) in less
+ * time than the loop it drives without; with "max_turn_rate" it may also turn on the spot ("turn"
+ * segments) and such an answer draws (POST /v1/render) and samples in time. */
+START_TEST(kinodynamic_reverse_and_turns)
+{
+    static const char q[] = "{\"map\":\"field\",\"start\":{\"x\":14.5,\"y\":10.5,\"heading\":0},"
+                            "\"goal\":{\"x\":11.5,\"y\":10.5,\"heading\":%s},\"goal_tolerance\":{\"heading\":0.5},"
+                            "\"unit\":{\"kind\":\"truck\"%s},\"search\":{\"algorithm\":\"kinodynamic\"}%s}";
+    char body[512];
+    snprintf(body, sizeof body, q, "0", "", "");
+    json_t *loop = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(loop, "status")), "ok");
+    check_limits(loop, &TRUCK, 0.0);
+    snprintf(body, sizeof body, q, "0", ",\"reverse\":true", "");
+    json_t *back = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(back, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(back, "clear")));
+    check_limits(back, &TRUCK, 0.0);
+    size_t i, rev = 0;
+    json_t *sg;
+    json_array_foreach(json_object_get(back, "segments"), i, sg)
+        rev += json_is_true(json_object_get(sg, "reverse"));
+    ck_assert_uint_ge(rev, 1);
+    ck_assert_msg(num(back, "duration_s") < num(loop, "duration_s"), "backing up %g s, loop %g s",
+                  num(back, "duration_s"), num(loop, "duration_s"));
+    json_decref(loop);
+    json_decref(back);
+
+    /* facing the other way at the goal: a turn on the spot at 1.5 rad/s, drawn and sampled every 0.25 s */
+    snprintf(body, sizeof body, q, "3.14159", ",\"max_turn_rate\":1.5", ",\"samples\":{\"dt\":0.25}");
+    json_t *spot = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(spot, "status")), "ok");
+    lims l = TRUCK;
+    l.rate = 1.5;
+    check_limits(spot, &l, 0.0);
+    size_t turns = 0;
+    json_array_foreach(json_object_get(spot, "segments"), i, sg) {
+        if (strcmp(json_string_value(json_object_get(sg, "type")), "turn") != 0)
+            continue;
+        turns++;
+        ck_assert_ptr_nonnull(json_object_get(sg, "start_heading"));
+        ck_assert_ptr_null(json_object_get(sg, "radius"));
+    }
+    ck_assert_uint_ge(turns, 1);
+    json_t *smp = json_object_get(spot, "samples");
+    ck_assert_uint_ge(json_array_size(smp), 2);
+    ck_assert(fabs(num(json_array_get(smp, json_array_size(smp) - 1), "t") - num(spot, "duration_s")) < 1e-12);
+    render_ok(spot);
+    json_decref(spot);
+}
+END_TEST
+
 START_TEST(kinodynamic_errors)
 {
     static const struct {
@@ -311,6 +420,23 @@ START_TEST(kinodynamic_errors)
          "search.probe"},
         {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
          "unit.turning_radius"},
+        /* reverse and turning on the spot: every limit given is above 0 and finite, and at most its maximum */
+        {"\"unit\":{\"kind\":\"truck\",\"reverse\":true,\"max_reverse_speed\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_reverse_speed"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_reverse_speed\":-2},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_reverse_speed"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_reverse_speed\":1e9},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_reverse_speed"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_reverse_speed\":\"fast\"},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_reverse_speed"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_turn_rate\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_turn_rate"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_turn_rate\":-1.5},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_turn_rate"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_turn_rate\":101},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_turn_rate"},
+        {"\"unit\":{\"kind\":\"truck\",\"max_turn_rate\":null},\"search\":{\"algorithm\":\"kinodynamic\"}",
+         "unit.max_turn_rate"},
         /* samples in time: only answers with timing (kinodynamic, or vehicle limits named), one of step and dt,
          * dt > 0, at most max_samples */
         {"\"unit\":{\"radius\":0.4},\"samples\":{\"dt\":0.5}", "samples.dt"},
@@ -357,6 +483,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_errors);
     tcase_add_test(tc, kinodynamic_samples_in_time);
     tcase_add_test(tc, kinodynamic_probe);
+    tcase_add_test(tc, kinodynamic_reverse_and_turns);
     suite_add_tcase(s, tc);
     return s;
 }

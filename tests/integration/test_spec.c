@@ -137,15 +137,18 @@ START_TEST(info_on_the_demo_server)
     json_t *veh = json_object_get(j, "vehicles");
     ck_assert_uint_eq(json_object_size(veh), 4);
     static const char *const vnames[] = {"pedestrian", "car", "tank", "ship"};
-    static const double vals[4][5] = {{2, 1.5, 3, 2, 0.5}, {14, 3, 6, 8, 6}, {10, 1.5, 3, 4, 3}, {8, 0.3, 0.2, 1, 30}};
-    static const char *const vkeys[] = {"max_speed", "max_accel", "max_brake", "max_lateral_accel", "turning_radius"};
+    /* max_turn_rate (the last) only for the kinds that turn on the spot (0 here: absent) */
+    static const double vals[4][7] = {{2, 1.5, 3, 2, 0.5, 1, 3}, {14, 3, 6, 8, 6, 4, 0}, {10, 1.5, 3, 4, 3, 10, 0.8},
+                                      {8, 0.3, 0.2, 1, 30, 2, 0}};
+    static const char *const vkeys[] = {"max_speed",      "max_accel",         "max_brake",    "max_lateral_accel",
+                                        "turning_radius", "max_reverse_speed", "max_turn_rate"};
     void *it = json_object_iter(veh);
     for (int i = 0; i < 4; i++, it = json_object_iter_next(veh, it)) {
         ck_assert_ptr_nonnull(it);
         ck_assert_str_eq(json_object_iter_key(it), vnames[i]);
         json_t *v = json_object_iter_value(it);
-        ck_assert_uint_eq(json_object_size(v), 5);
-        for (int k = 0; k < 5; k++)
+        ck_assert_uint_eq(json_object_size(v), vals[i][6] > 0 ? 7 : 6);
+        for (int k = 0; k < 7; k++)
             ck_assert_double_eq(json_number_value(json_object_get(v, vkeys[k])), vals[i][k]);
     }
     ck_assert_uint_eq(json_object_size(json_object_get(j, "units")), 0); /* the demo config names no kinds */

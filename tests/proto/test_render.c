@@ -164,14 +164,14 @@ START_TEST(svg_arc_flags)
 }
 END_TEST
 
-/* ANSWER with the first occurrence of from replaced by to; parsing it must fail on field. */
-static void bad_answer(const char *from, const char *to, const char *field)
+/* base with the first occurrence of from replaced by to; parsing it must fail on field. */
+static void bad_answer_of(const char *base, const char *from, const char *to, const char *field)
 {
-    const char *at = strstr(ANSWER, from);
+    const char *at = strstr(base, from);
     ck_assert_msg(at != NULL, "test: %s not in the answer", from);
-    size_t n = strlen(ANSWER) - strlen(from) + strlen(to) + 1;
+    size_t n = strlen(base) - strlen(from) + strlen(to) + 1;
     char *text = malloc(n);
-    snprintf(text, n, "%.*s%s%s", (int)(at - ANSWER), ANSWER, to, at + strlen(from));
+    snprintf(text, n, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
     ap_render_answer a;
     ap_wire_error err;
     ck_assert_int_eq(parse(text, &a, &err), AP_E_INVALID_REQUEST);
@@ -179,6 +179,11 @@ static void bad_answer(const char *from, const char *to, const char *field)
                   err.message, field);
     ck_assert_ptr_null(a.segs);
     free(text);
+}
+
+static void bad_answer(const char *from, const char *to, const char *field)
+{
+    bad_answer_of(ANSWER, from, to, field);
 }
 
 START_TEST(answer_parse_strict)
@@ -236,6 +241,55 @@ START_TEST(answer_parse_strict)
     ck_assert_str_eq(err.field, "answer.reason");
     ck_assert_int_eq(parse("[1]", &a, &err), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(err.field, "answer");
+}
+END_TEST
+
+/* A kinodynamic answer with a turn on the spot (unit.max_turn_rate): a line, a quarter turn in place at
+ * (2.5, 1.5), a line down. It parses strictly (a turn is a point with start_heading and sweep, length 0),
+ * draws as the point it is (a zero-length "L" in SVG, the PNG too) and the goal arrow takes the heading
+ * after the turn. */
+static const char TURN_ANSWER[] =
+    "{\"status\":\"ok\",\"map\":\"tiny\",\"grid_cost\":2.0,\"length\":2.0,\"clear\":true,\"duration_s\":3.0,"
+    "\"waypoints\":[[1.5,1.5],[2.5,1.5],[2.5,1.5],[2.5,2.5]],\"segments\":["
+    "{\"type\":\"line\",\"start\":[1.5,1.5],\"end\":[2.5,1.5],\"heading\":0.0,\"length\":1.0,"
+    "\"v_start\":0,\"v_end\":0,\"t_start\":0,\"duration\":1},"
+    "{\"type\":\"turn\",\"start\":[2.5,1.5],\"end\":[2.5,1.5],\"start_heading\":0.0,\"sweep\":1.5707963267948966,"
+    "\"length\":0,\"v_start\":0,\"v_end\":0,\"t_start\":1,\"duration\":1},"
+    "{\"type\":\"line\",\"start\":[2.5,1.5],\"end\":[2.5,2.5],\"heading\":1.5707963267948966,\"length\":1.0,"
+    "\"v_start\":0,\"v_end\":0,\"t_start\":2,\"duration\":1}],"
+    "\"stats\":{\"expanded\":3}}";
+
+START_TEST(turn_on_the_spot_draws)
+{
+    ap_render_answer a;
+    ap_wire_error err;
+    ck_assert_int_eq(parse(TURN_ANSWER, &a, &err), AP_OK);
+    ck_assert_uint_eq(a.n_segs, 3);
+    ck_assert_int_eq(a.segs[1].type, AP_SEG_TURN);
+    ck_assert_double_eq(a.segs[1].sweep, 1.5707963267948966);
+    ck_assert_double_eq(a.segs[1].length, 0.0);
+    ap_render_marker g = ap_render_marker_of(&a, true, 1.0 / 32);
+    ck_assert_double_eq_tol(g.heading, M_PI / 2, 1e-15);
+    ap_render_answer_free(&a);
+    bad_answer_of(TURN_ANSWER, "\"end\":[2.5,1.5],\"start_heading\"", "\"end\":[2.5,1.6],\"start_heading\"", "answer.segments[1].end");
+    bad_answer_of(TURN_ANSWER, "\"length\":0,", "\"length\":0.5,", "answer.segments[1].length");
+    bad_answer_of(TURN_ANSWER, "\"sweep\":1.5707963267948966,", "\"sweep\":1.5707963267948966,\"radius\":1,", "answer.segments[1].radius");
+    bad_answer_of(TURN_ANSWER, "\"start_heading\":0.0,\"sweep\"", "\"sweep\"", "answer.segments[1].start_heading");
+
+    ap_map *m = tiny_map();
+    ap_render_opts o = {.radius = 0.0, .algorithm = "kinodynamic"};
+    size_t len = 0;
+    char *svg = draw(m, TURN_ANSWER, &o, AP_OK, &len);
+    ck_assert_ptr_nonnull(strstr(svg, "<path d=\"M1.5 1.5L2.5 1.5L2.5 1.5L2.5 2.5\" stroke=\"#0969da\""));
+    /* the goal arrow points down (+y) from (2.5, 2.5): heading pi/2 after the turn */
+    ck_assert_ptr_nonnull(strstr(svg, "<path d=\"M2.5 2.5L2.5 3.3125"));
+    free(svg);
+    o.format = AP_RENDER_PNG;
+    char *png = draw(m, TURN_ANSWER, &o, AP_OK, &len);
+    ck_assert_uint_gt(len, 8);
+    ck_assert_int_eq(memcmp(png, "\x89PNG\r\n\x1a\n", 8), 0);
+    free(png);
+    ap_map_free(m);
 }
 END_TEST
 
@@ -378,6 +432,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, svg_exact);
     tcase_add_test(tc, svg_arc_flags);
     tcase_add_test(tc, answer_parse_strict);
+    tcase_add_test(tc, turn_on_the_spot_draws);
     tcase_add_test(tc, request_parse);
     tcase_add_test(tc, view_frame_and_caps);
     tcase_add_test(tc, png_header);

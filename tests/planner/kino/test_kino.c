@@ -10,10 +10,11 @@
 #include "../../../planner/kino/kino.h"
 #include "../../../planner/plan/plan_kind.h"
 #include "../../../planner/plan/plan_steps.h"
+#include "../../../planner/plan/unit_kind.h"
 #include "../../util.h"
 #include "../suites.h"
 
-static const ap_vehicle test_car = {4.0, 2.0, 3.0, 4.0};
+static const ap_vehicle test_car = {4.0, 2.0, 3.0, 4.0, 2.0, 0.0};
 
 /* An open map of w x h cells with a border of blocked cells. */
 static ap_map *open_map(int w, int h, const char *extra_blocked)
@@ -98,7 +99,11 @@ static double wrap(double a)
     return a;
 }
 
-/* Re-simulate r against q's limits; returns the total heading change (radians, absolute). */
+/* Re-simulate r against q's limits; returns the total heading change (radians, absolute). Backwards
+ * segments (reverse: the heading is the way the unit faces, it moves the other way; an arc's centre on the
+ * steering side of that heading, sweep the change of it) keep max_reverse_speed and need q->reverse; the
+ * direction changes only at speed 0; a turn on the spot (AP_SEG_TURN) is at rest, in place, takes at least
+ * |sweep| / max_turn_rate and needs a turn rate. */
 static double check_trajectory(const ap_query *q, const ap_result *r)
 {
     const ap_vehicle *v = &q->vehicle;
@@ -106,6 +111,7 @@ static double check_trajectory(const ap_query *q, const ap_result *r)
     ck_assert_ptr_nonnull(r->timing);
     ck_assert_uint_ge(r->n_segments, 1);
     double x = q->sx, y = q->sy, h = q->sheading, sp = q->start_speed, t = 0.0, turned = 0.0;
+    int way = 0; /* the driving direction so far: +1 forward, -1 backwards, 0 at rest since the last change */
     for (size_t i = 0; i < r->n_segments; i++) {
         const ap_segment *s = &r->segments[i];
         const ap_seg_time *tm = &r->timing[i];
@@ -116,9 +122,29 @@ static double check_trajectory(const ap_query *q, const ap_result *r)
         ck_assert_double_eq_tol(tm->v_start, sp, 1e-9);
         ck_assert_double_eq_tol(tm->t_start, t, 1e-9);
         ck_assert(tm->duration > 0.0);
+        if (s->type == AP_SEG_TURN) {
+            ck_assert_msg(v->max_turn_rate > 0.0, "segment %zu: a turn on the spot without a turn rate", i);
+            ck_assert_msg(i == 0 || r->segments[i - 1].type != AP_SEG_TURN, "segment %zu: two turns in a row", i);
+            ck_assert(tm->v_start == 0.0 && tm->v_end == 0.0 && s->length == 0.0 && !s->reverse);
+            ck_assert(s->x1 == s->x0 && s->y1 == s->y0);
+            ck_assert_msg(tm->duration >= fabs(s->sweep) / v->max_turn_rate - e, "segment %zu: turns %g rad in %g s",
+                          i, s->sweep, tm->duration);
+            h += s->sweep;
+            turned += fabs(s->sweep);
+            t += tm->duration;
+            way = 0;
+            continue;
+        }
+        const int dir = s->reverse ? -1 : 1;
+        if (s->reverse)
+            ck_assert_msg(q->reverse, "segment %zu: backwards without unit.reverse", i);
+        if (way != 0 && dir != way) /* a cusp: only at rest */
+            ck_assert_msg(tm->v_start == 0.0, "segment %zu: changes direction at %g m/s", i, tm->v_start);
+        way = dir;
         /* speed, acceleration, braking: constant acceleration over the segment's length */
-        ck_assert(tm->v_start >= -e && tm->v_start <= v->max_speed + e);
-        ck_assert(tm->v_end >= -e && tm->v_end <= v->max_speed + e);
+        const double vtop = s->reverse ? v->max_reverse_speed : v->max_speed;
+        ck_assert(tm->v_start >= -e && tm->v_start <= vtop + e);
+        ck_assert(tm->v_end >= -e && tm->v_end <= vtop + e);
         double acc = (tm->v_end - tm->v_start) / tm->duration;
         ck_assert_msg(acc <= v->max_accel + e && acc >= -v->max_brake - e, "segment %zu: acceleration %g", i, acc);
         double dist = 0.5 * (tm->v_start + tm->v_end) * tm->duration;
@@ -135,18 +161,20 @@ static double check_trajectory(const ap_query *q, const ap_result *r)
             endh = h + s->sweep;
             turned += fabs(s->sweep);
         }
-        /* the swept disc, sampled every 0.02 tiles along the segment, with our own pose formula */
+        /* the swept disc, sampled every 0.02 tiles along the segment, with our own pose formula: the centre
+         * on the steering side of the facing heading, the point's angle on the circle turning with it */
         int k = (int)ceil(len / 0.02);
         for (int j = 0; j <= k; j++) {
             double d = len * j / (k > 0 ? k : 1), px, py;
             if (s->type == AP_SEG_ARC) {
-                double sg = s->sweep > 0 ? 1.0 : -1.0, rr = s->radius;
-                double cx = x - sg * rr * sin(h), cy = y + sg * rr * cos(h), a = h + sg * d / rr;
-                px = cx + sg * rr * sin(a);
-                py = cy - sg * rr * cos(a);
+                double steer = (s->sweep > 0 ? 1.0 : -1.0) * dir, rr = s->radius;
+                double cx = x - steer * rr * sin(h), cy = y + steer * rr * cos(h);
+                double a = h - steer * M_PI_2 + s->sweep * d / len;
+                px = cx + rr * cos(a);
+                py = cy + rr * sin(a);
             } else {
-                px = x + d * cos(h);
-                py = y + d * sin(h);
+                px = x + dir * d * cos(h);
+                py = y + dir * d * sin(h);
             }
             if (!disc_clear(q->map, px, py, q->unit_radius))
                 ck_abort_msg("segment %zu at %g: (%g, %g) not clear", i, d, px, py);
@@ -166,17 +194,29 @@ static double check_trajectory(const ap_query *q, const ap_result *r)
     const double ts = q->tol_speed > 0 ? q->tol_speed : AP_DEFAULT_TOL_SPEED;
     const double th = q->tol_heading > 0 ? q->tol_heading : AP_DEFAULT_TOL_HEADING;
     ck_assert_msg(hypot(x - q->gx, y - q->gy) <= tp + 1e-9, "ends at (%g, %g)", x, y);
-    ck_assert(fabs(sp - q->goal_speed) <= ts + 1e-9);
+    /* the goal's speed is forward: a backwards end speed u counts as -u */
+    const double vend = way < 0 ? -sp : sp;
+    ck_assert(fabs(vend - q->goal_speed) <= ts + 1e-9);
     if (q->has_gheading)
         ck_assert(fabs(wrap(h - q->gheading)) <= th + 1e-9);
     return turned;
+}
+
+/* How many of r's segments are backwards, and how many are turns on the spot. */
+static void count_kinds(const ap_result *r, int *rev, int *turns)
+{
+    *rev = *turns = 0;
+    for (size_t i = 0; i < r->n_segments; i++) {
+        *rev += r->segments[i].reverse;
+        *turns += r->segments[i].type == AP_SEG_TURN;
+    }
 }
 
 /* ---- the time bound */
 
 START_TEST(test_time_bound_values)
 {
-    const ap_vehicle v = {10.0, 1.0, 1.0, 1.0};
+    const ap_vehicle v = {10.0, 1.0, 1.0, 1.0, 0.0, 0.0};
     ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 100.0, 0.0, 0.0), 20.0, 1e-12); /* peak exactly 10 */
     ck_assert_double_eq_tol(ap_vehicle_time_bound(&v, 200.0, 0.0, 0.0), 30.0, 1e-12); /* 10 s cruise */
     /* from 5 m/s: 5 s to 10 m/s (37.5 m), 10 s braking (50 m), 112.5 m at 10 m/s: 26.25 s. The thesis's eq.
@@ -193,7 +233,7 @@ END_TEST
 /* The bound against a fine 1-D simulation of many speed profiles: never above any feasible motion's time. */
 START_TEST(test_time_bound_below_simulated_profiles)
 {
-    const ap_vehicle v = {6.0, 2.0, 3.0, 1.0};
+    const ap_vehicle v = {6.0, 2.0, 3.0, 1.0, 0.0, 0.0};
     ap_test_rng rng = {7};
     for (int it = 0; it < 2000; it++) {
         double v0 = 6.0 * ap_test_rand01(&rng), dt = 0.01, x = 0.0, sp = v0, t = 0.0;
@@ -249,6 +289,20 @@ static void dfs(exh *e, int depth, int max_depth)
     }
 }
 
+/* Every action sequence up to depth from p's start (the world of q's map): the heuristic along each that
+ * reaches the goal is checked (dfs), and at the start against the best time. Returns the sequences that
+ * reached the goal. */
+static long exhaust(ap_kino_params *p, const ap_query *q, int depth)
+{
+    ap_plan_world(q, false, &p->world, &p->radius);
+    exh e = {.p = p, .best = INFINITY};
+    e.stack[0] = (ap_kino_state){p->sx, p->sy, wrap(p->sh), p->sv, 0, 0, 0, 0, 0, 0, false};
+    dfs(&e, 0, depth);
+    if (e.reached > 0)
+        ck_assert(ap_kino_heuristic(p, p->sx, p->sy, p->sh, p->sv) <= e.best + 1e-9);
+    return e.reached;
+}
+
 START_TEST(test_heuristic_admissible_exhaustive)
 {
     ap_map *m = open_map(16, 16, NULL);
@@ -261,14 +315,7 @@ START_TEST(test_heuristic_admissible_exhaustive)
                             .sy = q.sy, .sh = q.sheading, .sv = q.start_speed, .gx = 8.0 + dist * cos(ang),
                             .gy = 8.0 + dist * sin(ang), .gv = 4.0 * ap_test_rand01(&rng), .tol_pos = 0.75,
                             .tol_heading = 0.5, .tol_speed = 1.0, .step = 1.25};
-        ap_plan_world(&q, false, &p.world, &p.radius);
-        exh e = {.p = &p, .best = INFINITY};
-        e.stack[0] = (ap_kino_state){p.sx, p.sy, wrap(p.sh), p.sv, 0, 0, 0, 0, 0};
-        dfs(&e, 0, 5);
-        if (e.reached == 0)
-            continue;
-        tested++;
-        ck_assert(ap_kino_heuristic(&p, p.sx, p.sy, p.sh, p.sv) <= e.best + 1e-9);
+        tested += exhaust(&p, &q, 5) > 0;
     }
     ck_assert_int_ge(tested, 6);
     ap_map_free(m);
@@ -335,21 +382,254 @@ START_TEST(test_plan_wall_resimulated)
 }
 END_TEST
 
+/* A start at (20, 20) facing +x at speed sv and a goal 3 tiles behind it, to be reached facing +x (heading
+ * tolerance 0.3): thesis Figure 5.2. */
+static ap_query behind_query(const ap_map *m, double sv)
+{
+    ap_query q = kq(m, 20.0, 20.0, 0.0, sv, 17.0, 20.0);
+    q.has_gheading = true;
+    q.gheading = 0.0;
+    q.tol_heading = 0.3;
+    return q;
+}
+
 /* Thesis Figure 5.2: a goal close behind a start driving at full speed, to be reached facing the start's
  * direction; without reverse the vehicle must brake and turn a full loop. */
 START_TEST(test_goal_behind_fast_start_loops)
 {
     ap_map *m = open_map(40, 40, NULL);
-    ap_query q = kq(m, 20.0, 20.0, 0.0, 4.0, 17.0, 20.0);
-    q.has_gheading = true;
-    q.gheading = 0.0;
-    q.tol_heading = 0.3;
+    ap_query q = behind_query(m, 4.0);
     ap_result r = {0};
     ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
     double turned = check_trajectory(&q, &r);
     ck_assert_msg(turned >= 2 * M_PI - 2 * 0.3, "turned %g rad", turned);
     ck_assert(r.length > 2 * M_PI * q.turning_radius - 1.0);
     ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+/* ---- reverse and turning on the spot */
+
+static ap_kino_params probe_params(const ap_query *q);
+
+/* The bound with reverse (vehicle.h): for random motions whose signed speed may change sign at rest (speeding
+ * up at most max_accel, slowing at most max_brake, either way), the bound from |v0| over the distance
+ * driven (forward and backwards alike) with the top speed max(max_speed, max_reverse_speed) is never above
+ * the motion's time. The reverse limit (8) is above the forward one (6), so the larger one must be used. */
+START_TEST(test_time_bound_reverse_profiles)
+{
+    const ap_vehicle v = {6.0, 2.0, 3.0, 1.0, 8.0, 0.0};
+    ap_vehicle vb = v;
+    vb.max_speed = fmax(v.max_speed, v.max_reverse_speed);
+    ap_test_rng rng = {17};
+    long cusps = 0;
+    for (int it = 0; it < 2000; it++) {
+        double v0 = 6.0 * ap_test_rand01(&rng), dt = 0.01, x = 0.0, sp = v0, t = 0.0;
+        while (x < 30.0 && t < 60.0) {
+            const double want = -3.0 + 6.0 * ap_test_rand01(&rng); /* signed dv/dt */
+            for (int k = 0; k < 50 && x < 30.0; k++) {
+                double a = want;
+                if (sp > 0.0 || (sp == 0.0 && a > 0.0))
+                    a = fmax(-v.max_brake, fmin(a, v.max_accel)); /* forward: speed up <= 2, brake <= 3 */
+                else
+                    a = fmin(v.max_brake, fmax(a, -v.max_accel)); /* backwards: mirrored */
+                double ns = fmin(v.max_speed, fmax(-v.max_reverse_speed, sp + a * dt));
+                if ((sp > 0.0 && ns < 0.0) || (sp < 0.0 && ns > 0.0)) {
+                    ns = 0.0; /* a cusp: the direction changes only at rest */
+                    cusps++;
+                }
+                x += 0.5 * fabs(sp + ns) * dt;
+                sp = ns;
+                t += dt;
+                double h = ap_vehicle_time_bound(&vb, x, v0, fabs(sp));
+                if (!(h <= t + 1e-9)) /* not ck_assert: each one costs Check a pipe write */
+                    ck_abort_msg("bound %g above the simulated %g (x %g, v0 %g, v %g)", h, t, x, v0, sp);
+            }
+        }
+    }
+    ck_assert_int_gt(cusps, 100);
+}
+END_TEST
+
+/* Exhaustive admissibility with reverse and turning on the spot: every action sequence up to depth 4 on
+ * random small instances (start speeds forward, some at rest); the reverse limit above the forward one. */
+START_TEST(test_heuristic_admissible_exhaustive_reverse)
+{
+    ap_map *m = open_map(16, 16, NULL);
+    ap_test_rng rng = {23};
+    const ap_vehicle car = {4.0, 2.0, 3.0, 4.0, 5.0, 1.5};
+    int tested = 0;
+    long reached = 0;
+    for (int it = 0; it < 16; it++) {
+        ap_query q = kq(m, 8.0, 8.0, 2 * M_PI * ap_test_rand01(&rng), it % 2 ? 0.0 : 4.0 * ap_test_rand01(&rng), 0, 0);
+        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 1.0 + 2.5 * ap_test_rand01(&rng);
+        ap_kino_params p = {.veh = car, .meters_per_tile = 1.0, .turning_radius = 2.0, .reverse = true,
+                            .sx = q.sx, .sy = q.sy, .sh = q.sheading, .sv = q.start_speed,
+                            .gx = 8.0 + dist * cos(ang), .gy = 8.0 + dist * sin(ang), .gv = 2.0 * ap_test_rand01(&rng),
+                            .has_gh = it % 3 == 0, .gh = 2 * M_PI * ap_test_rand01(&rng), .tol_pos = 0.75,
+                            .tol_heading = 0.5, .tol_speed = 1.0, .step = 1.25};
+        const long n = exhaust(&p, &q, 4);
+        tested += n > 0;
+        reached += n;
+    }
+    ck_assert_int_ge(tested, 8);
+    ck_assert_int_gt(reached, 1000);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The expansion of a state at rest with reverse and a turn rate: forward and backwards actions (backwards:
+ * negative speed, reverse segments) and the turns on the spot, 0 m/s, in place, |angle| / rate seconds. */
+START_TEST(test_expand_reverse_and_turns)
+{
+    ap_map *m = open_map(30, 30, NULL);
+    ap_query q = kq(m, 15.0, 15.0, 0.0, 0.0, 25.0, 15.0);
+    ap_kino_params p = {.veh = {4.0, 2.0, 3.0, 4.0, 2.0, 1.0}, .meters_per_tile = 1.0, .turning_radius = 2.0,
+                        .reverse = true, .sx = 15.0, .sy = 15.0, .gx = 25.0, .gy = 15.0, .gv = 0.0, .tol_pos = 0.5,
+                        .tol_heading = 0.1, .tol_speed = 0.5, .step = 1.25};
+    ap_plan_world(&q, false, &p.world, &p.radius);
+    ap_kino_state st = {15.0, 15.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0, false}, out[AP_KINO_MAX_SUCC];
+    int n = ap_kino_expand(&p, &st, out), fwd = 0, back = 0, turns = 0;
+    for (int k = 0; k < n; k++) {
+        if (out[k].len > 0.0) {
+            fwd++;
+            ck_assert(out[k].v > 0.0);
+        } else if (out[k].len < 0.0) {
+            back++;
+            ck_assert(out[k].v < 0.0 && out[k].v >= -2.0);
+            ap_segment sg = ap_kino_segment(st.x, st.y, st.h, &out[k]);
+            ck_assert(sg.reverse);
+            ck_assert_double_eq_tol(sg.x1, out[k].x, 1e-12);
+            ck_assert(out[k].x < 15.0); /* facing +x, it moved toward -x */
+        } else {
+            turns++;
+            ck_assert(out[k].v == 0.0 && out[k].x == 15.0 && out[k].y == 15.0);
+            ck_assert_double_eq_tol(out[k].dt, fabs(out[k].rot) / 1.0, 1e-12);
+            ck_assert_double_eq_tol(out[k].h, wrap(out[k].rot), 1e-12);
+        }
+    }
+    /* forward: full acceleration x 5 curvatures (the goal speed 0 has no intensity from rest); backwards the
+     * same 5; turns: +-pi/8, +-pi/4, +-pi/2, pi (facing the goal already: no turn) */
+    ck_assert_int_eq(fwd, 5);
+    ck_assert_int_eq(back, 5);
+    ck_assert_int_eq(turns, 7);
+    /* moving backwards: only backwards actions (accelerate, keep, brake), no turns */
+    st.v = -1.0;
+    n = ap_kino_expand(&p, &st, out);
+    ck_assert_int_eq(n, 15);
+    for (int k = 0; k < n; k++)
+        ck_assert(out[k].len < 0.0 && out[k].v <= 0.0);
+    /* without reverse and turn rate: no backwards actions and no turns from rest */
+    p.reverse = false;
+    p.veh.max_turn_rate = 0.0;
+    st.v = 0.0;
+    ck_assert_int_eq(ap_kino_expand(&p, &st, out), 5);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Thesis Figure 5.2 and 4.2.3 with reverse: a goal 3 tiles just behind a start at rest, to be reached facing
+ * the start's way. Without reverse the unit must drive a loop; with it, backing up is faster: the answer has
+ * backwards segments and a shorter duration, and passes the re-simulation. */
+START_TEST(test_goal_behind_at_rest_backs_up)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = behind_query(m, 0.0);
+    ap_result loop = {0}, back = {0};
+    ck_assert_int_eq(run_plan(&q, &loop, 0), AP_OK);
+    double turned = check_trajectory(&q, &loop);
+    ck_assert_msg(turned >= 2 * M_PI - 2 * 0.3, "turned %g rad", turned);
+    q.reverse = true;
+    ck_assert_int_eq(run_plan(&q, &back, 0), AP_OK);
+    check_trajectory(&q, &back);
+    ck_assert(back.clear);
+    int rev, turns;
+    count_kinds(&back, &rev, &turns);
+    ck_assert_int_ge(rev, 1);
+    ck_assert_int_eq(turns, 0);
+    ck_assert_msg(back.duration_s < loop.duration_s, "backing up %g s, loop %g s", back.duration_s, loop.duration_s);
+    /* 3 tiles less the 0.5 tolerance backwards at most 2 m/s from rest to rest (a = 2, d = 3): the 1-D bound */
+    ck_assert(back.duration_s >= ap_vehicle_time_bound(&(ap_vehicle){2.0, 2.0, 3.0, 4.0, 0.0, 0.0}, 2.5, 0.0, 0.5) - 1e-9);
+    ap_result_free(&loop);
+    ap_result_free(&back);
+    ap_map_free(m);
+}
+END_TEST
+
+/* A unit that turns on the spot (max_turn_rate): a goal behind it, to be reached facing it, at rest. The
+ * answer turns in place (zero-length AP_SEG_TURN segments at rest), passes the re-simulation and is faster
+ * than the loop the same unit drives without a turn rate. */
+START_TEST(test_turn_on_the_spot)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_query q = kq(m, 20.0, 20.0, 0.0, 0.0, 14.0, 20.0);
+    q.has_gheading = true;
+    q.gheading = M_PI;
+    q.tol_heading = 0.2;
+    ap_result loop = {0}, spot = {0};
+    ck_assert_int_eq(run_plan(&q, &loop, 0), AP_OK);
+    check_trajectory(&q, &loop);
+    q.vehicle.max_turn_rate = 1.5;
+    ck_assert_int_eq(run_plan(&q, &spot, 0), AP_OK);
+    check_trajectory(&q, &spot);
+    ck_assert(spot.clear);
+    int rev, turns;
+    count_kinds(&spot, &rev, &turns);
+    ck_assert_int_ge(turns, 1);
+    ck_assert_int_eq(rev, 0);
+    ck_assert_msg(spot.duration_s < loop.duration_s, "turning in place %g s, loop %g s", spot.duration_s,
+                  loop.duration_s);
+    /* it starts by turning in place, then drives arcs (turning while moving costs less time at speed) */
+    ck_assert_int_eq(spot.segments[0].type, AP_SEG_TURN);
+    double rot = 0.0;
+    for (size_t i = 0; i < spot.n_segments; i++)
+        if (spot.segments[i].type == AP_SEG_TURN)
+            rot += spot.segments[i].sweep;
+    /* measured: 5 pi / 8 in place (one turn segment, 1.31 s), then arcs as it speeds up: 4.64 s against the
+     * loop's 5.85 s */
+    ck_assert(fabs(rot) >= M_PI / 2);
+    ap_result_free(&loop);
+    ap_result_free(&spot);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Random open-field queries with reverse and a turn rate, re-simulated; the start's heuristic is below the
+ * answer's time. */
+START_TEST(test_plan_reverse_turns_resimulated)
+{
+    ap_map *m = open_map(40, 40, NULL);
+    ap_test_rng rng = {5};
+    int rev_total = 0, turn_total = 0;
+    for (int it = 0; it < 12; it++) {
+        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 10.0 * ap_test_rand01(&rng);
+        ap_query q = kq(m, 20.0, 20.0, 2 * M_PI * ap_test_rand01(&rng) - M_PI, it % 2 ? 0.0 : 3.0 * ap_test_rand01(&rng),
+                        20.0 + dist * cos(ang), 20.0 + dist * sin(ang));
+        q.reverse = true;
+        q.vehicle.max_turn_rate = it % 3 == 0 ? 0.0 : 1.0;
+        q.has_gheading = it % 2 == 1;
+        q.gheading = 2 * M_PI * ap_test_rand01(&rng) - M_PI;
+        q.tol_heading = 0.3;
+        q.unit_radius = 0.3;
+        ap_result r = {0};
+        ck_assert_int_eq(run_plan(&q, &r, 500), AP_OK);
+        if (r.n_segments > 0) {
+            check_trajectory(&q, &r);
+            ck_assert(r.clear);
+            int rev, turns;
+            count_kinds(&r, &rev, &turns);
+            rev_total += rev;
+            turn_total += turns;
+            ap_kino_params kp = probe_params(&q);
+            kp.heuristic = AP_KINO_H_TIME;
+            kp.reverse = true;
+            ck_assert(ap_kino_heuristic(&kp, q.sx, q.sy, q.sheading, q.start_speed) <= r.duration_s + 1e-9);
+        }
+        ap_result_free(&r);
+    }
+    ck_assert_int_gt(rev_total, 0);
+    ck_assert_int_gt(turn_total, 0);
     ap_map_free(m);
 }
 END_TEST
@@ -378,6 +658,14 @@ START_TEST(test_validation)
         {offsetof(ap_query, sample_dt), -1.0, "samples.dt"},
         {offsetof(ap_query, sample_dt), NAN, "samples.dt"},
         {offsetof(ap_query, sample_dt), INFINITY, "samples.dt"},
+        {offsetof(ap_query, vehicle.max_reverse_speed), -1.0, "unit.max_reverse_speed"},
+        {offsetof(ap_query, vehicle.max_reverse_speed), NAN, "unit.max_reverse_speed"},
+        {offsetof(ap_query, vehicle.max_reverse_speed), INFINITY, "unit.max_reverse_speed"},
+        {offsetof(ap_query, vehicle.max_reverse_speed), 1001.0, "unit.max_reverse_speed"},
+        {offsetof(ap_query, vehicle.max_turn_rate), -1.0, "unit.max_turn_rate"},
+        {offsetof(ap_query, vehicle.max_turn_rate), NAN, "unit.max_turn_rate"},
+        {offsetof(ap_query, vehicle.max_turn_rate), INFINITY, "unit.max_turn_rate"},
+        {offsetof(ap_query, vehicle.max_turn_rate), 100.5, "unit.max_turn_rate"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ap_query b = q;
@@ -386,6 +674,13 @@ START_TEST(test_validation)
         ck_assert_str_eq(f, bad[i].field);
     }
     ap_query b = q;
+    /* reverse needs a reverse speed; 0 (a kind that cannot) is valid without reverse */
+    b.vehicle.max_reverse_speed = 0.0;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_OK);
+    b.reverse = true;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "unit.max_reverse_speed");
+    b = q;
     b.max_expansions = AP_MAX_KINO_EXPANSIONS + 1;
     ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(f, "search.max_expansions");
@@ -579,6 +874,28 @@ START_TEST(test_profiles)
     }
     ck_assert_ptr_null(ap_vehicle_profile_find("bicycle"));
     ck_assert_double_eq(ap_vehicle_profile_find("car")->v.max_speed, 14.0);
+    /* the built-in kinds' turning radius is in metres: applied on a map of 2 m per tile, the car's 6 m are 3
+     * tiles; at the default scale 6 tiles; a request's own unit.turning_radius (tiles) is never scaled */
+    ap_unit_kind car;
+    ck_assert(ap_unit_kind_builtin("car", &car));
+    ck_assert(!ap_unit_kind_builtin("bicycle", &car) && ap_unit_kind_builtin("car", &car));
+    ap_map *m = open_map(20, 20, NULL);
+    m->meters_per_tile = 2.0;
+    ap_query q = kq(m, 5, 5, 0, 0, 10, 10);
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 3.0);
+    ck_assert_double_eq(q.vehicle.max_speed, 14.0);
+    q.meters_per_tile = 4.0; /* the query's own scale wins over the map's */
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 1.5);
+    q.turning_radius = 2.5;
+    ap_unit_kind_apply(&car, AP_UNIT_F_TURNING, &q);
+    ck_assert_double_eq(q.turning_radius, 2.5);
+    m->meters_per_tile = 1.0;
+    q.meters_per_tile = 0.0;
+    ap_unit_kind_apply(&car, 0, &q);
+    ck_assert_double_eq(q.turning_radius, 6.0);
+    ap_map_free(m);
 }
 END_TEST
 
@@ -636,6 +953,44 @@ START_TEST(test_samples_dt_accelerating_line)
     q.max_samples = 0;
     ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_E_INVALID_REQUEST);
     ck_assert_ptr_null(r.samples);
+}
+END_TEST
+
+/* samples.dt over a turn on the spot: at (2, 3), heading 0 turning by +pi/2 in 2 s at rest, then 4 tiles
+ * at 2 m/s along +y (2 s). Every 0.5 s: the heading turns at a constant rate in place (pi/8 per sample),
+ * then the unit moves; distances stay 0 during the turn. */
+START_TEST(test_samples_dt_turn_on_the_spot)
+{
+    ap_segment segs[2] = {ap_segment_turn(2.0, 3.0, 0.0, M_PI / 2), ap_segment_line(2.0, 3.0, 2.0, 7.0)};
+    ap_result r = {0};
+    r.segments = segs;
+    r.n_segments = 2;
+    r.length = 4.0;
+    r.timing = (ap_seg_time[2]){{0.0, 0.0, 0.0, 2.0}, {2.0, 2.0, 2.0, 2.0}};
+    r.duration_s = 4.0;
+    ap_query q = {.sample_dt = 0.5};
+    ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_OK);
+    ck_assert_uint_eq(r.n_samples, 9);
+    for (size_t i = 0; i < 9; i++) {
+        double t = 0.5 * (double)i;
+        ck_assert_double_eq_tol(r.sample_times[i].t, t, 1e-12);
+        if (t < 2.0) {
+            ck_assert_double_eq(r.samples[i].x, 2.0);
+            ck_assert_double_eq(r.samples[i].y, 3.0);
+            ck_assert_double_eq_tol(r.samples[i].heading, M_PI / 8 * (double)i, 1e-12);
+            ck_assert_double_eq(r.sample_times[i].d, 0.0);
+            ck_assert_double_eq(r.sample_times[i].v, 0.0);
+        } else {
+            ck_assert_double_eq_tol(r.samples[i].y, 3.0 + 2.0 * (t - 2.0), 1e-9);
+            ck_assert_double_eq_tol(r.samples[i].heading, M_PI / 2, 1e-12);
+            ck_assert_double_eq_tol(r.sample_times[i].d, 2.0 * (t - 2.0), 1e-9);
+        }
+    }
+    /* the end heading of a turn and of a path ending with one */
+    ck_assert_double_eq_tol(ap_segment_end_heading(&segs[0]), M_PI / 2, 1e-15);
+    ck_assert_double_eq_tol(ap_path_pose(segs, 1, 0.0).heading, M_PI / 2, 1e-15);
+    free(r.samples);
+    free(r.sample_times);
 }
 END_TEST
 
@@ -733,6 +1088,12 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_plan_open_resimulated);
     tcase_add_test(tc, test_plan_wall_resimulated);
     tcase_add_test(tc, test_goal_behind_fast_start_loops);
+    tcase_add_test(tc, test_time_bound_reverse_profiles);
+    tcase_add_test(tc, test_heuristic_admissible_exhaustive_reverse);
+    tcase_add_test(tc, test_expand_reverse_and_turns);
+    tcase_add_test(tc, test_goal_behind_at_rest_backs_up);
+    tcase_add_test(tc, test_turn_on_the_spot);
+    tcase_add_test(tc, test_plan_reverse_turns_resimulated);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_expansion_cap);
     tcase_add_test(tc, test_move_to_smaller_workspace);
@@ -741,6 +1102,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_probe_wall_falls_back);
     tcase_add_test(tc, test_samples_dt_accelerating_line);
     tcase_add_test(tc, test_samples_dt_planned);
+    tcase_add_test(tc, test_samples_dt_turn_on_the_spot);
     tcase_add_test(tc, test_samples_dt_validation);
     suite_add_tcase(s, tc);
     return s;

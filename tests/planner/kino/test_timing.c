@@ -15,7 +15,7 @@
 #include "../suites.h"
 
 /* 10 m/s, 2 m/s^2 up, 4 m/s^2 down, 4 m/s^2 lateral */
-static const ap_vehicle veh = {10.0, 2.0, 4.0, 4.0};
+static const ap_vehicle veh = {10.0, 2.0, 4.0, 4.0, 10.0, 0.0}; /* backwards as fast as forwards */
 
 typedef struct prof {
     ap_segment *s;
@@ -137,7 +137,7 @@ END_TEST
  * 1-D optimum of vehicle.h, which bounds the same problem exactly. */
 START_TEST(test_line_triangle)
 {
-    const ap_vehicle fast = {20.0, 2.0, 4.0, 4.0};
+    const ap_vehicle fast = {20.0, 2.0, 4.0, 4.0, 0.0, 0.0};
     const double vp = sqrt(800.0 / 3.0);
     ap_segment line = ap_segment_line(0.0, 0.0, 100.0, 0.0);
     prof p = run(&fast, 1.0, &line, 1, 0.0, 0.0);
@@ -329,7 +329,7 @@ START_TEST(test_random_paths)
     ap_test_rng rng = {20261124};
     for (int it = 0; it < 400; it++) {
         const ap_vehicle v = {range(&rng, 1.0, 30.0), range(&rng, 0.2, 6.0),
-                              range(&rng, 0.2, 8.0), range(&rng, 0.5, 10.0)};
+                              range(&rng, 0.2, 8.0), range(&rng, 0.5, 10.0), 0.0, 0.0};
         const double mpt = range(&rng, 0.25, 3.0);
         ap_segment path[6];
         const size_t n = 1 + (size_t)(ap_test_rand(&rng) % 6);
