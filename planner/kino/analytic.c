@@ -9,19 +9,20 @@
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
 
-bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)
+/* The edge along the curve of turning radius R (tiles); see ap_kino_analytic. */
+static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, ap_kino_tail *out)
 {
     ap_segment segs[3];
     size_t n;
     if (p->has_gh) {
         const ap_pose a = {st->x, st->y, st->h}, b = {p->gx, p->gy, p->gh};
         ap_dubins dd;
-        if (ap_dubins_shortest(&a, &b, p->turning_radius, &dd) != 0)
+        if (ap_dubins_shortest(&a, &b, R, &dd) != 0)
             return false;
         n = ap_dubins_segments(&dd, &b, segs);
     } else {
         int tight = 0;
-        n = ap_curve_arc_line(st->x, st->y, st->h, p->gx, p->gy, p->turning_radius, segs, &tight);
+        n = ap_curve_arc_line(st->x, st->y, st->h, p->gx, p->gy, R, segs, &tight);
         if (tight)
             return false;
     }
@@ -44,4 +45,14 @@ bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_
     free(os);
     free(ot);
     return ok;
+}
+
+bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)
+{
+    if (edge_at(p, st, p->turning_radius, out))
+        return true;
+    /* At speed v an arc that starts at once must have v^2 / r <= a_lat: the curve at the radius the state's
+     * speed allows (wider than the turning radius) can be entered without braking first. */
+    const double r_speed = st->v * st->v / (p->veh.max_lateral_accel * p->meters_per_tile);
+    return r_speed > p->turning_radius * (1.0 + 1e-9) && edge_at(p, st, r_speed, out);
 }

@@ -37,8 +37,10 @@ typedef struct ap_kino_tail {
 /* Try the analytic edge from state st (position, heading, speed) to p's goal: the shortest Dubins curve at
  * p->turning_radius to (gx, gy, gh) when p->has_gh, else the arc + line to (gx, gy); clear for a disc of
  * p->radius in p->world; the time-optimal speed profile from st->v ending at a speed within
- * [gv - tol_speed, gv + tol_speed]. True and *out filled when all hold; false otherwise (a start speed too
- * high for the curve's first arc, a wall, a goal speed the curve is too short to reach, ...). Pure. */
+ * [gv - tol_speed, gv + tol_speed]. When that fails, the same at the radius the state's speed allows,
+ * v^2 / a_lat (metres, in tiles), if wider: a fast state cannot enter a tight first arc at once. True and
+ * *out filled when one holds; false otherwise (a wall, a goal speed the curve is too short to reach, ...).
+ * Pure. */
 bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out);
 
 #endif

@@ -340,6 +340,13 @@ static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
     }
 }
 
+/* True when the analytic edge is tried from state s, the e-th expansion (kino.h AP_KINO_ANALYTIC_*). */
+static bool analytic_due(const ap_kino_params *p, const ap_kino_state *s, uint64_t e)
+{
+    return s->v >= 0.0 && (hypot(p->gx - s->x, p->gy - s->y) <= AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) ||
+                           e % AP_KINO_ANALYTIC_EVERY == 0);
+}
+
 /* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists (and
  * is tried: near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion), else 0. The domain belongs to one
  * plan on one thread (kino.h), so the best edge and the expansion count live in it despite the const of the
@@ -350,11 +357,8 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
     ap_kino_domain *d = (ap_kino_domain *)cd;
     const ap_kino_params *p = &d->p;
     d->expanded++;
-    if (d->tail == NULL || d->ws == NULL || s->v < 0.0) /* forward curves: not from a state driving backwards */
-        return 0;
-    double dist = hypot(p->gx - s->x, p->gy - s->y);
-    if (dist > AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) && d->expanded % AP_KINO_ANALYTIC_EVERY != 0)
-        return 0;
+    if (d->tail == NULL || d->ws == NULL || !analytic_due(p, s, d->expanded))
+        return 0; /* (forward curves only: never from a state driving backwards) */
     ap_kino_tail t;
     if (!ap_kino_analytic(p, s, &t))
         return 0;
@@ -408,7 +412,8 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
     return ((const ap_kino_state *)d->ws->payload)[node].hval;
 }
 
-int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded)
+int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,
+                  ap_kino_tail *tail)
 {
     const ap_kino_params p = with_defaults(params);
     ap_kino_state succ[AP_KINO_MAX_SUCC];
@@ -419,6 +424,13 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
         double best = out[0].hval; /* Algorithm 6's global_best_h */
         while (!(*reached = ap_kino_at_goal(&p, out[n - 1].x, out[n - 1].y, out[n - 1].h, out[n - 1].v)) &&
                n < cap) {
+            if (tail != NULL && analytic_due(&p, &out[n - 1], (uint64_t)exp + 1) && ap_kino_analytic(&p, &out[n - 1], tail)) {
+                const ap_segment *e = &tail->seg[tail->n - 1];
+                out[n++] = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e),
+                                           .v = tail->time[tail->n - 1].v_end, .dt = tail->duration, .analytic = true};
+                *reached = true;
+                break;
+            }
             const int ns = ap_kino_expand(&p, &out[n - 1], succ);
             exp++;
             int pick = -1;

@@ -173,10 +173,14 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
  * ap_kino_init. out[0 .. n-1] (cap >= 1 entries, caller-owned) receives the states: out[0] the start (its
  * action fields 0), out[i] the state reached from out[i-1] with its action (curv, len, accel, dt) and its
  * heuristic in hval, so out is a trajectory that starts at the start pose and speed, is G1 and keeps every
- * limit (each action does). Returns n (>= 1; 0 when cap < 1); *expanded (optional) gets the expansions
+ * limit (each action does). With tail non-NULL the probe also tries the analytic edge (analytic.h) before
+ * each step, as the A* domain does (near the goal, and every AP_KINO_ANALYTIC_EVERY-th step elsewhere): when
+ * it exists the probe ends there, *reached = true, the last state is marked `analytic` and *tail holds the
+ * edge's pieces (the edge is not counted as an expansion). Returns n (>= 1; 0 when cap < 1); *expanded (optional) gets the expansions
  * (the thesis's iterations). Pure: reads p and its world only; thread-safe as the world's tests are.
  * Source: Schnieders, "AIPATH", 2014, 4.4 (Algorithm 6) and 5.6. */
-int ap_kino_probe(const ap_kino_params *p, ap_kino_state *out, int cap, bool *reached, int *expanded);
+int ap_kino_probe(const ap_kino_params *p, ap_kino_state *out, int cap, bool *reached, int *expanded,
+                  struct ap_kino_tail *tail);
 
 /* Seed a begun search (after ap_kino_bind) with a probe's trajectory (ap_kino_probe's out[0 .. n-1], out[0]
  * being the start): Algorithm 1 lines 7-8, each state inserted into the open list (ap_search_seed) with the

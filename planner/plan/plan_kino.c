@@ -33,6 +33,7 @@ typedef struct kino_plan {
     bool probe_path;      /* the probe reached the goal: its states are the answer */
     ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
     int probe_n;
+    ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */
 } kino_plan;
 
 static void kino_release(ap_plan *p)
@@ -83,7 +84,7 @@ static int kino_probe(ap_plan *p, kino_plan *k, bool *reached)
     ap_kino_params pp = k->d.p;
     pp.heuristic = AP_KINO_H_DUBINS;
     int expanded = 0;
-    k->probe_n = ap_kino_probe(&pp, k->probe, steps + 1, reached, &expanded);
+    k->probe_n = ap_kino_probe(&pp, k->probe, steps + 1, reached, &expanded, &k->probe_tail);
     p->expanded_before += (uint64_t)expanded;
     return AP_OK;
 }
@@ -220,7 +221,7 @@ static int kino_finish(ap_plan *p, ap_result *r)
         return kino_answer(r, &p->q, NULL, 0, NULL);
     if (k->probe_path) {
         r->probe = true;
-        return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, NULL);
+        return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, &k->probe_tail);
     }
     size_t n = 0;
     uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../planner/kino/analytic.h"
 #include "../../planner/kino/kino.h"
 #include "../../planner/plan/plan.h"
 #include "../../planner/plan/plan_steps.h"
@@ -73,7 +74,8 @@ static int probe_only(const ap_kino_params *kp, ap_kino_state *buf, uint64_t *it
     pp.heuristic = AP_KINO_H_DUBINS;
     bool reached = false;
     int exp = 0;
-    const int n = ap_kino_probe(&pp, buf, AP_KINO_PROBE_STEPS + 1, &reached, &exp);
+    ap_kino_tail tail; /* the analytic last edge, as plan_kino.c runs the probe */
+    const int n = ap_kino_probe(&pp, buf, AP_KINO_PROBE_STEPS + 1, &reached, &exp, &tail);
     *it = (uint64_t)exp;
     *dur = 0.0;
     for (int i = 1; i < n; i++)
