@@ -71,6 +71,10 @@ echo "## Directional A* and the hybrid pipeline (queries up to 40 tiles)"
 "$B/arcpath-bench-directional"
 
 echo
+echo "## Kinodynamic: A* against the probing search with the analytic last edge (thesis Tables 5.7 and 5.8)"
+"$B/arcpath-bench-kino" probe 100
+
+echo
 echo "## Long-range turning units (auto, radius 0.4; pairs half a map apart with 3 tiles of clearance)"
 ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-longrange" 20 Paris_1_1024 AcrosstheCape Boston_0_512 den520d maze512-32-0
 
@@ -164,6 +168,21 @@ ARCPATH_BODIES="$OUT/short.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/be
     "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
 wait $WPID || true
 echo "long queries in that time: $(grep ARCPATH_WRK "$OUT/long-wrk.txt")"
+kill $PID; wait $PID || true
+trap - EXIT
+
+echo
+echo "## Kinodynamic queries over HTTP (Table 5.3 setup on an open 160 x 160 field, search.probe, expansion cap)"
+KF="$OUT/kino-field"
+mkdir -p "$KF"
+awk 'BEGIN { print "type octile\nheight 160\nwidth 160\nmap"; for (i = 0; i < 160; i++) { s = ""; for (j = 0; j < 160; j++) s = s "."; print s } }' > "$KF/field.map"
+start_server "$KF" "$OUT/arcpathd-kino.log"
+for cap in 1000 5000; do
+    tools/bench/kino_bodies.sh field 500 ",\"probe\":true,\"max_expansions\":$cap" > "$OUT/kino-$cap.jsonl"
+    echo "max_expansions $cap (target >= 1000 queries/s):"
+    ARCPATH_BODIES="$OUT/kino-$cap.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
+        "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
+done
 kill $PID; wait $PID || true
 trap - EXIT
 
