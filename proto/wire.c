@@ -35,7 +35,7 @@ static const ap_json_enum ap_smoothing_names[] = {
 
 /* "start" and "goal" are poses (ap_json_get_pose); goal.heading serves the legal-turn searches. */
 static const char *const ap_keys_body[] = {"map",     "start",     "goal",          "unit",           "search",
-                                           "deadline_ms", "samples", "obstacles", "goal_tolerance", NULL};
+                                           "deadline_ms", "samples", "obstacles", "goal_tolerance", "corridor", NULL};
 static const char *const ap_keys_unit[] = {"kind",           "radius",          "size",           "capability",
                                            "turning_radius", "reverse",         "reverse_penalty", "art_directions",
                                            "max_speed",      "max_accel",       "max_brake",       "max_lateral_accel",
@@ -44,6 +44,7 @@ static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoot
                                              "headings",  "max_expansions", "probe", NULL};
 static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
 static const char *const ap_keys_samples[] = {"step", "dt", NULL};
+static const char *const ap_keys_corridor[] = {"points", "usable_width", NULL};
 
 /* The defaults of a /v1/path request and of every batch query: no start or goal heading, radii 0,
  * algorithm "auto", connectivity 8, smoothing "los", no samples, no deadline (-1); q.map NULL and
@@ -321,6 +322,43 @@ static int get_obstacles(const ap_json_reader *r, json_t *root, ap_path_request 
     return AP_OK;
 }
 
+/* "corridor" (corridor mode, world/zone.h): {"points": [[x, y], ...] (2 .. AP_ZONE_MAX_POINTS finite
+ * coordinates within AP_MAX_OBSTACLE_COORD, tiles), "usable_width": tiles in (0, AP_ZONE_MAX_HALF]} into
+ * req->zone; q.zone points at it. Kinodynamic only (kino_given). Errors name "corridor.points[i]" etc. */
+static int get_corridor(const ap_json_reader *r, json_t *root, ap_path_request *req)
+{
+    json_t *o, *pts;
+    int rc;
+    if ((rc = ap_json_get_object(r, root, "", "corridor", false, &o)) != AP_OK || o == NULL)
+        return rc;
+    if ((rc = ap_json_check_known(r, o, "corridor", ap_keys_corridor)) != AP_OK ||
+        (rc = ap_json_get_number(r, o, "corridor", "usable_width", true, 0.0, AP_ZONE_MAX_HALF, &req->zone.half,
+                                 NULL)) != AP_OK)
+        return rc;
+    if (!(req->zone.half > 0.0))
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "corridor.usable_width", "must be above 0 (tiles)");
+    pts = json_object_get(o, "points");
+    if (!json_is_array(pts) || json_array_size(pts) < 2 || json_array_size(pts) > AP_ZONE_MAX_POINTS)
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "corridor.points",
+                            "must be an array of 2 to %d points [x, y]", AP_ZONE_MAX_POINTS);
+    req->zone.n = json_array_size(pts);
+    for (size_t i = 0; i < req->zone.n; i++) {
+        json_t *p = json_array_get(pts, i), *x = json_array_get(p, 0), *y = json_array_get(p, 1);
+        char field[32];
+        snprintf(field, sizeof field, "corridor.points[%zu]", i);
+        if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_number(x) || !json_is_number(y) ||
+            !(fabs(json_number_value(x)) <= AP_MAX_OBSTACLE_COORD) ||
+            !(fabs(json_number_value(y)) <= AP_MAX_OBSTACLE_COORD))
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, field, "must be [x, y], finite numbers within %g",
+                                (double)AP_MAX_OBSTACLE_COORD);
+        req->zone.pts[i][0] = json_number_value(x);
+        req->zone.pts[i][1] = json_number_value(y);
+    }
+    req->q.zone = &req->zone;
+    kino_given(&req->q, "corridor");
+    return AP_OK;
+}
+
 /* The /v1/path body (root, an object) into req, which holds the defaults. */
 static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *req)
 {
@@ -371,6 +409,8 @@ static int parse_body(const ap_json_reader *r, json_t *root, ap_path_request *re
         q->sample_step = given_real(q->sample_step);
     if (has_dt)
         q->sample_dt = given_real(q->sample_dt);
+    if ((rc = get_corridor(r, root, req)) != AP_OK)
+        return rc;
     return get_obstacles(r, root, req);
 }
 
@@ -443,6 +483,12 @@ static int parse_batch_item(json_t *elem, json_t *map, ap_batch_item *it)
             memcpy(it->obstacles, pr.obstacles, pr.q.n_obstacles * sizeof *it->obstacles);
             it->q.obstacles = it->obstacles;
         }
+        if (pr.q.zone != NULL) { /* and of the corridor */
+            if ((it->zone = malloc(sizeof *it->zone)) == NULL)
+                return ap_json_fail(&it->err, AP_E_NOMEM, "", "out of memory");
+            *it->zone = pr.zone;
+            it->q.zone = it->zone;
+        }
         it->unit = pr.unit;
     }
     return rc;
@@ -498,8 +544,10 @@ void ap_wire_batch_free(ap_batch_request *req)
 {
     if (req == NULL)
         return;
-    for (size_t i = 0; i < req->n; i++)
+    for (size_t i = 0; i < req->n; i++) {
         free(req->items[i].obstacles);
+        free(req->items[i].zone);
+    }
     free(req->items);
     req->items = NULL;
     req->n = 0;

@@ -15,6 +15,7 @@
 
 #include "../planner/world/map.h"
 #include "../planner/plan/plan.h"
+#include "../planner/world/zone.h"
 #include "errors.h"
 #include "json_out.h"
 #include "maps.h"
@@ -47,6 +48,7 @@ typedef struct ap_path_request {
     int64_t deadline_ms;  /* -1 when absent (the server default applies); else 1 .. 600000 */
     ap_circle obstacles[AP_MAX_OBSTACLES]; /* "obstacles", q.n_obstacles of them (the parsers leave the rest
                                             * unwritten: copy only what is used) */
+    ap_zone zone;         /* "corridor" when q.zone points at it (written only then) */
 } ap_path_request;
 
 /* Parse and validate a POST /v1/path body of len bytes (need not be NUL-terminated; body may be NULL when
@@ -110,6 +112,7 @@ typedef struct ap_batch_item {
     ap_query q;          /* meaningful when status == AP_OK; q.map NULL, q.max_samples 0 (caller sets);
                           * q.obstacles is `obstacles` */
     ap_circle *obstacles; /* the query's "obstacles", malloc'd (NULL when none); ap_wire_batch_free frees it */
+    ap_zone *zone;        /* the query's "corridor", malloc'd (NULL when none); ap_wire_batch_free frees it */
     ap_wire_unit unit;   /* unit.kind and the unit fields given (ap_wire_apply_unit_kind) */
     ap_wire_error err;   /* meaningful when status != AP_OK */
 } ap_batch_item;

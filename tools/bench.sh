@@ -75,6 +75,10 @@ echo "## Kinodynamic: A* against the probing search with the analytic last edge 
 "$B/arcpath-bench-kino" probe 100
 
 echo
+echo "## Kinodynamic corridor mode beside the thesis's Tables 5.1 and 5.2"
+"$B/arcpath-bench-corridor" 50
+
+echo
 echo "## Long-range turning units (auto, radius 0.4; pairs half a map apart with 3 tiles of clearance)"
 ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-longrange" 20 Paris_1_1024 AcrosstheCape Boston_0_512 den520d maze512-32-0
 

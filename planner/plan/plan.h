@@ -54,6 +54,8 @@ typedef struct ap_query {
                               * only (each finite, r > 0; at most AP_MAX_OBSTACLES); kinds that serve them
                               * only (any_angle, auto) */
     size_t n_obstacles;
+    const struct ap_zone *zone; /* corridor mode (world/zone.h): the only free space besides the map's, or
+                              * NULL; borrowed. Kinodynamic only (the wire records it as kino_field) */
     double sx, sy;           /* start position */
     double sheading;         /* start heading if has_sheading */
     bool has_sheading;       /* without it the unit starts facing its first waypoint */

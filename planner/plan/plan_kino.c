@@ -8,6 +8,9 @@
  * The expansion cap (search.max_expansions) ends the search as no_path "not_found"; the search is not
  * complete (its states are discretised and it keeps one exact pose per state), so a no_path proves nothing.
  *
+ * corridor (5.3): a query's zone (world/zone.h) is laid over the map's world, so every action and analytic edge
+ * stays within the usable width of the centre line; start and goal outside it are refused.
+ *
  * search.probe (thesis 4.1, Algorithm 1): begin runs the probing search first (ap_kino_probe, at most
  * AP_KINO_PROBE_STEPS steps and never more than the expansion cap; its expansions count towards the cap and
  * the answer's expanded). When it reaches the goal its trajectory is the answer (ap_result.probe) and no A*
@@ -18,11 +21,13 @@
  * (5.1: the iteration cap and goal tolerances).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kino/analytic.h"
 #include "../kino/kino.h"
+#include "../world/zone.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
 
@@ -34,6 +39,7 @@ typedef struct kino_plan {
     ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
     int probe_n;
     ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */
+    ap_zone zone;         /* corridor mode: the query's zone laid over the map's world (the search's world) */
 } kino_plan;
 
 static void kino_release(ap_plan *p)
@@ -109,9 +115,20 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .tol_speed = or_default(q->tol_speed, AP_DEFAULT_TOL_SPEED),
     };
     ap_plan_world(q, false, &kp.world, &kp.radius);
+    if (q->zone != NULL) { /* corridor mode: the zone is the only free space besides the map's */
+        k->zone = *q->zone;
+        ap_zone_world(&k->zone, &kp.world, &kp.world);
+    }
     if (!ap_world_point_clear(&kp.world, q->sx, q->sy, kp.radius)) {
         p->field = "start";
+        if (q->zone != NULL)
+            snprintf(p->message, sizeof p->message, "the start is outside the corridor (or blocked)");
         return p->state = AP_E_START_BLOCKED;
+    }
+    if (q->zone != NULL && !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius)) {
+        p->field = "goal";
+        snprintf(p->message, sizeof p->message, "the goal is outside the corridor (or blocked)");
+        return p->state = AP_E_GOAL_BLOCKED;
     }
     if (ap_kino_at_goal(&kp, kp.sx, kp.sy, ap_angle_wrap(kp.sh), kp.sv)) {
         k->trivial = true;

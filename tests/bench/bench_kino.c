@@ -24,6 +24,7 @@
 #include "../../planner/kino/analytic.h"
 #include "../../planner/kino/kino.h"
 #include "../../planner/plan/plan.h"
+#include "bench_util.h"
 #include "../../planner/plan/plan_steps.h"
 
 #define SIDE 160
@@ -31,15 +32,10 @@
 static unsigned long long rng = 12345;
 static double rnd(void)
 {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng >> 11) / 9007199254740992.0;
+    return ap_bench_rnd(&rng);
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#define cmp ap_bench_cmp_double
 
 typedef struct row {
     const char *name;

@@ -253,7 +253,8 @@ START_TEST(kinodynamic_cap_not_found)
 END_TEST
 
 /* search.probe: the probe's path at once when it reaches the goal ("probe": true, a few expansions, no faster
- * than A*'s path, drawable by POST /v1/render); A* (seeded with the probe) when it does not. */
+ * than A*'s path, drawable by POST /v1/render), also through its analytic last edge. (A* seeded with a
+ * missed probe: tests/planner/kino test_probe_wall_falls_back.) */
 START_TEST(kinodynamic_probe)
 {
     static const char q[] = "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
@@ -277,12 +278,14 @@ START_TEST(kinodynamic_probe)
     render_ok(p); /* the stored probe answer draws */
     json_decref(p);
     json_decref(a);
-    /* a goal behind a start facing away: the greedy probe cannot improve at once; A* answers */
+    /* a goal behind a start facing away: the greedy descent cannot improve at once, but the analytic last
+     * edge (a loop of the turning radius, time-optimal speed) reaches it from the start: the probe answers */
     json_t *b = post("{\"map\":\"field\",\"start\":{\"x\":14.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":10.5,\"y\":10.5},"
                      "\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":true}}",
                      200);
     ck_assert_str_eq(json_string_value(json_object_get(b, "status")), "ok");
-    ck_assert_ptr_null(json_object_get(b, "probe"));
+    ck_assert(json_is_true(json_object_get(b, "probe")));
+    ck_assert(json_is_true(json_object_get(b, "clear")));
     check_limits(b, &TRUCK, 0.0);
     json_decref(b);
 }
@@ -448,6 +451,16 @@ START_TEST(kinodynamic_errors)
          "samples.dt"},
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},\"samples\":{\"dt\":1e-5}",
          "samples.dt"},
+        /* corridor mode: kinodynamic only; 2-64 finite points; a usable width above 0 */
+        {"\"corridor\":{\"points\":[[4,10],[24,6]],\"usable_width\":2}", "corridor"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},"
+         "\"corridor\":{\"points\":[[4,10]],\"usable_width\":2}", "corridor.points"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},"
+         "\"corridor\":{\"points\":[[4,10],[24]],\"usable_width\":2}", "corridor.points[1]"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},"
+         "\"corridor\":{\"points\":[[4,10],[24,6]],\"usable_width\":0}", "corridor.usable_width"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\"},"
+         "\"corridor\":{\"points\":[[4,10],[24,6]],\"width\":2}", "corridor.width"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char body[512];
@@ -471,6 +484,47 @@ START_TEST(kinodynamic_errors)
 }
 END_TEST
 
+/* Corridor mode (thesis 5.3): an L-shaped centre line and a usable width of 2.5 tiles on the open field; the
+ * truck's answer keeps every limit and every pose (samples every 0.1 tiles) is less than usable_width -
+ * unit.radius from the centre line; a start outside the corridor is 422 start_blocked naming "start". */
+START_TEST(kinodynamic_corridor)
+{
+    static const double L[3][2] = {{4, 4}, {22, 4}, {22, 16}};
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":4.5,\"heading\":0},"
+                     "\"goal\":{\"x\":22,\"y\":14,\"heading\":1.5708},"
+                     "\"unit\":{\"kind\":\"truck\",\"radius\":0.3},\"goal_tolerance\":{\"heading\":0.2},"
+                     "\"corridor\":{\"points\":[[4,4],[22,4],[22,16]],\"usable_width\":2.5},"
+                     "\"samples\":{\"step\":0.1},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+                     200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    check_limits(j, &TRUCK, 0.0);
+    json_t *samples = json_object_get(j, "samples");
+    ck_assert_uint_ge(json_array_size(samples), 100);
+    size_t i;
+    json_t *sm;
+    json_array_foreach(samples, i, sm) {
+        const double x = num(sm, "x"), y = num(sm, "y");
+        double best = INFINITY;
+        for (int k = 0; k < 2; k++) {
+            const double ax = L[k][0], ay = L[k][1], dx = L[k + 1][0] - ax, dy = L[k + 1][1] - ay;
+            double t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy);
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            best = fmin(best, hypot(x - ax - t * dx, y - ay - t * dy));
+        }
+        ck_assert_msg(best + 0.3 < 2.5 + 1e-9, "sample %zu at (%g, %g) is %g from the centre line", i, x, y, best);
+    }
+    json_decref(j);
+    j = post("{\"map\":\"field\",\"start\":{\"x\":10,\"y\":12},\"goal\":{\"x\":22,\"y\":14},"
+             "\"unit\":{\"kind\":\"truck\"},\"corridor\":{\"points\":[[4,4],[22,4],[22,16]],\"usable_width\":2.5},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             422);
+    json_t *e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "start_blocked");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "start");
+    json_decref(j);
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -484,6 +538,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_samples_in_time);
     tcase_add_test(tc, kinodynamic_probe);
     tcase_add_test(tc, kinodynamic_reverse_and_turns);
+    tcase_add_test(tc, kinodynamic_corridor);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <uv.h>
 
+#include "planner/kino/vehicle.h"
 #include "planner/world/map.h"
+#include "planner/world/zone.h"
 #include "planner/search/search.h"
 #include "planner/base/status.h"
 #include "proto/errors.h"
@@ -246,23 +248,26 @@ START_TEST(test_drain_cancel)
 }
 END_TEST
 
-/* A query the plan itself refuses (here: start and goal do not fit the directional window of a 1024-node
- * workspace) is answered with the field and message the plan gives (ap_plan_field, ap_plan_message). */
+/* A query the plan itself refuses (here: a kinodynamic query in corridor mode whose start lies outside the
+ * corridor, found when the plan lays the corridor over the map) is answered with the status, field and
+ * message the plan gives (ap_plan_field, ap_plan_message). */
 START_TEST(test_refused_by_plan)
 {
     ap_map *m = make_map();
     ap_lanes_config lc = {.workers = 1, .slow_slots = 1, .fast_queue = 4, .slow_queue = 4, .fast_budget = 100,
                           .slow_slice = 100};
     setup(&ctx, &lc, m);
-    ap_job *j = add_job(&ctx, m, 2.5, 2.5, 29.5, 29.5);
-    j->q.algorithm = AP_ALG_DIRECTIONAL8;
+    ap_job *j = add_job(&ctx, m, 2.5, 2.5, 10.5, 20.5);
+    static ap_zone zone = {.pts = {{8.0, 8.0}, {8.0, 28.0}}, .n = 2, .half = 3.0};
+    j->q.algorithm = AP_ALG_KINODYNAMIC;
     j->q.turning_radius = 1.0;
+    j->q.vehicle = ap_vehicle_profile_find("car")->v;
+    j->q.zone = &zone;
     run_and_teardown(&ctx);
-    ck_assert_int_eq(j->status, AP_E_INVALID_REQUEST);
-    ck_assert_int_eq(j->http_status, 400);
-    /* the window a 1024-node workspace leaves the directional lattice: 12 x 12 cells */
-    ck_assert_str_eq(j->body, "{\"error\":{\"code\":\"invalid_request\",\"message\":\"start and goal too far "
-                              "apart for directional search (window 12 tiles)\",\"field\":\"goal\"}}");
+    ck_assert_int_eq(j->status, AP_E_START_BLOCKED);
+    ck_assert_int_eq(j->http_status, 422);
+    ck_assert_str_eq(j->body, "{\"error\":{\"code\":\"start_blocked\",\"message\":\"the start is outside the "
+                              "corridor (or blocked)\",\"field\":\"start\"}}");
     free_bodies(&ctx);
     ap_map_free(m);
 }

@@ -12,6 +12,7 @@
 #include "../../../planner/plan/smooth.h"
 #include "../../../planner/world/collide.h"
 #include "../../../planner/world/grid_world.h"
+#include "../../../planner/world/zone.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -315,6 +316,63 @@ START_TEST(grid_world_agrees_with_collide)
 }
 END_TEST
 
+/* Corridor mode's zone (zone.h): exact distances to the centre line, the strict rule dist + r < usable width
+ * at points, swept tests that never say clear where a dense sampling finds a point over the limit (and say
+ * clear well inside), and the inner world's obstacles still counted. */
+START_TEST(zone_rule_and_overlay)
+{
+    /* a 40 x 40 open map with one blocked cell, (15, 10) */
+    char text[64 + 41 * 40];
+    int k = snprintf(text, sizeof text, "type octile\nheight 40\nwidth 40\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        for (int x = 0; x < 40; x++)
+            text[k++] = x == 15 && y == 10 ? '@' : '.';
+        text[k++] = '\n';
+    }
+    text[k] = 0;
+    ap_map *m = ap_test_map_from_string(text);
+    /* an L: (5, 10) -> (30, 10) -> (30, 35), usable width 2 */
+    ap_zone z = {.pts = {{5, 10}, {30, 10}, {30, 35}}, .n = 3, .half = 2.0};
+    ck_assert_double_eq_tol(ap_zone_distance(&z, 12.0, 13.0), 3.0, 1e-12);
+    ck_assert_double_eq_tol(ap_zone_distance(&z, 33.0, 20.0), 3.0, 1e-12);
+    ck_assert_double_eq_tol(ap_zone_distance(&z, 34.0, 7.0), 5.0, 1e-12); /* past the corner: to (30, 10) */
+    ck_assert_double_eq_tol(ap_zone_distance(&z, 2.0, 6.0), 5.0, 1e-12);  /* before the start: to (5, 10) */
+    ap_world inner, w;
+    ap_map_world(m, &inner);
+    ap_zone_world(&z, &inner, &w);
+    ck_assert(ap_world_point_clear(&w, 20.0, 11.5, 0.4));   /* 1.5 + 0.4 < 2 */
+    ck_assert(!ap_world_point_clear(&w, 20.0, 11.5, 0.5));  /* 1.5 + 0.5 = 2: touches */
+    ck_assert(!ap_world_point_clear(&w, 15.5, 10.2, 0.4));  /* in the zone, but the map's blocked cell (15, 10) */
+    ck_assert(ap_world_point_clear(&w, 22.0, 10.0, 1.9));
+    /* swept: along the centre line, clear; across the zone, not; a curve round the corner inside, clear */
+    ap_segment a = ap_segment_line(18.0, 10.5, 29.0, 10.5);
+    ck_assert(ap_world_segment_clear(&w, &a, 0.4));
+    ap_segment b = ap_segment_line(20.0, 9.0, 20.0, 13.0);
+    ck_assert(!ap_world_segment_clear(&w, &b, 0.0));
+    ap_segment c = ap_segment_arc(26.0, 10.0, 0.0, 4.0, M_PI / 2); /* ends at (30, 14) facing +y */
+    ck_assert(ap_world_segment_clear(&w, &c, 0.3));
+    ck_assert(!ap_world_segment_clear(&w, &c, 1.5));
+    /* never clear where a sampling 1e-4 apart finds dist + r >= half */
+    ap_test_rng g = {77};
+    int clear_n = 0;
+    for (int i = 0; i < 3000; i++) {
+        const ap_pose p = {18 + 14 * ap_test_rand01(&g), 6 + 8 * ap_test_rand01(&g), 2 * M_PI * ap_test_rand01(&g)};
+        const double len = 6 * ap_test_rand01(&g), r = 0.5 * ap_test_rand01(&g);
+        ap_segment sg = i % 2 ? ap_segment_line(p.x, p.y, p.x + len * cos(p.heading), p.y + len * sin(p.heading))
+                              : ap_segment_arc(p.x, p.y, p.heading, 1.0 + 5 * ap_test_rand01(&g), (ap_test_rand01(&g) - 0.5) * 2);
+        if (!ap_world_segment_clear(&w, &sg, r))
+            continue;
+        clear_n++;
+        for (int j = 0; j <= 10000; j++) {
+            const ap_pose q = ap_segment_pose(&sg, sg.length * j / 10000.0);
+            AP_EXPECT_TRUE(ap_zone_distance(&z, q.x, q.y) + r < z.half);
+        }
+    }
+    ck_assert_int_gt(clear_n, 100);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *world_suite(void)
 {
     Suite *s = suite_create("world");
@@ -323,6 +381,7 @@ Suite *world_suite(void)
     tcase_add_test(tc, clear_on_discs);
     tcase_add_test(tc, art_on_discs);
     tcase_add_test(tc, grid_world_agrees_with_collide);
+    tcase_add_test(tc, zone_rule_and_overlay);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,47 @@
+/* zone.h — corridor mode's free space: a centre line (polyline) and the usable distance from it, laid over
+ * another world; the unit may be only where both allow it (Schnieders, "AIPATH", 5.3: EM5's local planner
+ * plans a curve through a junction inside the road's usable width around EM5's ideal line, Figures
+ * 5.4-5.6).
+ *
+ * The rule (world.h's, with the zone's outside as an obstacle): a disc of radius r at p is clear of the
+ * zone's boundary iff dist(p, centre line) + r < half, where half is the usable distance from the centre
+ * line (the thesis's w_u, "the maximal possible distance to deviate from the center line"). That is exact
+ * for the disc inside the union of capsules of radius half around the line's pieces except on the inner
+ * side of a bend, where the union is fatter than the rule admits (the rule is the stricter).
+ *
+ * Swept tests: the distance to the centre line is 1-Lipschitz along any curve, so from a pose with slack
+ * g = half - r - dist > 0 the next g tiles of the curve are clear; the test walks the curve in such jumps
+ * (sphere tracing: a few steps in the middle of a corridor, more near its edge) and says not clear once the
+ * slack is AP_ZONE_MARGIN or less. It never says clear where the rule does not; it says not clear for curves
+ * that pass within AP_ZONE_MARGIN of the limit (a millimetre at a metre a tile).
+ *
+ * Units: tiles. A zone is immutable once made; the overlay world reads it and the inner world only.
+ */
+#ifndef AP_ZONE_H
+#define AP_ZONE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "world.h"
+
+#define AP_ZONE_MAX_POINTS 64  /* centre-line points a request may give */
+#define AP_ZONE_MAX_HALF 1000.0 /* tiles */
+#define AP_ZONE_MARGIN 1e-3    /* tiles: the swept tests' margin to the limit */
+
+/* A zone and the world it is laid over. */
+typedef struct ap_zone {
+    double pts[AP_ZONE_MAX_POINTS][2]; /* the centre line, tiles */
+    size_t n;                          /* 2 .. AP_ZONE_MAX_POINTS */
+    double half;                       /* usable distance from the centre line, tiles, in (0, AP_ZONE_MAX_HALF] */
+    ap_world inner;                    /* the world below (set by ap_zone_world) */
+} ap_zone;
+
+/* Distance (tiles) from (x, y) to z's centre line. Pure. */
+double ap_zone_distance(const ap_zone *z, double x, double y);
+
+/* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner; z must stay
+ * at its address while *out is used. */
+void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
+
+#endif
