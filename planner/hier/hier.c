@@ -1,4 +1,4 @@
-/* hier.c — the HAA* abstract graph (hier.h): build, and the corridor of a query.
+/* hier.c — the HAA* abstract graph (hier.h): build, and the refined path of a query.
  *
  * Source: Harabor & Botea, CIG 2008, as summarised in Harabor, "Clearance-based Pathfinding" (reference 004);
  * transition placement after Botea, Mueller & Schaeffer's HPA* (2004). Every search here (intra-cluster
@@ -30,6 +30,7 @@ typedef struct local_dom {
     const ap_clearance_table *t;
     int32_t x0, y0, w, h; /* the cluster's cells [x0, x0 + w) x [y0, y0 + h) */
     int cls;
+    bool astar;           /* octile heuristic toward the goal (refinement); false = Dijkstra */
 } local_dom;
 
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
@@ -65,18 +66,24 @@ static int local_succ(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
-static double zero_h(const void *ctx, uint32_t u, uint32_t g)
+/* Dijkstra (zero) for the one-to-all searches, the octile distance times the cheapest terrain for the
+ * refinement's point-to-point searches. */
+static double local_h(const void *ctx, uint32_t u, uint32_t g)
 {
-    (void)ctx, (void)u, (void)g;
-    return 0.0;
+    const local_dom *d = ctx;
+    if (!d->astar || g >= LOCAL_N)
+        return 0.0;
+    return ap_octile(abs((int32_t)(u % C) - (int32_t)(g % C)), abs((int32_t)(u / C) - (int32_t)(g / C))) *
+           d->m->cost_min;
 }
 
 /* Exact costs inside cluster (x0, y0, w, h) for class cls from cell (sx, sy) to every cell of the cluster:
  * Dijkstra on the core; afterwards dist(v) reads ws. */
 static int local_dijkstra(ap_workspace *ws, local_dom *d, int32_t sx, int32_t sy, uint64_t deadline_ns)
 {
+    d->astar = false;
     ap_domain dom = {.ctx = d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
-                     .heuristic = zero_h};
+                     .heuristic = local_h};
     ap_search s;
     int st = ap_search_begin(&s, ws, &dom, (uint32_t)((sy - d->y0) * C + (sx - d->x0)), LOCAL_SINK, deadline_ns);
     if (st != AP_OK)
@@ -91,6 +98,15 @@ static double local_dist(const ap_workspace *ws, const ap_map *m, const local_do
     ap_map_coords(m, cell, &x, &y);
     const uint32_t v = (uint32_t)((y - d->y0) * C + (x - d->x0));
     return ws->nodes[v].gen == ws->gen ? ws->nodes[v].g : INFINITY;
+}
+
+/* The local domain of cluster cl of h on m for class cls. */
+static local_dom cluster_dom(const ap_map *m, const ap_hier *h, uint32_t cl, int cls)
+{
+    local_dom d = {m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, 0, 0, cls, false};
+    d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
+    d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+    return d;
 }
 
 int ap_hier_scratch_init(ap_hier_scratch *s)
@@ -287,9 +303,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                 copy_edges(h, old, cl, e, cnt);
                 continue;
             }
-            local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, 0};
-            d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
-            d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+            local_dom d = cluster_dom(m, h, cl, 0);
             const uint16_t mq = h->clear != NULL ? cluster_min_q(&d) : 0;
             for (uint32_t i = f; i < l; i++) {
                 int32_t sx, sy;
@@ -525,10 +539,7 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
 static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, ap_workspace *ws,
                         uint64_t deadline_ns, double *dist, uint32_t other, double *to_other)
 {
-    const int32_t cx = (int32_t)cl % h->cw, cy = (int32_t)cl / h->cw;
-    local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, cls};
-    d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
-    d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+    local_dom d = cluster_dom(m, h, cl, cls);
     int32_t sx, sy;
     ap_map_coords(m, from, &sx, &sy);
     int st = local_dijkstra(ws, &d, sx, sy, deadline_ns);
@@ -540,11 +551,15 @@ static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fro
     return AP_OK;
 }
 
-int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
-                     uint64_t *expanded)
+/* The abstract path of a query (ap_hier_path): start and goal inserted, A* on the abstract graph on ws.
+ * *nodes (malloc'd, caller frees) gets the abstract node ids S .. G (S = h->n_nodes, G = h->n_nodes + 1),
+ * *n their count, *cost the abstract cost. */
+static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                         ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **nodes, size_t *n, double *cost,
+                         uint64_t *expanded)
 {
     *expanded = 0;
+    *nodes = NULL;
     abs_dom d = {.m = m, .h = h, .cls = cls, .S = h->n_nodes, .G = h->n_nodes + 1};
     d.scl = ap_hier_cluster_of(m, h, start);
     d.gcl = ap_hier_cluster_of(m, h, goal);
@@ -575,14 +590,96 @@ int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start,
     if (st == AP_OK)
         st = ap_search_run(&s, 0);
     *expanded = s.expanded;
-    if (st == AP_OK) {
-        *abstract_cost = s.cost;
-        mask[d.scl] = mask[d.gcl] = 1;
-        for (uint32_t u = ws->nodes[d.G].parent; u != UINT32_MAX && u != d.S; u = ws->nodes[u].parent)
-            mask[ap_hier_cluster_of(m, h, h->cell[u])] = 1;
-    }
     free(sd);
-    return st;
+    if (st != AP_OK)
+        return st;
+    *cost = s.cost;
+    *n = ap_search_path(&s, NULL, 0);
+    *nodes = malloc(*n * sizeof **nodes);
+    if (*nodes == NULL)
+        return AP_E_NOMEM;
+    ap_search_path(&s, *nodes, *n);
+    return AP_OK;
+}
+
+/* Append to *cells (size *nc, capacity *cap) the cells after `from` of a shortest path from `from` to `to`
+ * inside their cluster cl for class cls (the moves and costs the intra-cluster edges were computed with, so
+ * its cost, added to *cost, is the edge's). AP_NO_PATH when the cluster holds none (never for an edge of
+ * the graph). */
+static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, uint32_t from, uint32_t to,
+                       ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **cells, size_t *nc, size_t *cap,
+                       double *cost)
+{
+    local_dom d = cluster_dom(m, h, cl, cls);
+    d.astar = true;
+    int32_t fx, fy, tx, ty;
+    ap_map_coords(m, from, &fx, &fy);
+    ap_map_coords(m, to, &tx, &ty);
+    ap_domain dom = {.ctx = &d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
+                     .heuristic = local_h};
+    ap_search s;
+    int st = ap_search_begin(&s, &scr->ws, &dom, (uint32_t)((fy - d.y0) * C + (fx - d.x0)),
+                             (uint32_t)((ty - d.y0) * C + (tx - d.x0)), deadline_ns);
+    if (st == AP_OK)
+        st = ap_search_run(&s, 0);
+    if (st != AP_OK)
+        return st;
+    uint32_t local[LOCAL_N];
+    const size_t k = ap_search_path(&s, local, LOCAL_N);
+    void *p = *cells;
+    if (k > LOCAL_N || !ap_grow(&p, cap, *nc + k, sizeof **cells, 256))
+        return k > LOCAL_N ? AP_E_INTERNAL : AP_E_NOMEM;
+    *cells = p;
+    for (size_t i = 1; i < k; i++)
+        (*cells)[(*nc)++] = ap_map_index(m, d.x0 + (int32_t)(local[i] % C), d.y0 + (int32_t)(local[i] / C));
+    *cost += s.cost;
+    return AP_OK;
+}
+
+int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                 ap_hier_scratch *scr, uint64_t deadline_ns, ap_hier_result *out)
+{
+    *out = (ap_hier_result){0};
+    uint32_t *an;
+    size_t na, cap = 0;
+    int st = abstract_path(m, h, cls, start, goal, ws, scr, deadline_ns, &an, &na, &out->abstract_cost,
+                           &out->expanded);
+    if (st != AP_OK)
+        return st;
+    out->abstract_nodes = na;
+    void *p = NULL;
+    if (!ap_grow(&p, &cap, 1, sizeof *out->cells, 256)) {
+        free(an);
+        return AP_E_NOMEM;
+    }
+    out->cells = p;
+    out->cells[out->n_cells++] = start;
+    uint32_t from = start;
+    for (size_t i = 1; i < na && st == AP_OK; i++) {
+        const uint32_t to = an[i] == h->n_nodes + 1 ? goal : h->cell[an[i]];
+        const uint32_t cf = ap_hier_cluster_of(m, h, from), ct = ap_hier_cluster_of(m, h, to);
+        if (cf == ct) {
+            st = refine_edge(m, h, cls, cf, from, to, scr, deadline_ns, &out->cells, &out->n_cells, &cap,
+                             &out->cost);
+        } else { /* an inter-cluster edge: one orthogonal move across the border */
+            p = out->cells;
+            if (!ap_grow(&p, &cap, out->n_cells + 1, sizeof *out->cells, 256)) {
+                st = AP_E_NOMEM;
+                break;
+            }
+            out->cells = p;
+            out->cells[out->n_cells++] = to;
+            out->cost += ap_map_move_cost(m, from, to, 1.0);
+        }
+        from = to;
+    }
+    free(an);
+    if (st != AP_OK) {
+        free(out->cells);
+        *out = (ap_hier_result){0};
+        return st == AP_NO_PATH ? AP_E_INTERNAL : st;
+    }
+    return AP_OK;
 }
 
 /* ---- the table kind ---------------------------------------------------------------------------------- */

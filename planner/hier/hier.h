@@ -10,9 +10,9 @@
  * serves units of several sizes; a query inserts start and goal into the graph, searches it, and refines.
  *
  * Choices (measured in BENCHMARKS.md, "Hierarchical"):
- *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches the corridor of
- *    clusters the abstract path crosses, so smaller clusters give narrower corridors (faster refinement) and
- *    more abstract nodes; 16 keeps a 1024^2 map at 4096 clusters and its build under the 100 ms target.
+ *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches one cluster per
+ *    abstract edge (ap_hier_path), so a cluster's 256 cells bound each refinement search; larger clusters
+ *    give fewer abstract nodes but slower insertion and refinement.
  *  - per entrance (maximal run): a transition at its middle when shorter than 6 cells, else at both ends
  *    (Botea et al.'s HPA* rule), plus the crossing of largest clearance when it is none of those (so a wide
  *    unit that fits somewhere in the entrance has a transition that fits it).
@@ -90,7 +90,7 @@ static inline uint32_t ap_hier_cluster_of(const ap_map *m, const ap_hier *h, uin
     return (uint32_t)((y / AP_HIER_CLUSTER) * h->cw + x / AP_HIER_CLUSTER);
 }
 
-/* A search scratch for cluster-local searches (ap_hier_corridor): a workspace of one cluster's cells. */
+/* A search scratch for cluster-local searches (ap_hier_path): a workspace of one cluster's cells. */
 typedef struct ap_hier_scratch {
     ap_workspace ws;
 } ap_hier_scratch;
@@ -103,15 +103,35 @@ int ap_hier_scratch_init(ap_hier_scratch *s);
 /* Free s's workspace. Only after its last search. */
 void ap_hier_scratch_free(ap_hier_scratch *s);
 
-/* The corridor of a query from padded cell start to padded cell goal for class cls on m's graph h: insert
- * start and goal (exact costs to their cluster's transitions), A* over the abstract graph on ws (any
- * workspace of capacity >= n_nodes + 2), and mark in mask (h->cw * h->ch bytes, zeroed by the caller) the
- * clusters the abstract path crosses. *abstract_cost gets its cost. Returns AP_OK, AP_NO_PATH (no abstract
- * path for that class), AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL. *expanded gets the
- * expansions spent. Thread-safe on a loaded map (writes only ws, scr and mask). */
-int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
-                     uint64_t *expanded);
+/* A refined hierarchical path (ap_hier_path). */
+typedef struct ap_hier_result {
+    uint32_t *cells;      /* padded cell ids from start to goal, every move between neighbours; malloc'd, the
+                           * caller frees */
+    size_t n_cells;
+    double cost;          /* the refined path's cost (tiles times terrain cost: ap_map_move_cost per move) */
+    double abstract_cost; /* the abstract path's cost: equal to cost up to the float rounding of the stored
+                           * edge costs (relative 1e-7), since intra-cluster costs are exact per class */
+    size_t abstract_nodes; /* nodes of the abstract path, inserted start and goal included */
+    uint64_t expanded;    /* expansions of the abstract search */
+} ap_hier_result;
+
+/* HPA*-style query from padded cell start to padded cell goal for class cls on m's graph h: insert start and
+ * goal (exact costs to their cluster's transitions: one Dijkstra inside each of the two clusters), A* over the
+ * abstract graph on ws (any workspace of capacity >= n_nodes + 2 and succ_cap > max_deg), then refine the
+ * abstract path edge by edge: each intra-cluster edge (and the start and goal insertion edges) by an A*
+ * search confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for
+ * the class's disc radius, exact clearance.h), each inter-cluster edge as its single orthogonal move; the
+ * pieces concatenated. Every move of the result is thus legal for the class (so clear for every disc of
+ * radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h: exact intra-cluster
+ * costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
+ * AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL otherwise, *out zeroed. Thread-safe on a
+ * loaded map (writes only ws, scr and *out).
+ *
+ * Source: Botea, Mueller & Schaeffer, "Near Optimal Hierarchical Path-Finding" (HPA*, 2004): "refine the
+ * abstract path ... each abstract edge by a search restricted to one cluster"; classes after Harabor & Botea
+ * (2008). */
+int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                 ap_hier_scratch *scr, uint64_t deadline_ns, ap_hier_result *out);
 
 /* "hier" (optional): data = ap_hier, bytes = its memory, count = abstract nodes ("entrances"). */
 extern const ap_table_kind ap_hier_table_kind;
