@@ -6,15 +6,15 @@
  * slice of a whole-map search); finish is the grid kind's over that cell path (cell waypoints, smoothing,
  * curves, verdict).
  * Whole-map fallbacks: without a graph (a capability view, a map above AP_HIER_MAX_CELLS, an optional build
- * that failed), for a square unit or a disc above the largest class, or when the abstract search finds no
+ * that failed), for a square unit, a disc above the largest class or a 4-connected query (the graph's
+ * moves are 8-connected), or when the abstract search finds no
  * path (its entrances are incomplete for sized units), the astar row's domain (plain, or Annotated A* for
- * sized discs: algorithms.c) runs over the whole map as the plan's time-sliced search: the answer is then
- * annotated A*'s.
+ * sized discs: algorithms.c) runs over the whole map as the plan's time-sliced search, the plan handed to
+ * the grid kind (complete: its no_path says unreachable): the answer is then annotated A*'s.
  *
  * Source: Harabor & Botea, CIG 2008, via Harabor, "Clearance-based Pathfinding" (reference 004): "refine the
  * abstract path into a low-level one"; Botea, Mueller & Schaeffer (HPA*, 2004) for the cluster-by-cluster
- * refinement. Not complete (the abstract graph can miss a path) so no_path says not_found unless the region
- * table proved it (plan.c).
+ * refinement.
  */
 #include <stdlib.h>
 
@@ -42,7 +42,8 @@ static int graph_path(ap_plan *p, hier_state *s, ap_workspace *ws)
 {
     const ap_map *m = p->q.map; /* the unit's capability's view (plan.c): a view has no graph of its own */
     const ap_hier *h = ap_hier_of(m);
-    const int cls = h != NULL && p->q.unit_size == 0 ? ap_hier_class_of(h, p->q.unit_radius) : -1;
+    const int cls =
+        h != NULL && p->q.unit_size == 0 && p->q.connectivity == 8 ? ap_hier_class_of(h, p->q.unit_radius) : -1;
     if (cls < 0)
         return AP_NO_PATH;
     ap_hier_scratch scr;
@@ -68,6 +69,10 @@ static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         return p->state = AP_OK;
     if (st != AP_NO_PATH)
         return p->state = st;
+    /* The whole-map fallback is the grid kind's search from here on (a complete one: its no_path proves the
+     * goal unreachable for the unit, plan.c), reported as this row's. */
+    hier_release(p);
+    p->kind = &ap_plan_kind_grid;
     st = ap_algorithm_row_of(AP_ALG_ASTAR)->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node);
     if (st != AP_OK)
         return p->state = st;

@@ -213,6 +213,96 @@ START_TEST(weighted_map)
 }
 END_TEST
 
+/* The algorithm a plan of q runs (p.alg after begin) and its status, with r filled on AP_OK. */
+static ap_algorithm plan_alg(const ap_query *q, ap_workspace *ws, ap_result *r, int *status)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    const ap_algorithm alg = p.alg;
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    if (st == AP_OK)
+        ck_assert_int_eq(ap_plan_finish(&p, r), AP_OK);
+    ap_plan_release(&p);
+    *status = st;
+    return alg;
+}
+
+/* auto: a sized disc 128 tiles or more apart (octile) runs hierarchical when smoothed, A* when close or
+ * unsmoothed; a point unit keeps jps_plus. hierarchical honours connectivity 4 (whole-map A*: orthogonal
+ * moves only, the optimum). */
+START_TEST(auto_and_connectivity)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hierarchical: auto");
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/den520d.map", dir);
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    /* the first of the file's last lines (bucket 88, optima about 353 tiles) a radius-1 disc can take */
+    snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
+    ap_test_scen *sc;
+    size_t n;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+    ap_query q = {.map = m, .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .algorithm = AP_ALG_ASTAR,
+                  .unit_radius = 1.0};
+    ap_result r;
+    int st = AP_NO_PATH;
+    for (size_t i = n - 1; i > n - 30 && st != AP_OK; i--) {
+        q.sx = sc[i].sx + 0.5, q.sy = sc[i].sy + 0.5, q.gx = sc[i].gx + 0.5, q.gy = sc[i].gy + 0.5;
+        plan_alg(&q, &ws, &r, &st);
+        if (st == AP_OK)
+            ap_result_free(&r);
+    }
+    free(sc);
+    ck_assert_int_eq(st, AP_OK);
+    q.algorithm = AP_ALG_AUTO;
+    const double sx = q.sx, sy = q.sy, gx = q.gx, gy = q.gy;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
+    ck_assert_int_eq(st, AP_OK);
+    assert_clear(m, &r, 1.0);
+    ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_NONE;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ASTAR);
+    ck_assert_int_eq(st, AP_OK);
+    ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_LOS;
+    q.unit_radius = 0.0;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_JPS_PLUS);
+    ap_result_free(&r);
+    q.unit_radius = 1.0;
+    q.gx = q.sx + 100.0; /* 100 tiles apart: below the threshold */
+    q.gy = q.sy;
+    if (q.gx < m->width && ap_map_passable(m, (int32_t)q.gx, (int32_t)q.gy)) {
+        ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ASTAR);
+        if (st == AP_OK)
+            ap_result_free(&r);
+    }
+    /* connectivity 4 */
+    q = (ap_query){.map = m, .sx = sx, .sy = sy, .gx = gx, .gy = gy, .connectivity = 4,
+                   .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_HIERARCHICAL};
+    ap_result ra;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
+    ck_assert_int_eq(st, AP_OK);
+    q.algorithm = AP_ALG_ASTAR;
+    plan_alg(&q, &ws, &ra, &st);
+    ck_assert_int_eq(st, AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, ra.grid_cost, 1e-9);
+    for (size_t i = 1; i < r.n_waypoints; i++)
+        ck_assert(r.waypoints[i][0] == r.waypoints[i - 1][0] || r.waypoints[i][1] == r.waypoints[i - 1][1]);
+    ap_result_free(&r);
+    ap_result_free(&ra);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
     Suite *s = suite_create("hier");
@@ -220,6 +310,7 @@ Suite *hier_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, near_optimal_on_scenarios);
     tcase_add_test(tc, weighted_map);
+    tcase_add_test(tc, auto_and_connectivity);
     suite_add_tcase(s, tc);
     return s;
 }
