@@ -9,7 +9,7 @@
  * edges whose costs are exact shortest paths inside the cluster, one per clearance class, so one graph
  * serves units of several sizes; a query inserts start and goal into the graph, searches it, and refines.
  *
- * Choices (measured in BENCHMARKS.md, "Hierarchical"):
+ * Choices (measured in BENCHMARKS.md, "Hierarchical (HAA*)"):
  *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches one cluster per
  *    abstract edge (ap_hier_path), so a cluster's 256 cells bound each refinement search; larger clusters
  *    give fewer abstract nodes but slower insertion and refinement.
