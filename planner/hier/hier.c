@@ -135,6 +135,7 @@ int ap_hier_class_of(const ap_hier *h, double r)
 
 typedef struct pair {
     uint32_t a, b; /* the two cells of a transition, a in the lower-numbered cluster */
+    uint8_t classes; /* bit k: placed for class k (add_run) */
 } pair;
 
 typedef struct build {
@@ -144,13 +145,13 @@ typedef struct build {
     size_t n_pairs, cap_pairs;
 } build;
 
-static int add_pair(build *b, uint32_t a, uint32_t c)
+static int add_pair(build *b, uint32_t a, uint32_t c, uint8_t classes)
 {
     void *p = b->pairs;
     if (!ap_grow(&p, &b->cap_pairs, b->n_pairs + 1, sizeof *b->pairs, 1024))
         return AP_E_NOMEM;
     b->pairs = p;
-    b->pairs[b->n_pairs++] = (pair){a, c};
+    b->pairs[b->n_pairs++] = (pair){a, c, classes};
     return AP_OK;
 }
 
@@ -161,30 +162,56 @@ static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
     return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
 }
 
-/* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. */
+/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
+static int class_level(uint16_t q)
+{
+    int k = 0;
+    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
+        k++;
+    return k;
+}
+
+/* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. HPA*'s rule
+ * per class: every maximal stretch of the run whose crossings let class k through (for k = 0 the whole run)
+ * gets a transition at its middle when shorter than RUN_SPLIT, else at both ends; so each class has
+ * transitions where it can cross, at the stretch's ends as a point unit has them at the run's; and the
+ * crossing of largest clearance serves every class it fits. A transition serves the classes it was placed
+ * for (pair.classes; the abstract graph of class k has only those: fewer nodes to search than all). */
 static int add_run(build *b, const uint32_t *as, const uint32_t *cs, int n)
 {
-    int pick[3], np = 0;
-    if (n < RUN_SPLIT) {
-        pick[np++] = n / 2;
-    } else {
-        pick[np++] = 0;
-        pick[np++] = n - 1;
-    }
-    int best = 0;
+    uint8_t pick[C] = {0};
+    int lv[C];
+    for (int i = 0; i < n; i++)
+        lv[i] = class_level(cross_q(b, as[i], cs[i]));
+    for (int k = 0; k < (b->t != NULL ? AP_HIER_CLASSES : 1); k++)
+        for (int i = 0; i < n;) {
+            if (lv[i] < k) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j + 1 < n && lv[j + 1] >= k)
+                j++;
+            if (j - i + 1 < RUN_SPLIT) {
+                pick[(i + j) / 2] |= (uint8_t)(1u << k);
+            } else {
+                pick[i] |= (uint8_t)(1u << k);
+                pick[j] |= (uint8_t)(1u << k);
+            }
+            i = j + 1;
+        }
+    int best = 0; /* the crossing of largest clearance serves every class that fits it (a short way across
+                   * the middle of a wide entrance) */
     for (int i = 1; i < n; i++)
         if (cross_q(b, as[i], cs[i]) > cross_q(b, as[best], cs[best]))
             best = i;
-    bool have = false;
-    for (int i = 0; i < np; i++)
-        have |= cross_q(b, as[pick[i]], cs[pick[i]]) == cross_q(b, as[best], cs[best]);
-    if (!have)
-        pick[np++] = best;
-    for (int i = 0; i < np; i++) {
-        int st = add_pair(b, as[pick[i]], cs[pick[i]]);
-        if (st != AP_OK)
-            return st;
-    }
+    pick[best] |= (uint8_t)((2u << (b->t != NULL ? lv[best] : 0)) - 1u);
+    for (int i = 0; i < n; i++)
+        if (pick[i]) {
+            int st = add_pair(b, as[i], cs[i], pick[i]);
+            if (st != AP_OK)
+                return st;
+        }
     return AP_OK;
 }
 
@@ -269,7 +296,8 @@ static bool keeps_edges(const ap_hier *h, const ap_hier *old, const uint8_t *red
     if (old == NULL || redo[cl])
         return false;
     const uint32_t f = h->cl_first[cl], n = h->cl_first[cl + 1] - f, of = old->cl_first[cl];
-    return old->cl_first[cl + 1] - of == n && memcmp(&h->cell[f], &old->cell[of], n * sizeof *h->cell) == 0;
+    return old->cl_first[cl + 1] - of == n && memcmp(&h->cell[f], &old->cell[of], n * sizeof *h->cell) == 0 &&
+           memcmp(&h->classes[f], &old->classes[of], n * sizeof *h->classes) == 0;
 }
 
 /* Cluster cl's intra-cluster edges from old (keeps_edges), renumbered to h's nodes, appended as the build
@@ -309,7 +337,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                 int32_t sx, sy;
                 ap_map_coords(m, h->cell[i], &sx, &sy);
                 for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                    if (cls > 0 && (h->clear == NULL ||
+                    if (cls > 0 && (h->clear == NULL || !(h->classes[i] >> cls & 1u) ||
                                     !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[cls]))) {
                         for (uint32_t j = f; j < l; j++)
                             if (j != i)
@@ -339,12 +367,19 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                     }
                 }
             }
-            /* Compact: drop edges no class may use. */
+            /* Each class's graph joins only the transitions placed for it; compact: drop edges no class
+             * may use. */
             for (uint32_t i = f; i < l; i++) {
                 uint32_t w = cnt[i];
                 for (uint32_t k = cnt[i]; k < cnt[i] + (l - f - 1); k++) {
                     ap_hier_edge *ed = &e[h->first[i] + k];
-                    if (isfinite(ed->cost[0]))
+                    bool any = false;
+                    for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+                        if (!(h->classes[i] & h->classes[ed->to] & (1u << cls)))
+                            ed->cost[cls] = INFINITY;
+                        any |= isfinite(ed->cost[cls]);
+                    }
+                    if (any)
                         e[h->first[i] + w++] = *ed;
                 }
                 cnt[i] = w;
@@ -389,8 +424,9 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     h->n_nodes = (uint32_t)nn;
     h->cell = malloc((nn + 1) * sizeof *h->cell);
     h->first = calloc(nn + 1, sizeof *h->first);
+    h->classes = calloc(nn + 1, sizeof *h->classes);
     uint32_t *cnt = calloc(nn + 1, sizeof *cnt);
-    if (h->cell == NULL || h->first == NULL || cnt == NULL) {
+    if (h->cell == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
         free(cnt);
         goto fail_nomem;
     }
@@ -398,12 +434,16 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         h->cell[i] = (uint32_t)keys[i];
         h->cl_first[(keys[i] >> 32) + 1]++;
     }
+
     for (uint32_t c = 0; c < ncl; c++)
         h->cl_first[c + 1] += h->cl_first[c];
     /* Edge room per node: its inter edges plus one per other node of its cluster. */
     for (size_t i = 0; i < b.n_pairs; i++) {
-        cnt[node_of(h, m, b.pairs[i].a)]++;
-        cnt[node_of(h, m, b.pairs[i].b)]++;
+        const uint32_t u = node_of(h, m, b.pairs[i].a), v = node_of(h, m, b.pairs[i].b);
+        cnt[u]++;
+        cnt[v]++;
+        h->classes[u] |= b.pairs[i].classes;
+        h->classes[v] |= b.pairs[i].classes;
     }
     size_t total = 0;
     for (uint32_t i = 0; i < nn; i++) {
@@ -423,7 +463,8 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         ap_hier_edge ed = {.to = v};
         const uint16_t q = cross_q(&b, b.pairs[i].a, b.pairs[i].b);
         for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
-            ed.cost[cls] = cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls]))
+            ed.cost[cls] = (b.pairs[i].classes >> cls & 1u) &&
+                                   (cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls])))
                                ? (float)ap_map_move_cost(m, b.pairs[i].a, b.pairs[i].b, 1.0)
                                : INFINITY;
         h->edges[h->first[u] + cnt[u]++] = ed;
@@ -452,7 +493,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     ap_hier_edge *shrunk = realloc(h->edges, (w + 1) * sizeof *h->edges);
     if (shrunk != NULL)
         h->edges = shrunk;
-    h->bytes = sizeof *h + (nn + 1) * 2 * sizeof(uint32_t) + (w + 1) * sizeof *h->edges +
+    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (w + 1) * sizeof *h->edges +
                (ncl + 1) * sizeof(uint32_t);
     free(keys);
     free(b.pairs);
@@ -477,6 +518,7 @@ void ap_hier_free(void *p)
     if (h == NULL)
         return;
     free(h->cell);
+    free(h->classes);
     free(h->first);
     free(h->edges);
     free(h->cl_first);
@@ -702,14 +744,6 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
     return graph_slot(m, NULL, NULL, out);
 }
 
-/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
-static int class_level(uint16_t q)
-{
-    int k = 0;
-    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
-        k++;
-    return k;
-}
 
 /* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot in what
  * the intra-cluster edges read of it: which classes it lets through (move_ok, the node's own class check

@@ -64,6 +64,7 @@ typedef struct ap_hier {
     uint32_t n_nodes;
     uint32_t max_deg;        /* most edges of one node */
     uint32_t *cell;          /* per node: its padded cell id */
+    uint8_t *classes;        /* per node: bit k = a transition of class k's graph (placed for k) */
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;
     uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
