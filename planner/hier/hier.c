@@ -594,11 +594,12 @@ static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fro
 }
 
 /* The abstract path of a query (ap_hier_path): start and goal inserted, A* on the abstract graph on ws.
- * *nodes (malloc'd, caller frees) gets the abstract node ids S .. G (S = h->n_nodes, G = h->n_nodes + 1),
- * *n their count, *cost the abstract cost. */
+ * *nodes (malloc'd, caller frees; 2 * *n words) gets the abstract node ids S .. G (S = h->n_nodes,
+ * G = h->n_nodes + 1), *n their count, *g (inside the same block) each node's cost from S, *cost the
+ * abstract cost. */
 static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                         ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **nodes, size_t *n, double *cost,
-                         uint64_t *expanded)
+                         ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **nodes, double **g, size_t *n,
+                         double *cost, uint64_t *expanded)
 {
     *expanded = 0;
     *nodes = NULL;
@@ -637,21 +638,65 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
         return st;
     *cost = s.cost;
     *n = ap_search_path(&s, NULL, 0);
-    *nodes = malloc(*n * sizeof **nodes);
-    if (*nodes == NULL)
+    double *gs = malloc(*n * (sizeof **g + sizeof **nodes));
+    if (gs == NULL)
         return AP_E_NOMEM;
+    *g = gs;
+    *nodes = (uint32_t *)(gs + *n);
     ap_search_path(&s, *nodes, *n);
+    for (size_t i = 0; i < *n; i++)
+        gs[i] = ws->nodes[(*nodes)[i]].g;
     return AP_OK;
+}
+
+/* The octile path from `from` to `to` (diagonal moves first when diag_first, else straight ones first)
+ * appended to cells at *nc when every move is legal for class cls and its cost is at most want (then it is
+ * a shortest path: want is the edge's exact cost, up to float rounding); returns whether it was. cells has
+ * room for the path's cells. */
+static bool direct_path(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t from, uint32_t to, bool diag_first,
+                        double want, uint32_t *cells, size_t *nc, double *cost)
+{
+    int32_t fx, fy, tx, ty;
+    ap_map_coords(m, from, &fx, &fy);
+    ap_map_coords(m, to, &tx, &ty);
+    const int sx = tx > fx ? 1 : tx < fx ? -1 : 0, sy = ty > fy ? 1 : ty < fy ? -1 : 0;
+    const int32_t ax = abs(tx - fx), ay = abs(ty - fy), nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd;
+    const int ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* the straight steps' direction */
+    size_t k = *nc;
+    double c = 0.0;
+    uint32_t a = from;
+    for (int32_t i = 0; i < nd + ns; i++) {
+        const bool diag = diag_first ? i < nd : i >= ns;
+        const int dx = diag ? sx : ox, dy = diag ? sy : oy;
+        if (!move_ok(m, t, cls, a, dx, dy))
+            return false;
+        const uint32_t b = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+        c += ap_map_move_cost(m, a, b, diag ? M_SQRT2 : 1.0);
+        cells[k++] = a = b;
+    }
+    if (!(c <= want * (1.0 + 1e-6) + 1e-9))
+        return false;
+    *nc = k;
+    *cost += c;
+    return true;
 }
 
 /* Append to *cells (size *nc, capacity *cap) the cells after `from` of a shortest path from `from` to `to`
  * inside their cluster cl for class cls (the moves and costs the intra-cluster edges were computed with, so
- * its cost, added to *cost, is the edge's). AP_NO_PATH when the cluster holds none (never for an edge of
- * the graph). */
+ * its cost, added to *cost, is the edge's, want): the straight octile path when it is legal and that cheap
+ * (most edges in open areas), else A* inside the cluster. AP_NO_PATH when the cluster holds none (never for
+ * an edge of the graph). */
 static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, uint32_t from, uint32_t to,
-                       ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **cells, size_t *nc, size_t *cap,
-                       double *cost)
+                       double want, ap_hier_scratch *scr, uint64_t deadline_ns, uint32_t **cells, size_t *nc,
+                       size_t *cap, double *cost)
 {
+    void *p = *cells;
+    if (!ap_grow(&p, cap, *nc + 2 * C, sizeof **cells, 256)) /* an octile path inside a cluster: < 2 C cells */
+        return AP_E_NOMEM;
+    *cells = p;
+    if (direct_path(m, h->clear, cls, from, to, true, want, *cells, nc, cost) ||
+        direct_path(m, h->clear, cls, from, to, false, want, *cells, nc, cost))
+        return AP_OK;
     local_dom d = cluster_dom(m, h, cl, cls);
     d.astar = true;
     int32_t fx, fy, tx, ty;
@@ -668,7 +713,6 @@ static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, 
         return st;
     uint32_t local[LOCAL_N];
     const size_t k = ap_search_path(&s, local, LOCAL_N);
-    void *p = *cells;
     if (k > LOCAL_N || !ap_grow(&p, cap, *nc + k, sizeof **cells, 256))
         return k > LOCAL_N ? AP_E_INTERNAL : AP_E_NOMEM;
     *cells = p;
@@ -683,15 +727,16 @@ int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uin
 {
     *out = (ap_hier_result){0};
     uint32_t *an;
+    double *ag;
     size_t na, cap = 0;
-    int st = abstract_path(m, h, cls, start, goal, ws, scr, deadline_ns, &an, &na, &out->abstract_cost,
+    int st = abstract_path(m, h, cls, start, goal, ws, scr, deadline_ns, &an, &ag, &na, &out->abstract_cost,
                            &out->expanded);
     if (st != AP_OK)
         return st;
     out->abstract_nodes = na;
     void *p = NULL;
     if (!ap_grow(&p, &cap, 1, sizeof *out->cells, 256)) {
-        free(an);
+        free(ag);
         return AP_E_NOMEM;
     }
     out->cells = p;
@@ -701,8 +746,8 @@ int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uin
         const uint32_t to = an[i] == h->n_nodes + 1 ? goal : h->cell[an[i]];
         const uint32_t cf = ap_hier_cluster_of(m, h, from), ct = ap_hier_cluster_of(m, h, to);
         if (cf == ct) {
-            st = refine_edge(m, h, cls, cf, from, to, scr, deadline_ns, &out->cells, &out->n_cells, &cap,
-                             &out->cost);
+            st = refine_edge(m, h, cls, cf, from, to, ag[i] - ag[i - 1], scr, deadline_ns, &out->cells,
+                             &out->n_cells, &cap, &out->cost);
         } else { /* an inter-cluster edge: one orthogonal move across the border */
             p = out->cells;
             if (!ap_grow(&p, &cap, out->n_cells + 1, sizeof *out->cells, 256)) {
@@ -715,7 +760,7 @@ int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uin
         }
         from = to;
     }
-    free(an);
+    free(ag);
     if (st != AP_OK) {
         free(out->cells);
         *out = (ap_hier_result){0};
