@@ -91,19 +91,6 @@ static inline uint32_t ap_hier_cluster_of(const ap_map *m, const ap_hier *h, uin
     return (uint32_t)((y / AP_HIER_CLUSTER) * h->cw + x / AP_HIER_CLUSTER);
 }
 
-/* A search scratch for cluster-local searches (ap_hier_path): a workspace of one cluster's cells. */
-typedef struct ap_hier_scratch {
-    ap_workspace ws;
-} ap_hier_scratch;
-
-/* Set up s (caller-owned): a workspace of one cluster's cells plus a sink node, 8 successors a node, reused
- * by every cluster-local search of one thread. Returns AP_OK or AP_E_NOMEM (nothing to free). Not shared
- * between threads. */
-int ap_hier_scratch_init(ap_hier_scratch *s);
-
-/* Free s's workspace. Only after its last search. */
-void ap_hier_scratch_free(ap_hier_scratch *s);
-
 /* A refined hierarchical path (ap_hier_path). */
 typedef struct ap_hier_result {
     uint32_t *cells;      /* padded cell ids from start to goal, every move between neighbours; malloc'd, the
@@ -118,7 +105,8 @@ typedef struct ap_hier_result {
 
 /* HPA*-style query from padded cell start to padded cell goal for class cls on m's graph h: insert start and
  * goal (exact costs to their cluster's transitions: one Dijkstra inside each of the two clusters), A* over the
- * abstract graph on ws (any workspace of capacity >= n_nodes + 2 and succ_cap > max_deg), then refine the
+ * abstract graph on ws (any workspace of capacity >= n_nodes + 2 and >= AP_HIER_CLUSTER^2 + 1 and
+ * succ_cap > max_deg: a plan's), then refine the
  * abstract path edge by edge: each intra-cluster edge (and the start and goal insertion edges) by an A*
  * search confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for
  * the class's disc radius, exact clearance.h), each inter-cluster edge as its single orthogonal move; the
@@ -126,13 +114,13 @@ typedef struct ap_hier_result {
  * radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h: exact intra-cluster
  * costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
  * AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL otherwise, *out zeroed. Thread-safe on a
- * loaded map (writes only ws, scr and *out).
+ * loaded map (writes only ws and *out). Every search (insertion, abstract, refinement) runs on ws in turn.
  *
  * Source: Botea, Mueller & Schaeffer, "Near Optimal Hierarchical Path-Finding" (HPA*, 2004): "refine the
  * abstract path ... each abstract edge by a search restricted to one cluster"; classes after Harabor & Botea
  * (2008). */
 int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                 ap_hier_scratch *scr, uint64_t deadline_ns, ap_hier_result *out);
+                 uint64_t deadline_ns, ap_hier_result *out);
 
 /* "hier" (optional): data = ap_hier, bytes = its memory, count = abstract nodes ("entrances"). */
 extern const ap_table_kind ap_hier_table_kind;

@@ -46,11 +46,7 @@ static int graph_path(ap_plan *p, hier_state *s, ap_workspace *ws)
         h != NULL && p->q.unit_size == 0 && p->q.connectivity == 8 ? ap_hier_class_of(h, p->q.unit_radius) : -1;
     if (cls < 0)
         return AP_NO_PATH;
-    ap_hier_scratch scr;
-    if (ap_hier_scratch_init(&scr) != AP_OK)
-        return AP_E_NOMEM;
-    int st = ap_hier_path(m, h, cls, p->start_node, p->goal_node, ws, &scr, p->deadline_ns, &s->path);
-    ap_hier_scratch_free(&scr);
+    int st = ap_hier_path(m, h, cls, p->start_node, p->goal_node, ws, p->deadline_ns, &s->path);
     p->expanded_before += s->path.expanded;
     return st;
 }

@@ -8,7 +8,9 @@
  *
  * Per map: the hier table's build (median of 3, ms) and its bytes per map cell; then per unit (point, disc
  * radius 1, disc radius 2): the lines both algorithms answer, median and p95 µs of a whole plan
- * (begin .. finish, smoothing "los") for astar and hierarchical, the speed-up of the medians, and the mean
+ * (begin .. finish, smoothing "los") for astar and hierarchical, the speed-up of the medians, the medians of
+ * the search alone (begin and steps, without finish: waypoints, smoothing, verdict) and their ratio (the
+ * figure HAA*'s "order of magnitude" speaks of), and the mean
  * and max length excess of hierarchical over astar with smoothing "none" (the grid optimum) and with
  * smoothing "los" (each against astar's answer with the same smoothing). Lines one algorithm answers and the
  * other does not are counted (miss). Uses only planner/ and tests/util.c.
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../planner/base/mem.h"
 #include "../../planner/hier/hier.h"
 #include "../../planner/plan/plan.h"
 #include "../util.h"
@@ -36,9 +39,10 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* One whole plan; the status, r filled when AP_OK (caller frees), *us the wall time. */
+/* One whole plan; the status, r filled when AP_OK (caller frees), *us the wall time, *search_us the part
+ * before finish (the search: begin and steps; finish is the waypoints, smoothing and verdict). */
 static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double radius, ap_algorithm alg,
-               ap_smoothing sm, ap_result *r, double *us)
+               ap_smoothing sm, ap_result *r, double *us, double *search_us)
 {
     ap_query q = {.map = m, .sx = s->sx + 0.5, .sy = s->sy + 0.5, .gx = s->gx + 0.5, .gy = s->gy + 0.5,
                   .connectivity = 8, .smoothing = sm, .algorithm = alg, .unit_radius = radius};
@@ -47,6 +51,7 @@ static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double 
     int st = ap_plan_begin(&p, &q, ws, 0);
     while (st == AP_IN_PROGRESS)
         st = ap_plan_step(&p, 0);
+    *search_us = now_us() - t0;
     ap_plan_finish(&p, r);
     *us = now_us() - t0;
     return r->status;
@@ -106,18 +111,21 @@ static void bench_map(const char *dir, const char *name, int per)
     static const double radii[] = {0.0, 1.0, 2.0};
     for (size_t ri = 0; ri < sizeof radii / sizeof *radii; ri++) {
         double *ta = malloc((size_t)per * sizeof *ta), *th = malloc((size_t)per * sizeof *th);
+        double *sa_us = malloc((size_t)per * sizeof *sa_us), *sh_us = malloc((size_t)per * sizeof *sh_us);
         double ex_none = 0.0, ex_los = 0.0, max_none = 0.0, max_los = 0.0;
         size_t k = 0, miss = 0, shorter = 0;
         for (size_t i = 0; i < nl && (int)(k + miss) < per; i += step) {
             ap_result ra, rh, ra0, rh0;
-            double ua, uh, u;
-            const int sa = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_LOS, &ra, &ua);
-            const int sh = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_LOS, &rh, &uh);
-            const int sa0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra0, &u);
-            const int sh0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh0, &u);
+            double ua, uh, u, xa, xh, x;
+            const int sa = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_LOS, &ra, &ua, &xa);
+            const int sh = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_LOS, &rh, &uh, &xh);
+            const int sa0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra0, &u, &x);
+            const int sh0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh0, &u, &x);
             if (sa == AP_OK && sh == AP_OK && sa0 == AP_OK && sh0 == AP_OK) {
                 ta[k] = ua;
                 th[k] = uh;
+                sa_us[k] = xa;
+                sh_us[k] = xh;
                 const double en = ra0.length > 0 ? rh0.length / ra0.length - 1.0 : 0.0;
                 const double el = ra.length > 0 ? rh.length / ra.length - 1.0 : 0.0;
                 shorter += en < -1e-9;
@@ -136,15 +144,18 @@ static void bench_map(const char *dir, const char *name, int per)
         }
         qsort(ta, k, sizeof *ta, cmp_d);
         qsort(th, k, sizeof *th, cmp_d);
-        const double ma = pct(ta, k, 0.5), mh = pct(th, k, 0.5);
-        printf("| %s | %.1f | %.1f | %g | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %.2f / %.2f | %.2f / %.2f |%s\n",
+        qsort(sa_us, k, sizeof *sa_us, cmp_d);
+        qsort(sh_us, k, sizeof *sh_us, cmp_d);
+        const double ma = pct(ta, k, 0.5), mh = pct(th, k, 0.5), xa = pct(sa_us, k, 0.5), xh = pct(sh_us, k, 0.5);
+        printf("| %s | %.1f | %.1f | %g | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %.0f | %.0f | %.1fx | %.2f / %.2f "
+               "| %.2f / %.2f |%s\n",
                name, bt[1], (double)bytes / ((double)m->width * m->height), radii[ri], k, miss, ma, pct(ta, k, 0.95),
-               mh, pct(th, k, 0.95), mh > 0 ? ma / mh : 0.0, 100.0 * ex_none / (k ? (double)k : 1.0),
+               mh, pct(th, k, 0.95), mh > 0 ? ma / mh : 0.0, xa, xh, xh > 0 ? xa / xh : 0.0,
+               100.0 * ex_none / (k ? (double)k : 1.0),
                100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los,
                shorter ? " (shorter than astar: bug)" : "");
         fflush(stdout);
-        free(ta);
-        free(th);
+        AP_FREE_ALL(ta, th, sa_us, sh_us);
     }
     ap_workspace_free(&ws);
     free(sc);
@@ -160,8 +171,9 @@ int main(int argc, char **argv)
     const char *const *maps = argc > 2 ? (const char *const *)argv + 2 : defaults;
     const size_t n_maps = argc > 2 ? (size_t)(argc - 2) : sizeof defaults / sizeof *defaults;
     printf("| map | hier build ms | hier bytes/cell | radius | lines | miss | astar median µs | astar p95 µs | "
-           "hier median µs | hier p95 µs | speed-up | excess none mean / max %% | excess los mean / max %% |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "hier median µs | hier p95 µs | speed-up | astar search µs | hier search µs | search speed-up | "
+           "excess none mean / max %% | excess los mean / max %% |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n_maps; i++)
         bench_map(dir, maps[i], per);
     return 0;

@@ -47,12 +47,12 @@ static void assert_clear(const ap_map *m, const ap_result *r, double radius)
 /* ap_hier_path for class cls between the cells of s: the cells run from start to goal by neighbour moves,
  * each clear for the class's radius (exact), their summed cost is out.cost, which equals the abstract cost.
  * Returns the status; out.cost in *cost when AP_OK. */
-static int check_path(const ap_map *m, ap_workspace *ws, ap_hier_scratch *scr, int cls, const ap_test_scen *s,
+static int check_path(const ap_map *m, ap_workspace *ws, int cls, const ap_test_scen *s,
                       double *cost)
 {
     const uint32_t a = ap_map_index(m, s->sx, s->sy), b = ap_map_index(m, s->gx, s->gy);
     ap_hier_result r;
-    const int st = ap_hier_path(m, ap_hier_of(m), cls, a, b, ws, scr, 0, &r);
+    const int st = ap_hier_path(m, ap_hier_of(m), cls, a, b, ws, 0, &r);
     if (st != AP_OK) {
         ck_assert_ptr_null(r.cells);
         return st;
@@ -79,10 +79,10 @@ static int check_path(const ap_map *m, ap_workspace *ws, ap_hier_scratch *scr, i
     return AP_OK;
 }
 
-/* Map `name` of dir loaded with opts (it must have a graph), its scenario lines, a plan workspace and a
- * scratch for it. */
+/* Map `name` of dir loaded with opts (it must have a graph), its scenario lines, and a plan workspace for
+ * the lines. */
 static ap_map *load(const char *dir, const char *name, const ap_map_opts *opts, ap_test_scen **sc, size_t *n,
-                    ap_workspace *ws, ap_hier_scratch *scr)
+                    ap_workspace *ws)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.map", dir, name);
@@ -94,7 +94,6 @@ static ap_map *load(const char *dir, const char *name, const ap_map_opts *opts, 
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
     ck_assert_int_eq(ap_test_load_scen(path, sc, n), 0);
     ck_assert_int_eq(ap_workspace_init(ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
-    ck_assert_int_eq(ap_hier_scratch_init(scr), AP_OK);
     return m;
 }
 
@@ -103,8 +102,7 @@ static void check_map(const char *dir, const char *name)
     ap_test_scen *sc;
     size_t n;
     ap_workspace ws;
-    ap_hier_scratch scr;
-    ap_map *m = load(dir, name, NULL, &sc, &n, &ws, &scr);
+    ap_map *m = load(dir, name, NULL, &sc, &n, &ws);
     const size_t want = ap_test_quick() ? 10 : 40, step = n / want > 0 ? n / want : 1;
     double worst_none = 0.0, worst_los = -INFINITY;
     size_t runs = 0, sized = 0;
@@ -113,7 +111,7 @@ static void check_map(const char *dir, const char *name)
         if (!ap_map_passable(m, s->sx, s->sy) || !ap_map_passable(m, s->gx, s->gy))
             continue;
         double cost;
-        ck_assert_int_eq(check_path(m, &ws, &scr, 0, s, &cost), AP_OK);
+        ck_assert_int_eq(check_path(m, &ws, 0, s, &cost), AP_OK);
         ck_assert_double_ge(cost, s->optimal - ap_test_tolerance(s));
         ap_result r;
         ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &r), AP_OK);
@@ -131,7 +129,7 @@ static void check_map(const char *dir, const char *name)
         ap_result_free(&r);
         /* discs of radius 1 and 2 (classes 1 and 2): the class's path exact, the answers clear */
         for (int cls = 1; cls <= 2; cls++) {
-            const int st = check_path(m, &ws, &scr, cls, s, &cost);
+            const int st = check_path(m, &ws, cls, s, &cost);
             ck_assert(st == AP_OK || st == AP_NO_PATH);
             for (int sm = 0; sm < 2; sm++)
                 if (run(m, &ws, s, ap_hier_class_radius[cls], AP_ALG_HIERARCHICAL, sm, &r) == AP_OK) {
@@ -148,7 +146,6 @@ static void check_map(const char *dir, const char *name)
     printf("hierarchical: %s: %zu lines (%zu sized answers), worst excess %.2f %% unsmoothed (bound %.0f %%), "
            "%.2f %% smoothed (bound %.0f %%)\n",
            name, runs, sized, 100.0 * worst_none, 100.0 * HIER_BOUND_NONE, 100.0 * worst_los, 100.0 * HIER_BOUND_LOS);
-    ap_hier_scratch_free(&scr);
     ap_workspace_free(&ws);
     free(sc);
     ap_map_free(m);
@@ -181,8 +178,7 @@ START_TEST(weighted_map)
     ap_test_scen *sc;
     size_t n;
     ap_workspace ws;
-    ap_hier_scratch scr;
-    ap_map *m = load(dir, "battleground", &o, &sc, &n, &ws, &scr);
+    ap_map *m = load(dir, "battleground", &o, &sc, &n, &ws);
     ck_assert(m->weighted);
     size_t runs = 0;
     double worst = 0.0;
@@ -191,7 +187,7 @@ START_TEST(weighted_map)
         if (!ap_map_passable(m, s->sx, s->sy) || !ap_map_passable(m, s->gx, s->gy))
             continue;
         double cost;
-        ck_assert_int_eq(check_path(m, &ws, &scr, 0, s, &cost), AP_OK);
+        ck_assert_int_eq(check_path(m, &ws, 0, s, &cost), AP_OK);
         ap_result ra, rh;
         ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra), AP_OK);
         ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh), AP_OK);
@@ -206,7 +202,6 @@ START_TEST(weighted_map)
     ck_assert_uint_ge(runs, 8);
     printf("hierarchical: battleground weighted: %zu lines, worst excess %.2f %% (bound %.0f %%)\n", runs,
            100.0 * worst, 100.0 * HIER_BOUND_WEIGHTED);
-    ap_hier_scratch_free(&scr);
     ap_workspace_free(&ws);
     free(sc);
     ap_map_free(m);
