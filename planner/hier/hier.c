@@ -338,21 +338,33 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
             }
             local_dom d = cluster_dom(m, h, cl, 0);
             const uint16_t mq = h->clear != NULL ? cluster_min_q(&d) : 0;
+            /* The classes whose graph sees the cluster as class 0 does (their costs are class 0's). */
+            uint8_t same_classes = 0;
+            for (int cls = 1; h->clear != NULL && cls < AP_HIER_CLASSES; cls++)
+                if (ap_clearance_allows(mq, ap_hier_class_radius[cls]))
+                    same_classes |= (uint8_t)(1u << cls);
             for (uint32_t i = f; i < l; i++) {
                 int32_t sx, sy;
                 ap_map_coords(m, h->cell[i], &sx, &sy);
                 for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                    if (cls > 0 && (h->clear == NULL || !(h->classes[i] >> cls & 1u) ||
-                                    !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[cls]))) {
+                    /* No search where the masking below drops every edge of i for cls: i is not in cls's
+                     * graph (for class 0: nor in a graph that copies class 0's costs). */
+                    const bool skip = cls == 0 ? !(h->classes[i] & (1u | same_classes))
+                                               : h->clear == NULL || !(h->classes[i] >> cls & 1u) ||
+                                                     !ap_clearance_allows(h->clear->disc[h->cell[i]],
+                                                                          ap_hier_class_radius[cls]);
+                    if (skip) {
                         for (uint32_t j = f; j < l; j++)
-                            if (j != i)
-                                e[h->first[i] + cnt[i] + (j - f) - (j > i)].cost[cls] =
-                                    e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
+                            if (j != i) {
+                                ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
+                                ed->to = j;
+                                ed->cost[cls] = e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
+                            }
                         continue;
                     }
                     /* Costs are symmetric (ap_map_move_cost), so node i's search fills the edges to the
                      * nodes after it both ways; the last node needs none. */
-                    const bool same = cls > 0 && ap_clearance_allows(mq, ap_hier_class_radius[cls]);
+                    const bool same = same_classes >> cls & 1u;
                     if (!same && i + 1 < l) {
                         d.cls = cls;
                         int st = local_dijkstra(ws, &d, sx, sy, 0);
