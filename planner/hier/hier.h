@@ -54,7 +54,7 @@
 #define AP_HIER_CLUSTER 16
 #define AP_HIER_CLASSES 4
 /* Maps above this many cells get no graph (optional kind): the build takes 10-110 ms at up to 512^2 but about
- * 1.1 s on Paris_1_1024 and 0.3 s on AcrosstheCape (768^2) (one Dijkstra inside the cluster per transition
+ * 0.6-1.1 s on Paris_1_1024 and 0.3 s on AcrosstheCape (768^2) (one Dijkstra inside the cluster per transition
  * and class), over the issue's 100 ms budget and a cost paid by every server start; `hierarchical` then runs
  * A* over the whole map. */
 #define AP_HIER_MAX_CELLS (512LL * 512LL)
