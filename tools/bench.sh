@@ -83,6 +83,10 @@ echo "## Long-range turning units (auto, radius 0.4; pairs half a map apart with
 ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-longrange" 20 Paris_1_1024 AcrosstheCape Boston_0_512 den520d maze512-32-0
 
 echo
+echo "## Hierarchical (HAA*) against A* / annotated A* on long queries (top 25 % of the scenario buckets)"
+ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-hier" 30
+
+echo
 echo "## Smoothing: exact swept-disc Walkable vs Pinter's sampled Walkable (unit radius 0.4)"
 for id in den520d arena2 Berlin_0_256; do
     "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg astar --walkable exact --summary \

@@ -1,4 +1,4 @@
-/* hier.c — the HAA* abstract graph (hier.h): build, and the corridor of a query.
+/* hier.c — the HAA* abstract graph (hier.h): build, and the refined path of a query.
  *
  * Source: Harabor & Botea, CIG 2008, as summarised in Harabor, "Clearance-based Pathfinding" (reference 004);
  * transition placement after Botea, Mueller & Schaeffer's HPA* (2004). Every search here (intra-cluster
@@ -30,6 +30,7 @@ typedef struct local_dom {
     const ap_clearance_table *t;
     int32_t x0, y0, w, h; /* the cluster's cells [x0, x0 + w) x [y0, y0 + h) */
     int cls;
+    bool astar;           /* octile heuristic toward the goal (refinement); false = Dijkstra */
 } local_dom;
 
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
@@ -65,18 +66,39 @@ static int local_succ(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
-static double zero_h(const void *ctx, uint32_t u, uint32_t g)
+/* Dijkstra (zero) for the one-to-all searches, the octile distance times the cheapest terrain for the
+ * refinement's point-to-point searches. */
+static double local_h(const void *ctx, uint32_t u, uint32_t g)
 {
-    (void)ctx, (void)u, (void)g;
-    return 0.0;
+    const local_dom *d = ctx;
+    if (!d->astar || g >= LOCAL_N)
+        return 0.0;
+    return ap_octile(abs((int32_t)(u % C) - (int32_t)(g % C)), abs((int32_t)(u / C) - (int32_t)(g / C))) *
+           d->m->cost_min;
 }
+
+/* The generic loop with a domain's two callbacks called directly (inlined) instead of through the
+ * domain: the same expansions in the same order (core_loop.h), without two indirect calls per step. The
+ * cluster-local searches and the abstract search run thousands of short searches a second. */
+#define DIRECT_LOOP(NAME, SUCC, H)                                                                            \
+    {                                                                                                         \
+        ap_succ *out = ws->succ;                                                                              \
+        const int ns = SUCC(ctx, u, out);                                                                     \
+        s->generated += (uint64_t)ns;                                                                         \
+        for (int k = 0; k < ns; k++)                                                                          \
+            CORE_RELAX(out[k].node, g + out[k].cost, H(ctx, v_, goal), 0);                                     \
+    }
+#define CORE_NAME local_run
+#define CORE_EXPAND DIRECT_LOOP(local_run, local_succ, local_h)
+#include "../search/core_loop.h"
 
 /* Exact costs inside cluster (x0, y0, w, h) for class cls from cell (sx, sy) to every cell of the cluster:
  * Dijkstra on the core; afterwards dist(v) reads ws. */
 static int local_dijkstra(ap_workspace *ws, local_dom *d, int32_t sx, int32_t sy, uint64_t deadline_ns)
 {
+    d->astar = false;
     ap_domain dom = {.ctx = d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
-                     .heuristic = zero_h};
+                     .heuristic = local_h, .run = local_run};
     ap_search s;
     int st = ap_search_begin(&s, ws, &dom, (uint32_t)((sy - d->y0) * C + (sx - d->x0)), LOCAL_SINK, deadline_ns);
     if (st != AP_OK)
@@ -93,14 +115,13 @@ static double local_dist(const ap_workspace *ws, const ap_map *m, const local_do
     return ws->nodes[v].gen == ws->gen ? ws->nodes[v].g : INFINITY;
 }
 
-int ap_hier_scratch_init(ap_hier_scratch *s)
+/* The local domain of cluster cl of h on m for class cls. */
+static local_dom cluster_dom(const ap_map *m, const ap_hier *h, uint32_t cl, int cls)
 {
-    return ap_workspace_init(&s->ws, LOCAL_N + 1, 8);
-}
-
-void ap_hier_scratch_free(ap_hier_scratch *s)
-{
-    ap_workspace_free(&s->ws);
+    local_dom d = {m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, 0, 0, cls, false};
+    d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
+    d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+    return d;
 }
 
 int ap_hier_class_of(const ap_hier *h, double r)
@@ -119,6 +140,7 @@ int ap_hier_class_of(const ap_hier *h, double r)
 
 typedef struct pair {
     uint32_t a, b; /* the two cells of a transition, a in the lower-numbered cluster */
+    uint8_t classes; /* bit k: placed for class k (add_run) */
 } pair;
 
 typedef struct build {
@@ -128,13 +150,13 @@ typedef struct build {
     size_t n_pairs, cap_pairs;
 } build;
 
-static int add_pair(build *b, uint32_t a, uint32_t c)
+static int add_pair(build *b, uint32_t a, uint32_t c, uint8_t classes)
 {
     void *p = b->pairs;
     if (!ap_grow(&p, &b->cap_pairs, b->n_pairs + 1, sizeof *b->pairs, 1024))
         return AP_E_NOMEM;
     b->pairs = p;
-    b->pairs[b->n_pairs++] = (pair){a, c};
+    b->pairs[b->n_pairs++] = (pair){a, c, classes};
     return AP_OK;
 }
 
@@ -145,30 +167,56 @@ static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
     return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
 }
 
-/* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. */
+/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
+static int class_level(uint16_t q)
+{
+    int k = 0;
+    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
+        k++;
+    return k;
+}
+
+/* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. HPA*'s rule
+ * per class: every maximal stretch of the run whose crossings let class k through (for k = 0 the whole run)
+ * gets a transition at its middle when shorter than RUN_SPLIT, else at both ends; so each class has
+ * transitions where it can cross, at the stretch's ends as a point unit has them at the run's; and the
+ * crossing of largest clearance serves every class it fits. A transition serves the classes it was placed
+ * for (pair.classes; the abstract graph of class k has only those: fewer nodes to search than all). */
 static int add_run(build *b, const uint32_t *as, const uint32_t *cs, int n)
 {
-    int pick[3], np = 0;
-    if (n < RUN_SPLIT) {
-        pick[np++] = n / 2;
-    } else {
-        pick[np++] = 0;
-        pick[np++] = n - 1;
-    }
-    int best = 0;
+    uint8_t pick[C] = {0};
+    int lv[C];
+    for (int i = 0; i < n; i++)
+        lv[i] = class_level(cross_q(b, as[i], cs[i]));
+    for (int k = 0; k < (b->t != NULL ? AP_HIER_CLASSES : 1); k++)
+        for (int i = 0; i < n;) {
+            if (lv[i] < k) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j + 1 < n && lv[j + 1] >= k)
+                j++;
+            if (j - i + 1 < RUN_SPLIT) {
+                pick[(i + j) / 2] |= (uint8_t)(1u << k);
+            } else {
+                pick[i] |= (uint8_t)(1u << k);
+                pick[j] |= (uint8_t)(1u << k);
+            }
+            i = j + 1;
+        }
+    int best = 0; /* the crossing of largest clearance serves every class that fits it (a short way across
+                   * the middle of a wide entrance) */
     for (int i = 1; i < n; i++)
         if (cross_q(b, as[i], cs[i]) > cross_q(b, as[best], cs[best]))
             best = i;
-    bool have = false;
-    for (int i = 0; i < np; i++)
-        have |= cross_q(b, as[pick[i]], cs[pick[i]]) == cross_q(b, as[best], cs[best]);
-    if (!have)
-        pick[np++] = best;
-    for (int i = 0; i < np; i++) {
-        int st = add_pair(b, as[pick[i]], cs[pick[i]]);
-        if (st != AP_OK)
-            return st;
-    }
+    pick[best] |= (uint8_t)((2u << (b->t != NULL ? lv[best] : 0)) - 1u);
+    for (int i = 0; i < n; i++)
+        if (pick[i]) {
+            int st = add_pair(b, as[i], cs[i], pick[i]);
+            if (st != AP_OK)
+                return st;
+        }
     return AP_OK;
 }
 
@@ -253,7 +301,8 @@ static bool keeps_edges(const ap_hier *h, const ap_hier *old, const uint8_t *red
     if (old == NULL || redo[cl])
         return false;
     const uint32_t f = h->cl_first[cl], n = h->cl_first[cl + 1] - f, of = old->cl_first[cl];
-    return old->cl_first[cl + 1] - of == n && memcmp(&h->cell[f], &old->cell[of], n * sizeof *h->cell) == 0;
+    return old->cl_first[cl + 1] - of == n && memcmp(&h->cell[f], &old->cell[of], n * sizeof *h->cell) == 0 &&
+           memcmp(&h->classes[f], &old->classes[of], n * sizeof *h->classes) == 0;
 }
 
 /* Cluster cl's intra-cluster edges from old (keeps_edges), renumbered to h's nodes, appended as the build
@@ -287,25 +336,35 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                 copy_edges(h, old, cl, e, cnt);
                 continue;
             }
-            local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, 0};
-            d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
-            d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+            local_dom d = cluster_dom(m, h, cl, 0);
             const uint16_t mq = h->clear != NULL ? cluster_min_q(&d) : 0;
+            /* The classes whose graph sees the cluster as class 0 does (their costs are class 0's). */
+            uint8_t same_classes = 0;
+            for (int cls = 1; h->clear != NULL && cls < AP_HIER_CLASSES; cls++)
+                if (ap_clearance_allows(mq, ap_hier_class_radius[cls]))
+                    same_classes |= (uint8_t)(1u << cls);
             for (uint32_t i = f; i < l; i++) {
                 int32_t sx, sy;
                 ap_map_coords(m, h->cell[i], &sx, &sy);
                 for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                    if (cls > 0 && (h->clear == NULL ||
-                                    !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[cls]))) {
+                    /* No search where the masking below drops every edge of i for cls: i is not in cls's
+                     * graph (for class 0: nor in a graph that copies class 0's costs). */
+                    const bool skip = cls == 0 ? !(h->classes[i] & (1u | same_classes))
+                                               : h->clear == NULL || !(h->classes[i] >> cls & 1u) ||
+                                                     !ap_clearance_allows(h->clear->disc[h->cell[i]],
+                                                                          ap_hier_class_radius[cls]);
+                    if (skip) {
                         for (uint32_t j = f; j < l; j++)
-                            if (j != i)
-                                e[h->first[i] + cnt[i] + (j - f) - (j > i)].cost[cls] =
-                                    e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
+                            if (j != i) {
+                                ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
+                                ed->to = j;
+                                ed->cost[cls] = e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
+                            }
                         continue;
                     }
                     /* Costs are symmetric (ap_map_move_cost), so node i's search fills the edges to the
                      * nodes after it both ways; the last node needs none. */
-                    const bool same = cls > 0 && ap_clearance_allows(mq, ap_hier_class_radius[cls]);
+                    const bool same = same_classes >> cls & 1u;
                     if (!same && i + 1 < l) {
                         d.cls = cls;
                         int st = local_dijkstra(ws, &d, sx, sy, 0);
@@ -325,12 +384,19 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                     }
                 }
             }
-            /* Compact: drop edges no class may use. */
+            /* Each class's graph joins only the transitions placed for it; compact: drop edges no class
+             * may use. */
             for (uint32_t i = f; i < l; i++) {
                 uint32_t w = cnt[i];
                 for (uint32_t k = cnt[i]; k < cnt[i] + (l - f - 1); k++) {
                     ap_hier_edge *ed = &e[h->first[i] + k];
-                    if (isfinite(ed->cost[0]))
+                    bool any = false;
+                    for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+                        if (!(h->classes[i] & h->classes[ed->to] & (1u << cls)))
+                            ed->cost[cls] = INFINITY;
+                        any |= isfinite(ed->cost[cls]);
+                    }
+                    if (any)
                         e[h->first[i] + w++] = *ed;
                 }
                 cnt[i] = w;
@@ -375,8 +441,9 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     h->n_nodes = (uint32_t)nn;
     h->cell = malloc((nn + 1) * sizeof *h->cell);
     h->first = calloc(nn + 1, sizeof *h->first);
+    h->classes = calloc(nn + 1, sizeof *h->classes);
     uint32_t *cnt = calloc(nn + 1, sizeof *cnt);
-    if (h->cell == NULL || h->first == NULL || cnt == NULL) {
+    if (h->cell == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
         free(cnt);
         goto fail_nomem;
     }
@@ -384,12 +451,16 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         h->cell[i] = (uint32_t)keys[i];
         h->cl_first[(keys[i] >> 32) + 1]++;
     }
+
     for (uint32_t c = 0; c < ncl; c++)
         h->cl_first[c + 1] += h->cl_first[c];
     /* Edge room per node: its inter edges plus one per other node of its cluster. */
     for (size_t i = 0; i < b.n_pairs; i++) {
-        cnt[node_of(h, m, b.pairs[i].a)]++;
-        cnt[node_of(h, m, b.pairs[i].b)]++;
+        const uint32_t u = node_of(h, m, b.pairs[i].a), v = node_of(h, m, b.pairs[i].b);
+        cnt[u]++;
+        cnt[v]++;
+        h->classes[u] |= b.pairs[i].classes;
+        h->classes[v] |= b.pairs[i].classes;
     }
     size_t total = 0;
     for (uint32_t i = 0; i < nn; i++) {
@@ -409,7 +480,8 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         ap_hier_edge ed = {.to = v};
         const uint16_t q = cross_q(&b, b.pairs[i].a, b.pairs[i].b);
         for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
-            ed.cost[cls] = cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls]))
+            ed.cost[cls] = (b.pairs[i].classes >> cls & 1u) &&
+                                   (cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls])))
                                ? (float)ap_map_move_cost(m, b.pairs[i].a, b.pairs[i].b, 1.0)
                                : INFINITY;
         h->edges[h->first[u] + cnt[u]++] = ed;
@@ -438,7 +510,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     ap_hier_edge *shrunk = realloc(h->edges, (w + 1) * sizeof *h->edges);
     if (shrunk != NULL)
         h->edges = shrunk;
-    h->bytes = sizeof *h + (nn + 1) * 2 * sizeof(uint32_t) + (w + 1) * sizeof *h->edges +
+    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (w + 1) * sizeof *h->edges +
                (ncl + 1) * sizeof(uint32_t);
     free(keys);
     free(b.pairs);
@@ -463,6 +535,7 @@ void ap_hier_free(void *p)
     if (h == NULL)
         return;
     free(h->cell);
+    free(h->classes);
     free(h->first);
     free(h->edges);
     free(h->cl_first);
@@ -520,15 +593,16 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
     return ap_octile(abs(x - d->gx), abs(y - d->gy)) * d->m->cost_min * (1.0 - 1e-6);
 }
 
+#define CORE_NAME abs_run
+#define CORE_EXPAND DIRECT_LOOP(abs_run, abs_succ, abs_h)
+#include "../search/core_loop.h"
+
 /* Costs from cell `from` (inside cluster cl) to every node of cl for class cls; INFINITY when unreachable
  * inside the cluster. Also the cost to cell `other` when it is in cl (else INFINITY). */
 static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, ap_workspace *ws,
                         uint64_t deadline_ns, double *dist, uint32_t other, double *to_other)
 {
-    const int32_t cx = (int32_t)cl % h->cw, cy = (int32_t)cl / h->cw;
-    local_dom d = {m, h->clear, cx * C, cy * C, 0, 0, cls};
-    d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
-    d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
+    local_dom d = cluster_dom(m, h, cl, cls);
     int32_t sx, sy;
     ap_map_coords(m, from, &sx, &sy);
     int st = local_dijkstra(ws, &d, sx, sy, deadline_ns);
@@ -540,11 +614,16 @@ static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fro
     return AP_OK;
 }
 
-int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
-                     uint64_t *expanded)
+/* The abstract path of a query (ap_hier_path): start and goal inserted, A* on the abstract graph on ws.
+ * *nodes (malloc'd, caller frees; 2 * *n words) gets the abstract node ids S .. G (S = h->n_nodes,
+ * G = h->n_nodes + 1), *n their count, *g (inside the same block) each node's cost from S, *cost the
+ * abstract cost. */
+static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                         uint64_t deadline_ns, uint32_t **nodes, double **g, size_t *n,
+                         double *cost, uint64_t *expanded)
 {
     *expanded = 0;
+    *nodes = NULL;
     abs_dom d = {.m = m, .h = h, .cls = cls, .S = h->n_nodes, .G = h->n_nodes + 1};
     d.scl = ap_hier_cluster_of(m, h, start);
     d.gcl = ap_hier_cluster_of(m, h, goal);
@@ -554,9 +633,9 @@ int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start,
     if (sd == NULL)
         return AP_E_NOMEM;
     double *gd = sd + ns, dummy;
-    int st = insert_point(m, h, cls, start, d.scl, &scr->ws, deadline_ns, sd, goal, &d.sg);
+    int st = insert_point(m, h, cls, start, d.scl, ws, deadline_ns, sd, goal, &d.sg);
     if (st == AP_OK)
-        st = insert_point(m, h, cls, goal, d.gcl, &scr->ws, deadline_ns, gd, start, &dummy);
+        st = insert_point(m, h, cls, goal, d.gcl, ws, deadline_ns, gd, start, &dummy);
     if (st != AP_OK) {
         free(sd);
         return st;
@@ -565,7 +644,7 @@ int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start,
     d.gdist = gd;
     const uint32_t max_deg = (ns + 1 > h->max_deg + 1 ? ns + 1 : h->max_deg + 1);
     ap_domain dom = {.ctx = &d, .node_count = h->n_nodes + 2, .max_succ = (int)max_deg, .successors = abs_succ,
-                     .heuristic = abs_h};
+                     .heuristic = abs_h, .run = abs_run};
     if ((int)max_deg > ws->succ_cap) {
         free(sd);
         return AP_E_INTERNAL;
@@ -575,14 +654,140 @@ int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start,
     if (st == AP_OK)
         st = ap_search_run(&s, 0);
     *expanded = s.expanded;
-    if (st == AP_OK) {
-        *abstract_cost = s.cost;
-        mask[d.scl] = mask[d.gcl] = 1;
-        for (uint32_t u = ws->nodes[d.G].parent; u != UINT32_MAX && u != d.S; u = ws->nodes[u].parent)
-            mask[ap_hier_cluster_of(m, h, h->cell[u])] = 1;
-    }
     free(sd);
-    return st;
+    if (st != AP_OK)
+        return st;
+    *cost = s.cost;
+    *n = ap_search_path(&s, NULL, 0);
+    double *gs = malloc(*n * (sizeof **g + sizeof **nodes));
+    if (gs == NULL)
+        return AP_E_NOMEM;
+    *g = gs;
+    *nodes = (uint32_t *)(gs + *n);
+    ap_search_path(&s, *nodes, *n);
+    for (size_t i = 0; i < *n; i++)
+        gs[i] = ws->nodes[(*nodes)[i]].g;
+    return AP_OK;
+}
+
+/* The octile path from `from` to `to` (diagonal moves first when diag_first, else straight ones first)
+ * appended to cells at *nc when every move is legal for class cls and its cost is at most want (then it is
+ * a shortest path: want is the edge's exact cost, up to float rounding); returns whether it was. cells has
+ * room for the path's cells. */
+static bool direct_path(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t from, uint32_t to, bool diag_first,
+                        double want, uint32_t *cells, size_t *nc, double *cost)
+{
+    int32_t fx, fy, tx, ty;
+    ap_map_coords(m, from, &fx, &fy);
+    ap_map_coords(m, to, &tx, &ty);
+    const int sx = tx > fx ? 1 : tx < fx ? -1 : 0, sy = ty > fy ? 1 : ty < fy ? -1 : 0;
+    const int32_t ax = abs(tx - fx), ay = abs(ty - fy), nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd;
+    const int ox = ax > ay ? sx : 0, oy = ax > ay ? 0 : sy; /* the straight steps' direction */
+    size_t k = *nc;
+    double c = 0.0;
+    uint32_t a = from;
+    for (int32_t i = 0; i < nd + ns; i++) {
+        const bool diag = diag_first ? i < nd : i >= ns;
+        const int dx = diag ? sx : ox, dy = diag ? sy : oy;
+        if (!move_ok(m, t, cls, a, dx, dy))
+            return false;
+        const uint32_t b = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+        c += ap_map_move_cost(m, a, b, diag ? M_SQRT2 : 1.0);
+        cells[k++] = a = b;
+    }
+    if (!(c <= want * (1.0 + 1e-6) + 1e-9))
+        return false;
+    *nc = k;
+    *cost += c;
+    return true;
+}
+
+/* Append to *cells (size *nc, capacity *cap) the cells after `from` of a shortest path from `from` to `to`
+ * inside their cluster cl for class cls (the moves and costs the intra-cluster edges were computed with, so
+ * its cost, added to *cost, is the edge's, want): the straight octile path when it is legal and that cheap
+ * (most edges in open areas), else A* inside the cluster. AP_NO_PATH when the cluster holds none (never for
+ * an edge of the graph). */
+static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, uint32_t from, uint32_t to,
+                       double want, ap_workspace *ws, uint64_t deadline_ns, uint32_t **cells, size_t *nc,
+                       size_t *cap, double *cost)
+{
+    void *p = *cells;
+    if (!ap_grow(&p, cap, *nc + 2 * C, sizeof **cells, 256)) /* an octile path inside a cluster: < 2 C cells */
+        return AP_E_NOMEM;
+    *cells = p;
+    if (direct_path(m, h->clear, cls, from, to, true, want, *cells, nc, cost) ||
+        direct_path(m, h->clear, cls, from, to, false, want, *cells, nc, cost))
+        return AP_OK;
+    local_dom d = cluster_dom(m, h, cl, cls);
+    d.astar = true;
+    int32_t fx, fy, tx, ty;
+    ap_map_coords(m, from, &fx, &fy);
+    ap_map_coords(m, to, &tx, &ty);
+    ap_domain dom = {.ctx = &d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
+                     .heuristic = local_h, .run = local_run};
+    ap_search s;
+    int st = ap_search_begin(&s, ws, &dom, (uint32_t)((fy - d.y0) * C + (fx - d.x0)),
+                             (uint32_t)((ty - d.y0) * C + (tx - d.x0)), deadline_ns);
+    if (st == AP_OK)
+        st = ap_search_run(&s, 0);
+    if (st != AP_OK)
+        return st;
+    uint32_t local[LOCAL_N];
+    const size_t k = ap_search_path(&s, local, LOCAL_N);
+    if (k > LOCAL_N || !ap_grow(&p, cap, *nc + k, sizeof **cells, 256))
+        return k > LOCAL_N ? AP_E_INTERNAL : AP_E_NOMEM;
+    *cells = p;
+    for (size_t i = 1; i < k; i++)
+        (*cells)[(*nc)++] = ap_map_index(m, d.x0 + (int32_t)(local[i] % C), d.y0 + (int32_t)(local[i] / C));
+    *cost += s.cost;
+    return AP_OK;
+}
+
+int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                 uint64_t deadline_ns, ap_hier_result *out)
+{
+    *out = (ap_hier_result){0};
+    uint32_t *an;
+    double *ag;
+    size_t na, cap = 0;
+    int st = abstract_path(m, h, cls, start, goal, ws, deadline_ns, &an, &ag, &na, &out->abstract_cost,
+                           &out->expanded);
+    if (st != AP_OK)
+        return st;
+    out->abstract_nodes = na;
+    void *p = NULL;
+    if (!ap_grow(&p, &cap, 1, sizeof *out->cells, 256)) {
+        free(ag);
+        return AP_E_NOMEM;
+    }
+    out->cells = p;
+    out->cells[out->n_cells++] = start;
+    uint32_t from = start;
+    for (size_t i = 1; i < na && st == AP_OK; i++) {
+        const uint32_t to = an[i] == h->n_nodes + 1 ? goal : h->cell[an[i]];
+        const uint32_t cf = ap_hier_cluster_of(m, h, from), ct = ap_hier_cluster_of(m, h, to);
+        if (cf == ct) {
+            st = refine_edge(m, h, cls, cf, from, to, ag[i] - ag[i - 1], ws, deadline_ns, &out->cells,
+                             &out->n_cells, &cap, &out->cost);
+        } else { /* an inter-cluster edge: one orthogonal move across the border */
+            p = out->cells;
+            if (!ap_grow(&p, &cap, out->n_cells + 1, sizeof *out->cells, 256)) {
+                st = AP_E_NOMEM;
+                break;
+            }
+            out->cells = p;
+            out->cells[out->n_cells++] = to;
+            out->cost += ap_map_move_cost(m, from, to, 1.0);
+        }
+        from = to;
+    }
+    free(ag);
+    if (st != AP_OK) {
+        free(out->cells);
+        *out = (ap_hier_result){0};
+        return st == AP_NO_PATH ? AP_E_INTERNAL : st;
+    }
+    return AP_OK;
 }
 
 /* ---- the table kind ---------------------------------------------------------------------------------- */
@@ -605,14 +810,6 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
     return graph_slot(m, NULL, NULL, out);
 }
 
-/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
-static int class_level(uint16_t q)
-{
-    int k = 0;
-    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
-        k++;
-    return k;
-}
 
 /* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot in what
  * the intra-cluster edges read of it: which classes it lets through (move_ok, the node's own class check

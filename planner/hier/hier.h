@@ -9,19 +9,28 @@
  * edges whose costs are exact shortest paths inside the cluster, one per clearance class, so one graph
  * serves units of several sizes; a query inserts start and goal into the graph, searches it, and refines.
  *
- * Choices (measured in BENCHMARKS.md, "Hierarchical"):
- *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches the corridor of
- *    clusters the abstract path crosses, so smaller clusters give narrower corridors (faster refinement) and
- *    more abstract nodes; 16 keeps a 1024^2 map at 4096 clusters and its build under the 100 ms target.
- *  - per entrance (maximal run): a transition at its middle when shorter than 6 cells, else at both ends
- *    (Botea et al.'s HPA* rule), plus the crossing of largest clearance when it is none of those (so a wide
- *    unit that fits somewhere in the entrance has a transition that fits it).
+ * Choices (measured in BENCHMARKS.md, "Hierarchical (HAA*)"):
+ *  - clusters of AP_HIER_CLUSTER x AP_HIER_CLUSTER = 16 x 16 cells: the refinement searches one cluster per
+ *    abstract edge (ap_hier_path), so a cluster's 256 cells bound each refinement search; larger clusters
+ *    give fewer abstract nodes but slower insertion and refinement.
+ *  - per entrance (maximal run) and per class k: each maximal stretch of the run whose crossings let class
+ *    k through gets a transition at its middle when shorter than 6 cells, else at both ends (Botea et al.'s
+ *    HPA* rule, applied to the entrance as class k sees it), and the crossing of largest clearance serves
+ *    every class that fits it. A transition belongs to the graphs of the classes it was placed for
+ *    (ap_hier.classes): class k's abstract search sees only those. With one set for all classes (the ends of
+ *    the run plus the widest crossing) a disc crossed every entrance at its widest point and its smoothed
+ *    paths were 1.5 % longer than A*'s on average; with every class's transitions in every class's graph
+ *    the searches were ~1.5x slower.
  *  - clearance classes (AP_HIER_CLASSES): 0 = the point unit (every legal grid move: passable, no corner
  *    cutting), then discs of radius up to 1, 2 and 4 tiles (a move belongs to class k > 0 when its exact disc
  *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose
  *    radius is >= r (class 0 below AP_GRID_SIZED_MIN_RADIUS); larger discs have no class.
  *  - costs are those of the map's moves (terrain costs included), computed by the A* core with a zero
- *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster. *
+ *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster. So the
+ *    refined path's cost is the abstract path's. Transitions are placed by passability and clearance, not
+ *    terrain cost: on weighted maps a cheap route may cross a border away from them (up to 11 % longer
+ *    than A*'s measured on battleground; auto keeps A* there).
+ *
  * Tile updates (the kind's update, tables.h): a cluster's intra-cluster edges depend only on its own cells
  * (passability, costs, clearance) and its transition cells, so the update redoes the clusters holding a
  * changed cell or a cell whose clearance changed (compared over AP_CLEARANCE_REACH around the changes) and
@@ -44,9 +53,10 @@
 
 #define AP_HIER_CLUSTER 16
 #define AP_HIER_CLASSES 4
-/* Maps above this many cells get no graph (optional kind): the build takes ~70 ms at 512^2 but 0.6-0.8 s at
- * 1024^2 (the per-entrance Dijkstra searches run on the generic A* loop), over the issue's 100 ms budget and
- * a cost paid by every server start; `hierarchical` then runs A* over the whole map. */
+/* Maps above this many cells get no graph (optional kind): the build takes 10-110 ms at up to 512^2 but about
+ * 0.6-1.1 s on Paris_1_1024 and 0.3 s on AcrosstheCape (768^2) (one Dijkstra inside the cluster per transition
+ * and class), over the issue's 100 ms budget and a cost paid by every server start; `hierarchical` then runs
+ * A* over the whole map. */
 #define AP_HIER_MAX_CELLS (512LL * 512LL)
 
 /* The largest disc radius (tiles) of class k (k >= 1); class 0 is the point unit. */
@@ -64,6 +74,7 @@ typedef struct ap_hier {
     uint32_t n_nodes;
     uint32_t max_deg;        /* most edges of one node */
     uint32_t *cell;          /* per node: its padded cell id */
+    uint8_t *classes;        /* per node: bit k = a transition of class k's graph (placed for k) */
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;
     uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
@@ -90,28 +101,36 @@ static inline uint32_t ap_hier_cluster_of(const ap_map *m, const ap_hier *h, uin
     return (uint32_t)((y / AP_HIER_CLUSTER) * h->cw + x / AP_HIER_CLUSTER);
 }
 
-/* A search scratch for cluster-local searches (ap_hier_corridor): a workspace of one cluster's cells. */
-typedef struct ap_hier_scratch {
-    ap_workspace ws;
-} ap_hier_scratch;
+/* A refined hierarchical path (ap_hier_path). */
+typedef struct ap_hier_result {
+    uint32_t *cells;      /* padded cell ids from start to goal, every move between neighbours; malloc'd, the
+                           * caller frees */
+    size_t n_cells;
+    double cost;          /* the refined path's cost (tiles times terrain cost: ap_map_move_cost per move) */
+    double abstract_cost; /* the abstract path's cost: equal to cost up to the float rounding of the stored
+                           * edge costs (relative 1e-7), since intra-cluster costs are exact per class */
+    size_t abstract_nodes; /* nodes of the abstract path, inserted start and goal included */
+    uint64_t expanded;    /* expansions of the abstract search */
+} ap_hier_result;
 
-/* Set up s (caller-owned): a workspace of one cluster's cells plus a sink node, 8 successors a node, reused
- * by every cluster-local search of one thread. Returns AP_OK or AP_E_NOMEM (nothing to free). Not shared
- * between threads. */
-int ap_hier_scratch_init(ap_hier_scratch *s);
-
-/* Free s's workspace. Only after its last search. */
-void ap_hier_scratch_free(ap_hier_scratch *s);
-
-/* The corridor of a query from padded cell start to padded cell goal for class cls on m's graph h: insert
- * start and goal (exact costs to their cluster's transitions), A* over the abstract graph on ws (any
- * workspace of capacity >= n_nodes + 2), and mark in mask (h->cw * h->ch bytes, zeroed by the caller) the
- * clusters the abstract path crosses. *abstract_cost gets its cost. Returns AP_OK, AP_NO_PATH (no abstract
- * path for that class), AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL. *expanded gets the
- * expansions spent. Thread-safe on a loaded map (writes only ws, scr and mask). */
-int ap_hier_corridor(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
-                     ap_hier_scratch *scr, uint64_t deadline_ns, uint8_t *mask, double *abstract_cost,
-                     uint64_t *expanded);
+/* HPA*-style query from padded cell start to padded cell goal for class cls on m's graph h: insert start and
+ * goal (exact costs to their cluster's transitions: one Dijkstra inside each of the two clusters), A* over the
+ * abstract graph on ws (any workspace of capacity >= n_nodes + 2 and >= AP_HIER_CLUSTER^2 + 1 and
+ * succ_cap > max_deg: a plan's), then refine the
+ * abstract path edge by edge: each intra-cluster edge (and the start and goal insertion edges) by an A*
+ * search confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for
+ * the class's disc radius, exact clearance.h), each inter-cluster edge as its single orthogonal move; the
+ * pieces concatenated. Every move of the result is thus legal for the class (so clear for every disc of
+ * radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h: exact intra-cluster
+ * costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
+ * AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL otherwise, *out zeroed. Thread-safe on a
+ * loaded map (writes only ws and *out). Every search (insertion, abstract, refinement) runs on ws in turn.
+ *
+ * Source: Botea, Mueller & Schaeffer, "Near Optimal Hierarchical Path-Finding" (HPA*, 2004): "refine the
+ * abstract path ... each abstract edge by a search restricted to one cluster"; classes after Harabor & Botea
+ * (2008). */
+int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
+                 uint64_t deadline_ns, ap_hier_result *out);
 
 /* "hier" (optional): data = ap_hier, bytes = its memory, count = abstract nodes ("entrances"). */
 extern const ap_table_kind ap_hier_table_kind;

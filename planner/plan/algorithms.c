@@ -6,9 +6,11 @@
  */
 #include "algorithms.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../grid/grid.h"
+#include "../hier/hier.h"
 #include "../grid/jps.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
@@ -114,7 +116,7 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
 /* "auto": the fastest valid choice for the unit. Turning units get legal turns (the turns kind runs the
  * hybrid and escalates to Directional24 when it sees the auto row; on a map with terrain costs it runs
  * Directional24 at once, which weighs curves by terrain); everyone else a grid search, JPS+ where it is
- * valid. */
+ * valid, hierarchical for long queries of sized discs (auto_hier). */
 static bool auto_turns(const ap_query *q)
 {
     return q->turning_radius > 0.0 && q->map != NULL;
@@ -126,8 +128,30 @@ static bool auto_anyangle(const ap_query *q)
     return q->circles != NULL || q->n_obstacles > 0;
 }
 
+/* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for
+ * the disc: hierarchical is faster there than Annotated A* (BENCHMARKS.md "Hierarchical (HAA*)": the two
+ * break even at an optimum of about 100 tiles on the DAO maps, so from AP_AUTO_HIER_MIN_TILES of octile
+ * distance, which is at most the optimum, hierarchical wins). Smoothing is required because its unsmoothed
+ * path can be a few percent longer than A*'s (within 1 % once smoothed); a weighted map's transitions ignore
+ * costs (up to 11 % longer measured), so those keep A*. */
+#define AP_AUTO_HIER_MIN_TILES 128.0
+
+static bool auto_hier(const ap_query *q)
+{
+    const ap_map *m = qmap(q);
+    if (q->unit_size > 0 || q->connectivity != 8 || q->smoothing != AP_SMOOTH_LOS || m->weighted ||
+        !ap_query_is_sized(q))
+        return false;
+    const ap_hier *h = ap_hier_of(m);
+    return h != NULL && ap_hier_class_of(h, q->unit_radius) > 0 &&
+           ap_octile((int32_t)fabs(floor(q->gx) - floor(q->sx)), (int32_t)fabs(floor(q->gy) - floor(q->sy))) >=
+               AP_AUTO_HIER_MIN_TILES;
+}
+
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 {
+    if (auto_hier(q))
+        return ap_algorithm_row_of(AP_ALG_HIERARCHICAL);
     return ap_algorithm_row_of(q->connectivity == 8 && !qmap(q)->weighted && !ap_query_is_sized(q) ? AP_ALG_JPS_PLUS
                                                                                                 : AP_ALG_ASTAR);
 }

@@ -64,7 +64,6 @@ static int grid_cells(ap_plan *p, uint32_t **out, size_t *n)
 
 int ap_plan_grid_finish(ap_plan *p, ap_result *r)
 {
-    const ap_query *q = &p->q;
     size_t n = 1;
     uint32_t *nodes = NULL;
     if (p->has_search) {
@@ -73,8 +72,15 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r)
             return st;
         r->grid_cost = p->search.cost;
     }
-    r->waypoints = ap_plan_cell_waypoints(q, nodes, n, &r->n_waypoints);
+    int st = ap_plan_cells_finish(p, r, nodes, n);
     free(nodes);
+    return st;
+}
+
+int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n)
+{
+    const ap_query *q = &p->q;
+    r->waypoints = ap_plan_cell_waypoints(q, nodes, n, &r->n_waypoints);
     if (r->waypoints == NULL)
         return AP_E_NOMEM;
 

@@ -58,7 +58,12 @@ extern const ap_plan_kind ap_plan_kind_grid;
  * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c). */
 int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
-/* HAA* (plan_hier.c): the abstract graph's corridor (hier.h), then the astar domain restricted to it; the grid
+/* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
+ * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints, smoothing,
+ * curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
+int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n);
+
+/* HAA* (plan_hier.c): the abstract graph's path refined cluster by cluster (hier.h ap_hier_path); the grid
  * kind's finish. */
 extern const ap_plan_kind ap_plan_kind_hier;
 

@@ -1,25 +1,34 @@
-/* test_hier.c — HAA* ("hierarchical", plan_hier.c over hier.h) against the optima listed in Moving AI
- * scenario files: every refined path is valid (clear for the unit, length = grid cost between cell centres)
- * and within HIER_BOUND of the listed optimum; sized discs get clear paths too. */
+/* test_hier.c — HAA* ("hierarchical", plan_hier.c over hier.h ap_hier_path) against the optima listed in Moving
+ * AI scenario files: the refined path's cost equals the abstract path's (exact intra-cluster costs), every
+ * move is legal and clear for the class's disc (exact ap_segment_clear), the unsmoothed answer is never
+ * below the optimum and within HIER_BOUND_NONE of it, the smoothed one within HIER_BOUND_LOS; sized discs get
+ * clear paths; a weighted map (terrain costs) keeps cost == abstract cost and stays above A*'s optimum. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../../planner/hier/hier.h"
 #include "../../../planner/plan/plan.h"
+#include "../../../planner/world/collide.h"
 #include "../../util.h"
 #include "../suites.h"
 
-#define HIER_BOUND 0.03 /* refined (unsmoothed) cost <= (1 + HIER_BOUND) x optimum; measured worst: BENCHMARKS.md */
+/* Unsmoothed: refinement inside one cluster per abstract edge through the transitions HPA* places (measured
+ * worst 7.3 %, BENCHMARKS.md "Hierarchical (HAA*)"); smoothed ("los"): the issue's target, 1 %. */
+#define HIER_BOUND_NONE 0.10
+#define HIER_BOUND_LOS 0.01
+/* Terrain costs: transitions are placed by passability alone, so a cheap route may cross a border away from
+ * them (measured worst on battleground, swamp 3 and water 6: printed by the test). */
+#define HIER_BOUND_WEIGHTED 0.25
 
-static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double radius, ap_result *r)
+static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double radius, ap_algorithm alg,
+               ap_smoothing sm, ap_result *r)
 {
     ap_query q = {.map = m, .sx = s->sx + 0.5, .sy = s->sy + 0.5, .gx = s->gx + 0.5, .gy = s->gy + 0.5,
-                  .connectivity = 8, .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_HIERARCHICAL,
-                  .unit_radius = radius};
+                  .connectivity = 8, .smoothing = sm, .algorithm = alg, .unit_radius = radius};
     ap_plan p;
     int st = ap_plan_begin(&p, &q, ws, 0);
-    if (st == AP_IN_PROGRESS)
+    while (st == AP_IN_PROGRESS)
         st = ap_plan_step(&p, 0);
     if (st == AP_OK)
         ck_assert_int_eq(ap_plan_finish(&p, r), AP_OK);
@@ -27,48 +36,116 @@ static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double 
     return st;
 }
 
-static void check_map(const char *dir, const char *name)
+/* Every segment of an answer clear for a disc of radius r (exact swept-disc test). */
+static void assert_clear(const ap_map *m, const ap_result *r, double radius)
+{
+    ck_assert(r->clear);
+    for (size_t i = 0; i < r->n_segments; i++)
+        ck_assert_msg(ap_segment_clear(m, &r->segments[i], radius), "segment %zu not clear for radius %g", i, radius);
+}
+
+/* ap_hier_path for class cls between the cells of s: the cells run from start to goal by neighbour moves,
+ * each clear for the class's radius (exact), their summed cost is out.cost, which equals the abstract cost.
+ * Returns the status; out.cost in *cost when AP_OK. */
+static int check_path(const ap_map *m, ap_workspace *ws, int cls, const ap_test_scen *s,
+                      double *cost)
+{
+    const uint32_t a = ap_map_index(m, s->sx, s->sy), b = ap_map_index(m, s->gx, s->gy);
+    ap_hier_result r;
+    const int st = ap_hier_path(m, ap_hier_of(m), cls, a, b, ws, 0, &r);
+    if (st != AP_OK) {
+        ck_assert_ptr_null(r.cells);
+        return st;
+    }
+    ck_assert_uint_ge(r.n_cells, 2);
+    ck_assert_uint_eq(r.cells[0], a);
+    ck_assert_uint_eq(r.cells[r.n_cells - 1], b);
+    double sum = 0.0;
+    for (size_t i = 1; i < r.n_cells; i++) {
+        int32_t x0, y0, x1, y1;
+        ap_map_coords(m, r.cells[i - 1], &x0, &y0);
+        ap_map_coords(m, r.cells[i], &x1, &y1);
+        const int dx = abs(x1 - x0), dy = abs(y1 - y0);
+        ck_assert(dx <= 1 && dy <= 1 && dx + dy > 0);
+        const ap_segment seg = ap_segment_line(x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5);
+        ck_assert_msg(ap_segment_clear(m, &seg, ap_hier_class_radius[cls]), "move %zu not clear for class %d", i,
+                      cls);
+        sum += ap_map_move_cost(m, r.cells[i - 1], r.cells[i], dx + dy == 2 ? M_SQRT2 : 1.0);
+    }
+    ck_assert_double_eq_tol(sum, r.cost, 1e-9 * r.cost);
+    ck_assert_double_eq_tol(r.cost, r.abstract_cost, 1e-6 * r.cost);
+    *cost = r.cost;
+    free(r.cells);
+    return AP_OK;
+}
+
+/* Map `name` of dir loaded with opts (it must have a graph), its scenario lines, and a plan workspace for
+ * the lines. */
+static ap_map *load(const char *dir, const char *name, const ap_map_opts *opts, ap_test_scen **sc, size_t *n,
+                    ap_workspace *ws)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.map", dir, name);
     ap_map *m;
     ap_diag d;
-    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
-    const ap_hier *h = ap_hier_of(m);
-    ck_assert_ptr_nonnull(h);
-    ck_assert_uint_gt(h->n_nodes, 0);
+    ck_assert_int_eq(ap_map_load(path, opts, &m, &d), AP_OK);
+    ck_assert_ptr_nonnull(ap_hier_of(m));
+    ck_assert_uint_gt(ap_hier_of(m)->n_nodes, 0);
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
+    ck_assert_int_eq(ap_test_load_scen(path, sc, n), 0);
+    ck_assert_int_eq(ap_workspace_init(ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    return m;
+}
+
+static void check_map(const char *dir, const char *name)
+{
     ap_test_scen *sc;
     size_t n;
-    ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
     ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    ap_map *m = load(dir, name, NULL, &sc, &n, &ws);
     const size_t want = ap_test_quick() ? 10 : 40, step = n / want > 0 ? n / want : 1;
-    double worst = 0.0;
-    size_t runs = 0;
+    double worst_none = 0.0, worst_los = -INFINITY;
+    size_t runs = 0, sized = 0;
     for (size_t i = n / 2; i < n && runs < want; i += step / 2 + 1) { /* the longer half of the file */
         const ap_test_scen *s = &sc[i];
         if (!ap_map_passable(m, s->sx, s->sy) || !ap_map_passable(m, s->gx, s->gy))
             continue;
+        double cost;
+        ck_assert_int_eq(check_path(m, &ws, 0, s, &cost), AP_OK);
+        ck_assert_double_ge(cost, s->optimal - ap_test_tolerance(s));
         ap_result r;
-        ck_assert_int_eq(run(m, &ws, s, 0.0, &r), AP_OK);
-        ck_assert(r.clear);
+        ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &r), AP_OK);
+        assert_clear(m, &r, 0.0);
         ck_assert_double_eq_tol(r.length, r.grid_cost, 1e-9);
+        ck_assert_double_eq_tol(r.grid_cost, cost, 1e-9);
         ck_assert_double_ge(r.grid_cost, s->optimal - ap_test_tolerance(s));
-        ck_assert_double_le(r.grid_cost, s->optimal * (1.0 + HIER_BOUND));
-        if (r.grid_cost / s->optimal - 1.0 > worst)
-            worst = r.grid_cost / s->optimal - 1.0;
+        ck_assert_double_le(r.grid_cost, s->optimal * (1.0 + HIER_BOUND_NONE));
+        worst_none = fmax(worst_none, r.grid_cost / s->optimal - 1.0);
         ap_result_free(&r);
-        /* a disc of radius 1 (clearance class 1): ok or no path, and clear whenever ok */
-        if (run(m, &ws, s, 1.0, &r) == AP_OK) {
-            ck_assert(r.clear);
-            ap_result_free(&r);
+        ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_HIERARCHICAL, AP_SMOOTH_LOS, &r), AP_OK);
+        assert_clear(m, &r, 0.0);
+        ck_assert_double_le(r.length, s->optimal * (1.0 + HIER_BOUND_LOS));
+        worst_los = fmax(worst_los, r.length / s->optimal - 1.0);
+        ap_result_free(&r);
+        /* discs of radius 1 and 2 (classes 1 and 2): the class's path exact, the answers clear */
+        for (int cls = 1; cls <= 2; cls++) {
+            const int st = check_path(m, &ws, cls, s, &cost);
+            ck_assert(st == AP_OK || st == AP_NO_PATH);
+            for (int sm = 0; sm < 2; sm++)
+                if (run(m, &ws, s, ap_hier_class_radius[cls], AP_ALG_HIERARCHICAL, sm, &r) == AP_OK) {
+                    assert_clear(m, &r, ap_hier_class_radius[cls]);
+                    if (sm == AP_SMOOTH_NONE && st == AP_OK)
+                        ck_assert_double_eq_tol(r.grid_cost, cost, 1e-9);
+                    sized += st == AP_OK;
+                    ap_result_free(&r);
+                }
         }
         runs++;
     }
     ck_assert_uint_ge(runs, want / 2);
-    printf("hierarchical: %s: %zu lines, worst excess %.3f %% (bound %.0f %%)\n", name, runs, 100.0 * worst,
-           100.0 * HIER_BOUND);
+    printf("hierarchical: %s: %zu lines (%zu sized answers), worst excess %.2f %% unsmoothed (bound %.0f %%), "
+           "%.2f %% smoothed (bound %.0f %%)\n",
+           name, runs, sized, 100.0 * worst_none, 100.0 * HIER_BOUND_NONE, 100.0 * worst_los, 100.0 * HIER_BOUND_LOS);
     ap_workspace_free(&ws);
     free(sc);
     ap_map_free(m);
@@ -87,12 +164,148 @@ START_TEST(near_optimal_on_scenarios)
 }
 END_TEST
 
+/* Terrain costs (battleground: swamp 3, water passable at 6): the refined cost is the abstract cost and never
+ * below A*'s weighted optimum; the answer's grid cost is the refined cost. */
+START_TEST(weighted_map)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hierarchical: weighted");
+        return;
+    }
+    ap_terrain_costs tc = {.map_id = "*", .cost = {0, 0, 3.0, 0, 6.0}};
+    ap_map_opts o = {.terrain = &tc, .n_terrain = 1};
+    ap_test_scen *sc;
+    size_t n;
+    ap_workspace ws;
+    ap_map *m = load(dir, "battleground", &o, &sc, &n, &ws);
+    ck_assert(m->weighted);
+    size_t runs = 0;
+    double worst = 0.0;
+    for (size_t i = n / 2; i < n && runs < 12; i += n / 24) {
+        const ap_test_scen *s = &sc[i];
+        if (!ap_map_passable(m, s->sx, s->sy) || !ap_map_passable(m, s->gx, s->gy))
+            continue;
+        double cost;
+        ck_assert_int_eq(check_path(m, &ws, 0, s, &cost), AP_OK);
+        ap_result ra, rh;
+        ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra), AP_OK);
+        ck_assert_int_eq(run(m, &ws, s, 0.0, AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh), AP_OK);
+        ck_assert_double_eq_tol(rh.grid_cost, cost, 1e-9);
+        ck_assert_double_ge(cost, ra.grid_cost * (1.0 - 1e-9));
+        ck_assert_double_le(cost, ra.grid_cost * (1.0 + HIER_BOUND_WEIGHTED));
+        worst = fmax(worst, cost / ra.grid_cost - 1.0);
+        ap_result_free(&ra);
+        ap_result_free(&rh);
+        runs++;
+    }
+    ck_assert_uint_ge(runs, 8);
+    printf("hierarchical: battleground weighted: %zu lines, worst excess %.2f %% (bound %.0f %%)\n", runs,
+           100.0 * worst, 100.0 * HIER_BOUND_WEIGHTED);
+    ap_workspace_free(&ws);
+    free(sc);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The algorithm a plan of q runs (p.alg after begin) and its status, with r filled on AP_OK. */
+static ap_algorithm plan_alg(const ap_query *q, ap_workspace *ws, ap_result *r, int *status)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    const ap_algorithm alg = p.alg;
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    if (st == AP_OK)
+        ck_assert_int_eq(ap_plan_finish(&p, r), AP_OK);
+    ap_plan_release(&p);
+    *status = st;
+    return alg;
+}
+
+/* auto: a sized disc 128 tiles or more apart (octile) runs hierarchical when smoothed, A* when close or
+ * unsmoothed; a point unit keeps jps_plus. hierarchical honours connectivity 4 (whole-map A*: orthogonal
+ * moves only, the optimum). */
+START_TEST(auto_and_connectivity)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hierarchical: auto");
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/den520d.map", dir);
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    /* the first of the file's last lines (bucket 88, optima about 353 tiles) a radius-1 disc can take */
+    snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
+    ap_test_scen *sc;
+    size_t n;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+    ap_query q = {.map = m, .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .algorithm = AP_ALG_ASTAR,
+                  .unit_radius = 1.0};
+    ap_result r;
+    int st = AP_NO_PATH;
+    for (size_t i = n - 1; i > n - 30 && st != AP_OK; i--) {
+        q.sx = sc[i].sx + 0.5, q.sy = sc[i].sy + 0.5, q.gx = sc[i].gx + 0.5, q.gy = sc[i].gy + 0.5;
+        plan_alg(&q, &ws, &r, &st);
+        if (st == AP_OK)
+            ap_result_free(&r);
+    }
+    free(sc);
+    ck_assert_int_eq(st, AP_OK);
+    q.algorithm = AP_ALG_AUTO;
+    const double sx = q.sx, sy = q.sy, gx = q.gx, gy = q.gy;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
+    ck_assert_int_eq(st, AP_OK);
+    assert_clear(m, &r, 1.0);
+    ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_NONE;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ASTAR);
+    ck_assert_int_eq(st, AP_OK);
+    ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_LOS;
+    q.unit_radius = 0.0;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_JPS_PLUS);
+    ap_result_free(&r);
+    q.unit_radius = 1.0;
+    q.gx = q.sx + 100.0; /* 100 tiles apart: below the threshold */
+    q.gy = q.sy;
+    if (q.gx < m->width && ap_map_passable(m, (int32_t)q.gx, (int32_t)q.gy)) {
+        ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ASTAR);
+        if (st == AP_OK)
+            ap_result_free(&r);
+    }
+    /* connectivity 4 */
+    q = (ap_query){.map = m, .sx = sx, .sy = sy, .gx = gx, .gy = gy, .connectivity = 4,
+                   .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_HIERARCHICAL};
+    ap_result ra;
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
+    ck_assert_int_eq(st, AP_OK);
+    q.algorithm = AP_ALG_ASTAR;
+    plan_alg(&q, &ws, &ra, &st);
+    ck_assert_int_eq(st, AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, ra.grid_cost, 1e-9);
+    for (size_t i = 1; i < r.n_waypoints; i++)
+        ck_assert(r.waypoints[i][0] == r.waypoints[i - 1][0] || r.waypoints[i][1] == r.waypoints[i - 1][1]);
+    ap_result_free(&r);
+    ap_result_free(&ra);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
     Suite *s = suite_create("hier");
     TCase *tc = tcase_create("scenarios");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, near_optimal_on_scenarios);
+    tcase_add_test(tc, weighted_map);
+    tcase_add_test(tc, auto_and_connectivity);
     suite_add_tcase(s, tc);
     return s;
 }

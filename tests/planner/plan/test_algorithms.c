@@ -197,7 +197,8 @@ START_TEST(table_columns_drive_validation)
         ck_assert_ptr_null(e.field);
         ap_plan p;
         int st = ap_plan_begin(&p, &q, &ws, 0);
-        ck_assert_int_eq(st, AP_IN_PROGRESS);
+        /* hierarchical answers in begin when the map's graph has a path (plan_hier.c) */
+        ck_assert_int_eq(st, row->id == AP_ALG_HIERARCHICAL ? AP_OK : AP_IN_PROGRESS);
         ck_assert_ptr_eq(p.kind, ap_algorithm_kind(&q));
         ck_assert_ptr_eq(p.kind, row->kind == &ap_plan_kind_auto ? &ap_plan_kind_turns : row->kind);
         ap_plan_release(&p);

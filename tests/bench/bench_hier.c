@@ -1,0 +1,180 @@
+/* bench_hier.c — HAA* ("hierarchical", plan_hier.c) against A* (annotated A* for sized discs) on long queries
+ * (issue 9, "Benchmarks": speed-up target >= 10x, length excess target <= 1 % after smoothing).
+ *
+ *   arcpath-bench-hier [N [MAP ...]]   N scenario lines per map and unit (default 40, spread evenly over the
+ *                                      top 25 % of the file's buckets); maps by base name in
+ *                                      $ARCPATH_MOVINGAI or ../shared/data/movingai (default: the DAO and
+ *                                      Baldur's Gate maps of at most 512^2 cells)
+ *
+ * Per map: the hier table's build (median of 3, ms) and its bytes per map cell; then per unit (point, disc
+ * radius 1, disc radius 2): the lines both algorithms answer, median and p95 µs of a whole plan
+ * (begin .. finish, smoothing "los") for astar and hierarchical, the speed-up of the medians, the medians of
+ * the search alone (begin and steps, without finish: waypoints, smoothing, verdict) and their ratio (the
+ * figure HAA*'s "order of magnitude" speaks of), and the mean
+ * and max length excess of hierarchical over astar with smoothing "none" (the grid optimum) and with
+ * smoothing "los" (each against astar's answer with the same smoothing). Lines one algorithm answers and the
+ * other does not are counted (miss). Uses only planner/ and tests/util.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../planner/base/mem.h"
+#include "../../planner/hier/hier.h"
+#include "../../planner/plan/plan.h"
+#include "../util.h"
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One whole plan; the status, r filled when AP_OK (caller frees), *us the wall time, *search_us the part
+ * before finish (the search: begin and steps; finish is the waypoints, smoothing and verdict). */
+static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double radius, ap_algorithm alg,
+               ap_smoothing sm, ap_result *r, double *us, double *search_us)
+{
+    ap_query q = {.map = m, .sx = s->sx + 0.5, .sy = s->sy + 0.5, .gx = s->gx + 0.5, .gy = s->gy + 0.5,
+                  .connectivity = 8, .smoothing = sm, .algorithm = alg, .unit_radius = radius};
+    ap_plan p;
+    const double t0 = now_us();
+    int st = ap_plan_begin(&p, &q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    *search_us = now_us() - t0;
+    ap_plan_finish(&p, r);
+    *us = now_us() - t0;
+    return r->status;
+}
+
+static double pct(const double *v, size_t n, double p)
+{
+    return n ? v[(size_t)(p * (double)(n - 1))] : 0.0;
+}
+
+static void bench_map(const char *dir, const char *name, int per)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.map", dir, name);
+    ap_map *m;
+    ap_diag dg;
+    if (ap_map_load(path, NULL, &m, &dg) != AP_OK) {
+        fprintf(stderr, "%s: %s\n", path, dg.msg);
+        return;
+    }
+    double bt[3];
+    size_t bytes = 0;
+    for (int k = 0; k < 3; k++) {
+        ap_hier *h;
+        const double t0 = now_us();
+        if (ap_hier_build(m, &h) != AP_OK) {
+            fprintf(stderr, "%s: no hier table\n", name);
+            ap_map_free(m);
+            return;
+        }
+        bt[k] = (now_us() - t0) / 1e3;
+        bytes = h->bytes;
+        ap_hier_free(h);
+    }
+    qsort(bt, 3, sizeof *bt, cmp_d);
+    snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
+    ap_test_scen *sc;
+    size_t n;
+    if (ap_test_load_scen(path, &sc, &n) != 0) {
+        ap_map_free(m);
+        return;
+    }
+    int maxb = 0;
+    for (size_t i = 0; i < n; i++)
+        maxb = sc[i].bucket > maxb ? sc[i].bucket : maxb;
+    const int minb = (3 * (maxb + 1)) / 4; /* the top 25 % of the buckets */
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sc[i].bucket >= minb)
+            sc[nl++] = sc[i];
+    const size_t step = nl / (size_t)per > 0 ? nl / (size_t)per : 1;
+    ap_workspace ws;
+    const uint32_t cap = ap_map_node_count(m) > AP_PLAN_MIN_WORKSPACE_NODES ? ap_map_node_count(m)
+                                                                             : AP_PLAN_MIN_WORKSPACE_NODES;
+    if (ap_workspace_init(&ws, cap, AP_PLAN_MAX_SUCC) != AP_OK) /* as the server sizes its workspaces */
+        exit(1);
+    static const double radii[] = {0.0, 1.0, 2.0};
+    for (size_t ri = 0; ri < sizeof radii / sizeof *radii; ri++) {
+        double *ta = malloc((size_t)per * sizeof *ta), *th = malloc((size_t)per * sizeof *th);
+        double *sa_us = malloc((size_t)per * sizeof *sa_us), *sh_us = malloc((size_t)per * sizeof *sh_us);
+        double ex_none = 0.0, ex_los = 0.0, max_none = 0.0, max_los = 0.0;
+        size_t k = 0, miss = 0, shorter = 0;
+        for (size_t i = 0; i < nl && (int)(k + miss) < per; i += step) {
+            ap_result ra, rh, ra0, rh0;
+            double ua, uh, u, xa, xh, x;
+            const int sa = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_LOS, &ra, &ua, &xa);
+            const int sh = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_LOS, &rh, &uh, &xh);
+            const int sa0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra0, &u, &x);
+            const int sh0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh0, &u, &x);
+            if (sa == AP_OK && sh == AP_OK && sa0 == AP_OK && sh0 == AP_OK) {
+                ta[k] = ua;
+                th[k] = uh;
+                sa_us[k] = xa;
+                sh_us[k] = xh;
+                const double en = ra0.length > 0 ? rh0.length / ra0.length - 1.0 : 0.0;
+                const double el = ra.length > 0 ? rh.length / ra.length - 1.0 : 0.0;
+                shorter += en < -1e-9;
+                ex_none += en;
+                ex_los += el;
+                max_none = en > max_none ? en : max_none;
+                max_los = el > max_los ? el : max_los;
+                k++;
+            } else if (sa != sh) {
+                miss++;
+            }
+            ap_result_free(&ra);
+            ap_result_free(&rh);
+            ap_result_free(&ra0);
+            ap_result_free(&rh0);
+        }
+        qsort(ta, k, sizeof *ta, cmp_d);
+        qsort(th, k, sizeof *th, cmp_d);
+        qsort(sa_us, k, sizeof *sa_us, cmp_d);
+        qsort(sh_us, k, sizeof *sh_us, cmp_d);
+        const double ma = pct(ta, k, 0.5), mh = pct(th, k, 0.5), xa = pct(sa_us, k, 0.5), xh = pct(sh_us, k, 0.5);
+        printf("| %s | %.1f | %.1f | %g | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %.0f | %.0f | %.1fx | %.2f / %.2f "
+               "| %.2f / %.2f |%s\n",
+               name, bt[1], (double)bytes / ((double)m->width * m->height), radii[ri], k, miss, ma, pct(ta, k, 0.95),
+               mh, pct(th, k, 0.95), mh > 0 ? ma / mh : 0.0, xa, xh, xh > 0 ? xa / xh : 0.0,
+               100.0 * ex_none / (k ? (double)k : 1.0),
+               100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los,
+               shorter ? " (shorter than astar: bug)" : "");
+        fflush(stdout);
+        AP_FREE_ALL(ta, th, sa_us, sh_us);
+    }
+    ap_workspace_free(&ws);
+    free(sc);
+    ap_map_free(m);
+}
+
+int main(int argc, char **argv)
+{
+    const int per = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 40;
+    const char *dir = getenv("ARCPATH_MOVINGAI") ? getenv("ARCPATH_MOVINGAI") : "../shared/data/movingai";
+    static const char *defaults[] = {"den520d", "brc202d", "orz100d", "hrt201n", "lak303d", "ost003d",
+                                     "arena2",  "AR0011SR", "AR0603SR", "battleground"};
+    const char *const *maps = argc > 2 ? (const char *const *)argv + 2 : defaults;
+    const size_t n_maps = argc > 2 ? (size_t)(argc - 2) : sizeof defaults / sizeof *defaults;
+    printf("| map | hier build ms | hier bytes/cell | radius | lines | miss | astar median µs | astar p95 µs | "
+           "hier median µs | hier p95 µs | speed-up | astar search µs | hier search µs | search speed-up | "
+           "excess none mean / max %% | excess los mean / max %% |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < n_maps; i++)
+        bench_map(dir, maps[i], per);
+    return 0;
+}
