@@ -200,16 +200,21 @@ START_TEST(circle_world_queries)
     check_answer(&r, &q);
     ap_result_free(&r);
     q.n_obstacles = 0;
-    /* Refusals: grid searches, turning units, points inside a circle or outside the world. */
+    /* Refusals: grid searches, points inside a circle or outside the world. */
     ap_query_error e;
     q.algorithm = AP_ALG_ASTAR;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "search.algorithm");
     ck_assert_ptr_nonnull(strstr(e.message, "circle world"));
+    /* A turning unit (turning radius 2): the hug circle grown by rho = 2, not by the unit's 0.25 alone. */
     q.algorithm = AP_ALG_ANY_ANGLE;
     q.turning_radius = 2.0;
-    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
-    ck_assert_str_eq(e.field, "unit.turning_radius");
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 3.0), 1e-9);
+    ck_assert_uint_eq(r.n_segments, 3);
+    ck_assert_double_eq_tol(r.segments[1].radius, 3.0, 1e-12);
+    check_answer(&r, &q);
+    ap_result_free(&r);
     q.turning_radius = 0.0;
     q.algorithm = AP_ALG_AUTO; /* auto's any_angle: connectivity 4 is refused, not ignored */
     q.connectivity = 4;
@@ -238,10 +243,8 @@ START_TEST(refusals_say_why)
     ap_map *m = ap_test_map_from_string(one_square);
     ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
     ap_query_error e;
-    q.turning_radius = 1.0;
-    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
-    ck_assert_str_eq(e.field, "unit.turning_radius");
-    ck_assert_ptr_nonnull(strstr(e.message, "any_angle"));
+    q.turning_radius = 1.0; /* turning units are planned (test_plan_aaturn.c) */
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
     q.turning_radius = 0.0;
     q.connectivity = 4;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);

@@ -1,0 +1,251 @@
+/* turning.c — any-angle paths for turning units (turning.h): the planned disc's radius and the Dubins joins
+ * that honour start and goal headings.
+ *
+ * Source: Dubins (1957) through dubins.h (the shortest of the six words); the graph path is Red Blob's
+ * tangent visibility graph (anyangle.h) of the larger disc.
+ */
+#include "turning.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/status.h"
+#include "../geom/dubins.h"
+#include "graph.h"
+
+/* Headings within this (radians) need no join. */
+#define JOIN_HEADING_EPS 1e-9
+
+double ap_aa_turn_clearance(double r_u)
+{
+    return fmax(r_u + AP_AA_TURN_MARGIN, AP_AA_GRID_MIN_RADIUS);
+}
+
+double ap_aa_turn_radius(double r_u, double R)
+{
+    return fmax(R, ap_aa_turn_clearance(r_u));
+}
+
+/* A growing array of segments. */
+typedef struct seg_buf {
+    ap_segment *s;
+    size_t n, cap;
+} seg_buf;
+
+static bool push(seg_buf *b, const ap_segment *s)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap > 0 ? 2 * b->cap : 16;
+        ap_segment *p = realloc(b->s, cap * sizeof *p);
+        if (p == NULL)
+            return false;
+        b->s = p;
+        b->cap = cap;
+    }
+    b->s[b->n++] = *s;
+    return true;
+}
+
+/* The piece of segment s between distances a < b along it (its own end point where b reaches it). */
+static ap_segment piece(const ap_segment *s, double a, double b)
+{
+    if (a <= 0.0 && b >= s->length)
+        return *s;
+    const ap_pose p = ap_segment_pose(s, a);
+    ap_segment out;
+    if (s->type == AP_SEG_ARC) {
+        out = ap_segment_arc(p.x, p.y, p.heading, s->radius, (s->sweep >= 0.0 ? 1.0 : -1.0) * (b - a) / s->radius);
+        if (b >= s->length) {
+            out.x1 = s->x1;
+            out.y1 = s->y1;
+        }
+    } else {
+        const ap_pose q = ap_segment_pose(s, b);
+        out = ap_segment_line(p.x, p.y, q.x, q.y);
+    }
+    return out;
+}
+
+/* Append the part of path segs[0 .. n) between distances a and b. */
+static bool push_part(seg_buf *b, const ap_segment *segs, size_t n, double a, double e)
+{
+    double c0 = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double c1 = c0 + segs[i].length, lo = fmax(a, c0), hi = fmin(e, c1);
+        if (hi - lo > 1e-12) {
+            const ap_segment s = piece(&segs[i], lo - c0, hi - c0);
+            if (!push(b, &s))
+                return false;
+        }
+        c0 = c1;
+    }
+    return true;
+}
+
+/* A candidate join: the joined length it gives, how far its join lies from the end joined (ties go to the
+ * nearer), its distance along the path. */
+typedef struct cand {
+    double cost, away, d;
+} cand;
+
+/* A cost on a 1e-9 tile grid, so that candidates equal up to rounding (a curve ending in a line along the
+ * path costs the same wherever it meets it) tie, and the tie goes to the distance nearer the end joined. */
+static double round_cost(double c)
+{
+    return round(c * 1e9) / 1e9;
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return (x->away > y->away) - (x->away < y->away);
+}
+
+/* Candidate distances in [lo, L]: every step (R / 4, or wider so that at most AP_AA_JOIN_CANDIDATES fit),
+ * lo itself, L and the segment ends beyond lo. Returns the count (malloc'd *out) or -1. */
+static long distances(const ap_segment *segs, size_t n, double L, double lo, double R, double **out)
+{
+    double step = R / 4.0;
+    if ((L - lo) / step > AP_AA_JOIN_CANDIDATES)
+        step = (L - lo) / AP_AA_JOIN_CANDIDATES;
+    const size_t cap = AP_AA_JOIN_CANDIDATES + n + 3;
+    double *d = malloc(cap * sizeof *d);
+    if (d == NULL)
+        return -1;
+    size_t k = 0;
+    d[k++] = lo;
+    for (size_t i = 1; i <= AP_AA_JOIN_CANDIDATES && lo + step * (double)i < L; i++)
+        d[k++] = lo + step * (double)i;
+    double c = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        c += segs[i].length;
+        if (c > lo && c < L)
+            d[k++] = c;
+    }
+    d[k++] = L;
+    *out = d;
+    return (long)k;
+}
+
+/* The shortest Dubins curve a -> b (radius R) as segments into out[3]; its length, or -1. */
+static double dubins(const ap_pose *a, const ap_pose *b, double R, ap_segment out[3], size_t *k)
+{
+    ap_dubins db;
+    if (ap_dubins_shortest(a, b, R, &db) != 0)
+        return -1.0;
+    *k = ap_dubins_segments(&db, b, out);
+    return db.length;
+}
+
+/* One end's join. at_start: from pose `end` (the start) to a pose on the path at d in [lo, L]; else from a
+ * pose on the path at d in [lo, L] to pose `end` (the goal). The cheapest clear candidate (cost: the curve
+ * plus the path it leaves out of [lo, L]): *d_out, its curve in curve[0 .. *k). Returns AP_OK, AP_NO_PATH or
+ * AP_E_NOMEM. */
+static int join_end(const ap_segment *segs, size_t n, double L, double lo, const ap_pose *end, bool at_start,
+                    double R, ap_aa_clear_fn clear, void *ctx, double *d_out, ap_segment curve[3], size_t *k)
+{
+    double *d;
+    long nd = distances(segs, n, L, lo, R, &d);
+    if (nd < 0)
+        return AP_E_NOMEM;
+    cand *c = malloc((size_t)nd * sizeof *c);
+    if (c == NULL) {
+        free(d);
+        return AP_E_NOMEM;
+    }
+    size_t nc = 0;
+    for (long i = 0; i < nd; i++) {
+        const ap_pose p = ap_path_pose(segs, n, d[i]);
+        ap_segment tmp[3];
+        size_t kk;
+        const double len = at_start ? dubins(end, &p, R, tmp, &kk) : dubins(&p, end, R, tmp, &kk);
+        if (len >= 0.0)
+            c[nc++] = (cand){round_cost(len + (at_start ? L - d[i] : d[i] - lo)), at_start ? d[i] : L - d[i], d[i]};
+    }
+    free(d);
+    qsort(c, nc, sizeof *c, cand_cmp);
+    int st = AP_NO_PATH;
+    for (size_t i = 0; i < nc && st == AP_NO_PATH; i++) {
+        const ap_pose p = ap_path_pose(segs, n, c[i].d);
+        if (at_start)
+            dubins(end, &p, R, curve, k);
+        else
+            dubins(&p, end, R, curve, k);
+        if (*k == 0 || clear(ctx, curve, *k)) {
+            *d_out = c[i].d;
+            st = AP_OK;
+        }
+    }
+    free(c);
+    return st;
+}
+
+int ap_aa_turn_join(const ap_segment *segs, size_t n, double sx, double sy, double gx, double gy, bool has_sh,
+                    double sheading, bool has_gh, double gheading, double R, ap_aa_clear_fn clear, void *ctx,
+                    ap_segment **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    const double L = ap_path_length(segs, n);
+    const ap_pose S = {sx, sy, sheading}, G = {gx, gy, gheading};
+    /* Does an end need a curve? (a free heading, or the path's own one already) */
+    const bool js = has_sh && (n == 0 || fabs(ap_angle_wrap(sheading - segs[0].heading)) > JOIN_HEADING_EPS);
+    const bool jg = has_gh && (n == 0 || fabs(ap_angle_wrap(gheading - ap_segment_end_heading(&segs[n - 1]))) >
+                                             JOIN_HEADING_EPS);
+    seg_buf b = {0};
+    ap_segment cs[3], cg[3], cd[3];
+    size_t ks = 0, kg = 0, kd = 0;
+    double ds = 0.0, dg = L;
+    int st = AP_OK;
+    if (n == 0) {
+        /* start == goal: a loop when both headings are given and differ, else nothing to drive */
+        if (js && jg && dubins(&S, &G, R, cd, &kd) >= 0.0 && kd > 0 && !clear(ctx, cd, kd))
+            return AP_NO_PATH;
+        for (size_t i = 0; js && jg && i < kd; i++)
+            if (!push(&b, &cd[i])) {
+                free(b.s);
+                return AP_E_NOMEM;
+            }
+        *out = b.s;
+        *n_out = b.n;
+        return AP_OK;
+    }
+    if (js)
+        st = join_end(segs, n, L, 0.0, &S, true, R, clear, ctx, &ds, cs, &ks);
+    if (st == AP_OK && jg)
+        st = join_end(segs, n, L, ds, &G, false, R, clear, ctx, &dg, cg, &kg);
+    if (st == AP_E_NOMEM)
+        return st;
+    /* Both headings: the one curve from start pose to goal pose when it is shorter (or the only one). */
+    double joined = st == AP_OK ? ap_path_length(cs, ks) + (dg - ds) + ap_path_length(cg, kg) : INFINITY;
+    if (js && jg) {
+        const double len = dubins(&S, &G, R, cd, &kd);
+        if (len >= 0.0 && len < joined && (kd == 0 || clear(ctx, cd, kd))) {
+            ks = kg = 0;
+            ds = dg = L;
+            st = AP_OK;
+        } else {
+            kd = 0;
+        }
+    }
+    if (st != AP_OK)
+        return st;
+    bool ok = true;
+    for (size_t i = 0; ok && i < kd; i++)
+        ok = push(&b, &cd[i]);
+    for (size_t i = 0; ok && i < ks; i++)
+        ok = push(&b, &cs[i]);
+    ok = ok && (kd > 0 || push_part(&b, segs, n, ds, dg));
+    for (size_t i = 0; ok && i < kg; i++)
+        ok = push(&b, &cg[i]);
+    if (!ok) {
+        free(b.s);
+        return AP_E_NOMEM;
+    }
+    *out = b.s;
+    *n_out = b.n;
+    return AP_OK;
+}
