@@ -181,6 +181,10 @@ $(BUILD)/arcpath-bare-http: $(call obj,tests/bench/bare_http.c)
 $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
+# The turning any-angle figure reads Moving AI scenario lines with the tests' reader (tests/util.c).
+$(BUILD)/arcpath-bench-aaturn: $(call obj,tests/bench/bench_aaturn.c tests/util.c) $(PLANNER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
 # The gzip figure times the server's own compression (server/gzip.c, zlib).
 $(BUILD)/arcpath-bench-gzip: $(call obj,tests/bench/bench_gzip.c server/gzip.c)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
