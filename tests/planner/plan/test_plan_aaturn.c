@@ -255,6 +255,69 @@ START_TEST(narrow_gap_not_found_auto_answers)
 }
 END_TEST
 
+START_TEST(obstacles_and_circle_worlds)
+{
+    /* One obstacle of radius 1 at (10, 10) on an open grid, (4, 10) -> (16, 10): the hug circle has radius
+     * 1 + rho = 3 (rho = R = 2), two tangents of sqrt(36 - 9) and an arc of 3 (pi - 2 acos(3 / 6)). */
+    ap_map *m = map_with_blocks(20, 20, NULL, 0);
+    const ap_circle obs[1] = {{10.0, 10.0, 1.0}};
+    ap_query q = turn_query(m, 4.0, 10.0, 16.0, 10.0, 0.3, 2.0);
+    q.obstacles = obs;
+    q.n_obstacles = 1;
+    ap_result r;
+    const double want = 2.0 * sqrt(27.0) + 3.0 * (M_PI - 2.0 * acos(0.5));
+    ck_assert_int_eq(run_plan(&q, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, want, 1e-9);
+    ck_assert_uint_eq(r.n_segments, 3);
+    ck_assert_double_eq_tol(r.segments[1].radius, 3.0, 1e-12);
+    check_turning(&r, &q, "obstacle");
+    for (size_t i = 0; i < r.n_segments; i++) /* the obstacle kept at more than 1 + r from the centre */
+        for (double d = 0.0; d <= r.segments[i].length; d += 0.01) {
+            const ap_pose p = ap_segment_pose(&r.segments[i], d);
+            ck_assert_double_gt(hypot(p.x - 10.0, p.y - 10.0), 1.3);
+        }
+    ap_result_free(&r);
+    /* auto plans a turning unit with obstacles the same way (only any_angle serves obstacles). */
+    q.algorithm = AP_ALG_AUTO;
+    ck_assert_int_eq(run_plan(&q, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, want, 1e-9);
+    ap_result_free(&r);
+    /* A start heading facing the obstacle (+x): a curve joins the path; every point still clears it. */
+    q.algorithm = AP_ALG_ANY_ANGLE;
+    q.has_sheading = true;
+    q.sheading = 0.0;
+    q.sx = 4.0;
+    q.sy = 11.0;
+    ck_assert_int_eq(run_plan(&q, &r), AP_OK);
+    check_turning(&r, &q, "obstacle, start heading");
+    for (size_t i = 0; i < r.n_segments; i++)
+        for (double d = 0.0; d <= r.segments[i].length; d += 0.01) {
+            const ap_pose p = ap_segment_pose(&r.segments[i], d);
+            ck_assert_double_gt(hypot(p.x - 10.0, p.y - 10.0), 1.3);
+        }
+    ap_result_free(&r);
+    ap_map_free(m);
+    /* A circle world: the same circle, the same answer. */
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(20.0, 20.0, obs, 1, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_query c = {.circles = cw, .sx = 4.0, .sy = 10.0, .gx = 16.0, .gy = 10.0, .algorithm = AP_ALG_AUTO,
+                  .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .unit_radius = 0.3, .turning_radius = 2.0};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    int st = ap_plan_begin(&p, &c, &ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 1000; i++)
+        st = ap_plan_step(&p, 0);
+    ap_plan_finish(&p, &r);
+    ck_assert_int_eq(st, AP_OK);
+    ck_assert_double_eq_tol(r.length, want, 1e-9);
+    ck_assert(r.clear);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_circle_world_free(cw);
+}
+END_TEST
+
 START_TEST(validation_accepts_turning)
 {
     ap_map *m = map_with_blocks(10, 10, NULL, 0);
@@ -332,6 +395,7 @@ Suite *plan_aaturn_suite(void)
     tcase_add_test(tc, open_map_line_and_dubins);
     tcase_add_test(tc, corner_hug_radius_rho);
     tcase_add_test(tc, narrow_gap_not_found_auto_answers);
+    tcase_add_test(tc, obstacles_and_circle_worlds);
     tcase_add_test(tc, validation_accepts_turning);
     tcase_add_test(tc, movingai_turning_legal);
     suite_add_tcase(s, tc);
