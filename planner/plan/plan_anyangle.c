@@ -11,6 +11,11 @@
  * between lanes costs nothing. The `clear` verdict is ap_aa_graph_path_ok in the graph's model (docs:
  * touching is allowed; clear for every radius below unit.radius), never world.h's strict rule at the radius.
  *
+ * A turning unit (unit.turning_radius > 0, anyangle/turning.h): the graph's tests run just above the unit's
+ * radius while its hug circles grow to rho = max(turning radius, that radius), the end headings are joined
+ * by Dubins curves, `clear` is the legal-turn answers' strict verdict for the unit's disc, and no_path says
+ * not_found (the kind's variant aa_turning_kind, complete = false).
+ *
  * Source: Red Blob Games, "Circular Obstacle Pathfinding" (through anyangle.h and graph.h).
  */
 #include <stdatomic.h>
@@ -30,14 +35,14 @@ typedef struct aa_plan {
     ap_circle_world *cw;   /* the obstacles' world (with the circle map's circles), or NULL */
     ap_aa_query *aq;
     ap_aa_result res;
-    /* A turning unit (turning.h): the graph is the disc of radius rho's; the answer with its end joins */
+    /* A turning unit (turning.h): the graph's hug circles grown to rho; the answer with its end joins */
     bool turning;
     ap_segment *turn_segs;
     size_t n_turn;
 } aa_plan;
 
-/* The same kind for turning units: its no_path is no proof (the graph of a disc of radius rho > unit.radius,
- * the Dubins joins: a legal path may still exist), so it answers not_found. */
+/* The same kind for turning units: its no_path is no proof (bends only on circles of radius rho round the
+ * corners, Dubins joins of one word: a legal path may still exist), so it answers not_found. */
 static const ap_plan_kind aa_turning_kind;
 
 /* Idle query objects kept between queries, so a query allocates and page-faults no node table, hash or
@@ -173,8 +178,8 @@ static bool turn_point_clear(const turn_test *t, double x, double y)
 }
 
 /* A turning unit's search ended with st: a path gets its end joins (turning.h; none fits: no_path); an end
- * closer than rho to an obstacle but clear for the unit's own disc is no_path too (the graph of rho has no
- * path from there; a legal path may exist, so not_found). */
+ * that fails the graph's test at ap_aa_turn_clearance but is clear for the unit's own disc is no_path too
+ * (the graph has no path from there; a legal path may exist, so not_found). */
 static int turn_done(ap_plan *p, int st)
 {
     aa_plan *a = p->kind_state;
