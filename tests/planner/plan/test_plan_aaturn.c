@@ -45,15 +45,23 @@ static ap_query turn_query(const ap_map *m, double sx, double sy, double gx, dou
                       .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .unit_radius = r, .turning_radius = R};
 }
 
+/* Run q to its end on ws and build the result; returns the status. */
+static int run_on(const ap_query *q, ap_workspace *ws, ap_result *r)
+{
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
+        st = ap_plan_step(&p, 0);
+    ap_plan_finish(&p, r);
+    return st;
+}
+
+/* run_on with a workspace for q's map. */
 static int run_plan(const ap_query *q, ap_result *r)
 {
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(q->map), AP_PLAN_MAX_SUCC), AP_OK);
-    ap_plan p;
-    int st = ap_plan_begin(&p, q, &ws, 0);
-    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
-        st = ap_plan_step(&p, 0);
-    ap_plan_finish(&p, r);
+    int st = run_on(q, &ws, r);
     ap_workspace_free(&ws);
     return st;
 }
@@ -338,7 +346,11 @@ START_TEST(validation_accepts_turning)
 }
 END_TEST
 
-/* Moving AI maps: every answered line legal by exact geometry; the share answered. */
+/* Moving AI maps: every answered line legal by exact geometry; the share answered; against Directional24
+ * on the lines both answer: never more than AA_D24_MAX times its length, on average at most AA_D24_MEAN
+ * (BENCHMARKS.md "Turning units at any angle" measured max 1.4-2.8, mean 0.99-1.02 over 100 lines each). */
+#define AA_D24_MAX 3.0
+#define AA_D24_MEAN 1.05
 START_TEST(movingai_turning_legal)
 {
     const char *dir = ap_test_data_dir();
@@ -359,7 +371,12 @@ START_TEST(movingai_turning_legal)
         size_t n;
         ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
         size_t step = n / (size_t)want > 0 ? n / (size_t)want : 1;
-        int done = 0, ok = 0;
+        int done = 0, ok = 0, both = 0;
+        double sum = 0.0;
+        ap_workspace ws; /* sized as the server sizes its workspaces: Directional24's window fits */
+        const uint32_t cap = ap_map_node_count(m) > AP_PLAN_MIN_WORKSPACE_NODES ? ap_map_node_count(m)
+                                                                              : AP_PLAN_MIN_WORKSPACE_NODES;
+        ck_assert_int_eq(ap_workspace_init(&ws, cap, AP_PLAN_MAX_SUCC), AP_OK);
         for (size_t i = 0; i < n && done < want; i += step, done++) {
             const ap_test_scen *s = &sc[i];
             ap_query q = turn_query(m, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5, 0.3, 1.0);
@@ -367,8 +384,8 @@ START_TEST(movingai_turning_legal)
             q.sheading = 0.7 * done;
             q.has_gheading = done % 3 == 1;
             q.gheading = -0.4 * done;
-            ap_result r;
-            int st = run_plan(&q, &r);
+            ap_result r, rd;
+            int st = run_on(&q, &ws, &r);
             ck_assert_msg(st == AP_OK || (st == AP_NO_PATH && r.no_path_reason == AP_NO_PATH_NOT_FOUND),
                           "%s line %d: status %d", maps[mi], s->line, st);
             if (st == AP_OK) {
@@ -376,11 +393,23 @@ START_TEST(movingai_turning_legal)
                 snprintf(what, sizeof what, "%s line %d", maps[mi], s->line);
                 check_turning(&r, &q, what);
                 ok++;
+                q.algorithm = AP_ALG_DIRECTIONAL24;
+                if (run_on(&q, &ws, &rd) == AP_OK) {
+                    const double ratio = r.length / rd.length;
+                    ck_assert_msg(ratio <= AA_D24_MAX, "%s: %.4f x Directional24", what, ratio);
+                    sum += ratio;
+                    both++;
+                }
+                ap_result_free(&rd);
             }
             ap_result_free(&r);
         }
-        printf("plan any_angle turning: %s: %d of %d lines answered (r 0.3, R 1)\n", maps[mi], ok, done);
+        printf("plan any_angle turning: %s: %d of %d lines answered (r 0.3, R 1), %.4f x Directional24's length "
+               "on average (%d lines)\n", maps[mi], ok, done, both ? sum / both : 0.0, both);
         ck_assert_int_ge(ok, done / 2);
+        ck_assert_int_ge(both, ok / 2);
+        ck_assert_double_le(sum / both, AA_D24_MEAN);
+        ap_workspace_free(&ws);
         free(sc);
         ap_map_free(m);
     }
