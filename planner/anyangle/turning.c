@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../base/status.h"
+#include "../geom/curve.h"
 #include "../geom/dubins.h"
 #include "graph.h"
 
@@ -140,12 +141,47 @@ static double dubins(const ap_pose *a, const ap_pose *b, double R, ap_segment ou
     return db.length;
 }
 
-/* One end's join. at_start: from pose `end` (the start) to a pose on the path at d in [lo, L]; else from a
- * pose on the path at d in [lo, L] to pose `end` (the goal). The cheapest clear candidate (cost: the curve
- * plus the path it leaves out of [lo, L]): *d_out, its curve in curve[0 .. *k). Returns AP_OK, AP_NO_PATH or
- * AP_E_NOMEM. */
+/* Segment s driven the other way: from its end to its start, facing the opposite heading (an arc turns the
+ * other way round the same centre). */
+static ap_segment reversed(const ap_segment *s)
+{
+    const double h = ap_angle_wrap(ap_segment_end_heading(s) + M_PI);
+    ap_segment r = s->type == AP_SEG_ARC ? ap_segment_arc(s->x1, s->y1, h, s->radius, -s->sweep)
+                                         : ap_segment_line(s->x1, s->y1, s->x0, s->y0);
+    r.x1 = s->x0;
+    r.y1 = s->y0;
+    return r;
+}
+
+/* The curve of one end's join into out[3] (*k segments), or -1 when there is none; its length.
+ * at_start: from the start `end` to pose p on the path; else from p to the goal `end`. free_heading: the
+ * end's heading is free, so the curve is Pinter's arc+line (curve.h, radius R) between p and the end's
+ * point (driven backwards from p for the start), else the shortest Dubins curve. */
+static double end_curve(const ap_pose *end, const ap_pose *p, bool at_start, bool free_heading, double R,
+                        ap_segment out[3], size_t *k)
+{
+    if (!free_heading)
+        return at_start ? dubins(end, p, R, out, k) : dubins(p, end, R, out, k);
+    int tight = 0;
+    ap_segment tmp[2];
+    const size_t m = ap_curve_arc_line(p->x, p->y, at_start ? ap_angle_wrap(p->heading + M_PI) : p->heading, end->x,
+                                       end->y, R, tmp, &tight);
+    if (tight)
+        return -1.0;
+    for (size_t i = 0; i < m; i++)
+        out[i] = at_start ? reversed(&tmp[m - 1 - i]) : tmp[i];
+    *k = m;
+    return ap_path_length(out, m);
+}
+
+/* One end's join. at_start: from the start `end` to a pose on the path at d in [lo, L]; else from a pose on
+ * the path at d in [lo, L] to the goal `end` (end_curve; free_heading: a shortcut of the path's end, whose
+ * candidate at the end itself is the path unchanged, accepted untested; at most AP_AA_FREE_TESTS others are
+ * tested). The cheapest clear candidate (cost: the curve plus the path it leaves out of [lo, L]): *d_out,
+ * its curve in curve[0 .. *k). Returns AP_OK, AP_NO_PATH or AP_E_NOMEM. */
 static int join_end(const ap_segment *segs, size_t n, double L, double lo, const ap_pose *end, bool at_start,
-                    double R, ap_aa_clear_fn clear, void *ctx, double *d_out, ap_segment curve[3], size_t *k)
+                    bool free_heading, double R, ap_aa_clear_fn clear, void *ctx, double *d_out, ap_segment curve[3],
+                    size_t *k)
 {
     double *d;
     long nd = distances(segs, n, L, lo, R, &d);
@@ -161,20 +197,24 @@ static int join_end(const ap_segment *segs, size_t n, double L, double lo, const
         const ap_pose p = ap_path_pose(segs, n, d[i]);
         ap_segment tmp[3];
         size_t kk;
-        const double len = at_start ? dubins(end, &p, R, tmp, &kk) : dubins(&p, end, R, tmp, &kk);
+        const double len = end_curve(end, &p, at_start, free_heading, R, tmp, &kk);
         if (len >= 0.0)
             c[nc++] = (cand){round_cost(len + (at_start ? L - d[i] : d[i] - lo)), at_start ? d[i] : L - d[i], d[i]};
     }
     free(d);
     qsort(c, nc, sizeof *c, cand_cmp);
-    int st = AP_NO_PATH;
+    int st = AP_NO_PATH, tests = 0;
     for (size_t i = 0; i < nc && st == AP_NO_PATH; i++) {
         const ap_pose p = ap_path_pose(segs, n, c[i].d);
-        if (at_start)
-            dubins(end, &p, R, curve, k);
-        else
-            dubins(&p, end, R, curve, k);
-        if (*k == 0 || clear(ctx, curve, *k)) {
+        const bool unchanged = free_heading && c[i].d == (at_start ? lo : L);
+        if (end_curve(end, &p, at_start, free_heading, R, curve, k) < 0.0)
+            continue;
+        if (unchanged) {
+            *k = 0;
+        } else if (*k > 0 && (free_heading && tests++ >= AP_AA_FREE_TESTS)) {
+            continue;
+        }
+        if (unchanged || *k == 0 || clear(ctx, curve, *k)) {
             *d_out = c[i].d;
             st = AP_OK;
         }
@@ -213,10 +253,11 @@ int ap_aa_turn_join(const ap_segment *segs, size_t n, double sx, double sy, doub
         *n_out = b.n;
         return AP_OK;
     }
-    if (js)
-        st = join_end(segs, n, L, 0.0, &S, true, R, clear, ctx, &ds, cs, &ks);
-    if (st == AP_OK && jg)
-        st = join_end(segs, n, L, ds, &G, false, R, clear, ctx, &dg, cg, &kg);
+    /* A free end: a shortcut when one is shorter and clear (else the path's own end). */
+    if (js || !has_sh)
+        st = join_end(segs, n, L, 0.0, &S, true, !has_sh, R, clear, ctx, &ds, cs, &ks);
+    if (st == AP_OK && (jg || !has_gh))
+        st = join_end(segs, n, L, ds, &G, false, !has_gh, R, clear, ctx, &dg, cg, &kg);
     if (st == AP_E_NOMEM)
         return st;
     /* Both headings: the one curve from start pose to goal pose when it is shorter (or the only one). */

@@ -22,7 +22,12 @@
  * distances every R / 4 along the path (at most AP_AA_JOIN_CANDIDATES, evenly spread beyond that) and the
  * ends of its segments, tried in order of the joined path's length, the first whose curve the caller's
  * clearance test passes is taken; with both headings the single Dubins curve from start pose to goal pose is
- * a candidate too. Not optimal: the shortest of these candidates only.
+ * a candidate too. Not optimal: the shortest of these candidates only. An end without a heading may be
+ * shortcut the same way by Pinter's arc+line (curve.h, radius R: from the start with a free heading to a pose
+ * on the path, or from a pose on the path to the goal with a free final heading) when that is shorter and
+ * clear (at most AP_AA_FREE_TESTS candidates tested per end; else the path's own end): a start or goal
+ * inside the circle of radius rho round a corner cannot leave along a tangent of it, and the graph then
+ * detours where the unit may simply curve away.
  */
 #ifndef AP_AA_TURNING_H
 #define AP_AA_TURNING_H
@@ -37,6 +42,8 @@
 #define AP_AA_TURN_MARGIN 1e-6
 /* Most candidate join distances per end. */
 #define AP_AA_JOIN_CANDIDATES 512
+/* Most shortcut candidates (ends without a heading) tested for clearance per end. */
+#define AP_AA_FREE_TESTS 64
 
 /* The radius a turning unit's graph tests lines and arcs at: max(r_u + AP_AA_TURN_MARGIN,
  * AP_AA_GRID_MIN_RADIUS) (tiles; r_u >= 0). Pure. */
@@ -51,11 +58,11 @@ typedef bool (*ap_aa_clear_fn)(void *ctx, const ap_segment *s, size_t n);
 
 /* The graph path segs[0 .. n) (lines and arcs from (sx, sy) to (gx, gy); n = 0 when start == goal) with the
  * end headings honoured: sheading (radians) when has_sh, gheading when has_gh, by Dubins curves of radius
- * R > 0 (tiles) checked with clear(ctx, ...) as above. Without a heading at an end the answer leaves
- * (arrives) with the path's own heading there. *out: malloc'd segments (caller frees; NULL when *n_out is 0), starting at
+ * R > 0 (tiles) checked with clear(ctx, ...) as above; an end without a heading keeps the path's own end
+ * or takes a shorter clear arc+line shortcut (above). *out: malloc'd segments (caller frees; NULL when *n_out is 0), starting at
  * (sx, sy) with heading sheading (within rounding) and ending exactly at (gx, gy) with heading gheading.
- * Returns AP_OK, AP_NO_PATH (no candidate's curve is clear) or AP_E_NOMEM. O(candidates) Dubins curves and
- * at most that many clearance tests per end. Pure apart from clear; thread-safe. */
+ * Returns AP_OK, AP_NO_PATH (no candidate's curve is clear for an end with a heading) or AP_E_NOMEM.
+ * O(candidates) curves and at most that many clearance tests per end. Pure apart from clear; thread-safe. */
 int ap_aa_turn_join(const ap_segment *segs, size_t n, double sx, double sy, double gx, double gy, bool has_sh,
                     double sheading, bool has_gh, double gheading, double R, ap_aa_clear_fn clear, void *ctx,
                     ap_segment **out, size_t *n_out);

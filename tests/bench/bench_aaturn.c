@@ -8,6 +8,8 @@
  *
  *   arcpath-bench-aaturn [lines_per_map [MAP ...]]   (default 100 lines; den520d arena2 Berlin_0_256)
  *
+ * VERBOSE=1: the lines any_angle does not answer and those where it is over 1.2x Directional24's length.
+ *
  * Uses only planner/. Each query timed alone (CLOCK_MONOTONIC) through the plan API as the server runs it. */
 #include <math.h>
 #include <stdio.h>
@@ -134,6 +136,9 @@ int main(int argc, char **argv)
                     sum += ratio;
                     mx = fmax(mx, ratio);
                     mn = fmin(mn, ratio);
+                    if (getenv("VERBOSE") && ratio > 1.2)
+                        fprintf(stderr, "%s R=%g line %d (%g,%g)->(%g,%g): any_angle %.3f, D24 %.3f (x %.3f)\n", maps[mi],
+                                Rs[ri], s->line, q.sx, q.sy, q.gx, q.gy, ra.length, rd.length, ratio);
                 }
                 q.algorithm = AP_ALG_ANY_ANGLE;
                 q.turning_radius = 0.0;

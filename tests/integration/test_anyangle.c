@@ -208,9 +208,10 @@ static void check_g1(json_t *segs, double R)
 START_TEST(turning_units)
 {
     /* Round the block's corner (10, 10) with turning radius 2: along y = 12, a quarter circle of radius
-     * exactly 2 about the corner, up to the goal: 4 + pi. */
+     * exactly 2 about the corner, up to the goal: 4 + pi (end headings the path's own: nothing joined). */
     json_t *j = post_on(&srv, "/v1/path",
-                        "{\"map\":\"corner\",\"start\":{\"x\":8,\"y\":12},\"goal\":{\"x\":12,\"y\":8},"
+                        "{\"map\":\"corner\",\"start\":{\"x\":8,\"y\":12,\"heading\":0},"
+                        "\"goal\":{\"x\":12,\"y\":8,\"heading\":-1.5707963267948966},"
                         "\"unit\":{\"radius\":0.3,\"turning_radius\":2},\"search\":{\"algorithm\":\"any_angle\"}}",
                         200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");

@@ -152,9 +152,23 @@ START_TEST(join_goal_heading_through_an_arc)
     const ap_pose a = {0, 0, -M_PI_2}, b = {13, 10, M_PI};
     ck_assert_double_le(len, ap_dubins_length(&a, &b, 1.0) + 1e-9); /* the direct curve is a candidate */
     free(out);
-    /* Only the goal heading, the start free: the path's first line is kept. */
+    /* Only the goal heading, the start free: joined at the goal, no longer than the path's own start with
+     * the goal's curve from the path's far end. */
     ck_assert_int_eq(ap_aa_turn_join(p, 3, 0, 0, 13, 10, false, 0, true, M_PI, 1.0, always, &calls, &out, &n), AP_OK);
-    check_joined(out, n, 0, 0, 0.0, 13, 10, M_PI, 1.0); /* leaves along the path's own heading, 0 */
+    const ap_pose e = {13, 10, M_PI_2};
+    ck_assert_double_le(check_joined(out, n, 0, 0, NAN, 13, 10, M_PI, 1.0),
+                        ap_path_length(p, 3) + ap_dubins_length(&e, &b, 1.0) + 1e-9);
+    free(out);
+    /* Both ends free: shortcut by arc+line curves where shorter and clear; nothing clear: the path itself. */
+    ck_assert_int_eq(ap_aa_turn_join(p, 3, 0, 0, 13, 10, false, 0, false, 0, 1.0, always, &calls, &out, &n), AP_OK);
+    const double cut = check_joined(out, n, 0, 0, NAN, 13, 10, NAN, 1.0);
+    ck_assert_double_lt(cut, ap_path_length(p, 3) - 1.0);
+    ck_assert_double_ge(cut, hypot(13.0, 10.0));
+    free(out);
+    ck_assert_int_eq(ap_aa_turn_join(p, 3, 0, 0, 13, 10, false, 0, false, 0, 1.0, never, NULL, &out, &n), AP_OK);
+    ck_assert_uint_eq(n, 3);
+    for (int i = 0; i < 3; i++)
+        ck_assert_double_eq_tol(out[i].length, p[i].length, 1e-12);
     free(out);
     /* start == goal: two different headings make a loop; one heading nothing. */
     ck_assert_int_eq(ap_aa_turn_join(NULL, 0, 5, 5, 5, 5, true, 0.0, true, M_PI, 1.0, always, &calls, &out, &n),

@@ -206,13 +206,16 @@ START_TEST(circle_world_queries)
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "search.algorithm");
     ck_assert_ptr_nonnull(strstr(e.message, "circle world"));
-    /* A turning unit (turning radius 2): the hug circle grown by rho = 2, not by the unit's 0.25 alone. */
+    /* A turning unit (turning radius 2): the hug circle grown by rho = 2 (radius 3), the ends free to curve
+     * away on radius 2 (a shortcut of the path's ends, turning.h): no longer than the hug, no shorter than
+     * the unit's disc, every arc of radius >= 2 (test_plan_aaturn.c checks turning answers in full). */
     q.algorithm = AP_ALG_ANY_ANGLE;
     q.turning_radius = 2.0;
     ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
-    ck_assert_double_eq_tol(r.length, round_one_circle(3.5, 3.0), 1e-9);
-    ck_assert_uint_eq(r.n_segments, 3);
-    ck_assert_double_eq_tol(r.segments[1].radius, 3.0, 1e-12);
+    ck_assert_double_le(r.length, round_one_circle(3.5, 3.0) + 1e-9);
+    ck_assert_double_ge(r.length, round_one_circle(3.5, 1.25) - 1e-9);
+    for (size_t i = 0; i < r.n_segments; i++)
+        ck_assert(r.segments[i].type == AP_SEG_LINE || r.segments[i].radius >= 2.0 - 1e-9);
     check_answer(&r, &q);
     ap_result_free(&r);
     q.turning_radius = 0.0;
