@@ -183,6 +183,8 @@ $(BUILD)/arcpath-bench-%: $(call obj,tests/bench/bench_%.c) $(PLANNER_LIB)
 
 # The HAA* figure reads scenario files with the test helpers (tests/util.c).
 $(BUILD)/arcpath-bench-hier: $(call obj,tests/bench/bench_hier.c tests/util.c) $(PLANNER_LIB)
+# The turning any-angle figure reads Moving AI scenario lines with the tests' reader (tests/util.c).
+$(BUILD)/arcpath-bench-aaturn: $(call obj,tests/bench/bench_aaturn.c tests/util.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 # The gzip figure times the server's own compression (server/gzip.c, zlib).

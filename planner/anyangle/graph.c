@@ -93,6 +93,16 @@ static ap_aa_graph *graph_new(size_t n)
     return g;
 }
 
+int ap_aa_graph_grow_hugs(ap_aa_graph *g, double extra)
+{
+    if (!isfinite(extra) || extra < 0.0 || g->dep_start != NULL)
+        return AP_E_INVALID_REQUEST;
+    for (size_t k = 0; k < g->n; k++)
+        g->R[k] += extra;
+    g->hug_grow += extra;
+    return AP_OK;
+}
+
 void ap_aa_graph_free(ap_aa_graph *g)
 {
     if (g == NULL)

@@ -42,12 +42,17 @@ static ap_aa_graph *within_limits(ap_aa_graph *g)
     return g;
 }
 
-/* The eager graph of m for radius r within the limits, or NULL (beyond them, or out of memory). */
-static ap_aa_graph *eager_graph(const ap_map *m, double r)
+/* The eager graph of m for radius r, hug circles grown by grow, within the limits, or NULL (beyond them, or
+ * out of memory). */
+static ap_aa_graph *eager_graph(const ap_map *m, double r, double grow)
 {
     ap_aa_graph *g;
     if (ap_aa_graph_grid_lazy(m, r, &g) != AP_OK)
         return NULL;
+    if (grow > 0.0 && ap_aa_graph_grow_hugs(g, grow) != AP_OK) {
+        ap_aa_graph_free(g);
+        return NULL;
+    }
     if (g->n <= AP_AA_TABLE_MAX_CORNERS)
         ap_aa_graph_precompute(g);
     return within_limits(g);
@@ -75,7 +80,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
 
 static int table_build(const ap_map *m, ap_map_table *out)
 {
-    return table_of_graph(eager_graph(m, 0.0), out);
+    return table_of_graph(eager_graph(m, 0.0, 0.0), out);
 }
 
 /* The point graph updated from prev's (ap_aa_graph_grid_update: the same graph as the build's); the disc
@@ -117,29 +122,34 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m)
 
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r)
 {
+    return ap_aa_table_graph_grown(m, r, 0.0);
+}
+
+const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
+{
     ap_aa_table *t = table_of(m);
-    if (t == NULL || !(r >= 0.0))
+    if (t == NULL || !(r >= 0.0) || !(grow >= 0.0))
         return NULL;
-    if (r == 0.0)
+    if (r == 0.0 && grow == 0.0)
         return t->point;
     /* Look, build outside any lock, publish into the first free slot (a thread that lost the race to the
      * same radius frees its copy and takes the winner's). */
     ap_aa_graph *mine = NULL;
     for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
         ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
-        if (g != NULL && g->unit_radius == r) {
+        if (g != NULL && g->unit_radius == r && g->hug_grow == grow) {
             ap_aa_graph_free(mine);
             return g;
         }
         if (g != NULL)
             continue;
-        if (mine == NULL && (mine = eager_graph(m, r)) == NULL)
+        if (mine == NULL && (mine = eager_graph(m, r, grow)) == NULL)
             return NULL;
         ap_aa_graph *expected = NULL;
         if (atomic_compare_exchange_strong_explicit(&t->disc[i], &expected, mine, memory_order_acq_rel,
                                                     memory_order_acquire))
             return mine;
-        if (expected->unit_radius == r) {
+        if (expected->unit_radius == r && expected->hug_grow == grow) {
             ap_aa_graph_free(mine);
             return expected;
         }

@@ -50,4 +50,9 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
  * radius at once; one copy is kept). The slot's bytes in the map info count the point graph only. */
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
+/* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug
+ * circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
+ * (r, grow); grow 0 is ap_aa_table_graph(m, r). Same limits, costs, thread safety and NULL cases. */
+const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
+
 #endif

@@ -11,6 +11,11 @@
  * between lanes costs nothing. The `clear` verdict is ap_aa_graph_path_ok in the graph's model (docs:
  * touching is allowed; clear for every radius below unit.radius), never world.h's strict rule at the radius.
  *
+ * A turning unit (unit.turning_radius > 0, anyangle/turning.h): the graph's tests run just above the unit's
+ * radius while its hug circles grow to rho = max(turning radius, that radius), the end headings are joined
+ * by Dubins curves, `clear` is the legal-turn answers' strict verdict for the unit's disc, and no_path says
+ * not_found (the kind's variant aa_turning_kind, complete = false).
+ *
  * Source: Red Blob Games, "Circular Obstacle Pathfinding" (through anyangle.h and graph.h).
  */
 #include <stdatomic.h>
@@ -19,6 +24,7 @@
 
 #include "../anyangle/anyangle.h"
 #include "../anyangle/table.h"
+#include "../anyangle/turning.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
 
@@ -29,7 +35,15 @@ typedef struct aa_plan {
     ap_circle_world *cw;   /* the obstacles' world (with the circle map's circles), or NULL */
     ap_aa_query *aq;
     ap_aa_result res;
+    /* A turning unit (turning.h): the graph's hug circles grown to rho; the answer with its end joins */
+    bool turning;
+    ap_segment *turn_segs;
+    size_t n_turn;
 } aa_plan;
+
+/* The same kind for turning units: its no_path is no proof (bends only on circles of radius rho round the
+ * corners, Dubins joins of one word: a legal path may still exist), so it answers not_found. */
+static const ap_plan_kind aa_turning_kind;
 
 /* Idle query objects kept between queries, so a query allocates and page-faults no node table, hash or
  * workspace (about 0.6 MB each): a small stack under a spin lock held for one push or pop. Objects stay
@@ -81,6 +95,7 @@ static void aa_release(ap_plan *p)
     if (a == NULL)
         return;
     pool_return(a->aq);
+    free(a->turn_segs);
     ap_aa_graph_free(a->own);
     ap_circle_world_free(a->cw);
     free(a);
@@ -105,28 +120,91 @@ static int obstacle_world(const ap_query *q, ap_circle_world **out)
     return st == AP_E_MAP_FORMAT ? AP_E_INVALID_REQUEST : st; /* validated already: not expected */
 }
 
-/* The graph for q: shared when one fits, else built into a->own. */
+/* The graph for q: shared when one fits, else built into a->own. Its tests run at the unit's radius, for a
+ * turning unit at ap_aa_turn_clearance with the hug circles grown to rho (turning.h). */
 static int make_graph(aa_plan *a, const ap_query *q)
 {
-    const double r = q->unit_radius;
+    const bool turning = q->turning_radius > 0.0;
+    const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius;
+    const double grow = turning ? ap_aa_turn_radius(q->unit_radius, q->turning_radius) - r : 0.0;
+    int st;
     if (q->n_obstacles > 0) {
-        int st = obstacle_world(q, &a->cw);
+        st = obstacle_world(q, &a->cw);
         if (st != AP_OK)
             return st;
         st = q->map != NULL ? ap_aa_graph_grid_circles(q->map, a->cw, r, &a->own) : ap_aa_graph_circles(a->cw, r, &a->own);
-        a->g = a->own;
-        return st;
+    } else {
+        if (q->map != NULL && (a->g = ap_aa_table_graph_grown(q->map, r, grow)) != NULL)
+            return AP_OK;
+        st = q->map != NULL ? ap_aa_graph_grid_lazy(q->map, r, &a->own) : ap_aa_graph_circles(q->circles, r, &a->own);
     }
-    if (q->map != NULL && (a->g = ap_aa_table_graph(q->map, r)) != NULL)
-        return AP_OK;
-    int st = q->map != NULL ? ap_aa_graph_grid_lazy(q->map, r, &a->own) : ap_aa_graph_circles(q->circles, r, &a->own);
+    if (st == AP_OK && grow > 0.0)
+        st = ap_aa_graph_grow_hugs(a->own, grow);
     a->g = a->own;
     return st;
 }
 
-/* A refusal found only while planning (the ends fail the graph's test for the unit's disc): the field. */
+/* A turning unit's exact test (the legal-turn answers' own): its disc of radius unit.radius swept along the
+ * segments is clear in the query's world by world.h's strict rule (ap_plan_world) and of the query's
+ * obstacles (cw, strict: AP_CIRCLES_EPS). */
+typedef struct turn_test {
+    ap_world world;
+    double r;
+    const ap_circle_world *cw;
+} turn_test;
+
+static turn_test turn_test_of(const aa_plan *a, const ap_query *q)
+{
+    turn_test t = {.cw = a->cw};
+    ap_plan_world(q, false, &t.world, &t.r);
+    return t;
+}
+
+static bool turn_clear(void *ctx, const ap_segment *s, size_t n)
+{
+    const turn_test *t = ctx;
+    if (!ap_world_segments_clear(&t->world, s, n, t->r))
+        return false;
+    for (size_t i = 0; t->cw != NULL && i < n; i++)
+        if (!ap_circle_world_segment_tol(t->cw, &s[i], t->r, AP_CIRCLES_EPS))
+            return false;
+    return true;
+}
+
+static bool turn_point_clear(const turn_test *t, double x, double y)
+{
+    return ap_world_point_clear(&t->world, x, y, t->r) &&
+           (t->cw == NULL || ap_circle_world_line_tol(t->cw, x, y, x, y, t->r, AP_CIRCLES_EPS));
+}
+
+/* A turning unit's search ended with st: a path gets its end joins (turning.h; none fits: no_path); an end
+ * that fails the graph's test at ap_aa_turn_clearance but is clear for the unit's own disc is no_path too
+ * (the graph has no path from there; a legal path may exist, so not_found). */
+static int turn_done(ap_plan *p, int st)
+{
+    aa_plan *a = p->kind_state;
+    const ap_query *q = &p->q;
+    turn_test t = turn_test_of(a, q);
+    if (st == AP_E_START_BLOCKED || st == AP_E_GOAL_BLOCKED) {
+        const bool start = st == AP_E_START_BLOCKED;
+        return turn_point_clear(&t, start ? q->sx : q->gx, start ? q->sy : q->gy) ? AP_NO_PATH : st;
+    }
+    if (st != AP_OK)
+        return st;
+    free(a->turn_segs);
+    a->turn_segs = NULL;
+    return ap_aa_turn_join(a->res.segs, a->res.n_segs, q->sx, q->sy, q->gx, q->gy, q->has_sheading, q->sheading,
+                           q->has_gheading, q->gheading, q->turning_radius, turn_clear, &t, &a->turn_segs,
+                           &a->n_turn);
+}
+
+/* The search's status st as the plan's state: a turning unit's ends (turn_done); a refusal found only while
+ * planning (the ends fail the graph's test for the unit's disc) names its field. */
 static int aa_state(ap_plan *p, int st)
 {
+    const aa_plan *a = p->kind_state;
+    if (a->turning)
+        st = turn_done(p, st);
     if (st == AP_E_START_BLOCKED)
         p->field = "start";
     else if (st == AP_E_GOAL_BLOCKED)
@@ -141,6 +219,9 @@ static int aa_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     if (a == NULL)
         return p->state = AP_E_NOMEM;
     p->kind_state = a;
+    a->turning = p->q.turning_radius > 0.0;
+    if (a->turning)
+        p->kind = &aa_turning_kind;
     int st = make_graph(a, &p->q);
     if (st == AP_OK)
         st = pool_query(a->g, &a->aq);
@@ -169,7 +250,8 @@ static int aa_finish(ap_plan *p, ap_result *r)
 {
     aa_plan *a = p->kind_state;
     const ap_query *q = &p->q;
-    const size_t n = a->res.n_segs;
+    const ap_segment *src = a->turning ? a->turn_segs : a->res.segs;
+    const size_t n = a->turning ? a->n_turn : a->res.n_segs;
     ap_segment *segs = malloc((n > 0 ? n : 1) * sizeof *segs);
     r->waypoints = malloc((n + 1 > 1 ? n + 1 : 2) * sizeof *r->waypoints);
     if (segs == NULL || r->waypoints == NULL) {
@@ -177,7 +259,7 @@ static int aa_finish(ap_plan *p, ap_result *r)
         return AP_E_NOMEM;
     }
     if (n > 0)
-        memcpy(segs, a->res.segs, n * sizeof *segs);
+        memcpy(segs, src, n * sizeof *segs);
     /* Waypoints: the start, then the end of every segment (the goal last); start == goal gives both. */
     r->waypoints[0][0] = q->sx;
     r->waypoints[0][1] = q->sy;
@@ -192,11 +274,19 @@ static int aa_finish(ap_plan *p, ap_result *r)
     }
     r->segments = segs;
     r->n_segments = n;
-    r->length = ap_path_length(segs, n);
+    r->length = ap_path_length(src, n);
     r->grid_cost = r->length; /* the search's cost is the path's length */
-    r->clear = ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
+    if (a->turning) {
+        /* the legal-turn answers' verdict: the unit's own disc, world.h's strict rule */
+        turn_test t = turn_test_of(a, q);
+        r->clear = n > 0 ? turn_clear(&t, src, n) : turn_point_clear(&t, q->sx, q->sy);
+    } else {
+        r->clear = ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
+    }
     return AP_OK;
 }
 
 const ap_plan_kind ap_plan_kind_anyangle = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
                                             false,       true,     false,   true};
+static const ap_plan_kind aa_turning_kind = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
+                                             false,       false,    false,   true};

@@ -365,13 +365,10 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
                       "%s searches grid cells; this map is a circle world (use any_angle or auto)", row->name);
     if (q->n_obstacles > 0 && k != NULL && !k->circle_worlds)
         return refuse(e, bad, AP_QF_OBSTACLES,
-                      "\"obstacles\" are served by any_angle (and auto for units without a turning radius); %s "
+                      "\"obstacles\" are served by any_angle (and auto); %s "
                       "searches the map's cells alone", row->name);
     if (k == &ap_plan_kind_anyangle) {
-        if (q->turning_radius > 0.0)
-            return refuse(e, bad, AP_QF_TURNING,
-                          "any_angle plans units that turn on the spot; a unit with unit.turning_radius > 0 needs "
-                          "hybrid, directional8/24/48 or auto");
+        /* turning units: planned on the graph of a larger disc with Dubins joins (anyangle/turning.h) */
         /* auto's any_angle (circle maps, obstacles): the any_angle row's own check said it for any_angle */
         if (q->connectivity != 8)
             return refuse(e, bad, AP_QF_CONNECTIVITY,

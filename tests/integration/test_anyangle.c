@@ -27,7 +27,11 @@ static const char RING[] = "{\"width\": 12, \"height\": 10,\n \"circles\": [{\"x
 static const char OPEN[] = "type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n..........\n..........\n"
                            "..........\n..........\n..........\n..........\n..........\n..........\n";
 
-static char dir[64], square_path[128], ring_path[128], open_path[128];
+/* 30 x 30 with a 4 x 4 block at cells [6, 10) x [6, 10) (its corner C = (10, 10)); 40 x 41 with a wall
+ * across row 20 but for a gap of two cells (x in [19, 21)). Written by setup. */
+static char corner_map[1024], gap_map[1800];
+
+static char dir[64], square_path[128], ring_path[128], open_path[128], corner_path[128], gap_path[128];
 static ap_srv srv;
 
 static void setup(void)
@@ -40,6 +44,20 @@ static void setup(void)
     ap_write_file(ring_path, RING);
     snprintf(open_path, sizeof open_path, "%s/open.map", dir);
     ap_write_file(open_path, OPEN);
+    int k = snprintf(corner_map, sizeof corner_map, "type octile\nheight 30\nwidth 30\nmap\n");
+    for (int y = 0; y < 30; y++, corner_map[k++] = '\n')
+        for (int x = 0; x < 30; x++)
+            corner_map[k++] = x >= 6 && x < 10 && y >= 6 && y < 10 ? '@' : '.';
+    corner_map[k] = '\0';
+    snprintf(corner_path, sizeof corner_path, "%s/corner.map", dir);
+    ap_write_file(corner_path, corner_map);
+    k = snprintf(gap_map, sizeof gap_map, "type octile\nheight 41\nwidth 40\nmap\n");
+    for (int y = 0; y < 41; y++, gap_map[k++] = '\n')
+        for (int x = 0; x < 40; x++)
+            gap_map[k++] = y == 20 && (x < 19 || x >= 21) ? '@' : '.';
+    gap_map[k] = '\0';
+    snprintf(gap_path, sizeof gap_path, "%s/gap.map", dir);
+    ap_write_file(gap_path, gap_map);
     ck_assert_int_eq(ap_srv_start(&srv, dir, NULL, NULL), 0);
 }
 
@@ -49,6 +67,8 @@ static void teardown(void)
     unlink(square_path);
     unlink(ring_path);
     unlink(open_path);
+    unlink(corner_path);
+    unlink(gap_path);
     rmdir(dir);
 }
 
@@ -125,10 +145,10 @@ START_TEST(table_listed_and_refusals)
     ck_assert_int_eq((int)ap_jnum(aa, "corners"), 4); /* the square's four corners */
     ck_assert(ap_jnum(aa, "bytes") > 0);
     json_decref(j);
-    /* A turning unit: refused, never silently ignored. */
+    /* A turn penalty: refused, never silently ignored (no headings in the cost, turning units included). */
     refused("{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
-                "\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"any_angle\"}}",
-            400, "invalid_request", "unit.turning_radius");
+                "\"unit\":{\"turning_radius\":1},\"search\":{\"algorithm\":\"any_angle\",\"turn_penalty\":1}}",
+            400, "invalid_request", "search.turn_penalty");
     refused("{\"map\":\"square\",\"start\":{\"x\":1.5,\"y\":2.5},\"goal\":{\"x\":3.5,\"y\":2.5},"
                 "\"search\":{\"algorithm\":\"any_angle\",\"connectivity\":4}}",
             400, "invalid_request", "search.algorithm");
@@ -148,7 +168,90 @@ START_TEST(batch_goes_the_same_way)
     ck_assert_uint_eq(json_array_size(res), 3);
     ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 0), "length"), 1.0 + M_SQRT2, 1e-12);
     ck_assert_double_eq_tol(ap_jnum(json_array_get(res, 1), "length"), 5.0, 1e-12);
-    expect_error(json_array_get(res, 2), "invalid_request", "unit.turning_radius");
+    /* a turning unit (rho = 2) finds no bend round the square within the 6 x 5 map: not_found */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 2), "status")), "no_path");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 2), "reason")), "not_found");
+    json_decref(j);
+}
+END_TEST
+
+/* A JSON segment's heading at its start and at its end. */
+static double seg_heading(json_t *seg, bool at_end)
+{
+    if (strcmp(json_string_value(json_object_get(seg, "type")), "line") == 0)
+        return ap_jnum(seg, "heading");
+    return ap_jnum(seg, "start_heading") + (at_end ? ap_jnum(seg, "sweep") : 0.0);
+}
+
+static double wrap_diff(double a, double b)
+{
+    return fabs(remainder(a - b, 2.0 * M_PI));
+}
+
+/* Every arc of radius >= R, consecutive segments joined in position and heading (G1). */
+static void check_g1(json_t *segs, double R)
+{
+    for (size_t i = 0; i < json_array_size(segs); i++) {
+        json_t *s = json_array_get(segs, i);
+        if (strcmp(json_string_value(json_object_get(s, "type")), "arc") == 0)
+            ck_assert_double_ge(ap_jnum(s, "radius"), R - 1e-9);
+        if (i == 0)
+            continue;
+        json_t *p = json_array_get(segs, i - 1), *pe = json_object_get(p, "end"), *ss = json_object_get(s, "start");
+        ck_assert_double_le(hypot(json_number_value(json_array_get(pe, 0)) - json_number_value(json_array_get(ss, 0)),
+                                  json_number_value(json_array_get(pe, 1)) - json_number_value(json_array_get(ss, 1))),
+                            1e-9);
+        ck_assert_double_le(wrap_diff(seg_heading(p, true), seg_heading(s, false)), 1e-6);
+    }
+}
+
+START_TEST(turning_units)
+{
+    /* Round the block's corner (10, 10) with turning radius 2: along y = 12, a quarter circle of radius
+     * exactly 2 about the corner, up to the goal: 4 + pi (end headings the path's own: nothing joined). */
+    json_t *j = post_on(&srv, "/v1/path",
+                        "{\"map\":\"corner\",\"start\":{\"x\":8,\"y\":12,\"heading\":0},"
+                        "\"goal\":{\"x\":12,\"y\":8,\"heading\":-1.5707963267948966},"
+                        "\"unit\":{\"radius\":0.3,\"turning_radius\":2},\"search\":{\"algorithm\":\"any_angle\"}}",
+                        200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), 4.0 + M_PI, 1e-9);
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    json_t *segs = json_object_get(j, "segments");
+    ck_assert_uint_eq(json_array_size(segs), 3);
+    json_t *arc = json_array_get(segs, 1);
+    ck_assert_double_eq_tol(ap_jnum(arc, "radius"), 2.0, 1e-12);
+    ck_assert_double_eq_tol(json_number_value(json_array_get(json_object_get(arc, "center"), 0)), 10.0, 1e-9);
+    check_g1(segs, 2.0);
+    json_decref(j);
+    /* Headings at both ends: honoured by curves joined to the path. */
+    j = post_on(&srv, "/v1/path",
+                "{\"map\":\"corner\",\"start\":{\"x\":8,\"y\":16,\"heading\":3.14159265358979},"
+                "\"goal\":{\"x\":16,\"y\":8,\"heading\":1.5707963267949},"
+                "\"unit\":{\"radius\":0.3,\"turning_radius\":2},\"search\":{\"algorithm\":\"any_angle\"}}",
+                200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    segs = json_object_get(j, "segments");
+    const size_t n = json_array_size(segs);
+    ck_assert_uint_ge(n, 4);
+    check_g1(segs, 2.0);
+    ck_assert_double_le(wrap_diff(seg_heading(json_array_get(segs, 0), false), 3.14159265358979), 1e-6);
+    ck_assert_double_le(wrap_diff(seg_heading(json_array_get(segs, n - 1), true), 1.5707963267949), 1e-6);
+    json_decref(j);
+    /* Through the two-cell gap and sharply left: no bend fits (not_found); auto's legal turns answer. */
+    const char *gap = "{\"map\":\"gap\",\"start\":{\"x\":20,\"y\":5.5},\"goal\":{\"x\":5.5,\"y\":27.5},"
+                      "\"unit\":{\"radius\":0.3,\"turning_radius\":2},\"search\":{\"algorithm\":\"%s\"}}";
+    char body[512];
+    snprintf(body, sizeof body, gap, "any_angle");
+    j = post_on(&srv, "/v1/path", body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), "not_found");
+    json_decref(j);
+    snprintf(body, sizeof body, gap, "auto");
+    j = post_on(&srv, "/v1/path", body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "clear")));
     json_decref(j);
 }
 END_TEST
@@ -167,11 +270,11 @@ START_TEST(circle_maps)
     json_t *j = ap_resp_json(&r);
     ap_resp_free(&r);
     json_t *maps = json_object_get(j, "maps");
-    ck_assert_uint_eq(json_array_size(maps), 3);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "id")), "ring");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 1), "kind")), "circles");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 0), "kind")), "grid");
+    ck_assert_uint_eq(json_array_size(maps), 5); /* corner, gap, open, ring, square */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 3), "id")), "ring");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 3), "kind")), "circles");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 2), "kind")), "grid");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(maps, 4), "kind")), "grid");
     json_decref(j);
     ck_assert_int_eq(ap_http(&srv, "GET", "/v1/maps/ring", NULL, 0, NULL, &r), 0);
     ck_assert_int_eq(r.status, 200);
@@ -343,6 +446,7 @@ Suite *anyangle_suite(void)
     tcase_add_test(tc, point_and_disc_round_a_square);
     tcase_add_test(tc, table_listed_and_refusals);
     tcase_add_test(tc, batch_goes_the_same_way);
+    tcase_add_test(tc, turning_units);
     tcase_add_test(tc, circle_maps);
     tcase_add_test(tc, circle_map_errors_are_reported);
     tcase_add_test(tc, obstacles_per_request);

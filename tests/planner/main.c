@@ -49,6 +49,8 @@ int main(void)
     srunner_add_suite(sr, clearance_suite());
     srunner_add_suite(sr, anyangle_suite());
     srunner_add_suite(sr, plan_anyangle_suite());
+    srunner_add_suite(sr, plan_aaturn_suite());
+    srunner_add_suite(sr, aa_turning_suite());
     srunner_add_suite(sr, circles_suite());
     srunner_add_suite(sr, kino_suite());
     srunner_add_suite(sr, timing_suite());

@@ -37,6 +37,8 @@ struct ap_algorithm_row;
 extern const struct ap_algorithm_row ap_test_dijkstra;
 Suite *anyangle_suite(void);
 Suite *plan_anyangle_suite(void);
+Suite *plan_aaturn_suite(void);
+Suite *aa_turning_suite(void);
 Suite *circles_suite(void);
 Suite *kino_suite(void);
 Suite *timing_suite(void);

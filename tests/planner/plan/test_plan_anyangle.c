@@ -200,16 +200,24 @@ START_TEST(circle_world_queries)
     check_answer(&r, &q);
     ap_result_free(&r);
     q.n_obstacles = 0;
-    /* Refusals: grid searches, turning units, points inside a circle or outside the world. */
+    /* Refusals: grid searches, points inside a circle or outside the world. */
     ap_query_error e;
     q.algorithm = AP_ALG_ASTAR;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "search.algorithm");
     ck_assert_ptr_nonnull(strstr(e.message, "circle world"));
+    /* A turning unit (turning radius 2): the hug circle grown by rho = 2 (radius 3), the ends free to curve
+     * away on radius 2 (a shortcut of the path's ends, turning.h): no longer than the hug, no shorter than
+     * the unit's disc, every arc of radius >= 2 (test_plan_aaturn.c checks turning answers in full). */
     q.algorithm = AP_ALG_ANY_ANGLE;
     q.turning_radius = 2.0;
-    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
-    ck_assert_str_eq(e.field, "unit.turning_radius");
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_le(r.length, round_one_circle(3.5, 3.0) + 1e-9);
+    ck_assert_double_ge(r.length, round_one_circle(3.5, 1.25) - 1e-9);
+    for (size_t i = 0; i < r.n_segments; i++)
+        ck_assert(r.segments[i].type == AP_SEG_LINE || r.segments[i].radius >= 2.0 - 1e-9);
+    check_answer(&r, &q);
+    ap_result_free(&r);
     q.turning_radius = 0.0;
     q.algorithm = AP_ALG_AUTO; /* auto's any_angle: connectivity 4 is refused, not ignored */
     q.connectivity = 4;
@@ -238,10 +246,8 @@ START_TEST(refusals_say_why)
     ap_map *m = ap_test_map_from_string(one_square);
     ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
     ap_query_error e;
-    q.turning_radius = 1.0;
-    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
-    ck_assert_str_eq(e.field, "unit.turning_radius");
-    ck_assert_ptr_nonnull(strstr(e.message, "any_angle"));
+    q.turning_radius = 1.0; /* turning units are planned (test_plan_aaturn.c) */
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
     q.turning_radius = 0.0;
     q.connectivity = 4;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
