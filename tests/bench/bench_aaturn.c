@@ -20,62 +20,18 @@
 #include "../../planner/plan/plan.h"
 #include "../../planner/world/collide.h"
 #include "../util.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench_util.h"
 
 static double median(double *v, size_t n)
 {
     if (n == 0)
         return 0.0;
-    qsort(v, n, sizeof *v, cmp_d);
+    qsort(v, n, sizeof *v, ap_bench_cmp_double);
     return v[n / 2];
 }
 
-static int run(const ap_query *q, ap_workspace *ws, ap_result *r, double *ms)
-{
-    double t0 = now_ms();
-    ap_plan p;
-    int st = ap_plan_begin(&p, q, ws, 0);
-    while (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&p, 0);
-    ap_plan_finish(&p, r);
-    *ms = now_ms() - t0;
-    return r->status;
-}
-
-/* Ends (and headings asked for), G1, arc radii >= R, every segment clear for the unit (collide.h). */
-static bool legal(const ap_query *q, const ap_result *r)
-{
-    const ap_segment *s = r->segments;
-    const size_t n = r->n_segments;
-    if (n == 0 || hypot(s[0].x0 - q->sx, s[0].y0 - q->sy) > 1e-9 || hypot(s[n - 1].x1 - q->gx, s[n - 1].y1 - q->gy) > 1e-6)
-        return false;
-    if (q->has_sheading && fabs(ap_angle_wrap(s[0].heading - q->sheading)) > 1e-6)
-        return false;
-    if (q->has_gheading && fabs(ap_angle_wrap(ap_segment_end_heading(&s[n - 1]) - q->gheading)) > 1e-6)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        if (!ap_segment_clear(q->map, &s[i], q->unit_radius) || s[i].reverse)
-            return false;
-        if (s[i].type == AP_SEG_ARC && s[i].radius < q->turning_radius - 1e-9)
-            return false;
-        if (i > 0 && (hypot(s[i].x0 - s[i - 1].x1, s[i].y0 - s[i - 1].y1) > 1e-6 ||
-                      fabs(ap_angle_wrap(s[i].heading - ap_segment_end_heading(&s[i - 1]))) > 1e-6))
-            return false;
-    }
-    return true;
-}
+#define run ap_bench_run
+#define legal(q, r) (ap_bench_illegal(q, r) == NULL)
 
 int main(int argc, char **argv)
 {

@@ -12,19 +12,7 @@
 
 #include "../../planner/plan/plan.h"
 #include "../../planner/world/collide.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench_util.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 static double rnd(void)
@@ -37,39 +25,17 @@ static double rnd(void)
 
 static int run(const ap_query *q, ap_workspace *ws, ap_result *r)
 {
-    ap_plan p;
-    int st = ap_plan_begin(&p, q, ws, 0);
-    while (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&p, 0);
-    ap_plan_finish(&p, r);
-    return r->status;
+    double ms;
+    return ap_bench_run(q, ws, r, &ms);
 }
 
-/* The exact guarantees of a legal-turn answer: ends, G1, arc radii, every segment clear (collide.h). */
-static bool why(const char *what, size_t i)
-{
-    if (getenv("VERBOSE"))
-        fprintf(stderr, "illegal: %s at segment %zu\n", what, i);
-    return false;
-}
-
+/* The exact guarantees of a legal-turn answer (bench_util.h); the reason printed under VERBOSE. */
 static bool legal(const ap_query *q, const ap_result *r)
 {
-    const ap_segment *s = r->segments;
-    if (r->n_segments == 0 || fabs(s[0].x0 - q->sx) > 1e-9 || fabs(s[0].y0 - q->sy) > 1e-9)
-        return why("start", 0);
-    for (size_t i = 0; i < r->n_segments; i++) {
-        if (!ap_segment_clear(q->map, &s[i], q->unit_radius))
-            return why("not clear", i);
-        if (s[i].type == AP_SEG_ARC && s[i].radius < q->turning_radius - 1e-9)
-            return why("radius", i);
-        if (i > 0 && (fabs(s[i].x0 - s[i - 1].x1) > 1e-6 || fabs(s[i].y0 - s[i - 1].y1) > 1e-6))
-            return why("gap", i);
-        if (i > 0 && fabs(ap_angle_wrap(s[i].heading - ap_segment_end_heading(&s[i - 1]))) > 1e-6)
-            return why("heading", i);
-    }
-    const ap_segment *e = &s[r->n_segments - 1];
-    return fabs(e->x1 - q->gx) < 1e-6 && fabs(e->y1 - q->gy) < 1e-6 ? true : why("goal", r->n_segments);
+    const char *why = ap_bench_illegal(q, r);
+    if (why != NULL && getenv("VERBOSE"))
+        fprintf(stderr, "illegal: %s\n", why);
+    return why == NULL;
 }
 
 int main(int argc, char **argv)
@@ -127,9 +93,9 @@ int main(int argc, char **argv)
                 q.smoothing = AP_SMOOTH_LOS;
                 q.algorithm = getenv("ALG") ? (ap_algorithm)atoi(getenv("ALG")) : AP_ALG_AUTO;
                 ap_result r;
-                double t0 = now_ms();
+                double t0 = ap_bench_now_ms();
                 int st = run(&q, &ws, &r);
-                ms[i] = now_ms() - t0;
+                ms[i] = ap_bench_now_ms() - t0;
                 if (getenv("VERBOSE"))
                     fprintf(stderr, "%s R=%g: status %d, %.1f ms, %llu expanded, length %.1f\n", maps[mi], Rs[ri], st,
                             ms[i], (unsigned long long)r.expanded, r.length);
@@ -146,7 +112,7 @@ int main(int argc, char **argv)
                 }
                 ap_result_free(&r);
             }
-            qsort(ms, (size_t)np, sizeof *ms, cmp_d);
+            qsort(ms, (size_t)np, sizeof *ms, ap_bench_cmp_double);
             printf("| %s | %g | %d | %d | %d | %.1f | %.1f | %.1f |\n", maps[mi], Rs[ri], np, ok, bad,
                    np ? ms[np / 2] : 0.0, np ? ms[(int)(0.95 * (np - 1))] : 0.0, np ? ms[np - 1] : 0.0);
             fflush(stdout);
