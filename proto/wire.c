@@ -344,8 +344,8 @@ static int get_corridor(const ap_json_reader *r, json_t *root, ap_path_request *
     req->zone.n = json_array_size(pts);
     for (size_t i = 0; i < req->zone.n; i++) {
         json_t *p = json_array_get(pts, i), *x = json_array_get(p, 0), *y = json_array_get(p, 1);
-        char field[32];
-        snprintf(field, sizeof field, "corridor.points[%zu]", i);
+        char field[48];
+        snprintf(field, sizeof field, "corridor.points[%u]", (unsigned)i); /* i < AP_ZONE_MAX_POINTS */
         if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_number(x) || !json_is_number(y) ||
             !(fabs(json_number_value(x)) <= AP_MAX_OBSTACLE_COORD) ||
             !(fabs(json_number_value(y)) <= AP_MAX_OBSTACLE_COORD))
