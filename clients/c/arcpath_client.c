@@ -1,4 +1,7 @@
 /* arcpath_client.c — see arcpath_client.h. HTTP by libcurl, JSON by jansson. */
+#if !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* nanosleep under a plain -std=c11 (the README's build line) */
+#endif
 #include "arcpath_client.h"
 
 #include <curl/curl.h>

@@ -1,5 +1,5 @@
 // The README's first query through the JavaScript client: a path across the demo arena; and a kinodynamic
-// query with the typed members (arcpath-client.d.ts).
+// query with the typed members (arcpath-client.d.mts).
 //
 //   node clients/js/example.mjs [BASE_URL [MAP]]     (defaults: http://127.0.0.1:8080, arena)
 //   node clients/js/example.mjs BASE_URL MAP kinodynamic [MAX_SPEED]
@@ -18,7 +18,7 @@ import { ArcpathClient, ArcpathError } from './arcpath-client.mjs';
 const [base = 'http://127.0.0.1:8080', map = 'arena', mode, maxSpeed] = process.argv.slice(2);
 const client = new ArcpathClient(base, { timeoutMs: 10000 });
 
-/** @type {import('./arcpath-client.d.ts').PathRequest} */
+/** @type {import('./arcpath-client.mjs').PathRequest} */
 const kinodynamic = {
   map,
   start: { x: 5.5, y: 5.5, heading: 3.14159, speed: 0 },

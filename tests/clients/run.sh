@@ -14,6 +14,9 @@
 #     ok, length and duration_s (the same doubles, duration_s > 0), segments, 1 turn on the spot, every
 #     segment timed (v_start, v_end, t_start, duration), the samples of samples.dt, probe 0, clear;
 #   - the same with unit.max_speed -1 prints the server's 400 invalid_request on field unit.max_speed.
+# And the JavaScript client's TypeScript declarations: tests/clients/types.ts compiles under tsc --strict
+# (TypeScript pinned in this folder's package-lock.json; make deps installs it), its @ts-expect-error lines
+# included (each must be an error).
 # The C example is built by make ($(BUILD)/arcpath-client-example, beside $ARCPATHD); the C# one is compiled
 # here with Mono's mcs into $(BUILD)/csharp/. A missing toolchain is a FAIL naming what is missing (make deps
 # installs them all). Prints "ok"/"FAIL" lines and "N passed, N failed"; exit status non-zero on any failure.
@@ -240,6 +243,17 @@ for name in c js; do
         fail "$name: typed unit.max_speed -1 (exit $rc)" "expected: $(cat "$tmp/expect-kino-bad")" "got:      $(cat "$tmp/out")"
     fi
 done
+
+# --- the JavaScript client's declarations -------------------------------------------------------------------
+tsc=tests/clients/node_modules/.bin/tsc
+if [ ! -x "$tsc" ]; then
+    fail "js: toolchain missing: $tsc (run: make deps)"
+elif "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 tests/clients/types.ts \
+        >"$tmp/tsc.log" 2>&1; then
+    pass "js: arcpath-client.d.mts types the kinodynamic members (tests/clients/types.ts under tsc --strict)"
+else
+    fail "js: tests/clients/types.ts under tsc --strict" "$(cat "$tmp/tsc.log")"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
