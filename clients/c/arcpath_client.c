@@ -220,7 +220,7 @@ typedef struct {
 static void put(json_t *obj, const char *key, json_t *value, const char *field, build_state *st) {
     if (!st->field && (!value || json_object_set_new(obj, key, value) != 0)) {
         st->field = field;
-        st->why = "out of memory";
+        st->why = "cannot be sent (a string that is not UTF-8, or out of memory)";
     } else if (st->field) {
         json_decref(value);
     }
@@ -286,7 +286,7 @@ static json_t *unit_json(const ap_client_query_unit *u, build_state *st) {
                 json_decref(caps);
                 caps = NULL;
                 st->field = "unit.capability";
-                st->why = u->capability[i] ? "out of memory" : "a NULL terrain name";
+                st->why = u->capability[i] ? "cannot be sent (a name that is not UTF-8, or out of memory)" : "has a NULL name";
             }
         }
         put(o, "capability", caps, "unit.capability", st);

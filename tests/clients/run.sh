@@ -13,7 +13,8 @@
 #   - the tank on arena through search.algorithm kinodynamic prints curl's answer to the same body: status
 #     ok, length and duration_s (the same doubles, duration_s > 0), segments, 1 turn on the spot, every
 #     segment timed (v_start, v_end, t_start, duration), the samples of samples.dt, probe 0, clear;
-#   - the same with unit.max_speed -1 prints the server's 400 invalid_request on field unit.max_speed.
+#   - the same with unit.max_speed -1 prints the server's 400 invalid_request on field unit.max_speed;
+#   - (C) unit.max_speed inf, which JSON cannot carry, is the client's own "argument" error on that field.
 # And the JavaScript client's TypeScript declarations: tests/clients/types.ts compiles under tsc --strict
 # (TypeScript pinned in this folder's package-lock.json; make deps installs it), its @ts-expect-error lines
 # included (each must be an error).
@@ -243,6 +244,15 @@ for name in c js; do
         fail "$name: typed unit.max_speed -1 (exit $rc)" "expected: $(cat "$tmp/expect-kino-bad")" "got:      $(cat "$tmp/out")"
     fi
 done
+if [ -z "$(toolchain c)" ]; then
+    run_example c "$base" arena kinodynamic inf
+    expect='error 0 argument: unit.max_speed must be a finite number (NaN means not sent) (field: unit.max_speed)'
+    if [ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "$expect" ]; then
+        pass "c: typed unit.max_speed inf -> the client's argument error, nothing sent"
+    else
+        fail "c: typed unit.max_speed inf (exit $rc)" "expected: $expect" "got:      $(cat "$tmp/out")"
+    fi
+fi
 
 # --- the JavaScript client's declarations -------------------------------------------------------------------
 tsc=tests/clients/node_modules/.bin/tsc
