@@ -148,8 +148,8 @@ ap_client_result ap_client_path_query(ap_client *client, const char *map, ap_cli
                                       ap_client_pose goal, const ap_client_unit *unit,
                                       ap_client_answer *answer, ap_client_error *error);
 
-/* Fill *query for map, start and goal with every optional member unset (see ap_client_query). query may
- * not be NULL; map is not copied (it must outlive the call that sends the query). */
+/* Fill *query for map, start and goal with every optional member unset (see ap_client_query); a NULL query
+ * is ignored. map is not copied (it must outlive the call that sends the query). */
 void ap_client_query_init(ap_client_query *query, const char *map, ap_client_pose start, ap_client_pose goal);
 
 /* The typed request: *query as a /v1/path body (jansson), POSTed as ap_client_path does; results as
