@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install what arcpath needs to build, run and test, but only what is missing: Debian packages, then the
-# npm packages of the browser test, the OpenAPI linter, the contract test and the deploy checks (pinned by
-# the package-lock.json of tests/browser, tests/spec, tests/contract and tests/deploy), and promtool for
-# tests/deploy.
+# npm packages of the browser test, the OpenAPI linter, the contract test, the deploy checks and the JS
+# client's types check (pinned by the package-lock.json of tests/browser, tests/spec, tests/contract,
+# tests/deploy and tests/clients), and promtool for tests/deploy.
 # Used by `make run` and `make check`; safe to run again.
 set -e
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 # npm writes node_modules/.package-lock.json on install: older than the lockfile means a changed pin.
-for dir in tests/browser tests/spec tests/contract tests/deploy; do
+for dir in tests/browser tests/spec tests/contract tests/deploy tests/clients; do
     if [ ! -f $dir/node_modules/.package-lock.json ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
         echo "arcpath: installing the npm packages of $dir"
         (cd $dir && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

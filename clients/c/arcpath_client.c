@@ -1,4 +1,7 @@
 /* arcpath_client.c — see arcpath_client.h. HTTP by libcurl, JSON by jansson. */
+#if !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* nanosleep under a plain -std=c11 (the README's build line) */
+#endif
 #include "arcpath_client.h"
 
 #include <curl/curl.h>
@@ -115,6 +118,8 @@ static ap_client_result parse_answer(const body_buf *b, ap_client_answer *answer
     answer->grid_cost = number_or_nan(root, "grid_cost");
     answer->clear = json_is_boolean(clear) ? json_is_true(clear) : -1;
     answer->segment_count = json_array_size(json_object_get(root, "segments"));
+    answer->duration_s = number_or_nan(root, "duration_s");
+    answer->probe = json_object_get(root, "segments") ? json_is_true(json_object_get(root, "probe")) : -1;
     return AP_CLIENT_OK;
 }
 
@@ -206,30 +211,198 @@ ap_client_result ap_client_path(ap_client *client, const char *json_request, ap_
     return result;
 }
 
-/* {"x", "y"[, "heading"]} */
-static json_t *pose_json(ap_client_pose p) {
-    json_t *o = json_pack("{s:f, s:f}", "x", p.x, "y", p.y);
-    if (o && p.has_heading) json_object_set_new(o, "heading", json_real(p.heading));
+/* The typed request's JSON builder: the first member that cannot be sent (its wire path, and why) stops it. */
+typedef struct {
+    const char *field;  /* NULL while all is well */
+    const char *why;
+} build_state;
+
+static void put(json_t *obj, const char *key, json_t *value, const char *field, build_state *st) {
+    if (!st->field && (!value || json_object_set_new(obj, key, value) != 0)) {
+        st->field = field;
+        st->why = "cannot be sent (a string that is not UTF-8, or out of memory)";
+    } else if (st->field) {
+        json_decref(value);
+    }
+}
+
+/* obj[key] = v unless v is NaN (unset); a non-finite v stops the build on field. */
+static void put_real(json_t *obj, const char *key, double v, const char *field, build_state *st) {
+    if (st->field || isnan(v)) return;
+    if (!isfinite(v)) {
+        st->field = field;
+        st->why = "must be a finite number (NaN means not sent)";
+        return;
+    }
+    put(obj, key, json_real(v), field, st);
+}
+
+/* obj[key] = v unless v < 0 (unset); as_bool: true/false. */
+static void put_int(json_t *obj, const char *key, long v, int as_bool, const char *field, build_state *st) {
+    if (!st->field && v >= 0) put(obj, key, as_bool ? json_boolean(v) : json_integer(v), field, st);
+}
+
+static void put_string(json_t *obj, const char *key, const char *v, const char *field, build_state *st) {
+    if (!st->field && v) put(obj, key, json_string(v), field, st);
+}
+
+/* obj[key] = sub when sub has members; sub is consumed either way. */
+static void put_object(json_t *obj, const char *key, json_t *sub, build_state *st) {
+    if (!st->field && sub && json_object_size(sub) == 0) {
+        json_decref(sub);
+        return;
+    }
+    put(obj, key, sub, key, st);
+}
+
+/* {"x", "y"[, "heading"][, "speed"]}; field is "start" or "goal". */
+static json_t *pose_json(ap_client_pose p, double speed, const char *field, build_state *st) {
+    int start = field[0] == 's';
+    json_t *o = json_object();
+    put_real(o, "x", p.x, start ? "start.x" : "goal.x", st);
+    put_real(o, "y", p.y, start ? "start.y" : "goal.y", st);
+    if (p.has_heading) {
+        const char *f = start ? "start.heading" : "goal.heading";
+        if (isnan(p.heading) && !st->field) {
+            st->field = f;
+            st->why = "must be a finite number (has_heading is set)";
+        }
+        put_real(o, "heading", p.heading, f, st);
+    }
+    put_real(o, "speed", speed, start ? "start.speed" : "goal.speed", st);
     return o;
 }
 
-ap_client_result ap_client_path_query(ap_client *client, const char *map, ap_client_pose start,
-                                      ap_client_pose goal, const ap_client_unit *unit,
-                                      ap_client_answer *answer, ap_client_error *error) {
-    json_t *req = map ? json_pack("{s:s, s:o, s:o}", "map", map, "start", pose_json(start), "goal", pose_json(goal))
-                      : NULL;
-    if (req && unit)
-        json_object_set_new(req, "unit", json_pack("{s:f, s:f}", "radius", unit->radius, "turning_radius",
-                                                   unit->turning_radius));
+static json_t *unit_json(const ap_client_query_unit *u, build_state *st) {
+    json_t *o = json_object();
+    put_string(o, "kind", u->kind, "unit.kind", st);
+    put_real(o, "radius", u->radius, "unit.radius", st);
+    put_real(o, "turning_radius", u->turning_radius, "unit.turning_radius", st);
+    put_int(o, "size", u->size, 0, "unit.size", st);
+    if (u->capability && !st->field) {
+        json_t *caps = json_array();
+        for (size_t i = 0; i < u->capability_count && caps; i++) {
+            if (!u->capability[i] || json_array_append_new(caps, json_string(u->capability[i])) != 0) {
+                json_decref(caps);
+                caps = NULL;
+                st->field = "unit.capability";
+                st->why = u->capability[i] ? "cannot be sent (a name that is not UTF-8, or out of memory)" : "has a NULL name";
+            }
+        }
+        put(o, "capability", caps, "unit.capability", st);
+    }
+    put_int(o, "reverse", u->reverse, 1, "unit.reverse", st);
+    put_real(o, "max_speed", u->max_speed, "unit.max_speed", st);
+    put_real(o, "max_accel", u->max_accel, "unit.max_accel", st);
+    put_real(o, "max_brake", u->max_brake, "unit.max_brake", st);
+    put_real(o, "max_lateral_accel", u->max_lateral_accel, "unit.max_lateral_accel", st);
+    put_real(o, "max_reverse_speed", u->max_reverse_speed, "unit.max_reverse_speed", st);
+    put_real(o, "max_turn_rate", u->max_turn_rate, "unit.max_turn_rate", st);
+    return o;
+}
+
+/* The whole /v1/path body of *q, or NULL with st->field set. */
+static json_t *query_json(const ap_client_query *q, build_state *st) {
+    json_t *req = json_object();
+    put_string(req, "map", q->map, "map", st);
+    put(req, "start", pose_json(q->start, q->start_speed, "start", st), "start", st);
+    put(req, "goal", pose_json(q->goal, q->goal_speed, "goal", st), "goal", st);
+    put_object(req, "unit", unit_json(&q->unit, st), st);
+    json_t *search = json_object();
+    put_string(search, "algorithm", q->algorithm, "search.algorithm", st);
+    put_int(search, "probe", q->probe, 1, "search.probe", st);
+    put_int(search, "max_expansions", q->max_expansions, 0, "search.max_expansions", st);
+    put_object(req, "search", search, st);
+    json_t *tol = json_object();
+    put_real(tol, "position", q->tolerance_position, "goal_tolerance.position", st);
+    put_real(tol, "heading", q->tolerance_heading, "goal_tolerance.heading", st);
+    put_real(tol, "speed", q->tolerance_speed, "goal_tolerance.speed", st);
+    put_object(req, "goal_tolerance", tol, st);
+    json_t *samples = json_object();
+    put_real(samples, "step", q->samples_step, "samples.step", st);
+    put_real(samples, "dt", q->samples_dt, "samples.dt", st);
+    put_object(req, "samples", samples, st);
+    put_int(req, "deadline_ms", q->deadline_ms, 0, "deadline_ms", st);
+    if (st->field) {
+        json_decref(req);
+        return NULL;
+    }
+    return req;
+}
+
+void ap_client_query_init(ap_client_query *query, const char *map, ap_client_pose start, ap_client_pose goal) {
+    if (!query) return;
+    *query = (ap_client_query){
+        .map = map, .start = start, .goal = goal, .start_speed = NAN, .goal_speed = NAN,
+        .unit = {.radius = NAN, .turning_radius = NAN, .size = -1, .reverse = -1, .max_speed = NAN,
+                 .max_accel = NAN, .max_brake = NAN, .max_lateral_accel = NAN, .max_reverse_speed = NAN,
+                 .max_turn_rate = NAN},
+        .probe = -1, .max_expansions = -1, .tolerance_position = NAN, .tolerance_heading = NAN,
+        .tolerance_speed = NAN, .samples_step = NAN, .samples_dt = NAN, .deadline_ms = -1};
+}
+
+ap_client_result ap_client_path_typed(ap_client *client, const ap_client_query *query, ap_client_answer *answer,
+                                      ap_client_error *error) {
+    build_state st = {0};
+    if (!query || !query->map) {
+        st.field = "map";
+        st.why = "must not be NULL";
+    }
+    json_t *req = st.field ? NULL : query_json(query, &st);
     char *text = req ? json_dumps(req, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
     json_decref(req);
     if (!text) {
         if (error) memset(error, 0, sizeof *error);
         if (answer) memset(answer, 0, sizeof *answer);
-        set_error(error, "argument", map ? "out of memory" : "map must not be NULL", map ? "" : "map");
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s %s", st.field ? st.field : "the request", st.why ? st.why : "out of memory");
+        set_error(error, "argument", msg, st.field ? st.field : "");
         return AP_CLIENT_E_ARGUMENT;
     }
     ap_client_result r = ap_client_path(client, text, answer, error);
     free(text);
     return r;
+}
+
+ap_client_result ap_client_path_query(ap_client *client, const char *map, ap_client_pose start,
+                                      ap_client_pose goal, const ap_client_unit *unit,
+                                      ap_client_answer *answer, ap_client_error *error) {
+    ap_client_query q;
+    ap_client_query_init(&q, map, start, goal);
+    if (unit) {
+        q.unit.radius = unit->radius;
+        q.unit.turning_radius = unit->turning_radius;
+    }
+    return ap_client_path_typed(client, &q, answer, error);
+}
+
+/* v[0], v[1] of a 2-number array, else NaN. */
+static void vec2_or_nan(json_t *obj, const char *key, double v[2]) {
+    json_t *a = json_object_get(obj, key);
+    for (int i = 0; i < 2; i++) {
+        json_t *x = json_array_get(a, (size_t)i);
+        v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+    }
+}
+
+int ap_client_answer_segment(const ap_client_answer *answer, size_t i, ap_client_segment *segment) {
+    if (!answer || !segment) return -1;
+    json_t *seg = json_array_get(json_object_get(answer->json, "segments"), i);
+    const char *type = json_string_value(json_object_get(seg, "type"));
+    if (!type) return -1;
+    segment->type = type;
+    vec2_or_nan(seg, "start", segment->start);
+    vec2_or_nan(seg, "end", segment->end);
+    vec2_or_nan(seg, "center", segment->center);
+    segment->radius = number_or_nan(seg, "radius");
+    segment->heading = number_or_nan(seg, "heading");
+    segment->start_heading = number_or_nan(seg, "start_heading");
+    segment->sweep = number_or_nan(seg, "sweep");
+    segment->length = number_or_nan(seg, "length");
+    segment->reverse = json_is_true(json_object_get(seg, "reverse"));
+    segment->v_start = number_or_nan(seg, "v_start");
+    segment->v_end = number_or_nan(seg, "v_end");
+    segment->t_start = number_or_nan(seg, "t_start");
+    segment->duration = number_or_nan(seg, "duration");
+    return 0;
 }

@@ -1,5 +1,5 @@
 // A small client for arcpath's POST /v1/path: Node >= 18 (global fetch), no npm dependencies.
-// Types for TypeScript users: arcpath-client.d.ts beside this file.
+// Types for TypeScript users: arcpath-client.d.mts beside this file (the name TypeScript looks for beside an .mjs).
 //
 //   import { ArcpathClient, ArcpathError } from './arcpath-client.mjs';
 //   const client = new ArcpathClient('http://127.0.0.1:8080');

@@ -8,6 +8,16 @@
 #     field "map";
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
 #   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error.
+# For the C and JavaScript clients' typed kinodynamic members (their examples' "kinodynamic" mode, the
+# body KINO below):
+#   - the tank on arena through search.algorithm kinodynamic prints curl's answer to the same body: status
+#     ok, length and duration_s (the same doubles, duration_s > 0), segments, 1 turn on the spot, every
+#     segment timed (v_start, v_end, t_start, duration), the samples of samples.dt, probe 0, clear;
+#   - the same with unit.max_speed -1 prints the server's 400 invalid_request on field unit.max_speed;
+#   - (C) unit.max_speed inf, which JSON cannot carry, is the client's own "argument" error on that field.
+# And the JavaScript client's TypeScript declarations: tests/clients/types.ts compiles under tsc --strict
+# (TypeScript pinned in this folder's package-lock.json; make deps installs it), its @ts-expect-error lines
+# included (each must be an error).
 # The C example is built by make ($(BUILD)/arcpath-client-example, beside $ARCPATHD); the C# one is compiled
 # here with Mono's mcs into $(BUILD)/csharp/. A missing toolchain is a FAIL naming what is missing (make deps
 # installs them all). Prints "ok"/"FAIL" lines and "N passed, N failed"; exit status non-zero on any failure.
@@ -17,6 +27,13 @@ ARCPATHD=${ARCPATHD:-build/arcpathd}
 BUILD=$(dirname "$ARCPATHD")
 QUERY='{"map":"arena","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
 UNKNOWN='{"map":"no_such_map","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
+# kino_body [MAX_SPEED]: the body the examples' kinodynamic mode sends (clients/c/example.c,
+# clients/js/example.mjs), with "unit": {"max_speed": MAX_SPEED} when given.
+kino_body() {
+    echo '{"map":"arena","start":{"x":5.5,"y":5.5,"heading":3.14159,"speed":0},"goal":{"x":20.5,"y":12.5,"speed":0},'\
+'"unit":{"kind":"tank","reverse":false'"${1:+,\"max_speed\":$1}"'},"goal_tolerance":{"position":0.5,"speed":0.5},'\
+'"search":{"algorithm":"kinodynamic","max_expansions":100000},"samples":{"dt":0.5}}'
+}
 export PYTHONDONTWRITEBYTECODE=1
 
 passed=0; failed=0
@@ -50,7 +67,7 @@ canon() {
 import sys
 for line in sys.stdin.read().splitlines():
     key, _, value = line.partition(" ")
-    if key in ("length", "grid_cost"):
+    if key in ("length", "grid_cost", "duration_s"):
         value = repr(float(value))
     print(key, value)
 '
@@ -62,6 +79,19 @@ import json, sys
 a = json.load(sys.stdin)
 print("status", a["status"]); print("length", repr(a["length"])); print("grid_cost", repr(a["grid_cost"]))
 print("segments", len(a["segments"])); print("clear", "true" if a["clear"] else "false")
+'
+}
+# kino_lines: a kinodynamic /v1/path answer (JSON on stdin) as the examples' kinodynamic mode prints it.
+kino_lines() {
+    python3 -c '
+import json, math, sys
+a = json.load(sys.stdin)
+segs = a.get("segments")
+timed = [s for s in segs or [] if all(isinstance(s.get(k), (int, float)) for k in ("v_start", "v_end", "t_start", "duration"))]
+print("status", a["status"]); print("length", repr(a["length"])); print("duration_s", repr(a["duration_s"]))
+print("segments", len(segs)); print("turns", sum(s["type"] == "turn" for s in segs)); print("timed", len(timed))
+print("samples", len(a.get("samples", []))); print("probe", -1 if segs is None else int(a.get("probe", False)))
+print("clear", "true" if a["clear"] else "false")
 '
 }
 # error_line: an error body (JSON on stdin) and its HTTP status ($1) as the examples print it.
@@ -179,6 +209,61 @@ for name in c python js csharp; do
             "got:      $(cat "$tmp/out")"
     fi
 done
+
+# --- the typed kinodynamic members (C and JavaScript) -----------------------------------------------------
+kino_body | curl -s "$base/v1/path" -d @- | kino_lines >"$tmp/expect-kino" 2>&1
+status=$(kino_body -1 | curl -s -o "$tmp/kino-bad.json" -w '%{http_code}' "$base/v1/path" -d @-)
+error_line "$status" <"$tmp/kino-bad.json" >"$tmp/expect-kino-bad" 2>&1
+# The answer the clients must reproduce is the one the test means: ok, timed, one turn, all segments timed.
+if ! python3 -c '
+import sys
+k = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().splitlines())
+sys.exit(not (k["status"] == "ok" and float(k["duration_s"]) > 0 and k["turns"] == "1"
+              and k["timed"] == k["segments"] and int(k["segments"]) > 1 and int(k["samples"]) > 1))
+' "$tmp/expect-kino" 2>/dev/null; then
+    fail "kinodynamic: curl's answer to the tank body is not ok, timed, with one turn" "$(tr '\n' ' ' <"$tmp/expect-kino")"
+fi
+case $(cat "$tmp/expect-kino-bad") in
+    "error 400 invalid_request: "*"(field: unit.max_speed)") ;;
+    *) fail "kinodynamic: curl's answer to unit.max_speed -1 is not 400 invalid_request on unit.max_speed" \
+            "$(cat "$tmp/expect-kino-bad")" ;;
+esac
+for name in c js; do
+    [ -z "$(toolchain $name)" ] || continue   # already a FAIL above
+    run_example $name "$base" arena kinodynamic
+    if [ $rc -eq 0 ] && canon <"$tmp/out" | cmp -s - "$tmp/expect-kino"; then
+        pass "$name: typed kinodynamic query = curl's answer ($(tr '\n' ' ' <"$tmp/expect-kino"))"
+    else
+        fail "$name: typed kinodynamic query (exit $rc)" "expected: $(tr '\n' ' ' <"$tmp/expect-kino")" \
+            "got:      $(tr '\n' ' ' <"$tmp/out")"
+    fi
+    run_example $name "$base" arena kinodynamic -1
+    if [ $rc -eq 1 ] && cmp -s "$tmp/out" "$tmp/expect-kino-bad"; then
+        pass "$name: typed unit.max_speed -1 -> $(cat "$tmp/expect-kino-bad")"
+    else
+        fail "$name: typed unit.max_speed -1 (exit $rc)" "expected: $(cat "$tmp/expect-kino-bad")" "got:      $(cat "$tmp/out")"
+    fi
+done
+if [ -z "$(toolchain c)" ]; then
+    run_example c "$base" arena kinodynamic inf
+    expect='error 0 argument: unit.max_speed must be a finite number (NaN means not sent) (field: unit.max_speed)'
+    if [ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "$expect" ]; then
+        pass "c: typed unit.max_speed inf -> the client's argument error, nothing sent"
+    else
+        fail "c: typed unit.max_speed inf (exit $rc)" "expected: $expect" "got:      $(cat "$tmp/out")"
+    fi
+fi
+
+# --- the JavaScript client's declarations -------------------------------------------------------------------
+tsc=tests/clients/node_modules/.bin/tsc
+if [ ! -x "$tsc" ]; then
+    fail "js: toolchain missing: $tsc (run: make deps)"
+elif "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 tests/clients/types.ts \
+        >"$tmp/tsc.log" 2>&1; then
+    pass "js: arcpath-client.d.mts types the kinodynamic members (tests/clients/types.ts under tsc --strict)"
+else
+    fail "js: tests/clients/types.ts under tsc --strict" "$(cat "$tmp/tsc.log")"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
