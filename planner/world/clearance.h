@@ -97,7 +97,8 @@ static inline uint16_t ap_clearance_move(const ap_clearance_table *t, uint32_t f
 }
 
 /* "clearance:<capability>" (per capability, tables.h AP_TABLE_PER_CAPABILITY): data = ap_clearance_table,
- * bytes = ap_clearance_bytes. Optional (a map loads without it when memory runs out; nothing reads it yet). */
+ * bytes = ap_clearance_bytes. Optional: a map loads without it when memory runs out; then sized discs plan on
+ * the plain grid (algorithms.c) and HAA* has class 0 only. */
 extern const ap_table_kind ap_clearance_table_kind;
 
 /* Capability c's clearance table of m, or NULL when the map has none (c not in m->capabilities, or the
