@@ -523,6 +523,13 @@ static int begin_corridor_path(ap_plan *p)
     return ap_plan_start_search(p, dp->ws);
 }
 
+/* True when a search the planner chose (not a directionalN the query named) goes to the corridor at once:
+ * start and goal AP_CORRIDOR_AUTO_TILES or more apart. */
+static bool corridor_first(const ap_query *q)
+{
+    return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_CORRIDOR_AUTO_TILES;
+}
+
 /* The whole query as one directional search: in Pinter's window when start and goal fit it, else in a
  * corridor around a grid path (any distance; directional.h corridor mode). */
 static int begin_full_dir(ap_plan *p, int neighbours, bool far)
@@ -619,7 +626,7 @@ static int escalate_or_fail(ap_plan *p, int st)
         dp->kind = K_DIR;
         p->expanded_before += p->has_search ? p->search.expanded : 0;
         p->has_search = false;
-        return begin_full_dir(p, 24, hypot(p->q.gx - p->q.sx, p->q.gy - p->q.sy) >= AP_CORRIDOR_AUTO_TILES);
+        return begin_full_dir(p, 24, corridor_first(&p->q));
     }
     return p->state = st;
 }
@@ -800,7 +807,7 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     if (q->reverse || q->map->weighted) {
         /* the hybrid's smoothing passes charge length alone: on terrain costs, Directional24 at once */
         dp->kind = K_DIR;
-        return begin_full_dir(p, 24, hypot(q->gx - q->sx, q->gy - q->sy) >= AP_CORRIDOR_AUTO_TILES);
+        return begin_full_dir(p, 24, corridor_first(q));
     }
     dp->phase = P_GRID;
     if (p->start_node == p->goal_node) {

@@ -48,14 +48,10 @@ int main(int argc, char **argv)
     printf("| map | R | lines | any_angle ok | D24 ok | both | aa/D24 mean | max | min | aa/disc mean | illegal | "
            "aa median ms | D24 median ms | aa first ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t mi = 0; mi < n_maps; mi++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s.map", dir, maps[mi]);
-        ap_map *m;
-        ap_diag dg;
-        if (ap_map_load(path, NULL, &m, &dg) != AP_OK) {
-            fprintf(stderr, "cannot load %s\n", path);
+        ap_map *m = ap_bench_load_map(dir, maps[mi]);
+        if (m == NULL)
             return 1;
-        }
+        char path[1024];
         snprintf(path, sizeof path, "%s/%s.map.scen", dir, maps[mi]);
         ap_test_scen *sc;
         size_t n;

@@ -48,14 +48,9 @@ int main(int argc, char **argv)
     static const double Rs[] = {1.0, 2.0, 4.0};
     printf("| map | turning radius | pairs | ok | illegal | median ms | p95 ms | max ms |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t mi = 0; mi < n_maps; mi++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s.map", dir, maps[mi]);
-        ap_map *m;
-        ap_diag dg;
-        if (ap_map_load(path, NULL, &m, &dg) != AP_OK) {
-            fprintf(stderr, "cannot load %s\n", path);
+        ap_map *m = ap_bench_load_map(dir, maps[mi]);
+        if (m == NULL)
             return 1;
-        }
         ap_workspace ws;
         uint32_t cap = ap_map_node_count(m) > AP_PLAN_MIN_WORKSPACE_NODES ? ap_map_node_count(m) : AP_PLAN_MIN_WORKSPACE_NODES;
         if (ap_workspace_init(&ws, cap, AP_PLAN_MAX_SUCC) != AP_OK) /* as the server sizes its workspaces */

@@ -5,6 +5,7 @@
 #define AP_BENCH_UTIL_H
 
 #include <math.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "../../planner/plan/plan.h"
@@ -30,6 +31,21 @@ static inline double ap_bench_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Load dir/name.map (Moving AI) with the default options; NULL (and a line on stderr) when it fails. The
+ * caller frees the map. */
+static inline ap_map *ap_bench_load_map(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.map", dir, name);
+    ap_map *m;
+    ap_diag dg;
+    if (ap_map_load(path, NULL, &m, &dg) != AP_OK) {
+        fprintf(stderr, "cannot load %s\n", path);
+        return NULL;
+    }
+    return m;
 }
 
 /* Plan q to its end on ws (begin, unbounded steps, finish) into *r (caller frees); *ms the wall time. Returns
