@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "../planner/world/tables.h"
 #include "circles.h"
 #include "utf8.h"
 
@@ -42,12 +43,14 @@ static json_t *table_json(const ap_map_table *t)
 {
     json_t *x = json_object();
     x = set(x, "name", json_string(t->name));
-    x = set(x, "bytes", json_integer((json_int_t)t->bytes));
+    uint64_t count = t->count;
+    const size_t bytes = t->kind != NULL && t->kind->live != NULL ? t->kind->live(t->data, &count) : t->bytes;
+    x = set(x, "bytes", json_integer((json_int_t)bytes));
     x = set(x, "build_ms", json_real(t->build_seconds * 1000.0));
     if (t->incremental)
         x = set(x, "incremental", json_true());
     if (t->count_name != NULL)
-        x = set(x, t->count_name, json_integer((json_int_t)t->count));
+        x = set(x, t->count_name, json_integer((json_int_t)count));
     return x;
 }
 

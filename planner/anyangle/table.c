@@ -100,7 +100,7 @@ static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table 
 }
 
 const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                        table_build, table_free, table_update};
+                                        table_build, table_free, table_update, NULL};
 
 static ap_aa_table *table_of(const ap_map *m)
 {

@@ -20,11 +20,6 @@
 
 /* ---- JPS+ table ---------------------------------------------------------------------------------------- */
 
-static inline int16_t extend(int16_t next)
-{
-    return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
-}
-
 /* The jump distance of padded cell c in direction d (ap_jps_table), from the passability p (stride S) and
  * the distances D of the next cell n = c + step(d): 0 when c is blocked or the step is illegal (a wall, a
  * cut corner); straight: 1 when n has a forced neighbour, else one more than n's; diagonal: 1 when a
@@ -43,14 +38,20 @@ static inline int16_t jump_value(const uint8_t *p, const int16_t *D, int32_t S, 
             return 0;
         if (forced_straight(p, n, h + vv, DY[d] + DX[d] * S))
             return 1;
-        return extend(D[(size_t)n * 8 + (size_t)d]);
+        return ap_jps_extend(D[(size_t)n * 8 + (size_t)d]);
     }
     if (!(p[c + (uint32_t)h] && p[c + (uint32_t)vv] && p[n]))
         return 0; /* no corner cutting */
     const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
     if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
         return 1;
-    return extend(D[(size_t)n * 8 + (size_t)d]);
+    return ap_jps_extend(D[(size_t)n * 8 + (size_t)d]);
+}
+
+/* jump_value as ap_jps_sweep's value function (ctx: the passability). */
+static int16_t point_value(const void *ctx, const int16_t *D, int32_t S, uint32_t c, int d)
+{
+    return jump_value(ctx, D, S, c, d);
 }
 
 /* The forced-neighbour byte of padded cell c (ap_jps_table.forced): 0 when blocked, else per straight
@@ -70,17 +71,10 @@ static inline uint8_t forced_byte(const uint8_t *p, int32_t S, uint32_t c)
     return (uint8_t)f;
 }
 
-static inline bool fits8(int16_t v)
-{
-    return v >= -127 && v <= 127;
-}
-
 /* The one-byte copy pays where nearly every distance fits (random512-40-0, 8room_000: all of them); on maps
  * of long open runs each escape costs a second row read (Aftershock, 4% of the non-zero distances: slower
- * than int16 alone), so beyond 1% the copy is dropped and the search reads dist. Sets t->dist8 by that
- * rule from t->dist and the counts: keeps an existing copy (kept up to date by the caller), fills a new one
- * when needed. Returns AP_OK or AP_E_NOMEM. */
-static int settle_dist8(ap_jps_table *t)
+ * than int16 alone), so beyond 1% the copy is dropped and the search reads dist. */
+int ap_jps_settle_dist8(ap_jps_table *t)
 {
     if (t->far * 100 > t->nonzero) {
         free(t->dist8);
@@ -93,7 +87,7 @@ static int settle_dist8(ap_jps_table *t)
     if (t->dist8 == NULL)
         return AP_E_NOMEM;
     for (size_t i = 0; i < (size_t)t->cells * 8; i++)
-        t->dist8[i] = fits8(t->dist[i]) ? (int8_t)t->dist[i] : (int8_t)AP_JPS_FAR8;
+        t->dist8[i] = ap_jps_fits8(t->dist[i]) ? (int8_t)t->dist[i] : (int8_t)AP_JPS_FAR8;
     return AP_OK;
 }
 
@@ -134,27 +128,8 @@ int ap_jps_table_build(const ap_map *m, ap_jps_table **out)
         return AP_E_NOMEM;
     const uint8_t *p = m->pass;
     const int32_t S = m->stride, W = m->width, H = m->height;
-    int16_t *D = t->dist;
-    /* Each direction is filled by a sweep that visits the next cell in that direction first, so a cell's
-     * value is one step more than its successor's (or 1 when the successor is a jump point). Straight
-     * directions first: the diagonal ones ask whether a straight jump from the next cell finds a point. */
-    static const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
-    for (int i = 0; i < 8; i++) {
-        const int d = order[i];
-        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
-        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
-        for (int y = ys; y != ye; y += yi)
-            for (int x = xs; x != xe; x += xi) {
-                const uint32_t c = (uint32_t)(y * S + x);
-                if (p[c])
-                    D[(size_t)c * 8 + (size_t)d] = jump_value(p, D, S, c, d);
-            }
-    }
-    for (size_t i = 0; i < (size_t)cells * 8; i++) {
-        t->nonzero += D[i] != 0;
-        t->far += !fits8(D[i]);
-    }
-    if (settle_dist8(t) != AP_OK) {
+    ap_jps_sweep(m, t, point_value, p);
+    if (ap_jps_settle_dist8(t) != AP_OK) {
         ap_jps_table_free(t);
         return AP_E_NOMEM;
     }
@@ -276,10 +251,10 @@ static int jps_plus_walk(jps_walk *w, int d, jps_seed *s, size_t k, cell_list *c
             if (v == *at)
                 break;
             w->t->nonzero += (size_t)(v != 0) - (size_t)(*at != 0);
-            w->t->far += (size_t)!fits8(v) - (size_t)!fits8(*at);
+            w->t->far += (size_t)!ap_jps_fits8(v) - (size_t)!ap_jps_fits8(*at);
             *at = v;
             if (D8 != NULL)
-                D8[(size_t)c * 8 + (size_t)d] = fits8(v) ? (int8_t)v : (int8_t)AP_JPS_FAR8;
+                D8[(size_t)c * 8 + (size_t)d] = ap_jps_fits8(v) ? (int8_t)v : (int8_t)AP_JPS_FAR8;
             if (chg != NULL && !list_push(chg, c))
                 return AP_E_NOMEM;
             c -= (uint32_t)step; /* inside the padded map: c was passable (v != old), not on the border */
@@ -384,7 +359,7 @@ static int jps_plus_incremental(const ap_map *m, const ap_jps_table *old, const 
     for (int d = 0; d < 8; d++)
         free(chg[d].v);
     if (st == AP_OK)
-        st = settle_dist8(t);
+        st = ap_jps_settle_dist8(t);
     if (st != AP_OK) {
         ap_jps_table_free(t);
         return st;
@@ -414,7 +389,7 @@ static int jps_plus_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
 }
 
 const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update};
+                                              jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update, NULL};
 
 const ap_jps_table *ap_jps_table_of(const ap_map *m)
 {
@@ -560,7 +535,7 @@ static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
 }
 
 const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_bits_kind_build, bits_free, jps_bits_kind_update};
+                                              jps_bits_kind_build, bits_free, jps_bits_kind_update, NULL};
 
 /* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
  * 64 - sh in two steps so sh = 0 needs no special case. */
@@ -732,18 +707,9 @@ static inline uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int32_t h,
     }
 }
 
-/* The direction u was entered in: that of the last leg from its parent. With intermediate jump points
- * pruned a parent may be off u's lines (a diagonal leg, then a straight one: ap_jps_plus_expand); the last
- * leg is then straight along the axis with the larger offset. On a line this is the line's direction. */
 static inline int arrival_dir(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy)
 {
-    uint32_t par = jd->nodes[u].parent;
-    if (par == UINT32_MAX)
-        return -1;
-    const uint32_t S = jd->stride;
-    int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
-    const int32_t dx = ux - px, dy = uy - py, adx = abs(dx), ady = abs(dy);
-    return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
+    return ap_jps_arrival(jd->nodes, jd->stride, u, ux, uy);
 }
 
 static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)

@@ -119,6 +119,12 @@ typedef struct ap_jps_domain {
     const int8_t *jump8;      /* JPS+ distances in one byte (ap_jps_table.dist8), or NULL */
     const uint8_t *forced;    /* JPS+ forced-neighbour bytes (ap_jps_table), NULL for online JPS */
     const struct ap_jps_bits *bits; /* online JPS: bit lines for block scans, or NULL (cell by cell) */
+    /* Disc units (jps_sized.h): the unit's successor masks (8 per padded cell, by arrival direction) or NULL
+     * (point units; online disc JPS without a table computes them per visited cell), the clearance table
+     * and threshold k its moves are tested against (NULL / 0 for point units). */
+    const uint8_t *succ8;
+    const struct ap_clearance_table *clear;
+    uint16_t k;
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
     int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
     uint32_t stride;

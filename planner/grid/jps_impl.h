@@ -26,6 +26,71 @@ static inline int sgn(int32_t v)
     return (v > 0) - (v < 0);
 }
 
+static inline int16_t ap_jps_extend(int16_t next)
+{
+    return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
+}
+
+static inline bool ap_jps_fits8(int16_t v)
+{
+    return v >= -127 && v <= 127;
+}
+
+/* The natural successors of a cell entered in direction a (AAAI 2011 section 3): straight, the direction
+ * itself; diagonal, the diagonal and its two straight components. */
+static inline unsigned ap_jps_natural(int a)
+{
+    return (a & 1) ? (1u << a) | (1u << ((a + 7) & 7)) | (1u << ((a + 1) & 7)) : 1u << a;
+}
+
+/* Fill the JPS+ distances t->dist of map m (zeroed, border cells stay 0) by one sweep per direction that
+ * visits the next cell in that direction first, so a cell's value may be one step more than its
+ * successor's (or 1 when the successor is a jump point): value(ctx, D, S, c, d) gives map cell c's value
+ * in direction d from the values already written. Straight directions first: the diagonal ones ask whether
+ * a straight jump from the next cell finds a point. Then counts t->nonzero and t->far (ap_jps_settle_dist8's
+ * rule). Inline so each caller's value function is inlined into its sweep. */
+static inline void ap_jps_sweep(const ap_map *m, ap_jps_table *t,
+                                int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
+                                const void *ctx)
+{
+    const int32_t S = m->stride, W = m->width, H = m->height;
+    int16_t *D = t->dist;
+    static const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    for (int i = 0; i < 8; i++) {
+        const int d = order[i];
+        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+        const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
+        for (int y = ys; y != ye; y += yi)
+            for (int x = xs; x != xe; x += xi) {
+                const uint32_t c = (uint32_t)(y * S + x);
+                D[(size_t)c * 8 + (size_t)d] = value(ctx, D, S, c, d);
+            }
+    }
+    for (size_t i = 0; i < (size_t)t->cells * 8; i++) {
+        t->nonzero += D[i] != 0;
+        t->far += !ap_jps_fits8(D[i]);
+    }
+}
+
+/* Set t->dist8 from t->dist and the counts (jps.c: kept when at most 1% of the non-zero distances do not
+ * fit a byte): keeps an existing copy (kept up to date by the caller), fills a new one when needed, drops
+ * it beyond the 1%. Returns AP_OK or AP_E_NOMEM. */
+int ap_jps_settle_dist8(ap_jps_table *t);
+
+/* The direction u (padded, at ux, uy) was entered in: that of the last leg from its parent in nodes, -1 at
+ * the start. With intermediate jump points pruned a parent may be off u's lines (a diagonal leg, then a
+ * straight one: ap_jps_plus_expand); the last leg is then straight along the axis with the larger offset. On
+ * a line this is the line's direction. */
+static inline int ap_jps_arrival(const ap_node *nodes, uint32_t S, uint32_t u, int32_t ux, int32_t uy)
+{
+    uint32_t par = nodes[u].parent;
+    if (par == UINT32_MAX)
+        return -1;
+    int32_t py = (int32_t)(par / S), px = (int32_t)(par - (uint32_t)py * S);
+    const int32_t dx = ux - px, dy = uy - py, adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+    return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
+}
+
 /* Does cell v, entered by a straight move with offset o, have a forced neighbour? Side offset s is the
  * perpendicular one. Without corner cutting: a side cell is forced when it is free and the side cell of
  * the cell behind (v - o) is blocked (ICAPS 2014, section 3). */
@@ -122,13 +187,15 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * left, the diagonal jump point itself is generated instead, as unpruned JPS+ does (always valid). */
 static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_jps_domain *jd, uint32_t u,
                                                                       int32_t ux, int32_t uy, int from,
-                                                                      ap_jps_succ_h *out, int cap, const bool narrow)
+                                                                      ap_jps_succ_h *out, int cap, const bool narrow,
+                                                                      const bool sized)
 {
     const uint32_t S = jd->stride;
     const int32_t gdx = jd->goal_px - ux, gdy = jd->goal_py - uy;
     const int sx = sgn(gdx), sy = sgn(gdy);
     const int32_t adx = gdx < 0 ? -gdx : gdx, ady = gdy < 0 ? -gdy : gdy;
-    unsigned dirs = pruned_dirs_forced(jd->forced, u, from);
+    unsigned dirs = !sized ? pruned_dirs_forced(jd->forced, u, from)
+                           : from < 0 ? 0xffu : jd->succ8[(size_t)u * 8 + (size_t)from];
     int n = 0;
     while (dirs) {
         int d = __builtin_ctz(dirs);
@@ -157,7 +224,9 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
                 acc += dist;
                 const uint32_t c = u + (uint32_t)(acc * off);
                 const int32_t cx = ux + acc * DX[d], cy = uy + acc * DY[d];
-                if (n + 3 + reserve > cap) {
+                /* A disc's diagonal jump point may have forced neighbours of its own (jps_sized.h): then it
+                 * is generated itself, and its expansion goes on along the diagonal. */
+                if (n + 3 + reserve > cap || (sized && (jd->succ8[(size_t)c * 8 + (size_t)d] & ~ap_jps_natural(d)))) {
                     out[n++] = SUCC_H(c, (double)acc * M_SQRT2, cx, cy, d);
                     break;
                 }
@@ -185,12 +254,15 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
     return n;
 }
 
-/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present. */
+/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present; a disc's masks when it has them. */
 static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
                                      ap_jps_succ_h *out, int cap)
 {
-    return jd->jump8 != NULL ? ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, true)
-                             : ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, false);
+    if (__builtin_expect(jd->succ8 != NULL, 0))
+        return jd->jump8 != NULL ? ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, true, true)
+                                 : ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, false, true);
+    return jd->jump8 != NULL ? ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, true, false)
+                             : ap_jps_plus_expand_t(jd, u, ux, uy, from, out, cap, false, false);
 }
 
 #undef SUCC_H

@@ -17,8 +17,12 @@
         const ap_jps_domain *jdp_ = (ctx);                                                                    \
         __builtin_prefetch(jdp_->jump8 != NULL ? (const void *)(jdp_->jump8 + (size_t)(v) * 8)                \
                                                : (const void *)(jdp_->jump + (size_t)(v) * 8), 0, 3);         \
-        __builtin_prefetch(jdp_->forced + (v), 0, 3);                                                         \
+        AP_JPS_PREFETCH_MASK(jdp_, v);                                                                        \
     } while (0)
+/* The pruning input of v: a disc's masks (jps_sized.h), else the forced byte. */
+#define AP_JPS_PREFETCH_MASK(jd, v)                                                                           \
+    __builtin_prefetch((jd)->succ8 != NULL ? (const void *)((jd)->succ8 + (size_t)(v) * 8)                    \
+                                           : (const void *)((jd)->forced + (v)), 0, 3)
 
 #define CORE_NAME jps_plus_run
 #define CORE_BUCKET 1
@@ -43,7 +47,7 @@
                 __builtin_prefetch(jd->jump8 + (size_t)sh[k].node * 8, 0, 3);                                 \
             else                                                                                              \
                 __builtin_prefetch(jd->jump + (size_t)sh[k].node * 8, 0, 3);                                  \
-            __builtin_prefetch(jd->forced + sh[k].node, 0, 3);                                                \
+            AP_JPS_PREFETCH_MASK(jd, sh[k].node);                                                             \
         }                                                                                                     \
         for (int k = 0; k < ns; k++)                                                                          \
             CORE_RELAX(sh[k].node, g + sh[k].cost, ap_jps_octile(sh[k].x, sh[k].y, jd->goal_px, jd->goal_py), \

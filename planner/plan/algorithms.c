@@ -12,6 +12,7 @@
 #include "../grid/grid.h"
 #include "../hier/hier.h"
 #include "../grid/jps.h"
+#include "../grid/jps_sized.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
 #include "../world/view.h"
@@ -54,8 +55,23 @@ static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, u
     return ap_grid_domain_init(&ctx->grid, dom, m, q->connectivity, goal);
 }
 
+/* JPS for a disc that does not fit every grid move: pruning on the grid as the disc sees it, with the tables
+ * of its clearance threshold (jps_sized.h: built on the map's first query of that threshold); JPS+ without
+ * them (all of the map's places hold other thresholds, or out of memory) runs online JPS, whose masks are
+ * then computed per visited cell. */
+static int jps_disc_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal,
+                         const ap_clearance_table *t, bool plus)
+{
+    const uint16_t k = (uint16_t)floor(256.0 * q->unit_radius); /* q > 256 r exactly when q > floor(256 r) */
+    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t->capability, k);
+    return ap_jps_domain_init_sized(&ctx->jps, dom, qmap(q), t, k, s, plus && s != NULL, goal);
+}
+
 static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
+    const ap_clearance_table *t = sized_table(q);
+    if (t != NULL)
+        return jps_disc_init(ctx, dom, q, goal, t, false);
     return ap_jps_domain_init(&ctx->jps, dom, qmap(q), NULL, goal);
 }
 
@@ -63,6 +79,9 @@ static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uin
  * map's passability) jps_plus runs online JPS. */
 static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
+    const ap_clearance_table *t = sized_table(q);
+    if (t != NULL)
+        return jps_disc_init(ctx, dom, q, goal, t, true);
     return ap_jps_domain_init(&ctx->jps, dom, qmap(q), ap_jps_table_of(qmap(q)), goal);
 }
 
@@ -73,7 +92,7 @@ static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
 
 #define GRID &ap_plan_kind_grid
 #define TURNS &ap_plan_kind_turns
-#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM | AP_NEEDS_SMALL_UNIT)
+#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM | AP_NEEDS_NO_SQUARE)
 /* Directional A* weighs its curves by terrain (directional.h); the hybrid's smoothing passes do not. */
 #define TURN_NEEDS AP_NEEDS_TURNING
 #define HYBRID_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)

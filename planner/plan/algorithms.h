@@ -29,9 +29,8 @@ enum {
     AP_NEEDS_CONN8 = 1u << 1,   /* search.connectivity 8 (jump point pruning is 8-connected); search.algorithm */
     AP_NEEDS_UNIFORM = 1u << 2, /* a uniform-cost map (!map->weighted): pruning / curve costs assume every move
                                  * of a given length costs the same; field search.algorithm */
-    AP_NEEDS_SMALL_UNIT = 1u << 3, /* a unit every legal grid move fits (ap_query_is_sized false): jump point
-                                    * pruning and JPS+ tables are those of the point unit's grid; field
-                                    * search.algorithm */
+    AP_NEEDS_NO_SQUARE = 1u << 3, /* no square unit of size >= 2 (jump point pruning serves points and discs,
+                                   * jps_sized.h, not Harabor's square footprints); field search.algorithm */
 };
 
 /* One algorithm. Rows are immutable and shared by every thread. */

@@ -5,6 +5,7 @@
 
 #include "../anyangle/table.h"
 #include "../grid/jps.h"
+#include "../grid/jps_sized.h"
 #include "../hier/hier.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
@@ -17,6 +18,7 @@ static const ap_table_kind *const kinds[] = {
     &ap_jps_bits_table_kind,  /* optional, uniform-cost maps: online JPS's bit lines */
     &ap_capability_region_table_kind, /* required, per capability: regions of the capability's mask */
     &ap_clearance_table_kind,         /* optional, per capability: exact disc and true clearance */
+    &ap_jps_sized_table_kind,         /* optional: JPS+ tables of discs, per threshold on first use */
     &ap_aa_table_kind,                /* optional, uniform-cost maps: the point unit's any-angle graph */
     &ap_view_table_kind,              /* required, per capability: the map as the capability sees it */
     &ap_hier_table_kind,              /* optional: the HAA* abstract graph (after clearance, which it reads) */

@@ -106,9 +106,10 @@ typedef struct ap_map_table {
                                  * tile update (patch.h), not from scratch; build_seconds is that update's */
 } ap_map_table;
 
-/* Room for the four map-wide kinds (region, jps_plus, jps_bits, any_angle) and three per-capability kinds
- * (regions, clearance, view) for each of the 15 capabilities, with a few to spare. */
-#define AP_MAP_MAX_TABLES 60
+/* Room for the six map-wide kinds (region, jps_plus, jps_bits, jps_sized, any_angle, hier) and three
+ * per-capability kinds (regions, clearance, view) for each of the 15 capabilities, with a few to spare (a
+ * multiple of the seven slots a default uniform map gets: a test fills them all). */
+#define AP_MAP_MAX_TABLES 63
 
 typedef struct ap_map {
     char id[AP_MAP_ID_MAX]; /* file name without ".map" */

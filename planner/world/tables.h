@@ -52,6 +52,10 @@ typedef struct ap_table_kind {
      * false, so the map info says which tables really were updated. Thread-safe as build. */
     int (*update)(const ap_map *m, const ap_map *prev, const ap_map_table *old, const ap_cell_pos *changed,
                   size_t n, ap_map_table *out);
+    /* NULL, or for a table that fills itself after the load (tables built on a query's first use): the bytes
+     * its data holds now, and in *count what count_name counts now. Thread-safe on a loaded map. The map
+     * info reports these instead of the slot's bytes and count. */
+    size_t (*live)(const void *data, uint64_t *count);
 } ap_table_kind;
 
 /* The registered kinds in build order (also the order the map info lists them); *n gets their number.

@@ -62,13 +62,14 @@ START_TEST(map_info_lists_costs)
     ck_assert_ptr_null(json_object_get(c, "T"));
     /* No JPS tables on a weighted map: the region table, then the default capability's (ground+swamp,
      * no longer the map's passability since water costs 6) regions, its clearance and the map's own
-     * capability's (ground+swamp+water: its regions are the map's), and the default capability's view (the
-     * map's own capability needs none), then the HAA* graph (hier.h). */
+     * capability's (ground+swamp+water: its regions are the map's), the disc JPS slot (jps_sized.h: a
+     * capability's view may be uniform), and the default capability's view (the map's own capability needs
+     * none), then the HAA* graph (hier.h). */
     json_t *t = json_object_get(j, "tables");
-    ck_assert_uint_eq(json_array_size(t), 6);
-    const char *names[6] = {"region", "region:ground+swamp", "clearance:ground+swamp",
-                            "clearance:ground+swamp+water", "view:ground+swamp", "hier"};
-    for (size_t i = 0; i < 6; i++)
+    ck_assert_uint_eq(json_array_size(t), 7);
+    const char *names[7] = {"region", "region:ground+swamp", "clearance:ground+swamp",
+                            "clearance:ground+swamp+water", "jps_sized", "view:ground+swamp", "hier"};
+    for (size_t i = 0; i < 7; i++)
         ck_assert_str_eq(json_string_value(json_object_get(json_array_get(t, i), "name")), names[i]);
     json_decref(j);
 }

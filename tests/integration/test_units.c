@@ -183,6 +183,73 @@ START_TEST(errors)
 }
 END_TEST
 
+/* Discs and jump point search (planner/grid/jps_sized.h): a 9 x 9 field with one block at (4, 4). A disc of
+ * radius 0.6 fits none of the four cells beside it but passes diagonally between the diagonal ones: from
+ * (2, 4) to (6, 4) four diagonals, 4 sqrt 2, for astar, jps and jps_plus alike; the map info then lists the
+ * threshold's tables in the "jps_sized" slot (one per distinct floor(256 r)). */
+static const char PILLAR[] = "type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n.........\n"
+                             "....@....\n.........\n.........\n.........\n.........\n";
+static ap_srv_dir psd;
+static ap_srv psrv;
+
+static void pillar_setup(void)
+{
+    ck_assert_int_eq(ap_srv_start_dir(&psrv, &psd, "discs", "pillar", PILLAR, "{}"), 0);
+}
+
+static void pillar_teardown(void)
+{
+    ck_assert_int_eq(ap_srv_stop_dir(&psrv, &psd), 0);
+}
+
+/* The "jps_sized" entry of GET /v1/maps/pillar: its thresholds count; *bytes its bytes. */
+static long long pillar_thresholds(long long *bytes)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&psrv, "GET", "/v1/maps/pillar", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    json_t *tables = json_object_get(j, "tables"), *t = NULL;
+    for (size_t i = 0; i < json_array_size(tables); i++)
+        if (strcmp(str(json_array_get(tables, i), "name"), "jps_sized") == 0)
+            t = json_array_get(tables, i);
+    ck_assert_ptr_nonnull(t);
+    const long long n = json_integer_value(json_object_get(t, "thresholds"));
+    *bytes = json_integer_value(json_object_get(t, "bytes"));
+    json_decref(j);
+    return n;
+}
+
+START_TEST(discs_jump_points)
+{
+    long long empty_bytes, bytes;
+    ck_assert_int_eq(pillar_thresholds(&empty_bytes), 0);
+    const char *algs[] = {"astar", "jps", "jps_plus"};
+    for (int a = 0; a < 3; a++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"pillar\",\"start\":{\"x\":2.5,\"y\":4.5},\"goal\":{\"x\":6.5,\"y\":4.5},"
+                 "\"unit\":{\"radius\":0.6},\"search\":{\"algorithm\":\"%s\",\"smoothing\":\"none\"}}",
+                 algs[a]);
+        json_t *j = ap_post_want(&psrv, "/v1/path", body, 200);
+        ck_assert_str_eq(str(j, "status"), "ok");
+        ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 4.0 * M_SQRT2, 1e-9);
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        json_decref(j);
+    }
+    ck_assert_int_eq(pillar_thresholds(&bytes), 1);
+    ck_assert_int_ge(bytes, empty_bytes + 11 * 11 * 24); /* masks and distances of every padded cell */
+    /* a square unit is still refused by the jump point searches, with the reason */
+    json_t *j = ap_post_want(&psrv, "/v1/path",
+                             "{\"map\":\"pillar\",\"start\":{\"x\":2,\"y\":2},\"goal\":{\"x\":7,\"y\":7},"
+                             "\"unit\":{\"size\":2},\"search\":{\"algorithm\":\"jps\"}}",
+                             400);
+    assert_error(j, "invalid_request", "search.algorithm", "serves points and discs");
+    json_decref(j);
+}
+END_TEST
+
 Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
@@ -194,5 +261,10 @@ Suite *units_suite(void)
     tcase_add_test(tc, square_units);
     tcase_add_test(tc, errors);
     suite_add_tcase(s, tc);
+    TCase *disc = tcase_create("discs");
+    tcase_add_checked_fixture(disc, pillar_setup, pillar_teardown);
+    tcase_set_timeout(disc, 60);
+    tcase_add_test(disc, discs_jump_points);
+    suite_add_tcase(s, disc);
     return s;
 }

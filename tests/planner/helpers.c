@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../../planner/base/path.h"
+#include "../../planner/world/clearance.h"
 #include "suites.h"
 
 ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy)
@@ -156,4 +157,57 @@ ap_result ap_test_run_plan(const ap_query *q, ap_workspace *ws)
     if (fs != AP_E_INVALID_REQUEST)
         ck_assert_int_eq(fs, st);
     return r;
+}
+
+int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, double r, int sx, int sy, int gx, int gy,
+                      uint64_t slice, double *cost)
+{
+    ap_query q = ap_test_cell_query(m, alg, 8, sx, sy, gx, gy);
+    q.unit_radius = r;
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, slice);
+    ap_result res;
+    ck_assert_int_eq(ap_plan_finish(&p, &res), st);
+    if (st == AP_OK) {
+        /* r < 127/256 plans on the point grid, whose legal moves are exactly those with q > 0 */
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        const uint16_t k = (uint16_t)floor(256.0 * r);
+        AP_EXPECT_NEAR(res.length, res.grid_cost, 1e-9);
+        for (size_t i = 1; i < res.n_waypoints && res.grid_cost > 0.0; i++) {
+            const int x0 = (int)res.waypoints[i - 1][0], y0 = (int)res.waypoints[i - 1][1];
+            const int x1 = (int)res.waypoints[i][0], y1 = (int)res.waypoints[i][1];
+            AP_EXPECT(abs(x1 - x0) <= 1 && abs(y1 - y0) <= 1 && (x1 != x0 || y1 != y0), "step %zu not a move", i);
+            AP_EXPECT(ap_clearance_move(t, ap_map_index(m, x0, y0), x1 - x0, y1 - y0) > k,
+                      "(%d,%d)->(%d,%d) not clear for radius %g", x0, y0, x1, y1, r);
+        }
+        *cost = res.grid_cost;
+    }
+    ap_result_free(&res);
+    return st;
+}
+
+void ap_test_jps_agree(const ap_map *m, ap_test_rng *rng, double r, int pairs, uint64_t slice)
+{
+    static const ap_algorithm algs[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
+    static const char *const names[] = {"jps", "jps_plus"};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    for (int i = 0; i < pairs; i++) {
+        int sx = (int)(ap_test_rand(rng) % (unsigned)m->width), sy = (int)(ap_test_rand(rng) % (unsigned)m->height);
+        int gx = (int)(ap_test_rand(rng) % (unsigned)m->width), gy = (int)(ap_test_rand(rng) % (unsigned)m->height);
+        double ca = -1.0;
+        const int sa = ap_test_grid_cost(m, &ws, AP_ALG_ASTAR, r, sx, sy, gx, gy, 0, &ca);
+        for (size_t a = 0; a < 2; a++) {
+            double c = -1.0;
+            const int st = ap_test_grid_cost(m, &ws, algs[a], r, sx, sy, gx, gy, slice, &c);
+            AP_EXPECT(st == sa, "r %g (%d,%d)->(%d,%d): %s status %s, A* %s", r, sx, sy, gx, gy, names[a],
+                      ap_status_name(st), ap_status_name(sa));
+            if (st == AP_OK && sa == AP_OK)
+                AP_EXPECT(fabs(c - ca) <= 1e-9, "r %g (%d,%d)->(%d,%d): %s cost %.12f, A* %.12f", r, sx, sy, gx, gy,
+                          names[a], c, ca);
+        }
+    }
+    ap_workspace_free(&ws);
 }

@@ -39,6 +39,7 @@ int main(void)
     srunner_add_suite(sr, hier_suite());
     srunner_add_suite(sr, directional_suite());
     srunner_add_suite(sr, jps_suite());
+    srunner_add_suite(sr, jps_sized_suite());
     srunner_add_suite(sr, dubins_suite());
     srunner_add_suite(sr, reeds_shepp_suite());
     srunner_add_suite(sr, grid_suite());

@@ -23,6 +23,7 @@ Suite *scenarios_suite(void);
 Suite *hier_suite(void);
 Suite *directional_suite(void);
 Suite *jps_suite(void);
+Suite *jps_sized_suite(void);
 Suite *dubins_suite(void);
 Suite *reeds_shepp_suite(void);
 Suite *grid_suite(void);
@@ -72,6 +73,13 @@ void ap_test_same_aa_graph(const struct ap_aa_graph *a, const struct ap_aa_graph
  * no smoothing (the answer's waypoints are then every cell centre of the grid path), other fields zero. */
 ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy);
 
+/* Plan cell (sx, sy) to (gx, gy) for a disc of radius r (0: a point) with alg, slice expansions per step,
+ * smoothing none; checks every move of the path is legal for the disc (clearance.h: q > floor(256 r), the
+ * point grid's moves for r = 0) and the length is the grid cost. Returns the status; *cost the grid cost. */
+int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, double r, int sx, int sy, int gx, int gy,
+                      uint64_t slice, double *cost);
+
+
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);
 
@@ -99,6 +107,9 @@ typedef struct ap_test_rng {
 } ap_test_rng;
 unsigned ap_test_rand(ap_test_rng *r);
 double ap_test_rand01(ap_test_rng *r);
+
+/* jps and jps_plus agree with A* (status, cost to 1e-9) for a disc of radius r on `pairs` random pairs of m. */
+void ap_test_jps_agree(const ap_map *m, ap_test_rng *rng, double r, int pairs, uint64_t slice);
 
 /* A random map of 1..max_side x 1..max_side cells of random Moving AI terrain ('.', 'G', 'S', 'W', 'T', '@',
  * 'O'), loaded with the n_caps capabilities caps (test_capability.c). */

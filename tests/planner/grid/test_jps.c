@@ -12,35 +12,11 @@
 #include "../../util.h"
 #include "../suites.h"
 
-/* Plan one query with algorithm alg; checks the finished path (a chain of legal 8-connected cell steps
- * whose length is the grid cost). Returns the status; *cost gets the grid cost when AP_OK. */
+/* One point-unit query (ap_test_grid_cost at radius 0: every move legal without corner cutting). */
 static int plan_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, int sx, int sy, int gx, int gy,
                      uint64_t slice, double *cost)
 {
-    ap_query q = ap_test_cell_query(m, alg, 8, sx, sy, gx, gy);
-    ap_plan p;
-    int st = ap_plan_begin(&p, &q, ws, 0);
-    while (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&p, slice);
-    ap_result r;
-    ck_assert_int_eq(ap_plan_finish(&p, &r), st);
-    if (st == AP_OK) {
-        AP_EXPECT_NEAR(r.length, r.grid_cost, 1e-9);
-        /* waypoints are every cell centre: consecutive ones are one legal step apart */
-        for (size_t i = 1; i < r.n_waypoints && r.grid_cost > 0.0; i++) {
-            double dx = fabs(r.waypoints[i][0] - r.waypoints[i - 1][0]);
-            double dy = fabs(r.waypoints[i][1] - r.waypoints[i - 1][1]);
-            AP_EXPECT_TRUE(dx <= 1.0 + 1e-12 && dy <= 1.0 + 1e-12 && dx + dy > 0.5);
-            int x0 = (int)r.waypoints[i - 1][0], y0 = (int)r.waypoints[i - 1][1];
-            int x1 = (int)r.waypoints[i][0], y1 = (int)r.waypoints[i][1];
-            AP_EXPECT_TRUE(ap_map_passable(m, x1, y1));
-            if (dx + dy > 1.5)
-                AP_EXPECT_TRUE(ap_map_passable(m, x1, y0) && ap_map_passable(m, x0, y1)); /* no corner cutting */
-        }
-        *cost = r.grid_cost;
-    }
-    ap_result_free(&r);
-    return st;
+    return ap_test_grid_cost(m, ws, alg, 0.0, sx, sy, gx, gy, slice, cost);
 }
 
 static const ap_algorithm JPS_ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
@@ -120,29 +96,6 @@ static char *random_map(ap_test_rng *rng, int w, int h, double pb)
     return t;
 }
 
-/* Every algorithm agrees with A* (status and cost to 1e-9) on random pairs of a map; slice 1 or 0. */
-static void agree_on(const ap_map *m, ap_test_rng *rng, int pairs, uint64_t slice)
-{
-    ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
-    for (int i = 0; i < pairs; i++) {
-        int sx = (int)(ap_test_rand(rng) % (unsigned)m->width), sy = (int)(ap_test_rand(rng) % (unsigned)m->height);
-        int gx = (int)(ap_test_rand(rng) % (unsigned)m->width), gy = (int)(ap_test_rand(rng) % (unsigned)m->height);
-        double ca = -1.0;
-        int sa = plan_cost(m, &ws, AP_ALG_ASTAR, sx, sy, gx, gy, 0, &ca);
-        for (size_t a = 0; a < 2; a++) {
-            double c = -1.0;
-            int st = plan_cost(m, &ws, JPS_ALGS[a], sx, sy, gx, gy, slice, &c);
-            AP_EXPECT(st == sa, "(%d,%d)->(%d,%d): %s status %s, A* %s", sx, sy, gx, gy, a ? "jps_plus" : "jps",
-                          ap_status_name(st), ap_status_name(sa));
-            if (st == AP_OK)
-                AP_EXPECT(fabs(c - ca) <= 1e-9, "(%d,%d)->(%d,%d): %s cost %.12f, A* %.12f", sx, sy, gx, gy,
-                              a ? "jps_plus" : "jps", c, ca);
-        }
-    }
-    ap_workspace_free(&ws);
-}
-
 START_TEST(random_maps_match_astar)
 {
     ap_test_rng rng = {12345};
@@ -153,7 +106,7 @@ START_TEST(random_maps_match_astar)
         double pb = 0.05 + 0.4 * ap_test_rand01(&rng);
         char *t = random_map(&rng, w, h, pb);
         ap_map *m = ap_test_map_from_string(t);
-        agree_on(m, &rng, ap_test_quick() ? 20 : 60, 0);
+        ap_test_jps_agree(m, &rng, 0.0, ap_test_quick() ? 20 : 60, 0);
         ap_map_free(m);
         free(t);
     }
@@ -393,7 +346,7 @@ START_TEST(time_slicing)
     ap_test_rng rng = {99};
     char *t = random_map(&rng, 120, 80, 0.25);
     ap_map *m = ap_test_map_from_string(t);
-    agree_on(m, &rng, ap_test_quick() ? 10 : 40, 1);
+    ap_test_jps_agree(m, &rng, 0.0, ap_test_quick() ? 10 : 40, 1);
 
     ap_workspace fast, slow;
     ck_assert_int_eq(ap_workspace_init(&fast, ap_map_node_count(m), 8), AP_OK);

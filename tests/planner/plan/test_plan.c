@@ -326,14 +326,18 @@ START_TEST(unit_size_shapes_the_grid_route)
         ck_assert(r.clear);
         ap_result_free(&r);
     }
-    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_AUTO};
-    for (int a = 0; a < 2; a++) {
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_AUTO, AP_ALG_JPS, AP_ALG_JPS_PLUS};
+    double detour = 0.0;
+    for (int a = 0; a < 4; a++) {
         q.algorithm = algs[a];
         q.unit_radius = 0.9;
         ap_result r = ap_test_run_plan(&q, &ws);
         ck_assert_int_eq(r.status, AP_OK);
         ck_assert(r.clear);
         ck_assert(r.grid_cost > 13.0 + 1.0);
+        if (a == 0)
+            detour = r.grid_cost;
+        ck_assert_double_eq_tol(r.grid_cost, detour, 1e-9); /* the same optimum for every algorithm */
         for (size_t k = 0; k + 1 < r.n_waypoints; k++) /* it crosses x = 10 in the opening, rows 8-11 */
             if ((r.waypoints[k][0] - 10.5) * (r.waypoints[k + 1][0] - 10.5) <= 0.0)
                 ck_assert_msg(r.waypoints[k][1] > 8.0 && r.waypoints[k][1] < 12.0, "crosses at y %g",
@@ -347,13 +351,16 @@ START_TEST(unit_size_shapes_the_grid_route)
         ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE);
         ap_result_free(&r);
     }
-    q.unit_radius = 0.9;
+    /* jump point searches serve discs (jps_sized.h); square units of size 2 and more are refused */
+    q.unit_radius = 0.0;
+    q.unit_size = 2;
     q.algorithm = AP_ALG_JPS_PLUS;
     ap_query_error e;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "search.algorithm");
     ck_assert_ptr_nonnull(strstr(e.message, "needs astar or auto"));
-    q.unit_radius = 0.4;
+    q.unit_size = 0;
+    q.unit_radius = 0.9;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
     ap_workspace_free(&ws);
     ap_map_free(m);

@@ -156,10 +156,11 @@ START_TEST(masks_and_slots)
     ck_assert(!ap_capability_is_map_pass(m, AP_CAP_WATER));
     /* Slots in increasing capability order; ground+swamp's regions are the map's own (and the map is its
      * view); water and all terrains get views, after the any-angle graph (table.h). */
-    ck_assert_int_eq(m->n_tables, 3 + 2 + 3 + 1 + 2 + 1); /* ... and the HAA* graph last (hier.h) */
-    ck_assert_str_eq(m->tables[8].name, "any_angle");
-    ck_assert_str_eq(m->tables[9].name, "view:water");
-    ck_assert_str_eq(m->tables[10].name, "view:ground+swamp+water+trees");
+    ck_assert_int_eq(m->n_tables, 3 + 2 + 3 + 1 + 1 + 2 + 1); /* ... and the HAA* graph last (hier.h) */
+    ck_assert_str_eq(m->tables[8].name, "jps_sized"); /* one slot for every capability's discs */
+    ck_assert_str_eq(m->tables[9].name, "any_angle");
+    ck_assert_str_eq(m->tables[10].name, "view:water");
+    ck_assert_str_eq(m->tables[11].name, "view:ground+swamp+water+trees");
     ck_assert_str_eq(m->tables[3].name, "region:water");
     ck_assert_uint_eq(m->tables[3].count, 1);
     ck_assert_str_eq(m->tables[4].name, "region:ground+swamp+water+trees");

@@ -10,6 +10,7 @@
 
 #include "../../../planner/world/capability.h"
 #include "../../../planner/world/map.h"
+#include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/world/tables.h"
 #include "../../../planner/base/status.h"
 #include "../../util.h"
@@ -323,7 +324,7 @@ START_TEST(registered_tables)
 {
     size_t nk;
     const ap_table_kind *const *k = ap_table_kinds(&nk);
-    ck_assert_uint_eq(nk, 8);
+    ck_assert_uint_eq(nk, 9);
     ck_assert_str_eq(k[0]->name, "region");
     ck_assert_str_eq(k[0]->count_name, "regions");
     ck_assert_uint_eq(k[0]->flags, 0); /* required, every map */
@@ -337,25 +338,37 @@ START_TEST(registered_tables)
     ck_assert_str_eq(k[4]->name, "clearance:<capability>");
     ck_assert_ptr_null(k[4]->count_name);
     ck_assert_uint_eq(k[4]->flags, AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY);
-    ck_assert_str_eq(k[5]->name, "any_angle");
-    ck_assert_str_eq(k[5]->count_name, "corners");
-    ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
-    ck_assert_str_eq(k[6]->name, "view:<capability>");
-    ck_assert_uint_eq(k[6]->flags, AP_TABLE_PER_CAPABILITY); /* required: the map as the capability sees it */
-    ck_assert_str_eq(k[7]->name, "hier");
-    ck_assert_str_eq(k[7]->count_name, "entrances");
-    ck_assert_uint_eq(k[7]->flags, AP_TABLE_OPTIONAL); /* the HAA* graph, after the clearance it reads */
+    ck_assert_str_eq(k[5]->name, "jps_sized");
+    ck_assert_str_eq(k[5]->count_name, "thresholds");
+    ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL); /* filled on first use (jps_sized.h) */
+    ck_assert_ptr_nonnull(k[5]->live);
+    ck_assert_str_eq(k[6]->name, "any_angle");
+    ck_assert_str_eq(k[6]->count_name, "corners");
+    ck_assert_uint_eq(k[6]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+    ck_assert_str_eq(k[7]->name, "view:<capability>");
+    ck_assert_uint_eq(k[7]->flags, AP_TABLE_PER_CAPABILITY); /* required: the map as the capability sees it */
+    ck_assert_str_eq(k[8]->name, "hier");
+    ck_assert_str_eq(k[8]->count_name, "entrances");
+    ck_assert_uint_eq(k[8]->flags, AP_TABLE_OPTIONAL); /* the HAA* graph, after the clearance it reads */
 
     /* A uniform map: the three map-wide tables, the default capability's clearance (no view: the map is the
-     * default capability's) and the any-angle graph (the wall's two convex corners at its ends); the region
-     * slot is what m->region points at, with its count. */
+     * default capability's), the disc JPS slot (empty until a disc's first query) and the any-angle graph
+     * (the wall's two convex corners at its ends); the region slot is what m->region points at, with its
+     * count. */
     ap_map *m = ap_test_map_from_string(HDR "..@.\n..@.\n..@.\n");
-    ck_assert_int_eq(m->n_tables, 6);
-    ck_assert_str_eq(m->tables[5].name, "hier"); /* one cluster, no border: no entrance */
-    ck_assert_uint_eq(m->tables[5].count, 0);
+    ck_assert_int_eq(m->n_tables, 7);
+    ck_assert_str_eq(m->tables[6].name, "hier"); /* one cluster, no border: no entrance */
+    ck_assert_uint_eq(m->tables[6].count, 0);
     ck_assert_str_eq(m->tables[3].name, "clearance:ground+swamp");
-    ck_assert_str_eq(m->tables[4].name, "any_angle");
-    ck_assert_uint_eq(m->tables[4].count, 0); /* the wall runs from edge to edge: no convex corner */
+    ck_assert_str_eq(m->tables[4].name, "jps_sized");
+    uint64_t thresholds = 99;
+    ck_assert_uint_eq(k[5]->live(m->tables[4].data, &thresholds), m->tables[4].bytes);
+    ck_assert_uint_eq(thresholds, 0);
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, 3, 200)); /* built now: counted from now on */
+    ck_assert_uint_gt(k[5]->live(m->tables[4].data, &thresholds), m->tables[4].bytes + 24 * 4 * 7);
+    ck_assert_uint_eq(thresholds, 1);
+    ck_assert_str_eq(m->tables[5].name, "any_angle");
+    ck_assert_uint_eq(m->tables[5].count, 0); /* the wall runs from edge to edge: no convex corner */
     ck_assert_uint_eq(m->tables[3].capability, 3);
     for (int i = 0; i < 3; i++) {
         ck_assert_str_eq(m->tables[i].name, k[i]->name);
@@ -371,8 +384,8 @@ START_TEST(registered_tables)
     /* JPS+: 8 int16 distances, 8 int8 copies and a forced-neighbour byte per padded cell, plus the header
      * (three pointers, the cell count padded, and the two counts behind the one-byte copy's rule). */
     ck_assert_uint_eq(m->tables[1].bytes, 3 * sizeof(void *) + 8 + 2 * sizeof(size_t) + 6 * 5 * 25);
-    /* Building again adds the same six slots until none is left (AP_MAP_MAX_TABLES is a multiple of
-     * six); then the required region kind fails with AP_E_INTERNAL and its name, and every slot built so
+    /* Building again adds the same seven slots until none is left (AP_MAP_MAX_TABLES is a multiple of
+     * seven); then the required region kind fails with AP_E_INTERNAL and its name, and every slot built so
      * far stays with the map (freed below). */
     const char *failed = NULL;
     int st;
@@ -381,7 +394,7 @@ START_TEST(registered_tables)
     ck_assert_int_eq(st, AP_E_INTERNAL);
     ck_assert_str_eq(failed, "region");
     ck_assert_int_eq(m->n_tables, AP_MAP_MAX_TABLES);
-    ck_assert_int_eq(AP_MAP_MAX_TABLES % 6, 0);
+    ck_assert_int_eq(AP_MAP_MAX_TABLES % 7, 0);
     ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 2].name, "any_angle");
     ck_assert_str_eq(m->tables[AP_MAP_MAX_TABLES - 1].name, "hier");
     ap_map_free(m);
@@ -391,10 +404,11 @@ START_TEST(registered_tables)
     ap_map_opts o = {.terrain = &swamp, .n_terrain = 1};
     ap_diag d;
     ck_assert_int_eq(parse_lim(HDR "..S.\n....\n....\n", &o, &d, &m), AP_OK);
-    ck_assert_int_eq(m->n_tables, 3);
+    ck_assert_int_eq(m->n_tables, 4);
     ck_assert_str_eq(m->tables[0].name, "region");
     ck_assert_str_eq(m->tables[1].name, "clearance:ground+swamp");
-    ck_assert_str_eq(m->tables[2].name, "hier"); /* HAA* serves weighted maps too (costs per move) */
+    ck_assert_str_eq(m->tables[2].name, "jps_sized"); /* a capability's view of a weighted map may be uniform */
+    ck_assert_str_eq(m->tables[3].name, "hier"); /* HAA* serves weighted maps too (costs per move) */
     ap_map_free(m);
 
     /* An optional build that fails leaves no slot: 40000 columns do not fit JPS+'s int16 distances. */
@@ -406,12 +420,14 @@ START_TEST(registered_tables)
     ap_map_opts wide = {.max_width = (int32_t)w};
     ck_assert_int_eq(parse_lim(text, &wide, &d, &m), AP_OK);
     free(text);
-    ck_assert_int_eq(m->n_tables, 5);
-    ck_assert_str_eq(m->tables[4].name, "hier");
+    ck_assert_int_eq(m->n_tables, 6);
+    ck_assert_str_eq(m->tables[5].name, "hier");
     ck_assert_str_eq(m->tables[0].name, "region");
     ck_assert_str_eq(m->tables[1].name, "jps_bits");
     ck_assert_str_eq(m->tables[2].name, "clearance:ground+swamp");
-    ck_assert_str_eq(m->tables[3].name, "any_angle");
+    ck_assert_str_eq(m->tables[3].name, "jps_sized"); /* empty; a disc's build there says too large */
+    ck_assert_ptr_null(ap_jps_sized_get(m, 3, 200));
+    ck_assert_str_eq(m->tables[4].name, "any_angle");
     ck_assert_ptr_null(ap_map_find_table(m, "jps_plus"));
     ap_map_free(m);
 }

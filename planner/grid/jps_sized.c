@@ -1,0 +1,383 @@
+/* jps_sized.c — JPS and JPS+ over the grid a disc unit sees (jps_sized.h): successor masks by the AAAI 2011
+ * pruning rule, JPS+ distances per clearance threshold, their lazily filled per-map table, and online JPS
+ * cell by cell.
+ *
+ * Sources as jps_sized.h. Directions as jps.c: N, NE, E, SE, S, SW, W, NW (0..7), y down.
+ */
+#include "jps_sized.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jps_impl.h"
+#include "../base/clock.h"
+#include "../base/mem.h"
+#include "../base/status.h"
+#include "../world/view.h"
+
+/* ---- the unit's grid ------------------------------------------------------------------------------------ */
+
+/* Threshold k of a clearance table on a map of W x H cells (padded coordinates 1..W, 1..H are map cells). */
+typedef struct unit_grid {
+    const ap_clearance_table *t;
+    int32_t W, H, S;
+    uint16_t k;
+} unit_grid;
+
+static inline bool fits(const unit_grid *g, int32_t x, int32_t y)
+{
+    return x >= 1 && y >= 1 && x <= g->W && y <= g->H && g->t->disc[(size_t)y * (size_t)g->S + (size_t)x] > g->k;
+}
+
+/* Is the move from (x, y) in direction d legal for the unit? Any coordinates (off-map: no). */
+static bool move_ok(const unit_grid *g, int32_t x, int32_t y, int d)
+{
+    const int32_t nx = x + DX[d], ny = y + DY[d];
+    if (!fits(g, x, y) || !fits(g, nx, ny))
+        return false;
+    if (!(d & 1))
+        return true;
+    return ap_clearance_move(g->t, (uint32_t)(y * g->S + x), DX[d], DY[d]) > g->k;
+}
+
+static inline double move_len(int d)
+{
+    return (d & 1) ? M_SQRT2 : 1.0;
+}
+
+/* A path of length len is "no worse" than one of length L: <= for a straight arrival, < for a diagonal one
+ * (AAAI 2011, Definitions 1 and 2). The lengths are sums of at most two of 1 and sqrt 2: a tolerance far
+ * below their smallest difference (2 - sqrt 2 ... ) decides exactly. */
+static inline bool no_worse(double len, double L, bool strict)
+{
+    return strict ? len < L - 1e-9 : len <= L + 1e-9;
+}
+
+/* Is there a path from p to n that avoids x, of at most two moves, no worse than L? */
+static bool alternative(const unit_grid *g, int32_t px, int32_t py, int32_t nx, int32_t ny, int32_t x, int32_t y,
+                        double L, bool strict)
+{
+    const int32_t ddx = nx - px, ddy = ny - py;
+    if (abs(ddx) <= 1 && abs(ddy) <= 1) {
+        const int e = dir_of(ddx, ddy);
+        if (no_worse(move_len(e), L, strict) && move_ok(g, px, py, e))
+            return true;
+    }
+    for (int e = 0; e < 8; e++) {
+        const int32_t mx = px + DX[e], my = py + DY[e];
+        if ((mx == x && my == y) || (mx == nx && my == ny) || abs(nx - mx) > 1 || abs(ny - my) > 1)
+            continue;
+        const int f = dir_of(nx - mx, ny - my);
+        if (no_worse(move_len(e) + move_len(f), L, strict) && move_ok(g, px, py, e) && move_ok(g, mx, my, f))
+            return true;
+    }
+    return false;
+}
+
+/* The successor mask of (x, y) entered in direction a: every legal move from it but the way back, minus
+ * those an alternative from the parent makes redundant. */
+static uint8_t mask_at(const unit_grid *g, int32_t x, int32_t y, int a)
+{
+    if (!fits(g, x, y))
+        return 0;
+    const int32_t px = x - DX[a], py = y - DY[a];
+    const bool strict = a & 1;
+    unsigned m = 0;
+    for (int d = 0; d < 8; d++) {
+        const int32_t nx = x + DX[d], ny = y + DY[d];
+        if ((nx == px && ny == py) || !move_ok(g, x, y, d))
+            continue;
+        if (!alternative(g, px, py, nx, ny, x, y, move_len(a) + move_len(d), strict))
+            m |= 1u << d;
+    }
+    return (uint8_t)m;
+}
+
+uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint32_t c, int a)
+{
+    const unit_grid g = {t, m->width, m->height, m->stride, k};
+    const int32_t y = (int32_t)(c / (uint32_t)m->stride), x = (int32_t)(c - (uint32_t)y * (uint32_t)m->stride);
+    return mask_at(&g, x, y, a);
+}
+
+/* ---- building one threshold's tables ------------------------------------------------------------------- */
+
+/* Masks of every cell. Where the 5 x 5 block around a cell is free for the unit every move inside it is
+ * legal (a diagonal whose four cells fit is: header), so the masks are the natural ones, as on an open
+ * grid; elsewhere mask_at. The block test is a running minimum of the disc values, by rows then columns. */
+static int fill_masks(const unit_grid *g, uint8_t *succ)
+{
+    const int32_t W = g->W, H = g->H, S = g->S;
+    const size_t cells = (size_t)S * (size_t)(H + 2);
+    uint16_t *rmin = malloc(cells * sizeof *rmin);
+    if (rmin == NULL)
+        return AP_E_NOMEM;
+    const uint16_t *disc = g->t->disc;
+    for (int32_t y = 0; y < H + 2; y++)
+        for (int32_t x = 0; x < S; x++) {
+            uint16_t v = UINT16_MAX;
+            for (int32_t i = x - 2; i <= x + 2; i++)
+                v = i < 0 || i >= S ? 0 : (disc[(size_t)y * S + (size_t)i] < v ? disc[(size_t)y * S + (size_t)i] : v);
+            rmin[(size_t)y * S + (size_t)x] = v;
+        }
+    uint8_t natural[8];
+    for (int a = 0; a < 8; a++)
+        natural[a] = (uint8_t)ap_jps_natural(a);
+    for (int32_t y = 1; y <= H; y++)
+        for (int32_t x = 1; x <= W; x++) {
+            uint8_t *out = succ + ((size_t)y * S + (size_t)x) * 8;
+            bool open = y >= 2 && y <= H - 1;
+            for (int32_t j = y - 2; open && j <= y + 2; j++)
+                open = rmin[(size_t)j * S + (size_t)x] > g->k;
+            if (open)
+                memcpy(out, natural, 8);
+            else
+                for (int a = 0; a < 8; a++)
+                    out[a] = mask_at(g, x, y, a);
+        }
+    free(rmin);
+    return AP_OK;
+}
+
+/* The JPS+ distance of map cell c in direction d over the unit's grid (ctx: the masks and the grid), as
+ * jps.c's jump_value is over the point grid: 0 when the move is illegal; straight, 1 when the next cell has
+ * a forced neighbour entered that way, else one more than its distance; diagonal, 1 when the next cell has
+ * a forced neighbour or a straight jump from it along either component finds a point, else one more. */
+typedef struct value_ctx {
+    const unit_grid *g;
+    const uint8_t *succ;
+} value_ctx;
+
+static int16_t sized_value(const void *ctx, const int16_t *D, int32_t S, uint32_t c, int d)
+{
+    const value_ctx *v = ctx;
+    const int32_t y = (int32_t)(c / (uint32_t)S), x = (int32_t)(c - (uint32_t)y * (uint32_t)S);
+    if (!move_ok(v->g, x, y, d))
+        return 0;
+    const uint32_t n = c + (uint32_t)(DX[d] + DY[d] * S);
+    if (v->succ[(size_t)n * 8 + (size_t)d] & ~ap_jps_natural(d))
+        return 1;
+    if (d & 1) {
+        const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+        if (D[(size_t)n * 8 + (size_t)dh] > 0 || D[(size_t)n * 8 + (size_t)dv] > 0)
+            return 1;
+    }
+    return ap_jps_extend(D[(size_t)n * 8 + (size_t)d]);
+}
+
+void ap_jps_sized_free(ap_jps_sized *s)
+{
+    if (s == NULL)
+        return;
+    AP_FREE_ALL(s->succ, s->plus.dist, s->plus.dist8, s);
+}
+
+int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out)
+{
+    *out = NULL;
+    if (m->width > 32000 || m->height > 32000)
+        return AP_E_MAP_TOO_LARGE;
+    const double t0 = ap_monotonic_seconds();
+    const uint32_t cells = ap_map_node_count(m);
+    ap_jps_sized *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return AP_E_NOMEM;
+    s->capability = t->capability;
+    s->k = k;
+    s->plus.cells = cells;
+    s->succ = calloc((size_t)cells, 8);
+    s->plus.dist = calloc((size_t)cells * 8, sizeof *s->plus.dist);
+    const unit_grid g = {t, m->width, m->height, m->stride, k};
+    int st = s->succ != NULL && s->plus.dist != NULL ? fill_masks(&g, s->succ) : AP_E_NOMEM;
+    if (st == AP_OK) {
+        const value_ctx v = {&g, s->succ};
+        ap_jps_sweep(m, &s->plus, sized_value, &v);
+        st = ap_jps_settle_dist8(&s->plus);
+    }
+    if (st != AP_OK) {
+        ap_jps_sized_free(s);
+        return st;
+    }
+    s->bytes = sizeof *s + (size_t)cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0));
+    s->build_seconds = ap_monotonic_seconds() - t0;
+    *out = s;
+    return AP_OK;
+}
+
+/* ---- the per-map table: thresholds published on first use ---------------------------------------------- */
+
+typedef struct sized_slot {
+    _Atomic(ap_jps_sized *) cls[AP_JPS_SIZED_CLASSES];
+} sized_slot;
+
+static void slot_free(void *data)
+{
+    sized_slot *sl = data;
+    if (sl == NULL)
+        return;
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
+        ap_jps_sized_free(atomic_load_explicit(&sl->cls[i], memory_order_acquire));
+    free(sl);
+}
+
+static int slot_build(const ap_map *m, ap_map_table *out)
+{
+    (void)m;
+    sized_slot *sl = malloc(sizeof *sl);
+    if (sl == NULL)
+        return AP_E_NOMEM;
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
+        atomic_init(&sl->cls[i], NULL);
+    out->data = sl;
+    out->bytes = sizeof *sl;
+    return AP_OK;
+}
+
+/* After a tile update the thresholds are built again on first use: an empty slot, not an update. */
+static int slot_update(const ap_map *m, const ap_map *prev, const ap_map_table *old, const ap_cell_pos *changed,
+                       size_t n, ap_map_table *out)
+{
+    (void)prev, (void)old, (void)changed, (void)n;
+    out->incremental = false;
+    return slot_build(m, out);
+}
+
+/* The published thresholds' bytes (and how many there are): what the map info reports. */
+static size_t slot_live(const void *data, uint64_t *count)
+{
+    sized_slot *sl = (sized_slot *)data;
+    size_t bytes = sizeof *sl;
+    *count = 0;
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) {
+        const ap_jps_sized *s = atomic_load_explicit(&sl->cls[i], memory_order_acquire);
+        if (s != NULL) {
+            bytes += s->bytes;
+            ++*count;
+        }
+    }
+    return bytes;
+}
+
+const ap_table_kind ap_jps_sized_table_kind = {AP_JPS_SIZED_TABLE_NAME, "thresholds", AP_TABLE_OPTIONAL, slot_build,
+                                               slot_free, slot_update, slot_live};
+
+const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k)
+{
+    const ap_map *base = ap_map_base(m);
+    const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
+    const ap_clearance_table *t = ap_clearance_of(base, c);
+    if (tab == NULL || t == NULL)
+        return NULL;
+    sized_slot *sl = tab->data;
+    ap_jps_sized *mine = NULL;
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) {
+        ap_jps_sized *s = atomic_load_explicit(&sl->cls[i], memory_order_acquire);
+        if (s == NULL) {
+            if (mine == NULL && ap_jps_sized_build(base, t, k, &mine) != AP_OK)
+                return NULL;
+            ap_jps_sized *expected = NULL;
+            if (atomic_compare_exchange_strong_explicit(&sl->cls[i], &expected, mine, memory_order_acq_rel,
+                                                        memory_order_acquire))
+                return mine;
+            s = expected; /* another thread published here first: look at what it put */
+        }
+        if (s->capability == c && s->k == k) {
+            ap_jps_sized_free(mine);
+            return s;
+        }
+    }
+    ap_jps_sized_free(mine);
+    return NULL;
+}
+
+/* ---- online JPS over the unit's grid ------------------------------------------------------------------- */
+
+static inline unsigned mask_of(const ap_jps_domain *jd, uint32_t c, int a)
+{
+    return jd->succ8 != NULL ? jd->succ8[(size_t)c * 8 + (size_t)a] : ap_jps_sized_mask(jd->map, jd->clear, jd->k, c, a);
+}
+
+/* Straight jump from u (entered or started in direction d, which is legal from u): the first cell with a
+ * forced neighbour entered that way, the goal, or NONE where the unit's grid ends the line. *steps gets
+ * the moves taken. */
+static uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *steps)
+{
+    const int32_t o = DX[d] + DY[d] * (int32_t)jd->stride;
+    for (uint32_t k = 1;; k++) {
+        u += (uint32_t)o;
+        const unsigned m = mask_of(jd, u, d);
+        if (u == jd->goal || (m & ~(1u << d))) {
+            *steps = k;
+            return u;
+        }
+        if (!(m & (1u << d)))
+            return NONE;
+    }
+}
+
+/* Diagonal jump from u in diagonal direction d (legal from u): AAAI 2011 Algorithm 2 on the unit's grid,
+ * stopping also at a cell with forced neighbours of its own. */
+static uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *steps)
+{
+    const int32_t o = DX[d] + DY[d] * (int32_t)jd->stride;
+    const int dh = dir_of(DX[d], 0), dv = dir_of(0, DY[d]);
+    uint32_t dummy;
+    for (uint32_t k = 1;; k++) {
+        u += (uint32_t)o;
+        const unsigned m = mask_of(jd, u, d);
+        if (u == jd->goal || (m & ~ap_jps_natural(d)) ||
+            ((m & (1u << dh)) && jump_straight(jd, u, dh, &dummy) != NONE) ||
+            ((m & (1u << dv)) && jump_straight(jd, u, dv, &dummy) != NONE)) {
+            *steps = k;
+            return u;
+        }
+        if (!(m & (1u << d)))
+            return NONE;
+    }
+}
+
+static int sized_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const ap_jps_domain *jd = ctx;
+    const uint32_t S = jd->stride;
+    const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);
+    const int from = ap_jps_arrival(jd->nodes, S, u, ux, uy);
+    unsigned dirs = 0;
+    if (from >= 0) {
+        dirs = mask_of(jd, u, from);
+    } else {
+        const unit_grid g = {jd->clear, jd->map->width, jd->map->height, (int32_t)S, jd->k};
+        for (int d = 0; d < 8; d++)
+            dirs |= (unsigned)move_ok(&g, ux, uy, d) << d;
+    }
+    int n = 0;
+    while (dirs) {
+        const int d = __builtin_ctz(dirs);
+        dirs &= dirs - 1;
+        uint32_t k = 0;
+        const uint32_t v = (d & 1) ? jump_diag(jd, u, d, &k) : jump_straight(jd, u, d, &k);
+        if (v != NONE)
+            out[n++] = (ap_succ){v, (double)k * move_len(d)};
+    }
+    return n;
+}
+
+int ap_jps_domain_init_sized(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_clearance_table *t,
+                             uint16_t k, const ap_jps_sized *s, bool plus, uint32_t goal)
+{
+    if (t == NULL || (plus && s == NULL) || (s != NULL && (s->k != k || s->capability != t->capability)))
+        return AP_E_INTERNAL;
+    int st = ap_jps_domain_init(jd, dom, m, plus ? &s->plus : NULL, goal);
+    if (st != AP_OK)
+        return st;
+    jd->succ8 = s != NULL ? s->succ : NULL;
+    jd->clear = t;
+    jd->k = k;
+    if (!plus) {
+        jd->bits = NULL;
+        dom->successors = sized_succ;
+        dom->run = NULL;
+    }
+    return AP_OK;
+}

@@ -1,0 +1,92 @@
+/* jps_sized.h — Jump Point Search for disc units: the grid as a disc of radius r sees it (Annotated A*'s
+ * moves, grid.h ap_grid_domain_init_sized), with jump point pruning derived from that grid, and JPS+
+ * jump distances per clearance threshold, built on a query's first use and kept for the map's lifetime.
+ *
+ * Sources: Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid Maps" (AAAI 2011), section 3:
+ * the pruning rule itself, stated for any neighbourhood — a neighbour n of x reached from parent p is
+ * pruned when some path from p to n that avoids x is no longer (x entered straight) or strictly shorter
+ * (x entered diagonally) than p -> x -> n; forced neighbours are the non-natural ones it keeps. Harabor &
+ * Grastien, ICAPS 2014, section 5 (JPS+: jump points precomputed per cell and direction); Harabor,
+ * "Clearance-based Pathfinding" (reference 004) for the unit's grid.
+ *
+ * The unit's grid. With k = floor(256 r) (clearance.h: a stored value q allows the disc iff q > k), a cell
+ * is free for the unit iff its disc value is above k, an orthogonal move iff both its cells are, and a
+ * diagonal move iff its stored diagonal value is. Measured on every Moving AI map (and argued from the
+ * geometry: the segment between two diagonal cell centres stays within a half-diagonal of one of the four
+ * cells' centres, and nearer to it than to any square outside the 2 x 2 block), a diagonal value lies
+ * between the smallest of its four cells' values and the smaller of its two end cells': a diagonal whose
+ * four cells are free is legal, as without corner cutting on the point grid — but a disc may also pass
+ * diagonally round a cell it does not fit in (its centre too near a wall, the swept segment far enough), so
+ * the unit's grid has diagonal moves the no-corner-cutting rule would forbid, and diagonal arrivals get
+ * forced neighbours. The point grid's closed-form pruning (jps.h) does not hold there; the AAAI 2011 rule
+ * above does for any neighbourhood, so it is evaluated as it is stated: the alternative paths from p to n
+ * have at most two moves (a third costs at least 3 > 2 sqrt 2), so per cell and arrival direction the
+ * directions to search ("successor masks") are a function of the 5 x 5 block around the cell. They are
+ * computed once per threshold (8 bytes a padded cell), or per visited cell when no table can be had.
+ *
+ * Exactness is tested, not only argued: on random maps and every Moving AI map, JPS and JPS+ for radii 0.5
+ * to 2 return Annotated A*'s optimal lengths (tests/planner/grid/test_jps_sized.c).
+ */
+#ifndef AP_JPS_SIZED_H
+#define AP_JPS_SIZED_H
+
+#include <stdint.h>
+
+#include "jps.h"
+#include "../world/capability.h"
+#include "../world/clearance.h"
+
+/* Thresholds kept per capability of a map; a query with another threshold once they are all taken runs
+ * online JPS with masks computed per visited cell (same answers, slower). */
+#define AP_JPS_SIZED_CLASSES 8
+
+/* The slot of the map-wide table kind below. */
+#define AP_JPS_SIZED_TABLE_NAME "jps_sized"
+
+/* One threshold's tables: immutable once published, shared read-only by every query of the map. */
+typedef struct ap_jps_sized {
+    ap_capability capability;
+    uint16_t k;            /* threshold: q > k is "clear" (k = floor(256 r)) */
+    uint8_t *succ;         /* 8 bytes per padded cell: succ[c * 8 + a] = the directions to search from c
+                            * entered in direction a (bit d = direction d, jps.h order N, NE, .. NW); 0 at
+                            * cells the unit does not fit */
+    ap_jps_table plus;     /* JPS+ distances over the unit's grid (jps.h semantics; forced = NULL) */
+    size_t bytes;          /* memory held */
+    double build_seconds;  /* wall time of the build */
+} ap_jps_sized;
+
+/* The successor mask of padded cell c of t's capability entered in direction a (0..7), for threshold k:
+ * the AAAI 2011 rule evaluated on the unit's grid (header). m is the map t belongs to (for its size). 0 when
+ * the unit does not fit c. Pure; thread-safe. O(1) (at most 8 x 9 move tests). */
+uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint32_t c, int a);
+
+/* Build the tables of threshold k for clearance table t of map m (successor masks, then the JPS+ distances
+ * by one sweep per direction). *out gets a new ap_jps_sized (free with ap_jps_sized_free). Returns AP_OK,
+ * AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32000 cells. O(cells); about 24 bytes a padded cell
+ * (plus 8 when every distance fits a byte). Thread-safe. */
+int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out);
+
+/* Free a table from ap_jps_sized_build; NULL is ignored. */
+void ap_jps_sized_free(ap_jps_sized *s);
+
+/* The map-wide kind (listed in planner/plan/table_kinds.c): optional; its slot holds the published
+ * thresholds of every capability (empty after a load or a tile update: the tables are built again on first
+ * use). */
+extern const ap_table_kind ap_jps_sized_table_kind;
+
+/* The tables of threshold k for capability c of m (m may be a capability view: the slot is the loaded
+ * map's), built now when missing (O(cells), not interruptible: Paris_1_1024 about 40 ms) and published in a
+ * free place; NULL when m has no slot, c has no clearance table, the build failed, or all
+ * AP_JPS_SIZED_CLASSES places hold other thresholds. Lives as long as m. Thread-safe: lock-free publish
+ * with C11 atomics (two threads may build the same threshold at once; one copy is kept). */
+const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k);
+
+/* Fill dom with JPS over the unit's grid for threshold k of clearance table t (m's capability's), towards
+ * goal (padded index). s: the threshold's tables (ap_jps_sized_get) or NULL (masks per visited cell).
+ * plus: JPS+ (s required; dom->run is JPS+'s loop) or online JPS (cell by cell, the generic loop). Bind with
+ * ap_jps_domain_bind as for ap_jps_domain_init. Returns AP_OK, or AP_E_INTERNAL for a bad goal or a plus
+ * without s. Writes only jd and dom. */
+int ap_jps_domain_init_sized(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_clearance_table *t,
+                             uint16_t k, const ap_jps_sized *s, bool plus, uint32_t goal);
+
+#endif

@@ -1,0 +1,257 @@
+/* test_jps_sized.c — JPS and JPS+ for disc units (planner/grid/jps_sized.h): the tables' successor masks
+ * against the pruning rule evaluated cell by cell, the masks of an open grid, a hand-made corner the disc
+ * passes diagonally round, Annotated A*'s exact optimal costs on random maps (table, and no table once the
+ * map's places are taken) and on every Moving AI map, and every move of the answers legal for the disc. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/grid/jps_sized.h"
+#include "../../../planner/plan/plan.h"
+#include "../../util.h"
+#include "../suites.h"
+
+static int disc_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, double r, int sx, int sy, int gx,
+                     int gy, double *cost)
+{
+    return ap_test_grid_cost(m, ws, alg, r, sx, sy, gx, gy, 0, cost);
+}
+
+static const ap_algorithm ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
+static const char *const ALG_NAMES[] = {"jps", "jps_plus"};
+
+static void agree_on(const ap_map *m, ap_test_rng *rng, double r, int pairs)
+{
+    ap_test_jps_agree(m, rng, r, pairs, 0);
+}
+
+/* A random w x h map text with blocked cells at probability pb, some in 2 x 2 and 3 x 1 clumps so that
+ * wide discs meet corners and gaps of every width. Caller frees. */
+static char *random_map(ap_test_rng *rng, int w, int h, double pb)
+{
+    char *g = malloc((size_t)w * (size_t)h);
+    memset(g, '.', (size_t)w * (size_t)h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (ap_test_rand01(rng) < pb) {
+                const int cw = 1 + (int)(ap_test_rand(rng) % 3), chh = 1 + (int)(ap_test_rand(rng) % 2);
+                for (int j = y; j < y + chh && j < h; j++)
+                    for (int i = x; i < x + cw && i < w; i++)
+                        g[j * w + i] = '@';
+            }
+    size_t cap = (size_t)(w + 1) * (size_t)h + 64;
+    char *t = malloc(cap);
+    int k = snprintf(t, cap, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        memcpy(t + k, g + y * w, (size_t)w);
+        k += w;
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    free(g);
+    return t;
+}
+
+static const double RADII[] = {0.5, 0.6, 0.75, 0.9, 1.0, 1.3, 1.6, 2.0, 2.5};
+
+/* The table's masks are the rule's (ap_jps_sized_mask, cell by cell) at every cell and arrival direction,
+ * whether the build took its open-block shortcut or not; on an open field they are the natural ones. */
+START_TEST(masks_match_rule)
+{
+    ap_test_rng rng = {777};
+    for (int i = 0; i < (ap_test_quick() ? 6 : 20); i++) {
+        int w = 6 + (int)(ap_test_rand(&rng) % 70), h = 6 + (int)(ap_test_rand(&rng) % 50);
+        char *txt = random_map(&rng, w, h, 0.02 + 0.12 * ap_test_rand01(&rng));
+        ap_map *m = ap_test_map_from_string(txt);
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        const double r = RADII[i % (int)(sizeof RADII / sizeof RADII[0])];
+        const uint16_t k = (uint16_t)floor(256.0 * r);
+        ap_jps_sized *s;
+        ck_assert_int_eq(ap_jps_sized_build(m, t, k, &s), AP_OK);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                for (int a = 0; a < 8; a++) {
+                    const uint32_t c = ap_map_index(m, x, y);
+                    AP_EXPECT(s->succ[(size_t)c * 8 + (size_t)a] == ap_jps_sized_mask(m, t, k, c, a),
+                              "map %d r %g (%d,%d) arrival %d: table %#x, rule %#x", i, r, x, y, a,
+                              s->succ[(size_t)c * 8 + (size_t)a], ap_jps_sized_mask(m, t, k, c, a));
+                }
+        ap_jps_sized_free(s);
+        ap_map_free(m);
+        free(txt);
+    }
+    /* 12 x 12 open: a radius-1 disc fits cells 1..10 (q of a cell at distance 1.5 from the border is 383 >
+     * 256); at (5, 5) every arrival has exactly its natural successors */
+    char *open = random_map(&rng, 12, 12, 0.0);
+    ap_map *m = ap_test_map_from_string(open);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    static const uint8_t natural[8] = {0x01, 0x07, 0x04, 0x1c, 0x10, 0x70, 0x40, 0xc1};
+    for (int a = 0; a < 8; a++)
+        ck_assert_uint_eq(ap_jps_sized_mask(m, t, 256, ap_map_index(m, 5, 5), a), natural[a]);
+    ck_assert_uint_eq(ap_jps_sized_mask(m, t, 256, ap_map_index(m, 0, 5), 2), 0); /* the disc does not fit */
+    ap_map_free(m);
+    free(open);
+}
+END_TEST
+
+/* A disc round a single blocked cell: a disc of radius 0.6 fits none of the four cells beside the block at
+ * (4, 4) (their centres are 0.5 from it) but does fit the diagonal ones (0.707), and passes diagonally
+ * between them. From (2, 4) to (6, 4) the shortest way is four diagonals, via (3, 3), (4, 2), (5, 3):
+ * 4 sqrt 2. At (4, 2), entered north-east from (3, 3), the move on to (5, 3) is a forced neighbour (no
+ * alternative from (3, 3) avoids (4, 2): (4, 3) does not fit); the point grid's pruning has no forced
+ * neighbours on a diagonal arrival and would miss it. */
+START_TEST(diagonal_round_a_corner)
+{
+    static const char *txt = "type octile\nheight 9\nwidth 9\nmap\n"
+                             ".........\n"
+                             ".........\n"
+                             ".........\n"
+                             ".........\n"
+                             "....@....\n"
+                             ".........\n"
+                             ".........\n"
+                             ".........\n"
+                             ".........\n";
+    ap_map *m = ap_test_map_from_string(txt);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    const uint16_t k = (uint16_t)floor(256.0 * 0.6);
+    ck_assert(t->disc[ap_map_index(m, 3, 4)] <= k && t->disc[ap_map_index(m, 4, 3)] <= k);
+    ck_assert(t->disc[ap_map_index(m, 3, 3)] > k && t->disc[ap_map_index(m, 5, 3)] > k);
+    ck_assert(ap_clearance_move(t, ap_map_index(m, 3, 3), 1, -1) > k); /* (3,3) -> (4,2) past (4,3) */
+    ck_assert(ap_clearance_move(t, ap_map_index(m, 2, 4), 1, -1) > k); /* (2,4) -> (3,3) past (3,4) */
+    const uint8_t forced = ap_jps_sized_mask(m, t, k, ap_map_index(m, 4, 2), 1 /* NE */);
+    ck_assert_uint_eq(forced & (1u << 3) /* SE */, 1u << 3);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    for (size_t a = 0; a < 2; a++) {
+        double c = -1.0, ca = -1.0;
+        ck_assert_int_eq(disc_cost(m, &ws, AP_ALG_ASTAR, 0.6, 2, 4, 6, 4, &ca), AP_OK);
+        ck_assert_int_eq(disc_cost(m, &ws, ALGS[a], 0.6, 2, 4, 6, 4, &c), AP_OK);
+        ck_assert_double_eq_tol(ca, 4.0 * M_SQRT2, 1e-12);
+        ck_assert_double_eq_tol(c, ca, 1e-12);
+    }
+    /* every pair of cells, every radius: the same costs as A* */
+    for (size_t ri = 0; ri < 4; ri++)
+        for (int sy = 0; sy < 9; sy++)
+            for (int sx = 0; sx < 9; sx++)
+                for (int gy = 0; gy < 9; gy += 2)
+                    for (int gx = 0; gx < 9; gx += 3) {
+                        double ca = -1.0;
+                        const int sa = disc_cost(m, &ws, AP_ALG_ASTAR, RADII[ri], sx, sy, gx, gy, &ca);
+                        for (size_t a = 0; a < 2; a++) {
+                            double c = -1.0;
+                            ck_assert_int_eq(disc_cost(m, &ws, ALGS[a], RADII[ri], sx, sy, gx, gy, &c), sa);
+                            if (sa == AP_OK)
+                                ck_assert_double_eq_tol(c, ca, 1e-9);
+                        }
+                    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+START_TEST(random_maps_match_annotated_astar)
+{
+    ap_test_rng rng = {4242};
+    const int maps = ap_test_quick() ? 8 : 30;
+    for (int i = 0; i < maps; i++) {
+        /* widths over 64 cross bit words; densities from open to cluttered */
+        int w = 8 + (int)(ap_test_rand(&rng) % 140), h = 8 + (int)(ap_test_rand(&rng) % 80);
+        char *txt = random_map(&rng, w, h, 0.01 + 0.12 * ap_test_rand01(&rng));
+        ap_map *m = ap_test_map_from_string(txt);
+        for (size_t ri = 0; ri < sizeof RADII / sizeof RADII[0]; ri++)
+            agree_on(m, &rng, RADII[ri], ap_test_quick() ? 8 : 25);
+        ap_map_free(m);
+        free(txt);
+    }
+}
+END_TEST
+
+/* Once AP_JPS_SIZED_CLASSES thresholds hold every place of a map, a new threshold runs online JPS with
+ * masks per visited cell (jps_plus too): the same answers. */
+START_TEST(without_a_table)
+{
+    ap_test_rng rng = {99};
+    char *txt = random_map(&rng, 90, 60, 0.06);
+    ap_map *m = ap_test_map_from_string(txt);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
+        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 200));
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, 303)); /* kept ones are found */
+    agree_on(m, &rng, 200.0 / 256.0 + 0.001, ap_test_quick() ? 30 : 120);
+    agree_on(m, &rng, 1.0, ap_test_quick() ? 30 : 120);
+    ap_map_free(m);
+    free(txt);
+}
+END_TEST
+
+/* Every Moving AI map, sampled scenario lines, radius 0.5, 1 and 2: the same status and cost as A*. */
+START_TEST(movingai_discs)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("jps_sized: Moving AI maps");
+        return;
+    }
+    char **names;
+    const size_t nmaps = ap_test_list_maps(dir, &names);
+    ck_assert_uint_gt(nmaps, 0);
+    static const double radii[] = {0.5, 1.0, 2.0};
+    size_t total = 0, ok = 0;
+    for (size_t mi = 0; mi < nmaps; mi++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.map", dir, names[mi]);
+        ap_map *m;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+        snprintf(path, sizeof path, "%s/%s.map.scen", dir, names[mi]);
+        ap_test_scen *sc;
+        size_t n;
+        ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+        const size_t want = ap_test_quick() ? 6 : 20, step = n <= want ? 1 : n / want;
+        for (size_t i = 0; i < n; i += step)
+            for (size_t ri = 0; ri < 3; ri++) {
+                const ap_test_scen *s = &sc[i];
+                double ca = -1.0;
+                const int sa = disc_cost(m, &ws, AP_ALG_ASTAR, radii[ri], s->sx, s->sy, s->gx, s->gy, &ca);
+                for (size_t a = 0; a < 2; a++) {
+                    double c = -1.0;
+                    const int st = disc_cost(m, &ws, ALGS[a], radii[ri], s->sx, s->sy, s->gx, s->gy, &c);
+                    AP_EXPECT(st == sa, "%s line %d r %g: %s status %s, A* %s", names[mi], s->line, radii[ri],
+                              ALG_NAMES[a], ap_status_name(st), ap_status_name(sa));
+                    if (st == AP_OK && sa == AP_OK)
+                        AP_EXPECT(fabs(c - ca) <= 1e-9, "%s line %d r %g: %s cost %.10f, A* %.10f", names[mi],
+                                  s->line, radii[ri], ALG_NAMES[a], c, ca);
+                }
+                total++;
+                ok += sa == AP_OK;
+            }
+        ap_workspace_free(&ws);
+        free(sc);
+        ap_map_free(m);
+        free(names[mi]);
+    }
+    free(names);
+    ck_assert_uint_gt(ok, total / 3); /* most lines have a path for some disc: the comparison is not vacuous */
+    printf("jps_sized: %zu (line, radius) pairs over %zu maps, %zu with a path: jps and jps_plus equal A*\n", total,
+           nmaps, ok);
+}
+END_TEST
+
+Suite *jps_sized_suite(void)
+{
+    Suite *s = suite_create("jps_sized");
+    TCase *tc = tcase_create("jps_sized");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, masks_match_rule);
+    tcase_add_test(tc, diagonal_round_a_corner);
+    tcase_add_test(tc, random_maps_match_annotated_astar);
+    tcase_add_test(tc, without_a_table);
+    tcase_add_test(tc, movingai_discs);
+    suite_add_tcase(s, tc);
+    return s;
+}
