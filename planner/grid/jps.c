@@ -417,18 +417,12 @@ const ap_jps_table *ap_jps_table_of(const ap_map *m)
  * 8room_000 471 -> 382. Tried without gain: dividing by the stride with a multiplication (reverted).
  * The struct is ap_jps_bits in jps.h. */
 
-static void bits_free(void *data)
+void ap_jps_bits_free(void *data)
 {
     ap_jps_bits *b = data;
     if (b == NULL)
         return;
     AP_FREE_ALL(b->rows, b->cols, b->ev, b);
-}
-
-static inline void put_bit(uint64_t *L, uint32_t pos, bool v)
-{
-    const uint64_t bit = 1ull << ((pos + 64) & 63);
-    L[(pos + 64) >> 6] = v ? L[(pos + 64) >> 6] | bit : L[(pos + 64) >> 6] & ~bit;
 }
 
 /* Write every bit of padded cell (x, y) (stride W) into b: its row and column bits (passable) and its four
@@ -439,12 +433,12 @@ static void bits_cell(ap_jps_bits *b, const uint8_t *p, uint32_t W, uint32_t x, 
     const size_t rw = b->row_words, cw = b->col_words;
     const uint32_t c = y * W + x;
     const bool open_cell = p[c] != 0;
-    put_bit(b->rows + (size_t)y * rw, x, open_cell);
-    put_bit(b->cols + (size_t)x * cw, y, open_cell);
-    put_bit((uint64_t *)b->ev_e + (size_t)y * rw, x, !open_cell || forced_straight(p, c, 1, (int32_t)W));
-    put_bit((uint64_t *)b->ev_w + (size_t)y * rw, x, !open_cell || forced_straight(p, c, -1, (int32_t)W));
-    put_bit((uint64_t *)b->ev_s + (size_t)x * cw, y, !open_cell || forced_straight(p, c, (int32_t)W, 1));
-    put_bit((uint64_t *)b->ev_n + (size_t)x * cw, y, !open_cell || forced_straight(p, c, -(int32_t)W, 1));
+    ap_jps_put_bit(b->rows + (size_t)y * rw, x, open_cell);
+    ap_jps_put_bit(b->cols + (size_t)x * cw, y, open_cell);
+    ap_jps_put_bit((uint64_t *)b->ev_e + (size_t)y * rw, x, !open_cell || forced_straight(p, c, 1, (int32_t)W));
+    ap_jps_put_bit((uint64_t *)b->ev_w + (size_t)y * rw, x, !open_cell || forced_straight(p, c, -1, (int32_t)W));
+    ap_jps_put_bit((uint64_t *)b->ev_s + (size_t)x * cw, y, !open_cell || forced_straight(p, c, (int32_t)W, 1));
+    ap_jps_put_bit((uint64_t *)b->ev_n + (size_t)x * cw, y, !open_cell || forced_straight(p, c, -(int32_t)W, 1));
 }
 
 /* Word counts of the lines (rows, cols and ev together). */
@@ -453,9 +447,7 @@ static size_t bits_words(const ap_jps_bits *b, uint32_t W, uint32_t H)
     return 3 * ((size_t)H * b->row_words + (size_t)W * b->col_words);
 }
 
-/* A bit table for padded size W x H: lines copied from src, or without it zero bit lines and all-ones
- * event lines. NULL when out of memory. */
-static ap_jps_bits *bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src)
+ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src)
 {
     ap_jps_bits *b = calloc(1, sizeof *b);
     if (b == NULL)
@@ -467,7 +459,7 @@ static ap_jps_bits *bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src)
     b->cols = malloc((size_t)W * cw * sizeof *b->cols);
     b->ev = malloc(ev_words * sizeof *b->ev);
     if (b->rows == NULL || b->cols == NULL || b->ev == NULL) {
-        bits_free(b);
+        ap_jps_bits_free(b);
         return NULL;
     }
     if (src != NULL) {
@@ -495,7 +487,7 @@ static void bits_slot(ap_jps_bits *b, uint32_t W, uint32_t H, ap_map_table *slot
 static int jps_bits_kind_build(const ap_map *m, ap_map_table *slot)
 {
     const uint32_t W = (uint32_t)m->width + 2, H = (uint32_t)m->height + 2;
-    ap_jps_bits *b = bits_alloc(W, H, NULL);
+    ap_jps_bits *b = ap_jps_bits_alloc(W, H, NULL);
     if (b == NULL)
         return AP_E_NOMEM;
     /* the padded border is blocked: its bits are already right (0 in the lines, 1 in the events) */
@@ -520,7 +512,7 @@ static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
         return jps_bits_kind_build(m, slot);
     size_t nq;
     uint32_t *q = pass_changed(m, prev, changed, n, &nq);
-    ap_jps_bits *b = q != NULL ? bits_alloc(W, H, old->data) : NULL;
+    ap_jps_bits *b = q != NULL ? ap_jps_bits_alloc(W, H, old->data) : NULL;
     if (b == NULL) {
         free(q);
         return AP_E_NOMEM;
@@ -535,42 +527,7 @@ static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
 }
 
 const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_bits_kind_build, bits_free, jps_bits_kind_update, NULL};
-
-/* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
- * 64 - sh in two steps so sh = 0 needs no special case. */
-static inline uint64_t win(const uint64_t *L, int32_t pos)
-{
-    uint32_t i = (uint32_t)(pos + 64), w = i >> 6, sh = i & 63;
-    return (L[w] >> sh) | ((L[w + 1] << 1) << (63 - sh));
-}
-
-/* Along event line E towards higher positions from pos: the first event (blocked cell or jump point) or
- * goalpos (-1: none on this line), whichever comes first. Always terminates: the line ends in events. */
-static inline int32_t ev_up(const uint64_t *E, int32_t pos, int32_t goalpos)
-{
-    for (pos++;; pos += 64) {
-        uint64_t m = win(E, pos);
-        if ((uint32_t)(goalpos - pos) < 64u)
-            m |= 1ull << (goalpos - pos);
-        if (m != 0)
-            return pos + __builtin_ctzll(m);
-    }
-}
-
-/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64. */
-static inline int32_t ev_down(const uint64_t *E, int32_t pos, int32_t goalpos)
-{
-    for (;;) {
-        const int32_t lo = pos - 64;
-        uint64_t m = win(E, lo);
-        if ((uint32_t)(goalpos - lo) < 64u)
-            m |= 1ull << (goalpos - lo);
-        if (m != 0)
-            return lo + 63 - __builtin_clzll(m);
-        pos = lo;
-    }
-}
+                                              jps_bits_kind_build, ap_jps_bits_free, jps_bits_kind_update, NULL};
 
 /* ---- the domain ---------------------------------------------------------------------------------------- */
 
@@ -621,14 +578,14 @@ static inline __attribute__((always_inline)) uint32_t jump_straight_bits(const a
     int32_t r;
     if (DY[d] == 0) {
         const int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
-        r = DX[d] > 0 ? ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
-                      : ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
+        r = DX[d] > 0 ? ap_jps_ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
+                      : ap_jps_ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
         v = (uint32_t)uy * S + (uint32_t)r;
         *k = (uint32_t)abs(r - ux);
     } else {
         const int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
-        r = DY[d] > 0 ? ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
-                      : ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
+        r = DY[d] > 0 ? ap_jps_ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
+                      : ap_jps_ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
         v = (uint32_t)r * S + (uint32_t)ux;
         *k = (uint32_t)abs(r - uy);
     }
@@ -669,9 +626,9 @@ static inline __attribute__((always_inline)) int jump_diag_bits(const ap_jps_dom
             return n;
         }
         const int32_t gpr = gy == uy ? gx : -1, gpc = gx == ux ? gy : -1;
-        const int32_t r = dx > 0 ? ev_up(R, ux, gpr) : ev_down(R, ux, gpr);
+        const int32_t r = dx > 0 ? ap_jps_ev_up(R, ux, gpr) : ap_jps_ev_down(R, ux, gpr);
         const uint32_t rv = (uint32_t)uy * S + (uint32_t)r;
-        const int32_t c = dy > 0 ? ev_up(C, uy, gpc) : ev_down(C, uy, gpc);
+        const int32_t c = dy > 0 ? ap_jps_ev_up(C, uy, gpc) : ap_jps_ev_down(C, uy, gpc);
         const uint32_t cv = (uint32_t)c * S + (uint32_t)ux;
         const bool rj = p[rv], cj = p[cv];
         if (!rj && !cj)

@@ -91,6 +91,53 @@ static inline int ap_jps_arrival(const ap_node *nodes, uint32_t S, uint32_t u, i
     return dir_of(adx >= ady ? sgn(dx) : 0, ady >= adx ? sgn(dy) : 0);
 }
 
+/* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
+ * 64 - sh in two steps so sh = 0 needs no special case. */
+static inline uint64_t ap_jps_win(const uint64_t *L, int32_t pos)
+{
+    uint32_t i = (uint32_t)(pos + 64), w = i >> 6, sh = i & 63;
+    return (L[w] >> sh) | ((L[w + 1] << 1) << (63 - sh));
+}
+
+/* Along event line E towards higher positions from pos: the first event (blocked cell or jump point) or
+ * goalpos (-1: none on this line), whichever comes first. Always terminates: the line ends in events. */
+static inline int32_t ap_jps_ev_up(const uint64_t *E, int32_t pos, int32_t goalpos)
+{
+    for (pos++;; pos += 64) {
+        uint64_t m = ap_jps_win(E, pos);
+        if ((uint32_t)(goalpos - pos) < 64u)
+            m |= 1ull << (goalpos - pos);
+        if (m != 0)
+            return pos + __builtin_ctzll(m);
+    }
+}
+
+/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64. */
+static inline int32_t ap_jps_ev_down(const uint64_t *E, int32_t pos, int32_t goalpos)
+{
+    for (;;) {
+        const int32_t lo = pos - 64;
+        uint64_t m = ap_jps_win(E, lo);
+        if ((uint32_t)(goalpos - lo) < 64u)
+            m |= 1ull << (goalpos - lo);
+        if (m != 0)
+            return lo + 63 - __builtin_clzll(m);
+        pos = lo;
+    }
+}
+
+/* Set the bit of position pos of line L to v. */
+static inline void ap_jps_put_bit(uint64_t *L, uint32_t pos, bool v)
+{
+    const uint64_t bit = 1ull << ((pos + 64) & 63);
+    L[(pos + 64) >> 6] = v ? L[(pos + 64) >> 6] | bit : L[(pos + 64) >> 6] & ~bit;
+}
+
+/* A bit table (jps.h ap_jps_bits) for padded size W x H: lines copied from src, or without it zero bit lines
+ * and all-ones event lines. NULL when out of memory. Free with ap_jps_bits_free. */
+ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src);
+void ap_jps_bits_free(void *data);
+
 /* Does cell v, entered by a straight move with offset o, have a forced neighbour? Side offset s is the
  * perpendicular one. Without corner cutting: a side cell is forced when it is free and the side cell of
  * the cell behind (v - o) is blocked (ICAPS 2014, section 3). */

@@ -166,10 +166,37 @@ static int16_t sized_value(const void *ctx, const int16_t *D, int32_t S, uint32_
     return ap_jps_extend(D[(size_t)n * 8 + (size_t)d]);
 }
 
+/* The event lines (and cell lines) of the unit's grid into a new s->bits: a straight jump entering a map
+ * cell in direction d stops there when the disc does not fit it or its mask for that arrival has more than
+ * the straight way on (a forced neighbour). The padded border stays as ap_jps_bits_alloc leaves it (no
+ * cell, every event). */
+static int fill_bits(const unit_grid *g, ap_jps_sized *s)
+{
+    ap_jps_bits *b = ap_jps_bits_alloc((uint32_t)g->S, (uint32_t)g->H + 2, NULL);
+    if (b == NULL)
+        return AP_E_NOMEM;
+    const size_t rw = b->row_words, cw = b->col_words;
+    for (int32_t y = 1; y <= g->H; y++)
+        for (int32_t x = 1; x <= g->W; x++) {
+            const uint32_t c = (uint32_t)(y * g->S + x);
+            const bool in = g->t->disc[c] > g->k;
+            const uint8_t *m = s->succ + (size_t)c * 8;
+            ap_jps_put_bit(b->rows + (size_t)y * rw, (uint32_t)x, in);
+            ap_jps_put_bit(b->cols + (size_t)x * cw, (uint32_t)y, in);
+            ap_jps_put_bit((uint64_t *)b->ev_e + (size_t)y * rw, (uint32_t)x, !in || (m[2] & ~(1u << 2)));
+            ap_jps_put_bit((uint64_t *)b->ev_w + (size_t)y * rw, (uint32_t)x, !in || (m[6] & ~(1u << 6)));
+            ap_jps_put_bit((uint64_t *)b->ev_s + (size_t)x * cw, (uint32_t)y, !in || (m[4] & ~(1u << 4)));
+            ap_jps_put_bit((uint64_t *)b->ev_n + (size_t)x * cw, (uint32_t)y, !in || (m[0] & ~(1u << 0)));
+        }
+    s->bits = b;
+    return AP_OK;
+}
+
 void ap_jps_sized_free(ap_jps_sized *s)
 {
     if (s == NULL)
         return;
+    ap_jps_bits_free(s->bits);
     AP_FREE_ALL(s->succ, s->plus.dist, s->plus.dist8, s);
 }
 
@@ -195,11 +222,15 @@ int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k,
         ap_jps_sweep(m, &s->plus, sized_value, &v);
         st = ap_jps_settle_dist8(&s->plus);
     }
+    if (st == AP_OK)
+        st = fill_bits(&g, s);
     if (st != AP_OK) {
         ap_jps_sized_free(s);
         return st;
     }
-    s->bytes = sizeof *s + (size_t)cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0));
+    const ap_jps_bits *b = s->bits;
+    s->bytes = sizeof *s + (size_t)cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
+               sizeof *b + 3 * ((size_t)(m->height + 2) * b->row_words + (size_t)m->stride * b->col_words) * 8;
     s->build_seconds = ap_monotonic_seconds() - t0;
     *out = s;
     return AP_OK;
@@ -291,6 +322,21 @@ const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t 
     return NULL;
 }
 
+bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k)
+{
+    const ap_map *base = ap_map_base(m);
+    const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
+    if (tab == NULL || ap_clearance_of(base, c) == NULL || base->width > 32000 || base->height > 32000)
+        return false;
+    sized_slot *sl = tab->data;
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) {
+        const ap_jps_sized *s = atomic_load_explicit(&sl->cls[i], memory_order_acquire);
+        if (s == NULL || (s->capability == c && s->k == k))
+            return true;
+    }
+    return false;
+}
+
 /* ---- online JPS over the unit's grid ------------------------------------------------------------------- */
 
 static inline unsigned mask_of(const ap_jps_domain *jd, uint32_t c, int a)
@@ -337,6 +383,65 @@ static uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *
     }
 }
 
+/* Block-scan straight jump from (ux, uy) in straight direction d over the event lines (jps.c's
+ * jump_straight_bits on the unit's grid): the first event is a jump point iff the disc fits it. */
+static inline uint32_t scan_straight(const ap_jps_domain *jd, int32_t ux, int32_t uy, int d, uint32_t *k)
+{
+    const ap_jps_bits *b = jd->bits;
+    const uint32_t S = jd->stride;
+    uint32_t v;
+    int32_t r;
+    if (DY[d] == 0) {
+        const int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
+        r = DX[d] > 0 ? ap_jps_ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
+                      : ap_jps_ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
+        v = (uint32_t)uy * S + (uint32_t)r;
+        *k = (uint32_t)abs(r - ux);
+    } else {
+        const int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
+        r = DY[d] > 0 ? ap_jps_ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
+                      : ap_jps_ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
+        v = (uint32_t)r * S + (uint32_t)ux;
+        *k = (uint32_t)abs(r - uy);
+    }
+    return jd->clear->disc[v] > jd->k ? v : NONE;
+}
+
+/* Block-scan diagonal jump from u in diagonal direction d (legal from u), writing successors to out[n ..]:
+ * a diagonal cell with a forced neighbour of its own, or the goal, is generated itself; otherwise the jump
+ * points its two straight scans find are generated with the diagonal leg in their cost (intermediate jump
+ * points pruned, as jps.c's jump_diag_bits: valid because such a cell's only successors are the natural
+ * ones) and the walk goes on while its mask allows. Fewer than 3 slots left below room: the diagonal cell
+ * itself. Returns the new n. */
+static int scan_diag(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int d, ap_succ *out, int n,
+                     int room)
+{
+    const uint32_t S = jd->stride;
+    const int32_t dx = DX[d], dy = DY[d], off = dx + dy * (int32_t)S;
+    const int dh = dir_of(dx, 0), dv = dir_of(0, dy);
+    const unsigned natural = ap_jps_natural(d);
+    for (uint32_t steps = 1;; steps++) {
+        u += (uint32_t)off;
+        ux += dx;
+        uy += dy;
+        const double gd = (double)steps * M_SQRT2;
+        const unsigned m = jd->succ8[(size_t)u * 8 + (size_t)d];
+        if (u == jd->goal || (m & ~natural) || n + 3 > room) {
+            out[n++] = (ap_succ){u, gd};
+            return n;
+        }
+        uint32_t k;
+        const uint32_t rv = (m & (1u << dh)) ? scan_straight(jd, ux, uy, dh, &k) : NONE;
+        if (rv != NONE)
+            out[n++] = (ap_succ){rv, gd + (double)k};
+        const uint32_t cv = (m & (1u << dv)) ? scan_straight(jd, ux, uy, dv, &k) : NONE;
+        if (cv != NONE)
+            out[n++] = (ap_succ){cv, gd + (double)k};
+        if (!(m & (1u << d)))
+            return n;
+    }
+}
+
 static int sized_succ(const void *ctx, uint32_t u, ap_succ *out)
 {
     const ap_jps_domain *jd = ctx;
@@ -355,8 +460,15 @@ static int sized_succ(const void *ctx, uint32_t u, ap_succ *out)
     while (dirs) {
         const int d = __builtin_ctz(dirs);
         dirs &= dirs - 1;
-        uint32_t k = 0;
-        const uint32_t v = (d & 1) ? jump_diag(jd, u, d, &k) : jump_straight(jd, u, d, &k);
+        uint32_t k = 0, v;
+        if (jd->bits != NULL && (d & 1)) {
+            n = scan_diag(jd, u, ux, uy, d, out, n, jd->succ_cap - __builtin_popcount(dirs));
+            continue;
+        }
+        if (jd->bits != NULL)
+            v = scan_straight(jd, ux, uy, d, &k);
+        else
+            v = (d & 1) ? jump_diag(jd, u, d, &k) : jump_straight(jd, u, d, &k);
         if (v != NONE)
             out[n++] = (ap_succ){v, (double)k * move_len(d)};
     }
@@ -375,7 +487,7 @@ int ap_jps_domain_init_sized(ap_jps_domain *jd, ap_domain *dom, const ap_map *m,
     jd->clear = t;
     jd->k = k;
     if (!plus) {
-        jd->bits = NULL;
+        jd->bits = s != NULL ? s->bits : NULL;
         dom->successors = sized_succ;
         dom->run = NULL;
     }

@@ -51,6 +51,9 @@ typedef struct ap_jps_sized {
                             * entered in direction a (bit d = direction d, jps.h order N, NE, .. NW); 0 at
                             * cells the unit does not fit */
     ap_jps_table plus;     /* JPS+ distances over the unit's grid (jps.h semantics; forced = NULL) */
+    struct ap_jps_bits *bits; /* online JPS's event lines over the unit's grid (jps.h: a bit where a straight
+                               * jump entering the cell that way stops: the disc does not fit it, or it has
+                               * a forced neighbour); the row and column lines hold the cells it fits */
     size_t bytes;          /* memory held */
     double build_seconds;  /* wall time of the build */
 } ap_jps_sized;
@@ -61,9 +64,9 @@ typedef struct ap_jps_sized {
 uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint32_t c, int a);
 
 /* Build the tables of threshold k for clearance table t of map m (successor masks, then the JPS+ distances
- * by one sweep per direction). *out gets a new ap_jps_sized (free with ap_jps_sized_free). Returns AP_OK,
- * AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32000 cells. O(cells); about 24 bytes a padded cell
- * (plus 8 when every distance fits a byte). Thread-safe. */
+ * by one sweep per direction, then the event lines). *out gets a new ap_jps_sized (free with
+ * ap_jps_sized_free). Returns AP_OK, AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32000 cells.
+ * O(cells); about 25 bytes a padded cell (plus 8 when nearly every distance fits a byte). Thread-safe. */
 int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out);
 
 /* Free a table from ap_jps_sized_build; NULL is ignored. */
@@ -81,9 +84,15 @@ extern const ap_table_kind ap_jps_sized_table_kind;
  * with C11 atomics (two threads may build the same threshold at once; one copy is kept). */
 const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k);
 
+/* Would ap_jps_sized_get(m, c, k) answer tables: are they published, or is a place free (and m's slot and
+ * c's clearance table there)? Builds nothing (a build may still fail, or another threshold take the last
+ * place first). Thread-safe. */
+bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k);
+
 /* Fill dom with JPS over the unit's grid for threshold k of clearance table t (m's capability's), towards
  * goal (padded index). s: the threshold's tables (ap_jps_sized_get) or NULL (masks per visited cell).
- * plus: JPS+ (s required; dom->run is JPS+'s loop) or online JPS (cell by cell, the generic loop). Bind with
+ * plus: JPS+ (s required; dom->run is JPS+'s loop) or online JPS (the generic loop: with s, block scans of its
+ * event lines, 64 cells a word, as the point unit's online JPS; without, cell by cell). Bind with
  * ap_jps_domain_bind as for ap_jps_domain_init. Returns AP_OK, or AP_E_INTERNAL for a bad goal or a plus
  * without s. Writes only jd and dom. */
 int ap_jps_domain_init_sized(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const ap_clearance_table *t,

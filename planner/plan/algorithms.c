@@ -135,7 +135,8 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
 /* "auto": the fastest valid choice for the unit. Turning units get legal turns (the turns kind runs the
  * hybrid and escalates to Directional24 when it sees the auto row; on a map with terrain costs it runs
  * Directional24 at once, which weighs curves by terrain); everyone else a grid search, JPS+ where it is
- * valid, hierarchical for long queries of sized discs (auto_hier). */
+ * valid (for sized discs over their threshold's tables, auto_disc_jps), else hierarchical for long queries
+ * of sized discs (auto_hier). */
 static bool auto_turns(const ap_query *q)
 {
     return q->turning_radius > 0.0 && q->map != NULL;
@@ -167,8 +168,21 @@ static bool auto_hier(const ap_query *q)
                AP_AUTO_HIER_MIN_TILES;
 }
 
+/* A sized disc on a uniform-cost map, 8-connected, whose threshold has JPS+ tables or room for them
+ * (jps_sized.h): JPS+ over the disc's grid, the same optimum as Annotated A* in a few microseconds
+ * (BENCHMARKS.md "JPS and JPS+ for discs"), and faster than hierarchical at every distance; the map's first
+ * query of a threshold pays the tables' build (6-20 ms on 512^2 maps, about 0.1 s on 1024^2). */
+static bool auto_disc_jps(const ap_query *q)
+{
+    const ap_clearance_table *t = sized_table(q);
+    return t != NULL && q->connectivity == 8 && !qmap(q)->weighted &&
+           ap_jps_sized_ready(qmap(q), t->capability, (uint16_t)floor(256.0 * q->unit_radius));
+}
+
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 {
+    if (auto_disc_jps(q))
+        return ap_algorithm_row_of(AP_ALG_JPS_PLUS);
     if (auto_hier(q))
         return ap_algorithm_row_of(AP_ALG_HIERARCHICAL);
     return ap_algorithm_row_of(q->connectivity == 8 && !qmap(q)->weighted && !ap_query_is_sized(q) ? AP_ALG_JPS_PLUS

@@ -108,8 +108,9 @@ typedef struct ap_test_rng {
 unsigned ap_test_rand(ap_test_rng *r);
 double ap_test_rand01(ap_test_rng *r);
 
-/* jps and jps_plus agree with A* (status, cost to 1e-9) for a disc of radius r on `pairs` random pairs of m. */
-void ap_test_jps_agree(const ap_map *m, ap_test_rng *rng, double r, int pairs, uint64_t slice);
+/* jps and jps_plus agree with A* (status, cost to 1e-9) for a disc of radius r on `pairs` random pairs of m.
+ * Returns how many of the pairs A* found a path for. */
+int ap_test_jps_agree(const ap_map *m, ap_test_rng *rng, double r, int pairs, uint64_t slice);
 
 /* A random map of 1..max_side x 1..max_side cells of random Moving AI terrain ('.', 'G', 'S', 'W', 'T', '@',
  * 'O'), loaded with the n_caps capabilities caps (test_capability.c). */

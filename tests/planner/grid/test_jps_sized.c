@@ -9,6 +9,7 @@
 
 #include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/plan/plan.h"
+#include "../../../planner/world/view.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -21,9 +22,9 @@ static int disc_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, double
 static const ap_algorithm ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
 static const char *const ALG_NAMES[] = {"jps", "jps_plus"};
 
-static void agree_on(const ap_map *m, ap_test_rng *rng, double r, int pairs)
+static int agree_on(const ap_map *m, ap_test_rng *rng, double r, int pairs)
 {
-    ap_test_jps_agree(m, rng, r, pairs, 0);
+    return ap_test_jps_agree(m, rng, r, pairs, 0);
 }
 
 /* A random w x h map text with blocked cells at probability pb, some in 2 x 2 and 3 x 1 clumps so that
@@ -168,6 +169,35 @@ START_TEST(random_maps_match_annotated_astar)
 }
 END_TEST
 
+/* A boat: discs on water only (capability view of a map of water and rocks with land, world/view.h). The view is the
+ * map the plan runs on (ap_query_map); its jps_sized tables are keyed by the water capability in the loaded
+ * map's slot, next to the ground units' own. */
+START_TEST(capability_view)
+{
+    ap_test_rng rng = {31337};
+    char *txt = random_map(&rng, 100, 70, 0.01); /* rocks */
+    char *cell = strstr(txt, "map\n") + 4;
+    for (int y = 0; y < 70; y++, cell++)
+        for (int x = 0; x < 100; x++, cell++)
+            if (*cell == '.' && y >= 12 && !(y >= 40 && y < 44 && (x < 45 || x >= 52)))
+                *cell = 'W'; /* land on rows 0..11 and a causeway on rows 40..43 but for a channel */
+    const uint8_t caps[] = {AP_CAP_WATER};
+    ap_map_opts o = {.capabilities = caps, .n_capabilities = 1};
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("lakes", "lakes", txt, strlen(txt), &o, &m, &d), AP_OK);
+    const ap_map *water = ap_map_view(m, AP_CAP_WATER);
+    ck_assert_ptr_nonnull(water);
+    ck_assert_ptr_ne(water, m);
+    const int pairs = ap_test_quick() ? 30 : 100;
+    ck_assert_int_gt(agree_on(water, &rng, 0.6, pairs), pairs / 5); /* not only refusals */
+    ck_assert_int_gt(agree_on(water, &rng, 1.1, pairs), pairs / 10);
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, AP_CAP_WATER, (uint16_t)floor(256.0 * 0.6))); /* built above */
+    ap_map_free(m);
+    free(txt);
+}
+END_TEST
+
 /* Once AP_JPS_SIZED_CLASSES thresholds hold every place of a map, a new threshold runs online JPS with
  * masks per visited cell (jps_plus too): the same answers. */
 START_TEST(without_a_table)
@@ -180,8 +210,8 @@ START_TEST(without_a_table)
         ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)));
     ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 200));
     ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, 303)); /* kept ones are found */
-    agree_on(m, &rng, 200.0 / 256.0 + 0.001, ap_test_quick() ? 30 : 120);
-    agree_on(m, &rng, 1.0, ap_test_quick() ? 30 : 120);
+    ck_assert_int_gt(agree_on(m, &rng, 200.0 / 256.0 + 0.001, ap_test_quick() ? 30 : 120), 5);
+    ck_assert_int_gt(agree_on(m, &rng, 1.0, ap_test_quick() ? 30 : 120), 5);
     ap_map_free(m);
     free(txt);
 }
@@ -251,6 +281,7 @@ Suite *jps_sized_suite(void)
     tcase_add_test(tc, diagonal_round_a_corner);
     tcase_add_test(tc, random_maps_match_annotated_astar);
     tcase_add_test(tc, without_a_table);
+    tcase_add_test(tc, capability_view);
     tcase_add_test(tc, movingai_discs);
     suite_add_tcase(s, tc);
     return s;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../../../planner/hier/hier.h"
+#include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/world/collide.h"
 #include "../../util.h"
@@ -223,7 +224,8 @@ static ap_algorithm plan_alg(const ap_query *q, ap_workspace *ws, ap_result *r, 
     return alg;
 }
 
-/* auto: a sized disc 128 tiles or more apart (octile) runs hierarchical when smoothed, A* when close or
+/* auto: a sized disc runs jps_plus over its threshold's tables (jps_sized.h); once the map's places hold
+ * other thresholds, 128 tiles or more apart (octile) it runs hierarchical when smoothed, A* when close or
  * unsmoothed; a point unit keeps jps_plus. hierarchical honours connectivity 4 (whole-map A*: orthogonal
  * moves only, the optimum). */
 START_TEST(auto_and_connectivity)
@@ -259,9 +261,26 @@ START_TEST(auto_and_connectivity)
     ck_assert_int_eq(st, AP_OK);
     q.algorithm = AP_ALG_AUTO;
     const double sx = q.sx, sy = q.sy, gx = q.gx, gy = q.gy;
+    /* while the disc's threshold has JPS+ tables or room for them, auto runs jps_plus, far or near */
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_JPS_PLUS);
+    ck_assert_int_eq(st, AP_OK);
+    const double jps_length = r.length;
+    assert_clear(m, &r, 1.0);
+    ap_result_free(&r);
+    /* once other thresholds hold every place: hierarchical when far and smoothed */
+    const ap_clearance_table *ct = ap_clearance_of(m, m->capability);
+    int taken = 1; /* radius 1's threshold, 256, holds one place */
+    for (uint16_t k = 300; ap_jps_sized_get(m, ct->capability, k) != NULL; k++)
+        ck_assert_int_le(++taken, AP_JPS_SIZED_CLASSES);
+    ck_assert_int_eq(taken, AP_JPS_SIZED_CLASSES);
+    ck_assert(ap_jps_sized_ready(m, ct->capability, 256));  /* its own tables stay */
+    const double other = 1.0 + 1.0 / 256.0; /* threshold 257: no place left */
+    q.unit_radius = other;
+    ck_assert(!ap_jps_sized_ready(m, ct->capability, 257));
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
     ck_assert_int_eq(st, AP_OK);
     assert_clear(m, &r, 1.0);
+    ck_assert(r.length >= jps_length * (1.0 - 0.01)); /* within HAA*'s smoothed excess of the optimum's */
     ap_result_free(&r);
     q.smoothing = AP_SMOOTH_NONE;
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ASTAR);
@@ -271,7 +290,7 @@ START_TEST(auto_and_connectivity)
     q.unit_radius = 0.0;
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_JPS_PLUS);
     ap_result_free(&r);
-    q.unit_radius = 1.0;
+    q.unit_radius = other;
     q.gx = q.sx + 100.0; /* 100 tiles apart: below the threshold */
     q.gy = q.sy;
     if (q.gx < m->width && ap_map_passable(m, (int32_t)q.gx, (int32_t)q.gy)) {
