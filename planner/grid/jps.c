@@ -572,23 +572,7 @@ static inline uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int32_
 static inline __attribute__((always_inline)) uint32_t jump_straight_bits(const ap_jps_domain *jd, int32_t ux,
                                                                          int32_t uy, int d, uint32_t *k)
 {
-    const ap_jps_bits *b = jd->bits;
-    const uint32_t S = jd->stride;
-    uint32_t v;
-    int32_t r;
-    if (DY[d] == 0) {
-        const int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
-        r = DX[d] > 0 ? ap_jps_ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
-                      : ap_jps_ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
-        v = (uint32_t)uy * S + (uint32_t)r;
-        *k = (uint32_t)abs(r - ux);
-    } else {
-        const int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
-        r = DY[d] > 0 ? ap_jps_ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
-                      : ap_jps_ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
-        v = (uint32_t)r * S + (uint32_t)ux;
-        *k = (uint32_t)abs(r - uy);
-    }
+    const uint32_t v = ap_jps_first_event(jd, ux, uy, d, k);
     return jd->pass[v] ? v : NONE;
 }
 

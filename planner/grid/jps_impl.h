@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "jps.h"
 
@@ -137,6 +138,32 @@ static inline void ap_jps_put_bit(uint64_t *L, uint32_t pos, bool v)
  * and all-ones event lines. NULL when out of memory. Free with ap_jps_bits_free. */
 ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src);
 void ap_jps_bits_free(void *data);
+
+/* The first event (jps.h ap_jps_bits) on jd->bits' event line of straight direction d after (ux, uy), or the
+ * goal if it comes first: a block-based straight jump, whose result is a jump point iff the unit fits that
+ * cell (the caller's test). *k gets the steps. */
+static inline __attribute__((always_inline)) uint32_t ap_jps_first_event(const ap_jps_domain *jd, int32_t ux,
+                                                                         int32_t uy, int d, uint32_t *k)
+{
+    const ap_jps_bits *b = jd->bits;
+    const uint32_t S = jd->stride;
+    uint32_t v;
+    int32_t r;
+    if (DY[d] == 0) {
+        const int32_t gp = jd->goal_py == uy ? jd->goal_px : -1;
+        r = DX[d] > 0 ? ap_jps_ev_up(b->ev_e + (size_t)uy * b->row_words, ux, gp)
+                      : ap_jps_ev_down(b->ev_w + (size_t)uy * b->row_words, ux, gp);
+        v = (uint32_t)uy * S + (uint32_t)r;
+        *k = (uint32_t)abs(r - ux);
+    } else {
+        const int32_t gp = jd->goal_px == ux ? jd->goal_py : -1;
+        r = DY[d] > 0 ? ap_jps_ev_up(b->ev_s + (size_t)ux * b->col_words, uy, gp)
+                      : ap_jps_ev_down(b->ev_n + (size_t)ux * b->col_words, uy, gp);
+        v = (uint32_t)r * S + (uint32_t)ux;
+        *k = (uint32_t)abs(r - uy);
+    }
+    return v;
+}
 
 /* Does cell v, entered by a straight move with offset o, have a forced neighbour? Side offset s is the
  * perpendicular one. Without corner cutting: a side cell is forced when it is free and the side cell of
