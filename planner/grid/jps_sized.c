@@ -397,30 +397,47 @@ static inline uint32_t scan_straight(const ap_jps_domain *jd, int32_t ux, int32_
  * points pruned, as jps.c's jump_diag_bits: valid because such a cell's only successors are the natural
  * ones) and the walk goes on while its mask allows. Fewer than 3 slots left below room: the diagonal cell
  * itself. Returns the new n. */
-static int scan_diag(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int d, ap_succ *out, int n,
-                     int room)
+static inline __attribute__((always_inline)) int scan_diag(const ap_jps_domain *jd, uint32_t u, int32_t ux,
+                                                            int32_t uy, const int d, ap_succ *out, int n, int room)
 {
+    const ap_jps_bits *b = jd->bits;
+    const uint16_t *disc = jd->clear->disc, k = jd->k;
+    const uint8_t *succ = jd->succ8;
     const uint32_t S = jd->stride;
     const int32_t dx = DX[d], dy = DY[d], off = dx + dy * (int32_t)S;
     const int dh = dir_of(dx, 0), dv = dir_of(0, dy);
     const unsigned natural = ap_jps_natural(d);
+    const int32_t gx = jd->goal_px, gy = jd->goal_py;
+    /* the event lines of u's row (direction dh) and column (dv), moved one line per diagonal step */
+    const ptrdiff_t rstep = dy * (ptrdiff_t)b->row_words, cstep = dx * (ptrdiff_t)b->col_words;
+    const uint64_t *R = (dx > 0 ? b->ev_e : b->ev_w) + (size_t)uy * b->row_words;
+    const uint64_t *C = (dy > 0 ? b->ev_s : b->ev_n) + (size_t)ux * b->col_words;
     for (uint32_t steps = 1;; steps++) {
         u += (uint32_t)off;
         ux += dx;
         uy += dy;
+        R += rstep;
+        C += cstep;
         const double gd = (double)steps * M_SQRT2;
-        const unsigned m = jd->succ8[(size_t)u * 8 + (size_t)d];
+        const unsigned m = succ[(size_t)u * 8 + (size_t)d];
         if (u == jd->goal || (m & ~natural) || n + 3 > room) {
             out[n++] = (ap_succ){u, gd};
             return n;
         }
-        uint32_t k;
-        const uint32_t rv = (m & (1u << dh)) ? scan_straight(jd, ux, uy, dh, &k) : NONE;
-        if (rv != NONE)
-            out[n++] = (ap_succ){rv, gd + (double)k};
-        const uint32_t cv = (m & (1u << dv)) ? scan_straight(jd, ux, uy, dv, &k) : NONE;
-        if (cv != NONE)
-            out[n++] = (ap_succ){cv, gd + (double)k};
+        if (m & (1u << dh)) {
+            const int32_t gp = gy == uy ? gx : -1;
+            const int32_t r = dx > 0 ? ap_jps_ev_up(R, ux, gp) : ap_jps_ev_down(R, ux, gp);
+            const uint32_t rv = (uint32_t)uy * S + (uint32_t)r;
+            if (disc[rv] > k)
+                out[n++] = (ap_succ){rv, gd + (double)abs(r - ux)};
+        }
+        if (m & (1u << dv)) {
+            const int32_t gp = gx == ux ? gy : -1;
+            const int32_t c = dy > 0 ? ap_jps_ev_up(C, uy, gp) : ap_jps_ev_down(C, uy, gp);
+            const uint32_t cv = (uint32_t)c * S + (uint32_t)ux;
+            if (disc[cv] > k)
+                out[n++] = (ap_succ){cv, gd + (double)abs(c - uy)};
+        }
         if (!(m & (1u << d)))
             return n;
     }
@@ -446,7 +463,14 @@ static int sized_succ(const void *ctx, uint32_t u, ap_succ *out)
         dirs &= dirs - 1;
         uint32_t k = 0, v;
         if (jd->bits != NULL && (d & 1)) {
-            n = scan_diag(jd, u, ux, uy, d, out, n, jd->succ_cap - __builtin_popcount(dirs));
+            /* one inlined copy per diagonal (constant direction inside the walk) */
+            const int room = jd->succ_cap - __builtin_popcount(dirs);
+            switch (d) {
+            case 1: n = scan_diag(jd, u, ux, uy, 1, out, n, room); break;
+            case 3: n = scan_diag(jd, u, ux, uy, 3, out, n, room); break;
+            case 5: n = scan_diag(jd, u, ux, uy, 5, out, n, room); break;
+            default: n = scan_diag(jd, u, ux, uy, 7, out, n, room); break;
+            }
             continue;
         }
         if (jd->bits != NULL)
