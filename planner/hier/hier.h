@@ -53,11 +53,11 @@
 
 #define AP_HIER_CLUSTER 16
 #define AP_HIER_CLASSES 4
-/* Maps above this many cells get no graph (optional kind): the build takes 10-110 ms at up to 512^2 but about
- * 0.6-1.1 s on Paris_1_1024 and 0.3 s on AcrosstheCape (768^2) (one Dijkstra inside the cluster per transition
- * and class), over the issue's 100 ms budget and a cost paid by every server start; `hierarchical` then runs
- * A* over the whole map. */
-#define AP_HIER_MAX_CELLS (512LL * 512LL)
+/* Maps above this many cells get no graph (optional kind; `hierarchical` then runs A* over the whole map).
+ * 1024^2: the build takes about 70 ms on Paris_1_1024 and 40 ms on AcrosstheCape (768^2), 5-30 ms at 512^2
+ * (cluster.h; BENCHMARKS.md, "Hierarchical (HAA*)", 2026-11-24), within the issue's 100 ms budget, at about
+ * 4 bytes a cell. Above it the build's time (a cost every server start pays) is unmeasured. */
+#define AP_HIER_MAX_CELLS (1024LL * 1024LL)
 
 /* The largest disc radius (tiles) of class k (k >= 1); class 0 is the point unit. */
 extern const double ap_hier_class_radius[AP_HIER_CLASSES];
