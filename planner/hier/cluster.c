@@ -24,57 +24,82 @@ int ap_hier_class_level(uint16_t q)
     return k;
 }
 
-void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0)
+/* spread[b]: byte j is bit j of b (a row's 8 cells' bits to one byte per cell). */
+static uint64_t spread(unsigned b)
 {
+    uint64_t v = b & 0xffu;
+    v = (v | v << 28) & 0x0000000f0000000full;
+    v = (v | v << 14) & 0x0003000300030003ull;
+    v = (v | v << 7) & 0x0101010101010101ull;
+    return v;
+}
+
+void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0,
+                          int only)
+{
+    const bool all = only < 0;
+    if (only == 0)
+        t = NULL; /* the point unit reads no clearance */
     c->m = m;
     c->x0 = x0;
     c->y0 = y0;
     c->w = m->width - x0 < C ? m->width - x0 : C;
     c->h = m->height - y0 < C ? m->height - y0 : C;
-    memset(c->moves, 0, sizeof c->moves);
-    memset(c->open, 0, sizeof c->open);
-    /* Per cell: passable, the class level of its disc clearance and of its two downward diagonal moves
-     * (clearance.h). A move that stays in the cluster has its corner cells there too, so these suffice:
-     * ap_hier_move_ok and ap_clearance_move read the same values (an orthogonal move's level is the
-     * smaller of its cells', levels being monotone in q; an upward diagonal is the downward one back). */
-    uint8_t pass[N] = {0}, lc[N] = {0}, lse[N] = {0}, lsw[N] = {0};
+    if (all)
+        memset(c->open, 0, sizeof c->open);
+    /* Row bit masks (bit x = cell x of the row; rows -1 and h are empty, so no move leaves the cluster):
+     * passable cells, and per class k > 0 the cells whose disc clearance and whose downward diagonal moves
+     * (clearance.h) let class k through. A move that stays in the cluster has its corner cells there too,
+     * so these decide ap_hier_move_ok and its level exactly: an orthogonal move needs both cells (its q is
+     * the smaller cell's), a diagonal one the 2 x 2 block passable (no corner cutting) and its stored q,
+     * an upward diagonal being the downward one back from the cell it reaches. */
+    uint16_t pass[C + 2] = {0}, lc[AP_HIER_CLASSES][C + 2] = {{0}}, lse[AP_HIER_CLASSES][C + 2] = {{0}},
+             lsw[AP_HIER_CLASSES][C + 2] = {{0}};
     for (int32_t y = 0; y < c->h; y++) {
         const uint32_t a = ap_map_index(m, x0, y0 + y);
+        uint32_t p = 0, l[AP_HIER_CLASSES] = {0}, se[AP_HIER_CLASSES] = {0}, sw[AP_HIER_CLASSES] = {0};
         for (int32_t x = 0; x < c->w; x++) {
-            pass[y * C + x] = m->pass[a + (uint32_t)x];
-            if (t != NULL) {
-                lc[y * C + x] = (uint8_t)ap_hier_class_level(t->disc[a + (uint32_t)x]);
-                lse[y * C + x] = (uint8_t)ap_hier_class_level(t->diag_se[a + (uint32_t)x]);
-                lsw[y * C + x] = (uint8_t)ap_hier_class_level(t->diag_sw[a + (uint32_t)x]);
+            p |= (uint32_t)(m->pass[a + (uint32_t)x] != 0) << x;
+            for (int k = all ? 1 : only; t != NULL && k <= (all ? AP_HIER_CLASSES - 1 : only); k++) {
+                l[k] |= (uint32_t)(t->disc[a + (uint32_t)x] > class_q[k]) << x;
+                se[k] |= (uint32_t)(t->diag_se[a + (uint32_t)x] > class_q[k]) << x;
+                sw[k] |= (uint32_t)(t->diag_sw[a + (uint32_t)x] > class_q[k]) << x;
             }
-            const int v = y * C + x;
-            for (int k = 0; k < AP_HIER_CLASSES && pass[v] && (k == 0 || lc[v] >= k); k++)
-                c->open[k][0][y] |= (uint16_t)(1u << x);
-            for (int k = 0; k < AP_HIER_CLASSES; k++) {
-                c->open[k][1][y] |= (uint16_t)((k == 0 || lse[v] >= k) << x);
-                c->open[k][2][y] |= (uint16_t)((k == 0 || lsw[v] >= k) << x);
+        }
+        pass[y + 1] = (uint16_t)p;
+        for (int k = 0; k < AP_HIER_CLASSES; k++) {
+            lc[k][y + 1] = (uint16_t)(k == 0 ? p : l[k] & p);
+            lse[k][y + 1] = (uint16_t)(k == 0 ? 0xffffu : se[k]);
+            lsw[k][y + 1] = (uint16_t)(k == 0 ? 0xffffu : sw[k]);
+        }
+    }
+    for (int k = all ? 0 : only; k <= (all ? AP_HIER_CLASSES - 1 : only); k++) {
+        if (k > 0 && t == NULL) {
+            memset(c->moves[k], 0, sizeof c->moves[k]);
+            continue;
+        }
+        for (int32_t y = 0; y < C; y++) {
+            const uint32_t r = y + 1u, pa = pass[r - 1], pc = pass[r], pb = pass[r + 1];
+            const uint32_t A = lc[k][r], An = lc[k][r - 1], As = lc[k][r + 1];
+            const uint32_t dn = pc & pc >> 1 & pb & pb >> 1, dw = pc & pc << 1 & pb & pb << 1; /* 2 x 2 blocks */
+            const uint32_t un = pc & pc >> 1 & pa & pa >> 1, uw = pc & pc << 1 & pa & pa << 1;
+            /* per direction i of ap_hier_dx / ap_hier_dy: the cells of the row whose move i is legal */
+            const uint32_t dir[8] = {A & A >> 1,    A & A << 1,                A & As,         A & An,
+                                     dn & lse[k][r], un & lsw[k][r - 1] >> 1, dw & lsw[k][r], uw & lse[k][r - 1] << 1};
+            uint64_t lo = 0, hi = 0;
+            for (int i = 0; i < 8; i++) {
+                lo |= spread(dir[i] & 0xffu) << i;
+                hi |= spread(dir[i] >> 8 & 0xffu) << i;
+            }
+            memcpy(&c->moves[k][y * C], &lo, sizeof lo);
+            memcpy(&c->moves[k][y * C + 8], &hi, sizeof hi);
+            if (all) {
+                c->open[k][0][y] = (uint16_t)A;
+                c->open[k][1][y] = (uint16_t)(lse[k][r] & pc);
+                c->open[k][2][y] = (uint16_t)(lsw[k][r] & pc);
             }
         }
     }
-    for (int32_t y = 0; y < c->h; y++)
-        for (int32_t x = 0; x < c->w; x++) {
-            const int v = y * C + x;
-            if (!pass[v])
-                continue;
-            for (int i = 0; i < 8; i++) {
-                const int dx = ap_hier_dx[i], dy = ap_hier_dy[i], w = v + dx + dy * C;
-                if (x + dx < 0 || y + dy < 0 || x + dx >= c->w || y + dy >= c->h || !pass[w])
-                    continue;
-                if (dx != 0 && dy != 0 && (!pass[v + dx] || !pass[v + dy * C]))
-                    continue;
-                const uint8_t lv = dx == 0 || dy == 0 ? (lc[v] < lc[w] ? lc[v] : lc[w])
-                                   : dy > 0          ? (dx > 0 ? lse[v] : lsw[v])
-                                                     : (dx > 0 ? lsw[w] : lse[w]);
-                c->top[v][i] = lv;
-                for (int k = 0; k <= lv; k++)
-                    c->moves[k][v] |= (uint8_t)(1u << i);
-            }
-        }
 }
 
 bool ap_hier_cluster_box_open(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b)
@@ -209,6 +234,16 @@ static inline __attribute__((always_inline)) uint16_t open_pop(open *q, const do
     return v;
 }
 
+/* The highest class the move i from local cell u (legal for class 0) is legal for: the classes are
+ * nested, so the count of classes above 0 whose moves have it. */
+static inline uint8_t top(const ap_hier_cluster *c, uint32_t u, int i)
+{
+    uint8_t n = 0;
+    for (int k = 1; k < AP_HIER_CLASSES; k++)
+        n += (uint8_t)(c->moves[k][u] >> i & 1u);
+    return n;
+}
+
 /* The search (ap_hier_cluster_dijkstra), instantiated per map kind (weighted: terrain costs per move, a
  * heap; uniform: buckets) and for reach or not, so the loop carries no tests of either. */
 static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster *c, int cls, uint32_t src,
@@ -248,7 +283,7 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
             const double old = dist[v];
             if (!(nd < old)) {
                 if (reach != NULL && nd == old) { /* another cheapest way in: keep the higher reach */
-                    const uint8_t r = reach[u] < c->top[u][i] ? reach[u] : c->top[u][i];
+                    const uint8_t r = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
                     if (r > reach[v])
                         reach[v] = r;
                 }
@@ -256,7 +291,7 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
             }
             dist[v] = nd;
             if (reach != NULL)
-                reach[v] = reach[u] < c->top[u][i] ? reach[u] : c->top[u][i];
+                reach[v] = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
             if (q.pos[v] == NONE)
                 open_push(&q, v, dist, weighted);
             else

@@ -68,10 +68,8 @@ typedef struct ap_hier_cluster {
     int32_t x0, y0, w, h;
     /* moves[k][v]: bit i set when the move (ap_hier_dx[i], ap_hier_dy[i]) from local cell v stays in the
      * cluster and is legal for class k (ap_hier_move_ok); classes above 0 only when the map has a
-     * clearance table (else 0). top[v][i]: the highest class the move is legal for (meaningful where
-     * moves[0][v] has bit i). */
+     * clearance table (else 0). */
     uint8_t moves[AP_HIER_CLASSES][AP_HIER_LOCAL_N];
-    uint8_t top[AP_HIER_LOCAL_N][8];
     /* open[k][0][y]: bit x set when cell (x0 + x, y0 + y) is passable and (k > 0) its disc clearance lets
      * class k through; open[k][1][y] / [2][y]: likewise its move to (x + 1, y + 1) / (x - 1, y + 1) for k > 0
      * (all bits for k = 0: between passable cells of a box the point unit's moves are legal). */
@@ -79,9 +77,11 @@ typedef struct ap_hier_cluster {
 } ap_hier_cluster;
 
 /* Fill c for the cluster of m whose top-left cell is (x0, y0) (a multiple of AP_HIER_CLUSTER; w and h are
- * cut at the map's edge), t = m's clearance table or NULL (class 0 only). 8 move tests per passable cell.
- * Pure; thread-safe (writes only *c). */
-void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0);
+ * cut at the map's edge), t = m's clearance table or NULL (class 0 only). Bit-parallel per row of the cluster.
+ * only < 0: every field; only = k (a query's insertion): moves[k] alone (the other fields are left
+ * undefined). Pure; thread-safe (writes only *c). */
+void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0,
+                          int only);
 
 /* Is every move between two cells of the box with local corners a and b (either order) legal for class cls?
  * Then on a uniform-cost map the cost from a to b is octile[|dx|][|dy|] (ap_hier_octile_costs; see above).

@@ -288,7 +288,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
                 copy_edges(h, old, cl, e, cnt);
                 continue;
             }
-            ap_hier_cluster_init(c, m, h->clear, cx * C, cy * C);
+            ap_hier_cluster_init(c, m, h->clear, cx * C, cy * C, -1);
             for (uint32_t i = f; i < l; i++)
                 for (uint32_t j = f; j < l; j++)
                     if (j != i) {
@@ -392,15 +392,17 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
             keys[nn++] = keys[i];
     h->n_nodes = (uint32_t)nn;
     h->cell = malloc((nn + 1) * sizeof *h->cell);
+    h->xy = malloc((2 * nn + 1) * sizeof *h->xy);
     h->first = calloc(nn + 1, sizeof *h->first);
     h->classes = calloc(nn + 1, sizeof *h->classes);
     uint32_t *cnt = calloc(nn + 1, sizeof *cnt);
-    if (h->cell == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
+    if (h->cell == NULL || h->xy == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
         free(cnt);
         goto fail_nomem;
     }
     for (size_t i = 0; i < nn; i++) {
         h->cell[i] = (uint32_t)keys[i];
+        ap_map_coords(m, h->cell[i], &h->xy[2 * i], &h->xy[2 * i + 1]);
         h->cl_first[(keys[i] >> 32) + 1]++;
     }
 
@@ -461,7 +463,8 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     ap_hier_edge *shrunk = realloc(h->edges, (w + 1) * sizeof *h->edges);
     if (shrunk != NULL)
         h->edges = shrunk;
-    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (w + 1) * sizeof *h->edges +
+    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (2 * nn + 1) * sizeof *h->xy +
+               (w + 1) * sizeof *h->edges +
                (ncl + 1) * sizeof(uint32_t);
     free(keys);
     free(b.pairs);
@@ -485,6 +488,7 @@ void ap_hier_free(void *p)
     if (h == NULL)
         return;
     free(h->cell);
+    free(h->xy);
     free(h->classes);
     free(h->first);
     free(h->edges);
@@ -536,11 +540,11 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
         return 0.0;
     if (u == d->S)
         return 0.0;
-    int32_t x, y;
-    ap_map_coords(d->m, d->h->cell[u], &x, &y);
-    /* float edge costs: keep the estimate a hair below the octile distance so rounding never makes it
-     * inadmissible */
-    return ap_octile(abs(x - d->gx), abs(y - d->gy)) * d->m->cost_min * (1.0 - 1e-6);
+    /* ap_octile, inlined; float edge costs: keep the estimate a hair below the octile distance so rounding
+     * never makes it inadmissible */
+    const int32_t ax = abs(d->h->xy[2 * u] - d->gx), ay = abs(d->h->xy[2 * u + 1] - d->gy);
+    const double oct = (double)(ax > ay ? ax : ay) + (M_SQRT2 - 1.0) * (double)(ax > ay ? ay : ax);
+    return oct * d->m->cost_min * (1.0 - 1e-6);
 }
 
 #define CORE_NAME abs_run
@@ -555,7 +559,7 @@ static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fr
 {
     ap_hier_cluster c;
     double all[LOCAL_N];
-    ap_hier_cluster_init(&c, m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C);
+    ap_hier_cluster_init(&c, m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, cls);
     ap_hier_cluster_dijkstra(&c, cls, ap_hier_cluster_local(&c, from), NULL, 0, all, NULL);
     for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
         dist[j - h->cl_first[cl]] = all[ap_hier_cluster_local(&c, h->cell[j])];

@@ -74,6 +74,7 @@ typedef struct ap_hier {
     uint32_t n_nodes;
     uint32_t max_deg;        /* most edges of one node */
     uint32_t *cell;          /* per node: its padded cell id */
+    int32_t *xy;             /* per node: its cell's x and y (2 words; the abstract search's heuristic) */
     uint8_t *classes;        /* per node: bit k = a transition of class k's graph (placed for k) */
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;
