@@ -547,7 +547,13 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
     return oct * d->m->cost_min * (1.0 - 1e-6);
 }
 
+/* The abstract search on the bucketed open list's wide policy (open_bucket.h, as jump points: edges span up
+ * to a cluster's diagonal): -14..-17 % per ap_hier_path against the single heap, the same expansions
+ * (BENCHMARKS.md "Hierarchical (HAA*)", 2026-11-24). */
 #define CORE_NAME abs_run
+#define CORE_BUCKET 1
+#define CORE_WIDE 1
+#define CORE_PER_TILE AP_BQ_WIDE_PER_TILE
 #define CORE_EXPAND DIRECT_LOOP(abs_run, abs_succ, abs_h)
 #include "../search/core_loop.h"
 
