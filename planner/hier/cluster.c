@@ -55,22 +55,27 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
      * an upward diagonal being the downward one back from the cell it reaches. */
     uint16_t pass[C + 2] = {0}, lc[AP_HIER_CLASSES][C + 2] = {{0}}, lse[AP_HIER_CLASSES][C + 2] = {{0}},
              lsw[AP_HIER_CLASSES][C + 2] = {{0}};
+    const int k0 = all || only == 0 ? 1 : only, k1 = t == NULL ? 0 : all ? AP_HIER_CLASSES - 1 : only;
     for (int32_t y = 0; y < c->h; y++) {
         const uint32_t a = ap_map_index(m, x0, y0 + y);
-        uint32_t p = 0, l[AP_HIER_CLASSES] = {0}, se[AP_HIER_CLASSES] = {0}, sw[AP_HIER_CLASSES] = {0};
-        for (int32_t x = 0; x < c->w; x++) {
-            p |= (uint32_t)(m->pass[a + (uint32_t)x] != 0) << x;
-            for (int k = all ? 1 : only; t != NULL && k <= (all ? AP_HIER_CLASSES - 1 : only); k++) {
-                l[k] |= (uint32_t)(t->disc[a + (uint32_t)x] > class_q[k]) << x;
-                se[k] |= (uint32_t)(t->diag_se[a + (uint32_t)x] > class_q[k]) << x;
-                sw[k] |= (uint32_t)(t->diag_sw[a + (uint32_t)x] > class_q[k]) << x;
-            }
-        }
+        const uint8_t *pp = m->pass + a;
+        uint32_t p = 0;
+        for (int32_t x = 0; x < c->w; x++)
+            p |= (uint32_t)(pp[x] != 0) << x;
         pass[y + 1] = (uint16_t)p;
-        for (int k = 0; k < AP_HIER_CLASSES; k++) {
-            lc[k][y + 1] = (uint16_t)(k == 0 ? p : l[k] & p);
-            lse[k][y + 1] = (uint16_t)(k == 0 ? 0xffffu : se[k]);
-            lsw[k][y + 1] = (uint16_t)(k == 0 ? 0xffffu : sw[k]);
+        lc[0][y + 1] = (uint16_t)p;
+        lse[0][y + 1] = lsw[0][y + 1] = 0xffffu;
+        for (int k = k0; k <= k1; k++) {
+            const uint16_t q = class_q[k], *dq = t->disc + a, *sq = t->diag_se + a, *wq = t->diag_sw + a;
+            uint32_t l = 0, se = 0, sw = 0;
+            for (int32_t x = 0; x < c->w; x++) {
+                l |= (uint32_t)(dq[x] > q) << x;
+                se |= (uint32_t)(sq[x] > q) << x;
+                sw |= (uint32_t)(wq[x] > q) << x;
+            }
+            lc[k][y + 1] = (uint16_t)(l & p);
+            lse[k][y + 1] = (uint16_t)se;
+            lsw[k][y + 1] = (uint16_t)sw;
         }
     }
     for (int k = all ? 0 : only; k <= (all ? AP_HIER_CLASSES - 1 : only); k++) {

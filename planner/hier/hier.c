@@ -524,9 +524,11 @@ static int abs_succ(const void *ctx, uint32_t u, ap_succ *out)
             out[k++] = (ap_succ){d->G, d->sg};
         return k;
     }
-    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++)
-        if (isfinite(h->edges[e].cost[d->cls]))
-            out[k++] = (ap_succ){h->edges[e].to, h->edges[e].cost[d->cls]};
+    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++) { /* written always, kept when finite: no branch */
+        const float c = h->edges[e].cost[d->cls];
+        out[k] = (ap_succ){h->edges[e].to, c};
+        k += c < INFINITY;
+    }
     if (u >= h->cl_first[d->gcl] && u < h->cl_first[d->gcl + 1] && isfinite(d->gdist[u - h->cl_first[d->gcl]]))
         out[k++] = (ap_succ){d->G, d->gdist[u - h->cl_first[d->gcl]]};
     return k;
