@@ -54,7 +54,7 @@
 #define AP_HIER_CLUSTER 16
 #define AP_HIER_CLASSES 4
 /* Maps above this many cells get no graph (optional kind; `hierarchical` then runs A* over the whole map).
- * 1024^2: the build takes about 70 ms on Paris_1_1024 and 40 ms on AcrosstheCape (768^2), 5-30 ms at 512^2
+ * 1024^2: the build takes 50-80 ms on Paris_1_1024 and 30-45 ms on AcrosstheCape (768^2), 4-30 ms at 512^2
  * (cluster.h; BENCHMARKS.md, "Hierarchical (HAA*)", 2026-11-24), within the issue's 100 ms budget, at about
  * 4 bytes a cell. Above it the build's time (a cost every server start pays) is unmeasured. */
 #define AP_HIER_MAX_CELLS (1024LL * 1024LL)
