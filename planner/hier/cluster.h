@@ -5,10 +5,10 @@
  * Why not the A* core (search.h): the build runs one search per transition and class, tens of thousands of
  * searches of at most AP_HIER_CLUSTER^2 = 256 cells on a 1024^2 map; through the core each expansion
  * tested its 8 moves again (passability, corner cutting, clearance) and each search set up a workspace.
- * Here the moves of every cell are tested once per cluster into one byte per cell and class (the classes
- * are nested, so the bytes are per-move levels cut at the class), and the search is Dijkstra's algorithm on
- * arrays of 256 cells with an indexed binary heap that stops as soon as the cells it was asked for are
- * settled. One search also says, per cell, up to which higher class some cheapest path uses only that
+ * Here the moves of every cell are computed once per cluster, bit-parallel per row, into one byte per cell
+ * and class, and the search is Dijkstra's algorithm on arrays of 256 cells (Dial's buckets of width 1 on
+ * uniform maps, an indexed binary heap on weighted ones) that stops as soon as the cells it was asked for
+ * are settled. One search also says, per cell, up to which higher class some cheapest path uses only that
  * class's moves (reach): there the higher class's cost is the same, and its search is skipped. On uniform
  * maps a pair whose bounding box is open for the class (every move between its cells legal) needs no
  * search at all: its cost is the open lattice's (ap_hier_octile_costs). Measured in BENCHMARKS.md,
@@ -107,7 +107,7 @@ static inline uint32_t ap_hier_cluster_local(const ap_hier_cluster *c, uint32_t 
  * want NULL: every cell. reach (AP_HIER_LOCAL_N bytes, or NULL): per settled cell v, the highest class
  * k >= cls such that some cheapest class-cls path to v uses only class-k moves (so class k's cost to v is
  * dist[v] exactly, see above); AP_HIER_CLASSES - 1 at src. Pure; thread-safe (writes only dist and reach).
- * Source: Dijkstra (1959), an indexed binary heap. */
+ * Source: Dijkstra (1959); Dial (1969) for the buckets (cluster.c). */
 void ap_hier_cluster_dijkstra(const ap_hier_cluster *c, int cls, uint32_t src, const uint8_t *want, int n_want,
                               double *dist, uint8_t *reach);
 

@@ -25,8 +25,8 @@
  *    cutting), then discs of radius up to 1, 2 and 4 tiles (a move belongs to class k > 0 when its exact disc
  *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose
  *    radius is >= r (class 0 below AP_GRID_SIZED_MIN_RADIUS); larger discs have no class.
- *  - costs are those of the map's moves (terrain costs included), computed by the A* core with a zero
- *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster. So the
+ *  - costs are those of the map's moves (terrain costs included), computed by Dijkstra over the cluster's
+ *    cells (cluster.h): exact shortest paths restricted to the cluster. So the
  *    refined path's cost is the abstract path's. Transitions are placed by passability and clearance, not
  *    terrain cost: on weighted maps a cheap route may cross a border away from them (up to 11 % longer
  *    than A*'s measured on battleground; auto keeps A* there).
