@@ -68,16 +68,21 @@ static double pct(const double *v, size_t n, double p)
     return n ? v[(size_t)(p * (double)(n - 1))] : 0.0;
 }
 
-/* n builds of m's graph: ms[0 .. n) their times (ms, sorted); the last graph (caller frees), or NULL (and a
- * line on stderr) when a build fails. */
-static ap_hier *timed_builds(const ap_map *m, const char *name, int n, double *ms)
+/* Map dir/name.map loaded into *m and n builds of its graph: ms[0 .. n) their times (ms, sorted); the last
+ * graph (the caller frees it and *m), or NULL (and a line on stderr, nothing left allocated) when the load or
+ * a build fails. */
+static ap_hier *timed_builds(const char *dir, const char *name, int n, double *ms, ap_map **m)
 {
+    *m = ap_bench_load_map(dir, name);
+    if (*m == NULL)
+        return NULL;
     ap_hier *h = NULL;
     for (int k = 0; k < n; k++) {
         ap_hier_free(h);
         const double t0 = now_us();
-        if (ap_hier_build(m, &h) != AP_OK) {
+        if (ap_hier_build(*m, &h) != AP_OK) {
             fprintf(stderr, "%s: no hier table\n", name);
+            ap_map_free(*m);
             return NULL;
         }
         ms[k] = (now_us() - t0) / 1e3;
@@ -89,15 +94,11 @@ static ap_hier *timed_builds(const ap_map *m, const char *name, int n, double *m
 static void bench_map(const char *dir, const char *name, int per)
 {
     char path[4096];
-    ap_map *m = ap_bench_load_map(dir, name);
-    if (m == NULL)
-        return;
+    ap_map *m;
     double bt[3];
-    ap_hier *h = timed_builds(m, name, 3, bt);
-    if (h == NULL) {
-        ap_map_free(m);
+    ap_hier *h = timed_builds(dir, name, 3, bt, &m);
+    if (h == NULL)
         return;
-    }
     const size_t bytes = h->bytes;
     ap_hier_free(h);
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
@@ -187,15 +188,11 @@ static uint64_t fnv(uint64_t x, const void *p, size_t n)
 /* --build: the build's time, memory and a digest of the graph (see the header). */
 static void bench_build(const char *dir, const char *name)
 {
-    ap_map *m = ap_bench_load_map(dir, name);
-    if (m == NULL)
-        return;
+    ap_map *m;
     double bt[5];
-    ap_hier *h = timed_builds(m, name, 5, bt);
-    if (h == NULL) {
-        ap_map_free(m);
+    ap_hier *h = timed_builds(dir, name, 5, bt, &m);
+    if (h == NULL)
         return;
-    }
     uint64_t x = fnv(1469598103934665603ull, &h->n_nodes, sizeof h->n_nodes);
     x = fnv(x, h->cell, h->n_nodes * sizeof *h->cell);
     x = fnv(x, h->classes, h->n_nodes * sizeof *h->classes);
