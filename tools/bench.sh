@@ -85,6 +85,10 @@ ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-longrange" 20 Paris_1_1024 AcrosstheC
 echo
 echo "## Hierarchical (HAA*) against A* / annotated A* on long queries (top 25 % of the scenario buckets)"
 ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-hier" 30
+echo
+echo "## Hierarchical (HAA*) graph build: time, bytes per cell, graph digest (equal digests: identical graphs)"
+ARCPATH_MOVINGAI="$DATA" "$B/arcpath-bench-hier" --build Paris_1_1024 AcrosstheCape Boston_0_512 battleground \
+    AR0603SR orz100d den520d maze512-1-0 random512-40-0 Berlin_0_256
 
 echo
 echo "## Smoothing: exact swept-disc Walkable vs Pinter's sampled Walkable (unit radius 0.4)"

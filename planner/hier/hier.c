@@ -1,9 +1,10 @@
 /* hier.c — the HAA* abstract graph (hier.h): build, and the refined path of a query.
  *
  * Source: Harabor & Botea, CIG 2008, as summarised in Harabor, "Clearance-based Pathfinding" (reference 004);
- * transition placement after Botea, Mueller & Schaeffer's HPA* (2004). Every search here (intra-cluster
- * costs, start/goal insertion, the abstract search) runs on the one A* core (search.h) through the two small
- * domains below.
+ * transition placement after Botea, Mueller & Schaeffer's HPA* (2004). The intra-cluster costs and the
+ * start/goal insertion are Dijkstra searches inside one cluster (cluster.h: moves tested once per cluster,
+ * arrays of 256 cells); the abstract search and the refinement run on the one A* core (search.h) through
+ * the two small domains below.
  */
 #include "hier.h"
 
@@ -15,38 +16,26 @@
 #include "../base/mem.h"
 #include "../base/status.h"
 #include "../grid/grid.h"
+#include "cluster.h"
 
 #define C AP_HIER_CLUSTER
-#define LOCAL_N (C * C)      /* cluster-local node ids 0 .. LOCAL_N-1, row-major */
-#define LOCAL_SINK LOCAL_N   /* a goal no search reaches: a one-to-all Dijkstra runs until exhausted */
+#define LOCAL_N AP_HIER_LOCAL_N /* cluster-local node ids 0 .. LOCAL_N-1, row-major */
 #define RUN_SPLIT 6          /* HPA*: entrances this long or longer get two transitions */
 
 const double ap_hier_class_radius[AP_HIER_CLASSES] = {0.0, 1.0, 2.0, 4.0};
 
-/* ---- the cluster-local domain (Dijkstra inside one cluster, one class) ------------------------------- */
+/* ---- the cluster-local domain (the refinement's A* inside one cluster, one class) --------------------- */
 
 typedef struct local_dom {
     const ap_map *m;
     const ap_clearance_table *t;
     int32_t x0, y0, w, h; /* the cluster's cells [x0, x0 + w) x [y0, y0 + h) */
     int cls;
-    bool astar;           /* octile heuristic toward the goal (refinement); false = Dijkstra */
 } local_dom;
 
-static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-
-/* Is the move from padded cell a by (dx, dy) legal for class cls (passable, no corner cutting, and for
- * cls > 0 clear for the class's disc)? */
-static bool move_ok(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t a, int dx, int dy)
-{
-    const uint32_t b = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
-    if (!m->pass[b])
-        return false;
-    if (dx != 0 && dy != 0 && (!m->pass[a + (uint32_t)dx] || !m->pass[(uint32_t)((int64_t)a + (int64_t)dy * m->stride)]))
-        return false;
-    return cls == 0 || ap_clearance_allows(ap_clearance_move(t, a, dx, dy), ap_hier_class_radius[cls]);
-}
+#define DX ap_hier_dx
+#define DY ap_hier_dy
+#define move_ok ap_hier_move_ok
 
 static int local_succ(const void *ctx, uint32_t u, ap_succ *out)
 {
@@ -66,20 +55,17 @@ static int local_succ(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
-/* Dijkstra (zero) for the one-to-all searches, the octile distance times the cheapest terrain for the
- * refinement's point-to-point searches. */
+/* The octile distance times the cheapest terrain. */
 static double local_h(const void *ctx, uint32_t u, uint32_t g)
 {
     const local_dom *d = ctx;
-    if (!d->astar || g >= LOCAL_N)
-        return 0.0;
     return ap_octile(abs((int32_t)(u % C) - (int32_t)(g % C)), abs((int32_t)(u / C) - (int32_t)(g / C))) *
            d->m->cost_min;
 }
 
 /* The generic loop with a domain's two callbacks called directly (inlined) instead of through the
  * domain: the same expansions in the same order (core_loop.h), without two indirect calls per step. The
- * cluster-local searches and the abstract search run thousands of short searches a second. */
+ * refinement and the abstract search run thousands of short searches a second. */
 #define DIRECT_LOOP(NAME, SUCC, H)                                                                            \
     {                                                                                                         \
         ap_succ *out = ws->succ;                                                                              \
@@ -92,33 +78,10 @@ static double local_h(const void *ctx, uint32_t u, uint32_t g)
 #define CORE_EXPAND DIRECT_LOOP(local_run, local_succ, local_h)
 #include "../search/core_loop.h"
 
-/* Exact costs inside cluster (x0, y0, w, h) for class cls from cell (sx, sy) to every cell of the cluster:
- * Dijkstra on the core; afterwards dist(v) reads ws. */
-static int local_dijkstra(ap_workspace *ws, local_dom *d, int32_t sx, int32_t sy, uint64_t deadline_ns)
-{
-    d->astar = false;
-    ap_domain dom = {.ctx = d, .node_count = LOCAL_N + 1, .max_succ = 8, .successors = local_succ,
-                     .heuristic = local_h, .run = local_run};
-    ap_search s;
-    int st = ap_search_begin(&s, ws, &dom, (uint32_t)((sy - d->y0) * C + (sx - d->x0)), LOCAL_SINK, deadline_ns);
-    if (st != AP_OK)
-        return st;
-    st = ap_search_run(&s, 0);
-    return st == AP_NO_PATH ? AP_OK : st;
-}
-
-static double local_dist(const ap_workspace *ws, const ap_map *m, const local_dom *d, uint32_t cell)
-{
-    int32_t x, y;
-    ap_map_coords(m, cell, &x, &y);
-    const uint32_t v = (uint32_t)((y - d->y0) * C + (x - d->x0));
-    return ws->nodes[v].gen == ws->gen ? ws->nodes[v].g : INFINITY;
-}
-
 /* The local domain of cluster cl of h on m for class cls. */
 static local_dom cluster_dom(const ap_map *m, const ap_hier *h, uint32_t cl, int cls)
 {
-    local_dom d = {m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, 0, 0, cls, false};
+    local_dom d = {m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, 0, 0, cls};
     d.w = m->width - d.x0 < C ? m->width - d.x0 : C;
     d.h = m->height - d.y0 < C ? m->height - d.y0 : C;
     return d;
@@ -167,14 +130,7 @@ static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
     return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
 }
 
-/* How many classes > 0 a stored clearance q lets through (the classes are nested: radius 1 < 2 < 4). */
-static int class_level(uint16_t q)
-{
-    int k = 0;
-    while (k + 1 < AP_HIER_CLASSES && ap_clearance_allows(q, ap_hier_class_radius[k + 1]))
-        k++;
-    return k;
-}
+#define class_level ap_hier_class_level
 
 /* Transitions of one entrance: the run of cell pairs (a_i, c_i), i in [0, n), across one border. HPA*'s rule
  * per class: every maximal stretch of the run whose crossings let class k through (for k = 0 the whole run)
@@ -271,28 +227,6 @@ static uint32_t node_of(const ap_hier *h, const ap_map *m, uint32_t cell)
     return UINT32_MAX;
 }
 
-/* Smallest clearance of any legal move inside the cluster (so classes whose disc is smaller see the
- * cluster exactly as class 0 does). */
-static uint16_t cluster_min_q(const local_dom *d)
-{
-    uint16_t mq = UINT16_MAX;
-    for (int32_t y = 0; y < d->h; y++)
-        for (int32_t x = 0; x < d->w; x++) {
-            const uint32_t a = ap_map_index(d->m, d->x0 + x, d->y0 + y);
-            if (!d->m->pass[a])
-                continue;
-            for (int i = 0; i < 8; i++) {
-                const int32_t nx = x + DX[i], ny = y + DY[i];
-                if (nx < 0 || ny < 0 || nx >= d->w || ny >= d->h || !move_ok(d->m, d->t, 0, a, DX[i], DY[i]))
-                    continue;
-                uint16_t q = ap_clearance_move(d->t, a, DX[i], DY[i]);
-                if (q < mq)
-                    mq = q;
-            }
-        }
-    return mq;
-}
-
 /* Can cluster cl keep old's intra-cluster edges? When it is not to be redone (its cells, their passability,
  * costs and clearance are as in old's map) and has the same transition cells (the same nodes in the same
  * order): its edges are then exact shortest paths over the same cells between the same cells. */
@@ -323,10 +257,28 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
 }
 
 /* Intra-cluster edges of every cluster, appended after the inter edges already in e (per node: cnt[i]);
- * copied from old (NULL for a full build) where keeps_edges allows. */
-static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_edge *e, uint32_t *cnt,
-                       const ap_hier *old, const uint8_t *redo)
+ * copied from old (NULL for a full build) where keeps_edges allows. The edge i -> j of class k costs the
+ * exact shortest path of class-k moves inside the cluster when both nodes are transitions of class k's graph
+ * (h->classes; for k > 0 the cells also clear for the class's disc), else INFINITY; edges no class may use
+ * are dropped. Costs are symmetric (ap_map_move_cost), so the searches from node i fill both ways for the
+ * nodes after it, and stop once those are settled. Per node, classes go upwards and a class searches only
+ * when one of its nodes is neither in an open box (uniform maps: the open lattice's cost) nor covered by
+ * the last search's reach (cluster.h: there the cost is the lower class's, bit for bit; unreachable for a
+ * lower class is unreachable for a higher one). */
+static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *cnt, const ap_hier *old,
+                       const uint8_t *redo)
 {
+    ap_hier_cluster *c = malloc(sizeof *c);
+    double *dist = malloc(LOCAL_N * sizeof *dist);
+    uint8_t *want = calloc(LOCAL_N, 1), *reach = malloc(LOCAL_N);
+    if (c == NULL || dist == NULL || want == NULL || reach == NULL) {
+        AP_FREE_ALL(c, dist, want, reach);
+        return AP_E_NOMEM;
+    }
+    /* Classes with a graph: 0, and the others when the map has a clearance table. */
+    const uint8_t graphs = h->clear != NULL ? (uint8_t)((1u << AP_HIER_CLASSES) - 1u) : 1u;
+    double octile[C][C];
+    ap_hier_octile_costs(octile);
     for (int32_t cy = 0; cy < h->ch; cy++)
         for (int32_t cx = 0; cx < h->cw; cx++) {
             const uint32_t cl = (uint32_t)(cy * h->cw + cx), f = h->cl_first[cl], l = h->cl_first[cl + 1];
@@ -336,72 +288,73 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_workspace *ws, ap_hier_ed
                 copy_edges(h, old, cl, e, cnt);
                 continue;
             }
-            local_dom d = cluster_dom(m, h, cl, 0);
-            const uint16_t mq = h->clear != NULL ? cluster_min_q(&d) : 0;
-            /* The classes whose graph sees the cluster as class 0 does (their costs are class 0's). */
-            uint8_t same_classes = 0;
-            for (int cls = 1; h->clear != NULL && cls < AP_HIER_CLASSES; cls++)
-                if (ap_clearance_allows(mq, ap_hier_class_radius[cls]))
-                    same_classes |= (uint8_t)(1u << cls);
-            for (uint32_t i = f; i < l; i++) {
-                int32_t sx, sy;
-                ap_map_coords(m, h->cell[i], &sx, &sy);
-                for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                    /* No search where the masking below drops every edge of i for cls: i is not in cls's
-                     * graph (for class 0: nor in a graph that copies class 0's costs). */
-                    const bool skip = cls == 0 ? !(h->classes[i] & (1u | same_classes))
-                                               : h->clear == NULL || !(h->classes[i] >> cls & 1u) ||
-                                                     !ap_clearance_allows(h->clear->disc[h->cell[i]],
-                                                                          ap_hier_class_radius[cls]);
-                    if (skip) {
-                        for (uint32_t j = f; j < l; j++)
-                            if (j != i) {
-                                ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
-                                ed->to = j;
-                                ed->cost[cls] = e[h->first[j] + cnt[j] + (i - f) - (i > j)].cost[cls] = INFINITY;
-                            }
-                        continue;
-                    }
-                    /* Costs are symmetric (ap_map_move_cost), so node i's search fills the edges to the
-                     * nodes after it both ways; the last node needs none. */
-                    const bool same = same_classes >> cls & 1u;
-                    if (!same && i + 1 < l) {
-                        d.cls = cls;
-                        int st = local_dijkstra(ws, &d, sx, sy, 0);
-                        if (st != AP_OK)
-                            return st;
-                    }
-                    for (uint32_t j = f; j < l; j++) {
-                        if (j == i)
-                            continue;
+            ap_hier_cluster_init(c, m, h->clear, cx * C, cy * C, -1);
+            for (uint32_t i = f; i < l; i++)
+                for (uint32_t j = f; j < l; j++)
+                    if (j != i) {
                         ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
                         ed->to = j;
-                        if (same)
-                            ed->cost[cls] = ed->cost[0];
-                        else if (j > i)
-                            ed->cost[cls] = e[h->first[j] + cnt[j] + (i - f)].cost[cls] =
-                                (float)local_dist(ws, m, &d, h->cell[j]);
+                        for (int k = 0; k < AP_HIER_CLASSES; k++)
+                            ed->cost[k] = INFINITY;
+                    }
+            for (uint32_t i = f; i + 1 < l; i++) {
+                const uint32_t si = ap_hier_cluster_local(c, h->cell[i]);
+                int searched = -1; /* the class of the last search from i */
+                for (int k = 0; k < AP_HIER_CLASSES; k++) {
+                    const uint8_t bit = (uint8_t)(1u << k);
+                    if (!(h->classes[i] & graphs & bit) ||
+                        (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[k])))
+                        continue;
+                    bool fresh = false;
+                    for (uint32_t j = i + 1; j < l && !fresh; j++) {
+                        const uint32_t v = ap_hier_cluster_local(c, h->cell[j]);
+                        fresh = (h->classes[j] & bit) && (m->weighted || !ap_hier_cluster_box_open(c, k, si, v)) &&
+                                (searched < 0 || (isfinite(dist[v]) && reach[v] < k));
+                    }
+                    if (fresh) { /* search class k to every node after i that a class >= k joins to i */
+                        int n_want = 0;
+                        for (uint32_t j = i + 1; j < l; j++)
+                            if (h->classes[i] & h->classes[j] & graphs & (uint8_t)(0xffu << k)) {
+                                want[ap_hier_cluster_local(c, h->cell[j])] = 1;
+                                n_want++;
+                            }
+                        /* reach only when a higher class joins i to a node after it */
+                        bool higher = false;
+                        for (uint32_t j = i + 1; j < l && !higher; j++)
+                            higher = (h->classes[i] & h->classes[j] & graphs & (uint8_t)(0xfeu << k)) != 0;
+                        ap_hier_cluster_dijkstra(c, k, si, want, n_want, dist, higher ? reach : NULL);
+                        for (uint32_t j = i + 1; j < l; j++)
+                            want[ap_hier_cluster_local(c, h->cell[j])] = 0;
+                        searched = k;
+                    }
+                    for (uint32_t j = i + 1; j < l; j++) {
+                        if (!(h->classes[j] & bit) ||
+                            (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[j]], ap_hier_class_radius[k])))
+                            continue;
+                        const uint32_t v = ap_hier_cluster_local(c, h->cell[j]);
+                        const double d = !m->weighted && ap_hier_cluster_box_open(c, k, si, v)
+                                             ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
+                                             : dist[v];
+                        e[h->first[i] + cnt[i] + (j - f) - 1].cost[k] = e[h->first[j] + cnt[j] + (i - f)].cost[k] =
+                            (float)d;
                     }
                 }
             }
-            /* Each class's graph joins only the transitions placed for it; compact: drop edges no class
-             * may use. */
+            /* Compact: drop edges no class may use. */
             for (uint32_t i = f; i < l; i++) {
                 uint32_t w = cnt[i];
                 for (uint32_t k = cnt[i]; k < cnt[i] + (l - f - 1); k++) {
-                    ap_hier_edge *ed = &e[h->first[i] + k];
+                    const ap_hier_edge *ed = &e[h->first[i] + k];
                     bool any = false;
-                    for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                        if (!(h->classes[i] & h->classes[ed->to] & (1u << cls)))
-                            ed->cost[cls] = INFINITY;
+                    for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
                         any |= isfinite(ed->cost[cls]);
-                    }
                     if (any)
                         e[h->first[i] + w++] = *ed;
                 }
                 cnt[i] = w;
             }
         }
+    AP_FREE_ALL(c, dist, want, reach);
     return AP_OK;
 }
 
@@ -416,7 +369,6 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     int st = find_entrances(&b);
     ap_hier *h = calloc(1, sizeof *h);
     uint64_t *keys = NULL;
-    ap_workspace ws = {0};
     if (st != AP_OK || h == NULL)
         goto fail_nomem;
     h->clear = b.t;
@@ -440,15 +392,17 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
             keys[nn++] = keys[i];
     h->n_nodes = (uint32_t)nn;
     h->cell = malloc((nn + 1) * sizeof *h->cell);
+    h->xy = malloc((2 * nn + 1) * sizeof *h->xy);
     h->first = calloc(nn + 1, sizeof *h->first);
     h->classes = calloc(nn + 1, sizeof *h->classes);
     uint32_t *cnt = calloc(nn + 1, sizeof *cnt);
-    if (h->cell == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
+    if (h->cell == NULL || h->xy == NULL || h->first == NULL || h->classes == NULL || cnt == NULL) {
         free(cnt);
         goto fail_nomem;
     }
     for (size_t i = 0; i < nn; i++) {
         h->cell[i] = (uint32_t)keys[i];
+        ap_map_coords(m, h->cell[i], &h->xy[2 * i], &h->xy[2 * i + 1]);
         h->cl_first[(keys[i] >> 32) + 1]++;
     }
 
@@ -471,7 +425,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     }
     h->first[nn] = (uint32_t)total;
     h->edges = malloc((total + 1) * sizeof *h->edges);
-    if (h->edges == NULL || ap_workspace_init(&ws, LOCAL_N + 1, 8) != AP_OK) {
+    if (h->edges == NULL) {
         free(cnt);
         goto fail_nomem;
     }
@@ -488,8 +442,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         ed.to = u;
         h->edges[h->first[v] + cnt[v]++] = ed;
     }
-    st = intra_edges(h, m, &ws, h->edges, cnt, old, redo);
-    ap_workspace_free(&ws);
+    st = intra_edges(h, m, h->edges, cnt, old, redo);
     if (st != AP_OK) {
         free(cnt);
         goto fail_nomem;
@@ -510,14 +463,14 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     ap_hier_edge *shrunk = realloc(h->edges, (w + 1) * sizeof *h->edges);
     if (shrunk != NULL)
         h->edges = shrunk;
-    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (w + 1) * sizeof *h->edges +
+    h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (2 * nn + 1) * sizeof *h->xy +
+               (w + 1) * sizeof *h->edges +
                (ncl + 1) * sizeof(uint32_t);
     free(keys);
     free(b.pairs);
     *out = h;
     return AP_OK;
 fail_nomem:
-    ap_workspace_free(&ws);
     free(keys);
     free(b.pairs);
     ap_hier_free(h);
@@ -535,6 +488,7 @@ void ap_hier_free(void *p)
     if (h == NULL)
         return;
     free(h->cell);
+    free(h->xy);
     free(h->classes);
     free(h->first);
     free(h->edges);
@@ -570,9 +524,11 @@ static int abs_succ(const void *ctx, uint32_t u, ap_succ *out)
             out[k++] = (ap_succ){d->G, d->sg};
         return k;
     }
-    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++)
-        if (isfinite(h->edges[e].cost[d->cls]))
-            out[k++] = (ap_succ){h->edges[e].to, h->edges[e].cost[d->cls]};
+    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++) { /* written always, kept when finite: no branch */
+        const float c = h->edges[e].cost[d->cls];
+        out[k] = (ap_succ){h->edges[e].to, c};
+        k += c < INFINITY;
+    }
     if (u >= h->cl_first[d->gcl] && u < h->cl_first[d->gcl + 1] && isfinite(d->gdist[u - h->cl_first[d->gcl]]))
         out[k++] = (ap_succ){d->G, d->gdist[u - h->cl_first[d->gcl]]};
     return k;
@@ -586,32 +542,36 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
         return 0.0;
     if (u == d->S)
         return 0.0;
-    int32_t x, y;
-    ap_map_coords(d->m, d->h->cell[u], &x, &y);
-    /* float edge costs: keep the estimate a hair below the octile distance so rounding never makes it
-     * inadmissible */
-    return ap_octile(abs(x - d->gx), abs(y - d->gy)) * d->m->cost_min * (1.0 - 1e-6);
+    /* ap_octile, inlined; float edge costs: keep the estimate a hair below the octile distance so rounding
+     * never makes it inadmissible */
+    const int32_t ax = abs(d->h->xy[2 * u] - d->gx), ay = abs(d->h->xy[2 * u + 1] - d->gy);
+    const double oct = (double)(ax > ay ? ax : ay) + (M_SQRT2 - 1.0) * (double)(ax > ay ? ay : ax);
+    return oct * d->m->cost_min * (1.0 - 1e-6);
 }
 
+/* The abstract search on the bucketed open list's wide policy (open_bucket.h, as jump points: edges span up
+ * to a cluster's diagonal): -14..-17 % per ap_hier_path against the single heap, the same expansions
+ * (BENCHMARKS.md "Hierarchical (HAA*)", 2026-11-24). */
 #define CORE_NAME abs_run
+#define CORE_BUCKET 1
+#define CORE_WIDE 1
+#define CORE_PER_TILE AP_BQ_WIDE_PER_TILE
 #define CORE_EXPAND DIRECT_LOOP(abs_run, abs_succ, abs_h)
 #include "../search/core_loop.h"
 
 /* Costs from cell `from` (inside cluster cl) to every node of cl for class cls; INFINITY when unreachable
- * inside the cluster. Also the cost to cell `other` when it is in cl (else INFINITY). */
-static int insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, ap_workspace *ws,
-                        uint64_t deadline_ns, double *dist, uint32_t other, double *to_other)
+ * inside the cluster. Also the cost to cell `other` when it is in cl (else INFINITY). One Dijkstra in the
+ * cluster (cluster.h), to the end: at most 256 cells. */
+static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, double *dist,
+                         uint32_t other, double *to_other)
 {
-    local_dom d = cluster_dom(m, h, cl, cls);
-    int32_t sx, sy;
-    ap_map_coords(m, from, &sx, &sy);
-    int st = local_dijkstra(ws, &d, sx, sy, deadline_ns);
-    if (st != AP_OK)
-        return st;
+    ap_hier_cluster c;
+    double all[LOCAL_N];
+    ap_hier_cluster_init(&c, m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, cls);
+    ap_hier_cluster_dijkstra(&c, cls, ap_hier_cluster_local(&c, from), NULL, 0, all, NULL);
     for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
-        dist[j - h->cl_first[cl]] = local_dist(ws, m, &d, h->cell[j]);
-    *to_other = ap_hier_cluster_of(m, h, other) == cl ? local_dist(ws, m, &d, other) : INFINITY;
-    return AP_OK;
+        dist[j - h->cl_first[cl]] = all[ap_hier_cluster_local(&c, h->cell[j])];
+    *to_other = ap_hier_cluster_of(m, h, other) == cl ? all[ap_hier_cluster_local(&c, other)] : INFINITY;
 }
 
 /* The abstract path of a query (ap_hier_path): start and goal inserted, A* on the abstract graph on ws.
@@ -633,13 +593,8 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
     if (sd == NULL)
         return AP_E_NOMEM;
     double *gd = sd + ns, dummy;
-    int st = insert_point(m, h, cls, start, d.scl, ws, deadline_ns, sd, goal, &d.sg);
-    if (st == AP_OK)
-        st = insert_point(m, h, cls, goal, d.gcl, ws, deadline_ns, gd, start, &dummy);
-    if (st != AP_OK) {
-        free(sd);
-        return st;
-    }
+    insert_point(m, h, cls, start, d.scl, sd, goal, &d.sg);
+    insert_point(m, h, cls, goal, d.gcl, gd, start, &dummy);
     d.sdist = sd;
     d.gdist = gd;
     const uint32_t max_deg = (ns + 1 > h->max_deg + 1 ? ns + 1 : h->max_deg + 1);
@@ -650,7 +605,7 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
         return AP_E_INTERNAL;
     }
     ap_search s;
-    st = ap_search_begin(&s, ws, &dom, d.S, d.G, deadline_ns);
+    int st = ap_search_begin(&s, ws, &dom, d.S, d.G, deadline_ns);
     if (st == AP_OK)
         st = ap_search_run(&s, 0);
     *expanded = s.expanded;
@@ -719,7 +674,6 @@ static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, 
         direct_path(m, h->clear, cls, from, to, false, want, *cells, nc, cost))
         return AP_OK;
     local_dom d = cluster_dom(m, h, cl, cls);
-    d.astar = true;
     int32_t fx, fy, tx, ty;
     ap_map_coords(m, from, &fx, &fy);
     ap_map_coords(m, to, &tx, &ty);

@@ -25,8 +25,8 @@
  *    cutting), then discs of radius up to 1, 2 and 4 tiles (a move belongs to class k > 0 when its exact disc
  *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose
  *    radius is >= r (class 0 below AP_GRID_SIZED_MIN_RADIUS); larger discs have no class.
- *  - costs are those of the map's moves (terrain costs included), computed by the A* core with a zero
- *    heuristic (Dijkstra) over the cluster's cells: exact shortest paths restricted to the cluster. So the
+ *  - costs are those of the map's moves (terrain costs included), computed by Dijkstra over the cluster's
+ *    cells (cluster.h): exact shortest paths restricted to the cluster. So the
  *    refined path's cost is the abstract path's. Transitions are placed by passability and clearance, not
  *    terrain cost: on weighted maps a cheap route may cross a border away from them (up to 11 % longer
  *    than A*'s measured on battleground; auto keeps A* there).
@@ -53,11 +53,11 @@
 
 #define AP_HIER_CLUSTER 16
 #define AP_HIER_CLASSES 4
-/* Maps above this many cells get no graph (optional kind): the build takes 10-110 ms at up to 512^2 but about
- * 0.6-1.1 s on Paris_1_1024 and 0.3 s on AcrosstheCape (768^2) (one Dijkstra inside the cluster per transition
- * and class), over the issue's 100 ms budget and a cost paid by every server start; `hierarchical` then runs
- * A* over the whole map. */
-#define AP_HIER_MAX_CELLS (512LL * 512LL)
+/* Maps above this many cells get no graph (optional kind; `hierarchical` then runs A* over the whole map).
+ * 1024^2: the build takes 50-80 ms on Paris_1_1024 and 30-45 ms on AcrosstheCape (768^2), 4-30 ms at 512^2
+ * (cluster.h; BENCHMARKS.md, "Hierarchical (HAA*)", 2026-11-24), within the issue's 100 ms budget, at about
+ * 4 bytes a cell. Above it the build's time (a cost every server start pays) is unmeasured. */
+#define AP_HIER_MAX_CELLS (1024LL * 1024LL)
 
 /* The largest disc radius (tiles) of class k (k >= 1); class 0 is the point unit. */
 extern const double ap_hier_class_radius[AP_HIER_CLASSES];
@@ -74,6 +74,7 @@ typedef struct ap_hier {
     uint32_t n_nodes;
     uint32_t max_deg;        /* most edges of one node */
     uint32_t *cell;          /* per node: its padded cell id */
+    int32_t *xy;             /* per node: its cell's x and y (2 words; the abstract search's heuristic) */
     uint8_t *classes;        /* per node: bit k = a transition of class k's graph (placed for k) */
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;

@@ -14,6 +14,11 @@
  * and max length excess of hierarchical over astar with smoothing "none" (the grid optimum) and with
  * smoothing "los" (each against astar's answer with the same smoothing). Lines one algorithm answers and the
  * other does not are counted (miss). Uses only planner/ and tests/util.c.
+ *
+ *   arcpath-bench-hier --build MAP ...  per map: the hier build (median of 5, ms), bytes per map cell, nodes,
+ *                                       edges and a digest of the whole graph (nodes, classes, CSR, every edge
+ *                                       cost's bits): two builds of the same map print the same digest iff
+ *                                       their graphs are identical, so old and new binaries can be compared.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +30,7 @@
 #include "../../planner/hier/hier.h"
 #include "../../planner/plan/plan.h"
 #include "../util.h"
+#include "bench_util.h"
 
 static double now_us(void)
 {
@@ -62,31 +68,39 @@ static double pct(const double *v, size_t n, double p)
     return n ? v[(size_t)(p * (double)(n - 1))] : 0.0;
 }
 
+/* Map dir/name.map loaded into *m and n builds of its graph: ms[0 .. n) their times (ms, sorted); the last
+ * graph (the caller frees it and *m), or NULL (and a line on stderr, nothing left allocated) when the load or
+ * a build fails. */
+static ap_hier *timed_builds(const char *dir, const char *name, int n, double *ms, ap_map **m)
+{
+    *m = ap_bench_load_map(dir, name);
+    if (*m == NULL)
+        return NULL;
+    ap_hier *h = NULL;
+    for (int k = 0; k < n; k++) {
+        ap_hier_free(h);
+        const double t0 = now_us();
+        if (ap_hier_build(*m, &h) != AP_OK) {
+            fprintf(stderr, "%s: no hier table\n", name);
+            ap_map_free(*m);
+            return NULL;
+        }
+        ms[k] = (now_us() - t0) / 1e3;
+    }
+    qsort(ms, (size_t)n, sizeof *ms, cmp_d);
+    return h;
+}
+
 static void bench_map(const char *dir, const char *name, int per)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.map", dir, name);
     ap_map *m;
-    ap_diag dg;
-    if (ap_map_load(path, NULL, &m, &dg) != AP_OK) {
-        fprintf(stderr, "%s: %s\n", path, dg.msg);
-        return;
-    }
     double bt[3];
-    size_t bytes = 0;
-    for (int k = 0; k < 3; k++) {
-        ap_hier *h;
-        const double t0 = now_us();
-        if (ap_hier_build(m, &h) != AP_OK) {
-            fprintf(stderr, "%s: no hier table\n", name);
-            ap_map_free(m);
-            return;
-        }
-        bt[k] = (now_us() - t0) / 1e3;
-        bytes = h->bytes;
-        ap_hier_free(h);
-    }
-    qsort(bt, 3, sizeof *bt, cmp_d);
+    ap_hier *h = timed_builds(dir, name, 3, bt, &m);
+    if (h == NULL)
+        return;
+    const size_t bytes = h->bytes;
+    ap_hier_free(h);
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
     ap_test_scen *sc;
     size_t n;
@@ -162,8 +176,49 @@ static void bench_map(const char *dir, const char *name, int per)
     ap_map_free(m);
 }
 
+/* FNV-1a over n bytes, continuing from hash x. */
+static uint64_t fnv(uint64_t x, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        x = (x ^ b[i]) * 1099511628211ull;
+    return x;
+}
+
+/* --build: the build's time, memory and a digest of the graph (see the header). */
+static void bench_build(const char *dir, const char *name)
+{
+    ap_map *m;
+    double bt[5];
+    ap_hier *h = timed_builds(dir, name, 5, bt, &m);
+    if (h == NULL)
+        return;
+    uint64_t x = fnv(1469598103934665603ull, &h->n_nodes, sizeof h->n_nodes);
+    x = fnv(x, h->cell, h->n_nodes * sizeof *h->cell);
+    x = fnv(x, h->classes, h->n_nodes * sizeof *h->classes);
+    x = fnv(x, h->first, (h->n_nodes + 1) * sizeof *h->first);
+    for (uint32_t e = 0; e < h->first[h->n_nodes]; e++) {
+        x = fnv(x, &h->edges[e].to, sizeof h->edges[e].to);
+        x = fnv(x, h->edges[e].cost, sizeof h->edges[e].cost);
+    }
+    printf("| %s | %dx%d | %.1f | %.1f | %.2f | %u | %u | %016llx |\n", name, m->width, m->height, bt[2], bt[0],
+           (double)h->bytes / ((double)m->width * m->height), h->n_nodes, h->first[h->n_nodes],
+           (unsigned long long)x);
+    fflush(stdout);
+    ap_hier_free(h);
+    ap_map_free(m);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--build") == 0) {
+        const char *dir = getenv("ARCPATH_MOVINGAI") ? getenv("ARCPATH_MOVINGAI") : "../shared/data/movingai";
+        printf("| map | size | build median ms | build best ms | bytes/cell | nodes | edges | digest |\n"
+               "|---|---|---|---|---|---|---|---|\n");
+        for (int i = 2; i < argc; i++)
+            bench_build(dir, argv[i]);
+        return 0;
+    }
     const int per = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 40;
     const char *dir = getenv("ARCPATH_MOVINGAI") ? getenv("ARCPATH_MOVINGAI") : "../shared/data/movingai";
     static const char *defaults[] = {"den520d", "brc202d", "orz100d", "hrt201n", "lak303d", "ost003d",

@@ -37,6 +37,7 @@ int main(void)
     srunner_add_suite(sr, plan_suite());
     srunner_add_suite(sr, scenarios_suite());
     srunner_add_suite(sr, hier_suite());
+    srunner_add_suite(sr, hier_cluster_suite());
     srunner_add_suite(sr, directional_suite());
     srunner_add_suite(sr, jps_suite());
     srunner_add_suite(sr, jps_sized_suite());

@@ -21,6 +21,7 @@ Suite *path_suite(void);
 Suite *plan_suite(void);
 Suite *scenarios_suite(void);
 Suite *hier_suite(void);
+Suite *hier_cluster_suite(void);
 Suite *directional_suite(void);
 Suite *jps_suite(void);
 Suite *jps_sized_suite(void);

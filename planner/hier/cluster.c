@@ -1,0 +1,317 @@
+/* cluster.c — a cluster's moves per class and Dijkstra inside it (cluster.h). */
+#include "cluster.h"
+
+#include <math.h>
+#include <string.h>
+
+#define C AP_HIER_CLUSTER
+#define N AP_HIER_LOCAL_N
+#define NONE UINT16_MAX
+
+const int ap_hier_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int ap_hier_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+/* ap_clearance_allows(q, r) is r < q / 256, i.e. 256 r < q (exact: a power of two), i.e. q > floor(256 r) for
+ * an integer q: per class its radius's floor(256 r) (tests/planner/hier checks the levels against
+ * ap_clearance_allows for every q). */
+static const uint16_t class_q[AP_HIER_CLASSES] = {0, 256, 512, 1024};
+
+int ap_hier_class_level(uint16_t q)
+{
+    int k = 0;
+    for (int i = 1; i < AP_HIER_CLASSES; i++)
+        k += q > class_q[i];
+    return k;
+}
+
+/* spread[b]: byte j is bit j of b (a row's 8 cells' bits to one byte per cell). */
+static uint64_t spread(unsigned b)
+{
+    uint64_t v = b & 0xffu;
+    v = (v | v << 28) & 0x0000000f0000000full;
+    v = (v | v << 14) & 0x0003000300030003ull;
+    v = (v | v << 7) & 0x0101010101010101ull;
+    return v;
+}
+
+void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0,
+                          int only)
+{
+    const bool all = only < 0;
+    if (only == 0)
+        t = NULL; /* the point unit reads no clearance */
+    c->m = m;
+    c->x0 = x0;
+    c->y0 = y0;
+    c->w = m->width - x0 < C ? m->width - x0 : C;
+    c->h = m->height - y0 < C ? m->height - y0 : C;
+    if (all)
+        memset(c->open, 0, sizeof c->open);
+    /* Row bit masks (bit x = cell x of the row; rows -1 and h are empty, so no move leaves the cluster):
+     * passable cells, and per class k > 0 the cells whose disc clearance and whose downward diagonal moves
+     * (clearance.h) let class k through. A move that stays in the cluster has its corner cells there too,
+     * so these decide ap_hier_move_ok and its level exactly: an orthogonal move needs both cells (its q is
+     * the smaller cell's), a diagonal one the 2 x 2 block passable (no corner cutting) and its stored q,
+     * an upward diagonal being the downward one back from the cell it reaches. */
+    uint16_t pass[C + 2] = {0}, lc[AP_HIER_CLASSES][C + 2] = {{0}}, lse[AP_HIER_CLASSES][C + 2] = {{0}},
+             lsw[AP_HIER_CLASSES][C + 2] = {{0}};
+    const int k0 = all || only == 0 ? 1 : only, k1 = t == NULL ? 0 : all ? AP_HIER_CLASSES - 1 : only;
+    for (int32_t y = 0; y < c->h; y++) {
+        const uint32_t a = ap_map_index(m, x0, y0 + y);
+        const uint8_t *pp = m->pass + a;
+        uint32_t p = 0;
+        for (int32_t x = 0; x < c->w; x++)
+            p |= (uint32_t)(pp[x] != 0) << x;
+        pass[y + 1] = (uint16_t)p;
+        lc[0][y + 1] = (uint16_t)p;
+        lse[0][y + 1] = lsw[0][y + 1] = 0xffffu;
+        for (int k = k0; k <= k1; k++) {
+            const uint16_t q = class_q[k], *dq = t->disc + a, *sq = t->diag_se + a, *wq = t->diag_sw + a;
+            uint32_t l = 0, se = 0, sw = 0;
+            for (int32_t x = 0; x < c->w; x++) {
+                l |= (uint32_t)(dq[x] > q) << x;
+                se |= (uint32_t)(sq[x] > q) << x;
+                sw |= (uint32_t)(wq[x] > q) << x;
+            }
+            lc[k][y + 1] = (uint16_t)(l & p);
+            lse[k][y + 1] = (uint16_t)se;
+            lsw[k][y + 1] = (uint16_t)sw;
+        }
+    }
+    for (int k = all ? 0 : only; k <= (all ? AP_HIER_CLASSES - 1 : only); k++) {
+        if (k > 0 && t == NULL) {
+            memset(c->moves[k], 0, sizeof c->moves[k]);
+            continue;
+        }
+        for (int32_t y = 0; y < C; y++) {
+            const uint32_t r = y + 1u, pa = pass[r - 1], pc = pass[r], pb = pass[r + 1];
+            const uint32_t A = lc[k][r], An = lc[k][r - 1], As = lc[k][r + 1];
+            const uint32_t dn = pc & pc >> 1 & pb & pb >> 1, dw = pc & pc << 1 & pb & pb << 1; /* 2 x 2 blocks */
+            const uint32_t un = pc & pc >> 1 & pa & pa >> 1, uw = pc & pc << 1 & pa & pa << 1;
+            /* per direction i of ap_hier_dx / ap_hier_dy: the cells of the row whose move i is legal */
+            const uint32_t dir[8] = {A & A >> 1,    A & A << 1,                A & As,         A & An,
+                                     dn & lse[k][r], un & lsw[k][r - 1] >> 1, dw & lsw[k][r], uw & lse[k][r - 1] << 1};
+            uint64_t lo = 0, hi = 0;
+            for (int i = 0; i < 8; i++) {
+                lo |= spread(dir[i] & 0xffu) << i;
+                hi |= spread(dir[i] >> 8 & 0xffu) << i;
+            }
+            memcpy(&c->moves[k][y * C], &lo, sizeof lo);
+            memcpy(&c->moves[k][y * C + 8], &hi, sizeof hi);
+            if (all) {
+                c->open[k][0][y] = (uint16_t)A;
+                c->open[k][1][y] = (uint16_t)(lse[k][r] & pc);
+                c->open[k][2][y] = (uint16_t)(lsw[k][r] & pc);
+            }
+        }
+    }
+}
+
+bool ap_hier_cluster_box_open(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b)
+{
+    const uint32_t ax = a % C, ay = a / C, bx = b % C, by = b / C;
+    const uint32_t x1 = ax < bx ? ax : bx, x2 = ax < bx ? bx : ax, y1 = ay < by ? ay : by, y2 = ay < by ? by : ay;
+    const uint32_t cells = (uint32_t)((2u << x2) - (1u << x1));            /* bits x1 .. x2 */
+    const uint32_t se = x2 > x1 ? (uint32_t)((1u << x2) - (1u << x1)) : 0; /* x1 .. x2 - 1 */
+    const uint32_t sw = se << 1;                                           /* x1 + 1 .. x2 */
+    const uint16_t(*o)[C] = c->open[cls];
+    for (uint32_t y = y1; y <= y2; y++)
+        if ((o[0][y] & cells) != cells || (y < y2 && ((o[1][y] & se) != se || (o[2][y] & sw) != sw)))
+            return false;
+    return true;
+}
+
+void ap_hier_octile_costs(double d[C][C])
+{
+    for (int x = 0; x < C; x++)
+        for (int y = 0; y < C; y++) {
+            double v = x == 0 && y == 0 ? 0.0 : INFINITY;
+            if (x > 0 && d[x - 1][y] + 1.0 < v)
+                v = d[x - 1][y] + 1.0;
+            if (y > 0 && d[x][y - 1] + 1.0 < v)
+                v = d[x][y - 1] + 1.0;
+            if (x > 0 && y > 0 && d[x - 1][y - 1] + M_SQRT2 < v)
+                v = d[x - 1][y - 1] + M_SQRT2;
+            d[x][y] = v;
+        }
+}
+
+/* The open cells. Weighted maps: an indexed binary heap ordered by dist. Uniform maps (every move costs 1
+ * or sqrt 2): Dial's buckets of width 1 (bucket floor(dist)) in a ring of 4: every cell of the lowest
+ * bucket is final, since a move adds at least 1 (a neighbour u in bucket b gives at least
+ * b + 1 > dist(v), rounding being monotone and b + 1 exact), and open costs span less than 1 + sqrt 2 above
+ * the lowest bucket's floor; cells leave a bucket in any order. Exact either way: see cluster.h. */
+typedef struct open {
+    uint16_t pos[N]; /* per local cell: its index in cell (heap) or in its bucket, NONE when not open */
+    uint32_t n;      /* open cells */
+    uint16_t cell[N];        /* heap */
+    uint16_t bucket[4][N];   /* buckets: bucket b's cells in bucket[b % 4] */
+    uint16_t blen[4];
+    uint32_t cur;            /* the lowest bucket that may hold cells */
+} open;
+
+static void heap_up(open *q, const double *dist, uint32_t k)
+{
+    const uint16_t v = q->cell[k];
+    const double d = dist[v];
+    while (k > 0) {
+        const uint32_t p = (k - 1) / 2;
+        if (!(d < dist[q->cell[p]]))
+            break;
+        q->cell[k] = q->cell[p];
+        q->pos[q->cell[k]] = (uint16_t)k;
+        k = p;
+    }
+    q->cell[k] = v;
+    q->pos[v] = (uint16_t)k;
+}
+
+static uint16_t heap_pop(open *q, const double *dist)
+{
+    const uint16_t top = q->cell[0], v = q->cell[--q->n];
+    q->pos[top] = NONE;
+    if (q->n == 0)
+        return top;
+    const double d = dist[v];
+    uint32_t k = 0;
+    for (;;) {
+        uint32_t c = 2 * k + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && dist[q->cell[c + 1]] < dist[q->cell[c]])
+            c++;
+        if (!(dist[q->cell[c]] < d))
+            break;
+        q->cell[k] = q->cell[c];
+        q->pos[q->cell[k]] = (uint16_t)k;
+        k = c;
+    }
+    q->cell[k] = v;
+    q->pos[v] = (uint16_t)k;
+    return top;
+}
+
+static inline void bucket_add(open *q, uint16_t v, double d)
+{
+    const uint32_t b = (uint32_t)d & 3u;
+    q->pos[v] = q->blen[b];
+    q->bucket[b][q->blen[b]++] = v;
+}
+
+/* v (open, cost old) now costs d: into its new bucket (heap: sifted up). */
+static inline __attribute__((always_inline)) void open_lower(open *q, uint16_t v, double old, double d,
+                                                             const double *dist, const bool weighted)
+{
+    if (weighted) {
+        heap_up(q, dist, q->pos[v]);
+        return;
+    }
+    const uint32_t b = (uint32_t)old & 3u;
+    if (b == ((uint32_t)d & 3u))
+        return;
+    const uint16_t last = q->bucket[b][--q->blen[b]];
+    q->bucket[b][q->pos[v]] = last;
+    q->pos[last] = q->pos[v];
+    bucket_add(q, v, d);
+}
+
+static inline __attribute__((always_inline)) void open_push(open *q, uint16_t v, const double *dist,
+                                                            const bool weighted)
+{
+    if (weighted) {
+        q->cell[q->n] = v;
+        heap_up(q, dist, q->n++);
+    } else {
+        q->n++;
+        bucket_add(q, v, dist[v]);
+    }
+}
+
+static inline __attribute__((always_inline)) uint16_t open_pop(open *q, const double *dist, const bool weighted)
+{
+    if (weighted)
+        return heap_pop(q, dist);
+    while (q->blen[q->cur & 3u] == 0)
+        q->cur++;
+    const uint16_t v = q->bucket[q->cur & 3u][--q->blen[q->cur & 3u]];
+    q->pos[v] = NONE;
+    q->n--;
+    return v;
+}
+
+/* The highest class the move i from local cell u (legal for class 0) is legal for: the classes are
+ * nested, so the count of classes above 0 whose moves have it. */
+static inline uint8_t top(const ap_hier_cluster *c, uint32_t u, int i)
+{
+    uint8_t n = 0;
+    for (int k = 1; k < AP_HIER_CLASSES; k++)
+        n += (uint8_t)(c->moves[k][u] >> i & 1u);
+    return n;
+}
+
+/* The search (ap_hier_cluster_dijkstra), instantiated per map kind (weighted: terrain costs per move, a
+ * heap; uniform: buckets) and for reach or not, so the loop carries no tests of either. */
+static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster *c, int cls, uint32_t src,
+                                                          const uint8_t *want, int n_want, double *dist,
+                                                          uint8_t *reach, const bool weighted)
+{
+    static const double len[8] = {1.0, 1.0, 1.0, 1.0, M_SQRT2, M_SQRT2, M_SQRT2, M_SQRT2};
+    static const int off[8] = {1, -1, C, -C, C + 1, -C + 1, C - 1, -C - 1}; /* ap_hier_dx + C ap_hier_dy */
+    const ap_map *m = c->m;
+    const uint8_t *moves = c->moves[cls];
+    const uint32_t base = ap_map_index(m, c->x0, c->y0), stride = (uint32_t)m->stride;
+    open q;
+    q.n = 0;
+    q.cur = 0;
+    memset(q.blen, 0, sizeof q.blen);
+    memset(q.pos, 0xff, sizeof q.pos);
+    for (int v = 0; v < N; v++)
+        dist[v] = INFINITY;
+    dist[src] = 0.0;
+    if (reach != NULL)
+        reach[src] = AP_HIER_CLASSES - 1;
+    open_push(&q, (uint16_t)src, dist, weighted);
+    int left = want != NULL ? n_want : 0;
+    while (q.n > 0) {
+        const uint16_t u = open_pop(&q, dist, weighted);
+        if (left > 0 && want[u] && --left == 0)
+            return;
+        const double du = dist[u];
+        const uint32_t pu = base + (u / C) * stride + u % C;
+        for (unsigned mk = moves[u]; mk != 0; mk &= mk - 1) {
+            const int i = __builtin_ctz(mk);
+            const uint16_t v = (uint16_t)((int32_t)u + off[i]);
+            const double nd =
+                du + (weighted ? ap_map_move_cost(m, pu, (uint32_t)((int64_t)pu + ap_hier_dx[i] + (int64_t)ap_hier_dy[i] * stride),
+                                                  len[i])
+                               : len[i]);
+            const double old = dist[v];
+            if (!(nd < old)) {
+                if (reach != NULL && nd == old) { /* another cheapest way in: keep the higher reach */
+                    const uint8_t r = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
+                    if (r > reach[v])
+                        reach[v] = r;
+                }
+                continue;
+            }
+            dist[v] = nd;
+            if (reach != NULL)
+                reach[v] = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
+            if (q.pos[v] == NONE)
+                open_push(&q, v, dist, weighted);
+            else
+                open_lower(&q, v, old, nd, dist, weighted);
+        }
+    }
+}
+
+void ap_hier_cluster_dijkstra(const ap_hier_cluster *c, int cls, uint32_t src, const uint8_t *want, int n_want,
+                              double *dist, uint8_t *reach)
+{
+    if (c->m->weighted)
+        dijkstra(c, cls, src, want, n_want, dist, reach, true);
+    else if (reach != NULL)
+        dijkstra(c, cls, src, want, n_want, dist, reach, false);
+    else
+        dijkstra(c, cls, src, want, n_want, dist, NULL, false);
+}

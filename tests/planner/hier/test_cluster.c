@@ -1,0 +1,220 @@
+/* test_cluster.c — the HAA* graph's intra-cluster edges (planner/hier/cluster.c, hier.c intra_edges) against an
+ * independent search: for every pair of transitions of a cluster and every class, the edge's cost is exactly
+ * (as a float, bit for bit) the cost a plain O(n^2) Dijkstra over the cluster's cells finds with the class's
+ * moves, INFINITY where the pair is not in the class's graph or not joined inside the cluster, and an edge
+ * exists iff some class has a finite cost. On random uniform and weighted maps (every cluster) and on Moving
+ * AI maps (a sample of clusters), a 1024^2 map included (its graph is built at load). Also the class levels'
+ * integer thresholds and the open lattice's costs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/hier/cluster.h"
+#include "../../../planner/hier/hier.h"
+#include "../../util.h"
+#include "../suites.h"
+
+#define C AP_HIER_CLUSTER
+
+/* Is the move from padded cell a by (dx, dy) legal for class k: passable, no corner cutting, for k > 0 the
+ * exact clearance over the class's radius (clearance.h)? Written from the definitions, not from cluster.c. */
+static bool ref_move(const ap_map *m, const ap_clearance_table *t, int k, uint32_t a, int dx, int dy)
+{
+    const uint32_t b = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+    if (!m->pass[b] || (dx && dy && (!m->pass[a + (uint32_t)dx] || !m->pass[(uint32_t)((int64_t)a + dy * m->stride)])))
+        return false;
+    return k == 0 || ap_clearance_allows(ap_clearance_move(t, a, dx, dy), ap_hier_class_radius[k]);
+}
+
+/* Dijkstra by scanning for the least unsettled cell, inside the cluster with top-left cell (x0, y0), class k,
+ * from cell (sx, sy): d[(y - y0) * C + (x - x0)]. */
+static void ref_dijkstra(const ap_map *m, const ap_clearance_table *t, int k, int32_t x0, int32_t y0, int32_t sx,
+                         int32_t sy, double d[C * C])
+{
+    const int32_t w = m->width - x0 < C ? m->width - x0 : C, h = m->height - y0 < C ? m->height - y0 : C;
+    bool done[C * C] = {false};
+    for (int v = 0; v < C * C; v++)
+        d[v] = INFINITY;
+    d[(sy - y0) * C + (sx - x0)] = 0.0;
+    for (;;) {
+        int u = -1;
+        for (int v = 0; v < C * C; v++)
+            if (!done[v] && isfinite(d[v]) && (u < 0 || d[v] < d[u]))
+                u = v;
+        if (u < 0)
+            return;
+        done[u] = true;
+        const int32_t ux = u % C, uy = u / C;
+        const uint32_t a = ap_map_index(m, x0 + ux, y0 + uy);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const int32_t vx = ux + dx, vy = uy + dy;
+                if ((dx == 0 && dy == 0) || vx < 0 || vy < 0 || vx >= w || vy >= h || !ref_move(m, t, k, a, dx, dy))
+                    continue;
+                const double nd =
+                    d[u] + ap_map_move_cost(m, a, ap_map_index(m, x0 + vx, y0 + vy), dx && dy ? M_SQRT2 : 1.0);
+                if (nd < d[vy * C + vx])
+                    d[vy * C + vx] = nd;
+            }
+    }
+}
+
+/* Every intra-cluster edge of m's graph in every `every`-th cluster against ref_dijkstra; returns the number of
+ * (pair, class) costs compared. */
+static size_t check_graph(const ap_map *m, int every)
+{
+    const ap_hier *h = ap_hier_of(m);
+    ck_assert_ptr_nonnull(h);
+    const ap_clearance_table *t = h->clear;
+    size_t compared = 0;
+    for (uint32_t cl = 0; cl < (uint32_t)(h->cw * h->ch); cl += (uint32_t)every) {
+        const uint32_t f = h->cl_first[cl], l = h->cl_first[cl + 1];
+        const int32_t x0 = ((int32_t)cl % h->cw) * C, y0 = ((int32_t)cl / h->cw) * C;
+        for (uint32_t i = f; i < l; i++) {
+            double d[AP_HIER_CLASSES][C * C];
+            int32_t sx, sy;
+            ap_map_coords(m, h->cell[i], &sx, &sy);
+            for (int k = 0; k < AP_HIER_CLASSES; k++)
+                if (k == 0 || t != NULL)
+                    ref_dijkstra(m, t, k, x0, y0, sx, sy, d[k]);
+            for (uint32_t j = f; j < l; j++) {
+                if (j == i)
+                    continue;
+                const ap_hier_edge *ed = NULL;
+                for (uint32_t e = h->first[i]; e < h->first[i + 1]; e++)
+                    if (h->edges[e].to == j) {
+                        ck_assert_ptr_null(ed); /* one edge per pair */
+                        ed = &h->edges[e];
+                    }
+                int32_t x, y;
+                ap_map_coords(m, h->cell[j], &x, &y);
+                bool any = false;
+                for (int k = 0; k < AP_HIER_CLASSES; k++) {
+                    const bool in = (h->classes[i] & h->classes[j]) >> k & 1u &&
+                                    (k == 0 || (t != NULL && ap_clearance_allows(t->disc[h->cell[i]], ap_hier_class_radius[k]) &&
+                                                ap_clearance_allows(t->disc[h->cell[j]], ap_hier_class_radius[k])));
+                    const float want = in ? (float)d[k][(y - y0) * C + (x - x0)] : INFINITY;
+                    any |= isfinite(want);
+                    const float got = ed != NULL ? ed->cost[k] : INFINITY;
+                    ck_assert_msg(got == want || (isinf(got) && isinf(want)),
+                                  "cluster %u nodes %u -> %u class %d: edge %.9g, reference %.9g", cl, i, j, k,
+                                  (double)got, (double)want);
+                    compared++;
+                }
+                ck_assert_msg(any == (ed != NULL), "cluster %u nodes %u -> %u: edge %s without a finite class", cl, i,
+                              j, ed != NULL ? "kept" : "missing");
+            }
+        }
+    }
+    return compared;
+}
+
+/* A random w x h map: '@' with probability pw, 'S' with ps, else '.'; a few open squares so discs of every
+ * class find room. Loaded with opts. */
+static ap_map *random_map(ap_test_rng *g, int w, int h, double pw, double ps, const ap_map_opts *opts)
+{
+    const size_t len = (size_t)(w + 1) * (size_t)h + 64;
+    char *text = malloc(len);
+    ck_assert_ptr_nonnull(text);
+    int at = snprintf(text, len, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    const int ox = (int)(ap_test_rand(g) % (unsigned)(w / 2)), oy = (int)(ap_test_rand(g) % (unsigned)(h / 2));
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const double r = ap_test_rand01(g);
+            const bool room = x >= ox && x < ox + w / 3 && y >= oy && y < oy + h / 3;
+            text[at++] = room ? '.' : r < pw ? '@' : r < pw + ps ? 'S' : '.';
+        }
+        text[at++] = '\n';
+    }
+    ap_map *m;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("r", "r", text, (size_t)at, opts, &m, &d), AP_OK);
+    free(text);
+    return m;
+}
+
+START_TEST(class_levels_are_the_allows_test)
+{
+    for (uint32_t q = 0; q <= UINT16_MAX; q++) {
+        int n = 0;
+        for (int k = 1; k < AP_HIER_CLASSES; k++)
+            n += ap_clearance_allows((uint16_t)q, ap_hier_class_radius[k]);
+        ck_assert_int_eq(ap_hier_class_level((uint16_t)q), n);
+    }
+    ck_assert_int_eq(ap_hier_class_level(256), 0); /* radius 1 needs q / 256 > 1 */
+    ck_assert_int_eq(ap_hier_class_level(257), 1);
+    ck_assert_int_eq(ap_hier_class_level(1025), 3);
+}
+END_TEST
+
+START_TEST(open_lattice_costs)
+{
+    double d[C][C];
+    ap_hier_octile_costs(d);
+    for (int x = 0; x < C; x++)
+        for (int y = 0; y < C; y++) {
+            const int lo = x < y ? x : y, hi = x < y ? y : x;
+            ck_assert_double_eq_tol(d[x][y], (hi - lo) + M_SQRT2 * lo, 1e-12);
+            ck_assert(d[x][y] == d[y][x]);
+        }
+    ck_assert(d[0][0] == 0.0 && d[3][0] == 3.0 && d[1][1] == M_SQRT2);
+}
+END_TEST
+
+START_TEST(edges_exact_on_random_maps)
+{
+    ap_test_rng g = {20261124};
+    ap_terrain_costs tc = {.map_id = "*", .cost = {0, 0, 3.0, 0, 0}};
+    const ap_map_opts weighted = {.terrain = &tc, .n_terrain = 1};
+    size_t compared = 0;
+    for (int round = 0; round < (ap_test_quick() ? 2 : 6); round++) {
+        /* uniform sparse, uniform dense, weighted (swamp 3) */
+        ap_map *m = random_map(&g, 70 + round * 7, 60 + round * 5, round % 3 == 1 ? 0.35 : 0.12,
+                               round % 3 == 2 ? 0.3 : 0.0, round % 3 == 2 ? &weighted : NULL);
+        ck_assert(m->weighted == (round % 3 == 2));
+        compared += check_graph(m, 1);
+        ap_map_free(m);
+    }
+    ck_assert_uint_gt(compared, 5000);
+}
+END_TEST
+
+START_TEST(edges_exact_on_moving_ai_maps)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hier graph: Moving AI maps");
+        return;
+    }
+    /* Paris_1_1024: the 1024^2 map has its graph (AP_HIER_MAX_CELLS) */
+    static const struct {
+        const char *name;
+        int every, every_quick;
+    } maps[] = {{"den520d", 2, 9}, {"AR0011SR", 5, 23}, {"Berlin_0_256", 3, 11}, {"Paris_1_1024", 29, 211}};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.map", dir, maps[i].name);
+        ap_map *m;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+        const size_t n = check_graph(m, ap_test_quick() ? maps[i].every_quick : maps[i].every);
+        ck_assert_uint_gt(n, 100);
+        printf("hier graph: %s: %zu edge costs equal to the reference search\n", maps[i].name, n);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
+Suite *hier_cluster_suite(void)
+{
+    Suite *s = suite_create("hier/cluster");
+    TCase *tc = tcase_create("graph");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, class_levels_are_the_allows_test);
+    tcase_add_test(tc, open_lattice_costs);
+    tcase_add_test(tc, edges_exact_on_random_maps);
+    tcase_add_test(tc, edges_exact_on_moving_ai_maps);
+    suite_add_tcase(s, tc);
+    return s;
+}
