@@ -10,7 +10,8 @@
 #      on the slow lane;
 #   4. tile updates: per table kind, the incremental update after a 1-cell and a 16-cell change beside a
 #      full build (tests/bench/bench_patch.c);
-#   5. gzip: what compressing the 78 KB demo maze answer costs at each deflate level.
+#   5. gzip: what compressing the 78 KB demo maze answer costs at each deflate level;
+#   6. discs: astar / jps / jps_plus for discs of radius 0.4, 1, 2 beside the point unit (same lines).
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -49,6 +50,38 @@ for run in "uniform astar" "uniform auto" "S=3,W=6 auto"; do
     [ "$t" = uniform ] && t=""
     "$B/arcpath-bench" --map "$DATA/battleground.map" --scen "$DATA/battleground.map.scen" --alg "$2" \
         ${t:+--terrain "$t"} --summary 2>&1 > "$OUT/weighted-$1-$2.tsv" | sed "s/^/terrain $1, $2: /"
+done
+
+echo
+echo "## Discs (issue 9): astar / jps / jps_plus for radius 0.4, 1, 2 against the same algorithm for a point unit,"
+echo "## median and mean us over the scenario lines both answer (the first line, which builds the disc's"
+echo "## jps_sized tables, left out and shown as build_ms); cost_diff: lines whose cost differs from astar's"
+printf "map\talg\tradius\tlines\tmedian_us\tpoint_median_us\tratio\tmean_us\tpoint_mean_us\tbuild_ms\tcost_diff\n"
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for id in den520d arena2 brc202d orz100d lak303d AR0011SR; do
+    for r in 0 0.4 1 2; do
+        for alg in astar jps jps_plus; do
+            "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg $alg --radius $r \
+                > "$OUT/disc-$alg-$r-$id.tsv"
+        done
+    done
+    for alg in astar jps jps_plus; do
+        for r in 0.4 1 2; do
+            # columns: time (us) of the disc, of the point unit, cost difference to astar's (disc), build ms
+            paste "$OUT/disc-$alg-$r-$id.tsv" "$OUT/disc-$alg-0-$id.tsv" "$OUT/disc-astar-$r-$id.tsv" |
+                awk -F'\t' 'NR == 2 { printf "build %.1f\n", $3 / 1e6 } NR > 2 && $4 > 0 && $9 > 0 {
+                    d = $4 - $14; if (d < 0) d = -d; printf "%f\t%f\t%d\n", $3 / 1000, $8 / 1000, (d > 1e-6) }' \
+                > "$OUT/disc-pairs.tsv"
+            n=$(grep -vc '^build' "$OUT/disc-pairs.tsv" || true)
+            [ "$n" -gt 0 ] || continue
+            md=$(grep -v '^build' "$OUT/disc-pairs.tsv" | cut -f1 | median)
+            mp=$(grep -v '^build' "$OUT/disc-pairs.tsv" | cut -f2 | median)
+            grep -v '^build' "$OUT/disc-pairs.tsv" | awk -F'\t' -v id=$id -v a=$alg -v r=$r -v n=$n -v md=$md -v mp=$mp \
+                -v b="$(grep '^build' "$OUT/disc-pairs.tsv" | cut -d' ' -f2)" \
+                '{ sd += $1; sp += $2; bad += $3 } END { printf "%s\t%s\t%s\t%d\t%.1f\t%.1f\t%.2f\t%.1f\t%.1f\t%s\t%d\n",
+                   id, a, r, n, md, mp, md / mp, sd / n, sp / n, b, bad }'
+        done
+    done
 done
 
 echo
