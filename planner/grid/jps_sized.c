@@ -27,10 +27,11 @@ typedef struct unit_grid {
 
 static inline bool fits(const unit_grid *g, int32_t x, int32_t y)
 {
-    return x >= 1 && y >= 1 && x <= g->W && y <= g->H && g->t->disc[(size_t)y * (size_t)g->S + (size_t)x] > g->k;
+    return x >= 1 && y >= 1 && x <= g->W && y <= g->H && ap_jps_key_fits(g->t, g->k, (uint32_t)(y * g->S + x));
 }
 
-/* Is the move from (x, y) in direction d legal for the unit? Any coordinates (off-map: no). */
+/* Is the move from (x, y) in direction d legal for the unit? Any coordinates (off-map: no). A disc's diagonal
+ * by its swept clearance, a square's by its two orthogonal anchors (header). */
 static bool move_ok(const unit_grid *g, int32_t x, int32_t y, int d)
 {
     const int32_t nx = x + DX[d], ny = y + DY[d];
@@ -38,6 +39,8 @@ static bool move_ok(const unit_grid *g, int32_t x, int32_t y, int d)
         return false;
     if (!(d & 1))
         return true;
+    if (g->k & AP_JPS_SQUARE)
+        return fits(g, nx, y) && fits(g, x, ny);
     return ap_clearance_move(g->t, (uint32_t)(y * g->S + x), DX[d], DY[d]) > g->k;
 }
 
@@ -103,23 +106,22 @@ uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t
 
 /* ---- building one threshold's tables ------------------------------------------------------------------- */
 
-/* Masks of every cell. Where the 5 x 5 block around a cell is free for the unit every move inside it is
- * legal (a diagonal whose four cells fit is: header), so the masks are the natural ones, as on an open
- * grid; elsewhere mask_at. The block test is a running minimum of the disc values, by rows then columns. */
+/* Masks of every cell. Where the unit fits every cell of the 5 x 5 block around a cell every move inside it
+ * is legal (a diagonal whose four cells fit is: header), so the masks are the natural ones, as on an open
+ * grid; elsewhere mask_at. The block test runs along rows, then columns. */
 static int fill_masks(const unit_grid *g, uint8_t *succ)
 {
     const int32_t W = g->W, H = g->H, S = g->S;
     const size_t cells = (size_t)S * (size_t)(H + 2);
-    uint16_t *rmin = malloc(cells * sizeof *rmin);
+    uint8_t *rmin = malloc(cells);
     if (rmin == NULL)
         return AP_E_NOMEM;
-    const uint16_t *disc = g->t->disc;
     for (int32_t y = 0; y < H + 2; y++)
         for (int32_t x = 0; x < S; x++) {
-            uint16_t v = UINT16_MAX;
-            for (int32_t i = x - 2; i <= x + 2; i++)
-                v = i < 0 || i >= S ? 0 : (disc[(size_t)y * S + (size_t)i] < v ? disc[(size_t)y * S + (size_t)i] : v);
-            rmin[(size_t)y * S + (size_t)x] = v;
+            bool all = x >= 2 && x < S - 2;
+            for (int32_t i = x - 2; all && i <= x + 2; i++)
+                all = ap_jps_key_fits(g->t, g->k, (uint32_t)(y * S + i));
+            rmin[(size_t)y * S + (size_t)x] = all;
         }
     uint8_t natural[8];
     for (int a = 0; a < 8; a++)
@@ -129,7 +131,7 @@ static int fill_masks(const unit_grid *g, uint8_t *succ)
             uint8_t *out = succ + ((size_t)y * S + (size_t)x) * 8;
             bool open = y >= 2 && y <= H - 1;
             for (int32_t j = y - 2; open && j <= y + 2; j++)
-                open = rmin[(size_t)j * S + (size_t)x] > g->k;
+                open = rmin[(size_t)j * S + (size_t)x];
             if (open)
                 memcpy(out, natural, 8);
             else
@@ -179,7 +181,7 @@ static int fill_bits(const unit_grid *g, ap_jps_sized *s)
     for (int32_t y = 1; y <= g->H; y++)
         for (int32_t x = 1; x <= g->W; x++) {
             const uint32_t c = (uint32_t)(y * g->S + x);
-            const bool in = g->t->disc[c] > g->k;
+            const bool in = ap_jps_key_fits(g->t, g->k, c);
             const uint8_t *m = s->succ + (size_t)c * 8;
             ap_jps_put_bit(b->rows + (size_t)y * rw, (uint32_t)x, in);
             ap_jps_put_bit(b->cols + (size_t)x * cw, (uint32_t)y, in);
@@ -388,7 +390,7 @@ static uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *
 static inline uint32_t scan_straight(const ap_jps_domain *jd, int32_t ux, int32_t uy, int d, uint32_t *k)
 {
     const uint32_t v = ap_jps_first_event(jd, ux, uy, d, k);
-    return jd->clear->disc[v] > jd->k ? v : NONE;
+    return ap_jps_key_fits(jd->clear, jd->k, v) ? v : NONE;
 }
 
 /* Block-scan diagonal jump from u in diagonal direction d (legal from u), writing successors to out[n ..]:
@@ -401,7 +403,8 @@ static inline __attribute__((always_inline)) int scan_diag(const ap_jps_domain *
                                                             int32_t uy, const int d, ap_succ *out, int n, int room)
 {
     const ap_jps_bits *b = jd->bits;
-    const uint16_t *disc = jd->clear->disc, k = jd->k;
+    const ap_clearance_table *ct = jd->clear;
+    const uint16_t k = jd->k;
     const uint8_t *succ = jd->succ8;
     const uint32_t S = jd->stride;
     const int32_t dx = DX[d], dy = DY[d], off = dx + dy * (int32_t)S;
@@ -428,14 +431,14 @@ static inline __attribute__((always_inline)) int scan_diag(const ap_jps_domain *
             const int32_t gp = gy == uy ? gx : -1;
             const int32_t r = dx > 0 ? ap_jps_ev_up(R, ux, gp) : ap_jps_ev_down(R, ux, gp);
             const uint32_t rv = (uint32_t)uy * S + (uint32_t)r;
-            if (disc[rv] > k)
+            if (ap_jps_key_fits(ct, k, rv))
                 out[n++] = (ap_succ){rv, gd + (double)abs(r - ux)};
         }
         if (m & (1u << dv)) {
             const int32_t gp = gx == ux ? gy : -1;
             const int32_t c = dy > 0 ? ap_jps_ev_up(C, uy, gp) : ap_jps_ev_down(C, uy, gp);
             const uint32_t cv = (uint32_t)c * S + (uint32_t)ux;
-            if (disc[cv] > k)
+            if (ap_jps_key_fits(ct, k, cv))
                 out[n++] = (ap_succ){cv, gd + (double)abs(c - uy)};
         }
         if (!(m & (1u << d)))

@@ -30,14 +30,39 @@
 #ifndef AP_JPS_SIZED_H
 #define AP_JPS_SIZED_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "jps.h"
 #include "../world/capability.h"
 #include "../world/clearance.h"
 
-/* Thresholds kept per capability of a map; a query with another threshold once they are all taken runs
- * online JPS with masks computed per visited cell (same answers, slower). */
+/* A unit's key: its shape and threshold. A disc of radius r: k = floor(256 r), a cell fits it when its disc
+ * value q > k. A square of side s (Harabor's true clearance, clearance.h `square`): AP_JPS_SQUARE | (s - 1),
+ * a cell (the footprint's top-left anchor) fits it when its square clearance > s - 1; a diagonal move of a
+ * square needs its two orthogonal anchors to fit too (grid.h ap_grid_domain_init_square), so a square's grid
+ * is the point grid's kind, without corner cutting, over the anchors that fit. */
+#define AP_JPS_SQUARE 0x8000u
+
+static inline uint16_t ap_jps_disc_key(double r)
+{
+    return (uint16_t)floor(256.0 * r);
+}
+
+static inline uint16_t ap_jps_square_key(int side)
+{
+    return (uint16_t)(AP_JPS_SQUARE | (unsigned)(side - 1));
+}
+
+/* Does padded cell c fit the unit of key k (above)? Pure. */
+static inline bool ap_jps_key_fits(const ap_clearance_table *t, uint16_t k, uint32_t c)
+{
+    return (k & AP_JPS_SQUARE) ? t->square[c] > (k & ~AP_JPS_SQUARE) : t->disc[c] > k;
+}
+
+/* Unit keys (above) kept per map, over every capability; a query with another key once they are all taken
+ * runs online JPS with masks computed per visited cell (same answers, slower). */
 #define AP_JPS_SIZED_CLASSES 8
 
 /* The slot of the map-wide table kind below. */
@@ -46,7 +71,7 @@
 /* One threshold's tables: immutable once published, shared read-only by every query of the map. */
 typedef struct ap_jps_sized {
     ap_capability capability;
-    uint16_t k;            /* threshold: q > k is "clear" (k = floor(256 r)) */
+    uint16_t k;            /* the unit's key (AP_JPS_SQUARE and the threshold, above) */
     uint8_t *succ;         /* 8 bytes per padded cell: succ[c * 8 + a] = the directions to search from c
                             * entered in direction a (bit d = direction d, jps.h order N, NE, .. NW); 0 at
                             * cells the unit does not fit */

@@ -55,34 +55,43 @@ static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, u
     return ap_grid_domain_init(&ctx->grid, dom, m, q->connectivity, goal);
 }
 
-/* JPS for a disc that does not fit every grid move: pruning on the grid as the disc sees it, with the tables
- * of its clearance threshold (jps_sized.h: built on the map's first query of that threshold); JPS+ without
- * them (all of the map's places hold other thresholds, or out of memory) runs online JPS, whose masks are
- * then computed per visited cell. */
-static int jps_disc_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal,
-                         const ap_clearance_table *t, bool plus)
+/* The clearance table and unit key (jps_sized.h) of a sized unit's jump point search: a square of side 2 or
+ * more, or a disc that does not fit every grid move; NULL for units that see the plain grid. */
+static const ap_clearance_table *unit_key(const ap_query *q, uint16_t *key)
 {
-    const uint16_t k = (uint16_t)floor(256.0 * q->unit_radius); /* q > 256 r exactly when q > floor(256 r) */
-    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t->capability, k);
-    return ap_jps_domain_init_sized(&ctx->jps, dom, qmap(q), t, k, s, plus && s != NULL, goal);
+    const ap_map *m = qmap(q);
+    if (q->unit_size > 1) {
+        *key = ap_jps_square_key(q->unit_size);
+        return ap_clearance_of(m, m->capability);
+    }
+    *key = ap_jps_disc_key(q->unit_radius); /* q > 256 r exactly when q > floor(256 r) */
+    return sized_table(q);
+}
+
+/* JPS for a sized unit: pruning on the grid as the unit sees it, with the tables of its key (jps_sized.h:
+ * built on the map's first query of that key); JPS+ without them (all of the map's places hold other keys,
+ * or out of memory) runs online JPS, whose masks are then computed per visited cell. NULL t: the point
+ * unit's JPS (table: JPS+ distances or NULL). */
+static int jps_any_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, bool plus)
+{
+    uint16_t key;
+    const ap_clearance_table *t = unit_key(q, &key);
+    if (t == NULL)
+        return ap_jps_domain_init(&ctx->jps, dom, qmap(q), plus ? ap_jps_table_of(qmap(q)) : NULL, goal);
+    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t->capability, key);
+    return ap_jps_domain_init_sized(&ctx->jps, dom, qmap(q), t, key, s, plus && s != NULL, goal);
 }
 
 static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
-    const ap_clearance_table *t = sized_table(q);
-    if (t != NULL)
-        return jps_disc_init(ctx, dom, q, goal, t, false);
-    return ap_jps_domain_init(&ctx->jps, dom, qmap(q), NULL, goal);
+    return jps_any_init(ctx, dom, q, goal, false);
 }
 
 /* Without a table (a map too large for int16 distances, or a capability view: JPS+ tables are the loaded
  * map's passability) jps_plus runs online JPS. */
 static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
 {
-    const ap_clearance_table *t = sized_table(q);
-    if (t != NULL)
-        return jps_disc_init(ctx, dom, q, goal, t, true);
-    return ap_jps_domain_init(&ctx->jps, dom, qmap(q), ap_jps_table_of(qmap(q)), goal);
+    return jps_any_init(ctx, dom, q, goal, true);
 }
 
 static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
@@ -92,7 +101,7 @@ static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
 
 #define GRID &ap_plan_kind_grid
 #define TURNS &ap_plan_kind_turns
-#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM | AP_NEEDS_NO_SQUARE)
+#define JPS_NEEDS (AP_NEEDS_CONN8 | AP_NEEDS_UNIFORM)
 /* Directional A* weighs its curves by terrain (directional.h); the hybrid's smoothing passes do not. */
 #define TURN_NEEDS AP_NEEDS_TURNING
 #define HYBRID_NEEDS (AP_NEEDS_TURNING | AP_NEEDS_UNIFORM)
@@ -135,7 +144,7 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id)
 /* "auto": the fastest valid choice for the unit. Turning units get legal turns (the turns kind runs the
  * hybrid and escalates to Directional24 when it sees the auto row; on a map with terrain costs it runs
  * Directional24 at once, which weighs curves by terrain); everyone else a grid search, JPS+ where it is
- * valid (for sized discs over their threshold's tables, auto_disc_jps), else hierarchical for long queries
+ * valid (for sized units over their key's tables, auto_unit_jps), else hierarchical for long queries
  * of sized discs (auto_hier). */
 static bool auto_turns(const ap_query *q)
 {
@@ -168,20 +177,21 @@ static bool auto_hier(const ap_query *q)
                AP_AUTO_HIER_MIN_TILES;
 }
 
-/* A sized disc on a uniform-cost map, 8-connected, whose threshold has JPS+ tables or room for them
- * (jps_sized.h): JPS+ over the disc's grid, the same optimum as Annotated A* in a few microseconds
- * (BENCHMARKS.md "JPS and JPS+ for discs"), and faster than hierarchical at every distance; the map's first
- * query of a threshold pays the tables' build (6-20 ms on 512^2 maps, about 0.1 s on 1024^2). */
-static bool auto_disc_jps(const ap_query *q)
+/* A sized unit (a disc that does not fit every grid move, a square of side 2 or more) on a uniform-cost
+ * map, 8-connected, whose key has JPS+ tables or room for them (jps_sized.h): JPS+ over the unit's grid,
+ * the same optimum as Annotated A* in a few microseconds (BENCHMARKS.md "JPS and JPS+ for discs"), and
+ * faster than hierarchical at every distance; the map's first query of a key pays the tables' build (5-25
+ * ms on 512^2 maps, about 0.1 s on 1024^2). */
+static bool auto_unit_jps(const ap_query *q)
 {
-    const ap_clearance_table *t = sized_table(q);
-    return t != NULL && q->connectivity == 8 && !qmap(q)->weighted &&
-           ap_jps_sized_ready(qmap(q), t->capability, (uint16_t)floor(256.0 * q->unit_radius));
+    uint16_t key;
+    const ap_clearance_table *t = unit_key(q, &key);
+    return t != NULL && q->connectivity == 8 && !qmap(q)->weighted && ap_jps_sized_ready(qmap(q), t->capability, key);
 }
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 {
-    if (auto_disc_jps(q))
+    if (auto_unit_jps(q))
         return ap_algorithm_row_of(AP_ALG_JPS_PLUS);
     if (auto_hier(q))
         return ap_algorithm_row_of(AP_ALG_HIERARCHICAL);

@@ -29,8 +29,6 @@ enum {
     AP_NEEDS_CONN8 = 1u << 1,   /* search.connectivity 8 (jump point pruning is 8-connected); search.algorithm */
     AP_NEEDS_UNIFORM = 1u << 2, /* a uniform-cost map (!map->weighted): pruning / curve costs assume every move
                                  * of a given length costs the same; field search.algorithm */
-    AP_NEEDS_NO_SQUARE = 1u << 3, /* no square unit of size >= 2 (jump point pruning serves points and discs,
-                                   * jps_sized.h, not Harabor's square footprints); field search.algorithm */
 };
 
 /* One algorithm. Rows are immutable and shared by every thread. */

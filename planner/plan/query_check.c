@@ -344,10 +344,6 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
         return refuse(e, bad, AP_QF_TURNING, "%s needs unit.turning_radius > 0", row->name);
     if ((row->needs & AP_NEEDS_CONN8) && q->connectivity != 8)
         return refuse(e, bad, AP_QF_ALGORITHM, "%s needs search.connectivity 8", row->name);
-    if ((row->needs & AP_NEEDS_NO_SQUARE) && ap_query_is_sized(q) && q->unit_size > 0)
-        return refuse(e, bad, AP_QF_ALGORITHM,
-                      "%s serves points and discs; a square unit of size %d needs astar or auto, which search the "
-                      "grid as its footprint sees it", row->name, q->unit_size);
     if ((row->needs & AP_NEEDS_UNIFORM) && q->map != NULL && q->map->weighted)
         return refuse(e, bad, AP_QF_ALGORITHM,
                       "%s needs a uniform-cost map; this map has terrain costs%s (use astar or auto)", row->name,

@@ -183,10 +183,10 @@ START_TEST(errors)
 }
 END_TEST
 
-/* Discs and jump point search (planner/grid/jps_sized.h): a 9 x 9 field with one block at (4, 4). A disc of
- * radius 0.6 fits none of the four cells beside it but passes diagonally between the diagonal ones: from
- * (2, 4) to (6, 4) four diagonals, 4 sqrt 2, for astar, jps and jps_plus alike; the map info then lists the
- * threshold's tables in the "jps_sized" slot (one per distinct floor(256 r)). */
+/* Sized units and jump point search (planner/grid/jps_sized.h): a 9 x 9 field with one block at (4, 4). A
+ * disc of radius 0.6 fits none of the four cells beside it but passes diagonally between the diagonal ones:
+ * from (2, 4) to (6, 4) four diagonals, 4 sqrt 2, for astar, jps and jps_plus alike; the map info then lists
+ * the unit's tables in the "jps_sized" slot (one per disc threshold floor(256 r) or square side). */
 static const char PILLAR[] = "type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n.........\n"
                              "....@....\n.........\n.........\n.........\n.........\n";
 static ap_srv_dir psd;
@@ -221,32 +221,37 @@ static long long pillar_thresholds(long long *bytes)
     return n;
 }
 
-START_TEST(discs_jump_points)
+/* POST a pillar query (start, goal and unit as JSON member text) with astar, jps and jps_plus, smoothing none:
+ * each answers ok, clear, with grid cost `want`. */
+static void pillar_all_algorithms(const char *members, double want)
 {
-    long long empty_bytes, bytes;
-    ck_assert_int_eq(pillar_thresholds(&empty_bytes), 0);
     const char *algs[] = {"astar", "jps", "jps_plus"};
     for (int a = 0; a < 3; a++) {
         char body[512];
         snprintf(body, sizeof body,
-                 "{\"map\":\"pillar\",\"start\":{\"x\":2.5,\"y\":4.5},\"goal\":{\"x\":6.5,\"y\":4.5},"
-                 "\"unit\":{\"radius\":0.6},\"search\":{\"algorithm\":\"%s\",\"smoothing\":\"none\"}}",
+                 "{\"map\":\"pillar\",%s,\"search\":{\"algorithm\":\"%s\",\"smoothing\":\"none\"}}", members,
                  algs[a]);
         json_t *j = ap_post_want(&psrv, "/v1/path", body, 200);
         ck_assert_str_eq(str(j, "status"), "ok");
-        ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 4.0 * M_SQRT2, 1e-9);
+        ck_assert_msg(fabs(json_number_value(json_object_get(j, "grid_cost")) - want) < 1e-9, "%s: %s", algs[a], body);
         ck_assert(json_is_true(json_object_get(j, "clear")));
         json_decref(j);
     }
+}
+
+START_TEST(discs_jump_points)
+{
+    long long empty_bytes, bytes;
+    ck_assert_int_eq(pillar_thresholds(&empty_bytes), 0);
+    pillar_all_algorithms("\"start\":{\"x\":2.5,\"y\":4.5},\"goal\":{\"x\":6.5,\"y\":4.5},\"unit\":{\"radius\":0.6}",
+                          4.0 * M_SQRT2);
     ck_assert_int_eq(pillar_thresholds(&bytes), 1);
     ck_assert_int_ge(bytes, empty_bytes + 11 * 11 * 24); /* masks and distances of every padded cell */
-    /* a square unit is still refused by the jump point searches, with the reason */
-    json_t *j = ap_post_want(&psrv, "/v1/path",
-                             "{\"map\":\"pillar\",\"start\":{\"x\":2,\"y\":2},\"goal\":{\"x\":7,\"y\":7},"
-                             "\"unit\":{\"size\":2},\"search\":{\"algorithm\":\"jps\"}}",
-                             400);
-    assert_error(j, "invalid_request", "search.algorithm", "serves points and discs");
-    json_decref(j);
+    /* a 2 x 2 square from footprint centre (2, 2) to (7, 7) round the block: the square's anchors (top-left
+     * cells) avoid (3..4, 3..4), 6 + 2 sqrt 2; its key takes a second place */
+    pillar_all_algorithms("\"start\":{\"x\":2,\"y\":2},\"goal\":{\"x\":7,\"y\":7},\"unit\":{\"size\":2}",
+                          6.0 + 2.0 * M_SQRT2);
+    ck_assert_int_eq(pillar_thresholds(&bytes), 2);
 }
 END_TEST
 

@@ -198,6 +198,64 @@ START_TEST(capability_view)
 }
 END_TEST
 
+/* Square units (unit.size, Harabor's true clearance): the masks of the square's grid are the rule's, and
+ * jps / jps_plus give Annotated A*'s costs for sides 2, 3 and 5 on random maps (every move legal: the
+ * footprint's anchors fit, a diagonal's two orthogonal anchors too). */
+START_TEST(square_units)
+{
+    ap_test_rng rng = {2024};
+    static const int sides[] = {2, 3, 5};
+    int found = 0, tried = 0;
+    for (int i = 0; i < (ap_test_quick() ? 6 : 18); i++) {
+        const int w = 10 + (int)(ap_test_rand(&rng) % 90), h = 10 + (int)(ap_test_rand(&rng) % 60);
+        char *txt = random_map(&rng, w, h, 0.01 + 0.06 * ap_test_rand01(&rng));
+        ap_map *m = ap_test_map_from_string(txt);
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        const int side = sides[i % 3];
+        const uint16_t key = ap_jps_square_key(side);
+        ap_jps_sized *s;
+        ck_assert_int_eq(ap_jps_sized_build(m, t, key, &s), AP_OK);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                for (int a = 0; a < 8; a++) {
+                    const uint32_t c = ap_map_index(m, x, y);
+                    AP_EXPECT(s->succ[(size_t)c * 8 + (size_t)a] == ap_jps_sized_mask(m, t, key, c, a),
+                              "square %d (%d,%d) arrival %d", side, x, y, a);
+                }
+        ap_jps_sized_free(s);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+        for (int p = 0; p < (ap_test_quick() ? 15 : 40); p++, tried++) {
+            ap_query q = ap_test_cell_query(m, AP_ALG_ASTAR, 8, 0, 0, 0, 0);
+            q.unit_size = side;
+            q.sx = (int)(ap_test_rand(&rng) % (unsigned)(w - side + 1)) + side / 2.0;
+            q.sy = (int)(ap_test_rand(&rng) % (unsigned)(h - side + 1)) + side / 2.0;
+            q.gx = (int)(ap_test_rand(&rng) % (unsigned)(w - side + 1)) + side / 2.0;
+            q.gy = (int)(ap_test_rand(&rng) % (unsigned)(h - side + 1)) + side / 2.0;
+            ap_result ra = ap_test_run_plan(&q, &ws);
+            for (size_t a = 0; a < 2; a++) {
+                q.algorithm = ALGS[a];
+                ap_result r = ap_test_run_plan(&q, &ws);
+                AP_EXPECT(r.status == ra.status, "square %d %s: status %s, A* %s", side, ALG_NAMES[a],
+                          ap_status_name(r.status), ap_status_name(ra.status));
+                if (r.status == AP_OK && ra.status == AP_OK) {
+                    AP_EXPECT(fabs(r.grid_cost - ra.grid_cost) <= 1e-9, "square %d %s: cost %.10f, A* %.10f", side,
+                              ALG_NAMES[a], r.grid_cost, ra.grid_cost);
+                    ck_assert(r.clear);
+                }
+                ap_result_free(&r);
+            }
+            found += ra.status == AP_OK;
+            ap_result_free(&ra);
+        }
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+        free(txt);
+    }
+    ck_assert_int_gt(found, tried / 4); /* not only refusals */
+}
+END_TEST
+
 /* Once AP_JPS_SIZED_CLASSES thresholds hold every place of a map, a new threshold runs online JPS with
  * masks per visited cell (jps_plus too): the same answers. */
 START_TEST(without_a_table)
@@ -282,6 +340,7 @@ Suite *jps_sized_suite(void)
     tcase_add_test(tc, random_maps_match_annotated_astar);
     tcase_add_test(tc, without_a_table);
     tcase_add_test(tc, capability_view);
+    tcase_add_test(tc, square_units);
     tcase_add_test(tc, movingai_discs);
     suite_add_tcase(s, tc);
     return s;
