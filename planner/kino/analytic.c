@@ -41,12 +41,12 @@ static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, 
     }
     if (n == 0 || !curve_clear(p, segs, n))
         return false;
-    ap_segment *os = NULL;
-    ap_seg_time *ot = NULL;
+    ap_segment os[3 * 3 + 1];
+    ap_seg_time ot[3 * 3 + 1];
     size_t on = 0;
     double dur = 0.0;
-    int st_ok = ap_timing_profile(&p->veh, p->meters_per_tile, segs, n, st->v, p->gv + p->tol_speed, &os, &ot, &on,
-                                  &dur, NULL);
+    int st_ok = ap_timing_profile_into(&p->veh, p->meters_per_tile, segs, n, st->v, p->gv + p->tol_speed, os, ot,
+                                       &on, &dur, NULL);
     bool ok = st_ok == AP_OK && on > 0 && on <= AP_KINO_TAIL_MAX && dur > 0.0 &&
               ot[on - 1].v_end >= p->gv - p->tol_speed;
     if (ok) {
@@ -55,8 +55,6 @@ static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, 
         out->n = (int)on;
         out->duration = dur;
     }
-    free(os);
-    free(ot);
     return ok;
 }
 
