@@ -603,7 +603,8 @@ bool ap_clearance_proves_segment(const ap_map *m, const ap_clearance_table *t, c
         return false;
     double d = 0.0; /* the piece starts here, along s */
     for (int k = 0; k < AP_CLEARANCE_TRACE_PIECES; k++) {
-        const ap_pose p = ap_segment_pose(s, d);
+        /* the first piece starts at the stored start point (no sin and cos) */
+        const ap_pose p = d > 0.0 ? ap_segment_pose(s, d) : (ap_pose){s->x0, s->y0, s->heading};
         const double reach = ap_clearance_reach(m, t, p.x, p.y, r);
         /* the piece may run up to L with L + slack < reach; keep 1e-9 of it for rounding in d */
         const double L = reach - slack - 1e-9;
