@@ -15,7 +15,9 @@
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
  * constant acceleration over `step` tiles, shortened where the speed reaches max_speed (accelerating) or 0
  * (braking) so those limits are exact intensities. Keeping zero speed and braking at rest are not actions.
- * Each segment's swept disc is checked with the world's exact test (world.h).
+ * Each segment's swept disc is checked with the world's exact test (world.h), except where the map's disc
+ * clearance table proves it clear (a plain grid world: fast_map / fast_clear below, clearance.h
+ * ap_clearance_reach), where the exact test would say clear too: the same successors, cheaper.
  *
  * Reverse (p.reverse; thesis 2.1's backwards limits, 4.2.3's backing up): a state's speed v is signed, < 0
  * when driving backwards. A state moving backwards has the mirrored actions: accelerate backwards at
