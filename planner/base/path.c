@@ -10,6 +10,10 @@
 
 double ap_angle_wrap(double a)
 {
+    /* Already inside: for |a| <= 3 the formula below gives floor(...) = 0 and returns a itself (bit for bit),
+     * so return it without the division and floor (the kinodynamic search wraps every successor's heading). */
+    if (a >= -3.0 && a <= 3.0)
+        return a;
     if (!isfinite(a))
         return a;
     if (fabs(a) > AP_ANGLE_WRAP_FAST_MAX) {
@@ -37,13 +41,18 @@ ap_segment ap_segment_line(double x0, double y0, double x1, double y1)
 
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep)
 {
+    return ap_segment_arc_sc(x0, y0, h0, sin(h0), cos(h0), r, sweep);
+}
+
+ap_segment ap_segment_arc_sc(double x0, double y0, double h0, double sin_h0, double cos_h0, double r, double sweep)
+{
     ap_segment s = {.type = AP_SEG_ARC, .x0 = x0, .y0 = y0, .heading = h0, .radius = r, .sweep = sweep,
                     .length = r * fabs(sweep)};
     /* The centre lies a quarter turn from the heading toward the turn side; the unit sits at angle
      * h0 - side*pi/2 on the circle and that angle advances with the heading. */
     double side = sweep >= 0.0 ? 1.0 : -1.0;
-    s.cx = x0 - side * r * sin(h0);
-    s.cy = y0 + side * r * cos(h0);
+    s.cx = x0 - side * r * sin_h0;
+    s.cy = y0 + side * r * cos_h0;
     double a0 = h0 - side * M_PI_2;
     s.x1 = s.cx + r * cos(a0 + sweep);
     s.y1 = s.cy + r * sin(a0 + sweep);

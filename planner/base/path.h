@@ -38,6 +38,10 @@ ap_segment ap_segment_line(double x0, double y0, double x1, double y1);
  * direction: > 0 left in the y-down sense, i.e. heading increases). Centre and end point are derived. */
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep);
 
+/* ap_segment_arc with sin(h0) and cos(h0) given (the same numbers when they are sin(h0) and cos(h0)), for
+ * callers that make many arcs from one pose (the kinodynamic search's successors). */
+ap_segment ap_segment_arc_sc(double x0, double y0, double h0, double sin_h0, double cos_h0, double r, double sweep);
+
 /* A turn on the spot at (x, y) from heading h by sweep radians (AP_SEG_TURN, length 0). Pure. */
 ap_segment ap_segment_turn(double x, double y, double h, double sweep);
 

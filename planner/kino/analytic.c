@@ -8,6 +8,19 @@
 #include "../base/status.h"
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
+#include "../world/clearance.h"
+
+/* True when the disc swept along the n pieces is clear: each piece proven clear by the clearance table
+ * (clearance.h ap_clearance_proves_segment: then the exact test would say clear too) or by the world's exact
+ * test. */
+static bool curve_clear(const ap_kino_params *p, const ap_segment *segs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(p->fast_clear != NULL && ap_clearance_proves_segment(p->fast_map, p->fast_clear, &segs[i], p->radius)) &&
+            !ap_world_segment_clear(&p->world, &segs[i], p->radius))
+            return false;
+    return true;
+}
 
 /* The edge along the curve of turning radius R (tiles); see ap_kino_analytic. */
 static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, ap_kino_tail *out)
@@ -26,14 +39,14 @@ static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, 
         if (tight)
             return false;
     }
-    if (n == 0 || !ap_world_segments_clear(&p->world, segs, n, p->radius))
+    if (n == 0 || !curve_clear(p, segs, n))
         return false;
-    ap_segment *os = NULL;
-    ap_seg_time *ot = NULL;
+    ap_segment os[3 * 3 + 1];
+    ap_seg_time ot[3 * 3 + 1];
     size_t on = 0;
     double dur = 0.0;
-    int st_ok = ap_timing_profile(&p->veh, p->meters_per_tile, segs, n, st->v, p->gv + p->tol_speed, &os, &ot, &on,
-                                  &dur, NULL);
+    int st_ok = ap_timing_profile_into(&p->veh, p->meters_per_tile, segs, n, st->v, p->gv + p->tol_speed, os, ot,
+                                       &on, &dur, NULL);
     bool ok = st_ok == AP_OK && on > 0 && on <= AP_KINO_TAIL_MAX && dur > 0.0 &&
               ot[on - 1].v_end >= p->gv - p->tol_speed;
     if (ok) {
@@ -42,8 +55,6 @@ static bool edge_at(const ap_kino_params *p, const ap_kino_state *st, double R, 
         out->n = (int)on;
         out->duration = dur;
     }
-    free(os);
-    free(ot);
     return ok;
 }
 

@@ -8,7 +8,9 @@
  * Search Techniques in Path Planning for Autonomous Driving", 2008, "analytic expansions"; the thesis lists
  * the same idea in 5.6's outlook) shoots an exact obstacle-free curve from expanded states and takes it when
  * it is clear. Here the curve is the shortest Dubins path to the goal pose at the turning radius (arc + line
- * to the goal point when the goal has no heading), checked with the world's exact swept-disc test, and its
+ * to the goal point when the goal has no heading), checked with the world's exact swept-disc test (or proven
+ * clear piece by piece by the clearance table on a plain grid world: clearance.h
+ * ap_clearance_proves_segment, the same verdict), and its
  * time is the time-optimal profile of timing.h from the state's speed, ending within the goal's speed
  * tolerance. The edge is a real trajectory within every limit (timing.h: lateral limit on its arcs,
  * acceleration and braking), so answers stay valid; A* remains optimal over the edges it has.

@@ -13,6 +13,7 @@
 #include "../base/status.h"
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
+#include "../world/grid_world.h"
 #include "analytic.h"
 
 #define TWO_PI 6.283185307179586476925
@@ -83,14 +84,14 @@ static double clamp_param(double v, double dflt)
     return v > 0.0 ? v : dflt;
 }
 
-/* p with its zero step, cell and bins replaced by the defaults. */
-static ap_kino_params with_defaults(const ap_kino_params *p)
+ap_kino_params ap_kino_prepare(const ap_kino_params *p)
 {
     ap_kino_params q = *p;
     q.step = clamp_param(p->step, AP_KINO_STEP);
     q.cell = clamp_param(p->cell, AP_KINO_CELL);
     q.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
     q.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
+    ap_map_world_clearance(&q.world, &q.fast_map, &q.fast_clear);
     return q;
 }
 
@@ -104,7 +105,7 @@ static ap_kino_state start_state(const ap_kino_params *p)
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
 {
     memset(d, 0, sizeof *d);
-    d->p = with_defaults(p);
+    d->p = ap_kino_prepare(p);
     d->node_limit = capacity;
     ap_kino_table *t = calloc(1, sizeof *t);
     if (t == NULL)
@@ -149,10 +150,12 @@ static ap_vehicle bound_vehicle(const ap_kino_params *p)
     return v;
 }
 
-double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
+/* ap_kino_heuristic with dist = hypot(p->gx - x, p->gy - y) given (the successors compute it once for this
+ * and for heuristic_at). */
+static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
 {
     const ap_vehicle vb = bound_vehicle(p);
-    double s = hypot(p->gx - x, p->gy - y) - p->tol_pos;
+    double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
         return s > 0.0 ? s * p->meters_per_tile / vb.max_speed : 0.0;
     if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
@@ -164,11 +167,22 @@ double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, 
     return ap_vehicle_time_bound(&vb, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
 }
 
-bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
+double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
 {
-    if (hypot(p->gx - x, p->gy - y) > p->tol_pos || fabs(v - p->gv) > p->tol_speed)
+    return heuristic_at(p, hypot(p->gx - x, p->gy - y), x, y, h, v);
+}
+
+/* ap_kino_at_goal with dist = hypot(p->gx - x, p->gy - y) given. */
+static bool at_goal_at(const ap_kino_params *p, double dist, double h, double v)
+{
+    if (dist > p->tol_pos || fabs(v - p->gv) > p->tol_speed)
         return false;
     return !p->has_gh || fabs(ap_angle_wrap(h - p->gh)) <= p->tol_heading;
+}
+
+bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
+{
+    return at_goal_at(p, hypot(p->gx - x, p->gy - y), h, v);
 }
 
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
@@ -184,24 +198,38 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 
-ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
+/* ap_kino_segment with sh = sin(h) and ch = cos(h) given (the successors of one state share them). */
+static ap_segment segment_sc(double x, double y, double h, double sh, double ch, const ap_kino_state *st)
 {
     if (st->len == 0.0)
         return ap_segment_turn(x, y, h, st->rot);
     if (st->len > 0.0 && st->curv == 0.0)
-        return ap_segment_line(x, y, x + st->len * cos(h), y + st->len * sin(h));
+        return ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
     if (st->len > 0.0)
-        return ap_segment_arc(x, y, h, 1.0 / fabs(st->curv), st->curv * st->len);
+        return ap_segment_arc_sc(x, y, h, sh, ch, 1.0 / fabs(st->curv), st->curv * st->len);
     ap_pose pose = {x, y, h};
     const int steer = st->curv > 0.0 ? 1 : (st->curv < 0.0 ? -1 : 0);
     return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
 }
 
+ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
+{
+    return segment_sc(x, y, h, sin(h), cos(h), st);
+}
+
+/* Where st's successors start: sin and cos of its heading, shared by all its segments, and its reach
+ * (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the exact test). */
+typedef struct from_pose {
+    double sh, ch, reach;
+} from_pose;
+
 /* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
  * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
- * one that ends at the goal speed) times the curvatures, appended to out[n..]. Returns the new n. */
-static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, int dir, double u0, double um,
-                      ap_kino_state *out, int n)
+ * one that ends at the goal speed) times the curvatures, appended to out[n..]. An action is kept when its
+ * swept disc is clear: proven by st's reach (then the exact test would say clear too, clearance.h) or by
+ * the world's exact test. Returns the new n. */
+static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const from_pose *fp, int dir, double u0,
+                      double um, ap_kino_state *out, int n)
 {
     const ap_vehicle *veh = &p->veh;
     const double mpt = p->meters_per_tile, eps = 1e-9, l0 = p->step * mpt;
@@ -260,11 +288,17 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, int dir,
             ap_kino_state to = {0};
             to.curv = curvs[ci];
             to.len = dir * len;
-            ap_segment seg = ap_kino_segment(st->x, st->y, st->h, &to);
-            if (!ap_world_segment_clear(&p->world, &seg, p->radius))
-                continue;
-            to.x = seg.x1;
-            to.y = seg.y1;
+            const bool proven = ap_clearance_reach_covers(fp->reach, len, to.curv != 0.0 ? 1.0 / fabs(to.curv) : 0.0);
+            if (proven && dir > 0 && to.curv == 0.0) { /* a proven line: its end as segment_sc makes it */
+                to.x = st->x + to.len * fp->ch;
+                to.y = st->y + to.len * fp->sh;
+            } else {
+                ap_segment seg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &to);
+                if (!proven && !ap_world_segment_clear(&p->world, &seg, p->radius))
+                    continue;
+                to.x = seg.x1;
+                to.y = seg.y1;
+            }
             to.h = ap_angle_wrap(st->h + to.curv * to.len);
             to.v = dir * u1;
             to.accel = a;
@@ -301,11 +335,14 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
 int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
 {
     const double eps = 1e-9, u0 = fabs(st->v);
+    const from_pose fp = {sin(st->h), cos(st->h),
+                          p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
+                                                : -1.0};
     int n = 0;
     if (st->v > eps || u0 <= eps)
-        n = expand_dir(p, st, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
+        n = expand_dir(p, st, &fp, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
     if (p->reverse && p->veh.max_reverse_speed > 0.0 && (st->v < -eps || u0 <= eps))
-        n = expand_dir(p, st, -1, u0 > eps ? u0 : 0.0, p->veh.max_reverse_speed, out, n);
+        n = expand_dir(p, st, &fp, -1, u0 > eps ? u0 : 0.0, p->veh.max_reverse_speed, out, n);
     if (p->veh.max_turn_rate > 0.0 && u0 <= eps)
         n = expand_turns(p, st, out, n);
     return n;
@@ -383,14 +420,15 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
     for (int k = 0; k < n; k++) {
         ap_kino_state st = outs[k];
         uint32_t id;
-        if (ap_kino_at_goal(&d->p, st.x, st.y, st.h, st.v)) {
+        const double dist = hypot(d->p.gx - st.x, d->p.gy - st.y);
+        if (at_goal_at(&d->p, dist, st.h, st.v)) {
             id = AP_KINO_GOAL;
             st.hval = 0.0;
         } else {
             id = state_id(d, &st);
             if (id == UINT32_MAX)
                 continue;
-            st.hval = ap_kino_heuristic(&d->p, st.x, st.y, st.h, st.v);
+            st.hval = heuristic_at(&d->p, dist, st.x, st.y, st.h, st.v);
         }
         outs[m] = st;
         out[m++] = (ap_succ){id, st.dt};
@@ -415,7 +453,7 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
 int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,
                   ap_kino_tail *tail)
 {
-    const ap_kino_params p = with_defaults(params);
+    const ap_kino_params p = ap_kino_prepare(params);
     ap_kino_state succ[AP_KINO_MAX_SUCC];
     int n = 0, exp = 0;
     *reached = false;
@@ -437,13 +475,14 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
             bool pick_goal = false;
             double local = best; /* local_best_h */
             for (int k = 0; k < ns && !pick_goal; k++) {
-                if (ap_kino_at_goal(&p, succ[k].x, succ[k].y, succ[k].h, succ[k].v)) {
+                const double dist = hypot(p.gx - succ[k].x, p.gy - succ[k].y);
+                if (at_goal_at(&p, dist, succ[k].h, succ[k].v)) {
                     pick = k;
                     pick_goal = true;
                     local = 0.0;
                     continue;
                 }
-                const double h = ap_kino_heuristic(&p, succ[k].x, succ[k].y, succ[k].h, succ[k].v);
+                const double h = heuristic_at(&p, dist, succ[k].x, succ[k].y, succ[k].h, succ[k].v);
                 if (h < local) {
                     local = h;
                     pick = k;

@@ -15,7 +15,9 @@
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
  * constant acceleration over `step` tiles, shortened where the speed reaches max_speed (accelerating) or 0
  * (braking) so those limits are exact intensities. Keeping zero speed and braking at rest are not actions.
- * Each segment's swept disc is checked with the world's exact test (world.h).
+ * Each segment's swept disc is checked with the world's exact test (world.h), except where the map's disc
+ * clearance table proves it clear (a plain grid world: fast_map / fast_clear below, clearance.h
+ * ap_clearance_reach), where the exact test would say clear too: the same successors, cheaper.
  *
  * Reverse (p.reverse; thesis 2.1's backwards limits, 4.2.3's backing up): a state's speed v is signed, < 0
  * when driving backwards. A state moving backwards has the mirrored actions: accelerate backwards at
@@ -79,6 +81,13 @@ typedef struct ap_kino_params {
     int heading_bins;         /* 0 = AP_KINO_HEADING_BINS */
     int speed_bins;           /* over [0, max_speed] (and [0, max_reverse_speed]); 1 .. 128, 0 = AP_KINO_SPEED_BINS */
     ap_kino_heuristic_kind heuristic; /* AP_KINO_H_TIME (0, admissible) unless said otherwise */
+    /* Derived, not inputs (leave them zero): ap_kino_init, ap_kino_probe and ap_kino_prepare set them from
+     * world (grid_world.h ap_map_world_clearance: the map and its disc clearance table when world is a plain
+     * grid world, else NULL). With them the successors skip the exact swept-disc test of every action that
+     * clearance.h's reach proves clear (ap_clearance_reach_covers), which the exact test would call clear
+     * too: the same successors, cheaper. */
+    const struct ap_map *fast_map;
+    const struct ap_clearance_table *fast_clear;
 } ap_kino_params;
 
 #define AP_KINO_STEP 1.25
@@ -126,6 +135,11 @@ typedef struct ap_kino_domain {
     double tail_total;         /* INFINITY: none yet */
     uint64_t expanded;         /* expansions seen (the analytic period) */
 } ap_kino_domain;
+
+/* p with its zero step, cell and bins replaced by the defaults and its derived fields (fast_map, fast_clear)
+ * set from p->world: what ap_kino_init and ap_kino_probe search with, and what ap_kino_expand and
+ * ap_kino_analytic expect (unprepared params work too, with the exact tests alone). Pure. */
+ap_kino_params ap_kino_prepare(const ap_kino_params *p);
 
 /* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids
  * are handed out up to min(capacity, node_limit)). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */

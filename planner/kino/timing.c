@@ -93,24 +93,26 @@ static int segment_pieces(const ap_vehicle *v, double L, double c, double u, dou
     return n;
 }
 
-int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,
-                      double v_end_max, ap_segment **out_segs, ap_seg_time **out_time, size_t *out_n,
-                      double *duration, double *v_start_max)
+/* Segments up to which ap_timing_profile_into keeps its scratch on the stack (an analytic edge has 3). */
+#define STACK_SEGS 8
+
+int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
+                           double v_start, double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n,
+                           double *duration, double *v_start_max)
 {
     const double a = v->max_accel, b = v->max_brake, mpt = meters_per_tile;
-    *out_segs = NULL;
-    *out_time = NULL;
     *out_n = 0;
     *duration = 0.0;
     /* kept[k]: the k-th segment with a length; L, c: its metres and cap; V[k]: the cap at the join before
      * kept segment k (V[m]: at the end); F, R: the forward and backward passes at the joins. */
     size_t m = 0;
-    size_t *kept = malloc((n ? n : 1) * sizeof *kept);
-    double *buf = malloc((5 * n + 3) * sizeof *buf);
-    ap_segment *os = malloc((3 * n + 1) * sizeof *os);
-    ap_seg_time *ot = malloc((3 * n + 1) * sizeof *ot);
+    size_t kept_stack[STACK_SEGS];
+    double buf_stack[5 * STACK_SEGS + 3];
+    const bool small = n <= STACK_SEGS;
+    size_t *kept = small ? kept_stack : malloc((n ? n : 1) * sizeof *kept);
+    double *buf = small ? buf_stack : malloc((5 * n + 3) * sizeof *buf);
     int st = AP_E_NOMEM;
-    if (kept == NULL || buf == NULL || os == NULL || ot == NULL)
+    if (kept == NULL || buf == NULL)
         goto out;
     for (size_t i = 0; i < n; i++)
         if (segs[i].length > ZERO_TILES)
@@ -157,17 +159,37 @@ int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segm
             d += p[i].len;
         }
     }
-    *out_segs = os;
-    *out_time = ot;
     *out_n = no;
     *duration = t;
-    os = NULL;
-    ot = NULL;
     st = AP_OK;
 out:
-    free(kept);
-    free(buf);
-    free(os);
-    free(ot);
+    if (!small) {
+        free(kept);
+        free(buf);
+    }
+    return st;
+}
+
+int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,
+                      double v_end_max, ap_segment **out_segs, ap_seg_time **out_time, size_t *out_n,
+                      double *duration, double *v_start_max)
+{
+    ap_segment *os = malloc((3 * n + 1) * sizeof *os);
+    ap_seg_time *ot = malloc((3 * n + 1) * sizeof *ot);
+    int st = AP_E_NOMEM;
+    *out_n = 0;
+    *duration = 0.0;
+    if (os != NULL && ot != NULL)
+        st = ap_timing_profile_into(v, meters_per_tile, segs, n, v_start, v_end_max, os, ot, out_n, duration,
+                                    v_start_max);
+    if (st != AP_OK) {
+        free(os);
+        free(ot);
+        os = NULL;
+        ot = NULL;
+        *out_n = 0;
+    }
+    *out_segs = os;
+    *out_time = ot;
     return st;
 }

@@ -79,4 +79,13 @@ int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segm
                       double v_end_max, ap_segment **out_segs, ap_seg_time **out_time, size_t *out_n,
                       double *duration, double *v_start_max);
 
+/* ap_timing_profile into caller-owned buffers: os and ot hold at least 3 n + 1 entries each (a segment splits
+ * into at most 3 pieces); *out_n gets how many were written (0 on an error). The same numbers as
+ * ap_timing_profile, without its allocations for up to 8 segments (the kinodynamic search's analytic edge
+ * times a 3-piece curve per expansion near the goal). Returns AP_OK, AP_E_INVALID_REQUEST (as
+ * ap_timing_profile) or AP_E_NOMEM (scratch for more than 8 segments). Pure; thread-safe. */
+int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
+                           double v_start, double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n,
+                           double *duration, double *v_start_max);
+
 #endif

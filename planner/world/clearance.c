@@ -582,3 +582,37 @@ const ap_clearance_table *ap_clearance_of(const ap_map *m, ap_capability c)
     const ap_map_table *t = ap_map_find_table(m, slot_names[c]);
     return t != NULL ? t->data : NULL;
 }
+
+double ap_clearance_reach(const ap_map *m, const ap_clearance_table *t, double x, double y, double r)
+{
+    /* Written so that NaN fails every comparison and lands in "nothing proven". */
+    if (!(x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height && r >= 0.0 && r < INFINITY))
+        return -1.0;
+    const int32_t i = (int32_t)x, j = (int32_t)y;
+    const double q = (double)t->disc[ap_map_index(m, i, j)] / (double)AP_CLEARANCE_SCALE;
+    const double dx = x - ((double)i + 0.5), dy = y - ((double)j + 0.5);
+    /* sqrt of the squares, not hypot (libm's is several times slower): within 2 ulp of |p - c| <= 0.71, far
+     * inside the margin */
+    return q - sqrt(dx * dx + dy * dy) - r - AP_CLEARANCE_SWEEP_MARGIN;
+}
+
+bool ap_clearance_proves_segment(const ap_map *m, const ap_clearance_table *t, const ap_segment *s, double r)
+{
+    const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, slack = AP_CLEARANCE_ARC_SLACK * R;
+    if (!(s->length >= 0.0 && s->length < INFINITY && R >= 0.0 && R < INFINITY))
+        return false;
+    double d = 0.0; /* the piece starts here, along s */
+    for (int k = 0; k < AP_CLEARANCE_TRACE_PIECES; k++) {
+        /* the first piece starts at the stored start point (no sin and cos) */
+        const ap_pose p = d > 0.0 ? ap_segment_pose(s, d) : (ap_pose){s->x0, s->y0, s->heading};
+        const double reach = ap_clearance_reach(m, t, p.x, p.y, r);
+        /* the piece may run up to L with L + slack < reach; keep 1e-9 of it for rounding in d */
+        const double L = reach - slack - 1e-9;
+        if (!(L >= 1.0 / 16.0))
+            return false;
+        if (d + L > s->length)
+            return true; /* the rest of s, shorter than L, is this piece */
+        d += L;
+    }
+    return false;
+}

@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../base/path.h"
 #include "capability.h"
 #include "tables.h"
 
@@ -95,6 +96,53 @@ static inline uint16_t ap_clearance_move(const ap_clearance_table *t, uint32_t f
         return dx > 0 ? t->diag_se[from] : t->diag_sw[from];
     return dx > 0 ? t->diag_sw[to] : t->diag_se[to]; /* the downward move back from `to` */
 }
+
+/* Swept paths proven clear by the table alone (the kinodynamic search's shortcut past the exact tests, kino.c).
+ *
+ * Let p = (x, y) lie in map cell (i, j) with centre c and stored value q, so q / 256 < v, the distance from c
+ * to the nearest closed square outside the capability (off-map squares included). Every point z within
+ * distance L of p then has dist(z, obstacles) >= v - |p - c| - L > q / 256 - |p - c| - L. The reach of p for
+ * radius r is reach = q / 256 - |p - c| - r - AP_CLEARANCE_SWEEP_MARGIN: a disc of radius r swept along any
+ * curve that stays within distance reach of p keeps more than AP_CLEARANCE_SWEEP_MARGIN (1e-6 tiles) from
+ * every obstacle and from the map's edge. collide.c's exact tests (ap_segment_clear, ap_line_clear) call a
+ * shape touching only within r + 1e-9, and their arc tests accept points up to 1e-9 rad beyond the arc's
+ * ends, which lie within 1e-9 R (R the arc's radius) further along the circle; their rounding is ~1e-11
+ * tiles on maps below 1e4 tiles. So a line of length len from p (R = 0), or an arc of radius R and length
+ * len from p, is called clear by those exact tests whenever len + AP_CLEARANCE_ARC_SLACK R < reach
+ * (ap_clearance_reach_covers): the shortcut never says clear where the exact test would not, so a search that
+ * skips the exact test on its word takes exactly the same decisions. It says nothing (falls back to the exact
+ * test) near walls; on open ground the reach is up to 17 tiles minus the offset from the cell centre. */
+#define AP_CLEARANCE_SWEEP_MARGIN 1e-6 /* tiles: far above collide.c's 1e-9 and its rounding */
+#define AP_CLEARANCE_ARC_SLACK 4e-9    /* per tile of arc radius: covers the exact arc test's 1e-9 rad per end */
+
+/* The reach (tiles) of point (x, y) for a disc of radius r (see above): q / 256 - |p - c| - r -
+ * AP_CLEARANCE_SWEEP_MARGIN for the map cell holding (x, y) (floor of each coordinate); -1 when (x, y) is
+ * off the map or not finite, or r is negative or not finite (nothing proven). t must be the clearance table
+ * of the capability whose cells are m's passability (ap_clearance_of(m, m->capability): grid_world.h
+ * ap_map_world_clearance hands out the pair for a plain grid world). Pure; thread-safe. */
+double ap_clearance_reach(const ap_map *m, const ap_clearance_table *t, double x, double y, double r);
+
+/* True when a line (R = 0) or an arc of radius R (tiles) and length len (tiles) that starts at a point of
+ * the given reach (ap_clearance_reach) is proven clear, i.e. len + AP_CLEARANCE_ARC_SLACK R < reach: then
+ * collide.c's exact test of that segment says clear too. False for NaN. Pure. */
+static inline bool ap_clearance_reach_covers(double reach, double len, double R)
+{
+    return len + AP_CLEARANCE_ARC_SLACK * R < reach;
+}
+
+/* Most pieces ap_clearance_proves_segment walks before it gives up. */
+#define AP_CLEARANCE_TRACE_PIECES 64
+
+/* True when t proves the disc of radius r swept along segment s (line or arc, path.h) clear, so that
+ * collide.c's exact test of s says clear too: s is walked from its start (ap_segment_pose) in pieces, each
+ * piece of length L from a point of reach rh (ap_clearance_reach) with L + AP_CLEARANCE_ARC_SLACK R < rh
+ * (R the arc's radius, 0 for a line), so every point of s (and of the exact test's slack beyond its ends)
+ * lies within the reach of a piece's first point; the points ap_segment_pose computes are within ~1e-12 tiles
+ * of the true curve, far inside AP_CLEARANCE_SWEEP_MARGIN. False (nothing proven: run the exact test) when a
+ * piece's first point has less than 1/16 tile of reach, after AP_CLEARANCE_TRACE_PIECES pieces, and for
+ * non-finite input. m and t as for ap_clearance_reach. The kinodynamic search's analytic edge (a Dubins curve
+ * of tens of tiles) uses it. Pure; thread-safe. */
+bool ap_clearance_proves_segment(const ap_map *m, const ap_clearance_table *t, const ap_segment *s, double r);
 
 /* "clearance:<capability>" (per capability, tables.h AP_TABLE_PER_CAPABILITY): data = ap_clearance_table,
  * bytes = ap_clearance_bytes. Optional: a map loads without it when memory runs out; then sized discs plan on

@@ -99,3 +99,18 @@ void ap_square_world(const ap_map *m, ap_world *out)
 {
     fill(m, &square_ops, out);
 }
+
+bool ap_map_world_clearance(const ap_world *w, const ap_map **m, const ap_clearance_table **t)
+{
+    *m = NULL;
+    *t = NULL;
+    if (w->ops != &grid_ops)
+        return false;
+    const ap_map *map = w->ctx;
+    const ap_clearance_table *tab = ap_clearance_of(map, map->capability);
+    if (tab == NULL)
+        return false;
+    *m = map;
+    *t = tab;
+    return true;
+}

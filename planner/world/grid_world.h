@@ -6,6 +6,7 @@
 #ifndef AP_GRID_WORLD_H
 #define AP_GRID_WORLD_H
 
+#include "clearance.h"
 #include "map.h"
 #include "world.h"
 
@@ -25,5 +26,13 @@ void ap_map_world_cheap(const ap_map *m, ap_world *out);
  * cell; it may touch one). Lines only: an arc is never clear for a square (square units move on the grid).
  * Regions and tables are the map's. Borrowing and thread safety as ap_map_world. */
 void ap_square_world(const ap_map *m, ap_world *out);
+
+/* When w is a plain grid world (filled by ap_map_world: collide.h's exact tests over its map's passability,
+ * nothing laid over it) whose map has the disc clearance table of its passability (clearance.h,
+ * ap_clearance_of(m, m->capability)): true, with the map in *m and the table in *t, both borrowed from the
+ * world. Otherwise (the cheap-terrain or square world, a circle world, a corridor zone laid over a grid,
+ * any other world, or a map without the optional table) false, *m and *t NULL: the table does not describe
+ * that world's obstacles. For ap_clearance_reach, the shortcut past the exact tests. Pure; thread-safe. */
+bool ap_map_world_clearance(const ap_world *w, const ap_map **m, const ap_clearance_table **t);
 
 #endif

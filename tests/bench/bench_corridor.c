@@ -69,6 +69,7 @@ static int run(const ap_query *q, ap_workspace *ws, ap_result *r, double *ms)
 int main(int argc, char **argv)
 {
     const int n = argc > 1 ? atoi(argv[1]) : 100;
+    FILE *trace = ap_bench_trace();
     size_t len = (size_t)(SIDE + 1) * SIDE + 64;
     char *text = malloc(len);
     int k = snprintf(text, len, "type octile\nheight %d\nwidth %d\nmap\n", SIDE, SIDE);
@@ -127,6 +128,8 @@ int main(int argc, char **argv)
         ap_result r;
         double ms;
         int st = run(&q, &ws, &r, &ms);
+        if (trace != NULL)
+            fprintf(trace, "t51 %d %d %llu %.17g %.17g\n", w, st, (unsigned long long)r.expanded, r.duration_s, r.length);
         if (st == AP_OK)
             printf("| w_u %.1f m | %.2f | %.3f | %.3f (%.1f %%) | %.2f | %.2f | %.2f %% |\n", z.half, r.length, r.duration_s,
                    t_ideal - r.duration_s, 100.0 * (t_ideal - r.duration_s) / t_ideal_curve, thesis_len[w - 1],
@@ -171,10 +174,16 @@ int main(int argc, char **argv)
                 found++;
                 it += (double)r.expanded;
             }
+            if (trace != NULL)
+                fprintf(trace, "t52 %zu %d A* %d %llu %.17g", t, i, r.status, (unsigned long long)r.expanded,
+                        r.duration_s);
             ap_result_free(&r);
             q.probe = true;
             if (run(&q, &ws, &r, &pms[i]) == AP_OK && r.probe)
                 reached++;
+            if (trace != NULL)
+                fprintf(trace, " probe %d %d %llu %.17g\n", r.status, r.probe, (unsigned long long)r.expanded,
+                        r.duration_s);
             ap_result_free(&r);
         }
         qsort(ms, (size_t)n, sizeof *ms, cmp);

@@ -112,6 +112,7 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
     };
     ap_kino_state *buf = malloc((AP_KINO_PROBE_STEPS + 1) * sizeof *buf);
     double *ms[3] = {malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double))};
+    FILE *trace = ap_bench_trace();
     printf("A* vs probing search, Table 5.3 setup, %d queries per row, cap 100000 iterations\n", n);
     printf("%-36s %9s %6s %10s %9s %8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "row", "reached", "both", "A* it", "probe it",
            "reduct", "A* t s", "probe t s", "overhead", "ovh ratio", "A* med ms", "probe ms", "alg1 ms", "miss d");
@@ -143,6 +144,10 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
             ms[0][i] = (double)(t1 - t0) / 1e6;
             ms[1][i] = (double)(t2 - t1) / 1e6;
             ms[2][i] = (double)(t3 - t2) / 1e6;
+            if (trace != NULL)
+                fprintf(trace, "probe %zu %d A* %d %llu %.17g probe %d %llu %.17g alg1 %llu %.17g\n", r, i, ok_a,
+                        (unsigned long long)it_a, dur_a, ok_p, (unsigned long long)it_p, dur_p,
+                        (unsigned long long)it_1, dur_1);
             reached += ok_p == 1;
             if (ok_p != 1)
                 miss_d[missed++] = hypot(buf[np - 1].x - kp.gx, buf[np - 1].y - kp.gy);
@@ -213,6 +218,7 @@ int main(int argc, char **argv)
         {"time+dubins, arcpath defaults", 0.5, 0.1, 0.5, AP_KINO_H_DUBINS},
         {"distance / v_max, arcpath defaults", 0.5, 0.1, 0.5, AP_KINO_H_DISTANCE},
     };
+    FILE *trace = ap_bench_trace();
     printf("kinodynamic, Table 5.3 setup, %d queries per row, cap 100000 iterations\n", n);
     printf("%-36s %8s %8s %8s %10s %12s %7s %9s\n", "row", "med ms", "mean ms", "p95 ms", "mean it", "ms/1000 it",
            "misses", "mean t s");
@@ -238,6 +244,8 @@ int main(int argc, char **argv)
             int ok = one(&ws, &kp, 100000, NULL, 0, &it, &dur);
             ms[i] = (double)(ap_clock_ns() - t0) / 1e6;
             total_ms += ms[i];
+            if (trace != NULL)
+                fprintf(trace, "astar %zu %d %d %llu %.17g\n", r, i, ok, (unsigned long long)it, dur);
             it_sum += it;
             if (ok == 1) {
                 found++;

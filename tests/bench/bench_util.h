@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "../../planner/plan/plan.h"
@@ -23,6 +24,14 @@ static inline int ap_bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* Where a bench writes one line per query (iterations, travel times to 17 digits) for comparing two builds
+ * line by line (tools: run the old and the new binary on the same draws and diff the lines): stderr when the
+ * environment variable ARCPATH_BENCH_TRACE is set, else NULL (no lines). */
+static inline FILE *ap_bench_trace(void)
+{
+    return getenv("ARCPATH_BENCH_TRACE") != NULL ? stderr : NULL;
 }
 
 /* Monotonic time in milliseconds. */

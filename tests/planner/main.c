@@ -1,4 +1,5 @@
 /* main.c — runs every planner suite; exits non-zero when any check fails. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,21 @@ ap_map *ap_test_map_from_string(const char *text)
     ap_diag d;
     int st = ap_map_parse("test", "test", text, strlen(text), NULL, &m, &d);
     ck_assert_msg(st == 0, "test map: %s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    return m;
+}
+
+ap_map *ap_test_speckled_map(ap_test_rng *g, int w, int h, double density)
+{
+    char *s = malloc((size_t)(w + 1) * (size_t)h + 64);
+    int n = sprintf(s, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            s[n++] = ap_test_rand01(g) < density ? '@' : '.';
+        s[n++] = '\n';
+    }
+    s[n] = '\0';
+    ap_map *m = ap_test_map_from_string(s);
+    free(s);
     return m;
 }
 

@@ -117,6 +117,11 @@ int ap_test_jps_agree(const ap_map *m, ap_test_rng *rng, double r, int pairs, ui
  * 'O'), loaded with the n_caps capabilities caps (test_capability.c). */
 ap_map *ap_test_terrain_map(ap_test_rng *g, int max_side, const uint8_t *caps, size_t n_caps);
 
+/* A w x h map of ground ('.') with a blocked cell ('@') wherever the generator draws below density; no
+ * border (the off-map squares are the outer obstacles). For the clearance reach and kinodynamic shortcut
+ * tests. */
+ap_map *ap_test_speckled_map(ap_test_rng *g, int w, int h, double density);
+
 /* Every capability, 1 .. 15. */
 extern const uint8_t ap_test_all_capabilities[15];
 

@@ -12,6 +12,8 @@
 #include "../../../planner/plan/plan_kind.h"
 #include "../../../planner/plan/plan_steps.h"
 #include "../../../planner/plan/unit_kind.h"
+#include "../../../planner/world/grid_world.h"
+#include "../../../planner/world/zone.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -1097,6 +1099,107 @@ ap_map *ap_test_kino_field(int w, int h, const char *blocked)
     return open_map(w, h, blocked);
 }
 
+/* The clearance shortcut (kino.h fast_map / fast_clear, clearance.h) changes no successor: on speckled maps,
+ * from random states near and far from walls (forward, backwards with reverse, at rest with turns on the
+ * spot), ap_kino_expand with prepared params gives the same successors to the bit as with the shortcut off,
+ * and ap_kino_analytic the same edge. The samples must include states whose actions walls cut (fewer
+ * successors than on open ground) and many the shortcut decides alone. */
+START_TEST(test_clearance_shortcut_same_successors)
+{
+    ap_test_rng g = {2024};
+    int states = 0, cut = 0, edges = 0, proven_states = 0;
+    ap_map *plain = ap_test_speckled_map(&g, 60, 60, 0.0);
+    ap_world plain_world;
+    ap_map_world(plain, &plain_world);
+    for (int mi = 0; mi < 6; mi++) {
+        ap_map *m = ap_test_speckled_map(&g, 60, 60, mi % 2 ? 0.02 : 0.08);
+        ap_kino_params raw = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .radius = 0.3 * (mi % 3),
+                              .reverse = mi % 2 == 1, .gx = 30.5, .gy = 30.5, .gh = 1.0, .has_gh = true,
+                              .gv = 1.0, .tol_pos = 0.5, .tol_heading = 0.1, .tol_speed = 0.5};
+        raw.veh.max_turn_rate = mi >= 4 ? 1.5 : 0.0;
+        ap_map_world(m, &raw.world);
+        const ap_kino_params fast = ap_kino_prepare(&raw);
+        ck_assert_ptr_eq(fast.fast_map, m);
+        ck_assert_ptr_eq(fast.fast_clear, ap_clearance_of(m, m->capability));
+        ap_kino_params slow = fast;
+        slow.fast_map = NULL;
+        slow.fast_clear = NULL;
+        for (int k = 0; k < 1500; k++) {
+            ap_kino_state st = {.x = 1.0 + 58.0 * ap_test_rand01(&g), .y = 1.0 + 58.0 * ap_test_rand01(&g),
+                                .h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI};
+            if (!ap_world_point_clear(&raw.world, st.x, st.y, raw.radius))
+                continue;
+            const double u = ap_test_rand01(&g);
+            st.v = u < 0.15 ? 0.0 : (raw.reverse && u < 0.35 ? -2.0 * ap_test_rand01(&g) : 4.0 * ap_test_rand01(&g));
+            ap_kino_state a[AP_KINO_MAX_SUCC], b[AP_KINO_MAX_SUCC];
+            const int na = ap_kino_expand(&fast, &st, a), nb = ap_kino_expand(&slow, &st, b);
+            AP_EXPECT(na == nb, "state (%.17g, %.17g, %.17g, %.17g): %d successors with the shortcut, %d without",
+                      st.x, st.y, st.h, st.v, na, nb);
+            for (int i = 0; i < na; i++) /* field by field (padding bytes are not compared) */
+                AP_EXPECT(a[i].x == b[i].x && a[i].y == b[i].y && a[i].h == b[i].h && a[i].v == b[i].v &&
+                              a[i].curv == b[i].curv && a[i].len == b[i].len && a[i].accel == b[i].accel &&
+                              a[i].dt == b[i].dt && a[i].rot == b[i].rot && a[i].analytic == b[i].analytic,
+                          "state (%.17g, %.17g): successor %d differs", st.x, st.y, i);
+            ap_kino_state open[AP_KINO_MAX_SUCC];
+            ap_kino_params none = slow; /* the same actions with no obstacle: how many walls cut */
+            none.world = plain_world;
+            cut += ap_kino_expand(&none, &st, open) > na;
+            proven_states += ap_clearance_reach(m, fast.fast_clear, st.x, st.y, raw.radius) > 1.25;
+            ap_kino_tail ta, tb;
+            const bool ea = ap_kino_analytic(&fast, &st, &ta), eb = ap_kino_analytic(&slow, &st, &tb);
+            AP_EXPECT(ea == eb, "state (%.17g, %.17g): analytic edge %d with the shortcut, %d without", st.x, st.y, ea,
+                      eb);
+            if (ea) {
+                AP_EXPECT(ta.n == tb.n && ta.duration == tb.duration, "analytic edges differ");
+                for (int i = 0; i < ta.n; i++) { /* field by field: the timing pass copies padding bytes too */
+                    const ap_segment *x = &ta.seg[i], *y = &tb.seg[i];
+                    AP_EXPECT(x->type == y->type && x->x0 == y->x0 && x->y0 == y->y0 && x->x1 == y->x1 &&
+                                  x->y1 == y->y1 && x->heading == y->heading && x->sweep == y->sweep &&
+                                  x->length == y->length && x->reverse == y->reverse &&
+                                  memcmp(&ta.time[i], &tb.time[i], sizeof ta.time[i]) == 0,
+                              "analytic edges differ in piece %d", i);
+                }
+                edges++;
+            }
+            states++;
+        }
+        ap_map_free(m);
+    }
+    ap_map_free(plain);
+    printf("kino shortcut: %d states, %d with actions cut by walls, %d with reach over one step, %d analytic edges\n",
+           states, cut, proven_states, edges);
+    ck_assert_int_gt(states, 6000);
+    ck_assert_int_gt(cut, states / 10);
+    ck_assert_int_gt(proven_states, states / 10);
+    ck_assert_int_gt(edges, 100);
+}
+END_TEST
+
+/* Which worlds get the shortcut: a plain grid world only (grid_world.h ap_map_world_clearance); a corridor
+ * zone laid over it, the square world and a circle world's own tests are not described by the table. */
+START_TEST(test_clearance_shortcut_worlds)
+{
+    ap_test_rng g = {5};
+    ap_map *m = ap_test_speckled_map(&g, 20, 20, 0.0);
+    ap_kino_params p = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0};
+    ap_map_world(m, &p.world);
+    ap_kino_params q = ap_kino_prepare(&p);
+    ck_assert_ptr_eq(q.fast_map, m);
+    ck_assert_ptr_nonnull(q.fast_clear);
+    ck_assert_double_eq(q.step, AP_KINO_STEP);
+    ck_assert_int_eq(q.heading_bins, AP_KINO_HEADING_BINS);
+    ap_zone z = {.pts = {{1.0, 10.0}, {19.0, 10.0}}, .n = 2, .half = 2.0};
+    ap_zone_world(&z, &p.world, &p.world);
+    q = ap_kino_prepare(&p);
+    ck_assert_ptr_null(q.fast_map);
+    ck_assert_ptr_null(q.fast_clear);
+    ap_square_world(m, &p.world);
+    q = ap_kino_prepare(&p);
+    ck_assert_ptr_null(q.fast_clear);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -1124,6 +1227,8 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_samples_dt_planned);
     tcase_add_test(tc, test_samples_dt_turn_on_the_spot);
     tcase_add_test(tc, test_samples_dt_validation);
+    tcase_add_test(tc, test_clearance_shortcut_same_successors);
+    tcase_add_test(tc, test_clearance_shortcut_worlds);
     suite_add_tcase(s, tc);
     return s;
 }

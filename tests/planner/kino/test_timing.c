@@ -331,8 +331,8 @@ START_TEST(test_random_paths)
         const ap_vehicle v = {range(&rng, 1.0, 30.0), range(&rng, 0.2, 6.0),
                               range(&rng, 0.2, 8.0), range(&rng, 0.5, 10.0), 0.0, 0.0};
         const double mpt = range(&rng, 0.25, 3.0);
-        ap_segment path[6];
-        const size_t n = 1 + (size_t)(ap_test_rand(&rng) % 6);
+        ap_segment path[12];
+        const size_t n = 1 + (size_t)(ap_test_rand(&rng) % (it % 2 ? 12 : 6)); /* over 8: heap scratch (_into) */
         ap_pose pose = {range(&rng, -5, 5), range(&rng, -5, 5), range(&rng, -M_PI, M_PI)};
         for (size_t i = 0; i < n; i++) {
             const int steer = (int)(ap_test_rand(&rng) % 3) - 1;
@@ -357,6 +357,18 @@ START_TEST(test_random_paths)
             st = ap_timing_profile(&v, mpt, path, n, v0, vend, &s, &t, &np, &dur, &vmax);
         }
         AP_EXPECT(st == AP_OK, "iteration %d: status %d", it, st);
+        /* the caller-buffer form gives the same pieces, to the bit */
+        ap_segment os[3 * 12 + 1];
+        ap_seg_time ot[3 * 12 + 1];
+        size_t on = 99;
+        double odur = -1.0;
+        AP_EXPECT(ap_timing_profile_into(&v, mpt, path, n, v0, vend, os, ot, &on, &odur, NULL) == AP_OK,
+                  "iteration %d: _into refused", it);
+        AP_EXPECT(on == np && odur == dur, "iteration %d: _into %zu pieces %.17g s, %zu %.17g", it, on, odur, np, dur);
+        for (size_t i = 0; i < np; i++)
+            AP_EXPECT(os[i].x0 == s[i].x0 && os[i].y0 == s[i].y0 && os[i].x1 == s[i].x1 && os[i].y1 == s[i].y1 &&
+                          os[i].length == s[i].length && memcmp(&ot[i], &t[i], sizeof ot[i]) == 0,
+                      "iteration %d: piece %zu differs", it, i);
         prof p = {s, t, np, dur};
         check_profile(&v, mpt, path, n, v0, vend, &p);
         if (n == 1 && path[0].type == AP_SEG_LINE)

@@ -295,6 +295,108 @@ START_TEST(real_maps)
 }
 END_TEST
 
+/* Reach by hand on an open 8 x 8 map: from cell (0, 0)'s centre the nearest obstacle is the off-map square
+ * at 0.5 tiles, stored as q = ceil(256 * 0.5) - 1 = 127; from (2, 2) it is 2.5 tiles, q = 639. */
+START_TEST(reach_hand_values)
+{
+    ap_test_rng g = {1};
+    ap_map *m = ap_test_speckled_map(&g, 8, 8, 0.0);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 0, 0)], 127);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 2, 2)], 639);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.5, 0.5, 0.0), 127.0 / 256.0 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.75, 0.5, 0.1), 127.0 / 256.0 - 0.25 - 0.1 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.5, 2.5, 0.5), 639.0 / 256.0 - 0.5 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.0, 2.0, 0.0), 639.0 / 256.0 - sqrt(0.5) - 1e-6, 1e-12);
+    /* off the map, not finite, a bad radius: nothing proven */
+    ck_assert_double_eq(ap_clearance_reach(m, t, -0.1, 3.0, 0.0), -1.0);
+    ck_assert_double_eq(ap_clearance_reach(m, t, 3.0, 8.0, 0.0), -1.0);
+    ck_assert_double_eq(ap_clearance_reach(m, t, NAN, 3.0, 0.0), -1.0);
+    ck_assert_double_eq(ap_clearance_reach(m, t, 3.0, 3.0, -0.5), -1.0);
+    ck_assert_double_eq(ap_clearance_reach(m, t, 3.0, 3.0, INFINITY), -1.0);
+    /* (2.5, 2.5) with r = 0.5: a line of 1.99 tiles is proven (and clear), one of 2.0 is not proven */
+    const double reach = ap_clearance_reach(m, t, 2.5, 2.5, 0.5);
+    ck_assert(ap_clearance_reach_covers(reach, 1.99, 0.0));
+    ck_assert(ap_line_clear(m, 2.5, 2.5, 2.5 + 1.99, 2.5, 0.5));
+    ck_assert(!ap_clearance_reach_covers(reach, 2.0, 0.0));
+    ck_assert(!ap_clearance_reach_covers(reach, 1.99, 1e8)); /* the arc slack of a huge radius */
+    ck_assert(!ap_clearance_reach_covers(NAN, 0.0, 0.0));
+    ap_map_free(m);
+
+    /* Tracing a long segment: 30 tiles along the middle row of an open 100 x 100 map are proven in pieces of
+     * about 16.3 tiles (the reach at the capped clearance); a line to the map's edge, or an arc that leaves
+     * the map, is not proven, and the exact test agrees that it is not clear. */
+    m = ap_test_speckled_map(&g, 100, 100, 0.0);
+    t = ap_clearance_of(m, m->capability);
+    ap_segment s = ap_segment_line(50.5, 50.5, 80.5, 50.5);
+    ck_assert(ap_clearance_proves_segment(m, t, &s, 0.3));
+    ck_assert(ap_segment_clear(m, &s, 0.3));
+    s = ap_segment_arc(50.5, 50.5, 0.0, 20.0, M_PI);
+    ck_assert(ap_clearance_proves_segment(m, t, &s, 0.3)); /* a half circle to (50.5, 90.5): 62.8 tiles */
+    s = ap_segment_line(50.5, 50.5, 99.9, 50.5);
+    ck_assert(!ap_clearance_proves_segment(m, t, &s, 0.3));
+    ck_assert(!ap_segment_clear(m, &s, 0.3));
+    s = ap_segment_arc(50.5, 50.5, 0.0, 30.0, M_PI);
+    ck_assert(!ap_clearance_proves_segment(m, t, &s, 0.0));
+    ck_assert(!ap_segment_clear(m, &s, 0.0));
+    s.length = NAN;
+    ck_assert(!ap_clearance_proves_segment(m, t, &s, 0.0));
+    ap_map_free(m);
+}
+END_TEST
+
+/* The shortcut against collide.c's exact test on random lines and arcs (forward and reverse, radii 0.3 to
+ * 60 tiles) from random points of speckled maps and near their obstacles: wherever the reach covers a
+ * segment, or the trace proves it, the exact test says clear. Both must fire often, and the exact test must
+ * refuse many of the segments (the samples are near walls), or the test proves nothing. */
+START_TEST(reach_agrees_with_exact)
+{
+    ap_test_rng g = {77};
+    int covered = 0, traced = 0, blocked = 0, total = 0;
+    for (int mi = 0; mi < 12; mi++) {
+        ap_map *m = ap_test_speckled_map(&g, 20 + (int)(ap_test_rand(&g) % 60), 20 + (int)(ap_test_rand(&g) % 60),
+                                 mi % 3 == 0 ? 0.01 : 0.06);
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        ck_assert_ptr_nonnull(t);
+        for (int k = 0; k < 4000; k++) {
+            const double x = ap_test_rand01(&g) * m->width, y = ap_test_rand01(&g) * m->height;
+            if (!m->pass[ap_map_index(m, (int32_t)x, (int32_t)y)])
+                continue;
+            const double r = ap_test_rand01(&g) < 0.3 ? 0.0 : 1.5 * ap_test_rand01(&g);
+            const double h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI, len = 20.0 * pow(ap_test_rand01(&g), 2.0);
+            ap_segment s;
+            double R = 0.0;
+            if (ap_test_rand01(&g) < 0.3) {
+                s = ap_segment_line(x, y, x + len * cos(h), y + len * sin(h));
+            } else {
+                R = 0.3 + 60.0 * pow(ap_test_rand01(&g), 3.0);
+                ap_pose p = {x, y, h};
+                const int steer = ap_test_rand01(&g) < 0.5 ? 1 : -1;
+                s = ap_segment_drive(&p, steer, ap_test_rand01(&g) < 0.2 ? -len : len, R);
+            }
+            const bool exact = ap_segment_clear(m, &s, r);
+            const bool cov = ap_clearance_reach_covers(ap_clearance_reach(m, t, x, y, r), s.length, R);
+            const bool tr = ap_clearance_proves_segment(m, t, &s, r);
+            AP_EXPECT(!cov || exact, "covered but not clear: (%.17g, %.17g) h %.17g len %.17g R %.17g r %.17g", x, y,
+                      h, s.length, R, r);
+            AP_EXPECT(!tr || exact, "traced but not clear: (%.17g, %.17g) h %.17g len %.17g R %.17g r %.17g", x, y,
+                      h, s.length, R, r);
+            covered += cov;
+            traced += tr;
+            blocked += !exact;
+            total++;
+        }
+        ap_map_free(m);
+    }
+    printf("clearance reach: %d segments, %d covered by the reach, %d proven by tracing, %d not clear\n", total,
+           covered, traced, blocked);
+    ck_assert_int_gt(covered, total / 10);
+    ck_assert_int_gt(traced, covered);
+    ck_assert_int_gt(blocked, total / 5);
+}
+END_TEST
+
 Suite *clearance_suite(void)
 {
     Suite *s = suite_create("clearance");
@@ -303,6 +405,8 @@ Suite *clearance_suite(void)
     tcase_add_test(tc, cap);
     tcase_add_test(tc, random_maps);
     tcase_add_test(tc, real_maps);
+    tcase_add_test(tc, reach_hand_values);
+    tcase_add_test(tc, reach_agrees_with_exact);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     return s;

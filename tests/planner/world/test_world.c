@@ -373,6 +373,76 @@ START_TEST(zone_rule_and_overlay)
 }
 END_TEST
 
+/* ap_zone_distance's pruned minimum (squared distances and bounding boxes first, hypot near the nearest
+ * piece only) is the same number, to the bit, as the plain minimum of hypot over every piece computed here
+ * with the same formula: random centre lines of 2-64 points (repeated points included), points near them,
+ * on them (distance 0), on their vertices and far away. */
+static double zone_distance_plain(const ap_zone *z, double x, double y)
+{
+    double best = INFINITY;
+    for (size_t i = 0; i + 1 < z->n; i++) {
+        const double ax = z->pts[i][0], ay = z->pts[i][1], dx = z->pts[i + 1][0] - ax, dy = z->pts[i + 1][1] - ay;
+        const double len2 = dx * dx + dy * dy;
+        double t = len2 > 0.0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0.0;
+        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        const double d = hypot(x - (ax + t * dx), y - (ay + t * dy));
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+START_TEST(zone_distance_same_as_plain_minimum)
+{
+    ap_test_rng g = {31337};
+    int zeros = 0, n = 0;
+    for (int k = 0; k < 400; k++) {
+        ap_zone z = {.n = 2 + ap_test_rand(&g) % (AP_ZONE_MAX_POINTS - 1), .half = 1.0};
+        const double scale = k % 4 == 0 ? 1e-3 : (k % 4 == 1 ? 1000.0 : 30.0);
+        for (size_t i = 0; i < z.n; i++) {
+            if (i > 0 && ap_test_rand(&g) % 8 == 0) { /* a repeated point: a piece of length 0 */
+                z.pts[i][0] = z.pts[i - 1][0];
+                z.pts[i][1] = z.pts[i - 1][1];
+                continue;
+            }
+            z.pts[i][0] = scale * ap_test_rand01(&g);
+            z.pts[i][1] = scale * ap_test_rand01(&g);
+        }
+        for (int j = 0; j < 200; j++) {
+            double x, y;
+            const size_t i = ap_test_rand(&g) % (z.n - 1);
+            const double t = ap_test_rand01(&g);
+            switch (j % 4) {
+            case 0: /* on a piece */
+                x = z.pts[i][0] + t * (z.pts[i + 1][0] - z.pts[i][0]);
+                y = z.pts[i][1] + t * (z.pts[i + 1][1] - z.pts[i][1]);
+                break;
+            case 1: /* a vertex */
+                x = z.pts[i][0];
+                y = z.pts[i][1];
+                break;
+            case 2: /* near */
+                x = z.pts[i][0] + scale * 0.01 * (ap_test_rand01(&g) - 0.5);
+                y = z.pts[i][1] + scale * 0.01 * (ap_test_rand01(&g) - 0.5);
+                break;
+            default: /* anywhere, and beyond */
+                x = scale * (3.0 * ap_test_rand01(&g) - 1.0);
+                y = scale * (3.0 * ap_test_rand01(&g) - 1.0);
+            }
+            const double a = ap_zone_distance(&z, x, y), b = zone_distance_plain(&z, x, y);
+            AP_EXPECT(a == b, "zone %d point (%.17g, %.17g): %.17g, plain %.17g", k, x, y, a, b);
+            zeros += b == 0.0;
+            n++;
+        }
+    }
+    ck_assert_int_gt(zeros, n / 8);
+    ck_assert_int_eq(n, 400 * 200);
+    ap_zone z = {.pts = {{5, 10}, {30, 10}}, .n = 2, .half = 1.0};
+    ck_assert(isinf(ap_zone_distance(&z, NAN, 3.0))); /* as the plain loop: no piece is nearer than infinity */
+    ck_assert(isinf(zone_distance_plain(&z, NAN, 3.0)));
+}
+END_TEST
+
 Suite *world_suite(void)
 {
     Suite *s = suite_create("world");
@@ -382,6 +452,7 @@ Suite *world_suite(void)
     tcase_add_test(tc, art_on_discs);
     tcase_add_test(tc, grid_world_agrees_with_collide);
     tcase_add_test(tc, zone_rule_and_overlay);
+    tcase_add_test(tc, zone_distance_same_as_plain_minimum);
     suite_add_tcase(s, tc);
     return s;
 }
