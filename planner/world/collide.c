@@ -131,6 +131,61 @@ static inline double max_d(double a, double b)
     return a > b ? a : b;
 }
 
+/* ap_line_clear_mask over m's own passability with its bit lines (map.h pass_bits): the same exact verdict,
+ * walking the MINOR axis instead. For each line of cells across it (a row of an x-major segment, a column of
+ * a y-major one) the capsule reaches the cells whose major coordinate lies within r + eps (and 1e-9 more,
+ * against rounding) of the segment's major range over that line's minor range widened by r + eps: a
+ * superset of the cells within r + eps of the segment, as the byte loop's is; the blocked ones among them
+ * (0 bits, 64 a word) get the same exact distance test. A segment at slope s visits about |minor extent|
+ * lines with |1/s| + 2r + 3 cells each, in words, instead of |major extent| columns of 2r + 3 bytes; the
+ * finish's line-of-sight smoothing (Pinter's Listing 1, one test per path cell) spends most of a grid
+ * answer here (BENCHMARKS.md "Line tests over bit lines"). */
+static bool line_clear_bits(const ap_map *m, double ax, double ay, double bx, double by, double r)
+{
+    const double rr = (r + AP_COLLIDE_EPS) * (r + AP_COLLIDE_EPS);
+    const double pad = r + AP_COLLIDE_EPS, widen = pad + 1e-9;
+    const bool ymajor = fabs(by - ay) > fabs(bx - ax);
+    const double ua = ymajor ? ay : ax, va = ymajor ? ax : ay;
+    const double ub = ymajor ? by : bx, vb = ymajor ? bx : by;
+    const double umin = min_d(ua, ub), umax = max_d(ua, ub), vmin = min_d(va, vb), vmax = max_d(va, vb);
+    const int32_t uhi_cell = (ymajor ? m->height : m->width) - 1;
+    const int32_t vhi_cell = (ymajor ? m->width : m->height) - 1;
+    /* lines along u: rows (words of x) for an x-major segment, columns (words of y) for a y-major one */
+    const uint64_t *lines = ymajor ? m->pass_cols : m->pass_bits;
+    const size_t words = ymajor ? m->bits_col_words : m->bits_row_words;
+    const double dv = vb - va, inv = dv != 0.0 ? (ub - ua) / dv : 0.0;
+    const int32_t k0 = clamp_cell(vmin - widen, vhi_cell), k1 = clamp_cell(vmax + widen, vhi_cell);
+    for (int32_t k = k0; k <= k1; k++) {
+        const double v0 = max_d(vmin, (double)k - widen), v1 = min_d(vmax, (double)k + 1.0 + widen);
+        if (v0 > v1)
+            continue;
+        double ulo = umin, uhi = umax;
+        if (dv != 0.0) {
+            const double u0 = ua + (v0 - va) * inv, u1 = ua + (v1 - va) * inv;
+            ulo = min_d(u0, u1);
+            uhi = max_d(u0, u1);
+        }
+        /* padded positions p = cell + 1 of this line, in words */
+        const int32_t p0 = clamp_cell(ulo - widen, uhi_cell) + 1, p1 = clamp_cell(uhi + widen, uhi_cell) + 1;
+        const uint64_t *L = lines + (size_t)(k + 1) * words;
+        for (int32_t p = p0; p <= p1;) {
+            const int32_t b = p & 63, span = 64 - b < p1 - p + 1 ? 64 - b : p1 - p + 1;
+            uint64_t blocked = ~L[p >> 6] >> b;
+            if (span < 64)
+                blocked &= (1ull << span) - 1;
+            while (blocked != 0) {
+                const int32_t c = p + __builtin_ctzll(blocked) - 1;
+                blocked &= blocked - 1;
+                const int32_t i = ymajor ? k : c, j = ymajor ? c : k;
+                if (segment_square_d2(ax, ay, bx, by, (double)i, (double)j) <= rr)
+                    return false;
+            }
+            p += span;
+        }
+    }
+    return true;
+}
+
 bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double ay, double bx, double by, double r)
 {
     if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by) || !isfinite(r) || r < 0.0)
@@ -138,6 +193,8 @@ bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double 
     double minx = min_d(ax, bx), maxx = max_d(ax, bx), miny = min_d(ay, by), maxy = max_d(ay, by);
     if (bbox_leaves_map(m, minx, miny, maxx, maxy, r))
         return false;
+    if (pass == m->pass && m->pass_bits != NULL)
+        return line_clear_bits(m, ax, ay, bx, by, r);
     const double rr = (r + AP_COLLIDE_EPS) * (r + AP_COLLIDE_EPS);
     const double pad = r + AP_COLLIDE_EPS;
     /* Walk the major axis u one column of cells at a time; in each column the capsule can only reach the

@@ -214,6 +214,31 @@ int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS])
     return AP_OK;
 }
 
+int ap_map_pass_bits(ap_map *m)
+{
+    const uint32_t W = (uint32_t)m->stride, H = (uint32_t)m->height + 2;
+    const uint32_t rw = (W + 63) / 64, cw = (H + 63) / 64;
+    const size_t words = (size_t)H * rw + (size_t)W * cw;
+    if (m->pass_bits == NULL)
+        m->pass_bits = calloc(words, sizeof *m->pass_bits);
+    else
+        memset(m->pass_bits, 0, words * sizeof *m->pass_bits);
+    if (m->pass_bits == NULL) {
+        m->pass_cols = NULL;
+        return AP_E_NOMEM;
+    }
+    m->bits_row_words = rw;
+    m->bits_col_words = cw;
+    m->pass_cols = m->pass_bits + (size_t)H * rw;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++)
+            if (m->pass[(size_t)y * W + x]) {
+                m->pass_bits[(size_t)y * rw + x / 64] |= 1ull << (x % 64);
+                m->pass_cols[(size_t)x * cw + y / 64] |= 1ull << (y % 64);
+            }
+    return AP_OK;
+}
+
 int ap_map_derive_pass(ap_map *m)
 {
     int64_t passable = 0, present[AP_TERRAIN_KINDS] = {0};
@@ -232,7 +257,8 @@ int ap_map_derive_pass(ap_map *m)
     m->passable_cells = passable;
     /* AP_TERRAIN_CHARS ".GSTW": kinds 3 and 4 are trees and water, counted only where passable */
     m->pass_is_default_capability = present[3] == 0 && present[4] == 0;
-    return ap_map_derive_costs(m, present);
+    int st = ap_map_pass_bits(m);
+    return st != AP_OK ? st : ap_map_derive_costs(m, present);
 }
 
 bool ap_map_id_valid(const char *id, size_t n)
@@ -573,6 +599,7 @@ void ap_map_free(ap_map *m)
         if (m->tables[i].free_fn != NULL)
             m->tables[i].free_fn(m->tables[i].data);
     free(m->pass);
+    free(m->pass_bits);
     free(m->terrain);
     free(m->kind);
     free(m->cheap);

@@ -117,6 +117,12 @@ typedef struct ap_map {
     int32_t height;         /* cells (rows) */
     int32_t stride;         /* width + 2 */
     uint8_t *pass;          /* (width+2)*(height+2) bytes: 1 passable, 0 blocked; border blocked */
+    /* pass again as bit lines (ap_map_pass_bits): bit x of padded row y at word y * bits_row_words + x / 64,
+     * then bit y of padded column x at pass_cols[x * bits_col_words + y / 64]; 1 = passable. collide.c's line
+     * test scans them 64 cells a word. NULL when not built (the byte loop serves). Owned by the map (a view:
+     * by the view). */
+    uint64_t *pass_bits, *pass_cols;
+    uint32_t bits_row_words, bits_col_words;
     uint8_t *terrain;       /* width*height raw terrain characters ('.', 'G', '@', 'T', 'W', ...) */
     int64_t passable_cells; /* number of passable cells */
     /* Terrain costs (ap_terrain_costs). weighted is true when some passable cell costs other than 1; then
@@ -162,6 +168,10 @@ typedef struct ap_map {
     ap_map_table tables[AP_MAP_MAX_TABLES];
     int n_tables;
 } ap_map;
+
+/* (Re)build m->pass_bits and m->pass_cols from m->pass (an existing block is reused: the size is the
+ * map's). Returns AP_OK, or AP_E_NOMEM (then both are NULL and the line test uses the bytes). O(cells). */
+int ap_map_pass_bits(ap_map *m);
 
 /* Parse a Moving AI map held in memory.
  * id: map id (copied; must be 1..63 bytes of [A-Za-z0-9_.-]); file_label: name used in diagnostics.

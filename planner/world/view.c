@@ -25,6 +25,7 @@ static void free_view(void *data)
     if (v == NULL)
         return;
     free(v->pass);
+    free(v->map.pass_bits);
     free(v->kind);
     free(v->cheap);
     free(v);
@@ -81,6 +82,8 @@ static int finish_view(const ap_map *m, ap_capability c, view *v, int64_t cells,
     v->map.base = m;
     v->map.capability = c;
     v->map.pass = v->pass;
+    v->map.pass_bits = v->map.pass_cols = NULL; /* the view's own, below (optional: the byte loop serves) */
+    (void)ap_map_pass_bits(&v->map);
     v->map.passable_cells = cells;
     v->map.pass_is_default_capability = c == AP_CAP_DEFAULT;
     memcpy(v->map.cost_of, cost, sizeof cost);
@@ -115,7 +118,9 @@ static int finish_view(const ap_map *m, ap_capability c, view *v, int64_t cells,
     v->map.region = rt->data;
     v->map.region_count = (uint32_t)rt->count;
     out->data = v;
-    out->bytes = sizeof *v + n * (v->kind != NULL ? 3 : 1);
+    out->bytes = sizeof *v + n * (v->kind != NULL ? 3 : 1) +
+                 (v->map.pass_bits != NULL ? ((size_t)(m->height + 2) * v->map.bits_row_words +
+                                              (size_t)m->stride * v->map.bits_col_words) * 8 : 0);
     return AP_OK;
 }
 

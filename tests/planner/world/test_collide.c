@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../../../planner/world/collide.h"
+#include "../../../planner/world/patch.h"
+#include "../../../planner/world/view.h"
 #include "../../../planner/base/path.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -220,6 +222,87 @@ START_TEST(random_cross_check)
 }
 END_TEST
 
+/* The line test over the map's bit lines (map.h pass_bits, collide.c line_clear_bits) gives the byte
+ * loop's verdict (the same test through a copy of the passability, which has no bit lines) on maps wider and
+ * taller than a 64-bit word, for long, short, axis-parallel, zero-length and grid-aligned lines (corners
+ * touched at exactly r and r = 0 along cell edges), radii 0 to 2.5; and after a tile update and on a
+ * capability view, whose bit lines are their own. */
+static void bits_agree(const ap_map *m, ap_test_rng *rng, int lines, int *clear_count)
+{
+    const size_t n = ap_map_node_count(m);
+    uint8_t *copy = malloc(n);
+    memcpy(copy, m->pass, n);
+    ck_assert_ptr_nonnull(m->pass_bits);
+    for (int i = 0; i < lines; i++) {
+        double ax = m->width * ap_test_rand01(rng), ay = m->height * ap_test_rand01(rng);
+        double bx = m->width * ap_test_rand01(rng), by = m->height * ap_test_rand01(rng);
+        switch (i % 6) {
+        case 1: /* short */
+            bx = ax + 4 * (ap_test_rand01(rng) - 0.5), by = ay + 4 * (ap_test_rand01(rng) - 0.5);
+            break;
+        case 2: /* axis-parallel, on cell centres or edges */
+            ax = floor(ax) + (i % 12 < 6 ? 0.5 : 0.0), bx = ax;
+            break;
+        case 3:
+            ay = floor(ay) + (i % 12 < 6 ? 0.5 : 0.0), by = ay;
+            break;
+        case 4: /* grid points */
+            ax = floor(ax), ay = floor(ay), bx = floor(bx), by = floor(by);
+            break;
+        case 5: /* zero length */
+            bx = ax, by = ay;
+            break;
+        default:
+            break;
+        }
+        static const double radii[] = {0.0, 0.0, 0.25, 0.5, 0.5 * M_SQRT2, 1.0, 1.5, 2.5};
+        const double r = radii[ap_test_rand(rng) % 8];
+        const bool fast = ap_line_clear(m, ax, ay, bx, by, r);
+        const bool bytes = ap_line_clear_mask(m, copy, ax, ay, bx, by, r);
+        AP_EXPECT(fast == bytes, "(%.17g,%.17g)-(%.17g,%.17g) r %g: bits %d, bytes %d", ax, ay, bx, by, r, fast, bytes);
+        *clear_count += fast;
+    }
+    free(copy);
+}
+
+START_TEST(bit_lines_same_verdicts)
+{
+    ap_test_rng rng = {4711};
+    int clear = 0, lines = 0;
+    for (int t = 0; t < (ap_test_quick() ? 3 : 8); t++) {
+        const int w = 60 + (int)(ap_test_rand(&rng) % 200), h = 60 + (int)(ap_test_rand(&rng) % 150);
+        const double pb = 0.0005 + 0.01 * ap_test_rand01(&rng);
+        size_t cap = (size_t)(w + 1) * (size_t)h + 64;
+        char *text = malloc(cap);
+        int k = snprintf(text, cap, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+        for (int y = 0; y < h; y++, text[k++] = '\n')
+            for (int x = 0; x < w; x++)
+                text[k++] = ap_test_rand01(&rng) < pb ? '@' : ap_test_rand01(&rng) < 0.3 ? 'W' : '.';
+        text[k] = '\0';
+        const uint8_t caps[] = {AP_CAP_WATER};
+        ap_map_opts o = {.capabilities = caps, .n_capabilities = 1};
+        ap_map *m;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_parse("bits", "bits", text, strlen(text), &o, &m, &d), AP_OK);
+        const int n = ap_test_quick() ? 600 : 3000;
+        bits_agree(m, &rng, n, &clear);
+        bits_agree(ap_map_view(m, AP_CAP_WATER), &rng, n / 3, &clear);
+        lines += n + n / 3;
+        /* a tile update: its own bit lines */
+        ap_cell_edit e[3] = {{1, 1, '@'}, {w / 2, h / 2, '@'}, {w - 2, h - 2, '.'}};
+        ap_map *u;
+        ck_assert_int_eq(ap_map_patch(m, e, 3, &u, &d), AP_OK);
+        bits_agree(u, &rng, n / 3, &clear);
+        lines += n / 3;
+        ap_map_free(u);
+        ap_map_free(m);
+        free(text);
+    }
+    ck_assert_int_gt(clear, lines / 40); /* both verdicts exercised (long random lines mostly hit) */
+    ck_assert_int_lt(clear, lines * 9 / 10);
+}
+END_TEST
+
 Suite *collide_suite(void)
 {
     Suite *s = suite_create("collide");
@@ -229,6 +312,7 @@ Suite *collide_suite(void)
     tcase_add_test(tc, diagonal_squeeze);
     tcase_add_test(tc, arcs);
     tcase_add_test(tc, random_cross_check);
+    tcase_add_test(tc, bit_lines_same_verdicts);
     suite_add_tcase(s, tc);
     return s;
 }
