@@ -295,48 +295,78 @@ static size_t slot_live(const void *data, uint64_t *count)
 const ap_table_kind ap_jps_sized_table_kind = {AP_JPS_SIZED_TABLE_NAME, "thresholds", AP_TABLE_OPTIONAL, slot_build,
                                                slot_free, slot_update, slot_live};
 
-const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k)
+/* What a key's build would add at most: masks, int16 and int8 distances, and the event lines (about 34 bytes
+ * a padded cell). */
+static size_t key_bytes(const ap_map *m)
 {
-    const ap_map *base = ap_map_base(m);
-    const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
-    const ap_clearance_table *t = ap_clearance_of(base, c);
-    if (tab == NULL || t == NULL)
-        return NULL;
-    sized_slot *sl = tab->data;
-    ap_jps_sized *mine = NULL;
+    return (size_t)ap_map_node_count(m) * 34 + 4096;
+}
+
+/* Where key (c, k) is in sl: its tables (returned, *free_at untouched), or NULL with *free_at the first free
+ * place when the published keys leave room for one more under AP_JPS_SIZED_MAX_BYTES, else -1. */
+static ap_jps_sized *find_key(sized_slot *sl, const ap_map *base, ap_capability c, uint16_t k, int *free_at)
+{
+    size_t held = 0;
+    *free_at = -1;
+    int first_free = -1;
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) {
         ap_jps_sized *s = atomic_load_explicit(&sl->cls[i], memory_order_acquire);
         if (s == NULL) {
-            if (mine == NULL && ap_jps_sized_build(base, t, k, &mine) != AP_OK)
-                return NULL;
-            ap_jps_sized *expected = NULL;
-            if (atomic_compare_exchange_strong_explicit(&sl->cls[i], &expected, mine, memory_order_acq_rel,
-                                                        memory_order_acquire))
-                return mine;
-            s = expected; /* another thread published here first: look at what it put */
-        }
-        if (s->capability == c && s->k == k) {
-            ap_jps_sized_free(mine);
+            if (first_free < 0)
+                first_free = i;
+        } else if (s->capability == c && s->k == k) {
             return s;
+        } else {
+            held += s->bytes;
         }
     }
-    ap_jps_sized_free(mine);
+    if (first_free >= 0 && held + key_bytes(base) <= AP_JPS_SIZED_MAX_BYTES)
+        *free_at = first_free;
     return NULL;
+}
+
+/* The slot and clearance table behind (m, c): NULL when m has neither or is too large for int16 distances. */
+static sized_slot *slot_of(const ap_map *m, ap_capability c, const ap_clearance_table **t)
+{
+    const ap_map *base = ap_map_base(m);
+    const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
+    *t = ap_clearance_of(base, c);
+    if (tab == NULL || *t == NULL || base->width > 32000 || base->height > 32000)
+        return NULL;
+    return tab->data;
+}
+
+const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k)
+{
+    const ap_map *base = ap_map_base(m);
+    const ap_clearance_table *t;
+    sized_slot *sl = slot_of(m, c, &t);
+    if (sl == NULL)
+        return NULL;
+    ap_jps_sized *mine = NULL;
+    for (;;) {
+        int at;
+        ap_jps_sized *s = find_key(sl, base, c, k, &at);
+        if (s != NULL || at < 0) {
+            ap_jps_sized_free(mine);
+            return s; /* published (by us or another thread), or no room */
+        }
+        if (mine == NULL && ap_jps_sized_build(base, t, k, &mine) != AP_OK)
+            return NULL;
+        ap_jps_sized *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(&sl->cls[at], &expected, mine, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            return mine;
+        /* another thread took that place first: look again (places only fill, so this ends) */
+    }
 }
 
 bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k)
 {
-    const ap_map *base = ap_map_base(m);
-    const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
-    if (tab == NULL || ap_clearance_of(base, c) == NULL || base->width > 32000 || base->height > 32000)
-        return false;
-    sized_slot *sl = tab->data;
-    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) {
-        const ap_jps_sized *s = atomic_load_explicit(&sl->cls[i], memory_order_acquire);
-        if (s == NULL || (s->capability == c && s->k == k))
-            return true;
-    }
-    return false;
+    const ap_clearance_table *t;
+    sized_slot *sl = slot_of(m, c, &t);
+    int at;
+    return sl != NULL && (find_key(sl, ap_map_base(m), c, k, &at) != NULL || at >= 0);
 }
 
 /* ---- online JPS over the unit's grid ------------------------------------------------------------------- */

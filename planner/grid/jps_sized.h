@@ -61,9 +61,13 @@ static inline bool ap_jps_key_fits(const ap_clearance_table *t, uint16_t k, uint
     return (k & AP_JPS_SQUARE) ? t->square[c] > (k & ~AP_JPS_SQUARE) : t->disc[c] > k;
 }
 
-/* Unit keys (above) kept per map, over every capability; a query with another key once they are all taken
- * runs online JPS with masks computed per visited cell (same answers, slower). */
+/* Unit keys (above) kept per map, over every capability, and the bytes they may hold together (checked
+ * before each build against the published keys' bytes plus the new key's at most: about 34 bytes a padded
+ * cell, so 3 keys of a 1024^2 map, 8 of a 512^2 one; two builds racing may pass it together). A query with
+ * another key once the places or the bytes are taken runs online JPS with masks computed per visited cell
+ * (same answers, slower), and `auto` runs Annotated A* or hierarchical for it. */
 #define AP_JPS_SIZED_CLASSES 8
+#define AP_JPS_SIZED_MAX_BYTES ((size_t)128 << 20)
 
 /* The slot of the map-wide table kind below. */
 #define AP_JPS_SIZED_TABLE_NAME "jps_sized"
@@ -102,16 +106,16 @@ void ap_jps_sized_free(ap_jps_sized *s);
  * use). */
 extern const ap_table_kind ap_jps_sized_table_kind;
 
-/* The tables of threshold k for capability c of m (m may be a capability view: the slot is the loaded
- * map's), built now when missing (O(cells), not interruptible: Paris_1_1024 about 40 ms) and published in a
- * free place; NULL when m has no slot, c has no clearance table, the build failed, or all
- * AP_JPS_SIZED_CLASSES places hold other thresholds. Lives as long as m. Thread-safe: lock-free publish
- * with C11 atomics (two threads may build the same threshold at once; one copy is kept). */
+/* The tables of key k for capability c of m (m may be a capability view: the slot is the loaded map's),
+ * built now when missing (O(cells), not interruptible: Paris_1_1024 about 0.1 s) and published in a free
+ * place; NULL when m has no slot, c has no clearance table, m is too large, the build failed, or the places
+ * or AP_JPS_SIZED_MAX_BYTES are taken by other keys. Lives as long as m. Thread-safe: lock-free publish with
+ * C11 atomics (two threads may build the same key at once; one copy is kept). */
 const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k);
 
-/* Would ap_jps_sized_get(m, c, k) answer tables: are they published, or is a place free (and m's slot and
- * c's clearance table there)? Builds nothing (a build may still fail, or another threshold take the last
- * place first). Thread-safe. */
+/* Would ap_jps_sized_get(m, c, k) answer tables: are they published, or is there a free place and room in
+ * the byte budget (and m's slot and c's clearance table there)? Builds nothing (a build may still fail, or
+ * another key take the last place first). Thread-safe. */
 bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k);
 
 /* Fill dom with JPS over the unit's grid for threshold k of clearance table t (m's capability's), towards

@@ -69,7 +69,7 @@ static const ap_clearance_table *unit_key(const ap_query *q, uint16_t *key)
 }
 
 /* JPS for a sized unit: pruning on the grid as the unit sees it, with the tables of its key (jps_sized.h:
- * built on the map's first query of that key); JPS+ without them (all of the map's places hold other keys,
+ * built on the map's first query of that key); JPS+ without them (the map's places or byte budget hold other keys,
  * or out of memory) runs online JPS, whose masks are then computed per visited cell. NULL t: the point
  * unit's JPS (table: JPS+ distances or NULL). */
 static int jps_any_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, bool plus)

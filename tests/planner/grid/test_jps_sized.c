@@ -275,6 +275,33 @@ START_TEST(without_a_table)
 }
 END_TEST
 
+/* The byte budget: on an open 1024 x 1024 map a key holds about 25 bytes a padded cell (its distances do not
+ * fit a byte), so AP_JPS_SIZED_MAX_BYTES (128 MiB) takes four; the next key gets no tables (and is not
+ * "ready", so auto does not pick jps_plus for it) while the first ones stay served. */
+START_TEST(byte_budget)
+{
+    ap_test_rng rng = {5};
+    char *txt = random_map(&rng, 1024, 1024, 0.0);
+    ap_map *m = ap_test_map_from_string(txt);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    const ap_jps_sized *s[AP_JPS_SIZED_CLASSES];
+    int taken = 0;
+    size_t held = 0;
+    while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t->capability, (uint16_t)(300 + taken))))
+        held += s[taken++]->bytes;
+    ck_assert_int_eq(taken, 4); /* the budget, not the places, stopped it */
+    ck_assert_uint_le(held, AP_JPS_SIZED_MAX_BYTES);
+    ck_assert(!ap_jps_sized_ready(m, t->capability, 304));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 304));
+    for (int i = 0; i < taken; i++) {
+        ck_assert(ap_jps_sized_ready(m, t->capability, (uint16_t)(300 + i)));
+        ck_assert_ptr_eq(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)), s[i]);
+    }
+    ap_map_free(m);
+    free(txt);
+}
+END_TEST
+
 /* Every Moving AI map, sampled scenario lines, radius 0.5, 1 and 2: the same status and cost as A*. */
 START_TEST(movingai_discs)
 {
@@ -341,6 +368,7 @@ Suite *jps_sized_suite(void)
     tcase_add_test(tc, without_a_table);
     tcase_add_test(tc, capability_view);
     tcase_add_test(tc, square_units);
+    tcase_add_test(tc, byte_budget);
     tcase_add_test(tc, movingai_discs);
     suite_add_tcase(s, tc);
     return s;
