@@ -44,6 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (m->cheap[i] != (m->pass[i] != 0 && m->cost_of[m->kind[i]] == m->cost_min))
                     abort();
             }
+            /* the bit lines (map.h pass_bits) say the same as the bytes, in rows and in columns */
+            const uint32_t px = (uint32_t)(x + 1), py = (uint32_t)(y + 1);
+            if (m->pass_bits != NULL &&
+                (((m->pass_bits[(size_t)py * m->bits_row_words + px / 64] >> (px % 64)) & 1u) != (m->pass[i] != 0) ||
+                 ((m->pass_cols[(size_t)px * m->bits_col_words + py / 64] >> (py % 64)) & 1u) != (m->pass[i] != 0)))
+                abort();
             if (m->pass[i] != 0) {
                 passable++;
                 if (m->region[i] == 0 || m->region[i] > m->region_count)
