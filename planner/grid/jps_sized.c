@@ -361,6 +361,14 @@ const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t 
     }
 }
 
+const ap_jps_sized *ap_jps_sized_find(const ap_map *m, ap_capability c, uint16_t k)
+{
+    const ap_clearance_table *t;
+    sized_slot *sl = slot_of(m, c, &t);
+    int at;
+    return sl != NULL ? find_key(sl, ap_map_base(m), c, k, &at) : NULL;
+}
+
 bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k)
 {
     const ap_clearance_table *t;

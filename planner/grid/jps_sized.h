@@ -113,6 +113,9 @@ extern const ap_table_kind ap_jps_sized_table_kind;
  * C11 atomics (two threads may build the same key at once; one copy is kept). */
 const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k);
 
+/* The published tables of key k for capability c of m, or NULL (nothing is built). Thread-safe. */
+const ap_jps_sized *ap_jps_sized_find(const ap_map *m, ap_capability c, uint16_t k);
+
 /* Would ap_jps_sized_get(m, c, k) answer tables: are they published, or is there a free place and room in
  * the byte budget (and m's slot and c's clearance table there)? Builds nothing (a build may still fail, or
  * another key take the last place first). Thread-safe. */

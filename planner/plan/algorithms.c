@@ -178,15 +178,23 @@ static bool auto_hier(const ap_query *q)
 }
 
 /* A sized unit (a disc that does not fit every grid move, a square of side 2 or more) on a uniform-cost
- * map, 8-connected, whose key has JPS+ tables or room for them (jps_sized.h): JPS+ over the unit's grid,
- * the same optimum as Annotated A* in a few microseconds (BENCHMARKS.md "JPS and JPS+ for discs"), and
- * faster than hierarchical at every distance; the map's first query of a key pays the tables' build (5-25
- * ms on 512^2 maps, about 0.1 s on 1024^2). */
+ * map, 8-connected, whose key has JPS+ tables (jps_sized.h): JPS+ over the unit's grid, the same optimum as
+ * Annotated A* in a few microseconds (BENCHMARKS.md "JPS and JPS+ for discs"), and faster than hierarchical
+ * at every distance. auto builds a key's tables itself (on the query's worker, not interruptible) only on
+ * maps of at most AP_AUTO_JPS_BUILD_CELLS padded cells, where that costs 5-25 ms once per map version; on
+ * larger maps (about 0.1 s at 1024^2, again after every tile update) it uses tables an explicit jps or
+ * jps_plus query has built, and Annotated A* or hierarchical until then. */
+#define AP_AUTO_JPS_BUILD_CELLS (514u * 514u)
+
 static bool auto_unit_jps(const ap_query *q)
 {
     uint16_t key;
     const ap_clearance_table *t = unit_key(q, &key);
-    return t != NULL && q->connectivity == 8 && !qmap(q)->weighted && ap_jps_sized_ready(qmap(q), t->capability, key);
+    if (t == NULL || q->connectivity != 8 || qmap(q)->weighted)
+        return false;
+    if (ap_jps_sized_find(qmap(q), t->capability, key) != NULL)
+        return true;
+    return ap_map_node_count(qmap(q)) <= AP_AUTO_JPS_BUILD_CELLS && ap_jps_sized_ready(qmap(q), t->capability, key);
 }
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)

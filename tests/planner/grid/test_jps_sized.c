@@ -277,24 +277,52 @@ START_TEST(without_a_table)
 }
 END_TEST
 
-/* The byte budget: on an open 1024 x 1024 map a key holds about 25 bytes a padded cell (its distances do not
+/* A large map (open, 1024 x 1024): auto builds no tables of its own there but uses a key's once a jps_plus
+ * query has built them. The byte budget: a key holds about 25 bytes a padded cell here (its distances do not
  * fit a byte), so AP_JPS_SIZED_MAX_BYTES (128 MiB) takes four; the next key gets no tables (and is not
- * "ready", so auto does not pick jps_plus for it) while the first ones stay served. */
+ * "ready") while the first ones stay served. */
+/* The algorithm auto ran for a radius-r disc from (sx, sy) to (gx, gy) on m (smoothing none), its status in *st. */
+static ap_algorithm auto_alg(const ap_map *m, ap_workspace *ws, double r, int sx, int sy, int gx, int gy, int *st)
+{
+    ap_query q = ap_test_cell_query(m, AP_ALG_AUTO, 8, sx, sy, gx, gy);
+    q.unit_radius = r;
+    ap_plan p;
+    *st = ap_plan_begin(&p, &q, ws, 0);
+    const ap_algorithm alg = p.alg;
+    while (*st == AP_IN_PROGRESS)
+        *st = ap_plan_step(&p, 0);
+    ap_plan_release(&p);
+    return alg;
+}
+
 START_TEST(byte_budget)
 {
     ap_test_rng rng = {5};
     char *txt = random_map(&rng, 1024, 1024, 0.0);
     ap_map *m = ap_test_map_from_string(txt);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    /* a map this large: auto builds no tables itself (about 0.1 s), it uses those a jps_plus query built */
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    int st;
+    ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_ASTAR);
+    ck_assert_int_eq(st, AP_OK);
+    ck_assert_ptr_null(ap_jps_sized_find(m, t->capability, 256));
+    double c = 0.0;
+    ck_assert_int_eq(ap_test_grid_cost(m, &ws, AP_ALG_JPS_PLUS, 1.0, 10, 10, 60, 40, 0, &c), AP_OK);
+    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t->capability, 256));
+    ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_JPS_PLUS);
+    ck_assert_int_eq(st, AP_OK);
+    ap_workspace_free(&ws);
     const ap_jps_sized *s[AP_JPS_SIZED_CLASSES];
     int taken = 0;
-    size_t held = 0;
+    size_t held = ap_jps_sized_find(m, t->capability, 256)->bytes; /* radius 1's, above */
     while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t->capability, (uint16_t)(300 + taken))))
         held += s[taken++]->bytes;
-    ck_assert_int_eq(taken, 4); /* the budget, not the places, stopped it */
+    ck_assert_int_eq(taken, 3); /* with radius 1's: four; the budget, not the places, stopped it */
     ck_assert_uint_le(held, AP_JPS_SIZED_MAX_BYTES);
-    ck_assert(!ap_jps_sized_ready(m, t->capability, 304));
-    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 304));
+    ck_assert(!ap_jps_sized_ready(m, t->capability, 303));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 303));
     for (int i = 0; i < taken; i++) {
         ck_assert(ap_jps_sized_ready(m, t->capability, (uint16_t)(300 + i)));
         ck_assert_ptr_eq(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)), s[i]);
