@@ -11,7 +11,8 @@
 #   4. tile updates: per table kind, the incremental update after a 1-cell and a 16-cell change beside a
 #      full build (tests/bench/bench_patch.c);
 #   5. gzip: what compressing the 78 KB demo maze answer costs at each deflate level;
-#   6. discs: astar / jps / jps_plus for discs of radius 0.4, 1, 2 beside the point unit (same lines).
+#   6. discs and squares: astar / jps / jps_plus for discs of radius 0.4, 1, 2 and squares of side 2, 3
+#      beside the point unit (same lines).
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -53,20 +54,24 @@ for run in "uniform astar" "uniform auto" "S=3,W=6 auto"; do
 done
 
 echo
-echo "## Discs (issue 9): astar / jps / jps_plus for radius 0.4, 1, 2 against the same algorithm for a point unit,"
+echo "## Discs and squares (issue 9): astar / jps / jps_plus for radius 0.4, 1, 2 and squares of side 2, 3 (s2, s3)"
+echo "## against the same algorithm for a point unit,"
 echo "## median and mean us over the scenario lines both answer (the first line, which builds the disc's"
 echo "## jps_sized tables, left out and shown as build_ms); cost_diff: lines whose cost differs from astar's"
 printf "map\talg\tradius\tlines\tmedian_us\tpoint_median_us\tratio\tmean_us\tpoint_mean_us\tbuild_ms\tcost_diff\n"
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for id in den520d arena2 brc202d orz100d lak303d AR0011SR; do
-    for r in 0 0.4 1 2; do
+    for r in 0 0.4 1 2 s2 s3; do
+        # s2, s3: square units of 2 x 2 and 3 x 3 cells (the footprint's top-left cell on the scenario's)
+        unit="--radius $r"
+        case $r in s*) unit="--size ${r#s}" ;; esac
         for alg in astar jps jps_plus; do
-            "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg $alg --radius $r \
+            "$B/arcpath-bench" --map "$DATA/$id.map" --scen "$DATA/$id.map.scen" --alg $alg $unit \
                 > "$OUT/disc-$alg-$r-$id.tsv"
         done
     done
     for alg in astar jps jps_plus; do
-        for r in 0.4 1 2; do
+        for r in 0.4 1 2 s2 s3; do
             # columns: time (us) of the disc, of the point unit, cost difference to astar's (disc), build ms
             paste "$OUT/disc-$alg-$r-$id.tsv" "$OUT/disc-$alg-0-$id.tsv" "$OUT/disc-astar-$r-$id.tsv" |
                 awk -F'\t' 'NR == 2 { printf "build %.1f\n", $3 / 1e6 } NR > 2 && $4 > 0 && $9 > 0 {

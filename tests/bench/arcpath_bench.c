@@ -1,8 +1,11 @@
 /* arcpath_bench.c — planner benchmark over a Moving AI scenario file.
  *
  *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle [--connectivity 8|4]
- *                 [--summary] [--walkable exact|sampled] [--radius R] [--table-stats] [--terrain T=COST[,...]]
- *                 [--full]
+ *                 [--summary] [--walkable exact|sampled] [--radius R | --size K] [--table-stats]
+ *                 [--terrain T=COST[,...]] [--full]
+ *
+ * --size K plans a square unit of K x K cells (unit.size) whose top-left cell is the scenario's start (goal)
+ * cell: start and goal are the footprints' centres.
  *
  * --full times the whole answer as the service builds it (begin, steps, finish: smoothing "los" for the
  * grid algorithms, the path for any_angle; no samples) and prints the answer's length in the cost column:
@@ -88,7 +91,7 @@ static int cmp_u64(const void *a, const void *b)
 static void usage(void)
 {
     fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle\n"
-                    "                     [--connectivity 8|4] [--summary] [--walkable exact|sampled] [--radius R]\n"
+                    "                     [--connectivity 8|4] [--summary] [--walkable exact|sampled] [--radius R | --size K]\n"
                     "                     [--table-stats] [--full]\n"
                     "                     [--terrain T=COST[,T=COST...]]\n");
 }
@@ -119,6 +122,7 @@ int main(int argc, char **argv)
     const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
     int connectivity = 8, summary = 0, table_stats = 0, full = 0, opt;
     double radius = 0.0;
+    int size = 0;
     ap_terrain_costs terrain;
     ap_map_opts opts = {0};
     static const struct option longopts[] = {{"map", required_argument, NULL, 'm'},
@@ -127,6 +131,7 @@ int main(int argc, char **argv)
                                              {"connectivity", required_argument, NULL, 'c'},
                                              {"walkable", required_argument, NULL, 'w'},
                                              {"radius", required_argument, NULL, 'r'},
+                                             {"size", required_argument, NULL, 'z'},
                                              {"terrain", required_argument, NULL, 't'},
                                              {"summary", no_argument, NULL, 'S'},
                                              {"full", no_argument, NULL, 'F'},
@@ -151,6 +156,9 @@ int main(int argc, char **argv)
             break;
         case 'r':
             radius = atof(optarg);
+            break;
+        case 'z':
+            size = atoi(optarg);
             break;
         case 't':
             if (parse_terrain(optarg, &terrain) != 0) {
@@ -234,12 +242,14 @@ int main(int argc, char **argv)
         printf("id\traw_waypoints\tsmoothed_waypoints\ttime_ns\tlength\texact_clear\n");
     for (size_t i = 0; i < n; i++) {
         const scen_line *s = &sc[i];
+        const double c = size > 1 ? size / 2.0 : 0.5; /* the footprint's centre from its top-left cell */
         ap_query q = {.map = m,
-                      .sx = s->sx + 0.5,
-                      .sy = s->sy + 0.5,
-                      .gx = s->gx + 0.5,
-                      .gy = s->gy + 0.5,
+                      .sx = s->sx + c,
+                      .sy = s->sy + c,
+                      .gx = s->gx + c,
+                      .gy = s->gy + c,
                       .unit_radius = radius,
+                      .unit_size = size > 1 ? size : 0,
                       .algorithm = algorithm,
                       .connectivity = connectivity,
                       .smoothing = full ? AP_SMOOTH_LOS : AP_SMOOTH_NONE};
