@@ -158,24 +158,46 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
     const uint32_t S = gd->stride;                                                                            \
     const int32_t gx = (int32_t)gd->goal_px, gy = (int32_t)gd->goal_py;
 /* One division per expansion gives u's coordinates; each neighbour's heuristic is then plain integer
- * arithmetic. No corner cutting: a diagonal step needs both orthogonal neighbours passable. */
-#define CORE_EXPAND                                                                                           \
+ * arithmetic. No corner cutting: a diagonal step needs both orthogonal neighbours free, FREE(cell) saying
+ * which are (the point unit's passability, or a square unit's anchors below). */
+#define GRID8_EXPAND(FREE)                                                                                    \
     {                                                                                                         \
         const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);                            \
         const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;                                           \
-        const int pn = pass[n], ps = pass[so], pw = pass[w], pe = pass[e];                                    \
+        const int pn = FREE(n), ps = FREE(so), pw = FREE(w), pe = FREE(e);                                    \
         int k = 0;                                                                                            \
         GRID_MOVE(pn, n, 1.0, 0, -1)                                                                          \
         GRID_MOVE(ps, so, 1.0, 0, 1)                                                                          \
         GRID_MOVE(pw, w, 1.0, -1, 0)                                                                          \
         GRID_MOVE(pe, e, 1.0, 1, 0)                                                                           \
-        GRID_MOVE(pn && pw && pass[n - 1], n - 1, M_SQRT2, -1, -1)                                            \
-        GRID_MOVE(pn && pe && pass[n + 1], n + 1, M_SQRT2, 1, -1)                                             \
-        GRID_MOVE(ps && pw && pass[so - 1], so - 1, M_SQRT2, -1, 1)                                           \
-        GRID_MOVE(ps && pe && pass[so + 1], so + 1, M_SQRT2, 1, 1)                                            \
+        GRID_MOVE(pn && pw && FREE(n - 1), n - 1, M_SQRT2, -1, -1)                                            \
+        GRID_MOVE(pn && pe && FREE(n + 1), n + 1, M_SQRT2, 1, -1)                                             \
+        GRID_MOVE(ps && pw && FREE(so - 1), so - 1, M_SQRT2, -1, 1)                                           \
+        GRID_MOVE(ps && pe && FREE(so + 1), so + 1, M_SQRT2, 1, 1)                                            \
         s->generated += (uint64_t)k;                                                                          \
     }
+#define PASS_FREE(c) pass[c]
+#define CORE_EXPAND GRID8_EXPAND(PASS_FREE)
 #include "../search/core_loop.h"
+
+/* Square units' copy (Annotated A* with true clearance, ap_grid_domain_init_square): succ_square's moves in
+ * the same order, an anchor free when its square clearance is at least the side. The generic loop over
+ * succ_square ran 1.3-1.8x the point unit's median (BENCHMARKS.md "JPS and JPS+ for discs"). */
+#define CORE_NAME square8_run
+#define CORE_BUCKET 1
+#define CORE_PER_TILE AP_BQ_PER_TILE
+#define CORE_SETUP                                                                                            \
+    const ap_grid_domain *gd = ctx;                                                                           \
+    const uint8_t *sq = gd->clear->square;                                                                    \
+    const unsigned side = gd->size;                                                                           \
+    const uint32_t S = gd->stride;                                                                            \
+    const int32_t gx = (int32_t)gd->goal_px, gy = (int32_t)gd->goal_py;
+#define SQUARE_FREE(c) (sq[c] >= side)
+#define CORE_EXPAND GRID8_EXPAND(SQUARE_FREE)
+#include "../search/core_loop.h"
+#undef SQUARE_FREE
+#undef PASS_FREE
+#undef GRID8_EXPAND
 
 /* Sized units' copy of the same loop (Annotated A*, ap_grid_domain_init_sized): the moves of succ_sized,
  * in the same order, each kept when its clearance q (1/256 tile, rounded down) exceeds 256 r — exactly
@@ -278,7 +300,7 @@ int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map 
     gd->clear = t;
     gd->size = k;
     dom->successors = succ_square;
-    dom->run = NULL;
+    dom->run = connectivity == 8 ? square8_run : NULL;
     return AP_OK;
 }
 

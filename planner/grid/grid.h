@@ -65,7 +65,8 @@ int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *
  * when its true clearance in t (t->square) is >= k; a diagonal move also needs both orthogonal neighbours'
  * (no corner cutting for the footprint: together they are the (k + 1) x (k + 1) block the square sweeps).
  * Costs and heuristic as ap_grid_domain_init on a uniform map, which m must be (AP_E_INTERNAL otherwise, or
- * for a NULL t or k out of range); the generic loop. t must be the table of m's capability. An exhausted
+ * for a NULL t or k out of range); 8-connected, its own copy of the loop (dom->run, the grid loop's moves over
+ * the anchors that fit), 4-connected the generic loop. t must be the table of m's capability. An exhausted
  * search proves the goal unreachable for the square. Thread-safe: writes only gd and dom. */
 int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
                                const struct ap_clearance_table *t, int k);
