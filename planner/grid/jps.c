@@ -478,10 +478,15 @@ ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src)
     return b;
 }
 
+size_t ap_jps_bits_bytes(const ap_jps_bits *b, uint32_t W, uint32_t H)
+{
+    return sizeof *b + bits_words(b, W, H) * sizeof(uint64_t);
+}
+
 static void bits_slot(ap_jps_bits *b, uint32_t W, uint32_t H, ap_map_table *slot)
 {
     slot->data = b;
-    slot->bytes = sizeof *b + bits_words(b, W, H) * sizeof(uint64_t);
+    slot->bytes = ap_jps_bits_bytes(b, W, H);
 }
 
 static int jps_bits_kind_build(const ap_map *m, ap_map_table *slot)

@@ -138,6 +138,8 @@ static inline void ap_jps_put_bit(uint64_t *L, uint32_t pos, bool v)
  * and all-ones event lines. NULL when out of memory. Free with ap_jps_bits_free. */
 ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src);
 void ap_jps_bits_free(void *data);
+/* Bytes held by bit table b of padded size W x H (the struct and its lines). */
+size_t ap_jps_bits_bytes(const ap_jps_bits *b, uint32_t W, uint32_t H);
 
 /* The first event (jps.h ap_jps_bits) on jd->bits' event line of straight direction d after (ux, uy), or the
  * goal if it comes first: a block-based straight jump, whose result is a jump point iff the unit fits that

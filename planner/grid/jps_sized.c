@@ -230,9 +230,8 @@ int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k,
         ap_jps_sized_free(s);
         return st;
     }
-    const ap_jps_bits *b = s->bits;
     s->bytes = sizeof *s + (size_t)cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
-               sizeof *b + 3 * ((size_t)(m->height + 2) * b->row_words + (size_t)m->stride * b->col_words) * 8;
+               ap_jps_bits_bytes(s->bits, (uint32_t)m->stride, (uint32_t)m->height + 2);
     s->build_seconds = ap_monotonic_seconds() - t0;
     *out = s;
     return AP_OK;
@@ -325,28 +324,26 @@ static ap_jps_sized *find_key(sized_slot *sl, const ap_map *base, ap_capability 
     return NULL;
 }
 
-/* The slot and clearance table behind (m, c): NULL when m has neither or is too large for int16 distances. */
-static sized_slot *slot_of(const ap_map *m, ap_capability c, const ap_clearance_table **t)
+/* m's slot (the loaded map's for a view), or NULL when it has none or is too large for int16 distances. */
+static sized_slot *slot_of(const ap_map *m)
 {
     const ap_map *base = ap_map_base(m);
     const ap_map_table *tab = ap_map_find_table(base, AP_JPS_SIZED_TABLE_NAME);
-    *t = ap_clearance_of(base, c);
-    if (tab == NULL || *t == NULL || base->width > 32000 || base->height > 32000)
+    if (tab == NULL || base->width > 32000 || base->height > 32000)
         return NULL;
     return tab->data;
 }
 
-const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k)
+const ap_jps_sized *ap_jps_sized_get(const ap_map *m, const ap_clearance_table *t, uint16_t k)
 {
     const ap_map *base = ap_map_base(m);
-    const ap_clearance_table *t;
-    sized_slot *sl = slot_of(m, c, &t);
+    sized_slot *sl = t != NULL ? slot_of(m) : NULL;
     if (sl == NULL)
         return NULL;
     ap_jps_sized *mine = NULL;
     for (;;) {
         int at;
-        ap_jps_sized *s = find_key(sl, base, c, k, &at);
+        ap_jps_sized *s = find_key(sl, base, t->capability, k, &at);
         if (s != NULL || at < 0) {
             ap_jps_sized_free(mine);
             return s; /* published (by us or another thread), or no room */
@@ -361,20 +358,18 @@ const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t 
     }
 }
 
-const ap_jps_sized *ap_jps_sized_find(const ap_map *m, ap_capability c, uint16_t k)
+const ap_jps_sized *ap_jps_sized_find(const ap_map *m, const ap_clearance_table *t, uint16_t k)
 {
-    const ap_clearance_table *t;
-    sized_slot *sl = slot_of(m, c, &t);
+    sized_slot *sl = t != NULL ? slot_of(m) : NULL;
     int at;
-    return sl != NULL ? find_key(sl, ap_map_base(m), c, k, &at) : NULL;
+    return sl != NULL ? find_key(sl, ap_map_base(m), t->capability, k, &at) : NULL;
 }
 
-bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k)
+bool ap_jps_sized_ready(const ap_map *m, const ap_clearance_table *t, uint16_t k)
 {
-    const ap_clearance_table *t;
-    sized_slot *sl = slot_of(m, c, &t);
+    sized_slot *sl = t != NULL ? slot_of(m) : NULL;
     int at;
-    return sl != NULL && (find_key(sl, ap_map_base(m), c, k, &at) != NULL || at >= 0);
+    return sl != NULL && (find_key(sl, ap_map_base(m), t->capability, k, &at) != NULL || at >= 0);
 }
 
 /* ---- online JPS over the unit's grid ------------------------------------------------------------------- */

@@ -106,20 +106,22 @@ void ap_jps_sized_free(ap_jps_sized *s);
  * use). */
 extern const ap_table_kind ap_jps_sized_table_kind;
 
-/* The tables of key k for capability c of m (m may be a capability view: the slot is the loaded map's),
- * built now when missing (O(cells), not interruptible: Paris_1_1024 about 0.1 s) and published in a free
- * place; NULL when m has no slot, c has no clearance table, m is too large, the build failed, or the places
- * or AP_JPS_SIZED_MAX_BYTES are taken by other keys. Lives as long as m. Thread-safe: lock-free publish with
+/* The tables of key k for clearance table t (its capability's: ap_clearance_of of the loaded map, which a
+ * capability view shares) of m (m may be a capability view: the slot is the loaded map's), built now when
+ * missing (O(cells), not interruptible: Paris_1_1024 about 0.1 s) and published in a free place; NULL when
+ * t is NULL, m has no slot or is too large, the build failed, or the places or AP_JPS_SIZED_MAX_BYTES are
+ * taken by other keys. Lives as long as m. Thread-safe: lock-free publish with
  * C11 atomics (two threads may build the same key at once; one copy is kept). */
-const ap_jps_sized *ap_jps_sized_get(const ap_map *m, ap_capability c, uint16_t k);
+const ap_jps_sized *ap_jps_sized_get(const ap_map *m, const ap_clearance_table *t, uint16_t k);
 
-/* The published tables of key k for capability c of m, or NULL (nothing is built). Thread-safe. */
-const ap_jps_sized *ap_jps_sized_find(const ap_map *m, ap_capability c, uint16_t k);
+/* The published tables of key k for clearance table t of m (as ap_jps_sized_get), or NULL (nothing is
+ * built). Thread-safe. */
+const ap_jps_sized *ap_jps_sized_find(const ap_map *m, const ap_clearance_table *t, uint16_t k);
 
-/* Would ap_jps_sized_get(m, c, k) answer tables: are they published, or is there a free place and room in
- * the byte budget (and m's slot and c's clearance table there)? Builds nothing (a build may still fail, or
+/* Would ap_jps_sized_get(m, t, k) answer tables: are they published, or is there a free place and room in
+ * the byte budget (and m's slot and t there)? Builds nothing (a build may still fail, or
  * another key take the last place first). Thread-safe. */
-bool ap_jps_sized_ready(const ap_map *m, ap_capability c, uint16_t k);
+bool ap_jps_sized_ready(const ap_map *m, const ap_clearance_table *t, uint16_t k);
 
 /* Fill dom with JPS over the unit's grid for threshold k of clearance table t (m's capability's), towards
  * goal (padded index). s: the threshold's tables (ap_jps_sized_get) or NULL (masks per visited cell).

@@ -78,7 +78,7 @@ static int jps_any_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q,
     const ap_clearance_table *t = unit_key(q, &key);
     if (t == NULL)
         return ap_jps_domain_init(&ctx->jps, dom, qmap(q), plus ? ap_jps_table_of(qmap(q)) : NULL, goal);
-    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t->capability, key);
+    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t, key);
     return ap_jps_domain_init_sized(&ctx->jps, dom, qmap(q), t, key, s, plus && s != NULL, goal);
 }
 
@@ -192,9 +192,9 @@ static bool auto_unit_jps(const ap_query *q)
     const ap_clearance_table *t = unit_key(q, &key);
     if (t == NULL || q->connectivity != 8 || qmap(q)->weighted)
         return false;
-    if (ap_jps_sized_find(qmap(q), t->capability, key) != NULL)
+    if (ap_jps_sized_find(qmap(q), t, key) != NULL)
         return true;
-    return ap_map_node_count(qmap(q)) <= AP_AUTO_JPS_BUILD_CELLS && ap_jps_sized_ready(qmap(q), t->capability, key);
+    return ap_map_node_count(qmap(q)) <= AP_AUTO_JPS_BUILD_CELLS && ap_jps_sized_ready(qmap(q), t, key);
 }
 
 static const ap_algorithm_row *auto_grid_row(const ap_query *q)

@@ -173,6 +173,14 @@ typedef struct ap_map {
  * map's). Returns AP_OK, or AP_E_NOMEM (then both are NULL and the line test uses the bytes). O(cells). */
 int ap_map_pass_bits(ap_map *m);
 
+/* Bytes m's bit lines take (0 when not built). Pure. */
+static inline size_t ap_map_pass_bits_bytes(const ap_map *m)
+{
+    return m->pass_bits == NULL ? 0
+                                : ((size_t)(m->height + 2) * m->bits_row_words + (size_t)m->stride * m->bits_col_words) *
+                                      sizeof *m->pass_bits;
+}
+
 /* Parse a Moving AI map held in memory.
  * id: map id (copied; must be 1..63 bytes of [A-Za-z0-9_.-]); file_label: name used in diagnostics.
  * buf/len: file contents (LF or CRLF; need not be NUL-terminated).

@@ -118,9 +118,7 @@ static int finish_view(const ap_map *m, ap_capability c, view *v, int64_t cells,
     v->map.region = rt->data;
     v->map.region_count = (uint32_t)rt->count;
     out->data = v;
-    out->bytes = sizeof *v + n * (v->kind != NULL ? 3 : 1) +
-                 (v->map.pass_bits != NULL ? ((size_t)(m->height + 2) * v->map.bits_row_words +
-                                              (size_t)m->stride * v->map.bits_col_words) * 8 : 0);
+    out->bytes = sizeof *v + n * (v->kind != NULL ? 3 : 1) + ap_map_pass_bits_bytes(&v->map);
     return AP_OK;
 }
 

@@ -194,7 +194,7 @@ START_TEST(capability_view)
     const int pairs = ap_test_quick() ? 30 : 100;
     ck_assert_int_gt(agree_on(water, &rng, 0.6, pairs), pairs / 5); /* not only refusals */
     ck_assert_int_gt(agree_on(water, &rng, 1.1, pairs), pairs / 10);
-    ck_assert_ptr_nonnull(ap_jps_sized_get(m, AP_CAP_WATER, (uint16_t)floor(256.0 * 0.6))); /* built above */
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, ap_clearance_of(m, AP_CAP_WATER), (uint16_t)floor(256.0 * 0.6))); /* built above */
     ap_map_free(m);
     free(txt);
 }
@@ -267,9 +267,9 @@ START_TEST(without_a_table)
     ap_map *m = ap_test_map_from_string(txt);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
-        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)));
-    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 200));
-    ck_assert_ptr_nonnull(ap_jps_sized_get(m, t->capability, 303)); /* kept ones are found */
+        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, (uint16_t)(300 + i)));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t, 200));
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, 303)); /* kept ones are found */
     ck_assert_int_gt(agree_on(m, &rng, 200.0 / 256.0 + 0.001, ap_test_quick() ? 40 : 120), 8);
     ck_assert_int_gt(agree_on(m, &rng, 1.0, ap_test_quick() ? 40 : 120), 8);
     ap_map_free(m);
@@ -307,25 +307,25 @@ START_TEST(byte_budget)
     int st;
     ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_ASTAR);
     ck_assert_int_eq(st, AP_OK);
-    ck_assert_ptr_null(ap_jps_sized_find(m, t->capability, 256));
+    ck_assert_ptr_null(ap_jps_sized_find(m, t, 256));
     double c = 0.0;
     ck_assert_int_eq(ap_test_grid_cost(m, &ws, AP_ALG_JPS_PLUS, 1.0, 10, 10, 60, 40, 0, &c), AP_OK);
-    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t->capability, 256));
+    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t, 256));
     ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_JPS_PLUS);
     ck_assert_int_eq(st, AP_OK);
     ap_workspace_free(&ws);
     const ap_jps_sized *s[AP_JPS_SIZED_CLASSES];
     int taken = 0;
-    size_t held = ap_jps_sized_find(m, t->capability, 256)->bytes; /* radius 1's, above */
-    while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t->capability, (uint16_t)(300 + taken))))
+    size_t held = ap_jps_sized_find(m, t, 256)->bytes; /* radius 1's, above */
+    while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t, (uint16_t)(300 + taken))))
         held += s[taken++]->bytes;
     ck_assert_int_eq(taken, 3); /* with radius 1's: four; the budget, not the places, stopped it */
     ck_assert_uint_le(held, AP_JPS_SIZED_MAX_BYTES);
-    ck_assert(!ap_jps_sized_ready(m, t->capability, 303));
-    ck_assert_ptr_null(ap_jps_sized_get(m, t->capability, 303));
+    ck_assert(!ap_jps_sized_ready(m, t, 303));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t, 303));
     for (int i = 0; i < taken; i++) {
-        ck_assert(ap_jps_sized_ready(m, t->capability, (uint16_t)(300 + i)));
-        ck_assert_ptr_eq(ap_jps_sized_get(m, t->capability, (uint16_t)(300 + i)), s[i]);
+        ck_assert(ap_jps_sized_ready(m, t, (uint16_t)(300 + i)));
+        ck_assert_ptr_eq(ap_jps_sized_get(m, t, (uint16_t)(300 + i)), s[i]);
     }
     ap_map_free(m);
     free(txt);

@@ -270,13 +270,13 @@ START_TEST(auto_and_connectivity)
     /* once other thresholds hold every place: hierarchical when far and smoothed */
     const ap_clearance_table *ct = ap_clearance_of(m, m->capability);
     int taken = 1; /* radius 1's threshold, 256, holds one place */
-    for (uint16_t k = 300; ap_jps_sized_get(m, ct->capability, k) != NULL; k++)
+    for (uint16_t k = 300; ap_jps_sized_get(m, ct, k) != NULL; k++)
         ck_assert_int_le(++taken, AP_JPS_SIZED_CLASSES);
     ck_assert_int_eq(taken, AP_JPS_SIZED_CLASSES);
-    ck_assert(ap_jps_sized_ready(m, ct->capability, 256));  /* its own tables stay */
+    ck_assert(ap_jps_sized_ready(m, ct, 256));  /* its own tables stay */
     const double other = 1.0 + 1.0 / 256.0; /* threshold 257: no place left */
     q.unit_radius = other;
-    ck_assert(!ap_jps_sized_ready(m, ct->capability, 257));
+    ck_assert(!ap_jps_sized_ready(m, ct, 257));
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
     ck_assert_int_eq(st, AP_OK);
     assert_clear(m, &r, 1.0);

@@ -364,7 +364,7 @@ START_TEST(registered_tables)
     uint64_t thresholds = 99;
     ck_assert_uint_eq(k[5]->live(m->tables[4].data, &thresholds), m->tables[4].bytes);
     ck_assert_uint_eq(thresholds, 0);
-    ck_assert_ptr_nonnull(ap_jps_sized_get(m, 3, 200)); /* built now: counted from now on */
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, ap_clearance_of(m, 3), 200)); /* built now: counted from now on */
     ck_assert_uint_gt(k[5]->live(m->tables[4].data, &thresholds), m->tables[4].bytes + 24 * 4 * 7);
     ck_assert_uint_eq(thresholds, 1);
     ck_assert_str_eq(m->tables[5].name, "any_angle");
@@ -426,7 +426,7 @@ START_TEST(registered_tables)
     ck_assert_str_eq(m->tables[1].name, "jps_bits");
     ck_assert_str_eq(m->tables[2].name, "clearance:ground+swamp");
     ck_assert_str_eq(m->tables[3].name, "jps_sized"); /* empty; a disc's build there says too large */
-    ck_assert_ptr_null(ap_jps_sized_get(m, 3, 200));
+    ck_assert_ptr_null(ap_jps_sized_get(m, ap_clearance_of(m, 3), 200));
     ck_assert_str_eq(m->tables[4].name, "any_angle");
     ck_assert_ptr_null(ap_map_find_table(m, "jps_plus"));
     ap_map_free(m);
