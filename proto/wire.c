@@ -31,6 +31,7 @@
 static const ap_json_enum ap_smoothing_names[] = {
     {"none", AP_SMOOTH_NONE},
     {"los", AP_SMOOTH_LOS},
+    {"taut", AP_SMOOTH_TAUT},
 };
 
 /* "start" and "goal" are poses (ap_json_get_pose); goal.heading serves the legal-turn searches. */

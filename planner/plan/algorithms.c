@@ -168,7 +168,7 @@ static bool auto_anyangle(const ap_query *q)
 static bool auto_hier(const ap_query *q)
 {
     const ap_map *m = qmap(q);
-    if (q->unit_size > 0 || q->connectivity != 8 || q->smoothing != AP_SMOOTH_LOS || m->weighted ||
+    if (q->unit_size > 0 || q->connectivity != 8 || q->smoothing == AP_SMOOTH_NONE || m->weighted ||
         !ap_query_is_sized(q))
         return false;
     const ap_hier *h = ap_hier_of(m);

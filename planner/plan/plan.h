@@ -39,7 +39,10 @@ typedef enum ap_algorithm {
     AP_ALG_KINODYNAMIC,   /* "kinodynamic": A* in (x, y, heading, speed), cost in seconds (kino.h, plan_kino.c) */
     AP_ALG_COUNT
 } ap_algorithm;
-typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1 } ap_smoothing;
+/* Smoothing of grid answers: none (the cell path), los (Pinter's Listing 1, smooth.h ap_smooth_los), taut
+ * (Listing 1, then every bend pulled toward its corner: smooth.h ap_smooth_taut; as los for a unit with a
+ * turning radius, whose curves need the room a bend at a cell centre leaves). */
+typedef enum ap_smoothing { AP_SMOOTH_NONE = 0, AP_SMOOTH_LOS = 1, AP_SMOOTH_TAUT = 2 } ap_smoothing;
 
 struct ap_profile_cache;   /* profile.h */
 struct ap_plan_kind;       /* plan_kind.h */
@@ -69,7 +72,7 @@ typedef struct ap_query {
     double turning_radius;   /* >= 0, tiles: 0 = turns on the spot (no arcs) */
     ap_algorithm algorithm;  /* AP_ALG_ASTAR by default on the wire */
     int connectivity;        /* 4 or 8 */
-    ap_smoothing smoothing;  /* AP_SMOOTH_NONE or AP_SMOOTH_LOS (default) */
+    ap_smoothing smoothing;  /* AP_SMOOTH_NONE, AP_SMOOTH_LOS (default) or AP_SMOOTH_TAUT */
     double sample_step;      /* > 0: also return poses every sample_step tiles (and at the end); 0 = none */
     double sample_dt;        /* > 0: instead, poses every sample_dt seconds (and at the end), answers with
                               * timing only (the kinodynamic kind, or `timed`); 0 = none. Not both with

@@ -84,13 +84,16 @@ int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, 
     if (r->waypoints == NULL)
         return AP_E_NOMEM;
 
-    if (q->smoothing == AP_SMOOTH_LOS) {
+    if (q->smoothing != AP_SMOOTH_NONE) {
         /* On a weighted map a shortcut may only cross the cheapest terrain: a straight line over cells of
          * cost_min never costs more than the cells it replaces, whatever they were. */
         ap_world cheap; /* the map itself when it is uniform (grid_world.h); a square unit's world */
         double rad;
         ap_plan_world(q, true, &cheap, &rad);
-        r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, rad);
+        if (q->smoothing == AP_SMOOTH_TAUT && !(q->turning_radius > 0.0))
+            r->n_waypoints = ap_smooth_taut(&cheap, &r->waypoints, r->n_waypoints, rad);
+        else
+            r->n_waypoints = ap_smooth_los(&cheap, r->waypoints, r->n_waypoints, rad);
     }
 
     ap_segment *segs = malloc(2 * (r->n_waypoints - 1) * sizeof *segs);

@@ -225,8 +225,8 @@ static int check_search(const ap_query *q, ap_query_error *e)
         return refuse(e, bad, AP_QF_GOAL_HEADING, "\"goal.heading\" must be a finite number");
     if (q->connectivity != 4 && q->connectivity != 8)
         return refuse(e, bad, AP_QF_CONNECTIVITY, "\"search.connectivity\" must be 4 or 8");
-    if (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS)
-        return refuse(e, bad, AP_QF_SMOOTHING, "\"search.smoothing\" must be one of: none, los");
+    if (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS && q->smoothing != AP_SMOOTH_TAUT)
+        return refuse(e, bad, AP_QF_SMOOTHING, "\"search.smoothing\" must be one of: none, los, taut");
     if (!isfinite(q->sample_step) || (q->sample_step != 0.0 && !(q->sample_step >= AP_MIN_SAMPLE_STEP)))
         return refuse(e, bad, AP_QF_SAMPLE_STEP, "\"samples.step\" must be at least %g", AP_MIN_SAMPLE_STEP);
     if (!isfinite(q->sample_dt) || q->sample_dt < 0.0)

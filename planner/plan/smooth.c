@@ -7,7 +7,11 @@
  */
 #include "smooth.h"
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
+
+#include "../base/mem.h"
 
 #include "../world/collide.h"
 
@@ -51,4 +55,168 @@ size_t ap_smooth_los(const ap_world *w, double (*pts)[2], size_t n, double r)
 size_t ap_smooth_los_sampled(const ap_map *m, double (*pts)[2], size_t n, double r)
 {
     return smooth_with(m, pts, n, r, sampled_walkable);
+}
+
+/* ---- taut smoothing: Listing 1, then every bend pulled toward the corner it goes round. */
+
+/* Slide P toward T while the line from Q stays walkable: P + t (T - P) for the largest t in [0, 1] found by
+ * bisection to AP_TAUT_TOL tiles (t = 0 is P itself, whose line from Q the caller knows). Returns true
+ * when the line Q -> T itself is walkable (then P is T). */
+static bool slide(const ap_world *w, const double *Q, double *P, const double *T, double r)
+{
+    if (ap_world_line_clear(w, Q[0], Q[1], T[0], T[1], r)) {
+        P[0] = T[0];
+        P[1] = T[1];
+        return true;
+    }
+    const double len = hypot(T[0] - P[0], T[1] - P[1]);
+    double lo = 0.0, hi = 1.0;
+    /* Plain bisection over [0, 1], not galloping out from P: where the walkable t are not one interval it
+     * may land beyond a blocked stretch, on a bend nearer T, which measured shorter paths (den520d: mean
+     * excess over the optimum 0.05 % against 0.23 % galloping) for about 1.5x the tests. */
+    for (int k = 0; k < AP_TAUT_MAX_BISECT && (hi - lo) * len > AP_TAUT_TOL; k++) {
+        const double t = 0.5 * (lo + hi);
+        if (ap_world_line_clear(w, Q[0], Q[1], P[0] + t * (T[0] - P[0]), P[1] + t * (T[1] - P[1]), r))
+            lo = t;
+        else
+            hi = t;
+    }
+    const double x = P[0] + lo * (T[0] - P[0]), y = P[1] + lo * (T[1] - P[1]);
+    P[0] = x;
+    P[1] = y;
+    return false;
+}
+
+/* Cut the bend at B between A and C: a largest d (galloping out from 2 AP_TAUT_TOL, doubling, then bisection
+ * to AP_TAUT_TOL) with the line from B1 (d tiles from B toward A) to B2 (d toward C) walkable; 0 when none
+ * beyond the tolerance. Galloping: the cut that matters is the first one (the halves are pulled afterwards),
+ * and it halved the cut's tests at the same lengths. */
+static double cut(const ap_world *w, const double *A, const double *B, const double *C, double r)
+{
+    const double la = hypot(A[0] - B[0], A[1] - B[1]), lc = hypot(C[0] - B[0], C[1] - B[1]);
+    double lo = 0.0, hi = la < lc ? la : lc;
+    if (!(la > 0.0 && lc > 0.0))
+        return 0.0;
+    const double top = hi;
+    for (double d = 2.0 * AP_TAUT_TOL; d < top; d *= 2.0) {
+        if (!ap_world_line_clear(w, B[0] + (A[0] - B[0]) * d / la, B[1] + (A[1] - B[1]) * d / la,
+                                 B[0] + (C[0] - B[0]) * d / lc, B[1] + (C[1] - B[1]) * d / lc, r)) {
+            hi = d;
+            break;
+        }
+        lo = d;
+    }
+    for (int k = 0; k < AP_TAUT_MAX_BISECT && hi - lo > AP_TAUT_TOL; k++) {
+        const double d = 0.5 * (lo + hi);
+        if (ap_world_line_clear(w, B[0] + (A[0] - B[0]) * d / la, B[1] + (A[1] - B[1]) * d / la,
+                                B[0] + (C[0] - B[0]) * d / lc, B[1] + (C[1] - B[1]) * d / lc, r))
+            lo = d;
+        else
+            hi = d;
+    }
+    return lo > AP_TAUT_TOL ? lo : 0.0;
+}
+
+/* Room for m points in both point buffers and both flag arrays (grown together); false when out of memory
+ * (then nothing is lost: each array is either its old block or a larger copy of it). */
+static bool taut_reserve(double (**a)[2], double (**b)[2], bool **fa, bool **fb, size_t *cap, size_t m)
+{
+    if (m <= *cap)
+        return true;
+    double(*na)[2] = realloc(*a, m * sizeof *na);
+    if (na == NULL)
+        return false;
+    *a = na;
+    double(*nb)[2] = realloc(*b, m * sizeof *nb);
+    if (nb == NULL)
+        return false;
+    *b = nb;
+    bool *ga = realloc(*fa, m * sizeof *ga);
+    if (ga == NULL)
+        return false;
+    *fa = ga;
+    bool *gb = realloc(*fb, m * sizeof *gb);
+    if (gb == NULL)
+        return false;
+    *fb = gb;
+    *cap = m;
+    return true;
+}
+
+size_t ap_smooth_taut(const ap_world *w, double (**pts)[2], size_t n, double r)
+{
+    n = ap_smooth_los(w, *pts, n, r);
+    if (n <= 2)
+        return n;
+    /* cur: this round's points and dirty flags (moved or new last round: worth pulling again, with their
+     * neighbours); next: the round's output, at most two points per input point. */
+    size_t cap = 0;
+    double(*cur)[2] = NULL, (*next)[2] = NULL;
+    bool *dirty = NULL, *ndirty = NULL;
+    if (!taut_reserve(&cur, &next, &dirty, &ndirty, &cap, 2 * n + 2)) {
+        AP_FREE_ALL(cur, next, dirty, ndirty);
+        return n; /* the Listing 1 answer stands */
+    }
+    for (size_t i = 0; i < n; i++) {
+        cur[i][0] = (*pts)[i][0];
+        cur[i][1] = (*pts)[i][1];
+        dirty[i] = true;
+    }
+    bool any = true;
+    for (int round = 0; round < AP_TAUT_MAX_ROUNDS && any; round++) {
+        if (!taut_reserve(&cur, &next, &dirty, &ndirty, &cap, 2 * n + 2))
+            break; /* keep what the rounds so far made */
+        any = false;
+        size_t k = 0;
+        next[k][0] = cur[0][0];
+        next[k][1] = cur[0][1];
+        ndirty[k++] = false;
+        for (size_t i = 1; i + 1 < n; i++) {
+            const double *A = next[k - 1], *C = cur[i + 1];
+            double B[2] = {cur[i][0], cur[i][1]};
+            bool moved = false;
+            if (dirty[i] || dirty[i - 1] || dirty[i + 1] || ndirty[k - 1]) {
+                /* Toward C as seen from A, then toward A as seen from C: each step keeps both lines walkable
+                 * (the line from the fixed end is tested; the other is part of a walkable line) and never
+                 * lengthens the path (triangle inequality). B drops out when A sees C. */
+                if (slide(w, A, B, C, r)) {
+                    any = true;
+                    continue;
+                }
+                slide(w, C, B, A, r);
+                moved = hypot(B[0] - cur[i][0], B[1] - cur[i][1]) > 4.0 * AP_TAUT_TOL;
+                double d = moved ? 0.0 : cut(w, A, B, C, r);
+                if (d > 0.0) {
+                    /* B is stuck between two corners it does not touch: split the bend in two */
+                    const double la = hypot(A[0] - B[0], A[1] - B[1]), lc = hypot(C[0] - B[0], C[1] - B[1]);
+                    next[k][0] = B[0] + (A[0] - B[0]) * d / la;
+                    next[k][1] = B[1] + (A[1] - B[1]) * d / la;
+                    ndirty[k++] = true;
+                    next[k][0] = B[0] + (C[0] - B[0]) * d / lc;
+                    next[k][1] = B[1] + (C[1] - B[1]) * d / lc;
+                    ndirty[k++] = true;
+                    any = true;
+                    continue;
+                }
+            }
+            next[k][0] = B[0];
+            next[k][1] = B[1];
+            ndirty[k++] = moved;
+            any = any || moved;
+        }
+        next[k][0] = cur[n - 1][0];
+        next[k][1] = cur[n - 1][1];
+        ndirty[k++] = false;
+        double(*tp)[2] = cur;
+        cur = next;
+        next = tp;
+        bool *tf = dirty;
+        dirty = ndirty;
+        ndirty = tf;
+        n = k;
+    }
+    free(*pts);
+    *pts = cur;
+    AP_FREE_ALL(next, dirty, ndirty);
+    return n;
 }

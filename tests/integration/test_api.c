@@ -282,7 +282,8 @@ START_TEST(directional_path_guarantees)
 END_TEST
 
 /* Maps with optimal lengths checked over HTTP: a spread of buckets, smoothing off (length == grid_cost), and
- * the same query smoothed (never longer, and clear for a point unit). */
+ * the same query smoothed (never longer, and clear for a point unit), los then taut (never longer than los,
+ * never shorter than the straight line). */
 static const char *const mai_maps[] = {"den520d", "arena2", "Berlin_0_256", "maze512-32-0", "random512-10-0",
                                        "AR0011SR", "8room_000", "Paris_1_1024"};
 
@@ -302,11 +303,13 @@ START_TEST(movingai_optimal_over_http)
     for (int k = 0; k < 6; k++) {
         const ap_test_scen *s = &sc[(n - 1) * (size_t)k / 5];
         char body[512];
-        for (int smooth = 0; smooth < 2; smooth++) {
+        static const char *const smoothing[] = {"none", "los", "taut"};
+        double los_len = 0.0;
+        for (int smooth = 0; smooth < 3; smooth++) {
             snprintf(body, sizeof body,
                      "{\"map\":\"%s\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
                      "\"search\":{\"smoothing\":\"%s\"},\"deadline_ms\":30000}",
-                     map, s->sx, s->sy, s->gx, s->gy, smooth ? "los" : "none");
+                     map, s->sx, s->sy, s->gx, s->gy, smoothing[smooth]);
             ap_resp r;
             json_t *j = post_ok(ap_mai_srv, body, &r);
             ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
@@ -317,6 +320,13 @@ START_TEST(movingai_optimal_over_http)
                 ck_assert_double_eq_tol(ap_jnum(j, "length"), cost, 1e-9 * (1 + cost));
             else
                 ck_assert(ap_jnum(j, "length") <= cost + 1e-9 * (1 + cost));
+            if (smooth == 1)
+                los_len = ap_jnum(j, "length");
+            if (smooth == 2) {
+                ck_assert_msg(ap_jnum(j, "length") <= los_len + 1e-9 * (1 + cost), "%s line %d: taut %.9f > los %.9f",
+                              map, s->line, ap_jnum(j, "length"), los_len);
+                ck_assert(ap_jnum(j, "length") >= hypot(s->gx - s->sx, s->gy - s->sy) - 1e-9);
+            }
             ck_assert(json_is_true(json_object_get(j, "clear")));
             ap_check_segments(j, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5, 0);
             json_decref(j);

@@ -454,6 +454,10 @@ START_TEST(error_messages)
                                 "directional24, directional48, hybrid, any_angle, hierarchical, kinodynamic");
     parse("[]", &r, &e);
     ck_assert_str_eq(e.message, "the request body must be a JSON object");
+    parse("{" BASE ",\"search\":{\"smoothing\":\"spline\"}}", &r, &e);
+    ck_assert_str_eq(e.message, "\"search.smoothing\" must be one of: none, los, taut");
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"smoothing\":\"taut\"}}", &r, &e), AP_OK);
+    ck_assert_int_eq(r.q.smoothing, AP_SMOOTH_TAUT);
 }
 END_TEST
 

@@ -167,6 +167,131 @@ START_TEST(smooth_hand)
 }
 END_TEST
 
+/* ---- taut smoothing */
+
+static double poly_len(double (*pts)[2], size_t n)
+{
+    double len = 0.0;
+    for (size_t i = 0; i + 1 < n; i++)
+        len += hypot(pts[i + 1][0] - pts[i][0], pts[i + 1][1] - pts[i][1]);
+    return len;
+}
+
+/* A block below the straight line: the shortest path from A to C runs over its two top corners (6, 9) and
+ * (13, 9). Listing 1 cannot improve the polyline A -> B -> C over the block (A does not see C); taut
+ * smoothing pulls it onto the corners, within its tolerance, and never below the optimum. */
+START_TEST(taut_two_corners)
+{
+    char txt[512] = "type octile\nheight 16\nwidth 20\nmap\n";
+    for (int y = 0; y < 16; y++) {
+        for (int x = 0; x < 20; x++)
+            strcat(txt, (x >= 6 && x < 13 && y >= 9) ? "@" : ".");
+        strcat(txt, "\n");
+    }
+    ap_map *m = ap_test_map_from_string(txt);
+    ap_world w;
+    ap_map_world(m, &w);
+    const double opt = hypot(4.5, 5.5) + 7.0 + hypot(5.5, 5.5);
+    for (int rep = 0; rep < 2; rep++) {
+        double(*pts)[2] = malloc(3 * sizeof *pts);
+        pts[0][0] = 1.5, pts[0][1] = 14.5;
+        pts[1][0] = rep == 0 ? 9.5 : 9.0, pts[1][1] = 1.5;
+        pts[2][0] = 18.5, pts[2][1] = 14.5;
+        ck_assert(ap_world_line_clear(&w, pts[0][0], pts[0][1], pts[1][0], pts[1][1], 0.0));
+        ck_assert(ap_world_line_clear(&w, pts[1][0], pts[1][1], pts[2][0], pts[2][1], 0.0));
+        const double before = poly_len(pts, 3);
+        size_t n = ap_smooth_taut(&w, &pts, 3, 0.0);
+        ck_assert_uint_ge(n, 4); /* the bend became one at each corner */
+        ck_assert(pts[0][0] == 1.5 && pts[0][1] == 14.5 && pts[n - 1][0] == 18.5 && pts[n - 1][1] == 14.5);
+        const double len = poly_len(pts, n);
+        ck_assert_msg(len >= opt - 1e-9 && len <= opt + 0.1, "taut %.6f, shortest %.6f (from %.6f)", len, opt, before);
+        for (size_t i = 0; i + 1 < n; i++)
+            ck_assert_msg(independent_min_dist(m, pts[i], pts[i + 1], 0.0) > 0.0, "segment %zu touches the block", i);
+        free(pts);
+    }
+    /* a disc of radius 0.5: round the corners at that distance (the shortest path hugs their quarter
+     * circles, so it is at least the polyline through the corners and at most the polyline through points
+     * 0.5 sqrt 2 out along the diagonals) */
+    double(*pts)[2] = malloc(3 * sizeof *pts);
+    pts[0][0] = 1.5, pts[0][1] = 14.5, pts[1][0] = 9.5, pts[1][1] = 1.5, pts[2][0] = 18.5, pts[2][1] = 14.5;
+    size_t n = ap_smooth_taut(&w, &pts, 3, 0.5);
+    const double len = poly_len(pts, n);
+    const double d = 0.5;
+    const double outer = hypot(6.0 - d - 1.5, 9.0 - d - 14.5) + (7.0 + 2 * d) + hypot(18.5 - 13.0 - d, 14.5 - 9.0 + d);
+    ck_assert_msg(len >= opt && len <= outer + 0.1, "disc taut %.6f, bounds %.6f .. %.6f", len, opt, outer);
+    for (size_t i = 0; i + 1 < n; i++)
+        ck_assert(independent_min_dist(m, pts[i], pts[i + 1], 0.5) > 0.5 - 1e-7);
+    free(pts);
+    /* two points, and a straight line, are left alone */
+    double(*two)[2] = malloc(2 * sizeof *two);
+    two[0][0] = 0.5, two[0][1] = 0.5, two[1][0] = 19.5, two[1][1] = 0.5;
+    ck_assert_uint_eq(ap_smooth_taut(&w, &two, 2, 0.0), 2);
+    ck_assert(two[1][0] == 19.5);
+    free(two);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Moving AI lines through the plan API: taut answers are clear by the independent distance above, never
+ * longer than Listing 1's, never shorter than the exact Euclidean optimum (any_angle; its model allows
+ * touching, taut's lines may not touch, so the optimum is a lower bound), and on average within 0.25 % of
+ * it (measured 0.03-0.16 %; Listing 1: 1.4-2.2 %, BENCHMARKS.md "Taut smoothing"). */
+START_TEST(taut_movingai)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("taut: Moving AI maps");
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/den520d.map", dir);
+    ap_map *m;
+    ap_diag dg;
+    ck_assert_int_eq(ap_map_load(path, NULL, &m, &dg), AP_OK);
+    snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
+    ap_test_scen *sc;
+    size_t ns;
+    ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    const size_t step = ap_test_quick() ? 97 : 23;
+    double excess = 0.0;
+    int lines = 0, improved = 0;
+    for (size_t i = 0; i < ns; i += step) {
+        ap_query q = {.map = m, .sx = sc[i].sx + 0.5, .sy = sc[i].sy + 0.5, .gx = sc[i].gx + 0.5, .gy = sc[i].gy + 0.5,
+                      .connectivity = 8, .algorithm = AP_ALG_AUTO};
+        ap_result r[3];
+        const ap_smoothing sm[2] = {AP_SMOOTH_LOS, AP_SMOOTH_TAUT};
+        for (int k = 0; k < 3; k++) {
+            q.smoothing = k < 2 ? sm[k] : AP_SMOOTH_NONE;
+            q.algorithm = k < 2 ? AP_ALG_AUTO : AP_ALG_ANY_ANGLE;
+            ap_plan p;
+            int st = ap_plan_begin(&p, &q, &ws, 0);
+            while (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, 0);
+            ck_assert_int_eq(ap_plan_finish(&p, &r[k]), AP_OK);
+        }
+        const double los = r[0].length, taut = r[1].length, opt = r[2].length;
+        ck_assert_msg(taut <= los + 1e-9, "line %zu: taut %.9f > los %.9f", i, taut, los);
+        ck_assert_msg(taut >= opt - 1e-9, "line %zu: taut %.9f < optimum %.9f", i, taut, opt);
+        ck_assert(r[1].clear);
+        for (size_t k = 0; k + 1 < r[1].n_waypoints; k++)
+            ck_assert(independent_min_dist(m, r[1].waypoints[k], r[1].waypoints[k + 1], 0.0) > 0.0);
+        excess += opt > 0.0 ? taut / opt - 1.0 : 0.0;
+        improved += taut < los - 1e-6;
+        lines++;
+        for (int k = 0; k < 3; k++)
+            ap_result_free(&r[k]);
+    }
+    ck_assert_int_ge(lines, 9);
+    ck_assert_msg(excess / lines < 0.0025, "mean excess %.4f %%", 100.0 * excess / lines);
+    ck_assert_int_ge(improved, lines / 2);
+    free(sc);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *smooth_suite(void)
 {
     Suite *s = suite_create("smooth");
@@ -175,5 +300,10 @@ Suite *smooth_suite(void)
     tcase_add_test(tc, smooth_hand);
     tcase_add_test(tc, smooth_movingai);
     suite_add_tcase(s, tc);
+    TCase *tt = tcase_create("taut");
+    tcase_set_timeout(tt, 300);
+    tcase_add_test(tt, taut_two_corners);
+    tcase_add_test(tt, taut_movingai);
+    suite_add_tcase(s, tt);
     return s;
 }
