@@ -2,14 +2,15 @@
  *
  *   arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle [--connectivity 8|4]
  *                 [--summary] [--walkable exact|sampled] [--radius R | --size K] [--table-stats]
- *                 [--terrain T=COST[,...]] [--full]
+ *                 [--terrain T=COST[,...]] [--full [--smoothing none|los|taut]]
  *
  * --size K plans a square unit of K x K cells (unit.size) whose top-left cell is the scenario's start (goal)
  * cell: start and goal are the footprints' centres.
  *
  * --full times the whole answer as the service builds it (begin, steps, finish: smoothing "los" for the
  * grid algorithms, the path for any_angle; no samples) and prints the answer's length in the cost column:
- * how any_angle and auto compare side by side (BENCHMARKS.md "Any-angle").
+ * how any_angle and auto compare side by side (BENCHMARKS.md "Any-angle"). --smoothing picks the grid
+ * answers' smoothing there (default los).
  *
  * --terrain gives the map terrain costs (map.h: T one of . G S T W, COST in [1, 1000]), e.g. "S=3,W=6" on
  * battleground: the scenario file's optimum is then not the weighted one, so only the timings mean much.
@@ -92,7 +93,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: arcpath-bench --map M.map --scen S.scen --alg astar|jps|jps_plus|auto|any_angle\n"
                     "                     [--connectivity 8|4] [--summary] [--walkable exact|sampled] [--radius R | --size K]\n"
-                    "                     [--table-stats] [--full]\n"
+                    "                     [--table-stats] [--full [--smoothing none|los|taut]]\n"
                     "                     [--terrain T=COST[,T=COST...]]\n");
 }
 
@@ -119,7 +120,7 @@ static int parse_terrain(const char *spec, ap_terrain_costs *t)
 
 int main(int argc, char **argv)
 {
-    const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL;
+    const char *map_path = NULL, *scen_path = NULL, *alg = "astar", *walkable = NULL, *smoothing = "los";
     int connectivity = 8, summary = 0, table_stats = 0, full = 0, opt;
     double radius = 0.0;
     int size = 0;
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
                                              {"terrain", required_argument, NULL, 't'},
                                              {"summary", no_argument, NULL, 'S'},
                                              {"full", no_argument, NULL, 'F'},
+                                             {"smoothing", required_argument, NULL, 'g'},
                                              {"table-stats", no_argument, NULL, 'T'},
                                              {NULL, 0, NULL, 0}};
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -174,6 +176,9 @@ int main(int argc, char **argv)
         case 'F':
             full = 1;
             break;
+        case 'g':
+            smoothing = optarg;
+            break;
         case 'T':
             table_stats = 1;
             break;
@@ -194,7 +199,8 @@ int main(int argc, char **argv)
         algorithm = row->id;
     if (map_path == NULL || scen_path == NULL || algorithm == AP_ALG_COUNT ||
         (connectivity != 4 && connectivity != 8) ||
-        (walkable != NULL && strcmp(walkable, "exact") != 0 && strcmp(walkable, "sampled") != 0)) {
+        (walkable != NULL && strcmp(walkable, "exact") != 0 && strcmp(walkable, "sampled") != 0) ||
+        (strcmp(smoothing, "none") != 0 && strcmp(smoothing, "los") != 0 && strcmp(smoothing, "taut") != 0)) {
         usage();
         return 2;
     }
@@ -252,7 +258,10 @@ int main(int argc, char **argv)
                       .unit_size = size > 1 ? size : 0,
                       .algorithm = algorithm,
                       .connectivity = connectivity,
-                      .smoothing = full ? AP_SMOOTH_LOS : AP_SMOOTH_NONE};
+                      .smoothing = !full                             ? AP_SMOOTH_NONE
+                                   : strcmp(smoothing, "taut") == 0 ? AP_SMOOTH_TAUT
+                                   : strcmp(smoothing, "los") == 0  ? AP_SMOOTH_LOS
+                                                                    : AP_SMOOTH_NONE};
         ap_plan p;
         uint64_t t0 = ap_clock_ns();
         st = ap_plan_begin(&p, &q, &ws, 0);

@@ -12,8 +12,9 @@
  * the search alone (begin and steps, without finish: waypoints, smoothing, verdict) and their ratio (the
  * figure HAA*'s "order of magnitude" speaks of), and the mean
  * and max length excess of hierarchical over astar with smoothing "none" (the grid optimum) and with
- * smoothing "los" (each against astar's answer with the same smoothing). Lines one algorithm answers and the
- * other does not are counted (miss). Uses only planner/ and tests/util.c.
+ * smoothing "los" (each against astar's answer with the same smoothing), then with smoothing "taut": the
+ * medians of whole plans, their ratio, and the excess over astar's taut answer. Lines one algorithm answers
+ * and the other does not are counted (miss). Uses only planner/ and tests/util.c.
  *
  *   arcpath-bench-hier --build MAP ...  per map: the hier build (median of 5, ms), bytes per map cell, nodes,
  *                                       edges and a digest of the whole graph (nodes, classes, CSR, every edge
@@ -126,16 +127,24 @@ static void bench_map(const char *dir, const char *name, int per)
     for (size_t ri = 0; ri < sizeof radii / sizeof *radii; ri++) {
         double *ta = malloc((size_t)per * sizeof *ta), *th = malloc((size_t)per * sizeof *th);
         double *sa_us = malloc((size_t)per * sizeof *sa_us), *sh_us = malloc((size_t)per * sizeof *sh_us);
-        double ex_none = 0.0, ex_los = 0.0, max_none = 0.0, max_los = 0.0;
+        double *tta = malloc((size_t)per * sizeof *tta), *tth = malloc((size_t)per * sizeof *tth);
+        double ex_none = 0.0, ex_los = 0.0, max_none = 0.0, max_los = 0.0, ex_taut = 0.0, max_taut = 0.0;
         size_t k = 0, miss = 0, shorter = 0;
         for (size_t i = 0; i < nl && (int)(k + miss) < per; i += step) {
-            ap_result ra, rh, ra0, rh0;
-            double ua, uh, u, xa, xh, x;
+            ap_result ra, rh, ra0, rh0, rat, rht;
+            double ua, uh, u, xa, xh, x, uat, uht;
             const int sa = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_LOS, &ra, &ua, &xa);
             const int sh = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_LOS, &rh, &uh, &xh);
             const int sa0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_NONE, &ra0, &u, &x);
             const int sh0 = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_NONE, &rh0, &u, &x);
-            if (sa == AP_OK && sh == AP_OK && sa0 == AP_OK && sh0 == AP_OK) {
+            const int sat = run(m, &ws, &sc[i], radii[ri], AP_ALG_ASTAR, AP_SMOOTH_TAUT, &rat, &uat, &x);
+            const int sht = run(m, &ws, &sc[i], radii[ri], AP_ALG_HIERARCHICAL, AP_SMOOTH_TAUT, &rht, &uht, &x);
+            if (sa == AP_OK && sh == AP_OK && sa0 == AP_OK && sh0 == AP_OK && sat == AP_OK && sht == AP_OK) {
+                tta[k] = uat;
+                tth[k] = uht;
+                const double et = rat.length > 0 ? rht.length / rat.length - 1.0 : 0.0;
+                ex_taut += et;
+                max_taut = et > max_taut ? et : max_taut;
                 ta[k] = ua;
                 th[k] = uh;
                 sa_us[k] = xa;
@@ -155,21 +164,27 @@ static void bench_map(const char *dir, const char *name, int per)
             ap_result_free(&rh);
             ap_result_free(&ra0);
             ap_result_free(&rh0);
+            ap_result_free(&rat);
+            ap_result_free(&rht);
         }
         qsort(ta, k, sizeof *ta, cmp_d);
         qsort(th, k, sizeof *th, cmp_d);
         qsort(sa_us, k, sizeof *sa_us, cmp_d);
         qsort(sh_us, k, sizeof *sh_us, cmp_d);
+        qsort(tta, k, sizeof *tta, cmp_d);
+        qsort(tth, k, sizeof *tth, cmp_d);
+        const double mat = pct(tta, k, 0.5), mht = pct(tth, k, 0.5);
         const double ma = pct(ta, k, 0.5), mh = pct(th, k, 0.5), xa = pct(sa_us, k, 0.5), xh = pct(sh_us, k, 0.5);
         printf("| %s | %.1f | %.1f | %g | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %.0f | %.0f | %.1fx | %.2f / %.2f "
-               "| %.2f / %.2f |%s\n",
+               "| %.2f / %.2f | %.0f | %.0f | %.1fx | %.2f / %.2f |%s\n",
                name, bt[1], (double)bytes / ((double)m->width * m->height), radii[ri], k, miss, ma, pct(ta, k, 0.95),
                mh, pct(th, k, 0.95), mh > 0 ? ma / mh : 0.0, xa, xh, xh > 0 ? xa / xh : 0.0,
                100.0 * ex_none / (k ? (double)k : 1.0),
-               100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los,
+               100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los, mat, mht,
+               mht > 0 ? mat / mht : 0.0, 100.0 * ex_taut / (k ? (double)k : 1.0), 100.0 * max_taut,
                shorter ? " (shorter than astar: bug)" : "");
         fflush(stdout);
-        AP_FREE_ALL(ta, th, sa_us, sh_us);
+        AP_FREE_ALL(ta, th, sa_us, sh_us, tta, tth);
     }
     ap_workspace_free(&ws);
     free(sc);
@@ -227,8 +242,9 @@ int main(int argc, char **argv)
     const size_t n_maps = argc > 2 ? (size_t)(argc - 2) : sizeof defaults / sizeof *defaults;
     printf("| map | hier build ms | hier bytes/cell | radius | lines | miss | astar median µs | astar p95 µs | "
            "hier median µs | hier p95 µs | speed-up | astar search µs | hier search µs | search speed-up | "
-           "excess none mean / max %% | excess los mean / max %% |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "excess none mean / max %% | excess los mean / max %% | taut: astar median µs | hier median µs | "
+           "speed-up | excess taut mean / max %% |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n_maps; i++)
         bench_map(dir, maps[i], per);
     return 0;
