@@ -12,7 +12,9 @@
 #      full build (tests/bench/bench_patch.c);
 #   5. gzip: what compressing the 78 KB demo maze answer costs at each deflate level;
 #   6. discs and squares: astar / jps / jps_plus for discs of radius 0.4, 1, 2 and squares of side 2, 3
-#      beside the point unit (same lines).
+#      beside the point unit (same lines);
+#   7. taut smoothing: auto with smoothing los and taut beside any_angle's exact optimum (length excess and
+#      whole-answer medians).
 # All traffic goes to 127.0.0.1; every wrk run is bounded by -d.
 set -eu
 B=${1:-build}
@@ -87,6 +89,28 @@ for id in den520d arena2 brc202d orz100d lak303d AR0011SR; do
                    id, a, r, n, md, mp, md / mp, sd / n, sp / n, b, bad }'
         done
     done
+done
+
+echo
+echo "## Taut smoothing: auto (los, taut) beside any_angle's exact optimum, every scenario line; excess = length"
+echo "## over the optimum on the lines all three answer; medians of whole answers (arcpath-bench --full)"
+printf "map\tradius\tlines\tlos_mean_%%\tlos_max_%%\ttaut_mean_%%\ttaut_max_%%\tlos_median_us\ttaut_median_us\tany_angle_median_us\n"
+for run in "den520d 0" "arena2 0" "Berlin_0_256 0" "AR0011SR 0" "brc202d 0" "den520d 1" "arena2 1"; do
+    set -- $run
+    for sm in los taut; do
+        "$B/arcpath-bench" --map "$DATA/$1.map" --scen "$DATA/$1.map.scen" --alg auto --radius "$2" --full \
+            --smoothing $sm > "$OUT/taut-$sm-$1-$2.tsv"
+    done
+    "$B/arcpath-bench" --map "$DATA/$1.map" --scen "$DATA/$1.map.scen" --alg any_angle --radius "$2" --full \
+        > "$OUT/taut-aa-$1-$2.tsv"
+    ml=$(tail -n +2 "$OUT/taut-los-$1-$2.tsv" | awk -F'\t' '$4 > 0 { print $3 / 1000 }' | median)
+    mt=$(tail -n +2 "$OUT/taut-taut-$1-$2.tsv" | awk -F'\t' '$4 > 0 { print $3 / 1000 }' | median)
+    ma=$(tail -n +2 "$OUT/taut-aa-$1-$2.tsv" | awk -F'\t' '$4 > 0 { print $3 / 1000 }' | median)
+    paste "$OUT/taut-los-$1-$2.tsv" "$OUT/taut-taut-$1-$2.tsv" "$OUT/taut-aa-$1-$2.tsv" |
+        awk -F'\t' -v id="$1" -v r="$2" -v ml="$ml" -v mt="$mt" -v ma="$ma" 'NR > 1 && $4 > 0 && $9 > 0 && $14 > 0 {
+            n++; a = $4 / $14 - 1; b = $9 / $14 - 1; sa += a; sb += b; if (a > xa) xa = a; if (b > xb) xb = b }
+          END { printf "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.1f\n", id, r, n, 100 * sa / n, 100 * xa,
+                       100 * sb / n, 100 * xb, ml, mt, ma }'
 done
 
 echo
