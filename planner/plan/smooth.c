@@ -60,17 +60,22 @@ size_t ap_smooth_los_sampled(const ap_map *m, double (*pts)[2], size_t n, double
 /* ---- taut smoothing: Listing 1, then every bend pulled toward the corner it goes round. */
 
 /* Slide P toward T while the line from Q stays walkable: P + t (T - P) for the largest t in [0, 1] found by
- * bisection to AP_TAUT_TOL tiles (t = 0 is P itself, whose line from Q the caller knows). Returns true
- * when the line Q -> T itself is walkable (then P is T). */
-static bool slide(const ap_world *w, const double *Q, double *P, const double *T, double r)
+ * bisection to AP_TAUT_TOL tiles (t = 0 is P itself, whose line from Q the caller knows). With ends, returns
+ * true when the line Q -> T itself is walkable (then P is T); without, the caller knows it is not. */
+static bool slide(const ap_world *w, const double *Q, double *P, const double *T, double r, bool ends)
 {
-    if (ap_world_line_clear(w, Q[0], Q[1], T[0], T[1], r)) {
+    if (ends && ap_world_line_clear(w, Q[0], Q[1], T[0], T[1], r)) {
         P[0] = T[0];
         P[1] = T[1];
         return true;
     }
     const double len = hypot(T[0] - P[0], T[1] - P[1]);
     double lo = 0.0, hi = 1.0;
+    /* A bend already at its corner cannot move: one test 2 tol along says so (from the second round on most
+     * bends are; this halved the tests on den520d at the same lengths). */
+    const double t0 = 2.0 * AP_TAUT_TOL / len;
+    if (t0 < 1.0 && !ap_world_line_clear(w, Q[0], Q[1], P[0] + t0 * (T[0] - P[0]), P[1] + t0 * (T[1] - P[1]), r))
+        return false;
     /* Plain bisection over [0, 1], not galloping out from P: where the walkable t are not one interval it
      * may land beyond a blocked stretch, on a bend nearer T, which measured shorter paths (den520d: mean
      * excess over the optimum 0.05 % against 0.23 % galloping) for about 1.5x the tests. */
@@ -179,11 +184,11 @@ size_t ap_smooth_taut(const ap_world *w, double (**pts)[2], size_t n, double r)
                 /* Toward C as seen from A, then toward A as seen from C: each step keeps both lines walkable
                  * (the line from the fixed end is tested; the other is part of a walkable line) and never
                  * lengthens the path (triangle inequality). B drops out when A sees C. */
-                if (slide(w, A, B, C, r)) {
+                if (slide(w, A, B, C, r, true)) {
                     any = true;
                     continue;
                 }
-                slide(w, C, B, A, r);
+                slide(w, C, B, A, r, false); /* C does not see A: the line just tested */
                 moved = hypot(B[0] - cur[i][0], B[1] - cur[i][1]) > 4.0 * AP_TAUT_TOL;
                 double d = moved ? 0.0 : cut(w, A, B, C, r);
                 if (d > 0.0) {
