@@ -235,7 +235,7 @@ END_TEST
 /* Moving AI lines through the plan API: taut answers are clear by the independent distance above, never
  * longer than Listing 1's, never shorter than the exact Euclidean optimum (any_angle; its model allows
  * touching, taut's lines may not touch, so the optimum is a lower bound), and on average within 0.25 % of
- * it (measured 0.03-0.16 %; Listing 1: 1.4-2.2 %, BENCHMARKS.md "Taut smoothing"). */
+ * it (measured 0.04-0.33 %; Listing 1: 1.3-2.2 %, BENCHMARKS.md "Taut smoothing"). */
 START_TEST(taut_movingai)
 {
     const char *dir = ap_test_data_dir();
