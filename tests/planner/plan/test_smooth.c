@@ -292,6 +292,67 @@ START_TEST(taut_movingai)
 }
 END_TEST
 
+/* Random speckled maps, units of radius 0 to 1.2 (point grid below 0.496, Annotated A* above), A* between
+ * random cells: taut never longer than los, its verdict los's, and where los's answer is clear (start and
+ * goal clear for the unit: its A* moves are) every taut line clear by the independent distance, the ends kept; and degenerate polylines
+ * (repeated and collinear points) come back without repeats, ends kept. */
+START_TEST(taut_random_maps)
+{
+    ap_test_rng g = {77};
+    static const double radii[] = {0.0, 0.3, 0.4, 0.7, 1.2};
+    int compared = 0, shorter = 0, clear = 0;
+    for (int it = 0; it < (ap_test_quick() ? 20 : 60); it++) {
+        ap_map *m = ap_test_speckled_map(&g, 12 + (int)(ap_test_rand(&g) % 20), 12 + (int)(ap_test_rand(&g) % 20),
+                                         0.1 + 0.25 * ap_test_rand01(&g));
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+        for (int k = 0; k < 6; k++) {
+            const double r = radii[(it + k) % 5];
+            int sx = (int)(ap_test_rand(&g) % (unsigned)m->width), sy = (int)(ap_test_rand(&g) % (unsigned)m->height);
+            int gx = (int)(ap_test_rand(&g) % (unsigned)m->width), gy = (int)(ap_test_rand(&g) % (unsigned)m->height);
+            ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
+                          .algorithm = AP_ALG_ASTAR, .unit_radius = r, .smoothing = AP_SMOOTH_LOS};
+            ap_result a = ap_test_run_plan(&q, &ws);
+            q.smoothing = AP_SMOOTH_TAUT;
+            ap_result b = ap_test_run_plan(&q, &ws);
+            ck_assert_int_eq(a.status, b.status);
+            if (a.status == AP_OK) {
+                compared++;
+                ck_assert_msg(b.length <= a.length + 1e-9, "taut %.9f > los %.9f (r %.1f)", b.length, a.length, r);
+                shorter += b.length < a.length - 1e-6;
+                ck_assert(b.waypoints[0][0] == q.sx && b.waypoints[0][1] == q.sy);
+                ck_assert(b.waypoints[b.n_waypoints - 1][0] == q.gx && b.waypoints[b.n_waypoints - 1][1] == q.gy);
+                for (size_t i = 0; a.clear && i + 1 < b.n_waypoints; i++)
+                    ck_assert_msg(independent_min_dist(m, b.waypoints[i], b.waypoints[i + 1], r) > r - 1e-7,
+                                  "segment %zu of a taut path too close (r %.1f)", i, r);
+                ck_assert(b.clear == a.clear);
+                clear += a.clear;
+            }
+            ap_result_free(&a);
+            ap_result_free(&b);
+        }
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+    }
+    ck_assert_int_ge(compared, ap_test_quick() ? 30 : 100);
+    ck_assert_int_ge(clear, compared / 2);
+    ck_assert_int_ge(shorter, compared / 10);
+
+    ap_map *open = ap_test_map_from_string("type octile\nheight 8\nwidth 8\nmap\n........\n........\n........\n"
+                                           "........\n........\n........\n........\n........\n");
+    ap_world w;
+    ap_map_world(open, &w);
+    double(*pts)[2] = malloc(5 * sizeof *pts);
+    const double in[5][2] = {{0.5, 0.5}, {0.5, 0.5}, {2.5, 2.5}, {4.5, 4.5}, {7.5, 7.5}};
+    memcpy(pts, in, sizeof in);
+    size_t n = ap_smooth_taut(&w, &pts, 5, 0.3);
+    ck_assert_uint_eq(n, 2);
+    ck_assert(pts[0][0] == 0.5 && pts[1][0] == 7.5 && pts[1][1] == 7.5);
+    free(pts);
+    ap_map_free(open);
+}
+END_TEST
+
 Suite *smooth_suite(void)
 {
     Suite *s = suite_create("smooth");
@@ -304,6 +365,7 @@ Suite *smooth_suite(void)
     tcase_set_timeout(tt, 300);
     tcase_add_test(tt, taut_two_corners);
     tcase_add_test(tt, taut_movingai);
+    tcase_add_test(tt, taut_random_maps);
     suite_add_tcase(s, tt);
     return s;
 }
