@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../anyangle/table.h"
 #include "../grid/grid.h"
 #include "../hier/hier.h"
 #include "../grid/jps.h"
@@ -151,10 +152,31 @@ static bool auto_turns(const ap_query *q)
     return q->turning_radius > 0.0 && q->map != NULL;
 }
 
-/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells). */
+/* A point unit (radius 0, no turning radius, no square footprint, no fixed-angle art; timed or not)
+ * asking for a smoothed answer on an 8-connected query of a uniform-cost grid map whose point any-angle graph
+ * is built with its eager table (the "any_angle" table, anyangle/table.h): any_angle answers the exact
+ * Euclidean shortest path there in about the time of JPS+ with Listing 1 (BENCHMARKS.md "Any-angle point
+ * unit: visibility scan and landmarks": den520d 26 µs, arena2 16 µs against 13-15 µs), so that is the
+ * default answer (issue 10: "the default answer is the shortest path, not a smoothed grid path").
+ * smoothing "none" asks for the cell path and keeps the grid search; maps without the table (beyond its
+ * corner and byte limits, weighted maps) too. */
+static bool auto_anyangle_point(const ap_query *q)
+{
+    if (q->map == NULL || q->turning_radius > 0.0 || q->unit_radius != 0.0 || q->unit_size > 0 ||
+        q->connectivity != 8 || q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0)
+        return false;
+    const ap_map *m = qmap(q);
+    if (m->weighted)
+        return false;
+    const ap_aa_graph *g = ap_aa_table_of(m);
+    return g != NULL && g->dep_start != NULL;
+}
+
+/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); point units on
+ * maps with the point graph (auto_anyangle_point). */
 static bool auto_anyangle(const ap_query *q)
 {
-    return q->circles != NULL || q->n_obstacles > 0;
+    return q->circles != NULL || q->n_obstacles > 0 || auto_anyangle_point(q);
 }
 
 /* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for

@@ -281,9 +281,10 @@ START_TEST(directional_path_guarantees)
 }
 END_TEST
 
-/* Maps with optimal lengths checked over HTTP: a spread of buckets, smoothing off (length == grid_cost), and
- * the same query smoothed (never longer, and clear for a point unit), los then taut (never longer than los,
- * never shorter than the straight line). */
+/* Maps with optimal lengths checked over HTTP (jps_plus): a spread of buckets, smoothing off (length ==
+ * grid_cost), and the same query smoothed (never longer, and clear for a point unit), los then taut (never
+ * longer than los, never shorter than the straight line); then auto (a point unit: the exact any-angle path
+ * where the map has the point graph, never longer than taut's; else jps_plus with los, los's length). */
 static const char *const mai_maps[] = {"den520d", "arena2", "Berlin_0_256", "maze512-32-0", "random512-10-0",
                                        "AR0011SR", "8room_000", "Paris_1_1024"};
 
@@ -304,11 +305,11 @@ START_TEST(movingai_optimal_over_http)
         const ap_test_scen *s = &sc[(n - 1) * (size_t)k / 5];
         char body[512];
         static const char *const smoothing[] = {"none", "los", "taut"};
-        double los_len = 0.0;
+        double los_len = 0.0, taut_len = 0.0;
         for (int smooth = 0; smooth < 3; smooth++) {
             snprintf(body, sizeof body,
                      "{\"map\":\"%s\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
-                     "\"search\":{\"smoothing\":\"%s\"},\"deadline_ms\":30000}",
+                     "\"search\":{\"algorithm\":\"jps_plus\",\"smoothing\":\"%s\"},\"deadline_ms\":30000}",
                      map, s->sx, s->sy, s->gx, s->gy, smoothing[smooth]);
             ap_resp r;
             json_t *j = post_ok(ap_mai_srv, body, &r);
@@ -323,6 +324,7 @@ START_TEST(movingai_optimal_over_http)
             if (smooth == 1)
                 los_len = ap_jnum(j, "length");
             if (smooth == 2) {
+                taut_len = ap_jnum(j, "length");
                 ck_assert_msg(ap_jnum(j, "length") <= los_len + 1e-9 * (1 + cost), "%s line %d: taut %.9f > los %.9f",
                               map, s->line, ap_jnum(j, "length"), los_len);
                 ck_assert(ap_jnum(j, "length") >= hypot(s->gx - s->sx, s->gy - s->sy) - 1e-9);
@@ -332,6 +334,23 @@ START_TEST(movingai_optimal_over_http)
             json_decref(j);
             ap_resp_free(&r);
         }
+        snprintf(body, sizeof body,
+                 "{\"map\":\"%s\",\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
+                 "\"deadline_ms\":30000}",
+                 map, s->sx, s->sy, s->gx, s->gy);
+        ap_resp r;
+        json_t *j = post_ok(ap_mai_srv, body, &r);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+        const double len = ap_jnum(j, "length");
+        ck_assert_msg(len <= los_len + 1e-9 * (1 + len), "%s line %d: auto %.9f > los %.9f", map, s->line, len, los_len);
+        if (len < los_len - 1e-6) /* any_angle's: the exact optimum, never above taut's */
+            ck_assert_msg(len <= taut_len + 1e-9 * (1 + len), "%s line %d: auto %.9f > taut %.9f", map, s->line, len,
+                          taut_len);
+        ck_assert(len >= hypot(s->gx - s->sx, s->gy - s->sy) - 1e-9);
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        ap_check_segments(j, s->sx + 0.5, s->sy + 0.5, s->gx + 0.5, s->gy + 0.5, 0);
+        json_decref(j);
+        ap_resp_free(&r);
     }
     free(sc);
 }

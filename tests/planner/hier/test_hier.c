@@ -288,8 +288,13 @@ START_TEST(auto_and_connectivity)
     ap_result_free(&r);
     q.smoothing = AP_SMOOTH_LOS;
     q.unit_radius = 0.0;
+    /* a smoothed point unit on a map with the point any-angle graph: the exact shortest path */
+    ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_ANY_ANGLE);
+    ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_NONE;
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_JPS_PLUS);
     ap_result_free(&r);
+    q.smoothing = AP_SMOOTH_LOS;
     q.unit_radius = other;
     q.gx = q.sx + 100.0; /* 100 tiles apart: below the threshold */
     q.gy = q.sy;

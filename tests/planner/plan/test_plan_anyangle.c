@@ -82,8 +82,15 @@ START_TEST(point_unit_round_one_square)
     ck_assert_double_eq_tol(fabs(r.waypoints[1][1] - 2.5), 0.5, 1e-12);
     check_answer(&r, &q);
     ap_result_free(&r);
-    /* auto is unchanged: the smoothed grid path for a point unit (astar family, not any_angle). */
+    /* auto gives a point unit the same shortest path where the map has the point graph (smoothing los or
+     * taut); smoothing none asks for the cell path (the grid search). */
     q.algorithm = AP_ALG_AUTO;
+    ck_assert_ptr_eq(ap_algorithm_kind(&q), &ap_plan_kind_anyangle);
+    ap_result ra;
+    ck_assert_int_eq(run_plan(&q, 0, &ra), AP_OK);
+    ck_assert_double_eq_tol(ra.length, 1.0 + M_SQRT2, 1e-12);
+    ap_result_free(&ra);
+    q.smoothing = AP_SMOOTH_NONE;
     ck_assert_ptr_eq(ap_algorithm_kind(&q), &ap_plan_kind_grid);
     ap_map_free(m);
 }
