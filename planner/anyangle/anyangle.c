@@ -12,6 +12,7 @@
 #include "../base/status.h"
 #include "../search/search.h"
 #include "tangent.h"
+#include "visibility.h"
 #include "../base/mem.h"
 
 /* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
@@ -59,6 +60,14 @@ struct ap_aa_query {
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
     ap_segment *segs;
     size_t segs_cap;
+    /* The point domain with the graph's visibility index (visibility.h): the corners the start may see
+     * (vis_start[0 .. n_vis_start), increasing) and those the goal may see (goal_seen[k] == stamp), from one
+     * scan each per run; every other corner's line from the start or to the goal is certainly blocked. */
+    bool use_vis;
+    uint32_t *vis_start, *goal_seen;
+    size_t n_vis_start, vis_room;
+    double *vis_scratch;
+    size_t vis_scratch_len;
     aa_self self;
 };
 
@@ -158,7 +167,8 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
                           g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
             return false;
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
-        if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
+        if ((!q->use_vis || c >= q->n || q->goal_seen[c] == q->stamp) &&
+            ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
             ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) &&
             (g->dep_start != NULL || g->space.line_ok(g->space.ctx, goal.t.x0, goal.t.y0, goal.t.x1, goal.t.y1)) &&
             !push_dep(q, &goal))
@@ -287,13 +297,17 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 /* The start's successors in the point domain: every corner the line from the start may reach by the corner
  * rules (ap_aa_corner_ok's arithmetic for a radius-0 corner, inlined; no heading, which the point domain
  * takes from the parent), each line tested when its node is expanded; then the goal arrival. The same
- * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it. */
+ * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it;
+ * with the visibility index only the corners its scan from the start returned (the others' lines are
+ * blocked: their arrivals would be dead ends). */
 static int pt_start(const ap_aa_query *q, ap_succ *out)
 {
     const ap_aa_graph *g = q->g;
     const uint32_t n = q->n;
+    const uint32_t m = q->use_vis ? (uint32_t)q->n_vis_start : n;
     int k = 0;
-    for (uint32_t j = 0; j < n; j++) {
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t j = q->use_vis ? q->vis_start[i] : i;
         const double dx = g->x[j] - q->sx, dy = g->y[j] - q->sy;
         if (dx == 0.0 && dy == 0.0)
             continue;
@@ -370,7 +384,8 @@ void ap_aa_query_free(ap_aa_query *q)
 {
     if (q == NULL)
         return;
-    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs);
+    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs,
+                q->vis_start, q->goal_seen, q->vis_scratch);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
@@ -395,6 +410,8 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
      * it, and a fresh run bumps it past every value they hold). */
     q->stamp = 1;
     memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    if (q->goal_seen != NULL)
+        memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
     if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
@@ -407,6 +424,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         return AP_E_NOMEM;
     q->running = false;
     q->cancel = NULL;
+    q->use_vis = false;
     q->g = g;
     q->n = (uint32_t)g->n;
     if (q->deps_cap > AP_AA_DEPS_KEEP) {
@@ -450,6 +468,8 @@ static void begin_run(ap_aa_query *q)
     if (++q->stamp == 0) {
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
         memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+        if (q->goal_seen != NULL)
+            memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
         q->stamp = 1;
     }
     q->n_deps = 0;
@@ -527,6 +547,44 @@ static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *
     return AP_OK;
 }
 
+/* The scans from the start and the goal (q->use_vis) for this run (after begin_run: the goal's marks carry
+ * its stamp). */
+static void vis_ends(ap_aa_query *q)
+{
+    const ap_aa_vis *v = q->g->vis;
+    q->n_vis_start = ap_aa_vis_corners(v, q->sx, q->sy, -1, q->vis_scratch, q->vis_start);
+    /* The goal's list goes to the buffer's second half (room for 2 n), only to mark its corners. */
+    uint32_t *tail = q->vis_start + q->n;
+    const size_t ng = ap_aa_vis_corners(v, q->gx, q->gy, -1, q->vis_scratch, tail);
+    for (size_t i = 0; i < ng; i++)
+        q->goal_seen[tail[i]] = q->stamp;
+}
+
+/* Room for the scans of graph g's index (q->use_vis): false when out of memory (the search then tests every
+ * line, as without the index). */
+static bool vis_room(ap_aa_query *q)
+{
+    const ap_aa_vis *v = q->g->vis;
+    const size_t need = ap_aa_vis_scratch_len(v);
+    if (q->vis_scratch_len < need) {
+        free(q->vis_scratch);
+        q->vis_scratch_len = 0;
+        if ((q->vis_scratch = malloc(need * sizeof *q->vis_scratch)) == NULL)
+            return false;
+        q->vis_scratch_len = need;
+    }
+    if (q->vis_room < q->n) {
+        AP_FREE_ALL(q->vis_start, q->goal_seen);
+        q->vis_room = 0;
+        q->vis_start = malloc(2 * (size_t)q->n * sizeof *q->vis_start);
+        q->goal_seen = calloc(q->n, sizeof *q->goal_seen);
+        if (q->vis_start == NULL || q->goal_seen == NULL)
+            return false;
+        q->vis_room = q->n;
+    }
+    return true;
+}
+
 /* Start a fresh run of the search on q's workspace (begin_run + ap_search_begin). */
 static int start_run(ap_aa_query *q)
 {
@@ -538,6 +596,8 @@ static int start_run(ap_aa_query *q)
         q->dom.node_count = q->n_nodes;
         q->dom.successors = pt_successors;
         q->dom.heuristic = pt_heuristic;
+        if (q->use_vis)
+            vis_ends(q);
     }
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
@@ -576,6 +636,7 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
     for (uint32_t k = 0; q->point && k < q->n; k++)
         q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
+    q->use_vis = q->point && g->vis != NULL && vis_room(q);
     if (q->point && q->cap < pt_nodes(q->n)) {
         uint32_t cap = q->cap;
         while (cap < pt_nodes(q->n)) /* a power of two: the hash of the other domain masks with it */

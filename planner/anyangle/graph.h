@@ -90,6 +90,10 @@ typedef struct ap_aa_graph {
     uint32_t *dep_start;
     ap_aa_dep *deps;
     size_t n_deps;
+    /* A point unit's grid graph (r_u = 0, corners in row-major order): the visibility scan's index over its
+     * corners (visibility.h; owned), else NULL. The eager table's build and the point search ask it which
+     * corners a point may see before testing lines. */
+    struct ap_aa_vis *vis;
 } ap_aa_graph;
 
 /* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
