@@ -55,6 +55,7 @@ struct ap_aa_query {
     ap_search s;         /* the run in progress (ap_aa_begin / ap_aa_run) */
     bool running;
     bool point;          /* the point domain (below) runs this search */
+    bool corners_known, corners_only; /* every circle of g is a radius-0 grid corner (once known per bind) */
     uint64_t deadline_ns;
     const atomic_int *cancel;
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
@@ -425,6 +426,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
     q->running = false;
     q->cancel = NULL;
     q->use_vis = false;
+    q->corners_known = false;
     q->g = g;
     q->n = (uint32_t)g->n;
     if (q->deps_cap > AP_AA_DEPS_KEEP) {
@@ -634,8 +636,13 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->expanded_before = 0;
     const ap_aa_graph *g = q->g;
     q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
-    for (uint32_t k = 0; q->point && k < q->n; k++)
-        q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
+    if (q->point && !q->corners_known) { /* the graph's circles do not change after its table is built */
+        for (uint32_t k = 0; q->point && k < q->n; k++)
+            q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
+        q->corners_known = true;
+        q->corners_only = q->point;
+    }
+    q->point = q->point && q->corners_only;
     q->use_vis = q->point && g->vis != NULL && vis_room(q);
     if (q->point && q->cap < pt_nodes(q->n)) {
         uint32_t cap = q->cap;

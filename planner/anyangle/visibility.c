@@ -58,7 +58,9 @@ ap_aa_vis *ap_aa_vis_build(const ap_map *m, const double *x, const double *y, si
             j++;
         }
     }
-    if (j != nc) { /* not sorted by line then x, or off the map */
+    /* Not sorted by line then x, or off the map; or a map so tall the scan's margins would not hold (the
+     * merged boxes of subtract_row need rows shorter than 10^6 tiles). */
+    if (j != nc || H > (1 << 20)) {
         ap_aa_vis_free(v);
         return NULL;
     }
@@ -78,7 +80,7 @@ void ap_aa_vis_free(ap_aa_vis *v)
 /* Intervals: [a, b] pairs of a buffer of capacity cap pairs. */
 size_t ap_aa_vis_scratch_len(const ap_aa_vis *v)
 {
-    return 6 * ((size_t)v->width + 8);
+    return 4 * ((size_t)v->width + 8);
 }
 
 /* Is cell (c, r) blocked (off the map: yes)? Binary search of the row's runs. */
@@ -103,6 +105,17 @@ static bool edge_blocked(const ap_aa_vis *v, int32_t c, int32_t L)
     return cell_blocked(v, c, L - 1) && cell_blocked(v, c, L);
 }
 
+/* Branch forms of fmin and fmax (finite inputs; they inline where the libm calls did not). */
+static inline double lo2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double hi2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* A scan's state: P, the direction (dir = +1 toward +y, -1 toward -y), the x range the corner rules allow,
  * and the buffers. */
 typedef struct scan {
@@ -110,69 +123,9 @@ typedef struct scan {
     double px, py;
     int dir;
     double xmin, xmax;
-    double *cur, *nxt, *sh; /* intervals on the current line, the next line's, the row's shadows */
+    double *cur, *nxt; /* intervals on the current line, the next line's */
     size_t n_cur, cap;
 } scan;
-
-/* Append the shadow (lo, hi) on line L of the box [x0, x1] x [y0, y1] (shrunk already; between P and L by
- * dir) as seen from P: the x on L whose segment from P meets the open box. */
-static void shadow(scan *s, double x0, double x1, double y0, double y1, double L, size_t *ns)
-{
-    const double D = (L - s->py) * s->dir;
-    const double d0 = (y0 - s->py) * s->dir, d1 = (y1 - s->py) * s->dir;
-    if (!(d0 > 0.0 && d1 > 0.0))
-        return;
-    const double f0 = D / d0, f1 = D / d1;
-    const double a = (x0 - s->px) * f0, b = (x0 - s->px) * f1, c = (x1 - s->px) * f0, e = (x1 - s->px) * f1;
-    double lo = fmin(fmin(a, b), fmin(c, e)), hi = fmax(fmax(a, b), fmax(c, e));
-    if (*ns >= s->cap)
-        return; /* cannot happen (a shadow per run, split once; per cell in P's own row): dropping one is safe */
-    s->sh[2 * *ns] = s->px + lo;
-    s->sh[2 * *ns + 1] = s->px + hi;
-    (*ns)++;
-}
-
-/* The shadows on line L of the blocked cells of row r overlapping [xa, xb]: one per run (split at the
- * grid column nearest P, where rays between two blocked cells can run nearly parallel to their shared edge),
- * or one per cell when first (P's own row, where a ray may stay in the thin gap between two shrunk
- * squares). Returned sorted by their lower end (projection from P preserves the order of boxes in a row). */
-static size_t row_shadows(scan *s, int32_t r, double xa, double xb, double L, bool first)
-{
-    const ap_aa_vis *v = s->v;
-    double y0 = r + SHRINK, y1 = r + 1.0 - SHRINK;
-    if (first) {
-        if (s->dir > 0)
-            y0 = fmax(y0, s->py + SHRINK);
-        else
-            y1 = fmin(y1, s->py - SHRINK);
-        if (!(y0 < y1))
-            return 0;
-    }
-    uint32_t lo = v->row_start[r], hi = v->row_start[r + 1];
-    /* The first run ending after xa. */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if ((double)v->run[2 * mid + 1] <= xa)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    const double split = floor(s->px + 0.5);
-    size_t ns = 0;
-    for (uint32_t i = lo; i < v->row_start[r + 1] && (double)v->run[2 * i] < xb; i++) {
-        const int32_t c0 = v->run[2 * i], c1 = v->run[2 * i + 1];
-        if (first) {
-            for (int32_t c = c0; c < c1; c++)
-                shadow(s, c + SHRINK, c + 1.0 - SHRINK, y0, y1, L, &ns);
-        } else if ((double)c0 < split && split < (double)c1) {
-            shadow(s, c0 + SHRINK, split - SHRINK, y0, y1, L, &ns);
-            shadow(s, split + SHRINK, c1 - SHRINK, y0, y1, L, &ns);
-        } else {
-            shadow(s, c0 + SHRINK, c1 - SHRINK, y0, y1, L, &ns);
-        }
-    }
-    return ns;
-}
 
 /* Append [a, b] to the next line's intervals (merged with the last when they overlap; when full, the last
  * is widened to cover it: a superset still). */
@@ -217,12 +170,82 @@ static void pick(const scan *s, int32_t L, uint32_t *out, size_t *k, bool backwa
         }
 }
 
+/* One row's subtraction: the shadows on the next line (factors f0 for the row box's edge nearer P, f1 for
+ * the farther) of the blocked runs of row r, subtracted from the interval [a, b] whose rays sweep x in
+ * [ba, bb] through the row; the rest emitted. A run's shadow is that of one box (its cells shrunk by SHRINK,
+ * merged), split at the grid columns j in [near0, near1] round P's x. Why merging is safe elsewhere: a ray
+ * meeting the merged box inside the 2 SHRINK gap round a column j between two of its cells has a slope
+ * |dx/dy| >= (|j - px| - SHRINK) / (D + 1) (D: P's distance to the far line), and keeps it over at least half
+ * the box's height (it leaves the box only through its top or bottom, the run's ends being a tile or more
+ * away), so it crosses into one of the two shrunk squares within the row (the rule drops it) unless
+ * |j - px| <= SHRINK (5 D + 6); in the first row (height h >= 8 SHRINK, D <= 1) unless |j - px| <= 0.6.
+ * Shadows come in run order, increasing lower ends (projection from P keeps the order of boxes in a row). */
+typedef struct row {
+    int32_t r;
+    double f0, f1;
+    double near0, near1; /* the runs are split at the grid columns j in [near0, near1] */
+} row;
+
+/* The shadow (lo, hi) of box [x0, x1] in row w, relative to P's x. */
+static inline void box_shadow(const scan *s, const row *w, double x0, double x1, double *lo, double *hi)
+{
+    const double u0 = x0 - s->px, u1 = x1 - s->px;
+    *lo = s->px + u0 * (u0 >= 0.0 ? w->f1 : w->f0);
+    *hi = s->px + u1 * (u1 >= 0.0 ? w->f0 : w->f1);
+}
+
+/* Subtract the open shadow (lo, hi) from what is left of [.., b] from *c on: returns false when nothing is
+ * left (or no later shadow can matter: lo >= b). */
+static inline bool cut(scan *s, size_t *n, double lo, double hi, double *c, double b)
+{
+    if (lo >= b)
+        return false;
+    if (hi <= *c)
+        return true;
+    if (lo >= *c)
+        emit(s, n, *c, lo);
+    *c = hi2(*c, hi);
+    return *c <= b;
+}
+
+static void subtract_row(scan *s, const row *w, double a, double b, double ba, double bb, size_t *n)
+{
+    const ap_aa_vis *v = s->v;
+    uint32_t lo = v->row_start[w->r], hi = v->row_start[w->r + 1];
+    const uint32_t end = hi;
+    while (lo < hi) { /* the first run ending after ba */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((double)v->run[2 * mid + 1] <= ba)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double c = a;
+    bool open = true;
+    const double near0 = w->near0, near1 = w->near1;
+    for (uint32_t i = lo; open && i < end && (double)v->run[2 * i] < bb; i++) {
+        const double c0 = v->run[2 * i], c1 = v->run[2 * i + 1];
+        double p0 = c0, slo, shi;
+        for (double j = hi2(c0 + 1.0, near0); open && j <= lo2(c1 - 1.0, near1); j += 1.0) {
+            box_shadow(s, w, p0 + SHRINK, j - SHRINK, &slo, &shi);
+            open = cut(s, n, slo, shi, &c, b);
+            p0 = j;
+        }
+        if (!open)
+            break;
+        box_shadow(s, w, p0 + SHRINK, c1 - SHRINK, &slo, &shi);
+        open = cut(s, n, slo, shi, &c, b);
+    }
+    if (c <= b)
+        emit(s, n, c, b);
+}
+
 /* The scan from P in direction dir over the lines beyond P's; corners appended to out at *k. */
 static void scan_dir(scan *s, uint32_t *out, size_t *k)
 {
     const ap_aa_vis *v = s->v;
     const int32_t H = v->height;
-    /* The first line strictly beyond P, and the row between P and it. */
+    /* The first line strictly beyond P; the row between P and it is the first row. */
     int32_t L = s->dir > 0 ? (int32_t)floor(s->py) + 1 : (int32_t)ceil(s->py) - 1;
     if (L < 0 || L > H)
         return;
@@ -234,9 +257,25 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
     double prev_D = 0.0; /* distance (y) from P to the current line */
     for (; L >= 0 && L <= H && s->n_cur > 0; L += s->dir) {
         const double D = (L - s->py) * s->dir;
-        const int32_t r = s->dir > 0 ? L - 1 : L;
-        /* Project the current intervals (rays) onto line L: for the first line they are already on it. */
-        double xa, xb;
+        row w = {.r = s->dir > 0 ? L - 1 : L};
+        /* The row's boxes span y in [r + SHRINK, r + 1 - SHRINK], in the first row only beyond P. */
+        double y0 = w.r + SHRINK, y1 = w.r + 1.0 - SHRINK;
+        if (first) {
+            if (s->dir > 0)
+                y0 = hi2(y0, s->py + SHRINK);
+            else
+                y1 = lo2(y1, s->py - SHRINK);
+        }
+        const double dn = (s->dir > 0 ? y0 : y1) - s->py, df = (s->dir > 0 ? y1 : y0) - s->py;
+        /* A first row thinner than 8 SHRINK beyond P casts no shadow (keeping rays is always safe; the merged
+         * boxes' argument above needs room for a ray to cross into a square). */
+        const bool shadows = fabs(df) - fabs(dn) >= 8.0 * SHRINK;
+        w.f0 = D / fabs(dn);
+        w.f1 = D / fabs(df);
+        const double rad = first ? 0.6 : SHRINK * (5.0 * D + 6.0);
+        w.near0 = ceil(s->px - rad);
+        w.near1 = floor(s->px + rad);
+        /* Project the current intervals (rays) onto line L (the first line's are already on it). */
         if (!first) {
             const double f = D / prev_D;
             size_t n = 0;
@@ -244,44 +283,27 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
                 double a = s->px + (s->cur[2 * i] - s->px) * f, b = s->px + (s->cur[2 * i + 1] - s->px) * f;
                 a -= WIDEN * (1.0 + fabs(a));
                 b += WIDEN * (1.0 + fabs(b));
-                emit(s, &n, fmax(a, s->xmin), fmin(b, s->xmax));
+                a = hi2(a, s->xmin);
+                b = lo2(b, s->xmax);
+                if (a <= b) /* else the rays left the allowed range */
+                    emit(s, &n, a, b);
             }
-            if (n == 0)
-                break;
-            /* The band the rays sweep through row r: from the old line's extent to the new. */
-            xa = fmin(s->cur[0], s->nxt[0]);
-            xb = fmax(s->cur[2 * s->n_cur - 1], s->nxt[2 * n - 1]);
             double *t = s->cur;
             s->cur = s->nxt;
             s->nxt = t;
             s->n_cur = n;
-        } else {
-            xa = s->xmin;
-            xb = s->xmax;
         }
-        /* Subtract the row's shadows (open intervals: the points at their ends stay). */
-        size_t ns = row_shadows(s, r, xa, xb, (double)L, first);
-        size_t n = 0, j = 0;
+        size_t n = 0;
+        const double back = prev_D / D; /* line L back to the previous line (0: P itself) */
         for (size_t i = 0; i < s->n_cur; i++) {
             const double a = s->cur[2 * i], b = s->cur[2 * i + 1];
-            double c = a;
-            bool open = true;
-            while (j < ns && s->sh[2 * j + 1] < a)
-                j++;
-            for (size_t jj = j; jj < ns && s->sh[2 * jj] < b; jj++) {
-                const double lo = s->sh[2 * jj], hi = s->sh[2 * jj + 1];
-                if (hi <= c)
-                    continue;
-                if (lo >= c)
-                    emit(s, &n, c, lo);
-                c = fmax(c, hi);
-                if (c > b) {
-                    open = false;
-                    break;
-                }
+            if (!shadows) {
+                emit(s, &n, a, b);
+                continue;
             }
-            if (open)
-                emit(s, &n, c, b);
+            /* The x the rays to [a, b] sweep through the row: from the previous line's points to these. */
+            const double oa = s->px + (a - s->px) * back, ob = s->px + (b - s->px) * back;
+            subtract_row(s, &w, a, b, lo2(a, oa), hi2(b, ob), &n);
         }
         double *t = s->cur;
         s->cur = s->nxt;
@@ -296,7 +318,7 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
 size_t ap_aa_vis_corners(const ap_aa_vis *v, double px, double py, int quad, double *scratch, uint32_t *out)
 {
     const size_t cap = ((size_t)v->width + 8);
-    scan s = {.v = v, .px = px, .py = py, .cur = scratch, .nxt = scratch + 2 * cap, .sh = scratch + 4 * cap, .cap = cap};
+    scan s = {.v = v, .px = px, .py = py, .cur = scratch, .nxt = scratch + 2 * cap, .cap = cap};
     const double W = (double)v->width;
     /* The allowed x per direction (dx dy qx qy <= 0): with corner rules, toward +y only x <= px when the
      * blocked quadrant is (+x, +y) or (-x, -y) (qx qy > 0), only x >= px otherwise; toward -y the other way. */
