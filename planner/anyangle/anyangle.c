@@ -55,7 +55,6 @@ struct ap_aa_query {
     ap_search s;         /* the run in progress (ap_aa_begin / ap_aa_run) */
     bool running;
     bool point;          /* the point domain (below) runs this search */
-    bool corners_known, corners_only; /* every circle of g is a radius-0 grid corner (once known per bind) */
     uint64_t deadline_ns;
     const atomic_int *cancel;
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
@@ -66,6 +65,8 @@ struct ap_aa_query {
      * scan each per run; every other corner's line from the start or to the goal is certainly blocked. */
     bool use_vis;
     uint32_t *vis_start, *goal_seen;
+    uint32_t *h_stamp;   /* with use_vis: the point domain's heuristic of corner k, h_val[k], when == stamp */
+    double *h_val;
     size_t n_vis_start, vis_room;
     double *vis_scratch;
     size_t vis_scratch_len;
@@ -290,8 +291,16 @@ static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 
 static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
-    const ap_aa_query *q = ((const aa_self *)ctx)->q;
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
     const uint32_t c = pt_circle(q, u);
+    /* Per corner once per run (a corner's two senses and its arrivals from the start share it). */
+    if (q->use_vis && c < q->n) {
+        if (q->h_stamp[c] != q->stamp) {
+            q->h_stamp[c] = q->stamp;
+            q->h_val[c] = hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+        }
+        return q->h_val[c];
+    }
     return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
 }
 
@@ -358,17 +367,33 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
     uint32_t ndd[2];
     if (!departures(q, c, s, dd, ndd))
         return 0;
-    const double h = atan2(py - oy, px - ox);
+    /* The turn at the corner, at most pi in the sense s (ap_hug_sweep from the incoming heading): decided by
+     * the sign of the cross product of the two directions where their angle is more than ~1e-6 from 0 and
+     * pi (there the sweep is far from the test's thresholds, pi + 1e-12 and 2 pi - 1e-9, so the verdict is
+     * the same), else by the headings (atan2 once per expansion, only when needed). Then crossing culling. */
+    const double ix = px - ox, iy = py - oy, in2 = ix * ix + iy * iy;
+    double h = 0.0;
+    bool have_h = false;
     int k = 0;
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
         for (uint32_t i = 0; i < ndd[part]; i++) {
+            const double ux = d[i].t.x1 - d[i].t.x0, uy = d[i].t.y1 - d[i].t.y0;
+            const double cr = (ix * uy - iy * ux) * (double)s;
+            if (cr * cr <= 1e-12 * in2 * (ux * ux + uy * uy)) {
+                if (!have_h) {
+                    h = atan2(iy, ix);
+                    have_h = true;
+                }
+                if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
+                    continue;
+            } else if (cr < 0.0) {
+                continue;
+            }
             if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
                 q->culled++;
                 continue;
             }
-            if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
-                continue;
             const uint32_t v = d[i].to == n + 1 ? 2 + 4 * n + 2 * c + (s > 0) : 2 + 2 * d[i].to + (d[i].s_to > 0);
             out[k++] = (ap_succ){v, d[i].t.len};
         }
@@ -386,7 +411,7 @@ void ap_aa_query_free(ap_aa_query *q)
     if (q == NULL)
         return;
     AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs,
-                q->vis_start, q->goal_seen, q->vis_scratch);
+                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
@@ -413,6 +438,8 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
     memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
     if (q->goal_seen != NULL)
         memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
+    if (q->h_stamp != NULL)
+        memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
     if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
@@ -426,7 +453,6 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
     q->running = false;
     q->cancel = NULL;
     q->use_vis = false;
-    q->corners_known = false;
     q->g = g;
     q->n = (uint32_t)g->n;
     if (q->deps_cap > AP_AA_DEPS_KEEP) {
@@ -472,6 +498,8 @@ static void begin_run(ap_aa_query *q)
         memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
         if (q->goal_seen != NULL)
             memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
+        if (q->h_stamp != NULL)
+            memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
         q->stamp = 1;
     }
     q->n_deps = 0;
@@ -567,6 +595,8 @@ static void vis_ends(ap_aa_query *q)
 static bool vis_room(ap_aa_query *q)
 {
     const ap_aa_vis *v = q->g->vis;
+    if (q->n == 0)
+        return false;
     const size_t need = ap_aa_vis_scratch_len(v);
     if (q->vis_scratch_len < need) {
         free(q->vis_scratch);
@@ -576,11 +606,13 @@ static bool vis_room(ap_aa_query *q)
         q->vis_scratch_len = need;
     }
     if (q->vis_room < q->n) {
-        AP_FREE_ALL(q->vis_start, q->goal_seen);
+        AP_FREE_ALL(q->vis_start, q->goal_seen, q->h_stamp, q->h_val);
         q->vis_room = 0;
         q->vis_start = malloc(2 * (size_t)q->n * sizeof *q->vis_start);
         q->goal_seen = calloc(q->n, sizeof *q->goal_seen);
-        if (q->vis_start == NULL || q->goal_seen == NULL)
+        q->h_stamp = calloc(q->n, sizeof *q->h_stamp);
+        q->h_val = malloc(q->n * sizeof *q->h_val);
+        if (q->vis_start == NULL || q->goal_seen == NULL || q->h_stamp == NULL || q->h_val == NULL)
             return false;
         q->vis_room = q->n;
     }
@@ -635,14 +667,7 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->deadline_ns = deadline_ns;
     q->expanded_before = 0;
     const ap_aa_graph *g = q->g;
-    q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
-    if (q->point && !q->corners_known) { /* the graph's circles do not change after its table is built */
-        for (uint32_t k = 0; q->point && k < q->n; k++)
-            q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
-        q->corners_known = true;
-        q->corners_only = q->point;
-    }
-    q->point = q->point && q->corners_only;
+    q->point = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8;
     q->use_vis = q->point && g->vis != NULL && vis_room(q);
     if (q->point && q->cap < pt_nodes(q->n)) {
         uint32_t cap = q->cap;

@@ -389,6 +389,17 @@ static bool fill_all(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t
     return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, sink, sink_ctx);
 }
 
+/* Is every hug circle of g a radius-0 grid corner (a point unit's grid graph)? */
+static bool all_corner_points(const ap_aa_graph *g)
+{
+    if (g->quad == NULL || g->unit_radius != 0.0 || g->hug_grow != 0.0)
+        return false;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->R[k] != 0.0 || g->quad[k] == AP_AA_QUAD_NONE)
+            return false;
+    return true;
+}
+
 int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
 {
     if (g->dep_start != NULL)
@@ -411,6 +422,7 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
             }
         }
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
+    g->corner_points = all_corner_points(g);
     return AP_OK;
 }
 
@@ -505,12 +517,7 @@ static bool fill_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t
 /* Can g's table be built with the scan: a point unit's grid graph of corners only, with its index. */
 static bool vis_build_fits(const ap_aa_graph *g)
 {
-    if (g->vis == NULL || g->quad == NULL || g->unit_radius != 0.0 || g->hug_grow != 0.0 || g->n < 2)
-        return false;
-    for (size_t k = 0; k < g->n; k++)
-        if (g->R[k] != 0.0 || g->quad[k] == AP_AA_QUAD_NONE)
-            return false;
-    return true;
+    return g->vis != NULL && g->n >= 2 && all_corner_points(g);
 }
 
 int ap_aa_graph_precompute(ap_aa_graph *g)

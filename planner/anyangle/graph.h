@@ -42,9 +42,11 @@
 #include "../world/map.h"
 #include "../world/tables.h"
 
-/* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
- * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
-#define AP_AA_EAGER_AUTO_MAX 4096
+/* ap_aa_graph_grid builds the eager table itself up to this many corners (a point unit's grid: one
+ * visibility scan per corner and a line-of-sight test per pair the scan cannot rule out, visibility.h:
+ * den520d's 912 corners about 14 ms, Paris_1_1024's 11,638 about 1.1 s and 35 MB on the shared test
+ * machine; before the scan, O(n^2) tests: 0.1 s and 25 s). */
+#define AP_AA_EAGER_AUTO_MAX 16384
 
 /* quad[k] of a hug circle that is no grid corner (no corner rules apply to it). */
 #define AP_AA_QUAD_NONE 0xffu
@@ -90,6 +92,7 @@ typedef struct ap_aa_graph {
     uint32_t *dep_start;
     ap_aa_dep *deps;
     size_t n_deps;
+    bool corner_points;   /* set with the eager part: every hug circle a radius-0 grid corner (a point unit's grid) */
     /* A point unit's grid graph (r_u = 0, corners in row-major order): the visibility scan's index over its
      * corners (visibility.h; owned), else NULL. The eager table's build and the point search ask it which
      * corners a point may see before testing lines. */
@@ -168,6 +171,10 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * rather than build it (above: ap_aa_graph_grid; each changed cell costs a clip test per pair of corners
  * near it, and a wide change touches most pairs anyway). */
 #define AP_AA_UPDATE_MAX_CELLS 64
+/* Most corners (old plus new) for ap_aa_graph_grid_update to update the graph rather than build it: the
+ * update holds a byte per pair of corners and visits every pair (8 MB and 8 M pairs here), while the
+ * build's visibility scan is near linear (Paris_1_1024's 11,638 corners: about 1.1 s). */
+#define AP_AA_UPDATE_MAX_CORNERS 4096
 
 /* The point unit's graph of grid map m, ap_aa_graph_grid(m, 0, out) exactly (same corners in the same
  * order, same eager table), computed from old = ap_aa_graph_grid(prev, 0) (eager) where m differs from prev
@@ -178,9 +185,10 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * point rule, ap_aa_grid_point_line_ok, reads only cells whose squares are within 1e-9 tiles of the line:
  * the squares it may enter, the cells beside an edge it runs along, the four cells of a vertex on it), and
  * the corner rules (quad) of a kept corner are the same; those lines, and every line of a new corner, are
- * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, an old graph that is not
- * an eager point graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid
- * itself (the last gives a lazy graph, as it does). Cost O(corners^2) cheap steps (a box test per pair, a
+ * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, more than
+ * AP_AA_UPDATE_MAX_CORNERS old corners and changed cells' vertices, an old graph that is not an eager point
+ * graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid itself (the last
+ * gives a lazy graph, as it does). The new graph gets its own visibility index (visibility.h). Cost O(corners^2) cheap steps (a box test per pair, a
  * copy per kept departure) plus the tested lines. prev and old are only read (other threads may read
  * them). *updated (when not NULL) is set true when the graph was updated, false when it was built (the cases
  * above). Returns as ap_aa_graph_grid. */
