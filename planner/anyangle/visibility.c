@@ -105,6 +105,13 @@ static bool edge_blocked(const ap_aa_vis *v, int32_t c, int32_t L)
     return cell_blocked(v, c, L - 1) && cell_blocked(v, c, L);
 }
 
+/* floor for |x| < 2^31 without the libm call (the baseline x86-64 target has no rounding instruction). */
+static inline int32_t ifloor(double x)
+{
+    int32_t i = (int32_t)x;
+    return (double)i > x ? i - 1 : i;
+}
+
 /* Branch forms of fmin and fmax (finite inputs; they inline where the libm calls did not). */
 static inline double lo2(double a, double b)
 {
@@ -272,9 +279,16 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
         const bool shadows = fabs(df) - fabs(dn) >= 8.0 * SHRINK;
         w.f0 = D / fabs(dn);
         w.f1 = D / fabs(df);
+        /* rad < 0.5 always (first row: 0.6, but then P's column is within 0.6 of at most two columns):
+         * the columns within rad of P are P's nearest one, and in the first row possibly its neighbour. */
         const double rad = first ? 0.6 : SHRINK * (5.0 * D + 6.0);
-        w.near0 = ceil(s->px - rad);
-        w.near1 = floor(s->px + rad);
+        const double nearest = (double)ifloor(s->px + 0.5);
+        w.near0 = nearest - (s->px - (nearest - 1.0) <= rad ? 1.0 : 0.0);
+        w.near1 = nearest + ((nearest + 1.0) - s->px <= rad ? 1.0 : 0.0);
+        if (fabs(s->px - nearest) > rad) { /* no column within rad: an empty range */
+            w.near0 = nearest + 1.0;
+            w.near1 = nearest;
+        }
         /* Project the current intervals (rays) onto line L (the first line's are already on it). */
         if (!first) {
             const double f = D / prev_D;
