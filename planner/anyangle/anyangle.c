@@ -12,6 +12,7 @@
 #include "../base/status.h"
 #include "../search/search.h"
 #include "tangent.h"
+#include "landmarks.h"
 #include "visibility.h"
 #include "../base/mem.h"
 
@@ -67,6 +68,10 @@ struct ap_aa_query {
     uint32_t *vis_start, *goal_seen;
     uint32_t *h_stamp;   /* with use_vis: the point domain's heuristic of corner k, h_val[k], when == stamp */
     double *h_val;
+    /* With use_vis and the graph's landmarks (landmarks.h): per landmark the bounds lb, ub of this run's
+     * goal, mark_ok false when no corner the goal's scan returned is in the landmark's component. */
+    double mark_lb[AP_AA_LANDMARKS], mark_ub[AP_AA_LANDMARKS];
+    bool mark_ok[AP_AA_LANDMARKS];
     size_t n_vis_start, vis_room;
     double *vis_scratch;
     size_t vis_scratch_len;
@@ -293,11 +298,23 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
     ap_aa_query *q = ((const aa_self *)ctx)->q;
     const uint32_t c = pt_circle(q, u);
-    /* Per corner once per run (a corner's two senses and its arrivals from the start share it). */
+    /* Per corner once per run (a corner's two senses and its arrivals from the start share it): the
+     * Euclidean distance, raised by the landmarks' bounds (landmarks.h: consistent; corners outside a
+     * landmark's component skip it). */
     if (q->use_vis && c < q->n) {
         if (q->h_stamp[c] != q->stamp) {
+            double h = hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+            const uint32_t k = q->g->n_marks;
+            const double *d = q->g->mark_d + (size_t)c * k;
+            for (uint32_t i = 0; i < k; i++) {
+                if (!q->mark_ok[i] || !(d[i] < INFINITY))
+                    continue;
+                const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+                h = h > a ? h : a;
+                h = h > b ? h : b;
+            }
             q->h_stamp[c] = q->stamp;
-            q->h_val[c] = hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+            q->h_val[c] = h;
         }
         return q->h_val[c];
     }
@@ -588,6 +605,28 @@ static void vis_ends(ap_aa_query *q)
     const size_t ng = ap_aa_vis_corners(v, q->gx, q->gy, -1, q->vis_scratch, tail);
     for (size_t i = 0; i < ng; i++)
         q->goal_seen[tail[i]] = q->stamp;
+    /* The landmarks' bounds over the same corners (a superset of those with a line to the goal). */
+    const ap_aa_graph *g = q->g;
+    const uint32_t k = g->n_marks;
+    for (uint32_t m = 0; m < k; m++) {
+        q->mark_lb[m] = INFINITY;
+        q->mark_ub[m] = -INFINITY;
+        q->mark_ok[m] = false;
+    }
+    for (size_t i = 0; i < ng && k > 0; i++) {
+        const uint32_t c = tail[i];
+        const double dg = hypot(g->x[c] - q->gx, g->y[c] - q->gy);
+        const double *d = g->mark_d + (size_t)c * k;
+        for (uint32_t m = 0; m < k; m++) {
+            if (!(d[m] < INFINITY))
+                continue;
+            q->mark_ok[m] = true;
+            if (d[m] + dg < q->mark_lb[m])
+                q->mark_lb[m] = d[m] + dg;
+            if (d[m] - dg > q->mark_ub[m])
+                q->mark_ub[m] = d[m] - dg;
+        }
+    }
 }
 
 /* Room for the scans of graph g's index (q->use_vis): false when out of memory (the search then tests every

@@ -12,6 +12,7 @@
 #include "../base/status.h"
 #include "../world/collide.h"
 #include "../base/mem.h"
+#include "landmarks.h"
 #include "visibility.h"
 
 /* The world a graph's tests read, and the radius they run at. */
@@ -109,7 +110,7 @@ void ap_aa_graph_free(ap_aa_graph *g)
     if (g == NULL)
         return;
     ap_aa_vis_free(g->vis);
-    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->owned, g);
+    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->owned, g);
 }
 
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
@@ -423,6 +424,9 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
         }
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     g->corner_points = all_corner_points(g);
+    /* The point search's landmarks (out of memory: none, the Euclidean heuristic alone). */
+    if (g->corner_points)
+        ap_aa_landmarks_build(g);
     return AP_OK;
 }
 

@@ -93,6 +93,10 @@ typedef struct ap_aa_graph {
     ap_aa_dep *deps;
     size_t n_deps;
     bool corner_points;   /* set with the eager part: every hug circle a radius-0 grid corner (a point unit's grid) */
+    /* With corner_points: landmark distances over the table (landmarks.h; owned), n_marks of them per corner
+     * (mark_d[v * n_marks + i]), for the point search's heuristic; 0 and NULL when not built. */
+    uint32_t n_marks;
+    double *mark_d;
     /* A point unit's grid graph (r_u = 0, corners in row-major order): the visibility scan's index over its
      * corners (visibility.h; owned), else NULL. The eager table's build and the point search ask it which
      * corners a point may see before testing lines. */

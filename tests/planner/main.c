@@ -90,6 +90,7 @@ int main(void)
     srunner_add_suite(sr, patch_suite());
     srunner_add_suite(sr, aa_update_suite());
     srunner_add_suite(sr, aa_visibility_suite());
+    srunner_add_suite(sr, aa_landmarks_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -56,6 +56,7 @@ ap_map *ap_test_kino_field(int w, int h, const char *blocked);
 Suite *patch_suite(void);
 Suite *aa_update_suite(void);
 Suite *aa_visibility_suite(void);
+Suite *aa_landmarks_suite(void);
 
 /* m's letters as a Moving AI file (malloc'd, *len bytes; test_patch.c). */
 char *ap_test_map_text(const ap_map *m, size_t *len);
