@@ -31,6 +31,21 @@ ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h)
     return m;
 }
 
+ap_map *ap_test_data_map(const char *name, const char *what)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data(what);
+        return NULL;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.map", dir, name);
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+    return m;
+}
+
 ap_map *ap_test_speckled_map(ap_test_rng *g, int w, int h, double density)
 {
     char *s = malloc((size_t)(w + 1) * (size_t)h + 64);

@@ -86,6 +86,10 @@ int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, doubl
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);
 
+/* The Moving AI map `name` (e.g. "den520d") from the shared data folder (aborts the test when it does not
+ * load), or NULL after reporting `what` as skipped when there is no data folder. */
+ap_map *ap_test_data_map(const char *name, const char *what);
+
 /* The w x h map whose row y is cells[y * stride .. y * stride + w) (map letters; aborts the test on failure). */
 ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h);
 

@@ -102,17 +102,11 @@ END_TEST
 
 START_TEST(den520d_lines)
 {
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL) {
-        ap_test_skip_no_data("anyangle: landmarks on den520d");
+    ap_map *m = ap_test_data_map("den520d", "anyangle: landmarks on den520d");
+    if (m == NULL)
         return;
-    }
     char path[512];
-    snprintf(path, sizeof path, "%s/den520d.map", dir);
-    ap_map *m;
-    ap_diag d;
-    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
-    snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
+    snprintf(path, sizeof path, "%s/den520d.map.scen", ap_test_data_dir());
     ap_test_scen *sc;
     size_t n_sc;
     ck_assert_int_eq(ap_test_load_scen(path, &sc, &n_sc), 0);

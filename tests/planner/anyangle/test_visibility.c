@@ -134,16 +134,9 @@ END_TEST
 
 START_TEST(scan_movingai_sample)
 {
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL) {
-        ap_test_skip_no_data("anyangle: visibility scan on den520d");
+    ap_map *m = ap_test_data_map("den520d", "anyangle: visibility scan on den520d");
+    if (m == NULL)
         return;
-    }
-    char path[512];
-    snprintf(path, sizeof path, "%s/den520d.map", dir);
-    ap_map *m;
-    ap_diag d;
-    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
     ap_aa_graph *g;
     ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &g), AP_OK);
     ap_test_rng rng = {0xde5200ull};
@@ -183,14 +176,11 @@ START_TEST(table_same_as_plain)
         same_table(m, what);
         ap_map_free(m);
     }
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL || ap_test_quick())
+    if (ap_test_quick())
         return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/arena2.map", dir);
-    ap_map *m;
-    ap_diag d;
-    ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+    ap_map *m = ap_test_data_map("arena2", "anyangle: table with the scan on arena2");
+    if (m == NULL)
+        return;
     same_table(m, "arena2");
     ap_map_free(m);
 }
