@@ -161,7 +161,15 @@ static void pick(const scan *s, int32_t L, uint32_t *out, size_t *k, bool backwa
     if (b0 == b1)
         return;
     size_t start = *k;
-    uint32_t j = b0;
+    uint32_t j = b0, hi = b1;
+    if (s->n_cur > 0) /* the first corner at or right of the first interval's start */
+        while (j < hi) {
+            uint32_t mid = j + (hi - j) / 2;
+            if (v->cx[mid] < s->cur[0] - PICK)
+                j = mid + 1;
+            else
+                hi = mid;
+        }
     for (size_t i = 0; i < s->n_cur && j < b1; i++) {
         const double a = s->cur[2 * i] - PICK, b = s->cur[2 * i + 1] + PICK;
         while (j < b1 && v->cx[j] < a)
@@ -215,10 +223,10 @@ static inline bool cut(scan *s, size_t *n, double lo, double hi, double *c, doub
     return *c <= b;
 }
 
-static void subtract_row(scan *s, const row *w, double a, double b, double ba, double bb, size_t *n)
+static void subtract_row(scan *s, const row *w, double a, double b, double ba, double bb, size_t *n, uint32_t *hint)
 {
     const ap_aa_vis *v = s->v;
-    uint32_t lo = v->row_start[w->r], hi = v->row_start[w->r + 1];
+    uint32_t lo = *hint, hi = v->row_start[w->r + 1];
     const uint32_t end = hi;
     while (lo < hi) { /* the first run ending after ba */
         uint32_t mid = lo + (hi - lo) / 2;
@@ -227,6 +235,7 @@ static void subtract_row(scan *s, const row *w, double a, double b, double ba, d
         else
             hi = mid;
     }
+    *hint = lo; /* the next interval's band starts further right */
     double c = a;
     bool open = true;
     const double near0 = w->near0, near1 = w->near1;
@@ -289,35 +298,29 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
             w.near0 = nearest + 1.0;
             w.near1 = nearest;
         }
-        /* Project the current intervals (rays) onto line L (the first line's are already on it). */
-        if (!first) {
-            const double f = D / prev_D;
-            size_t n = 0;
-            for (size_t i = 0; i < s->n_cur; i++) {
-                double a = s->px + (s->cur[2 * i] - s->px) * f, b = s->px + (s->cur[2 * i + 1] - s->px) * f;
-                a -= WIDEN * (1.0 + fabs(a));
-                b += WIDEN * (1.0 + fabs(b));
-                a = hi2(a, s->xmin);
-                b = lo2(b, s->xmax);
-                if (a <= b) /* else the rays left the allowed range */
-                    emit(s, &n, a, b);
-            }
-            double *t = s->cur;
-            s->cur = s->nxt;
-            s->nxt = t;
-            s->n_cur = n;
-        }
+        /* Per interval: its rays projected onto line L (the first line's are on it already), widened for
+         * rounding and kept in the allowed range; then the row's shadows subtracted over the x its rays sweep
+         * through the row (from the previous line's points, or P, to line L's). */
+        const double f = first ? 1.0 : D / prev_D;
         size_t n = 0;
-        const double back = prev_D / D; /* line L back to the previous line (0: P itself) */
+        uint32_t hint = v->row_start[w.r];
         for (size_t i = 0; i < s->n_cur; i++) {
-            const double a = s->cur[2 * i], b = s->cur[2 * i + 1];
-            if (!shadows) {
-                emit(s, &n, a, b);
-                continue;
+            const double oa = s->cur[2 * i], ob = s->cur[2 * i + 1];
+            double a = oa, b = ob, ba = lo2(oa, s->px), bb = hi2(ob, s->px);
+            if (!first) {
+                a = s->px + (oa - s->px) * f;
+                b = s->px + (ob - s->px) * f;
+                a = hi2(a - WIDEN * (1.0 + fabs(a)), s->xmin);
+                b = lo2(b + WIDEN * (1.0 + fabs(b)), s->xmax);
+                if (a > b) /* the rays left the allowed range */
+                    continue;
+                ba = lo2(a, oa);
+                bb = hi2(b, ob);
             }
-            /* The x the rays to [a, b] sweep through the row: from the previous line's points to these. */
-            const double oa = s->px + (a - s->px) * back, ob = s->px + (b - s->px) * back;
-            subtract_row(s, &w, a, b, lo2(a, oa), hi2(b, ob), &n);
+            if (shadows)
+                subtract_row(s, &w, a, b, ba, bb, &n, &hint);
+            else
+                emit(s, &n, a, b);
         }
         double *t = s->cur;
         s->cur = s->nxt;
