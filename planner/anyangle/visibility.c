@@ -294,7 +294,12 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
         const double nearest = (double)ifloor(s->px + 0.5);
         w.near0 = nearest - (s->px - (nearest - 1.0) <= rad ? 1.0 : 0.0);
         w.near1 = nearest + ((nearest + 1.0) - s->px <= rad ? 1.0 : 0.0);
-        if (fabs(s->px - nearest) > rad) { /* no column within rad: an empty range */
+        /* No column within rad: an empty range. Nor when P lies on a grid column exactly (every corner scan):
+         * a ray in the gap of that column then meets a corner (integer x) only going straight along the
+         * column, along the edge between the two blocked cells, which the rule refuses; any other ray
+         * through the gap would need a slope under 2 SHRINK per row and so a map 10^7 rows tall to reach
+         * another column (a split there would keep a sliver of such rays alive to the map's edge). */
+        if (fabs(s->px - nearest) > rad || s->px == nearest) {
             w.near0 = nearest + 1.0;
             w.near1 = nearest;
         }
