@@ -285,6 +285,16 @@ static uint32_t pt_nodes(uint32_t n)
     return 3 + 6 * n;
 }
 
+/* The node capacity the point domain of n corners runs with: the least power of two (the hash of the
+ * other domain masks with it) from AP_AA_NODES_START up holding pt_nodes(n). */
+static uint32_t pt_capacity(uint32_t n)
+{
+    uint32_t cap = AP_AA_NODES_START;
+    while (cap < pt_nodes(n))
+        cap *= 2;
+    return cap;
+}
+
 /* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
 static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 {
@@ -477,7 +487,14 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         q->deps = NULL;
         q->deps_cap = 0;
     }
-    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP)
+    /* Kept: up to AP_AA_NODES_KEEP ids, or what g's point domain needs (a map of many corners would
+     * otherwise allocate and map its node table afresh for every query: Paris_1_1024, 11,638 corners,
+     * 131,072 ids, ~17 MB and ~3 ms a query). */
+    const uint32_t keep = g->dep_start != NULL && g->corner_points && pt_capacity(q->n) > AP_AA_NODES_KEEP &&
+                                  q->n <= AP_AA_NODES_MAX / 8
+                              ? pt_capacity(q->n)
+                              : AP_AA_NODES_KEEP;
+    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= keep)
         return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
     if (q->n > q->n_room || q->dep_stamp == NULL) {
         AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
@@ -489,7 +506,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
             return AP_E_NOMEM;
     }
-    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START);
+    return set_capacity(q, q->cap > 0 && q->cap <= keep ? q->cap : AP_AA_NODES_START);
 }
 
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
@@ -708,13 +725,8 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     const ap_aa_graph *g = q->g;
     q->point = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8;
     q->use_vis = q->point && g->vis != NULL && vis_room(q);
-    if (q->point && q->cap < pt_nodes(q->n)) {
-        uint32_t cap = q->cap;
-        while (cap < pt_nodes(q->n)) /* a power of two: the hash of the other domain masks with it */
-            cap *= 4;
-        if (set_capacity(q, cap) != AP_OK)
-            return out->status = AP_E_NOMEM;
-    }
+    if (q->point && q->cap < pt_nodes(q->n) && set_capacity(q, pt_capacity(q->n)) != AP_OK)
+        return out->status = AP_E_NOMEM;
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
     return out->status = st;
