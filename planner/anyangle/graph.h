@@ -128,12 +128,14 @@ int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
 int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
- * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
- * tests (a point unit's grid: one per pair of corners, remembered in a temporary byte per pair while the
- * table is built); memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
- * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a
- * no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call before sharing the
- * graph. */
+ * the lazy search would repeat per query; start and goal lines stay per query). A point unit's grid graph
+ * with its visibility index: one scan per corner (visibility.h) and one line-of-sight test per pair of
+ * corners the scans cannot rule out, the same table as testing every pair; then its landmarks
+ * (landmarks.h: 8 doubles per corner). Other graphs: O(n^2) line-of-sight tests (radius-0 circles: one
+ * per pair, remembered in a temporary byte per pair). Memory 56 bytes per edge kept plus 4 (2n + 1).
+ * ap_aa_graph_grid calls it for up to AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the
+ * caller asks. Calling it again is a no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not
+ * thread-safe: call before sharing the graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 
 /* The slot of the unordered pair {a, b} of hug circles (a != b) in a triangular table of n (n - 1) / 2
