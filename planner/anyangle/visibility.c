@@ -83,6 +83,20 @@ size_t ap_aa_vis_scratch_len(const ap_aa_vis *v)
     return 4 * ((size_t)v->width + 8);
 }
 
+/* The grid line (y) of corner j: the line whose block of indices holds it. */
+static int32_t corner_line(const ap_aa_vis *v, uint32_t j)
+{
+    int32_t lo = 0, hi = v->height + 1;
+    while (lo < hi) { /* the last line whose block starts at or before j */
+        int32_t mid = lo + (hi - lo + 1) / 2;
+        if (v->line_start[mid] <= j)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Is cell (c, r) blocked (off the map: yes)? Binary search of the row's runs. */
 static bool cell_blocked(const ap_aa_vis *v, int32_t c, int32_t r)
 {
@@ -340,8 +354,18 @@ static void scan_dir(scan *s, uint32_t *out, size_t *k)
 size_t ap_aa_vis_corners(const ap_aa_vis *v, double px, double py, int quad, double *scratch, uint32_t *out)
 {
     const size_t cap = ((size_t)v->width + 8);
+    const double W = (double)v->width, H = (double)v->height;
+    /* The point rule accepts points up to 1e-9 outside the map, whose lines along the map's edge it may
+     * accept where the same line from the edge would run along a blocked edge: no scan then, every corner. */
+    if (!(px >= 0.0 && px <= W && py >= 0.0 && py <= H)) {
+        const size_t nc = v->line_start[v->height + 1];
+        size_t k = 0;
+        for (uint32_t j = 0; j < nc; j++)
+            if (v->cx[j] != px || (double)corner_line(v, j) != py)
+                out[k++] = j;
+        return k;
+    }
     scan s = {.v = v, .px = px, .py = py, .cur = scratch, .nxt = scratch + 2 * cap, .cap = cap};
-    const double W = (double)v->width;
     /* The allowed x per direction (dx dy qx qy <= 0): with corner rules, toward +y only x <= px when the
      * blocked quadrant is (+x, +y) or (-x, -y) (qx qy > 0), only x >= px otherwise; toward -y the other way. */
     const int sgn = quad < 0 ? 0 : (((quad & 1) != 0) == ((quad & 2) != 0) ? 1 : -1);
@@ -358,7 +382,7 @@ size_t ap_aa_vis_corners(const ap_aa_vis *v, double px, double py, int quad, dou
     }
     /* P's own line (when it is one): the corners between the first edges on either side of P with both
      * cells blocked (a line along such an edge for more than SHRINK enters the union's interior). */
-    if (py == floor(py) && py >= 0.0 && py <= (double)v->height) {
+    if (py == floor(py)) {
         const int32_t L = (int32_t)py;
         double lo = -PICK, hi = W + PICK;
         for (int32_t c = (int32_t)floor(px); c < v->width; c++)

@@ -46,7 +46,8 @@ void ap_aa_vis_free(ap_aa_vis *v);
 /* Doubles of scratch space ap_aa_vis_corners needs for index v. */
 size_t ap_aa_vis_scratch_len(const ap_aa_vis *v);
 
-/* The corners possibly visible from P = (px, py) (finite, in [0, width] x [0, height]): every corner j !=
+/* The corners possibly visible from P = (px, py) (finite; for a point outside [0, width] x [0, height],
+ * which the rule accepts up to 1e-9 out, every corner but P): every corner j !=
  * P that ap_aa_grid_point_line_ok(m, px, py, x[j], y[j]) accepts is written to out (capacity: the index's
  * corner count), in increasing index order, plus possibly a few it rejects. quad: -1, or the quadrant of the
  * blocked cell at P (graph.h's quad: bit 0 toward +x, bit 1 toward +y) when P is a convex corner: then only

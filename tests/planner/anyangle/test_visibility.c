@@ -73,7 +73,7 @@ static void check_point(const ap_map *m, const ap_aa_graph *g, double px, double
 }
 
 /* Every kind of point on map m (its point graph g): each corner (with and without its rules), `random` random
- * points, cell centres, vertices and points on grid lines. Returns the points checked. */
+ * points, cell centres, vertices, points on grid lines and just outside the map. Returns the points checked. */
 static size_t check_map(const ap_map *m, const ap_aa_graph *g, ap_test_rng *rng, int random, size_t *seen,
                         size_t *extra)
 {
@@ -91,16 +91,24 @@ static size_t check_map(const ap_map *m, const ap_aa_graph *g, ap_test_rng *rng,
     }
     for (int i = 0; i < random; i++) {
         double x = ap_test_rand01(rng) * W, y = ap_test_rand01(rng) * H;
-        double pts[6][2] = {{x, y},
-                            {floor(x) + 0.5, floor(y) + 0.5},
-                            {floor(x), floor(y)},
-                            {floor(x), y},
-                            {x, floor(y)},
-                            {floor(x) + 1e-10, y}};
-        for (int p = 0; p < 6; p++) {
+        /* ... and points the rule accepts just outside the map (up to 1e-9 out). */
+        double pts[10][2] = {{x, y},
+                             {floor(x) + 0.5, floor(y) + 0.5},
+                             {floor(x), floor(y)},
+                             {floor(x), y},
+                             {x, floor(y)},
+                             {floor(x) + 1e-10, y},
+                             {-5e-10, y},
+                             {x, -5e-10},
+                             {W + 5e-10, floor(y)},
+                             {floor(x), H + 5e-10}};
+        for (int p = 0; p < 10; p++) {
             if (!ap_aa_grid_point_line_ok(m, pts[p][0], pts[p][1], pts[p][0], pts[p][1]))
                 continue;
-            check_point(m, g, pts[p][0], pts[p][1], -1, scratch, out, mark, seen, extra);
+            /* Outside the map every corner is returned: those do not count toward the pruning figures. */
+            size_t s_out = 0, e_out = 0;
+            check_point(m, g, pts[p][0], pts[p][1], -1, scratch, out, mark, p < 6 ? seen : &s_out,
+                        p < 6 ? extra : &e_out);
             points++;
         }
     }
