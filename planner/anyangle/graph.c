@@ -208,9 +208,6 @@ static int grid_graph(const ap_map *m, double r_u, size_t extra, ap_aa_graph **o
             g->R[g->n] = r_u;
             g->quad[g->n++] = (uint8_t)q;
         }
-    /* Without the index (out of memory) every line is tested, as before it existed. */
-    if (r_u == 0.0)
-        g->vis = ap_aa_vis_build(m, g->x, g->y, g->n);
     return AP_OK;
 }
 
@@ -528,6 +525,11 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
 {
     if (g->dep_start != NULL)
         return AP_OK;
+    /* A point unit's grid graph gets its visibility index here (built with the table, not with every lazy
+     * graph a query makes for itself; out of memory: none, every pair is tested as before it existed). */
+    const space_ctx *sc = g->space.ctx;
+    if (g->vis == NULL && g->n >= 2 && sc->m != NULL && sc->cw == NULL && all_corner_points(g))
+        g->vis = ap_aa_vis_build(sc->m, g->x, g->y, g->n);
     if (vis_build_fits(g)) {
         vis_fill f = {.k = UINT32_MAX};
         f.cand = malloc(g->n * sizeof *f.cand);

@@ -97,9 +97,10 @@ typedef struct ap_aa_graph {
      * (mark_d[v * n_marks + i]), for the point search's heuristic; 0 and NULL when not built. */
     uint32_t n_marks;
     double *mark_d;
-    /* A point unit's grid graph (r_u = 0, corners in row-major order): the visibility scan's index over its
-     * corners (visibility.h; owned), else NULL. The eager table's build and the point search ask it which
-     * corners a point may see before testing lines. */
+    /* A point unit's grid graph with its eager table (r_u = 0, corners in row-major order; built by
+     * ap_aa_graph_precompute and ap_aa_graph_grid_update): the visibility scan's index over its corners
+     * (visibility.h; owned), else NULL. The table's build and the point search ask it which corners a point
+     * may see before testing lines. */
     struct ap_aa_vis *vis;
 } ap_aa_graph;
 

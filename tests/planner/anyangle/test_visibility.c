@@ -74,9 +74,10 @@ static void check_point(const ap_map *m, const ap_aa_graph *g, double px, double
 
 /* Every kind of point on map m (its point graph g): each corner (with and without its rules), `random` random
  * points, cell centres, vertices, points on grid lines and just outside the map. Returns the points checked. */
-static size_t check_map(const ap_map *m, const ap_aa_graph *g, ap_test_rng *rng, int random, size_t *seen,
+static size_t check_map(const ap_map *m, ap_aa_graph *g, ap_test_rng *rng, int random, size_t *seen,
                         size_t *extra)
 {
+    g->vis = ap_aa_vis_build(m, g->x, g->y, g->n); /* owned by g from here (ap_aa_graph_free) */
     ck_assert_ptr_nonnull(g->vis);
     double *scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *scratch);
     uint32_t *out = malloc((g->n + 1) * sizeof *out);
@@ -164,8 +165,8 @@ static void same_table(const ap_map *m, const char *what)
     ap_aa_graph *fast, *plain;
     ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &fast), AP_OK);
     ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &plain), AP_OK);
-    ck_assert_ptr_nonnull(fast->vis);
     ck_assert_int_eq(ap_aa_graph_precompute(fast), AP_OK);
+    AP_EXPECT(fast->n < 2 || fast->vis != NULL, "%s: the table was not built with the scan", what);
     ck_assert_int_eq(ap_aa_graph_precompute_with(plain, NULL, NULL, NULL), AP_OK);
     ap_test_same_aa_graph(fast, plain, what);
     ap_aa_graph_free(fast);
