@@ -112,7 +112,8 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
  * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
  * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
- * table's O(corners^2) line-of-sight tests. */
+ * table's (ap_aa_graph_precompute: a point unit's, one visibility scan per corner and the lines the scans
+ * cannot rule out; a disc's, O(corners^2) line-of-sight tests). */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* ap_aa_graph_grid without the eager table (every departure computed per query, Red Blob's lazy
