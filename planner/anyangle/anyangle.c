@@ -12,6 +12,8 @@
 #include "../base/status.h"
 #include "../search/search.h"
 #include "tangent.h"
+#include "landmarks.h"
+#include "visibility.h"
 #include "../base/mem.h"
 
 /* An arrival node: where it touches its circle, the heading there, where its incoming surfing edge
@@ -59,6 +61,20 @@ struct ap_aa_query {
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
     ap_segment *segs;
     size_t segs_cap;
+    /* The point domain with the graph's visibility index (visibility.h): the corners the start may see
+     * (vis_start[0 .. n_vis_start), increasing) and those the goal may see (goal_seen[k] == stamp), from one
+     * scan each per run; every other corner's line from the start or to the goal is certainly blocked. */
+    bool use_vis;
+    uint32_t *vis_start, *goal_seen;
+    uint32_t *h_stamp;   /* with use_vis: the point domain's heuristic of corner k, h_val[k], when == stamp */
+    double *h_val;
+    /* With use_vis and the graph's landmarks (landmarks.h): per landmark the bounds lb, ub of this run's
+     * goal, mark_ok false when no corner the goal's scan returned is in the landmark's component. */
+    double mark_lb[AP_AA_LANDMARKS], mark_ub[AP_AA_LANDMARKS];
+    bool mark_ok[AP_AA_LANDMARKS];
+    size_t n_vis_start, vis_room;
+    double *vis_scratch;
+    size_t vis_scratch_len;
     aa_self self;
 };
 
@@ -158,7 +174,8 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
                           g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
             return false;
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
-        if (ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
+        if ((!q->use_vis || c >= q->n || q->goal_seen[c] == q->stamp) &&
+            ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
             ap_aa_corner_ok(g, c, &goal.t, goal.t.x0, goal.t.y0, s) &&
             (g->dep_start != NULL || g->space.line_ok(g->space.ctx, goal.t.x0, goal.t.y0, goal.t.x1, goal.t.y1)) &&
             !push_dep(q, &goal))
@@ -268,6 +285,16 @@ static uint32_t pt_nodes(uint32_t n)
     return 3 + 6 * n;
 }
 
+/* The node capacity the point domain of n corners runs with: the least power of two (the hash of the
+ * other domain masks with it) from AP_AA_NODES_START up holding pt_nodes(n). */
+static uint32_t pt_capacity(uint32_t n)
+{
+    uint32_t cap = AP_AA_NODES_START;
+    while (cap < pt_nodes(n))
+        cap *= 2;
+    return cap;
+}
+
 /* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
 static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 {
@@ -279,21 +306,45 @@ static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 
 static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
-    const ap_aa_query *q = ((const aa_self *)ctx)->q;
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
     const uint32_t c = pt_circle(q, u);
+    /* Per corner once per run (a corner's two senses and its arrivals from the start share it): the
+     * Euclidean distance, raised by the landmarks' bounds (landmarks.h: consistent; corners outside a
+     * landmark's component skip it). */
+    if (q->use_vis && c < q->n) {
+        if (q->h_stamp[c] != q->stamp) {
+            double h = hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+            const uint32_t k = q->g->n_marks;
+            const double *d = q->g->mark_d + (size_t)c * k;
+            for (uint32_t i = 0; i < k; i++) {
+                if (!q->mark_ok[i] || !(d[i] < INFINITY))
+                    continue;
+                const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+                h = h > a ? h : a;
+                h = h > b ? h : b;
+            }
+            q->h_stamp[c] = q->stamp;
+            q->h_val[c] = h;
+        }
+        return q->h_val[c];
+    }
     return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
 }
 
 /* The start's successors in the point domain: every corner the line from the start may reach by the corner
  * rules (ap_aa_corner_ok's arithmetic for a radius-0 corner, inlined; no heading, which the point domain
  * takes from the parent), each line tested when its node is expanded; then the goal arrival. The same
- * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it. */
+ * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it;
+ * with the visibility index only the corners its scan from the start returned (the others' lines are
+ * blocked: their arrivals would be dead ends). */
 static int pt_start(const ap_aa_query *q, ap_succ *out)
 {
     const ap_aa_graph *g = q->g;
     const uint32_t n = q->n;
+    const uint32_t m = q->use_vis ? (uint32_t)q->n_vis_start : n;
     int k = 0;
-    for (uint32_t j = 0; j < n; j++) {
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t j = q->use_vis ? q->vis_start[i] : i;
         const double dx = g->x[j] - q->sx, dy = g->y[j] - q->sy;
         if (dx == 0.0 && dy == 0.0)
             continue;
@@ -343,17 +394,33 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
     uint32_t ndd[2];
     if (!departures(q, c, s, dd, ndd))
         return 0;
-    const double h = atan2(py - oy, px - ox);
+    /* The turn at the corner, at most pi in the sense s (ap_hug_sweep from the incoming heading): decided by
+     * the sign of the cross product of the two directions where their angle is more than ~1e-6 from 0 and
+     * pi (there the sweep is far from the test's thresholds, pi + 1e-12 and 2 pi - 1e-9, so the verdict is
+     * the same), else by the headings (atan2 once per expansion, only when needed). Then crossing culling. */
+    const double ix = px - ox, iy = py - oy, in2 = ix * ix + iy * iy;
+    double h = 0.0;
+    bool have_h = false;
     int k = 0;
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
         for (uint32_t i = 0; i < ndd[part]; i++) {
+            const double ux = d[i].t.x1 - d[i].t.x0, uy = d[i].t.y1 - d[i].t.y0;
+            const double cr = (ix * uy - iy * ux) * (double)s;
+            if (cr * cr <= 1e-12 * in2 * (ux * ux + uy * uy)) {
+                if (!have_h) {
+                    h = atan2(iy, ix);
+                    have_h = true;
+                }
+                if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
+                    continue;
+            } else if (cr < 0.0) {
+                continue;
+            }
             if (ap_segments_cross(ox, oy, px, py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
                 q->culled++;
                 continue;
             }
-            if (ap_hug_sweep(h, d[i].t.h, s) > M_PI + 1e-12)
-                continue;
             const uint32_t v = d[i].to == n + 1 ? 2 + 4 * n + 2 * c + (s > 0) : 2 + 2 * d[i].to + (d[i].s_to > 0);
             out[k++] = (ap_succ){v, d[i].t.len};
         }
@@ -370,7 +437,8 @@ void ap_aa_query_free(ap_aa_query *q)
 {
     if (q == NULL)
         return;
-    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs);
+    AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs,
+                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
@@ -395,6 +463,10 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
      * it, and a fresh run bumps it past every value they hold). */
     q->stamp = 1;
     memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    if (q->goal_seen != NULL)
+        memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
+    if (q->h_stamp != NULL)
+        memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
     if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
@@ -407,6 +479,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         return AP_E_NOMEM;
     q->running = false;
     q->cancel = NULL;
+    q->use_vis = false;
     q->g = g;
     q->n = (uint32_t)g->n;
     if (q->deps_cap > AP_AA_DEPS_KEEP) {
@@ -414,7 +487,14 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         q->deps = NULL;
         q->deps_cap = 0;
     }
-    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP)
+    /* Kept: up to AP_AA_NODES_KEEP ids, or what g's point domain needs (a map of many corners would
+     * otherwise allocate and map its node table afresh for every query: Paris_1_1024, 11,638 corners,
+     * 131,072 ids, ~17 MB and ~3 ms a query). */
+    const uint32_t keep = g->dep_start != NULL && g->corner_points && pt_capacity(q->n) > AP_AA_NODES_KEEP &&
+                                  q->n <= AP_AA_NODES_MAX / 8
+                              ? pt_capacity(q->n)
+                              : AP_AA_NODES_KEEP;
+    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= keep)
         return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
     if (q->n > q->n_room || q->dep_stamp == NULL) {
         AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
@@ -426,7 +506,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
             return AP_E_NOMEM;
     }
-    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START);
+    return set_capacity(q, q->cap > 0 && q->cap <= keep ? q->cap : AP_AA_NODES_START);
 }
 
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
@@ -450,6 +530,10 @@ static void begin_run(ap_aa_query *q)
     if (++q->stamp == 0) {
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
         memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+        if (q->goal_seen != NULL)
+            memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
+        if (q->h_stamp != NULL)
+            memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
         q->stamp = 1;
     }
     q->n_deps = 0;
@@ -527,6 +611,70 @@ static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *
     return AP_OK;
 }
 
+/* The scans from the start and the goal (q->use_vis) for this run (after begin_run: the goal's marks carry
+ * its stamp). */
+static void vis_ends(ap_aa_query *q)
+{
+    const ap_aa_vis *v = q->g->vis;
+    q->n_vis_start = ap_aa_vis_corners(v, q->sx, q->sy, -1, q->vis_scratch, q->vis_start);
+    /* The goal's list goes to the buffer's second half (room for 2 n), only to mark its corners. */
+    uint32_t *tail = q->vis_start + q->n;
+    const size_t ng = ap_aa_vis_corners(v, q->gx, q->gy, -1, q->vis_scratch, tail);
+    for (size_t i = 0; i < ng; i++)
+        q->goal_seen[tail[i]] = q->stamp;
+    /* The landmarks' bounds over the same corners (a superset of those with a line to the goal). */
+    const ap_aa_graph *g = q->g;
+    const uint32_t k = g->n_marks;
+    for (uint32_t m = 0; m < k; m++) {
+        q->mark_lb[m] = INFINITY;
+        q->mark_ub[m] = -INFINITY;
+        q->mark_ok[m] = false;
+    }
+    for (size_t i = 0; i < ng && k > 0; i++) {
+        const uint32_t c = tail[i];
+        const double dg = hypot(g->x[c] - q->gx, g->y[c] - q->gy);
+        const double *d = g->mark_d + (size_t)c * k;
+        for (uint32_t m = 0; m < k; m++) {
+            if (!(d[m] < INFINITY))
+                continue;
+            q->mark_ok[m] = true;
+            if (d[m] + dg < q->mark_lb[m])
+                q->mark_lb[m] = d[m] + dg;
+            if (d[m] - dg > q->mark_ub[m])
+                q->mark_ub[m] = d[m] - dg;
+        }
+    }
+}
+
+/* Room for the scans of graph g's index (q->use_vis): false when out of memory (the search then tests every
+ * line, as without the index). */
+static bool vis_room(ap_aa_query *q)
+{
+    const ap_aa_vis *v = q->g->vis;
+    if (q->n == 0)
+        return false;
+    const size_t need = ap_aa_vis_scratch_len(v);
+    if (q->vis_scratch_len < need) {
+        free(q->vis_scratch);
+        q->vis_scratch_len = 0;
+        if ((q->vis_scratch = malloc(need * sizeof *q->vis_scratch)) == NULL)
+            return false;
+        q->vis_scratch_len = need;
+    }
+    if (q->vis_room < q->n) {
+        AP_FREE_ALL(q->vis_start, q->goal_seen, q->h_stamp, q->h_val);
+        q->vis_room = 0;
+        q->vis_start = malloc(2 * (size_t)q->n * sizeof *q->vis_start);
+        q->goal_seen = calloc(q->n, sizeof *q->goal_seen);
+        q->h_stamp = calloc(q->n, sizeof *q->h_stamp);
+        q->h_val = malloc(q->n * sizeof *q->h_val);
+        if (q->vis_start == NULL || q->goal_seen == NULL || q->h_stamp == NULL || q->h_val == NULL)
+            return false;
+        q->vis_room = q->n;
+    }
+    return true;
+}
+
 /* Start a fresh run of the search on q's workspace (begin_run + ap_search_begin). */
 static int start_run(ap_aa_query *q)
 {
@@ -538,6 +686,8 @@ static int start_run(ap_aa_query *q)
         q->dom.node_count = q->n_nodes;
         q->dom.successors = pt_successors;
         q->dom.heuristic = pt_heuristic;
+        if (q->use_vis)
+            vis_ends(q);
     }
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
@@ -573,16 +723,10 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->deadline_ns = deadline_ns;
     q->expanded_before = 0;
     const ap_aa_graph *g = q->g;
-    q->point = g->dep_start != NULL && g->quad != NULL && g->unit_radius == 0.0 && q->n <= AP_AA_NODES_MAX / 8;
-    for (uint32_t k = 0; q->point && k < q->n; k++)
-        q->point = g->R[k] == 0.0 && g->quad[k] != AP_AA_QUAD_NONE;
-    if (q->point && q->cap < pt_nodes(q->n)) {
-        uint32_t cap = q->cap;
-        while (cap < pt_nodes(q->n)) /* a power of two: the hash of the other domain masks with it */
-            cap *= 4;
-        if (set_capacity(q, cap) != AP_OK)
-            return out->status = AP_E_NOMEM;
-    }
+    q->point = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8;
+    q->use_vis = q->point && g->vis != NULL && vis_room(q);
+    if (q->point && q->cap < pt_nodes(q->n) && set_capacity(q, pt_capacity(q->n)) != AP_OK)
+        return out->status = AP_E_NOMEM;
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
     return out->status = st;

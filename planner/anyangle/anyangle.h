@@ -58,8 +58,9 @@
 #define AP_AA_NODES_START (1u << 12)
 /* At most 2^22 node ids per query: about 560 MB at 133 bytes each (the memory note above). */
 #define AP_AA_NODES_MAX (1u << 22)
-/* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB) and
- * departure buffers up to 2^16 entries (3.5 MB). */
+/* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB), or the
+ * point domain's need on a point table of more corners (the least power of two >= 6 corners + 3 ids:
+ * Paris_1_1024's 11,638 corners, 2^17 ids, about 17 MB), and departure buffers up to 2^16 entries (3.5 MB). */
 #define AP_AA_NODES_KEEP (1u << 16)
 #define AP_AA_DEPS_KEEP ((size_t)1 << 16)
 

@@ -12,6 +12,8 @@
 #include "../base/status.h"
 #include "../world/collide.h"
 #include "../base/mem.h"
+#include "landmarks.h"
+#include "visibility.h"
 
 /* The world a graph's tests read, and the radius they run at. */
 typedef struct space_ctx {
@@ -107,7 +109,8 @@ void ap_aa_graph_free(ap_aa_graph *g)
 {
     if (g == NULL)
         return;
-    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->owned, g);
+    ap_aa_vis_free(g->vis);
+    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->owned, g);
 }
 
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
@@ -384,6 +387,17 @@ static bool fill_all(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t
     return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, sink, sink_ctx);
 }
 
+/* Is every hug circle of g a radius-0 grid corner (a point unit's grid graph)? */
+static bool all_corner_points(const ap_aa_graph *g)
+{
+    if (g->quad == NULL || g->unit_radius != 0.0 || g->hug_grow != 0.0)
+        return false;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->R[k] != 0.0 || g->quad[k] == AP_AA_QUAD_NONE)
+            return false;
+    return true;
+}
+
 int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
 {
     if (g->dep_start != NULL)
@@ -406,13 +420,128 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
             }
         }
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
+    g->corner_points = all_corner_points(g);
+    /* The point search's landmarks (out of memory: none, the Euclidean heuristic alone). */
+    if (g->corner_points)
+        ap_aa_landmarks_build(g);
     return AP_OK;
+}
+
+/* The build of a point unit's grid table with the visibility scan (ap_aa_graph_precompute): per corner k the
+ * corners its scan returns (visibility.h: a superset of those it sees) within both corners' quadrant rules,
+ * each line tested once with the rule, from the lower index toward the higher, as the pair table of the plain
+ * build tests it; the verdicts of lines to higher corners kept (up) for those corners' turn. */
+typedef struct vis_fill {
+    uint32_t k;          /* the corner whose visible list is held, or UINT32_MAX */
+    uint32_t *cand;      /* n: the scan's corners */
+    uint32_t *seen;      /* n: the corners k sees (increasing), n_seen of them */
+    size_t n_seen;
+    double *scratch;
+    uint32_t *up_start;  /* n + 1: up[up_start[j] .. up_start[j + 1]) are the corners above j that j sees */
+    uint32_t *up;
+    size_t n_up, up_cap;
+} vis_fill;
+
+/* The quadrant rule of radius-0 corner k (ap_aa_corner_ok's first test) for the line direction (dx, dy). */
+static bool corner_quadrant_ok(const ap_aa_graph *g, uint32_t k, double dx, double dy)
+{
+    const uint8_t b = g->quad[k];
+    const double qx = (b & 1) ? 1.0 : -1.0, qy = (b & 2) ? 1.0 : -1.0;
+    return !(dx * dy * qx * qy > 1e-12 * (dx * dx + dy * dy));
+}
+
+/* Is j in the increasing list a[0 .. n)? */
+static bool in_sorted(const uint32_t *a, size_t n, uint32_t j)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo] == j;
+}
+
+/* The corners k sees, into f->seen (and f->up for those above k). False when out of memory. */
+static bool vis_seen(vis_fill *f, const ap_aa_graph *g, uint32_t k)
+{
+    const space_ctx *sc = g->space.ctx;
+    const size_t nc = ap_aa_vis_corners(g->vis, g->x[k], g->y[k], g->quad[k], f->scratch, f->cand);
+    f->n_seen = 0;
+    f->up_start[k] = (uint32_t)f->n_up;
+    for (size_t i = 0; i < nc; i++) {
+        const uint32_t j = f->cand[i];
+        const double dx = g->x[j] - g->x[k], dy = g->y[j] - g->y[k];
+        if (!corner_quadrant_ok(g, k, dx, dy) || !corner_quadrant_ok(g, j, dx, dy))
+            continue;
+        bool ok;
+        if (j < k) {
+            ok = in_sorted(f->up + f->up_start[j], f->up_start[j + 1] - f->up_start[j], k);
+        } else {
+            ok = ap_aa_grid_point_line_ok(sc->m, g->x[k], g->y[k], g->x[j], g->y[j]);
+            if (ok) {
+                if (f->n_up == f->up_cap) {
+                    size_t cap = f->up_cap > 0 ? 2 * f->up_cap : 4096;
+                    uint32_t *p = realloc(f->up, cap * sizeof *p);
+                    if (p == NULL)
+                        return false;
+                    f->up = p;
+                    f->up_cap = cap;
+                }
+                f->up[f->n_up++] = j;
+            }
+        }
+        if (ok)
+            f->seen[f->n_seen++] = j;
+    }
+    f->up_start[k + 1] = (uint32_t)f->n_up;
+    f->k = k;
+    return true;
+}
+
+static bool fill_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t *memo, ap_aa_dep_sink sink,
+                     void *sink_ctx)
+{
+    vis_fill *f = ctx;
+    if (f->k != k && !vis_seen(f, g, k))
+        return false;
+    for (size_t i = 0; i < f->n_seen; i++) {
+        uint8_t usable = 1; /* tested above */
+        if (!ap_aa_graph_pair_departures(g, k, s, f->seen[i], &usable, sink, sink_ctx))
+            return false;
+    }
+    return true;
+}
+
+/* Can g's table be built with the scan: a point unit's grid graph of corners only, with its index. */
+static bool vis_build_fits(const ap_aa_graph *g)
+{
+    return g->vis != NULL && g->n >= 2 && all_corner_points(g);
 }
 
 int ap_aa_graph_precompute(ap_aa_graph *g)
 {
     if (g->dep_start != NULL)
         return AP_OK;
+    /* A point unit's grid graph gets its visibility index here (built with the table, not with every lazy
+     * graph a query makes for itself; out of memory: none, every pair is tested as before it existed). */
+    const space_ctx *sc = g->space.ctx;
+    if (g->vis == NULL && g->n >= 2 && sc->m != NULL && sc->cw == NULL && all_corner_points(g))
+        g->vis = ap_aa_vis_build(sc->m, g->x, g->y, g->n);
+    if (vis_build_fits(g)) {
+        vis_fill f = {.k = UINT32_MAX};
+        f.cand = malloc(g->n * sizeof *f.cand);
+        f.seen = malloc(g->n * sizeof *f.seen);
+        f.up_start = malloc((g->n + 1) * sizeof *f.up_start);
+        f.scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f.scratch);
+        int st = AP_E_NOMEM;
+        if (f.cand != NULL && f.seen != NULL && f.up_start != NULL && f.scratch != NULL)
+            st = ap_aa_graph_precompute_with(g, NULL, fill_vis, &f);
+        AP_FREE_ALL(f.cand, f.seen, f.up_start, f.scratch, f.up);
+        return st;
+    }
     /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte
      * per pair, freed at the end (8 MB at the table's limit of 4,096 corners; none beyond 8,192 corners or
      * out of memory: every end tests). */

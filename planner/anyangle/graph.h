@@ -42,9 +42,11 @@
 #include "../world/map.h"
 #include "../world/tables.h"
 
-/* ap_aa_graph_grid builds the eager table itself up to this many corners (O(n^2) line-of-sight tests:
- * den520d's 912 corners take about 0.1 s, Paris_1_1024's 11,638 about 20 s on the shared test machine). */
-#define AP_AA_EAGER_AUTO_MAX 4096
+/* ap_aa_graph_grid builds the eager table itself up to this many corners (a point unit's grid: one
+ * visibility scan per corner and a line-of-sight test per pair the scan cannot rule out, visibility.h:
+ * den520d's 912 corners about 14 ms, Paris_1_1024's 11,638 about 1.1 s and 35 MB on the shared test
+ * machine; before the scan, O(n^2) tests: 0.1 s and 25 s). */
+#define AP_AA_EAGER_AUTO_MAX 16384
 
 /* quad[k] of a hug circle that is no grid corner (no corner rules apply to it). */
 #define AP_AA_QUAD_NONE 0xffu
@@ -90,6 +92,16 @@ typedef struct ap_aa_graph {
     uint32_t *dep_start;
     ap_aa_dep *deps;
     size_t n_deps;
+    bool corner_points;   /* set with the eager part: every hug circle a radius-0 grid corner (a point unit's grid) */
+    /* With corner_points: landmark distances over the table (landmarks.h; owned), n_marks of them per corner
+     * (mark_d[v * n_marks + i]), for the point search's heuristic; 0 and NULL when not built. */
+    uint32_t n_marks;
+    double *mark_d;
+    /* A point unit's grid graph with its eager table (r_u = 0, corners in row-major order; built by
+     * ap_aa_graph_precompute and ap_aa_graph_grid_update): the visibility scan's index over its corners
+     * (visibility.h; owned), else NULL. The table's build and the point search ask it which corners a point
+     * may see before testing lines. */
+    struct ap_aa_vis *vis;
 } ap_aa_graph;
 
 /* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
@@ -100,7 +112,8 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
  * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
  * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
- * table's O(corners^2) line-of-sight tests. */
+ * table's (ap_aa_graph_precompute: a point unit's, one visibility scan per corner and the lines the scans
+ * cannot rule out; a disc's, O(corners^2) line-of-sight tests). */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* ap_aa_graph_grid without the eager table (every departure computed per query, Red Blob's lazy
@@ -117,12 +130,14 @@ int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
 int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
- * the lazy search would repeat per query; start and goal lines stay per query). O(n^2) line-of-sight
- * tests (a point unit's grid: one per pair of corners, remembered in a temporary byte per pair while the
- * table is built); memory 56 bytes per edge kept plus 4 (2n + 1). ap_aa_graph_grid calls it for up to
- * AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the caller asks. Calling it again is a
- * no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not thread-safe: call before sharing the
- * graph. */
+ * the lazy search would repeat per query; start and goal lines stay per query). A point unit's grid graph
+ * with its visibility index: one scan per corner (visibility.h) and one line-of-sight test per pair of
+ * corners the scans cannot rule out, the same table as testing every pair; then its landmarks
+ * (landmarks.h: 8 doubles per corner). Other graphs: O(n^2) line-of-sight tests (radius-0 circles: one
+ * per pair, remembered in a temporary byte per pair). Memory 56 bytes per edge kept plus 4 (2n + 1).
+ * ap_aa_graph_grid calls it for up to AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the
+ * caller asks. Calling it again is a no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not
+ * thread-safe: call before sharing the graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 
 /* The slot of the unordered pair {a, b} of hug circles (a != b) in a triangular table of n (n - 1) / 2
@@ -164,6 +179,10 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * rather than build it (above: ap_aa_graph_grid; each changed cell costs a clip test per pair of corners
  * near it, and a wide change touches most pairs anyway). */
 #define AP_AA_UPDATE_MAX_CELLS 64
+/* Most corners (old plus new) for ap_aa_graph_grid_update to update the graph rather than build it: the
+ * update holds a byte per pair of corners and visits every pair (8 MB and 8 M pairs here), while the
+ * build's visibility scan is near linear (Paris_1_1024's 11,638 corners: about 1.1 s). */
+#define AP_AA_UPDATE_MAX_CORNERS 4096
 
 /* The point unit's graph of grid map m, ap_aa_graph_grid(m, 0, out) exactly (same corners in the same
  * order, same eager table), computed from old = ap_aa_graph_grid(prev, 0) (eager) where m differs from prev
@@ -174,9 +193,10 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * point rule, ap_aa_grid_point_line_ok, reads only cells whose squares are within 1e-9 tiles of the line:
  * the squares it may enter, the cells beside an edge it runs along, the four cells of a vertex on it), and
  * the corner rules (quad) of a kept corner are the same; those lines, and every line of a new corner, are
- * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, an old graph that is not
- * an eager point graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid
- * itself (the last gives a lazy graph, as it does). Cost O(corners^2) cheap steps (a box test per pair, a
+ * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, more than
+ * AP_AA_UPDATE_MAX_CORNERS old corners and changed cells' vertices, an old graph that is not an eager point
+ * graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid itself (the last
+ * gives a lazy graph, as it does). The new graph gets its own visibility index (visibility.h). Cost O(corners^2) cheap steps (a box test per pair, a
  * copy per kept departure) plus the tested lines. prev and old are only read (other threads may read
  * them). *updated (when not NULL) is set true when the graph was updated, false when it was built (the cases
  * above). Returns as ap_aa_graph_grid. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../base/status.h"
+#include "visibility.h"
 
 /* Margin (tiles) round a changed cell's square within which a line is tested again: above the point rule's
  * 1e-9 (grid_point.c), far above the rounding of the clip below (corners have small integer coordinates). */
@@ -284,7 +285,7 @@ int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap
     size_t n_verts = 0;
     ap_aa_graph *g = NULL;
     int st = changed_cells(prev, m, changed, n, &ch, &verts, &n_verts);
-    if (st == AP_OK && ch.n > AP_AA_UPDATE_MAX_CELLS) {
+    if (st == AP_OK && (ch.n > AP_AA_UPDATE_MAX_CELLS || old->n + n_verts > AP_AA_UPDATE_MAX_CORNERS)) {
         st = ap_aa_graph_grid(m, 0.0, out);
         goto done;
     }
@@ -296,6 +297,7 @@ int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap
         goto done;
     merge_corners(old, m, verts, n_verts, g, from);
     *out = g;
+    g->vis = ap_aa_vis_build(m, g->x, g->y, g->n); /* as ap_aa_graph_grid's (NULL: every line tested) */
     if (g->n > AP_AA_EAGER_AUTO_MAX) /* lazy, as ap_aa_graph_grid leaves it */
         goto done;
     if (updated != NULL)

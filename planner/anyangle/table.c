@@ -14,11 +14,11 @@ typedef struct ap_aa_table {
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
- * departure index. */
+ * departure index; the landmark distances. */
 static size_t graph_bytes(const ap_aa_graph *g)
 {
     return g->n * (3 * sizeof(double) + 1) + g->n_deps * sizeof(ap_aa_dep) +
-           (g->dep_start != NULL ? (2 * g->n + 1) * sizeof(uint32_t) : 0);
+           (g->dep_start != NULL ? (2 * g->n + 1) * sizeof(uint32_t) : 0) + g->n * g->n_marks * sizeof(double);
 }
 
 static void table_free(void *data)

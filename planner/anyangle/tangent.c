@@ -33,7 +33,11 @@ bool ap_bitangent_of(double x1, double y1, double r1, int s1, double x2, double 
 
 double ap_hug_sweep(double h_in, double h_out, int s)
 {
-    double t = fmod((double)s * (h_out - h_in), 2.0 * M_PI);
+    /* fmod returns its argument exactly when |t| < 2 pi (headings from atan2 always): skip the libm call
+     * there (~5 % of a point query's instructions), the same value. */
+    double t = (double)s * (h_out - h_in);
+    if (!(t < 2.0 * M_PI && t > -2.0 * M_PI))
+        t = fmod(t, 2.0 * M_PI);
     if (t < 0.0)
         t += 2.0 * M_PI;
     if (t > 2.0 * M_PI - 1e-9 || t >= 2.0 * M_PI)

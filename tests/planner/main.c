@@ -16,6 +16,36 @@ ap_map *ap_test_map_from_string(const char *text)
     return m;
 }
 
+ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h)
+{
+    char *s = malloc((size_t)(w + 1) * (size_t)h + 64);
+    int n = sprintf(s, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        memcpy(s + n, cells + (size_t)y * (size_t)stride, (size_t)w);
+        n += w;
+        s[n++] = '\n';
+    }
+    s[n] = '\0';
+    ap_map *m = ap_test_map_from_string(s);
+    free(s);
+    return m;
+}
+
+ap_map *ap_test_data_map(const char *name, const char *what)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data(what);
+        return NULL;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.map", dir, name);
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_msg(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+    return m;
+}
+
 ap_map *ap_test_speckled_map(ap_test_rng *g, int w, int h, double density)
 {
     char *s = malloc((size_t)(w + 1) * (size_t)h + 64);
@@ -74,6 +104,8 @@ int main(void)
     srunner_add_suite(sr, timing_suite());
     srunner_add_suite(sr, patch_suite());
     srunner_add_suite(sr, aa_update_suite());
+    srunner_add_suite(sr, aa_visibility_suite());
+    srunner_add_suite(sr, aa_landmarks_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

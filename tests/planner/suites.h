@@ -55,6 +55,8 @@ double ap_test_kino_check(const ap_query *q, const ap_result *r);
 ap_map *ap_test_kino_field(int w, int h, const char *blocked);
 Suite *patch_suite(void);
 Suite *aa_update_suite(void);
+Suite *aa_visibility_suite(void);
+Suite *aa_landmarks_suite(void);
 
 /* m's letters as a Moving AI file (malloc'd, *len bytes; test_patch.c). */
 char *ap_test_map_text(const ap_map *m, size_t *len);
@@ -83,6 +85,13 @@ int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, doubl
 
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);
+
+/* The Moving AI map `name` (e.g. "den520d") from the shared data folder (aborts the test when it does not
+ * load), or NULL after reporting `what` as skipped when there is no data folder. */
+ap_map *ap_test_data_map(const char *name, const char *what);
+
+/* The w x h map whose row y is cells[y * stride .. y * stride + w) (map letters; aborts the test on failure). */
+ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h);
 
 /* ck_assert_msg without Check's record of the call's location, which in fork mode is a write to a file per
  * PASSING assertion: checks inside loops over every cell or edge of a table (millions of them) took minutes

@@ -299,19 +299,11 @@ END_TEST
 /* A random w x h map with about `blocked` blocked cells (test map text built here). */
 static ap_map *random_map(ap_test_rng *g, int w, int h, int blocked)
 {
-    char text[4096];
-    int p = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
     char grid[32][32];
     memset(grid, '.', sizeof grid);
     for (int b = 0; b < blocked; b++)
         grid[ap_test_rand(g) % (unsigned)h][ap_test_rand(g) % (unsigned)w] = '@';
-    for (int y = 0; y < h; y++) {
-        memcpy(text + p, grid[y], (size_t)w);
-        p += w;
-        text[p++] = '\n';
-    }
-    text[p] = 0;
-    return ap_test_map_from_string(text);
+    return ap_test_map_from_cells(&grid[0][0], 32, w, h);
 }
 
 /* Make a graph lazy: drop its eager table (the search reads it only when present). */
