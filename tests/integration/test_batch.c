@@ -275,8 +275,9 @@ START_TEST(long_items_finish_on_the_slow_lane)
     for (int i = 0; i < 4; i++) {
         const ap_test_scen *s = &sc[pick[i]];
         used += (size_t)snprintf(body + used, sizeof body - used,
-                                 "%s{\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5}}", i ? "," : "",
-                                 s->sx, s->sy, s->gx, s->gy);
+                                 "%s{\"start\":{\"x\":%d.5,\"y\":%d.5},\"goal\":{\"x\":%d.5,\"y\":%d.5},"
+                                 "\"search\":{\"algorithm\":\"jps_plus\"}}", /* grid optima (auto: any_angle) */
+                                 i ? "," : "", s->sx, s->sy, s->gx, s->gy);
     }
     snprintf(body + used, sizeof body - used, "]}");
     json_t *b = post_json(ap_mai_srv, "/v1/paths", body, 200);
