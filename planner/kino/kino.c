@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/fastmath.h"
 #include "../base/status.h"
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
@@ -198,6 +199,45 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 
+/* The trigonometry of a forward arc's end by angle addition: S = sin(w) and C = 1 - cos(w) of |w|, the
+ * magnitude of its sweep w = curv * len, both from the half angle (C = 2 sin^2(w / 2) keeps its digits for
+ * tiny sweeps, where 1 - cos(w) would cancel), by fastmath.h's sincos (a few ulp). A sweep of the other sign
+ * has -S and the same C. Every forward arc of the search (its successors and ap_kino_segment) gets its end
+ * point through this and arc_end, so the states and the answer's segments agree to the bit. */
+typedef struct sweep_trig {
+    double s, c; /* sin |w|, 1 - cos |w| */
+} sweep_trig;
+
+static sweep_trig sweep_trig_of(double abs_sweep)
+{
+    double s2, c2;
+    fast_sincos(0.5 * abs_sweep, &s2, &c2);
+    return (sweep_trig){2.0 * s2 * c2, 2.0 * s2 * s2};
+}
+
+/* The end of a forward arc of signed curvature k (!= 0) from (x, y) at heading h (sh = sin h, ch = cos h)
+ * whose sweep k * len has the trigonometry tr (of its magnitude): the heading turns from h to h + w, and
+ * the unit moves by ((sin(h + w) - sin h) / k, (cos h - cos(h + w)) / k), written by angle addition as
+ * ((ch S - sh C) / k, (sh S + ch C) / k) with S = sin w, C = 1 - cos w. The same point as ap_segment_arc's
+ * centre + r (cos, sin) of the end angle up to rounding (tests: within 1e-12), without a sin and cos per arc. */
+static void arc_end(double x, double y, double sh, double ch, double k, sweep_trig tr, double *x1, double *y1)
+{
+    const double S = k > 0.0 ? tr.s : -tr.s, C = tr.c;
+    *x1 = x + (ch * S - sh * C) / k;
+    *y1 = y + (sh * S + ch * C) / k;
+}
+
+/* The forward arc segment of curvature k (!= 0) over len > 0 tiles from (x, y, h) (sh, ch of h), tr the
+ * trigonometry of |k len|: what ap_segment_arc_sc makes, its end point by arc_end. */
+static ap_segment arc_segment(double x, double y, double h, double sh, double ch, double k, double len, sweep_trig tr)
+{
+    const double r = 1.0 / fabs(k), side = k > 0.0 ? 1.0 : -1.0, sweep = k * len;
+    ap_segment seg = {.type = AP_SEG_ARC, .x0 = x, .y0 = y, .heading = h, .radius = r, .sweep = sweep,
+                      .length = r * fabs(sweep), .cx = x - side * r * sh, .cy = y + side * r * ch};
+    arc_end(x, y, sh, ch, k, tr, &seg.x1, &seg.y1);
+    return seg;
+}
+
 /* ap_kino_segment with sh = sin(h) and ch = cos(h) given (the successors of one state share them). */
 static ap_segment segment_sc(double x, double y, double h, double sh, double ch, const ap_kino_state *st)
 {
@@ -206,7 +246,7 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
     if (st->len > 0.0 && st->curv == 0.0)
         return ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
     if (st->len > 0.0)
-        return ap_segment_arc_sc(x, y, h, sh, ch, 1.0 / fabs(st->curv), st->curv * st->len);
+        return arc_segment(x, y, h, sh, ch, st->curv, st->len, sweep_trig_of(fabs(st->curv * st->len)));
     ap_pose pose = {x, y, h};
     const int steer = st->curv > 0.0 ? 1 : (st->curv < 0.0 ? -1 : 0);
     return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
@@ -276,6 +316,12 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             kmax = fmin(kmax, veh->max_lateral_accel * mpt / (up * up));
         double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
         int nc = 5;
+        /* forward arcs: the trigonometry of each sweep magnitude once (arc_end), shared by left and right */
+        sweep_trig trig[6] = {{0.0, 0.0}};
+        if (dir > 0) {
+            trig[1] = trig[2] = sweep_trig_of(fabs(kmax * len));
+            trig[3] = trig[4] = sweep_trig_of(fabs(0.5 * kmax * len));
+        }
         /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
          * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */
         if (p->has_gh) {
@@ -283,6 +329,8 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
                 fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
                 curvs[nc++] = kg;
+            if (nc == 6 && dir > 0)
+                trig[5] = sweep_trig_of(fabs(kg * len));
         }
         for (int ci = 0; ci < nc; ci++) {
             ap_kino_state to = {0};
@@ -292,8 +340,12 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             if (proven && dir > 0 && to.curv == 0.0) { /* a proven line: its end as segment_sc makes it */
                 to.x = st->x + to.len * fp->ch;
                 to.y = st->y + to.len * fp->sh;
+            } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
+                arc_end(st->x, st->y, fp->sh, fp->ch, to.curv, trig[ci], &to.x, &to.y);
             } else {
-                ap_segment seg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &to);
+                ap_segment seg = dir > 0 && to.curv != 0.0
+                                     ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, to.curv, len, trig[ci])
+                                     : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &to);
                 if (!proven && !ap_world_segment_clear(&p->world, &seg, p->radius))
                     continue;
                 to.x = seg.x1;
@@ -384,8 +436,8 @@ static bool analytic_due(const ap_kino_params *p, const ap_kino_state *s, uint64
                            e % AP_KINO_ANALYTIC_EVERY == 0);
 }
 
-/* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists (and
- * is tried: near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion), else 0. The domain belongs to one
+/* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists, is
+ * tried (near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion) and beats the kept edge, else 0. The domain belongs to one
  * plan on one thread (kino.h), so the best edge and the expansion count live in it despite the const of the
  * core's interface. */
 static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_kino_state *s, ap_succ *out,
@@ -396,19 +448,18 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
     d->expanded++;
     if (d->tail == NULL || d->ws == NULL || !analytic_due(p, s, d->expanded))
         return 0; /* (forward curves only: never from a state driving backwards) */
-    ap_kino_tail t;
-    if (!ap_kino_analytic(p, s, &t))
+    /* Only an edge better than the kept one matters: one no better would change neither the goal's g (the core
+     * keeps the smaller, and the goal's g is at most tail_total) nor the kept edge. */
+    const double g = d->ws->nodes[node].g;
+    if (!ap_kino_analytic_below(p, s, g, d->tail_total, d->tail))
         return 0;
-    double total = d->ws->nodes[node].g + t.duration;
-    if (total < d->tail_total) {
-        *d->tail = t;
-        d->tail_parent = node;
-        d->tail_total = total;
-    }
-    const ap_segment *e = &t.seg[t.n - 1];
-    *outs = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e), .v = t.time[t.n - 1].v_end,
-                            .dt = t.duration, .analytic = true};
-    *out = (ap_succ){AP_KINO_GOAL, t.duration};
+    const ap_kino_tail *t = d->tail;
+    d->tail_parent = node;
+    d->tail_total = g + t->duration;
+    const ap_segment *e = &t->seg[t->n - 1];
+    *outs = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e), .v = t->time[t->n - 1].v_end,
+                            .dt = t->duration, .analytic = true};
+    *out = (ap_succ){AP_KINO_GOAL, t->duration};
     return 1;
 }
 

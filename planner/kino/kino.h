@@ -126,10 +126,12 @@ typedef struct ap_kino_domain {
     struct ap_kino_table *tab; /* state ids (owned) */
     const ap_workspace *ws;    /* the workspace whose payload the heuristic reads (set by ap_kino_bind) */
     uint32_t node_limit;
-    /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists gets the goal
-     * as one more successor, its payload marked `analytic` (the pieces are not one action); the edge of the
-     * smallest g(parent) + duration so far is kept here, which is the goal's edge whenever the goal's
-     * payload is so marked (the core keeps the goal's best g by the same comparison). */
+    /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists and beats the
+     * kept one (g(parent) + duration < tail_total; ap_kino_analytic_below, which skips most of the work for
+     * edges that cannot) gets the goal as one more successor, its payload marked `analytic` (the pieces are
+     * not one action); that edge, of the smallest g(parent) + duration so far, is kept here, which is the
+     * goal's edge whenever the goal's payload is so marked (the core keeps the goal's best g by the same
+     * comparison; an edge no better than the kept one could not have lowered it). */
     struct ap_kino_tail *tail; /* owned */
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
