@@ -41,13 +41,18 @@ static size_t edge_curve(const ap_kino_params *p, const ap_kino_state *st, doubl
 /* True when no motion along the n segments from speed v can take less than budget seconds: the time bound
  * (vehicle.h, a lower bound on any motion over that length ending at most at the goal's top speed) is at
  * least budget, with a margin of 1e-9 relative for the rounding of the profile's sums. */
-static bool surely_not_below(const ap_kino_params *p, const ap_segment *segs, size_t n, double v, double budget)
+static bool surely_not_below_len(const ap_kino_params *p, double len, double v, double budget)
 {
     if (!(budget < INFINITY))
         return false;
-    const double len = ap_path_length(segs, n) * p->meters_per_tile;
-    const double lb = ap_vehicle_time_bound(&p->veh, len, v, p->gv + p->tol_speed);
+    const double lb = ap_vehicle_time_bound(&p->veh, len * p->meters_per_tile, v, p->gv + p->tol_speed);
     return lb - 1e-9 * (1.0 + lb) >= budget;
+}
+
+/* surely_not_below_len over the length of segs[0 .. n-1]. */
+static bool surely_not_below(const ap_kino_params *p, const ap_segment *segs, size_t n, double v, double budget)
+{
+    return surely_not_below_len(p, ap_path_length(segs, n), v, budget);
 }
 
 /* What edge_at found. */
@@ -85,6 +90,14 @@ static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, 
 
 bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, double g, double best, ap_kino_tail *out)
 {
+    /* Either curve ends at the goal point, and with a goal heading it turns the heading from st->h to gh on
+     * arcs of radius >= turning_radius: its length is at least the straight distance and at least
+     * turning_radius * |gh - h| (wrapped). When the time over that already reaches best - g, neither curve is
+     * made (most states an A* expands near the goal after its first edge end here). */
+    const double dist = hypot(p->gx - st->x, p->gy - st->y);
+    const double turn = p->has_gh ? p->turning_radius * fabs(ap_angle_wrap(p->gh - st->h)) : 0.0;
+    if (surely_not_below_len(p, fmax(dist, turn), st->v, best - g))
+        return false;
     ap_segment a[3], b[3];
     const size_t na = edge_curve(p, st, p->turning_radius, a);
     /* At speed v an arc that starts at once must have v^2 / r <= a_lat: the curve at the radius the state's

@@ -19,12 +19,17 @@
 
 #define TWO_PI 6.283185307179586476925
 
-/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty). It starts at
- * AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for the states it makes, not for the
- * id limit (a table sized for the limit cost a 12 MB memset per query). */
+/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty), each slot with
+ * its id beside it (one cache line per probe; the successors' look-ups miss the cache, kino_successors
+ * prefetches their slots). It starts at AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for
+ * the states it makes, not for the id limit (a table sized for the limit cost a 12 MB memset per query). */
+typedef struct ap_kino_slot {
+    uint64_t key;
+    uint32_t id;
+} ap_kino_slot;
+
 typedef struct ap_kino_table {
-    uint64_t *keys;
-    uint32_t *ids;
+    ap_kino_slot *slots;
     uint32_t mask;
     uint32_t next; /* next free id */
 } ap_kino_table;
@@ -34,17 +39,11 @@ typedef struct ap_kino_table {
 /* Give t `slots` empty slots (a power of two). Returns AP_OK or AP_E_NOMEM (t unchanged). */
 static int table_alloc(ap_kino_table *t, uint32_t slots)
 {
-    uint64_t *k = calloc(slots, sizeof *k);
-    uint32_t *v = malloc((size_t)slots * sizeof *v);
-    if (k == NULL || v == NULL) {
-        free(k);
-        free(v);
+    ap_kino_slot *k = calloc(slots, sizeof *k);
+    if (k == NULL)
         return AP_E_NOMEM;
-    }
-    free(t->keys);
-    free(t->ids);
-    t->keys = k;
-    t->ids = v;
+    free(t->slots);
+    t->slots = k;
     t->mask = slots - 1;
     return AP_OK;
 }
@@ -61,18 +60,15 @@ static int table_grow(ap_kino_table *t)
     if (old.mask >= (1u << 30) || table_alloc(&n, (old.mask + 1) * 2) != AP_OK)
         return AP_E_NOMEM;
     for (uint32_t i = 0; i <= old.mask; i++) {
-        if (old.keys[i] == 0)
+        if (old.slots[i].key == 0)
             continue;
-        uint32_t j = slot_of(old.keys[i], n.mask);
-        while (n.keys[j] != 0)
+        uint32_t j = slot_of(old.slots[i].key, n.mask);
+        while (n.slots[j].key != 0)
             j = (j + 1) & n.mask;
-        n.keys[j] = old.keys[i];
-        n.ids[j] = old.ids[i];
+        n.slots[j] = old.slots[i];
     }
-    free(old.keys);
-    free(old.ids);
-    t->keys = n.keys;
-    t->ids = n.ids;
+    free(old.slots);
+    t->slots = n.slots;
     t->mask = n.mask;
     return AP_OK;
 }
@@ -135,8 +131,7 @@ void ap_kino_free(ap_kino_domain *d)
     d->tail = NULL;
     if (d->tab == NULL)
         return;
-    free(d->tab->keys);
-    free(d->tab->ids);
+    free(d->tab->slots);
     free(d->tab);
     d->tab = NULL;
 }
@@ -191,7 +186,7 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     ap_kino_table *t = d->tab;
     if (t->mask + 1 > AP_KINO_TABLE_MIN * 16u)
         table_alloc(t, AP_KINO_TABLE_MIN); /* give a restart's large table back (on failure: clear it) */
-    memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
+    memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
     d->tail_total = INFINITY;
@@ -400,31 +395,45 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
     return n;
 }
 
-/* The id of the bin of state st, handed out on first sight; UINT32_MAX when the ids are used up. */
-static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
+/* floor(x) as an integer for |x| < 2^62 (no libm call): the truncation, one less below a negative non-integer. */
+static inline int64_t floor_i64(double x)
 {
-    const ap_kino_params *p = &d->p;
-    ap_kino_table *t = d->tab;
-    int64_t cx = (int64_t)floor(st->x / p->cell), cy = (int64_t)floor(st->y / p->cell);
-    int64_t hb = (int64_t)floor((st->h + M_PI) / TWO_PI * p->heading_bins) % p->heading_bins;
+    const int64_t i = (int64_t)x;
+    return i - ((double)i > x);
+}
+
+/* The packed bin key of state st (see ap_kino_table). */
+static uint64_t state_key(const ap_kino_params *p, const ap_kino_state *st)
+{
+    const int64_t cx = floor_i64(st->x / p->cell), cy = floor_i64(st->y / p->cell);
+    /* a wrapped heading (every state's: ap_angle_wrap) is in [-pi, pi], so its bin is in [0, heading_bins] */
+    int64_t hb = floor_i64((st->h + M_PI) / TWO_PI * p->heading_bins);
+    if (hb < 0 || hb >= p->heading_bins)
+        hb %= p->heading_bins;
     /* speed bins over [0, max_speed] forward, and over [0, max_reverse_speed] backwards from bin 128 on */
-    int64_t sb = st->v >= 0.0 ? (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
-                              : 128 + (int64_t)floor(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
-    uint64_t key = ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
-                    (uint64_t)(sb & 0xFF)) + 1;
+    const int64_t sb = st->v >= 0.0 ? floor_i64(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
+                                    : 128 + floor_i64(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
+    return ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
+            (uint64_t)(sb & 0xFF)) + 1;
+}
+
+/* The id of the bin of key (state_key), handed out on first sight; UINT32_MAX when the ids are used up. */
+static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
+{
+    ap_kino_table *t = d->tab;
     for (uint32_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
-        if (t->keys[i] == key)
-            return t->ids[i];
-        if (t->keys[i] == 0) {
+        if (t->slots[i].key == key)
+            return t->slots[i].id;
+        if (t->slots[i].key == 0) {
             if (t->next >= d->node_limit)
                 return UINT32_MAX;
             if ((uint64_t)t->next * 2 > t->mask) { /* half full: grow, then find the key's new slot */
                 if (table_grow(t) != AP_OK)
                     return UINT32_MAX;
-                return state_id(d, st);
+                return key_id(d, key);
             }
-            t->keys[i] = key;
-            return t->ids[i] = t->next++;
+            t->slots[i].key = key;
+            return t->slots[i].id = t->next++;
         }
     }
 }
@@ -467,19 +476,29 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
 {
     const ap_kino_domain *d = ctx;
     ap_kino_state *outs = out_payload;
-    int n = ap_kino_expand(&d->p, payload, outs), m = 0;
+    const int n = ap_kino_expand(&d->p, payload, outs);
+    int m = 0;
+    /* first every successor's goal test and bin key, each key's slot prefetched (the table is far larger
+     * than the cache and the bins of one state's successors lie apart in it); then the look-ups, in order */
+    double dist[AP_KINO_MAX_SUCC];
+    uint64_t key[AP_KINO_MAX_SUCC];
+    for (int k = 0; k < n; k++) {
+        dist[k] = hypot(d->p.gx - outs[k].x, d->p.gy - outs[k].y);
+        key[k] = at_goal_at(&d->p, dist[k], outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
+        if (key[k] != 0)
+            __builtin_prefetch(&d->tab->slots[slot_of(key[k], d->tab->mask)]);
+    }
     for (int k = 0; k < n; k++) {
         ap_kino_state st = outs[k];
         uint32_t id;
-        const double dist = hypot(d->p.gx - st.x, d->p.gy - st.y);
-        if (at_goal_at(&d->p, dist, st.h, st.v)) {
+        if (key[k] == 0) {
             id = AP_KINO_GOAL;
             st.hval = 0.0;
         } else {
-            id = state_id(d, &st);
+            id = key_id(d, key[k]);
             if (id == UINT32_MAX)
                 continue;
-            st.hval = heuristic_at(&d->p, dist, st.x, st.y, st.h, st.v);
+            st.hval = heuristic_at(&d->p, dist[k], st.x, st.y, st.h, st.v);
         }
         outs[m] = st;
         out[m++] = (ap_succ){id, st.dt};
