@@ -22,50 +22,77 @@ static bool curve_clear(const ap_kino_params *p, const ap_segment *segs, size_t 
     return true;
 }
 
-/* The curve of turning radius R (tiles) from st to p's goal (see ap_kino_analytic) into segs[3]: its number
- * of segments, 0 when there is none. */
-static size_t edge_curve(const ap_kino_params *p, const ap_kino_state *st, double R, ap_segment segs[3])
+/* The curve of turning radius R (tiles) from st to p's goal (see ap_kino_analytic): its length first, its
+ * segments only when made (curve_make; a Dubins word's pieces cost a sin and cos each). */
+typedef struct curve {
+    ap_segment seg[3];
+    size_t n;      /* segments, once made */
+    bool made;
+    bool exists;   /* false: no curve (then n = 0) */
+    double length; /* tiles */
+    ap_dubins dd;  /* with a goal heading: the word, until made */
+} curve;
+
+static void curve_plan(const ap_kino_params *p, const ap_kino_state *st, double R, curve *c)
 {
+    c->n = 0;
+    c->made = false;
+    c->exists = false;
+    c->length = 0.0;
     if (p->has_gh) {
         const ap_pose a = {st->x, st->y, st->h}, b = {p->gx, p->gy, p->gh};
-        ap_dubins dd;
-        if (ap_dubins_shortest(&a, &b, R, &dd) != 0)
-            return 0;
-        return ap_dubins_segments(&dd, &b, segs);
+        c->exists = ap_dubins_shortest(&a, &b, R, &c->dd) == 0;
+        c->length = c->exists ? c->dd.length : 0.0;
+        return;
     }
     int tight = 0;
-    const size_t n = ap_curve_arc_line(st->x, st->y, st->h, p->gx, p->gy, R, segs, &tight);
-    return tight ? 0 : n;
+    c->n = ap_curve_arc_line(st->x, st->y, st->h, p->gx, p->gy, R, c->seg, &tight);
+    c->made = true;
+    if (tight)
+        c->n = 0;
+    c->exists = c->n > 0;
+    c->length = ap_path_length(c->seg, c->n);
 }
 
-/* True when no motion along the n segments from speed v can take less than budget seconds: the time bound
- * (vehicle.h, a lower bound on any motion over that length ending at most at the goal's top speed) is at
- * least budget, with a margin of 1e-9 relative for the rounding of the profile's sums. */
-static bool surely_not_below_len(const ap_kino_params *p, double len, double v, double budget)
+/* c's segments (0 of them when there is no curve). */
+static void curve_make(const ap_kino_params *p, curve *c)
+{
+    if (c->made)
+        return;
+    c->made = true;
+    if (c->exists) {
+        const ap_pose b = {p->gx, p->gy, p->gh};
+        c->n = ap_dubins_segments(&c->dd, &b, c->seg);
+    }
+}
+
+/* True when no motion over len tiles from speed v can take less than budget seconds: the time bound
+ * (kino.h ap_kino_time_bound, a lower bound on any motion over that length ending at most at the goal's top
+ * speed; with reverse its top speed may be the backwards one, higher, which only lowers it) is at least
+ * budget, with a margin of 1e-9 relative for the rounding of the profile's sums. */
+static bool surely_not_below(const ap_kino_params *p, double len, double v, double budget)
 {
     if (!(budget < INFINITY))
         return false;
-    const double lb = ap_vehicle_time_bound(&p->veh, len * p->meters_per_tile, v, p->gv + p->tol_speed);
+    const double lb = ap_kino_time_bound(p, len * p->meters_per_tile, v, p->gv + p->tol_speed);
     return lb - 1e-9 * (1.0 + lb) >= budget;
 }
 
-/* surely_not_below_len over the length of segs[0 .. n-1]. */
-static bool surely_not_below(const ap_kino_params *p, const ap_segment *segs, size_t n, double v, double budget)
-{
-    return surely_not_below_len(p, ap_path_length(segs, n), v, budget);
-}
 
 /* What edge_at found. */
 typedef enum edge_result { EDGE_NONE = 0, EDGE_WORSE, EDGE_BETTER } edge_result;
 
-/* The edge along segs[0 .. n-1] (edge_curve's) from st: EDGE_NONE when it does not exist (no curve, a wall,
- * a goal speed the profile cannot meet), EDGE_WORSE when it exists and g + its duration >= best (then *out is
- * left alone), EDGE_BETTER with *out filled when it exists and g + its duration < best. The profile's times
- * come first (ap_timing_profile_times, no geometry), the clearance test next, the pieces' segments last and
- * only for a better edge. */
-static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, const ap_segment *segs, size_t n,
-                              double g, double best, ap_kino_tail *out)
+/* The edge along curve c (made here) from st: EDGE_NONE when it does not exist (no curve, a wall, a goal
+ * speed the profile cannot meet), EDGE_WORSE when it exists and g + its duration >= best (then *out is left
+ * alone), EDGE_BETTER with *out filled when it exists and g + its duration < best. The profile's times come
+ * first (ap_timing_profile_times, no geometry), the clearance test next, the pieces' segments last and only
+ * for a better edge. */
+static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, curve *c, double g, double best,
+                              ap_kino_tail *out)
 {
+    curve_make(p, c);
+    const ap_segment *segs = c->seg;
+    const size_t n = c->n;
     if (n == 0)
         return EDGE_NONE;
     ap_seg_time ot[3 * 3 + 1];
@@ -94,36 +121,36 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
      * arcs of radius >= turning_radius: its length is at least the straight distance and at least
      * turning_radius * |gh - h| (wrapped). When the time over that already reaches best - g, neither curve is
      * made (most states an A* expands near the goal after its first edge end here). */
-    const double dist = hypot(p->gx - st->x, p->gy - st->y);
+    const double dx = p->gx - st->x, dy = p->gy - st->y, dist = sqrt(dx * dx + dy * dy);
     const double turn = p->has_gh ? p->turning_radius * fabs(ap_angle_wrap(p->gh - st->h)) : 0.0;
-    if (surely_not_below_len(p, fmax(dist, turn), st->v, best - g))
+    if (surely_not_below(p, fmax(dist, turn), st->v, best - g))
         return false;
-    ap_segment a[3], b[3];
-    const size_t na = edge_curve(p, st, p->turning_radius, a);
+    curve a, b;
+    curve_plan(p, st, p->turning_radius, &a);
     /* At speed v an arc that starts at once must have v^2 / r <= a_lat: the curve at the radius the state's
      * speed allows (wider than the turning radius) can be entered without braking first; it is tried only
      * when the curve at the turning radius gives no edge. */
     const double r_speed = st->v * st->v / (p->veh.max_lateral_accel * p->meters_per_tile);
     const bool wider = r_speed > p->turning_radius * (1.0 + 1e-9);
-    if (na > 0 && surely_not_below(p, a, na, st->v, best - g)) {
+    if (a.exists && surely_not_below(p, a.length, st->v, best - g)) {
         /* The first edge, if it exists, is no improvement; the second counts only where the first does not
          * exist, and it too is no improvement unless its own bound says it may be. */
         if (!wider)
             return false;
-        const size_t nb = edge_curve(p, st, r_speed, b);
-        if (nb == 0 || surely_not_below(p, b, nb, st->v, best - g))
+        curve_plan(p, st, r_speed, &b);
+        if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
             return false;
-        if (edge_along(p, st, a, na, g, -INFINITY, out) != EDGE_NONE)
+        if (edge_along(p, st, &a, g, -INFINITY, out) != EDGE_NONE)
             return false; /* (a best of -inf: whether the first edge exists, out untouched) */
-        return edge_along(p, st, b, nb, g, best, out) == EDGE_BETTER;
+        return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
     }
-    const edge_result ra = edge_along(p, st, a, na, g, best, out);
+    const edge_result ra = edge_along(p, st, &a, g, best, out);
     if (ra != EDGE_NONE || !wider)
         return ra == EDGE_BETTER;
-    const size_t nb = edge_curve(p, st, r_speed, b);
-    if (nb == 0 || surely_not_below(p, b, nb, st->v, best - g))
+    curve_plan(p, st, r_speed, &b);
+    if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
         return false;
-    return edge_along(p, st, b, nb, g, best, out) == EDGE_BETTER;
+    return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
 }
 
 bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)

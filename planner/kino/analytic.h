@@ -48,7 +48,7 @@ bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_
 /* ap_kino_analytic for a search that already holds an edge to the goal of total time best (seconds; INFINITY:
  * none yet) and reaches st at time g: true and *out filled exactly when ap_kino_analytic would give an edge
  * with g + duration < best (the same edge: same pieces, same duration); false otherwise, *out untouched.
- * Cheaper where the answer is false: when the time bound (vehicle.h ap_vehicle_time_bound, a lower bound on
+ * Cheaper where the answer is false: when the time bound (kino.h ap_kino_time_bound, a lower bound on
  * the duration, less a 1e-9 relative margin) over a lower bound on the curve's length (the straight distance
  * to the goal, and turning_radius * |gh - h| with a goal heading) already reaches best - g, no curve is made;
  * a curve whose time bound over its own length reaches it is neither timed nor tested against the world;

@@ -76,6 +76,8 @@ static int table_grow(ap_kino_table *t)
 static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload);
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal);
 
+static ap_vehicle bound_vehicle(const ap_kino_params *p);
+
 static double clamp_param(double v, double dflt)
 {
     return v > 0.0 ? v : dflt;
@@ -89,6 +91,8 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p)
     q.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
     q.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
     ap_map_world_clearance(&q.world, &q.fast_map, &q.fast_clear);
+    const ap_vehicle vb = bound_vehicle(&q);
+    ap_vehicle_bound_init(&q.hbound, &vb);
     return q;
 }
 
@@ -146,29 +150,45 @@ static ap_vehicle bound_vehicle(const ap_kino_params *p)
     return v;
 }
 
-/* ap_kino_heuristic with dist = hypot(p->gx - x, p->gy - y) given (the successors compute it once for this
+/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
  * and for heuristic_at). */
 static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
 {
-    const ap_vehicle vb = bound_vehicle(p);
     double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
-        return s > 0.0 ? s * p->meters_per_tile / vb.max_speed : 0.0;
+        return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
     if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
         const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
         const double curve = p->reverse ? ap_reeds_shepp_length(&a, &b, p->turning_radius)
                                         : ap_dubins_length(&a, &b, p->turning_radius);
         s = fmax(s, curve - p->tol_pos);
     }
-    return ap_vehicle_time_bound(&vb, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+    return ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+}
+
+double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)
+{
+    const ap_vehicle vb = bound_vehicle(p);
+    if (p->hbound.a == vb.max_accel && p->hbound.d == vb.max_brake && p->hbound.vm == vb.max_speed)
+        return ap_vehicle_bound_time(&p->hbound, s, v0, v1);
+    ap_vehicle_bound b;
+    ap_vehicle_bound_init(&b, &vb);
+    return ap_vehicle_bound_time(&b, s, v0, v1);
+}
+
+/* The distance (tiles) from (x, y) to p's goal point. */
+static inline double goal_dist(const ap_kino_params *p, double x, double y)
+{
+    const double dx = p->gx - x, dy = p->gy - y;
+    return sqrt(dx * dx + dy * dy);
 }
 
 double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
 {
-    return heuristic_at(p, hypot(p->gx - x, p->gy - y), x, y, h, v);
+    return heuristic_at(p, goal_dist(p, x, y), x, y, h, v);
 }
 
-/* ap_kino_at_goal with dist = hypot(p->gx - x, p->gy - y) given. */
+/* ap_kino_at_goal with dist = goal_dist(p, x, y) given. */
 static bool at_goal_at(const ap_kino_params *p, double dist, double h, double v)
 {
     if (dist > p->tol_pos || fabs(v - p->gv) > p->tol_speed)
@@ -178,7 +198,7 @@ static bool at_goal_at(const ap_kino_params *p, double dist, double h, double v)
 
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
 {
-    return at_goal_at(p, hypot(p->gx - x, p->gy - y), h, v);
+    return at_goal_at(p, goal_dist(p, x, y), h, v);
 }
 
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
@@ -441,7 +461,7 @@ static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
 /* True when the analytic edge is tried from state s, the e-th expansion (kino.h AP_KINO_ANALYTIC_*). */
 static bool analytic_due(const ap_kino_params *p, const ap_kino_state *s, uint64_t e)
 {
-    return s->v >= 0.0 && (hypot(p->gx - s->x, p->gy - s->y) <= AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) ||
+    return s->v >= 0.0 && (goal_dist(p, s->x, s->y) <= AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) ||
                            e % AP_KINO_ANALYTIC_EVERY == 0);
 }
 
@@ -483,7 +503,7 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
     double dist[AP_KINO_MAX_SUCC];
     uint64_t key[AP_KINO_MAX_SUCC];
     for (int k = 0; k < n; k++) {
-        dist[k] = hypot(d->p.gx - outs[k].x, d->p.gy - outs[k].y);
+        dist[k] = goal_dist(&d->p, outs[k].x, outs[k].y);
         key[k] = at_goal_at(&d->p, dist[k], outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
         if (key[k] != 0)
             __builtin_prefetch(&d->tab->slots[slot_of(key[k], d->tab->mask)]);
@@ -545,7 +565,7 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
             bool pick_goal = false;
             double local = best; /* local_best_h */
             for (int k = 0; k < ns && !pick_goal; k++) {
-                const double dist = hypot(p.gx - succ[k].x, p.gy - succ[k].y);
+                const double dist = goal_dist(&p, succ[k].x, succ[k].y);
                 if (at_goal_at(&p, dist, succ[k].h, succ[k].v)) {
                     pick = k;
                     pick_goal = true;

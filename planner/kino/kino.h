@@ -88,6 +88,10 @@ typedef struct ap_kino_params {
      * too: the same successors, cheaper. */
     const struct ap_map *fast_map;
     const struct ap_clearance_table *fast_clear;
+    /* Derived too: the heuristic's time-bound constants (vehicle.h ap_vehicle_bound of the vehicle the bound
+     * sees, ap_kino_time_bound), set by ap_kino_prepare; used only while they match p's limits (else made per
+     * call), so the values are the same either way. */
+    ap_vehicle_bound hbound;
 } ap_kino_params;
 
 #define AP_KINO_STEP 1.25
@@ -156,6 +160,12 @@ void ap_kino_free(ap_kino_domain *d);
 
 /* The heuristic (p->heuristic) from state (x, y, h, v) to the goal (seconds); see the file comment. Pure. */
 double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v);
+
+/* The time bound the heuristic uses (vehicle.h ap_vehicle_bound_time), for the vehicle it sees: p->veh, with
+ * reverse the top speed max(max_speed, max_reverse_speed); s in metres, v0 and v1 in m/s. A lower bound on
+ * any motion of p's vehicle over s metres from speed |v0| <= top to a speed <= v1, forward or backwards.
+ * Pure. */
+double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1);
 
 /* True when state (x, y, h, v) is within the goal tolerances. Pure. */
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v);
