@@ -500,35 +500,28 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
     int m = 0;
     /* first every successor's goal test and bin key, each key's slot prefetched (the table is far larger
      * than the cache and the bins of one state's successors lie apart in it); then the look-ups, in order */
-    double dist[AP_KINO_MAX_SUCC];
     uint64_t key[AP_KINO_MAX_SUCC];
     for (int k = 0; k < n; k++) {
-        dist[k] = goal_dist(&d->p, outs[k].x, outs[k].y);
-        key[k] = at_goal_at(&d->p, dist[k], outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
+        const double dist = goal_dist(&d->p, outs[k].x, outs[k].y);
+        key[k] = at_goal_at(&d->p, dist, outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
         if (key[k] != 0)
             __builtin_prefetch(&d->tab->slots[slot_of(key[k], d->tab->mask)]);
     }
     for (int k = 0; k < n; k++) {
-        ap_kino_state st = outs[k];
-        uint32_t id;
-        if (key[k] == 0) {
-            id = AP_KINO_GOAL;
-            st.hval = 0.0;
-        } else {
-            id = key_id(d, key[k]);
-            if (id == UINT32_MAX)
-                continue;
-            st.hval = heuristic_at(&d->p, dist[k], st.x, st.y, st.h, st.v);
-        }
-        outs[m] = st;
-        out[m++] = (ap_succ){id, st.dt};
+        const uint32_t id = key[k] == 0 ? AP_KINO_GOAL : key_id(d, key[k]);
+        if (id == UINT32_MAX)
+            continue;
+        outs[m] = outs[k];
+        outs[m].hval = 0.0; /* the goal's; any other's is computed by kino_h if the core keeps the successor */
+        out[m++] = (ap_succ){id, outs[k].dt};
     }
     return m + analytic_successor(d, node, payload, out + m, outs + m);
 }
 
-/* The core writes a node's payload before it asks for its heuristic (open_heap.h RELAX), so the value
- * computed with the successor is read back here; the start's is computed at begin (its payload is written
- * only after ap_search_begin). */
+/* The core asks for a node's heuristic only when the node is new or improved, after it has written the
+ * node's payload (open_heap.h RELAX), so the heuristic is computed here from that payload (and kept in its
+ * hval) rather than for every successor: a successor whose bin already has a better g costs no time bound.
+ * The start's is computed from the params (its payload is written only after ap_search_begin). */
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
 {
     (void)goal;
@@ -537,7 +530,8 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
         return 0.0;
     if (node == AP_KINO_START || d->ws == NULL)
         return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
-    return ((const ap_kino_state *)d->ws->payload)[node].hval;
+    ap_kino_state *st = &((ap_kino_state *)d->ws->payload)[node];
+    return st->hval = heuristic_at(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h, st->v);
 }
 
 int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,

@@ -111,7 +111,8 @@ typedef struct ap_kino_state {
     double len;          /* tiles driven, signed: < 0 backwards; 0 for a turn on the spot */
     double accel;        /* m/s^2, the rate of change of |v| (> 0 speeding up, forward or backwards) */
     double dt;           /* seconds */
-    double hval;         /* the heuristic at this state (seconds) */
+    double hval;         /* the heuristic at this state (seconds); the A* domain fills it in a node's payload
+                          * when the core keeps the node (its successors carry 0), ap_kino_probe in its states */
     double rot;          /* radians turned on the spot by the action (len 0, v 0), else 0 */
     bool analytic;       /* reached by the analytic edge (analytic.h): the domain's tail holds its pieces */
 } ap_kino_state;
