@@ -230,26 +230,29 @@ static sweep_trig sweep_trig_of(double abs_sweep)
     return (sweep_trig){2.0 * s2 * c2, 2.0 * s2 * s2};
 }
 
-/* The end of a forward arc of signed curvature k (!= 0) from (x, y) at heading h (sh = sin h, ch = cos h)
- * whose sweep k * len has the trigonometry tr (of its magnitude): the heading turns from h to h + w, and
- * the unit moves by ((sin(h + w) - sin h) / k, (cos h - cos(h + w)) / k), written by angle addition as
- * ((ch S - sh C) / k, (sh S + ch C) / k) with S = sin w, C = 1 - cos w. The same point as ap_segment_arc's
- * centre + r (cos, sin) of the end angle up to rounding (tests: within 1e-12), without a sin and cos per arc. */
-static void arc_end(double x, double y, double sh, double ch, double k, sweep_trig tr, double *x1, double *y1)
+/* The end of a forward arc of signed curvature k (!= 0, radius r = 1 / |k|) from (x, y) at heading h
+ * (sh = sin h, ch = cos h) whose sweep k * len has the trigonometry tr (of its magnitude): the heading turns
+ * from h to h + w, and the unit moves by ((sin(h + w) - sin h) / k, (cos h - cos(h + w)) / k), written by
+ * angle addition as ((ch S - sh C) / k, (sh S + ch C) / k) with S = sin w, C = 1 - cos w (and 1 / k = +-r).
+ * The same point as ap_segment_arc's centre + r (cos, sin) of the end angle up to rounding (tests: within
+ * 1e-12), without a sin and cos per arc. */
+static void arc_end(double x, double y, double sh, double ch, double k, double r, sweep_trig tr, double *x1,
+                    double *y1)
 {
-    const double S = k > 0.0 ? tr.s : -tr.s, C = tr.c;
-    *x1 = x + (ch * S - sh * C) / k;
-    *y1 = y + (sh * S + ch * C) / k;
+    const double S = k > 0.0 ? tr.s : -tr.s, C = tr.c, inv_k = k > 0.0 ? r : -r;
+    *x1 = x + (ch * S - sh * C) * inv_k;
+    *y1 = y + (sh * S + ch * C) * inv_k;
 }
 
-/* The forward arc segment of curvature k (!= 0) over len > 0 tiles from (x, y, h) (sh, ch of h), tr the
- * trigonometry of |k len|: what ap_segment_arc_sc makes, its end point by arc_end. */
-static ap_segment arc_segment(double x, double y, double h, double sh, double ch, double k, double len, sweep_trig tr)
+/* The forward arc segment of curvature k (!= 0, r = 1.0 / |k|) over len > 0 tiles from (x, y, h) (sh, ch of
+ * h), tr the trigonometry of |k len|: what ap_segment_arc_sc makes, its end point by arc_end. */
+static ap_segment arc_segment(double x, double y, double h, double sh, double ch, double k, double r, double len,
+                              sweep_trig tr)
 {
-    const double r = 1.0 / fabs(k), side = k > 0.0 ? 1.0 : -1.0, sweep = k * len;
+    const double side = k > 0.0 ? 1.0 : -1.0, sweep = k * len;
     ap_segment seg = {.type = AP_SEG_ARC, .x0 = x, .y0 = y, .heading = h, .radius = r, .sweep = sweep,
                       .length = r * fabs(sweep), .cx = x - side * r * sh, .cy = y + side * r * ch};
-    arc_end(x, y, sh, ch, k, tr, &seg.x1, &seg.y1);
+    arc_end(x, y, sh, ch, k, r, tr, &seg.x1, &seg.y1);
     return seg;
 }
 
@@ -261,7 +264,8 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
     if (st->len > 0.0 && st->curv == 0.0)
         return ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
     if (st->len > 0.0)
-        return arc_segment(x, y, h, sh, ch, st->curv, st->len, sweep_trig_of(fabs(st->curv * st->len)));
+        return arc_segment(x, y, h, sh, ch, st->curv, 1.0 / fabs(st->curv), st->len,
+                           sweep_trig_of(fabs(st->curv * st->len)));
     ap_pose pose = {x, y, h};
     const int steer = st->curv > 0.0 ? 1 : (st->curv < 0.0 ? -1 : 0);
     return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
@@ -331,8 +335,14 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             kmax = fmin(kmax, veh->max_lateral_accel * mpt / (up * up));
         double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
         int nc = 5;
-        /* forward arcs: the trigonometry of each sweep magnitude once (arc_end), shared by left and right */
-        sweep_trig trig[6] = {{0.0, 0.0}};
+        /* each curvature's radius (1 / |curv|, 0 for a line) and, forward, the trigonometry of its sweep
+         * magnitude (arc_end): once per magnitude, shared by left and right */
+        double radii[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        radii[1] = radii[2] = 1.0 / fabs(kmax);
+        radii[3] = radii[4] = 1.0 / fabs(0.5 * kmax);
+        const sweep_trig none = {0.0, 0.0}; /* (element by element: a zeroing initialiser is a rep stos) */
+        sweep_trig trig[6];
+        trig[0] = trig[1] = trig[2] = trig[3] = trig[4] = trig[5] = none;
         if (dir > 0) {
             trig[1] = trig[2] = sweep_trig_of(fabs(kmax * len));
             trig[3] = trig[4] = sweep_trig_of(fabs(0.5 * kmax * len));
@@ -344,33 +354,36 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
                 fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
                 curvs[nc++] = kg;
-            if (nc == 6 && dir > 0)
-                trig[5] = sweep_trig_of(fabs(kg * len));
+            if (nc == 6) {
+                radii[5] = 1.0 / fabs(kg);
+                if (dir > 0)
+                    trig[5] = sweep_trig_of(fabs(kg * len));
+            }
         }
         for (int ci = 0; ci < nc; ci++) {
-            ap_kino_state to = {0};
-            to.curv = curvs[ci];
-            to.len = dir * len;
-            const bool proven = ap_clearance_reach_covers(fp->reach, len, to.curv != 0.0 ? 1.0 / fabs(to.curv) : 0.0);
-            if (proven && dir > 0 && to.curv == 0.0) { /* a proven line: its end as segment_sc makes it */
-                to.x = st->x + to.len * fp->ch;
-                to.y = st->y + to.len * fp->sh;
+            const double k = curvs[ci], sl = dir * len;
+            const bool proven = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
+            double x1, y1;
+            if (proven && dir > 0 && k == 0.0) { /* a proven line: its end as segment_sc makes it */
+                x1 = st->x + sl * fp->ch;
+                y1 = st->y + sl * fp->sh;
             } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
-                arc_end(st->x, st->y, fp->sh, fp->ch, to.curv, trig[ci], &to.x, &to.y);
+                arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
             } else {
-                ap_segment seg = dir > 0 && to.curv != 0.0
-                                     ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, to.curv, len, trig[ci])
-                                     : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &to);
+                const ap_kino_state act = {.curv = k, .len = sl};
+                const ap_segment seg = dir > 0 && k != 0.0
+                                           ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len,
+                                                         trig[ci])
+                                           : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
                 if (!proven && !ap_world_segment_clear(&p->world, &seg, p->radius))
                     continue;
-                to.x = seg.x1;
-                to.y = seg.y1;
+                x1 = seg.x1;
+                y1 = seg.y1;
             }
-            to.h = ap_angle_wrap(st->h + to.curv * to.len);
-            to.v = dir * u1;
-            to.accel = a;
-            to.dt = dt;
-            out[n++] = to;
+            /* every field written (a zeroing initialiser here cost a rep stos per successor) */
+            out[n++] = (ap_kino_state){.x = x1, .y = y1, .h = ap_angle_wrap(st->h + k * sl), .v = dir * u1,
+                                       .curv = k, .len = sl, .accel = a, .dt = dt, .hval = 0.0, .rot = 0.0,
+                                       .analytic = false};
         }
     }
     return n;
