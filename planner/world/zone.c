@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The offset (ex, ey) from the nearest point of piece i (z->pts[i] to z->pts[i + 1]) to (x, y), as the
  * distance's one formula computes it: the exact distance to piece i is hypot(ex, ey). */
@@ -25,12 +26,15 @@ static inline void piece_offset(const ap_zone *z, size_t i, double x, double y, 
 #define ZONE_NEAR_SLACK 1e-6
 
 /* The piece grid (zone.h ap_zone_grid_build): cell (i, j) covers [x0 + i cell, x0 + (i + 1) cell) x [y0 + j
- * cell, ...); its pieces are piece[start[c] .. start[c + 1] - 1], c = j w + i, in increasing order. */
+ * cell, ...); its pieces, once listed (on the first distance measured in it: count[c] != UNLISTED), are
+ * piece[c * pieces .. c * pieces + count[c] - 1], c = j w + i, in increasing order. */
+#define UNLISTED 0xFF
 struct ap_zone_grid {
     double x0, y0, cell, inv_cell;
     int w, h;
-    uint32_t start[AP_ZONE_GRID_SIDE * AP_ZONE_GRID_SIDE + 1];
-    uint8_t piece[]; /* piece indices (< AP_ZONE_MAX_POINTS - 1) */
+    size_t pieces;
+    uint8_t count[AP_ZONE_GRID_SIDE * AP_ZONE_GRID_SIDE];
+    uint8_t piece[]; /* w h pieces piece indices (< AP_ZONE_MAX_POINTS - 1) */
 };
 
 /* ap_zone_distance's passes over the pieces idx[0 .. m-1] (increasing), or over every piece when idx is NULL
@@ -72,14 +76,34 @@ static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, doub
     return best;
 }
 
+/* List the pieces of cell c = j w + i of z's grid g (see ap_zone_grid_build). */
+static void list_cell(const ap_zone *z, struct ap_zone_grid *g, int i, int j)
+{
+    const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
+    const double cx = g->x0 + (i + 0.5) * g->cell, cy = g->y0 + (j + 0.5) * g->cell;
+    const double lim = distance_over(z, NULL, g->pieces, cx, cy) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
+                       1e-9 * (1.0 + fabs(cx) + fabs(cy));
+    uint8_t *out = g->piece + c * g->pieces, m = 0;
+    for (size_t k = 0; k < g->pieces; k++) {
+        double ox, oy;
+        piece_offset(z, k, cx, cy, &ox, &oy);
+        if (hypot(ox, oy) <= lim)
+            out[m++] = (uint8_t)k;
+    }
+    g->count[c] = m;
+}
+
 double ap_zone_distance(const ap_zone *z, double x, double y)
 {
-    const struct ap_zone_grid *g = z->grid;
+    struct ap_zone_grid *g = z->grid;
     if (g != NULL) {
         const double fx = (x - g->x0) * g->inv_cell, fy = (y - g->y0) * g->inv_cell;
         if (fx >= 0.0 && fy >= 0.0 && fx < g->w && fy < g->h) {
-            const uint32_t c = (uint32_t)fy * (uint32_t)g->w + (uint32_t)fx;
-            return distance_over(z, g->piece + g->start[c], g->start[c + 1] - g->start[c], x, y);
+            const int i = (int)fx, j = (int)fy;
+            const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
+            if (g->count[c] == UNLISTED)
+                list_cell(z, g, i, j);
+            return distance_over(z, g->piece + c * g->pieces, g->count[c], x, y);
         }
     }
     return distance_over(z, NULL, z->n - 1, x, y);
@@ -101,29 +125,13 @@ struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z)
     const double x0 = lo[0] - grow, y0 = lo[1] - grow, ex = hi[0] - lo[0] + 2.0 * grow, ey = hi[1] - lo[1] + 2.0 * grow;
     const double cell = fmax(ex, ey) / AP_ZONE_GRID_SIDE;
     const int w = (int)fmin(AP_ZONE_GRID_SIDE, ceil(ex / cell)), h = (int)fmin(AP_ZONE_GRID_SIDE, ceil(ey / cell));
-    const size_t pieces = z->n - 1, cells = (size_t)w * (size_t)h;
-    struct ap_zone_grid *g = malloc(sizeof *g + cells * pieces);
+    const size_t pieces = z->n - 1;
+    struct ap_zone_grid *g = malloc(sizeof *g + (size_t)w * (size_t)h * pieces);
     if (g == NULL)
         return NULL;
-    *g = (struct ap_zone_grid){.x0 = x0, .y0 = y0, .cell = cell, .inv_cell = 1.0 / cell, .w = w, .h = h};
-    const double diag = cell * M_SQRT2;
-    uint32_t m = 0;
-    for (int j = 0; j < h; j++)
-        for (int i = 0; i < w; i++) {
-            const double cx = x0 + (i + 0.5) * cell, cy = y0 + (j + 0.5) * cell;
-            double dist[AP_ZONE_MAX_POINTS], dmin = INFINITY;
-            for (size_t k = 0; k < pieces; k++) {
-                double ox, oy;
-                piece_offset(z, k, cx, cy, &ox, &oy);
-                dist[k] = hypot(ox, oy);
-                dmin = fmin(dmin, dist[k]);
-            }
-            g->start[j * w + i] = m;
-            for (size_t k = 0; k < pieces; k++)
-                if (dist[k] <= dmin + diag + 2.0 * ZONE_NEAR_SLACK + 1e-9 * (fabs(cx) + fabs(cy)))
-                    g->piece[m++] = (uint8_t)k;
-        }
-    g->start[cells] = m;
+    *g = (struct ap_zone_grid){.x0 = x0, .y0 = y0, .cell = cell, .inv_cell = 1.0 / cell, .w = w, .h = h,
+                               .pieces = pieces};
+    memset(g->count, UNLISTED, sizeof g->count);
     return g;
 }
 
