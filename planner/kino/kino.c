@@ -271,16 +271,20 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
     return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
 }
 
-ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
-{
-    return segment_sc(x, y, h, sin(h), cos(h), st);
-}
-
-/* Where st's successors start: sin and cos of its heading, shared by all its segments, and its reach
- * (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the exact test). */
+/* Where st's successors start: sin and cos of its heading (fastmath.h's, a few ulp: the same numbers
+ * ap_kino_segment uses, so the answer's segments meet the states to the bit), shared by all its segments,
+ * and its reach (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the
+ * exact test). */
 typedef struct from_pose {
     double sh, ch, reach;
 } from_pose;
+
+ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
+{
+    double sh, ch;
+    fast_sincos(h, &sh, &ch);
+    return segment_sc(x, y, h, sh, ch, st);
+}
 
 /* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
  * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
@@ -415,9 +419,10 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
 int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
 {
     const double eps = 1e-9, u0 = fabs(st->v);
-    const from_pose fp = {sin(st->h), cos(st->h),
-                          p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
-                                                : -1.0};
+    from_pose fp = {0.0, 0.0,
+                    p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
+                                          : -1.0};
+    fast_sincos(st->h, &fp.sh, &fp.ch);
     int n = 0;
     if (st->v > eps || u0 <= eps)
         n = expand_dir(p, st, &fp, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
