@@ -1321,6 +1321,41 @@ START_TEST(test_analytic_below_matches)
 }
 END_TEST
 
+/* The heuristic's prepared time-bound constants (kino.h hbound, set by ap_kino_prepare) give the same values
+ * as the bound made per call: ap_kino_heuristic with prepared and raw params, ap_kino_time_bound against
+ * ap_vehicle_time_bound of the vehicle it sees (with reverse the top speed of both directions), and params
+ * whose limits changed after prepare (the stale constants are not used). */
+START_TEST(test_prepared_time_bound_same)
+{
+    ap_test_rng g = {4711};
+    for (int it = 0; it < 20000; it++) {
+        ap_kino_params raw = {.veh = {1.0 + 20.0 * ap_test_rand01(&g), 0.5 + 4.0 * ap_test_rand01(&g),
+                                      0.5 + 8.0 * ap_test_rand01(&g), 1.0 + 10.0 * ap_test_rand01(&g),
+                                      25.0 * ap_test_rand01(&g), 0.0},
+                              .meters_per_tile = 0.5 + ap_test_rand01(&g), .turning_radius = 3.0,
+                              .reverse = it % 2 == 1, .gx = 50.0 * ap_test_rand01(&g), .gy = 50.0 * ap_test_rand01(&g),
+                              .gh = 1.0, .has_gh = it % 3 != 0, .gv = 5.0 * ap_test_rand01(&g), .tol_pos = 0.5,
+                              .tol_heading = 0.1, .tol_speed = 0.5, .heuristic = (ap_kino_heuristic_kind)(it % 3)};
+        ap_kino_params prep = ap_kino_prepare(&raw);
+        const double x = 50.0 * ap_test_rand01(&g), y = 50.0 * ap_test_rand01(&g), h = 6.0 * ap_test_rand01(&g) - 3.0;
+        const double v = raw.veh.max_speed * ap_test_rand01(&g) * (raw.reverse && it % 4 == 1 ? -1.0 : 1.0);
+        const double a = ap_kino_heuristic(&prep, x, y, h, v), b = ap_kino_heuristic(&raw, x, y, h, v);
+        AP_EXPECT(a == b, "query %d: heuristic %.17g prepared, %.17g raw", it, a, b);
+        ap_vehicle vb = raw.veh;
+        if (raw.reverse && vb.max_reverse_speed > vb.max_speed)
+            vb.max_speed = vb.max_reverse_speed;
+        const double s = 40.0 * ap_test_rand01(&g) - 5.0, v0 = vb.max_speed * ap_test_rand01(&g),
+                     v1 = vb.max_speed * ap_test_rand01(&g);
+        const double c = ap_kino_time_bound(&prep, s, v0, v1), d = ap_vehicle_time_bound(&vb, s, v0, v1);
+        AP_EXPECT(c == d, "query %d: bound %.17g prepared, %.17g per call", it, c, d);
+        prep.veh.max_accel *= 1.5; /* limits changed after prepare: the bound of the new limits */
+        vb.max_accel = prep.veh.max_accel;
+        const double e = ap_kino_time_bound(&prep, s, v0, v1), f = ap_vehicle_time_bound(&vb, s, v0, v1);
+        AP_EXPECT(e == f, "query %d: bound %.17g after a change, %.17g per call", it, e, f);
+    }
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -1353,6 +1388,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_arc_end_angle_addition);
     tcase_add_test(tc, test_successors_meet_their_segments);
     tcase_add_test(tc, test_analytic_below_matches);
+    tcase_add_test(tc, test_prepared_time_bound_same);
     suite_add_tcase(s, tc);
     return s;
 }
