@@ -174,7 +174,9 @@ bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, doub
 /* The segment of the action that reached st, from pose (x, y, h): drive st->len tiles (< 0: backwards, the
  * segment marked reverse as ap_segment_drive encodes it) with signed curvature st->curv (0 = a line), or
  * for a turn on the spot (st->len == 0, st->rot != 0) an AP_SEG_TURN segment at (x, y) from heading h by
- * st->rot. Pure. */
+ * st->rot. Its end point is computed exactly as ap_kino_expand computes the successor's position (forward
+ * arcs by angle addition from the sweep's sine and 1 - cosine, fastmath.h's sin and cos of h), so a
+ * successor's (x, y) is its segment's end to the bit; within ~1e-13 tiles of ap_segment_arc's. Pure. */
 ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st);
 
 /* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The
