@@ -332,6 +332,9 @@ static int get_corridor(const ap_json_reader *r, json_t *root, ap_path_request *
     int rc;
     if ((rc = ap_json_get_object(r, root, "", "corridor", false, &o)) != AP_OK || o == NULL)
         return rc;
+    /* the zone lies past the defaults' memset: its world and piece grid are the planner's to set */
+    req->zone.grid = NULL;
+    req->zone.inner = (ap_world){0};
     if ((rc = ap_json_check_known(r, o, "corridor", ap_keys_corridor)) != AP_OK ||
         (rc = ap_json_get_number(r, o, "corridor", "usable_width", true, 0.0, AP_ZONE_MAX_HALF, &req->zone.half,
                                  NULL)) != AP_OK)

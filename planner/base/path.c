@@ -149,13 +149,15 @@ ap_pose ap_segment_pose(const ap_segment *s, double d)
 ap_segment ap_segment_sub(const ap_segment *s, double d0, double d1)
 {
     ap_segment o = *s;
-    const ap_pose a = ap_segment_pose(s, d0), b = ap_segment_pose(s, d1);
+    /* each end's pose only where it moves (a pose on an arc costs a sin and cos) */
     if (d0 > 0.0) {
+        const ap_pose a = ap_segment_pose(s, d0);
         o.x0 = a.x;
         o.y0 = a.y;
         o.heading = a.heading;
     }
     if (d1 < s->length) {
+        const ap_pose b = ap_segment_pose(s, d1);
         o.x1 = b.x;
         o.y1 = b.y;
     }

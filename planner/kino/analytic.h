@@ -45,4 +45,17 @@ typedef struct ap_kino_tail {
  * Pure. */
 bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out);
 
+/* ap_kino_analytic for a search that already holds an edge to the goal of total time best (seconds; INFINITY:
+ * none yet) and reaches st at time g: true and *out filled exactly when ap_kino_analytic would give an edge
+ * with g + duration < best (the same edge: same pieces, same duration); false otherwise, *out untouched.
+ * Cheaper where the answer is false: when the time bound (kino.h ap_kino_time_bound, a lower bound on
+ * the duration, less a 1e-9 relative margin) over a lower bound on the curve's length (the straight distance
+ * to the goal, and turning_radius * |gh - h| with a goal heading) already reaches best - g, no curve is made;
+ * a curve whose time bound over its own length reaches it is neither timed nor tested against the world;
+ * and the pieces' segments are cut only for an edge that is better. The
+ * A* domain (kino.c) asks with its best edge so far: an edge no better would change neither the goal's g nor
+ * the kept edge. Pure. */
+bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, double g, double best,
+                            ap_kino_tail *out);
+
 #endif

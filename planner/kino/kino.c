@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/fastmath.h"
 #include "../base/status.h"
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
@@ -18,12 +19,17 @@
 
 #define TWO_PI 6.283185307179586476925
 
-/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty). It starts at
- * AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for the states it makes, not for the
- * id limit (a table sized for the limit cost a 12 MB memset per query). */
+/* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty), each slot with
+ * its id beside it (one cache line per probe; the successors' look-ups miss the cache, kino_successors
+ * prefetches their slots). It starts at AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for
+ * the states it makes, not for the id limit (a table sized for the limit cost a 12 MB memset per query). */
+typedef struct ap_kino_slot {
+    uint64_t key;
+    uint32_t id;
+} ap_kino_slot;
+
 typedef struct ap_kino_table {
-    uint64_t *keys;
-    uint32_t *ids;
+    ap_kino_slot *slots;
     uint32_t mask;
     uint32_t next; /* next free id */
 } ap_kino_table;
@@ -33,17 +39,11 @@ typedef struct ap_kino_table {
 /* Give t `slots` empty slots (a power of two). Returns AP_OK or AP_E_NOMEM (t unchanged). */
 static int table_alloc(ap_kino_table *t, uint32_t slots)
 {
-    uint64_t *k = calloc(slots, sizeof *k);
-    uint32_t *v = malloc((size_t)slots * sizeof *v);
-    if (k == NULL || v == NULL) {
-        free(k);
-        free(v);
+    ap_kino_slot *k = calloc(slots, sizeof *k);
+    if (k == NULL)
         return AP_E_NOMEM;
-    }
-    free(t->keys);
-    free(t->ids);
-    t->keys = k;
-    t->ids = v;
+    free(t->slots);
+    t->slots = k;
     t->mask = slots - 1;
     return AP_OK;
 }
@@ -60,24 +60,23 @@ static int table_grow(ap_kino_table *t)
     if (old.mask >= (1u << 30) || table_alloc(&n, (old.mask + 1) * 2) != AP_OK)
         return AP_E_NOMEM;
     for (uint32_t i = 0; i <= old.mask; i++) {
-        if (old.keys[i] == 0)
+        if (old.slots[i].key == 0)
             continue;
-        uint32_t j = slot_of(old.keys[i], n.mask);
-        while (n.keys[j] != 0)
+        uint32_t j = slot_of(old.slots[i].key, n.mask);
+        while (n.slots[j].key != 0)
             j = (j + 1) & n.mask;
-        n.keys[j] = old.keys[i];
-        n.ids[j] = old.ids[i];
+        n.slots[j] = old.slots[i];
     }
-    free(old.keys);
-    free(old.ids);
-    t->keys = n.keys;
-    t->ids = n.ids;
+    free(old.slots);
+    t->slots = n.slots;
     t->mask = n.mask;
     return AP_OK;
 }
 
 static int kino_successors(const void *ctx, uint32_t node, const void *payload, ap_succ *out, void *out_payload);
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal);
+
+static ap_vehicle bound_vehicle(const ap_kino_params *p);
 
 static double clamp_param(double v, double dflt)
 {
@@ -92,6 +91,8 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p)
     q.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
     q.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
     ap_map_world_clearance(&q.world, &q.fast_map, &q.fast_clear);
+    const ap_vehicle vb = bound_vehicle(&q);
+    ap_vehicle_bound_init(&q.hbound, &vb);
     return q;
 }
 
@@ -134,8 +135,7 @@ void ap_kino_free(ap_kino_domain *d)
     d->tail = NULL;
     if (d->tab == NULL)
         return;
-    free(d->tab->keys);
-    free(d->tab->ids);
+    free(d->tab->slots);
     free(d->tab);
     d->tab = NULL;
 }
@@ -150,29 +150,45 @@ static ap_vehicle bound_vehicle(const ap_kino_params *p)
     return v;
 }
 
-/* ap_kino_heuristic with dist = hypot(p->gx - x, p->gy - y) given (the successors compute it once for this
+/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
  * and for heuristic_at). */
 static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
 {
-    const ap_vehicle vb = bound_vehicle(p);
     double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
-        return s > 0.0 ? s * p->meters_per_tile / vb.max_speed : 0.0;
+        return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
     if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
         const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
         const double curve = p->reverse ? ap_reeds_shepp_length(&a, &b, p->turning_radius)
                                         : ap_dubins_length(&a, &b, p->turning_radius);
         s = fmax(s, curve - p->tol_pos);
     }
-    return ap_vehicle_time_bound(&vb, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+    return ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+}
+
+double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)
+{
+    const ap_vehicle vb = bound_vehicle(p);
+    if (p->hbound.a == vb.max_accel && p->hbound.d == vb.max_brake && p->hbound.vm == vb.max_speed)
+        return ap_vehicle_bound_time(&p->hbound, s, v0, v1);
+    ap_vehicle_bound b;
+    ap_vehicle_bound_init(&b, &vb);
+    return ap_vehicle_bound_time(&b, s, v0, v1);
+}
+
+/* The distance (tiles) from (x, y) to p's goal point. */
+static inline double goal_dist(const ap_kino_params *p, double x, double y)
+{
+    const double dx = p->gx - x, dy = p->gy - y;
+    return sqrt(dx * dx + dy * dy);
 }
 
 double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v)
 {
-    return heuristic_at(p, hypot(p->gx - x, p->gy - y), x, y, h, v);
+    return heuristic_at(p, goal_dist(p, x, y), x, y, h, v);
 }
 
-/* ap_kino_at_goal with dist = hypot(p->gx - x, p->gy - y) given. */
+/* ap_kino_at_goal with dist = goal_dist(p, x, y) given. */
 static bool at_goal_at(const ap_kino_params *p, double dist, double h, double v)
 {
     if (dist > p->tol_pos || fabs(v - p->gv) > p->tol_speed)
@@ -182,7 +198,7 @@ static bool at_goal_at(const ap_kino_params *p, double dist, double h, double v)
 
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v)
 {
-    return at_goal_at(p, hypot(p->gx - x, p->gy - y), h, v);
+    return at_goal_at(p, goal_dist(p, x, y), h, v);
 }
 
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
@@ -190,12 +206,54 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     ap_kino_table *t = d->tab;
     if (t->mask + 1 > AP_KINO_TABLE_MIN * 16u)
         table_alloc(t, AP_KINO_TABLE_MIN); /* give a restart's large table back (on failure: clear it) */
-    memset(t->keys, 0, ((size_t)t->mask + 1) * sizeof *t->keys);
+    memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
     d->tail_total = INFINITY;
     d->expanded = 0;
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
+}
+
+/* The trigonometry of a forward arc's end by angle addition: S = sin(w) and C = 1 - cos(w) of |w|, the
+ * magnitude of its sweep w = curv * len, both from the half angle (C = 2 sin^2(w / 2) keeps its digits for
+ * tiny sweeps, where 1 - cos(w) would cancel), by fastmath.h's sincos (a few ulp). A sweep of the other sign
+ * has -S and the same C. Every forward arc of the search (its successors and ap_kino_segment) gets its end
+ * point through this and arc_end, so the states and the answer's segments agree to the bit. */
+typedef struct sweep_trig {
+    double s, c; /* sin |w|, 1 - cos |w| */
+} sweep_trig;
+
+static sweep_trig sweep_trig_of(double abs_sweep)
+{
+    double s2, c2;
+    fast_sincos(0.5 * abs_sweep, &s2, &c2);
+    return (sweep_trig){2.0 * s2 * c2, 2.0 * s2 * s2};
+}
+
+/* The end of a forward arc of signed curvature k (!= 0, radius r = 1 / |k|) from (x, y) at heading h
+ * (sh = sin h, ch = cos h) whose sweep k * len has the trigonometry tr (of its magnitude): the heading turns
+ * from h to h + w, and the unit moves by ((sin(h + w) - sin h) / k, (cos h - cos(h + w)) / k), written by
+ * angle addition as ((ch S - sh C) / k, (sh S + ch C) / k) with S = sin w, C = 1 - cos w (and 1 / k = +-r).
+ * The same point as ap_segment_arc's centre + r (cos, sin) of the end angle up to rounding (tests: within
+ * 1e-12), without a sin and cos per arc. */
+static void arc_end(double x, double y, double sh, double ch, double k, double r, sweep_trig tr, double *x1,
+                    double *y1)
+{
+    const double S = k > 0.0 ? tr.s : -tr.s, C = tr.c, inv_k = k > 0.0 ? r : -r;
+    *x1 = x + (ch * S - sh * C) * inv_k;
+    *y1 = y + (sh * S + ch * C) * inv_k;
+}
+
+/* The forward arc segment of curvature k (!= 0, r = 1.0 / |k|) over len > 0 tiles from (x, y, h) (sh, ch of
+ * h), tr the trigonometry of |k len|: what ap_segment_arc_sc makes, its end point by arc_end. */
+static ap_segment arc_segment(double x, double y, double h, double sh, double ch, double k, double r, double len,
+                              sweep_trig tr)
+{
+    const double side = k > 0.0 ? 1.0 : -1.0, sweep = k * len;
+    ap_segment seg = {.type = AP_SEG_ARC, .x0 = x, .y0 = y, .heading = h, .radius = r, .sweep = sweep,
+                      .length = r * fabs(sweep), .cx = x - side * r * sh, .cy = y + side * r * ch};
+    arc_end(x, y, sh, ch, k, r, tr, &seg.x1, &seg.y1);
+    return seg;
 }
 
 /* ap_kino_segment with sh = sin(h) and ch = cos(h) given (the successors of one state share them). */
@@ -206,22 +264,27 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
     if (st->len > 0.0 && st->curv == 0.0)
         return ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
     if (st->len > 0.0)
-        return ap_segment_arc_sc(x, y, h, sh, ch, 1.0 / fabs(st->curv), st->curv * st->len);
+        return arc_segment(x, y, h, sh, ch, st->curv, 1.0 / fabs(st->curv), st->len,
+                           sweep_trig_of(fabs(st->curv * st->len)));
     ap_pose pose = {x, y, h};
     const int steer = st->curv > 0.0 ? 1 : (st->curv < 0.0 ? -1 : 0);
     return ap_segment_drive(&pose, steer, st->len, steer != 0 ? 1.0 / fabs(st->curv) : 1.0);
 }
 
-ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
-{
-    return segment_sc(x, y, h, sin(h), cos(h), st);
-}
-
-/* Where st's successors start: sin and cos of its heading, shared by all its segments, and its reach
- * (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the exact test). */
+/* Where st's successors start: sin and cos of its heading (fastmath.h's, a few ulp: the same numbers
+ * ap_kino_segment uses, so the answer's segments meet the states to the bit), shared by all its segments,
+ * and its reach (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the
+ * exact test). */
 typedef struct from_pose {
     double sh, ch, reach;
 } from_pose;
+
+ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
+{
+    double sh, ch;
+    fast_sincos(h, &sh, &ch);
+    return segment_sc(x, y, h, sh, ch, st);
+}
 
 /* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
  * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
@@ -276,6 +339,18 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             kmax = fmin(kmax, veh->max_lateral_accel * mpt / (up * up));
         double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
         int nc = 5;
+        /* each curvature's radius (1 / |curv|, 0 for a line) and, forward, the trigonometry of its sweep
+         * magnitude (arc_end): once per magnitude, shared by left and right */
+        double radii[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        radii[1] = radii[2] = 1.0 / fabs(kmax);
+        radii[3] = radii[4] = 1.0 / fabs(0.5 * kmax);
+        const sweep_trig none = {0.0, 0.0}; /* (element by element: a zeroing initialiser is a rep stos) */
+        sweep_trig trig[6];
+        trig[0] = trig[1] = trig[2] = trig[3] = trig[4] = trig[5] = none;
+        if (dir > 0) {
+            trig[1] = trig[2] = sweep_trig_of(fabs(kmax * len));
+            trig[3] = trig[4] = sweep_trig_of(fabs(0.5 * kmax * len));
+        }
         /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
          * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */
         if (p->has_gh) {
@@ -283,27 +358,36 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
                 fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
                 curvs[nc++] = kg;
+            if (nc == 6) {
+                radii[5] = 1.0 / fabs(kg);
+                if (dir > 0)
+                    trig[5] = sweep_trig_of(fabs(kg * len));
+            }
         }
         for (int ci = 0; ci < nc; ci++) {
-            ap_kino_state to = {0};
-            to.curv = curvs[ci];
-            to.len = dir * len;
-            const bool proven = ap_clearance_reach_covers(fp->reach, len, to.curv != 0.0 ? 1.0 / fabs(to.curv) : 0.0);
-            if (proven && dir > 0 && to.curv == 0.0) { /* a proven line: its end as segment_sc makes it */
-                to.x = st->x + to.len * fp->ch;
-                to.y = st->y + to.len * fp->sh;
+            const double k = curvs[ci], sl = dir * len;
+            const bool proven = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
+            double x1, y1;
+            if (proven && dir > 0 && k == 0.0) { /* a proven line: its end as segment_sc makes it */
+                x1 = st->x + sl * fp->ch;
+                y1 = st->y + sl * fp->sh;
+            } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
+                arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
             } else {
-                ap_segment seg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &to);
+                const ap_kino_state act = {.curv = k, .len = sl};
+                const ap_segment seg = dir > 0 && k != 0.0
+                                           ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len,
+                                                         trig[ci])
+                                           : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
                 if (!proven && !ap_world_segment_clear(&p->world, &seg, p->radius))
                     continue;
-                to.x = seg.x1;
-                to.y = seg.y1;
+                x1 = seg.x1;
+                y1 = seg.y1;
             }
-            to.h = ap_angle_wrap(st->h + to.curv * to.len);
-            to.v = dir * u1;
-            to.accel = a;
-            to.dt = dt;
-            out[n++] = to;
+            /* every field written (a zeroing initialiser here cost a rep stos per successor) */
+            out[n++] = (ap_kino_state){.x = x1, .y = y1, .h = ap_angle_wrap(st->h + k * sl), .v = dir * u1,
+                                       .curv = k, .len = sl, .accel = a, .dt = dt, .hval = 0.0, .rot = 0.0,
+                                       .analytic = false};
         }
     }
     return n;
@@ -335,9 +419,10 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
 int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
 {
     const double eps = 1e-9, u0 = fabs(st->v);
-    const from_pose fp = {sin(st->h), cos(st->h),
-                          p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
-                                                : -1.0};
+    from_pose fp = {0.0, 0.0,
+                    p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
+                                          : -1.0};
+    fast_sincos(st->h, &fp.sh, &fp.ch);
     int n = 0;
     if (st->v > eps || u0 <= eps)
         n = expand_dir(p, st, &fp, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
@@ -348,31 +433,45 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
     return n;
 }
 
-/* The id of the bin of state st, handed out on first sight; UINT32_MAX when the ids are used up. */
-static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
+/* floor(x) as an integer for |x| < 2^62 (no libm call): the truncation, one less below a negative non-integer. */
+static inline int64_t floor_i64(double x)
 {
-    const ap_kino_params *p = &d->p;
-    ap_kino_table *t = d->tab;
-    int64_t cx = (int64_t)floor(st->x / p->cell), cy = (int64_t)floor(st->y / p->cell);
-    int64_t hb = (int64_t)floor((st->h + M_PI) / TWO_PI * p->heading_bins) % p->heading_bins;
+    const int64_t i = (int64_t)x;
+    return i - ((double)i > x);
+}
+
+/* The packed bin key of state st (see ap_kino_table). */
+static uint64_t state_key(const ap_kino_params *p, const ap_kino_state *st)
+{
+    const int64_t cx = floor_i64(st->x / p->cell), cy = floor_i64(st->y / p->cell);
+    /* a wrapped heading (every state's: ap_angle_wrap) is in [-pi, pi], so its bin is in [0, heading_bins] */
+    int64_t hb = floor_i64((st->h + M_PI) / TWO_PI * p->heading_bins);
+    if (hb < 0 || hb >= p->heading_bins)
+        hb %= p->heading_bins;
     /* speed bins over [0, max_speed] forward, and over [0, max_reverse_speed] backwards from bin 128 on */
-    int64_t sb = st->v >= 0.0 ? (int64_t)floor(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
-                              : 128 + (int64_t)floor(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
-    uint64_t key = ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
-                    (uint64_t)(sb & 0xFF)) + 1;
+    const int64_t sb = st->v >= 0.0 ? floor_i64(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
+                                    : 128 + floor_i64(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
+    return ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
+            (uint64_t)(sb & 0xFF)) + 1;
+}
+
+/* The id of the bin of key (state_key), handed out on first sight; UINT32_MAX when the ids are used up. */
+static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
+{
+    ap_kino_table *t = d->tab;
     for (uint32_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
-        if (t->keys[i] == key)
-            return t->ids[i];
-        if (t->keys[i] == 0) {
+        if (t->slots[i].key == key)
+            return t->slots[i].id;
+        if (t->slots[i].key == 0) {
             if (t->next >= d->node_limit)
                 return UINT32_MAX;
             if ((uint64_t)t->next * 2 > t->mask) { /* half full: grow, then find the key's new slot */
                 if (table_grow(t) != AP_OK)
                     return UINT32_MAX;
-                return state_id(d, st);
+                return key_id(d, key);
             }
-            t->keys[i] = key;
-            return t->ids[i] = t->next++;
+            t->slots[i].key = key;
+            return t->slots[i].id = t->next++;
         }
     }
 }
@@ -380,12 +479,12 @@ static uint32_t state_id(const ap_kino_domain *d, const ap_kino_state *st)
 /* True when the analytic edge is tried from state s, the e-th expansion (kino.h AP_KINO_ANALYTIC_*). */
 static bool analytic_due(const ap_kino_params *p, const ap_kino_state *s, uint64_t e)
 {
-    return s->v >= 0.0 && (hypot(p->gx - s->x, p->gy - s->y) <= AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) ||
+    return s->v >= 0.0 && (goal_dist(p, s->x, s->y) <= AP_KINO_ANALYTIC_NEAR * (p->turning_radius + 1.0) ||
                            e % AP_KINO_ANALYTIC_EVERY == 0);
 }
 
-/* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists (and
- * is tried: near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion), else 0. The domain belongs to one
+/* The analytic edge from node's state (analytic.h) as one more successor, the goal: 1 when it exists, is
+ * tried (near the goal or every AP_KINO_ANALYTIC_EVERY-th expansion) and beats the kept edge, else 0. The domain belongs to one
  * plan on one thread (kino.h), so the best edge and the expansion count live in it despite the const of the
  * core's interface. */
 static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_kino_state *s, ap_succ *out,
@@ -396,19 +495,18 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
     d->expanded++;
     if (d->tail == NULL || d->ws == NULL || !analytic_due(p, s, d->expanded))
         return 0; /* (forward curves only: never from a state driving backwards) */
-    ap_kino_tail t;
-    if (!ap_kino_analytic(p, s, &t))
+    /* Only an edge better than the kept one matters: one no better would change neither the goal's g (the core
+     * keeps the smaller, and the goal's g is at most tail_total) nor the kept edge. */
+    const double g = d->ws->nodes[node].g;
+    if (!ap_kino_analytic_below(p, s, g, d->tail_total, d->tail))
         return 0;
-    double total = d->ws->nodes[node].g + t.duration;
-    if (total < d->tail_total) {
-        *d->tail = t;
-        d->tail_parent = node;
-        d->tail_total = total;
-    }
-    const ap_segment *e = &t.seg[t.n - 1];
-    *outs = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e), .v = t.time[t.n - 1].v_end,
-                            .dt = t.duration, .analytic = true};
-    *out = (ap_succ){AP_KINO_GOAL, t.duration};
+    const ap_kino_tail *t = d->tail;
+    d->tail_parent = node;
+    d->tail_total = g + t->duration;
+    const ap_segment *e = &t->seg[t->n - 1];
+    *outs = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e), .v = t->time[t->n - 1].v_end,
+                            .dt = t->duration, .analytic = true};
+    *out = (ap_succ){AP_KINO_GOAL, t->duration};
     return 1;
 }
 
@@ -416,29 +514,32 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
 {
     const ap_kino_domain *d = ctx;
     ap_kino_state *outs = out_payload;
-    int n = ap_kino_expand(&d->p, payload, outs), m = 0;
+    const int n = ap_kino_expand(&d->p, payload, outs);
+    int m = 0;
+    /* first every successor's goal test and bin key, each key's slot prefetched (the table is far larger
+     * than the cache and the bins of one state's successors lie apart in it); then the look-ups, in order */
+    uint64_t key[AP_KINO_MAX_SUCC];
     for (int k = 0; k < n; k++) {
-        ap_kino_state st = outs[k];
-        uint32_t id;
-        const double dist = hypot(d->p.gx - st.x, d->p.gy - st.y);
-        if (at_goal_at(&d->p, dist, st.h, st.v)) {
-            id = AP_KINO_GOAL;
-            st.hval = 0.0;
-        } else {
-            id = state_id(d, &st);
-            if (id == UINT32_MAX)
-                continue;
-            st.hval = heuristic_at(&d->p, dist, st.x, st.y, st.h, st.v);
-        }
-        outs[m] = st;
-        out[m++] = (ap_succ){id, st.dt};
+        const double dist = goal_dist(&d->p, outs[k].x, outs[k].y);
+        key[k] = at_goal_at(&d->p, dist, outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
+        if (key[k] != 0)
+            __builtin_prefetch(&d->tab->slots[slot_of(key[k], d->tab->mask)]);
+    }
+    for (int k = 0; k < n; k++) {
+        const uint32_t id = key[k] == 0 ? AP_KINO_GOAL : key_id(d, key[k]);
+        if (id == UINT32_MAX)
+            continue;
+        outs[m] = outs[k];
+        outs[m].hval = 0.0; /* the goal's; any other's is computed by kino_h if the core keeps the successor */
+        out[m++] = (ap_succ){id, outs[k].dt};
     }
     return m + analytic_successor(d, node, payload, out + m, outs + m);
 }
 
-/* The core writes a node's payload before it asks for its heuristic (open_heap.h RELAX), so the value
- * computed with the successor is read back here; the start's is computed at begin (its payload is written
- * only after ap_search_begin). */
+/* The core asks for a node's heuristic only when the node is new or improved, after it has written the
+ * node's payload (open_heap.h RELAX), so the heuristic is computed here from that payload (and kept in its
+ * hval) rather than for every successor: a successor whose bin already has a better g costs no time bound.
+ * The start's is computed from the params (its payload is written only after ap_search_begin). */
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
 {
     (void)goal;
@@ -447,7 +548,8 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
         return 0.0;
     if (node == AP_KINO_START || d->ws == NULL)
         return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
-    return ((const ap_kino_state *)d->ws->payload)[node].hval;
+    ap_kino_state *st = &((ap_kino_state *)d->ws->payload)[node];
+    return st->hval = heuristic_at(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h, st->v);
 }
 
 int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,
@@ -475,7 +577,7 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
             bool pick_goal = false;
             double local = best; /* local_best_h */
             for (int k = 0; k < ns && !pick_goal; k++) {
-                const double dist = hypot(p.gx - succ[k].x, p.gy - succ[k].y);
+                const double dist = goal_dist(&p, succ[k].x, succ[k].y);
                 if (at_goal_at(&p, dist, succ[k].h, succ[k].v)) {
                     pick = k;
                     pick_goal = true;

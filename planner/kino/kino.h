@@ -88,6 +88,10 @@ typedef struct ap_kino_params {
      * too: the same successors, cheaper. */
     const struct ap_map *fast_map;
     const struct ap_clearance_table *fast_clear;
+    /* Derived too: the heuristic's time-bound constants (vehicle.h ap_vehicle_bound of the vehicle the bound
+     * sees, ap_kino_time_bound), set by ap_kino_prepare; used only while they match p's limits (else made per
+     * call), so the values are the same either way. */
+    ap_vehicle_bound hbound;
 } ap_kino_params;
 
 #define AP_KINO_STEP 1.25
@@ -107,7 +111,8 @@ typedef struct ap_kino_state {
     double len;          /* tiles driven, signed: < 0 backwards; 0 for a turn on the spot */
     double accel;        /* m/s^2, the rate of change of |v| (> 0 speeding up, forward or backwards) */
     double dt;           /* seconds */
-    double hval;         /* the heuristic at this state (seconds) */
+    double hval;         /* the heuristic at this state (seconds); the A* domain fills it in a node's payload
+                          * when the core keeps the node (its successors carry 0), ap_kino_probe in its states */
     double rot;          /* radians turned on the spot by the action (len 0, v 0), else 0 */
     bool analytic;       /* reached by the analytic edge (analytic.h): the domain's tail holds its pieces */
 } ap_kino_state;
@@ -126,10 +131,12 @@ typedef struct ap_kino_domain {
     struct ap_kino_table *tab; /* state ids (owned) */
     const ap_workspace *ws;    /* the workspace whose payload the heuristic reads (set by ap_kino_bind) */
     uint32_t node_limit;
-    /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists gets the goal
-     * as one more successor, its payload marked `analytic` (the pieces are not one action); the edge of the
-     * smallest g(parent) + duration so far is kept here, which is the goal's edge whenever the goal's
-     * payload is so marked (the core keeps the goal's best g by the same comparison). */
+    /* The analytic final expansion: an expanded state whose analytic edge (analytic.h) exists and beats the
+     * kept one (g(parent) + duration < tail_total; ap_kino_analytic_below, which skips most of the work for
+     * edges that cannot) gets the goal as one more successor, its payload marked `analytic` (the pieces are
+     * not one action); that edge, of the smallest g(parent) + duration so far, is kept here, which is the
+     * goal's edge whenever the goal's payload is so marked (the core keeps the goal's best g by the same
+     * comparison; an edge no better than the kept one could not have lowered it). */
     struct ap_kino_tail *tail; /* owned */
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
@@ -155,13 +162,21 @@ void ap_kino_free(ap_kino_domain *d);
 /* The heuristic (p->heuristic) from state (x, y, h, v) to the goal (seconds); see the file comment. Pure. */
 double ap_kino_heuristic(const ap_kino_params *p, double x, double y, double h, double v);
 
+/* The time bound the heuristic uses (vehicle.h ap_vehicle_bound_time), for the vehicle it sees: p->veh, with
+ * reverse the top speed max(max_speed, max_reverse_speed); s in metres, v0 and v1 in m/s. A lower bound on
+ * any motion of p's vehicle over s metres from speed |v0| <= top to a speed <= v1, forward or backwards.
+ * Pure. */
+double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1);
+
 /* True when state (x, y, h, v) is within the goal tolerances. Pure. */
 bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, double v);
 
 /* The segment of the action that reached st, from pose (x, y, h): drive st->len tiles (< 0: backwards, the
  * segment marked reverse as ap_segment_drive encodes it) with signed curvature st->curv (0 = a line), or
  * for a turn on the spot (st->len == 0, st->rot != 0) an AP_SEG_TURN segment at (x, y) from heading h by
- * st->rot. Pure. */
+ * st->rot. Its end point is computed exactly as ap_kino_expand computes the successor's position (forward
+ * arcs by angle addition from the sweep's sine and 1 - cosine, fastmath.h's sin and cos of h), so a
+ * successor's (x, y) is its segment's end to the bit; within ~1e-13 tiles of ap_segment_arc's. Pure. */
 ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st);
 
 /* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The

@@ -96,9 +96,11 @@ static int segment_pieces(const ap_vehicle *v, double L, double c, double u, dou
 /* Segments up to which ap_timing_profile_into keeps its scratch on the stack (an analytic edge has 3). */
 #define STACK_SEGS 8
 
-int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
-                           double v_start, double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n,
-                           double *duration, double *v_start_max)
+/* ap_timing_profile_into, with os NULL allowed: then only the timing (ot) is written, the same numbers, and
+ * the pieces' segments (ap_segment_sub: a sin and cos per arc piece) are not made. */
+static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,
+                        double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n, double *duration,
+                        double *v_start_max)
 {
     const double a = v->max_accel, b = v->max_brake, mpt = meters_per_tile;
     *out_n = 0;
@@ -152,7 +154,8 @@ int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap
         double d = 0.0; /* metres into s */
         for (int i = 0; i < np; i++) {
             const double d1 = i + 1 == np ? s->length : (d + p[i].len) / mpt;
-            os[no] = ap_segment_sub(s, d / mpt, d1);
+            if (os != NULL)
+                os[no] = ap_segment_sub(s, d / mpt, d1);
             const double dur = ap_timing_duration(p[i].len, p[i].v0, p[i].v1);
             ot[no++] = (ap_seg_time){p[i].v0, p[i].v1, t, dur};
             t += dur;
@@ -168,6 +171,20 @@ out:
         free(buf);
     }
     return st;
+}
+
+int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
+                           double v_start, double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n,
+                           double *duration, double *v_start_max)
+{
+    return profile_into(v, meters_per_tile, segs, n, v_start, v_end_max, os, ot, out_n, duration, v_start_max);
+}
+
+int ap_timing_profile_times(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
+                            double v_start, double v_end_max, ap_seg_time *ot, size_t *out_n, double *duration,
+                            double *v_start_max)
+{
+    return profile_into(v, meters_per_tile, segs, n, v_start, v_end_max, NULL, ot, out_n, duration, v_start_max);
 }
 
 int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,

@@ -88,4 +88,13 @@ int ap_timing_profile_into(const ap_vehicle *v, double meters_per_tile, const ap
                            double v_start, double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n,
                            double *duration, double *v_start_max);
 
+/* ap_timing_profile_into without the pieces' segments: ot (at least 3 n + 1 entries), *out_n, *duration and
+ * *v_start_max get exactly what ap_timing_profile_into writes there (the same code path), but no piece is cut
+ * out of its segment (each arc piece's end point costs a sin and cos). For callers that need the time or the
+ * feasibility first and the geometry only sometimes (the kinodynamic search's analytic edge, analytic.h).
+ * Same returns as ap_timing_profile_into. Pure; thread-safe. */
+int ap_timing_profile_times(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n,
+                            double v_start, double v_end_max, ap_seg_time *ot, size_t *out_n, double *duration,
+                            double *v_start_max);
+
 #endif

@@ -49,9 +49,15 @@ const char *ap_vehicle_check(const ap_vehicle *v)
     return NULL;
 }
 
-double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1)
+void ap_vehicle_bound_init(ap_vehicle_bound *b, const ap_vehicle *v)
 {
     const double a = v->max_accel, d = v->max_brake, vm = v->max_speed;
+    *b = (ap_vehicle_bound){a, d, vm, 1.0 / a, 1.0 / d, 1.0 / vm, 1.0 / (a + d), 0.5 / a, 0.5 / d};
+}
+
+double ap_vehicle_bound_time(const ap_vehicle_bound *b, double s, double v0, double v1)
+{
+    const double a = b->a, d = b->d, vm = b->vm;
     if (v1 > vm)
         v1 = vm;
     if (v0 > vm)
@@ -59,24 +65,31 @@ double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1
     if (v1 < 0.0)
         v1 = 0.0;
     if (!(s > 0.0))
-        return v0 > v1 ? (v0 - v1) / d : 0.0;
+        return v0 > v1 ? (v0 - v1) * b->inv_d : 0.0;
     /* Overshooting: braking from v0 to v1 takes longer than s allows; the braking time is still needed. */
     if (v0 * v0 - v1 * v1 > 2.0 * d * s)
-        return (v0 - v1) / d;
+        return (v0 - v1) * b->inv_d;
     /* The end speed may be anything <= v1: when accelerating all the way never exceeds v1, do that. */
     double vend2 = v0 * v0 + 2.0 * a * s;
     if (vend2 <= v1 * v1) {
         double vend = sqrt(vend2);
         if (vend <= vm)
-            return (vend - v0) / a;
-        double dacc = (vm * vm - v0 * v0) / (2.0 * a);
-        return (vm - v0) / a + (s - dacc) / vm;
+            return (vend - v0) * b->inv_a;
+        double dacc = (vm * vm - v0 * v0) * b->inv_2a;
+        return (vm - v0) * b->inv_a + (s - dacc) * b->inv_vm;
     }
     /* Accelerate to the peak vp, brake to v1 (Formula 2.3: the two distances add up to s). */
-    double vp2 = (2.0 * a * d * s + d * v0 * v0 + a * v1 * v1) / (a + d);
+    double vp2 = (2.0 * a * d * s + d * v0 * v0 + a * v1 * v1) * b->inv_ad;
     double vp = sqrt(vp2);
     if (vp <= vm)
-        return (vp - v0) / a + (vp - v1) / d;
-    double dacc = (vm * vm - v0 * v0) / (2.0 * a), ddec = (vm * vm - v1 * v1) / (2.0 * d);
-    return (vm - v0) / a + (vm - v1) / d + (s - dacc - ddec) / vm;
+        return (vp - v0) * b->inv_a + (vp - v1) * b->inv_d;
+    double dacc = (vm * vm - v0 * v0) * b->inv_2a, ddec = (vm * vm - v1 * v1) * b->inv_2d;
+    return (vm - v0) * b->inv_a + (vm - v1) * b->inv_d + (s - dacc - ddec) * b->inv_vm;
+}
+
+double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1)
+{
+    ap_vehicle_bound b;
+    ap_vehicle_bound_init(&b, v);
+    return ap_vehicle_bound_time(&b, s, v0, v1);
 }

@@ -67,4 +67,20 @@ const char *ap_vehicle_check(const ap_vehicle *v);
  * at least s. Turning on the spot takes time at speed 0 and covers no distance, so it only adds time. Pure. */
 double ap_vehicle_time_bound(const ap_vehicle *v, double s, double v0, double v1);
 
+/* ap_vehicle_time_bound's constants for one vehicle, so a search that bounds many states divides only once:
+ * the limits and their reciprocals. Fill with ap_vehicle_bound_init; a plain value, thread-safe to share. */
+typedef struct ap_vehicle_bound {
+    double a, d, vm;                       /* max_accel, max_brake, max_speed */
+    double inv_a, inv_d, inv_vm, inv_ad;   /* 1 / a, 1 / d, 1 / vm, 1 / (a + d) */
+    double inv_2a, inv_2d;                 /* 1 / (2 a), 1 / (2 d) */
+} ap_vehicle_bound;
+
+/* *b for vehicle v (limits > 0 and finite). Pure. */
+void ap_vehicle_bound_init(ap_vehicle_bound *b, const ap_vehicle *v);
+
+/* ap_vehicle_time_bound(v, s, v0, v1) for the v b was made from: the same closed form, each division by a
+ * limit a multiplication by its reciprocal (so the value may differ from an exact evaluation in the last
+ * bits, ~1e-16 relative; ap_vehicle_time_bound itself is this function). Pure. */
+double ap_vehicle_bound_time(const ap_vehicle_bound *b, double s, double v0, double v1);
+
 #endif

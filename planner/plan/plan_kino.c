@@ -40,6 +40,7 @@ typedef struct kino_plan {
     int probe_n;
     ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */
     ap_zone zone;         /* corridor mode: the query's zone laid over the map's world (the search's world) */
+    struct ap_zone_grid *zone_grid; /* zone's piece grid (zone.h ap_zone_grid_build; owned), or NULL */
 } kino_plan;
 
 static void kino_release(ap_plan *p)
@@ -49,6 +50,7 @@ static void kino_release(ap_plan *p)
         return;
     ap_kino_free(&k->d);
     free(k->probe);
+    free(k->zone_grid);
     free(k);
     p->kind_state = NULL;
 }
@@ -117,6 +119,8 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     ap_plan_world(q, false, &kp.world, &kp.radius);
     if (q->zone != NULL) { /* corridor mode: the zone is the only free space besides the map's */
         k->zone = *q->zone;
+        k->zone_grid = ap_zone_grid_build(&k->zone); /* NULL (out of memory): every piece is measured */
+        k->zone.grid = k->zone_grid;
         ap_zone_world(&k->zone, &kp.world, &kp.world);
     }
     if (!ap_world_point_clear(&kp.world, q->sx, q->sy, kp.radius)) {

@@ -2,6 +2,9 @@
 #include "zone.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The offset (ex, ey) from the nearest point of piece i (z->pts[i] to z->pts[i + 1]) to (x, y), as the
  * distance's one formula computes it: the exact distance to piece i is hypot(ex, ey). */
@@ -22,7 +25,21 @@ static inline void piece_offset(const ap_zone *z, size_t i, double x, double y, 
  * as over every piece. */
 #define ZONE_NEAR_SLACK 1e-6
 
-double ap_zone_distance(const ap_zone *z, double x, double y)
+/* The piece grid (zone.h ap_zone_grid_build): cell (i, j) covers [x0 + i cell, x0 + (i + 1) cell) x [y0 + j
+ * cell, ...); its pieces, once listed (on the first distance measured in it: count[c] != UNLISTED), are
+ * piece[c * pieces .. c * pieces + count[c] - 1], c = j w + i, in increasing order. */
+#define UNLISTED 0xFF
+struct ap_zone_grid {
+    double x0, y0, cell, inv_cell;
+    int w, h;
+    size_t pieces;
+    uint8_t count[AP_ZONE_GRID_SIDE * AP_ZONE_GRID_SIDE];
+    uint8_t piece[]; /* w h pieces piece indices (< AP_ZONE_MAX_POINTS - 1) */
+};
+
+/* ap_zone_distance's passes over the pieces idx[0 .. m-1] (increasing), or over every piece when idx is NULL
+ * (m = z->n - 1). */
+static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, double x, double y)
 {
     /* Pass 1: squared distances (no hypot, libm's cost ~50 % of a corridor search), skipping a piece whose
      * bounding box already lies farther than the nearest piece so far plus the slack (its nearest point lies
@@ -30,7 +47,8 @@ double ap_zone_distance(const ap_zone *z, double x, double y)
      * is the minimum over all pieces (see ZONE_NEAR_SLACK), as the plain loop over every piece computed it. */
     double ex[AP_ZONE_MAX_POINTS], ey[AP_ZONE_MAX_POINTS], d2[AP_ZONE_MAX_POINTS];
     double d2min = INFINITY, near = INFINITY; /* near: sqrt(d2min) + the slack */
-    for (size_t i = 0; i + 1 < z->n; i++) {
+    for (size_t k = 0; k < m; k++) {
+        const size_t i = idx != NULL ? idx[k] : k;
         const double x0 = z->pts[i][0], y0 = z->pts[i][1], x1 = z->pts[i + 1][0], y1 = z->pts[i + 1][1];
         /* the gaps to the box per axis (> 0 outside it), with compares rather than libm's fmax calls */
         const double gx = x < x0 && x < x1 ? (x0 < x1 ? x0 : x1) - x : (x > x0 && x > x1 ? x - (x0 > x1 ? x0 : x1) : 0.0);
@@ -47,7 +65,8 @@ double ap_zone_distance(const ap_zone *z, double x, double y)
         }
     }
     double best = INFINITY;
-    for (size_t i = 0; i + 1 < z->n; i++) {
+    for (size_t k = 0; k < m; k++) {
+        const size_t i = idx != NULL ? idx[k] : k;
         if (!(d2[i] <= near * near))
             continue;
         const double d = hypot(ex[i], ey[i]);
@@ -55,6 +74,65 @@ double ap_zone_distance(const ap_zone *z, double x, double y)
             best = d;
     }
     return best;
+}
+
+/* List the pieces of cell c = j w + i of z's grid g (see ap_zone_grid_build). */
+static void list_cell(const ap_zone *z, struct ap_zone_grid *g, int i, int j)
+{
+    const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
+    const double cx = g->x0 + (i + 0.5) * g->cell, cy = g->y0 + (j + 0.5) * g->cell;
+    const double lim = distance_over(z, NULL, g->pieces, cx, cy) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
+                       1e-9 * (1.0 + fabs(cx) + fabs(cy));
+    uint8_t *out = g->piece + c * g->pieces, m = 0;
+    for (size_t k = 0; k < g->pieces; k++) {
+        double ox, oy;
+        piece_offset(z, k, cx, cy, &ox, &oy);
+        if (hypot(ox, oy) <= lim)
+            out[m++] = (uint8_t)k;
+    }
+    g->count[c] = m;
+}
+
+double ap_zone_distance(const ap_zone *z, double x, double y)
+{
+    struct ap_zone_grid *g = z->grid;
+    if (g != NULL) {
+        const double fx = (x - g->x0) * g->inv_cell, fy = (y - g->y0) * g->inv_cell;
+        if (fx >= 0.0 && fy >= 0.0 && fx < g->w && fy < g->h) {
+            const int i = (int)fx, j = (int)fy;
+            const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
+            if (g->count[c] == UNLISTED)
+                list_cell(z, g, i, j);
+            return distance_over(z, g->piece + c * g->pieces, g->count[c], x, y);
+        }
+    }
+    return distance_over(z, NULL, z->n - 1, x, y);
+}
+
+struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z)
+{
+    if (z->n < 2 || z->n > AP_ZONE_MAX_POINTS)
+        return NULL;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (size_t i = 0; i < z->n; i++)
+        for (int a = 0; a < 2; a++) {
+            if (!isfinite(z->pts[i][a]))
+                return NULL;
+            lo[a] = fmin(lo[a], z->pts[i][a]);
+            hi[a] = fmax(hi[a], z->pts[i][a]);
+        }
+    const double grow = z->half + 1.0;
+    const double x0 = lo[0] - grow, y0 = lo[1] - grow, ex = hi[0] - lo[0] + 2.0 * grow, ey = hi[1] - lo[1] + 2.0 * grow;
+    const double cell = fmax(ex, ey) / AP_ZONE_GRID_SIDE;
+    const int w = (int)fmin(AP_ZONE_GRID_SIDE, ceil(ex / cell)), h = (int)fmin(AP_ZONE_GRID_SIDE, ceil(ey / cell));
+    const size_t pieces = z->n - 1;
+    struct ap_zone_grid *g = malloc(sizeof *g + (size_t)w * (size_t)h * pieces);
+    if (g == NULL)
+        return NULL;
+    *g = (struct ap_zone_grid){.x0 = x0, .y0 = y0, .cell = cell, .inv_cell = 1.0 / cell, .w = w, .h = h,
+                               .pieces = pieces};
+    memset(g->count, UNLISTED, sizeof g->count);
+    return g;
 }
 
 static bool zone_point(const ap_zone *z, double x, double y, double r)
@@ -77,6 +155,11 @@ static bool zone_segment(const ap_zone *z, const ap_segment *s, double r)
         if (!(slack > AP_ZONE_MARGIN))
             return false;
         if (d >= s->length)
+            return true;
+        /* The rest is within s->length - d of this pose, so its slack stays above slack - (s->length - d):
+         * when that clears the margin by more than the distances' rounding (~1e-12 tiles), the pose at the end
+         * would pass too, and the walk's answer is already known (one distance fewer per short segment). */
+        if (slack - (s->length - d) > AP_ZONE_MARGIN + 1e-9)
             return true;
         d = fmin(d + slack, s->length);
     }

@@ -29,16 +29,38 @@
 #define AP_ZONE_MAX_HALF 1000.0 /* tiles */
 #define AP_ZONE_MARGIN 1e-3    /* tiles: the swept tests' margin to the limit */
 
+struct ap_zone_grid;
+
 /* A zone and the world it is laid over. */
 typedef struct ap_zone {
     double pts[AP_ZONE_MAX_POINTS][2]; /* the centre line, tiles */
     size_t n;                          /* 2 .. AP_ZONE_MAX_POINTS */
     double half;                       /* usable distance from the centre line, tiles, in (0, AP_ZONE_MAX_HALF] */
     ap_world inner;                    /* the world below (set by ap_zone_world) */
+    struct ap_zone_grid *grid;         /* optional (NULL: none): ap_zone_grid_build's, for this zone's line */
 } ap_zone;
 
-/* Distance (tiles) from (x, y) to z's centre line. Pure. */
+/* Distance (tiles) from (x, y) to z's centre line. With z->grid, only the pieces its cell lists are measured
+ * (the same number, to the bit: see ap_zone_grid_build). Pure without a grid (thread-safe); with one it
+ * fills the grid's cells on first use, so a zone with a grid belongs to one thread at a time. */
 double ap_zone_distance(const ap_zone *z, double x, double y);
+
+/* Cells of a piece grid along each axis at most (AP_ZONE_GRID_SIDE^2 cells). */
+#define AP_ZONE_GRID_SIDE 64
+
+/* A grid over z's centre line for ap_zone_distance (corridor searches measure the distance at every step of
+ * every action): square cells over the line's bounding box grown by half + 1 tiles, at most
+ * AP_ZONE_GRID_SIDE per axis; each cell lists, on the first distance measured in it (so a plan pays only for
+ * the cells its actions visit), the pieces that can be the nearest, or within the distance's slack of the
+ * nearest, to some point of the cell: a piece is listed when its distance from the cell's centre is at most
+ * the nearest piece's from there (D) plus the cell's diagonal plus 2e-6 tiles (a point of the cell is within
+ * half a diagonal of the centre, so its nearest piece is no farther than D + diagonal / 2 from it, and a
+ * piece farther than D + diagonal + the slack from the centre is farther than that from every point).
+ * ap_zone_distance then runs its passes over those pieces alone, in the same order, and gets the same
+ * number; points outside the grid use every piece. Set z->grid to the result to use it (z's points and half
+ * must not change while it is set). Returns a malloc'd grid (free with free()), or NULL when out of memory
+ * or the line's coordinates are not finite (then ap_zone_distance measures every piece, as without a grid). */
+struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
 
 /* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner; z must stay
  * at its address while *out is used. */

@@ -1200,6 +1200,162 @@ START_TEST(test_clearance_shortcut_worlds)
 }
 END_TEST
 
+/* Forward arcs end by angle addition (kino.c arc_end, from sin and 1 - cos of the sweep) instead of libm's
+ * cos and sin of the end angle, from fastmath.h's sin and cos of the start heading: ap_kino_segment's arc is
+ * ap_segment_arc's in every field but the centre and the end point, and those within 1e-12 tiles (positions
+ * up to 500 tiles, radii 0.25-100 tiles, sweeps up to 8 rad). */
+START_TEST(test_arc_end_angle_addition)
+{
+    ap_test_rng g = {77};
+    double worst = 0.0;
+    for (int it = 0; it < 200000; it++) {
+        const double x = 500.0 * ap_test_rand01(&g), y = 500.0 * ap_test_rand01(&g);
+        const double h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI;
+        const double k = (ap_test_rand01(&g) < 0.5 ? -1.0 : 1.0) * pow(10.0, -2.0 + 2.6 * ap_test_rand01(&g));
+        const double len = fmin(2.0 * ap_test_rand01(&g) + 1e-9, 8.0 / fabs(k));
+        const ap_kino_state st = {.curv = k, .len = len};
+        const ap_segment a = ap_kino_segment(x, y, h, &st), b = ap_segment_arc(x, y, h, 1.0 / fabs(k), k * len);
+        AP_EXPECT(a.type == AP_SEG_ARC && a.x0 == b.x0 && a.y0 == b.y0 && a.heading == b.heading &&
+                      fabs(a.cx - b.cx) <= 1e-12 && fabs(a.cy - b.cy) <= 1e-12 && a.radius == b.radius &&
+                      a.sweep == b.sweep && a.length == b.length && !a.reverse,
+                  "arc %d: a field other than the end differs", it);
+        worst = fmax(worst, fmax(fabs(a.x1 - b.x1), fabs(a.y1 - b.y1)));
+        AP_EXPECT(fabs(a.x1 - b.x1) <= 1e-12 && fabs(a.y1 - b.y1) <= 1e-12,
+                  "arc %d from (%.17g, %.17g, %.17g) k %.17g len %.17g: end (%.17g, %.17g), libm (%.17g, %.17g)", it, x,
+                  y, h, k, len, a.x1, a.y1, b.x1, b.y1);
+    }
+    printf("kino arc ends: largest difference from libm's %.3g tiles\n", worst);
+}
+END_TEST
+
+/* Every successor's pose is the end of the segment ap_kino_segment makes for its action, to the bit (the
+ * answer's segments are rebuilt that way and meet the states exactly), whether the clearance table proved
+ * the action or the exact test ran (prepared params on a speckled map, and unprepared ones). */
+START_TEST(test_successors_meet_their_segments)
+{
+    ap_test_rng g = {31};
+    ap_map *m = ap_test_speckled_map(&g, 60, 60, 0.04);
+    int arcs = 0;
+    for (int mode = 0; mode < 4; mode++) {
+        ap_kino_params raw = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .radius = 0.3,
+                              .reverse = mode % 2 == 1, .gx = 30.5, .gy = 30.5, .gh = 1.0, .has_gh = true, .gv = 1.0,
+                              .tol_pos = 0.5, .tol_heading = 0.1, .tol_speed = 0.5};
+        ap_map_world(m, &raw.world);
+        const ap_kino_params p = mode < 2 ? ap_kino_prepare(&raw) : raw;
+        for (int k = 0; k < 2000; k++) {
+            ap_kino_state st = {.x = 1.0 + 58.0 * ap_test_rand01(&g), .y = 1.0 + 58.0 * ap_test_rand01(&g),
+                                .h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI};
+            if (!ap_world_point_clear(&raw.world, st.x, st.y, raw.radius))
+                continue;
+            st.v = raw.reverse && ap_test_rand01(&g) < 0.3 ? -2.0 * ap_test_rand01(&g) : 4.0 * ap_test_rand01(&g);
+            ap_kino_state out[AP_KINO_MAX_SUCC];
+            const int n = ap_kino_expand(&p, &st, out);
+            for (int i = 0; i < n; i++) {
+                const ap_segment sg = ap_kino_segment(st.x, st.y, st.h, &out[i]);
+                AP_EXPECT(sg.x1 == out[i].x && sg.y1 == out[i].y,
+                          "state (%.17g, %.17g, %.17g, %.17g) successor %d at (%.17g, %.17g), its segment ends at "
+                          "(%.17g, %.17g)", st.x, st.y, st.h, st.v, i, out[i].x, out[i].y, sg.x1, sg.y1);
+                arcs += sg.type == AP_SEG_ARC;
+            }
+        }
+    }
+    ap_map_free(m);
+    ck_assert_int_gt(arcs, 20000);
+}
+END_TEST
+
+/* ap_kino_analytic_below is ap_kino_analytic plus the comparison g + duration < best, with the same edge:
+ * from random states on a speckled map (walls cut some curves, fast states take the wider radius), with and
+ * without a goal heading, against bests just below, at and just above g + duration, far off, and none. */
+START_TEST(test_analytic_below_matches)
+{
+    ap_test_rng g = {909};
+    ap_map *m = ap_test_speckled_map(&g, 60, 60, 0.03);
+    int edges = 0, wide = 0, checks = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        ap_kino_params raw = {.veh = {14.0, 3.0, 6.0, 10.0, 0.0, 0.0}, .meters_per_tile = 1.0, .turning_radius = 3.0,
+                              .radius = 0.3, .gx = 30.5, .gy = 30.5, .gh = 2.0, .has_gh = mode == 0, .gv = 3.0,
+                              .tol_pos = 0.5, .tol_heading = 0.1, .tol_speed = 0.5};
+        ap_map_world(m, &raw.world);
+        const ap_kino_params p = ap_kino_prepare(&raw);
+        for (int k = 0; k < 3000; k++) {
+            const ap_kino_state st = {.x = 1.0 + 58.0 * ap_test_rand01(&g), .y = 1.0 + 58.0 * ap_test_rand01(&g),
+                                      .h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI, .v = 14.0 * ap_test_rand01(&g)};
+            if (!ap_world_point_clear(&raw.world, st.x, st.y, raw.radius))
+                continue;
+            ap_kino_tail ta;
+            const bool ea = ap_kino_analytic(&p, &st, &ta);
+            const double g0 = 10.0 * ap_test_rand01(&g);
+            if (ea) {
+                edges++;
+                wide += ta.seg[0].type == AP_SEG_ARC && ta.seg[0].radius > raw.turning_radius * (1.0 + 1e-9);
+            }
+            const double d = ea ? ta.duration : 1.0;
+            const double bests[] = {g0 + 0.5 * d, g0 + d * (1.0 - 1e-12), g0 + d, g0 + d * (1.0 + 1e-12),
+                                    g0 + 2.0 * d, g0 + 100.0, INFINITY};
+            for (size_t b = 0; b < sizeof bests / sizeof bests[0]; b++) {
+                ap_kino_tail tb;
+                tb.n = -7;
+                const bool below = ap_kino_analytic_below(&p, &st, g0, bests[b], &tb);
+                const bool want = ea && g0 + ta.duration < bests[b];
+                AP_EXPECT(below == want, "state (%.17g, %.17g, %.17g, %.17g) best %d: %d, expected %d", st.x, st.y,
+                          st.h, st.v, (int)b, below, want);
+                if (below) {
+                    AP_EXPECT(tb.n == ta.n && tb.duration == ta.duration, "edge differs");
+                    for (int i = 0; i < ta.n; i++)
+                        AP_EXPECT(memcmp(&ta.time[i], &tb.time[i], sizeof ta.time[i]) == 0 &&
+                                      ta.seg[i].x0 == tb.seg[i].x0 && ta.seg[i].y0 == tb.seg[i].y0 &&
+                                      ta.seg[i].x1 == tb.seg[i].x1 && ta.seg[i].y1 == tb.seg[i].y1 &&
+                                      ta.seg[i].heading == tb.seg[i].heading && ta.seg[i].sweep == tb.seg[i].sweep,
+                                  "edge differs in piece %d", i);
+                } else
+                    AP_EXPECT(tb.n == -7, "out written without an edge");
+                checks++;
+            }
+        }
+    }
+    ap_map_free(m);
+    printf("kino analytic below: %d checks, %d edges, %d at the speed's wider radius\n", checks, edges, wide);
+    ck_assert_int_gt(edges, 1000);
+    ck_assert_int_gt(wide, 100);
+}
+END_TEST
+
+/* The heuristic's prepared time-bound constants (kino.h hbound, set by ap_kino_prepare) give the same values
+ * as the bound made per call: ap_kino_heuristic with prepared and raw params, ap_kino_time_bound against
+ * ap_vehicle_time_bound of the vehicle it sees (with reverse the top speed of both directions), and params
+ * whose limits changed after prepare (the stale constants are not used). */
+START_TEST(test_prepared_time_bound_same)
+{
+    ap_test_rng g = {4711};
+    for (int it = 0; it < 20000; it++) {
+        ap_kino_params raw = {.veh = {1.0 + 20.0 * ap_test_rand01(&g), 0.5 + 4.0 * ap_test_rand01(&g),
+                                      0.5 + 8.0 * ap_test_rand01(&g), 1.0 + 10.0 * ap_test_rand01(&g),
+                                      25.0 * ap_test_rand01(&g), 0.0},
+                              .meters_per_tile = 0.5 + ap_test_rand01(&g), .turning_radius = 3.0,
+                              .reverse = it % 2 == 1, .gx = 50.0 * ap_test_rand01(&g), .gy = 50.0 * ap_test_rand01(&g),
+                              .gh = 1.0, .has_gh = it % 3 != 0, .gv = 5.0 * ap_test_rand01(&g), .tol_pos = 0.5,
+                              .tol_heading = 0.1, .tol_speed = 0.5, .heuristic = (ap_kino_heuristic_kind)(it % 3)};
+        ap_kino_params prep = ap_kino_prepare(&raw);
+        const double x = 50.0 * ap_test_rand01(&g), y = 50.0 * ap_test_rand01(&g), h = 6.0 * ap_test_rand01(&g) - 3.0;
+        const double v = raw.veh.max_speed * ap_test_rand01(&g) * (raw.reverse && it % 4 == 1 ? -1.0 : 1.0);
+        const double a = ap_kino_heuristic(&prep, x, y, h, v), b = ap_kino_heuristic(&raw, x, y, h, v);
+        AP_EXPECT(a == b, "query %d: heuristic %.17g prepared, %.17g raw", it, a, b);
+        ap_vehicle vb = raw.veh;
+        if (raw.reverse && vb.max_reverse_speed > vb.max_speed)
+            vb.max_speed = vb.max_reverse_speed;
+        const double s = 40.0 * ap_test_rand01(&g) - 5.0, v0 = vb.max_speed * ap_test_rand01(&g),
+                     v1 = vb.max_speed * ap_test_rand01(&g);
+        const double c = ap_kino_time_bound(&prep, s, v0, v1), d = ap_vehicle_time_bound(&vb, s, v0, v1);
+        AP_EXPECT(c == d, "query %d: bound %.17g prepared, %.17g per call", it, c, d);
+        prep.veh.max_accel *= 1.5; /* limits changed after prepare: the bound of the new limits */
+        vb.max_accel = prep.veh.max_accel;
+        const double e = ap_kino_time_bound(&prep, s, v0, v1), f = ap_vehicle_time_bound(&vb, s, v0, v1);
+        AP_EXPECT(e == f, "query %d: bound %.17g after a change, %.17g per call", it, e, f);
+    }
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -1229,6 +1385,10 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_samples_dt_validation);
     tcase_add_test(tc, test_clearance_shortcut_same_successors);
     tcase_add_test(tc, test_clearance_shortcut_worlds);
+    tcase_add_test(tc, test_arc_end_angle_addition);
+    tcase_add_test(tc, test_successors_meet_their_segments);
+    tcase_add_test(tc, test_analytic_below_matches);
+    tcase_add_test(tc, test_prepared_time_bound_same);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -369,6 +369,15 @@ START_TEST(test_random_paths)
             AP_EXPECT(os[i].x0 == s[i].x0 && os[i].y0 == s[i].y0 && os[i].x1 == s[i].x1 && os[i].y1 == s[i].y1 &&
                           os[i].length == s[i].length && memcmp(&ot[i], &t[i], sizeof ot[i]) == 0,
                       "iteration %d: piece %zu differs", it, i);
+        /* the times-only form: the same timing, count and duration, to the bit */
+        ap_seg_time tt[3 * 12 + 1];
+        size_t tn = 99;
+        double tdur = -1.0;
+        AP_EXPECT(ap_timing_profile_times(&v, mpt, path, n, v0, vend, tt, &tn, &tdur, NULL) == AP_OK,
+                  "iteration %d: _times refused", it);
+        AP_EXPECT(tn == np && tdur == dur, "iteration %d: _times %zu pieces %.17g s, %zu %.17g", it, tn, tdur, np, dur);
+        for (size_t i = 0; i < np; i++)
+            AP_EXPECT(memcmp(&tt[i], &t[i], sizeof tt[i]) == 0, "iteration %d: _times piece %zu differs", it, i);
         prof p = {s, t, np, dur};
         check_profile(&v, mpt, path, n, v0, vend, &p);
         if (n == 1 && path[0].type == AP_SEG_LINE)

@@ -374,9 +374,10 @@ START_TEST(zone_rule_and_overlay)
 END_TEST
 
 /* ap_zone_distance's pruned minimum (squared distances and bounding boxes first, hypot near the nearest
- * piece only) is the same number, to the bit, as the plain minimum of hypot over every piece computed here
- * with the same formula: random centre lines of 2-64 points (repeated points included), points near them,
- * on them (distance 0), on their vertices and far away. */
+ * piece only), without and with the piece grid (ap_zone_grid_build: only the cell's pieces), is the same
+ * number, to the bit, as the plain minimum of hypot over every piece computed here with the same formula:
+ * random centre lines of 2-64 points (repeated points included), points near them, on them (distance 0), on
+ * their vertices and far away (outside the grid). */
 static double zone_distance_plain(const ap_zone *z, double x, double y)
 {
     double best = INFINITY;
@@ -408,6 +409,10 @@ START_TEST(zone_distance_same_as_plain_minimum)
             z.pts[i][0] = scale * ap_test_rand01(&g);
             z.pts[i][1] = scale * ap_test_rand01(&g);
         }
+        z.half = k % 3 == 0 ? 0.01 * scale : 1.0;
+        struct ap_zone_grid *grid = ap_zone_grid_build(&z);
+        ck_assert_ptr_nonnull(grid);
+        ap_zone zg = z;
         for (int j = 0; j < 200; j++) {
             double x, y;
             const size_t i = ap_test_rand(&g) % (z.n - 1);
@@ -431,9 +436,13 @@ START_TEST(zone_distance_same_as_plain_minimum)
             }
             const double a = ap_zone_distance(&z, x, y), b = zone_distance_plain(&z, x, y);
             AP_EXPECT(a == b, "zone %d point (%.17g, %.17g): %.17g, plain %.17g", k, x, y, a, b);
+            zg.grid = grid; /* and through the piece grid (ap_zone_grid_build): the same number */
+            const double c = ap_zone_distance(&zg, x, y);
+            AP_EXPECT(c == b, "zone %d point (%.17g, %.17g): %.17g with the grid, plain %.17g", k, x, y, c, b);
             zeros += b == 0.0;
             n++;
         }
+        free(grid);
     }
     ck_assert_int_gt(zeros, n / 8);
     ck_assert_int_eq(n, 400 * 200);
