@@ -238,17 +238,11 @@ END_TEST
  * it (measured 0.04-0.33 %; Listing 1: 1.3-2.2 %, BENCHMARKS.md "Taut smoothing"). */
 START_TEST(taut_movingai)
 {
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL) {
-        ap_test_skip_no_data("taut: Moving AI maps");
+    ap_map *m = ap_test_data_map("den520d", "taut: Moving AI maps");
+    if (m == NULL)
         return;
-    }
     char path[4096];
-    snprintf(path, sizeof path, "%s/den520d.map", dir);
-    ap_map *m;
-    ap_diag dg;
-    ck_assert_int_eq(ap_map_load(path, NULL, &m, &dg), AP_OK);
-    snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
+    snprintf(path, sizeof path, "%s/den520d.map.scen", ap_test_data_dir());
     ap_test_scen *sc;
     size_t ns;
     ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
