@@ -716,6 +716,19 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
         return out->status = AP_E_GOAL_BLOCKED;
     if (sx == gx && sy == gy)
         return out->status = AP_OK;
+    /* A usable straight line is the shortest path there is: one line test instead of the scans and the
+     * search, which cost about 20 µs whatever the distance (most short queries end here). Not for a turning
+     * unit's graph (grown hugs): its ends carry headings the line would ignore. */
+    if (q->g->hug_grow == 0.0 && sp->line_ok(sp->ctx, sx, sy, gx, gy)) {
+        size_t ns = 0;
+        double total = 0.0;
+        if (!push_line(q, &ns, &total, sx, sy, gx, gy))
+            return out->status = AP_E_NOMEM;
+        out->segs = q->segs;
+        out->n_segs = ns;
+        out->length = total;
+        return out->status = AP_OK;
+    }
     q->sx = sx;
     q->sy = sy;
     q->gx = gx;

@@ -154,16 +154,21 @@ static bool auto_turns(const ap_query *q)
 
 /* A point unit (radius 0, no turning radius, no square footprint, no fixed-angle art; timed or not)
  * asking for a smoothed answer on an 8-connected query of a uniform-cost grid map whose point any-angle graph
- * is built with its eager table (the "any_angle" table, anyangle/table.h): any_angle answers the exact
- * Euclidean shortest path there in about the time of JPS+ with Listing 1 (BENCHMARKS.md "Any-angle point
- * unit: visibility scan and landmarks": den520d 26 µs, arena2 16 µs against 13-15 µs), so that is the
- * default answer (issue 10: "the default answer is the shortest path, not a smoothed grid path").
- * smoothing "none" asks for the cell path and keeps the grid search; maps without the table (beyond its
- * corner and byte limits, weighted maps) too. */
-static bool auto_anyangle_point(const ap_query *q)
+ * is built with its eager table (the "any_angle" table, anyangle/table.h): auto answers it with (nearly) the
+ * shortest path (issue 10: "the default answer is the shortest path, not a smoothed grid path"). From
+ * AP_AUTO_AA_MIN_TILES of octile distance any_angle, the exact one, in about the time of JPS+ with Listing 1
+ * (BENCHMARKS.md "`auto` for point units"); below, JPS+ with taut smoothing, within 0.07 % of it on average
+ * at a fraction of any_angle's fixed cost (its two visibility scans, ~20 µs: den520d buckets 20-29 taut
+ * 17 µs against 25, 10-14 7 µs against 16; from bucket 30, 120 tiles, the two are even). smoothing "none"
+ * asks for the cell path and keeps the grid search; maps without the table (beyond its corner and byte
+ * limits, weighted maps) keep JPS+ with the smoothing asked for. */
+#define AP_AUTO_AA_MIN_TILES 128.0
+
+static bool auto_point(const ap_query *q)
 {
     if (q->map == NULL || q->turning_radius > 0.0 || q->unit_radius != 0.0 || q->unit_size > 0 ||
-        q->connectivity != 8 || q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0)
+        q->connectivity != 8 || q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0 ||
+        q->n_obstacles > 0)
         return false;
     const ap_map *m = qmap(q);
     if (m->weighted)
@@ -172,11 +177,16 @@ static bool auto_anyangle_point(const ap_query *q)
     return g != NULL && g->dep_start != NULL;
 }
 
-/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); point units on
- * maps with the point graph (auto_anyangle_point). */
+static double octile_apart(const ap_query *q)
+{
+    return ap_octile((int32_t)fabs(floor(q->gx) - floor(q->sx)), (int32_t)fabs(floor(q->gy) - floor(q->sy)));
+}
+
+/* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); so are long
+ * queries of point units on maps with the point graph (auto_point). */
 static bool auto_anyangle(const ap_query *q)
 {
-    return q->circles != NULL || q->n_obstacles > 0 || auto_anyangle_point(q);
+    return q->circles != NULL || q->n_obstacles > 0 || (auto_point(q) && octile_apart(q) >= AP_AUTO_AA_MIN_TILES);
 }
 
 /* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for
@@ -194,9 +204,7 @@ static bool auto_hier(const ap_query *q)
         !ap_query_is_sized(q))
         return false;
     const ap_hier *h = ap_hier_of(m);
-    return h != NULL && ap_hier_class_of(h, q->unit_radius) > 0 &&
-           ap_octile((int32_t)fabs(floor(q->gx) - floor(q->sx)), (int32_t)fabs(floor(q->gy) - floor(q->sy))) >=
-               AP_AUTO_HIER_MIN_TILES;
+    return h != NULL && ap_hier_class_of(h, q->unit_radius) > 0 && octile_apart(q) >= AP_AUTO_HIER_MIN_TILES;
 }
 
 /* A sized unit (a disc that does not fit every grid move, a square of side 2 or more) on a uniform-cost
@@ -236,6 +244,8 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         p->kind = row->kind;
         return p->kind->begin(p, row, ws);
     }
+    if (auto_point(&p->q))
+        p->q.smoothing = AP_SMOOTH_TAUT; /* a short query: JPS+ and taut for (nearly) the shortest path */
     if (!auto_turns(&p->q))
         p->row = row = auto_grid_row(&p->q);
     p->kind = auto_turns(&p->q) ? TURNS : row->kind;
