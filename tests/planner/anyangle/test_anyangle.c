@@ -232,6 +232,16 @@ START_TEST(blocked_ends_and_trivial_queries)
     ck_assert_double_eq(res.length, 0.0);
     /* Touching is allowed (graph.h): a start exactly r_u + r from the centre is a valid start. */
     ck_assert_int_eq(ap_aa_find(k.q, 7.5, 5, 18, 5, 0, &res), AP_OK);
+    /* A usable straight line is the answer at once: one line, no search (ap_aa_begin), the oracle's length. */
+    ck_assert_double_eq_tol(cw_run(&k, 2, 1, 18, 1.5, &res), hypot(16, 0.5), 1e-12);
+    ck_assert_uint_eq(res.n_segs, 1);
+    ck_assert_uint_eq(res.expanded, 0);
+    /* one that grazes the grown circle (distance exactly 2.5 from its centre) is usable too (touching) */
+    ck_assert_double_eq_tol(cw_run(&k, 2, 2.5, 18, 2.5, &res), 16.0, 1e-12);
+    ck_assert_uint_eq(res.expanded, 0);
+    /* and one that cuts it is not: the search runs and goes round */
+    ck_assert(cw_run(&k, 2, 3, 18, 3, &res) > 16.0);
+    ck_assert_uint_gt(res.expanded, 0);
     cw_close(&k);
 }
 END_TEST
