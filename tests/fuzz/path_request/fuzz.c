@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (!isfinite(q->unit_radius) || !isfinite(q->turning_radius) || !isfinite(q->sample_step) ||
         ap_algorithm_row_of(q->algorithm) == NULL ||
-        (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS))
+        (q->smoothing != AP_SMOOTH_NONE && q->smoothing != AP_SMOOTH_LOS && q->smoothing != AP_SMOOTH_TAUT))
         abort();
     /* Ranges are the planner's: on a map holding the request's points, its one validation pass either
      * accepts the query or names a field and says why; an accepted query is inside the limits. */
