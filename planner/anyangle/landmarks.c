@@ -5,82 +5,38 @@
 #include <stdlib.h>
 
 #include "../base/status.h"
+#include "../search/search.h"
 
-/* A binary min-heap of (distance, corner) with lazy deletion. */
-typedef struct heap_item {
-    double d;
-    uint32_t v;
-} heap_item;
-
-typedef struct heap {
-    heap_item *a;
-    size_t n, cap;
-} heap;
-
-static bool heap_push(heap *h, double d, uint32_t v)
+/* The table as a search domain (search.h): nodes are the corners, plus one node n that no edge reaches,
+ * the goal of a search run to exhaustion with a zero heuristic, which is Dijkstra over the table. */
+static int table_succ(const void *ctx, uint32_t v, ap_succ *out)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap > 0 ? 2 * h->cap : 1024;
-        heap_item *p = realloc(h->a, cap * sizeof *p);
-        if (p == NULL)
-            return false;
-        h->a = p;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0 && h->a[(i - 1) / 2].d > d) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = (heap_item){d, v};
-    return true;
+    const ap_aa_graph *g = ctx;
+    int k = 0;
+    /* Both senses' departures: every table edge leaving the corner. */
+    for (uint32_t i = g->dep_start[2 * v]; i < g->dep_start[2 * v + 2]; i++)
+        if (g->deps[i].to < g->n)
+            out[k++] = (ap_succ){g->deps[i].to, g->deps[i].t.len};
+    return k;
 }
 
-static heap_item heap_pop(heap *h)
+static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
 {
-    heap_item top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->a[c + 1].d < h->a[c].d)
-            c++;
-        if (h->a[c].d >= last.d)
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n > 0)
-        h->a[i] = last;
-    return top;
+    return 0.0;
 }
 
-/* Dijkstra from corner src over g's table into dist (n entries). False when out of memory. */
-static bool dijkstra(const ap_aa_graph *g, uint32_t src, double *dist, heap *h)
+/* Dijkstra from corner src over the table (dom, on ws) into dist (n entries). */
+static int dijkstra(const ap_aa_graph *g, const ap_domain *dom, ap_workspace *ws, uint32_t src, double *dist)
 {
+    ap_search s;
+    int st = ap_search_begin(&s, ws, dom, src, (uint32_t)g->n, 0);
+    if (st == AP_OK)
+        st = ap_search_run(&s, 0);
+    if (st != AP_NO_PATH)
+        return st == AP_OK ? AP_E_INTERNAL : st;
     for (size_t v = 0; v < g->n; v++)
-        dist[v] = INFINITY;
-    dist[src] = 0.0;
-    h->n = 0;
-    if (!heap_push(h, 0.0, src))
-        return false;
-    while (h->n > 0) {
-        const heap_item it = heap_pop(h);
-        if (it.d > dist[it.v])
-            continue;
-        /* Both senses' departures: every table edge leaving the corner. */
-        for (uint32_t i = g->dep_start[2 * it.v]; i < g->dep_start[2 * it.v + 2]; i++) {
-            const ap_aa_dep *e = &g->deps[i];
-            const double nd = it.d + e->t.len;
-            if (e->to < g->n && nd < dist[e->to]) {
-                dist[e->to] = nd;
-                if (!heap_push(h, nd, e->to))
-                    return false;
-            }
-        }
-    }
-    return true;
+        dist[v] = ap_search_g(&s, (uint32_t)v);
+    return AP_OK;
 }
 
 /* The lowest corner of the component of g's table with the most corners (ties: the lowest such corner; out
@@ -132,14 +88,24 @@ int ap_aa_landmarks_build(ap_aa_graph *g)
     if (g->dep_start == NULL || g->n == 0)
         return AP_OK;
     const size_t n = g->n;
+    int max_deg = 1;
+    for (size_t v = 0; v < n; v++) {
+        const uint32_t deg = g->dep_start[2 * v + 2] - g->dep_start[2 * v];
+        max_deg = deg > (uint32_t)max_deg ? (int)deg : max_deg;
+    }
+    const ap_domain dom = {.ctx = g, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
+                           .successors = table_succ, .heuristic = zero_h};
+    ap_workspace ws;
     double *d = malloc(AP_AA_LANDMARKS * n * sizeof *d), *near = malloc(n * sizeof *near);
-    heap h = {0};
-    int st = d != NULL && near != NULL ? AP_OK : AP_E_NOMEM;
+    int st = d != NULL && near != NULL ? ap_workspace_init(&ws, (uint32_t)n + 1, max_deg) : AP_E_NOMEM;
+    if (st != AP_OK) {
+        free(d);
+        free(near);
+        return st;
+    }
     /* near[v]: the smallest distance from v to a landmark so far (before the first: from a corner of the
      * largest component, which the landmarks then serve). */
-    const uint32_t c0 = st == AP_OK ? largest_component(g) : 0;
-    if (st == AP_OK && !dijkstra(g, c0, near, &h))
-        st = AP_E_NOMEM;
+    st = dijkstra(g, &dom, &ws, largest_component(g), near);
     uint32_t k = 0;
     for (; st == AP_OK && k < AP_AA_LANDMARKS; k++) {
         uint32_t best = UINT32_MAX;
@@ -149,15 +115,13 @@ int ap_aa_landmarks_build(ap_aa_graph *g)
         if (best == UINT32_MAX) /* every reachable corner is a landmark already */
             break;
         double *dk = d + (size_t)k * n;
-        if (!dijkstra(g, best, dk, &h)) {
-            st = AP_E_NOMEM;
+        if ((st = dijkstra(g, &dom, &ws, best, dk)) != AP_OK)
             break;
-        }
         for (uint32_t v = 0; v < n; v++)
             near[v] = k == 0 ? dk[v] : fmin(near[v], dk[v]);
     }
     free(near);
-    free(h.a);
+    ap_workspace_free(&ws);
     if (st != AP_OK || k == 0) {
         free(d);
         return st;

@@ -14,6 +14,8 @@
  */
 #include "search.h"
 
+#include <math.h>
+
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,12 @@ int ap_search_run(ap_search *s, uint64_t max_expansions)
     if (s->dom->payload_bytes > 0)
         return core_run_payload(s, max_expansions);
     return core_run_generic(s, max_expansions);
+}
+
+double ap_search_g(const ap_search *s, uint32_t node)
+{
+    const ap_node *n = &s->ws->nodes[node];
+    return n->gen == s->ws->gen ? n->g : INFINITY;
 }
 
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap)

@@ -175,6 +175,12 @@ size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);
  * domain with a larger payload. Not thread-safe beyond the search's own thread. */
 void *ap_search_payload(const ap_search *s, uint32_t node);
 
+/* The cost from the start of node (< the domain's node_count) in s's search, tiles or the domain's unit:
+ * final for every node the search has expanded under a consistent heuristic, so for every node it reached
+ * once it has ended AP_NO_PATH (run to exhaustion with a zero heuristic it is Dijkstra's distance);
+ * INFINITY for a node it has not reached. Same thread as the search; O(1). */
+double ap_search_g(const ap_search *s, uint32_t node);
+
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for deadlines. Thread-safe. */
 uint64_t ap_clock_ns(void);
 
