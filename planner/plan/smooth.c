@@ -92,20 +92,31 @@ static bool slide(const ap_world *w, const double *Q, double *P, const double *T
     return false;
 }
 
+/* The ends of a cut d tiles deep at bend B (la = |AB|, lc = |CB|): B1 toward A, B2 toward C. */
+static void cut_ends(const double *A, const double *B, const double *C, double la, double lc, double d, double *B1,
+                     double *B2)
+{
+    B1[0] = B[0] + (A[0] - B[0]) * d / la;
+    B1[1] = B[1] + (A[1] - B[1]) * d / la;
+    B2[0] = B[0] + (C[0] - B[0]) * d / lc;
+    B2[1] = B[1] + (C[1] - B[1]) * d / lc;
+}
+
 /* Cut the bend at B between A and C: a largest d (galloping out from 2 AP_TAUT_TOL, doubling, then bisection
- * to AP_TAUT_TOL) with the line from B1 (d tiles from B toward A) to B2 (d toward C) walkable; 0 when none
- * beyond the tolerance. Galloping: the cut that matters is the first one (the halves are pulled afterwards),
- * and it halved the cut's tests at the same lengths. */
-static double cut(const ap_world *w, const double *A, const double *B, const double *C, double r)
+ * to AP_TAUT_TOL) with the line from B1 (d tiles from B toward A) to B2 (d toward C) walkable. Returns false
+ * when there is none beyond the tolerance, else writes its ends to B1 and B2. Galloping: the cut that matters
+ * is the first one (the halves are pulled afterwards), and it halved the cut's tests at the same lengths. */
+static bool cut(const ap_world *w, const double *A, const double *B, const double *C, double r, double *B1,
+                double *B2)
 {
     const double la = hypot(A[0] - B[0], A[1] - B[1]), lc = hypot(C[0] - B[0], C[1] - B[1]);
     double lo = 0.0, hi = la < lc ? la : lc;
     if (!(la > 0.0 && lc > 0.0))
-        return 0.0;
+        return false;
     const double top = hi;
     for (double d = 2.0 * AP_TAUT_TOL; d < top; d *= 2.0) {
-        if (!ap_world_line_clear(w, B[0] + (A[0] - B[0]) * d / la, B[1] + (A[1] - B[1]) * d / la,
-                                 B[0] + (C[0] - B[0]) * d / lc, B[1] + (C[1] - B[1]) * d / lc, r)) {
+        cut_ends(A, B, C, la, lc, d, B1, B2);
+        if (!ap_world_line_clear(w, B1[0], B1[1], B2[0], B2[1], r)) {
             hi = d;
             break;
         }
@@ -113,13 +124,16 @@ static double cut(const ap_world *w, const double *A, const double *B, const dou
     }
     for (int k = 0; k < AP_TAUT_MAX_BISECT && hi - lo > AP_TAUT_TOL; k++) {
         const double d = 0.5 * (lo + hi);
-        if (ap_world_line_clear(w, B[0] + (A[0] - B[0]) * d / la, B[1] + (A[1] - B[1]) * d / la,
-                                B[0] + (C[0] - B[0]) * d / lc, B[1] + (C[1] - B[1]) * d / lc, r))
+        cut_ends(A, B, C, la, lc, d, B1, B2);
+        if (ap_world_line_clear(w, B1[0], B1[1], B2[0], B2[1], r))
             lo = d;
         else
             hi = d;
     }
-    return lo > AP_TAUT_TOL ? lo : 0.0;
+    if (!(lo > AP_TAUT_TOL))
+        return false;
+    cut_ends(A, B, C, la, lc, lo, B1, B2);
+    return true;
 }
 
 /* Room for m points in both point buffers and both flag arrays (grown together); false when out of memory
@@ -190,15 +204,9 @@ size_t ap_smooth_taut(const ap_world *w, double (**pts)[2], size_t n, double r)
                 }
                 slide(w, C, B, A, r, false); /* C does not see A: the line just tested */
                 moved = hypot(B[0] - cur[i][0], B[1] - cur[i][1]) > 4.0 * AP_TAUT_TOL;
-                double d = moved ? 0.0 : cut(w, A, B, C, r);
-                if (d > 0.0) {
+                if (!moved && cut(w, A, B, C, r, next[k], next[k + 1])) {
                     /* B is stuck between two corners it does not touch: split the bend in two */
-                    const double la = hypot(A[0] - B[0], A[1] - B[1]), lc = hypot(C[0] - B[0], C[1] - B[1]);
-                    next[k][0] = B[0] + (A[0] - B[0]) * d / la;
-                    next[k][1] = B[1] + (A[1] - B[1]) * d / la;
                     ndirty[k++] = true;
-                    next[k][0] = B[0] + (C[0] - B[0]) * d / lc;
-                    next[k][1] = B[1] + (C[1] - B[1]) * d / lc;
                     ndirty[k++] = true;
                     any = true;
                     continue;
