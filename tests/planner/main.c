@@ -46,6 +46,15 @@ ap_map *ap_test_data_map(const char *name, const char *what)
     return m;
 }
 
+ap_test_scen *ap_test_data_scen(const char *name, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.map.scen", ap_test_data_dir(), name);
+    ap_test_scen *sc = NULL;
+    ck_assert_msg(ap_test_load_scen(path, &sc, n) == 0, "%s does not load", path);
+    return sc;
+}
+
 ap_map *ap_test_speckled_map(ap_test_rng *g, int w, int h, double density)
 {
     char *s = malloc((size_t)(w + 1) * (size_t)h + 64);

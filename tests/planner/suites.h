@@ -11,6 +11,7 @@
 
 #include "../../planner/world/map.h"
 #include "../../planner/plan/plan.h"
+#include "../util.h"
 
 Suite *map_suite(void);
 Suite *search_suite(void);
@@ -89,6 +90,10 @@ ap_map *ap_test_map_from_string(const char *text);
 /* The Moving AI map `name` (e.g. "den520d") from the shared data folder (aborts the test when it does not
  * load), or NULL after reporting `what` as skipped when there is no data folder. */
 ap_map *ap_test_data_map(const char *name, const char *what);
+
+/* The scenario lines of the Moving AI map `name` (after ap_test_data_map found the data folder; aborts the
+ * test when the file does not load); *n gets their count; the caller frees the array. */
+ap_test_scen *ap_test_data_scen(const char *name, size_t *n);
 
 /* The w x h map whose row y is cells[y * stride .. y * stride + w) (map letters; aborts the test on failure). */
 ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h);

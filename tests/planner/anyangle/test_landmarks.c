@@ -105,11 +105,8 @@ START_TEST(den520d_lines)
     ap_map *m = ap_test_data_map("den520d", "anyangle: landmarks on den520d");
     if (m == NULL)
         return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/den520d.map.scen", ap_test_data_dir());
-    ap_test_scen *sc;
     size_t n_sc;
-    ck_assert_int_eq(ap_test_load_scen(path, &sc, &n_sc), 0);
+    ap_test_scen *sc = ap_test_data_scen("den520d", &n_sc);
     ap_aa_graph *g;
     ck_assert_int_eq(ap_aa_graph_grid(m, 0.0, &g), AP_OK);
     check_consistent(g, "den520d");

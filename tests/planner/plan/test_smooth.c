@@ -241,11 +241,8 @@ START_TEST(taut_movingai)
     ap_map *m = ap_test_data_map("den520d", "taut: Moving AI maps");
     if (m == NULL)
         return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/den520d.map.scen", ap_test_data_dir());
-    ap_test_scen *sc;
     size_t ns;
-    ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
+    ap_test_scen *sc = ap_test_data_scen("den520d", &ns);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
     const size_t step = ap_test_quick() ? 97 : 23;
