@@ -186,7 +186,8 @@ static double octile_apart(const ap_query *q)
  * queries of point units on maps with the point graph (auto_point). */
 static bool auto_anyangle(const ap_query *q)
 {
-    return q->circles != NULL || q->n_obstacles > 0 || (auto_point(q) && octile_apart(q) >= AP_AUTO_AA_MIN_TILES);
+    /* the distance first: a short query's auto_begin asks auto_point itself (its table look-up once) */
+    return q->circles != NULL || q->n_obstacles > 0 || (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && auto_point(q));
 }
 
 /* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for
