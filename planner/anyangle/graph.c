@@ -482,14 +482,10 @@ static bool vis_seen(vis_fill *f, const ap_aa_graph *g, uint32_t k)
         } else {
             ok = ap_aa_grid_point_line_ok(sc->m, g->x[k], g->y[k], g->x[j], g->y[j]);
             if (ok) {
-                if (f->n_up == f->up_cap) {
-                    size_t cap = f->up_cap > 0 ? 2 * f->up_cap : 4096;
-                    uint32_t *p = realloc(f->up, cap * sizeof *p);
-                    if (p == NULL)
-                        return false;
-                    f->up = p;
-                    f->up_cap = cap;
-                }
+                void *p = f->up;
+                if (!ap_grow(&p, &f->up_cap, f->n_up + 1, sizeof *f->up, 4096))
+                    return false;
+                f->up = p;
                 f->up[f->n_up++] = j;
             }
         }

@@ -136,30 +136,21 @@ static bool cut(const ap_world *w, const double *A, const double *B, const doubl
     return true;
 }
 
-/* Room for m points in both point buffers and both flag arrays (grown together); false when out of memory
- * (then nothing is lost: each array is either its old block or a larger copy of it). */
+/* Room for m points in both point buffers and both flag arrays (grown together, ap_grow); false when out of
+ * memory (then nothing is lost: each array is either its old block or a larger copy of it, and *cap still
+ * holds for all four). */
 static bool taut_reserve(double (**a)[2], double (**b)[2], bool **fa, bool **fb, size_t *cap, size_t m)
 {
-    if (m <= *cap)
-        return true;
-    double(*na)[2] = realloc(*a, m * sizeof *na);
-    if (na == NULL)
-        return false;
-    *a = na;
-    double(*nb)[2] = realloc(*b, m * sizeof *nb);
-    if (nb == NULL)
-        return false;
-    *b = nb;
-    bool *ga = realloc(*fa, m * sizeof *ga);
-    if (ga == NULL)
-        return false;
-    *fa = ga;
-    bool *gb = realloc(*fb, m * sizeof *gb);
-    if (gb == NULL)
-        return false;
-    *fb = gb;
-    *cap = m;
-    return true;
+    void *arr[4] = {*a, *b, *fa, *fb};
+    const size_t elem[4] = {sizeof **a, sizeof **b, sizeof **fa, sizeof **fb};
+    size_t c[4] = {*cap, *cap, *cap, *cap};
+    bool ok = true;
+    for (int i = 0; i < 4 && ok; i++)
+        ok = ap_grow(&arr[i], &c[i], m, elem[i], m);
+    *a = arr[0], *b = arr[1], *fa = arr[2], *fb = arr[3];
+    if (ok)
+        *cap = c[0]; /* the same growth from the same capacity: c[0] == c[1] == c[2] == c[3] */
+    return ok;
 }
 
 size_t ap_smooth_taut(const ap_world *w, double (**pts)[2], size_t n, double r)
