@@ -71,22 +71,6 @@ static const ap_map_table *aa_slot(const ap_map *m)
     return t;
 }
 
-/* The Moving AI map `name`, or NULL (the test skipped: no data). */
-static ap_map *data_map(const char *name, const char *what)
-{
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL) {
-        ap_test_skip_no_data(what);
-        return NULL;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.map", dir, name);
-    ap_map *m = NULL;
-    ap_diag d;
-    AP_EXPECT(ap_map_load(path, NULL, &m, &d) == AP_OK, "%s: %s", path, d.msg);
-    return m;
-}
-
 /* prev with the n edits, checked against a fresh load, its "any_angle" slot updated (incremental) or built
  * from scratch (a change above AP_AA_UPDATE_MAX_CELLS). */
 static ap_map *patched_as(const ap_map *prev, const ap_cell_edit *e, size_t n, bool incremental)
@@ -170,7 +154,7 @@ END_TEST
  * what the same query gives on a fresh load of the edited map. */
 START_TEST(query_after_update_equals_fresh_load)
 {
-    ap_map *m0 = data_map("den520d", "any_angle after a tile update");
+    ap_map *m0 = ap_test_data_map("den520d", "any_angle after a tile update");
     if (m0 == NULL)
         return;
     ap_diag d;
@@ -266,7 +250,7 @@ END_TEST
  * graph with a list of cells whose passability did not change is the old graph). */
 START_TEST(many_cells_fall_back_to_the_build)
 {
-    ap_map *m0 = data_map("arena2", "any_angle updates above the threshold");
+    ap_map *m0 = ap_test_data_map("arena2", "any_angle updates above the threshold");
     if (m0 == NULL)
         return;
     ap_test_rng g = {99};
