@@ -170,9 +170,14 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
         /* Untested lines only where the graph has its eager table (the start's and the goal's lines): a lazy
          * graph's departures stay tested as they are generated (with lines of sight untested, the dead ends
          * of a world of thousands of circles outgrew the node table). */
-        if (!eager && !(g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
-                          g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q))
+        if (!eager && c == q->n && q->use_vis) {
+            /* The start's lines only toward the corners its scan returned (graph.h: the others' are blocked). */
+            if (!ap_aa_graph_candidates_among(g, cx, cy, cr, s, q->vis_start, q->n_vis_start, push_dep, q))
+                return false;
+        } else if (!eager && !(g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
+                                 g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q)) {
             return false;
+        }
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
         if ((!q->use_vis || c >= q->n || q->goal_seen[c] == q->stamp) &&
             ap_bitangent_of(cx, cy, cr, s, q->gx, q->gy, 0.0, 1, &goal.t) &&
@@ -260,10 +265,40 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     return k;
 }
 
+/* The landmarks' bound (landmarks.h) on the rest of a path from any arrival on circle c < n to this run's
+ * goal, raised to at least base, per circle once per run (q->use_vis; cached in h_val under h_stamp, so base
+ * must be the same on every call for c). Circles outside a landmark's component skip it. */
+static double mark_bound(ap_aa_query *q, uint32_t c, double base)
+{
+    if (q->h_stamp[c] != q->stamp) {
+        double h = base;
+        const uint32_t k = q->g->n_marks;
+        const double *d = q->g->mark_d + (size_t)c * k;
+        for (uint32_t i = 0; i < k; i++) {
+            if (!q->mark_ok[i] || !(d[i] < INFINITY))
+                continue;
+            const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+            h = h > a ? h : a;
+            h = h > b ? h : b;
+        }
+        q->h_stamp[c] = q->stamp;
+        q->h_val[c] = h;
+    }
+    return q->h_val[c];
+}
+
+/* The Euclidean distance from the arrival's point to the goal, raised by the landmarks' bound for its
+ * circle where the graph has them (both consistent: a node's edges cost at least the straight distance they
+ * cover and at least the table line they end with; their maximum is consistent). */
 static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
-    const ap_aa_query *q = ((const aa_self *)ctx)->q;
-    return hypot(q->nodes[u].px - q->gx, q->nodes[u].py - q->gy);
+    ap_aa_query *q = ((const aa_self *)ctx)->q;
+    const aa_node *a = &q->nodes[u];
+    const double h = hypot(a->px - q->gx, a->py - q->gy);
+    if (!q->use_vis || a->c >= q->n || q->g->n_marks == 0)
+        return h;
+    const double b = mark_bound(q, a->c, 0.0);
+    return b > h ? b : h;
 }
 
 /* ---- the point domain ---------------------------------------------------------------------------------- *
@@ -311,23 +346,9 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
     /* Per corner once per run (a corner's two senses and its arrivals from the start share it): the
      * Euclidean distance, raised by the landmarks' bounds (landmarks.h: consistent; corners outside a
      * landmark's component skip it). */
-    if (q->use_vis && c < q->n) {
-        if (q->h_stamp[c] != q->stamp) {
-            double h = hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
-            const uint32_t k = q->g->n_marks;
-            const double *d = q->g->mark_d + (size_t)c * k;
-            for (uint32_t i = 0; i < k; i++) {
-                if (!q->mark_ok[i] || !(d[i] < INFINITY))
-                    continue;
-                const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
-                h = h > a ? h : a;
-                h = h > b ? h : b;
-            }
-            q->h_stamp[c] = q->stamp;
-            q->h_val[c] = h;
-        }
-        return q->h_val[c];
-    }
+    if (q->use_vis && c < q->n)
+        return q->h_stamp[c] == q->stamp ? q->h_val[c]
+                                           : mark_bound(q, c, hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy));
     return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
 }
 
@@ -632,7 +653,10 @@ static void vis_ends(ap_aa_query *q)
     }
     for (size_t i = 0; i < ng && k > 0; i++) {
         const uint32_t c = tail[i];
-        const double dg = hypot(g->x[c] - q->gx, g->y[c] - q->gy);
+        /* At most the length of a line from circle c to the goal (a disc's: the tangent from the goal to
+         * the circle, less a margin for rounding) and so of any path from an arrival on c. */
+        const double D = hypot(g->x[c] - q->gx, g->y[c] - q->gy), R = g->R[c];
+        const double dg = R == 0.0 ? D : fmax(0.0, sqrt(fmax(0.0, (D - R) * (D + R))) - 1e-9);
         const double *d = g->mark_d + (size_t)c * k;
         for (uint32_t m = 0; m < k; m++) {
             if (!(d[m] < INFINITY))
@@ -686,9 +710,9 @@ static int start_run(ap_aa_query *q)
         q->dom.node_count = q->n_nodes;
         q->dom.successors = pt_successors;
         q->dom.heuristic = pt_heuristic;
-        if (q->use_vis)
-            vis_ends(q);
     }
+    if (q->use_vis)
+        vis_ends(q);
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
@@ -737,7 +761,9 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->expanded_before = 0;
     const ap_aa_graph *g = q->g;
     q->point = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8;
-    q->use_vis = q->point && g->vis != NULL && vis_room(q);
+    /* The scans (and landmarks) for the point domain, and for a disc's table of grid corners (graph.h: the
+     * only other graphs given an index). */
+    q->use_vis = g->dep_start != NULL && g->vis != NULL && vis_room(q);
     if (q->point && q->cap < pt_nodes(q->n) && set_capacity(q, pt_capacity(q->n)) != AP_OK)
         return out->status = AP_E_NOMEM;
     int st = start_run(q);

@@ -352,6 +352,15 @@ bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double 
     return departures_of(g, c, cx, cy, cr, s, false, NULL, sink, ctx);
 }
 
+bool ap_aa_graph_candidates_among(const ap_aa_graph *g, double cx, double cy, double cr, int s, const uint32_t *js,
+                                  size_t nj, ap_aa_dep_sink sink, void *ctx)
+{
+    for (size_t i = 0; i < nj; i++)
+        if (!pair_departures(g, UINT32_MAX, cx, cy, cr, s, js[i], false, NULL, sink, ctx))
+            return false;
+    return true;
+}
+
 /* The sink of ap_aa_graph_precompute: appends to g->deps, doubling the capacity. */
 typedef struct dep_buf {
     ap_aa_graph *g;
@@ -385,6 +394,20 @@ static bool fill_all(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t
                      void *sink_ctx)
 {
     return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, sink, sink_ctx);
+}
+
+/* Is g a disc's grid graph of corners only: every hug circle a convex corner of radius r_u > 0, no extra
+ * circles, no grown hugs (the search's visibility and landmark shortcuts, anyangle.c, hold for these)? */
+static bool disc_corners(const ap_aa_graph *g)
+{
+    const space_ctx *sc = g->space.ctx;
+    if (g->quad == NULL || !(g->unit_radius > 0.0) || g->hug_grow != 0.0 || sc == NULL || sc->m == NULL ||
+        sc->cw != NULL)
+        return false;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->R[k] != g->unit_radius || g->quad[k] == AP_AA_QUAD_NONE)
+            return false;
+    return true;
 }
 
 /* Is every hug circle of g a radius-0 grid corner (a point unit's grid graph)? */
@@ -421,8 +444,8 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
         }
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     g->corner_points = all_corner_points(g);
-    /* The point search's landmarks (out of memory: none, the Euclidean heuristic alone). */
-    if (g->corner_points)
+    /* The search's landmarks (out of memory: none, the Euclidean heuristic alone). */
+    if (g->corner_points || disc_corners(g))
         ap_aa_landmarks_build(g);
     return AP_OK;
 }
@@ -524,7 +547,7 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
     /* A point unit's grid graph gets its visibility index here (built with the table, not with every lazy
      * graph a query makes for itself; out of memory: none, every pair is tested as before it existed). */
     const space_ctx *sc = g->space.ctx;
-    if (g->vis == NULL && g->n >= 2 && sc->m != NULL && sc->cw == NULL && all_corner_points(g))
+    if (g->vis == NULL && g->n >= 2 && sc->m != NULL && sc->cw == NULL && (all_corner_points(g) || disc_corners(g)))
         g->vis = ap_aa_vis_build(sc->m, g->x, g->y, g->n);
     if (vis_build_fits(g)) {
         vis_fill f = {.k = UINT32_MAX};

@@ -93,14 +93,22 @@ typedef struct ap_aa_graph {
     ap_aa_dep *deps;
     size_t n_deps;
     bool corner_points;   /* set with the eager part: every hug circle a radius-0 grid corner (a point unit's grid) */
-    /* With corner_points: landmark distances over the table (landmarks.h; owned), n_marks of them per corner
-     * (mark_d[v * n_marks + i]), for the point search's heuristic; 0 and NULL when not built. */
+    /* Landmark distances over the table (landmarks.h; owned), n_marks of them per circle
+     * (mark_d[v * n_marks + i]), for the search's heuristic: built with the eager table of a point unit's
+     * grid graph (corner_points) and of a disc's grid graph of corners (every circle a convex corner of
+     * radius r_u > 0, no grown hugs, no extra circles); 0 and NULL otherwise. */
     uint32_t n_marks;
     double *mark_d;
     /* A point unit's grid graph with its eager table (r_u = 0, corners in row-major order; built by
-     * ap_aa_graph_precompute and ap_aa_graph_grid_update): the visibility scan's index over its corners
-     * (visibility.h; owned), else NULL. The table's build and the point search ask it which corners a point
-     * may see before testing lines. */
+     * ap_aa_graph_precompute and ap_aa_graph_grid_update), or a disc's grid graph of corners with its eager
+     * table (as for the landmarks above; ap_aa_graph_precompute): the visibility scan's index over its
+     * corners (visibility.h; owned), else NULL. The point table's build and the search ask it which corners
+     * a point may see before testing lines. A disc uses the point rule's scan as a filter: when the disc
+     * (radius r) sweeps clear along a line from P to a point T at distance r from corner c, every point of
+     * the segment P -> c but c lies within r (1 - t) of the line's point at the same fraction t, so strictly
+     * outside every blocked square less the lines' 1e-7 tolerance, and the scan (which drops only rays
+     * entering squares shrunk by AP_AA_VIS_SHRINK) returns c: corners the scan does not return have no
+     * usable tangent line from P. */
     struct ap_aa_vis *vis;
 } ap_aa_graph;
 
@@ -216,6 +224,12 @@ bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
  * anyangle.h, lazy line of sight). Same order, sink and returns. */
 bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
                             ap_aa_dep_sink sink, void *ctx);
+
+/* ap_aa_graph_candidates for a query's start (c = UINT32_MAX) toward the hug circles js[0 .. nj) only, in
+ * that order (the circles a visibility scan returned, increasing: the same edges in the same order as
+ * ap_aa_graph_candidates minus those toward the other circles). Same sink and returns. */
+bool ap_aa_graph_candidates_among(const ap_aa_graph *g, double cx, double cy, double cr, int s, const uint32_t *js,
+                                  size_t nj, ap_aa_dep_sink sink, void *ctx);
 
 /* Whether the surfing edge t may touch hug circle k at (px, py) travelling round it with sense s, by the
  * grid-corner rules (quad): on a circle of radius > 0 the touching point lies on the quarter facing away

@@ -3,21 +3,61 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/status.h"
+#include "../base/mem.h"
 #include "../search/search.h"
 
-/* The table as a search domain (search.h): nodes are the corners, plus one node n that no edge reaches,
- * the goal of a search run to exhaustion with a zero heuristic, which is Dijkstra over the table. */
+/* The table as an undirected graph of circles: adj[start[v] .. start[v + 1]) the neighbours of circle v
+ * with the line's length. A point table lists each edge from both ends already (landmarks.h); a disc's
+ * table lists both directions of a bitangent too, but each tested on its own, so its edges are added in
+ * both directions (the metric must be symmetric for both of the heuristic's bounds). */
+typedef struct lm_graph {
+    uint32_t n;
+    uint32_t *start;
+    ap_succ *adj;
+} lm_graph;
+
+static int lm_build(const ap_aa_graph *g, lm_graph *a)
+{
+    const uint32_t n = (uint32_t)g->n;
+    const bool both = !g->corner_points;
+    a->n = n;
+    a->start = calloc((size_t)n + 2, sizeof *a->start);
+    a->adj = malloc((both ? 2 : 1) * (g->n_deps + 1) * sizeof *a->adj);
+    if (a->start == NULL || a->adj == NULL)
+        return AP_E_NOMEM;
+    /* Counts at start[v + 2], prefix sums to start[v + 1], then filled through start[v + 1]. */
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t i = g->dep_start[2 * v]; i < g->dep_start[2 * v + 2]; i++)
+            if (g->deps[i].to < n) {
+                a->start[v + 2]++;
+                if (both)
+                    a->start[g->deps[i].to + 2]++;
+            }
+    for (uint32_t v = 0; v < n; v++)
+        a->start[v + 2] += a->start[v + 1];
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t i = g->dep_start[2 * v]; i < g->dep_start[2 * v + 2]; i++) {
+            const uint32_t w = g->deps[i].to;
+            if (w >= n)
+                continue;
+            a->adj[a->start[v + 1]++] = (ap_succ){w, g->deps[i].t.len};
+            if (both)
+                a->adj[a->start[w + 1]++] = (ap_succ){v, g->deps[i].t.len};
+        }
+    return AP_OK;
+}
+
+/* The graph as a search domain (search.h): nodes are the circles, plus one node n that no edge reaches, the
+ * goal of a search run to exhaustion with a zero heuristic, which is Dijkstra over the table. */
 static int table_succ(const void *ctx, uint32_t v, ap_succ *out)
 {
-    const ap_aa_graph *g = ctx;
-    int k = 0;
-    /* Both senses' departures: every table edge leaving the corner. */
-    for (uint32_t i = g->dep_start[2 * v]; i < g->dep_start[2 * v + 2]; i++)
-        if (g->deps[i].to < g->n)
-            out[k++] = (ap_succ){g->deps[i].to, g->deps[i].t.len};
-    return k;
+    const lm_graph *a = ctx;
+    const uint32_t k = a->start[v + 1] - a->start[v];
+    memcpy(out, a->adj + a->start[v], k * sizeof *out);
+    return (int)k;
 }
 
 static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
@@ -25,7 +65,7 @@ static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
     return 0.0;
 }
 
-/* Dijkstra from corner src over the table (dom, on ws) into dist (n entries). */
+/* Dijkstra from circle src over the graph (dom, on ws) into dist (n entries). */
 static int dijkstra(const ap_aa_graph *g, const ap_domain *dom, ap_workspace *ws, uint32_t src, double *dist)
 {
     ap_search s;
@@ -39,11 +79,11 @@ static int dijkstra(const ap_aa_graph *g, const ap_domain *dom, ap_workspace *ws
     return AP_OK;
 }
 
-/* The lowest corner of the component of g's table with the most corners (ties: the lowest such corner; out
- * of memory: corner 0). */
-static uint32_t largest_component(const ap_aa_graph *g)
+/* The lowest circle of the component of a with the most circles (ties: the lowest such circle; out of
+ * memory: circle 0). */
+static uint32_t largest_component(const lm_graph *a)
 {
-    const size_t n = g->n;
+    const size_t n = a->n;
     uint8_t *seen = calloc(n, 1);
     uint32_t *stack = malloc(n * sizeof *stack);
     if (seen == NULL || stack == NULL) {
@@ -62,9 +102,9 @@ static uint32_t largest_component(const ap_aa_graph *g)
         while (top > 0) {
             const uint32_t v = stack[--top];
             size++;
-            for (uint32_t i = g->dep_start[2 * v]; i < g->dep_start[2 * v + 2]; i++) {
-                const uint32_t w = g->deps[i].to;
-                if (w < n && !seen[w]) {
+            for (uint32_t i = a->start[v]; i < a->start[v + 1]; i++) {
+                const uint32_t w = a->adj[i].node;
+                if (!seen[w]) {
                     seen[w] = 1;
                     stack[top++] = w;
                 }
@@ -88,24 +128,28 @@ int ap_aa_landmarks_build(ap_aa_graph *g)
     if (g->dep_start == NULL || g->n == 0)
         return AP_OK;
     const size_t n = g->n;
+    lm_graph a;
+    if (lm_build(g, &a) != AP_OK) {
+        AP_FREE_ALL(a.start, a.adj);
+        return AP_E_NOMEM;
+    }
     int max_deg = 1;
     for (size_t v = 0; v < n; v++) {
-        const uint32_t deg = g->dep_start[2 * v + 2] - g->dep_start[2 * v];
+        const uint32_t deg = a.start[v + 1] - a.start[v];
         max_deg = deg > (uint32_t)max_deg ? (int)deg : max_deg;
     }
-    const ap_domain dom = {.ctx = g, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
+    const ap_domain dom = {.ctx = &a, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
                            .successors = table_succ, .heuristic = zero_h};
     ap_workspace ws;
     double *d = malloc(AP_AA_LANDMARKS * n * sizeof *d), *near = malloc(n * sizeof *near);
     int st = d != NULL && near != NULL ? ap_workspace_init(&ws, (uint32_t)n + 1, max_deg) : AP_E_NOMEM;
     if (st != AP_OK) {
-        free(d);
-        free(near);
+        AP_FREE_ALL(d, near, a.start, a.adj);
         return st;
     }
-    /* near[v]: the smallest distance from v to a landmark so far (before the first: from a corner of the
+    /* near[v]: the smallest distance from v to a landmark so far (before the first: from a circle of the
      * largest component, which the landmarks then serve). */
-    st = dijkstra(g, &dom, &ws, largest_component(g), near);
+    st = dijkstra(g, &dom, &ws, largest_component(&a), near);
     uint32_t k = 0;
     for (; st == AP_OK && k < AP_AA_LANDMARKS; k++) {
         uint32_t best = UINT32_MAX;
@@ -120,7 +164,7 @@ int ap_aa_landmarks_build(ap_aa_graph *g)
         for (uint32_t v = 0; v < n; v++)
             near[v] = k == 0 ? dk[v] : fmin(near[v], dk[v]);
     }
-    free(near);
+    AP_FREE_ALL(near, a.start, a.adj);
     ap_workspace_free(&ws);
     if (st != AP_OK || k == 0) {
         free(d);
