@@ -213,7 +213,9 @@ static double hug_sweep(const ap_aa_query *q, const aa_node *a, double R, double
     double sw = ap_hug_sweep(a->h, h_out, a->s);
     if (R == 0.0)
         return sw <= M_PI + 1e-12 ? sw : -1.0;
-    if (sw > 0.0) {
+    /* A hug of at most a quarter on a corner whose whole free quarter is clear needs no test (graph.h). */
+    const uint8_t *clear = q->g->hug_clear;
+    if (sw > 0.0 && !(clear != NULL && a->c < q->n && clear[a->c] && sw <= M_PI / 2 + AP_AA_HUG_SLACK)) {
         ap_segment arc = ap_segment_arc(a->px, a->py, a->h, R, (double)a->s * sw);
         if (!q->g->space.arc_ok(q->g->space.ctx, &arc))
             return -1.0;

@@ -110,7 +110,7 @@ void ap_aa_graph_free(ap_aa_graph *g)
     if (g == NULL)
         return;
     ap_aa_vis_free(g->vis);
-    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->owned, g);
+    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->hug_clear, g->owned, g);
 }
 
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
@@ -410,6 +410,24 @@ static bool disc_corners(const ap_aa_graph *g)
     return true;
 }
 
+/* g->hug_clear of a disc's corner graph (graph.h): per circle one test of its free quarter, the arc round
+ * the corner between the directions (-qx, 0) and (0, -qy) away from the blocked cell, widened by
+ * AP_AA_HUG_SLACK. Out of memory: none (every hug tested). */
+static void hug_quarters(ap_aa_graph *g)
+{
+    free(g->hug_clear);
+    if ((g->hug_clear = malloc(g->n)) == NULL)
+        return;
+    for (size_t k = 0; k < g->n; k++) {
+        const double qx = (g->quad[k] & 1) ? 1.0 : -1.0, qy = (g->quad[k] & 2) ? 1.0 : -1.0;
+        const double a = atan2(-qy, -qx) - M_PI / 4 - AP_AA_HUG_SLACK, R = g->R[k];
+        /* Counter-clockwise from angle a: the heading there is a + pi / 2. */
+        const ap_segment arc = ap_segment_arc(g->x[k] + R * cos(a), g->y[k] + R * sin(a), a + M_PI / 2, R,
+                                              M_PI / 2 + 2 * AP_AA_HUG_SLACK);
+        g->hug_clear[k] = g->space.arc_ok(g->space.ctx, &arc) ? 1 : 0;
+    }
+}
+
 /* Is every hug circle of g a radius-0 grid corner (a point unit's grid graph)? */
 static bool all_corner_points(const ap_aa_graph *g)
 {
@@ -445,8 +463,11 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     g->corner_points = all_corner_points(g);
     /* The search's landmarks (out of memory: none, the Euclidean heuristic alone). */
-    if (g->corner_points || disc_corners(g))
+    const bool discs = disc_corners(g);
+    if (g->corner_points || discs)
         ap_aa_landmarks_build(g);
+    if (discs)
+        hug_quarters(g);
     return AP_OK;
 }
 
@@ -534,6 +555,27 @@ static bool fill_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t
     return true;
 }
 
+/* The build of a disc's grid table with the scan (ap_aa_graph_precompute): per circle k the departures of
+ * fill_all toward only the corners the point rule's scan from corner k returns (no direction filter), in the
+ * same order. The same table: a usable bitangent from circle k to circle j is a line at distance r_u (less
+ * the tests' tolerance) from every blocked square, and the segment between the two corners stays within
+ * r_u of it (|p(t) - q(t)| <= r_u at every fraction t), so it enters no blocked square deeper than that
+ * tolerance, 1e-7 tiles, and the scan (which drops only rays entering squares shrunk by AP_AA_VIS_SHRINK
+ * = 1e-7) returns j. */
+static bool fill_disc_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t *memo, ap_aa_dep_sink sink,
+                          void *sink_ctx)
+{
+    vis_fill *f = ctx;
+    if (f->k != k) {
+        f->n_seen = ap_aa_vis_corners(g->vis, g->x[k], g->y[k], -1, f->scratch, f->cand);
+        f->k = k;
+    }
+    for (size_t i = 0; i < f->n_seen; i++)
+        if (f->cand[i] != k && !ap_aa_graph_pair_departures(g, k, s, f->cand[i], NULL, sink, sink_ctx))
+            return false;
+    return true;
+}
+
 /* Can g's table be built with the scan: a point unit's grid graph of corners only, with its index. */
 static bool vis_build_fits(const ap_aa_graph *g)
 {
@@ -559,6 +601,16 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
         if (f.cand != NULL && f.seen != NULL && f.up_start != NULL && f.scratch != NULL)
             st = ap_aa_graph_precompute_with(g, NULL, fill_vis, &f);
         AP_FREE_ALL(f.cand, f.seen, f.up_start, f.scratch, f.up);
+        return st;
+    }
+    if (g->vis != NULL && disc_corners(g)) {
+        vis_fill f = {.k = UINT32_MAX};
+        f.cand = malloc(g->n * sizeof *f.cand);
+        f.scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f.scratch);
+        int st = AP_E_NOMEM;
+        if (f.cand != NULL && f.scratch != NULL)
+            st = ap_aa_graph_precompute_with(g, NULL, fill_disc_vis, &f);
+        AP_FREE_ALL(f.cand, f.scratch);
         return st;
     }
     /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte

@@ -110,7 +110,16 @@ typedef struct ap_aa_graph {
      * entering squares shrunk by AP_AA_VIS_SHRINK) returns c: corners the scan does not return have no
      * usable tangent line from P. */
     struct ap_aa_vis *vis;
+    /* A disc's grid graph of corners with its eager table (as for the landmarks above), else NULL: per
+     * circle 1 when the disc may hug the whole quarter of it that faces away from the corner's blocked cell
+     * (widened by AP_AA_HUG_SLACK radians at both ends: one arc test at build), else 0. Every hug the
+     * search takes touches only that quarter at both ends (ap_aa_corner_ok) and sweeps at most its pi / 2,
+     * so it is part of that arc and clear when the arc is: the search skips its test. */
+    uint8_t *hug_clear;
 } ap_aa_graph;
+
+/* Radians the quarter arc of hug_clear is widened by at each end (far above the corner rule's 1e-9 R). */
+#define AP_AA_HUG_SLACK 1e-6
 
 /* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
  * cw's circles grown by r_u. Returns AP_OK, AP_E_INVALID_REQUEST (bad r_u) or AP_E_NOMEM. Cost O(n). */

@@ -159,12 +159,13 @@ START_TEST(scan_movingai_sample)
 }
 END_TEST
 
-/* The eager table built with the scan (ap_aa_graph_precompute) equals the one built by testing every pair. */
-static void same_table(const ap_map *m, const char *what)
+/* The eager table built with the scan (ap_aa_graph_precompute) equals the one built by testing every pair,
+ * for a point unit (r = 0) and a disc of radius r. */
+static void same_table(const ap_map *m, double r, const char *what)
 {
     ap_aa_graph *fast, *plain;
-    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &fast), AP_OK);
-    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &plain), AP_OK);
+    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, r, &fast), AP_OK);
+    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, r, &plain), AP_OK);
     ck_assert_int_eq(ap_aa_graph_precompute(fast), AP_OK);
     AP_EXPECT(fast->n < 2 || fast->vis != NULL, "%s: the table was not built with the scan", what);
     ck_assert_int_eq(ap_aa_graph_precompute_with(plain, NULL, NULL, NULL), AP_OK);
@@ -180,9 +181,11 @@ START_TEST(table_same_as_plain)
     for (int t = 0; t < trials; t++) {
         int w = 4 + (int)(ap_test_rand(&rng) % 33), h = 4 + (int)(ap_test_rand(&rng) % 33);
         ap_map *m = vis_random_map(&rng, w, h, (int)(ap_test_rand(&rng) % (unsigned)(w * h / 6 + 1)));
+        /* A point unit, a disc of radius 0.5 (hugs always clear) and of 0.3 to 1.3. */
+        const double r = t % 3 == 0 ? 0.0 : t % 3 == 1 ? 0.5 : 0.3 + ap_test_rand01(&rng);
         char what[64];
-        snprintf(what, sizeof what, "random map %d (%dx%d)", t, w, h);
-        same_table(m, what);
+        snprintf(what, sizeof what, "random map %d (%dx%d, r %.3f)", t, w, h, r);
+        same_table(m, r, what);
         ap_map_free(m);
     }
     if (ap_test_quick())
@@ -190,7 +193,8 @@ START_TEST(table_same_as_plain)
     ap_map *m = ap_test_data_map("arena2", "anyangle: table with the scan on arena2");
     if (m == NULL)
         return;
-    same_table(m, "arena2");
+    same_table(m, 0.0, "arena2");
+    same_table(m, 0.5, "arena2 r 0.5");
     ap_map_free(m);
 }
 END_TEST
