@@ -50,6 +50,7 @@ struct ap_aa_query {
     size_t n_deps, deps_cap;
     bool overflow, nomem;
     uint64_t culled;     /* crossing-edge culls in this run */
+    uint64_t pruned;     /* arrivals not expanded as dominated (dominated()) in this run */
     ap_workspace ws;
     bool ws_ready;
     ap_domain dom;       /* the search's domain (the search keeps a pointer to it) */
@@ -73,6 +74,14 @@ struct ap_aa_query {
     double mark_lb[AP_AA_LANDMARKS], mark_ub[AP_AA_LANDMARKS];
     bool mark_ok[AP_AA_LANDMARKS];
     size_t n_vis_start, vis_room;
+    /* Dominance (a disc's corner graph with hug_clear): per (circle, sense) slot the arrivals expanded in this
+     * run on a clear quarter, as a list dom[dom_head[slot]], next ... (dom_stamp[slot] == stamp), each its
+     * heading and g. */
+    bool use_dom;
+    uint32_t *dom_head, *dom_stamp;
+    size_t dom_room;
+    struct aa_dom *doms;
+    size_t n_dom, dom_cap;
     double *vis_scratch;
     size_t vis_scratch_len;
     aa_self self;
@@ -205,22 +214,107 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
 
 /* ---- the A* domain -------------------------------------------------------------------------------------- */
 
-/* The hug from arrival a to departure heading h_out on a's circle (radius R): its sweep, or -1 when the
- * edge is not usable (a radius-0 turn of more than pi in a's sense is a turn the other way; an arc that
- * fails the line-of-sight test). */
-static double hug_sweep(const ap_aa_query *q, const aa_node *a, double R, double h_out)
+/* The hug from arrival a to departure heading h_out on a's circle (radius R): its sweep, or -1 when the edge
+ * is not usable without a test (a radius-0 turn of more than pi in a's sense is a turn the other way; on a
+ * disc's corner graph, graph.h hug_clear, a hug of more than a quarter: both its ends lie on the corner's
+ * free quarter, so it goes round the far side, through the direction of the blocked cell, whose square the
+ * disc's centre then enters or comes within r_u - sqrt 2 of). *test: the arc still needs its line-of-sight
+ * test (hug_arc_ok), which a hug within a clear free quarter does not. */
+static double hug_sweep(const ap_aa_query *q, const aa_node *a, double R, double h_out, bool *test)
 {
-    double sw = ap_hug_sweep(a->h, h_out, a->s);
+    const double sw = ap_hug_sweep(a->h, h_out, a->s);
+    *test = false;
     if (R == 0.0)
         return sw <= M_PI + 1e-12 ? sw : -1.0;
-    /* A hug of at most a quarter on a corner whose whole free quarter is clear needs no test (graph.h). */
+    if (sw == 0.0)
+        return sw;
     const uint8_t *clear = q->g->hug_clear;
-    if (sw > 0.0 && !(clear != NULL && a->c < q->n && clear[a->c] && sw <= M_PI / 2 + AP_AA_HUG_SLACK)) {
-        ap_segment arc = ap_segment_arc(a->px, a->py, a->h, R, (double)a->s * sw);
-        if (!q->g->space.arc_ok(q->g->space.ctx, &arc))
+    if (clear != NULL && a->c < q->n) {
+        if (sw > M_PI / 2 + AP_AA_HUG_SLACK)
             return -1.0;
+        if (clear[a->c])
+            return sw;
     }
+    *test = true;
     return sw;
+}
+
+/* The arc of the hug hug_sweep asked a test for passes the graph's test. */
+static bool hug_arc_ok(const ap_aa_query *q, const aa_node *a, double R, double sw)
+{
+    ap_segment arc = ap_segment_arc(a->px, a->py, a->h, R, (double)a->s * sw);
+    return q->g->space.arc_ok(q->g->space.ctx, &arc);
+}
+
+/* Dominance on a disc's corner graph (hug_clear, dep_sorted). An arrival on circle c with sense s lies at
+ * key k on the circle's free quarter (ap_aa_quarter_key) and was reached at cost g; hugging on costs R per
+ * radian of key, so g - R k is its cost normalised to the quarter's start. An arrival expanded before,
+ * (k', g'), with k' <= k and g' - R k' <= g - R k may hug on to k and be there at no more cost: every
+ * continuation of the later one is one of its own at no more cost (a crossing-culled one is in no shortest
+ * path), so the later one is covered (neither pushed when generated nor expanded). With k' > k instead it
+ * covers every departure from k' on (cutoff). The hug between two keys stays on the clear quarter. */
+typedef struct aa_dom {
+    double key, gn; /* key on the quarter; g - R key */
+    uint32_t next;
+} aa_dom;
+
+static bool dom_covers(const ap_aa_query *q, uint32_t c, int s, double key, double gn)
+{
+    const uint32_t slot = 2 * c + (s > 0);
+    if (q->dom_stamp[slot] != q->stamp)
+        return false;
+    for (uint32_t e = q->dom_head[slot]; e != UINT32_MAX; e = q->doms[e].next)
+        if (q->doms[e].key <= key && q->doms[e].gn <= gn)
+            return true;
+    return false;
+}
+
+/* The least key above `key` of an arrival expanded on (c, s) at normalised cost at most gn (INFINITY: none):
+ * the departures from there on are that arrival's at no more cost. */
+static double dom_cutoff(const ap_aa_query *q, uint32_t c, int s, double key, double gn)
+{
+    const uint32_t slot = 2 * c + (s > 0);
+    double cut = INFINITY;
+    if (q->dom_stamp[slot] != q->stamp)
+        return cut;
+    for (uint32_t e = q->dom_head[slot]; e != UINT32_MAX; e = q->doms[e].next)
+        if (q->doms[e].key > key && q->doms[e].key < cut && q->doms[e].gn <= gn)
+            cut = q->doms[e].key;
+    return cut;
+}
+
+/* Record an expanded arrival for dom_covers and dom_cutoff; out of memory: not recorded (nothing is then
+ * pruned by it). */
+static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn)
+{
+    const uint32_t slot = 2 * c + (s > 0);
+    if (q->dom_stamp[slot] != q->stamp) {
+        q->dom_stamp[slot] = q->stamp;
+        q->dom_head[slot] = UINT32_MAX;
+    }
+    void *p = q->doms;
+    if (!ap_grow(&p, &q->dom_cap, q->n_dom + 1, sizeof *q->doms, 256))
+        return;
+    q->doms = p;
+    q->doms[q->n_dom] = (aa_dom){key, gn, q->dom_head[slot]};
+    q->dom_head[slot] = (uint32_t)q->n_dom++;
+}
+
+/* The first of the n departures d of arrival a's circle and sense (dep_sorted) whose key is not more than
+ * the slack below a's: every one before it lies behind a, and reaching it would hug round the far side of
+ * the corner (hug_sweep refuses such hugs). */
+static uint32_t first_departure(const ap_aa_query *q, const aa_node *a, double key, const ap_aa_dep *d, uint32_t n)
+{
+    key -= AP_AA_HUG_SLACK;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (ap_aa_quarter_key(q->g, a->c, a->s, d[mid].t.h) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
@@ -234,6 +328,19 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
      * arrival whose line is blocked is a dead end (it does not exist in the graph). */
     if (a.check && !q->g->space.line_ok(q->g->space.ctx, a.ox, a.oy, a.px, a.py))
         return 0;
+    const bool dom = q->use_dom && a.c < q->n && q->g->hug_clear[a.c];
+    const double g_u = q->use_dom ? ap_search_g(&q->s, u) : 0.0;
+    double key = 0.0, cutoff = INFINITY;
+    if (dom) {
+        key = ap_aa_quarter_key(q->g, a.c, a.s, a.h);
+        const double gn = g_u - q->g->R[a.c] * key;
+        if (dom_covers(q, a.c, a.s, key, gn)) {
+            q->pruned++;
+            return 0;
+        }
+        cutoff = dom_cutoff(q, a.c, a.s, key, gn);
+        dom_record(q, a.c, a.s, key, gn);
+    }
     if (a.c == q->n + 1) {
         out[0] = (ap_succ){1, 0.0};
         return 1;
@@ -246,17 +353,31 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     int k = 0;
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
-        for (uint32_t i = 0; i < ndd[part]; i++) {
+        const bool sorted = part == 0 && dom;
+        const uint32_t first = sorted ? first_departure(q, &a, key, d, ndd[0]) : 0;
+        for (uint32_t i = first; i < ndd[part]; i++) {
+            if (sorted && cutoff < INFINITY && ap_aa_quarter_key(q->g, a.c, a.s, d[i].t.h) >= cutoff)
+                break; /* this and the rest: the covering arrival's */
             double hug = 0.0;
             if (u != 0) {
+                /* The sweep first (angle arithmetic), then crossing culling, then an arc's test. */
+                bool test;
+                const double sw = hug_sweep(q, &a, R, d[i].t.h, &test);
+                if (sw < 0.0)
+                    continue;
                 if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
                     q->culled++;
                     continue;
                 }
-                double sw = hug_sweep(q, &a, R, d[i].t.h);
-                if (sw < 0.0)
+                if (test && !hug_arc_ok(q, &a, R, sw))
                     continue;
                 hug = R * sw;
+            }
+            if (q->use_dom && d[i].to < q->n && q->g->hug_clear[d[i].to] &&
+                dom_covers(q, d[i].to, d[i].s_to, ap_aa_quarter_key(q->g, d[i].to, d[i].s_to, d[i].t.h),
+                           g_u + hug + d[i].t.len - q->g->R[d[i].to] * ap_aa_quarter_key(q->g, d[i].to, d[i].s_to, d[i].t.h))) {
+                q->pruned++;
+                continue;
             }
             uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
@@ -296,7 +417,7 @@ static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 {
     ap_aa_query *q = ((const aa_self *)ctx)->q;
     const aa_node *a = &q->nodes[u];
-    const double h = hypot(a->px - q->gx, a->py - q->gy);
+    const double dx = a->px - q->gx, dy = a->py - q->gy, h = sqrt(dx * dx + dy * dy);
     if (!q->use_vis || a->c >= q->n || q->g->n_marks == 0)
         return h;
     const double b = mark_bound(q, a->c, 0.0);
@@ -461,7 +582,7 @@ void ap_aa_query_free(ap_aa_query *q)
     if (q == NULL)
         return;
     AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs,
-                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val);
+                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val, q->dom_head, q->dom_stamp, q->doms);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
@@ -490,6 +611,8 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
         memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
     if (q->h_stamp != NULL)
         memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
+    if (q->dom_stamp != NULL)
+        memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
     if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
@@ -557,12 +680,16 @@ static void begin_run(ap_aa_query *q)
             memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
         if (q->h_stamp != NULL)
             memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
+        if (q->dom_stamp != NULL)
+            memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
         q->stamp = 1;
     }
     q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
     q->culled = 0;
+    q->pruned = 0;
+    q->n_dom = 0;
     q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1, 0};
     q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1, 0};
     q->n_nodes = 2;
@@ -766,6 +893,18 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     /* The scans (and landmarks) for the point domain, and for a disc's table of grid corners (graph.h: the
      * only other graphs given an index). */
     q->use_vis = g->dep_start != NULL && g->vis != NULL && vis_room(q);
+    if (g->hug_clear != NULL && q->dom_room < 2 * ((size_t)q->n + 2)) {
+        AP_FREE_ALL(q->dom_head, q->dom_stamp);
+        q->dom_room = 2 * ((size_t)q->n + 2);
+        q->dom_head = malloc(q->dom_room * sizeof *q->dom_head);
+        q->dom_stamp = calloc(q->dom_room, sizeof *q->dom_stamp);
+        if (q->dom_head == NULL || q->dom_stamp == NULL) {
+            AP_FREE_ALL(q->dom_head, q->dom_stamp);
+            q->dom_head = q->dom_stamp = NULL;
+            q->dom_room = 0;
+        }
+    }
+    q->use_dom = g->hug_clear != NULL && g->dep_sorted && q->dom_room >= 2 * ((size_t)q->n + 2);
     if (q->point && q->cap < pt_nodes(q->n) && set_capacity(q, pt_capacity(q->n)) != AP_OK)
         return out->status = AP_E_NOMEM;
     int st = start_run(q);
@@ -783,6 +922,7 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
         out->generated = q->s.generated;
         out->nodes = q->n_nodes;
         out->crossings_culled = q->culled;
+        out->dominated = q->pruned;
         if (q->nomem) {
             q->running = false;
             return out->status = AP_E_NOMEM;

@@ -78,6 +78,8 @@ typedef struct ap_aa_result {
     uint64_t expanded, generated; /* A* counters of the last (successful) run */
     uint32_t nodes;               /* node ids handed out */
     uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
+    uint64_t dominated;           /* arrivals neither pushed nor expanded: another covers them (a disc's
+                                   * corner graph, anyangle.c dom_covers) */
 } ap_aa_result;
 
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK

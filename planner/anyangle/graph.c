@@ -410,6 +410,8 @@ static bool disc_corners(const ap_aa_graph *g)
     return true;
 }
 
+static void sort_departures(ap_aa_graph *g);
+
 /* g->hug_clear of a disc's corner graph (graph.h): per circle one test of its free quarter, the arc round
  * the corner between the directions (-qx, 0) and (0, -qy) away from the blocked cell, widened by
  * AP_AA_HUG_SLACK. Out of memory: none (every hug tested). */
@@ -466,9 +468,56 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
     const bool discs = disc_corners(g);
     if (g->corner_points || discs)
         ap_aa_landmarks_build(g);
-    if (discs)
+    if (discs) {
         hug_quarters(g);
+        if (g->hug_clear != NULL)
+            sort_departures(g);
+    }
     return AP_OK;
+}
+
+double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h)
+{
+    /* atan2(-qy, -qx), the direction of the quarter's middle from the corner, by quad's two bits. */
+    static const double mid[4] = {M_PI / 4, 3 * M_PI / 4, -M_PI / 4, -3 * M_PI / 4};
+    const double t = ap_hug_sweep(mid[g->quad[k] & 3] + (double)s * M_PI / 4, h, s);
+    return t > M_PI ? t - 2 * M_PI : t;
+}
+
+/* qsort context-free: the sweep keys of the departures being sorted are computed before (sort_key). */
+typedef struct keyed_dep {
+    double key;
+    ap_aa_dep d;
+} keyed_dep;
+
+static int by_key(const void *a, const void *b)
+{
+    const double x = ((const keyed_dep *)a)->key, y = ((const keyed_dep *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* g->dep_sorted (graph.h): each (circle, sense)'s departures by ap_aa_quarter_key;
+ * ties keep no particular order. Out of memory: left in target order (dep_sorted false). */
+static void sort_departures(ap_aa_graph *g)
+{
+    uint32_t most = 0;
+    for (size_t slot = 0; slot < 2 * g->n; slot++)
+        if (g->dep_start[slot + 1] - g->dep_start[slot] > most)
+            most = g->dep_start[slot + 1] - g->dep_start[slot];
+    keyed_dep *buf = malloc(((size_t)most + 1) * sizeof *buf);
+    if (buf == NULL)
+        return;
+    for (uint32_t k = 0; k < g->n; k++)
+        for (int s = -1; s <= 1; s += 2) {
+            const uint32_t slot = 2 * k + (s > 0), b = g->dep_start[slot], n = g->dep_start[slot + 1] - b;
+            for (uint32_t i = 0; i < n; i++)
+                buf[i] = (keyed_dep){ap_aa_quarter_key(g, k, s, g->deps[b + i].t.h), g->deps[b + i]};
+            qsort(buf, n, sizeof *buf, by_key);
+            for (uint32_t i = 0; i < n; i++)
+                g->deps[b + i] = buf[i].d;
+        }
+    free(buf);
+    g->dep_sorted = true;
 }
 
 /* The build of a point unit's grid table with the visibility scan (ap_aa_graph_precompute): per corner k the

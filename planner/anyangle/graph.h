@@ -116,6 +116,10 @@ typedef struct ap_aa_graph {
      * search takes touches only that quarter at both ends (ap_aa_corner_ok) and sweeps at most its pi / 2,
      * so it is part of that arc and clear when the arc is: the search skips its test. */
     uint8_t *hug_clear;
+    /* Set with hug_clear: each circle's departures per sense are sorted by where their heading lies on the
+     * circle's free quarter (ap_aa_quarter_key), so the search skips those behind an arrival by a binary
+     * search and those a cheaper arrival ahead of it covers (anyangle.c); else in target order. */
+    bool dep_sorted;
 } ap_aa_graph;
 
 /* Radians the quarter arc of hug_clear is widened by at each end (far above the corner rule's 1e-9 R). */
@@ -254,6 +258,13 @@ bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, do
  * ap_aa_graph_precompute, which reads the radii); sets g->hug_grow. Returns AP_OK, or AP_E_INVALID_REQUEST
  * (bad extra, or g already eager). Not thread-safe: call before sharing g. */
 int ap_aa_graph_grow_hugs(ap_aa_graph *g, double extra);
+
+/* Where heading h (radians) of travel with sense s (+1 counter-clockwise) round grid-corner circle k (quad
+ * set) lies on its free quarter (the quarter facing away from the corner's blocked cell): the sweep in
+ * sense s from the heading at the quarter's start, h0 = atan2(-qy, -qx) + s pi / 4, to h (ap_hug_sweep),
+ * less 2 pi when above pi. In [0, pi / 2] for a heading on the quarter, slightly below 0 for one just
+ * before its start (within the corner rule's tolerance): increasing along the quarter in sense s. Pure. */
+double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h);
 
 /* Free a graph (NULL is ignored). */
 void ap_aa_graph_free(ap_aa_graph *g);

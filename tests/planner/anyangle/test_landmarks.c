@@ -44,22 +44,27 @@ static void check_consistent(const ap_aa_graph *g, const char *what)
         }
 }
 
-/* The lengths of queries p[0 .. n) on g with its landmarks and visibility index, and without either (a
- * disc's graph: also with the index but no landmarks); adds the expansions to *with and *without. */
+/* The lengths of queries p[0 .. n) on g with its landmarks and visibility index (and a disc's clear
+ * quarters: skipped hug tests, sorted departures, dominance), and without any of them (a disc's graph: also
+ * with all but the landmarks); adds the expansions to *with and *without, and the dominated arrivals to
+ * *dominated. */
 static void same_answers(ap_aa_graph *g, const double (*p)[4], size_t n, uint64_t *with, uint64_t *without,
-                         const char *what)
+                         uint64_t *dominated, const char *what)
 {
     ap_aa_query *q;
     ck_assert_int_eq(ap_aa_query_create(g, &q), AP_OK);
     const uint32_t marks = g->n_marks;
     struct ap_aa_vis *vis = g->vis;
+    uint8_t *clear = g->hug_clear;
     for (size_t i = 0; i < n; i++) {
         ap_aa_result a, b;
         g->n_marks = marks;
         g->vis = vis;
+        g->hug_clear = clear;
         int sa = ap_aa_find(q, p[i][0], p[i][1], p[i][2], p[i][3], 0, &a);
         const double la = a.length;
         *with += a.expanded;
+        *dominated += a.dominated;
         if (!g->corner_points) {
             g->n_marks = 0;
             int sc = ap_aa_find(q, p[i][0], p[i][1], p[i][2], p[i][3], 0, &b);
@@ -70,6 +75,7 @@ static void same_answers(ap_aa_graph *g, const double (*p)[4], size_t n, uint64_
         }
         g->n_marks = 0;
         g->vis = NULL;
+        g->hug_clear = NULL;
         int sb = ap_aa_find(q, p[i][0], p[i][1], p[i][2], p[i][3], 0, &b);
         *without += b.expanded;
         AP_EXPECT(sa == sb, "%s query %zu: status %d with landmarks, %d without", what, i, sa, sb);
@@ -80,6 +86,7 @@ static void same_answers(ap_aa_graph *g, const double (*p)[4], size_t n, uint64_
     }
     g->n_marks = marks;
     g->vis = vis;
+    g->hug_clear = clear;
     ap_aa_query_free(q);
 }
 
@@ -87,7 +94,7 @@ START_TEST(random_maps)
 {
     ap_test_rng rng = {0x1a7d3a4ull};
     const int trials = ap_test_quick() ? 15 : 60;
-    uint64_t with = 0, without = 0, dwith = 0, dwithout = 0;
+    uint64_t with = 0, without = 0, dwith = 0, dwithout = 0, dominated = 0;
     for (int t = 0; t < trials; t++) {
         const int w = 8 + (int)(ap_test_rand(&rng) % 25), h = 8 + (int)(ap_test_rand(&rng) % 25);
         ap_map *m = ap_test_speckled_map(&rng, w, h, 0.1 + 0.2 * ap_test_rand01(&rng));
@@ -107,15 +114,18 @@ START_TEST(random_maps)
             if (g->space.line_ok(g->space.ctx, sx, sy, sx, sy) && g->space.line_ok(g->space.ctx, gx, gy, gx, gy))
                 memcpy(p[n++], (double[4]){sx, sy, gx, gy}, sizeof p[0]);
         }
-        same_answers(g, (const double (*)[4])p, n, r > 0.0 ? &dwith : &with, r > 0.0 ? &dwithout : &without, what);
+        same_answers(g, (const double (*)[4])p, n, r > 0.0 ? &dwith : &with, r > 0.0 ? &dwithout : &without,
+                     &dominated, what);
         ap_aa_graph_free(g);
         ap_map_free(m);
     }
     ck_assert_uint_gt(without, 0);
     ck_assert_uint_gt(dwithout, 0);
-    printf("landmarks: random maps, expansions with / without: point %llu / %llu, disc %llu / %llu\n",
+    ck_assert_uint_gt(dominated, 0); /* the disc's dominance did prune */
+    printf("landmarks: random maps, expansions with / without: point %llu / %llu, disc %llu / %llu (%llu arrivals "
+           "dominated)\n",
            (unsigned long long)with, (unsigned long long)without, (unsigned long long)dwith,
-           (unsigned long long)dwithout);
+           (unsigned long long)dwithout, (unsigned long long)dominated);
 }
 END_TEST
 
@@ -139,8 +149,8 @@ START_TEST(den520d_lines)
         ck_assert_int_eq(ap_aa_graph_grid(m, r, &g), AP_OK);
         const char *what = k == 0 ? "den520d" : "den520d r 0.5";
         check_consistent(g, what);
-        uint64_t with = 0, without = 0;
-        same_answers(g, (const double (*)[4])p, n, &with, &without, what);
+        uint64_t with = 0, without = 0, dominated = 0;
+        same_answers(g, (const double (*)[4])p, n, &with, &without, &dominated, what);
         /* The landmarks (and the disc's scans) do their work: far fewer expansions (measured ~5x for the
          * point unit, ~9x for the disc). */
         AP_EXPECT(2 * with < without, "%s: %llu expansions with landmarks, %llu without", what,
