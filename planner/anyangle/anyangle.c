@@ -24,6 +24,7 @@
 typedef struct aa_node {
     double px, py, h;
     double ox, oy;
+    double key; /* on a disc corner graph's sorted table: h's key on the circle's quarter, else NAN */
     uint32_t c;
     int16_t s;
     uint16_t check;
@@ -118,9 +119,10 @@ static uint32_t hash_slot(uint64_t key, uint32_t mask)
     return (uint32_t)key & mask;
 }
 
-/* The id of the arrival with key (new: filled from its departure d, its line still to be tested when check);
+/* The id of the arrival with key (new: filled from its departure d, its quarter key qkey or NAN, its line
+ * still to be tested when check);
  * UINT32_MAX when the capacity is spent (the run is then void: q->overflow). */
-static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, bool check)
+static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, double qkey, bool check)
 {
     const uint32_t mask = q->hcap - 1;
     uint32_t i = hash_slot(key, mask);
@@ -137,7 +139,7 @@ static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, bool c
     q->hstamp[i] = q->stamp;
     q->hkey[i] = key;
     q->hval[i] = id;
-    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, d->to, (int16_t)d->s_to, check};
+    q->nodes[id] = (aa_node){d->t.x1, d->t.y1, d->t.h, d->t.x0, d->t.y0, qkey, d->to, (int16_t)d->s_to, check};
     return id;
 }
 
@@ -300,16 +302,16 @@ static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn)
     q->dom_head[slot] = (uint32_t)q->n_dom++;
 }
 
-/* The first of the n departures d of arrival a's circle and sense (dep_sorted) whose key is not more than
- * the slack below a's: every one before it lies behind a, and reaching it would hug round the far side of
+/* The first of the n departures of an arrival's circle and sense (dep_sorted; their keys kd[0], kd[2], ...)
+ * whose key is not more than the slack below the arrival's `key`: every one before it lies behind a, and reaching it would hug round the far side of
  * the corner (hug_sweep refuses such hugs). */
-static uint32_t first_departure(const ap_aa_query *q, const aa_node *a, double key, const ap_aa_dep *d, uint32_t n)
+static uint32_t first_departure(double key, const double *kd, uint32_t n)
 {
     key -= AP_AA_HUG_SLACK;
     uint32_t lo = 0, hi = n;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        if (ap_aa_quarter_key(q->g, a->c, a->s, d[mid].t.h) < key)
+        if (kd[2 * mid] < key)
             lo = mid + 1;
         else
             hi = mid;
@@ -332,7 +334,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     const double g_u = q->use_dom ? ap_search_g(&q->s, u) : 0.0;
     double key = 0.0, cutoff = INFINITY;
     if (dom) {
-        key = ap_aa_quarter_key(q->g, a.c, a.s, a.h);
+        key = isnan(a.key) ? ap_aa_quarter_key(q->g, a.c, a.s, a.h) : a.key;
         const double gn = g_u - q->g->R[a.c] * key;
         if (dom_covers(q, a.c, a.s, key, gn)) {
             q->pruned++;
@@ -353,13 +355,27 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     int k = 0;
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
-        const bool sorted = part == 0 && dom;
-        const uint32_t first = sorted ? first_departure(q, &a, key, d, ndd[0]) : 0;
+        /* On a disc's corner graph the table's departures carry their keys (graph.h dep_key). */
+        const double *kd = part == 0 && q->use_dom ? q->g->dep_key + 2 * (size_t)(d - q->g->deps) : NULL;
+        const bool sorted = kd != NULL && dom;
+        const uint32_t first = sorted ? first_departure(key, kd, ndd[0]) : 0;
         for (uint32_t i = first; i < ndd[part]; i++) {
-            if (sorted && cutoff < INFINITY && ap_aa_quarter_key(q->g, a.c, a.s, d[i].t.h) >= cutoff)
+            if (sorted && kd[2 * i] >= cutoff)
                 break; /* this and the rest: the covering arrival's */
+            const double to_key = kd != NULL ? kd[2 * i + 1] : NAN;
             double hug = 0.0;
-            if (u != 0) {
+            if (sorted) {
+                /* Both ends on the clear quarter: the sweep is the keys' difference (no test, no crossing:
+                 * two lines that touch one corner's quarter on the same side do not cross properly);
+                 * slightly behind (rounding) is no hug, further behind the far side (hug_sweep). */
+                double sw = kd[2 * i] - key;
+                if (sw < 0.0) {
+                    if (sw < -1e-9)
+                        continue;
+                    sw = 0.0;
+                }
+                hug = R * sw;
+            } else if (u != 0) {
                 /* The sweep first (angle arithmetic), then crossing culling, then an arc's test. */
                 bool test;
                 const double sw = hug_sweep(q, &a, R, d[i].t.h, &test);
@@ -373,13 +389,13 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                     continue;
                 hug = R * sw;
             }
-            if (q->use_dom && d[i].to < q->n && q->g->hug_clear[d[i].to] &&
-                dom_covers(q, d[i].to, d[i].s_to, ap_aa_quarter_key(q->g, d[i].to, d[i].s_to, d[i].t.h),
-                           g_u + hug + d[i].t.len - q->g->R[d[i].to] * ap_aa_quarter_key(q->g, d[i].to, d[i].s_to, d[i].t.h))) {
+            if (!isnan(to_key) && q->g->hug_clear[d[i].to] &&
+                dom_covers(q, d[i].to, d[i].s_to, to_key, g_u + hug + d[i].t.len - q->g->R[d[i].to] * to_key)) {
                 q->pruned++;
                 continue;
             }
-            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], part == 1 && q->g->dep_start != NULL);
+            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], to_key,
+                                 part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
                 return k;
             out[k++] = (ap_succ){v, hug + d[i].t.len};
@@ -397,12 +413,23 @@ static double mark_bound(ap_aa_query *q, uint32_t c, double base)
         double h = base;
         const uint32_t k = q->g->n_marks;
         const double *d = q->g->mark_d + (size_t)c * k;
+        /* Without branches: a landmark without bounds this run has lb = -inf, ub = +inf (vis_ends), so its
+         * terms are -inf, or NaN for a circle outside its component, which the comparisons skip. Only a
+         * circle outside the component of a landmark with bounds gives +inf: then the terms one by one. */
         for (uint32_t i = 0; i < k; i++) {
-            if (!q->mark_ok[i] || !(d[i] < INFINITY))
-                continue;
             const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
-            h = h > a ? h : a;
-            h = h > b ? h : b;
+            h = a > h ? a : h;
+            h = b > h ? b : h;
+        }
+        if (h == INFINITY) {
+            h = base;
+            for (uint32_t i = 0; i < k; i++) {
+                if (!q->mark_ok[i] || !(d[i] < INFINITY))
+                    continue;
+                const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+                h = h > a ? h : a;
+                h = h > b ? h : b;
+            }
         }
         q->h_stamp[c] = q->stamp;
         q->h_val[c] = h;
@@ -690,8 +717,8 @@ static void begin_run(ap_aa_query *q)
     q->culled = 0;
     q->pruned = 0;
     q->n_dom = 0;
-    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, q->n, 1, 0};
-    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, q->n + 1, 1, 0};
+    q->nodes[0] = (aa_node){q->sx, q->sy, 0.0, q->sx, q->sy, NAN, q->n, 1, 0};
+    q->nodes[1] = (aa_node){q->gx, q->gy, 0.0, q->gx, q->gy, NAN, q->n + 1, 1, 0};
     q->n_nodes = 2;
 }
 
@@ -797,6 +824,12 @@ static void vis_ends(ap_aa_query *q)
                 q->mark_ub[m] = d[m] - dg;
         }
     }
+    /* A landmark without bounds gives no term (mark_bound's branchless loop). */
+    for (uint32_t m = 0; m < k; m++)
+        if (!q->mark_ok[m]) {
+            q->mark_lb[m] = -INFINITY;
+            q->mark_ub[m] = INFINITY;
+        }
 }
 
 /* Room for the scans of graph g's index (q->use_vis): false when out of memory (the search then tests every

@@ -110,7 +110,8 @@ void ap_aa_graph_free(ap_aa_graph *g)
     if (g == NULL)
         return;
     ap_aa_vis_free(g->vis);
-    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->hug_clear, g->owned, g);
+    AP_FREE_ALL(g->x, g->y, g->R, g->quad, g->dep_start, g->deps, g->mark_d, g->hug_clear, g->dep_key, g->owned,
+                g);
 }
 
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out)
@@ -299,15 +300,29 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
     /* Between two points the line is the segment of their centres: its heading and length wait until the
      * line is known to be usable, which most are not. */
     const bool points = cr == 0.0 && g->R[j] == 0.0;
+    /* From a point (a query's start) to a circle: the tangent by vectors, its heading (atan2) only for a
+     * line that passes the corner rules; ap_bitangent_of's line up to rounding. */
+    const bool to_circle = cr == 0.0 && g->R[j] > 0.0;
     const double dx = g->x[j] - cx, dy = g->y[j] - cy;
     if (points && dx == 0.0 && dy == 0.0)
         return true;
+    double ux = 0.0, uy = 0.0;
     for (int s_to = 1; s_to >= -1; s_to -= 2) {
         ap_aa_dep d = {.to = j, .s_to = s_to};
-        if (points)
+        if (points) {
             d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
-        else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t))
+        } else if (to_circle) {
+            /* The heading u is d / |d| turned by -asin(q / |d|), q = s_to R (ap_bitangent_of's relation). */
+            const double q = (double)s_to * g->R[j], d2 = dx * dx + dy * dy, l2 = d2 - q * q;
+            if (!(d2 > 0.0) || l2 < 0.0)
+                continue;
+            const double l = sqrt(l2);
+            ux = (dx * l + dy * q) / d2;
+            uy = (dy * l - dx * q) / d2;
+            d.t = (ap_bitangent){cx, cy, g->x[j] + q * uy, g->y[j] - q * ux, 0.0, l};
+        } else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t)) {
             continue;
+        }
         if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
             continue;
         if (los_test && (los < 0 || g->R[j] != 0.0)) {
@@ -321,6 +336,8 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         if (points) {
             d.t.h = atan2(dy, dx);
             d.t.len = hypot(dx, dy);
+        } else if (to_circle) {
+            d.t.h = atan2(uy, ux);
         }
         if (!sink(ctx, &d))
             return false;
@@ -505,18 +522,26 @@ static void sort_departures(ap_aa_graph *g)
         if (g->dep_start[slot + 1] - g->dep_start[slot] > most)
             most = g->dep_start[slot + 1] - g->dep_start[slot];
     keyed_dep *buf = malloc(((size_t)most + 1) * sizeof *buf);
-    if (buf == NULL)
+    double *key = malloc((2 * g->n_deps + 1) * sizeof *key);
+    if (buf == NULL || key == NULL) {
+        AP_FREE_ALL(buf, key);
         return;
+    }
     for (uint32_t k = 0; k < g->n; k++)
         for (int s = -1; s <= 1; s += 2) {
             const uint32_t slot = 2 * k + (s > 0), b = g->dep_start[slot], n = g->dep_start[slot + 1] - b;
             for (uint32_t i = 0; i < n; i++)
                 buf[i] = (keyed_dep){ap_aa_quarter_key(g, k, s, g->deps[b + i].t.h), g->deps[b + i]};
             qsort(buf, n, sizeof *buf, by_key);
-            for (uint32_t i = 0; i < n; i++)
-                g->deps[b + i] = buf[i].d;
+            for (uint32_t i = 0; i < n; i++) {
+                const ap_aa_dep *d = &buf[i].d;
+                g->deps[b + i] = *d;
+                key[2 * ((size_t)b + i)] = buf[i].key;
+                key[2 * ((size_t)b + i) + 1] = ap_aa_quarter_key(g, d->to, d->s_to, d->t.h);
+            }
         }
     free(buf);
+    g->dep_key = key;
     g->dep_sorted = true;
 }
 

@@ -120,6 +120,9 @@ typedef struct ap_aa_graph {
      * circle's free quarter (ap_aa_quarter_key), so the search skips those behind an arrival by a binary
      * search and those a cheaper arrival ahead of it covers (anyangle.c); else in target order. */
     bool dep_sorted;
+    /* With dep_sorted (owned): per departure i, dep_key[2 i] its key on its own circle's quarter (the sort
+     * key) and dep_key[2 i + 1] its key on its target's (circle to, sense s_to), ap_aa_quarter_key. */
+    double *dep_key;
 } ap_aa_graph;
 
 /* Radians the quarter arc of hug_clear is widened by at each end (far above the corner rule's 1e-9 R). */

@@ -18,7 +18,8 @@ typedef struct ap_aa_table {
 static size_t graph_bytes(const ap_aa_graph *g)
 {
     return g->n * (3 * sizeof(double) + 1) + g->n_deps * sizeof(ap_aa_dep) +
-           (g->dep_start != NULL ? (2 * g->n + 1) * sizeof(uint32_t) : 0) + g->n * g->n_marks * sizeof(double);
+           (g->dep_start != NULL ? (2 * g->n + 1) * sizeof(uint32_t) : 0) + g->n * g->n_marks * sizeof(double) +
+           (g->dep_key != NULL ? 2 * g->n_deps * sizeof(double) : 0) + (g->hug_clear != NULL ? g->n : 0);
 }
 
 static void table_free(void *data)
