@@ -913,6 +913,7 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
         out->segs = q->segs;
         out->n_segs = ns;
         out->length = total;
+        out->verified = true;
         return out->status = AP_OK;
     }
     q->sx = sx;
@@ -986,6 +987,7 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
             return out->status = AP_E_NOMEM;
         ap_search_path(&q->s, ids, m);
         int b = q->point ? pt_path(q, ids, m, out) : build_path(q, ids, m, out);
+        out->verified = q->point && b == AP_OK;
         free(ids);
         return out->status = b;
     }

@@ -80,6 +80,11 @@ typedef struct ap_aa_result {
     uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
     uint64_t dominated;           /* arrivals neither pushed nor expanded: another covers them (a disc's
                                    * corner graph, anyangle.c dom_covers) */
+    /* With AP_OK: every segment of the answer passed the graph's own line test during this search, on the
+     * same end points (the straight line of ap_aa_begin, in its direction; the point domain's lines, whose
+     * rule gives the same verdict both ways, graph.h ap_aa_grid_point_line_ok), so ap_aa_graph_path_ok
+     * would accept it: the caller need not test it again. False: not known (arcs, disc lines). */
+    bool verified;
 } ap_aa_result;
 
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK

@@ -279,7 +279,9 @@ bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, do
 /* The point unit's rule on grid map m (above): the segment A -> B (or the point when A == B) stays inside
  * [0, width] x [0, height], never meets the interior of the union of blocked squares, and never contains a
  * vertex whose four cells are blocked in a diagonal pair only. Exact up to 1e-9 tiles (a penetration or a
- * distance to such a vertex below that counts as touching). Cost O(length) cells. Pure; thread-safe. */
+ * distance to such a vertex below that counts as touching). The same verdict for B -> A (the numbers are
+ * computed from the ends in a fixed order; only the walk's order follows A -> B). Cost O(length) cells.
+ * Pure; thread-safe. */
 bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, double by);
 
 #endif

@@ -140,15 +140,28 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
         return false;
     if (ax == bx && ay == by)
         return point_ok(m, ax, ay);
-    /* Walk the columns of cells from A's end toward B's, so a blocked line usually fails near its start
-     * (the search asks mostly about lines that are blocked). In each column the segment's rows over the
-     * column's x-range that can hold a shrunk square the segment enters. */
+    /* The walk's order follows A -> B (below); every number it tests is computed from the two ends in a fixed
+     * order (the lexicographically smaller (x, y) first), so the verdict of a segment does not depend on
+     * which end the caller names first: a line the search accepted once (a table line, tested from its
+     * lower corner) is accepted again in the answer's direction (anyangle.h, ap_aa_result.verified). */
+    const int32_t step = bx >= ax ? 1 : -1;
+    const bool down = by >= ay;
+    if (bx < ax || (bx == ax && by < ay)) {
+        double t = ax;
+        ax = bx;
+        bx = t;
+        t = ay;
+        ay = by;
+        by = t;
+    }
+    /* Walk the columns of cells from the first end toward the second, so a blocked line usually fails near
+     * its start (the search asks mostly about lines that are blocked). In each column the segment's rows
+     * over the column's x-range that can hold a shrunk square the segment enters. */
     const double dx = bx - ax, slope = dx != 0.0 ? (by - ay) / dx : 0.0;
     const double minx = fmin(ax, bx), maxx = fmax(ax, bx);
     int32_t c0 = ifloor(fmax(minx, 0.0)), c1 = ifloor(fmin(maxx, W - 0.5));
     if (c1 < c0)
         c1 = c0;
-    const int32_t step = bx >= ax ? 1 : -1;
     for (int32_t c = step > 0 ? c0 : c1; c >= c0 && c <= c1; c += step) {
         double u0 = hi2(minx, (double)c), u1 = lo2(maxx, c + 1.0);
         double ylo = lo2(ay, by), yhi = hi2(ay, by);
@@ -165,7 +178,6 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
             r0 = 0;
         if (r1 > m->height - 1)
             r1 = m->height - 1;
-        const bool down = by >= ay;
         /* c and r are on the map here (c in [0, width), r in [0, height)): the padded byte directly, without
          * ap_map_passable's bounds test (the same verdict; ~5 % of a query). */
         const uint8_t *col = m->pass + ap_map_index(m, c, 0);

@@ -281,7 +281,8 @@ static int aa_finish(ap_plan *p, ap_result *r)
         turn_test t = turn_test_of(a, q);
         r->clear = n > 0 ? turn_clear(&t, src, n) : turn_point_clear(&t, q->sx, q->sy);
     } else {
-        r->clear = ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
+        /* A verified answer passed the same tests in the search (anyangle.h): not tested twice. */
+        r->clear = a->res.verified || ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
     }
     return AP_OK;
 }

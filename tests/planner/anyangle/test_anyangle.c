@@ -363,6 +363,9 @@ static int grid_trials(ap_test_rng *g, int trials, double r_u, int *with_turns)
             } else {
                 ck_assert_msg(st == AP_OK, "map %d r %.2f: status %d, oracle %.12f", t, r_u, st, o);
                 aa_check_path(&res, gr, &ow, &world, sx, sy, gx, gy);
+                /* A verified answer is one the graph's own test accepts (the plan layer skips it then). */
+                if (res.verified)
+                    ck_assert(ap_aa_graph_path_ok(gr, res.segs, res.n_segs, sx, sy));
                 ck_assert_msg(fabs(res.length - o) <= 1e-9 * fmax(1.0, o),
                               "map %d r %.2f (%.6f,%.6f)->(%.6f,%.6f): %.12f vs oracle %.12f", t, r_u, sx, sy, gx, gy,
                               res.length, o);
@@ -437,6 +440,44 @@ START_TEST(point_rule_on_grids)
     ck_assert_int_eq(ap_aa_graph_grid(m, 1e-7, &g), AP_E_INVALID_REQUEST); /* below AP_AA_GRID_MIN_RADIUS */
     ck_assert_ptr_null(g);
     ap_map_free(m);
+}
+END_TEST
+
+/* The point rule's verdict does not depend on which end comes first (what lets a verified answer skip its
+ * second test, anyangle.h): random segments on random maps, ends at vertices, on grid lines, at random and
+ * a hair off those (where rounding decides), both ways. */
+START_TEST(point_rule_is_symmetric)
+{
+    ap_test_rng rng = {0x5e77a1ull};
+    const double hair[5] = {0.0, 1e-10, -1e-10, 1e-9, -3e-9};
+    long asked = 0, accepted = 0;
+    for (int t = 0; t < (ap_test_quick() ? 60 : 300); t++) {
+        ap_map *m = ap_test_speckled_map(&rng, 12, 12, 0.15 + 0.2 * ap_test_rand01(&rng));
+        for (int i = 0; i < 400; i++) {
+            double p[4];
+            for (int k = 0; k < 4; k += 2) {
+                const unsigned kind = ap_test_rand(&rng) % 4;
+                double x = floor(ap_test_rand01(&rng) * 13.0), y = floor(ap_test_rand01(&rng) * 13.0);
+                if (kind == 1)
+                    y = ap_test_rand01(&rng) * 12.0;
+                else if (kind == 2)
+                    x = ap_test_rand01(&rng) * 12.0, y = ap_test_rand01(&rng) * 12.0;
+                else if (kind == 3)
+                    x += 0.5, y += 0.5;
+                p[k] = fmin(12.0, x + hair[ap_test_rand(&rng) % 5]);
+                p[k + 1] = fmin(12.0, y + hair[ap_test_rand(&rng) % 5]);
+            }
+            const bool ab = ap_aa_grid_point_line_ok(m, p[0], p[1], p[2], p[3]);
+            const bool ba = ap_aa_grid_point_line_ok(m, p[2], p[3], p[0], p[1]);
+            AP_EXPECT(ab == ba, "map %d: (%.17g, %.17g) -> (%.17g, %.17g) %d, reversed %d", t, p[0], p[1], p[2], p[3],
+                      ab, ba);
+            asked++;
+            accepted += ab;
+        }
+        ap_map_free(m);
+    }
+    ck_assert_int_gt(accepted, asked / 20);
+    ck_assert_int_lt(accepted, asked - asked / 20);
 }
 END_TEST
 
@@ -519,6 +560,7 @@ Suite *anyangle_suite(void)
     tcase_add_test(tc, crossing_edges_are_culled_safely);
     tcase_add_test(tc, blocked_ends_and_trivial_queries);
     tcase_add_test(tc, point_rule_on_grids);
+    tcase_add_test(tc, point_rule_is_symmetric);
     tcase_add_test(tc, random_circle_worlds_match_the_oracle);
     tcase_add_test(tc, random_grid_maps_match_the_oracle);
     tcase_add_test(tc, movingai_point_unit_bounds);
