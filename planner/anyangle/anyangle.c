@@ -258,36 +258,38 @@ static bool hug_arc_ok(const ap_aa_query *q, const aa_node *a, double R, double 
 typedef struct aa_dom {
     double key, gn; /* key on the quarter; g - R key */
     uint32_t next;
+    uint32_t node;  /* the arrival's node id */
 } aa_dom;
 
-static bool dom_covers(const ap_aa_query *q, uint32_t c, int s, double key, double gn)
+/* Is the arrival (key, gn) on (c, s) covered by a recorded arrival other than node `self`? */
+static bool dom_covers(const ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t self)
 {
     const uint32_t slot = 2 * c + (s > 0);
     if (q->dom_stamp[slot] != q->stamp)
         return false;
     for (uint32_t e = q->dom_head[slot]; e != UINT32_MAX; e = q->doms[e].next)
-        if (q->doms[e].key <= key && q->doms[e].gn <= gn)
+        if (q->doms[e].key <= key && q->doms[e].gn <= gn && q->doms[e].node != self)
             return true;
     return false;
 }
 
 /* The least key above `key` of an arrival expanded on (c, s) at normalised cost at most gn (INFINITY: none):
  * the departures from there on are that arrival's at no more cost. */
-static double dom_cutoff(const ap_aa_query *q, uint32_t c, int s, double key, double gn)
+static double dom_cutoff(const ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t self)
 {
     const uint32_t slot = 2 * c + (s > 0);
     double cut = INFINITY;
     if (q->dom_stamp[slot] != q->stamp)
         return cut;
     for (uint32_t e = q->dom_head[slot]; e != UINT32_MAX; e = q->doms[e].next)
-        if (q->doms[e].key > key && q->doms[e].key < cut && q->doms[e].gn <= gn)
+        if (q->doms[e].key > key && q->doms[e].key < cut && q->doms[e].gn < gn && q->doms[e].node != self)
             cut = q->doms[e].key;
     return cut;
 }
 
 /* Record an expanded arrival for dom_covers and dom_cutoff; out of memory: not recorded (nothing is then
  * pruned by it). */
-static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn)
+static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t node)
 {
     const uint32_t slot = 2 * c + (s > 0);
     if (q->dom_stamp[slot] != q->stamp) {
@@ -298,7 +300,7 @@ static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn)
     if (!ap_grow(&p, &q->dom_cap, q->n_dom + 1, sizeof *q->doms, 256))
         return;
     q->doms = p;
-    q->doms[q->n_dom] = (aa_dom){key, gn, q->dom_head[slot]};
+    q->doms[q->n_dom] = (aa_dom){key, gn, q->dom_head[slot], node};
     q->dom_head[slot] = (uint32_t)q->n_dom++;
 }
 
@@ -336,12 +338,13 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     if (dom) {
         key = isnan(a.key) ? ap_aa_quarter_key(q->g, a.c, a.s, a.h) : a.key;
         const double gn = g_u - q->g->R[a.c] * key;
-        if (dom_covers(q, a.c, a.s, key, gn)) {
+        if (dom_covers(q, a.c, a.s, key, gn, u)) {
             q->pruned++;
             return 0;
         }
-        cutoff = dom_cutoff(q, a.c, a.s, key, gn);
-        dom_record(q, a.c, a.s, key, gn);
+        cutoff = dom_cutoff(q, a.c, a.s, key, gn, u);
+        if (a.check)
+            dom_record(q, a.c, a.s, key, gn, u); /* its line tested just now; table arrivals were recorded */
     }
     if (a.c == q->n + 1) {
         out[0] = (ap_succ){1, 0.0};
@@ -389,8 +392,11 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                     continue;
                 hug = R * sw;
             }
-            if (!isnan(to_key) && q->g->hug_clear[d[i].to] &&
-                dom_covers(q, d[i].to, d[i].s_to, to_key, g_u + hug + d[i].t.len - q->g->R[d[i].to] * to_key)) {
+            /* A table arrival's line is usable: it is recorded as generated (with the cost it is generated at,
+             * which its final cost can only lower), and covers later arrivals as an expanded one would. */
+            const bool rec = !isnan(to_key) && q->g->hug_clear[d[i].to];
+            const double gn_v = rec ? (g_u + (hug + d[i].t.len)) - q->g->R[d[i].to] * to_key : 0.0;
+            if (rec && dom_covers(q, d[i].to, d[i].s_to, to_key, gn_v, UINT32_MAX)) {
                 q->pruned++;
                 continue;
             }
@@ -398,6 +404,8 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                                  part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
                 return k;
+            if (rec)
+                dom_record(q, d[i].to, d[i].s_to, to_key, gn_v, v);
             out[k++] = (ap_succ){v, hug + d[i].t.len};
         }
     }
@@ -751,12 +759,21 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
 {
     size_t ns = 0;
     double total = 0.0;
+    bool arcs_clear = true; /* every hug on a clear quarter (the search's own verdict on it) */
     for (size_t i = 0; i + 1 < m; i++) {
         const aa_node *u = &q->nodes[ids[i]];
         const aa_node v = q->nodes[ids[i + 1]];
         const double R = circle_r(q, u->c);
         if (ids[i] != 0 && R > 0.0) {
-            double sw = ap_hug_sweep(u->h, v.h, u->s);
+            double sw;
+            if (q->use_dom && u->c < q->n && q->g->hug_clear[u->c]) {
+                /* As the search swept it: the keys' difference (aa_successors). */
+                const double ku = isnan(u->key) ? ap_aa_quarter_key(q->g, u->c, u->s, u->h) : u->key;
+                sw = fmax(0.0, ap_aa_quarter_key(q->g, u->c, u->s, v.h) - ku);
+            } else {
+                sw = ap_hug_sweep(u->h, v.h, u->s);
+                arcs_clear = false;
+            }
             if (sw > 0.0) {
                 ap_segment arc = ap_segment_arc(u->px, u->py, u->h, R, (double)u->s * sw);
                 total += arc.length;
@@ -770,6 +787,7 @@ static int build_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_resul
     out->segs = q->segs;
     out->n_segs = ns;
     out->length = total;
+    out->arcs_verified = arcs_clear;
     return AP_OK;
 }
 
@@ -913,7 +931,7 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
         out->segs = q->segs;
         out->n_segs = ns;
         out->length = total;
-        out->verified = true;
+        out->verified = out->arcs_verified = true;
         return out->status = AP_OK;
     }
     q->sx = sx;
@@ -986,8 +1004,9 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
         if (ids == NULL)
             return out->status = AP_E_NOMEM;
         ap_search_path(&q->s, ids, m);
+        out->arcs_verified = true; /* the point domain's answers have no arcs */
         int b = q->point ? pt_path(q, ids, m, out) : build_path(q, ids, m, out);
-        out->verified = q->point && b == AP_OK;
+        out->verified = b == AP_OK;
         free(ids);
         return out->status = b;
     }

@@ -4,7 +4,8 @@
  * (bitangents) touch circles, its edges surfing edges and hugging edges (arcs); "Generating the graph
  * lazily" (neighbours() computes a circle's surfing edges when A* first reaches it); "Cull cusped hugging
  * edges" (nodes annotated with the direction of travel, hugging only in that direction); "Crossing edge
- * culling". The search is the project's A* core (search.h) with h = Euclidean distance to the goal.
+ * culling". The search is the project's A* core (search.h) with h = Euclidean distance to the goal, raised
+ * by ALT landmark bounds on graphs that have them (landmarks.h).
  *
  * The graph searched. Circles: the graph's hug circles (graph.h) plus the start and goal as radius-0
  * circles. A node is an arrival: "on circle c at point P, having come along the surfing edge from circle
@@ -40,10 +41,20 @@
  * graph's model (graph.h). With h admissible and consistent (every edge is at least as long as the
  * straight distance it covers) the A* answer is the shortest path of the graph.
  *
+ * Grid tables (a point unit's, and a disc's grid corners; graph.h): the start's lines go only to the corners
+ * the visibility scan from the start returns, the goal's only from those the goal's scan returns (a superset
+ * of the usable ones, graph.h's vis note), and the landmarks bound h. A disc's corner graph also skips the
+ * arc test of hugs within a clear free quarter (hug_clear), takes departures in order along the quarter
+ * (dep_sorted: those behind an arrival by binary search) and drops arrivals another covers: one expanded
+ * before it on the same quarter that can hug on to its point at no more cost (anyangle.c dom_covers) — they
+ * are neither pushed nor expanded, and departures a cheaper arrival ahead covers are not generated again.
+ * Same lengths as without any of these (tests: test_landmarks.c, test_visibility.c, the oracles).
+ *
  * Memory per query object (one thread at a time): per node id of capacity, the A* workspace (search.h,
- * 57 bytes) + node data (48 bytes) + 2 hash slots (14 bytes each: key, id, stamp); per circle 16 bytes of departure
+ * 57 bytes) + node data (56 bytes) + 2 hash slots (14 bytes each: key, id, stamp); per circle 16 bytes of departure
  * bookkeeping; the departures computed in the query (56 bytes each, up to 2 (n + 1) per circle and sense
- * reached when lazy; the start's and one goal line per circle and sense reached when eager).
+ * reached when lazy; the start's and one goal line per circle and sense reached when eager); on a disc's
+ * corner graph 16 bytes per circle and 24 per arrival expanded for the dominance lists.
  */
 #ifndef AP_ANYANGLE_H
 #define AP_ANYANGLE_H
@@ -56,7 +67,7 @@
 #include "graph.h"
 
 #define AP_AA_NODES_START (1u << 12)
-/* At most 2^22 node ids per query: about 560 MB at 133 bytes each (the memory note above). */
+/* At most 2^22 node ids per query: about 590 MB at 141 bytes each (the memory note above). */
 #define AP_AA_NODES_MAX (1u << 22)
 /* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB), or the
  * point domain's need on a point table of more corners (the least power of two >= 6 corners + 3 ids:
@@ -80,11 +91,14 @@ typedef struct ap_aa_result {
     uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
     uint64_t dominated;           /* arrivals neither pushed nor expanded: another covers them (a disc's
                                    * corner graph, anyangle.c dom_covers) */
-    /* With AP_OK: every segment of the answer passed the graph's own line test during this search, on the
-     * same end points (the straight line of ap_aa_begin, in its direction; the point domain's lines, whose
-     * rule gives the same verdict both ways, graph.h ap_aa_grid_point_line_ok), so ap_aa_graph_path_ok
-     * would accept it: the caller need not test it again. False: not known (arcs, disc lines). */
-    bool verified;
+    /* With AP_OK and segments: every line of the answer passed the graph's own line test during this search
+     * or the table's build, on the same end points and in the same direction (the point domain's table
+     * lines, tested from their lower corner, by a rule that gives the same verdict both ways, graph.h
+     * ap_aa_grid_point_line_ok), so ap_aa_graph_path_ok needs to test only the arcs (ap_aa_graph_arcs_ok).
+     * arcs_verified: so are the arcs, each a hug within a corner's clear free quarter (graph.h hug_clear:
+     * the quarter's one test covers every part of it), or there are none; the answer is then usable as it
+     * stands. */
+    bool verified, arcs_verified;
 } ap_aa_result;
 
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK

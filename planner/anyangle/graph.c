@@ -250,17 +250,29 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
     return AP_OK;
 }
 
+/* path_ok's test of segment s (arcs only: a line passes). */
+static bool segment_ok(const ap_aa_graph *g, const ap_segment *s, bool lines)
+{
+    if (s->type == AP_SEG_ARC && s->radius > 0.0 && s->sweep != 0.0)
+        return g->space.arc_ok(g->space.ctx, s);
+    return !lines || g->space.line_ok(g->space.ctx, s->x0, s->y0, s->x1, s->y1);
+}
+
 bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, double x, double y)
 {
     if (n == 0)
         return g->space.line_ok(g->space.ctx, x, y, x, y);
-    for (size_t i = 0; i < n; i++) {
-        bool ok = s[i].type == AP_SEG_ARC && s[i].radius > 0.0 && s[i].sweep != 0.0
-                      ? g->space.arc_ok(g->space.ctx, &s[i])
-                      : g->space.line_ok(g->space.ctx, s[i].x0, s[i].y0, s[i].x1, s[i].y1);
-        if (!ok)
+    for (size_t i = 0; i < n; i++)
+        if (!segment_ok(g, &s[i], true))
             return false;
-    }
+    return true;
+}
+
+bool ap_aa_graph_arcs_ok(const ap_aa_graph *g, const ap_segment *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!segment_ok(g, &s[i], false))
+            return false;
     return true;
 }
 

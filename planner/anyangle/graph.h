@@ -136,8 +136,8 @@ int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
  * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
  * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
- * table's (ap_aa_graph_precompute: a point unit's, one visibility scan per corner and the lines the scans
- * cannot rule out; a disc's, O(corners^2) line-of-sight tests). */
+ * table's (ap_aa_graph_precompute: one visibility scan per corner and the lines the scans cannot rule
+ * out). */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* ap_aa_graph_grid without the eager table (every departure computed per query, Red Blob's lazy
@@ -157,8 +157,12 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
  * the lazy search would repeat per query; start and goal lines stay per query). A point unit's grid graph
  * with its visibility index: one scan per corner (visibility.h) and one line-of-sight test per pair of
  * corners the scans cannot rule out, the same table as testing every pair; then its landmarks
- * (landmarks.h: 8 doubles per corner). Other graphs: O(n^2) line-of-sight tests (radius-0 circles: one
- * per pair, remembered in a temporary byte per pair). Memory 56 bytes per edge kept plus 4 (2n + 1).
+ * (landmarks.h: 8 doubles per corner). A disc's grid graph of corners (no grown hugs, no extra circles):
+ * its own index, per corner the departures toward the corners the point rule's scan from it returns (the
+ * same table as testing every pair: the vis field's note above), then its landmarks, its clear quarters
+ * (hug_clear) and its departures sorted along them with their keys (dep_sorted, dep_key: 16 more bytes per
+ * edge). Other graphs: O(n^2) line-of-sight tests (radius-0 circles: one per pair, remembered in a
+ * temporary byte per pair). Memory 56 bytes per edge kept plus 4 (2n + 1).
  * ap_aa_graph_grid calls it for up to AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the
  * caller asks. Calling it again is a no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not
  * thread-safe: call before sharing the graph. */
@@ -275,6 +279,10 @@ void ap_aa_graph_free(ap_aa_graph *g);
 /* The answer's verdict in this graph's model: every segment (lines; arcs of radius > 0) is usable, or for
  * n == 0 the point (x, y) is. Pure; thread-safe. */
 bool ap_aa_graph_path_ok(const ap_aa_graph *g, const ap_segment *s, size_t n, double x, double y);
+
+/* ap_aa_graph_path_ok for the arcs of s[0 .. n) only (lines are taken as usable: an answer whose lines the
+ * search verified, anyangle.h). Pure; thread-safe. */
+bool ap_aa_graph_arcs_ok(const ap_aa_graph *g, const ap_segment *s, size_t n);
 
 /* The point unit's rule on grid map m (above): the segment A -> B (or the point when A == B) stays inside
  * [0, width] x [0, height], never meets the interior of the union of blocked squares, and never contains a

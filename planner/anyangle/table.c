@@ -54,7 +54,10 @@ static ap_aa_graph *eager_graph(const ap_map *m, double r, double grow)
         ap_aa_graph_free(g);
         return NULL;
     }
-    if (g->n <= AP_AA_TABLE_MAX_CORNERS)
+    /* A turning unit's grown hugs have no visibility scan: their table is O(corners^2) line tests, kept to
+     * maps of at most AP_AA_TABLE_MAX_CORNERS_PAIRS corners (Paris_1_1024's 11,638 would take about a
+     * minute); beyond, a lazy graph per query. */
+    if (g->n <= (grow > 0.0 ? AP_AA_TABLE_MAX_CORNERS_PAIRS : AP_AA_TABLE_MAX_CORNERS))
         ap_aa_graph_precompute(g);
     return within_limits(g);
 }

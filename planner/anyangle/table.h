@@ -7,7 +7,9 @@
  *
  * Limits: built only for maps with at most AP_AA_TABLE_MAX_CORNERS convex corners (the point table: one
  * visibility scan per corner plus the lines the scans cannot rule out, den520d's 912 corners about 10 ms,
- * Paris_1_1024's 11,638 about 0.6 s; a disc's O(corners^2) line-of-sight tests, graph.h) and kept only when
+ * Paris_1_1024's 11,638 about 0.6 s; a disc's likewise, den520d at r = 0.5 about 20 ms, Paris_1_1024 about
+ * 1 s; a turning unit's grown hugs, O(corners^2) line-of-sight tests, graph.h, only up to
+ * AP_AA_TABLE_MAX_CORNERS_PAIRS corners) and kept only when
  * it holds at most AP_AA_TABLE_MAX_BYTES (the landmark distances included); a map beyond either gets no slot and its queries build a lazy graph
  * each (O(cells), departures computed as the search reaches corners). GET /v1/maps/{id} lists the slot
  * with its bytes, build time and "corners" count.
@@ -31,6 +33,8 @@
 
 #define AP_AA_TABLE_NAME "any_angle"
 #define AP_AA_TABLE_MAX_CORNERS AP_AA_EAGER_AUTO_MAX
+/* The limit for a turning unit's graph (grown hugs), whose table has no scan: O(corners^2) line tests. */
+#define AP_AA_TABLE_MAX_CORNERS_PAIRS 4096
 #define AP_AA_TABLE_MAX_BYTES (64u << 20)
 #define AP_AA_TABLE_RADII 8
 
@@ -44,8 +48,9 @@ const ap_aa_graph *ap_aa_table_point(const ap_map_table *slot);
 const ap_aa_graph *ap_aa_table_of(const ap_map *m);
 
 /* The shared eager graph of m for unit radius r (0: ap_aa_table_of; r > 0: the one published for exactly r,
- * else built now — within the table's limits, O(corners^2) line-of-sight tests, den520d at r = 0.5 about
- * 0.25 s, not interruptible — and published in a free slot), or NULL when m has no slot, r is not a valid
+ * else built now — within the table's limits, one visibility scan per corner and the lines it cannot rule
+ * out, den520d at r = 0.5 about 20 ms, Paris_1_1024 about 1 s, not interruptible — and published in a free
+ * slot), or NULL when m has no slot, r is not a valid
  * radius (graph.h), the graph is beyond the limits, or all AP_AA_TABLE_RADII slots hold other radii. The
  * graph lives as long as m. Thread-safe: lock-free publish with C11 atomics (two threads may build the same
  * radius at once; one copy is kept). The slot's bytes in the map info count the point graph only. */
@@ -53,7 +58,9 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
 /* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug
  * circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
- * (r, grow); grow 0 is ap_aa_table_graph(m, r). Same limits, costs, thread safety and NULL cases. */
+ * (r, grow); grow 0 is ap_aa_table_graph(m, r). For grow > 0: O(corners^2) line-of-sight tests (no scan),
+ * NULL above AP_AA_TABLE_MAX_CORNERS_PAIRS corners. Otherwise the same limits, thread safety and NULL
+ * cases. */
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
 
 #endif

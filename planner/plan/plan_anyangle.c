@@ -281,8 +281,10 @@ static int aa_finish(ap_plan *p, ap_result *r)
         turn_test t = turn_test_of(a, q);
         r->clear = n > 0 ? turn_clear(&t, src, n) : turn_point_clear(&t, q->sx, q->sy);
     } else {
-        /* A verified answer passed the same tests in the search (anyangle.h): not tested twice. */
-        r->clear = a->res.verified || ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
+        /* A verified answer's lines passed the same tests in the search (anyangle.h): only its arcs are
+         * tested here. */
+        r->clear = n > 0 && a->res.verified ? a->res.arcs_verified || ap_aa_graph_arcs_ok(a->g, segs, n)
+                                            : ap_aa_graph_path_ok(a->g, segs, n, q->sx, q->sy);
     }
     return AP_OK;
 }

@@ -13,8 +13,8 @@
  * Lazy: the search computes a circle's surfing edges when it first reaches it (per query); eager: the
  * graph's table (ap_aa_graph_precompute, counted in build) for 100 and 1,000 circles; 10,000 lazy only.
  * Grids (eager, whatever their size): den520d, arena2, Berlin_0_256, AR0011SR, brc202d, Paris_1_1024,
- * every k-th scenario line (cell centre to cell centre) for a point unit; den520d and arena2 for a unit of
- * radius 0.5 too (lines whose start or goal fails the graph's test are skipped). Build = ap_aa_graph_* plus
+ * every k-th scenario line (cell centre to cell centre) for a point unit, then the same maps for a unit of
+ * radius 0.5 (lines whose start or goal fails the graph's test are skipped). Build = ap_aa_graph_* plus
  * ap_aa_query_create. Each query is timed alone (ap_clock_ns, CLOCK_MONOTONIC). Uses only planner/.
  */
 #include <math.h>
@@ -223,11 +223,10 @@ int main(int argc, char **argv)
         if (!eager)
             rng_state = seed;
     }
-    /* The anchor maps (ENLSVG figures), point unit; then den520d and arena2 at radius 0.5. */
+    /* The anchor maps (ENLSVG figures), point unit; then the same maps at radius 0.5. */
     const char *maps[] = {"den520d", "arena2", "Berlin_0_256", "AR0011SR", "brc202d", "Paris_1_1024"};
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
-        grid_map(dir, maps[i], max, 0.0);
-    grid_map(dir, "den520d", max, 0.5);
-    grid_map(dir, "arena2", max, 0.5);
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+            grid_map(dir, maps[i], max, k == 0 ? 0.0 : 0.5);
     return 0;
 }

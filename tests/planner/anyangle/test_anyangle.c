@@ -363,9 +363,12 @@ static int grid_trials(ap_test_rng *g, int trials, double r_u, int *with_turns)
             } else {
                 ck_assert_msg(st == AP_OK, "map %d r %.2f: status %d, oracle %.12f", t, r_u, st, o);
                 aa_check_path(&res, gr, &ow, &world, sx, sy, gx, gy);
-                /* A verified answer is one the graph's own test accepts (the plan layer skips it then). */
-                if (res.verified)
-                    ck_assert(ap_aa_graph_path_ok(gr, res.segs, res.n_segs, sx, sy));
+                /* A verified answer's lines are ones the graph's own test accepts (the plan layer tests only
+                 * its arcs then); every answer with segments is verified. */
+                ck_assert(res.n_segs == 0 || res.verified);
+                AP_EXPECT(!res.arcs_verified || ap_aa_graph_arcs_ok(gr, res.segs, res.n_segs),
+                          "map %d r %.2f: arcs verified but not accepted", t, r_u);
+                ck_assert(ap_aa_graph_path_ok(gr, res.segs, res.n_segs, sx, sy));
                 ck_assert_msg(fabs(res.length - o) <= 1e-9 * fmax(1.0, o),
                               "map %d r %.2f (%.6f,%.6f)->(%.6f,%.6f): %.12f vs oracle %.12f", t, r_u, sx, sy, gx, gy,
                               res.length, o);

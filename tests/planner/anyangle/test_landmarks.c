@@ -163,6 +163,37 @@ START_TEST(den520d_lines)
 }
 END_TEST
 
+/* A disc of radius 0.5 on brc202d (narrow passages, where dominance and the cutoffs do the most): every
+ * scenario line (quick: every 20th) with all the shortcuts against none of them. */
+START_TEST(brc202d_disc_lines)
+{
+    ap_map *m = ap_test_data_map("brc202d", "anyangle: disc shortcuts on brc202d");
+    if (m == NULL)
+        return;
+    size_t n_sc;
+    ap_test_scen *sc = ap_test_data_scen("brc202d", &n_sc);
+    const size_t step = ap_test_quick() ? 20 : 1;
+    double (*p)[4] = malloc((n_sc / step + 1) * sizeof *p);
+    size_t n = 0;
+    for (size_t i = 0; i < n_sc; i += step)
+        memcpy(p[n++], (double[4]){sc[i].sx + 0.5, sc[i].sy + 0.5, sc[i].gx + 0.5, sc[i].gy + 0.5}, sizeof p[0]);
+    ap_aa_graph *g;
+    ck_assert_int_eq(ap_aa_graph_grid(m, 0.5, &g), AP_OK);
+    ck_assert(g->dep_sorted && g->hug_clear != NULL && g->vis != NULL && g->n_marks > 0);
+    uint64_t with = 0, without = 0, dominated = 0;
+    same_answers(g, (const double (*)[4])p, n, &with, &without, &dominated, "brc202d r 0.5");
+    printf("landmarks: brc202d r 0.5, %zu lines: expansions %llu with the shortcuts, %llu without (%llu dominated)\n",
+           n, (unsigned long long)with, (unsigned long long)without, (unsigned long long)dominated);
+    AP_EXPECT(4 * with < without, "brc202d r 0.5: %llu expansions with the shortcuts, %llu without",
+              (unsigned long long)with, (unsigned long long)without);
+    ck_assert_uint_gt(dominated, 0);
+    free(p);
+    free(sc);
+    ap_aa_graph_free(g);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *aa_landmarks_suite(void)
 {
     Suite *s = suite_create("anyangle/landmarks");
@@ -170,6 +201,7 @@ Suite *aa_landmarks_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, random_maps);
     tcase_add_test(tc, den520d_lines);
+    tcase_add_test(tc, brc202d_disc_lines);
     suite_add_tcase(s, tc);
     return s;
 }
