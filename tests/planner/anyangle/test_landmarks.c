@@ -129,18 +129,27 @@ START_TEST(random_maps)
 }
 END_TEST
 
+/* Every step-th scenario line of map `name` as cell-centre query ends (x0, y0, x1, y1); *n of them. Owned
+ * by the caller. */
+static double (*scen_ends(const char *name, size_t step, size_t *n))[4]
+{
+    size_t n_sc;
+    ap_test_scen *sc = ap_test_data_scen(name, &n_sc);
+    double (*p)[4] = malloc((n_sc / step + 1) * sizeof *p);
+    *n = 0;
+    for (size_t i = 0; i < n_sc; i += step)
+        memcpy(p[(*n)++], (double[4]){sc[i].sx + 0.5, sc[i].sy + 0.5, sc[i].gx + 0.5, sc[i].gy + 0.5}, sizeof p[0]);
+    free(sc);
+    return p;
+}
+
 START_TEST(den520d_lines)
 {
     ap_map *m = ap_test_data_map("den520d", "anyangle: landmarks on den520d");
     if (m == NULL)
         return;
-    size_t n_sc;
-    ap_test_scen *sc = ap_test_data_scen("den520d", &n_sc);
-    const size_t step = ap_test_quick() ? 40 : 8;
-    double (*p)[4] = malloc((n_sc / step + 1) * sizeof *p);
-    size_t n = 0;
-    for (size_t i = 0; i < n_sc; i += step)
-        memcpy(p[n++], (double[4]){sc[i].sx + 0.5, sc[i].sy + 0.5, sc[i].gx + 0.5, sc[i].gy + 0.5}, sizeof p[0]);
+    size_t n;
+    double (*p)[4] = scen_ends("den520d", ap_test_quick() ? 40 : 8, &n);
     /* A point unit and a disc of radius 0.5 (cell-centre ends where the disc fits: the others answer
      * start or goal blocked both ways). */
     for (int k = 0; k < 2; k++) {
@@ -158,7 +167,6 @@ START_TEST(den520d_lines)
         ap_aa_graph_free(g);
     }
     free(p);
-    free(sc);
     ap_map_free(m);
 }
 END_TEST
@@ -170,13 +178,8 @@ START_TEST(brc202d_disc_lines)
     ap_map *m = ap_test_data_map("brc202d", "anyangle: disc shortcuts on brc202d");
     if (m == NULL)
         return;
-    size_t n_sc;
-    ap_test_scen *sc = ap_test_data_scen("brc202d", &n_sc);
-    const size_t step = ap_test_quick() ? 20 : 1;
-    double (*p)[4] = malloc((n_sc / step + 1) * sizeof *p);
-    size_t n = 0;
-    for (size_t i = 0; i < n_sc; i += step)
-        memcpy(p[n++], (double[4]){sc[i].sx + 0.5, sc[i].sy + 0.5, sc[i].gx + 0.5, sc[i].gy + 0.5}, sizeof p[0]);
+    size_t n;
+    double (*p)[4] = scen_ends("brc202d", ap_test_quick() ? 20 : 1, &n);
     ap_aa_graph *g;
     ck_assert_int_eq(ap_aa_graph_grid(m, 0.5, &g), AP_OK);
     ck_assert(g->dep_sorted && g->hug_clear != NULL && g->vis != NULL && g->n_marks > 0);
@@ -188,7 +191,6 @@ START_TEST(brc202d_disc_lines)
               (unsigned long long)with, (unsigned long long)without);
     ck_assert_uint_gt(dominated, 0);
     free(p);
-    free(sc);
     ap_aa_graph_free(g);
     ap_map_free(m);
 }
