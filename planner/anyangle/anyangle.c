@@ -424,11 +424,13 @@ static double mark_bound(ap_aa_query *q, uint32_t c, double base)
         /* Without branches: a landmark without bounds this run has lb = -inf, ub = +inf (vis_ends), so its
          * terms are -inf, or NaN for a circle outside its component, which the comparisons skip. Only a
          * circle outside the component of a landmark with bounds gives +inf: then the terms one by one. */
+        double h2 = h; /* two chains: the comparisons of one landmark wait less on the last */
         for (uint32_t i = 0; i < k; i++) {
             const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
             h = a > h ? a : h;
-            h = b > h ? b : h;
+            h2 = b > h2 ? b : h2;
         }
+        h = h2 > h ? h2 : h;
         if (h == INFINITY) {
             h = base;
             for (uint32_t i = 0; i < k; i++) {
