@@ -359,7 +359,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     for (int part = 0; part < 2; part++) {
         const ap_aa_dep *d = dd[part];
         /* On a disc's corner graph the table's departures carry their keys (graph.h dep_key). */
-        const double *kd = part == 0 && q->use_dom ? q->g->dep_key + 2 * (size_t)(d - q->g->deps) : NULL;
+        const double *kd = part == 0 && q->use_dom && d != NULL ? q->g->dep_key + 2 * (size_t)(d - q->g->deps) : NULL;
         const bool sorted = kd != NULL && dom;
         const uint32_t first = sorted ? first_departure(key, kd, ndd[0]) : 0;
         for (uint32_t i = first; i < ndd[part]; i++) {
