@@ -42,6 +42,7 @@ struct ap_aa_query {
     double sx, sy, gx, gy;
     aa_node *nodes;      /* cap entries */
     uint32_t n_nodes, cap;
+    uint32_t ws_cap;     /* the workspace's ids: cap, or more for the point domain (pt_nodes) */
     uint64_t *hkey;      /* open addressing, hcap = 2 cap slots; a slot is used iff hstamp == stamp */
     uint32_t *hval, *hstamp;
     uint32_t hcap;
@@ -480,16 +481,6 @@ static uint32_t pt_nodes(uint32_t n)
     return 3 + 6 * n;
 }
 
-/* The node capacity the point domain of n corners runs with: the least power of two (the hash of the
- * other domain masks with it) from AP_AA_NODES_START up holding pt_nodes(n). */
-static uint32_t pt_capacity(uint32_t n)
-{
-    uint32_t cap = AP_AA_NODES_START;
-    while (cap < pt_nodes(n))
-        cap *= 2;
-    return cap;
-}
-
 /* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
 static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 {
@@ -625,8 +616,9 @@ void ap_aa_query_free(ap_aa_query *q)
     free(q);
 }
 
-/* Size the node table, the hash and the workspace for cap ids (the old contents are dropped). */
-static int set_capacity(ap_aa_query *q, uint32_t cap)
+/* Size the node table and the hash for cap ids, the workspace for max(cap, ws_cap) (the point domain uses
+ * the workspace alone; the old contents are dropped). */
+static int set_capacity(ap_aa_query *q, uint32_t cap, uint32_t ws_cap)
 {
     AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp);
     if (q->ws_ready)
@@ -650,7 +642,8 @@ static int set_capacity(ap_aa_query *q, uint32_t cap)
         memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
     if (q->dom_stamp != NULL)
         memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
-    if (ap_workspace_init(&q->ws, cap, (int)(2 * q->n_room + 4)) != AP_OK)
+    q->ws_cap = ws_cap > cap ? ws_cap : cap;
+    if (ap_workspace_init(&q->ws, q->ws_cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
     q->ws_ready = true;
     return AP_OK;
@@ -670,14 +663,13 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         q->deps = NULL;
         q->deps_cap = 0;
     }
-    /* Kept: up to AP_AA_NODES_KEEP ids, or what g's point domain needs (a map of many corners would
-     * otherwise allocate and map its node table afresh for every query: Paris_1_1024, 11,638 corners,
-     * 131,072 ids, ~17 MB and ~3 ms a query). */
-    const uint32_t keep = g->dep_start != NULL && g->corner_points && pt_capacity(q->n) > AP_AA_NODES_KEEP &&
-                                  q->n <= AP_AA_NODES_MAX / 8
-                              ? pt_capacity(q->n)
-                              : AP_AA_NODES_KEEP;
-    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= keep)
+    /* Kept: a node table of up to AP_AA_NODES_KEEP ids, and a workspace of that or of what g's point
+     * domain needs (a map of many corners would otherwise allocate and map it afresh for every query:
+     * Paris_1_1024, 11,638 corners, 69,831 ids, ~4 MB). */
+    const uint32_t need = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8 ? pt_nodes(q->n) : 0;
+    const uint32_t keep_ws = need > AP_AA_NODES_KEEP ? need : AP_AA_NODES_KEEP;
+    if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP &&
+        q->ws_cap <= keep_ws && q->ws_cap >= need)
         return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
     if (q->n > q->n_room || q->dep_stamp == NULL) {
         AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
@@ -689,7 +681,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
             return AP_E_NOMEM;
     }
-    return set_capacity(q, q->cap > 0 && q->cap <= keep ? q->cap : AP_AA_NODES_START);
+    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START, need);
 }
 
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
@@ -959,7 +951,7 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
         }
     }
     q->use_dom = g->hug_clear != NULL && g->dep_sorted && q->dom_room >= 2 * ((size_t)q->n + 2);
-    if (q->point && q->cap < pt_nodes(q->n) && set_capacity(q, pt_capacity(q->n)) != AP_OK)
+    if (q->point && q->ws_cap < pt_nodes(q->n) && set_capacity(q, q->cap, pt_nodes(q->n)) != AP_OK)
         return out->status = AP_E_NOMEM;
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
@@ -985,8 +977,8 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
             /* The node table ran out: a larger one and the search again from the start (its expansions
              * so far stay counted). */
             q->expanded_before += q->s.expanded;
-            if (q->cap >= AP_AA_NODES_MAX || set_capacity(q, q->cap * 4) != AP_OK) {
-                set_capacity(q, AP_AA_NODES_START);
+            if (q->cap >= AP_AA_NODES_MAX || set_capacity(q, q->cap * 4, 0) != AP_OK) {
+                set_capacity(q, AP_AA_NODES_START, 0);
                 q->running = false;
                 return out->status = AP_E_NOMEM;
             }

@@ -69,9 +69,10 @@
 #define AP_AA_NODES_START (1u << 12)
 /* At most 2^22 node ids per query: about 590 MB at 141 bytes each (the memory note above). */
 #define AP_AA_NODES_MAX (1u << 22)
-/* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB), or the
- * point domain's need on a point table of more corners (the least power of two >= 6 corners + 3 ids:
- * Paris_1_1024's 11,638 corners, 2^17 ids, about 17 MB), and departure buffers up to 2^16 entries (3.5 MB). */
+/* What ap_aa_query_bind keeps of a query object's memory: node tables up to 2^16 ids (about 9 MB), a
+ * workspace of that many or of the point domain's need on a point table of more corners (6 corners + 3
+ * ids at 57 bytes, the workspace alone: Paris_1_1024's 11,638 corners about 4 MB, random512-40-0's 64,047
+ * about 22 MB), and departure buffers up to 2^16 entries (3.5 MB). */
 #define AP_AA_NODES_KEEP (1u << 16)
 #define AP_AA_DEPS_KEEP ((size_t)1 << 16)
 
