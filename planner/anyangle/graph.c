@@ -482,7 +482,7 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
     for (uint32_t k = 0; k < g->n; k++)
         for (int s = -1; s <= 1; s += 2) {
             g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
-            if (!(fill != NULL ? fill : fill_all)(ctx, g, k, s, memo, append_dep, &b) || g->n_deps > UINT32_MAX / 2) {
+            if (!(fill != NULL ? fill : fill_all)(ctx, g, k, s, memo, append_dep, &b) || g->n_deps > AP_AA_EAGER_MAX_DEPS) {
                 free(g->dep_start);
                 free(g->deps);
                 g->dep_start = NULL;
@@ -662,6 +662,21 @@ static bool fill_disc_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, ui
     return true;
 }
 
+/* Would g's point table most likely hold more than AP_AA_EAGER_MAX_DEPS departures? One scan from every
+ * 64th corner (maps of over 16,384 corners only) estimates the scans' total; a corner's departures are at
+ * most twice its scan's corners (one per sense) and about as many on the maps measured, so an estimate of
+ * over four times the limit skips a build that would stop there (random512-10-0: about 1 s, estimated in
+ * 30 ms). A map wrongly skipped stays lazy, as beyond the limit. f: the build's buffers, as scratch. */
+static bool too_many_lines(const ap_aa_graph *g, vis_fill *f)
+{
+    if (g->n <= 16384)
+        return false;
+    size_t seen = 0, samples = 0;
+    for (size_t k = 0; k < g->n; k += 64, samples++)
+        seen += ap_aa_vis_corners(g->vis, g->x[k], g->y[k], g->quad[k], f->scratch, f->cand);
+    return (double)seen / (double)samples * (double)g->n > 4.0 * AP_AA_EAGER_MAX_DEPS;
+}
+
 /* Can g's table be built with the scan: a point unit's grid graph of corners only, with its index. */
 static bool vis_build_fits(const ap_aa_graph *g)
 {
@@ -684,7 +699,7 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
         f.up_start = malloc((g->n + 1) * sizeof *f.up_start);
         f.scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f.scratch);
         int st = AP_E_NOMEM;
-        if (f.cand != NULL && f.seen != NULL && f.up_start != NULL && f.scratch != NULL)
+        if (f.cand != NULL && f.seen != NULL && f.up_start != NULL && f.scratch != NULL && !too_many_lines(g, &f))
             st = ap_aa_graph_precompute_with(g, NULL, fill_vis, &f);
         AP_FREE_ALL(f.cand, f.seen, f.up_start, f.scratch, f.up);
         return st;
@@ -699,10 +714,10 @@ int ap_aa_graph_precompute(ap_aa_graph *g)
         AP_FREE_ALL(f.cand, f.scratch);
         return st;
     }
-    /* A point unit's grid corners: each line between two corners is tested once (both ends ask), a byte
-     * per pair, freed at the end (8 MB at the table's limit of 4,096 corners; none beyond 8,192 corners or
-     * out of memory: every end tests). */
-    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 2 * AP_AA_EAGER_AUTO_MAX;
+    /* A point unit's grid corners without a scan index (out of memory for it): each line between two
+     * corners is tested once (both ends ask), a byte per pair, freed at the end (none beyond 32,768
+     * corners, 537 MB, or out of memory: every end tests). */
+    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 32768;
     uint8_t *memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
     int st = ap_aa_graph_precompute_with(g, memo, NULL, NULL);
     free(memo);

@@ -44,9 +44,13 @@
 
 /* ap_aa_graph_grid builds the eager table itself up to this many corners (a point unit's grid: one
  * visibility scan per corner and a line-of-sight test per pair the scan cannot rule out, visibility.h:
- * den520d's 912 corners about 14 ms, Paris_1_1024's 11,638 about 1.1 s and 35 MB on the shared test
- * machine; before the scan, O(n^2) tests: 0.1 s and 25 s). */
-#define AP_AA_EAGER_AUTO_MAX 16384
+ * den520d's 912 corners about 10 ms, Paris_1_1024's 11,638 about 0.5 s and 35 MB, random512-40-0's 64,047
+ * about 0.4 s and 39 MB on the shared test machine; before the scan, O(n^2) tests: 0.1 s and 25 s for the
+ * first two). */
+#define AP_AA_EAGER_AUTO_MAX 131072
+/* The most departures an eager table holds (67 MB of them): a build that reaches more stops and leaves the
+ * graph lazy (random512-10-0's 76,173 corners see each other across its open space: 5.8 M lines, 330 MB). */
+#define AP_AA_EAGER_MAX_DEPS 1200000
 
 /* quad[k] of a hug circle that is no grid corner (no corner rules apply to it). */
 #define AP_AA_QUAD_NONE 0xffu
@@ -164,8 +168,9 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
  * edge). Other graphs: O(n^2) line-of-sight tests (radius-0 circles: one per pair, remembered in a
  * temporary byte per pair). Memory 56 bytes per edge kept plus 4 (2n + 1).
  * ap_aa_graph_grid calls it for up to AP_AA_EAGER_AUTO_MAX corners; other graphs stay lazy unless the
- * caller asks. Calling it again is a no-op. Returns AP_OK or AP_E_NOMEM (the graph then stays lazy). Not
- * thread-safe: call before sharing the graph. */
+ * caller asks. Calling it again is a no-op. Returns AP_OK, or AP_E_NOMEM (out of memory, or more than
+ * AP_AA_EAGER_MAX_DEPS departures: the graph then stays lazy). Not thread-safe: call before sharing the
+ * graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 
 /* The slot of the unordered pair {a, b} of hug circles (a != b) in a triangular table of n (n - 1) / 2
