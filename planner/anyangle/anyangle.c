@@ -42,7 +42,7 @@ struct ap_aa_query {
     double sx, sy, gx, gy;
     aa_node *nodes;      /* cap entries */
     uint32_t n_nodes, cap;
-    uint32_t ws_cap;     /* the workspace's ids: cap, or more for the point domain (pt_nodes) */
+    uint32_t ws_cap;     /* the workspace's ids: cap, or more for the point domain (pt_nodes of its run) */
     uint64_t *hkey;      /* open addressing, hcap = 2 cap slots; a slot is used iff hstamp == stamp */
     uint32_t *hval, *hstamp;
     uint32_t hcap;
@@ -76,6 +76,13 @@ struct ap_aa_query {
     double mark_lb[AP_AA_LANDMARKS], mark_ub[AP_AA_LANDMARKS];
     bool mark_ok[AP_AA_LANDMARKS];
     size_t n_vis_start, vis_room;
+    size_t n_vis_goal;   /* the goal's scan: vis_start[n .. n + n_vis_goal) */
+    /* The point domain's id layout of this run (see below): the start's successors from pt_start0 (pt_ref
+     * holds 2 k + (s > 0) for each), the goal arrivals from pt_goal0 (with use_vis, corner k's two at
+     * pt_goal_id[k], k a corner the goal's scan returned; else pt_goal0 + 2 k). */
+    uint32_t pt_start0, pt_goal0;
+    uint32_t *pt_ref, *pt_goal_id;
+    size_t pt_ref_cap;
     /* Dominance (a disc's corner graph with hug_clear): per (circle, sense) slot the arrivals expanded in this
      * run on a clear quarter, as a list dom[dom_head[slot]], next ... (dom_stamp[slot] == stamp), each its
      * heading and g. */
@@ -470,24 +477,37 @@ static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
  * Theta*-family planners do). That keeps the answer's length: an optimal path is taut at each corner with
  * respect to its own predecessor, and a tie between two best parents of one node that would prune the
  * optimal continuation cannot happen (the continuation would then be non-taut after the other parent,
- * so a strictly shorter path would exist). Node ids, for n corners, fixed (no hash):
+ * so a strictly shorter path would exist). Node ids, for n corners, without a hash:
  *   0 start, 1 goal; 2 + 2k + (s > 0): corner k with sense s reached from a corner (tested lines);
- *   2 + 2n + 2k + (s > 0): reached from the start (line tested on expansion);
- *   2 + 4n + 2k + (s > 0): the goal arrival from corner k leaving with sense s, 2 + 6n from the start
- *   (line tested on expansion; its one successor is the goal at cost 0). */
+ *   2 + 2n: the goal arrival from the start; from pt_start0 = 3 + 2n: the start's successors in the order
+ *   generated, pt_ref telling their corner and sense (line tested on expansion); from pt_goal0 = pt_start0
+ *   + 2 m: the goal arrivals from the corners the goal's scan returned, two each (line tested on expansion;
+ *   the one successor is the goal at cost 0). m and the goal's count are the scans' (n each without them),
+ *   so a run needs 3 + 2n + 2m + 2 (goal's) ids, not 3 + 6n: random512-40-0's query object 7 MB, not 22. */
 
-static uint32_t pt_nodes(uint32_t n)
+/* The ids a point run needs (the layout above), for m start successors' corners and ng goal corners. */
+static uint32_t pt_nodes(uint32_t n, size_t m, size_t ng)
 {
-    return 3 + 6 * n;
+    return 3 + 2 * n + 2 * (uint32_t)m + 2 * (uint32_t)ng;
 }
 
-/* The corner of a corner node, or n for the start, n + 1 for the goal and goal arrivals. */
+/* The corner of a corner node or of the start's successor, or n for the start, n + 1 for the goal and goal
+ * arrivals. */
 static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 {
     if (u < 2)
         return q->n + u;
-    u -= 2;
-    return u < 4 * q->n ? (u >> 1) % q->n : q->n + 1;
+    if (u < 2 + 2 * q->n)
+        return (u - 2) >> 1;
+    if (u >= q->pt_start0 && u < q->pt_goal0)
+        return q->pt_ref[u - q->pt_start0] >> 1;
+    return q->n + 1;
+}
+
+/* The goal arrival from corner c leaving with sense s. */
+static uint32_t pt_goal_node(const ap_aa_query *q, uint32_t c, int s)
+{
+    return (q->use_vis ? q->pt_goal_id[c] : q->pt_goal0 + 2 * c) + (s > 0);
 }
 
 static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
@@ -509,7 +529,7 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
  * successors, costs and order as the start's candidate list (ap_aa_graph_candidates), without building it;
  * with the visibility index only the corners its scan from the start returned (the others' lines are
  * blocked: their arrivals would be dead ends). */
-static int pt_start(const ap_aa_query *q, ap_succ *out)
+static int pt_start(ap_aa_query *q, ap_succ *out)
 {
     const ap_aa_graph *g = q->g;
     const uint32_t n = q->n;
@@ -529,14 +549,20 @@ static int pt_start(const ap_aa_query *q, ap_succ *out)
         if (!left && !right)
             continue;
         const double len = hypot(dx, dy);
-        if (left)
-            out[k++] = (ap_succ){2 + 2 * n + 2 * j + 1, len};
-        if (right)
-            out[k++] = (ap_succ){2 + 2 * n + 2 * j, len};
+        if (left) {
+            q->pt_ref[k] = 2 * j + 1;
+            out[k] = (ap_succ){q->pt_start0 + (uint32_t)k, len};
+            k++;
+        }
+        if (right) {
+            q->pt_ref[k] = 2 * j;
+            out[k] = (ap_succ){q->pt_start0 + (uint32_t)k, len};
+            k++;
+        }
     }
     ap_bitangent t;
     if (ap_bitangent_of(q->sx, q->sy, 0.0, 1, q->gx, q->gy, 0.0, 1, &t))
-        out[k++] = (ap_succ){2 + 6 * n, t.len};
+        out[k++] = (ap_succ){2 + 2 * n, t.len};
     return k;
 }
 
@@ -552,16 +578,17 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
     const double px = circle_x(q, c), py = circle_y(q, c);
     /* Where the arrival came from: the start for the start's nodes and the goal arrival from it, else the
      * best parent's point. */
-    const uint32_t parent = u >= 2 + 2 * n && u < 2 + 4 * n ? 0 : q->ws.nodes[u].parent;
+    const bool from_start = u >= q->pt_start0 && u < q->pt_goal0;
+    const uint32_t parent = from_start ? 0 : q->ws.nodes[u].parent;
     const uint32_t pc = pt_circle(q, parent);
     const double ox = circle_x(q, pc), oy = circle_y(q, pc);
     if (u >= 2 + 2 * n && !q->g->space.line_ok(q->g->space.ctx, ox, oy, px, py))
         return 0;
-    if (u >= 2 + 4 * n) {
+    if (u >= q->pt_goal0 || u == 2 + 2 * n) {
         out[0] = (ap_succ){1, 0.0};
         return 1;
     }
-    const int s = ((u - 2) & 1) ? 1 : -1;
+    const int s = ((from_start ? q->pt_ref[u - q->pt_start0] : u - 2) & 1) ? 1 : -1;
     const ap_aa_dep *dd[2];
     uint32_t ndd[2];
     if (!departures(q, c, s, dd, ndd))
@@ -593,7 +620,7 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
                 q->culled++;
                 continue;
             }
-            const uint32_t v = d[i].to == n + 1 ? 2 + 4 * n + 2 * c + (s > 0) : 2 + 2 * d[i].to + (d[i].s_to > 0);
+            const uint32_t v = d[i].to == n + 1 ? pt_goal_node(q, c, s) : 2 + 2 * d[i].to + (d[i].s_to > 0);
             out[k++] = (ap_succ){v, d[i].t.len};
         }
     }
@@ -610,10 +637,20 @@ void ap_aa_query_free(ap_aa_query *q)
     if (q == NULL)
         return;
     AP_FREE_ALL(q->nodes, q->hkey, q->hval, q->hstamp, q->dep_stamp, q->dep_off, q->dep_cnt, q->deps, q->segs,
-                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val, q->dom_head, q->dom_stamp, q->doms);
+                q->vis_start, q->goal_seen, q->vis_scratch, q->h_stamp, q->h_val, q->dom_head, q->dom_stamp, q->doms,
+                q->pt_ref, q->pt_goal_id);
     if (q->ws_ready)
         ap_workspace_free(&q->ws);
     free(q);
+}
+
+size_t ap_aa_query_bytes(const ap_aa_query *q)
+{
+    const size_t slots = q->dep_stamp != NULL ? 2 * ((size_t)q->n_room + 2) : 0;
+    return sizeof *q + (size_t)q->cap * (sizeof *q->nodes) + (size_t)q->hcap * 16 +
+           (q->ws_ready ? (size_t)q->ws_cap * 57 + (2 * (size_t)q->n_room + 4) * sizeof(ap_succ) : 0) + slots * 12 +
+           q->deps_cap * sizeof *q->deps + q->segs_cap * sizeof *q->segs + q->vis_room * 28 + q->vis_scratch_len * 8 + q->pt_ref_cap * 4 +
+           q->dom_room * 8 + q->dom_cap * sizeof(struct aa_dom);
 }
 
 /* Size the node table and the hash for cap ids, the workspace for max(cap, ws_cap) (the point domain uses
@@ -666,10 +703,12 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
     /* Kept: a node table of up to AP_AA_NODES_KEEP ids, and a workspace of that or of what g's point
      * domain needs (a map of many corners would otherwise allocate and map it afresh for every query:
      * Paris_1_1024, 11,638 corners, 69,831 ids, ~4 MB). */
-    const uint32_t need = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8 ? pt_nodes(q->n) : 0;
-    const uint32_t keep_ws = need > AP_AA_NODES_KEEP ? need : AP_AA_NODES_KEEP;
+    const uint32_t most = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8
+                              ? pt_nodes(q->n, q->n, q->n)
+                              : 0;
+    const uint32_t keep_ws = most > AP_AA_NODES_KEEP ? most : AP_AA_NODES_KEEP;
     if (q->n <= q->n_room && q->dep_stamp != NULL && q->ws_ready && q->cap <= AP_AA_NODES_KEEP &&
-        q->ws_cap <= keep_ws && q->ws_cap >= need)
+        q->ws_cap <= keep_ws)
         return AP_OK; /* a fresh run's stamp makes every cached departure list stale */
     if (q->n > q->n_room || q->dep_stamp == NULL) {
         AP_FREE_ALL(q->dep_stamp, q->dep_off, q->dep_cnt);
@@ -681,7 +720,7 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g)
         if (q->dep_stamp == NULL || q->dep_off == NULL || q->dep_cnt == NULL)
             return AP_E_NOMEM;
     }
-    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START, need);
+    return set_capacity(q, q->cap > 0 && q->cap <= AP_AA_NODES_KEEP ? q->cap : AP_AA_NODES_START, 0);
 }
 
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
@@ -800,17 +839,25 @@ static int pt_path(ap_aa_query *q, const uint32_t *ids, size_t m, ap_aa_result *
     return AP_OK;
 }
 
-/* The scans from the start and the goal (q->use_vis) for this run (after begin_run: the goal's marks carry
- * its stamp). */
-static void vis_ends(ap_aa_query *q)
+/* The scans from the start and the goal (q->use_vis), once per query: the start's corners to vis_start, the
+ * goal's to the buffer's second half (room for 2 n). */
+static void vis_scan(ap_aa_query *q)
 {
     const ap_aa_vis *v = q->g->vis;
     q->n_vis_start = ap_aa_vis_corners(v, q->sx, q->sy, -1, q->vis_scratch, q->vis_start);
-    /* The goal's list goes to the buffer's second half (room for 2 n), only to mark its corners. */
-    uint32_t *tail = q->vis_start + q->n;
-    const size_t ng = ap_aa_vis_corners(v, q->gx, q->gy, -1, q->vis_scratch, tail);
-    for (size_t i = 0; i < ng; i++)
+    q->n_vis_goal = ap_aa_vis_corners(v, q->gx, q->gy, -1, q->vis_scratch, q->vis_start + q->n);
+}
+
+/* The goal's corners marked for this run (after begin_run: the marks carry its stamp), their goal arrival
+ * ids (the point domain), and the landmarks' bounds. */
+static void vis_ends(ap_aa_query *q)
+{
+    const uint32_t *tail = q->vis_start + q->n;
+    const size_t ng = q->n_vis_goal;
+    for (size_t i = 0; i < ng; i++) {
         q->goal_seen[tail[i]] = q->stamp;
+        q->pt_goal_id[tail[i]] = q->pt_goal0 + 2 * (uint32_t)i;
+    }
     /* The landmarks' bounds over the same corners (a superset of those with a line to the goal). */
     const ap_aa_graph *g = q->g;
     const uint32_t k = g->n_marks;
@@ -860,13 +907,15 @@ static bool vis_room(ap_aa_query *q)
         q->vis_scratch_len = need;
     }
     if (q->vis_room < q->n) {
-        AP_FREE_ALL(q->vis_start, q->goal_seen, q->h_stamp, q->h_val);
+        AP_FREE_ALL(q->vis_start, q->goal_seen, q->h_stamp, q->h_val, q->pt_goal_id);
         q->vis_room = 0;
         q->vis_start = malloc(2 * (size_t)q->n * sizeof *q->vis_start);
         q->goal_seen = calloc(q->n, sizeof *q->goal_seen);
         q->h_stamp = calloc(q->n, sizeof *q->h_stamp);
         q->h_val = malloc(q->n * sizeof *q->h_val);
-        if (q->vis_start == NULL || q->goal_seen == NULL || q->h_stamp == NULL || q->h_val == NULL)
+        q->pt_goal_id = malloc(q->n * sizeof *q->pt_goal_id);
+        if (q->vis_start == NULL || q->goal_seen == NULL || q->h_stamp == NULL || q->h_val == NULL ||
+            q->pt_goal_id == NULL)
             return false;
         q->vis_room = q->n;
     }
@@ -880,7 +929,10 @@ static int start_run(ap_aa_query *q)
     q->dom = (ap_domain){.ctx = &q->self, .node_count = q->cap, .max_succ = (int)(2 * q->n + 4),
                          .successors = aa_successors, .heuristic = aa_heuristic};
     if (q->point) {
-        q->n_nodes = pt_nodes(q->n);
+        const size_t m = q->use_vis ? q->n_vis_start : q->n, ng = q->use_vis ? q->n_vis_goal : q->n;
+        q->pt_start0 = 3 + 2 * q->n;
+        q->pt_goal0 = q->pt_start0 + 2 * (uint32_t)m;
+        q->n_nodes = pt_nodes(q->n, m, ng);
         q->dom.node_count = q->n_nodes;
         q->dom.successors = pt_successors;
         q->dom.heuristic = pt_heuristic;
@@ -951,8 +1003,18 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
         }
     }
     q->use_dom = g->hug_clear != NULL && g->dep_sorted && q->dom_room >= 2 * ((size_t)q->n + 2);
-    if (q->point && q->ws_cap < pt_nodes(q->n) && set_capacity(q, q->cap, pt_nodes(q->n)) != AP_OK)
-        return out->status = AP_E_NOMEM;
+    if (q->use_vis)
+        vis_scan(q);
+    if (q->point) {
+        const size_t m = q->use_vis ? q->n_vis_start : q->n, ng = q->use_vis ? q->n_vis_goal : q->n;
+        const uint32_t need = pt_nodes(q->n, m, ng);
+        if (q->ws_cap < need && set_capacity(q, q->cap, need) != AP_OK)
+            return out->status = AP_E_NOMEM;
+        void *p = q->pt_ref;
+        if (!ap_grow(&p, &q->pt_ref_cap, 2 * m + 1, sizeof *q->pt_ref, 256))
+            return out->status = AP_E_NOMEM;
+        q->pt_ref = p;
+    }
     int st = start_run(q);
     q->running = st == AP_IN_PROGRESS;
     return out->status = st;

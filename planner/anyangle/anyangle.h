@@ -117,6 +117,10 @@ int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g);
 /* Free a query object (NULL is ignored). */
 void ap_aa_query_free(ap_aa_query *q);
 
+/* The bytes q holds (its arrays as sized now: node table, hash, workspace, per-circle and departure
+ * buffers), for a pool's budget. Pure; the thread that owns q. */
+size_t ap_aa_query_bytes(const ap_aa_query *q);
+
 /* The shortest path from (sx, sy) to (gx, gy) (tiles) in q's graph; deadline_ns: CLOCK_MONOTONIC ns
  * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status.
  * ap_aa_begin then ap_aa_run(q, 0, out). */

@@ -11,6 +11,7 @@
 typedef struct ap_aa_table {
     ap_aa_graph *point;
     _Atomic(ap_aa_graph *) disc[AP_AA_TABLE_RADII];
+    atomic_size_t disc_bytes; /* the published disc graphs' graph_bytes, at most AP_AA_TABLE_DISC_BYTES */
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
@@ -76,6 +77,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
     t->point = g;
     for (int i = 0; i < AP_AA_TABLE_RADII; i++)
         atomic_init(&t->disc[i], NULL);
+    atomic_init(&t->disc_bytes, 0);
     out->data = t;
     out->bytes = sizeof *t + graph_bytes(g);
     out->count = g->n;
@@ -142,22 +144,41 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
     for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
         ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
         if (g != NULL && g->unit_radius == r && g->hug_grow == grow) {
+            if (mine != NULL)
+                atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
             ap_aa_graph_free(mine);
             return g;
         }
         if (g != NULL)
             continue;
-        if (mine == NULL && (mine = eager_graph(m, r, grow)) == NULL)
-            return NULL;
+        if (mine == NULL) {
+            /* Not even built when a graph the size of the point graph (a disc's is about as large) would
+             * not fit: each such query would pay the build for nothing. */
+            if (atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + graph_bytes(t->point) >
+                AP_AA_TABLE_DISC_BYTES)
+                return NULL;
+            if ((mine = eager_graph(m, r, grow)) == NULL)
+                return NULL;
+            /* The map's budget for disc graphs: claimed before publishing, given back if not published. */
+            const size_t b = graph_bytes(mine);
+            if (atomic_fetch_add_explicit(&t->disc_bytes, b, memory_order_acq_rel) + b > AP_AA_TABLE_DISC_BYTES) {
+                atomic_fetch_sub_explicit(&t->disc_bytes, b, memory_order_acq_rel);
+                ap_aa_graph_free(mine);
+                return NULL;
+            }
+        }
         ap_aa_graph *expected = NULL;
         if (atomic_compare_exchange_strong_explicit(&t->disc[i], &expected, mine, memory_order_acq_rel,
                                                     memory_order_acquire))
             return mine;
         if (expected->unit_radius == r && expected->hug_grow == grow) {
+            atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
             ap_aa_graph_free(mine);
             return expected;
         }
     }
+    if (mine != NULL)
+        atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
     ap_aa_graph_free(mine); /* every slot holds another radius */
     return NULL;
 }

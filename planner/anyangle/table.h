@@ -37,6 +37,10 @@
 #define AP_AA_TABLE_MAX_CORNERS_PAIRS 4096
 #define AP_AA_TABLE_MAX_BYTES (64u << 20)
 #define AP_AA_TABLE_RADII 8
+/* The most bytes a map's disc graphs hold together (all radii and turning units' grown graphs): a graph that
+ * would take them beyond it is not kept (its query builds a lazy graph, as beyond the other limits).
+ * Paris_1_1024 at r = 0.5: 43 MB, random512-40-0 42 MB; den520d 1.3 MB. */
+#define AP_AA_TABLE_DISC_BYTES ((size_t)64 << 20)
 
 /* The kind (listed in planner/plan/table_kinds.c): optional, uniform-cost maps only. */
 extern const ap_table_kind ap_aa_table_kind;
@@ -52,7 +56,8 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
  * out, den520d at r = 0.5 about 20 ms, Paris_1_1024 about 1 s, not interruptible — and published in a free
  * slot), or NULL when m has no slot, r is not a valid
  * radius (graph.h), the graph is beyond the limits, or all AP_AA_TABLE_RADII slots hold other radii. The
- * graph lives as long as m. Thread-safe: lock-free publish with C11 atomics (two threads may build the same
+ * graph lives as long as m. Also NULL when the map's disc graphs would then hold more than
+ * AP_AA_TABLE_DISC_BYTES. Thread-safe: lock-free publish with C11 atomics (two threads may build the same
  * radius at once; one copy is kept). The slot's bytes in the map info count the point graph only. */
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 

@@ -141,6 +141,24 @@ START_TEST(disc_round_corner_circles)
 }
 END_TEST
 
+/* The disc graphs of one map share AP_AA_TABLE_DISC_BYTES: on Paris_1_1024 (11,638 corners) the first
+ * radius gets its graph (about 43 MB), a second one none (it would not fit; its queries build lazy graphs). */
+START_TEST(disc_graphs_share_a_budget)
+{
+    if (ap_test_quick())
+        return; /* two 1 s builds; the plain run has them */
+    ap_map *m = ap_test_data_map("Paris_1_1024", "plan any_angle: disc budget on Paris_1_1024");
+    if (m == NULL)
+        return;
+    const ap_aa_graph *g = ap_aa_table_graph(m, 0.5);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.5), g);
+    ck_assert_ptr_null(ap_aa_table_graph(m, 0.75));
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.5), g);
+    ap_map_free(m);
+}
+END_TEST
+
 /* The length round one circle of radius R from S to G when the circle's centre is on the segment SG at
  * distances d from both: two tangents and the arc between them. */
 static double round_one_circle(double d, double R)
@@ -409,6 +427,7 @@ Suite *plan_anyangle_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, point_unit_round_one_square);
     tcase_add_test(tc, disc_round_corner_circles);
+    tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, obstacles_on_a_grid);
     tcase_add_test(tc, circle_world_queries);
     tcase_add_test(tc, refusals_say_why);
