@@ -4,6 +4,7 @@
 #include "table.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "../base/status.h"
 
@@ -12,6 +13,7 @@ typedef struct ap_aa_table {
     ap_aa_graph *point;
     _Atomic(ap_aa_graph *) disc[AP_AA_TABLE_RADII];
     atomic_size_t disc_bytes; /* the published disc graphs' graph_bytes, at most AP_AA_TABLE_DISC_BYTES */
+    atomic_flag building;     /* a thread is building a disc graph (one at a time: the others wait) */
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
@@ -78,6 +80,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
     for (int i = 0; i < AP_AA_TABLE_RADII; i++)
         atomic_init(&t->disc[i], NULL);
     atomic_init(&t->disc_bytes, 0);
+    atomic_flag_clear(&t->building);
     out->data = t;
     out->bytes = sizeof *t + graph_bytes(g);
     out->count = g->n;
@@ -131,6 +134,19 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r)
     return ap_aa_table_graph_grown(m, r, 0.0);
 }
 
+/* The published graph for (r, grow), or NULL. */
+static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
+{
+    for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
+        const ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
+        if (g != NULL && g->unit_radius == r && g->hug_grow == grow)
+            return g;
+    }
+    return NULL;
+}
+
+static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow);
+
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
 {
     ap_aa_table *t = table_of(m);
@@ -138,8 +154,28 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
         return NULL;
     if (r == 0.0 && grow == 0.0)
         return t->point;
-    /* Look, build outside any lock, publish into the first free slot (a thread that lost the race to the
-     * same radius frees its copy and takes the winner's). */
+    const ap_aa_graph *g = published(t, r, grow);
+    if (g != NULL)
+        return g;
+    /* One build at a time per map: the first queries of a radius often come together, and each build of a
+     * large map's graph takes a core for up to a second and its memory twice over while it grows. The
+     * others wait (1 ms sleeps) and take what it published. */
+    while (atomic_flag_test_and_set_explicit(&t->building, memory_order_acquire)) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        if ((g = published(t, r, grow)) != NULL)
+            return g;
+    }
+    g = build_and_publish(t, m, r, grow);
+    atomic_flag_clear_explicit(&t->building, memory_order_release);
+    return g;
+}
+
+/* Build the graph for (r, grow) and publish it in a free slot (ap_aa_table_graph_grown holds the map's
+ * building flag). */
+static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow)
+{
+    /* Look, build, publish into the first free slot by compare-and-swap (the building flag makes two
+     * builders rare; a thread that lost the race to the same radius frees its copy and takes the winner's). */
     ap_aa_graph *mine = NULL;
     for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
         ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
