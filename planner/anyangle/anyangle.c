@@ -96,6 +96,14 @@ struct ap_aa_query {
     aa_self self;
 };
 
+/* The distance between two points (sqrt, not hypot: map coordinates cannot overflow, and the search asks
+ * it for most nodes it generates). */
+static inline double dist(double ax, double ay, double bx, double by)
+{
+    const double dx = bx - ax, dy = by - ay;
+    return sqrt(dx * dx + dy * dy);
+}
+
 static double circle_x(const ap_aa_query *q, uint32_t k)
 {
     return k < q->n ? q->g->x[k] : (k == q->n ? q->sx : q->gx);
@@ -493,7 +501,7 @@ static uint32_t pt_nodes(uint32_t n, size_t m, size_t ng)
 
 /* The corner of a corner node or of the start's successor, or n for the start, n + 1 for the goal and goal
  * arrivals. */
-static uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
+static inline uint32_t pt_circle(const ap_aa_query *q, uint32_t u)
 {
     if (u < 2)
         return q->n + u;
@@ -519,8 +527,8 @@ static double pt_heuristic(const void *ctx, uint32_t u, uint32_t goal)
      * landmark's component skip it). */
     if (q->use_vis && c < q->n)
         return q->h_stamp[c] == q->stamp ? q->h_val[c]
-                                           : mark_bound(q, c, hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy));
-    return hypot(circle_x(q, c) - q->gx, circle_y(q, c) - q->gy);
+                                           : mark_bound(q, c, dist(circle_x(q, c), circle_y(q, c), q->gx, q->gy));
+    return dist(circle_x(q, c), circle_y(q, c), q->gx, q->gy);
 }
 
 /* The start's successors in the point domain: every corner the line from the start may reach by the corner
@@ -548,7 +556,7 @@ static int pt_start(ap_aa_query *q, ap_succ *out)
         const bool left = turn >= -tiny, right = turn * -1.0 >= -tiny;
         if (!left && !right)
             continue;
-        const double len = hypot(dx, dy);
+        const double len = sqrt(dx * dx + dy * dy);
         if (left) {
             q->pt_ref[k] = 2 * j + 1;
             out[k] = (ap_succ){q->pt_start0 + (uint32_t)k, len};
@@ -870,7 +878,7 @@ static void vis_ends(ap_aa_query *q)
         const uint32_t c = tail[i];
         /* At most the length of a line from circle c to the goal (a disc's: the tangent from the goal to
          * the circle, less a margin for rounding) and so of any path from an arrival on c. */
-        const double D = hypot(g->x[c] - q->gx, g->y[c] - q->gy), R = g->R[c];
+        const double D = dist(g->x[c], g->y[c], q->gx, q->gy), R = g->R[c];
         const double dg = R == 0.0 ? D : fmax(0.0, sqrt(fmax(0.0, (D - R) * (D + R))) - 1e-9);
         const double *d = g->mark_d + (size_t)c * k;
         for (uint32_t m = 0; m < k; m++) {
