@@ -278,7 +278,7 @@ typedef struct aa_dom {
 } aa_dom;
 
 /* Is the arrival (key, gn) on (c, s) covered by a recorded arrival other than node `self`? */
-static bool dom_covers(const ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t self)
+static inline bool dom_covers(const ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t self)
 {
     const uint32_t slot = 2 * c + (s > 0);
     if (q->dom_stamp[slot] != q->stamp)
@@ -305,7 +305,7 @@ static double dom_cutoff(const ap_aa_query *q, uint32_t c, int s, double key, do
 
 /* Record an expanded arrival for dom_covers and dom_cutoff; out of memory: not recorded (nothing is then
  * pruned by it). */
-static void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t node)
+static inline void dom_record(ap_aa_query *q, uint32_t c, int s, double key, double gn, uint32_t node)
 {
     const uint32_t slot = 2 * c + (s > 0);
     if (q->dom_stamp[slot] != q->stamp) {
@@ -342,34 +342,34 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
     ap_aa_query *q = ((const aa_self *)ctx)->q;
     if (u == 1 || q->overflow || q->nomem)
         return 0;
-    const aa_node a = q->nodes[u];
+    const aa_node *const a = &q->nodes[u]; /* not moved: new ids are other nodes */
     /* Lazy line of sight: an arrival reached over an untested line is tested when expanded. Its id names
      * that one line (circle, origin circle, senses), so each line is tested at most once per run, and an
      * arrival whose line is blocked is a dead end (it does not exist in the graph). */
-    if (a.check && !q->g->space.line_ok(q->g->space.ctx, a.ox, a.oy, a.px, a.py))
+    if (a->check && !q->g->space.line_ok(q->g->space.ctx, a->ox, a->oy, a->px, a->py))
         return 0;
-    const bool dom = q->use_dom && a.c < q->n && q->g->hug_clear[a.c];
+    const bool dom = q->use_dom && a->c < q->n && q->g->hug_clear[a->c];
     const double g_u = q->use_dom ? ap_search_g(&q->s, u) : 0.0;
     double key = 0.0, cutoff = INFINITY;
     if (dom) {
-        key = isnan(a.key) ? ap_aa_quarter_key(q->g, a.c, a.s, a.h) : a.key;
-        const double gn = g_u - q->g->R[a.c] * key;
-        if (dom_covers(q, a.c, a.s, key, gn, u)) {
+        key = isnan(a->key) ? ap_aa_quarter_key(q->g, a->c, a->s, a->h) : a->key;
+        const double gn = g_u - q->g->R[a->c] * key;
+        if (dom_covers(q, a->c, a->s, key, gn, u)) {
             q->pruned++;
             return 0;
         }
-        cutoff = dom_cutoff(q, a.c, a.s, key, gn, u);
-        if (a.check)
-            dom_record(q, a.c, a.s, key, gn, u); /* its line tested just now; table arrivals were recorded */
+        cutoff = dom_cutoff(q, a->c, a->s, key, gn, u);
+        if (a->check)
+            dom_record(q, a->c, a->s, key, gn, u); /* its line tested just now; table arrivals were recorded */
     }
-    if (a.c == q->n + 1) {
+    if (a->c == q->n + 1) {
         out[0] = (ap_succ){1, 0.0};
         return 1;
     }
-    const double R = circle_r(q, a.c);
+    const double R = circle_r(q, a->c);
     const ap_aa_dep *dd[2];
     uint32_t ndd[2];
-    if (!departures(q, a.c, a.s, dd, ndd))
+    if (!departures(q, a->c, a->s, dd, ndd))
         return 0;
     int k = 0;
     for (int part = 0; part < 2; part++) {
@@ -397,14 +397,14 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
             } else if (u != 0) {
                 /* The sweep first (angle arithmetic), then crossing culling, then an arc's test. */
                 bool test;
-                const double sw = hug_sweep(q, &a, R, d[i].t.h, &test);
+                const double sw = hug_sweep(q, a, R, d[i].t.h, &test);
                 if (sw < 0.0)
                     continue;
-                if (ap_segments_cross(a.ox, a.oy, a.px, a.py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
+                if (ap_segments_cross(a->ox, a->oy, a->px, a->py, d[i].t.x0, d[i].t.y0, d[i].t.x1, d[i].t.y1)) {
                     q->culled++;
                     continue;
                 }
-                if (test && !hug_arc_ok(q, &a, R, sw))
+                if (test && !hug_arc_ok(q, a, R, sw))
                     continue;
                 hug = R * sw;
             }
@@ -416,7 +416,7 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
                 q->pruned++;
                 continue;
             }
-            uint32_t v = node_id(q, node_key(d[i].to, a.c, d[i].s_to, a.s), &d[i], to_key,
+            uint32_t v = node_id(q, node_key(d[i].to, a->c, d[i].s_to, a->s), &d[i], to_key,
                                  part == 1 && q->g->dep_start != NULL);
             if (v == UINT32_MAX)
                 return k;
@@ -473,7 +473,7 @@ static double aa_heuristic(const void *ctx, uint32_t u, uint32_t goal)
     const double dx = a->px - q->gx, dy = a->py - q->gy, h = sqrt(dx * dx + dy * dy);
     if (!q->use_vis || a->c >= q->n || q->g->n_marks == 0)
         return h;
-    const double b = mark_bound(q, a->c, 0.0);
+    const double b = q->h_stamp[a->c] == q->stamp ? q->h_val[a->c] : mark_bound(q, a->c, 0.0);
     return b > h ? b : h;
 }
 
