@@ -147,6 +147,25 @@ static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
 
 static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow);
 
+/* The build's first test: room in the map's disc budget for a graph the size of the point graph. */
+static bool disc_room(ap_aa_table *t)
+{
+    return atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + graph_bytes(t->point) <= AP_AA_TABLE_DISC_BYTES;
+}
+
+bool ap_aa_table_may_serve(const ap_map *m, double r)
+{
+    ap_aa_table *t = table_of(m);
+    if (t == NULL || !(r > 0.0))
+        return t != NULL && r == 0.0;
+    if (published(t, r, 0.0) != NULL)
+        return true;
+    bool free_slot = false;
+    for (int i = 0; i < AP_AA_TABLE_RADII && !free_slot; i++)
+        free_slot = atomic_load_explicit(&t->disc[i], memory_order_acquire) == NULL;
+    return free_slot && disc_room(t);
+}
+
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
 {
     ap_aa_table *t = table_of(m);
@@ -190,8 +209,7 @@ static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, dou
         if (mine == NULL) {
             /* Not even built when a graph the size of the point graph (a disc's is about as large) would
              * not fit: each such query would pay the build for nothing. */
-            if (atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + graph_bytes(t->point) >
-                AP_AA_TABLE_DISC_BYTES)
+            if (!disc_room(t))
                 return NULL;
             if ((mine = eager_graph(m, r, grow)) == NULL)
                 return NULL;

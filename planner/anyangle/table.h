@@ -62,6 +62,12 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
  * builds its own radius). The slot's bytes in the map info count the point graph only. */
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
+/* Would ap_aa_table_graph(m, r) give a graph: m has the slot and the graph for r is published, or a slot is
+ * free and the map's disc budget has room for one the size of the point graph (the same test the build
+ * makes first)? A cheap look (no build); another thread may take the room before the build. Pure;
+ * thread-safe. */
+bool ap_aa_table_may_serve(const ap_map *m, double r);
+
 /* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug
  * circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
  * (r, grow); grow 0 is ap_aa_table_graph(m, r). For grow > 0: O(corners^2) line-of-sight tests (no scan),

@@ -182,12 +182,49 @@ static double octile_apart(const ap_query *q)
     return ap_octile((int32_t)fabs(floor(q->gx) - floor(q->sx)), (int32_t)fabs(floor(q->gy) - floor(q->sy)));
 }
 
+/* A disc (radius > 0, no turning radius, no square footprint, the map's own passability) asking for a
+ * smoothed answer on an 8-connected query of a uniform-cost grid map with the point any-angle graph, whose
+ * table can hold the disc's graph (ap_aa_table_may_serve): from AP_AUTO_AA_MIN_TILES of octile distance
+ * auto answers it with any_angle too, the exact path, which there is both shorter and faster than the grid
+ * answer (BENCHMARKS.md "`auto` for discs": den520d at radius 0.5, JPS+ over the disc's tables with `los`
+ * 1.4 % longer on average, with `taut` 0.07 % longer and slower than any_angle). The graph runs at the
+ * disc's radius plus AP_AUTO_AA_DISC_MARGIN: any_angle's model lets a disc touch a wall, the grid
+ * searches' strict rule (world.h) does not, so the answer keeps a clearance above the radius (the margin
+ * less the graph's 1e-7 tolerance) and is clear by the strict rule like every grid answer of auto. */
+#define AP_AUTO_AA_DISC_MARGIN 1e-6
+
+static bool auto_disc(const ap_query *q)
+{
+    if (q->map == NULL || q->circles != NULL || q->turning_radius > 0.0 || !(q->unit_radius >= AP_AA_GRID_MIN_RADIUS) ||
+        q->unit_radius > 100.0 || q->unit_size > 0 || q->capability != 0 || q->connectivity != 8 ||
+        q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0 || q->n_obstacles > 0 ||
+        q->map->weighted)
+        return false;
+    return ap_aa_table_of(q->map) != NULL && ap_aa_table_may_serve(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
+}
+
 /* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); so are long
- * queries of point units on maps with the point graph (auto_point). */
+ * queries of point units on maps with the point graph (auto_point) and of discs whose graph the map's table
+ * can hold (auto_disc). */
 static bool auto_anyangle(const ap_query *q)
 {
     /* the distance first: a short query's auto_begin asks auto_point itself (its table look-up once) */
-    return q->circles != NULL || q->n_obstacles > 0 || (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && auto_point(q));
+    return q->circles != NULL || q->n_obstacles > 0 ||
+           (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && (auto_point(q) || auto_disc(q)));
+}
+
+/* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
+ * radius's first query) and the ends' test at the graph's radius; false when either fails (another thread
+ * took the table's room, or an end's clearance lies between the radius and the margin): the grid answer
+ * then. */
+static bool disc_graph_ready(ap_query *q)
+{
+    const ap_aa_graph *g = ap_aa_table_graph(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
+    if (g == NULL || !g->space.line_ok(g->space.ctx, q->sx, q->sy, q->sx, q->sy) ||
+        !g->space.line_ok(g->space.ctx, q->gx, q->gy, q->gx, q->gy))
+        return false;
+    q->aa_margin = AP_AUTO_AA_DISC_MARGIN;
+    return true;
 }
 
 /* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for
@@ -240,7 +277,8 @@ static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
-    if (auto_anyangle(&p->q)) {
+    const bool disc = p->q.unit_radius > 0.0 && p->q.circles == NULL && p->q.n_obstacles == 0;
+    if (auto_anyangle(&p->q) && (!disc || disc_graph_ready(&p->q))) {
         p->row = row = ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
         p->kind = row->kind;
         return p->kind->begin(p, row, ws);

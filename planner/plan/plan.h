@@ -64,6 +64,9 @@ typedef struct ap_query {
     bool has_sheading;       /* without it the unit starts facing its first waypoint */
     double gx, gy;           /* goal position */
     double unit_radius;      /* >= 0, tiles: the disc used for smoothing and the clearance verdict */
+    double aa_margin;        /* tiles any_angle adds to unit_radius for its graph: auto sets it for a disc's
+                              * long queries (algorithms.c, auto_disc) so the exact path is clear by the strict
+                              * rule; 0 otherwise (not on the wire) */
     uint8_t capability;      /* terrains the unit may enter (capability.h bit set, 1 .. 15); 0 = the map's
                               * own passability and terrain costs. The plan runs on the capability's view
                               * of the map (view.h, ap_query_map) */

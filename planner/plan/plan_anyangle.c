@@ -137,7 +137,7 @@ static int obstacle_world(const ap_query *q, ap_circle_world **out)
 static int make_graph(aa_plan *a, const ap_query *q)
 {
     const bool turning = q->turning_radius > 0.0;
-    const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius;
+    const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius + q->aa_margin;
     const double grow = turning ? ap_aa_turn_radius(q->unit_radius, q->turning_radius) - r : 0.0;
     int st;
     if (q->n_obstacles > 0) {

@@ -11,6 +11,7 @@
 #include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/world/collide.h"
+#include "../../../planner/anyangle/table.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -224,7 +225,8 @@ static ap_algorithm plan_alg(const ap_query *q, ap_workspace *ws, ap_result *r, 
     return alg;
 }
 
-/* auto: a sized disc runs jps_plus over its threshold's tables (jps_sized.h); once the map's places hold
+/* auto (the map's any_angle table full, so no any_angle for discs): a sized disc runs jps_plus over its
+ * threshold's tables (jps_sized.h); once the map's places hold
  * other thresholds, 128 tiles or more apart (octile) it runs hierarchical when smoothed, A* when close or
  * unsmoothed; a point unit keeps jps_plus. hierarchical honours connectivity 4 (whole-map A*: orthogonal
  * moves only, the optimum). */
@@ -242,6 +244,11 @@ START_TEST(auto_and_connectivity)
     ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    /* The any_angle table's disc slots held by other radii: auto's long disc queries keep the grid searches
+     * here (with room it answers them with any_angle: test_plan_anyangle.c, auto_long_disc_queries). */
+    for (int k = 0; k < AP_AA_TABLE_RADII; k++)
+        ck_assert_ptr_nonnull(ap_aa_table_graph(m, 0.2 + 0.01 * k));
+    ck_assert(!ap_aa_table_may_serve(m, 1.0 + 1e-6));
     /* the first of the file's last lines (bucket 88, optima about 353 tiles) a radius-1 disc can take */
     snprintf(path, sizeof path, "%s/den520d.map.scen", dir);
     ap_test_scen *sc;

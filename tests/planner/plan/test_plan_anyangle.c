@@ -10,6 +10,8 @@
 
 #include "../../../planner/anyangle/table.h"
 #include "../../../planner/plan/plan_kind.h"
+#include "../../../planner/plan/algorithms.h"
+#include "../../../planner/world/collide.h"
 #include "../../util.h"
 #include "../suites.h"
 
@@ -155,6 +157,73 @@ START_TEST(disc_graphs_share_a_budget)
     ck_assert_ptr_eq(ap_aa_table_graph(m, 0.5), g);
     ck_assert_ptr_null(ap_aa_table_graph(m, 0.75));
     ck_assert_ptr_eq(ap_aa_table_graph(m, 0.5), g);
+    ap_map_free(m);
+}
+END_TEST
+
+/* auto for a disc's long query (128 tiles or more apart, smoothed) on a map whose any_angle table can hold
+ * the disc's graph: any_angle, at the radius plus auto's margin, so the answer is clear by the strict rule
+ * (every segment tested with collide.c at the radius itself), as long as any_angle's own answer at the
+ * radius within 1e-4 tiles (the margin's effect), and no longer than JPS+ with the smoothing asked for;
+ * a short query keeps the grid search. den520d's last lines (buckets 80-88), radii 0.4 and 0.9 (a cell
+ * centre beside a wall is 0.5 from it: radius 0.5 would touch there, and auto then keeps the grid). */
+START_TEST(auto_long_disc_queries)
+{
+    ap_map *m = ap_test_data_map("den520d", "plan any_angle: auto for discs on den520d");
+    if (m == NULL)
+        return;
+    size_t n_sc;
+    ap_test_scen *sc = ap_test_data_scen("den520d", &n_sc);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    int done = 0;
+    for (int k = 0; k < 2; k++) {
+        const double radius = k == 0 ? 0.4 : 0.9;
+        for (size_t i = n_sc - 1; i > n_sc - (ap_test_quick() ? 12 : 60); i -= 3) {
+            const double dx = fabs((double)sc[i].gx - sc[i].sx), dy = fabs((double)sc[i].gy - sc[i].sy);
+            if (fmax(dx, dy) + (sqrt(2.0) - 1.0) * fmin(dx, dy) < 128.0)
+                continue; /* auto's threshold (octile distance of the cells) */
+            ap_query q = aa_query(m, sc[i].sx + 0.5, sc[i].sy + 0.5, sc[i].gx + 0.5, sc[i].gy + 0.5);
+            q.unit_radius = radius;
+            q.algorithm = AP_ALG_AUTO;
+            ap_plan p;
+            int st = ap_plan_begin(&p, &q, &ws, 0);
+            const ap_algorithm alg = p.alg;
+            while (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, 0);
+            ap_result ra;
+            if (st == AP_OK)
+                ck_assert_int_eq(ap_plan_finish(&p, &ra), AP_OK);
+            ap_plan_release(&p);
+            if (st != AP_OK)
+                continue; /* the disc does not fit at an end, or no way through */
+            ck_assert_msg(alg == AP_ALG_ANY_ANGLE, "line %d r %g: auto ran %d", sc[i].line, radius, (int)alg);
+            ck_assert(ra.clear);
+            for (size_t j = 0; j < ra.n_segments; j++)
+                ck_assert_msg(ap_segment_clear(m, &ra.segments[j], radius), "line %d r %g: segment %zu touches",
+                              sc[i].line, radius, j);
+            ap_result rb, rc;
+            q.algorithm = AP_ALG_ANY_ANGLE;
+            ck_assert_int_eq(run_on(&q, &ws, 0, &rb), AP_OK);
+            q.algorithm = AP_ALG_JPS_PLUS;
+            ck_assert_int_eq(run_on(&q, &ws, 0, &rc), AP_OK);
+            ck_assert_msg(fabs(ra.length - rb.length) <= 1e-4, "line %d r %g: auto %.9f, any_angle %.9f", sc[i].line,
+                          radius, ra.length, rb.length);
+            ck_assert(ra.length <= rc.length + 1e-9);
+            ap_result_free(&ra);
+            ap_result_free(&rb);
+            ap_result_free(&rc);
+            done++;
+        }
+    }
+    ck_assert_int_ge(done, ap_test_quick() ? 4 : 20);
+    /* a short one: the grid search */
+    ap_query q = aa_query(m, sc[0].sx + 0.5, sc[0].sy + 0.5, sc[0].gx + 0.5, sc[0].gy + 0.5);
+    q.unit_radius = 0.5;
+    q.algorithm = AP_ALG_AUTO;
+    ck_assert_ptr_ne(ap_algorithm_kind(&q), &ap_plan_kind_anyangle);
+    ap_workspace_free(&ws);
+    free(sc);
     ap_map_free(m);
 }
 END_TEST
@@ -428,6 +497,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, point_unit_round_one_square);
     tcase_add_test(tc, disc_round_corner_circles);
     tcase_add_test(tc, disc_graphs_share_a_budget);
+    tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
     tcase_add_test(tc, circle_world_queries);
     tcase_add_test(tc, refusals_say_why);
