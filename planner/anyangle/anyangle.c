@@ -429,38 +429,36 @@ static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
 }
 
 /* The landmarks' bound (landmarks.h) on the rest of a path from any arrival on circle c < n to this run's
- * goal, raised to at least base, per circle once per run (q->use_vis; cached in h_val under h_stamp, so base
- * must be the same on every call for c). Circles outside a landmark's component skip it. */
+ * goal, raised to at least base, computed on a miss of the per-run cache (q->use_vis; callers read h_val
+ * when h_stamp[c] is this run's, so base must be the same for every call on c) and stored there. Circles
+ * outside a landmark's component skip it. */
 static double mark_bound(ap_aa_query *q, uint32_t c, double base)
 {
-    if (q->h_stamp[c] != q->stamp) {
-        double h = base;
-        const uint32_t k = q->g->n_marks;
-        const double *d = q->g->mark_d + (size_t)c * k;
-        /* Without branches: a landmark without bounds this run has lb = -inf, ub = +inf (vis_ends), so its
-         * terms are -inf, or NaN for a circle outside its component, which the comparisons skip. Only a
-         * circle outside the component of a landmark with bounds gives +inf: then the terms one by one. */
-        double h2 = h; /* two chains: the comparisons of one landmark wait less on the last */
-        for (uint32_t i = 0; i < k; i++) {
-            const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
-            h = a > h ? a : h;
-            h2 = b > h2 ? b : h2;
-        }
-        h = h2 > h ? h2 : h;
-        if (h == INFINITY) {
-            h = base;
-            for (uint32_t i = 0; i < k; i++) {
-                if (!q->mark_ok[i] || !(d[i] < INFINITY))
-                    continue;
-                const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
-                h = h > a ? h : a;
-                h = h > b ? h : b;
-            }
-        }
-        q->h_stamp[c] = q->stamp;
-        q->h_val[c] = h;
+    double h = base;
+    const uint32_t k = q->g->n_marks;
+    const double *d = q->g->mark_d + (size_t)c * k;
+    /* Without branches: a landmark without bounds this run has lb = -inf, ub = +inf (vis_ends), so its terms
+     * are -inf, or NaN for a circle outside its component, which the comparisons skip. Only a circle outside
+     * the component of a landmark with bounds gives +inf: then the terms one by one. */
+    double h2 = h; /* two chains: the comparisons of one landmark wait less on the last */
+    for (uint32_t i = 0; i < k; i++) {
+        const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+        h = a > h ? a : h;
+        h2 = b > h2 ? b : h2;
     }
-    return q->h_val[c];
+    h = h2 > h ? h2 : h;
+    if (h == INFINITY) {
+        h = base;
+        for (uint32_t i = 0; i < k; i++) {
+            if (!q->mark_ok[i] || !(d[i] < INFINITY))
+                continue;
+            const double a = q->mark_lb[i] - d[i], b = d[i] - q->mark_ub[i];
+            h = h > a ? h : a;
+            h = h > b ? h : b;
+        }
+    }
+    q->h_stamp[c] = q->stamp;
+    return q->h_val[c] = h;
 }
 
 /* The Euclidean distance from the arrival's point to the goal, raised by the landmarks' bound for its
@@ -656,7 +654,7 @@ size_t ap_aa_query_bytes(const ap_aa_query *q)
 {
     const size_t slots = q->dep_stamp != NULL ? 2 * ((size_t)q->n_room + 2) : 0;
     return sizeof *q + (size_t)q->cap * (sizeof *q->nodes) + (size_t)q->hcap * 16 +
-           (q->ws_ready ? (size_t)q->ws_cap * 57 + (2 * (size_t)q->n_room + 4) * sizeof(ap_succ) : 0) + slots * 12 +
+           (q->ws_ready ? ap_workspace_bytes(&q->ws) : 0) + slots * 12 +
            q->deps_cap * sizeof *q->deps + q->segs_cap * sizeof *q->segs + q->vis_room * 28 + q->vis_scratch_len * 8 + q->pt_ref_cap * 4 +
            q->dom_room * 8 + q->dom_cap * sizeof(struct aa_dom);
 }
@@ -862,10 +860,11 @@ static void vis_ends(ap_aa_query *q)
 {
     const uint32_t *tail = q->vis_start + q->n;
     const size_t ng = q->n_vis_goal;
-    for (size_t i = 0; i < ng; i++) {
+    for (size_t i = 0; i < ng; i++)
         q->goal_seen[tail[i]] = q->stamp;
-        q->pt_goal_id[tail[i]] = q->pt_goal0 + 2 * (uint32_t)i;
-    }
+    if (q->point)
+        for (size_t i = 0; i < ng; i++)
+            q->pt_goal_id[tail[i]] = q->pt_goal0 + 2 * (uint32_t)i;
     /* The landmarks' bounds over the same corners (a superset of those with a line to the goal). */
     const ap_aa_graph *g = q->g;
     const uint32_t k = g->n_marks;

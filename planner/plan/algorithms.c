@@ -164,17 +164,21 @@ static bool auto_turns(const ap_query *q)
  * limits, weighted maps) keep JPS+ with the smoothing asked for. */
 #define AP_AUTO_AA_MIN_TILES 128.0
 
-static bool auto_point(const ap_query *q)
+/* What auto_point and auto_disc ask alike: a grid query without a turning radius, square footprint,
+ * fixed-angle art, turn penalty or obstacles, smoothed, 8-connected, on a uniform-cost map (the unit's
+ * view) that has the any_angle table. */
+static bool auto_exact_ok(const ap_query *q)
 {
-    if (q->map == NULL || q->turning_radius > 0.0 || q->unit_radius != 0.0 || q->unit_size > 0 ||
-        q->connectivity != 8 || q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0 ||
-        q->n_obstacles > 0)
+    if (q->map == NULL || q->turning_radius > 0.0 || q->unit_size > 0 || q->connectivity != 8 ||
+        q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0 || q->n_obstacles > 0)
         return false;
     const ap_map *m = qmap(q);
-    if (m->weighted)
-        return false;
-    const ap_aa_graph *g = ap_aa_table_of(m);
-    return g != NULL && g->dep_start != NULL;
+    return !m->weighted && ap_aa_table_of(m) != NULL;
+}
+
+static bool auto_point(const ap_query *q)
+{
+    return q->unit_radius == 0.0 && auto_exact_ok(q) && ap_aa_table_of(qmap(q))->dep_start != NULL;
 }
 
 static double octile_apart(const ap_query *q)
@@ -195,12 +199,8 @@ static double octile_apart(const ap_query *q)
 
 static bool auto_disc(const ap_query *q)
 {
-    if (q->map == NULL || q->circles != NULL || q->turning_radius > 0.0 || !(q->unit_radius >= AP_AA_GRID_MIN_RADIUS) ||
-        q->unit_radius > 100.0 || q->unit_size > 0 || q->capability != 0 || q->connectivity != 8 ||
-        q->smoothing == AP_SMOOTH_NONE || q->art_directions != 0 || q->turn_penalty > 0.0 || q->n_obstacles > 0 ||
-        q->map->weighted)
-        return false;
-    return ap_aa_table_of(q->map) != NULL && ap_aa_table_may_serve(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
+    return q->unit_radius >= AP_AA_GRID_MIN_RADIUS && q->unit_radius <= 100.0 && q->capability == 0 &&
+           q->circles == NULL && auto_exact_ok(q) && ap_aa_table_may_serve(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
 }
 
 /* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); so are long

@@ -73,6 +73,17 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ)
     return AP_OK;
 }
 
+size_t ap_workspace_bytes(const ap_workspace *ws)
+{
+    size_t b = (size_t)ws->capacity * (sizeof *ws->nodes + sizeof *ws->open + sizeof *ws->pos) +
+               (size_t)ws->succ_cap * sizeof *ws->succ + ws->payload_cap;
+    if (ws->bq != NULL)
+        b += sizeof *ws->bq + (size_t)ws->bq->chunks * (AP_BQ_CHUNK * (sizeof *ws->bq->f + sizeof *ws->bq->node +
+                                                                       sizeof *ws->bq->aux) +
+                                                        sizeof *ws->bq->link);
+    return b;
+}
+
 void ap_workspace_free(ap_workspace *ws)
 {
     if (ws == NULL)

@@ -114,6 +114,10 @@ typedef struct ap_workspace {
  * first search (O(capacity); a server does this at start). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
+/* The bytes ws holds (node matrix, open lists, positions, successor scratch, payload), for memory budgets.
+ * Pure; the thread that owns ws. */
+size_t ap_workspace_bytes(const ap_workspace *ws);
+
 /* Release a workspace's memory, payload included; ws may be zeroed or initialised. */
 void ap_workspace_free(ap_workspace *ws);
 
