@@ -331,6 +331,42 @@ double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r)
     return total * r;
 }
 
+/* LS to the point (u, v) of a's frame (u ahead, v to the left), d2 = |(u, v) - (0, r)|^2 > r^2: the tangent
+ * t = sqrt(d2 - r^2) leaves the left circle (centre (0, r)) at the angle atan2(w, u) - atan2(t, r) (w = v - r)
+ * from its centre, and the start is at -pi/2, so the sweep is that + pi/2: one atan2 of the product
+ * i (u + i w)(r - i t). A sweep within 1e-9 of 2pi is the point straight ahead seen through rounding: 0.
+ * RS is LS of the mirror point (u, -v). */
+static double ls_to_point(double u, double v, double r, double d2)
+{
+    const double t = sqrt(d2 - r * r), w = v - r;
+    double sweep = fast_atan2(u * r + w * t, u * t - w * r);
+    if (sweep < 0.0)
+        sweep += AP_TWO_PI;
+    if (sweep > AP_TWO_PI - 1e-9)
+        sweep = 0.0;
+    return r * sweep + t;
+}
+
+double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, double slack)
+{
+    const double dx = x - a->x, dy = y - a->y;
+    const double straight = sqrt(dx * dx + dy * dy) - slack;
+    if (!(r > 0.0) || !isfinite(a->heading))
+        return straight > 0.0 ? straight : 0.0;
+    double s, c;
+    fast_sincos(a->heading, &s, &c);
+    const double u = c * dx + s * dy, v = c * dy - s * dx;
+    const double lim = (r + slack) * (r + slack);
+    const double dl = u * u + (v - r) * (v - r), dr = u * u + (v + r) * (v + r);
+    double best = straight;
+    if (dl > lim && dr > lim) {
+        const double cs = fmin(ls_to_point(u, v, r, dl), ls_to_point(u, -v, r, dr)) - slack - 1e-9;
+        if (cs > best)
+            best = cs;
+    }
+    return best > 0.0 ? best : 0.0;
+}
+
 const char *ap_dubins_word_name(ap_dubins_word w)
 {
     static const char *const names[AP_DUBINS_WORDS] = {"LSL", "LSR", "RSL", "RSR", "RLR", "LRL"};

@@ -46,6 +46,18 @@ int ap_dubins_shortest(const ap_pose *a, const ap_pose *b, double r, ap_dubins *
  * Pure; thread-safe. */
 double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r);
 
+/* A lower bound (tiles) on the length of every forward path with turning radius >= r (curvature <= 1 / r)
+ * from pose a to any point within `slack` tiles (straight-line distance, slack >= 0) of (x, y), the final
+ * heading free. Where the disc of radius slack around (x, y) lies outside both of a's closed turning circles,
+ * it is the shortest such path to (x, y) itself, min(LS, RS) (a turn onto the tangent, then the tangent:
+ * optimal for the free final heading outside the circles; Bui, Soueres, Boissonnat & Laumond 1994), minus
+ * slack: that length is 1-Lipschitz in the end point there (its gradient is the tangent's unit direction),
+ * so no point of the disc is nearer. Elsewhere, and never below it, the straight distance minus slack.
+ * Clamped at 0. A few ulp below the exact value (1e-9 tiles are given away against rounding), so safe as
+ * an admissible heuristic term. Inputs finite, r > 0 (else the straight bound). Pure; thread-safe.
+ * Used by the kinodynamic heuristic (kino.h) for the state's heading and, reversed, the goal's. */
+double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, double slack);
+
 /* "LSL", "LSR", ... (static strings; "?" for an out-of-range value). */
 const char *ap_dubins_word_name(ap_dubins_word w);
 

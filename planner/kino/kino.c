@@ -150,6 +150,41 @@ static ap_vehicle bound_vehicle(const ap_kino_params *p)
     return v;
 }
 
+/* A lower bound (tiles) on the length of every forward path with curvature <= 1 / turning_radius from pose
+ * (x, y, h), dist tiles from the goal point, to a pose within the goal tolerances (geom/dubins.h
+ * ap_dubins_point_bound, twice):
+ *  - the state's heading: the path reaches a point within tol_pos of the goal, the final heading aside;
+ *  - the goal's heading (with has_gh): reversed, the path is a forward path from a goal pose (g', h' + pi),
+ *    |g' - g| <= tol_pos, |h' - gh| <= tol_heading, to (x, y), its heading there free. Moving the start of
+ *    such a path by (g' - g) and turning it by (h' - gh) about g moves the end point it is measured to by at
+ *    most tol_pos + dist * tol_heading tiles (a shift, and an arc of radius dist about g), so with that slack
+ *    the bound from (g, gh + pi) holds for every goal pose at once.
+ * Every action of the search and the analytic edge keep a radius >= turning_radius, and without reverse and
+ * turns on the spot every path is forward, so this is a lower bound on the remaining path (admissible). */
+static double heading_length_bound(const ap_kino_params *p, double dist, double x, double y, double h)
+{
+    const ap_pose a = {x, y, h};
+    double s = ap_dubins_point_bound(&a, p->gx, p->gy, p->turning_radius, p->tol_pos);
+    if (p->has_gh) {
+        const ap_pose g = {p->gx, p->gy, p->gh + M_PI};
+        s = fmax(s, ap_dubins_point_bound(&g, x, y, p->turning_radius, p->tol_pos + dist * p->tol_heading));
+    }
+    return s;
+}
+
+/* The fastest the heading of p's vehicle can change (rad/s): on an arc at speed v the rate is v / r with
+ * r >= max(turning_radius, v^2 / max_lateral_accel), so at most min(v / R, a_lat / v), whose maximum over
+ * 0 < v <= top is sqrt(a_lat / R) at v = sqrt(a_lat R) (or top / R when top is lower); at rest a unit that
+ * turns on the spot turns at max_turn_rate. R in metres. */
+static double max_heading_rate(const ap_kino_params *p)
+{
+    const double R = p->turning_radius * p->meters_per_tile, a = p->veh.max_lateral_accel;
+    const double top = bound_vehicle(p).max_speed;
+    const double vbest = sqrt(a * R);
+    const double w = vbest <= top ? sqrt(a / R) : top / R;
+    return fmax(w, p->veh.max_turn_rate);
+}
+
 /* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
  * and for heuristic_at). */
 static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
@@ -157,13 +192,21 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
     double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
         return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
-    if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
+    if (p->heuristic == AP_KINO_H_TIME && !p->reverse && !(p->veh.max_turn_rate > 0.0))
+        s = fmax(s, heading_length_bound(p, dist, x, y, h));
+    else if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
         const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
         const double curve = p->reverse ? ap_reeds_shepp_length(&a, &b, p->turning_radius)
                                         : ap_dubins_length(&a, &b, p->turning_radius);
         s = fmax(s, curve - p->tol_pos);
     }
-    return ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+    double t = ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
+    if (p->heuristic == AP_KINO_H_TIME && p->has_gh) {
+        const double turn = fabs(ap_angle_wrap(p->gh - h)) - p->tol_heading;
+        if (turn > 0.0)
+            t = fmax(t, turn / max_heading_rate(p));
+    }
+    return t;
 }
 
 double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)

@@ -30,14 +30,22 @@
  * |angle| / max_turn_rate seconds: an action of length 0 (ap_kino_state.rot), a zero-length AP_SEG_TURN
  * segment in the answer.
  *
- * Heuristic: ap_vehicle_time_bound over the straight distance to the goal minus the position tolerance, from
- * the state's speed to goal.speed + the speed tolerance: a lower bound on the remaining time (admissible).
- * With reverse it is taken from |v| with the top speed max(max_speed, max_reverse_speed) (vehicle.h says why
- * that stays a lower bound); nothing in it assumes forward motion (it has no heading term), and turning on
- * the spot only adds time.
- * Dubins lengths are not used: they bound the path to the exact goal pose, not to a pose within a position
- * and heading tolerance, so with any tolerance > 0 (always: a continuous pose never hits a point) they may
- * overestimate. Not consistent in general (the exact poses differ per path), so A* is optimal only over the
+ * Heuristic: ap_vehicle_time_bound over a lower bound on the remaining path length, from the state's speed to
+ * goal.speed + the speed tolerance: a lower bound on the remaining time (admissible). The length bound is
+ * the straight distance to the goal minus the position tolerance; for a forward-only unit that does not turn
+ * on the spot, also the shortest curvature-bounded path from the state's pose to the goal's tolerance disc
+ * (its final heading free), and, with a goal heading, the same from the goal pose turned back (pi added) to
+ * the state's position, with a slack for the goal's tolerances (geom/dubins.h ap_dubins_point_bound; kino.c
+ * heading_length_bound proves the slack). With a goal heading the time is also at least the heading change
+ * still needed (less the heading tolerance) over the fastest turn rate the turning radius and the lateral
+ * limit allow (kino.c max_heading_rate). With reverse the bound is taken from |v| with the top speed
+ * max(max_speed, max_reverse_speed) (vehicle.h says why that stays a lower bound) and keeps only the
+ * straight distance and the turn time; turning on the spot only adds time (the turn rate then is at least
+ * max_turn_rate).
+ * Dubins lengths between the two poses are not used: they bound the path to the exact goal pose, not to a
+ * pose within a position and heading tolerance, so with any tolerance > 0 (always: a continuous pose never
+ * hits a point) they may overestimate (near the goal by up to a loop, 2 pi R); the point bounds above keep
+ * one heading each and are exact lower bounds. Not consistent in general (the exact poses differ per path), so A* is optimal only over the
  * states it keeps (the thesis says the same, 4.2).
  *
  * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapters 3-4.
@@ -53,8 +61,8 @@
 #include "../world/world.h"
 #include "vehicle.h"
 
-/* The heuristic. AP_KINO_H_TIME: ap_vehicle_time_bound over the straight distance minus the position
- * tolerance (admissible, see the file comment). AP_KINO_H_DUBINS: the same bound over max(straight, Dubins
+/* The heuristic. AP_KINO_H_TIME: ap_vehicle_time_bound over the length bound of the file comment, and the
+ * turn time (admissible, see the file comment). AP_KINO_H_DUBINS: the same bound over max(straight, Dubins
  * length to the goal pose at the turning radius) minus the position tolerance, when the goal has a heading:
  * the thesis's distance estimate (4.2.1) in its time heuristic; NOT admissible with tolerances (a pose within
  * the tolerance can be much nearer along a Dubins path than the goal pose itself), so its paths may be

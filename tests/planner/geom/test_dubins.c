@@ -274,6 +274,73 @@ START_TEST(random_driven_paths_are_not_shorter)
 }
 END_TEST
 
+/* ap_dubins_point_bound is a lower bound: every forward path (random words of L, R and S, the near-optimal
+ * LS / RS / LR / RL shapes most often) ends within `slack` of the point the bound is asked for, and the bound
+ * never exceeds the path's length. */
+START_TEST(point_bound_below_driven_paths)
+{
+    ap_test_rng g = {20261125};
+    static const char *const words[] = {"LS", "RS", "LR", "RL", "L", "S", "LSL", "RSLR"};
+    int n = ap_test_quick() ? 20000 : 200000, near = 0;
+    for (int i = 0; i < n; i++) {
+        ap_pose a = ap_test_rand_pose(&g, 10.0);
+        double r = 0.5 + 5.0 * ap_test_rand01(&g);
+        const char *w = words[ap_test_rand(&g) % 8];
+        double len[4], total = 0.0;
+        for (int j = 0; w[j] != '\0'; j++) {
+            len[j] = (w[j] == 'S' ? 12.0 : 2.0 * M_PI * r) * ap_test_rand01(&g);
+            total += len[j];
+        }
+        ap_pose b = ap_test_drive(a, w, len, r);
+        double slack = (i % 3 == 0) ? 0.0 : 2.0 * ap_test_rand01(&g);
+        double ang = 2.0 * M_PI * ap_test_rand01(&g), off = slack * sqrt(ap_test_rand01(&g));
+        double bound = ap_dubins_point_bound(&a, b.x + off * cos(ang), b.y + off * sin(ang), r, slack);
+        ck_assert_msg(bound <= total + 1e-9 * fmax(1.0, total), "case %d %s: bound %.12g > driven %.12g", i, w,
+                      bound, total);
+        near += bound > total - 1e-3;
+    }
+    ck_assert_int_gt(near, n / 50); /* tight on the optimal shapes, not just below */
+}
+END_TEST
+
+/* Outside both turning circles the bound (slack 0) is the shortest path to the point with its final heading
+ * free: the minimum of the Dubins lengths to the point over the final headings (sampled every 0.1 degree, so
+ * within ~r * 0.002 above the exact minimum); inside a circle it is the straight distance. */
+START_TEST(point_bound_is_the_free_heading_minimum)
+{
+    ap_test_rng g = {7};
+    int outside = 0;
+    for (int i = 0; i < (ap_test_quick() ? 150 : 600); i++) {
+        ap_pose a = ap_test_rand_pose(&g, 10.0);
+        double r = 0.5 + 3.0 * ap_test_rand01(&g);
+        double x = 10.0 * ap_test_rand01(&g), y = 10.0 * ap_test_rand01(&g);
+        double bound = ap_dubins_point_bound(&a, x, y, r, 0.0);
+        double best = INFINITY;
+        for (int k = 0; k < 3600; k++) {
+            ap_pose b = {x, y, k * (2.0 * M_PI / 3600)};
+            best = fmin(best, ap_dubins_length(&a, &b, r));
+        }
+        double cl = hypot(x - (a.x - r * sin(a.heading)), y - (a.y + r * cos(a.heading)));
+        double cr = hypot(x - (a.x + r * sin(a.heading)), y - (a.y - r * cos(a.heading)));
+        ck_assert(bound <= best + 1e-9);
+        if (cl > r + 1e-6 && cr > r + 1e-6) {
+            outside++;
+            ck_assert_msg(best - bound <= 0.005 * r + 1e-9, "case %d: bound %.12g, sampled %.12g", i, bound, best);
+        } else {
+            ck_assert(fabs(bound - hypot(x - a.x, y - a.y)) <= 1e-12);
+        }
+    }
+    ck_assert_int_gt(outside, 50);
+    /* exact cases, r = 1 from the origin facing +x: straight ahead; a quarter turn onto the line to (1, 3);
+     * a point behind, around the nearer circle: 3pi/2 and a tangent */
+    ap_pose o = {0, 0, 0};
+    ck_assert(fabs(ap_dubins_point_bound(&o, 5, 0, 1, 0) - 5) < 1e-9);
+    ck_assert(fabs(ap_dubins_point_bound(&o, 1, 3, 1, 0) - (M_PI / 2 + 2)) < 2e-9);
+    ck_assert(fabs(ap_dubins_point_bound(&o, 5, 0, 1, 0.5) - 4.5) < 1e-9);
+    ck_assert(fabs(ap_dubins_point_bound(&o, 0.5, 0.5, 1, 0) - hypot(0.5, 0.5)) < 1e-12); /* inside */
+}
+END_TEST
+
 Suite *dubins_suite(void)
 {
     Suite *s = suite_create("dubins");
@@ -286,6 +353,8 @@ Suite *dubins_suite(void)
     tcase_add_test(tc, edges);
     tcase_add_test(tc, random_invariants_and_independent);
     tcase_add_test(tc, random_driven_paths_are_not_shorter);
+    tcase_add_test(tc, point_bound_below_driven_paths);
+    tcase_add_test(tc, point_bound_is_the_free_heading_minimum);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -310,18 +310,69 @@ START_TEST(test_heuristic_admissible_exhaustive)
 {
     ap_map *m = open_map(16, 16, NULL);
     ap_test_rng rng = {11};
-    int tested = 0;
-    for (int it = 0; it < 12; it++) {
+    int tested = 0, tested_gh = 0;
+    for (int it = 0; it < 24; it++) {
         ap_query q = kq(m, 8.0, 8.0, 2 * M_PI * ap_test_rand01(&rng), 4.0 * ap_test_rand01(&rng), 0, 0);
         double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 1.5 + 3.0 * ap_test_rand01(&rng);
         ap_kino_params p = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .sx = q.sx,
                             .sy = q.sy, .sh = q.sheading, .sv = q.start_speed, .gx = 8.0 + dist * cos(ang),
                             .gy = 8.0 + dist * sin(ang), .gv = 4.0 * ap_test_rand01(&rng), .tol_pos = 0.75,
                             .tol_heading = 0.5, .tol_speed = 1.0, .step = 1.25};
-        tested += exhaust(&p, &q, 5) > 0;
+        /* half with a goal heading: the heading terms (the reversed goal's point bound, the turn time) */
+        p.has_gh = it % 2 == 1;
+        p.gh = 2 * M_PI * ap_test_rand01(&rng) - M_PI;
+        const long reached = exhaust(&p, &q, 5);
+        tested += reached > 0;
+        tested_gh += reached > 0 && p.has_gh;
     }
     ck_assert_int_ge(tested, 6);
+    ck_assert_int_ge(tested_gh, 3);
     ap_map_free(m);
+}
+END_TEST
+
+/* The heading terms of the time heuristic against driven paths: a forward path of length L (random words,
+ * the near-optimal LS / RS / LSR / LSL shapes most often, radius >= the turning radius) from the state, the
+ * goal put anywhere within the tolerances of its end (position and heading): the heuristic is at most the
+ * time bound over L, the least time any motion over L can take. The lateral limit is made huge so the
+ * turn-time term is never the larger one: this checks the path-length terms (the state's point bound, the
+ * reversed goal's with its slack). */
+START_TEST(test_heading_bound_below_driven_paths)
+{
+    ap_test_rng g = {25};
+    static const char *const words[] = {"LS", "RS", "LSR", "RSL", "LSL", "SL", "LR", "SRS"};
+    const int n = ap_test_quick() ? 20000 : 100000;
+    int tight = 0;
+    for (int i = 0; i < n; i++) {
+        const double R = 1.0 + 3.0 * ap_test_rand01(&g);
+        ap_pose a = {0.0, 0.0, 2.0 * M_PI * ap_test_rand01(&g) - M_PI};
+        const char *w = words[ap_test_rand(&g) % 8];
+        double len[3], total = 0.0;
+        for (int j = 0; w[j] != '\0'; j++) {
+            len[j] = (w[j] == 'S' ? 15.0 : 1.5 * M_PI * R) * ap_test_rand01(&g);
+            total += len[j];
+        }
+        const double r = R * (i % 4 == 0 ? 1.0 + ap_test_rand01(&g) : 1.0);
+        ap_pose e = ap_test_drive(a, w, len, r);
+        ap_kino_params p = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = R, .sx = 0, .sy = 0,
+                            .sh = a.heading, .sv = 4.0 * ap_test_rand01(&g), .gv = 4.0 * ap_test_rand01(&g),
+                            .has_gh = true, .tol_pos = ap_test_rand01(&g), .tol_heading = 0.5 * ap_test_rand01(&g),
+                            .tol_speed = 0.5, .step = 1.25};
+        p.veh.max_lateral_accel = 1e9;
+        const double ang = 2.0 * M_PI * ap_test_rand01(&g), off = p.tol_pos * sqrt(ap_test_rand01(&g));
+        p.gx = e.x + off * cos(ang);
+        p.gy = e.y + off * sin(ang);
+        p.gh = e.heading + p.tol_heading * (2.0 * ap_test_rand01(&g) - 1.0);
+        const ap_kino_params q = ap_kino_prepare(&p);
+        const double h = ap_kino_heuristic(&q, 0.0, 0.0, a.heading, p.sv);
+        const double t = ap_kino_time_bound(&q, total, p.sv, p.gv + p.tol_speed); /* ending as the goal allows */
+        if (!(h <= t + 1e-9))
+            ck_abort_msg("case %d %s: h %.12g > %.12g over the driven %.12g tiles", i, w, h, t, total);
+        /* tight: the heading terms beat the straight distance by a margin and come near the path */
+        const double straight = hypot(p.gx, p.gy) - p.tol_pos;
+        tight += h > ap_kino_time_bound(&q, straight, p.sv, p.gv + p.tol_speed) + 0.05 && h > t - 0.2;
+    }
+    ck_assert_int_gt(tight, n / 50);
 }
 END_TEST
 
@@ -1364,6 +1415,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_time_bound_values);
     tcase_add_test(tc, test_time_bound_below_simulated_profiles);
     tcase_add_test(tc, test_heuristic_admissible_exhaustive);
+    tcase_add_test(tc, test_heading_bound_below_driven_paths);
     tcase_add_test(tc, test_plan_open_resimulated);
     tcase_add_test(tc, test_plan_wall_resimulated);
     tcase_add_test(tc, test_goal_behind_fast_start_loops);
