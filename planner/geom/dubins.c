@@ -331,14 +331,14 @@ double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r)
     return total * r;
 }
 
-/* LS to the point (u, v) of a's frame (u ahead, v to the left), d2 = |(u, v) - (0, r)|^2 > r^2: the tangent
- * t = sqrt(d2 - r^2) leaves the left circle (centre (0, r)) at the angle atan2(w, u) - atan2(t, r) (w = v - r)
- * from its centre, and the start is at -pi/2, so the sweep is that + pi/2: one atan2 of the product
- * i (u + i w)(r - i t). A sweep within 1e-9 of 2pi is the point straight ahead seen through rounding: 0.
- * RS is LS of the mirror point (u, -v). */
-static double ls_to_point(double u, double v, double r, double d2)
+/* LS to the point (u, v) of a's frame (u ahead, v to the left) whose tangent from the left circle (centre
+ * (0, r)) is t = sqrt(|(u, v) - (0, r)|^2 - r^2): the tangent leaves the circle at the angle
+ * atan2(w, u) - atan2(t, r) (w = v - r) from its centre, and the start is at -pi/2, so the sweep is that +
+ * pi/2: one atan2 of the product i (u + i w)(r - i t). A sweep within 1e-9 of 2pi is the point straight
+ * ahead seen through rounding: 0. RS is LS of the mirror point (u, -v). */
+static double ls_to_point(double u, double v, double r, double t)
 {
-    const double t = sqrt(d2 - r * r), w = v - r;
+    const double w = v - r;
     double sweep = fast_atan2(u * r + w * t, u * t - w * r);
     if (sweep < 0.0)
         sweep += AP_TWO_PI;
@@ -360,7 +360,20 @@ double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, dou
     const double dl = u * u + (v - r) * (v - r), dr = u * u + (v + r) * (v + r);
     double best = straight;
     if (dl > lim && dr > lim) {
-        const double cs = fmin(ls_to_point(u, v, r, dl), ls_to_point(u, -v, r, dr)) - slack - 1e-9;
+        /* the side of the nearer circle first: when its word is no longer than the other's tangent alone,
+         * the other word (its tangent plus an arc) cannot be shorter, and its atan2 is not needed */
+        const double tl = sqrt(dl - r * r), tr = sqrt(dr - r * r);
+        double cs;
+        if (tl <= tr) {
+            cs = ls_to_point(u, v, r, tl);
+            if (cs > tr)
+                cs = fmin(cs, ls_to_point(u, -v, r, tr));
+        } else {
+            cs = ls_to_point(u, -v, r, tr);
+            if (cs > tl)
+                cs = fmin(cs, ls_to_point(u, v, r, tl));
+        }
+        cs = cs - slack - 1e-9;
         if (cs > best)
             best = cs;
     }

@@ -8,7 +8,8 @@
  * heuristic, with it over the Dubins length too (not admissible with tolerances), and with distance /
  * max_speed (the thesis's comparison). Usage: arcpath-bench-kino [N [HEADING_BINS SPEED_BINS [VSCALE]]]
  * (queries per row, default 200; bins 0 = the defaults; VSCALE scales the random start and goal speeds,
- * default 1, 0 = start and goal at rest). Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms.
+ * default 1, 0 = start and goal at rest; ARCPATH_BENCH_ROW=K runs the K-th row only, 0-based, for profiles).
+ * Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms.
  *
  * arcpath-bench-kino probe [N]: A* against the probing search (thesis 4.4 and 5.6, Tables 5.7 and 5.8) on the
  * same draws: A* alone (time heuristic), the probe alone (ap_kino_probe, guided as plan_kino.c guides it),
@@ -219,10 +220,13 @@ int main(int argc, char **argv)
         {"distance / v_max, arcpath defaults", 0.5, 0.1, 0.5, AP_KINO_H_DISTANCE},
     };
     FILE *trace = ap_bench_trace();
+    const char *only_row = getenv("ARCPATH_BENCH_ROW");
     printf("kinodynamic, Table 5.3 setup, %d queries per row, cap 100000 iterations\n", n);
     printf("%-36s %8s %8s %8s %10s %12s %7s %9s\n", "row", "med ms", "mean ms", "p95 ms", "mean it", "ms/1000 it",
            "misses", "mean t s");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (only_row != NULL && (size_t)atoi(only_row) != r)
+            continue;
         rng = 12345;
         double *ms = malloc((size_t)n * sizeof *ms), total_ms = 0.0, dur_sum = 0.0;
         uint64_t it_sum = 0;
