@@ -646,6 +646,8 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
         }
         if (r->probe)
             AP_JBUF_LIT(b, ",\"probe\":true");
+        if (r->capped)
+            AP_JBUF_LIT(b, ",\"capped\":true");
         if (r->clear)
             AP_JBUF_LIT(b, ",\"clear\":true,\"waypoints\":[");
         else

@@ -154,7 +154,8 @@ int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *
 
 /* Encode the 200 answer for a finished plan: for r->status AP_OK the full body ({"status":"ok", "map",
  * "map_version" (when st->map_version is not 0), "grid_cost", "length", ["duration_s", per-segment times: r->timing],
- * ["probe": true: r->probe], "clear", "waypoints", "segments", ["samples"], "stats"}); for AP_NO_PATH /
+ * ["probe": true: r->probe], ["capped": true: r->capped], "clear", "waypoints", "segments", ["samples"], "stats"});
+ * for AP_NO_PATH /
  * AP_TIMEOUT {"status": "no_path"|"timeout", "map", "stats"}. "samples" appears when r has samples or
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.

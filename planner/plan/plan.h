@@ -153,6 +153,8 @@ typedef struct ap_result {
     ap_seg_time *timing;     /* kinodynamic and timed plans: one per segment (speeds and times), else NULL */
     double duration_s;       /* kinodynamic and timed plans: the trajectory's duration (seconds) */
     bool probe;              /* kinodynamic plans: the path is the probing search's (search.probe), not A*'s */
+    bool capped;             /* kinodynamic plans: search.max_expansions stopped A* after it had reached the
+                              * goal; the path is the fastest found, not proven the fastest */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;

@@ -5,8 +5,12 @@
  * speeds (magnitudes, m/s) and times in ap_result.timing and the total in duration_s. unit.reverse_penalty
  * does not apply: the cost is time, and backwards limits are the vehicle's own (max_reverse_speed).
  *
- * The expansion cap (search.max_expansions) ends the search as no_path "not_found"; the search is not
- * complete (its states are discretised and it keeps one exact pose per state), so a no_path proves nothing.
+ * The expansion cap (search.max_expansions) ends the search. When the goal has been reached by then (a path
+ * through the lattice, or an analytic edge, whose g is the best found) that path is the answer, marked
+ * ap_result.capped: physically valid like every answer, the fastest found, but not proven the fastest (the
+ * open list still held states whose bound was lower). Otherwise the answer is no_path "not_found"; the
+ * search is not complete (its states are discretised and it keeps one exact pose per state), so a no_path
+ * proves nothing.
  *
  * corridor (5.3): a query's zone (world/zone.h) is laid over the map's world, so every action and analytic edge
  * stays within the usable width of the centre line; start and goal outside it are refused.
@@ -36,6 +40,7 @@ typedef struct kino_plan {
     uint32_t limit; /* ids the expansion cap can use; each workspace caps it at its capacity */
     bool trivial; /* the start is within the goal tolerance: no motion */
     bool probe_path;      /* the probe reached the goal: its states are the answer */
+    bool capped;          /* the cap stopped A* after it had reached the goal: its best path is the answer */
     ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
     int probe_n;
     ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */
@@ -158,17 +163,28 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     return kino_start(p, ws);
 }
 
+/* The cap reached: the best path to the goal found so far is the answer (capped), else no_path. */
+static int kino_capped(ap_plan *p)
+{
+    kino_plan *k = p->kind_state;
+    if (p->has_search && ap_search_g(&p->search, AP_KINO_GOAL) < INFINITY) {
+        k->capped = true;
+        return p->state = AP_OK;
+    }
+    return p->state = AP_NO_PATH;
+}
+
 static int kino_step(ap_plan *p, uint64_t max_expansions)
 {
     const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p); /* restarts included */
     if (spent >= cap)
-        return p->state = AP_NO_PATH;
+        return kino_capped(p);
     uint64_t run = cap - spent;
     if (max_expansions != 0 && max_expansions < run)
         run = max_expansions;
     int st = ap_plan_search_step(p, run);
     if (st == AP_IN_PROGRESS && ap_plan_expanded(p) >= cap)
-        st = p->state = AP_NO_PATH;
+        st = kino_capped(p);
     return st;
 }
 
@@ -245,7 +261,16 @@ static int kino_finish(ap_plan *p, ap_result *r)
         return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, &k->probe_tail);
     }
     size_t n = 0;
-    uint32_t *nodes = ap_plan_path_nodes(&p->search, &n);
+    uint32_t *nodes;
+    if (k->capped) {
+        r->capped = true;
+        n = ap_search_path_to(&p->search, AP_KINO_GOAL, NULL, 0);
+        nodes = malloc((n ? n : 1) * sizeof *nodes);
+        if (nodes != NULL)
+            ap_search_path_to(&p->search, AP_KINO_GOAL, nodes, n);
+    } else {
+        nodes = ap_plan_path_nodes(&p->search, &n);
+    }
     ap_kino_state *states = nodes != NULL ? malloc((n ? n : 1) * sizeof *states) : NULL;
     int st = AP_E_NOMEM;
     if (states != NULL) {

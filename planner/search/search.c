@@ -201,20 +201,26 @@ double ap_search_g(const ap_search *s, uint32_t node)
     return n->gen == s->ws->gen ? n->g : INFINITY;
 }
 
-size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap)
+size_t ap_search_path_to(const ap_search *s, uint32_t node, uint32_t *out, size_t cap)
 {
-    if (s->state != AP_OK)
+    if (node >= s->dom->node_count || !(ap_search_g(s, node) < INFINITY))
         return 0;
     const ap_node *nodes = s->ws->nodes;
     size_t count = 0;
-    for (uint32_t u = s->goal; u != UINT32_MAX; u = nodes[u].parent)
-        count++;
+    for (uint32_t u = node; u != UINT32_MAX; u = nodes[u].parent)
+        if (++count > s->dom->node_count)
+            return 0;
     if (out == NULL || cap < count)
         return count;
     size_t i = count;
-    for (uint32_t u = s->goal; u != UINT32_MAX; u = nodes[u].parent)
+    for (uint32_t u = node; u != UINT32_MAX; u = nodes[u].parent)
         out[--i] = u;
     return count;
+}
+
+size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap)
+{
+    return s->state == AP_OK ? ap_search_path_to(s, s->goal, out, cap) : 0;
 }
 
 int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const void *payload)

@@ -173,6 +173,14 @@ int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const
  * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed. */
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);
 
+/* In any state of the search: the node ids from start to `node` along the parents as they stand (the best
+ * path to node found so far), written and counted as ap_search_path does. Returns 0 when the search has not
+ * reached node (ap_search_g is INFINITY) or its parents do not lead to the start within the domain's
+ * node_count steps (they always do: a node's parent was set when its g became the parent's g plus a
+ * positive cost). What a search stopped by an expansion cap returns as its best incumbent (plan_kino.c).
+ * Same thread as the search; O(path). */
+size_t ap_search_path_to(const ap_search *s, uint32_t node, uint32_t *out, size_t cap);
+
 /* The payload of node (dom->payload_bytes bytes) in the search's workspace: written by the core whenever
  * the node gets a new parent, so after AP_OK the payloads along ap_search_path are those of the path found.
  * Only for a domain with payload_bytes > 0 and node < node_count; valid until the workspace is given to a

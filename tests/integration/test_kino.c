@@ -240,7 +240,7 @@ START_TEST(kinodynamic_meters_per_tile)
 }
 END_TEST
 
-START_TEST(kinodynamic_cap_not_found)
+START_TEST(kinodynamic_cap)
 {
     json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0},\"goal\":{\"x\":24.5,\"y\":6.5},"
                      "\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":3}}",
@@ -248,6 +248,28 @@ START_TEST(kinodynamic_cap_not_found)
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
     ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), "not_found");
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded")), 3);
+    ck_assert_ptr_null(json_object_get(j, "capped"));
+    json_decref(j);
+    /* the goal reached by the cap (here by the analytic edge): the fastest path found, "capped": true, valid;
+     * the finished search's answer has no "capped" and is no slower */
+    const char *fmt = "{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":10.5,\"heading\":0,\"speed\":1},"
+                      "\"goal\":{\"x\":24.5,\"y\":6.5,\"heading\":1.5,\"speed\":0.5},\"unit\":{\"kind\":\"truck\"},"
+                      "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":%d}}";
+    char body[512];
+    snprintf(body, sizeof body, fmt, 300);
+    j = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "capped")));
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded")), 300);
+    check_limits(j, &TRUCK, 1.0);
+    const double capped_s = num(j, "duration_s");
+    json_decref(j);
+    snprintf(body, sizeof body, fmt, 400000);
+    j = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_ptr_null(json_object_get(j, "capped"));
+    ck_assert(num(j, "duration_s") <= capped_s + 1e-9);
     json_decref(j);
 }
 END_TEST
@@ -532,7 +554,7 @@ Suite *kino_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, kinodynamic_answer_has_times);
-    tcase_add_test(tc, kinodynamic_cap_not_found);
+    tcase_add_test(tc, kinodynamic_cap);
     tcase_add_test(tc, kinodynamic_meters_per_tile);
     tcase_add_test(tc, kinodynamic_errors);
     tcase_add_test(tc, kinodynamic_samples_in_time);
