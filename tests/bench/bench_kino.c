@@ -11,6 +11,10 @@
  * default 1, 0 = start and goal at rest; ARCPATH_BENCH_ROW=K runs the K-th row only, 0-based, for profiles).
  * Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms.
  *
+ * arcpath-bench-kino cap [N]: A* under expansion caps of 300 .. 100,000 (the plan's "capped" answers: the
+ * best path found when the cap stops A* after it reached the goal) against a 400,000 reference, goal heading
+ * required: answered, proven, median ms, travel-time excess over the proven reference.
+ *
  * arcpath-bench-kino probe [N]: A* against the probing search (thesis 4.4 and 5.6, Tables 5.7 and 5.8) on the
  * same draws: A* alone (time heuristic), the probe alone (ap_kino_probe, guided as plan_kino.c guides it),
  * and Algorithm 1 (the probe, then A* seeded with its states when it misses: search.probe). Per row: how
@@ -46,7 +50,8 @@ typedef struct row {
 
 /* One query through the domain on the search core (what plan_kino.c does, with the heuristic switch the
  * plan does not expose), its open list seeded with the n states of a probe (none: seed NULL, n 0). Returns 1
- * when found; *it += expansions. */
+ * when found (*dur its time), 2 when the cap stopped it after it had reached the goal (*dur the best time
+ * found: plan_kino.c's "capped" answer), else 0; *it += expansions. */
 static int one(ap_workspace *ws, const ap_kino_params *kp, uint64_t cap, const ap_kino_state *seed, int n,
                uint64_t *it, double *dur)
 {
@@ -59,9 +64,29 @@ static int one(ap_workspace *ws, const ap_kino_params *kp, uint64_t cap, const a
     ap_kino_seed(&d, &s, seed, n);
     int st = ap_search_run(&s, cap);
     *it += s.expanded;
-    *dur = st == AP_OK ? s.cost : 0.0;
+    const double gg = ap_search_g(&s, AP_KINO_GOAL);
+    *dur = st == AP_OK ? s.cost : st == AP_IN_PROGRESS && gg < INFINITY ? gg : 0.0;
     ap_kino_free(&d);
-    return st == AP_OK;
+    return st == AP_OK ? 1 : st == AP_IN_PROGRESS && gg < INFINITY ? 2 : 0;
+}
+
+/* The next query of the Table 5.3 draws (rng): turning radius 5-8 m and lateral limit 10-20 m/s^2, the goal
+ * 0-8 turning radii away in a random direction with a random heading, random start heading, start and goal
+ * speeds in [0, 14 vscale] m/s; the car's other limits; the given tolerances, goal heading and heuristic. */
+static ap_kino_params draw_query(const ap_query *q, double tol_pos, double tol_h, double tol_v, bool has_gh,
+                                 ap_kino_heuristic_kind h, int hb, int sb, double vscale)
+{
+    double tr = 5.0 + 3.0 * rnd(), lat = 10.0 + 10.0 * rnd();
+    double dist = 8.0 * tr * rnd(), ang = 2 * M_PI * rnd();
+    const double sh = 2 * M_PI * rnd() - M_PI, sv = 14.0 * vscale * rnd();
+    const double gh = 2 * M_PI * rnd() - M_PI, gv = 14.0 * vscale * rnd();
+    ap_kino_params kp = {.veh = {14.0, 3.0, 6.0, lat}, .meters_per_tile = 1.0, .turning_radius = tr,
+                         .sx = SIDE / 2.0, .sy = SIDE / 2.0, .sh = sh, .sv = sv, .gx = SIDE / 2.0 + dist * cos(ang),
+                         .gy = SIDE / 2.0 + dist * sin(ang), .gh = gh, .gv = gv, .has_gh = has_gh,
+                         .tol_pos = tol_pos, .tol_heading = tol_h, .tol_speed = tol_v, .heuristic = h,
+                         .heading_bins = hb, .speed_bins = sb};
+    ap_plan_world(q, false, &kp.world, &kp.radius);
+    return kp;
 }
 
 /* The probe alone, guided as plan_kino.c guides it. Returns 1 when it reached the goal; *it = its steps. */
@@ -123,15 +148,8 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
         double ita = 0, itp = 0, ta = 0, tp = 0, ovh = 0;
         double *miss_d = malloc((size_t)n * sizeof *miss_d);
         for (int i = 0; i < n; i++) {
-            double tr = 5.0 + 3.0 * rnd(), lat = 10.0 + 10.0 * rnd();
-            double dist = 8.0 * tr * rnd(), ang = 2 * M_PI * rnd();
-            ap_kino_params kp = {.veh = {14.0, 3.0, 6.0, lat}, .meters_per_tile = 1.0, .turning_radius = tr,
-                                 .sx = SIDE / 2.0, .sy = SIDE / 2.0, .sh = 2 * M_PI * rnd() - M_PI,
-                                 .sv = 14.0 * rnd(), .gx = SIDE / 2.0 + dist * cos(ang),
-                                 .gy = SIDE / 2.0 + dist * sin(ang), .gh = 2 * M_PI * rnd() - M_PI,
-                                 .gv = 14.0 * rnd(), .has_gh = rows[r].has_gh, .tol_pos = rows[r].tol_pos,
-                                 .tol_heading = rows[r].tol_h, .tol_speed = rows[r].tol_v};
-            ap_plan_world(q, false, &kp.world, &kp.radius);
+            ap_kino_params kp = draw_query(q, rows[r].tol_pos, rows[r].tol_h, rows[r].tol_v, rows[r].has_gh,
+                                           AP_KINO_H_TIME, 0, 0, 1.0);
             uint64_t it_a = 0, it_p = 0, it_1 = 0;
             double dur_a = 0, dur_p = 0, dur_1 = 0;
             int np = 0;
@@ -176,8 +194,83 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
     free(buf);
 }
 
+/* The expansion cap's answers (plan_kino.c "capped"): each query of the Table 5.3 draws (goal heading required,
+ * time heuristic) run to a reference cap of 400,000 expansions, then with smaller caps; per cap: how many
+ * queries answer ok (proven, or capped with the goal reached), how many of those are proven, the median ms
+ * over all queries, and the excess of the answer's travel time over the reference's where the reference run
+ * finished (proven). */
+static void cap_table(ap_workspace *ws, ap_query *q, int n)
+{
+    static const uint64_t caps[] = {300, 1000, 3000, 10000, 100000};
+    enum { NC = sizeof caps / sizeof caps[0] };
+    typedef struct crow {
+        const char *name;
+        double tol_pos, tol_h, tol_v;
+    } crow;
+    const crow rows[] = {{"thesis tolerances", 0.375, M_PI / 180.0, 0.1}, {"arcpath defaults", 0.5, 0.1, 0.5}};
+    double *ref = malloc((size_t)n * sizeof *ref), *ms = malloc((size_t)n * sizeof *ms);
+    double *excs = malloc((size_t)n * sizeof *excs);
+    double(*dur)[NC] = malloc((size_t)n * sizeof *dur), (*msc)[NC] = malloc((size_t)n * sizeof *msc);
+    int(*okc)[NC] = malloc((size_t)n * sizeof *okc);
+    printf("A* under an expansion cap (capped answers), Table 5.3 setup, goal heading, %d queries per row\n", n);
+    printf("%-20s %8s %9s %8s %9s %9s %11s %11s %11s\n", "row", "cap", "answered", "proven", "med ms", "compared",
+           "median exc %", "mean exc %", "max exc %");
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        rng = 12345;
+        int ref_proven = 0;
+        for (int i = 0; i < n; i++) {
+            const ap_kino_params kp = draw_query(q, rows[r].tol_pos, rows[r].tol_h, rows[r].tol_v, true,
+                                                 AP_KINO_H_TIME, 0, 0, 1.0);
+            uint64_t it = 0;
+            ref[i] = -1.0;
+            if (one(ws, &kp, 400000, NULL, 0, &it, &ref[i]) == 1)
+                ref_proven++;
+            else
+                ref[i] = -1.0;
+            for (int c = 0; c < NC; c++) {
+                it = 0;
+                const uint64_t t0 = ap_clock_ns();
+                okc[i][c] = one(ws, &kp, caps[c], NULL, 0, &it, &dur[i][c]);
+                msc[i][c] = (double)(ap_clock_ns() - t0) / 1e6;
+            }
+        }
+        printf("%-20s %8d %9d %8d %9s %9s %11s %11s %11s\n", rows[r].name, 400000, ref_proven, ref_proven, "-", "-", "-",
+               "-", "-");
+        for (int c = 0; c < NC; c++) {
+            int answered = 0, proven = 0, compared = 0;
+            double exc = 0.0, worst = 0.0;
+            for (int i = 0; i < n; i++) {
+                ms[i] = msc[i][c];
+                answered += okc[i][c] != 0;
+                proven += okc[i][c] == 1;
+                if (okc[i][c] != 0 && ref[i] > 0.0) {
+                    const double e = 100.0 * (dur[i][c] / ref[i] - 1.0);
+                    excs[compared++] = e;
+                    exc += e;
+                    worst = fmax(worst, e);
+                }
+            }
+            printf("%-20s %8llu %9d %8d %9.3f %9d %11.2f %11.2f %11.2f\n", rows[r].name, (unsigned long long)caps[c],
+                   answered, proven, median_of(ms, n), compared, compared ? median_of(excs, compared) : 0.0,
+                   compared ? exc / compared : 0.0, worst);
+        }
+        fflush(stdout);
+    }
+    free(ref);
+    free(ms);
+    free(excs);
+    free(dur);
+    free(msc);
+    free(okc);
+}
+
 int main(int argc, char **argv)
 {
+    const bool capmode = argc > 1 && strcmp(argv[1], "cap") == 0;
+    if (capmode) {
+        argv++;
+        argc--;
+    }
     const bool probe = argc > 1 && strcmp(argv[1], "probe") == 0;
     if (probe) {
         argv++;
@@ -206,6 +299,12 @@ int main(int argc, char **argv)
     if (ap_workspace_init(&ws, 1u << 21, AP_PLAN_MAX_SUCC) != AP_OK)
         return 1;
     ap_query q = {.map = m, .unit_radius = 0.0};
+    if (capmode) {
+        cap_table(&ws, &q, n);
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+        return 0;
+    }
     if (probe) {
         probe_table(&ws, &q, n);
         ap_workspace_free(&ws);
@@ -232,16 +331,8 @@ int main(int argc, char **argv)
         uint64_t it_sum = 0;
         int miss = 0, found = 0;
         for (int i = 0; i < n; i++) {
-            double tr = 5.0 + 3.0 * rnd(), lat = 10.0 + 10.0 * rnd();
-            double dist = 8.0 * tr * rnd(), ang = 2 * M_PI * rnd();
-            ap_kino_params kp = {.veh = {14.0, 3.0, 6.0, lat}, .meters_per_tile = 1.0, .turning_radius = tr,
-                                 .sx = SIDE / 2.0, .sy = SIDE / 2.0, .sh = 2 * M_PI * rnd() - M_PI,
-                                 .sv = 14.0 * vscale * rnd(), .gx = SIDE / 2.0 + dist * cos(ang),
-                                 .gy = SIDE / 2.0 + dist * sin(ang), .gh = 2 * M_PI * rnd() - M_PI,
-                                 .gv = 14.0 * vscale * rnd(), .has_gh = true, .tol_pos = rows[r].tol_pos,
-                                 .tol_heading = rows[r].tol_h, .tol_speed = rows[r].tol_v,
-                                 .heuristic = rows[r].h, .heading_bins = hb, .speed_bins = sb};
-            ap_plan_world(&q, false, &kp.world, &kp.radius);
+            ap_kino_params kp = draw_query(&q, rows[r].tol_pos, rows[r].tol_h, rows[r].tol_v, true, rows[r].h, hb,
+                                           sb, vscale);
             uint64_t it = 0;
             double dur = 0.0;
             uint64_t t0 = ap_clock_ns();
