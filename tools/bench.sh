@@ -257,6 +257,11 @@ for cap in 1000 5000; do
     ARCPATH_BODIES="$OUT/kino-$cap.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
         "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
 done
+# A* alone under a small cap: its capped answers (the best path found by then)
+tools/bench/kino_bodies.sh field 500 ",\"max_expansions\":300" > "$OUT/kino-astar-300.jsonl"
+echo "A* alone, max_expansions 300 (capped answers; target >= 1000 queries/s):"
+ARCPATH_BODIES="$OUT/kino-astar-300.jsonl" wrk -t1 -c16 -d"${DUR}s" --latency -s tools/bench/wrk_path.lua \
+    "http://127.0.0.1:$PORT" | grep ARCPATH_WRK
 kill $PID; wait $PID || true
 trap - EXIT
 
