@@ -205,12 +205,17 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
         uint64_t now = ap_clock_ns();
         bool exp = expired(l, j, now);
         if (exp && j->item_active) {
-            /* the active item's search is abandoned: it answers timeout with what it spent */
-            ap_result r;
-            memset(&r, 0, sizeof r);
-            r.status = AP_TIMEOUT;
-            r.expanded = ap_plan_expanded(&j->plan);
-            batch_write_item(j, &r, lane);
+            /* the active item's search stops: its kind's answer from what it found (ap_plan_stop: a
+             * kinodynamic best path), else timeout with what it spent */
+            if (ap_plan_stop(&j->plan) == AP_OK) {
+                batch_finish_item(j, lane);
+            } else {
+                ap_result r;
+                memset(&r, 0, sizeof r);
+                r.status = AP_TIMEOUT;
+                r.expanded = ap_plan_expanded(&j->plan);
+                batch_write_item(j, &r, lane);
+            }
         }
         batch_skip(j, exp);
         if (j->next_item >= j->n_items)
@@ -325,7 +330,10 @@ static void slow_work(uv_work_t *w)
     }
     uint64_t t0 = ap_clock_ns();
     if (expired(l, j, t0)) {
-        finish_timeout_unsearched(j);
+        if (j->moved) /* a search that ran slices here: its kind may answer with what it found (ap_plan_stop) */
+            finish_plan(j, ap_plan_stop(&j->plan));
+        else
+            finish_timeout_unsearched(j);
         return;
     }
     int st;

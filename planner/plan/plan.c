@@ -77,6 +77,13 @@ int ap_plan_step(ap_plan *p, uint64_t max_expansions)
     return p->kind->step(p, max_expansions);
 }
 
+int ap_plan_stop(ap_plan *p)
+{
+    if (p->state != AP_IN_PROGRESS)
+        return p->state;
+    return p->state = p->kind->stop != NULL ? p->kind->stop(p) : AP_TIMEOUT;
+}
+
 int ap_plan_move(ap_plan *p, ap_workspace *ws)
 {
     if (p->state != AP_IN_PROGRESS || !p->has_search)

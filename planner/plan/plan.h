@@ -153,8 +153,8 @@ typedef struct ap_result {
     ap_seg_time *timing;     /* kinodynamic and timed plans: one per segment (speeds and times), else NULL */
     double duration_s;       /* kinodynamic and timed plans: the trajectory's duration (seconds) */
     bool probe;              /* kinodynamic plans: the path is the probing search's (search.probe), not A*'s */
-    bool capped;             /* kinodynamic plans: search.max_expansions stopped A* after it had reached the
-                              * goal; the path is the fastest found, not proven the fastest */
+    bool capped;             /* kinodynamic plans: search.max_expansions or the deadline stopped A* after it
+                              * had reached the goal; the path is the fastest found, not proven the fastest */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;
@@ -264,6 +264,12 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const struct ap_algorithm_
 /* Run up to max_expansions expansions (0 = to the end). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or
  * AP_TIMEOUT. */
 int ap_plan_step(ap_plan *p, uint64_t max_expansions);
+
+/* Stop a plan in progress now (its deadline passed between slices): AP_OK when its kind can answer with what
+ * it has found (a kinodynamic search that has reached the goal: its fastest path so far, ap_result.capped),
+ * else AP_TIMEOUT; the plan's state becomes that, so ap_plan_finish answers it. A plan no longer in progress
+ * keeps its state, which is returned. Same thread as the search. */
+int ap_plan_stop(ap_plan *p);
 
 /* Move an unfinished plan to another workspace (Pinter's slow matrix, "Path Failure and Timeslicing"):
  * the search restarts there from scratch; the expansions already spent are kept in the count. The plan no

@@ -302,6 +302,6 @@ static int aa_finish(ap_plan *p, ap_result *r)
 }
 
 const ap_plan_kind ap_plan_kind_anyangle = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
-                                            false,       true,     false,   true};
+                                            false,       true,     false,   true,   NULL};
 static const ap_plan_kind aa_turning_kind = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
-                                             false,       false,    false,   true};
+                                             false,       false,    false,   true,   NULL};

@@ -48,6 +48,9 @@ typedef struct ap_plan_kind {
     /* It plans on circle worlds (q->circles) and with per-query obstacles (q->obstacles); the validation
      * refuses both for the other kinds. */
     bool circle_worlds;
+    /* Optional (NULL: AP_TIMEOUT): stop the search now and set p->state to AP_OK when the kind can answer
+     * with what it has found (ap_plan_stop), else AP_TIMEOUT; returns the state. */
+    int (*stop)(ap_plan *p);
 } ap_plan_kind;
 
 /* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,

@@ -5,12 +5,12 @@
  * speeds (magnitudes, m/s) and times in ap_result.timing and the total in duration_s. unit.reverse_penalty
  * does not apply: the cost is time, and backwards limits are the vehicle's own (max_reverse_speed).
  *
- * The expansion cap (search.max_expansions) ends the search. When the goal has been reached by then (a path
- * through the lattice, or an analytic edge, whose g is the best found) that path is the answer, marked
- * ap_result.capped: physically valid like every answer, the fastest found, but not proven the fastest (the
- * open list still held states whose bound was lower). Otherwise the answer is no_path "not_found"; the
- * search is not complete (its states are discretised and it keeps one exact pose per state), so a no_path
- * proves nothing.
+ * The expansion cap (search.max_expansions) ends the search, and so does the deadline (inside a slice, or
+ * between slices through ap_plan_stop). When the goal has been reached by then (a path through the lattice,
+ * or an analytic edge, whose g is the best found) that path is the answer, marked ap_result.capped: physically valid like every answer, the fastest found, but not proven the fastest (the
+ * open list still held states whose bound was lower). Otherwise the answer is no_path "not_found" (the cap)
+ * or timeout (the deadline); the search is not complete (its states are discretised and it keeps one exact
+ * pose per state), so a no_path proves nothing.
  *
  * corridor (5.3): a query's zone (world/zone.h) is laid over the map's world, so every action and analytic edge
  * stays within the usable width of the centre line; start and goal outside it are refused.
@@ -163,28 +163,36 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     return kino_start(p, ws);
 }
 
-/* The cap reached: the best path to the goal found so far is the answer (capped), else no_path. */
-static int kino_capped(ap_plan *p)
+/* The search stopped early (the expansion cap: otherwise AP_NO_PATH; the deadline: otherwise AP_TIMEOUT):
+ * the best path to the goal found so far is the answer (capped) when there is one. */
+static int kino_capped(ap_plan *p, int otherwise)
 {
     kino_plan *k = p->kind_state;
     if (p->has_search && ap_search_g(&p->search, AP_KINO_GOAL) < INFINITY) {
         k->capped = true;
         return p->state = AP_OK;
     }
-    return p->state = AP_NO_PATH;
+    return p->state = otherwise;
+}
+
+static int kino_stop(ap_plan *p)
+{
+    return kino_capped(p, AP_TIMEOUT);
 }
 
 static int kino_step(ap_plan *p, uint64_t max_expansions)
 {
     const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p); /* restarts included */
     if (spent >= cap)
-        return kino_capped(p);
+        return kino_capped(p, AP_NO_PATH);
     uint64_t run = cap - spent;
     if (max_expansions != 0 && max_expansions < run)
         run = max_expansions;
     int st = ap_plan_search_step(p, run);
     if (st == AP_IN_PROGRESS && ap_plan_expanded(p) >= cap)
-        st = kino_capped(p);
+        st = kino_capped(p, AP_NO_PATH);
+    else if (st == AP_TIMEOUT) /* the deadline (or the server's cancel) inside the slice */
+        st = kino_capped(p, AP_TIMEOUT);
     return st;
 }
 
@@ -283,5 +291,5 @@ static int kino_finish(ap_plan *p, ap_result *r)
     return st;
 }
 
-const ap_plan_kind ap_plan_kind_kino = {"kinodynamic", kino_begin, kino_step, kino_move, kino_finish, kino_release,
-                                        false,         false,      false,     false};
+const ap_plan_kind ap_plan_kind_kino = {"kinodynamic", kino_begin, kino_step, kino_move,  kino_finish, kino_release,
+                                        false,         false,      false,     false,      kino_stop};

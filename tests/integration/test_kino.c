@@ -271,6 +271,18 @@ START_TEST(kinodynamic_cap)
     ck_assert_ptr_null(json_object_get(j, "capped"));
     ck_assert(num(j, "duration_s") <= capped_s + 1e-9);
     json_decref(j);
+    /* the deadline too: this query reaches the goal within 200 expansions (a capped 13.09 s) but needs
+     * ~233,000 (~0.45 s here) to prove its 10.51 s, so at 50 ms its answer is the best found by then */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":11.6,\"y\":7.2,\"heading\":2.19,\"speed\":4},"
+             "\"goal\":{\"x\":21.2,\"y\":14.8,\"heading\":1.97,\"speed\":3},\"unit\":{\"kind\":\"truck\"},"
+             "\"goal_tolerance\":{\"position\":0.3,\"heading\":0.02,\"speed\":0.1},\"deadline_ms\":50,"
+             "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":2000000}}",
+             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(json_is_true(json_object_get(j, "capped")));
+    check_limits(j, &TRUCK, 4.0);
+    ck_assert(num(j, "duration_s") >= 10.5);
+    json_decref(j);
 }
 END_TEST
 

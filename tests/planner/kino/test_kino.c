@@ -376,6 +376,25 @@ START_TEST(test_heading_bound_below_driven_paths)
 }
 END_TEST
 
+/* A random query on open_map(60, 60) from its centre: a goal 4-16 tiles away with a required heading and
+ * tight tolerances, capped at 400 expansions (most such queries reach the goal by the analytic edge long
+ * before A* can prove a path the fastest). */
+static ap_query capped_query(const ap_map *m, ap_test_rng *rng)
+{
+    double ang = 2 * M_PI * ap_test_rand01(rng), dist = 4.0 + 12.0 * ap_test_rand01(rng);
+    ap_query q = kq(m, 30.0, 30.0, 2 * M_PI * ap_test_rand01(rng) - M_PI, 4.0 * ap_test_rand01(rng),
+                    30.0 + dist * cos(ang), 30.0 + dist * sin(ang));
+    q.has_gheading = true;
+    q.gheading = 2 * M_PI * ap_test_rand01(rng) - M_PI;
+    q.goal_speed = 2.0 * ap_test_rand01(rng);
+    q.tol_heading = 0.05;
+    q.tol_position = 0.3;
+    q.tol_speed = 0.2;
+    q.unit_radius = 0.3;
+    q.max_expansions = 400;
+    return q;
+}
+
 /* The expansion cap: a query that has reached the goal by the cap answers its best path, capped, valid by the
  * independent checker, never faster than the finished search's answer; with nothing reached it is no_path
  * not_found. Random goals with a required heading on an open field (most reach the goal by the analytic edge
@@ -386,17 +405,7 @@ START_TEST(test_cap_answers_the_best_found)
     ap_test_rng rng = {31};
     int capped = 0, compared = 0, faster = 0;
     for (int it = 0; it < 12; it++) {
-        double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 4.0 + 12.0 * ap_test_rand01(&rng);
-        ap_query q = kq(m, 30.0, 30.0, 2 * M_PI * ap_test_rand01(&rng) - M_PI, 4.0 * ap_test_rand01(&rng),
-                        30.0 + dist * cos(ang), 30.0 + dist * sin(ang));
-        q.has_gheading = true;
-        q.gheading = 2 * M_PI * ap_test_rand01(&rng) - M_PI;
-        q.goal_speed = 2.0 * ap_test_rand01(&rng);
-        q.tol_heading = 0.05;
-        q.tol_position = 0.3;
-        q.tol_speed = 0.2;
-        q.unit_radius = 0.3;
-        q.max_expansions = 400;
+        ap_query q = capped_query(m, &rng);
         ap_result rc = {0}, rf = {0};
         int st = run_plan(&q, &rc, 97); /* in slices: the cap is met between slices too */
         if (st == AP_OK && rc.capped) {
@@ -430,6 +439,63 @@ START_TEST(test_cap_answers_the_best_found)
     ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
     ck_assert(!r.capped);
     ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+/* Stopping a search early otherwise than by its cap: ap_plan_stop between slices (the server's deadline
+ * between slices) and the deadline or cancel inside a slice answer the best path found as the cap does, or
+ * timeout when the goal was not reached. */
+START_TEST(test_stop_answers_the_best_found)
+{
+    ap_map *m = open_map(60, 60, NULL);
+    ap_test_rng rng = {31}; /* test_cap_answers_the_best_found's first query: capped at 400, proven at 6,463 */
+    ap_query q = capped_query(m, &rng);
+    ap_result rc = {0};
+    ck_assert_int_eq(run_plan(&q, &rc, 0), AP_OK);
+    ck_assert(rc.capped);
+    q.max_expansions = 0; /* the default cap, far away */
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 18, AP_PLAN_MAX_SUCC), AP_OK);
+    /* between slices: the same search, the same answer as the cap's */
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 400), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_stop(&p), AP_OK);
+    ck_assert_int_eq(ap_plan_stop(&p), AP_OK); /* no longer in progress: its state */
+    ap_result r = {0};
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+    ck_assert(r.capped);
+    ck_assert_uint_eq(r.expanded, 400);
+    ck_assert(r.duration_s == rc.duration_s);
+    check_trajectory(&q, &r);
+    ap_result_free(&r);
+    /* inside a slice (the server's cancel flag stops the core as a deadline does): the best found by then */
+    atomic_int cancel = 0;
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ap_plan_set_cancel(&p, &cancel);
+    ck_assert_int_eq(ap_plan_step(&p, 400), AP_IN_PROGRESS);
+    atomic_store(&cancel, 1);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_OK);
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+    ck_assert(r.capped);
+    ck_assert(r.duration_s <= rc.duration_s);
+    check_trajectory(&q, &r);
+    ap_result_free(&r);
+    /* a deadline already past: stopped at once, the goal not reached: timeout */
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 1), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 0), AP_TIMEOUT);
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ck_assert(!r.capped);
+    ap_result_free(&r);
+    /* stopped before the goal was reached: timeout */
+    ck_assert_int_eq(ap_plan_begin(&p, &q, &ws, 0), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_step(&p, 1), AP_IN_PROGRESS);
+    ck_assert_int_eq(ap_plan_stop(&p), AP_TIMEOUT);
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ap_result_free(&r);
+    ap_result_free(&rc);
+    ap_workspace_free(&ws);
     ap_map_free(m);
 }
 END_TEST
@@ -1475,6 +1541,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_heuristic_admissible_exhaustive);
     tcase_add_test(tc, test_heading_bound_below_driven_paths);
     tcase_add_test(tc, test_cap_answers_the_best_found);
+    tcase_add_test(tc, test_stop_answers_the_best_found);
     tcase_add_test(tc, test_plan_open_resimulated);
     tcase_add_test(tc, test_plan_wall_resimulated);
     tcase_add_test(tc, test_goal_behind_fast_start_loops);
