@@ -126,12 +126,22 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
     if (surely_not_below(p, fmax(dist, turn), st->v, best - g))
         return false;
     curve a, b;
-    curve_plan(p, st, p->turning_radius, &a);
     /* At speed v an arc that starts at once must have v^2 / r <= a_lat: the curve at the radius the state's
      * speed allows (wider than the turning radius) can be entered without braking first; it is tried only
      * when the curve at the turning radius gives no edge. */
     const double r_speed = st->v * st->v / (p->veh.max_lateral_accel * p->meters_per_tile);
     const bool wider = r_speed > p->turning_radius * (1.0 + 1e-9);
+    /* Both curves begin with an arc. A state faster than that arc's cap at the turning radius (the profile's
+     * own test, timing.c: v > sqrt(a_lat R) + 1e-9) cannot enter it without braking in no distance, so the
+     * profile refuses the first curve: it is not made, and the second one is tried at once. (Only an empty
+     * first arc, the state heading exactly along the curve's tangent, would have let it through.) */
+    if (st->v > sqrt(p->veh.max_lateral_accel * p->turning_radius * p->meters_per_tile) + 1e-9) {
+        curve_plan(p, st, r_speed, &b);
+        if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
+            return false;
+        return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
+    }
+    curve_plan(p, st, p->turning_radius, &a);
     if (a.exists && surely_not_below(p, a.length, st->v, best - g)) {
         /* The first edge, if it exists, is no improvement; the second counts only where the first does not
          * exist, and it too is no improvement unless its own bound says it may be. */
