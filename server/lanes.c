@@ -135,8 +135,26 @@ static void batch_write_full(ap_job *j)
 
 /* Write items[next_item]'s answer into the job's body and move on. An answer that takes the body past
  * max_answer_bytes is taken back (the bytes before it are kept) and the item answered answer_too_large. */
+/* Count a path answer by its outcome (arcpath_path_answers_total); errors are not answers. */
+static void count_answer(const ap_lanes *l, const ap_result *r)
+{
+    if (l == NULL || l->metrics == NULL)
+        return;
+    ap_outcome o;
+    if (r->status == AP_OK)
+        o = r->capped ? AP_OUTCOME_CAPPED : r->probe ? AP_OUTCOME_PROBE : AP_OUTCOME_OK;
+    else if (r->status == AP_NO_PATH)
+        o = r->no_path_reason == AP_NO_PATH_UNREACHABLE ? AP_OUTCOME_UNREACHABLE : AP_OUTCOME_NOT_FOUND;
+    else if (r->status == AP_TIMEOUT)
+        o = AP_OUTCOME_TIMEOUT;
+    else
+        return;
+    ap_metrics_answer(l->metrics, o);
+}
+
 static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
 {
+    count_answer(j->owner, r);
     ap_path_stats st = {.lane = ap_metrics_lane_name(lane),
                         .search_us = j->item_ns / 1000,
                         .sample_step = j->items[j->next_item].q.sample_step};
@@ -408,8 +426,10 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         ap_wire_write_error(&j->out, j->status, NULL, NULL, 0, 0, &http);
     } else {
         j->expanded = j->result.expanded;
-        if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT)
+        if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT) {
             ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : j->map_id ? j->map_id : "", &j->result, &st);
+            count_answer(l, &j->result);
+        }
         else
             ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
     }

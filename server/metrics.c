@@ -140,6 +140,12 @@ void ap_metrics_overloaded(ap_metrics *m, ap_lane lane)
         atomic_fetch_add_explicit(&m->overloaded[lane], 1, memory_order_relaxed);
 }
 
+void ap_metrics_answer(ap_metrics *m, ap_outcome o)
+{
+    if ((int)o >= 0 && o < AP_OUTCOME_COUNT)
+        atomic_fetch_add_explicit(&m->answers[o], 1, memory_order_relaxed);
+}
+
 void ap_metrics_set_maps(ap_metrics *m, int64_t n)
 {
     atomic_store_explicit(&m->maps_loaded, n, memory_order_relaxed);
@@ -232,6 +238,16 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
     for (int l = 0; l < AP_LANE_COUNT; l++)
         fprintf(f, "arcpath_overloaded_total{lane=\"%s\"} %llu\n", lane_names[l],
                 (unsigned long long)LOAD(m->overloaded[l]));
+
+    static const char *const outcome_names[AP_OUTCOME_COUNT] = {"ok", "capped", "probe", "no_path_unreachable",
+                                                                 "no_path_not_found", "timeout"};
+    fputs("# HELP arcpath_path_answers_total Path answers (single queries and batch items) by outcome: ok, capped "
+          "(kinodynamic: the fastest path found when the expansion cap or the deadline stopped the search), probe "
+          "(the probing search's path), no_path_unreachable, no_path_not_found, timeout.\n"
+          "# TYPE arcpath_path_answers_total counter\n", f);
+    for (int o = 0; o < AP_OUTCOME_COUNT; o++)
+        fprintf(f, "arcpath_path_answers_total{outcome=\"%s\"} %llu\n", outcome_names[o],
+                (unsigned long long)LOAD(m->answers[o]));
 
     fputs("# HELP arcpath_path_stage_seconds_total Time spent in each stage of path requests (README "
           "\"Performance\"); divide by arcpath_path_stage_requests_total for the mean.\n"

@@ -57,6 +57,20 @@ typedef enum ap_stage {
     AP_STAGE_COUNT
 } ap_stage;
 
+/* How a path answer (a single query's, or a batch item's) ended: ok with a finished search, ok with the
+ * kinodynamic best-so-far path ("capped": the cap or the deadline stopped A* after it reached the goal),
+ * ok with the probing search's path ("probe"), no_path by reason, timeout. Errors (4xx, 5xx) are not
+ * answers and are counted by arcpath_requests_total only. */
+typedef enum ap_outcome {
+    AP_OUTCOME_OK = 0,
+    AP_OUTCOME_CAPPED,
+    AP_OUTCOME_PROBE,
+    AP_OUTCOME_UNREACHABLE,
+    AP_OUTCOME_NOT_FOUND,
+    AP_OUTCOME_TIMEOUT,
+    AP_OUTCOME_COUNT
+} ap_outcome;
+
 /* Histogram upper bounds: 0.0001 s .. 10 s, plus the implicit +Inf bucket. */
 #define AP_METRICS_BUCKETS 16
 
@@ -84,6 +98,7 @@ typedef struct ap_metrics {
     atomic_int_fast64_t queue_depth[AP_LANE_COUNT];
     atomic_int_fast64_t maps_loaded;
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
+    atomic_uint_fast64_t answers[AP_OUTCOME_COUNT];
     atomic_int_fast64_t inflight;
     atomic_uint_fast64_t stage_ns[AP_STAGE_COUNT]; /* summed per stage over the observed requests */
     atomic_uint_fast64_t stage_requests;            /* requests whose stages were observed */
@@ -122,6 +137,10 @@ void ap_metrics_queue_add(ap_metrics *m, ap_lane lane, int64_t delta);
 
 /* Count one request turned away with 503 overloaded by a lane. Any thread. */
 void ap_metrics_overloaded(ap_metrics *m, ap_lane lane);
+
+/* Count one path answer with outcome o (arcpath_path_answers_total{outcome}); out-of-range o is ignored.
+ * Any thread. */
+void ap_metrics_answer(ap_metrics *m, ap_outcome o);
 
 /* Set the number of maps loaded. Any thread. */
 void ap_metrics_set_maps(ap_metrics *m, int64_t n);

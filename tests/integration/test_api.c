@@ -189,6 +189,7 @@ START_TEST(metrics_counters_increase)
     double before = metric_now("arcpath_requests_total", lbl);
     double exp_before = metric_now("arcpath_search_expanded_nodes_total", "");
     double bad_before = metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\"");
+    double ok_before = metric_now("arcpath_path_answers_total", "outcome=\"ok\"");
     ap_resp r;
     json_t *j = post_ok(ap_demo_srv, "{\"map\":\"maze\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":93.5,\"y\":93.5}}", &r);
     long long expanded = json_integer_value(json_object_get(json_object_get(j, "stats"), "expanded"));
@@ -201,6 +202,8 @@ START_TEST(metrics_counters_increase)
     ck_assert_double_eq(metric_now("arcpath_requests_total", "route=\"/v1/path\",code=\"400\""),
                         (bad_before < 0 ? 0 : bad_before) + 1);
     ck_assert_double_eq(metric_now("arcpath_search_expanded_nodes_total", ""), exp_before + (double)expanded);
+    /* one answer (the 400 is an error, not an answer) */
+    ck_assert_double_eq(metric_now("arcpath_path_answers_total", "outcome=\"ok\""), ok_before + 1);
     ck_assert_double_eq(metric_now("arcpath_maps_loaded", ""), 5); /* four grids and the forest of circles */
     ck_assert(metric_now("arcpath_request_duration_seconds_count", "route=\"/v1/path\"") >= 2);
     ck_assert(metric_now("arcpath_build_info", "version=\"0.1.0\"") == 1);

@@ -301,6 +301,13 @@ START_TEST(kinodynamic_cap)
     ck_assert(num(item, "duration_s") >= 10.5);
     json_decref(b);
     ap_resp_free(&r);
+    /* ops see them: arcpath_path_answers_total{outcome="capped"} counts the three capped answers above (the
+     * batch item too), and the no_path of the first query */
+    ck_assert_int_eq(ap_http(&srv, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"capped\"") >= 3);
+    ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"no_path_not_found\"") >= 1);
+    ap_resp_free(&r);
 }
 END_TEST
 

@@ -58,6 +58,10 @@ START_TEST(test_counters_exact)
     ap_metrics_queue_add(&m, AP_LANE_FAST, 3);
     ap_metrics_queue_add(&m, AP_LANE_FAST, -1);
     ap_metrics_overloaded(&m, AP_LANE_SLOW);
+    ap_metrics_answer(&m, AP_OUTCOME_CAPPED);
+    ap_metrics_answer(&m, AP_OUTCOME_CAPPED);
+    ap_metrics_answer(&m, AP_OUTCOME_UNREACHABLE);
+    ap_metrics_answer(&m, AP_OUTCOME_COUNT); /* out of range: ignored */
     ap_metrics_set_maps(&m, 22);
     ap_metrics_inflight_add(&m, 2);
 
@@ -99,6 +103,13 @@ START_TEST(test_counters_exact)
         "arcpath_queue_depth{lane=\"slow\"} 0",
         "arcpath_overloaded_total{lane=\"fast\"} 0",
         "arcpath_overloaded_total{lane=\"slow\"} 1",
+        "# TYPE arcpath_path_answers_total counter",
+        "arcpath_path_answers_total{outcome=\"ok\"} 0",
+        "arcpath_path_answers_total{outcome=\"capped\"} 2",
+        "arcpath_path_answers_total{outcome=\"probe\"} 0",
+        "arcpath_path_answers_total{outcome=\"no_path_unreachable\"} 1",
+        "arcpath_path_answers_total{outcome=\"no_path_not_found\"} 0",
+        "arcpath_path_answers_total{outcome=\"timeout\"} 0",
         "arcpath_inflight_requests 2",
         "arcpath_maps_loaded 22",
         "# TYPE arcpath_build_info gauge",
