@@ -13,6 +13,7 @@
 #include "../base/fastmath.h"
 #include "../base/status.h"
 #include "../geom/dubins.h"
+#include "../world/lattice.h"
 #include "../geom/reeds_shepp.h"
 #include "../world/grid_world.h"
 #include "analytic.h"
@@ -103,6 +104,70 @@ static ap_kino_state start_state(const ap_kino_params *p)
     return (ap_kino_state){p->sx, p->sy, h, p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, h, p->sv), 0, false};
 }
 
+/* Store a lower bound as float without rounding it up. */
+static float floor_f(double v)
+{
+    float f = (float)v;
+    if ((double)f > v)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+/* The lattice bound's region side margin (tiles) beyond the start/goal box, and its largest size (cells). */
+#define KINO_LATTICE_MARGIN_MIN 16
+#define KINO_LATTICE_MAX_CELLS (1u << 20)
+
+/* Build d->lattice for d->p (see ap_kino_init); leaves bound NULL when there is no point (no plain grid
+ * world, a region too large, or no blocked cell in it: then the lattice bound is never above the straight
+ * distance). Returns AP_OK or AP_E_NOMEM. */
+static int lattice_build(ap_kino_domain *d)
+{
+    const ap_kino_params *p = &d->p;
+    const ap_map *m = p->fast_map;
+    if (m == NULL)
+        return AP_OK;
+    const double margin = fmax(KINO_LATTICE_MARGIN_MIN, 8.0 * p->turning_radius);
+    const double lo_x = fmin(p->sx, p->gx) - margin, hi_x = fmax(p->sx, p->gx) + margin;
+    const double lo_y = fmin(p->sy, p->gy) - margin, hi_y = fmax(p->sy, p->gy) + margin;
+    const int32_t x0 = lo_x < 0.0 ? 0 : (int32_t)lo_x, y0 = lo_y < 0.0 ? 0 : (int32_t)lo_y;
+    const int32_t x1 = hi_x >= m->width ? m->width - 1 : (int32_t)hi_x;
+    const int32_t y1 = hi_y >= m->height ? m->height - 1 : (int32_t)hi_y;
+    const int32_t gx = (int32_t)floor(p->gx) - x0, gy = (int32_t)floor(p->gy) - y0;
+    if (x1 < x0 || y1 < y0)
+        return AP_OK;
+    const int32_t w = x1 - x0 + 1, h = y1 - y0 + 1;
+    if ((uint64_t)w * (uint64_t)h > KINO_LATTICE_MAX_CELLS || gx < 0 || gy < 0 || gx >= w || gy >= h)
+        return AP_OK;
+    uint8_t *cfree = malloc((size_t)w * (size_t)h);
+    if (cfree == NULL)
+        return AP_E_NOMEM;
+    if (ap_lattice_region_free(m, x0, y0, w, h, cfree) == 0) {
+        free(cfree);
+        return AP_OK;
+    }
+    const size_t nv = (size_t)(2 * w + 1) * (size_t)(2 * h + 1);
+    float *dist = malloc(nv * sizeof *dist);
+    float *bound = malloc((size_t)w * (size_t)h * sizeof *bound);
+    int st = dist != NULL && bound != NULL ? ap_lattice_distances(cfree, w, h, gx, gy, 0, dist) : AP_E_NOMEM;
+    if (st == AP_OK) {
+        /* from each cell's centre: the lattice bound less the goal's offset from its cell's centre */
+        const double slack = hypot(p->gx - (x0 + gx + 0.5), p->gy - (y0 + gy + 0.5));
+        const int32_t FW = 2 * w + 1;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                const double l = ap_lattice_bound(dist[(2 * y + 1) * FW + 2 * x + 1]) - slack;
+                bound[y * w + x] = floor_f(l > 0.0 ? l : 0.0);
+            }
+        d->lattice = (ap_kino_lattice){bound, x0, y0, w, h};
+        d->p.lattice = &d->lattice;
+        bound = NULL;
+    }
+    free(cfree);
+    free(dist);
+    free(bound);
+    return st;
+}
+
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)
 {
     memset(d, 0, sizeof *d);
@@ -114,7 +179,7 @@ int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uin
     d->tab = t;
     d->tail = malloc(sizeof *d->tail);
     d->tail_total = INFINITY;
-    if (d->tail == NULL || table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK) {
+    if (d->tail == NULL || table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK || lattice_build(d) != AP_OK) {
         ap_kino_free(d);
         return AP_E_NOMEM;
     }
@@ -133,6 +198,9 @@ void ap_kino_free(ap_kino_domain *d)
         return;
     free(d->tail);
     d->tail = NULL;
+    free(d->lattice.bound);
+    d->lattice.bound = NULL;
+    d->p.lattice = NULL;
     if (d->tab == NULL)
         return;
     free(d->tab->slots);
@@ -172,6 +240,18 @@ static double heading_length_bound(const ap_kino_params *p, double dist, double 
     return s;
 }
 
+/* The lattice bound at (x, y): the bound from its cell's centre less the distance to that centre (the
+ * shortest free-space path length to a point is 1-Lipschitz), 0 outside the region. */
+static double lattice_length_bound(const ap_kino_lattice *l, double x, double y)
+{
+    const double fx = floor(x), fy = floor(y);
+    const int32_t cx = (int32_t)fx - l->x0, cy = (int32_t)fy - l->y0;
+    if (!(fx >= -1e9 && fy >= -1e9 && fx <= 1e9 && fy <= 1e9) || cx < 0 || cy < 0 || cx >= l->w || cy >= l->h)
+        return 0.0;
+    const double ox = x - (fx + 0.5), oy = y - (fy + 0.5);
+    return (double)l->bound[cy * l->w + cx] - sqrt(ox * ox + oy * oy);
+}
+
 /* The fastest the heading of p's vehicle can change (rad/s): on an arc at speed v the rate is v / r with
  * r >= max(turning_radius, v^2 / max_lateral_accel), so at most min(v / R, a_lat / v), whose maximum over
  * 0 < v <= top is sqrt(a_lat / R) at v = sqrt(a_lat R) (or top / R when top is lower); at rest a unit that
@@ -192,6 +272,8 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
     double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
         return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
+    if (p->heuristic == AP_KINO_H_TIME && p->lattice != NULL)
+        s = fmax(s, lattice_length_bound(p->lattice, x, y) - p->tol_pos);
     if (p->heuristic == AP_KINO_H_TIME && !p->reverse && !(p->veh.max_turn_rate > 0.0))
         s = fmax(s, heading_length_bound(p, dist, x, y, h));
     else if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {

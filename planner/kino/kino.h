@@ -32,7 +32,11 @@
  *
  * Heuristic: ap_vehicle_time_bound over a lower bound on the remaining path length, from the state's speed to
  * goal.speed + the speed tolerance: a lower bound on the remaining time (admissible). The length bound is
- * the straight distance to the goal minus the position tolerance; for a forward-only unit that does not turn
+ * the straight distance to the goal minus the position tolerance; on a grid map with blocked cells near
+ * start and goal, also the obstacle-aware lattice bound (world/lattice.h: shortest paths on the lattice of
+ * cell corners and centres / 1.0824, a lower bound on any path of the unit's centre through free space; the
+ * region is the start/goal box plus max(16, 8 R) tiles, states outside it keep the other terms); for a
+ * forward-only unit that does not turn
  * on the spot, also the shortest curvature-bounded path from the state's pose to the goal's tolerance disc
  * (its final heading free), and, with a goal heading, the same from the goal pose turned back (pi added) to
  * the state's position, with a slack for the goal's tolerances (geom/dubins.h ap_dubins_point_bound; kino.c
@@ -72,6 +76,14 @@
  * benchmark's comparison with the thesis's distance heuristic). */
 typedef enum ap_kino_heuristic_kind { AP_KINO_H_TIME = 0, AP_KINO_H_DUBINS, AP_KINO_H_DISTANCE } ap_kino_heuristic_kind;
 
+/* The obstacle-aware part of the heuristic (see the file comment): per cell of a region of the map, a lower
+ * bound (tiles) on the length of any free-space path from the cell's centre to the goal point. Built by
+ * ap_kino_init (owned by the domain), read through ap_kino_params.lattice. */
+typedef struct ap_kino_lattice {
+    float *bound;          /* w x h, row-major; rounded down to float */
+    int32_t x0, y0, w, h;  /* the region, map cells */
+} ap_kino_lattice;
+
 /* One search's inputs. Positions and lengths in tiles, headings in radians, speeds in m/s. */
 typedef struct ap_kino_params {
     ap_vehicle veh;
@@ -100,6 +112,9 @@ typedef struct ap_kino_params {
      * sees, ap_kino_time_bound), set by ap_kino_prepare; used only while they match p's limits (else made per
      * call), so the values are the same either way. */
     ap_vehicle_bound hbound;
+    /* Derived too (borrowed): the obstacle-aware lattice bound of ap_kino_init's domain, or NULL (then the
+     * heuristic has no obstacle term; the probe and a plain ap_kino_heuristic caller may leave it NULL). */
+    const ap_kino_lattice *lattice;
 } ap_kino_params;
 
 #define AP_KINO_STEP 1.25
@@ -128,6 +143,7 @@ typedef struct ap_kino_state {
 struct ap_kino_table;
 struct ap_kino_tail;
 
+
 /* Analytic final expansion (analytic.h): tried from every expanded state within this many turning radii
  * (plus AP_KINO_ANALYTIC_NEAR tiles) of the goal, and from every AP_KINO_ANALYTIC_EVERY-th elsewhere. */
 #define AP_KINO_ANALYTIC_NEAR 4.0
@@ -146,6 +162,7 @@ typedef struct ap_kino_domain {
      * goal's edge whenever the goal's payload is so marked (the core keeps the goal's best g by the same
      * comparison; an edge no better than the kept one could not have lowered it). */
     struct ap_kino_tail *tail; /* owned */
+    ap_kino_lattice lattice;   /* owned; bound NULL when there is none (p.lattice points here otherwise) */
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
     uint64_t expanded;         /* expansions seen (the analytic period) */
@@ -157,7 +174,9 @@ typedef struct ap_kino_domain {
 ap_kino_params ap_kino_prepare(const ap_kino_params *p);
 
 /* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids
- * are handed out up to min(capacity, node_limit)). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
+ * are handed out up to min(capacity, node_limit)), and build the obstacle-aware lattice bound when p's world
+ * is a plain grid world with blocked cells in the region (at most 2^20 cells; then d->p.lattice points to
+ * it). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity);
 
 /* After ap_search_begin on ws: forget earlier ids (keep only the start), point the heuristic at ws's payload

@@ -10,14 +10,13 @@
 
 #include "../world/collide.h"
 #include "../world/grid_world.h"
+#include "../world/lattice.h"
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
 #include "../geom/reeds_shepp.h"
 #include "../base/status.h"
 #include "../base/mem.h"
 
-/* sqrt(4 - 2 sqrt 2): the largest ratio of octile to Euclidean length (at 22.5 degrees), rounded up. */
-#define AP_OCTILE_RATIO 1.0823922003
 /* Memoised curve bounds cover goal offsets up to this many cells; beyond, the straight distance. */
 #define AP_DIR_MEMO_T 24
 /* Try the analytic curve to the goal at every expansion within this many tiles (plus 4 turning radii),
@@ -421,146 +420,43 @@ static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
 
 /* ---- the obstacle-aware lattice bound ---------------------------------------------------------------- */
 
-/* The lattice's priority queue: Dial's buckets of width 1/2 tile, the shortest lattice step. A vertex popped
- * from bucket b (distance in [b/2, (b+1)/2)) can only push its neighbours into bucket b + 1 or later (every
- * step adds at least 1/2, and the float sum of a distance >= b/2 and 0.5 rounds to >= (b+1)/2, which is
- * representable), so the vertices of one bucket may be settled in any order: exact Dijkstra without a heap.
- * Measured: the heap version was ~80% of ap_dir_init and ~35% of a short Directional24 query. Entries are
- * lazily deleted (a vertex pushed again with a smaller distance leaves a stale entry, skipped on pop). */
-typedef struct lbuckets {
-    uint32_t *head;   /* per bucket: first entry, UINT32_MAX = empty */
-    uint32_t *next;   /* per entry: next entry of the same bucket */
-    uint32_t *vert;   /* per entry: the vertex */
-    uint32_t n, cap;  /* entries used / allocated */
-    uint32_t nb;      /* buckets */
-} lbuckets;
-
-static bool lb_push(lbuckets *q, uint32_t bucket, uint32_t v)
-{
-    if (q->n == q->cap) {
-        uint32_t cap = q->cap * 2;
-        uint32_t *nx = realloc(q->next, (size_t)cap * sizeof *nx);
-        if (nx == NULL)
-            return false;
-        q->next = nx;
-        uint32_t *vx = realloc(q->vert, (size_t)cap * sizeof *vx);
-        if (vx == NULL)
-            return false;
-        q->vert = vx;
-        q->cap = cap;
-    }
-    q->vert[q->n] = v;
-    q->next[q->n] = q->head[bucket];
-    q->head[bucket] = q->n++;
-    return true;
-}
-
-/* Free cells of the lattice region: passable map cells, and every cell of the region's border ring. */
-static inline bool lat_free(const ap_dir *d, const uint8_t *cfree, int32_t fx, int32_t fy)
-{
-    /* fine cell (fx, fy) -> coarse region cell (fx >> 1, fy >> 1) */
-    if (fx < 0 || fy < 0 || fx >= 2 * d->rw || fy >= 2 * d->rh)
-        return false;
-    return cfree[(fy >> 1) * d->rw + (fx >> 1)] != 0;
-}
-
 static int build_lattice(ap_dir *d)
 {
-    const int32_t FW = 2 * d->rw + 1, FH = 2 * d->rh + 1;
-    const size_t nv = (size_t)FW * (size_t)FH;
-    /* Any lattice path is at most every vertex once, sqrt(2)/2 each: that many buckets of 1/2 suffice. */
+    const size_t nv = (size_t)(2 * d->rw + 1) * (size_t)(2 * d->rh + 1);
     /* In corridor mode only the vertices of member cells are free: at most 9 per member. */
     const size_t nfree = d->has_cor && 9 * (size_t)d->cor.n < nv ? 9 * (size_t)d->cor.n : nv;
-    const size_t n_buckets = (size_t)(1.5 * (double)nfree) + 4;
     uint8_t *cfree = malloc((size_t)d->rw * (size_t)d->rh);
     float *dist = malloc(nv * sizeof *dist);
-    lbuckets q = {malloc(n_buckets * sizeof(uint32_t)), malloc(nfree * sizeof(uint32_t)),
-                  malloc(nfree * sizeof(uint32_t)), 0, (uint32_t)nfree, (uint32_t)n_buckets};
     /* corridor mode: one value per member (the region is the whole window), else per region cell */
     d->lat = malloc((d->has_cor ? (size_t)d->cor.n : (size_t)d->rw * (size_t)d->rh) * sizeof *d->lat);
     int st = AP_E_NOMEM;
-    if (cfree == NULL || dist == NULL || q.head == NULL || q.next == NULL || q.vert == NULL || d->lat == NULL)
+    if (cfree == NULL || dist == NULL || d->lat == NULL)
         goto out;
     if (d->has_cor) {
         /* the corridor's cells only: the region is the whole window */
         memset(cfree, 0, (size_t)d->rw * (size_t)d->rh);
         for (uint32_t i = 0; i < d->cor.n; i++)
             cfree[d->cor.cells[i]] = 1;
+    } else {
+        /* the region lies inside the window and the map */
+        ap_lattice_region_free(d->q.map, d->wx0 + d->rx0, d->wy0 + d->ry0, d->rw, d->rh, cfree);
     }
-    for (int32_t y = 0; y < d->rh && !d->has_cor; y++) {
-        /* passable cells straight from the map's padded rows (the region lies inside the window and the map) */
-        const uint8_t *row = d->q.map->pass + ap_map_index(d->q.map, d->wx0 + d->rx0, d->wy0 + d->ry0 + y);
-        for (int32_t x = 0; x < d->rw; x++) {
-            bool border = x == 0 || y == 0 || x == d->rw - 1 || y == d->rh - 1;
-            cfree[y * d->rw + x] = border || row[x] != 0 ? 1 : 0;
-        }
-    }
-    for (size_t i = 0; i < nv; i++)
-        dist[i] = INFINITY;
-    for (size_t i = 0; i < n_buckets; i++)
-        q.head[i] = UINT32_MAX;
-    uint32_t src = (uint32_t)((2 * (d->gcy - d->ry0) + 1) * FW + 2 * (d->gcx - d->rx0) + 1);
-    dist[src] = 0.0f;
-    if (!lb_push(&q, 0, src))
+    if ((st = ap_lattice_distances(cfree, d->rw, d->rh, d->gcx - d->rx0, d->gcy - d->ry0, nfree, dist)) != AP_OK)
         goto out;
-    const float s1 = 0.5f, s2 = (float)(0.5 * M_SQRT2);
-    for (uint32_t bk = 0; bk < q.nb; bk++) {
-        while (q.head[bk] != UINT32_MAX) {
-            uint32_t e = q.head[bk];
-            q.head[bk] = q.next[e];
-            uint32_t v = q.vert[e];
-            float k = dist[v];
-            if ((uint32_t)(k * 2.0f) != bk)
-                continue; /* stale: v moved to an earlier bucket and was settled there */
-            int32_t a = (int32_t)(v % (uint32_t)FW), b = (int32_t)(v / (uint32_t)FW);
-            for (int dy = -1; dy <= 1; dy++) {
-                for (int dx = -1; dx <= 1; dx++) {
-                    if (dx == 0 && dy == 0)
-                        continue;
-                    int32_t na = a + dx, nb = b + dy;
-                    if (na < 0 || nb < 0 || na >= FW || nb >= FH)
-                        continue;
-                    bool ok;
-                    if (dx != 0 && dy != 0) {
-                        /* diagonal: across the fine cell between the two vertices */
-                        ok = lat_free(d, cfree, dx > 0 ? a : a - 1, dy > 0 ? b : b - 1);
-                    } else if (dx != 0) {
-                        int32_t fx = dx > 0 ? a : a - 1;
-                        ok = lat_free(d, cfree, fx, b - 1) || lat_free(d, cfree, fx, b);
-                    } else {
-                        int32_t fy = dy > 0 ? b : b - 1;
-                        ok = lat_free(d, cfree, a - 1, fy) || lat_free(d, cfree, a, fy);
-                    }
-                    if (!ok)
-                        continue;
-                    uint32_t w = (uint32_t)(nb * FW + na);
-                    float nk = k + (dx != 0 && dy != 0 ? s2 : s1);
-                    if (nk < dist[w]) {
-                        dist[w] = nk;
-                        uint32_t nbk = (uint32_t)(nk * 2.0f);
-                        if (nbk >= q.nb)
-                            nbk = q.nb - 1; /* unreachable by the bound above; kept safe */
-                        if (!lb_push(&q, nbk, w))
-                            goto out;
-                    }
-                }
-            }
-        }
-    }
-    /* The float sums may round up by a few ulps per step: shave a relative 1e-6 to stay below the
-     * exact lattice distance, then divide by the octile ratio and subtract the goal's offset. */
+    /* per cell: the lattice bound from its centre, less the goal's offset from its cell centre */
+    const int32_t FW = 2 * d->rw + 1;
     uint32_t n_lat = d->has_cor ? d->cor.n : (uint32_t)(d->rw * d->rh);
     for (uint32_t i = 0; i < n_lat; i++) {
         uint32_t c = d->has_cor ? d->cor.cells[i] : i; /* region index (the region is the window in corridor mode) */
         int32_t x = (int32_t)(c % (uint32_t)d->rw), y = (int32_t)(c / (uint32_t)d->rw);
         float v = dist[(2 * y + 1) * FW + 2 * x + 1];
-        double l = isfinite(v) ? (double)v * (1.0 - 1e-6) / AP_OCTILE_RATIO - d->goal_slack : 1e30;
+        double l = isfinite(v) ? ap_lattice_bound(v) - d->goal_slack : 1e30;
         d->lat[i] = (float)clamp_floor_f(l < 0.0 ? 0.0 : l);
     }
     st = AP_OK;
 out:
     free(cfree);
-    AP_FREE_ALL(dist, q.head, q.next, q.vert);
+    free(dist);
     return st;
 }
 

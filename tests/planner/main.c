@@ -112,6 +112,7 @@ int main(void)
     srunner_add_suite(sr, kino_suite());
     srunner_add_suite(sr, timing_suite());
     srunner_add_suite(sr, patch_suite());
+    srunner_add_suite(sr, lattice_suite());
     srunner_add_suite(sr, aa_update_suite());
     srunner_add_suite(sr, aa_visibility_suite());
     srunner_add_suite(sr, aa_landmarks_suite());

@@ -55,6 +55,7 @@ double ap_test_kino_check(const ap_query *q, const ap_result *r);
  * none) (test_kino.c). */
 ap_map *ap_test_kino_field(int w, int h, const char *blocked);
 Suite *patch_suite(void);
+Suite *lattice_suite(void);
 Suite *aa_update_suite(void);
 Suite *aa_visibility_suite(void);
 Suite *aa_landmarks_suite(void);

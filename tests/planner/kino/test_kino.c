@@ -542,20 +542,83 @@ static ap_query wall_query(ap_map **m)
     return q;
 }
 
+/* wall_query with the goal to be reached facing +x (heading tolerance 0.3). */
+static ap_query wall_query_facing(ap_map **m)
+{
+    ap_query q = wall_query(m);
+    q.has_gheading = true;
+    q.gheading = 0.0;
+    q.tol_heading = 0.3;
+    return q;
+}
+
 /* A wall between start and goal: the path goes round it, clear, within the limits. */
 START_TEST(test_plan_wall_resimulated)
 {
     ap_map *m;
-    ap_query q = wall_query(&m);
-    q.has_gheading = true;
-    q.gheading = 0.0;
-    q.tol_heading = 0.3;
+    ap_query q = wall_query_facing(&m);
     ap_result r = {0};
     ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
     check_trajectory(&q, &r);
     ck_assert(r.clear);
     ck_assert(r.length > 12.0);
     ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
+static ap_kino_params probe_params(const ap_query *q);
+
+/* The obstacle-aware lattice term on the wall map: the domain builds it; A* with it finds a path of the same
+ * time in fewer expansions than with it switched off; along the answer the heuristic (with it) never
+ * exceeds the time that remains; and at the start it is above the straight-line bound (the wall is in the
+ * way). */
+START_TEST(test_lattice_term_on_the_wall)
+{
+    ap_map *m;
+    ap_query q = wall_query_facing(&m);
+    ap_kino_params kp = probe_params(&q);
+    kp.heuristic = AP_KINO_H_TIME;
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 20, AP_PLAN_MAX_SUCC), AP_OK);
+    double cost[2] = {0, 0};
+    uint64_t exp[2] = {0, 0};
+    for (int with = 0; with < 2; with++) {
+        ap_kino_domain d;
+        ap_domain dom;
+        ap_search s;
+        ck_assert_int_eq(ap_kino_init(&d, &dom, &kp, ws.capacity), AP_OK);
+        ck_assert_ptr_nonnull(d.p.lattice);
+        if (!with)
+            d.p.lattice = NULL;
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
+        ap_kino_bind(&d, &s);
+        ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
+        cost[with] = s.cost;
+        exp[with] = s.expanded;
+        if (with) {
+            /* the start: the wall (x = 12, y 4..19) makes the straight 12 tiles at least ~14.6 */
+            ap_kino_params plain = d.p;
+            plain.lattice = NULL;
+            ck_assert(ap_kino_heuristic(&d.p, q.sx, q.sy, 0.0, 0.0) >
+                      ap_kino_heuristic(&plain, q.sx, q.sy, 0.0, 0.0) + 0.3);
+            /* along the path found: h <= the time that remains */
+            size_t n = ap_search_path(&s, NULL, 0);
+            uint32_t *nodes = malloc(n * sizeof *nodes);
+            ap_search_path(&s, nodes, n);
+            for (size_t i = 0; i + 1 < n; i++) {
+                const ap_kino_state *st = ap_search_payload(&s, nodes[i]);
+                const double rest = s.cost - ap_search_g(&s, nodes[i]);
+                ck_assert(ap_kino_heuristic(&d.p, st->x, st->y, st->h, st->v) <= rest + 1e-9);
+            }
+            free(nodes);
+        }
+        ap_kino_free(&d);
+    }
+    ck_assert(fabs(cost[0] - cost[1]) <= 1e-9 * cost[0] || cost[1] <= cost[0]);
+    /* measured: 32,717 expansions without the lattice term, 27,404 with it (7.678 s and 7.630 s) */
+    ck_assert_uint_lt(exp[1], exp[0]);
+    ap_workspace_free(&ws);
     ap_map_free(m);
 }
 END_TEST
@@ -589,7 +652,6 @@ END_TEST
 
 /* ---- reverse and turning on the spot */
 
-static ap_kino_params probe_params(const ap_query *q);
 
 /* The bound with reverse (vehicle.h): for random motions whose signed speed may change sign at rest (speeding
  * up at most max_accel, slowing at most max_brake, either way), the bound from |v0| over the distance
@@ -1542,6 +1604,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_heading_bound_below_driven_paths);
     tcase_add_test(tc, test_cap_answers_the_best_found);
     tcase_add_test(tc, test_stop_answers_the_best_found);
+    tcase_add_test(tc, test_lattice_term_on_the_wall);
     tcase_add_test(tc, test_plan_open_resimulated);
     tcase_add_test(tc, test_plan_wall_resimulated);
     tcase_add_test(tc, test_goal_behind_fast_start_loops);
