@@ -117,14 +117,15 @@ static float floor_f(double v)
 #define KINO_LATTICE_MARGIN_MIN 16
 #define KINO_LATTICE_MAX_CELLS (1u << 20)
 
-/* Build d->lattice for d->p (see ap_kino_init); leaves bound NULL when there is no point (no plain grid
- * world, a region too large, or no blocked cell in it: then the lattice bound is never above the straight
- * distance). Returns AP_OK or AP_E_NOMEM. */
+/* Build d->lattice for d->p (see ap_kino_bind); leaves bound NULL when it would not pay: no plain grid
+ * world, the unit's disc sees the goal straight from the start (the bound matters behind walls; its build,
+ * a few hundred microseconds on a 64 x 64 region, would double a short query), a region too large, or no
+ * blocked cell in it (then it is never above the straight distance). Returns AP_OK or AP_E_NOMEM. */
 static int lattice_build(ap_kino_domain *d)
 {
     const ap_kino_params *p = &d->p;
     const ap_map *m = p->fast_map;
-    if (m == NULL)
+    if (m == NULL || ap_world_line_clear(&p->world, p->sx, p->sy, p->gx, p->gy, p->radius))
         return AP_OK;
     const double margin = fmax(KINO_LATTICE_MARGIN_MIN, 8.0 * p->turning_radius);
     const double lo_x = fmin(p->sx, p->gx) - margin, hi_x = fmax(p->sx, p->gx) + margin;
@@ -179,7 +180,7 @@ int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uin
     d->tab = t;
     d->tail = malloc(sizeof *d->tail);
     d->tail_total = INFINITY;
-    if (d->tail == NULL || table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK || lattice_build(d) != AP_OK) {
+    if (d->tail == NULL || table_alloc(t, AP_KINO_TABLE_MIN) != AP_OK) {
         ap_kino_free(d);
         return AP_E_NOMEM;
     }
@@ -336,6 +337,10 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     d->ws = s->ws;
     d->tail_total = INFINITY;
     d->expanded = 0;
+    if (!d->lattice_tried) { /* once per domain: a restart keeps it; out of memory only leaves it out */
+        d->lattice_tried = true;
+        (void)lattice_build(d);
+    }
     *(ap_kino_state *)ap_search_payload(s, AP_KINO_START) = start_state(&d->p);
 }
 

@@ -32,8 +32,8 @@
  *
  * Heuristic: ap_vehicle_time_bound over a lower bound on the remaining path length, from the state's speed to
  * goal.speed + the speed tolerance: a lower bound on the remaining time (admissible). The length bound is
- * the straight distance to the goal minus the position tolerance; on a grid map with blocked cells near
- * start and goal, also the obstacle-aware lattice bound (world/lattice.h: shortest paths on the lattice of
+ * the straight distance to the goal minus the position tolerance; on a grid map where a wall hides the goal
+ * from the start, also the obstacle-aware lattice bound (world/lattice.h: shortest paths on the lattice of
  * cell corners and centres / 1.0824, a lower bound on any path of the unit's centre through free space; the
  * region is the start/goal box plus max(16, 8 R) tiles, states outside it keep the other terms); for a
  * forward-only unit that does not turn
@@ -163,6 +163,7 @@ typedef struct ap_kino_domain {
      * comparison; an edge no better than the kept one could not have lowered it). */
     struct ap_kino_tail *tail; /* owned */
     ap_kino_lattice lattice;   /* owned; bound NULL when there is none (p.lattice points here otherwise) */
+    bool lattice_tried;        /* ap_kino_bind has built it (or found it would not pay) */
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
     uint64_t expanded;         /* expansions seen (the analytic period) */
@@ -174,13 +175,14 @@ typedef struct ap_kino_domain {
 ap_kino_params ap_kino_prepare(const ap_kino_params *p);
 
 /* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids
- * are handed out up to min(capacity, node_limit)), and build the obstacle-aware lattice bound when p's world
- * is a plain grid world with blocked cells in the region (at most 2^20 cells; then d->p.lattice points to
- * it). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
+ * are handed out up to min(capacity, node_limit)). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity);
 
 /* After ap_search_begin on ws: forget earlier ids (keep only the start), point the heuristic at ws's payload
- * and write the start's payload. Call again after restarting on another workspace. */
+ * and write the start's payload. Call again after restarting on another workspace. The first call also
+ * builds the obstacle-aware lattice bound (the file comment) when p's world is a plain grid world, the
+ * unit's disc does not see the goal straight from the start, and the region (at most 2^20 cells) has
+ * blocked cells; then d->p.lattice points to it (the probe, run before, never needs it). */
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s);
 
 /* Release d's table. NULL and a zeroed d are fine. */

@@ -588,11 +588,12 @@ START_TEST(test_lattice_term_on_the_wall)
         ap_domain dom;
         ap_search s;
         ck_assert_int_eq(ap_kino_init(&d, &dom, &kp, ws.capacity), AP_OK);
+        ck_assert_ptr_null(d.p.lattice); /* built by the first bind */
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
+        ap_kino_bind(&d, &s);
         ck_assert_ptr_nonnull(d.p.lattice);
         if (!with)
             d.p.lattice = NULL;
-        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
-        ap_kino_bind(&d, &s);
         ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
         cost[with] = s.cost;
         exp[with] = s.expanded;
