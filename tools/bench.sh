@@ -266,6 +266,16 @@ kill $PID; wait $PID || true
 trap - EXIT
 
 echo
+echo "## Kinodynamic A* where a wall hides the goal (den520d; the obstacle-aware term)"
+KW="$OUT/kino-walls"
+mkdir -p "$KW"
+ln -sf "$(realpath "$DATA/den520d.map")" "$KW/den520d.map"
+start_server "$KW" "$OUT/arcpathd-kino-walls.log"
+python3 tools/bench/kino_walls.py "$DATA/den520d.map.scen" den520d "http://127.0.0.1:$PORT" 60
+kill $PID; wait $PID || true
+trap - EXIT
+
+echo
 echo "## gzip (server/gzip.c): the demo maze answer (78 KB, smoothing none), one compression per level"
 start_server config/maps "$OUT/arcpathd-gzip.log"
 curl -fsS -o "$OUT/maze-answer.json" -d '{"map":"maze","start":{"x":1.5,"y":1.5},"goal":{"x":93.5,"y":93.5},"search":{"smoothing":"none"}}' \
