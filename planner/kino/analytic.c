@@ -115,6 +115,14 @@ static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, 
     return EDGE_BETTER;
 }
 
+/* Plan the curve of radius R from st into *c: true when it exists and its length alone does not show that it
+ * cannot beat best - g. */
+static bool curve_may_win(const ap_kino_params *p, const ap_kino_state *st, double R, double g, double best, curve *c)
+{
+    curve_plan(p, st, R, c);
+    return c->exists && !surely_not_below(p, c->length, st->v, best - g);
+}
+
 bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, double g, double best, ap_kino_tail *out)
 {
     /* Either curve ends at the goal point, and with a goal heading it turns the heading from st->h to gh on
@@ -135,20 +143,13 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
      * own test, timing.c: v > sqrt(a_lat R) + 1e-9) cannot enter it without braking in no distance, so the
      * profile refuses the first curve: it is not made, and the second one is tried at once. (Only an empty
      * first arc, the state heading exactly along the curve's tangent, would have let it through.) */
-    if (st->v > sqrt(p->veh.max_lateral_accel * p->turning_radius * p->meters_per_tile) + 1e-9) {
-        curve_plan(p, st, r_speed, &b);
-        if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
-            return false;
-        return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
-    }
+    if (st->v > sqrt(p->veh.max_lateral_accel * p->turning_radius * p->meters_per_tile) + 1e-9)
+        return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
     curve_plan(p, st, p->turning_radius, &a);
     if (a.exists && surely_not_below(p, a.length, st->v, best - g)) {
         /* The first edge, if it exists, is no improvement; the second counts only where the first does not
          * exist, and it too is no improvement unless its own bound says it may be. */
-        if (!wider)
-            return false;
-        curve_plan(p, st, r_speed, &b);
-        if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
+        if (!wider || !curve_may_win(p, st, r_speed, g, best, &b))
             return false;
         if (edge_along(p, st, &a, g, -INFINITY, out) != EDGE_NONE)
             return false; /* (a best of -inf: whether the first edge exists, out untouched) */
@@ -157,10 +158,7 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
     const edge_result ra = edge_along(p, st, &a, g, best, out);
     if (ra != EDGE_NONE || !wider)
         return ra == EDGE_BETTER;
-    curve_plan(p, st, r_speed, &b);
-    if (!b.exists || surely_not_below(p, b.length, st->v, best - g))
-        return false;
-    return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
+    return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
 }
 
 bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)

@@ -78,6 +78,7 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
 static double kino_h(const void *ctx, uint32_t node, uint32_t goal);
 
 static ap_vehicle bound_vehicle(const ap_kino_params *p);
+static double max_heading_rate(const ap_kino_params *p);
 
 static double clamp_param(double v, double dflt)
 {
@@ -94,6 +95,7 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p)
     ap_map_world_clearance(&q.world, &q.fast_map, &q.fast_clear);
     const ap_vehicle vb = bound_vehicle(&q);
     ap_vehicle_bound_init(&q.hbound, &vb);
+    q.heading_rate = max_heading_rate(&q);
     return q;
 }
 
@@ -102,15 +104,6 @@ static ap_kino_state start_state(const ap_kino_params *p)
 {
     const double h = ap_angle_wrap(p->sh);
     return (ap_kino_state){p->sx, p->sy, h, p->sv, 0, 0, 0, 0, ap_kino_heuristic(p, p->sx, p->sy, h, p->sv), 0, false};
-}
-
-/* Store a lower bound as float without rounding it up. */
-static float floor_f(double v)
-{
-    float f = (float)v;
-    if ((double)f > v)
-        f = nextafterf(f, -INFINITY);
-    return f;
 }
 
 /* The lattice bound's region side margin (tiles) beyond the start/goal box, and its largest size (cells). */
@@ -153,12 +146,9 @@ static int lattice_build(ap_kino_domain *d)
     if (st == AP_OK) {
         /* from each cell's centre: the lattice bound less the goal's offset from its cell's centre */
         const double slack = hypot(p->gx - (x0 + gx + 0.5), p->gy - (y0 + gy + 0.5));
-        const int32_t FW = 2 * w + 1;
         for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++) {
-                const double l = ap_lattice_bound(dist[(2 * y + 1) * FW + 2 * x + 1]) - slack;
-                bound[y * w + x] = floor_f(l > 0.0 ? l : 0.0);
-            }
+            for (int32_t x = 0; x < w; x++)
+                bound[y * w + x] = ap_lattice_cell_bound(dist, w, x, y, slack);
         d->lattice = (ap_kino_lattice){bound, x0, y0, w, h};
         d->p.lattice = &d->lattice;
         bound = NULL;
@@ -287,7 +277,7 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
     if (p->heuristic == AP_KINO_H_TIME && p->has_gh) {
         const double turn = fabs(ap_angle_wrap(p->gh - h)) - p->tol_heading;
         if (turn > 0.0)
-            t = fmax(t, turn / max_heading_rate(p));
+            t = fmax(t, turn / (p->heading_rate > 0.0 ? p->heading_rate : max_heading_rate(p)));
     }
     return t;
 }

@@ -36,20 +36,20 @@
  * from the start, also the obstacle-aware lattice bound (world/lattice.h: shortest paths on the lattice of
  * cell corners and centres / 1.0824, a lower bound on any path of the unit's centre through free space; the
  * region is the start/goal box plus max(16, 8 R) tiles, states outside it keep the other terms); for a
- * forward-only unit that does not turn
- * on the spot, also the shortest curvature-bounded path from the state's pose to the goal's tolerance disc
+ * forward-only unit that does not turn on the spot, also the shortest curvature-bounded path from the state's pose to the goal's tolerance disc
  * (its final heading free), and, with a goal heading, the same from the goal pose turned back (pi added) to
  * the state's position, with a slack for the goal's tolerances (geom/dubins.h ap_dubins_point_bound; kino.c
  * heading_length_bound proves the slack). With a goal heading the time is also at least the heading change
  * still needed (less the heading tolerance) over the fastest turn rate the turning radius and the lateral
  * limit allow (kino.c max_heading_rate). With reverse the bound is taken from |v| with the top speed
  * max(max_speed, max_reverse_speed) (vehicle.h says why that stays a lower bound) and keeps only the
- * straight distance and the turn time; turning on the spot only adds time (the turn rate then is at least
+ * straight distance, the lattice bound and the turn time; turning on the spot only adds time (the turn rate then is at least
  * max_turn_rate).
  * Dubins lengths between the two poses are not used: they bound the path to the exact goal pose, not to a
  * pose within a position and heading tolerance, so with any tolerance > 0 (always: a continuous pose never
  * hits a point) they may overestimate (near the goal by up to a loop, 2 pi R); the point bounds above keep
- * one heading each and are exact lower bounds. Not consistent in general (the exact poses differ per path), so A* is optimal only over the
+ * one heading each and are exact lower bounds. Not consistent in general (the exact poses differ per path),
+ * so A* is optimal only over the
  * states it keeps (the thesis says the same, 4.2).
  *
  * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapters 3-4.
@@ -78,7 +78,7 @@ typedef enum ap_kino_heuristic_kind { AP_KINO_H_TIME = 0, AP_KINO_H_DUBINS, AP_K
 
 /* The obstacle-aware part of the heuristic (see the file comment): per cell of a region of the map, a lower
  * bound (tiles) on the length of any free-space path from the cell's centre to the goal point. Built by
- * ap_kino_init (owned by the domain), read through ap_kino_params.lattice. */
+ * the first ap_kino_bind (owned by the domain), read through ap_kino_params.lattice. */
 typedef struct ap_kino_lattice {
     float *bound;          /* w x h, row-major; rounded down to float */
     int32_t x0, y0, w, h;  /* the region, map cells */
@@ -112,7 +112,10 @@ typedef struct ap_kino_params {
      * sees, ap_kino_time_bound), set by ap_kino_prepare; used only while they match p's limits (else made per
      * call), so the values are the same either way. */
     ap_vehicle_bound hbound;
-    /* Derived too (borrowed): the obstacle-aware lattice bound of ap_kino_init's domain, or NULL (then the
+    /* Derived too: the fastest heading rate (rad/s) of the heuristic's turn time, set by ap_kino_prepare
+     * from the limits (0: computed per call). */
+    double heading_rate;
+    /* Derived too (borrowed): the obstacle-aware lattice bound of ap_kino_bind's domain, or NULL (then the
      * heuristic has no obstacle term; the probe and a plain ap_kino_heuristic caller may leave it NULL). */
     const ap_kino_lattice *lattice;
 } ap_kino_params;

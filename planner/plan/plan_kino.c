@@ -7,8 +7,9 @@
  *
  * The expansion cap (search.max_expansions) ends the search, and so does the deadline (inside a slice, or
  * between slices through ap_plan_stop). When the goal has been reached by then (a path through the lattice,
- * or an analytic edge, whose g is the best found) that path is the answer, marked ap_result.capped: physically valid like every answer, the fastest found, but not proven the fastest (the
- * open list still held states whose bound was lower). Otherwise the answer is no_path "not_found" (the cap)
+ * or an analytic edge, whose g is the best found) that path is the answer, marked ap_result.capped:
+ * physically valid like every answer, the fastest found, but not proven the fastest (the open list still
+ * held states whose bound was lower). Otherwise the answer is no_path "not_found" (the cap)
  * or timeout (the deadline); the search is not complete (its states are discretised and it keeps one exact
  * pose per state), so a no_path proves nothing.
  *
@@ -40,7 +41,8 @@ typedef struct kino_plan {
     uint32_t limit; /* ids the expansion cap can use; each workspace caps it at its capacity */
     bool trivial; /* the start is within the goal tolerance: no motion */
     bool probe_path;      /* the probe reached the goal: its states are the answer */
-    bool capped;          /* the cap stopped A* after it had reached the goal: its best path is the answer */
+    bool capped;          /* the cap or the deadline stopped A* after it had reached the goal: its best path
+                           * is the answer */
     ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
     int probe_n;
     ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */

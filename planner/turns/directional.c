@@ -24,15 +24,6 @@
 #define AP_DIR_ANALYTIC_NEAR 4.0
 #define AP_DIR_ANALYTIC_EVERY 8
 
-static inline double clamp_floor_f(double v)
-{
-    /* Store a lower bound as float without rounding it up. */
-    float f = (float)v;
-    if ((double)f > v)
-        f = nextafterf(f, -INFINITY);
-    return f;
-}
-
 void ap_path_reverse(ap_segment *segs, size_t n)
 {
     for (size_t i = 0; i < n / 2; i++) {
@@ -405,7 +396,7 @@ static double dir_heuristic(const void *ctx, uint32_t u, uint32_t goal)
         float *m = &d->memo[(((size_t)(oy + d->T)) * side + (size_t)(ox + d->T)) * (size_t)d->H + (size_t)h0];
         if (*m < 0.0f) {
             ap_pose a = ap_dir_node_pose(d, u, NULL);
-            *m = (float)clamp_floor_f(curve_lb(d, &a));
+            *m = ap_float_below(curve_lb(d, &a));
         }
         h = *m;
     } else {
@@ -444,14 +435,11 @@ static int build_lattice(ap_dir *d)
     if ((st = ap_lattice_distances(cfree, d->rw, d->rh, d->gcx - d->rx0, d->gcy - d->ry0, nfree, dist)) != AP_OK)
         goto out;
     /* per cell: the lattice bound from its centre, less the goal's offset from its cell centre */
-    const int32_t FW = 2 * d->rw + 1;
     uint32_t n_lat = d->has_cor ? d->cor.n : (uint32_t)(d->rw * d->rh);
     for (uint32_t i = 0; i < n_lat; i++) {
         uint32_t c = d->has_cor ? d->cor.cells[i] : i; /* region index (the region is the window in corridor mode) */
-        int32_t x = (int32_t)(c % (uint32_t)d->rw), y = (int32_t)(c / (uint32_t)d->rw);
-        float v = dist[(2 * y + 1) * FW + 2 * x + 1];
-        double l = isfinite(v) ? ap_lattice_bound(v) - d->goal_slack : 1e30;
-        d->lat[i] = (float)clamp_floor_f(l < 0.0 ? 0.0 : l);
+        d->lat[i] = ap_lattice_cell_bound(dist, d->rw, (int32_t)(c % (uint32_t)d->rw), (int32_t)(c / (uint32_t)d->rw),
+                                          d->goal_slack);
     }
     st = AP_OK;
 out:

@@ -43,6 +43,24 @@ static inline double ap_lattice_bound(float v)
     return v < INFINITY ? (double)v * (1.0 - 1e-6) / AP_LATTICE_OCTILE_RATIO : 1e30;
 }
 
+/* v as a float rounded down, so a lower bound stays one (a plain conversion may round it up). */
+static inline float ap_float_below(double v)
+{
+    float f = (float)v;
+    if ((double)f > v)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+/* The bound (tiles, a float rounded down, >= 0) from the centre of region cell (x, y) to a source point
+ * `slack` tiles from the centre of the cell the distances dist (ap_lattice_distances over rw columns) were
+ * taken from: ap_lattice_bound less slack. */
+static inline float ap_lattice_cell_bound(const float *dist, int32_t rw, int32_t x, int32_t y, double slack)
+{
+    const double l = ap_lattice_bound(dist[(size_t)(2 * y + 1) * (size_t)(2 * rw + 1) + (size_t)(2 * x + 1)]) - slack;
+    return ap_float_below(l > 0.0 ? l : 0.0);
+}
+
 /* Fill cfree for the region of map cells [x0, x0 + rw) x [y0, y0 + rh) (inside the map): a passable cell
  * and every cell of the region's border ring are free (1), the others 0. Returns the number of blocked
  * cells inside the ring (0: the lattice bound is the octile one, never above the straight distance). */
