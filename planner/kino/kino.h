@@ -148,9 +148,12 @@ struct ap_kino_tail;
 
 
 /* Analytic final expansion (analytic.h): tried from every expanded state within this many turning radii
- * (plus AP_KINO_ANALYTIC_NEAR tiles) of the goal, and from every AP_KINO_ANALYTIC_EVERY-th elsewhere. */
+ * (plus AP_KINO_ANALYTIC_NEAR tiles) of the goal, and from every AP_KINO_ANALYTIC_EVERY-th elsewhere; once
+ * the A* domain keeps an edge, from every AP_KINO_ANALYTIC_KEPT_EVERY-th expansion of those only (the probe
+ * ends at its first edge). */
 #define AP_KINO_ANALYTIC_NEAR 4.0
 #define AP_KINO_ANALYTIC_EVERY 8
+#define AP_KINO_ANALYTIC_KEPT_EVERY 4
 
 /* The domain's context. Caller-owned; one search at a time. */
 typedef struct ap_kino_domain {
