@@ -42,7 +42,7 @@ static const char *const ap_keys_unit[] = {"kind",           "radius",          
                                            "max_speed",      "max_accel",       "max_brake",       "max_lateral_accel",
                                            "max_reverse_speed", "max_turn_rate", NULL};
 static const char *const ap_keys_search[] = {"algorithm", "connectivity", "smoothing", "turn_penalty",
-                                             "headings",  "max_expansions", "probe", NULL};
+                                             "headings",  "max_expansions", "probe", "weight", NULL};
 static const char *const ap_keys_tolerance[] = {"position", "heading", "speed", NULL};
 static const char *const ap_keys_samples[] = {"step", "dt", NULL};
 static const char *const ap_keys_corridor[] = {"points", "usable_width", NULL};
@@ -300,6 +300,11 @@ static int parse_search(const ap_json_reader *r, json_t *o, ap_query *q)
     if (rc == AP_OK && (rc = ap_json_get_bool(r, o, "search", "probe", &q->probe)) == AP_OK &&
         json_object_get(o, "probe") != NULL)
         kino_given(q, "search.probe");
+    bool has_weight = false;
+    if (rc == AP_OK && (rc = get_real(r, o, "search", "weight", &q->weight, &has_weight)) == AP_OK && has_weight) {
+        q->weight = given_real(q->weight); /* an explicit 0 goes on as -1, for the planner's range message */
+        kino_given(q, "search.weight");
+    }
     return rc;
 }
 

@@ -137,6 +137,10 @@ echo "## Kinodynamic: A* against the probing search with the analytic last edge 
 "$B/arcpath-bench-kino" probe 100
 
 echo
+echo "## Kinodynamic: weighted A* (search.weight) against the proven answers, Table 5.3 setup"
+"$B/arcpath-bench-kino" weight 100
+
+echo
 echo "## Kinodynamic corridor mode beside the thesis's Tables 5.1 and 5.2"
 "$B/arcpath-bench-corridor" 50
 

@@ -312,6 +312,7 @@ static json_t *query_json(const ap_client_query *q, build_state *st) {
     put_string(search, "algorithm", q->algorithm, "search.algorithm", st);
     put_int(search, "probe", q->probe, 1, "search.probe", st);
     put_int(search, "max_expansions", q->max_expansions, 0, "search.max_expansions", st);
+    put_real(search, "weight", q->weight, "search.weight", st);
     put_object(req, "search", search, st);
     json_t *tol = json_object();
     put_real(tol, "position", q->tolerance_position, "goal_tolerance.position", st);
@@ -337,7 +338,7 @@ void ap_client_query_init(ap_client_query *query, const char *map, ap_client_pos
         .unit = {.radius = NAN, .turning_radius = NAN, .size = -1, .reverse = -1, .max_speed = NAN,
                  .max_accel = NAN, .max_brake = NAN, .max_lateral_accel = NAN, .max_reverse_speed = NAN,
                  .max_turn_rate = NAN},
-        .probe = -1, .max_expansions = -1, .tolerance_position = NAN, .tolerance_heading = NAN,
+        .probe = -1, .max_expansions = -1, .weight = NAN, .tolerance_position = NAN, .tolerance_heading = NAN,
         .tolerance_speed = NAN, .samples_step = NAN, .samples_dt = NAN, .deadline_ms = -1};
 }
 

@@ -114,6 +114,7 @@ typedef struct {
     const char *algorithm;          /* search.algorithm: "auto", "astar", …, "kinodynamic" */
     int probe;                      /* search.probe (kinodynamic): -1 unset, 0 false, 1 true */
     long max_expansions;            /* search.max_expansions (kinodynamic, 1 … 2,000,000) */
+    double weight;                  /* search.weight (kinodynamic, 1 … 10: weighted A*); NAN unset */
     double tolerance_position;      /* goal_tolerance.position, tiles (kinodynamic) */
     double tolerance_heading;       /* goal_tolerance.heading, radians */
     double tolerance_speed;         /* goal_tolerance.speed, m/s */

@@ -46,11 +46,13 @@ export interface PathRequest {
   goal: SpeedPose;
   unit?: Unit;
   search?: {
-    algorithm?: Algorithm; connectivity?: 4 | 8; smoothing?: 'none' | 'los'; headings?: 8 | 16; turn_penalty?: number;
+    algorithm?: Algorithm; connectivity?: 4 | 8; smoothing?: 'none' | 'los' | 'taut'; headings?: 8 | 16; turn_penalty?: number;
     /** kinodynamic: the probing search first */
     probe?: boolean;
     /** kinodynamic: 1 … 2,000,000 */
     max_expansions?: number;
+    /** kinodynamic: weighted A*, 1 … 10 (1.5: far sooner, a few per cent slower paths) */
+    weight?: number;
   };
   /** kinodynamic only: tiles, radians from goal.heading, m/s; each > 0 */
   goal_tolerance?: { position?: number; heading?: number; speed?: number };

@@ -61,6 +61,7 @@
  * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL (a turn rate, rad/s, at most AP_MAX_KINO_TURN_RATE); meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. */
 #define AP_DEFAULT_KINO_EXPANSIONS 100000
 #define AP_MAX_KINO_EXPANSIONS 2000000
+#define AP_MAX_KINO_WEIGHT 10.0 /* search.weight in [1, AP_MAX_KINO_WEIGHT] (weighted A*, kino.h) */
 #define AP_DEFAULT_TOL_POSITION 0.5
 #define AP_DEFAULT_TOL_HEADING 0.1
 #define AP_DEFAULT_TOL_SPEED 0.5

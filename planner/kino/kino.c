@@ -676,10 +676,11 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
     const ap_kino_domain *d = ctx;
     if (node == AP_KINO_GOAL)
         return 0.0;
+    const double w = d->p.weight > 1.0 ? d->p.weight : 1.0;
     if (node == AP_KINO_START || d->ws == NULL)
-        return ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
+        return w * ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
     ap_kino_state *st = &((ap_kino_state *)d->ws->payload)[node];
-    return st->hval = heuristic_at(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h, st->v);
+    return st->hval = w * heuristic_at(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h, st->v);
 }
 
 int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,

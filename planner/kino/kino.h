@@ -101,6 +101,12 @@ typedef struct ap_kino_params {
     int heading_bins;         /* 0 = AP_KINO_HEADING_BINS */
     int speed_bins;           /* over [0, max_speed] (and [0, max_reverse_speed]); 1 .. 128, 0 = AP_KINO_SPEED_BINS */
     ap_kino_heuristic_kind heuristic; /* AP_KINO_H_TIME (0, admissible) unless said otherwise */
+    /* Weighted A* (Pohl 1970): the A* domain orders its open list by f = g + weight * h. 0 or 1: plain A*
+     * (arcpath's optimal answers); above 1 the search stops far sooner (it trusts the bound more) and its
+     * answer is at most about weight times slower than A*'s: a proven factor for a consistent heuristic
+     * without re-expansions; this one is admissible but not consistent (above), so the factor is measured
+     * (BENCHMARKS.md "Weighted A*"), not proven. The probe and the analytic edge do not use it. */
+    double weight;
     /* Derived, not inputs (leave them zero): ap_kino_init, ap_kino_probe and ap_kino_prepare set them from
      * world (grid_world.h ap_map_world_clearance: the map and its disc clearance table when world is a plain
      * grid world, else NULL). With them the successors skip the exact swept-disc test of every action that
@@ -138,7 +144,8 @@ typedef struct ap_kino_state {
     double accel;        /* m/s^2, the rate of change of |v| (> 0 speeding up, forward or backwards) */
     double dt;           /* seconds */
     double hval;         /* the heuristic at this state (seconds); the A* domain fills it in a node's payload
-                          * when the core keeps the node (its successors carry 0), ap_kino_probe in its states */
+                          * when the core keeps the node (its successors carry 0; times p.weight when that is
+                          * above 1), ap_kino_probe in its states */
     double rot;          /* radians turned on the spot by the action (len 0, v 0), else 0 */
     bool analytic;       /* reached by the analytic edge (analytic.h): the domain's tail holds its pieces */
 } ap_kino_state;

@@ -104,8 +104,11 @@ typedef struct ap_query {
     double tol_speed;        /* goal_tolerance.speed, m/s; 0 = AP_DEFAULT_TOL_SPEED */
     uint64_t max_expansions; /* search.max_expansions; 0 = AP_DEFAULT_KINO_EXPANSIONS */
     bool probe;              /* search.probe: the probing search first (plan_kino.c, thesis Algorithm 1) */
+    double weight;           /* search.weight: weighted A* (kino.h ap_kino_params.weight), in
+                              * [1, AP_MAX_KINO_WEIGHT]; 0 = 1 (plain A*) */
     const char *kino_field;  /* the first kinodynamic-only field the request gave (goal_tolerance,
-                              * search.max_expansions, search.probe), or NULL: refused for other kinds */
+                              * search.max_expansions, search.probe, search.weight), or NULL: refused for
+                              * other kinds */
     bool timed;              /* the request named vehicle limits (a unit kind that sets them, or any of
                               * unit.max_speed, max_accel, max_brake, max_lateral_accel): a kind without
                               * timing of its own gets the time-optimal speed profile along its answer

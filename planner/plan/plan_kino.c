@@ -22,6 +22,10 @@
  * runs; otherwise A* starts with the probe's states in its open list (ap_kino_seed, Algorithm 1 lines 7-8),
  * seeded again when a restart moves the search to another workspace.
  *
+ * search.weight: weighted A* (kino.h ap_kino_params.weight): A* orders by g + weight * h, so it ends far
+ * sooner and its answer may be slower, by about the factor at most (measured, not proven: the heuristic is not
+ * consistent). The answer is marked neither capped nor probe: it is what the query asked for.
+ *
  * Source: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapters 3-5
  * (5.1: the iteration cap and goal tolerances).
  */
@@ -122,6 +126,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION),
         .tol_heading = or_default(q->tol_heading, AP_DEFAULT_TOL_HEADING),
         .tol_speed = or_default(q->tol_speed, AP_DEFAULT_TOL_SPEED),
+        .weight = q->weight,
     };
     ap_plan_world(q, false, &kp.world, &kp.radius);
     if (q->zone != NULL) { /* corridor mode: the zone is the only free space besides the map's */

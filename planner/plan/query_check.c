@@ -43,6 +43,7 @@ static const char *const field_name[] = {
     [AP_QF_MAX_EXPANSIONS] = "search.max_expansions",
     [AP_QF_MAX_SPEED] = "unit.max_speed",
     [AP_QF_MAX_REVERSE_SPEED] = "unit.max_reverse_speed",
+    [AP_QF_WEIGHT] = "search.weight",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -310,7 +311,7 @@ static int check_timed(const ap_query *q, ap_query_error *e)
 }
 
 /* A kinodynamic query (plan_kino.c): the vehicle (check_vehicle), tolerances > 0 (0 = the default), the
- * expansion cap; art is refused (it would break the timing). Other kinds: check_timed. */
+ * expansion cap, the weight in [1, AP_MAX_KINO_WEIGHT] (0 = 1); art is refused (it would break the timing). Other kinds: check_timed. */
 static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
@@ -330,6 +331,8 @@ static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *
     if (q->max_expansions > AP_MAX_KINO_EXPANSIONS)
         return refuse(e, bad, AP_QF_MAX_EXPANSIONS, "\"search.max_expansions\" must be between 1 and %d",
                       AP_MAX_KINO_EXPANSIONS);
+    if (q->weight != 0.0 && !(q->weight >= 1.0 && q->weight <= AP_MAX_KINO_WEIGHT))
+        return refuse(e, bad, AP_QF_WEIGHT, "\"search.weight\" must be between 1 and %g", AP_MAX_KINO_WEIGHT);
     if (q->art_directions != 0)
         return refuse(e, bad, AP_QF_ART, "fixed-angle art would break the kinodynamic timing: leave "
                                          "unit.art_directions out");

@@ -15,6 +15,9 @@
  * best path found when the cap stops A* after it reached the goal) against a 400,000 reference, goal heading
  * required: answered, proven, median ms, travel-time excess over the proven reference.
  *
+ * arcpath-bench-kino weight [N]: weighted A* (search.weight 1.1 .. 3 at the default cap, and 1.5 and 2 at a
+ * 300 cap) on the same draws against the same reference, in the same columns.
+ *
  * arcpath-bench-kino probe [N]: A* against the probing search (thesis 4.4 and 5.6, Tables 5.7 and 5.8) on the
  * same draws: A* alone (time heuristic), the probe alone (ap_kino_probe, guided as plan_kino.c guides it),
  * and Algorithm 1 (the probe, then A* seeded with its states when it misses: search.probe). Per row: how
@@ -194,15 +197,22 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
     free(buf);
 }
 
-/* The expansion cap's answers (plan_kino.c "capped"): each query of the Table 5.3 draws (goal heading required,
- * time heuristic) run to a reference cap of 400,000 expansions, then with smaller caps; per cap: how many
- * queries answer ok (proven, or capped with the goal reached), how many of those are proven, the median ms
- * over all queries, and the excess of the answer's travel time over the reference's where the reference run
- * finished (proven). */
-static void cap_table(ap_workspace *ws, ap_query *q, int n)
+/* One setting of the cap or weight tables: an expansion cap and a weight (kino.h ap_kino_params.weight). */
+typedef struct setting {
+    uint64_t cap;
+    double weight;
+} setting;
+
+/* Answers under settings (caps, weights) against a reference: each query of the Table 5.3 draws (goal heading
+ * required, time heuristic) run to a reference cap of 400,000 expansions at weight 1, then with each
+ * setting; per setting: how many queries answer ok (proven, or capped with the goal reached), how many of
+ * those are proven (A* ended by popping the goal: at a weight above 1, by its own weighted order), the
+ * median ms, and the travel time's excess over the proven reference (median, mean, max %). */
+static void setting_table(ap_workspace *ws, ap_query *q, int n, const char *title, const setting *set, int ns)
 {
-    static const uint64_t caps[] = {300, 1000, 3000, 10000, 100000};
-    enum { NC = sizeof caps / sizeof caps[0] };
+    enum { NC_MAX = 8 };
+    if (ns > NC_MAX)
+        ns = NC_MAX;
     typedef struct crow {
         const char *name;
         double tol_pos, tol_h, tol_v;
@@ -210,37 +220,38 @@ static void cap_table(ap_workspace *ws, ap_query *q, int n)
     const crow rows[] = {{"thesis tolerances", 0.375, M_PI / 180.0, 0.1}, {"arcpath defaults", 0.5, 0.1, 0.5}};
     double *ref = malloc((size_t)n * sizeof *ref), *ms = malloc((size_t)n * sizeof *ms);
     double *excs = malloc((size_t)n * sizeof *excs);
-    double(*dur)[NC] = malloc((size_t)n * sizeof *dur), (*msc)[NC] = malloc((size_t)n * sizeof *msc);
-    int(*okc)[NC] = malloc((size_t)n * sizeof *okc);
+    double(*dur)[NC_MAX] = malloc((size_t)n * sizeof *dur), (*msc)[NC_MAX] = malloc((size_t)n * sizeof *msc);
+    int(*okc)[NC_MAX] = malloc((size_t)n * sizeof *okc);
     FILE *trace = ap_bench_trace();
-    printf("A* under an expansion cap (capped answers), Table 5.3 setup, goal heading, %d queries per row\n", n);
-    printf("%-20s %8s %9s %8s %9s %9s %11s %11s %11s\n", "row", "cap", "answered", "proven", "med ms", "compared",
-           "median exc %", "mean exc %", "max exc %");
+    printf("%s, Table 5.3 setup, goal heading, %d queries per row\n", title, n);
+    printf("%-20s %8s %6s %9s %8s %9s %9s %11s %11s %11s\n", "row", "cap", "weight", "answered", "proven", "med ms",
+           "compared", "median exc %", "mean exc %", "max exc %");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         rng = 12345;
         int ref_proven = 0;
         for (int i = 0; i < n; i++) {
-            const ap_kino_params kp = draw_query(q, rows[r].tol_pos, rows[r].tol_h, rows[r].tol_v, true,
-                                                 AP_KINO_H_TIME, 0, 0, 1.0);
+            ap_kino_params kp = draw_query(q, rows[r].tol_pos, rows[r].tol_h, rows[r].tol_v, true,
+                                           AP_KINO_H_TIME, 0, 0, 1.0);
             uint64_t it = 0;
             ref[i] = -1.0;
             if (one(ws, &kp, 400000, NULL, 0, &it, &ref[i]) == 1)
                 ref_proven++;
             else
                 ref[i] = -1.0;
-            for (int c = 0; c < NC; c++) {
+            for (int c = 0; c < ns; c++) {
                 it = 0;
+                kp.weight = set[c].weight;
                 const uint64_t t0 = ap_clock_ns();
-                okc[i][c] = one(ws, &kp, caps[c], NULL, 0, &it, &dur[i][c]);
+                okc[i][c] = one(ws, &kp, set[c].cap, NULL, 0, &it, &dur[i][c]);
                 msc[i][c] = (double)(ap_clock_ns() - t0) / 1e6;
                 if (trace != NULL)
-                    fprintf(trace, "cap %zu %d %llu %d %.17g %.17g\n", r, i, (unsigned long long)caps[c], okc[i][c],
-                            dur[i][c], ref[i]);
+                    fprintf(trace, "set %zu %d %llu %g %d %.17g %.17g %llu\n", r, i, (unsigned long long)set[c].cap,
+                            set[c].weight, okc[i][c], dur[i][c], ref[i], (unsigned long long)it);
             }
         }
-        printf("%-20s %8d %9d %8d %9s %9s %11s %11s %11s\n", rows[r].name, 400000, ref_proven, ref_proven, "-", "-", "-",
-               "-", "-");
-        for (int c = 0; c < NC; c++) {
+        printf("%-20s %8d %6s %9d %8d %9s %9s %11s %11s %11s\n", rows[r].name, 400000, "1", ref_proven, ref_proven,
+               "-", "-", "-", "-", "-");
+        for (int c = 0; c < ns; c++) {
             int answered = 0, proven = 0, compared = 0;
             double exc = 0.0, worst = 0.0;
             for (int i = 0; i < n; i++) {
@@ -254,9 +265,9 @@ static void cap_table(ap_workspace *ws, ap_query *q, int n)
                     worst = fmax(worst, e);
                 }
             }
-            printf("%-20s %8llu %9d %8d %9.3f %9d %11.2f %11.2f %11.2f\n", rows[r].name, (unsigned long long)caps[c],
-                   answered, proven, median_of(ms, n), compared, compared ? median_of(excs, compared) : 0.0,
-                   compared ? exc / compared : 0.0, worst);
+            printf("%-20s %8llu %6g %9d %8d %9.3f %9d %11.2f %11.2f %11.2f\n", rows[r].name,
+                   (unsigned long long)set[c].cap, set[c].weight, answered, proven, median_of(ms, n), compared,
+                   compared ? median_of(excs, compared) : 0.0, compared ? exc / compared : 0.0, worst);
         }
         fflush(stdout);
     }
@@ -271,7 +282,8 @@ static void cap_table(ap_workspace *ws, ap_query *q, int n)
 int main(int argc, char **argv)
 {
     const bool capmode = argc > 1 && strcmp(argv[1], "cap") == 0;
-    if (capmode) {
+    const bool weightmode = argc > 1 && strcmp(argv[1], "weight") == 0;
+    if (capmode || weightmode) {
         argv++;
         argc--;
     }
@@ -303,8 +315,14 @@ int main(int argc, char **argv)
     if (ap_workspace_init(&ws, 1u << 21, AP_PLAN_MAX_SUCC) != AP_OK)
         return 1;
     ap_query q = {.map = m, .unit_radius = 0.0};
-    if (capmode) {
-        cap_table(&ws, &q, n);
+    if (capmode || weightmode) {
+        static const setting caps[] = {{300, 1.0}, {1000, 1.0}, {3000, 1.0}, {10000, 1.0}, {100000, 1.0}};
+        static const setting weights[] = {{100000, 1.1}, {100000, 1.2}, {100000, 1.5}, {100000, 2.0},
+                                          {100000, 3.0}, {300, 1.5}, {300, 2.0}};
+        if (capmode)
+            setting_table(&ws, &q, n, "A* under an expansion cap (capped answers)", caps, 5);
+        else
+            setting_table(&ws, &q, n, "Weighted A* (search.weight)", weights, 7);
         ap_workspace_free(&ws);
         ap_map_free(m);
         return 0;

@@ -14,7 +14,7 @@ export const kinodynamic: PathRequest = {
     max_lateral_accel: 2, max_reverse_speed: 1, max_turn_rate: 0.8,
   },
   goal_tolerance: { position: 0.5, heading: 0.1, speed: 0.5 },
-  search: { algorithm: 'kinodynamic', probe: true, max_expansions: 100000 },
+  search: { algorithm: 'kinodynamic', probe: true, max_expansions: 100000, weight: 1.5, smoothing: 'taut' },
   samples: { dt: 0.5 },
   deadline_ms: 200,
 };

@@ -332,6 +332,7 @@ START_TEST(kinodynamic_probe)
     json_t *a = post(body, 200);
     ck_assert_ptr_null(json_object_get(a, "probe"));
     json_int_t aexp = json_integer_value(json_object_get(json_object_get(a, "stats"), "expanded"));
+    const double adur = num(a, "duration_s");
     ck_assert_msg(pexp >= 1 && pexp * 10 < aexp, "probe %lld, A* %lld expansions", (long long)pexp, (long long)aexp);
     ck_assert(num(p, "duration_s") >= num(a, "duration_s") - 1e-9);
     render_ok(p); /* the stored probe answer draws */
@@ -347,6 +348,20 @@ START_TEST(kinodynamic_probe)
     ck_assert(json_is_true(json_object_get(b, "clear")));
     check_limits(b, &TRUCK, 0.0);
     json_decref(b);
+    /* search.weight 2 on the first query: A*'s answer, weighted: ok, neither probe nor capped, valid, far
+     * fewer expansions, at most twice A*'s time */
+    snprintf(body, sizeof body, q, ",\"weight\":2");
+    json_t *w = post(body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(w, "status")), "ok");
+    ck_assert_ptr_null(json_object_get(w, "probe"));
+    ck_assert_ptr_null(json_object_get(w, "capped"));
+    ck_assert(json_is_true(json_object_get(w, "clear")));
+    vend = check_limits(w, &TRUCK, 1.0);
+    ck_assert(fabs(vend - 0.5) <= 0.5 + 1e-9);
+    json_int_t wexp = json_integer_value(json_object_get(json_object_get(w, "stats"), "expanded"));
+    ck_assert_msg(wexp >= 1 && wexp * 10 < aexp, "weight 2 %lld, A* %lld expansions", (long long)wexp, (long long)aexp);
+    ck_assert(num(w, "duration_s") <= 2.0 * adur);
+    json_decref(w);
 }
 END_TEST
 
@@ -478,6 +493,9 @@ START_TEST(kinodynamic_errors)
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"astar\",\"max_expansions\":10}",
          "search.max_expansions"},
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"jps\",\"probe\":true}", "search.probe"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"astar\",\"weight\":2}", "search.weight"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":0.9}", "search.weight"},
+        {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":\"2\"}", "search.weight"},
         {"\"unit\":{\"kind\":\"truck\"},\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":\"yes\"}",
          "search.probe"},
         {"\"unit\":{\"kind\":\"truck\",\"turning_radius\":0},\"search\":{\"algorithm\":\"kinodynamic\"}",

@@ -167,6 +167,7 @@ static const struct {
     {"{" BASE ",\"search\":{\"foo\":1}}", "search.foo"},
     {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":1}}", "search.probe"},
     {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":\"true\"}}", "search.probe"},
+    {"{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":\"1.5\"}}", "search.weight"},
     /* deadline_ms */
     {"{" BASE ",\"deadline_ms\":0}", "deadline_ms"},
     {"{" BASE ",\"deadline_ms\":-1}", "deadline_ms"},
@@ -269,6 +270,18 @@ static const struct {
      "\"search.probe\" applies to search.algorithm \"kinodynamic\""},
     {"{" BASE ",\"search\":{\"probe\":false}}", "search.probe",
      "\"search.probe\" applies to search.algorithm \"kinodynamic\""},
+    /* search.weight: kinodynamic only, in [1, 10]; an explicit 0 is refused too */
+    {"{" BASE ",\"search\":{\"algorithm\":\"jps\",\"weight\":1.5}}", "search.weight",
+     "\"search.weight\" applies to search.algorithm \"kinodynamic\""},
+    {"{" BASE ",\"unit\":{\"turning_radius\":2},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":0.5}}",
+     "search.weight",
+     "\"search.weight\" must be between 1 and 10"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":2},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":0}}",
+     "search.weight",
+     "\"search.weight\" must be between 1 and 10"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":2},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":10.5}}",
+     "search.weight",
+     "\"search.weight\" must be between 1 and 10"},
 };
 
 /* An open 8 x 8 map holding BASE's start (1.5, 2.5) and goal (3.5, 4.5). */
@@ -367,6 +380,28 @@ START_TEST(search_probe_parses)
     ck_assert_int_eq(parse("{" BASE ",\"search\":{\"max_expansions\":9,\"probe\":true}}", &r, &e), AP_OK);
     ck_assert(r.q.probe);
     ck_assert_str_eq(r.q.kino_field, "search.max_expansions");
+}
+END_TEST
+
+/* search.weight: 0 (plain A*) when absent; the number as given, marking the query kinodynamic-only. */
+START_TEST(search_weight_parses)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\"}}", &r, &e), AP_OK);
+    ck_assert(r.q.weight == 0.0);
+    ck_assert_int_eq(parse("{" BASE ",\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":1.5}}", &r, &e), AP_OK);
+    ck_assert(r.q.weight == 1.5);
+    ck_assert_str_eq(r.q.kino_field, "search.weight");
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"turning_radius\":2},\"search\":{\"algorithm\":\"kinodynamic\",\"weight\":1}}",
+                           &r, &e),
+                     AP_OK);
+    ck_assert(r.q.weight == 1.0);
+    ap_map *m = open_map();
+    r.q.map = m;
+    ap_query_error qe;
+    ck_assert_int_eq(ap_query_validate(&r.q, NULL, &qe), AP_OK);
+    ap_map_free(m);
 }
 END_TEST
 
@@ -1074,6 +1109,7 @@ Suite *wire_suite(void)
     tcase_add_loop_test(p, planner_refuses_ranges, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(p, algorithm_names_come_from_the_table);
     tcase_add_test(p, search_probe_parses);
+    tcase_add_test(p, search_weight_parses);
     tcase_add_test(p, samples_dt_parses);
     tcase_add_test(p, timed_parses);
     tcase_add_test(p, openapi_lists_the_algorithm_table);
