@@ -7,6 +7,7 @@
 
 #include "../base/status.h"
 #include "../base/mem.h"
+#include "../search/landmarks.h"
 #include "../search/search.h"
 
 /* The table as an undirected graph of circles: adj[start[v] .. start[v + 1]) the neighbours of circle v
@@ -65,61 +66,6 @@ static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
     return 0.0;
 }
 
-/* Dijkstra from circle src over the graph (dom, on ws) into dist (n entries). */
-static int dijkstra(const ap_aa_graph *g, const ap_domain *dom, ap_workspace *ws, uint32_t src, double *dist)
-{
-    ap_search s;
-    int st = ap_search_begin(&s, ws, dom, src, (uint32_t)g->n, 0);
-    if (st == AP_OK)
-        st = ap_search_run(&s, 0);
-    if (st != AP_NO_PATH)
-        return st == AP_OK ? AP_E_INTERNAL : st;
-    for (size_t v = 0; v < g->n; v++)
-        dist[v] = ap_search_g(&s, (uint32_t)v);
-    return AP_OK;
-}
-
-/* The lowest circle of the component of a with the most circles (ties: the lowest such circle; out of
- * memory: circle 0). */
-static uint32_t largest_component(const lm_graph *a)
-{
-    const size_t n = a->n;
-    uint8_t *seen = calloc(n, 1);
-    uint32_t *stack = malloc(n * sizeof *stack);
-    if (seen == NULL || stack == NULL) {
-        free(seen);
-        free(stack);
-        return 0;
-    }
-    uint32_t best = 0;
-    size_t best_size = 0;
-    for (uint32_t r = 0; r < n; r++) {
-        if (seen[r])
-            continue;
-        size_t top = 0, size = 0;
-        stack[top++] = r;
-        seen[r] = 1;
-        while (top > 0) {
-            const uint32_t v = stack[--top];
-            size++;
-            for (uint32_t i = a->start[v]; i < a->start[v + 1]; i++) {
-                const uint32_t w = a->adj[i].node;
-                if (!seen[w]) {
-                    seen[w] = 1;
-                    stack[top++] = w;
-                }
-            }
-        }
-        if (size > best_size) {
-            best_size = size;
-            best = r;
-        }
-    }
-    free(seen);
-    free(stack);
-    return best;
-}
-
 int ap_aa_landmarks_build(ap_aa_graph *g)
 {
     g->n_marks = 0;
@@ -140,32 +86,10 @@ int ap_aa_landmarks_build(ap_aa_graph *g)
     }
     const ap_domain dom = {.ctx = &a, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
                            .successors = table_succ, .heuristic = zero_h};
-    ap_workspace ws;
-    double *d = malloc(AP_AA_LANDMARKS * n * sizeof *d), *near = malloc(n * sizeof *near);
-    int st = d != NULL && near != NULL ? ap_workspace_init(&ws, (uint32_t)n + 1, max_deg) : AP_E_NOMEM;
-    if (st != AP_OK) {
-        AP_FREE_ALL(d, near, a.start, a.adj);
-        return st;
-    }
-    /* near[v]: the smallest distance from v to a landmark so far (before the first: from a circle of the
-     * largest component, which the landmarks then serve). */
-    st = dijkstra(g, &dom, &ws, largest_component(&a), near);
+    double *d = malloc(AP_AA_LANDMARKS * n * sizeof *d);
     uint32_t k = 0;
-    for (; st == AP_OK && k < AP_AA_LANDMARKS; k++) {
-        uint32_t best = UINT32_MAX;
-        for (uint32_t v = 0; v < n; v++)
-            if (isfinite(near[v]) && near[v] > 0.0 && (best == UINT32_MAX || near[v] > near[best]))
-                best = v;
-        if (best == UINT32_MAX) /* every reachable corner is a landmark already */
-            break;
-        double *dk = d + (size_t)k * n;
-        if ((st = dijkstra(g, &dom, &ws, best, dk)) != AP_OK)
-            break;
-        for (uint32_t v = 0; v < n; v++)
-            near[v] = k == 0 ? dk[v] : fmin(near[v], dk[v]);
-    }
-    AP_FREE_ALL(near, a.start, a.adj);
-    ap_workspace_free(&ws);
+    const int st = d != NULL ? ap_landmarks_farthest(&dom, (uint32_t)n, AP_AA_LANDMARKS, d, &k) : AP_E_NOMEM;
+    AP_FREE_ALL(a.start, a.adj);
     if (st != AP_OK || k == 0) {
         free(d);
         return st;

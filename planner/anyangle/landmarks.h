@@ -31,8 +31,8 @@
  * the landmarks so far, by their smallest distance), g->mark_d[v * n_marks + i] = d(landmark i, circle v)
  * over the undirected graph above (INFINITY when not connected). Deterministic (the same table gives the same distances).
  * Returns AP_OK or AP_E_NOMEM (g->n_marks stays 0: the search uses the Euclidean distance alone). Cost
- * (AP_AA_LANDMARKS + 1) Dijkstra runs over the table on the search core (search.h, a zero heuristic, run
- * to exhaustion), O(E log V), on a workspace of n + 1 nodes made for the call. Not thread-safe on g: call before sharing. */
+ * (AP_AA_LANDMARKS + 1) Dijkstra runs over the table (search/landmarks.h ap_landmarks_farthest, shared with
+ * the hierarchical graph's). Not thread-safe on g: call before sharing. */
 int ap_aa_landmarks_build(ap_aa_graph *g);
 
 #endif
