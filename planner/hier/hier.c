@@ -16,6 +16,7 @@
 #include "../base/mem.h"
 #include "../base/status.h"
 #include "../grid/grid.h"
+#include "../search/landmarks.h"
 #include "cluster.h"
 
 #define C AP_HIER_CLUSTER
@@ -360,6 +361,70 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
 
 /* The graph of m (ap_hier_build); with old (the graph of the map m was patched from) the intra-cluster
  * edges of every cluster whose redo flag is clear and whose nodes are unchanged are copied, not searched. */
+/* ---- landmarks (ALT) of the abstract graph ------------------------------------------------------------ */
+
+/* Class cls's graph as a search domain for ap_landmarks_farthest: its edges of finite cost for the class
+ * (each listed from both ends: an inter-cluster edge is stored twice with one cost, an intra-cluster pair's
+ * two directions come from the same cluster Dijkstra's symmetric move costs), node n_nodes reached by none. */
+typedef struct lm_dom {
+    const ap_hier *h;
+    int cls;
+} lm_dom;
+
+static int lm_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const lm_dom *d = ctx;
+    int k = 0;
+    for (uint32_t e = d->h->first[u]; e < d->h->first[u + 1]; e++) {
+        const float c = d->h->edges[e].cost[d->cls];
+        out[k] = (ap_succ){d->h->edges[e].to, c};
+        k += c < INFINITY;
+    }
+    return k;
+}
+
+static double lm_zero(const void *ctx, uint32_t u, uint32_t g)
+{
+    return 0.0;
+}
+
+/* h->lm for every class of h (hier.h), or NULL above AP_HIER_LANDMARK_MAX_NODES nodes or out of memory (the
+ * graph stays valid: the abstract search then uses the octile bound alone). */
+static void landmarks_build(ap_hier *h)
+{
+    h->lm = NULL;
+    h->lm_classes = 0;
+    const uint32_t n = h->n_nodes, K = AP_HIER_LANDMARKS;
+    if (n == 0 || n > AP_HIER_LANDMARK_MAX_NODES)
+        return;
+    const int classes = h->clear != NULL ? AP_HIER_CLASSES : 1;
+    uint16_t *lm = malloc((size_t)classes * n * K * sizeof *lm);
+    double *d = malloc((size_t)K * n * sizeof *d);
+    if (lm == NULL || d == NULL) {
+        AP_FREE_ALL(lm, d);
+        return;
+    }
+    for (int cls = 0; cls < classes; cls++) {
+        const lm_dom ctx = {h, cls};
+        const ap_domain dom = {.ctx = &ctx, .node_count = n + 1, .max_succ = (int)h->max_deg + 1,
+                               .successors = lm_succ, .heuristic = lm_zero};
+        uint32_t made = 0;
+        if (ap_landmarks_farthest(&dom, n, K, d, &made) != AP_OK) {
+            AP_FREE_ALL(lm, d);
+            return;
+        }
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t i = 0; i < K; i++) {
+                const double u = i < made ? floor(d[(size_t)i * n + v] / AP_HIER_LM_UNIT) : INFINITY;
+                lm[((size_t)cls * n + v) * K + i] = u < AP_HIER_LM_NONE ? (uint16_t)u : AP_HIER_LM_NONE;
+            }
+    }
+    free(d);
+    h->lm = lm;
+    h->lm_classes = classes;
+    h->bytes += (size_t)classes * n * K * sizeof *lm;
+}
+
 static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo, ap_hier **out)
 {
     *out = NULL;
@@ -466,6 +531,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (2 * nn + 1) * sizeof *h->xy +
                (w + 1) * sizeof *h->edges +
                (ncl + 1) * sizeof(uint32_t);
+    landmarks_build(h);
     free(keys);
     free(b.pairs);
     *out = h;
@@ -488,6 +554,7 @@ void ap_hier_free(void *p)
     if (h == NULL)
         return;
     free(h->cell);
+    free(h->lm);
     free(h->xy);
     free(h->classes);
     free(h->first);
@@ -507,6 +574,8 @@ typedef struct abs_dom {
     const double *sdist, *gdist; /* per node of scl / gcl: exact cost from start / to goal inside the cluster */
     double sg;                 /* start -> goal inside one cluster, or INFINITY */
     int32_t gx, gy;
+    const uint16_t *lm;        /* the class's landmark distances (hier.h ap_hier.lm), or NULL: octile alone */
+    double lg[AP_HIER_LANDMARKS]; /* each landmark's distance to the goal (INFINITY: none, or not connected) */
 } abs_dom;
 
 static int abs_succ(const void *ctx, uint32_t u, ap_succ *out)
@@ -546,7 +615,22 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
      * never makes it inadmissible */
     const int32_t ax = abs(d->h->xy[2 * u] - d->gx), ay = abs(d->h->xy[2 * u + 1] - d->gy);
     const double oct = (double)(ax > ay ? ax : ay) + (M_SQRT2 - 1.0) * (double)(ax > ay ? ay : ax);
-    return oct * d->m->cost_min * (1.0 - 1e-6);
+    double best = oct * d->m->cost_min * (1.0 - 1e-6);
+    if (d->lm != NULL) {
+        /* ALT: |d(L, goal) - d(L, u)| <= d(u, goal); a landmark that does not reach both is skipped. The
+         * stored distances are up to one unit below the true ones (lg too: its minimum is over them), so one
+         * unit is given away, and 1e-6 of their sum for the float edge costs (summed in other orders). */
+        const uint16_t *l = d->lm + (size_t)u * AP_HIER_LANDMARKS;
+        for (int i = 0; i < AP_HIER_LANDMARKS; i++) {
+            const double b = d->lg[i];
+            if (l[i] != AP_HIER_LM_NONE && b < INFINITY) {
+                const double a = l[i] * AP_HIER_LM_UNIT;
+                const double t = fabs(b - a) - AP_HIER_LM_UNIT - 1e-6 * (a + b);
+                best = t > best ? t : best;
+            }
+        }
+    }
+    return best;
 }
 
 /* The abstract search on the bucketed open list's wide policy (open_bucket.h, as jump points: edges span up
@@ -597,6 +681,18 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
     insert_point(m, h, cls, goal, d.gcl, gd, start, &dummy);
     d.sdist = sd;
     d.gdist = gd;
+    if (h->lm != NULL && cls < h->lm_classes) {
+        /* every abstract path to the goal ends with an edge e -> goal of the goal's cluster (hier.h) */
+        d.lm = h->lm + (size_t)cls * h->n_nodes * AP_HIER_LANDMARKS;
+        for (int i = 0; i < AP_HIER_LANDMARKS; i++) {
+            d.lg[i] = INFINITY;
+            for (uint32_t j = h->cl_first[d.gcl]; j < h->cl_first[d.gcl + 1]; j++) {
+                const uint16_t q = d.lm[(size_t)j * AP_HIER_LANDMARKS + i];
+                const double v = q != AP_HIER_LM_NONE ? q * AP_HIER_LM_UNIT + gd[j - h->cl_first[d.gcl]] : INFINITY;
+                d.lg[i] = v < d.lg[i] ? v : d.lg[i];
+            }
+        }
+    }
     const uint32_t max_deg = (ns + 1 > h->max_deg + 1 ? ns + 1 : h->max_deg + 1);
     ap_domain dom = {.ctx = &d, .node_count = h->n_nodes + 2, .max_succ = (int)max_deg, .successors = abs_succ,
                      .heuristic = abs_h, .run = abs_run};

@@ -31,6 +31,13 @@
  *    terrain cost: on weighted maps a cheap route may cross a border away from them (up to 11 % longer
  *    than A*'s measured on battleground; auto keeps A* there).
  *
+ * The abstract search's heuristic: the octile distance to the goal, and (graphs of at most
+ * AP_HIER_LANDMARK_MAX_NODES nodes) the ALT bound of AP_HIER_LANDMARKS landmarks per class (Goldberg &
+ * Harrelson 2005; search/landmarks.h), whichever is larger: both consistent, so the abstract path is as short
+ * as before, found with fewer expansions (BENCHMARKS.md "Hierarchical (HAA*)", ninth session). The goal is
+ * inserted per query, so its landmark distances are min over its cluster's transitions e of d(L, e) + the
+ * insertion's cost e -> goal: every abstract path to the goal ends with one of those edges.
+ *
  * Tile updates (the kind's update, tables.h): a cluster's intra-cluster edges depend only on its own cells
  * (passability, costs, clearance) and its transition cells, so the update redoes the clusters holding a
  * changed cell or a cell whose clearance changed (compared over AP_CLEARANCE_REACH around the changes) and
@@ -59,6 +66,15 @@
  * 4 bytes a cell. Above it the build's time (a cost every server start pays) is unmeasured. */
 #define AP_HIER_MAX_CELLS (1024LL * 1024LL)
 
+/* Landmarks per class of the abstract search's ALT bound (ap_hier.lm), and the largest graph that gets them:
+ * their build is (AP_HIER_LANDMARKS + 1) Dijkstra runs over the graph per class, a few milliseconds at
+ * 16,384 nodes; larger graphs (1024^2 city maps: 17,000-30,000 nodes) keep the octile bound alone, within
+ * their 100 ms build budget, where the abstract search is already 13-22x faster than A* (BENCHMARKS.md). */
+#define AP_HIER_LANDMARKS 4
+#define AP_HIER_LANDMARK_MAX_NODES 16384
+#define AP_HIER_LM_UNIT 0.125 /* tiles per unit of ap_hier.lm: distances up to 8191.75 tiles */
+#define AP_HIER_LM_NONE UINT16_MAX
+
 /* The largest disc radius (tiles) of class k (k >= 1); class 0 is the point unit. */
 extern const double ap_hier_class_radius[AP_HIER_CLASSES];
 
@@ -80,6 +96,14 @@ typedef struct ap_hier {
     ap_hier_edge *edges;
     uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
     const ap_clearance_table *clear; /* the map's capability's table the classes > 0 read; NULL = class 0 only */
+    /* ALT (search/landmarks.h) per class: lm[(cls * n_nodes + v) * AP_HIER_LANDMARKS + i] = the abstract
+     * distance from class cls's landmark i to node v over class cls's edges in units of AP_HIER_LM_UNIT tiles,
+     * rounded down (AP_HIER_LM_NONE: another component, no such landmark, or too far to hold); classes
+     * 0 .. lm_classes-1 (1 without a clearance table). 2 bytes a node, landmark and class: about 1 byte a map
+     * cell at 4 classes. NULL when the graph has more than AP_HIER_LANDMARK_MAX_NODES nodes (or memory ran
+     * out): then the abstract search uses the octile bound alone. */
+    uint16_t *lm;
+    int lm_classes;
     size_t bytes;
 } ap_hier;
 

@@ -166,6 +166,69 @@ START_TEST(near_optimal_on_scenarios)
 }
 END_TEST
 
+/* The abstract search's ALT bound (hier.h ap_hier.lm): on the longer half of a map's scenario lines, for
+ * classes 0-2, the same abstract cost with the landmarks as with the octile bound alone (both consistent: a
+ * bound that overestimated would give a longer abstract path somewhere), with fewer expansions in all. */
+static void check_landmarks(const char *dir, const char *name, double *ratio)
+{
+    ap_test_scen *sc;
+    size_t n;
+    ap_workspace ws;
+    ap_map *m = load(dir, name, NULL, &sc, &n, &ws);
+    const ap_hier *h = ap_hier_of(m);
+    ck_assert_ptr_nonnull(h->lm);
+    ck_assert_int_eq(h->lm_classes, h->clear != NULL ? AP_HIER_CLASSES : 1);
+    ap_hier plain = *h;
+    plain.lm = NULL; /* the same graph, the octile bound alone */
+    const size_t want = ap_test_quick() ? 20 : 60, step = n / want > 0 ? n / want : 1;
+    uint64_t exp_lm = 0, exp_oct = 0;
+    size_t runs = 0;
+    for (size_t i = n / 2; i < n; i += step / 2 + 1)
+        for (int cls = 0; cls <= 2; cls++) {
+            const ap_test_scen *s = &sc[i];
+            const uint32_t a = ap_map_index(m, s->sx, s->sy), b = ap_map_index(m, s->gx, s->gy);
+            ap_hier_result rl, ro;
+            const int sl = ap_hier_path(m, h, cls, a, b, &ws, 0, &rl);
+            const int so = ap_hier_path(m, &plain, cls, a, b, &ws, 0, &ro);
+            ck_assert_int_eq(sl, so);
+            if (sl == AP_OK) {
+                /* (two equally short abstract paths can differ by the float rounding of their edge costs) */
+                ck_assert_msg(fabs(rl.abstract_cost - ro.abstract_cost) <= 1e-6 * ro.abstract_cost,
+                              "%s line %zu class %d: abstract cost %.9f with landmarks, %.9f without", name, i, cls,
+                              rl.abstract_cost, ro.abstract_cost);
+                exp_lm += rl.expanded;
+                exp_oct += ro.expanded;
+                runs++;
+                free(rl.cells);
+                free(ro.cells);
+            }
+        }
+    ck_assert_uint_ge(runs, want);
+    ck_assert_uint_lt(exp_lm, exp_oct);
+    *ratio = (double)exp_lm / (double)exp_oct;
+    printf("hierarchical landmarks: %s: %zu paths, abstract expansions %llu with, %llu without (%.2f)\n", name, runs,
+           (unsigned long long)exp_lm, (unsigned long long)exp_oct, *ratio);
+    ap_workspace_free(&ws);
+    free(sc);
+    ap_map_free(m);
+}
+
+START_TEST(landmarks_keep_the_abstract_cost)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hierarchical: landmarks");
+        return;
+    }
+    static const char *const maps[] = {"ost003d", "den520d", "AR0011SR"};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        double ratio;
+        check_landmarks(dir, maps[i], &ratio);
+        ck_assert_double_le(ratio, 0.8); /* measured: see the printed ratios */
+    }
+}
+END_TEST
+
 /* Terrain costs (battleground: swamp 3, water passable at 6): the refined cost is the abstract cost and never
  * below A*'s weighted optimum; the answer's grid cost is the refined cost. */
 START_TEST(weighted_map)
@@ -335,6 +398,7 @@ Suite *hier_suite(void)
     TCase *tc = tcase_create("scenarios");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, near_optimal_on_scenarios);
+    tcase_add_test(tc, landmarks_keep_the_abstract_cost);
     tcase_add_test(tc, weighted_map);
     tcase_add_test(tc, auto_and_connectivity);
     suite_add_tcase(s, tc);

@@ -107,7 +107,7 @@ static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map
 }
 
 /* The HAA* graph: the same nodes (cells, numbering, clusters), the same edges in the same order with the
- * same costs to the bit, and the clearance table of the map it belongs to. */
+ * same costs to the bit, the same landmark distances, and the clearance table of the map it belongs to. */
 static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
 {
     const ap_hier *a = upd->data, *b = fresh->data;
@@ -126,6 +126,11 @@ static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
         AP_EXPECT(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
                       "hier edge %u: costs differ", k);
     }
+    /* the landmark distances of the abstract search's ALT bound, to the bit */
+    ck_assert_int_eq(a->lm_classes, b->lm_classes);
+    ck_assert((a->lm == NULL) == (b->lm == NULL));
+    if (a->lm != NULL)
+        ck_assert(memcmp(a->lm, b->lm, (size_t)a->lm_classes * a->n_nodes * AP_HIER_LANDMARKS * sizeof *a->lm) == 0);
 }
 
 /* Padded cell i of m as "(x, y)" of the map (for messages). */
