@@ -388,6 +388,15 @@ static double lm_zero(const void *ctx, uint32_t u, uint32_t g)
     return 0.0;
 }
 
+/* The landmarks' Dijkstra runs as the abstract search runs (the bucketed open list's wide policy, successors
+ * inlined): 2x the generic loop's speed here, which tile updates pay on every new version. */
+#define CORE_NAME lm_run
+#define CORE_BUCKET 1
+#define CORE_WIDE 1
+#define CORE_PER_TILE AP_BQ_WIDE_PER_TILE
+#define CORE_EXPAND DIRECT_LOOP(lm_run, lm_succ, lm_zero)
+#include "../search/core_loop.h"
+
 /* h->lm for every class of h (hier.h), or NULL above AP_HIER_LANDMARK_MAX_NODES nodes or out of memory (the
  * graph stays valid: the abstract search then uses the octile bound alone). */
 static void landmarks_build(ap_hier *h)
@@ -407,7 +416,7 @@ static void landmarks_build(ap_hier *h)
     for (int cls = 0; cls < classes; cls++) {
         const lm_dom ctx = {h, cls};
         const ap_domain dom = {.ctx = &ctx, .node_count = n + 1, .max_succ = (int)h->max_deg + 1,
-                               .successors = lm_succ, .heuristic = lm_zero};
+                               .successors = lm_succ, .heuristic = lm_zero, .run = lm_run};
         uint32_t made = 0;
         if (ap_landmarks_farthest(&dom, n, K, d, &made) != AP_OK) {
             AP_FREE_ALL(lm, d);
