@@ -692,15 +692,29 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
     d.sdist = sd;
     d.gdist = gd;
     if (h->lm != NULL && cls < h->lm_classes) {
-        /* every abstract path to the goal ends with an edge e -> goal of the goal's cluster (hier.h) */
+        /* Every abstract path from a node of the class's graph to the goal ends with an edge e -> goal from a
+         * transition e of the class in the goal's cluster (hier.h), so d(L, goal) is the least
+         * d(L, e) + cost(e -> goal) over those. The ones the goal reaches are one component (their
+         * intra-cluster edges join them), so one of them without a stored distance while another has one is a
+         * distance too far to hold (AP_HIER_LM_NONE): then that minimum is unknown and the landmark sits this
+         * query out (lg INFINITY), or the bound could overestimate. */
         d.lm = h->lm + (size_t)cls * h->n_nodes * AP_HIER_LANDMARKS;
         for (int i = 0; i < AP_HIER_LANDMARKS; i++) {
-            d.lg[i] = INFINITY;
+            double lg = INFINITY;
+            bool unknown = false;
             for (uint32_t j = h->cl_first[d.gcl]; j < h->cl_first[d.gcl + 1]; j++) {
+                const double c = gd[j - h->cl_first[d.gcl]];
+                if (!(c < INFINITY) || !(h->classes[j] >> cls & 1u))
+                    continue;
                 const uint16_t q = d.lm[(size_t)j * AP_HIER_LANDMARKS + i];
-                const double v = q != AP_HIER_LM_NONE ? q * AP_HIER_LM_UNIT + gd[j - h->cl_first[d.gcl]] : INFINITY;
-                d.lg[i] = v < d.lg[i] ? v : d.lg[i];
+                if (q == AP_HIER_LM_NONE) {
+                    unknown = true;
+                    continue;
+                }
+                const double v = q * AP_HIER_LM_UNIT + c;
+                lg = v < lg ? v : lg;
             }
+            d.lg[i] = unknown ? INFINITY : lg;
         }
     }
     const uint32_t max_deg = (ns + 1 > h->max_deg + 1 ? ns + 1 : h->max_deg + 1);
