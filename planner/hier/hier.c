@@ -371,16 +371,23 @@ typedef struct lm_dom {
     int cls;
 } lm_dom;
 
-static int lm_succ(const void *ctx, uint32_t u, ap_succ *out)
+/* Node u's edges usable by class cls (finite cost) into out; their count. The landmarks' and the abstract
+ * search's successors. */
+static inline int class_edges(const ap_hier *h, int cls, uint32_t u, ap_succ *out)
 {
-    const lm_dom *d = ctx;
     int k = 0;
-    for (uint32_t e = d->h->first[u]; e < d->h->first[u + 1]; e++) {
-        const float c = d->h->edges[e].cost[d->cls];
-        out[k] = (ap_succ){d->h->edges[e].to, c};
+    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++) { /* written always, kept when finite: no branch */
+        const float c = h->edges[e].cost[cls];
+        out[k] = (ap_succ){h->edges[e].to, c};
         k += c < INFINITY;
     }
     return k;
+}
+
+static int lm_succ(const void *ctx, uint32_t u, ap_succ *out)
+{
+    const lm_dom *d = ctx;
+    return class_edges(d->h, d->cls, u, out);
 }
 
 static double lm_zero(const void *ctx, uint32_t u, uint32_t g)
@@ -603,11 +610,7 @@ static int abs_succ(const void *ctx, uint32_t u, ap_succ *out)
             out[k++] = (ap_succ){d->G, d->sg};
         return k;
     }
-    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++) { /* written always, kept when finite: no branch */
-        const float c = h->edges[e].cost[d->cls];
-        out[k] = (ap_succ){h->edges[e].to, c};
-        k += c < INFINITY;
-    }
+    k = class_edges(h, d->cls, u, out);
     if (u >= h->cl_first[d->gcl] && u < h->cl_first[d->gcl + 1] && isfinite(d->gdist[u - h->cl_first[d->gcl]]))
         out[k++] = (ap_succ){d->G, d->gdist[u - h->cl_first[d->gcl]]};
     return k;

@@ -618,8 +618,8 @@ static int analytic_successor(const ap_kino_domain *cd, uint32_t node, const ap_
         return 0; /* (forward curves only: never from a state driving backwards) */
     /* Once an edge is kept, a better one is rare (about 1 try in 2,700 on the Table 5.3 setup) and most tries
      * are refused only after the six Dubins words: then only every AP_KINO_ANALYTIC_KEPT_EVERY-th expansion
-     * tries (BENCHMARKS.md "Cheaper iterations, fourth round": -15 % time per iteration, +0.3-0.5 %
-     * iterations, the same answers within the noise). */
+     * tries (BENCHMARKS.md "Cheaper iterations, fourth round": -10 % time per iteration, +0.2-0.5 %
+     * iterations on the admissible rows, the same misses there). */
     if (d->tail_total < INFINITY && d->expanded % AP_KINO_ANALYTIC_KEPT_EVERY != 0)
         return 0;
     /* Only an edge better than the kept one matters: one no better would change neither the goal's g (the core

@@ -275,17 +275,10 @@ static int kino_finish(ap_plan *p, ap_result *r)
         r->probe = true;
         return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, &k->probe_tail);
     }
+    /* the proven path, or (capped) the best found by the stop: the path to the goal either way */
+    r->capped = k->capped;
     size_t n = 0;
-    uint32_t *nodes;
-    if (k->capped) {
-        r->capped = true;
-        n = ap_search_path_to(&p->search, AP_KINO_GOAL, NULL, 0);
-        nodes = malloc((n ? n : 1) * sizeof *nodes);
-        if (nodes != NULL)
-            ap_search_path_to(&p->search, AP_KINO_GOAL, nodes, n);
-    } else {
-        nodes = ap_plan_path_nodes(&p->search, &n);
-    }
+    uint32_t *nodes = ap_plan_path_nodes_to(&p->search, AP_KINO_GOAL, &n);
     ap_kino_state *states = nodes != NULL ? malloc((n ? n : 1) * sizeof *states) : NULL;
     int st = AP_E_NOMEM;
     if (states != NULL) {

@@ -40,13 +40,22 @@ int ap_plan_search_move(ap_plan *p, ap_workspace *ws)
     return ap_plan_start_search(p, ws);
 }
 
-uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n)
+uint32_t *ap_plan_path_nodes_to(const ap_search *s, uint32_t node, size_t *n)
 {
-    *n = ap_search_path(s, NULL, 0);
+    *n = ap_search_path_to(s, node, NULL, 0);
     uint32_t *nodes = malloc((*n ? *n : 1) * sizeof *nodes);
     if (nodes != NULL)
-        ap_search_path(s, nodes, *n);
+        ap_search_path_to(s, node, nodes, *n);
     return nodes;
+}
+
+uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n)
+{
+    if (s->state != AP_OK) {
+        *n = 0;
+        return malloc(sizeof(uint32_t));
+    }
+    return ap_plan_path_nodes_to(s, s->goal, n);
 }
 
 double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2]

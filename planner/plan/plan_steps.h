@@ -33,8 +33,12 @@ int ap_plan_search_step(ap_plan *p, uint64_t max_expansions);
 int ap_plan_search_move(ap_plan *p, ap_workspace *ws);
 
 /* The node path of a finished search s (start .. goal), copied out of its workspace: malloc'd array of *n
- * ids (caller frees), or NULL when out of memory. */
+ * ids (caller frees; *n 0 when s did not end AP_OK), or NULL when out of memory. */
 uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n);
+
+/* The same for the best path found so far to `node` in any state of s (search.h ap_search_path_to: *n 0 when
+ * s has not reached it): what a search stopped by its cap answers. */
+uint32_t *ap_plan_path_nodes_to(const ap_search *s, uint32_t node, size_t *n);
 
 /* Waypoints of a grid path of n cells (padded ids): the exact start point, the centres of the cells in
  * between (for a square unit of size k the footprint centres, anchor + k / 2), the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
