@@ -362,7 +362,7 @@ int main(int argc, char **argv)
             ms[i] = (double)(ap_clock_ns() - t0) / 1e6;
             total_ms += ms[i];
             if (trace != NULL)
-                fprintf(trace, "astar %zu %d %d %llu %.17g\n", r, i, ok, (unsigned long long)it, dur);
+                fprintf(trace, "astar %zu %d %d %llu %.17g %.6f\n", r, i, ok, (unsigned long long)it, dur, ms[i]);
             it_sum += it;
             if (ok == 1) {
                 found++;
