@@ -607,8 +607,9 @@ static bool vis_seen(vis_fill *f, const ap_aa_graph *g, uint32_t k)
         if (!corner_quadrant_ok(g, k, dx, dy) || !corner_quadrant_ok(g, j, dx, dy))
             continue;
         bool ok;
-        if (j < k) {
-            ok = in_sorted(f->up + f->up_start[j], f->up_start[j + 1] - f->up_start[j], k);
+        if (j < k) { /* (f->up is NULL until the first entry: no pointer arithmetic on it then) */
+            ok = f->up_start[j + 1] > f->up_start[j] &&
+                 in_sorted(f->up + f->up_start[j], f->up_start[j + 1] - f->up_start[j], k);
         } else {
             ok = ap_aa_grid_point_line_ok(sc->m, g->x[k], g->y[k], g->x[j], g->y[j]);
             if (ok) {
