@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/status.h"
 
@@ -41,13 +42,16 @@ static bool lb_push(lbuckets *q, uint32_t bucket, uint32_t v)
     return true;
 }
 
-/* Fine cell (fx, fy) of the lattice (half a region cell a side) -> whether its region cell is free. */
-static inline bool fine_free(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t fx, int32_t fy)
-{
-    if (fx < 0 || fy < 0 || fx >= 2 * rw || fy >= 2 * rh)
-        return false;
-    return cfree[(fy >> 1) * rw + (fx >> 1)] != 0;
-}
+/* The steps a vertex may take (bit i: the step by off[i] in ap_lattice_distances: +x, -x, +y, -y, +x+y,
+ * -x-y, +x-y, -x+y) given the four fine cells (half a region cell a side) around it, bit 0 the one at (-x,
+ * -y), 1 (+x, -y), 2 (-x, +y), 3 (+x, +y): a straight step runs between two of them and needs one free, a
+ * diagonal one crosses one and needs it free (lattice.h). */
+static const uint8_t step_mask[16] = {
+#define M(c) (uint8_t)((((c) & 10) != 0) << 0 | (((c) & 5) != 0) << 1 | (((c) & 12) != 0) << 2 | (((c) & 3) != 0) << 3 | \
+                       (((c) >> 3) & 1) << 4 | ((c) & 1) << 5 | (((c) >> 1) & 1) << 6 | (((c) >> 2) & 1) << 7)
+    M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7), M(8), M(9), M(10), M(11), M(12), M(13), M(14), M(15)
+#undef M
+};
 
 int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t gx, int32_t gy, size_t nfree,
                          float *dist)
@@ -61,6 +65,7 @@ int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t g
     lbuckets q = {malloc(n_buckets * sizeof(uint32_t)), malloc(nfree * sizeof(uint32_t)),
                   malloc(nfree * sizeof(uint32_t)), 0, (uint32_t)nfree, (uint32_t)n_buckets};
     int st = AP_E_NOMEM;
+    uint8_t *ff = NULL;
     if (q.head == NULL || q.next == NULL || q.vert == NULL)
         goto out;
     for (size_t i = 0; i < nv; i++)
@@ -71,7 +76,25 @@ int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t g
     dist[src] = 0.0f;
     if (!lb_push(&q, 0, src))
         goto out;
+    /* The fine cells padded with a ring of blocked ones: the four around vertex (a, b) are ff[b * (FW + 1) + a],
+     * its right neighbour, and the two below; they decide all eight steps (step_mask), and a step that would
+     * leave the lattice needs a fine cell of the ring, so none does. */
+    const int32_t FFW = FW + 1;
+    ff = malloc((size_t)FFW * (size_t)(FH + 1));
+    if (ff == NULL)
+        goto out;
+    memset(ff, 0, (size_t)FFW);
+    memset(ff + (size_t)FFW * (size_t)FH, 0, (size_t)FFW);
+    for (int32_t y = 0; y < rh; y++) { /* region row y: fine rows 2 y and 2 y + 1, each cell twice */
+        uint8_t *r0 = ff + (size_t)(2 * y + 1) * (size_t)FFW;
+        r0[0] = r0[FFW - 1] = 0;
+        for (int32_t x = 0; x < rw; x++)
+            r0[2 * x + 1] = r0[2 * x + 2] = cfree[y * rw + x] != 0;
+        memcpy(r0 + FFW, r0, (size_t)FFW);
+    }
     const float s1 = 0.5f, s2 = (float)(0.5 * M_SQRT2);
+    const int32_t off[8] = {1, -1, FW, -FW, FW + 1, -FW - 1, -FW + 1, FW - 1};
+    const float step[8] = {s1, s1, s1, s1, s2, s2, s2, s2};
     for (uint32_t bk = 0; bk < q.nb; bk++) {
         while (q.head[bk] != UINT32_MAX) {
             uint32_t e = q.head[bk];
@@ -80,43 +103,26 @@ int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t g
             float k = dist[v];
             if ((uint32_t)(k * 2.0f) != bk)
                 continue; /* stale: v moved to an earlier bucket and was settled there */
-            int32_t a = (int32_t)(v % (uint32_t)FW), b = (int32_t)(v / (uint32_t)FW);
-            for (int dy = -1; dy <= 1; dy++) {
-                for (int dx = -1; dx <= 1; dx++) {
-                    if (dx == 0 && dy == 0)
-                        continue;
-                    int32_t na = a + dx, nb = b + dy;
-                    if (na < 0 || nb < 0 || na >= FW || nb >= FH)
-                        continue;
-                    bool ok;
-                    if (dx != 0 && dy != 0) {
-                        /* diagonal: across the fine cell between the two vertices */
-                        ok = fine_free(cfree, rw, rh, dx > 0 ? a : a - 1, dy > 0 ? b : b - 1);
-                    } else if (dx != 0) {
-                        int32_t fx = dx > 0 ? a : a - 1;
-                        ok = fine_free(cfree, rw, rh, fx, b - 1) || fine_free(cfree, rw, rh, fx, b);
-                    } else {
-                        int32_t fy = dy > 0 ? b : b - 1;
-                        ok = fine_free(cfree, rw, rh, a - 1, fy) || fine_free(cfree, rw, rh, a, fy);
-                    }
-                    if (!ok)
-                        continue;
-                    uint32_t w = (uint32_t)(nb * FW + na);
-                    float nk = k + (dx != 0 && dy != 0 ? s2 : s1);
-                    if (nk < dist[w]) {
-                        dist[w] = nk;
-                        uint32_t nbk = (uint32_t)(nk * 2.0f);
-                        if (nbk >= q.nb)
-                            nbk = q.nb - 1; /* unreachable by the bound above; kept safe */
-                        if (!lb_push(&q, nbk, w))
-                            goto out;
-                    }
+            const uint32_t a = v % (uint32_t)FW, b = v / (uint32_t)FW;
+            const uint8_t *f0 = ff + (size_t)b * (size_t)FFW + a, *f1 = f0 + FFW;
+            for (unsigned m = step_mask[f0[0] | f0[1] << 1 | f1[0] << 2 | f1[1] << 3]; m != 0; m &= m - 1) {
+                const int i = __builtin_ctz(m);
+                const uint32_t w = (uint32_t)((int32_t)v + off[i]);
+                const float nk = k + step[i];
+                if (nk < dist[w]) {
+                    dist[w] = nk;
+                    uint32_t nbk = (uint32_t)(nk * 2.0f);
+                    if (nbk >= q.nb)
+                        nbk = q.nb - 1; /* unreachable by the bound above; kept safe */
+                    if (!lb_push(&q, nbk, w))
+                        goto out;
                 }
             }
         }
     }
     st = AP_OK;
 out:
+    free(ff);
     free(q.head);
     free(q.next);
     free(q.vert);

@@ -2,6 +2,7 @@
  * path (the any_angle plan's length, an independent search) and exact on simple cases. */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,76 @@ START_TEST(below_the_exact_shortest_path)
 }
 END_TEST
 
+/* The lattice written from its definition (lattice.h): vertex (a, b) of the (2 rw + 1) x (2 rh + 1) grid, a
+ * straight half step allowed when one of the two fine cells beside it is free, a diagonal one when the fine
+ * cell it crosses is free (fine cells outside the region are not), Dijkstra by scanning, float sums. */
+static bool ref_fine(const uint8_t *cfree, int rw, int rh, int fx, int fy)
+{
+    return fx >= 0 && fy >= 0 && fx < 2 * rw && fy < 2 * rh && cfree[(fy / 2) * rw + fx / 2];
+}
+
+static void ref_distances(const uint8_t *cfree, int rw, int rh, int gx, int gy, float *d)
+{
+    const int fw = 2 * rw + 1, fh = 2 * rh + 1, nv = fw * fh;
+    bool *done = calloc((size_t)nv, 1);
+    for (int v = 0; v < nv; v++)
+        d[v] = INFINITY;
+    d[(2 * gy + 1) * fw + 2 * gx + 1] = 0.0f;
+    for (;;) {
+        int u = -1;
+        for (int v = 0; v < nv; v++)
+            if (!done[v] && d[v] < INFINITY && (u < 0 || d[v] < d[u]))
+                u = v;
+        if (u < 0)
+            break;
+        done[u] = true;
+        const int a = u % fw, b = u / fw;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const int na = a + dx, nb = b + dy;
+                if ((!dx && !dy) || na < 0 || nb < 0 || na >= fw || nb >= fh)
+                    continue;
+                bool ok;
+                if (dx && dy)
+                    ok = ref_fine(cfree, rw, rh, dx > 0 ? a : a - 1, dy > 0 ? b : b - 1);
+                else if (dx)
+                    ok = ref_fine(cfree, rw, rh, dx > 0 ? a : a - 1, b - 1) || ref_fine(cfree, rw, rh, dx > 0 ? a : a - 1, b);
+                else
+                    ok = ref_fine(cfree, rw, rh, a - 1, dy > 0 ? b : b - 1) || ref_fine(cfree, rw, rh, a, dy > 0 ? b : b - 1);
+                const float nk = d[u] + (dx && dy ? (float)(0.5 * M_SQRT2) : 0.5f);
+                if (ok && nk < d[nb * fw + na])
+                    d[nb * fw + na] = nk;
+            }
+    }
+    free(done);
+}
+
+/* ap_lattice_distances against the definition on random regions (free rings or not): every vertex's
+ * distance equal to the bit. */
+START_TEST(distances_equal_the_definition)
+{
+    ap_test_rng g = {20261125};
+    for (int it = 0; it < (ap_test_quick() ? 8 : 24); it++) {
+        const int rw = 3 + (int)(ap_test_rand(&g) % 18), rh = 3 + (int)(ap_test_rand(&g) % 18);
+        uint8_t *cfree = malloc((size_t)rw * (size_t)rh);
+        for (int i = 0; i < rw * rh; i++)
+            cfree[i] = ap_test_rand01(&g) < 0.3 ? 0 : 1;
+        const int gx = (int)(ap_test_rand(&g) % (unsigned)rw), gy = (int)(ap_test_rand(&g) % (unsigned)rh);
+        cfree[gy * rw + gx] = 1;
+        const size_t nv = (size_t)(2 * rw + 1) * (size_t)(2 * rh + 1);
+        float *a = malloc(nv * sizeof *a), *b = malloc(nv * sizeof *b);
+        ck_assert_int_eq(ap_lattice_distances(cfree, rw, rh, gx, gy, 0, a), AP_OK);
+        ref_distances(cfree, rw, rh, gx, gy, b);
+        for (size_t v = 0; v < nv; v++)
+            ck_assert_msg(a[v] == b[v] || (isinf(a[v]) && isinf(b[v])), "region %d vertex %zu: %.9g, definition %.9g",
+                          it, v, (double)a[v], (double)b[v]);
+        free(a);
+        free(b);
+        free(cfree);
+    }
+}
+END_TEST
+
 Suite *lattice_suite(void)
 {
     Suite *s = suite_create("lattice");
@@ -113,6 +184,7 @@ Suite *lattice_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, exact_cases);
     tcase_add_test(tc, below_the_exact_shortest_path);
+    tcase_add_test(tc, distances_equal_the_definition);
     suite_add_tcase(s, tc);
     return s;
 }
