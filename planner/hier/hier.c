@@ -114,6 +114,42 @@ typedef struct build {
     size_t n_pairs, cap_pairs;
 } build;
 
+/* The growing pool of stored detours (ap_hier.paths) while a graph is built. */
+typedef struct path_pool {
+    uint8_t *b;
+    size_t len, cap;
+    size_t n;      /* paths stored */
+    size_t budget; /* bytes the paths and their index may take (AP_HIER_PATH_BYTES_PER_CELL) */
+} path_pool;
+
+/* May the next cluster store its detours: the pool and its index within the budget so far. Decided per
+ * cluster, before it, so a fresh build and a tile update (which copies the clusters it keeps) store the
+ * same. */
+static bool pool_open(const path_pool *pool)
+{
+    return pool->len + 2 * sizeof(uint32_t) * pool->n < pool->budget;
+}
+
+/* Append a path of n move codes (codes[0 .. n-1], or reversed: each code's opposite, last first) to pool;
+ * its offset, or AP_HIER_NO_PATH when out of memory (the edge then keeps no path: refined by search). */
+static uint32_t pool_add(path_pool *pool, const uint8_t *codes, int n, bool reversed)
+{
+    static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4}; /* ap_hier_dx / ap_hier_dy negated */
+    void *p = pool->b;
+    if (pool->len + (size_t)n + 1 >= AP_HIER_NO_PATH || !ap_grow(&p, &pool->cap, pool->len + (size_t)n + 1, 1, 4096))
+        return AP_HIER_NO_PATH;
+    pool->b = p;
+    pool->n++;
+    const uint32_t at = (uint32_t)pool->len;
+    pool->b[pool->len++] = (uint8_t)n;
+    for (int k = 0; k < n; k++)
+        pool->b[pool->len++] = reversed ? opposite[codes[n - 1 - k]] : codes[k];
+    return at;
+}
+
+static bool direct_path(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t from, uint32_t to, bool diag_first,
+                        double want, uint32_t *cells, size_t *nc, double *cost);
+
 static int add_pair(build *b, uint32_t a, uint32_t c, uint8_t classes)
 {
     void *p = b->pairs;
@@ -242,7 +278,8 @@ static bool keeps_edges(const ap_hier *h, const ap_hier *old, const uint8_t *red
 
 /* Cluster cl's intra-cluster edges from old (keeps_edges), renumbered to h's nodes, appended as the build
  * appends them (per node after its inter edges, in the order of the nodes they lead to). */
-static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hier_edge *e, uint32_t *cnt)
+static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hier_edge *e, uint32_t *ep,
+                       uint32_t *cnt, path_pool *pool, bool store)
 {
     const uint32_t f = h->cl_first[cl], l = h->cl_first[cl + 1], of = old->cl_first[cl];
     for (uint32_t i = f; i < l; i++) {
@@ -252,9 +289,85 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
             if (ed.to < of || ed.to >= of + (l - f))
                 continue; /* an inter edge: rebuilt from the entrances */
             ed.to = f + (ed.to - of);
+            for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+                const uint32_t at = store ? ap_hier_edge_path(old, k, cls) : AP_HIER_NO_PATH;
+                ep[(size_t)(h->first[i] + cnt[i]) * AP_HIER_CLASSES + (size_t)cls] =
+                    at == AP_HIER_NO_PATH ? AP_HIER_NO_PATH : pool_add(pool, &old->paths[at + 1], old->paths[at], false);
+            }
             e[h->first[i] + cnt[i]++] = ed;
         }
     }
+}
+
+/* A class-cls shortest path from local cell src to local cell dst of c read back from the costs dist of a
+ * Dijkstra of c from src (cluster.h; dst settled): from dst, each step back to a neighbour u whose move u -> v
+ * is legal for cls (c's move bits) and whose cost plus the move's is dist[v] exactly (one exists: v's cost was
+ * set so from a settled neighbour), of several the one nearest the straight line (the smoothing straightens
+ * such paths best). dist is class cls's own, or (reach non-NULL) a lower class's whose reach (cluster.h) is
+ * at least cls at dst: then only neighbours of reach >= cls are taken, and one always exists (reach's
+ * definition). codes[0 .. n-1] get the moves in path order; returns n, or -1 when none matches. */
+static int walk_back(const ap_hier_cluster *c, int cls, const double *dist, const uint8_t *reach, uint32_t src,
+                     uint32_t dst, uint8_t *codes)
+{
+    static const double len[8] = {1.0, 1.0, 1.0, 1.0, M_SQRT2, M_SQRT2, M_SQRT2, M_SQRT2};
+    const ap_map *m = c->m;
+    const uint8_t *moves = c->moves[cls];
+    const uint32_t base = ap_map_index(m, c->x0, c->y0), stride = (uint32_t)m->stride;
+    const int32_t sx = (int32_t)(src % C), sy = (int32_t)(src / C);
+    const int32_t lx = (int32_t)(dst % C) - sx, ly = (int32_t)(dst / C) - sy;
+    uint8_t back[LOCAL_N];
+    int n = 0;
+    for (uint32_t v = dst; v != src;) {
+        if (n >= LOCAL_N - 1)
+            return -1;
+        const int32_t vx = (int32_t)(v % C), vy = (int32_t)(v / C);
+        int32_t best = INT32_MAX;
+        int pick = -1;
+        for (int i = 0; i < 8; i++) {
+            const int32_t ux = vx - ap_hier_dx[i], uy = vy - ap_hier_dy[i];
+            if (ux < 0 || uy < 0 || ux >= C || uy >= C)
+                continue;
+            const uint32_t u = (uint32_t)(uy * C + ux);
+            if (!(moves[u] >> i & 1u) || (reach != NULL && reach[u] < cls))
+                continue;
+            const double mc = m->weighted ? ap_map_move_cost(m, base + (uint32_t)uy * stride + (uint32_t)ux,
+                                                             base + (uint32_t)vy * stride + (uint32_t)vx, len[i])
+                                          : len[i];
+            const int32_t off = abs(lx * (uy - sy) - ly * (ux - sx)); /* |cross|: distance from the line */
+            if (dist[u] + mc == dist[v] && off < best) {
+                best = off;
+                pick = i;
+            }
+        }
+        if (pick < 0)
+            return -1;
+        back[n++] = (uint8_t)pick;
+        v = (uint32_t)((int32_t)(v - ap_hier_dx[pick]) - ap_hier_dy[pick] * C);
+    }
+    for (int k = 0; k < n; k++)
+        codes[k] = back[n - 1 - k];
+    return n;
+}
+
+/* Edge i -> j (and j -> i) of class cls with cost d from local cell si to local cell v of c, dist (and reach,
+ * or NULL) as walk_back takes them: when neither straight octile path is as cheap (ap_hier_path's refinement
+ * tries those first), its shortest path read back into pool, for both directions. */
+static void store_detour(const ap_map *m, const ap_hier *h, const ap_hier_cluster *c, int cls, const double *dist,
+                         const uint8_t *reach, uint32_t si, uint32_t v, uint32_t i, uint32_t j, double d, uint32_t *ij,
+                         uint32_t *ji, path_pool *pool)
+{
+    uint32_t cells[2 * C];
+    size_t nc = 0;
+    double cost = 0.0;
+    if (direct_path(m, h->clear, cls, h->cell[i], h->cell[j], true, d, cells, &nc, &cost) ||
+        direct_path(m, h->clear, cls, h->cell[i], h->cell[j], false, d, cells, &nc, &cost))
+        return;
+    uint8_t codes[LOCAL_N];
+    const int n = walk_back(c, cls, dist, reach, si, v, codes);
+    if (n <= 0 || n > UINT8_MAX)
+        return;
+    *ij = pool_add(pool, codes, n, false);
+    *ji = pool_add(pool, codes, n, true);
 }
 
 /* Intra-cluster edges of every cluster, appended after the inter edges already in e (per node: cnt[i]);
@@ -266,8 +379,8 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
  * when one of its nodes is neither in an open box (uniform maps: the open lattice's cost) nor covered by
  * the last search's reach (cluster.h: there the cost is the lower class's, bit for bit; unreachable for a
  * lower class is unreachable for a higher one). */
-static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *cnt, const ap_hier *old,
-                       const uint8_t *redo)
+static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *ep, uint32_t *cnt,
+                       const ap_hier *old, const uint8_t *redo, path_pool *pool)
 {
     ap_hier_cluster *c = malloc(sizeof *c);
     double *dist = malloc(LOCAL_N * sizeof *dist);
@@ -285,8 +398,9 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
             const uint32_t cl = (uint32_t)(cy * h->cw + cx), f = h->cl_first[cl], l = h->cl_first[cl + 1];
             if (l - f < 2)
                 continue;
+            const bool store = pool_open(pool);
             if (keeps_edges(h, old, redo, cl)) {
-                copy_edges(h, old, cl, e, cnt);
+                copy_edges(h, old, cl, e, ep, cnt, pool, store);
                 continue;
             }
             ap_hier_cluster_init(c, m, h->clear, cx * C, cy * C, -1);
@@ -297,6 +411,9 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
                         ed->to = j;
                         for (int k = 0; k < AP_HIER_CLASSES; k++)
                             ed->cost[k] = INFINITY;
+                        for (int k = 0; k < AP_HIER_CLASSES; k++)
+                            ep[(size_t)(h->first[i] + cnt[i] + (j - f) - (j > i)) * AP_HIER_CLASSES + (size_t)k] =
+                                AP_HIER_NO_PATH;
                     }
             for (uint32_t i = f; i + 1 < l; i++) {
                 const uint32_t si = ap_hier_cluster_local(c, h->cell[i]);
@@ -336,8 +453,11 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
                         const double d = !m->weighted && ap_hier_cluster_box_open(c, k, si, v)
                                              ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
                                              : dist[v];
-                        e[h->first[i] + cnt[i] + (j - f) - 1].cost[k] = e[h->first[j] + cnt[j] + (i - f)].cost[k] =
-                            (float)d;
+                        const size_t ij = h->first[i] + cnt[i] + (j - f) - 1, ji = h->first[j] + cnt[j] + (i - f);
+                        e[ij].cost[k] = e[ji].cost[k] = (float)d;
+                        if (store && isfinite(d) && !(!m->weighted && ap_hier_cluster_box_open(c, k, si, v)))
+                            store_detour(m, h, c, k, dist, searched == k ? NULL : reach, si, v, i, j, d,
+                                         &ep[ij * AP_HIER_CLASSES + (size_t)k], &ep[ji * AP_HIER_CLASSES + (size_t)k], pool);
                     }
                 }
             }
@@ -349,8 +469,11 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *c
                     bool any = false;
                     for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
                         any |= isfinite(ed->cost[cls]);
-                    if (any)
+                    if (any) {
+                        memmove(&ep[(size_t)(h->first[i] + w) * AP_HIER_CLASSES],
+                                &ep[(size_t)(h->first[i] + k) * AP_HIER_CLASSES], AP_HIER_CLASSES * sizeof *ep);
                         e[h->first[i] + w++] = *ed;
+                    }
                 }
                 cnt[i] = w;
             }
@@ -451,6 +574,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     int st = find_entrances(&b);
     ap_hier *h = calloc(1, sizeof *h);
     uint64_t *keys = NULL;
+    uint32_t *ep = NULL;
     if (st != AP_OK || h == NULL)
         goto fail_nomem;
     h->clear = b.t;
@@ -507,7 +631,9 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     }
     h->first[nn] = (uint32_t)total;
     h->edges = malloc((total + 1) * sizeof *h->edges);
-    if (h->edges == NULL) {
+    ep = malloc((total + 1) * AP_HIER_CLASSES * sizeof *ep); /* per edge slot and class: its stored detour's
+                                                                 * offset (build only) */
+    if (h->edges == NULL || ep == NULL) {
         free(cnt);
         goto fail_nomem;
     }
@@ -520,11 +646,23 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
                                    (cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls])))
                                ? (float)ap_map_move_cost(m, b.pairs[i].a, b.pairs[i].b, 1.0)
                                : INFINITY;
+        for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+            ep[(size_t)(h->first[u] + cnt[u]) * AP_HIER_CLASSES + (size_t)cls] = AP_HIER_NO_PATH;
+            ep[(size_t)(h->first[v] + cnt[v]) * AP_HIER_CLASSES + (size_t)cls] = AP_HIER_NO_PATH;
+        }
         h->edges[h->first[u] + cnt[u]++] = ed;
         ed.to = u;
         h->edges[h->first[v] + cnt[v]++] = ed;
     }
-    st = intra_edges(h, m, h->edges, cnt, old, redo);
+    path_pool pool = {.budget = (size_t)AP_HIER_PATH_BYTES_PER_CELL * (size_t)m->width * (size_t)m->height};
+    st = intra_edges(h, m, h->edges, ep, cnt, old, redo, &pool);
+    if (pool.b != NULL && pool.len < pool.cap) { /* as long as it is: a fresh build and an update agree */
+        uint8_t *fit = realloc(pool.b, pool.len ? pool.len : 1);
+        if (fit != NULL)
+            pool.b = fit;
+    }
+    h->paths = pool.b;
+    h->paths_len = pool.len;
     if (st != AP_OK) {
         free(cnt);
         goto fail_nomem;
@@ -535,8 +673,23 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
         const uint32_t f = h->first[i];
         h->first[i] = (uint32_t)w;
         memmove(&h->edges[w], &h->edges[f], cnt[i] * sizeof *h->edges);
+        memmove(&ep[w * AP_HIER_CLASSES], &ep[(size_t)f * AP_HIER_CLASSES], cnt[i] * AP_HIER_CLASSES * sizeof *ep);
         w += cnt[i];
     }
+    /* the detours' index: the (edge, class) keys that have one, ascending */
+    for (size_t k = 0; k < w * AP_HIER_CLASSES; k++)
+        h->n_paths += ep[k] != AP_HIER_NO_PATH;
+    h->path_edge = malloc((h->n_paths + 1) * sizeof *h->path_edge);
+    h->path_at = malloc((h->n_paths + 1) * sizeof *h->path_at);
+    if (h->path_edge == NULL || h->path_at == NULL) {
+        free(cnt);
+        goto fail_nomem;
+    }
+    for (size_t k = 0, n = 0; k < w * AP_HIER_CLASSES; k++)
+        if (ep[k] != AP_HIER_NO_PATH) {
+            h->path_edge[n] = (uint32_t)k;
+            h->path_at[n++] = ep[k];
+        }
     h->first[nn] = (uint32_t)w;
     for (uint32_t i = 0; i < nn; i++)
         if (cnt[i] > h->max_deg)
@@ -546,16 +699,18 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     if (shrunk != NULL)
         h->edges = shrunk;
     h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (2 * nn + 1) * sizeof *h->xy +
-               (w + 1) * sizeof *h->edges +
-               (ncl + 1) * sizeof(uint32_t);
+               (w + 1) * sizeof *h->edges + (ncl + 1) * sizeof(uint32_t) + pool.len +
+               2 * (h->n_paths + 1) * sizeof(uint32_t);
     landmarks_build(h);
     free(keys);
     free(b.pairs);
+    free(ep);
     *out = h;
     return AP_OK;
 fail_nomem:
     free(keys);
     free(b.pairs);
+    free(ep);
     ap_hier_free(h);
     return AP_E_NOMEM;
 }
@@ -577,6 +732,9 @@ void ap_hier_free(void *p)
     free(h->first);
     free(h->edges);
     free(h->cl_first);
+    free(h->paths);
+    free(h->path_edge);
+    free(h->path_at);
     free(h);
 }
 
@@ -820,6 +978,39 @@ static int refine_edge(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, 
     return AP_OK;
 }
 
+/* The stored class-cls detour (ap_hier_edge_path) of the edge from node u to node v, or AP_HIER_NO_PATH (none
+ * stored, or u / v the query's inserted start or goal). */
+static uint32_t stored_path(const ap_hier *h, uint32_t u, uint32_t v, int cls)
+{
+    if (u >= h->n_nodes || v >= h->n_nodes)
+        return AP_HIER_NO_PATH;
+    for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++)
+        if (h->edges[e].to == v)
+            return ap_hier_edge_path(h, e, cls);
+    return AP_HIER_NO_PATH;
+}
+
+/* Append the cells after `from` of the stored path at offset at of h->paths to *cells (size *nc, capacity
+ * *cap), adding each move's cost (ap_map_move_cost) to *cost. AP_OK or AP_E_NOMEM. */
+static int append_stored(const ap_map *m, const ap_hier *h, uint32_t at, uint32_t from, uint32_t **cells,
+                         size_t *nc, size_t *cap, double *cost)
+{
+    const uint8_t *p = &h->paths[at];
+    const int n = p[0];
+    void *buf = *cells;
+    if (!ap_grow(&buf, cap, *nc + (size_t)n, sizeof **cells, 256))
+        return AP_E_NOMEM;
+    *cells = buf;
+    uint32_t a = from;
+    for (int k = 1; k <= n; k++) {
+        const int i = p[k];
+        const uint32_t b = (uint32_t)((int64_t)a + ap_hier_dx[i] + (int64_t)ap_hier_dy[i] * m->stride);
+        *cost += ap_map_move_cost(m, a, b, i < 4 ? 1.0 : M_SQRT2);
+        (*cells)[(*nc)++] = a = b;
+    }
+    return AP_OK;
+}
+
 int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uint32_t goal, ap_workspace *ws,
                  uint64_t deadline_ns, ap_hier_result *out)
 {
@@ -843,7 +1034,10 @@ int ap_hier_path(const ap_map *m, const ap_hier *h, int cls, uint32_t start, uin
     for (size_t i = 1; i < na && st == AP_OK; i++) {
         const uint32_t to = an[i] == h->n_nodes + 1 ? goal : h->cell[an[i]];
         const uint32_t cf = ap_hier_cluster_of(m, h, from), ct = ap_hier_cluster_of(m, h, to);
-        if (cf == ct) {
+        const uint32_t stored = cf == ct ? stored_path(h, an[i - 1], an[i], cls) : AP_HIER_NO_PATH;
+        if (stored != AP_HIER_NO_PATH) {
+            st = append_stored(m, h, stored, from, &out->cells, &out->n_cells, &cap, &out->cost);
+        } else if (cf == ct) {
             st = refine_edge(m, h, cls, cf, from, to, ag[i] - ag[i - 1], ws, deadline_ns, &out->cells,
                              &out->n_cells, &cap, &out->cost);
         } else { /* an inter-cluster edge: one orthogonal move across the border */

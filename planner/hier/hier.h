@@ -38,11 +38,21 @@
  * inserted per query, so its landmark distances are min over its cluster's transitions e of d(L, e) + the
  * insertion's cost e -> goal: every abstract path to the goal ends with one of those edges.
  *
+ * Stored detours (ap_hier.paths, ap_hier_edge_path): the refinement's searches were ~40 % of a point unit's
+ * query on the small DAO maps (an A* inside a cluster for every edge whose shortest path is neither straight
+ * octile path). The build already has each such path in its cluster Dijkstra's costs, so it reads it back
+ * (per class; for a class whose cost came from a lower class's search, through that search's reach) and stores
+ * its moves, a byte each, for both directions: 0.2-1.6 bytes a map cell on most Moving AI maps, at most
+ * AP_HIER_PATH_BYTES_PER_CELL (reached by random512-*, maze512-1-0, 8room_000: clusters beyond it keep the
+ * search). Queries then 1.3-1.8x faster where they refined by search most (BENCHMARKS.md "Stored detours",
+ * tenth session).
+ *
  * Tile updates (the kind's update, tables.h): a cluster's intra-cluster edges depend only on its own cells
  * (passability, costs, clearance) and its transition cells, so the update redoes the clusters holding a
  * changed cell or a cell whose clearance changed (compared over AP_CLEARANCE_REACH around the changes) and
  * those whose transitions changed; entrances, nodes and inter-cluster edges are derived again from the
- * whole map (a border scan), and every other cluster's edges are copied, renumbered. The result is the
+ * whole map (a border scan), and every other cluster's edges are copied, renumbered, with their stored
+ * detours (the budget decided per cluster, in order, as the full build does). The result is the
  * full build's graph, node numbering and edge order included (nodes are numbered by cluster, so a changed
  * count shifts the later numbers: renumbering is one pass over the edges, far below the searches). A map
  * turning between uniform and weighted (every cost changes) is built again.
@@ -84,6 +94,12 @@ typedef struct ap_hier_edge {
     float cost[AP_HIER_CLASSES];
 } ap_hier_edge;
 
+/* No stored path (ap_hier_edge_path). */
+#define AP_HIER_NO_PATH UINT32_MAX
+/* The stored detours' budget: at most this many bytes a map cell (the moves and their index), taken cluster
+ * by cluster in order; the clusters beyond it are refined by search (hier.h ap_hier_path). */
+#define AP_HIER_PATH_BYTES_PER_CELL 2
+
 /* The abstract graph. Nodes are transition cells; their edges are in CSR form. */
 typedef struct ap_hier {
     int32_t cw, ch;          /* clusters per row / column */
@@ -104,8 +120,34 @@ typedef struct ap_hier {
      * out): then the abstract search uses the octile bound alone. */
     uint16_t *lm;
     int lm_classes;
+    /* Stored detours (ap_hier_edge_path): for an intra-cluster edge and a class whose shortest path is neither
+     * straight octile path (the refinement's first tries), that path, so the refinement reads it instead of
+     * searching. path_edge[0 .. n_paths) are the keys edge * AP_HIER_CLASSES + class that have one,
+     * ascending (edge indices fit: the key is below 2^32 for graphs of up to 2^30 edges, far above any
+     * 1024^2 map's), and path_at[k] the offset in paths of path_edge[k]'s: a byte n, then n move codes (the
+     * index i of the move (ap_hier_dx[i], ap_hier_dy[i]), cluster.h) from the edge's node to its `to`.
+     * Within AP_HIER_PATH_BYTES_PER_CELL. */
+    uint8_t *paths;
+    size_t paths_len;
+    uint32_t *path_edge, *path_at;
+    uint32_t n_paths;
     size_t bytes;
 } ap_hier;
+
+/* The offset in h->paths of edge e's stored class-cls detour (see ap_hier), or AP_HIER_NO_PATH. Pure. */
+static inline uint32_t ap_hier_edge_path(const ap_hier *h, uint32_t e, int cls)
+{
+    const uint64_t key = (uint64_t)e * AP_HIER_CLASSES + (uint64_t)cls;
+    uint32_t lo = 0, hi = h->n_paths;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (h->path_edge[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->n_paths && h->path_edge[lo] == key ? h->path_at[lo] : AP_HIER_NO_PATH;
+}
 
 /* Build the graph of map m (its pass and costs; the clearance table of m->capability when it has one). On
  * AP_OK *out is new (free with ap_hier_free); AP_E_NOMEM, AP_E_MAP_TOO_LARGE (above AP_HIER_MAX_CELLS)
@@ -142,10 +184,11 @@ typedef struct ap_hier_result {
  * goal (exact costs to their cluster's transitions: one Dijkstra inside each of the two clusters), A* over the
  * abstract graph on ws (any workspace of capacity >= n_nodes + 2 and >= AP_HIER_CLUSTER^2 + 1 and
  * succ_cap > max_deg: a plan's), then refine the
- * abstract path edge by edge: each intra-cluster edge (and the start and goal insertion edges) by an A*
- * search confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for
- * the class's disc radius, exact clearance.h), each inter-cluster edge as its single orthogonal move; the
- * pieces concatenated. Every move of the result is thus legal for the class (so clear for every disc of
+ * abstract path edge by edge: each intra-cluster edge (and the start and goal insertion edges) by a shortest
+ * path confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for the
+ * class's disc radius, exact clearance.h): a straight octile path when one is as short, else the edge's
+ * stored detour (ap_hier_edge_path), else an A* search in the cluster; each inter-cluster edge as its single
+ * orthogonal move; the pieces concatenated. Every move of the result is thus legal for the class (so clear for every disc of
  * radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h: exact intra-cluster
  * costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
  * AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL otherwise, *out zeroed. Thread-safe on a

@@ -3,8 +3,9 @@
  * (as a float, bit for bit) the cost a plain O(n^2) Dijkstra over the cluster's cells finds with the class's
  * moves, INFINITY where the pair is not in the class's graph or not joined inside the cluster, and an edge
  * exists iff some class has a finite cost. On random uniform and weighted maps (every cluster) and on Moving
- * AI maps (a sample of clusters), a 1024^2 map included (its graph is built at load). Also the class levels'
- * integer thresholds and the open lattice's costs. */
+ * AI maps (a sample of clusters), a 1024^2 map included (its graph is built at load); and each edge's stored
+ * detour per class (legal moves, the edge's cost) or, without one, a straight octile path as cheap. Also the
+ * class levels' integer thresholds and the open lattice's costs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +61,68 @@ static void ref_dijkstra(const ap_map *m, const ap_clearance_table *t, int k, in
     }
 }
 
-/* Every intra-cluster edge of m's graph in every `every`-th cluster against ref_dijkstra; returns the number of
- * (pair, class) costs compared. */
+/* The cost of the straight octile path from a to b (diagonal moves first, or straight ones first) of class-k
+ * moves (ref_move), INFINITY when a move is not legal. */
+static double ref_octile_path(const ap_map *m, const ap_clearance_table *t, int k, uint32_t a, uint32_t b,
+                              bool diag_first)
+{
+    int32_t ax, ay, bx, by;
+    ap_map_coords(m, a, &ax, &ay);
+    ap_map_coords(m, b, &bx, &by);
+    const int sx = bx > ax ? 1 : bx < ax ? -1 : 0, sy = by > ay ? 1 : by < ay ? -1 : 0;
+    const int adx = abs(bx - ax), ady = abs(by - ay), nd = adx < ady ? adx : ady, ns = (adx > ady ? adx : ady) - nd;
+    double c = 0.0;
+    for (int i = 0; i < nd + ns; i++) {
+        const bool diag = diag_first ? i < nd : i >= ns;
+        const int dx = diag ? sx : (adx > ady ? sx : 0), dy = diag ? sy : (adx > ady ? 0 : sy);
+        if (!ref_move(m, t, k, a, dx, dy))
+            return INFINITY;
+        const uint32_t n = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+        c += ap_map_move_cost(m, a, n, diag ? M_SQRT2 : 1.0);
+        a = n;
+    }
+    return c;
+}
+
+/* Edge ed from node i (class k cost want, finite) of cluster (x0, y0): its stored class-k detour (hier.h
+ * ap_hier_edge_path) is made of class-k moves legal by ref_move inside the cluster from i's cell to the edge's
+ * end and costs want; an edge without one has a straight octile path of class-k moves that cheap (the
+ * refinement's first tries), unless the map's budget (AP_HIER_PATH_BYTES_PER_CELL) is used up (the small
+ * random maps; not the Moving AI ones here). */
+static void check_stored_path(const ap_map *m, const ap_clearance_table *t, const ap_hier *h, const ap_hier_edge *ed,
+                              uint32_t i, int k, double want, int32_t x0, int32_t y0)
+{
+    const uint32_t b = h->cell[ed->to], at = ap_hier_edge_path(h, (uint32_t)(ed - h->edges), k);
+    if (at == AP_HIER_NO_PATH) {
+        /* beyond the budget: a cluster may store nothing once the paths before it take (nearly) all of it */
+        const bool full = h->paths_len + 8 * (size_t)h->n_paths + 8 + 256 >=
+                          (size_t)AP_HIER_PATH_BYTES_PER_CELL * (size_t)m->width * (size_t)m->height;
+        const double c = fmin(ref_octile_path(m, t, k, h->cell[i], b, true), ref_octile_path(m, t, k, h->cell[i], b, false));
+        ck_assert_msg(full || c <= want * (1.0 + 1e-6) + 1e-9,
+                      "edge %u -> %u class %d: no stored path and no straight one (%.9g > %.9g)", i, ed->to, k, c, want);
+        return;
+    }
+    const uint8_t *p = &h->paths[at];
+    uint32_t a = h->cell[i];
+    double c = 0.0;
+    for (int s = 1; s <= p[0]; s++) {
+        ck_assert_uint_lt(p[s], 8);
+        const int dx = ap_hier_dx[p[s]], dy = ap_hier_dy[p[s]];
+        ck_assert_msg(ref_move(m, t, k, a, dx, dy), "edge %u -> %u class %d: stored move %d not legal", i, ed->to, k, s);
+        const uint32_t n = (uint32_t)((int64_t)a + dx + (int64_t)dy * m->stride);
+        int32_t x, y;
+        ap_map_coords(m, n, &x, &y);
+        ck_assert(x >= x0 && x < x0 + C && y >= y0 && y < y0 + C);
+        c += ap_map_move_cost(m, a, n, dx && dy ? M_SQRT2 : 1.0);
+        a = n;
+    }
+    ck_assert_uint_eq(a, b);
+    ck_assert_msg(fabs(c - want) <= 1e-6 * want, "edge %u -> %u class %d: stored path costs %.9g, the edge %.9g", i,
+                  ed->to, k, c, want);
+}
+
+/* Every intra-cluster edge of m's graph in every `every`-th cluster against ref_dijkstra, and its stored
+ * class-0 detour (check_stored_path); returns the number of (pair, class) costs compared. */
 static size_t check_graph(const ap_map *m, int every)
 {
     const ap_hier *h = ap_hier_of(m);
@@ -104,6 +165,12 @@ static size_t check_graph(const ap_map *m, int every)
                 }
                 ck_assert_msg(any == (ed != NULL), "cluster %u nodes %u -> %u: edge %s without a finite class", cl, i,
                               j, ed != NULL ? "kept" : "missing");
+                for (int k = 0; k < AP_HIER_CLASSES && ed != NULL; k++) {
+                    if (isfinite(ed->cost[k]))
+                        check_stored_path(m, t, h, ed, i, k, d[k][(y - y0) * C + (x - x0)], x0, y0);
+                    else
+                        ck_assert_uint_eq(ap_hier_edge_path(h, (uint32_t)(ed - h->edges), k), AP_HIER_NO_PATH);
+                }
             }
         }
     }

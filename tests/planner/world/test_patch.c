@@ -107,7 +107,8 @@ static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map
 }
 
 /* The HAA* graph: the same nodes (cells, numbering, clusters), the same edges in the same order with the
- * same costs to the bit, the same landmark distances, and the clearance table of the map it belongs to. */
+ * same costs to the bit and the same stored detours, the same landmark distances, and the clearance table of
+ * the map it belongs to. */
 static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_table *fresh)
 {
     const ap_hier *a = upd->data, *b = fresh->data;
@@ -125,7 +126,19 @@ static void cmp_hier(const ap_map *m, const ap_map_table *upd, const ap_map_tabl
                       b->edges[k].to);
         AP_EXPECT(memcmp(a->edges[k].cost, b->edges[k].cost, sizeof a->edges[k].cost) == 0,
                       "hier edge %u: costs differ", k);
+        /* the stored detour: the same moves (its offset in the pool may differ: copied clusters append theirs
+         * node by node) */
+        for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
+            const uint32_t pa = ap_hier_edge_path(a, k, cls), pb = ap_hier_edge_path(b, k, cls);
+            AP_EXPECT((pa == AP_HIER_NO_PATH) == (pb == AP_HIER_NO_PATH), "hier edge %u class %d: a stored path in one only",
+                      k, cls);
+            if (pa != AP_HIER_NO_PATH && pb != AP_HIER_NO_PATH)
+                AP_EXPECT(a->paths[pa] == b->paths[pb] && memcmp(&a->paths[pa + 1], &b->paths[pb + 1], a->paths[pa]) == 0,
+                          "hier edge %u class %d: stored paths differ", k, cls);
+        }
     }
+    ck_assert_uint_eq(a->paths_len, b->paths_len);
+    ck_assert_uint_eq(a->n_paths, b->n_paths);
     /* the landmark distances of the abstract search's ALT bound, to the bit */
     ck_assert_int_eq(a->lm_classes, b->lm_classes);
     ck_assert((a->lm == NULL) == (b->lm == NULL));
