@@ -282,6 +282,16 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
                        uint32_t *cnt, path_pool *pool, bool store)
 {
     const uint32_t f = h->cl_first[cl], l = h->cl_first[cl + 1], of = old->cl_first[cl];
+    /* old's stored detours are indexed by (edge, class) ascending, the order the edges are read in: one cursor */
+    uint32_t pi = 0, hi = old->n_paths;
+    const uint64_t k0 = (uint64_t)old->first[of] * AP_HIER_CLASSES;
+    while (pi < hi) { /* the first key >= k0 */
+        const uint32_t mid = pi + (hi - pi) / 2;
+        if (old->path_edge[mid] < k0)
+            pi = mid + 1;
+        else
+            hi = mid;
+    }
     for (uint32_t i = f; i < l; i++) {
         const uint32_t oi = of + (i - f);
         for (uint32_t k = old->first[oi]; k < old->first[oi + 1]; k++) {
@@ -290,7 +300,11 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
                 continue; /* an inter edge: rebuilt from the entrances */
             ed.to = f + (ed.to - of);
             for (int cls = 0; cls < AP_HIER_CLASSES; cls++) {
-                const uint32_t at = store ? ap_hier_edge_path(old, k, cls) : AP_HIER_NO_PATH;
+                const uint64_t key = (uint64_t)k * AP_HIER_CLASSES + (uint64_t)cls;
+                while (pi < old->n_paths && old->path_edge[pi] < key)
+                    pi++;
+                const uint32_t at = store && pi < old->n_paths && old->path_edge[pi] == key ? old->path_at[pi]
+                                                                                         : AP_HIER_NO_PATH;
                 ep[(size_t)(h->first[i] + cnt[i]) * AP_HIER_CLASSES + (size_t)cls] =
                     at == AP_HIER_NO_PATH ? AP_HIER_NO_PATH : pool_add(pool, &old->paths[at + 1], old->paths[at], false);
             }
