@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hier/hier.h"
 #include "../world/clearance.h"
 #include "../world/grid_world.h"
 #include "plan_kind.h"
@@ -502,15 +503,57 @@ static int begin_dir(ap_plan *p, int neighbours, ap_pose a, bool a_heading, ap_p
     return begin_dir_in(p, neighbours, a, a_heading, b, b_heading, phase, false);
 }
 
-/* Long range, step 1: an 8-connected grid path for a disc of radius dp->corr_clearance (Annotated A* on the
- * capability's clearance table; the plain grid when the radius needs none or the map has no table). */
+static void fit_corridor(ap_plan *p);
+static int begin_corridor_dir(ap_plan *p);
+
+/* Long range, step 1 by the map's HAA* graph (hier.h, the issue's "abstract corridor"): the refined path of
+ * the smallest clearance class that holds a disc of radius dp->corr_clearance (class radius 1, 2 or 4: at
+ * least that much room), in one call (a few cluster-sized searches and an abstract A*: ~1 ms on a 1024^2
+ * map where Annotated A* over the whole map takes 5-15 ms). False when the graph cannot serve (no graph, no
+ * class, no abstract path, a workspace too small for it): the caller runs Annotated A*. True otherwise, with
+ * *st the plan's state: the corridor's directional search begun (AP_IN_PROGRESS), or its end. */
+static bool corridor_by_graph(ap_plan *p, int *st)
+{
+    ap_plan_dir *dp = p->kind_state;
+    const ap_map *m = p->q.map; /* the capability's view (plan.c): a view has no graph of its own */
+    const ap_hier *h = ap_hier_of(m);
+    const int cls = h != NULL ? ap_hier_class_of(h, dp->corr_clearance) : -1;
+    if (cls < 0)
+        return false;
+    ap_hier_result r;
+    const int hs = ap_hier_path(m, h, cls, dp->grid_start, dp->grid_goal, dp->ws, p->deadline_ns, &r);
+    p->expanded_before += r.expanded;
+    if (hs == AP_TIMEOUT || hs == AP_E_NOMEM) {
+        *st = p->state = hs;
+        return true;
+    }
+    if (hs != AP_OK)
+        return false;
+    free(dp->corr);
+    dp->corr = ap_plan_cell_waypoints(&p->q, r.cells, r.n_cells, &dp->n_corr);
+    free(r.cells);
+    if (dp->corr == NULL) {
+        *st = p->state = AP_E_NOMEM;
+        return true;
+    }
+    fit_corridor(p);
+    *st = begin_corridor_dir(p);
+    return true;
+}
+
+/* Long range, step 1: an 8-connected grid path for a disc of radius dp->corr_clearance, from the map's HAA*
+ * graph (corridor_by_graph) when it can serve, else by Annotated A* on the capability's clearance table (the
+ * plain grid when the radius needs none or the map has no table). */
 static int begin_corridor_path(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
     drop_dir(dp);
+    int st;
+    if (dp->corr_clearance > p->q.unit_radius && corridor_by_graph(p, &st)) /* (the retry at the unit's own
+                                                                              * radius searches the grid) */
+        return st;
     const ap_map *m = p->q.map;
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
-    int st;
     if (t != NULL && dp->corr_clearance >= AP_GRID_SIZED_MIN_RADIUS)
         st = ap_grid_domain_init_sized(&p->dom_ctx.grid, &p->dom, m, 8, dp->grid_goal, t, dp->corr_clearance);
     else
@@ -547,9 +590,6 @@ static int begin_full_dir(ap_plan *p, int neighbours, bool far)
     dp->corr_half = (int)ceil(AP_CORRIDOR_RADII * q->turning_radius) + AP_CORRIDOR_EXTRA;
     return begin_corridor_path(p);
 }
-
-static void fit_corridor(ap_plan *p);
-static int begin_corridor_dir(ap_plan *p);
 
 /* Long range, step 2: the corridor around the grid path just found, and the directional search in it. A
  * corridor with more cells than the workspace holds is narrowed (at least 1 cell each side). */
