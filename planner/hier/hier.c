@@ -283,15 +283,7 @@ static void copy_edges(const ap_hier *h, const ap_hier *old, uint32_t cl, ap_hie
 {
     const uint32_t f = h->cl_first[cl], l = h->cl_first[cl + 1], of = old->cl_first[cl];
     /* old's stored detours are indexed by (edge, class) ascending, the order the edges are read in: one cursor */
-    uint32_t pi = 0, hi = old->n_paths;
-    const uint64_t k0 = (uint64_t)old->first[of] * AP_HIER_CLASSES;
-    while (pi < hi) { /* the first key >= k0 */
-        const uint32_t mid = pi + (hi - pi) / 2;
-        if (old->path_edge[mid] < k0)
-            pi = mid + 1;
-        else
-            hi = mid;
-    }
+    uint32_t pi = ap_hier_path_lower(old, (uint64_t)old->first[of] * AP_HIER_CLASSES);
     for (uint32_t i = f; i < l; i++) {
         const uint32_t oi = of + (i - f);
         for (uint32_t k = old->first[oi]; k < old->first[oi + 1]; k++) {
@@ -423,11 +415,10 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                     if (j != i) {
                         ap_hier_edge *ed = &e[h->first[i] + cnt[i] + (j - f) - (j > i)];
                         ed->to = j;
-                        for (int k = 0; k < AP_HIER_CLASSES; k++)
+                        for (int k = 0; k < AP_HIER_CLASSES; k++) {
                             ed->cost[k] = INFINITY;
-                        for (int k = 0; k < AP_HIER_CLASSES; k++)
-                            ep[(size_t)(h->first[i] + cnt[i] + (j - f) - (j > i)) * AP_HIER_CLASSES + (size_t)k] =
-                                AP_HIER_NO_PATH;
+                            ep[(size_t)(ed - e) * AP_HIER_CLASSES + (size_t)k] = AP_HIER_NO_PATH;
+                        }
                     }
             for (uint32_t i = f; i + 1 < l; i++) {
                 const uint32_t si = ap_hier_cluster_local(c, h->cell[i]);

@@ -134,10 +134,9 @@ typedef struct ap_hier {
     size_t bytes;
 } ap_hier;
 
-/* The offset in h->paths of edge e's stored class-cls detour (see ap_hier), or AP_HIER_NO_PATH. Pure. */
-static inline uint32_t ap_hier_edge_path(const ap_hier *h, uint32_t e, int cls)
+/* The first index k of h->path_edge with path_edge[k] >= key (n_paths when none). Pure. */
+static inline uint32_t ap_hier_path_lower(const ap_hier *h, uint64_t key)
 {
-    const uint64_t key = (uint64_t)e * AP_HIER_CLASSES + (uint64_t)cls;
     uint32_t lo = 0, hi = h->n_paths;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
@@ -146,7 +145,15 @@ static inline uint32_t ap_hier_edge_path(const ap_hier *h, uint32_t e, int cls)
         else
             hi = mid;
     }
-    return lo < h->n_paths && h->path_edge[lo] == key ? h->path_at[lo] : AP_HIER_NO_PATH;
+    return lo;
+}
+
+/* The offset in h->paths of edge e's stored class-cls detour (see ap_hier), or AP_HIER_NO_PATH. Pure. */
+static inline uint32_t ap_hier_edge_path(const ap_hier *h, uint32_t e, int cls)
+{
+    const uint64_t key = (uint64_t)e * AP_HIER_CLASSES + (uint64_t)cls;
+    const uint32_t k = ap_hier_path_lower(h, key);
+    return k < h->n_paths && h->path_edge[k] == key ? h->path_at[k] : AP_HIER_NO_PATH;
 }
 
 /* Build the graph of map m (its pass and costs; the clearance table of m->capability when it has one). On
@@ -188,9 +195,9 @@ typedef struct ap_hier_result {
  * path confined to that one cluster with the class's moves (legal grid moves, and for cls > 0 clear for the
  * class's disc radius, exact clearance.h): a straight octile path when one is as short, else the edge's
  * stored detour (ap_hier_edge_path), else an A* search in the cluster; each inter-cluster edge as its single
- * orthogonal move; the pieces concatenated. Every move of the result is thus legal for the class (so clear for every disc of
- * radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h: exact intra-cluster
- * costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
+ * orthogonal move; the pieces concatenated. Every move of the result is thus legal for the class (so clear
+ * for every disc of radius <= ap_hier_class_radius[cls]), and its cost equals the abstract cost (hier.h:
+ * exact intra-cluster costs). On AP_OK *out is filled (free out->cells); AP_NO_PATH (no abstract path for that class),
  * AP_TIMEOUT (deadline_ns passed), AP_E_NOMEM or AP_E_INTERNAL otherwise, *out zeroed. Thread-safe on a
  * loaded map (writes only ws and *out). Every search (insertion, abstract, refinement) runs on ws in turn.
  *
