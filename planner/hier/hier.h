@@ -45,7 +45,8 @@
  * its moves, a byte each, for both directions: 0.2-1.6 bytes a map cell on most Moving AI maps, at most
  * AP_HIER_PATH_BYTES_PER_CELL (reached by random512-*, maze512-1-0, 8room_000: clusters beyond it keep the
  * search). Queries then 1.3-1.8x faster where they refined by search most (BENCHMARKS.md "Stored detours",
- * tenth session).
+ * tenth session). Botea, Mueller & Schaeffer (HPA*, 2004) name this trade of memory for refinement time
+ * (caching the intra-cluster paths); here only the paths a search would have had to find are kept.
  *
  * Tile updates (the kind's update, tables.h): a cluster's intra-cluster edges depend only on its own cells
  * (passability, costs, clearance) and its transition cells, so the update redoes the clusters holding a
