@@ -819,19 +819,40 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
 #define CORE_EXPAND DIRECT_LOOP(abs_run, abs_succ, abs_h)
 #include "../search/core_loop.h"
 
-/* Costs from cell `from` (inside cluster cl) to every node of cl for class cls; INFINITY when unreachable
- * inside the cluster. Also the cost to cell `other` when it is in cl (else INFINITY). One Dijkstra in the
- * cluster (cluster.h), to the end: at most 256 cells. */
+/* Costs from cell `from` (inside cluster cl) to every node of cl in class cls's graph (ap_hier.classes);
+ * INFINITY when unreachable inside the cluster, and for the cluster's other nodes: they have no edge of
+ * finite class-cls cost (build_graph gives a node's inter and intra edges a class's cost only when the node
+ * was placed for the class), so from the start or to the goal they would be dead ends. With to_other (not
+ * NULL) also the cost to cell `other` when it is in cl (else INFINITY). One Dijkstra in the cluster
+ * (cluster.h) that stops once those cells are settled (their costs are then final, bit for bit those of a
+ * search to the end): at most 256 cells. */
 static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, double *dist,
                          uint32_t other, double *to_other)
 {
     ap_hier_cluster c;
     double all[LOCAL_N];
+    uint8_t want[LOCAL_N];
     ap_hier_cluster_init(&c, m, h->clear, ((int32_t)cl % h->cw) * C, ((int32_t)cl / h->cw) * C, cls);
-    ap_hier_cluster_dijkstra(&c, cls, ap_hier_cluster_local(&c, from), NULL, 0, all, NULL);
+    memset(want, 0, sizeof want);
+    int n_want = 0;
+    const bool in_cl = to_other != NULL && ap_hier_cluster_of(m, h, other) == cl;
     for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
-        dist[j - h->cl_first[cl]] = all[ap_hier_cluster_local(&c, h->cell[j])];
-    *to_other = ap_hier_cluster_of(m, h, other) == cl ? all[ap_hier_cluster_local(&c, other)] : INFINITY;
+        if (h->classes[j] >> cls & 1u) {
+            const uint32_t v = ap_hier_cluster_local(&c, h->cell[j]);
+            n_want += !want[v];
+            want[v] = 1;
+        }
+    if (in_cl) {
+        const uint32_t v = ap_hier_cluster_local(&c, other);
+        n_want += !want[v];
+        want[v] = 1;
+    }
+    if (n_want > 0)
+        ap_hier_cluster_dijkstra(&c, cls, ap_hier_cluster_local(&c, from), want, n_want, all, NULL);
+    for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
+        dist[j - h->cl_first[cl]] = h->classes[j] >> cls & 1u ? all[ap_hier_cluster_local(&c, h->cell[j])] : INFINITY;
+    if (to_other != NULL)
+        *to_other = in_cl ? all[ap_hier_cluster_local(&c, other)] : INFINITY;
 }
 
 /* The abstract path of a query (ap_hier_path): start and goal inserted, A* on the abstract graph on ws.
@@ -852,9 +873,9 @@ static int abstract_path(const ap_map *m, const ap_hier *h, int cls, uint32_t st
     double *sd = malloc((ns + ng + 1) * sizeof *sd);
     if (sd == NULL)
         return AP_E_NOMEM;
-    double *gd = sd + ns, dummy;
+    double *gd = sd + ns;
     insert_point(m, h, cls, start, d.scl, sd, goal, &d.sg);
-    insert_point(m, h, cls, goal, d.gcl, gd, start, &dummy);
+    insert_point(m, h, cls, goal, d.gcl, gd, start, NULL);
     d.sdist = sd;
     d.gdist = gd;
     if (h->lm != NULL && cls < h->lm_classes) {

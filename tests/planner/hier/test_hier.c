@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../../planner/hier/cluster.h"
 #include "../../../planner/hier/hier.h"
 #include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/plan/plan.h"
@@ -329,6 +330,119 @@ START_TEST(landmarks_keep_the_abstract_cost)
 }
 END_TEST
 
+/* Costs inside cluster cl of h for class cls from padded cell `from` to each of its cells (local ids), by
+ * a cluster search run to the end (no target cells). */
+static void cluster_costs(const ap_map *m, const ap_hier *h, int cls, uint32_t cl, uint32_t from, double *dist)
+{
+    ap_hier_cluster *c = malloc(sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    ap_hier_cluster_init(c, m, h->clear, (int32_t)(cl % (uint32_t)h->cw) * AP_HIER_CLUSTER,
+                         (int32_t)(cl / (uint32_t)h->cw) * AP_HIER_CLUSTER, cls);
+    ap_hier_cluster_dijkstra(c, cls, ap_hier_cluster_local(c, from), NULL, 0, dist, NULL);
+    free(c);
+}
+
+/* Local id (cluster.h) of padded cell `cell` in its cluster. */
+static uint32_t local_of(const ap_map *m, uint32_t cell)
+{
+    int32_t x, y;
+    ap_map_coords(m, cell, &x, &y);
+    return (uint32_t)((y % AP_HIER_CLUSTER) * AP_HIER_CLUSTER + x % AP_HIER_CLUSTER);
+}
+
+/* The reference for a query's abstract cost: Dijkstra's algorithm over h's class-cls edges (a plain array
+ * scan, no open list) with start a and goal b joined to every node of their clusters by cluster searches run
+ * to the end, and start -> goal inside one cluster when they share it. INFINITY when no abstract path joins
+ * them. */
+static double abstract_optimum(const ap_map *m, const ap_hier *h, int cls, uint32_t a, uint32_t b)
+{
+    const uint32_t n = h->n_nodes, S = n, G = n + 1, ca = ap_hier_cluster_of(m, h, a), cb = ap_hier_cluster_of(m, h, b);
+    double *d = malloc((n + 2) * sizeof *d), da[AP_HIER_LOCAL_N], db[AP_HIER_LOCAL_N];
+    bool *done = calloc(n + 2, 1);
+    ck_assert(d != NULL && done != NULL);
+    cluster_costs(m, h, cls, ca, a, da);
+    cluster_costs(m, h, cls, cb, b, db);
+    for (uint32_t i = 0; i < n + 2; i++)
+        d[i] = INFINITY;
+    d[S] = 0.0;
+    for (;;) {
+        uint32_t u = UINT32_MAX;
+        for (uint32_t i = 0; i < n + 2; i++)
+            if (!done[i] && d[i] < INFINITY && (u == UINT32_MAX || d[i] < d[u]))
+                u = i;
+        if (u == UINT32_MAX || u == G)
+            break;
+        done[u] = true;
+        if (u == S) {
+            for (uint32_t j = h->cl_first[ca]; j < h->cl_first[ca + 1]; j++)
+                d[j] = fmin(d[j], da[local_of(m, h->cell[j])]);
+            if (ca == cb)
+                d[G] = fmin(d[G], da[local_of(m, b)]);
+            continue;
+        }
+        for (uint32_t e = h->first[u]; e < h->first[u + 1]; e++)
+            if (isfinite(h->edges[e].cost[cls]))
+                d[h->edges[e].to] = fmin(d[h->edges[e].to], d[u] + h->edges[e].cost[cls]);
+        if (ap_hier_cluster_of(m, h, h->cell[u]) == cb)
+            d[G] = fmin(d[G], d[u] + db[local_of(m, h->cell[u])]);
+    }
+    const double r = d[G];
+    free(done);
+    free(d);
+    return r;
+}
+
+/* A query's abstract cost is the abstract graph's optimum (abstract_optimum: its start and goal insertion run
+ * to the end), for every class on the longer half of the scenario lines of three maps, the queries the graph
+ * answers and the ones it does not: the insertion's searches stop once the cluster's nodes of the class
+ * are settled (hier.c insert_point), and that must not change a cost. Within 1e-6 of the cost: the edges'
+ * float costs make equally short paths differ by such sums, as in landmarks_keep_the_abstract_cost. */
+START_TEST(abstract_cost_is_the_graphs_optimum)
+{
+    const char *dir = ap_test_data_dir();
+    if (dir == NULL) {
+        ap_test_skip_no_data("hierarchical: abstract optimum");
+        return;
+    }
+    static const char *const maps[] = {"ost003d", "lak303d", "AR0011SR"};
+    for (size_t mi = 0; mi < sizeof maps / sizeof maps[0]; mi++) {
+        ap_test_scen *sc;
+        size_t n;
+        ap_workspace ws;
+        ap_map *m = load(dir, maps[mi], NULL, &sc, &n, &ws);
+        const ap_hier *h = ap_hier_of(m);
+        const size_t want = ap_test_quick() ? 12 : 40, step = n / 2 / want > 0 ? n / 2 / want : 1;
+        size_t answered = 0, none = 0;
+        for (int cls = 0; cls < 3; cls++)
+            for (size_t i = n / 2; i < n; i += step) {
+                const ap_test_scen *s = &sc[i];
+                if (!ap_map_passable(m, s->sx, s->sy) || !ap_map_passable(m, s->gx, s->gy))
+                    continue;
+                const uint32_t a = ap_map_index(m, s->sx, s->sy), b = ap_map_index(m, s->gx, s->gy);
+                const double ref = abstract_optimum(m, h, cls, a, b);
+                ap_hier_result r;
+                const int st = ap_hier_path(m, h, cls, a, b, &ws, 0, &r);
+                if (!(ref < INFINITY)) {
+                    ck_assert_int_eq(st, AP_NO_PATH);
+                    none++;
+                    continue;
+                }
+                ck_assert_int_eq(st, AP_OK);
+                ck_assert_msg(fabs(r.abstract_cost - ref) <= 1e-6 * ref, "%s class %d (%d, %d) -> (%d, %d): %.9f, optimum %.9f",
+                              maps[mi], cls, s->sx, s->sy, s->gx, s->gy, r.abstract_cost, ref);
+                free(r.cells);
+                answered++;
+            }
+        printf("hierarchical abstract optimum: %s: %zu answered, %zu without an abstract path\n", maps[mi], answered,
+               none);
+        ck_assert_uint_ge(answered, 20);
+        ap_workspace_free(&ws);
+        free(sc);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
 /* Terrain costs (battleground: swamp 3, water passable at 6): the refined cost is the abstract cost and never
  * below A*'s weighted optimum; the answer's grid cost is the refined cost. */
 START_TEST(weighted_map)
@@ -499,6 +613,7 @@ Suite *hier_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, near_optimal_on_scenarios);
     tcase_add_test(tc, landmarks_keep_the_abstract_cost);
+    tcase_add_test(tc, abstract_cost_is_the_graphs_optimum);
     tcase_add_test(tc, landmarks_too_far_to_hold);
     tcase_add_test(tc, weighted_map);
     tcase_add_test(tc, auto_and_connectivity);
