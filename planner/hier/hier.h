@@ -21,6 +21,12 @@
  *    the run plus the widest crossing) a disc crossed every entrance at its widest point and its smoothed
  *    paths were 1.5 % longer than A*'s on average; with every class's transitions in every class's graph
  *    the searches were ~1.5x slower.
+ *  - a border crossing that a class can make only diagonally (a corridor just wide enough for the class running
+ *    diagonally across the border: neither orthogonal pair beside the diagonal move lets it through) gets a
+ *    transition of its own for those classes, the diagonal move as its inter-cluster edge (hier.c
+ *    diagonal_classes): without them a radius-2 disc's abstract path on Paris_1_1024 was up to 10.6 % longer
+ *    than A*'s (BENCHMARKS.md "Hierarchical (HAA*)", eleventh session). With them every move a class may make
+ *    across a border is served, by its own transition or along a stretch of orthogonal crossings.
  *  - clearance classes (AP_HIER_CLASSES): 0 = the point unit (every legal grid move: passable, no corner
  *    cutting), then discs of radius up to 1, 2 and 4 tiles (a move belongs to class k > 0 when its exact disc
  *    clearance, clearance.h, exceeds the class radius). A disc of radius r uses the smallest class whose

@@ -8,7 +8,8 @@
  * Whole-map fallbacks: without a graph (a capability view, a map above AP_HIER_MAX_CELLS, an optional build
  * that failed), for a square unit, a disc above the largest class or a 4-connected query (the graph's
  * moves are 8-connected), or when the abstract search finds no
- * path (its entrances are incomplete for sized units), the astar row's domain (plain, or Annotated A* for
+ * path (a class's graph is built for the class's largest radius: a smaller disc of the class may pass where
+ * the graph has no way), the astar row's domain (plain, or Annotated A* for
  * sized discs: algorithms.c) runs over the whole map as the plan's time-sliced search, the plan handed to
  * the grid kind (complete: its no_path says unreachable): the answer is then annotated A*'s.
  *
