@@ -7,13 +7,16 @@
  *                                      $ARCPATH_MOVINGAI or ../shared/data/movingai (default: the DAO and
  *                                      Baldur's Gate maps of at most 512^2 cells); ARCPATH_BENCH_RADIUS=R
  *                                      runs radius R (0, 1 or 2) alone, for profiling; ARCPATH_BENCH_TRACE=1
- *                                      prints each line's statuses and search µs on stderr
+ *                                      prints each line's statuses, search µs and expansions, and its
+ *                                      unsmoothed and taut lengths, on stderr
  *
  * Per map: the hier table's build (median of 3, ms) and its bytes per map cell; then per unit (point, disc
  * radius 1, disc radius 2): the lines both algorithms answer, median and p95 µs of a whole plan
  * (begin .. finish, smoothing "los") for astar and hierarchical, the speed-up of the medians, the medians of
  * the search alone (begin and steps, without finish: waypoints, smoothing, verdict) and their ratio (the
- * figure HAA*'s "order of magnitude" speaks of), and the mean
+ * figure HAA*'s "order of magnitude" speaks of; each hierarchical run follows an A* run there), the same
+ * ratio measured in separate passes (every line's A* search, then every line's hierarchical one, the
+ * fastest of PASSES rounds each: each algorithm with its own data in the caches), and the mean
  * and max length excess of hierarchical over astar with smoothing "none" (the grid optimum) and with
  * smoothing "los" (each against astar's answer with the same smoothing), then with smoothing "taut": the
  * medians of whole plans, their ratio, and the excess over astar's taut answer. Lines one algorithm answers
@@ -67,6 +70,9 @@ static int run(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, double 
     *us = now_us() - t0;
     return r->status;
 }
+
+/* Rounds of the separate passes (bench_map): each line's fastest search of these. */
+#define PASSES 3
 
 static double pct(const double *v, size_t n, double p)
 {
@@ -139,7 +145,7 @@ static void bench_map(const char *dir, const char *name, int per)
         size_t k = 0, miss = 0, shorter = 0;
         /* the lines this unit can take (A* answers them): a disc reaches only some of the long lines, and
          * sampling among all of them left 5-20 lines of 30 for radius 1 and 2 on the DAO maps */
-        size_t *take = malloc(nl * sizeof *take), nt = 0;
+        size_t *take = malloc(nl * sizeof *take), nt = 0, *used = malloc((size_t)per * sizeof *used);
         for (size_t i = 0; i < nl; i++) {
             ap_result r;
             double u, x;
@@ -163,6 +169,7 @@ static void bench_map(const char *dir, const char *name, int per)
                         "expanded (search)\n", i, radii[ri], sa, xa, (unsigned long long)ra.expanded, sh, xh,
                         (unsigned long long)rh.expanded);
             if (sa == AP_OK && sh == AP_OK && sa0 == AP_OK && sh0 == AP_OK && sat == AP_OK && sht == AP_OK) {
+                used[k] = i;
                 tta[k] = uat;
                 tth[k] = uht;
                 const double et = rat.length > 0 ? rht.length / rat.length - 1.0 : 0.0;
@@ -173,6 +180,10 @@ static void bench_map(const char *dir, const char *name, int per)
                 sa_us[k] = xa;
                 sh_us[k] = xh;
                 const double en = ra0.length > 0 ? rh0.length / ra0.length - 1.0 : 0.0;
+                if (trace)
+                    fprintf(stderr, "line %zu (%d,%d)->(%d,%d) radius %g: none astar %.4f hier %.4f (%.2f %%), taut %.4f %.4f (%.2f %%)\n",
+                            i, sc[i].sx, sc[i].sy, sc[i].gx, sc[i].gy, radii[ri], ra0.length, rh0.length, 100 * en,
+                            rat.length, rht.length, 100 * (rht.length / rat.length - 1));
                 const double el = ra.length > 0 ? rh.length / ra.length - 1.0 : 0.0;
                 shorter += en < -1e-9;
                 ex_none += en;
@@ -190,6 +201,27 @@ static void bench_map(const char *dir, const char *name, int per)
             ap_result_free(&rat);
             ap_result_free(&rht);
         }
+        /* The searches again in separate passes, one algorithm over all k lines, then the other, the fastest
+         * of PASSES rounds per line: each algorithm with its own data in the caches, as a server running many
+         * queries of one kind has them (above, every hierarchical run follows an A* run that swept the whole
+         * map's workspace, so it starts with its graph out of the caches). */
+        double *pa = malloc((k ? k : 1) * sizeof *pa), *ph = malloc((k ? k : 1) * sizeof *ph);
+        for (size_t j = 0; j < k; j++)
+            pa[j] = ph[j] = INFINITY;
+        for (int pass = 0; pass < PASSES; pass++)
+            for (int alg = 0; alg < 2; alg++)
+                for (size_t j = 0; j < k; j++) {
+                    ap_result r;
+                    double u, x;
+                    run(m, &ws, &sc[used[j]], radii[ri], alg ? AP_ALG_HIERARCHICAL : AP_ALG_ASTAR, AP_SMOOTH_NONE,
+                        &r, &u, &x);
+                    ap_result_free(&r);
+                    double *best = alg ? &ph[j] : &pa[j];
+                    *best = x < *best ? x : *best;
+                }
+        qsort(pa, k, sizeof *pa, cmp_d);
+        qsort(ph, k, sizeof *ph, cmp_d);
+        const double mpa = pct(pa, k, 0.5), mph = pct(ph, k, 0.5);
         qsort(ta, k, sizeof *ta, cmp_d);
         qsort(th, k, sizeof *th, cmp_d);
         qsort(sa_us, k, sizeof *sa_us, cmp_d);
@@ -199,15 +231,15 @@ static void bench_map(const char *dir, const char *name, int per)
         const double mat = pct(tta, k, 0.5), mht = pct(tth, k, 0.5);
         const double ma = pct(ta, k, 0.5), mh = pct(th, k, 0.5), xa = pct(sa_us, k, 0.5), xh = pct(sh_us, k, 0.5);
         printf("| %s | %.1f | %.1f | %g | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %.0f | %.0f | %.1fx | %.2f / %.2f "
-               "| %.2f / %.2f | %.0f | %.0f | %.1fx | %.2f / %.2f |%s\n",
+               "| %.2f / %.2f | %.0f | %.0f | %.1fx | %.2f / %.2f | %.0f | %.0f | %.1fx |%s\n",
                name, bt[1], (double)bytes / ((double)m->width * m->height), radii[ri], k, miss, ma, pct(ta, k, 0.95),
                mh, pct(th, k, 0.95), mh > 0 ? ma / mh : 0.0, xa, xh, xh > 0 ? xa / xh : 0.0,
                100.0 * ex_none / (k ? (double)k : 1.0),
                100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los, mat, mht,
-               mht > 0 ? mat / mht : 0.0, 100.0 * ex_taut / (k ? (double)k : 1.0), 100.0 * max_taut,
-               shorter ? " (shorter than astar: bug)" : "");
+               mht > 0 ? mat / mht : 0.0, 100.0 * ex_taut / (k ? (double)k : 1.0), 100.0 * max_taut, mpa, mph,
+               mph > 0 ? mpa / mph : 0.0, shorter ? " (shorter than astar: bug)" : "");
         fflush(stdout);
-        AP_FREE_ALL(ta, th, sa_us, sh_us, tta, tth, take);
+        AP_FREE_ALL(ta, th, sa_us, sh_us, tta, tth, take, used, pa, ph);
     }
     ap_workspace_free(&ws);
     free(sc);
@@ -266,8 +298,8 @@ int main(int argc, char **argv)
     printf("| map | hier build ms | hier bytes/cell | radius | lines | miss | astar median µs | astar p95 µs | "
            "hier median µs | hier p95 µs | speed-up | astar search µs | hier search µs | search speed-up | "
            "excess none mean / max %% | excess los mean / max %% | taut: astar median µs | hier median µs | "
-           "speed-up | excess taut mean / max %% |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "speed-up | excess taut mean / max %% | passes: astar search µs | hier search µs | search speed-up |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n_maps; i++)
         bench_map(dir, maps[i], per);
     return 0;
