@@ -169,19 +169,25 @@ static bool pair_diagonal(const ap_map *m, uint32_t a, uint32_t c)
     return ax != cx && ay != cy;
 }
 
-/* The stored clearance q of the move a -> c between neighbouring cells (clearance.h: an orthogonal move's is
- * the smaller of its cells', a diagonal one's is stored); 0 without a clearance table. */
-static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
+/* The stored clearance q of the orthogonal move between neighbouring cells a and c (clearance.h: the smaller
+ * of its cells'); 0 without a clearance table. */
+static uint16_t orth_q(const build *b, uint32_t a, uint32_t c)
 {
     if (b->t == NULL)
         return 0;
-    if (pair_diagonal(b->m, a, c)) {
-        int32_t ax, ay, cx, cy;
-        ap_map_coords(b->m, a, &ax, &ay);
-        ap_map_coords(b->m, c, &cx, &cy);
-        return ap_clearance_move(b->t, a, cx - ax, cy - ay);
-    }
     return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
+}
+
+/* The stored clearance q of the transition a -> c, an orthogonal or a diagonal move (clearance.h: a diagonal
+ * move's is stored); 0 without a clearance table. */
+static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
+{
+    if (b->t == NULL || !pair_diagonal(b->m, a, c))
+        return orth_q(b, a, c);
+    int32_t ax, ay, cx, cy;
+    ap_map_coords(b->m, a, &ax, &ay);
+    ap_map_coords(b->m, c, &cx, &cy);
+    return ap_clearance_move(b->t, a, cx - ax, cy - ay);
 }
 
 #define class_level ap_hier_class_level
@@ -197,7 +203,7 @@ static int add_run(build *b, const uint32_t *as, const uint32_t *cs, int n)
     uint8_t pick[C] = {0};
     int lv[C];
     for (int i = 0; i < n; i++)
-        lv[i] = class_level(cross_q(b, as[i], cs[i]));
+        lv[i] = class_level(orth_q(b, as[i], cs[i]));
     for (int k = 0; k < (b->t != NULL ? AP_HIER_CLASSES : 1); k++)
         for (int i = 0; i < n;) {
             if (lv[i] < k) {
@@ -218,7 +224,7 @@ static int add_run(build *b, const uint32_t *as, const uint32_t *cs, int n)
     int best = 0; /* the crossing of largest clearance serves every class that fits it (a short way across
                    * the middle of a wide entrance) */
     for (int i = 1; i < n; i++)
-        if (cross_q(b, as[i], cs[i]) > cross_q(b, as[best], cs[best]))
+        if (orth_q(b, as[i], cs[i]) > orth_q(b, as[best], cs[best]))
             best = i;
     pick[best] |= (uint8_t)((2u << (b->t != NULL ? lv[best] : 0)) - 1u);
     for (int i = 0; i < n; i++)
@@ -245,11 +251,18 @@ static uint8_t diagonal_classes(const build *b, uint32_t a0, uint32_t a1, uint32
     const ap_map *m = b->m;
     if (b->t == NULL || !m->pass[a0] || !m->pass[a1] || !m->pass[c0] || !m->pass[c1])
         return 0;
-    /* the orthogonal crossings' top class (both passable here) */
-    const int l0 = class_level(cross_q(b, a0, c0)), l1 = class_level(cross_q(b, a1, c1)), lo = l0 > l1 ? l0 : l1;
+    /* the orthogonal crossings' top class (both passable here); nothing left to serve above the top class */
+    const uint16_t q0 = orth_q(b, a0, c0), q1 = orth_q(b, a1, c1);
+    const int lo = class_level(q0 > q1 ? q0 : q1);
+    if (lo == AP_HIER_CLASSES - 1)
+        return 0;
+    /* the diagonals' moves: a0 -> c1 and a1 -> c0, each by one step along the border and one across it */
+    const bool along_x = a1 - a0 == 1, across_x = c0 - a0 == 1;
+    const int ax = along_x, ay = !along_x, cx = across_x, cy = !across_x;
     uint8_t best = 0;
     for (int d = 0; d < 2; d++) {
-        const int ld = class_level(d == 0 ? cross_q(b, a0, c1) : cross_q(b, a1, c0));
+        const int ld = class_level(d == 0 ? ap_clearance_move(b->t, a0, ax + cx, ay + cy)
+                                          : ap_clearance_move(b->t, a1, cx - ax, cy - ay));
         const uint8_t bits = ld > lo ? (uint8_t)(((2u << ld) - 1u) & ~((2u << lo) - 1u)) : 0;
         if (bits > best) {
             best = bits;
