@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define C AP_HIER_CLUSTER
 #define N AP_HIER_LOCAL_N
@@ -24,15 +27,58 @@ int ap_hier_class_level(uint16_t q)
     return k;
 }
 
-/* spread[b]: byte j is bit j of b (a row's 8 cells' bits to one byte per cell). */
-static uint64_t spread(unsigned b)
+/* A full row of a cluster (16 cells) as bits: bit x set when row[x] != 0 (passable cells) or when row[x] > q
+ * (clearance values, q a class's threshold). Only for rows of 16 cells: the 16 values read then lie in the
+ * map's padded row (a narrower cluster at the map's right edge could read past the arrays' end: those take
+ * the loops in ap_hier_cluster_init). With SSE2 one compare per 8 or 16 values (the values fit int16: at most
+ * AP_CLEARANCE_Q_MAX): the cluster's set-up was ~20 % of a graph build and ~11 % of a query (callgrind,
+ * BENCHMARKS.md "Hierarchical (HAA*)", eleventh session). */
+#if defined(__SSE2__)
+static inline uint32_t row_nonzero16(const uint8_t *row)
 {
-    uint64_t v = b & 0xffu;
-    v = (v | v << 28) & 0x0000000f0000000full;
-    v = (v | v << 14) & 0x0003000300030003ull;
-    v = (v | v << 7) & 0x0101010101010101ull;
-    return v;
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)row);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) ^ 0xffffu;
 }
+
+static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
+{
+    const __m128i t = _mm_set1_epi16((short)q);
+    const __m128i lo = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)row), t);
+    const __m128i hi = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)(row + 8)), t);
+    return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi));
+}
+#else
+static inline uint32_t row_nonzero16(const uint8_t *row)
+{
+    uint32_t b = 0;
+    for (int x = 0; x < C; x++)
+        b |= (uint32_t)(row[x] != 0) << x;
+    return b;
+}
+
+static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
+{
+    uint32_t b = 0;
+    for (int x = 0; x < C; x++)
+        b |= (uint32_t)(row[x] > q) << x;
+    return b;
+}
+#endif
+
+/* spread[b]: byte j is bit j of b (a row's 8 cells' bits to one byte per cell), a table of the 256 bytes:
+ * the bit tricks it replaces were ~60 % of ap_hier_cluster_init after the SSE2 compares. */
+#define SP(b)                                                                                                 \
+    ((uint64_t)((b)&1u) | (uint64_t)((b) >> 1 & 1u) << 8 | (uint64_t)((b) >> 2 & 1u) << 16 |                 \
+     (uint64_t)((b) >> 3 & 1u) << 24 | (uint64_t)((b) >> 4 & 1u) << 32 | (uint64_t)((b) >> 5 & 1u) << 40 |    \
+     (uint64_t)((b) >> 6 & 1u) << 48 | (uint64_t)((b) >> 7 & 1u) << 56)
+#define SP4(b) SP(b), SP((b) + 1u), SP((b) + 2u), SP((b) + 3u)
+#define SP16(b) SP4(b), SP4((b) + 4u), SP4((b) + 8u), SP4((b) + 12u)
+#define SP64(b) SP16(b), SP16((b) + 16u), SP16((b) + 32u), SP16((b) + 48u)
+static const uint64_t spread[256] = {SP64(0u), SP64(64u), SP64(128u), SP64(192u)};
+#undef SP
+#undef SP4
+#undef SP16
+#undef SP64
 
 void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearance_table *t, int32_t x0, int32_t y0,
                           int only)
@@ -59,19 +105,29 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
     for (int32_t y = 0; y < c->h; y++) {
         const uint32_t a = ap_map_index(m, x0, y0 + y);
         const uint8_t *pp = m->pass + a;
+        const bool full = c->w == C;
         uint32_t p = 0;
-        for (int32_t x = 0; x < c->w; x++)
-            p |= (uint32_t)(pp[x] != 0) << x;
+        if (full)
+            p = row_nonzero16(pp);
+        else
+            for (int32_t x = 0; x < c->w; x++)
+                p |= (uint32_t)(pp[x] != 0) << x;
         pass[y + 1] = (uint16_t)p;
         lc[0][y + 1] = (uint16_t)p;
         lse[0][y + 1] = lsw[0][y + 1] = 0xffffu;
         for (int k = k0; k <= k1; k++) {
             const uint16_t q = class_q[k], *dq = t->disc + a, *sq = t->diag_se + a, *wq = t->diag_sw + a;
             uint32_t l = 0, se = 0, sw = 0;
-            for (int32_t x = 0; x < c->w; x++) {
-                l |= (uint32_t)(dq[x] > q) << x;
-                se |= (uint32_t)(sq[x] > q) << x;
-                sw |= (uint32_t)(wq[x] > q) << x;
+            if (full) {
+                l = row_above16(dq, q);
+                se = row_above16(sq, q);
+                sw = row_above16(wq, q);
+            } else {
+                for (int32_t x = 0; x < c->w; x++) {
+                    l |= (uint32_t)(dq[x] > q) << x;
+                    se |= (uint32_t)(sq[x] > q) << x;
+                    sw |= (uint32_t)(wq[x] > q) << x;
+                }
             }
             lc[k][y + 1] = (uint16_t)(l & p);
             lse[k][y + 1] = (uint16_t)se;
@@ -93,8 +149,8 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
                                      dn & lse[k][r], un & lsw[k][r - 1] >> 1, dw & lsw[k][r], uw & lse[k][r - 1] << 1};
             uint64_t lo = 0, hi = 0;
             for (int i = 0; i < 8; i++) {
-                lo |= spread(dir[i] & 0xffu) << i;
-                hi |= spread(dir[i] >> 8 & 0xffu) << i;
+                lo |= spread[dir[i] & 0xffu] << i;
+                hi |= spread[dir[i] >> 8 & 0xffu] << i;
             }
             memcpy(&c->moves[k][y * C], &lo, sizeof lo);
             memcpy(&c->moves[k][y * C + 8], &hi, sizeof hi);
