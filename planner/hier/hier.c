@@ -527,12 +527,12 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                             (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[j]], ap_hier_class_radius[k])))
                             continue;
                         const uint32_t v = ap_hier_cluster_local(c, h->cell[j]);
-                        const double d = !m->weighted && ap_hier_cluster_box_open(c, k, si, v)
-                                             ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
-                                             : dist[v];
+                        const bool open_box = !m->weighted && ap_hier_cluster_box_open(c, k, si, v);
+                        const double d = open_box ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
+                                                  : dist[v];
                         const size_t ij = h->first[i] + cnt[i] + (j - f) - 1, ji = h->first[j] + cnt[j] + (i - f);
                         e[ij].cost[k] = e[ji].cost[k] = (float)d;
-                        if (store && isfinite(d) && !(!m->weighted && ap_hier_cluster_box_open(c, k, si, v)))
+                        if (store && isfinite(d) && !open_box)
                             store_detour(m, h, c, k, dist, searched == k ? NULL : reach, si, v, i, j, d,
                                          &ep[ij * AP_HIER_CLASSES + (size_t)k], &ep[ji * AP_HIER_CLASSES + (size_t)k], pool);
                     }
