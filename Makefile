@@ -84,9 +84,11 @@ check: deps
 # examples and the error catalogue against live servers, validated against the spec, tests/contract; the C,
 # Python, JavaScript and C# clients against a live arcpathd, tests/clients; deploy/ under validators and 3
 # replicas behind HAProxy, tests/deploy; a short soak while maps change, tests/soak) and fails the make on
-# any failure.
+# any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N):
+# they need nothing but a core, and they are half of the run's time.
 test: all check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TESTS) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) \
+	  $(TEST_INTEGRATION) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
 	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh \
 	  tests/soak/run.sh
 
