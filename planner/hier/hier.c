@@ -304,6 +304,10 @@ static int find_entrances(build *b)
                 }
             }
             for (int32_t i = 0; i + 1 < len; i++) {
+                /* a block on a cluster corner is scanned from both borders and sees the same (its orthogonal
+                 * moves' legality depends only on the two cells off the diagonal): the vertical scan takes it */
+                if (!vertical && (i + 1) % C == 0)
+                    continue;
                 const uint32_t a0 = vertical ? ap_map_index(m, k - 1, i) : ap_map_index(m, i, k - 1);
                 const uint32_t a1 = vertical ? ap_map_index(m, k - 1, i + 1) : ap_map_index(m, i + 1, k - 1);
                 const uint32_t c0 = vertical ? ap_map_index(m, k, i) : ap_map_index(m, i, k);
