@@ -27,10 +27,27 @@ int ap_hier_class_level(uint16_t q)
     return k;
 }
 
-/* A full row of a cluster (16 cells) as bits: bit x set when row[x] != 0 (passable cells) or when row[x] > q
- * (clearance values, q a class's threshold). Only for rows of 16 cells: the 16 values read then lie in the
- * map's padded row (a narrower cluster at the map's right edge could read past the arrays' end: those take
- * the loops in ap_hier_cluster_init). With SSE2 one compare per 8 or 16 values (the values fit int16: at most
+/* A row's first w cells as bits: bit x set when row[x] != 0 (passable cells) or when row[x] > q (clearance
+ * values, q a class's threshold). */
+static inline uint32_t row_nonzero(const uint8_t *row, int32_t w)
+{
+    uint32_t b = 0;
+    for (int32_t x = 0; x < w; x++)
+        b |= (uint32_t)(row[x] != 0) << x;
+    return b;
+}
+
+static inline uint32_t row_above(const uint16_t *row, uint16_t q, int32_t w)
+{
+    uint32_t b = 0;
+    for (int32_t x = 0; x < w; x++)
+        b |= (uint32_t)(row[x] > q) << x;
+    return b;
+}
+
+/* The same for a full row of a cluster (16 cells). Only for rows of 16 cells: the 16 values read then lie in
+ * the map's padded row (a narrower cluster at the map's right edge could read past the arrays' end: those
+ * take the loops above). With SSE2 one compare per 8 or 16 values (the values fit int16: at most
  * AP_CLEARANCE_Q_MAX): the cluster's set-up was ~20 % of a graph build and ~11 % of a query (callgrind,
  * BENCHMARKS.md "Hierarchical (HAA*)", eleventh session). */
 #if defined(__SSE2__)
@@ -50,18 +67,12 @@ static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
 #else
 static inline uint32_t row_nonzero16(const uint8_t *row)
 {
-    uint32_t b = 0;
-    for (int x = 0; x < C; x++)
-        b |= (uint32_t)(row[x] != 0) << x;
-    return b;
+    return row_nonzero(row, C);
 }
 
 static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
 {
-    uint32_t b = 0;
-    for (int x = 0; x < C; x++)
-        b |= (uint32_t)(row[x] > q) << x;
-    return b;
+    return row_above(row, q, C);
 }
 #endif
 
@@ -106,29 +117,15 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
         const uint32_t a = ap_map_index(m, x0, y0 + y);
         const uint8_t *pp = m->pass + a;
         const bool full = c->w == C;
-        uint32_t p = 0;
-        if (full)
-            p = row_nonzero16(pp);
-        else
-            for (int32_t x = 0; x < c->w; x++)
-                p |= (uint32_t)(pp[x] != 0) << x;
+        const uint32_t p = full ? row_nonzero16(pp) : row_nonzero(pp, c->w);
         pass[y + 1] = (uint16_t)p;
         lc[0][y + 1] = (uint16_t)p;
         lse[0][y + 1] = lsw[0][y + 1] = 0xffffu;
         for (int k = k0; k <= k1; k++) {
             const uint16_t q = class_q[k], *dq = t->disc + a, *sq = t->diag_se + a, *wq = t->diag_sw + a;
-            uint32_t l = 0, se = 0, sw = 0;
-            if (full) {
-                l = row_above16(dq, q);
-                se = row_above16(sq, q);
-                sw = row_above16(wq, q);
-            } else {
-                for (int32_t x = 0; x < c->w; x++) {
-                    l |= (uint32_t)(dq[x] > q) << x;
-                    se |= (uint32_t)(sq[x] > q) << x;
-                    sw |= (uint32_t)(wq[x] > q) << x;
-                }
-            }
+            const uint32_t l = full ? row_above16(dq, q) : row_above(dq, q, c->w),
+                           se = full ? row_above16(sq, q) : row_above(sq, q, c->w),
+                           sw = full ? row_above16(wq, q) : row_above(wq, q, c->w);
             lc[k][y + 1] = (uint16_t)(l & p);
             lse[k][y + 1] = (uint16_t)se;
             lsw[k][y + 1] = (uint16_t)sw;

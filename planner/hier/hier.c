@@ -160,13 +160,12 @@ static int add_pair(build *b, uint32_t a, uint32_t c, uint8_t classes)
     return AP_OK;
 }
 
-/* Is the transition a -> c a diagonal move (find_entrances' diagonal crossings) rather than an orthogonal one? */
+/* Is the move between neighbouring cells a and c (a transition: find_entrances' diagonal crossings, or
+ * orthogonal) diagonal? Orthogonal neighbours' padded ids differ by 1 or by the stride. */
 static bool pair_diagonal(const ap_map *m, uint32_t a, uint32_t c)
 {
-    int32_t ax, ay, cx, cy;
-    ap_map_coords(m, a, &ax, &ay);
-    ap_map_coords(m, c, &cx, &cy);
-    return ax != cx && ay != cy;
+    const uint32_t d = a > c ? a - c : c - a;
+    return d != 1u && d != (uint32_t)m->stride;
 }
 
 /* The stored clearance q of the orthogonal move between neighbouring cells a and c (clearance.h: the smaller
