@@ -10,6 +10,8 @@
 CC      ?= cc
 BUILD   ?= build
 SAN     ?= 0
+# make check builds with one job a core (the tests then run one program at a time, the planner's in shards)
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PKGS     = libmicrohttpd jansson libuv cairo zlib
 TESTPKGS = check libcurl
 
@@ -98,10 +100,12 @@ check-layers:
 	@sh tools/check-layers.sh
 
 check-plain:
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(MAKE) --no-print-directory test
 
 check-asan:
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
