@@ -65,9 +65,12 @@ CLIENT_CFLAGS    = $(shell pkg-config --cflags libcurl jansson 2>/dev/null)
 CLIENT_LIBS      = $(shell pkg-config --libs libcurl jansson 2>/dev/null)
 
 TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION)
+# What `make test` runs: the sanitizer build makes only these (the bench programs and tools are built, and
+# so compiled, by the plain run's `all`).
+TEST_DEPS = $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(CLIENT_EXAMPLE)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-layers test bench clean maps openapi-json
+.PHONY: all deps run check check-plain check-asan check-layers test test-deps bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -88,7 +91,7 @@ check: deps
 # replicas behind HAProxy, tests/deploy; a short soak while maps change, tests/soak) and fails the make on
 # any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N):
 # they need nothing but a core, and they are half of the run's time.
-test: all check-layers
+test: $(TEST_DEPS) check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) \
 	  $(TEST_INTEGRATION) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
 	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh \
@@ -99,13 +102,15 @@ test: all check-layers
 check-layers:
 	@sh tools/check-layers.sh
 
+test-deps: $(TEST_DEPS)
+
 check-plain:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(MAKE) --no-print-directory test
 
 check-asan:
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test

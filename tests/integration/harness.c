@@ -20,6 +20,7 @@
 ap_srv *ap_demo_srv;
 ap_srv *ap_mai_srv;
 const char *ap_mai_dir;
+const char *ap_mai_small_dir;
 
 static int free_port(void)
 {
@@ -89,7 +90,9 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
         _exit(127);
     }
-    for (int i = 0; i < 600; i++) {
+    /* Polled every 10 ms (at most 60 s): a server is up in tens of ms on the demo maps, and a run starts
+     * ~50 servers, so a coarser poll adds seconds of sleep. */
+    for (int i = 0; i < 6000; i++) {
         ap_resp r;
         if (ap_http(s, "GET", "/healthz", NULL, 0, NULL, &r) == 0 && r.status == 200) {
             ap_resp_free(&r);
@@ -102,7 +105,7 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
             s->pid = 0;
             return -1;
         }
-        sleep_ms(100);
+        sleep_ms(10);
     }
     ap_srv_stop(s);
     return -1;
@@ -166,13 +169,13 @@ int ap_srv_wait(ap_srv *s)
     if (s->pid <= 0)
         return -1;
     int st = 0;
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 3000; i++) { /* every 10 ms, at most 30 s */
         pid_t p = waitpid(s->pid, &st, WNOHANG);
         if (p == s->pid) {
             s->pid = 0;
             return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         }
-        sleep_ms(100);
+        sleep_ms(10);
     }
     kill(s->pid, SIGKILL);
     waitpid(s->pid, &st, 0);

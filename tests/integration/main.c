@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../util.h"
 #include "harness.h"
@@ -29,6 +30,42 @@ Suite *anyangle_suite(void);
 Suite *kino_suite(void);
 Suite *timing_suite(void);
 
+static char small_dir[64];
+static const char *const small_maps[] = {"Paris_1_1024.map", "den520d.map"};
+
+/* ap_mai_small_dir: a new folder under /tmp with a symbolic link to each of small_maps in dir. 0 or -1. */
+static int make_small_dir(const char *dir)
+{
+    snprintf(small_dir, sizeof small_dir, "/tmp/arcpath-mai-XXXXXX");
+    if (mkdtemp(small_dir) == NULL)
+        return -1;
+    ap_mai_small_dir = small_dir;
+    char *abs = realpath(dir, NULL);
+    if (abs == NULL)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < sizeof small_maps / sizeof *small_maps && rc == 0; i++) {
+        char to[4096], at[128];
+        snprintf(to, sizeof to, "%s/%s", abs, small_maps[i]);
+        snprintf(at, sizeof at, "%s/%s", small_dir, small_maps[i]);
+        rc = symlink(to, at);
+    }
+    free(abs);
+    return rc;
+}
+
+static void remove_small_dir(void)
+{
+    if (ap_mai_small_dir == NULL)
+        return;
+    for (size_t i = 0; i < sizeof small_maps / sizeof *small_maps; i++) {
+        char at[128];
+        snprintf(at, sizeof at, "%s/%s", small_dir, small_maps[i]);
+        unlink(at);
+    }
+    rmdir(small_dir);
+}
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -46,6 +83,13 @@ int main(void)
             return 1;
         }
         ap_mai_srv = &mai;
+        if (make_small_dir(ap_mai_dir) != 0) {
+            fprintf(stderr, "cannot make a folder of links to %s's maps\n", ap_mai_dir);
+            remove_small_dir();
+            ap_srv_stop(&mai);
+            ap_srv_stop(&demo);
+            return 1;
+        }
     } else {
         ap_test_skip_no_data("integration tests on Moving AI maps");
     }
@@ -81,6 +125,7 @@ int main(void)
         fprintf(stderr, "Moving AI arcpathd exited with %d after SIGTERM, want 0\n", st);
         failed++;
     }
+    remove_small_dir();
     curl_global_cleanup();
     return failed ? 1 : 0;
 }

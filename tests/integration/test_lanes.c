@@ -163,7 +163,7 @@ START_TEST(short_queries_flow_through_the_pool_too)
     }
     ap_srv s;
     const char *env[] = {"ARCPATH_INLINE_FAST=0", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
     lane_test(&s, "pool only", ap_test_quick() ? 60 : 200);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
 }
@@ -200,7 +200,7 @@ START_TEST(full_slow_lane_answers_overloaded)
     /* One worker, one slow slot, one waiting place: eight concurrent long queries cannot all be taken. */
     ap_srv s;
     const char *env[] = {"ARCPATH_WORKERS=1", "ARCPATH_SLOW_SLOTS=1", "ARCPATH_SLOW_QUEUE=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
     size_t np = 0;
     ap_test_scen *paris = load("Paris_1_1024", &np);
     int overloaded = 0;

@@ -94,7 +94,7 @@ START_TEST(sigterm_answers_inflight_and_exits_zero)
     }
     ap_srv s;
     const char *env[] = {"ARCPATH_WORKERS=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
     ap_test_scen *sc = NULL;
@@ -133,8 +133,8 @@ typedef struct busy_srv {
 } busy_srv;
 
 /* Start b->s on the Moving AI maps with one worker, and post a batch of the n longest Paris_1_1024
- * queries (A*) from b->th: long enough (seconds; the default 5 s deadline bounds it) that a signal sent
- * once it is in flight arrives while it runs. Returns false (after reporting the skip of `what`) when the
+ * queries (A*) from b->th: long enough (the batch's 1.5 s deadline ends it; its 100 queries take longer, its
+ * 30 about as long) that a signal sent once it is in flight arrives while it runs. Returns false (after reporting the skip of `what`) when the
  * data is absent. */
 static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
 {
@@ -145,7 +145,7 @@ static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
     ap_srv *s = &b->s;
     inflight *f = &b->f;
     const char *env[] = {"ARCPATH_WORKERS=1", NULL};
-    ck_assert_int_eq(ap_srv_start(s, ap_mai_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(s, ap_mai_small_dir, NULL, env), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
     ap_test_scen *sc = NULL;
@@ -153,7 +153,7 @@ static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
     ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
     ck_assert_uint_ge(ns, n);
     *f = (inflight){.srv = s, .route = "/v1/paths"};
-    size_t at = (size_t)snprintf(f->body, sizeof f->body, "{\"map\":\"Paris_1_1024\",\"queries\":[");
+    size_t at = (size_t)snprintf(f->body, sizeof f->body, "{\"map\":\"Paris_1_1024\",\"deadline_ms\":1500,\"queries\":[");
     for (size_t i = 0; i < n; i++) {
         const ap_test_scen *q = &sc[ns - 1 - i];
         at += (size_t)snprintf(f->body + at, sizeof f->body - at,
@@ -246,7 +246,7 @@ END_TEST
 START_TEST(repeated_sigterm_still_exits_zero)
 {
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_dir ? ap_mai_dir : "config/maps", NULL, NULL), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir ? ap_mai_small_dir : "config/maps", NULL, NULL), 0);
     int st = 0;
     pid_t p = 0;
     for (int i = 0; i < 300000 && p == 0; i++) {
