@@ -29,7 +29,7 @@ START_TEST(movingai_sample)
         return;
     }
     char **names;
-    size_t nmaps = ap_test_list_maps(dir, &names);
+    size_t nmaps = ap_test_sweep_maps(dir, &names);
     ck_assert_uint_gt(nmaps, 0);
     size_t total = 0;
     for (size_t mi = 0; mi < nmaps; mi++) {

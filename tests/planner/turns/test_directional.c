@@ -900,7 +900,7 @@ START_TEST(test_movingai_long_range)
         return;
     }
     char **names;
-    size_t n_maps = ap_test_list_maps(dir, &names);
+    size_t n_maps = ap_test_sweep_maps(dir, &names);
     ck_assert_uint_ge(n_maps, 1);
     const int per = ap_test_quick() ? 1 : 3;
     static const double Rs[] = {1.0, 2.0, 4.0};
