@@ -302,6 +302,24 @@ static inline uint8_t top(const ap_hier_cluster *c, uint32_t u, int i)
     return n;
 }
 
+/* shut[b]: the moves (bit i = move (ap_hier_dx[i], ap_hier_dy[i])) into closed cells, b holding the closed
+ * bits of the cells (x - 1, x, x + 1) in the row above (bits 0-2), the cell's own row (bits 3-5) and the row
+ * below (bits 6-8). A move into a closed cell v cannot lower dist[v] nor tie it (dist[v] <= dist[u] < dist[u]
+ * + cost, every cost being >= 1), so skipping it is exact, reach included; each edge is otherwise relaxed from
+ * both ends, so this halves the relaxations of a search that settles the whole cluster. */
+#define SH(b)                                                                                                 \
+    (((b) >> 5 & 1u) | ((b) >> 3 & 1u) << 1 | ((b) >> 7 & 1u) << 2 | ((b) >> 1 & 1u) << 3 |                  \
+     ((b) >> 8 & 1u) << 4 | ((b) >> 2 & 1u) << 5 | ((b) >> 6 & 1u) << 6 | ((b)&1u) << 7)
+#define SH4(b) SH(b), SH((b) + 1u), SH((b) + 2u), SH((b) + 3u)
+#define SH16(b) SH4(b), SH4((b) + 4u), SH4((b) + 8u), SH4((b) + 12u)
+#define SH64(b) SH16(b), SH16((b) + 16u), SH16((b) + 32u), SH16((b) + 48u)
+static const uint8_t shut[512] = {SH64(0u),   SH64(64u),  SH64(128u), SH64(192u),
+                                  SH64(256u), SH64(320u), SH64(384u), SH64(448u)};
+#undef SH
+#undef SH4
+#undef SH16
+#undef SH64
+
 /* The search (ap_hier_cluster_dijkstra), instantiated per map kind (weighted: terrain costs per move, a
  * heap; uniform: buckets) and for reach or not, so the loop carries no tests of either. */
 static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster *c, int cls, uint32_t src,
@@ -314,6 +332,8 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
     const uint8_t *moves = c->moves[cls];
     const uint32_t base = ap_map_index(m, c->x0, c->y0), stride = (uint32_t)m->stride;
     open q;
+    /* closed[y + 1]: bit x + 1 set when local cell (x, y) is settled; rows 0 and C + 1 stay empty */
+    uint32_t closed[C + 2] = {0};
     q.n = 0;
     q.cur = 0;
     memset(q.blen, 0, sizeof q.blen);
@@ -330,8 +350,11 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
         if (left > 0 && want[u] && --left == 0)
             return;
         const double du = dist[u];
-        const uint32_t pu = base + (u / C) * stride + u % C;
-        for (unsigned mk = moves[u]; mk != 0; mk &= mk - 1) {
+        const uint32_t ux = u % C, uy = u / C, pu = base + uy * stride + ux;
+        closed[uy + 1] |= 2u << ux;
+        const unsigned into_closed =
+            shut[(closed[uy] >> ux & 7u) | (closed[uy + 1] >> ux & 7u) << 3 | (closed[uy + 2] >> ux & 7u) << 6];
+        for (unsigned mk = moves[u] & ~into_closed; mk != 0; mk &= mk - 1) {
             const int i = __builtin_ctz(mk);
             const uint16_t v = (uint16_t)((int32_t)u + off[i]);
             const double nd =

@@ -474,6 +474,8 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
     const uint8_t graphs = h->clear != NULL ? (uint8_t)((1u << AP_HIER_CLASSES) - 1u) : 1u;
     double octile[C][C];
     ap_hier_octile_costs(octile);
+    uint16_t loc[LOCAL_N]; /* per node f + n of the cluster: its local cell */
+    bool open[LOCAL_N];
     for (int32_t cy = 0; cy < h->ch; cy++)
         for (int32_t cx = 0; cx < h->cw; cx++) {
             const uint32_t cl = (uint32_t)(cy * h->cw + cx), f = h->cl_first[cl], l = h->cl_first[cl + 1];
@@ -485,6 +487,8 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                 continue;
             }
             ap_hier_cluster_init(c, m, h->clear, cx * C, cy * C, -1);
+            for (uint32_t j = f; j < l; j++) /* the nodes are distinct cells of the cluster: l - f <= LOCAL_N */
+                loc[j - f] = (uint16_t)ap_hier_cluster_local(c, h->cell[j]);
             for (uint32_t i = f; i < l; i++)
                 for (uint32_t j = f; j < l; j++)
                     if (j != i) {
@@ -496,24 +500,27 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                         }
                     }
             for (uint32_t i = f; i + 1 < l; i++) {
-                const uint32_t si = ap_hier_cluster_local(c, h->cell[i]);
+                const uint32_t si = loc[i - f];
                 int searched = -1; /* the class of the last search from i */
                 for (int k = 0; k < AP_HIER_CLASSES; k++) {
                     const uint8_t bit = (uint8_t)(1u << k);
                     if (!(h->classes[i] & graphs & bit) ||
                         (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[k])))
                         continue;
+                    /* open[j - f]: the box from i to j open for class k (uniform maps; each pair's test made once) */
+                    for (uint32_t j = i + 1; j < l; j++)
+                        open[j - f] = (h->classes[j] & bit) && !m->weighted && ap_hier_cluster_box_open(c, k, si, loc[j - f]);
                     bool fresh = false;
                     for (uint32_t j = i + 1; j < l && !fresh; j++) {
-                        const uint32_t v = ap_hier_cluster_local(c, h->cell[j]);
-                        fresh = (h->classes[j] & bit) && (m->weighted || !ap_hier_cluster_box_open(c, k, si, v)) &&
+                        const uint32_t v = loc[j - f];
+                        fresh = (h->classes[j] & bit) && !open[j - f] &&
                                 (searched < 0 || (isfinite(dist[v]) && reach[v] < k));
                     }
                     if (fresh) { /* search class k to every node after i that a class >= k joins to i */
                         int n_want = 0;
                         for (uint32_t j = i + 1; j < l; j++)
                             if (h->classes[i] & h->classes[j] & graphs & (uint8_t)(0xffu << k)) {
-                                want[ap_hier_cluster_local(c, h->cell[j])] = 1;
+                                want[loc[j - f]] = 1;
                                 n_want++;
                             }
                         /* reach only when a higher class joins i to a node after it */
@@ -522,15 +529,15 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                             higher = (h->classes[i] & h->classes[j] & graphs & (uint8_t)(0xfeu << k)) != 0;
                         ap_hier_cluster_dijkstra(c, k, si, want, n_want, dist, higher ? reach : NULL);
                         for (uint32_t j = i + 1; j < l; j++)
-                            want[ap_hier_cluster_local(c, h->cell[j])] = 0;
+                            want[loc[j - f]] = 0;
                         searched = k;
                     }
                     for (uint32_t j = i + 1; j < l; j++) {
                         if (!(h->classes[j] & bit) ||
                             (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[j]], ap_hier_class_radius[k])))
                             continue;
-                        const uint32_t v = ap_hier_cluster_local(c, h->cell[j]);
-                        const bool open_box = !m->weighted && ap_hier_cluster_box_open(c, k, si, v);
+                        const uint32_t v = loc[j - f];
+                        const bool open_box = open[j - f];
                         const double d = open_box ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
                                                   : dist[v];
                         const size_t ij = h->first[i] + cnt[i] + (j - f) - 1, ji = h->first[j] + cnt[j] + (i - f);
