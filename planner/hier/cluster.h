@@ -8,8 +8,9 @@
  * Here the moves of every cell are computed once per cluster, bit-parallel per row, into one byte per cell
  * and class, and the search is Dijkstra's algorithm on arrays of 256 cells (Dial's buckets of width 1 on
  * uniform maps, an indexed binary heap on weighted ones) that stops as soon as the cells it was asked for
- * are settled. One search also says, per cell, up to which higher class some cheapest path uses only that
- * class's moves (reach): there the higher class's cost is the same, and its search is skipped. On uniform
+ * are settled, skipping the moves into cells already settled (they can change nothing; half of a full
+ * search's relaxations). One search also says, per cell, up to which higher class some cheapest path uses
+ * only that class's moves (reach): there the higher class's cost is the same, and its search is skipped. On uniform
  * maps a pair whose bounding box is open for the class (every move between its cells legal) needs no
  * search at all: its cost is the open lattice's (ap_hier_octile_costs). Measured in BENCHMARKS.md,
  * "Hierarchical (HAA*)", 2026-11-24 (build time).
