@@ -381,13 +381,88 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
     }
 }
 
+/* Uniform maps (every move 1 or sqrt 2): the same search with the costs in a padded copy, pd[P(v)] (a ring of
+ * cells around the cluster, so every neighbour of a cell has an address), and each popped cell's 8 moves
+ * compared at once, without branches, against the two sums du + 1 and du + sqrt 2: the moves that lower a
+ * cost (and, for reach, those that tie it) come out as bit masks, and only those are followed. Exact: the
+ * moves of one pop reach distinct cells, so testing them all before updating any is the same as one by one;
+ * the sums are the doubles the loop above adds; a settled cell is never lowered nor tied (see shut). About
+ * 1 in 5 compared moves lowers a cost, so this spares the loop's unpredictable branches. */
+#define PS (C + 2)                                   /* the padded rows' stride */
+#define P(v) (((v) / C + 1u) * PS + (v) % C + 1u)    /* local cell v's index in the padded copy */
+static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier_cluster *c, int cls, uint32_t src,
+                                                                  const uint8_t *want, int n_want, double *dist,
+                                                                  uint8_t *reach)
+{
+    static const int off[8] = {1, -1, C, -C, C + 1, -C + 1, C - 1, -C - 1}; /* ap_hier_dx + C ap_hier_dy */
+    static const int poff[8] = {1, -1, PS, -PS, PS + 1, -PS + 1, PS - 1, -PS - 1};
+    const uint8_t *moves = c->moves[cls];
+    double pd[PS * PS];
+    for (int k = 0; k < PS * PS; k++)
+        pd[k] = INFINITY;
+    open q;
+    q.n = 0;
+    q.cur = 0;
+    memset(q.blen, 0, sizeof q.blen);
+    memset(q.pos, 0xff, sizeof q.pos);
+    pd[P(src)] = 0.0;
+    if (reach != NULL)
+        reach[src] = AP_HIER_CLASSES - 1;
+    q.n++;
+    bucket_add(&q, (uint16_t)src, 0.0);
+    int left = want != NULL ? n_want : 0;
+    while (q.n > 0) {
+        const uint16_t u = open_pop(&q, NULL, false);
+        if (left > 0 && want[u] && --left == 0)
+            break;
+        const uint32_t pu = P(u);
+        const double *a = pd + pu, d1 = a[0] + 1.0, d2 = a[0] + M_SQRT2;
+        const unsigned lower = (unsigned)(d1 < a[1]) | (unsigned)(d1 < a[-1]) << 1 | (unsigned)(d1 < a[PS]) << 2 |
+                               (unsigned)(d1 < a[-PS]) << 3 | (unsigned)(d2 < a[PS + 1]) << 4 |
+                               (unsigned)(d2 < a[-PS + 1]) << 5 | (unsigned)(d2 < a[PS - 1]) << 6 |
+                               (unsigned)(d2 < a[-PS - 1]) << 7;
+        if (reach != NULL) { /* another cheapest way in: keep the higher reach */
+            const unsigned tie = (unsigned)(d1 == a[1]) | (unsigned)(d1 == a[-1]) << 1 | (unsigned)(d1 == a[PS]) << 2 |
+                                 (unsigned)(d1 == a[-PS]) << 3 | (unsigned)(d2 == a[PS + 1]) << 4 |
+                                 (unsigned)(d2 == a[-PS + 1]) << 5 | (unsigned)(d2 == a[PS - 1]) << 6 |
+                                 (unsigned)(d2 == a[-PS - 1]) << 7;
+            for (unsigned mk = moves[u] & tie; mk != 0; mk &= mk - 1) {
+                const int i = __builtin_ctz(mk);
+                const uint16_t v = (uint16_t)((int32_t)u + off[i]);
+                const uint8_t r = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
+                if (r > reach[v])
+                    reach[v] = r;
+            }
+        }
+        for (unsigned mk = moves[u] & lower; mk != 0; mk &= mk - 1) {
+            const int i = __builtin_ctz(mk);
+            const uint16_t v = (uint16_t)((int32_t)u + off[i]);
+            const uint32_t pv = (uint32_t)((int32_t)pu + poff[i]);
+            const double nd = i < 4 ? d1 : d2, old = pd[pv];
+            pd[pv] = nd;
+            if (reach != NULL)
+                reach[v] = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
+            if (q.pos[v] == NONE) {
+                q.n++;
+                bucket_add(&q, v, nd);
+            } else {
+                open_lower(&q, v, old, nd, NULL, false);
+            }
+        }
+    }
+    for (uint32_t v = 0; v < N; v++)
+        dist[v] = pd[P(v)];
+}
+#undef P
+#undef PS
+
 void ap_hier_cluster_dijkstra(const ap_hier_cluster *c, int cls, uint32_t src, const uint8_t *want, int n_want,
                               double *dist, uint8_t *reach)
 {
     if (c->m->weighted)
         dijkstra(c, cls, src, want, n_want, dist, reach, true);
     else if (reach != NULL)
-        dijkstra(c, cls, src, want, n_want, dist, reach, false);
+        dijkstra_uniform(c, cls, src, want, n_want, dist, reach);
     else
-        dijkstra(c, cls, src, want, n_want, dist, NULL, false);
+        dijkstra_uniform(c, cls, src, want, n_want, dist, NULL);
 }

@@ -258,7 +258,7 @@ START_TEST(edges_exact_on_moving_ai_maps)
     static const struct {
         const char *name;
         int every, every_quick;
-    } maps[] = {{"den520d", 2, 9}, {"AR0011SR", 5, 23}, {"Berlin_0_256", 3, 11}, {"Paris_1_1024", 29, 211}};
+    } maps[] = {{"den520d", 1, 3}, {"AR0011SR", 5, 23}, {"Berlin_0_256", 3, 11}, {"Paris_1_1024", 29, 211}};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.map", dir, maps[i].name);
