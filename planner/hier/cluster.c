@@ -390,6 +390,20 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
  * 1 in 5 compared moves lowers a cost, so this spares the loop's unpredictable branches. */
 #define PS (C + 2)                                   /* the padded rows' stride */
 #define P(v) (((v) / C + 1u) * PS + (v) % C + 1u)    /* local cell v's index in the padded copy */
+_Static_assert(C == 16, "pad_of and all_inf are written out for clusters of 16 x 16 cells");
+/* pad_of[v] = P(v): a load instead of the arithmetic, once a pop. */
+#define PR(r) P((r)*C + 0u), P((r)*C + 1u), P((r)*C + 2u), P((r)*C + 3u), P((r)*C + 4u), P((r)*C + 5u),        \
+    P((r)*C + 6u), P((r)*C + 7u), P((r)*C + 8u), P((r)*C + 9u), P((r)*C + 10u), P((r)*C + 11u), P((r)*C + 12u), \
+    P((r)*C + 13u), P((r)*C + 14u), P((r)*C + 15u)
+static const uint16_t pad_of[N] = {PR(0u),  PR(1u),  PR(2u),  PR(3u),  PR(4u),  PR(5u),  PR(6u),  PR(7u),
+                                   PR(8u),  PR(9u),  PR(10u), PR(11u), PR(12u), PR(13u), PR(14u), PR(15u)};
+#undef PR
+/* Every padded cost at the search's start (copied in whole: cheaper than a loop of stores). */
+#define INF4 INFINITY, INFINITY, INFINITY, INFINITY
+#define INF36 INF4, INF4, INF4, INF4, INF4, INF4, INF4, INF4, INF4
+static const double all_inf[PS * PS] = {INF36, INF36, INF36, INF36, INF36, INF36, INF36, INF36, INF36};
+#undef INF4
+#undef INF36
 static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier_cluster *c, int cls, uint32_t src,
                                                                   const uint8_t *want, int n_want, double *dist,
                                                                   uint8_t *reach)
@@ -398,8 +412,7 @@ static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier
     static const int poff[8] = {1, -1, PS, -PS, PS + 1, -PS + 1, PS - 1, -PS - 1};
     const uint8_t *moves = c->moves[cls];
     double pd[PS * PS];
-    for (int k = 0; k < PS * PS; k++)
-        pd[k] = INFINITY;
+    memcpy(pd, all_inf, sizeof pd);
     open q;
     q.n = 0;
     q.cur = 0;
@@ -415,7 +428,7 @@ static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier
         const uint16_t u = open_pop(&q, NULL, false);
         if (left > 0 && want[u] && --left == 0)
             break;
-        const uint32_t pu = P(u);
+        const uint32_t pu = pad_of[u];
         const double *a = pd + pu, d1 = a[0] + 1.0, d2 = a[0] + M_SQRT2;
         const unsigned lower = (unsigned)(d1 < a[1]) | (unsigned)(d1 < a[-1]) << 1 | (unsigned)(d1 < a[PS]) << 2 |
                                (unsigned)(d1 < a[-PS]) << 3 | (unsigned)(d2 < a[PS + 1]) << 4 |
@@ -450,8 +463,8 @@ static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier
             }
         }
     }
-    for (uint32_t v = 0; v < N; v++)
-        dist[v] = pd[P(v)];
+    for (uint32_t y = 0; y < C; y++)
+        memcpy(dist + y * C, pd + (y + 1) * PS + 1, C * sizeof *dist);
 }
 #undef P
 #undef PS
