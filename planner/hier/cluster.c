@@ -251,14 +251,9 @@ static inline void bucket_add(open *q, uint16_t v, double d)
     q->bucket[b][q->blen[b]++] = v;
 }
 
-/* v (open, cost old) now costs d: into its new bucket (heap: sifted up). */
-static inline __attribute__((always_inline)) void open_lower(open *q, uint16_t v, double old, double d,
-                                                             const double *dist, const bool weighted)
+/* v (open, cost old) now costs d: into its new bucket. */
+static inline void bucket_lower(open *q, uint16_t v, double old, double d)
 {
-    if (weighted) {
-        heap_up(q, dist, q->pos[v]);
-        return;
-    }
     const uint32_t b = (uint32_t)old & 3u;
     if (b == ((uint32_t)d & 3u))
         return;
@@ -268,28 +263,29 @@ static inline __attribute__((always_inline)) void open_lower(open *q, uint16_t v
     bucket_add(q, v, d);
 }
 
-static inline __attribute__((always_inline)) void open_push(open *q, uint16_t v, const double *dist,
-                                                            const bool weighted)
+static inline void bucket_push(open *q, uint16_t v, double d)
 {
-    if (weighted) {
-        q->cell[q->n] = v;
-        heap_up(q, dist, q->n++);
-    } else {
-        q->n++;
-        bucket_add(q, v, dist[v]);
-    }
+    q->n++;
+    bucket_add(q, v, d);
 }
 
-static inline __attribute__((always_inline)) uint16_t open_pop(open *q, const double *dist, const bool weighted)
+static inline uint16_t bucket_pop(open *q)
 {
-    if (weighted)
-        return heap_pop(q, dist);
     while (q->blen[q->cur & 3u] == 0)
         q->cur++;
     const uint16_t v = q->bucket[q->cur & 3u][--q->blen[q->cur & 3u]];
     q->pos[v] = NONE;
     q->n--;
     return v;
+}
+
+/* q empty (either kind). */
+static inline void open_init(open *q)
+{
+    q->n = 0;
+    q->cur = 0;
+    memset(q->blen, 0, sizeof q->blen);
+    memset(q->pos, 0xff, sizeof q->pos);
 }
 
 /* The highest class the move i from local cell u (legal for class 0) is legal for: the classes are
@@ -320,11 +316,10 @@ static const uint8_t shut[512] = {SH64(0u),   SH64(64u),  SH64(128u), SH64(192u)
 #undef SH16
 #undef SH64
 
-/* The search (ap_hier_cluster_dijkstra), instantiated per map kind (weighted: terrain costs per move, a
- * heap; uniform: buckets) and for reach or not, so the loop carries no tests of either. */
-static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster *c, int cls, uint32_t src,
-                                                          const uint8_t *want, int n_want, double *dist,
-                                                          uint8_t *reach, const bool weighted)
+/* The search (ap_hier_cluster_dijkstra) on weighted maps: terrain costs per move (ap_map_move_cost), a heap,
+ * the moves into settled cells skipped (shut). */
+static void dijkstra_weighted(const ap_hier_cluster *c, int cls, uint32_t src, const uint8_t *want, int n_want,
+                              double *dist, uint8_t *reach)
 {
     static const double len[8] = {1.0, 1.0, 1.0, 1.0, M_SQRT2, M_SQRT2, M_SQRT2, M_SQRT2};
     static const int off[8] = {1, -1, C, -C, C + 1, -C + 1, C - 1, -C - 1}; /* ap_hier_dx + C ap_hier_dy */
@@ -332,21 +327,19 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
     const uint8_t *moves = c->moves[cls];
     const uint32_t base = ap_map_index(m, c->x0, c->y0), stride = (uint32_t)m->stride;
     open q;
+    open_init(&q);
     /* closed[y + 1]: bit x + 1 set when local cell (x, y) is settled; rows 0 and C + 1 stay empty */
     uint32_t closed[C + 2] = {0};
-    q.n = 0;
-    q.cur = 0;
-    memset(q.blen, 0, sizeof q.blen);
-    memset(q.pos, 0xff, sizeof q.pos);
     for (int v = 0; v < N; v++)
         dist[v] = INFINITY;
     dist[src] = 0.0;
     if (reach != NULL)
         reach[src] = AP_HIER_CLASSES - 1;
-    open_push(&q, (uint16_t)src, dist, weighted);
+    q.cell[q.n] = (uint16_t)src;
+    heap_up(&q, dist, q.n++);
     int left = want != NULL ? n_want : 0;
     while (q.n > 0) {
-        const uint16_t u = open_pop(&q, dist, weighted);
+        const uint16_t u = heap_pop(&q, dist);
         if (left > 0 && want[u] && --left == 0)
             return;
         const double du = dist[u];
@@ -358,9 +351,8 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
             const int i = __builtin_ctz(mk);
             const uint16_t v = (uint16_t)((int32_t)u + off[i]);
             const double nd =
-                du + (weighted ? ap_map_move_cost(m, pu, (uint32_t)((int64_t)pu + ap_hier_dx[i] + (int64_t)ap_hier_dy[i] * stride),
-                                                  len[i])
-                               : len[i]);
+                du + ap_map_move_cost(m, pu, (uint32_t)((int64_t)pu + ap_hier_dx[i] + (int64_t)ap_hier_dy[i] * stride),
+                                      len[i]);
             const double old = dist[v];
             if (!(nd < old)) {
                 if (reach != NULL && nd == old) { /* another cheapest way in: keep the higher reach */
@@ -373,10 +365,12 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
             dist[v] = nd;
             if (reach != NULL)
                 reach[v] = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
-            if (q.pos[v] == NONE)
-                open_push(&q, v, dist, weighted);
-            else
-                open_lower(&q, v, old, nd, dist, weighted);
+            if (q.pos[v] == NONE) {
+                q.cell[q.n] = v;
+                heap_up(&q, dist, q.n++);
+            } else {
+                heap_up(&q, dist, q.pos[v]);
+            }
         }
     }
 }
@@ -386,7 +380,7 @@ static inline __attribute__((always_inline)) void dijkstra(const ap_hier_cluster
  * compared at once, without branches, against the two sums du + 1 and du + sqrt 2: the moves that lower a
  * cost (and, for reach, those that tie it) come out as bit masks, and only those are followed. Exact: the
  * moves of one pop reach distinct cells, so testing them all before updating any is the same as one by one;
- * the sums are the doubles the loop above adds; a settled cell is never lowered nor tied (see shut). About
+ * the sums are the doubles a move-by-move loop adds; a settled cell is never lowered nor tied (see shut). About
  * 1 in 5 compared moves lowers a cost, so this spares the loop's unpredictable branches. */
 #define PS (C + 2)                                   /* the padded rows' stride */
 #define P(v) (((v) / C + 1u) * PS + (v) % C + 1u)    /* local cell v's index in the padded copy */
@@ -414,18 +408,14 @@ static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier
     double pd[PS * PS];
     memcpy(pd, all_inf, sizeof pd);
     open q;
-    q.n = 0;
-    q.cur = 0;
-    memset(q.blen, 0, sizeof q.blen);
-    memset(q.pos, 0xff, sizeof q.pos);
+    open_init(&q);
     pd[P(src)] = 0.0;
     if (reach != NULL)
         reach[src] = AP_HIER_CLASSES - 1;
-    q.n++;
-    bucket_add(&q, (uint16_t)src, 0.0);
+    bucket_push(&q, (uint16_t)src, 0.0);
     int left = want != NULL ? n_want : 0;
     while (q.n > 0) {
-        const uint16_t u = open_pop(&q, NULL, false);
+        const uint16_t u = bucket_pop(&q);
         if (left > 0 && want[u] && --left == 0)
             break;
         const uint32_t pu = pad_of[u];
@@ -455,12 +445,10 @@ static inline __attribute__((always_inline)) void dijkstra_uniform(const ap_hier
             pd[pv] = nd;
             if (reach != NULL)
                 reach[v] = reach[u] < top(c, u, i) ? reach[u] : top(c, u, i);
-            if (q.pos[v] == NONE) {
-                q.n++;
-                bucket_add(&q, v, nd);
-            } else {
-                open_lower(&q, v, old, nd, NULL, false);
-            }
+            if (q.pos[v] == NONE)
+                bucket_push(&q, v, nd);
+            else
+                bucket_lower(&q, v, old, nd);
         }
     }
     for (uint32_t y = 0; y < C; y++)
@@ -473,7 +461,7 @@ void ap_hier_cluster_dijkstra(const ap_hier_cluster *c, int cls, uint32_t src, c
                               double *dist, uint8_t *reach)
 {
     if (c->m->weighted)
-        dijkstra(c, cls, src, want, n_want, dist, reach, true);
+        dijkstra_weighted(c, cls, src, want, n_want, dist, reach);
     else if (reach != NULL)
         dijkstra_uniform(c, cls, src, want, n_want, dist, reach);
     else
