@@ -199,18 +199,51 @@ static inline double oct_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 #undef PASS_FREE
 #undef GRID8_EXPAND
 
+/* Both ends' levels above t, without branches (the diagonal moves' test in sized8_run). */
+static inline bool diag_ok(uint32_t da, uint32_t db, uint32_t t)
+{
+    return (da > t) & (db > t);
+}
+
 /* Sized units' copy of the same loop (Annotated A*, ap_grid_domain_init_sized): the moves of succ_sized,
- * in the same order, each kept when its clearance q (1/256 tile, rounded down) exceeds 256 r — exactly
- * ap_clearance_allows: q is an integer, so q > 256 r exactly when q > floor(256 r), an integer compare. The generic loop over succ_sized ran about
- * 1.8x the point unit's time per expansion (BENCHMARKS.md). */
+ * in the same order, each kept when its clearance level exceeds the radius's (clearance.h: exactly
+ * ap_clearance_allows, an integer compare). An orthogonal move's level is the smaller of its cells', and u's
+ * is above the threshold (it was reached by a legal move; a start the disc does not fit has no moves, as
+ * succ_sized gives it none), so the target's decides; a diagonal move's is the smaller of its ends' less the stored difference (ap_clearance_diag_se):
+ * both ends above the threshold plus that difference. The generic loop over succ_sized ran about 1.8x the
+ * point unit's time per expansion (BENCHMARKS.md). */
 #define CORE_NAME sized8_run
 #define CORE_BUCKET 1
 #define CORE_PER_TILE AP_BQ_PER_TILE
-#define CORE_SETUP                                                                                                const ap_grid_domain *gd = ctx;                                                                               const ap_clearance_table *ct = gd->clear;                                                                     const uint16_t *disc = ct->disc, *dse = ct->diag_se, *dsw = ct->diag_sw;                                      const uint16_t rq = (uint16_t)floor(256.0 * gd->radius); /* q > 256 r exactly when q > floor(256 r) */                                                                         const uint32_t S = gd->stride;                                                                                const int32_t gx = (int32_t)gd->goal_px, gy = (int32_t)gd->goal_py;
-#define MIN16(A, B) ((A) < (B) ? (A) : (B))
-#define CORE_EXPAND                                                                                               {                                                                                                                 const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);                                    const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;                                                   const uint16_t du = disc[u];                                                                                  int k = 0;                                                                                                    GRID_MOVE(MIN16(du, disc[n]) > rq, n, 1.0, 0, -1)                                                     GRID_MOVE(MIN16(du, disc[so]) > rq, so, 1.0, 0, 1)                                                    GRID_MOVE(MIN16(du, disc[w]) > rq, w, 1.0, -1, 0)                                                     GRID_MOVE(MIN16(du, disc[e]) > rq, e, 1.0, 1, 0)                                                      GRID_MOVE(dse[n - 1] > rq, n - 1, M_SQRT2, -1, -1)                                                    GRID_MOVE(dsw[n + 1] > rq, n + 1, M_SQRT2, 1, -1)                                                     GRID_MOVE(dsw[u] > rq, so - 1, M_SQRT2, -1, 1)                                                        GRID_MOVE(dse[u] > rq, so + 1, M_SQRT2, 1, 1)                                                         s->generated += (uint64_t)k;                                                                              }
+#define CORE_SETUP                                                                                            \
+    const ap_grid_domain *gd = ctx;                                                                           \
+    const ap_clearance_table *ct = gd->clear;                                                                 \
+    const uint8_t *disc = ct->disc, *dg = ct->diag;                                                           \
+    const uint32_t rq = gd->level;                                                                            \
+    const uint32_t S = gd->stride;                                                                            \
+    const int32_t gx = (int32_t)gd->goal_px, gy = (int32_t)gd->goal_py;
+/* the diagonal stored at cell p (bits `sh` of its byte) from u to c: both ends' levels above rq plus it */
+#define DIAG_OK(p, sh, c) diag_ok(du, disc[c], rq + ((uint32_t)(dg[p] >> (sh)) & 15u))
+#define CORE_EXPAND                                                                                           \
+    {                                                                                                         \
+        const int32_t uy = (int32_t)(u / S), ux = (int32_t)(u - (uint32_t)uy * S);                            \
+        const uint32_t n = u - S, so = u + S, w = u - 1, e = u + 1;                                           \
+        const uint32_t du = disc[u];                                                                          \
+        int k = 0;                                                                                            \
+        if (du > rq) { /* always but at a start the disc does not fit: then no move */                        \
+            GRID_MOVE(disc[n] > rq, n, 1.0, 0, -1)                                                            \
+            GRID_MOVE(disc[so] > rq, so, 1.0, 0, 1)                                                           \
+            GRID_MOVE(disc[w] > rq, w, 1.0, -1, 0)                                                            \
+            GRID_MOVE(disc[e] > rq, e, 1.0, 1, 0)                                                             \
+            GRID_MOVE(DIAG_OK(n - 1, 0, n - 1), n - 1, M_SQRT2, -1, -1)                                       \
+            GRID_MOVE(DIAG_OK(n + 1, 4, n + 1), n + 1, M_SQRT2, 1, -1)                                        \
+            GRID_MOVE(DIAG_OK(u, 4, so - 1), so - 1, M_SQRT2, -1, 1)                                          \
+            GRID_MOVE(DIAG_OK(u, 0, so + 1), so + 1, M_SQRT2, 1, 1)                                           \
+        }                                                                                                     \
+        s->generated += (uint64_t)k;                                                                          \
+    }
 #include "../search/core_loop.h"
-#undef MIN16
+#undef DIAG_OK
 #undef GRID_MOVE
 
 /* Sized units: the eight (four) moves, each kept when the table says the unit's disc clears it. A blocked
@@ -224,7 +257,7 @@ static int succ_sized(const void *ctx, uint32_t u, ap_succ *out)
     const int n = gd->connectivity;
     int k = 0;
     for (int i = 0; i < n; i++) {
-        if (!ap_clearance_allows(ap_clearance_move(t, u, d[i][0], d[i][1]), gd->radius))
+        if (ap_clearance_move(t, u, d[i][0], d[i][1]) <= gd->level)
             continue;
         out[k++] = (ap_succ){(uint32_t)((int64_t)u + d[i][0] + (int64_t)d[i][1] * gd->stride),
                              i < 4 ? 1.0 : M_SQRT2};
@@ -249,6 +282,7 @@ int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *
         return st;
     gd->clear = t;
     gd->radius = r;
+    gd->level = ap_clearance_level(r);
     dom->successors = m->weighted ? succ_sized_w : succ_sized;
     /* grid8_run inlines the point unit's moves; sized8_run knows only unit and sqrt 2 steps */
     dom->run = connectivity == 8 && !m->weighted ? sized8_run : NULL;
@@ -320,6 +354,7 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     gd->goal_y = (int32_t)gd->goal_py - 1;
     gd->clear = NULL;
     gd->radius = 0.0;
+    gd->level = 0;
     gd->size = 0;
     /* The whole domain is written, so a domain struct reused from another kind keeps no stale hook. */
     *dom = (ap_domain){.ctx = gd, .node_count = ap_map_node_count(m), .max_succ = connectivity};

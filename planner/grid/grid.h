@@ -25,9 +25,11 @@ typedef struct ap_grid_domain {
     uint32_t stride;
     uint32_t goal_px, goal_py;
     /* Sized units (ap_grid_domain_init_sized): the clearance table the moves are checked against and the
-     * unit's disc radius (tiles); NULL / 0 for point units. */
+     * unit's disc radius (tiles) and its threshold level (clearance.h ap_clearance_level: a move is clear
+     * when its level is above it); NULL / 0 / 0 for point units. */
     const struct ap_clearance_table *clear;
     double radius;
+    uint32_t level;
     /* Square units (ap_grid_domain_init_square): the side k in cells; 0 otherwise. */
     unsigned size;
 } ap_grid_domain;
@@ -48,8 +50,8 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
 /* The grid domain for a disc unit of radius r (tiles) — Harabor's Annotated A* ("Clearance-based
  * Pathfinding", reference 004), with exact disc clearance instead of square clearance: a move between
  * neighbouring cell centres is a successor only when the disc swept along it touches no cell outside the
- * table's capability (r below the move's clearance in t, exact distances to blocked squares rounded down
- * to 1/256 tile, so a unit within 1/256 tile of a gap's exact clearance is kept out of it). Same costs and
+ * table's capability (r + 1e-7 below the move's exact clearance in t, clearance.h: a unit within 1e-7 tile
+ * of touching is kept out). Same costs and
  * heuristic as ap_grid_domain_init; 8-connected, its own copy of the loop (dom->run: the same moves in the
  * same order as the generic loop over dom->successors, inlined, bucketed open list; on a map with terrain
  * costs the generic loop with ap_map_move_cost's costs). t must be the table of m's capability (map.h

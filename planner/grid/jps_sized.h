@@ -9,9 +9,9 @@
  * Grastien, ICAPS 2014, section 5 (JPS+: jump points precomputed per cell and direction); Harabor,
  * "Clearance-based Pathfinding" (reference 004) for the unit's grid.
  *
- * The unit's grid. With k = floor(256 r) (clearance.h: a stored value q allows the disc iff q > k), a cell
- * is free for the unit iff its disc value is above k, an orthogonal move iff both its cells are, and a
- * diagonal move iff its stored diagonal value is. Measured on every Moving AI map (and argued from the
+ * The unit's grid. With k = ap_clearance_level(r) (clearance.h: a stored level q allows the disc iff q > k), a
+ * cell is free for the unit iff its disc level is above k, an orthogonal move iff both its cells are, and a
+ * diagonal move iff its own level (ap_clearance_move) is. Measured on every Moving AI map (and argued from the
  * geometry: the segment between two diagonal cell centres stays within a half-diagonal of one of the four
  * cells' centres, and nearer to it than to any square outside the 2 x 2 block), a diagonal value lies
  * between the smallest of its four cells' values and the smaller of its two end cells': a diagonal whose
@@ -38,16 +38,17 @@
 #include "../world/capability.h"
 #include "../world/clearance.h"
 
-/* A unit's key: its shape and threshold. A disc of radius r: k = floor(256 r), a cell fits it when its disc
- * value q > k. A square of side s (Harabor's true clearance, clearance.h `square`): AP_JPS_SQUARE | (s - 1),
- * a cell (the footprint's top-left anchor) fits it when its square clearance > s - 1; a diagonal move of a
+/* A unit's key: its shape and threshold. A disc of radius r: k = ap_clearance_level(r) (0 .. 123), a cell
+ * fits it when its disc level q > k (discs whose radii share a level share the tables). A square of side s
+ * (Harabor's true clearance, clearance.h `square`): AP_JPS_SQUARE | (s - 1), a cell (the footprint's top-left
+ * anchor) fits it when its square clearance > s - 1; a diagonal move of a
  * square needs its two orthogonal anchors to fit too (grid.h ap_grid_domain_init_square), so a square's grid
  * is the point grid's kind, without corner cutting, over the anchors that fit. */
 #define AP_JPS_SQUARE 0x8000u
 
 static inline uint16_t ap_jps_disc_key(double r)
 {
-    return (uint16_t)floor(256.0 * r);
+    return ap_clearance_level(r);
 }
 
 static inline uint16_t ap_jps_square_key(int side)

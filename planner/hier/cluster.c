@@ -14,21 +14,15 @@
 const int ap_hier_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int ap_hier_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
-/* ap_clearance_allows(q, r) is r < q / 256, i.e. 256 r < q (exact: a power of two), i.e. q > floor(256 r) for
- * an integer q: per class its radius's floor(256 r) (tests/planner/hier checks the levels against
- * ap_clearance_allows for every q). */
-static const uint16_t class_q[AP_HIER_CLASSES] = {0, 256, 512, 1024};
+/* ap_clearance_allows(q, r) is q > ap_clearance_level(r): per class its radius's level (1, 2 and 4 tiles: the
+ * levels of 1/sqrt 2, sqrt 2.5 and sqrt 14.5 tiles, the largest values at or below them; tests/planner/hier
+ * checks these against ap_clearance_allows for every level). */
+const uint8_t ap_hier_class_threshold[AP_HIER_CLASSES] = {0, 2, 5, 13};
+#define class_q ap_hier_class_threshold
 
-int ap_hier_class_level(uint16_t q)
-{
-    int k = 0;
-    for (int i = 1; i < AP_HIER_CLASSES; i++)
-        k += q > class_q[i];
-    return k;
-}
-
-/* A row's first w cells as bits: bit x set when row[x] != 0 (passable cells) or when row[x] > q (clearance
- * values, q a class's threshold). */
+/* A row's first w cells as bits: bit x set when row[x] != 0 (passable cells) or when a level is above q (a
+ * class's threshold): the cells' (row_above), the downward diagonal moves' (row_se, row_sw: clearance.h,
+ * the smaller end's level less the stored difference). */
 static inline uint32_t row_nonzero(const uint8_t *row, int32_t w)
 {
     uint32_t b = 0;
@@ -37,7 +31,7 @@ static inline uint32_t row_nonzero(const uint8_t *row, int32_t w)
     return b;
 }
 
-static inline uint32_t row_above(const uint16_t *row, uint16_t q, int32_t w)
+static inline uint32_t row_above(const uint8_t *row, uint8_t q, int32_t w)
 {
     uint32_t b = 0;
     for (int32_t x = 0; x < w; x++)
@@ -45,24 +39,59 @@ static inline uint32_t row_above(const uint16_t *row, uint16_t q, int32_t w)
     return b;
 }
 
-/* The same for a full row of a cluster (16 cells). Only for rows of 16 cells: the 16 values read then lie in
- * the map's padded row (a narrower cluster at the map's right edge could read past the arrays' end: those
- * take the loops above). With SSE2 one compare per 8 or 16 values (the values fit int16: at most
- * AP_CLEARANCE_Q_MAX): the cluster's set-up was ~20 % of a graph build and ~11 % of a query (callgrind,
- * BENCHMARKS.md "Hierarchical (HAA*)", eleventh session). */
-#if defined(__SSE2__)
-static inline uint32_t row_nonzero16(const uint8_t *row)
+static inline uint32_t row_se(const ap_clearance_table *t, uint32_t a, uint8_t q, int32_t w)
 {
-    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)row);
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) ^ 0xffffu;
+    uint32_t b = 0;
+    for (int32_t x = 0; x < w; x++)
+        b |= (uint32_t)(ap_clearance_diag_se(t, a + (uint32_t)x) > q) << x;
+    return b;
 }
 
-static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
+static inline uint32_t row_sw(const ap_clearance_table *t, uint32_t a, uint8_t q, int32_t w)
 {
-    const __m128i t = _mm_set1_epi16((short)q);
-    const __m128i lo = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)row), t);
-    const __m128i hi = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)(row + 8)), t);
-    return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi));
+    uint32_t b = 0;
+    for (int32_t x = 0; x < w; x++)
+        b |= (uint32_t)(ap_clearance_diag_sw(t, a + (uint32_t)x) > q) << x;
+    return b;
+}
+
+/* The same for a full row of a cluster (16 cells). Only for rows of 16 cells: the 16 values read then lie in
+ * the map's padded rows (a narrower cluster at the map's right edge could read past the arrays' end: those
+ * take the loops above). With SSE2 one compare per 16 values (levels fit int8: AP_CLEARANCE_LEVELS <= 128):
+ * the cluster's set-up was ~20 % of a graph build and ~11 % of a query (callgrind, BENCHMARKS.md
+ * "Hierarchical (HAA*)", eleventh session). */
+#if defined(__SSE2__)
+static inline __m128i load16(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+static inline uint32_t row_nonzero16(const uint8_t *row)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(load16(row), _mm_setzero_si128())) ^ 0xffffu;
+}
+
+static inline uint32_t row_above16(const uint8_t *row, uint8_t q)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(load16(row), _mm_set1_epi8((char)q)));
+}
+
+/* the diagonal moves of 16 cells at a to (x + dx, y + 1), whose stored differences are bits sh of diag */
+static inline uint32_t row_diag16(const ap_clearance_table *t, uint32_t a, int dx, int sh, uint8_t q)
+{
+    const __m128i ends = _mm_min_epu8(load16(t->disc + a), load16(t->disc + a + (uint32_t)(t->stride + dx)));
+    const __m128i below = _mm_and_si128(_mm_srli_epi16(load16(t->diag + a), sh), _mm_set1_epi8(15));
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(_mm_sub_epi8(ends, below), _mm_set1_epi8((char)q)));
+}
+
+static inline uint32_t row_se16(const ap_clearance_table *t, uint32_t a, uint8_t q)
+{
+    return row_diag16(t, a, 1, 0, q);
+}
+
+static inline uint32_t row_sw16(const ap_clearance_table *t, uint32_t a, uint8_t q)
+{
+    return row_diag16(t, a, -1, 4, q);
 }
 #else
 static inline uint32_t row_nonzero16(const uint8_t *row)
@@ -70,9 +99,19 @@ static inline uint32_t row_nonzero16(const uint8_t *row)
     return row_nonzero(row, C);
 }
 
-static inline uint32_t row_above16(const uint16_t *row, uint16_t q)
+static inline uint32_t row_above16(const uint8_t *row, uint8_t q)
 {
     return row_above(row, q, C);
+}
+
+static inline uint32_t row_se16(const ap_clearance_table *t, uint32_t a, uint8_t q)
+{
+    return row_se(t, a, q, C);
+}
+
+static inline uint32_t row_sw16(const ap_clearance_table *t, uint32_t a, uint8_t q)
+{
+    return row_sw(t, a, q, C);
 }
 #endif
 
@@ -122,10 +161,10 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
         lc[0][y + 1] = (uint16_t)p;
         lse[0][y + 1] = lsw[0][y + 1] = 0xffffu;
         for (int k = k0; k <= k1; k++) {
-            const uint16_t q = class_q[k], *dq = t->disc + a, *sq = t->diag_se + a, *wq = t->diag_sw + a;
-            const uint32_t l = full ? row_above16(dq, q) : row_above(dq, q, c->w),
-                           se = full ? row_above16(sq, q) : row_above(sq, q, c->w),
-                           sw = full ? row_above16(wq, q) : row_above(wq, q, c->w);
+            const uint8_t q = class_q[k];
+            const uint32_t l = full ? row_above16(t->disc + a, q) : row_above(t->disc + a, q, c->w),
+                           se = full ? row_se16(t, a, q) : row_se(t, a, q, c->w),
+                           sw = full ? row_sw16(t, a, q) : row_sw(t, a, q, c->w);
             lc[k][y + 1] = (uint16_t)(l & p);
             lse[k][y + 1] = (uint16_t)se;
             lsw[k][y + 1] = (uint16_t)sw;

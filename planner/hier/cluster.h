@@ -45,10 +45,18 @@
 /* The 8 moves: (ap_hier_dx[i], ap_hier_dy[i]); 0-3 orthogonal, 4-7 diagonal. */
 extern const int ap_hier_dx[8], ap_hier_dy[8];
 
-/* How many classes > 0 a stored clearance q lets through: the largest k < AP_HIER_CLASSES with
+/* Per class k > 0 the level (clearance.h) of its radius: a move or cell lets class k through iff its level is
+ * above it (ap_clearance_allows(q, ap_hier_class_radius[k])). Entry 0 (the point unit) is unused. */
+extern const uint8_t ap_hier_class_threshold[AP_HIER_CLASSES];
+
+/* How many classes > 0 a stored clearance level q lets through: the largest k < AP_HIER_CLASSES with
  * ap_clearance_allows(q, ap_hier_class_radius[k]), 0 when none (the classes are nested: radius 1 < 2 < 4).
  * Pure. */
-int ap_hier_class_level(uint16_t q);
+static inline int ap_hier_class_level(uint8_t q)
+{
+    _Static_assert(AP_HIER_CLASSES == 4, "three disc classes");
+    return (q > ap_hier_class_threshold[1]) + (q > ap_hier_class_threshold[2]) + (q > ap_hier_class_threshold[3]);
+}
 
 /* Is the move from padded cell a of m by (dx, dy) legal for class cls: passable, no corner cutting, and for
  * cls > 0 clear for the class's disc (t's exact clearance; t must not be NULL then)? Pure. */
@@ -60,7 +68,7 @@ static inline bool ap_hier_move_ok(const ap_map *m, const ap_clearance_table *t,
     if (dx != 0 && dy != 0 &&
         (!m->pass[a + (uint32_t)dx] || !m->pass[(uint32_t)((int64_t)a + (int64_t)dy * m->stride)]))
         return false;
-    return cls == 0 || ap_clearance_allows(ap_clearance_move(t, a, dx, dy), ap_hier_class_radius[cls]);
+    return cls == 0 || ap_clearance_move(t, a, dx, dy) > ap_hier_class_threshold[cls];
 }
 
 /* One cluster's cells [x0, x0 + w) x [y0, y0 + h) of m and the moves between them. */

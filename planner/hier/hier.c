@@ -168,18 +168,18 @@ static bool pair_diagonal(const ap_map *m, uint32_t a, uint32_t c)
     return d != 1u && d != (uint32_t)m->stride;
 }
 
-/* The stored clearance q of the orthogonal move between neighbouring cells a and c (clearance.h: the smaller
+/* The clearance level q of the orthogonal move between neighbouring cells a and c (clearance.h: the smaller
  * of its cells'); 0 without a clearance table. */
-static uint16_t orth_q(const build *b, uint32_t a, uint32_t c)
+static uint8_t orth_q(const build *b, uint32_t a, uint32_t c)
 {
     if (b->t == NULL)
         return 0;
     return b->t->disc[a] < b->t->disc[c] ? b->t->disc[a] : b->t->disc[c];
 }
 
-/* The stored clearance q of the transition a -> c, an orthogonal or a diagonal move (clearance.h: a diagonal
- * move's is stored); 0 without a clearance table. */
-static uint16_t cross_q(const build *b, uint32_t a, uint32_t c)
+/* The clearance level q of the transition a -> c, an orthogonal or a diagonal move (clearance.h
+ * ap_clearance_move); 0 without a clearance table. */
+static uint8_t cross_q(const build *b, uint32_t a, uint32_t c)
 {
     if (b->t == NULL || !pair_diagonal(b->m, a, c))
         return orth_q(b, a, c);
@@ -251,7 +251,7 @@ static uint8_t diagonal_classes(const build *b, uint32_t a0, uint32_t a1, uint32
     if (b->t == NULL || !m->pass[a0] || !m->pass[a1] || !m->pass[c0] || !m->pass[c1])
         return 0;
     /* the orthogonal crossings' top class (both passable here); nothing left to serve above the top class */
-    const uint16_t q0 = orth_q(b, a0, c0), q1 = orth_q(b, a1, c1);
+    const uint8_t q0 = orth_q(b, a0, c0), q1 = orth_q(b, a1, c1);
     const int lo = class_level(q0 > q1 ? q0 : q1);
     if (lo == AP_HIER_CLASSES - 1)
         return 0;
@@ -505,7 +505,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                 for (int k = 0; k < AP_HIER_CLASSES; k++) {
                     const uint8_t bit = (uint8_t)(1u << k);
                     if (!(h->classes[i] & graphs & bit) ||
-                        (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[i]], ap_hier_class_radius[k])))
+                        (k > 0 && class_level(h->clear->disc[h->cell[i]]) < k))
                         continue;
                     /* open[j - f]: the box from i to j open for class k (uniform maps; each pair's test made once) */
                     for (uint32_t j = i + 1; j < l; j++)
@@ -534,7 +534,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                     }
                     for (uint32_t j = i + 1; j < l; j++) {
                         if (!(h->classes[j] & bit) ||
-                            (k > 0 && !ap_clearance_allows(h->clear->disc[h->cell[j]], ap_hier_class_radius[k])))
+                            (k > 0 && class_level(h->clear->disc[h->cell[j]]) < k))
                             continue;
                         const uint32_t v = loc[j - f];
                         const bool open_box = open[j - f];
@@ -727,10 +727,10 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     for (size_t i = 0; i < b.n_pairs; i++) {
         const uint32_t u = node_of(h, m, b.pairs[i].a), v = node_of(h, m, b.pairs[i].b);
         ap_hier_edge ed = {.to = v};
-        const uint16_t q = cross_q(&b, b.pairs[i].a, b.pairs[i].b);
+        const uint8_t q = cross_q(&b, b.pairs[i].a, b.pairs[i].b);
         for (int cls = 0; cls < AP_HIER_CLASSES; cls++)
             ed.cost[cls] = (b.pairs[i].classes >> cls & 1u) &&
-                                   (cls == 0 || (b.t != NULL && ap_clearance_allows(q, ap_hier_class_radius[cls])))
+                                   (cls == 0 || (b.t != NULL && class_level(q) >= cls))
                                ? (float)ap_map_move_cost(m, b.pairs[i].a, b.pairs[i].b,
                                                          pair_diagonal(m, b.pairs[i].a, b.pairs[i].b) ? M_SQRT2 : 1.0)
                                : INFINITY;
@@ -1193,7 +1193,7 @@ static int hier_build_kind(const ap_map *m, ap_map_table *out)
 
 /* Does cluster (cx, cy) hold a cell whose disc or diagonal-move clearance differs between t and ot in what
  * the intra-cluster edges read of it: which classes it lets through (move_ok, the node's own class check
- * and cluster_min_q's test all ask ap_clearance_allows of a class radius; the minimum of two values lets
+ * and cluster_min_q's test all ask for a level's class, ap_hier_class_level; the minimum of two values lets
  * a class through iff both do)? The transitions' choice of largest clearance reads the values themselves,
  * but that shows as changed nodes (keeps_edges). */
 static bool clearance_differs(const ap_map *m, const ap_clearance_table *t, const ap_clearance_table *ot,
@@ -1204,8 +1204,8 @@ static bool clearance_differs(const ap_map *m, const ap_clearance_table *t, cons
     for (int32_t y = y0; y < y0 + h; y++)
         for (uint32_t p = ap_map_index(m, x0, y), e = p + (uint32_t)w; p < e; p++)
             if (class_level(t->disc[p]) != class_level(ot->disc[p]) ||
-                class_level(t->diag_se[p]) != class_level(ot->diag_se[p]) ||
-                class_level(t->diag_sw[p]) != class_level(ot->diag_sw[p]))
+                class_level(ap_clearance_diag_se(t, p)) != class_level(ap_clearance_diag_se(ot, p)) ||
+                class_level(ap_clearance_diag_sw(t, p)) != class_level(ap_clearance_diag_sw(ot, p)))
                 return true;
     return false;
 }

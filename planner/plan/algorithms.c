@@ -65,7 +65,7 @@ static const ap_clearance_table *unit_key(const ap_query *q, uint16_t *key)
         *key = ap_jps_square_key(q->unit_size);
         return ap_clearance_of(m, m->capability);
     }
-    *key = ap_jps_disc_key(q->unit_radius); /* q > 256 r exactly when q > floor(256 r) */
+    *key = ap_jps_disc_key(q->unit_radius); /* a level above the radius's (clearance.h) */
     return sized_table(q);
 }
 

@@ -45,6 +45,7 @@
  */
 #include "clearance.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,18 +70,72 @@ _Static_assert(AP_CLEARANCE_REACH == DISC_REACH + 1 && CORNER_REACH + 1 <= AP_CL
 
 static const char *const slot_names[AP_CAPABILITY_COUNT] = AP_CAPABILITY_NAMES("clearance:");
 
-/* q = ceil(256 v) - 1 (at least 0) for v = sqrt(d4) / 2, i.e. ceil(128 sqrt d4) - 1, in integers. */
-static uint16_t quantise(uint32_t d4)
+/* The levels (clearance.h): every a^2 + b^2 (a, b in {0, 1, 3, 5, ..}) and 8 n^2 below CAP4, then CAP4 itself
+ * (the test file enumerates them again). */
+const uint16_t ap_clearance_level_d4[AP_CLEARANCE_LEVELS] = {
+    0, 1, 2, 8, 9, 10, 18, 25, 26, 32, 34, 49, 50, 58, 72, 74, 81, 82, 90, 98, 106, 121, 122, 128, 130, 146,
+    162, 169, 170, 178, 194, 200, 202, 218, 225, 226, 234, 242, 250, 274, 288, 289, 290, 298, 306, 314, 338,
+    346, 361, 362, 370, 386, 392, 394, 410, 441, 442, 450, 458, 466, 482, 490, 512, 514, 522, 529, 530, 538,
+    554, 562, 578, 586, 610, 625, 626, 634, 648, 650, 666, 674, 698, 706, 722, 729, 730, 738, 746, 754, 778,
+    794, 800, 802, 810, 818, 841, 842, 850, 866, 882, 890, 898, 914, 922, 954, 961, 962, 968, 970, 986, 1010,
+    1018, 1042, 1058, 1066, 1082, 1089, 1090, 1098, 1114, 1130, 1138, 1152, 1154, 1156};
+
+const double ap_clearance_level_tiles[AP_CLEARANCE_LEVELS] = {
+    0.0, 0.5, 0.7071067811865476, 1.4142135623730951, 1.5, 1.5811388300841898, 2.1213203435596424, 2.5,
+    2.5495097567963922, 2.8284271247461903, 2.9154759474226504, 3.5, 3.5355339059327378, 3.8078865529319543,
+    4.242640687119285, 4.301162633521313, 4.5, 4.527692569068709, 4.743416490252569, 4.949747468305833,
+    5.1478150704935, 5.5, 5.522680508593631, 5.656854249492381, 5.70087712549569, 6.041522986797286,
+    6.363961030678928, 6.5, 6.519202405202649, 6.670832032063167, 6.96419413859206, 7.0710678118654755,
+    7.106335201775948, 7.3824115301167, 7.5, 7.516648189186454, 7.648529270389178, 7.7781745930520225,
+    7.905694150420948, 8.276472678623424, 8.48528137423857, 8.5, 8.514693182963201, 8.631338250816034,
+    8.74642784226795, 8.860022573334675, 9.192388155425117, 9.300537618869138, 9.5, 9.513148795220223,
+    9.617692030835672, 9.82344135219425, 9.899494936611665, 9.924716620639604, 10.124228365658293, 10.5,
+    10.51189802081432, 10.606601717798213, 10.700467279516348, 10.793516572461451, 10.977249200050075,
+    11.067971810589327, 11.313708498984761, 11.335784048754634, 11.423659658795863, 11.5, 11.510864433221338,
+    11.597413504743201, 11.76860229593982, 11.853269591129697, 12.020815280171307, 12.103718436910205,
+    12.349089035228468, 12.5, 12.509996003196804, 12.589678312014172, 12.727922061357855, 12.747548783981962,
+    12.90348790056394, 12.98075498574717, 13.209844813622906, 13.285330255586423, 13.435028842544403, 13.5,
+    13.509256086106296, 13.583077707206124, 13.656500283747663, 13.729530217745982, 13.946325680981353,
+    14.089002803605371, 14.142135623730951, 14.159802258506296, 14.230249470757707, 14.300349646075091, 14.5,
+    14.508618128546908, 14.577379737113251, 14.713938969562161, 14.849242404917497, 14.916433890176299,
+    14.983324063771697, 15.116216457830975, 15.182226450688976, 15.443445211480501, 15.5, 15.508062419270823,
+    15.556349186104045, 15.572411502397436, 15.700318468107582, 15.890248582070704, 15.953056133543816,
+    16.140012391568973, 16.263455967290593, 16.32482771731451, 16.446884203398525, 16.5, 16.507574019219177,
+    16.56804152578089, 16.688319268278637, 16.80773631397161, 16.867127793433, 16.97056274847714,
+    16.98528775146303, 17.0};
+
+_Static_assert(sizeof ap_clearance_level_d4 / sizeof ap_clearance_level_d4[0] == AP_CLEARANCE_LEVELS &&
+                   AP_CLEARANCE_LEVELS <= 128,
+               "levels fit 7 bits (cluster.c compares them as signed bytes)");
+
+uint8_t ap_clearance_level(double r)
 {
-    uint64_t n2 = 16384ull * d4;
-    uint64_t s = (uint64_t)sqrt((double)n2);
-    while (s * s > n2)
-        s--;
-    while ((s + 1) * (s + 1) <= n2)
-        s++;
-    if (s * s == n2)
-        return s == 0 ? 0 : (uint16_t)(s - 1);
-    return (uint16_t)s;
+    const double lim = r + AP_CLEARANCE_TOUCH;
+    uint32_t lo = 0, hi = AP_CLEARANCE_LEVELS; /* the answer is in [lo, hi) */
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (ap_clearance_level_tiles[mid] <= lim)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint8_t)lo;
+}
+
+/* level_of[d4]: the level of D4 value d4 (0 .. CAP4), the highest whose (2 v)^2 <= d4 (every D4 the passes
+ * compute is a level's: see the top). */
+static uint8_t *level_table(void)
+{
+    uint8_t *lv = malloc(CAP4 + 1);
+    if (lv == NULL)
+        return NULL;
+    uint32_t k = 0;
+    for (uint32_t d4 = 0; d4 <= CAP4; d4++) {
+        while (k + 1 < AP_CLEARANCE_LEVELS && ap_clearance_level_d4[k + 1] <= d4)
+            k++;
+        lv[d4] = (uint8_t)k;
+    }
+    return lv;
 }
 
 /* A rectangle of padded cells [x0, x1) x [y0, y1) (map cell (x, y) is padded (x + 1, y + 1)). */
@@ -293,20 +348,20 @@ static uint32_t diag_d4(uint32_t d4a, uint32_t d4b, uint32_t n)
 }
 
 /* The cell values of o from the frame's D4 (o inside the column pass's output). */
-static void disc_out(const ap_map *m, const frame *fr, const uint16_t *qtab, rect o, ap_clearance_table *t)
+static void disc_out(const ap_map *m, const frame *fr, const uint8_t *lv, rect o, ap_clearance_table *t)
 {
     const uint32_t S = (uint32_t)m->stride;
     for (int32_t y = o.y0; y < o.y1; y++) {
         const uint16_t *d = fr->D4 + FI(fr, o.x0, y);
-        uint16_t *q = t->disc + (size_t)y * S + (size_t)o.x0;
+        uint8_t *q = t->disc + (size_t)y * S + (size_t)o.x0;
         for (int32_t x = 0; x < o.x1 - o.x0; x++)
-            q[x] = qtab[d[x]];
+            q[x] = lv[d[x]];
     }
 }
 
 /* The diagonal moves leaving the map cells of o downwards (o and its cells' lower neighbours inside the
  * column pass's output). A move to an off-map cell crosses a corner on the map's outline (blocked): 0. */
-static void diagonal_pass(const ap_map *m, const frame *fr, const uint16_t *qtab, rect o, ap_clearance_table *t)
+static void diagonal_pass(const ap_map *m, const frame *fr, const uint8_t *lv, rect o, ap_clearance_table *t)
 {
     const uint32_t S = (uint32_t)m->stride;
     const corner_runs *c = &fr->cr;
@@ -320,15 +375,19 @@ static void diagonal_pass(const ap_map *m, const frame *fr, const uint16_t *qtab
             const size_t p = (size_t)y * S + (size_t)x;
             const int32_t i = x - fr->f.x0; /* frame column of the cell and its corner (x, y) */
             const uint32_t d = d0[i];
-            uint16_t se = 0, sw = 0;
+            uint32_t se = 0, sw = 0;
             if (d != 0 && !last) {
                 if (x < m->width) /* to (x + 1, y + 1), through corner (x, y) along X + Y */
-                    se = qtab[diag_d4(d, d1[i + 1], min_u32(pm[i], mp[i]))];
+                    se = lv[diag_d4(d, d1[i + 1], min_u32(pm[i], mp[i]))];
                 if (x > 1) /* to (x - 1, y + 1), through corner (x - 1, y) along X - Y */
-                    sw = qtab[diag_d4(d, d1[i - 1], min_u32(pp[i - 1], mm[i - 1]))];
+                    sw = lv[diag_d4(d, d1[i - 1], min_u32(pp[i - 1], mm[i - 1]))];
             }
-            t->diag_se[p] = se;
-            t->diag_sw[p] = sw;
+            /* stored below the smaller end's level (written by disc_out: o's cells and their lower neighbours
+             * lie in its output; 0 for border cells), by at most 10 levels (clearance.h) */
+            const uint32_t dc = t->disc[p], dse = t->disc[p + S + 1], dsw = t->disc[p + S - 1];
+            const uint32_t bse = (dc < dse ? dc : dse) - se, bsw = (dc < dsw ? dc : dsw) - sw;
+            assert(bse <= AP_CLEARANCE_DIAG_BELOW && bsw <= AP_CLEARANCE_DIAG_BELOW);
+            t->diag[p] = (uint8_t)(bse | bsw << 4);
         }
     }
 }
@@ -393,31 +452,22 @@ static void square_update(const ap_map *m, ap_capability c, rect h, uint8_t *sq)
 
 size_t ap_clearance_bytes(uint32_t cells)
 {
-    return sizeof(ap_clearance_table) + (size_t)cells * (3 * sizeof(uint16_t) + 1);
+    return sizeof(ap_clearance_table) + (size_t)cells * 3;
 }
 
 /* Point t's arrays into its own block (after the header). */
 static void set_arrays(ap_clearance_table *t)
 {
     const uint32_t N = t->cells;
-    t->disc = (uint16_t *)(t + 1);
-    t->diag_se = t->disc + N;
-    t->diag_sw = t->diag_se + N;
-    t->square = (uint8_t *)(t->diag_sw + N);
-}
-
-static uint16_t *quantise_table(void)
-{
-    uint16_t *qtab = malloc((CAP4 + 1) * sizeof *qtab);
-    for (uint32_t d4 = 0; qtab != NULL && d4 <= CAP4; d4++)
-        qtab[d4] = quantise(d4);
-    return qtab;
+    t->disc = (uint8_t *)(t + 1);
+    t->diag = t->disc + N;
+    t->square = t->diag + N;
 }
 
 /* Disc and diagonal values of t for the changed cells' box b (padded; the whole map's cells for a full
  * build, which also sets the true clearance: `square`), on a frame of b grown by FRAME_MARGIN (see the top
  * for why that and the output boxes are exact). */
-static int window_pass(const ap_map *m, ap_capability c, const uint16_t *qtab, rect b, bool square,
+static int window_pass(const ap_map *m, ap_capability c, const uint8_t *lv, rect b, bool square,
                        ap_clearance_table *t)
 {
     const rect all = {0, 0, m->stride, m->height + 2}, cells = {1, 1, m->width + 1, m->height + 1};
@@ -428,9 +478,9 @@ static int window_pass(const ap_map *m, ap_capability c, const uint16_t *qtab, r
     frame_mask(m, c, &fr);
     row_pass(&fr);
     column_pass(&fr, o4);
-    disc_out(m, &fr, qtab, o4, t);
+    disc_out(m, &fr, lv, o4, t);
     corner_pass(&fr);
-    diagonal_pass(m, &fr, qtab, grow(b, AP_CLEARANCE_REACH, cells), t);
+    diagonal_pass(m, &fr, lv, grow(b, AP_CLEARANCE_REACH, cells), t);
     if (square)
         square_pass(m, &fr, grow(b, 0, cells), t->square);
     free(fr.buf);
@@ -441,23 +491,23 @@ int ap_clearance_build(const ap_map *m, ap_capability c, ap_clearance_table **ou
 {
     const uint32_t N = ap_map_node_count(m);
     ap_clearance_table *t = calloc(1, ap_clearance_bytes(N));
-    uint16_t *qtab = quantise_table();
+    uint8_t *lv = level_table();
     const rect cells = {1, 1, m->width + 1, m->height + 1};
     int st = AP_E_NOMEM;
-    if (t == NULL || qtab == NULL)
+    if (t == NULL || lv == NULL)
         goto done;
     t->capability = c;
     t->stride = m->stride;
     t->cells = N;
     set_arrays(t);
-    st = window_pass(m, c, qtab, cells, true, t);
+    st = window_pass(m, c, lv, cells, true, t);
     if (st == AP_OK) {
         *out = t;
         t = NULL;
     }
 done:
     free(t);
-    free(qtab);
+    free(lv);
     return st;
 }
 
@@ -545,22 +595,22 @@ static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_ta
     }
     const size_t bytes = ap_clearance_bytes(N);
     ap_clearance_table *t = malloc(bytes);
-    uint16_t *qtab = quantise_table();
+    uint8_t *lv = level_table();
     int st = AP_E_NOMEM;
-    if (t != NULL && qtab != NULL) {
+    if (t != NULL && lv != NULL) {
         memcpy(t, o, bytes);
         set_arrays(t);
         st = AP_OK;
         rect h = nb > 0 ? box[0] : cells;
         for (size_t i = 0; i < nb && st == AP_OK; i++) {
-            st = window_pass(m, out->capability, qtab, box[i], false, t);
+            st = window_pass(m, out->capability, lv, box[i], false, t);
             h = hull(h, box[i]);
         }
         if (st == AP_OK && nb > 0)
             square_update(m, out->capability, h, t->square);
     }
     free(box);
-    free(qtab);
+    free(lv);
     if (st != AP_OK) {
         free(t);
         return st;
@@ -589,7 +639,7 @@ double ap_clearance_reach(const ap_map *m, const ap_clearance_table *t, double x
     if (!(x >= 0.0 && y >= 0.0 && x < (double)m->width && y < (double)m->height && r >= 0.0 && r < INFINITY))
         return -1.0;
     const int32_t i = (int32_t)x, j = (int32_t)y;
-    const double q = (double)t->disc[ap_map_index(m, i, j)] / (double)AP_CLEARANCE_SCALE;
+    const double q = ap_clearance_level_tiles[t->disc[ap_map_index(m, i, j)]];
     const double dx = x - ((double)i + 0.5), dy = y - ((double)j + 0.5);
     /* sqrt of the squares, not hypot (libm's is several times slower): within 2 ulp of |p - c| <= 0.71, far
      * inside the margin */

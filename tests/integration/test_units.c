@@ -186,7 +186,7 @@ END_TEST
 /* Sized units and jump point search (planner/grid/jps_sized.h): a 9 x 9 field with one block at (4, 4). A
  * disc of radius 0.6 fits none of the four cells beside it but passes diagonally between the diagonal ones:
  * from (2, 4) to (6, 4) four diagonals, 4 sqrt 2, for astar, jps and jps_plus alike; the map info then lists
- * the unit's tables in the "jps_sized" slot (one per disc threshold floor(256 r) or square side). */
+ * the unit's tables in the "jps_sized" slot (one per disc threshold, clearance.h ap_clearance_level, or square side). */
 static const char PILLAR[] = "type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n.........\n"
                              "....@....\n.........\n.........\n.........\n.........\n";
 static ap_srv_dir psd;

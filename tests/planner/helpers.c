@@ -171,9 +171,9 @@ int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, doubl
     ap_result res;
     ck_assert_int_eq(ap_plan_finish(&p, &res), st);
     if (st == AP_OK) {
-        /* r < 127/256 plans on the point grid, whose legal moves are exactly those with q > 0 */
+        /* r < 127/256 plans on the point grid, whose legal moves are exactly those of level > 0 */
         const ap_clearance_table *t = ap_clearance_of(m, m->capability);
-        const uint16_t k = (uint16_t)floor(256.0 * r);
+        const uint8_t k = ap_clearance_level(r);
         AP_EXPECT_NEAR(res.length, res.grid_cost, 1e-9);
         for (size_t i = 1; i < res.n_waypoints && res.grid_cost > 0.0; i++) {
             const int x0 = (int)res.waypoints[i - 1][0], y0 = (int)res.waypoints[i - 1][1];

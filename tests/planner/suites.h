@@ -79,7 +79,7 @@ void ap_test_same_aa_graph(const struct ap_aa_graph *a, const struct ap_aa_graph
 ap_query ap_test_cell_query(const ap_map *m, ap_algorithm alg, int conn, int sx, int sy, int gx, int gy);
 
 /* Plan cell (sx, sy) to (gx, gy) for a disc of radius r (0: a point) with alg, slice expansions per step,
- * smoothing none; checks every move of the path is legal for the disc (clearance.h: q > floor(256 r), the
+ * smoothing none; checks every move of the path is legal for the disc (clearance.h: level > ap_clearance_level(r), the
  * point grid's moves for r = 0) and the length is the grid cost. Returns the status; *cost the grid cost. */
 int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, double r, int sx, int sy, int gx, int gy,
                       uint64_t slice, double *cost);

@@ -67,7 +67,7 @@ START_TEST(masks_match_rule)
         ap_map *m = ap_test_map_from_string(txt);
         const ap_clearance_table *t = ap_clearance_of(m, m->capability);
         const double r = RADII[i % (int)(sizeof RADII / sizeof RADII[0])];
-        const uint16_t k = (uint16_t)floor(256.0 * r);
+        const uint16_t k = ap_jps_disc_key(r);
         ap_jps_sized *s;
         ck_assert_int_eq(ap_jps_sized_build(m, t, k, &s), AP_OK);
         for (int y = 0; y < h; y++)
@@ -82,15 +82,16 @@ START_TEST(masks_match_rule)
         ap_map_free(m);
         free(txt);
     }
-    /* 12 x 12 open: a radius-1 disc fits cells 1..10 (q of a cell at distance 1.5 from the border is 383 >
-     * 256); at (5, 5) every arrival has exactly its natural successors */
+    /* 12 x 12 open: a radius-1 disc (key 2: levels above 1/sqrt 2) fits cells 1..10 (1.5 from the border:
+     * level 4); at (5, 5) every arrival has exactly its natural successors */
+    ck_assert_uint_eq(ap_jps_disc_key(1.0), 2);
     char *open = random_map(&rng, 12, 12, 0.0);
     ap_map *m = ap_test_map_from_string(open);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     static const uint8_t natural[8] = {0x01, 0x07, 0x04, 0x1c, 0x10, 0x70, 0x40, 0xc1};
     for (int a = 0; a < 8; a++)
-        ck_assert_uint_eq(ap_jps_sized_mask(m, t, 256, ap_map_index(m, 5, 5), a), natural[a]);
-    ck_assert_uint_eq(ap_jps_sized_mask(m, t, 256, ap_map_index(m, 0, 5), 2), 0); /* the disc does not fit */
+        ck_assert_uint_eq(ap_jps_sized_mask(m, t, 2, ap_map_index(m, 5, 5), a), natural[a]);
+    ck_assert_uint_eq(ap_jps_sized_mask(m, t, 2, ap_map_index(m, 0, 5), 2), 0); /* the disc does not fit */
     ap_map_free(m);
     free(open);
 }
@@ -116,7 +117,7 @@ START_TEST(diagonal_round_a_corner)
                              ".........\n";
     ap_map *m = ap_test_map_from_string(txt);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
-    const uint16_t k = (uint16_t)floor(256.0 * 0.6);
+    const uint16_t k = ap_jps_disc_key(0.6);
     ck_assert(t->disc[ap_map_index(m, 3, 4)] <= k && t->disc[ap_map_index(m, 4, 3)] <= k);
     ck_assert(t->disc[ap_map_index(m, 3, 3)] > k && t->disc[ap_map_index(m, 5, 3)] > k);
     ck_assert(ap_clearance_move(t, ap_map_index(m, 3, 3), 1, -1) > k); /* (3,3) -> (4,2) past (4,3) */
@@ -194,7 +195,7 @@ START_TEST(capability_view)
     const int pairs = ap_test_quick() ? 30 : 100;
     ck_assert_int_gt(agree_on(water, &rng, 0.6, pairs), pairs / 5); /* not only refusals */
     ck_assert_int_gt(agree_on(water, &rng, 1.1, pairs), pairs / 10);
-    ck_assert_ptr_nonnull(ap_jps_sized_get(m, ap_clearance_of(m, AP_CAP_WATER), (uint16_t)floor(256.0 * 0.6))); /* built above */
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, ap_clearance_of(m, AP_CAP_WATER), ap_jps_disc_key(0.6))); /* built above */
     ap_map_free(m);
     free(txt);
 }
@@ -267,9 +268,9 @@ START_TEST(without_a_table)
     ap_map *m = ap_test_map_from_string(txt);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
-        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, (uint16_t)(300 + i)));
-    ck_assert_ptr_null(ap_jps_sized_get(m, t, 200));
-    ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, 303)); /* kept ones are found */
+        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, (uint16_t)(30 + i)));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t, 20));
+    ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, 33)); /* kept ones are found */
     ck_assert_int_gt(agree_on(m, &rng, 200.0 / 256.0 + 0.001, ap_test_quick() ? 40 : 120), 8);
     ck_assert_int_gt(agree_on(m, &rng, 1.0, ap_test_quick() ? 40 : 120), 8);
     ap_map_free(m);
@@ -307,25 +308,25 @@ START_TEST(byte_budget)
     int st;
     ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_ASTAR);
     ck_assert_int_eq(st, AP_OK);
-    ck_assert_ptr_null(ap_jps_sized_find(m, t, 256));
+    ck_assert_ptr_null(ap_jps_sized_find(m, t, ap_jps_disc_key(1.0)));
     double c = 0.0;
     ck_assert_int_eq(ap_test_grid_cost(m, &ws, AP_ALG_JPS_PLUS, 1.0, 10, 10, 60, 40, 0, &c), AP_OK);
-    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t, 256));
+    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t, ap_jps_disc_key(1.0)));
     ck_assert_int_eq(auto_alg(m, &ws, 1.0, 10, 10, 60, 40, &st), AP_ALG_JPS_PLUS);
     ck_assert_int_eq(st, AP_OK);
     ap_workspace_free(&ws);
     const ap_jps_sized *s[AP_JPS_SIZED_CLASSES];
     int taken = 0;
-    size_t held = ap_jps_sized_find(m, t, 256)->bytes; /* radius 1's, above */
-    while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t, (uint16_t)(300 + taken))))
+    size_t held = ap_jps_sized_find(m, t, ap_jps_disc_key(1.0))->bytes; /* radius 1's, above */
+    while (taken < AP_JPS_SIZED_CLASSES && (s[taken] = ap_jps_sized_get(m, t, (uint16_t)(30 + taken))))
         held += s[taken++]->bytes;
     ck_assert_int_eq(taken, 3); /* with radius 1's: four; the budget, not the places, stopped it */
     ck_assert_uint_le(held, AP_JPS_SIZED_MAX_BYTES);
-    ck_assert(!ap_jps_sized_ready(m, t, 303));
-    ck_assert_ptr_null(ap_jps_sized_get(m, t, 303));
+    ck_assert(!ap_jps_sized_ready(m, t, 33));
+    ck_assert_ptr_null(ap_jps_sized_get(m, t, 33));
     for (int i = 0; i < taken; i++) {
-        ck_assert(ap_jps_sized_ready(m, t, (uint16_t)(300 + i)));
-        ck_assert_ptr_eq(ap_jps_sized_get(m, t, (uint16_t)(300 + i)), s[i]);
+        ck_assert(ap_jps_sized_ready(m, t, (uint16_t)(30 + i)));
+        ck_assert_ptr_eq(ap_jps_sized_get(m, t, (uint16_t)(30 + i)), s[i]);
     }
     ap_map_free(m);
     free(txt);

@@ -203,15 +203,19 @@ static ap_map *random_map(ap_test_rng *g, int w, int h, double pw, double ps, co
 
 START_TEST(class_levels_are_the_allows_test)
 {
-    for (uint32_t q = 0; q <= UINT16_MAX; q++) {
+    for (uint32_t q = 0; q < AP_CLEARANCE_LEVELS; q++) {
         int n = 0;
         for (int k = 1; k < AP_HIER_CLASSES; k++)
-            n += ap_clearance_allows((uint16_t)q, ap_hier_class_radius[k]);
-        ck_assert_int_eq(ap_hier_class_level((uint16_t)q), n);
+            n += ap_clearance_allows((uint8_t)q, ap_hier_class_radius[k]);
+        ck_assert_int_eq(ap_hier_class_level((uint8_t)q), n);
     }
-    ck_assert_int_eq(ap_hier_class_level(256), 0); /* radius 1 needs q / 256 > 1 */
-    ck_assert_int_eq(ap_hier_class_level(257), 1);
-    ck_assert_int_eq(ap_hier_class_level(1025), 3);
+    /* radius 1 needs v > 1: sqrt 2 (level 3) is the first such value, 1/sqrt 2 (level 2) is not */
+    ck_assert_double_eq(ap_clearance_level_tiles[3], M_SQRT2);
+    ck_assert_int_eq(ap_hier_class_level(2), 0);
+    ck_assert_int_eq(ap_hier_class_level(3), 1);
+    ck_assert_int_eq(ap_hier_class_level(6), 2);  /* 2.12 > 2 */
+    ck_assert_int_eq(ap_hier_class_level(14), 3); /* 4.24 > 4 */
+    ck_assert_int_eq(ap_hier_class_level(13), 2); /* 3.81 */
 }
 END_TEST
 

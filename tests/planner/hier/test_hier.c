@@ -627,17 +627,19 @@ START_TEST(auto_and_connectivity)
     ap_result_free(&r);
     /* once other thresholds hold every place: hierarchical when far and smoothed */
     const ap_clearance_table *ct = ap_clearance_of(m, m->capability);
-    int taken = 1; /* radius 1's threshold, 256, holds one place */
-    for (uint16_t k = 300; ap_jps_sized_get(m, ct, k) != NULL; k++)
+    const uint16_t k1 = ap_jps_disc_key(1.0);
+    int taken = 1; /* radius 1's threshold holds one place */
+    for (uint16_t k = 30; ap_jps_sized_get(m, ct, k) != NULL; k++)
         ck_assert_int_le(++taken, AP_JPS_SIZED_CLASSES);
     ck_assert_int_eq(taken, AP_JPS_SIZED_CLASSES);
-    ck_assert(ap_jps_sized_ready(m, ct, 256));  /* its own tables stay */
-    const double other = 1.0 + 1.0 / 256.0; /* threshold 257: no place left */
+    ck_assert(ap_jps_sized_ready(m, ct, k1)); /* its own tables stay */
+    const double other = 1.42; /* the next threshold (sqrt 2 <= 1.42 < 1.5): no place left */
+    ck_assert_uint_eq(ap_jps_disc_key(other), k1 + 1);
     q.unit_radius = other;
-    ck_assert(!ap_jps_sized_ready(m, ct, 257));
+    ck_assert(!ap_jps_sized_ready(m, ct, (uint16_t)(k1 + 1)));
     ck_assert_int_eq(plan_alg(&q, &ws, &r, &st), AP_ALG_HIERARCHICAL);
     ck_assert_int_eq(st, AP_OK);
-    assert_clear(m, &r, 1.0);
+    assert_clear(m, &r, other);
     ck_assert(r.length >= jps_length * (1.0 - 0.01)); /* within HAA*'s smoothed excess of the optimum's */
     ap_result_free(&r);
     q.smoothing = AP_SMOOTH_NONE;

@@ -366,8 +366,9 @@ START_TEST(unit_size_shapes_the_grid_route)
 END_TEST
 
 /* Annotated A* against an independent search on random maps: Dijkstra whose moves between neighbouring
- * cell centres are kept when collide.c's exact swept-disc test says the unit clears them; radii whose
- * exact thresholds lie away from the tables' 1/256 rounding. Same status, same optimal cost. */
+ * cell centres are kept when collide.c's exact swept-disc test says the unit clears them; radii away from
+ * the exact values (the table calls a disc within 1e-7 tile of touching not clear). Same status, same
+ * optimal cost. */
 /* A move is the unit's when collide.c's exact swept-disc test clears it (radius in ctx). */
 static double disc_move_cost(const ap_map *m, int ux, int uy, int vx, int vy, const void *ctx)
 {

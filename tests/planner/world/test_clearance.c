@@ -74,21 +74,24 @@ static double brute(const ap_map *m, unsigned cap, int x0, int y0, int x1, int y
     return best;
 }
 
-/* The stored value for exact distance v: ceil(256 v) - 1, at least 0, capped. */
-static unsigned expect_q(double v)
+/* The level whose value is v (exactly: every value the geometry yields is one, clearance.h), the cap for
+ * v >= 17; fails the test when v is no level's value. */
+static unsigned level_of(double v)
 {
     if (v >= AP_CLEARANCE_CAP_TILES)
-        return AP_CLEARANCE_Q_MAX;
-    double q = ceil(256.0 * v) - 1.0;
-    return q < 0.0 ? 0u : (unsigned)q;
+        return AP_CLEARANCE_LEVEL_MAX;
+    for (unsigned k = 0; k < AP_CLEARANCE_LEVEL_MAX; k++)
+        if (fabs(ap_clearance_level_tiles[k] - v) < 1e-9)
+            return k;
+    ck_abort_msg("%.12f is no level's value", v);
+    return 0;
 }
 
-/* q is exactly v's value; unless capped, q / 256 < v <= (q + 1) / 256 (never above, within one step). */
+/* q is exactly v's level. */
 static void check_q(unsigned q, double v, const char *what, int x, int y, int dx, int dy)
 {
-    ck_assert_msg(q == expect_q(v), "%s at (%d, %d) move (%d, %d): stored %u, exact %.9f", what, x, y, dx, dy, q, v);
-    if (v > 0.0 && v < AP_CLEARANCE_CAP_TILES)
-        ck_assert(q / 256.0 < v && v <= (q + 1) / 256.0);
+    ck_assert_msg(q == level_of(v), "%s at (%d, %d) move (%d, %d): stored level %u (%.9f), exact %.9f", what, x, y,
+                  dx, dy, q, ap_clearance_level_tiles[q], v);
 }
 
 static void check_true_clearance(const ap_map *m, const ap_clearance_table *t, unsigned cap, int x, int y)
@@ -116,24 +119,71 @@ static void check_cell(const ap_map *m, const ap_clearance_table *t, unsigned ca
     check_true_clearance(m, t, cap, x, y);
 }
 
-/* The table's verdict agrees with collide.c: r just below q / 256 is clear for ap_line_clear_mask (table
- * says clear => exact test agrees), r = (q + 1) / 256 is not (the table is at most one step short). */
-static void check_collide(const ap_map *m, const uint8_t *mask, uint16_t q, int x, int y, int dx, int dy,
-                          double u)
+/* The table's verdict agrees with collide.c: r a little below the level's value v (u in [0, 1) of v - 2e-7) is
+ * clear for the table and for ap_line_clear_mask (table says clear => exact test agrees); r = v is not clear
+ * for either (touching), nor for the table at v - 1e-8 (within AP_CLEARANCE_TOUCH). */
+static void check_collide(const ap_map *m, const uint8_t *mask, uint8_t q, int x, int y, int dx, int dy, double u)
 {
-    double ax = x + 0.5, ay = y + 0.5, bx = ax + dx, by = ay + dy;
-    if (q > 0 && q < AP_CLEARANCE_Q_MAX) {
-        double r = u * q / 256.0;
+    const double ax = x + 0.5, ay = y + 0.5, bx = ax + dx, by = ay + dy, v = ap_clearance_level_tiles[q];
+    if (q > 0 && q < AP_CLEARANCE_LEVEL_MAX) {
+        double r = u * (v - 2e-7);
         ck_assert(ap_clearance_allows(q, r));
         ck_assert_msg(ap_line_clear_mask(m, mask, ax, ay, bx, by, r), "(%d,%d)+(%d,%d) r %.9f q %u", x, y, dx, dy,
                       r, q);
-        ck_assert(ap_line_clear_mask(m, mask, ax, ay, bx, by, nextafter(q / 256.0, 0.0)));
+        ck_assert(ap_line_clear_mask(m, mask, ax, ay, bx, by, v - 2e-7));
+        ck_assert(!ap_clearance_allows(q, v - 1e-8));
     }
-    if (q < AP_CLEARANCE_Q_MAX) {
-        ck_assert(!ap_clearance_allows(q, q / 256.0));
-        ck_assert(!ap_line_clear_mask(m, mask, ax, ay, bx, by, (q + 1) / 256.0));
+    if (q < AP_CLEARANCE_LEVEL_MAX) {
+        ck_assert(!ap_clearance_allows(q, v));
+        ck_assert(!ap_line_clear_mask(m, mask, ax, ay, bx, by, v));
     }
 }
+
+/* The levels are every value the geometry yields (a^2 + b^2 over a, b in {0, 1, 3, ..} and 8 n^2, as (2 v)^2,
+ * below the cap; then the cap), increasing, each v exact; the diagonal moves' 4 bits suffice (no window of
+ * sqrt 2 / 2 tiles holds more than AP_CLEARANCE_DIAG_BELOW levels below its top); ap_clearance_level is the
+ * highest level at or below r + AP_CLEARANCE_TOUCH. */
+START_TEST(levels)
+{
+    const uint32_t cap4 = 4 * AP_CLEARANCE_CAP_TILES * AP_CLEARANCE_CAP_TILES;
+    bool want[4 * AP_CLEARANCE_CAP_TILES * AP_CLEARANCE_CAP_TILES + 1] = {false};
+    for (uint32_t a = 0; a * a < cap4; a = a == 0 ? 1 : a + 2)
+        for (uint32_t b = 0; a * a + b * b < cap4; b = b == 0 ? 1 : b + 2)
+            want[a * a + b * b] = true;
+    for (uint32_t n = 0; 8 * n * n < cap4; n++)
+        want[8 * n * n] = true;
+    want[cap4] = true;
+    unsigned k = 0;
+    for (uint32_t d4 = 0; d4 <= cap4; d4++)
+        if (want[d4]) {
+            ck_assert_uint_lt(k, AP_CLEARANCE_LEVELS);
+            ck_assert_uint_eq(ap_clearance_level_d4[k], d4);
+            ck_assert_double_eq(ap_clearance_level_tiles[k], sqrt((double)d4) / 2.0);
+            k++;
+        }
+    ck_assert_uint_eq(k, AP_CLEARANCE_LEVELS);
+    int widest = 0;
+    for (unsigned i = 0; i < AP_CLEARANCE_LEVELS; i++) {
+        int below = 0;
+        for (unsigned j = 0; j < i; j++)
+            below += ap_clearance_level_tiles[i] - ap_clearance_level_tiles[j] <= M_SQRT2 / 2.0 + 1e-12;
+        widest = below > widest ? below : widest;
+    }
+    ck_assert_int_eq(widest, 10);
+    ck_assert_int_le(widest, AP_CLEARANCE_DIAG_BELOW);
+    for (unsigned i = 1; i < AP_CLEARANCE_LEVELS; i++) {
+        const double v = ap_clearance_level_tiles[i];
+        ck_assert_uint_eq(ap_clearance_level(v), i);
+        ck_assert_uint_eq(ap_clearance_level(v - 1e-8), i); /* touching */
+        ck_assert_uint_eq(ap_clearance_level(v - 2e-7), i - 1);
+    }
+    ck_assert_uint_eq(ap_clearance_level(0.0), 0);
+    ck_assert_uint_eq(ap_clearance_level(0.499), 0);
+    ck_assert_uint_eq(ap_clearance_level(1.0), 2);          /* 1/sqrt 2 <= 1 < sqrt 2 */
+    ck_assert_uint_eq(ap_clearance_level(16.0), 110);       /* 15.9531 = sqrt(1018) / 2; next sqrt(1042) / 2 */
+    ck_assert_uint_eq(ap_clearance_level(40.0), AP_CLEARANCE_LEVEL_MAX);
+}
+END_TEST
 
 START_TEST(hand_values)
 {
@@ -146,25 +196,27 @@ START_TEST(hand_values)
     ck_assert_ptr_nonnull(t);
     ck_assert_ptr_eq(t, ap_map_find_table(m, "clearance:ground+swamp")->data);
     ck_assert_uint_eq(ap_map_find_table(m, "clearance:ground+swamp")->bytes, ap_clearance_bytes(12 * 12));
-    ck_assert_uint_eq(ap_clearance_bytes(12 * 12), sizeof(ap_clearance_table) + 7 * 144);
+    ck_assert_uint_eq(ap_clearance_bytes(12 * 12), sizeof(ap_clearance_table) + 3 * 144);
     ck_assert_ptr_null(ap_clearance_of(m, AP_CAP_WATER));
 #define Q(x, y) t->disc[ap_map_index(m, x, y)]
-    ck_assert_uint_eq(Q(0, 0), 127);       /* 0.5 to the off-map squares: exactly 128/256, stored one below */
+    /* levels (clearance.h): 0, 1/2, 1/sqrt 2, sqrt 2, 3/2, sqrt 2.5, 3/sqrt 2, .. tiles */
+    ck_assert_uint_eq(Q(0, 0), 1);         /* 0.5 to the off-map squares */
     ck_assert_uint_eq(Q(6, 3), 0);         /* the wall */
-    ck_assert_uint_eq(Q(5, 3), 127);       /* 0.5 to the wall */
-    ck_assert_uint_eq(Q(4, 5), 543);       /* (1.5, 1.5) to the wall's corner (6, 4): 2.1213, 543.06 */
-    ck_assert_uint_eq(Q(9, 9), 127);
+    ck_assert_uint_eq(Q(5, 3), 1);         /* 0.5 to the wall */
+    ck_assert_uint_eq(Q(4, 5), 6);         /* (1.5, 1.5) to the wall's corner (6, 4): 3/sqrt 2 = 2.1213 */
+    ck_assert_uint_eq(Q(9, 9), 1);
     ck_assert_uint_eq(Q(-1, 0), 0);        /* border */
-    ck_assert_uint_eq(Q(4, 4), 404);       /* sqrt(2.5) = 1.5811: 404.77 */
+    ck_assert_uint_eq(Q(4, 4), 5);         /* sqrt(2.5) = 1.5811 */
     /* The move (4, 4) -> (5, 5) passes the wall's corner (6, 4) at sqrt 2 = 1.4142, nearer than either end
-     * (sqrt 2.5): diagonal values are not the cells' minimum. 256 sqrt 2 = 362.04. */
+     * (sqrt 2.5): diagonal values are not the cells' minimum; stored as 2 levels below it. */
     const uint32_t p = ap_map_index(m, 4, 4);
-    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 1), 362);
-    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 5, 5), -1, -1), 362); /* the same move back */
-    /* Orthogonal moves: the nearer end. (5, 4) is (0.5, 0.5) from the wall's corner (6, 4): 181.02; (4, 3)
-     * is 1.5 from the wall's left side: exactly 384/256, stored one below. */
-    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 0), 181);
-    ck_assert_uint_eq(ap_clearance_move(t, p, 0, -1), 383);
+    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 1), 3);
+    ck_assert_uint_eq(t->diag[p] & 15u, 2);
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 5, 5), -1, -1), 3); /* the same move back */
+    /* Orthogonal moves: the nearer end. (5, 4) is (0.5, 0.5) from the wall's corner (6, 4): 1/sqrt 2; (4, 3)
+     * is 1.5 from the wall's left side. */
+    ck_assert_uint_eq(ap_clearance_move(t, p, 1, 0), 2);
+    ck_assert_uint_eq(ap_clearance_move(t, p, 0, -1), 4);
     ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 0, 0), -1, 0), 0); /* off the map */
     /* Both sides of the exact values, with collide.c's exact test (no table involved). */
     ck_assert(ap_line_clear(m, 4.5, 4.5, 5.5, 5.5, sqrt(2.0) - 1e-7));
@@ -173,9 +225,10 @@ START_TEST(hand_values)
     ck_assert(!ap_line_clear(m, 4.5, 4.5, 4.5, 4.5, sqrt(2.5)));
     ck_assert(ap_line_clear(m, 0.5, 0.5, 0.5, 0.5, 0.5 - 1e-7));
     ck_assert(!ap_line_clear(m, 0.5, 0.5, 0.5, 0.5, 0.5));
-    /* ... and the table's: clear iff r < q / 256. */
-    ck_assert(ap_clearance_allows(362, 361.999 / 256.0));
-    ck_assert(!ap_clearance_allows(362, 362.0 / 256.0));
+    /* ... and the table's: clear iff r + 1e-7 < v. */
+    ck_assert(ap_clearance_allows(3, sqrt(2.0) - 2e-7));
+    ck_assert(!ap_clearance_allows(3, sqrt(2.0) - 1e-8));
+    ck_assert(!ap_clearance_allows(3, sqrt(2.0)));
     ck_assert(!ap_clearance_allows(0, 0.0)); /* not even a point fits where the value is 0 */
     /* True clearance: the largest all-free square growing down and right. */
     ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 6); /* a 7-block would hold the wall */
@@ -202,13 +255,13 @@ START_TEST(cap)
     ap_map *m = ap_test_map_from_string(text);
     free(text);
     const ap_clearance_table *t = ap_clearance_of(m, AP_CAP_DEFAULT);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 20, 20)], AP_CLEARANCE_Q_MAX);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 17, 20)], AP_CLEARANCE_Q_MAX); /* 17.5 */
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 16, 20)], 16 * 256 + 127);   /* 16.5 */
-    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 20, 20), 1, 1), AP_CLEARANCE_Q_MAX);
-    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 16, 20), -1, 1), 15 * 256 + 127);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 20, 20)], AP_CLEARANCE_LEVEL_MAX);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 17, 20)], AP_CLEARANCE_LEVEL_MAX); /* 17.5 */
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 16, 20)], level_of(16.5));
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 20, 20), 1, 1), AP_CLEARANCE_LEVEL_MAX);
+    ck_assert_uint_eq(ap_clearance_move(t, ap_map_index(m, 16, 20), -1, 1), level_of(15.5));
     ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 40);
-    ck_assert(ap_clearance_allows(AP_CLEARANCE_Q_MAX, 16.0)); /* every unit radius (<= 16) is served */
+    ck_assert(ap_clearance_allows(AP_CLEARANCE_LEVEL_MAX, 16.0)); /* every unit radius (<= 16) is served */
     ap_map_free(m);
 }
 END_TEST
@@ -276,12 +329,12 @@ static void spot_check(const char *name, ap_capability c, int samples)
         check_cell(m, t, c, x, y, AP_CLEARANCE_CAP_TILES + 1);
         int dx = (int)(ap_test_rand(&g) % 3) - 1, dy = (int)(ap_test_rand(&g) % 3) - 1;
         uint32_t p = ap_map_index(m, x, y);
-        uint16_t q = dx || dy ? ap_clearance_move(t, p, dx, dy) : t->disc[p];
+        uint8_t q = dx || dy ? ap_clearance_move(t, p, dx, dy) : t->disc[p];
         check_collide(m, mask, q, x, y, dx, dy, ap_test_rand01(&g));
         qmax = t->disc[p] > qmax ? t->disc[p] : qmax;
     }
     printf("clearance: %s %s: %d cells and moves match the brute force; largest cell clearance %.3f tiles\n", name,
-           ap_capability_name(c), inside, qmax / 256.0);
+           ap_capability_name(c), inside, ap_clearance_level_tiles[qmax]);
     free(mask);
     ap_map_free(m);
 }
@@ -296,19 +349,19 @@ START_TEST(real_maps)
 END_TEST
 
 /* Reach by hand on an open 8 x 8 map: from cell (0, 0)'s centre the nearest obstacle is the off-map square
- * at 0.5 tiles, stored as q = ceil(256 * 0.5) - 1 = 127; from (2, 2) it is 2.5 tiles, q = 639. */
+ * at 0.5 tiles (level 1); from (2, 2) it is 2.5 tiles (level 7). */
 START_TEST(reach_hand_values)
 {
     ap_test_rng g = {1};
     ap_map *m = ap_test_speckled_map(&g, 8, 8, 0.0);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     ck_assert_ptr_nonnull(t);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 0, 0)], 127);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 2, 2)], 639);
-    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.5, 0.5, 0.0), 127.0 / 256.0 - 1e-6, 1e-12);
-    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.75, 0.5, 0.1), 127.0 / 256.0 - 0.25 - 0.1 - 1e-6, 1e-12);
-    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.5, 2.5, 0.5), 639.0 / 256.0 - 0.5 - 1e-6, 1e-12);
-    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.0, 2.0, 0.0), 639.0 / 256.0 - sqrt(0.5) - 1e-6, 1e-12);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 0, 0)], 1);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 2, 2)], 7);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.5, 0.5, 0.0), 0.5 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 0.75, 0.5, 0.1), 0.5 - 0.25 - 0.1 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.5, 2.5, 0.5), 2.5 - 0.5 - 1e-6, 1e-12);
+    ck_assert_double_eq_tol(ap_clearance_reach(m, t, 2.0, 2.0, 0.0), 2.5 - sqrt(0.5) - 1e-6, 1e-12);
     /* off the map, not finite, a bad radius: nothing proven */
     ck_assert_double_eq(ap_clearance_reach(m, t, -0.1, 3.0, 0.0), -1.0);
     ck_assert_double_eq(ap_clearance_reach(m, t, 3.0, 8.0, 0.0), -1.0);
@@ -401,6 +454,7 @@ Suite *clearance_suite(void)
 {
     Suite *s = suite_create("clearance");
     TCase *tc = tcase_create("clearance");
+    tcase_add_test(tc, levels);
     tcase_add_test(tc, hand_values);
     tcase_add_test(tc, cap);
     tcase_add_test(tc, random_maps);

@@ -98,11 +98,9 @@ static void cmp_clearance(const ap_map *m, const ap_map_table *upd, const ap_map
     for (uint32_t p = 0; p < a->cells; p++) {
         int32_t x, y;
         ap_map_coords(m, p, &x, &y);
-        AP_EXPECT(a->disc[p] == b->disc[p] && a->diag_se[p] == b->diag_se[p] && a->diag_sw[p] == b->diag_sw[p] &&
-                          a->square[p] == b->square[p],
-                      "%s (%d, %d): disc %u/%u se %u/%u sw %u/%u square %u/%u (updated/fresh)", upd->name, x, y,
-                      a->disc[p], b->disc[p], a->diag_se[p], b->diag_se[p], a->diag_sw[p], b->diag_sw[p],
-                      a->square[p], b->square[p]);
+        AP_EXPECT(a->disc[p] == b->disc[p] && a->diag[p] == b->diag[p] && a->square[p] == b->square[p],
+                      "%s (%d, %d): disc %u/%u diag %#x/%#x square %u/%u (updated/fresh)", upd->name, x, y, a->disc[p],
+                      b->disc[p], a->diag[p], b->diag[p], a->square[p], b->square[p]);
     }
 }
 
@@ -728,8 +726,8 @@ START_TEST(patch_clearance_window_limits)
         block[i] = (ap_cell_edit){100 + i % 4, 100 + i / 4, '@'};
     m = next_version(m, block, 16);
     t = ap_clearance_of(m, AP_CAP_DEFAULT);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 17, 101)], 17 * AP_CLEARANCE_SCALE - 128 - 1); /* 16.5 */
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 18, 101)], AP_CLEARANCE_Q_MAX);
+    ck_assert_double_eq(ap_clearance_level_tiles[t->disc[ap_map_index(m, 100 - 17, 101)]], 16.5);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 100 - 18, 101)], AP_CLEARANCE_LEVEL_MAX);
     ap_cell_edit open[22];
     for (int i = 0; i < 16; i++)
         open[i] = (ap_cell_edit){block[i].x, block[i].y, '.'};
@@ -739,7 +737,7 @@ START_TEST(patch_clearance_window_limits)
     m = next_version(m, open, 22);
     t = ap_clearance_of(m, AP_CAP_DEFAULT);
     ck_assert_uint_eq(t->square[ap_map_index(m, 5, 5)], 255);
-    ck_assert_uint_eq(t->disc[ap_map_index(m, 130, 130)], AP_CLEARANCE_Q_MAX);
+    ck_assert_uint_eq(t->disc[ap_map_index(m, 130, 130)], AP_CLEARANCE_LEVEL_MAX);
     ck_assert_uint_eq(t->square[ap_map_index(m, 0, 0)], 255);
     ck_assert_int_eq(incremental_count("clearance:") - before, 4);
     ap_map_free(m);
