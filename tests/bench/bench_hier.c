@@ -22,6 +22,11 @@
  * medians of whole plans, their ratio, and the excess over astar's taut answer. Lines one algorithm answers
  * and the other does not are counted (miss). Uses only planner/ and tests/util.c.
  *
+ * ARCPATH_BENCH_OPTIMUM=1 adds a line after each row: the mean and max excess of astar's and of hierarchical's taut
+ * answers over the shortest path itself (any_angle: the exact shortest path for the point or the disc, the
+ * tangent visibility graph), over the lines any_angle answers: how far each grid search's smoothed path is
+ * from the optimum, so the excess of one over the other can be read against it.
+ *
  *   arcpath-bench-hier --build MAP ...  per map: the hier build (median of 5, ms), bytes per map cell, nodes,
  *                                       edges and a digest of the whole graph (nodes, classes, CSR, every edge
  *                                       cost's bits): two builds of the same map print the same digest iff
@@ -135,6 +140,7 @@ static void bench_map(const char *dir, const char *name, int per)
     static const double radii[] = {0.0, 1.0, 2.0};
     const char *only = getenv("ARCPATH_BENCH_RADIUS"); /* one radius alone (profiling), e.g. "1" */
     const bool trace = getenv("ARCPATH_BENCH_TRACE") != NULL;
+    const bool optimum = getenv("ARCPATH_BENCH_OPTIMUM") != NULL;
     for (size_t ri = 0; ri < sizeof radii / sizeof *radii; ri++) {
         if (only != NULL && atof(only) != radii[ri])
             continue;
@@ -142,6 +148,8 @@ static void bench_map(const char *dir, const char *name, int per)
         double *sa_us = malloc((size_t)per * sizeof *sa_us), *sh_us = malloc((size_t)per * sizeof *sh_us);
         double *tta = malloc((size_t)per * sizeof *tta), *tth = malloc((size_t)per * sizeof *tth);
         double ex_none = 0.0, ex_los = 0.0, max_none = 0.0, max_los = 0.0, ex_taut = 0.0, max_taut = 0.0;
+        double opt_a = 0.0, opt_h = 0.0, opt_amax = 0.0, opt_hmax = 0.0; /* taut over any_angle */
+        size_t n_opt = 0;
         size_t k = 0, miss = 0, shorter = 0;
         /* the lines this unit can take (A* answers them): a disc reaches only some of the long lines, and
          * sampling among all of them left 5-20 lines of 30 for radius 1 and 2 on the DAO maps */
@@ -180,6 +188,23 @@ static void bench_map(const char *dir, const char *name, int per)
                 sa_us[k] = xa;
                 sh_us[k] = xh;
                 const double en = ra0.length > 0 ? rh0.length / ra0.length - 1.0 : 0.0;
+                ap_result ro;
+                double uo, xo;
+                if (optimum &&
+                    run(m, &ws, &sc[i], radii[ri], AP_ALG_ANY_ANGLE, AP_SMOOTH_NONE, &ro, &uo, &xo) == AP_OK &&
+                    ro.length > 0) {
+                    const double oa = rat.length / ro.length - 1.0, oh = rht.length / ro.length - 1.0;
+                    opt_a += oa;
+                    opt_h += oh;
+                    opt_amax = oa > opt_amax ? oa : opt_amax;
+                    opt_hmax = oh > opt_hmax ? oh : opt_hmax;
+                    n_opt++;
+                    if (trace)
+                        fprintf(stderr, "line %zu radius %g: shortest %.4f, astar taut +%.2f %%, hier taut +%.2f %%\n",
+                                i, radii[ri], ro.length, 100 * oa, 100 * oh);
+                }
+                if (optimum)
+                    ap_result_free(&ro);
                 if (trace)
                     fprintf(stderr, "line %zu (%d,%d)->(%d,%d) radius %g: none astar %.4f hier %.4f (%.2f %%), taut %.4f %.4f (%.2f %%)\n",
                             i, sc[i].sx, sc[i].sy, sc[i].gx, sc[i].gy, radii[ri], ra0.length, rh0.length, 100 * en,
@@ -238,6 +263,11 @@ static void bench_map(const char *dir, const char *name, int per)
                100.0 * max_none, 100.0 * ex_los / (k ? (double)k : 1.0), 100.0 * max_los, mat, mht,
                mht > 0 ? mat / mht : 0.0, 100.0 * ex_taut / (k ? (double)k : 1.0), 100.0 * max_taut, mpa, mph,
                mph > 0 ? mpa / mph : 0.0, shorter ? " (shorter than astar: bug)" : "");
+        if (optimum) /* the row's two extra columns, on a line of their own (the table above stays as it was) */
+            printf("|   over the shortest path (any_angle, %zu lines): astar taut %.2f / %.2f %%, hierarchical taut "
+                   "%.2f / %.2f %% (mean / max) |\n",
+                   n_opt, 100.0 * opt_a / (n_opt ? (double)n_opt : 1.0), 100.0 * opt_amax,
+                   100.0 * opt_h / (n_opt ? (double)n_opt : 1.0), 100.0 * opt_hmax);
         fflush(stdout);
         AP_FREE_ALL(ta, th, sa_us, sh_us, tta, tth, take, used, pa, ph);
     }
