@@ -2,6 +2,7 @@
 #include "cluster.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -197,6 +198,32 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
             }
         }
     }
+}
+
+/* The octile path from a to b, diagonal moves first or straight ones first, through c->moves[cls]. */
+static bool octile_walk(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b, bool diag_first)
+{
+    const int ax = (int)(a % C), ay = (int)(a / C), bx = (int)(b % C), by = (int)(b / C);
+    const int sx = bx > ax ? 1 : bx < ax ? -1 : 0, sy = by > ay ? 1 : by < ay ? -1 : 0;
+    const int dx = abs(bx - ax), dy = abs(by - ay), nd = dx < dy ? dx : dy, ns = (dx > dy ? dx : dy) - nd;
+    const int ox = dx > dy ? sx : 0, oy = dx > dy ? 0 : sy;
+    int x = ax, y = ay;
+    for (int i = 0; i < nd + ns; i++) {
+        const bool diag = diag_first ? i < nd : i >= ns;
+        const int mx = diag ? sx : ox, my = diag ? sy : oy;
+        /* the move's index in ap_hier_dx / ap_hier_dy */
+        const int mi = my == 0 ? (mx > 0 ? 0 : 1) : mx == 0 ? (my > 0 ? 2 : 3) : mx > 0 ? (my > 0 ? 4 : 5) : (my > 0 ? 6 : 7);
+        if (!(c->moves[cls][y * C + x] >> mi & 1u))
+            return false;
+        x += mx;
+        y += my;
+    }
+    return true;
+}
+
+bool ap_hier_cluster_octile_path(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b)
+{
+    return octile_walk(c, cls, a, b, true) || octile_walk(c, cls, a, b, false);
 }
 
 bool ap_hier_cluster_box_open(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b)

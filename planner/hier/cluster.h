@@ -97,6 +97,12 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
  * Pure. */
 bool ap_hier_cluster_box_open(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b);
 
+/* Is one of the two straight octile paths from local cell a to local cell b (diagonal moves first, or straight
+ * ones first) made of moves legal for class cls (c->moves)? Then on a uniform-cost map the cost from a to b is
+ * octile[|dx|][|dy|] (every path costs at least that), as for an open box, which it generalises: an open box
+ * holds both paths. Pure. */
+bool ap_hier_cluster_octile_path(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b);
+
 /* The costs of the open 8-connected lattice of unit and sqrt 2 moves, d[x][y] from (0, 0) to (x, y), by the
  * recurrence above (the same doubles a Dijkstra over open cells gives). Pure. */
 void ap_hier_octile_costs(double d[AP_HIER_CLUSTER][AP_HIER_CLUSTER]);

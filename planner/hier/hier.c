@@ -510,11 +510,18 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                     /* open[j - f]: the box from i to j open for class k (uniform maps; each pair's test made once) */
                     for (uint32_t j = i + 1; j < l; j++)
                         open[j - f] = (h->classes[j] & bit) && !m->weighted && ap_hier_cluster_box_open(c, k, si, loc[j - f]);
+                    /* a node the box or the last search's reach does not cover needs a search, unless a straight
+                     * octile path reaches it (uniform maps: then that is its cost, as for an open box) */
                     bool fresh = false;
-                    for (uint32_t j = i + 1; j < l && !fresh; j++) {
+                    for (uint32_t j = i + 1; j < l; j++) {
                         const uint32_t v = loc[j - f];
-                        fresh = (h->classes[j] & bit) && !open[j - f] &&
-                                (searched < 0 || (isfinite(dist[v]) && reach[v] < k));
+                        if ((h->classes[j] & bit) && !open[j - f] &&
+                            (searched < 0 || (isfinite(dist[v]) && reach[v] < k))) {
+                            if (!m->weighted && ap_hier_cluster_octile_path(c, k, si, v))
+                                open[j - f] = true;
+                            else
+                                fresh = true;
+                        }
                     }
                     if (fresh) { /* search class k to every node after i that a class >= k joins to i */
                         int n_want = 0;
@@ -908,7 +915,7 @@ static double abs_h(const void *ctx, uint32_t u, uint32_t g)
  * was placed for the class), so from the start or to the goal they would be dead ends. With to_other (not
  * NULL) also the cost to cell `other` when it is in cl (else INFINITY). One Dijkstra in the cluster
  * (cluster.h) that stops once those cells are settled (their costs are then final, bit for bit those of a
- * search to the end): at most 256 cells. */
+ * search to the end): at most 256 cells; none on a uniform map when straight octile paths reach them all. */
 static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t from, uint32_t cl, double *dist,
                          uint32_t other, double *to_other)
 {
@@ -930,8 +937,21 @@ static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fr
         n_want += !want[v];
         want[v] = 1;
     }
-    if (n_want > 0)
-        ap_hier_cluster_dijkstra(&c, cls, ap_hier_cluster_local(&c, from), want, n_want, all, NULL);
+    const uint32_t s = ap_hier_cluster_local(&c, from);
+    /* on a uniform map, when a straight octile path reaches every wanted cell (open ground) their costs are
+     * the octile ones (every path costs at least that): no search */
+    bool direct = !m->weighted;
+    for (uint32_t v = 0; v < LOCAL_N && direct; v++)
+        direct = !want[v] || ap_hier_cluster_octile_path(&c, cls, s, v);
+    if (direct && n_want > 0) {
+        double oc[C][C];
+        ap_hier_octile_costs(oc);
+        for (uint32_t v = 0; v < LOCAL_N; v++)
+            if (want[v])
+                all[v] = oc[abs((int)(v % C) - (int)(s % C))][abs((int)(v / C) - (int)(s / C))];
+    } else if (n_want > 0) {
+        ap_hier_cluster_dijkstra(&c, cls, s, want, n_want, all, NULL);
+    }
     for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
         dist[j - h->cl_first[cl]] = h->classes[j] >> cls & 1u ? all[ap_hier_cluster_local(&c, h->cell[j])] : INFINITY;
     if (to_other != NULL)
