@@ -457,9 +457,11 @@ static void store_detour(const ap_map *m, const ap_hier *h, const ap_hier_cluste
  * (h->classes; for k > 0 the cells also clear for the class's disc), else INFINITY; edges no class may use
  * are dropped. Costs are symmetric (ap_map_move_cost), so the searches from node i fill both ways for the
  * nodes after it, and stop once those are settled. Per node, classes go upwards and a class searches only
- * when one of its nodes is neither in an open box (uniform maps: the open lattice's cost) nor covered by
- * the last search's reach (cluster.h: there the cost is the lower class's, bit for bit; unreachable for a
- * lower class is unreachable for a higher one). */
+ * when one of its nodes is neither in an open box nor reached by a straight octile path of class-k moves
+ * (uniform maps: then the cost is the open lattice's, a lower bound every path meets) nor covered by the
+ * last search's reach (cluster.h: there the cost is the lower class's, bit for bit; unreachable for a
+ * lower class is unreachable for a higher one). The octile paths spare about 60 % of the searches'
+ * instructions on Paris_1_1024 (BENCHMARKS.md, thirteenth session). */
 static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *ep, uint32_t *cnt,
                        const ap_hier *old, const uint8_t *redo, path_pool *pool)
 {
