@@ -200,23 +200,24 @@ void ap_hier_cluster_init(ap_hier_cluster *c, const ap_map *m, const ap_clearanc
     }
 }
 
-/* The octile path from a to b, diagonal moves first or straight ones first, through c->moves[cls]. */
+/* The octile path from a to b, diagonal moves first or straight ones first, through c->moves[cls]: nd
+ * diagonal steps of move index md and ns straight ones of index ms (ap_hier_dx / ap_hier_dy order). */
 static bool octile_walk(const ap_hier_cluster *c, int cls, uint32_t a, uint32_t b, bool diag_first)
 {
     const int ax = (int)(a % C), ay = (int)(a / C), bx = (int)(b % C), by = (int)(b / C);
     const int sx = bx > ax ? 1 : bx < ax ? -1 : 0, sy = by > ay ? 1 : by < ay ? -1 : 0;
     const int dx = abs(bx - ax), dy = abs(by - ay), nd = dx < dy ? dx : dy, ns = (dx > dy ? dx : dy) - nd;
-    const int ox = dx > dy ? sx : 0, oy = dx > dy ? 0 : sy;
-    int x = ax, y = ay;
-    for (int i = 0; i < nd + ns; i++) {
-        const bool diag = diag_first ? i < nd : i >= ns;
-        const int mx = diag ? sx : ox, my = diag ? sy : oy;
-        /* the move's index in ap_hier_dx / ap_hier_dy */
-        const int mi = my == 0 ? (mx > 0 ? 0 : 1) : mx == 0 ? (my > 0 ? 2 : 3) : mx > 0 ? (my > 0 ? 4 : 5) : (my > 0 ? 6 : 7);
-        if (!(c->moves[cls][y * C + x] >> mi & 1u))
-            return false;
-        x += mx;
-        y += my;
+    const int ox = dx > dy ? sx : 0, oy = dx > dy ? 0 : sy; /* the straight steps' direction */
+    const int md = sx > 0 ? (sy > 0 ? 4 : 5) : (sy > 0 ? 6 : 7);
+    const int ms = oy == 0 ? (ox > 0 ? 0 : 1) : (oy > 0 ? 2 : 3);
+    const uint8_t *mv = c->moves[cls];
+    int v = (int)a;
+    for (int part = 0; part < 2; part++) {
+        const bool diag = (part == 0) == diag_first;
+        const int n = diag ? nd : ns, mi = diag ? md : ms, step = diag ? sx + sy * C : ox + oy * C;
+        for (int i = 0; i < n; i++, v += step)
+            if (!(mv[v] >> mi & 1u))
+                return false;
     }
     return true;
 }
