@@ -150,6 +150,12 @@ static uint32_t pool_add(path_pool *pool, const uint8_t *codes, int n, bool reve
 static bool direct_path(const ap_map *m, const ap_clearance_table *t, int cls, uint32_t from, uint32_t to, bool diag_first,
                         double want, uint32_t *cells, size_t *nc, double *cost);
 
+/* The open lattice's cost between local cells a and b of a cluster (h->octile). */
+static double octile_between(const ap_hier *h, uint32_t a, uint32_t b)
+{
+    return h->octile[abs((int)(a % C) - (int)(b % C))][abs((int)(a / C) - (int)(b / C))];
+}
+
 static int add_pair(build *b, uint32_t a, uint32_t c, uint8_t classes)
 {
     void *p = b->pairs;
@@ -474,8 +480,6 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
     }
     /* Classes with a graph: 0, and the others when the map has a clearance table. */
     const uint8_t graphs = h->clear != NULL ? (uint8_t)((1u << AP_HIER_CLASSES) - 1u) : 1u;
-    double octile[C][C];
-    ap_hier_octile_costs(octile);
     uint16_t loc[LOCAL_N]; /* per node f + n of the cluster: its local cell */
     bool open[LOCAL_N];
     for (int32_t cy = 0; cy < h->ch; cy++)
@@ -547,8 +551,7 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
                             continue;
                         const uint32_t v = loc[j - f];
                         const bool open_box = open[j - f];
-                        const double d = open_box ? octile[abs((int)(v % C) - (int)(si % C))][abs((int)(v / C) - (int)(si / C))]
-                                                  : dist[v];
+                        const double d = open_box ? octile_between(h, si, v) : dist[v];
                         const size_t ij = h->first[i] + cnt[i] + (j - f) - 1, ji = h->first[j] + cnt[j] + (i - f);
                         e[ij].cost[k] = e[ji].cost[k] = (float)d;
                         if (store && isfinite(d) && !open_box)
@@ -673,6 +676,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     uint32_t *ep = NULL;
     if (st != AP_OK || h == NULL)
         goto fail_nomem;
+    ap_hier_octile_costs(h->octile);
     h->clear = b.t;
     h->cw = (m->width + C - 1) / C;
     h->ch = (m->height + C - 1) / C;
@@ -942,17 +946,15 @@ static void insert_point(const ap_map *m, const ap_hier *h, int cls, uint32_t fr
     const uint32_t s = ap_hier_cluster_local(&c, from);
     /* on a uniform map, when a straight octile path reaches every wanted cell (open ground) their costs are
      * the octile ones (every path costs at least that): no search */
-    bool direct = !m->weighted;
-    for (uint32_t v = 0; v < LOCAL_N && direct; v++)
-        direct = !want[v] || ap_hier_cluster_octile_path(&c, cls, s, v);
-    if (direct && n_want > 0) {
-        double oc[C][C];
-        ap_hier_octile_costs(oc);
-        for (uint32_t v = 0; v < LOCAL_N; v++)
-            if (want[v])
-                all[v] = oc[abs((int)(v % C) - (int)(s % C))][abs((int)(v / C) - (int)(s / C))];
-    } else if (n_want > 0) {
-        ap_hier_cluster_dijkstra(&c, cls, s, want, n_want, all, NULL);
+    if (n_want > 0) {
+        bool direct = !m->weighted;
+        for (uint32_t v = 0; v < LOCAL_N && direct; v++)
+            direct = !want[v] || ap_hier_cluster_octile_path(&c, cls, s, v);
+        if (direct)
+            for (uint32_t v = 0; v < LOCAL_N; v++)
+                all[v] = want[v] ? octile_between(h, s, v) : INFINITY;
+        else
+            ap_hier_cluster_dijkstra(&c, cls, s, want, n_want, all, NULL);
     }
     for (uint32_t j = h->cl_first[cl]; j < h->cl_first[cl + 1]; j++)
         dist[j - h->cl_first[cl]] = h->classes[j] >> cls & 1u ? all[ap_hier_cluster_local(&c, h->cell[j])] : INFINITY;

@@ -118,6 +118,10 @@ typedef struct ap_hier {
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;
     uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
+    /* The open lattice's costs inside a cluster, octile[|dx|][|dy|] (cluster.h ap_hier_octile_costs), made once
+     * at build: the cost between two cells of a cluster that a straight octile path of legal moves joins
+     * (uniform maps), read by the build's intra-cluster edges and by a query's start and goal insertion. */
+    double octile[AP_HIER_CLUSTER][AP_HIER_CLUSTER];
     const ap_clearance_table *clear; /* the map's capability's table the classes > 0 read; NULL = class 0 only */
     /* ALT (search/landmarks.h) per class: lm[(cls * n_nodes + v) * AP_HIER_LANDMARKS + i] = the abstract
      * distance from class cls's landmark i to node v over class cls's edges in units of AP_HIER_LM_UNIT tiles,
