@@ -12,6 +12,19 @@
 
 #include <math.h>
 
+/* fmin / fmax for operands that are never NaN, inlined: libm's are calls at -O2 (GCC inlines them only under
+ * -ffinite-math-only), a few million a second in the kinodynamic search. Equal operands give equal values
+ * whichever is returned (+0 and -0 aside, which compare equal), so callers get fmin's and fmax's numbers. */
+static inline double fast_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double fast_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* sin and cos of x. Cody-Waite reduction by pi/2 (pi/2 split as in fdlibm: the high part has 33 bits, so
  * k * hi is exact for |k| < 2^20), then Taylor polynomials on [-pi/4, pi/4] (truncation < 1e-17). */
 static inline void fast_sincos(double x, double *s, double *c)

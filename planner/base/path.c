@@ -8,12 +8,10 @@
 
 #include <math.h>
 
-double ap_angle_wrap(double a)
+double ap_angle_wrap_far(double a)
 {
-    /* Already inside: for |a| <= 3 the formula below gives floor(...) = 0 and returns a itself (bit for bit),
-     * so return it without the division and floor (the kinodynamic search wraps every successor's heading). */
-    if (a >= -3.0 && a <= 3.0)
-        return a;
+    /* (|a| <= 3 is inside already: path.h returns it; for it the formula below gives floor(...) = 0 and a
+     * itself, bit for bit, so this function is right for every a.) */
     if (!isfinite(a))
         return a;
     if (fabs(a) > AP_ANGLE_WRAP_FAST_MAX) {

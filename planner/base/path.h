@@ -86,9 +86,16 @@ double ap_path_length(const ap_segment *segs, size_t n);
  * paths only ever pass angles of a few turns. */
 #define AP_ANGLE_WRAP_FAST_MAX 1024.0
 
+/* ap_angle_wrap for |a| > 3 (or NaN): the division and floor (and for huge a the exact reduction). */
+double ap_angle_wrap_far(double a);
+
 /* Normalise an angle a (radians, any finite double) to [-pi, pi): the remainder of a by the true 2pi, not
  * by the double nearest it, so huge inputs (1e16, 1e308) still give the right direction (to about 1e-15).
- * Non-finite a is returned as it is. Pure; thread-safe. */
-double ap_angle_wrap(double a);
+ * Non-finite a is returned as it is. Inline for |a| <= 3, which is already inside and returned bit for bit
+ * (the kinodynamic search wraps every successor's heading, millions a second). Pure; thread-safe. */
+static inline double ap_angle_wrap(double a)
+{
+    return a >= -3.0 && a <= 3.0 ? a : ap_angle_wrap_far(a);
+}
 
 #endif

@@ -246,7 +246,7 @@ static int shortest_norm(const dubins_in *in, double len[3], double *total)
         /* u = alpha-relative h = (dah, xah), v = alpha-relative beta = (dab, kx) */
         bool inside = hh != hb ? hh < hb : dah * kx - xah * dab > 0.0;
         est[w] = mod2pi_near(k * (in->tb - in->ta)) + c[w].p + (inside ? 0.0 : AP_TWO_PI);
-        U = fmin(U, est[w]);
+        U = fast_min(U, est[w]);
     }
     for (int w = 1; w <= 2; w++) {
         /* The line alone bounds LSR / RSL from below: when it already exceeds LSL's or RSR's estimate the
@@ -259,7 +259,7 @@ static int shortest_norm(const dubins_in *in, double len[3], double *total)
         tq[w][0] = mod2pi_near(k1[w] * (h - in->ta));
         tq[w][1] = mod2pi_near(k2[w] * (in->tb - h));
         est[w] = tq[w][0] + c[w].p + tq[w][1];
-        U = fmin(U, est[w]);
+        U = fast_min(U, est[w]);
     }
     for (int w = 0; w < 4; w += 3)
         must[w] = must[w] || est[w] - 1e-9 <= U + 1e-9;
@@ -349,12 +349,18 @@ static double ls_to_point(double u, double v, double r, double t)
 
 double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, double slack)
 {
+    double s = 0.0, c = 1.0;
+    if (isfinite(a->heading))
+        fast_sincos(a->heading, &s, &c);
+    return ap_dubins_point_bound_sc(a, s, c, x, y, r, slack);
+}
+
+double ap_dubins_point_bound_sc(const ap_pose *a, double s, double c, double x, double y, double r, double slack)
+{
     const double dx = x - a->x, dy = y - a->y;
     const double straight = sqrt(dx * dx + dy * dy) - slack;
     if (!(r > 0.0) || !isfinite(a->heading))
         return straight > 0.0 ? straight : 0.0;
-    double s, c;
-    fast_sincos(a->heading, &s, &c);
     const double u = c * dx + s * dy, v = c * dy - s * dx;
     const double lim = (r + slack) * (r + slack);
     const double dl = u * u + (v - r) * (v - r), dr = u * u + (v + r) * (v + r);
@@ -367,11 +373,11 @@ double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, dou
         if (tl <= tr) {
             cs = ls_to_point(u, v, r, tl);
             if (cs > tr)
-                cs = fmin(cs, ls_to_point(u, -v, r, tr));
+                cs = fast_min(cs, ls_to_point(u, -v, r, tr));
         } else {
             cs = ls_to_point(u, -v, r, tr);
             if (cs > tl)
-                cs = fmin(cs, ls_to_point(u, v, r, tl));
+                cs = fast_min(cs, ls_to_point(u, v, r, tl));
         }
         cs = cs - slack - 1e-9;
         if (cs > best)

@@ -58,6 +58,13 @@ double ap_dubins_length(const ap_pose *a, const ap_pose *b, double r);
  * Used by the kinodynamic heuristic (kino.h) for the state's heading and, reversed, the goal's. */
 double ap_dubins_point_bound(const ap_pose *a, double x, double y, double r, double slack);
 
+/* ap_dubins_point_bound with the sine and cosine of a's heading given (sin_h, cos_h: fastmath.h's
+ * fast_sincos of a->heading, which is what ap_dubins_point_bound computes, so the value is the same to the
+ * bit): for a caller that bounds from one pose many times (the kinodynamic heuristic's reversed goal pose).
+ * Pure; thread-safe. */
+double ap_dubins_point_bound_sc(const ap_pose *a, double sin_h, double cos_h, double x, double y, double r,
+                                double slack);
+
 /* "LSL", "LSR", ... (static strings; "?" for an out-of-range value). */
 const char *ap_dubins_word_name(ap_dubins_word w);
 

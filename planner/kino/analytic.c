@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/fastmath.h"
 #include "../base/status.h"
 #include "../geom/curve.h"
 #include "../geom/dubins.h"
@@ -131,7 +132,7 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
      * made (most states an A* expands near the goal after its first edge end here). */
     const double dx = p->gx - st->x, dy = p->gy - st->y, dist = sqrt(dx * dx + dy * dy);
     const double turn = p->has_gh ? p->turning_radius * fabs(ap_angle_wrap(p->gh - st->h)) : 0.0;
-    if (surely_not_below(p, fmax(dist, turn), st->v, best - g))
+    if (surely_not_below(p, fast_max(dist, turn), st->v, best - g))
         return false;
     curve a, b;
     /* At speed v an arc that starts at once must have v^2 / r <= a_lat: the curve at the radius the state's

@@ -96,6 +96,11 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p)
     const ap_vehicle vb = bound_vehicle(&q);
     ap_vehicle_bound_init(&q.hbound, &vb);
     q.heading_rate = max_heading_rate(&q);
+    q.gback_set = false;
+    if (q.has_gh && isfinite(q.gh)) {
+        fast_sincos(q.gh + M_PI, &q.gback_sin, &q.gback_cos);
+        q.gback_set = true;
+    }
     return q;
 }
 
@@ -226,7 +231,9 @@ static double heading_length_bound(const ap_kino_params *p, double dist, double 
     double s = ap_dubins_point_bound(&a, p->gx, p->gy, p->turning_radius, p->tol_pos);
     if (p->has_gh) {
         const ap_pose g = {p->gx, p->gy, p->gh + M_PI};
-        s = fmax(s, ap_dubins_point_bound(&g, x, y, p->turning_radius, p->tol_pos + dist * p->tol_heading));
+        const double slack = p->tol_pos + dist * p->tol_heading;
+        s = fast_max(s, p->gback_set ? ap_dubins_point_bound_sc(&g, p->gback_sin, p->gback_cos, x, y, p->turning_radius, slack)
+                                     : ap_dubins_point_bound(&g, x, y, p->turning_radius, slack));
     }
     return s;
 }
@@ -253,7 +260,7 @@ static double max_heading_rate(const ap_kino_params *p)
     const double top = bound_vehicle(p).max_speed;
     const double vbest = sqrt(a * R);
     const double w = vbest <= top ? sqrt(a / R) : top / R;
-    return fmax(w, p->veh.max_turn_rate);
+    return fast_max(w, p->veh.max_turn_rate);
 }
 
 /* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
@@ -264,20 +271,20 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
     if (p->heuristic == AP_KINO_H_DISTANCE)
         return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
     if (p->heuristic == AP_KINO_H_TIME && p->lattice != NULL)
-        s = fmax(s, lattice_length_bound(p->lattice, x, y) - p->tol_pos);
+        s = fast_max(s, lattice_length_bound(p->lattice, x, y) - p->tol_pos);
     if (p->heuristic == AP_KINO_H_TIME && !p->reverse && !(p->veh.max_turn_rate > 0.0))
-        s = fmax(s, heading_length_bound(p, dist, x, y, h));
+        s = fast_max(s, heading_length_bound(p, dist, x, y, h));
     else if (p->heuristic == AP_KINO_H_DUBINS && p->has_gh && !(p->veh.max_turn_rate > 0.0)) {
         const ap_pose a = {x, y, h}, b = {p->gx, p->gy, p->gh};
         const double curve = p->reverse ? ap_reeds_shepp_length(&a, &b, p->turning_radius)
                                         : ap_dubins_length(&a, &b, p->turning_radius);
-        s = fmax(s, curve - p->tol_pos);
+        s = fast_max(s, curve - p->tol_pos);
     }
     double t = ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
     if (p->heuristic == AP_KINO_H_TIME && p->has_gh) {
         const double turn = fabs(ap_angle_wrap(p->gh - h)) - p->tol_heading;
         if (turn > 0.0)
-            t = fmax(t, turn / (p->heading_rate > 0.0 ? p->heading_rate : max_heading_rate(p)));
+            t = fast_max(t, turn / (p->heading_rate > 0.0 ? p->heading_rate : max_heading_rate(p)));
     }
     return t;
 }
@@ -425,6 +432,11 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
     if (dir > 0 && ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps &&
         fabs(ag - veh->max_accel) > eps && fabs(ag + veh->max_brake) > eps)
         accels[na++] = ag;
+    /* the sweeps' trigonometry of the last intensity: most intensities share kmax and len (full step, the
+     * lateral limit not binding), so their sweeps are the same numbers (and 0.5 kmax len is exactly half
+     * of kmax len) */
+    double memo_sweep = -1.0;
+    sweep_trig memo_full = {0.0, 0.0}, memo_half = {0.0, 0.0};
     for (int ai = 0; ai < na; ai++) {
         const double a = accels[ai];
         double lm = l0, u1;
@@ -445,18 +457,18 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             double lstop = u0 * u0 / (-2.0 * a);
             if (lstop < lm)
                 lm = lstop;
-            u1 = lm == lstop ? 0.0 : sqrt(fmax(0.0, u0 * u0 + 2.0 * a * lm));
+            u1 = lm == lstop ? 0.0 : sqrt(fast_max(0.0, u0 * u0 + 2.0 * a * lm));
         }
         if (lm < 1e-9)
             continue;
         const double dt = a == 0.0 ? lm / u0 : (u1 - u0) / a;
         if (!(dt > 0.0))
             continue;
-        const double up = fmax(u0, u1), len = lm / mpt;
+        const double up = fast_max(u0, u1), len = lm / mpt;
         /* Tightest curvature (1/tiles): the turning radius, and v^2 / r <= a_lat at the peak speed. */
         double kmax = 1.0 / p->turning_radius;
         if (up > 0.0)
-            kmax = fmin(kmax, veh->max_lateral_accel * mpt / (up * up));
+            kmax = fast_min(kmax, veh->max_lateral_accel * mpt / (up * up));
         double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
         int nc = 5;
         /* each curvature's radius (1 / |curv|, 0 for a line) and, forward, the trigonometry of its sweep
@@ -468,8 +480,14 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
         sweep_trig trig[6];
         trig[0] = trig[1] = trig[2] = trig[3] = trig[4] = trig[5] = none;
         if (dir > 0) {
-            trig[1] = trig[2] = sweep_trig_of(fabs(kmax * len));
-            trig[3] = trig[4] = sweep_trig_of(fabs(0.5 * kmax * len));
+            const double sweep = fabs(kmax * len);
+            if (sweep != memo_sweep) {
+                memo_sweep = sweep;
+                memo_full = sweep_trig_of(sweep);
+                memo_half = sweep_trig_of(fabs(0.5 * kmax * len));
+            }
+            trig[1] = trig[2] = memo_full;
+            trig[3] = trig[4] = memo_half;
         }
         /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
          * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */

@@ -121,6 +121,11 @@ typedef struct ap_kino_params {
     /* Derived too: the fastest heading rate (rad/s) of the heuristic's turn time, set by ap_kino_prepare
      * from the limits (0: computed per call). */
     double heading_rate;
+    /* Derived too: sin and cos (fastmath.h fast_sincos) of the reversed goal heading gh + pi, the pose the
+     * heuristic's goal-side point bound starts from (kino.c heading_length_bound), set by ap_kino_prepare
+     * (gback_set; else computed per call, the same values). */
+    double gback_sin, gback_cos;
+    bool gback_set;
     /* Derived too (borrowed): the obstacle-aware lattice bound of ap_kino_bind's domain, or NULL (then the
      * heuristic has no obstacle term; the probe and a plain ap_kino_heuristic caller may leave it NULL). */
     const ap_kino_lattice *lattice;

@@ -119,18 +119,6 @@ static inline int32_t clamp_cell(double v, int32_t hi)
     return (int32_t)v;
 }
 
-/* fmin / fmax for finite operands, inlined (libm's fmin is a call at -O2); equal operands give equal values,
- * whichever is returned, so the cells visited below are the same. */
-static inline double min_d(double a, double b)
-{
-    return a < b ? a : b;
-}
-
-static inline double max_d(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 /* ap_line_clear_mask over m's own passability with its bit lines (map.h pass_bits): the same exact verdict,
  * walking the MINOR axis instead. For each line of cells across it (a row of an x-major segment, a column of
  * a y-major one) the capsule reaches the cells whose major coordinate lies within r + eps (and 1e-9 more,
@@ -147,7 +135,7 @@ static bool line_clear_bits(const ap_map *m, double ax, double ay, double bx, do
     const bool ymajor = fabs(by - ay) > fabs(bx - ax);
     const double ua = ymajor ? ay : ax, va = ymajor ? ax : ay;
     const double ub = ymajor ? by : bx, vb = ymajor ? bx : by;
-    const double umin = min_d(ua, ub), umax = max_d(ua, ub), vmin = min_d(va, vb), vmax = max_d(va, vb);
+    const double umin = fast_min(ua, ub), umax = fast_max(ua, ub), vmin = fast_min(va, vb), vmax = fast_max(va, vb);
     const int32_t uhi_cell = (ymajor ? m->height : m->width) - 1;
     const int32_t vhi_cell = (ymajor ? m->width : m->height) - 1;
     /* lines along u: rows (words of x) for an x-major segment, columns (words of y) for a y-major one */
@@ -156,14 +144,14 @@ static bool line_clear_bits(const ap_map *m, double ax, double ay, double bx, do
     const double dv = vb - va, inv = dv != 0.0 ? (ub - ua) / dv : 0.0;
     const int32_t k0 = clamp_cell(vmin - widen, vhi_cell), k1 = clamp_cell(vmax + widen, vhi_cell);
     for (int32_t k = k0; k <= k1; k++) {
-        const double v0 = max_d(vmin, (double)k - widen), v1 = min_d(vmax, (double)k + 1.0 + widen);
+        const double v0 = fast_max(vmin, (double)k - widen), v1 = fast_min(vmax, (double)k + 1.0 + widen);
         if (v0 > v1)
             continue;
         double ulo = umin, uhi = umax;
         if (dv != 0.0) {
             const double u0 = ua + (v0 - va) * inv, u1 = ua + (v1 - va) * inv;
-            ulo = min_d(u0, u1);
-            uhi = max_d(u0, u1);
+            ulo = fast_min(u0, u1);
+            uhi = fast_max(u0, u1);
         }
         /* padded positions p = cell + 1 of this line, in words */
         const int32_t p0 = clamp_cell(ulo - widen, uhi_cell) + 1, p1 = clamp_cell(uhi + widen, uhi_cell) + 1;
@@ -190,7 +178,7 @@ bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double 
 {
     if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by) || !isfinite(r) || r < 0.0)
         return false;
-    double minx = min_d(ax, bx), maxx = max_d(ax, bx), miny = min_d(ay, by), maxy = max_d(ay, by);
+    double minx = fast_min(ax, bx), maxx = fast_max(ax, bx), miny = fast_min(ay, by), maxy = fast_max(ay, by);
     if (bbox_leaves_map(m, minx, miny, maxx, maxy, r))
         return false;
     if (pass == m->pass && m->pass_bits != NULL)
@@ -204,7 +192,7 @@ bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double 
     const bool ymajor = fabs(by - ay) > fabs(bx - ax);
     const double ua = ymajor ? ay : ax, va = ymajor ? ax : ay;
     const double ub = ymajor ? by : bx, vb = ymajor ? bx : by;
-    const double umin = min_d(ua, ub), umax = max_d(ua, ub);
+    const double umin = fast_min(ua, ub), umax = fast_max(ua, ub);
     const int32_t uhi_cell = (ymajor ? m->height : m->width) - 1;
     const int32_t vhi_cell = (ymajor ? m->width : m->height) - 1;
     const size_t su = ymajor ? (size_t)m->stride : 1, sv = ymajor ? 1 : (size_t)m->stride;
@@ -212,12 +200,12 @@ bool ap_line_clear_mask(const ap_map *m, const uint8_t *pass, double ax, double 
     const double slope = du != 0.0 ? (vb - va) / du : 0.0;
     const int32_t c0 = clamp_cell(umin - pad, uhi_cell), c1 = clamp_cell(umax + pad, uhi_cell);
     for (int32_t c = c0; c <= c1; c++) {
-        double u0 = max_d(umin, (double)c - pad), u1 = min_d(umax, (double)c + 1.0 + pad);
+        double u0 = fast_max(umin, (double)c - pad), u1 = fast_min(umax, (double)c + 1.0 + pad);
         if (u0 > u1)
             continue;
         double v0 = du != 0.0 ? va + (u0 - ua) * slope : va;
         double v1 = du != 0.0 ? va + (u1 - ua) * slope : vb;
-        double vlo = min_d(v0, v1) - pad, vhi = max_d(v0, v1) + pad;
+        double vlo = fast_min(v0, v1) - pad, vhi = fast_max(v0, v1) + pad;
         int32_t k0 = clamp_cell(vlo, vhi_cell), k1 = clamp_cell(vhi, vhi_cell);
         const uint8_t *cell = pass + (size_t)(c + 1) * su + (size_t)(k0 + 1) * sv;
         for (int32_t k = k0; k <= k1; k++, cell += sv) {

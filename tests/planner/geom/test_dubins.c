@@ -315,6 +315,8 @@ START_TEST(point_bound_is_the_free_heading_minimum)
         double r = 0.5 + 3.0 * ap_test_rand01(&g);
         double x = 10.0 * ap_test_rand01(&g), y = 10.0 * ap_test_rand01(&g);
         double bound = ap_dubins_point_bound(&a, x, y, r, 0.0);
+        /* the form with the heading's sine and cosine given: libm's here, within a few ulp of fastmath's */
+        ck_assert(fabs(ap_dubins_point_bound_sc(&a, sin(a.heading), cos(a.heading), x, y, r, 0.0) - bound) <= 1e-12);
         double best = INFINITY;
         for (int k = 0; k < 3600; k++) {
             ap_pose b = {x, y, k * (2.0 * M_PI / 3600)};
@@ -338,6 +340,7 @@ START_TEST(point_bound_is_the_free_heading_minimum)
     ck_assert(fabs(ap_dubins_point_bound(&o, 1, 3, 1, 0) - (M_PI / 2 + 2)) < 2e-9);
     ck_assert(fabs(ap_dubins_point_bound(&o, 5, 0, 1, 0.5) - 4.5) < 1e-9);
     ck_assert(fabs(ap_dubins_point_bound(&o, 0.5, 0.5, 1, 0) - hypot(0.5, 0.5)) < 1e-12); /* inside */
+    ck_assert(ap_dubins_point_bound_sc(&o, 0.0, 1.0, 1, 3, 1, 0) == ap_dubins_point_bound(&o, 1, 3, 1, 0));
 }
 END_TEST
 
