@@ -291,9 +291,12 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
 
 double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)
 {
-    const ap_vehicle vb = bound_vehicle(p);
-    if (p->hbound.a == vb.max_accel && p->hbound.d == vb.max_brake && p->hbound.vm == vb.max_speed)
+    /* (bound_vehicle's top speed, without copying the vehicle: this runs for every kept state) */
+    const double top = p->reverse && p->veh.max_reverse_speed > p->veh.max_speed ? p->veh.max_reverse_speed
+                                                                                  : p->veh.max_speed;
+    if (p->hbound.a == p->veh.max_accel && p->hbound.d == p->veh.max_brake && p->hbound.vm == top)
         return ap_vehicle_bound_time(&p->hbound, s, v0, v1);
+    const ap_vehicle vb = bound_vehicle(p);
     ap_vehicle_bound b;
     ap_vehicle_bound_init(&b, &vb);
     return ap_vehicle_bound_time(&b, s, v0, v1);
