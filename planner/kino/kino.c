@@ -263,13 +263,14 @@ static double max_heading_rate(const ap_kino_params *p)
     return fast_max(w, p->veh.max_turn_rate);
 }
 
-/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
- * and for heuristic_at). */
-static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
+/* The heuristic's bound on the remaining length (tiles, before the time bound) from position (x, y), dist
+ * tiles from the goal, at heading h: depends on the pose alone, not on the speed (kino_h shares it between
+ * successors of one state along the same path). */
+static double length_part(const ap_kino_params *p, double dist, double x, double y, double h)
 {
     double s = dist - p->tol_pos;
     if (p->heuristic == AP_KINO_H_DISTANCE)
-        return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
+        return s;
     if (p->heuristic == AP_KINO_H_TIME && p->lattice != NULL)
         s = fast_max(s, lattice_length_bound(p->lattice, x, y) - p->tol_pos);
     if (p->heuristic == AP_KINO_H_TIME && !p->reverse && !(p->veh.max_turn_rate > 0.0))
@@ -280,6 +281,14 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
                                         : ap_dubins_length(&a, &b, p->turning_radius);
         s = fast_max(s, curve - p->tol_pos);
     }
+    return s;
+}
+
+/* The heuristic from remaining-length bound s (length_part) at heading h and speed v (seconds). */
+static double time_part(const ap_kino_params *p, double s, double h, double v)
+{
+    if (p->heuristic == AP_KINO_H_DISTANCE)
+        return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
     double t = ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
     if (p->heuristic == AP_KINO_H_TIME && p->has_gh) {
         const double turn = fabs(ap_angle_wrap(p->gh - h)) - p->tol_heading;
@@ -287,6 +296,13 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
             t = fast_max(t, turn / (p->heading_rate > 0.0 ? p->heading_rate : max_heading_rate(p)));
     }
     return t;
+}
+
+/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
+ * and for heuristic_at). */
+static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
+{
+    return time_part(p, length_part(p, dist, x, y, h), h, v);
 }
 
 double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)
@@ -416,13 +432,96 @@ ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st
     return segment_sc(x, y, h, sh, ch, st);
 }
 
+/* The paths of one intensity's actions: what its curvatures drive from st over len tiles, which depends on
+ * the tightest curvature kmax and len alone, not on the speeds (most intensities of a state share them: the
+ * full step, and the lateral limit binding alike or not at all), so it is made once for all of them. */
+typedef struct action_geometry {
+    bool made;
+    double kmax, len;       /* what it was made for */
+    int nc;                 /* curvatures */
+    double curv[6];         /* signed, 1/tiles */
+    double x[6], y[6], h[6]; /* each action's end pose (h wrapped) */
+    bool clear[6];          /* its swept disc is clear */
+    int first[6];           /* the index in out of the first successor along it (-1: none yet) */
+} action_geometry;
+
+/* Make g for tightest curvature kmax and len tiles from st in direction dir (see action_geometry): the
+ * curvatures straight, +-kmax, +-kmax / 2 and the one that ends at the goal heading (when within, and not
+ * one of the others), each action's end and whether its swept disc is clear (proven by st's reach, clearance.h,
+ * or by the world's exact test). */
+static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, const from_pose *fp, int dir,
+                          double kmax, double len, action_geometry *g)
+{
+    g->made = true;
+    g->kmax = kmax;
+    g->len = len;
+    double *curvs = g->curv;
+    curvs[0] = 0.0;
+    curvs[1] = kmax;
+    curvs[2] = -kmax;
+    curvs[3] = 0.5 * kmax;
+    curvs[4] = -0.5 * kmax;
+    int nc = 5;
+    /* each curvature's radius (1 / |curv|, 0 for a line) and, forward, the trigonometry of its sweep
+     * magnitude (arc_end): once per magnitude, shared by left and right */
+    double radii[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    radii[1] = radii[2] = 1.0 / fabs(kmax);
+    radii[3] = radii[4] = 1.0 / fabs(0.5 * kmax);
+    const sweep_trig none = {0.0, 0.0}; /* (element by element: a zeroing initialiser is a rep stos) */
+    sweep_trig trig[6];
+    trig[0] = trig[1] = trig[2] = trig[3] = trig[4] = trig[5] = none;
+    if (dir > 0) {
+        trig[1] = trig[2] = sweep_trig_of(fabs(kmax * len));
+        trig[3] = trig[4] = sweep_trig_of(fabs(0.5 * kmax * len));
+    }
+    /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
+     * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */
+    if (p->has_gh) {
+        double kg = ap_angle_wrap(p->gh - st->h) / (dir * len);
+        if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
+            fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
+            curvs[nc++] = kg;
+        if (nc == 6) {
+            radii[5] = 1.0 / fabs(kg);
+            if (dir > 0)
+                trig[5] = sweep_trig_of(fabs(kg * len));
+        }
+    }
+    g->nc = nc;
+    for (int ci = 0; ci < nc; ci++) {
+        const double k = curvs[ci], sl = dir * len;
+        const bool proven = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
+        double x1, y1;
+        g->first[ci] = -1;
+        g->clear[ci] = true;
+        if (proven && dir > 0 && k == 0.0) { /* a proven line: its end as segment_sc makes it */
+            x1 = st->x + sl * fp->ch;
+            y1 = st->y + sl * fp->sh;
+        } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
+            arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
+        } else {
+            const ap_kino_state act = {.curv = k, .len = sl};
+            const ap_segment seg = dir > 0 && k != 0.0
+                                       ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len, trig[ci])
+                                       : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
+            g->clear[ci] = proven || ap_world_segment_clear(&p->world, &seg, p->radius);
+            x1 = seg.x1;
+            y1 = seg.y1;
+        }
+        g->x[ci] = x1;
+        g->y[ci] = y1;
+        g->h[ci] = ap_angle_wrap(st->h + k * sl);
+    }
+}
+
 /* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
  * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
- * one that ends at the goal speed) times the curvatures, appended to out[n..]. An action is kept when its
- * swept disc is clear: proven by st's reach (then the exact test would say clear too, clearance.h) or by
- * the world's exact test. Returns the new n. */
+ * one that ends at the goal speed) times the curvatures (geometry_make), appended to out[n..]; those whose
+ * swept disc is not clear are left out. With geo non-NULL, geo[i] gets for each successor i the index of the
+ * first successor appended with the same path (i itself when it is the first): the same end pose to the bit.
+ * Returns the new n. */
 static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const from_pose *fp, int dir, double u0,
-                      double um, ap_kino_state *out, int n)
+                      double um, ap_kino_state *out, int n, int *geo)
 {
     const ap_vehicle *veh = &p->veh;
     const double mpt = p->meters_per_tile, eps = 1e-9, l0 = p->step * mpt;
@@ -435,11 +534,8 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
     if (dir > 0 && ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps &&
         fabs(ag - veh->max_accel) > eps && fabs(ag + veh->max_brake) > eps)
         accels[na++] = ag;
-    /* the sweeps' trigonometry of the last intensity: most intensities share kmax and len (full step, the
-     * lateral limit not binding), so their sweeps are the same numbers (and 0.5 kmax len is exactly half
-     * of kmax len) */
-    double memo_sweep = -1.0;
-    sweep_trig memo_full = {0.0, 0.0}, memo_half = {0.0, 0.0};
+    action_geometry geom;
+    geom.made = false;
     for (int ai = 0; ai < na; ai++) {
         const double a = accels[ai];
         double lm = l0, u1;
@@ -472,63 +568,20 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
         double kmax = 1.0 / p->turning_radius;
         if (up > 0.0)
             kmax = fast_min(kmax, veh->max_lateral_accel * mpt / (up * up));
-        double curvs[6] = {0.0, kmax, -kmax, 0.5 * kmax, -0.5 * kmax, 0.0};
-        int nc = 5;
-        /* each curvature's radius (1 / |curv|, 0 for a line) and, forward, the trigonometry of its sweep
-         * magnitude (arc_end): once per magnitude, shared by left and right */
-        double radii[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-        radii[1] = radii[2] = 1.0 / fabs(kmax);
-        radii[3] = radii[4] = 1.0 / fabs(0.5 * kmax);
-        const sweep_trig none = {0.0, 0.0}; /* (element by element: a zeroing initialiser is a rep stos) */
-        sweep_trig trig[6];
-        trig[0] = trig[1] = trig[2] = trig[3] = trig[4] = trig[5] = none;
-        if (dir > 0) {
-            const double sweep = fabs(kmax * len);
-            if (sweep != memo_sweep) {
-                memo_sweep = sweep;
-                memo_full = sweep_trig_of(sweep);
-                memo_half = sweep_trig_of(fabs(0.5 * kmax * len));
-            }
-            trig[1] = trig[2] = memo_full;
-            trig[3] = trig[4] = memo_half;
-        }
-        /* the intensity that ends the step at the goal heading (the heading lattice of the fixed intensities
-         * may miss a tight heading tolerance altogether); backwards the heading changes by curv * (-len) */
-        if (p->has_gh) {
-            double kg = ap_angle_wrap(p->gh - st->h) / (dir * len);
-            if (fabs(kg) <= kmax && fabs(kg) > 1e-12 && fabs(fabs(kg) - kmax) > 1e-12 &&
-                fabs(fabs(kg) - 0.5 * kmax) > 1e-12)
-                curvs[nc++] = kg;
-            if (nc == 6) {
-                radii[5] = 1.0 / fabs(kg);
-                if (dir > 0)
-                    trig[5] = sweep_trig_of(fabs(kg * len));
-            }
-        }
-        for (int ci = 0; ci < nc; ci++) {
-            const double k = curvs[ci], sl = dir * len;
-            const bool proven = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
-            double x1, y1;
-            if (proven && dir > 0 && k == 0.0) { /* a proven line: its end as segment_sc makes it */
-                x1 = st->x + sl * fp->ch;
-                y1 = st->y + sl * fp->sh;
-            } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
-                arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
-            } else {
-                const ap_kino_state act = {.curv = k, .len = sl};
-                const ap_segment seg = dir > 0 && k != 0.0
-                                           ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len,
-                                                         trig[ci])
-                                           : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
-                if (!proven && !ap_world_segment_clear(&p->world, &seg, p->radius))
-                    continue;
-                x1 = seg.x1;
-                y1 = seg.y1;
+        if (!(geom.made && kmax == geom.kmax && len == geom.len))
+            geometry_make(p, st, fp, dir, kmax, len, &geom);
+        for (int ci = 0; ci < geom.nc; ci++) {
+            if (!geom.clear[ci])
+                continue;
+            if (geo != NULL) {
+                if (geom.first[ci] < 0)
+                    geom.first[ci] = n;
+                geo[n] = geom.first[ci];
             }
             /* every field written (a zeroing initialiser here cost a rep stos per successor) */
-            out[n++] = (ap_kino_state){.x = x1, .y = y1, .h = ap_angle_wrap(st->h + k * sl), .v = dir * u1,
-                                       .curv = k, .len = sl, .accel = a, .dt = dt, .hval = 0.0, .rot = 0.0,
-                                       .analytic = false};
+            out[n++] = (ap_kino_state){.x = geom.x[ci], .y = geom.y[ci], .h = geom.h[ci], .v = dir * u1,
+                                       .curv = geom.curv[ci], .len = dir * len, .accel = a, .dt = dt,
+                                       .hval = 0.0, .rot = 0.0, .analytic = false};
         }
     }
     return n;
@@ -557,7 +610,8 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
     return n;
 }
 
-int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
+/* ap_kino_expand, and with geo non-NULL geo[i] as expand_dir gives it (a turn on the spot is its own). */
+static int expand_all(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out, int *geo)
 {
     const double eps = 1e-9, u0 = fabs(st->v);
     from_pose fp = {0.0, 0.0,
@@ -566,12 +620,21 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
     fast_sincos(st->h, &fp.sh, &fp.ch);
     int n = 0;
     if (st->v > eps || u0 <= eps)
-        n = expand_dir(p, st, &fp, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n);
+        n = expand_dir(p, st, &fp, 1, u0 > eps ? u0 : 0.0, p->veh.max_speed, out, n, geo);
     if (p->reverse && p->veh.max_reverse_speed > 0.0 && (st->v < -eps || u0 <= eps))
-        n = expand_dir(p, st, &fp, -1, u0 > eps ? u0 : 0.0, p->veh.max_reverse_speed, out, n);
-    if (p->veh.max_turn_rate > 0.0 && u0 <= eps)
+        n = expand_dir(p, st, &fp, -1, u0 > eps ? u0 : 0.0, p->veh.max_reverse_speed, out, n, geo);
+    if (p->veh.max_turn_rate > 0.0 && u0 <= eps) {
+        const int n0 = n;
         n = expand_turns(p, st, out, n);
+        for (int i = n0; i < n && geo != NULL; i++)
+            geo[i] = i;
+    }
     return n;
+}
+
+int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out)
+{
+    return expand_all(p, st, out, NULL);
 }
 
 /* floor(x) as an integer for |x| < 2^62 (no libm call): the truncation, one less below a negative non-integer. */
@@ -581,22 +644,28 @@ static inline int64_t floor_i64(double x)
     return i - ((double)i > x);
 }
 
-/* The packed bin key of state st (see ap_kino_table). */
-static uint64_t state_key(const ap_kino_params *p, const ap_kino_state *st)
+/* The packed bin key of a state (see ap_kino_table) is (pose part | speed bin) + 1, the pose part from its
+ * position and heading (pose_key: shared by the successors of one state along the same path, expand_dir's
+ * geo), the speed bin from its speed (speed_key). */
+static uint64_t pose_key(const ap_kino_params *p, const ap_kino_state *st)
 {
     const int64_t cx = floor_i64(st->x / p->cell), cy = floor_i64(st->y / p->cell);
     /* a wrapped heading (every state's: ap_angle_wrap) is in [-pi, pi], so its bin is in [0, heading_bins] */
     int64_t hb = floor_i64((st->h + M_PI) / TWO_PI * p->heading_bins);
     if (hb < 0 || hb >= p->heading_bins)
         hb %= p->heading_bins;
-    /* speed bins over [0, max_speed] forward, and over [0, max_reverse_speed] backwards from bin 128 on */
-    const int64_t sb = st->v >= 0.0 ? floor_i64(st->v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
-                                    : 128 + floor_i64(-st->v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
-    return ((((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8 |
-            (uint64_t)(sb & 0xFF)) + 1;
+    return (((uint64_t)(cx & 0xFFFFF) << 20 | (uint64_t)(cy & 0xFFFFF)) << 12 | (uint64_t)hb) << 8;
 }
 
-/* The id of the bin of key (state_key), handed out on first sight; UINT32_MAX when the ids are used up. */
+static uint64_t speed_key(const ap_kino_params *p, double v)
+{
+    /* speed bins over [0, max_speed] forward, and over [0, max_reverse_speed] backwards from bin 128 on */
+    const int64_t sb = v >= 0.0 ? floor_i64(v / p->veh.max_speed * (p->speed_bins - 1) + 0.5)
+                                : 128 + floor_i64(-v / p->veh.max_reverse_speed * (p->speed_bins - 1) + 0.5);
+    return (uint64_t)(sb & 0xFF);
+}
+
+/* The id of the bin of key (pose_key, speed_key), handed out on first sight; UINT32_MAX when the ids are used up. */
 static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
 {
     ap_kino_table *t = d->tab;
@@ -662,14 +731,29 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
 {
     const ap_kino_domain *d = ctx;
     ap_kino_state *outs = out_payload;
-    const int n = ap_kino_expand(&d->p, payload, outs);
+    int geo[AP_KINO_MAX_SUCC];
+    const int n = expand_all(&d->p, payload, outs, geo);
     int m = 0;
+    ((ap_kino_domain *)d)->hmemo_n = 0; /* kino_h's memo holds this expansion's poses only */
     /* first every successor's goal test and bin key, each key's slot prefetched (the table is far larger
-     * than the cache and the bins of one state's successors lie apart in it); then the look-ups, in order */
-    uint64_t key[AP_KINO_MAX_SUCC];
+     * than the cache and the bins of one state's successors lie apart in it); then the look-ups, in order.
+     * Successors along the same path (geo) share the goal distance and the key's pose part. */
+    uint64_t key[AP_KINO_MAX_SUCC], pkey[AP_KINO_MAX_SUCC], sk = 0;
+    double dist[AP_KINO_MAX_SUCC], sv = NAN; /* (the successors of one intensity, in a row, share the speed) */
     for (int k = 0; k < n; k++) {
-        const double dist = goal_dist(&d->p, outs[k].x, outs[k].y);
-        key[k] = at_goal_at(&d->p, dist, outs[k].h, outs[k].v) ? 0 : state_key(&d->p, &outs[k]);
+        const int j = geo[k];
+        if (j == k) {
+            dist[k] = goal_dist(&d->p, outs[k].x, outs[k].y);
+            pkey[k] = pose_key(&d->p, &outs[k]);
+        } else {
+            dist[k] = dist[j];
+            pkey[k] = pkey[j];
+        }
+        if (!(outs[k].v == sv)) {
+            sv = outs[k].v;
+            sk = speed_key(&d->p, sv);
+        }
+        key[k] = at_goal_at(&d->p, dist[k], outs[k].h, outs[k].v) ? 0 : (pkey[k] | sk) + 1;
         if (key[k] != 0)
             __builtin_prefetch(&d->tab->slots[slot_of(key[k], d->tab->mask)]);
     }
@@ -701,7 +785,22 @@ static double kino_h(const void *ctx, uint32_t node, uint32_t goal)
     if (node == AP_KINO_START || d->ws == NULL)
         return w * ap_kino_heuristic(&d->p, d->p.sx, d->p.sy, d->p.sh, d->p.sv);
     ap_kino_state *st = &((ap_kino_state *)d->ws->payload)[node];
-    return st->hval = w * heuristic_at(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h, st->v);
+    /* The length part for a pose this expansion's kept successors had already (the same path at another
+     * speed: a quarter of the calls on the Table 5.3 setup) is taken from the memo, the same number. The
+     * domain belongs to one search on one thread (kino.h), so the memo lives in it despite the const. */
+    ap_kino_domain *md = (ap_kino_domain *)d;
+    double s = 0.0;
+    int i = 0;
+    while (i < md->hmemo_n && !(md->hmemo[i].x == st->x && md->hmemo[i].y == st->y && md->hmemo[i].h == st->h))
+        i++;
+    if (i < md->hmemo_n)
+        s = md->hmemo[i].s;
+    else {
+        s = length_part(&d->p, goal_dist(&d->p, st->x, st->y), st->x, st->y, st->h);
+        if (md->hmemo_n < AP_KINO_HMEMO)
+            md->hmemo[md->hmemo_n++] = (ap_kino_hmemo){st->x, st->y, st->h, s};
+    }
+    return st->hval = w * time_part(&d->p, s, st->h, st->v);
 }
 
 int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, bool *reached, int *expanded,

@@ -167,6 +167,12 @@ struct ap_kino_tail;
 #define AP_KINO_ANALYTIC_EVERY 8
 #define AP_KINO_ANALYTIC_KEPT_EVERY 4
 
+/* One pose's remaining-length bound (kino.c length_part), kept while its state's successors are relaxed. */
+typedef struct ap_kino_hmemo {
+    double x, y, h, s;
+} ap_kino_hmemo;
+#define AP_KINO_HMEMO 8
+
 /* The domain's context. Caller-owned; one search at a time. */
 typedef struct ap_kino_domain {
     ap_kino_params p;
@@ -185,6 +191,10 @@ typedef struct ap_kino_domain {
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
     uint64_t expanded;         /* expansions seen (the analytic period) */
+    /* The heuristic's length parts of the poses kept from the current expansion (kino_h): successors along
+     * one path at different speeds share them. Emptied by each expansion. */
+    ap_kino_hmemo hmemo[AP_KINO_HMEMO];
+    int hmemo_n;
 } ap_kino_domain;
 
 /* p with its zero step, cell and bins replaced by the defaults and its derived fields (fast_map, fast_clear)

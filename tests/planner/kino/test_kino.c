@@ -1637,6 +1637,55 @@ START_TEST(test_prepared_time_bound_same)
 }
 END_TEST
 
+/* The heuristic a search keeps in each state's payload is the heuristic of that state, to the bit: the
+ * domain computes the length part once for the successors of one state along the same path (kino.c's
+ * memo) and the bin key's pose part once per path; here every state of searches on speckled maps (forward,
+ * with reverse, with turns on the spot, the Dubins heuristic) is checked against ap_kino_heuristic. */
+START_TEST(test_domain_heuristic_is_the_states)
+{
+    ap_test_rng g = {77};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 16, AP_KINO_MAX_SUCC), AP_OK);
+    int checked = 0;
+    for (int mi = 0; mi < 4; mi++) {
+        ap_map *m = ap_test_speckled_map(&g, 50, 50, mi == 0 ? 0.0 : 0.05);
+        ap_kino_params kp = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .radius = 0.3,
+                             .reverse = mi == 1, .sx = 10.5, .sy = 10.5, .sh = 0.3, .sv = mi == 2 ? 0.0 : 2.0,
+                             .gx = 35.5, .gy = 30.5, .gh = 2.0, .has_gh = true, .gv = 1.0, .tol_pos = 0.5,
+                             .tol_heading = 0.1, .tol_speed = 0.5,
+                             .heuristic = mi == 3 ? AP_KINO_H_DUBINS : AP_KINO_H_TIME};
+        kp.veh.max_turn_rate = mi == 2 ? 1.5 : 0.0;
+        ap_map_world(m, &kp.world);
+        if (!ap_world_point_clear(&kp.world, kp.sx, kp.sy, kp.radius)) {
+            ap_map_free(m);
+            continue;
+        }
+        ap_kino_domain d;
+        ap_domain dom;
+        ap_search s;
+        ck_assert_int_eq(ap_kino_init(&d, &dom, &kp, ws.capacity), AP_OK);
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
+        ap_kino_bind(&d, &s);
+        (void)ap_search_run(&s, 400);
+        /* the ids are handed out densely from AP_KINO_START + 1: every one below the first unseen was kept */
+        uint32_t ids = AP_KINO_START + 1;
+        while (ids < ws.capacity && ap_search_g(&s, ids) < INFINITY)
+            ids++;
+        ck_assert_uint_gt(ids, 1000);
+        for (uint32_t id = AP_KINO_START + 1; id < ids; id++) {
+            const ap_kino_state *st = ap_search_payload(&s, id);
+            const double h = ap_kino_heuristic(&d.p, st->x, st->y, st->h, st->v);
+            AP_EXPECT(st->hval == h, "map %d, state %u: kept h %.17g, its heuristic %.17g", mi, id, st->hval, h);
+            checked++;
+        }
+        ap_kino_free(&d);
+        ap_map_free(m);
+    }
+    ck_assert_int_gt(checked, 3000);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -1675,6 +1724,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_successors_meet_their_segments);
     tcase_add_test(tc, test_analytic_below_matches);
     tcase_add_test(tc, test_prepared_time_bound_same);
+    tcase_add_test(tc, test_domain_heuristic_is_the_states);
     suite_add_tcase(s, tc);
     return s;
 }
