@@ -15,6 +15,8 @@
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
  * constant acceleration over `step` tiles, shortened where the speed reaches max_speed (accelerating) or 0
  * (braking) so those limits are exact intensities. Keeping zero speed and braking at rest are not actions.
+ * A path does not depend on the speed it is driven at, so the intensities of one state that share the
+ * tightest curvature and the step length share their paths: ends, headings and clearance are made once.
  * Each segment's swept disc is checked with the world's exact test (world.h), except where the map's disc
  * clearance table proves it clear (a plain grid world: fast_map / fast_clear below, clearance.h
  * ap_clearance_reach), where the exact test would say clear too: the same successors, cheaper.
