@@ -353,6 +353,7 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     d->ws = s->ws;
     d->tail_total = INFINITY;
     d->expanded = 0;
+    d->hmemo_n = 0;
     if (!d->lattice_tried) { /* once per domain: a restart keeps it; out of memory only leaves it out */
         d->lattice_tried = true;
         (void)lattice_build(d);
