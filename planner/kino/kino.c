@@ -204,13 +204,18 @@ void ap_kino_free(ap_kino_domain *d)
     d->tab = NULL;
 }
 
-/* The vehicle the time bound sees: with reverse, the top speed is the larger of the two directions' (vehicle.h
+/* The top speed the time bound sees: with reverse, the larger of the two directions' (vehicle.h
  * ap_vehicle_time_bound: the speed magnitude of a motion with cusps is a 1-D profile under the same limits). */
+static double bound_top_speed(const ap_kino_params *p)
+{
+    return p->reverse && p->veh.max_reverse_speed > p->veh.max_speed ? p->veh.max_reverse_speed : p->veh.max_speed;
+}
+
+/* The vehicle the time bound sees: p's, with bound_top_speed. */
 static ap_vehicle bound_vehicle(const ap_kino_params *p)
 {
     ap_vehicle v = p->veh;
-    if (p->reverse && v.max_reverse_speed > v.max_speed)
-        v.max_speed = v.max_reverse_speed;
+    v.max_speed = bound_top_speed(p);
     return v;
 }
 
@@ -257,7 +262,7 @@ static double lattice_length_bound(const ap_kino_lattice *l, double x, double y)
 static double max_heading_rate(const ap_kino_params *p)
 {
     const double R = p->turning_radius * p->meters_per_tile, a = p->veh.max_lateral_accel;
-    const double top = bound_vehicle(p).max_speed;
+    const double top = bound_top_speed(p);
     const double vbest = sqrt(a * R);
     const double w = vbest <= top ? sqrt(a / R) : top / R;
     return fast_max(w, p->veh.max_turn_rate);
@@ -288,7 +293,7 @@ static double length_part(const ap_kino_params *p, double dist, double x, double
 static double time_part(const ap_kino_params *p, double s, double h, double v)
 {
     if (p->heuristic == AP_KINO_H_DISTANCE)
-        return s > 0.0 ? s * p->meters_per_tile / bound_vehicle(p).max_speed : 0.0;
+        return s > 0.0 ? s * p->meters_per_tile / bound_top_speed(p) : 0.0;
     double t = ap_kino_time_bound(p, s * p->meters_per_tile, fabs(v), p->gv + p->tol_speed);
     if (p->heuristic == AP_KINO_H_TIME && p->has_gh) {
         const double turn = fabs(ap_angle_wrap(p->gh - h)) - p->tol_heading;
@@ -298,8 +303,8 @@ static double time_part(const ap_kino_params *p, double s, double h, double v)
     return t;
 }
 
-/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the successors compute it once for this
- * and for heuristic_at). */
+/* ap_kino_heuristic with dist = goal_dist(p, x, y) given (the probe computes it once for its goal test and
+ * this; the A* domain's kino_h calls the two parts itself). */
 static double heuristic_at(const ap_kino_params *p, double dist, double x, double y, double h, double v)
 {
     return time_part(p, length_part(p, dist, x, y, h), h, v);
@@ -307,10 +312,8 @@ static double heuristic_at(const ap_kino_params *p, double dist, double x, doubl
 
 double ap_kino_time_bound(const ap_kino_params *p, double s, double v0, double v1)
 {
-    /* (bound_vehicle's top speed, without copying the vehicle: this runs for every kept state) */
-    const double top = p->reverse && p->veh.max_reverse_speed > p->veh.max_speed ? p->veh.max_reverse_speed
-                                                                                  : p->veh.max_speed;
-    if (p->hbound.a == p->veh.max_accel && p->hbound.d == p->veh.max_brake && p->hbound.vm == top)
+    /* (the limits compared without copying the vehicle: this runs for every kept state) */
+    if (p->hbound.a == p->veh.max_accel && p->hbound.d == p->veh.max_brake && p->hbound.vm == bound_top_speed(p))
         return ap_vehicle_bound_time(&p->hbound, s, v0, v1);
     const ap_vehicle vb = bound_vehicle(p);
     ap_vehicle_bound b;
