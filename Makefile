@@ -23,8 +23,11 @@ SANFLAGS = -fsanitize=address,undefined
 endif
 
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# -fno-math-errno: nothing reads errno after a libm call, and without it GCC guards every inlined sqrt with
+# a test and a call for negative input (-1.4 % instructions on the kinodynamic search; same results to the bit).
+MATH     = -fno-math-errno
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(SANFLAGS) -g $(WARN) -MMD -MP
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(MATH) $(SANFLAGS) -g $(WARN) -MMD -MP
 LDFLAGS += $(SANFLAGS)
 
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
