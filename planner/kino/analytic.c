@@ -11,14 +11,11 @@
 #include "../geom/dubins.h"
 #include "../world/clearance.h"
 
-/* True when the disc swept along the n pieces is clear: each piece proven clear by the clearance table
- * (clearance.h ap_clearance_proves_segment: then the exact test would say clear too) or by the world's exact
- * test. */
+/* True when the disc swept along the n pieces is clear (kino.h ap_kino_segment_clear, each piece). */
 static bool curve_clear(const ap_kino_params *p, const ap_segment *segs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!(p->fast_clear != NULL && ap_clearance_proves_segment(p->fast_map, p->fast_clear, &segs[i], p->radius)) &&
-            !ap_world_segment_clear(&p->world, &segs[i], p->radius))
+        if (!ap_kino_segment_clear(p, &segs[i]))
             return false;
     return true;
 }

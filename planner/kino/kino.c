@@ -16,6 +16,7 @@
 #include "../world/lattice.h"
 #include "../geom/reeds_shepp.h"
 #include "../world/grid_world.h"
+#include "../world/zone.h"
 #include "analytic.h"
 
 #define TWO_PI 6.283185307179586476925
@@ -92,7 +93,8 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p)
     q.cell = clamp_param(p->cell, AP_KINO_CELL);
     q.heading_bins = p->heading_bins > 0 ? p->heading_bins : AP_KINO_HEADING_BINS;
     q.speed_bins = p->speed_bins > 0 ? p->speed_bins : AP_KINO_SPEED_BINS;
-    ap_map_world_clearance(&q.world, &q.fast_map, &q.fast_clear);
+    q.zone = ap_zone_of(&q.world);
+    ap_map_world_clearance(q.zone != NULL ? &q.zone->inner : &q.world, &q.fast_map, &q.fast_clear);
     const ap_vehicle vb = bound_vehicle(&q);
     ap_vehicle_bound_init(&q.hbound, &vb);
     q.heading_rate = max_heading_rate(&q);
@@ -123,7 +125,8 @@ static int lattice_build(ap_kino_domain *d)
 {
     const ap_kino_params *p = &d->p;
     const ap_map *m = p->fast_map;
-    if (m == NULL || ap_world_line_clear(&p->world, p->sx, p->sy, p->gx, p->gy, p->radius))
+    /* (not in a corridor: the inner map's bound would hold there too, but a zone is a curve's few tiles) */
+    if (m == NULL || p->zone != NULL || ap_world_line_clear(&p->world, p->sx, p->sy, p->gx, p->gy, p->radius))
         return AP_OK;
     const double margin = fmax(KINO_LATTICE_MARGIN_MIN, 8.0 * p->turning_radius);
     const double lo_x = fmin(p->sx, p->gx) - margin, hi_x = fmax(p->sx, p->gx) + margin;
@@ -423,11 +426,40 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
 
 /* Where st's successors start: sin and cos of its heading (fastmath.h's, a few ulp: the same numbers
  * ap_kino_segment uses, so the answer's segments meet the states to the bit), shared by all its segments,
- * and its reach (clearance.h ap_clearance_reach; -1 when p has no clearance table: every action gets the
- * exact test). */
+ * its reach in the grid world (clearance.h ap_clearance_reach; -1 when p has no clearance table: every
+ * action gets the grid world's exact test) and in a corridor its distance from the zone's centre line
+ * (zone.h ap_zone_distance, for ap_zone_proves; unused without a zone). */
 typedef struct from_pose {
-    double sh, ch, reach;
+    double sh, ch, reach, zdist;
 } from_pose;
+
+/* The exact test of the disc swept along action segment s, less the halves the reaches prove (grid_ok: the
+ * grid world's, zone_ok: the zone's): the world's own test without a zone; in a corridor the zone's walk and
+ * the inner world's test, each unless proven (the zone world's test is the two, zone.c zw_segment). */
+static bool swept_clear(const ap_kino_params *p, const ap_segment *s, bool grid_ok, bool zone_ok)
+{
+    if (p->zone == NULL)
+        return grid_ok || ap_world_segment_clear(&p->world, s, p->radius);
+    return (zone_ok || ap_zone_segment_clear(p->zone, s, p->radius)) &&
+           (grid_ok || ap_world_segment_clear(&p->zone->inner, s, p->radius));
+}
+
+bool ap_kino_segment_clear(const ap_kino_params *p, const ap_segment *s)
+{
+    const bool grid_ok = p->fast_clear != NULL && ap_clearance_proves_segment(p->fast_map, p->fast_clear, s, p->radius);
+    return swept_clear(p, s, grid_ok, false);
+}
+
+/* swept_clear of an action from a state at distance d0 from a corridor's centre line to an end at d1
+ * (zone.h ap_zone_distance at s's ends; unused without a zone). */
+static bool action_clear(const ap_kino_params *p, const ap_segment *s, bool grid_ok, bool zone_ok, double d0,
+                         double d1)
+{
+    if (p->zone == NULL || zone_ok)
+        return swept_clear(p, s, grid_ok, true);
+    return ap_zone_segment_clear_at(p->zone, s, p->radius, d0, d1) &&
+           (grid_ok || ap_world_segment_clear(&p->zone->inner, s, p->radius));
+}
 
 ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st)
 {
@@ -451,8 +483,9 @@ typedef struct action_geometry {
 
 /* Make g for tightest curvature kmax and len tiles from st in direction dir (see action_geometry): the
  * curvatures straight, +-kmax, +-kmax / 2 and the one that ends at the goal heading (when within, and not
- * one of the others), each action's end and whether its swept disc is clear (proven by st's reach, clearance.h,
- * or by the world's exact test). */
+ * one of the others), each action's end and whether its swept disc is clear: proven by st's reach in the
+ * grid world (clearance.h) and, in a corridor, by the zone's distances at st and at the action's end
+ * (zone.h ap_zone_proves), else by the exact test of the half not proven (action_clear). */
 static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, const from_pose *fp, int dir,
                           double kmax, double len, action_geometry *g)
 {
@@ -494,23 +527,38 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
     g->nc = nc;
     for (int ci = 0; ci < nc; ci++) {
         const double k = curvs[ci], sl = dir * len;
-        const bool proven = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
+        const bool grid_ok = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
+        /* in a corridor: the zone's walk proven from the start's distance alone, else (below) from the end's */
+        bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
         double x1, y1;
         g->first[ci] = -1;
         g->clear[ci] = true;
-        if (proven && dir > 0 && k == 0.0) { /* a proven line: its end as segment_sc makes it */
+        ap_segment seg;
+        bool made = false;
+        if (dir > 0 && k == 0.0) { /* a forward line: its end as segment_sc makes it */
             x1 = st->x + sl * fp->ch;
             y1 = st->y + sl * fp->sh;
-        } else if (proven && dir > 0) { /* a proven forward arc: its end as segment_sc makes it */
+        } else if (dir > 0) { /* a forward arc: its end as segment_sc makes it */
             arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
         } else {
             const ap_kino_state act = {.curv = k, .len = sl};
-            const ap_segment seg = dir > 0 && k != 0.0
-                                       ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len, trig[ci])
-                                       : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
-            g->clear[ci] = proven || ap_world_segment_clear(&p->world, &seg, p->radius);
+            seg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
+            made = true;
             x1 = seg.x1;
             y1 = seg.y1;
+        }
+        double zend = 0.0; /* (a corridor's: the end's distance from the centre line) */
+        if (!zone_ok) {
+            zend = ap_zone_distance(p->zone, x1, y1);
+            zone_ok = ap_zone_proves(p->zone, fp->zdist, zend, len, radii[ci], p->radius);
+        }
+        if (!(grid_ok && zone_ok)) {
+            if (!made) {
+                const ap_kino_state act = {.curv = k, .len = sl};
+                seg = k != 0.0 ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len, trig[ci])
+                               : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
+            }
+            g->clear[ci] = action_clear(p, &seg, grid_ok, zone_ok, fp->zdist, zend);
         }
         g->x[ci] = x1;
         g->y[ci] = y1;
@@ -620,7 +668,8 @@ static int expand_all(const ap_kino_params *p, const ap_kino_state *st, ap_kino_
     const double eps = 1e-9, u0 = fabs(st->v);
     from_pose fp = {0.0, 0.0,
                     p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
-                                          : -1.0};
+                                          : -1.0,
+                    p->zone != NULL ? ap_zone_distance(p->zone, st->x, st->y) : 0.0};
     fast_sincos(st->h, &fp.sh, &fp.ch);
     int n = 0;
     if (st->v > eps || u0 <= eps)

@@ -18,8 +18,10 @@
  * A path does not depend on the speed it is driven at, so the intensities of one state that share the
  * tightest curvature and the step length share their paths: ends, headings and clearance are made once.
  * Each segment's swept disc is checked with the world's exact test (world.h), except where the map's disc
- * clearance table proves it clear (a plain grid world: fast_map / fast_clear below, clearance.h
- * ap_clearance_reach), where the exact test would say clear too: the same successors, cheaper.
+ * clearance table proves it clear (a plain grid world, or the one below a corridor's zone: fast_map /
+ * fast_clear below, clearance.h ap_clearance_reach) and, in a corridor, except the zone's walk where the
+ * state's slack to the zone's limit proves it (zone.h ap_zone_reach); the exact test would say clear there
+ * too: the same successors, cheaper.
  *
  * Reverse (p.reverse; thesis 2.1's backwards limits, 4.2.3's backing up): a state's speed v is signed, < 0
  * when driving backwards. A state moving backwards has the mirrored actions: accelerate backwards at
@@ -110,10 +112,14 @@ typedef struct ap_kino_params {
      * (BENCHMARKS.md "Weighted A*"), not proven. The probe and the analytic edge do not use it. */
     double weight;
     /* Derived, not inputs (leave them zero): ap_kino_init, ap_kino_probe and ap_kino_prepare set them from
-     * world (grid_world.h ap_map_world_clearance: the map and its disc clearance table when world is a plain
-     * grid world, else NULL). With them the successors skip the exact swept-disc test of every action that
-     * clearance.h's reach proves clear (ap_clearance_reach_covers), which the exact test would call clear
-     * too: the same successors, cheaper. */
+     * world. zone: world's zone when world is a corridor (zone.h ap_zone_of), else NULL. fast_map /
+     * fast_clear: the map and its disc clearance table (grid_world.h ap_map_world_clearance) of world, or
+     * of the zone's inner world with a zone, when that is a plain grid world, else NULL. With them the
+     * successors and the analytic edge skip each half of the exact swept-disc test that a reach proves:
+     * the grid world's test where clearance.h's reach covers the action (ap_clearance_reach_covers), the
+     * zone's walk where zone.h ap_zone_reach does; the exact test would call those clear too: the same
+     * successors, cheaper. */
+    const struct ap_zone *zone;
     const struct ap_map *fast_map;
     const struct ap_clearance_table *fast_clear;
     /* Derived too: the heuristic's time-bound constants (vehicle.h ap_vehicle_bound of the vehicle the bound
@@ -199,8 +205,8 @@ typedef struct ap_kino_domain {
     int hmemo_n;
 } ap_kino_domain;
 
-/* p with its zero step, cell and bins replaced by the defaults and its derived fields (fast_map, fast_clear)
- * set from p->world: what ap_kino_init and ap_kino_probe search with, and what ap_kino_expand and
+/* p with its zero step, cell and bins replaced by the defaults and its derived fields (zone, fast_map,
+ * fast_clear, ...) set from p->world: what ap_kino_init and ap_kino_probe search with, and what ap_kino_expand and
  * ap_kino_analytic expect (unprepared params work too, with the exact tests alone). Pure. */
 ap_kino_params ap_kino_prepare(const ap_kino_params *p);
 
@@ -237,6 +243,13 @@ bool ap_kino_at_goal(const ap_kino_params *p, double x, double y, double h, doub
  * arcs by angle addition from the sweep's sine and 1 - cosine, fastmath.h's sin and cos of h), so a
  * successor's (x, y) is its segment's end to the bit; within ~1e-13 tiles of ap_segment_arc's. Pure. */
 ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st);
+
+/* True when the disc of radius p->radius swept along s (a line or arc, tiles) is clear in p's world: the
+ * world's exact test, with the half a clearance table proves skipped (prepared params: the grid world's
+ * test where clearance.h ap_clearance_proves_segment walks s clear, which the exact test would call clear
+ * too; in a corridor the zone's walk always runs). The analytic edge's test of its pieces. Thread safety as
+ * the world's tests (a corridor's zone fills its piece grid on first use: one search's thread). */
+bool ap_kino_segment_clear(const ap_kino_params *p, const ap_segment *s);
 
 /* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The
  * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure. */

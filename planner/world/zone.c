@@ -140,13 +140,11 @@ static bool zone_point(const ap_zone *z, double x, double y, double r)
     return isfinite(x) && isfinite(y) && r >= 0.0 && ap_zone_distance(z, x, y) + r < z->half;
 }
 
-/* The zone's rule along segment s (zone.h): from a pose whose slack (half - r - distance) is g > 0 the next
- * g tiles along s cannot reach the limit (the distance is 1-Lipschitz along s), so the walk jumps by g;
- * a slack of AP_ZONE_MARGIN or less is "not clear". */
-static bool zone_segment(const ap_zone *z, const ap_segment *s, double r)
+/* The walk (zone.h): from a pose whose slack (half - r - distance) is g > 0 the next g tiles along s cannot
+ * reach the limit (the distance is 1-Lipschitz along s), so it jumps by g; a slack of AP_ZONE_MARGIN or less
+ * is "not clear". */
+static bool zone_walk(const ap_zone *z, const ap_segment *s, double r)
 {
-    if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
-        return false;
     for (double d = 0.0, steps = 0.0;; steps++) {
         if (steps > 1e6)
             return false; /* a curve hugging the limit for kilometres: not clear rather than a long walk */
@@ -165,6 +163,54 @@ static bool zone_segment(const ap_zone *z, const ap_segment *s, double r)
     }
 }
 
+/* The walk's verdict on the piece [d0, d1] of s (R its arc radius, 0 for a line), whose points there lie at
+ * distances D0 and D1 from the centre line, found by halving it up to depth times: 1 when ap_zone_proves
+ * covers every half (the walk passes there), -1 when a halving point lies beyond the limit by more than the
+ * rounding (the walk cannot pass it: it never jumps over a point of slack <= 0, and converges on the first
+ * such point until its slack is below the margin), 0 when undecided. */
+static int zone_halve(const ap_zone *z, const ap_segment *s, double r, double R, double d0, double D0, double d1,
+                      double D1, int depth)
+{
+    if (ap_zone_proves(z, D0, D1, d1 - d0, R, r))
+        return 1;
+    if (depth == 0)
+        return 0;
+    const double dm = 0.5 * (d0 + d1);
+    const ap_pose pm = ap_segment_pose(s, dm);
+    const double Dm = ap_zone_distance(z, pm.x, pm.y);
+    if (z->half - r - Dm < -(AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R))
+        return -1;
+    const int a = zone_halve(z, s, r, R, d0, D0, dm, Dm, depth - 1);
+    if (a < 0)
+        return a;
+    const int b = zone_halve(z, s, r, R, dm, Dm, d1, D1, depth - 1);
+    return b < 0 ? b : (a > 0 && b > 0);
+}
+
+/* Halvings zone_halve tries before the walk decides: each costs a pose and a distance, about one step of the
+ * walk, which near the limit takes ten steps or more for an action of a tile. */
+#define ZONE_HALVINGS 4
+
+bool ap_zone_segment_clear_at(const ap_zone *z, const ap_segment *s, double r, double d0, double d1)
+{
+    if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
+        return false;
+    const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, eps = AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R;
+    /* the walk tests its first and last poses (the segment's ends, to within the rounding eps covers)
+     * against the margin itself */
+    if (z->half - r - d0 <= AP_ZONE_MARGIN - eps || z->half - r - d1 <= AP_ZONE_MARGIN - eps)
+        return false;
+    const int v = zone_halve(z, s, r, R, 0.0, d0, s->length, d1, ZONE_HALVINGS);
+    return v != 0 ? v > 0 : zone_walk(z, s, r);
+}
+
+bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r)
+{
+    if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
+        return false;
+    return ap_zone_segment_clear_at(z, s, r, ap_zone_distance(z, s->x0, s->y0), ap_zone_distance(z, s->x1, s->y1));
+}
+
 static bool zw_point(const void *ctx, double x, double y, double r)
 {
     const ap_zone *z = ctx;
@@ -175,13 +221,13 @@ static bool zw_line(const void *ctx, double ax, double ay, double bx, double by,
 {
     const ap_zone *z = ctx;
     const ap_segment s = ap_segment_line(ax, ay, bx, by);
-    return zone_segment(z, &s, r) && ap_world_line_clear(&z->inner, ax, ay, bx, by, r);
+    return ap_zone_segment_clear(z, &s, r) && ap_world_line_clear(&z->inner, ax, ay, bx, by, r);
 }
 
 static bool zw_segment(const void *ctx, const ap_segment *s, double r)
 {
     const ap_zone *z = ctx;
-    return zone_segment(z, s, r) && ap_world_segment_clear(&z->inner, s, r);
+    return ap_zone_segment_clear(z, s, r) && ap_world_segment_clear(&z->inner, s, r);
 }
 
 /* Outside the zone 0; inside it the inner world's region. Different ids still prove that no path joins two
@@ -207,4 +253,9 @@ void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out)
 {
     z->inner = *inner;
     *out = (ap_world){&zone_ops, z, inner->width, inner->height};
+}
+
+const ap_zone *ap_zone_of(const ap_world *w)
+{
+    return w->ops == &zone_ops ? w->ctx : NULL;
 }

@@ -13,7 +13,10 @@
  * g = half - r - dist > 0 the next g tiles of the curve are clear; the test walks the curve in such jumps
  * (sphere tracing: a few steps in the middle of a corridor, more near its edge) and says not clear once the
  * slack is AP_ZONE_MARGIN or less. It never says clear where the rule does not; it says not clear for curves
- * that pass within AP_ZONE_MARGIN of the limit (a millimetre at a metre a tile).
+ * that pass within AP_ZONE_MARGIN of the limit (a millimetre at a metre a tile). The walk's verdict is the
+ * test's; near the limit it takes many short jumps, so the test first seeks that verdict from the distances
+ * at the curve's ends and a few halving points (ap_zone_proves; a point beyond the limit), walking only when
+ * they leave it open (zone.c; tests/planner/world/test_world.c compares the two on every segment).
  *
  * Units: tiles. A zone is immutable once made; the overlay world reads it and the inner world only.
  */
@@ -65,5 +68,40 @@ struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
 /* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner; z must stay
  * at its address while *out is used. */
 void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
+
+/* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context). */
+const ap_zone *ap_zone_of(const ap_world *w);
+
+/* The zone's half of the zone world's swept test (z->inner is not consulted): true when the disc of radius r
+ * (tiles, >= 0) swept along s (line or arc, path.h) keeps to the zone's rule with more than AP_ZONE_MARGIN
+ * to spare, by the walk above. The walk's verdict is first sought without it, from the distances at s's
+ * ends and at up to three halving points (ap_zone_proves over each piece; a point beyond the limit, which
+ * the walk cannot pass): the same verdict, fewer distances. Thread safety as ap_zone_distance. */
+bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r);
+
+/* ap_zone_segment_clear with the distances d0 and d1 (ap_zone_distance) at s's stored ends (x0, y0) and
+ * (x1, y1) given: the kinodynamic search has them from its states and its proofs. */
+bool ap_zone_segment_clear_at(const ap_zone *z, const ap_segment *s, double r, double d0, double d1);
+
+/* Tiles given away by ap_zone_proves against rounding: far above the ~1e-12 tiles by which the computed
+ * distances and a line's poses may stray on coordinates below 1e6 tiles; an arc's poses (centre + radius
+ * times a cosine) may stray with the radius too, which AP_ZONE_ARC_SLACK per tile of radius covers. */
+#define AP_ZONE_PROOF_SLACK 1e-8
+#define AP_ZONE_ARC_SLACK 4e-9
+
+/* True when z's walk (ap_zone_segment_clear) calls clear, for a disc of radius r (tiles), every line (R = 0)
+ * or arc of radius R (tiles) of length len (tiles, < 1000) whose first point lies at distance da from the
+ * centre line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len
+ * when the end is not known, which the distance's being 1-Lipschitz allows). Why: a point of the curve s
+ * tiles from its start is within s of the start and len - s of the end, so its distance is at most
+ * min(da + s, db + len - s) <= (da + db + len) / 2; when that stays below half - r - AP_ZONE_MARGIN by the
+ * slacks above, every pose the walk visits has more than AP_ZONE_MARGIN of slack and its steps (each more
+ * than AP_ZONE_MARGIN long) reach the end. The kinodynamic search proves most of a corridor's actions so,
+ * from the distances at each state and at each action's end (kino.h). Pure. */
+static inline bool ap_zone_proves(const ap_zone *z, double da, double db, double len, double R, double r)
+{
+    return len < 1000.0 &&
+           0.5 * (da + db + len) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
+}
 
 #endif

@@ -1380,6 +1380,38 @@ ap_map *ap_test_kino_field(int w, int h, const char *blocked)
     return open_map(w, h, blocked);
 }
 
+/* Expect ap_kino_expand and ap_kino_analytic from st to give the same to the bit with params fast (the
+ * shortcuts on) and slow (the exact tests alone). Returns 1 when there is an analytic edge, else 0; *n gets
+ * the successors' count. */
+static int expect_same_expansion(const ap_kino_params *fast, const ap_kino_params *slow, const ap_kino_state *st,
+                                 int *n)
+{
+    ap_kino_state a[AP_KINO_MAX_SUCC], b[AP_KINO_MAX_SUCC];
+    const int na = ap_kino_expand(fast, st, a), nb = ap_kino_expand(slow, st, b);
+    AP_EXPECT(na == nb, "state (%.17g, %.17g, %.17g, %.17g): %d successors with the shortcut, %d without", st->x,
+              st->y, st->h, st->v, na, nb);
+    for (int i = 0; i < na; i++) /* field by field (padding bytes are not compared) */
+        AP_EXPECT(a[i].x == b[i].x && a[i].y == b[i].y && a[i].h == b[i].h && a[i].v == b[i].v &&
+                      a[i].curv == b[i].curv && a[i].len == b[i].len && a[i].accel == b[i].accel &&
+                      a[i].dt == b[i].dt && a[i].rot == b[i].rot && a[i].analytic == b[i].analytic,
+                  "state (%.17g, %.17g): successor %d differs", st->x, st->y, i);
+    *n = na;
+    ap_kino_tail ta, tb;
+    const bool ea = ap_kino_analytic(fast, st, &ta), eb = ap_kino_analytic(slow, st, &tb);
+    AP_EXPECT(ea == eb, "state (%.17g, %.17g): analytic edge %d with the shortcut, %d without", st->x, st->y, ea, eb);
+    if (!ea)
+        return 0;
+    AP_EXPECT(ta.n == tb.n && ta.duration == tb.duration, "analytic edges differ");
+    for (int i = 0; i < ta.n; i++) { /* field by field: the timing pass copies padding bytes too */
+        const ap_segment *x = &ta.seg[i], *y = &tb.seg[i];
+        AP_EXPECT(x->type == y->type && x->x0 == y->x0 && x->y0 == y->y0 && x->x1 == y->x1 && x->y1 == y->y1 &&
+                      x->heading == y->heading && x->sweep == y->sweep && x->length == y->length &&
+                      x->reverse == y->reverse && memcmp(&ta.time[i], &tb.time[i], sizeof ta.time[i]) == 0,
+                  "analytic edges differ in piece %d", i);
+    }
+    return 1;
+}
+
 /* The clearance shortcut (kino.h fast_map / fast_clear, clearance.h) changes no successor: on speckled maps,
  * from random states near and far from walls (forward, backwards with reverse, at rest with turns on the
  * spot), ap_kino_expand with prepared params gives the same successors to the bit as with the shortcut off,
@@ -1412,36 +1444,13 @@ START_TEST(test_clearance_shortcut_same_successors)
                 continue;
             const double u = ap_test_rand01(&g);
             st.v = u < 0.15 ? 0.0 : (raw.reverse && u < 0.35 ? -2.0 * ap_test_rand01(&g) : 4.0 * ap_test_rand01(&g));
-            ap_kino_state a[AP_KINO_MAX_SUCC], b[AP_KINO_MAX_SUCC];
-            const int na = ap_kino_expand(&fast, &st, a), nb = ap_kino_expand(&slow, &st, b);
-            AP_EXPECT(na == nb, "state (%.17g, %.17g, %.17g, %.17g): %d successors with the shortcut, %d without",
-                      st.x, st.y, st.h, st.v, na, nb);
-            for (int i = 0; i < na; i++) /* field by field (padding bytes are not compared) */
-                AP_EXPECT(a[i].x == b[i].x && a[i].y == b[i].y && a[i].h == b[i].h && a[i].v == b[i].v &&
-                              a[i].curv == b[i].curv && a[i].len == b[i].len && a[i].accel == b[i].accel &&
-                              a[i].dt == b[i].dt && a[i].rot == b[i].rot && a[i].analytic == b[i].analytic,
-                          "state (%.17g, %.17g): successor %d differs", st.x, st.y, i);
+            int na;
+            edges += expect_same_expansion(&fast, &slow, &st, &na);
             ap_kino_state open[AP_KINO_MAX_SUCC];
             ap_kino_params none = slow; /* the same actions with no obstacle: how many walls cut */
             none.world = plain_world;
             cut += ap_kino_expand(&none, &st, open) > na;
             proven_states += ap_clearance_reach(m, fast.fast_clear, st.x, st.y, raw.radius) > 1.25;
-            ap_kino_tail ta, tb;
-            const bool ea = ap_kino_analytic(&fast, &st, &ta), eb = ap_kino_analytic(&slow, &st, &tb);
-            AP_EXPECT(ea == eb, "state (%.17g, %.17g): analytic edge %d with the shortcut, %d without", st.x, st.y, ea,
-                      eb);
-            if (ea) {
-                AP_EXPECT(ta.n == tb.n && ta.duration == tb.duration, "analytic edges differ");
-                for (int i = 0; i < ta.n; i++) { /* field by field: the timing pass copies padding bytes too */
-                    const ap_segment *x = &ta.seg[i], *y = &tb.seg[i];
-                    AP_EXPECT(x->type == y->type && x->x0 == y->x0 && x->y0 == y->y0 && x->x1 == y->x1 &&
-                                  x->y1 == y->y1 && x->heading == y->heading && x->sweep == y->sweep &&
-                                  x->length == y->length && x->reverse == y->reverse &&
-                                  memcmp(&ta.time[i], &tb.time[i], sizeof ta.time[i]) == 0,
-                              "analytic edges differ in piece %d", i);
-                }
-                edges++;
-            }
             states++;
         }
         ap_map_free(m);
@@ -1456,8 +1465,75 @@ START_TEST(test_clearance_shortcut_same_successors)
 }
 END_TEST
 
-/* Which worlds get the shortcut: a plain grid world only (grid_world.h ap_map_world_clearance); a corridor
- * zone laid over it, the square world and a circle world's own tests are not described by the table. */
+/* The same in corridor mode (zone.h, kino.h zone): a curved street's zone laid over a speckled map and over
+ * an open one; the prepared params prove actions by the inner map's clearance table and by the zone's
+ * distances at each state and action end (ap_zone_proves), the slow ones run the zone world's exact test on
+ * every action. States inside the zone, from its centre line to its limit, facing along it and across;
+ * the zone must cut many states' actions, and many must be proven whole. */
+START_TEST(test_zone_shortcut_same_successors)
+{
+    ap_test_rng g = {99};
+    int states = 0, cut = 0, edges = 0, proven = 0;
+    for (int mi = 0; mi < 4; mi++) {
+        ap_map *m = ap_test_speckled_map(&g, 80, 80, mi < 2 ? 0.0 : 0.01);
+        ap_world inner;
+        ap_map_world(m, &inner);
+        const double rc = 6.0 + 3.0 * mi, sign = mi % 2 ? -1.0 : 1.0;
+        ap_zone z = {.n = 34, .half = 1.2 + 0.4 * mi};
+        z.pts[0][0] = 10, z.pts[0][1] = 40;
+        for (int i = 0; i <= 32; i++) {
+            const double a = -sign * M_PI / 2 + sign * i * (M_PI / 2) / 32;
+            z.pts[i + 1][0] = 40 + rc * cos(a);
+            z.pts[i + 1][1] = 40 + sign * rc + rc * sin(a);
+        }
+        struct ap_zone_grid *grid = ap_zone_grid_build(&z);
+        z.grid = grid;
+        ap_kino_params raw = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 3.0, .radius = 0.2 * (mi % 2),
+                              .gx = z.pts[33][0], .gy = z.pts[33][1], .gh = sign * M_PI / 2, .has_gh = true,
+                              .gv = 2.0, .tol_pos = 0.5, .tol_heading = 0.1, .tol_speed = 0.5};
+        ap_zone_world(&z, &inner, &raw.world);
+        const ap_kino_params fast = ap_kino_prepare(&raw);
+        ck_assert_ptr_eq(fast.zone, &z);
+        ck_assert_ptr_eq(fast.fast_map, m);
+        ap_kino_params slow = fast;
+        slow.zone = NULL;
+        slow.fast_map = NULL;
+        slow.fast_clear = NULL;
+        ap_kino_params open = slow; /* the inner map alone: how many actions the zone cuts */
+        open.world = inner;
+        for (int k = 0; k < 1500; k++) {
+            const size_t i = ap_test_rand(&g) % 33;
+            const double t = ap_test_rand01(&g), off = z.half * (2.0 * ap_test_rand01(&g) - 1.0);
+            const double dx = z.pts[i + 1][0] - z.pts[i][0], dy = z.pts[i + 1][1] - z.pts[i][1], l = hypot(dx, dy);
+            ap_kino_state st = {.x = z.pts[i][0] + t * dx - off * dy / l, .y = z.pts[i][1] + t * dy + off * dx / l,
+                                .h = atan2(dy, dx) + (k % 4 == 0 ? 2.0 * M_PI * ap_test_rand01(&g) : 0.5 * (ap_test_rand01(&g) - 0.5))};
+            st.h = ap_angle_wrap(st.h);
+            if (!ap_world_point_clear(&raw.world, st.x, st.y, raw.radius))
+                continue;
+            st.v = k % 5 == 0 ? 0.0 : 6.0 * ap_test_rand01(&g);
+            int n;
+            edges += expect_same_expansion(&fast, &slow, &st, &n);
+            ap_kino_state succ[AP_KINO_MAX_SUCC];
+            const int n_open = ap_kino_expand(&open, &st, succ);
+            cut += n_open > n;
+            proven += n == n_open && ap_zone_proves(&z, ap_zone_distance(&z, st.x, st.y), ap_zone_distance(&z, st.x, st.y) + 1.25,
+                                                    1.25, 0.0, raw.radius);
+            states++;
+        }
+        free(grid);
+        ap_map_free(m);
+    }
+    printf("kino zone shortcut: %d states, %d with actions cut by the zone or walls, %d proven whole from the state, %d analytic edges\n",
+           states, cut, proven, edges);
+    ck_assert_int_gt(states, 5000);
+    ck_assert_int_gt(cut, states / 10);
+    ck_assert_int_gt(proven, states / 20);
+    ck_assert_int_gt(edges, 20);
+}
+END_TEST
+
+/* Which worlds get the shortcut: a plain grid world, and a corridor's zone laid over one (its inner map's
+ * table, and the zone); the square world and a circle world's own tests are not described by the table. */
 START_TEST(test_clearance_shortcut_worlds)
 {
     ap_test_rng g = {5};
@@ -1467,16 +1543,25 @@ START_TEST(test_clearance_shortcut_worlds)
     ap_kino_params q = ap_kino_prepare(&p);
     ck_assert_ptr_eq(q.fast_map, m);
     ck_assert_ptr_nonnull(q.fast_clear);
+    ck_assert_ptr_null(q.zone);
     ck_assert_double_eq(q.step, AP_KINO_STEP);
     ck_assert_int_eq(q.heading_bins, AP_KINO_HEADING_BINS);
     ap_zone z = {.pts = {{1.0, 10.0}, {19.0, 10.0}}, .n = 2, .half = 2.0};
     ap_zone_world(&z, &p.world, &p.world);
     q = ap_kino_prepare(&p);
-    ck_assert_ptr_null(q.fast_map);
+    ck_assert_ptr_eq(q.zone, &z);
+    ck_assert_ptr_eq(q.fast_map, m);
+    ck_assert_ptr_eq(q.fast_clear, ap_clearance_of(m, m->capability));
+    ap_world square;
+    ap_square_world(m, &square);
+    ap_zone_world(&z, &square, &p.world); /* a zone over the square world: the zone's shortcut alone */
+    q = ap_kino_prepare(&p);
+    ck_assert_ptr_eq(q.zone, &z);
     ck_assert_ptr_null(q.fast_clear);
     ap_square_world(m, &p.world);
     q = ap_kino_prepare(&p);
     ck_assert_ptr_null(q.fast_clear);
+    ck_assert_ptr_null(q.zone);
     ap_map_free(m);
 }
 END_TEST
@@ -1719,6 +1804,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_samples_dt_turn_on_the_spot);
     tcase_add_test(tc, test_samples_dt_validation);
     tcase_add_test(tc, test_clearance_shortcut_same_successors);
+    tcase_add_test(tc, test_zone_shortcut_same_successors);
     tcase_add_test(tc, test_clearance_shortcut_worlds);
     tcase_add_test(tc, test_arc_end_angle_addition);
     tcase_add_test(tc, test_successors_meet_their_segments);

@@ -452,6 +452,103 @@ START_TEST(zone_distance_same_as_plain_minimum)
 }
 END_TEST
 
+/* ap_zone_segment_clear seeks the walk's verdict from the distances at the segment's ends and halving points
+ * (ap_zone_proves, a point beyond the limit) before it walks: its verdict is the plain walk's, computed here
+ * as zone.h describes it, on every segment, and so is ap_zone_segment_clear_at's from the ends' distances;
+ * whatever ap_zone_proves accepts keeps more than the margin at every point of a dense sampling. Random
+ * lines and arcs (radii 0.5-50 tiles, forward and reverse) in random zones (straight, curved as EM5's
+ * chords, zig-zag), many of them near the limit, where the walk takes small steps; both verdicts must be
+ * common. */
+static bool zone_walk_plain(const ap_zone *z, const ap_segment *s, double r)
+{
+    if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
+        return false;
+    for (double d = 0.0, steps = 0.0;; steps++) {
+        if (steps > 1e6)
+            return false;
+        const ap_pose p = ap_segment_pose(s, d);
+        const double slack = z->half - r - ap_zone_distance(z, p.x, p.y);
+        if (!(slack > AP_ZONE_MARGIN))
+            return false;
+        if (d >= s->length || slack - (s->length - d) > AP_ZONE_MARGIN + 1e-9)
+            return true;
+        d = fmin(d + slack, s->length);
+    }
+}
+
+START_TEST(zone_segment_same_as_walk)
+{
+    ap_test_rng g = {4711};
+    int clear = 0, blocked = 0, proven = 0, n = 0;
+    for (int k = 0; k < 60; k++) {
+        ap_zone z = {.n = 2, .half = 0.5 + 2.0 * ap_test_rand01(&g)};
+        if (k % 3 == 0) { /* a straight street */
+            z.pts[0][0] = 10, z.pts[0][1] = 50, z.pts[1][0] = 90, z.pts[1][1] = 50;
+        } else if (k % 3 == 1) { /* 30 tiles straight, then a quarter circle of 32 chords */
+            const double rc = 6.0 + 10.0 * ap_test_rand01(&g), sign = k % 2 ? 1.0 : -1.0;
+            z.pts[0][0] = 10, z.pts[0][1] = 50;
+            for (int i = 0; i <= 32; i++) {
+                const double a = -sign * M_PI / 2 + sign * i * (M_PI / 2) / 32;
+                z.pts[i + 1][0] = 40 + rc * cos(a);
+                z.pts[i + 1][1] = 50 + sign * rc + rc * sin(a);
+            }
+            z.n = 34;
+        } else { /* a zig-zag of 2-8 tiles a piece */
+            z.n = 10;
+            for (size_t i = 0; i < z.n; i++) {
+                z.pts[i][0] = 10 + 8.0 * (double)i + 2.0 * ap_test_rand01(&g);
+                z.pts[i][1] = 50 + 6.0 * (ap_test_rand01(&g) - 0.5);
+            }
+        }
+        struct ap_zone_grid *grid = ap_zone_grid_build(&z);
+        z.grid = k % 2 ? grid : NULL;
+        for (int j = 0; j < 400; j++) {
+            /* a start inside the zone, on a random piece, up to the limit off it */
+            const size_t i = ap_test_rand(&g) % (z.n - 1);
+            const double t = ap_test_rand01(&g), off = z.half * (2.0 * ap_test_rand01(&g) - 1.0);
+            const double dx = z.pts[i + 1][0] - z.pts[i][0], dy = z.pts[i + 1][1] - z.pts[i][1], l = hypot(dx, dy);
+            const double x = z.pts[i][0] + t * dx - off * dy / l, y = z.pts[i][1] + t * dy + off * dx / l;
+            const double h = atan2(dy, dx) + 0.6 * (ap_test_rand01(&g) - 0.5) + (j % 5 == 0 ? M_PI : 0.0);
+            const double len = j % 7 == 0 ? 8.0 * ap_test_rand01(&g) : 1.5 * ap_test_rand01(&g);
+            const double r = j % 3 == 0 ? 0.0 : 0.3 * ap_test_rand01(&g) * z.half;
+            ap_segment s;
+            if (j % 4 == 0)
+                s = ap_segment_line(x, y, x + len * cos(h), y + len * sin(h));
+            else {
+                const double R = 0.5 + 49.5 * ap_test_rand01(&g) * ap_test_rand01(&g);
+                ap_pose p = {x, y, h};
+                s = ap_segment_drive(&p, j % 2 ? 1 : -1, j % 8 == 1 ? -len : len, R);
+            }
+            const bool want = zone_walk_plain(&z, &s, r);
+            const bool got = ap_zone_segment_clear(&z, &s, r);
+            const bool at = ap_zone_segment_clear_at(&z, &s, r, ap_zone_distance(&z, s.x0, s.y0),
+                                                      ap_zone_distance(&z, s.x1, s.y1));
+            AP_EXPECT(got == want && at == want, "zone %d segment %d: walk %d, ap_zone_segment_clear %d, _at %d", k, j,
+                      want, got, at);
+            clear += want;
+            blocked += !want;
+            n++;
+            /* ap_zone_proves from the ends alone: every point keeps more than the margin */
+            const double R = s.type == AP_SEG_ARC ? s.radius : 0.0;
+            if (ap_zone_proves(&z, ap_zone_distance(&z, s.x0, s.y0), ap_zone_distance(&z, s.x1, s.y1), s.length, R, r)) {
+                proven++;
+                for (int q = 0; q <= 400; q++) {
+                    const ap_pose pq = ap_segment_pose(&s, s.length * q / 400.0);
+                    AP_EXPECT_TRUE(z.half - r - ap_zone_distance(&z, pq.x, pq.y) > AP_ZONE_MARGIN);
+                }
+            }
+        }
+        free(grid);
+    }
+    printf("zone segments: %d, clear %d, not clear %d, proven from the ends %d\n", n, clear, blocked, proven);
+    ck_assert_int_eq(n, 60 * 400);
+    ck_assert_int_gt(clear, n / 5);
+    ck_assert_int_gt(blocked, n / 8);
+    ck_assert_int_gt(proven, n / 10);
+    ck_assert_int_gt(clear, proven + n / 20); /* and many clear ones only the halvings or the walk decide */
+}
+END_TEST
+
 Suite *world_suite(void)
 {
     Suite *s = suite_create("world");
@@ -462,6 +559,7 @@ Suite *world_suite(void)
     tcase_add_test(tc, grid_world_agrees_with_collide);
     tcase_add_test(tc, zone_rule_and_overlay);
     tcase_add_test(tc, zone_distance_same_as_plain_minimum);
+    tcase_add_test(tc, zone_segment_same_as_walk);
     suite_add_tcase(s, tc);
     return s;
 }
