@@ -427,10 +427,11 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
 /* Where st's successors start: sin and cos of its heading (fastmath.h's, a few ulp: the same numbers
  * ap_kino_segment uses, so the answer's segments meet the states to the bit), shared by all its segments,
  * its reach in the grid world (clearance.h ap_clearance_reach; -1 when p has no clearance table: every
- * action gets the grid world's exact test) and in a corridor its distance from the zone's centre line
- * (zone.h ap_zone_distance, for ap_zone_proves; unused without a zone). */
+ * action gets the grid world's exact test) and in a corridor its distance from the zone's centre line and
+ * nearest piece (zone.h ap_zone_nearest, for ap_zone_proves and the zone's test; unused without a zone). */
 typedef struct from_pose {
     double sh, ch, reach, zdist;
+    int zpiece;
 } from_pose;
 
 /* The exact test of the disc swept along action segment s, less the halves the reaches prove (grid_ok: the
@@ -450,14 +451,14 @@ bool ap_kino_segment_clear(const ap_kino_params *p, const ap_segment *s)
     return swept_clear(p, s, grid_ok, false);
 }
 
-/* swept_clear of an action from a state at distance d0 from a corridor's centre line to an end at d1
- * (zone.h ap_zone_distance at s's ends; unused without a zone). */
-static bool action_clear(const ap_kino_params *p, const ap_segment *s, bool grid_ok, bool zone_ok, double d0,
-                         double d1)
+/* swept_clear of an action from state fp (in a corridor its distance from the centre line and nearest
+ * piece: zone.h ap_zone_nearest). */
+static bool action_clear(const ap_kino_params *p, const ap_segment *s, bool grid_ok, bool zone_ok,
+                         const from_pose *fp)
 {
     if (p->zone == NULL || zone_ok)
         return swept_clear(p, s, grid_ok, true);
-    return ap_zone_segment_clear_at(p->zone, s, p->radius, d0, d1) &&
+    return ap_zone_segment_clear_from(p->zone, s, p->radius, fp->zdist, fp->zpiece) &&
            (grid_ok || ap_world_segment_clear(&p->zone->inner, s, p->radius));
 }
 
@@ -528,8 +529,9 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
     for (int ci = 0; ci < nc; ci++) {
         const double k = curvs[ci], sl = dir * len;
         const bool grid_ok = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
-        /* in a corridor: the zone's walk proven from the start's distance alone, else (below) from the end's */
-        bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
+        /* in a corridor: the zone's walk proven from the start's distance alone, else by the zone's test from
+         * the start's distance and piece (action_clear) */
+        const bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
         double x1, y1;
         g->first[ci] = -1;
         g->clear[ci] = true;
@@ -547,18 +549,13 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
             x1 = seg.x1;
             y1 = seg.y1;
         }
-        double zend = 0.0; /* (a corridor's: the end's distance from the centre line) */
-        if (!zone_ok) {
-            zend = ap_zone_distance(p->zone, x1, y1);
-            zone_ok = ap_zone_proves(p->zone, fp->zdist, zend, len, radii[ci], p->radius);
-        }
         if (!(grid_ok && zone_ok)) {
             if (!made) {
                 const ap_kino_state act = {.curv = k, .len = sl};
                 seg = k != 0.0 ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len, trig[ci])
                                : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
             }
-            g->clear[ci] = action_clear(p, &seg, grid_ok, zone_ok, fp->zdist, zend);
+            g->clear[ci] = action_clear(p, &seg, grid_ok, zone_ok, fp);
         }
         g->x[ci] = x1;
         g->y[ci] = y1;
@@ -669,7 +666,9 @@ static int expand_all(const ap_kino_params *p, const ap_kino_state *st, ap_kino_
     from_pose fp = {0.0, 0.0,
                     p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
                                           : -1.0,
-                    p->zone != NULL ? ap_zone_distance(p->zone, st->x, st->y) : 0.0};
+                    0.0, -1};
+    if (p->zone != NULL)
+        fp.zdist = ap_zone_nearest(p->zone, st->x, st->y, &fp.zpiece);
     fast_sincos(st->h, &fp.sh, &fp.ch);
     int n = 0;
     if (st->v > eps || u0 <= eps)

@@ -38,8 +38,8 @@ struct ap_zone_grid {
 };
 
 /* ap_zone_distance's passes over the pieces idx[0 .. m-1] (increasing), or over every piece when idx is NULL
- * (m = z->n - 1). */
-static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, double x, double y)
+ * (m = z->n - 1); *arg gets the nearest piece (the first of the smallest hypot; -1 when none is finite). */
+static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, double x, double y, int *arg)
 {
     /* Pass 1: squared distances (no hypot, libm's cost ~50 % of a corridor search), skipping a piece whose
      * bounding box already lies farther than the nearest piece so far plus the slack (its nearest point lies
@@ -65,13 +65,16 @@ static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, doub
         }
     }
     double best = INFINITY;
+    *arg = -1;
     for (size_t k = 0; k < m; k++) {
         const size_t i = idx != NULL ? idx[k] : k;
         if (!(d2[i] <= near * near))
             continue;
         const double d = hypot(ex[i], ey[i]);
-        if (d < best)
+        if (d < best) {
             best = d;
+            *arg = (int)i;
+        }
     }
     return best;
 }
@@ -81,19 +84,20 @@ static void list_cell(const ap_zone *z, struct ap_zone_grid *g, int i, int j)
 {
     const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
     const double cx = g->x0 + (i + 0.5) * g->cell, cy = g->y0 + (j + 0.5) * g->cell;
-    const double lim = distance_over(z, NULL, g->pieces, cx, cy) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
+    int arg;
+    const double lim = distance_over(z, NULL, g->pieces, cx, cy, &arg) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
                        1e-9 * (1.0 + fabs(cx) + fabs(cy));
     uint8_t *out = g->piece + c * g->pieces, m = 0;
     for (size_t k = 0; k < g->pieces; k++) {
         double ox, oy;
         piece_offset(z, k, cx, cy, &ox, &oy);
-        if (hypot(ox, oy) <= lim)
+        if (ox * ox + oy * oy <= lim * lim) /* (squares: lim's 1e-9 slack covers their rounding too) */
             out[m++] = (uint8_t)k;
     }
     g->count[c] = m;
 }
 
-double ap_zone_distance(const ap_zone *z, double x, double y)
+double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece)
 {
     struct ap_zone_grid *g = z->grid;
     if (g != NULL) {
@@ -103,10 +107,16 @@ double ap_zone_distance(const ap_zone *z, double x, double y)
             const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
             if (g->count[c] == UNLISTED)
                 list_cell(z, g, i, j);
-            return distance_over(z, g->piece + c * g->pieces, g->count[c], x, y);
+            return distance_over(z, g->piece + c * g->pieces, g->count[c], x, y, piece);
         }
     }
-    return distance_over(z, NULL, z->n - 1, x, y);
+    return distance_over(z, NULL, z->n - 1, x, y, piece);
+}
+
+double ap_zone_distance(const ap_zone *z, double x, double y)
+{
+    int piece;
+    return ap_zone_nearest(z, x, y, &piece);
 }
 
 struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z)
@@ -163,44 +173,84 @@ static bool zone_walk(const ap_zone *z, const ap_segment *s, double r)
     }
 }
 
-/* The walk's verdict on the piece [d0, d1] of s (R its arc radius, 0 for a line), whose points there lie at
- * distances D0 and D1 from the centre line, found by halving it up to depth times: 1 when ap_zone_proves
- * covers every half (the walk passes there), -1 when a halving point lies beyond the limit by more than the
+/* A point of s at parameter d (ap_segment_pose), its distance from the centre line and its nearest piece. */
+typedef struct zone_point_at {
+    double d, x, y, dist;
+    int piece;
+} zone_point_at;
+
+/* The distance from (x, y) to piece i (-1: none, infinity), as distance_over measures it. */
+static double piece_distance(const ap_zone *z, int i, double x, double y)
+{
+    if (i < 0)
+        return INFINITY;
+    double ex, ey;
+    piece_offset(z, (size_t)i, x, y, &ex, &ey);
+    return hypot(ex, ey);
+}
+
+/* An upper bound on the distance from the centre line of every point of s between a and b, besides
+ * ap_zone_proves's: the distance to one piece is convex, so along the chord from a to b it is at most its
+ * larger value at the two; an arc of radius R and length l <= pi R between them stays within its sagitta,
+ * R (1 - cos(l / 2R)) <= l^2 / 8R, of that chord. Taken for the nearest piece of a and of b. Infinity for a
+ * longer arc. */
+static double convex_bound(const ap_zone *z, double R, const zone_point_at *a, const zone_point_at *b)
+{
+    const double l = b->d - a->d;
+    if (R > 0.0 && !(l <= M_PI * R))
+        return INFINITY;
+    const double sag = R > 0.0 ? l * l / (8.0 * R) : 0.0;
+    if (a->piece == b->piece)
+        return fmax(a->dist, b->dist) + sag;
+    const double via_a = fmax(a->dist, piece_distance(z, a->piece, b->x, b->y));
+    const double via_b = fmax(piece_distance(z, b->piece, a->x, a->y), b->dist);
+    return fmin(via_a, via_b) + sag;
+}
+
+/* The walk's verdict on the part of s from a to b (R its arc radius, 0 for a line), found by halving it up to
+ * depth times: 1 when every part is proven (ap_zone_proves or convex_bound keeps it more than the margin
+ * from the limit: the walk passes there), -1 when a halving point lies beyond the limit by more than the
  * rounding (the walk cannot pass it: it never jumps over a point of slack <= 0, and converges on the first
  * such point until its slack is below the margin), 0 when undecided. */
-static int zone_halve(const ap_zone *z, const ap_segment *s, double r, double R, double d0, double D0, double d1,
-                      double D1, int depth)
+static int zone_halve(const ap_zone *z, const ap_segment *s, double r, double R, const zone_point_at *a,
+                      const zone_point_at *b, int depth)
 {
-    if (ap_zone_proves(z, D0, D1, d1 - d0, R, r))
+    if (ap_zone_proves(z, a->dist, b->dist, b->d - a->d, R, r) ||
+        convex_bound(z, R, a, b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK)
         return 1;
     if (depth == 0)
         return 0;
-    const double dm = 0.5 * (d0 + d1);
-    const ap_pose pm = ap_segment_pose(s, dm);
-    const double Dm = ap_zone_distance(z, pm.x, pm.y);
-    if (z->half - r - Dm < -(AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R))
+    zone_point_at m = {.d = 0.5 * (a->d + b->d)};
+    const ap_pose pm = ap_segment_pose(s, m.d);
+    m.x = pm.x;
+    m.y = pm.y;
+    m.dist = ap_zone_nearest(z, m.x, m.y, &m.piece);
+    if (z->half - r - m.dist < -(AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R))
         return -1;
-    const int a = zone_halve(z, s, r, R, d0, D0, dm, Dm, depth - 1);
-    if (a < 0)
-        return a;
-    const int b = zone_halve(z, s, r, R, dm, Dm, d1, D1, depth - 1);
-    return b < 0 ? b : (a > 0 && b > 0);
+    const int u = zone_halve(z, s, r, R, a, &m, depth - 1);
+    if (u < 0)
+        return u;
+    const int v = zone_halve(z, s, r, R, &m, b, depth - 1);
+    return v < 0 ? v : (u > 0 && v > 0);
 }
 
 /* Halvings zone_halve tries before the walk decides: each costs a pose and a distance, about one step of the
  * walk, which near the limit takes ten steps or more for an action of a tile. */
 #define ZONE_HALVINGS 4
 
-bool ap_zone_segment_clear_at(const ap_zone *z, const ap_segment *s, double r, double d0, double d1)
+bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r, double d0, int piece0)
 {
     if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
         return false;
     const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, eps = AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R;
+    const zone_point_at a = {0.0, s->x0, s->y0, d0, piece0};
+    zone_point_at b = {s->length, s->x1, s->y1, 0.0, -1};
+    b.dist = ap_zone_nearest(z, b.x, b.y, &b.piece);
     /* the walk tests its first and last poses (the segment's ends, to within the rounding eps covers)
      * against the margin itself */
-    if (z->half - r - d0 <= AP_ZONE_MARGIN - eps || z->half - r - d1 <= AP_ZONE_MARGIN - eps)
+    if (z->half - r - a.dist <= AP_ZONE_MARGIN - eps || z->half - r - b.dist <= AP_ZONE_MARGIN - eps)
         return false;
-    const int v = zone_halve(z, s, r, R, 0.0, d0, s->length, d1, ZONE_HALVINGS);
+    const int v = zone_halve(z, s, r, R, &a, &b, ZONE_HALVINGS);
     return v != 0 ? v > 0 : zone_walk(z, s, r);
 }
 
@@ -208,7 +258,9 @@ bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r)
 {
     if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
         return false;
-    return ap_zone_segment_clear_at(z, s, r, ap_zone_distance(z, s->x0, s->y0), ap_zone_distance(z, s->x1, s->y1));
+    int piece0;
+    const double d0 = ap_zone_nearest(z, s->x0, s->y0, &piece0);
+    return ap_zone_segment_clear_from(z, s, r, d0, piece0);
 }
 
 static bool zw_point(const void *ctx, double x, double y, double r)

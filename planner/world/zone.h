@@ -48,6 +48,10 @@ typedef struct ap_zone {
  * fills the grid's cells on first use, so a zone with a grid belongs to one thread at a time. */
 double ap_zone_distance(const ap_zone *z, double x, double y);
 
+/* ap_zone_distance, and in *piece the index of the centre line's piece (z->pts[i] to z->pts[i + 1]) that
+ * distance is measured to (-1 when there is none: a non-finite point). */
+double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
+
 /* Cells of a piece grid along each axis at most (AP_ZONE_GRID_SIDE^2 cells). */
 #define AP_ZONE_GRID_SIDE 64
 
@@ -75,13 +79,14 @@ const ap_zone *ap_zone_of(const ap_world *w);
 /* The zone's half of the zone world's swept test (z->inner is not consulted): true when the disc of radius r
  * (tiles, >= 0) swept along s (line or arc, path.h) keeps to the zone's rule with more than AP_ZONE_MARGIN
  * to spare, by the walk above. The walk's verdict is first sought without it, from the distances at s's
- * ends and at up to three halving points (ap_zone_proves over each piece; a point beyond the limit, which
- * the walk cannot pass): the same verdict, fewer distances. Thread safety as ap_zone_distance. */
+ * ends and at up to 15 halving points (over each part ap_zone_proves, or the distance to the nearest piece
+ * of one end being convex along the chord, plus the arc's sagitta; a point beyond the limit, which the walk
+ * cannot pass): the same verdict, fewer distances. Thread safety as ap_zone_distance. */
 bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r);
 
-/* ap_zone_segment_clear with the distances d0 and d1 (ap_zone_distance) at s's stored ends (x0, y0) and
- * (x1, y1) given: the kinodynamic search has them from its states and its proofs. */
-bool ap_zone_segment_clear_at(const ap_zone *z, const ap_segment *s, double r, double d0, double d1);
+/* ap_zone_segment_clear with the distance d0 and nearest piece piece0 (ap_zone_nearest) of s's stored first
+ * point (x0, y0) given: the kinodynamic search has them from its state. */
+bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r, double d0, int piece0);
 
 /* Tiles given away by ap_zone_proves against rounding: far above the ~1e-12 tiles by which the computed
  * distances and a line's poses may stray on coordinates below 1e6 tiles; an arc's poses (centre + radius

@@ -454,7 +454,7 @@ END_TEST
 
 /* ap_zone_segment_clear seeks the walk's verdict from the distances at the segment's ends and halving points
  * (ap_zone_proves, a point beyond the limit) before it walks: its verdict is the plain walk's, computed here
- * as zone.h describes it, on every segment, and so is ap_zone_segment_clear_at's from the ends' distances;
+ * as zone.h describes it, on every segment, and so is ap_zone_segment_clear_from's from the start's distance;
  * whatever ap_zone_proves accepts keeps more than the margin at every point of a dense sampling. Random
  * lines and arcs (radii 0.5-50 tiles, forward and reverse) in random zones (straight, curved as EM5's
  * chords, zig-zag), many of them near the limit, where the walk takes small steps; both verdicts must be
@@ -521,9 +521,10 @@ START_TEST(zone_segment_same_as_walk)
             }
             const bool want = zone_walk_plain(&z, &s, r);
             const bool got = ap_zone_segment_clear(&z, &s, r);
-            const bool at = ap_zone_segment_clear_at(&z, &s, r, ap_zone_distance(&z, s.x0, s.y0),
-                                                      ap_zone_distance(&z, s.x1, s.y1));
-            AP_EXPECT(got == want && at == want, "zone %d segment %d: walk %d, ap_zone_segment_clear %d, _at %d", k, j,
+            int piece0;
+            const double d0 = ap_zone_nearest(&z, s.x0, s.y0, &piece0);
+            const bool at = ap_zone_segment_clear_from(&z, &s, r, d0, piece0);
+            AP_EXPECT(got == want && at == want, "zone %d segment %d: walk %d, ap_zone_segment_clear %d, _from %d", k, j,
                       want, got, at);
             clear += want;
             blocked += !want;
