@@ -244,7 +244,12 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
         return false;
     const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, eps = AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R;
     const zone_point_at a = {0.0, s->x0, s->y0, d0, piece0};
-    zone_point_at b = {s->length, s->x1, s->y1, 0.0, -1};
+    zone_point_at b = {s->length, s->x1, s->y1, 0.0, piece0};
+    /* first convex_bound with the start's piece as the end's too (the distance to it bounds the end's from
+     * above, so the bound holds): along a long piece that decides most segments without the end's nearest */
+    b.dist = piece_distance(z, piece0, b.x, b.y);
+    if (convex_bound(z, R, &a, &b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK)
+        return true;
     b.dist = ap_zone_nearest(z, b.x, b.y, &b.piece);
     /* the walk tests its first and last poses (the segment's ends, to within the rounding eps covers)
      * against the margin itself */
