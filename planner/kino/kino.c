@@ -529,9 +529,10 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
     for (int ci = 0; ci < nc; ci++) {
         const double k = curvs[ci], sl = dir * len;
         const bool grid_ok = ap_clearance_reach_covers(fp->reach, len, radii[ci]);
-        /* in a corridor: the zone's walk proven from the start's distance alone, else by the zone's test from
-         * the start's distance and piece (action_clear) */
-        const bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
+        /* in a corridor: the zone's walk proven from the start's distance alone (below: or with the end's
+         * distance to the start's nearest piece), else by the zone's test from the start's distance and piece
+         * (action_clear) */
+        bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
         double x1, y1;
         g->first[ci] = -1;
         g->clear[ci] = true;
@@ -549,6 +550,8 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
             x1 = seg.x1;
             y1 = seg.y1;
         }
+        if (!zone_ok)
+            zone_ok = ap_zone_proves_piece(p->zone, fp->zdist, fp->zpiece, x1, y1, len, radii[ci], p->radius);
         if (!(grid_ok && zone_ok)) {
             if (!made) {
                 const ap_kino_state act = {.curv = k, .len = sl};

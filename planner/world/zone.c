@@ -207,6 +207,14 @@ static double convex_bound(const ap_zone *z, double R, const zone_point_at *a, c
     return fmin(via_a, via_b) + sag;
 }
 
+bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, double y1, double len, double R,
+                          double r)
+{
+    /* convex_bound with the start's piece as the end's too: the distance to it bounds the end's from above */
+    const zone_point_at a = {0.0, 0.0, 0.0, d0, piece0}, b = {len, x1, y1, piece_distance(z, piece0, x1, y1), piece0};
+    return convex_bound(z, R, &a, &b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
+}
+
 /* The walk's verdict on the part of s from a to b (R its arc radius, 0 for a line), found by halving it up to
  * depth times: 1 when every part is proven (ap_zone_proves or convex_bound keeps it more than the margin
  * from the limit: the walk passes there), -1 when a halving point lies beyond the limit by more than the
@@ -243,13 +251,10 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
     if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
         return false;
     const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, eps = AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R;
-    const zone_point_at a = {0.0, s->x0, s->y0, d0, piece0};
-    zone_point_at b = {s->length, s->x1, s->y1, 0.0, piece0};
-    /* first convex_bound with the start's piece as the end's too (the distance to it bounds the end's from
-     * above, so the bound holds): along a long piece that decides most segments without the end's nearest */
-    b.dist = piece_distance(z, piece0, b.x, b.y);
-    if (convex_bound(z, R, &a, &b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK)
+    if (ap_zone_proves_piece(z, d0, piece0, s->x1, s->y1, s->length, R, r))
         return true;
+    const zone_point_at a = {0.0, s->x0, s->y0, d0, piece0};
+    zone_point_at b = {s->length, s->x1, s->y1, 0.0, -1};
     b.dist = ap_zone_nearest(z, b.x, b.y, &b.piece);
     /* the walk tests its first and last poses (the segment's ends, to within the rounding eps covers)
      * against the margin itself */

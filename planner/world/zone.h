@@ -76,6 +76,16 @@ void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 /* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context). */
 const ap_zone *ap_zone_of(const ap_world *w);
 
+/* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of
+ * length len (tiles, < 1000) from a point at distance d0 from the centre line whose nearest piece is piece0
+ * (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two
+ * ends, so at most the larger of d0 and the end's distance to piece0, and an arc with len <= pi R stays
+ * within len^2 / 8R (its sagitta's bound) of its chord; when that stays below half - r - AP_ZONE_MARGIN by
+ * the slacks of ap_zone_proves, every pose of the walk keeps more than the margin. Along one long piece it
+ * decides most short curves from one piece's distance. Pure (reads z only). */
+bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, double y1, double len, double R,
+                          double r);
+
 /* The zone's half of the zone world's swept test (z->inner is not consulted): true when the disc of radius r
  * (tiles, >= 0) swept along s (line or arc, path.h) keeps to the zone's rule with more than AP_ZONE_MARGIN
  * to spare, by the walk above. The walk's verdict is first sought without it, from the distances at s's

@@ -453,9 +453,10 @@ START_TEST(zone_distance_same_as_plain_minimum)
 END_TEST
 
 /* ap_zone_segment_clear seeks the walk's verdict from the distances at the segment's ends and halving points
- * (ap_zone_proves, a point beyond the limit) before it walks: its verdict is the plain walk's, computed here
+ * (ap_zone_proves, ap_zone_proves_piece, a point beyond the limit) before it walks: its verdict is the plain walk's, computed here
  * as zone.h describes it, on every segment, and so is ap_zone_segment_clear_from's from the start's distance;
- * whatever ap_zone_proves accepts keeps more than the margin at every point of a dense sampling. Random
+ * whatever ap_zone_proves or ap_zone_proves_piece accepts keeps more than the margin at every point of a
+ * dense sampling. Random
  * lines and arcs (radii 0.5-50 tiles, forward and reverse) in random zones (straight, curved as EM5's
  * chords, zig-zag), many of them near the limit, where the walk takes small steps; both verdicts must be
  * common. */
@@ -479,7 +480,7 @@ static bool zone_walk_plain(const ap_zone *z, const ap_segment *s, double r)
 START_TEST(zone_segment_same_as_walk)
 {
     ap_test_rng g = {4711};
-    int clear = 0, blocked = 0, proven = 0, n = 0;
+    int clear = 0, blocked = 0, proven = 0, by_piece_n = 0, n = 0;
     for (int k = 0; k < 60; k++) {
         ap_zone z = {.n = 2, .half = 0.5 + 2.0 * ap_test_rand01(&g)};
         if (k % 3 == 0) { /* a straight street */
@@ -529,9 +530,13 @@ START_TEST(zone_segment_same_as_walk)
             clear += want;
             blocked += !want;
             n++;
-            /* ap_zone_proves from the ends alone: every point keeps more than the margin */
+            /* ap_zone_proves from the ends alone, and ap_zone_proves_piece from the start's piece: every point
+             * keeps more than the margin */
             const double R = s.type == AP_SEG_ARC ? s.radius : 0.0;
-            if (ap_zone_proves(&z, ap_zone_distance(&z, s.x0, s.y0), ap_zone_distance(&z, s.x1, s.y1), s.length, R, r)) {
+            const bool by_ends = ap_zone_proves(&z, d0, ap_zone_distance(&z, s.x1, s.y1), s.length, R, r);
+            const bool by_piece = ap_zone_proves_piece(&z, d0, piece0, s.x1, s.y1, s.length, R, r);
+            by_piece_n += by_piece && !by_ends;
+            if (by_ends || by_piece) {
                 proven++;
                 for (int q = 0; q <= 400; q++) {
                     const ap_pose pq = ap_segment_pose(&s, s.length * q / 400.0);
@@ -541,7 +546,9 @@ START_TEST(zone_segment_same_as_walk)
         }
         free(grid);
     }
-    printf("zone segments: %d, clear %d, not clear %d, proven from the ends %d\n", n, clear, blocked, proven);
+    printf("zone segments: %d, clear %d, not clear %d, proven from the ends %d (by the start's piece alone %d)\n", n,
+           clear, blocked, proven, by_piece_n);
+    ck_assert_int_gt(by_piece_n, n / 50);
     ck_assert_int_eq(n, 60 * 400);
     ck_assert_int_gt(clear, n / 5);
     ck_assert_int_gt(blocked, n / 8);
