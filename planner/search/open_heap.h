@@ -99,6 +99,9 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
 /* Relax the edge u -> v with new cost ng; h is computed only when v is new or improved (HV is an expression
  * evaluated lazily). Closed nodes are final: the heuristics are consistent. The heuristic is evaluated
  * again on a decrease-key rather than taken as f - g, which could drift by a rounding step.
+ * An improved node's f usually falls, but where the heuristic reads the node's payload (the kinodynamic
+ * domain: the state the node was reached in) a lower g may come with a higher h and a higher f: the entry
+ * then sinks instead of rising, so the open list stays a heap and pops its least entry.
  * Only the 16-byte node is read on the common paths (new node; not improved). pos[v] is read only when
  * ng < g: v is then still open unless it was expanded already (pos stale: beyond the heap or the slot now
  * holds another node), which a consistent heuristic allows only through a rounding step, as before.
@@ -122,8 +125,12 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
                 ON_PARENT;                                                                                    \
                 open[i_].aux = (AUX);                                                                         \
                 open[i_].gtie = ng_;                                                                          \
+                const double of_ = open[i_].f;                                                                \
                 open[i_].f = ng_ + (HV);                                                                      \
-                sift_up(ws, i_, true);                                                                        \
+                if (open[i_].f > of_)                                                                         \
+                    sift_down(ws, i_, true);                                                                  \
+                else                                                                                          \
+                    sift_up(ws, i_, true);                                                                    \
             }                                                                                                 \
         }                                                                                                     \
     } while (0)

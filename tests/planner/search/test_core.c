@@ -245,6 +245,68 @@ START_TEST(payload_follows_the_best_parent)
 }
 END_TEST
 
+/* A node improved to a lower g whose heuristic (read from its new payload) rises more: its f goes up, and it
+ * must sink in the open list rather than stay above smaller entries. Graph: S -> B (1), S -> A (5), S -> C (3),
+ * B -> A (1), A -> G (0), C -> G (10). The payload byte is the heuristic; A reached from S carries 0 (f 5),
+ * from B 10 (g 2, f 12), C carries 3 (f 6). After B, the open list holds A (12) and C (6): C comes out first. */
+enum { RF_S, RF_A, RF_B, RF_C, RF_G, RF_N };
+typedef struct rf_ctx {
+    uint32_t order[RF_N];
+    int n;
+} rf_ctx;
+
+static int rf_successors(const void *ctx, uint32_t u, const void *payload, ap_succ *out, void *out_payload)
+{
+    (void)payload;
+    rf_ctx *c = (rf_ctx *)ctx;
+    c->order[c->n++] = u;
+    static const struct {
+        uint32_t from, to;
+        double cost;
+        uint8_t h;
+    } edges[] = {{RF_S, RF_B, 1, 0}, {RF_S, RF_A, 5, 0}, {RF_S, RF_C, 3, 3}, {RF_B, RF_A, 1, 10},
+                 {RF_A, RF_G, 0, 0}, {RF_C, RF_G, 10, 0}};
+    int k = 0;
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        if (edges[i].from == u) {
+            out[k] = (ap_succ){edges[i].to, edges[i].cost};
+            ((uint8_t *)out_payload)[k++] = edges[i].h;
+        }
+    return k;
+}
+
+static const ap_search *rf_search;
+
+static double rf_h(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)ctx;
+    (void)goal;
+    return node == RF_S ? 0.0 : (double)*(const uint8_t *)ap_search_payload(rf_search, node);
+}
+
+START_TEST(improved_node_with_higher_f_sinks)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, RF_N, 4), AP_OK);
+    rf_ctx c = {{0}, 0};
+    const ap_domain dom = {.ctx = &c, .node_count = RF_N, .max_succ = 4, .heuristic = rf_h, .payload_bytes = 1,
+                           .successors_payload = rf_successors};
+    ap_search s;
+    rf_search = &s;
+    ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, RF_S, RF_G, 0), AP_OK);
+    *(uint8_t *)ap_search_payload(&s, RF_S) = 0;
+    ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
+    /* S, B, then C (f 6) before A (f 12); C reaches G at 13, A at 2 + 0: G's f 2 comes out next */
+    ck_assert_int_eq(c.n, 4);
+    ck_assert_uint_eq(c.order[0], RF_S);
+    ck_assert_uint_eq(c.order[1], RF_B);
+    ck_assert_uint_eq(c.order[2], RF_C);
+    ck_assert_uint_eq(c.order[3], RF_A);
+    ck_assert_double_eq(s.cost, 2.0);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 void ap_test_add_core_cases(Suite *s)
 {
     TCase *tc = tcase_create("generic core");
@@ -252,5 +314,6 @@ void ap_test_add_core_cases(Suite *s)
     tcase_add_test(tc, dijkstra_matches_astar_movingai);
     tcase_add_test(tc, dijkstra_matches_astar_random);
     tcase_add_test(tc, payload_follows_the_best_parent);
+    tcase_add_test(tc, improved_node_with_higher_f_sinks);
     suite_add_tcase(s, tc);
 }
