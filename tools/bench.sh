@@ -133,7 +133,10 @@ echo "## Directional A* and the hybrid pipeline (queries up to 40 tiles)"
 "$B/arcpath-bench-directional"
 
 echo
-echo "## Kinodynamic: searches of 1,000 iterations (the thesis's measure, 5.4 Figure 5.7; target <= 0.4 ms)"
+echo "## Kinodynamic: searches of 1,000 iterations (the thesis's measure, 5.3.1 Figure 5.7; target <= 0.4 ms)"
+echo "### on the EM5 curves it was taken on (Table 5.2 draws, corridor mode)"
+"$B/arcpath-bench-corridor" thousand 200
+echo "### on the open plane (Table 5.3 draws)"
 "$B/arcpath-bench-kino" thousand 400
 
 echo
