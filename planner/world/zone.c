@@ -211,6 +211,8 @@ bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, do
                           double r)
 {
     /* convex_bound with the start's piece as the end's too: the distance to it bounds the end's from above */
+    if (!(len < AP_ZONE_PROOF_MAX_LEN))
+        return false;
     const zone_point_at a = {0.0, 0.0, 0.0, d0, piece0}, b = {len, x1, y1, piece_distance(z, piece0, x1, y1), piece0};
     return convex_bound(z, R, &a, &b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
 }
@@ -250,6 +252,8 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
 {
     if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
         return false;
+    if (!(s->length < AP_ZONE_PROOF_MAX_LEN))
+        return zone_walk(z, s, r); /* (its giving up is part of its verdict: see AP_ZONE_PROOF_MAX_LEN) */
     const double R = s->type == AP_SEG_ARC ? s->radius : 0.0, eps = AP_ZONE_PROOF_SLACK + AP_ZONE_ARC_SLACK * R;
     if (ap_zone_proves_piece(z, d0, piece0, s->x1, s->y1, s->length, R, r))
         return true;

@@ -77,7 +77,7 @@ void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 const ap_zone *ap_zone_of(const ap_world *w);
 
 /* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of
- * length len (tiles, < 1000) from a point at distance d0 from the centre line whose nearest piece is piece0
+ * length len (tiles, < AP_ZONE_PROOF_MAX_LEN) from a point at distance d0 from the centre line whose nearest piece is piece0
  * (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two
  * ends, so at most the larger of d0 and the end's distance to piece0, and an arc with len <= pi R stays
  * within len^2 / 8R (its sagitta's bound) of its chord; when that stays below half - r - AP_ZONE_MARGIN by
@@ -103,9 +103,13 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
  * times a cosine) may stray with the radius too, which AP_ZONE_ARC_SLACK per tile of radius covers. */
 #define AP_ZONE_PROOF_SLACK 1e-8
 #define AP_ZONE_ARC_SLACK 4e-9
+/* Tiles: the longest curve the proofs below decide. The walk gives up after 10^6 steps of more than
+ * AP_ZONE_MARGIN each ("not clear"), so a clear verdict of it is sure only for curves shorter than 10^3
+ * tiles; longer ones are always walked. */
+#define AP_ZONE_PROOF_MAX_LEN 999.0
 
 /* True when z's walk (ap_zone_segment_clear) calls clear, for a disc of radius r (tiles), every line (R = 0)
- * or arc of radius R (tiles) of length len (tiles, < 1000) whose first point lies at distance da from the
+ * or arc of radius R (tiles) of length len (tiles, < AP_ZONE_PROOF_MAX_LEN) whose first point lies at distance da from the
  * centre line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len
  * when the end is not known, which the distance's being 1-Lipschitz allows). Why: a point of the curve s
  * tiles from its start is within s of the start and len - s of the end, so its distance is at most
@@ -115,7 +119,7 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
  * from the distances at each state and at each action's end (kino.h). Pure. */
 static inline bool ap_zone_proves(const ap_zone *z, double da, double db, double len, double R, double r)
 {
-    return len < 1000.0 &&
+    return len < AP_ZONE_PROOF_MAX_LEN &&
            0.5 * (da + db + len) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
 }
 

@@ -554,6 +554,14 @@ START_TEST(zone_segment_same_as_walk)
     ck_assert_int_gt(blocked, n / 8);
     ck_assert_int_gt(proven, n / 10);
     ck_assert_int_gt(clear, proven + n / 20); /* and many clear ones only the halvings or the walk decide */
+    /* the walk gives up after 10^6 steps: a line hugging the limit over 1,200 tiles (steps of 1.1e-3) is not
+     * clear, though every point keeps more than the margin; 900 tiles pass */
+    ap_zone street = {.pts = {{0, 50}, {2000, 50}}, .n = 2, .half = 1.0011};
+    const ap_segment hug = ap_segment_line(10, 51, 1210, 51), shorter = ap_segment_line(10, 51, 910, 51);
+    ck_assert(!zone_walk_plain(&street, &hug, 0.0));
+    ck_assert(!ap_zone_segment_clear(&street, &hug, 0.0));
+    ck_assert(zone_walk_plain(&street, &shorter, 0.0));
+    ck_assert(ap_zone_segment_clear(&street, &shorter, 0.0));
 }
 END_TEST
 
