@@ -34,6 +34,7 @@ typedef struct ap_kino_table {
     ap_kino_slot *slots;
     uint32_t mask;
     uint32_t next; /* next free id */
+    bool dirty;    /* a key went in since the slots were last zeroed (calloc, or ap_kino_bind's clearing) */
 } ap_kino_table;
 
 #define AP_KINO_TABLE_MIN 4096u
@@ -47,6 +48,7 @@ static int table_alloc(ap_kino_table *t, uint32_t slots)
     free(t->slots);
     t->slots = k;
     t->mask = slots - 1;
+    t->dirty = false;
     return AP_OK;
 }
 
@@ -354,7 +356,9 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     ap_kino_table *t = d->tab;
     if (t->mask + 1 > AP_KINO_TABLE_MIN * 16u)
         table_alloc(t, AP_KINO_TABLE_MIN); /* give a restart's large table back (on failure: clear it) */
-    memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
+    if (t->dirty) /* (a new domain's table is calloc'd: a query's first search clears nothing) */
+        memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
+    t->dirty = false;
     t->next = AP_KINO_START + 1;
     d->ws = s->ws;
     d->tail_total = INFINITY;
@@ -736,6 +740,7 @@ static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
                 return key_id(d, key);
             }
             t->slots[i].key = key;
+            t->dirty = true;
             return t->slots[i].id = t->next++;
         }
     }
