@@ -490,7 +490,8 @@ typedef struct action_geometry {
  * curvatures straight, +-kmax, +-kmax / 2 and the one that ends at the goal heading (when within, and not
  * one of the others), each action's end and whether its swept disc is clear: proven by st's reach in the
  * grid world (clearance.h) and, in a corridor, by the zone's distances at st and at the action's end
- * (zone.h ap_zone_proves), else by the exact test of the half not proven (action_clear). */
+ * (zone.h ap_zone_proves, ap_zone_proves_piece), else by the exact test of the half not proven
+ * (action_clear). */
 static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, const from_pose *fp, int dir,
                           double kmax, double len, action_geometry *g)
 {

@@ -19,9 +19,10 @@
  * tightest curvature and the step length share their paths: ends, headings and clearance are made once.
  * Each segment's swept disc is checked with the world's exact test (world.h), except where the map's disc
  * clearance table proves it clear (a plain grid world, or the one below a corridor's zone: fast_map /
- * fast_clear below, clearance.h ap_clearance_reach) and, in a corridor, except the zone's walk where the
- * state's slack to the zone's limit proves it (zone.h ap_zone_reach); the exact test would say clear there
- * too: the same successors, cheaper.
+ * fast_clear below, clearance.h ap_clearance_reach) and, in a corridor, except the zone's test where the
+ * distances from the zone's centre line at the state and at the action's end prove it (zone.h
+ * ap_zone_proves, ap_zone_proves_piece); the exact test would say clear there too: the same successors,
+ * cheaper.
  *
  * Reverse (p.reverse; thesis 2.1's backwards limits, 4.2.3's backing up): a state's speed v is signed, < 0
  * when driving backwards. A state moving backwards has the mirrored actions: accelerate backwards at
@@ -115,9 +116,10 @@ typedef struct ap_kino_params {
      * world. zone: world's zone when world is a corridor (zone.h ap_zone_of), else NULL. fast_map /
      * fast_clear: the map and its disc clearance table (grid_world.h ap_map_world_clearance) of world, or
      * of the zone's inner world with a zone, when that is a plain grid world, else NULL. With them the
-     * successors and the analytic edge skip each half of the exact swept-disc test that a reach proves:
-     * the grid world's test where clearance.h's reach covers the action (ap_clearance_reach_covers), the
-     * zone's walk where zone.h ap_zone_reach does; the exact test would call those clear too: the same
+     * successors and the analytic edge skip each half of the exact swept-disc test that is proven: the
+     * grid world's test where clearance.h's reach covers the action (ap_clearance_reach_covers), the zone's
+     * where the distances at the state and the action's end do (zone.h ap_zone_proves,
+     * ap_zone_proves_piece; the successors only); the exact test would call those clear too: the same
      * successors, cheaper. */
     const struct ap_zone *zone;
     const struct ap_map *fast_map;
@@ -247,7 +249,8 @@ ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st
 /* True when the disc of radius p->radius swept along s (a line or arc, tiles) is clear in p's world: the
  * world's exact test, with the half a clearance table proves skipped (prepared params: the grid world's
  * test where clearance.h ap_clearance_proves_segment walks s clear, which the exact test would call clear
- * too; in a corridor the zone's walk always runs). The analytic edge's test of its pieces. Thread safety as
+ * too; in a corridor the zone's test, zone.h ap_zone_segment_clear, always runs). The analytic edge's test
+ * of its pieces. Thread safety as
  * the world's tests (a corridor's zone fills its piece grid on first use: one search's thread). */
 bool ap_kino_segment_clear(const ap_kino_params *p, const ap_segment *s);
 
