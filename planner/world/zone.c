@@ -192,10 +192,10 @@ static double piece_distance(const ap_zone *z, int i, double x, double y)
 }
 
 /* An upper bound on the distance from the centre line of every point of s between a and b, besides
- * ap_zone_proves's: the distance to one piece is convex, so along the chord from a to b it is at most its
- * larger value at the two; an arc of radius R and length l <= pi R between them stays within its sagitta,
- * R (1 - cos(l / 2R)) <= l^2 / 8R, of that chord. Taken for the nearest piece of a and of b. Infinity for a
- * longer arc. */
+ * ap_zone_proves's: the distance to one piece is convex, so along the chord from a to b it is at most the
+ * line between its values at the two; the distance to the centre line, at most the least of those lines for
+ * the nearest pieces of a and of b; an arc of radius R and length l <= pi R between them stays within its
+ * sagitta, R (1 - cos(l / 2R)) <= l^2 / 8R, of that chord. Infinity for a longer arc. */
 static double convex_bound(const ap_zone *z, double R, const zone_point_at *a, const zone_point_at *b)
 {
     const double l = b->d - a->d;
@@ -204,9 +204,15 @@ static double convex_bound(const ap_zone *z, double R, const zone_point_at *a, c
     const double sag = R > 0.0 ? l * l / (8.0 * R) : 0.0;
     if (a->piece == b->piece)
         return fmax(a->dist, b->dist) + sag;
-    const double via_a = fmax(a->dist, piece_distance(z, a->piece, b->x, b->y));
-    const double via_b = fmax(piece_distance(z, b->piece, a->x, a->y), b->dist);
-    return fmin(via_a, via_b) + sag;
+    /* each piece's distance at the chord's point t of the way is at most the line between its values at the
+     * ends; the least of the two lines peaks at an end or where they cross */
+    const double Aa = a->dist, Ba = piece_distance(z, a->piece, b->x, b->y);
+    const double Ab = piece_distance(z, b->piece, a->x, a->y), Bb = b->dist;
+    double peak = fmax(fmin(Aa, Ab), fmin(Ba, Bb));
+    const double den = (Aa - Ab) - (Ba - Bb), t = den != 0.0 ? (Aa - Ab) / den : -1.0;
+    if (t > 0.0 && t < 1.0)
+        peak = fmax(peak, fmin((1.0 - t) * Aa + t * Ba, (1.0 - t) * Ab + t * Bb));
+    return peak + sag;
 }
 
 bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, double y1, double len, double R,
