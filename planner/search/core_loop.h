@@ -32,6 +32,8 @@
  *                      f-minimal node; a held node is never improved, as that would need an open node of
  *                      smaller f, bar rounding, which is ignored as for closed nodes)
  *   CORE_ON_PARENT     optional, single heap only: a statement run when node v_ gets u as its parent
+ *   CORE_HEAP4         optional, 0 or 1, single heap only: the 4-ary heap (open_heap.h sift_up4) instead of
+ *                      the binary one; ap_search_seed must relax on the same heap
  *   AP_BQ_PREFETCH     optional, see open_bucket.h (define before the first include of it)
  * Every copy has the same semantics as the generic one over the same successors and heuristic; with the
  * total order (all but the wide policy) it also expands the same nodes in the same order.
@@ -63,6 +65,9 @@
 #ifndef CORE_ON_PARENT
 #define CORE_ON_PARENT ((void)0)
 #endif
+#ifndef CORE_HEAP4
+#define CORE_HEAP4 0
+#endif
 
 #define CORE_CAT2(a, b) a##b
 #define CORE_CAT(a, b) CORE_CAT2(a, b)
@@ -76,6 +81,8 @@ static __attribute__((noinline)) void CORE_CAT(CORE_NAME, _advance)(ap_workspace
 {
     bq_advance(ws, bq, CORE_WIDE, CORE_PER_TILE, ctx);
 }
+#elif CORE_HEAP4
+#define CORE_RELAX(V, NG, HV, AUX) RELAX4(V, NG, HV, AUX, CORE_ON_PARENT)
 #else
 #define CORE_RELAX(V, NG, HV, AUX) RELAX(V, NG, HV, AUX, CORE_ON_PARENT)
 #endif
@@ -143,7 +150,10 @@ static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expans
             ws->open_len--;
             if (ws->open_len > 0) {
                 open[0] = open[ws->open_len];
-                sift_down(ws, 0, !CORE_WIDE);
+                if (CORE_HEAP4)
+                    sift_down4(ws, 0);
+                else
+                    sift_down(ws, 0, !CORE_WIDE);
             }
         }
         (void)from;
@@ -175,3 +185,4 @@ static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expans
 #undef CORE_WIDE
 #undef CORE_HOLD
 #undef CORE_ON_PARENT
+#undef CORE_HEAP4

@@ -1,9 +1,12 @@
 /* open_heap.h — private to the A* loops (core_loop.h): the binary-heap open list over ws->open / ws->pos,
- * its two orders, node claiming and the heap RELAX step. Not a public interface.
+ * its two orders, node claiming and the heap RELAX step, and a 4-ary heap for the payload loop (RELAX4).
+ * Not a public interface.
  *
  * Source: Pinter, "Toward More Realistic Pathfinding", "A Faster Implementation of the Standard A*" (a
  * heap open list with decrease-key on a preallocated node matrix). Why a binary heap, a branch-free child
- * choice and always_inline sifts: docs/search-measurements.md (first, third and fifth rounds).
+ * choice and always_inline sifts: docs/search-measurements.md (first, third and fifth rounds). Why the
+ * payload loop's is 4-ary: BENCHMARKS.md (fifteenth session; −2 % instructions on kinodynamic searches,
+ * whose open lists hold thousands of entries and whose sifts dominate the core's share).
  */
 #ifndef AP_OPEN_HEAP_H
 #define AP_OPEN_HEAP_H
@@ -34,13 +37,15 @@ static inline bool open_before_k(const ap_open_entry *a, const ap_open_entry *b,
     return total ? open_before_total(a, b) : open_before(a, b);
 }
 
-static inline __attribute__((always_inline)) void sift_up(ap_workspace *ws, uint32_t i, const bool total)
+/* Sift entry i up a heap of `ary` children a node (2, or 4 for the payload loop): parent (i - 1) / ary. */
+static inline __attribute__((always_inline)) void sift_up_ary(ap_workspace *ws, uint32_t i, const bool total,
+                                                              const uint32_t ary)
 {
     ap_open_entry *open = ws->open;
     uint32_t *pos = ws->pos;
     ap_open_entry e = open[i];
     while (i > 0) {
-        uint32_t p = (i - 1) / 2;
+        uint32_t p = (i - 1) / ary;
         if (!open_before_k(&e, &open[p], total))
             break;
         open[i] = open[p];
@@ -49,6 +54,11 @@ static inline __attribute__((always_inline)) void sift_up(ap_workspace *ws, uint
     }
     open[i] = e;
     pos[e.node] = i;
+}
+
+static inline __attribute__((always_inline)) void sift_up(ap_workspace *ws, uint32_t i, const bool total)
+{
+    sift_up_ary(ws, i, total, 2);
 }
 
 /* Binary-heap sift-down with the child chosen without a branch: open_before's three comparisons are
@@ -84,6 +94,39 @@ static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, ui
     pos[e.node] = i;
 }
 
+/* The 4-ary heap of the payload loop (search.c core_run_payload, ap_search_seed for payload domains): parent
+ * (i - 1) / 4, children 4i + 1 .. 4i + 4; the same total order, so it pops the same entries in the same order
+ * as the binary heap (the least under open_before_total is unique), over half the levels. */
+static inline __attribute__((always_inline)) void sift_up4(ap_workspace *ws, uint32_t i)
+{
+    sift_up_ary(ws, i, true, 4);
+}
+
+static inline __attribute__((always_inline)) void sift_down4(ap_workspace *ws, uint32_t i)
+{
+    ap_open_entry *open = ws->open;
+    uint32_t *pos = ws->pos;
+    const uint32_t len = ws->open_len;
+    ap_open_entry e = open[i];
+    for (;;) {
+        const uint32_t c0 = i * 4 + 1;
+        if (c0 >= len)
+            break;
+        uint32_t c = c0;
+        const uint32_t end = c0 + 4 < len ? c0 + 4 : len;
+        for (uint32_t k = c0 + 1; k < end; k++)
+            if (open_before_total(&open[k], &open[c]))
+                c = k;
+        if (!open_before_total(&open[c], &e))
+            break;
+        open[i] = open[c];
+        pos[open[i].node] = i;
+        i = c;
+    }
+    open[i] = e;
+    pos[e.node] = i;
+}
+
 /* First sight of a node in this search (its stamp is not the current generation): claim it with cost g
  * and the given parent and return true; false when the search has seen it already. */
 static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t parent)
@@ -107,7 +150,7 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
  * holds another node), which a consistent heuristic allows only through a rounding step, as before.
  * ON_PARENT is a statement run whenever v gets u as its parent (new or improved; v_ names the node): the
  * payload copy of the payload loop, nothing elsewhere. Names from the loop: nodes, open, pos, ws, gen, u. */
-#define RELAX(V, NG, HV, AUX, ON_PARENT)                                                                      \
+#define RELAX_HEAP(V, NG, HV, AUX, ON_PARENT, UP, DOWN)                                                       \
     do {                                                                                                      \
         const uint32_t v_ = (V);                                                                              \
         const double ng_ = (NG);                                                                              \
@@ -116,7 +159,7 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
             ON_PARENT;                                                                                        \
             uint32_t i_ = ws->open_len++;                                                                     \
             open[i_] = (ap_open_entry){ng_ + (HV), ng_, v_, (AUX)};                                           \
-            sift_up(ws, i_, true);                                                                            \
+            UP(ws, i_);                                                                                       \
         } else if (ng_ < nv_->g) {                                                                            \
             uint32_t i_ = pos[v_];                                                                            \
             if (i_ < ws->open_len && open[i_].node == v_) {                                                   \
@@ -128,11 +171,23 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
                 const double of_ = open[i_].f;                                                                \
                 open[i_].f = ng_ + (HV);                                                                      \
                 if (open[i_].f > of_)                                                                         \
-                    sift_down(ws, i_, true);                                                                  \
+                    DOWN(ws, i_);                                                                             \
                 else                                                                                          \
-                    sift_up(ws, i_, true);                                                                    \
+                    UP(ws, i_);                                                                               \
             }                                                                                                 \
         }                                                                                                     \
     } while (0)
+
+/* The binary heap's and the 4-ary heap's (the payload loop's: sift_up4, sift_down4) RELAX. */
+static inline __attribute__((always_inline)) void sift_up2t(ap_workspace *ws, uint32_t i)
+{
+    sift_up(ws, i, true);
+}
+static inline __attribute__((always_inline)) void sift_down2t(ap_workspace *ws, uint32_t i)
+{
+    sift_down(ws, i, true);
+}
+#define RELAX(V, NG, HV, AUX, ON_PARENT) RELAX_HEAP(V, NG, HV, AUX, ON_PARENT, sift_up2t, sift_down2t)
+#define RELAX4(V, NG, HV, AUX, ON_PARENT) RELAX_HEAP(V, NG, HV, AUX, ON_PARENT, sift_up4, sift_down4)
 
 #endif

@@ -1,5 +1,6 @@
 /* search.c — the A* core: preallocated search matrix, generation stamps, the generic loop over the
- * domain's callbacks (core_loop.h with the single binary heap, open_heap.h), time slicing, deadline and
+ * domain's callbacks (core_loop.h with the single binary heap, open_heap.h; a 4-ary one for domains with
+ * payload), time slicing, deadline and
  * cancellation, and the dispatch to a domain's own specialised loop (ap_domain.run).
  *
  * Source: Pinter, "Toward More Realistic Pathfinding" (Game Developer, 2001), section "A Faster
@@ -168,6 +169,7 @@ void *ap_search_payload(const ap_search *s, uint32_t node)
 /* The generic loop for a domain with per-node payload: the successors' payloads are written to the scratch
  * after the node payloads, and successor k's is copied to its node whenever that node gets u as parent. */
 #define CORE_NAME core_run_payload
+#define CORE_HEAP4 1
 #define CORE_SETUP                                                                                            \
     const ap_domain *dom = s->dom;                                                                            \
     ap_succ *succ = ws->succ;                                                                                 \
@@ -237,7 +239,9 @@ int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const
     uint32_t *pos = ws->pos;
     const uint32_t gen = ws->gen, u = parent;
     const size_t pb = dom->payload_bytes;
-    RELAX(node, g, dom->heuristic(dom->ctx, v_, s->goal), 0,
-          if (pb > 0) memcpy(ap_search_payload(s, v_), payload, pb));
+    if (pb > 0) /* (the payload loop's 4-ary heap) */
+        RELAX4(node, g, dom->heuristic(dom->ctx, v_, s->goal), 0, memcpy(ap_search_payload(s, v_), payload, pb));
+    else
+        RELAX(node, g, dom->heuristic(dom->ctx, v_, s->goal), 0, (void)0);
     return AP_OK;
 }
