@@ -25,7 +25,9 @@ endif
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # -fno-math-errno: nothing reads errno after a libm call, and without it GCC guards every inlined sqrt with
 # a test and a call for negative input (-1.4 % instructions on the kinodynamic search; same results to the bit).
-MATH     = -fno-math-errno
+# -fno-trapping-math: nothing enables floating-point traps or reads the exception flags (no fenv.h), so GCC
+# may evaluate a comparison or an operation whose result goes unused (-0.9 %; the same results to the bit).
+MATH     = -fno-math-errno -fno-trapping-math
 CFLAGS  ?=
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(MATH) $(SANFLAGS) -g $(WARN) -MMD -MP
 LDFLAGS += $(SANFLAGS)
