@@ -27,7 +27,7 @@ static inline void piece_offset(const ap_zone *z, size_t i, double x, double y, 
 
 /* The piece grid (zone.h ap_zone_grid_build): cell (i, j) covers [x0 + i cell, x0 + (i + 1) cell) x [y0 + j
  * cell, ...); its pieces, once listed (on the first distance measured in it: count[c] != UNLISTED), are
- * piece[c * pieces .. c * pieces + count[c] - 1], c = j w + i, in increasing order. */
+ * piece[c * pieces .. c * pieces + count[c] - 1], c = j w + i, nearest to the cell's centre first. */
 #define UNLISTED 0xFF
 struct ap_zone_grid {
     double x0, y0, cell, inv_cell;
@@ -38,7 +38,8 @@ struct ap_zone_grid {
 };
 
 /* ap_zone_distance's passes over the pieces idx[0 .. m-1] (increasing), or over every piece when idx is NULL
- * (m = z->n - 1); *arg gets the nearest piece (the first of the smallest hypot; -1 when none is finite). */
+ * (m = z->n - 1); *arg gets the nearest piece (the first in idx's order of the smallest hypot; -1 when none
+ * is finite). */
 static double distance_over(const ap_zone *z, const uint8_t *idx, size_t m, double x, double y, int *arg)
 {
     /* Pass 1: squared distances (no hypot, libm's cost ~50 % of a corridor search), skipping a piece whose
@@ -88,11 +89,22 @@ static void list_cell(const ap_zone *z, struct ap_zone_grid *g, int i, int j)
     const double lim = distance_over(z, NULL, g->pieces, cx, cy, &arg) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
                        1e-9 * (1.0 + fabs(cx) + fabs(cy));
     uint8_t *out = g->piece + c * g->pieces, m = 0;
+    double key[AP_ZONE_MAX_POINTS];
     for (size_t k = 0; k < g->pieces; k++) {
         double ox, oy;
         piece_offset(z, k, cx, cy, &ox, &oy);
-        if (ox * ox + oy * oy <= lim * lim) /* (squares: lim's 1e-9 slack covers their rounding too) */
-            out[m++] = (uint8_t)k;
+        const double d2 = ox * ox + oy * oy;
+        if (!(d2 <= lim * lim)) /* (squares: lim's 1e-9 slack covers their rounding too) */
+            continue;
+        /* nearest to the centre first: distance_over's first pass then finds a near piece early and skips
+         * more of the rest by their boxes (the minimum does not depend on the order) */
+        uint8_t q = m++;
+        for (; q > 0 && key[q - 1] > d2; q--) {
+            out[q] = out[q - 1];
+            key[q] = key[q - 1];
+        }
+        out[q] = (uint8_t)k;
+        key[q] = d2;
     }
     g->count[c] = m;
 }

@@ -63,8 +63,9 @@ double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
  * the nearest piece's from there (D) plus the cell's diagonal plus 2e-6 tiles (a point of the cell is within
  * half a diagonal of the centre, so its nearest piece is no farther than D + diagonal / 2 from it, and a
  * piece farther than D + diagonal + the slack from the centre is farther than that from every point).
- * ap_zone_distance then runs its passes over those pieces alone, in the same order, and gets the same
- * number; points outside the grid use every piece. Set z->grid to the result to use it (z's points and half
+ * ap_zone_distance then runs its passes over those pieces alone (nearest to the cell's centre first, which
+ * lets its first pass skip more of them) and gets the same number, a minimum being the same in any order
+ * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every piece. Set z->grid to the result to use it (z's points and half
  * must not change while it is set). Returns a malloc'd grid (free with free()), or NULL when out of memory
  * or the line's coordinates are not finite (then ap_zone_distance measures every piece, as without a grid). */
 struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
