@@ -486,6 +486,17 @@ typedef struct action_geometry {
     int first[6];           /* the index in out of the first successor along it (-1: none yet) */
 } action_geometry;
 
+/* The segment of the action of curvature k (radius r = 1 / |k|, 0 for a line) over len tiles from st in
+ * direction dir, tr the trigonometry of a forward arc's sweep: arc_segment forwards, segment_sc otherwise. */
+static ap_segment action_segment(const ap_kino_state *st, const from_pose *fp, int dir, double k, double r,
+                                 double len, sweep_trig tr)
+{
+    if (dir > 0 && k != 0.0)
+        return arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, r, len, tr);
+    const ap_kino_state act = {.curv = k, .len = dir * len};
+    return segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
+}
+
 /* Make g for tightest curvature kmax and len tiles from st in direction dir (see action_geometry): the
  * curvatures straight, +-kmax, +-kmax / 2 and the one that ends at the goal heading (when within, and not
  * one of the others), each action's end and whether its swept disc is clear: proven by st's reach in the
@@ -541,28 +552,24 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
         double x1, y1;
         g->first[ci] = -1;
         g->clear[ci] = true;
+        /* backwards the segment gives the end; forwards the end comes without it (the same numbers), and the
+         * segment only when a test needs it */
         ap_segment seg;
-        bool made = false;
         if (dir > 0 && k == 0.0) { /* a forward line: its end as segment_sc makes it */
             x1 = st->x + sl * fp->ch;
             y1 = st->y + sl * fp->sh;
         } else if (dir > 0) { /* a forward arc: its end as segment_sc makes it */
             arc_end(st->x, st->y, fp->sh, fp->ch, k, radii[ci], trig[ci], &x1, &y1);
         } else {
-            const ap_kino_state act = {.curv = k, .len = sl};
-            seg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
-            made = true;
+            seg = action_segment(st, fp, dir, k, radii[ci], len, trig[ci]);
             x1 = seg.x1;
             y1 = seg.y1;
         }
         if (!zone_ok)
             zone_ok = ap_zone_proves_piece(p->zone, fp->zdist, fp->zpiece, x1, y1, len, radii[ci], p->radius);
         if (!(grid_ok && zone_ok)) {
-            if (!made) {
-                const ap_kino_state act = {.curv = k, .len = sl};
-                seg = k != 0.0 ? arc_segment(st->x, st->y, st->h, fp->sh, fp->ch, k, radii[ci], len, trig[ci])
-                               : segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &act);
-            }
+            if (dir > 0)
+                seg = action_segment(st, fp, dir, k, radii[ci], len, trig[ci]);
             g->clear[ci] = action_clear(p, &seg, grid_ok, zone_ok, fp);
         }
         g->x[ci] = x1;

@@ -290,9 +290,7 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
 
 bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r)
 {
-    if (!(s->length >= 0.0) || !isfinite(s->length) || !(r >= 0.0))
-        return false;
-    int piece0;
+    int piece0; /* (ap_zone_segment_clear_from refuses a bad length or radius) */
     const double d0 = ap_zone_nearest(z, s->x0, s->y0, &piece0);
     return ap_zone_segment_clear_from(z, s, r, d0, piece0);
 }
