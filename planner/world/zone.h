@@ -48,8 +48,9 @@ typedef struct ap_zone {
  * fills the grid's cells on first use, so a zone with a grid belongs to one thread at a time. */
 double ap_zone_distance(const ap_zone *z, double x, double y);
 
-/* ap_zone_distance, and in *piece the index of the centre line's piece (z->pts[i] to z->pts[i + 1]) that
- * distance is measured to (-1 when there is none: a non-finite point). */
+/* ap_zone_distance (tiles), and in *piece (caller-owned) the index of the centre line's piece (z->pts[i] to
+ * z->pts[i + 1]) that distance is measured to (-1 when there is none: a non-finite point). Thread safety as
+ * ap_zone_distance (a grid's cells are filled on first use). */
 double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
 
 /* Cells of a piece grid along each axis at most (AP_ZONE_GRID_SIDE^2 cells). */
@@ -74,7 +75,7 @@ struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
  * at its address while *out is used. */
 void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 
-/* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context). */
+/* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context, valid while w is). Pure. */
 const ap_zone *ap_zone_of(const ap_world *w);
 
 /* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of
