@@ -84,9 +84,11 @@ typedef enum edge_result { EDGE_NONE = 0, EDGE_WORSE, EDGE_BETTER } edge_result;
  * speed the profile cannot meet), EDGE_WORSE when it exists and g + its duration >= best (then *out is left
  * alone), EDGE_BETTER with *out filled when it exists and g + its duration < best. The profile's times come
  * first (ap_timing_profile_times, no geometry), the clearance test next, the pieces' segments last and only
- * for a better edge. */
+ * for a better edge. With exists false the caller asks only whether the edge is better: then an edge whose
+ * duration is no improvement is EDGE_WORSE before its clearance test (whether a wall is in its way does not
+ * matter; in a corridor that test is the dearest part). */
 static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, curve *c, double g, double best,
-                              ap_kino_tail *out)
+                              bool exists, ap_kino_tail *out)
 {
     curve_make(p, c);
     const ap_segment *segs = c->seg;
@@ -100,6 +102,8 @@ static edge_result edge_along(const ap_kino_params *p, const ap_kino_state *st, 
     const int st_ok = ap_timing_profile_times(&p->veh, p->meters_per_tile, segs, n, st->v, vmax_end, ot, &on, &dur, NULL);
     if (!(st_ok == AP_OK && on > 0 && on <= AP_KINO_TAIL_MAX && dur > 0.0 && ot[on - 1].v_end >= p->gv - p->tol_speed))
         return EDGE_NONE;
+    if (!exists && !(g + dur < best))
+        return EDGE_WORSE;
     if (!curve_clear(p, segs, n))
         return EDGE_NONE;
     if (!(g + dur < best))
@@ -142,21 +146,21 @@ bool ap_kino_analytic_below(const ap_kino_params *p, const ap_kino_state *st, do
      * profile refuses the first curve: it is not made, and the second one is tried at once. (Only an empty
      * first arc, the state heading exactly along the curve's tangent, would have let it through.) */
     if (st->v > sqrt(p->veh.max_lateral_accel * p->turning_radius * p->meters_per_tile) + 1e-9)
-        return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
+        return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, false, out) == EDGE_BETTER;
     curve_plan(p, st, p->turning_radius, &a);
     if (a.exists && surely_not_below(p, a.length, st->v, best - g)) {
         /* The first edge, if it exists, is no improvement; the second counts only where the first does not
          * exist, and it too is no improvement unless its own bound says it may be. */
         if (!wider || !curve_may_win(p, st, r_speed, g, best, &b))
             return false;
-        if (edge_along(p, st, &a, g, -INFINITY, out) != EDGE_NONE)
+        if (edge_along(p, st, &a, g, -INFINITY, true, out) != EDGE_NONE)
             return false; /* (a best of -inf: whether the first edge exists, out untouched) */
-        return edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
+        return edge_along(p, st, &b, g, best, false, out) == EDGE_BETTER;
     }
-    const edge_result ra = edge_along(p, st, &a, g, best, out);
+    const edge_result ra = edge_along(p, st, &a, g, best, wider, out);
     if (ra != EDGE_NONE || !wider)
         return ra == EDGE_BETTER;
-    return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, out) == EDGE_BETTER;
+    return curve_may_win(p, st, r_speed, g, best, &b) && edge_along(p, st, &b, g, best, false, out) == EDGE_BETTER;
 }
 
 bool ap_kino_analytic(const ap_kino_params *p, const ap_kino_state *st, ap_kino_tail *out)
