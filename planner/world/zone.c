@@ -85,26 +85,32 @@ static void list_cell(const ap_zone *z, struct ap_zone_grid *g, int i, int j)
 {
     const size_t c = (size_t)j * (size_t)g->w + (size_t)i;
     const double cx = g->x0 + (i + 0.5) * g->cell, cy = g->y0 + (j + 0.5) * g->cell;
-    int arg;
-    const double lim = distance_over(z, NULL, g->pieces, cx, cy, &arg) + g->cell * M_SQRT2 + 2.0 * ZONE_NEAR_SLACK +
-                       1e-9 * (1.0 + fabs(cx) + fabs(cy));
-    uint8_t *out = g->piece + c * g->pieces, m = 0;
-    double key[AP_ZONE_MAX_POINTS];
+    /* Each piece's squared distance from the centre, once: the nearest one's root is within a few ulp of
+     * distance_over's (ZONE_NEAR_SLACK), so a third slack keeps every piece the old limit from distance_over
+     * listed; a piece more does no harm (farther than the nearest from anywhere in the cell plus the slack,
+     * distance_over's pass 2 never measures it). */
+    double d2[AP_ZONE_MAX_POINTS], d2min = INFINITY;
     for (size_t k = 0; k < g->pieces; k++) {
         double ox, oy;
         piece_offset(z, k, cx, cy, &ox, &oy);
-        const double d2 = ox * ox + oy * oy;
-        if (!(d2 <= lim * lim)) /* (squares: lim's 1e-9 slack covers their rounding too) */
+        d2[k] = ox * ox + oy * oy;
+        d2min = d2[k] < d2min ? d2[k] : d2min;
+    }
+    const double lim = sqrt(d2min) + g->cell * M_SQRT2 + 3.0 * ZONE_NEAR_SLACK + 1e-9 * (1.0 + fabs(cx) + fabs(cy));
+    uint8_t *out = g->piece + c * g->pieces, m = 0;
+    double key[AP_ZONE_MAX_POINTS];
+    for (size_t k = 0; k < g->pieces; k++) {
+        if (!(d2[k] <= lim * lim)) /* (squares: lim's 1e-9 slack covers their rounding too) */
             continue;
         /* nearest to the centre first: distance_over's first pass then finds a near piece early and skips
          * more of the rest by their boxes (the minimum does not depend on the order) */
         uint8_t q = m++;
-        for (; q > 0 && key[q - 1] > d2; q--) {
+        for (; q > 0 && key[q - 1] > d2[k]; q--) {
             out[q] = out[q - 1];
             key[q] = key[q - 1];
         }
         out[q] = (uint8_t)k;
-        key[q] = d2;
+        key[q] = d2[k];
     }
     g->count[c] = m;
 }
