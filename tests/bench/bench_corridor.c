@@ -14,7 +14,9 @@
  * 4-12 m/s, acceleration 1.5-3 m/s^2, turning radius 4-6 m, lateral limit 10-20 m/s^2, w_u 1.8 m: mean A*
  * iterations and median ms (with how many queries have no path: the search ran out of states before its
  * cap, and how many reached the cap), the same with search.weight 1.5 (and its mean travel time over A*'s
- * answer where both answered) and with search.probe. Usage: arcpath-bench-corridor [N] (queries per curve
+ * answer where both answered) and with search.probe; then the same draws for the curve alone, as the
+ * thesis's local planner plans it (5.3: from the curve's beginning; here one start on the centre line) with
+ * its goal test (5.1: 0.375 m, 1 degree, 0.1 m/s). Usage: arcpath-bench-corridor [N] (queries per curve
  * type, default 100).
  *
  * arcpath-bench-corridor thousand [N]: the thesis's measure of an iteration's cost where it took it (5.3.1,
@@ -85,8 +87,10 @@ static const struct {
 
 /* The next Table 5.2 query (rng) on map m through zone z (the street of curve type t, usable width 1.8 m,
  * filled here): start speed = goal speed in 4-12 m/s, acceleration 1.5-3 m/s^2, lateral limit 10-20 m/s^2,
- * turning radius 4-6 m; cap expansions. */
-static ap_query table52_query(const ap_map *m, ap_zone *z, size_t t, uint64_t cap)
+ * turning radius 4-6 m; cap expansions. The start is on the centre line 30 m before the curve (the goal with
+ * arcpath's default tolerances), or with curve_only at the curve's beginning, as the thesis's local planner
+ * plans the curve segment alone (5.3), with the thesis's goal test (5.1). */
+static ap_query table52_query(const ap_map *m, ap_zone *z, size_t t, uint64_t cap, bool curve_only)
 {
     double gx, gy, gh;
     street(z, 20.0, 100.0, 30.0, types[t].rc, types[t].sign, &gx, &gy, &gh);
@@ -99,8 +103,10 @@ static ap_query table52_query(const ap_map *m, ap_zone *z, size_t t, uint64_t ca
     q.connectivity = 8;
     q.vehicle = (ap_vehicle){14.0, 1.5 + 1.5 * rnd(), 6.0, 10.0 + 10.0 * rnd(), 4.0, 0.0};
     q.turning_radius = 4.0 + 2.0 * rnd();
-    q.sx = 20.0, q.sy = 100.0, q.sheading = 0.0, q.has_sheading = true, q.start_speed = v;
+    q.sx = curve_only ? 50.0 : 20.0, q.sy = 100.0, q.sheading = 0.0, q.has_sheading = true, q.start_speed = v;
     q.gx = gx, q.gy = gy, q.gheading = gh, q.has_gheading = true, q.goal_speed = v;
+    if (curve_only) /* the thesis's goal test (5.1): 0.3 steps of 1.25 m, 1 degree, 0.1 m/s */
+        q.tol_position = 0.375, q.tol_heading = M_PI / 180.0, q.tol_speed = 0.1;
     q.max_expansions = cap;
     return q;
 }
@@ -116,7 +122,7 @@ static void thousand_table(const ap_map *m, ap_workspace *ws, int n, FILE *trace
         int k = 0;
         for (int i = 0; i < n; i++) {
             ap_zone z;
-            const ap_query q = table52_query(m, &z, t, 1000);
+            const ap_query q = table52_query(m, &z, t, 1000, false);
             ap_result r;
             double one;
             const int st = run(&q, ws, &r, &one);
@@ -141,6 +147,78 @@ static void thousand_table(const ap_map *m, ap_workspace *ws, int n, FILE *trace
         printf("%-24s %9d %8.3f %8.3f %8.3f\n", "all", na, all[na / 2], sum / na, all[(na * 95) / 100]);
     free(ms);
     free(all);
+}
+
+/* The Table 5.2 rows (the file comment) on map m, n queries per curve type, from 30 m before the curve or with
+ * curve_only from its beginning; per-query lines to trace when non-NULL. */
+static void table52(const ap_map *m, ap_workspace *ws, int n, bool curve_only, FILE *trace)
+{
+    ap_zone z;
+    rng = 4242; /* the same draws for both starts */
+    if (curve_only)
+        printf("\nTable 5.2 setup, the curve alone (start at its beginning on the centre line; %d queries per curve "
+               "type, w_u 1.8 m)\n", n);
+    else
+        printf("\nTable 5.2 setup (start 30 m before the curve; %d queries per curve type, w_u 1.8 m)\n", n);
+    printf("| curve type | radius m | A*: found / no path / capped | mean iterations | median ms | weight 1.5: found | mean "
+           "iterations | median ms | travel over A* | probe: reached | probe: median ms | thesis: mean iterations |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    double *ms = malloc((size_t)n * sizeof *ms), *pms = malloc((size_t)n * sizeof *pms),
+           *wms = malloc((size_t)n * sizeof *wms);
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        int found = 0, none = 0, reached = 0, wfound = 0, both = 0;
+        double it = 0.0, wit = 0.0, over = 0.0;
+        for (int i = 0; i < n; i++) {
+            ap_query q = table52_query(m, &z, t, 100000, curve_only);
+            ap_result r;
+            const int st = run(&q, ws, &r, &ms[i]);
+            const double opt = r.duration_s;
+            if (st == AP_OK) {
+                found++;
+                it += (double)r.expanded;
+            } else if (st == AP_NO_PATH && r.expanded < q.max_expansions) {
+                none++; /* the search ran out of states before the cap: no path over the states it keeps */
+            }
+            if (trace != NULL)
+                fprintf(trace, "%s %zu %d A* %d %llu %.17g", curve_only ? "c52" : "t52", t, i, r.status, (unsigned long long)r.expanded,
+                        r.duration_s);
+            ap_result_free(&r);
+            /* weighted A* (search.weight 1.5): the answer a game server would ask for when the optimum's proof
+             * costs too much */
+            q.weight = 1.5;
+            const int wst = run(&q, ws, &r, &wms[i]);
+            if (wst == AP_OK) {
+                wfound++;
+                wit += (double)r.expanded;
+                if (st == AP_OK) {
+                    both++;
+                    over += r.duration_s / opt - 1.0;
+                }
+            }
+            if (trace != NULL)
+                fprintf(trace, " w1.5 %d %llu %.17g", r.status, (unsigned long long)r.expanded, r.duration_s);
+            ap_result_free(&r);
+            q.weight = 0.0;
+            q.probe = true;
+            if (run(&q, ws, &r, &pms[i]) == AP_OK && r.probe)
+                reached++;
+            if (trace != NULL)
+                fprintf(trace, " probe %d %d %llu %.17g\n", r.status, r.probe, (unsigned long long)r.expanded,
+                        r.duration_s);
+            ap_result_free(&r);
+        }
+        qsort(ms, (size_t)n, sizeof *ms, cmp);
+        qsort(wms, (size_t)n, sizeof *wms, cmp);
+        qsort(pms, (size_t)n, sizeof *pms, cmp);
+        printf("| %s | %.0f | %d / %d / %d | %.0f | %.2f | %d | %.0f | %.3f | %+.1f %% | %d / %d | %.3f | %d |\n",
+               types[t].name, types[t].rc, found, none, n - found - none, found ? it / found : 0.0, ms[n / 2], wfound,
+               wfound ? wit / wfound : 0.0, wms[n / 2], both ? 100.0 * over / both : 0.0, reached, n, pms[n / 2],
+               types[t].thesis_it);
+        fflush(stdout);
+    }
+    free(wms);
+    free(ms);
+    free(pms);
 }
 
 int main(int argc, char **argv)
@@ -229,67 +307,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    /* Table 5.2 */
-    printf("\nTable 5.2 setup (%d queries per curve type, w_u 1.8 m)\n", n);
-    printf("| curve type | radius m | A*: found / no path / capped | mean iterations | median ms | weight 1.5: found | mean "
-           "iterations | median ms | travel over A* | probe: reached | probe: median ms | thesis: mean iterations |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    double *ms = malloc((size_t)n * sizeof *ms), *pms = malloc((size_t)n * sizeof *pms),
-           *wms = malloc((size_t)n * sizeof *wms);
-    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
-        int found = 0, none = 0, reached = 0, wfound = 0, both = 0;
-        double it = 0.0, wit = 0.0, over = 0.0;
-        for (int i = 0; i < n; i++) {
-            ap_query q = table52_query(m, &z, t, 100000);
-            ap_result r;
-            const int st = run(&q, &ws, &r, &ms[i]);
-            const double opt = r.duration_s;
-            if (st == AP_OK) {
-                found++;
-                it += (double)r.expanded;
-            } else if (st == AP_NO_PATH && r.expanded < q.max_expansions) {
-                none++; /* the search ran out of states before the cap: no path over the states it keeps */
-            }
-            if (trace != NULL)
-                fprintf(trace, "t52 %zu %d A* %d %llu %.17g", t, i, r.status, (unsigned long long)r.expanded,
-                        r.duration_s);
-            ap_result_free(&r);
-            /* weighted A* (search.weight 1.5): the answer a game server would ask for when the optimum's proof
-             * costs too much */
-            q.weight = 1.5;
-            const int wst = run(&q, &ws, &r, &wms[i]);
-            if (wst == AP_OK) {
-                wfound++;
-                wit += (double)r.expanded;
-                if (st == AP_OK) {
-                    both++;
-                    over += r.duration_s / opt - 1.0;
-                }
-            }
-            if (trace != NULL)
-                fprintf(trace, " w1.5 %d %llu %.17g", r.status, (unsigned long long)r.expanded, r.duration_s);
-            ap_result_free(&r);
-            q.weight = 0.0;
-            q.probe = true;
-            if (run(&q, &ws, &r, &pms[i]) == AP_OK && r.probe)
-                reached++;
-            if (trace != NULL)
-                fprintf(trace, " probe %d %d %llu %.17g\n", r.status, r.probe, (unsigned long long)r.expanded,
-                        r.duration_s);
-            ap_result_free(&r);
-        }
-        qsort(ms, (size_t)n, sizeof *ms, cmp);
-        qsort(wms, (size_t)n, sizeof *wms, cmp);
-        qsort(pms, (size_t)n, sizeof *pms, cmp);
-        printf("| %s | %.0f | %d / %d / %d | %.0f | %.2f | %d | %.0f | %.3f | %+.1f %% | %d / %d | %.3f | %d |\n",
-               types[t].name, types[t].rc, found, none, n - found - none, found ? it / found : 0.0, ms[n / 2], wfound,
-               wfound ? wit / wfound : 0.0, wms[n / 2], both ? 100.0 * over / both : 0.0, reached, n, pms[n / 2],
-               types[t].thesis_it);
-        fflush(stdout);
-    }
-    free(wms);
-    free(ms);
-    free(pms);
+    table52(m, &ws, n, false, trace);
+    table52(m, &ws, n, true, trace);
     ap_workspace_free(&ws);
     ap_map_free(m);
     return 0;
