@@ -4,6 +4,8 @@
 #ifndef AP_TEST_FUZZ_WIRE_ERROR_H
 #define AP_TEST_FUZZ_WIRE_ERROR_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,21 @@ static inline void ap_fuzz_check_wire_error(int rc, const ap_wire_error *err)
     if (body == NULL || http != 400)
         abort();
     free(body);
+}
+
+/* ap_wire_parse_path_request on data[0 .. size-1] into *req: true when it parsed (then err->status is AP_OK,
+ * else abort), false after checking its error as above. For the targets that start from a path body. */
+static inline bool ap_fuzz_parse_path_request(const uint8_t *data, size_t size, ap_path_request *req)
+{
+    ap_wire_error err;
+    int rc = ap_wire_parse_path_request((const char *)data, size, req, &err);
+    if (rc != AP_OK) {
+        ap_fuzz_check_wire_error(rc, &err);
+        return false;
+    }
+    if (err.status != AP_OK)
+        abort();
+    return true;
 }
 
 #endif

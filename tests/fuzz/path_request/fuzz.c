@@ -12,14 +12,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ap_path_request req;
-    ap_wire_error err;
-    int rc = ap_wire_parse_path_request((const char *)data, size, &req, &err);
-    if (rc != AP_OK) {
-        ap_fuzz_check_wire_error(rc, &err);
+    if (!ap_fuzz_parse_path_request(data, size, &req))
         return 0;
-    }
-    if (err.status != AP_OK)
-        abort();
     const ap_query *q = &req.q;
     size_t mlen = strnlen(req.map, sizeof req.map);
     if (mlen < 1 || mlen >= sizeof req.map || q->map != NULL)
