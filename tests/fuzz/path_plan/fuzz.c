@@ -3,13 +3,14 @@
  * workspace with bounded work (ap_plan_begin, ap_plan_step in slices, ap_plan_stop), answered
  * (ap_plan_finish) and encoded (ap_wire_encode_path). A valid request may make no crash, hang or 500:
  * the answer's status is one the planner documents, an ok answer's geometry, samples and duration are
- * finite, and its encoding succeeds. */
+ * finite, a timed answer keeps its vehicle's limits (check_timing), and its encoding succeeds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/base/clock.h"
 #include "planner/base/status.h"
+#include "planner/kino/timing.h"
 #include "planner/plan/plan.h"
 #include "planner/search/search.h"
 #include "proto/wire.h"
@@ -50,6 +51,51 @@ static bool finite_segment(const ap_segment *s)
 {
     return isfinite(s->x0) && isfinite(s->y0) && isfinite(s->x1) && isfinite(s->y1) && isfinite(s->length) &&
            s->length >= 0.0;
+}
+
+/* Within the limit lim, up to the rounding a planner's sums leave (relative 1e-9, absolute 1e-6). */
+static bool within(double v, double lim)
+{
+    return v <= lim + 1e-9 * fabs(lim) + 1e-6;
+}
+
+/* The speed profile of a timed answer (kinodynamic, or vehicle limits named) against q's vehicle, from the
+ * answer's numbers alone: each segment starts where the one before ends, at its end speed and end time;
+ * speeds within the top speed of its direction; constant acceleration within max_accel and max_brake that
+ * covers the segment's length; v^2 / r within max_lateral_accel on arcs; the durations sum to duration_s. */
+static void check_timing(const ap_query *q, const ap_result *r)
+{
+    const ap_vehicle *v = &q->vehicle;
+    const double mpt = q->meters_per_tile > 0.0 ? q->meters_per_tile : 1.0;
+    double t = 0.0;
+    for (size_t i = 0; i < r->n_segments; i++) {
+        const ap_segment *s = &r->segments[i];
+        const ap_seg_time *tm = &r->timing[i];
+        if (!(tm->duration >= 0.0) || !isfinite(tm->duration) || fabs(tm->t_start - t) > 1e-6 * (1.0 + t))
+            abort();
+        if (i > 0 && (fabs(tm->v_start - r->timing[i - 1].v_end) > 1e-6 ||
+                      hypot(s->x0 - r->segments[i - 1].x1, s->y0 - r->segments[i - 1].y1) > 1e-6))
+            abort();
+        const double top = s->reverse ? v->max_reverse_speed : v->max_speed;
+        if (!(tm->v_start >= -1e-9) || !(tm->v_end >= -1e-9) || !within(tm->v_start, top) || !within(tm->v_end, top))
+            abort();
+        if (s->type != AP_SEG_TURN && tm->duration > 0.0) {
+            const double acc = (tm->v_end - tm->v_start) / tm->duration;
+            if (!within(acc, v->max_accel) || !within(-acc, v->max_brake))
+                abort();
+            const double dist = 0.5 * (tm->v_start + tm->v_end) * tm->duration;
+            if (fabs(dist - s->length * mpt) > 1e-6 * (1.0 + s->length * mpt))
+                abort();
+        }
+        if (s->type == AP_SEG_ARC) {
+            const double vm = fmax(tm->v_start, tm->v_end);
+            if (!within(vm * vm / (s->radius * mpt), v->max_lateral_accel))
+                abort();
+        }
+        t += tm->duration;
+    }
+    if (fabs(r->duration_s - t) > 1e-6 * (1.0 + t))
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -111,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         if (!isfinite(r.length) || r.length < 0.0 || (r.timing != NULL && !(r.duration_s >= 0.0)))
             abort();
+        if (r.timing != NULL)
+            check_timing(&q, &r);
         break;
     case AP_NO_PATH:
     case AP_TIMEOUT:
