@@ -3,12 +3,15 @@
  * workspace with bounded work (ap_plan_begin, ap_plan_step in slices, ap_plan_stop), answered
  * (ap_plan_finish) and encoded (ap_wire_encode_path). A valid request may make no crash, hang or 500:
  * the answer's status is one the planner documents, an ok answer's geometry, samples and duration are
- * finite, a timed answer keeps its vehicle's limits (check_timing), and its encoding succeeds. */
+ * finite, a timed answer keeps its vehicle's limits (check_timing), a kinodynamic one passes the goal test
+ * (check_goal), and its encoding succeeds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/base/clock.h"
+#include "planner/base/limits.h"
+#include "planner/base/path.h"
 #include "planner/base/status.h"
 #include "planner/kino/timing.h"
 #include "planner/plan/plan.h"
@@ -98,6 +101,27 @@ static void check_timing(const ap_query *q, const ap_result *r)
         abort();
 }
 
+/* A kinodynamic answer (proven, capped or the probe's) starts at the start and passes the goal test: its end
+ * within the position tolerance of the goal, its end speed (forward; backwards counts negative) within the
+ * speed tolerance of the goal speed, and with a goal heading its end heading within that tolerance. */
+static void check_goal(const ap_query *q, const ap_result *r)
+{
+    const ap_segment *a = &r->segments[0], *e = &r->segments[r->n_segments - 1];
+    const double tp = q->tol_position > 0.0 ? q->tol_position : AP_DEFAULT_TOL_POSITION;
+    const double ts = q->tol_speed > 0.0 ? q->tol_speed : AP_DEFAULT_TOL_SPEED;
+    const double th = q->tol_heading > 0.0 ? q->tol_heading : AP_DEFAULT_TOL_HEADING;
+    if (hypot(a->x0 - q->sx, a->y0 - q->sy) > 1e-9 || hypot(e->x1 - q->gx, e->y1 - q->gy) > tp + 1e-9)
+        abort();
+    const double u = r->timing[r->n_segments - 1].v_end, vend = e->reverse ? -u : u;
+    if (fabs(vend - q->goal_speed) > ts + 1e-9)
+        abort();
+    /* (the goal heading reduced by the true 2 pi first, as the plan does: a heading of 3e20 minus the end's
+     * would round the end's away) */
+    if (q->has_gheading &&
+        fabs(ap_angle_wrap(ap_segment_end_heading(e) - ap_angle_wrap(q->gheading))) > th + 1e-9)
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static ap_workspace ws;
@@ -159,6 +183,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (r.timing != NULL)
             check_timing(&q, &r);
+        if (q.algorithm == AP_ALG_KINODYNAMIC && r.n_segments > 0)
+            check_goal(&q, &r);
         break;
     case AP_NO_PATH:
     case AP_TIMEOUT:
