@@ -18,29 +18,24 @@
 #include "planner/search/search.h"
 #include "proto/wire.h"
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/small_map.h"
 #include "tests/fuzz/wire_error.h"
 
 /* The map: 24 x 24, a wall down the middle with a gap of 6 at its top, pillars in the bottom half; the unit
  * kinds are the built-in ones (no config). Uniform costs, so every algorithm is valid on it. */
 #define SIDE 24
+static char plan_cell(int x, int y)
+{
+    const bool wall = x == 12 && y >= 6;
+    const bool pillar = x % 6 == 3 && y % 6 == 3 && y >= 12;
+    return wall || pillar ? '@' : '.';
+}
+
 static ap_map *the_map(void)
 {
     static ap_map *m;
-    if (m != NULL)
-        return m;
-    char text[64 + SIDE * (SIDE + 1)];
-    int k = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", SIDE, SIDE);
-    for (int y = 0; y < SIDE; y++) {
-        for (int x = 0; x < SIDE; x++) {
-            const bool wall = x == 12 && y >= 6;
-            const bool pillar = x % 6 == 3 && y % 6 == 3 && y >= 12;
-            text[k++] = wall || pillar ? '@' : '.';
-        }
-        text[k++] = '\n';
-    }
-    ap_diag d;
-    if (ap_map_parse("m", "m", text, (size_t)k, NULL, &m, &d) != AP_OK)
-        abort();
+    if (m == NULL)
+        m = ap_fuzz_small_map(SIDE, SIDE, plan_cell);
     return m;
 }
 
