@@ -180,8 +180,8 @@ static void table52(const ap_map *m, ap_workspace *ws, int n, bool curve_only, F
                 none++; /* the search ran out of states before the cap: no path over the states it keeps */
             }
             if (trace != NULL)
-                fprintf(trace, "%s %zu %d A* %d %llu %.17g", curve_only ? "c52" : "t52", t, i, r.status, (unsigned long long)r.expanded,
-                        r.duration_s);
+                fprintf(trace, "%s %zu %d A* %d %llu %.17g", curve_only ? "c52" : "t52", t, i, r.status,
+                        (unsigned long long)r.expanded, r.duration_s);
             ap_result_free(&r);
             /* weighted A* (search.weight 1.5): the answer a game server would ask for when the optimum's proof
              * costs too much */
