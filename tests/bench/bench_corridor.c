@@ -160,8 +160,9 @@ static void table52(const ap_map *m, ap_workspace *ws, int n, bool curve_only, F
                "type, w_u 1.8 m)\n", n);
     else
         printf("\nTable 5.2 setup (start 30 m before the curve; %d queries per curve type, w_u 1.8 m)\n", n);
-    printf("| curve type | radius m | A*: found / no path / capped | mean iterations | median ms | weight 1.5: found | mean "
-           "iterations | median ms | travel over A* | probe: reached | probe: median ms | thesis: mean iterations |\n");
+    printf("| curve type | radius m | A*: found / no path / capped | mean iterations | median ms | weight 1.5: "
+           "found | mean iterations | median ms | travel over A* | probe: reached | probe: median ms | thesis: mean "
+           "iterations |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     double *ms = malloc((size_t)n * sizeof *ms), *pms = malloc((size_t)n * sizeof *pms),
            *wms = malloc((size_t)n * sizeof *wms);

@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     bool inside = true;
     for (size_t i = 0; i < n; i++) {
-        if (edits[i].x < 0 || edits[i].x > 65535 || edits[i].y < 0 || edits[i].y > 65535 || !is_terrain(edits[i].terrain))
+        if (edits[i].x < 0 || edits[i].x > 65535 || edits[i].y < 0 || edits[i].y > 65535 ||
+            !is_terrain(edits[i].terrain))
             abort();
         inside = inside && edits[i].x < W && edits[i].y < H;
     }
