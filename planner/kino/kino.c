@@ -548,7 +548,8 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
         /* in a corridor: the zone's walk proven from the start's distance alone (below: or with the end's
          * distance to the start's nearest piece), else by the zone's test from the start's distance and piece
          * (action_clear) */
-        bool zone_ok = p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
+        bool zone_ok =
+            p->zone == NULL || ap_zone_proves(p->zone, fp->zdist, fp->zdist + len, len, radii[ci], p->radius);
         double x1, y1;
         g->first[ci] = -1;
         g->clear[ci] = true;

@@ -233,6 +233,13 @@ static double convex_bound(const ap_zone *z, double R, const zone_point_at *a, c
     return peak + sag;
 }
 
+/* True when convex_bound keeps the part of s from a to b (arc radius R, 0 for a line) more than the margin
+ * inside the limit for a disc of radius r, with ap_zone_proves's slacks. */
+static bool convex_proves(const ap_zone *z, double R, const zone_point_at *a, const zone_point_at *b, double r)
+{
+    return convex_bound(z, R, a, b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
+}
+
 bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, double y1, double len, double R,
                           double r)
 {
@@ -240,7 +247,7 @@ bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, do
     if (!(len < AP_ZONE_PROOF_MAX_LEN))
         return false;
     const zone_point_at a = {0.0, 0.0, 0.0, d0, piece0}, b = {len, x1, y1, piece_distance(z, piece0, x1, y1), piece0};
-    return convex_bound(z, R, &a, &b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK;
+    return convex_proves(z, R, &a, &b, r);
 }
 
 /* The walk's verdict on the part of s from a to b (R its arc radius, 0 for a line), found by halving it up to
@@ -251,8 +258,7 @@ bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, do
 static int zone_halve(const ap_zone *z, const ap_segment *s, double r, double R, const zone_point_at *a,
                       const zone_point_at *b, int depth)
 {
-    if (ap_zone_proves(z, a->dist, b->dist, b->d - a->d, R, r) ||
-        convex_bound(z, R, a, b) + AP_ZONE_ARC_SLACK * R < z->half - r - AP_ZONE_MARGIN - AP_ZONE_PROOF_SLACK)
+    if (ap_zone_proves(z, a->dist, b->dist, b->d - a->d, R, r) || convex_proves(z, R, a, b, r))
         return 1;
     if (depth == 0)
         return 0;

@@ -66,8 +66,8 @@ double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
  * piece farther than D + diagonal + the slack from the centre is farther than that from every point).
  * ap_zone_distance then runs its passes over those pieces alone (nearest to the cell's centre first, which
  * lets its first pass skip more of them) and gets the same number, a minimum being the same in any order
- * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every piece. Set z->grid to the result to use it (z's points and half
- * must not change while it is set). Returns a malloc'd grid (free with free()), or NULL when out of memory
+ * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every
+ * piece. Set z->grid to the result to use it (z's points and half must not change while it is set). Returns a malloc'd grid (free with free()), or NULL when out of memory
  * or the line's coordinates are not finite (then ap_zone_distance measures every piece, as without a grid). */
 struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
 
@@ -79,8 +79,8 @@ void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 const ap_zone *ap_zone_of(const ap_world *w);
 
 /* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of
- * length len (tiles, < AP_ZONE_PROOF_MAX_LEN) from a point at distance d0 from the centre line whose nearest piece is piece0
- * (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two
+ * length len (tiles, < AP_ZONE_PROOF_MAX_LEN) from a point at distance d0 from the centre line whose nearest
+ * piece is piece0 (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two
  * ends, so at most the larger of d0 and the end's distance to piece0, and an arc with len <= pi R stays
  * within len^2 / 8R (its sagitta's bound) of its chord; when that stays below half - r - AP_ZONE_MARGIN by
  * the slacks of ap_zone_proves, every pose of the walk keeps more than the margin. Along one long piece it
@@ -111,8 +111,8 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
 #define AP_ZONE_PROOF_MAX_LEN 999.0
 
 /* True when z's walk (ap_zone_segment_clear) calls clear, for a disc of radius r (tiles), every line (R = 0)
- * or arc of radius R (tiles) of length len (tiles, < AP_ZONE_PROOF_MAX_LEN) whose first point lies at distance da from the
- * centre line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len
+ * or arc of radius R (tiles) of length len (tiles, < AP_ZONE_PROOF_MAX_LEN) whose first point lies at distance
+ * da from the centre line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len
  * when the end is not known, which the distance's being 1-Lipschitz allows). Why: a point of the curve s
  * tiles from its start is within s of the start and len - s of the end, so its distance is at most
  * min(da + s, db + len - s) <= (da + db + len) / 2; when that stays below half - r - AP_ZONE_MARGIN by the

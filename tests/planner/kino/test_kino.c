@@ -1516,8 +1516,8 @@ START_TEST(test_zone_shortcut_same_successors)
             ap_kino_state succ[AP_KINO_MAX_SUCC];
             const int n_open = ap_kino_expand(&open, &st, succ);
             cut += n_open > n;
-            proven += n == n_open && ap_zone_proves(&z, ap_zone_distance(&z, st.x, st.y), ap_zone_distance(&z, st.x, st.y) + 1.25,
-                                                    1.25, 0.0, raw.radius);
+            const double d0 = ap_zone_distance(&z, st.x, st.y);
+            proven += n == n_open && ap_zone_proves(&z, d0, d0 + 1.25, 1.25, 0.0, raw.radius);
             states++;
         }
         free(grid);
