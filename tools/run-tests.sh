@@ -4,8 +4,9 @@
 # Each program's wall time is printed after it (the README asks `make check` to stay under 10 minutes on 2
 # cores: these lines say where the time goes).
 #
-# PROGRAM@N runs PROGRAM as N shards side by side (ARCPATH_TEST_SHARD=i/N, tests/planner/main.c), each
-# one's output kept apart and printed after it in shard order; the program fails when a shard fails. Only for
+# PROGRAM@N runs PROGRAM as N shards side by side (ARCPATH_TEST_SHARD=i/N, tests/planner/main.c), sharing its
+# suites as they go (ARCPATH_TEST_CLAIMS: a directory where each shard claims the next suite), each one's
+# output kept apart and printed after it in shard order; the program fails when a shard fails. Only for
 # programs whose tests need nothing but a core (the planner's: no servers, no ports, no timed assertions).
 passed=0; failed=0; bad=""
 all0=$(date +%s)
@@ -13,9 +14,10 @@ all0=$(date +%s)
 # run_shards PROGRAM N: 0 when every shard passed.
 run_shards() {
     dir=$(mktemp -d) || return 1
+    mkdir "$dir/claims" || return 1
     i=0; pids=""
     while [ "$i" -lt "$2" ]; do
-        ARCPATH_TEST_SHARD="$i/$2" "$1" > "$dir/$i" 2>&1 &
+        ARCPATH_TEST_SHARD="$i/$2" ARCPATH_TEST_CLAIMS="$dir/claims" "$1" > "$dir/$i" 2>&1 &
         pids="$pids $!"
         i=$((i + 1))
     done

@@ -1,7 +1,10 @@
 /* main.c — runs every planner suite; exits non-zero when any check fails. */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../util.h"
 #include "../../planner/base/status.h"
@@ -81,33 +84,68 @@ double ap_test_rand01(ap_test_rng *r)
     return (double)ap_test_rand(r) / 2147483648.0;
 }
 
-/* Every planner suite, the slowest first (plain run times on a 2-core machine, 2026-12-02): with
- * ARCPATH_TEST_SHARD=i/n the program runs the suites k with k % n == i, so tools/run-tests.sh can run n
- * shards side by side (make check: 2, one a core) and each gets about half of the time. */
+/* Every planner suite, the slowest first (the larger of the plain and the sanitizer pass's wall times, 2-core
+ * machine, 2026-12-02). With ARCPATH_TEST_SHARD=i/n the program is shard i of n run side by side
+ * (tools/run-tests.sh PROGRAM@N; make check: 2, one a core). With ARCPATH_TEST_CLAIMS=DIR too (run-tests.sh
+ * sets it) the shards share the suites as they go: each takes the next suite no shard has taken (an
+ * O_EXCL file DIR/k claims suite k), slowest first, so a shard that drew short suites goes on with the rest
+ * and the shards end about together; without it shard i runs the suites k with k % n == i. */
 static Suite *(*const suites[])(void) = {
-    plan_anyangle_suite, jps_suite,          clearance_suite,     jps_sized_suite,   scenarios_suite,
-    aa_landmarks_suite,  directional_suite,  kino_suite,          plan_aaturn_suite, patch_suite,
-    hier_suite,          map_suite,          reeds_shepp_suite,   hier_cluster_suite, collide_suite,
-    search_suite,        smooth_suite,       curve_suite,         path_suite,        plan_suite,
-    dubins_suite,        grid_suite,         world_suite,         algorithms_suite,  capability_suite,
-    units_suite,         anyangle_suite,     aa_turning_suite,    circles_suite,     timing_suite,
-    lattice_suite,       aa_update_suite,    aa_visibility_suite,
+    plan_anyangle_suite, jps_sized_suite,  clearance_suite,    kino_suite,         directional_suite,
+    jps_suite,           aa_landmarks_suite, scenarios_suite,  hier_suite,         capability_suite,
+    hier_cluster_suite,  patch_suite,      map_suite,          plan_aaturn_suite,  reeds_shepp_suite,
+    anyangle_suite,      smooth_suite,     world_suite,        search_suite,       units_suite,
+    dubins_suite,        collide_suite,    aa_update_suite,    timing_suite,       algorithms_suite,
+    aa_visibility_suite, plan_suite,       grid_suite,         lattice_suite,      curve_suite,
+    circles_suite,       aa_turning_suite, path_suite,
 };
+
+/* True when this shard runs suite k: claimed first in claims (a directory), or k % shards == shard. */
+static bool takes_suite(const char *claims, size_t k, int shard, int shards)
+{
+    if (claims == NULL)
+        return (int)(k % (size_t)shards) == shard;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%zu", claims, k);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
 
 int main(void)
 {
     int shard = 0, shards = 1;
-    const char *e = getenv("ARCPATH_TEST_SHARD");
+    const char *e = getenv("ARCPATH_TEST_SHARD"), *claims = getenv("ARCPATH_TEST_CLAIMS");
     if (e != NULL && (sscanf(e, "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0 || shard >= shards)) {
         fprintf(stderr, "ARCPATH_TEST_SHARD=%s: expected i/n with 0 <= i < n\n", e);
         return EXIT_FAILURE;
     }
-    SRunner *sr = srunner_create(NULL);
-    for (size_t k = 0; k < sizeof suites / sizeof suites[0]; k++)
-        if ((int)(k % (size_t)shards) == shard)
-            srunner_add_suite(sr, suites[k]());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    if (e == NULL)
+        claims = NULL; /* one program alone runs every suite */
+    int failed = 0;
+    SRunner *all = NULL; /* without claims: one runner for the suites this shard runs, one summary */
+    for (size_t k = 0; k < sizeof suites / sizeof suites[0]; k++) {
+        if (!takes_suite(claims, k, shard, shards))
+            continue;
+        if (claims == NULL) {
+            if (all == NULL)
+                all = srunner_create(suites[k]());
+            else
+                srunner_add_suite(all, suites[k]());
+            continue;
+        }
+        /* with claims, a suite is known only when its turn comes: one runner (and summary line) a suite */
+        SRunner *sr = srunner_create(suites[k]());
+        srunner_run_all(sr, CK_NORMAL);
+        failed += srunner_ntests_failed(sr);
+        srunner_free(sr);
+    }
+    if (all != NULL) {
+        srunner_run_all(all, CK_NORMAL);
+        failed += srunner_ntests_failed(all);
+        srunner_free(all);
+    }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
