@@ -1,6 +1,6 @@
 /* main.c — runs every planner suite; exits non-zero when any check fails. */
+#include <errno.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,18 +100,24 @@ static Suite *(*const suites[])(void) = {
     circles_suite,       aa_turning_suite, path_suite,
 };
 
-/* True when this shard runs suite k: claimed first in claims (a directory), or k % shards == shard. */
-static bool takes_suite(const char *claims, size_t k, int shard, int shards)
+/* 1 when this shard runs suite k: claimed first in claims (a directory), or k % shards == shard; 0 when
+ * another shard has it; -1 when the claim could not be made for another reason (a missing or read-only
+ * directory: then every shard would skip every suite, so the program fails instead). */
+static int takes_suite(const char *claims, size_t k, int shard, int shards)
 {
     if (claims == NULL)
         return (int)(k % (size_t)shards) == shard;
     char path[4096];
     snprintf(path, sizeof path, "%s/%zu", claims, k);
     const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return false;
+    if (fd < 0) {
+        if (errno == EEXIST)
+            return 0;
+        fprintf(stderr, "ARCPATH_TEST_CLAIMS: cannot claim %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     close(fd);
-    return true;
+    return 1;
 }
 
 int main(void)
@@ -127,7 +133,10 @@ int main(void)
     int failed = 0;
     SRunner *all = NULL; /* without claims: one runner for the suites this shard runs, one summary */
     for (size_t k = 0; k < sizeof suites / sizeof suites[0]; k++) {
-        if (!takes_suite(claims, k, shard, shards))
+        const int take = takes_suite(claims, k, shard, shards);
+        if (take < 0)
+            return EXIT_FAILURE;
+        if (take == 0)
             continue;
         if (claims == NULL) {
             if (all == NULL)
