@@ -56,19 +56,19 @@ double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
 /* Cells of a piece grid along each axis at most (AP_ZONE_GRID_SIDE^2 cells). */
 #define AP_ZONE_GRID_SIDE 64
 
-/* A grid over z's centre line for ap_zone_distance (corridor searches measure the distance at every step of
- * every action): square cells over the line's bounding box grown by half + 1 tiles, at most
- * AP_ZONE_GRID_SIDE per axis; each cell lists, on the first distance measured in it (so a plan pays only for
- * the cells its actions visit), the pieces that can be the nearest, or within the distance's slack of the
- * nearest, to some point of the cell: a piece is listed when its distance from the cell's centre is at most
- * the nearest piece's from there (D) plus the cell's diagonal plus 2e-6 tiles (a point of the cell is within
- * half a diagonal of the centre, so its nearest piece is no farther than D + diagonal / 2 from it, and a
- * piece farther than D + diagonal + the slack from the centre is farther than that from every point).
- * ap_zone_distance then runs its passes over those pieces alone (nearest to the cell's centre first, which
- * lets its first pass skip more of them) and gets the same number, a minimum being the same in any order
- * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every
- * piece. Set z->grid to the result to use it (z's points and half must not change while it is set). Returns a malloc'd grid (free with free()), or NULL when out of memory
- * or the line's coordinates are not finite (then ap_zone_distance measures every piece, as without a grid). */
+/* A grid over z's centre line for ap_zone_distance (corridor searches measure the distance at every step of every
+ * action): square cells over the line's bounding box grown by half + 1 tiles, at most AP_ZONE_GRID_SIDE per axis; each
+ * cell lists, on the first distance measured in it (so a plan pays only for the cells its actions visit), the pieces
+ * that can be the nearest, or within the distance's slack of the nearest, to some point of the cell: a piece is listed
+ * when its distance from the cell's centre is at most the nearest piece's from there (D) plus the cell's diagonal plus
+ * 2e-6 tiles (a point of the cell is within half a diagonal of the centre, so its nearest piece is no farther than D +
+ * diagonal / 2 from it, and a piece farther than D + diagonal + the slack from the centre is farther than that from
+ * every point). ap_zone_distance then runs its passes over those pieces alone (nearest to the cell's centre first,
+ * which lets its first pass skip more of them) and gets the same number, a minimum being the same in any order
+ * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every piece. Set z->grid
+ * to the result to use it (z's points and half must not change while it is set). Returns a malloc'd grid (free with
+ * free()), or NULL when out of memory or the line's coordinates are not finite (then ap_zone_distance measures every
+ * piece, as without a grid). */
 struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
 
 /* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner; z must stay
@@ -78,13 +78,13 @@ void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 /* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context, valid while w is). Pure. */
 const ap_zone *ap_zone_of(const ap_world *w);
 
-/* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of
- * length len (tiles, < AP_ZONE_PROOF_MAX_LEN) from a point at distance d0 from the centre line whose nearest
- * piece is piece0 (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two
- * ends, so at most the larger of d0 and the end's distance to piece0, and an arc with len <= pi R stays
- * within len^2 / 8R (its sagitta's bound) of its chord; when that stays below half - r - AP_ZONE_MARGIN by
- * the slacks of ap_zone_proves, every pose of the walk keeps more than the margin. Along one long piece it
- * decides most short curves from one piece's distance. Pure (reads z only). */
+/* True when z's walk calls clear, for a disc of radius r, every line (R = 0) or arc of radius R (tiles) of length len
+ * (tiles, < AP_ZONE_PROOF_MAX_LEN) from a point at distance d0 from the centre line whose nearest piece is piece0
+ * (ap_zone_nearest) to the point (x1, y1): the distance to piece0 is convex along the chord between the two ends, so at
+ * most the larger of d0 and the end's distance to piece0, and an arc with len <= pi R stays within len^2 / 8R (its
+ * sagitta's bound) of its chord; when that stays below half - r - AP_ZONE_MARGIN by the slacks of ap_zone_proves, every
+ * pose of the walk keeps more than the margin. Along one long piece it decides most short curves from one piece's
+ * distance. Pure (reads z only). */
 bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, double y1, double len, double R,
                           double r);
 
@@ -110,15 +110,14 @@ bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r,
  * tiles; longer ones are always walked. */
 #define AP_ZONE_PROOF_MAX_LEN 999.0
 
-/* True when z's walk (ap_zone_segment_clear) calls clear, for a disc of radius r (tiles), every line (R = 0)
- * or arc of radius R (tiles) of length len (tiles, < AP_ZONE_PROOF_MAX_LEN) whose first point lies at distance
- * da from the centre line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len
- * when the end is not known, which the distance's being 1-Lipschitz allows). Why: a point of the curve s
- * tiles from its start is within s of the start and len - s of the end, so its distance is at most
- * min(da + s, db + len - s) <= (da + db + len) / 2; when that stays below half - r - AP_ZONE_MARGIN by the
- * slacks above, every pose the walk visits has more than AP_ZONE_MARGIN of slack and its steps (each more
- * than AP_ZONE_MARGIN long) reach the end. The kinodynamic search proves most of a corridor's actions so,
- * from the distances at each state and at each action's end (kino.h). Pure. */
+/* True when z's walk (ap_zone_segment_clear) calls clear, for a disc of radius r (tiles), every line (R = 0) or arc of
+ * radius R (tiles) of length len (tiles, < AP_ZONE_PROOF_MAX_LEN) whose first point lies at distance da from the centre
+ * line and whose last point at distance db (both as ap_zone_distance computes them; db = da + len when the end is not
+ * known, which the distance's being 1-Lipschitz allows). Why: a point of the curve s tiles from its start is within s
+ * of the start and len - s of the end, so its distance is at most min(da + s, db + len - s) <= (da + db + len) / 2;
+ * when that stays below half - r - AP_ZONE_MARGIN by the slacks above, every pose the walk visits has more than
+ * AP_ZONE_MARGIN of slack and its steps (each more than AP_ZONE_MARGIN long) reach the end. The kinodynamic search
+ * proves most of a corridor's actions so, from the distances at each state and at each action's end (kino.h). Pure. */
 static inline bool ap_zone_proves(const ap_zone *z, double da, double db, double len, double R, double r)
 {
     return len < AP_ZONE_PROOF_MAX_LEN &&

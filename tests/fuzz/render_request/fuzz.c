@@ -10,21 +10,24 @@
 
 #include "proto/render.h"
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/small_map.h"
 #include "tests/fuzz/wire_error.h"
 
 /* A 16 x 12 map with every terrain letter, so every colour and run is drawn. */
+static char render_cell(int x, int y)
+{
+    static const char *const rows[12] = {"................", ".@@@....TTTT....", ".@......T..T..O.",
+                                         ".@..SSS.TTTT..O.", "....SSS.........", "..WWWW....GGGG..",
+                                         "..WWWW....GGGG..", "................", "@@@@@@@@....@@@@",
+                                         "................", ".....OOOO.......", "................"};
+    return rows[y][x];
+}
+
 static const ap_map *the_map(void)
 {
     static ap_map *m;
-    if (m != NULL)
-        return m;
-    static const char *text = "type octile\nheight 12\nwidth 16\nmap\n"
-                              "................\n.@@@....TTTT....\n.@......T..T..O.\n.@..SSS.TTTT..O.\n"
-                              "....SSS.........\n..WWWW....GGGG..\n..WWWW....GGGG..\n................\n"
-                              "@@@@@@@@....@@@@\n................\n.....OOOO.......\n................\n";
-    ap_diag d;
-    if (ap_map_parse("m", "m", text, strlen(text), NULL, &m, &d) != AP_OK)
-        abort();
+    if (m == NULL)
+        m = ap_fuzz_small_map(16, 12, render_cell);
     return m;
 }
 
