@@ -10,7 +10,10 @@
  * heuristic, with it over the Dubins length too (not admissible with tolerances), and with distance /
  * max_speed (the thesis's comparison). Usage: arcpath-bench-kino [N [HEADING_BINS SPEED_BINS [VSCALE]]]
  * (queries per row, default 200; bins 0 = the defaults; VSCALE scales the random start and goal speeds,
- * default 1, 0 = start and goal at rest; ARCPATH_BENCH_ROW=K runs the K-th row only, 0-based, for profiles).
+ * default 1, 0 = start and goal at rest; ARCPATH_BENCH_ROW=K runs the K-th row only, 0-based, for profiles;
+ * ARCPATH_BENCH_TRACE=1 prints a line a query on stderr: row, query, 1 proven / 2 capped with a path /
+ * 0 none, iterations, travel time, ms, then the heuristic at the start (s), the goal's distance (tiles), the
+ * turning radius, the start and goal speeds and the lateral limit; tools/bench/kino_bands.py groups them).
  * Targets (issue 11): 1000 iterations <= 0.4 ms, median query <= 1 ms.
  *
  * arcpath-bench-kino cap [N]: A* under expansion caps of 300 .. 100,000 (the plan's "capped" answers: the
@@ -410,8 +413,15 @@ int main(int argc, char **argv)
             int ok = one(&ws, &kp, 100000, NULL, 0, &it, &dur);
             ms[i] = (double)(ap_clock_ns() - t0) / 1e6;
             total_ms += ms[i];
-            if (trace != NULL)
-                fprintf(trace, "astar %zu %d %d %llu %.17g %.6f\n", r, i, ok, (unsigned long long)it, dur, ms[i]);
+            if (trace != NULL) {
+                /* (the query and the heuristic at its start: tools/bench/kino_bands.py groups them) */
+                const ap_kino_params pp = ap_kino_prepare(&kp);
+                fprintf(trace,
+                        "astar %zu %d %d %llu %.17g %.6f h0 %.17g dist %.6f R %.6f sv %.6f gv %.6f lat %.6f\n", r, i, ok,
+                        (unsigned long long)it, dur, ms[i], ap_kino_heuristic(&pp, kp.sx, kp.sy, kp.sh, kp.sv),
+                        hypot(kp.gx - kp.sx, kp.gy - kp.sy), kp.turning_radius, kp.sv, kp.gv,
+                        kp.veh.max_lateral_accel);
+            }
             it_sum += it;
             if (ok == 1) {
                 found++;
