@@ -710,7 +710,7 @@ static void usage(FILE *f)
 {
     fputs("usage: arcpathd [options]\n"
           "\n"
-          "arcpathd " ARCPATH_VERSION " - grid path-planning HTTP service\n"
+          "arcpathd " ARCPATH_VERSION " - path-planning HTTP service: grid, any-angle, turning and kinodynamic paths\n"
           "\n"
           "options:\n"
           "  --listen HOST:PORT  address to listen on (IPv4, localhost or [IPv6]); default 127.0.0.1:8080\n"

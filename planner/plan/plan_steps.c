@@ -120,8 +120,15 @@ static int sample_count(ap_result *r, const ap_query *q, double total, double st
     bool extra = total - (double)*k * step > 1e-9;
     *count = *k + 1 + (extra ? 1 : 0);
     if (!(kf + 2.0 <= (double)SIZE_MAX / 2.0) || *count > max_samples) {
-        snprintf(r->message, sizeof r->message, "at most %zu samples (max_samples), this path needs %.0f",
-                 max_samples, kf + 1.0 + (extra ? 1.0 : 0.0));
+        /* a step of 1e-300 tiles would need a count of 300 digits (or infinity): above 1e15 the message says
+         * so rather than print it */
+        const double need = kf + 1.0 + (extra ? 1.0 : 0.0);
+        if (need <= 1e15)
+            snprintf(r->message, sizeof r->message, "at most %zu samples (max_samples), this path needs %.0f",
+                     max_samples, need);
+        else
+            snprintf(r->message, sizeof r->message,
+                     "at most %zu samples (max_samples), this path needs more than 1e15", max_samples);
         return AP_E_INVALID_REQUEST;
     }
     return AP_OK;

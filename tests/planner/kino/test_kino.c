@@ -1251,6 +1251,15 @@ START_TEST(test_samples_dt_accelerating_line)
     ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(r.message, "at most 5 samples (max_samples), this path needs 9");
     ck_assert_ptr_null(r.samples);
+    /* a dt so small the count would have hundreds of digits, or be infinite: said, not printed */
+    const double dt = q.sample_dt;
+    for (int i = 0; i < 2; i++) {
+        q.sample_dt = i == 0 ? 1e-300 : 4.9406564584124654e-324;
+        ck_assert_int_eq(ap_plan_samples_timed(&r, &q), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(r.message, "at most 5 samples (max_samples), this path needs more than 1e15");
+        ck_assert_ptr_null(r.samples);
+    }
+    q.sample_dt = dt;
     /* an answer without timing cannot be sampled in time */
     r.timing = NULL;
     q.max_samples = 0;
