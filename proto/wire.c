@@ -672,6 +672,8 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
     } else if (r->status == AP_NO_PATH) {
         if (r->no_path_reason == AP_NO_PATH_UNREACHABLE)
             AP_JBUF_LIT(b, ",\"reason\":\"unreachable\"");
+        else if (r->no_path_reason == AP_NO_PATH_STATE_LIMIT)
+            AP_JBUF_LIT(b, ",\"reason\":\"state_limit\"");
         else
             AP_JBUF_LIT(b, ",\"reason\":\"not_found\"");
     }

@@ -144,7 +144,9 @@ static void count_answer(const ap_lanes *l, const ap_result *r)
     if (r->status == AP_OK)
         o = r->capped ? AP_OUTCOME_CAPPED : r->probe ? AP_OUTCOME_PROBE : AP_OUTCOME_OK;
     else if (r->status == AP_NO_PATH)
-        o = r->no_path_reason == AP_NO_PATH_UNREACHABLE ? AP_OUTCOME_UNREACHABLE : AP_OUTCOME_NOT_FOUND;
+        o = r->no_path_reason == AP_NO_PATH_UNREACHABLE   ? AP_OUTCOME_UNREACHABLE
+            : r->no_path_reason == AP_NO_PATH_STATE_LIMIT ? AP_OUTCOME_STATE_LIMIT
+                                                          : AP_OUTCOME_NOT_FOUND;
     else if (r->status == AP_TIMEOUT)
         o = AP_OUTCOME_TIMEOUT;
     else

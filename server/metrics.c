@@ -240,10 +240,13 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
                 (unsigned long long)LOAD(m->overloaded[l]));
 
     static const char *const outcome_names[AP_OUTCOME_COUNT] = {"ok", "capped", "probe", "no_path_unreachable",
-                                                                 "no_path_not_found", "timeout"};
+                                                                 "no_path_not_found", "no_path_state_limit",
+                                                                 "timeout"};
     fputs("# HELP arcpath_path_answers_total Path answers (single queries and batch items) by outcome: ok, capped "
-          "(kinodynamic: the fastest path found when the expansion cap or the deadline stopped the search), probe "
-          "(the probing search's path), no_path_unreachable, no_path_not_found, timeout.\n"
+          "(kinodynamic: the fastest path found when the expansion cap or the deadline stopped the search, or when "
+          "it dropped states at the state limit), probe (the probing search's path), no_path_unreachable, "
+          "no_path_not_found, no_path_state_limit (kinodynamic: no id left for new states, max_workspace_cells), "
+          "timeout.\n"
           "# TYPE arcpath_path_answers_total counter\n", f);
     for (int o = 0; o < AP_OUTCOME_COUNT; o++)
         fprintf(f, "arcpath_path_answers_total{outcome=\"%s\"} %llu\n", outcome_names[o],

@@ -58,15 +58,17 @@ typedef enum ap_stage {
 } ap_stage;
 
 /* How a path answer (a single query's, or a batch item's) ended: ok with a finished search, ok with the
- * kinodynamic best-so-far path ("capped": the cap or the deadline stopped A* after it reached the goal),
- * ok with the probing search's path ("probe"), no_path by reason, timeout. Errors (4xx, 5xx) are not
- * answers and are counted by arcpath_requests_total only. */
+ * kinodynamic best-so-far path ("capped": the cap or the deadline stopped A* after it reached the goal, or
+ * A* dropped states at the state limit), ok with the probing search's path ("probe"), no_path by reason
+ * (unreachable, not_found, state_limit), timeout. Errors (4xx, 5xx) are not answers and are counted by
+ * arcpath_requests_total only. */
 typedef enum ap_outcome {
     AP_OUTCOME_OK = 0,
     AP_OUTCOME_CAPPED,
     AP_OUTCOME_PROBE,
     AP_OUTCOME_UNREACHABLE,
     AP_OUTCOME_NOT_FOUND,
+    AP_OUTCOME_STATE_LIMIT,
     AP_OUTCOME_TIMEOUT,
     AP_OUTCOME_COUNT
 } ap_outcome;

@@ -82,7 +82,7 @@ export interface PathAnswer {
   status: 'ok' | 'no_path' | 'timeout';
   map: string;
   map_version?: number;
-  reason?: 'unreachable' | 'not_found';
+  reason?: 'unreachable' | 'not_found' | 'state_limit';
   grid_cost?: number;
   length?: number;
   /** seconds: timed answers (kinodynamic, or vehicle limits named) */

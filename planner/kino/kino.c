@@ -363,6 +363,7 @@ void ap_kino_bind(ap_kino_domain *d, const ap_search *s)
     d->ws = s->ws;
     d->tail_total = INFINITY;
     d->expanded = 0;
+    d->dropped = 0;
     d->hmemo_n = 0;
     if (!d->lattice_tried) { /* once per domain: a restart keeps it; out of memory only leaves it out */
         d->lattice_tried = true;
@@ -828,8 +829,10 @@ static int kino_successors(const void *ctx, uint32_t node, const void *payload, 
     }
     for (int k = 0; k < n; k++) {
         const uint32_t id = key[k] == 0 ? AP_KINO_GOAL : key_id(d, key[k]);
-        if (id == UINT32_MAX)
+        if (id == UINT32_MAX) { /* no id left: counted, so the plan can say its answer is not proven */
+            ((ap_kino_domain *)d)->dropped++;
             continue;
+        }
         /* (hval is 0 as ap_kino_expand wrote it: the goal's; any other's is computed by kino_h if the core
          * keeps the successor) */
         if (m != k)

@@ -201,6 +201,10 @@ typedef struct ap_kino_domain {
     uint32_t tail_parent;
     double tail_total;         /* INFINITY: none yet */
     uint64_t expanded;         /* expansions seen (the analytic period) */
+    /* Successors dropped since ap_kino_bind because their bin was new and no id was left for it (node_limit
+     * reached: the workspace's capacity) or the id table could not grow. Nonzero: the search is no longer
+     * A* over every bin, so its path is not proven the fastest and its no_path is the state limit's. */
+    uint64_t dropped;
     /* The heuristic's length parts of the poses kept from the current expansion (kino_h): successors along
      * one path at different speeds share them. Emptied by each expansion. */
     ap_kino_hmemo hmemo[AP_KINO_HMEMO];

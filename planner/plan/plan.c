@@ -159,6 +159,8 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     r->region_pruned = p->region_pruned;
     r->expanded = ap_plan_expanded(p);
     memcpy(r->message, p->message, sizeof r->message);
+    if (p->state == AP_NO_PATH)
+        r->no_path_reason = p->no_path_reason;
     if (p->state == AP_NO_PATH && (p->region_pruned || (p->kind != NULL && p->kind->complete)))
         r->no_path_reason = AP_NO_PATH_UNREACHABLE;
     if (p->state != AP_OK) {

@@ -136,6 +136,9 @@ typedef enum ap_no_path_reason {
     AP_NO_PATH_UNREACHABLE,   /* proven: start and goal are in different regions of the region table, or a
                                * complete search (the grid kinds, over the whole map) exhausted its open
                                * list (wire "unreachable") */
+    AP_NO_PATH_STATE_LIMIT,   /* the kinodynamic search had no id left for a new state (as many states as
+                               * its workspace has nodes, max_workspace_cells on the server) and dropped
+                               * states before it found a path; a path may still exist (wire "state_limit") */
 } ap_no_path_reason;
 
 typedef struct ap_result {
@@ -157,7 +160,8 @@ typedef struct ap_result {
     double duration_s;       /* kinodynamic and timed plans: the trajectory's duration (seconds) */
     bool probe;              /* kinodynamic plans: the path is the probing search's (search.probe), not A*'s */
     bool capped;             /* kinodynamic plans: search.max_expansions or the deadline stopped A* after it
-                              * had reached the goal; the path is the fastest found, not proven the fastest */
+                              * had reached the goal, or A* had to drop new states (no id left: the state
+                              * limit); the path is the fastest found, not proven the fastest */
     bool region_pruned;      /* answered no_path from the region table without searching */
     char message[128];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;
@@ -185,6 +189,8 @@ typedef struct ap_plan {
     int state;                /* AP_IN_PROGRESS, or the final status */
     bool has_search;
     bool region_pruned;       /* answered AP_NO_PATH from the region table (added with the implementation) */
+    ap_no_path_reason no_path_reason; /* a kind's reason for AP_NO_PATH (zero: not_found; a complete kind's
+                                       * or the region table's no_path is unreachable regardless) */
     const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
     const char *field;        /* offending field when ap_plan_begin failed validation */
     void *kind_state;         /* the kind's own state (e.g. plan_dir.c's tables and paths), malloc'd; or NULL */

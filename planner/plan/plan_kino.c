@@ -187,11 +187,21 @@ static int kino_stop(ap_plan *p)
     return kino_capped(p, AP_TIMEOUT);
 }
 
+/* A no_path of a search that dropped states for want of ids (ap_kino_domain.dropped) is the state limit's:
+ * with more ids (max_workspace_cells) a path may be found. */
+static int kino_no_path_reason(ap_plan *p, int st)
+{
+    const kino_plan *k = p->kind_state;
+    if (st == AP_NO_PATH && k->d.dropped > 0)
+        p->no_path_reason = AP_NO_PATH_STATE_LIMIT;
+    return st;
+}
+
 static int kino_step(ap_plan *p, uint64_t max_expansions)
 {
     const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p); /* restarts included */
     if (spent >= cap)
-        return kino_capped(p, AP_NO_PATH);
+        return kino_no_path_reason(p, kino_capped(p, AP_NO_PATH));
     uint64_t run = cap - spent;
     if (max_expansions != 0 && max_expansions < run)
         run = max_expansions;
@@ -200,7 +210,7 @@ static int kino_step(ap_plan *p, uint64_t max_expansions)
         st = kino_capped(p, AP_NO_PATH);
     else if (st == AP_TIMEOUT) /* the deadline (or the server's cancel) inside the slice */
         st = kino_capped(p, AP_TIMEOUT);
-    return st;
+    return kino_no_path_reason(p, st);
 }
 
 static int kino_move(ap_plan *p, ap_workspace *ws)
@@ -275,8 +285,9 @@ static int kino_finish(ap_plan *p, ap_result *r)
         r->probe = true;
         return kino_answer(r, &p->q, k->probe, (size_t)k->probe_n, &k->probe_tail);
     }
-    /* the proven path, or (capped) the best found by the stop: the path to the goal either way */
-    r->capped = k->capped;
+    /* the proven path, or (capped) the best found by the stop or by a search that dropped states for want of
+     * ids: the path to the goal either way */
+    r->capped = k->capped || k->d.dropped > 0;
     size_t n = 0;
     uint32_t *nodes = ap_plan_path_nodes_to(&p->search, AP_KINO_GOAL, &n);
     ap_kino_state *states = nodes != NULL ? malloc((n ? n : 1) * sizeof *states) : NULL;

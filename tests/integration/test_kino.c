@@ -602,6 +602,43 @@ START_TEST(kinodynamic_corridor)
 }
 END_TEST
 
+/* The state limit: a server whose workspaces hold 2,000 nodes (max_workspace_cells) gives a kinodynamic search
+ * 2,000 state ids; a query that needs more, behind a wall, answers no_path with reason state_limit (a path
+ * exists: tests/planner/kino test_state_limit finds it with ids to spare), and ops see it in the metrics. */
+START_TEST(kinodynamic_state_limit)
+{
+    char walled[sizeof FIELD];
+    strcpy(walled, FIELD);
+    char *grid = strstr(walled, "map\n") + 4;
+    for (int y = 1; y <= 12; y++) /* x = 15 blocked from the top border down to y = 12 */
+        grid[y * 31 + 15] = '@';
+    ap_srv_dir d2;
+    ap_srv s2;
+    ck_assert_int_eq(ap_srv_start_dir(&s2, &d2, "kinolimit", "walled", walled,
+                                      "{\"max_workspace_cells\": 2000}"),
+                     0);
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&s2, "/v1/path",
+                             "{\"map\":\"walled\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0},"
+                             "\"goal\":{\"x\":25.5,\"y\":5.5},\"unit\":{\"turning_radius\":2,\"max_speed\":5,"
+                             "\"max_accel\":1,\"max_brake\":2,\"max_lateral_accel\":2},"
+                             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+                             &r),
+                     0);
+    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    json_t *j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "no_path");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), "state_limit");
+    ck_assert(num(json_object_get(j, "stats"), "expanded") < 100000); /* the ids ran out, not the cap */
+    json_decref(j);
+    ck_assert_int_eq(ap_http(&s2, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"no_path_state_limit\"") == 1);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop_dir(&s2, &d2), 0);
+}
+END_TEST
+
 Suite *kino_suite(void)
 {
     Suite *s = suite_create("kino");
@@ -616,6 +653,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_probe);
     tcase_add_test(tc, kinodynamic_reverse_and_turns);
     tcase_add_test(tc, kinodynamic_corridor);
+    tcase_add_test(tc, kinodynamic_state_limit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -826,8 +826,9 @@ START_TEST(encode_no_path_and_timeout)
         const char *reason_name; /* NULL: no "reason" member */
     } cases[] = {{AP_NO_PATH, "no_path", AP_NO_PATH_UNREACHABLE, "unreachable"},
                  {AP_NO_PATH, "no_path", AP_NO_PATH_NOT_FOUND, "not_found"},
+                 {AP_NO_PATH, "no_path", AP_NO_PATH_STATE_LIMIT, "state_limit"},
                  {AP_TIMEOUT, "timeout", AP_NO_PATH_UNREACHABLE, NULL}};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ap_result r;
         memset(&r, 0, sizeof r);
         r.status = cases[i].status;

@@ -61,6 +61,7 @@ START_TEST(test_counters_exact)
     ap_metrics_answer(&m, AP_OUTCOME_CAPPED);
     ap_metrics_answer(&m, AP_OUTCOME_CAPPED);
     ap_metrics_answer(&m, AP_OUTCOME_UNREACHABLE);
+    ap_metrics_answer(&m, AP_OUTCOME_STATE_LIMIT);
     ap_metrics_answer(&m, AP_OUTCOME_COUNT); /* out of range: ignored */
     ap_metrics_set_maps(&m, 22);
     ap_metrics_inflight_add(&m, 2);
@@ -109,6 +110,7 @@ START_TEST(test_counters_exact)
         "arcpath_path_answers_total{outcome=\"probe\"} 0",
         "arcpath_path_answers_total{outcome=\"no_path_unreachable\"} 1",
         "arcpath_path_answers_total{outcome=\"no_path_not_found\"} 0",
+        "arcpath_path_answers_total{outcome=\"no_path_state_limit\"} 1",
         "arcpath_path_answers_total{outcome=\"timeout\"} 0",
         "arcpath_inflight_requests 2",
         "arcpath_maps_loaded 22",

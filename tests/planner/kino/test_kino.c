@@ -1029,6 +1029,58 @@ START_TEST(test_move_to_smaller_workspace)
 }
 END_TEST
 
+/* q planned to its end on a workspace of `capacity` nodes (the state limit: ids up to the capacity). */
+static int run_plan_on(const ap_query *q, ap_result *r, uint32_t capacity)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, capacity, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    int st = ap_plan_begin(&p, q, &ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
+        st = ap_plan_step(&p, 1000);
+    ck_assert(st == AP_OK || st == AP_NO_PATH);
+    ap_plan_finish(&p, r);
+    ap_workspace_free(&ws);
+    return st;
+}
+
+/* The state limit: a search that has no id left for a new state drops it and goes on; its path is then marked
+ * capped (not proven the fastest) and its no_path says state_limit, where the same query with ids to spare
+ * finds its path (so the limit, not the map, was why). */
+START_TEST(test_state_limit)
+{
+    /* a wall from the top border down to y = 12 at x = 15: no analytic edge from the start's side sees the goal */
+    char wall[512];
+    int n = 0;
+    for (int y = 1; y <= 12; y++)
+        n += snprintf(wall + n, sizeof wall - (size_t)n, "15,%d;", y);
+    ap_map *m = open_map(30, 30, wall);
+    ap_query q = kq(m, 5.5, 5.5, 0.0, 0.0, 25.5, 5.5);
+    ap_result small = {0}, big = {0};
+    ck_assert_int_eq(run_plan_on(&q, &small, 2000), AP_NO_PATH);
+    ck_assert_int_eq(small.no_path_reason, AP_NO_PATH_STATE_LIMIT);
+    ck_assert_uint_lt(small.expanded, 100000); /* it ran out of states, not into the cap */
+    ck_assert_int_eq(run_plan_on(&q, &big, 1u << 18), AP_OK); /* (measured: 23,623 expansions) */
+    ck_assert(!big.capped);
+    check_trajectory(&q, &big);
+    ap_result_free(&small);
+    ap_result_free(&big);
+    /* open field: the analytic edge reaches the goal early, the proof needs more states than 3,000 */
+    ap_map_free(m);
+    m = open_map(60, 60, NULL);
+    q = kq(m, 10.5, 10.5, 0.0, 0.0, 40.5, 40.5);
+    ck_assert_int_eq(run_plan_on(&q, &small, 3000), AP_OK);
+    ck_assert(small.capped);
+    check_trajectory(&q, &small);
+    ck_assert_int_eq(run_plan_on(&q, &big, 1u << 18), AP_OK);
+    ck_assert(!big.capped);
+    ck_assert(big.duration_s <= small.duration_s + 1e-9);
+    ap_result_free(&small);
+    ap_result_free(&big);
+    ap_map_free(m);
+}
+END_TEST
+
 /* ---- the probing search (Algorithms 1 and 6) */
 
 /* The probe's params for q (what plan_kino.c builds). */
@@ -1805,6 +1857,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_expansion_cap);
     tcase_add_test(tc, test_move_to_smaller_workspace);
+    tcase_add_test(tc, test_state_limit);
     tcase_add_test(tc, test_profiles);
     tcase_add_test(tc, test_probe_open_field);
     tcase_add_test(tc, test_probe_wall_falls_back);
