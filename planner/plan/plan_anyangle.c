@@ -217,11 +217,7 @@ static int aa_state(ap_plan *p, int st)
     const aa_plan *a = p->kind_state;
     if (a->turning)
         st = turn_done(p, st);
-    if (st == AP_E_START_BLOCKED)
-        p->field = "start";
-    else if (st == AP_E_GOAL_BLOCKED)
-        p->field = "goal";
-    return p->state = st;
+    return p->state = ap_plan_end_blocked(p, st);
 }
 
 static int aa_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)

@@ -136,9 +136,10 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         ap_zone_world(&k->zone, &kp.world, &kp.world);
     }
     if (!ap_world_point_clear(&kp.world, q->sx, q->sy, kp.radius)) {
+        if (q->zone == NULL)
+            return p->state = ap_plan_end_blocked(p, AP_E_START_BLOCKED);
         p->field = "start";
-        if (q->zone != NULL)
-            snprintf(p->message, sizeof p->message, "the start is outside the corridor (or blocked)");
+        snprintf(p->message, sizeof p->message, "the start is outside the corridor (or blocked)");
         return p->state = AP_E_START_BLOCKED;
     }
     if (q->zone != NULL && !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius)) {

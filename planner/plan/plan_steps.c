@@ -89,6 +89,19 @@ void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, siz
     r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, rad);
 }
 
+int ap_plan_end_blocked(ap_plan *p, int st)
+{
+    if (st != AP_E_START_BLOCKED && st != AP_E_GOAL_BLOCKED)
+        return st;
+    const bool start = st == AP_E_START_BLOCKED;
+    const ap_query *q = &p->q;
+    p->field = start ? "start" : "goal";
+    if (q->unit_radius > 0.0)
+        snprintf(p->message, sizeof p->message,
+                 "\"%s\": the unit's disc (radius %g) at (%g, %g) overlaps an obstacle or the map's edge", p->field, q->unit_radius, start ? q->sx : q->gx, start ? q->sy : q->gy);
+    return st;
+}
+
 void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
 {
     if (q->map == NULL) { /* a circle world */

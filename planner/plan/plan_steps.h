@@ -58,6 +58,12 @@ void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, siz
  * and *r. Pure. */
 void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r);
 
+/* A refusal found while planning (st AP_E_START_BLOCKED or AP_E_GOAL_BLOCKED, any other st is returned as it
+ * is): the unit's disc (q->unit_radius > 0 tiles) does not fit at the start or goal, whose cell or point
+ * validation has found free. Names the field in p->field and, for a disc, says why in p->message (else the
+ * error table's default stays). Returns st. */
+int ap_plan_end_blocked(ap_plan *p, int st);
+
 /* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
  * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Returns AP_OK, AP_E_NOMEM, or AP_E_INVALID_REQUEST with
  * the counts in r->message when more poses would result. */

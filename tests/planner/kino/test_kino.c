@@ -979,6 +979,21 @@ START_TEST(test_validation)
     b.probe = true;
     ck_assert_int_eq(ap_query_check(&b, &f), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(f, "search.probe");
+    /* a start on a free cell where the unit's disc meets the border wall: refused by the plan, saying why */
+    b = q;
+    b.sx = 1.5;
+    b.sy = 1.5;
+    b.unit_radius = 0.6;
+    ck_assert_int_eq(ap_query_check(&b, &f), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 4096, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    ck_assert_int_eq(ap_plan_begin(&p, &b, &ws, 0), AP_E_START_BLOCKED);
+    ck_assert_str_eq(ap_plan_field(&p), "start");
+    ck_assert_str_eq(ap_plan_message(&p), "\"start\": the unit's disc (radius 0.6) at (1.5, 1.5) overlaps an "
+                                          "obstacle or the map's edge");
+    ap_plan_release(&p);
+    ap_workspace_free(&ws);
     ap_map_free(m);
 }
 END_TEST

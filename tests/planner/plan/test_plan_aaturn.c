@@ -263,6 +263,8 @@ START_TEST(narrow_gap_not_found_auto_answers)
     q.sy = 19.9;
     ck_assert_int_eq(run_plan(&q, &r), AP_E_START_BLOCKED);
     ck_assert_str_eq(r.field, "start");
+    ck_assert_str_eq(r.message, "\"start\": the unit's disc (radius 0.3) at (10.5, 19.9) overlaps an obstacle or the "
+                                "map's edge");
     ap_result_free(&r);
     /* 0.5 from the wall (closer than rho = 2): a line straight up. */
     q.sy = 19.5;

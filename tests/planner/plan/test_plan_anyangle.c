@@ -335,6 +335,8 @@ START_TEST(circle_world_queries)
     q.unit_radius = 0.5;
     ck_assert_int_eq(run_plan(&q, 0, &r), AP_E_START_BLOCKED);
     ck_assert_str_eq(r.field, "start");
+    ck_assert_str_eq(r.message, "\"start\": the unit's disc (radius 0.5) at (3.9, 5) overlaps an obstacle or the "
+                                "map's edge");
     ap_result_free(&r);
     ap_circle_world_free(cw);
 }
