@@ -994,6 +994,7 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .default_deadline_ms = c->default_deadline_ms,
         .max_deadline_ms = c->max_deadline_ms,
         .maps = ap_registry_count(r->h->reg),
+        .workspace_nodes = r->h->reg->capacity,
         .units = ap_config_units_text(c),
     };
     size_t len = 0;

@@ -635,6 +635,12 @@ START_TEST(kinodynamic_state_limit)
     ck_assert_int_eq(ap_http(&s2, "GET", "/metrics", NULL, 0, NULL, &r), 0);
     ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"no_path_state_limit\"") == 1);
     ap_resp_free(&r);
+    /* GET /v1/info tells clients the limit */
+    ck_assert_int_eq(ap_http(&s2, "GET", "/v1/info", NULL, 0, NULL, &r), 0);
+    j = ap_resp_json(&r);
+    ap_resp_free(&r);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "limits"), "workspace_nodes")), 2000);
+    json_decref(j);
     ck_assert_int_eq(ap_srv_stop_dir(&s2, &d2), 0);
 }
 END_TEST
