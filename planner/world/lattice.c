@@ -132,14 +132,20 @@ out:
 size_t ap_lattice_region_free(const ap_map *m, int32_t x0, int32_t y0, int32_t rw, int32_t rh, uint8_t *cfree)
 {
     size_t blocked = 0;
+    /* A side of the region at the map's edge has nothing beyond it for a path to leave through: its ring
+     * cells keep the map's passability (a ring marked free all round a map with a blocked border, as most
+     * have, was a free road round every wall). */
+    const bool open_l = x0 > 0, open_t = y0 > 0, open_r = x0 + rw < m->width, open_b = y0 + rh < m->height;
     for (int32_t y = 0; y < rh; y++) {
         /* passable cells straight from the map's padded rows (the region lies inside the map) */
         const uint8_t *row = m->pass + ap_map_index(m, x0, y0 + y);
+        const bool row_open = (y == 0 && open_t) || (y == rh - 1 && open_b);
         for (int32_t x = 0; x < rw; x++) {
-            const bool border = x == 0 || y == 0 || x == rw - 1 || y == rh - 1;
+            const bool border = row_open || (x == 0 && open_l) || (x == rw - 1 && open_r);
             const bool free_cell = border || row[x] != 0;
             cfree[y * rw + x] = free_cell ? 1 : 0;
-            blocked += !free_cell;
+            /* (a straight line between two points inside the ring never meets a ring cell) */
+            blocked += !free_cell && y > 0 && y < rh - 1 && x > 0 && x < rw - 1;
         }
     }
     return blocked;

@@ -62,8 +62,10 @@ static inline float ap_lattice_cell_bound(const float *dist, int32_t rw, int32_t
 }
 
 /* Fill cfree for the region of map cells [x0, x0 + rw) x [y0, y0 + rh) (inside the map): a passable cell
- * and every cell of the region's border ring are free (1), the others 0. Returns the number of blocked
- * cells inside the ring (0: the lattice bound is the octile one, never above the straight distance). */
+ * and every cell of the region's border ring on a side away from the map's edge are free (1), the others 0
+ * (a path can leave the region only across such a side; a side on the map's edge keeps the map's cells).
+ * Returns the number of blocked cells inside the ring (0: the lattice bound is the octile one, never above
+ * the straight distance). */
 size_t ap_lattice_region_free(const ap_map *m, int32_t x0, int32_t y0, int32_t rw, int32_t rh, uint8_t *cfree);
 
 #endif

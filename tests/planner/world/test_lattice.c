@@ -2,6 +2,7 @@
  * path (the any_angle plan's length, an independent search) and exact on simple cases. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,24 @@ static void whole_map(const ap_map *m, int gx, int gy, float *dist)
 static float at_centre(const ap_map *m, const float *dist, int x, int y)
 {
     return dist[(2 * y + 1) * (2 * m->width + 1) + 2 * x + 1];
+}
+
+/* The exact shortest free-space path of a point from (sx, sy) to (gx, gy) on m (any_angle, smoothing none):
+ * AP_OK with its length in *len, or AP_NO_PATH (asserted: nothing else). */
+static int shortest(ap_workspace *ws, const ap_map *m, double sx, double sy, double gx, double gy, double *len)
+{
+    ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = gx, .gy = gy, .algorithm = AP_ALG_ANY_ANGLE,
+                  .connectivity = 8, .smoothing = AP_SMOOTH_NONE};
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, ws, 0);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ap_result r;
+    ap_plan_finish(&p, &r);
+    ck_assert(st == AP_OK || st == AP_NO_PATH);
+    *len = r.length;
+    ap_result_free(&r);
+    return st;
 }
 
 START_TEST(exact_cases)
@@ -79,24 +98,15 @@ START_TEST(below_the_exact_shortest_path)
             const int sx = (int)(ap_test_rand(&g) % (unsigned)w), sy = (int)(ap_test_rand(&g) % (unsigned)h);
             if (!ap_map_passable(m, sx, sy) || (sx == gx && sy == gy))
                 continue;
-            ap_query q = {.map = m, .sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5,
-                          .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8, .smoothing = AP_SMOOTH_NONE};
-            ap_plan p;
-            int st = ap_plan_begin(&p, &q, &ws, 0);
-            while (st == AP_IN_PROGRESS)
-                st = ap_plan_step(&p, 0);
-            ap_result r;
-            ap_plan_finish(&p, &r);
+            double len;
+            const int st = shortest(&ws, m, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5, &len);
             const double bound = ap_lattice_bound(at_centre(m, dist, sx, sy));
             if (st == AP_OK) {
                 compared++;
-                ck_assert_msg(bound <= r.length + 1e-9, "map %d (%d,%d)->(%d,%d): bound %.9f > shortest %.9f", it, sx,
-                              sy, gx, gy, bound, r.length);
-                close += bound >= 0.9 * r.length;
-            } else {
-                ck_assert_int_eq(st, AP_NO_PATH);
+                ck_assert_msg(bound <= len + 1e-9, "map %d (%d,%d)->(%d,%d): bound %.9f > shortest %.9f", it, sx, sy,
+                              gx, gy, bound, len);
+                close += bound >= 0.9 * len;
             }
-            ap_result_free(&r);
         }
         ap_workspace_free(&ws);
         free(dist);
@@ -177,6 +187,99 @@ START_TEST(distances_equal_the_definition)
 }
 END_TEST
 
+/* ap_lattice_region_free: a ring side away from the map's edge is free (paths may leave there), a side on the
+ * map's edge keeps the map's cells. On a map walled all round (as most are) a region reaching the edges
+ * gives a bound round the inner walls; a free ring there was a road round every wall. */
+START_TEST(region_ring_on_the_map_edge)
+{
+    /* 7 x 7, walled all round, a wall from the top border down to y = 4 at x = 3: from (1, 1) to (5, 1) the
+     * way is down and round, 3.5 + 4 + 3.5 tiles at least (the straight line is 4) */
+    ap_map *m = ap_test_map_from_string("type octile\nheight 7\nwidth 7\nmap\n@@@@@@@\n@..@..@\n@..@..@\n@..@..@\n"
+                                        "@..@..@\n@.....@\n@@@@@@@\n");
+    uint8_t cfree[49];
+    float dist[15 * 15];
+    /* the whole map: every side on the edge, so the ring is the map's own border, blocked */
+    ck_assert_uint_eq(ap_lattice_region_free(m, 0, 0, 7, 7, cfree), 4); /* the wall's 4 cells inside the ring */
+    for (int i = 0; i < 7; i++) {
+        ck_assert_int_eq(cfree[i], 0);         /* top row */
+        ck_assert_int_eq(cfree[6 * 7 + i], 0); /* bottom row */
+        ck_assert_int_eq(cfree[i * 7], 0);     /* left column */
+        ck_assert_int_eq(cfree[i * 7 + 6], 0); /* right column */
+    }
+    ck_assert_int_eq(ap_lattice_distances(cfree, 7, 7, 5, 1, 0, dist), AP_OK);
+    const double b = ap_lattice_bound(dist[3 * 15 + 3]); /* from (1, 1)'s centre */
+    ck_assert_msg(b > 8.0, "bound %.6f round the wall", b); /* (with a free ring: about 4 / 1.08, over the top) */
+    ck_assert(b <= 2.0 * hypot(1.5, 3.5) + 1.0 + 1e-9); /* below the shortest curve: via the corners (3, 5), (4, 5) */
+    /* a region away from the left and top edges: those sides free, the right and bottom ones the map's */
+    ck_assert_uint_eq(ap_lattice_region_free(m, 2, 2, 5, 5, cfree), 2);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(cfree[i], 1);     /* top: y0 = 2 > 0 */
+        ck_assert_int_eq(cfree[i * 5], 1); /* left: x0 = 2 > 0 */
+    }
+    ck_assert_int_eq(cfree[4 * 5 + 2], 0); /* bottom row on the map's edge: its blocked cell (4, 6) stays */
+    ck_assert_int_eq(cfree[1 * 5 + 4], 0); /* right column on the map's edge: (6, 3) stays */
+    ap_map_free(m);
+}
+END_TEST
+
+/* Random speckled maps walled all round and random regions, some reaching the map's edges: the bound from
+ * every region cell is never above the exact shortest path over the whole map (any_angle, smoothing none),
+ * wherever the path goes, in the region or out of it. */
+START_TEST(region_bound_below_the_shortest_path)
+{
+    ap_test_rng g = {20261203};
+    int compared = 0;
+    for (int it = 0; it < (ap_test_quick() ? 6 : 16); it++) {
+        const int w = 14 + (int)(ap_test_rand(&g) % 16), h = 14 + (int)(ap_test_rand(&g) % 16);
+        char *text = malloc((size_t)(w + 1) * (size_t)h + 64);
+        int n = sprintf(text, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++)
+                text[n++] = x == 0 || y == 0 || x == w - 1 || y == h - 1 || ap_test_rand01(&g) < 0.3 ? '@' : '.';
+            text[n++] = '\n';
+        }
+        text[n] = '\0';
+        ap_map *m = ap_test_map_from_string(text);
+        free(text);
+        /* a region: each side on the map's edge about half the time */
+        const int x0 = ap_test_rand(&g) % 2 ? 0 : 1 + (int)(ap_test_rand(&g) % 4);
+        const int y0 = ap_test_rand(&g) % 2 ? 0 : 1 + (int)(ap_test_rand(&g) % 4);
+        const int x1 = ap_test_rand(&g) % 2 ? w : w - 1 - (int)(ap_test_rand(&g) % 4);
+        const int y1 = ap_test_rand(&g) % 2 ? h : h - 1 - (int)(ap_test_rand(&g) % 4);
+        const int rw = x1 - x0, rh = y1 - y0;
+        int gx, gy;
+        do {
+            gx = 1 + (int)(ap_test_rand(&g) % (unsigned)(rw - 2));
+            gy = 1 + (int)(ap_test_rand(&g) % (unsigned)(rh - 2));
+        } while (!ap_map_passable(m, x0 + gx, y0 + gy));
+        uint8_t *cfree = malloc((size_t)rw * (size_t)rh);
+        float *dist = malloc((size_t)(2 * rw + 1) * (size_t)(2 * rh + 1) * sizeof *dist);
+        ap_lattice_region_free(m, x0, y0, rw, rh, cfree);
+        ck_assert_int_eq(ap_lattice_distances(cfree, rw, rh, gx, gy, 0, dist), AP_OK);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+        for (int k = 0; k < 10; k++) {
+            const int sx = (int)(ap_test_rand(&g) % (unsigned)rw), sy = (int)(ap_test_rand(&g) % (unsigned)rh);
+            if (!ap_map_passable(m, x0 + sx, y0 + sy) || (sx == gx && sy == gy))
+                continue;
+            double len;
+            const int st = shortest(&ws, m, x0 + sx + 0.5, y0 + sy + 0.5, x0 + gx + 0.5, y0 + gy + 0.5, &len);
+            const double bound = ap_lattice_cell_bound(dist, rw, sx, sy, 0.0);
+            if (st == AP_OK) {
+                compared++;
+                ck_assert_msg(bound <= len + 1e-9, "map %d region (%d,%d) %dx%d: (%d,%d)->(%d,%d) bound %.9f > %.9f", it,
+                              x0, y0, rw, rh, sx, sy, gx, gy, bound, len);
+            }
+        }
+        ap_workspace_free(&ws);
+        free(dist);
+        free(cfree);
+        ap_map_free(m);
+    }
+    ck_assert_int_ge(compared, 30);
+}
+END_TEST
+
 Suite *lattice_suite(void)
 {
     Suite *s = suite_create("lattice");
@@ -185,6 +288,8 @@ Suite *lattice_suite(void)
     tcase_add_test(tc, exact_cases);
     tcase_add_test(tc, below_the_exact_shortest_path);
     tcase_add_test(tc, distances_equal_the_definition);
+    tcase_add_test(tc, region_ring_on_the_map_edge);
+    tcase_add_test(tc, region_bound_below_the_shortest_path);
     suite_add_tcase(s, tc);
     return s;
 }
