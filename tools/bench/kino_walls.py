@@ -3,6 +3,7 @@
 
 usage: kino_walls.py SCEN MAP_ID URL [URL_B] [N]
        KINO_SEARCH='{"weight": 1.5}' kino_walls.py ...   (fields merged into every body's "search")
+       KINO_UNIT='{"kind": "pedestrian"}' kino_walls.py ... (the body's "unit" instead of the car's)
 
 From the Moving AI scenario file SCEN (its map loaded as MAP_ID by the arcpathd at URL), the scenario pairs
 of 10-80 tiles whose straight line crosses a blocked cell (a 0.45-tile square swept along it, sampled every
@@ -54,13 +55,14 @@ def main():
     url_b = sys.argv[4] if len(sys.argv) > 4 and not sys.argv[4].isdigit() else None
     n = int(sys.argv[-1]) if sys.argv[-1].isdigit() else 60
     extra = json.loads(os.environ.get('KINO_SEARCH', '{}'))
+    unit = json.loads(os.environ.get('KINO_UNIT', '{"kind": "car", "turning_radius": 2, "radius": 0.4}'))
     rows = load(scen)
     random.Random(3).shuffle(rows)
     res = []
     for r in rows[:n]:
         sx, sy, gx, gy = int(r[4]) + .5, int(r[5]) + .5, int(r[6]) + .5, int(r[7]) + .5
         body = {"map": map_id, "start": {"x": sx, "y": sy, "heading": math.atan2(gy - sy, gx - sx), "speed": 0},
-                "goal": {"x": gx, "y": gy, "speed": 0}, "unit": {"kind": "car", "turning_radius": 2, "radius": 0.4},
+                "goal": {"x": gx, "y": gy, "speed": 0}, "unit": unit,
                 "search": {"algorithm": "kinodynamic", "max_expansions": 100000, **extra}, "deadline_ms": 30000}
         res.append([ask(u, body) for u in ([url_a, url_b] if url_b else [url_a])])
 
