@@ -45,7 +45,7 @@ typedef enum ap_render_format { AP_RENDER_SVG = 0, AP_RENDER_PNG = 1 } ap_render
 typedef struct ap_render_answer {
     int status;               /* AP_OK, AP_NO_PATH or AP_TIMEOUT */
     char map[AP_MAP_ID_MAX];  /* the answer's "map" */
-    const char *reason;       /* no_path: "unreachable" / "not_found" (static), or NULL */
+    const char *reason;       /* no_path: "unreachable" / "not_found" / "state_limit" (static), or NULL */
     double grid_cost, length; /* ok only */
     bool clear;               /* ok only */
     ap_segment *segs;         /* ok only: n_segs segments (may be 0) */

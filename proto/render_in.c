@@ -31,7 +31,7 @@ static const char *const keys_sample[] = {"d", "x", "y", "heading", "t", "v", NU
 static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search_us", NULL};
 
 static const ap_json_enum status_names[] = {{"ok", AP_OK}, {"no_path", AP_NO_PATH}, {"timeout", AP_TIMEOUT}};
-static const ap_json_enum reason_names[] = {{"unreachable", 0}, {"not_found", 1}};
+static const ap_json_enum reason_names[] = {{"unreachable", 0}, {"not_found", 1}, {"state_limit", 2}};
 static const ap_json_enum lane_names[] = {{"fast", 0}, {"slow", 1}};
 static const ap_json_enum type_names[] = {{"line", AP_SEG_LINE}, {"arc", AP_SEG_ARC}, {"turn", AP_SEG_TURN}};
 static const ap_json_enum format_names[] = {{"svg", AP_RENDER_SVG}, {"png", AP_RENDER_PNG}};

@@ -229,6 +229,22 @@ START_TEST(answer_parse_strict)
     ck_assert_int_eq(a.status, AP_NO_PATH);
     ck_assert_str_eq(a.reason, "unreachable");
     ap_render_answer_free(&a);
+    /* every reason the path encoder writes is one a stored answer may carry (POST /v1/render draws a query's
+     * own answer through this parser) */
+    for (int reason = AP_NO_PATH_NOT_FOUND; reason <= AP_NO_PATH_STATE_LIMIT; reason++) {
+        ap_result r;
+        memset(&r, 0, sizeof r);
+        r.status = AP_NO_PATH;
+        r.no_path_reason = (ap_no_path_reason)reason;
+        ap_path_stats st = {.lane = "fast"};
+        char *text = ap_wire_encode_path("tiny", &r, &st, NULL);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_msg(parse(text, &a, &err) == AP_OK, "%s: %s", text, err.message);
+        ck_assert_ptr_nonnull(a.reason);
+        ck_assert_ptr_nonnull(strstr(text, a.reason));
+        ap_render_answer_free(&a);
+        free(text);
+    }
     /* an answer names its map's version (live maps); a stored one from before has none: both draw */
     ck_assert_int_eq(parse("{\"status\":\"no_path\",\"map\":\"tiny\",\"map_version\":7,\"stats\":{\"expanded\":0}}", &a, &err),
                      AP_OK);
