@@ -647,6 +647,13 @@ START_TEST(kinodynamic_state_limit)
     ck_assert_str_eq(json_string_value(json_object_get(j, "reason")), "state_limit");
     ck_assert(num(json_object_get(j, "stats"), "expanded") < 100000); /* the ids ran out, not the cap */
     json_decref(j);
+    /* POST /v1/render draws that answer (its caption names the reason) */
+    char rbody[600];
+    snprintf(rbody, sizeof rbody, "{\"query\":%s}", body);
+    ck_assert_int_eq(ap_post(&s2, "/v1/render", rbody, &r), 0);
+    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "no_path (state_limit)"));
+    ap_resp_free(&r);
     /* any goal heading: a path within the 704 states, marked capped (states were dropped: not proven) */
     snprintf(body, sizeof body, fmt, "");
     j = post_to(&s2, body);
@@ -654,7 +661,8 @@ START_TEST(kinodynamic_state_limit)
     ck_assert(json_is_true(json_object_get(j, "capped")));
     json_decref(j);
     ck_assert_int_eq(ap_http(&s2, "GET", "/metrics", NULL, 0, NULL, &r), 0);
-    ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"no_path_state_limit\"") == 1);
+    /* (the render ran its query as POST /v1/path does: two answers) */
+    ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"no_path_state_limit\"") == 2);
     ck_assert(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"capped\"") == 1);
     ap_resp_free(&r);
     /* GET /v1/info tells clients the limit */
