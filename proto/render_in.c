@@ -31,7 +31,6 @@ static const char *const keys_sample[] = {"d", "x", "y", "heading", "t", "v", NU
 static const char *const keys_stats[] = {"expanded", "lane", "queue_us", "search_us", NULL};
 
 static const ap_json_enum status_names[] = {{"ok", AP_OK}, {"no_path", AP_NO_PATH}, {"timeout", AP_TIMEOUT}};
-static const ap_json_enum reason_names[] = {{"unreachable", 0}, {"not_found", 1}, {"state_limit", 2}};
 static const ap_json_enum lane_names[] = {{"fast", 0}, {"slow", 1}};
 static const ap_json_enum type_names[] = {{"line", AP_SEG_LINE}, {"arc", AP_SEG_ARC}, {"turn", AP_SEG_TURN}};
 static const ap_json_enum format_names[] = {{"svg", AP_RENDER_SVG}, {"png", AP_RENDER_PNG}};
@@ -293,13 +292,14 @@ static int parse_answer(const ap_json_reader *r, json_t *ans, const char *prefix
     if ((rc = ap_json_get_integer(r, ans, prefix, "map_version", false, 1, LLONG_MAX, &version, NULL)) != AP_OK)
         return rc;
     if (!ok) {
-        if ((rc = ap_json_get_enum(r, ans, prefix, "reason", reason_names, N(reason_names), &reason)) != AP_OK)
+        if ((rc = ap_json_get_enum(r, ans, prefix, "reason", ap_wire_no_path_reasons, AP_WIRE_NO_PATH_REASONS,
+                                   &reason)) != AP_OK)
             return rc;
         if (reason >= 0 && status != AP_NO_PATH) {
             ap_json_join_path(p, sizeof p, prefix, "reason");
             return ap_json_fail(r->err, AP_E_INVALID_REQUEST, p, "unknown field \"%s\" (no_path answers only)", p);
         }
-        a->reason = reason < 0 ? NULL : reason_names[reason].name;
+        a->reason = reason < 0 ? NULL : ap_wire_no_path_reasons[reason].name;
         return parse_stats(r, ans, prefix);
     }
     if ((rc = ap_json_get_number(r, ans, prefix, "grid_cost", true, 0.0, INFINITY, &a->grid_cost, NULL)) != AP_OK ||

@@ -626,6 +626,12 @@ static void write_stats(ap_jbuf *b, uint64_t expanded, const ap_path_stats *st, 
     AP_JBUF_LIT(b, "}");
 }
 
+const ap_json_enum ap_wire_no_path_reasons[AP_WIRE_NO_PATH_REASONS] = {
+    [AP_NO_PATH_NOT_FOUND] = {"not_found", AP_NO_PATH_NOT_FOUND},
+    [AP_NO_PATH_UNREACHABLE] = {"unreachable", AP_NO_PATH_UNREACHABLE},
+    [AP_NO_PATH_STATE_LIMIT] = {"state_limit", AP_NO_PATH_STATE_LIMIT},
+};
+
 /* The answer object; map_id NULL leaves "map" out (batch items); item_stats writes the per-item stats
  * ("expanded", "lane", "search_us") instead of the request's. */
 static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, const ap_path_stats *st, bool item_stats)
@@ -670,12 +676,9 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
             write_samples(b, r, step);
         }
     } else if (r->status == AP_NO_PATH) {
-        if (r->no_path_reason == AP_NO_PATH_UNREACHABLE)
-            AP_JBUF_LIT(b, ",\"reason\":\"unreachable\"");
-        else if (r->no_path_reason == AP_NO_PATH_STATE_LIMIT)
-            AP_JBUF_LIT(b, ",\"reason\":\"state_limit\"");
-        else
-            AP_JBUF_LIT(b, ",\"reason\":\"not_found\"");
+        const unsigned reason = (unsigned)r->no_path_reason; /* (out of range: the weaker claim) */
+        AP_JBUF_LIT(b, ",\"reason\":");
+        ap_jbuf_str(b, ap_wire_no_path_reasons[reason < AP_WIRE_NO_PATH_REASONS ? reason : 0].name);
     }
     AP_JBUF_LIT(b, ",\"stats\":");
     write_stats(b, r->expanded, st, !item_stats);

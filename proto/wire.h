@@ -17,6 +17,7 @@
 #include "../planner/plan/plan.h"
 #include "../planner/world/zone.h"
 #include "errors.h"
+#include "json_in.h"
 #include "json_out.h"
 #include "maps.h"
 
@@ -93,6 +94,11 @@ typedef struct ap_path_stats {
     uint64_t map_version; /* the version of the map the query ran on (server/registry.h), written as
                            * "map_version" after "map"; 0 = left out */
 } ap_path_stats;
+
+/* The wire names of a no_path answer's "reason" (openapi PathNotFound), indexed by ap_no_path_reason (value =
+ * index): the one table the path encoder writes and the render parser of stored answers reads. */
+#define AP_WIRE_NO_PATH_REASONS 3
+extern const ap_json_enum ap_wire_no_path_reasons[AP_WIRE_NO_PATH_REASONS];
 
 /* Write the /v1/path answer (the body ap_wire_encode_path returns) to b. Returns AP_OK, or AP_E_NOMEM when
  * b->failed (allocation failure or a non-finite number: the planner's bug; b->len is then meaningless). */

@@ -55,10 +55,12 @@ static ap_query kq(const ap_map *m, double sx, double sy, double sh, double sv, 
                       .turning_radius = 2.0, .vehicle = test_car};
 }
 
-static int run_plan(const ap_query *q, ap_result *r, uint64_t slice)
+/* q planned to its end on a workspace of `capacity` nodes (the state limit: ids up to the capacity), in
+ * slices of `slice` expansions (0: one). The status; r is the answer when it is ok, no_path or timeout. */
+static int run_plan_on(const ap_query *q, ap_result *r, uint64_t slice, uint32_t capacity)
 {
     ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 18, AP_PLAN_MAX_SUCC), AP_OK);
+    ck_assert_int_eq(ap_workspace_init(&ws, capacity, AP_PLAN_MAX_SUCC), AP_OK);
     ap_plan p;
     int st = ap_plan_begin(&p, q, &ws, 0);
     for (int i = 0; st == AP_IN_PROGRESS && i < 10000000; i++)
@@ -69,6 +71,11 @@ static int run_plan(const ap_query *q, ap_result *r, uint64_t slice)
         r->field = ap_plan_field(&p);
     ap_workspace_free(&ws);
     return st;
+}
+
+static int run_plan(const ap_query *q, ap_result *r, uint64_t slice)
+{
+    return run_plan_on(q, r, slice, 1u << 18);
 }
 
 /* ---- the independent checker: nothing of planner/kino is used below, only the answer's numbers. */
@@ -1044,21 +1051,6 @@ START_TEST(test_move_to_smaller_workspace)
 }
 END_TEST
 
-/* q planned to its end on a workspace of `capacity` nodes (the state limit: ids up to the capacity). */
-static int run_plan_on(const ap_query *q, ap_result *r, uint32_t capacity)
-{
-    ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, capacity, AP_PLAN_MAX_SUCC), AP_OK);
-    ap_plan p;
-    int st = ap_plan_begin(&p, q, &ws, 0);
-    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
-        st = ap_plan_step(&p, 1000);
-    ck_assert(st == AP_OK || st == AP_NO_PATH);
-    ap_plan_finish(&p, r);
-    ap_workspace_free(&ws);
-    return st;
-}
-
 /* The state limit: a search that has no id left for a new state drops it and goes on; its path is then marked
  * capped (not proven the fastest) and its no_path says state_limit, where the same query with ids to spare
  * finds its path (so the limit, not the map, was why). */
@@ -1072,10 +1064,10 @@ START_TEST(test_state_limit)
     ap_map *m = open_map(30, 30, wall);
     ap_query q = kq(m, 5.5, 5.5, 0.0, 0.0, 25.5, 5.5);
     ap_result small = {0}, big = {0};
-    ck_assert_int_eq(run_plan_on(&q, &small, 400), AP_NO_PATH);
+    ck_assert_int_eq(run_plan_on(&q, &small, 0, 400), AP_NO_PATH);
     ck_assert_int_eq(small.no_path_reason, AP_NO_PATH_STATE_LIMIT);
     ck_assert_uint_lt(small.expanded, 100000); /* it ran out of states, not into the cap */
-    ck_assert_int_eq(run_plan_on(&q, &big, 1u << 18), AP_OK); /* (measured: 7,559 expansions) */
+    ck_assert_int_eq(run_plan(&q, &big, 0), AP_OK); /* (measured: 7,559 expansions) */
     ck_assert(!big.capped);
     check_trajectory(&q, &big);
     ap_result_free(&small);
@@ -1084,10 +1076,10 @@ START_TEST(test_state_limit)
     ap_map_free(m);
     m = open_map(60, 60, NULL);
     q = kq(m, 10.5, 10.5, 0.0, 0.0, 40.5, 40.5);
-    ck_assert_int_eq(run_plan_on(&q, &small, 3000), AP_OK);
+    ck_assert_int_eq(run_plan_on(&q, &small, 0, 3000), AP_OK);
     ck_assert(small.capped);
     check_trajectory(&q, &small);
-    ck_assert_int_eq(run_plan_on(&q, &big, 1u << 18), AP_OK);
+    ck_assert_int_eq(run_plan(&q, &big, 0), AP_OK);
     ck_assert(!big.capped);
     ck_assert(big.duration_s <= small.duration_s + 1e-9);
     ap_result_free(&small);
