@@ -4,6 +4,7 @@
 #   make run      install missing Debian packages, build, serve config/maps on 127.0.0.1:8080 (config/demo.conf)
 #   make check    install missing Debian and npm packages, build, run every test (plain, then ASan+UBSan)
 #   make bench    planner and server benchmarks (figures for BENCHMARKS.md)
+#   make check-tsan  arcpathd, the integration tests and a short soak under ThreadSanitizer (not in make check)
 #
 # BUILD=dir selects the output folder; SAN=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer.
 
@@ -75,7 +76,7 @@ TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEG
 TEST_DEPS = $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(CLIENT_EXAMPLE)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-layers test test-deps bench clean maps openapi-json
+.PHONY: all deps run check check-plain check-asan check-tsan check-layers test test-deps bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -120,6 +121,21 @@ check-asan:
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 
+# Not part of make check (about 5 minutes more): arcpathd and the integration tests under ThreadSanitizer, then
+# a 30-second soak (maps patched and reloaded under load); any data race report fails it. TSan's reports go
+# to build-tsan/tsan.* (the servers the tests start write there too). RSS is not checked: TSan's shadow
+# memory grows it.
+check-tsan: deps
+	@CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan \
+	  build-tsan/arcpathd build-tsan/test-integration
+	@rm -f build-tsan/tsan.*
+	@TSAN_OPTIONS=log_path=$(CURDIR)/build-tsan/tsan ARCPATHD=build-tsan/arcpathd sh tools/run-tests.sh \
+	  build-tsan/test-integration
+	@TSAN_OPTIONS=log_path=$(CURDIR)/build-tsan/tsan python3 tools/soak.py --arcpathd build-tsan/arcpathd \
+	  --seconds 30 --threads 3
+	@if ls build-tsan/tsan.* >/dev/null 2>&1; then cat build-tsan/tsan.*; echo "check-tsan: data races reported" >&2; \
+	  exit 1; else echo "check-tsan: no ThreadSanitizer report"; fi
+
 bench: all
 	sh tools/bench.sh $(BUILD)
 
@@ -132,7 +148,7 @@ maps: $(TOOLS)
 	$(BUILD)/arcpath-mapgen config/maps
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 # --- libraries -------------------------------------------------------------------------------------------
 $(PLANNER_LIB): $(call obj,$(PLANNER_SRC))
