@@ -28,6 +28,7 @@
 #include "lanes.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "process_stats.h"
 #include "profiles_route.h"
 #include "registry.h"
 
@@ -187,6 +188,41 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
         warn_unused(s, "meters_per_tile", s->cfg.scales[i].map_id, f);
 }
 
+/* The nodes every search workspace gets (*capacity): the largest map's, at least
+ * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set. 0 when they can be allocated; else 1 with the
+ * reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots workspaces that
+ * would need more than the memory the process may use (ap_process_memory_limit: physical memory, RLIMIT_AS,
+ * the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
+ * lists fill under load, so a budget over the limit ends in an OOM kill at start or, worse, under traffic. */
+static int plan_workspaces(const ap_server *s, uint32_t *capacity, FILE *err)
+{
+    uint32_t cap = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
+    /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
+    if (s->cfg.max_workspace_cells > 0) {
+        if ((uint64_t)s->cfg.max_workspace_cells < s->reg.max_nodes) {
+            fprintf(err, "arcpathd: max_workspace_cells %lld is smaller than the largest map loaded (%u nodes)\n",
+                    (long long)s->cfg.max_workspace_cells, s->reg.max_nodes);
+            return 1;
+        }
+        cap = (uint32_t)s->cfg.max_workspace_cells;
+    }
+    *capacity = cap;
+    const char *source = NULL;
+    const double limit = ap_process_memory_limit(&source);
+    const int n = s->cfg.workers + s->cfg.slow_slots;
+    const double need = (double)n * (double)ap_workspace_bytes_max(cap), gib = 1024.0 * 1024.0 * 1024.0;
+    if (limit > 0.0 && need > limit) {
+        fprintf(err,
+                "arcpathd: %d + %d search workspaces of %u nodes need up to %.1f GiB (%.0f bytes a node each), "
+                "more than the %.1f GiB this process may use (%s): lower max_workspace_cells, workers or "
+                "slow_slots\n",
+                s->cfg.workers, s->cfg.slow_slots, cap, need / gib, (double)ap_workspace_bytes_max(1), limit / gib,
+                source);
+        return 1;
+    }
+    return 0;
+}
+
 static int check_config(ap_server *s)
 {
     printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir,
@@ -218,6 +254,14 @@ static int check_config(ap_server *s)
     /* Preloaded profiles are built here too, so a profile list that cannot be built fails the check. */
     printf("arcpathd --check-config: %zu unit profiles to preload\n", s->cfg.n_profiles);
     int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
+    /* The workspaces are not allocated here; what serving would need is checked against the memory limit. */
+    uint32_t capacity = 0;
+    if (plan_workspaces(s, &capacity, stdout) != 0)
+        bad = 1;
+    else
+        printf("arcpathd --check-config: %d + %d search workspaces of %u nodes, up to %.0f MiB\n", s->cfg.workers,
+               s->cfg.slow_slots, capacity,
+               (double)(s->cfg.workers + s->cfg.slow_slots) * (double)ap_workspace_bytes_max(capacity) / 1048576.0);
     printf("%s\n", s->reg.errors || bad ? "FAILED" : "OK");
     return s->reg.errors || bad ? 1 : 0;
 }
@@ -241,16 +285,10 @@ static int serve(ap_server *s)
     }
     ap_lanes_config lc;
     /* Workspaces hold the largest map's grid search, and at least a useful directional window. */
-    uint32_t capacity = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
-    /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
-    if (s->cfg.max_workspace_cells > 0) {
-        if ((uint64_t)s->cfg.max_workspace_cells < s->reg.max_nodes) {
-            fprintf(stderr, "arcpathd: max_workspace_cells %lld is smaller than the largest map loaded (%u nodes)\n",
-                    (long long)s->cfg.max_workspace_cells, s->reg.max_nodes);
-            uv_loop_close(&s->loop);
-            return 1;
-        }
-        capacity = (uint32_t)s->cfg.max_workspace_cells;
+    uint32_t capacity = 0;
+    if (plan_workspaces(s, &capacity, stderr) != 0) {
+        uv_loop_close(&s->loop);
+        return 1;
     }
     s->reg.capacity = capacity; /* a bigger map is refused from now on: no workspace could search it */
     ap_lanes_config_from(&lc, &s->cfg, capacity);

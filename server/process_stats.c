@@ -104,3 +104,57 @@ void ap_process_stats_render(FILE *f, const ap_process_stats *st)
     sample(f, st->has_fds, "process_open_fds", "gauge", "Number of open file descriptors.", st->open_fds);
     sample(f, st->has_max_fds, "process_max_fds", "gauge", "Maximum number of open file descriptors.", st->max_fds);
 }
+
+/* *limit = min(*limit, v) when v > 0, naming the source. */
+static void take_lower(double v, const char *name, double *limit, const char **source)
+{
+    if (v > 0.0 && (*limit <= 0.0 || v < *limit)) {
+        *limit = v;
+        *source = name;
+    }
+}
+
+/* A cgroup limit file's value in bytes: a number, or 0 for "max", unreadable or not a number. */
+static double cgroup_value(const char *path)
+{
+    char buf[64];
+    if (!read_small(path, buf, sizeof buf))
+        return 0.0;
+    char *end = NULL;
+    const unsigned long long v = strtoull(buf, &end, 10);
+    return end != buf && (*end == '\n' || *end == '\0') ? (double)v : 0.0;
+}
+
+double ap_process_memory_limit(const char **source)
+{
+    double limit = 0.0;
+    const char *src = NULL;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        take_lower((double)pages * (double)page, "physical memory", &limit, &src);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        take_lower((double)rl.rlim_cur, "RLIMIT_AS", &limit, &src);
+    /* cgroup v2: the "0::PATH" line of /proc/self/cgroup names the process's own cgroup */
+    /* and v1: the "N:memory:PATH" line; each also at the root, which is what a container's own mount shows */
+    char buf[2048], path[2200];
+    double v2 = 0.0, v1 = 0.0;
+    const bool have = read_small("/proc/self/cgroup", buf, sizeof buf);
+    const char *line = have ? strstr(buf, "0::") : NULL;
+    if (line != NULL && (line == buf || line[-1] == '\n')) {
+        snprintf(path, sizeof path, "/sys/fs/cgroup%.*s/memory.max", (int)strcspn(line + 3, "\n"), line + 3);
+        v2 = cgroup_value(path);
+    }
+    line = have ? strstr(buf, ":memory:") : NULL;
+    if (line != NULL) {
+        snprintf(path, sizeof path, "/sys/fs/cgroup/memory%.*s/memory.limit_in_bytes", (int)strcspn(line + 8, "\n"),
+                 line + 8);
+        v1 = cgroup_value(path);
+    }
+    take_lower(v2 > 0.0 ? v2 : cgroup_value("/sys/fs/cgroup/memory.max"), "cgroup memory.max", &limit, &src);
+    take_lower(v1 > 0.0 ? v1 : cgroup_value("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+               "cgroup memory.limit_in_bytes", &limit, &src);
+    if (source != NULL)
+        *source = src;
+    return limit;
+}

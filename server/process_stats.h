@@ -25,4 +25,11 @@ void ap_process_stats_read(ap_process_stats *st);
 /* Write st as Prometheus text (HELP, TYPE and one sample per value read) to f. */
 void ap_process_stats_render(FILE *f, const ap_process_stats *st);
 
+/* The most memory (bytes) this process may use: the least of the physical memory (sysconf), the soft
+ * RLIMIT_AS, and the memory limit of its cgroup (v2 memory.max of its own cgroup, else of the root the
+ * container sees; v1 memory.limit_in_bytes), each where set and readable. *source (if not NULL) names the one
+ * that gave it: "physical memory", "RLIMIT_AS", "cgroup memory.max" or "cgroup memory.limit_in_bytes".
+ * 0 when none could be read. Thread-safe; a few small file reads, for start-up checks. */
+double ap_process_memory_limit(const char **source);
+
 #endif

@@ -85,6 +85,13 @@ size_t ap_workspace_bytes(const ap_workspace *ws)
     return b;
 }
 
+uint64_t ap_workspace_bytes_max(uint32_t capacity)
+{
+    const ap_workspace *ws = NULL; /* (only its member types are read: sizeof does not evaluate) */
+    const uint64_t bag_entry = sizeof *ws->bq->f + sizeof *ws->bq->node + sizeof *ws->bq->aux;
+    return (uint64_t)capacity * (sizeof *ws->nodes + sizeof *ws->open + sizeof *ws->pos + bag_entry);
+}
+
 void ap_workspace_free(ap_workspace *ws)
 {
     if (ws == NULL)

@@ -118,6 +118,13 @@ int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
  * Pure; the thread that owns ws. */
 size_t ap_workspace_bytes(const ap_workspace *ws);
 
+/* The most bytes a workspace of `capacity` nodes comes to hold without a domain payload, before it is
+ * allocated: the node matrix, positions and heap of ap_workspace_init and the bucketed open list's bags
+ * when a search opens every node (16 + 4 + 24 + 13 bytes a node; the successor scratch and the bags' ring,
+ * about 100 KB, left out). A domain payload (the kinodynamic search's 88 bytes a node) comes on top.
+ * Pure, thread-safe; for memory budgets (arcpathd refuses workspaces that cannot fit at start). */
+uint64_t ap_workspace_bytes_max(uint32_t capacity);
+
 /* Release a workspace's memory, payload included; ws may be zeroed or initialised. */
 void ap_workspace_free(ap_workspace *ws);
 

@@ -64,6 +64,34 @@ START_TEST(check_config_verdicts)
 }
 END_TEST
 
+/* Search workspaces that cannot fit in the memory the process may use are refused before a byte of them is
+ * allocated, by --check-config and at start (exit 1, the reason on stderr), instead of an OOM kill at start
+ * or under load. 64 + 4 workspaces of 2^31 nodes need 7.6 TiB, more than any machine this runs on. */
+START_TEST(workspaces_beyond_memory_refused)
+{
+    static char out[65536];
+    const char *good[] = {"--check-config", "--maps", "config/maps", NULL};
+    ck_assert_int_eq(ap_run_cli(good, 1, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "2 + 4 search workspaces of 262144 nodes, up to 86 MiB") != NULL, "%s", out);
+
+    char *conf = ap_test_temp_file("arcpath-huge-ws", "{\"max_workspace_cells\": 2147483648}");
+    ck_assert_ptr_nonnull(conf);
+    const char *check[] = {"--check-config", "--maps", "config/maps", "--config", conf, "--workers", "64", NULL};
+    ck_assert_int_eq(ap_run_cli(check, 1, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "64 + 4 search workspaces of 2147483648 nodes need up to 7752.0 GiB (57 bytes a node "
+                              "each), more than the ") != NULL,
+                  "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "lower max_workspace_cells, workers or slow_slots"));
+    ck_assert_ptr_nonnull(strstr(out, "FAILED"));
+    const char *serve[] = {"--listen", "127.0.0.1:1", "--maps", "config/maps", "--config", conf, "--workers", "64", NULL};
+    ck_assert_int_eq(ap_run_cli(serve, 0, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "arcpathd: 64 + 4 search workspaces of 2147483648 nodes need up to") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "cannot allocate")); /* refused before allocating */
+    unlink(conf);
+    free(conf);
+}
+END_TEST
+
 typedef struct inflight {
     const ap_srv *srv;
     const char *route; /* NULL = "/v1/path" */
@@ -279,6 +307,7 @@ Suite *lifecycle_suite(void)
     TCase *tc = tcase_create("process");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, check_config_verdicts);
+    tcase_add_test(tc, workspaces_beyond_memory_refused);
     tcase_add_test(tc, repeated_sigterm_still_exits_zero);
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);

@@ -46,6 +46,38 @@ static const char *corridor = "type octile\nheight 5\nwidth 7\nmap\n"
                               ".@@@@@.\n"
                               ".......\n";
 
+/* ap_workspace_bytes_max: the 57 bytes a node README "Limits and memory" and arcpathd's start-up check use,
+ * and never below what a workspace holds after a search that opens every node it can (a walled-off goal on
+ * an open 200 x 200 map: an exhaustive search; the bags' ring and successor scratch, left out of the bound,
+ * are allowed for). */
+START_TEST(workspace_bytes_bound)
+{
+    ck_assert_uint_eq(ap_workspace_bytes_max(1000), 57000u);
+    ck_assert_uint_eq(ap_workspace_bytes_max(UINT32_MAX), 57ull * UINT32_MAX);
+    const int n = 200;
+    char *text = malloc((size_t)n * (n + 1) + 64);
+    ck_assert_ptr_nonnull(text);
+    int k = sprintf(text, "type octile\nheight %d\nwidth %d\nmap\n", n, n);
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) /* the goal (n - 1, n - 1) walled off by its three neighbours */
+            text[k++] = (x >= n - 2 && y >= n - 2 && !(x == n - 1 && y == n - 1)) ? '@' : '.';
+        text[k++] = '\n';
+    }
+    text[k] = '\0';
+    ap_map *m = ap_test_map_from_string(text);
+    free(text);
+    ap_workspace ws;
+    const uint32_t cap = ap_map_node_count(m);
+    ck_assert_int_eq(ap_workspace_init(&ws, cap, 8), AP_OK);
+    uint64_t expanded = 0;
+    ck_assert_double_eq(search_cost(m, &ws, 8, 0, 0, n - 1, n - 1, &expanded), -1.0);
+    ck_assert_uint_eq(expanded, (uint64_t)n * n - 4); /* every cell but the three walls and the goal */
+    ck_assert_uint_le(ap_workspace_bytes(&ws), ap_workspace_bytes_max(cap) + 256 * 1024);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(hand_costs)
 {
     ap_map *m = ap_test_map_from_string(open10);
@@ -412,6 +444,7 @@ Suite *search_suite(void)
     TCase *tc = tcase_create("astar");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, hand_costs);
+    tcase_add_test(tc, workspace_bytes_bound);
     tcase_add_test(tc, time_slicing);
     tcase_add_test(tc, deadline_and_cancel);
     tcase_add_test(tc, plan_move);
