@@ -1656,6 +1656,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     /* http_threads > 1: MHD's thread pool (each thread polls its own share of the connections); 1: the
      * one internal polling thread. Chosen by measurement (README "Performance"). */
     h->daemon = MHD_start_daemon(flags, cfg->listen_port, NULL, NULL, on_request, h,
+                                 /* First, so that MHD's own messages about the options go through it too
+                                  * (else it warns at every start that some may not) */
+                                 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->idle_timeout_s,
                                  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AP_CONN_MEMORY,
@@ -1665,7 +1668,6 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->max_connections_per_ip,
                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-                                 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                                  /* Last on purpose: with one thread the list ends here, since MHD warns
                                   * about an explicit pool size of 0. */
                                  cfg->http_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,

@@ -223,6 +223,31 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, FILE *err)
     return 0;
 }
 
+/* Descriptors arcpathd keeps besides its connections: the listening socket, epoll, libuv's and the lanes'
+ * wake-ups, stdio, and the files a map reload, a picture's fonts or a scrape open for a moment. */
+#define AP_FD_RESERVE 64
+
+/* Make room for max_connections connections in the open-file limit: raise the soft RLIMIT_NOFILE up to the
+ * hard one if it is short (as Redis does), and where even that is short lower max_connections to what fits,
+ * with a warning on err. Why: past the limit accept() fails with EMFILE, libmicrohttpd stops accepting and
+ * logs each failure, and every client (health checks too) waits; at the connection limit MHD refuses in an
+ * orderly way (the backlog waits) and says nothing. */
+static void fit_open_files(ap_server *s, FILE *err)
+{
+    const uint64_t want = (uint64_t)s->cfg.max_connections + AP_FD_RESERVE;
+    const uint64_t have = ap_process_raise_nofile(want);
+    if (have == 0 || have >= want)
+        return;
+    const uint64_t fit = have > 2 * AP_FD_RESERVE ? have - AP_FD_RESERVE : (have / 2 > 0 ? have / 2 : 1);
+    fprintf(err,
+            "arcpathd: the open-file limit (RLIMIT_NOFILE %llu, its hard limit too) leaves room for %llu connections: "
+            "max_connections %d lowered to %llu; raise the limit (ulimit -n, LimitNOFILE=, the container's "
+            "nofile) to %llu to keep it\n",
+            (unsigned long long)have, (unsigned long long)fit, s->cfg.max_connections, (unsigned long long)fit,
+            (unsigned long long)want);
+    s->cfg.max_connections = (int)fit;
+}
+
 static int check_config(ap_server *s)
 {
     printf("arcpathd --check-config: maps dir %s: %zu maps loaded, %d errors\n", s->cfg.maps_dir,
@@ -315,6 +340,7 @@ static int serve(ap_server *s)
     uv_signal_start(&s->sigint, on_signal, SIGINT);
     uv_signal_start(&s->sighup, on_sighup, SIGHUP);
 
+    fit_open_files(s, stderr);
     int rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_OK)
         rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,

@@ -158,3 +158,19 @@ double ap_process_memory_limit(const char **source)
         *source = src;
     return limit;
 }
+
+uint64_t ap_process_raise_nofile(uint64_t want)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    if ((uint64_t)rl.rlim_cur < want) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max == RLIM_INFINITY || (uint64_t)rl.rlim_max >= want ? (rlim_t)want : rl.rlim_max;
+        if (up.rlim_cur > rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl = up;
+    }
+    return (uint64_t)rl.rlim_cur;
+}

@@ -6,6 +6,7 @@
 #define AP_SERVER_PROCESS_STATS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct ap_process_stats {
@@ -31,5 +32,10 @@ void ap_process_stats_render(FILE *f, const ap_process_stats *st);
  * that gave it: "physical memory", "RLIMIT_AS", "cgroup memory.max" or "cgroup memory.limit_in_bytes".
  * 0 when none could be read. Thread-safe; a few small file reads, for start-up checks. */
 double ap_process_memory_limit(const char **source);
+
+/* Raise the soft RLIMIT_NOFILE towards want descriptors (never above the hard limit, never lowered) and
+ * return the soft limit in force afterwards (UINT64_MAX when unlimited; 0 when it cannot be read). Not
+ * thread-safe with respect to other rlimit changes: call once at start, before the listening threads. */
+uint64_t ap_process_raise_nofile(uint64_t want);
 
 #endif

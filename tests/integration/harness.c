@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,6 +73,14 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
     if (s->pid == 0) {
         for (int i = 0; env && env[i]; i++)
             putenv((char *)env[i]);
+        /* A test of the open-file limit gives the server its own (AP_TEST_NOFILE=SOFT:HARD, this child only). */
+        const char *nofile = getenv("AP_TEST_NOFILE");
+        unsigned long long soft = 0, hard = 0;
+        if (nofile && sscanf(nofile, "%llu:%llu", &soft, &hard) == 2) {
+            struct rlimit rl = {(rlim_t)soft, (rlim_t)hard};
+            if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+                _exit(126);
+        }
         /* A test that reads the server's own messages names a file for its stderr (AP_TEST_STDERR_FILE). */
         const char *errf = getenv("AP_TEST_STDERR_FILE");
         if (errf && *errf) {

@@ -243,6 +243,96 @@ START_TEST(connection_flood_does_not_flood_the_log)
 }
 END_TEST
 
+/* The soft limit of a process's open files in /proc/PID/limits, or -1. */
+static long long soft_nofile(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/limits", (int)pid);
+    FILE *f = fopen(path, "r");
+    long long soft = -1;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "Max open files", 14) == 0)
+            soft = strtoll(line + 14, NULL, 10);
+    if (f != NULL)
+        fclose(f);
+    return soft;
+}
+
+/* max_connections (512 by default) needs 512 + 64 descriptors. A soft open-file limit below that is raised
+ * up to the hard limit, silently; where the hard limit itself is short, max_connections is lowered to what
+ * fits (the limit less 64, or half of it when that is 128 or less) with a warning saying so, and the total
+ * limit then holds the rest in the backlog instead of accept() failing with EMFILE for everyone. */
+START_TEST(open_file_limit_raised_or_connections_lowered)
+{
+    char *errpath = ap_test_temp_file("arcpath-nofile-log", "");
+    ck_assert_ptr_nonnull(errpath);
+    char errenv[300];
+    snprintf(errenv, sizeof errenv, "AP_TEST_STDERR_FILE=%s", errpath);
+    /* soft 100, hard 2000: raised to 576, no warning */
+    const char *raise_env[] = {"AP_TEST_NOFILE=100:2000", errenv, NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, raise_env), 0);
+    ck_assert_int_eq(soft_nofile(s.pid), 576);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    size_t len = 0;
+    char *text = ap_test_read_file(errpath, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "open-file limit") == NULL, "%s", text);
+    /* libmicrohttpd's options are given with its logger first: no warning about that at start */
+    ck_assert_msg(strstr(text, "is not the first option") == NULL, "%s", text);
+    free(text);
+
+    /* hard 100: max_connections lowered to 50, said once; the server holds 50 connections and a 51st waits */
+    const char *low_env[] = {"AP_TEST_NOFILE=100:100", "ARCPATH_REQUEST_TIMEOUT_MS=120000", errenv, NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, low_env), 0);
+    ck_assert_int_eq(soft_nofile(s.pid), 100);
+    enum { LOW = 50 };
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n"; /* headers never end */
+    int fds[LOW];
+    for (int i = 0; i < LOW; i++) { /* from 127.0.0.1 .. 127.0.0.4, under the per-address cap of 64 */
+        char src[16];
+        snprintf(src, sizeof src, "127.0.0.%d", 1 + i % 4);
+        fds[i] = raw_connect(s.port, src);
+        ck_assert_int_ge(fds[i], 0);
+        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+    }
+    /* a 51st waits in the backlog (bounded retries, as total_limit_makes_new_clients_wait_not_fail) */
+    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    int extra = -1;
+    char buf[1024];
+    ssize_t k = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        extra = raw_connect(s.port, "127.0.0.5");
+        ck_assert_int_ge(extra, 0);
+        ck_assert_int_eq(send_all(extra, req, sizeof req - 1), 0);
+        k = read_within(extra, buf, sizeof buf - 1, 300);
+        if (k == -2)
+            break;
+        close(extra);
+        extra = -1;
+    }
+    ck_assert_msg(extra >= 0, "a 51st connection was always answered or closed: max_connections was not lowered");
+    close(fds[0]);
+    k = read_within(extra, buf, sizeof buf - 1, 10000);
+    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
+    buf[k] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    close(extra);
+    for (int i = 1; i < LOW; i++)
+        close(fds[i]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    text = ap_test_read_file(errpath, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "arcpathd: the open-file limit (RLIMIT_NOFILE 100, its hard limit too) leaves room for "
+                               "50 connections: max_connections 512 lowered to 50") != NULL,
+                  "%s", text);
+    ck_assert_msg(strstr(text, "Too many open files") == NULL, "%s", text);
+    free(text);
+    unlink(errpath);
+    free(errpath);
+}
+END_TEST
+
 START_TEST(total_limit_makes_new_clients_wait_not_fail)
 {
     /* max_connections 4: a fifth client is not accepted while four are held, but waits in the backlog and
@@ -412,6 +502,7 @@ Suite *hardening_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, held_connections_leave_room_for_other_clients);
     tcase_add_test(tc, total_limit_makes_new_clients_wait_not_fail);
+    tcase_add_test(tc, open_file_limit_raised_or_connections_lowered);
     tcase_add_test(tc, connection_flood_does_not_flood_the_log);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);
