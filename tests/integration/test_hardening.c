@@ -243,6 +243,36 @@ START_TEST(connection_flood_does_not_flood_the_log)
 }
 END_TEST
 
+/* With the server full (its max_connections held), a request on a new connection from src (NULL:
+ * 127.0.0.1) waits in the kernel's backlog, unanswered; once *held closes (set to -1), it is accepted and
+ * answered 200. Retried (bounded) until the harness's readiness probe has left and the held ones fill the
+ * server. why: what the failure message says is wrong. */
+static void held_full_then_freed(int port, const char *src, int *held, const char *why)
+{
+    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    int waiting = -1;
+    char buf[1024];
+    ssize_t k = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        waiting = raw_connect(port, src); /* completes in the backlog even when MHD will not accept */
+        ck_assert_int_ge(waiting, 0);
+        ck_assert_int_eq(send_all(waiting, req, sizeof req - 1), 0);
+        k = read_within(waiting, buf, sizeof buf - 1, 300);
+        if (k == -2)
+            break; /* waiting: the limit holds it */
+        close(waiting);
+        waiting = -1;
+    }
+    ck_assert_msg(waiting >= 0, "a new connection was always answered or closed: %s", why);
+    close(*held); /* one place frees: the waiting client is accepted and answered */
+    *held = -1;
+    k = read_within(waiting, buf, sizeof buf - 1, 10000);
+    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
+    buf[k] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    close(waiting);
+}
+
 /* The soft limit of a process's open files in /proc/PID/limits, or -1. */
 static long long soft_nofile(pid_t pid)
 {
@@ -296,28 +326,8 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
         ck_assert_int_ge(fds[i], 0);
         ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
     }
-    /* a 51st waits in the backlog (bounded retries, as total_limit_makes_new_clients_wait_not_fail) */
-    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
-    int extra = -1;
-    char buf[1024];
-    ssize_t k = 0;
-    for (int attempt = 0; attempt < 20; attempt++) {
-        extra = raw_connect(s.port, "127.0.0.5");
-        ck_assert_int_ge(extra, 0);
-        ck_assert_int_eq(send_all(extra, req, sizeof req - 1), 0);
-        k = read_within(extra, buf, sizeof buf - 1, 300);
-        if (k == -2)
-            break;
-        close(extra);
-        extra = -1;
-    }
-    ck_assert_msg(extra >= 0, "a 51st connection was always answered or closed: max_connections was not lowered");
-    close(fds[0]);
-    k = read_within(extra, buf, sizeof buf - 1, 10000);
-    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
-    buf[k] = '\0';
-    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
-    close(extra);
+    /* a 51st waits in the backlog, and is answered once one of the 50 closes */
+    held_full_then_freed(s.port, "127.0.0.5", &fds[0], "max_connections was not lowered");
     for (int i = 1; i < LOW; i++)
         close(fds[i]);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
@@ -347,29 +357,7 @@ START_TEST(total_limit_makes_new_clients_wait_not_fail)
         ck_assert_int_ge(fds[i], 0);
         ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
     }
-    /* Wait (bounded) until the harness's readiness probe has left and the four fill the server: a request on
-     * a fifth connection then stays unanswered. */
-    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
-    int fifth = -1;
-    char buf[1024];
-    ssize_t k = 0;
-    for (int attempt = 0; attempt < 20; attempt++) {
-        fifth = raw_connect(s.port, NULL); /* completes in the kernel's backlog even when MHD will not accept */
-        ck_assert_int_ge(fifth, 0);
-        ck_assert_int_eq(send_all(fifth, req, sizeof req - 1), 0);
-        k = read_within(fifth, buf, sizeof buf - 1, 300);
-        if (k == -2)
-            break; /* waiting: the limit holds it */
-        close(fifth);
-        fifth = -1;
-    }
-    ck_assert_msg(fifth >= 0, "a fifth connection was always answered or closed: the limit is not applied");
-    close(fds[0]); /* one place frees: the waiting client is accepted and answered */
-    k = read_within(fifth, buf, sizeof buf - 1, 10000);
-    ck_assert_msg(k > 0, "the waiting client was not answered after a place freed (%zd)", k);
-    buf[k] = '\0';
-    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
-    close(fifth);
+    held_full_then_freed(s.port, NULL, &fds[0], "the limit is not applied");
     for (int i = 1; i < 4; i++)
         close(fds[i]);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
