@@ -995,6 +995,7 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .max_deadline_ms = c->max_deadline_ms,
         .maps = ap_registry_count(r->h->reg),
         .workspace_nodes = r->h->reg->capacity,
+        .max_connections = c->max_connections,
         .units = ap_config_units_text(c),
     };
     size_t len = 0;

@@ -316,6 +316,13 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
     const char *low_env[] = {"AP_TEST_NOFILE=100:100", "ARCPATH_REQUEST_TIMEOUT_MS=120000", errenv, NULL};
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, low_env), 0);
     ck_assert_int_eq(soft_nofile(s.pid), 100);
+    ap_resp r; /* GET /v1/info gives the limit in force */
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/info", NULL, 0, NULL, &r), 0);
+    json_t *info = json_loads(r.body, 0, NULL);
+    ck_assert_ptr_nonnull(info);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(info, "limits"), "max_connections")), 50);
+    json_decref(info);
+    ap_resp_free(&r);
     enum { LOW = 50 };
     static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n"; /* headers never end */
     int fds[LOW];
