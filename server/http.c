@@ -383,6 +383,8 @@ static enum MHD_Result handle_metrics(ap_req *r, const char *id)
 {
     size_t len = 0;
     ap_metrics_set_maps(r->h->metrics, (int64_t)ap_registry_count(r->h->reg)); /* maps come and go */
+    if (r->h->log != NULL)
+        ap_metrics_set_log_dropped(r->h->metrics, ap_accesslog_dropped(r->h->log));
     char *body = ap_metrics_render(r->h->metrics, &len);
     return respond(r, AP_OK, body, len, "text/plain; version=0.0.4; charset=utf-8");
 }
@@ -1469,8 +1471,8 @@ static void access_log(ap_req *r, uint64_t dur_ns)
     n = log_str(line, n, cap, r->result ? r->result : (r->responded ? "ok" : "aborted"));
     line[n++] = '}';
     line[n++] = '\n';
-    /* One fwrite under stdio's lock keeps lines whole between threads; main.c flushes the buffer. */
-    fwrite(line, 1, n, h->log);
+    /* Appended whole, never written here (accesslog.h): main.c's loop timer writes it out. */
+    ap_accesslog_line(h->log, line, n);
 }
 
 /* Stage durations of a fast-lane path request that went the whole way (metrics.h, ap_stage). */
@@ -1589,7 +1591,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 }
 
 int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
-                  ap_metrics *metrics, FILE *log, char *err, size_t errlen)
+                  ap_metrics *metrics, ap_accesslog *log, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
     if (ap_budget_init(&h->budget, cfg->profile_evictions_per_minute) != 0) {

@@ -21,6 +21,7 @@
 
 #include "../config/config.h"
 #include "budget.h"
+#include "accesslog.h"
 #include "loglimit.h"
 #include "lanes.h"
 #include "lifecycle.h"
@@ -38,7 +39,7 @@ typedef struct ap_http {
     ap_lifecycle *lc;          /* borrowed: builds the maps that PUT, reload and PATCH make */
     ap_lanes *lanes;           /* borrowed */
     ap_metrics *metrics;       /* borrowed */
-    FILE *log;                 /* access log stream (stdout), NULL = no access log */
+    ap_accesslog *log;         /* borrowed: the access log (accesslog.h), NULL = no access log */
     struct MHD_Daemon *daemon;
     int quiesced_fd;           /* listen socket returned by MHD_quiesce_daemon, -1 if none */
     uint16_t port;             /* the bound port (useful with port 0) */
@@ -69,13 +70,13 @@ typedef struct ap_http {
  * (cfg->max_connections, max_connections_per_ip), an idle timeout (idle_timeout_s) and a completion callback
  * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
- * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: stream for the access log (one JSON line per request),
- * NULL to disable. lc: the map-lifecycle thread the map-changing routes hand their work to (started).
+ * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: the
+ * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable. lc: the map-lifecycle thread the map-changing routes hand their work to (started).
  * Main thread, after the lanes are initialised.
  * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
  * AP_E_NOMEM (no memory or thread for the watchdog). */
 int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
-                  ap_metrics *metrics, FILE *log, char *err, size_t errlen);
+                  ap_metrics *metrics, ap_accesslog *log, char *err, size_t errlen);
 
 /* The lanes' done hook (ap_job_done_fn; arg = the ap_http): stores the encoded answer on the request and
  * resumes its connection, after which MHD calls the handler again and the answer is queued. Loop thread. */

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <uv.h>
 
+#include <unistd.h>
+
 #include "../config/config.h"
 #include "../planner/world/capability.h"
 #include "../config/version.h"
@@ -49,6 +51,7 @@ typedef struct ap_server {
     uv_signal_t sigterm, sigint, sighup;
     uv_timer_t send_wait;
     uv_timer_t log_flush;
+    ap_accesslog alog; /* the access log, written to stdout by log_flush (accesslog.h) */
     uint64_t send_deadline_ns;
     bool stopping;
 } ap_server;
@@ -110,13 +113,14 @@ static void finish_shutdown(ap_server *s)
     ap_http_stop(&s->http);
     ap_lanes_close(&s->lanes);
     close_handles(s);
-    fflush(stdout);
+    /* the access log's last lines: up to 2 s for a reader that is slow (not forever for one that is gone) */
+    ap_accesslog_flush(&s->alog, 2000);
 }
 
 static void on_log_flush(uv_timer_t *t)
 {
-    (void)t;
-    fflush(stdout);
+    ap_server *s = t->data;
+    ap_accesslog_flush(&s->alog, 0);
 }
 
 static void on_send_wait(uv_timer_t *t)
@@ -341,12 +345,15 @@ static int serve(ap_server *s)
     uv_signal_start(&s->sighup, on_sighup, SIGHUP);
 
     fit_open_files(s, stderr);
-    int rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr);
+    /* 1 MiB of lines may wait for the log's reader (about 5,000 requests) before lines are dropped */
+    int rc = ap_accesslog_init(&s->alog, STDOUT_FILENO, (size_t)1 << 20) == 0 ? AP_OK : AP_E_NOMEM;
+    if (rc == AP_OK)
+        rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_OK)
         rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,
-                           s->cfg.access_log ? stdout : NULL, err, sizeof err);
+                           s->cfg.access_log ? &s->alog : NULL, err, sizeof err);
     else
-        snprintf(err, sizeof err, "cannot start the map-lifecycle thread");
+        snprintf(err, sizeof err, "cannot start the map-lifecycle thread (or allocate the access log)");
     if (rc != AP_OK) {
         fprintf(stderr, "arcpathd: %s\n", err);
         ap_lifecycle_stop(&s->lc);
@@ -355,6 +362,7 @@ static int serve(ap_server *s)
         uv_run(&s->loop, UV_RUN_DEFAULT);
         uv_loop_close(&s->loop);
         ap_lanes_free(&s->lanes);
+        ap_accesslog_free(&s->alog);
         return 1;
     }
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
@@ -369,6 +377,7 @@ static int serve(ap_server *s)
     if (uv_loop_close(&s->loop) != 0)
         fprintf(stderr, "arcpathd: event loop closed with handles still open\n");
     ap_lanes_free(&s->lanes);
+    ap_accesslog_free(&s->alog);
     fprintf(stderr, "arcpathd: stopped\n");
     return 0;
 }
@@ -377,11 +386,6 @@ int main(int argc, char **argv)
 {
     /* A client that hangs up mid-response must cost an EPIPE, not the process. */
     signal(SIGPIPE, SIG_IGN);
-    /* The access log is one JSON line per request, written whole with one fwrite each. A write(2) per line
-     * cost a syscall per request on the hot path, so stdout is fully buffered and flushed by a 50 ms timer
-     * on the loop thread (and at exit): lines stay whole, and reach a pipe within 50 ms. */
-    static char logbuf[1 << 16];
-    setvbuf(stdout, logbuf, _IOFBF, sizeof logbuf);
     /* jansson's allocator for parses in a scratch buffer (proto/json_scratch.h), before any thread starts. */
     ap_json_scratch_install();
 

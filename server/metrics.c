@@ -151,6 +151,11 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n)
     atomic_store_explicit(&m->maps_loaded, n, memory_order_relaxed);
 }
 
+void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n)
+{
+    atomic_store_explicit(&m->log_dropped, n, memory_order_relaxed);
+}
+
 void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c)
 {
     m->profiles = c;
@@ -273,10 +278,14 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# HELP arcpath_maps_loaded Maps in the registry.\n"
             "# TYPE arcpath_maps_loaded gauge\n"
             "arcpath_maps_loaded %lld\n"
+            "# HELP arcpath_access_log_dropped_total Access-log lines dropped because stdout was not being read.\n"
+            "# TYPE arcpath_access_log_dropped_total counter\n"
+            "arcpath_access_log_dropped_total %llu\n"
             "# HELP arcpath_build_info Build information.\n"
             "# TYPE arcpath_build_info gauge\n"
             "arcpath_build_info{version=\"%s\"} 1\n",
-            (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), m->version);
+            (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), (unsigned long long)LOAD(m->log_dropped),
+            m->version);
 
     if (m->profiles != NULL) {
         size_t bytes = 0;

@@ -99,6 +99,7 @@ typedef struct ap_metrics {
     atomic_uint_fast64_t expanded_nodes;
     atomic_int_fast64_t queue_depth[AP_LANE_COUNT];
     atomic_int_fast64_t maps_loaded;
+    atomic_uint_fast64_t log_dropped; /* access-log lines dropped since start (accesslog.h) */
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
     atomic_uint_fast64_t answers[AP_OUTCOME_COUNT];
     atomic_int_fast64_t inflight;
@@ -146,6 +147,9 @@ void ap_metrics_answer(ap_metrics *m, ap_outcome o);
 
 /* Set the number of maps loaded. Any thread. */
 void ap_metrics_set_maps(ap_metrics *m, int64_t n);
+
+/* Set the access-log lines dropped since start (accesslog.h ap_accesslog_dropped). Any thread. */
+void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n);
 
 /* Report the unit-profile cache c (planner/turns/profile.h; borrowed, must outlive m's use) in the exposition:
  * arcpath_profiles_cached (gauge), arcpath_profile_table_bytes (gauge, bytes of the cached tables) and

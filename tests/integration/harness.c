@@ -91,6 +91,12 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         if (log_path) {
             FILE *log = freopen(log_path, "w", stdout);
             (void)log;
+        } else if (getenv("AP_TEST_STDOUT_UNREAD")) {
+            /* a pipe nobody reads: its read end stays open in the server, unread, so writes to it fill it */
+            int p[2];
+            if (pipe(p) != 0 || dup2(p[1], 1) < 0)
+                _exit(126);
+            close(p[1]);
         } else if (!getenv("ARCPATH_TEST_SERVER_LOG")) {
             FILE *devnull = freopen("/dev/null", "w", stdout);
             (void)devnull;

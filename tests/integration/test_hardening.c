@@ -350,6 +350,30 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
 }
 END_TEST
 
+/* An access log that nobody reads never stops the server: with stdout a pipe nobody reads (64 KiB), 1,500
+ * requests (about 250 KiB of log lines) are all answered, each within the harness's timeout; with stdio's
+ * buffer flushed on the loop thread the server stopped answering after about 750 (accesslog.h). Nothing is
+ * dropped yet: 1 MiB of lines may wait. */
+START_TEST(unread_stdout_does_not_stop_the_server)
+{
+    const char *env[] = {"AP_TEST_STDOUT_UNREAD=1", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    for (int i = 0; i < 1500; i++) {
+        ap_resp r;
+        ck_assert_int_eq(ap_http(&s, "GET", "/healthz", NULL, 0, NULL, &r), 0);
+        ck_assert_msg(r.status == 200, "request %d: HTTP %ld", i, r.status);
+        ap_resp_free(&r);
+    }
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_double_eq(ap_metric(r.body, "arcpath_access_log_dropped_total", ""), 0.0);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&s), 0); /* and it stops: the last lines get 2 s, then are left */
+}
+END_TEST
+
 START_TEST(total_limit_makes_new_clients_wait_not_fail)
 {
     /* max_connections 4: a fifth client is not accepted while four are held, but waits in the backlog and
@@ -498,6 +522,7 @@ Suite *hardening_suite(void)
     tcase_add_test(tc, held_connections_leave_room_for_other_clients);
     tcase_add_test(tc, total_limit_makes_new_clients_wait_not_fail);
     tcase_add_test(tc, open_file_limit_raised_or_connections_lowered);
+    tcase_add_test(tc, unread_stdout_does_not_stop_the_server);
     tcase_add_test(tc, connection_flood_does_not_flood_the_log);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);

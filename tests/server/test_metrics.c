@@ -64,6 +64,7 @@ START_TEST(test_counters_exact)
     ap_metrics_answer(&m, AP_OUTCOME_STATE_LIMIT);
     ap_metrics_answer(&m, AP_OUTCOME_COUNT); /* out of range: ignored */
     ap_metrics_set_maps(&m, 22);
+    ap_metrics_set_log_dropped(&m, 7);
     ap_metrics_inflight_add(&m, 2);
 
     size_t len = 0;
@@ -114,6 +115,8 @@ START_TEST(test_counters_exact)
         "arcpath_path_answers_total{outcome=\"timeout\"} 0",
         "arcpath_inflight_requests 2",
         "arcpath_maps_loaded 22",
+        "# TYPE arcpath_access_log_dropped_total counter",
+        "arcpath_access_log_dropped_total 7",
         "# TYPE arcpath_build_info gauge",
         "arcpath_build_info{version=\"1.2.3\"} 1",
     };

@@ -1,0 +1,120 @@
+/* accesslog.c — the access log's buffer and its non-blocking writer (accesslog.h). */
+#include "accesslog.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int ap_accesslog_init(ap_accesslog *l, int fd, size_t cap)
+{
+    memset(l, 0, sizeof *l);
+    if (cap < 4096)
+        cap = 4096;
+    l->buf = malloc(cap);
+    l->out = malloc(cap);
+    if (l->buf == NULL || l->out == NULL) {
+        free(l->buf);
+        free(l->out);
+        return -1;
+    }
+    struct stat st;
+    /* a regular file or a device that is not a terminal (/dev/null) takes everything at once */
+    l->whole = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && !isatty(fd)));
+    l->fd = fd;
+    l->cap = cap;
+    pthread_mutex_init(&l->mu, NULL);
+    return 0;
+}
+
+void ap_accesslog_line(ap_accesslog *l, const char *line, size_t n)
+{
+    pthread_mutex_lock(&l->mu);
+    if (l->dropped > 0) { /* say first how many were lost, once there is room for that and the line */
+        char note[64];
+        const int k = snprintf(note, sizeof note, "{\"access_log_dropped\":%llu}\n", (unsigned long long)l->dropped);
+        if (k > 0 && l->len + (size_t)k + n <= l->cap) {
+            memcpy(l->buf + l->len, note, (size_t)k);
+            l->len += (size_t)k;
+            l->dropped = 0;
+        }
+    }
+    if (l->dropped == 0 && l->len + n <= l->cap) {
+        memcpy(l->buf + l->len, line, n);
+        l->len += n;
+    } else {
+        l->dropped++;
+        l->dropped_total++;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Milliseconds on the monotonic clock. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void ap_accesslog_flush(ap_accesslog *l, int wait_ms)
+{
+    const int64_t end = now_ms() + (wait_ms > 0 ? wait_ms : 0);
+    for (;;) {
+        if (l->out_off == l->out_len) { /* take what the answering threads appended */
+            pthread_mutex_lock(&l->mu);
+            char *t = l->out;
+            l->out = l->buf;
+            l->out_len = l->len;
+            l->out_off = 0;
+            l->buf = t;
+            l->len = 0;
+            pthread_mutex_unlock(&l->mu);
+            if (l->out_len == 0)
+                return;
+        }
+        const int64_t left = end - now_ms();
+        struct pollfd p = {.fd = l->fd, .events = POLLOUT};
+        const int ready = l->whole ? 1 : poll(&p, 1, left > 0 ? (int)left : 0);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return; /* the reader is not reading: keep it pending (new lines fill buf, then drop) */
+        if (!l->whole && (p.revents & (POLLERR | POLLNVAL))) {
+            l->out_off = l->out_len; /* nowhere to write: drop what is pending */
+            continue;
+        }
+        /* at most PIPE_BUF bytes when poll said writable: such a write to a pipe never blocks */
+        size_t n = l->out_len - l->out_off;
+        if (!l->whole && n > PIPE_BUF)
+            n = PIPE_BUF;
+        const ssize_t w = write(l->fd, l->out + l->out_off, n);
+        if (w > 0)
+            l->out_off += (size_t)w;
+        else if (w < 0 && errno != EINTR && errno != EAGAIN)
+            l->out_off = l->out_len; /* EPIPE (a closed reader) or another error: drop what is pending */
+    }
+}
+
+uint64_t ap_accesslog_dropped(ap_accesslog *l)
+{
+    pthread_mutex_lock(&l->mu);
+    const uint64_t d = l->dropped_total;
+    pthread_mutex_unlock(&l->mu);
+    return d;
+}
+
+void ap_accesslog_free(ap_accesslog *l)
+{
+    if (l->buf == NULL)
+        return;
+    pthread_mutex_destroy(&l->mu);
+    free(l->buf);
+    free(l->out);
+    memset(l, 0, sizeof *l);
+}

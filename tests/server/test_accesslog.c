@@ -1,0 +1,102 @@
+/* test_accesslog.c — the access log's buffer and non-blocking writer (server/accesslog.h) over a real pipe:
+ * lines reach the reader whole and in order, a reader that stops reading costs dropped lines (counted, then
+ * announced by one note line) and never a blocked writer, and a closed reader is ignored. */
+#include <check.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../server/accesslog.h"
+
+Suite *accesslog_suite(void);
+
+/* Everything the pipe holds now (its read end non-blocking), appended to out (NUL-terminated). */
+static size_t drain(int fd, char *out, size_t len, size_t cap)
+{
+    ssize_t k;
+    while (len + 1 < cap && (k = read(fd, out + len, cap - 1 - len)) > 0)
+        len += (size_t)k;
+    out[len] = '\0';
+    return len;
+}
+
+/* The reader reads again: drain and flush by turns (bounded) until nothing is pending, then drain. */
+static size_t pump(ap_accesslog *l, int fd, char *out, size_t len, size_t cap)
+{
+    for (int round = 0; round < 100 && (l->out_off < l->out_len || l->len > 0); round++) {
+        len = drain(fd, out, len, cap);
+        ap_accesslog_flush(l, 0);
+    }
+    return drain(fd, out, len, cap);
+}
+
+START_TEST(lines_whole_drops_counted_and_announced)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
+    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096); /* one page: fills after 4096 bytes */
+    ap_accesslog l;
+    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 8192), 0);
+    /* 400 lines of 64 bytes (25,600 bytes): the pipe takes 4096 and the buffer 8192 of them; nothing is
+     * read meanwhile, and no call blocks (a blocking write here would hang the test) */
+    char line[65];
+    for (int i = 0; i < 400; i++) {
+        snprintf(line, sizeof line, "{\"n\":%04d,\"pad\":\"%044d\"}\n", i, 0); /* 64 bytes with the newline */
+        ap_accesslog_line(&l, line, 64);
+        if (i % 50 == 49)
+            ap_accesslog_flush(&l, 0);
+    }
+    ap_accesslog_flush(&l, 0);
+    const uint64_t dropped = ap_accesslog_dropped(&l);
+    ck_assert_uint_gt(dropped, 0);
+    ck_assert_uint_lt(dropped, 400);
+    /* the reader comes back: what was kept arrives, then the note, then new lines */
+    static char got[65536];
+    size_t len = 0;
+    len = pump(&l, p[0], got, len, sizeof got);
+    snprintf(line, sizeof line, "{\"n\":9999,\"pad\":\"%044d\"}\n", 0);
+    ap_accesslog_line(&l, line, 64);
+    len = pump(&l, p[0], got, len, sizeof got);
+    /* every line kept is whole and in order; the kept ones and the dropped ones add up to 400 */
+    int kept = 0, last = -1;
+    for (const char *s = got; (s = strstr(s, "{\"n\":")) != NULL; s++) {
+        const int n = atoi(s + 5);
+        if (n == 9999)
+            break;
+        ck_assert_int_gt(n, last);
+        ck_assert_ptr_nonnull(strchr(s, '\n'));
+        ck_assert_int_eq((int)(strchr(s, '\n') - s), 63);
+        last = n;
+        kept++;
+    }
+    ck_assert_uint_eq((uint64_t)kept + dropped, 400);
+    char note[64];
+    snprintf(note, sizeof note, "{\"access_log_dropped\":%llu}\n{\"n\":9999", (unsigned long long)dropped);
+    ck_assert_msg(strstr(got, note) != NULL, "no note before the next line: ...%s", got + (len > 200 ? len - 200 : 0));
+    ck_assert_uint_eq(ap_accesslog_dropped(&l), dropped); /* the total stays */
+
+    /* a closed reader: the pending lines are dropped on EPIPE (SIGPIPE ignored, as arcpathd does) */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    close(p[0]);
+    ap_accesslog_line(&l, line, 64);
+    ap_accesslog_flush(&l, 0);
+    ck_assert_uint_eq(l.len, 0);
+    ck_assert_uint_eq(l.out_off, l.out_len);
+    signal(SIGPIPE, old);
+    ap_accesslog_free(&l);
+    close(p[1]);
+}
+END_TEST
+
+Suite *accesslog_suite(void)
+{
+    Suite *s = suite_create("server/accesslog");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, lines_whole_drops_counted_and_announced);
+    suite_add_tcase(s, tc);
+    return s;
+}
