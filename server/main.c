@@ -15,9 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uv.h>
-
 #include <unistd.h>
+#include <uv.h>
 
 #include "../config/config.h"
 #include "../planner/world/capability.h"
@@ -193,12 +192,13 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
 }
 
 /* The nodes every search workspace gets (*capacity): the largest map's, at least
- * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set. 0 when they can be allocated; else 1 with the
+ * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need (if not NULL): the most bytes the
+ * workers + slow_slots workspaces come to hold (ap_workspace_bytes_max). 0 when they can be allocated; else 1 with the
  * reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots workspaces that
  * would need more than the memory the process may use (ap_process_memory_limit: physical memory, RLIMIT_AS,
  * the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
  * lists fill under load, so a budget over the limit ends in an OOM kill at start or, worse, under traffic. */
-static int plan_workspaces(const ap_server *s, uint32_t *capacity, FILE *err)
+static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_bytes, FILE *err)
 {
     uint32_t cap = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
     /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
@@ -215,6 +215,8 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, FILE *err)
     const double limit = ap_process_memory_limit(&source);
     const int n = s->cfg.workers + s->cfg.slow_slots;
     const double need = (double)n * (double)ap_workspace_bytes_max(cap), gib = 1024.0 * 1024.0 * 1024.0;
+    if (need_bytes != NULL)
+        *need_bytes = need;
     if (limit > 0.0 && need > limit) {
         fprintf(err,
                 "arcpathd: %d + %d search workspaces of %u nodes need up to %.1f GiB (%.0f bytes a node each), "
@@ -285,12 +287,12 @@ static int check_config(ap_server *s)
     int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
     /* The workspaces are not allocated here; what serving would need is checked against the memory limit. */
     uint32_t capacity = 0;
-    if (plan_workspaces(s, &capacity, stdout) != 0)
+    double need = 0.0;
+    if (plan_workspaces(s, &capacity, &need, stdout) != 0)
         bad = 1;
     else
         printf("arcpathd --check-config: %d + %d search workspaces of %u nodes, up to %.0f MiB\n", s->cfg.workers,
-               s->cfg.slow_slots, capacity,
-               (double)(s->cfg.workers + s->cfg.slow_slots) * (double)ap_workspace_bytes_max(capacity) / 1048576.0);
+               s->cfg.slow_slots, capacity, need / 1048576.0);
     printf("%s\n", s->reg.errors || bad ? "FAILED" : "OK");
     return s->reg.errors || bad ? 1 : 0;
 }
@@ -315,7 +317,7 @@ static int serve(ap_server *s)
     ap_lanes_config lc;
     /* Workspaces hold the largest map's grid search, and at least a useful directional window. */
     uint32_t capacity = 0;
-    if (plan_workspaces(s, &capacity, stderr) != 0) {
+    if (plan_workspaces(s, &capacity, NULL, stderr) != 0) {
         uv_loop_close(&s->loop);
         return 1;
     }
@@ -347,13 +349,13 @@ static int serve(ap_server *s)
     fit_open_files(s, stderr);
     /* 1 MiB of lines may wait for the log's reader (about 5,000 requests) before lines are dropped */
     int rc = ap_accesslog_init(&s->alog, STDOUT_FILENO, (size_t)1 << 20) == 0 ? AP_OK : AP_E_NOMEM;
-    if (rc == AP_OK)
-        rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr);
-    if (rc == AP_OK)
+    if (rc != AP_OK)
+        snprintf(err, sizeof err, "out of memory for the access log's buffer");
+    else if ((rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr)) != AP_OK)
+        snprintf(err, sizeof err, "cannot start the map-lifecycle thread");
+    else
         rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,
                            s->cfg.access_log ? &s->alog : NULL, err, sizeof err);
-    else
-        snprintf(err, sizeof err, "cannot start the map-lifecycle thread (or allocate the access log)");
     if (rc != AP_OK) {
         fprintf(stderr, "arcpathd: %s\n", err);
         ap_lifecycle_stop(&s->lc);

@@ -125,6 +125,29 @@ static double cgroup_value(const char *path)
     return end != buf && (*end == '\n' || *end == '\0') ? (double)v : 0.0;
 }
 
+/* The limit file `file` of the process's own cgroup: the path after `marker` ("0::" for v2, ":memory:" for
+ * v1) on its line of /proc/self/cgroup (cg, NUL-terminated), under `root`; else the one at root itself (what
+ * a container's own mount shows). 0 when neither gives a number. */
+static double own_cgroup_value(const char *cg, const char *marker, const char *root, const char *file)
+{
+    char path[2200];
+    const char *line = cg != NULL ? strstr(cg, marker) : NULL;
+    /* (v2's "0::" must start its line: "10::" would be another hierarchy) */
+    if (line != NULL && marker[0] == '0' && line != cg && line[-1] != '\n')
+        line = NULL;
+    double v = 0.0;
+    if (line != NULL) {
+        const char *p = line + strlen(marker);
+        snprintf(path, sizeof path, "%s%.*s/%s", root, (int)strcspn(p, "\n"), p, file);
+        v = cgroup_value(path);
+    }
+    if (v <= 0.0) {
+        snprintf(path, sizeof path, "%s/%s", root, file);
+        v = cgroup_value(path);
+    }
+    return v;
+}
+
 double ap_process_memory_limit(const char **source)
 {
     double limit = 0.0;
@@ -135,24 +158,10 @@ double ap_process_memory_limit(const char **source)
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         take_lower((double)rl.rlim_cur, "RLIMIT_AS", &limit, &src);
-    /* cgroup v2: the "0::PATH" line of /proc/self/cgroup names the process's own cgroup */
-    /* and v1: the "N:memory:PATH" line; each also at the root, which is what a container's own mount shows */
-    char buf[2048], path[2200];
-    double v2 = 0.0, v1 = 0.0;
-    const bool have = read_small("/proc/self/cgroup", buf, sizeof buf);
-    const char *line = have ? strstr(buf, "0::") : NULL;
-    if (line != NULL && (line == buf || line[-1] == '\n')) {
-        snprintf(path, sizeof path, "/sys/fs/cgroup%.*s/memory.max", (int)strcspn(line + 3, "\n"), line + 3);
-        v2 = cgroup_value(path);
-    }
-    line = have ? strstr(buf, ":memory:") : NULL;
-    if (line != NULL) {
-        snprintf(path, sizeof path, "/sys/fs/cgroup/memory%.*s/memory.limit_in_bytes", (int)strcspn(line + 8, "\n"),
-                 line + 8);
-        v1 = cgroup_value(path);
-    }
-    take_lower(v2 > 0.0 ? v2 : cgroup_value("/sys/fs/cgroup/memory.max"), "cgroup memory.max", &limit, &src);
-    take_lower(v1 > 0.0 ? v1 : cgroup_value("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+    char cg[2048];
+    const char *own = read_small("/proc/self/cgroup", cg, sizeof cg) ? cg : NULL;
+    take_lower(own_cgroup_value(own, "0::", "/sys/fs/cgroup", "memory.max"), "cgroup memory.max", &limit, &src);
+    take_lower(own_cgroup_value(own, ":memory:", "/sys/fs/cgroup/memory", "memory.limit_in_bytes"),
                "cgroup memory.limit_in_bytes", &limit, &src);
     if (source != NULL)
         *source = src;
