@@ -1,7 +1,7 @@
-/* test_jps.c — Jump Point Search (online, block-based scans) and JPS+ (jump tables): optimal costs on the
- * Moving AI sample and on random maps (exactly A*'s), the same status as A* on unreachable / blocked /
- * same-cell queries, forced neighbours without corner cutting, the JPS+ table against a brute-force
- * recomputation, full cell paths, time slicing and moving a plan between workspaces. */
+/* test_jps.c — Jump Point Search (online, block-based scans) and JPS+ (jump tables): optimal costs on
+ * random maps (exactly A*'s; the Moving AI scenarios are test_scenarios.c's), the same status as A* on
+ * unreachable / blocked / same-cell queries, forced neighbours without corner cutting, the JPS+ table
+ * against a brute-force recomputation, full cell paths, time slicing and moving a plan between workspaces. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,66 +20,6 @@ static int plan_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, int sx
 }
 
 static const ap_algorithm JPS_ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
-
-START_TEST(movingai_sample)
-{
-    const char *dir = ap_test_data_dir();
-    if (dir == NULL) {
-        ap_test_skip_no_data("jps: Moving AI sample");
-        return;
-    }
-    char **names;
-    size_t nmaps = ap_test_sweep_maps(dir, &names);
-    ck_assert_uint_gt(nmaps, 0);
-    size_t total = 0;
-    for (size_t mi = 0; mi < nmaps; mi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.map", dir, names[mi]);
-        ap_map *m;
-        ap_diag d;
-        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
-        ck_assert_ptr_nonnull(ap_jps_table_of(m));
-        snprintf(path, sizeof path, "%s/%s.map.scen", dir, names[mi]);
-        ap_test_scen *sc;
-        size_t n;
-        ck_assert_int_eq(ap_test_load_scen(path, &sc, &n), 0);
-        ap_workspace ws;
-        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
-        /* battleground's listed optima are partly wrong (NOTES.md): there JPS is held to A*'s cost */
-        const bool bad_set = strcmp(names[mi], "battleground") == 0;
-        size_t want = ap_test_quick() ? 20 : 100, step = n <= want ? 1 : n / want, run = 0;
-        for (size_t i = 0; i < n; i += step) {
-            const ap_test_scen *s = &sc[i];
-            double ca = -1.0;
-            int sa = plan_cost(m, &ws, AP_ALG_ASTAR, s->sx, s->sy, s->gx, s->gy, 0, &ca);
-            for (size_t a = 0; a < 2; a++) {
-                double c = -1.0;
-                int st = plan_cost(m, &ws, JPS_ALGS[a], s->sx, s->sy, s->gx, s->gy, 0, &c);
-                AP_EXPECT(st == sa, "%s line %d: %s status %s, A* %s", names[mi], s->line,
-                              a ? "jps_plus" : "jps", ap_status_name(st), ap_status_name(sa));
-                if (st != AP_OK)
-                    continue;
-                AP_EXPECT(fabs(c - ca) <= 1e-9, "%s line %d: %s cost %.10f, A* %.10f", names[mi], s->line,
-                              a ? "jps_plus" : "jps", c, ca);
-                if (!bad_set)
-                    AP_EXPECT(fabs(c - s->optimal) <= ap_test_tolerance(s),
-                                  "%s line %d: %s cost %.10f, listed %.10f", names[mi], s->line,
-                                  a ? "jps_plus" : "jps", c, s->optimal);
-            }
-            run++;
-        }
-        ck_assert_uint_ge(run, want < n ? want : n);
-        total += run;
-        ap_workspace_free(&ws);
-        free(sc);
-        ap_map_free(m);
-        free(names[mi]);
-    }
-    free(names);
-    printf("jps: %zu sampled lines over %zu maps: jps and jps_plus agree with A* and the listed optimum\n", total,
-           nmaps);
-}
-END_TEST
 
 /* A random map text: w x h, each cell blocked with probability pb. Caller frees. */
 static char *random_map(ap_test_rng *rng, int w, int h, double pb)
@@ -425,7 +365,6 @@ Suite *jps_suite(void)
     tcase_add_test(tc, random_maps_match_astar);
     tcase_add_test(tc, time_slicing);
     tcase_add_test(tc, expand_path);
-    tcase_add_test(tc, movingai_sample);
     suite_add_tcase(s, tc);
     return s;
 }

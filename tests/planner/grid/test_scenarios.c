@@ -1,10 +1,13 @@
-/* test_scenarios.c — A* optimality against every Moving AI scenario file in the data folder, and the
- * known-bad lines of battleground.map.scen counted as NOTES.md describes them (reported, never failed). */
+/* test_scenarios.c — A*, JPS and JPS+ optimality against every Moving AI scenario file in the data folder
+ * (A* against the listed optimum, JPS and JPS+ against A*'s status and cost to 1e-9: one sweep over the
+ * maps serves the three), and the known-bad lines of battleground.map.scen counted as NOTES.md describes
+ * them (reported, never failed). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../planner/grid/jps.h"
 #include "../../../planner/plan/plan.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -39,6 +42,23 @@ static int run_line(const ap_map *m, ap_workspace *ws, const ap_test_scen *s, do
     return st;
 }
 
+static const ap_algorithm JPS_ALGS[] = {AP_ALG_JPS, AP_ALG_JPS_PLUS};
+
+/* JPS and JPS+ on line s of map `name`: the status A* gave (sa) and, when AP_OK, A*'s cost ca to 1e-9. */
+static void jps_like_astar(const ap_map *m, ap_workspace *ws, const char *name, const ap_test_scen *s, int sa,
+                           double ca)
+{
+    for (size_t a = 0; a < 2; a++) {
+        double c = -1.0;
+        const int st = ap_test_grid_cost(m, ws, JPS_ALGS[a], 0.0, s->sx, s->sy, s->gx, s->gy, 0, &c);
+        AP_EXPECT(st == sa, "%s line %d: %s status %s, A* %s", name, s->line, a ? "jps_plus" : "jps",
+                  ap_status_name(st), ap_status_name(sa));
+        if (st == AP_OK)
+            AP_EXPECT(fabs(c - ca) <= 1e-9, "%s line %d: %s cost %.10f, A* %.10f", name, s->line,
+                      a ? "jps_plus" : "jps", c, ca);
+    }
+}
+
 static void run_map(const char *dir, const char *name, bool all_lines, scen_stats *stats)
 {
     char path[4096];
@@ -47,6 +67,7 @@ static void run_map(const char *dir, const char *name, bool all_lines, scen_stat
     ap_diag d;
     int st = ap_map_load(path, NULL, &m, &d);
     ck_assert_msg(st == AP_OK, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    ck_assert_ptr_nonnull(ap_jps_table_of(m)); /* JPS+ runs on its table, not the online fallback */
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
     ap_test_scen *sc;
     size_t n;
@@ -66,6 +87,7 @@ static void run_map(const char *dir, const char *name, bool all_lines, scen_stat
         double cost = -1.0;
         st = run_line(m, &ws, s, &cost);
         stats->run++;
+        jps_like_astar(m, &ws, name, s, st, cost);
         if (bad_set && (st == AP_E_START_BLOCKED || st == AP_E_GOAL_BLOCKED)) {
             stats->blocked++;
             printf("REPORT: %s.map.scen line %d: start or goal on a blocked cell (%s)\n", name, s->line,
@@ -109,7 +131,8 @@ START_TEST(optimal_costs)
         free(names[i]);
     }
     free(names);
-    printf("scenarios: %zu sampled lines over %zu maps agree with the listed optimum\n", total, n);
+    printf("scenarios: %zu sampled lines over %zu maps: A* agrees with the listed optimum, jps and jps_plus "
+           "with A*\n", total, n);
 }
 END_TEST
 
