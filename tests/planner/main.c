@@ -85,17 +85,17 @@ double ap_test_rand01(ap_test_rng *r)
 }
 
 /* Every planner suite, the slowest first (the larger of the plain and the sanitizer pass's wall times, 2-core
- * machine, 2026-12-02). With ARCPATH_TEST_SHARD=i/n the program is shard i of n run side by side
+ * machine, 2026-12-03). With ARCPATH_TEST_SHARD=i/n the program is shard i of n run side by side
  * (tools/run-tests.sh PROGRAM@N; make check: 2, one a core). With ARCPATH_TEST_CLAIMS=DIR too (run-tests.sh
  * sets it) the shards share the suites as they go: each takes the next suite no shard has taken (an
  * O_EXCL file DIR/k claims suite k), slowest first, so a shard that drew short suites goes on with the rest
  * and the shards end about together; without it shard i runs the suites k with k % n == i. */
 static Suite *(*const suites[])(void) = {
-    plan_anyangle_suite, jps_sized_suite,  clearance_suite,    kino_suite,         directional_suite,
-    jps_suite,           aa_landmarks_suite, scenarios_suite,  hier_suite,         capability_suite,
-    hier_cluster_suite,  patch_suite,      map_suite,          plan_aaturn_suite,  reeds_shepp_suite,
-    anyangle_suite,      smooth_suite,     world_suite,        search_suite,       units_suite,
-    dubins_suite,        collide_suite,    aa_update_suite,    timing_suite,       algorithms_suite,
+    plan_anyangle_suite, jps_sized_suite,  scenarios_suite,    clearance_suite,    kino_suite,
+    directional_suite,   hier_suite,       capability_suite,   hier_cluster_suite, patch_suite,
+    map_suite,           plan_aaturn_suite, aa_landmarks_suite, reeds_shepp_suite, anyangle_suite,
+    smooth_suite,        world_suite,      search_suite,       units_suite,        dubins_suite,
+    collide_suite,       aa_update_suite,  timing_suite,       algorithms_suite,   jps_suite,
     aa_visibility_suite, plan_suite,       grid_suite,         lattice_suite,      curve_suite,
     circles_suite,       aa_turning_suite, path_suite,
 };
