@@ -76,7 +76,7 @@ TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEG
 TEST_DEPS = $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(CLIENT_EXAMPLE)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-tsan check-layers test test-deps bench clean maps openapi-json
+.PHONY: all deps run check check-plain check-asan check-tsan check-layers test test-code test-deps bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -97,11 +97,16 @@ check: deps
 # replicas behind HAProxy, tests/deploy; a short soak while maps change, tests/soak) and fails the make on
 # any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N):
 # they need nothing but a core, and they are half of the run's time.
+# TEST_FILES check files only (the spec, deploy/'s manifests), none of our code: the sanitizer pass leaves them out.
+TEST_CODE = $(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION) $(FUZZ_DRIVERS) \
+  tests/browser/run.sh tests/contract/run.sh tests/clients/run.sh tests/deploy/scaleout.sh tests/soak/run.sh
+TEST_FILES = tests/spec/run.sh tests/deploy/run.sh
+
 test: $(TEST_DEPS) check-layers
-	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) \
-	  $(TEST_INTEGRATION) $(FUZZ_DRIVERS) tests/browser/run.sh tests/spec/run.sh \
-	  tests/contract/run.sh tests/clients/run.sh tests/deploy/run.sh tests/deploy/scaleout.sh \
-	  tests/soak/run.sh
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_CODE) $(TEST_FILES)
+
+test-code: $(TEST_DEPS) check-layers
+	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_CODE)
 
 # The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
 # include only the layers below it, so planner/world names no search module and planner/search no domain.
@@ -115,11 +120,11 @@ check-plain:
 	@$(MAKE) --no-print-directory test
 
 check-asan:
-	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+	@echo "== the same tests (but the file-only checks) under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
-	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
+	  ARCPATH_TEST_QUICK=1 $(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-code
 
 # Not part of make check (about 5 minutes more): arcpathd and the integration tests under ThreadSanitizer, then
 # a 30-second soak (maps patched and reloaded under load); any data race report fails it. TSan's reports go
