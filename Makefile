@@ -189,10 +189,10 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/arcpathd: $(call obj,server/main.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
 
-$(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) tests/util.c) $(PLANNER_LIB)
+$(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) tests/util.c tests/runner.c) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) -lm -lpthread
 
-$(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c) $(PROTO_LIB) $(PLANNER_LIB)
+$(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c tests/runner.c) $(PROTO_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) $(CAIRO_LIBS) -lm -lpthread
 
 $(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c) $(CONFIG_LIB) $(PLANNER_LIB)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../runner.h"
 #include "../util.h"
 #include "../../planner/base/status.h"
 #include "suites.h"
@@ -120,29 +121,6 @@ static int takes_suite(const char *claims, size_t k, int shard, int shards)
     return 1;
 }
 
-/* Under AddressSanitizer the suites run in this process (CK_NOFORK) unless CK_FORK says otherwise: with a
- * child per test, LeakSanitizer's scan at every child's exit cost ~0.3 s a test (95 of the pass's 300 s of
- * one core, 2026-12-03), and a leak is as well found by the one scan at this process's exit (the report
- * names where it was allocated). Tests hold no process-wide state for this to disturb; the plain build keeps
- * a child per test, and with it Check's timeouts. */
-#if defined(__SANITIZE_ADDRESS__)
-#define AP_TEST_DEFAULT_NOFORK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AP_TEST_DEFAULT_NOFORK 1
-#endif
-#endif
-
-/* Run one runner: in this process under ASan (see above) unless CK_FORK is set. */
-static void run_runner(SRunner *sr)
-{
-#ifdef AP_TEST_DEFAULT_NOFORK
-    if (getenv("CK_FORK") == NULL)
-        srunner_set_fork_status(sr, CK_NOFORK);
-#endif
-    srunner_run_all(sr, CK_NORMAL);
-}
-
 int main(void)
 {
     int shard = 0, shards = 1;
@@ -170,12 +148,12 @@ int main(void)
         }
         /* with claims, a suite is known only when its turn comes: one runner (and summary line) a suite */
         SRunner *sr = srunner_create(suites[k]());
-        run_runner(sr);
+        ap_test_srunner_run(sr);
         failed += srunner_ntests_failed(sr);
         srunner_free(sr);
     }
     if (all != NULL) {
-        run_runner(all);
+        ap_test_srunner_run(all);
         failed += srunner_ntests_failed(all);
         srunner_free(all);
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "tests/proto/suites.h"
+#include "tests/runner.h"
 
 int main(void)
 {
@@ -12,7 +13,7 @@ int main(void)
     srunner_add_suite(sr, json_suite());
     srunner_add_suite(sr, circles_file_suite());
     srunner_add_suite(sr, render_suite());
-    srunner_run_all(sr, CK_NORMAL);
+    ap_test_srunner_run(sr);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
