@@ -27,11 +27,14 @@ static inline int sgn(int32_t v)
     return (v > 0) - (v < 0);
 }
 
+/* A JPS+ distance one cell longer, keeping its sign (positive: a jump point that many cells on; zero or
+ * negative: the wall that many cells on): a cell's entry from its neighbour's. Pure. */
 static inline int16_t ap_jps_extend(int16_t next)
 {
     return next > 0 ? (int16_t)(next + 1) : (int16_t)(next - 1);
 }
 
+/* Whether a JPS+ distance fits the one-byte table entries (|v| <= 127 cells). Pure. */
 static inline bool ap_jps_fits8(int16_t v)
 {
     return v >= -127 && v <= 127;

@@ -46,11 +46,13 @@
  * is the point grid's kind, without corner cutting, over the anchors that fit. */
 #define AP_JPS_SQUARE 0x8000u
 
+/* The table key of a disc of radius r (tiles, 0 < r <= 16): its clearance level. Pure. */
 static inline uint16_t ap_jps_disc_key(double r)
 {
     return ap_clearance_level(r);
 }
 
+/* The table key of a square unit of side cells (1 <= side <= AP_MAX_UNIT_SIZE). Pure. */
 static inline uint16_t ap_jps_square_key(int side)
 {
     return (uint16_t)(AP_JPS_SQUARE | (unsigned)(side - 1));
