@@ -433,6 +433,20 @@ static bool listed(struct dirent **names, int n, const char *id, ap_map_kind kin
     return false;
 }
 
+/* How many current versions came from a file of the maps folder (0 when the snapshot fails: the caller
+ * then goes on as if none did). */
+static size_t from_file_count(ap_registry *r)
+{
+    ap_map_version **vs = NULL;
+    size_t nv = 0, n = 0;
+    if (ap_registry_snapshot(r, &vs, &nv) != AP_OK)
+        return 0;
+    for (size_t i = 0; i < nv; i++)
+        n += vs[i]->src.from_file;
+    ap_registry_snapshot_free(vs, nv);
+    return n;
+}
+
 int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts)
 {
     ap_rescan_counts c = {0};
@@ -445,6 +459,23 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
         if (counts)
             *counts = (ap_rescan_counts){.errors = 1};
         return AP_E_IO;
+    }
+    if (nn == 0) {
+        /* No map file at all while maps loaded from the folder are served: an unmounted volume's empty
+         * mount point, or a copy caught half-way, far more often than an operator retiring every map at
+         * once (DELETE does that). Removing them all would turn every replica unready at once. */
+        const size_t kept = from_file_count(r);
+        if (kept > 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "no map file in the folder: kept the %zu maps loaded from it (DELETE /v1/maps/{id} removes one)",
+                     kept);
+            report(logf, dir, 0, 0, msg);
+            free(names);
+            if (counts)
+                *counts = (ap_rescan_counts){.unchanged = (int)kept, .errors = 1};
+            return AP_OK;
+        }
     }
     int rc = AP_OK;
     for (int i = 0; i < nn && rc == AP_OK; i++) {

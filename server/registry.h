@@ -143,6 +143,9 @@ typedef struct ap_rescan_counts {
  * current version is added (a circle map whose id is a grid's is a duplicate: skipped); one whose id's current version came from a file with another size, mtime or inode, or from a
  * client (PUT/PATCH), is loaded and replaces it; an unchanged file is left alone; a current version that
  * came from a file of dir which is gone is removed. Versions made by clients whose id has no file are kept.
+ * A folder with no map file at all while versions from its files are current changes nothing (an unmounted
+ * volume's empty mount point looks like that): logged as an error, counted as 1 error and those versions
+ * unchanged.
  * Files are parsed and their tables built on the calling thread with no lock held. A file that fails to
  * load (or is larger than r->capacity) keeps the id's old version; each change and each error is logged on
  * logf as "arcpathd: reload: ID: ..." (errors as "arcpathd: map error: FILE:LINE:COL: MESSAGE"). counts

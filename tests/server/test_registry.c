@@ -412,9 +412,34 @@ START_TEST(test_rescan)
     /* An unreadable folder changes nothing. */
     ck_assert_int_eq(ap_registry_rescan(&r, "/nonexistent/arcpath-maps", NULL, NULL, &c), AP_E_IO);
     ck_assert_uint_eq(ap_registry_count(&r), 3);
-    ap_registry_free(&r);
+
+    /* A folder with no map file left (an unmounted volume's mount point) removes nothing: a and d stay. */
     const char *names[] = {"a.map", "d.map", "e.map"};
     remove_dir(dir, names, 3);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    write_text(dir, "notes.txt", "not a map\n");
+    log = NULL;
+    logf = open_memstream(&log, &loglen);
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
+    fclose(logf);
+    ck_assert_int_eq(c.removed, 0);
+    ck_assert_int_eq(c.unchanged, 2);
+    ck_assert_int_eq(c.errors, 1);
+    ck_assert_uint_eq(version_of(&r, "a"), 2);
+    ck_assert_uint_eq(version_of(&r, "d"), 1);
+    ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ck_assert_msg(strstr(log, ": no map file in the folder: kept the 2 maps loaded from it") != NULL, "%s", log);
+    free(log);
+
+    /* Once one map file is back, the rescan goes on as usual: d's file is gone, so d is removed. */
+    write_text(dir, "a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n");
+    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, NULL, &c), AP_OK);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_uint_eq(version_of(&r, "d"), 0);
+    ck_assert_uint_eq(ap_registry_count(&r), 2);
+    ap_registry_free(&r);
+    const char *left[] = {"a.map", "notes.txt"};
+    remove_dir(dir, left, 2);
 }
 END_TEST
 
