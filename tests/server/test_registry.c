@@ -353,6 +353,19 @@ static uint64_t version_of(ap_registry *r, const char *id)
     return n;
 }
 
+/* ap_registry_rescan(r, dir) with its log captured: returns the status; *log (malloc'd, the caller frees)
+ * the lines it wrote; *c its counts. */
+static int rescan_logged(ap_registry *r, const char *dir, ap_rescan_counts *c, char **log)
+{
+    size_t len = 0;
+    *log = NULL;
+    FILE *f = open_memstream(log, &len);
+    ck_assert_ptr_nonnull(f);
+    const int st = ap_registry_rescan(r, dir, NULL, f, c);
+    fclose(f);
+    return st;
+}
+
 START_TEST(test_rescan)
 {
     char dir[] = "/tmp/ap-rescan-XXXXXX";
@@ -371,12 +384,9 @@ START_TEST(test_rescan)
     write_text(dir, "d.map", "type octile\nheight 1\nwidth 1\nmap\n.\n"); /* new */
     write_text(dir, "e.map", "type octile\nheight 1\nwidth 1\nmap\nx\n"); /* bad */
 
-    char *log = NULL;
-    size_t loglen = 0;
-    FILE *logf = open_memstream(&log, &loglen);
+    char *log;
     ap_rescan_counts c;
-    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
-    fclose(logf);
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
     ck_assert_int_eq(c.added, 1);
     ck_assert_int_eq(c.replaced, 1);
     ck_assert_int_eq(c.removed, 1);
@@ -400,10 +410,7 @@ START_TEST(test_rescan)
     ck_assert_int_eq(c.added + c.replaced + c.removed, 0);
     ck_assert_int_eq(c.errors, 1);
     write_text(dir, "a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n.\n");
-    log = NULL;
-    logf = open_memstream(&log, &loglen);
-    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
-    fclose(logf);
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
     ck_assert_int_eq(c.errors, 2);
     ck_assert_uint_eq(version_of(&r, "a"), 2);
     ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: a: kept map_version 2\n"));
@@ -418,10 +425,7 @@ START_TEST(test_rescan)
     remove_dir(dir, names, 3);
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     write_text(dir, "notes.txt", "not a map\n");
-    log = NULL;
-    logf = open_memstream(&log, &loglen);
-    ck_assert_int_eq(ap_registry_rescan(&r, dir, NULL, logf, &c), AP_OK);
-    fclose(logf);
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
     ck_assert_int_eq(c.removed, 0);
     ck_assert_int_eq(c.unchanged, 2);
     ck_assert_int_eq(c.errors, 1);
