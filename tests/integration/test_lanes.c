@@ -3,8 +3,11 @@
  * The lane test: 8 clients keep long Paris_1_1024 queries running (each tens of ms, so they move to the slow
  * lane) while one client sends short den520d queries (scenario buckets <= 5); every short answer must come
  * back ok from the fast lane. Its p50/p99 are printed (the latency target is a bench figure, not a test).
+ * Run again with every query on the pool, whose threads pool_nice must lower (and only they).
  * Every loop is bounded in count; all traffic goes to 127.0.0.1. */
 #include <check.h>
+#include <dirent.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -154,17 +157,61 @@ START_TEST(short_queries_flow_while_slow_lane_is_busy)
 }
 END_TEST
 
+/* The nice value of thread tid of process pid (/proc's stat, field 19), or INT_MIN when unreadable. */
+static int thread_nice(pid_t pid, const char *tid)
+{
+    char path[128], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/task/%s/stat", (int)pid, tid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return INT_MIN;
+    const size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    const char *p = strrchr(line, ')'); /* the thread's name may hold spaces and parentheses */
+    int nice = INT_MIN;
+    /* after the name: state (3), then fields 4 .. 18, then nice (19) */
+    if (p == NULL || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d", &nice) != 1)
+        return INT_MIN;
+    return nice;
+}
+
 START_TEST(short_queries_flow_through_the_pool_too)
 {
-    /* The same with inline_fast off: every query is handed to the loop and runs on the worker pool. */
+    /* The same with inline_fast off: every query is handed to the loop and runs on the worker pool, whose
+     * threads pool_nice lowers (and only they: the HTTP threads keep the process's nice). */
     if (!ap_mai_dir) {
         ap_test_skip_no_data("lane test");
         return;
     }
     ap_srv s;
-    const char *env[] = {"ARCPATH_INLINE_FAST=0", NULL};
+    const char *env[] = {"ARCPATH_INLINE_FAST=0", "ARCPATH_POOL_NICE=5", "ARCPATH_WORKERS=2", NULL};
     ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
     lane_test(&s, "pool only", ap_test_quick() ? 60 : 200);
+
+    char main_tid[16];
+    snprintf(main_tid, sizeof main_tid, "%d", (int)s.pid);
+    const int base = thread_nice(s.pid, main_tid);
+    ck_assert_int_ne(base, INT_MIN);
+    const int niced = base + 5 > 19 ? 19 : base + 5;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%d/task", (int)s.pid);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int at_base = 0, lowered = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        const int v = thread_nice(s.pid, e->d_name);
+        ck_assert_msg(v == base || v == niced, "thread %s: nice %d (process %d, pool %d)", e->d_name, v, base,
+                      niced);
+        at_base += v == base;
+        lowered += v == niced && niced != base;
+    }
+    closedir(d);
+    /* both pool threads ran searches; the main, HTTP, lifecycle and watchdog threads were not lowered */
+    ck_assert_int_eq(lowered, 2);
+    ck_assert_int_ge(at_base, 2);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
 }
 END_TEST
