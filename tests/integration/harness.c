@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +24,30 @@ ap_srv *ap_mai_srv;
 const char *ap_mai_dir;
 const char *ap_mai_small_dir;
 
-static int free_port(void)
+/* A port free on the IPv4 loopback (or the IPv6 one, ::1, when v6), or -1 (no such loopback). */
+static int free_port(bool v6)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return -1;
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t l = sizeof a;
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    struct sockaddr *sa = v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a;
+    socklen_t l = v6 ? sizeof a6 : sizeof a;
     int port = -1;
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &l) == 0)
-        port = ntohs(a.sin_port);
+    if (bind(fd, sa, l) == 0 && getsockname(fd, sa, &l) == 0)
+        port = ntohs(v6 ? a6.sin6_port : a.sin_port);
     close(fd);
     return port;
+}
+
+/* Whether env (NULL-terminated "K=V" strings, may be NULL) holds exactly entry. */
+static bool env_has(const char *const *env, const char *entry)
+{
+    for (int i = 0; env && env[i]; i++)
+        if (strcmp(env[i], entry) == 0)
+            return true;
+    return false;
 }
 
 static void sleep_ms(int ms)
@@ -52,15 +65,17 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
                         const char *log_path)
 {
     memset(s, 0, sizeof *s);
-    s->port = free_port();
+    const bool v6 = env_has(env, "AP_TEST_LISTEN_V6=1");
+    s->port = free_port(v6);
     if (s->port < 0)
         return -1;
-    snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
+    const char *host = v6 ? "[::1]" : "127.0.0.1";
+    snprintf(s->base, sizeof s->base, "http://%s:%d", host, s->port);
     const char *bin = getenv("ARCPATHD");
     if (!bin || !*bin)
         bin = "build/arcpathd";
     char listen[64];
-    snprintf(listen, sizeof listen, "127.0.0.1:%d", s->port);
+    snprintf(listen, sizeof listen, "%s:%d", host, s->port);
     const char *argv[32] = {bin, "--listen", listen, "--maps", maps_dir};
     int n = 5;
     for (int i = 0; args && args[i] && n < 31; i++)

@@ -15,10 +15,11 @@ typedef struct ap_srv {
 
 /* Start $ARCPATHD (default build/arcpathd) with `--listen 127.0.0.1:<free port> --maps maps_dir` plus
  * extra arguments (NULL-terminated list, may be NULL) and extra environment "K=V" strings (NULL-terminated,
- * may be NULL); wait until /healthz answers (at most 60 s). Returns 0 or -1. Two variables of env are the
+ * may be NULL); wait until /healthz answers (at most 60 s). Returns 0 or -1. Some variables of env are the
  * harness's, read in the child before exec: AP_TEST_STDERR_FILE=PATH (the server's stderr to that file),
  * AP_TEST_NOFILE=SOFT:HARD (its RLIMIT_NOFILE) and AP_TEST_STDOUT_UNREAD=1 (its stdout a pipe that nobody
- * reads, the read end held open by the server itself). */
+ * reads, the read end held open by the server itself); and AP_TEST_LISTEN_V6=1, read here: listen on the
+ * IPv6 loopback, `--listen [::1]:<free port>` (-1 at once when the machine has none). */
 int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
 
 /* ap_srv_start with the server's stdout (the access log) written to the file log_path (created or

@@ -1,5 +1,6 @@
-/* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, SIGTERM drains
- * in-flight searches and exits 0 and refuses new connections meanwhile, SIGHUP leaves the server up. */
+/* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, listening on IPv6 and
+ * a port in use, SIGTERM drains in-flight searches and exits 0 and refuses new connections meanwhile,
+ * SIGHUP leaves the server up. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -89,6 +90,52 @@ START_TEST(workspaces_beyond_memory_refused)
     ck_assert_ptr_null(strstr(out, "cannot allocate")); /* refused before allocating */
     unlink(conf);
     free(conf);
+}
+END_TEST
+
+/* `--listen [::1]:PORT` serves on the IPv6 loopback (health, then a path), where the machine has one. */
+START_TEST(listens_on_ipv6_loopback)
+{
+    const int probe = socket(AF_INET6, SOCK_STREAM, 0);
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    const bool have_v6 = probe >= 0 && bind(probe, (struct sockaddr *)&a6, sizeof a6) == 0;
+    if (probe >= 0)
+        close(probe);
+    if (!have_v6) {
+        printf("SKIP: lifecycle: no IPv6 loopback on this machine\n");
+        return;
+    }
+    ap_srv s;
+    const char *env[] = {"AP_TEST_LISTEN_V6=1", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    ck_assert_ptr_nonnull(strstr(s.base, "http://[::1]:"));
+    json_t *j = ap_post_want(&s, "/v1/path",
+                             "{\"map\":\"arena\",\"start\":{\"x\":2.5,\"y\":3.5},\"goal\":{\"x\":30.5,\"y\":20.5}}", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    json_decref(j);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+/* A port another process holds: exit 1 at once with the address in the message, not a server that never
+ * answers. */
+START_TEST(port_in_use_exits_one)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t l = sizeof a;
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &l), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    char listen_at[64], want[128];
+    snprintf(listen_at, sizeof listen_at, "127.0.0.1:%d", ntohs(a.sin_port));
+    snprintf(want, sizeof want, "arcpathd: cannot listen on %s (address in use or not permitted?)", listen_at);
+    static char out[65536];
+    const char *args[] = {"--listen", listen_at, "--maps", "config/maps", NULL};
+    ck_assert_int_eq(ap_run_cli(args, 0, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    close(fd);
 }
 END_TEST
 
@@ -308,6 +355,8 @@ Suite *lifecycle_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, check_config_verdicts);
     tcase_add_test(tc, workspaces_beyond_memory_refused);
+    tcase_add_test(tc, listens_on_ipv6_loopback);
+    tcase_add_test(tc, port_in_use_exits_one);
     tcase_add_test(tc, repeated_sigterm_still_exits_zero);
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
