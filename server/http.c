@@ -725,8 +725,12 @@ static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_f
     /* Held until the drawing job is done (the done hook releases it): the picture is drawn on a pool
      * thread. A circle map has no picture. */
     r->ver = ap_registry_acquire(r->h->reg, id);
-    if (r->ver && r->ver->kind != AP_MAP_KIND_GRID)
+    if (r->ver && r->ver->kind != AP_MAP_KIND_GRID) {
+        /* 404 as for an unknown id (there is no such picture), but saying why */
         release_version(r);
+        return respond_error(r, AP_E_UNKNOWN_MAP, "this id is a circle map: pictures are drawn of grid maps only",
+                             NULL, 0, 0);
+    }
     if (!r->ver)
         return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
     ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};

@@ -218,6 +218,24 @@ START_TEST(render_errors)
     ck_assert_int_eq(r.status, 405);
     ck_assert_str_eq(r.allow, "POST");
     ap_resp_free(&r);
+    /* a circle map (the demo's forest) has no picture: the render names the field, GET says why it is 404 */
+    post("{\"map\":\"forest\",\"answer\":{\"status\":\"no_path\",\"map\":\"forest\",\"reason\":\"unreachable\","
+         "\"stats\":{\"expanded\":0}}}", 400, "application/json", &r);
+    error_is(&r, "invalid_request", "map");
+    ck_assert_ptr_nonnull(strstr(r.body, "pictures are drawn of grid maps only; this is a circle map"));
+    ap_resp_free(&r);
+    post("{\"query\":{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":2,\"y\":2}}}", 400,
+         "application/json", &r);
+    error_is(&r, "invalid_request", "query.map");
+    ap_resp_free(&r);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(ap_http(ap_demo_srv, "GET", k ? "/v1/maps/forest.png" : "/v1/maps/forest.svg", NULL, 0, NULL, &r),
+                         0);
+        ck_assert_int_eq(r.status, 404);
+        error_is(&r, "unknown_map", "");
+        ck_assert_ptr_nonnull(strstr(r.body, "this id is a circle map: pictures are drawn of grid maps only"));
+        ap_resp_free(&r);
+    }
 }
 END_TEST
 
