@@ -37,8 +37,8 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_
     if (st == AP_E_MAP_TOO_LARGE) {
         t->status = AP_E_MAP_REFUSED;
         snprintf(t->diag.msg, sizeof t->diag.msg,
-                 "the map has more cells than the search workspaces hold (max_workspace_cells; at most %u "
-                 "nodes, (width + 2) * (height + 2))",
+                 "the map has more nodes, (width + 2) * (height + 2), than the search workspaces hold "
+                 "(max_workspace_cells: %u)",
                  (unsigned)lc->reg->capacity);
         return;
     }

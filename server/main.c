@@ -204,7 +204,9 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
     if (s->cfg.max_workspace_cells > 0) {
         if ((uint64_t)s->cfg.max_workspace_cells < s->reg.max_nodes) {
-            fprintf(err, "arcpathd: max_workspace_cells %lld is smaller than the largest map loaded (%u nodes)\n",
+            fprintf(err,
+                    "arcpathd: max_workspace_cells %lld is smaller than the largest map loaded: %u nodes, (width + 2) "
+                    "* (height + 2) for a map of width x height cells\n",
                     (long long)s->cfg.max_workspace_cells, s->reg.max_nodes);
             return 1;
         }

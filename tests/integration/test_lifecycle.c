@@ -90,6 +90,17 @@ START_TEST(workspaces_beyond_memory_refused)
     ck_assert_ptr_null(strstr(out, "cannot allocate")); /* refused before allocating */
     unlink(conf);
     free(conf);
+
+    /* Workspaces smaller than a map loaded at start: the demo's largest, maze, 97 x 97 cells, is 99 * 99 nodes. */
+    conf = ap_test_temp_file("arcpath-small-ws", "{\"max_workspace_cells\": 9409}");
+    ck_assert_ptr_nonnull(conf);
+    const char *small[] = {"--listen", "127.0.0.1:1", "--maps", "config/maps", "--config", conf, NULL};
+    ck_assert_int_eq(ap_run_cli(small, 0, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "arcpathd: max_workspace_cells 9409 is smaller than the largest map loaded: 9801 "
+                              "nodes, (width + 2) * (height + 2) for a map of width x height cells") != NULL,
+                  "%s", out);
+    unlink(conf);
+    free(conf);
 }
 END_TEST
 

@@ -208,6 +208,9 @@ START_TEST(put_replace_bad_file_delete)
     char *big = grid_file(520, 520, -1, 0); /* 522 * 522 nodes > the 262144 the workspaces hold */
     ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/big", big, &r), 413);
     ck_assert_str_eq(error_code(&r), "map_too_large");
+    ck_assert_msg(strstr(r.body, "the map has more nodes, (width + 2) * (height + 2), than the search workspaces "
+                                 "hold (max_workspace_cells: 262144)") != NULL,
+                  "%s", r.body);
     ap_resp_free(&r);
     free(big);
     big = grid_file(700, 700, -1, 0); /* 490 KB > max_map_upload_bytes 400000 */
