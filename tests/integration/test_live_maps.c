@@ -524,6 +524,80 @@ static double length_now(const ap_srv *s, long long want_version)
     return len;
 }
 
+/* Six clients change six maps at once: PUT (201), PATCH (200, version 2), PUT again (200, version 3). The
+ * map-lifecycle thread takes the tasks one at a time in arrival order (a 500 x 500 map takes tens of ms to
+ * build, so the queue holds several); every client gets its own answers and every map ends at version 3. */
+typedef struct changer {
+    const ap_srv *s;
+    const char *text;
+    int id;
+    long put1, patch, put2;
+    long long v_patch, v_put2;
+} changer;
+
+static long long version_in(const ap_resp *r)
+{
+    json_t *j = json_of(r);
+    const long long v = int_of(j, "map_version");
+    json_decref(j);
+    return v;
+}
+
+static void *change_loop(void *arg)
+{
+    changer *c = arg;
+    char path[64], cells_path[80];
+    snprintf(path, sizeof path, "/v1/maps/c%d", c->id);
+    snprintf(cells_path, sizeof cells_path, "%s/cells", path);
+    ap_resp r;
+    if (ap_http(c->s, "PUT", path, c->text, strlen(c->text), auth, &r) == 0)
+        c->put1 = r.status;
+    ap_resp_free(&r);
+    const char *edit = "{\"cells\":[{\"x\":5,\"y\":0,\"terrain\":\"@\"}]}";
+    if (ap_http(c->s, "PATCH", cells_path, edit, strlen(edit), auth, &r) == 0) {
+        c->patch = r.status;
+        if (r.status == 200)
+            c->v_patch = version_in(&r);
+    }
+    ap_resp_free(&r);
+    if (ap_http(c->s, "PUT", path, c->text, strlen(c->text), auth, &r) == 0) {
+        c->put2 = r.status;
+        if (r.status == 200)
+            c->v_put2 = version_in(&r);
+    }
+    ap_resp_free(&r);
+    return NULL;
+}
+
+START_TEST(concurrent_changes_each_answered)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    char *text = grid_file(500, 500, 250, 400);
+    changer c[6];
+    pthread_t t[6];
+    for (int i = 0; i < 6; i++) {
+        c[i] = (changer){.s = &s, .text = text, .id = i};
+        ck_assert_int_eq(pthread_create(&t[i], NULL, change_loop, &c[i]), 0);
+    }
+    for (int i = 0; i < 6; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_msg(c[i].put1 == 201 && c[i].patch == 200 && c[i].put2 == 200, "c%d: PUT %ld, PATCH %ld, PUT %ld", i,
+                      c[i].put1, c[i].patch, c[i].put2);
+        ck_assert_int_eq(c[i].v_patch, 2);
+        ck_assert_int_eq(c[i].v_put2, 3);
+        char id[16];
+        snprintf(id, sizeof id, "c%d", i);
+        ck_assert_int_eq(version_of(&s, id), 3);
+    }
+    free(text);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
 START_TEST(replacement_under_load)
 {
     char *dir = tmp_maps_dir();
@@ -587,6 +661,7 @@ Suite *live_maps_suite(void)
     tcase_add_test(tc, sighup_reloads_the_folder);
     tcase_add_test(tc, admin_auth_matrix);
     tcase_add_test(tc, replacement_under_load);
+    tcase_add_test(tc, concurrent_changes_each_answered);
     suite_add_tcase(s, tc);
     return s;
 }
