@@ -511,7 +511,9 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
                 replaced ? c.replaced++ : c.added++;
             } else {
                 if (parsed && st == AP_E_MAP_TOO_LARGE)
-                    report(logf, path, 0, 0, "the map has more nodes, (width + 2) * (height + 2), than the search workspaces hold (max_workspace_cells)");
+                    report(logf, path, 0, 0,
+                           "the map has more nodes, (width + 2) * (height + 2), than the search workspaces hold "
+                           "(max_workspace_cells)");
                 if (st == AP_E_NOMEM)
                     rc = AP_E_NOMEM;
                 c.errors++;
