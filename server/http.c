@@ -385,6 +385,8 @@ static enum MHD_Result handle_metrics(ap_req *r, const char *id)
     ap_metrics_set_maps(r->h->metrics, (int64_t)ap_registry_count(r->h->reg)); /* maps come and go */
     if (r->h->log != NULL)
         ap_metrics_set_log_dropped(r->h->metrics, ap_accesslog_dropped(r->h->log));
+    if (r->h->lc != NULL)
+        ap_metrics_set_rescans(r->h->metrics, atomic_load(&r->h->lc->rescans), atomic_load(&r->h->lc->rescan_errors));
     char *body = ap_metrics_render(r->h->metrics, &len);
     return respond(r, AP_OK, body, len, "text/plain; version=0.0.4; charset=utf-8");
 }

@@ -168,6 +168,7 @@ static void rescan(ap_lifecycle *lc)
     fprintf(lc->log, "arcpathd: reload done: %d added, %d replaced, %d removed, %d unchanged, %d errors\n", c.added,
             c.replaced, c.removed, c.unchanged, c.errors);
     fflush(lc->log);
+    atomic_fetch_add(&lc->rescan_errors, (unsigned)c.errors);
     atomic_fetch_add(&lc->rescans, 1);
 }
 
@@ -218,6 +219,7 @@ int ap_lifecycle_start(ap_lifecycle *lc, ap_registry *reg, const char *maps_dir,
         lc->opts = *opts;
     lc->log = log ? log : stderr;
     atomic_init(&lc->rescans, 0);
+    atomic_init(&lc->rescan_errors, 0);
     pthread_mutex_init(&lc->mu, NULL);
     pthread_cond_init(&lc->cv, NULL);
     if (pthread_create(&lc->thread, NULL, lifecycle_main, lc) != 0) {

@@ -61,7 +61,9 @@ typedef struct ap_lifecycle {
     bool rescan_queued, stop;
     bool started;
     pthread_t thread;
-    atomic_uint rescans; /* rescans finished (for tests and logs) */
+    atomic_uint rescans;       /* rescans finished (for tests, logs and arcpath_map_rescans_total) */
+    atomic_uint rescan_errors; /* errors those rescans counted (files that did not load, an unreadable or
+                                * emptied folder): arcpath_map_rescan_errors_total */
 } ap_lifecycle;
 
 /* Start the thread. maps_dir is copied; opts is copied (its arrays borrowed); log gets one line per change

@@ -55,6 +55,8 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     }
     atomic_init(&m->expanded_nodes, 0);
     atomic_init(&m->maps_loaded, 0);
+    atomic_init(&m->rescans, 0);
+    atomic_init(&m->rescan_errors, 0);
     atomic_init(&m->inflight, 0);
     for (int i = 0; i < AP_STAGE_COUNT; i++)
         atomic_init(&m->stage_ns[i], 0);
@@ -154,6 +156,12 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n)
 void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n)
 {
     atomic_store_explicit(&m->log_dropped, n, memory_order_relaxed);
+}
+
+void ap_metrics_set_rescans(ap_metrics *m, uint64_t rescans, uint64_t errors)
+{
+    atomic_store_explicit(&m->rescans, rescans, memory_order_relaxed);
+    atomic_store_explicit(&m->rescan_errors, errors, memory_order_relaxed);
 }
 
 void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c)
@@ -281,11 +289,18 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# HELP arcpath_access_log_dropped_total Access-log lines dropped because stdout was not being read.\n"
             "# TYPE arcpath_access_log_dropped_total counter\n"
             "arcpath_access_log_dropped_total %llu\n"
+            "# HELP arcpath_map_rescans_total Folder rescans (SIGHUP) finished.\n"
+            "# TYPE arcpath_map_rescans_total counter\n"
+            "arcpath_map_rescans_total %llu\n"
+            "# HELP arcpath_map_rescan_errors_total Errors counted by folder rescans (a file that did not load, an "
+            "unreadable or emptied folder).\n"
+            "# TYPE arcpath_map_rescan_errors_total counter\n"
+            "arcpath_map_rescan_errors_total %llu\n"
             "# HELP arcpath_build_info Build information.\n"
             "# TYPE arcpath_build_info gauge\n"
             "arcpath_build_info{version=\"%s\"} 1\n",
             (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), (unsigned long long)LOAD(m->log_dropped),
-            m->version);
+            (unsigned long long)LOAD(m->rescans), (unsigned long long)LOAD(m->rescan_errors), m->version);
 
     if (m->profiles != NULL) {
         size_t bytes = 0;

@@ -100,6 +100,7 @@ typedef struct ap_metrics {
     atomic_int_fast64_t queue_depth[AP_LANE_COUNT];
     atomic_int_fast64_t maps_loaded;
     atomic_uint_fast64_t log_dropped; /* access-log lines dropped since start (accesslog.h) */
+    atomic_uint_fast64_t rescans, rescan_errors; /* SIGHUP folder rescans and the errors they counted */
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
     atomic_uint_fast64_t answers[AP_OUTCOME_COUNT];
     atomic_int_fast64_t inflight;
@@ -150,6 +151,10 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n);
 
 /* Set the access-log lines dropped since start (accesslog.h ap_accesslog_dropped). Any thread. */
 void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n);
+
+/* Set the folder-rescan counters (lifecycle.h: rescans finished, errors they counted; both since start,
+ * never decreasing). Any thread. */
+void ap_metrics_set_rescans(ap_metrics *m, uint64_t rescans, uint64_t errors);
 
 /* Report the unit-profile cache c (planner/turns/profile.h; borrowed, must outlive m's use) in the exposition:
  * arcpath_profiles_cached (gauge), arcpath_profile_table_bytes (gauge, bytes of the cached tables) and
