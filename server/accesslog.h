@@ -4,8 +4,9 @@
  * Lines are appended whole to a bounded buffer under a mutex (any thread; a memcpy, never a write(2)); the
  * loop thread writes the buffer out every 50 ms (ap_accesslog_flush), only as much as the descriptor takes
  * without blocking (poll(2) first, then at most PIPE_BUF bytes per write on a pipe, socket or terminal, all
- * of it on a regular file or another device, /dev/null say). When the buffer is full (the reader has stopped), new lines are dropped and
- * counted, and the first line that fits again is preceded by {"access_log_dropped": N}. Why not stdio: an
+ * of it on a regular file or another device, /dev/null say). When the buffer is full (the reader has
+ * stopped), new lines are dropped and counted, and the first line that fits again is preceded by
+ * {"access_log_dropped": N}. Why not stdio: an
  * fflush on a full pipe blocks holding the FILE's lock, so every thread that logs waits with it (measured:
  * with stdout a pipe nobody read, /healthz stopped answering once ~128 KiB of log was pending). The
  * descriptor is never made O_NONBLOCK (its open file description may be shared with the parent). */

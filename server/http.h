@@ -20,8 +20,8 @@
 #include <stdio.h>
 
 #include "../config/config.h"
-#include "budget.h"
 #include "accesslog.h"
+#include "budget.h"
 #include "loglimit.h"
 #include "lanes.h"
 #include "lifecycle.h"
@@ -71,7 +71,8 @@ typedef struct ap_http {
  * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
  * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: the
- * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable. lc: the map-lifecycle thread the map-changing routes hand their work to (started).
+ * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable.
+ * lc: the map-lifecycle thread the map-changing routes hand their work to (started).
  * Main thread, after the lanes are initialised.
  * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
  * AP_E_NOMEM (no memory or thread for the watchdog). */

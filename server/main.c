@@ -192,11 +192,11 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
 }
 
 /* The nodes every search workspace gets (*capacity): the largest map's, at least
- * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need (if not NULL): the most bytes the
- * workers + slow_slots workspaces come to hold (ap_workspace_bytes_max). 0 when they can be allocated; else 1 with the
- * reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots workspaces that
- * would need more than the memory the process may use (ap_process_memory_limit: physical memory, RLIMIT_AS,
- * the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
+ * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need_bytes (if not NULL): the most bytes
+ * the workers + slow_slots workspaces come to hold (ap_workspace_bytes_max). 0 when they can be allocated;
+ * else 1 with the reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots
+ * workspaces that would need more than the memory the process may use (ap_process_memory_limit: physical
+ * memory, RLIMIT_AS, the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
  * lists fill under load, so a budget over the limit ends in an OOM kill at start or, worse, under traffic. */
 static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_bytes, FILE *err)
 {

@@ -55,6 +55,7 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     }
     atomic_init(&m->expanded_nodes, 0);
     atomic_init(&m->maps_loaded, 0);
+    atomic_init(&m->log_dropped, 0);
     atomic_init(&m->rescans, 0);
     atomic_init(&m->rescan_errors, 0);
     atomic_init(&m->inflight, 0);
