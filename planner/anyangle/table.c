@@ -14,6 +14,12 @@ typedef struct ap_aa_table {
     _Atomic(ap_aa_graph *) disc[AP_AA_TABLE_RADII];
     atomic_size_t disc_bytes; /* the published disc graphs' graph_bytes, at most AP_AA_TABLE_DISC_BYTES */
     atomic_flag building;     /* a thread is building a disc graph (one at a time: the others wait) */
+    /* Keys (r, grow) whose graph was built and then not kept (beyond the limits, the disc budget or the
+     * slots): neither can change in the map's lifetime, so later queries of the key go without rebuilding
+     * (a second or more each on the largest maps). Appended under the building flag, entries before the
+     * count published (release), so readers need no lock. */
+    double refused_r[AP_AA_TABLE_REFUSED], refused_grow[AP_AA_TABLE_REFUSED];
+    atomic_uint n_refused;
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
@@ -46,23 +52,26 @@ static ap_aa_graph *within_limits(ap_aa_graph *g)
     return g;
 }
 
-/* The eager graph of m for radius r, hug circles grown by grow, within the limits, or NULL (beyond them, or
- * out of memory). */
-static ap_aa_graph *eager_graph(const ap_map *m, double r, double grow)
+/* The eager graph of m for radius r, hug circles grown by grow, within the limits, in *out (NULL: beyond
+ * them). Returns AP_OK, or the build's error (*out NULL: out of memory, an invalid radius). */
+static int eager_graph(const ap_map *m, double r, double grow, ap_aa_graph **out)
 {
     ap_aa_graph *g;
-    if (ap_aa_graph_grid_lazy(m, r, &g) != AP_OK)
-        return NULL;
-    if (grow > 0.0 && ap_aa_graph_grow_hugs(g, grow) != AP_OK) {
+    *out = NULL;
+    int st = ap_aa_graph_grid_lazy(m, r, &g);
+    if (st != AP_OK)
+        return st;
+    if (grow > 0.0 && (st = ap_aa_graph_grow_hugs(g, grow)) != AP_OK) {
         ap_aa_graph_free(g);
-        return NULL;
+        return st;
     }
     /* A turning unit's grown hugs have no visibility scan: their table is O(corners^2) line tests, kept to
      * maps of at most AP_AA_TABLE_MAX_CORNERS_PAIRS corners (Paris_1_1024's 11,638 would take about a
      * minute); beyond, a lazy graph per query. */
     if (g->n <= (grow > 0.0 ? AP_AA_TABLE_MAX_CORNERS_PAIRS : AP_AA_TABLE_MAX_CORNERS))
         ap_aa_graph_precompute(g);
-    return within_limits(g);
+    *out = within_limits(g);
+    return AP_OK;
 }
 
 /* The slot of point graph g (consumed; NULL: no slot). */
@@ -81,6 +90,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
         atomic_init(&t->disc[i], NULL);
     atomic_init(&t->disc_bytes, 0);
     atomic_flag_clear(&t->building);
+    atomic_init(&t->n_refused, 0);
     out->data = t;
     out->bytes = sizeof *t + graph_bytes(g);
     out->count = g->n;
@@ -89,7 +99,9 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
 
 static int table_build(const ap_map *m, ap_map_table *out)
 {
-    return table_of_graph(eager_graph(m, 0.0, 0.0), out);
+    ap_aa_graph *g;
+    (void)eager_graph(m, 0.0, 0.0, &g); /* out of memory: no slot, as beyond the limits */
+    return table_of_graph(g, out);
 }
 
 /* The point graph updated from prev's (ap_aa_graph_grid_update: the same graph as the build's); the disc
@@ -147,6 +159,27 @@ static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
 
 static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow);
 
+static bool refused(ap_aa_table *t, double r, double grow)
+{
+    const unsigned n = atomic_load_explicit(&t->n_refused, memory_order_acquire);
+    for (unsigned i = 0; i < n; i++)
+        if (t->refused_r[i] == r && t->refused_grow[i] == grow)
+            return true;
+    return false;
+}
+
+/* Remember a refused key (the caller holds the building flag: the only writer). When the list is full the
+ * later keys are not remembered: their queries rebuild, as before the list. */
+static void refuse(ap_aa_table *t, double r, double grow)
+{
+    const unsigned n = atomic_load_explicit(&t->n_refused, memory_order_relaxed);
+    if (n >= AP_AA_TABLE_REFUSED)
+        return;
+    t->refused_r[n] = r;
+    t->refused_grow[n] = grow;
+    atomic_store_explicit(&t->n_refused, n + 1, memory_order_release);
+}
+
 /* The build's first test: room in the map's disc budget for a graph the size of the point graph. */
 static bool disc_room(ap_aa_table *t)
 {
@@ -160,6 +193,8 @@ bool ap_aa_table_may_serve(const ap_map *m, double r)
         return t != NULL && r == 0.0;
     if (published(t, r, 0.0) != NULL)
         return true;
+    if (refused(t, r, 0.0))
+        return false;
     bool free_slot = false;
     for (int i = 0; i < AP_AA_TABLE_RADII && !free_slot; i++)
         free_slot = atomic_load_explicit(&t->disc[i], memory_order_acquire) == NULL;
@@ -174,7 +209,7 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
     if (r == 0.0 && grow == 0.0)
         return t->point;
     const ap_aa_graph *g = published(t, r, grow);
-    if (g != NULL)
+    if (g != NULL || refused(t, r, grow))
         return g;
     /* One build at a time per map: the first queries of a radius often come together, and each build of a
      * large map's graph takes a core for up to a second and its memory twice over while it grows. The
@@ -184,7 +219,7 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
         if ((g = published(t, r, grow)) != NULL)
             return g;
     }
-    g = build_and_publish(t, m, r, grow);
+    g = refused(t, r, grow) ? NULL : build_and_publish(t, m, r, grow); /* refused while this thread waited */
     atomic_flag_clear_explicit(&t->building, memory_order_release);
     return g;
 }
@@ -211,13 +246,18 @@ static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, dou
              * not fit: each such query would pay the build for nothing. */
             if (!disc_room(t))
                 return NULL;
-            if ((mine = eager_graph(m, r, grow)) == NULL)
+            if (eager_graph(m, r, grow, &mine) != AP_OK)
+                return NULL; /* out of memory: not remembered, a later query may have the memory */
+            if (mine == NULL) {
+                refuse(t, r, grow);
                 return NULL;
+            }
             /* The map's budget for disc graphs: claimed before publishing, given back if not published. */
             const size_t b = graph_bytes(mine);
             if (atomic_fetch_add_explicit(&t->disc_bytes, b, memory_order_acq_rel) + b > AP_AA_TABLE_DISC_BYTES) {
                 atomic_fetch_sub_explicit(&t->disc_bytes, b, memory_order_acq_rel);
                 ap_aa_graph_free(mine);
+                refuse(t, r, grow);
                 return NULL;
             }
         }
@@ -234,5 +274,6 @@ static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, dou
     if (mine != NULL)
         atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
     ap_aa_graph_free(mine); /* every slot holds another radius */
+    refuse(t, r, grow);
     return NULL;
 }

@@ -37,6 +37,10 @@
 #define AP_AA_TABLE_MAX_CORNERS_PAIRS 4096
 #define AP_AA_TABLE_MAX_BYTES (64u << 20)
 #define AP_AA_TABLE_RADII 8
+/* How many refused radii (a graph built and not kept: beyond the limits, the disc budget or the slots) a
+ * map remembers, so that their later queries skip the build: ap_aa_table_graph answers NULL at once and
+ * ap_aa_table_may_serve false. Beyond that many, later refused radii are built again by each query. */
+#define AP_AA_TABLE_REFUSED 16
 /* The most bytes a map's disc graphs hold together (all radii and turning units' grown graphs): a graph that
  * would take them beyond it is not kept (its query builds a lazy graph, as beyond the other limits).
  * Paris_1_1024 at r = 0.5: 43 MB, random512-40-0 42 MB; den520d 1.3 MB. */
@@ -54,18 +58,19 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
 /* The shared eager graph of m for unit radius r (0: ap_aa_table_of; r > 0: the one published for exactly r,
  * else built now — within the table's limits, one visibility scan per corner and the lines it cannot rule
  * out, den520d at r = 0.5 about 20 ms, Paris_1_1024 about 1 s, not interruptible — and published in a free
- * slot), or NULL when m has no slot, r is not a valid
- * radius (graph.h), the graph is beyond the limits, or all AP_AA_TABLE_RADII slots hold other radii. The
- * graph lives as long as m. Also NULL when the map's disc graphs would then hold more than
- * AP_AA_TABLE_DISC_BYTES. Thread-safe: publish with C11 atomics; one build at a time per map (a thread
+ * slot), or NULL when m has no slot, r is not a valid radius (graph.h), the graph is beyond the limits, or
+ * all AP_AA_TABLE_RADII slots hold other radii. The graph lives as long as m. Also NULL when the map's disc
+ * graphs would then hold more than AP_AA_TABLE_DISC_BYTES. A radius refused once (built and not kept) is
+ * NULL at once from then on (AP_AA_TABLE_REFUSED). Thread-safe: publish with C11 atomics; one build at a time per map (a thread
  * that finds another building sleeps in 1 ms steps until it is done, then takes what it published or
  * builds its own radius). The slot's bytes in the map info count the point graph only. */
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
-/* Would ap_aa_table_graph(m, r) give a graph: m has the slot and the graph for r is published, or a slot is
- * free and the map's disc budget has room for one the size of the point graph (the same test the build
- * makes first)? A cheap look (no build); another thread may take the room before the build. Pure;
- * thread-safe. */
+/* Would ap_aa_table_graph(m, r) give a graph: m has the slot and the graph for r is published, or r's graph
+ * was not refused before (AP_AA_TABLE_REFUSED), a slot is free and the map's disc budget has room for one the
+ * size of the point graph (the same test the build makes first)? A cheap look (no build); another thread may
+ * take the room before the build, and a disc graph larger than the point graph may not fit where this says
+ * yes (the first such build is refused and remembered, so this says no from then on). Pure; thread-safe. */
 bool ap_aa_table_may_serve(const ap_map *m, double r);
 
 /* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug
