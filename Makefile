@@ -86,8 +86,15 @@ run: deps
 	@$(MAKE) --no-print-directory $(BUILD)/arcpathd
 	./$(BUILD)/arcpathd --listen 127.0.0.1:8080 --maps config/maps --config config/demo.conf
 
+# The sanitizer build runs at nice 19 beside the plain tests (its output in build-asan/build.log): it takes
+# the core they leave idle (see TEST_CODE), and check-asan then finds it built (or builds what is left and
+# shows any error itself).
 check: deps
-	@$(MAKE) --no-print-directory check-plain
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@mkdir -p build-asan
+	@echo "== the sanitizer build at nice 19 beside the plain tests (build-asan/build.log)"
+	@nice -n 19 $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-deps > build-asan/build.log 2>&1 & \
+	  bpid=$$!; $(MAKE) --no-print-directory test; rc=$$?; wait $$bpid; exit $$rc
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in
@@ -95,10 +102,12 @@ check: deps
 # examples and the error catalogue against live servers, validated against the spec, tests/contract; the C,
 # Python, JavaScript and C# clients against a live arcpathd, tests/clients; deploy/ under validators and 3
 # replicas behind HAProxy, tests/deploy; a short soak while maps change, tests/soak) and fails the make on
-# any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N):
-# they need nothing but a core, and they are half of the run's time.
+# any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N)
+# at nice 19 in the background (nice:PROGRAM) beside the programs after them: they need nothing but a core
+# and are half of the run's CPU time, while the integration tests and the scripts wait on servers, sockets
+# and browsers with about one core idle.
 # TEST_FILES check files only (the spec, deploy/'s manifests), none of our code: the sanitizer pass leaves them out.
-TEST_CODE = $(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION) $(FUZZ_DRIVERS) \
+TEST_CODE = nice:$(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION) $(FUZZ_DRIVERS) \
   tests/browser/run.sh tests/contract/run.sh tests/clients/run.sh tests/deploy/scaleout.sh tests/soak/run.sh
 TEST_FILES = tests/spec/run.sh tests/deploy/run.sh
 
