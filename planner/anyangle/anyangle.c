@@ -933,8 +933,9 @@ static bool vis_room(ap_aa_query *q)
 static int start_run(ap_aa_query *q)
 {
     begin_run(q);
+    /* Without the eager table each corner's departures are computed when the search first reaches it. */
     q->dom = (ap_domain){.ctx = &q->self, .node_count = q->cap, .max_succ = (int)(2 * q->n + 4),
-                         .successors = aa_successors, .heuristic = aa_heuristic};
+                         .successors = aa_successors, .heuristic = aa_heuristic, .costly = q->g->dep_start == NULL};
     if (q->point) {
         const size_t m = q->use_vis ? q->n_vis_start : q->n, ng = q->use_vis ? q->n_vis_goal : q->n;
         q->pt_start0 = 3 + 2 * q->n;

@@ -34,6 +34,8 @@
  *   CORE_ON_PARENT     optional, single heap only: a statement run when node v_ gets u as its parent
  *   CORE_HEAP4         optional, 0 or 1, single heap only: the 4-ary heap (open_heap.h sift_up4) instead of
  *                      the binary one; ap_search_seed must relax on the same heap
+ *   CORE_CHECK_MASK    optional: the deadline and the cancel flag are read when (expanded & mask) == 0;
+ *                      default 255u (every 256th expansion); the generic loop's per domain (ap_domain.costly)
  *   AP_BQ_PREFETCH     optional, see open_bucket.h (define before the first include of it)
  * Every copy has the same semantics as the generic one over the same successors and heuristic; with the
  * total order (all but the wide policy) it also expands the same nodes in the same order.
@@ -67,6 +69,9 @@
 #endif
 #ifndef CORE_HEAP4
 #define CORE_HEAP4 0
+#endif
+#ifndef CORE_CHECK_MASK
+#define CORE_CHECK_MASK 255u
 #endif
 
 #define CORE_CAT2(a, b) a##b
@@ -120,8 +125,9 @@ static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expans
                 return s->state = AP_NO_PATH;
         }
         /* Every 256 expansions (including the very first, so a deadline already past is honoured at once):
-         * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%. */
-        if ((s->expanded & 255u) == 0) {
+         * a clock read costs ~20 ns, an expansion ~50-100 ns, so this keeps the overhead well under 1%.
+         * Every expansion for a costly domain (ap_domain.costly). */
+        if ((s->expanded & (CORE_CHECK_MASK)) == 0) {
             if (s->cancel != NULL && atomic_load_explicit(s->cancel, memory_order_relaxed) != 0)
                 return s->state = AP_TIMEOUT;
             if (s->deadline_ns != 0 && ap_clock_ns() >= s->deadline_ns)
@@ -186,3 +192,4 @@ static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expans
 #undef CORE_HOLD
 #undef CORE_ON_PARENT
 #undef CORE_HEAP4
+#undef CORE_CHECK_MASK

@@ -163,7 +163,9 @@ void *ap_search_payload(const ap_search *s, uint32_t node)
 #define CORE_NAME core_run_generic
 #define CORE_SETUP                                                                                            \
     const ap_domain *dom = s->dom;                                                                            \
-    ap_succ *succ = ws->succ;
+    ap_succ *succ = ws->succ;                                                                                 \
+    const uint64_t check_mask = dom->costly ? 0 : 255u;
+#define CORE_CHECK_MASK check_mask
 #define CORE_EXPAND                                                                                           \
     {                                                                                                         \
         int ns = dom->successors(ctx, u, succ);                                                               \

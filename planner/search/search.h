@@ -56,6 +56,12 @@ typedef struct ap_domain {
     size_t payload_bytes;
     int (*successors_payload)(const void *ctx, uint32_t node, const void *payload, ap_succ *out,
                               void *out_payload);
+    /* Optional: set when one expansion may take milliseconds (an any-angle graph without its eager table
+     * computes a corner's departures when the search first reaches it: 1-20 ms each on random512-10-0).
+     * The generic loop then reads the clock and the cancel flag before every expansion instead of every
+     * 256th (a clock read is ~20 ns), so a deadline is overrun by one expansion, not by 256 of them. Not
+     * for domains with a run hook or a payload (their loops check every 256th). */
+    bool costly;
 } ap_domain;
 
 /* One search-matrix entry (16 bytes: four per cache line, none straddles one). Pinter keeps 16-byte nodes

@@ -226,6 +226,51 @@ START_TEST(deadline_and_cancel)
 }
 END_TEST
 
+/* A chain 0 -> 1 -> ... of unit steps whose every expansion spins 200 us of wall clock: a domain whose
+ * expansions are costly (ap_domain.costly), as an any-angle graph's without its eager table. */
+static int slow_chain_successors(const void *ctx, uint32_t node, ap_succ *out)
+{
+    (void)ctx;
+    const uint64_t until = ap_clock_ns() + 200000;
+    while (ap_clock_ns() < until)
+        ;
+    out[0] = (ap_succ){.node = node + 1, .cost = 1.0};
+    return 1;
+}
+
+static double zero_heuristic(const void *ctx, uint32_t node, uint32_t goal)
+{
+    (void)ctx;
+    (void)node;
+    (void)goal;
+    return 0.0;
+}
+
+/* A costly domain's deadline is read before every expansion: a search given a deadline 1 ms away after
+ * its first expansion (the check at expansion 0 behind it), at 0.2 ms an expansion, stops by its 6th
+ * expansion (5 more take the millisecond, wall clock, so no load can make it more); the same domain
+ * without the flag runs to the 256th expansion's check. */
+START_TEST(costly_domain_checks_every_expansion)
+{
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1000, 1), AP_OK);
+    for (int costly = 1; costly >= 0; costly--) {
+        const ap_domain dom = {.node_count = 1000, .max_succ = 1, .successors = slow_chain_successors,
+                               .heuristic = zero_heuristic, .costly = costly};
+        ap_search s;
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, 0, 999, 0), AP_OK);
+        ck_assert_int_eq(ap_search_run(&s, 1), AP_IN_PROGRESS);
+        s.deadline_ns = ap_clock_ns() + 1000000;
+        ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
+        if (costly)
+            ck_assert_uint_le(s.expanded, 6);
+        else
+            ck_assert_uint_eq(s.expanded, 256);
+    }
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 START_TEST(plan_move)
 {
     int sx, sy, gx, gy;
@@ -447,6 +492,7 @@ Suite *search_suite(void)
     tcase_add_test(tc, workspace_bytes_bound);
     tcase_add_test(tc, time_slicing);
     tcase_add_test(tc, deadline_and_cancel);
+    tcase_add_test(tc, costly_domain_checks_every_expansion);
     tcase_add_test(tc, plan_move);
     tcase_add_test(tc, generation_wrap);
     tcase_add_test(tc, workspace_pages_mapped_at_init);
