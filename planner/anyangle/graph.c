@@ -312,9 +312,6 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
     /* Between two points the line is the segment of their centres: its heading and length wait until the
      * line is known to be usable, which most are not. */
     const bool points = cr == 0.0 && g->R[j] == 0.0;
-    /* From a point (a query's start) to a circle: the tangent by vectors, its heading (atan2) only for a
-     * line that passes the corner rules; ap_bitangent_of's line up to rounding. */
-    const bool to_circle = cr == 0.0 && g->R[j] > 0.0;
     const double dx = g->x[j] - cx, dy = g->y[j] - cy;
     if (points && dx == 0.0 && dy == 0.0)
         return true;
@@ -323,17 +320,20 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         ap_aa_dep d = {.to = j, .s_to = s_to};
         if (points) {
             d.t = (ap_bitangent){cx, cy, g->x[j], g->y[j], 0.0, 0.0};
-        } else if (to_circle) {
-            /* The heading u is d / |d| turned by -asin(q / |d|), q = s_to R (ap_bitangent_of's relation). */
-            const double q = (double)s_to * g->R[j], d2 = dx * dx + dy * dy, l2 = d2 - q * q;
+        } else {
+            /* ap_bitangent_of's line by vectors, up to rounding: its heading u is d / |d| turned by
+             * -asin(q / |d|), q = s_to R_j - s R_c, and each centre lies s R from its end along the normal
+             * n = (-u_y, u_x). The heading's atan2 waits for a line that passes the corner rules and the
+             * line-of-sight test (most do not): the trigonometric form's atan2, asin, sin, cos and hypot were
+             * two thirds of a turning unit's graph build. */
+            const double q = (double)s_to * g->R[j] - (double)s * cr, d2 = dx * dx + dy * dy, l2 = d2 - q * q;
             if (!(d2 > 0.0) || l2 < 0.0)
                 continue;
             const double l = sqrt(l2);
             ux = (dx * l + dy * q) / d2;
             uy = (dy * l - dx * q) / d2;
-            d.t = (ap_bitangent){cx, cy, g->x[j] + q * uy, g->y[j] - q * ux, 0.0, l};
-        } else if (!ap_bitangent_of(cx, cy, cr, s, g->x[j], g->y[j], g->R[j], s_to, &d.t)) {
-            continue;
+            const double rc = (double)s * cr, rj = (double)s_to * g->R[j];
+            d.t = (ap_bitangent){cx + rc * uy, cy - rc * ux, g->x[j] + rj * uy, g->y[j] - rj * ux, 0.0, l};
         }
         if (!ap_aa_corner_ok(g, c, &d.t, d.t.x0, d.t.y0, s) || !ap_aa_corner_ok(g, j, &d.t, d.t.x1, d.t.y1, s_to))
             continue;
@@ -348,7 +348,7 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
         if (points) {
             d.t.h = atan2(dy, dx);
             d.t.len = hypot(dx, dy);
-        } else if (to_circle) {
+        } else {
             d.t.h = atan2(uy, ux);
         }
         if (!sink(ctx, &d))
