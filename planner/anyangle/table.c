@@ -13,6 +13,7 @@ typedef struct ap_aa_table {
     ap_aa_graph *point;
     _Atomic(ap_aa_graph *) disc[AP_AA_TABLE_RADII];
     atomic_size_t disc_bytes; /* the published disc graphs' graph_bytes, at most AP_AA_TABLE_DISC_BYTES */
+    atomic_size_t disc_most;  /* the largest graph_bytes of a disc graph built so far, kept or not */
     atomic_flag building;     /* a thread is building a disc graph (one at a time: the others wait) */
     /* Keys (r, grow) whose graph was built and then not kept (beyond the limits, the disc budget or the
      * slots): neither can change in the map's lifetime, so later queries of the key go without rebuilding
@@ -89,6 +90,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
     for (int i = 0; i < AP_AA_TABLE_RADII; i++)
         atomic_init(&t->disc[i], NULL);
     atomic_init(&t->disc_bytes, 0);
+    atomic_init(&t->disc_most, 0);
     atomic_flag_clear(&t->building);
     atomic_init(&t->n_refused, 0);
     out->data = t;
@@ -180,10 +182,16 @@ static void refuse(ap_aa_table *t, double r, double grow)
     atomic_store_explicit(&t->n_refused, n + 1, memory_order_release);
 }
 
-/* The build's first test: room in the map's disc budget for a graph the size of the point graph. */
+/* The build's first test: room in the map's disc budget for a graph the size of the point graph, or of the
+ * largest disc graph built so far when that is larger (a disc's graph carries its sorted departures' keys:
+ * Boston_0_512's at 0.3 is larger than its point graph, and a second radius would not fit beside it). */
 static bool disc_room(ap_aa_table *t)
 {
-    return atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + graph_bytes(t->point) <= AP_AA_TABLE_DISC_BYTES;
+    size_t want = graph_bytes(t->point);
+    const size_t most = atomic_load_explicit(&t->disc_most, memory_order_relaxed);
+    if (most > want)
+        want = most;
+    return atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + want <= AP_AA_TABLE_DISC_BYTES;
 }
 
 bool ap_aa_table_may_serve(const ap_map *m, double r)
@@ -254,6 +262,8 @@ static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, dou
             }
             /* The map's budget for disc graphs: claimed before publishing, given back if not published. */
             const size_t b = graph_bytes(mine);
+            if (b > atomic_load_explicit(&t->disc_most, memory_order_relaxed))
+                atomic_store_explicit(&t->disc_most, b, memory_order_relaxed); /* one builder at a time */
             if (atomic_fetch_add_explicit(&t->disc_bytes, b, memory_order_acq_rel) + b > AP_AA_TABLE_DISC_BYTES) {
                 atomic_fetch_sub_explicit(&t->disc_bytes, b, memory_order_acq_rel);
                 ap_aa_graph_free(mine);

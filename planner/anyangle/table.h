@@ -68,9 +68,10 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
 /* Would ap_aa_table_graph(m, r) give a graph: m has the slot and the graph for r is published, or r's graph
  * was not refused before (AP_AA_TABLE_REFUSED), a slot is free and the map's disc budget has room for one the
- * size of the point graph (the same test the build makes first)? A cheap look (no build); another thread may
- * take the room before the build, and a disc graph larger than the point graph may not fit where this says
- * yes (the first such build is refused and remembered, so this says no from then on). Pure; thread-safe. */
+ * size of the point graph or of the largest disc graph built so far, whichever is larger (the same test the
+ * build makes first)? A cheap look (no build); another thread may take the room before the build, and a
+ * graph larger than that estimate may not fit where this says yes (such a build is refused and remembered,
+ * so this says no for r from then on). Pure; thread-safe. */
 bool ap_aa_table_may_serve(const ap_map *m, double r);
 
 /* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug

@@ -143,28 +143,29 @@ START_TEST(disc_round_corner_circles)
 }
 END_TEST
 
-/* The disc graphs of one map share AP_AA_TABLE_DISC_BYTES: on Boston_0_512 (8,259 corners) the first radius
- * gets its graph, a second one is built, does not fit beside it and is not kept, and that refusal is
- * remembered (AP_AA_TABLE_REFUSED): auto's look says no and the graph's NULL comes without a build (auto
- * rebuilt it, a second a time, on every long query of the radius: 0.3 + auto's margin after an any_angle
- * query at 0.3 is exactly that). */
+/* The disc graphs of one map share AP_AA_TABLE_DISC_BYTES. On Boston_0_512 (8,259 corners) radii 3 and 2 get
+ * their graphs; radius 1's (larger: more departures clear) is built, does not fit beside them and is not
+ * kept, and that refusal is remembered (AP_AA_TABLE_REFUSED): auto's look says no and the graph's NULL comes
+ * without a build (auto rebuilt it, a second a time, on every long query of such a radius). A later radius
+ * is not even built: the room needed is the largest disc graph's so far, not the point graph's. */
 START_TEST(disc_graphs_share_a_budget)
 {
     if (ap_test_quick())
-        return; /* two 1 s builds; the plain run has them */
+        return; /* three 0.7 s builds; the plain run has them */
     ap_map *m = ap_test_data_map("Boston_0_512", "plan any_angle: disc budget on Boston_0_512");
     if (m == NULL)
         return;
-    const ap_aa_graph *g = ap_aa_table_graph(m, 0.3);
-    ck_assert_ptr_nonnull(g);
-    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.3), g);
-    const double r2 = 0.3 + 1e-6;
-    ck_assert(ap_aa_table_may_serve(m, r2)); /* room for a graph the point graph's size: the build is tried */
-    ck_assert_ptr_null(ap_aa_table_graph(m, r2));
-    ck_assert(!ap_aa_table_may_serve(m, r2));
-    ck_assert_ptr_null(ap_aa_table_graph(m, r2));
-    ck_assert_ptr_eq(ap_aa_table_graph(m, 0.3), g);
-    ck_assert(ap_aa_table_may_serve(m, 0.3));
+    const ap_aa_graph *g3 = ap_aa_table_graph(m, 3.0), *g2 = ap_aa_table_graph(m, 2.0);
+    ck_assert_ptr_nonnull(g3);
+    ck_assert_ptr_nonnull(g2);
+    ck_assert(ap_aa_table_may_serve(m, 1.0)); /* room for a graph the size of radius 2's: the build is tried */
+    ck_assert_ptr_null(ap_aa_table_graph(m, 1.0));
+    ck_assert(!ap_aa_table_may_serve(m, 1.0));
+    ck_assert_ptr_null(ap_aa_table_graph(m, 1.0));
+    ck_assert(!ap_aa_table_may_serve(m, 0.3)); /* radius 1's size does not fit: no build tried */
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 3.0), g3);
+    ck_assert_ptr_eq(ap_aa_table_graph(m, 2.0), g2);
+    ck_assert(ap_aa_table_may_serve(m, 2.0));
     ap_map_free(m);
 }
 END_TEST
