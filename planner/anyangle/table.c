@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../base/status.h"
+#include "../search/search.h"
 
 /* The slot's data: the point graph and the disc graphs published so far (NULL = free slot). */
 typedef struct ap_aa_table {
@@ -145,7 +146,17 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m)
 
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r)
 {
-    return ap_aa_table_graph_grown(m, r, 0.0);
+    return ap_aa_table_graph_until(m, r, 0.0, 0);
+}
+
+const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
+{
+    return ap_aa_table_graph_until(m, r, grow, 0);
+}
+
+static bool past(uint64_t deadline_ns)
+{
+    return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
 }
 
 /* The published graph for (r, grow), or NULL. */
@@ -209,7 +220,7 @@ bool ap_aa_table_may_serve(const ap_map *m, double r)
     return free_slot && disc_room(t);
 }
 
-const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
+const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t deadline_ns)
 {
     ap_aa_table *t = table_of(m);
     if (t == NULL || !(r >= 0.0) || !(grow >= 0.0))
@@ -220,14 +231,18 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
     if (g != NULL || refused(t, r, grow))
         return g;
     /* One build at a time per map: the first queries of a radius often come together, and each build of a
-     * large map's graph takes a core for up to a second and its memory twice over while it grows. The
-     * others wait (1 ms sleeps) and take what it published. */
+     * large map's graph takes a core for up to a few seconds and its memory twice over while it grows. The
+     * others wait (1 ms sleeps) and take what it published, or give up at their deadline (their query then
+     * times out instead of waiting for a build it cannot use in time). */
     while (atomic_flag_test_and_set_explicit(&t->building, memory_order_acquire)) {
         nanosleep(&(struct timespec){0, 1000000}, NULL);
         if ((g = published(t, r, grow)) != NULL)
             return g;
+        if (past(deadline_ns))
+            return NULL;
     }
-    g = refused(t, r, grow) ? NULL : build_and_publish(t, m, r, grow); /* refused while this thread waited */
+    /* refused while this thread waited; a deadline already past: no build that the query could not use */
+    g = refused(t, r, grow) || past(deadline_ns) ? NULL : build_and_publish(t, m, r, grow);
     atomic_flag_clear_explicit(&t->building, memory_order_release);
     return g;
 }

@@ -81,4 +81,11 @@ bool ap_aa_table_may_serve(const ap_map *m, double r);
  * cases. */
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
 
+/* ap_aa_table_graph_grown for a query with a deadline (deadline_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
+ * none): NULL also when the deadline passes while another thread builds a graph of m (the wait gives up),
+ * or has passed before this thread would start the build. A build once started runs to its end (not
+ * interruptible: up to ~2.6 s for a turning unit's graph at AP_AA_TABLE_MAX_CORNERS_PAIRS corners). Same
+ * thread safety. */
+const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t deadline_ns);
+
 #endif

@@ -215,11 +215,11 @@ static bool auto_anyangle(const ap_query *q)
 
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
  * radius's first query) and the ends' test at the graph's radius; false when either fails (another thread
- * took the table's room, or an end's clearance lies between the radius and the margin): the grid answer
- * then. */
-static bool disc_graph_ready(ap_query *q)
+ * took the table's room, the deadline passed while another thread built a graph of the map, or an end's
+ * clearance lies between the radius and the margin): the grid answer then. */
+static bool disc_graph_ready(ap_query *q, uint64_t deadline_ns)
 {
-    const ap_aa_graph *g = ap_aa_table_graph(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
+    const ap_aa_graph *g = ap_aa_table_graph_until(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0, deadline_ns);
     if (g == NULL || !g->space.line_ok(g->space.ctx, q->sx, q->sy, q->sx, q->sy) ||
         !g->space.line_ok(g->space.ctx, q->gx, q->gy, q->gx, q->gy))
         return false;
@@ -278,7 +278,7 @@ static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     const bool disc = p->q.unit_radius > 0.0 && p->q.circles == NULL && p->q.n_obstacles == 0;
-    if (auto_anyangle(&p->q) && (!disc || disc_graph_ready(&p->q))) {
+    if (auto_anyangle(&p->q) && (!disc || disc_graph_ready(&p->q, p->deadline_ns))) {
         p->row = row = ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
         p->kind = row->kind;
         return p->kind->begin(p, row, ws);

@@ -134,7 +134,7 @@ static int obstacle_world(const ap_query *q, ap_circle_world **out)
 
 /* The graph for q: shared when one fits, else built into a->own. Its tests run at the unit's radius, for a
  * turning unit at ap_aa_turn_clearance with the hug circles grown to rho (turning.h). */
-static int make_graph(aa_plan *a, const ap_query *q)
+static int make_graph(aa_plan *a, const ap_query *q, uint64_t deadline_ns)
 {
     const bool turning = q->turning_radius > 0.0;
     const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius + q->aa_margin;
@@ -146,7 +146,7 @@ static int make_graph(aa_plan *a, const ap_query *q)
             return st;
         st = q->map != NULL ? ap_aa_graph_grid_circles(q->map, a->cw, r, &a->own) : ap_aa_graph_circles(a->cw, r, &a->own);
     } else {
-        if (q->map != NULL && (a->g = ap_aa_table_graph_grown(q->map, r, grow)) != NULL)
+        if (q->map != NULL && (a->g = ap_aa_table_graph_until(q->map, r, grow, deadline_ns)) != NULL)
             return AP_OK;
         st = q->map != NULL ? ap_aa_graph_grid_lazy(q->map, r, &a->own) : ap_aa_graph_circles(q->circles, r, &a->own);
     }
@@ -230,7 +230,7 @@ static int aa_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     a->turning = p->q.turning_radius > 0.0;
     if (a->turning)
         p->kind = &aa_turning_kind;
-    int st = make_graph(a, &p->q);
+    int st = make_graph(a, &p->q, p->deadline_ns);
     if (st == AP_OK)
         st = pool_query(a->g, &a->aq);
     if (st != AP_OK)

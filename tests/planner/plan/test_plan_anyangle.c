@@ -143,6 +143,38 @@ START_TEST(disc_round_corner_circles)
 }
 END_TEST
 
+/* ap_aa_table_graph_until: a deadline already past builds nothing (NULL, the radius still free), a published
+ * graph is handed out whatever the deadline, and a plan begun past its deadline answers timeout without
+ * building its radius's graph. */
+START_TEST(table_graph_deadline)
+{
+    ap_map *m = ap_test_map_from_string(one_square);
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.3, 0.0, 1));
+    ck_assert(ap_aa_table_may_serve(m, 0.3));
+    ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
+    q.unit_radius = 0.35;
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    ap_result r;
+    const int st = ap_plan_begin(&p, &q, &ws, 1);
+    ck_assert(st == AP_TIMEOUT || st == AP_IN_PROGRESS);
+    if (st == AP_IN_PROGRESS)
+        ck_assert_int_eq(ap_plan_step(&p, 0), AP_TIMEOUT);
+    ck_assert_int_eq(ap_plan_finish(&p, &r), AP_TIMEOUT);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    const ap_aa_graph *g = ap_aa_table_graph_until(m, 0.3, 0.0, 0);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_eq(ap_aa_table_graph_until(m, 0.3, 0.0, 1), g);
+    /* the plan built no graph for 0.35: seven radii still fill the other slots */
+    for (int i = 1; i < AP_AA_TABLE_RADII; i++)
+        ck_assert_ptr_nonnull(ap_aa_table_graph(m, 0.35 + 0.01 * i));
+    ck_assert_ptr_null(ap_aa_table_graph(m, 0.35));
+    ap_map_free(m);
+}
+END_TEST
+
 /* The disc graphs of one map share AP_AA_TABLE_DISC_BYTES. On Boston_0_512 (8,259 corners) radii 3 and 2 get
  * their graphs; radius 1's (larger: more departures clear) is built, does not fit beside them and is not
  * kept, and that refusal is remembered (AP_AA_TABLE_REFUSED): auto's look says no and the graph's NULL comes
@@ -507,6 +539,7 @@ Suite *plan_anyangle_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, point_unit_round_one_square);
     tcase_add_test(tc, disc_round_corner_circles);
+    tcase_add_test(tc, table_graph_deadline);
     tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
