@@ -221,6 +221,9 @@ static void batch_finish_item(ap_job *j, ap_lane lane)
 static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uint64_t per_item, uint64_t total)
 {
     uint64_t spent = 0;
+    /* the slow lane's slice time is shared by the items it reaches, as its expansions are */
+    const uint64_t slice_ns = lane == AP_LANE_FAST ? AP_LANE_FAST_SLICE_NS : AP_LANE_SLOW_SLICE_NS;
+    const uint64_t slice_end = ap_clock_ns() + slice_ns;
     for (;;) {
         uint64_t now = ap_clock_ns();
         bool exp = expired(l, j, now);
@@ -258,8 +261,10 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
         if (lane == AP_LANE_SLOW && total && total - spent < budget)
             budget = total - spent;
         uint64_t t0 = ap_clock_ns();
-        int st = ap_plan_step(&j->plan, budget);
-        j->item_ns += ap_clock_ns() - t0;
+        const uint64_t left = lane == AP_LANE_FAST ? slice_ns : (slice_end > t0 ? slice_end - t0 : 1);
+        int st = ap_plan_step_for(&j->plan, budget, left);
+        const uint64_t t1 = ap_clock_ns();
+        j->item_ns += t1 - t0;
         spent += ap_plan_expanded(&j->plan) - before;
         if (st != AP_IN_PROGRESS) {
             batch_finish_item(j, lane);
@@ -267,7 +272,7 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
         }
         if (lane == AP_LANE_FAST)
             return AP_IN_PROGRESS; /* outgrew its fast budget: the batch moves to the slow lane */
-        if (total && spent >= total)
+        if ((total && spent >= total) || t1 >= slice_end)
             return AP_IN_PROGRESS;
     }
 }
@@ -330,7 +335,7 @@ static void fast_work(uv_work_t *w)
     int st = ap_plan_begin(&j->plan, &j->q, ws, j->deadline_ns);
     ap_plan_set_cancel(&j->plan, &l->cancel);
     if (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&j->plan, l->cfg.fast_budget);
+        st = ap_plan_step_for(&j->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -370,7 +375,7 @@ static void slow_work(uv_work_t *w)
         st = AP_IN_PROGRESS;
     }
     if (st == AP_IN_PROGRESS)
-        st = ap_plan_step(&j->plan, l->cfg.slow_slice);
+        st = ap_plan_step_for(&j->plan, l->cfg.slow_slice, AP_LANE_SLOW_SLICE_NS);
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -763,7 +768,7 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
         int st = ap_plan_begin(&job->plan, &job->q, ws, job->deadline_ns);
         ap_plan_set_cancel(&job->plan, &l->cancel);
         if (st == AP_IN_PROGRESS)
-            st = ap_plan_step(&job->plan, l->cfg.fast_budget);
+            st = ap_plan_step_for(&job->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
         if (st != AP_IN_PROGRESS)
             finish_plan(job, st);
         else

@@ -60,6 +60,7 @@ struct ap_aa_query {
     bool running;
     bool point;          /* the point domain (below) runs this search */
     uint64_t deadline_ns;
+    uint64_t slice_end_ns; /* the current slice's time bound (ap_aa_set_slice_end), 0 = none */
     const atomic_int *cancel;
     uint64_t expanded_before; /* expansions of runs restarted for a larger node table */
     ap_segment *segs;
@@ -950,6 +951,7 @@ static int start_run(ap_aa_query *q)
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
+    q->s.slice_end_ns = q->slice_end_ns;
     return AP_IN_PROGRESS;
 }
 
@@ -958,6 +960,13 @@ void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel)
     q->cancel = cancel;
     if (q->running)
         q->s.cancel = cancel;
+}
+
+void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns)
+{
+    q->slice_end_ns = slice_end_ns;
+    if (q->running)
+        q->s.slice_end_ns = slice_end_ns;
 }
 
 int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,

@@ -139,6 +139,10 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
 /* A cancel flag (NULL = none) the search polls with the deadline (search.h: a set flag ends it as
  * AP_TIMEOUT); kept for later searches of q. Thread: q's owner. */
 void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel);
+
+/* The time bound of the next ap_aa_run slices (search.h ap_search.slice_end_ns: CLOCK_MONOTONIC ns at which
+ * a slice ends as AP_IN_PROGRESS; 0 = none); kept for restarted runs too. Thread: q's owner. */
+void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns);
 int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);
 
 #endif

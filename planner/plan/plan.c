@@ -72,8 +72,14 @@ int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t dead
 
 int ap_plan_step(ap_plan *p, uint64_t max_expansions)
 {
+    return ap_plan_step_for(p, max_expansions, 0);
+}
+
+int ap_plan_step_for(ap_plan *p, uint64_t max_expansions, uint64_t max_ns)
+{
     if (p->state != AP_IN_PROGRESS)
         return p->state;
+    p->slice_end_ns = max_ns != 0 ? ap_clock_ns() + max_ns : 0;
     return p->kind->step(p, max_expansions);
 }
 

@@ -192,6 +192,7 @@ typedef struct ap_plan {
     ap_no_path_reason no_path_reason; /* a kind's reason for AP_NO_PATH (zero: not_found; a complete kind's
                                        * or the region table's no_path is unreachable regardless) */
     const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */
+    uint64_t slice_end_ns;    /* the current slice's time bound (ap_plan_step_for), 0 = none */
     const char *field;        /* offending field when ap_plan_begin failed validation */
     void *kind_state;         /* the kind's own state (e.g. plan_dir.c's tables and paths), malloc'd; or NULL */
     char message[128];        /* error message when ap_plan_begin failed for a reason the field alone does
@@ -273,6 +274,14 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const struct ap_algorithm_
 /* Run up to max_expansions expansions (0 = to the end). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or
  * AP_TIMEOUT. */
 int ap_plan_step(ap_plan *p, uint64_t max_expansions);
+
+/* ap_plan_step that also ends the slice (AP_IN_PROGRESS) once max_ns nanoseconds of wall time have passed
+ * (0 = no time bound), read where the deadline is read and after the slice's first expansion: a slice of
+ * max_expansions is a few milliseconds for the grid and legal-turn kinds, but an any_angle search without
+ * its map's table takes 1-20 ms an expansion (Pinter's lanes, "Path Failure and Timeslicing": a slice must
+ * stay short for the work queued behind it). The grid, hierarchical and any_angle kinds honour the time
+ * bound; the others run their max_expansions. Same returns and thread rules as ap_plan_step. */
+int ap_plan_step_for(ap_plan *p, uint64_t max_expansions, uint64_t max_ns);
 
 /* Stop a plan in progress now (its deadline passed between slices): AP_OK when its kind can answer with what
  * it has found (a kinodynamic search that has reached the goal: its fastest path so far, ap_result.capped),

@@ -243,6 +243,7 @@ static int aa_step(ap_plan *p, uint64_t max_expansions)
 {
     aa_plan *a = p->kind_state;
     ap_aa_set_cancel(a->aq, p->cancel);
+    ap_aa_set_slice_end(a->aq, p->slice_end_ns);
     int st = ap_aa_run(a->aq, max_expansions, &a->res);
     p->expanded_before = a->res.expanded; /* no p->search: ap_plan_expanded reads this */
     return aa_state(p, st);

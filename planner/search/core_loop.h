@@ -130,8 +130,15 @@ static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expans
         if ((s->expanded & (CORE_CHECK_MASK)) == 0) {
             if (s->cancel != NULL && atomic_load_explicit(s->cancel, memory_order_relaxed) != 0)
                 return s->state = AP_TIMEOUT;
-            if (s->deadline_ns != 0 && ap_clock_ns() >= s->deadline_ns)
-                return s->state = AP_TIMEOUT;
+            if (s->deadline_ns != 0 || s->slice_end_ns != 0) {
+                const uint64_t now = ap_clock_ns();
+                if (s->deadline_ns != 0 && now >= s->deadline_ns)
+                    return s->state = AP_TIMEOUT;
+                /* The slice's time is up (after one expansion at least, so every slice makes progress):
+                 * end it as if its expansions were spent (a held node goes back to the open list below). */
+                if (s->slice_end_ns != 0 && done > 0 && now >= s->slice_end_ns)
+                    break;
+            }
         }
         uint32_t u, from;
         double fu;

@@ -140,6 +140,11 @@ typedef struct ap_search {
     const ap_domain *dom;
     uint32_t start, goal;
     uint64_t deadline_ns; /* CLOCK_MONOTONIC ns (ap_clock_ns); 0 = none */
+    /* Optional, set by the caller before ap_search_run (0 = none; ap_search_begin zeroes it): CLOCK_MONOTONIC
+     * ns at which the slice ends as if its expansions were spent (AP_IN_PROGRESS), read where the deadline
+     * is (every 256th expansion, every one for a costly domain) and only after the slice's first expansion:
+     * a time bound on a slice for domains whose expansions may be slow. */
+    uint64_t slice_end_ns;
     const atomic_int *cancel; /* optional: when *cancel != 0 the search stops as AP_TIMEOUT */
     uint64_t expanded;    /* nodes taken off the open list so far */
     uint64_t generated;   /* successors looked at so far */

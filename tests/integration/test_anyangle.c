@@ -437,6 +437,30 @@ START_TEST(movingai_no_longer_than_auto)
 }
 END_TEST
 
+/* random512-10-0 has no any_angle table (its point graph would hold 5.8 M lines): a query builds a lazy graph
+ * whose expansions take milliseconds each. Its fast slice ends on AP_LANE_FAST_SLICE_NS rather than
+ * fast_budget expansions (2,000: seconds), so the search moves to the slow lane and is sliced there; and
+ * the deadline is read before every expansion, so the answer comes at the deadline. Without the slice's
+ * time bound the whole search ran in the fast lane ("lane": "fast"). */
+START_TEST(lazy_graph_search_is_sliced)
+{
+    if (ap_mai_srv == NULL) {
+        ap_test_skip_no_data("integration any_angle on Moving AI maps");
+        return;
+    }
+    json_t *j = post_on(ap_mai_srv, "/v1/path",
+                        "{\"map\":\"random512-10-0\",\"start\":{\"x\":251.5,\"y\":36.5},"
+                        "\"goal\":{\"x\":156.5,\"y\":501.5},\"search\":{\"algorithm\":\"any_angle\"},"
+                        "\"deadline_ms\":300}",
+                        200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+    json_t *stats = json_object_get(j, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "slow");
+    ck_assert_int_gt(json_integer_value(json_object_get(stats, "expanded")), 1);
+    json_decref(j);
+}
+END_TEST
+
 Suite *anyangle_suite(void)
 {
     Suite *s = suite_create("anyangle");
@@ -454,6 +478,7 @@ Suite *anyangle_suite(void)
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 300);
     tcase_add_test(mai, movingai_no_longer_than_auto);
+    tcase_add_test(mai, lazy_graph_search_is_sliced);
     suite_add_tcase(s, mai);
     return s;
 }

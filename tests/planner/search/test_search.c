@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../../planner/grid/grid.h"
+#include "../../../planner/grid/jps.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/search/search.h"
 #include "../../util.h"
@@ -185,6 +186,81 @@ START_TEST(time_slicing)
 }
 END_TEST
 
+/* Run a JPS+ (jps 1) or grid A* (jps 0) search from cell a to cell b of m on ws in slices bounded by time, the
+ * bound long past before each (ap_search.slice_end_ns = 1): each slice ends at the first check after its
+ * first expansion, every 256th expansion. Returns the status; *cost, *expanded. */
+static int run_time_sliced(const ap_map *m, ap_workspace *ws, bool jps, uint32_t a, uint32_t b, double *cost,
+                           uint64_t *expanded)
+{
+    ap_grid_domain gd;
+    ap_jps_domain jd;
+    ap_domain dom;
+    if (jps) {
+        ck_assert_int_eq(ap_jps_domain_init(&jd, &dom, m, ap_jps_table_of(m), b), AP_OK);
+        ck_assert_ptr_nonnull(dom.run); /* the bucketed loop that holds a node between expansions */
+        ap_jps_domain_bind(&jd, ws);
+    } else {
+        ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, b), AP_OK);
+    }
+    ap_search s;
+    ck_assert_int_eq(ap_search_begin(&s, ws, &dom, a, b, 0), AP_OK);
+    int st;
+    uint64_t slices = 0;
+    for (;;) {
+        s.slice_end_ns = 1;
+        if ((st = ap_search_run(&s, 0)) != AP_IN_PROGRESS)
+            break;
+        slices++;
+        ck_assert_uint_eq(s.expanded, 256u * slices);
+    }
+    *cost = s.cost;
+    *expanded = s.expanded;
+    return st;
+}
+
+/* Slices bounded by time (ap_search.slice_end_ns) give the one search's answer with the same expansions:
+ * grid A* and JPS+ (whose bucketed loop puts a held node back on the open list when a slice ends there)
+ * on an open 200 x 200 map with 10 % blocked cells, corner to corner. */
+START_TEST(time_bounded_slices)
+{
+    enum { W = 200, H = 200 };
+    char *t = malloc(64 + (size_t)(W + 1) * H);
+    int k = sprintf(t, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    ap_test_rng r = {5};
+    for (int y = 0; y < H; y++, t[k++] = '\n')
+        for (int x = 0; x < W; x++)
+            t[k++] = (x < 2 && y < 2) || (x >= W - 2 && y >= H - 2) || ap_test_rand(&r) % 100 >= 10 ? '.' : '@';
+    t[k] = '\0';
+    ap_map *m = ap_test_map_from_string(t);
+    free(t);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    const uint32_t a = ap_map_index(m, 0, 0), b = ap_map_index(m, W - 1, H - 1);
+    for (int jps = 0; jps < 2; jps++) {
+        ap_grid_domain gd;
+        ap_jps_domain jd;
+        ap_domain dom;
+        if (jps) {
+            ck_assert_int_eq(ap_jps_domain_init(&jd, &dom, m, ap_jps_table_of(m), b), AP_OK);
+            ap_jps_domain_bind(&jd, &ws);
+        } else {
+            ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, b), AP_OK);
+        }
+        ap_search s;
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, a, b, 0), AP_OK);
+        ck_assert_int_eq(ap_search_run(&s, 0), AP_OK);
+        ck_assert_uint_gt(s.expanded, 3 * 256);
+        double cost;
+        uint64_t expanded;
+        ck_assert_int_eq(run_time_sliced(m, &ws, jps, a, b, &cost, &expanded), AP_OK);
+        ck_assert_double_eq_tol(cost, s.cost, 1e-12);
+        ck_assert_uint_eq(expanded, s.expanded);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(deadline_and_cancel)
 {
     int sx, sy, gx, gy;
@@ -246,10 +322,11 @@ static double zero_heuristic(const void *ctx, uint32_t node, uint32_t goal)
     return 0.0;
 }
 
-/* A costly domain's deadline is read before every expansion: a search given a deadline 1 ms away after
- * its first expansion (the check at expansion 0 behind it), at 0.2 ms an expansion, stops by its 6th
- * expansion (5 more take the millisecond, wall clock, so no load can make it more); the same domain
- * without the flag runs to the 256th expansion's check. */
+/* A costly domain's deadline and slice bound are read before every expansion: after its first expansion
+ * (the check at expansion 0 behind it), a slice bounded 1 ms from now ends (in progress) within 6 more
+ * expansions at 0.2 ms each (5 take the millisecond, wall clock, so no load can make it more), and a
+ * deadline 1 ms away then times it out within 6 more; the same domain without the flag runs to the 256th
+ * and the 512th expansion's checks. */
 START_TEST(costly_domain_checks_every_expansion)
 {
     ap_workspace ws;
@@ -260,12 +337,21 @@ START_TEST(costly_domain_checks_every_expansion)
         ap_search s;
         ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, 0, 999, 0), AP_OK);
         ck_assert_int_eq(ap_search_run(&s, 1), AP_IN_PROGRESS);
+        /* a slice bounded by time alike: 1 ms from now ends it (in progress) by its 6th expansion */
+        s.slice_end_ns = ap_clock_ns() + 1000000;
+        ck_assert_int_eq(ap_search_run(&s, 0), AP_IN_PROGRESS);
+        if (costly)
+            ck_assert_uint_le(s.expanded, 1 + 6);
+        else
+            ck_assert_uint_eq(s.expanded, 256);
+        const uint64_t before = s.expanded;
+        s.slice_end_ns = 0;
         s.deadline_ns = ap_clock_ns() + 1000000;
         ck_assert_int_eq(ap_search_run(&s, 0), AP_TIMEOUT);
         if (costly)
-            ck_assert_uint_le(s.expanded, 6);
+            ck_assert_uint_le(s.expanded, before + 6);
         else
-            ck_assert_uint_eq(s.expanded, 256);
+            ck_assert_uint_eq(s.expanded, 512);
     }
     ap_workspace_free(&ws);
 }
@@ -492,6 +578,7 @@ Suite *search_suite(void)
     tcase_add_test(tc, workspace_bytes_bound);
     tcase_add_test(tc, time_slicing);
     tcase_add_test(tc, deadline_and_cancel);
+    tcase_add_test(tc, time_bounded_slices);
     tcase_add_test(tc, costly_domain_checks_every_expansion);
     tcase_add_test(tc, plan_move);
     tcase_add_test(tc, generation_wrap);
