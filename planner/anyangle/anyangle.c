@@ -226,7 +226,7 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
     }
     d[0] = eager ? g->deps + g->dep_start[slot] : NULL;
     nd[0] = eager ? g->dep_start[slot + 1] - g->dep_start[slot] : 0;
-    d[1] = q->deps + q->dep_off[slot];
+    d[1] = q->deps != NULL ? q->deps + q->dep_off[slot] : NULL; /* none computed yet: no array (NULL + 0 is UB) */
     nd[1] = q->dep_cnt[slot];
     return true;
 }
