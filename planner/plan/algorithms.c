@@ -249,9 +249,11 @@ static bool auto_hier(const ap_query *q)
  * map, 8-connected, whose key has JPS+ tables (jps_sized.h): JPS+ over the unit's grid, the same optimum as
  * Annotated A* in a few microseconds (BENCHMARKS.md "JPS and JPS+ for discs"), and faster than hierarchical
  * at every distance. auto builds a key's tables itself (on the query's worker, not interruptible) only on
- * maps of at most AP_AUTO_JPS_BUILD_CELLS padded cells, where that costs 5-25 ms once per map version; on
- * larger maps (about 0.1 s at 1024^2, again after every tile update) it uses tables an explicit jps or
- * jps_plus query has built, and Annotated A* or hierarchical until then. */
+ * maps of at most AP_AUTO_JPS_BUILD_CELLS padded cells, where that costs 15-20 ms at 256^2 and 70-250 ms at
+ * 512^2 once per key and map version (measured 2026-12-03: the first auto query of a square or a disc on
+ * 8room_000 and random512-10-0 took 0.15-0.25 s; the 5-25 ms noted when this was chosen held for smaller or
+ * more blocked maps); on larger maps (0.2-0.3 s at 1024^2, again after every tile update) it uses tables an
+ * explicit jps or jps_plus query has built, and Annotated A* or hierarchical until then. */
 #define AP_AUTO_JPS_BUILD_CELLS (514u * 514u)
 
 static bool auto_unit_jps(const ap_query *q)
