@@ -441,7 +441,7 @@ END_TEST
  * whose expansions take milliseconds each. Its fast slice ends on AP_LANE_FAST_SLICE_NS rather than
  * fast_budget expansions (2,000: seconds), so the search moves to the slow lane and is sliced there; and
  * the deadline is read before every expansion, so the answer comes at the deadline. Without the slice's
- * time bound the whole search ran in the fast lane ("lane": "fast"). */
+ * time bound the whole search ran in the fast lane ("lane": "fast"). The same item in a batch. */
 START_TEST(lazy_graph_search_is_sliced)
 {
     if (ap_mai_srv == NULL) {
@@ -457,6 +457,24 @@ START_TEST(lazy_graph_search_is_sliced)
     json_t *stats = json_object_get(j, "stats");
     ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "slow");
     ck_assert_int_gt(json_integer_value(json_object_get(stats, "expanded")), 1);
+    json_decref(j);
+    /* In a batch alike: a short A* item answers on the fast lane, the lazy any_angle item outgrows the fast
+     * slice's time and takes the batch to the slow lane, where the batch's deadline stops it. */
+    j = post_on(ap_mai_srv, "/v1/paths",
+                "{\"map\":\"random512-10-0\",\"deadline_ms\":300,\"queries\":["
+                "{\"start\":{\"x\":251.5,\"y\":36.5},\"goal\":{\"x\":261.5,\"y\":46.5},"
+                "\"search\":{\"algorithm\":\"astar\"}},"
+                "{\"start\":{\"x\":251.5,\"y\":36.5},\"goal\":{\"x\":156.5,\"y\":501.5},"
+                "\"search\":{\"algorithm\":\"any_angle\"}}]}",
+                200);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_uint_eq(json_array_size(res), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 0), "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(res, 0), "stats"), "lane")),
+                     "fast");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "status")), "timeout");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(res, 1), "stats"), "lane")),
+                     "slow");
     json_decref(j);
 }
 END_TEST
