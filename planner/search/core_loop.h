@@ -34,7 +34,8 @@
  *   CORE_ON_PARENT     optional, single heap only: a statement run when node v_ gets u as its parent
  *   CORE_HEAP4         optional, 0 or 1, single heap only: the 4-ary heap (open_heap.h sift_up4) instead of
  *                      the binary one; ap_search_seed must relax on the same heap
- *   CORE_CHECK_MASK    optional: the deadline and the cancel flag are read when (expanded & mask) == 0;
+ *   CORE_CHECK_MASK    optional: the cancel flag, the deadline and the slice's time bound are read when
+ *                      (expanded & mask) == 0;
  *                      default 255u (every 256th expansion); the generic loop's per domain (ap_domain.costly)
  *   AP_BQ_PREFETCH     optional, see open_bucket.h (define before the first include of it)
  * Every copy has the same semantics as the generic one over the same successors and heuristic; with the
