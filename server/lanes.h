@@ -11,12 +11,12 @@
  *
  * Lanes (Pinter, "Path Failure and Timeslicing": one matrix for the occasional slow, time-sliced search,
  * others for interspersed fast searches):
- *   fast: every admitted job first runs up to fast_budget expansions (and AP_LANE_FAST_SLICE_NS) on a fast
- *         workspace (one per worker, taken from a locked pool, allocated once at start). Most queries end
- *         here.
+ *   fast: every admitted job first runs up to fast_budget expansions (a costly search: also at most
+ *         AP_LANE_FAST_SLICE_NS) on a fast workspace (one per worker, taken from a locked pool, allocated once
+ *         at start). Most queries end here.
  *   slow: a search still unfinished after fast_budget moves to one of slow_slots slow workspaces, which it
- *         owns until it finishes, and runs in slices of slow_slice expansions (and AP_LANE_SLOW_SLICE_NS),
- *         one uv_queue_work turn each.
+ *         owns until it finishes, and runs in slices of slow_slice expansions (a costly search: also at most
+ *         AP_LANE_SLOW_SLICE_NS), one uv_queue_work turn each.
  *         Between slices it returns to the loop thread and is queued behind fast work already waiting in
  *         the pool; at most max(1, workers - 1) slow slices sit in the pool at once so that a worker stays
  *         free for fast queries.
@@ -41,7 +41,7 @@
 /* A slice's time bound beside its expansions (ap_plan_step_for): fast_budget and slow_slice expansions take
  * well under a millisecond on the grid, but an any_angle search without its map's table spends 1-20 ms an
  * expansion, and without these it held a fast worker for its whole deadline (2,000 such expansions: 2-40 s).
- * Read where the deadline is, after a slice's first expansion. */
+ * Read where the deadline is, after a slice's first expansion; only such costly searches take it (plan.h). */
 #define AP_LANE_FAST_SLICE_NS 2000000ull  /* 2 ms */
 #define AP_LANE_SLOW_SLICE_NS 10000000ull /* 10 ms */
 

@@ -951,7 +951,7 @@ static int start_run(ap_aa_query *q)
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
-    q->s.slice_end_ns = q->slice_end_ns;
+    q->s.slice_end_ns = q->dom.costly ? q->slice_end_ns : 0; /* cheap expansions: the slice's count bounds it */
     return AP_IN_PROGRESS;
 }
 
@@ -966,7 +966,7 @@ void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns)
 {
     q->slice_end_ns = slice_end_ns;
     if (q->running)
-        q->s.slice_end_ns = slice_end_ns;
+        q->s.slice_end_ns = q->dom.costly ? slice_end_ns : 0;
 }
 
 int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,

@@ -141,7 +141,8 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
 void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel);
 
 /* The time bound of the next ap_aa_run slices (search.h ap_search.slice_end_ns: CLOCK_MONOTONIC ns at which
- * a slice ends as AP_IN_PROGRESS; 0 = none); kept for restarted runs too. Thread: q's owner. */
+ * a slice ends as AP_IN_PROGRESS; 0 = none), applied when the search's expansions are costly (a graph
+ * without its eager table, ap_domain.costly); kept for restarted runs too. Thread: q's owner. */
 void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns);
 int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);
 

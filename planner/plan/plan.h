@@ -279,10 +279,11 @@ int ap_plan_step(ap_plan *p, uint64_t max_expansions);
  * (0 = no time bound), read where the deadline is read and after the slice's first expansion: a slice of
  * max_expansions is a few milliseconds for the grid and legal-turn kinds, but an any_angle search without
  * its map's table takes 1-20 ms an expansion (Pinter's lanes, "Path Failure and Timeslicing": a slice must
- * stay short for the work queued behind it). The grid, hierarchical, kinodynamic and any_angle kinds honour
- * the time bound; the legal-turn kind (directional, hybrid) runs its max_expansions (its slice is a few to
- * tens of ms, and a slice cut short in the fast lane restarts on the slow one: not measured, left). Same
- * returns and thread rules as ap_plan_step. */
+ * stay short for the work queued behind it). Only such a search honours the time bound: an any_angle search
+ * whose graph has no eager table (ap_domain.costly). The others run their max_expansions, which bound them
+ * well (microseconds an expansion), and a wall-clock cut under load would only move them to the slow lane to
+ * start again (measured: kinodynamic queries over HTTP, a 2 ms fast slice, 20 % fewer answers a second).
+ * Same returns and thread rules as ap_plan_step. */
 int ap_plan_step_for(ap_plan *p, uint64_t max_expansions, uint64_t max_ns);
 
 /* Stop a plan in progress now (its deadline passed between slices): AP_OK when its kind can answer with what

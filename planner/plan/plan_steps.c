@@ -31,7 +31,6 @@ int ap_plan_start_search(ap_plan *p, ap_workspace *ws)
 
 int ap_plan_search_step(ap_plan *p, uint64_t max_expansions)
 {
-    p->search.slice_end_ns = p->slice_end_ns;
     return p->state = ap_search_run(&p->search, max_expansions);
 }
 
