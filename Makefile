@@ -86,15 +86,14 @@ run: deps
 	@$(MAKE) --no-print-directory $(BUILD)/arcpathd
 	./$(BUILD)/arcpathd --listen 127.0.0.1:8080 --maps config/maps --config config/demo.conf
 
-# The sanitizer build runs at nice 19 beside the plain tests (its output in build-asan/build.log): it takes
-# the core they leave idle (see TEST_CODE), and check-asan then finds it built (or builds what is left and
-# shows any error itself).
+# The sanitizer build runs at nice 19 beside the plain pass (its output in build-asan/build.log): it takes
+# the core the plain tests leave idle (see TEST_CODE), and check-asan then finds it built (or builds what
+# is left and shows any error itself).
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@mkdir -p build-asan
-	@echo "== the sanitizer build at nice 19 beside the plain tests (build-asan/build.log)"
+	@echo "== the sanitizer build at nice 19 beside the plain pass (build-asan/build.log)"
 	@nice -n 19 $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-deps > build-asan/build.log 2>&1 & \
-	  bpid=$$!; $(MAKE) --no-print-directory test; rc=$$?; wait $$bpid; exit $$rc
+	  bpid=$$!; $(MAKE) --no-print-directory check-plain; rc=$$?; wait $$bpid; exit $$rc
 	@$(MAKE) --no-print-directory check-asan
 
 # The test programs, run in order; each prints Check's summary line (node's test runner for the viewer in

@@ -930,6 +930,13 @@ static bool vis_room(ap_aa_query *q)
     return true;
 }
 
+/* The run's slice bound: q's, when its expansions are costly (a graph without the eager table); else none,
+ * as the slice's expansion count bounds it. */
+static void apply_slice_end(ap_aa_query *q)
+{
+    q->s.slice_end_ns = q->dom.costly ? q->slice_end_ns : 0;
+}
+
 /* Start a fresh run of the search on q's workspace (begin_run + ap_search_begin). */
 static int start_run(ap_aa_query *q)
 {
@@ -951,7 +958,7 @@ static int start_run(ap_aa_query *q)
     if (ap_search_begin(&q->s, &q->ws, &q->dom, 0, 1, q->deadline_ns) != AP_OK)
         return AP_E_INTERNAL;
     q->s.cancel = q->cancel;
-    q->s.slice_end_ns = q->dom.costly ? q->slice_end_ns : 0; /* cheap expansions: the slice's count bounds it */
+    apply_slice_end(q);
     return AP_IN_PROGRESS;
 }
 
@@ -966,7 +973,7 @@ void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns)
 {
     q->slice_end_ns = slice_end_ns;
     if (q->running)
-        q->s.slice_end_ns = q->dom.costly ? slice_end_ns : 0;
+        apply_slice_end(q);
 }
 
 int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,

@@ -154,11 +154,6 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
     return ap_aa_table_graph_until(m, r, grow, 0);
 }
 
-static bool past(uint64_t deadline_ns)
-{
-    return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
-}
-
 /* The published graph for (r, grow), or NULL. */
 static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
 {
@@ -238,11 +233,11 @@ const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double gro
         nanosleep(&(struct timespec){0, 1000000}, NULL);
         if ((g = published(t, r, grow)) != NULL)
             return g;
-        if (past(deadline_ns))
+        if (ap_deadline_passed(deadline_ns))
             return NULL;
     }
     /* refused while this thread waited; a deadline already past: no build that the query could not use */
-    g = refused(t, r, grow) || past(deadline_ns) ? NULL : build_and_publish(t, m, r, grow);
+    g = refused(t, r, grow) || ap_deadline_passed(deadline_ns) ? NULL : build_and_publish(t, m, r, grow);
     atomic_flag_clear_explicit(&t->building, memory_order_release);
     return g;
 }

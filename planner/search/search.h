@@ -214,4 +214,11 @@ double ap_search_g(const ap_search *s, uint32_t node);
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for deadlines. Thread-safe. */
 uint64_t ap_clock_ns(void);
 
+/* Has deadline_ns (CLOCK_MONOTONIC ns, ap_clock_ns; 0 = none) passed? For work outside the search loops
+ * that honours a deadline (table and profile builds, waits for another thread's build). Thread-safe. */
+static inline bool ap_deadline_passed(uint64_t deadline_ns)
+{
+    return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
+}
+
 #endif

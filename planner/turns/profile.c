@@ -198,13 +198,9 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
     return ap_profile_build_until(key, 0, out);
 }
 
-/* The deadline is read once per start heading of pass 1 and every 256 edges of the tie pass: each step
- * costs at most a few milliseconds (the slowest whole build is ~40 ms), far finer than any deadline. */
-static bool past(uint64_t deadline_ns)
-{
-    return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
-}
-
+/* The deadline (ap_deadline_passed) is read once per start heading of pass 1 and every 256 edges of the tie
+ * pass: each step costs at most a few milliseconds (the slowest whole build is ~40 ms), far finer than any
+ * deadline. */
 int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_profile **out)
 {
     *out = NULL;
@@ -259,7 +255,7 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
     for (size_t i = 0; i < n_idx; i++)
         edge_idx[i] = -1;
     for (int h0 = 0; h0 < Q; h0++) {
-        if (past(deadline_ns)) {
+        if (ap_deadline_passed(deadline_ns)) {
             fail_st = AP_TIMEOUT;
             goto nomem;
         }
@@ -378,7 +374,7 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
     for (uint32_t i = 0; i < ne; i++) {
         own_lo[i] = SIZE_MAX;
         own_hi[i] = 0;
-        if ((i & 255u) == 0 && past(deadline_ns)) {
+        if ((i & 255u) == 0 && ap_deadline_passed(deadline_ns)) {
             fail_st = AP_TIMEOUT;
             goto nomem;
         }
