@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../base/status.h"
+#include "../search/search.h"
 #include "../world/collide.h"
 #include "../base/mem.h"
 #include "landmarks.h"
@@ -470,30 +471,31 @@ static bool all_corner_points(const ap_aa_graph *g)
     return true;
 }
 
-int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
+/* The fill's start: g's departure index allocated, no departures yet. Returns AP_OK or AP_E_NOMEM. */
+static int fill_begin(ap_aa_graph *g, dep_buf *b)
 {
-    if (g->dep_start != NULL)
-        return AP_OK;
     g->dep_start = malloc((2 * g->n + 1) * sizeof *g->dep_start);
     g->n_deps = 0;
-    if (g->dep_start == NULL)
-        return AP_E_NOMEM;
-    dep_buf b = {g, 0};
-    for (uint32_t k = 0; k < g->n; k++)
-        for (int s = -1; s <= 1; s += 2) {
-            g->dep_start[2 * k + (s > 0)] = (uint32_t)g->n_deps;
-            if (!(fill != NULL ? fill : fill_all)(ctx, g, k, s, memo, append_dep, &b) || g->n_deps > AP_AA_EAGER_MAX_DEPS) {
-                free(g->dep_start);
-                free(g->deps);
-                g->dep_start = NULL;
-                g->deps = NULL;
-                g->n_deps = 0;
-                return AP_E_NOMEM;
-            }
-        }
+    *b = (dep_buf){g, 0};
+    return g->dep_start != NULL ? AP_OK : AP_E_NOMEM;
+}
+
+/* A fill given up: g lazy again. */
+static void fill_drop(ap_aa_graph *g)
+{
+    free(g->dep_start);
+    free(g->deps);
+    g->dep_start = NULL;
+    g->deps = NULL;
+    g->n_deps = 0;
+}
+
+/* The table's finish once every circle is filled: the index's end, then the search's landmarks (out of
+ * memory: none, the Euclidean heuristic alone) and a disc's clear quarters and sorted departures. */
+static void fill_end(ap_aa_graph *g)
+{
     g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
     g->corner_points = all_corner_points(g);
-    /* The search's landmarks (out of memory: none, the Euclidean heuristic alone). */
     const bool discs = disc_corners(g);
     if (g->corner_points || discs)
         ap_aa_landmarks_build(g);
@@ -502,7 +504,37 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
         if (g->hug_clear != NULL)
             sort_departures(g);
     }
+}
+
+/* Fill the departures of circles *k, *k + 1, ... (both senses each) until every circle is filled (then
+ * fill_end: AP_OK) or the clock has passed until_ns after a circle (AP_IN_PROGRESS, *k the next; 0 = no
+ * limit; at least one circle a call, so that every call makes progress). Out of memory or too many departures: AP_E_NOMEM, g lazy again. */
+static int fill_run(ap_aa_graph *g, uint32_t *k, dep_buf *b, uint8_t *memo, ap_aa_fill fill, void *ctx,
+                    uint64_t until_ns)
+{
+    while (*k < g->n) {
+        for (int s = -1; s <= 1; s += 2) {
+            g->dep_start[2 * *k + (s > 0)] = (uint32_t)g->n_deps;
+            if (!(fill != NULL ? fill : fill_all)(ctx, g, *k, s, memo, append_dep, b) || g->n_deps > AP_AA_EAGER_MAX_DEPS) {
+                fill_drop(g);
+                return AP_E_NOMEM;
+            }
+        }
+        if (++*k < g->n && ap_deadline_passed(until_ns))
+            return AP_IN_PROGRESS;
+    }
+    fill_end(g);
     return AP_OK;
+}
+
+int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
+{
+    if (g->dep_start != NULL)
+        return AP_OK;
+    dep_buf b;
+    uint32_t k = 0;
+    int st = fill_begin(g, &b);
+    return st == AP_OK ? fill_run(g, &k, &b, memo, fill, ctx, 0) : st;
 }
 
 double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h)
@@ -684,43 +716,95 @@ static bool vis_build_fits(const ap_aa_graph *g)
     return g->vis != NULL && g->n >= 2 && all_corner_points(g);
 }
 
-int ap_aa_graph_precompute(ap_aa_graph *g)
+/* ap_aa_graph_precompute in pieces (graph.h). */
+struct ap_aa_build {
+    ap_aa_graph *g;  /* borrowed */
+    vis_fill f;      /* the scan's buffers (fill_vis, fill_disc_vis) */
+    uint8_t *memo;   /* fill_all's pair table (a point unit's corners without a scan index), or NULL */
+    ap_aa_fill fill; /* NULL: fill_all */
+    dep_buf buf;
+    uint32_t k;      /* the next circle to fill */
+    int state;       /* AP_IN_PROGRESS, then AP_OK or AP_E_NOMEM */
+};
+
+static void build_buffers_free(ap_aa_build *b)
 {
-    if (g->dep_start != NULL)
+    AP_FREE_ALL(b->f.cand, b->f.seen, b->f.up_start, b->f.scratch, b->f.up, b->memo);
+}
+
+int ap_aa_build_start(ap_aa_graph *g, ap_aa_build **out)
+{
+    ap_aa_build *b = calloc(1, sizeof *b);
+    if ((*out = b) == NULL)
+        return AP_E_NOMEM;
+    b->g = g;
+    b->f.k = UINT32_MAX;
+    b->state = AP_IN_PROGRESS;
+    if (g->dep_start != NULL) {
+        b->state = AP_OK;
         return AP_OK;
+    }
     /* A point unit's grid graph gets its visibility index here (built with the table, not with every lazy
      * graph a query makes for itself; out of memory: none, every pair is tested as before it existed). */
     const space_ctx *sc = g->space.ctx;
     if (g->vis == NULL && g->n >= 2 && sc->m != NULL && sc->cw == NULL && (all_corner_points(g) || disc_corners(g)))
         g->vis = ap_aa_vis_build(sc->m, g->x, g->y, g->n);
+    vis_fill *f = &b->f;
     if (vis_build_fits(g)) {
-        vis_fill f = {.k = UINT32_MAX};
-        f.cand = malloc(g->n * sizeof *f.cand);
-        f.seen = malloc(g->n * sizeof *f.seen);
-        f.up_start = malloc((g->n + 1) * sizeof *f.up_start);
-        f.scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f.scratch);
-        int st = AP_E_NOMEM;
-        if (f.cand != NULL && f.seen != NULL && f.up_start != NULL && f.scratch != NULL && !too_many_lines(g, &f))
-            st = ap_aa_graph_precompute_with(g, NULL, fill_vis, &f);
-        AP_FREE_ALL(f.cand, f.seen, f.up_start, f.scratch, f.up);
-        return st;
+        f->cand = malloc(g->n * sizeof *f->cand);
+        f->seen = malloc(g->n * sizeof *f->seen);
+        f->up_start = malloc((g->n + 1) * sizeof *f->up_start);
+        f->scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f->scratch);
+        b->fill = fill_vis;
+        if (f->cand == NULL || f->seen == NULL || f->up_start == NULL || f->scratch == NULL || too_many_lines(g, f))
+            b->state = AP_E_NOMEM;
+    } else if (g->vis != NULL && disc_corners(g)) {
+        f->cand = malloc(g->n * sizeof *f->cand);
+        f->scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f->scratch);
+        b->fill = fill_disc_vis;
+        if (f->cand == NULL || f->scratch == NULL)
+            b->state = AP_E_NOMEM;
+    } else {
+        /* A point unit's grid corners without a scan index (out of memory for it): each line between two
+         * corners is tested once (both ends ask), a byte per pair, freed at the end (none beyond 32,768
+         * corners, 537 MB, or out of memory: every end tests). */
+        const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 32768;
+        b->memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
     }
-    if (g->vis != NULL && disc_corners(g)) {
-        vis_fill f = {.k = UINT32_MAX};
-        f.cand = malloc(g->n * sizeof *f.cand);
-        f.scratch = malloc(ap_aa_vis_scratch_len(g->vis) * sizeof *f.scratch);
-        int st = AP_E_NOMEM;
-        if (f.cand != NULL && f.scratch != NULL)
-            st = ap_aa_graph_precompute_with(g, NULL, fill_disc_vis, &f);
-        AP_FREE_ALL(f.cand, f.scratch);
-        return st;
+    if (b->state == AP_IN_PROGRESS && fill_begin(g, &b->buf) != AP_OK)
+        b->state = AP_E_NOMEM;
+    if (b->state != AP_IN_PROGRESS)
+        build_buffers_free(b);
+    return AP_OK;
+}
+
+int ap_aa_build_run(ap_aa_build *b, uint64_t until_ns)
+{
+    if (b->state != AP_IN_PROGRESS)
+        return b->state;
+    b->state = fill_run(b->g, &b->k, &b->buf, b->memo, b->fill, &b->f, until_ns);
+    if (b->state != AP_IN_PROGRESS)
+        build_buffers_free(b);
+    return b->state;
+}
+
+void ap_aa_build_free(ap_aa_build *b)
+{
+    if (b == NULL)
+        return;
+    if (b->state == AP_IN_PROGRESS) {
+        fill_drop(b->g);
+        build_buffers_free(b);
     }
-    /* A point unit's grid corners without a scan index (out of memory for it): each line between two
-     * corners is tested once (both ends ask), a byte per pair, freed at the end (none beyond 32,768
-     * corners, 537 MB, or out of memory: every end tests). */
-    const bool points = g->quad != NULL && g->unit_radius == 0.0 && g->n >= 2 && g->n <= 32768;
-    uint8_t *memo = points ? calloc((size_t)g->n * (g->n - 1) / 2, 1) : NULL;
-    int st = ap_aa_graph_precompute_with(g, memo, NULL, NULL);
-    free(memo);
+    free(b);
+}
+
+int ap_aa_graph_precompute(ap_aa_graph *g)
+{
+    ap_aa_build *b;
+    int st = ap_aa_build_start(g, &b);
+    if (st == AP_OK)
+        st = ap_aa_build_run(b, 0);
+    ap_aa_build_free(b);
     return st;
 }

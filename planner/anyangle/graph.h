@@ -173,6 +173,29 @@ int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double 
  * graph. */
 int ap_aa_graph_precompute(ap_aa_graph *g);
 
+/* ap_aa_graph_precompute in pieces, for a caller that must not spend the whole build at once (the map
+ * table's graphs of discs and turning units, table.h: up to ~2.5 s on the Moving AI maps, built in the
+ * time its queries can spare). Owns its buffers; borrows g, which must not be read or shared until the
+ * build is done. Not thread-safe: one thread at a time on a build and its graph. */
+typedef struct ap_aa_build ap_aa_build;
+
+/* Start building g's eager table: what ap_aa_graph_precompute does before its first circle (a point or
+ * disc graph's visibility index, the buffers; tens of ms on 1024^2 maps). *out: the build (NULL when out of
+ * memory), to be run and freed. Returns AP_OK or AP_E_NOMEM. A graph that has its table already gives a
+ * build that is done. */
+int ap_aa_build_start(ap_aa_graph *g, ap_aa_build **out);
+
+/* Run build b until its table is done or the clock (CLOCK_MONOTONIC ns, ap_clock_ns) has passed until_ns
+ * (0: to the end), checked after each circle's departures (at least one circle a call; a circle of a turning
+ * unit's graph takes up to ~1 ms, O(circles) line tests). Returns AP_IN_PROGRESS (call again to go on), AP_OK (g
+ * has the same table as ap_aa_graph_precompute builds in one go) or AP_E_NOMEM (out of memory, or more
+ * than AP_AA_EAGER_MAX_DEPS departures: g lazy). Once done it returns the same state on every call. */
+int ap_aa_build_run(ap_aa_build *b, uint64_t until_ns);
+
+/* Free build b (NULL: nothing); an unfinished build's part of the table is dropped (g lazy again, as
+ * before the start). g itself stays the caller's. */
+void ap_aa_build_free(ap_aa_build *b);
+
 /* The slot of the unordered pair {a, b} of hug circles (a != b) in a triangular table of n (n - 1) / 2
  * entries: b (b - 1) / 2 + a for a < b. Pure. */
 size_t ap_aa_pair_slot(uint32_t a, uint32_t b);

@@ -22,6 +22,11 @@ typedef struct ap_aa_table {
      * count published (release), so readers need no lock. */
     double refused_r[AP_AA_TABLE_REFUSED], refused_grow[AP_AA_TABLE_REFUSED];
     atomic_uint n_refused;
+    /* The graph being built for key (pend_r, pend_grow), or NULL: a build that did not finish in the time
+     * its query could spare, resumed by the next query that builds (table.h). Under the building flag. */
+    ap_aa_graph *pend_g;
+    ap_aa_build *pend_b; /* its eager table's build (NULL: a graph beyond the corner limits, no table) */
+    double pend_r, pend_grow;
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
@@ -39,6 +44,8 @@ static void table_free(void *data)
     if (t == NULL)
         return;
     ap_aa_graph_free(t->point);
+    ap_aa_build_free(t->pend_b);
+    ap_aa_graph_free(t->pend_g);
     for (int i = 0; i < AP_AA_TABLE_RADII; i++)
         ap_aa_graph_free(atomic_load_explicit(&t->disc[i], memory_order_acquire));
     free(t);
@@ -54,24 +61,43 @@ static ap_aa_graph *within_limits(ap_aa_graph *g)
     return g;
 }
 
-/* The eager graph of m for radius r, hug circles grown by grow, within the limits, in *out (NULL: beyond
- * them). Returns AP_OK, or the build's error (*out NULL: out of memory, an invalid radius). */
-static int eager_graph(const ap_map *m, double r, double grow, ap_aa_graph **out)
+/* The lazy graph of m for radius r, hug circles grown by grow, in *g, and the build of its eager table in
+ * *b (NULL: beyond the corner limits, the graph stays lazy and within_limits drops it). Returns AP_OK, or
+ * the error (out of memory, an invalid radius; nothing made). */
+static int graph_start(const ap_map *m, double r, double grow, ap_aa_graph **g, ap_aa_build **b)
 {
-    ap_aa_graph *g;
-    *out = NULL;
-    int st = ap_aa_graph_grid_lazy(m, r, &g);
+    *b = NULL;
+    int st = ap_aa_graph_grid_lazy(m, r, g);
     if (st != AP_OK)
         return st;
-    if (grow > 0.0 && (st = ap_aa_graph_grow_hugs(g, grow)) != AP_OK) {
-        ap_aa_graph_free(g);
-        return st;
-    }
+    if (grow > 0.0)
+        st = ap_aa_graph_grow_hugs(*g, grow);
     /* A turning unit's grown hugs have no visibility scan: their table is O(corners^2) line tests, kept to
      * maps of at most AP_AA_TABLE_MAX_CORNERS_PAIRS corners (Paris_1_1024's 11,638 would take about a
      * minute); beyond, a lazy graph per query. */
-    if (g->n <= (grow > 0.0 ? AP_AA_TABLE_MAX_CORNERS_PAIRS : AP_AA_TABLE_MAX_CORNERS))
-        ap_aa_graph_precompute(g);
+    if (st == AP_OK && (*g)->n <= (grow > 0.0 ? AP_AA_TABLE_MAX_CORNERS_PAIRS : AP_AA_TABLE_MAX_CORNERS))
+        st = ap_aa_build_start(*g, b);
+    if (st != AP_OK) {
+        ap_aa_graph_free(*g);
+        *g = NULL;
+    }
+    return st;
+}
+
+/* The eager graph of m for radius r, hug circles grown by grow, within the limits, in *out (NULL: beyond
+ * them), built in one go. Returns AP_OK, or the build's error (*out NULL: out of memory, an invalid
+ * radius). */
+static int eager_graph(const ap_map *m, double r, double grow, ap_aa_graph **out)
+{
+    ap_aa_graph *g;
+    ap_aa_build *b;
+    *out = NULL;
+    int st = graph_start(m, r, grow, &g, &b);
+    if (st != AP_OK)
+        return st;
+    if (b != NULL)
+        (void)ap_aa_build_run(b, 0); /* out of memory or too many departures: lazy, dropped below */
+    ap_aa_build_free(b);
     *out = within_limits(g);
     return AP_OK;
 }
@@ -165,8 +191,6 @@ static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
     return NULL;
 }
 
-static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow);
-
 static bool refused(ap_aa_table *t, double r, double grow)
 {
     const unsigned n = atomic_load_explicit(&t->n_refused, memory_order_acquire);
@@ -200,6 +224,17 @@ static bool disc_room(ap_aa_table *t)
     return atomic_load_explicit(&t->disc_bytes, memory_order_acquire) + want <= AP_AA_TABLE_DISC_BYTES;
 }
 
+/* Is a slot free (no published graph)? Slots are never freed in the map's lifetime. */
+static bool free_slot(ap_aa_table *t)
+{
+    for (int i = 0; i < AP_AA_TABLE_RADII; i++)
+        if (atomic_load_explicit(&t->disc[i], memory_order_acquire) == NULL)
+            return true;
+    return false;
+}
+
+static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow, uint64_t until_ns);
+
 bool ap_aa_table_may_serve(const ap_map *m, double r)
 {
     ap_aa_table *t = table_of(m);
@@ -209,13 +244,16 @@ bool ap_aa_table_may_serve(const ap_map *m, double r)
         return true;
     if (refused(t, r, 0.0))
         return false;
-    bool free_slot = false;
-    for (int i = 0; i < AP_AA_TABLE_RADII && !free_slot; i++)
-        free_slot = atomic_load_explicit(&t->disc[i], memory_order_acquire) == NULL;
-    return free_slot && disc_room(t);
+    return free_slot(t) && disc_room(t);
 }
 
-const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t deadline_ns)
+uint64_t ap_aa_table_build_until(uint64_t deadline_ns)
+{
+    const uint64_t now = ap_clock_ns();
+    return deadline_ns == 0 || deadline_ns <= now ? deadline_ns : now + (deadline_ns - now) / 4 * 3;
+}
+
+const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t until_ns)
 {
     ap_aa_table *t = table_of(m);
     if (t == NULL || !(r >= 0.0) || !(grow >= 0.0))
@@ -227,73 +265,83 @@ const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double gro
         return g;
     /* One build at a time per map: the first queries of a radius often come together, and each build of a
      * large map's graph takes a core for up to a few seconds and its memory twice over while it grows. The
-     * others wait (1 ms sleeps) and take what it published, or give up at their deadline (their query then
-     * times out instead of waiting for a build it cannot use in time). */
+     * others wait (1 ms sleeps) and take what it published, or give up at until_ns (their query then goes
+     * without the graph instead of waiting for a build it cannot use in time). */
     while (atomic_flag_test_and_set_explicit(&t->building, memory_order_acquire)) {
         nanosleep(&(struct timespec){0, 1000000}, NULL);
         if ((g = published(t, r, grow)) != NULL)
             return g;
-        if (ap_deadline_passed(deadline_ns))
+        if (ap_deadline_passed(until_ns))
             return NULL;
     }
-    /* refused while this thread waited; a deadline already past: no build that the query could not use */
-    g = refused(t, r, grow) || ap_deadline_passed(deadline_ns) ? NULL : build_and_publish(t, m, r, grow);
+    /* refused while this thread waited; until_ns already past: no build that the query could not use */
+    g = refused(t, r, grow) || ap_deadline_passed(until_ns) ? NULL : build_and_publish(t, m, r, grow, until_ns);
     atomic_flag_clear_explicit(&t->building, memory_order_release);
     return g;
 }
 
-/* Build the graph for (r, grow) and publish it in a free slot (ap_aa_table_graph_grown holds the map's
- * building flag). */
-static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow)
+/* Publish mine (consumed), the finished graph for (r, grow), in a free slot, or refuse the key when mine is
+ * NULL (beyond the limits), would take the map's disc graphs beyond their budget, or finds every slot
+ * taken. The caller holds the building flag: the only thread that writes the slots, so no other graph
+ * for the key can appear meanwhile. Returns the published graph, or NULL (refused). */
+static const ap_aa_graph *publish(ap_aa_table *t, double r, double grow, ap_aa_graph *mine)
 {
-    /* Look, build, publish into the first free slot by compare-and-swap (the building flag makes two
-     * builders rare; a thread that lost the race to the same radius frees its copy and takes the winner's). */
-    ap_aa_graph *mine = NULL;
-    for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
-        ap_aa_graph *g = atomic_load_explicit(&t->disc[i], memory_order_acquire);
-        if (g != NULL && g->unit_radius == r && g->hug_grow == grow) {
-            if (mine != NULL)
-                atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
-            ap_aa_graph_free(mine);
-            return g;
-        }
-        if (g != NULL)
-            continue;
-        if (mine == NULL) {
-            /* Not even built when a graph the size of the point graph (a disc's is about as large) would
-             * not fit: each such query would pay the build for nothing. */
-            if (!disc_room(t))
-                return NULL;
-            if (eager_graph(m, r, grow, &mine) != AP_OK)
-                return NULL; /* out of memory: not remembered, a later query may have the memory */
-            if (mine == NULL) {
-                refuse(t, r, grow);
-                return NULL;
-            }
-            /* The map's budget for disc graphs: claimed before publishing, given back if not published. */
-            const size_t b = graph_bytes(mine);
-            if (b > atomic_load_explicit(&t->disc_most, memory_order_relaxed))
-                atomic_store_explicit(&t->disc_most, b, memory_order_relaxed); /* one builder at a time */
-            if (atomic_fetch_add_explicit(&t->disc_bytes, b, memory_order_acq_rel) + b > AP_AA_TABLE_DISC_BYTES) {
-                atomic_fetch_sub_explicit(&t->disc_bytes, b, memory_order_acq_rel);
-                ap_aa_graph_free(mine);
-                refuse(t, r, grow);
-                return NULL;
-            }
-        }
-        ap_aa_graph *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&t->disc[i], &expected, mine, memory_order_acq_rel,
-                                                    memory_order_acquire))
-            return mine;
-        if (expected->unit_radius == r && expected->hug_grow == grow) {
-            atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
-            ap_aa_graph_free(mine);
-            return expected;
-        }
+    if (mine == NULL) {
+        refuse(t, r, grow);
+        return NULL;
     }
-    if (mine != NULL)
-        atomic_fetch_sub_explicit(&t->disc_bytes, graph_bytes(mine), memory_order_acq_rel);
-    ap_aa_graph_free(mine); /* every slot holds another radius */
+    /* The map's budget for disc graphs: claimed before publishing, given back if not published. */
+    const size_t b = graph_bytes(mine);
+    if (b > atomic_load_explicit(&t->disc_most, memory_order_relaxed))
+        atomic_store_explicit(&t->disc_most, b, memory_order_relaxed); /* one builder at a time */
+    if (atomic_fetch_add_explicit(&t->disc_bytes, b, memory_order_acq_rel) + b <= AP_AA_TABLE_DISC_BYTES)
+        for (int i = 0; i < AP_AA_TABLE_RADII; i++) {
+            ap_aa_graph *expected = NULL;
+            if (atomic_compare_exchange_strong_explicit(&t->disc[i], &expected, mine, memory_order_acq_rel,
+                                                        memory_order_acquire))
+                return mine;
+        }
+    atomic_fetch_sub_explicit(&t->disc_bytes, b, memory_order_acq_rel);
+    ap_aa_graph_free(mine);
     refuse(t, r, grow);
     return NULL;
+}
+
+/* The graph for (r, grow), built until until_ns (0: to the end) and published (the caller holds the map's
+ * building flag, and has found the key neither published nor refused). A build of another key left by an
+ * earlier query is finished and published first (one build at a time per map: its memory is held until
+ * then). NULL when the time ran out (the build kept for the next query), when the key is refused, or out
+ * of memory (not remembered: a later query may have the memory). */
+static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, double r, double grow, uint64_t until_ns)
+{
+    for (;;) {
+        if (t->pend_g == NULL) {
+            const ap_aa_graph *g = published(t, r, grow);
+            if (g != NULL || refused(t, r, grow))
+                return g;
+            /* Not even started when the slots are all taken or a graph the size of the point graph (a
+             * disc's is about as large) would not fit: each such query would pay the build for nothing. */
+            if (!free_slot(t)) {
+                refuse(t, r, grow);
+                return NULL;
+            }
+            if (!disc_room(t) || graph_start(m, r, grow, &t->pend_g, &t->pend_b) != AP_OK)
+                return NULL;
+            t->pend_r = r;
+            t->pend_grow = grow;
+        }
+        if (t->pend_b != NULL && ap_aa_build_run(t->pend_b, until_ns) == AP_IN_PROGRESS)
+            return NULL;
+        /* Done (out of memory or too many departures: a lazy graph, refused by within_limits). */
+        ap_aa_build_free(t->pend_b);
+        ap_aa_graph *done = within_limits(t->pend_g);
+        const double done_r = t->pend_r, done_grow = t->pend_grow;
+        t->pend_g = NULL;
+        t->pend_b = NULL;
+        const ap_aa_graph *g = publish(t, done_r, done_grow, done);
+        if (done_r == r && done_grow == grow)
+            return g;
+        if (ap_deadline_passed(until_ns))
+            return NULL;
+    }
 }

@@ -2,8 +2,9 @@
  * (ap_aa_graph_grid at r_u = 0: every convex corner, with the eager table of usable corner bitangents,
  * graph.h), built once at load on uniform-cost maps and shared read-only by every point-unit any_angle
  * query of the map; and the same graph for a disc of radius r, built on a query's first use of r (the
- * corners grown by r: Red Blob's "radius class", here the exact radius) and kept for the map's lifetime, at
- * most AP_AA_TABLE_RADII radii per map (later radii: a lazy graph per query).
+ * corners grown by r: Red Blob's "radius class", here the exact radius; in pieces over several queries when
+ * their deadlines are short, ap_aa_table_graph_until) and kept for the map's lifetime, at most
+ * AP_AA_TABLE_RADII radii per map (later radii: a lazy graph per query).
  *
  * Limits: built only for maps with at most AP_AA_TABLE_MAX_CORNERS convex corners (the point table: one
  * visibility scan per corner plus the lines the scans cannot rule out, den520d's 912 corners about 10 ms,
@@ -57,9 +58,10 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
 
 /* The shared eager graph of m for unit radius r (0: ap_aa_table_of; r > 0: the one published for exactly r,
  * else built now — within the table's limits, one visibility scan per corner and the lines it cannot rule
- * out, den520d at r = 0.5 about 20 ms, Paris_1_1024 about 1 s, not interruptible — and published in a free
- * slot), or NULL when m has no slot, r is not a valid radius (graph.h), the graph is beyond the limits, or
- * all AP_AA_TABLE_RADII slots hold other radii. The graph lives as long as m. Also NULL when the map's disc
+ * out, den520d at r = 0.5 about 20 ms, Paris_1_1024 about 1 s, to its end: ap_aa_table_graph_until for a
+ * time limit — and published in a free slot), or NULL when m has no slot, r is not a valid radius
+ * (graph.h), the graph is beyond the limits, or all AP_AA_TABLE_RADII slots hold other radii (known before
+ * the build: no build then). The graph lives as long as m. Also NULL when the map's disc
  * graphs would then hold more than AP_AA_TABLE_DISC_BYTES. A radius refused once (built and not kept) is
  * NULL at once from then on (AP_AA_TABLE_REFUSED). Thread-safe: publish with C11 atomics; one build at a
  * time per map (a thread that finds another building sleeps in 1 ms steps until it is done, then takes
@@ -82,11 +84,21 @@ bool ap_aa_table_may_serve(const ap_map *m, double r);
  * cases. */
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
 
-/* ap_aa_table_graph_grown for a query with a deadline (deadline_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
- * none): NULL also when the deadline passes while another thread builds a graph of m (the wait gives up),
- * or has passed before this thread would start the build. A build once started runs to its end (not
- * interruptible: up to ~2.6 s for a turning unit's graph at AP_AA_TABLE_MAX_CORNERS_PAIRS corners). Same
- * thread safety. */
-const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t deadline_ns);
+/* ap_aa_table_graph_grown in the time a query can spare (until_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
+ * none, ap_aa_table_build_until): the build runs until the graph is done or the clock has passed until_ns
+ * (checked after each circle's departures, ap_aa_build_run: a turning unit's circle takes up to ~1 ms), and
+ * an unfinished build is kept for the next query of the map that builds, which resumes it: a graph that
+ * takes seconds is built over the time of several queries with short deadlines, none of which answers late
+ * because of it. One build at a time per map: a query that finds another key's build unfinished finishes
+ * and publishes that first (its memory is held until then), then starts its own if time is left. NULL also
+ * when until_ns passes while another thread builds (the wait gives up) or has passed before this thread
+ * would start building. Same thread safety. */
+const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t until_ns);
+
+/* The time a query with deadline deadline_ns (CLOCK_MONOTONIC ns; 0 = none) gives a table build
+ * (ap_aa_table_graph_until): three quarters of the way from now to its deadline, so that the answer without
+ * the graph (auto's grid answer, any_angle's lazy graph) has the last quarter; 0 (to the end) without a
+ * deadline, and the deadline itself when it has passed. Reads the clock; thread-safe. */
+uint64_t ap_aa_table_build_until(uint64_t deadline_ns);
 
 #endif

@@ -214,12 +214,14 @@ static bool auto_anyangle(const ap_query *q)
 }
 
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
- * radius's first query) and the ends' test at the graph's radius; false when either fails (another thread
- * took the table's room, the deadline passed while another thread built a graph of the map, or an end's
- * clearance lies between the radius and the margin): the grid answer then. */
+ * radius's first queries, in three quarters of the time to the deadline each: ap_aa_table_build_until) and
+ * the ends' test at the graph's radius; false when either fails (the build did not finish in that time,
+ * another thread took the table's room, or an end's clearance lies between the radius and the margin): the
+ * grid answer then. */
 static bool disc_graph_ready(ap_query *q, uint64_t deadline_ns)
 {
-    const ap_aa_graph *g = ap_aa_table_graph_until(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0, deadline_ns);
+    const ap_aa_graph *g = ap_aa_table_graph_until(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0,
+                                                  ap_aa_table_build_until(deadline_ns));
     if (g == NULL || !g->space.line_ok(g->space.ctx, q->sx, q->sy, q->sx, q->sy) ||
         !g->space.line_ok(g->space.ctx, q->gx, q->gy, q->gx, q->gy))
         return false;

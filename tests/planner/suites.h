@@ -58,6 +58,7 @@ Suite *patch_suite(void);
 Suite *lattice_suite(void);
 Suite *aa_update_suite(void);
 Suite *aa_visibility_suite(void);
+Suite *aa_graph_suite(void);
 Suite *aa_landmarks_suite(void);
 
 /* m's letters as a Moving AI file (malloc'd, *len bytes; test_patch.c). */

@@ -175,6 +175,92 @@ START_TEST(table_graph_deadline)
 }
 END_TEST
 
+/* A disc's graph built in the time queries can spare (ap_aa_table_graph_until): on den520d (912 corners,
+ * radius 0.5: some 20 ms) each call with 50 us to spare gives NULL and leaves the build for the next, whose
+ * call resumes it (at least one corner a call) until the graph is published: the same graph as a build in
+ * one go on another load of the map. A build left unfinished for one radius is finished and published by
+ * the next query that builds, whatever its radius, before its own; a map freed with a build unfinished
+ * frees it (the sanitizer run would report a leak). */
+START_TEST(table_graph_in_pieces)
+{
+    ap_map *m = ap_test_data_map("den520d", "plan any_angle: a disc graph in pieces on den520d");
+    if (m == NULL)
+        return;
+    ap_map *one = ap_test_data_map("den520d", "plan any_angle: a disc graph in one go on den520d");
+    const ap_aa_graph *g = NULL;
+    int calls = 0;
+    while (g == NULL && calls < 100000) {
+        g = ap_aa_table_graph_until(m, 0.5, 0.0, ap_clock_ns() + 50000);
+        calls++;
+        ck_assert(g != NULL || ap_aa_table_may_serve(m, 0.5)); /* not refused while it is built */
+    }
+    ck_assert_int_gt(calls, 1);
+    ap_test_same_aa_graph(g, ap_aa_table_graph(one, 0.5), "den520d r 0.5 in pieces");
+    ck_assert_uint_eq(g->n_marks, ap_aa_table_graph(one, 0.5)->n_marks);
+    ck_assert_ptr_eq(ap_aa_table_graph_until(m, 0.5, 0.0, 1), g);
+    /* radius 0.7 left unfinished; a query of 0.9 without a time limit publishes it, then its own */
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.7, 0.0, ap_clock_ns() + 50000));
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.7, 0.0, 1)); /* not published yet, and no time to build */
+    const ap_aa_graph *g9 = ap_aa_table_graph_until(m, 0.9, 0.0, 0);
+    ck_assert_ptr_nonnull(g9);
+    ck_assert_double_eq(g9->unit_radius, 0.9);
+    const ap_aa_graph *g7 = ap_aa_table_graph_until(m, 0.7, 0.0, 1);
+    ck_assert_ptr_nonnull(g7);
+    ap_test_same_aa_graph(g7, ap_aa_table_graph(one, 0.7), "den520d r 0.7 finished by another radius");
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 1.1, 0.0, ap_clock_ns() + 50000));
+    ap_map_free(m);
+    ap_map_free(one);
+}
+END_TEST
+
+/* A query gives a graph's build three quarters of its time to the deadline (ap_aa_table_build_until), and
+ * answers without it when it is not done: any_angle with a lazy graph, auto with the grid search. On
+ * den520d a disc's first query with 2 ms to its deadline leaves the graph unpublished (the build takes some
+ * 20 ms); without a deadline the next query builds it and uses it. */
+START_TEST(plan_spares_time_for_the_build)
+{
+    ck_assert_uint_eq(ap_aa_table_build_until(0), 0);
+    ck_assert_uint_eq(ap_aa_table_build_until(1), 1);
+    const uint64_t now = ap_clock_ns(), until = ap_aa_table_build_until(now + 4000000000ull);
+    ck_assert(until >= now + 3000000000ull && until <= ap_clock_ns() + 3000000000ull);
+    ap_map *m = ap_test_data_map("den520d", "plan any_angle: a plan's time for the build on den520d");
+    if (m == NULL)
+        return;
+    size_t n_sc;
+    ap_test_scen *sc = ap_test_data_scen("den520d", &n_sc);
+    const ap_test_scen *e = &sc[n_sc - 1];
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    for (int k = 0; k < 2; k++) {
+        const double radius = 0.4; /* auto asks for the radius plus its margin: another key */
+        ap_query q = aa_query(m, e->sx + 0.5, e->sy + 0.5, e->gx + 0.5, e->gy + 0.5);
+        q.unit_radius = radius;
+        q.algorithm = k == 0 ? AP_ALG_ANY_ANGLE : AP_ALG_AUTO;
+        const double key = k == 0 ? radius : radius + 1e-6;
+        ap_plan p;
+        int st = ap_plan_begin(&p, &q, &ws, ap_clock_ns() + 2000000);
+        ck_assert(k == 0 ? p.alg == AP_ALG_ANY_ANGLE : p.alg != AP_ALG_ANY_ANGLE); /* auto: the grid search */
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ck_assert(st == AP_OK || st == AP_TIMEOUT);
+        ap_plan_release(&p);
+        ck_assert_ptr_null(ap_aa_table_graph_until(m, key, 0.0, 1)); /* not published */
+        ap_result r;
+        st = ap_plan_begin(&p, &q, &ws, 0);
+        ck_assert_int_eq(p.alg, AP_ALG_ANY_ANGLE);
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ck_assert_int_eq(st, AP_OK);
+        ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+        ap_result_free(&r);
+        ck_assert_ptr_nonnull(ap_aa_table_graph_until(m, key, 0.0, 1)); /* published by that query */
+    }
+    ap_workspace_free(&ws);
+    free(sc);
+    ap_map_free(m);
+}
+END_TEST
+
 /* The disc graphs of one map share AP_AA_TABLE_DISC_BYTES. On Boston_0_512 (8,259 corners) radii 3 and 2 get
  * their graphs; radius 1's (larger: more departures clear) is built, does not fit beside them and is not
  * kept, and that refusal is remembered (AP_AA_TABLE_REFUSED): auto's look says no and the graph's NULL comes
@@ -540,6 +626,8 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, point_unit_round_one_square);
     tcase_add_test(tc, disc_round_corner_circles);
     tcase_add_test(tc, table_graph_deadline);
+    tcase_add_test(tc, table_graph_in_pieces);
+    tcase_add_test(tc, plan_spares_time_for_the_build);
     tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);

@@ -1,0 +1,115 @@
+/* test_graph.c — the any-angle graph's eager table built in pieces (anyangle/graph.c, ap_aa_build_*): a
+ * build run a circle at a time gives the same table as ap_aa_graph_precompute in one go (departures,
+ * landmarks, a disc's sorted keys) for each way a table is filled (a point unit's scan, a disc's scan, a
+ * turning unit's grown hugs tested pair by pair); a build freed half-way leaves the graph lazy. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/anyangle/graph.h"
+#include "../../../planner/anyangle/turning.h"
+#include "../../../planner/base/status.h"
+#include "../../../planner/search/search.h"
+#include "../../util.h"
+#include "../suites.h"
+
+/* The parts of a finished table beyond the departures (ap_test_same_aa_graph compares those): landmark
+ * distances and a disc's sort keys, bit for bit. */
+static void same_finish(const ap_aa_graph *a, const ap_aa_graph *b, const char *what)
+{
+    AP_EXPECT(a->n_marks == b->n_marks, "%s: %u landmarks in pieces, %u in one go", what, a->n_marks, b->n_marks);
+    for (size_t i = 0; i < a->n * a->n_marks; i++)
+        AP_EXPECT(a->mark_d[i] == b->mark_d[i] || (isinf(a->mark_d[i]) && isinf(b->mark_d[i])),
+                  "%s: landmark distance %zu differs", what, i);
+    AP_EXPECT(a->dep_sorted == b->dep_sorted, "%s: sorted in one build only", what);
+    AP_EXPECT(a->corner_points == b->corner_points, "%s: corner_points differs", what);
+    if (a->dep_sorted)
+        ck_assert_int_eq(memcmp(a->dep_key, b->dep_key, 2 * a->n_deps * sizeof *a->dep_key), 0);
+}
+
+/* m's graph for radius r (hug circles grown by grow) built in pieces, until_ns a nanosecond ahead at each
+ * call (so a circle a call, the clock read after each), against the same graph built in one go. */
+static void pieces_match(const ap_map *m, double r, double grow, const char *what)
+{
+    ap_aa_graph *pieces, *one;
+    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, r, &pieces), AP_OK);
+    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, r, &one), AP_OK);
+    if (grow > 0.0) {
+        ck_assert_int_eq(ap_aa_graph_grow_hugs(pieces, grow), AP_OK);
+        ck_assert_int_eq(ap_aa_graph_grow_hugs(one, grow), AP_OK);
+    }
+    ck_assert_int_eq(ap_aa_graph_precompute(one), AP_OK);
+    ap_aa_build *b;
+    ck_assert_int_eq(ap_aa_build_start(pieces, &b), AP_OK);
+    size_t calls = 1;
+    int st;
+    while ((st = ap_aa_build_run(b, ap_clock_ns() + 1)) == AP_IN_PROGRESS)
+        calls++;
+    ck_assert_int_eq(st, AP_OK);
+    ck_assert_int_eq(ap_aa_build_run(b, 1), AP_OK); /* done: the same state on every call */
+    ap_aa_build_free(b);
+    /* about a circle a call (two or more when the clock's step is coarse beside a circle's work) */
+    AP_EXPECT(calls >= pieces->n / 4 && calls <= pieces->n, "%s: %zu calls for %zu circles", what, calls, pieces->n);
+    ap_test_same_aa_graph(pieces, one, what);
+    same_finish(pieces, one, what);
+    ap_aa_graph_free(pieces);
+    ap_aa_graph_free(one);
+}
+
+START_TEST(build_in_pieces_equals_one_go)
+{
+    ap_map *m = ap_test_data_map("arena2", "anyangle: a table built in pieces on arena2");
+    if (m == NULL)
+        return;
+    pieces_match(m, 0.0, 0.0, "arena2, point unit");
+    pieces_match(m, 0.5, 0.0, "arena2, disc 0.5");
+    const double r = ap_aa_turn_clearance(0.4);
+    pieces_match(m, r, ap_aa_turn_radius(0.4, 2.0) - r, "arena2, turning radius 2");
+    ap_map_free(m);
+}
+END_TEST
+
+/* A build freed before its end drops its part of the table: the graph is lazy again and builds the same
+ * table afterwards; a graph that has its table gives a build that is done at once. */
+START_TEST(build_freed_half_way)
+{
+    ap_map *m = ap_test_data_map("arena2", "anyangle: a build freed half-way on arena2");
+    if (m == NULL)
+        return;
+    ap_aa_graph *g, *one;
+    ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.5, &g), AP_OK);
+    ck_assert_int_eq(ap_aa_graph_grid(m, 0.5, &one), AP_OK);
+    ck_assert_ptr_nonnull(one->dep_start);
+    ap_aa_build *b;
+    ck_assert_int_eq(ap_aa_build_start(g, &b), AP_OK);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(ap_aa_build_run(b, ap_clock_ns() + 1), AP_IN_PROGRESS);
+    ck_assert_ptr_nonnull(g->dep_start);
+    ap_aa_build_free(b);
+    ck_assert_ptr_null(g->dep_start);
+    ck_assert_ptr_null(g->deps);
+    ck_assert_uint_eq(g->n_deps, 0);
+    ck_assert_int_eq(ap_aa_graph_precompute(g), AP_OK);
+    ap_test_same_aa_graph(g, one, "arena2 after a freed build");
+    same_finish(g, one, "arena2 after a freed build");
+    ck_assert_int_eq(ap_aa_build_start(g, &b), AP_OK);
+    ck_assert_int_eq(ap_aa_build_run(b, 1), AP_OK);
+    ap_aa_build_free(b);
+    ck_assert_uint_eq(g->n_deps, one->n_deps);
+    ap_aa_graph_free(g);
+    ap_aa_graph_free(one);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *aa_graph_suite(void)
+{
+    Suite *s = suite_create("anyangle/graph");
+    TCase *tc = tcase_create("build");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, build_in_pieces_equals_one_go);
+    tcase_add_test(tc, build_freed_half_way);
+    suite_add_tcase(s, tc);
+    return s;
+}
