@@ -4,6 +4,7 @@
  * the shared per-map table, and on Moving AI maps: never longer than the smoothed auto answer, never
  * shorter than the straight line, always clear. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,49 @@ START_TEST(table_graph_in_pieces)
     ck_assert_ptr_nonnull(g7);
     ap_test_same_aa_graph(g7, ap_aa_table_graph(one, 0.7), "den520d r 0.7 finished by another radius");
     ck_assert_ptr_null(ap_aa_table_graph_until(m, 1.1, 0.0, ap_clock_ns() + 50000));
+    ap_map_free(m);
+    ap_map_free(one);
+}
+END_TEST
+
+/* Two threads asking den520d's table for graphs in pieces at once (50 us a call, radii 0.5 and 0.7 then
+ * both 0.6): each ends with the graph of its radius, the one both ask for is one graph, and each equals a
+ * build in one go; the threads take turns on the builds (one at a time per map, an unfinished one resumed
+ * by whichever thread builds next). Under ThreadSanitizer this is the table's race test. */
+typedef struct piece_asker {
+    const ap_map *m;
+    double r[2];
+    const ap_aa_graph *got[2];
+} piece_asker;
+
+static void *ask_in_pieces(void *arg)
+{
+    piece_asker *a = arg;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 1000000 && a->got[k] == NULL; i++)
+            a->got[k] = ap_aa_table_graph_until(a->m, a->r[k], 0.0, ap_clock_ns() + 50000);
+    return NULL;
+}
+
+START_TEST(table_graph_in_pieces_two_threads)
+{
+    ap_map *m = ap_test_data_map("den520d", "plan any_angle: disc graphs in pieces from two threads on den520d");
+    if (m == NULL)
+        return;
+    ap_map *one = ap_test_data_map("den520d", "plan any_angle: disc graphs in one go on den520d");
+    piece_asker a = {m, {0.5, 0.6}, {NULL, NULL}}, b = {m, {0.7, 0.6}, {NULL, NULL}};
+    pthread_t ta, tb;
+    ck_assert_int_eq(pthread_create(&ta, NULL, ask_in_pieces, &a), 0);
+    ck_assert_int_eq(pthread_create(&tb, NULL, ask_in_pieces, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    ck_assert_ptr_nonnull(a.got[0]);
+    ck_assert_ptr_nonnull(b.got[0]);
+    ck_assert_ptr_nonnull(a.got[1]);
+    ck_assert_ptr_eq(a.got[1], b.got[1]);
+    ap_test_same_aa_graph(a.got[0], ap_aa_table_graph(one, 0.5), "den520d r 0.5, two threads");
+    ap_test_same_aa_graph(b.got[0], ap_aa_table_graph(one, 0.7), "den520d r 0.7, two threads");
+    ap_test_same_aa_graph(a.got[1], ap_aa_table_graph(one, 0.6), "den520d r 0.6, two threads");
     ap_map_free(m);
     ap_map_free(one);
 }
@@ -627,6 +671,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, disc_round_corner_circles);
     tcase_add_test(tc, table_graph_deadline);
     tcase_add_test(tc, table_graph_in_pieces);
+    tcase_add_test(tc, table_graph_in_pieces_two_threads);
     tcase_add_test(tc, plan_spares_time_for_the_build);
     tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, auto_long_disc_queries);
