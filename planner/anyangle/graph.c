@@ -440,8 +440,6 @@ static bool disc_corners(const ap_aa_graph *g)
     return true;
 }
 
-static void sort_departures(ap_aa_graph *g);
-
 /* g->hug_clear of a disc's corner graph (graph.h): per circle one test of its free quarter, the arc round
  * the corner between the directions (-qx, 0) and (0, -qy) away from the blocked cell, widened by
  * AP_AA_HUG_SLACK. Out of memory: none (every hug tested). */
@@ -480,34 +478,23 @@ static int fill_begin(ap_aa_graph *g, dep_buf *b)
     return g->dep_start != NULL ? AP_OK : AP_E_NOMEM;
 }
 
-/* A fill given up: g lazy again. */
+/* A fill given up: g lazy again (with what a finish begun may have set). */
 static void fill_drop(ap_aa_graph *g)
 {
-    free(g->dep_start);
-    free(g->deps);
+    AP_FREE_ALL(g->dep_start, g->deps, g->mark_d, g->hug_clear, g->dep_key);
     g->dep_start = NULL;
     g->deps = NULL;
     g->n_deps = 0;
+    g->mark_d = NULL;
+    g->n_marks = 0;
+    g->hug_clear = NULL;
+    g->dep_key = NULL;
+    g->dep_sorted = false;
+    g->corner_points = false;
 }
 
-/* The table's finish once every circle is filled: the index's end, then the search's landmarks (out of
- * memory: none, the Euclidean heuristic alone) and a disc's clear quarters and sorted departures. */
-static void fill_end(ap_aa_graph *g)
-{
-    g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
-    g->corner_points = all_corner_points(g);
-    const bool discs = disc_corners(g);
-    if (g->corner_points || discs)
-        ap_aa_landmarks_build(g);
-    if (discs) {
-        hug_quarters(g);
-        if (g->hug_clear != NULL)
-            sort_departures(g);
-    }
-}
-
-/* Fill the departures of circles *k, *k + 1, ... (both senses each) until every circle is filled (then
- * fill_end: AP_OK) or the clock has passed until_ns after a circle (AP_IN_PROGRESS, *k the next; 0 = no
+/* Fill the departures of circles *k, *k + 1, ... (both senses each) until every circle is filled (AP_OK;
+ * then the finish, finish_begin) or the clock has passed until_ns after a circle (AP_IN_PROGRESS, *k the next; 0 = no
  * limit; at least one circle a call, so that every call makes progress). Out of memory or too many departures: AP_E_NOMEM, g lazy again. */
 static int fill_run(ap_aa_graph *g, uint32_t *k, dep_buf *b, uint8_t *memo, ap_aa_fill fill, void *ctx,
                     uint64_t until_ns)
@@ -523,18 +510,7 @@ static int fill_run(ap_aa_graph *g, uint32_t *k, dep_buf *b, uint8_t *memo, ap_a
         if (++*k < g->n && ap_deadline_passed(until_ns))
             return AP_IN_PROGRESS;
     }
-    fill_end(g);
     return AP_OK;
-}
-
-int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
-{
-    if (g->dep_start != NULL)
-        return AP_OK;
-    dep_buf b;
-    uint32_t k = 0;
-    int st = fill_begin(g, &b);
-    return st == AP_OK ? fill_run(g, &k, &b, memo, fill, ctx, 0) : st;
 }
 
 double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h)
@@ -557,36 +533,119 @@ static int by_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* g->dep_sorted (graph.h): each (circle, sense)'s departures by ap_aa_quarter_key;
- * ties keep no particular order. Out of memory: left in target order (dep_sorted false). */
-static void sort_departures(ap_aa_graph *g)
+/* The table's finish once every circle is filled, in steps (a build in pieces runs them in the time it is
+ * given): the index's end, the search's landmarks (out of memory: none, the Euclidean heuristic alone), and
+ * for a disc's corner graph its clear quarters and its departures sorted along them with their keys. */
+enum { FINISH_MARKS, FINISH_SORT, FINISH_DONE };
+typedef struct finish_run {
+    int phase;
+    bool discs;         /* a disc's corner graph (disc_corners) */
+    ap_aa_marks *marks; /* the landmarks in progress, or NULL (none) */
+    keyed_dep *buf;     /* the sort's: one (circle, sense)'s departures with their keys */
+    double *key;        /* becomes g->dep_key */
+    uint32_t slot;      /* the next (circle, sense) to sort: 2 k + (s > 0) */
+} finish_run;
+
+static void finish_begin(ap_aa_graph *g, finish_run *f)
+{
+    *f = (finish_run){.phase = FINISH_MARKS};
+    g->dep_start[2 * g->n] = (uint32_t)g->n_deps;
+    g->corner_points = all_corner_points(g);
+    f->discs = disc_corners(g);
+    if ((g->corner_points || f->discs) && ap_aa_landmarks_start(g, &f->marks) != AP_OK)
+        f->marks = NULL;
+}
+
+/* g->dep_sorted (graph.h): each (circle, sense)'s departures by ap_aa_quarter_key; ties keep no particular
+ * order. The buffers first (out of memory: left in target order, dep_sorted false; returns false). */
+static bool sort_begin(const ap_aa_graph *g, finish_run *f)
 {
     uint32_t most = 0;
     for (size_t slot = 0; slot < 2 * g->n; slot++)
         if (g->dep_start[slot + 1] - g->dep_start[slot] > most)
             most = g->dep_start[slot + 1] - g->dep_start[slot];
-    keyed_dep *buf = malloc(((size_t)most + 1) * sizeof *buf);
-    double *key = malloc((2 * g->n_deps + 1) * sizeof *key);
-    if (buf == NULL || key == NULL) {
-        AP_FREE_ALL(buf, key);
-        return;
-    }
-    for (uint32_t k = 0; k < g->n; k++)
-        for (int s = -1; s <= 1; s += 2) {
-            const uint32_t slot = 2 * k + (s > 0), b = g->dep_start[slot], n = g->dep_start[slot + 1] - b;
-            for (uint32_t i = 0; i < n; i++)
-                buf[i] = (keyed_dep){ap_aa_quarter_key(g, k, s, g->deps[b + i].t.h), g->deps[b + i]};
-            qsort(buf, n, sizeof *buf, by_key);
-            for (uint32_t i = 0; i < n; i++) {
-                const ap_aa_dep *d = &buf[i].d;
-                g->deps[b + i] = *d;
-                key[2 * ((size_t)b + i)] = buf[i].key;
-                key[2 * ((size_t)b + i) + 1] = ap_aa_quarter_key(g, d->to, d->s_to, d->t.h);
-            }
+    f->buf = malloc(((size_t)most + 1) * sizeof *f->buf);
+    f->key = malloc((2 * g->n_deps + 1) * sizeof *f->key);
+    if (f->buf != NULL && f->key != NULL)
+        return true;
+    AP_FREE_ALL(f->buf, f->key);
+    f->buf = NULL;
+    f->key = NULL;
+    return false;
+}
+
+/* Sort from f->slot on until every slot is sorted (AP_OK: dep_key and dep_sorted set) or the clock has
+ * passed until_ns (read every 64 slots after the first; AP_IN_PROGRESS). */
+static int sort_step(ap_aa_graph *g, finish_run *f, uint64_t until_ns)
+{
+    for (const uint32_t first = f->slot; f->slot < 2 * g->n; f->slot++) {
+        if (f->slot != first && (f->slot & 63) == 0 && ap_deadline_passed(until_ns))
+            return AP_IN_PROGRESS;
+        const uint32_t k = f->slot / 2, b = g->dep_start[f->slot], n = g->dep_start[f->slot + 1] - b;
+        const int s = (f->slot & 1) ? 1 : -1;
+        for (uint32_t i = 0; i < n; i++)
+            f->buf[i] = (keyed_dep){ap_aa_quarter_key(g, k, s, g->deps[b + i].t.h), g->deps[b + i]};
+        qsort(f->buf, n, sizeof *f->buf, by_key);
+        for (uint32_t i = 0; i < n; i++) {
+            const ap_aa_dep *d = &f->buf[i].d;
+            g->deps[b + i] = *d;
+            f->key[2 * ((size_t)b + i)] = f->buf[i].key;
+            f->key[2 * ((size_t)b + i) + 1] = ap_aa_quarter_key(g, d->to, d->s_to, d->t.h);
         }
-    free(buf);
-    g->dep_key = key;
+    }
+    free(f->buf);
+    f->buf = NULL;
+    g->dep_key = f->key;
+    f->key = NULL;
     g->dep_sorted = true;
+    return AP_OK;
+}
+
+/* Run f's steps until the finish is done (AP_OK) or the clock has passed until_ns after a step
+ * (AP_IN_PROGRESS; 0 = no limit). */
+static int finish_step(ap_aa_graph *g, finish_run *f, uint64_t until_ns)
+{
+    if (f->phase == FINISH_MARKS) {
+        if (f->marks != NULL && ap_aa_landmarks_run(f->marks, until_ns) == AP_IN_PROGRESS)
+            return AP_IN_PROGRESS;
+        ap_aa_landmarks_free(f->marks);
+        f->marks = NULL;
+        f->phase = FINISH_DONE;
+        if (f->discs) {
+            hug_quarters(g);
+            if (g->hug_clear != NULL && sort_begin(g, f))
+                f->phase = FINISH_SORT;
+        }
+        if (f->phase == FINISH_SORT && ap_deadline_passed(until_ns))
+            return AP_IN_PROGRESS;
+    }
+    if (f->phase == FINISH_SORT && sort_step(g, f, until_ns) == AP_IN_PROGRESS)
+        return AP_IN_PROGRESS;
+    f->phase = FINISH_DONE;
+    return AP_OK;
+}
+
+static void finish_free(finish_run *f)
+{
+    ap_aa_landmarks_free(f->marks);
+    AP_FREE_ALL(f->buf, f->key);
+    *f = (finish_run){.phase = FINISH_DONE};
+}
+
+int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, void *ctx)
+{
+    if (g->dep_start != NULL)
+        return AP_OK;
+    dep_buf b;
+    uint32_t k = 0;
+    int st = fill_begin(g, &b);
+    if (st == AP_OK && (st = fill_run(g, &k, &b, memo, fill, ctx, 0)) == AP_OK) {
+        finish_run f;
+        finish_begin(g, &f);
+        (void)finish_step(g, &f, 0);
+        finish_free(&f);
+    }
+    return st;
 }
 
 /* The build of a point unit's grid table with the visibility scan (ap_aa_graph_precompute): per corner k the
@@ -724,12 +783,16 @@ struct ap_aa_build {
     ap_aa_fill fill; /* NULL: fill_all */
     dep_buf buf;
     uint32_t k;      /* the next circle to fill */
+    bool filled;     /* every circle filled: the finish (fin) runs */
+    finish_run fin;
     int state;       /* AP_IN_PROGRESS, then AP_OK or AP_E_NOMEM */
 };
 
 static void build_buffers_free(ap_aa_build *b)
 {
     AP_FREE_ALL(b->f.cand, b->f.seen, b->f.up_start, b->f.scratch, b->f.up, b->memo);
+    b->f = (vis_fill){.k = UINT32_MAX};
+    b->memo = NULL;
 }
 
 int ap_aa_build_start(ap_aa_graph *g, ap_aa_build **out)
@@ -739,6 +802,7 @@ int ap_aa_build_start(ap_aa_graph *g, ap_aa_build **out)
         return AP_E_NOMEM;
     b->g = g;
     b->f.k = UINT32_MAX;
+    b->fin.phase = FINISH_DONE;
     b->state = AP_IN_PROGRESS;
     if (g->dep_start != NULL) {
         b->state = AP_OK;
@@ -782,10 +846,22 @@ int ap_aa_build_run(ap_aa_build *b, uint64_t until_ns)
 {
     if (b->state != AP_IN_PROGRESS)
         return b->state;
-    b->state = fill_run(b->g, &b->k, &b->buf, b->memo, b->fill, &b->f, until_ns);
-    if (b->state != AP_IN_PROGRESS)
+    if (!b->filled) {
+        const int st = fill_run(b->g, &b->k, &b->buf, b->memo, b->fill, &b->f, until_ns);
+        if (st == AP_IN_PROGRESS)
+            return st;
         build_buffers_free(b);
-    return b->state;
+        if (st != AP_OK)
+            return b->state = st;
+        b->filled = true;
+        finish_begin(b->g, &b->fin);
+        if (ap_deadline_passed(until_ns))
+            return AP_IN_PROGRESS;
+    }
+    if (finish_step(b->g, &b->fin, until_ns) == AP_IN_PROGRESS)
+        return AP_IN_PROGRESS;
+    finish_free(&b->fin);
+    return b->state = AP_OK;
 }
 
 void ap_aa_build_free(ap_aa_build *b)
@@ -793,6 +869,7 @@ void ap_aa_build_free(ap_aa_build *b)
     if (b == NULL)
         return;
     if (b->state == AP_IN_PROGRESS) {
+        finish_free(&b->fin);
         fill_drop(b->g);
         build_buffers_free(b);
     }

@@ -66,45 +66,94 @@ static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
     return 0.0;
 }
 
-int ap_aa_landmarks_build(ap_aa_graph *g)
+/* ap_aa_landmarks_build in steps (landmarks.h). */
+struct ap_aa_marks {
+    ap_aa_graph *g;
+    lm_graph a;
+    ap_domain dom;         /* over a; its address stays put for run */
+    double *d;             /* AP_AA_LANDMARKS * n, landmark-major */
+    ap_landmarks_run run;
+    bool begun;            /* run holds buffers */
+    int st;                /* AP_IN_PROGRESS, then the result */
+};
+
+int ap_aa_landmarks_start(ap_aa_graph *g, ap_aa_marks **out)
 {
     g->n_marks = 0;
     free(g->mark_d);
     g->mark_d = NULL;
+    ap_aa_marks *b = calloc(1, sizeof *b);
+    if ((*out = b) == NULL)
+        return AP_E_NOMEM;
+    b->g = g;
+    b->st = AP_OK;
     if (g->dep_start == NULL || g->n == 0)
         return AP_OK;
     const size_t n = g->n;
-    lm_graph a;
-    if (lm_build(g, &a) != AP_OK) {
-        AP_FREE_ALL(a.start, a.adj);
-        return AP_E_NOMEM;
-    }
+    b->st = AP_E_NOMEM;
+    if (lm_build(g, &b->a) != AP_OK || (b->d = malloc(AP_AA_LANDMARKS * n * sizeof *b->d)) == NULL)
+        return AP_OK;
     int max_deg = 1;
     for (size_t v = 0; v < n; v++) {
-        const uint32_t deg = a.start[v + 1] - a.start[v];
+        const uint32_t deg = b->a.start[v + 1] - b->a.start[v];
         max_deg = deg > (uint32_t)max_deg ? (int)deg : max_deg;
     }
-    const ap_domain dom = {.ctx = &a, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
-                           .successors = table_succ, .heuristic = zero_h};
-    double *d = malloc(AP_AA_LANDMARKS * n * sizeof *d);
-    uint32_t k = 0;
-    const int st = d != NULL ? ap_landmarks_farthest(&dom, (uint32_t)n, AP_AA_LANDMARKS, d, &k) : AP_E_NOMEM;
-    AP_FREE_ALL(a.start, a.adj);
-    if (st != AP_OK || k == 0) {
-        free(d);
-        return st;
-    }
-    /* Corner-major for the search (one corner's distances side by side). */
-    double *t = malloc((size_t)k * n * sizeof *t);
-    if (t == NULL) {
-        free(d);
-        return AP_E_NOMEM;
-    }
-    for (uint32_t v = 0; v < n; v++)
-        for (uint32_t i = 0; i < k; i++)
-            t[(size_t)v * k + i] = d[(size_t)i * n + v];
-    free(d);
-    g->mark_d = t;
-    g->n_marks = k;
+    b->dom = (ap_domain){.ctx = &b->a, .node_count = (uint32_t)n + 1, .max_succ = max_deg,
+                         .successors = table_succ, .heuristic = zero_h};
+    b->begun = true;
+    if (ap_landmarks_begin(&b->run, &b->dom, (uint32_t)n, AP_AA_LANDMARKS, b->d) == AP_OK)
+        b->st = AP_IN_PROGRESS;
     return AP_OK;
+}
+
+/* b's Dijkstra runs ended (b->run.st): g's distances corner-major for the search (one corner's distances
+ * side by side), the buffers freed. */
+static void marks_done(ap_aa_marks *b)
+{
+    uint32_t k = 0;
+    ap_landmarks_end(&b->run, &k);
+    b->begun = false;
+    b->st = b->run.st;
+    const size_t n = b->g->n;
+    double *t = b->st == AP_OK && k > 0 ? malloc((size_t)k * n * sizeof *t) : NULL;
+    if (b->st == AP_OK && k > 0 && t == NULL)
+        b->st = AP_E_NOMEM;
+    if (t != NULL) {
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t i = 0; i < k; i++)
+                t[(size_t)v * k + i] = b->d[(size_t)i * n + v];
+        b->g->mark_d = t;
+        b->g->n_marks = k;
+    }
+    AP_FREE_ALL(b->a.start, b->a.adj, b->d);
+    b->a.start = NULL;
+    b->a.adj = NULL;
+    b->d = NULL;
+}
+
+int ap_aa_landmarks_run(ap_aa_marks *b, uint64_t until_ns)
+{
+    if (b->st == AP_IN_PROGRESS && ap_landmarks_step(&b->run, until_ns) != AP_IN_PROGRESS)
+        marks_done(b);
+    return b->st;
+}
+
+void ap_aa_landmarks_free(ap_aa_marks *b)
+{
+    if (b == NULL)
+        return;
+    if (b->begun)
+        ap_landmarks_end(&b->run, NULL);
+    AP_FREE_ALL(b->a.start, b->a.adj, b->d);
+    free(b);
+}
+
+int ap_aa_landmarks_build(ap_aa_graph *g)
+{
+    ap_aa_marks *b;
+    int st = ap_aa_landmarks_start(g, &b);
+    if (st == AP_OK)
+        st = ap_aa_landmarks_run(b, 0);
+    ap_aa_landmarks_free(b);
+    return st;
 }

@@ -35,4 +35,15 @@
  * the hierarchical graph's). Not thread-safe on g: call before sharing. */
 int ap_aa_landmarks_build(ap_aa_graph *g);
 
+/* ap_aa_landmarks_build in steps (a Dijkstra run each at least; one run over Paris_1_1024's disc table takes
+ * some 15 ms), for the table built in pieces (graph.h ap_aa_build_run). Start drops g's distances and makes
+ * the build in *out (NULL when out of memory: AP_E_NOMEM); run goes on until the distances are set or the
+ * clock (ap_clock_ns) has passed until_ns (0: no limit), returning AP_IN_PROGRESS, AP_OK or AP_E_NOMEM
+ * (n_marks 0) as ap_aa_landmarks_build; free drops an unfinished build (g without distances). The same
+ * distances as ap_aa_landmarks_build. Not thread-safe on g. */
+typedef struct ap_aa_marks ap_aa_marks;
+int ap_aa_landmarks_start(ap_aa_graph *g, ap_aa_marks **out);
+int ap_aa_landmarks_run(ap_aa_marks *b, uint64_t until_ns);
+void ap_aa_landmarks_free(ap_aa_marks *b);
+
 #endif

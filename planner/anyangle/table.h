@@ -86,7 +86,7 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
 
 /* ap_aa_table_graph_grown in the time a query can spare (until_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
  * none, ap_aa_table_build_until): the build runs until the graph is done or the clock has passed until_ns
- * (checked after each circle's departures, ap_aa_build_run: a turning unit's circle takes up to ~1 ms), and
+ * (checked after each step of ap_aa_build_run: a circle's departures, a landmark's Dijkstra run, ...), and
  * an unfinished build is kept for the next query of the map that builds, which resumes it: a graph that
  * takes seconds is built over the time of several queries with short deadlines, none of which answers late
  * because of it. One build at a time per map: a query that finds another key's build unfinished finishes

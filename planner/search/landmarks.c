@@ -61,37 +61,79 @@ static uint32_t largest_component(const ap_domain *dom, uint32_t n)
     return best;
 }
 
-int ap_landmarks_farthest(const ap_domain *dom, uint32_t n, uint32_t k, double *d, uint32_t *made)
+int ap_landmarks_begin(ap_landmarks_run *r, const ap_domain *dom, uint32_t n, uint32_t k, double *d)
 {
-    *made = 0;
-    if (n == 0 || k == 0)
+    *r = (ap_landmarks_run){.dom = dom, .n = n, .k = k, .d = d, .st = AP_IN_PROGRESS};
+    if (n == 0 || k == 0) {
+        r->st = AP_OK;
         return AP_OK;
-    ap_workspace ws;
-    double *near = malloc((size_t)n * sizeof *near);
-    int st = near != NULL ? ap_workspace_init(&ws, n + 1, dom->max_succ > 0 ? dom->max_succ : 1) : AP_E_NOMEM;
+    }
+    r->near = malloc((size_t)n * sizeof *r->near);
+    int st = r->near != NULL ? ap_workspace_init(&r->ws, n + 1, dom->max_succ > 0 ? dom->max_succ : 1) : AP_E_NOMEM;
     if (st != AP_OK) {
-        free(near);
+        free(r->near);
+        r->near = NULL;
+        r->st = st;
         return st;
     }
-    /* near[v]: the smallest distance from v to a landmark so far (before the first: from the lowest node of
-     * the largest component, which the landmarks then serve). */
-    st = dijkstra(dom, &ws, n, largest_component(dom, n), near);
-    uint32_t i = 0;
-    for (; st == AP_OK && i < k; i++) {
-        uint32_t best = UINT32_MAX;
-        for (uint32_t v = 0; v < n; v++)
-            if (isfinite(near[v]) && near[v] > 0.0 && (best == UINT32_MAX || near[v] > near[best]))
-                best = v;
-        if (best == UINT32_MAX) /* every reachable node is a landmark already */
-            break;
-        double *di = d + (size_t)i * n;
-        if ((st = dijkstra(dom, &ws, n, best, di)) != AP_OK)
-            break;
-        for (uint32_t v = 0; v < n; v++)
-            near[v] = i == 0 ? di[v] : fmin(near[v], di[v]);
+    r->ws_ok = true;
+    return AP_OK;
+}
+
+/* One Dijkstra run of r: the first from the lowest node of the largest component into near, then each from
+ * the node farthest from the landmarks so far. */
+static int landmarks_next(ap_landmarks_run *r)
+{
+    const uint32_t n = r->n;
+    if (!r->started) {
+        /* near[v]: the smallest distance from v to a landmark so far (before the first: from the lowest node
+         * of the largest component, which the landmarks then serve). */
+        r->started = true;
+        const int st = dijkstra(r->dom, &r->ws, n, largest_component(r->dom, n), r->near);
+        return st == AP_OK && r->k > 0 ? AP_IN_PROGRESS : st;
     }
-    free(near);
-    ap_workspace_free(&ws);
-    *made = st == AP_OK ? i : 0;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t v = 0; v < n; v++)
+        if (isfinite(r->near[v]) && r->near[v] > 0.0 && (best == UINT32_MAX || r->near[v] > r->near[best]))
+            best = v;
+    if (best == UINT32_MAX) /* every reachable node is a landmark already */
+        return AP_OK;
+    double *di = r->d + (size_t)r->i * n;
+    const int st = dijkstra(r->dom, &r->ws, n, best, di);
+    if (st != AP_OK)
+        return st;
+    for (uint32_t v = 0; v < n; v++)
+        r->near[v] = r->i == 0 ? di[v] : fmin(r->near[v], di[v]);
+    return ++r->i < r->k ? AP_IN_PROGRESS : AP_OK;
+}
+
+int ap_landmarks_step(ap_landmarks_run *r, uint64_t until_ns)
+{
+    while (r->st == AP_IN_PROGRESS) {
+        r->st = landmarks_next(r);
+        if (r->st == AP_IN_PROGRESS && ap_deadline_passed(until_ns))
+            break;
+    }
+    return r->st;
+}
+
+void ap_landmarks_end(ap_landmarks_run *r, uint32_t *made)
+{
+    if (made != NULL)
+        *made = r->st == AP_OK ? r->i : 0;
+    free(r->near);
+    r->near = NULL;
+    if (r->ws_ok)
+        ap_workspace_free(&r->ws);
+    r->ws_ok = false;
+}
+
+int ap_landmarks_farthest(const ap_domain *dom, uint32_t n, uint32_t k, double *d, uint32_t *made)
+{
+    ap_landmarks_run r;
+    int st = ap_landmarks_begin(&r, dom, n, k, d);
+    if (st == AP_OK)
+        st = ap_landmarks_step(&r, 0);
+    ap_landmarks_end(&r, made);
     return st;
 }

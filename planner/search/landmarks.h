@@ -11,6 +11,7 @@
 #ifndef AP_SEARCH_LANDMARKS_H
 #define AP_SEARCH_LANDMARKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "search.h"
@@ -25,5 +26,31 @@
  * on the search core (O(E log V) each) on a workspace of n + 1 nodes made for the call. Returns AP_OK or
  * AP_E_NOMEM (*made 0). Thread-safe as dom's callbacks are. */
 int ap_landmarks_farthest(const ap_domain *dom, uint32_t n, uint32_t k, double *d, uint32_t *made);
+
+/* ap_landmarks_farthest in steps, for a caller that must not spend all its Dijkstra runs at once (the
+ * any_angle table's graphs built in the time queries can spare, anyangle/graph.h ap_aa_build_run).
+ * Caller-owned; dom and d borrowed until ap_landmarks_end. */
+typedef struct ap_landmarks_run {
+    const ap_domain *dom;
+    uint32_t n, k;
+    double *d;
+    double *near;    /* n: each node's distance to the nearest landmark so far */
+    ap_workspace ws; /* n + 1 nodes, made by ap_landmarks_begin */
+    bool ws_ok;
+    bool started;    /* the first run (from the largest component's lowest node) is done */
+    uint32_t i;      /* landmarks written */
+    int st;          /* AP_IN_PROGRESS, then the result */
+} ap_landmarks_run;
+
+/* Set up r for ap_landmarks_farthest(dom, n, k, d, ...). Returns AP_OK or AP_E_NOMEM (r then done with that
+ * state; ap_landmarks_end still to be called). */
+int ap_landmarks_begin(ap_landmarks_run *r, const ap_domain *dom, uint32_t n, uint32_t k, double *d);
+
+/* Run r's Dijkstra runs until all are done or the clock (ap_clock_ns) has passed until_ns (0: no limit),
+ * read after each run (at least one a call). Returns AP_IN_PROGRESS, AP_OK or AP_E_NOMEM. */
+int ap_landmarks_step(ap_landmarks_run *r, uint64_t until_ns);
+
+/* Free r's buffers; *made (may be NULL): the landmarks written when r ended AP_OK, else 0. */
+void ap_landmarks_end(ap_landmarks_run *r, uint32_t *made);
 
 #endif
