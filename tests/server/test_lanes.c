@@ -175,10 +175,13 @@ START_TEST(test_slow_queue_full)
 {
     ap_map *m = make_map();
     /* One slow slot, one waiting place: of four long searches two are answered, two are overloaded in the
-     * slow lane. Each long search needs many 10-expansion slices, so the first cannot finish before the
-     * last fast slice has handed its job over. */
+     * slow lane. Each long search needs hundreds of 1-expansion slow slices, each a round trip through the
+     * loop, so the first cannot finish before the last fast slice (10 expansions, queued in the pool before
+     * any slow slice) has handed its job over. With 10-expansion slow slices (some 40 round trips) a CI run
+     * once saw three answered: the fourth job's fast slice had waited on a busy host until the first search
+     * was done. */
     ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 1, .fast_budget = 10,
-                          .slow_slice = 10};
+                          .slow_slice = 1};
     setup(&ctx, &lc, m);
     for (int i = 0; i < 4; i++)
         add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5);
