@@ -247,12 +247,6 @@ bool ap_aa_table_may_serve(const ap_map *m, double r)
     return free_slot(t) && disc_room(t);
 }
 
-uint64_t ap_aa_table_build_until(uint64_t deadline_ns)
-{
-    const uint64_t now = ap_clock_ns();
-    return deadline_ns == 0 || deadline_ns <= now ? deadline_ns : now + (deadline_ns - now) / 4 * 3;
-}
-
 const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t until_ns)
 {
     ap_aa_table *t = table_of(m);

@@ -85,7 +85,7 @@ bool ap_aa_table_may_serve(const ap_map *m, double r);
 const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
 
 /* ap_aa_table_graph_grown in the time a query can spare (until_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
- * none, ap_aa_table_build_until): the build runs until the graph is done or the clock has passed until_ns
+ * none, ap_build_until): the build runs until the graph is done or the clock has passed until_ns
  * (checked after each step of ap_aa_build_run: a circle's departures, a landmark's Dijkstra run, ...), and
  * an unfinished build is kept for the next query of the map that builds, which resumes it: a graph that
  * takes seconds is built over the time of several queries with short deadlines, none of which answers late
@@ -94,11 +94,5 @@ const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double gro
  * when until_ns passes while another thread builds (the wait gives up) or has passed before this thread
  * would start building. Same thread safety. */
 const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t until_ns);
-
-/* The time a query with deadline deadline_ns (CLOCK_MONOTONIC ns; 0 = none) gives a table build
- * (ap_aa_table_graph_until): three quarters of the way from now to its deadline, so that the answer without
- * the graph (auto's grid answer, any_angle's lazy graph) has the last quarter; 0 (to the end) without a
- * deadline, and the deadline itself when it has passed. Reads the clock; thread-safe. */
-uint64_t ap_aa_table_build_until(uint64_t deadline_ns);
 
 #endif

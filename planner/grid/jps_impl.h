@@ -51,29 +51,53 @@ static inline unsigned ap_jps_natural(int a)
  * visits the next cell in that direction first, so a cell's value may be one step more than its
  * successor's (or 1 when the successor is a jump point): value(ctx, D, S, c, d) gives map cell c's value
  * in direction d from the values already written. Straight directions first: the diagonal ones ask whether
- * a straight jump from the next cell finds a point. Then counts t->nonzero and t->far (ap_jps_settle_dist8's
- * rule). Inline so each caller's value function is inlined into its sweep. */
-static inline void ap_jps_sweep(const ap_map *m, ap_jps_table *t,
-                                int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
-                                const void *ctx)
+ * a straight jump from the next cell finds a point. In steps: from sweep *i (0..8) and its row *r (0..H-1,
+ * counted in the sweep's order) until all eight are done (true) or the clock (ap_clock_ns) has passed
+ * until_ns after a row (false; *i, *r the next; 0 = no limit). Inline so each caller's value function is
+ * inlined into its sweep. */
+static inline bool ap_jps_sweep_rows(const ap_map *m, ap_jps_table *t,
+                                     int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
+                                     const void *ctx, int *i, int32_t *r, uint64_t until_ns)
 {
     const int32_t S = m->stride, W = m->width, H = m->height;
     int16_t *D = t->dist;
     static const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
-    for (int i = 0; i < 8; i++) {
-        const int d = order[i];
-        const int ys = DY[d] > 0 ? H : 1, ye = DY[d] > 0 ? 0 : H + 1, yi = DY[d] > 0 ? -1 : 1;
+    for (; *i < 8; (*i)++, *r = 0) {
+        const int d = order[*i];
+        const int yi = DY[d] > 0 ? -1 : 1, ys = DY[d] > 0 ? H : 1;
         const int xs = DX[d] > 0 ? W : 1, xe = DX[d] > 0 ? 0 : W + 1, xi = DX[d] > 0 ? -1 : 1;
-        for (int y = ys; y != ye; y += yi)
+        while (*r < H) {
+            const int y = ys + yi * *r;
             for (int x = xs; x != xe; x += xi) {
                 const uint32_t c = (uint32_t)(y * S + x);
                 D[(size_t)c * 8 + (size_t)d] = value(ctx, D, S, c, d);
             }
+            if (++*r < H && ap_deadline_passed(until_ns))
+                return false;
+        }
     }
+    return true;
+}
+
+/* The counts of t->dist that ap_jps_settle_dist8 reads: t->nonzero and t->far. */
+static inline void ap_jps_count(ap_jps_table *t)
+{
+    const int16_t *D = t->dist;
     for (size_t i = 0; i < (size_t)t->cells * 8; i++) {
         t->nonzero += D[i] != 0;
         t->far += !ap_jps_fits8(D[i]);
     }
+}
+
+/* ap_jps_sweep_rows to the end, then ap_jps_count. */
+static inline void ap_jps_sweep(const ap_map *m, ap_jps_table *t,
+                                int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
+                                const void *ctx)
+{
+    int i = 0;
+    int32_t r = 0;
+    (void)ap_jps_sweep_rows(m, t, value, ctx, &i, &r, 0);
+    ap_jps_count(t);
 }
 
 /* Set t->dist8 from t->dist and the counts (jps.c: kept when at most 1% of the non-zero distances do not

@@ -108,38 +108,36 @@ uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t
 
 /* Masks of every cell. Where the unit fits every cell of the 5 x 5 block around a cell every move inside it
  * is legal (a diagonal whose four cells fit is: header), so the masks are the natural ones, as on an open
- * grid; elsewhere mask_at. The block test runs along rows, then columns. */
-static int fill_masks(const unit_grid *g, uint8_t *succ)
+ * grid; elsewhere mask_at. The block test runs along rows (rmin, row y of the padded grid, 0 .. H + 1),
+ * then columns (the masks of map row y, 1 .. H, which read rmin's rows y - 2 .. y + 2). */
+static void rmin_row(const unit_grid *g, uint8_t *rmin, int32_t y)
+{
+    const int32_t S = g->S;
+    for (int32_t x = 0; x < S; x++) {
+        bool all = x >= 2 && x < S - 2;
+        for (int32_t i = x - 2; all && i <= x + 2; i++)
+            all = ap_jps_key_fits(g->t, g->k, (uint32_t)(y * S + i));
+        rmin[(size_t)y * S + (size_t)x] = all;
+    }
+}
+
+static void masks_row(const unit_grid *g, const uint8_t *rmin, uint8_t *succ, int32_t y)
 {
     const int32_t W = g->W, H = g->H, S = g->S;
-    const size_t cells = (size_t)S * (size_t)(H + 2);
-    uint8_t *rmin = malloc(cells);
-    if (rmin == NULL)
-        return AP_E_NOMEM;
-    for (int32_t y = 0; y < H + 2; y++)
-        for (int32_t x = 0; x < S; x++) {
-            bool all = x >= 2 && x < S - 2;
-            for (int32_t i = x - 2; all && i <= x + 2; i++)
-                all = ap_jps_key_fits(g->t, g->k, (uint32_t)(y * S + i));
-            rmin[(size_t)y * S + (size_t)x] = all;
-        }
     uint8_t natural[8];
     for (int a = 0; a < 8; a++)
         natural[a] = (uint8_t)ap_jps_natural(a);
-    for (int32_t y = 1; y <= H; y++)
-        for (int32_t x = 1; x <= W; x++) {
-            uint8_t *out = succ + ((size_t)y * S + (size_t)x) * 8;
-            bool open = y >= 2 && y <= H - 1;
-            for (int32_t j = y - 2; open && j <= y + 2; j++)
-                open = rmin[(size_t)j * S + (size_t)x];
-            if (open)
-                memcpy(out, natural, 8);
-            else
-                for (int a = 0; a < 8; a++)
-                    out[a] = mask_at(g, x, y, a);
-        }
-    free(rmin);
-    return AP_OK;
+    for (int32_t x = 1; x <= W; x++) {
+        uint8_t *out = succ + ((size_t)y * S + (size_t)x) * 8;
+        bool open = y >= 2 && y <= H - 1;
+        for (int32_t j = y - 2; open && j <= y + 2; j++)
+            open = rmin[(size_t)j * S + (size_t)x];
+        if (open)
+            memcpy(out, natural, 8);
+        else
+            for (int a = 0; a < 8; a++)
+                out[a] = mask_at(g, x, y, a);
+    }
 }
 
 /* The JPS+ distance of map cell c in direction d over the unit's grid (ctx: the masks and the grid), as
@@ -168,30 +166,25 @@ static int16_t sized_value(const void *ctx, const int16_t *D, int32_t S, uint32_
     return ap_jps_extend(D[(size_t)n * 8 + (size_t)d]);
 }
 
-/* The event lines (and cell lines) of the unit's grid into a new s->bits: a straight jump entering a map
- * cell in direction d stops there when the disc does not fit it or its mask for that arrival has more than
- * the straight way on (a forced neighbour). The padded border stays as ap_jps_bits_alloc leaves it (no
- * cell, every event). */
-static int fill_bits(const unit_grid *g, ap_jps_sized *s)
+/* The event lines (and cell lines) of the unit's grid into s->bits (from ap_jps_bits_alloc), map row y: a
+ * straight jump entering a map cell in direction d stops there when the disc does not fit it or its mask
+ * for that arrival has more than the straight way on (a forced neighbour). The padded border stays as
+ * ap_jps_bits_alloc leaves it (no cell, every event). */
+static void bits_row(const unit_grid *g, ap_jps_sized *s, int32_t y)
 {
-    ap_jps_bits *b = ap_jps_bits_alloc((uint32_t)g->S, (uint32_t)g->H + 2, NULL);
-    if (b == NULL)
-        return AP_E_NOMEM;
+    ap_jps_bits *b = s->bits;
     const size_t rw = b->row_words, cw = b->col_words;
-    for (int32_t y = 1; y <= g->H; y++)
-        for (int32_t x = 1; x <= g->W; x++) {
-            const uint32_t c = (uint32_t)(y * g->S + x);
-            const bool in = ap_jps_key_fits(g->t, g->k, c);
-            const uint8_t *m = s->succ + (size_t)c * 8;
-            ap_jps_put_bit(b->rows + (size_t)y * rw, (uint32_t)x, in);
-            ap_jps_put_bit(b->cols + (size_t)x * cw, (uint32_t)y, in);
-            ap_jps_put_bit((uint64_t *)b->ev_e + (size_t)y * rw, (uint32_t)x, !in || (m[2] & ~(1u << 2)));
-            ap_jps_put_bit((uint64_t *)b->ev_w + (size_t)y * rw, (uint32_t)x, !in || (m[6] & ~(1u << 6)));
-            ap_jps_put_bit((uint64_t *)b->ev_s + (size_t)x * cw, (uint32_t)y, !in || (m[4] & ~(1u << 4)));
-            ap_jps_put_bit((uint64_t *)b->ev_n + (size_t)x * cw, (uint32_t)y, !in || (m[0] & ~(1u << 0)));
-        }
-    s->bits = b;
-    return AP_OK;
+    for (int32_t x = 1; x <= g->W; x++) {
+        const uint32_t c = (uint32_t)(y * g->S + x);
+        const bool in = ap_jps_key_fits(g->t, g->k, c);
+        const uint8_t *m = s->succ + (size_t)c * 8;
+        ap_jps_put_bit(b->rows + (size_t)y * rw, (uint32_t)x, in);
+        ap_jps_put_bit(b->cols + (size_t)x * cw, (uint32_t)y, in);
+        ap_jps_put_bit((uint64_t *)b->ev_e + (size_t)y * rw, (uint32_t)x, !in || (m[2] & ~(1u << 2)));
+        ap_jps_put_bit((uint64_t *)b->ev_w + (size_t)y * rw, (uint32_t)x, !in || (m[6] & ~(1u << 6)));
+        ap_jps_put_bit((uint64_t *)b->ev_s + (size_t)x * cw, (uint32_t)y, !in || (m[4] & ~(1u << 4)));
+        ap_jps_put_bit((uint64_t *)b->ev_n + (size_t)x * cw, (uint32_t)y, !in || (m[0] & ~(1u << 0)));
+    }
 }
 
 void ap_jps_sized_free(ap_jps_sized *s)
@@ -202,38 +195,157 @@ void ap_jps_sized_free(ap_jps_sized *s)
     AP_FREE_ALL(s->succ, s->plus.dist, s->plus.dist8, s);
 }
 
-int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out)
+/* One key's build in steps (ap_jps_sized_build runs it to the end; the map's table keeps one unfinished
+ * build for the next query, ap_jps_sized_get_until): the rows of each phase, the clock read after each. */
+enum { BUILD_RMIN, BUILD_MASKS, BUILD_SWEEP, BUILD_BITS, BUILD_DONE };
+typedef struct sized_build {
+    const ap_map *m;
+    unit_grid g;
+    value_ctx v;
+    ap_jps_sized *s;
+    uint8_t *rmin;  /* BUILD_RMIN, BUILD_MASKS: the row pass of the block test */
+    int phase;
+    int32_t y;      /* the phase's next row */
+    int sweep;      /* BUILD_SWEEP: the direction's index (ap_jps_sweep_rows) */
+    double seconds; /* spent so far */
+} sized_build;
+
+static void sized_build_free(sized_build *b)
 {
-    *out = NULL;
+    if (b == NULL)
+        return;
+    ap_jps_sized_free(b->s);
+    free(b->rmin);
+    free(b);
+}
+
+/* A build of threshold k for clearance table t of m (as ap_jps_sized_build), nothing done yet; NULL with *st
+ * set when out of memory or the map is too large. */
+static sized_build *sized_build_start(const ap_map *m, const ap_clearance_table *t, uint16_t k, int *st)
+{
+    *st = AP_E_MAP_TOO_LARGE;
     if (m->width > 32000 || m->height > 32000)
-        return AP_E_MAP_TOO_LARGE;
-    const double t0 = ap_monotonic_seconds();
+        return NULL;
+    *st = AP_E_NOMEM;
     const uint32_t cells = ap_map_node_count(m);
-    ap_jps_sized *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return AP_E_NOMEM;
+    sized_build *b = calloc(1, sizeof *b);
+    ap_jps_sized *s = b != NULL ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        free(b);
+        return NULL;
+    }
+    b->s = s;
+    b->m = m;
+    b->g = (unit_grid){t, m->width, m->height, m->stride, k};
     s->capability = t->capability;
     s->k = k;
     s->plus.cells = cells;
     s->succ = calloc((size_t)cells, 8);
     s->plus.dist = calloc((size_t)cells * 8, sizeof *s->plus.dist);
-    const unit_grid g = {t, m->width, m->height, m->stride, k};
-    int st = s->succ != NULL && s->plus.dist != NULL ? fill_masks(&g, s->succ) : AP_E_NOMEM;
-    if (st == AP_OK) {
-        const value_ctx v = {&g, s->succ};
-        ap_jps_sweep(m, &s->plus, sized_value, &v);
-        st = ap_jps_settle_dist8(&s->plus);
+    b->rmin = malloc(cells);
+    if (s->succ == NULL || s->plus.dist == NULL || b->rmin == NULL) {
+        sized_build_free(b);
+        return NULL;
     }
-    if (st == AP_OK)
-        st = fill_bits(&g, s);
-    if (st != AP_OK) {
-        ap_jps_sized_free(s);
+    b->phase = BUILD_RMIN;
+    *st = AP_OK;
+    return b;
+}
+
+/* Run b until its tables are done (AP_OK: b->s complete) or the clock has passed until_ns after a row
+ * (AP_IN_PROGRESS; 0 = no limit); AP_E_NOMEM (b unusable). */
+static int sized_build_run(sized_build *b, uint64_t until_ns)
+{
+    const double t0 = ap_monotonic_seconds();
+    const unit_grid *g = &b->g;
+    ap_jps_sized *s = b->s;
+    int st = AP_IN_PROGRESS;
+    while (st == AP_IN_PROGRESS) {
+        bool step_done = false; /* a row done: the clock may stop the build after it */
+        switch (b->phase) {
+        case BUILD_RMIN:
+            if (b->y < g->H + 2) {
+                rmin_row(g, b->rmin, b->y++);
+                step_done = true;
+            } else {
+                b->phase = BUILD_MASKS;
+                b->y = 1;
+            }
+            break;
+        case BUILD_MASKS:
+            if (b->y <= g->H) {
+                masks_row(g, b->rmin, s->succ, b->y++);
+                step_done = true;
+            } else {
+                free(b->rmin);
+                b->rmin = NULL;
+                b->v = (value_ctx){g, s->succ};
+                b->phase = BUILD_SWEEP;
+                b->y = 0;
+            }
+            break;
+        case BUILD_SWEEP:
+            if (!ap_jps_sweep_rows(b->m, &s->plus, sized_value, &b->v, &b->sweep, &b->y, until_ns)) {
+                st = AP_IN_PROGRESS;
+                b->seconds += ap_monotonic_seconds() - t0;
+                return st;
+            }
+            ap_jps_count(&s->plus);
+            if (ap_jps_settle_dist8(&s->plus) != AP_OK ||
+                (s->bits = ap_jps_bits_alloc((uint32_t)g->S, (uint32_t)g->H + 2, NULL)) == NULL)
+                st = AP_E_NOMEM;
+            b->phase = BUILD_BITS;
+            b->y = 1;
+            step_done = true;
+            break;
+        case BUILD_BITS:
+            if (b->y <= g->H) {
+                bits_row(g, s, b->y++);
+                step_done = true;
+            } else {
+                b->phase = BUILD_DONE;
+                st = AP_OK;
+            }
+            break;
+        default:
+            st = AP_OK;
+        }
+        if (st == AP_IN_PROGRESS && step_done && ap_deadline_passed(until_ns)) {
+            b->seconds += ap_monotonic_seconds() - t0;
+            return AP_IN_PROGRESS;
+        }
+    }
+    b->seconds += ap_monotonic_seconds() - t0;
+    if (st == AP_OK) {
+        const ap_map *m = b->m;
+        s->bytes = sizeof *s + (size_t)s->plus.cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
+                   ap_jps_bits_bytes(s->bits, (uint32_t)m->stride, (uint32_t)m->height + 2);
+        s->build_seconds = b->seconds;
+    }
+    return st;
+}
+
+/* b's finished tables, b freed. */
+static ap_jps_sized *sized_build_take(sized_build *b)
+{
+    ap_jps_sized *s = b->s;
+    b->s = NULL;
+    sized_build_free(b);
+    return s;
+}
+
+int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out)
+{
+    *out = NULL;
+    int st;
+    sized_build *b = sized_build_start(m, t, k, &st);
+    if (b == NULL)
+        return st;
+    if ((st = sized_build_run(b, 0)) != AP_OK) {
+        sized_build_free(b);
         return st;
     }
-    s->bytes = sizeof *s + (size_t)cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
-               ap_jps_bits_bytes(s->bits, (uint32_t)m->stride, (uint32_t)m->height + 2);
-    s->build_seconds = ap_monotonic_seconds() - t0;
-    *out = s;
+    *out = sized_build_take(b);
     return AP_OK;
 }
 
@@ -241,6 +353,8 @@ int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k,
 
 typedef struct sized_slot {
     _Atomic(ap_jps_sized *) cls[AP_JPS_SIZED_CLASSES];
+    atomic_flag building; /* a thread builds (one at a time per map; the others run without the tables) */
+    sized_build *pend;    /* under building: a key's build left unfinished by a query, or NULL */
 } sized_slot;
 
 static void slot_free(void *data)
@@ -250,6 +364,7 @@ static void slot_free(void *data)
         return;
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
         ap_jps_sized_free(atomic_load_explicit(&sl->cls[i], memory_order_acquire));
+    sized_build_free(sl->pend);
     free(sl);
 }
 
@@ -261,6 +376,8 @@ static int slot_build(const ap_map *m, ap_map_table *out)
         return AP_E_NOMEM;
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++)
         atomic_init(&sl->cls[i], NULL);
+    atomic_flag_clear(&sl->building);
+    sl->pend = NULL;
     out->data = sl;
     out->bytes = sizeof *sl;
     return AP_OK;
@@ -336,26 +453,66 @@ static sized_slot *slot_of(const ap_map *m)
 
 const ap_jps_sized *ap_jps_sized_get(const ap_map *m, const ap_clearance_table *t, uint16_t k)
 {
+    return ap_jps_sized_get_until(m, t, k, 0);
+}
+
+/* Publish s (consumed) in sl's place for its key: the first free place while the published keys leave room
+ * (the caller holds the building flag: no other thread publishes meanwhile). Returns s, or NULL (freed: no
+ * place or room any more). */
+static const ap_jps_sized *publish(sized_slot *sl, const ap_map *base, ap_jps_sized *s)
+{
+    int at;
+    const ap_jps_sized *have = find_key(sl, base, s->capability, s->k, &at);
+    if (have != NULL || at < 0) {
+        ap_jps_sized_free(s);
+        return have;
+    }
+    atomic_store_explicit(&sl->cls[at], s, memory_order_release);
+    return s;
+}
+
+const ap_jps_sized *ap_jps_sized_get_until(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint64_t until_ns)
+{
     const ap_map *base = ap_map_base(m);
     sized_slot *sl = t != NULL ? slot_of(m) : NULL;
     if (sl == NULL)
         return NULL;
-    ap_jps_sized *mine = NULL;
+    int at;
+    const ap_jps_sized *s = find_key(sl, base, t->capability, k, &at);
+    if (s != NULL || at < 0)
+        return s; /* published, or no room */
+    /* One build at a time per map: a thread that finds another building goes without the tables (online
+     * JPS, or auto's other searches) rather than wait, as the build may take longer than its deadline. */
+    if (atomic_flag_test_and_set_explicit(&sl->building, memory_order_acquire))
+        return NULL;
+    const ap_jps_sized *got = NULL;
     for (;;) {
-        int at;
-        ap_jps_sized *s = find_key(sl, base, t->capability, k, &at);
-        if (s != NULL || at < 0) {
-            ap_jps_sized_free(mine);
-            return s; /* published (by us or another thread), or no room */
+        if (sl->pend == NULL) {
+            if ((got = find_key(sl, base, t->capability, k, &at)) != NULL || at < 0 || ap_deadline_passed(until_ns))
+                break;
+            int st;
+            if ((sl->pend = sized_build_start(base, t, k, &st)) == NULL)
+                break;
         }
-        if (mine == NULL && ap_jps_sized_build(base, t, k, &mine) != AP_OK)
-            return NULL;
-        ap_jps_sized *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&sl->cls[at], &expected, mine, memory_order_acq_rel,
-                                                    memory_order_acquire))
-            return mine;
-        /* another thread took that place first: look again (places only fill, so this ends) */
+        const int st = sized_build_run(sl->pend, until_ns);
+        if (st == AP_IN_PROGRESS)
+            break; /* kept for the next query */
+        sized_build *b = sl->pend;
+        sl->pend = NULL;
+        const bool mine = b->s->capability == t->capability && b->s->k == k;
+        const ap_jps_sized *done = st == AP_OK ? publish(sl, base, sized_build_take(b)) : NULL;
+        if (st != AP_OK)
+            sized_build_free(b);
+        if (mine) {
+            got = done;
+            break;
+        }
+        /* another key's build finished: then this key's, if time is left */
+        if (ap_deadline_passed(until_ns))
+            break;
     }
+    atomic_flag_clear_explicit(&sl->building, memory_order_release);
+    return got;
 }
 
 const ap_jps_sized *ap_jps_sized_find(const ap_map *m, const ap_clearance_table *t, uint16_t k)

@@ -111,11 +111,20 @@ extern const ap_table_kind ap_jps_sized_table_kind;
 
 /* The tables of key k for clearance table t (its capability's: ap_clearance_of of the loaded map, which a
  * capability view shares) of m (m may be a capability view: the slot is the loaded map's), built now when
- * missing (O(cells), not interruptible: Paris_1_1024 about 0.1 s) and published in a free place; NULL when
- * t is NULL, m has no slot or is too large, the build failed, or the places or AP_JPS_SIZED_MAX_BYTES are
- * taken by other keys. Lives as long as m. Thread-safe: lock-free publish with
- * C11 atomics (two threads may build the same key at once; one copy is kept). */
+ * missing (O(cells): 15-20 ms at 256^2, up to 0.25 s at 512^2 and 0.3 s at 1024^2) and published in a free
+ * place; NULL when t is NULL, m has no slot or is too large, the build failed, the places or
+ * AP_JPS_SIZED_MAX_BYTES are taken by other keys, or another thread is building tables of m at the time.
+ * Lives as long as m. Thread-safe: published with C11 atomics, one build at a time per map (a thread that
+ * finds another building goes without the tables rather than wait). */
 const ap_jps_sized *ap_jps_sized_get(const ap_map *m, const ap_clearance_table *t, uint16_t k);
+
+/* ap_jps_sized_get in the time a query can spare: the build runs until the tables are done or the clock
+ * (CLOCK_MONOTONIC ns, ap_clock_ns) has passed until_ns (0: no limit; read after each row of each of its
+ * passes: the block test's, the masks', eight JPS+ sweeps', the event lines'), and an unfinished build is
+ * kept in m's table for the next query that builds, which resumes it (a query of another key finishes and
+ * publishes it first, then starts its own if time is left). NULL also while the build is unfinished or when
+ * until_ns has passed before a build would start. Same thread safety. */
+const ap_jps_sized *ap_jps_sized_get_until(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint64_t until_ns);
 
 /* The published tables of key k for clearance table t of m (as ap_jps_sized_get), or NULL (nothing is
  * built). Thread-safe. */

@@ -44,7 +44,7 @@ bool ap_query_is_sized(const ap_query *q)
 
 /* A*: Annotated A* for a square unit of size >= 2 (true clearance) or a disc that does not fit every legal
  * move (exact disc clearance), plain A* otherwise (a 1 x 1 square moves exactly as a point does). */
-static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, uint64_t deadline_ns)
 {
     const ap_map *m = qmap(q);
     if (q->unit_size > 1)
@@ -70,29 +70,31 @@ static const ap_clearance_table *unit_key(const ap_query *q, uint16_t *key)
 }
 
 /* JPS for a sized unit: pruning on the grid as the unit sees it, with the tables of its key (jps_sized.h:
- * built on the map's first query of that key); JPS+ without them (the map's places or byte budget hold other keys,
- * or out of memory) runs online JPS, whose masks are then computed per visited cell. NULL t: the point
- * unit's JPS (table: JPS+ distances or NULL). */
-static int jps_any_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, bool plus)
+ * built on the map's first queries of that key, each giving the build ap_build_until of its deadline); JPS+
+ * without them (the build not done yet, the map's places or byte budget hold other keys, or out of memory)
+ * runs online JPS, whose masks are then computed per visited cell. NULL t: the point unit's JPS (table:
+ * JPS+ distances or NULL). */
+static int jps_any_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, bool plus,
+                        uint64_t deadline_ns)
 {
     uint16_t key;
     const ap_clearance_table *t = unit_key(q, &key);
     if (t == NULL)
         return ap_jps_domain_init(&ctx->jps, dom, qmap(q), plus ? ap_jps_table_of(qmap(q)) : NULL, goal);
-    const ap_jps_sized *s = ap_jps_sized_get(qmap(q), t, key);
+    const ap_jps_sized *s = ap_jps_sized_get_until(qmap(q), t, key, ap_build_until(deadline_ns));
     return ap_jps_domain_init_sized(&ctx->jps, dom, qmap(q), t, key, s, plus && s != NULL, goal);
 }
 
-static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+static int jps_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, uint64_t deadline_ns)
 {
-    return jps_any_init(ctx, dom, q, goal, false);
+    return jps_any_init(ctx, dom, q, goal, false, deadline_ns);
 }
 
 /* Without a table (a map too large for int16 distances, or a capability view: JPS+ tables are the loaded
  * map's passability) jps_plus runs online JPS. */
-static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+static int jps_plus_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, uint64_t deadline_ns)
 {
-    return jps_any_init(ctx, dom, q, goal, true);
+    return jps_any_init(ctx, dom, q, goal, true, deadline_ns);
 }
 
 static void jps_bind(ap_plan_dom_ctx *ctx, const ap_workspace *ws)
@@ -214,14 +216,14 @@ static bool auto_anyangle(const ap_query *q)
 }
 
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
- * radius's first queries, in three quarters of the time to the deadline each: ap_aa_table_build_until) and
+ * radius's first queries, in three quarters of the time to the deadline each: ap_build_until) and
  * the ends' test at the graph's radius; false when either fails (the build did not finish in that time,
  * another thread took the table's room, or an end's clearance lies between the radius and the margin): the
  * grid answer then. */
 static bool disc_graph_ready(ap_query *q, uint64_t deadline_ns)
 {
     const ap_aa_graph *g = ap_aa_table_graph_until(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0,
-                                                  ap_aa_table_build_until(deadline_ns));
+                                                  ap_build_until(deadline_ns));
     if (g == NULL || !g->space.line_ok(g->space.ctx, q->sx, q->sy, q->sx, q->sy) ||
         !g->space.line_ok(g->space.ctx, q->gx, q->gy, q->gx, q->gy))
         return false;
@@ -250,7 +252,8 @@ static bool auto_hier(const ap_query *q)
 /* A sized unit (a disc that does not fit every grid move, a square of side 2 or more) on a uniform-cost
  * map, 8-connected, whose key has JPS+ tables (jps_sized.h): JPS+ over the unit's grid, the same optimum as
  * Annotated A* in a few microseconds (BENCHMARKS.md "JPS and JPS+ for discs"), and faster than hierarchical
- * at every distance. auto builds a key's tables itself (on the query's worker, not interruptible) only on
+ * at every distance. auto builds a key's tables itself (on the query's worker, in ap_build_until of each
+ * first query's deadline, online JPS until they are done) only on
  * maps of at most AP_AUTO_JPS_BUILD_CELLS padded cells, where that costs 15-20 ms at 256^2 and 70-250 ms at
  * 512^2 once per key and map version (measured 2026-12-03: the first auto query of a square or a disc on
  * 8room_000 and random512-10-0 took 0.15-0.25 s; the 5-25 ms noted when this was chosen held for smaller or

@@ -132,7 +132,7 @@ static int obstacle_world(const ap_query *q, ap_circle_world **out)
     return st == AP_E_MAP_FORMAT ? AP_E_INVALID_REQUEST : st; /* validated already: not expected */
 }
 
-/* The graph for q: shared when one fits and is built in time (ap_aa_table_build_until: three quarters of
+/* The graph for q: shared when one fits and is built in time (ap_build_until: three quarters of
  * the time to the deadline; an unfinished build goes on in the next query), else a lazy one built into
  * a->own. Its tests run at the unit's radius, for a turning unit at ap_aa_turn_clearance with the hug
  * circles grown to rho (turning.h). */
@@ -148,7 +148,7 @@ static int make_graph(aa_plan *a, const ap_query *q, uint64_t deadline_ns)
             return st;
         st = q->map != NULL ? ap_aa_graph_grid_circles(q->map, a->cw, r, &a->own) : ap_aa_graph_circles(a->cw, r, &a->own);
     } else {
-        if (q->map != NULL && (a->g = ap_aa_table_graph_until(q->map, r, grow, ap_aa_table_build_until(deadline_ns))) != NULL)
+        if (q->map != NULL && (a->g = ap_aa_table_graph_until(q->map, r, grow, ap_build_until(deadline_ns))) != NULL)
             return AP_OK;
         st = q->map != NULL ? ap_aa_graph_grid_lazy(q->map, r, &a->own) : ap_aa_graph_circles(q->circles, r, &a->own);
     }

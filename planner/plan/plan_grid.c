@@ -25,7 +25,7 @@ static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     p->alg = row->id;
     if (p->start_node == p->goal_node)
         return p->state = AP_OK;
-    int st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node);
+    int st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
     bind(p, ws);

@@ -70,7 +70,7 @@ static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
      * goal unreachable for the unit, plan.c), reported as this row's. */
     hier_release(p);
     p->kind = &ap_plan_kind_grid;
-    st = ap_algorithm_row_of(AP_ALG_ASTAR)->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node);
+    st = ap_algorithm_row_of(AP_ALG_ASTAR)->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
     return ap_plan_start_search(p, ws);

@@ -35,6 +35,12 @@ uint64_t ap_clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t ap_build_until(uint64_t deadline_ns)
+{
+    const uint64_t now = ap_clock_ns();
+    return deadline_ns == 0 || deadline_ns <= now ? deadline_ns : now + (deadline_ns - now) / 4 * 3;
+}
+
 /* Write one byte per 4 KiB page of p through a volatile pointer, keeping its value. A plain memset of a
  * fresh calloc block is legal to drop (the compiler turned malloc + memset(0) into calloc and removed the
  * touch, so a server started with 147 MB mapped instead of 345 and its first queries paid the faults);

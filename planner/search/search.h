@@ -221,4 +221,11 @@ static inline bool ap_deadline_passed(uint64_t deadline_ns)
     return deadline_ns != 0 && ap_clock_ns() >= deadline_ns;
 }
 
+/* The time a query with deadline deadline_ns (CLOCK_MONOTONIC ns; 0 = none) gives a table built on first use
+ * (the any_angle graphs of discs and turning units, anyangle/table.h; the JPS+ tables of sized units,
+ * grid/jps_sized.h): three quarters of the way from now to its deadline, so that its answer without the
+ * table (a lazy graph, online JPS, auto's other searches) has the last quarter; 0 (to the end) without a
+ * deadline, and the deadline itself when it has passed. Reads the clock; thread-safe. */
+uint64_t ap_build_until(uint64_t deadline_ns);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "../../../planner/grid/jps_sized.h"
 #include "../../../planner/plan/plan.h"
+#include "../../../planner/search/search.h"
 #include "../../../planner/world/view.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -333,6 +334,118 @@ START_TEST(byte_budget)
 }
 END_TEST
 
+/* The same tables, bit for bit: masks, JPS+ distances (and their byte copy and counts), event lines. */
+static void same_tables(const ap_jps_sized *a, const ap_jps_sized *b, const ap_map *m, const char *what)
+{
+    const size_t cells = ap_map_node_count(m);
+    AP_EXPECT(a->capability == b->capability && a->k == b->k, "%s: another key", what);
+    AP_EXPECT(memcmp(a->succ, b->succ, cells * 8) == 0, "%s: masks differ", what);
+    AP_EXPECT(memcmp(a->plus.dist, b->plus.dist, cells * 8 * sizeof *a->plus.dist) == 0, "%s: distances differ", what);
+    AP_EXPECT(a->plus.nonzero == b->plus.nonzero && a->plus.far == b->plus.far, "%s: counts differ", what);
+    AP_EXPECT((a->plus.dist8 == NULL) == (b->plus.dist8 == NULL), "%s: a byte copy in one only", what);
+    if (a->plus.dist8 != NULL)
+        AP_EXPECT(memcmp(a->plus.dist8, b->plus.dist8, cells * 8) == 0, "%s: byte distances differ", what);
+    const ap_jps_bits *x = a->bits, *y = b->bits;
+    const size_t rows = (size_t)(m->height + 2) * x->row_words, cols = (size_t)m->stride * x->col_words;
+    AP_EXPECT(x->row_words == y->row_words && x->col_words == y->col_words, "%s: line sizes differ", what);
+    AP_EXPECT(memcmp(x->rows, y->rows, rows * 8) == 0 && memcmp(x->cols, y->cols, cols * 8) == 0 &&
+                  memcmp(x->ev_e, y->ev_e, rows * 8) == 0 && memcmp(x->ev_w, y->ev_w, rows * 8) == 0 &&
+                  memcmp(x->ev_s, y->ev_s, cols * 8) == 0 && memcmp(x->ev_n, y->ev_n, cols * 8) == 0,
+              "%s: event lines differ", what);
+    AP_EXPECT(a->bytes == b->bytes, "%s: %zu bytes in pieces, %zu in one go", what, a->bytes, b->bytes);
+}
+
+/* A key's tables built in the time queries can spare (ap_jps_sized_get_until), on den520d (256 x 257): a
+ * nanosecond a call after the first, so about a row a call (the block test's, the masks', eight sweeps', the event lines':
+ * some 11 per map row), each NULL until the last publishes them: the same tables as a build in one go. A
+ * build left unfinished for one key is finished and published by the next query that builds, whatever its
+ * key, before its own; a map freed with a build unfinished frees it. */
+START_TEST(tables_in_pieces)
+{
+    ap_map *m = ap_test_data_map("den520d", "jps_sized: tables in pieces on den520d");
+    if (m == NULL)
+        return;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    const uint16_t k6 = ap_jps_disc_key(0.6), k9 = ap_jps_disc_key(0.9), k13 = ap_jps_disc_key(1.3);
+    const ap_jps_sized *s = NULL;
+    size_t calls = 0;
+    while (s == NULL && calls < 100000) {
+        /* the first call starts the build (not when its time has passed), the others resume it */
+        s = ap_jps_sized_get_until(m, t, k6, ap_clock_ns() + (calls == 0 ? 20000 : 1));
+        calls++;
+        ck_assert(s != NULL || ap_jps_sized_find(m, t, k6) == NULL);
+    }
+    AP_EXPECT(calls >= 8 * (size_t)m->height, "%zu calls for %d rows", calls, m->height);
+    ap_jps_sized *one;
+    ck_assert_int_eq(ap_jps_sized_build(m, t, k6, &one), AP_OK);
+    same_tables(s, one, m, "den520d r 0.6");
+    ap_jps_sized_free(one);
+    ck_assert_ptr_eq(ap_jps_sized_get_until(m, t, k6, 1), s);
+    /* k9 left unfinished; a query of k13 without a time limit publishes it, then its own */
+    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, k9, ap_clock_ns() + 20000));
+    ck_assert_ptr_null(ap_jps_sized_find(m, t, k9));
+    const ap_jps_sized *s13 = ap_jps_sized_get_until(m, t, k13, 0);
+    ck_assert_ptr_nonnull(s13);
+    ck_assert_uint_eq(s13->k, k13);
+    const ap_jps_sized *s9 = ap_jps_sized_find(m, t, k9);
+    ck_assert_ptr_nonnull(s9);
+    ck_assert_int_eq(ap_jps_sized_build(m, t, k9, &one), AP_OK);
+    same_tables(s9, one, m, "den520d r 0.9, finished by another key's query");
+    ap_jps_sized_free(one);
+    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, ap_jps_disc_key(2.0), ap_clock_ns() + 20000));
+    ap_map_free(m);
+}
+END_TEST
+
+/* jps_plus for a disc whose tables are not built: a plan with 2 ms to its deadline gives their build 1.5 ms
+ * and runs online JPS (the same optimal cost), leaving them unpublished; a plan without a deadline builds
+ * and uses them. */
+START_TEST(plan_without_the_tables_in_time)
+{
+    ap_map *m = ap_test_data_map("den520d", "jps_sized: a plan's time for the tables on den520d");
+    if (m == NULL)
+        return;
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    /* a scenario line the disc can take (Annotated A*, which builds no tables) */
+    size_t n_sc;
+    ap_test_scen *sc = ap_test_data_scen("den520d", &n_sc);
+    ap_query q = {.map = m, .algorithm = AP_ALG_ASTAR, .connectivity = 8, .unit_radius = 0.6};
+    size_t i = n_sc;
+    for (int st = AP_NO_PATH; st != AP_OK && i > 0;) {
+        i--;
+        q.sx = sc[i].sx + 0.5, q.sy = sc[i].sy + 0.5, q.gx = sc[i].gx + 0.5, q.gy = sc[i].gy + 0.5;
+        ap_plan p;
+        st = ap_plan_begin(&p, &q, &ws, 0);
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ap_plan_release(&p);
+    }
+    free(sc);
+    ck_assert_uint_gt(i, 0);
+    q.algorithm = AP_ALG_JPS_PLUS;
+    double cost[2];
+    for (int k = 0; k < 2; k++) {
+        ap_plan p;
+        int st = ap_plan_begin(&p, &q, &ws, k == 0 ? ap_clock_ns() + 2000000 : 0);
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ck_assert_int_eq(st, AP_OK);
+        ap_result r;
+        ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+        cost[k] = r.grid_cost;
+        ap_result_free(&r);
+        if (k == 0)
+            ck_assert_ptr_null(ap_jps_sized_find(m, t, ap_jps_disc_key(0.6)));
+    }
+    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t, ap_jps_disc_key(0.6)));
+    ck_assert_double_eq_tol(cost[0], cost[1], 1e-9);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Every Moving AI map, sampled scenario lines, radius 0.5, 1 and 2: the same status and cost as A*. */
 START_TEST(movingai_discs)
 {
@@ -400,6 +513,8 @@ Suite *jps_sized_suite(void)
     tcase_add_test(tc, capability_view);
     tcase_add_test(tc, square_units);
     tcase_add_test(tc, byte_budget);
+    tcase_add_test(tc, tables_in_pieces);
+    tcase_add_test(tc, plan_without_the_tables_in_time);
     tcase_add_test(tc, movingai_discs);
     suite_add_tcase(s, tc);
     return s;

@@ -19,7 +19,8 @@ static double zero_heuristic(const void *ctx, uint32_t node, uint32_t goal)
     return 0.0;
 }
 
-static int dijkstra_domain_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal)
+static int dijkstra_domain_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal,
+                                uint64_t deadline_ns)
 {
     int st = ap_grid_domain_init(&ctx->grid, dom, q->map, q->connectivity, goal);
     dom->heuristic = zero_heuristic;

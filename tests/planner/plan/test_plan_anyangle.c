@@ -257,15 +257,15 @@ START_TEST(table_graph_in_pieces_two_threads)
 }
 END_TEST
 
-/* A query gives a graph's build three quarters of its time to the deadline (ap_aa_table_build_until), and
+/* A query gives a graph's build three quarters of its time to the deadline (ap_build_until), and
  * answers without it when it is not done: any_angle with a lazy graph, auto with the grid search. On
  * den520d a disc's first query with 2 ms to its deadline leaves the graph unpublished (the build takes some
  * 20 ms); without a deadline the next query builds it and uses it. */
 START_TEST(plan_spares_time_for_the_build)
 {
-    ck_assert_uint_eq(ap_aa_table_build_until(0), 0);
-    ck_assert_uint_eq(ap_aa_table_build_until(1), 1);
-    const uint64_t now = ap_clock_ns(), until = ap_aa_table_build_until(now + 4000000000ull);
+    ck_assert_uint_eq(ap_build_until(0), 0);
+    ck_assert_uint_eq(ap_build_until(1), 1);
+    const uint64_t now = ap_clock_ns(), until = ap_build_until(now + 4000000000ull);
     ck_assert(until >= now + 3000000000ull && until <= ap_clock_ns() + 3000000000ull);
     ap_map *m = ap_test_data_map("den520d", "plan any_angle: a plan's time for the build on den520d");
     if (m == NULL)
