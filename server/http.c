@@ -31,6 +31,7 @@
 #include "render_route.h"
 #include "route.h"
 #include "static_route.h"
+#include "tablework.h"
 #include "traceparent.h"
 
 #define REQUEST_ID_MAX 128
@@ -1570,6 +1571,8 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     if (heap)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
     r->lane = ap_metrics_lane_name(job->lane);
+    if (r->h->tablework != NULL)
+        ap_tablework_offer(r->h->tablework, r->ver);
     if (r->render == NULL)
         release_version(r); /* the answer is written, or the picture drawn: the map version may go (a render
                              * query's answer is drawn after this; req_free releases it) */

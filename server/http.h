@@ -62,6 +62,8 @@ typedef struct ap_http {
     pthread_t watchdog;
     ap_budget budget;          /* per client address: profile-cache evictions (profile_evictions_per_minute) */
     ap_loglimit mhd_log;       /* libmicrohttpd's own messages: at most 20 lines a second (loglimit.h) */
+    struct ap_tablework *tablework; /* borrowed, NULL = none: after each answer its map version is offered
+                                     * there (unfinished table builds go on off the query path) */
 } ap_http;
 
 /* Start the daemon on cfg->listen_host:listen_port (IPv4 literal, "localhost" = 127.0.0.1, or an IPv6

@@ -32,6 +32,7 @@
 #include "process_stats.h"
 #include "profiles_route.h"
 #include "registry.h"
+#include "tablework.h"
 
 /* After the lanes drained, how long to wait for MHD to send the resumed answers before stopping it. */
 #define SEND_WAIT_MS 2000
@@ -46,6 +47,7 @@ typedef struct ap_server {
     ap_metrics metrics;
     ap_lanes lanes;
     ap_http http;
+    ap_tablework tablework; /* table builds finished off the query path (tablework.h) */
     uv_loop_t loop;
     uv_signal_t sigterm, sigint, sighup;
     uv_timer_t send_wait;
@@ -151,6 +153,7 @@ static void on_signal(uv_signal_t *sig, int signum)
     fprintf(stderr, "arcpathd: %s, draining (%zu jobs in flight, up to %d ms)\n", strsignal(signum),
             ap_lanes_outstanding(&s->lanes), s->cfg.drain_timeout_ms);
     ap_http_begin_drain(&s->http);
+    ap_tablework_stop(&s->tablework);
     ap_lanes_drain(&s->lanes, s->cfg.drain_timeout_ms, on_drained, s);
 }
 
@@ -369,6 +372,8 @@ static int serve(ap_server *s)
         ap_accesslog_free(&s->alog);
         return 1;
     }
+    ap_tablework_init(&s->tablework, &s->loop);
+    s->http.tablework = &s->tablework; /* read only by ap_http_on_job_done, on this (the loop) thread */
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
     fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",

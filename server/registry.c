@@ -81,7 +81,7 @@ void ap_map_version_release(ap_map_version *v)
         version_free(v);
 }
 
-static ap_map_version *version_hold(ap_map_version *v)
+ap_map_version *ap_map_version_hold(ap_map_version *v)
 {
     if (v != NULL)
         atomic_fetch_add_explicit(&v->refs, 1, memory_order_relaxed);
@@ -144,7 +144,7 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
         return NULL;
     pthread_mutex_lock(&r->mu);
     long i = slot_find(r, id);
-    ap_map_version *v = i >= 0 ? version_hold(r->slots[i].cur) : NULL;
+    ap_map_version *v = i >= 0 ? ap_map_version_hold(r->slots[i].cur) : NULL;
     pthread_mutex_unlock(&r->mu);
     return v;
 }
@@ -243,7 +243,7 @@ int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n)
     size_t k = 0;
     for (size_t i = 0; i < r->n_slots; i++)
         if (r->slots[i].cur != NULL)
-            vs[k++] = version_hold(r->slots[i].cur);
+            vs[k++] = ap_map_version_hold(r->slots[i].cur);
     pthread_mutex_unlock(&r->mu);
     *out = vs;
     *n = k;

@@ -103,6 +103,10 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id);
 /* Drop one reference; the last one frees the version and its map. NULL is ignored. Any thread. */
 void ap_map_version_release(ap_map_version *v);
 
+/* Take one more reference on v (NULL is ignored), which the caller holds one of already; returns v. Release
+ * it with ap_map_version_release. Any thread. */
+ap_map_version *ap_map_version_hold(ap_map_version *v);
+
 /* Publish m (owned by the registry from now on, also on failure) as the next version of m->id, from src
  * (NULL = a client's: no file). *version (if non-NULL) gets its map_version and *replaced (if non-NULL)
  * whether the id had a current version, which is released (freed when no request holds it). Returns AP_OK,

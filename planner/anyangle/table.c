@@ -27,6 +27,7 @@ typedef struct ap_aa_table {
     ap_aa_graph *pend_g;
     ap_aa_build *pend_b; /* its eager table's build (NULL: a graph beyond the corner limits, no table) */
     double pend_r, pend_grow;
+    atomic_bool has_pend; /* pend_g != NULL, for ap_map_tables_pending without the flag */
 } ap_aa_table;
 
 /* Memory of a built graph: per hug circle centre, radius and quadrant; per eager departure its entry; the
@@ -120,6 +121,7 @@ static int table_of_graph(ap_aa_graph *g, ap_map_table *out)
     atomic_init(&t->disc_most, 0);
     atomic_flag_clear(&t->building);
     atomic_init(&t->n_refused, 0);
+    atomic_init(&t->has_pend, false);
     out->data = t;
     out->bytes = sizeof *t + graph_bytes(g);
     out->count = g->n;
@@ -149,8 +151,11 @@ static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table 
     return table_of_graph(within_limits(g), out);
 }
 
+static bool table_pending(const void *data);
+static int table_work(const ap_map *m, void *data, uint64_t until_ns);
+
 const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                        table_build, table_free, table_update, NULL};
+                                        table_build, table_free, table_update, NULL, table_pending, table_work};
 
 static ap_aa_table *table_of(const ap_map *m)
 {
@@ -301,6 +306,25 @@ static const ap_aa_graph *publish(ap_aa_table *t, double r, double grow, ap_aa_g
     return NULL;
 }
 
+/* Run t's unfinished build until until_ns (the caller holds the building flag). When it ends: published
+ * (or refused: beyond the limits, out of memory, too many departures, no room), *r and *grow its key and *g
+ * the published graph or NULL; returns true. False while it is unfinished. */
+static bool pending_run(ap_aa_table *t, uint64_t until_ns, double *r, double *grow, const ap_aa_graph **g)
+{
+    if (t->pend_b != NULL && ap_aa_build_run(t->pend_b, until_ns) == AP_IN_PROGRESS)
+        return false;
+    /* Done (out of memory or too many departures: a lazy graph, refused by within_limits). */
+    ap_aa_build_free(t->pend_b);
+    ap_aa_graph *done = within_limits(t->pend_g);
+    *r = t->pend_r;
+    *grow = t->pend_grow;
+    t->pend_g = NULL;
+    t->pend_b = NULL;
+    atomic_store_explicit(&t->has_pend, false, memory_order_release);
+    *g = publish(t, *r, *grow, done);
+    return true;
+}
+
 /* The graph for (r, grow), built until until_ns (0: to the end) and published (the caller holds the map's
  * building flag, and has found the key neither published nor refused). A build of another key left by an
  * earlier query is finished and published first (one build at a time per map: its memory is held until
@@ -323,19 +347,38 @@ static const ap_aa_graph *build_and_publish(ap_aa_table *t, const ap_map *m, dou
                 return NULL;
             t->pend_r = r;
             t->pend_grow = grow;
+            atomic_store_explicit(&t->has_pend, true, memory_order_release);
         }
-        if (t->pend_b != NULL && ap_aa_build_run(t->pend_b, until_ns) == AP_IN_PROGRESS)
+        double done_r, done_grow;
+        const ap_aa_graph *g;
+        if (!pending_run(t, until_ns, &done_r, &done_grow, &g))
             return NULL;
-        /* Done (out of memory or too many departures: a lazy graph, refused by within_limits). */
-        ap_aa_build_free(t->pend_b);
-        ap_aa_graph *done = within_limits(t->pend_g);
-        const double done_r = t->pend_r, done_grow = t->pend_grow;
-        t->pend_g = NULL;
-        t->pend_b = NULL;
-        const ap_aa_graph *g = publish(t, done_r, done_grow, done);
         if (done_r == r && done_grow == grow)
             return g;
         if (ap_deadline_passed(until_ns))
             return NULL;
     }
+}
+
+/* The kind's pending and work hooks (tables.h): a disc's or turning unit's graph left unfinished by its
+ * queries, finished off the query path (the server's table work, server/tablework.h). */
+static bool table_pending(const void *data)
+{
+    const ap_aa_table *t = data;
+    return atomic_load_explicit(&t->has_pend, memory_order_acquire);
+}
+
+static int table_work(const ap_map *m, void *data, uint64_t until_ns)
+{
+    (void)m;
+    ap_aa_table *t = data;
+    if (!ap_flag_take_until(&t->building, until_ns))
+        return table_pending(t) ? AP_IN_PROGRESS : AP_OK;
+    if (t->pend_g != NULL) {
+        double r, grow;
+        const ap_aa_graph *g;
+        (void)pending_run(t, until_ns, &r, &grow, &g);
+    }
+    atomic_flag_clear_explicit(&t->building, memory_order_release);
+    return table_pending(t) ? AP_IN_PROGRESS : AP_OK;
 }

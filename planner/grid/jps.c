@@ -389,7 +389,8 @@ static int jps_plus_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
 }
 
 const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update, NULL};
+                                              jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update, NULL, NULL,
+                                              NULL};
 
 const ap_jps_table *ap_jps_table_of(const ap_map *m)
 {
@@ -532,7 +533,8 @@ static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
 }
 
 const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                              jps_bits_kind_build, ap_jps_bits_free, jps_bits_kind_update, NULL};
+                                              jps_bits_kind_build, ap_jps_bits_free, jps_bits_kind_update, NULL, NULL,
+                                              NULL};
 
 /* ---- the domain ---------------------------------------------------------------------------------------- */
 

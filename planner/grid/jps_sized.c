@@ -355,6 +355,7 @@ typedef struct sized_slot {
     _Atomic(ap_jps_sized *) cls[AP_JPS_SIZED_CLASSES];
     atomic_flag building; /* a thread builds (one at a time per map; the others run without the tables) */
     sized_build *pend;    /* under building: a key's build left unfinished by a query, or NULL */
+    atomic_bool has_pend; /* pend != NULL, for ap_map_tables_pending without the flag */
 } sized_slot;
 
 static void slot_free(void *data)
@@ -378,6 +379,7 @@ static int slot_build(const ap_map *m, ap_map_table *out)
         atomic_init(&sl->cls[i], NULL);
     atomic_flag_clear(&sl->building);
     sl->pend = NULL;
+    atomic_init(&sl->has_pend, false);
     out->data = sl;
     out->bytes = sizeof *sl;
     return AP_OK;
@@ -408,8 +410,11 @@ static size_t slot_live(const void *data, uint64_t *count)
     return bytes;
 }
 
+static bool slot_pending(const void *data);
+static int slot_work(const ap_map *m, void *data, uint64_t until_ns);
+
 const ap_table_kind ap_jps_sized_table_kind = {AP_JPS_SIZED_TABLE_NAME, "thresholds", AP_TABLE_OPTIONAL, slot_build,
-                                               slot_free, slot_update, slot_live};
+                                               slot_free, slot_update, slot_live, slot_pending, slot_work};
 
 /* What a key's build would add at most: masks, int16 and int8 distances, and the event lines (about 34 bytes
  * a padded cell). */
@@ -471,6 +476,29 @@ static const ap_jps_sized *publish(sized_slot *sl, const ap_map *base, ap_jps_si
     return s;
 }
 
+/* Run sl's unfinished build until until_ns (the caller holds the building flag). When it ends: published
+ * (or dropped: no place or room any more, out of memory), *c and *k its key and *s the published tables or
+ * NULL; returns true. False while it is unfinished. */
+static bool pend_run(sized_slot *sl, const ap_map *base, uint64_t until_ns, ap_capability *c, uint16_t *k,
+                     const ap_jps_sized **s)
+{
+    const int st = sized_build_run(sl->pend, until_ns);
+    if (st == AP_IN_PROGRESS)
+        return false;
+    sized_build *b = sl->pend;
+    sl->pend = NULL;
+    atomic_store_explicit(&sl->has_pend, false, memory_order_release);
+    *c = b->s->capability;
+    *k = b->s->k;
+    if (st == AP_OK) {
+        *s = publish(sl, base, sized_build_take(b));
+    } else {
+        *s = NULL;
+        sized_build_free(b);
+    }
+    return true;
+}
+
 const ap_jps_sized *ap_jps_sized_get_until(const ap_map *m, const ap_clearance_table *t, uint16_t k, uint64_t until_ns)
 {
     const ap_map *base = ap_map_base(m);
@@ -493,17 +521,14 @@ const ap_jps_sized *ap_jps_sized_get_until(const ap_map *m, const ap_clearance_t
             int st;
             if ((sl->pend = sized_build_start(base, t, k, &st)) == NULL)
                 break;
+            atomic_store_explicit(&sl->has_pend, true, memory_order_release);
         }
-        const int st = sized_build_run(sl->pend, until_ns);
-        if (st == AP_IN_PROGRESS)
+        ap_capability done_c;
+        uint16_t done_k;
+        const ap_jps_sized *done;
+        if (!pend_run(sl, base, until_ns, &done_c, &done_k, &done))
             break; /* kept for the next query */
-        sized_build *b = sl->pend;
-        sl->pend = NULL;
-        const bool mine = b->s->capability == t->capability && b->s->k == k;
-        const ap_jps_sized *done = st == AP_OK ? publish(sl, base, sized_build_take(b)) : NULL;
-        if (st != AP_OK)
-            sized_build_free(b);
-        if (mine) {
+        if (done_c == t->capability && done_k == k) {
             got = done;
             break;
         }
@@ -527,6 +552,29 @@ bool ap_jps_sized_ready(const ap_map *m, const ap_clearance_table *t, uint16_t k
     sized_slot *sl = t != NULL ? slot_of(m) : NULL;
     int at;
     return sl != NULL && (find_key(sl, ap_map_base(m), t->capability, k, &at) != NULL || at >= 0);
+}
+
+/* The kind's pending and work hooks (tables.h): a key's tables left unfinished by its queries, finished off
+ * the query path (the server's table work, server/tablework.h). */
+static bool slot_pending(const void *data)
+{
+    const sized_slot *sl = data;
+    return atomic_load_explicit(&sl->has_pend, memory_order_acquire);
+}
+
+static int slot_work(const ap_map *m, void *data, uint64_t until_ns)
+{
+    sized_slot *sl = data;
+    if (!ap_flag_take_until(&sl->building, until_ns))
+        return slot_pending(sl) ? AP_IN_PROGRESS : AP_OK;
+    if (sl->pend != NULL) {
+        ap_capability c;
+        uint16_t k;
+        const ap_jps_sized *s;
+        (void)pend_run(sl, ap_map_base(m), until_ns, &c, &k, &s);
+    }
+    atomic_flag_clear_explicit(&sl->building, memory_order_release);
+    return slot_pending(sl) ? AP_IN_PROGRESS : AP_OK;
 }
 
 /* ---- online JPS over the unit's grid ------------------------------------------------------------------- */

@@ -35,6 +35,16 @@ uint64_t ap_clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+bool ap_flag_take_until(atomic_flag *f, uint64_t until_ns)
+{
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        if (ap_deadline_passed(until_ns))
+            return false;
+    }
+    return true;
+}
+
 uint64_t ap_build_until(uint64_t deadline_ns)
 {
     const uint64_t now = ap_clock_ns();

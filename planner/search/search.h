@@ -228,4 +228,8 @@ static inline bool ap_deadline_passed(uint64_t deadline_ns)
  * deadline, and the deadline itself when it has passed. Reads the clock; thread-safe. */
 uint64_t ap_build_until(uint64_t deadline_ns);
 
+/* Take flag f (a table's one-build-at-a-time flag), trying again after 1 ms sleeps until the clock has passed
+ * until_ns (0: no limit). True when taken (acquire order; clear it with release order). Thread-safe. */
+bool ap_flag_take_until(atomic_flag *f, uint64_t until_ns);
+
 #endif

@@ -108,7 +108,8 @@ static int update_capability_regions(const ap_map *m, const ap_map *prev, const 
 }
 
 const ap_table_kind ap_capability_region_table_kind = {"region:<capability>", "regions", AP_TABLE_PER_CAPABILITY,
-                                                       build_capability_regions, free, update_capability_regions, NULL};
+                                                       build_capability_regions, free, update_capability_regions, NULL,
+                                                       NULL, NULL};
 
 const uint32_t *ap_capability_regions(const ap_map *m, ap_capability c, uint32_t *count)
 {

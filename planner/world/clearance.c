@@ -623,7 +623,7 @@ static int update_clearance(const ap_map *m, const ap_map *prev, const ap_map_ta
 
 const ap_table_kind ap_clearance_table_kind = {"clearance:<capability>", NULL,
                                                AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY, build_clearance,
-                                               ap_clearance_free, update_clearance, NULL};
+                                               ap_clearance_free, update_clearance, NULL, NULL, NULL};
 
 const ap_clearance_table *ap_clearance_of(const ap_map *m, ap_capability c)
 {

@@ -366,4 +366,4 @@ static int update_regions(const ap_map *m, const ap_map *prev, const ap_map_tabl
 }
 
 const ap_table_kind ap_region_table_kind = {AP_REGION_TABLE_NAME, "regions", 0, build_regions, free,
-                                            update_regions, NULL};
+                                            update_regions, NULL, NULL, NULL};

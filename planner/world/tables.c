@@ -70,6 +70,29 @@ int ap_map_update_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *chang
     return AP_OK;
 }
 
+bool ap_map_tables_pending(const ap_map *m)
+{
+    for (int i = 0; m != NULL && i < m->n_tables; i++) {
+        const ap_map_table *t = &m->tables[i];
+        if (t->kind != NULL && t->kind->pending != NULL && t->kind->pending(t->data))
+            return true;
+    }
+    return false;
+}
+
+int ap_map_tables_work(const ap_map *m, uint64_t until_ns)
+{
+    int st = AP_OK;
+    for (int i = 0; m != NULL && i < m->n_tables; i++) {
+        const ap_map_table *t = &m->tables[i];
+        if (t->kind == NULL || t->kind->pending == NULL || !t->kind->pending(t->data))
+            continue;
+        if (t->kind->work(m, t->data, until_ns) == AP_IN_PROGRESS)
+            st = AP_IN_PROGRESS;
+    }
+    return st;
+}
+
 int ap_map_build_tables(ap_map *m, const char **failed)
 {
     return ap_map_update_tables(m, NULL, NULL, 0, failed);

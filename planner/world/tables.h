@@ -56,11 +56,27 @@ typedef struct ap_table_kind {
      * its data holds now, and in *count what count_name counts now. Thread-safe on a loaded map. The map
      * info reports these instead of the slot's bytes and count. */
     size_t (*live)(const void *data, uint64_t *count);
+    /* NULL, or for a table that fills itself after the load in steps, a query's time at a time (the any_angle
+     * graphs, the jps_sized tables): pending says whether a build is left unfinished (cheap, lock-free);
+     * work resumes it until the clock (ap_clock_ns) has passed until_ns and publishes it when done,
+     * returning AP_IN_PROGRESS while work remains, else AP_OK (a thread that finds a query building waits
+     * for it in 1 ms sleeps, up to until_ns). Both thread-safe on a loaded map (ap_map_tables_work). */
+    bool (*pending)(const void *data);
+    int (*work)(const ap_map *m, void *data, uint64_t until_ns);
 } ap_table_kind;
 
 /* The registered kinds in build order (also the order the map info lists them); *n gets their number.
  * Defined outside planner/world (planner/plan/table_kinds.c). Pure; thread-safe. */
 const ap_table_kind *const *ap_table_kinds(size_t *n);
+
+/* Is a table of m (a loaded map) left with an unfinished build (a kind's pending hook)? Cheap; thread-safe. */
+bool ap_map_tables_pending(const ap_map *m);
+
+/* Resume m's unfinished table builds (each kind's work hook, in slot order) until the clock (CLOCK_MONOTONIC
+ * ns) has passed until_ns: the work a server does off the query path, so that a table whose queries had
+ * too little time is done without them. Returns AP_IN_PROGRESS while some work remains, else AP_OK.
+ * Thread-safe on a loaded map (the kinds' builds take turns with the queries'). */
+int ap_map_tables_work(const ap_map *m, uint64_t until_ns);
 
 /* Build every registered kind that applies to m (AP_TABLE_UNIFORM kinds only when !m->weighted), in order
  * (a per-capability kind once per capability of m), each into a new slot of m->tables with its build time

@@ -170,7 +170,7 @@ static int update_view(const ap_map *m, const ap_map *prev, const ap_map_table *
 }
 
 const ap_table_kind ap_view_table_kind = {"view:<capability>", NULL, AP_TABLE_PER_CAPABILITY, build_view,
-                                          free_view, update_view, NULL};
+                                          free_view, update_view, NULL, NULL, NULL};
 
 const ap_map *ap_map_view(const ap_map *m, unsigned c)
 {

@@ -1,0 +1,74 @@
+/* tablework.c — table builds finished off the query path (tablework.h). */
+#include "tablework.h"
+
+#include "../planner/base/status.h"
+#include "../planner/search/search.h"
+#include "../planner/world/tables.h"
+
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop)
+{
+    *w = (ap_tablework){.loop = loop};
+    w->req.data = w;
+    return 0;
+}
+
+static void start_next(ap_tablework *w);
+
+/* Pool thread: one slice of the version's table work. */
+static void slice_run(uv_work_t *req)
+{
+    ap_tablework *w = req->data;
+    w->running_st = ap_map_tables_work(w->running->map, ap_clock_ns() + AP_TABLEWORK_SLICE_NS);
+}
+
+/* Loop thread: the slice ended. A version with work left goes to the back of the queue (versions take
+ * turns); then the next slice. */
+static void slice_done(uv_work_t *req, int status)
+{
+    ap_tablework *w = req->data;
+    ap_map_version *v = w->running;
+    w->running = NULL;
+    w->slices++;
+    if (status == 0 && w->running_st == AP_IN_PROGRESS && !w->stopped && w->n < AP_TABLEWORK_MAX)
+        w->queue[w->n++] = v;
+    else
+        ap_map_version_release(v);
+    start_next(w);
+}
+
+static void start_next(ap_tablework *w)
+{
+    if (w->running != NULL || w->n == 0 || w->stopped)
+        return;
+    w->running = w->queue[0];
+    w->n--;
+    for (size_t i = 0; i < w->n; i++)
+        w->queue[i] = w->queue[i + 1];
+    if (uv_queue_work(w->loop, &w->req, slice_run, slice_done) != 0) {
+        ap_map_version_release(w->running); /* not expected: the work goes on in its queries */
+        w->running = NULL;
+    }
+}
+
+void ap_tablework_offer(ap_tablework *w, ap_map_version *v)
+{
+    if (w->stopped || v == NULL || v->kind != AP_MAP_KIND_GRID || !ap_map_tables_pending(v->map))
+        return;
+    if (v == w->running)
+        return;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->queue[i] == v)
+            return;
+    if (w->n == AP_TABLEWORK_MAX)
+        return;
+    w->queue[w->n++] = ap_map_version_hold(v); /* the caller holds one: v is alive */
+    start_next(w);
+}
+
+void ap_tablework_stop(ap_tablework *w)
+{
+    w->stopped = true;
+    for (size_t i = 0; i < w->n; i++)
+        ap_map_version_release(w->queue[i]);
+    w->n = 0;
+}

@@ -1,0 +1,124 @@
+/* test_tablework.c — table builds finished off the query path (server/tablework.h): a map version whose
+ * disc graph (any_angle) and sized unit's JPS+ tables were left unfinished by a query with too little time is
+ * offered once (twice: queued once), and the loop's slices on the pool finish and publish both, holding the
+ * version until then and releasing it after; a version offered after stop is not taken. */
+#include <check.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "planner/anyangle/table.h"
+#include "planner/base/status.h"
+#include "planner/grid/jps_sized.h"
+#include "planner/search/search.h"
+#include "planner/world/clearance.h"
+#include "planner/world/tables.h"
+#include "server/tablework.h"
+
+Suite *tablework_suite(void);
+
+/* A 240 x 240 map with pseudo-random blocked 2 x 2 squares (some thousands of corners: a disc graph's build
+ * takes milliseconds), published in a new registry as "rnd". */
+static void publish_random_map(ap_registry *reg)
+{
+    enum { N = 240 };
+    static char text[64 + (N + 1) * N];
+    static char cells[N * N];
+    memset(cells, '.', sizeof cells);
+    uint32_t x = 12345u;
+    for (int i = 0; i < 1500; i++) {
+        x = x * 1664525u + 1013904223u;
+        const int cx = (int)((x >> 8) % (N - 1)), cy = (int)((x >> 20) % (N - 1));
+        cells[cy * N + cx] = cells[cy * N + cx + 1] = cells[(cy + 1) * N + cx] = cells[(cy + 1) * N + cx + 1] = '@';
+    }
+    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", N, N);
+    for (int y = 0; y < N; y++) {
+        memcpy(text + n, cells + y * N, N);
+        n += N;
+        text[n++] = '\n';
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("rnd", "rnd.map", text, (size_t)n, NULL, &m, &d), AP_OK);
+    ck_assert_int_eq(ap_registry_init(reg), AP_OK);
+    ck_assert_int_eq(ap_registry_publish(reg, m, NULL, NULL, NULL), AP_OK);
+}
+
+START_TEST(unfinished_builds_finished_on_the_pool)
+{
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    ap_registry reg;
+    publish_random_map(&reg);
+    ap_map_version *v = ap_registry_acquire(&reg, "rnd");
+    ck_assert_ptr_nonnull(v);
+    const ap_map *m = v->map;
+    /* a query's 20 us: both builds left unfinished (one at a time per map and kind) */
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.5, 0.0, ap_clock_ns() + 20000));
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    const uint16_t key = ap_jps_disc_key(0.7);
+    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, key, ap_clock_ns() + 20000));
+    ck_assert(ap_map_tables_pending(m));
+    ap_tablework w;
+    ck_assert_int_eq(ap_tablework_init(&w, &loop), 0);
+    ap_tablework_offer(&w, v);
+    ap_tablework_offer(&w, v); /* already running: not queued again */
+    ck_assert_uint_eq(atomic_load(&v->refs), 3); /* the registry's, this test's, the table work's */
+    ap_map_version_release(v); /* the request's answer is written: the table work keeps the version */
+    uv_run(&loop, UV_RUN_DEFAULT); /* returns once no slice is left */
+    ck_assert(!ap_map_tables_pending(m));
+    ck_assert_uint_ge(w.slices, 1);
+    ck_assert_uint_eq(atomic_load(&v->refs), 1); /* released after its last slice */
+    const ap_aa_graph *g = ap_aa_table_graph_until(m, 0.5, 0.0, 1);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_nonnull(g->dep_start);
+    ck_assert_ptr_nonnull(ap_jps_sized_find(m, t, key));
+    /* nothing pending: an offer takes nothing */
+    ap_tablework_offer(&w, v);
+    ck_assert_uint_eq(atomic_load(&v->refs), 1);
+    ap_tablework_stop(&w);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ap_registry_free(&reg);
+}
+END_TEST
+
+/* Stopped (the server's drain): the queued versions are released at once, a slice already in the pool ends
+ * and releases its version, and nothing is started or taken after. */
+START_TEST(stop_releases_and_takes_nothing)
+{
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    ap_registry reg;
+    publish_random_map(&reg);
+    ap_map_version *v = ap_registry_acquire(&reg, "rnd");
+    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 20000));
+    ap_tablework w;
+    ap_tablework_init(&w, &loop);
+    ap_tablework_offer(&w, v); /* a slice in the pool */
+    ck_assert_uint_eq(atomic_load(&v->refs), 3);
+    ap_tablework_stop(&w);
+    ap_tablework_stop(&w); /* idempotent */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_uint_eq(w.slices, 1);
+    ck_assert_uint_eq(atomic_load(&v->refs), 2);
+    ap_tablework_offer(&w, v);
+    ck_assert_uint_eq(atomic_load(&v->refs), 2);
+    ck_assert_int_eq(w.running == NULL && w.n == 0, 1);
+    ap_map_version_release(v);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ap_registry_free(&reg); /* the map goes with its unfinished build (the sanitizer run checks the frees) */
+}
+END_TEST
+
+Suite *tablework_suite(void)
+{
+    Suite *s = suite_create("server/tablework");
+    TCase *tc = tcase_create("tablework");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, unfinished_builds_finished_on_the_pool);
+    tcase_add_test(tc, stop_releases_and_takes_nothing);
+    suite_add_tcase(s, tc);
+    return s;
+}
