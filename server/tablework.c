@@ -5,9 +5,9 @@
 #include "../planner/search/search.h"
 #include "../planner/world/tables.h"
 
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop)
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg)
 {
-    *w = (ap_tablework){.loop = loop};
+    *w = (ap_tablework){.loop = loop, .reg = reg};
     w->req.data = w;
     return 0;
 }
@@ -21,15 +21,23 @@ static void slice_run(uv_work_t *req)
     w->running_st = ap_map_tables_work(w->running->map, ap_clock_ns() + AP_TABLEWORK_SLICE_NS);
 }
 
+/* Is v its map's current version (not replaced, patched or deleted since)? */
+static bool current(ap_tablework *w, ap_map_version *v)
+{
+    ap_map_version *cur = ap_registry_acquire(w->reg, ap_map_version_id(v));
+    ap_map_version_release(cur);
+    return cur == v;
+}
+
 /* Loop thread: the slice ended. A version with work left goes to the back of the queue (versions take
- * turns); then the next slice. */
+ * turns) while it is current; then the next slice. */
 static void slice_done(uv_work_t *req, int status)
 {
     ap_tablework *w = req->data;
     ap_map_version *v = w->running;
     w->running = NULL;
     w->slices++;
-    if (status == 0 && w->running_st == AP_IN_PROGRESS && !w->stopped && w->n < AP_TABLEWORK_MAX)
+    if (status == 0 && w->running_st == AP_IN_PROGRESS && !w->stopped && w->n < AP_TABLEWORK_MAX && current(w, v))
         w->queue[w->n++] = v;
     else
         ap_map_version_release(v);

@@ -7,8 +7,9 @@
  * a turning unit's graph on Aftershock, minutes when queries are sparse. After each answer the server
  * offers the query's map version here; one with an unfinished build is queued (a reference held) and its
  * builds are resumed on the libuv pool in slices of AP_TABLEWORK_SLICE_NS (ap_map_tables_work), one slice
- * in the pool at a time, versions taking turns, until nothing is left; so the table is ready about its
- * build time after the first query, whatever comes next. A slice holds a pool worker for up to 10 ms
+ * in the pool at a time, versions taking turns, until nothing is left or the version is no longer its
+ * map's current one; so the table is ready about its build time after the first query, whatever comes
+ * next. A slice holds a pool worker for up to 10 ms
  * (longer when one step of a build is: a landmark's Dijkstra run on Paris_1_1024's disc graph, 20-40 ms),
  * as a slow-lane slice does.
  *
@@ -32,6 +33,7 @@
 
 typedef struct ap_tablework {
     uv_loop_t *loop;
+    ap_registry *reg;        /* borrowed: a version no longer current (replaced, patched, deleted) is dropped */
     uv_work_t req;
     ap_map_version *queue[AP_TABLEWORK_MAX]; /* versions with unfinished builds, each with a reference held */
     size_t n;
@@ -41,8 +43,8 @@ typedef struct ap_tablework {
     uint64_t slices;         /* slices run so far */
 } ap_tablework;
 
-/* Initialise w on loop. Returns 0. */
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop);
+/* Initialise w on loop for the maps of reg (borrowed; must outlive w). Returns 0. */
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg);
 
 /* After an answer on version v (NULL and circle maps: nothing): when v's map has an unfinished table build
  * and v is neither queued nor running, take a reference and queue it, and start a slice when none is in

@@ -1,7 +1,8 @@
 /* test_tablework.c — table builds finished off the query path (server/tablework.h): a map version whose
  * disc graph (any_angle) and sized unit's JPS+ tables were left unfinished by a query with too little time is
  * offered once (twice: queued once), and the loop's slices on the pool finish and publish both, holding the
- * version until then and releasing it after; a version offered after stop is not taken. */
+ * version until then and releasing it after; a version offered after stop is not taken, and one replaced
+ * meanwhile is dropped after its slice. */
 #include <check.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,14 +56,14 @@ START_TEST(unfinished_builds_finished_on_the_pool)
     ap_map_version *v = ap_registry_acquire(&reg, "rnd");
     ck_assert_ptr_nonnull(v);
     const ap_map *m = v->map;
-    /* a query's 20 us: both builds left unfinished (one at a time per map and kind) */
-    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.5, 0.0, ap_clock_ns() + 20000));
+    /* a query's 1 ms: both builds started and left unfinished (one at a time per map and kind) */
+    ck_assert_ptr_null(ap_aa_table_graph_until(m, 0.5, 0.0, ap_clock_ns() + 1000000));
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     const uint16_t key = ap_jps_disc_key(0.7);
-    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, key, ap_clock_ns() + 20000));
+    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, key, ap_clock_ns() + 1000000));
     ck_assert(ap_map_tables_pending(m));
     ap_tablework w;
-    ck_assert_int_eq(ap_tablework_init(&w, &loop), 0);
+    ck_assert_int_eq(ap_tablework_init(&w, &loop, &reg), 0);
     ap_tablework_offer(&w, v);
     ap_tablework_offer(&w, v); /* already running: not queued again */
     ck_assert_uint_eq(atomic_load(&v->refs), 3); /* the registry's, this test's, the table work's */
@@ -93,9 +94,9 @@ START_TEST(stop_releases_and_takes_nothing)
     ap_registry reg;
     publish_random_map(&reg);
     ap_map_version *v = ap_registry_acquire(&reg, "rnd");
-    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 20000));
+    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
     ap_tablework w;
-    ap_tablework_init(&w, &loop);
+    ap_tablework_init(&w, &loop, &reg);
     ap_tablework_offer(&w, v); /* a slice in the pool */
     ck_assert_uint_eq(atomic_load(&v->refs), 3);
     ap_tablework_stop(&w);
@@ -112,6 +113,35 @@ START_TEST(stop_releases_and_takes_nothing)
 }
 END_TEST
 
+/* A version replaced meanwhile (a PUT, a tile update, a reload) is dropped after its slice: its build would
+ * serve no query any more. */
+START_TEST(replaced_version_is_dropped)
+{
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    ap_registry reg;
+    publish_random_map(&reg);
+    ap_map_version *v = ap_registry_acquire(&reg, "rnd");
+    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
+    ap_tablework w;
+    ap_tablework_init(&w, &loop, &reg);
+    ap_tablework_offer(&w, v);
+    ap_map *m2 = NULL;
+    ap_diag d;
+    static const char small[] = "type octile\nheight 2\nwidth 2\nmap\n..\n..\n";
+    ck_assert_int_eq(ap_map_parse("rnd", "rnd.map", small, sizeof small - 1, NULL, &m2, &d), AP_OK);
+    ck_assert_int_eq(ap_registry_publish(&reg, m2, NULL, NULL, NULL), AP_OK); /* v is no longer current */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_uint_eq(w.slices, 1);
+    ck_assert(ap_map_tables_pending(v->map)); /* left unfinished */
+    ck_assert_uint_eq(atomic_load(&v->refs), 1); /* this test's only */
+    ap_map_version_release(v);
+    ap_tablework_stop(&w);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ap_registry_free(&reg);
+}
+END_TEST
+
 Suite *tablework_suite(void)
 {
     Suite *s = suite_create("server/tablework");
@@ -119,6 +149,7 @@ Suite *tablework_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, unfinished_builds_finished_on_the_pool);
     tcase_add_test(tc, stop_releases_and_takes_nothing);
+    tcase_add_test(tc, replaced_version_is_dropped);
     suite_add_tcase(s, tc);
     return s;
 }

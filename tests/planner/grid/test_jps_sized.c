@@ -356,7 +356,7 @@ static void same_tables(const ap_jps_sized *a, const ap_jps_sized *b, const ap_m
 }
 
 /* A key's tables built in the time queries can spare (ap_jps_sized_get_until), on den520d (256 x 257): a
- * nanosecond a call after the first, so about a row a call (the block test's, the masks', eight sweeps', the event lines':
+ * nanosecond a call after the first (1 ms), so about a row a call (the block test's, the masks', eight sweeps', the event lines':
  * some 11 per map row), each NULL until the last publishes them: the same tables as a build in one go. A
  * build left unfinished for one key is finished and published by the next query that builds, whatever its
  * key, before its own; a map freed with a build unfinished frees it. */
@@ -371,7 +371,7 @@ START_TEST(tables_in_pieces)
     size_t calls = 0;
     while (s == NULL && calls < 100000) {
         /* the first call starts the build (not when its time has passed), the others resume it */
-        s = ap_jps_sized_get_until(m, t, k6, ap_clock_ns() + (calls == 0 ? 20000 : 1));
+        s = ap_jps_sized_get_until(m, t, k6, ap_clock_ns() + (calls == 0 ? 1000000 : 1));
         calls++;
         ck_assert(s != NULL || ap_jps_sized_find(m, t, k6) == NULL);
     }
@@ -382,7 +382,7 @@ START_TEST(tables_in_pieces)
     ap_jps_sized_free(one);
     ck_assert_ptr_eq(ap_jps_sized_get_until(m, t, k6, 1), s);
     /* k9 left unfinished; a query of k13 without a time limit publishes it, then its own */
-    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, k9, ap_clock_ns() + 20000));
+    ck_assert_ptr_null(ap_jps_sized_get_until(m, t, k9, ap_clock_ns() + 1000000));
     ck_assert_ptr_null(ap_jps_sized_find(m, t, k9));
     const ap_jps_sized *s13 = ap_jps_sized_get_until(m, t, k13, 0);
     ck_assert_ptr_nonnull(s13);
