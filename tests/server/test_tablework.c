@@ -85,19 +85,27 @@ START_TEST(unfinished_builds_finished_on_the_pool)
 }
 END_TEST
 
+/* The random map's version (acquired: the caller releases it) with a disc graph's build left unfinished by
+ * a query's 1 ms, offered to a new table work w on a new loop over a new registry. */
+static ap_map_version *offered_unfinished(uv_loop_t *loop, ap_registry *reg, ap_tablework *w)
+{
+    ck_assert_int_eq(uv_loop_init(loop), 0);
+    publish_random_map(reg);
+    ap_map_version *v = ap_registry_acquire(reg, "rnd");
+    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
+    ck_assert_int_eq(ap_tablework_init(w, loop, reg), 0);
+    ap_tablework_offer(w, v); /* a slice in the pool */
+    return v;
+}
+
 /* Stopped (the server's drain): the queued versions are released at once, a slice already in the pool ends
  * and releases its version, and nothing is started or taken after. */
 START_TEST(stop_releases_and_takes_nothing)
 {
     uv_loop_t loop;
-    ck_assert_int_eq(uv_loop_init(&loop), 0);
     ap_registry reg;
-    publish_random_map(&reg);
-    ap_map_version *v = ap_registry_acquire(&reg, "rnd");
-    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
     ap_tablework w;
-    ap_tablework_init(&w, &loop, &reg);
-    ap_tablework_offer(&w, v); /* a slice in the pool */
+    ap_map_version *v = offered_unfinished(&loop, &reg, &w); /* a slice in the pool */
     ck_assert_uint_eq(atomic_load(&v->refs), 3);
     ap_tablework_stop(&w);
     ap_tablework_stop(&w); /* idempotent */
@@ -118,14 +126,9 @@ END_TEST
 START_TEST(replaced_version_is_dropped)
 {
     uv_loop_t loop;
-    ck_assert_int_eq(uv_loop_init(&loop), 0);
     ap_registry reg;
-    publish_random_map(&reg);
-    ap_map_version *v = ap_registry_acquire(&reg, "rnd");
-    ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
     ap_tablework w;
-    ap_tablework_init(&w, &loop, &reg);
-    ap_tablework_offer(&w, v);
+    ap_map_version *v = offered_unfinished(&loop, &reg, &w);
     ap_map *m2 = NULL;
     ap_diag d;
     static const char small[] = "type octile\nheight 2\nwidth 2\nmap\n..\n..\n";
