@@ -58,6 +58,8 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     atomic_init(&m->log_dropped, 0);
     atomic_init(&m->rescans, 0);
     atomic_init(&m->rescan_errors, 0);
+    atomic_init(&m->table_work_slices, 0);
+    atomic_init(&m->table_work_maps, 0);
     atomic_init(&m->inflight, 0);
     for (int i = 0; i < AP_STAGE_COUNT; i++)
         atomic_init(&m->stage_ns[i], 0);
@@ -163,6 +165,12 @@ void ap_metrics_set_rescans(ap_metrics *m, uint64_t rescans, uint64_t errors)
 {
     atomic_store_explicit(&m->rescans, rescans, memory_order_relaxed);
     atomic_store_explicit(&m->rescan_errors, errors, memory_order_relaxed);
+}
+
+void ap_metrics_set_table_work(ap_metrics *m, uint64_t slices, int64_t maps)
+{
+    atomic_store_explicit(&m->table_work_slices, slices, memory_order_relaxed);
+    atomic_store_explicit(&m->table_work_maps, maps, memory_order_relaxed);
 }
 
 void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c)
@@ -297,11 +305,19 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "unreadable or emptied folder).\n"
             "# TYPE arcpath_map_rescan_errors_total counter\n"
             "arcpath_map_rescan_errors_total %llu\n"
+            "# HELP arcpath_table_work_slices_total Slices of table builds finished off the query path (any_angle "
+            "graphs, JPS+ tables of sized units left unfinished by their queries).\n"
+            "# TYPE arcpath_table_work_slices_total counter\n"
+            "arcpath_table_work_slices_total %llu\n"
+            "# HELP arcpath_table_work_maps Map versions with table builds left unfinished, held for the table work.\n"
+            "# TYPE arcpath_table_work_maps gauge\n"
+            "arcpath_table_work_maps %lld\n"
             "# HELP arcpath_build_info Build information.\n"
             "# TYPE arcpath_build_info gauge\n"
             "arcpath_build_info{version=\"%s\"} 1\n",
             (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), (unsigned long long)LOAD(m->log_dropped),
-            (unsigned long long)LOAD(m->rescans), (unsigned long long)LOAD(m->rescan_errors), m->version);
+            (unsigned long long)LOAD(m->rescans), (unsigned long long)LOAD(m->rescan_errors),
+            (unsigned long long)LOAD(m->table_work_slices), (long long)LOAD(m->table_work_maps), m->version);
 
     if (m->profiles != NULL) {
         size_t bytes = 0;

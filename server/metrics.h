@@ -101,6 +101,8 @@ typedef struct ap_metrics {
     atomic_int_fast64_t maps_loaded;
     atomic_uint_fast64_t log_dropped; /* access-log lines dropped since start (accesslog.h) */
     atomic_uint_fast64_t rescans, rescan_errors; /* SIGHUP folder rescans and the errors they counted */
+    atomic_uint_fast64_t table_work_slices; /* tablework.h: slices run off the query path since start */
+    atomic_int_fast64_t table_work_maps;    /* tablework.h: map versions with unfinished builds held now */
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
     atomic_uint_fast64_t answers[AP_OUTCOME_COUNT];
     atomic_int_fast64_t inflight;
@@ -155,6 +157,9 @@ void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n);
 /* Set the folder-rescan counters (lifecycle.h: rescans finished, errors they counted; both since start,
  * never decreasing). Any thread. */
 void ap_metrics_set_rescans(ap_metrics *m, uint64_t rescans, uint64_t errors);
+
+/* Set the table work's figures (tablework.h: slices run since start, map versions held now). Any thread. */
+void ap_metrics_set_table_work(ap_metrics *m, uint64_t slices, int64_t maps);
 
 /* Report the unit-profile cache c (planner/turns/profile.h; borrowed, must outlive m's use) in the exposition:
  * arcpath_profiles_cached (gauge), arcpath_profile_table_bytes (gauge, bytes of the cached tables) and

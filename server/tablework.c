@@ -5,9 +5,9 @@
 #include "../planner/search/search.h"
 #include "../planner/world/tables.h"
 
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg)
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics)
 {
-    *w = (ap_tablework){.loop = loop, .reg = reg};
+    *w = (ap_tablework){.loop = loop, .reg = reg, .metrics = metrics};
     w->req.data = w;
     return 0;
 }
@@ -44,8 +44,16 @@ static void slice_done(uv_work_t *req, int status)
     start_next(w);
 }
 
+/* The figures for /metrics: slices so far, versions held (queued or running). */
+static void report(const ap_tablework *w)
+{
+    if (w->metrics != NULL)
+        ap_metrics_set_table_work(w->metrics, w->slices, (int64_t)w->n + (w->running != NULL));
+}
+
 static void start_next(ap_tablework *w)
 {
+    report(w);
     if (w->running != NULL || w->n == 0 || w->stopped)
         return;
     w->running = w->queue[0];
@@ -56,6 +64,7 @@ static void start_next(ap_tablework *w)
         ap_map_version_release(w->running); /* not expected: the work goes on in its queries */
         w->running = NULL;
     }
+    report(w);
 }
 
 void ap_tablework_offer(ap_tablework *w, ap_map_version *v)
@@ -79,4 +88,5 @@ void ap_tablework_stop(ap_tablework *w)
     for (size_t i = 0; i < w->n; i++)
         ap_map_version_release(w->queue[i]);
     w->n = 0;
+    report(w);
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "metrics.h"
 #include "registry.h"
 
 /* A slice of table work on the pool (ns) and the most map versions waiting for one (more are not queued:
@@ -34,6 +35,7 @@
 typedef struct ap_tablework {
     uv_loop_t *loop;
     ap_registry *reg;        /* borrowed: a version no longer current (replaced, patched, deleted) is dropped */
+    ap_metrics *metrics;     /* borrowed, NULL = none: arcpath_table_work_slices_total, arcpath_table_work_maps */
     uv_work_t req;
     ap_map_version *queue[AP_TABLEWORK_MAX]; /* versions with unfinished builds, each with a reference held */
     size_t n;
@@ -43,8 +45,9 @@ typedef struct ap_tablework {
     uint64_t slices;         /* slices run so far */
 } ap_tablework;
 
-/* Initialise w on loop for the maps of reg (borrowed; must outlive w). Returns 0. */
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg);
+/* Initialise w on loop for the maps of reg (borrowed; must outlive w), reporting to metrics (borrowed, NULL
+ * = none). Returns 0. */
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics);
 
 /* After an answer on version v (NULL and circle maps: nothing): when v's map has an unfinished table build
  * and v is neither queued nor running, take a reference and queue it, and start a slice when none is in

@@ -16,6 +16,7 @@
 #include "planner/search/search.h"
 #include "planner/world/clearance.h"
 #include "planner/world/tables.h"
+#include "server/metrics.h"
 #include "server/tablework.h"
 
 Suite *tablework_suite(void);
@@ -62,16 +63,26 @@ START_TEST(unfinished_builds_finished_on_the_pool)
     const uint16_t key = ap_jps_disc_key(0.7);
     ck_assert_ptr_null(ap_jps_sized_get_until(m, t, key, ap_clock_ns() + 1000000));
     ck_assert(ap_map_tables_pending(m));
+    ap_metrics metrics;
+    ap_metrics_init(&metrics, "test");
     ap_tablework w;
-    ck_assert_int_eq(ap_tablework_init(&w, &loop, &reg), 0);
+    ck_assert_int_eq(ap_tablework_init(&w, &loop, &reg, &metrics), 0);
     ap_tablework_offer(&w, v);
     ap_tablework_offer(&w, v); /* already running: not queued again */
+    ck_assert_int_eq(atomic_load(&metrics.table_work_maps), 1);
     ck_assert_uint_eq(atomic_load(&v->refs), 3); /* the registry's, this test's, the table work's */
     ap_map_version_release(v); /* the request's answer is written: the table work keeps the version */
     uv_run(&loop, UV_RUN_DEFAULT); /* returns once no slice is left */
     ck_assert(!ap_map_tables_pending(m));
     ck_assert_uint_ge(w.slices, 1);
     ck_assert_uint_eq(atomic_load(&v->refs), 1); /* released after its last slice */
+    size_t len;
+    char *text = ap_metrics_render(&metrics, &len);
+    char want[96];
+    snprintf(want, sizeof want, "\narcpath_table_work_slices_total %llu\n", (unsigned long long)w.slices);
+    ck_assert_ptr_nonnull(strstr(text, want));
+    ck_assert_ptr_nonnull(strstr(text, "\narcpath_table_work_maps 0\n"));
+    free(text);
     const ap_aa_graph *g = ap_aa_table_graph_until(m, 0.5, 0.0, 1);
     ck_assert_ptr_nonnull(g);
     ck_assert_ptr_nonnull(g->dep_start);
@@ -93,7 +104,7 @@ static ap_map_version *offered_unfinished(uv_loop_t *loop, ap_registry *reg, ap_
     publish_random_map(reg);
     ap_map_version *v = ap_registry_acquire(reg, "rnd");
     ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
-    ck_assert_int_eq(ap_tablework_init(w, loop, reg), 0);
+    ck_assert_int_eq(ap_tablework_init(w, loop, reg, NULL), 0);
     ap_tablework_offer(w, v); /* a slice in the pool */
     return v;
 }
