@@ -53,16 +53,15 @@ static void report(const ap_tablework *w)
 
 static void start_next(ap_tablework *w)
 {
-    report(w);
-    if (w->running != NULL || w->n == 0 || w->stopped)
-        return;
-    w->running = w->queue[0];
-    w->n--;
-    for (size_t i = 0; i < w->n; i++)
-        w->queue[i] = w->queue[i + 1];
-    if (uv_queue_work(w->loop, &w->req, slice_run, slice_done) != 0) {
-        ap_map_version_release(w->running); /* not expected: the work goes on in its queries */
-        w->running = NULL;
+    if (w->running == NULL && w->n > 0 && !w->stopped) {
+        w->running = w->queue[0];
+        w->n--;
+        for (size_t i = 0; i < w->n; i++)
+            w->queue[i] = w->queue[i + 1];
+        if (uv_queue_work(w->loop, &w->req, slice_run, slice_done) != 0) {
+            ap_map_version_release(w->running); /* not expected: the work goes on in its queries */
+            w->running = NULL;
+        }
     }
     report(w);
 }

@@ -494,15 +494,17 @@ static void fill_drop(ap_aa_graph *g)
 }
 
 /* Fill the departures of circles *k, *k + 1, ... (both senses each) until every circle is filled (AP_OK;
- * then the finish, finish_begin) or the clock has passed until_ns after a circle (AP_IN_PROGRESS, *k the next; 0 = no
- * limit; at least one circle a call, so that every call makes progress). Out of memory or too many departures: AP_E_NOMEM, g lazy again. */
+ * then the finish, finish_begin) or the clock has passed until_ns after a circle (AP_IN_PROGRESS, *k the
+ * next; 0 = no limit; at least one circle a call, so that every call makes progress). Out of memory or too
+ * many departures: AP_E_NOMEM, g lazy again. */
 static int fill_run(ap_aa_graph *g, uint32_t *k, dep_buf *b, uint8_t *memo, ap_aa_fill fill, void *ctx,
                     uint64_t until_ns)
 {
     while (*k < g->n) {
         for (int s = -1; s <= 1; s += 2) {
             g->dep_start[2 * *k + (s > 0)] = (uint32_t)g->n_deps;
-            if (!(fill != NULL ? fill : fill_all)(ctx, g, *k, s, memo, append_dep, b) || g->n_deps > AP_AA_EAGER_MAX_DEPS) {
+            if (!(fill != NULL ? fill : fill_all)(ctx, g, *k, s, memo, append_dep, b) ||
+                g->n_deps > AP_AA_EAGER_MAX_DEPS) {
                 fill_drop(g);
                 return AP_E_NOMEM;
             }
@@ -521,7 +523,7 @@ double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h)
     return t > M_PI ? t - 2 * M_PI : t;
 }
 
-/* qsort context-free: the sweep keys of the departures being sorted are computed before (sort_key). */
+/* qsort context-free: the sweep keys of the departures being sorted are computed before (sort_step). */
 typedef struct keyed_dep {
     double key;
     ap_aa_dep d;

@@ -188,9 +188,10 @@ int ap_aa_build_start(ap_aa_graph *g, ap_aa_build **out);
 /* Run build b until its table is done or the clock (CLOCK_MONOTONIC ns, ap_clock_ns) has passed until_ns
  * (0: to the end), checked after each step (at least one a call): a circle's departures (a turning unit's
  * takes up to ~1 ms, O(circles) line tests), then the finish's: a landmark's Dijkstra run (up to ~20-40 ms
- * on Paris_1_1024's disc graph), a disc's clear quarters, 64 circles' sorted departures. Returns AP_IN_PROGRESS (call again to go on), AP_OK (g
- * has the same table as ap_aa_graph_precompute builds in one go) or AP_E_NOMEM (out of memory, or more
- * than AP_AA_EAGER_MAX_DEPS departures: g lazy). Once done it returns the same state on every call. */
+ * on Paris_1_1024's disc graph), a disc's clear quarters, 64 circles' sorted departures. Returns
+ * AP_IN_PROGRESS (call again to go on), AP_OK (g has the same table as ap_aa_graph_precompute builds in one
+ * go) or AP_E_NOMEM (out of memory, or more than AP_AA_EAGER_MAX_DEPS departures: g lazy). Once done it
+ * returns the same state on every call. */
 int ap_aa_build_run(ap_aa_build *b, uint64_t until_ns);
 
 /* Free build b (NULL: nothing); an unfinished build's part of the table is dropped (g lazy again, as

@@ -260,22 +260,21 @@ static int sized_build_run(sized_build *b, uint64_t until_ns)
     const unit_grid *g = &b->g;
     ap_jps_sized *s = b->s;
     int st = AP_IN_PROGRESS;
-    while (st == AP_IN_PROGRESS) {
-        bool step_done = false; /* a row done: the clock may stop the build after it */
+    bool stop = false; /* the clock has passed until_ns after a row */
+    while (st == AP_IN_PROGRESS && !stop) {
+        bool row = false;
         switch (b->phase) {
         case BUILD_RMIN:
-            if (b->y < g->H + 2) {
+            if ((row = b->y < g->H + 2)) {
                 rmin_row(g, b->rmin, b->y++);
-                step_done = true;
             } else {
                 b->phase = BUILD_MASKS;
                 b->y = 1;
             }
             break;
         case BUILD_MASKS:
-            if (b->y <= g->H) {
+            if ((row = b->y <= g->H)) {
                 masks_row(g, b->rmin, s->succ, b->y++);
-                step_done = true;
             } else {
                 free(b->rmin);
                 b->rmin = NULL;
@@ -286,9 +285,8 @@ static int sized_build_run(sized_build *b, uint64_t until_ns)
             break;
         case BUILD_SWEEP:
             if (!ap_jps_sweep_rows(b->m, &s->plus, sized_value, &b->v, &b->sweep, &b->y, until_ns)) {
-                st = AP_IN_PROGRESS;
-                b->seconds += ap_monotonic_seconds() - t0;
-                return st;
+                stop = true;
+                break;
             }
             ap_jps_count(&s->plus);
             if (ap_jps_settle_dist8(&s->plus) != AP_OK ||
@@ -296,29 +294,24 @@ static int sized_build_run(sized_build *b, uint64_t until_ns)
                 st = AP_E_NOMEM;
             b->phase = BUILD_BITS;
             b->y = 1;
-            step_done = true;
+            row = true;
             break;
         case BUILD_BITS:
-            if (b->y <= g->H) {
+            if ((row = b->y <= g->H))
                 bits_row(g, s, b->y++);
-                step_done = true;
-            } else {
+            else
                 b->phase = BUILD_DONE;
-                st = AP_OK;
-            }
             break;
         default:
             st = AP_OK;
         }
-        if (st == AP_IN_PROGRESS && step_done && ap_deadline_passed(until_ns)) {
-            b->seconds += ap_monotonic_seconds() - t0;
-            return AP_IN_PROGRESS;
-        }
+        stop = stop || (row && ap_deadline_passed(until_ns));
     }
     b->seconds += ap_monotonic_seconds() - t0;
     if (st == AP_OK) {
         const ap_map *m = b->m;
-        s->bytes = sizeof *s + (size_t)s->plus.cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
+        s->bytes = sizeof *s +
+                   (size_t)s->plus.cells * (8 + 8 * sizeof *s->plus.dist + (s->plus.dist8 != NULL ? 8 : 0)) +
                    ap_jps_bits_bytes(s->bits, (uint32_t)m->stride, (uint32_t)m->height + 2);
         s->build_seconds = b->seconds;
     }

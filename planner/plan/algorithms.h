@@ -44,8 +44,9 @@ typedef struct ap_algorithm_row {
      * domain over q->map toward the goal cell `goal` (padded index, map.h) whose context lives in *ctx
      * (the plan's inline storage); deadline_ns is the plan's (CLOCK_MONOTONIC ns, 0 = none): a domain
      * whose tables are built on first use (jps_plus for sized units) gives their build ap_build_until of it
-     * and does without them when it is not done; returns AP_OK or an AP_E_* status. bind (optional) points the domain at
-     * the workspace its search runs on, before every search start. expand_path (optional) turns the
+     * and does without them when it is not done; returns AP_OK or an AP_E_* status. bind (optional)
+     * points the domain at the workspace its search runs on, before every search start. expand_path
+     * (optional) turns the
      * search's node path into every cell in between, as ap_jps_expand_path does (returns the count; writes
      * at most cap ids to out, none when out is NULL; 0 on a broken path). */
     int (*domain_init)(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, uint32_t goal, uint64_t deadline_ns);
