@@ -453,6 +453,9 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
     if (l->metrics && j->t_first_ns && j->search_ns)
         ap_metrics_observe_search(l->metrics, j->lane, j->search_ns, j->expanded);
     ap_result_free(&j->result);
+    /* A plan begun in the fast lane and answered without a finish (overloaded in the slow lane, expired or
+     * cancelled while waiting for a slot, a batch's open item) still holds its kind's memory. */
+    ap_plan_release(&j->plan);
 }
 
 static void complete(ap_lanes *l, ap_job *j)
