@@ -26,12 +26,9 @@ static const ap_map *qmap(const ap_query *q)
     return m != NULL ? m : q->map;
 }
 
-/* The clearance table a sized disc unit's grid search reads (its capability's: the map's or view's own,
- * map.h ap_map.capability), or NULL when the unit is small enough for the plain grid
- * (AP_GRID_SIZED_MIN_RADIUS), is a square, or the table could not be built. */
-static const ap_clearance_table *sized_table(const ap_query *q)
+const ap_clearance_table *ap_query_disc_table(const ap_query *q)
 {
-    if (q->unit_size > 0 || !(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS))
+    if (q->map == NULL || q->unit_size > 0 || !(q->unit_radius >= AP_GRID_SIZED_MIN_RADIUS))
         return NULL;
     const ap_map *m = qmap(q);
     return ap_clearance_of(m, m->capability);
@@ -39,7 +36,7 @@ static const ap_clearance_table *sized_table(const ap_query *q)
 
 bool ap_query_is_sized(const ap_query *q)
 {
-    return q->map != NULL && (q->unit_size > 1 || sized_table(q) != NULL);
+    return q->map != NULL && (q->unit_size > 1 || ap_query_disc_table(q) != NULL);
 }
 
 /* A*: Annotated A* for a square unit of size >= 2 (true clearance) or a disc that does not fit every legal
@@ -50,7 +47,7 @@ static int astar_init(ap_plan_dom_ctx *ctx, ap_domain *dom, const ap_query *q, u
     if (q->unit_size > 1)
         return ap_grid_domain_init_square(&ctx->grid, dom, m, q->connectivity, goal, ap_clearance_of(m, m->capability),
                                           q->unit_size);
-    const ap_clearance_table *t = sized_table(q);
+    const ap_clearance_table *t = ap_query_disc_table(q);
     if (t != NULL)
         return ap_grid_domain_init_sized(&ctx->grid, dom, m, q->connectivity, goal, t, q->unit_radius);
     return ap_grid_domain_init(&ctx->grid, dom, m, q->connectivity, goal);
@@ -66,7 +63,7 @@ static const ap_clearance_table *unit_key(const ap_query *q, uint16_t *key)
         return ap_clearance_of(m, m->capability);
     }
     *key = ap_jps_disc_key(q->unit_radius); /* a level above the radius's (clearance.h) */
-    return sized_table(q);
+    return ap_query_disc_table(q);
 }
 
 /* JPS for a sized unit: pruning on the grid as the unit sees it, with the tables of its key (jps_sized.h:

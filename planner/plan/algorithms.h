@@ -69,9 +69,16 @@ const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id);
  * For callers that treat kinds differently, e.g. the server runs only grid plans inline. Pure. */
 const struct ap_plan_kind *ap_algorithm_kind(const ap_query *q);
 
-/* True when q's unit is too large for some legal grid moves (radius >= AP_GRID_SIZED_MIN_RADIUS, grid/grid.h)
- * on a map whose clearance table applies, so its grid search is Annotated A* over the clearance table
- * (astar, and auto for units without a turning radius) and JPS / JPS+ refuse it. Pure. */
+/* True when q's unit is a square of side 2 or more, or a disc too large for some legal grid moves (radius >=
+ * AP_GRID_SIZED_MIN_RADIUS, grid/grid.h) on a map whose clearance table applies: its grid searches are
+ * Annotated A* over the clearance table (astar) and jump point search on the grid as the unit sees it
+ * (jps, jps_plus: grid/jps_sized.h). Pure. */
 bool ap_query_is_sized(const ap_query *q);
+
+/* The clearance table a sized disc unit's grid search reads (its capability's: the map's or view's own,
+ * map.h ap_map.capability), borrowed from the map; NULL when the unit is small enough for the plain grid
+ * (radius below AP_GRID_SIZED_MIN_RADIUS), is a square, plans on a circle map, or the table could not be
+ * built. Pure. */
+const struct ap_clearance_table *ap_query_disc_table(const ap_query *q);
 
 #endif

@@ -834,6 +834,18 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     if (ws == NULL || ws->succ_cap < AP_DIR_MAX_SUCC)
         return p->state = AP_E_INTERNAL;
     p->alg = row->id;
+    /* Every curve is tested with the unit's exact swept disc and starts or ends at the exact start or goal:
+     * where the disc itself overlaps an obstacle no curve can, and the search would only answer no_path,
+     * after flooding its window or corridor. */
+    if (q->unit_radius > 0.0) {
+        ap_world w;
+        double r;
+        ap_plan_world(q, false, &w, &r);
+        if (!ap_world_point_clear(&w, q->sx, q->sy, r))
+            return p->state = ap_plan_end_blocked(p, AP_E_START_BLOCKED);
+        if (!ap_world_point_clear(&w, q->gx, q->gy, r))
+            return p->state = ap_plan_end_blocked(p, AP_E_GOAL_BLOCKED);
+    }
     dp->grid_start = p->start_node;
     dp->grid_goal = p->goal_node;
     ap_pose s = query_start(q), g = query_goal(q);

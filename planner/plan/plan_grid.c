@@ -6,10 +6,13 @@
  * Realistic Turns" (Figures 5-6), "Legal Turns: The Basic Methods" ("ignoring blocked tiles": curves are
  * added after the search and only reported by `clear`).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../geom/curve.h"
+#include "../world/clearance.h"
 #include "../world/grid_world.h"
+#include "algorithms.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
 #include "smooth.h"
@@ -20,12 +23,35 @@ static void bind(ap_plan *p, ap_workspace *ws)
         p->row->bind(&p->dom_ctx, ws); /* e.g. JPS reads arrival directions from this workspace's parents */
 }
 
+int ap_plan_grid_ends_fit(ap_plan *p)
+{
+    const ap_clearance_table *t = ap_query_disc_table(&p->q);
+    if (t == NULL)
+        return AP_OK;
+    const uint32_t node[2] = {p->start_node, p->goal_node};
+    for (int i = 0; i < 2; i++) {
+        if (ap_clearance_allows(t->disc[node[i]], p->q.unit_radius))
+            continue;
+        int32_t x, y;
+        ap_map_coords(p->q.map, node[i], &x, &y);
+        p->field = i == 0 ? "start" : "goal";
+        snprintf(p->message, sizeof p->message,
+                 "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %g; clearance %g tiles)", p->field,
+                 (int)x, (int)y, p->q.unit_radius, ap_clearance_level_tiles[t->disc[node[i]]]);
+        return i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED;
+    }
+    return AP_OK;
+}
+
 static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     p->alg = row->id;
     if (p->start_node == p->goal_node)
         return p->state = AP_OK;
-    int st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
+    int st = ap_plan_grid_ends_fit(p);
+    if (st != AP_OK)
+        return p->state = st;
+    st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
     bind(p, ws);

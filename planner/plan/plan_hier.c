@@ -57,11 +57,14 @@ static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     p->alg = row->id;
     if (p->start_node == p->goal_node)
         return p->state = AP_OK;
+    int st = ap_plan_grid_ends_fit(p);
+    if (st != AP_OK)
+        return p->state = st;
     hier_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return p->state = AP_E_NOMEM;
     p->kind_state = s;
-    int st = graph_path(p, s, ws);
+    st = graph_path(p, s, ws);
     if (st == AP_OK)
         return p->state = AP_OK;
     if (st != AP_NO_PATH)

@@ -61,6 +61,14 @@ extern const ap_plan_kind ap_plan_kind_grid;
  * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c). */
 int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
+/* Before a grid search of a sized disc unit (algorithms.h ap_query_disc_table: radius from
+ * AP_GRID_SIZED_MIN_RADIUS up): the search leaves from and ends at cell centres through moves whose swept
+ * disc is clear (Harabor's Annotated A*), so a start or goal cell whose centre's disc clearance does not let
+ * the unit through could only end in no_path, after flooding the goal's component (Pinter, "Path Failure").
+ * AP_OK (also for units without a table), or AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED with p->field and
+ * p->message (the radius, the cell, its clearance in tiles). Reads p->q, p->start_node, p->goal_node. */
+int ap_plan_grid_ends_fit(ap_plan *p);
+
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
  * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints, smoothing,
  * curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */

@@ -114,11 +114,11 @@ START_TEST(boats_and_tanks)
     ck_assert_str_eq(str(j, "status"), "ok");
     ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 5.0, 1e-9);
     json_decref(j);
-    /* the tank's disc (radius 0.9) clears no move on rows 0..1: every one passes within 0.5 of the map's top
-     * edge or of the rocks, so the search exhausts its open list: proven unreachable */
-    j = path(0.5, 0.5, 7.5, 1.5, "{\"kind\":\"tank\"}", "none", 200);
-    ck_assert_str_eq(str(j, "status"), "no_path");
-    ck_assert_str_eq(str(j, "reason"), "unreachable");
+    /* the tank's disc (radius 0.9) does not fit in the corner cell (0.5 tiles from the map's edges): refused
+     * before searching */
+    j = path(0.5, 0.5, 7.5, 1.5, "{\"kind\":\"tank\"}", "none", 422);
+    assert_error(j, "start_blocked", "start",
+                 "\"start\": cell (0, 0) is too narrow for the unit's disc (radius 0.9; clearance 0.5 tiles)");
     json_decref(j);
 }
 END_TEST
@@ -255,6 +255,58 @@ START_TEST(discs_jump_points)
 }
 END_TEST
 
+/* A disc that does not fit at an end is refused before any search (which could only flood the map and
+ * answer no_path): the grid searches of a disc of 0.6 (sized: it does not fit every grid move) test the
+ * disc at the centre of the end's cell — (4, 3), beside the block, has 0.5 tiles of clearance — the
+ * legal-turn searches the disc at the point itself; single queries and batch items alike. */
+START_TEST(discs_that_do_not_fit_are_refused)
+{
+    const char *grid[] = {"astar", "jps", "jps_plus", "hierarchical", "auto"};
+    for (int a = 0; a < 5; a++) {
+        for (int end = 0; end < 2; end++) {
+            char body[512];
+            snprintf(body, sizeof body,
+                     "{\"map\":\"pillar\",\"%s\":{\"x\":4.5,\"y\":3.5},\"%s\":{\"x\":1.5,\"y\":7.5},"
+                     "\"unit\":{\"radius\":0.6},\"search\":{\"algorithm\":\"%s\"}}",
+                     end ? "goal" : "start", end ? "start" : "goal", grid[a]);
+            json_t *j = ap_post_want(&psrv, "/v1/path", body, 422);
+            char want[160];
+            snprintf(want, sizeof want,
+                     "\"%s\": cell (4, 3) is too narrow for the unit's disc (radius 0.6; clearance 0.5 tiles)",
+                     end ? "goal" : "start");
+            json_t *e = json_object_get(j, "error");
+            ck_assert_str_eq(str(e, "code"), end ? "goal_blocked" : "start_blocked");
+            ck_assert_str_eq(str(e, "field"), end ? "goal" : "start");
+            ck_assert_msg(strcmp(str(e, "message"), want) == 0, "%s: %s", grid[a], str(e, "message"));
+            json_decref(j);
+        }
+    }
+    const char *turns[] = {"directional8", "directional24", "hybrid", "auto"};
+    for (int a = 0; a < 4; a++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"pillar\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":4.5,\"y\":3.6},"
+                 "\"unit\":{\"radius\":0.6,\"turning_radius\":1},\"search\":{\"algorithm\":\"%s\"}}",
+                 turns[a]);
+        json_t *j = ap_post_want(&psrv, "/v1/path", body, 422);
+        assert_error(j, "goal_blocked", "goal",
+                     "\"goal\": the unit's disc (radius 0.6) at (4.5, 3.6) overlaps an obstacle or the map's edge");
+        json_decref(j);
+    }
+    /* in a batch: that item is an error item, the other answered */
+    json_t *j = ap_post_want(&psrv, "/v1/paths",
+                             "{\"map\":\"pillar\",\"queries\":["
+                             "{\"start\":{\"x\":4.5,\"y\":3.5},\"goal\":{\"x\":1.5,\"y\":7.5},\"unit\":{\"radius\":0.6}},"
+                             "{\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":1.5,\"y\":7.5},\"unit\":{\"radius\":0.6}}]}",
+                             200);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_str_eq(str(json_array_get(res, 0), "status"), "error");
+    assert_error(json_array_get(res, 0), "start_blocked", "start", "cell (4, 3) is too narrow");
+    ck_assert_str_eq(str(json_array_get(res, 1), "status"), "ok");
+    json_decref(j);
+}
+END_TEST
+
 Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
@@ -270,6 +322,7 @@ Suite *units_suite(void)
     tcase_add_checked_fixture(disc, pillar_setup, pillar_teardown);
     tcase_set_timeout(disc, 60);
     tcase_add_test(disc, discs_jump_points);
+    tcase_add_test(disc, discs_that_do_not_fit_are_refused);
     suite_add_tcase(s, disc);
     return s;
 }

@@ -73,7 +73,7 @@ START_TEST(every_capability_matches_the_masked_map)
     ap_test_rng g = {9091};
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, 16 * 16, 8), AP_OK);
-    int found = 0, none = 0;
+    int found = 0, none = 0, refused = 0;
     for (int it = 0; it < 300; it++) {
         ap_map *m = ap_test_terrain_map(&g, 14, ap_test_all_capabilities, 15);
         for (unsigned c = 1; c <= AP_CAP_ALL; c++) {
@@ -111,7 +111,17 @@ START_TEST(every_capability_matches_the_masked_map)
                 ck_assert_msg(vst == AP_OK, "cap %u rule %d: %s", c, k, e.message);
                 ap_result r = ap_test_run_plan(&q, &ws);
                 double want = (sx == gx && sy == gy) ? 0.0 : ap_test_ref_dijkstra(mm, sx, sy, gx, gy, unit_move_cost, u);
-                if (want >= 0.0) {
+                /* A sized disc (radius 0.6 or 1.0) that does not fit at its start or goal cell's centre:
+                 * refused before searching (no move can leave or reach that cell), unless a point could not
+                 * reach the goal either (the region check answers first: no_path, unreachable). */
+                const bool s_fits = unit_move_cost(mm, sx, sy, sx, sy, u) < INFINITY;
+                const bool g_fits = unit_move_cost(mm, gx, gy, gx, gy, u) < INFINITY;
+                const unit_rule point = {0, 0};
+                if (u->radius > 0.0 && want < 0.0 && (!s_fits || !g_fits) &&
+                    ap_test_ref_dijkstra(mm, sx, sy, gx, gy, unit_move_cost, &point) >= 0.0) {
+                    ck_assert_int_eq(r.status, !s_fits ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED);
+                    refused++;
+                } else if (want >= 0.0) {
                     ck_assert_msg(r.status == AP_OK, "cap %u rule %d: status %d", c, k, r.status);
                     ck_assert_double_eq_tol(r.grid_cost, want, 1e-9);
                     if (u->radius == 0.0 && r.n_segments > 0) /* cell or footprint centres: exactly clear */
@@ -139,9 +149,11 @@ START_TEST(every_capability_matches_the_masked_map)
         }
         ap_map_free(m);
     }
-    printf("units: %d paths and %d proven no_path matched the masked maps\n", found, none);
+    printf("units: %d paths, %d proven no_path and %d discs refused at an end matched the masked maps\n", found,
+           none, refused);
     ck_assert_int_gt(found, 1000);
     ck_assert_int_gt(none, 100);
+    ck_assert_int_gt(refused, 100);
     ap_workspace_free(&ws);
 }
 END_TEST
