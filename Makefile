@@ -142,8 +142,8 @@ check-tsan: deps
 	@CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-tsan \
 	  build-tsan/arcpathd build-tsan/test-integration
 	@rm -f build-tsan/tsan.*
-	@TSAN_OPTIONS=log_path=$(CURDIR)/build-tsan/tsan ARCPATHD=build-tsan/arcpathd sh tools/run-tests.sh \
-	  build-tsan/test-integration
+	@TSAN_OPTIONS=log_path=$(CURDIR)/build-tsan/tsan ARCPATHD=build-tsan/arcpathd ARCPATH_TEST_START_S=300 \
+	  sh tools/run-tests.sh build-tsan/test-integration
 	@TSAN_OPTIONS=log_path=$(CURDIR)/build-tsan/tsan python3 tools/soak.py --arcpathd build-tsan/arcpathd \
 	  --seconds 30 --threads 3
 	@if ls build-tsan/tsan.* >/dev/null 2>&1; then cat build-tsan/tsan.*; echo "check-tsan: data races reported" >&2; \

@@ -120,9 +120,12 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
         _exit(127);
     }
-    /* Polled every 10 ms (at most 60 s): a server is up in tens of ms on the demo maps, and a run starts
-     * ~50 servers, so a coarser poll adds seconds of sleep. */
-    for (int i = 0; i < 6000; i++) {
+    /* Polled every 10 ms (at most 60 s, or ARCPATH_TEST_START_S seconds: check-tsan's server loads the 22
+     * Moving AI maps in 40 s or more): a server is up in tens of ms on the demo maps, and a run starts ~50
+     * servers, so a coarser poll adds seconds of sleep. */
+    const char *limit = getenv("ARCPATH_TEST_START_S");
+    const int polls = limit != NULL && atoi(limit) > 0 ? 100 * atoi(limit) : 6000;
+    for (int i = 0; i < polls; i++) {
         ap_resp r;
         if (ap_http(s, "GET", "/healthz", NULL, 0, NULL, &r) == 0 && r.status == 200) {
             ap_resp_free(&r);
