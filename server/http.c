@@ -465,8 +465,10 @@ static enum MHD_Result hand_off(ap_req *r)
     MHD_suspend_connection(r->conn);
     atomic_store(&r->lanes_state, LANES_IN);
     if (ap_lanes_submit(h->lanes, &r->job) != AP_OK) {
-        /* Drain began between the draining check and the submit: answer from this thread. */
+        /* Drain began between the draining check and the submit: answer from this thread (and drop a plan
+         * begun inline, ap_lanes_run_inline, which the lanes will not answer now). */
         atomic_store(&r->lanes_state, LANES_DONE);
+        ap_plan_release(&r->job.plan);
         int http = 503;
         r->stored = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &r->stored_len);
         r->stored_heap = true;
