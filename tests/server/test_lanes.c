@@ -275,6 +275,45 @@ START_TEST(test_drain_cancel)
 }
 END_TEST
 
+/* Drain with no grace while kinodynamic plans begun in the fast lane wait for the one slow slot: the waiting
+ * jobs are answered timeout, the running one stops, and every plan's own memory is released. */
+START_TEST(test_drain_cancel_releases_waiting_plans)
+{
+    ap_map *m = make_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
+                          .slow_slice = 1};
+    setup(&ctx, &lc, m);
+    for (int i = 0; i < 3; i++) {
+        ap_job *j = add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5);
+        j->q.algorithm = AP_ALG_KINODYNAMIC;
+        j->q.turning_radius = 1.0;
+        j->q.vehicle = ap_vehicle_profile_find("car")->v;
+    }
+    for (int i = 0; i < ctx.submitted; i++)
+        ck_assert_int_eq(ap_lanes_submit(&ctx.lanes, &ctx.jobs[i]), AP_OK);
+    /* Until two wait: each search needs over a thousand 1-expansion slow slices, each a loop round trip. */
+    for (int i = 0; i < 100000 && ctx.lanes.pending_n < 2 && ctx.done == 0; i++)
+        uv_run(&ctx.loop, UV_RUN_ONCE);
+    ck_assert_int_eq(ctx.lanes.pending_n, 2);
+    for (int i = 0; i < 3; i++)
+        ck_assert_ptr_nonnull(ctx.jobs[i].plan.kind_state); /* begun, not answered */
+    ap_lanes_drain(&ctx.lanes, 0, on_drained, &ctx);
+    ck_assert_int_eq(uv_run(&ctx.loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(ctx.drained, 1);
+    ck_assert_int_eq(ctx.done, 3);
+    int timeouts = 0;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_ptr_null(ctx.jobs[i].plan.kind_state);
+        timeouts += ctx.jobs[i].status == AP_TIMEOUT;
+    }
+    ck_assert_int_ge(timeouts, 2);
+    ck_assert_int_eq(uv_loop_close(&ctx.loop), 0);
+    ap_lanes_free(&ctx.lanes);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A query the plan itself refuses (here: a kinodynamic query in corridor mode whose start lies outside the
  * corridor, found when the plan lays the corridor over the map) is answered with the status, field and
  * message the plan gives (ap_plan_field, ap_plan_message). */
@@ -311,6 +350,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, test_slow_queue_full_kinodynamic);
     tcase_add_test(tc, test_expired_in_queue);
     tcase_add_test(tc, test_drain_cancel);
+    tcase_add_test(tc, test_drain_cancel_releases_waiting_plans);
     tcase_add_test(tc, test_refused_by_plan);
     suite_add_tcase(s, tc);
     return s;
