@@ -147,6 +147,15 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         snprintf(p->message, sizeof p->message, "the goal is outside the corridor (or blocked)");
         return p->state = AP_E_GOAL_BLOCKED;
     }
+    /* A state within tol_pos of the goal holds the disc of radius - tol_pos about the goal inside its own:
+     * where that disc overlaps an obstacle no state is a goal, and the search would only end at its cap. */
+    if (kp.radius > kp.tol_pos && !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius - kp.tol_pos)) {
+        p->field = "goal";
+        snprintf(p->message, sizeof p->message,
+                 "\"goal\": the unit's disc (radius %g) overlaps an obstacle wherever it ends within %g tiles of it",
+                 kp.radius, kp.tol_pos);
+        return p->state = AP_E_GOAL_BLOCKED;
+    }
     if (ap_kino_at_goal(&kp, kp.sx, kp.sy, ap_angle_wrap(kp.sh), kp.sv)) {
         k->trivial = true;
         return p->state = AP_OK;

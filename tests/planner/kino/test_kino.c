@@ -1000,6 +1000,26 @@ START_TEST(test_validation)
     ck_assert_str_eq(ap_plan_message(&p), "\"start\": the unit's disc (radius 0.6) at (1.5, 1.5) overlaps an "
                                           "obstacle or the map's edge");
     ap_plan_release(&p);
+    /* A goal the disc cannot reach within the position tolerance: every point within 0.5 of (1.2, 10.5) holds
+     * the disc of radius 0.9 - 0.5 about it, which crosses the wall at x = 1. At (1.5, 10.5) that disc
+     * clears the wall (0.5 away): searched; with a tolerance of 0.3 it does not (0.6): refused. */
+    b = q;
+    b.unit_radius = 0.9;
+    b.gx = 1.2;
+    b.gy = 10.5;
+    ck_assert_int_eq(ap_plan_begin(&p, &b, &ws, 0), AP_E_GOAL_BLOCKED);
+    ck_assert_str_eq(ap_plan_field(&p), "goal");
+    ck_assert_str_eq(ap_plan_message(&p), "\"goal\": the unit's disc (radius 0.9) overlaps an obstacle wherever it "
+                                          "ends within 0.5 tiles of it");
+    ap_plan_release(&p);
+    b.gx = 1.5;
+    ck_assert_int_eq(ap_plan_begin(&p, &b, &ws, 0), AP_IN_PROGRESS);
+    ap_plan_release(&p);
+    b.tol_position = 0.3;
+    ck_assert_int_eq(ap_plan_begin(&p, &b, &ws, 0), AP_E_GOAL_BLOCKED);
+    ck_assert_str_eq(ap_plan_message(&p), "\"goal\": the unit's disc (radius 0.9) overlaps an obstacle wherever it "
+                                          "ends within 0.3 tiles of it");
+    ap_plan_release(&p);
     ap_workspace_free(&ws);
     ap_map_free(m);
 }
