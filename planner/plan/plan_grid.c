@@ -29,8 +29,17 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     if (t == NULL)
         return AP_OK;
     const uint32_t node[2] = {p->start_node, p->goal_node};
+    const double pt[2][2] = {{p->q.sx, p->q.sy}, {p->q.gx, p->q.gy}};
+    ap_world w;
+    double r;
+    ap_plan_world(&p->q, false, &w, &r);
     for (int i = 0; i < 2; i++) {
         if (ap_clearance_allows(t->disc[node[i]], p->q.unit_radius))
+            continue;
+        /* auto chose the grid for this query, and may choose any_angle for the same query later (once the
+         * map's disc graph is built), which starts and ends at the points themselves: it refuses only where
+         * the disc at the point does not fit either, so that it never refuses what it would answer later. */
+        if (p->q.algorithm == AP_ALG_AUTO && ap_world_point_clear(&w, pt[i][0], pt[i][1], r))
             continue;
         int32_t x, y;
         ap_map_coords(p->q.map, node[i], &x, &y);

@@ -66,7 +66,9 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * disc is clear (Harabor's Annotated A*), so a start or goal cell whose centre's disc clearance does not let
  * the unit through could only end in no_path, after flooding the goal's component (Pinter, "Path Failure").
  * AP_OK (also for units without a table), or AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED with p->field and
- * p->message (the radius, the cell, its clearance in tiles). Reads p->q, p->start_node, p->goal_node. */
+ * p->message (the radius, the cell, its clearance in tiles). For "auto" only where the disc at the point
+ * itself does not fit either (auto may answer the same query with any_angle later). Reads p->q,
+ * p->start_node, p->goal_node. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,

@@ -452,6 +452,34 @@ START_TEST(annotated_astar_matches_exact_geometry)
 }
 END_TEST
 
+/* A disc of 0.6 beside a block at (4, 4): cell (4, 3)'s centre is 0.5 tiles from it, so a grid search
+ * named by the query refuses a start in that cell; auto (which may run any_angle on the same query once the
+ * disc graph is built, from the point itself) refuses it only where the disc at the point does not fit
+ * either: at (4.5, 3.05), 0.95 from the block, it searches (and the grid proves no way out of the cell). */
+START_TEST(auto_refuses_only_ends_no_search_could_use)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n"
+                                        ".........\n....@....\n.........\n.........\n.........\n.........\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = {.map = m, .sx = 4.5, .sy = 3.05, .gx = 1.5, .gy = 7.5, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.6};
+    ap_result r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ap_result_free(&r);
+    q.algorithm = AP_ALG_AUTO;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_NO_PATH);
+    ap_result_free(&r);
+    q.sy = 3.5; /* the disc at the point overlaps the block too: refused by auto as well */
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -547,6 +575,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, profile_build_honours_the_deadline);
     tcase_add_test(tc, unit_size_shapes_the_grid_route);
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
+    tcase_add_test(tc, auto_refuses_only_ends_no_search_could_use);
     suite_add_tcase(s, tc);
     return s;
 }
