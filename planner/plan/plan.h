@@ -189,6 +189,9 @@ typedef struct ap_plan {
     int state;                /* AP_IN_PROGRESS, or the final status */
     bool has_search;
     bool region_pruned;       /* answered AP_NO_PATH from the region table (added with the implementation) */
+    bool start_snapped, goal_snapped; /* a sized disc's grid search moved its start (goal) node to a neighbour
+                                       * cell (plan_kind.h ap_plan_grid_ends_fit): the path passes that
+                                       * cell's centre */
     ap_no_path_reason no_path_reason; /* a kind's reason for AP_NO_PATH (zero: not_found; a complete kind's
                                        * or the region table's no_path is unreachable regardless) */
     const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */

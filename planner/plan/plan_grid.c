@@ -6,11 +6,14 @@
  * Realistic Turns" (Figures 5-6), "Legal Turns: The Basic Methods" ("ignoring blocked tiles": curves are
  * added after the search and only reported by `clear`).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../geom/curve.h"
 #include "../world/clearance.h"
+#include "../grid/grid.h"
 #include "../world/grid_world.h"
 #include "algorithms.h"
 #include "plan_kind.h"
@@ -23,30 +26,75 @@ static void bind(ap_plan *p, ap_workspace *ws)
         p->row->bind(&p->dom_ctx, ws); /* e.g. JPS reads arrival directions from this workspace's parents */
 }
 
+/* The neighbour of cell `node` (8 around it) whose centre holds the disc of radius r (table t) and is
+ * joined to the point (px, py) by a line the disc sweeps clear, nearest to the other end's cell `other` by
+ * line length plus octile distance; UINT32_MAX when none is. */
+static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, const ap_world *w, uint32_t node,
+                          double px, double py, uint32_t other)
+{
+    const ap_map *m = p->q.map;
+    int32_t x, y, ox, oy;
+    ap_map_coords(m, node, &x, &y);
+    ap_map_coords(m, other, &ox, &oy);
+    uint32_t best = UINT32_MAX;
+    double best_d = INFINITY;
+    for (int dy = -1; dy <= 1; dy++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            const int32_t nx = x + dx, ny = y + dy;
+            if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+                continue;
+            const uint32_t n = ap_map_index(m, nx, ny);
+            if (!ap_clearance_allows(t->disc[n], p->q.unit_radius))
+                continue;
+            const double cx = nx + 0.5, cy = ny + 0.5;
+            const double d = hypot(cx - px, cy - py) + ap_octile(ox - nx, oy - ny);
+            if (d < best_d && ap_world_line_clear(w, px, py, cx, cy, p->q.unit_radius)) {
+                best = n;
+                best_d = d;
+            }
+        }
+    }
+    return best;
+}
+
 int ap_plan_grid_ends_fit(ap_plan *p)
 {
     const ap_clearance_table *t = ap_query_disc_table(&p->q);
     if (t == NULL)
         return AP_OK;
-    const uint32_t node[2] = {p->start_node, p->goal_node};
+    uint32_t *node[2] = {&p->start_node, &p->goal_node};
+    bool *snapped[2] = {&p->start_snapped, &p->goal_snapped};
     const double pt[2][2] = {{p->q.sx, p->q.sy}, {p->q.gx, p->q.gy}};
     ap_world w;
     double r;
     ap_plan_world(&p->q, false, &w, &r);
     for (int i = 0; i < 2; i++) {
-        if (ap_clearance_allows(t->disc[node[i]], p->q.unit_radius))
+        const uint32_t cell = *node[i];
+        if (ap_clearance_allows(t->disc[cell], p->q.unit_radius))
             continue;
+        /* Where the disc at the point itself overlaps an obstacle no search can use that end (any_angle
+         * refuses it alike). */
+        if (!ap_world_point_clear(&w, pt[i][0], pt[i][1], r))
+            return ap_plan_end_blocked(p, i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED);
+        /* The unit fits at the point, not at its cell's centre (off-centre, beside a wall): the grid search
+         * starts (ends) at a neighbour cell it fits, joined to the point by a clear line. */
+        const uint32_t n = snap_cell(p, t, &w, cell, pt[i][0], pt[i][1], *node[1 - i]);
+        if (n != UINT32_MAX) {
+            *node[i] = n;
+            *snapped[i] = true;
+            continue;
+        }
         /* auto chose the grid for this query, and may choose any_angle for the same query later (once the
-         * map's disc graph is built), which starts and ends at the points themselves: it refuses only where
-         * the disc at the point does not fit either, so that it never refuses what it would answer later. */
-        if (p->q.algorithm == AP_ALG_AUTO && ap_world_point_clear(&w, pt[i][0], pt[i][1], r))
+         * map's disc graph is built), which starts and ends at the points themselves: it does not refuse
+         * what the disc at the point fits (its search answers no_path). */
+        if (p->q.algorithm == AP_ALG_AUTO)
             continue;
         int32_t x, y;
-        ap_map_coords(p->q.map, node[i], &x, &y);
+        ap_map_coords(p->q.map, cell, &x, &y);
         p->field = i == 0 ? "start" : "goal";
         snprintf(p->message, sizeof p->message,
                  "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %g; clearance %g tiles)", p->field,
-                 (int)x, (int)y, p->q.unit_radius, ap_clearance_level_tiles[t->disc[node[i]]]);
+                 (int)x, (int)y, p->q.unit_radius, ap_clearance_level_tiles[t->disc[cell]]);
         return i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED;
     }
     return AP_OK;
@@ -60,6 +108,8 @@ static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     int st = ap_plan_grid_ends_fit(p);
     if (st != AP_OK)
         return p->state = st;
+    if (p->start_node == p->goal_node) /* both ends moved to one cell */
+        return p->state = AP_OK;
     st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
@@ -112,11 +162,42 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r)
     return st;
 }
 
+/* The centres of the cells a snapped start or goal moved to (ap_plan_grid_ends_fit) as waypoints after the
+ * start point and before the goal point: cell waypoints leave the end cells' own centres out. */
+static int insert_snapped(const ap_plan *p, ap_result *r)
+{
+    double(*w)[2] = realloc(r->waypoints, (r->n_waypoints + 2) * sizeof *w);
+    if (w == NULL)
+        return AP_E_NOMEM;
+    r->waypoints = w;
+    size_t n = r->n_waypoints;
+    int32_t x, y;
+    if (p->start_snapped) {
+        memmove(w + 2, w + 1, (n - 1) * sizeof *w);
+        ap_map_coords(p->q.map, p->start_node, &x, &y);
+        w[1][0] = x + 0.5;
+        w[1][1] = y + 0.5;
+        n++;
+    }
+    if (p->goal_snapped && !(p->start_snapped && p->start_node == p->goal_node)) {
+        w[n][0] = w[n - 1][0];
+        w[n][1] = w[n - 1][1];
+        ap_map_coords(p->q.map, p->goal_node, &x, &y);
+        w[n - 1][0] = x + 0.5;
+        w[n - 1][1] = y + 0.5;
+        n++;
+    }
+    r->n_waypoints = n;
+    return AP_OK;
+}
+
 int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n)
 {
     const ap_query *q = &p->q;
     r->waypoints = ap_plan_cell_waypoints(q, nodes, n, &r->n_waypoints);
     if (r->waypoints == NULL)
+        return AP_E_NOMEM;
+    if ((p->start_snapped || p->goal_snapped) && insert_snapped(p, r) != AP_OK)
         return AP_E_NOMEM;
 
     if (q->smoothing != AP_SMOOTH_NONE) {

@@ -60,6 +60,8 @@ static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     int st = ap_plan_grid_ends_fit(p);
     if (st != AP_OK)
         return p->state = st;
+    if (p->start_node == p->goal_node) /* both ends moved to one cell */
+        return p->state = AP_OK;
     hier_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return p->state = AP_E_NOMEM;

@@ -63,17 +63,22 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
 /* Before a grid search of a sized disc unit (algorithms.h ap_query_disc_table: radius from
  * AP_GRID_SIZED_MIN_RADIUS up): the search leaves from and ends at cell centres through moves whose swept
- * disc is clear (Harabor's Annotated A*), so a start or goal cell whose centre's disc clearance does not let
- * the unit through could only end in no_path, after flooding the goal's component (Pinter, "Path Failure").
- * AP_OK (also for units without a table), or AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED with p->field and
- * p->message (the radius, the cell, its clearance in tiles). For "auto" only where the disc at the point
- * itself does not fit either (auto may answer the same query with any_angle later). Reads p->q,
- * p->start_node, p->goal_node. */
+ * disc is clear (Harabor's Annotated A*), so an end cell whose centre's disc clearance does not let the unit
+ * through could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). For such
+ * an end: where the disc at the point itself overlaps an obstacle, AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED
+ * (ap_plan_end_blocked's message, as any_angle's); else the end moves to the neighbour cell (8 around) whose
+ * centre holds the disc and is joined to the point by a clear line, nearest by line plus octile distance to
+ * the other end (p->start_node / goal_node, p->start_snapped / goal_snapped: the path then passes that
+ * centre, ap_plan_cells_finish); with none, the refusal names the cell and its clearance — except under
+ * "auto", whose search goes on (it may answer the same query with any_angle later). AP_OK otherwise (also
+ * for units without a table). Reads p->q; writes p->start_node, p->goal_node, the snapped flags, p->field
+ * and p->message. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
- * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints, smoothing,
- * curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
+ * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints (the start
+ * point, the centres between, the goal point; a snapped end's cell centre too), smoothing, curves and the
+ * verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
 int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n);
 
 /* HAA* (plan_hier.c): the abstract graph's path refined cluster by cluster (hier.h ap_hier_path); the grid

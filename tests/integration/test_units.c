@@ -114,11 +114,11 @@ START_TEST(boats_and_tanks)
     ck_assert_str_eq(str(j, "status"), "ok");
     ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 5.0, 1e-9);
     json_decref(j);
-    /* the tank's disc (radius 0.9) does not fit in the corner cell (0.5 tiles from the map's edges): refused
-     * before searching */
+    /* the tank's disc (radius 0.9) at the corner cell's centre crosses the map's edges: refused before
+     * searching */
     j = path(0.5, 0.5, 7.5, 1.5, "{\"kind\":\"tank\"}", "none", 422);
     assert_error(j, "start_blocked", "start",
-                 "\"start\": cell (0, 0) is too narrow for the unit's disc (radius 0.9; clearance 0.5 tiles)");
+                 "\"start\": the unit's disc (radius 0.9) at (0.5, 0.5) overlaps an obstacle or the map's edge");
     json_decref(j);
 }
 END_TEST
@@ -256,9 +256,10 @@ START_TEST(discs_jump_points)
 END_TEST
 
 /* A disc that does not fit at an end is refused before any search (which could only flood the map and
- * answer no_path): the grid searches of a disc of 0.6 (sized: it does not fit every grid move) test the
- * disc at the centre of the end's cell — (4, 3), beside the block, has 0.5 tiles of clearance — the
- * legal-turn searches the disc at the point itself; single queries and batch items alike. */
+ * answer no_path): at (4.5, 3.5), 0.5 tiles from the block, a disc of 0.6 (sized: it does not fit every grid
+ * move), for the grid searches and the legal-turn searches alike; single queries and batch items. Off the
+ * cell's centre where the disc fits, at (4.5, 3.05), the grid searches start at a neighbour cell's centre
+ * (the second waypoint) and answer ok. */
 START_TEST(discs_that_do_not_fit_are_refused)
 {
     const char *grid[] = {"astar", "jps", "jps_plus", "hierarchical", "auto"};
@@ -272,7 +273,7 @@ START_TEST(discs_that_do_not_fit_are_refused)
             json_t *j = ap_post_want(&psrv, "/v1/path", body, 422);
             char want[160];
             snprintf(want, sizeof want,
-                     "\"%s\": cell (4, 3) is too narrow for the unit's disc (radius 0.6; clearance 0.5 tiles)",
+                     "\"%s\": the unit's disc (radius 0.6) at (4.5, 3.5) overlaps an obstacle or the map's edge",
                      end ? "goal" : "start");
             json_t *e = json_object_get(j, "error");
             ck_assert_str_eq(str(e, "code"), end ? "goal_blocked" : "start_blocked");
@@ -280,6 +281,21 @@ START_TEST(discs_that_do_not_fit_are_refused)
             ck_assert_msg(strcmp(str(e, "message"), want) == 0, "%s: %s", grid[a], str(e, "message"));
             json_decref(j);
         }
+    }
+    for (int a = 0; a < 5; a++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"pillar\",\"start\":{\"x\":4.5,\"y\":3.05},\"goal\":{\"x\":1.5,\"y\":7.5},"
+                 "\"unit\":{\"radius\":0.6},\"search\":{\"algorithm\":\"%s\",\"smoothing\":\"none\"}}", grid[a]);
+        json_t *j = ap_post_want(&psrv, "/v1/path", body, 200);
+        ck_assert_str_eq(str(j, "status"), "ok");
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        json_t *w1 = json_array_get(json_object_get(j, "waypoints"), 1);
+        const double cx = json_number_value(json_array_get(w1, 0)), cy = json_number_value(json_array_get(w1, 1));
+        ck_assert_msg(cx - floor(cx) == 0.5 && cy - floor(cy) == 0.5 && fabs(cx - 4.5) <= 1 && cy <= 3.5 &&
+                          !(cx == 4.5 && cy == 3.5),
+                      "%s: second waypoint (%g, %g)", grid[a], cx, cy);
+        json_decref(j);
     }
     const char *turns[] = {"directional8", "directional24", "hybrid", "auto"};
     for (int a = 0; a < 4; a++) {
@@ -301,7 +317,7 @@ START_TEST(discs_that_do_not_fit_are_refused)
                              200);
     json_t *res = json_object_get(j, "results");
     ck_assert_str_eq(str(json_array_get(res, 0), "status"), "error");
-    assert_error(json_array_get(res, 0), "start_blocked", "start", "cell (4, 3) is too narrow");
+    assert_error(json_array_get(res, 0), "start_blocked", "start", "at (4.5, 3.5) overlaps an obstacle");
     ck_assert_str_eq(str(json_array_get(res, 1), "status"), "ok");
     json_decref(j);
 }

@@ -452,28 +452,57 @@ START_TEST(annotated_astar_matches_exact_geometry)
 }
 END_TEST
 
-/* A disc of 0.6 beside a block at (4, 4): cell (4, 3)'s centre is 0.5 tiles from it, so a grid search
- * named by the query refuses a start in that cell; auto (which may run any_angle on the same query once the
- * disc graph is built, from the point itself) refuses it only where the disc at the point does not fit
- * either: at (4.5, 3.05), 0.95 from the block, it searches (and the grid proves no way out of the cell). */
-START_TEST(auto_refuses_only_ends_no_search_could_use)
+/* A sized disc's end off its cell's centre. A disc of 0.6 beside a block at (4, 4): cell (4, 3)'s centre is
+ * 0.5 tiles from it, but at (4.5, 3.05) the disc fits (0.95 away): every grid search starts at a neighbour
+ * cell whose centre holds it, joined to the point by a clear line, and passes that centre — one answer,
+ * clear, for astar, jps, jps_plus, hierarchical and auto. At (4.5, 3.5) the disc itself overlaps the block:
+ * refused by all, as any_angle refuses it. In a corridor two cells wide (radius 0.9) no centre holds the disc
+ * while a point between the rows does: a named grid search refuses the cell, auto searches (no_path), since
+ * any_angle may answer the same query later. */
+START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n"
                                         ".........\n....@....\n.........\n.........\n.........\n.........\n");
     ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
-    ap_query q = {.map = m, .sx = 4.5, .sy = 3.05, .gx = 1.5, .gy = 7.5, .connectivity = 8,
-                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.6};
+    ck_assert_int_eq(ap_workspace_init(&ws, 64 * 64, AP_PLAN_MAX_SUCC), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL, AP_ALG_AUTO};
+    double cost0 = -1.0;
+    for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+        ap_query q = {.map = m, .sx = 4.5, .sy = 3.05, .gx = 1.5, .gy = 7.5, .connectivity = 8,
+                      .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = 0.6};
+        ap_result r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_OK, "alg %d: status %d", (int)algs[a], r.status);
+        ck_assert(r.clear);
+        ck_assert_uint_ge(r.n_waypoints, 3);
+        ck_assert_double_eq(r.waypoints[0][0], 4.5);
+        ck_assert_double_eq(r.waypoints[0][1], 3.05);
+        /* the second waypoint: a neighbour's centre of (4, 3), the disc clear there and on the way */
+        const double cx = r.waypoints[1][0], cy = r.waypoints[1][1];
+        ck_assert(fabs(cx - 4.5) <= 1.0 && fabs(cy - 3.5) <= 1.0 && !(cx == 4.5 && cy == 3.5));
+        ck_assert_double_eq(cx - floor(cx), 0.5);
+        ck_assert(ap_line_clear(m, 4.5, 3.05, cx, cy, 0.6));
+        if (cost0 < 0.0)
+            cost0 = r.length;
+        else if (algs[a] != AP_ALG_HIERARCHICAL && algs[a] != AP_ALG_AUTO)
+            ck_assert_double_eq_tol(r.length, cost0, 1e-9);
+        ap_result_free(&r);
+        q.sy = 3.5;
+        r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_E_START_BLOCKED, "alg %d: status %d", (int)algs[a], r.status);
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
+    m = ap_test_map_from_string("type octile\nheight 8\nwidth 12\nmap\n............\n............\n"
+                                "@@@@@@@@@@@.\n............\n............\n@@@@@@@@@@@.\n............\n"
+                                "............\n");
+    ap_query q = {.map = m, .sx = 2.5, .sy = 4.0, .gx = 9.5, .gy = 4.0, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.9};
     ap_result r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
     ap_result_free(&r);
     q.algorithm = AP_ALG_AUTO;
     r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_NO_PATH);
-    ap_result_free(&r);
-    q.sy = 3.5; /* the disc at the point overlaps the block too: refused by auto as well */
-    r = ap_test_run_plan(&q, &ws);
-    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
     ap_result_free(&r);
     ap_workspace_free(&ws);
     ap_map_free(m);
@@ -575,7 +604,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, profile_build_honours_the_deadline);
     tcase_add_test(tc, unit_size_shapes_the_grid_route);
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
-    tcase_add_test(tc, auto_refuses_only_ends_no_search_could_use);
+    tcase_add_test(tc, off_centre_ends_snap_to_a_neighbour_cell);
     suite_add_tcase(s, tc);
     return s;
 }
