@@ -509,6 +509,75 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 }
 END_TEST
 
+/* Off-centre starts of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or 1.0), in cells whose
+ * centre does not hold the disc, goals at cell centres that do: the disc overlapping a wall at the point is
+ * refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to the point by a clear
+ * line (the tests' own exact check), astar answers from such a neighbour — the second waypoint — with the
+ * reference optimum from it, every piece clear (or no_path); with none it refuses. */
+START_TEST(off_centre_starts_on_random_maps)
+{
+    ap_test_rng g = {20261204};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
+    int snapped = 0, refused_point = 0, refused_cell = 0;
+    for (int it = 0; it < 3000; it++) {
+        char text[1024];
+        int used = snprintf(text, sizeof text, "type octile\nheight 14\nwidth 14\nmap\n");
+        for (int y = 0; y < 14; y++) {
+            for (int x = 0; x < 14; x++)
+                text[used++] = ap_test_rand01(&g) < 0.06 ? '@' : '.';
+            text[used++] = '\n';
+        }
+        text[used] = '\0';
+        ap_map *m = ap_test_map_from_string(text);
+        double r = it % 2 ? 0.6 : 1.0;
+        int cx = (int)(ap_test_rand(&g) % 14), cy = (int)(ap_test_rand(&g) % 14);
+        int gx = (int)(ap_test_rand(&g) % 14), gy = (int)(ap_test_rand(&g) % 14);
+        const double sx = cx + 0.05 + 0.9 * ap_test_rand01(&g), sy = cy + 0.05 + 0.9 * ap_test_rand01(&g);
+        /* a passable start cell whose centre does not hold the disc, a goal centre that does */
+        if (!ap_map_passable(m, cx, cy) || disc_move_cost(m, cx, cy, cx, cy, &r) < INFINITY ||
+            disc_move_cost(m, gx, gy, gx, gy, &r) == INFINITY || (cx == gx && cy == gy)) {
+            ap_map_free(m);
+            continue;
+        }
+        ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
+                      .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = r};
+        ap_result res = ap_test_run_plan(&q, &ws);
+        bool any = false;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if ((dx || dy) && disc_move_cost(m, cx + dx, cy + dy, cx + dx, cy + dy, &r) < INFINITY &&
+                    ap_line_clear(m, sx, sy, cx + dx + 0.5, cy + dy + 0.5, r))
+                    any = true;
+        if (!ap_line_clear(m, sx, sy, sx, sy, r)) {
+            ck_assert_int_eq(res.status, AP_E_START_BLOCKED);
+            refused_point++;
+        } else if (!any) {
+            ck_assert_int_eq(res.status, AP_E_START_BLOCKED);
+            refused_cell++;
+        } else if (res.status == AP_OK) {
+            const double nx = res.waypoints[1][0], ny = res.waypoints[1][1];
+            const int ix = (int)floor(nx), iy = (int)floor(ny);
+            ck_assert(nx - ix == 0.5 && ny - iy == 0.5 && abs(ix - cx) <= 1 && abs(iy - cy) <= 1);
+            ck_assert(ap_line_clear(m, sx, sy, nx, ny, r));
+            ck_assert(res.clear);
+            double want = ix == gx && iy == gy ? 0.0 : ap_test_ref_dijkstra(m, ix, iy, gx, gy, disc_move_cost, &r);
+            ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
+            snapped++;
+        } else {
+            ck_assert_int_eq(res.status, AP_NO_PATH);
+        }
+        ap_result_free(&res);
+        ap_map_free(m);
+    }
+    printf("off-centre starts: %d answered from a neighbour, %d refused at the point, %d with no neighbour\n",
+           snapped, refused_point, refused_cell);
+    ck_assert_msg(snapped > 20 && refused_point > 20 && refused_cell > 2, "%d / %d / %d", snapped, refused_point,
+                  refused_cell);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 /* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -605,6 +674,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, unit_size_shapes_the_grid_route);
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
     tcase_add_test(tc, off_centre_ends_snap_to_a_neighbour_cell);
+    tcase_add_test(tc, off_centre_starts_on_random_maps);
     suite_add_tcase(s, tc);
     return s;
 }
