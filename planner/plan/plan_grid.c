@@ -173,19 +173,24 @@ static int insert_snapped(const ap_plan *p, ap_result *r)
     size_t n = r->n_waypoints;
     int32_t x, y;
     if (p->start_snapped) {
-        memmove(w + 2, w + 1, (n - 1) * sizeof *w);
         ap_map_coords(p->q.map, p->start_node, &x, &y);
-        w[1][0] = x + 0.5;
-        w[1][1] = y + 0.5;
-        n++;
+        if (w[1][0] != x + 0.5 || w[1][1] != y + 0.5) { /* not when the goal is that very centre */
+            memmove(w + 2, w + 1, (n - 1) * sizeof *w);
+            w[1][0] = x + 0.5;
+            w[1][1] = y + 0.5;
+            n++;
+        }
     }
-    if (p->goal_snapped && !(p->start_snapped && p->start_node == p->goal_node)) {
-        w[n][0] = w[n - 1][0];
-        w[n][1] = w[n - 1][1];
+    if (p->goal_snapped) {
         ap_map_coords(p->q.map, p->goal_node, &x, &y);
-        w[n - 1][0] = x + 0.5;
-        w[n - 1][1] = y + 0.5;
-        n++;
+        /* not twice in a row: both ends moved to one cell, or the goal's to the start's own centre */
+        if (w[n - 2][0] != x + 0.5 || w[n - 2][1] != y + 0.5) {
+            w[n][0] = w[n - 1][0];
+            w[n][1] = w[n - 1][1];
+            w[n - 1][0] = x + 0.5;
+            w[n - 1][1] = y + 0.5;
+            n++;
+        }
     }
     r->n_waypoints = n;
     return AP_OK;

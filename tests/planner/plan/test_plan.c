@@ -509,7 +509,15 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 }
 END_TEST
 
-/* Off-centre starts of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or 1.0), in cells whose
+/* No two consecutive waypoints of r alike (no zero-length piece). */
+static void assert_waypoints_distinct(const ap_result *r)
+{
+    for (size_t i = 1; i < r->n_waypoints; i++)
+        ck_assert_msg(r->waypoints[i][0] != r->waypoints[i - 1][0] || r->waypoints[i][1] != r->waypoints[i - 1][1],
+                      "waypoints %zu and %zu alike", i - 1, i);
+}
+
+/* Off-centre starts (and goals, mirrored) of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or 1.0), in cells whose
  * centre does not hold the disc, goals at cell centres that do: the disc overlapping a wall at the point is
  * refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to the point by a clear
  * line (the tests' own exact check), astar answers from such a neighbour — the second waypoint — with the
@@ -561,9 +569,33 @@ START_TEST(off_centre_starts_on_random_maps)
             ck_assert(nx - ix == 0.5 && ny - iy == 0.5 && abs(ix - cx) <= 1 && abs(iy - cy) <= 1);
             ck_assert(ap_line_clear(m, sx, sy, nx, ny, r));
             ck_assert(res.clear);
+            assert_waypoints_distinct(&res);
             double want = ix == gx && iy == gy ? 0.0 : ap_test_ref_dijkstra(m, ix, iy, gx, gy, disc_move_cost, &r);
             ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
             snapped++;
+        } else {
+            ck_assert_int_eq(res.status, AP_NO_PATH);
+        }
+        ap_result_free(&res);
+        /* The same point as the goal, from the other cell's centre: the mirror answer. */
+        ap_query q2 = q;
+        q2.sx = gx + 0.5;
+        q2.sy = gy + 0.5;
+        q2.gx = sx;
+        q2.gy = sy;
+        res = ap_test_run_plan(&q2, &ws);
+        if (!ap_line_clear(m, sx, sy, sx, sy, r) || !any) {
+            ck_assert_int_eq(res.status, AP_E_GOAL_BLOCKED);
+        } else if (res.status == AP_OK) {
+            const size_t k = res.n_waypoints - 2;
+            const double nx = res.waypoints[k][0], ny = res.waypoints[k][1];
+            const int ix = (int)floor(nx), iy = (int)floor(ny);
+            ck_assert(nx - ix == 0.5 && ny - iy == 0.5 && abs(ix - cx) <= 1 && abs(iy - cy) <= 1);
+            ck_assert(ap_line_clear(m, nx, ny, sx, sy, r));
+            ck_assert(res.clear);
+            assert_waypoints_distinct(&res);
+            double want = ix == gx && iy == gy ? 0.0 : ap_test_ref_dijkstra(m, gx, gy, ix, iy, disc_move_cost, &r);
+            ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
         } else {
             ck_assert_int_eq(res.status, AP_NO_PATH);
         }
