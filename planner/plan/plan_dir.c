@@ -838,12 +838,9 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
      * where the disc itself overlaps an obstacle no curve can, and the search would only answer no_path,
      * after flooding its window or corridor. */
     if (q->unit_radius > 0.0) {
-        ap_world w;
-        double r;
-        ap_plan_world(q, false, &w, &r);
-        if (!ap_world_point_clear(&w, q->sx, q->sy, r))
+        if (!ap_plan_unit_fits_at(q, q->sx, q->sy))
             return p->state = ap_plan_end_blocked(p, AP_E_START_BLOCKED);
-        if (!ap_world_point_clear(&w, q->gx, q->gy, r))
+        if (!ap_plan_unit_fits_at(q, q->gx, q->gy))
             return p->state = ap_plan_end_blocked(p, AP_E_GOAL_BLOCKED);
     }
     dp->grid_start = p->start_node;

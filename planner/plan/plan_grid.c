@@ -29,10 +29,13 @@ static void bind(ap_plan *p, ap_workspace *ws)
 /* The neighbour of cell `node` (8 around it) whose centre holds the disc of radius r (table t) and is
  * joined to the point (px, py) by a line the disc sweeps clear, nearest to the other end's cell `other` by
  * line length plus octile distance; UINT32_MAX when none is. */
-static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, const ap_world *w, uint32_t node,
-                          double px, double py, uint32_t other)
+static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_t node, double px, double py,
+                          uint32_t other)
 {
     const ap_map *m = p->q.map;
+    ap_world w;
+    double r;
+    ap_plan_world(&p->q, false, &w, &r);
     int32_t x, y, ox, oy;
     ap_map_coords(m, node, &x, &y);
     ap_map_coords(m, other, &ox, &oy);
@@ -48,7 +51,7 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, const a
                 continue;
             const double cx = nx + 0.5, cy = ny + 0.5;
             const double d = hypot(cx - px, cy - py) + ap_octile(ox - nx, oy - ny);
-            if (d < best_d && ap_world_line_clear(w, px, py, cx, cy, p->q.unit_radius)) {
+            if (d < best_d && ap_world_line_clear(&w, px, py, cx, cy, r)) {
                 best = n;
                 best_d = d;
             }
@@ -65,20 +68,17 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     uint32_t *node[2] = {&p->start_node, &p->goal_node};
     bool *snapped[2] = {&p->start_snapped, &p->goal_snapped};
     const double pt[2][2] = {{p->q.sx, p->q.sy}, {p->q.gx, p->q.gy}};
-    ap_world w;
-    double r;
-    ap_plan_world(&p->q, false, &w, &r);
     for (int i = 0; i < 2; i++) {
         const uint32_t cell = *node[i];
         if (ap_clearance_allows(t->disc[cell], p->q.unit_radius))
             continue;
         /* Where the disc at the point itself overlaps an obstacle no search can use that end (any_angle
          * refuses it alike). */
-        if (!ap_world_point_clear(&w, pt[i][0], pt[i][1], r))
+        if (!ap_plan_unit_fits_at(&p->q, pt[i][0], pt[i][1]))
             return ap_plan_end_blocked(p, i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED);
         /* The unit fits at the point, not at its cell's centre (off-centre, beside a wall): the grid search
          * starts (ends) at a neighbour cell it fits, joined to the point by a clear line. */
-        const uint32_t n = snap_cell(p, t, &w, cell, pt[i][0], pt[i][1], *node[1 - i]);
+        const uint32_t n = snap_cell(p, t, cell, pt[i][0], pt[i][1], *node[1 - i]);
         if (n != UINT32_MAX) {
             *node[i] = n;
             *snapped[i] = true;

@@ -89,6 +89,14 @@ void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, siz
     r->clear = ap_world_path_clear(&world, segs, n, q->sx, q->sy, rad);
 }
 
+bool ap_plan_unit_fits_at(const ap_query *q, double x, double y)
+{
+    ap_world w;
+    double r;
+    ap_plan_world(q, false, &w, &r);
+    return ap_world_point_clear(&w, x, y, r);
+}
+
 int ap_plan_end_blocked(ap_plan *p, int st)
 {
     if (st != AP_E_START_BLOCKED && st != AP_E_GOAL_BLOCKED)

@@ -58,6 +58,11 @@ void ap_plan_set_segments(ap_result *r, const ap_query *q, ap_segment *segs, siz
  * and *r. Pure. */
 void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r);
 
+/* The unit (its disc, or a square unit's square) at the point (x, y) tiles, clear in the query's world
+ * (ap_plan_world, not the cheap view): the closed shape shares no point with an obstacle or the world's
+ * edge (collide.h). Pure; thread-safe. */
+bool ap_plan_unit_fits_at(const ap_query *q, double x, double y);
+
 /* A refusal found while planning (st AP_E_START_BLOCKED or AP_E_GOAL_BLOCKED, any other st is returned as it
  * is): the unit's disc (q->unit_radius > 0 tiles) does not fit at the start or goal, whose cell or point
  * validation has found free. Names the field in p->field and, for a disc, says why in p->message (else the

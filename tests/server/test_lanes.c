@@ -86,6 +86,14 @@ static ap_job *add_job(test_ctx *t, const ap_map *m, double sx, double sy, doubl
     return j;
 }
 
+/* Make j a kinodynamic query of the car profile, turning radius 1 tile. */
+static void make_kino(ap_job *j)
+{
+    j->q.algorithm = AP_ALG_KINODYNAMIC;
+    j->q.turning_radius = 1.0;
+    j->q.vehicle = ap_vehicle_profile_find("car")->v;
+}
+
 static void run_and_teardown(test_ctx *t)
 {
     for (int i = 0; i < t->submitted; i++)
@@ -188,11 +196,8 @@ static void slow_queue_full(int alg)
     setup(&ctx, &lc, m);
     for (int i = 0; i < 4; i++) {
         ap_job *j = add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5);
-        j->q.algorithm = alg;
-        if (alg == AP_ALG_KINODYNAMIC) {
-            j->q.turning_radius = 1.0;
-            j->q.vehicle = ap_vehicle_profile_find("car")->v;
-        }
+        if (alg == AP_ALG_KINODYNAMIC)
+            make_kino(j);
     }
     run_and_teardown(&ctx);
     int ok = 0, over = 0;
@@ -283,12 +288,8 @@ START_TEST(test_drain_cancel_releases_waiting_plans)
     ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
                           .slow_slice = 1};
     setup(&ctx, &lc, m);
-    for (int i = 0; i < 3; i++) {
-        ap_job *j = add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5);
-        j->q.algorithm = AP_ALG_KINODYNAMIC;
-        j->q.turning_radius = 1.0;
-        j->q.vehicle = ap_vehicle_profile_find("car")->v;
-    }
+    for (int i = 0; i < 3; i++)
+        make_kino(add_job(&ctx, m, 2.5, 2.5 + i, 30.5, 2.5));
     for (int i = 0; i < ctx.submitted; i++)
         ck_assert_int_eq(ap_lanes_submit(&ctx.lanes, &ctx.jobs[i]), AP_OK);
     /* Until two wait: each search needs over a thousand 1-expansion slow slices, each a loop round trip. */
@@ -325,9 +326,7 @@ START_TEST(test_refused_by_plan)
     setup(&ctx, &lc, m);
     ap_job *j = add_job(&ctx, m, 2.5, 2.5, 10.5, 20.5);
     static ap_zone zone = {.pts = {{8.0, 8.0}, {8.0, 28.0}}, .n = 2, .half = 3.0};
-    j->q.algorithm = AP_ALG_KINODYNAMIC;
-    j->q.turning_radius = 1.0;
-    j->q.vehicle = ap_vehicle_profile_find("car")->v;
+    make_kino(j);
     j->q.zone = &zone;
     run_and_teardown(&ctx);
     ck_assert_int_eq(j->status, AP_E_START_BLOCKED);

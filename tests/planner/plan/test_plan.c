@@ -388,6 +388,20 @@ static double point_move_cost(const ap_map *m, int ux, int uy, int vx, int vy, c
     return ux != vx && uy != vy ? M_SQRT2 : 1.0;
 }
 
+/* A 14 x 14 map, each cell blocked with probability 0.06 (drawn from g in row order). */
+static ap_map *random_map14(ap_test_rng *g)
+{
+    char text[1024];
+    int used = snprintf(text, sizeof text, "type octile\nheight 14\nwidth 14\nmap\n");
+    for (int y = 0; y < 14; y++) {
+        for (int x = 0; x < 14; x++)
+            text[used++] = ap_test_rand01(g) < 0.06 ? '@' : '.';
+        text[used++] = '\n';
+    }
+    text[used] = '\0';
+    return ap_test_map_from_string(text);
+}
+
 START_TEST(annotated_astar_matches_exact_geometry)
 {
     ap_test_rng g = {20261124};
@@ -396,15 +410,7 @@ START_TEST(annotated_astar_matches_exact_geometry)
     const double radii[] = {0.6, 1.0, 1.4};
     int found = 0, none = 0, blocked = 0;
     for (int it = 0; it < 240; it++) {
-        char text[1024];
-        int used = snprintf(text, sizeof text, "type octile\nheight 14\nwidth 14\nmap\n");
-        for (int y = 0; y < 14; y++) {
-            for (int x = 0; x < 14; x++)
-                text[used++] = ap_test_rand01(&g) < 0.06 ? '@' : '.';
-            text[used++] = '\n';
-        }
-        text[used] = '\0';
-        ap_map *m = ap_test_map_from_string(text);
+        ap_map *m = random_map14(&g);
         double r = radii[it % 3];
         /* Three times in four, ends where the disc fits (drawn again up to 50 times), so that the searches'
          * own outcomes dominate; else any passable cells. */
@@ -529,15 +535,7 @@ START_TEST(off_centre_starts_on_random_maps)
     ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
     int snapped = 0, refused_point = 0, refused_cell = 0;
     for (int it = 0; it < 3000; it++) {
-        char text[1024];
-        int used = snprintf(text, sizeof text, "type octile\nheight 14\nwidth 14\nmap\n");
-        for (int y = 0; y < 14; y++) {
-            for (int x = 0; x < 14; x++)
-                text[used++] = ap_test_rand01(&g) < 0.06 ? '@' : '.';
-            text[used++] = '\n';
-        }
-        text[used] = '\0';
-        ap_map *m = ap_test_map_from_string(text);
+        ap_map *m = random_map14(&g);
         double r = it % 2 ? 0.6 : 1.0;
         int cx = (int)(ap_test_rand(&g) % 14), cy = (int)(ap_test_rand(&g) % 14);
         int gx = (int)(ap_test_rand(&g) % 14), gy = (int)(ap_test_rand(&g) % 14);
