@@ -837,12 +837,9 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     /* Every curve is tested with the unit's exact swept disc and starts or ends at the exact start or goal:
      * where the disc itself overlaps an obstacle no curve can, and the search would only answer no_path,
      * after flooding its window or corridor. */
-    if (q->unit_radius > 0.0) {
-        if (!ap_plan_unit_fits_at(q, q->sx, q->sy))
-            return p->state = ap_plan_end_blocked(p, AP_E_START_BLOCKED);
-        if (!ap_plan_unit_fits_at(q, q->gx, q->gy))
-            return p->state = ap_plan_end_blocked(p, AP_E_GOAL_BLOCKED);
-    }
+    const int fit = ap_plan_disc_ends_fit(p);
+    if (fit != AP_OK)
+        return p->state = fit;
     dp->grid_start = p->start_node;
     dp->grid_goal = p->goal_node;
     ap_pose s = query_start(q), g = query_goal(q);

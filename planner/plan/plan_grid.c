@@ -62,8 +62,14 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
 
 int ap_plan_grid_ends_fit(ap_plan *p)
 {
+    /* A disc that overlaps an obstacle at its start or goal point cannot stand there, whatever the search
+     * (any_angle and the legal-turn kinds refuse it alike): for every radius, since a small disc's grid moves
+     * are all clear but its ends off a cell's centre need not be. */
+    const int st = ap_plan_disc_ends_fit(p);
+    if (st != AP_OK)
+        return st;
     const ap_clearance_table *t = ap_query_disc_table(&p->q);
-    if (t == NULL)
+    if (t == NULL || p->start_node == p->goal_node) /* one cell: the line between the points, no search */
         return AP_OK;
     uint32_t *node[2] = {&p->start_node, &p->goal_node};
     bool *snapped[2] = {&p->start_snapped, &p->goal_snapped};
@@ -72,10 +78,6 @@ int ap_plan_grid_ends_fit(ap_plan *p)
         const uint32_t cell = *node[i];
         if (ap_clearance_allows(t->disc[cell], p->q.unit_radius))
             continue;
-        /* Where the disc at the point itself overlaps an obstacle no search can use that end (any_angle
-         * refuses it alike). */
-        if (!ap_plan_unit_fits_at(&p->q, pt[i][0], pt[i][1]))
-            return ap_plan_end_blocked(p, i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED);
         /* The unit fits at the point, not at its cell's centre (off-centre, beside a wall): the grid search
          * starts (ends) at a neighbour cell it fits, joined to the point by a clear line. */
         const uint32_t n = snap_cell(p, t, cell, pt[i][0], pt[i][1], *node[1 - i]);
@@ -103,12 +105,10 @@ int ap_plan_grid_ends_fit(ap_plan *p)
 static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     p->alg = row->id;
-    if (p->start_node == p->goal_node)
-        return p->state = AP_OK;
     int st = ap_plan_grid_ends_fit(p);
     if (st != AP_OK)
         return p->state = st;
-    if (p->start_node == p->goal_node) /* both ends moved to one cell */
+    if (p->start_node == p->goal_node) /* one cell, or both ends moved to one */
         return p->state = AP_OK;
     st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)

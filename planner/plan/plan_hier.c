@@ -55,12 +55,10 @@ static int graph_path(ap_plan *p, hier_state *s, ap_workspace *ws)
 static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     p->alg = row->id;
-    if (p->start_node == p->goal_node)
-        return p->state = AP_OK;
     int st = ap_plan_grid_ends_fit(p);
     if (st != AP_OK)
         return p->state = st;
-    if (p->start_node == p->goal_node) /* both ends moved to one cell */
+    if (p->start_node == p->goal_node) /* one cell, or both ends moved to one */
         return p->state = AP_OK;
     hier_state *s = calloc(1, sizeof *s);
     if (s == NULL)

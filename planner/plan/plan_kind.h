@@ -61,18 +61,19 @@ extern const ap_plan_kind ap_plan_kind_grid;
  * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c). */
 int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
-/* Before a grid search of a sized disc unit (algorithms.h ap_query_disc_table: radius from
- * AP_GRID_SIZED_MIN_RADIUS up): the search leaves from and ends at cell centres through moves whose swept
- * disc is clear (Harabor's Annotated A*), so an end cell whose centre's disc clearance does not let the unit
- * through could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). For such
- * an end: where the disc at the point itself overlaps an obstacle, AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED
- * (ap_plan_end_blocked's message, as any_angle's); else the end moves to the neighbour cell (8 around) whose
- * centre holds the disc and is joined to the point by a clear line, nearest by line plus octile distance to
- * the other end (p->start_node / goal_node, p->start_snapped / goal_snapped: the path then passes that
- * centre, ap_plan_cells_finish); with none, the refusal names the cell and its clearance — except under
- * "auto", whose search goes on (it may answer the same query with any_angle later). AP_OK otherwise (also
- * for units without a table). Reads p->q; writes p->start_node, p->goal_node, the snapped flags, p->field
- * and p->message. */
+/* Before a grid search (every grid kind's begin, also for start and goal in one cell): first, for a disc of
+ * any radius, the disc at the start and goal points themselves (plan_steps.h ap_plan_disc_ends_fit: where it
+ * overlaps an obstacle, AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED with the exact message, as any_angle's). Then,
+ * for a sized disc (algorithms.h ap_query_disc_table: radius from AP_GRID_SIZED_MIN_RADIUS up) whose ends
+ * are in different cells: the search leaves from and ends at cell centres through moves whose swept disc is
+ * clear (Harabor's Annotated A*), so an end cell whose centre's disc clearance does not let the unit through
+ * could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). Such an end moves
+ * to the neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
+ * nearest by line plus octile distance to the other end (p->start_node / goal_node, p->start_snapped /
+ * goal_snapped: the path then passes that centre, ap_plan_cells_finish); with none, the refusal names the
+ * cell and its clearance — except under "auto", whose search goes on (it may answer the same query with
+ * any_angle later). AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
+ * p->goal_node, the snapped flags, p->field and p->message. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,

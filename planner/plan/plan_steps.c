@@ -111,6 +111,18 @@ int ap_plan_end_blocked(ap_plan *p, int st)
     return st;
 }
 
+int ap_plan_disc_ends_fit(ap_plan *p)
+{
+    const ap_query *q = &p->q;
+    if (!(q->unit_radius > 0.0) || q->unit_size > 0)
+        return AP_OK;
+    if (!ap_plan_unit_fits_at(q, q->sx, q->sy))
+        return ap_plan_end_blocked(p, AP_E_START_BLOCKED);
+    if (!ap_plan_unit_fits_at(q, q->gx, q->gy))
+        return ap_plan_end_blocked(p, AP_E_GOAL_BLOCKED);
+    return AP_OK;
+}
+
 void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
 {
     if (q->map == NULL) { /* a circle world */

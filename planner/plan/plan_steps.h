@@ -69,6 +69,13 @@ bool ap_plan_unit_fits_at(const ap_query *q, double x, double y);
  * error table's default stays). Returns st. */
 int ap_plan_end_blocked(ap_plan *p, int st);
 
+/* Both ends of a disc unit (q->unit_radius > 0 tiles, no square): the disc at the start point, then at the
+ * goal point, clear (ap_plan_unit_fits_at), else ap_plan_end_blocked's refusal. For the kinds whose path
+ * begins and ends at the points themselves (the grid kinds' first and last lines, the legal-turn curves):
+ * a unit that overlaps an obstacle where it stands could only get a path it cannot drive, or no_path after a
+ * flood. AP_OK for point and square units. Reads p->q; writes p->field and p->message on refusal. */
+int ap_plan_disc_ends_fit(ap_plan *p);
+
 /* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
  * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Returns AP_OK, AP_E_NOMEM, or AP_E_INVALID_REQUEST with
  * the counts in r->message when more poses would result. */

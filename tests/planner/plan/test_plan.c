@@ -608,6 +608,80 @@ START_TEST(off_centre_starts_on_random_maps)
 }
 END_TEST
 
+/* The least distance (tiles) from the point (x, y) to a blocked cell of m or the map's edge: the test's own
+ * geometry (clamping to each blocked square), independent of collide.c. */
+static double obstacle_distance(const ap_map *m, double x, double y)
+{
+    double d = fmin(fmin(x, m->width - x), fmin(y, m->height - y));
+    for (int cy = 0; cy < m->height; cy++)
+        for (int cx = 0; cx < m->width; cx++)
+            if (!ap_map_passable(m, cx, cy))
+                d = fmin(d, hypot(x - fmax(cx, fmin(x, cx + 1.0)), y - fmax(cy, fmin(y, cy + 1.0))));
+    return d;
+}
+
+/* Small discs (radius below AP_GRID_SIZED_MIN_RADIUS: every grid move is theirs) at random off-centre
+ * points of random maps, for every grid algorithm: a disc that overlaps a wall or the map's edge where it
+ * starts or ends is refused (start_blocked / goal_blocked, the message naming the disc), also when start and
+ * goal share a cell; one that fits is answered as its cell centre would be (astar, jps and jps_plus with the
+ * plain grid's optimum from the reference, hierarchical and auto with the same status). Draws within 1e-6
+ * tiles of touching are skipped. */
+START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
+{
+    ap_test_rng g = {20261205};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL, AP_ALG_AUTO};
+    int refused = 0, answered = 0, same_cell = 0;
+    for (int it = 0; it < 600; it++) {
+        ap_map *m = random_map14(&g);
+        const double r = 0.05 + 0.44 * ap_test_rand01(&g);
+        const int cx = (int)(ap_test_rand(&g) % 14), cy = (int)(ap_test_rand(&g) % 14);
+        int gx = (int)(ap_test_rand(&g) % 14), gy = (int)(ap_test_rand(&g) % 14);
+        if (it % 10 == 0) { /* start and goal in one cell */
+            gx = cx;
+            gy = cy;
+        }
+        const double sx = cx + ap_test_rand01(&g), sy = cy + ap_test_rand01(&g);
+        const double ex = gx + ap_test_rand01(&g), ey = gy + ap_test_rand01(&g);
+        const double ds = obstacle_distance(m, sx, sy), dg = obstacle_distance(m, ex, ey);
+        if (!ap_map_passable(m, cx, cy) || !ap_map_passable(m, gx, gy) || fabs(ds - r) < 1e-6 ||
+            fabs(dg - r) < 1e-6) {
+            ap_map_free(m);
+            continue;
+        }
+        const double want = cx == gx && cy == gy ? 0.0 : ap_test_ref_dijkstra(m, cx, cy, gx, gy, point_move_cost, NULL);
+        for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
+            ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
+                          .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = r};
+            ap_result res = ap_test_run_plan(&q, &ws);
+            if (ds < r || dg < r) {
+                ck_assert_msg(res.status == (ds < r ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED),
+                              "alg %d r %g (%g, %g)->(%g, %g): status %d", (int)algs[a], r, sx, sy, ex, ey, res.status);
+                ck_assert_ptr_nonnull(strstr(res.message, "overlaps an obstacle"));
+                refused++;
+            } else if (want >= 0.0) {
+                ck_assert_msg(res.status == AP_OK, "alg %d: status %d %s", (int)algs[a], res.status, res.message);
+                if (algs[a] != AP_ALG_HIERARCHICAL && algs[a] != AP_ALG_AUTO)
+                    ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
+                ck_assert_double_eq(res.waypoints[0][0], sx);
+                ck_assert_double_eq(res.waypoints[res.n_waypoints - 1][1], ey);
+                answered++;
+                same_cell += cx == gx && cy == gy;
+            } else {
+                ck_assert_int_eq(res.status, AP_NO_PATH);
+            }
+            ap_result_free(&res);
+        }
+        ap_map_free(m);
+    }
+    printf("small discs at off-centre ends: %d refused, %d answered (%d in one cell)\n", refused, answered,
+           same_cell);
+    ck_assert_msg(refused > 200 && answered > 500 && same_cell > 50, "%d / %d / %d", refused, answered, same_cell);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 /* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -705,6 +779,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
     tcase_add_test(tc, off_centre_ends_snap_to_a_neighbour_cell);
     tcase_add_test(tc, off_centre_starts_on_random_maps);
+    tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     suite_add_tcase(s, tc);
     return s;
 }
