@@ -60,6 +60,20 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
     return best;
 }
 
+/* True when the disc swept from the point (px, py) to the centre of its cell `node` is clear (a point at the
+ * centre itself: no line). */
+static bool centre_line_clear(const ap_plan *p, uint32_t node, double px, double py)
+{
+    int32_t x, y;
+    ap_map_coords(p->q.map, node, &x, &y);
+    if (px == x + 0.5 && py == y + 0.5)
+        return true;
+    ap_world w;
+    double r;
+    ap_plan_world(&p->q, false, &w, &r);
+    return ap_world_line_clear(&w, px, py, x + 0.5, y + 0.5, r);
+}
+
 int ap_plan_grid_ends_fit(ap_plan *p)
 {
     /* A disc that overlaps an obstacle at its start or goal point cannot stand there, whatever the search
@@ -76,16 +90,20 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     const double pt[2][2] = {{p->q.sx, p->q.sy}, {p->q.gx, p->q.gy}};
     for (int i = 0; i < 2; i++) {
         const uint32_t cell = *node[i];
-        if (ap_clearance_allows(t->disc[cell], p->q.unit_radius))
+        const bool centre_fits = ap_clearance_allows(t->disc[cell], p->q.unit_radius);
+        if (centre_fits && centre_line_clear(p, cell, pt[i][0], pt[i][1]))
             continue;
-        /* The unit fits at the point, not at its cell's centre (off-centre, beside a wall): the grid search
-         * starts (ends) at a neighbour cell it fits, joined to the point by a clear line. */
+        /* The unit fits at the point, not at its cell's centre (off-centre, beside a wall), or not on the line
+         * between them (near a corner the swept disc dips a little below both ends' clearance): the grid
+         * search starts (ends) at a neighbour cell it fits, joined to the point by a clear line. */
         const uint32_t n = snap_cell(p, t, cell, pt[i][0], pt[i][1], *node[1 - i]);
         if (n != UINT32_MAX) {
             *node[i] = n;
             *snapped[i] = true;
             continue;
         }
+        if (centre_fits) /* no neighbour does better: the cell's own centre (the verdict reports the line) */
+            continue;
         /* auto chose the grid for this query, and may choose any_angle for the same query later (once the
          * map's disc graph is built), which starts and ends at the points themselves: it does not refuse
          * what the disc at the point fits (its search answers no_path). */
@@ -162,9 +180,30 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r)
     return st;
 }
 
-/* The centres of the cells a snapped start or goal moved to (ap_plan_grid_ends_fit) as waypoints after the
- * start point and before the goal point: cell waypoints leave the end cells' own centres out. */
-static int insert_snapped(const ap_plan *p, ap_result *r)
+/* Whether the path leaves the start point (or, start false, reaches the goal point) through its end cell's
+ * centre (cx, cy), which cell waypoints leave out: always for a snapped end (ap_plan_grid_ends_fit), and for
+ * a disc whose line from the point straight to the next waypoint (nx, ny) is not clear while the line to
+ * that centre is (near a corner a line inside the free cells can pass closer to it than both its ends; the
+ * disc of a radius below 1/2 always clears the line to its cell's centre, and ap_plan_grid_ends_fit has
+ * checked the larger discs'). */
+static bool end_via_centre(const ap_plan *p, bool start, double cx, double cy, double nx, double ny)
+{
+    if (start ? p->start_snapped : p->goal_snapped)
+        return true;
+    const ap_query *q = &p->q;
+    if (!(q->unit_radius > 0.0) || q->unit_size > 0)
+        return false;
+    const double px = start ? q->sx : q->gx, py = start ? q->sy : q->gy;
+    ap_world w;
+    double r;
+    ap_plan_world(q, false, &w, &r);
+    return !ap_world_line_clear(&w, px, py, nx, ny, r) && ap_world_line_clear(&w, px, py, cx, cy, r);
+}
+
+/* The end cells' centres as waypoints after the start point and before the goal point where the path needs
+ * them (end_via_centre), never twice in a row (the next waypoint already that centre: a goal at it, both ends
+ * in one cell). */
+static int insert_end_centres(const ap_plan *p, ap_result *r)
 {
     double(*w)[2] = realloc(r->waypoints, (r->n_waypoints + 2) * sizeof *w);
     if (w == NULL)
@@ -172,25 +211,21 @@ static int insert_snapped(const ap_plan *p, ap_result *r)
     r->waypoints = w;
     size_t n = r->n_waypoints;
     int32_t x, y;
-    if (p->start_snapped) {
-        ap_map_coords(p->q.map, p->start_node, &x, &y);
-        if (w[1][0] != x + 0.5 || w[1][1] != y + 0.5) { /* not when the goal is that very centre */
-            memmove(w + 2, w + 1, (n - 1) * sizeof *w);
-            w[1][0] = x + 0.5;
-            w[1][1] = y + 0.5;
-            n++;
-        }
+    ap_map_coords(p->q.map, p->start_node, &x, &y);
+    if ((w[1][0] != x + 0.5 || w[1][1] != y + 0.5) && end_via_centre(p, true, x + 0.5, y + 0.5, w[1][0], w[1][1])) {
+        memmove(w + 2, w + 1, (n - 1) * sizeof *w);
+        w[1][0] = x + 0.5;
+        w[1][1] = y + 0.5;
+        n++;
     }
-    if (p->goal_snapped) {
-        ap_map_coords(p->q.map, p->goal_node, &x, &y);
-        /* not twice in a row: both ends moved to one cell, or the goal's to the start's own centre */
-        if (w[n - 2][0] != x + 0.5 || w[n - 2][1] != y + 0.5) {
-            w[n][0] = w[n - 1][0];
-            w[n][1] = w[n - 1][1];
-            w[n - 1][0] = x + 0.5;
-            w[n - 1][1] = y + 0.5;
-            n++;
-        }
+    ap_map_coords(p->q.map, p->goal_node, &x, &y);
+    if ((w[n - 2][0] != x + 0.5 || w[n - 2][1] != y + 0.5) &&
+        end_via_centre(p, false, x + 0.5, y + 0.5, w[n - 2][0], w[n - 2][1])) {
+        w[n][0] = w[n - 1][0];
+        w[n][1] = w[n - 1][1];
+        w[n - 1][0] = x + 0.5;
+        w[n - 1][1] = y + 0.5;
+        n++;
     }
     r->n_waypoints = n;
     return AP_OK;
@@ -202,7 +237,7 @@ int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, 
     r->waypoints = ap_plan_cell_waypoints(q, nodes, n, &r->n_waypoints);
     if (r->waypoints == NULL)
         return AP_E_NOMEM;
-    if ((p->start_snapped || p->goal_snapped) && insert_snapped(p, r) != AP_OK)
+    if (q->map != NULL && insert_end_centres(p, r) != AP_OK)
         return AP_E_NOMEM;
 
     if (q->smoothing != AP_SMOOTH_NONE) {

@@ -67,19 +67,21 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * for a sized disc (algorithms.h ap_query_disc_table: radius from AP_GRID_SIZED_MIN_RADIUS up) whose ends
  * are in different cells: the search leaves from and ends at cell centres through moves whose swept disc is
  * clear (Harabor's Annotated A*), so an end cell whose centre's disc clearance does not let the unit through
- * could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). Such an end moves
- * to the neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
+ * could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). Such an end, and
+ * one whose centre holds the disc but not the line from the point to it (a corner close by), moves to the
+ * neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
  * nearest by line plus octile distance to the other end (p->start_node / goal_node, p->start_snapped /
  * goal_snapped: the path then passes that centre, ap_plan_cells_finish); with none, the refusal names the
- * cell and its clearance — except under "auto", whose search goes on (it may answer the same query with
- * any_angle later). AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
+ * cell and its clearance (an end whose own centre holds the disc keeps it instead) — except under "auto",
+ * whose search goes on (it may answer the same query with any_angle later). AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
  * p->goal_node, the snapped flags, p->field and p->message. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
  * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints (the start
- * point, the centres between, the goal point; a snapped end's cell centre too), smoothing, curves and the
- * verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
+ * point, the centres between, the goal point; an end cell's centre too where the path needs it: a snapped
+ * end's, and a disc's whose line from the point to the next centre is not clear while the line to that
+ * centre is), smoothing, curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
 int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n);
 
 /* HAA* (plan_hier.c): the abstract graph's path refined cluster by cluster (hier.h ap_hier_path); the grid

@@ -515,6 +515,44 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 }
 END_TEST
 
+/* A sized disc whose cell's centre holds it and whose point holds it, but not the line between: radius 0.6 at
+ * (3.6, 2.05) in cell (3, 2), whose diagonal neighbour (2, 1) is blocked. The point is 0.6021 tiles from
+ * that block's corner (3, 2), the centre 0.7071, the line between passes 0.5969 from it. Every grid search
+ * leaves from a neighbour's centre joined by a clear line instead, and the whole path is clear, towards a
+ * goal in the east and one in the west (whose first grid move, to (2, 3), the point could not take
+ * directly either: its line passes 0.508 from the corner). */
+START_TEST(off_centre_end_leaves_by_a_clear_line)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 6\nwidth 8\nmap\n........\n..@.....\n........\n"
+                                        "........\n........\n........\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
+    ck_assert(ap_line_clear(m, 3.6, 2.05, 3.6, 2.05, 0.6) && ap_line_clear(m, 3.5, 2.5, 3.5, 2.5, 0.6));
+    ck_assert(!ap_line_clear(m, 3.6, 2.05, 3.5, 2.5, 0.6));
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL, AP_ALG_AUTO};
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
+        for (int mirror = 0; mirror < 4; mirror++) {
+            const double ox = mirror < 2 ? 6.5 : 1.5; /* the other end: east, then west */
+            ap_query q = {.map = m, .sx = 3.6, .sy = 2.05, .gx = ox, .gy = 4.5, .connectivity = 8,
+                          .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = 0.6};
+            if (mirror % 2) {
+                q.sx = ox, q.sy = 4.5, q.gx = 3.6, q.gy = 2.05;
+            }
+            ap_result r = ap_test_run_plan(&q, &ws);
+            ck_assert_msg(r.status == AP_OK, "alg %d: status %d", (int)algs[a], r.status);
+            ck_assert_msg(r.clear, "alg %d mirror %d", (int)algs[a], mirror);
+            const size_t k = mirror % 2 ? r.n_waypoints - 2 : 1;
+            const double cx = r.waypoints[k][0], cy = r.waypoints[k][1];
+            ck_assert(!(cx == 3.5 && cy == 2.5) && fabs(cx - 3.5) <= 1.0 && fabs(cy - 2.5) <= 1.0);
+            ck_assert(ap_line_clear(m, 3.6, 2.05, cx, cy, 0.6));
+            ap_result_free(&r);
+        }
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* No two consecutive waypoints of r alike (no zero-length piece). */
 static void assert_waypoints_distinct(const ap_result *r)
 {
@@ -666,6 +704,7 @@ START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
                     ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
                 ck_assert_double_eq(res.waypoints[0][0], sx);
                 ck_assert_double_eq(res.waypoints[res.n_waypoints - 1][1], ey);
+                ck_assert_msg(res.clear, "alg %d r %g (%g, %g)->(%g, %g)", (int)algs[a], r, sx, sy, ex, ey);
                 answered++;
                 same_cell += cx == gx && cy == gy;
             } else {
@@ -678,6 +717,63 @@ START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
     printf("small discs at off-centre ends: %d refused, %d answered (%d in one cell)\n", refused, answered,
            same_cell);
     ck_assert_msg(refused > 200 && answered > 500 && same_cell > 50, "%d / %d / %d", refused, answered, same_cell);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
+/* Sized discs (radius 0.6, 1.0 or 1.4) at random points of random maps, start and goal anywhere the disc
+ * fits: every answer of astar, jps_plus and hierarchical is clear for the disc, its first and last lines
+ * included (smoothing none) — unless the point's own cell centre holds the disc, the line to it does not
+ * (it passes a corner), and no neighbour's centre serves either, where the search keeps that centre; the
+ * test's own exact check (collide.c) decides each. */
+START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
+{
+    ap_test_rng g = {20261206};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL};
+    int clear = 0, kept = 0;
+    for (int it = 0; it < 1500; it++) {
+        ap_map *m = random_map14(&g);
+        double r = it % 3 == 0 ? 0.6 : it % 3 == 1 ? 1.0 : 1.4;
+        const double sx = 14 * ap_test_rand01(&g), sy = 14 * ap_test_rand01(&g);
+        const double ex = 14 * ap_test_rand01(&g), ey = 14 * ap_test_rand01(&g);
+        if (!ap_line_clear(m, sx, sy, sx, sy, r) || !ap_line_clear(m, ex, ey, ex, ey, r)) {
+            ap_map_free(m);
+            continue;
+        }
+        /* an end whose own centre the search may keep though the line to it is not clear */
+        bool may_keep = false;
+        const double pt[2][2] = {{sx, sy}, {ex, ey}};
+        for (int e = 0; e < 2; e++) {
+            const int cx = (int)floor(pt[e][0]), cy = (int)floor(pt[e][1]);
+            if (!ap_line_clear(m, cx + 0.5, cy + 0.5, cx + 0.5, cy + 0.5, r) ||
+                ap_line_clear(m, pt[e][0], pt[e][1], cx + 0.5, cy + 0.5, r))
+                continue;
+            bool any = false;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    if ((dx || dy) && disc_move_cost(m, cx + dx, cy + dy, cx + dx, cy + dy, &r) < INFINITY &&
+                        ap_line_clear(m, pt[e][0], pt[e][1], cx + dx + 0.5, cy + dy + 0.5, r))
+                        any = true;
+            may_keep = may_keep || !any;
+        }
+        for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
+            ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
+                          .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = r};
+            ap_result res = ap_test_run_plan(&q, &ws);
+            if (res.status == AP_OK && !may_keep) {
+                ck_assert_msg(res.clear, "alg %d r %g (%g, %g)->(%g, %g)", (int)algs[a], r, sx, sy, ex, ey);
+                clear++;
+            } else if (res.status == AP_OK) {
+                kept++;
+            }
+            ap_result_free(&res);
+        }
+        ap_map_free(m);
+    }
+    printf("sized discs from off-centre ends: %d answers clear, %d from a kept centre\n", clear, kept);
+    ck_assert_int_gt(clear, 500);
     ap_workspace_free(&ws);
 }
 END_TEST
@@ -779,6 +875,8 @@ Suite *plan_suite(void)
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
     tcase_add_test(tc, off_centre_ends_snap_to_a_neighbour_cell);
     tcase_add_test(tc, off_centre_starts_on_random_maps);
+    tcase_add_test(tc, off_centre_end_leaves_by_a_clear_line);
+    tcase_add_test(tc, sized_disc_answers_are_clear_from_off_centre_ends);
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     suite_add_tcase(s, tc);
     return s;
