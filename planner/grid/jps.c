@@ -675,7 +675,7 @@ static int jps_succ(const void *ctx, uint32_t u, ap_succ *out)
         if (jd->bits != NULL) {
             /* One inlined copy per direction (constant d: no direction tests inside the scans). A diagonal
              * leaves one slot for each direction still to do (each yields at most one without pruning). */
-            const int room = jd->succ_cap - __builtin_popcount(dirs);
+            const int room = jd->succ_cap - (int)ap_popcount64(dirs);
             v = NONE;
             switch (d) {
             case 0: v = jump_straight_bits(jd, ux, uy, 0, &k); break;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "jps.h"
+#include "../base/bits.h"
 
 static const int8_t DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 static const int8_t DY[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
@@ -314,7 +315,7 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
             /* The walk: c = u + acc * off is the current diagonal jump point (u at first). */
             const int dh = DX[d] > 0 ? 2 : 6, dv = DY[d] > 0 ? 4 : 0; /* its straight components */
             const int32_t oh = DX[d], ov = DY[d] * (int32_t)S;
-            const int reserve = __builtin_popcount(dirs);
+            const int reserve = (int)ap_popcount64(dirs);
             int32_t acc = 0;
             for (;;) {
                 if (quad && mn <= acc + run) {

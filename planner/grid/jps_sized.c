@@ -698,7 +698,7 @@ static int sized_succ(const void *ctx, uint32_t u, ap_succ *out)
         uint32_t k = 0, v;
         if (jd->bits != NULL && (d & 1)) {
             /* one inlined copy per diagonal (constant direction inside the walk) */
-            const int room = jd->succ_cap - __builtin_popcount(dirs);
+            const int room = jd->succ_cap - (int)ap_popcount64(dirs);
             switch (d) {
             case 1: n = scan_diag(jd, u, ux, uy, 1, out, n, room); break;
             case 3: n = scan_diag(jd, u, ux, uy, 3, out, n, room); break;

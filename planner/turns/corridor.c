@@ -96,7 +96,7 @@ int ap_corridor_build(ap_corridor *c, const ap_map *m, const double (*pts)[2], s
             }
             row[wi] = b;
             c->rank[(size_t)r * c->words + wi] = count;
-            count += ap_corridor_popcount(b);
+            count += ap_popcount64(b);
         }
     }
     c->n = count;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/bits.h"
 #include "../world/map.h"
 
 typedef struct ap_corridor {
@@ -41,16 +42,6 @@ int ap_corridor_build(ap_corridor *c, const ap_map *m, const double (*pts)[2], s
 /* Release what ap_corridor_build allocated; c zeroed. A zeroed c is fine. */
 void ap_corridor_free(ap_corridor *c);
 
-/* Set bits of x. Written out (SWAR) because without -mpopcnt the builtin is a libgcc call, which took 15 %
- * of a long-range search. */
-static inline uint32_t ap_corridor_popcount(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-}
-
 /* The member number of window cell (wx, wy) (window coordinates), or UINT32_MAX when the cell is outside the
  * window or not a member. O(1). */
 static inline uint32_t ap_corridor_index(const ap_corridor *c, int32_t wx, int32_t wy)
@@ -61,7 +52,7 @@ static inline uint32_t ap_corridor_index(const ap_corridor *c, int32_t wx, int32
     uint64_t b = c->bits[word], bit = 1ull << ((uint32_t)wx & 63u);
     if (!(b & bit))
         return UINT32_MAX;
-    return c->rank[word] + ap_corridor_popcount(b & (bit - 1u));
+    return c->rank[word] + ap_popcount64(b & (bit - 1u));
 }
 
 #endif
