@@ -181,17 +181,18 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r)
 }
 
 /* Whether the path leaves the start point (or, start false, reaches the goal point) through its end cell's
- * centre (cx, cy), which cell waypoints leave out: always for a snapped end (ap_plan_grid_ends_fit), and for
- * a disc whose line from the point straight to the next waypoint (nx, ny) is not clear while the line to
- * that centre is (near a corner a line inside the free cells can pass closer to it than both its ends; the
- * disc of a radius below 1/2 always clears the line to its cell's centre, and ap_plan_grid_ends_fit has
- * checked the larger discs'). */
+ * centre (cx, cy; a square unit's footprint centre), which cell waypoints leave out: always for a snapped
+ * end (ap_plan_grid_ends_fit), and for a disc or square whose line from the point straight to the next
+ * waypoint (nx, ny) is not clear while the line to that centre is (near a corner a line inside the free
+ * cells can pass closer to it than both its ends; the disc of a radius below 1/2 always clears the line to
+ * its cell's centre, ap_plan_grid_ends_fit has checked the larger discs', and a square clear at the point
+ * sweeps only cells it already covers on its way to its footprint's centre). */
 static bool end_via_centre(const ap_plan *p, bool start, double cx, double cy, double nx, double ny)
 {
     if (start ? p->start_snapped : p->goal_snapped)
         return true;
     const ap_query *q = &p->q;
-    if (!(q->unit_radius > 0.0) || q->unit_size > 0)
+    if (!(q->unit_radius > 0.0) && q->unit_size == 0)
         return false;
     const double px = start ? q->sx : q->gx, py = start ? q->sy : q->gy;
     ap_world w;
@@ -210,21 +211,24 @@ static int insert_end_centres(const ap_plan *p, ap_result *r)
         return AP_E_NOMEM;
     r->waypoints = w;
     size_t n = r->n_waypoints;
+    const double off = p->q.unit_size > 0 ? 0.5 * p->q.unit_size : 0.5; /* cell or footprint centre */
     int32_t x, y;
     ap_map_coords(p->q.map, p->start_node, &x, &y);
-    if ((w[1][0] != x + 0.5 || w[1][1] != y + 0.5) && end_via_centre(p, true, x + 0.5, y + 0.5, w[1][0], w[1][1])) {
+    double cx = x + off, cy = y + off;
+    if ((w[1][0] != cx || w[1][1] != cy) && end_via_centre(p, true, cx, cy, w[1][0], w[1][1])) {
         memmove(w + 2, w + 1, (n - 1) * sizeof *w);
-        w[1][0] = x + 0.5;
-        w[1][1] = y + 0.5;
+        w[1][0] = cx;
+        w[1][1] = cy;
         n++;
     }
     ap_map_coords(p->q.map, p->goal_node, &x, &y);
-    if ((w[n - 2][0] != x + 0.5 || w[n - 2][1] != y + 0.5) &&
-        end_via_centre(p, false, x + 0.5, y + 0.5, w[n - 2][0], w[n - 2][1])) {
+    cx = x + off;
+    cy = y + off;
+    if ((w[n - 2][0] != cx || w[n - 2][1] != cy) && end_via_centre(p, false, cx, cy, w[n - 2][0], w[n - 2][1])) {
         w[n][0] = w[n - 1][0];
         w[n][1] = w[n - 1][1];
-        w[n - 1][0] = x + 0.5;
-        w[n - 1][1] = y + 0.5;
+        w[n - 1][0] = cx;
+        w[n - 1][1] = cy;
         n++;
     }
     r->n_waypoints = n;

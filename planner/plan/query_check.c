@@ -11,6 +11,7 @@
 #include "../anyangle/graph.h"
 #include "../grid/grid.h"
 #include "../world/clearance.h"
+#include "../world/square.h"
 #include "../world/view.h"
 #include "algorithms.h"
 #include "fields.h"
@@ -116,6 +117,14 @@ static int check_square_points(const ap_query *q, ap_query_error *e)
                           "\"%s\": the %d x %d footprint centred at (%g, %g) (cells %d..%d, %d..%d) is not inside "
                           "the unit's terrain", field_name[f[i]], k, k, ax + 0.5 * k, ay + 0.5 * k, (int)ax,
                           (int)ax + k - 1, (int)ay, (int)ay + k - 1);
+        /* Off its footprint's centre the square covers part of the next row or column too: the unit is
+         * where the point says (the path starts there), so that square must be clear as well. */
+        if (!ap_square_line_clear(m, pt[i][0], pt[i][1], pt[i][0], pt[i][1], 0.5 * k))
+            return refuse(e, blocked[i], f[i],
+                          "\"%s\": the %d x %d square centred at (%g, %g) overlaps a cell outside the unit's terrain "
+                          "or the map's edge (its footprint, cells %d..%d, %d..%d, is inside)",
+                          field_name[f[i]], k, k, pt[i][0], pt[i][1], (int)ax, (int)ax + k - 1, (int)ay,
+                          (int)ay + k - 1);
     }
     return AP_OK;
 }

@@ -778,6 +778,89 @@ START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
 }
 END_TEST
 
+/* Whether the open square of half side h about (x, y) overlaps a blocked cell's open square or leaves the
+ * map: the test's own geometry (interval overlaps), independent of square.c. */
+static bool square_overlaps(const ap_map *m, double x, double y, double h)
+{
+    if (x - h < 0.0 || y - h < 0.0 || x + h > m->width || y + h > m->height)
+        return true;
+    for (int cy = 0; cy < m->height; cy++)
+        for (int cx = 0; cx < m->width; cx++)
+            if (!ap_map_passable(m, cx, cy) && x - h < cx + 1 && x + h > cx && y - h < cy + 1 && y + h > cy)
+                return true;
+    return false;
+}
+
+/* The distance (tiles, per axis) from x to the nearest integer: draws this close to a cell border are
+ * skipped (a square edge on a border touches, which the model allows, and rounding decides it). */
+static double border_gap(double x)
+{
+    return fabs(x - floor(x + 0.5));
+}
+
+/* Square units (size 1, 2 or 3) at random points of random maps, off their footprints' centres: a square
+ * that overlaps a cell outside its terrain or the map's edge where it starts or ends is refused
+ * (start_blocked / goal_blocked), though its footprint (the cells the point names) may be inside; one that
+ * does not is answered as from its footprint's centre (astar and jps: the same status and grid_cost) with
+ * every piece clear for the square, the first and last lines included (smoothing none). */
+START_TEST(square_units_at_off_centre_ends)
+{
+    ap_test_rng g = {20261207};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
+    int refused = 0, answered = 0, footprint_inside = 0;
+    for (int it = 0; it < 1500; it++) {
+        ap_map *m = random_map14(&g);
+        const int k = 1 + it % 3;
+        const double h = 0.5 * k;
+        const double sx = 14 * ap_test_rand01(&g), sy = 14 * ap_test_rand01(&g);
+        const double ex = 14 * ap_test_rand01(&g), ey = 14 * ap_test_rand01(&g);
+        if (border_gap(sx - h) < 1e-6 || border_gap(sy - h) < 1e-6 || border_gap(ex - h) < 1e-6 ||
+            border_gap(ey - h) < 1e-6) {
+            ap_map_free(m);
+            continue;
+        }
+        const bool s_over = square_overlaps(m, sx, sy, h), g_over = square_overlaps(m, ex, ey, h);
+        /* the footprints' centres, the anchors' cells (query_check.c ap_query_cell) */
+        const double fsx = floor(sx - (h - 0.5)) + h, fsy = floor(sy - (h - 0.5)) + h;
+        const double fex = floor(ex - (h - 0.5)) + h, fey = floor(ey - (h - 0.5)) + h;
+        for (int a = 0; a < 2; a++) {
+            ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
+                          .smoothing = AP_SMOOTH_NONE, .algorithm = a ? AP_ALG_JPS : AP_ALG_ASTAR, .unit_size = k};
+            ap_result res = ap_test_run_plan(&q, &ws);
+            if (s_over || g_over) {
+                ck_assert_msg(res.status == (s_over ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED),
+                              "k %d (%g, %g)->(%g, %g): status %d", k, sx, sy, ex, ey, res.status);
+                ap_query c = q; /* the footprint alone: inside or not */
+                c.sx = fsx, c.sy = fsy, c.gx = fex, c.gy = fey;
+                ap_query_error e;
+                footprint_inside += ap_query_validate(&c, NULL, &e) == AP_OK;
+                refused++;
+                ap_result_free(&res);
+                continue;
+            }
+            ap_query c = q;
+            c.sx = fsx, c.sy = fsy, c.gx = fex, c.gy = fey;
+            ap_result ref = ap_test_run_plan(&c, &ws);
+            ck_assert_int_eq(res.status, ref.status);
+            if (res.status == AP_OK) {
+                ck_assert_double_eq_tol(res.grid_cost, ref.grid_cost, 1e-9);
+                ck_assert_msg(res.clear, "k %d (%g, %g)->(%g, %g)", k, sx, sy, ex, ey);
+                answered++;
+            }
+            ap_result_free(&ref);
+            ap_result_free(&res);
+        }
+        ap_map_free(m);
+    }
+    printf("square units at off-centre ends: %d refused (%d with the footprint inside), %d answered clear\n",
+           refused, footprint_inside, answered);
+    ck_assert_msg(refused > 200 && footprint_inside > 50 && answered > 300, "%d / %d / %d", refused,
+                  footprint_inside, answered);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 /* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -877,6 +960,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, off_centre_starts_on_random_maps);
     tcase_add_test(tc, off_centre_end_leaves_by_a_clear_line);
     tcase_add_test(tc, sized_disc_answers_are_clear_from_off_centre_ends);
+    tcase_add_test(tc, square_units_at_off_centre_ends);
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     suite_add_tcase(s, tc);
     return s;
