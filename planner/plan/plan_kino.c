@@ -108,6 +108,52 @@ static int kino_probe(ap_plan *p, kino_plan *k, bool *reached)
     return AP_OK;
 }
 
+/* Point tests disc_fits_near may spend before it gives up deciding (and lets the search answer). */
+enum { GOAL_FIT_TESTS = 1024, GOAL_FIT_STACK = 192 };
+
+/* Whether the disc of radius r (tiles) fits somewhere within tol tiles of (gx, gy) in world w: a branch and
+ * bound over squares covering the tolerance disc D. The distance to the nearest obstacle changes by at most
+ * the distance moved, and every point of D in a square of half diagonal d lies within 2 d of the square's
+ * point p (its centre, or the point of D nearest it); so a p whose disc of radius r - 2 d already overlaps
+ * an obstacle rules the square out, and a p whose disc of radius r is clear proves a fit. False only when
+ * every square is ruled out; true also when GOAL_FIT_TESTS point tests (or the stack) do not decide (a
+ * largest clearance within a hair of r), so the search, not this test, answers then. */
+static bool disc_fits_near(const ap_world *w, double gx, double gy, double tol, double r)
+{
+    struct box {
+        double x, y, s; /* centre, half side (tiles) */
+    } stack[GOAL_FIT_STACK];
+    int top = 0, tests = 0;
+    stack[top++] = (struct box){gx, gy, tol};
+    while (top > 0) {
+        const struct box b = stack[--top];
+        const double d = b.s * M_SQRT2, dc = hypot(b.x - gx, b.y - gy);
+        if (dc - d > tol) /* the square misses D */
+            continue;
+        double px = b.x, py = b.y;
+        if (dc > tol) {
+            px = gx + (b.x - gx) * (tol / dc);
+            py = gy + (b.y - gy) * (tol / dc);
+        }
+        if (tests + 2 > GOAL_FIT_TESTS || top + 4 > GOAL_FIT_STACK)
+            return true;
+        tests++;
+        if (ap_world_point_clear(w, px, py, r))
+            return true;
+        if (r - 2.0 * d > 0.0) {
+            tests++;
+            if (!ap_world_point_clear(w, px, py, r - 2.0 * d))
+                continue;
+        }
+        const double h = 0.5 * b.s;
+        stack[top++] = (struct box){b.x - h, b.y - h, h};
+        stack[top++] = (struct box){b.x + h, b.y - h, h};
+        stack[top++] = (struct box){b.x - h, b.y + h, h};
+        stack[top++] = (struct box){b.x + h, b.y + h, h};
+    }
+    return false;
+}
+
 static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     p->alg = row->id;
@@ -148,8 +194,11 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         return p->state = AP_E_GOAL_BLOCKED;
     }
     /* A state within tol_pos of the goal holds the disc of radius - tol_pos about the goal inside its own:
-     * where that disc overlaps an obstacle no state is a goal, and the search would only end at its cap. */
-    if (kp.radius > kp.tol_pos && !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius - kp.tol_pos)) {
+     * where that disc overlaps an obstacle no state is a goal, and the search would only end at its cap.
+     * That proof is quick; the branch and bound decides the rest (a goal between two walls). */
+    if (kp.radius > 0.0 && ((kp.radius > kp.tol_pos &&
+                             !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius - kp.tol_pos)) ||
+                            !disc_fits_near(&kp.world, q->gx, q->gy, kp.tol_pos, kp.radius))) {
         p->field = "goal";
         snprintf(p->message, sizeof p->message,
                  "\"goal\": the unit's disc (radius %g) overlaps an obstacle wherever it ends within %g tiles of it",

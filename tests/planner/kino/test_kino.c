@@ -1025,6 +1025,105 @@ START_TEST(test_validation)
 }
 END_TEST
 
+/* A goal in a dead-end corridor one tile wide (column 15, rows 12-18, of a 30 x 20 room): no point within
+ * the position tolerance holds the disc of radius 0.9 (the corridor's clearance is 0.5 at most), though the
+ * disc of radius 0.9 - 0.5 fits about the goal (15.5, 16.5), so the quick proof passes it; the branch and
+ * bound refuses it before any search. Up the corridor the room begins at y = 12: the disc fits at
+ * (15.5, 11.25) (1.118 tiles from the corridor's corners at y = 11, 0.9 at y = 11.25), 5.25 tiles from the
+ * goal: a tolerance of 5.5 is searched, one of 5.0 (reaching y = 11.5, 0.707 from the corners) refused. */
+START_TEST(test_goal_in_a_narrow_dead_end)
+{
+    char extra[4096];
+    int used = 0;
+    for (int y = 12; y <= 18; y++)
+        for (int x = 1; x <= 28; x++)
+            if (x != 15)
+                used += snprintf(extra + used, sizeof extra - (size_t)used, "%d,%d;", x, y);
+    ap_map *m = open_map(30, 20, extra);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 16, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = kq(m, 5.5, 5.5, 0.0, 0.0, 15.5, 16.5);
+    q.unit_radius = 0.9;
+    ap_plan p;
+    const double tols[] = {0.5, 2.0, 5.0, 5.5};
+    const int want[] = {AP_E_GOAL_BLOCKED, AP_E_GOAL_BLOCKED, AP_E_GOAL_BLOCKED, AP_IN_PROGRESS};
+    for (int i = 0; i < 4; i++) {
+        q.tol_position = tols[i];
+        ck_assert_msg(ap_plan_begin(&p, &q, &ws, 0) == want[i], "tolerance %g", tols[i]);
+        if (want[i] == AP_E_GOAL_BLOCKED) {
+            ck_assert_str_eq(ap_plan_field(&p), "goal");
+            ck_assert_ptr_nonnull(strstr(ap_plan_message(&p), "overlaps an obstacle wherever it ends within"));
+        }
+        ap_plan_release(&p);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The goal refusal never refuses a goal some point within the tolerance holds the disc at: on random 14 x 14
+ * rooms (8 % walls), random radii (0.3-1.4) and tolerances (0.05-2), against a brute force over points of
+ * the tolerance disc 0.04 tiles apart, then 0.01 where none fits (exact point tests, collide.c). Where the
+ * brute force finds no point the refusal may still search (a fit between its samples, or a largest clearance
+ * so close to the radius that the bound's budget runs out first): counted, rare. */
+START_TEST(test_goal_refusal_matches_brute_force)
+{
+    ap_test_rng g = {20261208};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 12, AP_PLAN_MAX_SUCC), AP_OK);
+    int refused = 0, searched = 0, unsampled = 0;
+    for (int it = 0; it < 400; it++) {
+        char extra[2048];
+        int used = 0;
+        for (int y = 1; y < 13; y++)
+            for (int x = 1; x < 13; x++)
+                if (ap_test_rand01(&g) < 0.08)
+                    used += snprintf(extra + used, sizeof extra - (size_t)used, "%d,%d;", x, y);
+        ap_map *m = open_map(14, 14, used > 0 ? extra : NULL);
+        ap_world w;
+        ap_map_world(m, &w);
+        const double r = 0.3 + 1.1 * ap_test_rand01(&g), tol = 0.05 + 1.95 * ap_test_rand01(&g);
+        const double gx = 1.0 + 12.0 * ap_test_rand01(&g), gy = 1.0 + 12.0 * ap_test_rand01(&g);
+        double sx = -1.0, sy = -1.0; /* a start the disc fits, far from the goal */
+        for (int k = 0; k < 200 && sx < 0.0; k++) {
+            const double x = 1.0 + 12.0 * ap_test_rand01(&g), y = 1.0 + 12.0 * ap_test_rand01(&g);
+            if (hypot(x - gx, y - gy) > tol + 1.0 && ap_world_point_clear(&w, x, y, r))
+                sx = x, sy = y;
+        }
+        if (sx < 0.0 || !ap_map_passable(m, (int)gx, (int)gy)) {
+            ap_map_free(m);
+            continue;
+        }
+        bool fits = false;
+        for (double step = 0.04; step > 0.005 && !fits; step /= 4.0) /* 0.04, then 0.01 where none fit */
+            for (double dy = -tol; dy <= tol && !fits; dy += step)
+                for (double dx = -tol; dx <= tol && !fits; dx += step)
+                    fits = hypot(dx, dy) <= tol && ap_world_point_clear(&w, gx + dx, gy + dy, r);
+        ap_query q = kq(m, sx, sy, 0.0, 0.0, gx, gy);
+        q.unit_radius = r;
+        q.tol_position = tol;
+        ap_plan p;
+        const int st = ap_plan_begin(&p, &q, &ws, 0);
+        ap_plan_release(&p);
+        if (fits) {
+            ck_assert_msg(st != AP_E_GOAL_BLOCKED, "r %g tol %g goal (%g, %g) refused, but a point fits", r, tol, gx,
+                          gy);
+            searched++;
+        } else if (st == AP_E_GOAL_BLOCKED) {
+            refused++;
+        } else {
+            unsampled++;
+        }
+        ap_map_free(m);
+    }
+    printf("kino goal refusal: %d refused, %d searched with a sampled fit, %d searched without one\n", refused,
+           searched, unsampled);
+    ck_assert_msg(refused > 30 && searched > 100 && unsampled * 10 < refused, "%d / %d / %d", refused, searched,
+                  unsampled);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 /* The expansion cap ends the search as not found; a higher cap finds the path. */
 START_TEST(test_expansion_cap)
 {
@@ -1882,6 +1981,8 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_turn_on_the_spot);
     tcase_add_test(tc, test_plan_reverse_turns_resimulated);
     tcase_add_test(tc, test_validation);
+    tcase_add_test(tc, test_goal_in_a_narrow_dead_end);
+    tcase_add_test(tc, test_goal_refusal_matches_brute_force);
     tcase_add_test(tc, test_expansion_cap);
     tcase_add_test(tc, test_move_to_smaller_workspace);
     tcase_add_test(tc, test_state_limit);
