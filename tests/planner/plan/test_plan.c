@@ -561,9 +561,9 @@ static void assert_waypoints_distinct(const ap_result *r)
                       "waypoints %zu and %zu alike", i - 1, i);
 }
 
-/* Off-centre starts (and goals, mirrored) of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or 1.0), in cells whose
- * centre does not hold the disc, goals at cell centres that do: the disc overlapping a wall at the point is
- * refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to the point by a clear
+/* Off-centre starts (and goals, mirrored) of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or
+ * 1.0), in cells whose centre does not hold the disc, goals at cell centres that do: the disc overlapping a
+ * wall at the point is refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to the point by a clear
  * line (the tests' own exact check), astar answers from such a neighbour — the second waypoint — with the
  * reference optimum from it, every piece clear (or no_path); with none it refuses. */
 START_TEST(off_centre_starts_on_random_maps)
@@ -662,8 +662,8 @@ static double obstacle_distance(const ap_map *m, double x, double y)
  * points of random maps, for every grid algorithm: a disc that overlaps a wall or the map's edge where it
  * starts or ends is refused (start_blocked / goal_blocked, the message naming the disc), also when start and
  * goal share a cell; one that fits is answered as its cell centre would be (astar, jps and jps_plus with the
- * plain grid's optimum from the reference, hierarchical and auto with the same status). Draws within 1e-6
- * tiles of touching are skipped. */
+ * plain grid's optimum from the reference, hierarchical and auto with the same status), clear (smoothing none,
+ * los or taut by turns). Draws within 1e-6 tiles of touching are skipped. */
 START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
 {
     ap_test_rng g = {20261205};
@@ -691,7 +691,7 @@ START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
         const double want = cx == gx && cy == gy ? 0.0 : ap_test_ref_dijkstra(m, cx, cy, gx, gy, point_move_cost, NULL);
         for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
             ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
-                          .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = r};
+                          .smoothing = (ap_smoothing)(it % 3), .algorithm = algs[a], .unit_radius = r};
             ap_result res = ap_test_run_plan(&q, &ws);
             if (ds < r || dg < r) {
                 ck_assert_msg(res.status == (ds < r ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED),
@@ -725,7 +725,7 @@ END_TEST
  * fits: every answer of astar, jps_plus and hierarchical is clear for the disc, its first and last lines
  * included (smoothing none) — unless the point's own cell centre holds the disc, the line to it does not
  * (it passes a corner), and no neighbour's centre serves either, where the search keeps that centre; the
- * test's own exact check (collide.c) decides each. */
+ * test's own exact check (collide.c) decides each. Each with smoothing none, los and taut. */
 START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
 {
     ap_test_rng g = {20261206};
@@ -758,12 +758,14 @@ START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
                         any = true;
             may_keep = may_keep || !any;
         }
-        for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
+        for (size_t a = 0; a < 3 * sizeof algs / sizeof algs[0]; a++) {
+            const ap_smoothing sm[] = {AP_SMOOTH_NONE, AP_SMOOTH_LOS, AP_SMOOTH_TAUT};
             ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
-                          .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a], .unit_radius = r};
+                          .smoothing = sm[a % 3], .algorithm = algs[a / 3], .unit_radius = r};
             ap_result res = ap_test_run_plan(&q, &ws);
             if (res.status == AP_OK && !may_keep) {
-                ck_assert_msg(res.clear, "alg %d r %g (%g, %g)->(%g, %g)", (int)algs[a], r, sx, sy, ex, ey);
+                ck_assert_msg(res.clear, "alg %d smoothing %d r %g (%g, %g)->(%g, %g)", (int)algs[a / 3],
+                              (int)sm[a % 3], r, sx, sy, ex, ey);
                 clear++;
             } else if (res.status == AP_OK) {
                 kept++;
@@ -802,7 +804,7 @@ static double border_gap(double x)
  * that overlaps a cell outside its terrain or the map's edge where it starts or ends is refused
  * (start_blocked / goal_blocked), though its footprint (the cells the point names) may be inside; one that
  * does not is answered as from its footprint's centre (astar and jps: the same status and grid_cost) with
- * every piece clear for the square, the first and last lines included (smoothing none). */
+ * every piece clear for the square, the first and last lines included (smoothing none, los or taut by turns). */
 START_TEST(square_units_at_off_centre_ends)
 {
     ap_test_rng g = {20261207};
@@ -826,7 +828,8 @@ START_TEST(square_units_at_off_centre_ends)
         const double fex = floor(ex - (h - 0.5)) + h, fey = floor(ey - (h - 0.5)) + h;
         for (int a = 0; a < 2; a++) {
             ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = ex, .gy = ey, .connectivity = 8,
-                          .smoothing = AP_SMOOTH_NONE, .algorithm = a ? AP_ALG_JPS : AP_ALG_ASTAR, .unit_size = k};
+                          .smoothing = (ap_smoothing)(it / 3 % 3), .algorithm = a ? AP_ALG_JPS : AP_ALG_ASTAR,
+                          .unit_size = k};
             ap_result res = ap_test_run_plan(&q, &ws);
             if (s_over || g_over) {
                 ck_assert_msg(res.status == (s_over ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED),
