@@ -212,6 +212,11 @@ static bool auto_anyangle(const ap_query *q)
            (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && (auto_point(q) || auto_disc(q)));
 }
 
+bool ap_query_auto_may_anyangle(const ap_query *q)
+{
+    return auto_anyangle(q);
+}
+
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
  * radius's first queries, in three quarters of the time to the deadline each: ap_build_until) and
  * the ends' test at the graph's radius; false when either fails (the build did not finish in that time,

@@ -75,6 +75,12 @@ const struct ap_plan_kind *ap_algorithm_kind(const ap_query *q);
  * (jps, jps_plus: grid/jps_sized.h). Pure. */
 bool ap_query_is_sized(const ap_query *q);
 
+/* True when "auto" answers q with any_angle, or would once the map's disc graph is built: circle worlds,
+ * per-query obstacles, and long queries (AP_AUTO_AA_MIN_TILES of octile distance, algorithms.c) of point
+ * units and discs on maps whose any_angle table serves them. A grid search auto began for such a query must
+ * not refuse what any_angle, which starts and ends at the points themselves, would answer. Pure. */
+bool ap_query_auto_may_anyangle(const ap_query *q);
+
 /* The clearance table a sized disc unit's grid search reads (its capability's: the map's or view's own,
  * map.h ap_map.capability), borrowed from the map; NULL when the unit is small enough for the plain grid
  * (radius below AP_GRID_SIZED_MIN_RADIUS), is a square, plans on a circle map, or the table could not be

@@ -104,10 +104,10 @@ int ap_plan_grid_ends_fit(ap_plan *p)
         }
         if (centre_fits) /* no neighbour does better: the cell's own centre (the verdict reports the line) */
             continue;
-        /* auto chose the grid for this query, and may choose any_angle for the same query later (once the
-         * map's disc graph is built), which starts and ends at the points themselves: it does not refuse
+        /* auto chose the grid for this long query, and may choose any_angle for the same query later (once
+         * the map's disc graph is built), which starts and ends at the points themselves: it does not refuse
          * what the disc at the point fits (its search answers no_path). */
-        if (p->q.algorithm == AP_ALG_AUTO)
+        if (p->q.algorithm == AP_ALG_AUTO && ap_query_auto_may_anyangle(&p->q))
             continue;
         int32_t x, y;
         ap_map_coords(p->q.map, cell, &x, &y);

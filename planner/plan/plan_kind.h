@@ -72,8 +72,9 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
  * nearest by line plus octile distance to the other end (p->start_node / goal_node, p->start_snapped /
  * goal_snapped: the path then passes that centre, ap_plan_cells_finish); with none, the refusal names the
- * cell and its clearance (an end whose own centre holds the disc keeps it instead) — except under "auto",
- * whose search goes on (it may answer the same query with any_angle later). AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
+ * cell and its clearance (an end whose own centre holds the disc keeps it instead) — except under "auto"
+ * for a query it may answer with any_angle later (algorithms.h ap_query_auto_may_anyangle), whose search
+ * goes on. AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
  * p->goal_node, the snapped flags, p->field and p->message. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 

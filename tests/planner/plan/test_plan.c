@@ -463,8 +463,9 @@ END_TEST
  * cell whose centre holds it, joined to the point by a clear line, and passes that centre — one answer,
  * clear, for astar, jps, jps_plus, hierarchical and auto. At (4.5, 3.5) the disc itself overlaps the block:
  * refused by all, as any_angle refuses it. In a corridor two cells wide (radius 0.9) no centre holds the disc
- * while a point between the rows does: a named grid search refuses the cell, auto searches (no_path), since
- * any_angle may answer the same query later. */
+ * while a point between the rows does: a named grid search refuses the cell, and so does auto for a short
+ * query; for one 128 tiles long (with smoothing) auto answers with any_angle, which starts at the point and
+ * drives the corridor's middle, so its grid search must not refuse that query either. */
 START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n"
@@ -508,7 +509,35 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
     ap_result_free(&r);
     q.algorithm = AP_ALG_AUTO;
     r = ap_test_run_plan(&q, &ws);
-    ck_assert_int_eq(r.status, AP_NO_PATH);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ap_result_free(&r);
+    ap_map_free(m);
+    /* the same corridor 140 tiles long, open (3 tiles wide) at its east end; the goal below it, 134 columns
+     * east */
+    char text[2048];
+    int used = snprintf(text, sizeof text, "type octile\nheight 8\nwidth 140\nmap\n");
+    for (int y = 0; y < 8; y++) {
+        for (int x = 0; x < 140; x++)
+            text[used++] = (y == 2 || y == 5) && x < 137 ? '@' : '.';
+        text[used++] = '\n';
+    }
+    text[used] = '\0';
+    m = ap_test_map_from_string(text);
+    ap_workspace_free(&ws);
+    ck_assert_int_eq(ap_workspace_init(&ws, 150 * 10, 8), AP_OK);
+    q.map = m;
+    q.gx = 136.5;
+    q.gy = 7.0;
+    q.smoothing = AP_SMOOTH_LOS;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_msg(r.status == AP_OK, "auto: status %d %s", r.status, r.message);
+    ck_assert(r.clear);
+    ck_assert_double_eq(r.waypoints[0][0], 2.5);
+    ck_assert_double_eq(r.waypoints[0][1], 4.0);
+    ap_result_free(&r);
+    q.algorithm = AP_ALG_ASTAR;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
     ap_result_free(&r);
     ap_workspace_free(&ws);
     ap_map_free(m);
