@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../planner/base/clock.h"
 #include "../../../planner/world/collide.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/turns/profile.h"
@@ -465,7 +466,8 @@ END_TEST
  * refused by all, as any_angle refuses it. In a corridor two cells wide (radius 0.9) no centre holds the disc
  * while a point between the rows does: a named grid search refuses the cell, and so does auto for a short
  * query; for one 128 tiles long (with smoothing) auto answers with any_angle, which starts at the point and
- * drives the corridor's middle, so its grid search must not refuse that query either. */
+ * drives the corridor's middle, so its grid search (past the deadline, the disc's graph not built) must not
+ * refuse that query either. */
 START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 9\nwidth 9\nmap\n.........\n.........\n.........\n"
@@ -529,6 +531,14 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
     q.gx = 136.5;
     q.gy = 7.0;
     q.smoothing = AP_SMOOTH_LOS;
+    /* a deadline already past: auto cannot build the disc's graph and falls back to its grid search, which
+     * does not refuse the start any_angle would take (it runs out of time instead) */
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, &ws, ap_clock_ns() + 1);
+    while (st == AP_IN_PROGRESS)
+        st = ap_plan_step(&p, 0);
+    ck_assert_msg(st == AP_TIMEOUT || st == AP_NO_PATH, "auto past its deadline: status %d", st);
+    ap_plan_release(&p);
     r = ap_test_run_plan(&q, &ws);
     ck_assert_msg(r.status == AP_OK, "auto: status %d %s", r.status, r.message);
     ck_assert(r.clear);
