@@ -205,16 +205,11 @@ static bool auto_disc(const ap_query *q)
 /* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); so are long
  * queries of point units on maps with the point graph (auto_point) and of discs whose graph the map's table
  * can hold (auto_disc). */
-static bool auto_anyangle(const ap_query *q)
+bool ap_query_auto_may_anyangle(const ap_query *q)
 {
     /* the distance first: a short query's auto_begin asks auto_point itself (its table look-up once) */
     return q->circles != NULL || q->n_obstacles > 0 ||
            (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && (auto_point(q) || auto_disc(q)));
-}
-
-bool ap_query_auto_may_anyangle(const ap_query *q)
-{
-    return auto_anyangle(q);
 }
 
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the
@@ -287,7 +282,7 @@ static const ap_algorithm_row *auto_grid_row(const ap_query *q)
 static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     const bool disc = p->q.unit_radius > 0.0 && p->q.circles == NULL && p->q.n_obstacles == 0;
-    if (auto_anyangle(&p->q) && (!disc || disc_graph_ready(&p->q, p->deadline_ns))) {
+    if (ap_query_auto_may_anyangle(&p->q) && (!disc || disc_graph_ready(&p->q, p->deadline_ns))) {
         p->row = row = ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
         p->kind = row->kind;
         return p->kind->begin(p, row, ws);
@@ -310,7 +305,7 @@ const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
         return NULL;
     if (row->kind != &ap_plan_kind_auto)
         return row->kind;
-    if (auto_anyangle(q))
+    if (ap_query_auto_may_anyangle(q))
         return &ap_plan_kind_anyangle;
     return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
 }

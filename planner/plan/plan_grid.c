@@ -33,9 +33,6 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
                           uint32_t other)
 {
     const ap_map *m = p->q.map;
-    ap_world w;
-    double r;
-    ap_plan_world(&p->q, false, &w, &r);
     int32_t x, y, ox, oy;
     ap_map_coords(m, node, &x, &y);
     ap_map_coords(m, other, &ox, &oy);
@@ -51,7 +48,7 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
                 continue;
             const double cx = nx + 0.5, cy = ny + 0.5;
             const double d = hypot(cx - px, cy - py) + ap_octile(ox - nx, oy - ny);
-            if (d < best_d && ap_world_line_clear(&w, px, py, cx, cy, r)) {
+            if (d < best_d && ap_plan_unit_line_clear(&p->q, px, py, cx, cy)) {
                 best = n;
                 best_d = d;
             }
@@ -60,18 +57,12 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
     return best;
 }
 
-/* True when the disc swept from the point (px, py) to the centre of its cell `node` is clear (a point at the
- * centre itself: no line). */
+/* True when the disc swept from the point (px, py) to the centre of its cell `node` is clear. */
 static bool centre_line_clear(const ap_plan *p, uint32_t node, double px, double py)
 {
-    int32_t x, y;
-    ap_map_coords(p->q.map, node, &x, &y);
-    if (px == x + 0.5 && py == y + 0.5)
-        return true;
-    ap_world w;
-    double r;
-    ap_plan_world(&p->q, false, &w, &r);
-    return ap_world_line_clear(&w, px, py, x + 0.5, y + 0.5, r);
+    double cx, cy;
+    ap_plan_node_centre(&p->q, node, &cx, &cy);
+    return ap_plan_unit_line_clear(&p->q, px, py, cx, cy);
 }
 
 int ap_plan_grid_ends_fit(ap_plan *p)
@@ -195,10 +186,7 @@ static bool end_via_centre(const ap_plan *p, bool start, double cx, double cy, d
     if (!(q->unit_radius > 0.0) && q->unit_size == 0)
         return false;
     const double px = start ? q->sx : q->gx, py = start ? q->sy : q->gy;
-    ap_world w;
-    double r;
-    ap_plan_world(q, false, &w, &r);
-    return !ap_world_line_clear(&w, px, py, nx, ny, r) && ap_world_line_clear(&w, px, py, cx, cy, r);
+    return !ap_plan_unit_line_clear(q, px, py, nx, ny) && ap_plan_unit_line_clear(q, px, py, cx, cy);
 }
 
 /* The end cells' centres as waypoints after the start point and before the goal point where the path needs
@@ -211,19 +199,15 @@ static int insert_end_centres(const ap_plan *p, ap_result *r)
         return AP_E_NOMEM;
     r->waypoints = w;
     size_t n = r->n_waypoints;
-    const double off = p->q.unit_size > 0 ? 0.5 * p->q.unit_size : 0.5; /* cell or footprint centre */
-    int32_t x, y;
-    ap_map_coords(p->q.map, p->start_node, &x, &y);
-    double cx = x + off, cy = y + off;
+    double cx, cy;
+    ap_plan_node_centre(&p->q, p->start_node, &cx, &cy);
     if ((w[1][0] != cx || w[1][1] != cy) && end_via_centre(p, true, cx, cy, w[1][0], w[1][1])) {
         memmove(w + 2, w + 1, (n - 1) * sizeof *w);
         w[1][0] = cx;
         w[1][1] = cy;
         n++;
     }
-    ap_map_coords(p->q.map, p->goal_node, &x, &y);
-    cx = x + off;
-    cy = y + off;
+    ap_plan_node_centre(&p->q, p->goal_node, &cx, &cy);
     if ((w[n - 2][0] != cx || w[n - 2][1] != cy) && end_via_centre(p, false, cx, cy, w[n - 2][0], w[n - 2][1])) {
         w[n][0] = w[n - 1][0];
         w[n][1] = w[n - 1][1];

@@ -113,11 +113,13 @@ enum { GOAL_FIT_TESTS = 1024, GOAL_FIT_STACK = 192 };
 
 /* Whether the disc of radius r (tiles) fits somewhere within tol tiles of (gx, gy) in world w: a branch and
  * bound over squares covering the tolerance disc D. The distance to the nearest obstacle changes by at most
- * the distance moved, and every point of D in a square of half diagonal d lies within 2 d of the square's
- * point p (its centre, or the point of D nearest it); so a p whose disc of radius r - 2 d already overlaps
- * an obstacle rules the square out, and a p whose disc of radius r is clear proves a fit. False only when
- * every square is ruled out; true also when GOAL_FIT_TESTS point tests (or the stack) do not decide (a
- * largest clearance within a hair of r), so the search, not this test, answers then. */
+ * the distance moved, and every point of D in a square of half diagonal d lies within reach = min(2 d,
+ * tol + |p - g|) of the square's point p (its centre, or the point of D nearest it); so a p whose disc of
+ * radius r - reach already overlaps an obstacle rules the square out, and a p whose disc of radius r is
+ * clear proves a fit. The first square's p is the goal itself, reach tol: a state within tol of the goal
+ * holds the disc of radius r - tol about it. False only when every square is ruled out; true also when
+ * GOAL_FIT_TESTS point tests (or the stack) do not decide (a largest clearance within a hair of r), so the
+ * search, not this test, answers then. */
 static bool disc_fits_near(const ap_world *w, double gx, double gy, double tol, double r)
 {
     struct box {
@@ -140,9 +142,10 @@ static bool disc_fits_near(const ap_world *w, double gx, double gy, double tol, 
         tests++;
         if (ap_world_point_clear(w, px, py, r))
             return true;
-        if (r - 2.0 * d > 0.0) {
+        const double reach = fmin(2.0 * d, tol + hypot(px - gx, py - gy));
+        if (r - reach > 0.0) {
             tests++;
-            if (!ap_world_point_clear(w, px, py, r - 2.0 * d))
+            if (!ap_world_point_clear(w, px, py, r - reach))
                 continue;
         }
         const double h = 0.5 * b.s;
@@ -193,12 +196,9 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         snprintf(p->message, sizeof p->message, "the goal is outside the corridor (or blocked)");
         return p->state = AP_E_GOAL_BLOCKED;
     }
-    /* A state within tol_pos of the goal holds the disc of radius - tol_pos about the goal inside its own:
-     * where that disc overlaps an obstacle no state is a goal, and the search would only end at its cap.
-     * That proof is quick; the branch and bound decides the rest (a goal between two walls). */
-    if (kp.radius > 0.0 && ((kp.radius > kp.tol_pos &&
-                             !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius - kp.tol_pos)) ||
-                            !disc_fits_near(&kp.world, q->gx, q->gy, kp.tol_pos, kp.radius))) {
+    /* Where no point within tol_pos of the goal holds the disc, no state is a goal, and the search would only
+     * end at its cap (a goal beside a wall, or between two). */
+    if (kp.radius > 0.0 && !disc_fits_near(&kp.world, q->gx, q->gy, kp.tol_pos, kp.radius)) {
         p->field = "goal";
         snprintf(p->message, sizeof p->message,
                  "\"goal\": the unit's disc (radius %g) overlaps an obstacle wherever it ends within %g tiles of it",

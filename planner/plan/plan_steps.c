@@ -58,6 +58,15 @@ uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n)
     return ap_plan_path_nodes_to(s, s->goal, n);
 }
 
+void ap_plan_node_centre(const ap_query *q, uint32_t node, double *x, double *y)
+{
+    const double off = q->unit_size > 0 ? 0.5 * q->unit_size : 0.5;
+    int32_t cx, cy;
+    ap_map_coords(q->map, node, &cx, &cy);
+    *x = cx + off;
+    *y = cy + off;
+}
+
 double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2]
 {
     *nw = n < 2 ? 2 : n;
@@ -66,13 +75,8 @@ double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t
         return NULL;
     w[0][0] = q->sx;
     w[0][1] = q->sy;
-    const double off = q->unit_size > 0 ? 0.5 * q->unit_size : 0.5; /* cell or footprint centre */
-    for (size_t i = 1; i + 1 < *nw; i++) {
-        int32_t x, y;
-        ap_map_coords(q->map, nodes[i], &x, &y);
-        w[i][0] = x + off;
-        w[i][1] = y + off;
-    }
+    for (size_t i = 1; i + 1 < *nw; i++)
+        ap_plan_node_centre(q, nodes[i], &w[i][0], &w[i][1]);
     w[*nw - 1][0] = q->gx;
     w[*nw - 1][1] = q->gy;
     return w;
@@ -95,6 +99,14 @@ bool ap_plan_unit_fits_at(const ap_query *q, double x, double y)
     double r;
     ap_plan_world(q, false, &w, &r);
     return ap_world_point_clear(&w, x, y, r);
+}
+
+bool ap_plan_unit_line_clear(const ap_query *q, double ax, double ay, double bx, double by)
+{
+    ap_world w;
+    double r;
+    ap_plan_world(q, false, &w, &r);
+    return ap_world_line_clear(&w, ax, ay, bx, by, r);
 }
 
 int ap_plan_end_blocked(ap_plan *p, int st)

@@ -40,9 +40,13 @@ uint32_t *ap_plan_path_nodes(const ap_search *s, size_t *n);
  * s has not reached it): what a search stopped by its cap answers. */
 uint32_t *ap_plan_path_nodes_to(const ap_search *s, uint32_t node, size_t *n);
 
-/* Waypoints of a grid path of n cells (padded ids): the exact start point, the centres of the cells in
- * between (for a square unit of size k the footprint centres, anchor + k / 2), the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller frees), count in *nw.
- * NULL when out of memory. */
+/* The point (tiles) a grid search's node stands for: the centre of cell `node` (padded id), or for a square
+ * unit of size k (q->unit_size) the centre of the footprint anchored there, anchor + k / 2. Pure. */
+void ap_plan_node_centre(const ap_query *q, uint32_t node, double *x, double *y);
+
+/* Waypoints of a grid path of n cells (padded ids): the exact start point, the centres of the nodes in
+ * between (ap_plan_node_centre), the exact goal point; max(n, 2) points [x, y] in tiles, malloc'd (caller
+ * frees), count in *nw. NULL when out of memory. */
 double (*ap_plan_cell_waypoints(const ap_query *q, const uint32_t *nodes, size_t n, size_t *nw))[2];
 
 /* Give r the n segments (malloc'd; r owns them now), their total length, and the clearance verdict of the
@@ -62,6 +66,10 @@ void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r);
  * (ap_plan_world, not the cheap view): the closed shape shares no point with an obstacle or the world's
  * edge (collide.h). Pure; thread-safe. */
 bool ap_plan_unit_fits_at(const ap_query *q, double x, double y);
+
+/* The unit swept along the line from (ax, ay) to (bx, by) tiles, clear in the query's world (as
+ * ap_plan_unit_fits_at: the world's exact line test, collide.h / square.h). Pure; thread-safe. */
+bool ap_plan_unit_line_clear(const ap_query *q, double ax, double ay, double bx, double by);
 
 /* A refusal found while planning (st AP_E_START_BLOCKED or AP_E_GOAL_BLOCKED, any other st is returned as it
  * is): the unit's disc (q->unit_radius > 0 tiles) does not fit at the start or goal, whose cell or point

@@ -600,11 +600,24 @@ static void assert_waypoints_distinct(const ap_result *r)
                       "waypoints %zu and %zu alike", i - 1, i);
 }
 
+/* Whether a neighbour (8 around) of cell (cx, cy) has a centre that holds the disc of radius r and is joined
+ * to the point (px, py) by a line the disc sweeps clear (collide.c's exact tests): where the grid searches
+ * may start or end instead of that cell. */
+static bool neighbour_serves(const ap_map *m, int cx, int cy, double px, double py, double r)
+{
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if ((dx || dy) && disc_move_cost(m, cx + dx, cy + dy, cx + dx, cy + dy, &r) < INFINITY &&
+                ap_line_clear(m, px, py, cx + dx + 0.5, cy + dy + 0.5, r))
+                return true;
+    return false;
+}
+
 /* Off-centre starts (and goals, mirrored) of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or
  * 1.0), in cells whose centre does not hold the disc, goals at cell centres that do: the disc overlapping a
- * wall at the point is refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to the point by a clear
- * line (the tests' own exact check), astar answers from such a neighbour — the second waypoint — with the
- * reference optimum from it, every piece clear (or no_path); with none it refuses. */
+ * wall at the point is refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to
+ * the point by a clear line (the tests' own exact check), astar answers from such a neighbour — the second
+ * waypoint — with the reference optimum from it, every piece clear (or no_path); with none it refuses. */
 START_TEST(off_centre_starts_on_random_maps)
 {
     ap_test_rng g = {20261204};
@@ -626,12 +639,7 @@ START_TEST(off_centre_starts_on_random_maps)
         ap_query q = {.map = m, .sx = sx, .sy = sy, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
                       .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = r};
         ap_result res = ap_test_run_plan(&q, &ws);
-        bool any = false;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++)
-                if ((dx || dy) && disc_move_cost(m, cx + dx, cy + dy, cx + dx, cy + dy, &r) < INFINITY &&
-                    ap_line_clear(m, sx, sy, cx + dx + 0.5, cy + dy + 0.5, r))
-                    any = true;
+        const bool any = neighbour_serves(m, cx, cy, sx, sy, r);
         if (!ap_line_clear(m, sx, sy, sx, sy, r)) {
             ck_assert_int_eq(res.status, AP_E_START_BLOCKED);
             refused_point++;
@@ -789,13 +797,7 @@ START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
             if (!ap_line_clear(m, cx + 0.5, cy + 0.5, cx + 0.5, cy + 0.5, r) ||
                 ap_line_clear(m, pt[e][0], pt[e][1], cx + 0.5, cy + 0.5, r))
                 continue;
-            bool any = false;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++)
-                    if ((dx || dy) && disc_move_cost(m, cx + dx, cy + dy, cx + dx, cy + dy, &r) < INFINITY &&
-                        ap_line_clear(m, pt[e][0], pt[e][1], cx + dx + 0.5, cy + dy + 0.5, r))
-                        any = true;
-            may_keep = may_keep || !any;
+            may_keep = may_keep || !neighbour_serves(m, cx, cy, pt[e][0], pt[e][1], r);
         }
         for (size_t a = 0; a < 3 * sizeof algs / sizeof algs[0]; a++) {
             const ap_smoothing sm[] = {AP_SMOOTH_NONE, AP_SMOOTH_LOS, AP_SMOOTH_TAUT};
