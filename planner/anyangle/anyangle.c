@@ -660,6 +660,20 @@ size_t ap_aa_query_bytes(const ap_aa_query *q)
            q->dom_room * 8 + q->dom_cap * sizeof(struct aa_dom);
 }
 
+/* Every per-run mark other than the hash's back to zero and the run stamp to 1, so that no mark is current:
+ * the departures', the goal's sightings', the heuristic memo's and the domain's. */
+static void stamps_reset(ap_aa_query *q)
+{
+    q->stamp = 1;
+    memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    if (q->goal_seen != NULL)
+        memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
+    if (q->h_stamp != NULL)
+        memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
+    if (q->dom_stamp != NULL)
+        memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
+}
+
 /* Size the node table and the hash for cap ids, the workspace for max(cap, ws_cap) (the point domain uses
  * the workspace alone; the old contents are dropped). */
 static int set_capacity(ap_aa_query *q, uint32_t cap, uint32_t ws_cap)
@@ -678,14 +692,7 @@ static int set_capacity(ap_aa_query *q, uint32_t cap, uint32_t ws_cap)
         return AP_E_NOMEM;
     /* The hash stamps restart at zero: so must the run stamp (the departure stamps are only compared with
      * it, and a fresh run bumps it past every value they hold). */
-    q->stamp = 1;
-    memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
-    if (q->goal_seen != NULL)
-        memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
-    if (q->h_stamp != NULL)
-        memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
-    if (q->dom_stamp != NULL)
-        memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
+    stamps_reset(q);
     q->ws_cap = ws_cap > cap ? ws_cap : cap;
     if (ap_workspace_init(&q->ws, q->ws_cap, (int)(2 * q->n_room + 4)) != AP_OK)
         return AP_E_NOMEM;
@@ -748,16 +755,9 @@ int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out)
 /* A fresh run: empty hash, departures and node table (O(1) through the stamp), start and goal nodes. */
 static void begin_run(ap_aa_query *q)
 {
-    if (++q->stamp == 0) {
+    if (++q->stamp == 0) { /* the stamp wrapped: every mark could look current again */
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
-        memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
-        if (q->goal_seen != NULL)
-            memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
-        if (q->h_stamp != NULL)
-            memset(q->h_stamp, 0, q->vis_room * sizeof *q->h_stamp);
-        if (q->dom_stamp != NULL)
-            memset(q->dom_stamp, 0, q->dom_room * sizeof *q->dom_stamp);
-        q->stamp = 1;
+        stamps_reset(q);
     }
     q->n_deps = 0;
     q->overflow = false;

@@ -111,15 +111,22 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     return AP_OK;
 }
 
-static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
+bool ap_plan_grid_decided(ap_plan *p, const ap_algorithm_row *row)
 {
     p->alg = row->id;
-    int st = ap_plan_grid_ends_fit(p);
-    if (st != AP_OK)
-        return p->state = st;
-    if (p->start_node == p->goal_node) /* one cell, or both ends moved to one */
-        return p->state = AP_OK;
-    st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
+    const int st = ap_plan_grid_ends_fit(p);
+    if (st != AP_OK || p->start_node == p->goal_node) { /* refused; or one cell, or both ends moved to one */
+        p->state = st;
+        return true;
+    }
+    return false;
+}
+
+static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
+{
+    if (ap_plan_grid_decided(p, row))
+        return p->state;
+    int st = row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
     if (st != AP_OK)
         return p->state = st;
     bind(p, ws);

@@ -54,17 +54,13 @@ static int graph_path(ap_plan *p, hier_state *s, ap_workspace *ws)
 
 static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
-    p->alg = row->id;
-    int st = ap_plan_grid_ends_fit(p);
-    if (st != AP_OK)
-        return p->state = st;
-    if (p->start_node == p->goal_node) /* one cell, or both ends moved to one */
-        return p->state = AP_OK;
+    if (ap_plan_grid_decided(p, row))
+        return p->state;
     hier_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return p->state = AP_E_NOMEM;
     p->kind_state = s;
-    st = graph_path(p, s, ws);
+    int st = graph_path(p, s, ws);
     if (st == AP_OK)
         return p->state = AP_OK;
     if (st != AP_NO_PATH)

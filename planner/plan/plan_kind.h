@@ -78,6 +78,12 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * p->goal_node, the snapped flags, p->field and p->message. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
+/* The start of every grid kind's begin (plan_grid.c, plan_hier.c): sets p->alg from row, runs
+ * ap_plan_grid_ends_fit, and returns true when that decides the plan without a search, p->state then
+ * holding the answer: the refusal, or AP_OK when start and goal share a node (one cell, or both ends moved
+ * to one). False when a search is needed (p->state untouched). */
+bool ap_plan_grid_decided(ap_plan *p, const ap_algorithm_row *row);
+
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
  * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints (the start
  * point, the centres between, the goal point; an end cell's centre too where the path needs it: a snapped
