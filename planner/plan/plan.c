@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../grid/jps.h"
 #include "../world/grid_world.h"
 #include "algorithms.h"
 #include "fields.h"
@@ -19,9 +20,44 @@
 #include "plan_steps.h"
 #include "../base/mem.h"
 
+/* Start loading the cache lines the first steps of a query read at its ends, so that their misses overlap
+ * instead of coming one after another: each end's passability (validation) and region (the reachability
+ * test below), its search node (ap_search_begin, the goal test), and the start's JPS+ jump row and forced
+ * byte (its first expansion) when the map has them. On a large map every one of them is a cache miss for a
+ * new query; a short query spends more on them than on its search (BENCHMARKS.md "Grid search", the
+ * twenty-eighth session). Only a hint: nothing is read, and a prefetch never faults; ends outside the map
+ * are skipped (validation refuses them). */
+static void prefetch_ends(const ap_query *q, const ap_workspace *ws)
+{
+    const ap_map *m = q->map != NULL ? ap_query_map(q) : NULL;
+    if (m == NULL)
+        return;
+    const ap_jps_table *jt = ap_jps_table_of(m);
+    const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
+    for (int i = 0; i < 2; i++) {
+        if (!(pt[i][0] >= 0.0 && pt[i][1] >= 0.0 && pt[i][0] < m->width && pt[i][1] < m->height))
+            continue;
+        int32_t cx, cy;
+        ap_query_cell(q, pt[i][0], pt[i][1], &cx, &cy);
+        if (cx < 0 || cy < 0)
+            continue;
+        const uint32_t v = ap_map_index(m, cx, cy);
+        __builtin_prefetch(&m->pass[v]);
+        __builtin_prefetch(&m->region[v]);
+        if (ws != NULL && v < ws->capacity)
+            __builtin_prefetch(&ws->nodes[v], 1);
+        if (i == 0 && jt != NULL && v < jt->cells) {
+            __builtin_prefetch(jt->dist8 != NULL ? (const void *)(jt->dist8 + (size_t)v * 8)
+                                                 : (const void *)(jt->dist + (size_t)v * 8));
+            __builtin_prefetch(&jt->forced[v]);
+        }
+    }
+}
+
 int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *row, ap_workspace *ws,
                        uint64_t deadline_ns)
 {
+    prefetch_ends(q, ws);
     memset(p, 0, sizeof *p);
     ap_query_error e;
     int st = ap_query_validate(q, row, &e);
