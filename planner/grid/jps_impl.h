@@ -279,7 +279,10 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
 
 /* JPS+: each pruned direction is one table read plus the goal test (Rabin): a straight direction that
  * passes the goal within its free run stops at the goal; a diagonal whose quadrant holds the goal stops
- * where it meets the goal's row or column, if that is within its free run.
+ * where it meets the goal's row or column (the target), if that is within its free run. The target is
+ * expanded in place like a diagonal jump point below (as warthog's JPS+ (B+P) does): its straight
+ * successors are generated, the one toward the goal stopping at the goal when the goal is within its free
+ * run, and the walk goes on past it.
  *
  * Intermediate jump points are pruned (Harabor & Grastien, ICAPS 2014, section 4 "Pruning intermediate
  * jump points"): without corner cutting a diagonal jump point never has a forced neighbour, it is a jump
@@ -310,7 +313,7 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
         int32_t run = dist < 0 ? -dist : dist;
         const int32_t off = DX[d] + DY[d] * (int32_t)S;
         if (d & 1) {
-            const bool quad = sx == DX[d] && sy == DY[d];
+            bool quad = sx == DX[d] && sy == DY[d];
             const int32_t mn = adx < ady ? adx : ady;
             /* The walk: c = u + acc * off is the current diagonal jump point (u at first). */
             const int dh = DX[d] > 0 ? 2 : 6, dv = DY[d] > 0 ? 4 : 0; /* its straight components */
@@ -318,30 +321,46 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
             const int reserve = (int)ap_popcount64(dirs);
             int32_t acc = 0;
             for (;;) {
-                if (quad && mn <= acc + run) {
-                    out[n++] = SUCC_H(u + (uint32_t)(mn * off), (double)mn * M_SQRT2, ux + mn * DX[d],
-                                      uy + mn * DY[d], d);
+                /* The next point c of the walk: the target (where the diagonal meets the goal's row or
+                 * column, when the goal is in quadrant d and that is within the free run), else the next
+                 * diagonal jump point. */
+                const bool target = quad && mn <= acc + run;
+                if (target)
+                    acc = mn;
+                else if (dist <= 0)
                     break;
-                }
-                if (dist <= 0)
-                    break;
-                acc += dist;
+                else
+                    acc += dist;
                 const uint32_t c = u + (uint32_t)(acc * off);
                 const int32_t cx = ux + acc * DX[d], cy = uy + acc * DY[d];
                 /* A disc's diagonal jump point may have forced neighbours of its own (jps_sized.h): then it
-                 * is generated itself, and its expansion goes on along the diagonal. */
-                if (n + 3 + reserve > cap || (sized && (jd->succ8[(size_t)c * 8 + (size_t)d] & ~ap_jps_natural(d)))) {
+                 * is generated itself, and its expansion goes on along the diagonal. So is the goal. */
+                if (c == jd->goal || n + 3 + reserve > cap ||
+                    (sized && (jd->succ8[(size_t)c * 8 + (size_t)d] & ~ap_jps_natural(d)))) {
                     out[n++] = SUCC_H(c, (double)acc * M_SQRT2, cx, cy, d);
                     break;
                 }
                 const double gc = (double)acc * M_SQRT2;
-                /* The goal cannot lie on c's straight lines here: it would be on c's row or column and in
-                 * u's quadrant d, so the target test above stopped the walk at or before c. */
                 const int32_t sh = ap_jps_dist(jd, c, dh, narrow), sv = ap_jps_dist(jd, c, dv, narrow);
-                if (sh > 0)
+                /* Off the target the goal cannot lie on c's straight lines: it would be on c's row or
+                 * column and in u's quadrant d, so the walk would have stopped at the target at or before
+                 * c. At the target it lies on one of them, ahead (quadrant d): the straight jump toward it
+                 * stops at the goal when the goal is within its free run, as a straight direction does. The
+                 * target is expanded here, as the diagonal jump points are, rather than generated (warthog's
+                 * JPS+ (B+P) prunes it the same way): one expansion fewer, and a goal in sight of the
+                 * diagonal is generated at once. */
+                const int32_t along_h = target && ady == mn ? adx - mn : 0;
+                const int32_t along_v = target && adx == mn ? ady - mn : 0;
+                if (along_h != 0 && along_h <= (sh < 0 ? -sh : sh))
+                    out[n++] = (ap_jps_succ_h){jd->goal, dh, gc + (double)along_h, jd->goal_px, jd->goal_py};
+                else if (sh > 0)
                     out[n++] = SUCC_H(c + (uint32_t)(sh * oh), gc + (double)sh, cx + sh * DX[d], cy, dh);
-                if (sv > 0)
+                if (along_v != 0 && along_v <= (sv < 0 ? -sv : sv))
+                    out[n++] = (ap_jps_succ_h){jd->goal, dv, gc + (double)along_v, jd->goal_px, jd->goal_py};
+                else if (sv > 0)
                     out[n++] = SUCC_H(c + (uint32_t)(sv * ov), gc + (double)sv, cx, cy + sv * DY[d], dv);
+                /* Past the target the goal is behind the walk: no second target. */
+                quad = quad && !target;
                 dist = ap_jps_dist(jd, c, d, narrow);
                 run = dist < 0 ? -dist : dist;
             }

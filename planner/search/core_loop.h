@@ -30,7 +30,9 @@
  *   CORE_HOLD          optional, with CORE_BUCKET: hold one new successor whose f is no more than the
  *                      expanded node's and expand it next without the open list (valid A* order: it is an
  *                      f-minimal node; a held node is never improved, as that would need an open node of
- *                      smaller f, bar rounding, which is ignored as for closed nodes)
+ *                      smaller f, bar rounding, which is ignored as for closed nodes). Of several such
+ *                      successors the one of largest g is held (the others go to the open list), the one
+ *                      the open list's order (f, then larger g) would pop first: often the goal itself
  *   CORE_ON_PARENT     optional, single heap only: a statement run when node v_ gets u as its parent
  *   CORE_HEAP4         optional, 0 or 1, single heap only: the 4-ary heap (open_heap.h sift_up4) instead of
  *                      the binary one; ap_search_seed must relax on the same heap

@@ -407,7 +407,8 @@ static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, a
 /* RELAX for the bucketed open list (WIDE and HOLD compile-time constants): the same steps as RELAX; a
  * decrease-key finds the node through its old f (old g + h, bit for bit the f it was pushed with), which
  * names its bucket. With HOLD a new successor is first offered to the loop's held node (core_loop.h:
- * hold, hold_aux, hold_f, fu). Names from the loop: nodes, ws, bq, gen, u. */
+ * hold, hold_aux, hold_f, fu): it takes the place when its f is at most fu and the place is empty or holds
+ * a node of smaller g, which then goes to the open list. Names from the loop: nodes, ws, bq, gen, u. */
 #define RELAX_BQ(V, NG, HV, AUX, WIDE, PER_TILE, HOLD)                                                        \
     do {                                                                                                      \
         const uint32_t v_ = (V);                                                                              \
@@ -415,7 +416,9 @@ static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, a
         ap_node *nv_ = &nodes[v_];                                                                            \
         if (node_fresh(nv_, gen, ng_, u)) {                                                                   \
             const double f_ = ng_ + (HV);                                                                     \
-            if ((HOLD) && hold == UINT32_MAX && f_ <= fu) {                                                   \
+            if ((HOLD) && f_ <= fu && (hold == UINT32_MAX || ng_ > nodes[hold].g)) {                          \
+                if (hold != UINT32_MAX) /* the deeper one is held, as the open list's order would pop it */ \
+                    bq_push(ws, bq, (ap_open_entry){hold_f, nodes[hold].g, hold, hold_aux}, (WIDE), (PER_TILE)); \
                 hold = v_;                                                                                    \
                 hold_aux = (AUX);                                                                             \
                 hold_f = f_;                                                                                  \
