@@ -309,10 +309,15 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY,
                                 vary_origin && vary_encoding ? "Origin, Accept-Encoding"
                                                              : vary_origin ? "Origin" : "Accept-Encoding");
-    if (r->options) {
-        char allow[48], methods[32];
+    /* Allow on an OPTIONS answer and on a 405: the route's methods and OPTIONS, which every route answers
+     * (RFC 9110 15.5.6: a 405's Allow lists the resource's supported methods). */
+    char allow[48];
+    if (r->options || status == AP_E_METHOD_NOT_ALLOWED) {
         ap_route_allow(r->allowed | AP_METHOD_OPTIONS, allow, sizeof allow);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    }
+    if (r->options) {
+        char methods[32];
         const char *want = request_header(r, MHD_HTTP_HEADER_ACCESS_CONTROL_REQUEST_METHOD);
         if (cors != NULL && want != NULL) {
             ap_route_allow(r->allowed, methods, sizeof methods);
@@ -323,11 +328,6 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     if (status == AP_E_UNAUTHORIZED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"arcpath\"");
-    if (status == AP_E_METHOD_NOT_ALLOWED) {
-        char allow[48];
-        ap_route_allow(r->allowed, allow, sizeof allow);
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    }
     if (r->static_file != NULL && (http == 200 || http == 304))
         ap_static_add_headers(resp, r->static_file, gzipped);
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */

@@ -88,7 +88,7 @@ START_TEST(map_pictures)
     ap_resp_free(&r);
     ck_assert_int_eq(ap_http(ap_demo_srv, "POST", "/v1/maps/arena.svg", "{}", 2, NULL, &r), 0);
     ck_assert_int_eq(r.status, 405);
-    ck_assert_str_eq(r.allow, "GET, HEAD, PUT, DELETE"); /* the picture's and /v1/maps/{id}'s (live maps) */
+    ck_assert_str_eq(r.allow, "GET, HEAD, PUT, DELETE, OPTIONS"); /* the picture's and /v1/maps/{id}'s (live maps) */
     ap_resp_free(&r);
 }
 END_TEST
@@ -216,7 +216,7 @@ START_TEST(render_errors)
     ap_resp_free(&r);
     ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/v1/render", NULL, 0, NULL, &r), 0);
     ck_assert_int_eq(r.status, 405);
-    ck_assert_str_eq(r.allow, "POST");
+    ck_assert_str_eq(r.allow, "POST, OPTIONS");
     ap_resp_free(&r);
     /* a circle map (the demo's forest) has no picture: the render names the field, GET says why it is 404 */
     post("{\"map\":\"forest\",\"answer\":{\"status\":\"no_path\",\"map\":\"forest\",\"reason\":\"unreachable\","

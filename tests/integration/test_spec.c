@@ -51,7 +51,7 @@ START_TEST(openapi_yaml_is_the_file)
 
     /* A write method: 405 with the route's methods. */
     spec_request("POST", NULL, 405, &r);
-    ck_assert_str_eq(r.allow, "GET, HEAD");
+    ck_assert_str_eq(r.allow, "GET, HEAD, OPTIONS");
     ap_resp_free(&r);
 }
 END_TEST

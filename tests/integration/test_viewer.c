@@ -83,7 +83,7 @@ START_TEST(cells_post_is_405)
     ap_resp r;
     ck_assert_int_eq(ap_post(ap_demo_srv, "/v1/maps/islands/cells", "{}", &r), 0);
     ck_assert_int_eq(r.status, 405);
-    ck_assert_str_eq(r.allow, "GET, HEAD, PATCH");
+    ck_assert_str_eq(r.allow, "GET, HEAD, PATCH, OPTIONS");
     ap_resp_free(&r);
 }
 END_TEST
@@ -143,7 +143,7 @@ START_TEST(static_revalidation_and_errors)
     json_decref(j);
     ck_assert_int_eq(ap_post(ap_demo_srv, "/", "{}", &r), 0);
     ck_assert_int_eq(r.status, 405);
-    ck_assert_str_eq(r.allow, "GET, HEAD");
+    ck_assert_str_eq(r.allow, "GET, HEAD, OPTIONS");
     ap_resp_free(&r);
 }
 END_TEST
