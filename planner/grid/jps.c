@@ -729,6 +729,8 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
     const ap_map_table *bits = table == NULL ? ap_map_find_table(m, AP_JPS_BITS_NAME) : NULL;
     jd->bits = bits != NULL ? bits->data : NULL;
     jd->stride = (uint32_t)m->stride;
+    for (int d = 0; d < 8; d++)
+        jd->off[d] = DX[d] + DY[d] * (int32_t)jd->stride;
     jd->succ_cap = 8;
     jd->goal = goal;
     jd->goal_py = (int32_t)(goal / jd->stride);

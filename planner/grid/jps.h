@@ -128,6 +128,7 @@ typedef struct ap_jps_domain {
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
     int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
     uint32_t stride;
+    int32_t off[8];           /* the index step of direction d: DX[d] + DY[d] * stride */
     uint32_t goal;
     int32_t goal_px, goal_py; /* padded column / row of the goal */
 } ap_jps_domain;

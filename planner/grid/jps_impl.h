@@ -311,7 +311,7 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
         if (dist == 0)
             continue;
         int32_t run = dist < 0 ? -dist : dist;
-        const int32_t off = DX[d] + DY[d] * (int32_t)S;
+        const int32_t off = jd->off[d];
         if (d & 1) {
             bool quad = sx == DX[d] && sy == DY[d];
             const int32_t mn = adx < ady ? adx : ady;
@@ -349,8 +349,12 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
                  * target is expanded here, as the diagonal jump points are, rather than generated (warthog's
                  * JPS+ (B+P) prunes it the same way): one expansion fewer, and a goal in sight of the
                  * diagonal is generated at once. */
-                const int32_t along_h = target && ady == mn ? adx - mn : 0;
-                const int32_t along_v = target && adx == mn ? ady - mn : 0;
+                int32_t along_h = 0, along_v = 0;
+                if (__builtin_expect(target, 0)) {
+                    along_h = ady == mn ? adx - mn : 0;
+                    along_v = adx == mn ? ady - mn : 0;
+                    quad = false; /* past the target the goal is behind the walk: no second target */
+                }
                 if (along_h != 0 && along_h <= (sh < 0 ? -sh : sh))
                     out[n++] = (ap_jps_succ_h){jd->goal, dh, gc + (double)along_h, jd->goal_px, jd->goal_py};
                 else if (sh > 0)
@@ -359,8 +363,6 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
                     out[n++] = (ap_jps_succ_h){jd->goal, dv, gc + (double)along_v, jd->goal_px, jd->goal_py};
                 else if (sv > 0)
                     out[n++] = SUCC_H(c + (uint32_t)(sv * ov), gc + (double)sv, cx, cy + sv * DY[d], dv);
-                /* Past the target the goal is behind the walk: no second target. */
-                quad = quad && !target;
                 dist = ap_jps_dist(jd, c, d, narrow);
                 run = dist < 0 ? -dist : dist;
             }
