@@ -25,10 +25,13 @@
  * test below), its search node (ap_search_begin, the goal test), and the start's JPS+ jump row and forced
  * byte (its first expansion) when the map has them. On a large map every one of them is a cache miss for a
  * new query; a short query spends more on them than on its search (BENCHMARKS.md "Grid search", the
- * twenty-eighth session). Only a hint: nothing is read, and a prefetch never faults; ends outside the map
- * are skipped (validation refuses them). */
-static void prefetch_ends(const ap_query *q, const ap_workspace *ws)
+ * twenty-eighth session). Only a hint: nothing is read, and a prefetch never faults. node[0] and node[1]
+ * get the start's and the goal's node on the map the query sees (ap_query_map, ap_query_cell), which
+ * ap_plan_begin_with keeps once validation has passed; UINT32_MAX for an end off that map (validation refuses
+ * it) or when there is no such map (a circle world). */
+static void prefetch_ends(const ap_query *q, const ap_workspace *ws, uint32_t node[2])
 {
+    node[0] = node[1] = UINT32_MAX;
     const ap_map *m = q->map != NULL ? ap_query_map(q) : NULL;
     if (m == NULL)
         return;
@@ -41,7 +44,7 @@ static void prefetch_ends(const ap_query *q, const ap_workspace *ws)
         ap_query_cell(q, pt[i][0], pt[i][1], &cx, &cy);
         if (cx < 0 || cy < 0)
             continue;
-        const uint32_t v = ap_map_index(m, cx, cy);
+        const uint32_t v = node[i] = ap_map_index(m, cx, cy);
         __builtin_prefetch(&m->pass[v]);
         __builtin_prefetch(&m->region[v]);
         if (ws != NULL && v < ws->capacity)
@@ -57,7 +60,8 @@ static void prefetch_ends(const ap_query *q, const ap_workspace *ws)
 int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *row, ap_workspace *ws,
                        uint64_t deadline_ns)
 {
-    prefetch_ends(q, ws);
+    uint32_t ends[2];
+    prefetch_ends(q, ws, ends);
     memset(p, 0, sizeof *p);
     ap_query_error e;
     int st = ap_query_validate(q, row, &e);
@@ -80,11 +84,11 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
     const ap_map *m = p->q.map;
     /* A circle world has no cells and no region table (circles.h: its regions prove nothing). */
     if (m != NULL) {
-        int32_t cx, cy;
-        ap_query_cell(q, q->sx, q->sy, &cx, &cy);
-        p->start_node = ap_map_index(m, cx, cy);
-        ap_query_cell(q, q->gx, q->gy, &cx, &cy);
-        p->goal_node = ap_map_index(m, cx, cy);
+        /* validated: both ends are on m, where prefetch_ends found their nodes */
+        if (ends[0] == UINT32_MAX || ends[1] == UINT32_MAX)
+            return p->state = AP_E_INTERNAL;
+        p->start_node = ends[0];
+        p->goal_node = ends[1];
     }
     /* Pinter, "Path Failure": an unreachable goal would make A* flood the whole component first. The
      * capability's regions (view.h); for a square unit its anchors' (anchors joined by the square's moves
