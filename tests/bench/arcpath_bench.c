@@ -244,6 +244,8 @@ int main(int argc, char **argv)
     ap_workspace ws;
     if (ap_workspace_init(&ws, ap_map_node_count(m), 8) != AP_OK) {
         fprintf(stderr, "out of memory\n");
+        free(sc);
+        ap_map_free(m);
         return 1;
     }
     uint64_t *times = malloc((n > 0 ? n : 1) * sizeof *times);

@@ -57,7 +57,11 @@ int main(int argc, char **argv)
             return 1;
         double far = 0.5 * (m->width > m->height ? m->width : m->height);
         /* pairs with a radius-3 grid path */
-        double (*pairs)[4] = malloc((size_t)per * sizeof *pairs);
+        double (*pairs)[4] = per > 0 ? malloc((size_t)per * sizeof *pairs) : NULL;
+        if (pairs == NULL) {
+            fprintf(stderr, "per must be a positive count (out of memory, or %d)\n", per);
+            return 1;
+        }
         int np = 0;
         for (int tries = 0; np < per && tries < 200 * per; tries++) {
             double sx = floor(rnd() * m->width) + 0.5, sy = floor(rnd() * m->height) + 0.5;
@@ -77,6 +81,8 @@ int main(int argc, char **argv)
         }
         for (size_t ri = 0; ri < sizeof Rs / sizeof *Rs; ri++) {
             double *ms = malloc((size_t)(np ? np : 1) * sizeof *ms);
+            if (ms == NULL)
+                return 1;
             int ok = 0, bad = 0;
             for (int i = 0; i < np; i++) {
                 ap_query q = {0};

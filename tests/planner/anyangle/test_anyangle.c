@@ -142,8 +142,13 @@ START_TEST(external_and_internal_bitangents)
     ck_assert_double_eq_tol(res.segs[2].length, 8.0, 1e-12);
     /* Start just above circle 0's axis on its left, goal just below circle 1's on its right: the path
      * goes over the first circle and under the second, so the middle piece is the internal bitangent
-     * (length sqrt(8^2 - (1 + 1)^2)) and the two arcs turn opposite ways. */
+     * (length sqrt(8^2 - (1 + 1)^2)) and the two arcs turn opposite ways. Each end's tangent is
+     * sqrt(2^2 + 0.5^2 - 1) long; each arc runs from that tangent's point, at pi - atan(0.25) -
+     * acos(1 / sqrt(4.25)) from the axis, to the internal bitangent's, at acos((1 + 1) / 8). */
     L = cw_run(&k, 4, 5.5, 16, 4.5, &res);
+    const double arc = M_PI - atan(0.25) - acos(1.0 / sqrt(4.25)) - acos(0.25);
+    ck_assert_double_eq_tol(L, 2 * sqrt(3.25) + sqrt(60.0) + 2 * arc, 1e-12);
+    ck_assert_double_eq_tol(fabs(res.segs[1].sweep), arc, 1e-12);
     ck_assert_uint_eq(res.n_segs, 5);
     ck_assert_double_eq_tol(res.segs[2].length, sqrt(60.0), 1e-12);
     ck_assert(res.segs[1].type == AP_SEG_ARC && res.segs[3].type == AP_SEG_ARC);

@@ -145,6 +145,7 @@ START_TEST(status_like_astar)
                 sj = ap_plan_step(&pj, 0);
             ap_result r;
             ap_plan_finish(&pj, &r);
+            ck_assert_int_eq(r.status, sj); /* the plan's last state is its answer's status */
             if (i == 0)
                 ck_assert(r.status == AP_NO_PATH && r.region_pruned);
             if (i == 4) {
