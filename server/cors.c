@@ -34,7 +34,9 @@ size_t ap_cors_allow_headers(const char *requested, char *buf, size_t cap)
     unsigned granted = 0; /* bit i: grantable[i] written already */
     if (cap > 0)
         buf[0] = '\0';
-    for (const char *p = requested; p != NULL && *p;) {
+    if (requested == NULL)
+        return 0;
+    for (const char *p = requested; *p;) {
         while (*p == ' ' || *p == '\t' || *p == ',')
             p++;
         const char *name = p;

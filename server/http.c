@@ -1262,7 +1262,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         int ri = ap_route_find(routes, N_ROUTES, method_bit, url, &r->allowed, &seg);
         r->route = ri >= 0 ? &routes[ri] : NULL;
         r->has_id = seg != NULL;
-        if (seg != NULL) {
+        if (seg != NULL && r->route != NULL) { /* (ap_route_find names a segment only for a route it returns) */
             size_t n = ap_route_id_len(r->route->pattern, seg);
             r->route_id_len = n;
             n = n < sizeof r->route_id - 1 ? n : sizeof r->route_id - 1;

@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libuv1-dev libcairo2-dev zlib1g-dev check
 libcurl4-openssl-dev wrk chromium fonts-dejavu-core curl haproxy
 python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil"
+# `install-deps.sh analyze` (make analyze): also the two static analyzers of tools/analyze.sh.
+[ "${1:-}" = analyze ] && PKGS="$PKGS clang cppcheck"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
