@@ -46,6 +46,9 @@ void ap_accesslog_flush(ap_accesslog *l, int wait_ms);
 /* Lines dropped since start. Thread-safe. */
 uint64_t ap_accesslog_dropped(ap_accesslog *l);
 
+/* Free l's buffers and lock and zero l (the descriptor is the caller's: not closed); an l never set up or
+ * freed already is ignored. Flush first (ap_accesslog_flush) to keep what is pending; no other thread may
+ * be using l. */
 void ap_accesslog_free(ap_accesslog *l);
 
 #endif

@@ -135,6 +135,7 @@ int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint6
  * node table restarts with four times the ids). out must be the same object across the calls. */
 int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
                 ap_aa_result *out);
+int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);
 
 /* A cancel flag (NULL = none) the search polls with the deadline (search.h: a set flag ends it as
  * AP_TIMEOUT); kept for later searches of q. Thread: q's owner. */
@@ -144,6 +145,5 @@ void ap_aa_set_cancel(ap_aa_query *q, const atomic_int *cancel);
  * a slice ends as AP_IN_PROGRESS; 0 = none), applied when the search's expansions are costly (a graph
  * without its eager table, ap_domain.costly); kept for restarted runs too. Thread: q's owner. */
 void ap_aa_set_slice_end(ap_aa_query *q, uint64_t slice_end_ns);
-int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);
 
 #endif
