@@ -66,17 +66,6 @@ static const ap_int_field ap_int_fields[] = {
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return AP_E_CONFIG;
-}
-
 static void set_int(ap_config *c, const ap_int_field *f, long long v)
 {
     char *p = (char *)c + f->offset;
@@ -224,52 +213,55 @@ void ap_config_defaults(ap_config *c)
 static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_array(v))
-        return fail(err, errlen, "%s: \"profiles\": must be an array of profile objects", label);
+        return ap_config_fail(err, errlen, "%s: \"profiles\": must be an array of profile objects", label);
     if (json_array_size(v) > AP_CONFIG_MAX_PROFILES)
-        return fail(err, errlen, "%s: \"profiles\": at most %d profiles", label, AP_CONFIG_MAX_PROFILES);
+        return ap_config_fail(err, errlen, "%s: \"profiles\": at most %d profiles", label, AP_CONFIG_MAX_PROFILES);
     size_t idx;
     json_t *e;
     json_array_foreach(v, idx, e) {
         ap_config_profile p = {0.0, 0.0, AP_HEADINGS_COARSE, 24, false};
         bool have_r = false;
         if (!json_is_object(e))
-            return fail(err, errlen, "%s: \"profiles[%zu]\": must be an object", label, idx);
+            return ap_config_fail(err, errlen, "%s: \"profiles[%zu]\": must be an object", label, idx);
         const char *k;
         json_t *x;
         json_object_foreach(e, k, x) {
             if (strcmp(k, "radius") == 0) {
                 if (!json_is_number(x) || json_number_value(x) < 0.0 || json_number_value(x) > AP_MAX_UNIT_RADIUS)
-                    return fail(err, errlen, "%s: \"profiles[%zu].radius\": must be a number between 0 and %g",
-                                label, idx, AP_MAX_UNIT_RADIUS);
+                    return ap_config_fail(err, errlen,
+                                          "%s: \"profiles[%zu].radius\": must be a number between 0 and %g", label, idx,
+                                          AP_MAX_UNIT_RADIUS);
                 p.radius = json_number_value(x);
             } else if (strcmp(k, "turning_radius") == 0) {
                 if (!json_is_number(x) || !(json_number_value(x) > 0.0) ||
                     json_number_value(x) > AP_MAX_TURNING_RADIUS)
-                    return fail(err, errlen, "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= %g",
-                                label, idx, AP_MAX_TURNING_RADIUS);
+                    return ap_config_fail(err, errlen,
+                                          "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= %g", label,
+                                          idx, AP_MAX_TURNING_RADIUS);
                 p.turning_radius = json_number_value(x);
                 have_r = true;
             } else if (strcmp(k, "headings") == 0) {
                 if (!json_is_integer(x) ||
                     (json_integer_value(x) != AP_HEADINGS_COARSE && json_integer_value(x) != AP_HEADINGS_FINE))
-                    return fail(err, errlen, "%s: \"profiles[%zu].headings\": must be 8 or 16", label, idx);
+                    return ap_config_fail(err, errlen, "%s: \"profiles[%zu].headings\": must be 8 or 16", label, idx);
                 p.headings = (int)json_integer_value(x);
             } else if (strcmp(k, "neighbourhood") == 0) {
                 json_int_t n = json_is_integer(x) ? json_integer_value(x) : 0;
                 if (n != 8 && n != 24 && n != 48)
-                    return fail(err, errlen, "%s: \"profiles[%zu].neighbourhood\": must be 8, 24 or 48", label,
-                                idx);
+                    return ap_config_fail(err, errlen, "%s: \"profiles[%zu].neighbourhood\": must be 8, 24 or 48",
+                                          label, idx);
                 p.neighbourhood = (int)n;
             } else if (strcmp(k, "reverse") == 0) {
                 if (!json_is_boolean(x))
-                    return fail(err, errlen, "%s: \"profiles[%zu].reverse\": must be true or false", label, idx);
+                    return ap_config_fail(err, errlen, "%s: \"profiles[%zu].reverse\": must be true or false", label,
+                                          idx);
                 p.reverse = json_is_true(x);
             } else {
-                return fail(err, errlen, "%s: \"profiles[%zu]\": unknown key \"%s\"", label, idx, k);
+                return ap_config_fail(err, errlen, "%s: \"profiles[%zu]\": unknown key \"%s\"", label, idx, k);
             }
         }
         if (!have_r)
-            return fail(err, errlen, "%s: \"profiles[%zu].turning_radius\": required", label, idx);
+            return ap_config_fail(err, errlen, "%s: \"profiles[%zu].turning_radius\": required", label, idx);
         c->profiles[idx] = p;
     }
     c->n_profiles = json_array_size(v);
@@ -280,22 +272,23 @@ int ap_config_parse_costs(const char *label, const char *path, json_t *e, unsign
                           double cost[AP_TERRAIN_KINDS], char *err, size_t errlen)
 {
     if (!json_is_object(e))
-        return fail(err, errlen, "%s: \"%s\": must be an object {\"S\": 3, ...}", label, path);
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be an object {\"S\": 3, ...}", label, path);
     const char *k;
     json_t *x;
     json_object_foreach(e, k, x) {
         const char *at = strlen(k) == 1 ? strchr(AP_TERRAIN_CHARS, k[0]) : NULL;
         if (at == NULL)
-            return fail(err, errlen,
-                        "%s: \"%s.%.8s\": not a terrain that can carry a cost (one of . G S T W; '@' and 'O' are "
-                        "out of bounds)",
-                        label, path, k);
+            return ap_config_fail(
+                err, errlen,
+                "%s: \"%s.%.8s\": not a terrain that can carry a cost (one of . G S T W; '@' and 'O' are "
+                "out of bounds)",
+                label, path, k);
         if (!(ap_capability_of_terrain((unsigned char)k[0]) & terrains))
-            return fail(err, errlen, "%s: \"%s.%s\": not a terrain of this capability", label, path, k);
+            return ap_config_fail(err, errlen, "%s: \"%s.%s\": not a terrain of this capability", label, path, k);
         double v = json_is_number(x) ? json_number_value(x) : 0.0;
         if (!(v >= 1.0 && v <= AP_TERRAIN_COST_MAX))
-            return fail(err, errlen, "%s: \"%s.%s\": must be a number in [1, %g]", label, path, k,
-                        AP_TERRAIN_COST_MAX);
+            return ap_config_fail(err, errlen, "%s: \"%s.%s\": must be a number in [1, %g]", label, path, k,
+                                  AP_TERRAIN_COST_MAX);
         cost[at - AP_TERRAIN_CHARS] = v;
     }
     return AP_OK;
@@ -391,14 +384,14 @@ static int apply_cors(ap_config *c, const char *label, json_t *v, char *err, siz
 {
     const char *why;
     if (!json_is_array(v))
-        return fail(err, errlen, "%s: \"cors_origins\": must be an array of origins or [\"*\"]", label);
+        return ap_config_fail(err, errlen, "%s: \"cors_origins\": must be an array of origins or [\"*\"]", label);
     c->n_cors_origins = 0;
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *e = json_array_get(v, i);
         if (!json_is_string(e))
-            return fail(err, errlen, "%s: \"cors_origins[%zu]\": must be a string", label, i);
+            return ap_config_fail(err, errlen, "%s: \"cors_origins[%zu]\": must be a string", label, i);
         if (add_origin(c, json_string_value(e), json_string_length(e), &why) != 0)
-            return fail(err, errlen, "%s: \"cors_origins[%zu]\": %s", label, i, why);
+            return ap_config_fail(err, errlen, "%s: \"cors_origins[%zu]\": %s", label, i, why);
     }
     return AP_OK;
 }
@@ -429,15 +422,16 @@ static int check_map_keys(const char *label, const char *key, json_t *v, const c
                           size_t errlen)
 {
     if (!json_is_object(v))
-        return fail(err, errlen, "%s: \"%s\": must be an object {%s}", label, key, example);
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be an object {%s}", label, key, example);
     if (json_object_size(v) > AP_CONFIG_MAX_TERRAIN)
-        return fail(err, errlen, "%s: \"%s\": at most %d maps", label, key, AP_CONFIG_MAX_TERRAIN);
+        return ap_config_fail(err, errlen, "%s: \"%s\": at most %d maps", label, key, AP_CONFIG_MAX_TERRAIN);
     const char *id;
     json_t *e;
     json_object_foreach(v, id, e) {
         if (!ap_map_id_valid(id, strlen(id)) && strcmp(id, "*") != 0)
-            return fail(err, errlen, "%s: \"%s\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"", label,
-                        key, id, AP_MAP_ID_MAX - 1);
+            return ap_config_fail(err, errlen,
+                                  "%s: \"%s\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"", label,
+                                  key, id, AP_MAP_ID_MAX - 1);
     }
     return AP_OK;
 }
@@ -478,8 +472,9 @@ static int apply_scales(ap_config *c, const char *label, json_t *v, char *err, s
     json_object_foreach(v, id, e) {
         double x = json_is_number(e) ? json_number_value(e) : 0.0;
         if (!(x > 0.0 && x <= AP_MAX_METERS_PER_TILE))
-            return fail(err, errlen, "%s: \"meters_per_tile.%s\": must be a number in (0, %g] (metres per tile)", label,
-                        id, AP_MAX_METERS_PER_TILE);
+            return ap_config_fail(err, errlen,
+                                  "%s: \"meters_per_tile.%s\": must be a number in (0, %g] (metres per tile)", label,
+                                  id, AP_MAX_METERS_PER_TILE);
         ap_map_scale *s = &c->scales[n++];
         memset(s, 0, sizeof *s);
         snprintf(s->map_id, sizeof s->map_id, "%s", id);
@@ -515,30 +510,30 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
     json_object_foreach(root, key, v) {
         if (strcmp(key, "listen") == 0) {
             if (!json_is_string(v))
-                return fail(err, errlen, "%s: \"listen\": must be a string \"HOST:PORT\"", label);
+                return ap_config_fail(err, errlen, "%s: \"listen\": must be a string \"HOST:PORT\"", label);
             if (parse_listen(json_string_value(v), c->listen_host, &c->listen_port, &why) != 0)
-                return fail(err, errlen, "%s: \"listen\": %s (got \"%s\")", label, why, json_string_value(v));
+                return ap_config_fail(err, errlen, "%s: \"listen\": %s (got \"%s\")", label, why, json_string_value(v));
             continue;
         }
         if (strcmp(key, "maps") == 0) {
             if (!json_is_string(v))
-                return fail(err, errlen, "%s: \"maps\": must be a string (a directory)", label);
+                return ap_config_fail(err, errlen, "%s: \"maps\": must be a string (a directory)", label);
             if (check_path(json_string_value(v), sizeof c->maps_dir, &why) != 0)
-                return fail(err, errlen, "%s: \"maps\": %s", label, why);
+                return ap_config_fail(err, errlen, "%s: \"maps\": %s", label, why);
             snprintf(c->maps_dir, sizeof c->maps_dir, "%s", json_string_value(v));
             continue;
         }
         if (strcmp(key, "admin_token") == 0) {
             if (!json_is_string(v))
-                return fail(err, errlen, "%s: \"admin_token\": must be a string", label);
+                return ap_config_fail(err, errlen, "%s: \"admin_token\": must be a string", label);
             if (check_token(json_string_value(v), &why) != 0)
-                return fail(err, errlen, "%s: \"admin_token\": %s", label, why);
+                return ap_config_fail(err, errlen, "%s: \"admin_token\": %s", label, why);
             snprintf(c->admin_token, sizeof c->admin_token, "%s", json_string_value(v));
             continue;
         }
         if (strcmp(key, "access_log") == 0) {
             if (!json_is_boolean(v))
-                return fail(err, errlen, "%s: \"access_log\": must be true or false", label);
+                return ap_config_fail(err, errlen, "%s: \"access_log\": must be true or false", label);
             c->access_log = json_is_true(v);
             continue;
         }
@@ -574,7 +569,7 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "inline_fast") == 0) {
             if (!json_is_boolean(v))
-                return fail(err, errlen, "%s: \"inline_fast\": must be true or false", label);
+                return ap_config_fail(err, errlen, "%s: \"inline_fast\": must be true or false", label);
             c->inline_fast = json_is_true(v);
             continue;
         }
@@ -583,10 +578,10 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
             if (strcmp(key, ap_int_fields[i].key) == 0)
                 f = &ap_int_fields[i];
         if (f == NULL)
-            return fail(err, errlen, "%s: unknown key \"%s\"", label, key);
+            return ap_config_fail(err, errlen, "%s: unknown key \"%s\"", label, key);
         if (!json_is_integer(v) || json_integer_value(v) < f->lo || json_integer_value(v) > f->hi)
-            return fail(err, errlen, "%s: \"%s\": must be an integer between %lld and %lld", label, f->key, f->lo,
-                        f->hi);
+            return ap_config_fail(err, errlen, "%s: \"%s\": must be an integer between %lld and %lld", label, f->key,
+                                  f->lo, f->hi);
         set_int(c, f, json_integer_value(v));
     }
     return AP_OK;
@@ -600,11 +595,11 @@ int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size
         label = "<config>";
     json_t *root = json_loadb(buf ? buf : "", buf ? len : 0, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL)
-        return fail(err, errlen, "%s:%d:%d: %s", label, jerr.line > 0 ? jerr.line : 1,
-                    jerr.column > 0 ? jerr.column : 1, jerr.text);
+        return ap_config_fail(err, errlen, "%s:%d:%d: %s", label, jerr.line > 0 ? jerr.line : 1,
+                              jerr.column > 0 ? jerr.column : 1, jerr.text);
     int rc;
     if (!json_is_object(root)) {
-        rc = fail(err, errlen, "%s:1:1: the config must be a JSON object", label);
+        rc = ap_config_fail(err, errlen, "%s:1:1: the config must be a JSON object", label);
     } else {
         ap_config tmp = *c;
         rc = apply_json(&tmp, label, root, err, errlen);
@@ -619,14 +614,14 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
 {
     const char *why;
     if (check_path(path ? path : "", sizeof c->config_file, &why) != 0)
-        return fail(err, errlen, "config file name %s", why);
+        return ap_config_fail(err, errlen, "config file name %s", why);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return ap_config_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     char *buf = malloc(AP_CONFIG_MAX_FILE_BYTES + 1);
     if (buf == NULL) {
         fclose(f);
-        return fail(err, errlen, "%s: out of memory", path);
+        return ap_config_fail(err, errlen, "%s: out of memory", path);
     }
     size_t n = fread(buf, 1, AP_CONFIG_MAX_FILE_BYTES + 1, f);
     int rd_err = ferror(f);
@@ -634,9 +629,9 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
     fclose(f);
     int rc;
     if (rd_err)
-        rc = fail(err, errlen, "%s: read error: %s", path, strerror(saved));
+        rc = ap_config_fail(err, errlen, "%s: read error: %s", path, strerror(saved));
     else if (n > AP_CONFIG_MAX_FILE_BYTES)
-        rc = fail(err, errlen, "%s: larger than %d bytes", path, AP_CONFIG_MAX_FILE_BYTES);
+        rc = ap_config_fail(err, errlen, "%s: larger than %d bytes", path, AP_CONFIG_MAX_FILE_BYTES);
     else
         rc = ap_config_load_buffer(c, path, buf, n, err, errlen);
     free(buf);
@@ -655,20 +650,20 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
 
     if ((v = getenv("ARCPATH_CONFIG")) != NULL) {
         if (check_path(v, sizeof tmp.config_file, &why) != 0)
-            return fail(err, errlen, "ARCPATH_CONFIG: %s", why);
+            return ap_config_fail(err, errlen, "ARCPATH_CONFIG: %s", why);
         snprintf(tmp.config_file, sizeof tmp.config_file, "%s", v);
     }
     if ((v = getenv("ARCPATH_LISTEN")) != NULL &&
         parse_listen(v, tmp.listen_host, &tmp.listen_port, &why) != 0)
-        return fail(err, errlen, "ARCPATH_LISTEN: %s (got \"%s\")", why, v);
+        return ap_config_fail(err, errlen, "ARCPATH_LISTEN: %s (got \"%s\")", why, v);
     if ((v = getenv("ARCPATH_MAPS")) != NULL) {
         if (check_path(v, sizeof tmp.maps_dir, &why) != 0)
-            return fail(err, errlen, "ARCPATH_MAPS: %s", why);
+            return ap_config_fail(err, errlen, "ARCPATH_MAPS: %s", why);
         snprintf(tmp.maps_dir, sizeof tmp.maps_dir, "%s", v);
     }
     if ((v = getenv("ARCPATH_ADMIN_TOKEN")) != NULL) {
         if (check_token(v, &why) != 0)
-            return fail(err, errlen, "ARCPATH_ADMIN_TOKEN: %s", why);
+            return ap_config_fail(err, errlen, "ARCPATH_ADMIN_TOKEN: %s", why);
         snprintf(tmp.admin_token, sizeof tmp.admin_token, "%s", v);
     }
     for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
@@ -677,8 +672,8 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
         if (f->env == NULL || (v = getenv(f->env)) == NULL)
             continue;
         if (parse_ll(v, &n) != 0 || n < f->lo || n > f->hi)
-            return fail(err, errlen, "%s: must be an integer between %lld and %lld (got \"%s\")", f->env, f->lo,
-                        f->hi, v);
+            return ap_config_fail(err, errlen, "%s: must be an integer between %lld and %lld (got \"%s\")", f->env,
+                                  f->lo, f->hi, v);
         set_int(&tmp, f, n);
     }
     if ((v = getenv("ARCPATH_ACCESS_LOG")) != NULL) {
@@ -687,7 +682,7 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
         else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
             tmp.access_log = false;
         else
-            return fail(err, errlen, "ARCPATH_ACCESS_LOG: must be 0, 1, true or false (got \"%s\")", v);
+            return ap_config_fail(err, errlen, "ARCPATH_ACCESS_LOG: must be 0, 1, true or false (got \"%s\")", v);
     }
     if ((v = getenv("ARCPATH_INLINE_FAST")) != NULL) {
         if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
@@ -695,10 +690,10 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
         else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
             tmp.inline_fast = false;
         else
-            return fail(err, errlen, "ARCPATH_INLINE_FAST: must be 0, 1, true or false (got \"%s\")", v);
+            return ap_config_fail(err, errlen, "ARCPATH_INLINE_FAST: must be 0, 1, true or false (got \"%s\")", v);
     }
     if ((v = getenv("ARCPATH_CORS_ORIGINS")) != NULL && apply_cors_env(&tmp, v, &why) != 0)
-        return fail(err, errlen, "ARCPATH_CORS_ORIGINS: %s (got \"%.300s\")", why, v);
+        return ap_config_fail(err, errlen, "ARCPATH_CORS_ORIGINS: %s (got \"%.300s\")", why, v);
     *c = tmp;
     return AP_OK;
 }
@@ -791,23 +786,24 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
         switch (opt) {
         case OPT_LISTEN:
             if (parse_listen(optarg, tmp.listen_host, &tmp.listen_port, &why) != 0)
-                return fail(err, errlen, "--listen: %s (got \"%s\")", why, optarg);
+                return ap_config_fail(err, errlen, "--listen: %s (got \"%s\")", why, optarg);
             break;
         case OPT_MAPS:
             if (check_path(optarg, sizeof tmp.maps_dir, &why) != 0)
-                return fail(err, errlen, "--maps: %s", why);
+                return ap_config_fail(err, errlen, "--maps: %s", why);
             snprintf(tmp.maps_dir, sizeof tmp.maps_dir, "%s", optarg);
             break;
         case OPT_WORKERS: {
             long long n;
             if (parse_ll(optarg, &n) != 0 || n < 1 || n > 64)
-                return fail(err, errlen, "--workers: must be an integer between 1 and 64 (got \"%s\")", optarg);
+                return ap_config_fail(err, errlen, "--workers: must be an integer between 1 and 64 (got \"%s\")",
+                                      optarg);
             tmp.workers = (int)n;
             break;
         }
         case OPT_CONFIG:
             if (check_path(optarg, sizeof tmp.config_file, &why) != 0)
-                return fail(err, errlen, "--config: %s", why);
+                return ap_config_fail(err, errlen, "--config: %s", why);
             snprintf(tmp.config_file, sizeof tmp.config_file, "%s", optarg);
             break;
         case OPT_CHECK_CONFIG:
@@ -824,19 +820,20 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
             *exit_now = 1;
             return AP_OK;
         case ':':
-            return fail(err, errlen, "option '%s' requires an argument (see --help)", argv[optind - 1]);
+            return ap_config_fail(err, errlen, "option '%s' requires an argument (see --help)", argv[optind - 1]);
         default:
             /* optopt: the short option character; for a long option given an argument it does not take,
              * that option's val (>= 256 here); 0 for an unknown long option. */
             if (optopt > 0 && optopt < 256)
-                return fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
+                return ap_config_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
             if (optopt >= 256)
-                return fail(err, errlen, "option '%s' does not take an argument (see --help)", argv[optind - 1]);
-            return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+                return ap_config_fail(err, errlen, "option '%s' does not take an argument (see --help)",
+                                      argv[optind - 1]);
+            return ap_config_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+        return ap_config_fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
     *c = tmp;
     return AP_OK;
 }
@@ -847,8 +844,8 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
 int ap_config_validate(const ap_config *c, char *err, size_t errlen)
 {
     if (c->default_deadline_ms > c->max_deadline_ms)
-        return fail(err, errlen, "default_deadline_ms (%d) must not exceed max_deadline_ms (%d)",
-                    c->default_deadline_ms, c->max_deadline_ms);
+        return ap_config_fail(err, errlen, "default_deadline_ms (%d) must not exceed max_deadline_ms (%d)",
+                              c->default_deadline_ms, c->max_deadline_ms);
     return AP_OK;
 }
 

@@ -10,7 +10,7 @@
 #include "../planner/base/status.h"
 #include "../planner/world/capability.h"
 
-__attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, const char *fmt, ...)
+int ap_config_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err != NULL && errlen > 0) {
         va_list ap;
@@ -30,16 +30,17 @@ int ap_config_parse_capability(const char *label, const char *path, json_t *v, u
                                size_t errlen)
 {
     if (!json_is_array(v) || json_array_size(v) == 0)
-        return bad(err, errlen, "%s: \"%s\": must be a non-empty array of terrain names (ground, swamp, water, trees)",
-                   label, path);
+        return ap_config_fail(err, errlen,
+                              "%s: \"%s\": must be a non-empty array of terrain names (ground, swamp, water, trees)",
+                              label, path);
     unsigned set = 0;
     size_t i;
     json_t *e;
     json_array_foreach(v, i, e) {
         ap_capability b = json_is_string(e) ? ap_capability_from_name(json_string_value(e), json_string_length(e)) : 0;
         if (b == 0 || (set & b))
-            return bad(err, errlen, "%s: \"%s[%zu]\": %s", label, path, i,
-                       b == 0 ? "must be one of: ground, swamp, water, trees" : "names a terrain twice");
+            return ap_config_fail(err, errlen, "%s: \"%s[%zu]\": %s", label, path, i,
+                                  b == 0 ? "must be one of: ground, swamp, water, trees" : "names a terrain twice");
         set |= b;
     }
     *out = (uint8_t)set;
@@ -52,7 +53,7 @@ static int number(const char *label, const char *path, json_t *x, double lo, dou
 {
     double v = json_is_number(x) ? json_number_value(x) : NAN;
     if (!(v >= lo && v <= hi))
-        return bad(err, errlen, "%s: \"%s\": must be a number in [%g, %g]", label, path, lo, hi);
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be a number in [%g, %g]", label, path, lo, hi);
     *out = v;
     return AP_OK;
 }
@@ -66,7 +67,8 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
     if (!json_is_object(o))
-        return bad(err, errlen, "%s: \"units.%s\": must be an object {\"radius\", \"capability\", ...}", label, name);
+        return ap_config_fail(err, errlen, "%s: \"units.%s\": must be an object {\"radius\", \"capability\", ...}",
+                              label, name);
     const char *key;
     json_t *x;
     json_object_foreach(o, key, x) {
@@ -78,8 +80,10 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
         } else if (strcmp(key, "turning_radius") == 0 || strcmp(key, "turning_radius_m") == 0) {
             const bool m = strcmp(key, "turning_radius_m") == 0;
             if (k->has & AP_UNIT_F_TURNING)
-                return bad(err, errlen, "%s: \"%s\": give \"turning_radius\" (tiles) or \"turning_radius_m\" (metres), "
-                           "not both", label, path);
+                return ap_config_fail(err, errlen,
+                                      "%s: \"%s\": give \"turning_radius\" (tiles) or \"turning_radius_m\" (metres), "
+                                      "not both",
+                                      label, path);
             rc = number(label, path, x, 0.0, m ? AP_MAX_TURNING_RADIUS * AP_MAX_METERS_PER_TILE : AP_MAX_TURNING_RADIUS,
                         &k->turning_radius, err, errlen);
             k->turning_metres = m;
@@ -90,12 +94,13 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
             k->has |= AP_UNIT_F_REVERSE_PENALTY;
         } else if (strcmp(key, "size") == 0) {
             if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > AP_MAX_UNIT_SIZE)
-                return bad(err, errlen, "%s: \"%s\": must be an integer in [1, %d]", label, path, AP_MAX_UNIT_SIZE);
+                return ap_config_fail(err, errlen, "%s: \"%s\": must be an integer in [1, %d]", label, path,
+                                      AP_MAX_UNIT_SIZE);
             k->size = (int)json_integer_value(x);
             k->has |= AP_UNIT_F_SIZE;
         } else if (strcmp(key, "reverse") == 0) {
             if (!json_is_boolean(x))
-                return bad(err, errlen, "%s: \"%s\": must be true or false", label, path);
+                return ap_config_fail(err, errlen, "%s: \"%s\": must be true or false", label, path);
             k->reverse = json_is_true(x);
             k->has |= AP_UNIT_F_REVERSE;
         } else if (strcmp(key, "capability") == 0) {
@@ -120,36 +125,41 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
             rc = number(label, path, x, 1e-9, AP_MAX_KINO_TURN_RATE, &k->vehicle.max_turn_rate, err, errlen);
             k->has |= AP_UNIT_F_MAX_TURN_RATE;
         } else {
-            return bad(err, errlen,
-                       "%s: \"%s\": unknown key (radius, size, capability, turning_radius, turning_radius_m, reverse, "
-                       "reverse_penalty, max_speed, max_accel, max_brake, max_lateral_accel, max_reverse_speed, "
-                       "max_turn_rate)",
-                       label, path);
+            return ap_config_fail(
+                err, errlen,
+                "%s: \"%s\": unknown key (radius, size, capability, turning_radius, turning_radius_m, reverse, "
+                "reverse_penalty, max_speed, max_accel, max_brake, max_lateral_accel, max_reverse_speed, "
+                "max_turn_rate)",
+                label, path);
         }
         if (rc != AP_OK)
             return rc;
     }
     if ((k->has & AP_UNIT_F_SIZE) && k->radius != 0.0)
-        return bad(err, errlen, "%s: \"units.%s\": give \"size\" (a square unit) or \"radius\" (a disc), not both",
-                   label, name);
+        return ap_config_fail(err, errlen,
+                              "%s: \"units.%s\": give \"size\" (a square unit) or \"radius\" (a disc), not both", label,
+                              name);
     if ((k->has & AP_UNIT_F_SIZE) && k->turning_radius != 0.0)
-        return bad(err, errlen, "%s: \"units.%s\": a square unit (\"size\") has no \"turning_radius\"", label, name);
+        return ap_config_fail(err, errlen, "%s: \"units.%s\": a square unit (\"size\") has no \"turning_radius\"",
+                              label, name);
     return AP_OK;
 }
 
 static int apply_units(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_object(v))
-        return bad(err, errlen, "%s: \"units\": must be an object {\"NAME\": {\"radius\", \"capability\", ...}}", label);
+        return ap_config_fail(err, errlen,
+                              "%s: \"units\": must be an object {\"NAME\": {\"radius\", \"capability\", ...}}", label);
     if (json_object_size(v) > AP_CONFIG_MAX_UNITS)
-        return bad(err, errlen, "%s: \"units\": at most %d unit kinds", label, AP_CONFIG_MAX_UNITS);
+        return ap_config_fail(err, errlen, "%s: \"units\": at most %d unit kinds", label, AP_CONFIG_MAX_UNITS);
     size_t n = 0;
     const char *name;
     json_t *o;
     json_object_foreach(v, name, o) {
         if (strlen(name) >= AP_UNIT_KIND_NAME_MAX || !ap_map_id_valid(name, strlen(name)))
-            return bad(err, errlen, "%s: \"units\": \"%.40s\" is not a unit kind name (1..%d of [A-Za-z0-9_.-])", label,
-                       name, AP_UNIT_KIND_NAME_MAX - 1);
+            return ap_config_fail(err, errlen,
+                                  "%s: \"units\": \"%.40s\" is not a unit kind name (1..%d of [A-Za-z0-9_.-])", label,
+                                  name, AP_UNIT_KIND_NAME_MAX - 1);
         int rc = parse_kind(label, name, o, &c->units[n], err, errlen);
         if (rc != AP_OK)
             return rc;
@@ -162,8 +172,9 @@ static int apply_units(ap_config *c, const char *label, json_t *v, char *err, si
 static int apply_capabilities(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_array(v) || json_array_size(v) > AP_CONFIG_MAX_CAPABILITIES)
-        return bad(err, errlen, "%s: \"capabilities\": must be an array of at most %d capabilities, e.g. [[\"water\"]]",
-                   label, AP_CONFIG_MAX_CAPABILITIES);
+        return ap_config_fail(err, errlen,
+                              "%s: \"capabilities\": must be an array of at most %d capabilities, e.g. [[\"water\"]]",
+                              label, AP_CONFIG_MAX_CAPABILITIES);
     size_t i;
     json_t *e;
     json_array_foreach(v, i, e) {
@@ -180,8 +191,8 @@ static int apply_capabilities(ap_config *c, const char *label, json_t *v, char *
 static int apply_cap_costs(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_object(v))
-        return bad(err, errlen, "%s: \"capability_costs\": must be an object {\"ground+swamp\": {\"S\": 3}, ...}",
-                   label);
+        return ap_config_fail(err, errlen,
+                              "%s: \"capability_costs\": must be an object {\"ground+swamp\": {\"S\": 3}, ...}", label);
     size_t n = 0;
     const char *name;
     json_t *e;
@@ -189,13 +200,15 @@ static int apply_cap_costs(ap_config *c, const char *label, json_t *v, char *err
         ap_capability_costs cc;
         memset(&cc, 0, sizeof cc);
         if (ap_capability_parse(name, strlen(name), &cc.capability) != 0)
-            return bad(err, errlen,
-                       "%s: \"capability_costs\": \"%.40s\" is not a capability (terrain names joined by '+', e.g. "
-                       "\"ground+swamp\")", label, name);
+            return ap_config_fail(
+                err, errlen,
+                "%s: \"capability_costs\": \"%.40s\" is not a capability (terrain names joined by '+', e.g. "
+                "\"ground+swamp\")",
+                label, name);
         for (size_t i = 0; i < n; i++)
             if (c->cap_costs[i].capability == cc.capability)
-                return bad(err, errlen, "%s: \"capability_costs.%s\": the same capability as \"%s\"", label, name,
-                           ap_capability_name(cc.capability));
+                return ap_config_fail(err, errlen, "%s: \"capability_costs.%s\": the same capability as \"%s\"", label,
+                                      name, ap_capability_name(cc.capability));
         char path[96];
         snprintf(path, sizeof path, "capability_costs.%s", name);
         int rc = ap_config_parse_costs(label, path, e, cc.capability, cc.cost, err, errlen);
