@@ -9,6 +9,9 @@
 #include "../../../planner/plan/plan.h"
 #include "../../util.h"
 #include "../../../planner/world/collide.h"
+#include "../../../planner/grid/grid.h"
+#include "../../../planner/search/search.h"
+#include "../../../planner/world/clearance.h"
 #include "../suites.h"
 
 static ap_map *parse_costs(const char *text, const ap_terrain_costs *rule)
@@ -186,6 +189,89 @@ START_TEST(weighted_random_vs_dijkstra)
 }
 END_TEST
 
+/* A disc on a weighted map: a move is legal when the clearance table's level for it is above the disc's
+ * (clearance.h: the rule the sized domain documents), and costs as ref_move_cost's. */
+typedef struct ref_disc {
+    ref_rule rule;
+    const ap_clearance_table *t;
+    uint8_t level;
+} ref_disc;
+
+static double ref_disc_cost(const ap_map *m, int ux, int uy, int vx, int vy, const void *ctx)
+{
+    const ref_disc *rd = ctx;
+    if (ap_clearance_move(rd->t, ap_map_index(m, ux, uy), vx - ux, vy - uy) <= rd->level ||
+        (rd->rule.conn == 4 && vx != ux && vy != uy))
+        return INFINITY;
+    return ref_move_cost(m, ux, uy, vx, vy, &rd->rule);
+}
+
+/* The sized (disc) domain on maps with terrain costs, 8- and 4-connected: no loop of its own (grid.c), so
+ * the generic one runs its moves at the terrain costs; A* must give the reference Dijkstra's cost under the
+ * disc's rule, which is above the point unit's where the disc has to go round. */
+START_TEST(weighted_disc_vs_dijkstra)
+{
+    ap_test_rng g = {99};
+    static const char letters[] = "..S.S.";
+    ap_terrain_costs rule = {.map_id = "w", .cost = {0, 0, 2.5, 0, 0}};
+    const double cost_of[5] = {1, 1, 2.5, 0, 0};
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64 * 64, 8), AP_OK);
+    int checked = 0, found = 0, above_point = 0;
+    for (int mapi = 0; mapi < 12; mapi++) {
+        const int W = 16 + (int)(ap_test_rand(&g) % 30), H = 16 + (int)(ap_test_rand(&g) % 30);
+        char *text = malloc((size_t)(W + 1) * (size_t)H + 64);
+        int off = sprintf(text, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++)
+                text[off++] = ap_test_rand01(&g) < 0.03 ? '@' : letters[ap_test_rand(&g) % 6];
+            text[off++] = '\n';
+        }
+        text[off] = '\0';
+        ap_map *m = parse_costs(text, &rule);
+        ck_assert(m->weighted);
+        const double r = mapi % 2 ? 0.9 : 0.6;
+        const ref_disc rd = {{cost_of, 8}, ap_clearance_of(m, m->capability), ap_clearance_level(r)};
+        ck_assert_ptr_nonnull(rd.t);
+        for (int qi = 0; qi < 30; qi++) {
+            const int sx = (int)(ap_test_rand(&g) % (unsigned)W), sy = (int)(ap_test_rand(&g) % (unsigned)H);
+            const int gx = (int)(ap_test_rand(&g) % (unsigned)W), gy = (int)(ap_test_rand(&g) % (unsigned)H);
+            if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
+                continue;
+            for (int conn = 4; conn <= 8; conn += 4) {
+                ref_disc rc = rd;
+                rc.rule.conn = conn;
+                const double want = ap_test_ref_dijkstra(m, sx, sy, gx, gy, ref_disc_cost, &rc);
+                const double point = ref_dijkstra(m, cost_of, conn, sx, sy, gx, gy);
+                const uint32_t goal = ap_map_index(m, gx, gy);
+                ap_grid_domain gd;
+                ap_domain dom;
+                ck_assert_int_eq(ap_grid_domain_init_sized(&gd, &dom, m, conn, goal, rd.t, r), AP_OK);
+                ck_assert_ptr_null(dom.run);
+                ap_search s;
+                ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, ap_map_index(m, sx, sy), goal, 0), AP_OK);
+                const int st = ap_search_run(&s, 0);
+                ck_assert_int_eq(st, want < 0.0 ? AP_NO_PATH : AP_OK);
+                if (want >= 0.0) {
+                    ck_assert_msg(fabs(s.cost - want) < 1e-9, "map %d r %g (%d,%d)->(%d,%d) conn %d: A* %.12f, "
+                                  "Dijkstra %.12f", mapi, r, sx, sy, gx, gy, conn, s.cost, want);
+                    ck_assert(want >= point - 1e-9); /* never cheaper than the point unit */
+                    found++;
+                    above_point += want > point + 1e-9;
+                }
+                checked++;
+            }
+        }
+        ap_map_free(m);
+        free(text);
+    }
+    ck_assert_int_ge(checked, 200);
+    ck_assert_int_ge(found, 100);
+    ck_assert_int_ge(above_point, 10); /* the disc's rule mattered */
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 /* True when some cell the point swept along r's segments touches holds terrain t. */
 static bool path_touches(const ap_map *m, const ap_result *r, char t)
 {
@@ -265,6 +351,7 @@ Suite *grid_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, weighted_hand_costs);
     tcase_add_test(tc, weighted_random_vs_dijkstra);
+    tcase_add_test(tc, weighted_disc_vs_dijkstra);
     tcase_add_test(tc, weighted_refusals_and_auto);
     suite_add_tcase(s, tc);
     return s;

@@ -11,6 +11,7 @@
 #include "../../../planner/grid/jps.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/search/search.h"
+#include "../../../planner/world/clearance.h"
 #include "../../util.h"
 #include "../suites.h"
 #include "fixtures.h"
@@ -513,59 +514,114 @@ static double wrapped_h(const void *ctx, uint32_t node, uint32_t goal)
     return wrapped_inner->heuristic(ctx, node, goal);
 }
 
-START_TEST(inlined_grid_matches_generic)
+/* Run dom from start to goal with its own loop (run hook), then wrapped without it (the generic loop over
+ * its successors and heuristic), on ws. The same status and cost always (search.h: a run hook expands what
+ * the generic loop would); with same_order also the same expansions, generations and path, which the grid
+ * domains' copies promise (the jump-point loops' wide buckets break ties their own way). Returns whether a
+ * path was found. */
+static bool hook_matches_generic(const ap_domain *dom, ap_workspace *ws, uint32_t start, uint32_t goal,
+                                 bool same_order)
 {
-    ap_test_rng rng = {4242};
-    char t[64 + 61 * 40];
-    int k = snprintf(t, sizeof t, "type octile\nheight 40\nwidth 60\nmap\n");
-    for (int y = 0; y < 40; y++) {
-        for (int x = 0; x < 60; x++)
-            t[k++] = ap_test_rand01(&rng) < 0.3 ? '@' : '.';
-        t[k++] = '\n';
-    }
-    t[k] = '\0';
-    ap_map *m = ap_test_map_from_string(t);
-    ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
-    int compared = 0;
-    for (int i = 0; i < 200; i++) {
-        int sx = (int)(ap_test_rand(&rng) % 60), sy = (int)(ap_test_rand(&rng) % 40);
-        int gx = (int)(ap_test_rand(&rng) % 60), gy = (int)(ap_test_rand(&rng) % 40);
-        if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
-            continue;
-        uint32_t goal = ap_map_index(m, gx, gy), start = ap_map_index(m, sx, sy);
-        ap_grid_domain gd;
-        ap_domain dom, wrapped;
-        ck_assert_int_eq(ap_grid_domain_init(&gd, &dom, m, 8, goal), AP_OK);
-        ck_assert_ptr_nonnull(dom.run); /* the grid's own loop */
-        wrapped = dom;
-        wrapped.successors = wrapped_succ;
-        wrapped.heuristic = wrapped_h;
-        wrapped.run = NULL; /* a wrapper drops the hook (search.h): the generic loop */
-        wrapped_inner = &dom;
-        ap_search a, b;
-        ck_assert_int_eq(ap_search_begin(&a, &ws, &dom, start, goal, 0), AP_OK);
-        int sa = ap_search_run(&a, 0);
-        size_t na = ap_search_path(&a, NULL, 0);
-        uint32_t pa[2400];
-        ck_assert_uint_le(na, 2400);
-        ap_search_path(&a, pa, 2400);
-        ck_assert_int_eq(ap_search_begin(&b, &ws, &wrapped, start, goal, 0), AP_OK);
-        int sb = ap_search_run(&b, 0);
-        ck_assert_int_eq(sa, sb);
-        ck_assert_uint_eq(a.expanded, b.expanded);
-        ck_assert_uint_eq(a.generated, b.generated);
+    ap_domain wrapped = *dom;
+    wrapped.successors = wrapped_succ;
+    wrapped.heuristic = wrapped_h;
+    wrapped.run = NULL; /* a wrapper drops the hook (search.h): the generic loop */
+    wrapped_inner = dom;
+    ap_search a, b;
+    ck_assert_int_eq(ap_search_begin(&a, ws, dom, start, goal, 0), AP_OK);
+    const int sa = ap_search_run(&a, 0);
+    const size_t na = ap_search_path(&a, NULL, 0);
+    uint32_t pa[2400], pb[2400];
+    ck_assert_uint_le(na, 2400);
+    ap_search_path(&a, pa, 2400);
+    const double cost_a = a.cost;
+    const uint64_t ea = a.expanded, ga = a.generated;
+    ck_assert_int_eq(ap_search_begin(&b, ws, &wrapped, start, goal, 0), AP_OK);
+    const int sb = ap_search_run(&b, 0);
+    ck_assert_int_eq(sa, sb);
+    if (sa == AP_OK)
+        ck_assert_msg(fabs(cost_a - b.cost) <= 1e-9 * cost_a, "cost %.17g (own loop) vs %.17g (generic)", cost_a,
+                      b.cost);
+    if (same_order) {
+        ck_assert_uint_eq(ea, b.expanded);
+        ck_assert_uint_eq(ga, b.generated);
         if (sa == AP_OK) {
-            ck_assert(a.cost == b.cost);
-            uint32_t pb[2400];
+            ck_assert(cost_a == b.cost);
             ck_assert_uint_eq(ap_search_path(&b, pb, 2400), na);
             ck_assert(memcmp(pa, pb, na * sizeof *pa) == 0);
         }
-        compared++;
     }
-    ck_assert_int_gt(compared, 50);
-    ap_workspace_free(&ws);
-    ap_map_free(m);
+    return sa == AP_OK;
+}
+
+/* A random 60 x 40 octile map, cells blocked with probability p_blocked and the rest swamp ('S') with
+ * probability p_swamp, swamp costing 3 when weighted (else no terrain costs). */
+static ap_map *random_grid(ap_test_rng *rng, double p_blocked, double p_swamp, bool weighted)
+{
+    char t[64 + 61 * 40];
+    int k = snprintf(t, sizeof t, "type octile\nheight 40\nwidth 60\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        for (int x = 0; x < 60; x++) {
+            const double u = ap_test_rand01(rng);
+            t[k++] = u < p_blocked ? '@' : u < p_blocked + p_swamp ? 'S' : '.';
+        }
+        t[k++] = '\n';
+    }
+    t[k] = '\0';
+    const ap_terrain_costs rule = {.map_id = "w", .cost = {0, 0, 3.0, 0, 0}};
+    ap_map_opts o = {.terrain = &rule, .n_terrain = weighted ? 1 : 0};
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("w", "w.map", t, (size_t)k, &o, &m, &d), AP_OK);
+    ck_assert(m->weighted == weighted);
+    return m;
+}
+
+/* Every domain with its own loop (run hook) against the generic loop over its callbacks, on random maps:
+ * the point grid, a disc of radius 0.9 and a 2 x 2 square (Annotated A*; 8-connected, uniform cost: the
+ * cases with a hook) and JPS+. Before this test only the point grid's copy was compared, and the disc's,
+ * the square's and JPS+'s successor functions ran in no test. (4-connected, weighted and online JPS
+ * domains have no hook: they run the generic loop itself; test_grid.c checks the weighted disc.) */
+START_TEST(inlined_grid_matches_generic)
+{
+    enum { POINT, DISC, SQUARE, JPS_PLUS, N_KINDS };
+    static const char *const names[N_KINDS] = {"point", "disc 0.9", "square 2", "jps_plus"};
+    ap_test_rng rng = {4242};
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        ap_map *m = random_grid(&rng, kind == DISC || kind == SQUARE ? 0.03 : 0.3, 0.0, false);
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+        const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+        ck_assert_ptr_nonnull(t);
+        ap_jps_table *table = NULL;
+        if (kind == JPS_PLUS)
+            ck_assert_int_eq(ap_jps_table_build(m, &table), AP_OK);
+        int compared = 0, found = 0;
+        for (int i = 0; i < 200; i++) {
+            int sx = (int)(ap_test_rand(&rng) % 60), sy = (int)(ap_test_rand(&rng) % 40);
+            int gx = (int)(ap_test_rand(&rng) % 60), gy = (int)(ap_test_rand(&rng) % 40);
+            if (!ap_map_passable(m, sx, sy) || !ap_map_passable(m, gx, gy))
+                continue;
+            const uint32_t goal = ap_map_index(m, gx, gy), start = ap_map_index(m, sx, sy);
+            ap_grid_domain gd;
+            ap_jps_domain jd;
+            ap_domain dom;
+            int st = kind == DISC     ? ap_grid_domain_init_sized(&gd, &dom, m, 8, goal, t, 0.9)
+                     : kind == SQUARE ? ap_grid_domain_init_square(&gd, &dom, m, 8, goal, t, 2)
+                     : kind == POINT  ? ap_grid_domain_init(&gd, &dom, m, 8, goal)
+                                      : ap_jps_domain_init(&jd, &dom, m, table, goal);
+            ck_assert_msg(st == AP_OK, "%s: init %d", names[kind], st);
+            ck_assert_msg(dom.run != NULL, "%s: no loop of its own", names[kind]);
+            if (kind == JPS_PLUS)
+                ap_jps_domain_bind(&jd, &ws);
+            found += hook_matches_generic(&dom, &ws, start, goal, kind != JPS_PLUS);
+            compared++;
+        }
+        ck_assert_msg(compared > 50 && found > 25, "%s: %d compared, %d found", names[kind], compared, found);
+        ap_jps_table_free(table);
+        ap_workspace_free(&ws);
+        ap_map_free(m);
+    }
 }
 END_TEST
 
