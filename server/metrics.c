@@ -66,13 +66,6 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     atomic_init(&m->stage_requests, 0);
 }
 
-const char *ap_metrics_stage_name(ap_stage stage)
-{
-    if ((int)stage < 0 || stage >= AP_STAGE_COUNT)
-        return "total";
-    return stage_names[stage];
-}
-
 void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT])
 {
     for (int i = 0; i < AP_STAGE_COUNT; i++)

@@ -170,9 +170,6 @@ void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c);
 /* Add delta to the in-flight request gauge. Any thread. */
 void ap_metrics_inflight_add(ap_metrics *m, int64_t delta);
 
-/* The label value of a stage ("read", "parse", ..., "total"). Pure; thread-safe. */
-const char *ap_metrics_stage_name(ap_stage stage);
-
 /* Add one path request's stage durations (ns[AP_STAGE_COUNT], nanoseconds each) to the stage sums.
  * Any thread (called from the completion callback on MHD's thread). */
 void ap_metrics_observe_stages(ap_metrics *m, const uint64_t ns[AP_STAGE_COUNT]);

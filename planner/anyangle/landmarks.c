@@ -66,7 +66,7 @@ static double zero_h(const void *ctx, uint32_t v, uint32_t goal)
     return 0.0;
 }
 
-/* ap_aa_landmarks_build in steps (landmarks.h). */
+/* A landmark build in steps (landmarks.h). */
 struct ap_aa_marks {
     ap_aa_graph *g;
     lm_graph a;
@@ -146,14 +146,4 @@ void ap_aa_landmarks_free(ap_aa_marks *b)
         ap_landmarks_end(&b->run, NULL);
     AP_FREE_ALL(b->a.start, b->a.adj, b->d);
     free(b);
-}
-
-int ap_aa_landmarks_build(ap_aa_graph *g)
-{
-    ap_aa_marks *b;
-    int st = ap_aa_landmarks_start(g, &b);
-    if (st == AP_OK)
-        st = ap_aa_landmarks_run(b, 0);
-    ap_aa_landmarks_free(b);
-    return st;
 }

@@ -29,18 +29,15 @@
  * corner circles, graph.h): g->n_marks landmarks chosen farthest-first in the graph's largest component
  * (the first: the circle farthest from that component's lowest circle, then each the circle farthest from
  * the landmarks so far, by their smallest distance), g->mark_d[v * n_marks + i] = d(landmark i, circle v)
- * over the undirected graph above (INFINITY when not connected). Deterministic (the same table gives the same distances).
- * Returns AP_OK or AP_E_NOMEM (g->n_marks stays 0: the search uses the Euclidean distance alone). Cost
- * (AP_AA_LANDMARKS + 1) Dijkstra runs over the table (search/landmarks.h ap_landmarks_farthest, shared with
- * the hierarchical graph's). Not thread-safe on g: call before sharing. */
-int ap_aa_landmarks_build(ap_aa_graph *g);
-
-/* ap_aa_landmarks_build in steps (a Dijkstra run each at least; one run over Paris_1_1024's disc table takes
- * some 15 ms), for the table built in pieces (graph.h ap_aa_build_run). Start drops g's distances and makes
- * the build in *out (NULL when out of memory: AP_E_NOMEM); run goes on until the distances are set or the
- * clock (ap_clock_ns) has passed until_ns (0: no limit), returning AP_IN_PROGRESS, AP_OK or AP_E_NOMEM
- * (n_marks 0) as ap_aa_landmarks_build; free drops an unfinished build (g without distances). The same
- * distances as ap_aa_landmarks_build. Not thread-safe on g. */
+ * over the undirected graph above (INFINITY when not connected). Deterministic (the same table gives the
+ * same distances). Cost (AP_AA_LANDMARKS + 1) Dijkstra runs over the table (search/landmarks.h
+ * ap_landmarks_farthest, shared with the hierarchical graph's), made in steps (a Dijkstra run each at least;
+ * one run over Paris_1_1024's disc table takes some 15 ms) for the table built in pieces (graph.h
+ * ap_aa_build_run). Start drops g's distances and makes the build in *out (NULL when out of memory:
+ * AP_E_NOMEM); run goes on until the distances are set or the clock (ap_clock_ns) has passed until_ns (0: no
+ * limit), returning AP_IN_PROGRESS, AP_OK, or AP_E_NOMEM (g->n_marks stays 0: the search uses the Euclidean
+ * distance alone); free drops an unfinished build (g without distances). Not thread-safe on g: finish
+ * before sharing it. */
 typedef struct ap_aa_marks ap_aa_marks;
 int ap_aa_landmarks_start(ap_aa_graph *g, ap_aa_marks **out);
 int ap_aa_landmarks_run(ap_aa_marks *b, uint64_t until_ns);

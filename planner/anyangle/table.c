@@ -180,11 +180,6 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r)
     return ap_aa_table_graph_until(m, r, 0.0, 0);
 }
 
-const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow)
-{
-    return ap_aa_table_graph_until(m, r, grow, 0);
-}
-
 /* The published graph for (r, grow), or NULL. */
 static const ap_aa_graph *published(ap_aa_table *t, double r, double grow)
 {

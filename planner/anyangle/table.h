@@ -77,16 +77,13 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
  * so this says no for r from then on). Pure; thread-safe. */
 bool ap_aa_table_may_serve(const ap_map *m, double r);
 
-/* ap_aa_table_graph for a turning unit (turning.h): the graph whose tests run at radius r and whose hug
- * circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
+/* ap_aa_table_graph, also for a turning unit (turning.h): the graph whose tests run at radius r and whose
+ * hug circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
  * (r, grow); grow 0 is ap_aa_table_graph(m, r). For grow > 0: O(corners^2) line-of-sight tests (no scan),
- * NULL above AP_AA_TABLE_MAX_CORNERS_PAIRS corners. Otherwise the same limits, thread safety and NULL
- * cases. */
-const ap_aa_graph *ap_aa_table_graph_grown(const ap_map *m, double r, double grow);
-
-/* ap_aa_table_graph_grown in the time a query can spare (until_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 =
- * none, ap_build_until): the build runs until the graph is done or the clock has passed until_ns
- * (checked after each step of ap_aa_build_run: a circle's departures, a landmark's Dijkstra run, ...), and
+ * NULL above AP_AA_TABLE_MAX_CORNERS_PAIRS corners. Otherwise the same limits and NULL cases. Built in the
+ * time a query can spare (until_ns: CLOCK_MONOTONIC ns, ap_clock_ns; 0 = none, ap_build_until): the build
+ * runs until the graph is done or the clock has passed until_ns (checked after each step of
+ * ap_aa_build_run: a circle's departures, a landmark's Dijkstra run, ...), and
  * an unfinished build is kept for the next query of the map that builds, which resumes it: a graph that
  * takes seconds is built over the time of several queries with short deadlines, none of which answers late
  * because of it. One build at a time per map: a query that finds another key's build unfinished finishes
