@@ -340,6 +340,42 @@ START_TEST(test_figure8_turn)
 }
 END_TEST
 
+/* Start and goal in one cell (a U-turn inside it): the hybrid pipeline has no grid path to smooth, so it
+ * runs a direct directional search; hybrid and auto must answer a legal path from pose to pose, no shorter
+ * than the Dubins path between them (the shortest forward path with that turning radius in the open). */
+START_TEST(test_same_cell_u_turn)
+{
+    char txt[64 + 21 * 20];
+    int k = snprintf(txt, sizeof txt, "type octile\nheight 20\nwidth 20\nmap\n");
+    for (int y = 0; y < 20; y++) {
+        for (int x = 0; x < 20; x++)
+            txt[k++] = '.';
+        txt[k++] = '\n';
+    }
+    txt[k] = '\0';
+    ap_map *m = ap_test_map_from_string(txt);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = turn_query(m, 10.2, 10.3, 10.8, 10.6, 0.3, 1.5);
+    q.has_gheading = true;
+    q.gheading = M_PI;
+    const ap_pose a = {q.sx, q.sy, q.sheading}, b = {q.gx, q.gy, q.gheading};
+    const double dubins = ap_dubins_length(&a, &b, q.turning_radius);
+    ck_assert_double_gt(dubins, M_PI * 1.5); /* a U-turn: at least half a circle of radius 1.5 */
+    static const ap_algorithm algs[] = {AP_ALG_HYBRID, AP_ALG_AUTO};
+    for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+        q.algorithm = algs[i];
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        check_guarantees(&q, &r);
+        ck_assert_double_ge(r.length, dubins - 1e-9);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* After Pinter's Figure 12 ("Expanded searching to surrounding tiles"): a 2-wide channel bends by 45 degrees.
  * A unit of turning radius 1.5 or 2 tiles cannot take the bend as one-cell Directional8 moves between cell
  * centres at compass headings (every a > b > c > d chain of one-tile curves touches the channel walls), but
@@ -998,6 +1034,7 @@ Suite *directional_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profile_tables);
+    tcase_add_test(tc, test_same_cell_u_turn);
     tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_masks_exact);
     tcase_add_test(tc, test_segment_cells_exact);
