@@ -1,6 +1,6 @@
 /* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, listening on IPv6 and
- * a port in use, SIGTERM drains in-flight searches and exits 0 and refuses new connections meanwhile,
- * SIGHUP leaves the server up. */
+ * a port in use, SIGTERM drains in-flight searches and exits 0, refusing new connections meanwhile and
+ * answering kept ones 503 not_ready, SIGHUP leaves the server up. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -316,6 +317,106 @@ START_TEST(sigterm_refuses_new_connections_while_draining)
 }
 END_TEST
 
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* One HTTP/1.1 request on the open socket fd (keep-alive); the answer's status, its body in body (cap
+ * bytes, NUL-terminated), *closes whether it says "Connection: close". Reads until the Content-Length is
+ * in, for at most 10 s. -1 on a socket error or a connection closed before a whole answer. */
+static int raw_request(int fd, const char *method, const char *path, const char *json, char *body, size_t cap,
+                       bool *closes)
+{
+    char req[1024];
+    const size_t blen = json != NULL ? strlen(json) : 0;
+    const int n = snprintf(req, sizeof req,
+                           "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                           "Content-Length: %zu\r\n\r\n%s",
+                           method, path, blen, json != NULL ? json : "");
+    ck_assert(n > 0 && (size_t)n < sizeof req);
+    if (write(fd, req, (size_t)n) != n)
+        return -1;
+    char buf[8192];
+    size_t got = 0;
+    const uint64_t until = now_ms() + 10000;
+    struct timeval tv = {0, 200 * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    for (;;) {
+        buf[got] = '\0';
+        char *end = strstr(buf, "\r\n\r\n");
+        const char *cl = strcasestr(buf, "\r\ncontent-length:");
+        if (end != NULL && cl != NULL && cl < end) {
+            const size_t want = (size_t)strtoul(cl + 18, NULL, 10), have = got - (size_t)(end + 4 - buf);
+            if (have >= want) {
+                snprintf(body, cap, "%.*s", (int)want, end + 4);
+                *end = '\0';
+                *closes = strcasestr(buf, "\r\nconnection: close") != NULL;
+                return atoi(buf + 9); /* "HTTP/1.1 503 ..." */
+            }
+        }
+        if (got + 1 >= sizeof buf || now_ms() > until)
+            return -1;
+        const ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
+        if (r == 0)
+            return -1;
+        if (r > 0)
+            got += (size_t)r;
+    }
+}
+
+/* A TCP connection to 127.0.0.1:port. */
+static int connect_to(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    return fd;
+}
+
+/* Clients that kept their connections open across the SIGTERM: their next requests are answered, not
+ * dropped, while the in-flight batch drains: a path query and /readyz 503 not_ready "server is shutting
+ * down" with "Connection: close" (a load balancer or client retries elsewhere, on a new connection); the
+ * same connections answered 200, keeping the connection, before the signal. */
+START_TEST(sigterm_answers_kept_connections_not_ready)
+{
+    static busy_srv b;
+    if (!start_with_long_batch(&b, 100, "drain keep-alive test"))
+        return;
+    const int fd1 = connect_to(b.s.port), fd2 = connect_to(b.s.port);
+    char body[4096];
+    bool closes = true;
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(raw_request(i ? fd2 : fd1, "GET", "/readyz", NULL, body, sizeof body, &closes), 200);
+        ck_assert(!closes);
+    }
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
+    int e = 0; /* draining once new connections are refused (the listener is shut first) */
+    for (int i = 0; i < 500 && ((e = connect_errno(b.s.port)) == 0 || e == ECONNRESET); i++) {
+        struct timespec ts = {0, 2 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    ck_assert_int_eq(e, ECONNREFUSED);
+    const char *q = "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":3.5,\"y\":1.5}}";
+    ck_assert_int_eq(raw_request(fd1, "POST", "/v1/path", q, body, sizeof body, &closes), 503);
+    ck_assert_ptr_nonnull(strstr(body, "\"not_ready\""));
+    ck_assert_ptr_nonnull(strstr(body, "server is shutting down"));
+    ck_assert(closes);
+    ck_assert_int_eq(raw_request(fd2, "GET", "/readyz", NULL, body, sizeof body, &closes), 503);
+    ck_assert_ptr_nonnull(strstr(body, "\"not_ready\""));
+    ck_assert_ptr_nonnull(strstr(body, "server is shutting down"));
+    ck_assert(closes);
+    close(fd1);
+    close(fd2);
+    expect_batch_answered(&b);
+    ck_assert_int_eq(ap_srv_wait(&b.s), 0);
+}
+END_TEST
+
 START_TEST(sighup_leaves_request_answered_and_server_up)
 {
     static busy_srv b;
@@ -371,6 +472,7 @@ Suite *lifecycle_suite(void)
     tcase_add_test(tc, repeated_sigterm_still_exits_zero);
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
+    tcase_add_test(tc, sigterm_answers_kept_connections_not_ready);
     tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
     suite_add_tcase(s, tc);
     return s;
