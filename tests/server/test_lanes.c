@@ -1,6 +1,7 @@
-/* test_lanes.c — the lanes without HTTP: a uv loop, a tiny map, jobs submitted directly, a recording done
+/* test_lanes.c — the lanes without HTTP: a uv loop, a small map, jobs submitted directly, a recording done
  * hook. Short searches stay "fast", long ones move to "slow", full lanes answer overloaded, expired jobs
- * answer timeout without searching, and a drain with timeout 0 cancels everything. */
+ * answer timeout without searching (in the inbox, or waiting for a slow slot), and a drain with timeout 0
+ * cancels everything. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,56 @@ START_TEST(test_expired_in_queue)
 }
 END_TEST
 
+/* A wide room (BW x BH) split by a wall at x = BW / 2 with a gap in the bottom row: A* from the top left to
+ * the right half floods most of the left half first: over 250,000 expansions, which in one-expansion slices
+ * (a round trip through the pool each, 10-30 us here) take seconds, longer than the test's deadlines. */
+enum { BW = 1024, BH = 512 };
+static ap_map *make_big_map(void)
+{
+    static char text[64 + (BW + 1) * BH]; /* (static: half a megabyte) */
+    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", BH, BW);
+    for (int y = 0; y < BH; y++) {
+        for (int x = 0; x < BW; x++)
+            text[n++] = (x == BW / 2 && y < BH - 1) ? '@' : '.';
+        text[n++] = '\n';
+    }
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("big", "big.map", text, (size_t)n, NULL, &m, &d), AP_OK);
+    return m;
+}
+
+/* A slow job waiting for the one slow slot is answered timeout by the lanes' sweep when its deadline passes,
+ * not when the slot frees: the first long search holds the slot (one-expansion slices, its own deadline
+ * 1.5 s), the second passes its fast slice, waits, and is answered within its 0.4 s deadline plus a sweep
+ * (100 ms), having searched only its fast slice. */
+START_TEST(test_expired_while_waiting_for_slow_slot)
+{
+    ap_map *m = make_big_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
+                          .slow_slice = 1};
+    setup(&ctx, &lc, m);
+    const uint64_t t0 = ap_clock_ns();
+    ap_job *first = add_job(&ctx, m, 2.5, 2.5, BW - 2.5, 2.5);
+    first->deadline_ns = t0 + 1500ULL * 1000000ULL;
+    ap_job *waiting = add_job(&ctx, m, 2.5, 3.5, BW - 2.5, 2.5);
+    waiting->deadline_ns = t0 + 400ULL * 1000000ULL;
+    run_and_teardown(&ctx);
+    const double elapsed_ms = (double)(ap_clock_ns() - t0) / 1e6;
+    ck_assert_int_eq(waiting->lane, AP_LANE_SLOW);
+    ck_assert_int_eq(waiting->status, AP_TIMEOUT);
+    ck_assert_int_eq(waiting->http_status, 200);
+    ck_assert_ptr_nonnull(strstr(waiting->body, "\"status\":\"timeout\""));
+    ck_assert_uint_eq(waiting->expanded, lc.fast_budget); /* its fast slice only: it never had the slot */
+    ck_assert_int_eq(first->lane, AP_LANE_SLOW);
+    ck_assert_int_eq(first->status, AP_TIMEOUT); /* the slot's search outlasts both deadlines */
+    ck_assert_uint_gt(first->expanded, 1000);
+    ck_assert_double_ge(elapsed_ms, 1400.0);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_drain_cancel)
 {
     ap_map *m = make_map();
@@ -348,6 +399,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, test_slow_queue_full);
     tcase_add_test(tc, test_slow_queue_full_kinodynamic);
     tcase_add_test(tc, test_expired_in_queue);
+    tcase_add_test(tc, test_expired_while_waiting_for_slow_slot);
     tcase_add_test(tc, test_drain_cancel);
     tcase_add_test(tc, test_drain_cancel_releases_waiting_plans);
     tcase_add_test(tc, test_refused_by_plan);
