@@ -294,7 +294,10 @@ int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *pre
     json_t *o;
     int rc;
     ap_json_join_path(path, sizeof path, prefix, key);
-    if ((rc = ap_json_get_object(r, obj, prefix, key, true, &o)) != AP_OK ||
+    /* The message shows the shape: a pose given as [x, y] is the usual first mistake. */
+    const char *shape = speed != NULL ? "an object {\"x\", \"y\", \"heading\"?, \"speed\"?} (tiles, radians, m/s)"
+                                      : "an object {\"x\", \"y\", \"heading\"?} (tiles, radians)";
+    if ((rc = get_typed(r, obj, prefix, key, true, JSON_OBJECT, shape, &o)) != AP_OK ||
         (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK)
         return rc;
     json_t *vx, *vy;

@@ -574,6 +574,24 @@ START_TEST(other_invalid_json)
 }
 END_TEST
 
+/* A pose that is not an object (most often [x, y]) is refused with its shape in the message. */
+START_TEST(pose_not_an_object_shows_its_shape)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    ck_assert_int_eq(parse("{\"map\":\"m\",\"start\":[1,2],\"goal\":{\"x\":3,\"y\":4}}", &r, &e),
+                     AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "start");
+    ck_assert_str_eq(e.message,
+                     "\"start\" must be an object {\"x\", \"y\", \"heading\"?, \"speed\"?} (tiles, radians, m/s)");
+    ck_assert_int_eq(parse("{\"map\":\"m\",\"start\":{\"x\":1,\"y\":2},\"goal\":\"3,4\"}", &r, &e),
+                     AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "goal");
+    ck_assert_str_eq(e.message,
+                     "\"goal\" must be an object {\"x\", \"y\", \"heading\"?, \"speed\"?} (tiles, radians, m/s)");
+}
+END_TEST
+
 START_TEST(empty_body_is_invalid_json)
 {
     ap_path_request r;
@@ -1102,6 +1120,7 @@ Suite *wire_suite(void)
     Suite *s = suite_create("proto/wire");
     TCase *p = tcase_create("parse");
     tcase_add_test(p, minimal_request_gets_defaults);
+    tcase_add_test(p, pose_not_an_object_shows_its_shape);
     tcase_add_test(p, full_request_round_trips_exact_values);
     tcase_add_test(p, integers_accepted_for_reals_and_bounds_inclusive);
     tcase_add_test(p, body_need_not_be_nul_terminated);
