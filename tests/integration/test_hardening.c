@@ -1,7 +1,8 @@
 /* test_hardening.c — what a hostile or careless client cannot do to arcpathd: hold every connection
  * (per-address cap, total limit), keep a request open by trickling bytes (request_timeout_ms), or slip a
  * malformed HTTP message past (RFC 9112: conflicting Content-Length, transfer codings other than chunked,
- * HTTP/1.1 without Host; absolute-form targets are routed like their path).
+ * HTTP/1.1 without Host; absolute-form targets are routed like their path), or a chunked body past the size
+ * limit (413 once it is read).
  *
  * Raw sockets, because libcurl will not send most of these messages. Every socket goes to 127.0.0.1; the
  * probe that must still be answered comes from 127.0.0.2 (Linux routes all of 127.0.0.0/8 to lo), so the
@@ -483,6 +484,34 @@ START_TEST(unsupported_transfer_coding_is_501)
 }
 END_TEST
 
+/* A chunked body (no Content-Length to refuse early) that grows past max_body_bytes (65,536 by default) is
+ * read to its end and discarded, then answered 413 payload_too_large as a whole answer (not a reset); one
+ * just under the limit is read and parsed (here: not JSON). */
+START_TEST(chunked_body_over_the_limit_is_413)
+{
+    int port = ap_demo_srv->port;
+    static char req[128 + 10 * (8 + 8192)];
+    for (int over = 0; over < 2; over++) {
+        int n = snprintf(req, sizeof req, "%s",
+                         "POST /v1/path HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
+        const int chunks = over ? 9 : 7; /* 9 x 8 KiB = 73,728 bytes > 65,536; 7 x 8 KiB = 57,344 */
+        for (int c = 0; c < chunks; c++) {
+            n += snprintf(req + n, sizeof req - (size_t)n, "2000\r\n");
+            memset(req + n, 'a', 8192);
+            n += 8192;
+            n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
+        }
+        n += snprintf(req + n, sizeof req - (size_t)n, "0\r\n\r\n");
+        ck_assert_int_lt(n, (int)sizeof req);
+        if (over)
+            expect_raw(port, req, 413, "payload_too_large");
+        else
+            expect_raw(port, req, 400, "invalid_json");
+    }
+    healthz_from(port, NULL);
+}
+END_TEST
+
 START_TEST(http11_without_host_is_400)
 {
     int port = ap_demo_srv->port;
@@ -530,6 +559,7 @@ Suite *hardening_suite(void)
     TCase *rfc = tcase_create("rfc9112");
     tcase_add_test(rfc, conflicting_content_length_is_400);
     tcase_add_test(rfc, unsupported_transfer_coding_is_501);
+    tcase_add_test(rfc, chunked_body_over_the_limit_is_413);
     tcase_add_test(rfc, http11_without_host_is_400);
     tcase_add_test(rfc, absolute_form_is_routed_like_its_path);
     suite_add_tcase(s, rfc);
