@@ -383,6 +383,39 @@ START_TEST(test_heading_bound_below_driven_paths)
 }
 END_TEST
 
+/* A start already within the goal's tolerances (position, heading, speed) is answered at once: ok, no
+ * segment, no time, no search; the waypoints are the start twice. Just outside the position tolerance a
+ * search runs and drives. */
+START_TEST(test_start_within_goal_tolerance)
+{
+    ap_map *m = open_map(20, 20, NULL);
+    ap_query q = kq(m, 10.0, 10.0, 0.5, 1.0, 10.3, 10.2);
+    q.has_gheading = true;
+    q.gheading = 0.45;
+    q.goal_speed = 1.2;
+    q.tol_position = 0.5;
+    q.tol_heading = 0.1;
+    q.tol_speed = 0.5;
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    ck_assert_uint_eq(r.n_segments, 0);
+    ck_assert(r.duration_s == 0.0 && r.length == 0.0 && r.grid_cost == 0.0);
+    ck_assert_uint_eq(r.expanded, 0);
+    ck_assert(!r.capped && !r.probe);
+    ck_assert_uint_eq(r.n_waypoints, 2);
+    for (int i = 0; i < 2; i++)
+        ck_assert(r.waypoints[i][0] == q.sx && r.waypoints[i][1] == q.sy);
+    ap_result_free(&r);
+    q.gx = 10.6; /* 0.63 tiles away: outside the 0.5 */
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    ck_assert_uint_ge(r.n_segments, 1);
+    ck_assert_uint_gt(r.expanded, 0);
+    ck_assert_double_gt(r.duration_s, 0.0);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A random query on open_map(60, 60) from its centre: a goal 4-16 tiles away with a required heading and
  * tight tolerances, capped at 400 expansions (most such queries reach the goal by the analytic edge long
  * before A* can prove a path the fastest). */
@@ -1968,6 +2001,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_heuristic_admissible_exhaustive);
     tcase_add_test(tc, test_heading_bound_below_driven_paths);
     tcase_add_test(tc, test_cap_answers_the_best_found);
+    tcase_add_test(tc, test_start_within_goal_tolerance);
     tcase_add_test(tc, test_weight_answers_sooner);
     tcase_add_test(tc, test_stop_answers_the_best_found);
     tcase_add_test(tc, test_lattice_term_on_the_wall);
