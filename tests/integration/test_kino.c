@@ -569,7 +569,8 @@ END_TEST
 
 /* Corridor mode (thesis 5.3): an L-shaped centre line and a usable width of 2.5 tiles on the open field; the
  * truck's answer keeps every limit and every pose (samples every 0.1 tiles) is less than usable_width -
- * unit.radius from the centre line; a start outside the corridor is 422 start_blocked naming "start". */
+ * unit.radius from the centre line; a start outside the corridor is 422 start_blocked naming "start", a
+ * goal outside it 422 goal_blocked naming "goal". */
 START_TEST(kinodynamic_corridor)
 {
     static const double L[3][2] = {{4, 4}, {22, 4}, {22, 16}};
@@ -604,6 +605,16 @@ START_TEST(kinodynamic_corridor)
     json_t *e = json_object_get(j, "error");
     ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "start_blocked");
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "start");
+    json_decref(j);
+    /* and a goal outside it is 422 goal_blocked naming "goal" */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":4.5,\"heading\":0},\"goal\":{\"x\":10,\"y\":12},"
+             "\"unit\":{\"kind\":\"truck\"},\"corridor\":{\"points\":[[4,4],[22,4],[22,16]],\"usable_width\":2.5},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             422);
+    e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "goal_blocked");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "goal");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(e, "message")), "outside the corridor"));
     json_decref(j);
 }
 END_TEST
