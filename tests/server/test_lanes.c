@@ -301,6 +301,46 @@ START_TEST(test_expired_while_waiting_for_slow_slot)
 }
 END_TEST
 
+/* The drain's grace (drain_timeout_ms) for a search that outlasts it: the search runs on until the grace
+ * ends, then is cancelled and answered timeout with what it had expanded, long before its own deadline,
+ * and the lanes report drained. */
+static uint64_t drain_began_ns;
+
+static void drain_soon(uv_timer_t *t)
+{
+    drain_began_ns = ap_clock_ns();
+    ap_lanes_drain(&ctx.lanes, 150, on_drained, &ctx);
+    uv_close((uv_handle_t *)t, NULL);
+}
+
+START_TEST(test_drain_grace_then_cancel)
+{
+    ap_map *m = make_big_map();
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
+                          .slow_slice = 1};
+    setup(&ctx, &lc, m);
+    ap_job *j = add_job(&ctx, m, 2.5, 2.5, BW - 2.5, 2.5); /* deadline 10 s */
+    ck_assert_int_eq(ap_lanes_submit(&ctx.lanes, j), AP_OK);
+    static uv_timer_t timer;
+    ck_assert_int_eq(uv_timer_init(&ctx.loop, &timer), 0);
+    ck_assert_int_eq(uv_timer_start(&timer, drain_soon, 100, 0), 0); /* the drain begins 0.1 s in */
+    ck_assert_int_eq(uv_run(&ctx.loop, UV_RUN_DEFAULT), 0);
+    const double grace_ms = (double)(ap_clock_ns() - drain_began_ns) / 1e6;
+    ck_assert_int_eq(ctx.drained, 1);
+    ck_assert_int_eq(ctx.done, 1);
+    ck_assert_int_eq(j->status, AP_TIMEOUT);
+    ck_assert_int_eq(j->http_status, 200);
+    ck_assert_int_eq(j->lane, AP_LANE_SLOW);
+    ck_assert_uint_gt(j->expanded, lc.fast_budget); /* it searched on during the grace */
+    ck_assert_double_ge(grace_ms, 140.0); /* not before the grace ended (150 ms, by the loop's ms clock) */
+    ck_assert_double_lt(grace_ms, 5000.0); /* and not at its own deadline, 10 s */
+    ck_assert_int_eq(uv_loop_close(&ctx.loop), 0);
+    ap_lanes_free(&ctx.lanes);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_drain_cancel)
 {
     ap_map *m = make_map();
@@ -401,6 +441,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, test_expired_in_queue);
     tcase_add_test(tc, test_expired_while_waiting_for_slow_slot);
     tcase_add_test(tc, test_drain_cancel);
+    tcase_add_test(tc, test_drain_grace_then_cancel);
     tcase_add_test(tc, test_drain_cancel_releases_waiting_plans);
     tcase_add_test(tc, test_refused_by_plan);
     suite_add_tcase(s, tc);
