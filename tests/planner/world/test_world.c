@@ -352,6 +352,17 @@ START_TEST(zone_rule_and_overlay)
     ap_segment c = ap_segment_arc(26.0, 10.0, 0.0, 4.0, M_PI / 2); /* ends at (30, 14) facing +y */
     ck_assert(ap_world_segment_clear(&w, &c, 0.3));
     ck_assert(!ap_world_segment_clear(&w, &c, 1.5));
+    /* the line test is the segment test of the line; regions are the inner world's inside the zone, 0
+     * outside; the zone has no tables of its own (the inner world's do not know it) */
+    ck_assert(ap_world_line_clear(&w, 18.0, 10.5, 29.0, 10.5, 0.4));
+    ck_assert(!ap_world_line_clear(&w, 18.0, 10.5, 29.0, 10.5, 1.6)); /* 0.5 + 1.6 > 2 */
+    ck_assert(!ap_world_line_clear(&w, 20.0, 9.0, 20.0, 13.0, 0.0));
+    ck_assert(!ap_world_line_clear(&w, 14.0, 10.5, 17.0, 10.5, 0.0)); /* through the blocked cell */
+    ck_assert_uint_ne(ap_world_region(&w, 20.0, 11.0), 0);
+    ck_assert_uint_eq(ap_world_region(&w, 20.0, 11.0), ap_world_region(&inner, 20.0, 11.0));
+    ck_assert_uint_eq(ap_world_region(&w, 20.0, 20.0), 0); /* open map, but outside the zone */
+    ck_assert_ptr_nonnull(ap_world_table(&inner, "region"));
+    ck_assert_ptr_null(ap_world_table(&w, "region"));
     /* never clear where a sampling 1e-4 apart finds dist + r >= half */
     ap_test_rng g = {77};
     int clear_n = 0;
