@@ -76,7 +76,7 @@ TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEG
 TEST_DEPS = $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(CLIENT_EXAMPLE)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-tsan analyze check-layers test test-code test-deps bench clean maps openapi-json
+.PHONY: all deps run check check-plain check-asan check-tsan analyze coverage check-layers test test-code test-deps bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -148,6 +148,11 @@ check-tsan: deps
 	  --seconds 30 --threads 3
 	@if ls build-tsan/tsan.* >/dev/null 2>&1; then cat build-tsan/tsan.*; echo "check-tsan: data races reported" >&2; \
 	  exit 1; else echo "check-tsan: no ThreadSanitizer report"; fi
+
+# Not part of make check (2-3 minutes; about 9 with ARCPATH_TEST_QUICK=0): the tests under gcov, and which lines and functions of the
+# shipped code they run (tools/coverage.sh; build-cov/coverage.txt).
+coverage:
+	@sh tools/coverage.sh
 
 # Not part of make check (about 80 s): clang's static analyzer and cppcheck over the shipped C code; fails on
 # a finding not read and listed in tools/analyze-known.txt (tools/analyze.sh says how).
