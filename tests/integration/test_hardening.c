@@ -538,6 +538,7 @@ START_TEST(absolute_form_is_routed_like_its_path)
     ck_assert_double_eq_tol(json_number_value(json_object_get(a.body, "grid_cost")), 6.0, 1e-12);
     json_decref(a.body);
     expect_raw(port, "GET HTTP://example.org/healthz HTTP/1.1\r\nHost: example.org\r\n\r\n", 200, NULL);
+    expect_raw(port, "GET https://example.org:8443/healthz HTTP/1.1\r\nHost: example.org\r\n\r\n", 200, NULL);
     expect_raw(port, "GET http://example.org/no/such/route HTTP/1.1\r\nHost: example.org\r\n\r\n", 404,
                "not_found");
 }
