@@ -1,6 +1,6 @@
 /* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, listening on IPv6 and
  * a port in use, SIGTERM drains in-flight searches and exits 0, refusing new connections meanwhile and
- * answering kept ones 503 not_ready, SIGHUP leaves the server up. */
+ * answering kept ones 503 not_ready, a second SIGTERM cancels the searches, SIGHUP leaves the server up. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +157,7 @@ typedef struct inflight {
     char body[16384];
     long status;
     char result[32];
+    int timeouts; /* a batch's items answered "timeout" */
 } inflight;
 
 static void *send_one(void *arg)
@@ -167,6 +168,12 @@ static void *send_one(void *arg)
         f->status = r.status;
         json_t *j = ap_resp_json(&r);
         snprintf(f->result, sizeof f->result, "%s", json_string_value(json_object_get(j, "status")));
+        size_t i;
+        json_t *it;
+        json_array_foreach(json_object_get(j, "results"), i, it) {
+            const char *st = json_string_value(json_object_get(it, "status"));
+            f->timeouts += st != NULL && strcmp(st, "timeout") == 0;
+        }
         json_decref(j);
     }
     ap_resp_free(&r);
@@ -219,11 +226,12 @@ typedef struct busy_srv {
     pthread_t th;
 } busy_srv;
 
-/* Start b->s on the Moving AI maps with one worker, and post a batch of the n longest Paris_1_1024
- * queries (A*) from b->th: long enough (the batch's 1.5 s deadline ends it; its 100 queries take longer, its
- * 30 about as long) that a signal sent once it is in flight arrives while it runs. Returns false (after reporting the skip of `what`) when the
- * data is absent. */
-static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
+/* Start b->s on the Moving AI maps with one worker (and extra_env, one VAR=value or NULL), and post a batch
+ * of the n longest Paris_1_1024 queries (A*) from b->th with a deadline of deadline_ms: long enough (a 1.5 s
+ * deadline ends it; its 100 queries take longer, its 30 about as long) that a signal sent once it is in
+ * flight arrives while it runs. Returns false (after reporting the skip of `what`) when the data is absent. */
+static bool start_with_long_batch_env(busy_srv *b, size_t n, int deadline_ms, const char *extra_env,
+                                      const char *what)
 {
     if (!ap_mai_dir) {
         ap_test_skip_no_data(what);
@@ -231,7 +239,7 @@ static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
     }
     ap_srv *s = &b->s;
     inflight *f = &b->f;
-    const char *env[] = {"ARCPATH_WORKERS=1", NULL};
+    const char *env[] = {"ARCPATH_WORKERS=1", extra_env, NULL};
     ck_assert_int_eq(ap_srv_start(s, ap_mai_small_dir, NULL, env), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
@@ -240,7 +248,8 @@ static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
     ck_assert_int_eq(ap_test_load_scen(path, &sc, &ns), 0);
     ck_assert_uint_ge(ns, n);
     *f = (inflight){.srv = s, .route = "/v1/paths"};
-    size_t at = (size_t)snprintf(f->body, sizeof f->body, "{\"map\":\"Paris_1_1024\",\"deadline_ms\":1500,\"queries\":[");
+    size_t at = (size_t)snprintf(f->body, sizeof f->body, "{\"map\":\"Paris_1_1024\",\"deadline_ms\":%d,\"queries\":[",
+                                 deadline_ms);
     for (size_t i = 0; i < n; i++) {
         const ap_test_scen *q = &sc[ns - 1 - i];
         at += (size_t)snprintf(f->body + at, sizeof f->body - at,
@@ -271,6 +280,11 @@ static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
     }
     ck_abort_msg("the batch never showed up as in flight");
     return false;
+}
+
+static bool start_with_long_batch(busy_srv *b, size_t n, const char *what)
+{
+    return start_with_long_batch_env(b, n, 1500, NULL, what);
 }
 
 /* Wait for the batch's answer: it must be a whole 200 "ok" batch (items ok or timeout). */
@@ -417,6 +431,23 @@ START_TEST(sigterm_answers_kept_connections_not_ready)
 }
 END_TEST
 
+/* A second SIGTERM during the drain stops waiting: the running batch (its deadline 30 s, the drain's grace
+ * 60 s) is cancelled at once, its unfinished items answered timeout, and the server exits 0. */
+START_TEST(second_sigterm_cancels_running_searches)
+{
+    static busy_srv b;
+    if (!start_with_long_batch_env(&b, 100, 30000, "ARCPATH_DRAIN_TIMEOUT_MS=60000", "second SIGTERM test"))
+        return;
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
+    struct timespec ts = {0, 50 * 1000000L};
+    nanosleep(&ts, NULL);
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
+    expect_batch_answered(&b);
+    ck_assert_int_gt(b.f.timeouts, 0); /* cancelled: nothing times out on its own within 30 s */
+    ck_assert_int_eq(ap_srv_wait(&b.s), 0);
+}
+END_TEST
+
 START_TEST(sighup_leaves_request_answered_and_server_up)
 {
     static busy_srv b;
@@ -473,6 +504,7 @@ Suite *lifecycle_suite(void)
     tcase_add_test(tc, sigterm_answers_inflight_and_exits_zero);
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
     tcase_add_test(tc, sigterm_answers_kept_connections_not_ready);
+    tcase_add_test(tc, second_sigterm_cancels_running_searches);
     tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
     suite_add_tcase(s, tc);
     return s;
