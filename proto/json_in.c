@@ -294,9 +294,11 @@ int ap_json_get_pose_speed(const ap_json_reader *r, json_t *obj, const char *pre
     json_t *o;
     int rc;
     ap_json_join_path(path, sizeof path, prefix, key);
-    /* The message shows the shape: a pose given as [x, y] is the usual first mistake. */
-    const char *shape = speed != NULL ? "an object {\"x\", \"y\", \"heading\"?, \"speed\"?} (tiles, radians, m/s)"
-                                      : "an object {\"x\", \"y\", \"heading\"?} (tiles, radians)";
+    /* The message shows the shape (a pose given as [x, y] is the usual first mistake); "?" marks the
+     * optional members. */
+    char shape[96];
+    snprintf(shape, sizeof shape, "an object {\"x\", \"y\", \"heading\"%s%s} (tiles, radians%s)",
+             has_heading != NULL ? "?" : "", speed != NULL ? ", \"speed\"?" : "", speed != NULL ? ", m/s" : "");
     if ((rc = get_typed(r, obj, prefix, key, true, JSON_OBJECT, shape, &o)) != AP_OK ||
         (rc = ap_json_check_known(r, o, path, speed != NULL ? keys_speed : ap_json_keys_pose)) != AP_OK)
         return rc;

@@ -112,7 +112,9 @@ int ap_json_get_enum(const ap_json_reader *r, json_t *obj, const char *prefix, c
 
 /* A required pose object {"x", "y", "heading"} at key (unknown keys refused; x and y required finite
  * numbers). heading is required when has_heading is NULL, optional otherwise (*has_heading says whether it
- * was given). The outputs are written as each field is read, in that order. */
+ * was given). The outputs are written as each field is read, in that order. Anything but an object is
+ * refused with the shape in the message: "\"start\" must be an object {\"x\", \"y\", \"heading\"?} (tiles,
+ * radians)" ("heading" without "?" when required). */
 int ap_json_get_pose(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, double *x,
                      double *y, double *heading, bool *has_heading);
 

@@ -137,6 +137,8 @@ START_TEST(typed_getters)
     ck_assert_str_eq(e.field, "s.heading");
     ck_assert_int_eq(ap_json_get_pose(&r, o, "", "r", &x, &y, &h, &has), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.message, "\"r\" must be an object {\"x\", \"y\", \"heading\"?} (tiles, radians)");
+    ck_assert_int_eq(ap_json_get_pose(&r, o, "", "r", &x, &y, &h, NULL), AP_E_INVALID_REQUEST); /* heading required */
+    ck_assert_str_eq(e.message, "\"r\" must be an object {\"x\", \"y\", \"heading\"} (tiles, radians)");
     json_decref(o);
 }
 END_TEST
