@@ -355,6 +355,15 @@ static enum MHD_Result respond_error(ap_req *r, int status, const char *msg, con
     return respond(r, status, body, len, "application/json");
 }
 
+/* 404 unknown_map naming the id asked for (r->map, the printable copy every map route makes first), so a
+ * typo shows in the answer itself; field as respond_error's. */
+static enum MHD_Result respond_unknown_map(ap_req *r, const char *field)
+{
+    char msg[48 + AP_MAP_ID_MAX];
+    snprintf(msg, sizeof msg, "no map \"%s\" is loaded (GET /v1/maps lists them)", r->map);
+    return respond_error(r, AP_E_UNKNOWN_MAP, msg, field, 0, 0);
+}
+
 static enum MHD_Result respond_json(ap_req *r, json_t *obj)
 {
     char *body = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
@@ -441,7 +450,7 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
         return respond_error(r, AP_E_UNKNOWN_MAP, "this map is a circle world: it has no cells", NULL, 0, 0);
     }
     if (!v)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+        return respond_unknown_map(r, NULL);
     size_t len = 0;
     char *body = encode(v, &len);
     ap_map_version_release(v);
@@ -618,7 +627,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     const char *map_id;
     if (!resolve_map(r, pr.map, &pr.q, &map_id)) {
         snprintf(field, sizeof field, "%smap", prefix);
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, field, 0, 0);
+        return respond_unknown_map(r, field);
     }
     pr.q.max_samples = h->cfg->max_samples;
     ap_wire_error we;
@@ -716,7 +725,7 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
      * meanwhile is refused as above. */
     r->ver = ap_registry_acquire(r->h->reg, rq->map);
     if (!r->ver)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+        return respond_unknown_map(r, "map");
     if (r->ver->kind != AP_MAP_KIND_GRID)
         return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
                              "map", 0, 0);
@@ -737,7 +746,7 @@ static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_f
                              NULL, 0, 0);
     }
     if (!r->ver)
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+        return respond_unknown_map(r, NULL);
     ap_render_opts o = {.format = format, .max_bytes = r->h->cfg->max_answer_bytes};
     return respond_picture(r, r->ver->map, NULL, &o);
 }
@@ -764,7 +773,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     ap_query where = {0};
     const char *map_id;
     if (!resolve_map(r, r->batch.map, &where, &map_id))
-        return respond_error(r, AP_E_UNKNOWN_MAP, NULL, "map", 0, 0);
+        return respond_unknown_map(r, "map");
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
     r->items = calloc(r->batch.n, sizeof *r->items);
@@ -927,7 +936,7 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
         return ret;
     if (r->method_bit == AP_METHOD_DELETE) {
         if (ap_registry_remove(r->h->reg, id) != AP_OK)
-            return respond_error(r, AP_E_UNKNOWN_MAP, NULL, NULL, 0, 0);
+            return respond_unknown_map(r, NULL);
         fprintf(stderr, "arcpathd: map %s: deleted\n", r->map);
         return respond_mem(r, 204, AP_OK, (char *)"", 0, false, "application/json");
     }

@@ -98,6 +98,15 @@ START_TEST(unknown_map_404)
                "unknown_map", "map");
     ap_resp r;
     json_t *j = expect_error("GET", "/v1/maps/atlantis", NULL, 0, 404, "unknown_map", NULL, &r);
+    /* the answer names the id asked for, so a typo shows in it */
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "message")),
+                     "no map \"atlantis\" is loaded (GET /v1/maps lists them)");
+    json_decref(j);
+    ap_resp_free(&r);
+    static const char typo[] = "{\"map\":\"Arena\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":{\"x\":2.5,\"y\":2.5}}";
+    j = expect_error("POST", "/v1/path", typo, sizeof typo - 1, 404, "unknown_map", "map", &r);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "message")),
+                     "no map \"Arena\" is loaded (GET /v1/maps lists them)");
     json_decref(j);
     ap_resp_free(&r);
 }
