@@ -19,6 +19,7 @@
 #include "../planner/base/limits.h"
 #include "../planner/base/status.h"
 #include "../planner/world/capability.h"
+#include "fail.h"
 #include "units.h"
 #include "version.h"
 
@@ -65,6 +66,17 @@ static const ap_int_field ap_int_fields[] = {
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
+
+int ap_config_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return AP_E_CONFIG;
+}
 
 static void set_int(ap_config *c, const ap_int_field *f, long long v)
 {

@@ -2,24 +2,13 @@
 #include "units.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../planner/base/limits.h"
 #include "../planner/base/status.h"
 #include "../planner/world/capability.h"
-
-int ap_config_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return AP_E_CONFIG;
-}
+#include "fail.h"
 
 bool ap_config_is_unit_key(const char *key)
 {

@@ -10,10 +10,6 @@
 
 #include "config.h"
 
-/* Write the printf-style message to err (errlen bytes, NUL-terminated, cut to fit; err NULL or errlen 0:
- * nothing written) and return AP_E_CONFIG: every config error goes out through here. */
-__attribute__((format(printf, 3, 4))) int ap_config_fail(char *err, size_t errlen, const char *fmt, ...);
-
 /* True for "units", "capabilities" and "capability_costs". Pure. */
 bool ap_config_is_unit_key(const char *key);
 

@@ -8,6 +8,7 @@
 #include "errors.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 static const ap_error_info ap_error_table[] = {
     [AP_OK] = {200, "ok", "path found"},
@@ -66,4 +67,9 @@ const char *ap_error_name(int status)
     if (status >= AP_STATUS_COUNT && status < AP_ERROR_COUNT && ap_error_table[status].code != NULL)
         return ap_error_table[status].code;
     return ap_status_name(status);
+}
+
+void ap_error_unknown_map_message(char *buf, size_t cap, const char *id)
+{
+    snprintf(buf, cap, "no map \"%s\" is loaded (GET /v1/maps lists them)", id);
 }

@@ -5,6 +5,8 @@
 #ifndef AP_PROTO_ERRORS_H
 #define AP_PROTO_ERRORS_H
 
+#include <stddef.h>
+
 #include "../planner/base/status.h"
 
 /* Errors the planner never produces: they are about the HTTP request (its body, method, route, the
@@ -49,6 +51,11 @@ const ap_error_info *ap_error_lookup(int status);
  * planner's values, the wire code for proto's own (which is their name), "unknown" out of range. Pure;
  * thread-safe. */
 const char *ap_error_name(int status);
+
+/* The unknown_map message for the map id asked for (printable, as the routes copy it): "no map \"ID\" is
+ * loaded (GET /v1/maps lists them)", so a typo shows in the answer; the table's default message serves
+ * where the id is not at hand. Written to buf (cap bytes, NUL-terminated, cut to fit). Pure; thread-safe. */
+void ap_error_unknown_map_message(char *buf, size_t cap, const char *id);
 
 /* A request-level error: status (AP_E_*), message, the offending field (dotted path, "" if none), and for
  * AP_E_INVALID_JSON the 1-based line and column in the body (0 otherwise). message and field are always

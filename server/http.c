@@ -355,12 +355,12 @@ static enum MHD_Result respond_error(ap_req *r, int status, const char *msg, con
     return respond(r, status, body, len, "application/json");
 }
 
-/* 404 unknown_map naming the id asked for (r->map, the printable copy every map route makes first), so a
- * typo shows in the answer itself; field as respond_error's. */
+/* 404 unknown_map naming the id asked for (r->map, the printable copy every map route makes first; the
+ * message is errors.h's); field as respond_error's. */
 static enum MHD_Result respond_unknown_map(ap_req *r, const char *field)
 {
-    char msg[48 + AP_MAP_ID_MAX];
-    snprintf(msg, sizeof msg, "no map \"%s\" is loaded (GET /v1/maps lists them)", r->map);
+    char msg[64 + AP_MAP_ID_MAX];
+    ap_error_unknown_map_message(msg, sizeof msg, r->map);
     return respond_error(r, AP_E_UNKNOWN_MAP, msg, field, 0, 0);
 }
 
