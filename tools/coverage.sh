@@ -27,13 +27,14 @@ out=$B/coverage.txt
 : > "$out.lines"
 : > "$out.funcs"
 for f in planner/*/*.c server/*.c proto/*.c config/*.c; do
-    obj=$B/obj/$(dirname "$f")
-    # "File 'f'" then "Lines executed:P% of N": the file's own lines (headers it includes are listed apart)
-    gcov -n -o "$obj" "$f" 2>/dev/null | awk -v F="$f" '
+    # one gcov run: "Function 'fn'" blocks, then "File 'f'" blocks (f and the headers it includes), each
+    # with its "Lines executed:P% of N"
+    report=$(gcov -f -n -o "$B/obj/$(dirname "$f")" "$f" 2>/dev/null || true)
+    printf '%s\n' "$report" | awk -v F="$f" '
         /^File / { cur = $2; gsub(/\047/, "", cur) }
         /^Lines executed/ && cur == F { split($2, a, ":"); sub(/%/, "", a[2]); printf "%6.2f%% of %5d lines  %s\n", a[2], $4, F }' >> "$out.lines"
     # functions never run that are defined in f itself (gcov also lists inline ones from headers)
-    gcov -f -n -o "$obj" "$f" 2>/dev/null | awk '/^Function / { fn = $2; gsub(/\047/, "", fn) } /^Lines executed:0.00%/ && fn != "" { print fn; fn = "" } /^File / { fn = "" }' |
+    printf '%s\n' "$report" | awk '/^Function / { fn = $2; gsub(/\047/, "", fn) } /^Lines executed:0.00%/ && fn != "" { print fn; fn = "" } /^File / { fn = "" }' |
         while read -r fn; do
             if grep -Eq "^[A-Za-z_].*[ *]$fn\(" "$f"; then echo "  $f: $fn" >> "$out.funcs"; fi
         done

@@ -295,14 +295,21 @@ static void expect_batch_answered(busy_srv *b)
     ck_assert_str_eq(b->f.result, "ok");
 }
 
+/* A TCP connect to 127.0.0.1:port on a new socket *fd (the caller closes it): 0, else its errno. */
+static int loopback_connect(int port, int *fd)
+{
+    *fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(*fd, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return connect(*fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : errno;
+}
+
 /* 0 when a TCP connect to 127.0.0.1:port succeeds, else its errno. */
 static int connect_errno(int port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int e = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : errno;
+    int fd;
+    const int e = loopback_connect(port, &fd);
     close(fd);
     return e;
 }
@@ -384,11 +391,8 @@ static int raw_request(int fd, const char *method, const char *path, const char 
 /* A TCP connection to 127.0.0.1:port. */
 static int connect_to(int port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    int fd;
+    ck_assert_int_eq(loopback_connect(port, &fd), 0);
     return fd;
 }
 

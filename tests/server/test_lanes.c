@@ -22,21 +22,29 @@ Suite *lanes_suite(void);
 #define H 32
 #define MAXJOBS 8
 
-/* A 32x32 room split by a wall at x = 16 with a gap at the bottom row: crossing it costs hundreds of
- * expansions, stepping next to the start costs two. */
-static ap_map *make_map(void)
+/* A w x h room split by a wall at x = w / 2 with a gap in the bottom row: A* from the left half to the right
+ * floods most of the left half first. */
+static ap_map *make_room(int w, int h)
 {
-    static char text[64 + (W + 1) * H];
-    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
-    for (int y = 0; y < H; y++) {
-        for (int x = 0; x < W; x++)
-            text[n++] = (x == 16 && y < H - 1) ? '@' : '.';
+    char *text = malloc(64 + (size_t)(w + 1) * (size_t)h);
+    ck_assert_ptr_nonnull(text);
+    int n = sprintf(text, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            text[n++] = (x == w / 2 && y < h - 1) ? '@' : '.';
         text[n++] = '\n';
     }
     ap_map *m = NULL;
     ap_diag d;
     ck_assert_int_eq(ap_map_parse("room", "room.map", text, (size_t)n, NULL, &m, &d), AP_OK);
+    free(text);
     return m;
+}
+
+/* 32 x 32: crossing the wall costs hundreds of expansions, stepping next to the start costs two. */
+static ap_map *make_map(void)
+{
+    return make_room(W, H);
 }
 
 typedef struct test_ctx {
@@ -251,23 +259,12 @@ START_TEST(test_expired_in_queue)
 }
 END_TEST
 
-/* A wide room (BW x BH) split by a wall at x = BW / 2 with a gap in the bottom row: A* from the top left to
- * the right half floods most of the left half first: over 250,000 expansions, which in one-expansion slices
- * (a round trip through the pool each, 10-30 us here) take seconds, longer than the test's deadlines. */
+/* The room at 1024 x 512: over 250,000 expansions before A* crosses the wall, which in one-expansion slices
+ * (a round trip through the pool each, 10-30 us here) take seconds, longer than the tests' deadlines. */
 enum { BW = 1024, BH = 512 };
 static ap_map *make_big_map(void)
 {
-    static char text[64 + (BW + 1) * BH]; /* (static: half a megabyte) */
-    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", BH, BW);
-    for (int y = 0; y < BH; y++) {
-        for (int x = 0; x < BW; x++)
-            text[n++] = (x == BW / 2 && y < BH - 1) ? '@' : '.';
-        text[n++] = '\n';
-    }
-    ap_map *m = NULL;
-    ap_diag d;
-    ck_assert_int_eq(ap_map_parse("big", "big.map", text, (size_t)n, NULL, &m, &d), AP_OK);
-    return m;
+    return make_room(BW, BH);
 }
 
 /* A slow job waiting for the one slow slot is answered timeout by the lanes' sweep when its deadline passes,
