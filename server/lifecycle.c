@@ -110,6 +110,10 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
             snprintf(t->diag.msg, sizeof t->diag.msg,
                      "the maps folder has no file %s.map or %s%s; map_version %llu is kept", t->id, t->id,
                      AP_CIRCLES_SUFFIX, (unsigned long long)cur->version);
+        else
+            snprintf(t->diag.msg, sizeof t->diag.msg,
+                     "the maps folder has no file %s.map or %s%s, and no map of that id is loaded", t->id,
+                     t->id, AP_CIRCLES_SUFFIX);
         ap_map_version_release(cur);
         return;
     }
@@ -133,6 +137,8 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         t->status = cur == NULL ? AP_E_UNKNOWN_MAP : AP_E_INVALID_REQUEST;
         if (cur != NULL)
             snprintf(t->diag.msg, sizeof t->diag.msg, "this map is a circle world: it has no cells");
+        else
+            ap_error_unknown_map_message(t->diag.msg, sizeof t->diag.msg, t->id);
         ap_map_version_release(cur);
         return;
     }

@@ -93,13 +93,19 @@ static long long int_of(json_t *o, const char *key)
     return json_integer_value(v);
 }
 
+/* The answer's error.<key> (a string; "(null)" when absent), in a buffer the next call overwrites. */
+static const char *error_field(const ap_resp *r, const char *key)
+{
+    static char text[320];
+    json_t *j = json_of(r);
+    snprintf(text, sizeof text, "%s", json_string_value(json_object_get(json_object_get(j, "error"), key)));
+    json_decref(j);
+    return text;
+}
+
 static const char *error_code(const ap_resp *r)
 {
-    static char code[64];
-    json_t *j = json_of(r);
-    snprintf(code, sizeof code, "%s", json_string_value(json_object_get(json_object_get(j, "error"), "code")));
-    json_decref(j);
-    return code;
+    return error_field(r, "code");
 }
 
 /* A request with the admin token; returns the HTTP status and fills r. */
@@ -302,6 +308,7 @@ START_TEST(patch_cells_makes_a_new_version)
     ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/p/cells", "{\"cells\":[]}", &r), 400);
     ap_resp_free(&r);
     ck_assert_int_eq(admin(&s, "PATCH", "/v1/maps/nope/cells", "{\"cells\":[{\"x\":0,\"y\":0,\"terrain\":\"@\"}]}", &r), 404);
+    ck_assert_str_eq(error_field(&r, "message"), "no map \"nope\" is loaded (GET /v1/maps lists them)");
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "p"), 3);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
@@ -317,6 +324,8 @@ START_TEST(reload_from_disk)
     ap_resp r;
     ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 404); /* neither loaded nor on disk */
     ck_assert_str_eq(error_code(&r), "unknown_map");
+    ck_assert_str_eq(error_field(&r, "message"),
+                     "the maps folder has no file c.map or c.circles.json, and no map of that id is loaded");
     ap_resp_free(&r);
     put_file(dir, "c.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
     ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 201);
@@ -337,6 +346,8 @@ START_TEST(reload_from_disk)
     ap_resp_free(&r);
     drop_file(dir, "c.map");
     ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 404); /* loaded, file gone: kept */
+    ck_assert_str_eq(error_field(&r, "message"),
+                     "the maps folder has no file c.map or c.circles.json; map_version 2 is kept");
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "c"), 2);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
