@@ -792,6 +792,88 @@ START_TEST(test_window_too_far)
 }
 END_TEST
 
+/* A 128 x 128 open map crossed by walls, each a band of rows (or, vertical, of columns) from `at` over
+ * `thick` cells with one gap of `gap` cells from `gap_at`: slaloms that a unit with a wide turn must thread. */
+typedef struct gap_wall {
+    int at, gap, gap_at, thick;
+    bool vertical;
+} gap_wall;
+
+static ap_map *gap_walls_map(const gap_wall *walls, size_t n)
+{
+    enum { W = 128, H = 128 };
+    static char buf[W * (H + 1) + 64];
+    size_t k = (size_t)sprintf(buf, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    char *g = buf + k;
+    for (int y = 0; y < H; y++) {
+        memset(g + y * (W + 1), '.', W);
+        g[y * (W + 1) + W] = '\n';
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int a = walls[i].at; a < walls[i].at + walls[i].thick && a < H; a++)
+            for (int b = 0; b < W; b++)
+                if (b < walls[i].gap_at || b >= walls[i].gap_at + walls[i].gap)
+                    g[walls[i].vertical ? b * (W + 1) + a : a * (W + 1) + b] = '@';
+    g[H * (W + 1)] = 0;
+    return ap_test_map_from_string(buf);
+}
+
+START_TEST(test_corridor_retries)
+{
+    /* Long range (auto, start and goal far apart): when the directional search in the corridor around the
+     * grid path finds nothing, plan_dir.c tries once more with 16 headings, then in a corridor twice as wide,
+     * then in Pinter's window. Three slaloms, turning radius 3, each answered ok by one of those steps (each
+     * is no_path with that step taken out, checked with a scratch build), every answer legal. */
+    static const gap_wall fine[] = {{39, 5, 15, 2, true}, {46, 3, 7, 1, true}, {75, 4, 1, 3, true},
+                                    {47, 3, 67, 2, false}, {109, 6, 22, 1, true}};
+    static const gap_wall wide[] = {{52, 6, 68, 1, false}, {13, 5, 14, 2, true}, {59, 3, 14, 1, false},
+                                    {95, 2, 25, 3, false}};
+    static const gap_wall window[] = {{20, 4, 106, 3, false}, {56, 3, 56, 3, false}, {96, 4, 120, 1, true},
+                                      {54, 5, 27, 1, false}};
+    static const struct {
+        const gap_wall *walls;
+        size_t n;
+        double sx, sy, gx, gy;
+    } cases[] = {{fine, 5, 25.5, 33.5, 122.5, 39.5}, {wide, 4, 15.5, 60.5, 109.5, 1.5},
+                 {window, 4, 48.5, 41.5, 14.5, 118.5}};
+    ap_workspace ws; /* as the server sizes it for a small map */
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ap_map *m = gap_walls_map(cases[c].walls, cases[c].n);
+        ap_query q = {0};
+        q.map = m;
+        q.sx = cases[c].sx;
+        q.sy = cases[c].sy;
+        q.gx = cases[c].gx;
+        q.gy = cases[c].gy;
+        q.turning_radius = 3.0;
+        q.unit_radius = 0.4;
+        q.connectivity = 8;
+        q.algorithm = AP_ALG_AUTO;
+        ap_result r;
+        ck_assert_msg(run_plan(&q, &ws, &r, 500) == AP_OK, "case %zu: status %d", c, r.status);
+        check_guarantees(&q, &r);
+        if (c == 0) {
+            /* the 16-heading retry: a curve passes a cell centre at an odd multiple of pi/8, a heading the
+             * 8-heading compass does not have */
+            bool fine_heading = false;
+            for (size_t i = 0; i < r.n_segments; i++) {
+                const ap_segment *sg = &r.segments[i];
+                const double eighths = sg->heading / (M_PI / 8);
+                fine_heading |= fabs(sg->x0 - floor(sg->x0) - 0.5) < 1e-9 && fabs(sg->y0 - floor(sg->y0) - 0.5) < 1e-9 &&
+                                fabs(eighths - nearbyint(eighths)) < 1e-9 && ((long)nearbyint(eighths) & 1) != 0;
+            }
+            ck_assert_msg(fine_heading, "no join at a cell centre with a 16-heading compass heading");
+        }
+        if (c == 1) /* the wider corridor's answer, shorter than the window's (171.87 tiles) */
+            ck_assert_double_lt(r.length, 160.0);
+        ap_result_free(&r);
+        ap_map_free(m);
+    }
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 START_TEST(test_query_checks)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 3\nmap\n...\n...\n...\n");
@@ -1044,6 +1126,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_art_geometry);
     tcase_add_test(tc, test_art_plans);
     tcase_add_test(tc, test_window_too_far);
+    tcase_add_test(tc, test_corridor_retries);
     tcase_add_test(tc, test_query_checks);
     tcase_add_test(tc, test_movingai_guarantees);
     tcase_add_test(tc, test_movingai_long_range);
