@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { readmeExamples } from './readme.mjs';
+import { answerProblems, readmeExamples } from './readme.mjs';
 import { exchange, startServer } from './server.mjs';
 import { loadSpec } from './spec.mjs';
 
@@ -214,6 +214,17 @@ async function runExample(spec, ex) {
             res = await exchange({ port: srv.port, method: ex.method, path: ex.path, headers: { 'Content-Type': 'application/json' }, body: ex.body });
         }
         report(ex.name, verify(spec, req, res, { status: ex.expect }));
+        if (ex.answer) {
+            let problems;
+            try {
+                problems = answerProblems(ex.answer.text, JSON.parse(res.body), ex.answer.line);
+            } catch (e) {
+                problems = [`the answer is not JSON: ${e.message}`];
+            }
+            if (ex.answer.status !== undefined && res.status !== ex.answer.status)
+                problems.unshift(`README.md:${ex.answer.line} shows status ${ex.answer.status}, the server answers ${res.status}`);
+            report(`${ex.name}: the answer shown at README.md:${ex.answer.line} is the server's`, problems);
+        }
     } catch (e) {
         report(ex.name, [String(e.stack ?? e)]);
     }

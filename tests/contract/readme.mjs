@@ -7,8 +7,13 @@
 //     comment on its lines, or the block's marker, says `expect=NNN`.
 //   - every ```json block must carry a marker comment on the line before it:
 //       <!-- example: POST /v1/path [expect=NNN] -->   a request body: sent to that route (default 2xx)
-//       <!-- answer: POST /v1/path -->                 an answer shown for reading (may elide with ...)
-//     An unmarked JSON block is an error, so a new example cannot slip past the test.
+//       <!-- answer: POST /v1/path 200 -->             the answer to the example just before it (same route)
+//     An unmarked JSON block is an error, so a new example cannot slip past the test. An answer block must
+//     follow an example of its route; the test then compares every value it shows with the server's answer
+//     to that example (answerProblems): numbers to the decimals shown, strings and booleans exactly, the
+//     status code when the marker names one. It may elide with `...`: a whole array (`[...]`), the rest of
+//     an array or object (`, ...]`, `, ...}`), a string (`"..."`); timings (keys ending in _us or _ms) are
+//     not compared.
 
 const MARKER = /^<!--\s*(example|answer)\s*:\s*(.*?)\s*-->\s*$/;
 
@@ -22,6 +27,7 @@ function parseMarker(line) {
         if (kv) out[kv[1]] = kv[2];
         else if (/^[A-Z]+$/.test(w)) out.method = w;
         else if (w.startsWith('/')) out.path = w;
+        else if (/^\d{3}$/.test(w)) out.status = Number(w);
     }
     if (out.expect !== undefined) out.expect = Number(out.expect);
     return out;
@@ -55,13 +61,23 @@ const quotesOpen = (s) => (s.replace(/\\'/g, '').match(/'/g) ?? []).length % 2 =
 export function readmeExamples(text) {
     const examples = [];
     const problems = [];
+    let lastJson = null; // the example of the json block just before, for an answer block
     for (const b of blocks(text)) {
         if (b.lang === 'json') {
+            const prev = lastJson;
+            lastJson = null;
             if (!b.marker) {
                 problems.push(`README.md:${b.line}: a json block without an <!-- example: METHOD /path --> or <!-- answer: ... --> marker`);
             } else if (b.marker.kind === 'example') {
                 if (!b.marker.method || !b.marker.path) problems.push(`README.md:${b.line}: the example marker names no METHOD /path`);
-                else examples.push({ name: `README.md:${b.line} ${b.marker.method} ${b.marker.path}`, kind: 'json', method: b.marker.method, path: b.marker.path, body: b.lines.join('\n'), expect: b.marker.expect });
+                else {
+                    lastJson = { name: `README.md:${b.line} ${b.marker.method} ${b.marker.path}`, kind: 'json', method: b.marker.method, path: b.marker.path, body: b.lines.join('\n'), expect: b.marker.expect };
+                    examples.push(lastJson);
+                }
+            } else if (prev === null || prev.method !== b.marker.method || prev.path !== b.marker.path) {
+                problems.push(`README.md:${b.line}: an answer block must follow the example of its route (${b.marker.method} ${b.marker.path})`);
+            } else {
+                prev.answer = { line: b.line, text: b.lines.join('\n'), status: b.marker.status };
             }
             continue;
         }
@@ -79,4 +95,53 @@ export function readmeExamples(text) {
         }
     }
     return { examples, problems };
+}
+
+/** The leaves of a JSON value in document order: [{path, value}], path as `a.b[2].c`. */
+function leaves(v, path = '', out = []) {
+    if (Array.isArray(v)) v.forEach((x, i) => leaves(x, `${path}[${i}]`, out));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) leaves(x, path ? `${path}.${k}` : k, out);
+    else out.push({ path, value: v });
+    return out;
+}
+
+/** The value at a leaf path of JSON value v, or undefined. */
+function at(v, path) {
+    for (const part of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
+        if (v === null || typeof v !== 'object') return undefined;
+        v = part.startsWith('[') ? v[Number(part.slice(1, -1))] : v[part];
+    }
+    return v;
+}
+
+/**
+ * What an answer block (README text, with `...` elisions) shows that the server's answer (parsed JSON)
+ * does not hold: a list of messages, empty when every shown value matches. line: the block's first line.
+ */
+export function answerProblems(text, answer, line) {
+    const json = text.replace(/\[\s*\.\.\.\s*\]/g, '[]').replace(/,\s*\.\.\.(?=\s*[\]}])/g, '');
+    let shown;
+    try {
+        shown = JSON.parse(json);
+    } catch (e) {
+        return [`README.md:${line}: the answer block is not JSON once its elisions are taken out: ${e.message}`];
+    }
+    // the decimals each number is shown with, in document order (strings blanked first: "den520d")
+    const tokens = json.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g) ?? [];
+    const out = [];
+    let ti = 0;
+    for (const { path, value } of leaves(shown)) {
+        if (typeof value !== 'number') {
+            const real = at(answer, path);
+            if (value !== '...' && real !== value) out.push(`${path}: README.md:${line} shows ${JSON.stringify(value)}, the server answers ${JSON.stringify(real)}`);
+            continue;
+        }
+        const token = tokens[ti++] ?? '';
+        if (/_(us|ms)$/.test(path)) continue;
+        const real = at(answer, path);
+        const decimals = (/\.(\d+)/.exec(token)?.[1] ?? '').length;
+        if (typeof real !== 'number' || Math.abs(real - value) > 0.5 * 10 ** -decimals + 1e-12)
+            out.push(`${path}: README.md:${line} shows ${token}, the server answers ${JSON.stringify(real)}`);
+    }
+    return out;
 }
