@@ -33,36 +33,39 @@ typedef struct ap_int_field {
     ap_int_kind kind;
     size_t offset;    /* within ap_config */
     long long lo, hi; /* inclusive range */
+    const char *help; /* what it sets, for --help */
 } ap_int_field;
 
-#define F(key, env, kind, member, lo, hi) {key, env, kind, offsetof(ap_config, member), lo, hi}
+/* One row per integer key: the file parser, the environment reader, the effective config's JSON and --help
+ * all read this table, so a new key shows up in every one of them. */
+#define F(key, env, kind, member, lo, hi, help) {key, env, kind, offsetof(ap_config, member), lo, hi, help}
 static const ap_int_field ap_int_fields[] = {
-    F("workers", "ARCPATH_WORKERS", AP_K_INT, workers, 1, 64),
-    F("slow_slots", "ARCPATH_SLOW_SLOTS", AP_K_INT, slow_slots, 1, 64),
-    F("fast_queue", "ARCPATH_FAST_QUEUE", AP_K_INT, fast_queue, 1, 1000000),
-    F("slow_queue", "ARCPATH_SLOW_QUEUE", AP_K_INT, slow_queue, 1, 100000),
-    F("fast_budget", "ARCPATH_FAST_BUDGET", AP_K_U64, fast_budget, 100, 100000000),
-    F("slow_slice", "ARCPATH_SLOW_SLICE", AP_K_U64, slow_slice, 100, 100000000),
-    F("default_deadline_ms", "ARCPATH_DEFAULT_DEADLINE_MS", AP_K_INT, default_deadline_ms, 1, 600000),
-    F("max_deadline_ms", "ARCPATH_MAX_DEADLINE_MS", AP_K_INT, max_deadline_ms, 1, 600000),
-    F("max_body_bytes", "ARCPATH_MAX_BODY_BYTES", AP_K_SIZE, max_body_bytes, 1024, 64LL << 20),
-    F("max_map_width", NULL, AP_K_I32, max_map_width, 1, 65536),
-    F("max_map_height", NULL, AP_K_I32, max_map_height, 1, 65536),
-    F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30),
-    F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000),
-    F("max_answer_bytes", "ARCPATH_MAX_ANSWER_BYTES", AP_K_SIZE, max_answer_bytes, 65536, 1LL << 30),
-    F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000),
-    F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000),
-    F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64),
-    F("pool_nice", "ARCPATH_POOL_NICE", AP_K_INT, pool_nice, 0, 19),
-    F("max_connections", "ARCPATH_MAX_CONNECTIONS", AP_K_INT, max_connections, 1, 100000),
-    F("max_connections_per_ip", "ARCPATH_MAX_CONNECTIONS_PER_IP", AP_K_INT, max_connections_per_ip, 1, 100000),
-    F("idle_timeout_s", "ARCPATH_IDLE_TIMEOUT_S", AP_K_INT, idle_timeout_s, 1, 3600),
-    F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000),
+    F("workers", "ARCPATH_WORKERS", AP_K_INT, workers, 1, 64, "worker threads = fast-lane workspaces"),
+    F("slow_slots", "ARCPATH_SLOW_SLOTS", AP_K_INT, slow_slots, 1, 64, "slow searches at once"),
+    F("fast_queue", "ARCPATH_FAST_QUEUE", AP_K_INT, fast_queue, 1, 1000000, "fast-lane queue before 503"),
+    F("slow_queue", "ARCPATH_SLOW_QUEUE", AP_K_INT, slow_queue, 1, 100000, "slow-lane queue before 503"),
+    F("fast_budget", "ARCPATH_FAST_BUDGET", AP_K_U64, fast_budget, 100, 100000000, "expansions before a search moves to the slow lane"),
+    F("slow_slice", "ARCPATH_SLOW_SLICE", AP_K_U64, slow_slice, 100, 100000000, "expansions per slow slice"),
+    F("default_deadline_ms", "ARCPATH_DEFAULT_DEADLINE_MS", AP_K_INT, default_deadline_ms, 1, 600000, "deadline of a request that gives none"),
+    F("max_deadline_ms", "ARCPATH_MAX_DEADLINE_MS", AP_K_INT, max_deadline_ms, 1, 600000, "longest deadline a request gets"),
+    F("max_body_bytes", "ARCPATH_MAX_BODY_BYTES", AP_K_SIZE, max_body_bytes, 1024, 64LL << 20, "request body cap (413 above)"),
+    F("max_map_width", NULL, AP_K_I32, max_map_width, 1, 65536, "map width limit"),
+    F("max_map_height", NULL, AP_K_I32, max_map_height, 1, 65536, "map height limit"),
+    F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30, "map cells limit"),
+    F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000, "most poses in one answer"),
+    F("max_answer_bytes", "ARCPATH_MAX_ANSWER_BYTES", AP_K_SIZE, max_answer_bytes, 65536, 1LL << 30, "largest answer body"),
+    F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000, "how long SIGTERM waits for searches in flight"),
+    F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000, "most queries in one POST /v1/paths"),
+    F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64, "HTTP polling threads"),
+    F("pool_nice", "ARCPATH_POOL_NICE", AP_K_INT, pool_nice, 0, 19, "nice increment of the worker pool threads"),
+    F("max_connections", "ARCPATH_MAX_CONNECTIONS", AP_K_INT, max_connections, 1, 100000, "connections open at once"),
+    F("max_connections_per_ip", "ARCPATH_MAX_CONNECTIONS_PER_IP", AP_K_INT, max_connections_per_ip, 1, 100000, "connections from one address"),
+    F("idle_timeout_s", "ARCPATH_IDLE_TIMEOUT_S", AP_K_INT, idle_timeout_s, 1, 3600, "close a connection silent this long"),
+    F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000, "a request must arrive whole within"),
     F("profile_evictions_per_minute", "ARCPATH_PROFILE_EVICTIONS_PER_MINUTE", AP_K_INT,
-      profile_evictions_per_minute, 0, 1000000),
-    F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30),
-    F("max_workspace_cells", "ARCPATH_MAX_WORKSPACE_CELLS", AP_K_I64, max_workspace_cells, 0, 1LL << 31),
+      profile_evictions_per_minute, 0, 1000000, "unit profiles one client may evict a minute"),
+    F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30, "largest map file PUT accepts"),
+    F("max_workspace_cells", "ARCPATH_MAX_WORKSPACE_CELLS", AP_K_I64, max_workspace_cells, 0, 1LL << 31, "search workspace nodes (0: the largest map's at start)"),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -725,7 +728,8 @@ static void usage(FILE *f)
           "                      default config/maps\n"
           "  --workers N         worker threads = fast-lane workspaces, 1..64; default 2\n"
           "  --config FILE       JSON config file (see config/arcpath.conf)\n"
-          "  --check-config      print the effective config as one JSON line and exit\n"
+          "  --check-config      load the config, every map and the preloaded unit profiles, print a report\n"
+          "                      and the effective config as one JSON line, and exit (1 when anything failed)\n"
           "  -h, --help          print this help and exit\n"
           "  -V, --version       print the version and exit\n"
           "\n"
@@ -734,37 +738,30 @@ static void usage(FILE *f)
           "environment:\n"
           "  ARCPATH_CONFIG               config file (when --config is not given)\n"
           "  ARCPATH_LISTEN               HOST:PORT\n"
-          "  ARCPATH_MAPS                 maps folder\n"
-          "  ARCPATH_WORKERS              1..64 (default 2)\n"
-          "  ARCPATH_SLOW_SLOTS           slow searches at once, 1..64 (default 4)\n"
-          "  ARCPATH_FAST_QUEUE           fast-lane queue before 503, 1..1000000 (default 1024)\n"
-          "  ARCPATH_SLOW_QUEUE           slow-lane queue before 503, 1..100000 (default 64)\n"
-          "  ARCPATH_FAST_BUDGET          expansions before a search moves to the slow lane, 100..100000000 "
-          "(default 2000)\n"
-          "  ARCPATH_SLOW_SLICE           expansions per slow slice, 100..100000000 (default 2000)\n"
-          "  ARCPATH_DEFAULT_DEADLINE_MS  1..600000 (default 5000)\n"
-          "  ARCPATH_MAX_DEADLINE_MS      1..600000 (default 60000)\n"
-          "  ARCPATH_MAX_BODY_BYTES       1024..67108864 (default 65536)\n"
-          "  ARCPATH_MAX_SAMPLES          1..10000000 (default 100000)\n"
-          "  ARCPATH_DRAIN_TIMEOUT_MS     0..600000 (default 10000)\n"
-          "  ARCPATH_MAX_BATCH            most queries in one POST /v1/paths, 1..100000 (default 256)\n"
-          "  ARCPATH_HTTP_THREADS         HTTP polling threads, 1..64 (default 1)\n"
-          "  ARCPATH_POOL_NICE            nice increment of the worker pool threads, 0..19 (default 0)\n"
-          "  ARCPATH_MAX_CONNECTIONS      connections open at once, 1..100000 (default 512)\n"
-          "  ARCPATH_MAX_CONNECTIONS_PER_IP  connections from one address, 1..100000 (default 64)\n"
-          "  ARCPATH_IDLE_TIMEOUT_S       close a connection silent this long, 1..3600 (default 30)\n"
-          "  ARCPATH_REQUEST_TIMEOUT_MS   a request must arrive whole within, 100..600000 (default 10000)\n"
-          "  ARCPATH_MAX_MAP_UPLOAD_BYTES largest map file PUT accepts, 1024..1073741824 (default 16777216)\n"
-          "  ARCPATH_MAX_WORKSPACE_CELLS  search workspace nodes, 0..2147483648 (default 0: largest map at start)\n"
-          "  ARCPATH_ADMIN_TOKEN          bearer token of the map-changing routes (default none: they are off)\n"
+          "  ARCPATH_MAPS                 maps folder\n",
+          f);
+    /* the integer keys from their table, so none is left out */
+    ap_config d;
+    ap_config_defaults(&d);
+    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
+        const ap_int_field *k = &ap_int_fields[i];
+        if (k->env != NULL)
+            fprintf(f, "  %-28s %s, %lld..%lld (default %lld)\n", k->env, k->help, k->lo, k->hi, get_int(&d, k));
+    }
+    fputs("  ARCPATH_ADMIN_TOKEN          bearer token of the map-changing routes (default none: they are off)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
           "  ARCPATH_CORS_ORIGINS         origins allowed to call from a browser, comma-separated, or *\n"
           "                               (default none: CORS off)\n"
           "\n"
-          "config-file-only keys: max_map_width, max_map_height (1..65536, default 4096),\n"
-          "  max_map_cells (1..1073741824, default 16777216), profiles (unit profiles whose\n"
-          "  Directional A* tables are built at start-up; see config/README.md)\n",
+          "config-file-only keys:\n",
+          f);
+    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
+        const ap_int_field *k = &ap_int_fields[i];
+        if (k->env == NULL)
+            fprintf(f, "  %-28s %s, %lld..%lld (default %lld)\n", k->key, k->help, k->lo, k->hi, get_int(&d, k));
+    }
+    fputs("  profiles, terrain_costs, meters_per_tile, units, capabilities, capability_costs: see config/README.md\n",
           f);
 }
 

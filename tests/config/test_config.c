@@ -17,20 +17,41 @@
 #include "tests/config/suites.h"
 #include "tests/util.h"
 
+/* Every variable config.c reads (--help must name each one). */
 static const char *const all_env[] = {
-    "ARCPATH_CONFIG",         "ARCPATH_LISTEN",           "ARCPATH_MAPS",           "ARCPATH_WORKERS",
-    "ARCPATH_SLOW_SLOTS",     "ARCPATH_FAST_QUEUE",       "ARCPATH_SLOW_QUEUE",     "ARCPATH_FAST_BUDGET",
-    "ARCPATH_SLOW_SLICE",     "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_MAX_DEADLINE_MS", "ARCPATH_MAX_BODY_BYTES",
-    "ARCPATH_MAX_SAMPLES",    "ARCPATH_DRAIN_TIMEOUT_MS", "ARCPATH_ACCESS_LOG",
-    "ARCPATH_MAX_CONNECTIONS", "ARCPATH_MAX_CONNECTIONS_PER_IP", "ARCPATH_IDLE_TIMEOUT_S",
-    "ARCPATH_REQUEST_TIMEOUT_MS", "ARCPATH_CORS_ORIGINS", "ARCPATH_ADMIN_TOKEN", "ARCPATH_MAX_MAP_UPLOAD_BYTES",
-    "ARCPATH_MAX_WORKSPACE_CELLS",
+    "ARCPATH_ACCESS_LOG",          "ARCPATH_ADMIN_TOKEN",
+    "ARCPATH_CONFIG",              "ARCPATH_CORS_ORIGINS",
+    "ARCPATH_DEFAULT_DEADLINE_MS", "ARCPATH_DRAIN_TIMEOUT_MS",
+    "ARCPATH_FAST_BUDGET",         "ARCPATH_FAST_QUEUE",
+    "ARCPATH_HTTP_THREADS",        "ARCPATH_IDLE_TIMEOUT_S",
+    "ARCPATH_INLINE_FAST",         "ARCPATH_LISTEN",
+    "ARCPATH_MAPS",                "ARCPATH_MAX_ANSWER_BYTES",
+    "ARCPATH_MAX_BATCH",           "ARCPATH_MAX_BODY_BYTES",
+    "ARCPATH_MAX_CONNECTIONS",     "ARCPATH_MAX_CONNECTIONS_PER_IP",
+    "ARCPATH_MAX_DEADLINE_MS",     "ARCPATH_MAX_MAP_UPLOAD_BYTES",
+    "ARCPATH_MAX_SAMPLES",         "ARCPATH_MAX_WORKSPACE_CELLS",
+    "ARCPATH_POOL_NICE",           "ARCPATH_PROFILE_EVICTIONS_PER_MINUTE",
+    "ARCPATH_REQUEST_TIMEOUT_MS",  "ARCPATH_SLOW_QUEUE",
+    "ARCPATH_SLOW_SLICE",          "ARCPATH_SLOW_SLOTS",
+    "ARCPATH_WORKERS",
 };
 
+extern char **environ;
+
+/* Unset every ARCPATH_* variable (the caller's shell may set any, listed above or not). */
 static void clean_env(void)
 {
-    for (size_t i = 0; i < sizeof all_env / sizeof all_env[0]; i++)
-        unsetenv(all_env[i]);
+    for (;;) {
+        char name[128] = "";
+        for (char **e = environ; *e != NULL && name[0] == 0; e++) {
+            const char *eq = strchr(*e, '=');
+            if (strncmp(*e, "ARCPATH_", 8) == 0 && eq != NULL && (size_t)(eq - *e) < sizeof name)
+                memcpy(name, *e, (size_t)(eq - *e));
+        }
+        if (name[0] == 0)
+            return;
+        unsetenv(name);
+    }
 }
 
 /* A temp file holding text; returns its malloc'd path (caller unlinks and frees). */
