@@ -50,7 +50,12 @@ for dir in planner/*/; do
         if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./\.\./' "$f" > /dev/null; then
             echo "check-layers: $f includes a file outside planner/"; bad=1
         fi
+        # nor the server's libraries: their headers sit in /usr/include, which the planner's build reaches
+        # too, so leaving their flags out of the planner's compile line would not stop an include
+        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](microhttpd|jansson|uv|curl/curl|cairo/cairo|cairo|zlib)\.h[>"]' "$f" > /dev/null; then
+            echo "check-layers: $f includes an HTTP, JSON, libuv, curl, cairo or zlib header (the planner has none)"; bad=1
+        fi
     done
 done
 [ "$bad" -eq 0 ] || exit 1
-echo "layers: every planner folder includes only the layers below it"
+echo "layers: every planner folder includes only the layers below it, and no server library"

@@ -71,4 +71,9 @@
 #define AP_MAX_KINO_TURN_RATE 100.0 /* unit.max_turn_rate, rad/s */
 #define AP_MAX_METERS_PER_TILE 1000.0
 
+/* The kinodynamic "corridor" (corridor mode, world/zone.h): 2 .. AP_ZONE_MAX_POINTS centre-line points, a
+ * usable width in (0, AP_ZONE_MAX_HALF] tiles. Bounded so a zone's per-piece arrays live on the stack. */
+#define AP_ZONE_MAX_POINTS 64
+#define AP_ZONE_MAX_HALF 1000.0
+
 #endif

@@ -26,10 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../base/limits.h" /* AP_ZONE_MAX_POINTS, AP_ZONE_MAX_HALF */
 #include "world.h"
 
-#define AP_ZONE_MAX_POINTS 64  /* centre-line points a request may give */
-#define AP_ZONE_MAX_HALF 1000.0 /* tiles */
 #define AP_ZONE_MARGIN 1e-3    /* tiles: the swept tests' margin to the limit */
 
 struct ap_zone_grid;
