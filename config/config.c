@@ -106,11 +106,11 @@ static long long get_int(const ap_config *c, const ap_int_field *f)
     return 0;
 }
 
-/* Strict decimal: the whole string, no leading blanks, no overflow. 0 on success. */
+/* Strict decimal: the whole string is digits, a '-' first at most (strtoll alone would also take leading
+ * blanks and a '+'), no overflow. 0 on success. */
 static int parse_ll(const char *s, long long *out)
 {
-    if (s == NULL || *s == '\0' || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' ||
-        *s == '\v')
+    if (s == NULL || !((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9')))
         return -1;
     char *end;
     errno = 0;
@@ -272,7 +272,7 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
                                           idx);
                 p.reverse = json_is_true(x);
             } else {
-                return ap_config_fail(err, errlen, "%s: \"profiles[%zu]\": unknown key \"%s\"", label, idx, k);
+                return ap_config_fail(err, errlen, "%s: \"profiles[%zu].%s\": unknown key", label, idx, k);
             }
         }
         if (!have_r)
@@ -593,7 +593,7 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
             if (strcmp(key, ap_int_fields[i].key) == 0)
                 f = &ap_int_fields[i];
         if (f == NULL)
-            return ap_config_fail(err, errlen, "%s: unknown key \"%s\"", label, key);
+            return ap_config_fail(err, errlen, "%s: \"%s\": unknown key", label, key);
         if (!json_is_integer(v) || json_integer_value(v) < f->lo || json_integer_value(v) > f->hi)
             return ap_config_fail(err, errlen, "%s: \"%s\": must be an integer between %lld and %lld", label, f->key,
                                   f->lo, f->hi);
@@ -729,7 +729,8 @@ static void usage(FILE *f)
           "  --workers N         worker threads = fast-lane workspaces, 1..64; default 2\n"
           "  --config FILE       JSON config file (see config/arcpath.conf)\n"
           "  --check-config      load the config, every map and the preloaded unit profiles, print a report\n"
-          "                      and the effective config as one JSON line, and exit (1 when anything failed)\n"
+          "                      (stdout; the effective config as one JSON line on stderr, as at every\n"
+          "                      start) and exit, 1 when anything failed\n"
           "  -h, --help          print this help and exit\n"
           "  -V, --version       print the version and exit\n"
           "\n"

@@ -47,6 +47,17 @@ static int number(const char *label, const char *path, json_t *x, double lo, dou
     return AP_OK;
 }
 
+/* A vehicle limit: a number in (0, hi]; else the error naming path. */
+static int positive(const char *label, const char *path, json_t *x, double hi, double *out, char *err,
+                    size_t errlen)
+{
+    double v = json_is_number(x) ? json_number_value(x) : NAN;
+    if (!(v > 0.0 && v <= hi))
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be a number in (0, %g]", label, path, hi);
+    *out = v;
+    return AP_OK;
+}
+
 /* One kind: {"radius", "size", "capability", "turning_radius" (tiles) or "turning_radius_m" (metres,
  * turned into tiles with the map's scale where a query applies the kind), "reverse", "reverse_penalty",
  * "max_speed", "max_accel", "max_brake", "max_lateral_accel", "max_reverse_speed", "max_turn_rate"}. */
@@ -96,22 +107,22 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
             rc = ap_config_parse_capability(label, path, x, &k->capability, err, errlen);
             k->has |= AP_UNIT_F_CAPABILITY;
         } else if (strcmp(key, "max_speed") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_SPEED, &k->vehicle.max_speed, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_SPEED, &k->vehicle.max_speed, err, errlen);
             k->has |= AP_UNIT_F_MAX_SPEED;
         } else if (strcmp(key, "max_accel") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_accel, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_ACCEL, &k->vehicle.max_accel, err, errlen);
             k->has |= AP_UNIT_F_MAX_ACCEL;
         } else if (strcmp(key, "max_brake") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_brake, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_ACCEL, &k->vehicle.max_brake, err, errlen);
             k->has |= AP_UNIT_F_MAX_BRAKE;
         } else if (strcmp(key, "max_lateral_accel") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_ACCEL, &k->vehicle.max_lateral_accel, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_ACCEL, &k->vehicle.max_lateral_accel, err, errlen);
             k->has |= AP_UNIT_F_MAX_LATERAL;
         } else if (strcmp(key, "max_reverse_speed") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_SPEED, &k->vehicle.max_reverse_speed, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_SPEED, &k->vehicle.max_reverse_speed, err, errlen);
             k->has |= AP_UNIT_F_MAX_REVERSE;
         } else if (strcmp(key, "max_turn_rate") == 0) {
-            rc = number(label, path, x, 1e-9, AP_MAX_KINO_TURN_RATE, &k->vehicle.max_turn_rate, err, errlen);
+            rc = positive(label, path, x, AP_MAX_KINO_TURN_RATE, &k->vehicle.max_turn_rate, err, errlen);
             k->has |= AP_UNIT_F_MAX_TURN_RATE;
         } else {
             return ap_config_fail(
@@ -129,8 +140,8 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
                               "%s: \"units.%s\": give \"size\" (a square unit) or \"radius\" (a disc), not both", label,
                               name);
     if ((k->has & AP_UNIT_F_SIZE) && k->turning_radius != 0.0)
-        return ap_config_fail(err, errlen, "%s: \"units.%s\": a square unit (\"size\") has no \"turning_radius\"",
-                              label, name);
+        return ap_config_fail(err, errlen, "%s: \"units.%s\": a square unit (\"size\") has no \"%s\" (it must be 0)",
+                              label, name, k->turning_metres ? "turning_radius_m" : "turning_radius");
     return AP_OK;
 }
 
@@ -172,6 +183,10 @@ static int apply_capabilities(ap_config *c, const char *label, json_t *v, char *
         int rc = ap_config_parse_capability(label, path, e, &c->capabilities[i], err, errlen);
         if (rc != AP_OK)
             return rc;
+        for (size_t j = 0; j < i; j++)
+            if (c->capabilities[j] == c->capabilities[i])
+                return ap_config_fail(err, errlen, "%s: \"%s\": the same capability as \"capabilities[%zu]\"",
+                                      label, path, j);
     }
     c->n_capabilities = json_array_size(v);
     return AP_OK;

@@ -210,6 +210,30 @@ START_TEST(shipped_config_is_the_defaults)
     ck_assert_msg(ap_config_load_file(&c, "config/arcpath.conf", err, sizeof err) == AP_OK, "%s", err);
     assert_same_settings(&c, &d);
     ck_assert_str_eq(c.config_file, "config/arcpath.conf");
+
+    /* and it spells out every key: the effective config's keys are the file's (less the two that are not
+     * settings: the file's own name and --check-config) */
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ap_config_print(&d, f);
+    fclose(f);
+    json_error_t je;
+    json_t *eff = json_loads(buf, 0, &je), *file = json_load_file("config/arcpath.conf", 0, &je);
+    ck_assert_ptr_nonnull(eff);
+    ck_assert_msg(file != NULL, "config/arcpath.conf: %s", je.text);
+    const char *key;
+    json_t *v;
+    json_object_foreach(eff, key, v) {
+        if (strcmp(key, "config_file") != 0 && strcmp(key, "check_config") != 0)
+            ck_assert_msg(json_object_get(file, key) != NULL, "config/arcpath.conf has no \"%s\"", key);
+    }
+    json_object_foreach(file, key, v) {
+        ck_assert_msg(json_object_get(eff, key) != NULL, "config/arcpath.conf: \"%s\" is not a setting", key);
+    }
+    json_decref(eff);
+    json_decref(file);
+    free(buf);
 }
 END_TEST
 
@@ -332,7 +356,7 @@ static const struct {
     {"{\"profiles\": [{\"turning_radius\": 2, \"neighbourhood\": 16}]}", "\"profiles[0].neighbourhood\""},
     {"{\"profiles\": [{\"turning_radius\": 2, \"neighbourhood\": 24.5}]}", "\"profiles[0].neighbourhood\""},
     {"{\"profiles\": [{\"turning_radius\": 2, \"reverse\": 1}]}", "\"profiles[0].reverse\""},
-    {"{\"profiles\": [{\"turning_radius\": 2, \"speed\": 1}]}", "\"profiles[0]\": unknown key \"speed\""},
+    {"{\"profiles\": [{\"turning_radius\": 2, \"speed\": 1}]}", "\"profiles[0].speed\": unknown key"},
     {"{\"profiles\": [{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
      "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
      "{\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, {\"turning_radius\": 1}, "
@@ -366,9 +390,13 @@ static const struct {
     {"{\"units\": {\"van\": {\"turning_radius\": 2, \"turning_radius_m\": 4}}}",
      "\"units.van.turning_radius_m\": give \"turning_radius\" (tiles) or \"turning_radius_m\" (metres), not both"},
     {"{\"units\": {\"van\": {\"turning_radius_m\": -1}}}", "\"units.van.turning_radius_m\": must be a number in [0, 64000]"},
-    {"{\"units\": {\"van\": {\"max_reverse_speed\": 0}}}", "\"units.van.max_reverse_speed\": must be a number in [1e-09, 1000]"},
-    {"{\"units\": {\"van\": {\"max_turn_rate\": 101}}}", "\"units.van.max_turn_rate\": must be a number in [1e-09, 100]"},
+    {"{\"units\": {\"van\": {\"max_reverse_speed\": 0}}}", "\"units.van.max_reverse_speed\": must be a number in (0, 1000]"},
+    {"{\"units\": {\"van\": {\"max_turn_rate\": 101}}}", "\"units.van.max_turn_rate\": must be a number in (0, 100]"},
     {"{\"capabilities\": [[\"water\"], \"ground\"]}", "\"capabilities[1]\": must be a non-empty array"},
+    {"{\"capabilities\": [[\"water\"], [\"ground\"], [\"water\"]]}",
+     "\"capabilities[2]\": the same capability as \"capabilities[0]\""},
+    {"{\"units\": {\"crate\": {\"size\": 2, \"turning_radius_m\": 5}}}",
+     "\"units.crate\": a square unit (\"size\") has no \"turning_radius_m\" (it must be 0)"},
     {"{\"capability_costs\": {\"lava\": {\"S\": 2}}}", "\"lava\" is not a capability"},
     {"{\"capability_costs\": {\"water\": {\"S\": 2}}}", "\"capability_costs.water.S\": not a terrain of this capability"},
     {"{\"capability_costs\": {\"water\": {\"W\": 0.5}}}", "\"capability_costs.water.W\": must be a number in [1, 1000]"},
@@ -394,9 +422,9 @@ static const struct {
      "\"http://a7\", \"http://a8\", \"http://a9\", \"http://a10\", \"http://a11\", \"http://a12\", \"http://a13\", "
      "\"http://a14\", \"http://a15\", \"http://a16\", \"http://a17\"]}",
      "\"cors_origins[16]\": at most 16 origins"},
-    {"{\"foo\": 1}", "unknown key \"foo\""},
-    {"{\"Workers\": 2}", "unknown key \"Workers\""},
-    {"{\"workers\": 3, \"bogus\": true}", "unknown key \"bogus\""},
+    {"{\"foo\": 1}", "\"foo\": unknown key"},
+    {"{\"Workers\": 2}", "\"Workers\": unknown key"},
+    {"{\"workers\": 3, \"bogus\": true}", "\"bogus\": unknown key"},
 };
 
 START_TEST(bad_file_value_is_named)
@@ -578,6 +606,9 @@ static const struct {
     {"ARCPATH_WORKERS", "two"},
     {"ARCPATH_WORKERS", "2x"},
     {"ARCPATH_WORKERS", " 2"},
+    {"ARCPATH_WORKERS", "+2"},
+    {"ARCPATH_WORKERS", "-"},
+    {"ARCPATH_LISTEN", "1.2.3.4:+80"},
     {"ARCPATH_WORKERS", "2 "},
     {"ARCPATH_WORKERS", "0x10"},
     {"ARCPATH_WORKERS", "2.0"},
@@ -811,7 +842,7 @@ START_TEST(resolve_errors)
     char *file = temp_file("{\"workers\": 3,\n \"unknown\": 1}");
     char *argv[] = {"arcpathd", "--config", file, NULL};
     ck_assert_int_eq(ap_config_resolve(&c, 3, argv, &exit_now, err, sizeof err), AP_E_CONFIG);
-    ck_assert_msg(strstr(err, "unknown key \"unknown\"") != NULL && strstr(err, file) == err, "%s", err);
+    ck_assert_msg(strstr(err, "\"unknown\": unknown key") != NULL && strstr(err, file) == err, "%s", err);
     drop_file(file);
 
     char *argv2[] = {"arcpathd", "--config", "/nonexistent/x.conf", NULL};
