@@ -109,12 +109,13 @@ START_TEST(tasks)
     t.n_cells = 1;
     run(&lc, &t);
     ck_assert_int_eq(t.status, AP_E_UNKNOWN_MAP);
+    ck_assert_str_eq(t.diag.msg, "no map \"none\" is loaded (GET /v1/maps lists them)");
 
     /* RELOAD: no file, then a file; a loaded map whose file is missing is kept */
     t = task(AP_LC_RELOAD, "f", NULL);
     run(&lc, &t);
     ck_assert_int_eq(t.status, AP_E_UNKNOWN_MAP);
-    ck_assert_str_eq(t.diag.msg, "");
+    ck_assert_str_eq(t.diag.msg, "the maps folder has no file f.map or f.circles.json, and no map of that id is loaded");
     char path[512];
     snprintf(path, sizeof path, "%s/f.map", dir);
     FILE *f = fopen(path, "w");
