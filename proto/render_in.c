@@ -13,9 +13,11 @@
 
 static const char *const keys_body[] = {"query", "map", "answer", "radius", "algorithm", "view", "format", NULL};
 static const char *const keys_view[] = {"x0", "y0", "x1", "y1", NULL};
+/* Every member a /v1/path "ok" answer may carry (proto/json_out.c writes them; a query's own picture passes
+ * its answer through this parser too, so a member missing here turns that picture into a 500). */
 static const char *const keys_found[] = {"status",   "map",      "map_version", "grid_cost", "length",     "clear",
                                          "waypoints", "segments", "samples",     "stats",     "duration_s", "probe",
-                                         NULL};
+                                         "capped",    NULL};
 static const char *const keys_not_found[] = {"status", "map", "map_version", "reason", "stats", NULL};
 /* A kinodynamic answer's segments also carry v_start, v_end, t_start, duration (not drawn). */
 static const char *const keys_line[] = {"type",    "start", "end",     "heading",  "length",

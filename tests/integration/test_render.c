@@ -169,6 +169,53 @@ START_TEST(query_and_answer_round_trip)
 }
 END_TEST
 
+/* Every optional member a /v1/path answer may carry passes the picture's answer parser: a query whose answer
+ * has it draws (200), and its stored answer draws the same bytes. The kinodynamic answers with "capped"
+ * (a 300-expansion cap) and "probe", a timed legal-turn answer ("duration_s", segment timing) and samples in
+ * time ("t", "v"). Before "capped" was known to the parser, the first query's picture was a 500. */
+START_TEST(every_answer_member_draws)
+{
+    static const struct {
+        const char *query, *member, *algorithm;
+    } cases[] = {
+        {"{\"map\":\"arena\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0,\"speed\":4},"
+         "\"goal\":{\"x\":20.5,\"y\":12.5,\"heading\":1.57,\"speed\":2},\"unit\":{\"kind\":\"car\",\"turning_radius\":3},"
+         "\"goal_tolerance\":{\"position\":0.3,\"heading\":0.02,\"speed\":0.1},"
+         "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":300},\"deadline_ms\":2000}",
+         "\"capped\":true", "kinodynamic"},
+        {"{\"map\":\"arena\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0,\"speed\":1},\"goal\":{\"x\":25.5,"
+         "\"y\":9.5,\"speed\":0.5},\"unit\":{\"kind\":\"car\",\"radius\":0.4},"
+         "\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":true}}",
+         "\"probe\":true", "kinodynamic"},
+        {"{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5,\"heading\":0},\"goal\":{\"x\":20.5,\"y\":10.5},"
+         "\"unit\":{\"kind\":\"car\",\"radius\":0.4,\"turning_radius\":2},\"search\":{\"algorithm\":\"directional24\"},"
+         "\"samples\":{\"dt\":0.5}}",
+         "\"duration_s\":", "directional24"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ap_resp p, q, a;
+        char body[8192];
+        ck_assert_int_eq(ap_post(ap_demo_srv, "/v1/path", cases[i].query, &p), 0);
+        ck_assert_msg(p.status == 200 && strstr(p.body, cases[i].member) != NULL, "case %zu: %ld %.300s", i, p.status,
+                      p.body);
+        snprintf(body, sizeof body, "{\"query\":%s}", cases[i].query);
+        post(body, 200, "image/svg+xml", &q);
+        /* the drawing's facts a query gives by itself: its map and the unit's radius (0 when absent) */
+        json_t *qj = json_loads(cases[i].query, 0, NULL);
+        ck_assert_ptr_nonnull(qj);
+        snprintf(body, sizeof body, "{\"map\":\"%s\",\"radius\":%.17g,\"algorithm\":\"%s\",\"answer\":%s}",
+                 json_string_value(json_object_get(qj, "map")),
+                 json_number_value(json_object_get(json_object_get(qj, "unit"), "radius")), cases[i].algorithm, p.body);
+        json_decref(qj);
+        post(body, 200, "image/svg+xml", &a);
+        ck_assert_msg(a.len == q.len && strcmp(a.body, q.body) == 0, "case %zu: the stored answer draws otherwise", i);
+        ap_resp_free(&a);
+        ap_resp_free(&q);
+        ap_resp_free(&p);
+    }
+}
+END_TEST
+
 START_TEST(render_errors)
 {
     ap_resp r;
@@ -247,6 +294,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, map_pictures);
     tcase_add_test(tc, pictures_drawn_in_the_pool);
     tcase_add_test(tc, query_and_answer_round_trip);
+    tcase_add_test(tc, every_answer_member_draws);
     tcase_add_test(tc, render_errors);
     suite_add_tcase(s, tc);
     return s;
