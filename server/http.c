@@ -219,10 +219,13 @@ static bool takes_body(const ap_req *r)
     return r->route != NULL && (r->method_bit & (AP_METHOD_POST | AP_METHOD_PUT | AP_METHOD_PATCH)) != 0 && !r->options;
 }
 
-/* The most body bytes the request may send: a map file for PUT (max_map_upload_bytes), else max_body_bytes. */
+/* The most body bytes the request may send: the map-changing routes' (a map file for PUT, up to 4,096 cell
+ * edits for PATCH: ~120 KB, past max_body_bytes' default) max_map_upload_bytes, else max_body_bytes. Both
+ * are admin routes, whose token is checked before the body is read. */
 static size_t body_limit(const ap_req *r)
 {
-    return r->method_bit == AP_METHOD_PUT ? r->h->cfg->max_map_upload_bytes : r->h->cfg->max_body_bytes;
+    return (r->method_bit & (AP_METHOD_PUT | AP_METHOD_PATCH)) != 0 ? r->h->cfg->max_map_upload_bytes
+                                                                     : r->h->cfg->max_body_bytes;
 }
 
 static void release_version(ap_req *r)
