@@ -169,7 +169,8 @@ int ap_render(const ap_map *m, const ap_render_answer *a, const ap_render_opts *
     st = o->format == AP_RENDER_PNG ? ap_render_png(m, a, o, &f, out) : ap_render_svg(m, a, o, &f, out);
     if (st == AP_E_ANSWER_TOO_LARGE)
         snprintf(err->message, sizeof err->message,
-                 "the picture would exceed %zu bytes (max_answer_bytes): draw a smaller \"view\"", o->max_bytes);
+                 "the picture would exceed %zu bytes (max_answer_bytes): draw a smaller \"view\" (POST /v1/render)",
+                 o->max_bytes);
     err->status = st;
     return st;
 }
