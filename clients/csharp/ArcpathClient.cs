@@ -62,7 +62,9 @@ namespace Arcpath
         [DataMember(Name = "deadline_ms", Order = 5, EmitDefaultValue = false)] public int? DeadlineMs;
     }
 
-    /// <summary>A line or an arc; arc members are null on lines. Points are [x, y].</summary>
+    /// <summary>A line, an arc or (kinodynamic, unit.max_turn_rate) a turn on the spot; the members of the
+    /// other types are null. Points are [x, y]. Timed answers (kinodynamic, or vehicle limits named) add the
+    /// speeds (m/s) and times (s) along the segment.</summary>
     [DataContract]
     public sealed class Segment
     {
@@ -76,6 +78,22 @@ namespace Arcpath
         [DataMember(Name = "start_heading")] public double? StartHeading;
         [DataMember(Name = "sweep")] public double? Sweep;
         [DataMember(Name = "reverse")] public bool? Reverse;
+        [DataMember(Name = "v_start")] public double? VStart;
+        [DataMember(Name = "v_end")] public double? VEnd;
+        [DataMember(Name = "t_start")] public double? TStart;
+        [DataMember(Name = "duration")] public double? Duration;
+    }
+
+    /// <summary>A pose of samples.step (D: tiles along the path) or samples.dt (also T: seconds, V: m/s).</summary>
+    [DataContract]
+    public sealed class Sample
+    {
+        [DataMember(Name = "d")] public double D;
+        [DataMember(Name = "x")] public double X;
+        [DataMember(Name = "y")] public double Y;
+        [DataMember(Name = "heading")] public double Heading;
+        [DataMember(Name = "t")] public double? T;
+        [DataMember(Name = "v")] public double? V;
     }
 
     [DataContract]
@@ -93,12 +111,20 @@ namespace Arcpath
     {
         [DataMember(Name = "status")] public string Status;
         [DataMember(Name = "map")] public string Map;
+        [DataMember(Name = "map_version")] public long? MapVersion;
         [DataMember(Name = "reason")] public string Reason;
         [DataMember(Name = "grid_cost")] public double? GridCost;
         [DataMember(Name = "length")] public double? Length;
         [DataMember(Name = "clear")] public bool? Clear;
         [DataMember(Name = "waypoints")] public double[][] Waypoints;
         [DataMember(Name = "segments")] public Segment[] Segments;
+        [DataMember(Name = "samples")] public Sample[] Samples;
+        /// <summary>Timed answers: the trajectory's duration, seconds.</summary>
+        [DataMember(Name = "duration_s")] public double? DurationS;
+        /// <summary>Kinodynamic: true when the answer is the probing search's path.</summary>
+        [DataMember(Name = "probe")] public bool? Probe;
+        /// <summary>Kinodynamic: true when a cap stopped A* (the fastest path found, not proven the fastest).</summary>
+        [DataMember(Name = "capped")] public bool? Capped;
         [DataMember(Name = "stats")] public Stats Stats;
     }
 

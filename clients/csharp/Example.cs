@@ -1,9 +1,15 @@
-// The README's first query through the C# client: a path across the demo arena.
+// The README's first query through the C# client: a path across the demo arena; and a kinodynamic query
+// sent as JSON text (PathAsync(string)), read through the answer's timed members.
 //
 //   mono build/csharp/arcpath-example.exe [BASE_URL [MAP]]     (defaults: http://127.0.0.1:8080, arena)
+//   mono build/csharp/arcpath-example.exe BASE_URL MAP kinodynamic [MAX_SPEED]
 //
-// Prints "status", "length", "grid_cost", "segments" and "clear" lines and exits 0; on an error prints
-// "error HTTP CODE: MESSAGE (field: FIELD)" and exits 1. tests/clients/run.sh checks both.
+// The first prints "status", "length", "grid_cost", "segments" and "clear" lines and exits 0. The second
+// sends the body of the C and JavaScript examples' kinodynamic mode (the tank from (5.5, 5.5) facing west
+// to (20.5, 12.5), samples every 0.5 s, unit.max_speed MAX_SPEED when given) and prints their lines:
+// "status", "length", "duration_s", "segments", "turns", "timed", "samples", "probe", "clear".
+// On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" and exit 1. tests/clients/run.sh checks
+// them all.
 using System;
 using System.Globalization;
 using System.Threading.Tasks;
@@ -20,17 +26,42 @@ public static class Example
     {
         string baseUrl = args.Length > 0 ? args[0] : "http://127.0.0.1:8080";
         string map = args.Length > 1 ? args[1] : "arena";
+        var inv = CultureInfo.InvariantCulture;
         using (var client = new ArcpathClient(baseUrl, TimeSpan.FromSeconds(10)))
         {
             try
             {
+                if (args.Length > 2 && args[2] == "kinodynamic")
+                {
+                    string maxSpeed = args.Length > 3 ? ",\"max_speed\":" + args[3] : "";
+                    var kino = await client.PathAsync(
+                        "{\"map\":\"" + map + "\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":3.14159,\"speed\":0}," +
+                        "\"goal\":{\"x\":20.5,\"y\":12.5,\"speed\":0},\"unit\":{\"kind\":\"tank\",\"reverse\":false" +
+                        maxSpeed + "},\"goal_tolerance\":{\"position\":0.5,\"speed\":0.5}," +
+                        "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":100000},\"samples\":{\"dt\":0.5}}");
+                    int turns = 0, timed = 0;
+                    foreach (var s in kino.Segments ?? new Segment[0])
+                    {
+                        if (s.Type == "turn") turns++;
+                        if (s.VStart.HasValue && s.VEnd.HasValue && s.TStart.HasValue && s.Duration.HasValue) timed++;
+                    }
+                    Console.WriteLine("status " + kino.Status);
+                    Console.WriteLine("length " + kino.Length.GetValueOrDefault(double.NaN).ToString("R", inv));
+                    Console.WriteLine("duration_s " + kino.DurationS.GetValueOrDefault(double.NaN).ToString("R", inv));
+                    Console.WriteLine("segments " + (kino.Segments == null ? 0 : kino.Segments.Length));
+                    Console.WriteLine("turns " + turns);
+                    Console.WriteLine("timed " + timed);
+                    Console.WriteLine("samples " + (kino.Samples == null ? 0 : kino.Samples.Length));
+                    Console.WriteLine("probe " + (kino.Segments == null ? -1 : kino.Probe == true ? 1 : 0));
+                    Console.WriteLine("clear " + (kino.Clear == true ? "true" : "false"));
+                    return 0;
+                }
                 var answer = await client.PathAsync(new PathRequest
                 {
                     Map = map,
                     Start = new Pose(3.5, 3.5),
                     Goal = new Pose(90.5, 88.5),
                 });
-                var inv = CultureInfo.InvariantCulture;
                 Console.WriteLine("status " + answer.Status);
                 Console.WriteLine("length " + answer.Length.GetValueOrDefault(double.NaN).ToString("R", inv));
                 Console.WriteLine("grid_cost " + answer.GridCost.GetValueOrDefault(double.NaN).ToString("R", inv));

@@ -60,6 +60,8 @@ export interface PathRequest {
   /** exactly one: `step` tiles, or `dt` seconds (timed answers only) */
   samples?: { step: number; dt?: never } | { dt: number; step?: never };
   obstacles?: { x: number; y: number; r: number }[];
+  /** kinodynamic corridor mode: 2 … 64 centre-line points (tiles) and the usable width, tiles in (0, 1000] */
+  corridor?: { points: [number, number][]; usable_width: number };
 }
 
 /** On timed answers (kinodynamic, or vehicle limits named): m/s at the ends, seconds from the start, seconds. */
@@ -89,6 +91,9 @@ export interface PathAnswer {
   duration_s?: number;
   /** present (true) when the kinodynamic probing search's path is the answer */
   probe?: true;
+  /** present (true) when search.max_expansions or the deadline stopped kinodynamic A* after it reached the
+   * goal: the fastest path found, not proven the fastest */
+  capped?: true;
   clear?: boolean;
   waypoints?: [number, number][];
   segments?: Segment[];

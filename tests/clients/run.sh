@@ -8,8 +8,9 @@
 #     field "map";
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
 #   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error.
-# For the C and JavaScript clients' typed kinodynamic members (their examples' "kinodynamic" mode, the
-# body KINO below):
+# For the kinodynamic members of the C and JavaScript clients' typed requests and of every client's answer
+# (the C, JavaScript and C# examples' "kinodynamic" mode; C# sends the body as JSON text; the body KINO
+# below):
 #   - the tank on arena through search.algorithm kinodynamic prints curl's answer to the same body: status
 #     ok, length and duration_s (the same doubles, duration_s > 0), segments, 1 turn on the spot, every
 #     segment timed (v_start, v_end, t_start, duration), the samples of samples.dt, probe 0, clear;
@@ -210,7 +211,7 @@ for name in c python js csharp; do
     fi
 done
 
-# --- the typed kinodynamic members (C and JavaScript) -----------------------------------------------------
+# --- the kinodynamic members (C, JavaScript, C#) ---------------------------------------------------------
 kino_body | curl -s "$base/v1/path" -d @- | kino_lines >"$tmp/expect-kino" 2>&1
 status=$(kino_body -1 | curl -s -o "$tmp/kino-bad.json" -w '%{http_code}' "$base/v1/path" -d @-)
 error_line "$status" <"$tmp/kino-bad.json" >"$tmp/expect-kino-bad" 2>&1
@@ -228,7 +229,7 @@ case $(cat "$tmp/expect-kino-bad") in
     *) fail "kinodynamic: curl's answer to unit.max_speed -1 is not 400 invalid_request on unit.max_speed" \
             "$(cat "$tmp/expect-kino-bad")" ;;
 esac
-for name in c js; do
+for name in c js csharp; do
     [ -z "$(toolchain $name)" ] || continue   # already a FAIL above
     run_example $name "$base" arena kinodynamic
     if [ $rc -eq 0 ] && canon <"$tmp/out" | cmp -s - "$tmp/expect-kino"; then

@@ -19,6 +19,12 @@ export const kinodynamic: PathRequest = {
   deadline_ms: 200,
 };
 export const configKind: PathRequest = { map: 'arena', start: { x: 1, y: 1 }, goal: { x: 2, y: 2 }, unit: { kind: 'crate' } };
+export const corridor: PathRequest = {
+  map: 'arena', start: { x: 1, y: 1, heading: 0 }, goal: { x: 20, y: 1 }, unit: { kind: 'car' },
+  search: { algorithm: 'kinodynamic' }, corridor: { points: [[1, 1], [20, 1]], usable_width: 2 },
+};
+// @ts-expect-error a corridor point is [x, y]
+export const badCorridor: PathRequest = { map: 'arena', start: { x: 1, y: 1 }, goal: { x: 2, y: 2 }, corridor: { points: [[1]], usable_width: 2 } };
 
 // @ts-expect-error samples: step and dt together
 export const bothSamples: PathRequest = { map: 'arena', start: { x: 1, y: 1 }, goal: { x: 2, y: 2 }, samples: { step: 1, dt: 1 } };
@@ -33,6 +39,8 @@ export const badReverse: PathRequest = { map: 'arena', start: { x: 1, y: 1 }, go
 export function timing(answer: PathAnswer): number {
   let total = answer.duration_s ?? 0;
   const probe: true | undefined = answer.probe;
+  const capped: true | undefined = answer.capped;
+  if (capped) total += 1;
   for (const s of answer.segments ?? []) {
     const seg: Segment = s;
     total += (seg.v_start ?? 0) + (seg.v_end ?? 0) + (seg.t_start ?? 0) + (seg.duration ?? 0);
