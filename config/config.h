@@ -185,12 +185,14 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen);
 int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char *err, size_t errlen);
 
 /* The configured unit kinds as one JSON object text {"NAME": {"radius"?, "size"?, "capability"? (array of
- * terrain names), "turning_radius"?, "reverse"?, "reverse_penalty"?}, ...} (the fields each kind sets), for
- * GET /v1/info. malloc'd (caller frees), NULL when out of memory. Thread-safe. */
+ * terrain names), "turning_radius"? (tiles) or "turning_radius_m"? (metres), "reverse"?, "reverse_penalty"?,
+ * the vehicle limits "max_speed"?, "max_accel"?, "max_brake"?, "max_lateral_accel"?, "max_reverse_speed"?,
+ * "max_turn_rate"?}, ...} (the fields each kind sets; units.h ap_config_unit_kind_json), for GET /v1/info.
+ * malloc'd (caller frees), NULL when out of memory. Thread-safe. */
 char *ap_config_units_text(const ap_config *c);
 
 /* Cross-field checks on a complete config: default_deadline_ms <= max_deadline_ms. Returns AP_OK or
- * AP_E_CONFIG with err naming both keys. */
+ * AP_E_CONFIG with err (errlen bytes) naming both keys. Pure but for err; thread-safe. */
 int ap_config_validate(const ap_config *c, char *err, size_t errlen);
 
 /* The whole precedence chain: defaults, then the file (from --config, else ARCPATH_CONFIG, else none), then

@@ -41,7 +41,8 @@ typedef struct ap_circle_limits {
 /* An array member key of obj (at the dotted path prefix) of circles {"x", "y", "r"} (unknown keys refused,
  * each a finite number within lim): *out gets them (malloc'd, caller frees; NULL when absent or empty) and *n
  * their count. Errors (json_in.h) name the JSON path of the bad value: "obstacles[3].r", "circles[0]".
- * Shared by the circle-map loader and the requests' "obstacles" (wire.c). */
+ * Shared by the circle-map loader and the requests' "obstacles" (wire.c). Returns AP_OK, AP_E_INVALID_REQUEST
+ * (recorded in r's error) or AP_E_NOMEM (*out NULL and *n 0 on every error). Thread: the reader's (json_in.h). */
 int ap_json_get_circles(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
                         const ap_circle_limits *lim, ap_circle **out, size_t *n);
 
@@ -52,7 +53,8 @@ int ap_json_get_circles(const ap_json_reader *r, json_t *obj, const char *prefix
  * AP_E_NOMEM. Thread-safe. */
 int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_circle_world **out, ap_diag *diag);
 
-/* Read and parse the file at path: as ap_circles_parse, or AP_E_IO (diag says why) when it cannot be read. */
+/* Read and parse the file at path: as ap_circles_parse (ownership and returns), or AP_E_IO (diag says why)
+ * when it cannot be read, AP_E_NOMEM when its bytes do not fit in memory. Thread-safe. */
 int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag);
 
 #endif

@@ -57,7 +57,8 @@ int ap_wire_write_curve(ap_jbuf *b, ap_curve_model model, const char *word, doub
 char *ap_wire_encode_curve(ap_curve_model model, const char *word, double length, const ap_segment *segs,
                            size_t n, size_t *len);
 
-/* The model's wire name ("dubins", "reeds_shepp", "pinter"). */
+/* The model's wire name ("dubins", "reeds_shepp", "pinter"; "dubins" for an out-of-range value): a static
+ * string. Pure; thread-safe. */
 const char *ap_curve_model_name(ap_curve_model m);
 
 #endif

@@ -34,7 +34,8 @@ void ap_json_scratch_install(void);
  * inactive. */
 void ap_json_scratch_begin(ap_json_scratch *s, void *buf, size_t cap);
 
-/* End the scope s began (nothing to do for an inactive one). Every value made inside must be released. */
+/* End the scope s began, on the thread that began it (nothing to do for an inactive one). Every value made inside
+ * must be released; buf is the caller's again. */
 void ap_json_scratch_end(ap_json_scratch *s);
 
 #endif

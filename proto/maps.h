@@ -35,7 +35,8 @@ typedef struct ap_wire_map_ref {
  * Returns NULL on allocation failure; *len (if non-NULL) gets the byte length. */
 char *ap_wire_encode_map_list(const ap_wire_map_ref *maps, size_t n, size_t *len);
 
-/* {"maps": [...]} of grid maps alone, map i with versions[i] (versions NULL = no "map_version"). */
+/* {"maps": [...]} of grid maps alone, map i with versions[i] (versions NULL = no "map_version"). Returns as
+ * ap_wire_encode_map_list (a malloc'd string the caller frees, or NULL). */
 char *ap_wire_encode_maps(const ap_map *const *maps, const uint64_t *versions, size_t n, size_t *len);
 
 #endif

@@ -31,7 +31,9 @@ typedef struct ap_accesslog {
 } ap_accesslog;
 
 /* Set up l for descriptor fd (not owned; it stays blocking) with cap bytes of buffer (>= 4096; twice that is
- * allocated: one side fills while the other is written). Returns 0, or -1 when out of memory. */
+ * allocated: one side fills while the other is written; a smaller cap is raised to 4096). Returns 0, or -1
+ * when out of memory. l is caller-owned; after 0 release it with ap_accesslog_free. Not thread-safe: set up l
+ * before any other thread uses it. */
 int ap_accesslog_init(ap_accesslog *l, int fd, size_t cap);
 
 /* Append one line (n bytes, ending in '\n') whole, or drop it when it does not fit. Thread-safe; never

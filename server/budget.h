@@ -32,7 +32,8 @@ typedef struct ap_budget {
 } ap_budget;
 
 /* Set up b (caller-owned) for per_minute tokens a minute per client, a full bucket (per_minute tokens) for a
- * new client; per_minute 0 = every take fails. Returns 0, or -1 when out of memory (nothing to free). */
+ * new client; per_minute 0 (or below) = every take fails. Returns 0, or -1 when out of memory (nothing to free);
+ * after 0 the table is b's (ap_budget_free). Not thread-safe: set up b before other threads use it. */
 int ap_budget_init(ap_budget *b, int per_minute);
 
 /* Take one token from the bucket of the client address addr (len bytes, 1..AP_BUDGET_ADDR_MAX; longer

@@ -120,7 +120,8 @@ struct ap_job {
     ap_job *next;
 };
 
-/* Reset a job to all-zero (call before filling the input fields). */
+/* Reset a job to all-zero (call before filling the input fields): out on the heap, no task. Writes only *job:
+ * any thread that owns the job. */
 void ap_job_init(ap_job *job);
 
 /* Called on the loop thread exactly once per submitted job, after its answer is in job->body.

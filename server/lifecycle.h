@@ -79,7 +79,9 @@ int ap_lifecycle_submit(ap_lifecycle *lc, ap_lc_task *t);
 bool ap_lifecycle_rescan(ap_lifecycle *lc);
 
 /* Run one task on the calling thread (what the lifecycle thread does with it; done is called). For tests
- * and for the thread itself. */
+ * and for the thread itself. Outputs and their ownership as ap_lc_task says (t->ver holds one reference for
+ * done). Takes no lock: not concurrently with the lifecycle thread's own tasks (the one-at-a-time order is the
+ * caller's then). */
 void ap_lifecycle_run(ap_lifecycle *lc, ap_lc_task *t);
 
 /* Stop: the task in progress finishes, queued ones end with AP_E_NOT_READY, a queued rescan is dropped;

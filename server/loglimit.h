@@ -23,7 +23,8 @@ typedef struct ap_loglimit {
     uint64_t dropped_total;
 } ap_loglimit;
 
-/* Set up l (caller-owned): burst lines per window_ns. */
+/* Set up l (caller-owned): burst lines per window_ns (0 is taken as 1 ns); release with ap_loglimit_destroy. Not
+ * thread-safe: before other threads use l. */
 void ap_loglimit_init(ap_loglimit *l, unsigned burst, uint64_t window_ns);
 
 /* May a line be written at now_ns (ap_clock_ns)? True: write it, and when *dropped (may be NULL) is

@@ -55,7 +55,8 @@ typedef struct ap_map_version {
     ap_map_source src;
 } ap_map_version;
 
-/* The id of a version, whatever its kind. */
+/* The id of a version, whatever its kind: borrowed from v, valid while a reference to v is held. Pure;
+ * thread-safe (a published version is immutable). */
 const char *ap_map_version_id(const ap_map_version *v);
 
 /* An id the registry has seen: its current version (NULL after a delete: the slot keeps the id's version
@@ -77,7 +78,8 @@ typedef struct ap_registry {
                               * directory was unreadable */
 } ap_registry;
 
-/* An empty registry (no maps). Returns AP_OK. r is caller-owned; free with ap_registry_free. */
+/* An empty registry (no maps). Returns AP_OK, or AP_E_NOMEM when its mutex cannot be made. r is caller-owned;
+ * free with ap_registry_free. Thread safety: before other threads use r. */
 int ap_registry_init(ap_registry *r);
 
 /* Initialise r and load every "*.map" file of dir, in name order, with ap_map_load and the load options
@@ -128,14 +130,14 @@ int ap_registry_remove(ap_registry *r, const char *id);
  * (free it with ap_registry_snapshot_free). Returns AP_OK or AP_E_NOMEM. Any thread. */
 int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n);
 
-/* Release every version of a snapshot and free the array. NULL is ignored. */
+/* Release every version of a snapshot and free the array. NULL is ignored. Any thread (the snapshot's owner). */
 void ap_registry_snapshot_free(ap_map_version **vs, size_t n);
 
 /* Ids with a current version. Any thread. */
 size_t ap_registry_count(ap_registry *r);
 
-/* The source stamp of the file at path (stat, following links): AP_OK, or AP_E_IO (errno kept) when it
- * cannot be stat'ed. */
+/* The source stamp of the file at path (stat, following links) into *src (zeroed first): AP_OK, or AP_E_IO
+ * (errno kept) when it cannot be stat'ed. Thread-safe. */
 int ap_map_source_of(const char *path, ap_map_source *src);
 
 /* What one folder rescan did (ap_registry_rescan). */

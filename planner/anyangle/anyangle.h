@@ -103,7 +103,8 @@ typedef struct ap_aa_result {
 } ap_aa_result;
 
 /* A query object for graph g (borrowed; must outlive it): caches, node table, A* workspace. Returns AP_OK
- * or AP_E_NOMEM. One thread at a time; g may be shared by many query objects. */
+ * with *out the caller's (free with ap_aa_query_free), or AP_E_NOMEM (*out NULL). One thread at a time; g may
+ * be shared by many query objects. */
 int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out);
 
 /* Make q serve graph g (borrowed; must outlive q's use of it) from now on, keeping q's memory (node table,
@@ -114,7 +115,8 @@ int ap_aa_query_create(const ap_aa_graph *g, ap_aa_query **out);
  * be freed). Cost O(1) when nothing grows. One thread at a time. */
 int ap_aa_query_bind(ap_aa_query *q, const ap_aa_graph *g);
 
-/* Free a query object (NULL is ignored). */
+/* Free a query object and everything it holds, the last answer's segments included (NULL is ignored). The
+ * owner's thread. */
 void ap_aa_query_free(ap_aa_query *q);
 
 /* The bytes q holds (its arrays as sized now: node table, hash, workspace, per-circle and departure
@@ -122,8 +124,9 @@ void ap_aa_query_free(ap_aa_query *q);
 size_t ap_aa_query_bytes(const ap_aa_query *q);
 
 /* The shortest path from (sx, sy) to (gx, gy) (tiles) in q's graph; deadline_ns: CLOCK_MONOTONIC ns
- * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status.
- * ap_aa_begin then ap_aa_run(q, 0, out). */
+ * (ap_clock_ns) after which the search gives up with AP_TIMEOUT, 0 = none. Returns out->status (the values
+ * ap_aa_result lists); out->segs is owned by q, valid until q's next search. ap_aa_begin then ap_aa_run(q, 0,
+ * out). Not thread-safe on q (its owner's thread); the graph is only read. */
 int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
                ap_aa_result *out);
 
@@ -132,7 +135,8 @@ int ap_aa_find(ap_aa_query *q, double sx, double sy, double gx, double gy, uint6
  * AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED, AP_E_INVALID_REQUEST). ap_aa_run then expands at most
  * max_expansions nodes (0 = to the end) and returns AP_IN_PROGRESS (call again) or the final status, with
  * out filled as ap_aa_find fills it; out->expanded counts every run of this search (a run outgrowing the
- * node table restarts with four times the ids). out must be the same object across the calls. */
+ * node table restarts with four times the ids). out must be the same object across the calls. A begin that
+ * ends at once, or a finished run, answers its status again on a later ap_aa_run. Thread as ap_aa_find. */
 int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint64_t deadline_ns,
                 ap_aa_result *out);
 int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out);

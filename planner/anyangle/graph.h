@@ -133,20 +133,23 @@ typedef struct ap_aa_graph {
 #define AP_AA_HUG_SLACK 1e-6
 
 /* The graph of circle world cw (borrowed: must outlive the graph) for unit radius r_u (finite, >= 0):
- * cw's circles grown by r_u. Returns AP_OK, AP_E_INVALID_REQUEST (bad r_u) or AP_E_NOMEM. Cost O(n). */
+ * cw's circles grown by r_u. Returns AP_OK with *out the caller's (free with ap_aa_graph_free),
+ * AP_E_INVALID_REQUEST (bad r_u: not finite, negative or above 1e7) or AP_E_NOMEM (*out NULL on errors).
+ * Cost O(n). Thread-safe (cw only read); the graph is immutable once returned. */
 int ap_aa_graph_circles(const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 
 /* The graph of grid map m (borrowed) for unit radius r_u (0, or finite in [AP_AA_GRID_MIN_RADIUS, 1e3]):
  * every convex corner of the blocked cells (exactly one of the four incident cells blocked, off-map cells
  * blocked) as a circle of radius r_u, with the eager table (ap_aa_graph_precompute) when there are at most
- * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK, AP_E_INVALID_REQUEST or AP_E_NOMEM. Cost O(cells) plus the
- * table's (ap_aa_graph_precompute: one visibility scan per corner and the lines the scans cannot rule
- * out). */
+ * AP_AA_EAGER_AUTO_MAX corners. Returns AP_OK with *out the caller's (free with ap_aa_graph_free),
+ * AP_E_INVALID_REQUEST (bad r_u) or AP_E_NOMEM (*out NULL on errors); a table that fails to build leaves the
+ * graph lazy, not an error. Cost O(cells) plus the table's (ap_aa_graph_precompute: one visibility scan per
+ * corner and the lines the scans cannot rule out). Thread-safe (m only read). */
 int ap_aa_graph_grid(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* ap_aa_graph_grid without the eager table (every departure computed per query, Red Blob's lazy
  * neighbours()): what a query builds for itself when no shared graph fits it (a unit radius > 0). Cost
- * O(cells). Same returns. */
+ * O(cells). Same returns, ownership and thread safety. */
 int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
 
 /* A grid map m with extra circular obstacles cw (both borrowed; cw's bounds should be m's): the hug circles
@@ -154,7 +157,8 @@ int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
  * usable when both worlds' tests pass (grid: as above; circles: as ap_aa_graph_circles). For a point unit
  * an arc round an extra circle is checked against the grid by collide.c's strict rule at radius 0 (it may
  * not touch a blocked square: the point rule has no arc form, so such an answer may be slightly longer than
- * the closure's infimum). Lazy. Returns as ap_aa_graph_grid. Used for per-request obstacles. */
+ * the closure's infimum). Lazy. Returns (and owns) as ap_aa_graph_grid; thread-safe (m and cw only read). Used
+ * for per-request obstacles. */
 int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 
 /* Build the eager part: every usable surfing edge between two hug circles, per circle and sense (the work
@@ -229,8 +233,8 @@ int ap_aa_graph_precompute_with(ap_aa_graph *g, uint8_t *memo, ap_aa_fill fill, 
 int ap_aa_grid_vertex_quad(const ap_map *m, int32_t c, int32_t k);
 
 /* A grid graph of m (borrowed) for unit radius r_u (as ap_aa_graph_grid) with room for cap circles and none
- * yet (n = 0, lazy): the caller fills x, y, R, quad and n. Returns AP_OK, AP_E_INVALID_REQUEST (bad r_u)
- * or AP_E_NOMEM (*out NULL). */
+ * yet (n = 0, lazy): the caller fills x, y, R, quad and n. Returns AP_OK with *out the caller's (free with
+ * ap_aa_graph_free), AP_E_INVALID_REQUEST (bad r_u) or AP_E_NOMEM (*out NULL). Thread-safe (m only read). */
 int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph **out);
 
 /* Most cells whose passability a tile update may change for ap_aa_graph_grid_update to update the graph
@@ -286,7 +290,7 @@ bool ap_aa_graph_candidates_among(const ap_aa_graph *g, double cx, double cy, do
  * from the blocked cell; at a radius-0 corner the line does not enter the cell's quadrant on either side of
  * the corner (a shortest path bends round the corner with the cell inside the bend, so both its lines
  * there are tangent) and the cell lies on the side the path turns to (sense s; on the line itself,
- * either). k >= n (start, goal) or a graph without quad: always true. */
+ * either). k >= n (start, goal) or a graph without quad: always true. Tiles; pure, thread-safe. */
 bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s);
 
 /* Grow every hug circle of g by extra (finite, >= 0; tiles) while its tests keep running at r_u: the graph of
@@ -303,7 +307,8 @@ int ap_aa_graph_grow_hugs(ap_aa_graph *g, double extra);
  * before its start (within the corner rule's tolerance): increasing along the quarter in sense s. Pure. */
 double ap_aa_quarter_key(const ap_aa_graph *g, uint32_t k, int s, double h);
 
-/* Free a graph (NULL is ignored). */
+/* Free a graph with everything it owns (eager table, landmarks, visibility index, owned context); NULL is
+ * ignored. Not while queries still read it. */
 void ap_aa_graph_free(ap_aa_graph *g);
 
 /* The answer's verdict in this graph's model: every segment (lines; arcs of radius > 0) is usable, or for

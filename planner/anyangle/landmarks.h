@@ -36,8 +36,9 @@
  * ap_aa_build_run). Start drops g's distances and makes the build in *out (NULL when out of memory:
  * AP_E_NOMEM); run goes on until the distances are set or the clock (ap_clock_ns) has passed until_ns (0: no
  * limit), returning AP_IN_PROGRESS, AP_OK, or AP_E_NOMEM (g->n_marks stays 0: the search uses the Euclidean
- * distance alone); free drops an unfinished build (g without distances). Not thread-safe on g: finish
- * before sharing it. */
+ * distance alone); free drops an unfinished build (g without distances). The build *out is the caller's: free it
+ * with ap_aa_landmarks_free whatever run returned (NULL is ignored); the distances it sets are g's. Not
+ * thread-safe on g: finish before sharing it. */
 typedef struct ap_aa_marks ap_aa_marks;
 int ap_aa_landmarks_start(ap_aa_graph *g, ap_aa_marks **out);
 int ap_aa_landmarks_run(ap_aa_marks *b, uint64_t until_ns);

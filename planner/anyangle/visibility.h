@@ -37,13 +37,14 @@ typedef struct ap_aa_vis {
 
 /* The index of map m (borrowed while building) and its nc corners (x[k], y[k]) (integers in [0, width] x
  * [0, height], sorted by y then x, as ap_aa_graph_grid lists them; x is borrowed for the index's lifetime).
- * Returns the index, or NULL when out of memory or the corners are not so sorted. Cost O(cells + nc). */
+ * Returns the index (the caller's: free with ap_aa_vis_free), or NULL when out of memory or the corners are not
+ * so sorted. Cost O(cells + nc). Thread-safe (m, x and y only read). */
 ap_aa_vis *ap_aa_vis_build(const ap_map *m, const double *x, const double *y, size_t nc);
 
-/* Free an index (NULL is ignored). */
+/* Free an index (NULL is ignored; x stays its owner's). Not while other threads still scan with it. */
 void ap_aa_vis_free(ap_aa_vis *v);
 
-/* Doubles of scratch space ap_aa_vis_corners needs for index v. */
+/* Doubles of scratch space ap_aa_vis_corners needs for index v. Pure; thread-safe. */
 size_t ap_aa_vis_scratch_len(const ap_aa_vis *v);
 
 /* The corners possibly visible from P = (px, py) (finite; for a point outside [0, width] x [0, height],

@@ -25,8 +25,9 @@ static inline double fast_max(double a, double b)
     return a > b ? a : b;
 }
 
-/* sin and cos of x. Cody-Waite reduction by pi/2 (pi/2 split as in fdlibm: the high part has 33 bits, so
- * k * hi is exact for |k| < 2^20), then Taylor polynomials on [-pi/4, pi/4] (truncation < 1e-17). */
+/* sin and cos of x (radians) into *s and *c (both non-NULL, written always). Cody-Waite reduction by pi/2
+ * (pi/2 split as in fdlibm: the high part has 33 bits, so k * hi is exact for |k| < 2^20), then Taylor
+ * polynomials on [-pi/4, pi/4] (truncation < 1e-17). Pure; thread-safe. */
 static inline void fast_sincos(double x, double *s, double *c)
 {
     if (!(fabs(x) < 1e5)) {
@@ -53,9 +54,9 @@ static inline void fast_sincos(double x, double *s, double *c)
     }
 }
 
-/* atan2(y, x), same range and signs as libm. The ratio t = min/max of |x|, |y| in [0, 1] is split at the
- * nearest c = i/8 and atan t = atan c + atan u with u = (t - c) / (1 + t c) = (a - c b) / (b + c a),
- * |u| <= 1/16, where a 7-term Taylor series is exact to < 1e-17. */
+/* atan2(y, x), same range and signs as libm (radians in [-pi, pi]). The ratio t = min/max of |x|, |y| in [0, 1] is
+ * split at the nearest c = i/8 and atan t = atan c + atan u with u = (t - c) / (1 + t c) = (a - c b) / (b + c a),
+ * |u| <= 1/16, where a 7-term Taylor series is exact to < 1e-17. Pure; thread-safe. */
 static inline double fast_atan2(double y, double x)
 {
     static const double atan_i8[9] = {0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225,

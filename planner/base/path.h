@@ -31,18 +31,21 @@ typedef struct ap_pose {
     double x, y, heading;
 } ap_pose;
 
-/* Make a line segment from (x0, y0) to (x1, y1); heading = atan2(dy, dx) (0 for a zero-length line). */
+/* Make a line segment from (x0, y0) to (x1, y1); heading = atan2(dy, dx) (0 for a zero-length line).
+ * Pure; thread-safe. */
 ap_segment ap_segment_line(double x0, double y0, double x1, double y1);
 
 /* Make an arc of radius r > 0 starting at (x0, y0) with heading h0, turning by sweep radians (sign = turn
- * direction: > 0 left in the y-down sense, i.e. heading increases). Centre and end point are derived. */
+ * direction: > 0 left in the y-down sense, i.e. heading increases). Centre and end point are derived (Pinter,
+ * "Adding Realistic Turns": centre a quarter turn from the heading toward the turn side). Pure; thread-safe. */
 ap_segment ap_segment_arc(double x0, double y0, double h0, double r, double sweep);
 
 /* ap_segment_arc with sin(h0) and cos(h0) given (the same numbers when they are sin(h0) and cos(h0)), for
- * callers that make many arcs from one pose (the kinodynamic search's successors). */
+ * callers that make many arcs from one pose (the kinodynamic search's successors). Pure; thread-safe. */
 ap_segment ap_segment_arc_sc(double x0, double y0, double h0, double sin_h0, double cos_h0, double r, double sweep);
 
-/* A turn on the spot at (x, y) from heading h by sweep radians (AP_SEG_TURN, length 0). Pure. */
+/* A turn on the spot at (x, y) (tiles) from heading h (radians, stored wrapped) by sweep radians (AP_SEG_TURN,
+ * length 0). Pure; thread-safe. */
 ap_segment ap_segment_turn(double x, double y, double h, double sweep);
 
 /* One driven piece of a Dubins or Reeds-Shepp word as a segment, starting at pose *p, which is advanced to
@@ -60,11 +63,14 @@ ap_segment ap_segment_drive(ap_pose *p, int steer, double len, double r);
  * heading modulo 2pi to rounding; a line's length is recomputed. Pure; thread-safe. */
 void ap_segment_snap_end(ap_segment *s, const ap_pose *goal);
 
-/* Heading at the end of a segment (an arc's or a turn's start heading + sweep, wrapped). */
+/* Heading (radians) at the end of a segment (an arc's or a turn's start heading + sweep, wrapped to [-pi, pi);
+ * a line's own heading). Pure; thread-safe. */
 double ap_segment_end_heading(const ap_segment *s);
 
 /* Pose at distance d (tiles, clamped to [0, length]) along one segment; a turn's is its point with its start
- * heading (ap_path_pose steps over turns: a distance past one gets the heading after it). */
+ * heading (ap_path_pose steps over turns: a distance past one gets the heading after it). An arc advances its
+ * angle on the circle by d / r (Pinter, "Adding Realistic Turns", Listing 2); a line interpolates its stored
+ * end points, so d = length gives the end point exactly. Pure; thread-safe. */
 ap_pose ap_segment_pose(const ap_segment *s, double d);
 
 /* The piece of segment s between distances d0 and d1 along it (tiles, 0 <= d0 <= d1 <= s->length): same
@@ -78,7 +84,7 @@ ap_segment ap_segment_sub(const ap_segment *s, double d0, double d1);
  * d is clamped to [0, total length]. n must be >= 1. Pure; thread-safe. */
 ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d);
 
-/* Sum of segment lengths (tiles). */
+/* Sum of the n segments' lengths (tiles; 0 for n = 0). Pure; thread-safe. */
 double ap_path_length(const ap_segment *segs, size_t n);
 
 /* Above this magnitude (radians) ap_angle_wrap reduces through sin/cos instead of a - 2pi * k. Below it the
@@ -86,7 +92,8 @@ double ap_path_length(const ap_segment *segs, size_t n);
  * paths only ever pass angles of a few turns. */
 #define AP_ANGLE_WRAP_FAST_MAX 1024.0
 
-/* ap_angle_wrap for |a| > 3 (or NaN): the division and floor (and for huge a the exact reduction). */
+/* ap_angle_wrap for |a| > 3 (or NaN): the division and floor (and for huge a the exact reduction); right for
+ * every a, radians in, [-pi, pi) out, non-finite a returned as it is. Pure; thread-safe. */
 double ap_angle_wrap_far(double a);
 
 /* Normalise an angle a (radians, any finite double) to [-pi, pi): the remainder of a by the true 2pi, not

@@ -39,7 +39,8 @@ typedef struct ap_grid_domain {
  * field of dom is written; on a uniform map the 8-connected domain sets dom->run to its own copy of the A*
  * loop (successors and octile heuristic inlined, bucketed open list: grid.c), which expands the same nodes
  * in the same order as the generic loop.
- * Returns AP_OK or AP_E_INVALID_REQUEST for a bad connectivity. Thread-safe: writes only gd and dom. */
+ * Returns AP_OK, AP_E_INVALID_REQUEST for a bad connectivity, or AP_E_INTERNAL for a NULL m or a goal beyond
+ * the padded grid. Thread-safe: writes only gd and dom. */
 int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal);
 
 /* Below this radius (tiles) every legal grid move is clear for the unit's disc, so the plain grid domain
@@ -56,7 +57,8 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
  * same order as the generic loop over dom->successors, inlined, bucketed open list; on a map with terrain
  * costs the generic loop with ap_map_move_cost's costs). t must be the table of m's capability (map.h
  * ap_map.capability: its cells are m's passable ones). An exhausted search proves the goal unreachable for
- * that disc. Returns as ap_grid_domain_init; AP_E_INTERNAL for a NULL t. */
+ * that disc. m and t are borrowed (must outlive the search). Returns as ap_grid_domain_init; AP_E_INTERNAL for a
+ * NULL t. Thread-safe: writes only gd and dom. */
 int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
                               const struct ap_clearance_table *t, double r);
 
@@ -73,7 +75,8 @@ int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *
 int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int connectivity, uint32_t goal,
                                const struct ap_clearance_table *t, int k);
 
-/* Octile distance between cells: max(dx,dy) + (sqrt(2)-1) * min(dx,dy), tiles. */
+/* Octile distance between cells dx columns and dy rows apart (either sign): max(|dx|,|dy|) + (sqrt(2)-1) *
+ * min(|dx|,|dy|), tiles. Pure; thread-safe. */
 double ap_octile(int32_t dx, int32_t dy);
 
 #endif

@@ -64,11 +64,12 @@ typedef struct ap_jps_table {
 } ap_jps_table;
 
 /* Build the JPS+ table of map m (reads m->pass only). Returns AP_OK and a new table in *out (free with
- * ap_jps_table_free), AP_E_NOMEM, or AP_E_MAP_TOO_LARGE when a side exceeds 32767 cells (int16 distances).
+ * ap_jps_table_free), AP_E_NOMEM, or AP_E_MAP_TOO_LARGE when a side exceeds 32000 cells (int16 distances).
  * O(cells), single pass per direction. Thread-safe (no shared state). */
 int ap_jps_table_build(const ap_map *m, ap_jps_table **out);
 
-/* Free a table; NULL is ignored. Signature fits ap_map_table.free_fn. */
+/* Free a table from ap_jps_table_build; NULL is ignored. Signature fits ap_map_table.free_fn. Not while other
+ * threads still read it. */
 void ap_jps_table_free(void *table);
 
 /* Passability as bits for online JPS's block scans (ICAPS 2014 section 4), the data of the AP_JPS_BITS_NAME
@@ -87,7 +88,7 @@ typedef struct ap_jps_bits {
 
 /* The table kinds (world/tables.h; registered in planner/plan/table_kinds.c), both optional and built on
  * uniform-cost maps only. AP_JPS_TABLE_NAME: the JPS+ table (ap_jps_table_build; 17 or 25 bytes per padded
- * cell); a failure (AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32767 cells) leaves the map without
+ * cell); a failure (AP_E_NOMEM, or AP_E_MAP_TOO_LARGE for a side above 32000 cells) leaves the map without
  * it and jps_plus runs online JPS (plan.c). AP_JPS_BITS_NAME: the bit lines online JPS scans (ICAPS 2014
  * section 4, block-based jumps; about 6 bits per cell); without them JPS steps cell by cell.
  *
@@ -108,7 +109,7 @@ typedef struct ap_jps_bits {
 extern const ap_table_kind ap_jps_plus_table_kind;
 extern const ap_table_kind ap_jps_bits_table_kind;
 
-/* The JPS+ table stored with m, or NULL. Thread-safe (the map is immutable after load). */
+/* The JPS+ table stored with m (borrowed from m), or NULL. Thread-safe (the map is immutable after load). */
 const ap_jps_table *ap_jps_table_of(const ap_map *m);
 
 /* Domain context. Borrowed pointers must outlive the search. */
@@ -143,7 +144,8 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
                        uint32_t goal);
 
 /* Point the domain at the workspace its search runs on (reads its parents during the search, and its
- * successor capacity now). */
+ * successor capacity now): ws is borrowed and must outlive the search. Writes only jd: thread-safe for distinct
+ * domains; the search then runs on ws's thread. */
 void ap_jps_domain_bind(ap_jps_domain *jd, const ap_workspace *ws);
 
 /* Expand a jump-point path jp[0 .. n-1] into the full cell path. Each consecutive pair is joined by the

@@ -16,6 +16,8 @@ static const int8_t DY[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
 
 #define NONE UINT32_MAX
 
+/* The direction index (0 .. 7: N, NE, E, SE, S, SW, W, NW; DX and DY above) of the step (dx, dy), each in
+ * {-1, 0, 1}, not both 0. Pure. */
 static inline int dir_of(int dx, int dy)
 {
     /* dx, dy in {-1, 0, 1}, not both 0 */
@@ -23,6 +25,7 @@ static inline int dir_of(int dx, int dy)
     return t[dx + 1][dy + 1];
 }
 
+/* -1, 0 or 1 as v is negative, zero or positive. Pure. */
 static inline int sgn(int32_t v)
 {
     return (v > 0) - (v < 0);
@@ -55,7 +58,8 @@ static inline unsigned ap_jps_natural(int a)
  * a straight jump from the next cell finds a point. In steps: from sweep *i (0..8) and its row *r (0..H-1,
  * counted in the sweep's order) until all eight are done (true) or the clock (ap_clock_ns) has passed
  * until_ns after a row (false; *i, *r the next; 0 = no limit). Inline so each caller's value function is
- * inlined into its sweep. */
+ * inlined into its sweep. Source: Harabor & Grastien, ICAPS 2014, section 5 (jump points precomputed per cell
+ * and direction). Writes t (and *i, *r): one thread per table while it is built. */
 static inline bool ap_jps_sweep_rows(const ap_map *m, ap_jps_table *t,
                                      int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
                                      const void *ctx, int *i, int32_t *r, uint64_t until_ns)
@@ -80,7 +84,8 @@ static inline bool ap_jps_sweep_rows(const ap_map *m, ap_jps_table *t,
     return true;
 }
 
-/* The counts of t->dist that ap_jps_settle_dist8 reads: t->nonzero and t->far. */
+/* The counts of t->dist that ap_jps_settle_dist8 reads: adds to t->nonzero and t->far (zero on a fresh table)
+ * the distances that are non-zero and that do not fit a byte. Writes t: the building thread only. */
 static inline void ap_jps_count(ap_jps_table *t)
 {
     const int16_t *D = t->dist;
@@ -90,7 +95,7 @@ static inline void ap_jps_count(ap_jps_table *t)
     }
 }
 
-/* ap_jps_sweep_rows to the end, then ap_jps_count. */
+/* ap_jps_sweep_rows to the end (no time limit), then ap_jps_count. Writes t: the building thread only. */
 static inline void ap_jps_sweep(const ap_map *m, ap_jps_table *t,
                                 int16_t (*value)(const void *, const int16_t *, int32_t, uint32_t, int),
                                 const void *ctx)
@@ -103,13 +108,14 @@ static inline void ap_jps_sweep(const ap_map *m, ap_jps_table *t,
 
 /* Set t->dist8 from t->dist and the counts (jps.c: kept when at most 1% of the non-zero distances do not
  * fit a byte): keeps an existing copy (kept up to date by the caller), fills a new one when needed, drops
- * it beyond the 1%. Returns AP_OK or AP_E_NOMEM. */
+ * it beyond the 1%. The copy is owned by t (freed with it). Returns AP_OK or AP_E_NOMEM (dist8 then NULL: the
+ * search reads dist). Writes t: the building thread only. */
 int ap_jps_settle_dist8(ap_jps_table *t);
 
 /* The direction u (padded, at ux, uy) was entered in: that of the last leg from its parent in nodes, -1 at
  * the start. With intermediate jump points pruned a parent may be off u's lines (a diagonal leg, then a
  * straight one: ap_jps_plus_expand); the last leg is then straight along the axis with the larger offset. On
- * a line this is the line's direction. */
+ * a line this is the line's direction. S: the stride. Reads nodes only (the search's thread). */
 static inline int ap_jps_arrival(const ap_node *nodes, uint32_t S, uint32_t u, int32_t ux, int32_t uy)
 {
     uint32_t par = nodes[u].parent;
@@ -121,7 +127,7 @@ static inline int ap_jps_arrival(const ap_node *nodes, uint32_t S, uint32_t u, i
 }
 
 /* Bits pos .. pos+63 of line L (bit 0 = cell pos); pos >= -64. Branch-free: the second word shifted by
- * 64 - sh in two steps so sh = 0 needs no special case. */
+ * 64 - sh in two steps so sh = 0 needs no special case. Pure. */
 static inline uint64_t ap_jps_win(const uint64_t *L, int32_t pos)
 {
     uint32_t i = (uint32_t)(pos + 64), w = i >> 6, sh = i & 63;
@@ -129,7 +135,8 @@ static inline uint64_t ap_jps_win(const uint64_t *L, int32_t pos)
 }
 
 /* Along event line E towards higher positions from pos: the first event (blocked cell or jump point) or
- * goalpos (-1: none on this line), whichever comes first. Always terminates: the line ends in events. */
+ * goalpos (-1: none on this line), whichever comes first; positions are padded cells along the line. Always
+ * terminates: the line ends in events. Pure. */
 static inline int32_t ap_jps_ev_up(const uint64_t *E, int32_t pos, int32_t goalpos)
 {
     for (pos++;; pos += 64) {
@@ -141,7 +148,7 @@ static inline int32_t ap_jps_ev_up(const uint64_t *E, int32_t pos, int32_t goalp
     }
 }
 
-/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64. */
+/* The same towards lower positions: the window is lo .. lo+63 with lo = pos - 64. Pure. */
 static inline int32_t ap_jps_ev_down(const uint64_t *E, int32_t pos, int32_t goalpos)
 {
     for (;;) {
@@ -155,7 +162,7 @@ static inline int32_t ap_jps_ev_down(const uint64_t *E, int32_t pos, int32_t goa
     }
 }
 
-/* Set the bit of position pos of line L to v. */
+/* Set the bit of position pos of line L to v. Writes L: the table's building thread only. */
 static inline void ap_jps_put_bit(uint64_t *L, uint32_t pos, bool v)
 {
     const uint64_t bit = 1ull << ((pos + 64) & 63);
@@ -163,15 +170,18 @@ static inline void ap_jps_put_bit(uint64_t *L, uint32_t pos, bool v)
 }
 
 /* A bit table (jps.h ap_jps_bits) for padded size W x H: lines copied from src, or without it zero bit lines
- * and all-ones event lines. NULL when out of memory. Free with ap_jps_bits_free. */
+ * and all-ones event lines. NULL when out of memory. The caller owns the table: free it with ap_jps_bits_free
+ * (its lines too; NULL is ignored; fits ap_map_table.free_fn; not while other threads read it). Both
+ * thread-safe otherwise (src only read). */
 ap_jps_bits *ap_jps_bits_alloc(uint32_t W, uint32_t H, const ap_jps_bits *src);
 void ap_jps_bits_free(void *data);
-/* Bytes held by bit table b of padded size W x H (the struct and its lines). */
+/* Bytes held by bit table b of padded size W x H (the struct and its lines). Pure; thread-safe. */
 size_t ap_jps_bits_bytes(const ap_jps_bits *b, uint32_t W, uint32_t H);
 
 /* The first event (jps.h ap_jps_bits) on jd->bits' event line of straight direction d after (ux, uy), or the
  * goal if it comes first: a block-based straight jump, whose result is a jump point iff the unit fits that
- * cell (the caller's test). *k gets the steps. */
+ * cell (the caller's test). *k gets the steps; returns the padded index (ICAPS 2014 section 4, block-based
+ * jumps). Pure (reads jd's borrowed lines; thread-safe on a loaded map). */
 static inline __attribute__((always_inline)) uint32_t ap_jps_first_event(const ap_jps_domain *jd, int32_t ux,
                                                                          int32_t uy, int d, uint32_t *k)
 {
@@ -197,7 +207,7 @@ static inline __attribute__((always_inline)) uint32_t ap_jps_first_event(const a
 
 /* Does cell v, entered by a straight move with offset o, have a forced neighbour? Side offset s is the
  * perpendicular one. Without corner cutting: a side cell is forced when it is free and the side cell of
- * the cell behind (v - o) is blocked (ICAPS 2014, section 3). */
+ * the cell behind (v - o) is blocked (ICAPS 2014, section 3). p: padded passability. Pure. */
 static inline bool forced_straight(const uint8_t *p, uint32_t v, int32_t o, int32_t s)
 {
     return (p[v + (uint32_t)s] && !p[v - (uint32_t)o + (uint32_t)s]) ||
@@ -205,7 +215,8 @@ static inline bool forced_straight(const uint8_t *p, uint32_t v, int32_t o, int3
 }
 
 /* The directions to search from u (bit d = direction d), given the arrival direction (-1 at the start):
- * AAAI 2011 section 3 pruning, ICAPS 2014 no-corner-cutting forced neighbours. */
+ * AAAI 2011 section 3 pruning, ICAPS 2014 no-corner-cutting forced neighbours. p: padded passability, S its
+ * stride. Pure. */
 static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int from)
 {
     if (from < 0)
@@ -224,7 +235,7 @@ static inline unsigned pruned_dirs(const uint8_t *p, uint32_t S, uint32_t u, int
 
 /* Jump distance of cell c in direction d. narrow (a constant where inlined): from the one-byte table
  * (jd->jump8), or the int16 one where it does not fit (rare there: one well-predicted branch); else from
- * the int16 table. */
+ * the int16 table. Signed cells (ap_jps_table's rule). Pure (reads jd's borrowed tables). */
 static inline __attribute__((always_inline)) int32_t ap_jps_dist(const ap_jps_domain *jd, uint32_t c, int d,
                                                                  const bool narrow)
 {
@@ -236,7 +247,7 @@ static inline __attribute__((always_inline)) int32_t ap_jps_dist(const ap_jps_do
     return v;
 }
 
-/* pruned_dirs from the JPS+ forced-neighbour byte of u (ap_jps_table.forced): the same set, one load. */
+/* pruned_dirs from the JPS+ forced-neighbour byte of u (ap_jps_table.forced): the same set, one load. Pure. */
 static inline unsigned pruned_dirs_forced(const uint8_t *forced, uint32_t u, int from)
 {
     if (from < 0)
@@ -291,7 +302,10 @@ static inline double ap_jps_octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
  * the straight one) and the diagonal walk goes on to the next diagonal jump point. The parent of such a
  * successor is u, off u's lines: ap_jps_expand_path rebuilds the leg diagonal first, which is exactly the
  * walk taken here. cap bounds out[]: when fewer than 3 slots (plus one per direction still to do) are
- * left, the diagonal jump point itself is generated instead, as unpruned JPS+ does (always valid). */
+ * left, the diagonal jump point itself is generated instead, as unpruned JPS+ does (always valid). Writes up to
+ * cap successors (costs in tiles, padded coordinates) to the caller's out and returns their number; from is the
+ * arrival direction (-1 at the start). narrow: the one-byte distances; sized: a disc's masks (jps_sized.h).
+ * Pure (reads jd's borrowed tables): thread-safe on a loaded map. */
 static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_jps_domain *jd, uint32_t u,
                                                                       int32_t ux, int32_t uy, int from,
                                                                       ap_jps_succ_h *out, int cap, const bool narrow,
@@ -379,7 +393,8 @@ static inline __attribute__((always_inline)) int ap_jps_plus_expand_t(const ap_j
     return n;
 }
 
-/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present; a disc's masks when it has them. */
+/* ap_jps_plus_expand_t on the table jd has: the one-byte one when present; a disc's masks when it has them.
+ * Same outputs; pure. */
 static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_t ux, int32_t uy, int from,
                                      ap_jps_succ_h *out, int cap)
 {
@@ -394,7 +409,9 @@ static inline int ap_jps_plus_expand(const ap_jps_domain *jd, uint32_t u, int32_
 
 /* JPS+'s copy of the A* loop (jps_loop.c), the ap_domain.run of a JPS+ domain: the successors of
  * ap_jps_plus_expand, the arrival direction carried in the open entry, the held node and the wide bucketed
- * open list. Same contract as ap_search_run (s begun on a JPS+ domain bound to s->ws). */
+ * open list. Same contract as ap_search_run (s begun on a JPS+ domain bound to s->ws): the same returns
+ * (AP_IN_PROGRESS, AP_OK, AP_NO_PATH, AP_TIMEOUT) and thread rules (one thread per search and workspace).
+ * Sources as jps.h (Rabin's JPS+; Harabor & Grastien, ICAPS 2014, sections 4-5). */
 int ap_jps_plus_run(ap_search *s, uint64_t max_expansions);
 
 #endif

@@ -101,7 +101,8 @@ uint8_t ap_jps_sized_mask(const ap_map *m, const ap_clearance_table *t, uint16_t
  * O(cells); about 25 bytes a padded cell (plus 8 when nearly every distance fits a byte). Thread-safe. */
 int ap_jps_sized_build(const ap_map *m, const ap_clearance_table *t, uint16_t k, ap_jps_sized **out);
 
-/* Free a table from ap_jps_sized_build; NULL is ignored. */
+/* Free a table from ap_jps_sized_build (masks, distances and event lines); NULL is ignored. Never a published
+ * one (the map's slot owns those); not while other threads read it. */
 void ap_jps_sized_free(ap_jps_sized *s);
 
 /* The map-wide kind (listed in planner/plan/table_kinds.c): optional; its slot holds the published

@@ -172,7 +172,7 @@ static inline uint32_t ap_hier_edge_path(const ap_hier *h, uint32_t e, int cls)
  * otherwise, nothing allocated. Pure; thread-safe. */
 int ap_hier_build(const ap_map *m, ap_hier **out);
 
-/* Free a graph from ap_hier_build. NULL is ignored. */
+/* Free a graph from ap_hier_build (its arrays too). NULL is ignored. Not while other threads still read it. */
 void ap_hier_free(void *h);
 
 /* The class of a disc of radius r (tiles) on graph h: 0 .. AP_HIER_CLASSES-1, or -1 when no class holds it

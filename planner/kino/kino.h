@@ -217,17 +217,22 @@ typedef struct ap_kino_domain {
 ap_kino_params ap_kino_prepare(const ap_kino_params *p);
 
 /* Fill *d and *dom for a search from the start state to the goal on a workspace of `capacity` nodes (ids
- * are handed out up to min(capacity, node_limit)). Returns AP_OK or AP_E_NOMEM. Free with ap_kino_free. */
+ * are handed out up to min(capacity, node_limit)); d keeps a prepared copy of *p (ap_kino_prepare; its world
+ * stays borrowed) and dom->ctx = d (d must stay at its address). Returns AP_OK or AP_E_NOMEM (d's allocations
+ * released). Free with ap_kino_free in either case. Writes only d and dom: thread-safe. */
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity);
 
 /* After ap_search_begin on ws: forget earlier ids (keep only the start), point the heuristic at ws's payload
  * and write the start's payload. Call again after restarting on another workspace. The first call also
  * builds the obstacle-aware lattice bound (the file comment) when p's world is a plain grid world, the
  * unit's disc does not see the goal straight from the start, and the region (at most 2^20 cells) has
- * blocked cells; then d->p.lattice points to it (the probe, run before, never needs it). */
+ * blocked cells; then d->p.lattice points to it, owned by d (the probe, run before, never needs it; out of
+ * memory leaves it out, an admissible heuristic either way). Writes d and s's workspace payload: the search's
+ * thread. */
 void ap_kino_bind(ap_kino_domain *d, const ap_search *s);
 
-/* Release d's table. NULL and a zeroed d are fine. */
+/* Release d's id table, analytic tail and lattice bound. NULL and a zeroed d are fine. Not while a search on d
+ * runs (the owner's thread). */
 void ap_kino_free(ap_kino_domain *d);
 
 /* The heuristic (p->heuristic) from state (x, y, h, v) to the goal (seconds); see the file comment. Pure. */
@@ -259,7 +264,9 @@ ap_segment ap_kino_segment(double x, double y, double h, const ap_kino_state *st
 bool ap_kino_segment_clear(const ap_kino_params *p, const ap_segment *s);
 
 /* Every successor state of st (at most AP_KINO_MAX_SUCC), without ids: out[k] holds state and action. The
- * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure. */
+ * domain's successors use it, and so do the tests' exhaustive searches. Returns their number. Pure but for the
+ * world's tests: thread-safe as they are (a corridor's zone with a piece grid fills it on first use: one search's
+ * thread). Source: Schnieders, "AIPATH", 3.1, 4.3.4-4.3.5 (actions and intensities). */
 int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out);
 
 /* Most steps of the probing search (ap_kino_probe) a plan runs: 2048 steps of at most `step` tiles (2560
@@ -291,14 +298,14 @@ int ap_kino_probe(const ap_kino_params *p, ap_kino_state *out, int cap, bool *re
                   struct ap_kino_tail *tail);
 
 /* Seed a begun search (after ap_kino_bind) with a probe's trajectory (ap_kino_probe's out[0 .. n-1], out[0]
- * being the start): Algorithm 1 lines 7-8, each state inserted into the open list (ap_search_seed) with the
- * previous one as parent, g its time from the start, and its exact state as payload. The seeded states get
- * ids of their own, taken from d's id range but never entered in the bin table, so no successor the search
- * generates can ever be one of them: a seeded state's payload (the pose its seeded child was driven from)
- * never changes, and a path through seeded states replays the probe's actions exactly. A bin the probe and
- * the search both reach may so be expanded twice (at most n - 1 extra expansions). Each seeded state's
- * heuristic is d's (the probe may have been guided by another). Stops early when d's
- * ids run out. Returns the number of states seeded (at most n - 1). Same thread as the search. */
+ * being the start): Schnieders, "AIPATH", Algorithm 1 lines 7-8, each state inserted into the open list
+ * (ap_search_seed) with the previous one as parent, g its time from the start, and its exact state as payload. The
+ * seeded states get ids of their own, taken from d's id range but never entered in the bin table, so no successor
+ * the search generates can ever be one of them: a seeded state's payload (the pose its seeded child was driven
+ * from) never changes, and a path through seeded states replays the probe's actions exactly. A bin the probe and
+ * the search both reach may so be expanded twice (at most n - 1 extra expansions). Each seeded state's heuristic is
+ * d's (the probe may have been guided by another). Stops early when d's ids run out. Returns the number of states
+ * seeded (at most n - 1). Same thread as the search. */
 int ap_kino_seed(ap_kino_domain *d, ap_search *s, const ap_kino_state *states, int n);
 
 #endif

@@ -65,8 +65,10 @@ const ap_algorithm_row *ap_algorithm_find(const char *name);
 const ap_algorithm_row *ap_algorithm_row_of(ap_algorithm id);
 
 /* The plan kind (plan_kind.h) that will run q: its algorithm's row's kind, with "auto" resolved for q's unit
- * and map (ap_plan_kind_grid or ap_plan_kind_turns). NULL when q->algorithm has no row or q->map is NULL.
- * For callers that treat kinds differently, e.g. the server runs only grid plans inline. Pure. */
+ * and map (ap_plan_kind_anyangle when ap_query_auto_may_anyangle, ap_plan_kind_turns for turning units, else the
+ * kind of the grid row auto picks: ap_plan_kind_grid, or ap_plan_kind_hier for long sized-disc queries). NULL
+ * when q->algorithm has no row or q names neither a map nor a circle world. The kind is static. For callers
+ * that treat kinds differently, e.g. the server runs only grid plans inline. Pure; thread-safe. */
 const struct ap_plan_kind *ap_algorithm_kind(const ap_query *q);
 
 /* True when q's unit is a square of side 2 or more, or a disc too large for some legal grid moves (radius >=

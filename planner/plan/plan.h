@@ -251,7 +251,7 @@ double ap_query_meters_per_tile(const ap_query *q);
 void ap_query_cell(const ap_query *q, double x, double y, int32_t *cx, int32_t *cy);
 
 /* ap_query_validate(q, NULL, ...) for callers that need only the field: sets *field (if non-NULL) to the
- * offending field name or NULL. Returns AP_OK or the status. */
+ * offending field name (a static string) or NULL. Returns AP_OK or the status. Pure; thread-safe. */
 int ap_query_check(const ap_query *q, const char **field);
 
 /* Begin a plan: checks the query (ap_query_validate; a refusal leaves the field in p->field and the reason
@@ -260,11 +260,16 @@ int ap_query_check(const ap_query *q, const char **field);
  * (Pinter's fast matrix) over its domain: the grid (astar), jump points (jps, jps_plus; 8-connected,
  * uniform-cost maps), or the legal-turn searches (plan_dir.c). "auto" runs jps_plus for 8-connected
  * uniform-cost maps and A* otherwise, and for turning units on uniform-cost maps the hybrid escalating to
- * directional24; p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
+ * directional24; circle worlds, per-query obstacles and the long queries ap_query_auto_may_anyangle names go to
+ * any_angle (a disc's once its graph is built), long sized-disc queries without JPS+ tables to hierarchical
+ * (algorithms.c auto_begin); p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
  * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm") and
  * "auto" runs A* for every unit (turning units get Pinter's curves on the smoothed A* path, whose shortcuts
  * only cross the map's cheapest terrain). deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns
- * the plan state: AP_IN_PROGRESS, AP_OK (start cell == goal cell), AP_NO_PATH, or an AP_E_* error. */
+ * the plan state: AP_IN_PROGRESS, AP_OK (start cell == goal cell), AP_NO_PATH, or an AP_E_* error (a refused
+ * plan holds nothing: no ap_plan_finish needed). *q is copied into p, its pointers borrowed (must outlive the
+ * plan); ws is the plan's until ap_plan_finish or ap_plan_move. Not thread-safe on p or ws: one thread at a
+ * time (the file comment). */
 int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t deadline_ns);
 
 /* ap_plan_begin with a caller's algorithm row instead of q->algorithm's (which is then ignored): how an
@@ -274,8 +279,9 @@ int ap_plan_begin(ap_plan *p, const ap_query *q, ap_workspace *ws, uint64_t dead
 int ap_plan_begin_with(ap_plan *p, const ap_query *q, const struct ap_algorithm_row *row, ap_workspace *ws,
                        uint64_t deadline_ns);
 
-/* Run up to max_expansions expansions (0 = to the end). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or
- * AP_TIMEOUT. */
+/* Run up to max_expansions expansions (0 = to the end): one time slice (Pinter, "Path Failure and
+ * Timeslicing"). Returns AP_IN_PROGRESS, AP_OK, AP_NO_PATH or AP_TIMEOUT (or the plan's final state,
+ * unchanged, once it is no longer in progress). One thread at a time on p and its workspace. */
 int ap_plan_step(ap_plan *p, uint64_t max_expansions);
 
 /* ap_plan_step that also ends the slice (AP_IN_PROGRESS) once max_ns nanoseconds of wall time have passed
@@ -297,11 +303,13 @@ int ap_plan_stop(ap_plan *p);
 
 /* Move an unfinished plan to another workspace (Pinter's slow matrix, "Path Failure and Timeslicing"):
  * the search restarts there from scratch; the expansions already spent are kept in the count. The plan no
- * longer touches its old workspace. Returns the plan state. */
+ * longer touches its old workspace (ws is the plan's from now on). Returns the plan state (unchanged for a plan
+ * not in progress or without a search). Thread: the plan's owner, with both workspaces free of other users. */
 int ap_plan_move(ap_plan *p, ap_workspace *ws);
 
 /* Set a cancel flag the search polls every 256 expansions (e.g. server shutdown); NULL to clear. The flag
- * is read with a relaxed atomic load, so another thread may set it at any time. */
+ * is read with a relaxed atomic load, so another thread may set it at any time; the flag is borrowed and must
+ * outlive the plan. This call itself: the plan's owner thread. */
 void ap_plan_set_cancel(ap_plan *p, const atomic_int *cancel);
 
 /* Expansions spent so far by the plan, over every slice and restart. Thread: the plan's owner. */
@@ -314,14 +322,15 @@ uint64_t ap_plan_expanded(const ap_plan *p);
  * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines), gives a timed query
  * (q->timed) of a kind without timing of its own the time-optimal speed profile along those segments
  * (ap_plan_timing: segments split where the acceleration changes, r->timing and duration_s), and samples
- * poses (Listing 2, in distance or in time). Must be called before the workspace
- * is reused. Fills *r (caller frees with ap_result_free). Returns r->status (AP_E_NOMEM on allocation
- * failure, AP_E_INVALID_REQUEST with field "samples.step" and the counts in r->message when more than
- * max_samples samples would result; with field "start.speed" and the highest possible start speed in
- * r->message when the path cannot be driven from q->start_speed). */
+ * poses (Listing 2, in distance or in time). Must be called before the workspace is reused, by the plan's owner
+ * thread. Fills *r (caller frees with ap_result_free). Returns r->status (AP_E_NOMEM on allocation failure,
+ * AP_E_INVALID_REQUEST with field "samples.step" and the counts in r->message when more than max_samples samples
+ * would result; with field "start.speed" and the highest possible start speed in r->message when the path cannot be
+ * driven from q->start_speed). */
 int ap_plan_finish(ap_plan *p, ap_result *r);
 
-/* Free the arrays of a result and zero it. NULL is ignored. */
+/* Free the arrays of a result and zero it. NULL is ignored. The result's owner; thread-safe for distinct
+ * results. */
 void ap_result_free(ap_result *r);
 
 /* Why ap_plan_begin refused the query: the offending request field as a dotted wire path

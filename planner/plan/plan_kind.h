@@ -58,7 +58,9 @@ typedef struct ap_plan_kind {
 extern const ap_plan_kind ap_plan_kind_grid;
 
 /* The grid kind's finish (plan_grid.c): p->search's cell path (expanded by p->row->expand_path when set) into
- * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c). */
+ * cell waypoints, smoothing, curves and the verdict; for kinds whose search is a grid domain (plan_hier.c).
+ * Fills r's arrays (r owns them); returns AP_OK, AP_E_NOMEM, or AP_E_INTERNAL for a node path expand_path
+ * cannot expand. The plan's owner thread, before its workspace is reused. */
 int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
 /* Before a grid search (every grid kind's begin, also for start and goal in one cell): first, for a disc of
@@ -75,20 +77,21 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * cell and its clearance (an end whose own centre holds the disc keeps it instead) — except under "auto"
  * for a query it may answer with any_angle later (algorithms.h ap_query_auto_may_anyangle), whose search
  * goes on. AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,
- * p->goal_node, the snapped flags, p->field and p->message. */
+ * p->goal_node, the snapped flags, p->field and p->message: the plan's owner thread. */
 int ap_plan_grid_ends_fit(ap_plan *p);
 
 /* The start of every grid kind's begin (plan_grid.c, plan_hier.c): sets p->alg from row, runs
  * ap_plan_grid_ends_fit, and returns true when that decides the plan without a search, p->state then
  * holding the answer: the refusal, or AP_OK when start and goal share a node (one cell, or both ends moved
- * to one). False when a search is needed (p->state untouched). */
+ * to one). False when a search is needed (p->state untouched). Writes p: the plan's owner thread. */
 bool ap_plan_grid_decided(ap_plan *p, const ap_algorithm_row *row);
 
 /* The grid kind's finish from a cell path already found: nodes[0 .. n-1] (padded cell ids, start .. goal,
  * every move between neighbours; n = 1 or nodes NULL for start == goal) into cell waypoints (the start
  * point, the centres between, the goal point; an end cell's centre too where the path needs it: a snapped
  * end's, and a disc's whose line from the point to the next centre is not clear while the line to that
- * centre is), smoothing, curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM. */
+ * centre is), smoothing, curves and the verdict. r->grid_cost is the caller's to set. Returns AP_OK or AP_E_NOMEM.
+ * nodes is borrowed; r's arrays are r's. Reads p only: the plan's owner thread. */
 int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, size_t n);
 
 /* HAA* (plan_hier.c): the abstract graph's path refined cluster by cluster (hier.h ap_hier_path); the grid
@@ -104,8 +107,10 @@ extern const ap_plan_kind ap_plan_kind_anyangle;
 
 /* Kinodynamic searches (plan_kino.c): A* in (x, y, heading, speed) with cost in seconds (kino.h). */
 extern const ap_plan_kind ap_plan_kind_kino;
-/* "auto" (algorithms.c): hands the plan to the turns kind for turning units on uniform-cost maps, else to
- * the grid kind with jps_plus (8-connected, uniform-cost) or astar. */
+/* "auto" (algorithms.c): hands the plan to the any_angle kind for the queries ap_query_auto_may_anyangle names
+ * (a disc's once its graph is built), to the turns kind for turning units, else to the grid kind with jps_plus
+ * (8-connected, uniform-cost) or astar, or to the hier kind for long sized-disc queries (algorithms.c
+ * auto_grid_row). */
 extern const ap_plan_kind ap_plan_kind_auto;
 
 #endif

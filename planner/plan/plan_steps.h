@@ -29,7 +29,8 @@ int ap_plan_start_search(ap_plan *p, ap_workspace *ws);
 /* Run p->search for at most max_expansions expansions (0 = to the end); the plan state, returned. */
 int ap_plan_search_step(ap_plan *p, uint64_t max_expansions);
 
-/* Restart p->search on ws (Pinter's slow matrix): the expansions spent so far go to expanded_before. */
+/* Restart p->search on ws (Pinter's slow matrix): the expansions spent so far go to expanded_before. Returns
+ * the plan state as ap_plan_start_search does. */
 int ap_plan_search_move(ap_plan *p, ap_workspace *ws);
 
 /* The node path of a finished search s (start .. goal), copied out of its workspace: malloc'd array of *n
@@ -85,8 +86,8 @@ int ap_plan_end_blocked(ap_plan *p, int st);
 int ap_plan_disc_ends_fit(ap_plan *p);
 
 /* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
- * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES). Returns AP_OK, AP_E_NOMEM, or AP_E_INVALID_REQUEST with
- * the counts in r->message when more poses would result. */
+ * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES), into r->samples (malloc'd, owned by r). Returns AP_OK,
+ * AP_E_NOMEM, or AP_E_INVALID_REQUEST with the counts in r->message when more poses would result. */
 int ap_plan_samples(ap_result *r, const ap_query *q);
 
 /* The time-optimal speed profile of q->vehicle along r's segments (kino/timing.h ap_timing_profile): from

@@ -35,7 +35,8 @@ size_t ap_smooth_los(const ap_world *w, double (*pts)[2], size_t n, double r);
  * Pathfinding"). */
 size_t ap_smooth_taut(const ap_world *w, double (**pts)[2], size_t n, double r);
 
-/* The same on a grid map with Pinter's sampled Walkable (collide.h ap_line_clear_sampled; the bench only). */
+/* ap_smooth_los on grid map m with Pinter's sampled Walkable (collide.h ap_line_clear_sampled; the bench only):
+ * same inputs, outputs and returns. Pure apart from pts; thread-safe. Source: Pinter, Listing 1. */
 size_t ap_smooth_los_sampled(const ap_map *m, double (*pts)[2], size_t n, double r);
 
 #endif

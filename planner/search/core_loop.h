@@ -83,7 +83,9 @@
 #if CORE_BUCKET
 #define CORE_RELAX(V, NG, HV, AUX) RELAX_BQ(V, NG, HV, AUX, CORE_WIDE, CORE_PER_TILE, CORE_HOLD)
 
-/* Out of line, as measured: the advance is rare next to pushes and pops (fifth and seventh rounds). */
+/* The instance's bq_advance (open_bucket.h: refill the open list from the next non-empty bucket), out of line,
+ * as measured: the advance is rare next to pushes and pops (fifth and seventh rounds). Writes ws and bq: the
+ * search's thread only. */
 static __attribute__((noinline)) void CORE_CAT(CORE_NAME, _advance)(ap_workspace *ws, ap_open_bucket *bq,
                                                                     const void *ctx)
 {
@@ -95,6 +97,11 @@ static __attribute__((noinline)) void CORE_CAT(CORE_NAME, _advance)(ap_workspace
 #define CORE_RELAX(V, NG, HV, AUX) RELAX(V, NG, HV, AUX, CORE_ON_PARENT)
 #endif
 
+/* The loop: expand at most max_expansions nodes (0 = no limit) of the begun search s, as ap_search_run does
+ * (search.h; Pinter, "A Faster Implementation of the Standard A*" and "Path Failure and Timeslicing"). Returns
+ * and stores s->state: AP_IN_PROGRESS when the budget or the slice's time (s->slice_end_ns) ran out, AP_OK (the
+ * goal popped; s->cost its g), AP_NO_PATH (open list empty), AP_TIMEOUT (deadline passed or *cancel set, read
+ * every CORE_CHECK_MASK + 1 expansions). Not thread-safe: one thread per search and workspace. */
 static __attribute__((noinline)) int CORE_NAME(ap_search *s, uint64_t max_expansions)
 {
     ap_workspace *ws = s->ws;

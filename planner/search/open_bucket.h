@@ -73,7 +73,7 @@ typedef struct ap_open_bucket {
  * list is owned by one workspace and used by one search at a time. */
 ap_open_bucket *ap_open_bucket_new(uint32_t capacity);
 
-/* Free a list from ap_open_bucket_new; NULL is ignored. */
+/* Free a list from ap_open_bucket_new; NULL is ignored. Called by ap_workspace_free: the workspace's thread. */
 void ap_open_bucket_free(ap_open_bucket *bq);
 
 /* What a prefetching wide loop reads when an entry's bucket becomes the heap (jump points: the jump row
@@ -82,6 +82,8 @@ void ap_open_bucket_free(ap_open_bucket *bq);
 #define AP_BQ_PREFETCH(ctx, v) ((void)0)
 #endif
 
+/* The bucket of an entry of f (tiles): f * per_tile truncated, never below cur (an f that rounds below it goes
+ * into the heap). Pure. */
 static inline uint32_t bq_bucket(const ap_open_bucket *bq, double f, const uint32_t per_tile)
 {
     uint32_t b = (uint32_t)(f * per_tile);
@@ -90,7 +92,7 @@ static inline uint32_t bq_bucket(const ap_open_bucket *bq, double f, const uint3
 
 /* Start of a search on this list: empty the bags an earlier search left (their chunks back to the free
  * list): only the non-empty ones (bitmap), so the work is bounded by what that search did, never a sweep
- * of the pool; then the start (ws->open[0]) is the lowest bucket. */
+ * of the pool; then the start (ws->open[0]) is the lowest bucket. Writes bq: the workspace's thread only. */
 static inline void bq_begin(ap_workspace *ws, ap_open_bucket *bq, const bool wide, const uint32_t per_tile)
 {
     for (int w = 0; w < AP_BQ_RING / 64; w++) {
@@ -112,6 +114,9 @@ static inline void bq_begin(ap_workspace *ws, ap_open_bucket *bq, const bool wid
     bq->cur = (uint32_t)(ws->open[0].f * per_tile);
 }
 
+/* Append e to bucket b's bag (b above cur, within the ring), taking a free chunk when the bag's newest is full
+ * (one always exists: ap_open_bucket_new); pos[e.node] becomes its pool index. Writes ws and bq: the
+ * workspace's thread only. */
 static inline __attribute__((always_inline)) void bq_bag_add(ap_workspace *ws, ap_open_bucket *bq, uint32_t b,
                                                              ap_open_entry e, const bool wide)
 {
@@ -135,7 +140,8 @@ static inline __attribute__((always_inline)) void bq_bag_add(ap_workspace *ws, a
     bq->count++;
 }
 
-/* Take the entry at pool index i out of bucket b's bag: the bag's newest entry fills the hole. */
+/* Take the entry at pool index i out of bucket b's bag: the bag's newest entry fills the hole (its pos follows);
+ * an emptied chunk goes back to the free list. Writes ws and bq: the workspace's thread only. */
 static inline __attribute__((always_inline)) void bq_bag_remove(ap_workspace *ws, ap_open_bucket *bq, uint32_t b,
                                                                 uint32_t i, const bool wide)
 {
@@ -165,12 +171,14 @@ static inline __attribute__((always_inline)) void bq_bag_remove(ap_workspace *ws
  * AP_BQ_RING), kept at the top of ws->open growing down (entry k at open[capacity - 1 - k]; the heap and the
  * overflow together hold at most one entry per node, so they never meet). pos[v] is v's k while it is
  * there. Drained into the bags whenever cur moves, so an entry is there iff its bucket is beyond the
- * ring: its old f tells a decrease-key where it is. */
+ * ring: its old f tells a decrease-key where it is. ov_at: overflow entry k (< capacity), borrowed from ws->open.
+ * These write ws (and bq): the workspace's thread only. */
 static inline ap_open_entry *ov_at(ap_workspace *ws, uint32_t k)
 {
     return &ws->open[ws->capacity - 1 - k];
 }
 
+/* Sift overflow entry k up by f (pos follows). */
 static inline void ov_sift_up(ap_workspace *ws, uint32_t k)
 {
     ap_open_entry e = *ov_at(ws, k);
@@ -186,6 +194,7 @@ static inline void ov_sift_up(ap_workspace *ws, uint32_t k)
     ws->pos[e.node] = k;
 }
 
+/* Sift overflow entry k (< bq->ov_len) down by f (pos follows). */
 static inline void ov_sift_down(ap_workspace *ws, ap_open_bucket *bq, uint32_t k)
 {
     const uint32_t len = bq->ov_len;
@@ -206,6 +215,7 @@ static inline void ov_sift_down(ap_workspace *ws, ap_open_bucket *bq, uint32_t k
     ws->pos[e.node] = k;
 }
 
+/* Take overflow entry k (< bq->ov_len) out: the last entry fills the hole and sinks or rises. */
 static inline void ov_remove(ap_workspace *ws, ap_open_bucket *bq, uint32_t k)
 {
     bq->ov_len--;
@@ -220,7 +230,7 @@ static inline void ov_remove(ap_workspace *ws, ap_open_bucket *bq, uint32_t k)
 
 /* Wide: the lowest bucket, when it is small (bq->sorted), is kept sorted with the first out last, so a pop
  * is open[--open_len] with no sift. Entry i moves towards the end while it goes before its successor (a
- * new or lowered entry). */
+ * new or lowered entry). Writes ws: the workspace's thread only. */
 static inline void cur_raise(ap_workspace *ws, uint32_t i)
 {
     ap_open_entry *open = ws->open;
@@ -236,7 +246,8 @@ static inline void cur_raise(ap_workspace *ws, uint32_t i)
 }
 
 /* Add e to the sorted lowest bucket, or, beyond AP_BQ_SORTED_MAX entries, turn it into a heap (reversed:
- * a sorted array with the first out first is a heap) and push e there. */
+ * a sorted array with the first out first is a heap) and push e there (bq->sorted then false). Writes ws and bq:
+ * the workspace's thread only. */
 static inline void cur_insert(ap_workspace *ws, ap_open_bucket *bq, ap_open_entry e)
 {
     ap_open_entry *open = ws->open;
@@ -266,6 +277,8 @@ static inline void cur_insert(ap_workspace *ws, ap_open_bucket *bq, ap_open_entr
     ws->open_len = len + 1;
 }
 
+/* Push e (f in tiles) where its bucket says: the heap (or the sorted lowest bucket) when it is cur's, the wide
+ * overflow beyond the ring, else a bag. Writes ws and bq: the workspace's thread only. */
 static inline __attribute__((always_inline)) void bq_push(ap_workspace *ws, ap_open_bucket *bq, ap_open_entry e,
                                                           const bool wide, const uint32_t per_tile)
 {
@@ -288,7 +301,8 @@ static inline __attribute__((always_inline)) void bq_push(ap_workspace *ws, ap_o
 }
 
 /* Node e.node is in the open list with f = oldf (or closed): lower it to entry e. Returns false, changing
- * nothing, when the node is closed. A node whose bucket is above cur is open (cur has not reached it). */
+ * nothing, when the node is closed. A node whose bucket is above cur is open (cur has not reached it). Writes ws
+ * and bq: the workspace's thread only. */
 static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, ap_open_bucket *bq, double oldf,
                                                               ap_open_entry e, const bool wide,
                                                               const uint32_t per_tile)
@@ -327,7 +341,9 @@ static inline __attribute__((always_inline)) bool bq_decrease(ap_workspace *ws, 
 }
 
 /* The heap is empty and the bags (or the wide overflow) are not: move cur to the next non-empty bucket and
- * make its bag the heap. ctx is the domain's, for AP_BQ_PREFETCH. */
+ * make its bag the heap (wide: sorted when it holds at most AP_BQ_SORTED_MAX entries; Floyd's heapify otherwise),
+ * first draining the overflow entries the moved ring now covers. ctx is the domain's, for AP_BQ_PREFETCH.
+ * Writes ws and bq: the workspace's thread only. */
 static inline __attribute__((always_inline)) void bq_advance(ap_workspace *ws, ap_open_bucket *bq, const bool wide,
                                                              const uint32_t per_tile, const void *ctx)
 {

@@ -32,12 +32,16 @@ static inline bool open_before_total(const ap_open_entry *a, const ap_open_entry
     return a->f < b->f || (a->f == b->f && (a->gtie > b->gtie || (a->gtie == b->gtie && a->node < b->node)));
 }
 
+/* open_before_total when total, else open_before (total is a constant in every loop, so the choice folds away).
+ * Pure. */
 static inline bool open_before_k(const ap_open_entry *a, const ap_open_entry *b, const bool total)
 {
     return total ? open_before_total(a, b) : open_before(a, b);
 }
 
-/* Sift entry i up a heap of `ary` children a node (2, or 4 for the payload loop): parent (i - 1) / ary. */
+/* Sift entry i (< ws->open_len) up a heap of `ary` children a node (2, or 4 for the payload loop): parent
+ * (i - 1) / ary; order open_before_k(total); ws->pos follows every entry moved. Writes ws: the workspace's
+ * thread only. */
 static inline __attribute__((always_inline)) void sift_up_ary(ap_workspace *ws, uint32_t i, const bool total,
                                                               const uint32_t ary)
 {
@@ -56,6 +60,7 @@ static inline __attribute__((always_inline)) void sift_up_ary(ap_workspace *ws, 
     pos[e.node] = i;
 }
 
+/* sift_up_ary on the binary heap. Writes ws: the workspace's thread only. */
 static inline __attribute__((always_inline)) void sift_up(ap_workspace *ws, uint32_t i, const bool total)
 {
     sift_up_ary(ws, i, total, 2);
@@ -65,7 +70,8 @@ static inline __attribute__((always_inline)) void sift_up(ap_workspace *ws, uint
  * combined with & and | (no short-circuit), so the compiler emits setcc/cmov instead of the unpredictable
  * jumps of the f comparisons. Same child chosen, same order as the branching form. With `total`
  * (open_before_total) equal f and g go to the node id through a branch: rare among siblings, so it
- * predicts well, where the branch-free three keys cost 7% (docs/search-measurements.md, fifth round). */
+ * predicts well, where the branch-free three keys cost 7% (docs/search-measurements.md, fifth round). Entry i
+ * (< ws->open_len) sinks; ws->pos follows every entry moved. Writes ws: the workspace's thread only. */
 static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, uint32_t i, const bool total)
 {
     ap_open_entry *open = ws->open;
@@ -96,7 +102,8 @@ static inline __attribute__((always_inline)) void sift_down(ap_workspace *ws, ui
 
 /* The 4-ary heap of the payload loop (search.c core_run_payload, ap_search_seed for payload domains): parent
  * (i - 1) / 4, children 4i + 1 .. 4i + 4; the same total order, so it pops the same entries in the same order
- * as the binary heap (the least under open_before_total is unique), over half the levels. */
+ * as the binary heap (the least under open_before_total is unique), over half the levels. Entry i (< ws->open_len)
+ * rises or sinks, ws->pos following. Writes ws: the workspace's thread only. */
 static inline __attribute__((always_inline)) void sift_up4(ap_workspace *ws, uint32_t i)
 {
     sift_up_ary(ws, i, true, 4);
@@ -127,8 +134,10 @@ static inline __attribute__((always_inline)) void sift_down4(ap_workspace *ws, u
     pos[e.node] = i;
 }
 
-/* First sight of a node in this search (its stamp is not the current generation): claim it with cost g
- * and the given parent and return true; false when the search has seen it already. */
+/* First sight of a node in this search (its stamp is not the current generation gen): claim it with cost g
+ * (tiles or the domain's unit) and the given parent and return true; false (nothing written) when the search
+ * has seen it already (Pinter's "touched" mark as a generation stamp, search.h). Writes *nv: the workspace's
+ * thread only. */
 static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t parent)
 {
     if (nv->gen == gen)
@@ -178,7 +187,8 @@ static inline bool node_fresh(ap_node *nv, uint32_t gen, double g, uint32_t pare
         }                                                                                                     \
     } while (0)
 
-/* The binary heap's and the 4-ary heap's (the payload loop's: sift_up4, sift_down4) RELAX. */
+/* The binary heap's and the 4-ary heap's (the payload loop's: sift_up4, sift_down4) RELAX: sift_up and
+ * sift_down in the total order. Write ws: the workspace's thread only. */
 static inline __attribute__((always_inline)) void sift_up2t(ap_workspace *ws, uint32_t i)
 {
     sift_up(ws, i, true);

@@ -113,11 +113,12 @@ typedef struct ap_workspace {
 } ap_workspace;
 
 /* Allocate a workspace for domains of up to `capacity` nodes and up to `max_succ` successors per expansion.
- * Returns AP_OK or AP_E_NOMEM (ws left zeroed). Memory: 16 + 4 + 24 + 13 bytes per node (node, pos, heap
- * entry, bag entry of the bucketed open list: f, node, arrival direction) plus about 100 KB (AP_BQ_RING + 1
- * spare chunks); no domain payload (ap_search_begin adds it when a domain asks for one).
- * The node matrix and the position array are written once here, so their pages are mapped before the
- * first search (O(capacity); a server does this at start). */
+ * Returns AP_OK, AP_E_INTERNAL for capacity 0 or max_succ <= 0, or AP_E_NOMEM (ws left zeroed either way).
+ * The caller owns ws and frees it with ap_workspace_free; thread-safe for distinct workspaces.
+ * Memory: 16 + 4 + 24 + 13 bytes per node (node, pos, heap entry, bag entry of the bucketed open list: f, node,
+ * arrival direction) plus about 100 KB (AP_BQ_RING + 1 spare chunks); no domain payload (ap_search_begin adds it
+ * when a domain asks for one). The node matrix and the position array are written once here, so their pages are
+ * mapped before the first search (O(capacity); a server does this at start). */
 int ap_workspace_init(ap_workspace *ws, uint32_t capacity, int max_succ);
 
 /* The bytes ws holds (node matrix, open lists, positions, successor scratch, payload), for memory budgets.
@@ -131,7 +132,8 @@ size_t ap_workspace_bytes(const ap_workspace *ws);
  * Pure, thread-safe; for memory budgets (arcpathd refuses workspaces that cannot fit at start). */
 uint64_t ap_workspace_bytes_max(uint32_t capacity);
 
-/* Release a workspace's memory, payload included; ws may be zeroed or initialised. */
+/* Release a workspace's memory, payload included, and zero *ws; ws may be zeroed or initialised (NULL is
+ * ignored). Only by the thread that owns ws, with no search on it in progress. */
 void ap_workspace_free(ap_workspace *ws);
 
 /* One A* search in progress: begin, then run in slices until it is no longer AP_IN_PROGRESS. */
@@ -161,12 +163,15 @@ typedef struct ap_search {
  * writes the start node's payload (ap_search_payload(s, start)) before the first ap_search_run.
  * Returns AP_OK when the search is ready to run, AP_E_INTERNAL when the domain needs more capacity than the
  * workspace has, an id is out of range or a payload domain has no successors_payload, AP_E_NOMEM when the
- * payload memory cannot be had. The search keeps pointers to ws and dom until it ends. */
+ * payload memory cannot be had. The search keeps pointers to ws and dom (borrowed) until it ends. Not thread-safe
+ * on ws: one search on a workspace at a time, its slices on one thread at a time. */
 int ap_search_begin(ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start, uint32_t goal,
                     uint64_t deadline_ns);
 
 /* Expand at most max_expansions nodes (0 = no limit) with the domain's run hook when it has one, else the
- * generic loop. Returns s->state: AP_IN_PROGRESS when the budget ran
+ * generic loop (Pinter, "A Faster Implementation of the Standard A*"; time slicing: "Path Failure and
+ * Timeslicing"). Same thread rules as ap_search_begin. Returns s->state (unchanged once it is not
+ * AP_IN_PROGRESS): AP_IN_PROGRESS when the budget ran
  * out first (call again to continue), AP_OK when the goal was reached (s->cost is optimal for an admissible
  * consistent heuristic), AP_NO_PATH when the open list emptied, AP_TIMEOUT when the deadline passed or
  * *cancel was set (checked every 256 expansions). */
@@ -174,21 +179,22 @@ int ap_search_run(ap_search *s, uint64_t max_expansions);
 
 /* Insert node into the open list of a begun search as reached from parent at cost g (the caller's path cost
  * from the start, tiles or the domain's unit), with the domain's payload (payload_bytes bytes, copied; NULL
- * for a domain without payload): Algorithm 1's "openList <- INSERT(node)", so a search can start from nodes
- * found before it (a probing search's). It is the relaxation of the edge parent -> node: a node new to the
- * search is claimed and pushed with f = g + heuristic (the heuristic is asked after the payload is written);
- * an open node with a larger g gets the new parent, g and payload; otherwise nothing changes. The caller
- * keeps the parent chain meaningful: parent must already belong to this search (the start, or a node
- * seeded before), and a payload domain must ensure the search never gives parent another payload while
- * node depends on it (e.g. by seeding under ids no successor can produce: kino.h ap_kino_seed).
- * Only before or between slices, for a domain without a run hook (the specialised loops keep open lists of
- * their own). Returns AP_OK, or AP_E_INTERNAL (nothing changed) when the search is not in progress, the
- * domain has a run hook, node or parent is out of range, parent is not part of the search, g is not a
- * finite number >= 0, or payload is NULL for a payload domain. Same thread as the search; O(log open). */
+ * for a domain without payload): Schnieders' AIPATH, Algorithm 1's "openList <- INSERT(node)", so a search can
+ * start from nodes found before it (a probing search's). It is the relaxation of the edge parent -> node: a node
+ * new to the search is claimed and pushed with f = g + heuristic (the heuristic is asked after the payload is
+ * written); an open node with a larger g gets the new parent, g and payload; otherwise nothing changes. The caller
+ * keeps the parent chain meaningful: parent must already belong to this search (the start, or a node seeded
+ * before), and a payload domain must ensure the search never gives parent another payload while node depends on it
+ * (e.g. by seeding under ids no successor can produce: kino.h ap_kino_seed). Only before or between slices, for a
+ * domain without a run hook (the specialised loops keep open lists of their own). Returns AP_OK, or AP_E_INTERNAL
+ * (nothing changed) when the search is not in progress, the domain has a run hook, node or parent is out of range,
+ * parent is not part of the search, g is not a finite number >= 0, or payload is NULL for a payload domain. Same
+ * thread as the search; O(log open). */
 int ap_search_seed(ap_search *s, uint32_t node, uint32_t parent, double g, const void *payload);
 
-/* After AP_OK: write the node ids from start to goal into out (up to cap) and return the path's node
- * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed. */
+/* After AP_OK: write the node ids from start to goal into out (caller's, up to cap) and return the path's node
+ * count (which may exceed cap: call again with a bigger buffer). Returns 0 if the search did not succeed.
+ * Same thread as the search; O(path). */
 size_t ap_search_path(const ap_search *s, uint32_t *out, size_t cap);
 
 /* In any state of the search: the node ids from start to `node` along the parents as they stand (the best

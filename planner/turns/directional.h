@@ -133,17 +133,22 @@ bool ap_dir_window_fits(const ap_dir_query *q);
  * Thread-safe: touches only d and dom. */
 int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field);
 
-/* Release what ap_dir_init allocated; d may be zeroed. */
+/* Release what ap_dir_init allocated (corridor included) and NULL its pointers; d may be zeroed (NULL is
+ * ignored). The owner's thread, after the search on d has ended. */
 void ap_dir_free(ap_dir *d);
 
 /* After AP_OK: turn a node path (start node ... goal node, from ap_search_path) into segments, recomputing
  * each edge's curve at absolute coordinates (the same curve the tables checked). *segs and *wps are
  * malloc'd (caller frees): waypoints are the start point, each node's cell centre and the goal point.
- * Returns AP_OK, AP_E_NOMEM, or AP_E_INTERNAL if an edge cannot be reproduced. */
+ * Returns AP_OK, AP_E_NOMEM, or AP_E_INTERNAL if an edge cannot be reproduced or n < 2 (outputs NULL and 0 on
+ * every error). Reads d only; the owner's thread (the search writes d's counters and memo). Source: Pinter,
+ * "Legal Turns: The Directional A* Algorithm" (each edge is the shortest curve between its poses). */
 int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **segs, size_t *n_segs,
                 double (**wps)[2], size_t *n_wps);
 
-/* The pose of a window node (cell centre, heading) and its driving direction bit. */
+/* The pose of a window node (cell centre in tiles, compass heading in radians; the start and goal nodes: their
+ * exact poses) and in *reverse_bit (may be NULL) its driving direction bit (0 for start and goal). Reads d only;
+ * the owner's thread. */
 ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit);
 
 /* Reverse a forward path in place: the same curve driven from its end to its start, facing the other way

@@ -94,13 +94,15 @@ int ap_profile_build(const ap_profile_key *k, ap_profile **out);
 /* ap_profile_build that gives up once CLOCK_MONOTONIC passes deadline_ns (ap_clock_ns; 0 = none), checked
  * every few milliseconds of work at most: returns AP_TIMEOUT with nothing allocated, so a query whose
  * deadline passes while its unit's tables are built answers on time (a new profile took 557 ms past a 1 ms
- * deadline). */
+ * deadline). Otherwise as ap_profile_build (AP_OK with *out the caller's, AP_E_INVALID_REQUEST, AP_E_NOMEM; *out
+ * NULL on every error). Thread-safe (no shared state). */
 int ap_profile_build_until(const ap_profile_key *k, uint64_t deadline_ns, ap_profile **out);
 
 /* Free a profile. NULL ignored. Not while a search may still read it. */
 void ap_profile_free(ap_profile *p);
 
-/* Heading in radians of heading index h for a profile with H headings: 2*pi*h/H, wrapped to [-pi, pi). */
+/* Heading in radians of heading index h for a profile with H headings: 2*pi*h/H, wrapped to [-pi, pi). Pure;
+ * thread-safe. */
 double ap_profile_heading(int h, int H);
 
 #define AP_PROFILE_CACHE_SLOTS 32
@@ -142,7 +144,8 @@ typedef enum ap_profile_source {
     AP_PROFILE_PRIVATE   /* built and not cached (no cache, or the admission hook refused an eviction) */
 } ap_profile_source;
 
-/* The process-wide cache used when a query names none (zero-initialised static storage). */
+/* The process-wide cache used when a query names none (zero-initialised static storage): never NULL, never
+ * freed (empty it with ap_profile_cache_clear). Thread-safe. */
 ap_profile_cache *ap_profile_cache_default(void);
 
 /* Look up key k in cache c (c may be NULL = no caching), building the profile on a miss within deadline_ns
@@ -157,13 +160,15 @@ ap_profile_cache *ap_profile_cache_default(void);
 int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t deadline_ns,
                          const ap_profile_admit *admit, const ap_profile **out, ap_profile_source *src);
 
-/* ap_profile_get_until with no deadline and no admission hook. */
+/* ap_profile_get_until with no deadline and no admission hook: the same returns (AP_OK, AP_E_INVALID_REQUEST,
+ * AP_E_NOMEM), the same reference for the caller to ap_profile_release. Thread-safe. */
 int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out);
 
 /* Drop one reference to p (from ap_profile_get*); the last one frees it. NULL is ignored. Thread-safe. */
 void ap_profile_release(const ap_profile *p);
 
-/* Number of profiles in the cache and the bytes they hold. Thread-safe. */
+/* Number of profiles in the cache and in *bytes (may be NULL) the bytes they hold; 0 for a NULL c. Thread-safe
+ * (under the cache's lock). */
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes);
 
 /* What GET /v1/profiles and the metrics show of one cached profile. */

@@ -53,10 +53,12 @@ int ap_circle_world_create(double width, double height, const ap_circle *c, size
 /* Free a world (NULL is ignored). No other thread may be reading it. */
 void ap_circle_world_free(ap_circle_world *cw);
 
-/* Fill *out with the world interface of cw (world.h): ops, ctx = cw (borrowed), bounds. */
+/* Fill *out with the world interface of cw (world.h): ops, ctx = cw (borrowed: cw must outlive *out), bounds in
+ * tiles. Pure; the world is thread-safe like cw. */
 void ap_circle_world_view(const ap_circle_world *cw, ap_world *out);
 
-/* The circles (borrowed, n = ap_circle_world_count), in the caller's order; the bounds in tiles. */
+/* The circles (borrowed, n = ap_circle_world_count), in the caller's order; the bounds in tiles. Pure;
+ * thread-safe. */
 const ap_circle *ap_circle_world_circles(const ap_circle_world *cw);
 size_t ap_circle_world_count(const ap_circle_world *cw);
 double ap_circle_world_width(const ap_circle_world *cw);

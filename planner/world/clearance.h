@@ -91,10 +91,12 @@ typedef struct ap_clearance_table {
  * ap_clearance_free); AP_E_NOMEM otherwise (nothing allocated). Pure; thread-safe. */
 int ap_clearance_build(const ap_map *m, ap_capability c, ap_clearance_table **out);
 
-/* Free a table from ap_clearance_build. NULL is ignored. */
+/* Free a table from ap_clearance_build (one block: header and arrays). NULL is ignored. Not while other threads
+ * still read it. */
 void ap_clearance_free(void *table);
 
-/* Bytes held by a table of a map with `cells` padded cells: the header and 3 bytes per padded cell. */
+/* Bytes held by a table of a map with `cells` padded cells: the header and 3 bytes per padded cell. Pure;
+ * thread-safe. */
 size_t ap_clearance_bytes(uint32_t cells);
 
 /* The threshold of a disc of radius r (tiles, >= 0): the highest level whose v <= r + AP_CLEARANCE_TOUCH, so

@@ -20,7 +20,8 @@
  * Cost: O(length * (1 + r)) cell visits. Pure; thread-safe. */
 bool ap_line_clear(const ap_map *m, double ax, double ay, double bx, double by, double r);
 
-/* True when the disc of radius r swept along segment s (line or arc) touches no blocked/off-map cell. */
+/* True when the disc of radius r (tiles, >= 0) swept along segment s (line or arc) touches no blocked/off-map
+ * cell (an arc: the exact point-to-arc distance per cell). Pure; thread-safe. */
 bool ap_segment_clear(const ap_map *m, const ap_segment *s, double r);
 
 /* The same two tests against another passability mask of m's padded layout (ap_map_node_count(m) bytes,
@@ -42,7 +43,7 @@ size_t ap_segment_cells(const ap_segment *s, double r, int32_t (*out)[2], size_t
 
 /* Pinter's original sampled Walkable(A, B) ("Smoothing the A* Path"): samples every 1/5 tile along AB and
  * tests the four diamond points at distance r around the centre. Can miss corners; kept for the bench's
- * comparison with ap_line_clear. */
+ * comparison with ap_line_clear. Tiles in; true when clear. Pure; thread-safe. */
 bool ap_line_clear_sampled(const ap_map *m, double ax, double ay, double bx, double by, double r);
 
 #endif

@@ -170,7 +170,9 @@ typedef struct ap_map {
 } ap_map;
 
 /* (Re)build m->pass_bits and m->pass_cols from m->pass (an existing block is reused: the size is the
- * map's). Returns AP_OK, or AP_E_NOMEM (then both are NULL and the line test uses the bytes). O(cells). */
+ * map's). Returns AP_OK, or AP_E_NOMEM (then both are NULL and the line test uses the bytes). O(cells). The
+ * block is owned by m (ap_map_free frees it). Writes m: not thread-safe on one map, so only while it is being
+ * built or updated, before readers see it. */
 int ap_map_pass_bits(ap_map *m);
 
 /* Bytes m's bit lines take (0 when not built). Pure. */
@@ -208,7 +210,9 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
  * characters with CRLF ends, plus AP_MAP_TRAILING_MAX bytes of blank lines), so an oversized or sparse
  * file costs no memory (AP_E_MAP_TOO_LARGE). Returns as ap_map_parse, or AP_E_IO (diag says why) when
  * the file cannot be read or is not a regular file (a directory, FIFO, socket or device named *.map; a
- * FIFO is opened without waiting for a writer). */
+ * FIFO is opened without waiting for a writer); an id from the file name that is not valid (ap_map_id_valid)
+ * is AP_E_MAP_FORMAT. On success *out is the caller's (free with ap_map_free); on failure it is NULL.
+ * Thread-safe (no shared state). */
 int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
 /* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-] (the map
@@ -238,7 +242,8 @@ static inline double ap_map_move_cost(const ap_map *m, uint32_t a, uint32_t b, d
  * AP_TERRAIN_CHARS[k]): weighted, cost_min, cost_max and, when weighted, the per-cell kind and cheap arrays
  * (malloc'd, stored in m: ap_map_free frees them on a loaded map, a view's slot on a view). The cheap mask is
  * what smoothing uses so a shortcut never crosses dearer terrain than the cells it replaces could. Returns
- * AP_OK or AP_E_NOMEM. Used by the loader and by capability views (view.h). */
+ * AP_OK or AP_E_NOMEM (m keeps whichever array was allocated, freed with it). Used by the loader and by
+ * capability views (view.h). Writes m: not thread-safe on one map. */
 int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
 
 /* The first half of ap_map_derive_costs: weighted, cost_min and cost_max of m from m->cost_of and
@@ -246,7 +251,8 @@ int ap_map_derive_costs(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
 void ap_map_cost_range(ap_map *m, const int64_t present[AP_TERRAIN_KINDS]);
 
 /* The per-cell half: kind and cheap of map cell (x, y) (inside the map) from m->pass, m->terrain, cost_of
- * and cost_min, as ap_map_derive_costs sets them. m must be weighted with its arrays allocated. */
+ * and cost_min, as ap_map_derive_costs sets them. m must be weighted with its arrays allocated. Writes m: not
+ * thread-safe on one map (tile updates call it on their own copy). */
 void ap_map_cost_cell(ap_map *m, int32_t x, int32_t y);
 
 /* Derive m's passability from m->terrain and m->cost_of (the loader's rule: '.', 'G', 'S' and whatever
@@ -256,8 +262,8 @@ void ap_map_cost_cell(ap_map *m, int32_t x, int32_t y);
 int ap_map_derive_pass(ap_map *m);
 
 /* The table slot named `name` (e.g. "region", AP_JPS_TABLE_NAME), or NULL. On a capability view (m->base
- * set) the base's per-capability slots only (a map-wide table describes the base's passability). Pure;
- * thread-safe on a loaded map. */
+ * set) the base's per-capability slots only (a map-wide table describes the base's passability). The slot is
+ * borrowed from m (or its base) and lives as long as the map. Pure; thread-safe on a loaded map. */
 const ap_map_table *ap_map_find_table(const ap_map *m, const char *name);
 
 /* Free a map and its tables. NULL is ignored. Not safe while other threads still read the map. */

@@ -90,14 +90,16 @@ int ap_map_build_tables(ap_map *m, const char **failed);
 /* The tables of m, a tile update of prev (patch.h; m differs from prev only at the n `changed` cells), as
  * ap_map_build_tables would build them, but a kind with an update function whose table prev has (same kind
  * and capability) is updated from prev's table (the slot's incremental flag set) rather than built. Same
- * returns as ap_map_build_tables. prev is only read (other threads may be reading it too). */
+ * returns as ap_map_build_tables; the new slots are owned by m. prev is only read (other threads may be reading it
+ * too); m is written, so not thread-safe on m. */
 int ap_map_update_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n,
                          const char **failed);
 
 /* ap_map_update_tables (prev NULL: a fresh load, every table built), then the required region table looked
  * up and kept in m->region / m->region_count. Returns AP_OK, or the failed table's status with diag (if not
  * NULL) naming the table ("cannot build the region table: out of memory"); the caller frees m. Used by
- * the loader (map.c) and tile updates (patch.c). Defined in map.c. */
+ * the loader (map.c) and tile updates (patch.c). Defined in map.c. Thread safety as ap_map_update_tables (writes m,
+ * only reads prev). */
 int ap_map_attach_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *changed, size_t n, ap_diag *diag);
 
 #endif

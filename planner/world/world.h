@@ -91,7 +91,7 @@ static inline uint32_t ap_world_region(const ap_world *w, double x, double y)
     return w->ops->region(w->ctx, x, y);
 }
 
-/* Data of the table called name, or NULL. */
+/* Data of the table called name, or NULL; borrowed from the world and immutable (as ops->table). */
 static inline const void *ap_world_table(const ap_world *w, const char *name)
 {
     return w->ops->table(w->ctx, name);

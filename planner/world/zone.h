@@ -66,12 +66,14 @@ double ap_zone_nearest(const ap_zone *z, double x, double y, int *piece);
  * which lets its first pass skip more of them) and gets the same number, a minimum being the same in any order
  * (ap_zone_nearest's piece may then be another of equal distance); points outside the grid use every piece. Set z->grid
  * to the result to use it (z's points and half must not change while it is set). Returns a malloc'd grid (free with
- * free()), or NULL when out of memory or the line's coordinates are not finite (then ap_zone_distance measures every
- * piece, as without a grid). */
+ * free()), or NULL when out of memory, z->n is outside 2 .. AP_ZONE_MAX_POINTS or the line's coordinates are not finite
+ * (then ap_zone_distance measures every piece, as without a grid). Reads z only (thread-safe); the grid it returns is
+ * filled on first use, so it belongs to one thread at a time. */
 struct ap_zone_grid *ap_zone_grid_build(const ap_zone *z);
 
-/* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner; z must stay
- * at its address while *out is used. */
+/* The world of z laid over inner: every test is inner's and z's rule. z->inner is set to inner (a copy; inner's
+ * context stays borrowed); z must stay at its address while *out is used (ctx = z, borrowed). Writes z, so not
+ * thread-safe on z; the world's tests are as thread-safe as ap_zone_distance on z and as inner's. */
 void ap_zone_world(ap_zone *z, const ap_world *inner, ap_world *out);
 
 /* The zone of w when w was made by ap_zone_world, else NULL (borrowed: w's context, valid while w is). Pure. */
@@ -95,8 +97,9 @@ bool ap_zone_proves_piece(const ap_zone *z, double d0, int piece0, double x1, do
  * cannot pass): the same verdict, fewer distances. Thread safety as ap_zone_distance. */
 bool ap_zone_segment_clear(const ap_zone *z, const ap_segment *s, double r);
 
-/* ap_zone_segment_clear with the distance d0 and nearest piece piece0 (ap_zone_nearest) of s's stored first
- * point (x0, y0) given: the kinodynamic search has them from its state. */
+/* ap_zone_segment_clear with the distance d0 (tiles) and nearest piece piece0 (ap_zone_nearest) of s's stored
+ * first point (x0, y0) given: the kinodynamic search has them from its state. False for a non-finite or negative
+ * length or r < 0. Thread safety as ap_zone_distance. */
 bool ap_zone_segment_clear_from(const ap_zone *z, const ap_segment *s, double r, double d0, int piece0);
 
 /* Tiles given away by ap_zone_proves against rounding: far above the ~1e-12 tiles by which the computed
