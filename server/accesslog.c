@@ -21,6 +21,7 @@ int ap_accesslog_init(ap_accesslog *l, int fd, size_t cap)
     if (l->buf == NULL || l->out == NULL) {
         free(l->buf);
         free(l->out);
+        l->buf = l->out = NULL; /* ap_accesslog_free then sees nothing to free (nor a mutex never made) */
         return -1;
     }
     struct stat st;
