@@ -2,10 +2,14 @@
 #include "circles.h"
 
 #include <errno.h>
-#include <time.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../planner/base/status.h"
 #include "json_in.h"
@@ -113,48 +117,71 @@ int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_cir
     return st;
 }
 
-int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
+/* AP_E_IO with diag: why path cannot be read (errno e, or none when e is 0). */
+static int io_fail(ap_diag *diag, const char *path, const char *what, int e)
 {
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (f != NULL) {
-        for (;;) {
-            if (len == cap) {
-                cap = cap > 0 ? 2 * cap : 65536;
-                char *p = realloc(buf, cap);
-                if (p == NULL) {
-                    free(buf);
-                    fclose(f);
-                    return AP_E_NOMEM;
-                }
-                buf = p;
-            }
-            size_t got = fread(buf + len, 1, cap - len, f);
-            len += got;
-            if (got == 0)
-                break;
-        }
-        bool bad = ferror(f) != 0;
-        fclose(f);
-        if (!bad) {
-            int st = ap_circles_parse(path, buf, len, out, diag);
-            free(buf);
-            return st;
-        }
-    }
-    int e = errno;
-    free(buf);
     if (diag != NULL) {
         snprintf(diag->file, sizeof diag->file, "%s", path);
         diag->line = diag->col = 0;
-        snprintf(diag->msg, sizeof diag->msg, "cannot read: %s", strerror(e));
+        snprintf(diag->msg, sizeof diag->msg, "%s%s%s", what, e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
     }
     return AP_E_IO;
 }
 
-/* The id of a circle map file: base name minus the suffix, checked as map ids are (map.h). */
+int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
+{
+    *out = NULL;
+    /* O_NONBLOCK: a FIFO named *.circles.json must not wait for a writer (ap_map_load's rule); only a regular
+     * file is read, and its size is known before anything is allocated. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return io_fail(diag, path, "cannot read", errno);
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return io_fail(diag, path, "cannot stat", e);
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return io_fail(diag, path, S_ISDIR(sb.st_mode) ? "not a regular file (a directory)"
+                                   : S_ISFIFO(sb.st_mode) ? "not a regular file (a FIFO)"
+                                                          : "not a regular file", 0);
+    }
+    if ((uint64_t)sb.st_size > AP_CIRCLES_MAX_FILE_BYTES) {
+        close(fd);
+        if (diag != NULL) {
+            snprintf(diag->file, sizeof diag->file, "%s", path);
+            diag->line = diag->col = 0;
+            snprintf(diag->msg, sizeof diag->msg, "file has %llu bytes; a circle map has at most %llu",
+                     (unsigned long long)sb.st_size, (unsigned long long)AP_CIRCLES_MAX_FILE_BYTES);
+        }
+        return AP_E_MAP_TOO_LARGE;
+    }
+    const size_t size = (size_t)sb.st_size;
+    char *buf = malloc(size > 0 ? size : 1);
+    if (buf == NULL) {
+        close(fd);
+        return AP_E_NOMEM;
+    }
+    size_t len = 0;
+    int e = 0;
+    while (len < size) { /* a file that shrank while read parses as what was there */
+        ssize_t got = read(fd, buf + len, size - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            e = got < 0 ? errno : 0;
+            break;
+        }
+        len += (size_t)got;
+    }
+    close(fd);
+    int st = e != 0 ? io_fail(diag, path, "cannot read", e) : ap_circles_parse(path, buf, len, out, diag);
+    free(buf);
+    return st;
+}
+
 static bool circle_map_id(const char *path, char out[AP_MAP_ID_MAX])
 {
     const char *base = strrchr(path, '/');

@@ -10,6 +10,7 @@
 #define AP_PROTO_CIRCLES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../planner/world/circles.h"
 #include "../planner/world/map.h"
@@ -53,8 +54,12 @@ int ap_json_get_circles(const ap_json_reader *r, json_t *obj, const char *prefix
  * AP_E_NOMEM. Thread-safe. */
 int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_circle_world **out, ap_diag *diag);
 
+/* Most bytes of a circle map file (AP_CIRCLES_MAX circles of about 40 bytes each fit). */
+#define AP_CIRCLES_MAX_FILE_BYTES ((uint64_t)1 << 30)
+
 /* Read and parse the file at path: as ap_circles_parse (ownership and returns), or AP_E_IO (diag says why)
- * when it cannot be read, AP_E_NOMEM when its bytes do not fit in memory. Thread-safe. */
+ * when it cannot be read or is not a regular file (a directory, a FIFO: never waited on), AP_E_MAP_TOO_LARGE
+ * (diag) above AP_CIRCLES_MAX_FILE_BYTES, AP_E_NOMEM when its bytes do not fit in memory. Thread-safe. */
 int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag);
 
 #endif

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "planner/base/status.h"
@@ -43,6 +44,20 @@ START_TEST(good_file_loads)
     free(path);
     ck_assert_int_eq(ap_circles_load("/nonexistent/x.circles.json", &cw, &d), AP_E_IO);
     ck_assert_ptr_null(cw);
+    ck_assert_str_eq(d.msg, "cannot read: No such file or directory");
+    /* neither a FIFO (which would block the reader until a writer came) nor a directory is read */
+    char dir[] = "/tmp/arcpath-circles-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char fifo[sizeof dir + 32];
+    snprintf(fifo, sizeof fifo, "%s/f.circles.json", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(ap_circles_load(fifo, &cw, &d), AP_E_IO);
+    ck_assert_str_eq(d.msg, "not a regular file (a FIFO)");
+    ck_assert_int_eq(ap_circles_load(dir, &cw, &d), AP_E_IO);
+    ck_assert_str_eq(d.msg, "not a regular file (a directory)");
+    ck_assert_ptr_null(cw);
+    unlink(fifo);
+    rmdir(dir);
 }
 END_TEST
 
