@@ -17,6 +17,7 @@
 #include "jps_impl.h"
 #include "../base/status.h"
 #include "../base/mem.h"
+#include "../search/open_bucket.h"
 
 /* ---- JPS+ table ---------------------------------------------------------------------------------------- */
 
@@ -741,7 +742,10 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
                        .max_succ = 8,
                        .successors = table != NULL ? jps_plus_succ : jps_succ,
                        .heuristic = jps_h,
-                       .run = table != NULL ? ap_jps_plus_run : NULL};
+                       .run = table != NULL && ap_bq_fits(m->passable_cells, m->width > m->height ? m->width : m->height,
+                                                          AP_BQ_WIDE_PER_TILE)
+                                  ? ap_jps_plus_run
+                                  : NULL};
     return AP_OK;
 }
 

@@ -39,6 +39,16 @@ enum { AP_BQ_PER_TILE = 64, AP_BQ_RING = 256, AP_BQ_CHUNK = 32 };
  * lies beyond it waits in the overflow heap. 4 measured best of 1-64 (seventh round). */
 enum { AP_BQ_WIDE_PER_TILE = 4 };
 
+/* Whether every f an A* search on a uniform-cost grid can reach has a bucket number (f * per_tile, a uint32_t):
+ * a path has at most `cells` (passable cells) steps of at most sqrt(2) tiles, the octile heuristic is at most
+ * sqrt(2) * side (the longer side, tiles). At the default map limits it always holds (2^24 cells: f < 2.4e7
+ * tiles); on larger maps the grid domains leave their bucketed loops for the generic one (a heap, any f).
+ * Pure. */
+static inline bool ap_bq_fits(int64_t cells, int32_t side, uint32_t per_tile)
+{
+    return ((double)cells + (double)side) * 1.4142135623730951 * (double)per_tile < 4.0e9;
+}
+
 /* Wide policy: the lowest bucket is kept sorted (pop without a sift) while it has at most this many
  * entries, else it is a heap (16, 32, 64, 128 measured alike). */
 enum { AP_BQ_SORTED_MAX = 32 };

@@ -11,6 +11,7 @@
 #include "../../../planner/grid/jps.h"
 #include "../../../planner/plan/plan.h"
 #include "../../../planner/search/search.h"
+#include "../../../planner/search/open_bucket.h"
 #include "../../../planner/world/clearance.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -618,10 +619,31 @@ START_TEST(inlined_grid_matches_generic)
             compared++;
         }
         ck_assert_msg(compared > 50 && found > 25, "%s: %d compared, %d found", names[kind], compared, found);
+        /* a map whose f values could pass the bucket numbers (open_bucket.h ap_bq_fits) gets no loop of its
+         * own: the generic heap serves it (told here by its passable-cell count alone) */
+        const int64_t cells = m->passable_cells;
+        m->passable_cells = (int64_t)1 << 30;
+        ap_grid_domain gd;
+        ap_jps_domain jd;
+        ap_domain dom;
+        const uint32_t g0 = ap_map_index(m, 0, 0);
+        ck_assert_int_eq(kind == DISC     ? ap_grid_domain_init_sized(&gd, &dom, m, 8, g0, t, 0.9)
+                         : kind == SQUARE ? ap_grid_domain_init_square(&gd, &dom, m, 8, g0, t, 2)
+                         : kind == POINT  ? ap_grid_domain_init(&gd, &dom, m, 8, g0)
+                                          : ap_jps_domain_init(&jd, &dom, m, table, g0),
+                         AP_OK);
+        ck_assert_msg(dom.run == NULL, "%s: a bucketed loop for f beyond its bucket numbers", names[kind]);
+        m->passable_cells = cells;
         ap_jps_table_free(table);
         ap_workspace_free(&ws);
         ap_map_free(m);
     }
+    /* the bound itself: the default map limit (2^24 cells, 4096 a side) fits the finest buckets (64 a tile);
+     * 2^30 cells fit neither policy */
+    ck_assert(ap_bq_fits((int64_t)1 << 24, 4096, AP_BQ_PER_TILE));
+    ck_assert(!ap_bq_fits((int64_t)1 << 30, 32768, AP_BQ_PER_TILE));
+    ck_assert(!ap_bq_fits((int64_t)1 << 30, 32768, AP_BQ_WIDE_PER_TILE));
+    ck_assert(ap_bq_fits((int64_t)1 << 28, 16384, AP_BQ_WIDE_PER_TILE));
 }
 END_TEST
 
