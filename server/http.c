@@ -144,6 +144,7 @@ typedef struct ap_req {
     char arena_body[ARENA_BODY];
     char arena_out[ARENA_OUT];
     ap_circle obstacles[AP_MAX_OBSTACLES]; /* a /v1/path query's "obstacles" (job.q points here) */
+    ap_zone zone;                          /* a /v1/path query's "corridor" (job.q.zone points here) */
 } ap_req;
 
 static void req_free(ap_req *r);
@@ -621,7 +622,8 @@ static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map
 static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
 {
     ap_http *h = r->h;
-    /* A copy to fill in, without the obstacles array (6 KiB): pr.q.obstacles still points at q's. */
+    /* A copy to fill in, without the obstacles array (6 KiB) and the corridor: pr.q.obstacles and pr.q.zone
+     * still point at q's, which lives on the handler's stack, gone once the job is handed to the pool. */
     ap_path_request pr;
     memcpy(&pr, q, offsetof(ap_path_request, obstacles));
     char field[64];
@@ -652,10 +654,14 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     r->job.q = pr.q;
     r->job.map_id = map_id;
     r->job.map_version = r->ver->version;
-    /* pr lives on this stack frame: the job's query reads the request's own copy of the obstacles. */
+    /* The job's query reads the request's own copies of the obstacles and the corridor. */
     if (pr.q.n_obstacles > 0) {
         memcpy(r->obstacles, q->obstacles, pr.q.n_obstacles * sizeof *r->obstacles);
         r->job.q.obstacles = r->obstacles;
+    }
+    if (pr.q.zone != NULL) {
+        r->zone = q->zone;
+        r->job.q.zone = &r->zone;
     }
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
