@@ -126,17 +126,28 @@ void ap_render_tick(const ap_pose *s, double px, double *x0, double *y0, double 
     *x1 = s->x + nx, *y1 = s->y + ny;
 }
 
-int ap_render_arc_pieces(const ap_segment *s, ap_render_arc_piece out[2])
+int ap_render_arc_pieces(const ap_segment *s, ap_render_arc_piece out[AP_RENDER_ARC_PIECES])
 {
     if (fabs(s->sweep) <= 1.5 * M_PI) {
         out[0] = (ap_render_arc_piece){s->x1, s->y1, s->sweep};
         return 1;
     }
-    /* The angle of the start seen from the centre turns with the heading, forward or reverse alike. */
-    double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx), half = s->sweep / 2.0;
-    out[0] = (ap_render_arc_piece){s->cx + s->radius * cos(a0 + half), s->cy + s->radius * sin(a0 + half), half};
-    out[1] = (ap_render_arc_piece){s->x1, s->y1, s->sweep - half};
-    return 2;
+    /* More than a full turn looks like one full turn and the rest: the loops draw over each other. */
+    const double side = s->sweep > 0.0 ? 1.0 : -1.0;
+    double drawn = fabs(s->sweep);
+    if (drawn > 2.0 * M_PI)
+        drawn = 2.0 * M_PI + fmod(drawn, 2.0 * M_PI);
+    /* Equal pieces of at most pi (at most 4); the angle of the start seen from the centre turns with the
+     * heading, forward or reverse alike. The last piece ends at the segment's own end. */
+    const int n = (int)ceil(drawn / M_PI - 1e-12);
+    const double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx), step = side * drawn / n;
+    for (int i = 0; i < n; i++) {
+        const double a = a0 + step * (i + 1);
+        out[i] = (ap_render_arc_piece){s->cx + s->radius * cos(a), s->cy + s->radius * sin(a), step};
+    }
+    out[n - 1].x = s->x1;
+    out[n - 1].y = s->y1;
+    return n;
 }
 
 void ap_render_caption(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, char *buf,

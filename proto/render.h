@@ -190,13 +190,16 @@ size_t ap_render_same_way_end(const ap_render_answer *a, size_t i);
  * perpendicular to its heading: ends (x0, y0) and (x1, y1). Pure. */
 void ap_render_tick(const ap_pose *s, double px, double *x0, double *y0, double *x1, double *y1);
 
-/* An arc split into the pieces the writers draw: an arc of |sweep| > 1.5 pi is drawn as two halves (an SVG
- * arc between nearly coincident ends would be ill-conditioned, and a full turn's ends coincide); a shorter
- * one as itself. Each piece: end point, signed sweep. Returns the count (1 or 2). Pure. */
+/* An arc split into the pieces the writers draw: an arc of |sweep| > 1.5 pi is drawn in equal pieces of at
+ * most pi (an SVG arc between nearly coincident ends would be ill-conditioned, and a full turn's ends
+ * coincide), and one of more than a full turn (a kinodynamic action of a tight turning radius may loop) as one
+ * full turn and the rest; a shorter one as itself. Each piece: end point, signed sweep; the last ends at s's
+ * end. Returns the count (1 .. AP_RENDER_ARC_PIECES). Pure. */
+#define AP_RENDER_ARC_PIECES 4
 typedef struct ap_render_arc_piece {
     double x, y, sweep;
 } ap_render_arc_piece;
-int ap_render_arc_pieces(const ap_segment *s, ap_render_arc_piece out[2]);
+int ap_render_arc_pieces(const ap_segment *s, ap_render_arc_piece out[AP_RENDER_ARC_PIECES]);
 
 /* The caption (NUL-terminated, cut to cap bytes): for a map alone "<map> <w>×<h>"; for an answer
  * "<map> · <algorithm> · length <L> · clear|not clear" (algorithm left out when NULL) or

@@ -143,7 +143,9 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
             (rc = ap_json_get_number(r, o, p, "radius", true, 0.0, CMAX, &s->radius, NULL)) != AP_OK ||
             (rc = ap_json_get_number(r, o, p, "start_heading", true, -INFINITY, INFINITY, &s->heading, NULL)) !=
                 AP_OK ||
-            (rc = ap_json_get_number(r, o, p, "sweep", true, -2.0 * M_PI, 2.0 * M_PI, &s->sweep, NULL)) != AP_OK)
+            /* any finite sweep: a kinodynamic action of a tight turning radius may loop more than once (the
+             * length check below holds it to radius * |sweep|) */
+            (rc = ap_json_get_number(r, o, p, "sweep", true, -INFINITY, INFINITY, &s->sweep, NULL)) != AP_OK)
             return rc;
     } else if ((rc = ap_json_get_number(r, o, p, "heading", true, -INFINITY, INFINITY, &s->heading, NULL)) != AP_OK) {
         return rc;

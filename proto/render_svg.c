@@ -122,7 +122,7 @@ static void seg_cmds(ap_jbuf *b, const ap_segment *segs, size_t i, size_t j)
             pt(b, s->x1, s->y1);
             continue;
         }
-        ap_render_arc_piece pc[2];
+        ap_render_arc_piece pc[AP_RENDER_ARC_PIECES];
         int n = ap_render_arc_pieces(s, pc);
         for (int p = 0; p < n; p++) {
             AP_JBUF_LIT(b, "A");

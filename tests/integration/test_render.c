@@ -169,10 +169,11 @@ START_TEST(query_and_answer_round_trip)
 }
 END_TEST
 
-/* Every optional member a /v1/path answer may carry passes the picture's answer parser: a query whose answer
- * has it draws (200), and its stored answer draws the same bytes. The kinodynamic answers with "capped"
- * (a 300-expansion cap) and "probe", a timed legal-turn answer ("duration_s", segment timing) and samples in
- * time ("t", "v"). Before "capped" was known to the parser, the first query's picture was a 500. */
+/* Every optional member a /v1/path answer may carry, and every value, passes the picture's answer parser: a
+ * query whose answer has it draws (200), and its stored answer draws the same bytes. The kinodynamic answers
+ * with "capped" (a 300-expansion cap) and "probe", a timed legal-turn answer ("duration_s", segment timing)
+ * and samples in time ("t", "v"), an arc of more than a full turn. Before the parser knew "capped" and took
+ * sweeps beyond 2 pi, the first and last queries' pictures were 500s. */
 START_TEST(every_answer_member_draws)
 {
     static const struct {
@@ -191,6 +192,12 @@ START_TEST(every_answer_member_draws)
          "\"unit\":{\"kind\":\"car\",\"radius\":0.4,\"turning_radius\":2},\"search\":{\"algorithm\":\"directional24\"},"
          "\"samples\":{\"dt\":0.5}}",
          "\"duration_s\":", "directional24"},
+        /* a turning radius of 0.01 lets one kinodynamic action loop (radius v^2 / a_lat = 1/8, 1.25 tiles: a
+         * sweep of -10 rad); the parser took at most 2 pi and the picture was a 500 */
+        {"{\"map\":\"rooms\",\"start\":{\"x\":28.5,\"y\":12.5,\"heading\":3.14},\"goal\":{\"x\":29.0,\"y\":12.9,"
+         "\"speed\":1,\"heading\":1.88},\"unit\":{\"turning_radius\":0.01},"
+         "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":300,\"probe\":true}}",
+         "\"sweep\":-10.0", "kinodynamic"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ap_resp p, q, a;

@@ -161,6 +161,16 @@ START_TEST(svg_arc_flags)
     d = arc_svg(-1.75 * M_PI, 2.0);
     ck_assert_str_eq(d, "M4 4.5A2 2 0 0 0 4.7654 0.6522A2 2 0 0 0 2.5858 3.9142");
     free(d);
+    /* more than a full turn (a kinodynamic action of a tight radius may loop): four equal pieces, the last at
+     * the end; 10 rad is 2 pi + 3.717, 30 rad draws as 2 pi + fmod(30, 2 pi) */
+    d = arc_svg(10.0, 0.5);
+    ck_assert_str_eq(d, "M4 2A0.5 0.5 0 0 1 4.2992 2.9006A0.5 0.5 0 0 1 3.5205 2.3582A0.5 0.5 0 0 1 4.469 2.3267"
+                        "A0.5 0.5 0 0 1 3.728 2.9195");
+    free(d);
+    d = arc_svg(-30.0, 0.5);
+    ck_assert_str_eq(d, "M4 3A0.5 0.5 0 0 0 4.1733 2.031A0.5 0.5 0 0 0 3.6749 2.8798A0.5 0.5 0 0 0 4.4367 2.2564"
+                        "A0.5 0.5 0 0 0 3.506 2.5771");
+    free(d);
 }
 END_TEST
 
