@@ -13,9 +13,10 @@
  *     else step back along both until they are about (not more than) 12 apart.
  *  5. Directional8 from a's pose to b's pose (time-sliced on the workspace); failure -> failure.
  *  6. Final smoothing: Pinter's Listing 1 with the curved Walkable (the shortest Dubins curve between the
- *     kept poses, checked with the exact ap_world_segments_clear).
- * "auto" for turning units runs the hybrid and, when it fails, Directional24 (Pinter: "proceed from scratch
- * with a slower, methodical search, such as the standard Directional24").
+ *     kept poses, checked with the exact ap_world_segments_clear; between two free headings the straight
+ *     line), made where the pipeline ends (hybrid_done).
+ * "auto" for turning units runs the hybrid and, when it fails or its final curves are not clear, Directional24
+ * (Pinter: "proceed from scratch with a slower, methodical search, such as the standard Directional24").
  *
  * Smoothing48 runs on the A* core through a small domain and single-expansion slices, so that the give-up
  * rule can watch the expansion order without a second search loop; it is bounded (it only visits the
@@ -73,6 +74,8 @@ typedef struct ap_plan_dir {
     size_t n_pre;
     ap_pose *post;
     size_t n_post;
+    ap_segment *final_segs;   /* hybrid: step 6's curves, made where the pipeline ends (hybrid_done) */
+    size_t n_final;
     double cost;
     /* long range (corridor mode, directional.h) */
     uint32_t grid_start, grid_goal; /* the query's start and goal cells (padded ids) */
@@ -118,17 +121,22 @@ static void turns_release(ap_plan *p)
     drop_dir(dp);
     ap_profile_release(dp->prof);
     ap_profile_release(dp->prof48);
-    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp->corr, dp);
+    AP_FREE_ALL(dp->pts, dp->poses, dp->pose_free, dp->pre, dp->post, dp->corr, dp->final_segs, dp);
     p->kind_state = NULL;
 }
 
 /* ---- curves between poses ---------------------------------------------------------------------------- */
 
-/* The move from pose a to pose b: a_free = any start heading (the reversed arc+line from b), b_free = any
+/* The move from pose a to pose b: both free = the straight line; a_free = any start heading (the reversed
+ * arc+line from b), b_free = any
  * end heading (arc+line), else the shortest Dubins path. Returns the count, -1 when none exists. */
 static int move_curve(const ap_pose *a, bool a_free, const ap_pose *b, bool b_free, double R, ap_segment *out)
 {
     int tight = 0;
+    if (a_free && b_free) { /* both headings free: the straight line is the shortest curve */
+        out[0] = ap_segment_line(a->x, a->y, b->x, b->y);
+        return 1;
+    }
     if (a_free) {
         size_t n = ap_curve_arc_line(b->x, b->y, ap_angle_wrap(b->heading + M_PI), a->x, a->y, R, out, &tight);
         if (tight)
@@ -381,6 +389,17 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
     size_t ns = 0;
     for (size_t i = 0; i + 1 < k; i++) {
         int c = move_curve(&P[i], F[i], &P[i + 1], F[i + 1], R, segs + ns);
+        /* A pose kept at a free start or goal heading still carries the heading its search drove it with (a
+         * Directional8 leg runs from a fixed one): when the curve re-fitted at the free end is not clear, the
+         * search's own curve between the two poses is the one it checked. */
+        if (c >= 0 && (F[i] || F[i + 1]) && !ap_world_segments_clear(&world, segs + ns, (size_t)c, r)) {
+            ap_segment fixed[3];
+            int f = move_curve(&P[i], false, &P[i + 1], false, R, fixed);
+            if (f >= 0 && ap_world_segments_clear(&world, fixed, (size_t)f, r)) {
+                memcpy(segs + ns, fixed, (size_t)f * sizeof *fixed);
+                c = f;
+            }
+        }
         if (c < 0) {
             free(segs);
             return AP_E_INTERNAL;
@@ -671,6 +690,33 @@ static int escalate_or_fail(ap_plan *p, int st)
     return p->state = st;
 }
 
+/* The hybrid pipeline ends (step 2, 3 or 5 made a chain of poses): step 6's curves now, kept for the answer.
+ * The searches checked their own curves; Listing 1 re-fits those at a free start or goal heading (between
+ * neighbouring cells, a 2-pose chain is nothing but such a curve), and a re-fitted curve can cut a wall. When
+ * the curves are not clear, auto goes on to Directional24 (Pinter's fallback for a failed hybrid); a query
+ * that named hybrid keeps them, its answer marked "clear": false. */
+static int hybrid_done(ap_plan *p)
+{
+    ap_plan_dir *dp = p->kind_state;
+    free(dp->final_segs);
+    dp->final_segs = NULL;
+    int st = final_smoothing(p, &dp->final_segs, &dp->n_final);
+    if (st != AP_OK)
+        return p->state = st;
+    dp->phase = P_DONE;
+    if (dp->auto_mode) {
+        ap_world world;
+        double rad;
+        ap_plan_world(&p->q, false, &world, &rad);
+        if (!ap_world_path_clear(&world, dp->final_segs, dp->n_final, p->q.sx, p->q.sy, rad)) {
+            free(dp->final_segs);
+            dp->final_segs = NULL;
+            return escalate_or_fail(p, AP_NO_PATH);
+        }
+    }
+    return p->state = AP_OK;
+}
+
 /* After the grid search: steps 2-5. */
 static int hybrid_after_grid(ap_plan *p)
 {
@@ -698,8 +744,7 @@ static int hybrid_after_grid(ap_plan *p)
         free(fwd);
         if (st != AP_OK)
             return p->state = st;
-        dp->phase = P_DONE;
-        return p->state = AP_OK;
+        return hybrid_done(p);
     }
     if (st != AP_NO_PATH) {
         free(fwd);
@@ -738,8 +783,7 @@ static int hybrid_after_grid(ap_plan *p)
         free(bwd);
         if (st != AP_OK)
             return p->state = st;
-        dp->phase = P_DONE;
-        return p->state = AP_OK;
+        return hybrid_done(p);
     }
     /* Step 4: the failure points; fwd[nf-1] is at waypoint far_f, bwd[0] at np-1-far_b. Step back along both
      * chains while the points stay within 12 tiles of each other in x and y. */
@@ -799,8 +843,7 @@ static int hybrid_after_leg(ap_plan *p)
     drop_dir(dp);
     if (st != AP_OK)
         return p->state = st;
-    dp->phase = P_DONE;
-    return p->state = AP_OK;
+    return hybrid_done(p);
 }
 
 /* Long range, last step when the corridor failed twice: Pinter's window search, when start and goal fit it
@@ -956,7 +999,14 @@ static int turns_finish(ap_plan *p, ap_result *r)
         r->n_waypoints = nw;
         r->grid_cost = p->search.cost;
     } else {
-        int st = final_smoothing(p, &segs, &ns);
+        int st = AP_OK;
+        if (dp->final_segs != NULL) { /* made where the pipeline ended (hybrid_done) */
+            segs = dp->final_segs;
+            ns = dp->n_final;
+            dp->final_segs = NULL;
+        } else {
+            st = final_smoothing(p, &segs, &ns);
+        }
         if (st != AP_OK)
             return st;
         r->waypoints = malloc(dp->n_poses * sizeof *r->waypoints);

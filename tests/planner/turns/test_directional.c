@@ -402,6 +402,57 @@ static const char *FIG12 = "type octile\nheight 20\nwidth 20\nmap\n"
                            "@@@@@@@@@@@@@@@@@@@@\n"
                            "@@@@@@@@@@@@@@@@@@@@\n";
 
+/* The hybrid's final curves at a free start or goal heading, on the demo maze (config/maps/maze.map): between
+ * two poses whose headings are both free the curve is the straight line (it was an arc about the goal's
+ * placeholder heading, through a wall); a pose a Directional8 leg drove from a fixed heading keeps that leg's
+ * curve when the one re-fitted at its free end is not clear; and auto runs Directional24 when the hybrid's
+ * curves are not clear, so its answer always is (each case was an "ok" with "clear": false). */
+START_TEST(test_hybrid_free_ends)
+{
+    ap_map *m;
+    ap_diag dg;
+    ck_assert_int_eq(ap_map_load("config/maps/maze.map", NULL, &m, &dg), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    static const struct {
+        double sx, sy, sh, gx, gy, gh, ur, R; /* sh, gh: NAN = free */
+        bool hybrid_clear;                   /* the hybrid's own answer is clear too */
+    } cases[] = {
+        {94.5, 66.5, NAN, 93.5, 67.5, NAN, 0.0, 0.75, true},
+        {78.5, 86.5, 0.05122065059119807, 78.5, 87.5, NAN, 0.4, 1.0, true},
+        {54.5, 13.5, NAN, 53.5, 13.5, 1.45795567900772, 0.0, 0.75, true},
+        {17.5, 29.5, NAN, 16.5, 29.5, NAN, 0.4, 0.5, true},
+        {49.5, 62.5, NAN, 47.5, 59.5, NAN, 0.0, 2.0, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ap_query q = turn_query(m, cases[i].sx, cases[i].sy, cases[i].gx, cases[i].gy, cases[i].ur, cases[i].R);
+        q.has_sheading = !isnan(cases[i].sh);
+        q.sheading = q.has_sheading ? cases[i].sh : 0.0;
+        q.has_gheading = !isnan(cases[i].gh);
+        q.gheading = q.has_gheading ? cases[i].gh : 0.0;
+        ap_result r;
+        q.algorithm = AP_ALG_HYBRID;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        if (cases[i].hybrid_clear)
+            check_guarantees(&q, &r);
+        else
+            ck_assert_msg(!r.clear, "case %zu: the hybrid's answer is clear now: move it to the others", i);
+        if (i == 0) { /* both ends free: one straight line */
+            ck_assert_uint_eq(r.n_segments, 1);
+            ck_assert_int_eq(r.segments[0].type, AP_SEG_LINE);
+            ck_assert_double_eq_tol(r.length, M_SQRT2, 1e-12);
+        }
+        ap_result_free(&r);
+        q.algorithm = AP_ALG_AUTO;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        check_guarantees(&q, &r);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_figure12_directional24)
 {
     ap_map *m = ap_test_map_from_string(FIG12);
@@ -1117,6 +1168,7 @@ Suite *directional_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profile_tables);
     tcase_add_test(tc, test_same_cell_u_turn);
+    tcase_add_test(tc, test_hybrid_free_ends);
     tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_masks_exact);
     tcase_add_test(tc, test_segment_cells_exact);
