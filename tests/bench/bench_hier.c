@@ -6,7 +6,7 @@
  *                                      those A* answers for its radius); maps by base name in
  *                                      $ARCPATH_MOVINGAI or ../shared/data/movingai (default: the DAO and
  *                                      Baldur's Gate maps of at most 512^2 cells); ARCPATH_BENCH_RADIUS=R
- *                                      runs radius R (0, 1 or 2) alone, for profiling; ARCPATH_BENCH_TRACE=1
+ *                                      runs radius R alone (any up to 4: a disc between the class radii too); ARCPATH_BENCH_TRACE=1
  *                                      prints each line's statuses, search µs and expansions, and its
  *                                      unsmoothed and taut lengths, on stderr
  *
@@ -137,13 +137,17 @@ static void bench_map(const char *dir, const char *name, int per)
                                                                              : AP_PLAN_MIN_WORKSPACE_NODES;
     if (ap_workspace_init(&ws, cap, AP_PLAN_MAX_SUCC) != AP_OK) /* as the server sizes its workspaces */
         exit(1);
-    static const double radii[] = {0.0, 1.0, 2.0};
-    const char *only = getenv("ARCPATH_BENCH_RADIUS"); /* one radius alone (profiling), e.g. "1" */
+    /* the class radii 0, 1, 2; or one radius alone, any up to 4 (profiling, or a disc between class radii) */
+    double radii[] = {0.0, 1.0, 2.0};
+    const char *only = getenv("ARCPATH_BENCH_RADIUS");
+    size_t n_radii = sizeof radii / sizeof *radii;
+    if (only != NULL) {
+        radii[0] = atof(only);
+        n_radii = 1;
+    }
     const bool trace = getenv("ARCPATH_BENCH_TRACE") != NULL;
     const bool optimum = getenv("ARCPATH_BENCH_OPTIMUM") != NULL;
-    for (size_t ri = 0; ri < sizeof radii / sizeof *radii; ri++) {
-        if (only != NULL && atof(only) != radii[ri])
-            continue;
+    for (size_t ri = 0; ri < n_radii; ri++) {
         double *ta = malloc((size_t)per * sizeof *ta), *th = malloc((size_t)per * sizeof *th);
         double *sa_us = malloc((size_t)per * sizeof *sa_us), *sh_us = malloc((size_t)per * sizeof *sh_us);
         double *tta = malloc((size_t)per * sizeof *tta), *tth = malloc((size_t)per * sizeof *tth);
