@@ -170,7 +170,7 @@ static void rescan(ap_lifecycle *lc)
 {
     ap_rescan_counts c;
     fprintf(lc->log, "arcpathd: SIGHUP: reloading the maps folder %s\n", lc->maps_dir);
-    ap_registry_rescan(lc->reg, lc->maps_dir, &lc->opts, lc->log, &c);
+    ap_registry_rescan_until(lc->reg, lc->maps_dir, &lc->opts, lc->log, &c, &lc->quit);
     fprintf(lc->log, "arcpathd: reload done: %d added, %d replaced, %d removed, %d unchanged, %d errors\n", c.added,
             c.replaced, c.removed, c.unchanged, c.errors);
     fflush(lc->log);
@@ -226,6 +226,7 @@ int ap_lifecycle_start(ap_lifecycle *lc, ap_registry *reg, const char *maps_dir,
     lc->log = log ? log : stderr;
     atomic_init(&lc->rescans, 0);
     atomic_init(&lc->rescan_errors, 0);
+    atomic_init(&lc->quit, false);
     pthread_mutex_init(&lc->mu, NULL);
     pthread_cond_init(&lc->cv, NULL);
     if (pthread_create(&lc->thread, NULL, lifecycle_main, lc) != 0) {
@@ -271,6 +272,7 @@ void ap_lifecycle_stop(ap_lifecycle *lc)
 {
     if (!lc->started)
         return;
+    atomic_store(&lc->quit, true);
     pthread_mutex_lock(&lc->mu);
     lc->stop = true;
     pthread_cond_signal(&lc->cv);

@@ -59,6 +59,7 @@ typedef struct ap_lifecycle {
     pthread_cond_t cv;
     ap_lc_task *head, *tail;
     bool rescan_queued, stop;
+    atomic_bool quit;          /* set by ap_lifecycle_stop before it waits: a rescan running stops after its file */
     bool started;
     pthread_t thread;
     atomic_uint rescans;       /* rescans finished (for tests, logs and arcpath_map_rescans_total) */
@@ -84,8 +85,8 @@ bool ap_lifecycle_rescan(ap_lifecycle *lc);
  * caller's then). */
 void ap_lifecycle_run(ap_lifecycle *lc, ap_lc_task *t);
 
-/* Stop: the task in progress finishes, queued ones end with AP_E_NOT_READY, a queued rescan is dropped;
- * joins the thread. Safe on a stopped or never started lc (zeroed). Main/loop thread. */
+/* Stop: the task in progress finishes (a rescan after the file it is loading: ap_registry_rescan_until),
+ * queued ones end with AP_E_NOT_READY, a queued rescan is dropped; joins the thread. Safe on a stopped or never started lc (zeroed). Main/loop thread. */
 void ap_lifecycle_stop(ap_lifecycle *lc);
 
 #endif

@@ -447,7 +447,26 @@ static size_t from_file_count(ap_registry *r)
     return n;
 }
 
+/* How many of names[0, n) in dir are regular files (links followed): what a rescan can load. */
+static int regular_files(const char *dir, struct dirent **names, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        char *path = join_path(dir, names[i]->d_name);
+        struct stat sb;
+        k += path != NULL && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+        free(path);
+    }
+    return k;
+}
+
 int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts)
+{
+    return ap_registry_rescan_until(r, dir, opts, logf, counts, NULL);
+}
+
+int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf,
+                             ap_rescan_counts *counts, const atomic_bool *stop)
 {
     ap_rescan_counts c = {0};
     if (!logf)
@@ -460,10 +479,11 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
             *counts = (ap_rescan_counts){.errors = 1};
         return AP_E_IO;
     }
-    if (nn == 0) {
+    if (regular_files(dir, names, nn) == 0) {
         /* No map file at all while maps loaded from the folder are served: an unmounted volume's empty
          * mount point, or a copy caught half-way, far more often than an operator retiring every map at
-         * once (DELETE does that). Removing them all would turn every replica unready at once. */
+         * once (DELETE does that). Removing them all would turn every replica unready at once. Names that
+         * are no file (a directory, a FIFO, a dangling link called x.map) do not count as map files. */
         const size_t kept = from_file_count(r);
         if (kept > 0) {
             char msg[160];
@@ -471,14 +491,21 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
                      "no map file in the folder: kept the %zu maps loaded from it (DELETE /v1/maps/{id} removes one)",
                      kept);
             report(logf, dir, 0, 0, msg);
+            for (int i = 0; i < nn; i++)
+                free(names[i]);
             free(names);
             if (counts)
                 *counts = (ap_rescan_counts){.unchanged = (int)kept, .errors = 1};
             return AP_OK;
         }
     }
-    int rc = AP_OK;
-    for (int i = 0; i < nn && rc == AP_OK; i++) {
+    int rc = AP_OK, looked = 0;
+    for (int i = 0; i < nn && rc == AP_OK; i++, looked++) {
+        if (stop != NULL && atomic_load(stop)) { /* shutting down: the rest waits for the next start */
+            fprintf(logf, "arcpathd: reload: stopped by the shutdown after %d of %d files; nothing removed\n",
+                    looked, nn);
+            break;
+        }
         char *path = join_path(dir, names[i]->d_name);
         if (path == NULL) {
             rc = AP_E_NOMEM;
@@ -523,10 +550,11 @@ int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts,
         }
         free(path);
     }
-    /* Versions that came from a file of this folder which is gone. */
+    /* Versions that came from a file of this folder which is gone (not after a stopped rescan: it did not
+     * look at every file). */
     ap_map_version **vs = NULL;
     size_t nv = 0;
-    if (rc == AP_OK && ap_registry_snapshot(r, &vs, &nv) != AP_OK)
+    if (rc == AP_OK && looked == nn && ap_registry_snapshot(r, &vs, &nv) != AP_OK)
         rc = AP_E_NOMEM;
     for (size_t i = 0; i < nv; i++) {
         const char *id = ap_map_version_id(vs[i]);

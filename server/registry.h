@@ -149,7 +149,8 @@ typedef struct ap_rescan_counts {
  * current version is added (a circle map whose id is a grid's is a duplicate: skipped); one whose id's current version came from a file with another size, mtime or inode, or from a
  * client (PUT/PATCH), is loaded and replaces it; an unchanged file is left alone; a current version that
  * came from a file of dir which is gone is removed. Versions made by clients whose id has no file are kept.
- * A folder with no map file at all while versions from its files are current changes nothing (an unmounted
+ * A folder with no map file at all (no regular file: a directory or FIFO named x.map is none) while versions
+ * from its files are current changes nothing (an unmounted
  * volume's empty mount point looks like that): logged as an error, counted as 1 error and those versions
  * unchanged.
  * Files are parsed and their tables built on the calling thread with no lock held. A file that fails to
@@ -158,6 +159,12 @@ typedef struct ap_rescan_counts {
  * (if non-NULL) gets the figures. Returns AP_OK, AP_E_IO (dir unreadable: nothing changed), or
  * AP_E_NOMEM. Not reentrant: one caller at a time (the lifecycle thread). */
 int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts);
+
+/* ap_registry_rescan that checks *stop (NULL: never) before each file: once it is set the rescan stops there,
+ * logs how far it got and removes nothing (it did not see every file); what it published stays. The
+ * lifecycle thread's, so a shutdown waits for one file's load, not the folder's. Same thread rules. */
+int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf,
+                             ap_rescan_counts *counts, const atomic_bool *stop);
 
 /* Free every version (whatever references remain are the caller's bug) and reset r. Call after all
  * readers have stopped. NULL is ignored. */

@@ -355,15 +355,21 @@ static uint64_t version_of(ap_registry *r, const char *id)
 
 /* ap_registry_rescan(r, dir) with its log captured: returns the status; *log (malloc'd, the caller frees)
  * the lines it wrote; *c its counts. */
-static int rescan_logged(ap_registry *r, const char *dir, ap_rescan_counts *c, char **log)
+/* ap_registry_rescan_until (stop NULL: ap_registry_rescan) with its log in *log (free it). */
+static int rescan_stop_logged(ap_registry *r, const char *dir, ap_rescan_counts *c, char **log, const atomic_bool *stop)
 {
     size_t len = 0;
     *log = NULL;
     FILE *f = open_memstream(log, &len);
     ck_assert_ptr_nonnull(f);
-    const int st = ap_registry_rescan(r, dir, NULL, f, c);
+    const int st = ap_registry_rescan_until(r, dir, NULL, f, c, stop);
     fclose(f);
     return st;
+}
+
+static int rescan_logged(ap_registry *r, const char *dir, ap_rescan_counts *c, char **log)
+{
+    return rescan_stop_logged(r, dir, c, log, NULL);
 }
 
 START_TEST(test_rescan)
@@ -434,6 +440,20 @@ START_TEST(test_rescan)
     ck_assert_uint_eq(ap_registry_count(&r), 3);
     ck_assert_msg(strstr(log, ": no map file in the folder: kept the 2 maps loaded from it") != NULL, "%s", log);
     free(log);
+    /* nor do names that are no file: a directory called x.map, a FIFO called y.circles.json */
+    char odd[600];
+    snprintf(odd, sizeof odd, "%s/x.map", dir);
+    ck_assert_int_eq(mkdir(odd, 0700), 0);
+    snprintf(odd, sizeof odd, "%s/y.circles.json", dir);
+    ck_assert_int_eq(mkfifo(odd, 0600), 0);
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
+    ck_assert_int_eq(c.removed, 0);
+    ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ck_assert_msg(strstr(log, ": no map file in the folder: kept the 2 maps loaded from it") != NULL, "%s", log);
+    free(log);
+    unlink(odd);
+    snprintf(odd, sizeof odd, "%s/x.map", dir);
+    rmdir(odd);
 
     /* Once one map file is back, the rescan goes on as usual: d's file is gone, so d is removed. */
     write_text(dir, "a.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n");
@@ -441,8 +461,29 @@ START_TEST(test_rescan)
     ck_assert_int_eq(c.removed, 1);
     ck_assert_uint_eq(version_of(&r, "d"), 0);
     ck_assert_uint_eq(ap_registry_count(&r), 2);
+
+    /* A rescan told to stop (the shutdown) stops before the next file and removes nothing: a's file gone
+     * and f's new changes nothing, and the log says how far it got. */
+    const uint64_t va = version_of(&r, "a");
+    ck_assert_uint_gt(va, 0);
+    snprintf(path, sizeof path, "%s/a.map", dir);
+    unlink(path);
+    write_text(dir, "f.map", "type octile\nheight 1\nwidth 1\nmap\n.\n");
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    ck_assert_int_eq(rescan_stop_logged(&r, dir, &c, &log, &stop), AP_OK);
+    ck_assert_int_eq(c.added + c.replaced + c.removed, 0);
+    ck_assert_uint_eq(version_of(&r, "a"), va);
+    ck_assert_uint_eq(version_of(&r, "f"), 0);
+    ck_assert_msg(strstr(log, "arcpathd: reload: stopped by the shutdown after 0 of 1 files; nothing removed\n") != NULL,
+                  "%s", log);
+    free(log);
+    atomic_store(&stop, false);
+    ck_assert_int_eq(ap_registry_rescan_until(&r, dir, NULL, NULL, &c, &stop), AP_OK);
+    ck_assert_int_eq(c.added, 1);
+    ck_assert_int_eq(c.removed, 1);
     ap_registry_free(&r);
-    const char *left[] = {"a.map", "notes.txt"};
+    const char *left[] = {"f.map", "notes.txt"};
     remove_dir(dir, left, 2);
 }
 END_TEST
