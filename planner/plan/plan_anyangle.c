@@ -201,7 +201,13 @@ static int turn_done(ap_plan *p, int st)
     turn_test t = turn_test_of(a, q);
     if (st == AP_E_START_BLOCKED || st == AP_E_GOAL_BLOCKED) {
         const bool start = st == AP_E_START_BLOCKED;
-        return turn_point_clear(&t, start ? q->sx : q->gx, start ? q->sy : q->gy) ? AP_NO_PATH : st;
+        if (!turn_point_clear(&t, start ? q->sx : q->gx, start ? q->sy : q->gy))
+            return st;
+        /* The graph refused the start at its wider clearance only; the goal, not tested yet, may not hold the
+         * unit's own disc at all: that is the refusal to give, not a no_path. */
+        if (start && !turn_point_clear(&t, q->gx, q->gy))
+            return AP_E_GOAL_BLOCKED;
+        return AP_NO_PATH;
     }
     if (st != AP_OK)
         return st;

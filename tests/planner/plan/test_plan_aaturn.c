@@ -345,6 +345,27 @@ START_TEST(obstacles_and_circle_worlds)
 }
 END_TEST
 
+/* A start the graph refuses only at its wider clearance (within ap_aa_turn_clearance's margin of a wall) and a
+ * goal the unit's own disc does not fit (arena's border): the refusal is goal_blocked, not a no_path of a
+ * search that never looked at the goal. */
+START_TEST(goal_blocked_behind_a_start_in_the_margin)
+{
+    ap_map *m;
+    ap_diag dg;
+    ck_assert_int_eq(ap_map_load("config/maps/arena.map", NULL, &m, &dg), AP_OK);
+    ap_query q = turn_query(m, 2.0000001, 5.5, 1.5, 50.5, 1.0, 2.0);
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, &r), AP_E_GOAL_BLOCKED);
+    ck_assert_str_eq(r.field, "goal");
+    ap_result_free(&r);
+    q.gx = 40.5; /* a goal that fits: the start alone was refused by the graph, so no_path, not found */
+    ck_assert_int_eq(run_plan(&q, &r), AP_NO_PATH);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_NOT_FOUND);
+    ap_result_free(&r);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(validation_accepts_turning)
 {
     ap_map *m = map_with_blocks(10, 10, NULL, 0);
@@ -441,6 +462,7 @@ Suite *plan_aaturn_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, open_map_line_and_dubins);
+    tcase_add_test(tc, goal_blocked_behind_a_start_in_the_margin);
     tcase_add_test(tc, corner_hug_radius_rho);
     tcase_add_test(tc, narrow_gap_not_found_auto_answers);
     tcase_add_test(tc, obstacles_and_circle_worlds);
