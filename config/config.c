@@ -716,6 +716,19 @@ int ap_config_load_env(ap_config *c, char *err, size_t errlen)
 /* ---------------------------------------------------------------------------------------------------------
  * Command line */
 
+/* --help's lines of the integer keys with an environment variable (env) or of the file-only ones. */
+static void print_int_fields(FILE *f, bool env)
+{
+    ap_config d;
+    ap_config_defaults(&d);
+    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
+        const ap_int_field *k = &ap_int_fields[i];
+        if ((k->env != NULL) == env)
+            fprintf(f, "  %-28s %s, %lld..%lld (default %lld)\n", env ? k->env : k->key, k->help, k->lo, k->hi,
+                    get_int(&d, k));
+    }
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: arcpathd [options]\n"
@@ -743,13 +756,7 @@ static void usage(FILE *f)
           "  ARCPATH_MAPS                 maps folder\n",
           f);
     /* the integer keys from their table, so none is left out */
-    ap_config d;
-    ap_config_defaults(&d);
-    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
-        const ap_int_field *k = &ap_int_fields[i];
-        if (k->env != NULL)
-            fprintf(f, "  %-28s %s, %lld..%lld (default %lld)\n", k->env, k->help, k->lo, k->hi, get_int(&d, k));
-    }
+    print_int_fields(f, true);
     fputs("  ARCPATH_ADMIN_TOKEN          bearer token of the map-changing routes (default none: they are off)\n"
           "  ARCPATH_ACCESS_LOG           0, 1, true or false (default true)\n"
           "  ARCPATH_INLINE_FAST          0, 1, true or false (default true): fast slices on the HTTP thread\n"
@@ -758,11 +765,7 @@ static void usage(FILE *f)
           "\n"
           "config-file-only keys:\n",
           f);
-    for (size_t i = 0; i < AP_N_INT_FIELDS; i++) {
-        const ap_int_field *k = &ap_int_fields[i];
-        if (k->env == NULL)
-            fprintf(f, "  %-28s %s, %lld..%lld (default %lld)\n", k->key, k->help, k->lo, k->hi, get_int(&d, k));
-    }
+    print_int_fields(f, false);
     fputs("  profiles, terrain_costs, meters_per_tile, units, capabilities, capability_costs: see config/README.md\n",
           f);
 }

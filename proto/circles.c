@@ -144,9 +144,9 @@ int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
-        return io_fail(diag, path, S_ISDIR(sb.st_mode) ? "not a regular file (a directory)"
-                                   : S_ISFIFO(sb.st_mode) ? "not a regular file (a FIFO)"
-                                                          : "not a regular file", 0);
+        char what[64];
+        snprintf(what, sizeof what, "not a regular file (%s)", ap_file_kind(sb.st_mode));
+        return io_fail(diag, path, what, 0);
     }
     if ((uint64_t)sb.st_size > AP_CIRCLES_MAX_FILE_BYTES) {
         close(fd);
@@ -165,19 +165,10 @@ int ap_circles_load(const char *path, ap_circle_world **out, ap_diag *diag)
         return AP_E_NOMEM;
     }
     size_t len = 0;
-    int e = 0;
-    while (len < size) { /* a file that shrank while read parses as what was there */
-        ssize_t got = read(fd, buf + len, size - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            e = got < 0 ? errno : 0;
-            break;
-        }
-        len += (size_t)got;
-    }
+    int st = ap_read_fully(fd, buf, size, &len); /* a file that shrank while read parses as what was there */
+    const int e = errno;
     close(fd);
-    int st = e != 0 ? io_fail(diag, path, "cannot read", e) : ap_circles_parse(path, buf, len, out, diag);
+    st = st != AP_OK ? io_fail(diag, path, "cannot read", e) : ap_circles_parse(path, buf, len, out, diag);
     free(buf);
     return st;
 }

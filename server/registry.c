@@ -447,17 +447,18 @@ static size_t from_file_count(ap_registry *r)
     return n;
 }
 
-/* How many of names[0, n) in dir are regular files (links followed): what a rescan can load. */
-static int regular_files(const char *dir, struct dirent **names, int n)
+/* Whether one of names[0, n) in dir is a regular file (links followed): what a rescan can load. Stops at the
+ * first, so a folder of map files costs one stat. */
+static bool any_regular_file(const char *dir, struct dirent **names, int n)
 {
-    int k = 0;
-    for (int i = 0; i < n; i++) {
+    bool found = false;
+    for (int i = 0; i < n && !found; i++) {
         char *path = join_path(dir, names[i]->d_name);
         struct stat sb;
-        k += path != NULL && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+        found = path != NULL && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
         free(path);
     }
-    return k;
+    return found;
 }
 
 int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts)
@@ -479,7 +480,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
             *counts = (ap_rescan_counts){.errors = 1};
         return AP_E_IO;
     }
-    if (regular_files(dir, names, nn) == 0) {
+    if (!any_regular_file(dir, names, nn)) {
         /* No map file at all while maps loaded from the folder are served: an unmounted volume's empty
          * mount point, or a copy caught half-way, far more often than an operator retiring every map at
          * once (DELETE does that). Removing them all would turn every replica unready at once. Names that

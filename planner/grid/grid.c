@@ -129,9 +129,7 @@ static int succ4w(const void *ctx, uint32_t u, ap_succ *out)
     return succ_weighted(ctx, u, out, succ4);
 }
 
-/* Whether m's f values have bucket numbers at per_tile (open_bucket.h ap_bq_fits): else its domains run the
- * generic loop. */
-static bool bq_fits(const ap_map *m, uint32_t per_tile)
+bool ap_grid_bucket_fits(const ap_map *m, uint32_t per_tile)
 {
     return ap_bq_fits(m->passable_cells, m->width > m->height ? m->width : m->height, per_tile);
 }
@@ -293,7 +291,7 @@ int ap_grid_domain_init_sized(ap_grid_domain *gd, ap_domain *dom, const ap_map *
     gd->level = ap_clearance_level(r);
     dom->successors = m->weighted ? succ_sized_w : succ_sized;
     /* grid8_run inlines the point unit's moves; sized8_run knows only unit and sqrt 2 steps */
-    dom->run = connectivity == 8 && !m->weighted && bq_fits(m, AP_BQ_PER_TILE) ? sized8_run : NULL;
+    dom->run = connectivity == 8 && !m->weighted && ap_grid_bucket_fits(m, AP_BQ_PER_TILE) ? sized8_run : NULL;
     return AP_OK;
 }
 
@@ -342,7 +340,7 @@ int ap_grid_domain_init_square(ap_grid_domain *gd, ap_domain *dom, const ap_map 
     gd->clear = t;
     gd->size = k;
     dom->successors = succ_square;
-    dom->run = connectivity == 8 && bq_fits(m, AP_BQ_PER_TILE) ? square8_run : NULL;
+    dom->run = connectivity == 8 && ap_grid_bucket_fits(m, AP_BQ_PER_TILE) ? square8_run : NULL;
     return AP_OK;
 }
 
@@ -372,7 +370,7 @@ int ap_grid_domain_init(ap_grid_domain *gd, ap_domain *dom, const ap_map *m, int
     } else {
         dom->successors = connectivity == 8 ? succ8 : succ4;
         dom->heuristic = connectivity == 8 ? octile_h : manhattan_h;
-        dom->run = connectivity == 8 && bq_fits(m, AP_BQ_PER_TILE) ? grid8_run : NULL;
+        dom->run = connectivity == 8 && ap_grid_bucket_fits(m, AP_BQ_PER_TILE) ? grid8_run : NULL;
     }
     return AP_OK;
 }

@@ -34,6 +34,11 @@ typedef struct ap_grid_domain {
     unsigned size;
 } ap_grid_domain;
 
+/* Whether every f value a search on uniform-cost map m can reach has a bucket number at per_tile buckets a
+ * tile (search/open_bucket.h ap_bq_fits, over m's passable cells and longer side): the grid and JPS+ domains
+ * take their bucketed loops only then, else the generic one. Pure. */
+bool ap_grid_bucket_fits(const ap_map *m, uint32_t per_tile);
+
 /* Fill dom with the grid domain over map m (borrowed, must outlive the search) for the given connectivity
  * (4 or 8) and goal cell node id (padded index). gd is the domain's context and must outlive dom. Every
  * field of dom is written; on a uniform map the 8-connected domain sets dom->run to its own copy of the A*

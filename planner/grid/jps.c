@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
 #include "jps_impl.h"
 #include "../base/status.h"
 #include "../base/mem.h"
@@ -742,10 +743,7 @@ int ap_jps_domain_init(ap_jps_domain *jd, ap_domain *dom, const ap_map *m, const
                        .max_succ = 8,
                        .successors = table != NULL ? jps_plus_succ : jps_succ,
                        .heuristic = jps_h,
-                       .run = table != NULL && ap_bq_fits(m->passable_cells, m->width > m->height ? m->width : m->height,
-                                                          AP_BQ_WIDE_PER_TILE)
-                                  ? ap_jps_plus_run
-                                  : NULL};
+                       .run = table != NULL && ap_grid_bucket_fits(m, AP_BQ_WIDE_PER_TILE) ? ap_jps_plus_run : NULL};
     return AP_OK;
 }
 

@@ -475,9 +475,16 @@ int ap_map_attach_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *chang
     return AP_OK;
 }
 
-/* Read up to want bytes from fd (fewer only at end of file) into buf; *got = bytes read. AP_OK or AP_E_IO
- * (errno set). A file that shrinks while read just ends early; the parser then says what is missing. */
-static int read_fully(int fd, char *buf, size_t want, size_t *got)
+const char *ap_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)                    ? "a directory"
+           : S_ISFIFO(mode)                 ? "a FIFO"
+           : S_ISSOCK(mode)                 ? "a socket"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+                                            : "not a file";
+}
+
+int ap_read_fully(int fd, char *buf, size_t want, size_t *got)
 {
     *got = 0;
     while (*got < want) {
@@ -520,12 +527,7 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
-        const char *what = S_ISDIR(sb.st_mode)    ? "a directory"
-                           : S_ISFIFO(sb.st_mode) ? "a FIFO"
-                           : S_ISSOCK(sb.st_mode) ? "a socket"
-                           : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
-                                                                         : "not a file";
-        return fail(diag, AP_E_IO, path, 0, 0, "not a regular file (%s)", what);
+        return fail(diag, AP_E_IO, path, 0, 0, "not a regular file (%s)", ap_file_kind(sb.st_mode));
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
@@ -541,7 +543,7 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
         return fail(diag, AP_E_NOMEM, path, 0, 0, "out of memory");
     }
     size_t len = 0;
-    int st = read_fully(fd, buf, head, &len);
+    int st = ap_read_fully(fd, buf, head, &len);
     if (st == AP_OK) {
         line_reader rd = {buf, len, 0, 0};
         int32_t w = 0, h = 0;
@@ -563,7 +565,7 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
         } else {
             buf = nb;
             size_t more = 0;
-            st = read_fully(fd, buf + len, size - len, &more);
+            st = ap_read_fully(fd, buf + len, size - len, &more);
             len += more;
             if (st != AP_OK)
                 fail(diag, st, path, 0, 0, "read error: %s", strerror(errno));

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define AP_MAP_ID_MAX 64 /* bytes, including the NUL; longer file names are rejected */
 
@@ -214,6 +215,16 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
  * is AP_E_MAP_FORMAT. On success *out is the caller's (free with ap_map_free); on failure it is NULL.
  * Thread-safe (no shared state). */
 int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag *diag);
+
+/* What the file loaders (ap_map_load, proto/circles.h ap_circles_load) share. What a file of st_mode `mode`
+ * that is not a regular one is, for "not a regular file (a FIFO)": "a directory", "a FIFO", "a socket",
+ * "a device" or "not a file". Pure. */
+const char *ap_file_kind(mode_t mode);
+
+/* Read up to want bytes from fd (fewer only at end of file) into buf; *got = bytes read. AP_OK or AP_E_IO
+ * (errno set). A file that shrinks while read just ends early; the parser then says what is missing.
+ * Thread-safe (the fd is the caller's). */
+int ap_read_fully(int fd, char *buf, size_t want, size_t *got);
 
 /* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-] (the map
  * file's base name; config keys naming maps use the same rule). Pure; thread-safe. */
