@@ -25,15 +25,21 @@ typedef struct space_ctx {
     bool disc;                 /* a grid with extra circles: r_u > 0 */
 } space_ctx;
 
+/* Circle world: a point unit (r_u = 0) by the point rule (circles.h: touching allowed, no squeeze through
+ * a gap of width 0), a disc by the closure test at r_u. */
 static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, double by)
 {
     const space_ctx *c = ctx;
+    if (c->r == 0.0)
+        return ap_circle_world_point_line_ok(c->cw, ax, ay, bx, by, NULL, NULL);
     return ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r, -AP_CIRCLES_EPS);
 }
 
 static bool circles_arc_ok(const void *ctx, const ap_segment *s)
 {
     const space_ctx *c = ctx;
+    if (c->r == 0.0)
+        return ap_circle_world_point_segment_ok(c->cw, s, NULL, NULL);
     return ap_circle_world_segment_tol(c->cw, s, c->r, -AP_CIRCLES_EPS);
 }
 
@@ -61,20 +67,36 @@ static bool point_arc_ok(const void *ctx, const ap_segment *s)
     return false;
 }
 
-/* A grid with extra circles: both worlds' tests. The grid part of an arc for a point unit is collide.c's
- * strict test at radius 0 (an arc round an extra circle may not touch a blocked square: conservative, the
- * point rule has no arc form). */
+/* A grid with extra circles: both worlds' tests. For a point unit the circles' point rule, and no squeeze
+ * between a circle and a blocked square either (a line within 1e-9 of both on opposite sides, where the
+ * circle touches the square); the grid part of its arc is collide.c's strict test at radius 0 (an arc round
+ * an extra circle may not touch a blocked square: conservative, the point rule has no arc form). */
 static bool both_line_ok(const void *ctx, double ax, double ay, double bx, double by)
 {
     const space_ctx *c = ctx;
-    bool grid = c->disc ? ap_line_clear(c->m, ax, ay, bx, by, c->r) : ap_aa_grid_point_line_ok(c->m, ax, ay, bx, by);
-    return grid && ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r_cw, -AP_CIRCLES_EPS);
+    if (c->disc)
+        return ap_line_clear(c->m, ax, ay, bx, by, c->r) &&
+               ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r_cw, -AP_CIRCLES_EPS);
+    if (!ap_aa_grid_point_line_ok(c->m, ax, ay, bx, by))
+        return false;
+    ap_circle_touch t[AP_CIRCLES_MAX_TOUCHES];
+    size_t n;
+    if (!ap_circle_world_point_line_ok(c->cw, ax, ay, bx, by, t, &n))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].id < ap_circle_world_count(c->cw) &&
+            ap_aa_grid_point_pinch(c->m, ax, ay, bx, by, t[i].t0, t[i].t1, -t[i].side))
+            return false;
+    return true;
 }
 
 static bool both_arc_ok(const void *ctx, const ap_segment *s)
 {
     const space_ctx *c = ctx;
-    return ap_segment_clear(c->m, s, c->r) && ap_circle_world_segment_tol(c->cw, s, c->r_cw, -AP_CIRCLES_EPS);
+    if (!ap_segment_clear(c->m, s, c->r))
+        return false;
+    return c->disc ? ap_circle_world_segment_tol(c->cw, s, c->r_cw, -AP_CIRCLES_EPS)
+                   : ap_circle_world_point_segment_ok(c->cw, s, NULL, NULL);
 }
 
 /* A graph with room for n circles and its space context. */

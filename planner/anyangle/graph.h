@@ -11,7 +11,10 @@
  * below r_u" (ap_aa_graph_path_ok checks it with this graph's own tests). Per world kind:
  *
  *  - Circle world (ap_aa_graph_circles): hug circles = the obstacles grown by r_u (radius r_k + r_u), tests
- *    = ap_circle_world_line_tol / _segment_tol with tolerance -AP_CIRCLES_EPS (touching allowed).
+ *    = ap_circle_world_line_tol / _segment_tol with tolerance -AP_CIRCLES_EPS (touching allowed); for a
+ *    point unit (r_u = 0) ap_circle_world_point_segment_ok, which also refuses a squeeze through a gap of
+ *    width 0 (two touching circles, a circle touching a side): the limit r_u -> 0+ of the disc rule, as on
+ *    grids below.
  *  - Grid map, r_u > 0 (ap_aa_graph_grid): free space for the centre is the complement of the blocked
  *    squares grown by r_u: straight edges offset by r_u and quarter circles of radius r_u at the convex
  *    corners. A shortest path touches only those arcs, so the hug circles are the convex corners (grid
@@ -326,5 +329,15 @@ bool ap_aa_graph_arcs_ok(const ap_aa_graph *g, const ap_segment *s, size_t n);
  * computed from the ends in a fixed order; only the walk's order follows A -> B). Cost O(length) cells.
  * Pure; thread-safe. */
 bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, double by);
+
+/* Does a blocked cell's closed square of m come within 1e-9 tiles of the part t in [t0, t1] (fractions of
+ * A -> B, 0 <= t0 <= t1 <= 1) of segment A -> B with its centre on side `side` of the line (+1 left of
+ * A -> B, -1 right)? With a circle touching that part on the other side (ap_circle_touch), the segment
+ * squeezes between the circle and the square where they touch: refused by the point rule
+ * (ap_aa_graph_grid_circles). Off-map cells do not count (the circle world's sides stand for them). The
+ * box test widens the square by 1e-9 on each axis (within 1.5e-9 at its corners). Cost O(cells of that
+ * part's box; at most 4,096 read, more count as a squeeze). Pure; thread-safe. */
+bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
+                            int side);
 
 #endif

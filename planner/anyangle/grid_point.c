@@ -194,3 +194,39 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
         return false;
     return !through_squeeze(m, ax, ay, bx, by);
 }
+
+bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
+                            int side)
+{
+    const double dx = bx - ax, dy = by - ay;
+    const double px = ax + t0 * dx, py = ay + t0 * dy, qx = ax + t1 * dx, qy = ay + t1 * dy;
+    const int32_t i0 = ifloor(lo2(px, qx) - EPS), i1 = ifloor(hi2(px, qx) + EPS);
+    const int32_t j0 = ifloor(lo2(py, qy) - EPS), j1 = ifloor(hi2(py, qy) + EPS);
+    if ((int64_t)(i1 - i0 + 1) * (int64_t)(j1 - j0 + 1) > 4096)
+        return true;
+    for (int32_t j = j0 < 0 ? 0 : j0; j <= j1 && j < (int32_t)m->height; j++)
+        for (int32_t i = i0 < 0 ? 0 : i0; i <= i1 && i < (int32_t)m->width; i++) {
+            if (!blocked(m, i, j))
+                continue;
+            const double cross = dx * (j + 0.5 - ay) - dy * (i + 0.5 - ax);
+            if ((cross > 0.0 ? 1 : -1) != side)
+                continue;
+            /* the part P -> Q against the square widened by EPS: slab clipping */
+            const double a[2] = {px, py}, d[2] = {qx - px, qy - py}, lo[2] = {i - EPS, j - EPS};
+            double u0 = 0.0, u1 = 1.0;
+            for (int k = 0; k < 2 && u0 <= u1; k++) {
+                const double hi = lo[k] + 1.0 + 2.0 * EPS;
+                if (d[k] == 0.0) {
+                    if (a[k] < lo[k] || a[k] > hi)
+                        u1 = -1.0;
+                    continue;
+                }
+                const double u = (lo[k] - a[k]) / d[k], v = (hi - a[k]) / d[k];
+                u0 = hi2(u0, lo2(u, v));
+                u1 = lo2(u1, hi2(u, v));
+            }
+            if (u0 <= u1)
+                return true;
+        }
+    return false;
+}

@@ -243,12 +243,65 @@ static void arc_bbox(const carc *a, double *minx, double *miny, double *maxx, do
 
 /* ---- the swept tests -------------------------------------------------------------------------------- */
 
-/* What one test sweeps: a line (arc == NULL) from A to B, or an arc; its bounding box. */
+/* The obstacles a point path's segment comes within AP_CIRCLES_EPS of (ap_circle_world_point_segment_ok),
+ * noted while the sweep reads them: id (circles.h's ap_circle_touch) and side only, since most segments
+ * (a bitangent touching one circle at each end on the same side) need no more. overflow: more than fit. */
+#define TOUCH_NOTES (AP_CIRCLES_MAX_TOUCHES / 2) /* an arc's touch may take two pieces */
+typedef struct touch_list {
+    uint32_t id[TOUCH_NOTES];
+    int side[TOUCH_NOTES];
+    size_t n;
+    bool overflow, left, right; /* sides seen: +1, -1 */
+} touch_list;
+
+/* What one test sweeps: a line (arc == NULL) from A to B, or an arc; its bounding box; the touches to
+ * note (NULL: none). */
 typedef struct sweep {
     double ax, ay, bx, by;
     const carc *arc;
     double minx, miny, maxx, maxy;
+    touch_list *touches;
 } sweep;
+
+static void touch_note(touch_list *tl, uint32_t id, int side)
+{
+    if (side == 0)
+        return; /* on the path itself: nothing that small holds a passage shut */
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->id[i] == id)
+            return; /* the same disc again, read from another bucket */
+    if (tl->n == TOUCH_NOTES) {
+        tl->overflow = true;
+        return;
+    }
+    tl->id[tl->n] = id;
+    tl->side[tl->n++] = side;
+    tl->left |= side > 0;
+    tl->right |= side < 0;
+}
+
+/* The side of disc c seen from the swept path: a line's +1 for a centre left of A -> B, -1 right; an arc's
+ * +1 for a centre outside its circle, -1 inside; 0 for a centre within EPS of the path's line or circle. */
+static int disc_side(const sweep *s, const ap_circle *c)
+{
+    const double e = AP_CIRCLES_EPS;
+    if (s->arc != NULL) {
+        const double dx = c->x - s->arc->cx, dy = c->y - s->arc->cy, D2 = dx * dx + dy * dy, R = s->arc->R;
+        return D2 > (R + e) * (R + e) ? 1 : (R > e && D2 < (R - e) * (R - e) ? -1 : 0);
+    }
+    const double dx = s->bx - s->ax, dy = s->by - s->ay;
+    const double cross = dx * (c->y - s->ay) - dy * (c->x - s->ax);
+    return cross * cross <= e * e * (dx * dx + dy * dy) ? 0 : (cross > 0.0 ? 1 : -1);
+}
+
+/* Note disc c (index k) when the point path comes within AP_CIRCLES_EPS of it: d is its distance to the
+ * arc, or its squared distance to the line. Discs of radius 2 EPS or less close no gap (circles.h). */
+static inline void disc_note(const sweep *s, uint32_t k, const ap_circle *c, double d)
+{
+    const double rho = c->r + AP_CIRCLES_EPS;
+    if (d <= (s->arc != NULL ? rho : rho * rho) && c->r > 2.0 * AP_CIRCLES_EPS)
+        touch_note(s->touches, k, disc_side(s, c));
+}
 
 static bool disc_clear(const ap_circle_world *cw, const sweep *s, uint32_t k, double r, double tol)
 {
@@ -256,9 +309,20 @@ static bool disc_clear(const ap_circle_world *cw, const sweep *s, uint32_t k, do
     double lim = c->r + r + tol;
     if (lim < 0.0)
         return true;
-    if (s->arc != NULL)
-        return pt_arc_d(s->arc, c->x, c->y) > lim;
-    return pt_seg_d2(c->x, c->y, s->ax, s->ay, s->bx, s->by) > lim * lim;
+    if (s->arc != NULL) {
+        double d = pt_arc_d(s->arc, c->x, c->y);
+        if (!(d > lim))
+            return false;
+        if (s->touches != NULL)
+            disc_note(s, k, c, d);
+        return true;
+    }
+    double d2 = pt_seg_d2(c->x, c->y, s->ax, s->ay, s->bx, s->by);
+    if (!(d2 > lim * lim))
+        return false;
+    if (s->touches != NULL)
+        disc_note(s, k, c, d2);
+    return true;
 }
 
 static bool bucket_clear(const ap_circle_world *cw, int32_t i, int32_t j, const sweep *s, double r, double tol)
@@ -268,6 +332,107 @@ static bool bucket_clear(const ap_circle_world *cw, int32_t i, int32_t j, const 
         if (!disc_clear(cw, s, cw->items[q], r, tol))
             return false;
     return true;
+}
+
+/* The rectangle's sides as obstacles (ids UINT32_MAX - 0..3: left, right, bottom, top): outward normal and
+ * the least value of normal . P that comes within AP_CIRCLES_EPS of the side. */
+static const double side_nx[4] = {-1.0, 1.0, 0.0, 0.0}, side_ny[4] = {0.0, 0.0, -1.0, 1.0};
+
+static double side_lim(const ap_circle_world *cw, int k)
+{
+    return k == 0 || k == 2 ? -AP_CIRCLES_EPS : (k == 1 ? cw->w : cw->h) - AP_CIRCLES_EPS;
+}
+
+/* Note the sides the swept shape comes within EPS of (its bounding box is exact). The world outside lies
+ * beyond the side: for a line, on the side its outward normal points to (none for a line square to the
+ * side, which can touch it at an end only); for an arc, outside its circle. */
+static void side_notes(const ap_circle_world *cw, const sweep *s)
+{
+    const double ext[4] = {-s->minx, s->maxx, -s->miny, s->maxy};
+    const double dx = s->bx - s->ax, dy = s->by - s->ay;
+    for (int k = 0; k < 4; k++) {
+        if (ext[k] < side_lim(cw, k))
+            continue;
+        int side = 1;
+        if (s->arc == NULL) {
+            const double cross = dx * side_ny[k] - dy * side_nx[k];
+            side = fabs(cross) <= 1e-12 * hypot(dx, dy) ? 0 : (cross > 0.0 ? 1 : -1);
+        }
+        touch_note(s->touches, UINT32_MAX - (uint32_t)k, side);
+    }
+}
+
+/* Pieces of touch intervals (ap_circle_touch) being filled. */
+typedef struct touch_out {
+    ap_circle_touch *t;
+    size_t n;
+} touch_out;
+
+static void piece(touch_out *o, uint32_t id, double t0, double t1, int side)
+{
+    if (t0 <= t1)
+        o->t[o->n++] = (ap_circle_touch){t0, t1, side, id};
+}
+
+/* The arc's angles theta where cos(theta - phi) >= kappa (a circular interval about phi), as offsets from
+ * its start within its sweep: up to two pieces when the interval wraps. */
+static void arc_pieces(touch_out *o, const carc *a, uint32_t id, double phi, double kappa, int side)
+{
+    if (kappa > 1.0)
+        return;
+    if (kappa <= -1.0) {
+        piece(o, id, 0.0, a->sweep, side);
+        return;
+    }
+    const double alpha = acos(kappa);
+    double off = fmod(phi - alpha - a->a0, 2.0 * M_PI);
+    if (off < 0.0)
+        off += 2.0 * M_PI;
+    if (off <= a->sweep)
+        piece(o, id, off, fmin(off + 2.0 * alpha, a->sweep), side);
+    if (off + 2.0 * alpha > 2.0 * M_PI)
+        piece(o, id, 0.0, fmin(off + 2.0 * alpha - 2.0 * M_PI, a->sweep), side);
+}
+
+/* Where along the swept path noted obstacle id (side) lies within AP_CIRCLES_EPS: a disc's chord of the
+ * path (line: the segment's parameter where the distance to the centre is at most r + EPS; arc: the angles
+ * where it is), a side's stretch beyond its limit. */
+static void touch_pieces(touch_out *o, const ap_circle_world *cw, const sweep *s, uint32_t id, int side)
+{
+    const carc *a = s->arc;
+    const double dx = s->bx - s->ax, dy = s->by - s->ay;
+    if (id >= UINT32_MAX - 3u) {
+        const int k = (int)(UINT32_MAX - id);
+        const double lim = side_lim(cw, k), nx = side_nx[k], ny = side_ny[k];
+        if (a != NULL) {
+            arc_pieces(o, a, id, atan2(ny, nx), (lim - (nx * a->cx + ny * a->cy)) / a->R, side);
+            return;
+        }
+        const double p0 = nx * s->ax + ny * s->ay, dp = nx * dx + ny * dy; /* n . P(u) >= lim, u in [0, 1] */
+        if (dp == 0.0)
+            piece(o, id, 0.0, p0 >= lim ? 1.0 : -1.0, side);
+        else if (dp > 0.0)
+            piece(o, id, fmax((lim - p0) / dp, 0.0), 1.0, side);
+        else
+            piece(o, id, 0.0, fmin((lim - p0) / dp, 1.0), side);
+        return;
+    }
+    const ap_circle *c = &cw->c[id];
+    const double rho = c->r + AP_CIRCLES_EPS;
+    if (a != NULL) {
+        const double ex = c->x - a->cx, ey = c->y - a->cy, D = hypot(ex, ey);
+        if (D * a->R == 0.0)
+            arc_pieces(o, a, id, 0.0, a->R <= rho && D <= rho ? -1.0 : 2.0, side);
+        else
+            arc_pieces(o, a, id, atan2(ey, ex), (a->R * a->R + D * D - rho * rho) / (2.0 * a->R * D), side);
+        return;
+    }
+    const double L2 = dx * dx + dy * dy, L = sqrt(L2), ex = c->x - s->ax, ey = c->y - s->ay;
+    const double p = fabs(dx * ey - dy * ex) / L, u = (ex * dx + ey * dy) / L2;
+    if (p <= rho) {
+        const double h = sqrt(rho * rho - p * p) / L;
+        piece(o, id, fmax(u - h, 0.0), fmin(u + h, 1.0), side);
+    }
 }
 
 /* Inside the rectangle, then every disc of the buckets the swept shape widened by pad can reach. A line
@@ -308,32 +473,94 @@ static bool sweep_clear(const ap_circle_world *cw, const sweep *s, double r, dou
     return true;
 }
 
+/* The sweep of line A -> B; false for non-finite input. */
+static bool line_sweep(double ax, double ay, double bx, double by, sweep *s)
+{
+    if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by))
+        return false;
+    *s = (sweep){ax, ay, bx, by, NULL, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by), NULL};
+    return true;
+}
+
+/* The sweep of segment sg (an arc normalised into *a); false for non-finite input. */
+static bool segment_sweep(const ap_segment *sg, sweep *s, carc *a)
+{
+    if (sg->type != AP_SEG_ARC || !(sg->radius > 0.0) || sg->sweep == 0.0)
+        return line_sweep(sg->x0, sg->y0, sg->x1, sg->y1, s);
+    *a = (carc){sg->cx, sg->cy, sg->radius, 0.0, fmin(fabs(sg->sweep), 2.0 * M_PI), sg->x0, sg->y0, sg->x1, sg->y1};
+    double start = atan2(sg->y0 - sg->cy, sg->x0 - sg->cx);
+    a->a0 = sg->sweep >= 0.0 ? start : start + sg->sweep;
+    if (!isfinite(a->cx) || !isfinite(a->cy) || !isfinite(a->R) || !isfinite(a->a0) || !isfinite(a->x1) ||
+        !isfinite(a->y1))
+        return false;
+    *s = (sweep){0};
+    s->arc = a;
+    arc_bbox(a, &s->minx, &s->miny, &s->maxx, &s->maxy);
+    return true;
+}
+
 bool ap_circle_world_line_tol(const ap_circle_world *cw, double ax, double ay, double bx, double by, double r,
                               double tol)
 {
-    if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by) || !isfinite(r) || r < 0.0 ||
-        !isfinite(tol))
-        return false;
-    sweep s = {ax, ay, bx, by, NULL, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by)};
-    return sweep_clear(cw, &s, r, tol);
+    sweep s;
+    return isfinite(r) && r >= 0.0 && isfinite(tol) && line_sweep(ax, ay, bx, by, &s) && sweep_clear(cw, &s, r, tol);
 }
 
 bool ap_circle_world_segment_tol(const ap_circle_world *cw, const ap_segment *sg, double r, double tol)
 {
-    if (sg->type != AP_SEG_ARC || !(sg->radius > 0.0) || sg->sweep == 0.0)
-        return ap_circle_world_line_tol(cw, sg->x0, sg->y0, sg->x1, sg->y1, r, tol);
-    if (!isfinite(r) || r < 0.0 || !isfinite(tol))
+    sweep s;
+    carc a;
+    return isfinite(r) && r >= 0.0 && isfinite(tol) && segment_sweep(sg, &s, &a) && sweep_clear(cw, &s, r, tol);
+}
+
+/* ap_circle_world_point_segment_ok on a built sweep (its touches unset). */
+static bool point_sweep_ok(const ap_circle_world *cw, sweep *s, ap_circle_touch *out, size_t *n_out)
+{
+    if (n_out != NULL)
+        *n_out = 0;
+    if (s->arc == NULL && s->ax == s->bx && s->ay == s->by)
+        return sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS); /* a point: nothing to squeeze through */
+    touch_list tl; /* only the scalars: the notes are written before they are read */
+    tl.n = 0;
+    tl.overflow = tl.left = tl.right = false;
+    s->touches = &tl;
+    if (!sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS))
         return false;
-    carc a = {sg->cx, sg->cy, sg->radius, 0.0, fmin(fabs(sg->sweep), 2.0 * M_PI), sg->x0, sg->y0, sg->x1, sg->y1};
-    double start = atan2(sg->y0 - sg->cy, sg->x0 - sg->cx);
-    a.a0 = sg->sweep >= 0.0 ? start : start + sg->sweep;
-    if (!isfinite(a.cx) || !isfinite(a.cy) || !isfinite(a.R) || !isfinite(a.a0) || !isfinite(a.x1) ||
-        !isfinite(a.y1))
+    side_notes(cw, s);
+    if (tl.overflow)
         return false;
-    sweep s = {0};
-    s.arc = &a;
-    arc_bbox(&a, &s.minx, &s.miny, &s.maxx, &s.maxy);
-    return sweep_clear(cw, &s, r, tol);
+    if (!(tl.left && tl.right) && out == NULL)
+        return true; /* every obstacle it touches on one side: no gap to squeeze through */
+    ap_circle_touch buf[AP_CIRCLES_MAX_TOUCHES];
+    touch_out o = {out != NULL ? out : buf, 0};
+    for (size_t i = 0; i < tl.n; i++)
+        touch_pieces(&o, cw, s, tl.id[i], tl.side[i]);
+    for (size_t i = 0; i < o.n; i++)
+        for (size_t j = i + 1; j < o.n; j++)
+            if (o.t[i].side != o.t[j].side && o.t[i].t0 <= o.t[j].t1 && o.t[j].t0 <= o.t[i].t1)
+                return false;
+    if (n_out != NULL)
+        *n_out = o.n;
+    return true;
+}
+
+bool ap_circle_world_point_segment_ok(const ap_circle_world *cw, const ap_segment *sg, ap_circle_touch *out,
+                                      size_t *n_out)
+{
+    sweep s;
+    carc a;
+    if (n_out != NULL)
+        *n_out = 0;
+    return segment_sweep(sg, &s, &a) && point_sweep_ok(cw, &s, out, n_out);
+}
+
+bool ap_circle_world_point_line_ok(const ap_circle_world *cw, double ax, double ay, double bx, double by,
+                                   ap_circle_touch *out, size_t *n_out)
+{
+    sweep s;
+    if (n_out != NULL)
+        *n_out = 0;
+    return line_sweep(ax, ay, bx, by, &s) && point_sweep_ok(cw, &s, out, n_out);
 }
 
 /* ---- world.h operations ----------------------------------------------------------------------------- */

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/path.h"
 #include "world.h"
@@ -73,5 +74,38 @@ double ap_circle_world_height(const ap_circle_world *cw);
 bool ap_circle_world_line_tol(const ap_circle_world *cw, double ax, double ay, double bx, double by, double r,
                               double tol);
 bool ap_circle_world_segment_tol(const ap_circle_world *cw, const ap_segment *s, double r, double tol);
+
+/* Most touch intervals ap_circle_world_point_segment_ok gives (an arc's touch may take two pieces); a segment
+ * that comes within AP_CIRCLES_EPS of more than half as many obstacles and sides is refused (conservative: a
+ * line grazing a row of 33 circles at once). */
+#define AP_CIRCLES_MAX_TOUCHES 64
+
+/* Where a point path's segment comes within AP_CIRCLES_EPS of one obstacle (ap_circle_world_point_segment_ok):
+ * the interval [t0, t1] of the segment's parameter (a line: fraction of A -> B in [0, 1]; an arc: radians
+ * from its start along its sweep), the obstacle's side (a line: +1 left of A -> B, -1 right; an arc: +1
+ * outside its circle, -1 inside) and id (the circle's index, or UINT32_MAX - k for the rectangle's side k:
+ * left, right, bottom, top). */
+typedef struct ap_circle_touch {
+    double t0, t1;
+    int side;
+    uint32_t id;
+} ap_circle_touch;
+
+/* The point unit's rule (radius 0) in the any-angle closure model, the limit r -> 0+ of world.h's rule:
+ * segment s (line, or arc of radius > 0; a zero-length line is the point) is usable when
+ * ap_circle_world_segment_tol(cw, s, 0, -AP_CIRCLES_EPS) holds (touching allowed) and no point of it lies
+ * within AP_CIRCLES_EPS of two obstacles (circles of radius above 2 AP_CIRCLES_EPS, or the rectangle's
+ * sides) on opposite sides of it: such obstacles are at most 2 AP_CIRCLES_EPS apart there, a gap no disc
+ * of any radius > 0 passes (two touching circles, a circle touching a side). A segment within EPS of more
+ * than AP_CIRCLES_MAX_TOUCHES / 2 obstacles is refused. out (NULL, or room for AP_CIRCLES_MAX_TOUCHES) and
+ * *n_out (may be NULL) receive the touches of a usable segment of positive length (none for a point), for a
+ * caller that holds more obstacles (a grid's blocked squares) to test them against the same rule.
+ * Non-finite input is never usable. Pure; thread-safe. Source: Red Blob Games, "Circular Obstacle
+ * Pathfinding" (the closure model, docs/anyangle.md). */
+bool ap_circle_world_point_segment_ok(const ap_circle_world *cw, const ap_segment *s, ap_circle_touch *out,
+                                      size_t *n_out);
+/* The same for the line A -> B (the any-angle search's line-of-sight test: no segment to build). */
+bool ap_circle_world_point_line_ok(const ap_circle_world *cw, double ax, double ay, double bx, double by,
+                                   ap_circle_touch *out, size_t *n_out);
 
 #endif

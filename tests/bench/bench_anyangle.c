@@ -9,7 +9,8 @@
  * and queries as in a full run.
  *
  * Circle worlds: 100 / 1,000 / 10,000 circles of radius uniform in [0.5, 2] at a constant density (world
- * side 10 sqrt(n) tiles, fixed seed), unit radius 0.25; queries between random free points (fixed seed).
+ * side 10 sqrt(n) tiles, fixed seed), unit radius 0.25 (ARCPATH_BENCH_CIRCLE_RADIUS: another, 0 = a point unit
+ * under the point rule); queries between random free points (fixed seed).
  * Lazy: the search computes a circle's surfing edges when it first reaches it (per query); eager: the
  * graph's table (ap_aa_graph_precompute, counted in build) for 100 and 1,000 circles; 10,000 lazy only.
  * Grids (eager, whatever their size): den520d, arena2, Berlin_0_256, AR0011SR, brc202d, Paris_1_1024,
@@ -97,6 +98,15 @@ static void run_queries(const char *label, const ap_aa_graph *g, double build_ms
     ap_aa_query_free(q);
 }
 
+/* The unit radius of the circle-world cases: ARCPATH_BENCH_CIRCLE_RADIUS (tiles, >= 0), default 0.25 (0 runs
+ * the point rule, circles.h's ap_circle_world_point_segment_ok). */
+static double circle_radius(void)
+{
+    const char *e = getenv("ARCPATH_BENCH_CIRCLE_RADIUS");
+    double r = e != NULL ? strtod(e, NULL) : 0.25;
+    return isfinite(r) && r >= 0.0 ? r : 0.25;
+}
+
 static void circle_world(size_t n, size_t queries, bool eager)
 {
     double side = 10.0 * sqrt((double)n);
@@ -107,13 +117,13 @@ static void circle_world(size_t n, size_t queries, bool eager)
     ap_circle_world *cw;
     ap_aa_graph *g;
     if (ap_circle_world_create(side, side, c, n, &cw, NULL, 0, NULL, 0) != AP_OK ||
-        ap_aa_graph_circles(cw, 0.25, &g) != AP_OK) {
+        ap_aa_graph_circles(cw, circle_radius(), &g) != AP_OK) {
         printf("circles %zu: build failed\n", n);
         free(c);
         return;
     }
     char label[64];
-    snprintf(label, sizeof label, "circles n=%zu (side %.0f) %s", n, side, eager ? "eager" : "lazy");
+    snprintf(label, sizeof label, "circles n=%zu (side %.0f) r=%.2f %s", n, side, circle_radius(), eager ? "eager" : "lazy");
     if (eager && selected(label) && ap_aa_graph_precompute(g) != AP_OK)
         printf("circles %zu: eager table out of memory, lazy\n", n);
     double build_ms = (now_us() - t0) / 1e3;

@@ -116,6 +116,49 @@ START_TEST(build_freed_half_way)
 }
 END_TEST
 
+/* The point unit's rule with circles (graph.h): a line may touch a circle and a blocked square, but not
+ * pass where they touch each other (a gap of width 0), nor where two circles touch. */
+START_TEST(point_unit_squeezes_through_no_touch)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n"
+                                        "..........\n..........\n....@.....\n..........\n..........\n"
+                                        "..........\n..........\n..........\n");
+    const double cy[2] = {6.0, 6.001}; /* resting on square (4, 4)'s top at (4.5, 5), then just above it */
+    for (int i = 0; i < 2; i++) {
+        const ap_circle c[1] = {{4.5, cy[i], 1.0}};
+        ap_circle_world *cw;
+        ck_assert_int_eq(ap_circle_world_create(10, 10, c, 1, &cw, NULL, 0, NULL, 0), AP_OK);
+        ap_aa_graph *g;
+        ck_assert_int_eq(ap_aa_graph_grid_circles(m, cw, 0.0, &g), AP_OK);
+        /* Along the square's top edge, under the circle: refused only where the two touch. */
+        ck_assert_int_eq(g->space.line_ok(g->space.ctx, 1, 5, 8, 5), i == 1);
+        ck_assert_int_eq(g->space.line_ok(g->space.ctx, 8, 5, 1, 5), i == 1);
+        /* Touching one of them is allowed: the square's edge short of the circle, the circle's side. */
+        ck_assert(g->space.line_ok(g->space.ctx, 1, 5, 4.2, 5));
+        ck_assert(g->space.line_ok(g->space.ctx, 3.5, 4, 3.5, 8));
+        ap_aa_graph_free(g);
+        ap_circle_world_free(cw);
+    }
+    /* A circle world's graph for a point unit: two circles touching at (5, 5) close the line between them,
+     * a disc graph's closure test (any radius > 0) closes it anyway. */
+    const ap_circle two[2] = {{5, 3, 2}, {5, 7, 2}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(10, 10, two, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_aa_graph *g;
+    ck_assert_int_eq(ap_aa_graph_circles(cw, 0.0, &g), AP_OK);
+    ck_assert(!g->space.line_ok(g->space.ctx, 1, 5, 9, 5));
+    ck_assert(g->space.line_ok(g->space.ctx, 1, 5, 4, 5)); /* short of the touch */
+    ap_segment a = ap_segment_arc(3, 3, M_PI / 2, 2, -M_PI); /* over the lower circle's top */
+    ck_assert(!g->space.arc_ok(g->space.ctx, &a));
+    ck_assert(!ap_aa_graph_path_ok(g, &a, 1, 0, 0));
+    a = ap_segment_arc(3, 3, -M_PI / 2, 2, M_PI); /* under it */
+    ck_assert(g->space.arc_ok(g->space.ctx, &a));
+    ap_aa_graph_free(g);
+    ap_circle_world_free(cw);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *aa_graph_suite(void)
 {
     Suite *s = suite_create("anyangle/graph");
@@ -123,6 +166,9 @@ Suite *aa_graph_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, build_in_pieces_equals_one_go);
     tcase_add_test(tc, build_freed_half_way);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("point");
+    tcase_add_test(tc, point_unit_squeezes_through_no_touch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -513,6 +513,59 @@ START_TEST(circle_world_queries)
 }
 END_TEST
 
+/* A point unit takes no gap of width 0 (docs/anyangle.md): circles touching each other or the world's side,
+ * or a query's obstacle touching a blocked square, close the way as they do for every disc; a gap of 0.02
+ * lets it through on the straight line (touching both sides is allowed). */
+START_TEST(point_unit_never_squeezes_through_a_touch)
+{
+    ap_circle c[2] = {{20, 6, 6}, {20, 18, 6}}; /* touching at (20, 12), and the sides at (20, 0), (20, 24) */
+    const double radius[2] = {0.0, 0.1};
+    for (int k = 0; k < 2; k++) {
+        c[1].y = k == 0 ? 18 : 18.02;
+        ap_circle_world *cw;
+        ck_assert_int_eq(ap_circle_world_create(40, 24, c, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+        for (int i = 0; i < 2; i++) {
+            ap_query q = {.circles = cw, .sx = 2, .sy = 12, .gx = 32, .gy = 12, .algorithm = AP_ALG_ANY_ANGLE,
+                          .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .unit_radius = radius[i]};
+            ap_result r;
+            int st = run_plan(&q, 0, &r);
+            if (k == 0 || i == 1) {
+                ck_assert_int_eq(st, AP_NO_PATH);
+                ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE);
+            } else {
+                ck_assert_int_eq(st, AP_OK);
+                ck_assert_double_eq_tol(r.length, 30.0, 1e-12);
+                check_answer(&r, &q);
+            }
+            ap_result_free(&r);
+        }
+        ap_circle_world_free(cw);
+    }
+    /* A grid map: column 6 blocked in rows 0-1, an obstacle resting on it (touching its top at y = 2) and
+     * sticking out of the top; raised by 0.05 it leaves a gap the point unit takes. */
+    ap_map *m = ap_test_map_from_string("type octile\nheight 5\nwidth 12\nmap\n......@.....\n......@.....\n"
+                                        "............\n............\n............\n");
+    for (int k = 0; k < 2; k++) {
+        const ap_circle obs[1] = {{6.5, k == 0 ? 4.0 : 4.05, 2.0}};
+        ap_query q = aa_query(m, 1.5, 2.5, 10.5, 2.5);
+        q.obstacles = obs;
+        q.n_obstacles = 1;
+        ap_result r;
+        int st = run_plan(&q, 0, &r);
+        if (k == 0) {
+            ck_assert_int_eq(st, AP_NO_PATH);
+            ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE);
+        } else {
+            ck_assert_int_eq(st, AP_OK);
+            check_answer(&r, &q);
+            ck_assert_double_le(r.length, 9.1); /* through the gap at (6.5, 2), not round the wall */
+        }
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(refusals_say_why)
 {
     ap_map *m = ap_test_map_from_string(one_square);
@@ -676,6 +729,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
+    tcase_add_test(tc, point_unit_never_squeezes_through_a_touch);
     tcase_add_test(tc, circle_world_queries);
     tcase_add_test(tc, refusals_say_why);
     tcase_add_test(tc, slices_deadlines_and_trivial_queries);

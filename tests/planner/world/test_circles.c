@@ -131,6 +131,60 @@ START_TEST(bucket_index_agrees_with_a_full_scan)
 }
 END_TEST
 
+/* The point unit's rule (circles.h, ap_circle_world_point_segment_ok): touching one obstacle is allowed,
+ * passing a point within 1e-9 of two on opposite sides (a gap of width 0) is not. A (20, 6) and B (20, 18),
+ * radius 6, touch each other at (20, 12) and the world's bottom and top sides at (20, 0) and (20, 24). */
+START_TEST(point_rule_refuses_zero_width_gaps)
+{
+    ap_circle c[] = {{20, 6, 6}, {20, 18, 6}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(40, 24, c, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_segment s = ap_segment_line(2, 12, 32, 12); /* through the touching point */
+    ck_assert(ap_circle_world_line_tol(cw, 2, 12, 32, 12, 0.0, -AP_CIRCLES_EPS)); /* the closure allows it */
+    ck_assert(!ap_circle_world_point_segment_ok(cw, &s, NULL, NULL));
+    s = ap_segment_line(2, 0, 32, 0); /* along the bottom side, through A's touch with it */
+    ck_assert(ap_circle_world_line_tol(cw, 2, 0, 32, 0, 0.0, -AP_CIRCLES_EPS));
+    ck_assert(!ap_circle_world_point_segment_ok(cw, &s, NULL, NULL));
+    s = ap_segment_line(2, 0, 10, 0); /* along the side, short of A: usable, no touches */
+    ap_circle_touch t[AP_CIRCLES_MAX_TOUCHES];
+    size_t n = 99;
+    ck_assert(ap_circle_world_point_segment_ok(cw, &s, t, &n));
+    ck_assert_uint_eq(n, 1); /* the bottom side only */
+    ck_assert_uint_eq(t[0].id, UINT32_MAX - 2);
+    ck_assert_int_eq(t[0].side, -1);
+    /* Upward along x = 14, touching A at (14, 6) on its right: one touch about t = 0.5. */
+    s = ap_segment_line(14, 2, 14, 10);
+    ck_assert(ap_circle_world_point_segment_ok(cw, &s, t, &n));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(t[0].id, 0);
+    ck_assert_int_eq(t[0].side, -1);
+    ck_assert(t[0].t0 < 0.5 && t[0].t1 > 0.5 && t[0].t1 - t[0].t0 < 1e-4);
+    /* Hugging A: over its top (through the touch with B) or its bottom (the touch with the side) is refused,
+     * a quarter turn short of either is not. */
+    ap_segment a = ap_segment_arc(14, 6, M_PI / 2, 6, -M_PI);
+    ck_assert_double_eq_tol(a.cx, 20, 1e-12);
+    ck_assert(ap_circle_world_segment_tol(cw, &a, 0.0, -AP_CIRCLES_EPS));
+    ck_assert(!ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
+    a = ap_segment_arc(14, 6, M_PI / 2, 6, -M_PI / 4);
+    ck_assert(ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
+    a = ap_segment_arc(14, 6, -M_PI / 2, 6, M_PI);
+    ck_assert(!ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
+    a = ap_segment_arc(14, 6, -M_PI / 2, 6, M_PI / 4);
+    ck_assert(ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
+    ap_circle_world_free(cw);
+    /* B moved up: a gap of 3e-9 lets a point through its middle (1.5e-9 from both, clear by world.h's rule
+     * for radii below 0.5e-9), one of 1.5e-9 does not (no point is 1e-9 from both). */
+    const double gap[2] = {3e-9, 1.5e-9};
+    for (int i = 0; i < 2; i++) {
+        c[1].y = 18 + gap[i];
+        ck_assert_int_eq(ap_circle_world_create(40, 25, c, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+        s = ap_segment_line(2, 12 + gap[i] / 2, 32, 12 + gap[i] / 2);
+        ck_assert_int_eq(ap_circle_world_point_segment_ok(cw, &s, NULL, NULL), i == 0);
+        ap_circle_world_free(cw);
+    }
+}
+END_TEST
+
 Suite *circles_suite(void)
 {
     Suite *s = suite_create("circles");
@@ -138,6 +192,7 @@ Suite *circles_suite(void)
     tcase_add_test(tc, validation_names_the_field);
     tcase_add_test(tc, closed_disc_rule_at_exact_distances);
     tcase_add_test(tc, bucket_index_agrees_with_a_full_scan);
+    tcase_add_test(tc, point_rule_refuses_zero_width_gaps);
     suite_add_tcase(s, tc);
     return s;
 }
