@@ -41,6 +41,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)ap_circle_world_line_tol(cw, 0.0, my, w, my, 0.5, -AP_CIRCLES_EPS);
     if (n > 0 && ap_circle_world_line_tol(cw, c[0].x - 1.0, c[0].y, c[0].x + 1.0, c[0].y, 0.0, AP_CIRCLES_EPS))
         abort(); /* a line through a circle's centre is never clear */
+    /* the point rule: never more usable than the closure test, touches within the segment's parameter range */
+    ap_circle_touch t[AP_CIRCLES_MAX_TOUCHES];
+    size_t nt;
+    if (ap_circle_world_point_line_ok(cw, 0.0, my, w, my, t, &nt)) {
+        if (!ap_circle_world_line_tol(cw, 0.0, my, w, my, 0.0, -AP_CIRCLES_EPS) || nt > AP_CIRCLES_MAX_TOUCHES)
+            abort();
+        for (size_t i = 0; i < nt; i++)
+            if (!(t[i].t0 >= 0.0 && t[i].t0 <= t[i].t1 && t[i].t1 <= 1.0) || (t[i].side != 1 && t[i].side != -1))
+                abort();
+    }
+    if (n > 0 && c[0].r > 0.0) {
+        ap_segment a = ap_segment_arc(c[0].x - c[0].r, c[0].y, M_PI / 2, c[0].r, -M_PI);
+        if (ap_circle_world_point_segment_ok(cw, &a, NULL, NULL) &&
+            !ap_circle_world_segment_tol(cw, &a, 0.0, -AP_CIRCLES_EPS))
+            abort(); /* round the first circle: never more usable than the closure test */
+    }
     ap_circle_world_free(cw);
     return 0;
 }
