@@ -514,15 +514,16 @@ bool ap_circle_world_segment_tol(const ap_circle_world *cw, const ap_segment *sg
 }
 
 /* ap_circle_world_point_segment_ok on a built sweep (its touches unset). */
-static bool point_sweep_ok(const ap_circle_world *cw, sweep *s, ap_circle_touch *out, size_t *n_out)
+static bool point_sweep_ok(const ap_circle_world *cw, const sweep *in, ap_circle_touch *out, size_t *n_out)
 {
     if (n_out != NULL)
         *n_out = 0;
-    if (s->arc == NULL && s->ax == s->bx && s->ay == s->by)
-        return sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS); /* a point: nothing to squeeze through */
+    if (in->arc == NULL && in->ax == in->bx && in->ay == in->by)
+        return sweep_clear(cw, in, 0.0, -AP_CIRCLES_EPS); /* a point: nothing to squeeze through */
     touch_list tl; /* only the scalars: the notes are written before they are read */
     tl.n = 0;
     tl.overflow = tl.left = tl.right = false;
+    sweep local = *in, *s = &local;
     s->touches = &tl;
     if (!sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS))
         return false;
