@@ -48,40 +48,32 @@ static bool push(seg_buf *b, const ap_segment *s)
     return true;
 }
 
-/* The piece of segment s between distances a < b along it (its own end point where b reaches it). */
-static ap_segment piece(const ap_segment *s, double a, double b)
-{
-    if (a <= 0.0 && b >= s->length)
-        return *s;
-    const ap_pose p = ap_segment_pose(s, a);
-    ap_segment out;
-    if (s->type == AP_SEG_ARC) {
-        out = ap_segment_arc(p.x, p.y, p.heading, s->radius, (s->sweep >= 0.0 ? 1.0 : -1.0) * (b - a) / s->radius);
-        if (b >= s->length) {
-            out.x1 = s->x1;
-            out.y1 = s->y1;
-        }
-    } else {
-        const ap_pose q = ap_segment_pose(s, b);
-        out = ap_segment_line(p.x, p.y, q.x, q.y);
-    }
-    return out;
-}
-
-/* Append the part of path segs[0 .. n) between distances a and b. */
+/* Append the part of path segs[0 .. n) between distances a and e. A segment the part covers to its end (or
+ * from its start) is cut at its own length (or 0), not at the difference of the running sums, which may miss
+ * it by a rounding step: so the path's own ends, the goal's among them, stay its points bit for bit. */
 static bool push_part(seg_buf *b, const ap_segment *segs, size_t n, double a, double e)
 {
     double c0 = 0.0;
     for (size_t i = 0; i < n; i++) {
         const double c1 = c0 + segs[i].length, lo = fmax(a, c0), hi = fmin(e, c1);
         if (hi - lo > 1e-12) {
-            const ap_segment s = piece(&segs[i], lo - c0, hi - c0);
+            const ap_segment s = ap_segment_sub(&segs[i], lo > c0 ? lo - c0 : 0.0, hi < c1 ? hi - c0 : segs[i].length);
             if (!push(b, &s))
                 return false;
         }
         c0 = c1;
     }
     return true;
+}
+
+/* The pose at distance d along path segs[0 .. n) of length L: at d >= L its last point and heading as
+ * stored, since ap_path_pose subtracts the lengths one by one and may stop a rounding step short of the end
+ * (a join there would end that far from the goal). */
+static ap_pose path_pose(const ap_segment *segs, size_t n, double L, double d)
+{
+    if (d < L)
+        return ap_path_pose(segs, n, d);
+    return (ap_pose){segs[n - 1].x1, segs[n - 1].y1, ap_segment_end_heading(&segs[n - 1])};
 }
 
 /* A candidate join: the joined length it gives, how far its join lies from the end joined (ties go to the
@@ -168,6 +160,12 @@ static double end_curve(const ap_pose *end, const ap_pose *p, bool at_start, boo
                                        end->y, R, tmp, &tight);
     if (tight)
         return -1.0;
+    /* The curve's far end is the end's point: a line there ends on it already, an arc that reaches it
+     * alone (curve.c drops a closing line under 1e-12 tiles) only up to rounding. */
+    if (m > 0) {
+        tmp[m - 1].x1 = end->x;
+        tmp[m - 1].y1 = end->y;
+    }
     for (size_t i = 0; i < m; i++)
         out[i] = at_start ? reversed(&tmp[m - 1 - i]) : tmp[i];
     *k = m;
@@ -194,7 +192,7 @@ static int join_end(const ap_segment *segs, size_t n, double L, double lo, const
     }
     size_t nc = 0;
     for (long i = 0; i < nd; i++) {
-        const ap_pose p = ap_path_pose(segs, n, d[i]);
+        const ap_pose p = path_pose(segs, n, L, d[i]);
         ap_segment tmp[3];
         size_t kk;
         const double len = end_curve(end, &p, at_start, free_heading, R, tmp, &kk);
@@ -205,7 +203,7 @@ static int join_end(const ap_segment *segs, size_t n, double L, double lo, const
     qsort(c, nc, sizeof *c, cand_cmp);
     int st = AP_NO_PATH, tests = 0;
     for (size_t i = 0; i < nc && st == AP_NO_PATH; i++) {
-        const ap_pose p = ap_path_pose(segs, n, c[i].d);
+        const ap_pose p = path_pose(segs, n, L, c[i].d);
         const bool unchanged = free_heading && c[i].d == (at_start ? lo : L);
         if (end_curve(end, &p, at_start, free_heading, R, curve, k) < 0.0)
             continue;

@@ -60,7 +60,8 @@ typedef bool (*ap_aa_clear_fn)(void *ctx, const ap_segment *s, size_t n);
  * end headings honoured: sheading (radians) when has_sh, gheading when has_gh, by Dubins curves of radius
  * R > 0 (tiles) checked with clear(ctx, ...) as above; an end without a heading keeps the path's own end
  * or takes a shorter clear arc+line shortcut (above). *out: malloc'd segments (caller frees; NULL when *n_out is 0), starting at
- * (sx, sy) with heading sheading (within rounding) and ending exactly at (gx, gy) with heading gheading.
+ * (sx, sy) with heading sheading (within rounding) and ending at (gx, gy) with heading gheading, both
+ * points bit for bit when segs starts and ends there.
  * Returns AP_OK, AP_NO_PATH (no candidate's curve is clear for an end with a heading) or AP_E_NOMEM.
  * O(candidates) curves and at most that many clearance tests per end. Pure apart from clear; thread-safe. */
 int ap_aa_turn_join(const ap_segment *segs, size_t n, double sx, double sy, double gx, double gy, bool has_sh,

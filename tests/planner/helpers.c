@@ -1,9 +1,12 @@
 /* helpers.c — assertions and reference searches shared by the planner suites (see suites.h). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../planner/base/path.h"
+#include "../../planner/world/circles.h"
 #include "../../planner/world/clearance.h"
 #include "suites.h"
 
@@ -68,6 +71,31 @@ ap_pose ap_test_rand_pose(ap_test_rng *g, double span)
 {
     ap_pose p = {span * ap_test_rand01(g), span * ap_test_rand01(g), 4.0 * M_PI * ap_test_rand01(g) - 2.0 * M_PI};
     return p;
+}
+
+struct ap_circle_world *ap_test_forest_world(void)
+{
+    static const ap_circle c[] = {{8, 6, 3},    {10, 17, 4}, {17, 11, 2.5}, {20, 3, 2},  {24, 18, 3.5},
+                                  {27, 9, 2},   {29, 10.5, 2}, {33, 4, 1.5}, {35, 16, 3}, {40, 12, 4}};
+    size_t len;
+    char *text = ap_test_read_file("config/maps/forest.circles.json", &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "\"width\": 40,"));
+    ck_assert_ptr_nonnull(strstr(text, "\"height\": 24,"));
+    const size_t n = sizeof c / sizeof c[0];
+    size_t in_file = 0;
+    for (const char *t = strstr(text, "\"r\":"); t != NULL; t = strstr(t + 1, "\"r\":"))
+        in_file++;
+    ck_assert_uint_eq(in_file, n);
+    for (size_t i = 0; i < n; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "{\"x\": %g, \"y\": %g, \"r\": %g}", c[i].x, c[i].y, c[i].r);
+        ck_assert_msg(strstr(text, want) != NULL, "forest.circles.json lacks %s", want);
+    }
+    free(text);
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(40.0, 24.0, c, n, &cw, NULL, 0, NULL, 0), AP_OK);
+    return cw;
 }
 
 ap_pose ap_test_drive(ap_pose p, const char *word, const double *len, double r)

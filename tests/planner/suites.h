@@ -149,6 +149,12 @@ bool ap_test_in_capability(unsigned char c, unsigned cap);
  * purpose, so callers see headings outside [-pi, pi)). */
 ap_pose ap_test_rand_pose(ap_test_rng *g, double span);
 
+/* The demo circle map config/maps/forest.circles.json (40 x 24 tiles, 10 circles) as a circle world (the
+ * caller frees it with ap_circle_world_free): its circles copied here, since test-planner reads no JSON, and
+ * checked against the file's text, so the copy cannot drift from the map the server serves. Tests run from
+ * the repository's root. */
+struct ap_circle_world *ap_test_forest_world(void);
+
 /* Drive from pose a along a word of pieces ('L' left arc, 'R' right arc, 'S' line) with signed lengths len[i]
  * (tiles; negative = in reverse) at turning radius r; returns the end pose. An independent forward model of
  * the curves, for checking them. */
