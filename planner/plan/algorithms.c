@@ -296,7 +296,8 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 }
 
 /* auto hands every plan to another kind in begin, so only begin is ever called through this table. */
-const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL, NULL, NULL, NULL, false, false, false, false, NULL};
+const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL,  NULL,  NULL, NULL,
+                                       false,  false,      false, false, NULL, NULL};
 
 const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
 {

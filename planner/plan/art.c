@@ -6,6 +6,7 @@
  */
 #include "art.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -15,7 +16,7 @@
 #define ART_LEGAL_TOL 1e-9   /* a heading this close to a legal angle counts as legal (radians / step) */
 #define ART_MIN_LEN 1e-12    /* shorter pieces are dropped: they carry no motion */
 #define ART_MIN_STAIR 0.25   /* staircase pieces stay at least this long (tiles): shorter ones look like jitter */
-#define ART_MAX_STAIR 64     /* most staircase repetitions tried */
+#define ART_MAX_STAIR 64     /* most staircase repetitions tried, and most lattice steps along each heading */
 
 typedef struct art_buf {
     ap_segment *s;
@@ -135,6 +136,154 @@ static int idist(int i, int j, int N)
     return d < N - d ? d : N - d;
 }
 
+/* Switching routes tried per first heading: with one step (reps = 1, three legs) this many crossing places
+ * (sigma = 1/2, 1/4, 3/4, 1/8, 3/8, ... 63/64: art_sigma), so one close to either end is found too (a third
+ * obstacle that nearly touches the line just before the end where it touches another one); refined
+ * staircases (reps > 1) only the middle, sigma = 1/2, each try there costing 2 reps + 1 tests. */
+#define ART_SPLITS 63
+
+/* The o-th crossing share of a switching route (o >= 1): the dyadic fractions in order of their
+ * denominator, 1/2, 1/4, 3/4, 1/8, ... */
+static double art_sigma(int o)
+{
+    int m = 1; /* level m holds 2^(m - 1) fractions k / 2^m, k odd; o = 2^(m - 1) + (k - 1) / 2 */
+    while ((1 << m) <= o)
+        m++;
+    return (double)(2 * (o - (1 << (m - 1))) + 1) / (double)(1 << m);
+}
+
+/* One route of line_art for the line A -> B = A + D (art.h): legs alternately at heading index f (first and
+ * last) and g, the legal headings on either side of D, where D = tf u_f + tg u_g (tf, tg >= 0). Through
+ * the points P_i = A + D i / reps of the line (P_reps = B exactly), with h = u_f tf / reps, its corners are
+ * P_i + sigma h and P_{i+1} - (1 - sigma) h: for sigma = 1 all on f's side (Pinter's two lines, a one-sided
+ * staircase: 2 reps legs); for sigma < 1 each g leg crosses the line, the first leg leaving A on f's side
+ * and the last (f, (1 - sigma) tf / reps long) reaching B from g's side (2 reps + 1 legs). */
+static int line_route(art_buf *b, const ap_segment *s, int reps, double sigma, int f, int g, const double uf[2],
+                      double tf, int N)
+{
+    const double ax = s->x0, ay = s->y0, dx = s->x1 - s->x0, dy = s->y1 - s->y0;
+    const double hx = uf[0] * tf / reps, hy = uf[1] * tf / reps;
+    double px = ax, py = ay;
+    int leg = 0, st = AP_OK;
+    for (int i = 0; i < reps && st == AP_OK; i++) {
+        const double f0 = (double)i / reps, f1 = (double)(i + 1) / reps;
+        const double qx = i + 1 == reps ? s->x1 : ax + dx * f1, qy = i + 1 == reps ? s->y1 : ay + dy * f1;
+        const double v[2][2] = {{ax + dx * f0 + sigma * hx, ay + dy * f0 + sigma * hy},
+                                {qx - (1.0 - sigma) * hx, qy - (1.0 - sigma) * hy}};
+        for (int j = 0; j < 2 && st == AP_OK; j++, leg++) {
+            st = push(b, px, py, v[j][0], v[j][1], leg % 2 == 0 ? f : g, N, s->reverse);
+            px = v[j][0];
+            py = v[j][1];
+        }
+    }
+    /* sigma = 1: already at B, and push drops the empty leg */
+    return st == AP_OK ? push(b, px, py, s->x1, s->y1, f, N, s->reverse) : st;
+}
+
+/* The lattice route of line_art (art.h), when no fixed route is clear: a monotone path from A to B in steps
+ * of ul * tl / ml (heading lo) and uh * th / mh (hi), ml = tl / ART_MIN_STAIR and mh likewise (at least 1,
+ * at most ART_MAX_STAIR), every step's swept disc clear in w, with the fewest legs (ties: the first leg at
+ * heading index first, the frame the unit shows). Every such path is a staircase on the lattice of those
+ * steps (the parallelogram with diagonal A -> B), so this finds a route that crosses the line wherever the
+ * obstacles near it ask, as often as they ask. Dynamic programming over the lattice in row-major order (each
+ * node's predecessors come first); each step is tested once, when its start is reached: at most
+ * 2 (ml + 1) (mh + 1) line tests. Pushes the route and sets *found, or leaves b as it was. Returns AP_OK or
+ * AP_E_NOMEM. */
+static int lattice_route(art_buf *b, const ap_world *w, double r, const ap_segment *s, int lo, int hi,
+                         const double ul[2], const double uh[2], double tl, double th, int first, int N,
+                         bool *found)
+{
+    *found = false;
+    const int ml = (int)fmax(1.0, fmin(ART_MAX_STAIR, floor(tl / ART_MIN_STAIR)));
+    const int mh = (int)fmax(1.0, fmin(ART_MAX_STAIR, floor(th / ART_MIN_STAIR)));
+    const size_t nodes = (size_t)(ml + 1) * (size_t)(mh + 1);
+    /* cost[2 v + d]: twice the legs of the best way to node v = i (mh + 1) + j whose last step has heading
+     * d (0 lo, 1 hi), plus 1 when its first leg is not `first`; INT_MAX unreached. */
+    int *cost = malloc(2 * nodes * sizeof *cost);
+    signed char *from = malloc(2 * nodes); /* the heading of the step before (-1: the step left A) */
+    if (cost == NULL || from == NULL) {
+        free(cost);
+        free(from);
+        return AP_E_NOMEM;
+    }
+    for (size_t v = 0; v < 2 * nodes; v++)
+        cost[v] = INT_MAX;
+    const double *u[2] = {ul, uh};
+    const double t[2] = {tl / ml, th / mh};
+    for (int i = 0; i <= ml; i++) {
+        for (int j = 0; j <= mh; j++) {
+            const size_t v = (size_t)i * (mh + 1) + j;
+            const bool at_a = i == 0 && j == 0;
+            if (!at_a && cost[2 * v] == INT_MAX && cost[2 * v + 1] == INT_MAX)
+                continue;
+            const double px = s->x0 + ul[0] * t[0] * i + uh[0] * t[1] * j;
+            const double py = s->y0 + ul[1] * t[0] * i + uh[1] * t[1] * j;
+            for (int d = 0; d < 2; d++) {
+                const int ni = i + (d == 0), nj = j + (d == 1);
+                if (ni > ml || nj > mh)
+                    continue;
+                const size_t nv = (size_t)ni * (mh + 1) + nj;
+                int best = INT_MAX, prev = -1;
+                if (at_a) {
+                    best = 2 + ((d == 1 ? hi : lo) != first);
+                } else {
+                    for (int e = 0; e < 2; e++)
+                        if (cost[2 * v + e] != INT_MAX && cost[2 * v + e] + 2 * (e != d) < best) {
+                            best = cost[2 * v + e] + 2 * (e != d);
+                            prev = e;
+                        }
+                }
+                if (best >= cost[2 * nv + d])
+                    continue;
+                const bool end = ni == ml && nj == mh;
+                const double qx = end ? s->x1 : px + u[d][0] * t[d], qy = end ? s->y1 : py + u[d][1] * t[d];
+                if (!ap_world_line_clear(w, px, py, qx, qy, r))
+                    continue;
+                cost[2 * nv + d] = best;
+                from[2 * nv + d] = (signed char)prev;
+            }
+        }
+    }
+    const size_t goal = nodes - 1;
+    int d = cost[2 * goal + 1] < cost[2 * goal] ? 1 : 0;
+    int st = AP_OK;
+    if (cost[2 * goal + d] != INT_MAX) {
+        /* Walk back to A, noting each step's heading, then push the legs forward, one per run of a heading. */
+        signed char *steps = malloc((size_t)(ml + mh));
+        if (steps == NULL) {
+            st = AP_E_NOMEM;
+        } else {
+            int i = ml, j = mh, k = ml + mh;
+            while (k > 0) {
+                steps[--k] = (signed char)d;
+                const int e = from[2 * ((size_t)i * (mh + 1) + j) + d];
+                i -= d == 0;
+                j -= d == 1;
+                d = e;
+            }
+            double px = s->x0, py = s->y0;
+            i = j = 0;
+            for (k = 0; k < ml + mh && st == AP_OK; k++) {
+                i += steps[k] == 0;
+                j += steps[k] == 1;
+                if (k + 1 < ml + mh && steps[k + 1] == steps[k])
+                    continue;
+                const bool end = k + 1 == ml + mh;
+                const double qx = end ? s->x1 : s->x0 + ul[0] * t[0] * i + uh[0] * t[1] * j;
+                const double qy = end ? s->y1 : s->y0 + ul[1] * t[0] * i + uh[1] * t[1] * j;
+                st = push(b, px, py, qx, qy, steps[k] == 1 ? hi : lo, N, s->reverse);
+                px = qx;
+                py = qy;
+            }
+            free(steps);
+            *found = st == AP_OK;
+        }
+    }
+    free(cost);
+    free(from);
+    return st;
+}
+
 /* A line -> two (or a staircase of) legal-angle lines; see art.h for the choice. */
 static int line_art(art_buf *b, const ap_world *w, double r, const ap_segment *s, int N)
 {
@@ -157,30 +306,27 @@ static int line_art(art_buf *b, const ap_world *w, double r, const ap_segment *s
         th = 0.0;
     /* Prefer the route whose first frame is the one the unit shows already (fewer frame changes). */
     int first_hi = b->last >= 0 && idist(hi + half, b->last, N) < idist(lo + half, b->last, N);
+    /* Fewest legs first: at each fineness the one-sided routes, then the switching ones; then the lattice.
+     * A one-sided route leaves A and reaches B on the same side of the line, so it cannot follow a line
+     * that touches obstacles on opposite sides at its ends (an any_angle path's internal bitangent): near
+     * such an end it deviates linearly toward the obstacle, which curves away only quadratically. A
+     * switching route leaves on one side and arrives from the other. */
     for (int reps = 1; reps <= ART_MAX_STAIR; reps *= 2) {
         if (reps > 1 && (tl / reps < ART_MIN_STAIR || th / reps < ART_MIN_STAIR))
             break;
-        for (int o = 0; o < 2; o++) {
-            int hi_first = o == 0 ? first_hi : !first_hi;
+        const int splits = reps == 1 ? ART_SPLITS : 1;
+        for (int o = 0; o < 2 * (splits + 1); o++) {
+            const double sigma = o < 2 ? 1.0 : art_sigma(o / 2);
+            const bool hi_first = o % 2 == 0 ? first_hi : !first_hi;
+            const double tf = hi_first ? th : tl;
+            /* refined: no piece below ART_MIN_STAIR (the g pieces are tested above) */
+            if (reps > 1 && sigma < 1.0 && 0.5 * tf / reps < ART_MIN_STAIR)
+                continue;
             size_t mark = b->n;
             int last = b->last;
-            double px = ax, py = ay;
-            for (int i = 0; i < reps; i++) {
-                double f1 = (double)(i + 1) / reps;
-                /* Corner i: after the first leg of repetition i; end i: on the original line (exact at B). */
-                double t1 = hi_first ? th : tl;
-                const double *u1 = hi_first ? uh : ul;
-                double cx = ax + dx * ((double)i / reps) + u1[0] * t1 / reps;
-                double cy = ay + dy * ((double)i / reps) + u1[1] * t1 / reps;
-                double ex = i + 1 == reps ? s->x1 : ax + dx * f1, ey = i + 1 == reps ? s->y1 : ay + dy * f1;
-                int st = push(b, px, py, cx, cy, hi_first ? hi : lo, N, s->reverse);
-                if (st == AP_OK)
-                    st = push(b, cx, cy, ex, ey, hi_first ? lo : hi, N, s->reverse);
-                if (st != AP_OK)
-                    return st;
-                px = ex;
-                py = ey;
-            }
+            int st = line_route(b, s, reps, sigma, hi_first ? hi : lo, hi_first ? lo : hi, hi_first ? uh : ul, tf, N);
+            if (st != AP_OK)
+                return st;
             if (w == NULL || ap_world_segments_clear(w, b->s + mark, b->n - mark, r))
                 return AP_OK;
             b->n = mark;
@@ -189,13 +335,14 @@ static int line_art(art_buf *b, const ap_world *w, double r, const ap_segment *s
         if (w == NULL)
             break;
     }
+    if (w != NULL) {
+        bool found;
+        int st = lattice_route(b, w, r, s, lo, hi, ul, uh, tl, th, first_hi ? hi : lo, N, &found);
+        if (st != AP_OK || found)
+            return st;
+    }
     /* Nothing clear: Pinter's two-line route; the caller's final check reports clear = false. */
-    int st = push(b, ax, ay, ax + (first_hi ? uh[0] * th : ul[0] * tl), ay + (first_hi ? uh[1] * th : ul[1] * tl),
-                  first_hi ? hi : lo, N, s->reverse);
-    if (st != AP_OK)
-        return st;
-    double cx = b->n > 0 ? b->s[b->n - 1].x1 : ax, cy = b->n > 0 ? b->s[b->n - 1].y1 : ay;
-    return push(b, cx, cy, s->x1, s->y1, first_hi ? lo : hi, N, s->reverse);
+    return line_route(b, s, 1, 1.0, first_hi ? hi : lo, first_hi ? lo : hi, first_hi ? uh : ul, first_hi ? th : tl, N);
 }
 
 int ap_art_convert(const ap_world *w, double unit_radius, int directions, const ap_segment *in, size_t n,

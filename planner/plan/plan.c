@@ -176,17 +176,21 @@ static int fail_result(ap_result *r, int status, const char *field)
     return status;
 }
 
-/* Fixed-angle art (art.h): the same path as legal-angle lines; `clear` is recomputed on them. */
-static int make_art(ap_result *r, const ap_query *q)
+/* Fixed-angle art (art.h): the same path as legal-angle lines; `clear` is recomputed on them, in the world
+ * the plan's kind names (its art_world: any_angle's own model) or else world.h's strict rule at the unit's
+ * radius. Before ap_plan_release: the kind's world may view what the kind still holds. */
+static int make_art(ap_result *r, const ap_plan *p)
 {
     ap_segment *as;
     size_t nas;
     bool aclear;
     ap_world world;
     double rad;
-    ap_plan_world(q, false, &world, &rad);
-    int st = ap_art_convert(&world, rad, q->art_directions, r->segments, r->n_segments, &as, &nas,
-                            &aclear);
+    if (p->kind->art_world != NULL)
+        p->kind->art_world(p, &world, &rad);
+    else
+        ap_plan_world(&p->q, false, &world, &rad);
+    int st = ap_art_convert(&world, rad, p->q.art_directions, r->segments, r->n_segments, &as, &nas, &aclear);
     if (st != AP_OK)
         return st;
     free(r->segments);
@@ -215,10 +219,10 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     }
     const ap_query *q = &p->q;
     int st = p->kind->finish(p, r);
+    if (st == AP_OK && q->art_directions != 0 && r->n_segments > 0)
+        st = make_art(r, p);
     ap_plan_release(p);
     if (st != AP_OK)
-        return fail_result(r, st, NULL);
-    if (q->art_directions != 0 && r->n_segments > 0 && (st = make_art(r, q)) != AP_OK)
         return fail_result(r, st, NULL);
     if (q->timed && r->timing == NULL && (st = ap_plan_timing(r, q)) != AP_OK)
         return fail_result(r, st, st == AP_E_INVALID_REQUEST ? ap_qfield_name(AP_QF_START_SPEED) : NULL);

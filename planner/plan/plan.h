@@ -319,7 +319,8 @@ uint64_t ap_plan_expanded(const ap_plan *p);
  * workspace, makes waypoints (start point, cell centres, goal point), smooths (Pinter Listing 1 with the
  * exact swept-disc Walkable), adds turning-radius curves (Pinter Figs 5-6), computes `clear` with the exact
  * disc/cell check over every segment, converts the segments to fixed-angle art lines when
- * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines), gives a timed query
+ * q->art_directions is 8 or 16 (art.h; `clear` is then that of the art lines, in the answer's own model:
+ * plan_kind.h art_world, any_angle's graph for units without a turning radius), gives a timed query
  * (q->timed) of a kind without timing of its own the time-optimal speed profile along those segments
  * (ap_plan_timing: segments split where the acceleration changes, r->timing and duration_s), and samples
  * poses (Listing 2, in distance or in time). Must be called before the workspace is reused, by the plan's owner

@@ -9,12 +9,13 @@
  * grid's corners O(cells), a circle world's circles O(n), plus the obstacles). The search runs in slices on the
  * query object's own workspace (ap_aa_begin / ap_aa_run), so the plan's workspace is not used and a move
  * between lanes costs nothing. The `clear` verdict is ap_aa_graph_path_ok in the graph's model (docs:
- * touching is allowed; clear for every radius below unit.radius), never world.h's strict rule at the radius.
+ * touching is allowed; clear for every radius below unit.radius), never world.h's strict rule at the radius;
+ * fixed-angle art is judged in that model too (aa_art_world, a world.h view of the graph).
  *
  * A turning unit (unit.turning_radius > 0, anyangle/turning.h): the graph's tests run just above the unit's
  * radius while its hug circles grow to rho = max(turning radius, that radius), the end headings are joined
- * by Dubins curves, `clear` is the legal-turn answers' strict verdict for the unit's disc, and no_path says
- * not_found (the kind's variant aa_turning_kind, complete = false).
+ * by Dubins curves, `clear` is the legal-turn answers' strict verdict for the unit's disc (on art lines too),
+ * and no_path says not_found (the kind's variant aa_turning_kind, complete = false, no art_world).
  *
  * Source: Red Blob Games, "Circular Obstacle Pathfinding" (through anyangle.h and graph.h).
  */
@@ -306,7 +307,52 @@ static int aa_finish(ap_plan *p, ap_result *r)
     return AP_OK;
 }
 
+/* The graph's model as a world (world.h), for fixed-angle art (art.h): a point, line or segment is clear when
+ * the graph's own tests pass it (graph.h: touching allowed, the answer's `clear` verdict). r is not read:
+ * the tests run at the radius the graph was built for (g->unit_radius, which aa_art_world hands art).
+ * Regions: 1 for a usable point (nothing proves two apart); no tables. */
+static bool graph_point_clear(const void *ctx, double x, double y, double r)
+{
+    return ap_aa_graph_path_ok(ctx, NULL, 0, x, y);
+}
+
+static bool graph_line_clear(const void *ctx, double ax, double ay, double bx, double by, double r)
+{
+    const ap_aa_graph *g = ctx;
+    return g->space.line_ok(g->space.ctx, ax, ay, bx, by);
+}
+
+static bool graph_segment_clear(const void *ctx, const ap_segment *s, double r)
+{
+    return ap_aa_graph_path_ok(ctx, s, 1, s->x0, s->y0);
+}
+
+static uint32_t graph_region(const void *ctx, double x, double y)
+{
+    return graph_point_clear(ctx, x, y, 0.0) ? 1u : 0u;
+}
+
+static const void *graph_table(const void *ctx, const char *name)
+{
+    return NULL;
+}
+
+static const ap_world_ops graph_world_ops = {graph_point_clear, graph_line_clear, graph_segment_clear, graph_region,
+                                             graph_table};
+
+/* The world art is judged in (plan_kind.h art_world): the graph searched, whose model the answer and its
+ * `clear` live in. Art lines meet obstacles where the path does (its lines are tangents, an arc's
+ * circumscribed polygon touches the arc's circle at every edge), so world.h's strict rule would refuse
+ * nearly every one. Valid until aa_release frees the graph (ap_plan_finish calls this before it). Not for
+ * turning units: their answers are judged by the strict rule (aa_turning_kind has no art_world). */
+static void aa_art_world(const ap_plan *p, ap_world *w, double *r)
+{
+    const aa_plan *a = p->kind_state;
+    *w = (ap_world){&graph_world_ops, a->g, a->g->width, a->g->height};
+    *r = a->g->unit_radius;
+}
+
 const ap_plan_kind ap_plan_kind_anyangle = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
-                                            false,       true,     false,   true,   NULL};
+                                            false,       true,     false,   true,   NULL,    aa_art_world};
 static const ap_plan_kind aa_turning_kind = {"any_angle", aa_begin, aa_step, aa_move, aa_finish, aa_release,
-                                             false,       false,    false,   true,   NULL};
+                                             false,       false,    false,   true,   NULL,    NULL};

@@ -1031,4 +1031,5 @@ static int turns_finish(ap_plan *p, ap_result *r)
  * 12); the hybrid gives up on far failure points. */
 const ap_plan_kind ap_plan_kind_turns = {"turns",     turns_begin,   turns_step, turns_move,
                                          turns_finish, turns_release, false,      false,
-                                         true,         false,      NULL};
+                                         true,         false,      NULL,
+                                         NULL};

@@ -257,4 +257,5 @@ int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, 
 }
 
 const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, ap_plan_grid_finish, NULL,
-                                        true,   true,       false,      false,      NULL};
+                                        true,   true,       false,      false,      NULL,
+                                        NULL};

@@ -86,4 +86,4 @@ static int hier_finish(ap_plan *p, ap_result *r)
 }
 
 const ap_plan_kind ap_plan_kind_hier = {"hierarchical", hier_begin,     ap_plan_search_step, ap_plan_search_move,
-                                        hier_finish,    hier_release, false, false, false, false, NULL};
+                                        hier_finish,    hier_release, false, false, false, false, NULL, NULL};

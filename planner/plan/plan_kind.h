@@ -17,6 +17,8 @@
  *  move(p, ws): restart the unfinished work on ws; expansions spent go to p->expanded_before.
  *  finish(p, r): for an AP_OK plan, fill r's geometry: waypoints, segments (ap_plan_set_segments),
  *    grid_cost, length, clear; return AP_OK or an AP_E_* status (r is then freed by the caller).
+ *  art_world(p, w, r): optional, for an AP_OK plan after finish and before release: the world fixed-angle
+ *    art is judged in (below).
  *  release(p): free what the kind holds outside the workspace (kind_state); idempotent; may be NULL.
  */
 #ifndef AP_PLAN_KIND_H
@@ -27,6 +29,7 @@
 
 #include "algorithms.h"
 #include "plan.h"
+#include "../world/world.h"
 
 typedef struct ap_plan_kind {
     const char *name; /* for messages and debugging: "grid", "turns", "auto" */
@@ -51,6 +54,13 @@ typedef struct ap_plan_kind {
     /* Optional (NULL: AP_TIMEOUT): stop the search now and set p->state to AP_OK when the kind can answer
      * with what it has found (ap_plan_stop), else AP_TIMEOUT; returns the state. */
     int (*stop)(ap_plan *p);
+    /* Optional (NULL: ap_plan_world, world.h's strict rule at the unit's radius): the world *w and radius
+     * *r (tiles) fixed-angle art (art.h) chooses its routes in and takes its `clear` verdict from, for a
+     * finished plan (after finish, before release, so *w may borrow what the kind still holds: valid until
+     * release). The plan's owner thread. Why: a kind whose answers live in another model (any_angle's
+     * closure of free space, where a path may touch obstacles) must judge their art in that model, or every
+     * art line that touches where the path touches fails. */
+    void (*art_world)(const ap_plan *p, ap_world *w, double *r);
 } ap_plan_kind;
 
 /* Grid-domain searches (plan_grid.c): runs row->domain_init's domain with A*, then cell waypoints,

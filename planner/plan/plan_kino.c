@@ -362,4 +362,5 @@ static int kino_finish(ap_plan *p, ap_result *r)
 }
 
 const ap_plan_kind ap_plan_kind_kino = {"kinodynamic", kino_begin, kino_step, kino_move,  kino_finish, kino_release,
-                                        false,         false,      false,     false,      kino_stop};
+                                        false,         false,      false,     false,      kino_stop,
+                                        NULL};

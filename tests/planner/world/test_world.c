@@ -208,13 +208,141 @@ START_TEST(art_on_discs)
     ck_assert(clear);
     ck_assert(ap_world_segments_clear(&w, o, no, 0.3));
     free(o);
-    /* A disc on each route: neither is clear, the staircases neither; the answer says so. */
+    /* A disc on each two-line route and one on the line: a switching route threads between the discs at
+     * (7, 2.5) and (7, 4.5) (each grown by 0.3: y in (3.3, 3.7) at x = 7): 45 degrees to the crossing share
+     * sigma = 5 / 16 of the first heading's extent, east across the line, 45 degrees to the end. */
     const disc d2[] = {{7.0, 2.5, 0.5}, {7.0, 6.5, 0.5}, {7.0, 4.5, 0.5}};
     disc_world dw2 = {20.0, 20.0, d2, 3};
     ap_world w2 = disc_world_of(&dw2);
     ck_assert_int_eq(ap_art_convert(&w2, 0.3, 8, &line, 1, &o, &no, &clear), AP_OK);
-    ck_assert(!clear);
+    ck_assert(clear);
+    ck_assert_uint_eq(no, 3);
+    ck_assert_double_eq_tol(o[0].x1, 3.5625, 1e-9);
+    ck_assert_double_eq_tol(o[1].y1, 3.5625, 1e-9);
+    ck_assert_double_eq_tol(o[1].x1, 8.5625, 1e-9);
+    ck_assert_double_eq(o[0].heading, o[2].heading);
+    ck_assert_double_eq(o[1].heading, 0.0);
+    ck_assert(ap_world_segments_clear(&w2, o, no, 0.3));
     free(o);
+    /* A disc across every route (at x = 7 every route lies in y in [2, 7], which it covers): nothing is clear,
+     * the answer says so and keeps Pinter's two lines. */
+    const disc d3[] = {{7.0, 4.5, 2.5}};
+    disc_world dw3 = {20.0, 20.0, d3, 1};
+    ap_world w3 = disc_world_of(&dw3);
+    ck_assert_int_eq(ap_art_convert(&w3, 0.3, 8, &line, 1, &o, &no, &clear), AP_OK);
+    ck_assert(!clear);
+    ck_assert_uint_eq(no, 2);
+    ck_assert_double_eq_tol(o[0].x1, 7.0, 1e-9);
+    ck_assert_double_eq_tol(o[0].y1, 2.0, 1e-9);
+    free(o);
+}
+END_TEST
+
+/* The line A -> B at 20 degrees (between the legal 0 and 45 for N = 8), 12 tiles from (2, 2), and the unit
+ * (radius ART_R) beside discs of radius 1 touching its swept band, within 1e-6 tiles (this world's rule is
+ * strict; the any_angle graph's model allows the touch itself): disc k at fraction f[k] of the line, on side
+ * side[k] (+1 left, toward 45 degrees; -1 right), its grown edge `gap[k]` tiles from the line. */
+#define ART_R 0.3
+static disc art_disc_beside(double f, int side, double gap)
+{
+    const double th = 20.0 * M_PI / 180.0, d = 1.0 + ART_R + gap;
+    return (disc){2.0 + 12.0 * f * cos(th) - side * d * sin(th), 2.0 + 12.0 * f * sin(th) + side * d * cos(th), 1.0};
+}
+
+static ap_segment art_line_20(void)
+{
+    const double th = 20.0 * M_PI / 180.0;
+    return ap_segment_line(2.0, 2.0, 2.0 + 12.0 * cos(th), 2.0 + 12.0 * sin(th));
+}
+
+/* Which side of the line A -> B point (x, y) lies on: +1 left, -1 right, 0 on it (to 1e-9 tiles). */
+static int art_side(const ap_segment *l, double x, double y)
+{
+    const double c = ((l->x1 - l->x0) * (y - l->y0) - (l->y1 - l->y0) * (x - l->x0)) / l->length;
+    return c > 1e-9 ? 1 : c < -1e-9 ? -1 : 0;
+}
+
+/* The art of line l in w for N directions (malloc'd, *no pieces): asserts that it is clear, each piece's swept
+ * disc clear in w, every piece a line at a legal heading, joined end to end from l's start to its end bit for
+ * bit, one frame at most between pieces. */
+static ap_segment *art_clear_route(const ap_world *w, const ap_segment *l, int N, size_t *no)
+{
+    ap_segment *o;
+    bool clear;
+    ck_assert_int_eq(ap_art_convert(w, ART_R, N, l, 1, &o, no, &clear), AP_OK);
+    ck_assert(clear);
+    ck_assert(ap_world_segments_clear(w, o, *no, ART_R));
+    ck_assert(o[0].x0 == l->x0 && o[0].y0 == l->y0);
+    ck_assert(o[*no - 1].x1 == l->x1 && o[*no - 1].y1 == l->y1);
+    for (size_t i = 0; i < *no; i++) {
+        ck_assert_int_eq(o[i].type, AP_SEG_LINE);
+        ck_assert_int_ge(ap_art_heading_index(o[i].heading, N, 1e-12), 0);
+        ck_assert_double_eq_tol(atan2(o[i].y1 - o[i].y0, o[i].x1 - o[i].x0), o[i].heading, 1e-9);
+        if (i > 0) {
+            ck_assert(o[i].x0 == o[i - 1].x1 && o[i].y0 == o[i - 1].y1);
+            ck_assert_double_eq_tol(fabs(ap_angle_wrap(o[i].heading - o[i - 1].heading)), 2.0 * M_PI / N, 1e-12);
+        }
+    }
+    return o;
+}
+
+/* An internal bitangent (an any_angle path's line between circles it passes on opposite sides): a disc left of
+ * A and one right of B. Both of Pinter's two-line routes enter a disc (the first leg of the one that leaves
+ * toward the left disc, the last leg of the other, which arrives from the right), as would any one-sided
+ * staircase; the switching route leaves A to the right, crosses the line once and reaches B from the left. */
+START_TEST(art_switches_sides_on_a_bitangent)
+{
+    const disc d[] = {art_disc_beside(0.0, 1, 1e-6), art_disc_beside(1.0, -1, 1e-6)};
+    disc_world dw = {20.0, 20.0, d, 2};
+    ap_world w = disc_world_of(&dw);
+    const ap_segment line = art_line_20();
+    ck_assert(ap_world_segment_clear(&w, &line, ART_R));
+    for (int N = 8; N <= 16; N += 8) {
+        /* Pinter's two routes: corners A + tl u_lo (right of the line) and A + th u_hi (left) */
+        const double delta = 2.0 * M_PI / N, h = 20.0 * M_PI / 180.0, lo = floor(h / delta) * delta, hi = lo + delta;
+        const double tl = 12.0 * sin(hi - h) / sin(delta), th = 12.0 * sin(h - lo) / sin(delta);
+        const double cl[2] = {2.0 + tl * cos(lo), 2.0 + tl * sin(lo)}, ch[2] = {2.0 + th * cos(hi), 2.0 + th * sin(hi)};
+        ck_assert(!ap_world_line_clear(&w, cl[0], cl[1], line.x1, line.y1, ART_R)); /* arrives from the right */
+        ck_assert(!ap_world_line_clear(&w, line.x0, line.y0, ch[0], ch[1], ART_R)); /* leaves to the left */
+        size_t no;
+        ap_segment *o = art_clear_route(&w, &line, N, &no);
+        /* lo, hi, lo: leaves to the right, crosses in the middle (sigma = 1/2), arrives from the left */
+        ck_assert_uint_eq(no, 3);
+        ck_assert_double_eq_tol(o[0].heading, lo, 1e-12);
+        ck_assert_double_eq_tol(o[1].heading, hi, 1e-12);
+        ck_assert_double_eq_tol(o[2].heading, lo, 1e-12);
+        ck_assert_double_eq_tol(o[0].length, tl / 2.0, 1e-9);
+        ck_assert_double_eq_tol(o[1].length, th, 1e-9);
+        ck_assert_int_eq(art_side(&line, o[0].x1, o[0].y1), -1);
+        ck_assert_int_eq(art_side(&line, o[1].x1, o[1].y1), 1);
+        free(o);
+    }
+}
+END_TEST
+
+/* Discs right of A and of B and, between them, one left of the line 0.02 tiles off it (the any_angle line
+ * past a third corner it nearly touches, rooms' door beside a block of trees): the route must leave to the
+ * left, be right of the line at 0.56, and arrive from the left, so it crosses twice. No fixed route does (each
+ * switching one crosses once, or in a regular staircase in the wrong places); the lattice of lo and hi steps
+ * of at least ART_MIN_STAIR finds one of four legs. */
+START_TEST(art_crosses_twice_on_the_lattice)
+{
+    const disc d[] = {art_disc_beside(0.0, -1, 1e-6), art_disc_beside(0.56, 1, 0.02), art_disc_beside(1.0, -1, 1e-6)};
+    disc_world dw = {20.0, 20.0, d, 3};
+    ap_world w = disc_world_of(&dw);
+    const ap_segment line = art_line_20();
+    ck_assert(ap_world_segment_clear(&w, &line, ART_R));
+    for (int N = 8; N <= 16; N += 8) {
+        size_t no;
+        ap_segment *o = art_clear_route(&w, &line, N, &no);
+        ck_assert_uint_eq(no, 4);
+        ck_assert_int_eq(art_side(&line, o[0].x1, o[0].y1), 1);
+        ck_assert_int_eq(art_side(&line, o[1].x1, o[1].y1), -1);
+        ck_assert_int_eq(art_side(&line, o[2].x1, o[2].y1), 1);
+        for (size_t i = 0; i < no; i++)
+            ck_assert_double_ge(o[i].length, 0.25 - 1e-9); /* ART_MIN_STAIR */
+        free(o);
+    }
 }
 END_TEST
 
@@ -583,6 +711,8 @@ Suite *world_suite(void)
     tcase_add_test(tc, smooth_on_discs);
     tcase_add_test(tc, clear_on_discs);
     tcase_add_test(tc, art_on_discs);
+    tcase_add_test(tc, art_switches_sides_on_a_bitangent);
+    tcase_add_test(tc, art_crosses_twice_on_the_lattice);
     tcase_add_test(tc, grid_world_agrees_with_collide);
     tcase_add_test(tc, zone_rule_and_overlay);
     tcase_add_test(tc, zone_distance_same_as_plain_minimum);
