@@ -380,10 +380,12 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
         if (q->map != NULL && q->unit_radius > 0.0 && q->unit_radius < AP_AA_GRID_MIN_RADIUS)
             return refuse(e, bad, AP_QF_RADIUS, "any_angle on a grid map serves unit.radius 0 or at least %g",
                           AP_AA_GRID_MIN_RADIUS);
-        if (q->n_obstacles > 0 && q->art_directions != 0)
+        /* Art of a unit without a turning radius is judged in the graph's model, which holds the obstacles
+         * (plan_anyangle.c aa_art_world); a turning unit's art by the map's strict rule, which does not. */
+        if (q->n_obstacles > 0 && q->art_directions != 0 && q->turning_radius > 0.0)
             return refuse(e, bad, AP_QF_ART,
-                          "fixed-angle art is not checked against per-request \"obstacles\" yet; leave "
-                          "unit.art_directions out");
+                          "fixed-angle art of a turning unit is not checked against per-request \"obstacles\" "
+                          "yet; leave unit.art_directions out (units without a turning radius may have both)");
     }
     if (q->turn_penalty > 0.0 && k != NULL && !k->turn_penalty)
         return refuse(e, bad, AP_QF_TURN_PENALTY,

@@ -448,6 +448,60 @@ START_TEST(obstacles_on_a_grid)
 }
 END_TEST
 
+/* Fixed-angle art with per-request obstacles, for units without a turning radius: judged in the graph's
+ * model, which holds the obstacles, so every art line keeps the unit's disc off the obstacle (touching
+ * allowed); a turning unit's art is still refused with obstacles (judged by the map's rule, which lacks
+ * them). */
+START_TEST(art_with_obstacles)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n"
+                                        "..........\n..........\n..........\n..........\n..........\n"
+                                        "..........\n..........\n..........\n");
+    const ap_circle obs[1] = {{5.0, 5.0, 1.0}};
+    const double radius[2] = {0.0, 0.5};
+    for (int i = 0; i < 2; i++)
+        for (int art = 8; art <= 16; art += 8) {
+            ap_query q = aa_query(m, 1.5, 5.0, 8.5, 5.2);
+            q.obstacles = obs;
+            q.n_obstacles = 1;
+            q.unit_radius = radius[i];
+            q.art_directions = art;
+            ap_result r;
+            ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+            ck_assert(r.clear);
+            ck_assert_double_eq(r.segments[0].x0, 1.5);
+            ck_assert_double_eq(r.segments[r.n_segments - 1].y1, 5.2);
+            for (size_t k = 0; k < r.n_segments; k++) {
+                const ap_segment *sg = &r.segments[k];
+                ck_assert_int_eq(sg->type, AP_SEG_LINE);
+                ck_assert_int_ge(ap_art_heading_index(sg->heading, art, 1e-9), 0);
+                /* the obstacle's centre stays at least 1 + radius from every art line (up to rounding) */
+                double dx = sg->x1 - sg->x0, dy = sg->y1 - sg->y0, L2 = dx * dx + dy * dy;
+                double u = L2 > 0 ? ((5.0 - sg->x0) * dx + (5.0 - sg->y0) * dy) / L2 : 0;
+                u = fmin(fmax(u, 0.0), 1.0);
+                ck_assert_double_ge(hypot(sg->x0 + u * dx - 5.0, sg->y0 + u * dy - 5.0), 1.0 + radius[i] - 1e-9);
+            }
+            const double art_len = r.length;
+            ap_result_free(&r);
+            q.art_directions = 0; /* never shorter than the shortest path it follows */
+            ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+            ck_assert_double_ge(art_len, r.length - 1e-9);
+            ck_assert_double_le(art_len, 1.1 * r.length);
+            ap_result_free(&r);
+        }
+    ap_query q = aa_query(m, 1.5, 5.0, 8.5, 5.2);
+    q.obstacles = obs;
+    q.n_obstacles = 1;
+    q.art_directions = 8;
+    q.turning_radius = 1.0;
+    ap_query_error e;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.art_directions");
+    ck_assert_ptr_nonnull(strstr(e.message, "turning unit"));
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(circle_world_queries)
 {
     const ap_circle c[2] = {{5.0, 5.0, 1.0}, {9.0, 1.0, 0.5}};
@@ -868,6 +922,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
     tcase_add_test(tc, point_unit_never_squeezes_through_a_touch);
+    tcase_add_test(tc, art_with_obstacles);
     tcase_add_test(tc, circle_world_queries);
     tcase_add_test(tc, refusals_say_why);
     tcase_add_test(tc, slices_deadlines_and_trivial_queries);
