@@ -83,9 +83,10 @@ static bool both_line_ok(const void *ctx, double ax, double ay, double bx, doubl
     size_t n;
     if (!ap_circle_world_point_line_ok(c->cw, ax, ay, bx, by, t, &n))
         return false;
+    const ap_circle *circ = ap_circle_world_circles(c->cw);
     for (size_t i = 0; i < n; i++)
         if (t[i].id < ap_circle_world_count(c->cw) &&
-            ap_aa_grid_point_pinch(c->m, ax, ay, bx, by, t[i].t0, t[i].t1, -t[i].side))
+            ap_aa_grid_point_pinch(c->m, ax, ay, bx, by, t[i].t0, t[i].t1, -t[i].side, &circ[t[i].id]))
             return false;
     return true;
 }

@@ -332,12 +332,15 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
 
 /* Does a blocked cell's closed square of m come within 1e-9 tiles of the part t in [t0, t1] (fractions of
  * A -> B, 0 <= t0 <= t1 <= 1) of segment A -> B with its centre on side `side` of the line (+1 left of
- * A -> B, -1 right)? With a circle touching that part on the other side (ap_circle_touch), the segment
- * squeezes between the circle and the square where they touch: refused by the point rule
- * (ap_aa_graph_grid_circles). Off-map cells do not count (the circle world's sides stand for them). The
- * box test widens the square by 1e-9 on each axis (within 1.5e-9 at its corners). Cost O(cells of that
- * part's box; at most 4,096 read, more count as a squeeze). Pure; thread-safe. */
+ * A -> B, -1 right), while circle c (touching that part on the other side, ap_circle_touch) touches the
+ * squares there without crossing any (each at least c->r - 4e-9 from its centre)? Then the segment squeezes
+ * between them where they touch: refused by the point rule (ap_aa_graph_grid_circles); where the circle
+ * crosses a square near that part, the blocked cells' edge crosses it, which leaves a corner of free space
+ * a path may end in (circles.h), not a gap. Off-map cells do not count (the
+ * circle world's sides stand for them). The box test widens the square by 1e-9 on each axis (within
+ * 1.5e-9 at its corners). Cost O(cells of that part's box; at most 4,096 read, more count as a squeeze).
+ * Pure; thread-safe. */
 bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
-                            int side);
+                            int side, const ap_circle *c);
 
 #endif

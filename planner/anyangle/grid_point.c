@@ -196,7 +196,7 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
 }
 
 bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
-                            int side)
+                            int side, const ap_circle *c)
 {
     const double dx = bx - ax, dy = by - ay;
     const double px = ax + t0 * dx, py = ay + t0 * dy, qx = ax + t1 * dx, qy = ay + t1 * dy;
@@ -204,6 +204,9 @@ bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, do
     const int32_t j0 = ifloor(lo2(py, qy) - EPS), j1 = ifloor(hi2(py, qy) + EPS);
     if ((int64_t)(i1 - i0 + 1) * (int64_t)(j1 - j0 + 1) > 4096)
         return true;
+    /* touching: a square on that side near the part that the circle touches; a square there that the circle
+     * crosses makes the meeting point a corner of free space (the union's edge crosses the circle), no gap */
+    bool touching = false;
     for (int32_t j = j0 < 0 ? 0 : j0; j <= j1 && j < (int32_t)m->height; j++)
         for (int32_t i = i0 < 0 ? 0 : i0; i <= i1 && i < (int32_t)m->width; i++) {
             if (!blocked(m, i, j))
@@ -225,8 +228,12 @@ bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, do
                 u0 = hi2(u0, lo2(u, v));
                 u1 = lo2(u1, hi2(u, v));
             }
-            if (u0 <= u1)
-                return true;
+            if (u0 > u1)
+                continue;
+            const double ex = hi2(hi2(i - c->x, c->x - (i + 1)), 0.0), ey = hi2(hi2(j - c->y, c->y - (j + 1)), 0.0);
+            if (ex * ex + ey * ey < (c->r - 4.0 * EPS) * (c->r - 4.0 * EPS))
+                return false;
+            touching = true;
         }
-    return false;
+    return touching;
 }

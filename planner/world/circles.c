@@ -263,13 +263,24 @@ typedef struct sweep {
     touch_list *touches;
 } sweep;
 
-static void touch_note(touch_list *tl, uint32_t id, int side)
+/* Two ids of the same obstacle: one id, or two discs with the same centre and radius (a world may list a disc
+ * twice: two units sent as obstacles at one place). */
+static bool same_obstacle(const ap_circle_world *cw, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return true;
+    if (a >= cw->n || b >= cw->n)
+        return false;
+    return cw->c[a].x == cw->c[b].x && cw->c[a].y == cw->c[b].y && cw->c[a].r == cw->c[b].r;
+}
+
+static void touch_note(const ap_circle_world *cw, touch_list *tl, uint32_t id, int side)
 {
     if (side == 0)
         return; /* on the path itself: nothing that small holds a passage shut */
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->id[i] == id)
-            return; /* the same disc again, read from another bucket */
+        if (same_obstacle(cw, tl->id[i], id))
+            return; /* the same disc again, read from another bucket, or its copy */
     if (tl->n == TOUCH_NOTES) {
         tl->overflow = true;
         return;
@@ -296,11 +307,11 @@ static int disc_side(const sweep *s, const ap_circle *c)
 
 /* Note disc c (index k) when the point path comes within AP_CIRCLES_EPS of it: d is its distance to the
  * arc, or its squared distance to the line. Discs of radius 2 EPS or less close no gap (circles.h). */
-static inline void disc_note(const sweep *s, uint32_t k, const ap_circle *c, double d)
+static inline void disc_note(const ap_circle_world *cw, const sweep *s, uint32_t k, const ap_circle *c, double d)
 {
     const double rho = c->r + AP_CIRCLES_EPS;
     if (d <= (s->arc != NULL ? rho : rho * rho) && c->r > 2.0 * AP_CIRCLES_EPS)
-        touch_note(s->touches, k, disc_side(s, c));
+        touch_note(cw, s->touches, k, disc_side(s, c));
 }
 
 static bool disc_clear(const ap_circle_world *cw, const sweep *s, uint32_t k, double r, double tol)
@@ -314,14 +325,14 @@ static bool disc_clear(const ap_circle_world *cw, const sweep *s, uint32_t k, do
         if (!(d > lim))
             return false;
         if (s->touches != NULL)
-            disc_note(s, k, c, d);
+            disc_note(cw, s, k, c, d);
         return true;
     }
     double d2 = pt_seg_d2(c->x, c->y, s->ax, s->ay, s->bx, s->by);
     if (!(d2 > lim * lim))
         return false;
     if (s->touches != NULL)
-        disc_note(s, k, c, d2);
+        disc_note(cw, s, k, c, d2);
     return true;
 }
 
@@ -358,7 +369,7 @@ static void side_notes(const ap_circle_world *cw, const sweep *s)
             const double cross = dx * side_ny[k] - dy * side_nx[k];
             side = fabs(cross) <= 1e-12 * hypot(dx, dy) ? 0 : (cross > 0.0 ? 1 : -1);
         }
-        touch_note(s->touches, UINT32_MAX - (uint32_t)k, side);
+        touch_note(cw, s->touches, UINT32_MAX - (uint32_t)k, side);
     }
 }
 
@@ -513,6 +524,30 @@ bool ap_circle_world_segment_tol(const ap_circle_world *cw, const ap_segment *sg
     return isfinite(r) && r >= 0.0 && isfinite(tol) && segment_sweep(sg, &s, &a) && sweep_clear(cw, &s, r, tol);
 }
 
+bool ap_circle_world_cusp(const ap_circle_world *cw, uint32_t a, uint32_t b)
+{
+    const double slack = 4.0 * AP_CIRCLES_EPS;
+    if (a > b) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (a >= UINT32_MAX - 3u) /* two sides: parallel ones close a world no wider than the tolerance */
+        return (UINT32_MAX - a) / 2 == (UINT32_MAX - b) / 2;
+    if (a >= cw->n)
+        return false;
+    const ap_circle *c = &cw->c[a];
+    if (b >= UINT32_MAX - 3u) { /* the centre's distance inside that side, left, right, bottom, top */
+        const int k = (int)(UINT32_MAX - b);
+        const double in = k == 0 ? c->x : k == 1 ? cw->w - c->x : k == 2 ? c->y : cw->h - c->y;
+        return in >= c->r - slack;
+    }
+    if (b >= cw->n)
+        return false;
+    const ap_circle *e = &cw->c[b];
+    return hypot(c->x - e->x, c->y - e->y) >= c->r + e->r - slack;
+}
+
 /* ap_circle_world_point_segment_ok on a built sweep (its touches unset). */
 static bool point_sweep_ok(const ap_circle_world *cw, const sweep *in, ap_circle_touch *out, size_t *n_out)
 {
@@ -538,7 +573,8 @@ static bool point_sweep_ok(const ap_circle_world *cw, const sweep *in, ap_circle
         touch_pieces(&o, cw, s, tl.id[i], tl.side[i]);
     for (size_t i = 0; i < o.n; i++)
         for (size_t j = i + 1; j < o.n; j++)
-            if (o.t[i].side != o.t[j].side && o.t[i].t0 <= o.t[j].t1 && o.t[j].t0 <= o.t[i].t1)
+            if (o.t[i].side != o.t[j].side && o.t[i].t0 <= o.t[j].t1 && o.t[j].t0 <= o.t[i].t1 &&
+                ap_circle_world_cusp(cw, o.t[i].id, o.t[j].id))
                 return false;
     if (n_out != NULL)
         *n_out = o.n;

@@ -76,9 +76,10 @@ bool ap_circle_world_line_tol(const ap_circle_world *cw, double ax, double ay, d
 bool ap_circle_world_segment_tol(const ap_circle_world *cw, const ap_segment *s, double r, double tol);
 
 /* Most touch intervals ap_circle_world_point_segment_ok gives (an arc's touch may take two pieces); a segment
- * that comes within AP_CIRCLES_EPS of more than half as many obstacles and sides is refused (conservative: a
- * line grazing a row of 33 circles at once). */
-#define AP_CIRCLES_MAX_TOUCHES 64
+ * that comes within AP_CIRCLES_EPS of more than half as many distinct obstacles and sides is refused
+ * (conservative: 65 different circles all tangent to one line at one point; copies of a disc, same centre
+ * and radius, count once). */
+#define AP_CIRCLES_MAX_TOUCHES 128
 
 /* Where a point path's segment comes within AP_CIRCLES_EPS of one obstacle (ap_circle_world_point_segment_ok):
  * the interval [t0, t1] of the segment's parameter (a line: fraction of A -> B in [0, 1]; an arc: radians
@@ -95,9 +96,12 @@ typedef struct ap_circle_touch {
  * segment s (line, or arc of radius > 0; a zero-length line is the point) is usable when
  * ap_circle_world_segment_tol(cw, s, 0, -AP_CIRCLES_EPS) holds (touching allowed) and no point of it lies
  * within AP_CIRCLES_EPS of two obstacles (circles of radius above 2 AP_CIRCLES_EPS, or the rectangle's
- * sides) on opposite sides of it: such obstacles are at most 2 AP_CIRCLES_EPS apart there, a gap no disc
- * of any radius > 0 passes (two touching circles, a circle touching a side). A segment within EPS of more
- * than AP_CIRCLES_MAX_TOUCHES / 2 obstacles is refused. out (NULL, or room for AP_CIRCLES_MAX_TOUCHES) and
+ * sides) on opposite sides of it that touch each other from outside there (ap_circle_world_cusp): a gap of
+ * width 0 that no disc of any radius > 0 passes (two touching circles, a circle touching a side). Where
+ * two obstacles cross (a circle over a side or over another circle; two sides at a world corner) free
+ * space has a corner a disc fits into: a path may start or end there (passing through it enters an
+ * obstacle, which the closure test refuses). A segment within EPS of more than AP_CIRCLES_MAX_TOUCHES / 2
+ * distinct obstacles is refused. out (NULL, or room for AP_CIRCLES_MAX_TOUCHES) and
  * *n_out (may be NULL) receive the touches of a usable segment of positive length (none for a point), for a
  * caller that holds more obstacles (a grid's blocked squares) to test them against the same rule.
  * Non-finite input is never usable. Pure; thread-safe. Source: Red Blob Games, "Circular Obstacle
@@ -107,5 +111,11 @@ bool ap_circle_world_point_segment_ok(const ap_circle_world *cw, const ap_segmen
 /* The same for the line A -> B (the any-angle search's line-of-sight test: no segment to build). */
 bool ap_circle_world_point_line_ok(const ap_circle_world *cw, double ax, double ay, double bx, double by,
                                    ap_circle_touch *out, size_t *n_out);
+
+/* Do obstacles a and b (ids as in ap_circle_touch) touch from outside, each within 4 AP_CIRCLES_EPS of
+ * the other's boundary but not crossing it deeper: two discs whose centres lie at least r_a + r_b - 4 EPS
+ * apart, a disc whose centre lies at least r - 4 EPS inside a side, two parallel sides. Crossing obstacles
+ * leave a corner of free space instead (circles.h's point rule). Pure; thread-safe. */
+bool ap_circle_world_cusp(const ap_circle_world *cw, uint32_t a, uint32_t b);
 
 #endif

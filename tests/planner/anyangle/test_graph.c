@@ -139,6 +139,24 @@ START_TEST(point_unit_squeezes_through_no_touch)
         ap_aa_graph_free(g);
         ap_circle_world_free(cw);
     }
+    /* A circle crossing the blocked squares' edge x = 5 (cells (4, 3) and (4, 4)) at their shared vertex
+     * (5, 4): a corner of free space, not a gap (square (4, 4) alone only touches the circle there; their
+     * union's edge crosses it), so a line from it outward is usable. */
+    {
+        ap_map *m2 = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n"
+                                             "..........\n....@.....\n....@.....\n..........\n..........\n"
+                                             "..........\n..........\n..........\n");
+        const ap_circle c[1] = {{5.0 + sqrt(0.75), 3.5, 1.0}}; /* through (5, 4) and (5, 3) */
+        ap_circle_world *cw;
+        ck_assert_int_eq(ap_circle_world_create(10, 10, c, 1, &cw, NULL, 0, NULL, 0), AP_OK);
+        ap_aa_graph *g;
+        ck_assert_int_eq(ap_aa_graph_grid_circles(m2, cw, 0.0, &g), AP_OK);
+        ck_assert(g->space.line_ok(g->space.ctx, 5, 4, 5.2, 8));
+        ck_assert(g->space.line_ok(g->space.ctx, 5.2, 8, 5, 4));
+        ap_aa_graph_free(g);
+        ap_circle_world_free(cw);
+        ap_map_free(m2);
+    }
     /* A circle world's graph for a point unit: two circles touching at (5, 5) close the line between them,
      * a disc graph's closure test (any radius > 0) closes it anyway. */
     const ap_circle two[2] = {{5, 3, 2}, {5, 7, 2}};

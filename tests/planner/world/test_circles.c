@@ -185,6 +185,40 @@ START_TEST(point_rule_refuses_zero_width_gaps)
 }
 END_TEST
 
+/* Where two obstacles cross (a world corner, a circle over a side, two overlapping circles) free space has
+ * a corner a disc fits into, not a gap: a point path may start there (the hunt's regressions of the first
+ * point rule); copies of one disc count once toward the touch limit. */
+START_TEST(point_rule_allows_corners_and_copies)
+{
+    ap_circle c[3] = {{27, 9, 2}, {29, 10.5, 2}, {40, 12, 4}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(40, 24, c, 3, &cw, NULL, 0, NULL, 0), AP_OK);
+    ck_assert(ap_circle_world_point_line_ok(cw, 0, 0, 5, 12, NULL, NULL));   /* from the world's corner */
+    ck_assert(ap_circle_world_point_line_ok(cw, 40, 24, 30, 23, NULL, NULL)); /* to and from the far one */
+    ck_assert(ap_circle_world_point_line_ok(cw, 30, 23, 40, 24, NULL, NULL));
+    ck_assert(ap_circle_world_point_line_ok(cw, 40, 8, 30, 2, NULL, NULL)); /* where the circle crosses x = 40 */
+    /* where circles 0 and 1 cross: (27, 9) + 2 (cos t, sin t) on both */
+    const double qx = 27.06325030024024, qy = 10.99899959967968;
+    ck_assert(ap_circle_world_point_line_ok(cw, qx, qy, 25, 14, NULL, NULL));
+    ck_assert(!ap_circle_world_cusp(cw, 0, 1));
+    ck_assert(!ap_circle_world_cusp(cw, 2, UINT32_MAX - 1)); /* crosses the right side */
+    ck_assert(!ap_circle_world_cusp(cw, UINT32_MAX, UINT32_MAX - 2)); /* left and bottom: a corner */
+    ck_assert(ap_circle_world_cusp(cw, UINT32_MAX, UINT32_MAX - 1));  /* left and right: parallel */
+    ap_circle_world_free(cw);
+    /* 40 copies of one disc, tangent to the line y = 22.5 + 1 from below (and its mirror, touching it at
+     * (20, 21.5)): one obstacle, the line usable; the two touching ones are a cusp. */
+    ap_circle many[41];
+    for (int i = 0; i < 40; i++)
+        many[i] = (ap_circle){20, 22.5, 1};
+    many[40] = (ap_circle){20, 19.5, 2};
+    ck_assert_int_eq(ap_circle_world_create(40, 30, many, 41, &cw, NULL, 0, NULL, 0), AP_OK);
+    ck_assert(ap_circle_world_point_line_ok(cw, 10, 23.5, 30, 23.5, NULL, NULL));
+    ck_assert(ap_circle_world_cusp(cw, 3, 40));
+    ck_assert(!ap_circle_world_point_line_ok(cw, 10, 21.5, 30, 21.5, NULL, NULL));
+    ap_circle_world_free(cw);
+}
+END_TEST
+
 Suite *circles_suite(void)
 {
     Suite *s = suite_create("circles");
@@ -193,6 +227,7 @@ Suite *circles_suite(void)
     tcase_add_test(tc, closed_disc_rule_at_exact_distances);
     tcase_add_test(tc, bucket_index_agrees_with_a_full_scan);
     tcase_add_test(tc, point_rule_refuses_zero_width_gaps);
+    tcase_add_test(tc, point_rule_allows_corners_and_copies);
     suite_add_tcase(s, tc);
     return s;
 }
