@@ -120,6 +120,10 @@ int ap_plan_end_blocked(ap_plan *p, int st)
         snprintf(p->message, sizeof p->message,
                  "\"%s\": the unit's disc (radius %g) at (%g, %g) overlaps an obstacle or the map's edge", p->field,
                  q->unit_radius, start ? q->sx : q->gx, start ? q->sy : q->gy);
+    else /* a point whose cell validation found free: an obstacle circle or an edge holds it */
+        snprintf(p->message, sizeof p->message,
+                 "\"%s\": the point (%g, %g) is inside or on an obstacle circle, a blocked cell's edge or the map's "
+                 "edge", p->field, start ? q->sx : q->gx, start ? q->sy : q->gy);
     return st;
 }
 

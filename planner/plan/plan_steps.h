@@ -74,8 +74,8 @@ bool ap_plan_unit_line_clear(const ap_query *q, double ax, double ay, double bx,
 
 /* A refusal found while planning (st AP_E_START_BLOCKED or AP_E_GOAL_BLOCKED, any other st is returned as it
  * is): the unit's disc (q->unit_radius > 0 tiles) does not fit at the start or goal, whose cell or point
- * validation has found free. Names the field in p->field and, for a disc, says why in p->message (else the
- * error table's default stays). Returns st. */
+ * validation has found free, or a point there is not. Names the field in p->field and says why in
+ * p->message (a disc that overlaps; a point inside or on an obstacle or edge). Returns st. */
 int ap_plan_end_blocked(ap_plan *p, int st);
 
 /* Both ends of a disc unit (q->unit_radius > 0 tiles, no square): the disc at the start point, then at the

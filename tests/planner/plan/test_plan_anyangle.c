@@ -595,6 +595,23 @@ START_TEST(point_unit_never_squeezes_through_a_touch)
             }
             ap_result_free(&r);
         }
+        /* A turning point unit starting inside a query's obstacle: refused, and the message says where. */
+        const ap_circle inside[1] = {{3.0, 3.0, 1.0}};
+        ap_query qb = {.circles = cw, .sx = 3, .sy = 3.5, .gx = 10, .gy = 3, .algorithm = AP_ALG_ANY_ANGLE,
+                       .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .turning_radius = 1.0, .obstacles = inside,
+                       .n_obstacles = 1};
+        ap_result rb;
+        ck_assert_int_eq(run_plan(&qb, 0, &rb), AP_E_START_BLOCKED);
+        ck_assert_str_eq(rb.field, "start");
+        ck_assert_ptr_nonnull(strstr(rb.message, "the point (3, 3.5) is inside or on an obstacle circle"));
+        ap_result_free(&rb);
+        /* From the world's corner, where its sides meet (a corner of free space, not a gap): the line. */
+        ap_query q = {.circles = cw, .sx = 0, .sy = 0, .gx = 5, .gy = 12, .algorithm = AP_ALG_ANY_ANGLE,
+                      .connectivity = 8, .smoothing = AP_SMOOTH_LOS};
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+        ck_assert_double_eq_tol(r.length, 13.0, 1e-12);
+        ap_result_free(&r);
         ap_circle_world_free(cw);
     }
     /* A grid map: column 6 blocked in rows 0-1, an obstacle resting on it (touching its top at y = 2) and
