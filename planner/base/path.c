@@ -140,6 +140,10 @@ ap_pose ap_segment_pose(const ap_segment *s, double d)
         p.x = s->x0 + (s->x1 - s->x0) * f;
         p.y = s->y0 + (s->y1 - s->y0) * f;
         p.heading = s->heading;
+        if (f >= 1.0) { /* x0 + (x1 - x0) need not round to x1 */
+            p.x = s->x1;
+            p.y = s->y1;
+        }
     }
     return p;
 }

@@ -46,6 +46,11 @@ START_TEST(line_poses)
     ck_assert_double_eq(p.y, 6.0);
     p = ap_segment_pose(&s, -3.0);
     ck_assert_double_eq(p.x, 1.0);
+    /* The end point bit for bit where x0 + (x1 - x0) rounds away from x1 (path.h's promise). */
+    ap_segment e = ap_segment_line(14.22943629324456, 0.0, -31.40937341052823, 1.0);
+    ck_assert(e.x0 + (e.x1 - e.x0) * 1.0 != e.x1);
+    p = ap_segment_pose(&e, e.length);
+    ck_assert(p.x == e.x1 && p.y == e.y1);
     ap_segment z = ap_segment_line(1.0, 1.0, 1.0, 1.0);
     ck_assert_double_eq(z.length, 0.0);
     ck_assert_double_eq(z.heading, 0.0);
