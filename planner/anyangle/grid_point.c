@@ -4,8 +4,10 @@
  *
  * The three ways a segment can break the rule, each tested exactly (1e-9 tiles of slack on the allowing
  * side): it crosses the open square of a blocked cell (shrunk by the slack: the parameter intervals
- * strictly inside its column and its row overlap); it runs along an edge shared by two blocked cells (only
- * an axis-parallel segment on a grid line can); it contains a vertex whose blocked cells are exactly a diagonal pair (a squeeze). A
+ * strictly inside its column and its row overlap); it runs along an edge shared by two blocked cells
+ * (within the slack of a grid line, where the shrunk squares do not reach: the two cells' merged rectangle
+ * decides, for a part of the segment nearly parallel to the line in a column); it contains a vertex whose
+ * blocked cells are exactly a diagonal pair (a squeeze). A
  * vertex with four blocked cells is interior too, but a segment of positive length through it enters a
  * square; a single point is tested by the cells whose closures hold it.
  */
@@ -40,15 +42,17 @@ static bool blocked(const ap_map *m, int32_t i, int32_t j)
     return !ap_map_passable(m, i, j);
 }
 
-/* Does the segment enter the open square of cell (i, j) shrunk by EPS? The parameters t in [0, 1] where
- * the segment is strictly inside both open slabs (column, then row) form one interval; it enters iff that
- * interval is not empty. */
-static bool enters_square(double ax, double ay, double bx, double by, int32_t i, int32_t j)
+/* Does the segment enter the open rectangle of w x h cells from cell (i, j) shrunk by EPS? The parameters t
+ * in [0, 1] where the segment is strictly inside both open slabs (columns, then rows) form one interval; it
+ * enters iff that interval is not empty. */
+static inline bool enters_rect(double ax, double ay, double bx, double by, int32_t i, int32_t j, int32_t w,
+                               int32_t h)
 {
     const double a[2] = {ax, ay}, d[2] = {bx - ax, by - ay}, lo[2] = {i + EPS, j + EPS};
+    const double size[2] = {(double)w, (double)h};
     double t0 = 0.0, t1 = 1.0;
     for (int k = 0; k < 2; k++) {
-        const double hi = lo[k] + 1.0 - 2.0 * EPS;
+        const double hi = lo[k] + size[k] - 2.0 * EPS;
         if (d[k] == 0.0) {
             if (!(a[k] > lo[k] && a[k] < hi))
                 return false;
@@ -59,6 +63,11 @@ static bool enters_square(double ax, double ay, double bx, double by, int32_t i,
         t1 = lo2(t1, hi2(u, v));
     }
     return t0 < t1;
+}
+
+static inline bool enters_square(double ax, double ay, double bx, double by, int32_t i, int32_t j)
+{
+    return enters_rect(ax, ay, bx, by, i, j, 1, 1);
 }
 
 /* Blocked cells exactly one diagonal pair of the four meeting at vertex (c, k). */
@@ -88,26 +97,6 @@ static bool point_ok(const ap_map *m, double x, double y)
     if (all)
         return false;
     return !(i1 > i0 && j1 > j0 && squeeze(m, i1, j1));
-}
-
-/* Runs along an edge shared by two blocked cells: an axis-parallel segment on a grid line (within EPS),
- * overlapping a unit edge whose cells on both sides are blocked by more than EPS. fixed: the line's
- * coordinate; lo, hi: the segment's extent along it. */
-static bool along_blocked_edge(const ap_map *m, bool vertical, double fixed, double lo, double hi)
-{
-    double k = round(fixed);
-    if (fabs(fixed - k) > EPS)
-        return false;
-    int32_t kk = (int32_t)k;
-    for (int32_t e = (int32_t)floor(lo); (double)e < hi; e++) {
-        if (fmin(hi, e + 1.0) - fmax(lo, (double)e) <= EPS)
-            continue;
-        bool a = vertical ? blocked(m, kk - 1, e) : blocked(m, e, kk - 1);
-        bool b = vertical ? blocked(m, kk, e) : blocked(m, e, kk);
-        if (a && b)
-            return true;
-    }
-    return false;
 }
 
 /* Vertices on the segment (within EPS, measured along the minor axis at each integer of the major axis)
@@ -186,12 +175,28 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
             if (!col[(size_t)r * (size_t)m->stride] && enters_square(ax, ay, bx, by, c, r))
                 return false;
         }
+        /* An edge two blocked cells share lies inside their union, but in the EPS band the shrunk squares
+         * leave out: a part of the segment that runs along a grid line (nearly parallel to it within this
+         * column) is tested against the two cells' merged rectangle, shrunk by EPS. */
+        if (yhi - ylo <= 2.0 * EPS && u1 - u0 > EPS) {
+            const double ym = 0.5 * (ylo + yhi);
+            const int32_t k = ifloor(ym + 0.5);
+            if (k >= 0 && k <= m->height && fabs(ym - k) <= 2.0 * EPS && blocked(m, c, k - 1) && blocked(m, c, k) &&
+                enters_rect(ax, ay, bx, by, c, k - 1, 1, 2))
+                return false;
+        }
+        if (u1 - u0 <= 2.0 * EPS && yhi - ylo > EPS) {
+            const double xm = 0.5 * (u0 + u1);
+            const int32_t k = ifloor(xm + 0.5);
+            if (k >= 0 && k <= m->width && fabs(xm - k) <= 2.0 * EPS) { /* off-map cells count as blocked */
+                const int32_t rlo = ifloor(hi2(ylo, 0.0)), rhi = ifloor(lo2(yhi, m->height - 0.5));
+                for (int32_t r = rlo; r <= rhi; r++)
+                    if (blocked(m, k - 1, r) && blocked(m, k, r) && enters_rect(ax, ay, bx, by, k - 1, r, 2, 1))
+                        return false;
+            }
+        }
     }
     /* The rarer failures last: most lines the search asks about already failed in the walk. */
-    if (ay == by && along_blocked_edge(m, false, ay, fmin(ax, bx), fmax(ax, bx)))
-        return false;
-    if (ax == bx && along_blocked_edge(m, true, ax, fmin(ay, by), fmax(ay, by)))
-        return false;
     return !through_squeeze(m, ax, ay, bx, by);
 }
 

@@ -422,7 +422,23 @@ START_TEST(point_rule_on_grids)
     m = ap_test_map_from_string("type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n");
     ck_assert(!ap_aa_grid_point_line_ok(m, 2.0, 0.5, 2.0, 2.5));
     ck_assert(!ap_aa_grid_point_line_ok(m, 2.0, 1.5, 2.0, 1.5));
+    /* Along that edge a rounding step off the grid line (an art corner, a start 1e-11 beside it): inside
+     * too. Before, only an exactly vertical segment was caught; these went through the block. */
+    ck_assert(!ap_aa_grid_point_line_ok(m, 2.00000000001, 0.5, 2.0, 2.5));
+    ck_assert(!ap_aa_grid_point_line_ok(m, 2.0, 2.5, 2.0 + 4e-15, 0.5));
+    ck_assert(ap_aa_grid_point_line_ok(m, 1.0 - 1e-11, 0.5, 1.0, 2.5)); /* the block's outer side: touching */
     ck_assert(ap_aa_grid_point_line_ok(m, 0.5, 1.0, 3.5, 1.0));   /* along the top edges */
+    ap_map *v = ap_test_map_from_string("type octile\nheight 4\nwidth 3\nmap\n...\n.@.\n.@.\n...\n");
+    ck_assert(!ap_aa_grid_point_line_ok(v, 0.5, 2.00000000001, 2.5, 2.0)); /* the stacked pair's shared edge */
+    ck_assert(!ap_aa_grid_point_line_ok(v, 0.5, 2.0 + 4e-15, 2.5, 2.0));
+    ck_assert(ap_aa_grid_point_line_ok(v, 0.5, 1.0 - 1e-11, 2.5, 1.0)); /* the pair's top side: touching */
+    ck_assert(ap_aa_grid_point_line_ok(v, 1.0, 4.0, 1.0 + 1e-11, 0.0)); /* along x = 1: free beside it */
+    ap_map_free(v);
+    /* Along the map's border beside a blocked cell: the off-map side counts as blocked. */
+    v = ap_test_map_from_string("type octile\nheight 3\nwidth 3\nmap\n.@.\n...\n...\n");
+    ck_assert(!ap_aa_grid_point_line_ok(v, 0.5, 1e-12, 2.5, 0.0));
+    ck_assert(ap_aa_grid_point_line_ok(v, 0.0, 0.5, 0.0, 2.5)); /* the free left border */
+    ap_map_free(v);
     /* Around the pair from (0.5, 1.5) to (3.5, 1.5): up to corner (1, 1), along the top to (3, 1), down. */
     ap_aa_graph *g;
     ap_aa_query *q;
