@@ -25,12 +25,13 @@ typedef struct space_ctx {
     bool disc;                 /* a grid with extra circles: r_u > 0 */
 } space_ctx;
 
-/* Circle world: a point unit (r_u = 0) by the point rule (circles.h: touching allowed, no squeeze through
- * a gap of width 0), a disc by the closure test at r_u. */
+/* Circle world: a point unit by the point rule (circles.h: touching allowed, no squeeze through a gap of
+ * width 0), a disc by the closure test at r_u. A disc of radius up to the tolerance counts as a point: the
+ * closure test's -EPS would let it through a gap of width 0 that no larger disc passes. */
 static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, double by)
 {
     const space_ctx *c = ctx;
-    if (c->r == 0.0)
+    if (c->r <= AP_CIRCLES_EPS)
         return ap_circle_world_point_line_ok(c->cw, ax, ay, bx, by, NULL, NULL);
     return ap_circle_world_line_tol(c->cw, ax, ay, bx, by, c->r, -AP_CIRCLES_EPS);
 }
@@ -38,7 +39,7 @@ static bool circles_line_ok(const void *ctx, double ax, double ay, double bx, do
 static bool circles_arc_ok(const void *ctx, const ap_segment *s)
 {
     const space_ctx *c = ctx;
-    if (c->r == 0.0)
+    if (c->r <= AP_CIRCLES_EPS)
         return ap_circle_world_point_segment_ok(c->cw, s, NULL, NULL);
     return ap_circle_world_segment_tol(c->cw, s, c->r, -AP_CIRCLES_EPS);
 }
@@ -69,8 +70,9 @@ static bool point_arc_ok(const void *ctx, const ap_segment *s)
 
 /* A grid with extra circles: both worlds' tests. For a point unit the circles' point rule, and no squeeze
  * between a circle and a blocked square either (a line within 1e-9 of both on opposite sides, where the
- * circle touches the square); the grid part of its arc is collide.c's strict test at radius 0 (an arc round
- * an extra circle may not touch a blocked square: conservative, the point rule has no arc form). */
+ * circle touches the square); the grid part of its arc is collide.c's strict test at radius 0 less its ends
+ * (an arc round an extra circle may not touch a blocked square but at its ends: conservative, the point rule
+ * has no arc form). */
 static bool both_line_ok(const void *ctx, double ax, double ay, double bx, double by)
 {
     const space_ctx *c = ctx;
@@ -91,13 +93,20 @@ static bool both_line_ok(const void *ctx, double ax, double ay, double bx, doubl
     return true;
 }
 
+/* Tiles a point unit's arc round an extra circle is trimmed by at each end for its grid test: an arc may
+ * begin or end on a wall (a start where the circle crosses the map's edge or a blocked square), which
+ * collide.c's strict rule would refuse; 1e-7 keeps the trimmed ends more than 1e-9 off the wall for any
+ * crossing angle above ~0.6 degrees. */
+#define POINT_ARC_TRIM 1e-7
+
 static bool both_arc_ok(const void *ctx, const ap_segment *s)
 {
     const space_ctx *c = ctx;
-    if (!ap_segment_clear(c->m, s, c->r))
-        return false;
-    return c->disc ? ap_circle_world_segment_tol(c->cw, s, c->r_cw, -AP_CIRCLES_EPS)
-                   : ap_circle_world_point_segment_ok(c->cw, s, NULL, NULL);
+    if (c->disc)
+        return ap_segment_clear(c->m, s, c->r) && ap_circle_world_segment_tol(c->cw, s, c->r_cw, -AP_CIRCLES_EPS);
+    const double L = s->length;
+    const ap_segment in = L > 4.0 * POINT_ARC_TRIM ? ap_segment_sub(s, POINT_ARC_TRIM, L - POINT_ARC_TRIM) : *s;
+    return ap_segment_clear(c->m, &in, 0.0) && ap_circle_world_point_segment_ok(c->cw, s, NULL, NULL);
 }
 
 /* A graph with room for n circles and its space context. */

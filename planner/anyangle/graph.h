@@ -158,9 +158,10 @@ int ap_aa_graph_grid_lazy(const ap_map *m, double r_u, ap_aa_graph **out);
 /* A grid map m with extra circular obstacles cw (both borrowed; cw's bounds should be m's): the hug circles
  * are m's convex corners (as ap_aa_graph_grid_lazy) followed by cw's circles grown by r_u; a line or arc is
  * usable when both worlds' tests pass (grid: as above; circles: as ap_aa_graph_circles). For a point unit
- * an arc round an extra circle is checked against the grid by collide.c's strict rule at radius 0 (it may
- * not touch a blocked square: the point rule has no arc form, so such an answer may be slightly longer than
- * the closure's infimum). Lazy. Returns (and owns) as ap_aa_graph_grid; thread-safe (m and cw only read). Used
+ * an arc round an extra circle is checked against the grid by collide.c's strict rule at radius 0, less
+ * 1e-7 tiles at each end (it may not touch a blocked square but where it begins or ends, a start where the
+ * circle crosses a wall: the point rule has no arc form, so such an answer may be slightly longer than the
+ * closure's infimum). Lazy. Returns (and owns) as ap_aa_graph_grid; thread-safe (m and cw only read). Used
  * for per-request obstacles. */
 int ap_aa_graph_grid_circles(const ap_map *m, const ap_circle_world *cw, double r_u, ap_aa_graph **out);
 

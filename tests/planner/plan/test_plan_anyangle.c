@@ -445,6 +445,24 @@ START_TEST(obstacles_on_a_grid)
     ck_assert_str_eq(e.field, "obstacles");
     ck_assert_ptr_nonnull(strstr(e.message, "obstacles[1].r"));
     ap_map_free(m);
+    /* A start where a query's circle crosses the blocked squares' edge (x = 5, cells (4, 0..4)): the way on
+     * hugs the circle from the start, whose arc begins on the wall; before, the strict grid test of that arc
+     * refused it and the path went round the whole block. */
+    m = ap_test_map_from_string("type octile\nheight 8\nwidth 10\nmap\n....@.....\n....@.....\n....@.....\n"
+                                "....@.....\n....@.....\n..........\n..........\n..........\n");
+    const ap_circle cross[1] = {{6.0, 4.0, 1.25}}; /* crosses x = 5 at (5, 4.75) and (5, 3.25) */
+    ap_query qc = aa_query(m, 5.0, 4.75, 7.5, 1.0);
+    qc.obstacles = cross;
+    qc.n_obstacles = 1;
+    ap_result rc;
+    ck_assert_int_eq(run_plan(&qc, 0, &rc), AP_OK);
+    check_answer(&rc, &qc);
+    /* the exact shortest: hug the circle clockwise over its top from the start to the tangent point of the
+     * goal's line (the way between circle and block below the start is shut: the circle crosses the block) */
+    const double gd = hypot(1.5, -3.0), at = atan2(-3.0, 1.5) + acos(1.25 / gd), as = atan2(0.75, -1.0);
+    ck_assert_double_eq_tol(rc.length, 1.25 * (as - at) + sqrt(gd * gd - 1.25 * 1.25), 1e-9);
+    ap_result_free(&rc);
+    ap_map_free(m);
 }
 END_TEST
 
@@ -594,6 +612,15 @@ START_TEST(point_unit_never_squeezes_through_a_touch)
                 check_answer(&r, &q);
             }
             ap_result_free(&r);
+        }
+        /* A disc no wider than the tolerance is held to the point rule: the touching circles close the way
+         * (before, the closure test's -1e-9 let a radius of 4e-10 through where they touch). */
+        if (k == 0) {
+            ap_query qt = {.circles = cw, .sx = 2, .sy = 12, .gx = 32, .gy = 12, .algorithm = AP_ALG_ANY_ANGLE,
+                           .connectivity = 8, .smoothing = AP_SMOOTH_LOS, .unit_radius = 4e-10};
+            ap_result rt;
+            ck_assert_int_eq(run_plan(&qt, 0, &rt), AP_NO_PATH);
+            ap_result_free(&rt);
         }
         /* A turning point unit starting inside a query's obstacle: refused, and the message says where. */
         const ap_circle inside[1] = {{3.0, 3.0, 1.0}};
