@@ -359,7 +359,12 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
              * n = (-u_y, u_x). The heading's atan2 waits for a line that passes the corner rules and the
              * line-of-sight test (most do not): the trigonometric form's atan2, asin, sin, cos and hypot were
              * two thirds of a turning unit's graph build. */
-            const double q = (double)s_to * g->R[j] - (double)s * cr, d2 = dx * dx + dy * dy, l2 = d2 - q * q;
+            const double q = (double)s_to * g->R[j] - (double)s * cr, d2 = dx * dx + dy * dy;
+            double l2 = d2 - q * q;
+            /* A start a rounding step inside the circle it lies on (computed where two circles cross, say)
+             * keeps its tangent: within 1e-9 tiles, the line of length 0 through the touching point. */
+            if (l2 < 0.0 && l2 >= -2e-9 * fabs(q))
+                l2 = 0.0;
             if (!(d2 > 0.0) || l2 < 0.0)
                 continue;
             const double l = sqrt(l2);

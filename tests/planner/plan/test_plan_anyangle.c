@@ -466,6 +466,27 @@ START_TEST(obstacles_on_a_grid)
 }
 END_TEST
 
+/* A start computed where two obstacles cross, a rounding step inside both (22 + sqrt 1.25 in floating
+ * point): it keeps its tangent to the circle it lies on and hugs it (before: no tangent from inside, no_path
+ * unreachable); the exact length, the arc clockwise over circle (16, 22) and the goal's tangent line. */
+START_TEST(start_a_rounding_step_inside_crossing_circles)
+{
+    const ap_circle c[2] = {{14, 22, 1.5}, {16, 22, 1.5}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(40, 24, c, 2, &cw, NULL, 0, NULL, 0), AP_OK);
+    ap_query q = {.circles = cw, .sx = 15, .sy = 22 + sqrt(1.25), .gx = 18, .gy = 19, .algorithm = AP_ALG_ANY_ANGLE,
+                  .connectivity = 8, .smoothing = AP_SMOOTH_LOS};
+    ck_assert_double_lt(hypot(q.sx - 16.0, q.sy - 22.0), 1.5); /* inside, by a rounding step */
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    const double d = hypot(2.0, -3.0), at = atan2(-3.0, 2.0) + acos(1.5 / d), as = atan2(sqrt(1.25), -1.0);
+    ck_assert_double_eq_tol(r.length, 1.5 * (as - at) + sqrt(d * d - 2.25), 1e-9);
+    ck_assert(r.clear);
+    ap_result_free(&r);
+    ap_circle_world_free(cw);
+}
+END_TEST
+
 /* Fixed-angle art with per-request obstacles, for units without a turning radius: judged in the graph's
  * model, which holds the obstacles, so every art line keeps the unit's disc off the obstacle (touching
  * allowed); a turning unit's art is still refused with obstacles (judged by the map's rule, which lacks
@@ -967,6 +988,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, obstacles_on_a_grid);
     tcase_add_test(tc, point_unit_never_squeezes_through_a_touch);
     tcase_add_test(tc, art_with_obstacles);
+    tcase_add_test(tc, start_a_rounding_step_inside_crossing_circles);
     tcase_add_test(tc, circle_world_queries);
     tcase_add_test(tc, refusals_say_why);
     tcase_add_test(tc, slices_deadlines_and_trivial_queries);
