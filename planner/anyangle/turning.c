@@ -66,16 +66,6 @@ static bool push_part(seg_buf *b, const ap_segment *segs, size_t n, double a, do
     return true;
 }
 
-/* The pose at distance d along path segs[0 .. n) of length L: at d >= L its last point and heading as
- * stored, since ap_path_pose subtracts the lengths one by one and may stop a rounding step short of the end
- * (a join there would end that far from the goal). */
-static ap_pose path_pose(const ap_segment *segs, size_t n, double L, double d)
-{
-    if (d < L)
-        return ap_path_pose(segs, n, d);
-    return (ap_pose){segs[n - 1].x1, segs[n - 1].y1, ap_segment_end_heading(&segs[n - 1])};
-}
-
 /* A candidate join: the joined length it gives, how far its join lies from the end joined (ties go to the
  * nearer), its distance along the path. */
 typedef struct cand {
@@ -192,7 +182,7 @@ static int join_end(const ap_segment *segs, size_t n, double L, double lo, const
     }
     size_t nc = 0;
     for (long i = 0; i < nd; i++) {
-        const ap_pose p = path_pose(segs, n, L, d[i]);
+        const ap_pose p = ap_path_pose(segs, n, d[i]);
         ap_segment tmp[3];
         size_t kk;
         const double len = end_curve(end, &p, at_start, free_heading, R, tmp, &kk);
@@ -203,7 +193,7 @@ static int join_end(const ap_segment *segs, size_t n, double L, double lo, const
     qsort(c, nc, sizeof *c, cand_cmp);
     int st = AP_NO_PATH, tests = 0;
     for (size_t i = 0; i < nc && st == AP_NO_PATH; i++) {
-        const ap_pose p = path_pose(segs, n, L, c[i].d);
+        const ap_pose p = ap_path_pose(segs, n, c[i].d);
         const bool unchanged = free_heading && c[i].d == (at_start ? lo : L);
         if (end_curve(end, &p, at_start, free_heading, R, curve, k) < 0.0)
             continue;

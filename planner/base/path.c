@@ -173,11 +173,15 @@ ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d)
 {
     if (!(d > 0.0))
         d = 0.0;
-    /* Listing 2: subtract segment lengths until the distance falls inside one. */
+    /* Listing 2: step over segment lengths until the distance falls inside one. The lengths are summed in
+     * ap_path_length's order (not subtracted from d), so d = ap_path_length(segs, n) reaches the stored end
+     * point exactly instead of stopping a rounding step short of it. */
+    double c0 = 0.0;
     for (size_t i = 0; i < n; i++) {
-        if (d < segs[i].length)
-            return ap_segment_pose(&segs[i], d);
-        d -= segs[i].length;
+        const double c1 = c0 + segs[i].length;
+        if (d < c1)
+            return ap_segment_pose(&segs[i], d - c0);
+        c0 = c1;
     }
     ap_pose p = ap_segment_pose(&segs[n - 1], segs[n - 1].length);
     p.heading = ap_segment_end_heading(&segs[n - 1]);

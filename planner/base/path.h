@@ -81,7 +81,8 @@ ap_segment ap_segment_sub(const ap_segment *s, double d0, double d1);
 
 /* Pose at distance d along a whole path of n segments (Pinter, "Adding Realistic Turns", Listing 2:
  * walk the segments subtracting their lengths; on an arc the angle on the circle advances by d / r).
- * d is clamped to [0, total length]. n must be >= 1. Pure; thread-safe. */
+ * d is clamped to [0, total length]; d >= ap_path_length(segs, n) gives the last segment's stored end point
+ * and end heading. n must be >= 1. Pure; thread-safe. */
 ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d);
 
 /* Sum of the n segments' lengths (tiles; 0 for n = 0). Pure; thread-safe. */
