@@ -361,9 +361,9 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
              * two thirds of a turning unit's graph build. */
             const double q = (double)s_to * g->R[j] - (double)s * cr, d2 = dx * dx + dy * dy;
             double l2 = d2 - q * q;
-            /* A start a rounding step inside the circle it lies on (computed where two circles cross, say)
-             * keeps its tangent: within 1e-9 tiles, the line of length 0 through the touching point. */
-            if (l2 < 0.0 && l2 >= -2e-9 * fabs(q))
+            /* within AP_TANGENT_SLACK of touching: the line of length 0 through the touching point, as
+             * ap_bitangent_of (a start a rounding step inside the circle it lies on keeps its tangent) */
+            if (l2 < 0.0 && l2 >= -2.0 * AP_TANGENT_SLACK * fabs(q))
                 l2 = 0.0;
             if (!(d2 > 0.0) || l2 < 0.0)
                 continue;

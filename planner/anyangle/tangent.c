@@ -15,8 +15,10 @@ bool ap_bitangent_of(double x1, double y1, double r1, int s1, double x2, double 
     double dx = x2 - x1, dy = y2 - y1;
     double d = hypot(dx, dy);
     double q = (double)s2 * r2 - (double)s1 * r1;
-    if (!(d > 0.0) || fabs(q) > d)
+    if (!(d > 0.0) || fabs(q) > d + AP_TANGENT_SLACK)
         return false;
+    if (fabs(q) > d)
+        q = q > 0.0 ? d : -d;
     /* The centre sits on the sense's side of the line at distance r: c = P + s r n with n = (-sin h, cos h),
      * so n . (c2 - c1) = s2 r2 - s1 r1 = q, i.e. d sin(phi - h) = q, and travel from P1 to P2 needs
      * cos(phi - h) >= 0. */

@@ -23,12 +23,17 @@ typedef struct ap_bitangent {
     double x0, y0, x1, y1, h, len;
 } ap_bitangent;
 
+/* Tiles two circles may overlap by and still have the bitangent through their touching point (ap_bitangent_of). */
+#define AP_TANGENT_SLACK 1e-9
+
 /* The directed bitangent that leaves circle 1 (centre (x1, y1), radius r1 >= 0) travelling around it with
  * sense s1 and arrives at circle 2 (x2, y2, r2 >= 0) travelling around it with sense s2 (s1 == s2: an
  * external bitangent, else an internal one). Each (s1, s2) has at most one such line: its heading h obeys
  * sin(phi - h) = (s2 r2 - s1 r1) / d with cos(phi - h) >= 0 (phi = direction, d = distance from centre 1 to
  * centre 2), which puts each centre on its sense's side at distance r. Returns false when it does not exist
- * (d = 0, or |s2 r2 - s1 r1| > d: one circle inside the other for that pair of senses). */
+ * (d = 0, or |s2 r2 - s1 r1| > d + AP_TANGENT_SLACK: one circle inside the other for that pair of senses);
+ * within the slack the line of length 0 through the circles' touching point (a start or goal computed a
+ * rounding step inside the circle it lies on keeps its tangent). */
 bool ap_bitangent_of(double x1, double y1, double r1, int s1, double x2, double y2, double r2, int s2,
                      ap_bitangent *out);
 

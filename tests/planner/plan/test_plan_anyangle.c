@@ -482,6 +482,15 @@ START_TEST(start_a_rounding_step_inside_crossing_circles)
     const double d = hypot(2.0, -3.0), at = atan2(-3.0, 2.0) + acos(1.5 / d), as = atan2(sqrt(1.25), -1.0);
     ck_assert_double_eq_tol(r.length, 1.5 * (as - at) + sqrt(d * d - 2.25), 1e-9);
     ck_assert(r.clear);
+    const double want = r.length;
+    ap_result_free(&r);
+    /* the same point as the goal: its line from the circle it lies on (ap_bitangent_of's slack) */
+    q.gx = q.sx;
+    q.gy = q.sy;
+    q.sx = 18;
+    q.sy = 19;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_double_eq_tol(r.length, want, 1e-9);
     ap_result_free(&r);
     ap_circle_world_free(cw);
 }
