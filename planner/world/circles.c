@@ -548,11 +548,9 @@ bool ap_circle_world_cusp(const ap_circle_world *cw, uint32_t a, uint32_t b)
     return hypot(c->x - e->x, c->y - e->y) >= c->r + e->r - slack;
 }
 
-/* ap_circle_world_point_segment_ok on a built sweep (its touches unset). */
+/* ap_circle_world_point_segment_ok on a built sweep (its touches unset); *n_out is zeroed by the caller. */
 static bool point_sweep_ok(const ap_circle_world *cw, const sweep *in, ap_circle_touch *out, size_t *n_out)
 {
-    if (n_out != NULL)
-        *n_out = 0;
     if (in->arc == NULL && in->ax == in->bx && in->ay == in->by)
         return sweep_clear(cw, in, 0.0, -AP_CIRCLES_EPS); /* a point: nothing to squeeze through */
     touch_list tl; /* only the scalars: the notes are written before they are read */

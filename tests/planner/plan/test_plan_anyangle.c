@@ -408,6 +408,15 @@ static double round_one_circle(double d, double R)
     return 2.0 * sqrt(d * d - R * R) + R * (M_PI - 2.0 * acos(R / d));
 }
 
+/* The length of a path from (sx, sy) on circle (cx, cy, R) hugging it clockwise to the tangent point of the
+ * line to (gx, gy), then that line (the goal outside the circle, the tangent point before the start on the
+ * clockwise way). */
+static double hug_then_line(double cx, double cy, double R, double sx, double sy, double gx, double gy)
+{
+    const double d = hypot(gx - cx, gy - cy), at = atan2(gy - cy, gx - cx) + acos(R / d);
+    return R * (atan2(sy - cy, sx - cx) - at) + sqrt(d * d - R * R);
+}
+
 START_TEST(obstacles_on_a_grid)
 {
     ap_map *m = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n..........\n..........\n"
@@ -459,8 +468,7 @@ START_TEST(obstacles_on_a_grid)
     check_answer(&rc, &qc);
     /* the exact shortest: hug the circle clockwise over its top from the start to the tangent point of the
      * goal's line (the way between circle and block below the start is shut: the circle crosses the block) */
-    const double gd = hypot(1.5, -3.0), at = atan2(-3.0, 1.5) + acos(1.25 / gd), as = atan2(0.75, -1.0);
-    ck_assert_double_eq_tol(rc.length, 1.25 * (as - at) + sqrt(gd * gd - 1.25 * 1.25), 1e-9);
+    ck_assert_double_eq_tol(rc.length, hug_then_line(6.0, 4.0, 1.25, 5.0, 4.75, 7.5, 1.0), 1e-9);
     ap_result_free(&rc);
     ap_map_free(m);
 }
@@ -479,8 +487,7 @@ START_TEST(start_a_rounding_step_inside_crossing_circles)
     ck_assert_double_lt(hypot(q.sx - 16.0, q.sy - 22.0), 1.5); /* inside, by a rounding step */
     ap_result r;
     ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
-    const double d = hypot(2.0, -3.0), at = atan2(-3.0, 2.0) + acos(1.5 / d), as = atan2(sqrt(1.25), -1.0);
-    ck_assert_double_eq_tol(r.length, 1.5 * (as - at) + sqrt(d * d - 2.25), 1e-9);
+    ck_assert_double_eq_tol(r.length, hug_then_line(16.0, 22.0, 1.5, 15.0, 22.0 + sqrt(1.25), 18.0, 19.0), 1e-9);
     ck_assert(r.clear);
     const double want = r.length;
     ap_result_free(&r);
