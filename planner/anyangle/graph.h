@@ -340,7 +340,7 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
  * a path may end in (circles.h), not a gap. Off-map cells do not count (the
  * circle world's sides stand for them). The box test widens the square by 1e-9 on each axis (within
  * 1.5e-9 at its corners). Cost O(cells of that part's box; at most 4,096 read, more count as a squeeze).
- * Pure; thread-safe. */
+ * Pure; thread-safe. Source: the point rule of docs/anyangle.md (the limit r_u -> 0+ of the disc rule). */
 bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
                             int side, const ap_circle *c);
 

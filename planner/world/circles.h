@@ -115,7 +115,9 @@ bool ap_circle_world_point_line_ok(const ap_circle_world *cw, double ax, double 
 /* Do obstacles a and b (ids as in ap_circle_touch) touch from outside, each within 4 AP_CIRCLES_EPS of
  * the other's boundary but not crossing it deeper: two discs whose centres lie at least r_a + r_b - 4 EPS
  * apart, a disc whose centre lies at least r - 4 EPS inside a side, two parallel sides. Crossing obstacles
- * leave a corner of free space instead (circles.h's point rule). Pure; thread-safe. */
+ * leave a corner of free space instead (circles.h's point rule). Ids out of range (no such disc) are never a
+ * cusp. Pure; thread-safe. Source: the closure model of docs/anyangle.md (the limit r -> 0+ of world.h's
+ * rule), over Red Blob Games' "Circular Obstacle Pathfinding" obstacles. */
 bool ap_circle_world_cusp(const ap_circle_world *cw, uint32_t a, uint32_t b);
 
 #endif
