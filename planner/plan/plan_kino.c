@@ -279,7 +279,7 @@ static int kino_move(ap_plan *p, ap_workspace *ws)
 }
 
 /* The answer of a trajectory: states[0] the start, states[i] reached from states[i-1] by its action (n = 0:
- * no motion), one segment per action except that turns on the spot in a row become one turn; a last state
+ * no motion), one segment per action except that turns on the spot the same way in a row become one turn; a last state
  * marked `analytic` was reached by the analytic edge `tail` (analytic.h), whose pieces replace it.
  * Segments, timing, waypoints, duration_s, length and clear into r. Returns AP_OK or AP_E_NOMEM. */
 static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *states, size_t n,
@@ -312,7 +312,10 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
             tm = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
         }
         t += tm.duration;
-        if (sg.type == AP_SEG_TURN && m > 0 && segs[m - 1].type == AP_SEG_TURN) {
+        /* Turns the same way in a row are one turn at the same rate; a turn back stays its own segment, or
+         * the sum would hide a motion whose duration is not |sweep| / max_turn_rate. */
+        if (sg.type == AP_SEG_TURN && m > 0 && segs[m - 1].type == AP_SEG_TURN &&
+            (sg.sweep > 0.0) == (segs[m - 1].sweep > 0.0)) {
             segs[m - 1].sweep += sg.sweep;
             r->timing[m - 1].duration += tm.duration;
             continue;

@@ -134,11 +134,16 @@ static double check_trajectory(const ap_query *q, const ap_result *r)
         ck_assert(tm->duration > 0.0);
         if (s->type == AP_SEG_TURN) {
             ck_assert_msg(v->max_turn_rate > 0.0, "segment %zu: a turn on the spot without a turn rate", i);
-            ck_assert_msg(i == 0 || r->segments[i - 1].type != AP_SEG_TURN, "segment %zu: two turns in a row", i);
+            /* turns the same way in a row are one segment; a turn back is its own */
+            ck_assert_msg(i == 0 || r->segments[i - 1].type != AP_SEG_TURN ||
+                              (r->segments[i - 1].sweep > 0) != (s->sweep > 0),
+                          "segment %zu: two turns the same way in a row", i);
+            ck_assert(s->sweep != 0.0);
             ck_assert(tm->v_start == 0.0 && tm->v_end == 0.0 && s->length == 0.0 && !s->reverse);
             ck_assert(s->x1 == s->x0 && s->y1 == s->y0);
-            ck_assert_msg(tm->duration >= fabs(s->sweep) / v->max_turn_rate - e, "segment %zu: turns %g rad in %g s",
-                          i, s->sweep, tm->duration);
+            /* at the constant rate the answer's samples.dt draws it with */
+            ck_assert_msg(fabs(tm->duration - fabs(s->sweep) / v->max_turn_rate) <= e,
+                          "segment %zu: turns %g rad in %g s", i, s->sweep, tm->duration);
             h += s->sweep;
             turned += fabs(s->sweep);
             t += tm->duration;
@@ -915,6 +920,33 @@ START_TEST(test_turn_on_the_spot)
     ck_assert(fabs(rot) >= M_PI / 2);
     ap_result_free(&loop);
     ap_result_free(&spot);
+    ap_map_free(m);
+}
+END_TEST
+
+/* A pedestrian one tile from its goal, facing away from the goal's heading: it turns toward the goal, walks,
+ * and turns on the spot again. Turns in a row that go opposite ways stay two segments (merged, the demo
+ * rooms' (91.5, 8.5) -> (91.5, 7.5) answered one turn of -0.971 rad lasting 0.585 s: the time of -1.364
+ * and +0.393 rad, so samples.dt turned it at the wrong rate); each turn lasts |sweep| / max_turn_rate. */
+START_TEST(test_turns_back_stay_apart)
+{
+    ap_map *m = NULL;
+    ap_diag dg;
+    ck_assert_int_eq(ap_map_load("config/maps/rooms.map", NULL, &m, &dg), AP_OK);
+    ap_unit_kind ped;
+    ck_assert(ap_unit_kind_builtin("pedestrian", &ped));
+    ap_query q = kq(m, 91.5, 8.5, -0.207, 0.0, 91.5, 7.5);
+    ap_unit_kind_apply(&ped, 0, &q);
+    q.has_gheading = true;
+    q.gheading = -1.021;
+    q.max_expansions = 1000;
+    ap_result r = {0};
+    ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+    check_trajectory(&q, &r);
+    int rev, turns;
+    count_kinds(&r, &rev, &turns);
+    ck_assert_int_ge(turns, 1);
+    ap_result_free(&r);
     ap_map_free(m);
 }
 END_TEST
@@ -2013,6 +2045,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_expand_reverse_and_turns);
     tcase_add_test(tc, test_goal_behind_at_rest_backs_up);
     tcase_add_test(tc, test_turn_on_the_spot);
+    tcase_add_test(tc, test_turns_back_stay_apart);
     tcase_add_test(tc, test_plan_reverse_turns_resimulated);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_goal_in_a_narrow_dead_end);
