@@ -145,6 +145,12 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
         }
     }
 #undef EFF
+    if (m == 0 && v_start > fmax(v_end_max, 0.0) + 1e-9) { /* no length to brake on: the end is the start */
+        if (v_start_max != NULL)
+            *v_start_max = fmax(v_end_max, 0.0);
+        st = AP_E_INVALID_REQUEST;
+        goto out;
+    }
     size_t no = 0;
     double t = 0.0;
     for (size_t k = 0; k < m; k++) {

@@ -73,7 +73,8 @@ bool ap_timing_is_corner(const ap_segment *a, const ap_segment *b);
  * v_end, starting out_time[i].t_start seconds after the start, for duration > 0 seconds. *duration gets the
  * total time.
  * Returns AP_OK; AP_E_NOMEM (outputs NULL); AP_E_INVALID_REQUEST when no motion within the limits starts at
- * v_start (above the first segment's cap, or too fast to brake for the first corner or lower cap): then
+ * v_start (above the first segment's cap, too fast to brake for the first corner or lower cap, or above
+ * v_end_max on a path of no length): then
  * *v_start_max (optional) gets the highest start speed that works and the outputs are NULL. */
 int ap_timing_profile(const ap_vehicle *v, double meters_per_tile, const ap_segment *segs, size_t n, double v_start,
                       double v_end_max, ap_segment **out_segs, ap_seg_time **out_time, size_t *out_n,

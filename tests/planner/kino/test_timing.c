@@ -559,6 +559,21 @@ START_TEST(test_plan_start_speed_refused)
     q.start_speed = 0.0;
     ck_assert_int_eq(plan(&q, &r), AP_OK);
     ap_result_free(&r);
+    /* the goal is the start: a path of no length, so no length to brake on either; the start speed is at most
+     * goal.speed (it was answered ok, duration 0, ending at 5 m/s above a goal at rest) */
+    for (int alg = 0; alg < 2; alg++) {
+        ap_query z = timed_query(m, alg ? AP_ALG_ANY_ANGLE : AP_ALG_ASTAR, 5.5, 5.5, 5.5, 5.5);
+        z.start_speed = 5.0;
+        ck_assert_int_eq(plan(&z, &r), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(r.field, "start.speed");
+        ck_assert_str_eq(r.message, "\"start.speed\" 5 m/s is above what this path allows within the limits (at most 0 m/s)");
+        ap_result_free(&r);
+        z.goal_speed = 5.0;
+        ck_assert_int_eq(plan(&z, &r), AP_OK);
+        ck_assert_uint_eq(r.n_segments, 0);
+        ck_assert_double_eq(r.duration_s, 0.0);
+        ap_result_free(&r);
+    }
     ap_map_free(m);
 }
 END_TEST
