@@ -36,29 +36,22 @@ int ap_config_parse_capability(const char *label, const char *path, json_t *v, u
     return AP_OK;
 }
 
-/* A number in [lo, hi] at path, or in (lo, hi] when lo_open; else the error naming path and the range. */
-static int ranged(const char *label, const char *path, json_t *x, double lo, bool lo_open, double hi, double *out,
-                  char *err, size_t errlen)
+/* A number in [lo, hi] at path; else the error naming path and the range. */
+static int number(const char *label, const char *path, json_t *x, double lo, double hi, double *out, char *err,
+                  size_t errlen)
 {
     double v = json_is_number(x) ? json_number_value(x) : NAN;
-    if (!((lo_open ? v > lo : v >= lo) && v <= hi))
-        return ap_config_fail(err, errlen, "%s: \"%s\": must be a number in %c%g, %g]", label, path,
-                              lo_open ? '(' : '[', lo, hi);
+    if (!(v >= lo && v <= hi))
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be a number in [%g, %g]", label, path, lo, hi);
     *out = v;
     return AP_OK;
 }
 
-static int number(const char *label, const char *path, json_t *x, double lo, double hi, double *out, char *err,
-                  size_t errlen)
-{
-    return ranged(label, path, x, lo, false, hi, out, err, errlen);
-}
-
-/* A vehicle limit: a number in (0, hi]. */
+/* A vehicle limit: a number in [AP_MIN_KINO_LIMIT, hi] (limits.h: the floor keeps every answer's time finite). */
 static int positive(const char *label, const char *path, json_t *x, double hi, double *out, char *err,
                     size_t errlen)
 {
-    return ranged(label, path, x, 0.0, true, hi, out, err, errlen);
+    return number(label, path, x, AP_MIN_KINO_LIMIT, hi, out, err, errlen);
 }
 
 /* One kind: {"radius", "size", "capability", "turning_radius" (tiles) or "turning_radius_m" (metres,

@@ -57,8 +57,11 @@
 
 /* Kinodynamic searches (search.algorithm "kinodynamic", plan_kino.c). search.max_expansions in
  * [1, AP_MAX_KINO_EXPANSIONS], default AP_DEFAULT_KINO_EXPANSIONS (the thesis's cap, 5.1); goal tolerances
- * (tiles, radians, m/s) > 0 and at most the maxima; speeds (m/s) and accelerations (m/s^2) at most
- * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL (a turn rate, rad/s, at most AP_MAX_KINO_TURN_RATE); meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. */
+ * (tiles, radians, m/s) > 0 and at most the maxima; speeds (m/s) and accelerations (m/s^2) at least
+ * AP_MIN_KINO_LIMIT and at most AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL (a turn rate, rad/s, in [AP_MIN_KINO_LIMIT,
+ * AP_MAX_KINO_TURN_RATE]); meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. The floor keeps every time an answer
+ * can hold finite and its numbers consistent: a subnormal acceleration (4.9e-324 m/s^2) gave a 1e162-second
+ * answer whose segments no longer met length = (v_start + v_end) / 2 * duration. */
 #define AP_DEFAULT_KINO_EXPANSIONS 100000
 #define AP_MAX_KINO_EXPANSIONS 2000000
 #define AP_MAX_KINO_WEIGHT 10.0 /* search.weight in [1, AP_MAX_KINO_WEIGHT] (weighted A*, kino.h) */
@@ -66,6 +69,7 @@
 #define AP_DEFAULT_TOL_HEADING 0.1
 #define AP_DEFAULT_TOL_SPEED 0.5
 #define AP_MAX_TOL_POSITION 64.0
+#define AP_MIN_KINO_LIMIT 0.001 /* the least speed, acceleration or turn rate a vehicle limit may be */
 #define AP_MAX_KINO_SPEED 1000.0
 #define AP_MAX_KINO_ACCEL 1000.0
 #define AP_MAX_KINO_TURN_RATE 100.0 /* unit.max_turn_rate, rad/s */

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../base/limits.h"
+
 /* Thesis 3.1.1 describes the four kinds; the values are arcpath's: a walking pedestrian with a tight turn,
  * a town car (turning radius 6 m, inside the thesis's 5-8 m EM5 range; lateral limit 8 m/s^2, inside its
  * 10-20 m/s^2 test range scaled to comfort), a slow tracked vehicle, and a ship with weak acceleration,
@@ -27,9 +29,10 @@ const ap_vehicle_profile *ap_vehicle_profile_find(const char *name)
     return NULL;
 }
 
+/* A limit a vehicle may have: finite and at least AP_MIN_KINO_LIMIT (limits.h). */
 static bool positive(double x)
 {
-    return isfinite(x) && x > 0.0;
+    return isfinite(x) && x >= AP_MIN_KINO_LIMIT;
 }
 
 const char *ap_vehicle_check(const ap_vehicle *v)
@@ -42,9 +45,9 @@ const char *ap_vehicle_check(const ap_vehicle *v)
         return "unit.max_brake";
     if (!positive(v->max_lateral_accel))
         return "unit.max_lateral_accel";
-    if (!(isfinite(v->max_reverse_speed) && v->max_reverse_speed >= 0.0))
+    if (!(v->max_reverse_speed == 0.0 || positive(v->max_reverse_speed)))
         return "unit.max_reverse_speed";
-    if (!(isfinite(v->max_turn_rate) && v->max_turn_rate >= 0.0))
+    if (!(v->max_turn_rate == 0.0 || positive(v->max_turn_rate)))
         return "unit.max_turn_rate";
     return NULL;
 }

@@ -13,8 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The limits of one vehicle. The first four > 0 and finite in a valid query, the last two >= 0 and finite
- * (ap_vehicle_check); on the wire every limit a request gives is > 0 (0 is only "this kind cannot"). */
+/* The limits of one vehicle. The first four finite and >= AP_MIN_KINO_LIMIT (limits.h) in a valid query, the
+ * last two that or 0 (ap_vehicle_check); on the wire every limit a request gives is > 0 (0 is only "this kind
+ * cannot"). */
 typedef struct ap_vehicle {
     double max_speed;         /* m/s, forward */
     double max_accel;         /* m/s^2, speeding up (forward or backwards) */
@@ -41,8 +42,8 @@ extern const size_t ap_vehicle_profile_count;
 /* The built-in profile called name, or NULL. Pure. */
 const ap_vehicle_profile *ap_vehicle_profile_find(const char *name);
 
-/* The first limit of v that is not > 0 and finite (max_reverse_speed and max_turn_rate: not >= 0 and
- * finite), as its wire field ("unit.max_speed", "unit.max_accel", "unit.max_brake",
+/* The first limit of v that is not finite and >= AP_MIN_KINO_LIMIT (max_reverse_speed and max_turn_rate: nor
+ * 0), as its wire field ("unit.max_speed", "unit.max_accel", "unit.max_brake",
  * "unit.max_lateral_accel", "unit.max_reverse_speed", "unit.max_turn_rate"), or NULL when all are valid.
  * Pure. */
 const char *ap_vehicle_check(const ap_vehicle *v);

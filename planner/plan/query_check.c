@@ -246,13 +246,13 @@ static int check_search(const ap_query *q, ap_query_error *e)
     return AP_OK;
 }
 
-/* The vehicle of a kinodynamic or timed query: its limits (each > 0 and finite: vehicle.h, and within
- * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL) and the start and goal speeds within [0, max_speed]. */
+/* The vehicle of a kinodynamic or timed query: its limits (each finite and in [AP_MIN_KINO_LIMIT,
+ * AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL]: vehicle.h) and the start and goal speeds within [0, max_speed]. */
 static int check_vehicle(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
     const ap_vehicle *v = &q->vehicle;
-    /* each limit > 0 and finite (ap_vehicle_check; the last two may be 0 inside: "this kind cannot", a
+    /* each limit finite and at least AP_MIN_KINO_LIMIT (ap_vehicle_check; the last two may be 0 inside: "this kind cannot", a
      * request never gives 0) and at most its maximum */
     static const struct {
         const char *field;
@@ -274,8 +274,8 @@ static int check_vehicle(const ap_query *q, ap_query_error *e)
             f = lim[i].field;
         if (f != NULL && strcmp(f, lim[i].field) == 0) {
             e->field = f;
-            snprintf(e->message, sizeof e->message, "\"%s\" must be a finite number above 0 and at most %g", f,
-                     lim[i].max);
+            snprintf(e->message, sizeof e->message, "\"%s\" must be a finite number in [%g, %g]", f,
+                     AP_MIN_KINO_LIMIT, lim[i].max);
             return bad;
         }
     }

@@ -264,7 +264,13 @@ static const struct {
      "\"unit\":{\"max_speed\":5}}",
      "goal.speed", "\"goal.speed\" must be between 0 and unit.max_speed (5 m/s)"},
     {"{" BASE ",\"unit\":{\"max_brake\":-1},\"search\":{\"algorithm\":\"astar\"}}", "unit.max_brake",
-     "\"unit.max_brake\" must be a finite number above 0 and at most 1000"},
+     "\"unit.max_brake\" must be a finite number in [0.001, 1000]"},
+    /* a subnormal limit (it answered ok, 2.6e162 s, segments off length = (v0 + v1) / 2 * duration) and one
+     * just under the floor: refused; the floor itself is taken (test_timing's floor case) */
+    {"{" BASE ",\"unit\":{\"turning_radius\":2,\"max_accel\":4.9e-324},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+     "unit.max_accel", "\"unit.max_accel\" must be a finite number in [0.001, 1000]"},
+    {"{" BASE ",\"unit\":{\"turning_radius\":2,\"max_turn_rate\":0.00099},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+     "unit.max_turn_rate", "\"unit.max_turn_rate\" must be a finite number in [0.001, 100]"},
     /* kinodynamic-only: search.probe on another algorithm, true or false */
     {"{" BASE ",\"search\":{\"algorithm\":\"astar\",\"probe\":true}}", "search.probe",
      "\"search.probe\" applies to search.algorithm \"kinodynamic\""},

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../planner/base/limits.h"
 #include "../../../planner/kino/timing.h"
 #include "../../../planner/plan/plan_steps.h"
 #include "../../util.h"
@@ -578,6 +579,33 @@ START_TEST(test_plan_start_speed_refused)
 }
 END_TEST
 
+/* Every limit at the floor AP_MIN_KINO_LIMIT (0.001 m/s, m/s^2): 10 tiles in a line take 1 s up to 0.001 m/s
+ * (0.0005 m), 9,999 s at it, 1 s braking: 10,001 s, finite and consistent; just under the floor is refused. */
+START_TEST(test_floor_limits)
+{
+    ap_map *m = ap_test_kino_field(20, 20, NULL);
+    ap_query q = timed_query(m, AP_ALG_ASTAR, 3.5, 5.5, 13.5, 5.5);
+    q.vehicle = (ap_vehicle){AP_MIN_KINO_LIMIT, AP_MIN_KINO_LIMIT, AP_MIN_KINO_LIMIT, AP_MIN_KINO_LIMIT, 0.0, 0.0};
+    const char *f = NULL;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
+    ap_result r;
+    ck_assert_int_eq(plan(&q, &r), AP_OK);
+    ck_assert_double_eq_tol(r.duration_s, 10001.0, 1e-6);
+    double len = 0.0;
+    for (size_t i = 0; i < r.n_segments; i++) {
+        const ap_seg_time *t = &r.timing[i];
+        ck_assert_double_eq_tol(0.5 * (t->v_start + t->v_end) * t->duration, r.segments[i].length, 1e-9);
+        len += r.segments[i].length;
+    }
+    ck_assert_double_eq_tol(len, 10.0, 1e-12);
+    ap_result_free(&r);
+    q.vehicle.max_accel = nextafter(AP_MIN_KINO_LIMIT, 0.0);
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(f, "unit.max_accel");
+    ap_map_free(m);
+}
+END_TEST
+
 /* Which fields a timed query of another kind accepts: start.speed, goal.speed and samples.dt with vehicle
  * limits, checked as the kinodynamic kind checks them; without them refused; kinodynamic-only fields always. */
 START_TEST(test_timed_validation)
@@ -638,6 +666,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, test_plan_legal_turn_resimulated);
     tcase_add_test(tc, test_plan_start_speed_refused);
     tcase_add_test(tc, test_timed_validation);
+    tcase_add_test(tc, test_floor_limits);
     suite_add_tcase(s, tc);
     return s;
 }
