@@ -7,8 +7,9 @@
  * open-addressing hash table (the state space is unbounded in speed and heading, a dense matrix would not
  * fit): id 0 is the goal (a virtual node every state within the goal tolerance leads to), id 1 the start.
  *
- * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake / the one
- * in-between intensity that ends the step exactly at the goal speed (when within the limits), each
+ * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake / the
+ * in-between intensities that end the step exactly at the goal speed and at the corner speed
+ * sqrt(max_lateral_accel * turning radius), the fastest the tightest turn allows (when within the limits), each
  * combined with steering straight, at the tightest admissible curvature left and right, at half of it, and
  * at the one curvature that ends the step at the goal heading (when the goal has one and it is within);
  * the tightest curvature is min(1 / turning_radius, a_lat / v_peak^2), so every arc keeps v^2 / r <=
@@ -30,7 +31,7 @@
  * (a cusp: braking ends exactly at 0, then the actions of both directions apply), never by a jump of speed.
  * A backwards action is a segment with reverse set (ap_segment_drive's encoding: the heading is the way the
  * unit faces), its heading changing by curv * (-len). The goal-speed intensity serves forward actions only
- * (goal.speed is a forward speed). Turning on the spot (p.veh.max_turn_rate > 0): at rest the unit may also
+ * (goal.speed is a forward speed); the corner speed's serves both (capped by max_reverse_speed backwards). Turning on the spot (p.veh.max_turn_rate > 0): at rest the unit may also
  * rotate in place by +-pi/8, +-pi/4, +-pi/2, pi, to face the goal and to the goal heading, taking
  * |angle| / max_turn_rate seconds: an action of length 0 (ap_kino_state.rot), a zero-length AP_SEG_TURN
  * segment in the answer.
@@ -145,9 +146,12 @@ typedef struct ap_kino_params {
 #define AP_KINO_CELL 1.0
 #define AP_KINO_HEADING_BINS 180 /* 2 degrees */
 #define AP_KINO_SPEED_BINS 16
-/* At rest: 2 forward intensities x 6 curvatures + 1 backwards x 6 + 9 rotations = 27; moving: 4 x 6 = 24;
+/* Intensities of one driving direction at most: full acceleration, none, full braking, the goal speed's and
+ * the corner speed's (kino.c expand_dir). */
+#define AP_KINO_INTENSITIES 5
+/* At rest: 3 forward intensities x 6 curvatures + 2 backwards x 6 + 9 rotations = 39; moving: 5 x 6 = 30;
  * plus the analytic edge (analytic.h). */
-#define AP_KINO_MAX_SUCC 33
+#define AP_KINO_MAX_SUCC 40
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 

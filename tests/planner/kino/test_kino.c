@@ -886,6 +886,48 @@ START_TEST(test_goal_behind_at_rest_backs_up)
 }
 END_TEST
 
+/* The corner speed's intensity (thesis 4.3.4's in-between intensity): a car with max_accel 100 m/s^2 reached
+ * the top speed within its first step from rest, where v^2 / r <= 8 m/s^2 forbids any tight turn, and drove
+ * 12.5 s of loops on the demo arena to a goal 16.6 tiles away that 30 m/s^2 reached in 2.5 s. From rest one
+ * forward intensity now ends the step at sqrt(a_lat R) = sqrt(24) m/s, turning at the turning radius. */
+START_TEST(test_corner_speed_intensity)
+{
+    ap_map *m = open_map(40, 30, NULL);
+    ap_query q = kq(m, 5.5, 5.5, 0.0, 0.0, 20.5, 12.5);
+    q.vehicle = (ap_vehicle){14.0, 100.0, 6.0, 8.0, 4.0, 0.0};
+    q.turning_radius = 3.0;
+    ap_kino_params p = {.veh = q.vehicle, .meters_per_tile = 1.0, .turning_radius = 3.0, .sx = 5.5, .sy = 5.5,
+                        .gx = 20.5, .gy = 12.5, .gv = 0.0, .tol_pos = 0.5, .tol_heading = 0.1, .tol_speed = 0.5,
+                        .step = AP_KINO_STEP};
+    ap_plan_world(&q, false, &p.world, &p.radius);
+    ap_kino_state st = {5.5, 5.5, 0.0, 0.0, 0, 0, 0, 0, 0, 0, false}, out[AP_KINO_MAX_SUCC];
+    const int n = ap_kino_expand(&p, &st, out);
+    int corner = 0, tight = 0;
+    for (int k = 0; k < n; k++) {
+        if (fabs(out[k].v - sqrt(24.0)) > 1e-12)
+            continue;
+        corner++;
+        ck_assert_double_eq_tol(out[k].accel, 24.0 / (2.0 * AP_KINO_STEP), 1e-9);
+        tight += fabs(fabs(out[k].curv) - 1.0 / 3.0) < 1e-12;
+    }
+    ck_assert_int_ge(corner, 5); /* its curvatures: straight, tightest and half of it both ways */
+    ck_assert_int_eq(tight, 2);
+    ap_result r100 = {0}, r30 = {0};
+    ck_assert_int_eq(run_plan(&q, &r100, 0), AP_OK);
+    check_trajectory(&q, &r100);
+    q.vehicle.max_accel = 30.0;
+    ck_assert_int_eq(run_plan(&q, &r30, 0), AP_OK);
+    check_trajectory(&q, &r30);
+    /* measured: 2.73 s and 2.52 s (without the intensity the 100 m/s^2 car found no path here within the
+     * default cap, and took 12.46 s on the demo arena) */
+    ck_assert_msg(r100.duration_s < 1.2 * r30.duration_s, "max_accel 100: %g s, 30: %g s", r100.duration_s,
+                  r30.duration_s);
+    ap_result_free(&r100);
+    ap_result_free(&r30);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A unit that turns on the spot (max_turn_rate): a goal behind it, to be reached facing it, at rest. The
  * answer turns in place (zero-length AP_SEG_TURN segments at rest), passes the re-simulation and is faster
  * than the loop the same unit drives without a turn rate. */
@@ -2046,6 +2088,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_goal_behind_at_rest_backs_up);
     tcase_add_test(tc, test_turn_on_the_spot);
     tcase_add_test(tc, test_turns_back_stay_apart);
+    tcase_add_test(tc, test_corner_speed_intensity);
     tcase_add_test(tc, test_plan_reverse_turns_resimulated);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_goal_in_a_narrow_dead_end);
