@@ -160,7 +160,7 @@ START_TEST(timed_errors)
          "start.speed", "needs vehicle limits"},
         {"{\"map\":\"field\",\"start\":{\"x\":20.5,\"y\":30.5},\"goal\":{\"x\":50.5,\"y\":30.5},"
          "\"unit\":{\"max_speed\":0},\"search\":{\"algorithm\":\"jps\"}}",
-         "unit.max_speed", "must be a finite number above 0"},
+         "unit.max_speed", "must be a finite number in [0.001, 1000]"},
         {"{\"map\":\"field\",\"start\":{\"x\":20.5,\"y\":30.5},\"goal\":{\"x\":50.5,\"y\":30.5},"
          "\"unit\":{\"kind\":\"car\"},\"goal_tolerance\":{\"position\":1}}",
          "goal_tolerance", "applies to search.algorithm \"kinodynamic\""},
