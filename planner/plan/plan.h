@@ -163,7 +163,7 @@ typedef struct ap_result {
                               * had reached the goal, or A* had to drop new states (no id left: the state
                               * limit); the path is the fastest found, not proven the fastest */
     bool region_pruned;      /* answered no_path from the region table without searching */
-    char message[128];       /* for request errors found while planning: the error message ("" = default) */
+    char message[256];       /* for request errors found while planning: the error message ("" = default) */
 } ap_result;
 
 /* Inline storage for the context of a plan's search domain (p->dom.ctx points into it): the grid and JPS
@@ -198,7 +198,7 @@ typedef struct ap_plan {
     uint64_t slice_end_ns;    /* the current slice's time bound (ap_plan_step_for), 0 = none */
     const char *field;        /* offending field when ap_plan_begin failed validation */
     void *kind_state;         /* the kind's own state (e.g. plan_dir.c's tables and paths), malloc'd; or NULL */
-    char message[128];        /* error message when ap_plan_begin failed for a reason the field alone does
+    char message[256];        /* error message when ap_plan_begin failed for a reason the field alone does
                                * not say ("" = the status's default) */
 } ap_plan;
 

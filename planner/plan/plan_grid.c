@@ -104,7 +104,7 @@ int ap_plan_grid_ends_fit(ap_plan *p)
         ap_map_coords(p->q.map, cell, &x, &y);
         p->field = i == 0 ? "start" : "goal";
         snprintf(p->message, sizeof p->message,
-                 "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %g; clearance %g tiles)", p->field,
+                 "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %.10g; clearance %g tiles)", p->field,
                  (int)x, (int)y, p->q.unit_radius, ap_clearance_level_tiles[t->disc[cell]]);
         return i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED;
     }

@@ -201,7 +201,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     if (kp.radius > 0.0 && !disc_fits_near(&kp.world, q->gx, q->gy, kp.tol_pos, kp.radius)) {
         p->field = "goal";
         snprintf(p->message, sizeof p->message,
-                 "\"goal\": the unit's disc (radius %g) overlaps an obstacle wherever it ends within %g tiles of it",
+                 "\"goal\": the unit's disc (radius %.10g) overlaps an obstacle wherever it ends within %g tiles of it",
                  kp.radius, kp.tol_pos);
         return p->state = AP_E_GOAL_BLOCKED;
     }

@@ -118,7 +118,7 @@ int ap_plan_end_blocked(ap_plan *p, int st)
     p->field = start ? "start" : "goal";
     if (q->unit_radius > 0.0)
         snprintf(p->message, sizeof p->message,
-                 "\"%s\": the unit's disc (radius %g) at (%g, %g) overlaps an obstacle or the map's edge", p->field,
+                 "\"%s\": the unit's disc (radius %.10g) at (%g, %g) overlaps an obstacle or the map's edge", p->field,
                  q->unit_radius, start ? q->sx : q->gx, start ? q->sy : q->gy);
     else /* a point whose cell validation found free: an obstacle circle or an edge holds it */
         snprintf(p->message, sizeof p->message,

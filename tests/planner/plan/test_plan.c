@@ -986,6 +986,40 @@ START_TEST(huge_headings_plan_as_wrapped)
 }
 END_TEST
 
+/* The tolerances, both on the safe side (README "clear"): the exact swept-disc test (collide.c
+ * AP_COLLIDE_EPS) counts a disc within 1e-9 tiles of a wall as touching it, the grid searches' clearance
+ * table (clearance.h AP_CLEARANCE_TOUCH) within 1e-7. In a corridor one tile wide, radius 0.5 - 1e-9 is
+ * refused at the point, 0.5 - 1e-7 by the table, 0.5 - 1e-6 fits; the refusals print the radius in full (they
+ * printed 0.5, a radius that would not fit anyway). */
+START_TEST(corridor_radius_within_the_tolerance)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 6\nmap\n@@@@@@\n......\n@@@@@@\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    ap_query q = {.map = m, .sx = 0.5, .sy = 1.5, .gx = 5.5, .gy = 1.5, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.499999999};
+    ap_result r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ck_assert_str_eq(r.message, "\"start\": the unit's disc (radius 0.499999999) at (0.5, 1.5) overlaps an obstacle "
+                                "or the map's edge");
+    ap_result_free(&r);
+    q.unit_radius = 0.4999999;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ck_assert_str_eq(r.message, "\"start\": cell (0, 1) is too narrow for the unit's disc (radius 0.4999999; "
+                                "clearance 0.5 tiles)");
+    ap_result_free(&r);
+    q.unit_radius = 0.499999;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, 5.0, 1e-12);
+    ck_assert(r.clear);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -1006,6 +1040,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, sized_disc_answers_are_clear_from_off_centre_ends);
     tcase_add_test(tc, square_units_at_off_centre_ends);
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
+    tcase_add_test(tc, corridor_radius_within_the_tolerance);
     suite_add_tcase(s, tc);
     return s;
 }
