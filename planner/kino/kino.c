@@ -661,6 +661,12 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
     return n;
 }
 
+/* Successors at most (kino.h): moving, every intensity x 6 curvatures; at rest, forward all but keeping and
+ * braking, backwards also not the goal speed's, and 9 turns; plus the analytic edge. */
+_Static_assert(AP_KINO_MAX_SUCC >= AP_KINO_INTENSITIES * 6 + 1 &&
+                   AP_KINO_MAX_SUCC >= (AP_KINO_INTENSITIES - 2) * 6 + (AP_KINO_INTENSITIES - 3) * 6 + 9 + 1,
+               "kino.h AP_KINO_MAX_SUCC below the action set's successors");
+
 /* The turns on the spot from st (at rest, max_turn_rate > 0): +-pi/8, +-pi/4, +-pi/2, pi, the turn that
  * faces the goal and the one to the goal heading (each skipped when it is no turn or repeats one before),
  * appended to out[n..]. Returns the new n. */
