@@ -27,13 +27,25 @@ static int client_status(int st)
 }
 
 /* Publish m (owned; NULL: the circle map c, whose world is owned) as id's next version and fill t's outcome;
- * log the change. */
+ * log the change. base > 0: m is an edit of version base, published only while that is still current. */
 static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_map *c, const ap_map_source *src,
-                    const char *how)
+                    uint64_t base, const char *how)
 {
     uint64_t version = 0;
-    int st = m != NULL ? ap_registry_publish(lc->reg, m, src, &version, &t->replaced)
+    int st;
+    if (base != 0) {
+        st = ap_registry_publish_over(lc->reg, m, base, &version);
+        t->replaced = st == AP_OK;
+    } else {
+        st = m != NULL ? ap_registry_publish(lc->reg, m, src, &version, &t->replaced)
                        : ap_registry_publish_circles(lc->reg, *c, src, &version, &t->replaced);
+    }
+    if (st == AP_E_UNKNOWN_MAP) {
+        t->status = AP_E_UNKNOWN_MAP;
+        snprintf(t->diag.msg, sizeof t->diag.msg,
+                 "the map was deleted while the edits were being applied: nothing was changed");
+        return;
+    }
     if (st == AP_E_MAP_TOO_LARGE) {
         t->status = AP_E_MAP_REFUSED;
         snprintf(t->diag.msg, sizeof t->diag.msg,
@@ -80,7 +92,7 @@ static void run_put(ap_lifecycle *lc, ap_lc_task *t)
             t->status = client_status(st);
             return;
         }
-        publish(lc, t, NULL, &c, NULL, "uploaded (circle map)");
+        publish(lc, t, NULL, &c, NULL, 0, "uploaded (circle map)");
         return;
     }
     ap_map *m = NULL;
@@ -90,7 +102,7 @@ static void run_put(ap_lifecycle *lc, ap_lc_task *t)
         t->status = client_status(st);
         return;
     }
-    publish(lc, t, m, NULL, NULL, "uploaded");
+    publish(lc, t, m, NULL, NULL, 0, "uploaded");
 }
 
 static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
@@ -127,7 +139,7 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
         fprintf(lc->log, "arcpathd: map error: %s:%d:%d: %s\n", path, t->diag.line, t->diag.col, t->diag.msg);
         return;
     }
-    publish(lc, t, m, circles ? &c : NULL, &src, "reloaded from its file");
+    publish(lc, t, m, circles ? &c : NULL, &src, 0, "reloaded from its file");
 }
 
 static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
@@ -143,13 +155,14 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         return;
     }
     ap_map *next = NULL;
+    const uint64_t base = cur->version;
     int st = ap_map_patch(cur->map, t->cells, t->n_cells, &next, &t->diag);
     ap_map_version_release(cur);
     if (st != AP_OK) {
         t->status = client_status(st);
         return;
     }
-    publish(lc, t, next, NULL, NULL, "cells updated");
+    publish(lc, t, next, NULL, NULL, base, "cells updated");
 }
 
 void ap_lifecycle_run(ap_lifecycle *lc, ap_lc_task *t)

@@ -149,14 +149,23 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
     return v;
 }
 
-/* Publish the new version v (kind and map set; owned) as the next of its id. */
-static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t *version,
-                           bool *replaced)
+/* Publish the new version v (kind and map set; owned) as the next of its id; with base > 0 only while the
+ * id's current version is still base (else v is freed and AP_E_UNKNOWN_MAP returned). */
+static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t base,
+                           uint64_t *version, bool *replaced)
 {
     atomic_init(&v->refs, 1); /* the registry's */
     if (src != NULL)
         v->src = *src;
     pthread_mutex_lock(&r->mu);
+    if (base != 0) { /* an edit: its base must still be current (no slot is made for an unknown id) */
+        long i = slot_find(r, ap_map_version_id(v));
+        if (i < 0 || r->slots[i].cur == NULL || r->slots[i].cur->version != base) {
+            pthread_mutex_unlock(&r->mu);
+            version_free(v);
+            return AP_E_UNKNOWN_MAP;
+        }
+    }
     ap_registry_slot *s = slot_get(r, ap_map_version_id(v));
     if (s == NULL) {
         pthread_mutex_unlock(&r->mu);
@@ -177,7 +186,9 @@ static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_sourc
     return AP_OK;
 }
 
-int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+/* ap_registry_publish and ap_registry_publish_over: base 0 publishes whatever the id holds. */
+static int publish_grid(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t base, uint64_t *version,
+                        bool *replaced)
 {
     if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
         ap_map_free(m);
@@ -190,7 +201,17 @@ int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uin
     }
     v->kind = AP_MAP_KIND_GRID;
     v->map = m;
-    return publish_version(r, v, src, version, replaced);
+    return publish_version(r, v, src, base, version, replaced);
+}
+
+int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
+{
+    return publish_grid(r, m, src, 0, version, replaced);
+}
+
+int ap_registry_publish_over(ap_registry *r, ap_map *m, uint64_t base, uint64_t *version)
+{
+    return publish_grid(r, m, NULL, base != 0 ? base : UINT64_MAX, version, NULL);
 }
 
 int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
@@ -203,7 +224,7 @@ int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_so
     }
     v->kind = AP_MAP_KIND_CIRCLES;
     v->circles = c;
-    return publish_version(r, v, src, version, replaced);
+    return publish_version(r, v, src, 0, version, replaced);
 }
 
 /* Remove id's current version if it is `only` (NULL: whatever it is). */

@@ -116,6 +116,13 @@ ap_map_version *ap_map_version_hold(ap_map_version *v);
  * AP_E_NOMEM. Any thread. */
 int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced);
 
+/* ap_registry_publish of an edited version: m (owned, also on failure) becomes the next version of m->id only
+ * while the id's current version is still base (the version the edits were applied to; base 0 never
+ * matches). Else m is freed and AP_E_UNKNOWN_MAP returned: a DELETE on the HTTP thread removed the id while
+ * the lifecycle thread applied the edits, and publishing would bring the deleted map back. The other
+ * returns and *version as ap_registry_publish. Any thread. */
+int ap_registry_publish_over(ap_registry *r, ap_map *m, uint64_t base, uint64_t *version);
+
 /* Publish a circle map c (its world owned by the registry from now on, also on failure) as the next version
  * of c.id, as ap_registry_publish (the workspace capacity does not apply: the any-angle search sizes its own
  * graph). */

@@ -340,6 +340,36 @@ START_TEST(test_versions_and_references)
 }
 END_TEST
 
+/* An edited version (PATCH's ap_registry_publish_over) replaces only the version it was made from: after a
+ * DELETE (on the HTTP thread, while the lifecycle thread applied the edits) it is refused and the id stays
+ * gone (a helper's DELETE answered 204 and the PATCH then brought the map back, 201); over a stale base it is
+ * refused and the current version stays. */
+START_TEST(test_publish_over_its_base_only)
+{
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_init(&r), AP_OK);
+    uint64_t ver = 0;
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 3, 3), NULL, &ver, NULL), AP_OK);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("x", 4, 3), 1, &ver), AP_OK);
+    ck_assert_uint_eq(ver, 2);
+    ck_assert_int_eq(ap_registry_remove(&r, "x"), AP_OK);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("x", 5, 3), 2, &ver), AP_E_UNKNOWN_MAP);
+    ck_assert_ptr_null(ap_registry_acquire(&r, "x"));
+    ck_assert_uint_eq(ap_registry_count(&r), 0);
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("x", 6, 3), NULL, &ver, NULL), AP_OK);
+    ck_assert_uint_eq(ver, 3);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("x", 7, 3), 2, &ver), AP_E_UNKNOWN_MAP);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("y", 7, 3), 1, &ver), AP_E_UNKNOWN_MAP);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("x", 8, 3), 0, &ver), AP_E_UNKNOWN_MAP);
+    ap_map_version *v = ap_registry_acquire(&r, "x");
+    ck_assert_uint_eq(v->version, 3);
+    ck_assert_int_eq(v->map->width, 6);
+    ap_map_version_release(v);
+    ck_assert_uint_eq(ap_registry_count(&r), 1);
+    ap_registry_free(&r);
+}
+END_TEST
+
 static void write_text(const char *dir, const char *name, const char *text)
 {
     write_file(dir, name, text);
@@ -536,6 +566,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_picture_ids_refused);
     tcase_add_test(tc, test_circle_maps);
     tcase_add_test(tc, test_versions_and_references);
+    tcase_add_test(tc, test_publish_over_its_base_only);
     tcase_add_test(tc, test_rescan);
     tcase_add_test(tc, test_concurrent_replacement);
     suite_add_tcase(s, tc);
