@@ -488,7 +488,10 @@ static int intra_edges(ap_hier *h, const ap_map *m, ap_hier_edge *e, uint32_t *e
             if (l - f < 2)
                 continue;
             const bool store = pool_open(pool);
-            if (keeps_edges(h, old, redo, cl)) {
+            h->cl_stored[cl] = store;
+            /* a cluster old built past the budget has no detours to copy: where the budget is open now (an
+             * earlier cluster's detours shrank) it is built as a fresh build would */
+            if (keeps_edges(h, old, redo, cl) && !(store && !old->cl_stored[cl])) {
                 copy_edges(h, old, cl, e, ep, cnt, pool, store);
                 continue;
             }
@@ -684,7 +687,8 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     /* Nodes: the distinct transition cells, grouped by cluster (sorted by cluster, then cell). */
     keys = malloc((2 * b.n_pairs + 1) * sizeof *keys);
     h->cl_first = calloc(ncl + 1, sizeof *h->cl_first);
-    if (keys == NULL || h->cl_first == NULL)
+    h->cl_stored = calloc(ncl, 1);
+    if (keys == NULL || h->cl_first == NULL || h->cl_stored == NULL)
         goto fail_nomem;
     size_t nk = 0;
     for (size_t i = 0; i < b.n_pairs; i++) {
@@ -800,7 +804,7 @@ static int build_graph(const ap_map *m, const ap_hier *old, const uint8_t *redo,
     if (shrunk != NULL)
         h->edges = shrunk;
     h->bytes = sizeof *h + (nn + 1) * (2 * sizeof(uint32_t) + sizeof *h->classes) + (2 * nn + 1) * sizeof *h->xy +
-               (w + 1) * sizeof *h->edges + (ncl + 1) * sizeof(uint32_t) + pool.len +
+               (w + 1) * sizeof *h->edges + (ncl + 1) * sizeof(uint32_t) + ncl + pool.len +
                2 * (h->n_paths + 1) * sizeof(uint32_t);
     landmarks_build(h);
     free(keys);
@@ -833,6 +837,7 @@ void ap_hier_free(void *p)
     free(h->first);
     free(h->edges);
     free(h->cl_first);
+    free(h->cl_stored);
     free(h->paths);
     free(h->path_edge);
     free(h->path_at);

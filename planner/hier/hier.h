@@ -118,6 +118,9 @@ typedef struct ap_hier {
     uint32_t *first;         /* per node: its first edge; first[n_nodes] = edge count */
     ap_hier_edge *edges;
     uint32_t *cl_first;      /* per cluster: its first node (nodes are grouped by cluster); cw*ch + 1 */
+    uint8_t *cl_stored;      /* per cluster: 1 when the stored detours' budget was open at it (its detours
+                              * are stored); a tile update copies a cluster's detours only from a build
+                              * that stored them, so it stores what a fresh build does */
     /* The open lattice's costs inside a cluster, octile[|dx|][|dy|] (cluster.h ap_hier_octile_costs), made once
      * at build: the cost between two cells of a cluster that a straight octile path of legal moves joins
      * (uniform maps), read by the build's intra-cluster edges and by a query's start and goal insertion. */

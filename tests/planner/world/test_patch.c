@@ -787,6 +787,61 @@ START_TEST(patch_hier_affected_clusters)
 }
 END_TEST
 
+/* The stored detours' budget (hier.c pool_open) is decided cluster by cluster; a tile update copied a kept
+ * cluster's detours from the old table, so a cluster the old build reached with the budget spent kept none
+ * where an earlier cluster's detours had shrunk and a fresh build stores them (a helper's: 120,039 against
+ * 125,105 bytes, 55 of 400 hierarchical answers another shape). The demo rooms with swamp at cost 3 and a
+ * helper's 305 edits, then one cell opened at (72, 11): both versions equal fresh builds. */
+static const char rooms_budget_edits[] =
+    "18,0.;21,0.;40,0.;47,0.;85,0T;7,1G;15,1@;21,1S;38,1T;78,1@;80,1@;87,1W;0,2.;5,2@;20,2W;27,2@;38,2W;"
+    "78,2@;79,2G;0,3.;71,3@;9,4T;11,5G;17,5@;28,5T;57,5@;81,5G;31,6@;71,6@;17,7@;73,7G;76,7T;20,8W;27,8S;"
+    "46,8@;91,8@;36,9T;49,9G;66,9@;77,9@;86,9G;20,10@;25,10@;44,10@;49,10W;56,10@;67,10@;74,10@;0,11S;"
+    "19,11@;57,11@;61,11T;72,11W;85,11T;88,11T;0,12G;61,12S;0,13G;11,13W;31,13@;48,13W;71,13W;84,13T;"
+    "23,14.;64,14S;8,15W;32,15@;44,15@;32,16S;41,16S;80,16@;11,17G;22,17W;50,17W;57,17S;72,17@;21,18W;"
+    "26,18@;37,18G;65,18W;19,19G;48,19S;55,19G;58,19G;92,19T;21,20T;86,20S;88,20@;89,20G;16,21W;17,21S;"
+    "25,21S;35,21W;38,21G;41,21@;48,21@;69,21T;87,21@;3,22G;6,22S;35,22@;79,22S;84,22G;91,22G;92,22W;"
+    "15,23G;26,23T;64,23G;65,23@;78,23W;83,23S;0,24.;16,24W;25,24@;38,24T;92,24T;8,25S;15,25@;24,25W;"
+    "55,25G;3,26@;22,26S;23,26.;86,26@;1,27@;3,27@;63,27T;11,28S;26,28W;30,28@;34,28@;50,28@;51,28@;"
+    "85,28W;11,29W;23,29W;34,29@;53,29@;71,29@;86,29T;40,31@;84,31@;43,32@;16,33@;28,33@;35,33S;42,33@;"
+    "78,33G;83,33S;45,34W;63,34G;65,34S;84,34T;19,35@;31,35S;52,35S;59,35W;75,35G;8,36@;16,36T;30,36T;"
+    "37,36S;46,36G;47,36W;71,36@;73,36T;90,36T;92,36T;3,37@;29,37@;63,37S;84,37@;0,38G;16,38T;64,38.;"
+    "65,38W;72,38G;2,39T;14,39W;39,39S;49,39W;52,39G;7,40T;23,40T;34,40S;38,40@;53,40S;59,40T;78,40G;"
+    "14,41@;15,41@;36,41S;39,41T;58,41@;87,41G;0,42.;15,42G;18,42W;34,42@;49,42G;67,42W;84,42T;0,43.;"
+    "12,43W;20,43T;86,43@;88,43@;16,44G;24,44W;25,44W;26,44W;27,44W;28,44W;29,44W;30,44W;31,44W;32,44W;"
+    "33,44W;35,44@;47,44T;48,44@;75,44W;92,44.;0,45T;8,46@;11,46S;23,46T;42,46@;70,46@;83,46W;88,46T;"
+    "89,46G;0,47S;6,47T;82,47.;88,47@;30,48G;42,48W;43,48S;52,48G;58,48@;61,48W;86,48G;9,49W;22,49G;"
+    "24,49S;35,49W;2,50S;5,50@;31,50S;56,50@;71,50W;87,50G;4,51@;25,51W;56,51@;88,51S;0,52.;64,52T;"
+    "69,52@;73,52G;62,53T;3,54W;6,54T;47,54G;3,55@;13,55S;15,55G;23,55T;32,55S;36,55S;41,55S;54,55S;"
+    "79,55W;1,56S;12,56W;54,56W;59,56W;63,57W;64,57.;36,58W;45,58W;46,58W;75,58T;76,58@;9,60T;58,60S;"
+    "8,61@;17,61G;32,61@;60,61W;87,61G;63,62@;64,62@;65,62@;66,62@;67,62@;68,62@;70,62T;85,62S;7,63.;"
+    "19,63.;47,63W;83,63.;89,63.;";
+
+START_TEST(patch_hier_detour_budget)
+{
+    ap_terrain_costs tc = {"*", {0, 0, 3.0, 0, 0}};
+    ap_map_opts o = {.terrain = &tc, .n_terrain = 1};
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_load("config/maps/rooms.map", &o, &m, &d), AP_OK);
+    ap_cell_edit e[320];
+    size_t n = 0;
+    for (const char *p = rooms_budget_edits; *p;) {
+        int x, y, used;
+        char c;
+        ck_assert_int_eq(sscanf(p, "%d,%d%c%n", &x, &y, &c, &used), 3);
+        ck_assert_uint_lt(n, sizeof e / sizeof e[0]);
+        e[n++] = (ap_cell_edit){x, y, c};
+        p += used + (p[used] == ';');
+    }
+    ck_assert_uint_eq(n, 305);
+    m = patched_with(m, e, n, &o);
+    ck_assert(m->weighted); /* the edits bring swamp */
+    const ap_cell_edit open = {72, 11, '.'};
+    m = patched_with(m, &open, 1, &o);
+    ap_map_free(m);
+}
+END_TEST
+
 /* ---- JPS tables (jps_plus, jps_bits): focused updates, and searches on updated maps ---------------------- */
 
 /* u's table `name` was made by an update (not built from scratch by a load). */
@@ -1102,6 +1157,7 @@ Suite *patch_suite(void)
     tcase_add_test(tc, patch_clearance_large_updates);
     tcase_add_test(tc, patch_clearance_every_capability);
     tcase_add_test(tc, patch_hier_affected_clusters);
+    tcase_add_test(tc, patch_hier_detour_budget);
     suite_add_tcase(s, tc);
     TCase *jps = tcase_create("jps"); /* the JPS tables' updates: CK_RUN_CASE=jps */
     tcase_set_timeout(jps, 600);
