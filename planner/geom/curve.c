@@ -21,7 +21,10 @@ static bool one_side(double x, double y, double heading, double tx, double ty, d
     double px = x + r * cos(heading + side * M_PI_2), py = y + r * sin(heading + side * M_PI_2);
     double dx = tx - px, dy = ty - py;
     double h = hypot(dx, dy);
-    if (h < r)
+    /* A target on the circle (h = r) may come out a rounding step inside (the centre's cos(heading + pi/2)
+     * is ~6e-17 off): it is on it, reached by the arc alone. Refusing that side turned (0, 0, 0) -> (1, 1),
+     * r 1, the left quarter arc of pi/2, into 7.64 tiles the other way round. */
+    if (h < r - 1e-12 * fmax(1.0, r))
         return false;
     double d = sqrt(fmax(h * h - r * r, 0.0));
     double theta = acos(fmin(r / h, 1.0));
@@ -32,8 +35,10 @@ static bool one_side(double x, double y, double heading, double tx, double ty, d
     double a0 = heading - side * M_PI_2; /* the unit's angle on the circle now */
     double sweep = side * (q - a0);      /* angle to turn through, in the turn direction */
     sweep -= 2.0 * M_PI * floor(sweep / (2.0 * M_PI));
-    /* A target dead ahead gives q == a0 up to rounding, which must not become a full circle. */
-    if (sweep > 2.0 * M_PI - 1e-9)
+    /* A target dead ahead gives q == a0 up to rounding, which must not become a full circle; one a hair behind
+     * needs the circle (the unit drives forward only), and snapping it away drove the line backwards under a
+     * forward heading (r 1000, a target 4e-7 behind). */
+    if (sweep > 2.0 * M_PI - 1e-9 && (tx - x) * cos(heading) + (ty - y) * sin(heading) >= 0.0)
         sweep = 0.0;
     size_t k = 0;
     double sx = x, sy = y;

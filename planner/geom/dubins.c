@@ -108,15 +108,66 @@ static void csc_same(const dubins_in *in, double k, csc *c)
     }
 }
 
+/* csc_cross where its line is short (p^2 = A^2 + B^2 - 4 below 1e-3) and both headings lie near the
+ * line from start to goal, the same way (s = ca + cb near 2) or against it (near -2): there B^2 - 4 = s^2 - 4
+ * is the difference of two numbers near 4 and keeps only about 4e-16 of absolute precision, so p and the
+ * line's direction came out wrong by ~4e-16 / p. For a goal 1.4e-5 tiles straight ahead (turning radius
+ * 0.5) the direction missed by 7.5e-12 rad, more than the true arcs, and an arc of 2 pi - 7.5e-12 (a full
+ * loop, 3.14 tiles) won. Here s -+ 2 come from the sines, 1 - c = s^2 / (1 + c) and 1 + c = s^2 / (1 - c),
+ * exact to the last bits, and the sine of the direction from p - A (or p + A) = (p^2 - A^2) / (p + A) (or
+ * / (p - A)) without the cancellation; the cosine, near +-1, is as before. Same set-up and outputs. */
+static void cross_near(const dubins_in *in, double k, double s, double A, double n2, csc *c)
+{
+    const double qa = in->sa * in->sa, qb = in->sb * in->sb;
+    double sm2, sp2; /* s - 2 and s + 2 */
+    if (s > 0.0) {
+        sm2 = -(qa / (1.0 + in->ca) + qb / (1.0 + in->cb));
+        sp2 = s + 2.0;
+    } else {
+        sp2 = qa / (1.0 - in->ca) + qb / (1.0 - in->cb);
+        sm2 = s - 2.0;
+    }
+    const double d4 = sm2 * sp2; /* s^2 - 4 = p^2 - A^2 */
+    double p2 = A * A + d4;
+    /* touching circles (p = 0) a rounding step negative, the step scaled as the terms' first-order parts are
+     * (the general case's absolute 1e-12 would pass circles that overlap by more than a tiny distance itself,
+     * and their curve would miss the goal) */
+    if (p2 < 0.0 && p2 > -1e-12 * fmin(1.0, fabs(A) + fabs(in->sa) + fabs(in->sb)))
+        p2 = 0.0;
+    c->ok = p2 >= 0.0;
+    if (!c->ok)
+        return;
+    const double p = sqrt(p2);
+    c->p = p;
+    /* ch = (A p - 2 k B) / n2 = (A p + 2 s) / n2; sh = k (2 A - s p) / n2, with 2 A - s p written as
+     * -2 (p - A) - (s - 2) p (s near 2) or 2 (A + p) - (s + 2) p (s near -2), the sum or difference of p and
+     * A taken from d4 where they nearly cancel */
+    double t;
+    if (s > 0.0) {
+        const double pma = A > 0.0 ? d4 / (p + A) : p - A;
+        t = -2.0 * pma - sm2 * p;
+    } else {
+        const double apa = A < 0.0 ? d4 / (p - A) : A + p;
+        t = 2.0 * apa - sp2 * p;
+    }
+    c->ch = (A * p + 2.0 * s) / n2;
+    c->sh = k * t / n2;
+}
+
 /* LSR: (sin h - sa) + p cos h + (sin h - sb) = d, (ca - cos h) + p sin h + (cb - cos h) = 0, i.e. the
  * vector (p, -2) rotated by h equals (A, B) = (d + sa + sb, -(ca + cb)). So p^2 = A^2 + B^2 - 4 and
  * e^{ih} = (A + iB) / (p - 2i) = (A + iB)(p + 2i) / (A^2 + B^2).
  * RSL (k = -1): (p, 2) rotated by h equals (d - sa - sb, ca + cb); e^{ih} = (A + iB)(p - 2i) / (A^2 + B^2). */
 static void csc_cross(const dubins_in *in, double k, csc *c)
 {
-    double A = in->d + k * (in->sa + in->sb), B = -k * (in->ca + in->cb);
+    const double s = in->ca + in->cb;
+    double A = in->d + k * (in->sa + in->sb), B = -k * s;
     double n2 = A * A + B * B;
     double p2 = n2 - 4.0;
+    if (p2 < 1e-3 && fabs(s) > 1.0 && in->ca * in->cb > 0.0) {
+        cross_near(in, k, s, A, n2, c);
+        return;
+    }
     /* Circles that touch (p = 0) may come out a rounding step negative. */
     if (p2 < 0.0 && p2 > -1e-12)
         p2 = 0.0;

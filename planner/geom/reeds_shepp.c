@@ -86,13 +86,24 @@ static bool f_lsr(const rs_in *g, double bound, double o[5])
 {
     double xi = g->x + g->s, eta = g->y - 1.0 - g->c;
     double rho2 = xi * xi + eta * eta;
-    if (rho2 < 4.0)
+    /* Near the start heading and a hair ahead (eta near -2, u small), rho^2 - 4 is the difference of two
+     * numbers near 4 (about 4e-16 of absolute precision) and eta u + 2 xi nearly cancels: u and t came out
+     * wrong by ~4e-16 / u, more than the true arcs, and the answer took 2.41 times the distance (a goal 1e-6
+     * straight ahead). There eta + 2 = y + (1 - cos phi) = y + s^2 / (1 + c), so rho^2 - 4 = xi^2 + (eta - 2)
+     * (eta + 2), and eta u + 2 xi = 2 (xi - u) + (eta + 2) u with xi - u = (xi^2 - u^2) / (xi + u). */
+    const bool near = rho2 - 4.0 < 1e-3 && g->c > 0.0 && eta < 0.0;
+    const double ep2 = near ? g->y + g->s * g->s / (1.0 + g->c) : eta + 2.0; /* eta + 2 */
+    const double e4 = (eta - 2.0) * ep2;                                      /* eta^2 - 4 */
+    if (near ? xi * xi + e4 < 0.0 : rho2 < 4.0)
         return false;
-    double u = sqrt(rho2 - 4.0);
+    double u = near ? sqrt(xi * xi + e4) : sqrt(rho2 - 4.0);
     if (u + g->aphi >= bound)
         return false;
     /* theta + fast_atan2(2, u) as one angle: the direction of (xi + i eta)(u + 2i). */
-    double t = fast_atan2(eta * u + 2.0 * xi, xi * u - 2.0 * eta);
+    double ty = eta * u + 2.0 * xi;
+    if (near)
+        ty = 2.0 * (xi > 0.0 ? -e4 / (xi + u) : xi - u) + ep2 * u;
+    double t = fast_atan2(ty, xi * u - 2.0 * eta);
     if (t < -AP_RS_EPS)
         return false;
     double v = wrap(t - g->phi);

@@ -111,6 +111,38 @@ START_TEST(straight_and_degenerate)
 }
 END_TEST
 
+/* A target on the turning circle came out a rounding step inside it (the centre's cos(heading + pi/2) is
+ * ~6e-17 off) and that side was refused: (0, 0, 0) -> (1, 1) at r 1 went 7.64 tiles the other way round
+ * instead of the left quarter arc. And a target a hair behind needs a full circle (forward only): snapping
+ * the circle away drove the line backwards under a forward heading (r 1000, 4e-7 behind). */
+START_TEST(targets_on_the_circle_and_a_hair_behind)
+{
+    ap_segment out[2];
+    int tight = -1;
+    size_t n = ap_curve_arc_line(0.0, 0.0, 0.0, 1.0, 1.0, 1.0, out, &tight);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(out[0].type, AP_SEG_ARC);
+    ck_assert_double_eq_tol(out[0].sweep, M_PI_2, 1e-12);
+    check_chain(out, n, 0, 0, 0, 1, 1, 1);
+    /* points of the left circle all round (radius 1, centre (0, 1)): the arc alone, sweep = their angle */
+    for (int i = 1; i < 64; i++) {
+        const double a = 2.0 * M_PI * i / 64.0, tx = sin(a), ty = 1.0 - cos(a);
+        n = ap_curve_arc_line(0.0, 0.0, 0.0, tx, ty, 1.0, out, &tight);
+        ck_assert_int_eq(tight, 0);
+        check_chain(out, n, 0, 0, 0, 1, tx, ty);
+        ck_assert_msg(ap_path_length(out, n) <= a + 1e-9, "angle %g: %g tiles", a, ap_path_length(out, n));
+    }
+    n = ap_curve_arc_line(0.0, 0.0, 0.0, -4e-7, 0.0, 1000.0, out, &tight);
+    check_chain(out, n, 0, 0, 0, 1, -4e-7, 0);
+    check_g1(out, n);
+    ck_assert_double_eq_tol(ap_path_length(out, n), 2000.0 * M_PI, 1e-3);
+    /* a hair ahead stays a line */
+    n = ap_curve_arc_line(0.0, 0.0, 0.0, 4e-7, 0.0, 1000.0, out, &tight);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_double_eq_tol(out[0].length, 4e-7, 1e-15);
+}
+END_TEST
+
 START_TEST(target_inside_near_circle_loops_the_other_way)
 {
     ap_segment out[2];
@@ -219,6 +251,7 @@ Suite *curve_suite(void)
     tcase_add_test(tc, left_turn_hand);
     tcase_add_test(tc, straight_and_degenerate);
     tcase_add_test(tc, target_inside_near_circle_loops_the_other_way);
+    tcase_add_test(tc, targets_on_the_circle_and_a_hair_behind);
     tcase_add_test(tc, random_invariants);
     tcase_add_test(tc, no_heading_faces_first_leg);
     suite_add_tcase(s, tc);

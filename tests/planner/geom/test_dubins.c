@@ -73,6 +73,40 @@ START_TEST(straight_ahead)
 }
 END_TEST
 
+/* Goals a hair straight ahead, the same heading: the straight distance, never a loop. A helper's case (the
+ * goal 1.45e-5 tiles ahead at turning radius 0.5, its decimal coordinates a few ulp off the heading's line)
+ * answered LSL with a first arc of 2 pi - 8.5e-12, 3.14 tiles: the inner tangents' line direction came from
+ * p^2 = A^2 + B^2 - 4 with B^2 near 4 and missed by ~4e-16 / p rad, more than the true arcs. Here
+ * distances from 1e-6 to 1e-3 turning radii (76 of these 3,000 looped), headings all round, radii 0.5 to 8,
+ * coordinates up to 100. Closer than about sqrt(4 ulp r) the goal's own rounding (its sideways offset of an
+ * ulp, more than a hair ahead allows: an S of arcs theta goes 2 theta ahead and theta^2 aside) can make the
+ * exact answer a loop; and a goal a hair behind is a loop (forward only). */
+START_TEST(a_hair_ahead_is_no_loop)
+{
+    ap_dubins d = shortest((ap_pose){3, 4, -0.4424725195354551},
+                           (ap_pose){3.0000130835054506, 3.99999380097535, -0.4424725195354551}, 0.5);
+    ck_assert_double_eq_tol(d.length, hypot(3.0000130835054506 - 3, 3.99999380097535 - 4), 1e-12);
+    ap_test_rng g = {99};
+    int n = 0;
+    for (int i = 0; i < 3000; i++) {
+        const double r = 0.5 * pow(2.0, (double)(i % 5)), h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI;
+        const double D = r * pow(10.0, -6.0 + 3.0 * ap_test_rand01(&g));
+        const ap_pose a = {100.0 * ap_test_rand01(&g), 100.0 * ap_test_rand01(&g), h};
+        const ap_pose b = {a.x + D * cos(h), a.y + D * sin(h), h};
+        d = shortest(a, b, r);
+        const double dist = hypot(b.x - a.x, b.y - a.y);
+        ck_assert_msg(d.length <= dist + 1e-9 * r, "r %g, %g ahead: %s of length %g", r, dist,
+                      ap_dubins_word_name(d.word), d.length);
+        n++;
+    }
+    ck_assert_int_eq(n, 3000);
+    /* behind: forward only, so about a loop */
+    const ap_pose a = {0, 0, 0.3};
+    d = shortest(a, (ap_pose){-1e-6 * cos(0.3), -1e-6 * sin(0.3), 0.3}, 1.0);
+    ck_assert(d.length > 2.0 * M_PI - 1e-3 && d.length < 2.0 * M_PI + 1e-3);
+}
+END_TEST
+
 /* (0,0,0) -> (0,0,pi), r = 1, by hand. CSC: LSL/RSR join the circles of centres (0, 1) and (0, -1) with a
  * line of length 2 after 3pi/2 of arc on each (3pi + 2); LSR/RSL do not exist (the circles touch, so the
  * inner tangent has length^2 = 2^2 - 4 = 0 - and it would need the circles apart). CCC: the start's right
@@ -358,6 +392,7 @@ Suite *dubins_suite(void)
     tcase_add_test(tc, random_driven_paths_are_not_shorter);
     tcase_add_test(tc, point_bound_below_driven_paths);
     tcase_add_test(tc, point_bound_is_the_free_heading_minimum);
+    tcase_add_test(tc, a_hair_ahead_is_no_loop);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -76,6 +76,27 @@ static ap_reeds_shepp shortest(ap_pose a, ap_pose b, double r)
     return p;
 }
 
+/* A hair ahead or behind, the same heading: the straight distance, forward or backwards. A helper's case
+ * (1e-6 ahead at radius 0.5) answered L+R-L-R+ of 2.41 times that: L+S+R+'s u and direction came from
+ * rho^2 - 4 and eta u + 2 xi, both near cancellation there. Distances 1e-6 to 1e-3 radii, any heading. */
+START_TEST(a_hair_ahead_or_behind)
+{
+    ap_reeds_shepp p = shortest((ap_pose){3, 4, 0.7}, (ap_pose){3.0000007648421874, 4.000000644217687, 0.7}, 0.5);
+    ck_assert_double_eq_tol(p.length, hypot(7.648421874e-7, 6.44217687e-7), 1e-12);
+    ap_test_rng g = {2024};
+    for (int i = 0; i < 2000; i++) {
+        const double r = 0.5 * pow(2.0, (double)(i % 5)), h = 2.0 * M_PI * ap_test_rand01(&g) - M_PI;
+        const double D = (i % 2 ? -r : r) * pow(10.0, -6.0 + 3.0 * ap_test_rand01(&g));
+        const ap_pose a = {100.0 * ap_test_rand01(&g), 100.0 * ap_test_rand01(&g), h};
+        const ap_pose b = {a.x + D * cos(h), a.y + D * sin(h), h};
+        p = shortest(a, b, r);
+        const double dist = hypot(b.x - a.x, b.y - a.y);
+        ck_assert_msg(p.length <= dist + 1e-9 * r, "r %g, %g %s: %s of length %g", r, dist, D > 0 ? "ahead" : "behind",
+                      p.word, p.length);
+    }
+}
+END_TEST
+
 START_TEST(pure_reverse_line)
 {
     ap_reeds_shepp p = shortest((ap_pose){0, 0, 0}, (ap_pose){-5, 0, 0}, 1.0);
@@ -261,6 +282,7 @@ Suite *reeds_shepp_suite(void)
     tcase_add_test(tc, random_invariants);
     tcase_add_test(tc, every_word_exhaustive);
     tcase_add_test(tc, random_driven_paths_are_not_shorter);
+    tcase_add_test(tc, a_hair_ahead_or_behind);
     suite_add_tcase(s, tc);
     return s;
 }
