@@ -377,6 +377,13 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
             return refuse(e, bad, AP_QF_CONNECTIVITY,
                           "any_angle (auto's choice on circle maps and with obstacles) moves at any angle: "
                           "\"search.connectivity\" 4 does not apply");
+        /* auto with obstacles on a map with terrain costs planned any_angle over them as if uniform (a line
+         * through trees at cost 1): refused as any_angle itself is */
+        if (q->map != NULL && q->map->weighted)
+            return refuse(e, bad, AP_QF_OBSTACLES,
+                          "\"obstacles\" are served by any_angle, which needs a uniform-cost map; this map has "
+                          "terrain costs%s (leave \"obstacles\" out to plan with the costs)",
+                          q->capability != 0 ? " for the unit's capability" : "");
         if (q->map != NULL && q->unit_radius > 0.0 && q->unit_radius < AP_AA_GRID_MIN_RADIUS)
             return refuse(e, bad, AP_QF_RADIUS, "any_angle on a grid map serves unit.radius 0 or at least %g",
                           AP_AA_GRID_MIN_RADIUS);

@@ -220,6 +220,24 @@ START_TEST(table_columns_drive_validation)
         if (!(row->needs & AP_NEEDS_UNIFORM)) /* its own kind; auto's for this turning unit: legal turns */
             ck_assert_ptr_eq(ap_algorithm_kind(&q), row->kind == &ap_plan_kind_auto ? &ap_plan_kind_turns : row->kind);
     }
+    /* auto with obstacles chooses any_angle, which has no costs: on the map with terrain costs it is refused as
+     * any_angle is (it planned a line through the swamp at cost 1), naming the obstacles; on the uniform map it
+     * is any_angle */
+    const ap_circle obs[1] = {{4.5, 0.5, 0.25}};
+    for (int turning = 0; turning < 2; turning++) {
+        ap_query a = ap_test_cell_query(w, AP_ALG_AUTO, 8, 0, 0, 5, 2);
+        a.turning_radius = turning ? 1.0 : 0.0;
+        a.obstacles = obs;
+        a.n_obstacles = 1;
+        ap_query_error ea;
+        ck_assert_int_eq(ap_query_validate(&a, NULL, &ea), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(ea.field, "obstacles");
+        ck_assert_str_eq(ea.message, "\"obstacles\" are served by any_angle, which needs a uniform-cost map; this map "
+                                     "has terrain costs (leave \"obstacles\" out to plan with the costs)");
+        a.map = m;
+        ck_assert_int_eq(ap_query_validate(&a, NULL, &ea), AP_OK);
+        ck_assert_ptr_eq(ap_algorithm_kind(&a), &ap_plan_kind_anyangle);
+    }
     /* a value with no row */
     ap_query q = ap_test_cell_query(m, AP_ALG_COUNT, 8, 0, 0, 5, 2);
     ap_query_error e;
