@@ -10,6 +10,7 @@
  * orchestrator restart-loop a container whose real problem is a missing volume; a live-but-not-ready
  * process says exactly what is wrong and can be inspected. --check-config is the strict gate for CI.
  */
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -219,16 +220,17 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     const char *source = NULL;
     const double limit = ap_process_memory_limit(&source);
     const int n = s->cfg.workers + s->cfg.slow_slots;
-    const double need = (double)n * (double)ap_workspace_bytes_max(cap), gib = 1024.0 * 1024.0 * 1024.0;
+    /* MiB, the need rounded up and the limit down: 343 against 293 MiB printed as "0.3 GiB" both */
+    const double need = (double)n * (double)ap_workspace_bytes_max(cap), mib = 1024.0 * 1024.0;
     if (need_bytes != NULL)
         *need_bytes = need;
     if (limit > 0.0 && need > limit) {
         fprintf(err,
-                "arcpathd: %d + %d search workspaces of %u nodes need up to %.1f GiB (%.0f bytes a node each), "
-                "more than the %.1f GiB this process may use (%s): lower max_workspace_cells, workers or "
+                "arcpathd: %d + %d search workspaces of %u nodes need up to %.0f MiB (%.0f bytes a node each), "
+                "more than the %.0f MiB this process may use (%s): lower max_workspace_cells, workers or "
                 "slow_slots\n",
-                s->cfg.workers, s->cfg.slow_slots, cap, need / gib, (double)ap_workspace_bytes_max(1), limit / gib,
-                source);
+                s->cfg.workers, s->cfg.slow_slots, cap, ceil(need / mib), (double)ap_workspace_bytes_max(1),
+                floor(limit / mib), source);
         return 1;
     }
     return 0;

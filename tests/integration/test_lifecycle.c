@@ -80,7 +80,7 @@ START_TEST(workspaces_beyond_memory_refused)
     ck_assert_ptr_nonnull(conf);
     const char *check[] = {"--check-config", "--maps", "config/maps", "--config", conf, "--workers", "64", NULL};
     ck_assert_int_eq(ap_run_cli(check, 1, out, sizeof out), 1);
-    ck_assert_msg(strstr(out, "64 + 4 search workspaces of 2147483648 nodes need up to 7752.0 GiB (57 bytes a node "
+    ck_assert_msg(strstr(out, "64 + 4 search workspaces of 2147483648 nodes need up to 7938048 MiB (57 bytes a node "
                               "each), more than the ") != NULL,
                   "%s", out);
     ck_assert_ptr_nonnull(strstr(out, "lower max_workspace_cells, workers or slow_slots"));
