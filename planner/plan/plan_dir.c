@@ -23,6 +23,7 @@
  * path's waypoints), so it runs inside one step.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -508,7 +509,7 @@ static int begin_dir_in(ap_plan *p, int neighbours, ap_pose a, bool a_heading, a
         return p->state = AP_NO_PATH; /* a valid query the corridor cannot serve: the search gives up */
     if (st != AP_OK) {
         p->field = field;
-        memcpy(p->message, dp->dir.message, sizeof p->message);
+        snprintf(p->message, sizeof p->message, "%s", dp->dir.message);
         return p->state = st;
     }
     dp->phase = phase;
