@@ -19,7 +19,9 @@
  *
  * Source: Red Blob Games, "Circular Obstacle Pathfinding" (through anyangle.h and graph.h).
  */
+#include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,7 +228,18 @@ static int aa_state(ap_plan *p, int st)
     const aa_plan *a = p->kind_state;
     if (a->turning)
         st = turn_done(p, st);
-    return p->state = ap_plan_end_blocked(p, st);
+    st = ap_plan_end_blocked(p, st);
+    /* A point unit here may touch walls, cells' corners and circles: what refuses it is the inside of a circle
+     * or a gap of width 0 (the point rule, circles.h and graph.h), not "a blocked cell's edge" */
+    if ((st == AP_E_START_BLOCKED || st == AP_E_GOAL_BLOCKED) && !(p->q.unit_radius > 0.0)) {
+        const bool start = st == AP_E_START_BLOCKED;
+        snprintf(p->message, sizeof p->message,
+                 "\"%s\": the point (%g, %g) is inside an obstacle circle, or where obstacles touch with no gap "
+                 "between them (a corner two blocked cells share diagonally, circles touching each other, a "
+                 "blocked cell or the map's edge)",
+                 p->field, start ? p->q.sx : p->q.gx, start ? p->q.sy : p->q.gy);
+    }
+    return p->state = st;
 }
 
 static int aa_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
@@ -278,6 +291,12 @@ static int aa_finish(ap_plan *p, ap_result *r)
     }
     if (n > 0)
         memcpy(segs, src, n * sizeof *segs);
+    /* The last segment ends at the goal as sent: an arc's end is computed on its circle and may miss it by
+     * a few ulp (a goal on a circle of the forest: 3.7e-15) */
+    if (n > 0 && hypot(segs[n - 1].x1 - q->gx, segs[n - 1].y1 - q->gy) <= 1e-9 * fmax(1.0, fabs(q->gx) + fabs(q->gy))) {
+        segs[n - 1].x1 = q->gx;
+        segs[n - 1].y1 = q->gy;
+    }
     /* Waypoints: the start, then the end of every segment (the goal last); start == goal gives both. */
     r->waypoints[0][0] = q->sx;
     r->waypoints[0][1] = q->sy;

@@ -667,7 +667,7 @@ START_TEST(point_unit_never_squeezes_through_a_touch)
         ap_result rb;
         ck_assert_int_eq(run_plan(&qb, 0, &rb), AP_E_START_BLOCKED);
         ck_assert_str_eq(rb.field, "start");
-        ck_assert_ptr_nonnull(strstr(rb.message, "the point (3, 3.5) is inside or on an obstacle circle"));
+        ck_assert_ptr_nonnull(strstr(rb.message, "the point (3, 3.5) is inside an obstacle circle, or where obstacles touch"));
         ap_result_free(&rb);
         /* From the world's corner, where its sides meet (a corner of free space, not a gap): the line. */
         ap_query q = {.circles = cw, .sx = 0, .sy = 0, .gx = 5, .gy = 12, .algorithm = AP_ALG_ANY_ANGLE,
@@ -803,6 +803,27 @@ static void check_art(const ap_result *r, const ap_query *q, const ap_world *w, 
             ck_assert_msg(ap_aa_grid_point_line_ok(q->map, g->x0, g->y0, g->x1, g->y1), "%s: line %zu", what, i);
     }
 }
+
+/* Answers end at the goal as sent, bit for bit: a goal on a forest circle reached by an arc ended a few ulp
+ * off it (27.282920135000843 for 27.282920135000847; a helper found 13 of 42 such answers). Pairs of points
+ * on the forest's circles, the path's last point and waypoint equal to the goal exactly. */
+START_TEST(ends_at_the_goal_exactly)
+{
+    ap_circle_world *cw = ap_test_forest_world();
+    ap_query q = {.circles = cw, .sx = 34.131518016614265, .sy = 11.525447352422468, .gx = 27.282920135000847,
+                  .gy = 11.525493411589993, .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_LOS};
+    ap_result r;
+    ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    ck_assert_uint_ge(r.n_segments, 1);
+    ck_assert(r.segments[r.n_segments - 1].x1 == q.gx && r.segments[r.n_segments - 1].y1 == q.gy);
+    ck_assert(r.waypoints[r.n_waypoints - 1][0] == q.gx && r.waypoints[r.n_waypoints - 1][1] == q.gy);
+    ck_assert_double_eq_tol(r.length, 7.2903970347326, 1e-12);
+    ck_assert(r.clear);
+    ap_result_free(&r);
+    ap_circle_world_free(cw);
+}
+END_TEST
 
 /* The demo forest (config/maps/forest.circles.json), (1, 6.4) -> (32.8, 19.3), a point unit, auto (any_angle
  * on circle maps): the art lines touch the circles where the path does (its lines are tangents, an arc's
@@ -1009,6 +1030,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, refusals_say_why);
     tcase_add_test(tc, slices_deadlines_and_trivial_queries);
     tcase_add_test(tc, art_in_the_graphs_model);
+    tcase_add_test(tc, ends_at_the_goal_exactly);
     tcase_add_test(tc, art_sweep_every_answer_clear);
     tcase_add_test(tc, movingai_no_longer_than_auto);
     suite_add_tcase(s, tc);
