@@ -133,8 +133,6 @@ static void batch_write_full(ap_job *j)
     j->answer_full = true;
 }
 
-/* Write items[next_item]'s answer into the job's body and move on. An answer that takes the body past
- * max_answer_bytes is taken back (the bytes before it are kept) and the item answered answer_too_large. */
 /* Count a path answer by its outcome (arcpath_path_answers_total); errors are not answers. */
 static void count_answer(const ap_lanes *l, const ap_result *r)
 {
@@ -154,9 +152,11 @@ static void count_answer(const ap_lanes *l, const ap_result *r)
     ap_metrics_answer(l->metrics, o);
 }
 
+/* Write items[next_item]'s answer into the job's body and move on. An answer that takes the body past
+ * max_answer_bytes is taken back (the bytes before it are kept) and the item answered answer_too_large, an
+ * error: not counted as an answer (it was, as `ok`). Its expansions were searched and count in the batch's. */
 static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
 {
-    count_answer(j->owner, r);
     ap_path_stats st = {.lane = ap_metrics_lane_name(lane),
                         .search_us = j->item_ns / 1000,
                         .sample_step = j->items[j->next_item].q.sample_step};
@@ -170,6 +170,8 @@ static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
             batch_write_full(j);
         }
     }
+    if (!j->answer_full)
+        count_answer(j->owner, r);
     j->expanded += r->expanded;
     j->next_item++;
     j->item_active = false;

@@ -54,6 +54,12 @@ START_TEST(answer_bytes_cap_over_the_whole_batch)
     ck_assert_msg(ok >= 1 && ok < 8, "%zu items answered", ok);
     json_decref(b);
     ap_resp_free(&r);
+    /* answer_too_large items are errors, not answers: arcpath_path_answers_total counts the ok items alone
+     * (it counted the first refused one as ok too) */
+    ck_assert_int_eq(ap_http(&srv, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_double_eq(ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"ok\""), (double)ok);
+    ap_resp_free(&r);
     ck_assert_int_eq(ap_srv_stop(&srv), 0);
 }
 END_TEST
