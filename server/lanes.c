@@ -248,7 +248,10 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
         if (total && spent >= total)
             return AP_IN_PROGRESS;
         if (!j->item_active) {
+            /* the item's search_us counts its set-up too, as a single query's does */
+            const uint64_t b0 = ap_clock_ns();
             int st = ap_plan_begin(&j->plan, &j->items[j->next_item].q, ws, j->deadline_ns);
+            j->item_ns += ap_clock_ns() - b0;
             ap_plan_set_cancel(&j->plan, &l->cancel);
             j->item_active = true;
             if (st != AP_IN_PROGRESS) {
