@@ -152,7 +152,8 @@ static int lattice_build(ap_kino_domain *d)
     const size_t nv = (size_t)(2 * w + 1) * (size_t)(2 * h + 1);
     float *dist = malloc(nv * sizeof *dist);
     float *bound = malloc((size_t)w * (size_t)h * sizeof *bound);
-    int st = dist != NULL && bound != NULL ? ap_lattice_distances(cfree, w, h, gx, gy, 0, dist) : AP_E_NOMEM;
+    int st = dist != NULL && bound != NULL ? ap_lattice_distances_until(cfree, w, h, gx, gy, 0, dist, p->deadline_ns)
+                                           : AP_E_NOMEM;
     if (st == AP_OK) {
         /* from each cell's centre: the lattice bound less the goal's offset from its cell's centre */
         const double slack = hypot(p->gx - (x0 + gx + 0.5), p->gy - (y0 + gy + 0.5));
@@ -166,7 +167,7 @@ static int lattice_build(ap_kino_domain *d)
     free(cfree);
     free(dist);
     free(bound);
-    return st;
+    return st == AP_TIMEOUT ? AP_OK : st; /* past the deadline: no bound (the search stops at its first check) */
 }
 
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity)

@@ -176,6 +176,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .tol_heading = or_default(q->tol_heading, AP_DEFAULT_TOL_HEADING),
         .tol_speed = or_default(q->tol_speed, AP_DEFAULT_TOL_SPEED),
         .weight = q->weight,
+        .deadline_ns = p->deadline_ns,
     };
     ap_plan_world(q, false, &kp.world, &kp.radius);
     if (q->zone != NULL) { /* corridor mode: the zone is the only free space besides the map's */

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/clock.h"
 #include "../base/mem.h"
 #include "../base/status.h"
 #include "open_bucket.h"
@@ -30,9 +31,7 @@
 
 uint64_t ap_clock_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return ap_monotonic_ns();
 }
 
 bool ap_flag_take_until(atomic_flag *f, uint64_t until_ns)

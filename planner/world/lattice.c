@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/clock.h"
 #include "../base/status.h"
 
 /* The lattice's priority queue: Dial's buckets of width 1/2 tile, the shortest lattice step. A vertex popped
@@ -56,6 +57,14 @@ static const uint8_t step_mask[16] = {
 int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t gx, int32_t gy, size_t nfree,
                          float *dist)
 {
+    return ap_lattice_distances_until(cfree, rw, rh, gx, gy, nfree, dist, 0);
+}
+
+int ap_lattice_distances_until(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t gx, int32_t gy, size_t nfree,
+                               float *dist, uint64_t deadline_ns)
+{
+    if (deadline_ns != 0 && ap_monotonic_ns() >= deadline_ns)
+        return AP_TIMEOUT;
     const int32_t FW = 2 * rw + 1, FH = 2 * rh + 1;
     const size_t nv = (size_t)FW * (size_t)FH;
     if (nfree == 0 || nfree > nv)
@@ -95,8 +104,13 @@ int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t g
     const float s1 = 0.5f, s2 = (float)(0.5 * M_SQRT2);
     const int32_t off[8] = {1, -1, FW, -FW, FW + 1, -FW - 1, -FW + 1, FW - 1};
     const float step[8] = {s1, s1, s1, s1, s2, s2, s2, s2};
+    uint32_t settled = 0;
     for (uint32_t bk = 0; bk < q.nb; bk++) {
         while (q.head[bk] != UINT32_MAX) {
+            if (deadline_ns != 0 && (++settled & 4095u) == 0 && ap_monotonic_ns() >= deadline_ns) {
+                st = AP_TIMEOUT;
+                goto out;
+            }
             uint32_t e = q.head[bk];
             q.head[bk] = q.next[e];
             uint32_t v = q.vert[e];

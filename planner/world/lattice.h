@@ -35,6 +35,12 @@
 int ap_lattice_distances(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t gx, int32_t gy, size_t nfree,
                          float *dist);
 
+/* ap_lattice_distances that gives up at deadline_ns (CLOCK_MONOTONIC ns, ap_clock_ns; 0 = never), looked at
+ * before it starts and every 4,096 settled vertices: then AP_TIMEOUT and dist is not usable. A region of a
+ * million cells takes tens of milliseconds, more than a query's deadline may allow. */
+int ap_lattice_distances_until(const uint8_t *cfree, int32_t rw, int32_t rh, int32_t gx, int32_t gy, size_t nfree,
+                               float *dist, uint64_t deadline_ns);
+
 /* The lower bound (tiles) that a lattice distance v (from ap_lattice_distances) gives on the length of a
  * curve through free space between the same two lattice points: v shaved by a relative 1e-6 (the float
  * sums' rounding) and divided by AP_LATTICE_OCTILE_RATIO; an unreached vertex (INFINITY) gives 1e30. */

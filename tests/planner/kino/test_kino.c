@@ -10,6 +10,7 @@
 #include "../../../planner/kino/analytic.h"
 #include "../../../planner/kino/kino.h"
 #include "../../../planner/plan/plan_kind.h"
+#include "../../../planner/world/lattice.h"
 #include "../../../planner/plan/plan_steps.h"
 #include "../../../planner/plan/unit_kind.h"
 #include "../../../planner/world/grid_world.h"
@@ -707,6 +708,41 @@ START_TEST(test_lattice_term_on_the_wall)
     ck_assert(fabs(cost[0] - cost[1]) <= 1e-9 * cost[0] || cost[1] <= cost[0]);
     /* measured: 32,717 expansions without the lattice term, 27,404 with it (7.678 s and 7.630 s) */
     ck_assert_uint_lt(exp[1], exp[0]);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
+/* The lattice bound's build gives up at the plan's deadline (a million-cell region took 70 ms; a query
+ * with a 1 ms deadline answered its timeout then): with the deadline already past the domain has no bound,
+ * with none it has; and ap_lattice_distances_until itself answers AP_TIMEOUT. */
+START_TEST(test_lattice_build_keeps_the_deadline)
+{
+    ap_map *m;
+    ap_query q = wall_query_facing(&m);
+    ap_kino_params kp = probe_params(&q);
+    kp.heuristic = AP_KINO_H_TIME;
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 1u << 16, AP_PLAN_MAX_SUCC), AP_OK);
+    for (int past = 0; past < 2; past++) {
+        kp.deadline_ns = past ? 1 : 0; /* 1 ns after the clock's origin: long past */
+        ap_kino_domain d;
+        ap_domain dom;
+        ap_search s;
+        ck_assert_int_eq(ap_kino_init(&d, &dom, &kp, ws.capacity), AP_OK);
+        ck_assert_int_eq(ap_search_begin(&s, &ws, &dom, AP_KINO_START, AP_KINO_GOAL, 0), AP_OK);
+        ap_kino_bind(&d, &s);
+        if (past)
+            ck_assert_ptr_null(d.p.lattice);
+        else
+            ck_assert_ptr_nonnull(d.p.lattice);
+        ap_kino_free(&d);
+    }
+    const uint8_t cfree[4] = {1, 1, 1, 1};
+    float dist[25];
+    ck_assert_int_eq(ap_lattice_distances_until(cfree, 2, 2, 0, 0, 0, dist, 1), AP_TIMEOUT);
+    ck_assert_int_eq(ap_lattice_distances_until(cfree, 2, 2, 0, 0, 0, dist, 0), AP_OK);
+    ck_assert_float_eq(dist[1 * 5 + 1], 0.0f);
     ap_workspace_free(&ws);
     ap_map_free(m);
 }
@@ -2089,6 +2125,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_turn_on_the_spot);
     tcase_add_test(tc, test_turns_back_stay_apart);
     tcase_add_test(tc, test_corner_speed_intensity);
+    tcase_add_test(tc, test_lattice_build_keeps_the_deadline);
     tcase_add_test(tc, test_plan_reverse_turns_resimulated);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_goal_in_a_narrow_dead_end);
