@@ -336,6 +336,13 @@ static void fast_work(uv_work_t *w)
         finish_timeout_unsearched(j);
         return;
     }
+    if (ap_query_setup_is_heavy(&j->q)) {
+        /* Its set-up alone (a long corridor's grid path, a large lattice bound) would hold this fast worker
+         * for tens of milliseconds while short queries wait: it begins on the slow lane instead. */
+        j->begin_slow = true;
+        j->state = AP_IN_PROGRESS;
+        return;
+    }
     ap_workspace *ws = fast_take(l);
     int st = ap_plan_begin(&j->plan, &j->q, ws, j->deadline_ns);
     ap_plan_set_cancel(&j->plan, &l->cancel);
@@ -373,7 +380,8 @@ static void slow_work(uv_work_t *w)
          * discarded work is at most fast_budget expansions; keeping it would mean copying a whole search
          * matrix (56 bytes per node of the largest map) or pinning a fast workspace for the slow search's
          * lifetime — exactly the starvation Pinter's second matrix exists to avoid. */
-        st = ap_plan_move(&j->plan, j->slow_ws);
+        st = j->begin_slow ? ap_plan_begin(&j->plan, &j->q, j->slow_ws, j->deadline_ns)
+                           : ap_plan_move(&j->plan, j->slow_ws);
         ap_plan_set_cancel(&j->plan, &l->cancel);
         j->moved = true;
     } else {

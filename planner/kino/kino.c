@@ -119,6 +119,26 @@ static ap_kino_state start_state(const ap_kino_params *p)
 #define KINO_LATTICE_MARGIN_MIN 16
 #define KINO_LATTICE_MAX_CELLS (1u << 20)
 
+/* The lattice region of a query (lattice_build's box), clipped to the map: its corners into *x0 .. *y1. */
+static void lattice_box(const ap_map *m, double sx, double sy, double gx, double gy, double turning_radius,
+                        int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1)
+{
+    const double margin = fmax(KINO_LATTICE_MARGIN_MIN, 8.0 * turning_radius);
+    const double lo_x = fmin(sx, gx) - margin, hi_x = fmax(sx, gx) + margin;
+    const double lo_y = fmin(sy, gy) - margin, hi_y = fmax(sy, gy) + margin;
+    *x0 = lo_x < 0.0 ? 0 : (int32_t)lo_x;
+    *y0 = lo_y < 0.0 ? 0 : (int32_t)lo_y;
+    *x1 = hi_x >= m->width ? m->width - 1 : (int32_t)hi_x;
+    *y1 = hi_y >= m->height ? m->height - 1 : (int32_t)hi_y;
+}
+
+uint64_t ap_kino_lattice_cells(const ap_map *m, double sx, double sy, double gx, double gy, double turning_radius)
+{
+    int32_t x0, y0, x1, y1;
+    lattice_box(m, sx, sy, gx, gy, turning_radius, &x0, &y0, &x1, &y1);
+    return x1 < x0 || y1 < y0 ? 0 : (uint64_t)(x1 - x0 + 1) * (uint64_t)(y1 - y0 + 1);
+}
+
 /* Build d->lattice for d->p (see ap_kino_bind); leaves bound NULL when it would not pay: no plain grid
  * world, the unit's disc sees the goal straight from the start (the bound matters behind walls; its build,
  * a few hundred microseconds on a 64 x 64 region, would double a short query), a region too large, or no
@@ -130,12 +150,8 @@ static int lattice_build(ap_kino_domain *d)
     /* (not in a corridor: the inner map's bound would hold there too, but a zone is a curve's few tiles) */
     if (m == NULL || p->zone != NULL || ap_world_line_clear(&p->world, p->sx, p->sy, p->gx, p->gy, p->radius))
         return AP_OK;
-    const double margin = fmax(KINO_LATTICE_MARGIN_MIN, 8.0 * p->turning_radius);
-    const double lo_x = fmin(p->sx, p->gx) - margin, hi_x = fmax(p->sx, p->gx) + margin;
-    const double lo_y = fmin(p->sy, p->gy) - margin, hi_y = fmax(p->sy, p->gy) + margin;
-    const int32_t x0 = lo_x < 0.0 ? 0 : (int32_t)lo_x, y0 = lo_y < 0.0 ? 0 : (int32_t)lo_y;
-    const int32_t x1 = hi_x >= m->width ? m->width - 1 : (int32_t)hi_x;
-    const int32_t y1 = hi_y >= m->height ? m->height - 1 : (int32_t)hi_y;
+    int32_t x0, y0, x1, y1;
+    lattice_box(m, p->sx, p->sy, p->gx, p->gy, p->turning_radius, &x0, &y0, &x1, &y1);
     const int32_t gx = (int32_t)floor(p->gx) - x0, gy = (int32_t)floor(p->gy) - y0;
     if (x1 < x0 || y1 < y0)
         return AP_OK;

@@ -68,6 +68,7 @@
 
 #include "../base/path.h"
 #include "../search/search.h"
+#include "../world/map.h"
 #include "../world/world.h"
 #include "vehicle.h"
 
@@ -229,6 +230,11 @@ ap_kino_params ap_kino_prepare(const ap_kino_params *p);
  * stays borrowed) and dom->ctx = d (d must stay at its address). Returns AP_OK or AP_E_NOMEM (d's allocations
  * released). Free with ap_kino_free in either case. Writes only d and dom: thread-safe. */
 int ap_kino_init(ap_kino_domain *d, ap_domain *dom, const ap_kino_params *p, uint32_t capacity);
+
+/* Cells of the obstacle-aware lattice bound's region for a query from (sx, sy) to (gx, gy) on m (tiles): the
+ * start/goal box grown by max(16, 8 turning_radius) tiles, clipped to the map (0 when empty). What the bound's
+ * build costs, ~100 ns a cell (regions above 2^20 cells get no bound). Pure; thread-safe. */
+uint64_t ap_kino_lattice_cells(const ap_map *m, double sx, double sy, double gx, double gy, double turning_radius);
 
 /* After ap_search_begin on ws: forget earlier ids (keep only the start), point the heuristic at ws's payload
  * and write the start's payload. Call again after restarting on another workspace. The first call also

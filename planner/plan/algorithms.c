@@ -12,6 +12,7 @@
 #include "../anyangle/table.h"
 #include "../grid/grid.h"
 #include "../hier/hier.h"
+#include "../kino/kino.h"
 #include "../grid/jps.h"
 #include "../grid/jps_sized.h"
 #include "../world/capability.h"
@@ -315,4 +316,17 @@ bool ap_query_slice_is_cheap(const ap_query *q)
 {
     const ap_plan_kind *k = ap_algorithm_kind(q);
     return k != NULL && k->cheap_slice && q->turning_radius == 0.0;
+}
+
+bool ap_query_setup_is_heavy(const ap_query *q)
+{
+    const ap_plan_kind *k = ap_algorithm_kind(q);
+    if (k == NULL || q->map == NULL)
+        return false;
+    if (k == &ap_plan_kind_turns)
+        return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_PLAN_HEAVY_CORRIDOR_TILES;
+    if (k == &ap_plan_kind_kino)
+        return q->zone == NULL && ap_kino_lattice_cells(q->map, q->sx, q->sy, q->gx, q->gy, q->turning_radius) >
+                                      AP_PLAN_HEAVY_LATTICE_CELLS;
+    return false;
 }

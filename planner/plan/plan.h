@@ -340,7 +340,7 @@ void ap_result_free(ap_result *r);
 const char *ap_plan_field(const ap_plan *p);
 
 /* The message of ap_plan_begin's refusal when the field alone does not say why (NUL-terminated, at most
- * 127 bytes, inside the plan), or "" to use the status's default message. Thread: the plan's owner. */
+ * 255 bytes, inside the plan), or "" to use the status's default message. Thread: the plan's owner. */
 const char *ap_plan_message(const ap_plan *p);
 
 /* True when a slice of q's plan is cheap and bounded (plan_kind.h cheap_slice: grid searches, ~0.3 ms for
@@ -349,5 +349,16 @@ const char *ap_plan_message(const ap_plan *p);
  * "How a request flows") and sends everything else to the pool. False for the legal-turn kinds and for an
  * algorithm or map q does not name. Pure; thread-safe. */
 bool ap_query_slice_is_cheap(const ap_query *q);
+
+/* True when ap_plan_begin of q does long work before the first budgeted step, so a server should begin it on
+ * its slow lane rather than let it hold a fast one: a legal-turn search (directional, hybrid, auto for a
+ * turning unit) whose start and goal are AP_PLAN_HEAVY_CORRIDOR_TILES or more apart (its corridor's grid path
+ * through the HAA* graph and the corridor's build, 13-41 ms corner to corner on Paris_1_1024), and a
+ * kinodynamic search whose obstacle-aware lattice region would pass AP_PLAN_HEAVY_LATTICE_CELLS
+ * (ap_kino_lattice_cells: ~100 ns a cell, 70 ms for Paris corner to corner). A guess from the query alone,
+ * made before the plan exists. Pure; thread-safe. */
+bool ap_query_setup_is_heavy(const ap_query *q);
+#define AP_PLAN_HEAVY_CORRIDOR_TILES 256.0
+#define AP_PLAN_HEAVY_LATTICE_CELLS 65536u
 
 #endif

@@ -156,6 +156,41 @@ START_TEST(test_fast_and_slow)
 }
 END_TEST
 
+/* Queries whose set-up alone is long (ap_query_setup_is_heavy: a legal-turn search 256 tiles or more apart
+ * builds a corridor first; a kinodynamic one over a large region its lattice bound) begin on the slow lane:
+ * a helper saw corner-to-corner directional24 queries on Paris_1_1024 stay on the fast lane (13-41 ms each)
+ * and short queries wait behind them (p50 0.3 -> 63 ms). A short legal-turn query stays fast. */
+START_TEST(test_heavy_setup_begins_slow)
+{
+    ap_map *m = make_room(300, 300);
+    ap_lanes_config lc = {.workers = 2, .slow_slots = 2, .fast_queue = 16, .slow_queue = 4, .fast_budget = 2000,
+                          .slow_slice = 2000};
+    setup(&ctx, &lc, m);
+    ap_job *far = add_job(&ctx, m, 5.5, 290.5, 290.5, 298.5);
+    far->q.algorithm = AP_ALG_DIRECTIONAL24;
+    far->q.turning_radius = 1.0;
+    ap_job *kino = add_job(&ctx, m, 5.5, 5.5, 280.5, 280.5);
+    make_kino(kino);
+    kino->q.max_expansions = 200;
+    ap_job *near = add_job(&ctx, m, 5.5, 5.5, 60.5, 9.5);
+    near->q.algorithm = AP_ALG_DIRECTIONAL24;
+    near->q.turning_radius = 1.0;
+    ck_assert(ap_query_setup_is_heavy(&far->q));
+    ck_assert(ap_query_setup_is_heavy(&kino->q));
+    ck_assert(!ap_query_setup_is_heavy(&near->q));
+    run_and_teardown(&ctx);
+    ck_assert_int_eq(far->status, AP_OK);
+    ck_assert_int_eq(far->lane, AP_LANE_SLOW);
+    ck_assert_ptr_nonnull(strstr(far->body, "\"lane\":\"slow\""));
+    ck_assert_int_eq(kino->lane, AP_LANE_SLOW);
+    ck_assert(kino->status == AP_OK || kino->status == AP_NO_PATH);
+    ck_assert_int_eq(near->status, AP_OK);
+    ck_assert_int_eq(near->lane, AP_LANE_FAST);
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_fast_queue_full)
 {
     ap_map *m = make_map();
@@ -432,6 +467,7 @@ Suite *lanes_suite(void)
     TCase *tc = tcase_create("lanes");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fast_and_slow);
+    tcase_add_test(tc, test_heavy_setup_begins_slow);
     tcase_add_test(tc, test_fast_queue_full);
     tcase_add_test(tc, test_slow_queue_full);
     tcase_add_test(tc, test_slow_queue_full_kinodynamic);
