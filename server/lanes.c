@@ -463,8 +463,12 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         j->body_len = j->out.len;
     }
     j->t_encoded_ns = ap_clock_ns();
+    /* A job the slow lane refused (overloaded) searched in its fast slice only: counted there, with that
+     * slice's expansions (it was counted as a slow-lane search of none) */
+    const bool refused = j->status == AP_E_OVERLOADED;
     if (l->metrics && j->t_first_ns && j->search_ns)
-        ap_metrics_observe_search(l->metrics, j->lane, j->search_ns, j->expanded);
+        ap_metrics_observe_search(l->metrics, refused ? AP_LANE_FAST : j->lane, j->search_ns,
+                                  refused ? ap_plan_expanded(&j->plan) : j->expanded);
     ap_result_free(&j->result);
     /* A plan begun in the fast lane and answered without a finish (overloaded in the slow lane, expired or
      * cancelled while waiting for a slot, a batch's open item) still holds its kind's memory. */

@@ -257,6 +257,14 @@ static void slow_queue_full(int alg)
     ck_assert_int_eq(ok, 2);
     ck_assert_int_eq(over, 2);
     ck_assert_uint_eq(atomic_load(&ctx.metrics.overloaded[AP_LANE_SLOW]), 2);
+    /* the two refused searched only in their fast slices: counted as fast-lane searches with those slices'
+     * expansions, not as slow-lane searches of none (a helper's metrics check) */
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.search_duration[AP_LANE_SLOW].count), 2);
+    ck_assert_uint_eq(atomic_load(&ctx.metrics.search_duration[AP_LANE_FAST].count), 2);
+    uint64_t answered = 0;
+    for (int i = 0; i < 4; i++)
+        answered += ctx.jobs[i].status == AP_E_OVERLOADED ? 0 : ctx.jobs[i].expanded;
+    ck_assert_uint_ge(atomic_load(&ctx.metrics.expanded_nodes), answered + 2);
     free_bodies(&ctx);
     ap_map_free(m);
 }
