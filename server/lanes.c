@@ -247,6 +247,10 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
             return AP_OK;
         if (total && spent >= total)
             return AP_IN_PROGRESS;
+        if (!j->item_active && lane == AP_LANE_FAST && ap_query_setup_is_heavy(&j->items[j->next_item].q)) {
+            j->begin_slow = true; /* its set-up would hold the fast worker: the batch goes on in the slow lane */
+            return AP_IN_PROGRESS;
+        }
         if (!j->item_active) {
             /* the item's search_us counts its set-up too, as a single query's does */
             const uint64_t b0 = ap_clock_ns();
@@ -292,8 +296,9 @@ static void batch_fast_work(ap_lanes *l, ap_job *j)
     ap_workspace *ws = fast_take(l);
     j->state = batch_run(l, j, ws, AP_LANE_FAST, l->cfg.fast_budget, l->cfg.fast_budget);
     /* Ended on the turn's total budget with the next item not started: another fast turn. Ended inside an
-     * item: that item outgrew fast_budget, so the rest of the batch goes to the slow lane. */
-    j->requeue_fast = j->state == AP_IN_PROGRESS && !j->item_active;
+     * item: that item outgrew fast_budget, so the rest of the batch goes to the slow lane; so it does before
+     * an item whose set-up is heavy (begin_slow). */
+    j->requeue_fast = j->state == AP_IN_PROGRESS && !j->item_active && !j->begin_slow;
     fast_release(l, ws);
     j->search_ns += ap_clock_ns() - t0;
 }

@@ -114,7 +114,8 @@ struct ap_job {
     uint64_t item_ns;      /* batch: search time of the active item so far */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
-    bool begin_slow;       /* not begun on the fast lane: its set-up is heavy (ap_query_setup_is_heavy) */
+    bool begin_slow;       /* not begun on the fast lane: its set-up (a batch: its next item's) is heavy
+                            * (ap_query_setup_is_heavy) */
     int state;             /* plan state after the last slice */
     uv_work_t work;
     struct ap_lanes *owner;

@@ -263,6 +263,41 @@ START_TEST(whole_batch_errors_and_the_cap)
 }
 END_TEST
 
+/* A legal-turn query across Paris_1_1024 (its corridor's set-up alone, 13-41 ms) begins on the slow lane,
+ * alone and as a batch item after a short one, which stays on the fast lane (server/lanes.c begin_slow,
+ * planner ap_query_setup_is_heavy). */
+START_TEST(heavy_setup_items_begin_on_the_slow_lane)
+{
+    if (!ap_mai_srv) {
+        ap_test_skip_no_data("batch heavy set-up test");
+        return;
+    }
+    static const char far[] = "{\"start\":{\"x\":320.5,\"y\":1010.5,\"heading\":0},\"goal\":{\"x\":991.5,"
+                              "\"y\":89.5},\"unit\":{\"radius\":0.4,\"turning_radius\":2},"
+                              "\"search\":{\"algorithm\":\"directional24\"}}";
+    static const char near[] = "{\"start\":{\"x\":320.5,\"y\":1010.5,\"heading\":0},\"goal\":{\"x\":330.5,"
+                               "\"y\":1010.5},\"unit\":{\"radius\":0.4,\"turning_radius\":2},"
+                               "\"search\":{\"algorithm\":\"directional24\"}}";
+    char body[1024];
+    snprintf(body, sizeof body, "{\"map\":\"Paris_1_1024\",\"deadline_ms\":30000,%s", far + 1);
+    json_t *one = post_json(ap_mai_srv, "/v1/path", body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(one, "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(one, "stats"), "lane")), "slow");
+    json_decref(one);
+    snprintf(body, sizeof body, "{\"map\":\"Paris_1_1024\",\"deadline_ms\":30000,\"queries\":[%s,%s]}", near, far);
+    json_t *b = post_json(ap_mai_srv, "/v1/paths", body, 200);
+    json_t *res = json_object_get(b, "results");
+    ck_assert_uint_eq(json_array_size(res), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 0), "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(res, 0), "stats"), "lane")),
+                     "fast");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(res, 1), "stats"), "lane")),
+                     "slow");
+    json_decref(b);
+}
+END_TEST
+
 START_TEST(long_items_finish_on_the_slow_lane)
 {
     if (!ap_mai_srv) {
@@ -332,6 +367,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, errors_are_per_item);
     tcase_add_test(tc, whole_batch_errors_and_the_cap);
     tcase_add_test(tc, long_items_finish_on_the_slow_lane);
+    tcase_add_test(tc, heavy_setup_items_begin_on_the_slow_lane);
     tcase_add_test(tc, answer_bytes_cap_over_the_whole_batch);
     suite_add_tcase(s, tc);
     return s;
