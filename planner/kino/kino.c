@@ -597,6 +597,14 @@ static void geometry_make(const ap_kino_params *p, const ap_kino_state *st, cons
     }
 }
 
+/* True when acceleration a (m/s^2, < 0 braking) is an intensity of its own between the limits: within
+ * [-max_brake, max_accel] and more than eps from none, full acceleration and full braking. */
+static bool in_between(const ap_vehicle *veh, double a, double eps)
+{
+    return a <= veh->max_accel && a >= -veh->max_brake && fabs(a) > eps && fabs(a - veh->max_accel) > eps &&
+           fabs(a + veh->max_brake) > eps;
+}
+
 /* The actions of one driving direction dir (+1 forward, -1 backwards) from st, whose speed magnitude is u0
  * (0 at rest): the intensities (full acceleration up to um, none, full braking to 0, and forward only the
  * one that ends at the goal speed) times the curvatures (geometry_make), appended to out[n..]; those whose
@@ -619,11 +627,9 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
     /* (a corner speed at or above the top speed adds nothing: full acceleration's step already ends at um) */
     const double vc2 = veh->max_lateral_accel * p->turning_radius * mpt;
     const double ag = (p->gv * p->gv - u0 * u0) / (2.0 * l0), ac = vc2 < um * um ? (vc2 - u0 * u0) / (2.0 * l0) : 0.0;
-    if (dir > 0 && ag <= veh->max_accel && ag >= -veh->max_brake && fabs(ag) > eps &&
-        fabs(ag - veh->max_accel) > eps && fabs(ag + veh->max_brake) > eps)
+    if (dir > 0 && in_between(veh, ag, eps))
         accels[na++] = ag;
-    if (ac <= veh->max_accel && ac >= -veh->max_brake && fabs(ac) > eps && fabs(ac - veh->max_accel) > eps &&
-        fabs(ac + veh->max_brake) > eps && !(na == 4 && fabs(ac - ag) <= eps))
+    if (in_between(veh, ac, eps) && !(na == 4 && fabs(ac - ag) <= eps))
         accels[na++] = ac;
     action_geometry geom;
     geom.made = false;

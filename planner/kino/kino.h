@@ -9,8 +9,8 @@
  *
  * Actions (thesis 3.1, 4.3.4, 4.3.5): accelerate at max_accel / keep speed / brake at max_brake / the
  * in-between intensities that end the step exactly at the goal speed and at the corner speed
- * sqrt(max_lateral_accel * turning radius), the fastest the tightest turn allows (when within the limits), each
- * combined with steering straight, at the tightest admissible curvature left and right, at half of it, and
+ * sqrt(max_lateral_accel * turning radius), the fastest the tightest turn allows (when within the limits),
+ * each combined with steering straight, at the tightest admissible curvature left and right, at half of it, and
  * at the one curvature that ends the step at the goal heading (when the goal has one and it is within);
  * the tightest curvature is min(1 / turning_radius, a_lat / v_peak^2), so every arc keeps v^2 / r <=
  * max_lateral_accel at the segment's highest speed. Each action is one segment (line or arc) driven with
@@ -31,10 +31,10 @@
  * (a cusp: braking ends exactly at 0, then the actions of both directions apply), never by a jump of speed.
  * A backwards action is a segment with reverse set (ap_segment_drive's encoding: the heading is the way the
  * unit faces), its heading changing by curv * (-len). The goal-speed intensity serves forward actions only
- * (goal.speed is a forward speed); the corner speed's serves both (capped by max_reverse_speed backwards). Turning on the spot (p.veh.max_turn_rate > 0): at rest the unit may also
- * rotate in place by +-pi/8, +-pi/4, +-pi/2, pi, to face the goal and to the goal heading, taking
- * |angle| / max_turn_rate seconds: an action of length 0 (ap_kino_state.rot), a zero-length AP_SEG_TURN
- * segment in the answer.
+ * (goal.speed is a forward speed); the corner speed's serves both, where it is below the direction's top
+ * speed. Turning on the spot (p.veh.max_turn_rate > 0): at rest the unit may also rotate in place by
+ * +-pi/8, +-pi/4, +-pi/2, pi, to face the goal and to the goal heading, taking |angle| / max_turn_rate
+ * seconds: an action of length 0 (ap_kino_state.rot), a zero-length AP_SEG_TURN segment in the answer.
  *
  * Heuristic: ap_vehicle_time_bound over a lower bound on the remaining path length, from the state's speed to
  * goal.speed + the speed tolerance: a lower bound on the remaining time (admissible). The length bound is

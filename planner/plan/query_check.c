@@ -252,8 +252,8 @@ static int check_vehicle(const ap_query *q, ap_query_error *e)
 {
     const int bad = AP_E_INVALID_REQUEST;
     const ap_vehicle *v = &q->vehicle;
-    /* each limit finite and at least AP_MIN_KINO_LIMIT (ap_vehicle_check; the last two may be 0 inside: "this kind cannot", a
-     * request never gives 0) and at most its maximum */
+    /* each limit finite and at least AP_MIN_KINO_LIMIT (ap_vehicle_check; the last two may be 0 inside: "this
+     * kind cannot", a request never gives 0) and at most its maximum */
     static const struct {
         const char *field;
         size_t off;
