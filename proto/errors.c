@@ -50,6 +50,9 @@ static const ap_error_info ap_error_table[] = {
                              "map changes are disabled: the server has no admin_token (ARCPATH_ADMIN_TOKEN)"},
     [AP_E_UNAUTHORIZED] = {401, "unauthorized", "this route needs an \"Authorization: Bearer <token>\" header"},
     [AP_E_FORBIDDEN] = {403, "forbidden", "the bearer token is not the server's admin token"},
+    /* Not a standard status: nginx's, for a request its client abandoned. The answer goes nowhere; the code
+     * is what the access log and arcpath_requests_total show for such a request. */
+    [AP_E_CLIENT_CLOSED] = {499, "client_closed", "the client closed its connection before the answer"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -119,6 +119,7 @@ typedef struct ap_req {
     bool stored_heap;  /* stored is malloc'd (else it lies in the arena) */
     int stored_http;
     int stored_status;
+    int fd; /* the connection's socket while its job is in the lanes (client_gone peeks at it), else -1 */
 
     /* batch (POST /v1/paths): the parsed body and the job's items, malloc'd, freed with the request */
     ap_batch_request batch;
@@ -335,7 +336,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     if (r->static_file != NULL && (http == 200 || http == 304))
         ap_static_add_headers(resp, r->static_file, gzipped);
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
-    if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED)
+    if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED ||
+        status == AP_E_CLIENT_CLOSED)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
     MHD_destroy_response(resp);
@@ -469,10 +471,27 @@ static enum MHD_Result handle_profiles(ap_req *r, const char *id)
     return respond(r, AP_OK, body, len, "application/json");
 }
 
+/* The lanes' client_gone hook (loop thread, while the connection is suspended, so MHD neither reads nor
+ * closes the socket): has the client closed its connection? A peek that finds the end of the stream (or a
+ * reset) says so; a pipelined next request (bytes to read) or nothing yet says no. As nginx and Go's
+ * net/http do, a client that only half-closes (shutdown(SHUT_WR) after its request) counts as gone. */
+static bool client_gone(const ap_job *job)
+{
+    const ap_req *r = job->user;
+    if (r->fd < 0)
+        return false;
+    char c;
+    ssize_t n = recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* Suspend the connection and hand the job to the lanes (r->job filled). */
 static enum MHD_Result hand_off(ap_req *r)
 {
     ap_http *h = r->h;
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    r->fd = ci != NULL ? (int)ci->connect_fd : -1;
+    r->job.client_gone = client_gone;
     /* Suspend before the hand-off: once the job is in the inbox the loop may finish it and resume at once,
      * and resuming a connection that is not yet suspended would be lost. */
     MHD_suspend_connection(r->conn);

@@ -97,6 +97,19 @@ static bool expired(const ap_lanes *l, const ap_job *j, uint64_t now)
     return atomic_load(&l->cancel) || (j->deadline_ns && now >= j->deadline_ns);
 }
 
+/* Has the job's client gone (ap_job.client_gone)? Loop thread. */
+static bool abandoned(const ap_job *j)
+{
+    return j->client_gone != NULL && j->client_gone(j);
+}
+
+/* Why a job waiting on the loop thread stops now: AP_TIMEOUT (expired or cancelled), AP_E_CLIENT_CLOSED,
+ * or AP_OK (it goes on). */
+static int stop_reason(const ap_lanes *l, const ap_job *j, uint64_t now)
+{
+    return expired(l, j, now) ? AP_TIMEOUT : abandoned(j) ? AP_E_CLIENT_CLOSED : AP_OK;
+}
+
 /* The plan has left AP_IN_PROGRESS: build the result (path geometry for AP_OK) while still on the worker,
  * since path building is CPU work and must happen before the workspace is reused. */
 static void finish_plan(ap_job *j, int st)
@@ -532,9 +545,10 @@ static void slow_pump(ap_lanes *l)
     while (l->n_slow_free > 0 && l->pending_head) {
         ap_job *j = q_pop(&l->pending_head, &l->pending_tail);
         l->pending_n--;
-        if (expired(l, j, now)) {
+        const int stop = stop_reason(l, j, now);
+        if (stop != AP_OK) {
             slow_release(l, j);
-            complete_with(l, j, AP_TIMEOUT);
+            complete_with(l, j, stop);
             continue;
         }
         j->slow_ws = l->slow_free[--l->n_slow_free];
@@ -561,6 +575,10 @@ static void slow_admit(ap_lanes *l, ap_job *j)
         complete_with(l, j, AP_TIMEOUT);
         return;
     }
+    if (abandoned(j)) {
+        complete_with(l, j, AP_E_CLIENT_CLOSED);
+        return;
+    }
     if (l->n_slow_free == 0 && l->pending_n >= l->cfg.slow_queue) {
         overloaded(l, j, AP_LANE_SLOW);
         return;
@@ -582,6 +600,10 @@ static void slow_after(uv_work_t *w, int status)
     if (j->state != AP_IN_PROGRESS) {
         slow_release(l, j);
         complete(l, j);
+    } else if (abandoned(j)) {
+        /* its client will not read the answer: the slot is the next job's */
+        slow_release(l, j);
+        complete_with(l, j, AP_E_CLIENT_CLOSED);
     } else {
         /* Back of the run queue: fast work queued meanwhile is already ahead of it in the pool's FIFO. */
         q_push(&l->run_head, &l->run_tail, j);
@@ -662,14 +684,16 @@ static void on_sweep(uv_timer_t *t)
     if (!l->pending_head)
         return;
     /* Pending slow jobs hold no slot, so their deadline is not checked by any search; answer the expired
-     * ones now instead of when a slot frees, which can be up to max_deadline_ms later. */
+     * ones (and those whose client has gone) now instead of when a slot frees, which can be up to
+     * max_deadline_ms later. */
     uint64_t now = ap_clock_ns();
     ap_job *keep_head = NULL, *keep_tail = NULL, *j;
     while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
-        if (expired(l, j, now)) {
+        const int stop = stop_reason(l, j, now);
+        if (stop != AP_OK) {
             l->pending_n--;
             slow_release(l, j);
-            complete_with(l, j, AP_TIMEOUT);
+            complete_with(l, j, stop);
         } else {
             q_push(&keep_head, &keep_tail, j);
         }

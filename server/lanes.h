@@ -82,6 +82,11 @@ struct ap_job {
      * checked) and writes the whole answer itself: any bytes into out, and status and http_status. lanes
      * encodes nothing for it, except an error answer when it never ran (overloaded, cancelled). */
     void (*task)(ap_job *job);
+    /* Optional: has the client gone? Asked on the loop thread while the job waits for a slow slot and
+     * between its slow slices (not in the fast lane, whose slice is short); true stops the job there and
+     * answers AP_E_CLIENT_CLOSED, and its slot goes to the next job. NULL = never asked. Must not block: the
+     * server peeks at the connection's socket (server/http.c). */
+    bool (*client_gone)(const ap_job *job);
 
     /* --- output, valid in and after the done hook --- */
     int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */

@@ -417,3 +417,36 @@ int ap_srv_stop_dir(ap_srv *s, ap_srv_dir *d)
     rmdir(d->dir);
     return st;
 }
+
+int ap_raw_connect(int port, const char *src)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (src) {
+        struct sockaddr_in from = {.sin_family = AF_INET, .sin_port = 0};
+        if (inet_pton(AF_INET, src, &from.sin_addr) != 1 || bind(fd, (struct sockaddr *)&from, sizeof from) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int ap_send_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}

@@ -98,6 +98,13 @@ double ap_metric(const char *text, const char *name, const char *labels);
  * /dev/null otherwise. Returns the exit status, or -1 when it did not exit normally. */
 int ap_run_cli(const char *const *args, int with_stdout, char *out, size_t cap);
 
+/* A TCP connection to 127.0.0.1:port from source address src ("127.0.0.2"; NULL: any), for messages
+ * libcurl will not send or connections it will not drop mid-request. The socket, or -1 on failure. */
+int ap_raw_connect(int port, const char *src);
+
+/* Send all n bytes of s on fd (no SIGPIPE). 0, or -1 when the connection failed. */
+int ap_send_all(int fd, const char *s, size_t n);
+
 /* Write text to a new file at path (replacing one there); a failure fails the running test. */
 void ap_write_file(const char *path, const char *text);
 

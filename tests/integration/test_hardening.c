@@ -28,40 +28,6 @@ Suite *hardening_suite(void);
 #define HELD 16    /* sockets held open from 127.0.0.1: twice the per-address cap below */
 #define PER_IP "8"
 
-/* A TCP connection to 127.0.0.1:port from source address src ("127.0.0.2"; NULL: any). -1 on failure. */
-static int raw_connect(int port, const char *src)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -1;
-    if (src) {
-        struct sockaddr_in from = {.sin_family = AF_INET, .sin_port = 0};
-        if (inet_pton(AF_INET, src, &from.sin_addr) != 1 || bind(fd, (struct sockaddr *)&from, sizeof from) != 0) {
-            close(fd);
-            return -1;
-        }
-    }
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-static int send_all(int fd, const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
-        if (k <= 0)
-            return -1;
-        s += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* Wait at most ms for fd to become readable and read once: the bytes read (0 = the server closed), -1 on a
  * reset (also "closed"), -2 when nothing came within ms. */
 static ssize_t read_within(int fd, char *buf, size_t cap, int ms)
@@ -96,8 +62,8 @@ typedef struct raw_answer {
 static int raw_exchange(int port, const char *src, const char *req, raw_answer *a)
 {
     memset(a, 0, sizeof *a);
-    int fd = raw_connect(port, src);
-    if (fd < 0 || send_all(fd, req, strlen(req)) != 0) {
+    int fd = ap_raw_connect(port, src);
+    if (fd < 0 || ap_send_all(fd, req, strlen(req)) != 0) {
         if (fd >= 0)
             close(fd);
         return -1;
@@ -164,9 +130,9 @@ START_TEST(held_connections_leave_room_for_other_clients)
     static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "; /* headers never end */
     int fds[HELD];
     for (int i = 0; i < HELD; i++) {
-        fds[i] = raw_connect(s.port, NULL);
+        fds[i] = ap_raw_connect(s.port, NULL);
         ck_assert_int_ge(fds[i], 0);
-        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
     }
     /* The cap is real: the server closed exactly the sockets past it. Which ones is not asserted (the
      * harness's readiness probe may still have held a place when the first ones arrived). Bounded: 5 s. */
@@ -187,7 +153,7 @@ START_TEST(held_connections_leave_room_for_other_clients)
             closed++;
     ck_assert_int_eq(closed, want_closed);
     /* ... and the first ones are still held: a new 127.0.0.1 client is refused too */
-    int extra = raw_connect(s.port, NULL);
+    int extra = ap_raw_connect(s.port, NULL);
     ck_assert_int_ge(extra, 0);
     ck_assert(closed_within(extra, 5000));
     close(extra);
@@ -212,18 +178,18 @@ START_TEST(connection_flood_does_not_flood_the_log)
     const char *env[] = {"ARCPATH_MAX_CONNECTIONS_PER_IP=1", "ARCPATH_REQUEST_TIMEOUT_MS=120000", errenv, NULL};
     ap_srv s;
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    int held = raw_connect(s.port, "127.0.0.2");
+    int held = ap_raw_connect(s.port, "127.0.0.2");
     ck_assert_int_ge(held, 0);
     static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n"; /* headers never end */
-    ck_assert_int_eq(send_all(held, partial, sizeof partial - 1), 0);
+    ck_assert_int_eq(ap_send_all(held, partial, sizeof partial - 1), 0);
     for (int i = 0; i < 300; i++) { /* each is over the cap: closed at once, one log line each */
-        int fd = raw_connect(s.port, "127.0.0.2");
+        int fd = ap_raw_connect(s.port, "127.0.0.2");
         if (fd >= 0)
             close(fd);
     }
     struct timespec pause = {1, 200 * 1000000L}; /* a new window */
     nanosleep(&pause, NULL);
-    int last = raw_connect(s.port, "127.0.0.2");
+    int last = ap_raw_connect(s.port, "127.0.0.2");
     ck_assert_int_ge(last, 0);
     ck_assert(closed_within(last, 5000));
     close(last);
@@ -255,9 +221,9 @@ static void held_full_then_freed(int port, const char *src, int *held, const cha
     char buf[1024];
     ssize_t k = 0;
     for (int attempt = 0; attempt < 20; attempt++) {
-        waiting = raw_connect(port, src); /* completes in the backlog even when MHD will not accept */
+        waiting = ap_raw_connect(port, src); /* completes in the backlog even when MHD will not accept */
         ck_assert_int_ge(waiting, 0);
-        ck_assert_int_eq(send_all(waiting, req, sizeof req - 1), 0);
+        ck_assert_int_eq(ap_send_all(waiting, req, sizeof req - 1), 0);
         k = read_within(waiting, buf, sizeof buf - 1, 300);
         if (k == -2)
             break; /* waiting: the limit holds it */
@@ -330,9 +296,9 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
     for (int i = 0; i < LOW; i++) { /* from 127.0.0.1 .. 127.0.0.4, under the per-address cap of 64 */
         char src[16];
         snprintf(src, sizeof src, "127.0.0.%d", 1 + i % 4);
-        fds[i] = raw_connect(s.port, src);
+        fds[i] = ap_raw_connect(s.port, src);
         ck_assert_int_ge(fds[i], 0);
-        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
     }
     /* a 51st waits in the backlog, and is answered once one of the 50 closes */
     held_full_then_freed(s.port, "127.0.0.5", &fds[0], "max_connections was not lowered");
@@ -385,9 +351,9 @@ START_TEST(total_limit_makes_new_clients_wait_not_fail)
     static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
     int fds[4];
     for (int i = 0; i < 4; i++) {
-        fds[i] = raw_connect(s.port, NULL);
+        fds[i] = ap_raw_connect(s.port, NULL);
         ck_assert_int_ge(fds[i], 0);
-        ck_assert_int_eq(send_all(fds[i], partial, sizeof partial - 1), 0);
+        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
     }
     held_full_then_freed(s.port, NULL, &fds[0], "the limit is not applied");
     for (int i = 1; i < 4; i++)
@@ -403,14 +369,14 @@ START_TEST(trickled_request_is_closed_at_request_timeout)
     const char *env[] = {"ARCPATH_REQUEST_TIMEOUT_MS=1500", "ARCPATH_IDLE_TIMEOUT_S=30", NULL};
     ap_srv s;
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    int fd = raw_connect(s.port, NULL);
+    int fd = ap_raw_connect(s.port, NULL);
     ck_assert_int_ge(fd, 0);
     static const char head[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
-    ck_assert_int_eq(send_all(fd, head, sizeof head - 1), 0);
+    ck_assert_int_eq(ap_send_all(fd, head, sizeof head - 1), 0);
     int sent = 0, closed = 0;
     /* at most 20 s: well past the 1.5 s deadline, well short of the 30 s idle timeout */
     for (int i = 0; i < 40 && !closed; i++) {
-        if (send_all(fd, "a", 1) != 0) {
+        if (ap_send_all(fd, "a", 1) != 0) {
             closed = 1; /* EPIPE / reset: the server is gone from this socket */
             break;
         }
@@ -433,13 +399,13 @@ START_TEST(keep_alive_requests_each_get_the_full_deadline)
     const char *env[] = {"ARCPATH_REQUEST_TIMEOUT_MS=1000", NULL};
     ap_srv s;
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    int fd = raw_connect(s.port, NULL);
+    int fd = ap_raw_connect(s.port, NULL);
     ck_assert_int_ge(fd, 0);
     static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
     for (int i = 0; i < 6; i++) {
         struct timespec ts = {0, 300 * 1000000L};
         nanosleep(&ts, NULL);
-        ck_assert_int_eq(send_all(fd, req, sizeof req - 1), 0);
+        ck_assert_int_eq(ap_send_all(fd, req, sizeof req - 1), 0);
         char buf[1024];
         ssize_t k = read_within(fd, buf, sizeof buf - 1, 5000);
         ck_assert_msg(k > 0, "request %d on the kept-alive connection got no answer", i);

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../util.h"
 #include "harness.h"
@@ -278,6 +280,76 @@ START_TEST(full_slow_lane_answers_overloaded)
 }
 END_TEST
 
+/* The arcpath_requests_total count of /v1/path answers with HTTP status code (0 if none). */
+static double path_answers(const ap_srv *s, int code)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    char labels[64];
+    snprintf(labels, sizeof labels, "route=\"/v1/path\",code=\"%d\"", code);
+    double v = ap_metric(r.body, "arcpath_requests_total", labels);
+    ap_resp_free(&r);
+    return v < 0 ? 0 : v; /* (no such line yet: -1) */
+}
+
+/* A client that closes its connection while its query searches stops that search: a kinodynamic query
+ * across Paris_1_1024 (over a million expansions, ~1.5 s on the slow lane) whose client leaves after 0.2 s is
+ * answered 499 client_closed in the metrics and the access log, not 200 when its search would have ended. */
+START_TEST(closed_client_stops_its_search)
+{
+    if (!ap_mai_small_dir) {
+        ap_test_skip_no_data("client gone test");
+        return;
+    }
+    char *log = ap_test_temp_file("arcpath-gone-log", "");
+    ck_assert_ptr_nonnull(log);
+    ap_srv s;
+    const char *env[] = {"ARCPATH_SLOW_SLOTS=1", NULL};
+    ck_assert_int_eq(ap_srv_start_logged(&s, ap_mai_small_dir, NULL, env, log), 0);
+    static const char body[] =
+        "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":1018.5,\"y\":16.5},\"goal\":{\"x\":236.5,\"y\":985.5},"
+        "\"deadline_ms\":60000,\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":2000000},"
+        "\"unit\":{\"kind\":\"car\",\"turning_radius\":2}}";
+    char req[1024];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/path HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-ID: gone-1\r\n"
+                     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                     sizeof body - 1, body);
+    int fd = ap_raw_connect(s.port, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ap_send_all(fd, req, (size_t)n), 0);
+    struct timespec pause = {0, 200 * 1000000L};
+    nanosleep(&pause, NULL);
+    close(fd);
+    /* until the request is counted (at most 20 s; its search alone would take ~1.5 s) */
+    double closed = 0, ok = 0;
+    for (int i = 0; i < 200 && closed == 0 && ok == 0; i++) {
+        struct timespec tick = {0, 100 * 1000000L};
+        nanosleep(&tick, NULL);
+        closed = path_answers(&s, 499);
+        ok = path_answers(&s, 200);
+    }
+    ck_assert_double_eq(closed, 1);
+    ck_assert_double_eq(ok, 0);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    size_t len = 0;
+    char *text = ap_test_read_file(log, &len);
+    ck_assert_ptr_nonnull(text);
+    const char *line = strstr(text, "\"id\":\"gone-1\"");
+    ck_assert_ptr_nonnull(line);
+    const char *eol = strchr(line, '\n');
+    const char *st = strstr(line, "\"status\":499");
+    ck_assert_ptr_nonnull(st);
+    ck_assert(eol == NULL || st < eol);
+    const char *res = strstr(line, "client_closed");
+    ck_assert_ptr_nonnull(res);
+    ck_assert(eol == NULL || res < eol);
+    free(text);
+    unlink(log);
+    free(log);
+}
+END_TEST
+
 Suite *lanes_suite(void)
 {
     Suite *s = suite_create("lanes");
@@ -287,6 +359,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, short_queries_flow_through_the_pool_too);
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
+    tcase_add_test(tc, closed_client_stops_its_search);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -41,6 +41,7 @@ static const struct {
     {AP_E_ADMIN_DISABLED, 403, "admin_disabled"},
     {AP_E_UNAUTHORIZED, 401, "unauthorized"},
     {AP_E_FORBIDDEN, 403, "forbidden"},
+    {AP_E_CLIENT_CLOSED, 499, "client_closed"},
 };
 
 START_TEST(every_status_has_its_row)

@@ -346,6 +346,60 @@ START_TEST(test_expired_while_waiting_for_slow_slot)
 }
 END_TEST
 
+/* Jobs whose client has gone (ap_job.client_gone), as the test's timer decides: `gone_a` and `gone_b` once
+ * `clients_left` is set. */
+static const ap_job *gone_a, *gone_b;
+static bool clients_left;
+
+static bool test_client_gone(const ap_job *job)
+{
+    return clients_left && (job == gone_a || job == gone_b);
+}
+
+static void leave_clients(uv_timer_t *t)
+{
+    clients_left = true;
+    uv_close((uv_handle_t *)t, NULL);
+}
+
+/* A client that goes while its search holds the one slow slot stops the search at its next slice (answered
+ * client_closed, 499, long before its 10 s deadline), and one that goes while waiting for the slot is answered
+ * so without searching there; the slot goes to the query still wanted, which is answered ok. */
+START_TEST(test_client_gone_frees_slow_slot)
+{
+    ap_map *m = make_big_map();
+    /* one fast worker: the fast slices run in submission order, so `holder` takes the slot first */
+    ap_lanes_config lc = {.workers = 1, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
+                          .slow_slice = 1};
+    setup(&ctx, &lc, m);
+    const uint64_t t0 = ap_clock_ns();
+    ap_job *holder = add_job(&ctx, m, 2.5, 2.5, BW - 2.5, 2.5);  /* 250,000 expansions: seconds */
+    ap_job *waiting = add_job(&ctx, m, 2.5, 3.5, BW - 2.5, 2.5); /* waits for the slot, then goes */
+    ap_job *wanted = add_job(&ctx, m, 2.5, 4.5, 40.5, 4.5);      /* ~40 expansions, after the slot frees */
+    for (int i = 0; i < ctx.submitted; i++)
+        ctx.jobs[i].client_gone = test_client_gone;
+    gone_a = holder;
+    gone_b = waiting;
+    clients_left = false;
+    static uv_timer_t timer;
+    ck_assert_int_eq(uv_timer_init(&ctx.loop, &timer), 0);
+    ck_assert_int_eq(uv_timer_start(&timer, leave_clients, 100, 0), 0);
+    run_and_teardown(&ctx);
+    ck_assert_int_eq(holder->lane, AP_LANE_SLOW);
+    ck_assert_int_eq(holder->status, AP_E_CLIENT_CLOSED);
+    ck_assert_int_eq(holder->http_status, 499);
+    ck_assert_ptr_nonnull(strstr(holder->body, "\"code\":\"client_closed\""));
+    ck_assert_double_lt((double)(holder->t_encoded_ns - t0) / 1e9, 5.0); /* not at its deadline (10 s) */
+    ck_assert_int_eq(waiting->status, AP_E_CLIENT_CLOSED);
+    ck_assert_int_eq(waiting->http_status, 499);
+    ck_assert_int_eq(wanted->status, AP_OK);
+    ck_assert_int_eq(wanted->lane, AP_LANE_SLOW);
+    ck_assert_uint_gt(wanted->t_encoded_ns, holder->t_encoded_ns); /* it had the slot after the holder */
+    free_bodies(&ctx);
+    ap_map_free(m);
+}
+END_TEST
+
 /* The drain's grace (drain_timeout_ms) for a search that outlasts it: the search runs on until the grace
  * ends, then is cancelled and answered timeout with what it had expanded, long before its own deadline,
  * and the lanes report drained. */
@@ -486,6 +540,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, test_slow_queue_full_kinodynamic);
     tcase_add_test(tc, test_expired_in_queue);
     tcase_add_test(tc, test_expired_while_waiting_for_slow_slot);
+    tcase_add_test(tc, test_client_gone_frees_slow_slot);
     tcase_add_test(tc, test_drain_cancel);
     tcase_add_test(tc, test_drain_grace_then_cancel);
     tcase_add_test(tc, test_drain_cancel_releases_waiting_plans);
