@@ -384,6 +384,15 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
                           "\"obstacles\" are served by any_angle, which needs a uniform-cost map; this map has "
                           "terrain costs%s (leave \"obstacles\" out to plan with the costs)",
                           q->capability != 0 ? " for the unit's capability" : "");
+        /* any_angle's graph is of a point or a disc: a square footprint was planned as a point (its path
+         * through gaps the square overlaps, and `clear` true) */
+        if (q->unit_size > 0)
+            return refuse(e, bad, AP_QF_SIZE,
+                          q->n_obstacles > 0 ? "\"obstacles\" are served by any_angle, which plans a point or a "
+                                               "disc (unit.radius), not a square unit (\"unit.size\")"
+                                             : "any_angle plans a point or a disc (unit.radius), not a square "
+                                               "unit: leave \"unit.size\" out, or use astar, jps, jps_plus or "
+                                               "auto for a square unit");
         if (q->map != NULL && q->unit_radius > 0.0 && q->unit_radius < AP_AA_GRID_MIN_RADIUS)
             return refuse(e, bad, AP_QF_RADIUS, "any_angle on a grid map serves unit.radius 0 or at least %g",
                           AP_AA_GRID_MIN_RADIUS);

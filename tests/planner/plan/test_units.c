@@ -295,6 +295,14 @@ START_TEST(validation)
     q.turning_radius = 0.0;
     q.algorithm = AP_ALG_JPS; /* jump point search serves squares too (jps_sized.h) */
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
+    /* any_angle's graph is of a point or a disc: it planned a square as a point, `clear` true (sizes 1 and 2) */
+    q.algorithm = AP_ALG_ANY_ANGLE;
+    for (int k = 1; k <= 2; k++) {
+        q.unit_size = k;
+        ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(e.field, "unit.size");
+        ck_assert_ptr_nonnull(strstr(e.message, "not a square unit"));
+    }
     q.algorithm = AP_ALG_AUTO;
     q.gx = 3.0;
     q.gy = 3.0; /* footprint over cells 2..3, 2..3: the '@' and the water */
