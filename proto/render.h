@@ -35,7 +35,8 @@
 #define AP_RENDER_CAPTION_PX 18.0
 /* Consistency tolerance of a drawn answer (tiles, scaled by 1 + the magnitude compared): a segment starts
  * where the previous one ends, a line is as long as its ends are apart, an arc's ends lie on its circle and
- * its end is its start turned by sweep. The planner's answers agree to about 1e-12. */
+ * its end is its start turned by sweep, headings agree with the points, the answer's length is the segments'
+ * sum. The planner's answers agree to about 1e-12. */
 #define AP_RENDER_TOLERANCE 1e-6
 
 typedef enum ap_render_format { AP_RENDER_SVG = 0, AP_RENDER_PNG = 1 } ap_render_format;
@@ -83,8 +84,11 @@ void ap_render_answer_free(ap_render_answer *a);
  * PathNotFound (status "no_path" | "timeout": map, reason?, stats) and no others; segments of type "line"
  * {start, end, heading, length, reverse?} or "arc" {start, end, center, radius, start_heading, sweep,
  * length, reverse?} (reverse, when present, must be true), samples {d, x, y, heading}; stats {expanded,
- * lane?, queue_us?, search_us?}. Numbers finite, coordinates and radii within AP_RENDER_COORD_MAX, radius
- * > 0, |sweep| <= 2 pi, lengths >= 0, and the geometry consistent to AP_RENDER_TOLERANCE (see there).
+ * lane?, queue_us?, search_us?}; probe? and capped? only as true, duration_s? >= 0. Numbers finite,
+ * coordinates and radii within AP_RENDER_COORD_MAX, radius > 0, |sweep| <= 2 pi, lengths >= 0, and the
+ * geometry consistent to AP_RENDER_TOLERANCE (see there), headings included (a line's heading points from
+ * start to end, a reverse one's back; an arc's centre a quarter turn from its start heading toward the
+ * steering side), and length the sum of the segments' lengths.
  * prefix names ans in errors ("answer"): a problem is AP_E_INVALID_REQUEST with err->field its dotted path
  * ("answer.segments[3].radius"). On error *a is left empty (nothing to free). Thread-safe. */
 int ap_render_parse_answer(json_t *ans, const char *prefix, ap_render_answer *a, ap_wire_error *err);

@@ -158,10 +158,20 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" is present only as true", f);
     }
     s->reverse = rev;
+    /* the direction the unit faces is the way it drives, or the opposite way when reversing (path.h) */
+    const double drive = rev ? -1.0 : 1.0;
     if (!arc) {
         if (!near(hypot(s->x1 - s->x0, s->y1 - s->y0), s->length, s->length)) {
             ap_json_join_path(f, sizeof f, p, "length");
             return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" must equal the distance from start to end", f);
+        }
+        if (!near(s->x0 + drive * s->length * cos(s->heading), s->x1, s->length) ||
+            !near(s->y0 + drive * s->length * sin(s->heading), s->y1, s->length)) {
+            ap_json_join_path(f, sizeof f, p, "heading");
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f,
+                                rev ? "\"%s\" must point from end to start (a reverse line faces away from "
+                                      "where it goes)"
+                                    : "\"%s\" must point from start to end", f);
         }
         return AP_OK;
     }
@@ -180,6 +190,18 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
     if (!near(s->radius * fabs(s->sweep), s->length, s->length)) {
         ap_json_join_path(f, sizeof f, p, "length");
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" must equal radius * |sweep|", f);
+    }
+    /* The centre lies a quarter turn from the start heading toward the steering side: the sweep's side
+     * forward, the other one in reverse (path.h, ap_segment_drive); a sweep of 0 has no side. */
+    if (s->sweep != 0.0) {
+        const double side = (s->sweep > 0.0 ? 1.0 : -1.0) * drive;
+        if (!near(s->x0 - side * s->radius * sin(s->heading), s->cx, s->radius) ||
+            !near(s->y0 + side * s->radius * cos(s->heading), s->cy, s->radius)) {
+            ap_json_join_path(f, sizeof f, p, "start_heading");
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f,
+                                "\"%s\" must be the arc's tangent at start, turning toward center as sweep "
+                                "says%s", f, rev ? " (in reverse: the way the unit faces)" : "");
+        }
     }
     return AP_OK;
 }
@@ -269,6 +291,26 @@ static int parse_stats(const ap_json_reader *r, json_t *o, const char *prefix)
     return AP_OK;
 }
 
+/* An answer's "probe" and "capped" (present only as true) and "duration_s" (seconds >= 0): checked, not
+ * drawn. */
+static int parse_flags(const ap_json_reader *r, json_t *ans, const char *prefix)
+{
+    static const char *const flags[] = {"probe", "capped"};
+    char p[AP_JSON_PATH_MAX];
+    for (size_t i = 0; i < N(flags); i++) {
+        bool v = false;
+        int rc = ap_json_get_bool(r, ans, prefix, flags[i], &v);
+        if (rc != AP_OK)
+            return rc;
+        if (json_object_get(ans, flags[i]) != NULL && !v) {
+            ap_json_join_path(p, sizeof p, prefix, flags[i]);
+            return ap_json_fail(r->err, AP_E_INVALID_REQUEST, p, "\"%s\" is present only as true", p);
+        }
+    }
+    double d;
+    return ap_json_get_number(r, ans, prefix, "duration_s", false, 0.0, INFINITY, &d, NULL);
+}
+
 static int parse_answer(const ap_json_reader *r, json_t *ans, const char *prefix, ap_render_answer *a)
 {
     int rc, status = -1, reason = -1;
@@ -311,8 +353,16 @@ static int parse_answer(const ap_json_reader *r, json_t *ans, const char *prefix
         (rc = ap_json_member(r, ans, prefix, "clear", true, &t, p, sizeof p)) != AP_OK ||
         (rc = ap_json_get_bool(r, ans, prefix, "clear", &a->clear)) != AP_OK ||
         (rc = parse_waypoints(r, ans, prefix)) != AP_OK || (rc = parse_segments(r, ans, prefix, a)) != AP_OK ||
-        (rc = parse_samples(r, ans, prefix, a)) != AP_OK)
+        (rc = parse_samples(r, ans, prefix, a)) != AP_OK || (rc = parse_flags(r, ans, prefix)) != AP_OK)
         return rc;
+    double sum = 0.0;
+    for (size_t i = 0; i < a->n_segs; i++)
+        sum += a->segs[i].length;
+    if (!near(sum, a->length, a->length)) {
+        ap_json_join_path(p, sizeof p, prefix, "length");
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, p, "\"%s\" must be the sum of the segments' lengths (%.17g)",
+                            p, sum);
+    }
     return parse_stats(r, ans, prefix);
 }
 

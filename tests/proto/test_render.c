@@ -231,6 +231,20 @@ START_TEST(answer_parse_strict)
     bad_answer("\"clear\":true,", "", "answer.clear");
     bad_answer("\"lane\":\"fast\"", "\"lane\":\"medium\"", "answer.stats.lane");
     bad_answer("\"grid_cost\":4.8,", "\"grid_cost\":4.8,\"colour\":1,", "answer.colour");
+    /* headings agree with the geometry: a line's points from start to end (a reverse one's from end to
+     * start), an arc's start heading is its tangent turning toward its centre */
+    bad_answer("\"heading\":0.0,\"length\":1.0}", "\"heading\":1.0,\"length\":1.0}", "answer.segments[0].heading");
+    bad_answer("\"heading\":0.0,\"length\":1.0,\"reverse\"", "\"heading\":3.141592653589793,\"length\":1.0,\"reverse\"",
+               "answer.segments[3].heading");
+    bad_answer("\"start_heading\":0.0,\"sweep\":1.5707963267948966",
+               "\"start_heading\":3.141592653589793,\"sweep\":1.5707963267948966", "answer.segments[1].start_heading");
+    /* the answer's length is its segments' */
+    bad_answer("\"length\":5.1415926535897931", "\"length\":5.0", "answer.length");
+    /* probe and capped are present only as true; duration_s is seconds >= 0 */
+    bad_answer("\"clear\":true,", "\"clear\":true,\"probe\":false,", "answer.probe");
+    bad_answer("\"clear\":true,", "\"clear\":true,\"capped\":false,", "answer.capped");
+    bad_answer("\"clear\":true,", "\"clear\":true,\"probe\":\"yes\",", "answer.probe");
+    bad_answer("\"clear\":true,", "\"clear\":true,\"duration_s\":-1,", "answer.duration_s");
     /* a no_path answer has no geometry: its segments are unknown members */
     bad_answer("\"status\":\"ok\"", "\"status\":\"no_path\"", "answer.grid_cost");
 
