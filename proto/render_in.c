@@ -206,6 +206,7 @@ static int parse_segment(const ap_json_reader *r, json_t *o, const char *p, ap_s
     return AP_OK;
 }
 
+/* The answer's segments (a->length already read: it must be their lengths' sum). */
 static int parse_segments(const ap_json_reader *r, json_t *o, const char *prefix, ap_render_answer *a)
 {
     json_t *arr;
@@ -213,6 +214,7 @@ static int parse_segments(const ap_json_reader *r, json_t *o, const char *prefix
     if (rc != AP_OK)
         return rc;
     size_t n = json_array_size(arr);
+    double sum = 0.0;
     a->segs = n > 0 ? calloc(n, sizeof *a->segs) : NULL;
     if (n > 0 && a->segs == NULL)
         return ap_json_fail(r->err, AP_E_NOMEM, "", "out of memory");
@@ -229,6 +231,13 @@ static int parse_segments(const ap_json_reader *r, json_t *o, const char *prefix
             ap_json_join_path(f, sizeof f, p, "start");
             return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" must be where the previous segment ends", f);
         }
+        sum += a->segs[i].length;
+    }
+    if (!near(sum, a->length, a->length)) {
+        char f[AP_JSON_PATH_MAX];
+        ap_json_join_path(f, sizeof f, prefix, "length");
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, f, "\"%s\" must be the sum of the segments' lengths (%.17g)",
+                            f, sum);
     }
     return AP_OK;
 }
@@ -355,14 +364,6 @@ static int parse_answer(const ap_json_reader *r, json_t *ans, const char *prefix
         (rc = parse_waypoints(r, ans, prefix)) != AP_OK || (rc = parse_segments(r, ans, prefix, a)) != AP_OK ||
         (rc = parse_samples(r, ans, prefix, a)) != AP_OK || (rc = parse_flags(r, ans, prefix)) != AP_OK)
         return rc;
-    double sum = 0.0;
-    for (size_t i = 0; i < a->n_segs; i++)
-        sum += a->segs[i].length;
-    if (!near(sum, a->length, a->length)) {
-        ap_json_join_path(p, sizeof p, prefix, "length");
-        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, p, "\"%s\" must be the sum of the segments' lengths (%.17g)",
-                            p, sum);
-    }
     return parse_stats(r, ans, prefix);
 }
 
