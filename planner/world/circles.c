@@ -51,9 +51,10 @@ static int bad(char *field, size_t fs, char *msg, size_t ms, const char *what, s
 /* Bucket index range [*lo, *hi] of the interval [a, b] on an axis of k buckets of size s, clipped. */
 static void bucket_range(double a, double b, double s, int32_t k, int32_t *lo, int32_t *hi)
 {
+    /* (s > 0 by build_index; the comparisons send a NaN quotient to bucket 0 rather than to INT_MIN) */
     double fa = floor(a / s), fb = floor(b / s);
-    *lo = fa < 0.0 ? 0 : (fa > (double)(k - 1) ? k - 1 : (int32_t)fa);
-    *hi = fb < 0.0 ? 0 : (fb > (double)(k - 1) ? k - 1 : (int32_t)fb);
+    *lo = !(fa > 0.0) ? 0 : (fa > (double)(k - 1) ? k - 1 : (int32_t)fa);
+    *hi = !(fb > 0.0) ? 0 : (fb > (double)(k - 1) ? k - 1 : (int32_t)fb);
 }
 
 /* True when disc c's bounding box meets the world rectangle (a disc wholly outside cannot share a point
@@ -77,6 +78,12 @@ static int build_index(ap_circle_world *cw)
     double fx = ceil(cw->w / cell), fy = ceil(cw->h / cell);
     cw->nx = fx < 1.0 ? 1 : (fx > MAX_BUCKETS_PER_AXIS ? MAX_BUCKETS_PER_AXIS : (int32_t)fx);
     cw->ny = fy < 1.0 ? 1 : (fy > MAX_BUCKETS_PER_AXIS ? MAX_BUCKETS_PER_AXIS : (int32_t)fy);
+    /* A world of a few subnormal tiles divides into buckets of size 0 (then 0 / 0 in bucket_range for a
+     * disc's edge at 0): one bucket along such a side. */
+    if (!(cw->w / cw->nx > 0.0))
+        cw->nx = 1;
+    if (!(cw->h / cw->ny > 0.0))
+        cw->ny = 1;
     cw->bw = cw->w / cw->nx;
     cw->bh = cw->h / cw->ny;
     size_t nb = (size_t)cw->nx * (size_t)cw->ny;

@@ -131,6 +131,24 @@ START_TEST(bucket_index_agrees_with_a_full_scan)
 }
 END_TEST
 
+/* A world of subnormal size (width and height in (0, 1e7] allow it) divided into buckets of size 0, and a
+ * disc's edge at 0 then computed bucket 0 / 0 = NaN: an index of INT_MIN and a write far out of bounds
+ * (the server died on such a map file at start or on PUT). It builds and answers like any world. */
+START_TEST(subnormal_world_builds)
+{
+    const ap_circle c[] = {{0.0, 0.0, 0.0}, {1.0, 1.0, 1.0}, {0.0, 0.0, 1e-323}};
+    const double sizes[] = {1e-322, 4.9e-324, 2.5e-321};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        ap_circle_world *cw = NULL;
+        ck_assert_int_eq(ap_circle_world_create(sizes[i], sizes[i], c, 3, &cw, NULL, 0, NULL, 0), AP_OK);
+        ap_world w;
+        ap_circle_world_view(cw, &w);
+        ck_assert(!ap_world_line_clear(&w, 0.0, 0.0, sizes[i], sizes[i], 0.0)); /* the discs at the origin */
+        ap_circle_world_free(cw);
+    }
+}
+END_TEST
+
 /* The point unit's rule (circles.h, ap_circle_world_point_segment_ok): touching one obstacle is allowed,
  * passing a point within 1e-9 of two on opposite sides (a gap of width 0) is not. A (20, 6) and B (20, 18),
  * radius 6, touch each other at (20, 12) and the world's bottom and top sides at (20, 0) and (20, 24). */
@@ -226,6 +244,7 @@ Suite *circles_suite(void)
     tcase_add_test(tc, validation_names_the_field);
     tcase_add_test(tc, closed_disc_rule_at_exact_distances);
     tcase_add_test(tc, bucket_index_agrees_with_a_full_scan);
+    tcase_add_test(tc, subnormal_world_builds);
     tcase_add_test(tc, point_rule_refuses_zero_width_gaps);
     tcase_add_test(tc, point_rule_allows_corners_and_copies);
     suite_add_tcase(s, tc);
