@@ -85,7 +85,8 @@ void ap_render_answer_free(ap_render_answer *a);
  * {start, end, heading, length, reverse?} or "arc" {start, end, center, radius, start_heading, sweep,
  * length, reverse?} (reverse, when present, must be true), samples {d, x, y, heading}; stats {expanded,
  * lane?, queue_us?, search_us?}; probe? and capped? only as true, duration_s? >= 0. Numbers finite,
- * coordinates and radii within AP_RENDER_COORD_MAX, radius > 0, |sweep| <= 2 pi, lengths >= 0, and the
+ * coordinates and radii within AP_RENDER_COORD_MAX, radius > 0, an arc's sweep any finite angle (an
+ * arc of many turns is drawn as one turn and the rest, ap_render_arc_pieces), a turn's |sweep| <= 2 pi, lengths >= 0, and the
  * geometry consistent to AP_RENDER_TOLERANCE (see there), headings included (a line's heading points from
  * start to end, a reverse one's back; an arc's centre a quarter turn from its start heading toward the
  * steering side), and length the sum of the segments' lengths.

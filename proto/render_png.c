@@ -39,11 +39,18 @@ static void seg_path(cairo_t *cr, const ap_segment *segs, size_t i, size_t j)
             cairo_line_to(cr, s->x1, s->y1);
             continue;
         }
-        double a0 = atan2(s->y0 - s->cy, s->x0 - s->cx);
-        if (s->sweep > 0.0)
-            cairo_arc(cr, s->cx, s->cy, s->radius, a0, a0 + s->sweep);
-        else
-            cairo_arc_negative(cr, s->cx, s->cy, s->radius, a0, a0 + s->sweep);
+        /* the SVG writer's pieces: an arc of many turns is drawn as one turn and the rest (cairo would stroke
+         * every turn: a stored answer of sweep 30,000 held a worker for 81 s) */
+        ap_render_arc_piece pc[AP_RENDER_ARC_PIECES];
+        const int n = ap_render_arc_pieces(s, pc);
+        double a = atan2(s->y0 - s->cy, s->x0 - s->cx);
+        for (int p = 0; p < n; p++) {
+            if (pc[p].sweep > 0.0)
+                cairo_arc(cr, s->cx, s->cy, s->radius, a, a + pc[p].sweep);
+            else
+                cairo_arc_negative(cr, s->cx, s->cy, s->radius, a, a + pc[p].sweep);
+            a += pc[p].sweep;
+        }
         cairo_line_to(cr, s->x1, s->y1); /* the answer's own end, a rounding away */
     }
 }
