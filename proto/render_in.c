@@ -395,6 +395,17 @@ static int parse_view(const ap_json_reader *r, json_t *root, ap_render_opts *o)
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "view.x1", "\"view.x1\" must be greater than \"view.x0\"");
     if (!(o->y1 > o->y0))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "view.y1", "\"view.y1\" must be greater than \"view.y0\"");
+    /* Each side at least one pixel at the picture's scale (ap_render_frame_of): a sliver of a view drew a PNG
+     * of width 0 (500) and an SVG whose viewBox width rounded to 0. */
+    const double w = o->x1 - o->x0, h = o->y1 - o->y0, longer = w > h ? w : h;
+    const double scale = fmin(AP_RENDER_LONG_SIDE_PX / longer, AP_RENDER_MAX_TILE_PX);
+    if (fmin(w, h) * scale < 1.0) {
+        const bool narrow = w < h;
+        return ap_json_fail(r->err, AP_E_INVALID_REQUEST, narrow ? "view.x1" : "view.y1",
+                            "the view must be at least one pixel %s: \"%s\" - \"%s\" at least %g tiles here",
+                            narrow ? "wide" : "high", narrow ? "view.x1" : "view.y1", narrow ? "view.x0" : "view.y0",
+                            1.0 / scale);
+    }
     o->has_view = true;
     return AP_OK;
 }

@@ -372,11 +372,21 @@ START_TEST(request_parse)
          "\"view\":{\"x0\":2,\"y0\":0,\"x1\":2,\"y1\":1}}", AP_E_INVALID_REQUEST, "view.x1"},
         {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
          "\"view\":{\"x0\":-1,\"y0\":0,\"x1\":2,\"y1\":1}}", AP_E_INVALID_REQUEST, "view.x0"},
+        /* slivers under one pixel (at 32 pixels a tile here): a PNG of width 0 was a 500 */
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"view\":{\"x0\":0,\"y0\":0,\"x1\":1e-11,\"y1\":10}}", AP_E_INVALID_REQUEST, "view.x1"},
+        {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
+         "\"view\":{\"x0\":5,\"y0\":5,\"x1\":6,\"y1\":5.03}}", AP_E_INVALID_REQUEST, "view.y1"},
         {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":{\"expanded\":1}},"
          "\"format\":\"gif\"}", AP_E_INVALID_REQUEST, "format"},
         {"{\"map\":\"tiny\",\"pretty\":true}", AP_E_INVALID_REQUEST, "pretty"},
         {"{\"map\":", AP_E_INVALID_JSON, ""},
     };
+    /* one pixel wide is a picture */
+    const char *sliver = "{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":"
+                         "{\"expanded\":1}},\"view\":{\"x0\":2,\"y0\":0,\"x1\":2.03125,\"y1\":1}}";
+    ck_assert_int_eq(ap_render_parse_request(sliver, strlen(sliver), &rq, &err), AP_OK);
+    ap_render_request_free(&rq);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int st = ap_render_parse_request(bad[i].body, strlen(bad[i].body), &rq, &err);
         ck_assert_msg(st == bad[i].status && strcmp(err.field, bad[i].field) == 0, "%s: %d %s (%s), want %d %s",
