@@ -659,6 +659,8 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
         snprintf(field, sizeof field, "%s%s", prefix, we.field);
         return respond_error(r, we.status, we.message, field, 0, 0);
     }
+    if (r->render != NULL)
+        r->render->opts.radius = pr.q.unit_radius; /* the picture's band and discs: the kind's radius too */
     set_profile_admit(r, &pr.q);
     ap_query_error qe;
     int st = ap_query_validate(&pr.q, NULL, &qe);

@@ -169,6 +169,36 @@ START_TEST(query_and_answer_round_trip)
 }
 END_TEST
 
+/* A query naming a unit kind is drawn with the kind's radius (the band and the discs), as one that spells
+ * the kind's fields out: same bytes. The picture took the request's own unit.radius before the kind was
+ * applied, and drew demo.conf's tank (radius 0.9) as a point. */
+START_TEST(unit_kind_radius_drawn)
+{
+    ap_srv s;
+    const char *args[] = {"--config", "config/demo.conf", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", args, NULL), 0);
+    static const char *const units[] = {
+        "{\"kind\":\"tank\"}",
+        "{\"radius\":0.9,\"turning_radius\":1.5,\"capability\":[\"ground\"]}",
+    };
+    ap_resp r[2];
+    for (int i = 0; i < 2; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5,\"heading\":0},\"goal\":{\"x\":20.5,"
+                 "\"y\":15.5},\"unit\":%s,\"search\":{\"algorithm\":\"directional24\"}}}", units[i]);
+        ck_assert_int_eq(ap_post(&s, "/v1/render", body, &r[i]), 0);
+        ck_assert_msg(r[i].status == 200, "%s: %ld %.300s", body, r[i].status, r[i].body);
+    }
+    ck_assert_ptr_nonnull(strstr(r[0].body, "stroke-width=\"1.8\"")); /* the swept band: the disc's diameter */
+    ck_assert_ptr_nonnull(strstr(r[0].body, "r=\"0.9\""));            /* start and goal discs */
+    ck_assert_str_eq(r[0].body, r[1].body);
+    ap_resp_free(&r[0]);
+    ap_resp_free(&r[1]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 /* Every optional member a /v1/path answer may carry, and every value, passes the picture's answer parser: a
  * query whose answer has it draws (200), and its stored answer draws the same bytes. The kinodynamic answers
  * with "capped" (a 300-expansion cap) and "probe", a timed legal-turn answer ("duration_s", segment timing)
@@ -302,6 +332,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, pictures_drawn_in_the_pool);
     tcase_add_test(tc, query_and_answer_round_trip);
     tcase_add_test(tc, every_answer_member_draws);
+    tcase_add_test(tc, unit_kind_radius_drawn);
     tcase_add_test(tc, render_errors);
     suite_add_tcase(s, tc);
     return s;
