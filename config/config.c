@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../planner/base/limits.h"
 #include "../planner/base/status.h"
@@ -630,9 +632,20 @@ int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen
     const char *why;
     if (check_path(path ? path : "", sizeof c->config_file, &why) != 0)
         return ap_config_fail(err, errlen, "config file name %s", why);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    /* O_NONBLOCK: a FIFO with no writer must not hold start-up at open() for ever (it then reads as empty);
+     * cleared before reading, so a pipe that has a writer (--config <(...)) is read to its end. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return ap_config_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (f == NULL) {
+        int e = errno;
+        close(fd);
+        return ap_config_fail(err, errlen, "%s: cannot open: %s", path, strerror(e));
+    }
     char *buf = malloc(AP_CONFIG_MAX_FILE_BYTES + 1);
     if (buf == NULL) {
         fclose(f);

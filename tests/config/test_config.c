@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -523,6 +524,16 @@ START_TEST(file_loading)
     ck_assert_int_eq(c.workers, 7);
     ck_assert_str_eq(c.config_file, path);
     drop_file(path);
+
+    /* a FIFO nobody writes to: an error at once (it held start-up at open() for ever: Check's timeout) */
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/arcpath-conf-fifo-%d", (int)getpid());
+    unlink(fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(ap_config_load_file(&c, fifo, err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strncmp(err, fifo, strlen(fifo)) == 0, "%s", err);
+    ck_assert_int_eq(c.workers, 7);
+    unlink(fifo);
 }
 END_TEST
 
