@@ -447,7 +447,7 @@ static int check_map_keys(const char *label, const char *key, json_t *v, const c
     json_object_foreach(v, id, e) {
         if (!ap_map_id_valid(id, strlen(id)) && strcmp(id, "*") != 0)
             return ap_config_fail(err, errlen,
-                                  "%s: \"%s\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-]) or \"*\"", label,
+                                  "%s: \"%s\": \"%.64s\" is not a map id (1..%d of [A-Za-z0-9_.-], the first not '.') or \"*\"", label,
                                   key, id, AP_MAP_ID_MAX - 1);
     }
     return AP_OK;

@@ -143,7 +143,7 @@ void ap_config_defaults(ap_config *c);
  * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
  * "turning_radius" (tiles) or "turning_radius_m" (metres, scaled where applied), "reverse", "reverse_penalty",
- * the vehicle limits} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-];
+ * the vehicle limits} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-], not starting with '.';
  * ranges as the request's unit fields; "size" and "radius" not both), "capabilities": an array of
  * capabilities (each an array of terrain names, as unit.capability), and "capability_costs": an object
  * CAPABILITY: {TERRAIN: COST} with CAPABILITY terrain names joined by '+' ("ground+swamp", capability.h) and

@@ -154,7 +154,7 @@ static int apply_units(ap_config *c, const char *label, json_t *v, char *err, si
     json_object_foreach(v, name, o) {
         if (strlen(name) >= AP_UNIT_KIND_NAME_MAX || !ap_map_id_valid(name, strlen(name)))
             return ap_config_fail(err, errlen,
-                                  "%s: \"units\": \"%.40s\" is not a unit kind name (1..%d of [A-Za-z0-9_.-])", label,
+                                  "%s: \"units\": \"%.40s\" is not a unit kind name (1..%d of [A-Za-z0-9_.-], the first not '.')", label,
                                   name, AP_UNIT_KIND_NAME_MAX - 1);
         int rc = parse_kind(label, name, o, &c->units[n], err, errlen);
         if (rc != AP_OK)

@@ -193,7 +193,7 @@ int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag)
             snprintf(diag->file, sizeof diag->file, "%s", path);
             diag->line = diag->col = 0;
             snprintf(diag->msg, sizeof diag->msg, "a circle map's id (its file name without \"%s\") must be 1 to %d "
-                     "bytes of [A-Za-z0-9_.-]", AP_CIRCLES_SUFFIX, AP_MAP_ID_MAX - 1);
+                     "bytes of [A-Za-z0-9_.-], the first not '.'", AP_CIRCLES_SUFFIX, AP_MAP_ID_MAX - 1);
         }
         return AP_E_MAP_FORMAT;
     }

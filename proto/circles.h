@@ -27,7 +27,7 @@ typedef struct ap_circle_map {
 #define AP_CIRCLES_SUFFIX ".circles.json"
 
 /* Load the circle map file at path: its id is the base name without AP_CIRCLES_SUFFIX (1 .. 63 bytes of
- * [A-Za-z0-9_.-], else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads it. On AP_OK *out is
+ * [A-Za-z0-9_.-], not starting with '.', else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads it. On AP_OK *out is
  * filled (free its world with ap_circle_world_free); on error as ap_circles_load. Thread-safe. */
 int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag);
 

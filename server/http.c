@@ -944,7 +944,7 @@ static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
 {
     copy_printable(r->map, sizeof r->map, id);
     if (r->route_id_len >= AP_MAP_ID_MAX || !ap_map_id_valid(id, strlen(id)))
-        *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id is 1 to 63 characters of A-Z a-z 0-9 _ . -", NULL, 0, 0);
+        *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id is 1 to 63 characters of A-Z a-z 0-9 _ . -, the first not .", NULL, 0, 0);
     else if (ap_registry_picture_id(id))
         *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id may not end in .svg or .png: those paths are the map pictures", NULL, 0, 0);
     else if (atomic_load(&r->h->draining))

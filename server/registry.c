@@ -304,7 +304,9 @@ static bool same_file(const ap_map_source *a, const ap_map_source *b)
     return a->from_file && b->from_file && a->size == b->size && a->mtime_ns == b->mtime_ns && a->inode == b->inode;
 }
 
-/* A map file's kind (by its suffix) and id (the name without it); false for other names. */
+/* A map file's kind (by its suffix) and id (the name without it); false for other names, and for a name
+ * whose id is too long, which gets the id "" (its loader reports it; cut to AP_MAP_ID_MAX - 1 it named
+ * another file's map, so that map was never removed when its own file went). */
 static bool file_kind(const char *name, ap_map_kind *kind, char id[AP_MAP_ID_MAX])
 {
     size_t n = strlen(name), k;
@@ -318,7 +320,12 @@ static bool file_kind(const char *name, ap_map_kind *kind, char id[AP_MAP_ID_MAX
         return false;
     }
     n -= k;
-    snprintf(id, AP_MAP_ID_MAX, "%.*s", (int)(n < AP_MAP_ID_MAX ? n : AP_MAP_ID_MAX - 1), name);
+    if (n >= AP_MAP_ID_MAX) {
+        id[0] = '\0';
+        return false;
+    }
+    memcpy(id, name, n);
+    id[n] = '\0';
     return true;
 }
 

@@ -13,7 +13,7 @@
 
 #include "plan.h"
 
-#define AP_UNIT_KIND_NAME_MAX 32 /* bytes with the NUL: names are 1..31 of [A-Za-z0-9_.-] */
+#define AP_UNIT_KIND_NAME_MAX 32 /* bytes with the NUL: names are 1..31 of [A-Za-z0-9_.-], the first not '.' */
 
 /* The unit fields a kind may set and a request may give (bit per field). */
 enum {

@@ -263,7 +263,9 @@ int ap_map_derive_pass(ap_map *m)
 
 bool ap_map_id_valid(const char *id, size_t n)
 {
-    if (n == 0 || n >= AP_MAP_ID_MAX)
+    /* not hidden: the maps folder passes over hidden files (editors' leftovers), so an id ".x" loaded by a
+     * reload would be removed again by the next rescan as "gone" */
+    if (n == 0 || n >= AP_MAP_ID_MAX || id[0] == '.')
         return false;
     for (size_t i = 0; i < n; i++) {
         char c = id[i];
@@ -333,7 +335,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     *out = NULL;
     if (id == NULL || !ap_map_id_valid(id, strlen(id)))
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0,
-                    "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
+                    "invalid map id: must be 1..%d characters of [A-Za-z0-9_.-], the first not '.'", AP_MAP_ID_MAX - 1);
     if (buf == NULL && len > 0)
         return fail(diag, AP_E_INTERNAL, label, 0, 0, "no buffer");
 
@@ -510,7 +512,8 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
         bn -= 4;
     if (!ap_map_id_valid(base, bn))
         return fail(diag, AP_E_MAP_FORMAT, path, 0, 0,
-                    "invalid map id from file name: must be 1..%d characters of [A-Za-z0-9_.-]", AP_MAP_ID_MAX - 1);
+                    "invalid map id from file name: must be 1..%d characters of [A-Za-z0-9_.-], the first not '.'",
+                    AP_MAP_ID_MAX - 1);
     char id[AP_MAP_ID_MAX];
     memcpy(id, base, bn);
     id[bn] = '\0';

@@ -185,7 +185,7 @@ static inline size_t ap_map_pass_bits_bytes(const ap_map *m)
 }
 
 /* Parse a Moving AI map held in memory.
- * id: map id (copied; must be 1..63 bytes of [A-Za-z0-9_.-]); file_label: name used in diagnostics.
+ * id: map id (copied; must be 1..63 bytes of [A-Za-z0-9_.-], not starting with '.'); file_label: name used in diagnostics.
  * buf/len: file contents (LF or CRLF; need not be NUL-terminated).
  * opts: limits and terrain costs; may be NULL for defaults and a uniform map. Costs out of range (not 0
  * and not in [1, AP_TERRAIN_COST_MAX]) are AP_E_MAP_FORMAT.
@@ -226,7 +226,8 @@ const char *ap_file_kind(mode_t mode);
  * Thread-safe (the fd is the caller's). */
 int ap_read_fully(int fd, char *buf, size_t want, size_t *got);
 
-/* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-] (the map
+/* True when the n bytes at id form a valid map id: 1..AP_MAP_ID_MAX-1 characters of [A-Za-z0-9_.-], the first
+ * not '.' (the map
  * file's base name; config keys naming maps use the same rule). Pure; thread-safe. */
 bool ap_map_id_valid(const char *id, size_t n);
 

@@ -518,6 +518,51 @@ START_TEST(test_rescan)
 }
 END_TEST
 
+/* A file whose name is one character too long for an id is reported, never read as the map of the id its
+ * name's first 63 characters make: cut so, it kept that map alive after its own file went (and at load was
+ * a "duplicate"). An id may not start with '.': the folder passes over hidden files, so such a map loaded
+ * by a reload was removed by the next rescan as gone. */
+START_TEST(test_rescan_long_and_hidden_names)
+{
+    ck_assert(!ap_map_id_valid(".hid", 4));
+    ck_assert(ap_map_id_valid("a.hid", 5));
+    char dir[] = "/tmp/ap-rescan-long-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char id63[64], name63[80], name64[80];
+    memset(id63, 'b', 63);
+    id63[63] = '\0';
+    snprintf(name63, sizeof name63, "%s.map", id63);
+    snprintf(name64, sizeof name64, "b%s.map", id63);
+    write_text(dir, name63, "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_text(dir, name64, "type octile\nheight 1\nwidth 3\nmap\n...\n");
+    FILE *errf = tmpfile();
+    ck_assert_ptr_nonnull(errf);
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    char log[4096] = "";
+    rewind(errf);
+    log[fread(log, 1, sizeof log - 1, errf)] = '\0';
+    fclose(errf);
+    ck_assert_uint_eq(r.n, 1);
+    ck_assert_int_eq(ap_registry_find(&r, id63)->width, 2);
+    ck_assert_msg(strstr(log, "invalid map id from file name") != NULL && strstr(log, "duplicate") == NULL, "%s", log);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name63);
+    unlink(path);
+    ap_rescan_counts c;
+    char *rlog;
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &rlog), AP_OK);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_int_eq(c.errors, 1);
+    ck_assert_uint_eq(version_of(&r, id63), 0);
+    ck_assert_msg(strstr(rlog, "kept map_version") == NULL, "%s", rlog);
+    free(rlog);
+    ap_registry_free(&r);
+    const char *left[] = {name64};
+    remove_dir(dir, left, 1);
+}
+END_TEST
+
 typedef struct reader_arg {
     ap_registry *r;
     int bad;
@@ -568,6 +613,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_versions_and_references);
     tcase_add_test(tc, test_publish_over_its_base_only);
     tcase_add_test(tc, test_rescan);
+    tcase_add_test(tc, test_rescan_long_and_hidden_names);
     tcase_add_test(tc, test_concurrent_replacement);
     suite_add_tcase(s, tc);
     return s;
