@@ -328,6 +328,19 @@ static int parse_header(line_reader *rd, const char *label, const ap_map_opts *o
     return AP_OK;
 }
 
+/* A map file of `size` bytes whose header ends at byte `header` may hold rows of w characters plus CRLF and
+ * AP_MAP_TRAILING_MAX bytes of blank lines after the grid: AP_OK, or AP_E_MAP_TOO_LARGE with diag. */
+static int check_size(const char *label, size_t size, size_t header, int32_t w, int32_t h, ap_diag *diag)
+{
+    uint64_t most = (uint64_t)header + (uint64_t)h * ((uint64_t)w + 2) + AP_MAP_TRAILING_MAX;
+    if ((uint64_t)size <= most)
+        return AP_OK;
+    return fail(diag, AP_E_MAP_TOO_LARGE, label, 0, 0,
+                "file has %llu bytes; a %d x %d map has at most %llu (rows, line ends and %d bytes of blank lines "
+                "after the grid)",
+                (unsigned long long)size, (int)w, (int)h, (unsigned long long)most, AP_MAP_TRAILING_MAX);
+}
+
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
                  ap_map **out, ap_diag *diag)
 {
@@ -378,13 +391,21 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     }
 
     double t0 = ap_monotonic_seconds();
-    line_reader rd = {buf, len, 0, 0};
+    /* The header within its first AP_MAP_HEADER_READ bytes, as ap_map_load reads it from a file: an upload
+     * (PUT) of a header padded past them (height 000...0002) was taken while the same file was refused. */
+    line_reader rd = {buf, len < AP_MAP_HEADER_READ ? len : AP_MAP_HEADER_READ, 0, 0};
     const char *s;
     size_t n;
     int32_t width = 0, height = 0;
     int st = parse_header(&rd, label, opts, &width, &height, diag);
     if (st != AP_OK)
         return st;
+    if (rd.len < len && buf[rd.pos - 1] != '\n') /* its "map" line cut by the window, not ended by a newline */
+        return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "the header must end within the first %d bytes",
+                    AP_MAP_HEADER_READ);
+    if ((st = check_size(label, len, rd.pos, width, height, diag)) != AP_OK) /* as ap_map_load's files */
+        return st;
+    rd.len = len;
     int64_t cells = (int64_t)width * height;
     int64_t padded = ((int64_t)width + 2) * ((int64_t)height + 2);
 
@@ -551,13 +572,8 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
         line_reader rd = {buf, len, 0, 0};
         int32_t w = 0, h = 0;
         st = parse_header(&rd, path, opts, &w, &h, diag);
-        /* rows of width characters plus CRLF, and blank lines after the grid up to AP_MAP_TRAILING_MAX */
-        uint64_t most = (uint64_t)rd.pos + (uint64_t)h * ((uint64_t)w + 2) + AP_MAP_TRAILING_MAX;
-        if (st == AP_OK && (uint64_t)size > most)
-            st = fail(diag, AP_E_MAP_TOO_LARGE, path, 0, 0,
-                      "file has %llu bytes; a %d x %d map has at most %llu (rows, line ends and %d bytes of "
-                      "blank lines after the grid)",
-                      (unsigned long long)size, (int)w, (int)h, (unsigned long long)most, AP_MAP_TRAILING_MAX);
+        if (st == AP_OK)
+            st = check_size(path, size, rd.pos, w, h, diag);
     } else {
         fail(diag, st, path, 0, 0, "read error: %s", strerror(errno));
     }

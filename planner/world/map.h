@@ -201,7 +201,8 @@ static inline size_t ap_map_pass_bits_bytes(const ap_map *m)
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len,
                  const ap_map_opts *opts, ap_map **out, ap_diag *diag);
 
-/* How much of a file ap_map_load reads first to check the header (a valid header is some 40 bytes), and
+/* How much of a file ap_map_load reads first to check the header (a valid header is some 40 bytes; the
+ * header must end within it, read from a file or parsed from a buffer alike), and
  * how many bytes of blank lines after the grid it accepts (editors add a few; the limit bounds the file). */
 #define AP_MAP_HEADER_READ 4096
 #define AP_MAP_TRAILING_MAX 65536

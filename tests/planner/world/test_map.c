@@ -227,6 +227,46 @@ START_TEST(load_checks_header_and_size_first)
     fputc('\n', f);
     fclose(f);
     ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_TOO_LARGE);
+    /* the same bytes as a buffer (PUT): refused alike (an upload took any number of blank lines) */
+    size_t elen = 0;
+    char *etext = ap_test_read_file(edge, &elen);
+    ck_assert_ptr_nonnull(etext);
+    ap_diag d3;
+    ck_assert_int_eq(ap_map_parse("edge", "edge.map", etext, elen, NULL, &m, &d3), AP_E_MAP_TOO_LARGE);
+    ck_assert_str_eq(d3.msg, d.msg);
+    ck_assert_ptr_null(m);
+    free(etext);
+    /* A header padded past AP_MAP_HEADER_READ bytes (height 000...0002) is refused from a buffer (PUT) as from
+     * a file (an upload was taken while the same file was refused); one that just ends inside them is read. */
+    for (int over = 0; over <= 1; over++) {
+        const char *tail = "2\nwidth 3\nmap\n";
+        size_t zeros = AP_MAP_HEADER_READ - strlen("type octile\nheight ") - strlen(tail) + (size_t)over;
+        size_t cap = AP_MAP_HEADER_READ + 64;
+        char *text = malloc(cap);
+        ck_assert_ptr_nonnull(text);
+        int k = snprintf(text, cap, "type octile\nheight ");
+        memset(text + k, '0', zeros);
+        snprintf(text + k + zeros, cap - (size_t)k - zeros, "%s...\n...\n", tail);
+        ck_assert_uint_eq(strstr(text, "map\n") + 4 - text, AP_MAP_HEADER_READ + (size_t)over);
+        f = fopen(edge, "wb");
+        fputs(text, f);
+        fclose(f);
+        ap_diag d2;
+        int from_file = ap_map_load(edge, NULL, &m, &d);
+        if (m != NULL)
+            ap_map_free(m);
+        m = NULL;
+        int from_buffer = ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2);
+        ck_assert_int_eq(from_file, over ? AP_E_MAP_FORMAT : AP_OK);
+        ck_assert_int_eq(from_buffer, from_file);
+        if (over)
+            ck_assert_str_eq(d2.msg, d.msg);
+        else
+            ck_assert_int_eq(m->height, 2);
+        ap_map_free(m);
+        m = NULL;
+        free(text);
+    }
     /* special files */
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     ck_assert_int_eq(ap_map_load(fifo, NULL, &m, &d), AP_E_IO);
