@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,8 +82,9 @@ static int read_members(const ap_json_reader *r, json_t *root, double *w, double
     static const ap_circle_limits lim = {AP_CIRCLES_MAX, 1e7, 1e7, false};
     int st;
     if ((st = ap_json_check_known(r, root, "", top)) != AP_OK ||
-        (st = ap_json_get_number(r, root, "", "width", true, 0.0, 1e7, w, NULL)) != AP_OK ||
-        (st = ap_json_get_number(r, root, "", "height", true, 0.0, 1e7, h, NULL)) != AP_OK)
+        /* (the range is ap_circle_world_create's, whose message says it: "in (0, 1e7]", 0 excluded) */
+        (st = ap_json_get_number(r, root, "", "width", true, -INFINITY, INFINITY, w, NULL)) != AP_OK ||
+        (st = ap_json_get_number(r, root, "", "height", true, -INFINITY, INFINITY, h, NULL)) != AP_OK)
         return st;
     return ap_json_get_circles(r, root, "", "circles", true, &lim, c, n);
 }
@@ -92,7 +94,7 @@ int ap_circles_parse(const char *file_label, const char *buf, size_t len, ap_cir
     *out = NULL;
     ap_wire_error err;
     ap_json_reader r;
-    ap_json_reader_init(&r, &err, 0);
+    ap_json_reader_init(&r, &err, AP_JSON_MAP_FILE);
     json_t *root = NULL;
     ap_circle *c = NULL;
     size_t n = 0;

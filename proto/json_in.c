@@ -67,7 +67,8 @@ int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, j
     if (body == NULL || len == 0) {
         err->line = 1;
         err->col = 1;
-        return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line 1, column 1: the request body is empty");
+        return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line 1, column 1: the %s is empty",
+                            r->style & AP_JSON_MAP_FILE ? "map file" : "request body");
     }
     json_error_t jerr;
     /* JSON_DECODE_ANY so that a scalar body ("42") is reported as "not an object" (invalid_request) like an
@@ -85,7 +86,8 @@ int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, j
     }
     if (!json_is_object(v)) {
         json_decref(v);
-        return ap_json_fail(err, AP_E_INVALID_REQUEST, "", "the request body must be a JSON object");
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "", "the %s must be a JSON object",
+                            r->style & AP_JSON_MAP_FILE ? "map file" : "request body");
     }
     *root = v;
     return AP_OK;

@@ -33,6 +33,9 @@ enum {
     AP_JSON_FINITE_TYPE_MESSAGE = 1u << 2,
     /* ap_json_get_enum: a value that is not a string says "must be one of: ..." (not "a string"). */
     AP_JSON_ENUM_TYPE_MESSAGE = 1u << 3,
+    /* ap_json_load_object: the document is a map file (a circle map, from the folder or a PUT), so an empty
+     * or non-object one is "the map file", not "the request body". */
+    AP_JSON_MAP_FILE = 1u << 4,
 };
 
 /* Room for a member's dotted path; a longer one is cut (the error field keeps 63 bytes anyway). */

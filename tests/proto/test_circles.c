@@ -89,8 +89,10 @@ START_TEST(bad_files_name_the_json_path)
     bad("{\"width\": 20, \"height\": 10, \"circles\": [{\"x\": 1, \"r\": 1}]}",
         "missing required field \"circles[0].y\"");
     bad("{\"width\": 0, \"height\": 10, \"circles\": []}", "\"width\" must be a finite number in (0, 1e7]");
+    bad("{\"width\": -1, \"height\": 10, \"circles\": []}", "\"width\" must be a finite number in (0, 1e7]");
+    bad("{\"width\": 20, \"height\": 2e7, \"circles\": []}", "\"height\" must be a finite number in (0, 1e7]");
     bad("{\"width\": 20, \"height\": null, \"circles\": []}", "\"height\" must be a number");
-    bad("[1, 2]", "the request body must be a JSON object");
+    bad("[1, 2]", "the map file must be a JSON object"); /* a file, not a request body */
 }
 END_TEST
 
@@ -104,6 +106,8 @@ START_TEST(syntax_errors_give_line_and_column)
     ck_assert_int_eq(strncmp(d.msg, "invalid JSON at line 3", 22), 0);
     ck_assert_int_eq(parse("{\"width\": 1, \"width\": 2}", &cw, &d), AP_E_MAP_FORMAT);
     ck_assert_int_eq(d.line, 1);
+    ck_assert_int_eq(ap_circles_parse("e.circles.json", "", 0, &cw, &d), AP_E_MAP_FORMAT);
+    ck_assert_str_eq(d.msg, "invalid JSON at line 1, column 1: the map file is empty");
 }
 END_TEST
 
