@@ -79,6 +79,10 @@ int ap_config_fail(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        /* one line on stderr whatever a key or value held (a key "a\nb" split the message in two) */
+        for (char *p = err; *p != '\0'; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
     }
     return AP_E_CONFIG;
 }

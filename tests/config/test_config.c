@@ -441,6 +441,17 @@ START_TEST(bad_file_value_is_named)
 }
 END_TEST
 
+/* A message is one line whatever the file held: control characters in a key are printed as '?'. */
+START_TEST(control_characters_in_messages)
+{
+    ap_config c;
+    char err[512] = "";
+    ap_config_defaults(&c);
+    ck_assert_int_eq(load_str(&c, "{\"work\\ners\\u0007\": 2}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strcmp(err, "test.conf: \"work?ers?\": unknown key") == 0, "%s", err);
+}
+END_TEST
+
 START_TEST(profiles_parsed)
 {
     ap_config c;
@@ -1163,6 +1174,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, shipped_config_is_the_defaults);
     tcase_add_test(tc, file_values_applied);
     tcase_add_loop_test(tc, bad_file_value_is_named, 0, (int)(sizeof bad_file / sizeof bad_file[0]));
+    tcase_add_test(tc, control_characters_in_messages);
     tcase_add_test(tc, profiles_parsed);
     tcase_add_test(tc, terrain_costs_parsed);
     tcase_add_test(tc, meters_per_tile_parsed);
