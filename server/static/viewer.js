@@ -252,7 +252,7 @@
   /* A unit kind fills the unit fields with its own values and locks them (the request sends the kind). */
   function applyKind() {
     const k = st.units[$('kind').value];
-    for (const id of ['radius', 'turning', 'size', 'cap'])
+    for (const id of ['radius', 'turning', 'size', 'cap', 'reverse']) /* the request sends the kind alone */
       $(id).disabled = !!k;
     if (!k)
       return;
@@ -345,7 +345,8 @@
     }
     api.lastDrawn = api.lastDrawn.filter(Boolean);
 
-    const radius = Number($('radius').value) || 0;
+    /* the disc of the unit the request names: none for a square (its size wins over the radius field) */
+    const radius = (Number($('size').value) || 0) > 0 ? 0 : Number($('radius').value) || 0;
     D.pose(ctx, st.start, '#1a7f37', 'S', radius, px);
     D.pose(ctx, st.goal, '#cf222e', 'G', radius, px);
   }

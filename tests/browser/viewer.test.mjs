@@ -344,6 +344,7 @@ test('unit kinds and capabilities: a boat on the water, an amphibian across it',
   await page.selectOption('#kind', 'boat');
   assert.equal(await page.locator('#radius').inputValue(), '0.4');
   assert.ok(await page.locator('#radius').isDisabled());
+  assert.ok(await page.locator('#reverse').isDisabled()); // the kind says whether it reverses
   await clickQuery({ alg: 'auto', alg2: '', smooth: 'los', step: '' }, [19, 3], [20, 16]);
   let plan = await lastPlan();
   assert.deepEqual(plan.request.unit, { kind: 'boat' });
@@ -357,6 +358,7 @@ test('unit kinds and capabilities: a boat on the water, an amphibian across it',
   await page.click('#reset'); // no poses: changing the unit plans nothing
   await page.selectOption('#kind', '');
   assert.ok(!(await page.locator('#radius').isDisabled()));
+  assert.ok(!(await page.locator('#reverse').isDisabled()));
   const caps = await page.locator('#cap option').allTextContents();
   assert.ok(caps.includes('ground+swamp+water+trees'), `capabilities offered: ${caps}`);
   await clickQuery({ cap: 'ground+swamp+water+trees', radius: 0, turning: 0, size: 0, alg: 'astar', alg2: '',
