@@ -23,8 +23,9 @@
 #include "registry.h"
 
 typedef enum ap_lc_op {
-    AP_LC_PUT = 1, /* body/len: a Moving AI map file; publish it as id's next version */
-    AP_LC_RELOAD,  /* read <maps dir>/<id>.map again and publish it */
+    AP_LC_PUT = 1, /* body/len: a Moving AI map file, or a circle map (a body starting with '{'); publish it
+                    * as id's next version */
+    AP_LC_RELOAD,  /* read <maps dir>/<id>.map (else <id>.circles.json) again and publish it */
     AP_LC_PATCH,   /* copy id's current grid, apply cells[0, n_cells), publish the copy */
 } ap_lc_op;
 

@@ -4,7 +4,9 @@
  * samples) and dispatches the rest through p->kind. A kind is one file and one value of this struct; the
  * algorithm table (algorithms.h) says which kind runs which algorithm. Kinds today: the grid kind
  * (plan_grid.c: astar, jps, jps_plus and caller grid-domain rows), the legal-turn kind (plan_dir.c:
- * directional8/24/48, hybrid, auto for turning units) and auto (algorithms.c: picks one of those at begin).
+ * directional8/24/48, hybrid, auto for turning units), the any-angle kind (plan_anyangle.c), the
+ * kinodynamic kind (plan_kino.c), the hierarchical kind (plan_hier.c: HAA*) and auto (algorithms.c: picks
+ * one of the others at begin).
  *
  * Contract, every op running on the plan's owner thread:
  *  begin(p, row, ws): p is zeroed but for q, deadline_ns, cancel, start_node / goal_node (the start and goal
@@ -32,7 +34,7 @@
 #include "../world/world.h"
 
 typedef struct ap_plan_kind {
-    const char *name; /* for messages and debugging: "grid", "turns", "auto" */
+    const char *name; /* for messages and debugging: "grid", "turns", "auto", ... */
     int (*begin)(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws);
     int (*step)(ap_plan *p, uint64_t max_expansions);
     int (*move)(ap_plan *p, ap_workspace *ws);

@@ -1,6 +1,7 @@
 /* search.h — one A* core over a small domain interface, on a preallocated search matrix.
  *
- * The domain (grid 8/4-connected, jump points, directional (x, y, heading) today; kinodynamic later) says
+ * The domain (grid 8/4-connected, jump points, directional (x, y, heading), any-angle graphs, HAA*'s abstract
+ * graph, kinodynamic (x, y, heading, speed) with a payload per state) says
  * what the states are, their successors with costs, and the heuristic; the core owns the open list,
  * g/f values, parents, generation stamps, time slicing and the deadline, and names no domain. A new domain
  * is a new file in planner/, never a hand-written search loop (HOG2 / warthog style): a domain that needs

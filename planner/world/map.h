@@ -162,10 +162,10 @@ typedef struct ap_map {
     double cap_cost[16][AP_TERRAIN_KINDS];
     double meters_per_tile; /* metres per tile side (ap_map_opts.scales), > 0; 1 by default */
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
-    /* Tables built at load by the registered kinds (tables.h; today "region", on uniform-cost maps
-     * "jps_plus" and "jps_bits", jps.h, then per capability "region:<capability>" and
-     * "clearance:<capability>", capability.h and clearance.h), in registration order. A failed optional
-     * build leaves no slot. */
+    /* Tables built at load by the registered kinds (tables.h; the list is planner/plan/table_kinds.c: today
+     * "region", on uniform-cost maps "jps_plus" and "jps_bits", jps.h, per capability "region:<capability>"
+     * and "clearance:<capability>", capability.h and clearance.h, then "jps_sized", "any_angle",
+     * "view:<capability>" and "hier"), in registration order. A failed optional build leaves no slot. */
     ap_map_table tables[AP_MAP_MAX_TABLES];
     int n_tables;
 } ap_map;

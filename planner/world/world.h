@@ -4,8 +4,10 @@
  * Shape (libuv style): an ops table plus an opaque context, held in a caller-owned ap_world value. There
  * are no hidden globals: every call reads only *ctx, so a world may be used from any number of threads at
  * once as long as its context is immutable (a loaded map is). Implementations: the Moving AI grid
- * (grid_world.h, over ap_map and collide.h); tests add others (tests/planner/world/test_world.c has disc
- * obstacles with analytic tests).
+ * (grid_world.h, over ap_map and collide.h) and its square-unit view (ap_square_world, grid_world.h), worlds
+ * of circles (circles.h, ap_circle_world_view), the kinodynamic corridor laid over another world (zone.h,
+ * ap_zone_world) and the any-angle graph's view for fixed-angle art (plan_anyangle.c); tests add others
+ * (tests/planner/world/test_world.c has disc obstacles with analytic tests).
  *
  * The clearance rule every implementation follows (the `clear` verdict of a path answer): the closed disc
  * of radius r (tiles, >= 0) around the unit's centre and the closed obstacle set may not share a point, and
