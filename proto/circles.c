@@ -187,7 +187,7 @@ static bool circle_map_id(const char *path, char out[AP_MAP_ID_MAX])
     return true;
 }
 
-int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag)
+int ap_circle_map_load(const char *path, const ap_map_opts *opts, ap_circle_map *out, ap_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (!circle_map_id(path, out->id)) {
@@ -204,5 +204,6 @@ int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag)
     int st = ap_circles_load(path, &out->world, diag);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->load_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->meters_per_tile = ap_map_scale_of(opts, out->id);
     return st;
 }

@@ -21,15 +21,18 @@ typedef struct ap_circle_map {
     char id[AP_MAP_ID_MAX];
     ap_circle_world *world;
     double load_seconds;
+    double meters_per_tile; /* the config's scale for its id (ap_map_scale_of: the id's entry, else "*", else
+                             * 1): the queries' ap_query.meters_per_tile, as a grid's ap_map.meters_per_tile */
 } ap_circle_map;
 
 /* The file name suffix of circle maps. */
 #define AP_CIRCLES_SUFFIX ".circles.json"
 
 /* Load the circle map file at path: its id is the base name without AP_CIRCLES_SUFFIX (1 .. 63 bytes of
- * [A-Za-z0-9_.-], not starting with '.', else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads it. On AP_OK *out is
- * filled (free its world with ap_circle_world_free); on error as ap_circles_load. Thread-safe. */
-int ap_circle_map_load(const char *path, ap_circle_map *out, ap_diag *diag);
+ * [A-Za-z0-9_.-], not starting with '.', else AP_E_MAP_FORMAT with diag), its world as ap_circles_load reads
+ * it, its scale opts' for the id (ap_map_scale_of; opts may be NULL: 1). On AP_OK *out is filled (free its
+ * world with ap_circle_world_free); on error as ap_circles_load. Thread-safe. */
+int ap_circle_map_load(const char *path, const ap_map_opts *opts, ap_circle_map *out, ap_diag *diag);
 
 /* What ap_json_get_circles accepts: at most max_n circles, |x|, |y| <= coord, r in [0, r_max] (r > 0 when
  * r_positive). */

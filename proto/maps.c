@@ -97,7 +97,8 @@ char *ap_wire_encode_map(const ap_map *m, uint64_t version, size_t *len)
     return dump(map_json(m, version), len);
 }
 
-/* A circle map: {"id", "kind": "circles", "width", "height", "circles", "load_ms", "tables": []}. */
+/* A circle map: {"id", "kind": "circles", "width", "height", "circles", "meters_per_tile", "load_ms",
+ * "tables": []}. */
 static json_t *circle_map_json(const ap_circle_map *c, uint64_t version)
 {
     char id[AP_MAP_ID_MAX];
@@ -109,6 +110,7 @@ static json_t *circle_map_json(const ap_circle_map *c, uint64_t version)
     o = set(o, "width", json_real(ap_circle_world_width(c->world)));
     o = set(o, "height", json_real(ap_circle_world_height(c->world)));
     o = set(o, "circles", json_integer((json_int_t)ap_circle_world_count(c->world)));
+    o = set(o, "meters_per_tile", json_real(c->meters_per_tile > 0.0 ? c->meters_per_tile : 1.0));
     o = set(o, "load_ms", json_real(c->load_seconds * 1000.0));
     o = set(o, "tables", json_array());
     return o;

@@ -632,6 +632,8 @@ static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map
         return false;
     q->map = r->ver->kind == AP_MAP_KIND_GRID ? r->ver->map : NULL;
     q->circles = r->ver->kind == AP_MAP_KIND_CIRCLES ? r->ver->circles.world : NULL;
+    if (q->circles != NULL) /* a grid carries its scale in ap_map; a circle world in its version */
+        q->meters_per_tile = r->ver->circles.meters_per_tile;
     *map_id = ap_map_version_id(r->ver);
     return true;
 }
@@ -821,6 +823,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         it->q = bi->q;
         it->q.map = where.map;
         it->q.circles = where.circles;
+        it->q.meters_per_tile = where.meters_per_tile;
         it->q.max_samples = h->cfg->max_samples;
         if (ap_wire_apply_unit_kind(&bi->unit, h->cfg->units, h->cfg->n_units, &it->q, &bi->err) != AP_OK) {
             it->status = bi->err.status;

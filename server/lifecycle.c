@@ -83,7 +83,7 @@ static void run_put(ap_lifecycle *lc, ap_lc_task *t)
     char label[AP_MAP_ID_MAX + 16];
     if (is_json(body, t->len)) {
         snprintf(label, sizeof label, "%s%s", t->id, AP_CIRCLES_SUFFIX);
-        ap_circle_map c = {.world = NULL};
+        ap_circle_map c = {.world = NULL, .meters_per_tile = ap_map_scale_of(&lc->opts, t->id)};
         snprintf(c.id, sizeof c.id, "%s", t->id);
         double t0 = ap_monotonic_seconds();
         int st = ap_circles_parse(label, body, t->len, &c.world, &t->diag);
@@ -133,7 +133,7 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     ap_map_source_of(path, &src);
     ap_map *m = NULL;
     ap_circle_map c;
-    int st = circles ? ap_circle_map_load(path, &c, &t->diag) : ap_map_load(path, &lc->opts, &m, &t->diag);
+    int st = circles ? ap_circle_map_load(path, &lc->opts, &c, &t->diag) : ap_map_load(path, &lc->opts, &m, &t->diag);
     if (st != AP_OK) {
         t->status = client_status(st);
         fprintf(lc->log, "arcpathd: map error: %s:%d:%d: %s\n", path, t->diag.line, t->diag.col, t->diag.msg);

@@ -369,7 +369,7 @@ static int load_and_publish(ap_registry *r, const char *path, ap_map_kind kind, 
     if (kind == AP_MAP_KIND_GRID)
         st = ap_map_load(path, opts, &m, &diag);
     else
-        st = ap_circle_map_load(path, &c, &diag);
+        st = ap_circle_map_load(path, opts, &c, &diag);
     *parsed = st == AP_OK;
     if (st != AP_OK) {
         report_diag(errf, path, &diag, st);

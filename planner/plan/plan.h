@@ -96,7 +96,8 @@ typedef struct ap_query {
      * (kino_field). */
     ap_vehicle vehicle;      /* unit.max_speed, max_accel, max_brake, max_lateral_accel (SI units) */
     double meters_per_tile;  /* the map's scale, metres per tile; 0 = the map's own (ap_map.meters_per_tile,
-                              * from the config's meters_per_tile; 1 on a circle world) */
+                              * from the config's meters_per_tile; 1 on a circle world, whose scale the
+                              * server sets here from its version, ap_circle_map.meters_per_tile) */
     double start_speed;      /* start.speed, m/s in [0, max_speed] */
     double goal_speed;       /* goal.speed, m/s in [0, max_speed] */
     double tol_position;     /* goal_tolerance.position, tiles; 0 = AP_DEFAULT_TOL_POSITION */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../util.h"
 #include "harness.h"
@@ -177,6 +178,45 @@ START_TEST(timed_errors)
 }
 END_TEST
 
+/* A circle map's scale (meters_per_tile in the config) times its answers as a grid's does: forest at 1.7 m a
+ * tile, a 20-tile straight line is 34 m (the limits' closed form: up to 5 m/s at 3 m/s^2, cruise, brake at
+ * 6 m/s^2), and its map info shows the scale, in single queries and batches alike. It planned at 1 m a tile
+ * (5.25 s) and the map info had no scale. */
+START_TEST(circle_map_scale_times_answers)
+{
+    char *conf = ap_test_temp_file("arcpath-scale-conf", "{\"meters_per_tile\": {\"forest\": 1.7}}");
+    ck_assert_ptr_nonnull(conf);
+    const char *args[] = {"--config", conf, NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", args, NULL), 0);
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/forest", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    json_t *info = ap_resp_json(&r);
+    ck_assert_double_eq(ap_jnum(info, "meters_per_tile"), 1.7);
+    json_decref(info);
+    ap_resp_free(&r);
+    const double meters = 20.0 * 1.7, v = 5.0, a = 3.0, b = 6.0;
+    const double want = v / a + v / b + (meters - v * v / (2 * a) - v * v / (2 * b)) / v;
+    static const char query[] = "{\"map\":\"forest\",\"start\":{\"x\":2,\"y\":2},\"goal\":{\"x\":2,\"y\":22},"
+                                "\"unit\":{\"max_speed\":5},\"search\":{\"algorithm\":\"any_angle\"}}";
+    json_t *j = ap_post_want(&s, "/v1/path", query, 200);
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), 20.0, 1e-9);
+    ck_assert_double_eq_tol(ap_jnum(j, "duration_s"), want, 1e-6);
+    json_decref(j);
+    char batch[512];
+    snprintf(batch, sizeof batch, "{\"map\":\"forest\",\"queries\":[{\"start\":{\"x\":2,\"y\":2},"
+             "\"goal\":{\"x\":2,\"y\":22},\"unit\":{\"max_speed\":5},\"search\":{\"algorithm\":\"any_angle\"}}]}");
+    j = ap_post_want(&s, "/v1/paths", batch, 200);
+    json_t *item = json_array_get(json_object_get(j, "results"), 0);
+    ck_assert_double_eq_tol(ap_jnum(item, "duration_s"), want, 1e-6);
+    json_decref(j);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    unlink(conf);
+    free(conf);
+}
+END_TEST
+
 Suite *timing_suite(void)
 {
     Suite *s = suite_create("timing");
@@ -187,6 +227,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, grid_corners_at_rest);
     tcase_add_test(tc, batch_items_timed);
     tcase_add_test(tc, timed_errors);
+    tcase_add_test(tc, circle_map_scale_times_answers);
     suite_add_tcase(s, tc);
     return s;
 }
