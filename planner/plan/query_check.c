@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../anyangle/graph.h"
@@ -80,6 +81,16 @@ const ap_map *ap_query_map(const ap_query *q)
     return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
 }
 
+/* v in buf (32 bytes) with as few digits as read back as v (15, else 17): a point a hair outside the map
+ * (x = 10.0000001 on a 10-wide world) printed with %g as 10, on the edge. */
+static const char *exact(char buf[32], double v)
+{
+    snprintf(buf, 32, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
 double ap_query_meters_per_tile(const ap_query *q)
 {
     if (q->meters_per_tile > 0.0)
@@ -141,10 +152,14 @@ static int check_points(const ap_query *q, ap_query_error *e)
     const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
     const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
     const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
-    for (int i = 0; i < 2; i++)
-        if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1]))
-            return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%g, %g) is outside the map: x in [0, %g%s, y in [0, %g%s",
-                          field_name[f[i]], pt[i][0], pt[i][1], w, m ? ")" : "]", h, m ? ")" : "]");
+    for (int i = 0; i < 2; i++) {
+        if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1])) {
+            char x[32], y[32];
+            return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%s, %s) is outside the map: x in [0, %g%s, y in [0, %g%s",
+                          field_name[f[i]], exact(x, pt[i][0]), exact(y, pt[i][1]), w, m ? ")" : "]", h,
+                          m ? ")" : "]");
+        }
+    }
     if (m != NULL && q->unit_size > 0)
         return check_square_points(q, e);
     for (int i = 0; i < 2; i++) {

@@ -260,6 +260,13 @@ START_TEST(messages_say_why)
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_OUT_OF_BOUNDS);
     ck_assert_str_eq(e.field, "goal");
     ck_assert_str_eq(e.message, "\"goal\" (8, 0.5) is outside the map: x in [0, 8), y in [0, 2)");
+    q.gx = 8.0000001; /* a hair outside: printed in full, not rounded onto the edge */
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_OUT_OF_BOUNDS);
+    ck_assert_str_eq(e.message, "\"goal\" (8.0000001, 0.5) is outside the map: x in [0, 8), y in [0, 2)");
+    q.gx = nextafter(8.0, 9.0); /* 15 digits would print 8 */
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_OUT_OF_BOUNDS);
+    ck_assert_str_eq(e.message, "\"goal\" (8.0000000000000018, 0.5) is outside the map: x in [0, 8), y in [0, 2)");
+    q.gx = 8.0;
     q.gx = 3.5;
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_GOAL_BLOCKED);
     ck_assert_str_eq(e.message, "\"goal\" is on a blocked cell (3, 0)");
