@@ -238,9 +238,14 @@ int ap_plan_timing(ap_result *r, const ap_query *q)
     double dur, vmax = 0.0;
     int st = ap_timing_profile(&q->vehicle, ap_query_meters_per_tile(q), r->segments, r->n_segments,
                                q->start_speed, v_end, &segs, &tm, &n, &dur, &vmax);
-    if (st == AP_E_INVALID_REQUEST)
+    if (st == AP_E_INVALID_REQUEST) {
+        /* the highest start speed that works, rounded down to the 6 digits printed: rounded to nearest it could
+         * name a speed just above it (sqrt(60) = 7.745967 printed 7.74597, itself refused) */
+        const double scale = vmax > 0.0 ? pow(10.0, 5.0 - floor(log10(vmax))) : 1.0;
+        const double shown = vmax > 0.0 ? floor(vmax * scale) / scale : vmax;
         snprintf(r->message, sizeof r->message, "\"start.speed\" %.6g m/s is above what this path allows within "
-                 "the limits (at most %.6g m/s)", q->start_speed, vmax);
+                 "the limits (at most %.6g m/s)", q->start_speed, shown);
+    }
     if (st != AP_OK)
         return st;
     free(r->segments);

@@ -551,6 +551,17 @@ START_TEST(test_plan_start_speed_refused)
     ck_assert_int_eq(plan(&q, &r), AP_OK);
     ck_assert_double_eq_tol(r.duration_s, 2.0, 1e-9); /* braking from 2 m/s at 1 m/s^2 */
     ap_result_free(&r);
+    /* the named speed works: sqrt(6) = 2.4494897 is named 2.44948 (to nearest, 2.44949 was refused) */
+    q.vehicle.max_brake = 1.5;
+    q.start_speed = 10.0;
+    ck_assert_int_eq(plan(&q, &r), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(r.message, "\"start.speed\" 10 m/s is above what this path allows within the limits (at most 2.44948 m/s)");
+    ap_result_free(&r);
+    q.start_speed = 2.44948;
+    ck_assert_int_eq(plan(&q, &r), AP_OK);
+    ap_result_free(&r);
+    q.vehicle.max_brake = 1.0;
+    q.start_speed = 10.0;
     q.has_sheading = true;
     q.sheading = M_PI / 2.0;
     ck_assert_int_eq(plan(&q, &r), AP_E_INVALID_REQUEST);
