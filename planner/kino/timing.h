@@ -17,8 +17,9 @@
  * v0^2 + 2 a s). On one segment with boundary speeds u and w and cap c that is min(c, sqrt(u^2 + 2 a s),
  * sqrt(w^2 + 2 b (L - s))): an accelerating piece, a cruising piece at c, a braking piece, each with
  * constant acceleration, which become the output's pieces (a segment is split where its acceleration
- * changes; a piece shorter than AP_TIMING_TINY metres is merged into its neighbour, whose acceleration the
- * merge averages, so every limit still holds). A segment shorter than AP_TIMING_TINY metres is driven at the
+ * changes; a piece shorter than AP_TIMING_TINY metres is merged into its neighbour, or into the neighbour's
+ * nearest AP_TIMING_TINY metres when it is longer, whose acceleration the merge averages, so every limit still
+ * holds and the time stays within microseconds of the fastest). A segment shorter than AP_TIMING_TINY metres is driven at the
  * speed of its ends (from rest: accelerate, then brake).
  *
  * Sources: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapter 2

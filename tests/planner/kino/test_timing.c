@@ -156,6 +156,27 @@ START_TEST(test_line_triangle)
 }
 END_TEST
 
+/* A speed change shorter than AP_TIMING_TINY beside a long cruise: braking 0.04 -> 0.001 m/s at 1000 m/s^2
+ * (8e-7 m) at the end of 40 m, or accelerating 0.001 -> 0.04 m/s at 1000 m/s^2 at the start. Merged into the
+ * whole cruise it spread the change over 40 m: 1951 s against the fastest 1000.007 s. Now within a
+ * millisecond of the closed form (only the last, or first, micrometre of the cruise joins the short piece). */
+START_TEST(test_short_speed_change_beside_a_cruise)
+{
+    const ap_vehicle brakes = {0.04, 3.0, 1000.0, 4.0, 0.0, 0.0}, pulls = {0.04, 1000.0, 6.0, 4.0, 0.0, 0.0};
+    ap_segment line = ap_segment_line(0.0, 0.0, 40.0, 0.0);
+    prof p = run(&brakes, 1.0, &line, 1, 0.0, 0.001);
+    ck_assert_double_eq_tol(p.dur, ap_vehicle_time_bound(&brakes, 40.0, 0.0, 0.001), 1e-3);
+    ck_assert_double_lt(p.dur, 1000.01);
+    check_profile(&brakes, 1.0, &line, 1, 0.0, 0.001, &p);
+    prof_free(&p);
+    p = run(&pulls, 1.0, &line, 1, 0.001, 0.0);
+    ck_assert_double_eq_tol(p.dur, ap_vehicle_time_bound(&pulls, 40.0, 0.001, 0.0), 1e-3);
+    ck_assert_double_lt(p.dur, 1000.01);
+    check_profile(&pulls, 1.0, &line, 1, 0.001, 0.0, &p);
+    prof_free(&p);
+}
+END_TEST
+
 /* An arc of radius 4 m caps the speed at sqrt(4 m/s^2 x 4 m) = 4 m/s: a quarter turn (2 pi m) entered and
  * left at 4 m/s is one piece of pi / 2 s; from rest to rest 4 m accelerating (2 s), 2 pi - 6 m at 4 m/s,
  * 2 m braking (1 s). Entering it at 5 m/s is refused (at most 4). */
@@ -665,6 +686,7 @@ Suite *timing_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_line_trapezoid);
     tcase_add_test(tc, test_line_triangle);
+    tcase_add_test(tc, test_short_speed_change_beside_a_cruise);
     tcase_add_test(tc, test_arc_lateral_cap);
     tcase_add_test(tc, test_brake_before_tight_arc);
     tcase_add_test(tc, test_corner_at_rest);
