@@ -172,19 +172,26 @@ static void on_sighup(uv_signal_t *sig, int signum)
         fprintf(stderr, "arcpathd: SIGHUP: a reload of the maps folder is already queued\n");
 }
 
-static bool has_map(ap_registry *reg, const char *id)
+/* The kind of the loaded map id, or -1 when none is loaded. */
+static int loaded_kind(ap_registry *reg, const char *id)
 {
     ap_map_version *v = ap_registry_acquire(reg, id);
+    int kind = v != NULL ? (int)v->kind : -1;
     ap_map_version_release(v);
-    return v != NULL;
+    return kind;
 }
 
 /* A terrain-cost or scale entry for a map that is not loaded is most likely a typo: say so (a warning, not an
- * error: one config may serve several map sets). */
+ * error: one config may serve several map sets); so is a terrain-cost entry for a circle map, which has no
+ * terrains (its scale applies). */
 static void warn_unused(ap_server *s, const char *key, const char *id, FILE *f)
 {
-    if (strcmp(id, "*") != 0 && !has_map(&s->reg, id))
+    const int kind = strcmp(id, "*") != 0 ? loaded_kind(&s->reg, id) : (int)AP_MAP_KIND_GRID;
+    if (kind < 0)
         fprintf(f, "arcpathd: config warning: \"%s.%s\": no map with this id is loaded\n", key, id);
+    else if (kind == AP_MAP_KIND_CIRCLES && strcmp(key, "terrain_costs") == 0)
+        fprintf(f, "arcpathd: config warning: \"%s.%s\": a circle map has no terrains (the entry does nothing)\n",
+                key, id);
 }
 
 static void warn_unused_terrain(ap_server *s, FILE *f)

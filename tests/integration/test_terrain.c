@@ -160,6 +160,19 @@ START_TEST(check_config_shows_costs)
     ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "\"terrain_costs.marsh.S\"") != NULL, "%s", out);
     ap_write_file(sd.conf, CONF);
+    /* an entry for a circle map (it has no terrains): a warning, not silence; its scale is taken (no warning) */
+    static const char *const circ[] = {"--check-config", "--maps", "config/maps", "--config", NULL, NULL};
+    char *conf = ap_test_temp_file("arcpath-circle-costs", "{\"terrain_costs\": {\"forest\": {\"S\": 3}}, "
+                                                          "\"meters_per_tile\": {\"forest\": 2}}");
+    ck_assert_ptr_nonnull(conf);
+    const char *cargs[6];
+    memcpy(cargs, circ, sizeof cargs);
+    cargs[4] = conf;
+    ck_assert_int_eq(ap_run_cli(cargs, 1, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "\"terrain_costs.forest\": a circle map has no terrains") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "meters_per_tile.forest") == NULL, "%s", out);
+    unlink(conf);
+    free(conf);
 }
 END_TEST
 
