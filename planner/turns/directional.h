@@ -14,7 +14,9 @@
  * heading, along the shortest Dubins (or Reeds-Shepp) curve; an edge exists only if no cell of its
  * hit-check mask is blocked (off-map counts as blocked). The first move, from the exact non-discrete start
  * pose, is computed in full (curve + exact ap_segment_clear), as Pinter prescribes. The goal pose is
- * reached by analytic expansion: from every expanded node near the goal (and every 8th one elsewhere) the
+ * reached by analytic expansion: from every expanded node near the goal, every 8th one elsewhere, and every
+ * one within the memoised curve bounds whose heuristic the lattice bound does not raise (its final curve may
+ * well be clear; tried only every 8th, the answer depended on the expansion order) the
  * exact shortest curve to the goal pose is tried with ap_segment_clear and, if clear, becomes an edge to
  * the goal node. Because the heuristic at that node is that same curve's length, the goal then has the
  * node's f and larger g, so it is taken next: the search stops as soon as a clear final curve exists
