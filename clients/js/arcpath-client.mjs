@@ -26,14 +26,16 @@ export class ArcpathError extends Error {
 export class ArcpathClient {
   /**
    * @param baseUrl the server, e.g. "http://127.0.0.1:8080"
-   * @param options timeoutMs per request (10000), maxAttempts per call (3, 1 … 10), maxRetryWaitMs (10000)
+   * @param options timeoutMs per request (10000), maxAttempts per call (3, 1 … 10), maxRetryWaitMs (10000);
+   *   a value that is not a finite number takes the default (maxAttempts NaN retried without end)
    */
   constructor(baseUrl, { timeoutMs = 10000, maxAttempts = 3, maxRetryWaitMs = 10000 } = {}) {
     if (!baseUrl) throw new TypeError('baseUrl must not be empty');
+    const finite = (v, dflt) => (Number.isFinite(Number(v)) ? Number(v) : dflt);
     this.pathUrl = `${String(baseUrl).replace(/\/+$/, '')}/v1/path`;
-    this.timeoutMs = timeoutMs;
-    this.maxAttempts = Math.min(Math.max(Math.trunc(maxAttempts), 1), 10);
-    this.maxRetryWaitMs = Math.max(maxRetryWaitMs, 0);
+    this.timeoutMs = finite(timeoutMs, 10000);
+    this.maxAttempts = Math.min(Math.max(Math.trunc(finite(maxAttempts, 3)), 1), 10);
+    this.maxRetryWaitMs = Math.max(finite(maxRetryWaitMs, 10000), 0);
   }
 
   /** POST one /v1/path body (an object); resolves with the 200 answer (status ok, no_path or timeout). */

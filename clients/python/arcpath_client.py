@@ -14,6 +14,7 @@ max_attempts requests per call and at most max_retry_wait seconds per wait.
 A client holds no connection and no mutable state after construction: one instance may be shared by
 threads.
 """
+import http.client
 import json
 import time
 import urllib.error
@@ -46,11 +47,32 @@ class BadAnswerError(ArcpathError):
     """An answer that is not arcpath's JSON (code "bad_answer")."""
 
 
+def _read_until(resp, deadline):
+    """The body of resp, read before the time.monotonic() deadline (socket.timeout past it): the socket's
+    own timeout bounds each read only, so a trickle of bytes would otherwise go on for ever."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+        if sock is not None:  # CPython's HTTPResponse: each read waits at most what is left
+            sock.settimeout(left)
+        chunk = resp.read1(65536)
+        if not chunk:
+            body = b"".join(chunks)
+            if getattr(resp, "length", None):  # the connection ended before Content-Length bytes came
+                raise http.client.IncompleteRead(body, resp.length)
+            return body
+        chunks.append(chunk)
+
+
 class ArcpathClient:
     """Client for the server at base_url ("http://127.0.0.1:8080").
 
-    timeout: seconds per request (connect and answer); max_attempts: requests per call (1 + the 503
-    retries, 1 … 10); max_retry_wait: the longest sleep, seconds, before a retry (the server asks for 1).
+    timeout: seconds per request, the whole of it (connect, headers and body: a server that sends its
+    answer a byte at a time is cut off too); max_attempts: requests per call (1 + the 503 retries, 1 … 10);
+    max_retry_wait: the longest sleep, seconds, before a retry (the server asks for 1).
     """
 
     def __init__(self, base_url, timeout=10.0, max_attempts=3, max_retry_wait=10.0):
@@ -71,18 +93,23 @@ class ArcpathClient:
         for attempt in range(1, self.max_attempts + 1):
             req = urllib.request.Request(self.path_url, data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
+            deadline = time.monotonic() + self.timeout
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    return self._parse_answer(resp.status, resp.read(), attempt)
-            except urllib.error.HTTPError as e:
-                error = self._parse_error(e.code, e.read(), attempt)
-                wait = self._retry_after(e)
-                if e.code != 503 or wait is None or attempt == self.max_attempts:
-                    raise error from None
-                time.sleep(min(wait, self.max_retry_wait))
-            except (urllib.error.URLError, OSError) as e:
-                reason = getattr(e, "reason", e)
-                raise TransportError(0, "transport", str(reason), "", attempt) from None
+                try:
+                    with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                        raw = _read_until(resp, deadline)
+                        return self._parse_answer(resp.status, raw, attempt)
+                except urllib.error.HTTPError as e:
+                    # the error body is read under the same deadline; a failure there is a transport error
+                    error = self._parse_error(e.code, _read_until(e.fp, deadline) if e.fp else b"", attempt)
+                    wait = self._retry_after(e)
+                    if e.code != 503 or wait is None or attempt == self.max_attempts:
+                        raise error from None
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
+                # refused, timed out, cut off (IncompleteRead) or not HTTP at all (BadStatusLine)
+                reason = getattr(e, "reason", None) or e
+                raise TransportError(0, "transport", str(reason) or type(e).__name__, "", attempt) from None
+            time.sleep(min(wait, self.max_retry_wait))
         raise AssertionError("unreachable")
 
     def path_query(self, map, start, goal, unit=None, search=None, **extra):

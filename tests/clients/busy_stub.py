@@ -4,10 +4,13 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
 - POST /v1/path with map "always_busy": always 503 overloaded with Retry-After: 0;
 - any other POST /v1/path: 503 overloaded (Retry-After: 0) and 200 with ANSWER in turn, starting with 503,
   so a client that retries once gets the answer;
+- POST /v1/path with map "drip": a 200 whose body comes a byte every 0.3 s (20 bytes, then it stops);
+- POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
 - GET /count: the number of POSTs so far, as text.
 """
 import json
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ANSWER = {"status": "ok", "map": "arena", "grid_cost": 2.0, "length": 2.0, "clear": True,
@@ -34,6 +37,24 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def cut_short(self, drip):
+        data = json.dumps(ANSWER).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data) if drip else 100))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            if drip:
+                for b in data[:20]:
+                    self.wfile.write(bytes([b]))
+                    self.wfile.flush()
+                    time.sleep(0.3)
+            else:
+                self.wfile.write(data[:14])
+        except OSError:  # the client gave up: what the check wants
+            pass
+
     def do_GET(self):
         if self.path == "/count":
             self.send(200, str(Handler.posts))
@@ -50,6 +71,9 @@ class Handler(BaseHTTPRequestHandler):
             map_id = json.loads(body).get("map")
         except ValueError:
             map_id = None
+        if map_id in ("drip", "truncated"):
+            self.cut_short(map_id == "drip")
+            return
         if map_id != "always_busy":
             Handler.others += 1
         if map_id == "always_busy" or Handler.others % 2 == 1:

@@ -255,6 +255,43 @@ if [ -z "$(toolchain c)" ]; then
     fi
 fi
 
+# --- answers cut short, and bad options -----------------------------------------------------------------------
+# Python: timeout bounds the whole request (a body a byte every 0.3 s is cut off at 1 s, not read for 6 s), and a
+# body cut short is a TransportError (both escaped as other exceptions, or not at all). JavaScript: maxAttempts
+# NaN takes the default 3 (it retried without end).
+out=$(PYTHONPATH=clients/python python3 -c '
+import sys, time
+from arcpath_client import ArcpathClient, TransportError
+c = ArcpathClient(sys.argv[1], timeout=1.0, max_attempts=1)
+for m in ("drip", "truncated"):
+    t0 = time.monotonic()
+    try:
+        c.path({"map": m})
+        print(m, "answered")
+    except TransportError as e:
+        print(m, "transport", "fast" if time.monotonic() - t0 < 2.5 else "slow")
+    except BaseException as e:
+        print(m, "untyped", type(e).__name__)
+' "$stub" 2>&1)
+expect=$(printf 'drip transport fast\ntruncated transport fast')
+if [ "$out" = "$expect" ]; then
+    pass "python: timeout bounds the whole answer; a body cut short is a transport error"
+else
+    fail "python: answers cut short" "expected: $expect" "got:      $out"
+fi
+before=$(stub_count)
+out=$(node -e '
+import(process.argv[1]).then(async (m) => {
+  const c = new m.ArcpathClient(process.argv[2], { maxAttempts: Number("x"), maxRetryWaitMs: 0 });
+  try { await c.path({ map: "always_busy" }); console.log("answered"); } catch (e) { console.log(e.code, c.maxAttempts); }
+});' "$PWD/clients/js/arcpath-client.mjs" "$stub" 2>&1)
+sent=$(( $(stub_count) - before ))
+if [ "$out" = "overloaded 3" ] && [ "$sent" -eq 3 ]; then
+    pass "js: maxAttempts NaN takes the default (3 requests, then the overloaded error)"
+else
+    fail "js: maxAttempts NaN ($sent requests)" "expected: overloaded 3" "got:      $out"
+fi
+
 # --- the JavaScript client's declarations -------------------------------------------------------------------
 tsc=tests/clients/node_modules/.bin/tsc
 if [ ! -x "$tsc" ]; then
