@@ -445,6 +445,14 @@ int main(int argc, char **argv)
                             .n_cap_costs = s->cfg.n_cap_costs,
                             .scales = s->cfg.scales,
                             .n_scales = s->cfg.n_scales};
+    /* The stop and reload signals wait (blocked, pending) until serve() has its handlers: at their default
+     * action a SIGHUP or SIGTERM sent while the maps load (seconds for a big folder) killed the process. A
+     * --check-config run keeps the defaults, so Ctrl-C stops it. Threads started from here inherit the mask. */
+    if (!s->cfg.check_config) {
+        sigset_t quit;
+        quit_signals(&quit);
+        pthread_sigmask(SIG_BLOCK, &quit, NULL);
+    }
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");

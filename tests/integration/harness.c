@@ -120,6 +120,13 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
         _exit(127);
     }
+    /* A test of a signal sent while the server starts (AP_TEST_EARLY_SIGNAL=SIGNO, read here): 50 ms in, while
+     * the maps load. */
+    for (int i = 0; env && env[i]; i++)
+        if (strncmp(env[i], "AP_TEST_EARLY_SIGNAL=", 21) == 0) {
+            sleep_ms(50);
+            kill(s->pid, atoi(env[i] + 21));
+        }
     /* Polled every 10 ms (at most 60 s, or ARCPATH_TEST_START_S seconds: check-tsan's server loads the 22
      * Moving AI maps in 40 s or more): a server is up in tens of ms on the demo maps, and a run starts ~50
      * servers, so a coarser poll adds seconds of sleep. */

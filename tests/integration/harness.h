@@ -18,7 +18,8 @@ typedef struct ap_srv {
  * may be NULL); wait until /healthz answers (at most 60 s). Returns 0 or -1. Some variables of env are the
  * harness's, read in the child before exec: AP_TEST_STDERR_FILE=PATH (the server's stderr to that file),
  * AP_TEST_NOFILE=SOFT:HARD (its RLIMIT_NOFILE) and AP_TEST_STDOUT_UNREAD=1 (its stdout a pipe that nobody
- * reads, the read end held open by the server itself); and AP_TEST_LISTEN_V6=1, read here: listen on the
+ * reads, the read end held open by the server itself); AP_TEST_EARLY_SIGNAL=SIGNO, read here: that signal
+ * 50 ms after the start, while the maps load; and AP_TEST_LISTEN_V6=1, read here: listen on the
  * IPv6 loopback, `--listen [::1]:<free port>` (-1 at once when the machine has none). */
 int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
 

@@ -495,6 +495,28 @@ START_TEST(repeated_sigterm_still_exits_zero)
 }
 END_TEST
 
+/* A SIGHUP sent while the maps load (50 ms in; Paris_1_1024 and den520d take about a second) waits until the
+ * server handles signals, then reloads: the server comes up and serves. At its default action it killed the
+ * process (a reload sent during a restart took the replica down). A SIGTERM then drains and exits 0. */
+START_TEST(sighup_while_loading_waits)
+{
+    if (!ap_mai_small_dir) {
+        ap_test_skip_no_data("SIGHUP while loading");
+        return;
+    }
+    char sig[32];
+    snprintf(sig, sizeof sig, "AP_TEST_EARLY_SIGNAL=%d", SIGHUP);
+    const char *env[] = {sig, NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ap_resp r;
+    ck_assert_int_eq(ap_http(&s, "GET", "/readyz", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 Suite *lifecycle_suite(void)
 {
     Suite *s = suite_create("lifecycle");
@@ -510,6 +532,7 @@ Suite *lifecycle_suite(void)
     tcase_add_test(tc, sigterm_answers_kept_connections_not_ready);
     tcase_add_test(tc, second_sigterm_cancels_running_searches);
     tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
+    tcase_add_test(tc, sighup_while_loading_waits);
     suite_add_tcase(s, tc);
     return s;
 }
