@@ -460,6 +460,8 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         ap_wire_write_batch_end(&j->out, j->expanded, &st);
         j->status = AP_OK;
     } else if (j->items) {
+        if (j->status == AP_E_CLIENT_CLOSED && j->item_active)
+            j->expanded += ap_plan_expanded(&j->plan); /* the open item's search, stopped */
         ap_jbuf_reset(&j->out);
         ap_wire_write_error(&j->out, j->status, NULL, NULL, 0, 0, &http);
     } else {
@@ -468,8 +470,11 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
             ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : j->map_id ? j->map_id : "", &j->result, &st);
             count_answer(l, &j->result);
         }
-        else
+        else {
+            if (j->status == AP_E_CLIENT_CLOSED) /* its search stopped: what it expanded still counts */
+                j->expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
             ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
+        }
     }
     j->http_status = http;
     if (j->out.failed) {

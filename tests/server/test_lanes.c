@@ -390,6 +390,9 @@ START_TEST(test_client_gone_frees_slow_slot)
     ck_assert_int_eq(holder->http_status, 499);
     ck_assert_ptr_nonnull(strstr(holder->body, "\"code\":\"client_closed\""));
     ck_assert_double_lt((double)(holder->t_encoded_ns - t0) / 1e9, 5.0); /* not at its deadline (10 s) */
+    /* what it expanded counts (job and metrics): 100 ms of 1-expansion slices; it counted 0 */
+    ck_assert_uint_gt(holder->expanded, 100);
+    ck_assert_uint_ge(atomic_load(&ctx.metrics.expanded_nodes), holder->expanded);
     ck_assert_int_eq(waiting->status, AP_E_CLIENT_CLOSED);
     ck_assert_int_eq(waiting->http_status, 499);
     ck_assert_int_eq(wanted->status, AP_OK);
