@@ -55,7 +55,7 @@ static const ap_int_field ap_int_fields[] = {
     F("max_map_height", NULL, AP_K_I32, max_map_height, 1, 65536, "map height limit"),
     F("max_map_cells", NULL, AP_K_I64, max_map_cells, 1, 1LL << 30, "map cells limit"),
     F("max_samples", "ARCPATH_MAX_SAMPLES", AP_K_SIZE, max_samples, 1, 10000000, "most poses in one answer"),
-    F("max_answer_bytes", "ARCPATH_MAX_ANSWER_BYTES", AP_K_SIZE, max_answer_bytes, 65536, 1LL << 30, "largest answer body"),
+    F("max_answer_bytes", "ARCPATH_MAX_ANSWER_BYTES", AP_K_SIZE, max_answer_bytes, 65536, 1LL << 30, "largest batch answer or picture"),
     F("drain_timeout_ms", "ARCPATH_DRAIN_TIMEOUT_MS", AP_K_INT, drain_timeout_ms, 0, 600000, "how long SIGTERM waits for searches in flight"),
     F("max_batch", "ARCPATH_MAX_BATCH", AP_K_SIZE, max_batch, 1, 100000, "most queries in one POST /v1/paths"),
     F("http_threads", "ARCPATH_HTTP_THREADS", AP_K_INT, http_threads, 1, 64, "HTTP polling threads"),
@@ -66,7 +66,7 @@ static const ap_int_field ap_int_fields[] = {
     F("request_timeout_ms", "ARCPATH_REQUEST_TIMEOUT_MS", AP_K_INT, request_timeout_ms, 100, 600000, "a request must arrive whole within"),
     F("profile_evictions_per_minute", "ARCPATH_PROFILE_EVICTIONS_PER_MINUTE", AP_K_INT,
       profile_evictions_per_minute, 0, 1000000, "unit profiles one client may evict a minute"),
-    F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30, "largest map file PUT accepts"),
+    F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30, "largest map file PUT or cell edits PATCH accepts"),
     F("max_workspace_cells", "ARCPATH_MAX_WORKSPACE_CELLS", AP_K_I64, max_workspace_cells, 0, 1LL << 31, "search workspace nodes (0: the largest map's at start)"),
 };
 #undef F

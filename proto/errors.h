@@ -35,9 +35,9 @@ typedef enum ap_wire_status {
                                           * WWW-Authenticate: Bearer) */
     AP_E_FORBIDDEN,                      /* 403 forbidden: the bearer token is wrong */
     AP_E_CLIENT_CLOSED,                  /* 499 client_closed: the client closed its connection while its
-                                          * path job waited or searched; the job was stopped. Never read
-                                          * by a client: it names the outcome in the access log and the
-                                          * request metrics (nginx's 499) */
+                                          * path job waited or searched; the job was stopped. Not waited
+                                          * for (a client that only half-closed reads it): it names the
+                                          * outcome in the access log and the request metrics (nginx's 499) */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 
