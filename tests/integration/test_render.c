@@ -179,7 +179,8 @@ START_TEST(unit_kind_radius_drawn)
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", args, NULL), 0);
     static const char *const units[] = {
         "{\"kind\":\"tank\"}",
-        "{\"radius\":0.9,\"turning_radius\":1.5,\"capability\":[\"ground\"]}",
+        "{\"radius\":0.9,\"turning_radius\":1.5,\"capability\":[\"ground\"],\"max_speed\":10,\"max_accel\":1.5,"
+        "\"max_brake\":3,\"max_lateral_accel\":4,\"max_reverse_speed\":10,\"max_turn_rate\":0.8}",
     };
     ap_resp r[2];
     for (int i = 0; i < 2; i++) {
