@@ -189,12 +189,14 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         if (q->zone == NULL)
             return p->state = ap_plan_end_blocked(p, AP_E_START_BLOCKED);
         p->field = "start";
-        snprintf(p->message, sizeof p->message, "the start is outside the corridor (or blocked)");
+        snprintf(p->message, sizeof p->message, "\"start\": the unit's disc (radius %.10g) at (%.10g, %.10g) is "
+                 "outside the corridor or overlaps an obstacle", kp.radius, q->sx, q->sy);
         return p->state = AP_E_START_BLOCKED;
     }
     if (q->zone != NULL && !ap_world_point_clear(&kp.world, q->gx, q->gy, kp.radius)) {
         p->field = "goal";
-        snprintf(p->message, sizeof p->message, "the goal is outside the corridor (or blocked)");
+        snprintf(p->message, sizeof p->message, "\"goal\": the unit's disc (radius %.10g) at (%.10g, %.10g) is "
+                 "outside the corridor or overlaps an obstacle", kp.radius, q->gx, q->gy);
         return p->state = AP_E_GOAL_BLOCKED;
     }
     /* Where no point within tol_pos of the goal holds the disc, no state is a goal, and the search would only

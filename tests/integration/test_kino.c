@@ -605,6 +605,11 @@ START_TEST(kinodynamic_corridor)
     json_t *e = json_object_get(j, "error");
     ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "start_blocked");
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "start");
+    /* the message gives the radius and the point, as outside corridor mode (it said "outside the corridor
+     * (or blocked)" alone) */
+    ck_assert_msg(strstr(json_string_value(json_object_get(e, "message")), "at (10, 12) is outside the corridor") != NULL &&
+                      strstr(json_string_value(json_object_get(e, "message")), "(radius ") != NULL,
+                  "%s", json_string_value(json_object_get(e, "message")));
     json_decref(j);
     /* and a goal outside it is 422 goal_blocked naming "goal" */
     j = post("{\"map\":\"field\",\"start\":{\"x\":4.5,\"y\":4.5,\"heading\":0},\"goal\":{\"x\":10,\"y\":12},"

@@ -524,8 +524,9 @@ START_TEST(test_refused_by_plan)
     run_and_teardown(&ctx);
     ck_assert_int_eq(j->status, AP_E_START_BLOCKED);
     ck_assert_int_eq(j->http_status, 422);
-    ck_assert_str_eq(j->body, "{\"error\":{\"code\":\"start_blocked\",\"message\":\"the start is outside the "
-                              "corridor (or blocked)\",\"field\":\"start\"}}");
+    ck_assert_str_eq(j->body, "{\"error\":{\"code\":\"start_blocked\",\"message\":\"\\\"start\\\": the unit's disc "
+                              "(radius 0) at (2.5, 2.5) is outside the corridor or overlaps an obstacle\","
+                              "\"field\":\"start\"}}");
     free_bodies(&ctx);
     ap_map_free(m);
 }
