@@ -39,6 +39,12 @@ int ap_render_terrain_of(const ap_map *m, int32_t x, int32_t y)
     }
 }
 
+double ap_render_scale(double w, double h)
+{
+    double scale = AP_RENDER_LONG_SIDE_PX / (w > h ? w : h);
+    return scale < AP_RENDER_MAX_TILE_PX ? scale : AP_RENDER_MAX_TILE_PX;
+}
+
 void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_frame *f)
 {
     memset(f, 0, sizeof *f);
@@ -48,8 +54,7 @@ void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_fram
         f->x1 = m->width, f->y1 = m->height;
     }
     double w = f->x1 - f->x0, h = f->y1 - f->y0;
-    double scale = AP_RENDER_LONG_SIDE_PX / (w > h ? w : h);
-    f->scale = scale < AP_RENDER_MAX_TILE_PX ? scale : AP_RENDER_MAX_TILE_PX;
+    f->scale = ap_render_scale(w, h);
     f->px = 1.0 / f->scale;
     f->caption = AP_RENDER_CAPTION_PX * f->px;
     f->width_px = (int)ceil(w * f->scale - 1e-9);

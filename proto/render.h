@@ -128,6 +128,10 @@ typedef struct ap_render_frame {
 /* The frame of map m under o's view (o->has_view false: the whole map). Pure. */
 void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_frame *f);
 
+/* Pixels per tile of a picture of w x h tiles (w, h > 0): AP_RENDER_LONG_SIDE_PX over the longer side, at
+ * most AP_RENDER_MAX_TILE_PX (ap_render_frame.scale; the view parser's one-pixel check). Pure. */
+double ap_render_scale(double w, double h);
+
 /* An sRGB colour and its "#rrggbb" text. */
 typedef struct ap_render_colour {
     uint8_t r, g, b;

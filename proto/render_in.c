@@ -397,8 +397,7 @@ static int parse_view(const ap_json_reader *r, json_t *root, ap_render_opts *o)
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "view.y1", "\"view.y1\" must be greater than \"view.y0\"");
     /* Each side at least one pixel at the picture's scale (ap_render_frame_of): a sliver of a view drew a PNG
      * of width 0 (500) and an SVG whose viewBox width rounded to 0. */
-    const double w = o->x1 - o->x0, h = o->y1 - o->y0, longer = w > h ? w : h;
-    const double scale = fmin(AP_RENDER_LONG_SIDE_PX / longer, AP_RENDER_MAX_TILE_PX);
+    const double w = o->x1 - o->x0, h = o->y1 - o->y0, scale = ap_render_scale(w, h);
     if (fmin(w, h) * scale < 1.0) {
         const bool narrow = w < h;
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, narrow ? "view.x1" : "view.y1",

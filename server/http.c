@@ -119,7 +119,8 @@ typedef struct ap_req {
     bool stored_heap;  /* stored is malloc'd (else it lies in the arena) */
     int stored_http;
     int stored_status;
-    int fd; /* the connection's socket while its job is in the lanes (client_gone peeks at it), else -1 */
+    int fd; /* the connection's socket, set by hand_off (-1: unknown): client_gone peeks at it while the job
+             * is in the lanes */
 
     /* batch (POST /v1/paths): the parsed body and the job's items, malloc'd, freed with the request */
     ap_batch_request batch;

@@ -186,7 +186,9 @@ static int loaded_kind(ap_registry *reg, const char *id)
  * terrains (its scale applies). */
 static void warn_unused(ap_server *s, const char *key, const char *id, FILE *f)
 {
-    const int kind = strcmp(id, "*") != 0 ? loaded_kind(&s->reg, id) : (int)AP_MAP_KIND_GRID;
+    if (strcmp(id, "*") == 0)
+        return;
+    const int kind = loaded_kind(&s->reg, id);
     if (kind < 0)
         fprintf(f, "arcpathd: config warning: \"%s.%s\": no map with this id is loaded\n", key, id);
     else if (kind == AP_MAP_KIND_CIRCLES && strcmp(key, "terrain_costs") == 0)
