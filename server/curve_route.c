@@ -18,6 +18,18 @@ static int error(int status, const char *message, const char *field, int line, i
     return status;
 }
 
+/* The word of a forward curve (Dubins, Pinter) as driven: a letter per segment (L, R, S), so a piece of
+ * length 0 is not named (a Dubins RSL that is one line is "S"; start == goal is "", the spec's promise), as
+ * the Reeds-Shepp words already are. out holds 4 (at most 3 segments). */
+static const char *driven_word(const ap_segment *segs, size_t n, char out[4])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 3; i++)
+        out[k++] = segs[i].type == AP_SEG_LINE ? 'S' : segs[i].sweep > 0.0 ? 'L' : 'R';
+    out[k] = '\0';
+    return out;
+}
+
 int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
 {
     *out = NULL;
@@ -30,14 +42,14 @@ int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
     size_t n = 0;
     const char *word = "";
     double length = 0.0;
-    char rsword[2 * AP_RS_MAX_PIECES + 1];
+    char rsword[2 * AP_RS_MAX_PIECES + 1], dword[4];
     double r = req.turning_radius;
     if (req.model == AP_CURVE_DUBINS) {
         ap_dubins d;
         if (ap_dubins_shortest(&req.start, &req.goal, r, &d) != 0)
             return error(AP_E_INTERNAL, NULL, NULL, 0, 0, out, out_len);
         n = ap_dubins_segments(&d, &req.goal, segs);
-        word = ap_dubins_word_name(d.word);
+        word = driven_word(segs, n, dword);
     } else if (req.model == AP_CURVE_REEDS_SHEPP) {
         ap_reeds_shepp p;
         if (ap_reeds_shepp_shortest(&req.start, &req.goal, r, &p) != 0)
@@ -48,12 +60,8 @@ int ap_curve_route(const char *body, size_t len, char **out, size_t *out_len)
         word = rsword;
     } else {
         n = ap_curve_arc_line(req.start.x, req.start.y, req.start.heading, req.goal.x, req.goal.y, r, segs, NULL);
-        /* word: the turn side of the arc, if any, then S for the line */
-        word = n == 0 ? "" : segs[0].type == AP_SEG_LINE ? "S" : segs[0].sweep > 0.0 ? (n == 2 ? "LS" : "L")
-                                                                                     : (n == 2 ? "RS" : "R");
+        word = driven_word(segs, n, dword);
     }
-    if (n == 0)
-        word = ""; /* start == goal: no curve, so no word (the spec's promise; Dubins reports LSL of length 0) */
     length = ap_path_length(segs, n);
     *out = ap_wire_encode_curve(req.model, word, length, segs, n, out_len);
     if (*out == NULL)

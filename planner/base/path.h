@@ -88,6 +88,13 @@ ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d);
 /* Sum of the n segments' lengths (tiles; 0 for n = 0). Pure; thread-safe. */
 double ap_path_length(const ap_segment *segs, size_t n);
 
+/* Poses closer than this are the same pose to the Dubins and Reeds-Shepp solvers (the empty path): positions
+ * within AP_SAME_POSE turning radii and headings within AP_SAME_POSE radians of each other. Why: their closed
+ * forms snap angles within 1e-12 of 2pi to 0 (so rounding never adds a loop), and below ~3e-12 radii the
+ * loop a goal just behind the start needs is lost in that snap: without this tolerance such a goal got a
+ * line of its own tiny length pointing the wrong way (a goal 1e-12 radii behind) instead of the loop. */
+#define AP_SAME_POSE 1e-11
+
 /* Above this magnitude (radians) ap_angle_wrap reduces through sin/cos instead of a - 2pi * k. Below it the
  * cheap form is within 1e-13 of the exact value (k * ulp(2pi) stays under 2e-14), and the curve code's hot
  * paths only ever pass angles of a few turns. */

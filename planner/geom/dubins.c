@@ -253,9 +253,10 @@ static int shortest_norm(const dubins_in *in, double len[3], double *total)
 {
     double best = INFINITY;
     int wbest = -1;
-    /* Identical poses: the empty path (any word with zero pieces; report LSL). Without this, rounding could
-     * turn a zero arc into a full circle elsewhere. */
-    if (in->d == 0.0 && mod2pi(in->tb - in->ta) == 0.0) {
+    /* Identical poses, up to AP_SAME_POSE (path.h: why): the empty path (any word with zero pieces; report
+     * LSL). Without this, rounding could turn a zero arc into a full circle elsewhere. */
+    if (in->d <= AP_SAME_POSE && (mod2pi(in->tb - in->ta) <= AP_SAME_POSE ||
+                                  mod2pi(in->tb - in->ta) >= AP_TWO_PI - AP_SAME_POSE)) {
         len[0] = len[1] = len[2] = 0.0;
         *total = 0.0;
         return AP_DUBINS_LSL;

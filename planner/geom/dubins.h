@@ -36,7 +36,8 @@ typedef struct ap_dubins {
 /* Shortest Dubins path from pose a to pose b (tiles, radians; any heading values) with turning radius r > 0
  * (tiles): the minimum over the six words, each in closed form in normalised coordinates (d = D / r, alpha,
  * beta; Dubins 1957, Shkel & Lumelsky 2001 Section 3; derivations in dubins.c). Arc pieces are < 2pi (an
- * angle within 1e-12 of 2pi counts as 0, so rounding never adds a loop); identical poses give length 0,
+ * angle within 1e-12 of 2pi counts as 0, so rounding never adds a loop); identical poses, up to AP_SAME_POSE
+ * (path.h: 1e-11 radii and radians), give length 0,
  * coincident positions with different headings a finite CCC or CSC path (e.g. (0,0,0) -> (0,0,pi), r = 1:
  * RLR, 7pi/3). Fills *out and returns 0, or -1 for invalid input (NULL, r <= 0, non-finite). About 0.1 µs,
  * no allocation. */

@@ -363,8 +363,8 @@ static bool shortest_norm(const ap_pose *a, const ap_pose *b, double r, rs_best 
     setup(a, b, r, &g, &gb);
     best->length = INFINITY;
     best->n = 0;
-    /* Identical poses: the empty path. */
-    if (g.x == 0.0 && g.y == 0.0 && g.phi == 0.0) {
+    /* Identical poses, up to AP_SAME_POSE (path.h: why): the empty path. */
+    if (g.aphi <= AP_SAME_POSE && hypot(g.x, g.y) <= AP_SAME_POSE) {
         best->length = 0.0;
         return true;
     }

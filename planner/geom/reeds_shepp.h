@@ -31,8 +31,8 @@ typedef struct ap_reeds_shepp {
 
 /* Shortest Reeds-Shepp path from pose a to pose b (tiles, radians) with turning radius r > 0 (tiles): the
  * minimum over every word of Reeds & Shepp (1990), Section 8, equations 8.1-8.11 with the timeflip, reflect
- * and backwards symmetries (Section 7's 48 words). Zero-length pieces are dropped (n may be 0 for identical
- * poses). Fills *out and returns 0, or -1 for invalid input (NULL, r <= 0, non-finite numbers). Cost: about
+ * and backwards symmetries (Section 7's 48 words). Zero-length pieces are dropped (n is 0 for identical
+ * poses, up to AP_SAME_POSE: path.h). Fills *out and returns 0, or -1 for invalid input (NULL, r <= 0, non-finite numbers). Cost: about
  * 0.5 µs; no allocation. Pure; thread-safe. */
 int ap_reeds_shepp_shortest(const ap_pose *a, const ap_pose *b, double r, ap_reeds_shepp *out);
 

@@ -92,6 +92,27 @@ START_TEST(same_pose_has_empty_word)
 }
 END_TEST
 
+/* The word names the pieces driven, in every model: a Dubins curve that is one line is "S" (it said RSL,
+ * LSL or LSR, by rounding, for the same line, where Reeds-Shepp said S+), and one of a line then an arc "SL". */
+START_TEST(word_names_the_pieces_driven)
+{
+    char word[32];
+    ck_assert_int_eq(run(53.81, 14.1, -0.7335, 53.81 + 3.7 * cos(-0.7335), 14.1 + 3.7 * sin(-0.7335), -0.7335, 3.7, 0,
+                         word, sizeof word),
+                     AP_OK);
+    ck_assert_str_eq(word, "S");
+    ck_assert_int_eq(run(0, 0, 0, 5, 0, 0, 1, 1, word, sizeof word), AP_OK);
+    ck_assert_str_eq(word, "S+");
+    /* a line of 3, then a quarter turn left round (3, 1): ends at (4, 1) facing +y */
+    ck_assert_int_eq(run(0, 0, 0, 4, 1, M_PI / 2, 1, 0, word, sizeof word), AP_OK);
+    ck_assert_str_eq(word, "SL");
+    ck_assert_int_eq(run(0, 0, 0, 0, 4, M_PI, 1, 0, word, sizeof word), AP_OK);
+    ck_assert_str_eq(word, "LSL");
+    ck_assert_int_eq(run(0, 0, 0, 4, 1, 0, 1, 2, word, sizeof word), AP_OK);
+    ck_assert_str_eq(word, "LS");
+}
+END_TEST
+
 Suite *curve_route_suite(void);
 Suite *curve_route_suite(void)
 {
@@ -100,6 +121,7 @@ Suite *curve_route_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, in_bounds_never_500);
     tcase_add_test(tc, same_pose_has_empty_word);
+    tcase_add_test(tc, word_names_the_pieces_driven);
     suite_add_tcase(s, tc);
     return s;
 }

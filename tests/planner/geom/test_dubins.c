@@ -107,6 +107,31 @@ START_TEST(a_hair_ahead_is_no_loop)
 }
 END_TEST
 
+/* Poses closer than AP_SAME_POSE (path.h: 1e-11 turning radii and radians) are the same pose: the empty
+ * path. A helper's cases before: a goal 1e-12 radii behind the start (1e-9 tiles at r = 1000) got a line of
+ * 1e-9 tiles facing away from where it went, and a heading nudged by 1e-12 rad an arc that ended where it
+ * began; the forward-only answer there is a loop, lost in the closed forms' 2pi snaps below ~3e-12 radii.
+ * Just past the tolerance the loop is back. */
+START_TEST(near_identical_poses_are_one)
+{
+    const ap_pose a = {0, 0, 0};
+    ap_dubins d = shortest(a, (ap_pose){-1e-9, 0, 0}, 1000.0);
+    ck_assert(d.length == 0.0);
+    d = shortest(a, (ap_pose){0, 0, 1e-12}, 1000.0);
+    ck_assert(d.length == 0.0);
+    d = shortest(a, (ap_pose){-1e-12, 0, 0}, 1.0);
+    ck_assert(d.length == 0.0);
+    d = shortest(a, (ap_pose){0, 5e-12, -5e-12}, 1.0);
+    ck_assert(d.length == 0.0);
+    d = shortest(a, (ap_pose){-3e-8, 0, 0}, 1000.0);
+    ck_assert_double_eq_tol(d.length, 2.0 * M_PI * 1000.0, 1e-6);
+    d = shortest(a, (ap_pose){0, 0, 3e-11}, 1.0);
+    ck_assert_double_eq_tol(d.length, 2.0 * M_PI, 1e-9);
+    d = shortest(a, (ap_pose){-2e-11, 0, 0}, 1.0);
+    ck_assert_double_eq_tol(d.length, 2.0 * M_PI, 1e-9);
+}
+END_TEST
+
 /* (0,0,0) -> (0,0,pi), r = 1, by hand. CSC: LSL/RSR join the circles of centres (0, 1) and (0, -1) with a
  * line of length 2 after 3pi/2 of arc on each (3pi + 2); LSR/RSL do not exist (the circles touch, so the
  * inner tangent has length^2 = 2^2 - 4 = 0 - and it would need the circles apart). CCC: the start's right
@@ -393,6 +418,7 @@ Suite *dubins_suite(void)
     tcase_add_test(tc, point_bound_below_driven_paths);
     tcase_add_test(tc, point_bound_is_the_free_heading_minimum);
     tcase_add_test(tc, a_hair_ahead_is_no_loop);
+    tcase_add_test(tc, near_identical_poses_are_one);
     suite_add_tcase(s, tc);
     return s;
 }
