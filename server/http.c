@@ -849,6 +849,16 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     r->job.map_version = r->ver->version;
     r->job.deadline_ns = deadline_of(r, r->batch.deadline_ms);
     r->job.user = r;
+    /* Even answered by errors alone the items would not fit the answer cap: refused whole, unsearched. */
+    const size_t floor_bytes = ap_lanes_batch_floor(&r->job);
+    if (h->cfg->max_answer_bytes != 0 && floor_bytes > h->cfg->max_answer_bytes) {
+        char msg[192];
+        snprintf(msg, sizeof msg,
+                 "%zu queries need %zu bytes even answered by errors alone, more than max_answer_bytes (%zu): "
+                 "send fewer",
+                 r->batch.n, floor_bytes, (size_t)h->cfg->max_answer_bytes);
+        return respond_error(r, AP_E_ANSWER_TOO_LARGE, msg, "queries", 0, 0);
+    }
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
     return hand_off(r);
 }

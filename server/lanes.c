@@ -139,10 +139,56 @@ static void finish_timeout_unsearched(ap_job *j)
 
 /* ---- batches (worker) --------------------------------------------------------------------------------- */
 
-/* The answer_too_large item error, and the body is full from here on. */
+/* Bytes of items[i] answered by an error: its preset error, else answer_too_large (with the comma before it
+ * unless it is the first). */
+static size_t item_error_bytes(const ap_job *j, size_t i)
+{
+    char buf[1024];
+    ap_jbuf b;
+    ap_jbuf_init(&b, buf, sizeof buf);
+    const ap_job_item *it = &j->items[i];
+    if (it->status != AP_OK)
+        ap_wire_write_batch_item_error(&b, i == 0, it->status, it->message, it->field);
+    else
+        ap_wire_write_batch_item_error(&b, i == 0, AP_E_ANSWER_TOO_LARGE, NULL, NULL);
+    size_t n = b.len;
+    ap_jbuf_free(&b);
+    return n;
+}
+
+/* Bytes of the items from i on answered as errors, and of the end with the largest stats it can carry. */
+static size_t batch_rest_bytes(const ap_job *j, size_t i)
+{
+    char buf[256];
+    ap_jbuf b;
+    ap_jbuf_init(&b, buf, sizeof buf);
+    const ap_path_stats st = {.lane = "fast-and-slow-lanes", .queue_us = UINT64_MAX, .search_us = UINT64_MAX};
+    ap_wire_write_batch_end(&b, UINT64_MAX, &st);
+    size_t n = b.len;
+    ap_jbuf_free(&b);
+    for (; i < j->n_items; i++)
+        n += item_error_bytes(j, i);
+    return n;
+}
+
+size_t ap_lanes_batch_floor(const ap_job *j)
+{
+    char buf[512];
+    ap_jbuf b;
+    ap_jbuf_init(&b, buf, sizeof buf);
+    ap_wire_write_batch_begin(&b, j->map_id ? j->map_id : "", j->map_version);
+    size_t n = b.len;
+    ap_jbuf_free(&b);
+    return n + batch_rest_bytes(j, 0);
+}
+
+/* The answer_too_large item error, and the body is full from here on. Always fits: its bytes are in
+ * j->reserve. */
 static void batch_write_full(ap_job *j)
 {
+    const size_t own = item_error_bytes(j, j->next_item);
     ap_wire_write_batch_item_error(&j->out, j->next_item == 0, AP_E_ANSWER_TOO_LARGE, NULL, NULL);
+    j->reserve = j->reserve > own ? j->reserve - own : 0;
     j->answer_full = true;
 }
 
@@ -165,9 +211,10 @@ static void count_answer(const ap_lanes *l, const ap_result *r)
     ap_metrics_answer(l->metrics, o);
 }
 
-/* Write items[next_item]'s answer into the job's body and move on. An answer that takes the body past
- * max_answer_bytes is taken back (the bytes before it are kept) and the item answered answer_too_large, an
- * error: not counted as an answer (it was, as `ok`). Its expansions were searched and count in the batch's. */
+/* Write items[next_item]'s answer into the job's body and move on. An answer that leaves less room than the
+ * items after it need as errors and the end (j->reserve less this item's own share) is taken back (the
+ * bytes before it are kept) and the item answered answer_too_large, an error: not counted as an answer (it
+ * was, as `ok`). Its expansions were searched and count in the batch's. */
 static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
 {
     ap_path_stats st = {.lane = ap_metrics_lane_name(lane),
@@ -177,10 +224,13 @@ static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
     if (j->answer_full) {
         batch_write_full(j);
     } else {
+        const size_t own = item_error_bytes(j, j->next_item), rest = j->reserve > own ? j->reserve - own : 0;
         ap_wire_write_batch_item(&j->out, j->next_item == 0, r, &st);
-        if (cap != 0 && j->out.len > cap && !j->out.failed) {
+        if (cap != 0 && (j->out.len > cap || cap - j->out.len < rest) && !j->out.failed) {
             j->out.len = before;
             batch_write_full(j);
+        } else {
+            j->reserve = rest;
         }
     }
     if (!j->answer_full)
@@ -204,7 +254,10 @@ static void batch_skip(ap_job *j, bool timeout)
             continue;
         }
         if (it->status != AP_OK) {
+            const size_t before = j->out.len;
             ap_wire_write_batch_item_error(&j->out, j->next_item == 0, it->status, it->message, it->field);
+            const size_t own = j->out.len - before; /* in j->reserve: always fits */
+            j->reserve = j->reserve > own ? j->reserve - own : 0;
             j->next_item++;
             j->item_active = false;
             continue;
@@ -840,6 +893,9 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
 
 int ap_lanes_submit(ap_lanes *l, ap_job *job)
 {
+    /* a batch's room for its items as errors (batch_write_item), counted before the lock: O(n_items) */
+    if (job->items != NULL && job->next_item == 0 && job->reserve == 0)
+        job->reserve = batch_rest_bytes(job, 0);
     pthread_mutex_lock(&l->inbox_mu);
     if (!l->accepting) {
         pthread_mutex_unlock(&l->inbox_mu);

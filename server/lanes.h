@@ -116,6 +116,9 @@ struct ap_job {
     bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
     bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */
     bool answer_full;      /* batch: the body reached max_answer_bytes; the rest answer answer_too_large */
+    size_t reserve;        /* batch: bytes kept for the items after next_item answered as errors (their own
+                            * error, else answer_too_large) and for the end, so the body never passes
+                            * max_answer_bytes (ap_lanes_batch_floor) */
     uint64_t item_ns;      /* batch: search time of the active item so far */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
@@ -146,9 +149,10 @@ typedef struct ap_lanes_config {
     int pool_nice;        /* added to the nice value of each pool thread (0 = none): the pool runs below
                            * the HTTP thread(s), which answer short queries inline */
     uint32_t capacity;    /* nodes per workspace: the registry's largest ap_map_node_count */
-    size_t max_answer_bytes; /* batch answers: once the body has this many bytes, the remaining items are
-                              * answered answer_too_large without searching (an item that crosses the line
-                              * is taken back and answered so too); 0 = no cap */
+    size_t max_answer_bytes; /* batch answers: at most this many bytes. An item's answer that would leave
+                              * too little room for the items after it answered as errors (ap_job.reserve)
+                              * is taken back and answered answer_too_large, and so, without searching,
+                              * is every item after it; 0 = no cap */
 } ap_lanes_config;
 
 /* Fill lc from the server config and the workspace capacity (nodes). Pure. */
@@ -223,6 +227,12 @@ int ap_lanes_init(ap_lanes *l, uv_loop_t *loop, const ap_lanes_config *cfg, ap_m
  * fast_budget expansions, which is what keeps the caller's other connections waiting no longer than a
  * fast-lane worker would. */
 int ap_lanes_run_inline(ap_lanes *l, ap_job *job);
+
+/* The fewest bytes batch job j's answer can take: its start, every item answered by an error (an item's own
+ * preset error, else answer_too_large) and its end with the largest stats. Above max_answer_bytes the batch
+ * cannot be answered within the cap and is refused whole (the HTTP layer: 413 answer_too_large). j's items,
+ * n_items, map_id and map_version must be set. Pure; O(n_items) small writes. */
+size_t ap_lanes_batch_floor(const ap_job *j);
 
 /* Hand a job to the lanes. Any thread. Records the hand-off time. Returns AP_OK (done will be called
  * once, on the loop thread, possibly before this function returns to a non-loop caller) or
