@@ -247,6 +247,14 @@ bool ap_aa_table_may_serve(const ap_map *m, double r)
     return free_slot(t) && disc_room(t);
 }
 
+bool ap_aa_table_would_build(const ap_map *m, double r, double grow)
+{
+    ap_aa_table *t = table_of(m);
+    if (t == NULL || !(r >= 0.0) || !(grow >= 0.0) || (r == 0.0 && grow == 0.0))
+        return false;
+    return published(t, r, grow) == NULL && !refused(t, r, grow) && free_slot(t) && disc_room(t);
+}
+
 const ap_aa_graph *ap_aa_table_graph_until(const ap_map *m, double r, double grow, uint64_t until_ns)
 {
     ap_aa_table *t = table_of(m);

@@ -77,6 +77,12 @@ const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
  * so this says no for r from then on). Pure; thread-safe. */
 bool ap_aa_table_may_serve(const ap_map *m, double r);
 
+/* Would ap_aa_table_graph_until(m, r, grow, ...) build now: m has the slot, (r, grow) is not the point graph,
+ * its graph is neither published nor refused, and ap_aa_table_may_serve's room test passes (a build may be
+ * half done, kept for the next query). A cheap look, as ap_aa_table_may_serve: for a server to begin such
+ * a query where a build of up to seconds holds no thread that short queries need. Pure; thread-safe. */
+bool ap_aa_table_would_build(const ap_map *m, double r, double grow);
+
 /* ap_aa_table_graph, also for a turning unit (turning.h): the graph whose tests run at radius r and whose
  * hug circles are grown by grow >= 0 beyond it (ap_aa_graph_grow_hugs), kept in the same slots under the key
  * (r, grow); grow 0 is ap_aa_table_graph(m, r). For grow > 0: O(corners^2) line-of-sight tests (no scan),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../anyangle/table.h"
+#include "../anyangle/turning.h"
 #include "../grid/grid.h"
 #include "../hier/hier.h"
 #include "../kino/kino.h"
@@ -312,10 +313,42 @@ const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
     return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
 }
 
+/* Would the plan of q, with explicit algorithm row `row` (auto resolved here as ap_algorithm_kind does),
+ * build a table of its map first: a sized unit's JPS+ tables (jps, jps_plus, auto's jps_plus), a disc's or
+ * turning unit's any_angle graph (any_angle, auto's any_angle for a disc)? */
+static bool sized_jps_builds(const ap_query *q)
+{
+    uint16_t key;
+    const ap_clearance_table *t = unit_key(q, &key);
+    return t != NULL && ap_jps_sized_find(qmap(q), t, key) == NULL && ap_jps_sized_ready(qmap(q), t, key);
+}
+
+bool ap_query_builds_table(const ap_query *q)
+{
+    const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
+    if (row == NULL || q->map == NULL || q->circles != NULL || q->n_obstacles > 0)
+        return false;
+    if (row->kind == &ap_plan_kind_anyangle) {
+        /* make_graph's key (plan_anyangle.c) */
+        const bool turning = q->turning_radius > 0.0;
+        const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius + q->aa_margin;
+        const double grow = turning ? ap_aa_turn_radius(q->unit_radius, q->turning_radius) - r : 0.0;
+        return ap_aa_table_would_build(q->map, r, grow);
+    }
+    if (row->kind == &ap_plan_kind_auto) {
+        if (ap_query_auto_may_anyangle(q)) /* disc_graph_ready's key */
+            return q->unit_radius > 0.0 && ap_aa_table_would_build(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0);
+        if (auto_turns(q))
+            return false;
+        row = auto_grid_row(q);
+    }
+    return (row->id == AP_ALG_JPS || row->id == AP_ALG_JPS_PLUS) && sized_jps_builds(q);
+}
+
 bool ap_query_slice_is_cheap(const ap_query *q)
 {
     const ap_plan_kind *k = ap_algorithm_kind(q);
-    return k != NULL && k->cheap_slice && q->turning_radius == 0.0;
+    return k != NULL && k->cheap_slice && q->turning_radius == 0.0 && !ap_query_builds_table(q);
 }
 
 bool ap_query_setup_is_heavy(const ap_query *q)
@@ -328,5 +361,5 @@ bool ap_query_setup_is_heavy(const ap_query *q)
     if (k == &ap_plan_kind_kino)
         return q->zone == NULL && ap_kino_lattice_cells(q->map, q->sx, q->sy, q->gx, q->gy, q->turning_radius) >
                                       AP_PLAN_HEAVY_LATTICE_CELLS;
-    return false;
+    return ap_query_builds_table(q);
 }

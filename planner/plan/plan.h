@@ -347,17 +347,29 @@ const char *ap_plan_message(const ap_plan *p);
 /* True when a slice of q's plan is cheap and bounded (plan_kind.h cheap_slice: grid searches, ~0.3 ms for
  * 2000 expansions) and the unit needs no curves built from per-unit tables (turning radius 0), so the
  * slice may run on a latency-critical thread: the server runs such fast slices on its HTTP thread (README
- * "How a request flows") and sends everything else to the pool. False for the legal-turn kinds and for an
- * algorithm or map q does not name. Pure; thread-safe. */
+ * "How a request flows") and sends everything else to the pool. False for the legal-turn kinds, for a
+ * query that builds a table first (ap_query_builds_table) and for an algorithm or map q does not name.
+ * Pure; thread-safe. */
 bool ap_query_slice_is_cheap(const ap_query *q);
+
+/* True when ap_plan_begin of q would first build a table of its map that later queries share (ap_build_until
+ * of the deadline: up to three quarters of the time to it): a sized unit's JPS+ tables (jps, jps_plus, auto
+ * choosing jps_plus; jps_sized.h: up to ~0.3 s on a 1024^2 map) or a disc's or turning unit's any_angle
+ * graph (any_angle, auto choosing it for a disc; anyangle/table.h: up to seconds). Such a query never runs
+ * on the HTTP thread (ap_query_slice_is_cheap is false: the first jps_plus query of a disc on Paris_1_1024
+ * held /healthz there for 0.3 s) and begins on the slow lane (ap_query_setup_is_heavy: two first any_angle
+ * queries of new disc radii held both workers of the fast lane for 0.5-0.9 s). A look at the map's tables,
+ * no build. Pure; thread-safe. */
+bool ap_query_builds_table(const ap_query *q);
 
 /* True when ap_plan_begin of q does long work before the first budgeted step, so a server should begin it on
  * its slow lane rather than let it hold a fast one: a legal-turn search (directional, hybrid, auto for a
  * turning unit) whose start and goal are AP_PLAN_HEAVY_CORRIDOR_TILES or more apart (its corridor's grid path
- * through the HAA* graph and the corridor's build, 13-41 ms corner to corner on Paris_1_1024), and a
+ * through the HAA* graph and the corridor's build, 13-41 ms corner to corner on Paris_1_1024), a
  * kinodynamic search whose obstacle-aware lattice region would pass AP_PLAN_HEAVY_LATTICE_CELLS
- * (ap_kino_lattice_cells: ~100 ns a cell, 70 ms for Paris corner to corner). A guess from the query alone,
- * made before the plan exists. Pure; thread-safe. */
+ * (ap_kino_lattice_cells: ~100 ns a cell, 70 ms for Paris corner to corner), and a query that builds a
+ * table (ap_query_builds_table). A guess from the query alone, made before the plan exists. Pure;
+ * thread-safe. */
 bool ap_query_setup_is_heavy(const ap_query *q);
 #define AP_PLAN_HEAVY_CORRIDOR_TILES 256.0
 #define AP_PLAN_HEAVY_LATTICE_CELLS 65536u

@@ -218,6 +218,39 @@ START_TEST(short_queries_flow_through_the_pool_too)
 }
 END_TEST
 
+/* A query that builds a table of its map first (planner ap_query_builds_table: a sized unit's JPS+ tables, a
+ * disc's any_angle graph) never runs on the HTTP thread and begins on the slow lane, so the build holds
+ * neither the thread that answers /healthz and short queries nor a fast worker. Before: the first jps_plus
+ * query of a disc on Paris_1_1024 held /healthz for 0.3 s (its build ran inline), and two first any_angle
+ * queries of new disc radii on maze512-1-0 held both fast workers for 0.5-0.9 s (a helper's short query
+ * timed out in the queue). The next query of the same key finds the table and runs on the fast lane. */
+START_TEST(table_builds_begin_on_the_slow_lane)
+{
+    ap_srv srv;
+    ck_assert_int_eq(ap_srv_start(&srv, "config/maps", NULL, NULL), 0);
+    static const char *const units[] = {"\"radius\":1.7},\"search\":{\"algorithm\":\"jps_plus\"}",
+                                        "\"radius\":0.33},\"search\":{\"algorithm\":\"any_angle\"}",
+                                        "\"radius\":2.2}"};
+    static const double cost[] = {123.3797256769669, 121.63058825805291, 125.13708498984761};
+    for (size_t i = 0; i < 3; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"arena\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":90.5,\"y\":88.5},"
+                 "\"unit\":{%s}",
+                 units[i]);
+        for (int k = 0; k < 2; k++) {
+            json_t *j = ap_post_want(&srv, "/v1/path", body, 200);
+            ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+            ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), cost[i], 1e-9);
+            const char *lane = json_string_value(json_object_get(json_object_get(j, "stats"), "lane"));
+            ck_assert_msg(strcmp(lane, k == 0 ? "slow" : "fast") == 0, "%s, query %d: lane %s", body, k, lane);
+            json_decref(j);
+        }
+    }
+    ck_assert_int_eq(ap_srv_stop(&srv), 0);
+}
+END_TEST
+
 START_TEST(deadline_gives_timeout)
 {
     if (!ap_mai_srv) {
@@ -357,6 +390,7 @@ Suite *lanes_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, short_queries_flow_while_slow_lane_is_busy);
     tcase_add_test(tc, short_queries_flow_through_the_pool_too);
+    tcase_add_test(tc, table_builds_begin_on_the_slow_lane);
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
     tcase_add_test(tc, closed_client_stops_its_search);
