@@ -268,6 +268,7 @@ typedef struct sweep {
     const carc *arc;
     double minx, miny, maxx, maxy;
     touch_list *touches;
+    bool point; /* a point's touches (point_sweep_ok): every one noted, on side +1 (a point has no sides) */
 } sweep;
 
 /* Two ids of the same obstacle: one id, or two discs with the same centre and radius (a world may list a disc
@@ -303,6 +304,8 @@ static void touch_note(const ap_circle_world *cw, touch_list *tl, uint32_t id, i
 static int disc_side(const sweep *s, const ap_circle *c)
 {
     const double e = AP_CIRCLES_EPS;
+    if (s->point)
+        return 1;
     if (s->arc != NULL) {
         const double dx = c->x - s->arc->cx, dy = c->y - s->arc->cy, D2 = dx * dx + dy * dy, R = s->arc->R;
         return D2 > (R + e) * (R + e) ? 1 : (R > e && D2 < (R - e) * (R - e) ? -1 : 0);
@@ -372,7 +375,7 @@ static void side_notes(const ap_circle_world *cw, const sweep *s)
         if (ext[k] < side_lim(cw, k))
             continue;
         int side = 1;
-        if (s->arc == NULL) {
+        if (s->arc == NULL && !s->point) {
             const double cross = dx * side_ny[k] - dy * side_nx[k];
             side = fabs(cross) <= 1e-12 * hypot(dx, dy) ? 0 : (cross > 0.0 ? 1 : -1);
         }
@@ -496,7 +499,7 @@ static bool line_sweep(double ax, double ay, double bx, double by, sweep *s)
 {
     if (!isfinite(ax) || !isfinite(ay) || !isfinite(bx) || !isfinite(by))
         return false;
-    *s = (sweep){ax, ay, bx, by, NULL, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by), NULL};
+    *s = (sweep){ax, ay, bx, by, NULL, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by), NULL, false};
     return true;
 }
 
@@ -558,13 +561,28 @@ bool ap_circle_world_cusp(const ap_circle_world *cw, uint32_t a, uint32_t b)
 /* ap_circle_world_point_segment_ok on a built sweep (its touches unset); *n_out is zeroed by the caller. */
 static bool point_sweep_ok(const ap_circle_world *cw, const sweep *in, ap_circle_touch *out, size_t *n_out)
 {
-    if (in->arc == NULL && in->ax == in->bx && in->ay == in->by)
-        return sweep_clear(cw, in, 0.0, -AP_CIRCLES_EPS); /* a point: nothing to squeeze through */
     touch_list tl; /* only the scalars: the notes are written before they are read */
     tl.n = 0;
     tl.overflow = tl.left = tl.right = false;
     sweep local = *in, *s = &local;
     s->touches = &tl;
+    if (in->arc == NULL && in->ax == in->bx && in->ay == in->by) {
+        /* A point: refused where two obstacles touch each other from outside there (a gap of width 0 that no
+         * disc of radius > 0 fits, as the corner two blocked cells share diagonally on a grid, which refuses
+         * its point too); where they cross, free space has a corner there: usable. Before, such a start
+         * was taken and every line from it refused: no_path "unreachable" instead of start_blocked. */
+        s->point = true;
+        if (!sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS))
+            return false;
+        side_notes(cw, s);
+        if (tl.overflow)
+            return false;
+        for (size_t i = 0; i < tl.n; i++)
+            for (size_t j = i + 1; j < tl.n; j++)
+                if (ap_circle_world_cusp(cw, tl.id[i], tl.id[j]))
+                    return false;
+        return true;
+    }
     if (!sweep_clear(cw, s, 0.0, -AP_CIRCLES_EPS))
         return false;
     side_notes(cw, s);

@@ -97,7 +97,8 @@ typedef struct ap_circle_touch {
  * ap_circle_world_segment_tol(cw, s, 0, -AP_CIRCLES_EPS) holds (touching allowed) and no point of it lies
  * within AP_CIRCLES_EPS of two obstacles (circles of radius above 2 AP_CIRCLES_EPS, or the rectangle's
  * sides) on opposite sides of it that touch each other from outside there (ap_circle_world_cusp): a gap of
- * width 0 that no disc of any radius > 0 passes (two touching circles, a circle touching a side). Where
+ * width 0 that no disc of any radius > 0 passes (two touching circles, a circle touching a side); a point
+ * (a start or goal) is refused within EPS of two such touching obstacles whatever their sides. Where
  * two obstacles cross (a circle over a side or over another circle; two sides at a world corner) free
  * space has a corner a disc fits into: a path may start or end there (passing through it enters an
  * obstacle, which the closure test refuses). A segment within EPS of more than AP_CIRCLES_MAX_TOUCHES / 2

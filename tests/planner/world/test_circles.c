@@ -189,6 +189,15 @@ START_TEST(point_rule_refuses_zero_width_gaps)
     ck_assert(!ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
     a = ap_segment_arc(14, 6, -M_PI / 2, 6, M_PI / 4);
     ck_assert(ap_circle_world_point_segment_ok(cw, &a, NULL, NULL));
+    /* The points themselves: where A touches B or a side no point path may start (a helper's start at two
+     * touching circles was taken, then every line from it refused: no_path "unreachable", not the 422 the
+     * grid's diagonal corner gets); touching A alone, or at the world's corner, it may. */
+    ck_assert(!ap_circle_world_point_line_ok(cw, 20, 12, 20, 12, NULL, NULL));
+    ck_assert(!ap_circle_world_point_line_ok(cw, 20, 0, 20, 0, NULL, NULL));
+    ck_assert(!ap_circle_world_point_line_ok(cw, 20, 24, 20, 24, NULL, NULL));
+    ck_assert(ap_circle_world_point_line_ok(cw, 14, 6, 14, 6, NULL, NULL));
+    ck_assert(ap_circle_world_point_line_ok(cw, 0, 0, 0, 0, NULL, NULL));
+    ck_assert(ap_circle_world_point_line_ok(cw, 20, 12.5, 20, 12.5, NULL, NULL) == false); /* inside B */
     ap_circle_world_free(cw);
     /* B moved up: a gap of 3e-9 lets a point through its middle (1.5e-9 from both, clear by world.h's rule
      * for radii below 0.5e-9), one of 1.5e-9 does not (no point is 1e-9 from both). */
@@ -218,6 +227,8 @@ START_TEST(point_rule_allows_corners_and_copies)
     /* where circles 0 and 1 cross: (27, 9) + 2 (cos t, sin t) on both */
     const double qx = 27.06325030024024, qy = 10.99899959967968;
     ck_assert(ap_circle_world_point_line_ok(cw, qx, qy, 25, 14, NULL, NULL));
+    ck_assert(ap_circle_world_point_line_ok(cw, qx, qy, qx, qy, NULL, NULL)); /* the corner as a point */
+    ck_assert(ap_circle_world_point_line_ok(cw, 40, 8, 40, 8, NULL, NULL));
     ck_assert(!ap_circle_world_cusp(cw, 0, 1));
     ck_assert(!ap_circle_world_cusp(cw, 2, UINT32_MAX - 1)); /* crosses the right side */
     ck_assert(!ap_circle_world_cusp(cw, UINT32_MAX, UINT32_MAX - 2)); /* left and bottom: a corner */
