@@ -153,6 +153,39 @@ static void edge_attrs(ap_dir_edge *e, const ap_segment *segs, size_t n, bool rs
 
 /* The largest |x| or |y| of the cell offsets b->c[from ..]: how far a curve's cells reach from the
  * parent, checked against AP_PROFILE_MAX_S. */
+/* Does some point of the curve (n segments; the parent's cell is (0, 0)) lie in a cell more than lim cells
+ * away in x or y? Then the swept disc's cells (which include the cell of every point of the curve) reach
+ * beyond lim too, and the edge is dropped without enumerating them: a loop of a large turning radius (64)
+ * a few cells away spans hundreds of tiles, and enumerating its cells for a wide disc took seconds a build
+ * (radius 16, turning radius 64, 16 headings, Directional8: 9.2 s, every edge but eight dropped). Exact
+ * extremes: segment ends, and an arc's axis points within its sweep; 1e-9 tiles of slack against rounding. */
+static bool curve_beyond(const ap_segment *segs, size_t n, int lim)
+{
+    const double hi = lim + 1.0 + 1e-9, lo = -(double)lim - 1e-9;
+    for (size_t i = 0; i < n; i++) {
+        const ap_segment *s = &segs[i];
+        double px[6] = {s->x0, s->x1}, py[6] = {s->y0, s->y1};
+        int np = 2;
+        if (s->type == AP_SEG_ARC && s->radius > 0.0) {
+            const double t0 = atan2(s->y0 - s->cy, s->x0 - s->cx);
+            for (int q = 0; q < 4; q++) {
+                const double phi = q * M_PI_2;
+                double off = fmod(s->sweep > 0.0 ? phi - t0 : t0 - phi, 2.0 * M_PI);
+                if (off < 0.0)
+                    off += 2.0 * M_PI;
+                if (off <= fabs(s->sweep)) {
+                    px[np] = s->cx + s->radius * cos(phi);
+                    py[np++] = s->cy + s->radius * sin(phi);
+                }
+            }
+        }
+        for (int k = 0; k < np; k++)
+            if (px[k] >= hi || px[k] < lo || py[k] >= hi || py[k] < lo)
+                return true;
+    }
+    return false;
+}
+
 static int cells_extent(const cellbuf *b, size_t from)
 {
     int ext = 0;
@@ -198,9 +231,11 @@ int ap_profile_build(const ap_profile_key *key, ap_profile **out)
     return ap_profile_build_until(key, 0, out);
 }
 
-/* The deadline (ap_deadline_passed) is read once per start heading of pass 1 and every 256 edges of the tie
- * pass: each step costs at most a few milliseconds (the slowest whole build is ~40 ms), far finer than any
- * deadline. */
+/* The deadline (ap_deadline_passed, ~20 ns) is read before every edge's cells are enumerated (pass 1 and the
+ * tie pass) and every 256 edges of the mask pass: an edge's cells take microseconds, but a whole build of a
+ * wide disc with a large turning radius takes seconds (radius 16, turning radius 64, 16 headings: 4.2 s on
+ * the arena), and a helper's query with a 1 ms deadline took them all when it was read once per start
+ * heading of pass 1 (2-4 reads a build). */
 int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_profile **out)
 {
     *out = NULL;
@@ -269,6 +304,10 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
                 for (int h1 = 0; h1 < H; h1++) {
                     ap_pose b = {0.5 + dx, 0.5 + dy, ap_profile_heading(h1, H)};
                     for (int variant = 0; variant < (key->reverse ? 2 : 1); variant++) {
+                        if (ap_deadline_passed(deadline_ns)) {
+                            fail_st = AP_TIMEOUT;
+                            goto nomem;
+                        }
                         ap_segment segs[AP_RS_MAX_PIECES];
                         size_t n;
                         if (variant == 0) {
@@ -300,6 +339,10 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
                                                 (size_t)(pdx + k)) *
                                                    (size_t)H * 2u +
                                                (size_t)ph1 * 2u + (size_t)variant];
+                        if (curve_beyond(segs, n, AP_PROFILE_MAX_S)) {
+                            p->dropped += 4; /* as the extent test below would, without the cells */
+                            continue;
+                        }
                         if (partner >= 0 && curves_match(segs, n, &base_segs[(size_t)partner * AP_RS_MAX_PIECES],
                                                          base_nsegs[partner], -1.0)) {
                             size_t from = cell_first[partner], to = cell_first[partner + 1];
@@ -374,7 +417,7 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
     for (uint32_t i = 0; i < ne; i++) {
         own_lo[i] = SIZE_MAX;
         own_hi[i] = 0;
-        if ((i & 255u) == 0 && ap_deadline_passed(deadline_ns)) {
+        if (ap_deadline_passed(deadline_ns)) {
             fail_st = AP_TIMEOUT;
             goto nomem;
         }
@@ -399,7 +442,8 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
             if (ap_dubins_shortest(&a, &bb, R, &d) == 0)
                 n = ap_dubins_segments(&d, &bb, segs);
         }
-        if (n == 0 || curves_match(segs, n, &base_segs[(size_t)b * AP_RS_MAX_PIECES], base_nsegs[b], 1.0))
+        if (n == 0 || curves_match(segs, n, &base_segs[(size_t)b * AP_RS_MAX_PIECES], base_nsegs[b], 1.0) ||
+            curve_beyond(segs, n, AP_PROFILE_MAX_S)) /* beyond: keep the turned cells, as below */
             continue;
         size_t c0 = cb.n;
         if (!add_cells(&cb, segs, n, rad))
@@ -422,6 +466,10 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
     /* Pass 2: masks. Rows are stored only for each edge's row range. */
     size_t total_rows = 0;
     for (uint32_t i = 0; i < ne; i++) {
+        if ((i & 255u) == 0 && ap_deadline_passed(deadline_ns)) {
+            fail_st = AP_TIMEOUT;
+            goto nomem;
+        }
         int q = (int)(i / nb);
         uint32_t b = i % nb;
         int lo = S, hi = -S;
@@ -445,6 +493,10 @@ int ap_profile_build_until(const ap_profile_key *key, uint64_t deadline_ns, ap_p
         goto nomem;
     p->n_rows = total_rows;
     for (uint32_t i = 0; i < ne; i++) {
+        if ((i & 255u) == 0 && ap_deadline_passed(deadline_ns)) {
+            fail_st = AP_TIMEOUT;
+            goto nomem;
+        }
         int q = (int)(i / nb);
         uint32_t b = i % nb;
         const ap_dir_edge *e = &p->edges[i];

@@ -125,6 +125,38 @@ static ap_profile_key lru_key(int i)
 /* The cache keeps the most recently used profiles: once full, a new key evicts the least recently used
  * one, if the admission hook allows; refused builds answer with a private profile. A profile evicted while
  * a caller still holds it stays valid (reference counts; ASan would catch a use after free). */
+/* A profile build honours its deadline between edges. The largest profiles take seconds (radius 16,
+ * turning radius 8, 16 headings, Directional48 with reverse: ~10 s); given 20 ms such a build answers
+ * AP_TIMEOUT well within a second, building nothing. The deadline was read once per start heading of pass
+ * 1 (four times a build), so a helper's query with a 1 ms deadline took a whole 4.2 s build, every retry. */
+START_TEST(test_profile_build_deadline)
+{
+    ap_profile_key k = {16.0, 8.0, 16, 48, true};
+    ap_profile *p = NULL;
+    const uint64_t t0 = ap_clock_ns();
+    ck_assert_int_eq(ap_profile_build_until(&k, t0 + 20000000ull, &p), AP_TIMEOUT);
+    ck_assert_ptr_null(p);
+    const double took = (double)(ap_clock_ns() - t0) / 1e9;
+    ck_assert_msg(took < 1.0, "a 20 ms deadline answered after %.3f s", took);
+}
+END_TEST
+
+/* Edges whose curve leaves the 31-cell mask are dropped before their cells are enumerated (curve_beyond in
+ * profile.c), the same edges as before: a wide disc with a turning radius of 64 keeps 8 edges of
+ * Directional8 and builds in milliseconds (9.2 s when each dropped loop's cells were enumerated first; a
+ * comparison of 384 keys' edges and masks before and after found them identical). */
+START_TEST(test_profile_drops_wide_loops)
+{
+    ap_profile_key k = {16.0, 64.0, 16, 8, false};
+    ap_profile *p = NULL;
+    ck_assert_int_eq(ap_profile_build_until(&k, ap_clock_ns() + 2000000000ull, &p), AP_OK);
+    ck_assert_uint_eq(p->n_edges, 8);
+    ck_assert_int_eq(p->S, 17);
+    ck_assert_uint_eq(p->dropped, 16 * 8 * 16 - 8);
+    ap_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_profile_cache_lru)
 {
     ap_profile_cache c = {0};
@@ -1206,6 +1238,8 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_hybrid_free_ends);
     tcase_add_test(tc, test_final_curve_where_tight);
     tcase_add_test(tc, test_profile_cache_lru);
+    tcase_add_test(tc, test_profile_build_deadline);
+    tcase_add_test(tc, test_profile_drops_wide_loops);
     tcase_add_test(tc, test_profile_masks_exact);
     tcase_add_test(tc, test_segment_cells_exact);
     tcase_add_test(tc, test_figure8_turn);
