@@ -245,6 +245,12 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * rather than build it (above: ap_aa_graph_grid; each changed cell costs a clip test per pair of corners
  * near it, and a wide change touches most pairs anyway). */
 #define AP_AA_UPDATE_MAX_CELLS 64
+/* Most lines between kept corners near the changes, per corner, for ap_aa_graph_grid_update to test them
+ * again rather than build: each costs a line-of-sight test (~0.65 µs on den520d) where the build's
+ * visibility scan costs ~15 µs a corner. Scattered changes pass near most long lines: 16 doors spread over
+ * the map put 15-50 lines a corner near them on the Moving AI maps, and testing those was 1.1-3.3 times
+ * slower than the build; a 4 x 4 wall or a door 1-8 (BENCHMARKS.md "Tile updates"). */
+#define AP_AA_UPDATE_MAX_LINES_PER_CORNER 12u
 /* Most corners (old plus new) for ap_aa_graph_grid_update to update the graph rather than build it: the
  * update holds a byte per pair of corners and visits every pair (8 MB and 8 M pairs here), while the
  * build's visibility scan is near linear (Paris_1_1024's 11,638 corners: about 1.1 s). */
@@ -260,12 +266,14 @@ int ap_aa_graph_grid_empty(const ap_map *m, double r_u, size_t cap, ap_aa_graph 
  * the squares it may enter, the cells beside an edge it runs along, the four cells of a vertex on it), and
  * the corner rules (quad) of a kept corner are the same; those lines, and every line of a new corner, are
  * tested again as the build does. More than AP_AA_UPDATE_MAX_CELLS changed cells, more than
- * AP_AA_UPDATE_MAX_CORNERS old corners and changed cells' vertices, an old graph that is not an eager point
- * graph of grid corners, or more than AP_AA_EAGER_AUTO_MAX corners now: ap_aa_graph_grid itself (the last
- * gives a lazy graph, as it does). The new graph gets its own visibility index (visibility.h). Cost O(corners^2) cheap steps (a box test per pair, a
+ * AP_AA_UPDATE_MAX_CORNERS old corners and changed cells' vertices, more than
+ * AP_AA_UPDATE_MAX_LINES_PER_CORNER lines to test again a corner, or an old graph that is not an eager
+ * point graph of grid corners: AP_OK with *out NULL, the caller builds (the table's build, whose visibility
+ * scans are faster than ap_aa_graph_grid's pairwise precompute); more than AP_AA_EAGER_AUTO_MAX corners
+ * now: a lazy graph, as ap_aa_graph_grid gives. The new graph gets its own visibility index (visibility.h). Cost O(corners^2) cheap steps (a box test per pair, a
  * copy per kept departure) plus the tested lines. prev and old are only read (other threads may read
- * them). *updated (when not NULL) is set true when the graph was updated, false when it was built (the cases
- * above). Returns as ap_aa_graph_grid. */
+ * them). *updated (when not NULL) is set true when the graph was updated, false otherwise (the cases
+ * above). Returns AP_OK (*out the caller's, or NULL: build), AP_E_NOMEM. */
 int ap_aa_graph_grid_update(const ap_aa_graph *old, const ap_map *prev, const ap_map *m, const ap_cell_pos *changed,
                             size_t n, ap_aa_graph **out, bool *updated);
 

@@ -143,9 +143,9 @@ static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table 
     const ap_aa_table *t = old->data;
     ap_aa_graph *g = NULL;
     bool updated = false;
-    if (ap_aa_graph_grid_update(t->point, prev, m, changed, n, &g, &updated) != AP_OK) {
+    if (ap_aa_graph_grid_update(t->point, prev, m, changed, n, &g, &updated) != AP_OK || g == NULL) {
         out->incremental = false;
-        return table_build(m, out); /* out of memory: as the build would fare */
+        return table_build(m, out); /* the update chose the build, or out of memory: as the build would fare */
     }
     out->incremental = updated;
     return table_of_graph(within_limits(g), out);

@@ -1,6 +1,7 @@
 /* bench_patch.c — tile updates (planner/world/patch.h): per table kind, the time to update the table from
  * the previous version's (ap_table_kind.update) beside the time to build it from scratch, for a door (one
- * cell toggled between '.' and '@') and a wall (a 4 x 4 block of cells set to '@', then opened again).
+ * cell toggled between '.' and '@'), a wall (a 4 x 4 block of cells set to '@', then opened again) and 16
+ * scattered doors (16 single cells spread over the map: the same count as the wall, far apart).
  *
  * Usage: arcpath-bench-patch [-r repeats] MAP.map ...   (default 9 repeats; medians are printed)
  * Output: a TSV row per map, edit and table: map, edit, table, full_ms, update_ms, full/update, has_update
@@ -48,9 +49,15 @@ static char *file_of(const ap_map *m, size_t *len)
     return buf;
 }
 
-/* The edit set `kind` (0 door, 1 wall) at passable cell number `which` of `of` spread over the map. */
+/* The edit set `kind` (0 door, 1 wall, 2 scattered doors) at passable cell number `which` of `of` spread over
+ * the map (scattered: 16 doors at cells which + k * of of 16 * of, k = 0..15). */
 static size_t edits_at(const ap_map *m, int kind, int which, int of, ap_cell_edit *e)
 {
+    if (kind == 2) {
+        for (int k = 0; k < 16; k++)
+            edits_at(m, 0, which + k * of, 16 * of, &e[k]);
+        return 16;
+    }
     int64_t target = m->passable_cells * (2 * which + 1) / (2 * of), seen = 0;
     int cx = 0, cy = 0;
     for (int32_t y = 0; y < m->height; y++)
@@ -80,8 +87,8 @@ static void bench_map(const char *path, int repeats)
         fprintf(stderr, "%s: %s\n", path, d.msg);
         exit(1);
     }
-    static const char *const edit_names[2] = {"door (1 cell)", "wall (4x4 cells)"};
-    for (int kind = 0; kind < 2; kind++) {
+    static const char *const edit_names[3] = {"door (1 cell)", "wall (4x4 cells)", "16 doors (scattered)"};
+    for (int kind = 0; kind < 3; kind++) {
         int nt = base->n_tables;
         double (*full)[MAX_REPEATS] = calloc((size_t)nt, sizeof *full);
         double (*upd)[MAX_REPEATS] = calloc((size_t)nt, sizeof *upd);

@@ -247,7 +247,10 @@ START_TEST(random_small_maps_under_chains)
 END_TEST
 
 /* More changed cells than AP_AA_UPDATE_MAX_CELLS: the full build, still equal (and a direct update of the
- * graph with a list of cells whose passability did not change is the old graph). */
+ * graph with a list of cells whose passability did not change is the old graph). Sixteen doors scattered
+ * over the map put more lines near them than AP_AA_UPDATE_MAX_LINES_PER_CORNER a corner: the build too
+ * (its visibility scans are faster than testing those lines again: BENCHMARKS.md "Tile updates"), and
+ * the update says so (*out NULL), while a 4 x 4 wall is updated. */
 START_TEST(many_cells_fall_back_to_the_build)
 {
     ap_map *m0 = ap_test_data_map("arena2", "any_angle updates above the threshold");
@@ -265,6 +268,23 @@ START_TEST(many_cells_fall_back_to_the_build)
     ck_assert_int_eq(ap_aa_graph_grid_update(ap_aa_table_of(m0), m0, m0, same, 3, &u, NULL), AP_OK);
     ap_test_same_aa_graph(u, ap_aa_table_of(m0), "nothing changed");
     ap_aa_graph_free(u);
+    ap_map_free(m1);
+    /* 16 doors: open cells spread over the map (every 1/16 of the open cells), closed; a 4 x 4 wall */
+    ap_cell_edit doors[16], wall[16];
+    int64_t seen = 0, want = 0;
+    size_t nd = 0;
+    for (int32_t y = 0; y < m0->height && nd < 16; y++)
+        for (int32_t x = 0; x < m0->width && nd < 16; x++)
+            if (ap_map_passable(m0, x, y) && seen++ == want) {
+                doors[nd++] = (ap_cell_edit){x, y, '@'};
+                want += m0->passable_cells / 16;
+            }
+    ck_assert_uint_eq(nd, 16);
+    m1 = patched_as(m0, doors, 16, false);
+    ap_map_free(m1);
+    for (int k = 0; k < 16; k++)
+        wall[k] = (ap_cell_edit){doors[8].x + k % 4, doors[8].y + k / 4, '@'};
+    m1 = patched_as(m0, wall, 16, true);
     ap_map_free(m1);
     ap_map_free(m0);
 }
