@@ -1022,6 +1022,12 @@ static int turns_finish(ap_plan *p, ap_result *r)
         r->n_waypoints = dp->n_poses;
         r->grid_cost = curve_cost(segs, ns, q->turn_penalty);
     }
+    /* The last curve ends at the goal as sent: an arc's end is computed on its circle and may miss it by an
+     * ulp or so (a helper's 1.4999999999999996 for a goal at 1.5), which art_directions then kept too. */
+    if (ns > 0 && hypot(segs[ns - 1].x1 - q->gx, segs[ns - 1].y1 - q->gy) <= 1e-9 * fmax(1.0, fabs(q->gx) + fabs(q->gy))) {
+        segs[ns - 1].x1 = q->gx;
+        segs[ns - 1].y1 = q->gy;
+    }
     ap_plan_set_segments(r, q, segs, ns);
     return AP_OK;
 }

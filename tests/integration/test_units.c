@@ -323,6 +323,34 @@ START_TEST(discs_that_do_not_fit_are_refused)
 }
 END_TEST
 
+/* A legal-turn answer ends exactly at the goal sent, with and without art_directions (which keeps start and
+ * goal bit for bit). A helper's query for demo.conf's boat on the islands: its last arc ended at
+ * (1.4999999999999996, 2.4999999999999996), computed on its circle, and art kept that. */
+START_TEST(turning_answers_end_at_the_goal)
+{
+    ap_srv s;
+    const char *args[] = {"--config", "config/demo.conf", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", args, NULL), 0);
+    for (int art = 0; art < 2; art++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"islands\",\"start\":{\"x\":23.282436989955187,\"y\":7.8053975160718885,"
+                 "\"heading\":1.9188},\"goal\":{\"x\":1.5,\"y\":2.5},\"unit\":{\"kind\":\"boat\"%s},"
+                 "\"search\":{\"algorithm\":\"directional8\",\"headings\":16,\"turn_penalty\":1.46,"
+                 "\"smoothing\":\"los\"}}",
+                 art ? ",\"art_directions\":8" : "");
+        json_t *j = ap_post_want(&s, "/v1/path", body, 200);
+        ck_assert_str_eq(str(j, "status"), "ok");
+        json_t *segs = json_object_get(j, "segments");
+        json_t *end = json_object_get(json_array_get(segs, json_array_size(segs) - 1), "end");
+        ck_assert(json_real_value(json_array_get(end, 0)) == 1.5);
+        ck_assert(json_real_value(json_array_get(end, 1)) == 2.5);
+        json_decref(j);
+    }
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
@@ -340,5 +368,9 @@ Suite *units_suite(void)
     tcase_add_test(disc, discs_jump_points);
     tcase_add_test(disc, discs_that_do_not_fit_are_refused);
     suite_add_tcase(s, disc);
+    TCase *ends = tcase_create("ends");
+    tcase_set_timeout(ends, 60);
+    tcase_add_test(ends, turning_answers_end_at_the_goal);
+    suite_add_tcase(s, ends);
     return s;
 }
