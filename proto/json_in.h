@@ -93,7 +93,8 @@ int ap_json_member(const ap_json_reader *r, json_t *obj, const char *prefix, con
 int ap_json_get_number(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
                        double lo, double hi, double *out, bool *present);
 
-/* A JSON integer (not a real, even an integral one) in [lo, hi]; *present as for ap_json_get_number. */
+/* A JSON integer, or a real with an integral value below 2^63 (2.0, 1e9: JSON Schema's "integer", which the
+ * OpenAPI document's types are), in [lo, hi]; *present as for ap_json_get_number. */
 int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix, const char *key, bool required,
                         long long lo, long long hi, long long *out, bool *present);
 

@@ -93,6 +93,10 @@ START_TEST(integers_accepted_for_reals_and_bounds_inclusive)
     ck_assert_int_eq(parse("{" BASE ",\"deadline_ms\":1,\"unit\":{\"radius\":0,\"turning_radius\":0}}", &r, &e),
                      AP_OK);
     ck_assert_int_eq(r.deadline_ms, 1);
+    /* and integral reals for integers (JSON Schema's "integer": a Python client's 0.2 * 1000 is 200.0) */
+    ck_assert_int_eq(parse("{" BASE ",\"deadline_ms\":200.0,\"search\":{\"connectivity\":4e0}}", &r, &e), AP_OK);
+    ck_assert_int_eq(r.deadline_ms, 200);
+    ck_assert_int_eq(r.q.connectivity, 4);
 }
 END_TEST
 
@@ -156,7 +160,7 @@ static const struct {
     {"{" BASE ",\"search\":{\"algorithm\":\"dijkstra\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":\"ASTAR\"}}", "search.algorithm"},
     {"{" BASE ",\"search\":{\"algorithm\":1}}", "search.algorithm"},
-    {"{" BASE ",\"search\":{\"connectivity\":8.0}}", "search.connectivity"},
+    {"{" BASE ",\"search\":{\"connectivity\":8.5}}", "search.connectivity"},
     {"{" BASE ",\"search\":{\"headings\":8.5}}", "search.headings"},
     {"{" BASE ",\"search\":{\"turn_penalty\":\"1\"}}", "search.turn_penalty"},
     {"{" BASE ",\"unit\":{\"art_directions\":\"8\"}}", "unit.art_directions"},
@@ -173,7 +177,7 @@ static const struct {
     {"{" BASE ",\"deadline_ms\":-1}", "deadline_ms"},
     {"{" BASE ",\"deadline_ms\":600001}", "deadline_ms"},
     {"{" BASE ",\"deadline_ms\":1.5}", "deadline_ms"},
-    {"{" BASE ",\"deadline_ms\":200.0}", "deadline_ms"},
+    {"{" BASE ",\"deadline_ms\":200.5}", "deadline_ms"},
     {"{" BASE ",\"deadline_ms\":\"200\"}", "deadline_ms"},
     /* samples */
     {"{" BASE ",\"samples\":0.5}", "samples"},
