@@ -19,6 +19,7 @@
 #include "../world/capability.h"
 #include "../world/clearance.h"
 #include "../world/view.h"
+#include "../turns/profile.h"
 #include "plan_kind.h"
 
 /* The map the query plans on (its capability's view), or q->map when it has none (validation refuses). */
@@ -351,13 +352,36 @@ bool ap_query_slice_is_cheap(const ap_query *q)
     return k != NULL && k->cheap_slice && q->turning_radius == 0.0 && !ap_query_builds_table(q);
 }
 
+/* Is the unit profile a legal-turn query of row `row` needs first (plan_dir.c: Directional-N's own, with
+ * reverse when the unit reverses; the hybrid's Directional8 stretch and its Smoothing48, or Directional24
+ * with reverse for a reversing unit or a weighted map, as the hybrid then runs) missing from its cache? */
+static bool turn_profile_missing(const ap_query *q, const ap_algorithm_row *row)
+{
+    ap_profile_cache *c = q->profiles ? q->profiles : ap_profile_cache_default();
+    const int H = q->headings == AP_HEADINGS_FINE ? AP_HEADINGS_FINE : AP_HEADINGS_COARSE;
+    ap_profile_key k = {q->unit_radius, q->turning_radius, H, row->variant, q->reverse};
+    if (row->variant == 0) { /* hybrid, or auto for a turning unit */
+        if (q->reverse || q->map->weighted) {
+            k.neighbours = 24;
+            return !ap_profile_cache_has(c, &k);
+        }
+        k.neighbours = 8;
+        k.reverse = false;
+        ap_profile_key k48 = k;
+        k48.neighbours = 48;
+        return !ap_profile_cache_has(c, &k) || !ap_profile_cache_has(c, &k48);
+    }
+    return !ap_profile_cache_has(c, &k);
+}
+
 bool ap_query_setup_is_heavy(const ap_query *q)
 {
     const ap_plan_kind *k = ap_algorithm_kind(q);
     if (k == NULL || q->map == NULL)
         return false;
     if (k == &ap_plan_kind_turns)
-        return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_PLAN_HEAVY_CORRIDOR_TILES;
+        return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_PLAN_HEAVY_CORRIDOR_TILES ||
+               turn_profile_missing(q, ap_algorithm_row_of(q->algorithm));
     if (k == &ap_plan_kind_kino)
         return q->zone == NULL && ap_kino_lattice_cells(q->map, q->sx, q->sy, q->gx, q->gy, q->turning_radius) >
                                       AP_PLAN_HEAVY_LATTICE_CELLS;

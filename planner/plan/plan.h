@@ -367,9 +367,10 @@ bool ap_query_builds_table(const ap_query *q);
  * turning unit) whose start and goal are AP_PLAN_HEAVY_CORRIDOR_TILES or more apart (its corridor's grid path
  * through the HAA* graph and the corridor's build, 13-41 ms corner to corner on Paris_1_1024), a
  * kinodynamic search whose obstacle-aware lattice region would pass AP_PLAN_HEAVY_LATTICE_CELLS
- * (ap_kino_lattice_cells: ~100 ns a cell, 70 ms for Paris corner to corner), and a query that builds a
- * table (ap_query_builds_table). A guess from the query alone, made before the plan exists. Pure;
- * thread-safe. */
+ * (ap_kino_lattice_cells: ~100 ns a cell, 70 ms for Paris corner to corner), a query that builds a
+ * table (ap_query_builds_table), and a legal-turn query whose first unit profile is not in its cache (the
+ * build: milliseconds, up to seconds for the widest discs; ap_profile_cache_has, no build). A guess from
+ * the query alone, made before the plan exists. Pure; thread-safe. */
 bool ap_query_setup_is_heavy(const ap_query *q);
 #define AP_PLAN_HEAVY_CORRIDOR_TILES 256.0
 #define AP_PLAN_HEAVY_LATTICE_CELLS 65536u

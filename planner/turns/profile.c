@@ -667,6 +667,18 @@ int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t 
     return AP_OK;
 }
 
+bool ap_profile_cache_has(ap_profile_cache *c, const ap_profile_key *k)
+{
+    bool found = false;
+    if (c != NULL) {
+        lock(c);
+        for (int i = 0; i < AP_PROFILE_CACHE_SLOTS && !found; i++)
+            found = c->slot[i] != NULL && key_eq(&c->slot[i]->key, k);
+        unlock(c);
+    }
+    return found;
+}
+
 size_t ap_profile_cache_stats(ap_profile_cache *c, size_t *bytes)
 {
     size_t n = 0, b = 0;

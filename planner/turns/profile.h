@@ -164,6 +164,10 @@ int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t 
  * AP_E_NOMEM), the same reference for the caller to ap_profile_release. Thread-safe. */
 int ap_profile_get(ap_profile_cache *c, const ap_profile_key *k, const ap_profile **out);
 
+/* Is the profile of key k in cache c (NULL: no)? A look under the lock: no LRU update, no hit counted, no
+ * build. For a server deciding where a query whose profile must first be built begins. Thread-safe. */
+bool ap_profile_cache_has(ap_profile_cache *c, const ap_profile_key *k);
+
 /* Drop one reference to p (from ap_profile_get*); the last one frees it. NULL is ignored. Thread-safe. */
 void ap_profile_release(const ap_profile *p);
 

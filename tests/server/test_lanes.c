@@ -9,6 +9,7 @@
 #include <uv.h>
 
 #include "planner/kino/vehicle.h"
+#include "planner/turns/profile.h"
 #include "planner/world/map.h"
 #include "planner/world/zone.h"
 #include "planner/search/search.h"
@@ -157,9 +158,11 @@ START_TEST(test_fast_and_slow)
 END_TEST
 
 /* Queries whose set-up alone is long (ap_query_setup_is_heavy: a legal-turn search 256 tiles or more apart
- * builds a corridor first; a kinodynamic one over a large region its lattice bound) begin on the slow lane:
- * a helper saw corner-to-corner directional24 queries on Paris_1_1024 stay on the fast lane (13-41 ms each)
- * and short queries wait behind them (p50 0.3 -> 63 ms). A short legal-turn query stays fast. */
+ * builds a corridor first; a kinodynamic one over a large region its lattice bound; a legal-turn query
+ * whose unit profile is not cached builds it first) begin on the slow lane: a helper saw corner-to-corner
+ * directional24 queries on Paris_1_1024 stay on the fast lane (13-41 ms each) and short queries wait
+ * behind them (p50 0.3 -> 63 ms), and another two profile builds of wide discs hold both fast workers for
+ * 17 s. A short legal-turn query whose profile is cached stays fast. */
 START_TEST(test_heavy_setup_begins_slow)
 {
     ap_map *m = make_room(300, 300);
@@ -175,6 +178,13 @@ START_TEST(test_heavy_setup_begins_slow)
     ap_job *near = add_job(&ctx, m, 5.5, 5.5, 60.5, 9.5);
     near->q.algorithm = AP_ALG_DIRECTIONAL24;
     near->q.turning_radius = 1.0;
+    static ap_profile_cache cache; /* zero: empty */
+    near->q.profiles = &cache;
+    ck_assert(ap_query_setup_is_heavy(&near->q)); /* its profile must be built first */
+    const ap_profile_key key = {0.0, 1.0, AP_HEADINGS_COARSE, 24, false};
+    const ap_profile *prof;
+    ck_assert_int_eq(ap_profile_get(&cache, &key, &prof), AP_OK);
+    ap_profile_release(prof);
     ck_assert(ap_query_setup_is_heavy(&far->q));
     ck_assert(ap_query_setup_is_heavy(&kino->q));
     ck_assert(!ap_query_setup_is_heavy(&near->q));
@@ -186,6 +196,7 @@ START_TEST(test_heavy_setup_begins_slow)
     ck_assert(kino->status == AP_OK || kino->status == AP_NO_PATH);
     ck_assert_int_eq(near->status, AP_OK);
     ck_assert_int_eq(near->lane, AP_LANE_FAST);
+    ap_profile_cache_clear(&cache);
     free_bodies(&ctx);
     ap_map_free(m);
 }
