@@ -208,7 +208,7 @@ int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix
     /* A real with an integral value (2.0, 1e9) is an integer too, as JSON Schema's "integer" says (the
      * OpenAPI document's types): a client's encoder may write 2.0 for 2. */
     const double d = json_is_real(v) ? json_real_value(v) : 0.0;
-    if (!json_is_integer(v) && !(json_is_real(v) && d == floor(d) && fabs(d) < 9.2e18))
+    if (!json_is_integer(v) && !(json_is_real(v) && d == floor(d) && fabs(d) < 0x1p63))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be an integer",
                             path);
     json_int_t i = json_is_integer(v) ? json_integer_value(v) : (json_int_t)d;

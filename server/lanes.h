@@ -116,9 +116,9 @@ struct ap_job {
     bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
     bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */
     bool answer_full;      /* batch: the body reached max_answer_bytes; the rest answer answer_too_large */
-    size_t reserve;        /* batch: bytes kept for the items after next_item answered as errors (their own
-                            * error, else answer_too_large) and for the end, so the body never passes
-                            * max_answer_bytes (ap_lanes_batch_floor) */
+    size_t reserve;        /* batch: bytes kept for the items from next_item on answered as errors (their
+                            * own error, else answer_too_large) and for the end, so the body never passes
+                            * max_answer_bytes (ap_lanes_batch_floor); an item's write takes its share out */
     uint64_t item_ns;      /* batch: search time of the active item so far */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
