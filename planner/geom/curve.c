@@ -18,8 +18,10 @@
 static bool one_side(double x, double y, double heading, double tx, double ty, double r, double side,
                      ap_segment out[2], size_t *count, double *total)
 {
-    double px = x + r * cos(heading + side * M_PI_2), py = y + r * sin(heading + side * M_PI_2);
-    double dx = tx - px, dy = ty - py;
+    /* From the unit, not in map coordinates: tx - x is exact for a near target, where the circle's centre
+     * in map coordinates is rounded at the coordinates' scale (a target an ulp away at x = 1e6 came out
+     * inside both circles, and the fallback below turned on a radius of 2e-10 for r 0.1). */
+    double dx = (tx - x) - r * cos(heading + side * M_PI_2), dy = (ty - y) - r * sin(heading + side * M_PI_2);
     double h = hypot(dx, dy);
     /* A target on the circle (h = r) may come out a rounding step inside (the centre's cos(heading + pi/2)
      * is ~6e-17 off): it is on it, reached by the arc alone. Refusing that side turned (0, 0, 0) -> (1, 1),
@@ -66,7 +68,8 @@ size_t ap_curve_arc_line(double x, double y, double heading, double tx, double t
     if (tightened != NULL)
         *tightened = 0;
     double dist = hypot(tx - x, ty - y);
-    if (!(dist > AP_CURVE_TINY))
+    /* the same point: within AP_CURVE_TINY tiles, or AP_SAME_POSE turning radii as for Dubins (path.h) */
+    if (!(dist > AP_CURVE_TINY) || (r > 0.0 && dist <= AP_SAME_POSE * r))
         return 0;
     double alpha = atan2(ty - y, tx - x) - heading;
     alpha -= 2.0 * M_PI * floor((alpha + M_PI) / (2.0 * M_PI)); /* [-pi, pi) */

@@ -15,7 +15,8 @@
  * every arc has radius exactly r. Writes 1 or 2 segments into out (an arc of zero sweep is dropped) and
  * returns their count. *tightened (may be NULL) is set to 1 only in the degenerate case rounding leaves no
  * tangent on either side, when a single arc of smaller radius through the target is used instead ("Making
- * tighter turns"); else 0. A target at the current position gives 0 segments. Pure; thread-safe. */
+ * tighter turns"); else 0. A target at the current position (within 1e-12 tiles, or AP_SAME_POSE turning
+ * radii: path.h) gives 0 segments. Pure; thread-safe. */
 size_t ap_curve_arc_line(double x, double y, double heading, double tx, double ty, double r, ap_segment out[2],
                          int *tightened);
 

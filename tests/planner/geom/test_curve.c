@@ -174,6 +174,35 @@ START_TEST(target_inside_near_circle_loops_the_other_way)
 }
 END_TEST
 
+/* Targets an ulp or two from the unit at large coordinates (a helper's cases): every arc at the turning
+ * radius, never the tightened fallback (the circles' centres were rounded at the coordinates' scale, both
+ * sides refused, and an arc of radius 2e-10 came out for r 0.1). A target within AP_SAME_POSE turning radii
+ * is the unit's own point: no segment (a loop of 628 tiles for a target 1e-10 behind at r 100). */
+START_TEST(near_targets_at_large_coordinates)
+{
+    const double cases[][6] = {
+        {999999.5, -999999.5, 0.3, 999999.5000000001, -999999.5, 0.1},
+        {729229.7847889683, 118398.03256038856, 1.1279990757389111, 729229.7847889683, 118398.03256038851,
+         0.019037348100523963},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        const double *c = cases[i];
+        ap_segment s[2];
+        int tight = -1;
+        size_t n = ap_curve_arc_line(c[0], c[1], c[2], c[3], c[4], c[5], s, &tight);
+        ck_assert_int_eq(tight, 0);
+        ck_assert_uint_ge(n, 1);
+        for (size_t k = 0; k < n; k++)
+            if (s[k].type == AP_SEG_ARC)
+                ck_assert_double_eq_tol(s[k].radius, c[5], 1e-12);
+    }
+    ap_segment s[2];
+    ck_assert_uint_eq(ap_curve_arc_line(0, 0, 0, -1e-10, 0, 100.0, s, NULL), 0);
+    ck_assert_uint_eq(ap_curve_arc_line(0, 0, 0, -3e-9, 0, 100.0, s, NULL), 1); /* 3e-11 radii: the loop */
+    ck_assert_double_eq_tol(s[0].radius, 100.0, 1e-12);
+}
+END_TEST
+
 START_TEST(random_invariants)
 {
     ap_test_rng rng = {42};
@@ -253,6 +282,7 @@ Suite *curve_suite(void)
     tcase_add_test(tc, target_inside_near_circle_loops_the_other_way);
     tcase_add_test(tc, targets_on_the_circle_and_a_hair_behind);
     tcase_add_test(tc, random_invariants);
+    tcase_add_test(tc, near_targets_at_large_coordinates);
     tcase_add_test(tc, no_heading_faces_first_leg);
     suite_add_tcase(s, tc);
     return s;
