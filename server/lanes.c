@@ -110,6 +110,24 @@ static int stop_reason(const ap_lanes *l, const ap_job *j, uint64_t now)
     return expired(l, j, now) ? AP_TIMEOUT : abandoned(j) ? AP_E_CLIENT_CLOSED : AP_OK;
 }
 
+/* One slice of begun plan p: at most max_expansions expansions and about max_ns ns (both > 0). A plan
+ * kind's step may end early at a phase boundary with budget and time to spare (the hybrid: its grid search
+ * done and its next search begun); the slice then steps again with what is left. Before, the lanes took
+ * that for a search that had outgrown the fast lane's budget, and every hybrid query (the default plan of
+ * a turning unit) moved to the slow lane after some 50-80 expansions. Pool or submitting thread: the
+ * plan's owner. */
+static int step_slice(ap_plan *p, uint64_t max_expansions, uint64_t max_ns)
+{
+    const uint64_t e0 = ap_plan_expanded(p), end = ap_clock_ns() + max_ns;
+    int st = ap_plan_step_for(p, max_expansions, max_ns);
+    for (;;) {
+        const uint64_t used = ap_plan_expanded(p) - e0, now = ap_clock_ns();
+        if (st != AP_IN_PROGRESS || used >= max_expansions || now >= end)
+            return st;
+        st = ap_plan_step_for(p, max_expansions - used, end - now);
+    }
+}
+
 /* The plan has left AP_IN_PROGRESS: build the result (path geometry for AP_OK) while still on the worker,
  * since path building is CPU work and must happen before the workspace is reused. */
 static void finish_plan(ap_job *j, int st)
@@ -337,7 +355,7 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
             budget = total - spent;
         uint64_t t0 = ap_clock_ns();
         const uint64_t left = lane == AP_LANE_FAST ? slice_ns : (slice_end > t0 ? slice_end - t0 : 1);
-        int st = ap_plan_step_for(&j->plan, budget, left);
+        int st = step_slice(&j->plan, budget, left);
         const uint64_t t1 = ap_clock_ns();
         j->item_ns += t1 - t0;
         spent += ap_plan_expanded(&j->plan) - before;
@@ -409,8 +427,10 @@ static void fast_work(uv_work_t *w)
     }
     if (ap_query_setup_is_heavy(&j->q)) {
         /* Its set-up alone (a long corridor's grid path, a large lattice bound) would hold this fast worker
-         * for tens of milliseconds while short queries wait: it begins on the slow lane instead. */
+         * for tens of milliseconds while short queries wait: it begins on the slow lane instead, where its
+         * first slice starts (queue_us counts the wait for a slow slot). */
         j->begin_slow = true;
+        j->t_first_ns = 0;
         j->state = AP_IN_PROGRESS;
         return;
     }
@@ -418,7 +438,7 @@ static void fast_work(uv_work_t *w)
     int st = ap_plan_begin(&j->plan, &j->q, ws, j->deadline_ns);
     ap_plan_set_cancel(&j->plan, &l->cancel);
     if (st == AP_IN_PROGRESS)
-        st = ap_plan_step_for(&j->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
+        st = step_slice(&j->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -437,6 +457,8 @@ static void slow_work(uv_work_t *w)
         return;
     }
     uint64_t t0 = ap_clock_ns();
+    if (!j->t_first_ns)
+        j->t_first_ns = t0; /* a query that began on the slow lane starts here */
     if (expired(l, j, t0)) {
         if (j->moved) /* a search that ran slices here: its kind may answer with what it found (ap_plan_stop) */
             finish_plan(j, ap_plan_stop(&j->plan));
@@ -459,7 +481,7 @@ static void slow_work(uv_work_t *w)
         st = AP_IN_PROGRESS;
     }
     if (st == AP_IN_PROGRESS)
-        st = ap_plan_step_for(&j->plan, l->cfg.slow_slice, AP_LANE_SLOW_SLICE_NS);
+        st = step_slice(&j->plan, l->cfg.slow_slice, AP_LANE_SLOW_SLICE_NS);
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -875,7 +897,7 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
         int st = ap_plan_begin(&job->plan, &job->q, ws, job->deadline_ns);
         ap_plan_set_cancel(&job->plan, &l->cancel);
         if (st == AP_IN_PROGRESS)
-            st = ap_plan_step_for(&job->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
+            st = step_slice(&job->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
         if (st != AP_IN_PROGRESS)
             finish_plan(job, st);
         else

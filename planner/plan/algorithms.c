@@ -353,8 +353,9 @@ bool ap_query_slice_is_cheap(const ap_query *q)
 }
 
 /* Is the unit profile a legal-turn query of row `row` needs first (plan_dir.c: Directional-N's own, with
- * reverse when the unit reverses; the hybrid's Directional8 stretch and its Smoothing48, or Directional24
- * with reverse for a reversing unit or a weighted map, as the hybrid then runs) missing from its cache? */
+ * reverse when the unit reverses; the hybrid's Smoothing48 (its Directional8 profile only comes into play
+ * where the smoothing fails), or Directional24 with reverse for a reversing unit or a weighted map, as the
+ * hybrid then runs) missing from its cache? */
 static bool turn_profile_missing(const ap_query *q, const ap_algorithm_row *row)
 {
     ap_profile_cache *c = q->profiles ? q->profiles : ap_profile_cache_default();
@@ -365,11 +366,9 @@ static bool turn_profile_missing(const ap_query *q, const ap_algorithm_row *row)
             k.neighbours = 24;
             return !ap_profile_cache_has(c, &k);
         }
-        k.neighbours = 8;
+        k.neighbours = 48;
         k.reverse = false;
-        ap_profile_key k48 = k;
-        k48.neighbours = 48;
-        return !ap_profile_cache_has(c, &k) || !ap_profile_cache_has(c, &k48);
+        return !ap_profile_cache_has(c, &k);
     }
     return !ap_profile_cache_has(c, &k);
 }

@@ -185,6 +185,19 @@ START_TEST(test_heavy_setup_begins_slow)
     const ap_profile *prof;
     ck_assert_int_eq(ap_profile_get(&cache, &key, &prof), AP_OK);
     ap_profile_release(prof);
+    /* A hybrid query (the default plan of a turning unit) whose Smoothing48 profile is cached: not heavy,
+     * and answered on the fast lane. Its step ends early where its grid search hands over to the next
+     * phase; the lanes took that for a search past its fast budget and moved every hybrid query to the
+     * slow lane after some 50-80 expansions. */
+    ap_job *hyb = add_job(&ctx, m, 140.5, 296.5, 160.5, 296.5); /* round the wall's end (x = 150) */
+    hyb->q.algorithm = AP_ALG_HYBRID;
+    hyb->q.turning_radius = 1.0;
+    hyb->q.profiles = &cache;
+    ck_assert(ap_query_setup_is_heavy(&hyb->q));
+    const ap_profile_key key48 = {0.0, 1.0, AP_HEADINGS_COARSE, 48, false};
+    ck_assert_int_eq(ap_profile_get(&cache, &key48, &prof), AP_OK);
+    ap_profile_release(prof);
+    ck_assert(!ap_query_setup_is_heavy(&hyb->q));
     ck_assert(ap_query_setup_is_heavy(&far->q));
     ck_assert(ap_query_setup_is_heavy(&kino->q));
     ck_assert(!ap_query_setup_is_heavy(&near->q));
@@ -196,6 +209,9 @@ START_TEST(test_heavy_setup_begins_slow)
     ck_assert(kino->status == AP_OK || kino->status == AP_NO_PATH);
     ck_assert_int_eq(near->status, AP_OK);
     ck_assert_int_eq(near->lane, AP_LANE_FAST);
+    ck_assert_int_eq(hyb->status, AP_OK);
+    ck_assert_int_eq(hyb->lane, AP_LANE_FAST);
+    ck_assert_uint_lt(hyb->expanded, 2000);
     ap_profile_cache_clear(&cache);
     free_bodies(&ctx);
     ap_map_free(m);
