@@ -73,6 +73,43 @@ static bool point_arc_ok(const void *ctx, const ap_segment *s)
  * circle touches the square); the grid part of its arc is collide.c's strict test at radius 0 less its ends
  * (an arc round an extra circle may not touch a blocked square but at its ends: conservative, the point rule
  * has no arc form). */
+/* Is point (x, y) where an extra circle touches a blocked square's side (or the map's edge) from outside:
+ * the circle's outward normal there square to a grid line it lies on, with blocked squares all along that
+ * line beside the point on the far side? A gap of width 0, as two touching circles (circles.h's point rule):
+ * the point is not usable. Where a circle touches only a square's corner a wedge of free space is left:
+ * usable. A helper's start (43, 9) beside a wall at x = 43 with obstacle (44, 9, 1) was taken, and every
+ * line from it refused: no_path "unreachable" instead of start_blocked. */
+static bool point_at_circle_wall_cusp(const space_ctx *c, double x, double y)
+{
+    const ap_circle *circ = ap_circle_world_circles(c->cw);
+    const size_t n = ap_circle_world_count(c->cw);
+    const double e = AP_CIRCLES_EPS;
+    for (size_t i = 0; i < n; i++) {
+        const double dx = x - circ[i].x, dy = y - circ[i].y, d = hypot(dx, dy);
+        if (!(circ[i].r > 2.0 * e) || fabs(d - circ[i].r) > e)
+            continue;
+        for (int axis = 0; axis < 2; axis++) {
+            const double along = axis == 0 ? dx : dy, across = axis == 0 ? dy : dx;
+            const double p = axis == 0 ? x : y, q = axis == 0 ? y : x, k = round(p);
+            if (fabs(across) > e || fabs(p - k) > e)
+                continue; /* not square to a grid line through the point */
+            const int32_t far = (int32_t)k - (along > 0.0 ? 0 : 1); /* the squares beyond the line */
+            const double qk = round(q);
+            int32_t lo = (int32_t)floor(q), hi = lo;
+            if (fabs(q - qk) <= e) { /* at a vertex: both squares along the line there */
+                lo = (int32_t)qk - 1;
+                hi = (int32_t)qk;
+            }
+            bool wall = true;
+            for (int32_t j = lo; j <= hi && wall; j++)
+                wall = axis == 0 ? !ap_map_passable(c->m, far, j) : !ap_map_passable(c->m, j, far);
+            if (wall)
+                return true;
+        }
+    }
+    return false;
+}
+
 static bool both_line_ok(const void *ctx, double ax, double ay, double bx, double by)
 {
     const space_ctx *c = ctx;
@@ -90,7 +127,7 @@ static bool both_line_ok(const void *ctx, double ax, double ay, double bx, doubl
         if (t[i].id < ap_circle_world_count(c->cw) &&
             ap_aa_grid_point_pinch(c->m, ax, ay, bx, by, t[i].t0, t[i].t1, -t[i].side, &circ[t[i].id]))
             return false;
-    return true;
+    return !(ax == bx && ay == by && point_at_circle_wall_cusp(c, ax, ay));
 }
 
 /* Tiles a point unit's arc round an extra circle is trimmed by at each end for its grid test: an arc may

@@ -373,6 +373,43 @@ START_TEST(obstacles_per_request)
 }
 END_TEST
 
+/* A point start or goal where obstacles touch with no gap between them is refused (422), as the grid's
+ * corner two blocked cells share diagonally is: a circle tangent to a blocked square's side, two touching
+ * circles, a circle touching the map's edge. Helpers' cases answered no_path "unreachable" after a search
+ * (the point was taken and every line from it refused). A circle touching only a square's corner leaves a
+ * wedge of free space there: answered. */
+START_TEST(points_where_obstacles_touch)
+{
+    /* square: the blocked square [2, 3] x [2, 3]; a circle of radius 0.5 tangent to its right side at
+     * (3, 2.5), and one tangent to its bottom side at (2.5, 3) (the points' own cells are free) */
+    refused("{\"map\":\"square\",\"start\":{\"x\":3,\"y\":2.5},\"goal\":{\"x\":5.5,\"y\":4.5},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3.5,\"y\":2.5,\"r\":0.5}]}",
+            422, "start_blocked", "start");
+    refused("{\"map\":\"square\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":2.5,\"y\":3},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":2.5,\"y\":3.5,\"r\":0.5}]}",
+            422, "goal_blocked", "goal");
+    /* two circles touching at (4, 5); a circle touching the map's top edge at (5, 0) */
+    refused("{\"map\":\"open\",\"start\":{\"x\":4,\"y\":5},\"goal\":{\"x\":8.5,\"y\":8.5},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3,\"y\":5,\"r\":1},"
+            "{\"x\":5,\"y\":5,\"r\":1}]}",
+            422, "start_blocked", "start");
+    refused("{\"map\":\"open\",\"start\":{\"x\":5,\"y\":0},\"goal\":{\"x\":8.5,\"y\":8.5},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":5,\"y\":1,\"r\":1}]}",
+            422, "start_blocked", "start");
+    /* a circle touching the square's corner (3, 3) from the lower right: the point is answered (its path
+     * leaves the corner where neither obstacle is within 1e-9 of it on both sides: 5.79 tiles) */
+    json_t *j = post_on(&srv, "/v1/path",
+                        "{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":4.5,\"y\":0.5},"
+                        "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3.5,\"y\":3.5,"
+                        "\"r\":0.7071067811865476}]}",
+                        200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert(ap_jnum(j, "length") >= hypot(1.5, 2.5));
+    ck_assert(json_is_true(json_object_get(j, "clear")));
+    json_decref(j);
+}
+END_TEST
+
 START_TEST(circle_map_errors_are_reported)
 {
     static char err[65536];
@@ -521,6 +558,7 @@ Suite *anyangle_suite(void)
     tcase_add_test(tc, circle_maps);
     tcase_add_test(tc, circle_map_errors_are_reported);
     tcase_add_test(tc, obstacles_per_request);
+    tcase_add_test(tc, points_where_obstacles_touch);
     suite_add_tcase(s, tc);
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 300);
