@@ -16,6 +16,7 @@
 #include "planner/base/status.h"
 #include "proto/errors.h"
 #include "server/lanes.h"
+#include "tests/util.h"
 
 Suite *lanes_suite(void);
 
@@ -198,6 +199,9 @@ START_TEST(test_heavy_setup_begins_slow)
     ck_assert_int_eq(ap_profile_get(&cache, &key48, &prof), AP_OK);
     ap_profile_release(prof);
     ck_assert(!ap_query_setup_is_heavy(&hyb->q));
+    const ap_profile_key key8 = {0.0, 1.0, AP_HEADINGS_COARSE, 8, false}; /* its Directional8 leg's: no build */
+    ck_assert_int_eq(ap_profile_get(&cache, &key8, &prof), AP_OK);
+    ap_profile_release(prof);
     ck_assert(ap_query_setup_is_heavy(&far->q));
     ck_assert(ap_query_setup_is_heavy(&kino->q));
     ck_assert(!ap_query_setup_is_heavy(&near->q));
@@ -210,8 +214,10 @@ START_TEST(test_heavy_setup_begins_slow)
     ck_assert_int_eq(near->status, AP_OK);
     ck_assert_int_eq(near->lane, AP_LANE_FAST);
     ck_assert_int_eq(hyb->status, AP_OK);
-    ck_assert_int_eq(hyb->lane, AP_LANE_FAST);
     ck_assert_uint_lt(hyb->expanded, 2000);
+    /* The fast slice also ends at AP_LANE_FAST_SLICE_NS (2 ms), which the sanitizer build can pass here */
+    if (!ap_test_quick())
+        ck_assert_int_eq(hyb->lane, AP_LANE_FAST);
     ap_profile_cache_clear(&cache);
     free_bodies(&ctx);
     ap_map_free(m);
