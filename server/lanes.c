@@ -189,7 +189,7 @@ static size_t batch_rest_bytes(const ap_job *j, size_t i)
     return n;
 }
 
-size_t ap_lanes_batch_floor(const ap_job *j)
+size_t ap_lanes_batch_floor(ap_job *j)
 {
     char buf[512];
     ap_jbuf b;
@@ -197,7 +197,8 @@ size_t ap_lanes_batch_floor(const ap_job *j)
     ap_wire_write_batch_begin(&b, j->map_id ? j->map_id : "", j->map_version);
     size_t n = b.len;
     ap_jbuf_free(&b);
-    return n + batch_rest_bytes(j, 0);
+    j->reserve = batch_rest_bytes(j, 0);
+    return n + j->reserve;
 }
 
 /* The answer_too_large item error, and the body is full from here on. Always fits: its bytes are in
@@ -915,7 +916,8 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
 
 int ap_lanes_submit(ap_lanes *l, ap_job *job)
 {
-    /* a batch's room for its items as errors (batch_write_item), counted before the lock: O(n_items) */
+    /* a batch's room for its items as errors (batch_write_item), unless ap_lanes_batch_floor counted it:
+     * before the lock, O(n_items) */
     if (job->items != NULL && job->next_item == 0 && job->reserve == 0)
         job->reserve = batch_rest_bytes(job, 0);
     pthread_mutex_lock(&l->inbox_mu);

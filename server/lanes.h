@@ -231,8 +231,9 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job);
 /* The fewest bytes batch job j's answer can take: its start, every item answered by an error (an item's own
  * preset error, else answer_too_large) and its end with the largest stats. Above max_answer_bytes the batch
  * cannot be answered within the cap and is refused whole (the HTTP layer: 413 answer_too_large). j's items,
- * n_items, map_id and map_version must be set. Pure; O(n_items) small writes. */
-size_t ap_lanes_batch_floor(const ap_job *j);
+ * n_items, map_id and map_version must be set. Also sets j->reserve (all but the start), which
+ * ap_lanes_submit would otherwise count again. O(n_items) small writes; j's owner's thread, before submit. */
+size_t ap_lanes_batch_floor(ap_job *j);
 
 /* Hand a job to the lanes. Any thread. Records the hand-off time. Returns AP_OK (done will be called
  * once, on the loop thread, possibly before this function returns to a non-loop caller) or

@@ -302,21 +302,29 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 const ap_plan_kind ap_plan_kind_auto = {"auto", auto_begin, NULL,  NULL,  NULL, NULL,
                                        false,  false,      false, false, NULL, NULL};
 
-const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
+/* The row whose kind runs q's plan: its algorithm's, or for auto the one auto_begin hands over to (any_angle;
+ * the hybrid's for a turning unit, whose plan kind auto's turning plan is; auto_grid_row's). NULL for an
+ * algorithm q does not name or a query without a world. One resolution for the kind, the routing and the
+ * table look-ups below, which each asked auto's questions again (on the HTTP thread for every query). */
+static const ap_algorithm_row *run_row(const ap_query *q)
 {
     const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
     if (row == NULL || (q->map == NULL && q->circles == NULL))
         return NULL;
     if (row->kind != &ap_plan_kind_auto)
-        return row->kind;
+        return row;
     if (ap_query_auto_may_anyangle(q))
-        return &ap_plan_kind_anyangle;
-    return auto_turns(q) ? TURNS : auto_grid_row(q)->kind;
+        return ap_algorithm_row_of(AP_ALG_ANY_ANGLE);
+    return auto_turns(q) ? ap_algorithm_row_of(AP_ALG_HYBRID) : auto_grid_row(q);
 }
 
-/* Would the plan of q, with explicit algorithm row `row` (auto resolved here as ap_algorithm_kind does),
- * build a table of its map first: a sized unit's JPS+ tables (jps, jps_plus, auto's jps_plus), a disc's or
- * turning unit's any_angle graph (any_angle, auto's any_angle for a disc)? */
+const ap_plan_kind *ap_algorithm_kind(const ap_query *q)
+{
+    const ap_algorithm_row *row = run_row(q);
+    return row != NULL ? row->kind : NULL;
+}
+
+/* Are a sized unit's JPS+ tables for q's key still to be built (jps_sized.h), with room for them? */
 static bool sized_jps_builds(const ap_query *q)
 {
     uint16_t key;
@@ -324,32 +332,33 @@ static bool sized_jps_builds(const ap_query *q)
     return t != NULL && ap_jps_sized_find(qmap(q), t, key) == NULL && ap_jps_sized_ready(qmap(q), t, key);
 }
 
-bool ap_query_builds_table(const ap_query *q)
+/* ap_query_builds_table for q whose plan runs row (run_row(q), may be NULL): a sized unit's JPS+ tables
+ * (jps, jps_plus, auto's jps_plus), a disc's or turning unit's any_angle graph under make_graph's key
+ * (plan_anyangle.c), or under disc_graph_ready's for auto's any_angle. */
+static bool row_builds_table(const ap_query *q, const ap_algorithm_row *row)
 {
-    const ap_algorithm_row *row = ap_algorithm_row_of(q->algorithm);
     if (row == NULL || q->map == NULL || q->circles != NULL || q->n_obstacles > 0)
         return false;
     if (row->kind == &ap_plan_kind_anyangle) {
-        /* make_graph's key (plan_anyangle.c) */
+        if (q->algorithm == AP_ALG_AUTO) /* a point unit's table is built at load */
+            return q->unit_radius > 0.0 && ap_aa_table_would_build(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0);
         const bool turning = q->turning_radius > 0.0;
         const double r = turning ? ap_aa_turn_clearance(q->unit_radius) : q->unit_radius + q->aa_margin;
         const double grow = turning ? ap_aa_turn_radius(q->unit_radius, q->turning_radius) - r : 0.0;
         return ap_aa_table_would_build(q->map, r, grow);
     }
-    if (row->kind == &ap_plan_kind_auto) {
-        if (ap_query_auto_may_anyangle(q)) /* disc_graph_ready's key */
-            return q->unit_radius > 0.0 && ap_aa_table_would_build(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN, 0.0);
-        if (auto_turns(q))
-            return false;
-        row = auto_grid_row(q);
-    }
     return (row->id == AP_ALG_JPS || row->id == AP_ALG_JPS_PLUS) && sized_jps_builds(q);
+}
+
+bool ap_query_builds_table(const ap_query *q)
+{
+    return row_builds_table(q, run_row(q));
 }
 
 bool ap_query_slice_is_cheap(const ap_query *q)
 {
-    const ap_plan_kind *k = ap_algorithm_kind(q);
-    return k != NULL && k->cheap_slice && q->turning_radius == 0.0 && !ap_query_builds_table(q);
+    const ap_algorithm_row *row = run_row(q);
+    return row != NULL && row->kind->cheap_slice && q->turning_radius == 0.0 && !row_builds_table(q, row);
 }
 
 /* Is the unit profile a legal-turn query of row `row` needs first (plan_dir.c: Directional-N's own, with
@@ -375,14 +384,14 @@ static bool turn_profile_missing(const ap_query *q, const ap_algorithm_row *row)
 
 bool ap_query_setup_is_heavy(const ap_query *q)
 {
-    const ap_plan_kind *k = ap_algorithm_kind(q);
-    if (k == NULL || q->map == NULL)
+    const ap_algorithm_row *row = run_row(q);
+    if (row == NULL || q->map == NULL)
         return false;
+    const ap_plan_kind *k = row->kind;
     if (k == &ap_plan_kind_turns)
-        return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_PLAN_HEAVY_CORRIDOR_TILES ||
-               turn_profile_missing(q, ap_algorithm_row_of(q->algorithm));
+        return hypot(q->gx - q->sx, q->gy - q->sy) >= AP_PLAN_HEAVY_CORRIDOR_TILES || turn_profile_missing(q, row);
     if (k == &ap_plan_kind_kino)
         return q->zone == NULL && ap_kino_lattice_cells(q->map, q->sx, q->sy, q->gx, q->gy, q->turning_radius) >
                                       AP_PLAN_HEAVY_LATTICE_CELLS;
-    return ap_query_builds_table(q);
+    return row_builds_table(q, row);
 }

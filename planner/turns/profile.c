@@ -669,13 +669,11 @@ int ap_profile_get_until(ap_profile_cache *c, const ap_profile_key *k, uint64_t 
 
 bool ap_profile_cache_has(ap_profile_cache *c, const ap_profile_key *k)
 {
-    bool found = false;
-    if (c != NULL) {
-        lock(c);
-        for (int i = 0; i < AP_PROFILE_CACHE_SLOTS && !found; i++)
-            found = c->slot[i] != NULL && key_eq(&c->slot[i]->key, k);
-        unlock(c);
-    }
+    if (c == NULL)
+        return false;
+    lock(c);
+    const bool found = find_locked(c, k) >= 0;
+    unlock(c);
     return found;
 }
 
