@@ -140,10 +140,9 @@ static int check_square_points(const ap_query *q, ap_query_error *e)
     return AP_OK;
 }
 
-/* Start and goal: both on the map first (an off-map goal says so even when the start is blocked), then
- * both on passable cells (for a square unit: its footprint inside the terrain; a circle world: outside
- * every obstacle, touching allowed as in the any-angle model). */
-static int check_points(const ap_query *q, ap_query_error *e)
+/* Start and goal both on the map (an off-map goal says so even when the start is blocked). Before the
+ * algorithm's checks, which may read the points' cells (auto's choice measures their distance). */
+static int check_on_world(const ap_query *q, ap_query_error *e)
 {
     const ap_map *m = q->map;
     const ap_circle_world *cw = q->circles;
@@ -151,7 +150,6 @@ static int check_points(const ap_query *q, ap_query_error *e)
     const double h = m != NULL ? (double)m->height : ap_circle_world_height(cw);
     const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
     const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
-    const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
     for (int i = 0; i < 2; i++) {
         if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1])) {
             char x[32], y[32];
@@ -160,6 +158,19 @@ static int check_points(const ap_query *q, ap_query_error *e)
                           m ? ")" : "]");
         }
     }
+    return AP_OK;
+}
+
+/* Start and goal on passable cells (for a square unit: its footprint inside the terrain; a circle world:
+ * outside every obstacle, touching allowed as in the any-angle model). The last check: a request the
+ * algorithm cannot take is invalid_request wherever its points are. */
+static int check_passable(const ap_query *q, ap_query_error *e)
+{
+    const ap_map *m = q->map;
+    const ap_circle_world *cw = q->circles;
+    const double pt[2][2] = {{q->sx, q->sy}, {q->gx, q->gy}};
+    const ap_qfield f[2] = {AP_QF_START, AP_QF_GOAL};
+    const int blocked[2] = {AP_E_START_BLOCKED, AP_E_GOAL_BLOCKED};
     if (m != NULL && q->unit_size > 0)
         return check_square_points(q, e);
     for (int i = 0; i < 2; i++) {
@@ -451,15 +462,19 @@ int ap_query_validate(const ap_query *q, const ap_algorithm_row *row, ap_query_e
                       "in a unit kind (\"units\")", q->map->id, ap_capability_name(q->capability));
     q = &view;
     int st;
-    if ((st = check_size(q, e)) != AP_OK || (st = check_points(q, e)) != AP_OK || (st = check_unit(q, e)) != AP_OK ||
-        (st = check_obstacles(q, e)) != AP_OK)
+    /* The request's own faults (400) before the world's verdict on its points (422 start_blocked and
+     * goal_blocked; README "Errors" gives the order): the fields' ranges, off-map points (the algorithm's
+     * checks read their cells), what the algorithm accepts, then passable points. */
+    if ((st = check_unit(q, e)) != AP_OK || (st = check_search(q, e)) != AP_OK ||
+        (st = check_obstacles(q, e)) != AP_OK || (st = check_size(q, e)) != AP_OK ||
+        (st = check_on_world(q, e)) != AP_OK)
         return st;
     if (row == NULL && (row = ap_algorithm_row_of(q->algorithm)) == NULL)
         return refuse(e, AP_E_INVALID_REQUEST, AP_QF_ALGORITHM,
                       "\"search.algorithm\" %d has no row in the algorithm table", (int)q->algorithm);
-    if ((st = check_search(q, e)) != AP_OK || (st = check_accepts(q, row, e)) != AP_OK)
+    if ((st = check_accepts(q, row, e)) != AP_OK)
         return st;
-    return AP_OK;
+    return check_passable(q, e);
 }
 
 int ap_query_check(const ap_query *q, const char **field)

@@ -64,6 +64,16 @@ START_TEST(query_check)
     CASE(c.sample_step = 0.001, AP_E_INVALID_REQUEST, "samples.step");
     CASE(c.sample_step = -1.0, AP_E_INVALID_REQUEST, "samples.step");
     CASE(c.sample_step = NAN, AP_E_INVALID_REQUEST, "samples.step");
+    /* Precedence: the request's own faults before the world's verdict on its points (a blocked start with
+     * an algorithm that cannot take the query is invalid_request, as with a free start), but off-map
+     * points before the algorithm's checks, which read their cells. */
+    CASE((c.sx = 3.5, c.algorithm = AP_ALG_JPS, c.connectivity = 4), AP_E_INVALID_REQUEST, "search.algorithm");
+    CASE((c.sx = 3.5, c.algorithm = AP_ALG_DIRECTIONAL8), AP_E_INVALID_REQUEST, "unit.turning_radius");
+    CASE((c.sx = 3.5, c.algorithm = AP_ALG_ANY_ANGLE, c.unit_size = 2), AP_E_INVALID_REQUEST, "unit.size");
+    CASE((c.gx = 3.0, c.gy = 2.99, c.smoothing = 7), AP_E_INVALID_REQUEST, "search.smoothing");
+    CASE((c.sx = 3.5, c.gx = 1e300, c.algorithm = AP_ALG_JPS, c.connectivity = 4), AP_E_OUT_OF_BOUNDS, "goal");
+    CASE((c.gx = 1e300, c.connectivity = 6), AP_E_INVALID_REQUEST, "search.connectivity");
+    CASE((c.sx = -1.0, c.unit_radius = -0.1), AP_E_INVALID_REQUEST, "unit.radius");
 #undef CASE
     /* boundary values are fine */
     q.unit_radius = AP_MAX_UNIT_RADIUS;
