@@ -214,6 +214,14 @@ async function runExample(spec, ex) {
             res = await exchange({ port: srv.port, method: ex.method, path: ex.path, headers: { 'Content-Type': 'application/json' }, body: ex.body });
         }
         report(ex.name, verify(spec, req, res, { status: ex.expect }));
+        // A command that writes into docs/ made a file the README shows: it must be what the server draws now.
+        const doc = ex.kind === 'curl' ? /\s-o\s+(docs\/\S+)/.exec(ex.command) : null;
+        if (doc) {
+            const kept = fs.existsSync(doc[1]) ? fs.readFileSync(doc[1], 'utf8') : null;
+            report(`${ex.name}: ${doc[1]} is what the command makes now`,
+                kept === null ? [`${doc[1]} is missing`]
+                    : kept === res.body ? [] : [`${doc[1]} differs from the answer: run the command (make run) again`]);
+        }
         if (ex.answer) {
             let problems;
             try {
