@@ -639,6 +639,9 @@ static bool resolve_map(ap_req *r, const char *id, ap_query *q, const char **map
     return true;
 }
 
+/* POST /v1/render's refusal of a circle map. */
+#define NOT_A_GRID_PICTURE "pictures are drawn of grid maps only; this is a circle map"
+
 /* Run a parsed /v1/path query (POST /v1/path, or the query of POST /v1/render, whose fields are named
  * under prefix "query."): resolve the map, validate, then the fast slice here or the lanes. */
 static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *prefix)
@@ -649,6 +652,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     ap_path_request pr;
     memcpy(&pr, q, offsetof(ap_path_request, obstacles));
     char field[64];
+    ap_wire_error we;
     copy_printable(r->map, sizeof r->map, pr.map);
 
     const char *map_id;
@@ -656,8 +660,15 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
         snprintf(field, sizeof field, "%smap", prefix);
         return respond_unknown_map(r, field);
     }
+    if (r->render != NULL) {
+        /* A picture's own faults before its search, on the version this query holds (a circle map under
+         * the id would leave the drawing no grid): circle maps have no drawing yet; a view beyond the map. */
+        if (pr.q.map == NULL)
+            return respond_error(r, AP_E_INVALID_REQUEST, NOT_A_GRID_PICTURE, "query.map", 0, 0);
+        if (ap_render_check_view(pr.q.map, &r->render->opts, &we) != AP_OK)
+            return respond_error(r, we.status, we.message, we.field, 0, 0);
+    }
     pr.q.max_samples = h->cfg->max_samples;
-    ap_wire_error we;
     if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK) {
         snprintf(field, sizeof field, "%s%s", prefix, we.field);
         return respond_error(r, we.status, we.message, field, 0, 0);
@@ -741,27 +752,17 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
     }
     rq->opts.max_bytes = r->h->cfg->max_answer_bytes;
-    /* The pictures draw grids; a world of circles has no drawing yet (the viewer lists grid maps only). */
-    const char *map = rq->has_query ? rq->query.map : rq->map;
-    ap_map_version *v = ap_registry_acquire(r->h->reg, map);
-    bool circles = v != NULL && v->kind != AP_MAP_KIND_GRID;
-    ap_map_version_release(v);
-    if (circles) {
-        copy_printable(r->map, sizeof r->map, map);
-        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
-                             rq->has_query ? "query.map" : "map", 0, 0);
-    }
+    /* The pictures draw grids; a world of circles has no drawing yet (the viewer lists grid maps only). Each
+     * path tests the version it holds: a PUT may give the id another kind between two look-ups. */
     if (rq->has_query)
         return run_query(r, &rq->query, "query.");
     copy_printable(r->map, sizeof r->map, rq->map);
-    /* Held until the request is freed: the picture is drawn on a pool thread. A circle map that took the id
-     * meanwhile is refused as above. */
+    /* Held until the request is freed: the picture is drawn on a pool thread. */
     r->ver = ap_registry_acquire(r->h->reg, rq->map);
     if (!r->ver)
         return respond_unknown_map(r, "map");
     if (r->ver->kind != AP_MAP_KIND_GRID)
-        return respond_error(r, AP_E_INVALID_REQUEST, "pictures are drawn of grid maps only; this is a circle map",
-                             "map", 0, 0);
+        return respond_error(r, AP_E_INVALID_REQUEST, NOT_A_GRID_PICTURE, "map", 0, 0);
     return respond_picture(r, r->ver->map, &rq->answer, &rq->opts);
 }
 

@@ -254,6 +254,16 @@ START_TEST(every_answer_member_draws)
 }
 END_TEST
 
+/* arcpath_path_answers_total{outcome="ok"} of the demo server. */
+static double ok_answers(void)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    double v = ap_metric(r.body, "arcpath_path_answers_total", "outcome=\"ok\"");
+    ap_resp_free(&r);
+    return v;
+}
+
 START_TEST(render_errors)
 {
     ap_resp r;
@@ -291,6 +301,18 @@ START_TEST(render_errors)
     post(body, 400, "application/json", &r);
     error_is(&r, "invalid_request", "view.x1");
     ap_resp_free(&r);
+    /* a query's view beyond the map is refused before its search: no path answer is counted (it was, after
+     * the whole search) */
+    double ok_before = ok_answers();
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":9.5,\"y\":9.5}},"
+         "\"view\":{\"x0\":0,\"y0\":0,\"x1\":94,\"y1\":10}}", 400, "application/json", &r);
+    error_is(&r, "invalid_request", "view.x1");
+    ap_resp_free(&r);
+    ck_assert_double_eq(ok_answers(), ok_before);
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":9.5,\"y\":9.5}},"
+         "\"view\":{\"x0\":0,\"y0\":0,\"x1\":32,\"y1\":10}}", 200, "image/svg+xml", &r);
+    ap_resp_free(&r);
+    ck_assert_double_eq(ok_answers(), ok_before + 1);
     /* a no_path answer draws the map with its verdict */
     snprintf(body, sizeof body, "{\"map\":\"rooms\",\"answer\":%s}", np);
     post(body, 200, "image/svg+xml", &r);
