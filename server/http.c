@@ -1596,6 +1596,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     *con_cls = NULL;
     uint64_t now = ap_clock_ns(), dur = now - r->t0_ns;
+    if (!r->responded && atomic_load(&r->lanes_state) == LANES_DONE) {
+        /* An answer made off the HTTP thread that was never queued: libmicrohttpd (0.9.75) read the end of
+         * the client's stream when it resumed the connection and closed it before calling on_request again
+         * (a client that half-closed after its request). The client had closed its side: a 499
+         * client_closed in the log and the metrics, as an answer no client reads, not an unlogged abort. */
+        const ap_error_info *e = ap_error_lookup(AP_E_CLIENT_CLOSED);
+        r->responded = true;
+        r->status = e->http;
+        r->result = e->code;
+    }
     if (r->responded)
         ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
     if (r->responded && r->status == 200 && r->route && r->route->handler == handle_path && r->t_resumed_ns &&
