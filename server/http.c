@@ -1253,9 +1253,22 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     }
 }
 
-/* The watchdog thread: a few times per request_timeout_ms, shut down every connection whose request has
- * been arriving for longer than that. shutdown(2), not close: MHD owns the descriptor; it sees the end of
- * the stream, closes the connection itself and sends "closed" (which unlinks the entry). */
+/* Has the peer of fd closed (or reset) the connection? A non-blocking peek that finds the end of the stream. */
+static bool peer_closed(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The watchdog thread: a few times per request_timeout_ms (at most every 0.25 s), shut down every connection
+ * whose request has been arriving for longer than that, and every one still waiting for (more of) a request
+ * after one period whose client has closed it. shutdown(2), not close: MHD owns the descriptor; it sees the
+ * end of the stream, closes the connection itself and sends "closed" (which unlinks the entry). The second
+ * case is libmicrohttpd's (0.9.75, edge-triggered epoll): a client that sent the headers of a request with a
+ * body and closed at once left a connection MHD did not read again, held (in flight, counted against the
+ * client's address) until request_timeout_ms. After a period, not at once: a client that half-closed after
+ * a whole request is read by then and is not "reading". */
 static void *watchdog_main(void *arg)
 {
     ap_http *h = arg;
@@ -1268,7 +1281,9 @@ static void *watchdog_main(void *arg)
         uint64_t now = ap_clock_ns();
         for (ap_conn *c = h->conns->next; c != h->conns; c = c->next) {
             uint64_t since = atomic_load(&c->since_ns);
-            if (!c->cut && atomic_load(&c->reading) && now > since && now - since > limit_ns) {
+            if (c->cut || !atomic_load(&c->reading) || now <= since)
+                continue;
+            if (now - since > limit_ns || (now - since > period_ns && peer_closed(c->fd))) {
                 shutdown(c->fd, SHUT_RDWR);
                 c->cut = true;
             }
