@@ -229,9 +229,18 @@ int ap_plan_timing(ap_result *r, const ap_query *q)
                  "%.4g rad): \"start.speed\" must be 0", q->sheading, first->heading);
         return AP_E_INVALID_REQUEST;
     }
+    /* start.speed and goal.speed are forward speeds: a unit rolling forward cannot leave backwards, and one
+     * that arrives backwards comes to rest there (a cusp at either end, as between segments) */
+    if (first != NULL && first->reverse && q->start_speed > 0.0) {
+        snprintf(r->message, sizeof r->message, "the path leaves backwards and start.speed is a forward speed: "
+                 "\"start.speed\" must be 0");
+        return AP_E_INVALID_REQUEST;
+    }
     double v_end = q->goal_speed;
     if (last != NULL && q->has_gheading && fabs(ap_angle_wrap(ap_segment_end_heading(last) - q->gheading)) > AP_TIMING_CORNER)
         v_end = 0.0; /* it turns on the spot at the goal */
+    if (last != NULL && last->reverse)
+        v_end = 0.0;
     ap_segment *segs;
     ap_seg_time *tm;
     size_t n;

@@ -93,7 +93,9 @@ int ap_plan_samples(ap_result *r, const ap_query *q);
 /* The time-optimal speed profile of q->vehicle along r's segments (kino/timing.h ap_timing_profile): from
  * q->start_speed to at most q->goal_speed, stopping at every corner and cusp, and at the start when
  * q->has_sheading and the first segment heads elsewhere (the unit turns on the spot: start.speed must then
- * be 0) and at the end when q->has_gheading and the last segment ends heading elsewhere. Replaces
+ * be 0) and at the end when q->has_gheading and the last segment ends heading elsewhere; start and goal
+ * speeds are forward speeds, so a first segment driven in reverse needs start.speed 0 and a last one ends
+ * at rest. Replaces
  * r->segments by the pieces (split where the acceleration changes), sets r->timing, r->duration_s and
  * r->length (their sum); waypoints and `clear` stay (same geometry). Returns AP_OK, AP_E_NOMEM, or
  * AP_E_INVALID_REQUEST with the reason and the highest possible start speed in r->message when no motion

@@ -159,6 +159,11 @@ START_TEST(timed_errors)
          "start.speed", "is above what this path allows within the limits (at most"},
         {"{\"map\":\"field\",\"start\":{\"x\":20.5,\"y\":30.5,\"speed\":1},\"goal\":{\"x\":50.5,\"y\":30.5}}",
          "start.speed", "needs vehicle limits"},
+        /* a forward start speed on a path that leaves backwards (it was driven backwards at 2 m/s at once) */
+        {"{\"map\":\"field\",\"start\":{\"x\":10.5,\"y\":10.5,\"heading\":0,\"speed\":2},"
+         "\"goal\":{\"x\":7.5,\"y\":10.5,\"heading\":0},\"unit\":{\"kind\":\"car\",\"turning_radius\":3,"
+         "\"reverse\":true},\"search\":{\"algorithm\":\"directional24\"}}",
+         "start.speed", "the path leaves backwards"},
         {"{\"map\":\"field\",\"start\":{\"x\":20.5,\"y\":30.5},\"goal\":{\"x\":50.5,\"y\":30.5},"
          "\"unit\":{\"max_speed\":0},\"search\":{\"algorithm\":\"jps\"}}",
          "unit.max_speed", "must be a finite number in [0.001, 1000]"},
@@ -175,6 +180,24 @@ START_TEST(timed_errors)
                       json_string_value(json_object_get(e, "message")));
         json_decref(j);
     }
+}
+END_TEST
+
+/* A path that arrives backwards ends at rest whatever goal.speed says (a forward speed): it arrived backwards at
+ * goal.speed. */
+START_TEST(reverse_arrival_at_rest)
+{
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":10.5,\"y\":10.5,\"heading\":0},"
+                     "\"goal\":{\"x\":7.5,\"y\":10.5,\"heading\":0,\"speed\":3},\"unit\":{\"kind\":\"car\","
+                     "\"turning_radius\":3,\"reverse\":true},\"search\":{\"algorithm\":\"directional24\"}}", 200);
+    json_t *segs = json_object_get(j, "segments");
+    size_t n = json_array_size(segs);
+    ck_assert_uint_gt(n, 0);
+    json_t *last = json_array_get(segs, n - 1);
+    ck_assert(json_is_true(json_object_get(last, "reverse")));
+    ck_assert_double_eq(json_real_value(json_object_get(last, "v_end")), 0.0);
+    ck_assert_double_eq(json_real_value(json_object_get(json_array_get(segs, 0), "v_start")), 0.0);
+    json_decref(j);
 }
 END_TEST
 
@@ -227,6 +250,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, grid_corners_at_rest);
     tcase_add_test(tc, batch_items_timed);
     tcase_add_test(tc, timed_errors);
+    tcase_add_test(tc, reverse_arrival_at_rest);
     tcase_add_test(tc, circle_map_scale_times_answers);
     suite_add_tcase(s, tc);
     return s;
