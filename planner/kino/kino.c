@@ -436,8 +436,12 @@ static ap_segment segment_sc(double x, double y, double h, double sh, double ch,
 {
     if (st->len == 0.0)
         return ap_segment_turn(x, y, h, st->rot);
-    if (st->len > 0.0 && st->curv == 0.0)
-        return ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
+    if (st->len > 0.0 && st->curv == 0.0) {
+        /* the heading driven, not the ends' atan2: a line of a nanometre (a stop) would point elsewhere */
+        ap_segment s = ap_segment_line(x, y, x + st->len * ch, y + st->len * sh);
+        s.heading = h;
+        return s;
+    }
     if (st->len > 0.0)
         return arc_segment(x, y, h, sh, ch, st->curv, 1.0 / fabs(st->curv), st->len,
                            sweep_trig_of(fabs(st->curv * st->len)));
@@ -655,8 +659,21 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
                 lm = lstop;
             u1 = lm == lstop ? 0.0 : sqrt(fast_max(0.0, u0 * u0 + 2.0 * a * lm));
         }
-        if (lm < 1e-9)
+        if (lm < 1e-9) {
+            /* Full braking stops within a nanometre (u0 of a few 1e-5 m/s at most): one straight stop, its
+             * swept nanometre not tested. Dropped like other sub-nanometre steps, a start that slow could
+             * neither stop nor count as at rest: no turn on the spot, no backing up (no_path where a start
+             * at 0 or 0.001 m/s had a path). */
+            if (a == -veh->max_brake && u1 == 0.0 && lm > 0.0) {
+                const double len = lm / mpt;
+                if (geo != NULL)
+                    geo[n] = n;
+                out[n++] = (ap_kino_state){.x = st->x + dir * len * fp->ch, .y = st->y + dir * len * fp->sh,
+                                           .h = st->h, .v = 0.0, .curv = 0.0, .len = dir * len, .accel = a,
+                                           .dt = u0 / -a, .hval = 0.0, .rot = 0.0, .analytic = false};
+            }
             continue;
+        }
         const double dt = a == 0.0 ? lm / u0 : (u1 - u0) / a;
         if (!(dt > 0.0))
             continue;
@@ -716,7 +733,7 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
 /* ap_kino_expand, and with geo non-NULL geo[i] as expand_dir gives it (a turn on the spot is its own). */
 static int expand_all(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out, int *geo)
 {
-    const double eps = 1e-9, u0 = fabs(st->v);
+    const double eps = AP_KINO_AT_REST, u0 = fabs(st->v);
     from_pose fp = {0.0, 0.0,
                     p->fast_clear != NULL ? ap_clearance_reach(p->fast_map, p->fast_clear, st->x, st->y, p->radius)
                                           : -1.0,

@@ -178,6 +178,10 @@ struct ap_kino_table;
 struct ap_kino_tail;
 
 
+/* A speed magnitude at most this (m/s) is at rest for the search: both directions and turns on the spot
+ * start from it, at 0 m/s (the answer's segments start at 0 there). */
+#define AP_KINO_AT_REST 1e-9
+
 /* Analytic final expansion (analytic.h): tried from every expanded state within this many turning radii
  * (plus AP_KINO_ANALYTIC_NEAR tiles) of the goal, and from every AP_KINO_ANALYTIC_EVERY-th elsewhere; once
  * the A* domain keeps an edge, from every AP_KINO_ANALYTIC_KEPT_EVERY-th expansion of those only (the probe

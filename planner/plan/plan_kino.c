@@ -308,7 +308,10 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
         if (i < nact) {
             const ap_kino_state *from = &states[i], *to = &states[i + 1];
             sg = ap_kino_segment(from->x, from->y, from->h, to);
-            tm = (ap_seg_time){fabs(from->v), fabs(to->v), t, to->dt}; /* speeds; sg.reverse: backwards */
+            /* speeds (sg.reverse: backwards); a start speed the search takes as at rest (AP_KINO_AT_REST) is
+             * 0, as its actions were driven from, and a turn on the spot is at rest */
+            const double v0 = fabs(from->v) > AP_KINO_AT_REST && sg.type != AP_SEG_TURN ? fabs(from->v) : 0.0;
+            tm = (ap_seg_time){v0, fabs(to->v), t, to->dt};
         } else {
             const ap_seg_time *pt = &tail->time[i - nact];
             sg = tail->seg[i - nact];

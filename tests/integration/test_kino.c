@@ -478,6 +478,44 @@ START_TEST(kinodynamic_reverse_and_turns)
 }
 END_TEST
 
+/* A unit that is all but at rest: start speeds of 1e-9 to 1e-5 m/s plan like 0 (the truck backing up to a
+ * goal behind it; turning on the spot to face the other way). Full braking from such a speed stops within a
+ * nanometre, and that step was dropped: no stop, so no reversing and no turn on the spot (no_path, or a
+ * loop). The first segment leaves exactly at start.heading, and a turn is at rest. */
+START_TEST(kinodynamic_crawling_start)
+{
+    static const char q[] = "{\"map\":\"field\",\"start\":{\"x\":14.5,\"y\":10.5,\"heading\":0,\"speed\":%s},"
+                            "\"goal\":{\"x\":11.5,\"y\":10.5,\"heading\":%s},\"goal_tolerance\":{\"heading\":0.5},"
+                            "\"unit\":{\"kind\":\"truck\",%s},\"search\":{\"algorithm\":\"kinodynamic\"}}";
+    static const char *const speeds[] = {"0", "1e-9", "1e-6", "1e-5"};
+    static const char *const units[2] = {"\"reverse\":true", "\"max_turn_rate\":1.5"};
+    static const char *const goal_heading[2] = {"0", "3.14159"};
+    for (int u = 0; u < 2; u++) {
+        double at_rest = 0.0;
+        for (size_t k = 0; k < sizeof speeds / sizeof speeds[0]; k++) {
+            char body[512];
+            snprintf(body, sizeof body, q, speeds[k], goal_heading[u], units[u]);
+            json_t *j = post(body, 200);
+            ck_assert_msg(strcmp(json_string_value(json_object_get(j, "status")), "ok") == 0, "%s: %s", body,
+                          json_string_value(json_object_get(j, "status")));
+            lims l = TRUCK;
+            l.rate = u == 1 ? 1.5 : 0.0;
+            check_limits(j, &l, k == 1 ? 0.0 : atof(speeds[k])); /* 1e-9 m/s is at rest: it starts at 0 */
+            const double d = num(j, "duration_s");
+            if (k == 0)
+                at_rest = d;
+            ck_assert_msg(fabs(d - at_rest) < 1e-3, "start.speed %s: %g s, at rest %g s", speeds[k], d, at_rest);
+            json_t *first = json_array_get(json_object_get(j, "segments"), 0);
+            json_t *h = json_object_get(first, "heading");
+            if (h == NULL)
+                h = json_object_get(first, "start_heading");
+            ck_assert_double_eq(json_number_value(h), 0.0);
+            json_decref(j);
+        }
+    }
+}
+END_TEST
+
 START_TEST(kinodynamic_errors)
 {
     static const struct {
@@ -695,6 +733,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_samples_in_time);
     tcase_add_test(tc, kinodynamic_probe);
     tcase_add_test(tc, kinodynamic_reverse_and_turns);
+    tcase_add_test(tc, kinodynamic_crawling_start);
     tcase_add_test(tc, kinodynamic_corridor);
     tcase_add_test(tc, kinodynamic_state_limit);
     suite_add_tcase(s, tc);
