@@ -152,8 +152,20 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
 #define EFF(k) (L[k] < AP_TIMING_TINY ? 0.0 : L[k])
     if (m > 0) {
         V[0] = v_start;
-        for (size_t k = 1; k < m; k++)
-            V[k] = ap_timing_is_corner(&segs[kept[k - 1]], &segs[kept[k]]) ? 0.0 : fmin(c[k - 1], c[k]);
+        /* A join's heading change is taken between the nearest segments of AP_TIMING_TINY metres or more on
+         * either side (p, q): a tiny segment's heading (its ends' atan2) can be off by far more than
+         * AP_TIMING_CORNER, which stopped the unit for nothing (fixed-angle art, grid paths); a change of
+         * driving direction is a cusp at any length. */
+        size_t p = 0, q = 0;
+        for (size_t k = 1; k < m; k++) {
+            if (L[k - 1] >= AP_TIMING_TINY)
+                p = k - 1;
+            if (q < k)
+                for (q = k; q + 1 < m && L[q] < AP_TIMING_TINY;)
+                    q++;
+            const bool cusp = segs[kept[k - 1]].reverse != segs[kept[k]].reverse;
+            V[k] = cusp || ap_timing_is_corner(&segs[kept[p]], &segs[kept[q]]) ? 0.0 : fmin(c[k - 1], c[k]);
+        }
         V[m] = fmin(c[m - 1], fmax(v_end_max, 0.0));
         F[0] = v_start;
         for (size_t k = 0; k < m; k++)
