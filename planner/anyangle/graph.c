@@ -75,19 +75,34 @@ static bool point_arc_ok(const void *ctx, const ap_segment *s)
  * has no arc form). */
 /* Is point (x, y) where an extra circle touches a blocked square's side (or the map's edge) from outside:
  * the circle's outward normal there square to a grid line it lies on, with blocked squares all along that
- * line beside the point on the far side? A gap of width 0, as two touching circles (circles.h's point rule):
- * the point is not usable. Where a circle touches only a square's corner a wedge of free space is left:
- * usable. A helper's start (43, 9) beside a wall at x = 43 with obstacle (44, 9, 1) was taken, and every
- * line from it refused: no_path "unreachable" instead of start_blocked. */
+ * line beside the point on the far side? Or where it touches a blocked square's corner (the point is that
+ * corner)? A gap of width 0, as two touching circles (circles.h's point rule): the point is not usable. A
+ * helper's start (43, 9) beside a wall at x = 43 with obstacle (44, 9, 1) was taken, and every line from it
+ * refused: no_path "unreachable" instead of start_blocked. At a corner the free wedges beside the contact
+ * looked usable, but every line from the point has the two obstacles within 1e-9 on opposite sides, a
+ * pinch (ap_aa_grid_point_pinch): no_path there too, until corners joined the rule. */
 static bool point_at_circle_wall_cusp(const space_ctx *c, double x, double y)
 {
     const ap_circle *circ = ap_circle_world_circles(c->cw);
     const size_t n = ap_circle_world_count(c->cw);
     const double e = AP_CIRCLES_EPS;
+    const double vx = round(x), vy = round(y);
+    const bool at_vertex = fabs(x - vx) <= e && fabs(y - vy) <= e;
     for (size_t i = 0; i < n; i++) {
         const double dx = x - circ[i].x, dy = y - circ[i].y, d = hypot(dx, dy);
         if (!(circ[i].r > 2.0 * e) || fabs(d - circ[i].r) > e)
             continue;
+        /* a blocked square with this corner (one of the four around the vertex) that the circle touches from
+         * outside; one it crosses leaves the point a corner of free space (as ap_aa_grid_point_pinch says) */
+        for (int32_t j = (int32_t)vy - 1; at_vertex && j <= (int32_t)vy; j++)
+            for (int32_t k = (int32_t)vx - 1; k <= (int32_t)vx; k++) {
+                if (k < 0 || j < 0 || k >= c->m->width || j >= c->m->height || ap_map_passable(c->m, k, j))
+                    continue;
+                const double ex = fmax(fmax(k - circ[i].x, circ[i].x - (k + 1)), 0.0);
+                const double ey = fmax(fmax(j - circ[i].y, circ[i].y - (j + 1)), 0.0);
+                if (ex * ex + ey * ey >= (circ[i].r - 4.0 * e) * (circ[i].r - 4.0 * e))
+                    return true;
+            }
         for (int axis = 0; axis < 2; axis++) {
             const double along = axis == 0 ? dx : dy, across = axis == 0 ? dy : dx;
             const double p = axis == 0 ? x : y, q = axis == 0 ? y : x, k = round(p);

@@ -376,8 +376,9 @@ END_TEST
 /* A point start or goal where obstacles touch with no gap between them is refused (422), as the grid's
  * corner two blocked cells share diagonally is: a circle tangent to a blocked square's side, two touching
  * circles, a circle touching the map's edge. Helpers' cases answered no_path "unreachable" after a search
- * (the point was taken and every line from it refused). A circle touching only a square's corner leaves a
- * wedge of free space there: answered. */
+ * (the point was taken and every line from it refused). So is a circle touching a square's corner from
+ * outside (every line from that point has the two obstacles within 1e-9 on opposite sides: it answered a
+ * detour or no_path); a circle that crosses the square there leaves the corner a corner of free space. */
 START_TEST(points_where_obstacles_touch)
 {
     /* square: the blocked square [2, 3] x [2, 3]; a circle of radius 0.5 tangent to its right side at
@@ -396,16 +397,23 @@ START_TEST(points_where_obstacles_touch)
     refused("{\"map\":\"open\",\"start\":{\"x\":5,\"y\":0},\"goal\":{\"x\":8.5,\"y\":8.5},"
             "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":5,\"y\":1,\"r\":1}]}",
             422, "start_blocked", "start");
-    /* a circle touching the square's corner (3, 3) from the lower right: the point is answered (its path
-     * leaves the corner where neither obstacle is within 1e-9 of it on both sides: 5.79 tiles) */
+    /* a circle touching the square's corner (3, 3) from the lower right (it answered a 5.79-tile detour where
+     * 2.92 is clear), and one touching the corner (3, 2) from the upper right (it answered no_path) */
+    refused("{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":4.5,\"y\":0.5},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3.5,\"y\":3.5,"
+            "\"r\":0.7071067811865476}]}",
+            422, "start_blocked", "start");
+    refused("{\"map\":\"square\",\"start\":{\"x\":5.5,\"y\":4.5},\"goal\":{\"x\":3,\"y\":2},"
+            "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":6,\"y\":-2,\"r\":5}]}",
+            422, "goal_blocked", "goal");
+    /* a circle through the corner (3, 3) that crosses the square: the corner is free space's, answered */
     json_t *j = post_on(&srv, "/v1/path",
-                        "{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":4.5,\"y\":0.5},"
-                        "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3.5,\"y\":3.5,"
-                        "\"r\":0.7071067811865476}]}",
+                        "{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":4.5,\"y\":4.5},"
+                        "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":2.4,\"y\":1.4,"
+                        "\"r\":1.7088007490635062}]}",
                         200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
-    ck_assert(ap_jnum(j, "length") >= hypot(1.5, 2.5));
-    ck_assert(json_is_true(json_object_get(j, "clear")));
+    ck_assert_double_eq_tol(ap_jnum(j, "length"), hypot(1.5, 1.5), 1e-9);
     json_decref(j);
 }
 END_TEST
