@@ -689,6 +689,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     r->job.q = pr.q;
     r->job.map_id = map_id;
     r->job.map_version = r->ver->version;
+    r->job.field_prefix = prefix[0] != '\0' ? prefix : NULL; /* a literal: outlives the job */
     /* The job's query reads the request's own copies of the obstacles and the corridor. */
     if (pr.q.n_obstacles > 0) {
         memcpy(r->obstacles, q->obstacles, pr.q.n_obstacles * sizeof *r->obstacles);

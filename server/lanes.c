@@ -549,7 +549,13 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         else {
             if (j->status == AP_E_CLIENT_CLOSED) /* its search stopped: what it expanded still counts */
                 j->expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
-            ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, j->result.field, 0, 0, &http);
+            char named[128];
+            const char *field = j->result.field;
+            if (field != NULL && j->field_prefix != NULL) {
+                snprintf(named, sizeof named, "%s%s", j->field_prefix, field);
+                field = named;
+            }
+            ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, field, 0, 0, &http);
         }
     }
     j->http_status = http;

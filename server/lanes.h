@@ -73,6 +73,8 @@ struct ap_job {
     const char *map_id;   /* batch, or a single query on a circle map: the map id written in the answer;
                            * borrowed */
     uint64_t map_version; /* the map's version (server/registry.h), written as "map_version"; 0 = none */
+    const char *field_prefix; /* a single query's error fields are written after this ("query." for the
+                               * query of POST /v1/render); NULL = none; borrowed, must outlive the job */
     /* Where the answer is written: optional caller storage set with ap_jbuf_init(&job->out, buf, cap)
      * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
     ap_jbuf out;

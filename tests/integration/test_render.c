@@ -285,6 +285,16 @@ START_TEST(render_errors)
          "application/json", &r);
     error_is(&r, "start_blocked", "query.start");
     ap_resp_free(&r);
+    /* refusals the plan makes (a disc over a wall at its off-centre start; a start speed the path cannot
+     * take) are named under "query." too: they were "start" and "start.speed" */
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":1.2,\"y\":3.5},\"goal\":{\"x\":20.5,\"y\":15.5},"
+         "\"unit\":{\"radius\":0.4}}}", 422, "application/json", &r);
+    error_is(&r, "start_blocked", "query.start");
+    ap_resp_free(&r);
+    post("{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":10.5,\"y\":14.5,\"speed\":14},\"goal\":{\"x\":12.5,"
+         "\"y\":58.5},\"unit\":{\"kind\":\"car\"}}}", 400, "application/json", &r);
+    error_is(&r, "invalid_request", "query.start.speed");
+    ap_resp_free(&r);
     /* a stored answer: its bad element named */
     post("{\"map\":\"rooms\",\"answer\":{\"status\":\"ok\",\"map\":\"rooms\",\"grid_cost\":1,\"length\":1,\"clear\":true,"
          "\"waypoints\":[],\"segments\":[{\"type\":\"line\",\"start\":[3.5,3.5],\"end\":[4.5,3.5],\"heading\":0,"
