@@ -78,9 +78,10 @@ static bool point_arc_ok(const void *ctx, const ap_segment *s)
  * line beside the point on the far side? Or where it touches a blocked square's corner (the point is that
  * corner)? A gap of width 0, as two touching circles (circles.h's point rule): the point is not usable. A
  * helper's start (43, 9) beside a wall at x = 43 with obstacle (44, 9, 1) was taken, and every line from it
- * refused: no_path "unreachable" instead of start_blocked. At a corner the free wedges beside the contact
- * looked usable, but every line from the point has the two obstacles within 1e-9 on opposite sides, a
- * pinch (ap_aa_grid_point_pinch): no_path there too, until corners joined the rule. */
+ * refused: no_path "unreachable" instead of start_blocked. Touching a corner across it, the free wedges
+ * beside the contact looked usable, but every line from the point has the two obstacles within 1e-9 on
+ * opposite sides, a pinch (ap_aa_grid_point_pinch): a detour along the circle or no_path, until such
+ * corners joined the rule. */
 static bool point_at_circle_wall_cusp(const space_ctx *c, double x, double y)
 {
     const ap_circle *circ = ap_circle_world_circles(c->cw);
@@ -93,8 +94,13 @@ static bool point_at_circle_wall_cusp(const space_ctx *c, double x, double y)
         if (!(circ[i].r > 2.0 * e) || fabs(d - circ[i].r) > e)
             continue;
         /* a blocked square with this corner (one of the four around the vertex) that the circle touches from
-         * outside; one it crosses leaves the point a corner of free space (as ap_aa_grid_point_pinch says) */
-        for (int32_t j = (int32_t)vy - 1; at_vertex && j <= (int32_t)vy; j++)
+         * outside, across the corner (its normal there along neither axis: the two obstacles leave a free
+         * wedge on either side, and every line from the point into one is a pinch); one it crosses leaves
+         * the point a corner of free space (as ap_aa_grid_point_pinch says), and a normal along an axis is
+         * the side case below (a circle tangent to the square's side line at its corner leaves one wedge
+         * whose lines are usable: a reviewer's (3, 3) with obstacle (3.7, 3, 0.7) beside the square (2, 2)) */
+        const bool diagonal = fabs(dx) > e && fabs(dy) > e;
+        for (int32_t j = (int32_t)vy - 1; at_vertex && diagonal && j <= (int32_t)vy; j++)
             for (int32_t k = (int32_t)vx - 1; k <= (int32_t)vx; k++) {
                 if (k < 0 || j < 0 || k >= c->m->width || j >= c->m->height || ap_map_passable(c->m, k, j))
                     continue;

@@ -406,6 +406,15 @@ START_TEST(points_where_obstacles_touch)
     refused("{\"map\":\"square\",\"start\":{\"x\":5.5,\"y\":4.5},\"goal\":{\"x\":3,\"y\":2},"
             "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":6,\"y\":-2,\"r\":5}]}",
             422, "goal_blocked", "goal");
+    /* a circle tangent to the square's side line at its corner (3, 3), its normal along x: one free wedge,
+     * answered straight along the square's edge (2.5 tiles) */
+    json_t *w = post_on(&srv, "/v1/path",
+                        "{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":0.5,\"y\":3},"
+                        "\"search\":{\"algorithm\":\"any_angle\"},\"obstacles\":[{\"x\":3.7,\"y\":3,\"r\":0.7}]}",
+                        200);
+    ck_assert_str_eq(json_string_value(json_object_get(w, "status")), "ok");
+    ck_assert_double_eq_tol(ap_jnum(w, "length"), 2.5, 1e-9);
+    json_decref(w);
     /* a circle through the corner (3, 3) that crosses the square: the corner is free space's, answered */
     json_t *j = post_on(&srv, "/v1/path",
                         "{\"map\":\"square\",\"start\":{\"x\":3,\"y\":3},\"goal\":{\"x\":4.5,\"y\":4.5},"
