@@ -660,17 +660,23 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
             u1 = lm == lstop ? 0.0 : sqrt(fast_max(0.0, u0 * u0 + 2.0 * a * lm));
         }
         if (lm < 1e-9) {
-            /* Full braking stops within a nanometre (u0 of a few 1e-5 m/s at most): one straight stop, its
-             * swept nanometre not tested. Dropped like other sub-nanometre steps, a start that slow could
+            /* Full braking stops within a nanometre (u0 of a few 1e-5 m/s at most): one straight stop. Dropped
+             * like other sub-nanometre steps, a start that slow could
              * neither stop nor count as at rest: no turn on the spot, no backing up (no_path where a start
              * at 0 or 0.001 m/s had a path). */
             if (a == -veh->max_brake && u1 == 0.0 && lm > 0.0) {
                 const double len = lm / mpt;
-                if (geo != NULL)
-                    geo[n] = n;
-                out[n++] = (ap_kino_state){.x = st->x + dir * len * fp->ch, .y = st->y + dir * len * fp->sh,
-                                           .h = st->h, .v = 0.0, .curv = 0.0, .len = dir * len, .accel = a,
-                                           .dt = u0 / -a, .hval = 0.0, .rot = 0.0, .analytic = false};
+                const ap_kino_state stop = {.x = st->x + dir * len * fp->ch, .y = st->y + dir * len * fp->sh,
+                                            .h = st->h, .v = 0.0, .curv = 0.0, .len = dir * len, .accel = a,
+                                            .dt = u0 / -a, .hval = 0.0, .rot = 0.0, .analytic = false};
+                /* a nanometre, but in tiles up to 1e-9 / meters_per_tile: tested like every action (a small
+                 * scale put a stop 8e-4 tiles into a wall, answered ok with clear false) */
+                const ap_segment sg = ap_kino_segment(st->x, st->y, st->h, &stop);
+                if (ap_kino_segment_clear(p, &sg)) {
+                    if (geo != NULL)
+                        geo[n] = n;
+                    out[n++] = stop;
+                }
             }
             continue;
         }

@@ -308,15 +308,16 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
         if (i < nact) {
             const ap_kino_state *from = &states[i], *to = &states[i + 1];
             sg = ap_kino_segment(from->x, from->y, from->h, to);
-            /* speeds (sg.reverse: backwards); a start speed the search takes as at rest (AP_KINO_AT_REST) is
-             * 0, as its actions were driven from, and a turn on the spot is at rest */
-            const double v0 = fabs(from->v) > AP_KINO_AT_REST && sg.type != AP_SEG_TURN ? fabs(from->v) : 0.0;
-            tm = (ap_seg_time){v0, fabs(to->v), t, to->dt};
+            /* speeds (sg.reverse: backwards); a turn on the spot is at rest */
+            tm = (ap_seg_time){sg.type == AP_SEG_TURN ? 0.0 : fabs(from->v), fabs(to->v), t, to->dt};
         } else {
             const ap_seg_time *pt = &tail->time[i - nact];
             sg = tail->seg[i - nact];
             tm = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
         }
+        /* a start speed the search takes as at rest (AP_KINO_AT_REST) is 0, as its actions were driven from */
+        if (i == 0 && fabs(states[0].v) <= AP_KINO_AT_REST)
+            tm.v_start = 0.0;
         t += tm.duration;
         /* Turns the same way in a row are one turn at the same rate; a turn back stays its own segment, or
          * the sum would hide a motion whose duration is not |sweep| / max_turn_rate. */

@@ -513,6 +513,35 @@ START_TEST(kinodynamic_crawling_start)
             json_decref(j);
         }
     }
+    /* the answer is the final curve from the start itself: it starts at 0 too (it kept 5e-10) */
+    json_t *j = post("{\"map\":\"field\",\"start\":{\"x\":14.5,\"y\":10.5,\"heading\":0,\"speed\":5e-10},"
+                     "\"goal\":{\"x\":16.5,\"y\":10.5},\"unit\":{\"kind\":\"truck\"},"
+                     "\"search\":{\"algorithm\":\"kinodynamic\"}}", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    check_limits(j, &TRUCK, 0.0);
+    ck_assert_double_eq(num(json_array_get(json_object_get(j, "segments"), 0), "v_start"), 0.0);
+    json_decref(j);
+
+    /* At a micrometre a tile, a stop's nanometre is 1e-3 tiles: tested like every action. A crawl (7e-5
+     * m/s) facing the wall 1e-8 tiles from it: a stop 8e-4 tiles into the wall was answered ok (its end
+     * within the goal's tolerance), with clear false. */
+    ap_srv tiny;
+    ap_srv_dir td;
+    ck_assert_int_eq(ap_srv_start_dir(&tiny, &td, "kino3", "field", FIELD,
+                                      "{\"meters_per_tile\": {\"field\": 1e-6}, \"units\": {\"truck\": {\"radius\": 0.9,"
+                                      " \"turning_radius\": 3, \"max_speed\": 5, \"max_accel\": 1, \"max_brake\": 3,"
+                                      " \"max_lateral_accel\": 2, \"max_reverse_speed\": 2}}}"),
+                     0);
+    j = post_to(&tiny, "{\"map\":\"field\",\"start\":{\"x\":1.90000001,\"y\":10.5,\"heading\":3.141592653589793,"
+                       "\"speed\":7e-5},"
+                       "\"goal\":{\"x\":2.0,\"y\":10.5},\"goal_tolerance\":{\"speed\":1e-6},"
+                       "\"unit\":{\"kind\":\"truck\",\"reverse\":true},\"search\":{\"algorithm\":\"kinodynamic\"}}",
+                 200);
+    const char *status = json_string_value(json_object_get(j, "status"));
+    ck_assert_msg(strcmp(status, "no_path") == 0 || json_is_true(json_object_get(j, "clear")), "%s, clear %d", status,
+                  json_is_true(json_object_get(j, "clear")));
+    json_decref(j);
+    ck_assert_int_eq(ap_srv_stop_dir(&tiny, &td), 0);
 }
 END_TEST
 
