@@ -472,6 +472,15 @@ static enum MHD_Result handle_profiles(ap_req *r, const char *id)
     return respond(r, AP_OK, body, len, "application/json");
 }
 
+/* Has the peer of fd closed (or reset) the connection? A non-blocking peek that finds the end of the stream
+ * (or an error other than "nothing yet"); bytes waiting to be read say no. */
+static bool peer_closed(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* The lanes' client_gone hook (loop thread, while the connection is suspended, so MHD neither reads nor
  * closes the socket): has the client closed its connection? A peek that finds the end of the stream (or a
  * reset) says so; a pipelined next request (bytes to read) or nothing yet says no. As nginx and Go's
@@ -479,11 +488,7 @@ static enum MHD_Result handle_profiles(ap_req *r, const char *id)
 static bool client_gone(const ap_job *job)
 {
     const ap_req *r = job->user;
-    if (r->fd < 0)
-        return false;
-    char c;
-    ssize_t n = recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    return r->fd >= 0 && peer_closed(r->fd);
 }
 
 /* Suspend the connection and hand the job to the lanes (r->job filled). */
@@ -1252,14 +1257,6 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         pthread_mutex_unlock(&h->conns_mu);
         free(c);
     }
-}
-
-/* Has the peer of fd closed (or reset) the connection? A non-blocking peek that finds the end of the stream. */
-static bool peer_closed(int fd)
-{
-    char c;
-    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
 /* The watchdog thread: a few times per request_timeout_ms (at most every 0.25 s), shut down every connection

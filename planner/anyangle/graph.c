@@ -102,11 +102,8 @@ static bool point_at_circle_wall_cusp(const space_ctx *c, double x, double y)
         const bool diagonal = fabs(dx) > e && fabs(dy) > e;
         for (int32_t j = (int32_t)vy - 1; at_vertex && diagonal && j <= (int32_t)vy; j++)
             for (int32_t k = (int32_t)vx - 1; k <= (int32_t)vx; k++) {
-                if (k < 0 || j < 0 || k >= c->m->width || j >= c->m->height || ap_map_passable(c->m, k, j))
-                    continue;
-                const double ex = fmax(fmax(k - circ[i].x, circ[i].x - (k + 1)), 0.0);
-                const double ey = fmax(fmax(j - circ[i].y, circ[i].y - (j + 1)), 0.0);
-                if (ex * ex + ey * ey >= (circ[i].r - 4.0 * e) * (circ[i].r - 4.0 * e))
+                if (k >= 0 && j >= 0 && k < c->m->width && j < c->m->height && !ap_map_passable(c->m, k, j) &&
+                    !ap_aa_circle_crosses_square(&circ[i], k, j))
                     return true;
             }
         for (int axis = 0; axis < 2; axis++) {

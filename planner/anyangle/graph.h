@@ -339,6 +339,13 @@ bool ap_aa_graph_arcs_ok(const ap_aa_graph *g, const ap_segment *s, size_t n);
  * Pure; thread-safe. */
 bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, double by);
 
+/* Does circle c (centre and radius in tiles) cross the square of cell (i, j), [i, i + 1] x [j, j + 1]: is
+ * the square's nearest point less than c->r - 4e-9 tiles from its centre? False where it only touches the
+ * square (within 4e-9) or stays outside. Where a circle touching a blocked square crosses one there, the
+ * obstacles' meeting point is a corner of free space, not a gap (ap_aa_grid_point_pinch, the point rule of
+ * ap_aa_graph_grid_circles). Pure; thread-safe. Source: the point rule of docs/anyangle.md. */
+bool ap_aa_circle_crosses_square(const ap_circle *c, int32_t i, int32_t j);
+
 /* Does a blocked cell's closed square of m come within 1e-9 tiles of the part t in [t0, t1] (fractions of
  * A -> B, 0 <= t0 <= t1 <= 1) of segment A -> B with its centre on side `side` of the line (+1 left of
  * A -> B, -1 right), while circle c (touching that part on the other side, ap_circle_touch) touches the

@@ -200,6 +200,12 @@ bool ap_aa_grid_point_line_ok(const ap_map *m, double ax, double ay, double bx, 
     return !through_squeeze(m, ax, ay, bx, by);
 }
 
+bool ap_aa_circle_crosses_square(const ap_circle *c, int32_t i, int32_t j)
+{
+    const double ex = hi2(hi2(i - c->x, c->x - (i + 1)), 0.0), ey = hi2(hi2(j - c->y, c->y - (j + 1)), 0.0);
+    return ex * ex + ey * ey < (c->r - 4.0 * EPS) * (c->r - 4.0 * EPS);
+}
+
 bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, double by, double t0, double t1,
                             int side, const ap_circle *c)
 {
@@ -235,8 +241,7 @@ bool ap_aa_grid_point_pinch(const ap_map *m, double ax, double ay, double bx, do
             }
             if (u0 > u1)
                 continue;
-            const double ex = hi2(hi2(i - c->x, c->x - (i + 1)), 0.0), ey = hi2(hi2(j - c->y, c->y - (j + 1)), 0.0);
-            if (ex * ex + ey * ey < (c->r - 4.0 * EPS) * (c->r - 4.0 * EPS))
+            if (ap_aa_circle_crosses_square(c, i, j))
                 return false;
             touching = true;
         }

@@ -661,9 +661,8 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
         }
         if (lm < 1e-9) {
             /* Full braking stops within a nanometre (u0 of a few 1e-5 m/s at most): one straight stop. Dropped
-             * like other sub-nanometre steps, a start that slow could
-             * neither stop nor count as at rest: no turn on the spot, no backing up (no_path where a start
-             * at 0 or 0.001 m/s had a path). */
+             * like other sub-nanometre steps, a start that slow could neither stop nor count as at rest: no
+             * turn on the spot, no backing up (no_path where a start at 0 or 0.001 m/s had a path). */
             if (a == -veh->max_brake && u1 == 0.0 && lm > 0.0) {
                 const double len = lm / mpt;
                 const ap_kino_state stop = {.x = st->x + dir * len * fp->ch, .y = st->y + dir * len * fp->sh,
@@ -671,7 +670,7 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
                                             .dt = u0 / -a, .hval = 0.0, .rot = 0.0, .analytic = false};
                 /* a nanometre, but in tiles up to 1e-9 / meters_per_tile: tested like every action (a small
                  * scale put a stop 8e-4 tiles into a wall, answered ok with clear false) */
-                const ap_segment sg = ap_kino_segment(st->x, st->y, st->h, &stop);
+                const ap_segment sg = segment_sc(st->x, st->y, st->h, fp->sh, fp->ch, &stop);
                 if (ap_kino_segment_clear(p, &sg)) {
                     if (geo != NULL)
                         geo[n] = n;
