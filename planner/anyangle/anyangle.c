@@ -784,12 +784,19 @@ static bool push_seg(ap_aa_query *q, size_t *n, ap_segment s)
     return true;
 }
 
-/* The line A -> B appended to the path (nothing when it has no length), its length added to *total. */
+/* The line A -> B appended to the path, its length added to *total. Nothing for a line of rounding size
+ * (within AP_AA_TINY_LINE of the ends' magnitude, zero-length ones too): a start or goal on a circle's edge
+ * is its own tangent point up to an ulp, and that line's atan2 heading is noise (0 or ±π/2 beside an arc
+ * leaving at another heading: a G1 break and a doubled waypoint). Its neighbours' ends then differ by that
+ * much; aa_finish puts the path's first and last ends on the start and goal as sent. */
 static bool push_line(ap_aa_query *q, size_t *n, double *total, double ax, double ay, double bx, double by)
 {
     ap_segment line = ap_segment_line(ax, ay, bx, by);
+    const double scale = fmax(1.0, fmax(fabs(ax) + fabs(ay), fabs(bx) + fabs(by)));
+    if (line.length <= AP_AA_TINY_LINE * scale)
+        return true;
     *total += line.length;
-    return line.length <= 0.0 || push_seg(q, n, line);
+    return push_seg(q, n, line);
 }
 
 /* Lines and arcs of the node path ids[0 .. m): per step u -> v, the hug on u's circle from u's heading

@@ -75,6 +75,9 @@
  * about 22 MB), and departure buffers up to 2^16 entries (3.5 MB). */
 #define AP_AA_NODES_KEEP (1u << 16)
 #define AP_AA_DEPS_KEEP ((size_t)1 << 16)
+/* A path's line no longer than this times its ends' magnitude (|x| + |y|, at least 1) is rounding, not
+ * geometry (~4,500 ulp): the answer leaves it out (ap_aa_result.segs). */
+#define AP_AA_TINY_LINE 1e-12
 
 typedef struct ap_aa_query ap_aa_query;
 

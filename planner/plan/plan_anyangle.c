@@ -291,8 +291,13 @@ static int aa_finish(ap_plan *p, ap_result *r)
     }
     if (n > 0)
         memcpy(segs, src, n * sizeof *segs);
-    /* The last segment ends at the goal as sent: an arc's end is computed on its circle and may miss it by
-     * a few ulp (a goal on a circle of the forest: 3.7e-15) */
+    /* The path starts at the start and ends at the goal as sent: an arc's ends are computed on its circle
+     * and may miss them by a few ulp (a goal on a circle of the forest: 3.7e-15), also where the line of
+     * rounding size between the point and its tangent point was left out (anyangle.c push_line). */
+    if (n > 0 && hypot(segs[0].x0 - q->sx, segs[0].y0 - q->sy) <= 1e-9 * fmax(1.0, fabs(q->sx) + fabs(q->sy))) {
+        segs[0].x0 = q->sx;
+        segs[0].y0 = q->sy;
+    }
     if (n > 0 && hypot(segs[n - 1].x1 - q->gx, segs[n - 1].y1 - q->gy) <= 1e-9 * fmax(1.0, fabs(q->gx) + fabs(q->gy))) {
         segs[n - 1].x1 = q->gx;
         segs[n - 1].y1 = q->gy;

@@ -825,6 +825,40 @@ START_TEST(ends_at_the_goal_exactly)
 }
 END_TEST
 
+/* A start or goal on a circle's edge is its own tangent point up to an ulp: the answer began with a line of
+ * 7e-15 tiles from (44.942547, 7) to (44.942547000000005, 7) whose heading (0) met the arc's (-π/2) at a
+ * kink, and a doubled waypoint (a helper's case). Now the arc starts at the point as sent, and every join is
+ * G1. The length: the arc on the circle from angle 0 to the tangent point at aP - acos(r / d) (aP the
+ * direction of (40, 5) from the centre, d its distance) plus the tangent sqrt(d² - r²): 5.53146061762697. */
+START_TEST(ends_on_a_circles_edge)
+{
+    const ap_circle c[1] = {{44.25, 7.0, 0.692547}};
+    ap_circle_world *cw;
+    ck_assert_int_eq(ap_circle_world_create(50.0, 12.0, c, 1, &cw, NULL, 0, NULL, 0), AP_OK);
+    for (int dir = 0; dir < 2; dir++) {
+        ap_query q = {.circles = cw, .sx = 44.942547, .sy = 7.0, .gx = 40.0, .gy = 5.0,
+                      .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8, .smoothing = AP_SMOOTH_LOS};
+        if (dir == 1) {
+            q.sx = 40.0, q.sy = 5.0;
+            q.gx = 44.942547, q.gy = 7.0;
+        }
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+        check_answer(&r, &q);
+        ck_assert_uint_eq(r.n_segments, 2);
+        const ap_segment *arc = &r.segments[dir == 0 ? 0 : 1];
+        ck_assert_int_eq(arc->type, AP_SEG_ARC);
+        ck_assert(r.segments[0].x0 == q.sx && r.segments[0].y0 == q.sy);
+        ck_assert(r.segments[1].x1 == q.gx && r.segments[1].y1 == q.gy);
+        ck_assert_double_eq_tol(remainder(ap_segment_end_heading(&r.segments[0]) - r.segments[1].heading,
+                                          2.0 * M_PI), 0.0, 1e-9);
+        ck_assert_double_eq_tol(r.length, 5.53146061762697, 1e-12);
+        ap_result_free(&r);
+    }
+    ap_circle_world_free(cw);
+}
+END_TEST
+
 /* The demo forest (config/maps/forest.circles.json), (1, 6.4) -> (32.8, 19.3), a point unit, auto (any_angle
  * on circle maps): the art lines touch the circles where the path does (its lines are tangents, an arc's
  * circumscribed polygon touches the circle at every edge), so world.h's strict rule refuses them, the verdict
@@ -1031,6 +1065,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, slices_deadlines_and_trivial_queries);
     tcase_add_test(tc, art_in_the_graphs_model);
     tcase_add_test(tc, ends_at_the_goal_exactly);
+    tcase_add_test(tc, ends_on_a_circles_edge);
     tcase_add_test(tc, art_sweep_every_answer_clear);
     tcase_add_test(tc, movingai_no_longer_than_auto);
     suite_add_tcase(s, tc);
