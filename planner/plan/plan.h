@@ -193,6 +193,15 @@ typedef struct ap_plan {
     bool start_snapped, goal_snapped; /* a sized disc's grid search moved its start (goal) node to a neighbour
                                        * cell (plan_kind.h ap_plan_grid_ends_fit): the path passes that
                                        * cell's centre */
+    /* The other cells a sized disc's ends may take (plan_grid.c other_ends), tried when the first search
+     * ends in no_path: the start's and goal's own cells, then per end the candidates (the first the one
+     * the first search took), which of the start's a flood has reached, the phase (0: the first search, 1:
+     * flooding from start candidate ends_k, 2: the answer's search) */
+    uint32_t end_cell[2];
+    uint32_t end_cand[2][9];
+    uint8_t n_end_cand[2];
+    uint8_t ends_phase, ends_k;
+    uint16_t ends_reached;
     ap_no_path_reason no_path_reason; /* a kind's reason for AP_NO_PATH (zero: not_found; a complete kind's
                                        * or the region table's no_path is unreachable regardless) */
     const atomic_int *cancel; /* kept here so ap_plan_move can hand it to the restarted search */

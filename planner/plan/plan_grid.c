@@ -80,7 +80,7 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     bool *snapped[2] = {&p->start_snapped, &p->goal_snapped};
     const double pt[2][2] = {{p->q.sx, p->q.sy}, {p->q.gx, p->q.gy}};
     for (int i = 0; i < 2; i++) {
-        const uint32_t cell = *node[i];
+        const uint32_t cell = p->end_cell[i] = *node[i];
         const bool centre_fits = ap_clearance_allows(t->disc[cell], p->q.unit_radius);
         if (centre_fits && centre_line_clear(p, cell, pt[i][0], pt[i][1]))
             continue;
@@ -131,6 +131,122 @@ static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         return p->state = st;
     bind(p, ws);
     return ap_plan_start_search(p, ws);
+}
+
+/* The cells end i (0 start, 1 goal) of a sized disc's grid search may take by ap_plan_grid_ends_fit's rule:
+ * its own cell and its 8 neighbours whose centre holds the disc and is joined to the point by a clear line,
+ * the cell the plan took first, into out; returns the count (1 .. 9). */
+static uint8_t end_candidates(const ap_plan *p, const ap_clearance_table *t, int i, uint32_t out[9])
+{
+    const ap_map *m = p->q.map;
+    const double px = i == 0 ? p->q.sx : p->q.gx, py = i == 0 ? p->q.sy : p->q.gy;
+    uint8_t n = 0;
+    out[n++] = i == 0 ? p->start_node : p->goal_node;
+    int32_t x, y;
+    ap_map_coords(m, p->end_cell[i], &x, &y);
+    for (int dy = -1; dy <= 1; dy++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            const int32_t nx = x + dx, ny = y + dy;
+            if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+                continue;
+            const uint32_t c = ap_map_index(m, nx, ny);
+            if (c != out[0] && ap_clearance_allows(t->disc[c], p->q.unit_radius) &&
+                ap_plan_unit_line_clear(&p->q, px, py, nx + 0.5, ny + 0.5))
+                out[n++] = c;
+        }
+    }
+    return n;
+}
+
+/* A new A* search (Annotated A* for the disc, algorithms.c's astar row) from start candidate k to goal
+ * candidate j on the workspace the last search ran on. */
+static int search_ends(ap_plan *p, int k, int j)
+{
+    ap_workspace *ws = p->search.ws;
+    p->expanded_before += p->search.expanded;
+    p->start_node = p->end_cand[0][k];
+    p->goal_node = p->end_cand[1][j];
+    p->start_snapped = p->start_node != p->end_cell[0];
+    p->goal_snapped = p->goal_node != p->end_cell[1];
+    const int st = p->row->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
+    return st != AP_OK ? (p->state = st) : ap_plan_start_search(p, ws);
+}
+
+/* After a search of a sized disc ended (p->state): where it found no path but an end could take another
+ * cell (a neighbour holding the disc, joined to the point by a clear line), the cell it took may lie in a
+ * pocket the others do not (a helper's map: a start beside a two-cell dead end answered `unreachable`).
+ * So: A* floods from the start candidates, each to exhaustion (its reached nodes are the candidate's
+ * component, so each floods another component: at most one whole map in all), until one reaches a goal
+ * candidate; the answer is then A*'s path from it to the reached goal candidate nearest by its cost plus
+ * the line to the point. Only when none does is no_path proven. Returns the new state (AP_IN_PROGRESS with
+ * a search begun). */
+static int other_ends(ap_plan *p)
+{
+    const int st = p->state;
+    if (p->ends_phase == 2 || (st != AP_NO_PATH && !(st == AP_OK && p->ends_phase == 1)))
+        return st;
+    if (p->ends_phase == 0) {
+        const ap_clearance_table *t = ap_query_disc_table(&p->q);
+        if (t == NULL || p->q.unit_size > 1)
+            return st;
+        p->n_end_cand[0] = end_candidates(p, t, 0, p->end_cand[0]);
+        p->n_end_cand[1] = end_candidates(p, t, 1, p->end_cand[1]);
+        if (p->n_end_cand[0] == 1 && p->n_end_cand[1] == 1)
+            return st;
+        p->ends_phase = 1;
+        p->ends_k = 0;
+        p->ends_reached = 1;
+        p->row = ap_algorithm_row_of(AP_ALG_ASTAR); /* floods whose reached nodes are whole components */
+        return search_ends(p, 0, 0);
+    }
+    if (st == AP_OK) { /* the flood reached the first goal candidate: its path is the answer */
+        p->ends_phase = 2;
+        return st;
+    }
+    const ap_search *s = &p->search;
+    int best = -1;
+    double best_d = INFINITY;
+    const double gx = p->q.gx, gy = p->q.gy;
+    for (int j = 1; j < p->n_end_cand[1]; j++) {
+        double cx, cy;
+        ap_plan_node_centre(&p->q, p->end_cand[1][j], &cx, &cy);
+        const double d = ap_search_g(s, p->end_cand[1][j]) + hypot(gx - cx, gy - cy);
+        if (d < best_d) {
+            best = j;
+            best_d = d;
+        }
+    }
+    if (best >= 0) {
+        p->ends_phase = 2;
+        return search_ends(p, p->ends_k, best);
+    }
+    for (int k = p->ends_k + 1; k < p->n_end_cand[0]; k++)
+        if (ap_search_g(s, p->end_cand[0][k]) < INFINITY)
+            p->ends_reached |= (uint16_t)(1u << k);
+    while (++p->ends_k < p->n_end_cand[0])
+        if (!(p->ends_reached & (1u << p->ends_k)))
+            return search_ends(p, p->ends_k, 0);
+    return p->state = AP_NO_PATH; /* no start candidate's component holds a goal candidate: unreachable */
+}
+
+/* The search's slice; where other_ends begins another search, it runs in the same slice, within the same
+ * max_expansions (0 = no limit: the step ends the plan, as callers of a grid kind expect). */
+static int grid_step(ap_plan *p, uint64_t max_expansions)
+{
+    uint64_t left = max_expansions;
+    for (;;) {
+        const uint64_t before = p->search.expanded;
+        if (ap_plan_search_step(p, left) == AP_IN_PROGRESS)
+            return AP_IN_PROGRESS;
+        const uint64_t spent = p->search.expanded - before;
+        if (other_ends(p) != AP_IN_PROGRESS)
+            return p->state;
+        if (left != 0) {
+            if (spent >= left)
+                return p->state;
+            left -= spent;
+        }
+    }
 }
 
 static int grid_move(ap_plan *p, ap_workspace *ws)
@@ -256,6 +372,6 @@ int ap_plan_cells_finish(const ap_plan *p, ap_result *r, const uint32_t *nodes, 
     return AP_OK;
 }
 
-const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, ap_plan_search_step, grid_move, ap_plan_grid_finish, NULL,
+const ap_plan_kind ap_plan_kind_grid = {"grid", grid_begin, grid_step, grid_move, ap_plan_grid_finish, NULL,
                                         true,   true,       false,      false,      NULL,
                                         NULL};

@@ -85,7 +85,9 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * one whose centre holds the disc but not the line from the point to it (a corner close by), moves to the
  * neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
  * nearest by line plus octile distance to the other end (p->start_node / goal_node, p->start_snapped /
- * goal_snapped: the path then passes that centre, ap_plan_cells_finish); with none, the refusal names the
+ * goal_snapped: the path then passes that centre, ap_plan_cells_finish; where that search ends in no_path,
+ * the grid kind's step tries the other cells serving either end before it proves no_path, plan_grid.c
+ * other_ends); with none, the refusal names the
  * cell and its clearance (an end whose own centre holds the disc keeps it instead) — except under "auto"
  * for a query it may answer with any_angle later (algorithms.h ap_query_auto_may_anyangle), whose search
  * goes on. AP_OK otherwise (also for point and square units). Reads p->q; writes p->start_node,

@@ -623,6 +623,39 @@ static bool neighbour_serves(const ap_map *m, int cx, int cy, double px, double 
     return false;
 }
 
+/* The cells (x, y pairs) the disc of radius r at the point (px, py) may leave from or arrive at: its own
+ * cell's and its 8 neighbours' whose centre holds the disc and is joined to the point by a line the disc
+ * sweeps clear (the tests' own exact check); returns the count. */
+static int serving_cells(const ap_map *m, double px, double py, double r, int out[9][2])
+{
+    const int cx = (int)floor(px), cy = (int)floor(py);
+    int n = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            const int x = cx + dx, y = cy + dy;
+            if (x >= 0 && y >= 0 && x < m->width && y < m->height &&
+                disc_move_cost(m, x, y, x, y, &r) < INFINITY && ap_line_clear(m, px, py, x + 0.5, y + 0.5, r)) {
+                out[n][0] = x;
+                out[n++][1] = y;
+            }
+        }
+    return n;
+}
+
+/* Whether the disc of radius r can go from the point (sx, sy) to the point (gx, gy) the way the grid searches
+ * go: to a cell serving the start, by the disc's grid moves (the reference Dijkstra) to a cell serving the
+ * goal, to the goal: where no_path would be false. */
+static bool ends_joined(const ap_map *m, double sx, double sy, double gx, double gy, double r)
+{
+    int a[9][2], b[9][2];
+    const int na = serving_cells(m, sx, sy, r, a), nb = serving_cells(m, gx, gy, r, b);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (ap_test_ref_dijkstra(m, a[i][0], a[i][1], b[j][0], b[j][1], disc_move_cost, &r) >= 0.0)
+                return true;
+    return false;
+}
+
 /* Off-centre starts (and goals, mirrored) of sized discs on random maps (14 x 14, 6 % walls, radius 0.6 or
  * 1.0), in cells whose centre does not hold the disc, goals at cell centres that do: the disc overlapping a
  * wall at the point is refused; otherwise, with a neighbour cell whose centre holds the disc and is joined to
@@ -633,7 +666,7 @@ START_TEST(off_centre_starts_on_random_maps)
     ap_test_rng g = {20261204};
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
-    int snapped = 0, refused_point = 0, refused_cell = 0;
+    int snapped = 0, refused_point = 0, refused_cell = 0, no_path = 0;
     for (int it = 0; it < 3000; it++) {
         ap_map *m = random_map14(&g);
         double r = it % 2 ? 0.6 : 1.0;
@@ -668,6 +701,8 @@ START_TEST(off_centre_starts_on_random_maps)
             snapped++;
         } else {
             ck_assert_int_eq(res.status, AP_NO_PATH);
+            ck_assert(!ends_joined(m, sx, sy, gx + 0.5, gy + 0.5, r));
+            no_path++;
         }
         ap_result_free(&res);
         /* The same point as the goal, from the other cell's centre: the mirror answer. */
@@ -691,12 +726,13 @@ START_TEST(off_centre_starts_on_random_maps)
             ck_assert_double_eq_tol(res.grid_cost, want, 1e-9);
         } else {
             ck_assert_int_eq(res.status, AP_NO_PATH);
+            ck_assert(!ends_joined(m, sx, sy, gx + 0.5, gy + 0.5, r));
         }
         ap_result_free(&res);
         ap_map_free(m);
     }
-    printf("off-centre starts: %d answered from a neighbour, %d refused at the point, %d with no neighbour\n",
-           snapped, refused_point, refused_cell);
+    printf("off-centre starts: %d answered from a neighbour, %d refused at the point, %d with no neighbour, "
+           "%d proven no_path\n", snapped, refused_point, refused_cell, no_path);
     ck_assert_msg(snapped > 20 && refused_point > 20 && refused_cell > 2, "%d / %d / %d", snapped, refused_point,
                   refused_cell);
     ap_workspace_free(&ws);
@@ -778,6 +814,38 @@ START_TEST(small_discs_are_refused_where_they_overlap_at_an_end)
 }
 END_TEST
 
+/* A helper's map: the disc of radius 0.5 at (3.9, 4.8) cannot stand at its cell (3, 4)'s centre (the wall
+ * (3, 3) is 0.5 away); two neighbours serve it, (2, 4) at the end of a two-cell dead end and (4, 4). Every
+ * grid algorithm answered no_path `unreachable` from the pocket (both ways); the path leaves by (4, 4), whose
+ * optimum to (1, 2) is 4 diagonals and a straight move. */
+START_TEST(off_centre_start_beside_a_pocket)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 6\nwidth 8\nmap\n@....@..\n........\n........\n"
+                                        "@..@....\n........\n@.......\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS, AP_ALG_JPS_PLUS, AP_ALG_AUTO, AP_ALG_HIERARCHICAL};
+    for (size_t a = 0; a < 2 * sizeof algs / sizeof algs[0]; a++) {
+        const bool back = a % 2;
+        ap_query q = {.map = m, .sx = 3.9, .sy = 4.8, .gx = 1.5, .gy = 2.5, .connectivity = 8,
+                      .smoothing = AP_SMOOTH_NONE, .algorithm = algs[a / 2], .unit_radius = 0.5};
+        if (back) {
+            q.sx = 1.5, q.sy = 2.5;
+            q.gx = 3.9, q.gy = 4.8;
+        }
+        ap_result r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_OK, "alg %d back %d: status %d", (int)algs[a / 2], back, r.status);
+        ck_assert_double_eq_tol(r.grid_cost, 1.0 + 4.0 * M_SQRT2, 1e-12);
+        const double *via = back ? r.waypoints[r.n_waypoints - 2] : r.waypoints[1];
+        ck_assert(via[0] == 4.5 && via[1] == 4.5);
+        ck_assert(r.clear);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Sized discs (radius 0.6, 1.0 or 1.4) at random points of random maps, start and goal anywhere the disc
  * fits: every answer of astar, jps_plus and hierarchical is clear for the disc, its first and last lines
  * included (smoothing none) — unless the point's own cell centre holds the disc, the line to it does not
@@ -789,7 +857,7 @@ START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, 24 * 24, 8), AP_OK);
     const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL};
-    int clear = 0, kept = 0;
+    int clear = 0, kept = 0, no_path = 0;
     for (int it = 0; it < 1500; it++) {
         ap_map *m = random_map14(&g);
         double r = it % 3 == 0 ? 0.6 : it % 3 == 1 ? 1.0 : 1.4;
@@ -820,12 +888,19 @@ START_TEST(sized_disc_answers_are_clear_from_off_centre_ends)
                 clear++;
             } else if (res.status == AP_OK) {
                 kept++;
+            } else if (res.status == AP_NO_PATH) {
+                /* a proof: no cell serving the start reaches one serving the goal (a start beside a pocket
+                 * was answered no_path from the pocket while another neighbour led out) */
+                ck_assert_msg(!ends_joined(m, sx, sy, ex, ey, r), "alg %d r %g (%.17g, %.17g)->(%.17g, %.17g)",
+                              (int)algs[a / 3], r, sx, sy, ex, ey);
+                no_path++;
             }
             ap_result_free(&res);
         }
         ap_map_free(m);
     }
-    printf("sized discs from off-centre ends: %d answers clear, %d from a kept centre\n", clear, kept);
+    printf("sized discs from off-centre ends: %d answers clear, %d from a kept centre, %d proven no_path\n", clear,
+           kept, no_path);
     ck_assert_int_gt(clear, 500);
     ap_workspace_free(&ws);
 }
@@ -1046,6 +1121,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, annotated_astar_matches_exact_geometry);
     tcase_add_test(tc, off_centre_ends_snap_to_a_neighbour_cell);
     tcase_add_test(tc, off_centre_starts_on_random_maps);
+    tcase_add_test(tc, off_centre_start_beside_a_pocket);
     tcase_add_test(tc, off_centre_end_leaves_by_a_clear_line);
     tcase_add_test(tc, sized_disc_answers_are_clear_from_off_centre_ends);
     tcase_add_test(tc, square_units_at_off_centre_ends);
