@@ -1658,6 +1658,20 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     finish_offthread(r, job->body, job->body_len, heap, job->http_status, job->status);
 }
 
+/* libmicrohttpd's own unescaping of the URL and its arguments, except where they hold an escaped NUL
+ * (%00): decoded, the handler's C string would end there, so "/v1/maps/arena%00x" named arena (a helper's
+ * DELETE removed it) and "/healthz%00junk" answered as /healthz. Left as sent, "%00" is no character of a
+ * route or a map id: 404 `not_found` or the id's 400. */
+static size_t unescape_no_nul(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    for (const char *p = strchr(s, '%'); p != NULL; p = strchr(p + 1, '%'))
+        if (p[1] == '0' && p[2] == '0')
+            return strlen(s);
+    return MHD_http_unescape(s);
+}
+
 /* libmicrohttpd's messages (connection limits, malformed requests, ...) on stderr, rate-limited: clients
  * cause them, one per connection at will (server/loglimit.h says why). Any MHD thread. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -1759,6 +1773,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->max_connections_per_ip,
                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+                                 MHD_OPTION_UNESCAPE_CALLBACK, unescape_no_nul, NULL,
                                  /* Last on purpose: with one thread the list ends here, since MHD warns
                                   * about an explicit pool size of 0. */
                                  cfg->http_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,

@@ -432,6 +432,40 @@ START_TEST(sighup_reloads_the_folder)
 }
 END_TEST
 
+/* An escaped NUL (%00) in the URL: decoded, the route saw the path end there, so "DELETE /v1/maps/a%00x"
+ * deleted a (answered 204), "PUT /v1/maps/z%00b" made z, and "/healthz%00junk" answered as /healthz (a
+ * helper's report). Left undecoded, it names no map and no route; other escapes are still decoded. */
+START_TEST(escaped_nul_names_no_map)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ap_resp r;
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/a%00x", NULL, &r), 400);
+    ck_assert_str_eq(error_code(&r), "invalid_request");
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/z%00b", "type octile\nheight 1\nwidth 1\nmap\n.\n", &r), 400);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "a"), 1);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/z", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/a%00/cells", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    ck_assert_str_eq(error_code(&r), "unknown_map");
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/healthz%00junk", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    ck_assert_str_eq(error_code(&r), "not_found");
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/%61/cells", NULL, 0, NULL, &r), 0); /* %61 = a */
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
 START_TEST(admin_auth_matrix)
 {
     char *dir = tmp_maps_dir();
@@ -714,6 +748,7 @@ Suite *live_maps_suite(void)
     TCase *tc = tcase_create("live_maps");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, put_replace_bad_file_delete);
+    tcase_add_test(tc, escaped_nul_names_no_map);
     tcase_add_test(tc, patch_cells_makes_a_new_version);
     tcase_add_test(tc, reload_from_disk);
     tcase_add_test(tc, sighup_reloads_the_folder);
