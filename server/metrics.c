@@ -190,14 +190,17 @@ static void render_histogram(FILE *f, const char *name, const char *labels, cons
                 i < AP_METRICS_BUCKETS ? bucket_le[i] : "+Inf", (unsigned long long)cum);
     }
     uint64_t sum = (uint64_t)LOAD(h->sum_ns);
-    /* The seconds are printed from the integer ns sum, so the value is exact (no %g rounding). */
+    /* The seconds are printed from the integer ns sum, so the value is exact (no %g rounding). _count is
+     * the +Inf bucket as printed, which the exposition format requires it to equal: h->count, loaded on
+     * its own, could be one ahead or behind while an observation is half made (a helper's scrapes under
+     * load: 1 in 500). */
     if (labels[0])
         fprintf(f, "%s_sum{%s} %llu.%09llu\n%s_count{%s} %llu\n", name, labels,
                 (unsigned long long)(sum / 1000000000ULL), (unsigned long long)(sum % 1000000000ULL), name,
-                labels, (unsigned long long)LOAD(h->count));
+                labels, (unsigned long long)cum);
     else
         fprintf(f, "%s_sum %llu.%09llu\n%s_count %llu\n", name, (unsigned long long)(sum / 1000000000ULL),
-                (unsigned long long)(sum % 1000000000ULL), name, (unsigned long long)LOAD(h->count));
+                (unsigned long long)(sum % 1000000000ULL), name, (unsigned long long)cum);
 }
 
 char *ap_metrics_render(const ap_metrics *m, size_t *len)

@@ -165,6 +165,15 @@ START_TEST(test_histogram_cumulative)
     ck_assert(has_line(t, "arcpath_build_info{version=\"unknown\"} 1"));
     ck_assert(has_line(t, "arcpath_requests_total{route=\"/healthz\",code=\"200\"} 0") == 0);
     free(t);
+    /* An observation half made while a scrape reads (its bucket counted, its count not yet): _count is
+     * still the +Inf bucket, as the exposition format requires. */
+    atomic_fetch_add(&m.request_duration[healthz].bucket[0], 1);
+    t = ap_metrics_render(&m, NULL);
+    snprintf(want, sizeof want, "arcpath_request_duration_seconds_bucket{route=\"/healthz\",le=\"+Inf\"} %d", n + 1);
+    ck_assert(has_line(t, want));
+    snprintf(want, sizeof want, "arcpath_request_duration_seconds_count{route=\"/healthz\"} %d", n + 1);
+    ck_assert(has_line(t, want));
+    free(t);
 }
 END_TEST
 
