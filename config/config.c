@@ -112,8 +112,9 @@ static long long get_int(const ap_config *c, const ap_int_field *f)
     return 0;
 }
 
-/* Strict decimal: the whole string is digits, a '-' first at most (strtoll alone would also take leading
- * blanks and a '+'), no overflow. 0 on success. */
+/* Strict decimal: the whole string is digits, a '-' first at most and only before a value below 0 (strtoll
+ * alone would also take leading blanks, a '+' and "-0", which slipped past ranges from 0 up), no overflow.
+ * 0 on success. */
 static int parse_ll(const char *s, long long *out)
 {
     if (s == NULL || !((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9')))
@@ -121,7 +122,7 @@ static int parse_ll(const char *s, long long *out)
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0')
+    if (errno != 0 || *end != '\0' || (s[0] == '-' && v == 0))
         return -1;
     *out = v;
     return 0;

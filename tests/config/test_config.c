@@ -629,6 +629,8 @@ static const struct {
     {"ARCPATH_WORKERS", "2x"},
     {"ARCPATH_WORKERS", " 2"},
     {"ARCPATH_WORKERS", "+2"},
+    {"ARCPATH_DRAIN_TIMEOUT_MS", "-0"}, /* 0 is in its range; "-0" is not a way to write it */
+    {"ARCPATH_POOL_NICE", "-00"},
     {"ARCPATH_WORKERS", "-"},
     {"ARCPATH_LISTEN", "1.2.3.4:+80"},
     {"ARCPATH_WORKERS", "2 "},
