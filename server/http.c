@@ -1789,7 +1789,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
         ap_static_gzip_free(h->static_gz);
         h->static_gz = NULL;
         h->cfg = NULL; /* nothing for ap_http_stop to release */
-        snprintf(err, errlen, "cannot listen on %s%s%s:%u (address in use or not permitted?)", v6 ? "[" : "",
+        /* libmicrohttpd's own line just before says why (the port taken, no permission, or no thread or
+         * memory to start its own: the guess "address in use" was wrong under a memory limit) */
+        snprintf(err, errlen, "cannot listen on %s%s%s:%u (libmicrohttpd's line above says why)", v6 ? "[" : "",
                  cfg->listen_host, v6 ? "]" : "", (unsigned)cfg->listen_port);
         return AP_E_IO;
     }

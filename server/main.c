@@ -80,6 +80,28 @@ static void noop_work(uv_work_t *w)
     (void)w;
 }
 
+static void idle_thread(void *arg)
+{
+    (void)arg;
+}
+
+/* Whether `n` threads with libuv's default stack can run at once: libuv aborts the process (no message) when
+ * it cannot start its pool's threads, at the first uv_queue_work, as under an address-space limit that the
+ * workspaces just fit (a helper's prlimit --as run). Threads made and joined here first turn that into an
+ * error naming the cause. 0, or the libuv error of the first thread that could not start. */
+static int pool_threads_start(int n)
+{
+    uv_thread_t t[128];
+    int made = 0, rc = 0;
+    if (n > (int)(sizeof t / sizeof t[0]))
+        n = (int)(sizeof t / sizeof t[0]);
+    while (made < n && (rc = uv_thread_create(&t[made], idle_thread, NULL)) == 0)
+        made++;
+    while (made > 0)
+        uv_thread_join(&t[--made]);
+    return rc;
+}
+
 static void noop_after(uv_work_t *w, int status)
 {
     (void)w;
@@ -348,6 +370,19 @@ static int serve(ap_server *s)
         return 1;
     }
     /* libuv starts its pool on the first uv_queue_work: do it now, while the stop signals are blocked. */
+    const char *pool_size = getenv("UV_THREADPOOL_SIZE");
+    const int pool_n = pool_size != NULL ? atoi(pool_size) : 4;
+    const int prc = pool_threads_start(pool_n);
+    if (prc != 0) {
+        fprintf(stderr, "arcpathd: cannot start the worker pool's %d threads (%s) beside %d + %d search workspaces of "
+                        "%u nodes: lower max_workspace_cells or workers, or raise the memory limit\n",
+                pool_n, uv_strerror(prc), lc.workers, lc.slow_slots, lc.capacity);
+        ap_lanes_close(&s->lanes);
+        uv_run(&s->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&s->loop);
+        ap_lanes_free(&s->lanes);
+        return 1;
+    }
     static uv_work_t warm_pool;
     uv_queue_work(&s->loop, &warm_pool, noop_work, noop_after);
     uv_signal_init(&s->loop, &s->sigterm);

@@ -140,9 +140,11 @@ START_TEST(port_in_use_exits_one)
     ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
     ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &l), 0);
     ck_assert_int_eq(listen(fd, 1), 0);
-    char listen_at[64], want[128];
+    char listen_at[64], want[256];
     snprintf(listen_at, sizeof listen_at, "127.0.0.1:%d", ntohs(a.sin_port));
-    snprintf(want, sizeof want, "arcpathd: cannot listen on %s (address in use or not permitted?)", listen_at);
+    snprintf(want, sizeof want, "arcpathd: libmicrohttpd: Failed to bind to port %d: Address already in use\n"
+                                "arcpathd: cannot listen on %s (libmicrohttpd's line above says why)",
+             ntohs(a.sin_port), listen_at);
     static char out[65536];
     const char *args[] = {"--listen", listen_at, "--maps", "config/maps", NULL};
     ck_assert_int_eq(ap_run_cli(args, 0, out, sizeof out), 1);
