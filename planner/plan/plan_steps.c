@@ -213,9 +213,10 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
             r->samples[i] = ap_path_pose(r->segments, r->n_segments, L);
     }
     r->n_samples = count;
-    /* Standing still, the unit keeps the heading it was given. */
-    if (r->n_segments == 0 && q->has_sheading)
-        r->samples[0].heading = q->sheading;
+    /* Standing still, the unit keeps the heading it was given; with only a goal heading it stands facing that
+     * (its free start heading is the goal's: nothing to drive), not at 0 (a helper's any_angle query). */
+    if (r->n_segments == 0 && (q->has_sheading || q->has_gheading))
+        r->samples[0].heading = q->has_sheading ? q->sheading : q->gheading;
     return AP_OK;
 }
 

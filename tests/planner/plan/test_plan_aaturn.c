@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../../planner/anyangle/turning.h"
+#include "../../../planner/plan/plan_steps.h"
 #include "../../../planner/geom/dubins.h"
 #include "../../../planner/world/collide.h"
 #include "../../util.h"
@@ -350,6 +351,39 @@ END_TEST
  * the path's own end was cut by running sums of lengths, or where a start join reached the path's far end
  * (ap_path_pose stops a rounding step short of it). The demo forest: three such queries, then 100 pairs with
  * every mix of end headings. */
+/* Start and goal at one point with only the goal's heading given: nothing to drive (the free start heading
+ * is the goal's), and the one sample faces the goal's heading (it said 0: a helper's any_angle query); with
+ * the start's heading too it keeps that one. */
+START_TEST(standing_still_faces_the_goal_heading)
+{
+    ap_circle_world *cw = ap_test_forest_world();
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64, AP_PLAN_MAX_SUCC), AP_OK);
+    for (int turning = 0; turning < 2; turning++) {
+        ap_query q = {.circles = cw, .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8, .smoothing = AP_SMOOTH_LOS,
+                      .sx = 1.0, .sy = 12.0, .gx = 1.0, .gy = 12.0, .has_gheading = true, .gheading = -2.5,
+                      .turning_radius = turning ? 2.0 : 0.0, .sample_step = 0.5};
+        ap_result r = ap_test_run_plan(&q, &ws);
+        ck_assert_int_eq(r.status, AP_OK);
+        ck_assert_uint_eq(r.n_segments, 0);
+        ck_assert_int_eq(ap_plan_samples(&r, &q), AP_OK);
+        ck_assert_uint_eq(r.n_samples, 1);
+        ck_assert(r.samples[0].x == 1.0 && r.samples[0].y == 12.0 && r.samples[0].heading == -2.5);
+        ap_result_free(&r);
+    }
+    ap_query q = {.circles = cw, .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8, .smoothing = AP_SMOOTH_LOS,
+                  .sx = 1.0, .sy = 12.0, .gx = 1.0, .gy = 12.0, .has_sheading = true, .sheading = 0.25,
+                  .sample_step = 0.5};
+    ap_result r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_int_eq(ap_plan_samples(&r, &q), AP_OK);
+    ck_assert(r.n_samples == 1 && r.samples[0].heading == 0.25);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_circle_world_free(cw);
+}
+END_TEST
+
 START_TEST(turning_ends_bit_for_bit)
 {
     ap_circle_world *cw = ap_test_forest_world();
@@ -540,6 +574,7 @@ Suite *plan_aaturn_suite(void)
     tcase_add_test(tc, narrow_gap_not_found_auto_answers);
     tcase_add_test(tc, obstacles_and_circle_worlds);
     tcase_add_test(tc, turning_ends_bit_for_bit);
+    tcase_add_test(tc, standing_still_faces_the_goal_heading);
     tcase_add_test(tc, validation_accepts_turning);
     tcase_add_test(tc, movingai_turning_legal);
     suite_add_tcase(s, tc);
