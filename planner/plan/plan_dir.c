@@ -155,6 +155,21 @@ static int move_curve(const ap_pose *a, bool a_free, const ap_pose *b, bool b_fr
     return (int)ap_dubins_segments(&d, b, out);
 }
 
+/* The shortest Dubins curve from a to b found from the other end (b to a, both headings turned round, then
+ * driven back): as long as move_curve's, but where two words tie (the mirror loops between parallel poses
+ * side by side) it can be the other one: the one a backward search checked. Returns the count or -1. */
+static int reversed_curve(const ap_pose *a, const ap_pose *b, double R, ap_segment *out)
+{
+    const ap_pose ar = {a->x, a->y, ap_angle_wrap(a->heading + M_PI)};
+    const ap_pose br = {b->x, b->y, ap_angle_wrap(b->heading + M_PI)};
+    ap_dubins d;
+    if (ap_dubins_shortest(&br, &ar, R, &d) != 0)
+        return -1;
+    const size_t n = ap_dubins_segments(&d, &ar, out);
+    ap_path_reverse(out, n);
+    return (int)n;
+}
+
 /* ---- Smoothing48 ------------------------------------------------------------------------------------- */
 
 typedef struct s48 {
@@ -392,12 +407,17 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
         int c = move_curve(&P[i], F[i], &P[i + 1], F[i + 1], R, segs + ns);
         /* A pose kept at a free start or goal heading still carries the heading its search drove it with (a
          * Directional8 leg runs from a fixed one): when the curve re-fitted at the free end is not clear, the
-         * search's own curve between the two poses is the one it checked. */
-        if (c >= 0 && (F[i] || F[i + 1]) && !ap_world_segments_clear(&world, segs + ns, (size_t)c, r)) {
-            ap_segment fixed[3];
-            int f = move_curve(&P[i], false, &P[i + 1], false, R, fixed);
-            if (f >= 0 && ap_world_segments_clear(&world, fixed, (size_t)f, r)) {
-                memcpy(segs + ns, fixed, (size_t)f * sizeof *fixed);
+         * search's own curve between the two poses is the one it checked. That curve, found forward, can be
+         * the mirror of the one a backward search checked (two loops of one length, one of them past a wall
+         * or the map's edge: a helper's arena query looped 2.5 tiles outside the map): then it is found from
+         * the other end. */
+        if (c >= 0 && !ap_world_segments_clear(&world, segs + ns, (size_t)c, r)) {
+            ap_segment alt[3];
+            int f = F[i] || F[i + 1] ? move_curve(&P[i], false, &P[i + 1], false, R, alt) : -1;
+            if (!(f >= 0 && ap_world_segments_clear(&world, alt, (size_t)f, r)))
+                f = reversed_curve(&P[i], &P[i + 1], R, alt);
+            if (f >= 0 && ap_world_segments_clear(&world, alt, (size_t)f, r)) {
+                memcpy(segs + ns, alt, (size_t)f * sizeof *alt);
                 c = f;
             }
         }

@@ -492,6 +492,32 @@ START_TEST(test_hybrid_free_ends)
 }
 END_TEST
 
+/* Both headings given, on the demo arena (config/maps/arena.map), a helper's queries: the hybrid's chain
+ * ends in poses side by side, both facing west; the shortest curve between them is one of two mirror loops
+ * of one length, and the one found forward (the final smoothing) looped 2.5 tiles outside the map where the
+ * backward Smoothing48 had checked the other: "ok" with "clear": false. Now every curve is clear. */
+START_TEST(test_hybrid_mirror_loops)
+{
+    ap_workspace ws;
+    ap_map *m = demo_map("config/maps/arena.map", &ws);
+    static const double cases[2][7] = {{92.5, 6.5, -0.75 * M_PI, 92.5, 1.5, M_PI, 0.4},
+                                       {46.5, 11.5, 0.25 * M_PI, 72.5, 1.5, M_PI, 0.0}};
+    for (size_t i = 0; i < 2; i++) {
+        ap_query q = turn_query(m, cases[i][0], cases[i][1], cases[i][3], cases[i][4], cases[i][6], 2.0);
+        q.sheading = cases[i][2];
+        q.has_gheading = true;
+        q.gheading = cases[i][5];
+        q.algorithm = AP_ALG_HYBRID;
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 0), AP_OK);
+        check_guarantees(&q, &r);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* The final curve is tried wherever the heuristic is tight (the obstacles do not raise it), not only every
  * 8th expansion out there: on the demo rooms (turning radius 3, free headings) Directional8 took a final
  * curve from a node Directional24 also reached but, expanded at another count, never tried; 24 answered a
@@ -1236,6 +1262,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_profile_tables);
     tcase_add_test(tc, test_same_cell_u_turn);
     tcase_add_test(tc, test_hybrid_free_ends);
+    tcase_add_test(tc, test_hybrid_mirror_loops);
     tcase_add_test(tc, test_final_curve_where_tight);
     tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_build_deadline);
