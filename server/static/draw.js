@@ -7,12 +7,15 @@ window.arcpathDraw = (function () {
   'use strict';
 
   /* Terrain letters (Moving AI) to colours: passable ground light, swamp greenish, trees and water blocked —
-   * unless the map's terrain costs make them passable (GET /v1/maps: terrain_costs), then a light tint. */
+   * unless the unit's terrain makes them passable (the map's terrain_costs, or a capability), then a light
+   * tint; ground and swamp outside the unit's capability grey. */
   const TERRAIN = {
     '.': [255, 255, 255], G: [255, 255, 255], S: [214, 232, 196],
     T: [46, 125, 50], W: [120, 160, 215], '@': [36, 41, 47], O: [36, 41, 47],
   };
   const TERRAIN_PASSABLE = { T: [190, 222, 190], W: [200, 220, 245] };
+  /* Ground and swamp a unit's capability leaves out (a boat's land): grey, blocked for that unit. */
+  const TERRAIN_BLOCKED = { '.': [150, 154, 160], G: [150, 154, 160], S: [128, 140, 120] };
 
   /* The map c (the answer of GET /v1/maps/{id}/cells) as an offscreen canvas of one pixel per cell, scaled
    * up without smoothing when drawn; passable: the letters a unit may stand on (a string). */
@@ -26,7 +29,7 @@ window.arcpathDraw = (function () {
       const row = c.rows[y];
       for (let x = 0; x < c.width; x++) {
         const t = row[x];
-        const rgb = (passable.includes(t) && TERRAIN_PASSABLE[t]) || TERRAIN[t] || [255, 0, 255];
+        const rgb = (passable.includes(t) ? TERRAIN_PASSABLE[t] : TERRAIN_BLOCKED[t]) || TERRAIN[t] || [255, 0, 255];
         const k = 4 * (y * c.width + x);
         data.data[k] = rgb[0];
         data.data[k + 1] = rgb[1];

@@ -194,14 +194,20 @@
     $('mapinfo').textContent = st.map.width + ' \u00d7 ' + st.map.height + ' cells, ' +
       st.map.passable_cells + ' passable' + (st.map.weighted ? ', terrain costs' : '');
     await loadCapabilities(id);
+    let cells;
     try {
-      st.cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells');
+      cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells');
     } catch (e) {
-      showError(e);
+      if (st.map && st.map.id === id)
+        showError(e);
       return;
     }
-    if (st.map.id !== id)
-      return; /* another map was picked meanwhile */
+    /* Another map picked meanwhile: these cells are not its (they were kept, and the cursor, clicks and
+     * batches then read the old map's). */
+    if (!st.map || st.map.id !== id)
+      return;
+    st.cells = cells;
+    applyKind(); /* a kind's turning radius in metres depends on this map's scale */
     st.image = D.terrainImage(st.cells, passableLetters());
     fit();
     draw();
@@ -211,8 +217,8 @@
   /* The capability the panel asks for ("ground+water"), or '' for the map's default; a unit kind's own. */
   function capabilityName() {
     const k = st.units[$('kind').value];
-    if (k && k.capability)
-      return k.capability.join('+');
+    if (k) /* the kind's own, else the map's default: never the locked box's earlier choice */
+      return k.capability ? k.capability.join('+') : '';
     return $('cap').value;
   }
 
@@ -234,6 +240,8 @@
     } catch (e) {
       return;
     }
+    if (!st.map || st.map.id !== id)
+      return; /* another map was picked meanwhile: its own call fills the list */
     const caps = new Set();
     for (const t of info.tables || []) {
       const i = t.name.indexOf(':');
@@ -257,9 +265,19 @@
     if (!k)
       return;
     $('radius').value = k.radius || 0;
-    $('turning').value = k.turning_radius || 0;
+    /* turning_radius_m: metres, in tiles on this map as the server takes it (its meters_per_tile) */
+    const mpt = (st.map && st.map.meters_per_tile) || 1;
+    $('turning').value = k.turning_radius_m !== undefined ? k.turning_radius_m / mpt : k.turning_radius || 0;
     $('size').value = k.size || 0;
     $('reverse').checked = !!k.reverse;
+    const cap = capabilityName();
+    const sel = $('cap');
+    if (cap && ![...sel.options].some((o) => o.value === cap)) {
+      const o = document.createElement('option');
+      o.value = o.textContent = cap;
+      sel.appendChild(o);
+    }
+    sel.value = cap;
   }
 
   function terrainAt(x, y) {
@@ -486,8 +504,12 @@
     if ($('kind').value) {
       unit = { kind: $('kind').value }; /* the kind's fields, as the server's config has them */
     } else {
+      /* every field as the panel has it: a square with a radius or a turning radius is the API's error to
+       * show, not a radius quietly left out */
       const size = numberField('size') || 0;
-      unit = size > 0 ? { size } : { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
+      unit = { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
+      if (size > 0)
+        unit.size = size;
       if ($('cap').value)
         unit.capability = $('cap').value.split('+');
       if ($('reverse').checked)
@@ -533,6 +555,7 @@
     });
     st.results = results;
     renderResults();
+    draw(); /* the answers being replaced are not drawn while the new ones are pending */
     await Promise.all(results.map((r) => post(r, '/v1/path')));
     if (st.results !== results)
       return; /* a newer query, a reset or another map replaced this one */
@@ -682,7 +705,9 @@
   function showHover(px, py) {
     const [x, y] = api.screenToWorld(px, py);
     const t = terrainAt(x, y);
-    $('hover').textContent = t === null ? '' : 'x ' + x.toFixed(2) + '  y ' + y.toFixed(2) + '  cell (' +
+    /* two decimals cut, not rounded, so that x and y always lie in the cell shown (2.996 is 2.99, cell 2) */
+    const cut = (v) => (Math.floor(v * 100) / 100).toFixed(2);
+    $('hover').textContent = t === null ? '' : 'x ' + cut(x) + '  y ' + cut(y) + '  cell (' +
       Math.floor(x) + ', ' + Math.floor(y) + ") '" + t + "'";
   }
 
