@@ -50,6 +50,9 @@ typedef struct kino_plan {
     ap_kino_state *probe; /* the probe's states (search.probe), or NULL */
     int probe_n;
     ap_kino_tail probe_tail; /* the probe's analytic last edge, when its last state is marked so */
+    uint64_t discarded;   /* expansions of searches ap_plan_move restarted (a fast-lane slice): in the
+                           * answer's stats, not charged to search.max_expansions, so an answer does not
+                           * depend on the lane it began in (a batch's later items begin in the slow one) */
     ap_zone zone;         /* corridor mode: the query's zone laid over the map's world (the search's world) */
     struct ap_zone_grid *zone_grid; /* zone's piece grid (zone.h ap_zone_grid_build; owned), or NULL */
 } kino_plan;
@@ -261,14 +264,16 @@ static int kino_no_path_reason(ap_plan *p, int st)
 
 static int kino_step(ap_plan *p, uint64_t max_expansions)
 {
-    const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p); /* restarts included */
+    kino_plan *k = p->kind_state;
+    /* the probe's steps and this search's expansions; not those of a search restarted on another lane */
+    const uint64_t cap = cap_of(&p->q), spent = ap_plan_expanded(p) - k->discarded;
     if (spent >= cap)
         return kino_no_path_reason(p, kino_capped(p, AP_NO_PATH));
     uint64_t run = cap - spent;
     if (max_expansions != 0 && max_expansions < run)
         run = max_expansions;
     int st = ap_plan_search_step(p, run);
-    if (st == AP_IN_PROGRESS && ap_plan_expanded(p) >= cap)
+    if (st == AP_IN_PROGRESS && ap_plan_expanded(p) - k->discarded >= cap)
         st = kino_capped(p, AP_NO_PATH);
     else if (st == AP_TIMEOUT) /* the deadline (or the server's cancel) inside the slice */
         st = kino_capped(p, AP_TIMEOUT);
@@ -277,6 +282,8 @@ static int kino_step(ap_plan *p, uint64_t max_expansions)
 
 static int kino_move(ap_plan *p, ap_workspace *ws)
 {
+    kino_plan *k = p->kind_state;
+    k->discarded += p->search.expanded;
     p->expanded_before += p->search.expanded;
     return kino_start(p, ws);
 }
