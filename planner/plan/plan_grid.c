@@ -196,8 +196,12 @@ static int other_ends(ap_plan *p)
         p->ends_phase = 1;
         p->ends_k = 0;
         p->ends_reached = 1;
-        p->row = ap_algorithm_row_of(AP_ALG_ASTAR); /* floods whose reached nodes are whole components */
-        return search_ends(p, 0, 0);
+        const ap_algorithm_row *astar = ap_algorithm_row_of(AP_ALG_ASTAR);
+        if (p->row != astar) { /* jump points: not every node it reached was marked; flood again */
+            p->row = astar;    /* floods whose reached nodes are whole components */
+            return search_ends(p, 0, 0);
+        }
+        /* A* from the first candidates ran to exhaustion: that search is the first flood */
     }
     if (st == AP_OK) { /* the flood reached the first goal candidate: its path is the answer */
         p->ends_phase = 2;
