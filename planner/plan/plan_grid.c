@@ -158,6 +158,36 @@ static uint8_t end_candidates(const ap_plan *p, const ap_clearance_table *t, int
     return n;
 }
 
+/* Whether the n candidate cells c of an end are one group by the disc's own grid moves between them
+ * (clearance.h ap_clearance_move, the domain's rule; diagonals only 8-connected): then every one shares the
+ * component of the one searched, and the search's no_path holds for all of them. */
+static bool candidates_joined(const ap_plan *p, const ap_clearance_table *t, const uint32_t *c, int n)
+{
+    const ap_map *m = p->q.map;
+    uint16_t joined = 1; /* bit i: candidate i is joined to candidate 0 */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int i = 0; i < n; i++) {
+            if (!(joined & (1u << i)))
+                continue;
+            int32_t xi, yi;
+            ap_map_coords(m, c[i], &xi, &yi);
+            for (int j = 0; j < n; j++) {
+                int32_t xj, yj;
+                ap_map_coords(m, c[j], &xj, &yj);
+                const int dx = xj - xi, dy = yj - yi;
+                if ((joined & (1u << j)) || abs(dx) > 1 || abs(dy) > 1 || (dx != 0 && dy != 0 && p->q.connectivity != 8))
+                    continue;
+                if (ap_clearance_allows(ap_clearance_move(t, c[i], dx, dy), p->q.unit_radius)) {
+                    joined |= (uint16_t)(1u << j);
+                    grew = true;
+                }
+            }
+        }
+    }
+    return joined == (uint16_t)((1u << n) - 1);
+}
+
 /* A new A* search (Annotated A* for the disc, algorithms.c's astar row) from start candidate k to goal
  * candidate j on the workspace the last search ran on. */
 static int search_ends(ap_plan *p, int k, int j)
@@ -173,9 +203,9 @@ static int search_ends(ap_plan *p, int k, int j)
 }
 
 /* After a search of a sized disc ended (p->state): where it found no path but an end could take another
- * cell (a neighbour holding the disc, joined to the point by a clear line), the cell it took may lie in a
- * pocket the others do not (a helper's map: a start beside a two-cell dead end answered `unreachable`).
- * So: A* floods from the start candidates, each to exhaustion (its reached nodes are the candidate's
+ * cell (a neighbour holding the disc, joined to the point by a clear line) not joined to the one it took by
+ * a move, the cell it took may lie in a pocket the others do not (a helper's map: a start beside a two-cell
+ * dead end answered `unreachable`). So: A* floods from the start candidates, each to exhaustion (its reached nodes are the candidate's
  * component, so each floods another component: at most one whole map in all), until one reaches a goal
  * candidate; the answer is then A*'s path from it to the reached goal candidate nearest by its cost plus
  * the line to the point. Only when none does is no_path proven. Returns the new state (AP_IN_PROGRESS with
@@ -191,8 +221,9 @@ static int other_ends(ap_plan *p)
             return st;
         p->n_end_cand[0] = end_candidates(p, t, 0, p->end_cand[0]);
         p->n_end_cand[1] = end_candidates(p, t, 1, p->end_cand[1]);
-        if (p->n_end_cand[0] == 1 && p->n_end_cand[1] == 1)
-            return st;
+        if (candidates_joined(p, t, p->end_cand[0], p->n_end_cand[0]) &&
+            candidates_joined(p, t, p->end_cand[1], p->n_end_cand[1]))
+            return st; /* the common case: no other component to try */
         p->ends_phase = 1;
         p->ends_k = 0;
         p->ends_reached = 1;
