@@ -85,7 +85,7 @@ static void idle_thread(void *arg)
     (void)arg;
 }
 
-/* Whether `n` threads with libuv's default stack can run at once: libuv aborts the process (no message) when
+/* Whether `n` threads with the stack libuv gives its pool's can run at once: libuv aborts the process (no message) when
  * it cannot start its pool's threads, at the first uv_queue_work, as under an address-space limit that the
  * workspaces just fit (a helper's prlimit --as run). Threads made and joined here first turn that into an
  * error naming the cause. 0, or the libuv error of the first thread that could not start. */
@@ -95,8 +95,16 @@ static int pool_threads_start(int n)
     int made = 0, rc = 0;
     if (n > (int)(sizeof t / sizeof t[0]))
         n = (int)(sizeof t / sizeof t[0]);
+#if UV_VERSION_HEX >= 0x012d00
+    /* libuv 1.45 and later give the pool's threads 8 MiB stacks whatever RLIMIT_STACK says */
+    const uv_thread_options_t opts = {.flags = UV_THREAD_HAS_STACK_SIZE, .stack_size = (size_t)8 << 20};
+    while (made < n && (rc = uv_thread_create_ex(&t[made], &opts, idle_thread, NULL)) == 0)
+        made++;
+#else
+    /* before 1.45 (Debian 12's 1.44): the default stack, as libuv's pool takes it */
     while (made < n && (rc = uv_thread_create(&t[made], idle_thread, NULL)) == 0)
         made++;
+#endif
     while (made > 0)
         uv_thread_join(&t[--made]);
     return rc;

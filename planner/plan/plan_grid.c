@@ -134,8 +134,9 @@ static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 }
 
 /* The cells end i (0 start, 1 goal) of a sized disc's grid search may take by ap_plan_grid_ends_fit's rule:
- * its own cell and its 8 neighbours whose centre holds the disc and is joined to the point by a clear line,
- * the cell the plan took first, into out; returns the count (1 .. 9). */
+ * its own cell and its neighbours (8; 4 for a 4-connected search, which takes no diagonal step) whose centre
+ * holds the disc and is joined to the point by a clear line, the cell the plan took first, into out; returns
+ * the count (1 .. 9). */
 static uint8_t end_candidates(const ap_plan *p, const ap_clearance_table *t, int i, uint32_t out[9])
 {
     const ap_map *m = p->q.map;
@@ -147,7 +148,7 @@ static uint8_t end_candidates(const ap_plan *p, const ap_clearance_table *t, int
     for (int dy = -1; dy <= 1; dy++) {
         for (int dx = -1; dx <= 1; dx++) {
             const int32_t nx = x + dx, ny = y + dy;
-            if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+            if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || (dx != 0 && dy != 0 && p->q.connectivity != 8))
                 continue;
             const uint32_t c = ap_map_index(m, nx, ny);
             if (c != out[0] && ap_clearance_allows(t->disc[c], p->q.unit_radius) &&

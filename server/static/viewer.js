@@ -706,7 +706,7 @@
     const [x, y] = api.screenToWorld(px, py);
     const t = terrainAt(x, y);
     /* two decimals cut, not rounded, so that x and y always lie in the cell shown (2.996 is 2.99, cell 2) */
-    const cut = (v) => (Math.floor(v * 100) / 100).toFixed(2);
+    const cut = (v) => (Math.floor(v * 100 + 1e-7) / 100).toFixed(2); /* + 1e-7: 0.29 * 100 is 28.999… */
     $('hover').textContent = t === null ? '' : 'x ' + cut(x) + '  y ' + cut(y) + '  cell (' +
       Math.floor(x) + ', ' + Math.floor(y) + ") '" + t + "'";
   }

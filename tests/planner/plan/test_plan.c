@@ -843,6 +843,24 @@ START_TEST(off_centre_start_beside_a_pocket)
     }
     ap_workspace_free(&ws);
     ap_map_free(m);
+    /* 4-connected, the other cells tried are the 4 neighbours only (a reviewer's map: the diagonal (2, 2),
+     * joined to the start's centre by a clear line, made a 4-connected answer with a diagonal step whose
+     * grid_cost left it out); 8-connected, the one diagonal move is the path. */
+    m = ap_test_map_from_string("type octile\nheight 5\nwidth 5\nmap\n@@@..\n@....\n@...@\n....@\n....@\n");
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = {.map = m, .sx = 3.5, .sy = 1.5, .gx = 2.5, .gy = 3.5, .connectivity = 4,
+                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.5};
+    ap_result r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_NO_PATH);
+    ck_assert_int_eq(r.no_path_reason, AP_NO_PATH_UNREACHABLE);
+    ap_result_free(&r);
+    q.connectivity = 8;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, 1.0 + M_SQRT2, 1e-12);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
 }
 END_TEST
 

@@ -345,11 +345,6 @@ START_TEST(obstacles_and_circle_worlds)
 }
 END_TEST
 
-/* A turning unit's answer starts at the start and ends at the goal bit for bit, with fixed-angle art too
- * (art keeps the path's ends). Before, the goal end came out a rounding step off (about 4e-15 tiles) where
- * the path's own end was cut by running sums of lengths, or where a start join reached the path's far end
- * (ap_path_pose stops a rounding step short of it). The demo forest: three such queries, then 100 pairs with
- * every mix of end headings. */
 /* Start and goal at one point with only the goal's heading given: nothing to drive (the free start heading
  * is the goal's), and the one sample faces the goal's heading (it said 0: a helper's any_angle query); with
  * the start's heading too it keeps that one. */
@@ -381,6 +376,11 @@ START_TEST(standing_still_faces_the_goal_heading)
 }
 END_TEST
 
+/* A turning unit's answer starts at the start and ends at the goal bit for bit, with fixed-angle art too
+ * (art keeps the path's ends). Before, the goal end came out a rounding step off (about 4e-15 tiles) where
+ * the path's own end was cut by running sums of lengths, or where a start join reached the path's far end
+ * (ap_path_pose stops a rounding step short of it). The demo forest: three such queries, then 100 pairs with
+ * every mix of end headings. */
 START_TEST(turning_ends_bit_for_bit)
 {
     ap_circle_world *cw = ap_test_forest_world();
