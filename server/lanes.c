@@ -110,6 +110,12 @@ static int stop_reason(const ap_lanes *l, const ap_job *j, uint64_t now)
     return expired(l, j, now) ? AP_TIMEOUT : abandoned(j) ? AP_E_CLIENT_CLOSED : AP_OK;
 }
 
+/* A fast slice's time bound, ns (ap_lanes_config.fast_slice_ns). */
+static uint64_t fast_slice_ns(const ap_lanes *l)
+{
+    return l->cfg.fast_slice_ns != 0 ? l->cfg.fast_slice_ns : AP_LANE_FAST_SLICE_NS;
+}
+
 /* One slice of begun plan p: at most max_expansions expansions and about max_ns ns (both > 0). A plan
  * kind's step may end early at a phase boundary with budget and time to spare (the hybrid: its grid search
  * done and its next search begun); the slice then steps again with what is left. Before, the lanes took
@@ -309,7 +315,7 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
 {
     uint64_t spent = 0;
     /* the slow lane's slice time is shared by the items it reaches, as its expansions are */
-    const uint64_t slice_ns = lane == AP_LANE_FAST ? AP_LANE_FAST_SLICE_NS : AP_LANE_SLOW_SLICE_NS;
+    const uint64_t slice_ns = lane == AP_LANE_FAST ? fast_slice_ns(l) : AP_LANE_SLOW_SLICE_NS;
     const uint64_t slice_end = ap_clock_ns() + slice_ns;
     for (;;) {
         uint64_t now = ap_clock_ns();
@@ -439,7 +445,7 @@ static void fast_work(uv_work_t *w)
     int st = ap_plan_begin(&j->plan, &j->q, ws, j->deadline_ns);
     ap_plan_set_cancel(&j->plan, &l->cancel);
     if (st == AP_IN_PROGRESS)
-        st = step_slice(&j->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
+        st = step_slice(&j->plan, l->cfg.fast_budget, fast_slice_ns(l));
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -904,7 +910,7 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
         int st = ap_plan_begin(&job->plan, &job->q, ws, job->deadline_ns);
         ap_plan_set_cancel(&job->plan, &l->cancel);
         if (st == AP_IN_PROGRESS)
-            st = step_slice(&job->plan, l->cfg.fast_budget, AP_LANE_FAST_SLICE_NS);
+            st = step_slice(&job->plan, l->cfg.fast_budget, fast_slice_ns(l));
         if (st != AP_IN_PROGRESS)
             finish_plan(job, st);
         else

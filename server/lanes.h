@@ -148,6 +148,9 @@ typedef struct ap_lanes_config {
     int slow_queue;       /* most slow jobs waiting for a slot; one more -> 503 overloaded */
     uint64_t fast_budget; /* expansions in the fast lane before a job moves to the slow lane (>= 1) */
     uint64_t slow_slice;  /* expansions per slow slice (>= 1) */
+    uint64_t fast_slice_ns; /* a fast slice's time bound, ns; 0 = AP_LANE_FAST_SLICE_NS (the server's; tests
+                             * that check which lane a query ends in set it far above their machine's
+                             * noise) */
     int pool_nice;        /* added to the nice value of each pool thread (0 = none): the pool runs below
                            * the HTTP thread(s), which answer short queries inline */
     uint32_t capacity;    /* nodes per workspace: the registry's largest ap_map_node_count */

@@ -167,8 +167,10 @@ END_TEST
 START_TEST(test_heavy_setup_begins_slow)
 {
     ap_map *m = make_room(300, 300);
+    /* the fast slice's time bound far above any machine's noise: the lanes here are the expansions' choice
+     * (2 ms, the server's, was passed under a busy CI's load and sent the hybrid query to the slow lane) */
     ap_lanes_config lc = {.workers = 2, .slow_slots = 2, .fast_queue = 16, .slow_queue = 4, .fast_budget = 2000,
-                          .slow_slice = 2000};
+                          .slow_slice = 2000, .fast_slice_ns = 10000000000ull};
     setup(&ctx, &lc, m);
     ap_job *far = add_job(&ctx, m, 5.5, 290.5, 290.5, 298.5);
     far->q.algorithm = AP_ALG_DIRECTIONAL24;
@@ -215,9 +217,7 @@ START_TEST(test_heavy_setup_begins_slow)
     ck_assert_int_eq(near->lane, AP_LANE_FAST);
     ck_assert_int_eq(hyb->status, AP_OK);
     ck_assert_uint_lt(hyb->expanded, 2000);
-    /* The fast slice also ends at AP_LANE_FAST_SLICE_NS (2 ms), which the sanitizer build can pass here */
-    if (!ap_test_quick())
-        ck_assert_int_eq(hyb->lane, AP_LANE_FAST);
+    ck_assert_int_eq(hyb->lane, AP_LANE_FAST);
     ap_profile_cache_clear(&cache);
     free_bodies(&ctx);
     ap_map_free(m);
