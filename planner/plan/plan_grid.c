@@ -26,9 +26,9 @@ static void bind(ap_plan *p, ap_workspace *ws)
         p->row->bind(&p->dom_ctx, ws); /* e.g. JPS reads arrival directions from this workspace's parents */
 }
 
-/* The neighbour of cell `node` (8 around it) whose centre holds the disc of radius r (table t) and is
- * joined to the point (px, py) by a line the disc sweeps clear, nearest to the other end's cell `other` by
- * line length plus octile distance; UINT32_MAX when none is. */
+/* The neighbour of cell `node` (8 around it; 4 for a 4-connected search) whose centre holds the disc of
+ * radius r (table t) and is joined to the point (px, py) by a line the disc sweeps clear, nearest to the
+ * other end's cell `other` by line length plus octile distance; UINT32_MAX when none is. */
 static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_t node, double px, double py,
                           uint32_t other)
 {
@@ -41,7 +41,8 @@ static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_
     for (int dy = -1; dy <= 1; dy++) {
         for (int dx = -1; dx <= 1; dx++) {
             const int32_t nx = x + dx, ny = y + dy;
-            if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+            if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= m->width || ny >= m->height ||
+                (dx != 0 && dy != 0 && p->q.connectivity != 8)) /* a 4-connected search: no diagonal step */
                 continue;
             const uint32_t n = ap_map_index(m, nx, ny);
             if (!ap_clearance_allows(t->disc[n], p->q.unit_radius))

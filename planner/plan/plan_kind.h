@@ -83,7 +83,8 @@ int ap_plan_grid_finish(ap_plan *p, ap_result *r);
  * clear (Harabor's Annotated A*), so an end cell whose centre's disc clearance does not let the unit through
  * could only end in no_path, after flooding the goal's component (Pinter, "Path Failure"). Such an end, and
  * one whose centre holds the disc but not the line from the point to it (a corner close by), moves to the
- * neighbour cell (8 around) whose centre holds the disc and is joined to the point by a clear line,
+ * neighbour cell (8 around; 4 for a 4-connected search) whose centre holds the disc and is joined to the
+ * point by a clear line,
  * nearest by line plus octile distance to the other end (p->start_node / goal_node, p->start_snapped /
  * goal_snapped: the path then passes that centre, ap_plan_cells_finish; where that search ends in no_path,
  * the grid kind's step tries the other cells serving either end before it proves no_path, plan_grid.c

@@ -861,6 +861,29 @@ START_TEST(off_centre_start_beside_a_pocket)
     ap_result_free(&r);
     ap_workspace_free(&ws);
     ap_map_free(m);
+    /* Nor does the first cell a 4-connected search takes for an off-centre end lie diagonally (a helper's
+     * map): from (9.2, 5.3) it took (8, 4), then stepped back to (8, 5) (grid_cost 12 where 11 is the path
+     * from (8, 5), an orthogonal neighbour); from (9.091, 3.686), whose cell (9, 3) has no orthogonal
+     * neighbour holding the disc, it took the diagonal (8, 2), a dead end, and answered unreachable: the end
+     * is refused like one without a neighbour. */
+    m = ap_test_map_from_string("type octile\nheight 10\nwidth 10\nmap\n.....@.@..\n..........\n@.........\n"
+                                ".......@..\n.@........\n..@.......\n..........\n.@........\n....@.....\n"
+                                "...@@.@..@\n");
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    q = (ap_query){.map = m, .sx = 9.2, .sy = 5.3, .gx = 1.5, .gy = 1.5, .connectivity = 4,
+                   .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.5};
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_OK);
+    ck_assert_double_eq_tol(r.grid_cost, 11.0, 1e-12);
+    ck_assert(r.waypoints[1][0] == 8.5 && r.waypoints[1][1] == 5.5);
+    ap_result_free(&r);
+    q.sx = 9.091;
+    q.sy = 3.686;
+    r = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
 }
 END_TEST
 
