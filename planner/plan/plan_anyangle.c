@@ -277,6 +277,15 @@ static int aa_move(ap_plan *p, ap_workspace *ws)
     return p->state;
 }
 
+/* (*x, *y) set to (px, py) when within 1e-9 of it, relative to its magnitude (rounding, not geometry). */
+static void snap_point(double *x, double *y, double px, double py)
+{
+    if (hypot(*x - px, *y - py) <= 1e-9 * fmax(1.0, fabs(px) + fabs(py))) {
+        *x = px;
+        *y = py;
+    }
+}
+
 static int aa_finish(ap_plan *p, ap_result *r)
 {
     aa_plan *a = p->kind_state;
@@ -294,13 +303,9 @@ static int aa_finish(ap_plan *p, ap_result *r)
     /* The path starts at the start and ends at the goal as sent: an arc's ends are computed on its circle
      * and may miss them by a few ulp (a goal on a circle of the forest: 3.7e-15), also where the line of
      * rounding size between the point and its tangent point was left out (anyangle.c push_line). */
-    if (n > 0 && hypot(segs[0].x0 - q->sx, segs[0].y0 - q->sy) <= 1e-9 * fmax(1.0, fabs(q->sx) + fabs(q->sy))) {
-        segs[0].x0 = q->sx;
-        segs[0].y0 = q->sy;
-    }
-    if (n > 0 && hypot(segs[n - 1].x1 - q->gx, segs[n - 1].y1 - q->gy) <= 1e-9 * fmax(1.0, fabs(q->gx) + fabs(q->gy))) {
-        segs[n - 1].x1 = q->gx;
-        segs[n - 1].y1 = q->gy;
+    if (n > 0) {
+        snap_point(&segs[0].x0, &segs[0].y0, q->sx, q->sy);
+        snap_point(&segs[n - 1].x1, &segs[n - 1].y1, q->gx, q->gy);
     }
     /* Waypoints: the start, then the end of every segment (the goal last); start == goal gives both. */
     r->waypoints[0][0] = q->sx;

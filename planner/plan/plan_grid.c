@@ -26,33 +26,50 @@ static void bind(ap_plan *p, ap_workspace *ws)
         p->row->bind(&p->dom_ctx, ws); /* e.g. JPS reads arrival directions from this workspace's parents */
 }
 
-/* The neighbour of cell `node` (8 around it; 4 for a 4-connected search) whose centre holds the disc of
- * radius r (table t) and is joined to the point (px, py) by a line the disc sweeps clear, nearest to the
- * other end's cell `other` by line length plus octile distance; UINT32_MAX when none is. */
+/* The cells around cell `node` (its 8 neighbours, 4 for a 4-connected search, which takes no diagonal step;
+ * with `own`, node itself first) whose centre holds the disc of radius r (table t) and is joined to the
+ * point (px, py) by a line the disc sweeps clear: the cells an end at that point may leave from or arrive
+ * at (ap_plan_grid_ends_fit's rule), into out; returns the count (0 .. 9). */
+static int serving_cells(const ap_plan *p, const ap_clearance_table *t, uint32_t node, double px, double py,
+                         bool own, uint32_t out[9])
+{
+    const ap_map *m = p->q.map;
+    int32_t x, y;
+    ap_map_coords(m, node, &x, &y);
+    int n = 0;
+    for (int k = own ? -1 : 0; k < 9; k++) {
+        const int dx = k < 0 ? 0 : k % 3 - 1, dy = k < 0 ? 0 : k / 3 - 1;
+        const int32_t nx = x + dx, ny = y + dy;
+        if ((k >= 0 && dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= m->width || ny >= m->height ||
+            (dx != 0 && dy != 0 && p->q.connectivity != 8))
+            continue;
+        const uint32_t c = ap_map_index(m, nx, ny);
+        if (ap_clearance_allows(t->disc[c], p->q.unit_radius) &&
+            ap_plan_unit_line_clear(&p->q, px, py, nx + 0.5, ny + 0.5))
+            out[n++] = c;
+    }
+    return n;
+}
+
+/* The neighbour of cell `node` serving the point (px, py) (serving_cells) nearest to the other end's cell
+ * `other` by line length plus octile distance; UINT32_MAX when none is. */
 static uint32_t snap_cell(const ap_plan *p, const ap_clearance_table *t, uint32_t node, double px, double py,
                           uint32_t other)
 {
     const ap_map *m = p->q.map;
-    int32_t x, y, ox, oy;
-    ap_map_coords(m, node, &x, &y);
+    uint32_t c[9];
+    const int n = serving_cells(p, t, node, px, py, false, c);
+    int32_t ox, oy;
     ap_map_coords(m, other, &ox, &oy);
     uint32_t best = UINT32_MAX;
     double best_d = INFINITY;
-    for (int dy = -1; dy <= 1; dy++) {
-        for (int dx = -1; dx <= 1; dx++) {
-            const int32_t nx = x + dx, ny = y + dy;
-            if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= m->width || ny >= m->height ||
-                (dx != 0 && dy != 0 && p->q.connectivity != 8)) /* a 4-connected search: no diagonal step */
-                continue;
-            const uint32_t n = ap_map_index(m, nx, ny);
-            if (!ap_clearance_allows(t->disc[n], p->q.unit_radius))
-                continue;
-            const double cx = nx + 0.5, cy = ny + 0.5;
-            const double d = hypot(cx - px, cy - py) + ap_octile(ox - nx, oy - ny);
-            if (d < best_d && ap_plan_unit_line_clear(&p->q, px, py, cx, cy)) {
-                best = n;
-                best_d = d;
-            }
+    for (int i = 0; i < n; i++) {
+        int32_t nx, ny;
+        ap_map_coords(m, c[i], &nx, &ny);
+        const double d = hypot(nx + 0.5 - px, ny + 0.5 - py) + ap_octile(ox - nx, oy - ny);
+        if (d < best_d) {
+            best = c[i];
+            best_d = d;
         }
     }
     return best;
@@ -134,30 +151,19 @@ static int grid_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     return ap_plan_start_search(p, ws);
 }
 
-/* The cells end i (0 start, 1 goal) of a sized disc's grid search may take by ap_plan_grid_ends_fit's rule:
- * its own cell and its neighbours (8; 4 for a 4-connected search, which takes no diagonal step) whose centre
- * holds the disc and is joined to the point by a clear line, the cell the plan took first, into out; returns
- * the count (1 .. 9). */
+/* The cells end i (0 start, 1 goal) of a sized disc's grid search may take (serving_cells around the end's
+ * own cell, itself included), the cell the plan took first, into out; returns the count (1 .. 9). */
 static uint8_t end_candidates(const ap_plan *p, const ap_clearance_table *t, int i, uint32_t out[9])
 {
-    const ap_map *m = p->q.map;
     const double px = i == 0 ? p->q.sx : p->q.gx, py = i == 0 ? p->q.sy : p->q.gy;
-    uint8_t n = 0;
-    out[n++] = i == 0 ? p->start_node : p->goal_node;
-    int32_t x, y;
-    ap_map_coords(m, p->end_cell[i], &x, &y);
-    for (int dy = -1; dy <= 1; dy++) {
-        for (int dx = -1; dx <= 1; dx++) {
-            const int32_t nx = x + dx, ny = y + dy;
-            if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || (dx != 0 && dy != 0 && p->q.connectivity != 8))
-                continue;
-            const uint32_t c = ap_map_index(m, nx, ny);
-            if (c != out[0] && ap_clearance_allows(t->disc[c], p->q.unit_radius) &&
-                ap_plan_unit_line_clear(&p->q, px, py, nx + 0.5, ny + 0.5))
-                out[n++] = c;
-        }
-    }
-    return n;
+    uint32_t c[9];
+    const int n = serving_cells(p, t, p->end_cell[i], px, py, true, c);
+    uint8_t k = 0;
+    out[k++] = i == 0 ? p->start_node : p->goal_node;
+    for (int j = 0; j < n; j++)
+        if (c[j] != out[0])
+            out[k++] = c[j];
+    return k;
 }
 
 /* Whether the n candidate cells c of an end are one group by the disc's own grid moves between them
