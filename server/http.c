@@ -1370,7 +1370,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (cl && takes_body(r) && !r->early) {
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
-            /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. */
+            /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. (A value
+             * past 2^64 - 1 is refused by libmicrohttpd 0.9.75 itself, README "Connection limits"; ERANGE
+             * stays for a libmicrohttpd that passes it on.) */
             if (errno == ERANGE || n > body_limit(r)) {
                 conn_request_read(r);
                 return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);

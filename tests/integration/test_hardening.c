@@ -521,6 +521,28 @@ START_TEST(http11_without_host_is_400)
 }
 END_TEST
 
+/* What libmicrohttpd refuses before arcpath's handler runs gets its own answer (README "HTTP conventions":
+ * an HTML body, no X-Request-ID): the documented statuses, and the server goes on serving. A
+ * Content-Length that parses but passes the limit is arcpath's own JSON 413. */
+START_TEST(requests_libmicrohttpd_refuses_itself)
+{
+    int port = ap_demo_srv->port;
+    expect_raw(port, "GET /healthz HTTP/2.5\r\nHost: t\r\n\r\n", 505, NULL);
+    expect_raw(port, "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n", 400, NULL);
+    expect_raw(port, "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length: 1e3\r\n\r\n", 400, NULL);
+    expect_raw(port, "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+               413, NULL);
+    expect_raw(port, "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length: 18446744073709551615\r\n\r\n", 413,
+               "payload_too_large");
+    static char req[40100];
+    snprintf(req, sizeof req, "GET /%0*d HTTP/1.1\r\nHost: t\r\n\r\n", 20000, 0);
+    expect_raw(port, req, 414, NULL);
+    snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: t\r\nX-A: %0*d\r\n\r\n", 40000, 0);
+    expect_raw(port, req, 431, NULL);
+    healthz_from(port, NULL);
+}
+END_TEST
+
 START_TEST(absolute_form_is_routed_like_its_path)
 {
     int port = ap_demo_srv->port;
@@ -562,6 +584,7 @@ Suite *hardening_suite(void)
     tcase_add_test(rfc, chunked_body_over_the_limit_is_413);
     tcase_add_test(rfc, http11_without_host_is_400);
     tcase_add_test(rfc, absolute_form_is_routed_like_its_path);
+    tcase_add_test(rfc, requests_libmicrohttpd_refuses_itself);
     suite_add_tcase(s, rfc);
     return s;
 }
