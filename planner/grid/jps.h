@@ -126,6 +126,8 @@ typedef struct ap_jps_domain {
     const uint8_t *succ8;
     const struct ap_clearance_table *clear;
     uint16_t k;
+    uint32_t jump_max;        /* online disc JPS without a table: a jump stops (as a jump point) after this
+                               * many steps, 0 = unbounded (jps_sized.c AP_JPS_ONLINE_JUMP_MAX) */
     const ap_node *nodes;     /* the bound workspace's nodes: parents give the arrival direction */
     int succ_cap;             /* the bound workspace's successor slots (>= 8): online JPS's pruning room */
     uint32_t stride;

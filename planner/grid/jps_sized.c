@@ -578,8 +578,12 @@ static inline unsigned mask_of(const ap_jps_domain *jd, uint32_t c, int a)
 }
 
 /* Straight jump from u (entered or started in direction d, which is legal from u): the first cell with a
- * forced neighbour entered that way, the goal, or NONE where the unit's grid ends the line. *steps gets
- * the moves taken. */
+ * forced neighbour entered that way, the goal, or NONE where the unit's grid ends the line; after
+ * jd->jump_max steps (when set) the cell reached, if the line goes on from it. *steps gets the moves taken.
+ * Stopping a jump early keeps JPS optimal: the cell it stops at is expanded with the same arrival direction,
+ * so its natural successor is the rest of the jump (Harabor and Grastien, AAAI 2011: any cell on the line may
+ * be a successor; pruning only leaves them out). It bounds an expansion's work where the masks are computed
+ * per cell: an open 4096 × 4096 map's first expansion scanned every cell (seconds) between deadline checks. */
 static uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *steps)
 {
     const int32_t o = DX[d] + DY[d] * (int32_t)jd->stride;
@@ -592,11 +596,16 @@ static uint32_t jump_straight(const ap_jps_domain *jd, uint32_t u, int d, uint32
         }
         if (!(m & (1u << d)))
             return NONE;
+        if (k == jd->jump_max) {
+            *steps = k;
+            return u;
+        }
     }
 }
 
 /* Diagonal jump from u in diagonal direction d (legal from u): AAAI 2011 Algorithm 2 on the unit's grid,
- * stopping also at a cell with forced neighbours of its own. */
+ * stopping also at a cell with forced neighbours of its own, and like jump_straight after jd->jump_max steps
+ * (its straight scans are bounded too: one that stops at its bound makes the diagonal cell a jump point). */
 static uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *steps)
 {
     const int32_t o = DX[d] + DY[d] * (int32_t)jd->stride;
@@ -613,6 +622,10 @@ static uint32_t jump_diag(const ap_jps_domain *jd, uint32_t u, int d, uint32_t *
         }
         if (!(m & (1u << d)))
             return NONE;
+        if (k == jd->jump_max) {
+            *steps = k;
+            return u;
+        }
     }
 }
 
@@ -728,6 +741,10 @@ int ap_jps_domain_init_sized(ap_jps_domain *jd, ap_domain *dom, const ap_map *m,
     jd->succ8 = s != NULL ? s->succ : NULL;
     jd->clear = t;
     jd->k = k;
+    /* Without the tables every visited cell's mask is computed from the clearance table: bounded jumps and a
+     * deadline check every expansion keep each expansion at most ~1 ms (AP_JPS_ONLINE_JUMP_MAX). */
+    jd->jump_max = s == NULL ? AP_JPS_ONLINE_JUMP_MAX : 0;
+    dom->costly = dom->costly || s == NULL;
     if (!plus) {
         jd->bits = s != NULL ? s->bits : NULL;
         dom->successors = sized_succ;

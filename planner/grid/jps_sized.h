@@ -72,6 +72,11 @@ static inline bool ap_jps_key_fits(const ap_clearance_table *t, uint16_t k, uint
 #define AP_JPS_SIZED_CLASSES 8
 #define AP_JPS_SIZED_MAX_BYTES ((size_t)128 << 20)
 
+/* Online disc JPS without the tables (above) stops a jump after this many steps, as a jump point (optimal
+ * all the same: jps_sized.c jump_straight), so an expansion costs at most ~1 ms on any map: a diagonal jump
+ * then visits at most 64 cells and scans at most 2 × 64 from each. */
+#define AP_JPS_ONLINE_JUMP_MAX 64u
+
 /* The slot of the map-wide table kind below. */
 #define AP_JPS_SIZED_TABLE_NAME "jps_sized"
 

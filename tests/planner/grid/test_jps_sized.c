@@ -279,6 +279,48 @@ START_TEST(without_a_table)
 }
 END_TEST
 
+/* Online JPS without the tables stops every jump after AP_JPS_ONLINE_JUMP_MAX steps (a deadline check
+ * between expansions then comes within ~1 ms on any map: an open 4096 x 4096 map's first expansion scanned
+ * every cell, seconds past its deadline): across an open map 295 columns wide a search needs at least
+ * 295 / 64 expansions before the goal, and keeps its optimal octile cost (jps and jps_plus, whose plan runs
+ * online JPS without its tables). */
+START_TEST(online_jumps_are_bounded)
+{
+    char *txt = malloc(300 * 31 + 64);
+    int k = sprintf(txt, "type octile\nheight 30\nwidth 300\nmap\n");
+    for (int y = 0; y < 30; y++) {
+        memset(txt + k, '.', 300);
+        k += 300;
+        txt[k++] = '\n';
+    }
+    txt[k] = '\0';
+    ap_map *m = ap_test_map_from_string(txt);
+    const ap_clearance_table *t = ap_clearance_of(m, m->capability);
+    for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) /* every place taken: no tables for the disc below */
+        ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, (uint16_t)(30 + i)));
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    for (int a = 0; a < 2; a++) {
+        ap_query q = ap_test_cell_query(m, ALGS[a], 8, 2, 2, 297, 27);
+        q.unit_radius = 0.6;
+        ap_plan p;
+        int st = ap_plan_begin(&p, &q, &ws, 0);
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ck_assert_int_eq(st, AP_OK);
+        ck_assert_uint_ge(ap_plan_expanded(&p), 295 / AP_JPS_ONLINE_JUMP_MAX + 1);
+        ap_result r;
+        ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+        ck_assert_msg(fabs(r.grid_cost - (25.0 * M_SQRT2 + 270.0)) < 1e-9, "%s: %.17g", ALG_NAMES[a], r.grid_cost);
+        ap_result_free(&r);
+    }
+    ck_assert_ptr_null(ap_jps_sized_find(m, t, ap_jps_disc_key(0.6)));
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+    free(txt);
+}
+END_TEST
+
 /* A large map (open, 1024 x 1024): auto builds no tables of its own there but uses a key's once a jps_plus
  * query has built them. The byte budget: a key holds about 25 bytes a padded cell here (its distances do not
  * fit a byte), so AP_JPS_SIZED_MAX_BYTES (128 MiB) takes four; the next key gets no tables (and is not
@@ -512,6 +554,7 @@ Suite *jps_sized_suite(void)
     tcase_add_test(tc, diagonal_round_a_corner);
     tcase_add_test(tc, random_maps_match_annotated_astar);
     tcase_add_test(tc, without_a_table);
+    tcase_add_test(tc, online_jumps_are_bounded);
     tcase_add_test(tc, capability_view);
     tcase_add_test(tc, square_units);
     tcase_add_test(tc, byte_budget);
