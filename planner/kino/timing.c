@@ -93,10 +93,16 @@ static int segment_pieces(const ap_vehicle *v, double L, double c, double u, dou
             out[0] = (piece){L, u, w};
             return 1;
         }
-        const double vp = sqrt(2.0 * a * b * L / (a + b)), la = vp * vp / (2.0 * a);
-        out[0] = (piece){la, 0.0, vp};
-        out[1] = (piece){L - la, vp, 0.0};
-        return 2;
+        /* from rest to rest: the peak at most the cap (an arc of a micrometre's radius has a cap of
+         * micrometres a second), then a cruise at it */
+        const double peak = sqrt(2.0 * a * b * L / (a + b)), vp = fmin(peak, c), la = vp * vp / (2.0 * a);
+        const double lc = vp < peak ? fmax(0.0, L - la - vp * vp / (2.0 * b)) : 0.0;
+        int k = 0;
+        out[k++] = (piece){la, 0.0, vp};
+        if (lc > 0.0)
+            out[k++] = (piece){lc, vp, vp};
+        out[k++] = (piece){L - la - lc, vp, 0.0};
+        return k;
     }
     /* the peak: where accelerating from u meets braking to w (Formula 2.3 twice), at most the cap */
     double vp = sqrt((2.0 * a * b * L + b * u * u + a * w * w) / (a + b));

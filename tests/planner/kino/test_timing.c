@@ -346,6 +346,25 @@ START_TEST(test_tiny_segments)
 }
 END_TEST
 
+/* An arc shorter than AP_TIMING_TINY driven from rest to rest (a map of 1e-7 m a tile: a half circle of 2
+ * tiles is 0.63 micrometres round a 0.2 micrometre radius): its peak speed is at most the lateral cap
+ * sqrt(4 m/s^2 * 2e-7 m) = 8.9e-4 m/s, not the 1.3e-3 m/s its length alone allows (v^2/r was 8.4 m/s^2). */
+START_TEST(test_tiny_arc_keeps_lateral_cap)
+{
+    const double mpt = 1e-7;
+    const ap_segment arc = ap_segment_arc(2.0, 2.0, 0.0, 2.0, M_PI);
+    ck_assert(arc.length * mpt < AP_TIMING_TINY);
+    prof p = run(&veh, mpt, &arc, 1, 0.0, 0.0);
+    check_profile(&veh, mpt, &arc, 1, 0.0, 0.0, &p);
+    const double cap = sqrt(veh.max_lateral_accel * 2.0 * mpt);
+    double peak = 0.0;
+    for (size_t i = 0; i < p.n; i++)
+        peak = fmax(peak, fmax(p.t[i].v_start, p.t[i].v_end));
+    ck_assert_msg(peak <= cap * (1.0 + 1e-12) && peak >= cap * (1.0 - 1e-12), "peak %.17g m/s, cap %.17g", peak, cap);
+    prof_free(&p);
+}
+END_TEST
+
 /* A tiny segment whose heading (its ends' atan2) is off, between two lines of one heading, is no corner: the
  * join is taken between the lines on either side, and the path drives like one straight line of its length
  * (it stopped twice there: a 1e-9 tile line 1e-14 tiles askew points 1e-5 rad off). A tiny segment at a real
@@ -731,6 +750,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, test_start_too_fast);
     tcase_add_test(tc, test_tiny_segments);
     tcase_add_test(tc, test_tiny_segment_askew);
+    tcase_add_test(tc, test_tiny_arc_keeps_lateral_cap);
     tcase_add_test(tc, test_random_paths);
     tcase_add_test(tc, test_plan_grid_corners);
     tcase_add_test(tc, test_plan_every_algorithm);
