@@ -492,6 +492,46 @@ START_TEST(test_hybrid_free_ends)
 }
 END_TEST
 
+/* A point unit (radius 0) whose start or goal lies on a blocked cell's edge or the map's edge: no clear curve
+ * leaves it (the swept test is closed), so the legal-turn searches refuse it before searching, like a disc
+ * of 1e-9 and like any_angle and kinodynamic (they flooded the lattice to answer no_path); the field and
+ * message say which end. Inside the corridor the same unit drives straight through. */
+START_TEST(test_point_on_an_edge_refused)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 3\nwidth 10\nmap\n@@@@@@@@@@\n..........\n@@@@@@@@@@\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m) * 16 + 2, AP_PLAN_MAX_SUCC), AP_OK);
+    static const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_HYBRID, AP_ALG_AUTO};
+    static const struct {
+        double sx, sy, gx, gy;
+        int want;
+    } cases[] = {
+        {2.5, 1.5, 8.5, 1.5, AP_OK},
+        {2.5, 1.0, 8.5, 1.5, AP_E_START_BLOCKED}, /* on the top wall's edge */
+        {2.5, 1.5, 8.5, 2.0, AP_E_GOAL_BLOCKED},  /* on the bottom wall's edge (row 2 is the wall) */
+        {0.0, 1.5, 8.5, 1.5, AP_E_START_BLOCKED}, /* on the map's edge */
+    };
+    for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            ap_query q = {.map = m, .algorithm = algs[a], .connectivity = 8, .smoothing = AP_SMOOTH_LOS,
+                          .sx = cases[c].sx, .sy = cases[c].sy, .gx = cases[c].gx, .gy = cases[c].gy,
+                          .has_sheading = true, .sheading = 0.0, .has_gheading = true, .gheading = 0.0,
+                          .turning_radius = 1.0};
+            ap_result r;
+            const int st = run_plan(&q, &ws, &r, 1000);
+            ck_assert_msg(st == cases[c].want, "alg %d case %zu: status %d, want %d (%s)", (int)algs[a], c, st,
+                          cases[c].want, r.message);
+            if (st == AP_OK)
+                check_guarantees(&q, &r);
+            else
+                ck_assert_str_eq(r.field, st == AP_E_START_BLOCKED ? "start" : "goal");
+            ap_result_free(&r);
+        }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Both headings given, on the demo arena (config/maps/arena.map), a helper's queries: the hybrid's chain
  * ends in poses side by side, both facing west; the shortest curve between them is one of two mirror loops
  * of one length, and the one found forward (the final smoothing) looped 2.5 tiles outside the map where the
@@ -1263,6 +1303,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_same_cell_u_turn);
     tcase_add_test(tc, test_hybrid_free_ends);
     tcase_add_test(tc, test_hybrid_mirror_loops);
+    tcase_add_test(tc, test_point_on_an_edge_refused);
     tcase_add_test(tc, test_final_curve_where_tight);
     tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_build_deadline);
