@@ -482,7 +482,8 @@ static int apply_terrain(ap_config *c, const char *label, json_t *v, char *err, 
     return AP_OK;
 }
 
-/* "meters_per_tile": {"MAP_ID" | "*": 2.5}: numbers in (0, AP_MAX_METERS_PER_TILE]; errors name the map. */
+/* "meters_per_tile": {"MAP_ID" | "*": 2.5}: numbers in [AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE]; errors name
+ * the map. */
 static int apply_scales(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
 {
     int rc = check_map_keys(label, "meters_per_tile", v, "\"MAP_ID\": 2.5, \"*\": 1", err, errlen);
@@ -493,10 +494,10 @@ static int apply_scales(ap_config *c, const char *label, json_t *v, char *err, s
     json_t *e;
     json_object_foreach(v, id, e) {
         double x = json_is_number(e) ? json_number_value(e) : 0.0;
-        if (!(x > 0.0 && x <= AP_MAX_METERS_PER_TILE))
+        if (!(x >= AP_MIN_METERS_PER_TILE && x <= AP_MAX_METERS_PER_TILE))
             return ap_config_fail(err, errlen,
-                                  "%s: \"meters_per_tile.%s\": must be a number in (0, %g] (metres per tile)", label,
-                                  id, AP_MAX_METERS_PER_TILE);
+                                  "%s: \"meters_per_tile.%s\": must be a number in [%g, %g] (metres per tile)", label,
+                                  id, AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE);
         ap_map_scale *s = &c->scales[n++];
         memset(s, 0, sizeof *s);
         snprintf(s->map_id, sizeof s->map_id, "%s", id);

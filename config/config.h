@@ -138,7 +138,7 @@ void ap_config_defaults(ap_config *c);
  * TERRAIN one of ".", "G", "S", "T", "W" and COST a number in [1, AP_TERRAIN_COST_MAX] (map.h,
  * ap_terrain_costs; "terrain_costs.MAP.T" names a bad entry),
  * "meters_per_tile": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": NUMBER in
- * (0, AP_MAX_METERS_PER_TILE] (map.h ap_map_scale; "meters_per_tile.MAP" names a bad entry),
+ * [AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE] (map.h ap_map_scale; "meters_per_tile.MAP" names a bad entry),
  * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
  * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",

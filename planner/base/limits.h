@@ -59,7 +59,7 @@
  * [1, AP_MAX_KINO_EXPANSIONS], default AP_DEFAULT_KINO_EXPANSIONS (the thesis's cap, 5.1); goal tolerances
  * (tiles, radians, m/s) > 0 and at most the maxima; speeds (m/s) and accelerations (m/s^2) at least
  * AP_MIN_KINO_LIMIT and at most AP_MAX_KINO_SPEED / AP_MAX_KINO_ACCEL (a turn rate, rad/s, in [AP_MIN_KINO_LIMIT,
- * AP_MAX_KINO_TURN_RATE]); meters_per_tile in (0, AP_MAX_METERS_PER_TILE]. The floor keeps every time an answer
+ * AP_MAX_KINO_TURN_RATE]); meters_per_tile in [AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE]. The floor keeps every time an answer
  * can hold finite and its numbers consistent: a subnormal acceleration (4.9e-324 m/s^2) gave a 1e162-second
  * answer whose segments no longer met length = (v_start + v_end) / 2 * duration. */
 #define AP_DEFAULT_KINO_EXPANSIONS 100000
@@ -73,6 +73,7 @@
 #define AP_MAX_KINO_SPEED 1000.0
 #define AP_MAX_KINO_ACCEL 1000.0
 #define AP_MAX_KINO_TURN_RATE 100.0 /* unit.max_turn_rate, rad/s */
+#define AP_MIN_METERS_PER_TILE 1e-6 /* a micrometre: a subnormal scale (5e-324) answered 500 out of memory */
 #define AP_MAX_METERS_PER_TILE 1000.0
 
 /* The kinodynamic "corridor" (corridor mode, world/zone.h): 2 .. AP_ZONE_MAX_POINTS centre-line points, a

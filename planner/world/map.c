@@ -359,8 +359,9 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "terrain cost for '%c' must be 0 (default) or in [1, %g]",
                     AP_TERRAIN_CHARS[bad], AP_TERRAIN_COST_MAX);
     const double mpt = ap_map_scale_of(opts, id);
-    if (!(mpt > 0.0 && mpt <= AP_MAX_METERS_PER_TILE))
-        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "meters_per_tile must be in (0, %g]", AP_MAX_METERS_PER_TILE);
+    if (!(mpt >= AP_MIN_METERS_PER_TILE && mpt <= AP_MAX_METERS_PER_TILE))
+        return fail(diag, AP_E_MAP_FORMAT, label, 0, 0, "meters_per_tile must be in [%g, %g]", AP_MIN_METERS_PER_TILE,
+                    AP_MAX_METERS_PER_TILE);
     /* Which capabilities get per-capability tables (tables.h): a bit per capability value 1 .. 15. */
     uint16_t caps = 1u << AP_CAP_DEFAULT;
     if (opts != NULL && opts->n_capabilities > 0) {

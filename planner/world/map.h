@@ -43,7 +43,7 @@ typedef struct ap_terrain_costs {
 } ap_terrain_costs;
 
 /* One map's scale (config key "meters_per_tile"): the side of one tile in metres, in
- * (0, AP_MAX_METERS_PER_TILE] (limits.h). Kinodynamic searches convert tiles to metres with it. */
+ * [AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE] (limits.h). Kinodynamic searches convert tiles to metres with it. */
 typedef struct ap_map_scale {
     char map_id[AP_MAP_ID_MAX]; /* the map this scale is for; "*" = every map without its own entry */
     double meters_per_tile;
