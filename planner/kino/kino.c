@@ -708,8 +708,9 @@ static int expand_dir(const ap_kino_params *p, const ap_kino_state *st, const fr
 
 /* Successors at most (kino.h): moving, every intensity x 6 curvatures; at rest, forward all but keeping and
  * braking, backwards also not the goal speed's, and 9 turns; plus the analytic edge. */
-_Static_assert(AP_KINO_MAX_SUCC >= AP_KINO_INTENSITIES * 6 + 1 &&
-                   AP_KINO_MAX_SUCC >= (AP_KINO_INTENSITIES - 2) * 6 + (AP_KINO_INTENSITIES - 3) * 6 + 9 + 1,
+_Static_assert(AP_KINO_MAX_SUCC >= AP_KINO_INTENSITIES * 6 + 1 + AP_KINO_FREE_TURNS &&
+                   AP_KINO_MAX_SUCC >= (AP_KINO_INTENSITIES - 2) * 6 + (AP_KINO_INTENSITIES - 3) * 6 + 9 + 1 +
+                                           AP_KINO_FREE_TURNS,
                "kino.h AP_KINO_MAX_SUCC below the action set's successors");
 
 /* The turns on the spot from st (at rest, max_turn_rate > 0): +-pi/8, +-pi/4, +-pi/2, pi, the turn that
@@ -731,6 +732,40 @@ static int expand_turns(const ap_kino_params *p, const ap_kino_state *st, ap_kin
             continue;
         out[n++] = (ap_kino_state){st->x, st->y, ap_angle_wrap(st->h + rots[i]), 0.0, 0.0, 0.0, 0.0,
                                    fabs(rots[i]) / p->veh.max_turn_rate, 0.0, rots[i], false};
+    }
+    return n;
+}
+
+/* Is st the start state of p (ap_kino_params.sx ..; no action led to it)? */
+static bool is_start(const ap_kino_params *p, const ap_kino_state *st)
+{
+    return st->dt == 0.0 && st->len == 0.0 && st->rot == 0.0 && st->x == p->sx && st->y == p->sy && st->v == p->sv;
+}
+
+/* A free start heading's turns (ap_kino_params.free_sh) from the start st: to every compass heading
+ * k * 2 pi / AP_KINO_FREE_HEADINGS, to face the goal and to the goal heading, each skipped when it is no turn
+ * or repeats one before; the same position and speed, no time (dt 0: the unit may start facing that way).
+ * Appended to out[n..], geo[i] = i. Returns the new n. */
+static int expand_free(const ap_kino_params *p, const ap_kino_state *st, ap_kino_state *out, int n, int *geo)
+{
+    double to[AP_KINO_FREE_TURNS];
+    int nt = 0;
+    for (int k = 0; k < AP_KINO_FREE_HEADINGS; k++)
+        to[nt++] = ap_angle_wrap(k * (2.0 * M_PI / AP_KINO_FREE_HEADINGS));
+    if (hypot(p->gx - st->x, p->gy - st->y) > 1e-9)
+        to[nt++] = atan2(p->gy - st->y, p->gx - st->x);
+    if (p->has_gh)
+        to[nt++] = ap_angle_wrap(p->gh);
+    for (int i = 0; i < nt; i++) {
+        const double rot = ap_angle_wrap(to[i] - st->h);
+        bool dup = fabs(rot) < 1e-9;
+        for (int j = 0; j < i && !dup; j++)
+            dup = fabs(ap_angle_wrap(to[j] - to[i])) < 1e-9;
+        if (dup)
+            continue;
+        if (geo != NULL)
+            geo[n] = n;
+        out[n++] = (ap_kino_state){st->x, st->y, to[i], st->v, 0.0, 0.0, 0.0, 0.0, 0.0, rot, false};
     }
     return n;
 }
@@ -757,6 +792,8 @@ static int expand_all(const ap_kino_params *p, const ap_kino_state *st, ap_kino_
         for (int i = n0; i < n && geo != NULL; i++)
             geo[i] = i;
     }
+    if (p->free_sh && is_start(p, st))
+        n = expand_free(p, st, out, n, geo);
     return n;
 }
 

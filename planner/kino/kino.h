@@ -100,6 +100,10 @@ typedef struct ap_kino_params {
     double radius;            /* disc radius for the world's tests (tiles) */
     bool reverse;             /* backwards actions (veh.max_reverse_speed > 0) */
     double sx, sy, sh, sv;    /* start pose and speed (sv >= 0: forward) */
+    /* The start's heading is free (no start.heading): the start state, at sh, also leads in no time to the
+     * same position and speed facing each of AP_KINO_FREE_HEADINGS compass headings, the goal and gh
+     * (kino.c expand_free), so the search picks the fastest of them; the answer shows no turn there. */
+    bool free_sh;
     double gx, gy, gh, gv;    /* goal pose (gh only with has_gh) and speed */
     bool has_gh;
     double tol_pos, tol_heading, tol_speed; /* goal tolerances, > 0 */
@@ -154,9 +158,13 @@ typedef struct ap_kino_params {
 /* Intensities of one driving direction at most: full acceleration, none, full braking, the goal speed's and
  * the corner speed's (kino.c expand_dir). */
 #define AP_KINO_INTENSITIES 5
+/* A free start heading's compass headings (every 22.5 degrees), and its turns at most: those, facing the goal
+ * and the goal heading. */
+#define AP_KINO_FREE_HEADINGS 16
+#define AP_KINO_FREE_TURNS (AP_KINO_FREE_HEADINGS + 2)
 /* At rest: 3 forward intensities x 6 curvatures + 2 backwards x 6 + 9 rotations = 39; moving: 5 x 6 = 30;
- * plus the analytic edge (analytic.h). */
-#define AP_KINO_MAX_SUCC 40
+ * plus the analytic edge (analytic.h); plus a free start heading's turns at the start. */
+#define AP_KINO_MAX_SUCC (40 + AP_KINO_FREE_TURNS)
 #define AP_KINO_GOAL 0u
 #define AP_KINO_START 1u
 

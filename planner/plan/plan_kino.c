@@ -74,6 +74,16 @@ static double or_default(double v, double d)
     return v > 0.0 ? v : d;
 }
 
+/* Where a start without start.heading faces before the search chooses (kino.h free_sh): the goal heading
+ * at the goal, else towards the goal (its turns to the compass headings, the goal and the goal heading
+ * are the search's). */
+static double free_start_heading(const ap_query *q)
+{
+    if (hypot(q->gx - q->sx, q->gy - q->sy) > 1e-9)
+        return atan2(q->gy - q->sy, q->gx - q->sx);
+    return q->has_gheading ? q->gheading : 0.0;
+}
+
 static uint64_t cap_of(const ap_query *q)
 {
     return q->max_expansions > 0 ? q->max_expansions : AP_DEFAULT_KINO_EXPANSIONS;
@@ -173,7 +183,8 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .meters_per_tile = ap_query_meters_per_tile(q),
         .turning_radius = q->turning_radius,
         .reverse = q->reverse,
-        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : 0.0, .sv = q->start_speed,
+        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : free_start_heading(q), .sv = q->start_speed,
+        .free_sh = !q->has_sheading,
         .gx = q->gx, .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,
         .tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION),
         .tol_heading = or_default(q->tol_heading, AP_DEFAULT_TOL_HEADING),
@@ -215,8 +226,9 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         k->trivial = true;
         return p->state = AP_OK;
     }
-    /* Ids: at most every expansion's successors, within the workspace. */
-    uint64_t limit = cap_of(q) * AP_KINO_MAX_SUCC + 2;
+    /* Ids: at most every expansion's successors (a free start heading's turns only at the start), within the
+     * workspace. */
+    uint64_t limit = cap_of(q) * (AP_KINO_MAX_SUCC - AP_KINO_FREE_TURNS) + AP_KINO_FREE_TURNS + 2;
     k->limit = limit < UINT32_MAX ? (uint32_t)limit : UINT32_MAX;
     int st = ap_kino_init(&k->d, &p->dom, &kp, ws->capacity < k->limit ? ws->capacity : k->limit);
     if (st != AP_OK)
@@ -314,6 +326,8 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
         ap_seg_time tm;
         if (i < nact) {
             const ap_kino_state *from = &states[i], *to = &states[i + 1];
+            if (to->len == 0.0 && to->dt == 0.0) /* a free start heading's turn (kino.h free_sh): no motion */
+                continue;
             sg = ap_kino_segment(from->x, from->y, from->h, to);
             /* speeds (sg.reverse: backwards); a turn on the spot is at rest */
             tm = (ap_seg_time){sg.type == AP_SEG_TURN ? 0.0 : fabs(from->v), fabs(to->v), t, to->dt};
@@ -323,7 +337,7 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
             tm = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
         }
         /* a start speed the search takes as at rest (AP_KINO_AT_REST) is 0, as its actions were driven from */
-        if (i == 0 && fabs(states[0].v) <= AP_KINO_AT_REST)
+        if (m == 0 && fabs(states[0].v) <= AP_KINO_AT_REST)
             tm.v_start = 0.0;
         t += tm.duration;
         /* Turns the same way in a row are one turn at the same rate; a turn back stays its own segment, or

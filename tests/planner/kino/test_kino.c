@@ -922,6 +922,47 @@ START_TEST(test_goal_behind_at_rest_backs_up)
 }
 END_TEST
 
+/* Without start.heading the start's heading is free (README "start.heading"): the search may start facing
+ * any compass heading, the goal or the goal heading, at no time and with no turn in the answer. A goal 8
+ * tiles west of a car at rest: the answer drives straight west, as fast as with start.heading pi given and
+ * faster than facing east (it looped there: the heading was taken as 0); in a corridor one tile wide the goal
+ * behind is reached (no_path before). The answers pass the checker from their own first heading. */
+START_TEST(test_free_start_heading)
+{
+    static const struct {
+        int w, h;
+        double sx, sy, gx, gy, R;
+        int facing_east; /* the status facing east */
+    } cases[] = {{40, 40, 20.5, 20.5, 12.5, 20.5, 2.0, AP_OK}, {30, 3, 20.5, 1.5, 5.5, 1.5, 1.0, AP_NO_PATH}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ap_map *m = open_map(cases[c].w, cases[c].h, NULL);
+        ap_query q = kq(m, cases[c].sx, cases[c].sy, 0.0, 0.0, cases[c].gx, cases[c].gy);
+        q.turning_radius = cases[c].R;
+        ap_result east = {0}, west = {0}, free_ = {0};
+        ck_assert_int_eq(run_plan(&q, &east, 0), cases[c].facing_east);
+        q.sheading = M_PI;
+        ck_assert_int_eq(run_plan(&q, &west, 0), AP_OK);
+        q.has_sheading = false;
+        q.sheading = 0.0;
+        ck_assert_int_eq(run_plan(&q, &free_, 0), AP_OK);
+        ck_assert(free_.n_segments >= 1 && free_.segments[0].type == AP_SEG_LINE);
+        ck_assert_double_eq_tol(fabs(free_.segments[0].heading), M_PI, 1e-12);
+        ck_assert_double_eq_tol(free_.duration_s, west.duration_s, 1e-9);
+        if (east.status == AP_OK)
+            ck_assert_msg(free_.duration_s < east.duration_s - 0.1, "free %g s, facing east %g s", free_.duration_s,
+                          east.duration_s);
+        ap_query as_driven = q;
+        as_driven.has_sheading = true;
+        as_driven.sheading = free_.segments[0].heading;
+        check_trajectory(&as_driven, &free_);
+        ap_result_free(&east);
+        ap_result_free(&west);
+        ap_result_free(&free_);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
 /* The corner speed's intensity (thesis 4.3.4's in-between intensity): a car with max_accel 100 m/s^2 reached
  * the top speed within its first step from rest, where v^2 / r <= 8 m/s^2 forbids any tight turn, and drove
  * 12.5 s of loops on the demo arena to a goal 16.6 tiles away that 30 m/s^2 reached in 2.5 s. From rest one
@@ -2122,6 +2163,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, test_heuristic_admissible_exhaustive_reverse);
     tcase_add_test(tc, test_expand_reverse_and_turns);
     tcase_add_test(tc, test_goal_behind_at_rest_backs_up);
+    tcase_add_test(tc, test_free_start_heading);
     tcase_add_test(tc, test_turn_on_the_spot);
     tcase_add_test(tc, test_turns_back_stay_apart);
     tcase_add_test(tc, test_corner_speed_intensity);
