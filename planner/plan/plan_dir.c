@@ -983,6 +983,10 @@ static int turns_move(ap_plan *p, ap_workspace *ws)
         p->expanded_before += p->search.expanded;
         return p->state = AP_E_INTERNAL;
     }
+    /* The search restarts from scratch, so does its expansion count that picks every AP_DIR_ANALYTIC_EVERY-th
+     * expansion to try the final curve: kept, the answer depended on where the fast slice had stopped
+     * (fast_budget 300 or a hybrid stage before: another path, 1 in 300 auto queries at the default). */
+    dp->dir.expanded_seen = 0;
     /* The directional window was sized for the old workspace; a smaller one cannot hold it. */
     return ap_plan_search_move(p, ws);
 }

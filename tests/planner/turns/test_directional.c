@@ -492,6 +492,61 @@ START_TEST(test_hybrid_free_ends)
 }
 END_TEST
 
+/* A plan moved to another workspace restarts its search from scratch (plan.h ap_plan_move), so its answer is
+ * the one it gives unmoved, wherever the move came: the expansion count that picks the expansions trying the
+ * final curve restarts too. A helper's queries: on the demo arena, Directional48 with 16 headings moved after
+ * 100, 300 or 450 expansions (fast_budget) answered 63.26240508 or 63.26296915 tiles, unmoved 63.26141160;
+ * on Moving AI's arena2, auto moved after its hybrid stages (the default fast_budget, 2000) 112.809 tiles,
+ * unmoved 108.079. */
+START_TEST(test_move_keeps_the_answer)
+{
+    ap_workspace ws, other;
+    ap_map *maps[2] = {demo_map("config/maps/arena.map", &ws), ap_test_data_map("arena2", "a moved auto plan")};
+    ck_assert_int_eq(ap_workspace_init(&other, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    static const struct {
+        double sx, sy, sh, gx, gy, radius, R;
+        ap_algorithm alg;
+        int headings;
+    } cases[] = {{64.5, 57.5, NAN, 18.5, 14.5, 0.0, 2.0, AP_ALG_DIRECTIONAL48, 16},
+                 {91.5, 121.5, -1.5708, 106.5, 135.5, 0.3, 3.0, AP_ALG_AUTO, 0}};
+    static const uint64_t moves[] = {100, 300, 450, 2000};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const ap_map *m = maps[c];
+        if (m == NULL)
+            continue; /* no Moving AI data (skipped, said by ap_test_data_map) */
+        ap_query q = {.map = m, .algorithm = cases[c].alg, .connectivity = 8, .smoothing = AP_SMOOTH_LOS,
+                      .sx = cases[c].sx, .sy = cases[c].sy, .gx = cases[c].gx, .gy = cases[c].gy,
+                      .has_sheading = !isnan(cases[c].sh), .sheading = isnan(cases[c].sh) ? 0.0 : cases[c].sh,
+                      .unit_radius = cases[c].radius, .turning_radius = cases[c].R, .headings = cases[c].headings};
+        ap_result whole;
+        ck_assert_msg(run_plan(&q, &ws, &whole, 0) == AP_OK, "case %zu: %d %s %s", c, whole.status, whole.message,
+                      whole.field ? whole.field : "");
+        for (size_t k = 0; k < sizeof moves / sizeof *moves; k++) {
+            ap_plan p;
+            int st = ap_plan_begin(&p, &q, &ws, 0);
+            if (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, moves[k]);
+            if (st == AP_IN_PROGRESS)
+                st = ap_plan_move(&p, &other);
+            while (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, 0);
+            ap_result r;
+            ap_plan_finish(&p, &r);
+            ck_assert_int_eq(r.status, AP_OK);
+            ck_assert_msg(r.grid_cost == whole.grid_cost && r.length == whole.length,
+                          "case %zu moved after %llu: %.17g tiles, unmoved %.17g", c, (unsigned long long)moves[k],
+                          r.grid_cost, whole.grid_cost);
+            ap_result_free(&r);
+        }
+        ap_result_free(&whole);
+    }
+    ap_workspace_free(&other);
+    ap_workspace_free(&ws);
+    ap_map_free(maps[0]);
+    ap_map_free(maps[1]);
+}
+END_TEST
+
 /* A point unit (radius 0) whose start or goal lies on a blocked cell's edge or the map's edge: no clear curve
  * leaves it (the swept test is closed), so the legal-turn searches refuse it before searching, like a disc
  * of 1e-9 and like any_angle and kinodynamic (they flooded the lattice to answer no_path); the field and
@@ -1304,6 +1359,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_hybrid_free_ends);
     tcase_add_test(tc, test_hybrid_mirror_loops);
     tcase_add_test(tc, test_point_on_an_edge_refused);
+    tcase_add_test(tc, test_move_keeps_the_answer);
     tcase_add_test(tc, test_final_curve_where_tight);
     tcase_add_test(tc, test_profile_cache_lru);
     tcase_add_test(tc, test_profile_build_deadline);
