@@ -205,14 +205,25 @@ static bool auto_disc(const ap_query *q)
            q->circles == NULL && auto_exact_ok(q) && ap_aa_table_may_serve(q->map, q->unit_radius + AP_AUTO_AA_DISC_MARGIN);
 }
 
+/* Do start and goal pass any_angle's point rule (graph.h ap_aa_grid_point_line_ok)? A point where two blocked
+ * cells meet diagonally, on a passable cell, is refused by any_angle (no gap to leave by) but answered by
+ * the grid searches (clear: false): auto gave 422 or ok for one start by the goal's distance (a helper, on
+ * orz100d), so such a query keeps the grid answer at every distance. */
+static bool point_ends_ok(const ap_query *q)
+{
+    const ap_map *m = qmap(q);
+    return ap_aa_grid_point_line_ok(m, q->sx, q->sy, q->sx, q->sy) &&
+           ap_aa_grid_point_line_ok(m, q->gx, q->gy, q->gx, q->gy);
+}
+
 /* Circle worlds and per-query obstacles are any_angle's alone (the grid kinds search cells); so are long
- * queries of point units on maps with the point graph (auto_point) and of discs whose graph the map's table
- * can hold (auto_disc). */
+ * queries of point units on maps with the point graph (auto_point) whose ends any_angle takes, and of discs
+ * whose graph the map's table can hold (auto_disc). */
 bool ap_query_auto_may_anyangle(const ap_query *q)
 {
     /* the distance first: a short query's auto_begin asks auto_point itself (its table look-up once) */
     return q->circles != NULL || q->n_obstacles > 0 ||
-           (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && (auto_point(q) || auto_disc(q)));
+           (octile_apart(q) >= AP_AUTO_AA_MIN_TILES && ((auto_point(q) && point_ends_ok(q)) || auto_disc(q)));
 }
 
 /* auto_begin for a long disc query auto_disc chose: the disc's graph (built now, on this worker, on the

@@ -627,6 +627,43 @@ END_TEST
 /* A point unit takes no gap of width 0 (docs/anyangle.md): circles touching each other or the world's side,
  * or a query's obstacle touching a blocked square, close the way as they do for every disc; a gap of 0.02
  * lets it through on the straight line (touching both sides is allowed). */
+/* A start or goal right where two blocked cells meet diagonally, on a passable cell: any_angle refuses the
+ * point (no gap to leave by), the grid searches answer it (clear: false), and auto keeps the grid's answer
+ * at every distance: it answered 422 from 128 tiles apart (its any_angle) and ok below (a helper, orz100d). */
+START_TEST(auto_keeps_a_pinch_point_end)
+{
+    char txt[64 + 201 * 20];
+    int k = sprintf(txt, "type octile\nheight 20\nwidth 200\nmap\n");
+    for (int y = 0; y < 20; y++) {
+        for (int x = 0; x < 200; x++)
+            txt[k++] = (x == 10 && y == 9) || (x == 9 && y == 10) || (x == 160 && y == 9) || (x == 159 && y == 10)
+                           ? '@'
+                           : '.';
+        txt[k++] = '\n';
+    }
+    txt[k] = '\0';
+    ap_map *m = ap_test_map_from_string(txt);
+    static const struct {
+        double sx, sy, gx, gy;
+        int aa; /* any_angle's status */
+    } cases[] = {{10.0, 10.0, 150.5, 10.5, AP_E_START_BLOCKED}, {10.0, 10.0, 30.5, 10.5, AP_E_START_BLOCKED},
+                 {20.5, 10.5, 160.0, 10.0, AP_E_GOAL_BLOCKED},  {20.5, 10.5, 150.5, 10.5, AP_OK}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ap_query q = aa_query(m, cases[c].sx, cases[c].sy, cases[c].gx, cases[c].gy);
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, 0, &r), cases[c].aa);
+        ap_result_free(&r);
+        q.algorithm = AP_ALG_AUTO;
+        ck_assert_msg(run_plan(&q, 0, &r) == AP_OK, "case %zu: auto %d (%s)", c, r.status, r.message);
+        ck_assert_double_ge(r.length, hypot(q.gx - q.sx, q.gy - q.sy) - 1e-9);
+        if (cases[c].aa == AP_OK)
+            check_answer(&r, &q); /* clear: any_angle's own */
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(point_unit_never_squeezes_through_a_touch)
 {
     ap_circle c[2] = {{20, 6, 6}, {20, 18, 6}}; /* touching at (20, 12), and the sides at (20, 0), (20, 24) */
@@ -1058,6 +1095,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
     tcase_add_test(tc, point_unit_never_squeezes_through_a_touch);
+    tcase_add_test(tc, auto_keeps_a_pinch_point_end);
     tcase_add_test(tc, art_with_obstacles);
     tcase_add_test(tc, start_a_rounding_step_inside_crossing_circles);
     tcase_add_test(tc, circle_world_queries);
