@@ -33,6 +33,17 @@ bool ap_timing_is_corner(const ap_segment *a, const ap_segment *b)
     return a->reverse != b->reverse || fabs(ap_angle_wrap(b->heading - ap_segment_end_heading(a))) > AP_TIMING_CORNER;
 }
 
+/* The heading change along the segments kept[from .. to - 1] (tiny ones between two joined across): their arcs'
+ * sweeps, which a G1 path turns by there (a line's heading, its ends' atan2, is noise at that length: 0). */
+static double tiny_turn(const ap_segment *segs, const size_t *kept, size_t from, size_t to)
+{
+    double turn = 0.0;
+    for (size_t j = from; j < to; j++)
+        if (segs[kept[j]].type == AP_SEG_ARC)
+            turn += ap_angle_wrap(ap_segment_end_heading(&segs[kept[j]]) - segs[kept[j]].heading);
+    return turn;
+}
+
 /* The speed s metres into piece q (constant acceleration: v^2 is linear in the distance). */
 static double speed_at(const piece *q, double s)
 {
@@ -159,9 +170,10 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
     if (m > 0) {
         V[0] = v_start;
         /* A join's heading change is taken between the nearest segments of AP_TIMING_TINY metres or more on
-         * either side (p, q): a tiny segment's heading (its ends' atan2) can be off by far more than
-         * AP_TIMING_CORNER, which stopped the unit for nothing (fixed-angle art, grid paths); a change of
-         * driving direction is a cusp at any length. */
+         * either side (p, q), less what the tiny arcs between them turn: a tiny segment's heading (its ends'
+         * atan2) can be off by far more than AP_TIMING_CORNER, which stopped the unit for nothing
+         * (fixed-angle art, grid paths), while a tiny arc's sweep is real (a 6e-7-tile arc turning 1.8e-6 rad
+         * between two lines stopped the unit twice); a change of driving direction is a cusp at any length. */
         size_t p = 0, q = 0;
         for (size_t k = 1; k < m; k++) {
             if (L[k - 1] >= AP_TIMING_TINY)
@@ -170,7 +182,12 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
                 for (q = k; q + 1 < m && L[q] < AP_TIMING_TINY;)
                     q++;
             const bool cusp = segs[kept[k - 1]].reverse != segs[kept[k]].reverse;
-            V[k] = cusp || ap_timing_is_corner(&segs[kept[p]], &segs[kept[q]]) ? 0.0 : fmin(c[k - 1], c[k]);
+            const ap_segment *sp = &segs[kept[p]], *sq = &segs[kept[q]];
+            const bool corner =
+                sp->reverse != sq->reverse ||
+                fabs(ap_angle_wrap(sq->heading - ap_segment_end_heading(sp) - tiny_turn(segs, kept, p + 1, q))) >
+                    AP_TIMING_CORNER;
+            V[k] = cusp || corner ? 0.0 : fmin(c[k - 1], c[k]);
         }
         V[m] = fmin(c[m - 1], fmax(v_end_max, 0.0));
         F[0] = v_start;

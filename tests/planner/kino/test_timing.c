@@ -59,6 +59,7 @@ static void check_profile(const ap_vehicle *v, double mpt, const ap_segment *in,
     const double e = 1e-6;
     double total = 0.0, d = 0.0, t = 0.0, sp = v0, slowest = INFINITY;
     const ap_segment *last = NULL; /* the last piece of AP_TIMING_TINY metres or more */
+    double tiny_sweep = 0.0;       /* what the tiny arc pieces since it turn */
     for (size_t i = 0; i < n; i++)
         total += in[i].length;
     for (size_t i = 0; i < p->n; i++) {
@@ -87,13 +88,16 @@ static void check_profile(const ap_vehicle *v, double mpt, const ap_segment *in,
                 AP_EXPECT(tm->v_start == 0.0, "piece %zu: %g m/s through a cusp", i, tm->v_start);
             slowest = fmin(slowest, tm->v_start);
         }
-        /* a corner: the heading changes between pieces of AP_TIMING_TINY metres or more, tiny ones (whose
-         * headings mean little) between them: the unit is at rest at some join there */
+        /* a corner: the heading changes between pieces of AP_TIMING_TINY metres or more, by more than the tiny
+         * arcs between them turn (a tiny line's heading means little): the unit is at rest at some join there */
         if (s->length * mpt >= AP_TIMING_TINY) {
-            if (last != NULL && fabs(ap_angle_wrap(s->heading - ap_segment_end_heading(last))) > 1e-6)
+            if (last != NULL && fabs(ap_angle_wrap(s->heading - ap_segment_end_heading(last) - tiny_sweep)) > 1e-6)
                 AP_EXPECT(slowest == 0.0, "piece %zu: %g m/s through a corner", i, slowest);
             last = s;
             slowest = INFINITY;
+            tiny_sweep = 0.0;
+        } else if (s->type == AP_SEG_ARC) {
+            tiny_sweep += s->sweep;
         }
         /* the piece lies on the path: its ends are the path's poses at its distances */
         const ap_pose a = ap_path_pose(in, n, d), b = ap_path_pose(in, n, d + s->length);
@@ -389,6 +393,30 @@ START_TEST(test_tiny_segment_askew)
         if (fabs(p.s[i].x1 - 10.0) < 1e-6 && p.s[i].y1 < 1e-6)
             v_join = p.t[i].v_end;
     ck_assert_double_eq(v_join, 0.0);
+    prof_free(&p);
+}
+END_TEST
+
+/* A tiny arc between two lines turns the path by its sweep, so the lines either side differ by that much and
+ * no more: no corner (a helper's grid answer: an arc of 5.9e-7 tiles turning 1.77e-6 rad, above
+ * AP_TIMING_CORNER, stopped the unit before and after it, 17.24 s against 16.55). The arc's lateral cap
+ * (sqrt(4 m/s^2 * 0.33 m) = 1.149 m/s) is the slowest the unit goes there. */
+START_TEST(test_tiny_arc_between_lines_no_corner)
+{
+    const double sweep = 1.8e-6, R = 0.33;
+    ap_segment path[3];
+    path[0] = ap_segment_line(0.0, 0.0, 10.0, 0.0);
+    path[1] = ap_segment_arc(10.0, 0.0, 0.0, R, sweep);
+    const double h = ap_segment_end_heading(&path[1]);
+    path[2] = ap_segment_line(path[1].x1, path[1].y1, path[1].x1 + 10.0 * cos(h), path[1].y1 + 10.0 * sin(h));
+    ck_assert(path[1].length < AP_TIMING_TINY && sweep > AP_TIMING_CORNER);
+    ck_assert(ap_timing_is_corner(&path[0], &path[2])); /* the lines alone differ by more than the corner */
+    prof p = run(&veh, 1.0, path, 3, 0.0, 0.0);
+    check_profile(&veh, 1.0, path, 3, 0.0, 0.0, &p);
+    const double cap = sqrt(veh.max_lateral_accel * R);
+    for (size_t i = 0; i + 1 < p.n; i++)
+        ck_assert_msg(p.t[i].v_end >= cap - 1e-9, "slows to %g m/s after piece %zu (the arc's cap %g)", p.t[i].v_end,
+                      i, cap);
     prof_free(&p);
 }
 END_TEST
@@ -751,6 +779,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, test_tiny_segments);
     tcase_add_test(tc, test_tiny_segment_askew);
     tcase_add_test(tc, test_tiny_arc_keeps_lateral_cap);
+    tcase_add_test(tc, test_tiny_arc_between_lines_no_corner);
     tcase_add_test(tc, test_random_paths);
     tcase_add_test(tc, test_plan_grid_corners);
     tcase_add_test(tc, test_plan_every_algorithm);
