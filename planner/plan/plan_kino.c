@@ -75,13 +75,15 @@ static double or_default(double v, double d)
 }
 
 /* Where a start without start.heading faces before the search chooses (kino.h free_sh): the goal heading
- * at the goal, else towards the goal (its turns to the compass headings, the goal and the goal heading
- * are the search's). */
-static double free_start_heading(const ap_query *q)
+ * within the position tolerance of the goal (so a start that is there facing it answers at once: the probe
+ * drove a 3.7 s loop from the goal's direction first), else towards the goal (its turns to the compass
+ * headings, the goal and the goal heading are the search's). */
+static double free_start_heading(const ap_query *q, double tol_pos)
 {
-    if (hypot(q->gx - q->sx, q->gy - q->sy) > 1e-9)
-        return atan2(q->gy - q->sy, q->gx - q->sx);
-    return q->has_gheading ? q->gheading : 0.0;
+    const double d = hypot(q->gx - q->sx, q->gy - q->sy);
+    if (q->has_gheading && d <= tol_pos)
+        return q->gheading;
+    return d > 1e-9 ? atan2(q->gy - q->sy, q->gx - q->sx) : 0.0;
 }
 
 static uint64_t cap_of(const ap_query *q)
@@ -183,7 +185,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         .meters_per_tile = ap_query_meters_per_tile(q),
         .turning_radius = q->turning_radius,
         .reverse = q->reverse,
-        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : free_start_heading(q), .sv = q->start_speed,
+        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : free_start_heading(q, or_default(q->tol_position, AP_DEFAULT_TOL_POSITION)), .sv = q->start_speed,
         .free_sh = !q->has_sheading,
         .gx = q->gx, .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,
         .tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION),

@@ -960,6 +960,22 @@ START_TEST(test_free_start_heading)
         ap_result_free(&free_);
         ap_map_free(m);
     }
+    /* a start within the goal's position tolerance, free to face goal.heading: there at once, also for the
+     * probe (which drove a 3.7 s loop from the goal's direction) */
+    ap_map *m = open_map(20, 20, NULL);
+    for (int probe = 0; probe < 2; probe++) {
+        ap_query q = kq(m, 10.5, 10.5, 0.0, 0.0, 10.6, 10.5);
+        q.has_sheading = false;
+        q.has_gheading = true;
+        q.gheading = 2.0;
+        q.probe = probe == 1;
+        ap_result r = {0};
+        ck_assert_int_eq(run_plan(&q, &r, 0), AP_OK);
+        ck_assert_msg(r.n_segments == 0 && r.duration_s == 0.0, "probe %d: %zu segments, %g s", probe, r.n_segments,
+                      r.duration_s);
+        ap_result_free(&r);
+    }
+    ap_map_free(m);
 }
 END_TEST
 
