@@ -232,7 +232,7 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
         render_histogram(f, "arcpath_request_duration_seconds", labels, &m->request_duration[r]);
     }
 
-    fputs("# HELP arcpath_search_duration_seconds Search and path-building time per finished search, by lane.\n"
+    fputs("# HELP arcpath_search_duration_seconds Search and path-building time per finished job (a query, or a whole batch), by the lane it ended in.\n"
           "# TYPE arcpath_search_duration_seconds histogram\n", f);
     for (int l = 0; l < AP_LANE_COUNT; l++) {
         char labels[32];

@@ -135,7 +135,8 @@ const char *ap_metrics_lane_name(ap_lane lane);
  * arcpath_requests_total). Routes without a label count as "other". Any thread. */
 void ap_metrics_observe_request(ap_metrics *m, int route, int code, uint64_t duration_ns);
 
-/* Count one finished search in a lane: wall time spent searching (ns) and A* expansions. Any thread. */
+/* Count one finished job in the lane it ended in (a query, or a whole batch: one observation): wall time spent
+ * searching and building paths (ns) and A* expansions. Any thread. */
 void ap_metrics_observe_search(ap_metrics *m, ap_lane lane, uint64_t duration_ns, uint64_t expanded);
 
 /* Add delta (may be negative) to a lane's queue-depth gauge. Any thread. */
