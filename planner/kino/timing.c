@@ -28,9 +28,16 @@ double ap_timing_cap(const ap_vehicle *v, double meters_per_tile, const ap_segme
     return fmin(top, sqrt(v->max_lateral_accel * s->radius * meters_per_tile));
 }
 
+/* ap_timing_is_corner across segments between a and b that turn the path by `turn` radians. */
+static bool corner_across(const ap_segment *a, const ap_segment *b, double turn)
+{
+    return a->reverse != b->reverse ||
+           fabs(ap_angle_wrap(b->heading - ap_segment_end_heading(a) - turn)) > AP_TIMING_CORNER;
+}
+
 bool ap_timing_is_corner(const ap_segment *a, const ap_segment *b)
 {
-    return a->reverse != b->reverse || fabs(ap_angle_wrap(b->heading - ap_segment_end_heading(a))) > AP_TIMING_CORNER;
+    return corner_across(a, b, 0.0);
 }
 
 /* The heading change along the segments kept[from .. to - 1] (tiny ones between two joined across): their arcs'
@@ -182,11 +189,7 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
                 for (q = k; q + 1 < m && L[q] < AP_TIMING_TINY;)
                     q++;
             const bool cusp = segs[kept[k - 1]].reverse != segs[kept[k]].reverse;
-            const ap_segment *sp = &segs[kept[p]], *sq = &segs[kept[q]];
-            const bool corner =
-                sp->reverse != sq->reverse ||
-                fabs(ap_angle_wrap(sq->heading - ap_segment_end_heading(sp) - tiny_turn(segs, kept, p + 1, q))) >
-                    AP_TIMING_CORNER;
+            const bool corner = corner_across(&segs[kept[p]], &segs[kept[q]], tiny_turn(segs, kept, p + 1, q));
             V[k] = cusp || corner ? 0.0 : fmin(c[k - 1], c[k]);
         }
         V[m] = fmin(c[m - 1], fmax(v_end_max, 0.0));

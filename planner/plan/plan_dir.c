@@ -898,18 +898,11 @@ static int turns_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws
     if (ws == NULL || ws->succ_cap < AP_DIR_MAX_SUCC)
         return p->state = AP_E_INTERNAL;
     p->alg = row->id;
-    /* Every curve is tested with the unit's exact swept disc and starts or ends at the exact start or goal:
-     * where the disc itself overlaps an obstacle no curve can, and the search would only answer no_path,
-     * after flooding its window or corridor. */
-    int fit = ap_plan_disc_ends_fit(p);
-    /* A point unit's curves are tested the same way (closed: touching a blocked cell is not clear), so a
-     * point on a blocked cell's edge, the map's edge or an obstacle circle is refused likewise (as by
-     * any_angle and kinodynamic): the search flooded its window to answer no_path (a radius of 1e-9 was
-     * refused at once). */
-    if (fit == AP_OK && !(q->unit_radius > 0.0) && q->unit_size == 0)
-        fit = !ap_plan_unit_fits_at(q, q->sx, q->sy)   ? ap_plan_end_blocked(p, AP_E_START_BLOCKED)
-              : !ap_plan_unit_fits_at(q, q->gx, q->gy) ? ap_plan_end_blocked(p, AP_E_GOAL_BLOCKED)
-                                                       : AP_OK;
+    /* Every curve is tested with the unit's exact swept disc (a point's too: closed, touching a blocked cell
+     * is not clear) and starts or ends at the exact start or goal: where the unit itself overlaps an obstacle,
+     * or a point lies on a blocked cell's edge, the map's edge or a circle, no curve can, and the search would
+     * only answer no_path, after flooding its window or corridor. */
+    const int fit = ap_plan_ends_fit(p, true);
     if (fit != AP_OK)
         return p->state = fit;
     dp->grid_start = p->start_node;

@@ -88,7 +88,7 @@ int ap_plan_grid_ends_fit(ap_plan *p)
     /* A disc that overlaps an obstacle at its start or goal point cannot stand there, whatever the search
      * (any_angle and the legal-turn kinds refuse it alike): for every radius, since a small disc's grid moves
      * are all clear but its ends off a cell's centre need not be. */
-    const int st = ap_plan_disc_ends_fit(p);
+    const int st = ap_plan_ends_fit(p, false);
     if (st != AP_OK)
         return st;
     const ap_clearance_table *t = ap_query_disc_table(&p->q);

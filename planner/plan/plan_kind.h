@@ -76,7 +76,7 @@ extern const ap_plan_kind ap_plan_kind_grid;
 int ap_plan_grid_finish(ap_plan *p, ap_result *r);
 
 /* Before a grid search (every grid kind's begin, also for start and goal in one cell): first, for a disc of
- * any radius, the disc at the start and goal points themselves (plan_steps.h ap_plan_disc_ends_fit: where it
+ * any radius, the disc at the start and goal points themselves (plan_steps.h ap_plan_ends_fit: where it
  * overlaps an obstacle, AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED with the exact message, as any_angle's). Then,
  * for a sized disc (algorithms.h ap_query_disc_table: radius from AP_GRID_SIZED_MIN_RADIUS up) whose ends
  * are in different cells: the search leaves from and ends at cell centres through moves whose swept disc is

@@ -180,15 +180,16 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         return p->state = AP_E_NOMEM;
     p->kind_state = k;
     const ap_query *q = &p->q;
+    const double tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION);
     ap_kino_params kp = {
         .veh = q->vehicle,
         .meters_per_tile = ap_query_meters_per_tile(q),
         .turning_radius = q->turning_radius,
         .reverse = q->reverse,
-        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : free_start_heading(q, or_default(q->tol_position, AP_DEFAULT_TOL_POSITION)), .sv = q->start_speed,
-        .free_sh = !q->has_sheading,
+        .sx = q->sx, .sy = q->sy, .sh = q->has_sheading ? q->sheading : free_start_heading(q, tol_pos),
+        .sv = q->start_speed, .free_sh = !q->has_sheading,
         .gx = q->gx, .gy = q->gy, .gh = q->gheading, .gv = q->goal_speed, .has_gh = q->has_gheading,
-        .tol_pos = or_default(q->tol_position, AP_DEFAULT_TOL_POSITION),
+        .tol_pos = tol_pos,
         .tol_heading = or_default(q->tol_heading, AP_DEFAULT_TOL_HEADING),
         .tol_speed = or_default(q->tol_speed, AP_DEFAULT_TOL_SPEED),
         .weight = q->weight,

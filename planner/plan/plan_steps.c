@@ -127,10 +127,10 @@ int ap_plan_end_blocked(ap_plan *p, int st)
     return st;
 }
 
-int ap_plan_disc_ends_fit(ap_plan *p)
+int ap_plan_ends_fit(ap_plan *p, bool points)
 {
     const ap_query *q = &p->q;
-    if (!(q->unit_radius > 0.0) || q->unit_size > 0)
+    if ((!points && !(q->unit_radius > 0.0)) || q->unit_size > 0)
         return AP_OK;
     if (!ap_plan_unit_fits_at(q, q->sx, q->sy))
         return ap_plan_end_blocked(p, AP_E_START_BLOCKED);

@@ -78,12 +78,14 @@ bool ap_plan_unit_line_clear(const ap_query *q, double ax, double ay, double bx,
  * p->message (a disc that overlaps; a point inside or on an obstacle or edge). Returns st. */
 int ap_plan_end_blocked(ap_plan *p, int st);
 
-/* Both ends of a disc unit (q->unit_radius > 0 tiles, no square): the disc at the start point, then at the
- * goal point, clear (ap_plan_unit_fits_at), else ap_plan_end_blocked's refusal. For the kinds whose path
- * begins and ends at the points themselves (the grid kinds' first and last lines, the legal-turn curves):
- * a unit that overlaps an obstacle where it stands could only get a path it cannot drive, or no_path after a
- * flood. AP_OK for point and square units. Reads p->q; writes p->field and p->message on refusal. */
-int ap_plan_disc_ends_fit(ap_plan *p);
+/* Both ends of a disc unit (q->unit_radius > 0 tiles, no square), and with points true of a point unit too:
+ * the unit at the start point, then at the goal point, clear (ap_plan_unit_fits_at: closed, so a point on a
+ * blocked cell's edge, the map's edge or an obstacle circle is not), else ap_plan_end_blocked's refusal. For
+ * the kinds whose path begins and ends at the points themselves (the grid kinds' first and last lines, the
+ * legal-turn curves, which pass points too): a unit that overlaps an obstacle where it stands could only get
+ * a path it cannot drive, or no_path after a flood. AP_OK for square units, and for points unless points.
+ * Reads p->q; writes p->field and p->message on refusal. */
+int ap_plan_ends_fit(ap_plan *p, bool points);
 
 /* Poses every q->sample_step tiles along r's segments from 0, and at the very end (Pinter Listing 2), at
  * most q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES), into r->samples (malloc'd, owned by r). Returns AP_OK,

@@ -286,15 +286,9 @@ END_TEST
  * online JPS without its tables). */
 START_TEST(online_jumps_are_bounded)
 {
-    char *txt = malloc(300 * 31 + 64);
-    int k = sprintf(txt, "type octile\nheight 30\nwidth 300\nmap\n");
-    for (int y = 0; y < 30; y++) {
-        memset(txt + k, '.', 300);
-        k += 300;
-        txt[k++] = '\n';
-    }
-    txt[k] = '\0';
-    ap_map *m = ap_test_map_from_string(txt);
+    static char cells[300 * 30];
+    memset(cells, '.', sizeof cells);
+    ap_map *m = ap_test_map_from_cells(cells, 300, 300, 30);
     const ap_clearance_table *t = ap_clearance_of(m, m->capability);
     for (int i = 0; i < AP_JPS_SIZED_CLASSES; i++) /* every place taken: no tables for the disc below */
         ck_assert_ptr_nonnull(ap_jps_sized_get(m, t, (uint16_t)(30 + i)));
@@ -317,7 +311,6 @@ START_TEST(online_jumps_are_bounded)
     ck_assert_ptr_null(ap_jps_sized_find(m, t, ap_jps_disc_key(0.6)));
     ap_workspace_free(&ws);
     ap_map_free(m);
-    free(txt);
 }
 END_TEST
 

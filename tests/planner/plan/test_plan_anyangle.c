@@ -632,17 +632,10 @@ END_TEST
  * at every distance: it answered 422 from 128 tiles apart (its any_angle) and ok below (a helper, orz100d). */
 START_TEST(auto_keeps_a_pinch_point_end)
 {
-    char txt[64 + 201 * 20];
-    int k = sprintf(txt, "type octile\nheight 20\nwidth 200\nmap\n");
-    for (int y = 0; y < 20; y++) {
-        for (int x = 0; x < 200; x++)
-            txt[k++] = (x == 10 && y == 9) || (x == 9 && y == 10) || (x == 160 && y == 9) || (x == 159 && y == 10)
-                           ? '@'
-                           : '.';
-        txt[k++] = '\n';
-    }
-    txt[k] = '\0';
-    ap_map *m = ap_test_map_from_string(txt);
+    static char cells[200 * 20];
+    memset(cells, '.', sizeof cells);
+    cells[9 * 200 + 10] = cells[10 * 200 + 9] = cells[9 * 200 + 160] = cells[10 * 200 + 159] = '@';
+    ap_map *m = ap_test_map_from_cells(cells, 200, 200, 20);
     static const struct {
         double sx, sy, gx, gy;
         int aa; /* any_angle's status */
