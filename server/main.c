@@ -343,6 +343,20 @@ static int check_config(ap_server *s)
     return s->reg.errors || bad ? 1 : 0;
 }
 
+/* serve() failed after the lanes exist: let their workers finish (the loop runs their closes), then free
+ * them. handles: the signal and timer handles were initialised and must be closed too. Returns 1. */
+static int serve_abort(ap_server *s, bool handles)
+{
+    ap_lanes_close(&s->lanes);
+    if (handles)
+        close_handles(s);
+    uv_run(&s->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&s->loop);
+    ap_lanes_free(&s->lanes);
+    ap_accesslog_free(&s->alog); /* nothing to free when it was never made (s is zeroed) */
+    return 1;
+}
+
 static int serve(ap_server *s)
 {
     char err[512] = "";
@@ -385,11 +399,7 @@ static int serve(ap_server *s)
         fprintf(stderr, "arcpathd: cannot start the worker pool's %d threads (%s) beside %d + %d search workspaces of "
                         "%u nodes: lower max_workspace_cells or workers, or raise the memory limit\n",
                 pool_n, uv_strerror(prc), lc.workers, lc.slow_slots, lc.capacity);
-        ap_lanes_close(&s->lanes);
-        uv_run(&s->loop, UV_RUN_DEFAULT);
-        uv_loop_close(&s->loop);
-        ap_lanes_free(&s->lanes);
-        return 1;
+        return serve_abort(s, false);
     }
     static uv_work_t warm_pool;
     uv_queue_work(&s->loop, &warm_pool, noop_work, noop_after);
@@ -418,13 +428,7 @@ static int serve(ap_server *s)
     if (rc != AP_OK) {
         fprintf(stderr, "arcpathd: %s\n", err);
         ap_lifecycle_stop(&s->lc);
-        ap_lanes_close(&s->lanes);
-        close_handles(s);
-        uv_run(&s->loop, UV_RUN_DEFAULT);
-        uv_loop_close(&s->loop);
-        ap_lanes_free(&s->lanes);
-        ap_accesslog_free(&s->alog);
-        return 1;
+        return serve_abort(s, true);
     }
     ap_tablework_init(&s->tablework, &s->loop, &s->reg, &s->metrics);
     s->http.tablework = &s->tablework; /* read only by ap_http_on_job_done, on this (the loop) thread */
