@@ -126,11 +126,9 @@ typedef struct ap_config {
 void ap_config_defaults(ap_config *c);
 
 /* Apply a JSON config held in memory (buf/len, need not be NUL-terminated): an object with the keys
- * "listen", "maps", "workers", "slow_slots", "fast_queue", "slow_queue", "fast_budget", "slow_slice",
- * "default_deadline_ms", "max_deadline_ms", "max_body_bytes", "max_map_width", "max_map_height",
- * "max_map_cells", "max_samples", "drain_timeout_ms", "max_batch", "http_threads", "max_connections",
- * "max_connections_per_ip", "idle_timeout_s", "request_timeout_ms", "profile_evictions_per_minute",
- * "max_map_upload_bytes", "max_workspace_cells" (integers), "admin_token" (a string, see ap_config) and
+ * "listen", "maps", the integer keys (one row each in config.c's ap_int_fields, with its range: "workers",
+ * "slow_slots", "fast_queue", ..., "max_answer_bytes", "pool_nice", "max_workspace_cells"; `arcpathd --help`
+ * lists them all), "admin_token" (a string, see ap_config) and
  * "access_log", "inline_fast" (bools), and "profiles": an array of at most AP_CONFIG_MAX_PROFILES objects
  * {"radius", "turning_radius" (required), "headings" 8|16, "neighbourhood" 8|24|48, "reverse"} (ranges in
  * ap_config_profile; a bad entry is reported as "label: \"profiles[I].field\": message"), and
@@ -165,11 +163,9 @@ int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size
 int ap_config_load_file(ap_config *c, const char *path, char *err, size_t errlen);
 
 /* Apply ARCPATH_* environment variables: ARCPATH_CONFIG (sets config_file only), ARCPATH_LISTEN,
- * ARCPATH_MAPS, ARCPATH_WORKERS, ARCPATH_SLOW_SLOTS, ARCPATH_FAST_QUEUE, ARCPATH_SLOW_QUEUE,
- * ARCPATH_FAST_BUDGET, ARCPATH_SLOW_SLICE, ARCPATH_DEFAULT_DEADLINE_MS, ARCPATH_MAX_DEADLINE_MS,
- * ARCPATH_MAX_BODY_BYTES, ARCPATH_MAX_SAMPLES, ARCPATH_DRAIN_TIMEOUT_MS, ARCPATH_MAX_BATCH,
- * ARCPATH_HTTP_THREADS, ARCPATH_ACCESS_LOG and ARCPATH_INLINE_FAST (0/1/true/false), and
- * ARCPATH_CORS_ORIGINS (comma-separated origins, blanks around each ignored, or "*"; replaces
+ * ARCPATH_MAPS, ARCPATH_ADMIN_TOKEN, one variable per integer key that has one (config.c's ap_int_fields:
+ * ARCPATH_WORKERS, ..., ARCPATH_MAX_WORKSPACE_CELLS; the map size limits have none), ARCPATH_ACCESS_LOG
+ * and ARCPATH_INLINE_FAST (0/1/true/false), and ARCPATH_CORS_ORIGINS (comma-separated origins, blanks around each ignored, or "*"; replaces
  * "cors_origins").
  * Integers are decimal, fully consumed, in range; an empty variable is an error. Returns AP_OK, or
  * AP_E_CONFIG with err naming the variable ("ARCPATH_WORKERS: ..."); c is unchanged on error. Reads the

@@ -83,11 +83,12 @@ void ap_jbuf_point(ap_jbuf *b, double x, double y);
 
 /* The segment array of every answer that carries geometry (/v1/path, /v1/paths items, /v1/curve;
  * openapi Segment): "[" then, for each of the n segments, a line {"type":"line","start","end","heading",
- * "length"} or an arc {"type":"arc","start","end","center","radius","start_heading","sweep","length"},
- * with "reverse":true last on a segment driven backwards, then "]". segs may be NULL when n is 0. */
+ * "length"}, an arc {"type":"arc","start","end","center","radius","start_heading","sweep","length"} or a
+ * turn on the spot {"type":"turn","start","end","start_heading","sweep","length"} (length 0), with
+ * "reverse":true last on a segment driven backwards, then "]". segs may be NULL when n is 0. */
 void ap_jbuf_segments(ap_jbuf *b, const ap_segment *segs, size_t n);
 
-/* ap_jbuf_segments with each segment's speeds and times (plan.h ap_seg_time: "v_start", "v_end" in m/s,
+/* ap_jbuf_segments with each segment's speeds and times (kino/timing.h ap_seg_time: "v_start", "v_end" in m/s,
  * "t_start", "duration" in seconds) when timing is non-NULL (n entries). */
 void ap_jbuf_segments_timed(ap_jbuf *b, const ap_segment *segs, const ap_seg_time *timing, size_t n);
 

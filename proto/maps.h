@@ -14,14 +14,15 @@
 
 /* Encode one map's info: {"id", "map_version" (when version is not 0: the registry's version number,
  * server/registry.h), "kind": "grid", "width", "height", "passable_cells", "weighted", "terrain_costs",
- * "meters_per_tile" (the map's scale, metres per tile), "load_ms", "tables": [{"name", "bytes", "build_ms"} per slot of m->tables in order, plus the slot's count
+ * "meters_per_tile" (the map's scale, metres per tile), "load_ms", "tables": [{"name", "bytes", "build_ms", ["incremental": true when the slot's table was
+ * kept from the previous version and updated cell by cell]} per slot of m->tables in order, plus the slot's count
  * under its count_name when it has one (the region table, first: "regions")]}. load_ms/build_ms are milliseconds (reals, 17 significant digits). An id that is not valid
  * UTF-8 has its bad bytes written as '?'. Returns NULL on allocation failure; *len (if non-NULL) gets the
  * byte length. */
 char *ap_wire_encode_map(const ap_map *m, uint64_t version, size_t *len);
 
 /* Encode a circle map's info: {"id", "map_version" (when version is not 0), "kind": "circles", "width", "height" (tiles, reals), "circles" (count),
- * "load_ms", "tables": []}. Returns as ap_wire_encode_map. */
+ * "meters_per_tile", "load_ms", "tables": []}. Returns as ap_wire_encode_map. */
 char *ap_wire_encode_circle_map(const ap_circle_map *c, uint64_t version, size_t *len);
 
 /* One map of a list: a grid or a circle map (exactly one of them non-NULL) and its version (0 = none). */

@@ -34,8 +34,9 @@ typedef struct ap_wire_unit {
  * precedence: request > kind > default); a kind that sets vehicle limits makes q timed (plan.h), as the
  * unit's own max_speed, max_accel, max_brake or max_lateral_accel do at parse time. kinds: the server's n
  * configured kinds. Returns AP_OK, or
- * AP_E_INVALID_REQUEST with err naming "unit.kind" and listing the configured kinds when there is no such
- * kind. Pure; thread-safe. */
+ * AP_E_INVALID_REQUEST with err naming "unit.kind" and listing the configured kinds when the name is neither
+ * a configured kind nor a built-in one (unit_kind.h ap_unit_kind_builtin: pedestrian, car, tank, ship; a
+ * configured kind of the same name wins). Pure; thread-safe. */
 int ap_wire_apply_unit_kind(const ap_wire_unit *u, const struct ap_unit_kind *kinds, size_t n, ap_query *q,
                             ap_wire_error *err);
 
@@ -56,11 +57,12 @@ typedef struct ap_path_request {
  * len is 0). Defaults: start.heading absent (face the first waypoint), unit.radius 0, unit.turning_radius
  * 0, search.algorithm "auto", search.connectivity 8, search.smoothing "los", no samples (q.sample_step 0).
  * Types and shapes only: map a 1..63-byte string; coordinates, headings, radii, penalties and samples.step
- * finite numbers (samples.step required inside "samples"); connectivity, headings and art_directions
+ * finite numbers (inside "samples" step, or dt (seconds) with step optional: both are the planner's
+ * refusal); connectivity, headings and art_directions
  * integers (unit.size too); unit.capability a non-empty array of distinct terrain names ("ground", "swamp",
  * "water", "trees"; a bad element is named "unit.capability[i]") into q.capability; unit.kind a 1..31-byte
  * string kept in req->unit (ap_wire_apply_unit_kind applies it); algorithm a name from the planner's
- * algorithm table (algorithms.h), smoothing "none" or "los"; deadline_ms an integer 1..600000 (the
+ * algorithm table (algorithms.h), smoothing "none", "los" or "taut"; deadline_ms an integer 1..600000 (the
  * server's, not the planner's); obstacles an array of at most AP_MAX_OBSTACLES objects {"x", "y", "r"} of
  * finite numbers (|x|, |y| <= AP_MAX_OBSTACLE_COORD, r in (0, AP_MAX_OBSTACLE_RADIUS]; errors name the
  * value, e.g. "obstacles[3].r"). JSON null is a wrong type. Ranges,
@@ -162,7 +164,7 @@ int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *
  * "map_version" (when st->map_version is not 0), "grid_cost", "length", ["duration_s", per-segment times: r->timing],
  * ["probe": true: r->probe], ["capped": true: r->capped], "clear", "waypoints", "segments", ["samples"], "stats"});
  * for AP_NO_PATH /
- * AP_TIMEOUT {"status": "no_path"|"timeout", "map", "stats"}. "samples" appears when r has samples or
+ * AP_TIMEOUT {"status": "no_path"|"timeout", "map", ["map_version"], ["reason": no_path only], "stats"}. "samples" appears when r has samples or
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.
  * invalid_request "samples.step" from ap_plan_finish) is encoded as the error body of

@@ -209,7 +209,7 @@ struct ap_lanes {
 };
 
 /* Set up the lanes on loop (not yet running or running on this thread): allocates workers fast and
- * slow_slots slow workspaces of cfg->capacity nodes (8 successors) once — no allocation per search — and
+ * slow_slots slow workspaces of cfg->capacity nodes (AP_PLAN_MAX_SUCC successors a node) once — no allocation per search — and
  * starts the async handle and a sweep timer. Also sets UV_THREADPOOL_SIZE = workers with setenv (libuv reads
  * it once, when the first work is queued in the process, so this must run before any uv_queue_work and
  * while no other thread reads the environment: at start-up on the main thread). The pool is process-wide:

@@ -234,16 +234,20 @@ typedef struct ap_query_error {
     char message[256];  /* "" when valid (as long as the wire error's, proto/errors.h ap_wire_error) */
 } ap_query_error;
 
-/* The one validation pass over a query (the wire only parses types and shapes). Checks, in this order:
- * start, goal: finite and inside [0, width) x [0, height) tiles (AP_E_OUT_OF_BOUNDS), on passable cells
- * (AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED); then AP_E_INVALID_REQUEST for: unit.radius in
- * [0, AP_MAX_UNIT_RADIUS], unit.turning_radius in [0, AP_MAX_TURNING_RADIUS], start.heading finite, an
- * algorithm with a row (search.algorithm), unit.art_directions 0|8|16, search.headings 0|8|16,
- * unit.reverse_penalty 0 or in [1, 100], search.turn_penalty in [0, 100], goal.heading finite,
- * search.connectivity 4|8, search.smoothing, samples.step 0 or >= AP_MIN_SAMPLE_STEP (limits.h); last, what
- * the algorithm's row accepts (algorithms.h): a turning radius > 0 (field unit.turning_radius), connectivity
- * 8 and a uniform-cost map (field search.algorithm). row: the algorithm to judge against; NULL = the table's
- * row for q->algorithm. Fills *e (NULL allowed) and returns AP_OK or the status. Pure; thread-safe. */
+/* The one validation pass over a query (the wire only parses types and shapes). The request's own faults
+ * come before the world's verdict on its points (README "Errors" gives the order), in this order:
+ * unit.capability (a set of terrains the map has tables for; none on circle maps, nor unit.size there);
+ * AP_E_INVALID_REQUEST for the fields' ranges: the unit (unit.radius in [0, AP_MAX_UNIT_RADIUS],
+ * unit.turning_radius in [0, AP_MAX_TURNING_RADIUS], start.heading finite), the search (unit.art_directions
+ * 0|8|16, search.headings 0|8|16, unit.reverse_penalty 0 or in [1, 100], search.turn_penalty in [0, 100],
+ * goal.heading finite, search.connectivity 4|8, search.smoothing, samples.step 0 or >= AP_MIN_SAMPLE_STEP
+ * (limits.h), samples.dt), obstacles, unit.size;
+ * then start and goal finite and inside [0, width) x [0, height) tiles (AP_E_OUT_OF_BOUNDS); then what the
+ * algorithm's row accepts (algorithms.h: a turning radius > 0, field unit.turning_radius; connectivity 8
+ * and a uniform-cost map, field search.algorithm; the vehicle and timing fields); last, start and goal on
+ * passable cells (AP_E_START_BLOCKED / AP_E_GOAL_BLOCKED). row: the algorithm to judge against; NULL = the
+ * table's row for q->algorithm. Fills *e (NULL allowed) and returns AP_OK, the status, or AP_E_INTERNAL for
+ * a malformed ap_query (no map or both, obstacles without their array). Pure; thread-safe. */
 int ap_query_validate(const ap_query *q, const struct ap_algorithm_row *row, ap_query_error *e);
 
 /* The map q plans on: q->map as q->capability sees it (world/view.h ap_map_view), or NULL when the map has
@@ -272,10 +276,11 @@ int ap_query_check(const ap_query *q, const char **field);
  * uniform-cost maps and A* otherwise, and for turning units on uniform-cost maps the hybrid escalating to
  * directional24; circle worlds, per-query obstacles and the long queries ap_query_auto_may_anyangle names go to
  * any_angle (a disc's once its graph is built), long sized-disc queries without JPS+ tables to hierarchical
- * (algorithms.c auto_begin); p->alg records the choice. On a map with terrain costs (map.h) only A* is valid: jps,
- * jps_plus and the legal-turn algorithms are refused (AP_E_INVALID_REQUEST, field "search.algorithm") and
- * "auto" runs A* for every unit (turning units get Pinter's curves on the smoothed A* path, whose shortcuts
- * only cross the map's cheapest terrain). deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns
+ * (algorithms.c auto_begin); p->alg records the choice. On a map with terrain costs (map.h) the rows that need
+ * a uniform-cost map are refused (AP_E_INVALID_REQUEST, field "search.algorithm": jps, jps_plus, hybrid,
+ * any_angle, kinodynamic); astar, hierarchical and the directional searches (which weigh each curve by the
+ * terrain it touches) run, and "auto" runs A* for units without a turning radius and directional24 for
+ * turning units. deadline_ns: CLOCK_MONOTONIC ns (ap_clock_ns), 0 = none. Returns
  * the plan state: AP_IN_PROGRESS, AP_OK (start cell == goal cell), AP_NO_PATH, or an AP_E_* error (a refused
  * plan holds nothing: no ap_plan_finish needed). *q is copied into p, its pointers borrowed (must outlive the
  * plan); ws is the plan's until ap_plan_finish or ap_plan_move. Not thread-safe on p or ws: one thread at a

@@ -119,6 +119,8 @@ static inline uint8_t ap_clearance_diag_se(const ap_clearance_table *t, uint32_t
     return (uint8_t)((a < b ? a : b) - (t->diag[p] & 15u));
 }
 
+/* The level of the move from padded cell p to (x - 1, y + 1), as ap_clearance_diag_se (the high 4 bits of
+ * diag[p]). p must be a map cell. Pure. */
 static inline uint8_t ap_clearance_diag_sw(const ap_clearance_table *t, uint32_t p)
 {
     const uint8_t a = t->disc[p], b = t->disc[p + (uint32_t)t->stride - 1];

@@ -190,8 +190,8 @@ static inline size_t ap_map_pass_bits_bytes(const ap_map *m)
  * opts: limits and terrain costs; may be NULL for defaults and a uniform map. Costs out of range (not 0
  * and not in [1, AP_TERRAIN_COST_MAX]) are AP_E_MAP_FORMAT.
  * On success stores a new map in *out (caller owns; free with ap_map_free) and returns AP_OK.
- * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM and, if diag != NULL, fills it
- * with file label, line, column and message. Builds the registered per-map tables (tables.h: the region
+ * On failure returns AP_E_MAP_FORMAT, AP_E_MAP_TOO_LARGE or AP_E_NOMEM (AP_E_INTERNAL for buf NULL with len
+ * > 0) and, if diag != NULL, fills it with file label, line, column and message. Builds the registered per-map tables (tables.h: the region
  * table and, on uniform-cost maps, the optional JPS tables, which a map too large for them simply lacks;
  * then per capability of opts->capabilities the region and clearance tables, capability.h, clearance.h)
  * before returning; a required table that cannot be built fails the load with its status. A capability
