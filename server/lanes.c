@@ -217,23 +217,34 @@ static void batch_write_full(ap_job *j)
     j->answer_full = true;
 }
 
-/* Count a path answer by its outcome (arcpath_path_answers_total); errors are not answers. */
+/* A path answer's outcome (arcpath_path_answers_total), or AP_OUTCOME_COUNT for an error: errors are not
+ * answers. */
+static ap_outcome outcome_of(const ap_result *r)
+{
+    if (r->status == AP_OK)
+        return r->capped ? AP_OUTCOME_CAPPED : r->probe ? AP_OUTCOME_PROBE : AP_OUTCOME_OK;
+    if (r->status == AP_NO_PATH)
+        return r->no_path_reason == AP_NO_PATH_UNREACHABLE   ? AP_OUTCOME_UNREACHABLE
+               : r->no_path_reason == AP_NO_PATH_STATE_LIMIT ? AP_OUTCOME_STATE_LIMIT
+                                                             : AP_OUTCOME_NOT_FOUND;
+    return r->status == AP_TIMEOUT ? AP_OUTCOME_TIMEOUT : AP_OUTCOME_COUNT;
+}
+
+/* Count a single query's answer by its outcome. */
 static void count_answer(const ap_lanes *l, const ap_result *r)
+{
+    const ap_outcome o = outcome_of(r);
+    if (l != NULL && l->metrics != NULL && o != AP_OUTCOME_COUNT)
+        ap_metrics_answer(l->metrics, o);
+}
+
+/* Count a batch's items, now that its 200 is made. */
+static void count_batch_answers(const ap_lanes *l, const ap_job *j)
 {
     if (l == NULL || l->metrics == NULL)
         return;
-    ap_outcome o;
-    if (r->status == AP_OK)
-        o = r->capped ? AP_OUTCOME_CAPPED : r->probe ? AP_OUTCOME_PROBE : AP_OUTCOME_OK;
-    else if (r->status == AP_NO_PATH)
-        o = r->no_path_reason == AP_NO_PATH_UNREACHABLE   ? AP_OUTCOME_UNREACHABLE
-            : r->no_path_reason == AP_NO_PATH_STATE_LIMIT ? AP_OUTCOME_STATE_LIMIT
-                                                          : AP_OUTCOME_NOT_FOUND;
-    else if (r->status == AP_TIMEOUT)
-        o = AP_OUTCOME_TIMEOUT;
-    else
-        return;
-    ap_metrics_answer(l->metrics, o);
+    for (int o = 0; o < AP_OUTCOME_COUNT; o++)
+        ap_metrics_answers(l->metrics, (ap_outcome)o, j->item_outcomes[o]);
 }
 
 /* Write items[next_item]'s answer into the job's body and move on. An answer that leaves less room than the
@@ -258,8 +269,9 @@ static void batch_write_item(ap_job *j, const ap_result *r, ap_lane lane)
             j->reserve = rest;
         }
     }
-    if (!j->answer_full)
-        count_answer(j->owner, r);
+    const ap_outcome o = outcome_of(r);
+    if (!j->answer_full && o != AP_OUTCOME_COUNT)
+        j->item_outcomes[o]++;
     j->expanded += r->expanded;
     j->next_item++;
     j->item_active = false;
@@ -541,6 +553,7 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         }
         ap_wire_write_batch_end(&j->out, j->expanded, &st);
         j->status = AP_OK;
+        count_batch_answers(l, j);
     } else if (j->items) {
         if (j->status == AP_E_CLIENT_CLOSED && j->item_active)
             j->expanded += ap_plan_expanded(&j->plan); /* the open item's search, stopped */

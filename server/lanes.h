@@ -122,6 +122,9 @@ struct ap_job {
                             * own error, else answer_too_large) and for the end, so the body never passes
                             * max_answer_bytes (ap_lanes_batch_floor); an item's write takes its share out */
     uint64_t item_ns;      /* batch: search time of the active item so far */
+    uint32_t item_outcomes[AP_OUTCOME_COUNT]; /* batch: items answered so far by outcome; they count in
+                            * arcpath_path_answers_total only once the batch's 200 is made (a batch that
+                            * ends 503 or 499 delivered none of them) */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
     bool begin_slow;       /* not begun on the fast lane: its set-up (a batch: its next item's) is heavy

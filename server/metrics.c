@@ -140,8 +140,13 @@ void ap_metrics_overloaded(ap_metrics *m, ap_lane lane)
 
 void ap_metrics_answer(ap_metrics *m, ap_outcome o)
 {
-    if ((int)o >= 0 && o < AP_OUTCOME_COUNT)
-        atomic_fetch_add_explicit(&m->answers[o], 1, memory_order_relaxed);
+    ap_metrics_answers(m, o, 1);
+}
+
+void ap_metrics_answers(ap_metrics *m, ap_outcome o, uint64_t n)
+{
+    if ((int)o >= 0 && o < AP_OUTCOME_COUNT && n > 0)
+        atomic_fetch_add_explicit(&m->answers[o], n, memory_order_relaxed);
 }
 
 void ap_metrics_set_maps(ap_metrics *m, int64_t n)
@@ -264,7 +269,7 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
           "(kinodynamic: the fastest path found when the expansion cap or the deadline stopped the search, or when "
           "it dropped states at the state limit), probe (the probing search's path), no_path_unreachable, "
           "no_path_not_found, no_path_state_limit (kinodynamic: no id left for new states, max_workspace_cells), "
-          "timeout.\n"
+          "timeout. A batch's items count when its 200 is made.\n"
           "# TYPE arcpath_path_answers_total counter\n", f);
     for (int o = 0; o < AP_OUTCOME_COUNT; o++)
         fprintf(f, "arcpath_path_answers_total{outcome=\"%s\"} %llu\n", outcome_names[o],

@@ -149,6 +149,9 @@ void ap_metrics_overloaded(ap_metrics *m, ap_lane lane);
  * Any thread. */
 void ap_metrics_answer(ap_metrics *m, ap_outcome o);
 
+/* Count n path answers with outcome o at once (a batch's items of that outcome); as ap_metrics_answer. */
+void ap_metrics_answers(ap_metrics *m, ap_outcome o, uint64_t n);
+
 /* Set the number of maps loaded. Any thread. */
 void ap_metrics_set_maps(ap_metrics *m, int64_t n);
 

@@ -326,25 +326,35 @@ static double path_answers(const ap_srv *s, int code)
     return v < 0 ? 0 : v; /* (no such line yet: -1) */
 }
 
-/* A new connection to port carrying a kinodynamic query across Paris_1_1024 (over a million expansions,
- * ~1.5 s on the slow lane) with X-Request-ID id: the socket, or -1. */
-static int send_long_query(int port, const char *id)
+/* The query of send_long_query, without map and deadline (a batch item's members). */
+#define LONG_KINO_QUERY                                                                                      \
+    "\"start\":{\"x\":1018.5,\"y\":16.5},\"goal\":{\"x\":236.5,\"y\":985.5},"                                \
+    "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":2000000},"                                    \
+    "\"unit\":{\"kind\":\"car\",\"turning_radius\":2}"
+
+/* A new connection to port carrying body as a POST to route with X-Request-ID id: the socket, or -1. */
+static int send_post(int port, const char *route, const char *body, const char *id)
 {
-    static const char body[] =
-        "{\"map\":\"Paris_1_1024\",\"start\":{\"x\":1018.5,\"y\":16.5},\"goal\":{\"x\":236.5,\"y\":985.5},"
-        "\"deadline_ms\":60000,\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":2000000},"
-        "\"unit\":{\"kind\":\"car\",\"turning_radius\":2}}";
-    char req[1024];
+    char req[2048];
     int n = snprintf(req, sizeof req,
-                     "POST /v1/path HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-ID: %s\r\n"
+                     "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-ID: %s\r\n"
                      "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                     id, sizeof body - 1, body);
+                     route, id, strlen(body), body);
+    if (n < 0 || (size_t)n >= sizeof req)
+        return -1;
     int fd = ap_raw_connect(port, NULL);
     if (fd >= 0 && ap_send_all(fd, req, (size_t)n) != 0) {
         close(fd);
         fd = -1;
     }
     return fd;
+}
+
+/* A new connection to port carrying a kinodynamic query across Paris_1_1024 (over a million expansions,
+ * ~1.5 s on the slow lane) with X-Request-ID id: the socket, or -1. */
+static int send_long_query(int port, const char *id)
+{
+    return send_post(port, "/v1/path", "{\"map\":\"Paris_1_1024\",\"deadline_ms\":60000," LONG_KINO_QUERY "}", id);
 }
 
 /* A client that closes its connection while its query searches stops that search: a kinodynamic query
@@ -392,6 +402,66 @@ START_TEST(closed_client_stops_its_search)
     free(text);
     unlink(log);
     free(log);
+}
+END_TEST
+
+/* arcpath_path_answers_total{outcome} of s now (0 when the line is not there yet). */
+static double outcome_count(const ap_srv *s, const char *outcome)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    char labels[64];
+    snprintf(labels, sizeof labels, "outcome=\"%s\"", outcome);
+    double v = ap_metric(r.body, "arcpath_path_answers_total", labels);
+    ap_resp_free(&r);
+    return v < 0 ? 0 : v;
+}
+
+/* A batch whose client leaves is answered 499, and the items it had answered before (two short ones, on the
+ * fast lane) were never delivered: they are not path answers (they were counted as `ok`, a soak helper). */
+START_TEST(closed_batch_counts_no_answers)
+{
+    if (!ap_mai_small_dir) {
+        ap_test_skip_no_data("client gone test");
+        return;
+    }
+    ap_srv s;
+    const char *env[] = {"ARCPATH_SLOW_SLOTS=1", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    const double ok_before = outcome_count(&s, "ok");
+    static const char body[] =
+        "{\"map\":\"Paris_1_1024\",\"deadline_ms\":60000,\"queries\":["
+        "{\"start\":{\"x\":1018.5,\"y\":16.5},\"goal\":{\"x\":1010.5,\"y\":20.5}},"
+        "{\"start\":{\"x\":1018.5,\"y\":16.5},\"goal\":{\"x\":1012.5,\"y\":22.5}},{" LONG_KINO_QUERY "}]}";
+    int fd = send_post(s.port, "/v1/paths", body, "gone-batch");
+    ck_assert_int_ge(fd, 0);
+    struct timespec pause = {0, 300 * 1000000L};
+    nanosleep(&pause, NULL);
+    close(fd);
+    ap_resp r;
+    double closed = 0, ok = 0;
+    for (int i = 0; i < 200 && closed == 0 && ok == 0; i++) { /* at most 20 s; the batch alone takes ~1.5 s */
+        struct timespec tick = {0, 100 * 1000000L};
+        nanosleep(&tick, NULL);
+        ck_assert_int_eq(ap_http(&s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+        closed = ap_metric(r.body, "arcpath_requests_total", "route=\"/v1/paths\",code=\"499\"");
+        ok = ap_metric(r.body, "arcpath_requests_total", "route=\"/v1/paths\",code=\"200\"");
+        ap_resp_free(&r);
+    }
+    ck_assert_double_eq(closed, 1);
+    ck_assert_double_lt(ok, 1); /* -1: no 200 line */
+    ck_assert_double_eq(outcome_count(&s, "ok"), ok_before);
+    /* the same batch answered: its three items count (two ok, the long one's outcome whatever it is) */
+    const double any_before = ok_before + outcome_count(&s, "capped") + outcome_count(&s, "timeout") +
+                              outcome_count(&s, "no_path_not_found") + outcome_count(&s, "no_path_state_limit");
+    ck_assert_int_eq(ap_http(&s, "POST", "/v1/paths", body, strlen(body), NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+    ck_assert_double_ge(outcome_count(&s, "ok"), ok_before + 2);
+    const double any_after = outcome_count(&s, "ok") + outcome_count(&s, "capped") + outcome_count(&s, "timeout") +
+                             outcome_count(&s, "no_path_not_found") + outcome_count(&s, "no_path_state_limit");
+    ck_assert_double_eq(any_after, any_before + 3);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
 }
 END_TEST
 
@@ -480,6 +550,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
     tcase_add_test(tc, closed_client_stops_its_search);
+    tcase_add_test(tc, closed_batch_counts_no_answers);
     tcase_add_test(tc, half_closed_clients_are_client_closed);
     suite_add_tcase(s, tc);
     return s;
