@@ -843,6 +843,23 @@ static int hybrid_after_grid(ap_plan *p)
     return begin_dir(p, 8, dp->pre[dp->n_pre - 1], a_heading, dp->post[0], b_heading, P_LEG);
 }
 
+/* The poses of a directional node path (*n of them, start node first) into out, for the hybrid's chain: a
+ * free start's pose takes the heading its path leaves with (ap_dir_leave_heading; the node's pose says 0),
+ * and a node the free start faces in place, at the start point, is not a pose of its own. *n is updated. */
+static void dir_chain(const ap_dir *d, const uint32_t *nodes, size_t *n, ap_pose *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        out[k] = ap_dir_node_pose(d, nodes[i], NULL);
+        if (i == 0 && *n >= 2 && nodes[0] == d->start_node)
+            out[0].heading = ap_dir_leave_heading(d, nodes[1]);
+        if (i == 1 && nodes[0] == d->start_node && out[1].x == out[0].x && out[1].y == out[0].y)
+            continue;
+        k++;
+    }
+    *n = k;
+}
+
 static int hybrid_after_leg(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
@@ -854,8 +871,7 @@ static int hybrid_after_leg(ap_plan *p)
         free(leg);
         return p->state = AP_E_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        leg[i] = ap_dir_node_pose(&dp->dir, nodes[i], NULL);
+    dir_chain(&dp->dir, nodes, &n, leg);
     free(nodes);
     int st = set_poses(dp, dp->pre, dp->n_pre, leg, n, dp->post, dp->n_post, &p->q);
     free(leg);
@@ -1003,8 +1019,7 @@ static int turns_finish(ap_plan *p, ap_result *r)
             free(chain);
             return AP_E_NOMEM;
         }
-        for (size_t i = 0; i < n; i++)
-            chain[i] = ap_dir_node_pose(&dp->dir, nodes[i], NULL);
+        dir_chain(&dp->dir, nodes, &n, chain);
         free(nodes);
         int st = set_poses(dp, chain, n, NULL, 0, NULL, 0, q);
         free(chain);

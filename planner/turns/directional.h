@@ -110,6 +110,8 @@ typedef struct ap_dir {
     double goal_slack, start_slack;
     uint64_t expanded_seen;       /* expansions seen by successors() (analytic-expansion period) */
     uint64_t analytic_tries, analytic_hits;
+    double start_h;               /* free start heading: the heading of the start's own final curve (the
+                                   * cheapest clear one of the lattice headings and the goal's direction) */
     char message[128];            /* why ap_dir_init refused, for the error body */
     ap_corridor cor;              /* corridor mode: the members; node cell numbers are member numbers */
     bool has_cor;
@@ -152,6 +154,13 @@ int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **s
  * exact poses) and in *reverse_bit (may be NULL) its driving direction bit (0 for start and goal). Reads d only;
  * the owner's thread. */
 ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit);
+
+/* The heading (radians) the path leaves the start with when its first move goes to node next: the start's
+ * own heading when it is given; with a free start heading, the first segment's (the final curve the start
+ * chose, start_h, or the line toward next's curve), or next's own heading when next lies at the start point
+ * (faced in place). For callers that turn the node path into poses (the hybrid's chain): the start node's
+ * pose carries heading 0 when free. Reads d only; the owner's thread. */
+double ap_dir_leave_heading(const ap_dir *d, uint32_t next);
 
 /* Reverse a forward path in place: the same curve driven from its end to its start, facing the other way
  * (lines swap ends; an arc keeps its centre and its sweep changes sign). For curves computed backwards from
