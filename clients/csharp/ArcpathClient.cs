@@ -1,5 +1,6 @@
-// A small client for arcpath's POST /v1/path: HttpClient (async) and DataContractJsonSerializer, both in
-// modern .NET and in Mono; no packages. See README.md beside this file.
+// A small client for arcpath's POST /v1/path: HttpClient (async) and DataContractJsonSerializer (answers;
+// typed requests are written here, doubles with 17 significant digits), both in modern .NET and in Mono; no
+// packages. See README.md beside this file.
 //
 // Errors throw ArcpathException {HttpStatus, Code, Message, Field, Attempts}: the wire error of an HTTP
 // error status (README "Errors"), or Code "transport" (no answer, HttpStatus 0) or "bad_answer" (a body
@@ -7,6 +8,7 @@
 // advertised delay: at most MaxAttempts requests per call, at most MaxRetryWait per wait.
 // Thread safety: one ArcpathClient may serve concurrent calls (HttpClient does); set the properties first.
 using System;
+using System.Globalization;
 using System.IO;
 using System.Net.Http;
 using System.Runtime.Serialization;
@@ -239,14 +241,86 @@ namespace Arcpath
             return e;
         }
 
-        private static string ToJson<T>(T value)
+        // The request body, written here rather than by DataContractJsonSerializer: Mono's writes a double
+        // with the "R" format, which there does not always round-trip (16.230544366138002 went out as
+        // 16.230544366138, the next double down: a helper), so the server planned from another point.
+        private static string ToJson(PathRequest r)
         {
-            var serializer = new DataContractJsonSerializer(typeof(T));
-            using (var stream = new MemoryStream())
+            if (r == null) throw new ArgumentNullException("request");
+            var b = new StringBuilder("{\"map\":");
+            Str(b, r.Map);
+            b.Append(",\"start\":"); PoseJson(b, r.Start, "start");
+            b.Append(",\"goal\":"); PoseJson(b, r.Goal, "goal");
+            if (r.Unit != null)
             {
-                serializer.WriteObject(stream, value);
-                return Encoding.UTF8.GetString(stream.ToArray());
+                var u = r.Unit;
+                var o = new Members(b, "unit");
+                if (u.Kind != null) { o.Key("kind"); Str(b, u.Kind); }
+                if (u.Radius.HasValue) { o.Key("radius"); Num(b, u.Radius.Value, "unit.radius"); }
+                if (u.Size.HasValue) { o.Key("size"); b.Append(u.Size.Value.ToString(CultureInfo.InvariantCulture)); }
+                if (u.Capability != null)
+                {
+                    o.Key("capability"); b.Append('[');
+                    for (int i = 0; i < u.Capability.Length; i++) { if (i > 0) b.Append(','); Str(b, u.Capability[i]); }
+                    b.Append(']');
+                }
+                if (u.TurningRadius.HasValue) { o.Key("turning_radius"); Num(b, u.TurningRadius.Value, "unit.turning_radius"); }
+                if (u.Reverse.HasValue) { o.Key("reverse"); b.Append(u.Reverse.Value ? "true" : "false"); }
+                o.End();
             }
+            if (r.Search != null)
+            {
+                var q = r.Search;
+                var o = new Members(b, "search");
+                if (q.Algorithm != null) { o.Key("algorithm"); Str(b, q.Algorithm); }
+                if (q.Connectivity.HasValue) { o.Key("connectivity"); b.Append(q.Connectivity.Value.ToString(CultureInfo.InvariantCulture)); }
+                if (q.Smoothing != null) { o.Key("smoothing"); Str(b, q.Smoothing); }
+                o.End();
+            }
+            if (r.DeadlineMs.HasValue) b.Append(",\"deadline_ms\":").Append(r.DeadlineMs.Value.ToString(CultureInfo.InvariantCulture));
+            return b.Append('}').ToString();
+        }
+
+        // ,"name":{ then members separated by commas, then }
+        private struct Members
+        {
+            private readonly StringBuilder b;
+            private bool any;
+            public Members(StringBuilder sb, string name) { b = sb; any = false; b.Append(",\"").Append(name).Append("\":{"); }
+            public void Key(string k) { if (any) b.Append(','); any = true; b.Append('"').Append(k).Append("\":"); }
+            public void End() { b.Append('}'); }
+        }
+
+        private static void PoseJson(StringBuilder b, Pose p, string name)
+        {
+            if (p == null) throw new ArgumentNullException(name);
+            b.Append("{\"x\":"); Num(b, p.X, name + ".x");
+            b.Append(",\"y\":"); Num(b, p.Y, name + ".y");
+            if (p.Heading.HasValue) { b.Append(",\"heading\":"); Num(b, p.Heading.Value, name + ".heading"); }
+            b.Append('}');
+        }
+
+        // A finite double with 17 significant digits, which a correct reader (the server's strtod) reads back as
+        // the same double: "R" cannot be trusted to, and neither can a check by double.Parse, since Mono's
+        // parser reads "16.230544366138" as 16.230544366138002 too. A non-finite double is an ArgumentException
+        // naming the field (JSON has none).
+        private static void Num(StringBuilder b, double v, string field)
+        {
+            if (double.IsNaN(v) || double.IsInfinity(v)) throw new ArgumentException(field + " must be a finite number");
+            b.Append(v.ToString("G17", CultureInfo.InvariantCulture));
+        }
+
+        private static void Str(StringBuilder b, string v)
+        {
+            if (v == null) { b.Append("null"); return; }
+            b.Append('"');
+            foreach (char c in v)
+            {
+                if (c == '"' || c == '\\') b.Append('\\').Append(c);
+                else if (c < 0x20) b.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                else b.Append(c);
+            }
+            b.Append('"');
         }
 
         /// <summary>The parsed body, or null when it is not JSON of that shape.</summary>
@@ -263,6 +337,10 @@ namespace Arcpath
             catch (SerializationException) { return null; }
             catch (InvalidCastException) { return null; }
             catch (System.Xml.XmlException) { return null; }
+            // a member of the wrong type or range ("clear": "yes", 1e400): the serializer's reflection wraps it
+            catch (System.Reflection.TargetInvocationException) { return null; }
+            catch (OverflowException) { return null; }
+            catch (FormatException) { return null; }
         }
     }
 }

@@ -3,11 +3,14 @@
 //
 //   mono build/csharp/arcpath-example.exe [BASE_URL [MAP]]     (defaults: http://127.0.0.1:8080, arena)
 //   mono build/csharp/arcpath-example.exe BASE_URL MAP kinodynamic [MAX_SPEED]
+//   mono build/csharp/arcpath-example.exe BASE_URL MAP start X
 //
 // The first prints "status", "length", "grid_cost", "segments" and "clear" lines and exits 0. The second
 // sends the body of the C and JavaScript examples' kinodynamic mode (the tank from (5.5, 5.5) facing west
 // to (20.5, 12.5), samples every 0.5 s, unit.max_speed MAX_SPEED when given) and prints their lines:
-// "status", "length", "duration_s", "segments", "turns", "timed", "samples", "probe", "clear".
+// "status", "length", "duration_s", "segments", "turns", "timed", "samples", "probe", "clear". The third
+// sends the first's typed query from (X, 3.5) and prints "start " and the answer's first waypoint's x with
+// 17 significant digits: the start must arrive as the very double given.
 // On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" and exit 1. tests/clients/run.sh checks
 // them all.
 using System;
@@ -54,6 +57,17 @@ public static class Example
                     Console.WriteLine("samples " + (kino.Samples == null ? 0 : kino.Samples.Length));
                     Console.WriteLine("probe " + (kino.Segments == null ? -1 : kino.Probe == true ? 1 : 0));
                     Console.WriteLine("clear " + (kino.Clear == true ? "true" : "false"));
+                    return 0;
+                }
+                if (args.Length > 3 && args[2] == "start")
+                {
+                    var from = await client.PathAsync(new PathRequest
+                    {
+                        Map = map,
+                        Start = new Pose(double.Parse(args[3], inv), 3.5),
+                        Goal = new Pose(90.5, 88.5),
+                    });
+                    Console.WriteLine("start " + from.Waypoints[0][0].ToString("G17", inv));
                     return 0;
                 }
                 var answer = await client.PathAsync(new PathRequest

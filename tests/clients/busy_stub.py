@@ -6,6 +6,7 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
   so a client that retries once gets the answer;
 - POST /v1/path with map "drip": a 200 whose body comes a byte every 0.3 s (20 bytes, then it stops);
 - POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
+- POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes");
 - GET /count: the number of POSTs so far, as text.
 """
 import json
@@ -73,6 +74,9 @@ class Handler(BaseHTTPRequestHandler):
             map_id = None
         if map_id in ("drip", "truncated"):
             self.cut_short(map_id == "drip")
+            return
+        if map_id == "badly_typed":
+            self.send(200, dict(ANSWER, clear="yes"))
             return
         if map_id != "always_busy":
             Handler.others += 1

@@ -245,6 +245,22 @@ for name in c js csharp; do
         fail "$name: typed unit.max_speed -1 (exit $rc)" "expected: $(cat "$tmp/expect-kino-bad")" "got:      $(cat "$tmp/out")"
     fi
 done
+# C#: the typed request's doubles reach the server bit for bit (Mono's serializer sent 16.230544366138002 as
+# 16.230544366138), and a 200 of the wrong shape is the client's bad_answer, not a reflection exception.
+if [ -z "$(toolchain csharp)" ]; then
+    run_example csharp "$base" arena start 16.230544366138002
+    if [ $rc -eq 0 ] && python3 -c 'import sys; sys.exit(float(open(sys.argv[1]).read().split()[1]) != 16.230544366138002)' "$tmp/out"; then
+        pass "csharp: typed start x 16.230544366138002 arrives as that double"
+    else
+        fail "csharp: typed start x 16.230544366138002 (exit $rc)" "got: $(cat "$tmp/out")"
+    fi
+    run_example csharp "$stub" badly_typed
+    case $rc:$(cat "$tmp/out") in
+        "1:error 200 bad_answer: "*) pass "csharp: a 200 with a member of the wrong type -> bad_answer" ;;
+        *) fail "csharp: a 200 with a member of the wrong type (exit $rc; expected 1, error 200 bad_answer)" \
+               "got: $(cat "$tmp/out")" ;;
+    esac
+fi
 if [ -z "$(toolchain c)" ]; then
     run_example c "$base" arena kinodynamic inf
     expect='error 0 argument: unit.max_speed must be a finite number (NaN means not sent) (field: unit.max_speed)'
