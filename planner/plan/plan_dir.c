@@ -445,10 +445,13 @@ static int set_poses(ap_plan_dir *dp, const ap_pose *a, size_t na, const ap_pose
     size_t k = 0;
     for (size_t i = 0; i < na; i++)
         dp->poses[k++] = a[i];
-    for (size_t i = 0; i < nb; i++)
-        if (k == 0 || dp->poses[k - 1].x != b[i].x || dp->poses[k - 1].y != b[i].y ||
-            dp->poses[k - 1].heading != b[i].heading)
+    for (size_t i = 0; i < nb; i++) {
+        const bool at_prev = k > 0 && dp->poses[k - 1].x == b[i].x && dp->poses[k - 1].y == b[i].y;
+        if (at_prev && k == 1 && !q->has_sheading)
+            dp->poses[0].heading = b[i].heading; /* the free start: the heading its leg leaves with (dir_chain) */
+        else if (!at_prev || dp->poses[k - 1].heading != b[i].heading)
             dp->poses[k++] = b[i];
+    }
     for (size_t i = 0; i < nc; i++)
         if (k == 0 || dp->poses[k - 1].x != c[i].x || dp->poses[k - 1].y != c[i].y ||
             dp->poses[k - 1].heading != c[i].heading)

@@ -319,8 +319,10 @@ static int start_successors(ap_dir *d, ap_succ *out)
                 for (int variant = 0; variant < (d->q.prof->key.reverse ? 2 : 1); variant++) {
                     ap_segment segs[AP_RS_MAX_PIECES];
                     int n = start_curve(d, &b, variant, segs);
-                    if (n == 0 && !d->q.start_heading) { /* b at the start point: face it at no cost */
+                    if (n == 0 && !d->q.start_heading) { /* b at the start point: face it at no cost, */
                         out[k++] = (ap_succ){node_id(d, cell, h, 0), 0.0};
+                        if (d->Hp > d->H) /* in either driving direction (no change of direction to pay) */
+                            out[k++] = (ap_succ){node_id(d, cell, h, 1), 0.0};
                         continue;
                     }
                     if (n <= 0 || !segs_clear(d, segs, (size_t)n))
@@ -801,6 +803,11 @@ int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **s
     }
     *segs = s;
     *n_segs = k;
+    if (nw == 1) { /* start = goal: the waypoints are still the start and the goal point */
+        w[1][0] = w[0][0];
+        w[1][1] = w[0][1];
+        nw = 2;
+    }
     *wps = w;
     *n_wps = nw;
     return AP_OK;

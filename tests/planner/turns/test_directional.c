@@ -1125,6 +1125,68 @@ START_TEST(test_free_start_heading_relaxes)
 }
 END_TEST
 
+/* No two equal waypoints in a row from the free start's facing in place (a helper: the hybrid's chain kept
+ * the start twice, [[7.5, 2.5], [7.5, 2.5], [4.5, 2.5]]), and start = goal still gives two; a reversing unit
+ * faces in place in either driving direction, so its free start pays no change of direction a given
+ * heading does not (the helper's r38 map: 26.81 against 24.81 facing pi, the same segments). */
+START_TEST(test_free_start_waypoints_and_reverse)
+{
+    static const char h2_text[] = "type octile\nheight 8\nwidth 12\nmap\n"
+                                  "............\n............\n......@.....\n......@.....\n......@.....\n"
+                                  "............\n............\n............\n";
+    static const char r38_text[] = "type octile\nheight 12\nwidth 23\nmap\n"
+                                   ".....@@.....@.@@@.....@\n..@.@.@@@..@...@..@....\n..@....@..@......@@....\n"
+                                   "...@@..@@...@.......@.@\n@.......@.@..@.@..@....\n@.........@..@.@..@....\n"
+                                   ".@........@@.....@.@@..\n.@........@...@@.@.@...\n.......@.....@....@...@\n"
+                                   ".@..@..@.........@@....\n@@.@@.....@@@....@....@\n@.@.................@..\n";
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_map *h2 = ap_test_map_from_string(h2_text);
+    ck_assert_ptr_nonnull(h2);
+    static const ap_algorithm algs[] = {AP_ALG_HYBRID, AP_ALG_AUTO, AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24};
+    for (size_t ai = 0; ai < sizeof algs / sizeof *algs; ai++) {
+        for (int same = 0; same < 2; same++) {
+            ap_query q = turning_query(h2, 7.5, 2.5, same ? 7.5 : 4.5, 2.5, 0.0, 2.0, algs[ai]);
+            ap_result r;
+            ck_assert_int_eq(run_plan(&q, &ws, &r, 1000), AP_OK);
+            if (!same)
+                check_guarantees(&q, &r);
+            ck_assert_uint_ge(r.n_waypoints, 2);
+            for (size_t i = 1; i < r.n_waypoints; i++)
+                ck_assert_msg(same || r.waypoints[i][0] != r.waypoints[i - 1][0] ||
+                                  r.waypoints[i][1] != r.waypoints[i - 1][1],
+                              "alg %d: waypoints %zu and %zu are both (%g, %g)", (int)algs[ai], i - 1, i,
+                              r.waypoints[i][0], r.waypoints[i][1]);
+            if (same)
+                ck_assert_uint_eq(r.n_waypoints, 2);
+            ap_result_free(&r);
+        }
+    }
+    ap_map_free(h2);
+    ap_map *r38 = ap_test_map_from_string(r38_text);
+    ck_assert_ptr_nonnull(r38);
+    ap_query q = turning_query(r38, 19.5, 5.5, 17.5, 4.5, 0.2, 3.0, AP_ALG_DIRECTIONAL48);
+    q.reverse = true;
+    q.headings = 16;
+    q.has_gheading = true;
+    q.gheading = 2.34365;
+    ap_result fixed, free_h;
+    q.has_sheading = true;
+    q.sheading = M_PI;
+    ck_assert_int_eq(run_plan(&q, &ws, &fixed, 1000), AP_OK);
+    check_guarantees(&q, &fixed);
+    q.has_sheading = false;
+    ck_assert_int_eq(run_plan(&q, &ws, &free_h, 1000), AP_OK);
+    check_guarantees(&q, &free_h);
+    ck_assert_msg(free_h.grid_cost <= fixed.grid_cost + 1e-9, "free %.6f, facing pi %.6f", free_h.grid_cost,
+                  fixed.grid_cost);
+    ap_result_free(&fixed);
+    ap_result_free(&free_h);
+    ap_map_free(r38);
+    ap_workspace_free(&ws);
+}
+END_TEST
+
 START_TEST(test_corridor_retries)
 {
     /* Long range (auto, start and goal far apart): when the directional search in the corridor around the
@@ -1433,6 +1495,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_art_plans);
     tcase_add_test(tc, test_window_too_far);
     tcase_add_test(tc, test_free_start_heading_relaxes);
+    tcase_add_test(tc, test_free_start_waypoints_and_reverse);
     tcase_add_test(tc, test_corridor_retries);
     tcase_add_test(tc, test_query_checks);
     tcase_add_test(tc, test_movingai_guarantees);
