@@ -143,7 +143,9 @@ void ap_dir_free(ap_dir *d);
 
 /* After AP_OK: turn a node path (start node ... goal node, from ap_search_path) into segments, recomputing
  * each edge's curve at absolute coordinates (the same curve the tables checked). *segs and *wps are
- * malloc'd (caller frees): waypoints are the start point, each node's cell centre and the goal point.
+ * malloc'd (caller frees): waypoints are the start point, each node's cell centre and the goal point, none
+ * equal to the one before (a free start's node faced in place is the start point once), at least two (start =
+ * goal: that point twice).
  * Returns AP_OK, AP_E_NOMEM, or AP_E_INTERNAL if an edge cannot be reproduced or n < 2 (outputs NULL and 0 on
  * every error). Reads d only; the owner's thread (the search writes d's counters and memo). Source: Pinter,
  * "Legal Turns: The Directional A* Algorithm" (each edge is the shortest curve between its poses). */
