@@ -1187,6 +1187,43 @@ START_TEST(test_free_start_waypoints_and_reverse)
 }
 END_TEST
 
+/* The hybrid's free start looks for one curve to a pose a few ahead, facing any compass heading (its chain
+ * left with the heading its grid path gave it and looped: 32.7 tiles where facing 3 pi / 4 gives 9.65, a
+ * metamorphic helper's map, cut to the 25 x 18 cells around the query). */
+START_TEST(test_hybrid_free_start_shortcut)
+{
+    static const char r3_text[] = "type octile\nheight 18\nwidth 25\nmap\n"
+                                  "..@.....@@...@...........\n.........................\n......@@.................\n"
+                                  ".............@.........@.\n......................@..\n............@............\n"
+                                  "...............@@........\n...@.................@...\n@....@..@.@..@...@.......\n"
+                                  "..........@@..@..........\n......................@..\n................@....@..@\n"
+                                  "............@..@.........\n.............@........@..\n.............@...........\n"
+                                  ".@.............@.........\n.....@......@....@@...@@.\n......@..................\n";
+    ap_map *m = ap_test_map_from_string(r3_text);
+    ck_assert_ptr_nonnull(m);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    static const ap_algorithm algs[] = {AP_ALG_HYBRID, AP_ALG_AUTO};
+    for (size_t ai = 0; ai < sizeof algs / sizeof *algs; ai++) {
+        ap_query q = turning_query(m, 7.5, 7.5, 12.5, 14.5, 0.0, 2.0, algs[ai]);
+        ap_result fixed, free_h;
+        q.has_sheading = true;
+        q.sheading = 3 * M_PI / 4;
+        ck_assert_int_eq(run_plan(&q, &ws, &fixed, 1000), AP_OK);
+        check_guarantees(&q, &fixed);
+        q.has_sheading = false;
+        ck_assert_int_eq(run_plan(&q, &ws, &free_h, 1000), AP_OK);
+        check_guarantees(&q, &free_h);
+        ck_assert_msg(free_h.length <= fixed.length + 1e-9, "alg %d: free %.6f, facing 3 pi / 4 %.6f", (int)algs[ai],
+                      free_h.length, fixed.length);
+        ap_result_free(&fixed);
+        ap_result_free(&free_h);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(test_corridor_retries)
 {
     /* Long range (auto, start and goal far apart): when the directional search in the corridor around the
@@ -1496,6 +1533,7 @@ Suite *directional_suite(void)
     tcase_add_test(tc, test_window_too_far);
     tcase_add_test(tc, test_free_start_heading_relaxes);
     tcase_add_test(tc, test_free_start_waypoints_and_reverse);
+    tcase_add_test(tc, test_hybrid_free_start_shortcut);
     tcase_add_test(tc, test_corridor_retries);
     tcase_add_test(tc, test_query_checks);
     tcase_add_test(tc, test_movingai_guarantees);
