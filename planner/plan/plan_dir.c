@@ -381,16 +381,17 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
 
 /* A free start's chain leaves with whatever heading the grid path or a leg gave its first pose, and a bend
  * the unit could have made by facing elsewhere at the start becomes a loop (a metamorphic helper: 32.7 tiles
- * where facing 3 pi / 4 gives 9.65). So first: the farthest of the next AP_FREE_START_AHEAD poses that one
- * clear curve from the start reaches, facing one of the compass headings or that pose, shorter than the
- * chain's curves up to it, replaces the poses between; the start then keeps that heading. */
-static void free_start_shortcut(ap_plan_dir *dp, const ap_world *world, double R, double r)
+ * where facing 3 pi / 4 gives 9.65). So, as a second candidate for final_smoothing: the farthest of the next
+ * AP_FREE_START_AHEAD poses that one clear curve from the start reaches, facing one of the compass headings or
+ * that pose, shorter than the chain's curves up to it, replaces the poses between; the start then keeps that
+ * heading. True when it changed the chain. */
+static bool free_start_shortcut(ap_plan_dir *dp, const ap_world *world, double R, double r)
 {
     ap_pose *P = dp->poses;
     bool *F = dp->pose_free;
     const size_t n = dp->n_poses;
     if (n < 3 || !F[0])
-        return;
+        return false;
     const size_t tmax = n - 1 < AP_FREE_START_AHEAD ? n - 1 : AP_FREE_START_AHEAD;
     ap_segment tmp[3];
     double chain[AP_FREE_START_AHEAD + 1] = {0.0};
@@ -421,26 +422,23 @@ static void free_start_shortcut(ap_plan_dir *dp, const ap_world *world, double R
             memmove(&P[1], &P[t], (n - t) * sizeof *P);
             memmove(&F[1], &F[t], (n - t) * sizeof *F);
             dp->n_poses = n - t + 1;
-            return;
+            return true;
         }
     }
+    return false;
 }
 
-/* Pinter's Listing 1 with the curved Walkable over dp->poses; then the geometry. */
-static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
+/* Pinter's Listing 1 with the curved Walkable over the chain P, F of *n poses (shortened in place, *n
+ * updated); then the geometry into *segs_out (malloc'd). Returns AP_OK, AP_E_NOMEM or AP_E_INTERNAL. */
+static int smooth_chain(const ap_plan *p, const ap_world *world, ap_pose *P, bool *F, size_t *n_io,
+                        ap_segment **segs_out, size_t *n_out)
 {
-    ap_plan_dir *dp = p->kind_state;
     const double R = p->q.turning_radius, r = p->q.unit_radius;
-    ap_world world;
-    ap_map_world(p->q.map, &world);
-    free_start_shortcut(dp, &world, R, r);
-    ap_pose *P = dp->poses;
-    bool *F = dp->pose_free;
-    size_t n = dp->n_poses, k = 1;
+    size_t n = *n_io, k = 1;
     ap_segment tmp[3];
     for (size_t cur = 1; cur + 1 < n; cur++) {
         int c = move_curve(&P[k - 1], F[k - 1], &P[cur + 1], F[cur + 1], R, tmp);
-        if (c >= 0 && ap_world_segments_clear(&world, tmp, (size_t)c, r))
+        if (c >= 0 && ap_world_segments_clear(world, tmp, (size_t)c, r))
             continue; /* drop P[cur] */
         P[k] = P[cur];
         F[k] = F[cur];
@@ -451,7 +449,7 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
         F[k] = F[n - 1];
         k++;
     }
-    dp->n_poses = k;
+    *n_io = k;
     ap_segment *segs = malloc((k ? k : 1) * 3 * sizeof *segs);
     if (segs == NULL)
         return AP_E_NOMEM;
@@ -464,12 +462,12 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
          * the mirror of the one a backward search checked (two loops of one length, one of them past a wall
          * or the map's edge: a helper's arena query looped 2.5 tiles outside the map): then it is found from
          * the other end. */
-        if (c >= 0 && !ap_world_segments_clear(&world, segs + ns, (size_t)c, r)) {
+        if (c >= 0 && !ap_world_segments_clear(world, segs + ns, (size_t)c, r)) {
             ap_segment alt[3];
             int f = F[i] || F[i + 1] ? move_curve(&P[i], false, &P[i + 1], false, R, alt) : -1;
-            if (!(f >= 0 && ap_world_segments_clear(&world, alt, (size_t)f, r)))
+            if (!(f >= 0 && ap_world_segments_clear(world, alt, (size_t)f, r)))
                 f = reversed_curve(&P[i], &P[i + 1], R, alt);
-            if (f >= 0 && ap_world_segments_clear(&world, alt, (size_t)f, r)) {
+            if (f >= 0 && ap_world_segments_clear(world, alt, (size_t)f, r)) {
                 memcpy(segs + ns, alt, (size_t)f * sizeof *alt);
                 c = f;
             }
@@ -483,6 +481,54 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
     *segs_out = segs;
     *n_out = ns;
     return AP_OK;
+}
+
+/* The final smoothing of dp->poses (smooth_chain). With a free start, also the chain after
+ * free_start_shortcut, and the better of the two answers is kept (clear before not clear, then the shorter;
+ * a tie keeps the plain one): the shortcut fixes the start's heading, which can cost Listing 1 a later skip
+ * (a helper: 272 of 1,069 answers longer when it was taken alone). */
+static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
+{
+    ap_plan_dir *dp = p->kind_state;
+    const double R = p->q.turning_radius, r = p->q.unit_radius;
+    ap_world world;
+    ap_map_world(p->q.map, &world);
+    const size_t n = dp->n_poses;
+    ap_pose *P2 = NULL;
+    bool *F2 = NULL;
+    if (n >= 3 && dp->pose_free[0]) {
+        P2 = malloc(n * sizeof *P2);
+        F2 = malloc(n * sizeof *F2);
+        if (P2 != NULL && F2 != NULL) {
+            memcpy(P2, dp->poses, n * sizeof *P2);
+            memcpy(F2, dp->pose_free, n * sizeof *F2);
+        }
+    }
+    int st = smooth_chain(p, &world, dp->poses, dp->pose_free, &dp->n_poses, segs_out, n_out);
+    if (st == AP_OK && P2 != NULL && F2 != NULL) {
+        ap_plan_dir alt = {.poses = P2, .pose_free = F2, .n_poses = n};
+        ap_segment *s2 = NULL;
+        size_t ns2 = 0;
+        if (free_start_shortcut(&alt, &world, R, r) &&
+            smooth_chain(p, &world, alt.poses, alt.pose_free, &alt.n_poses, &s2, &ns2) == AP_OK) {
+            const bool c1 = ap_world_segments_clear(&world, *segs_out, *n_out, r);
+            const bool c2 = ap_world_segments_clear(&world, s2, ns2, r);
+            if ((c2 && !c1) ||
+                (c2 == c1 && ap_path_length(s2, ns2) < ap_path_length(*segs_out, *n_out) - 1e-9)) {
+                free(*segs_out);
+                *segs_out = s2;
+                *n_out = ns2;
+                s2 = NULL;
+                memcpy(dp->poses, alt.poses, alt.n_poses * sizeof *dp->poses);
+                memcpy(dp->pose_free, alt.pose_free, alt.n_poses * sizeof *dp->pose_free);
+                dp->n_poses = alt.n_poses;
+            }
+        }
+        free(s2);
+    }
+    free(P2);
+    free(F2);
+    return st;
 }
 
 static int set_poses(ap_plan_dir *dp, const ap_pose *a, size_t na, const ap_pose *b, size_t nb, const ap_pose *c,
