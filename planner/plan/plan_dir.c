@@ -384,12 +384,10 @@ static int smoothing48(ap_plan *p, const double (*pts)[2], size_t n, ap_pose sta
  * where facing 3 pi / 4 gives 9.65). So, as a second candidate for final_smoothing: the farthest of the next
  * AP_FREE_START_AHEAD poses that one clear curve from the start reaches, facing one of the compass headings or
  * that pose, shorter than the chain's curves up to it, replaces the poses between; the start then keeps that
- * heading. True when it changed the chain. */
-static bool free_start_shortcut(ap_plan_dir *dp, const ap_world *world, double R, double r)
+ * heading. P, F: the chain's *n_io poses and free flags, changed in place. True when it changed the chain. */
+static bool free_start_shortcut(ap_pose *P, bool *F, size_t *n_io, const ap_world *world, double R, double r)
 {
-    ap_pose *P = dp->poses;
-    bool *F = dp->pose_free;
-    const size_t n = dp->n_poses;
+    const size_t n = *n_io;
     if (n < 3 || !F[0])
         return false;
     const size_t tmax = n - 1 < AP_FREE_START_AHEAD ? n - 1 : AP_FREE_START_AHEAD;
@@ -421,7 +419,7 @@ static bool free_start_shortcut(ap_plan_dir *dp, const ap_world *world, double R
             F[0] = false;
             memmove(&P[1], &P[t], (n - t) * sizeof *P);
             memmove(&F[1], &F[t], (n - t) * sizeof *F);
-            dp->n_poses = n - t + 1;
+            *n_io = n - t + 1;
             return true;
         }
     }
@@ -506,11 +504,11 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
     }
     int st = smooth_chain(p, &world, dp->poses, dp->pose_free, &dp->n_poses, segs_out, n_out);
     if (st == AP_OK && P2 != NULL && F2 != NULL) {
-        ap_plan_dir alt = {.poses = P2, .pose_free = F2, .n_poses = n};
+        size_t n2 = n;
         ap_segment *s2 = NULL;
         size_t ns2 = 0;
-        if (free_start_shortcut(&alt, &world, R, r) &&
-            smooth_chain(p, &world, alt.poses, alt.pose_free, &alt.n_poses, &s2, &ns2) == AP_OK) {
+        if (free_start_shortcut(P2, F2, &n2, &world, R, r) &&
+            smooth_chain(p, &world, P2, F2, &n2, &s2, &ns2) == AP_OK) {
             const bool c1 = ap_world_segments_clear(&world, *segs_out, *n_out, r);
             const bool c2 = ap_world_segments_clear(&world, s2, ns2, r);
             if ((c2 && !c1) ||
@@ -519,9 +517,9 @@ static int final_smoothing(ap_plan *p, ap_segment **segs_out, size_t *n_out)
                 *segs_out = s2;
                 *n_out = ns2;
                 s2 = NULL;
-                memcpy(dp->poses, alt.poses, alt.n_poses * sizeof *dp->poses);
-                memcpy(dp->pose_free, alt.pose_free, alt.n_poses * sizeof *dp->pose_free);
-                dp->n_poses = alt.n_poses;
+                memcpy(dp->poses, P2, n2 * sizeof *dp->poses);
+                memcpy(dp->pose_free, F2, n2 * sizeof *dp->pose_free);
+                dp->n_poses = n2;
             }
         }
         free(s2);
