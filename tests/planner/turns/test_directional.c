@@ -1163,6 +1163,26 @@ START_TEST(test_free_start_waypoints_and_reverse)
         }
     }
     ap_map_free(h2);
+    /* the goal cell's pose and a goal at its centre were the last two waypoints, both the goal (a helper) */
+    static const char c11_text[] = "type octile\nheight 14\nwidth 17\nmap\n"
+                                   "........@........\n..@.@...@...@....\n............@....\n.................\n"
+                                   "..@@.......@.....\n.@......@@@.@....\n.............@@..\n.......@.....@...\n"
+                                   "...@.........@@..\n.@.@.......@.@...\n@.....@..........\n..@.......@......\n"
+                                   "..............@..\n...........@.....\n";
+    ap_map *c11 = ap_test_map_from_string(c11_text);
+    ck_assert_ptr_nonnull(c11);
+    for (size_t ai = 0; ai < 2; ai++) {
+        ap_query q = turning_query(c11, 13.5, 4.5, 3.5, 10.5, 0.1, 0.5, algs[ai]);
+        ap_result r;
+        ck_assert_int_eq(run_plan(&q, &ws, &r, 1000), AP_OK);
+        check_guarantees(&q, &r);
+        for (size_t i = 1; i < r.n_waypoints; i++)
+            ck_assert_msg(r.waypoints[i][0] != r.waypoints[i - 1][0] || r.waypoints[i][1] != r.waypoints[i - 1][1],
+                          "alg %d: waypoints %zu and %zu are both (%g, %g)", (int)algs[ai], i - 1, i,
+                          r.waypoints[i][0], r.waypoints[i][1]);
+        ap_result_free(&r);
+    }
+    ap_map_free(c11);
     ap_map *r38 = ap_test_map_from_string(r38_text);
     ck_assert_ptr_nonnull(r38);
     ap_query q = turning_query(r38, 19.5, 5.5, 17.5, 4.5, 0.2, 3.0, AP_ALG_DIRECTIONAL48);
