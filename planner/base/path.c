@@ -195,3 +195,16 @@ double ap_path_length(const ap_segment *segs, size_t n)
         L += segs[i].length;
     return L;
 }
+
+size_t ap_waypoints_dedupe(double (*w)[2], size_t n)
+{
+    size_t k = n > 0 ? 1 : 0;
+    for (size_t i = 1; i < n; i++) {
+        if (w[i][0] == w[k - 1][0] && w[i][1] == w[k - 1][1] && !(i + 1 == n && k < 2))
+            continue;
+        w[k][0] = w[i][0];
+        w[k][1] = w[i][1];
+        k++;
+    }
+    return k;
+}

@@ -88,6 +88,10 @@ ap_pose ap_path_pose(const ap_segment *segs, size_t n, double d);
 /* Sum of the n segments' lengths (tiles; 0 for n = 0). Pure; thread-safe. */
 double ap_path_length(const ap_segment *segs, size_t n);
 
+/* An answer's waypoints w (n points [x, y], tiles) with every point equal to the one before dropped, in
+ * place, but at least two kept when n >= 2 (start = goal: that point twice). Returns the new count. Pure. */
+size_t ap_waypoints_dedupe(double (*w)[2], size_t n);
+
 /* Poses closer than this are the same pose to the Dubins and Reeds-Shepp solvers (the empty path): positions
  * within AP_SAME_POSE turning radii and headings within AP_SAME_POSE radians of each other. Why: their closed
  * forms snap angles within 1e-12 of 2pi to 0 (so rounding never adds a loop), and below ~3e-12 radii the

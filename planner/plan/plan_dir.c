@@ -1155,19 +1155,13 @@ static int turns_finish(ap_plan *p, ap_result *r)
             free(segs);
             return AP_E_NOMEM;
         }
-        /* One waypoint per point: the chain can hold the goal cell's pose and a goal at its centre (two poses,
-         * two headings, their curve of no length), which listed the goal twice (a helper). */
-        size_t nw = 0;
         for (size_t i = 0; i < dp->n_poses; i++) {
-            const bool last = i + 1 == dp->n_poses;
-            if (nw > 0 && !(last && nw < 2) && r->waypoints[nw - 1][0] == dp->poses[i].x &&
-                r->waypoints[nw - 1][1] == dp->poses[i].y)
-                continue; /* (but start = goal keeps both) */
-            r->waypoints[nw][0] = dp->poses[i].x;
-            r->waypoints[nw][1] = dp->poses[i].y;
-            nw++;
+            r->waypoints[i][0] = dp->poses[i].x;
+            r->waypoints[i][1] = dp->poses[i].y;
         }
-        r->n_waypoints = nw;
+        /* one waypoint per point: the chain can hold the goal cell's pose and a goal at its centre (two poses,
+         * two headings, their curve of no length), which listed the goal twice (a helper) */
+        r->n_waypoints = ap_waypoints_dedupe(r->waypoints, dp->n_poses);
         r->grid_cost = curve_cost(segs, ns, q->turn_penalty);
     }
     /* The last curve ends at the goal as sent: an arc's end is computed on its circle and may miss it by an

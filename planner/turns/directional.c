@@ -258,8 +258,9 @@ static void load_blocked(const ap_dir *d, int32_t wx, int32_t wy, uint64_t *blk)
     load_rows(d, d->bits, wx, wy, blk);
 }
 
-/* Try the analytic final curve from pose a (last driving direction rev); on success add the goal edge. */
-static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int k)
+/* The cost of the analytic final curve from pose a (last driving direction rev), INFINITY when it does not
+ * exist or is not clear. Counts the try. */
+static double analytic_cost(ap_dir *d, const ap_pose *a, int rev)
 {
     ap_segment segs[AP_RS_MAX_PIECES];
     d->analytic_tries++;
@@ -267,9 +268,18 @@ static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int 
     ap_world w;
     ap_map_world(d->q.map, &w);
     if (n < 0 || !ap_world_path_clear(&w, segs, (size_t)n, a->x, a->y, d->q.prof->key.radius))
+        return INFINITY;
+    return seg_cost(d, segs, (size_t)n, rev);
+}
+
+/* Try the analytic final curve from pose a (last driving direction rev); on success add the goal edge. */
+static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int k)
+{
+    const double c = analytic_cost(d, a, rev);
+    if (c == INFINITY)
         return k;
     d->analytic_hits++;
-    out[k++] = (ap_succ){d->goal_node, seg_cost(d, segs, (size_t)n, rev)};
+    out[k++] = (ap_succ){d->goal_node, c};
     return k;
 }
 
@@ -280,18 +290,11 @@ static int try_analytic(ap_dir *d, const ap_pose *a, int rev, ap_succ *out, int 
  * helper: 11.8 tiles against 2.27 facing +y, or no_path). */
 static int start_analytic_free(ap_dir *d, ap_succ *out, int k)
 {
-    ap_world w;
-    ap_map_world(d->q.map, &w);
     double best = INFINITY;
     const double to_goal = atan2(d->q.goal.y - d->q.start.y, d->q.goal.x - d->q.start.x);
     for (int h = -1; h < d->H; h++) {
-        ap_pose a = {d->q.start.x, d->q.start.y, h < 0 ? to_goal : ap_profile_heading(h, d->H)};
-        ap_segment segs[AP_RS_MAX_PIECES];
-        d->analytic_tries++;
-        int n = goal_curve(d, &a, segs);
-        if (n < 0 || !ap_world_path_clear(&w, segs, (size_t)n, a.x, a.y, d->q.prof->key.radius))
-            continue;
-        const double c = seg_cost(d, segs, (size_t)n, -1);
+        const ap_pose a = {d->q.start.x, d->q.start.y, h < 0 ? to_goal : ap_profile_heading(h, d->H)};
+        const double c = analytic_cost(d, &a, -1);
         if (c < best) {
             best = c;
             d->start_h = a.heading;
@@ -782,15 +785,11 @@ int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **s
         free(w);
         return AP_E_NOMEM;
     }
-    size_t k = 0, nw = 0;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         ap_pose p = ap_dir_node_pose(d, nodes[i], NULL);
-        if (nw == 0 || p.x != w[nw - 1][0] || p.y != w[nw - 1][1]) { /* (a free start faces its lattice
-                                                                       * node in place: one waypoint) */
-            w[nw][0] = p.x;
-            w[nw][1] = p.y;
-            nw++;
-        }
+        w[i][0] = p.x;
+        w[i][1] = p.y;
         if (i + 1 < n) {
             int c = move_segments(d, nodes[i], nodes[i + 1], s + k);
             if (c < 0) {
@@ -803,12 +802,7 @@ int ap_dir_path(const ap_dir *d, const uint32_t *nodes, size_t n, ap_segment **s
     }
     *segs = s;
     *n_segs = k;
-    if (nw == 1) { /* start = goal: the waypoints are still the start and the goal point */
-        w[1][0] = w[0][0];
-        w[1][1] = w[0][1];
-        nw = 2;
-    }
     *wps = w;
-    *n_wps = nw;
+    *n_wps = ap_waypoints_dedupe(w, n); /* (a free start faces its lattice node in place: one waypoint) */
     return AP_OK;
 }
