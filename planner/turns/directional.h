@@ -160,8 +160,9 @@ ap_pose ap_dir_node_pose(const ap_dir *d, uint32_t node, int *reverse_bit);
 /* The heading (radians) the path leaves the start with when its first move goes to node next: the start's
  * own heading when it is given; with a free start heading, the first segment's (the final curve the start
  * chose, start_h, or the line toward next's curve), or next's own heading when next lies at the start point
- * (faced in place). For callers that turn the node path into poses (the hybrid's chain): the start node's
- * pose carries heading 0 when free. Reads d only; the owner's thread. */
+ * (faced in place). For callers that turn the node path into poses (the hybrid's chain, Pinter's Figure 20
+ * pipeline): the start node's pose carries heading 0 when free. Reads d only; the owner's thread. Source:
+ * Pinter, "Legal Turns: The Directional A* Algorithm" (the first move's curve, as ap_dir_path makes it). */
 double ap_dir_leave_heading(const ap_dir *d, uint32_t next);
 
 /* Reverse a forward path in place: the same curve driven from its end to its start, facing the other way
