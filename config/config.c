@@ -255,11 +255,11 @@ static int apply_profiles(ap_config *c, const char *label, json_t *v, char *err,
                                           AP_MAX_UNIT_RADIUS);
                 p.radius = json_number_value(x);
             } else if (strcmp(k, "turning_radius") == 0) {
-                if (!json_is_number(x) || !(json_number_value(x) > 0.0) ||
+                if (!json_is_number(x) || !(json_number_value(x) >= AP_MIN_TURNING_RADIUS) ||
                     json_number_value(x) > AP_MAX_TURNING_RADIUS)
                     return ap_config_fail(err, errlen,
-                                          "%s: \"profiles[%zu].turning_radius\": must be a number > 0 and <= %g", label,
-                                          idx, AP_MAX_TURNING_RADIUS);
+                                          "%s: \"profiles[%zu].turning_radius\": must be a number between %g and %g",
+                                          label, idx, AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS);
                 p.turning_radius = json_number_value(x);
                 have_r = true;
             } else if (strcmp(k, "headings") == 0) {

@@ -82,6 +82,10 @@ static int parse_kind(const char *label, const char *name, json_t *o, ap_unit_ki
                                       label, path);
             rc = number(label, path, x, 0.0, m ? AP_MAX_TURNING_RADIUS * AP_MAX_METERS_PER_TILE : AP_MAX_TURNING_RADIUS,
                         &k->turning_radius, err, errlen);
+            /* in tiles, as the request's field: 0 or from the floor up (a kind's metres are checked per query) */
+            if (rc == AP_OK && !m && k->turning_radius > 0.0 && k->turning_radius < AP_MIN_TURNING_RADIUS)
+                rc = ap_config_fail(err, errlen, "%s: \"%s\": must be 0 or a number in [%g, %g]", label, path,
+                                    AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS);
             k->turning_metres = m;
             k->has |= AP_UNIT_F_TURNING;
         } else if (strcmp(key, "reverse_penalty") == 0) {

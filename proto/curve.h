@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../planner/base/limits.h"
 #include "../planner/base/path.h"
 #include "wire.h"
 
@@ -17,7 +18,7 @@
 /* The smallest turning radius and the largest |x|, |y| a curve request may carry: with them the normalised
  * distance D / r stays below 3e9, where every Dubins and Reeds-Shepp formula is finite (a radius of 1e-300
  * or a goal at 1e155 overflowed to a 500 answer). */
-#define AP_CURVE_MIN_TURNING_RADIUS 1e-3 /* tiles */
+#define AP_CURVE_MIN_TURNING_RADIUS AP_MIN_TURNING_RADIUS /* tiles: the same floor as unit.turning_radius */
 #define AP_CURVE_MAX_COORD 1e6           /* tiles */
 
 typedef enum ap_curve_model {

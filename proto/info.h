@@ -30,7 +30,7 @@ typedef struct ap_wire_info {
 
 /* Encode {"name": "arcpath", "version", "build": {"compiler"}, "limits": {"max_body_bytes", "max_batch",
  * "max_samples", "max_answer_bytes", "default_deadline_ms", "max_deadline_ms" (integers, from info),
- * "max_unit_radius", "max_turning_radius", "min_sample_step" (reals in tiles, limits.h), "workspace_nodes",
+ * "max_unit_radius", "min_turning_radius", "max_turning_radius", "min_sample_step" (reals in tiles, limits.h), "workspace_nodes",
  * "max_connections" (integers, from info)}, "algorithms":
  * [every wire name of ap_algorithms[], in the table's order], "maps": info->maps, "units": the unit kinds
  * object (info->units; {} when NULL), "vehicles": the built-in vehicle kinds (planner/kino/vehicle.h, in its

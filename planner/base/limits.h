@@ -17,8 +17,13 @@
  * 255 per cell; world/clearance.h). */
 #define AP_MAX_UNIT_SIZE 64
 
-/* Minimum turning radius in [0, AP_MAX_TURNING_RADIUS] tiles (unit.turning_radius; > 0 for unit profiles and
- * the legal-turn searches). Bounded by the directional lattice: an edge's arc must fit the profile's window. */
+/* Minimum turning radius (unit.turning_radius, tiles): 0 (turns on the spot), or in [AP_MIN_TURNING_RADIUS,
+ * AP_MAX_TURNING_RADIUS] (> 0 for unit profiles and the legal-turn searches). Bounded above by the directional
+ * lattice: an edge's arc must fit the profile's window. Bounded below because an arc of a few 1e-12 tiles is
+ * lost to rounding beside the tile coordinates it joins: a legal-turn answer at 1e-12 kept a line whose stated
+ * heading was 0.44 rad off its direction, and at 1e-200 two distinct points were joined by no segment at all
+ * (a helper, "ok" and "clear": true both times); a thousandth of a tile is below any unit's turn. */
+#define AP_MIN_TURNING_RADIUS 1e-3
 #define AP_MAX_TURNING_RADIUS 64.0
 
 /* samples.step: 0 (no samples) or at least this many tiles, so a long path cannot ask for billions of poses

@@ -210,9 +210,9 @@ static int check_unit(const ap_query *q, ap_query_error *e)
     const int bad = AP_E_INVALID_REQUEST;
     if (!in_range(q->unit_radius, 0.0, AP_MAX_UNIT_RADIUS))
         return refuse(e, bad, AP_QF_RADIUS, "\"unit.radius\" must be between 0 and %g", AP_MAX_UNIT_RADIUS);
-    if (!in_range(q->turning_radius, 0.0, AP_MAX_TURNING_RADIUS))
-        return refuse(e, bad, AP_QF_TURNING, "\"unit.turning_radius\" must be between 0 and %g",
-                      AP_MAX_TURNING_RADIUS);
+    if (!(q->turning_radius == 0.0 || in_range(q->turning_radius, AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS)))
+        return refuse(e, bad, AP_QF_TURNING, "\"unit.turning_radius\" must be 0 or between %g and %g",
+                      AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS);
     if (q->has_sheading && !isfinite(q->sheading))
         return refuse(e, bad, AP_QF_START_HEADING, "\"start.heading\" must be a finite number");
     return AP_OK;

@@ -284,6 +284,55 @@ START_TEST(directional_path_guarantees)
 }
 END_TEST
 
+/* The turning radius's floor (limits.h AP_MIN_TURNING_RADIUS, 0.001 tiles): at the floor the legal-turn
+ * searches answer a legal path (every line's heading its direction, headings continuous, ending at the goal
+ * pose); below it 400 on unit.turning_radius. Before the floor, 1e-12 answered ok and clear with a line whose
+ * stated heading was 0.44 rad off its direction, and 1e-200 joined two points by no segment at all. */
+START_TEST(turning_radius_floor)
+{
+    static const char *const algs[] = {"directional24", "hybrid", "auto"};
+    for (int i = 0; i < 3; i++) {
+        char body[400];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"arena\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0},"
+                 "\"goal\":{\"x\":20.5,\"y\":12.5,\"heading\":1.0},\"unit\":{\"turning_radius\":0.001},"
+                 "\"search\":{\"algorithm\":\"%s\"}}",
+                 algs[i]);
+        ap_resp r;
+        json_t *j = post_ok(ap_demo_srv, body, &r);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+        ck_assert(json_is_true(json_object_get(j, "clear")));
+        ap_check_segments(j, 5.5, 5.5, 20.5, 12.5, 0.001);
+        json_t *segs = json_object_get(j, "segments");
+        json_t *last = json_array_get(segs, json_array_size(segs) - 1);
+        const double h = strcmp(json_string_value(json_object_get(last, "type")), "arc") == 0
+                             ? ap_jnum(last, "start_heading") + ap_jnum(last, "sweep")
+                             : ap_jnum(last, "heading");
+        ck_assert_double_eq_tol(remainder(h - 1.0, 2 * M_PI), 0.0, 1e-9);
+        json_decref(j);
+        ap_resp_free(&r);
+    }
+    static const char *const below[] = {"0.000999", "1e-12", "1e-200", "5e-324"};
+    for (int i = 0; i < 4; i++) {
+        char body[400];
+        snprintf(body, sizeof body,
+                 "{\"map\":\"arena\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0},"
+                 "\"goal\":{\"x\":20.5,\"y\":12.5,\"heading\":1.0},\"unit\":{\"turning_radius\":%s},"
+                 "\"search\":{\"algorithm\":\"directional24\"}}",
+                 below[i]);
+        ap_resp r;
+        ck_assert_int_eq(ap_http(ap_demo_srv, "POST", "/v1/path", body, strlen(body), NULL, &r), 0);
+        ck_assert_msg(r.status == 400, "turning_radius %s: HTTP %ld", below[i], r.status);
+        json_t *j = ap_resp_json(&r);
+        json_t *e = json_object_get(j, "error");
+        ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
+        ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "unit.turning_radius");
+        json_decref(j);
+        ap_resp_free(&r);
+    }
+}
+END_TEST
+
 /* Maps with optimal lengths checked over HTTP (jps_plus): a spread of buckets, smoothing off (length ==
  * grid_cost), and the same query smoothed (never longer, and clear for a point unit), los then taut (never
  * longer than los, never shorter than the straight line); then auto (a point unit: the exact any-angle path
@@ -402,6 +451,7 @@ Suite *api_suite(void)
     tcase_add_test(tc, metrics_counters_increase);
     tcase_add_test(tc, curve_endpoint);
     tcase_add_test(tc, directional_path_guarantees);
+    tcase_add_test(tc, turning_radius_floor);
     suite_add_tcase(s, tc);
     TCase *mai = tcase_create("movingai");
     tcase_set_timeout(mai, 120);

@@ -159,7 +159,7 @@ START_TEST(info_on_the_demo_server)
     ck_assert_msg(strncmp(compiler, "gcc ", 4) == 0 || strncmp(compiler, "clang ", 6) == 0, "compiler %s", compiler);
 
     /* The configured limits at their defaults (README "Configuration"), the planner's from limits.h. */
-    ck_assert_uint_eq(json_object_size(json_object_get(j, "limits")), 11);
+    ck_assert_uint_eq(json_object_size(json_object_get(j, "limits")), 12);
     ck_assert_int_eq(limit_int(j, "max_body_bytes"), 65536);
     ck_assert_int_eq(limit_int(j, "max_batch"), 256);
     ck_assert_int_eq(limit_int(j, "max_samples"), AP_DEFAULT_MAX_SAMPLES);
@@ -167,6 +167,7 @@ START_TEST(info_on_the_demo_server)
     ck_assert_int_eq(limit_int(j, "default_deadline_ms"), 5000);
     ck_assert_int_eq(limit_int(j, "max_deadline_ms"), 60000);
     ck_assert_double_eq(limit_real(j, "max_unit_radius"), AP_MAX_UNIT_RADIUS);
+    ck_assert_double_eq(limit_real(j, "min_turning_radius"), 0.001);
     ck_assert_double_eq(limit_real(j, "max_turning_radius"), AP_MAX_TURNING_RADIUS);
     ck_assert_double_eq(limit_real(j, "min_sample_step"), AP_MIN_SAMPLE_STEP);
     /* the demo maps are small: the workspaces have the minimum size */

@@ -480,8 +480,11 @@ START_TEST(validation_accepts_turning)
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "search.turn_penalty");
     q.turn_penalty = 0.0;
-    /* a point unit with a tiny turning radius: rho is at least AP_AA_GRID_MIN_RADIUS */
+    /* below the floor (limits.h AP_MIN_TURNING_RADIUS) refused; a point unit at the floor answered */
     q.turning_radius = 1e-7;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.turning_radius");
+    q.turning_radius = AP_MIN_TURNING_RADIUS;
     ap_result r;
     ck_assert_int_eq(run_plan(&q, &r), AP_OK);
     check_turning(&r, &q, "tiny R");
