@@ -1150,8 +1150,11 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 }
 
 /* The error a request's header block earns before it is routed, or 0: an unsupported transfer coding
- * (501: MHD would wait for a body it cannot delimit), conflicting Content-Length lines (400), no Host or
- * more than one on HTTP/1.1 (400). *msg gets the reason. */
+ * (501: MHD would wait for a body it cannot delimit), Transfer-Encoding beside Content-Length or on
+ * HTTP/1.0 (400: RFC 9112 6.1 and 6.3, the framing is faulty; a front end that framed the body by
+ * Content-Length would take the rest as another request — MHD went on reading after a chunked body, a
+ * helper's smuggled GET was answered), conflicting Content-Length lines (400), no Host or more than one on
+ * HTTP/1.1 (400). Every 400 and 501 closes the connection (respond_error). *msg gets the reason. */
 static int check_framing(struct MHD_Connection *conn, const char *version, const char **msg)
 {
     header_scan hs = {0};
@@ -1159,6 +1162,14 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
     if (hs.te_unsupported) {
         *msg = "unsupported Transfer-Encoding: only chunked is accepted";
         return AP_E_NOT_IMPLEMENTED;
+    }
+    if (hs.n_te > 0 && hs.n_cl > 0) {
+        *msg = "Transfer-Encoding and Content-Length together: the body's framing is ambiguous";
+        return AP_E_BAD_REQUEST;
+    }
+    if (hs.n_te > 0 && strcmp(version, MHD_HTTP_VERSION_1_0) == 0) {
+        *msg = "Transfer-Encoding on an HTTP/1.0 request";
+        return AP_E_BAD_REQUEST;
     }
     if (hs.cl_differ) {
         *msg = "conflicting Content-Length headers";

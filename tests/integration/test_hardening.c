@@ -482,6 +482,31 @@ START_TEST(unsupported_transfer_coding_is_501)
 }
 END_TEST
 
+/* RFC 9112 6.1 and 6.3: Transfer-Encoding beside Content-Length, or on HTTP/1.0, is faulty framing: 400
+ * bad_request and the connection closed. A front end that framed by Content-Length would pass the bytes
+ * after the empty chunked body as its body; arcpathd kept the connection and answered them as a second
+ * request (a helper's smuggled GET of /v1/maps/rooms got 200). */
+START_TEST(transfer_encoding_with_content_length_is_400)
+{
+    int port = ap_demo_srv->port;
+    static const char *const reqs[] = {
+        "POST /v1/curve HTTP/1.1\r\nHost: t\r\nContent-Length: 45\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "0\r\n\r\nGET /v1/maps/rooms HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /v1/curve HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "0\r\n\r\nGET /v1/maps/rooms HTTP/1.1\r\nHost: x\r\n\r\n"};
+    for (int i = 0; i < 2; i++) {
+        raw_answer a;
+        ck_assert_int_eq(raw_exchange(port, NULL, reqs[i], &a), 0);
+        ck_assert_msg(a.status == 400, "request %d: %s", i, a.text);
+        ck_assert_str_eq(error_code(&a), "bad_request");
+        ck_assert_msg(strstr(a.text, "Connection: close") != NULL, "request %d kept its connection: %s", i, a.text);
+        ck_assert_msg(strstr(a.text + 1, "HTTP/1.1 ") == NULL, "request %d: a second answer: %s", i, a.text);
+        json_decref(a.body);
+    }
+    healthz_from(port, NULL);
+}
+END_TEST
+
 /* A chunked body (no Content-Length to refuse early) that grows past max_body_bytes (65,536 by default) is
  * read to its end and discarded, then answered 413 payload_too_large as a whole answer (not a reset); one
  * just under the limit is read and parsed (here: not JSON). */
@@ -581,6 +606,7 @@ Suite *hardening_suite(void)
     TCase *rfc = tcase_create("rfc9112");
     tcase_add_test(rfc, conflicting_content_length_is_400);
     tcase_add_test(rfc, unsupported_transfer_coding_is_501);
+    tcase_add_test(rfc, transfer_encoding_with_content_length_is_400);
     tcase_add_test(rfc, chunked_body_over_the_limit_is_413);
     tcase_add_test(rfc, http11_without_host_is_400);
     tcase_add_test(rfc, absolute_form_is_routed_like_its_path);
