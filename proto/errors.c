@@ -53,6 +53,8 @@ static const ap_error_info ap_error_table[] = {
     /* Not a standard status: nginx's, for a request its client abandoned. The answer goes nowhere; the code
      * is what the access log and arcpath_requests_total show for such a request. */
     [AP_E_CLIENT_CLOSED] = {499, "client_closed", "the client closed its connection before the answer"},
+    [AP_E_HEADER_TOO_LARGE] = {431, "header_too_large",
+                               "the request head (request line and header fields) is over 16 KiB"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -22,7 +22,8 @@ typedef enum ap_wire_status {
     AP_E_ANSWER_TOO_LARGE,               /* 413 answer_too_large: a batch item left unanswered because the
                                           * batch's answer reached max_answer_bytes (per item, in a 200) */
     AP_E_BAD_REQUEST,                    /* 400 bad_request: the HTTP message itself is malformed (RFC 9112:
-                                          * conflicting Content-Length headers, HTTP/1.1 without Host) */
+                                          * conflicting Content-Length headers, Transfer-Encoding beside
+                                          * Content-Length or on HTTP/1.0, HTTP/1.1 without Host) */
     AP_E_NOT_IMPLEMENTED,                /* 501 not_implemented: a transfer coding other than chunked */
     AP_E_BAD_MAP,                        /* 400 map_format: an uploaded map file (PUT /v1/maps/{id}) or a
                                           * map file being reloaded is not a valid map (line/column say
@@ -38,6 +39,9 @@ typedef enum ap_wire_status {
                                           * path job waited or searched; the job was stopped. Not waited
                                           * for (a client that only half-closed reads it): it names the
                                           * outcome in the access log and the request metrics (nginx's 499) */
+    AP_E_HEADER_TOO_LARGE,               /* 431 header_too_large: the request head (request line and header
+                                          * fields, as http.c counts it) is over 16 KiB; the connection is
+                                          * closed */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

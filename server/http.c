@@ -61,10 +61,18 @@ enum { LANES_NONE = 0, LANES_IN, LANES_DONE, LANES_ORPHAN };
  * heap (a batch, a long sampled path). */
 #define ARENA_BODY 4096
 #define ARENA_OUT 12288
-/* libmicrohttpd's per-connection memory pool (request line, headers, read buffer): its default is 32 KiB, which
- * it clears on every request on a kept-alive connection. 16 KiB still holds 8 KiB of headers (the common
- * proxy limit); measured: README "Performance". */
-#define AP_CONN_MEMORY (16u * 1024u)
+/* libmicrohttpd's per-connection memory pool (request line, headers, read buffer, then the answer's header
+ * lines): its default is 32 KiB, which it clears on every request on a kept-alive connection (measured:
+ * README "Performance"). The head arcpath accepts is AP_MAX_HEAD_BYTES as head_bytes counts it, the rest of
+ * the pool the room to answer: libmicrohttpd itself reads any head that fits the pool and only then finds no
+ * room for the answer's header lines, so with a pool of 16 KiB and no limit of our own a head 120-240 bytes
+ * short of the pool got no answer at all (closed, logged and counted as sent: a helper). A head over the
+ * limit gets 431 header_too_large while there is room for it; one past the pool, libmicrohttpd's own 431. */
+#define AP_CONN_MEMORY (24u * 1024u)
+#define AP_MAX_HEAD_BYTES (16u * 1024u)
+/* What libmicrohttpd (0.9.75) keeps beside a field's bytes in the pool: its list entry (six pointers and
+ * sizes and the kind), rounded up. */
+#define AP_HEAD_FIELD_OVERHEAD 64u
 #define POOL_MAX 256 /* blocks kept for reuse; more in flight at once are simply freed */
 
 typedef struct ap_req {
@@ -338,7 +346,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         ap_static_add_headers(resp, r->static_file, gzipped);
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
     if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED ||
-        status == AP_E_CLIENT_CLOSED)
+        status == AP_E_CLIENT_CLOSED || status == AP_E_HEADER_TOO_LARGE)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
     MHD_destroy_response(resp);
@@ -1182,6 +1190,24 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
     return 0;
 }
 
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    size_t *n = cls;
+    (void)kind;
+    *n += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 4 + AP_HEAD_FIELD_OVERHEAD;
+    return MHD_YES;
+}
+
+/* The request head's size as the connection's pool holds it, near enough: the request line, and each
+ * header field, query argument and cookie with ": " and CRLF and libmicrohttpd's entry for it. Compared with
+ * AP_MAX_HEAD_BYTES. */
+static size_t head_bytes(struct MHD_Connection *conn, const char *method, const char *url, const char *version)
+{
+    size_t n = strlen(method) + strlen(url) + strlen(version) + 4;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND | MHD_COOKIE_KIND, count_field, &n);
+    return n;
+}
+
 /* The origin-form path of a request target: an absolute-form target ("http://host:port/v1/path", RFC 9112
  * 3.2.2) is routed as its path ("/v1/path"; "/" when it has none); any other target is returned as is.
  * MHD has already split off the query. Pure. */
@@ -1362,6 +1388,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
         const char *why = NULL;
         int bad = check_framing(conn, version, &why);
+        if (!bad && head_bytes(conn, method, url, version) > AP_MAX_HEAD_BYTES)
+            bad = AP_E_HEADER_TOO_LARGE;
         if (bad) {
             conn_request_read(r);
             return respond_error(r, bad, why, NULL, 0, 0);

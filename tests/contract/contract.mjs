@@ -267,6 +267,7 @@ async function send(port, c) {
     const body = caseBody(c);
     const req = { method: c.method, path: c.path, body };
     let headers = c.headers;
+    if (c.header_fill !== undefined) headers = { ...headers, 'X-Pad': 'x'.repeat(c.header_fill) };
     if (c.if_none_match_from !== undefined) {
         const first = await exchange({ port, method: 'GET', path: c.if_none_match_from });
         headers = { ...headers, 'If-None-Match': first.headers.etag ?? '' };
