@@ -940,7 +940,17 @@ static int hybrid_after_grid(ap_plan *p)
      * them (then their heading may be free). */
     bool a_heading = ia > 0 || q->has_sheading;
     bool b_heading = ib + 1 < nb || q->has_gheading;
-    return begin_dir(p, 8, dp->pre[dp->n_pre - 1], a_heading, dp->post[0], b_heading, P_LEG);
+    st = begin_dir(p, 8, dp->pre[dp->n_pre - 1], a_heading, dp->post[0], b_heading, P_LEG);
+    if (st == AP_E_INVALID_REQUEST) {
+        /* The leg's window does not fit the workspace (a small max_workspace_cells): the pipeline's own
+         * stretch, not the client's query, so the hybrid has failed (auto goes on to Directional24, whose
+         * corridor fits), not a 400 on a query that Directional24 answers (a helper) */
+        p->field = NULL;
+        p->message[0] = '\0';
+        drop_dir(dp);
+        return escalate_or_fail(p, AP_NO_PATH);
+    }
+    return st;
 }
 
 /* The poses of a directional node path (*n of them, start node first) into out, for the hybrid's chain: a

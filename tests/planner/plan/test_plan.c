@@ -564,6 +564,53 @@ START_TEST(off_centre_ends_snap_to_a_neighbour_cell)
 }
 END_TEST
 
+/* A workspace just the size of the map (max_workspace_cells at its floor): the hybrid's Directional8 leg
+ * window may not fit it. That is the pipeline's failure, not a bad query: auto goes on to Directional24 (in
+ * a corridor) and answers; hybrid answers no_path. Both answered 400 invalid_request "too far apart for
+ * directional search" (a helper). */
+START_TEST(hybrid_leg_beyond_a_small_workspace)
+{
+    char text[2000];
+    int used = snprintf(text, sizeof text, "type octile\nheight 40\nwidth 40\nmap\n");
+    for (int y = 0; y < 40; y++) {
+        memset(text + used, '.', 40);
+        used += 40;
+        text[used++] = '\n';
+    }
+    text[used] = '\0';
+    ap_map *m = ap_test_map_from_string(text);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 42 * 42, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = base_query(m);
+    q.sx = 2.5;
+    q.sy = 2.5;
+    q.has_sheading = true;
+    q.sheading = 0.0;
+    q.gx = 14.5;
+    q.gy = 14.5;
+    q.turning_radius = 2.0;
+    q.algorithm = AP_ALG_AUTO;
+    for (int k = 0; k < 2; k++) {
+        q.algorithm = k == 0 ? AP_ALG_AUTO : AP_ALG_HYBRID;
+        ap_plan p;
+        int st = ap_plan_begin(&p, &q, &ws, 0);
+        while (st == AP_IN_PROGRESS) /* (auto's escalation is a stage of its own) */
+            st = ap_plan_step(&p, 0);
+        ap_result r;
+        ck_assert_int_eq(ap_plan_finish(&p, &r), st);
+        if (k == 0) {
+            ck_assert_msg(st == AP_OK, "auto: status %d %s", st, r.message);
+            ck_assert(r.clear);
+        } else {
+            ck_assert_msg(st == AP_OK || st == AP_NO_PATH, "hybrid: status %d %s", st, r.message);
+        }
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A sized disc whose cell's centre holds it and whose point holds it, but not the line between: radius 0.6 at
  * (3.6, 2.05) in cell (3, 2), whose diagonal neighbour (2, 1) is blocked. The point is 0.6021 tiles from
  * that block's corner (3, 2), the centre 0.7071, the line between passes 0.5969 from it. Every grid search
@@ -1168,6 +1215,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, square_units_at_off_centre_ends);
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     tcase_add_test(tc, corridor_radius_within_the_tolerance);
+    tcase_add_test(tc, hybrid_leg_beyond_a_small_workspace);
     suite_add_tcase(s, tc);
     return s;
 }
