@@ -570,15 +570,9 @@ END_TEST
  * directional search" (a helper). */
 START_TEST(hybrid_leg_beyond_a_small_workspace)
 {
-    char text[2000];
-    int used = snprintf(text, sizeof text, "type octile\nheight 40\nwidth 40\nmap\n");
-    for (int y = 0; y < 40; y++) {
-        memset(text + used, '.', 40);
-        used += 40;
-        text[used++] = '\n';
-    }
-    text[used] = '\0';
-    ap_map *m = ap_test_map_from_string(text);
+    char cells[40 * 40];
+    memset(cells, '.', sizeof cells);
+    ap_map *m = ap_test_map_from_cells(cells, 40, 40, 40);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, 42 * 42, AP_PLAN_MAX_SUCC), AP_OK);
     ap_query q = base_query(m);
