@@ -1151,6 +1151,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
             hs->cl_differ = true;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
         /* chunked is the only coding MHD decodes; a list ("gzip, chunked") or a second line adds another */
+        /* (exactly "chunked", any case: libmicrohttpd 0.9.75 decodes no other value, "chunked " with the
+         * trailing whitespace it leaves on included, and would wait for a body it cannot delimit) */
         if (hs->n_te++ > 0 || value == NULL || strcasecmp(value, "chunked") != 0)
             hs->te_unsupported = true;
     }
@@ -1406,7 +1408,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         bool has_body = te != NULL || (cl && strcmp(cl, "0") != 0);
-        if (cl && takes_body(r) && !r->early) {
+        /* (a body a route does not read counts too: a GET's was read and dropped until the request timeout, 20 GB
+         * of it, where its Content-Length had said so at once) */
+        if (cl && !r->early) {
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. (A value
@@ -1439,8 +1443,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t max = body_limit(r);
         r->bytes_in += n;
         *upload_data_size = 0;
-        if (r->too_large || r->early || !takes_body(r))
-            return MHD_YES; /* only the POST routes have a body we use; others are read and dropped */
+        if (r->too_large || r->early)
+            return MHD_YES;
+        if (!takes_body(r)) { /* only the POST routes have a body we use; others are read and dropped */
+            r->too_large = r->bytes_in > max; /* (a chunked one past the limit: 413 at its end, as below) */
+            return MHD_YES;
+        }
         if (n > max || r->body_len > max - n) {
             /* A chunked body (no Content-Length) went over: keep reading and discarding, so the 413 can be
              * sent as a proper answer at the end rather than by resetting the connection. */

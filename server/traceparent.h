@@ -15,7 +15,7 @@ typedef struct ap_traceparent {
 } ap_traceparent;
 
 /* Parse a traceparent header value (NULL = absent) strictly as version 00: exactly 55 characters
- * "00-<32 hex>-<16 hex>-<2 hex>", lowercase hex only, trace-id and parent-id not all zeros. Anything else
+ * "00-<32 hex>-<16 hex>-<2 hex>" (trailing spaces and tabs, optional whitespace in RFC 9110 5.5, ignored), lowercase hex only, trace-id and parent-id not all zeros. Anything else
  * (other versions included, which a version-00 reader cannot check) is not valid: returns false and the
  * header is to be ignored, never answered with an error. On success fills *out and returns true. Pure;
  * thread-safe. */

@@ -143,11 +143,15 @@ START_TEST(traceparent_strict)
     ck_assert_str_eq(t.parent_id, "00f067aa0ba902b7");
     ck_assert_str_eq(t.flags, "01");
     ck_assert(ap_traceparent_parse("00-00000000000000000000000000000001-0000000000000001-00", &t));
+    /* trailing optional whitespace is not the value's (RFC 9110 5.5; libmicrohttpd leaves it on) */
+    ck_assert(ap_traceparent_parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 \t ", &t));
+    ck_assert_str_eq(t.flags, "01");
     static const char *const bad[] = {
         NULL,
         "",
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0",     /* 54 chars */
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-011",   /* 56 */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0 ",    /* 54 and a space */
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-",   /* version 00 has nothing after */
         "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    /* other versions */
         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
