@@ -513,22 +513,31 @@ END_TEST
 /* A chunked body (no Content-Length to refuse early) that grows past max_body_bytes (65,536 by default) is
  * read to its end and discarded, then answered 413 payload_too_large as a whole answer (not a reset); one
  * just under the limit is read and parsed (here: not JSON). */
+/* A request of head (ending in the blank line) and a chunked body of chunks x 8 KiB of 'a', at most 10, in
+ * the static buffer returned. */
+static const char *chunked_request(const char *head, int chunks)
+{
+    static char req[256 + 10 * (8 + 8192)];
+    ck_assert_int_le(chunks, 10);
+    int n = snprintf(req, sizeof req, "%s", head);
+    for (int c = 0; c < chunks; c++) {
+        n += snprintf(req + n, sizeof req - (size_t)n, "2000\r\n");
+        memset(req + n, 'a', 8192);
+        n += 8192;
+        n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
+    }
+    n += snprintf(req + n, sizeof req - (size_t)n, "0\r\n\r\n");
+    ck_assert_int_lt(n, (int)sizeof req);
+    return req;
+}
+
 START_TEST(chunked_body_over_the_limit_is_413)
 {
     int port = ap_demo_srv->port;
-    static char req[128 + 10 * (8 + 8192)];
     for (int over = 0; over < 2; over++) {
-        int n = snprintf(req, sizeof req, "%s",
-                         "POST /v1/path HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
-        const int chunks = over ? 9 : 7; /* 9 x 8 KiB = 73,728 bytes > 65,536; 7 x 8 KiB = 57,344 */
-        for (int c = 0; c < chunks; c++) {
-            n += snprintf(req + n, sizeof req - (size_t)n, "2000\r\n");
-            memset(req + n, 'a', 8192);
-            n += 8192;
-            n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
-        }
-        n += snprintf(req + n, sizeof req - (size_t)n, "0\r\n\r\n");
-        ck_assert_int_lt(n, (int)sizeof req);
+        /* 9 x 8 KiB = 73,728 bytes > 65,536; 7 x 8 KiB = 57,344 */
+        const char *req = chunked_request("POST /v1/path HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
+                                          over ? 9 : 7);
         if (over)
             expect_raw(port, req, 413, "payload_too_large");
         else
@@ -549,17 +558,8 @@ START_TEST(unread_body_over_the_limit_is_413)
     expect_raw(port, "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 65537\r\n\r\n", 413,
                "payload_too_large");
     expect_raw(port, "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n0123456789", 200, NULL);
-    static char req[128 + 10 * (8 + 8192)];
-    int n = snprintf(req, sizeof req, "%s", "GET /healthz HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
-    for (int c = 0; c < 9; c++) { /* 9 x 8 KiB = 73,728 bytes > 65,536 */
-        n += snprintf(req + n, sizeof req - (size_t)n, "2000\r\n");
-        memset(req + n, 'a', 8192);
-        n += 8192;
-        n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
-    }
-    n += snprintf(req + n, sizeof req - (size_t)n, "0\r\n\r\n");
-    ck_assert_int_lt(n, (int)sizeof req);
-    expect_raw(port, req, 413, "payload_too_large");
+    expect_raw(port, chunked_request("GET /healthz HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 9),
+               413, "payload_too_large");
     healthz_from(port, NULL);
 }
 END_TEST
