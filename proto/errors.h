@@ -23,7 +23,8 @@ typedef enum ap_wire_status {
                                           * batch's answer reached max_answer_bytes (per item, in a 200) */
     AP_E_BAD_REQUEST,                    /* 400 bad_request: the HTTP message itself is malformed (RFC 9112:
                                           * conflicting Content-Length headers, Transfer-Encoding beside
-                                          * Content-Length or on HTTP/1.0, HTTP/1.1 without Host) */
+                                          * Content-Length or on HTTP/1.0, whitespace in a field name,
+                                          * HTTP/1.1 without Host) */
     AP_E_NOT_IMPLEMENTED,                /* 501 not_implemented: a transfer coding other than chunked */
     AP_E_BAD_MAP,                        /* 400 map_format: an uploaded map file (PUT /v1/maps/{id}) or a
                                           * map file being reloaded is not a valid map (line/column say

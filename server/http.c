@@ -1135,6 +1135,7 @@ typedef struct header_scan {
     bool cl_differ;     /* two Content-Length lines with different values */
     const char *cl;     /* the first Content-Length value */
     bool te_unsupported;/* a Transfer-Encoding other than exactly "chunked" (or more than one line) */
+    bool ws_name;       /* a field name with whitespace in it ("Transfer-Encoding : chunked") */
     int n_te;
 } header_scan;
 
@@ -1142,7 +1143,9 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 {
     header_scan *hs = cls;
     (void)kind;
-    if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+    if (strpbrk(key, " \t") != NULL) {
+        hs->ws_name = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
         hs->n_host++;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
         if (hs->n_cl++ == 0)
@@ -1150,9 +1153,9 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
         else if (strcmp(hs->cl, value ? value : "") != 0)
             hs->cl_differ = true;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        /* chunked is the only coding MHD decodes; a list ("gzip, chunked") or a second line adds another */
-        /* (exactly "chunked", any case: libmicrohttpd 0.9.75 decodes no other value, "chunked " with the
-         * trailing whitespace it leaves on included, and would wait for a body it cannot delimit) */
+        /* chunked is the only coding MHD decodes; a list ("gzip, chunked") or a second line adds another.
+         * Exactly "chunked", any case: libmicrohttpd 0.9.75 decodes no other value ("chunked " with the
+         * trailing whitespace it leaves on included) and would wait for a body it cannot delimit. */
         if (hs->n_te++ > 0 || value == NULL || strcasecmp(value, "chunked") != 0)
             hs->te_unsupported = true;
     }
@@ -1169,6 +1172,13 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
 {
     header_scan hs = {0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &hs);
+    if (hs.ws_name) {
+        /* RFC 9112 5.1: a field name is a token, and whitespace before the colon MUST be answered 400 — a
+         * front end that trims it reads "Transfer-Encoding : chunked" as chunked where libmicrohttpd keeps
+         * another field and frames by Content-Length (a helper's smuggled GET was answered) */
+        *msg = "whitespace in a header field name";
+        return AP_E_BAD_REQUEST;
+    }
     if (hs.te_unsupported) {
         *msg = "unsupported Transfer-Encoding: only chunked is accepted";
         return AP_E_NOT_IMPLEMENTED;
@@ -1201,12 +1211,14 @@ static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const cha
 }
 
 /* The request head's size as the connection's pool holds it, near enough: the request line, and each
- * header field, query argument and cookie with ": " and CRLF and libmicrohttpd's entry for it. Compared with
- * AP_MAX_HEAD_BYTES. */
+ * header field, query argument, cookie and (once a chunked body is read) trailer field with ": " and CRLF
+ * and libmicrohttpd's entry for it. Compared with AP_MAX_HEAD_BYTES. Decoded: a target's percent-escapes
+ * take three times the pool they count for here. */
 static size_t head_bytes(struct MHD_Connection *conn, const char *method, const char *url, const char *version)
 {
     size_t n = strlen(method) + strlen(url) + strlen(version) + 4;
-    MHD_get_connection_values(conn, MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND | MHD_COOKIE_KIND, count_field, &n);
+    MHD_get_connection_values(conn, MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND | MHD_COOKIE_KIND | MHD_FOOTER_KIND,
+                              count_field, &n);
     return n;
 }
 
@@ -1491,6 +1503,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return respond_error(r, r->early, NULL, NULL, 0, 0);
     if (r->too_large)
         return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
+    /* a chunked body's trailer fields are in the pool now too (head_bytes counts them) */
+    if (head_bytes(conn, method, url, version) > AP_MAX_HEAD_BYTES)
+        return respond_error(r, AP_E_HEADER_TOO_LARGE, NULL, NULL, 0, 0);
     r->t_body_ns = ap_clock_ns();
     if (r->options)
         return handle_options(r);
@@ -1653,7 +1668,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     ap_http *h = cls;
     ap_req *r = *con_cls;
     (void)conn;
-    (void)toe;
     if (!r)
         return;
     *con_cls = NULL;
@@ -1668,6 +1682,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         r->status = e->http;
         r->result = e->code;
     }
+    /* An answer queued but not sent whole: the client went away while it was written, or libmicrohttpd found
+     * no room in the connection's pool for its header lines (a head near the pool's size that passed
+     * head_bytes: escaped characters, an absolute-form target or chunk trailers take more of the pool than
+     * the decoded fields show). Logged as what it is, under the status the server answered. */
+    if (r->responded && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status != 499)
+        r->result = "unsent";
     if (r->responded)
         ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
     if (r->responded && r->status == 200 && r->route && r->route->handler == handle_path && r->t_resumed_ns &&
