@@ -1686,7 +1686,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
      * no room in the connection's pool for its header lines (a head near the pool's size that passed
      * head_bytes: escaped characters, an absolute-form target or chunk trailers take more of the pool than
      * the decoded fields show). Logged as what it is, under the status the server answered. */
-    if (r->responded && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status != 499)
+    if (r->responded && toe != MHD_REQUEST_TERMINATED_COMPLETED_OK &&
+        r->status != ap_error_lookup(AP_E_CLIENT_CLOSED)->http)
         r->result = "unsent";
     if (r->responded)
         ap_metrics_observe_request(h->metrics, route_index(r), r->status, dur);
