@@ -341,6 +341,43 @@ static int check_size(const char *label, size_t size, size_t header, int32_t w, 
                 (unsigned long long)size, (int)w, (int)h, (unsigned long long)most, AP_MAP_TRAILING_MAX);
 }
 
+/* The grid of a map file: height rows of exactly width terrain characters from rd (left after the "map"
+ * line), then only blank lines. Stores row y at terrain + y * width, or only checks the rows when terrain is
+ * NULL. AP_OK, or AP_E_MAP_FORMAT with the line and column in diag. */
+static int read_rows(line_reader *rd, const char *label, int32_t width, int32_t height, char *terrain,
+                     ap_diag *diag)
+{
+    const char *s;
+    size_t n;
+    for (int32_t y = 0; y < height; y++) {
+        if (!next_line(rd, &s, &n))
+            return fail(diag, AP_E_MAP_FORMAT, label, rd->line + 1, 1, "expected %d rows, found %d", (int)height,
+                        (int)y);
+        size_t lim_n = n < (size_t)width ? n : (size_t)width;
+        char *trow = terrain != NULL ? terrain + (size_t)y * (size_t)width : NULL;
+        for (size_t x = 0; x < lim_n; x++) {
+            unsigned char c = (unsigned char)s[x];
+            if (terrain_kind(c) < 0) {
+                if (c >= 0x20 && c < 0x7f)
+                    return fail(diag, AP_E_MAP_FORMAT, label, rd->line, (int)x + 1, "unknown terrain character '%c'",
+                                c);
+                return fail(diag, AP_E_MAP_FORMAT, label, rd->line, (int)x + 1,
+                            "unknown terrain character (byte 0x%02x)", c);
+            }
+            if (trow != NULL)
+                trow[x] = (char)c;
+        }
+        if (n != (size_t)width)
+            return fail(diag, AP_E_MAP_FORMAT, label, rd->line, (int)lim_n + 1, "row has %zu characters, expected %d",
+                        n, (int)width);
+    }
+    /* Blank lines after the grid are tolerated (editors add them); anything else is an extra row. */
+    while (next_line(rd, &s, &n))
+        if (n != 0)
+            return fail(diag, AP_E_MAP_FORMAT, label, rd->line, 1, "more rows than height %d", (int)height);
+    return AP_OK;
+}
+
 int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t len, const ap_map_opts *opts,
                  ap_map **out, ap_diag *diag)
 {
@@ -395,8 +432,6 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     /* The header within its first AP_MAP_HEADER_READ bytes, as ap_map_load reads it from a file: an upload
      * (PUT) of a header padded past them (height 000...0002) was taken while the same file was refused. */
     line_reader rd = {buf, len < AP_MAP_HEADER_READ ? len : AP_MAP_HEADER_READ, 0, 0};
-    const char *s;
-    size_t n;
     int32_t width = 0, height = 0;
     int st = parse_header(&rd, label, opts, &width, &height, diag);
     if (st != AP_OK)
@@ -407,6 +442,14 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     if ((st = check_size(label, len, rd.pos, width, height, diag)) != AP_OK) /* as ap_map_load's files */
         return st;
     rd.len = len;
+    /* Too short to hold the rows (height rows of width characters, a line end between them): the grid is
+     * read only to say where it ends, before the map's arrays are allocated, so an upload of a header
+     * claiming 32768 x 32768 cells over an empty body does not reserve gigabytes for a 400. */
+    if ((uint64_t)(len - rd.pos) < (uint64_t)height * ((uint64_t)width + 1) - 1) {
+        line_reader probe = rd;
+        if ((st = read_rows(&probe, label, width, height, NULL, diag)) != AP_OK)
+            return st;
+    }
     int64_t cells = (int64_t)width * height;
     int64_t padded = ((int64_t)width + 2) * ((int64_t)height + 2);
 
@@ -429,39 +472,9 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
         ap_map_free(m);
         return fail(diag, AP_E_NOMEM, label, 0, 0, "out of memory");
     }
-    for (int32_t y = 0; y < height; y++) {
-        if (!next_line(&rd, &s, &n)) {
-            ap_map_free(m);
-            return fail(diag, AP_E_MAP_FORMAT, label, rd.line + 1, 1, "expected %d rows, found %d", (int)height,
-                        (int)y);
-        }
-        size_t lim_n = n < (size_t)width ? n : (size_t)width;
-        char *trow = (char *)m->terrain + (size_t)y * (size_t)width;
-        for (size_t x = 0; x < lim_n; x++) {
-            unsigned char c = (unsigned char)s[x];
-            int k = terrain_kind(c);
-            if (k < 0) {
-                ap_map_free(m);
-                if (c >= 0x20 && c < 0x7f)
-                    return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1, "unknown terrain character '%c'",
-                                c);
-                return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)x + 1,
-                            "unknown terrain character (byte 0x%02x)", c);
-            }
-            trow[x] = (char)c;
-        }
-        if (n != (size_t)width) {
-            ap_map_free(m);
-            return fail(diag, AP_E_MAP_FORMAT, label, rd.line, (int)lim_n + 1, "row has %zu characters, expected %d",
-                        n, (int)width);
-        }
-    }
-    /* Blank lines after the grid are tolerated (editors add them); anything else is an extra row. */
-    while (next_line(&rd, &s, &n)) {
-        if (n != 0) {
-            ap_map_free(m);
-            return fail(diag, AP_E_MAP_FORMAT, label, rd.line, 1, "more rows than height %d", (int)height);
-        }
+    if ((st = read_rows(&rd, label, width, height, (char *)m->terrain, diag)) != AP_OK) {
+        ap_map_free(m);
+        return st;
     }
     st = ap_map_derive_pass(m);
     if (st != AP_OK) {

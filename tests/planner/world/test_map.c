@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../../planner/world/capability.h"
@@ -281,6 +282,63 @@ START_TEST(load_checks_header_and_size_first)
     unlink(edge);
     rmdir(sub);
     rmdir(dir);
+}
+END_TEST
+
+/* A body too short for the rows its header claims is refused before the map's arrays are allocated: an
+ * upload of "height 32768 / width 32768" over an empty body reserved 2 GiB of address space for its 400. The
+ * same message as a longer truncated file's; a child process under an address-space limit 256 MiB above its
+ * own size proves nothing of the claimed size was allocated (not under a sanitizer, whose shadow memory
+ * needs terabytes of address space). */
+START_TEST(short_body_is_refused_before_allocating)
+{
+    ap_map_opts lim = {.max_width = 65536, .max_height = 65536, .max_cells = 1LL << 30};
+    const char *cases[][2] = {
+        {"type octile\nheight 32768\nwidth 32768\nmap\n", "expected 32768 rows, found 0"},
+        {"type octile\nheight 32768\nwidth 32768\nmap\n@@@\n", "row has 3 characters, expected 32768"},
+        {"type octile\nheight 32768\nwidth 32768\nmap\n@@x", "unknown terrain character 'x'"},
+        {"type octile\nheight 3\nwidth 2\nmap\n..\n..\n.", "row has 1 characters, expected 2"},
+        {"type octile\nheight 3\nwidth 2\nmap\n..\n..", "expected 3 rows, found 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ap_map *m = NULL;
+        ap_diag d;
+        ck_assert_int_eq(ap_map_parse("big", "big.map", cases[i][0], strlen(cases[i][0]), &lim, &m, &d),
+                         AP_E_MAP_FORMAT);
+        ck_assert_ptr_null(m);
+        ck_assert_str_eq(d.msg, cases[i][1]);
+    }
+    /* the shortest body that holds the rows (no final newline) still loads */
+    const char *fits = "type octile\nheight 3\nwidth 2\nmap\n..\n..\n..";
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("fits", "fits.map", fits, strlen(fits), &lim, &m, &d), AP_OK);
+    ck_assert_int_eq(m->passable_cells, 6);
+    ap_map_free(m);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        long pages = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (f == NULL || fscanf(f, "%ld", &pages) != 1)
+            _exit(3);
+        fclose(f);
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (256u << 20);
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(4);
+        ap_map *cm = NULL;
+        ap_diag cd;
+        int rc = ap_map_parse("big", "big.map", cases[0][0], strlen(cases[0][0]), &lim, &cm, &cd);
+        _exit(rc == AP_E_MAP_FORMAT && strcmp(cd.msg, cases[0][1]) == 0 ? 0 : rc == AP_E_NOMEM ? 1 : 2);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "child exit %d (1: out of memory: the arrays were allocated before the rows were read)",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+#endif
 }
 END_TEST
 
@@ -591,6 +649,7 @@ Suite *map_suite(void)
     tcase_add_test(tc, bad_ids);
     tcase_add_test(tc, load_file);
     tcase_add_test(tc, load_checks_header_and_size_first);
+    tcase_add_test(tc, short_body_is_refused_before_allocating);
     tcase_add_test(tc, regions);
     tcase_add_test(tc, registered_tables);
     tcase_add_test(tc, terrain_costs);
