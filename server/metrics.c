@@ -268,7 +268,8 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
     fputs("# HELP arcpath_path_answers_total Path answers (single queries and batch items) by outcome: ok, capped "
           "(kinodynamic: the fastest path found when the expansion cap or the deadline stopped the search, or when "
           "it dropped states at the state limit), probe (the probing search's path), no_path_unreachable, "
-          "no_path_not_found, no_path_state_limit (kinodynamic: no id left for new states, max_workspace_cells), "
+          "no_path_not_found, no_path_state_limit (kinodynamic: no id left for new states; hybrid: grid path too long for "
+          "the workspace; max_workspace_cells), "
           "timeout. A batch's items count when its 200 is made.\n"
           "# TYPE arcpath_path_answers_total counter\n", f);
     for (int o = 0; o < AP_OUTCOME_COUNT; o++)

@@ -139,7 +139,9 @@ typedef enum ap_no_path_reason {
                                * list (wire "unreachable") */
     AP_NO_PATH_STATE_LIMIT,   /* the kinodynamic search had no id left for a new state (as many states as
                                * its workspace has nodes, max_workspace_cells on the server) and dropped
-                               * states before it found a path; a path may still exist (wire "state_limit") */
+                               * states before it found a path, or the hybrid's grid path had more waypoints
+                               * than its Smoothing48 nodes (waypoints x headings) fit in the workspace; a
+                               * path may still exist (wire "state_limit") */
 } ap_no_path_reason;
 
 typedef struct ap_result {

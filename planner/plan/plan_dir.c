@@ -853,6 +853,15 @@ static int hybrid_after_grid(ap_plan *p)
         if (st != AP_OK)
             return p->state = st;
     }
+    /* Smoothing48 searches (waypoint, heading) nodes: a grid path too long for the workspace (a 1-wide
+     * spiral corridor of 261,632 cells at 8 headings) is a failed hybrid, not a 500 from the search's
+     * capacity check (a helper); auto goes on to Directional24's corridor, hybrid answers no_path with
+     * reason state_limit (a larger workspace may find it). */
+    if ((uint64_t)np * (uint64_t)dp->prof48->key.headings + 2 > dp->ws->capacity) {
+        if (!dp->auto_mode)
+            p->no_path_reason = AP_NO_PATH_STATE_LIMIT;
+        return escalate_or_fail(p, AP_NO_PATH);
+    }
     ap_pose start = query_start(q), goal = query_goal(q);
     ap_pose *fwd = NULL, *bwd = NULL;
     size_t nf = 0, nb = 0;

@@ -568,6 +568,59 @@ END_TEST
  * window may not fit it. That is the pipeline's failure, not a bad query: auto goes on to Directional24 (in
  * a corridor) and answers; hybrid answers no_path. Both answered 400 invalid_request "too far apart for
  * directional search" (a helper). */
+/* A grid path too long for Smoothing48's (waypoint, heading) nodes in the workspace (a serpentine of 3-4 wide
+ * lanes, ~400 waypoints x 8 headings in a workspace of the map's size): the hybrid has failed, it answers
+ * no_path and auto goes on to Directional24 (here no_path too: its corridor does not fit such a workspace
+ * either). Both answered 500 internal (the search's capacity check; a helper's 1-wide spiral on a 1024 x 1024
+ * map). With a larger workspace auto answers. */
+START_TEST(hybrid_grid_path_beyond_the_workspace)
+{
+    char cells[40 * 40];
+    memset(cells, '.', sizeof cells);
+    for (int wall = 1; wall <= 9; wall++) { /* rows 4, 8, .. 36, open at the east and west end in turn */
+        const int y = 4 * wall;
+        for (int x = 0; x < 40; x++)
+            if (wall % 2 ? x < 36 : x >= 4)
+                cells[y * 40 + x] = '@';
+    }
+    ap_map *m = ap_test_map_from_cells(cells, 40, 40, 40);
+    ap_query q = base_query(m);
+    q.sx = 1.5;
+    q.sy = 1.5;
+    q.has_sheading = true;
+    q.sheading = 0.0;
+    q.gx = 1.5;
+    q.gy = 38.5;
+    q.turning_radius = 1.0;
+    for (int big = 0; big < 2; big++) {
+        ap_workspace ws;
+        ck_assert_int_eq(ap_workspace_init(&ws, big ? 100 * 42 * 42 : 42 * 42, AP_PLAN_MAX_SUCC), AP_OK);
+        for (int k = 0; k < 2; k++) {
+            q.algorithm = k == 0 ? AP_ALG_AUTO : AP_ALG_HYBRID;
+            ap_plan p;
+            int st = ap_plan_begin(&p, &q, &ws, 0);
+            while (st == AP_IN_PROGRESS)
+                st = ap_plan_step(&p, 0);
+            ap_result r;
+            ck_assert_int_eq(ap_plan_finish(&p, &r), st);
+            if (big && k == 0) {
+                ck_assert_msg(st == AP_OK, "auto: status %d %s", st, r.message);
+                ck_assert(r.clear);
+                ck_assert_double_gt(ap_path_length(r.segments, r.n_segments), 9 * 32.0);
+            } else {
+                ck_assert_msg(st == AP_NO_PATH, "%s, workspace %d: status %d %s", k ? "hybrid" : "auto", big, st,
+                              r.message);
+                /* hybrid's own: a larger workspace may find it; auto's is Directional24's */
+                ck_assert_int_eq(r.no_path_reason, k == 1 && !big ? AP_NO_PATH_STATE_LIMIT : AP_NO_PATH_NOT_FOUND);
+            }
+            ap_result_free(&r);
+        }
+        ap_workspace_free(&ws);
+    }
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(hybrid_leg_beyond_a_small_workspace)
 {
     char cells[40 * 40];
@@ -1210,6 +1263,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     tcase_add_test(tc, corridor_radius_within_the_tolerance);
     tcase_add_test(tc, hybrid_leg_beyond_a_small_workspace);
+    tcase_add_test(tc, hybrid_grid_path_beyond_the_workspace);
     suite_add_tcase(s, tc);
     return s;
 }
