@@ -3,10 +3,23 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <threads.h>
 
 static _Thread_local ap_json_scratch *current;
+
+/* jansson 2.14 does not survive a failed allocation: its parser then writes through a stale pointer or
+ * trips an assertion, its dumper drops text and returns a malformed document as a success (a helper's
+ * allocation-failure sweep). Past the point where it would, the process stops with a message instead, as
+ * Redis's zmalloc does on out of memory; the planner's own allocations fail with AP_E_NOMEM. */
+static _Noreturn void jansson_out_of_memory(size_t n)
+{
+    fprintf(stderr, "arcpath: out of memory: the JSON library could not allocate %zu bytes; it cannot recover "
+                    "from that, so the process stops\n",
+            n);
+    abort();
+}
 
 static void *scratch_malloc(size_t n)
 {
@@ -19,7 +32,10 @@ static void *scratch_malloc(size_t n)
             return p;
         }
     }
-    return malloc(n);
+    void *p = malloc(n);
+    if (p == NULL && n > 0)
+        jansson_out_of_memory(n);
+    return p;
 }
 
 static void scratch_free(void *p)

@@ -7,6 +7,10 @@
  * malloc. The allocator is installed once for the process (json_set_alloc_funcs): outside a scope, and on
  * other threads, it is malloc and free.
  *
+ * Out of memory: jansson 2.14 cannot recover from a failed allocation (its parser may write through a stale
+ * pointer, its dumper returns a malformed document as a success), so once the allocator is installed a
+ * malloc that fails for jansson prints a message to stderr and aborts the process.
+ *
  * The contract: every jansson value made inside the scope is released (json_decref) before
  * ap_json_scratch_end, and none is kept or handed to another thread; scopes do not nest (a second begin on
  * the same thread leaves the second scope inactive: plain malloc).

@@ -1,6 +1,10 @@
 /* test_json.c — the shared pieces of proto/: strict reading (json_in.h), the direct writer (json_out.h) and
  * the UTF-8 helpers (utf8.h). The endpoint suites (test_wire.c, test_curve.c) cover the schemas. */
 #include <check.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -335,6 +339,38 @@ START_TEST(scratch_scope)
 }
 END_TEST
 
+/* With the scratch allocator installed, a failed allocation for jansson stops the process with a message
+ * (jansson 2.14 cannot recover from one) instead of returning NULL to it. A child asks jansson for a string
+ * no allocator can give. Not under a sanitizer, whose allocator refuses the size itself. */
+START_TEST(scratch_allocator_aborts_when_out_of_memory)
+{
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        ap_json_scratch_install();
+        json_t *s = json_stringn_nocheck("x", SIZE_MAX / 4);
+        _exit(s == NULL ? 1 : 2);
+    }
+    close(fds[1]);
+    char msg[512] = {0};
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof msg - 1 && (k = read(fds[0], msg + got, sizeof msg - 1 - got)) > 0)
+        got += (size_t)k;
+    close(fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "child status 0x%x", status);
+    ck_assert_msg(strstr(msg, "arcpath: out of memory: the JSON library could not allocate") != NULL, "%s", msg);
+#endif
+}
+END_TEST
+
 Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -346,6 +382,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, writer_matches_jansson);
     tcase_add_test(tc, segments_encoding);
     tcase_add_test(tc, scratch_scope);
+    tcase_add_test(tc, scratch_allocator_aborts_when_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
 }
