@@ -437,6 +437,10 @@ static double mark_bound(ap_aa_query *q, uint32_t c, double base)
 {
     double h = base;
     const uint32_t k = q->g->n_marks;
+    if (k == 0) { /* no landmarks (their build failed for want of memory): mark_d is NULL */
+        q->h_stamp[c] = q->stamp;
+        return q->h_val[c] = h;
+    }
     const double *d = q->g->mark_d + (size_t)c * k;
     /* Without branches: a landmark without bounds this run has lb = -inf, ub = +inf (vis_ends), so its terms
      * are -inf, or NaN for a circle outside its component, which the comparisons skip. Only a circle outside
