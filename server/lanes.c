@@ -787,7 +787,7 @@ static void on_async(uv_async_t *a)
 static void on_sweep(uv_timer_t *t)
 {
     ap_lanes *l = t->data;
-    if (!l->pending_head)
+    if (!l->pending_head && !l->run_head)
         return;
     /* Pending slow jobs hold no slot, so their deadline is not checked by any search; answer the expired
      * ones (and those whose client has gone) now instead of when a slot frees, which can be up to
@@ -806,6 +806,34 @@ static void on_sweep(uv_timer_t *t)
     }
     l->pending_head = keep_head;
     l->pending_tail = keep_tail;
+    /* Jobs with a slot wait in the run queue while the pool's slow threads (workers - 1) run other slices,
+     * and one slice can be long (a unit profile's build: seconds for a wide disc): queries behind it
+     * answered timeout seconds past their deadline (a helper). Those due to stop are answered now. */
+    keep_head = keep_tail = NULL;
+    bool freed = false;
+    while ((j = q_pop(&l->run_head, &l->run_tail))) {
+        const int stop = j->items || j->task ? AP_OK : stop_reason(l, j, now); /* (those wait their turn) */
+        if (stop == AP_OK) {
+            q_push(&keep_head, &keep_tail, j);
+            continue;
+        }
+        l->run_n--;
+        freed = true;
+        if (stop == AP_TIMEOUT && j->moved) {
+            /* it ran slices: its kind answers with what it found (ap_plan_stop, as slow_work does; here on
+             * the loop thread, as no thread owns the plan while it waits), before its workspace goes back */
+            finish_plan(j, ap_plan_stop(&j->plan));
+            slow_release(l, j);
+            complete(l, j);
+        } else {
+            slow_release(l, j);
+            complete_with(l, j, stop);
+        }
+    }
+    l->run_head = keep_head;
+    l->run_tail = keep_tail;
+    if (freed)
+        slow_pump(l);
 }
 
 /* ---- public ------------------------------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -372,6 +373,51 @@ static int send_long_query(int port, const char *id)
 /* A client that closes its connection while its query searches stops that search: a kinodynamic query
  * across Paris_1_1024 (over a million expansions, ~1.5 s on the slow lane) whose client leaves after 0.2 s is
  * answered 499 client_closed in the metrics and the access log, not 200 when its search would have ended. */
+/* A query waiting with a slow slot for a pool thread answers at its deadline, not when the slice ahead of
+ * it ends: on 2 workers one slow slice runs at a time, and a wide disc's unit profile builds in one slice
+ * of seconds (radius 10, turning radius 5, 16 headings, reverse: ~2.4 s). An A* query moved to the slow lane
+ * (a fast budget of 100) with a 300 ms deadline waited behind it and answered timeout after it, seconds late
+ * (a helper); now it answers timeout while the build still runs. */
+START_TEST(queued_slow_query_answers_at_its_deadline)
+{
+    ap_srv srv;
+    const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_FAST_BUDGET=100", NULL};
+    ck_assert_int_eq(ap_srv_start(&srv, "config/maps", NULL, env), 0);
+    int heavy = send_post(srv.port, "/v1/path",
+                          "{\"map\":\"arena\",\"start\":{\"x\":68.5,\"y\":66.5,\"heading\":0},"
+                          "\"goal\":{\"x\":69.5,\"y\":66.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
+                          "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
+                          "\"deadline_ms\":60000}",
+                          "heavy");
+    ck_assert_int_ge(heavy, 0);
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* the build has begun on the slow lane */
+    json_t *j = ap_post_want(&srv, "/v1/path",
+                             "{\"map\":\"arena\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":90.5,\"y\":88.5},"
+                             "\"search\":{\"algorithm\":\"astar\"},\"deadline_ms\":300}",
+                             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "lane")), "slow");
+    json_decref(j);
+    struct pollfd pf = {.fd = heavy, .events = POLLIN};
+    ck_assert_msg(poll(&pf, 1, 0) == 0, "the build ahead answered first: the query waited for it");
+    /* the build's own answer, then */
+    char buf[4096];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof buf - 1 && (k = recv(heavy, buf + got, sizeof buf - 1 - got, 0)) > 0) {
+        got += (size_t)k;
+        buf[got] = '\0';
+        if (strstr(buf, "\"status\":") != NULL)
+            break;
+    }
+    buf[got] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0 && strstr(buf, "\"status\":\"ok\"") != NULL, "%.300s", buf);
+    close(heavy);
+    ck_assert_int_eq(ap_srv_stop(&srv), 0);
+}
+END_TEST
+
 START_TEST(closed_client_stops_its_search)
 {
     if (!ap_mai_small_dir) {
@@ -555,6 +601,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, table_builds_begin_on_the_slow_lane);
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
+    tcase_add_test(tc, queued_slow_query_answers_at_its_deadline);
     tcase_add_test(tc, closed_client_stops_its_search);
     tcase_add_test(tc, closed_batch_counts_no_answers);
     tcase_add_test(tc, half_closed_clients_are_client_closed);
