@@ -39,6 +39,15 @@ void ap_jbuf_free(ap_jbuf *b)
     ap_jbuf_init(b, NULL, 0);
 }
 
+void ap_jbuf_adopt(ap_jbuf *b, char *bytes, size_t len)
+{
+    ap_jbuf_free(b);
+    b->p = bytes;
+    b->len = len;
+    b->cap = len;
+    b->heap = true;
+}
+
 bool ap_jbuf_reserve(ap_jbuf *b, size_t n)
 {
     if (b->failed)

@@ -45,6 +45,11 @@ void ap_jbuf_reset(ap_jbuf *b);
 /* Free heap storage, if any, and start b over on no storage. NULL is ignored. */
 void ap_jbuf_free(ap_jbuf *b);
 
+/* Replace b's contents (its heap storage freed) by the len malloc'd bytes at bytes, which b now owns as heap
+ * storage: a finished answer re-encoded elsewhere (a gzip member; binary, not NUL-terminated, not to be
+ * written on). The owner's thread. */
+void ap_jbuf_adopt(ap_jbuf *b, char *bytes, size_t len);
+
 /* Make room for n more bytes plus the NUL, moving to (or growing) heap storage when needed. Returns false,
  * with b->failed set, when b had already failed or the allocation fails. */
 bool ap_jbuf_reserve(ap_jbuf *b, size_t n);

@@ -12,7 +12,8 @@
 
 /* The deflate level of answers compressed per request (1 = fastest .. 9 = smallest), chosen by measurement
  * (BENCHMARKS.md "gzip"): the 78 KB demo maze answer takes ~150 us at level 1 (to 9.5 KB) against ~940 us
- * at zlib's default 6 (to 6.9 KB); the HTTP thread that compresses also reads and answers every request. */
+ * at zlib's default 6 (to 6.9 KB); the HTTP thread that compresses the short answers also reads and answers
+ * every request (a path answer made on a pool worker is compressed there, lanes.h gzip_ok). */
 #define AP_GZIP_LEVEL 1
 
 /* The level of the embedded files (viewer, openapi.*), compressed once when the server starts: zlib's

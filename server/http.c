@@ -147,6 +147,7 @@ typedef struct ap_req {
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
+    bool pre_gzipped; /* the answer's body is already a gzip member (its worker compressed it) */
 
     ap_job job;
 
@@ -294,8 +295,12 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     struct MHD_Response *resp;
     /* An answer that may be compressed varies by Accept-Encoding, whether this one is or not. */
     bool vary_encoding = body != NULL && (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
-    bool gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
-                   gzip_answer(r, http, &body, &len, &heap);
+    bool gzipped = r->pre_gzipped && body != NULL; /* compressed on its worker (lanes.h gzip_ok) */
+    if (gzipped)
+        vary_encoding = true;
+    else
+        gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+                  gzip_answer(r, http, &body, &len, &heap);
     if (body) {
         resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     } else {
@@ -596,6 +601,7 @@ static enum MHD_Result respond_job(ap_req *r)
     bool heap = j->out.heap;
     if (heap)
         ap_jbuf_init(&j->out, NULL, 0); /* the answer owns the block now */
+    r->pre_gzipped = j->gzipped;
     return respond_answer(r, j->http_status, j->status, j->body, j->body_len, heap);
 }
 
@@ -715,6 +721,9 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     r->job.deadline_ns = deadline_of(r, pr.deadline_ms);
     r->job.user = r;
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
+    /* a path answer for the client itself (a render query's is drawn first) may be compressed on its worker */
+    r->job.gzip_ok = r->render == NULL && r->picture_ctype == NULL &&
+                     ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 
     if (h->cfg->inline_fast && inline_worthy(&pr.q)) {
         st = ap_lanes_run_inline(h->lanes, &r->job);
@@ -1620,14 +1629,14 @@ static void observe_stages(ap_req *r, uint64_t t_done)
 {
     const ap_job *j = &r->job;
     uint64_t ns[AP_STAGE_COUNT];
-    uint64_t worker_end = j->t_first_ns + j->search_ns;
+    uint64_t worker_end = j->t_first_ns + j->search_ns + j->encode_ns; /* (encoded there, or encode_ns 0) */
     ns[AP_STAGE_READ] = r->t_body_ns - r->t0_ns;
     ns[AP_STAGE_PARSE] = j->t_submit_ns - r->t_body_ns;
     ns[AP_STAGE_TO_LOOP] = j->t_admit_ns - j->t_submit_ns;
     ns[AP_STAGE_TO_POOL] = j->t_first_ns - j->t_admit_ns;
     ns[AP_STAGE_SEARCH] = j->search_ns;
     ns[AP_STAGE_FROM_POOL] = j->t_back_ns > worker_end ? j->t_back_ns - worker_end : 0;
-    ns[AP_STAGE_ENCODE] = j->t_encoded_ns - j->t_back_ns;
+    ns[AP_STAGE_ENCODE] = j->encode_ns + (j->t_encoded_ns - j->t_back_ns);
     ns[AP_STAGE_TO_HTTP] = r->t_resumed_ns - j->t_encoded_ns;
     ns[AP_STAGE_RESPOND] = r->t_queued_ns - r->t_resumed_ns;
     ns[AP_STAGE_SEND] = t_done - r->t_queued_ns;
@@ -1720,6 +1729,7 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     if (heap)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
     r->lane = ap_metrics_lane_name(job->lane);
+    r->pre_gzipped = job->gzipped;
     if (r->h->tablework != NULL)
         ap_tablework_offer(r->h->tablework, r->ver);
     if (r->render == NULL)

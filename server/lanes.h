@@ -89,6 +89,10 @@ struct ap_job {
      * answers AP_E_CLIENT_CLOSED, and its slot goes to the next job. NULL = never asked. Must not block: the
      * server peeks at the connection's socket (server/http.c). */
     bool (*client_gone)(const ap_job *job);
+    /* The client takes gzip (Content-Encoding): a single query's answer encoded on its worker, of
+     * AP_GZIP_MIN_BYTES or more, is compressed there too (server/gzip.h), not on the HTTP thread; gzipped
+     * then says so. */
+    bool gzip_ok;
 
     /* --- output, valid in and after the done hook --- */
     int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */
@@ -97,6 +101,7 @@ struct ap_job {
                            * caller's storage, or malloc'd when out.heap (then the job's owner frees it,
                            * or hands it to MHD) */
     size_t body_len;
+    bool gzipped;         /* body is the answer's gzip member (gzip_ok), in out's heap storage */
     ap_lane lane;         /* lane the job finished in */
     uint64_t queue_us;    /* hand-off -> first slice start (or -> completion if it never ran) */
     uint64_t search_us;   /* sum of slice wall times, including the move and path building */
@@ -108,12 +113,15 @@ struct ap_job {
     uint64_t t_back_ns;    /* the loop thread saw the last slice end */
     uint64_t t_encoded_ns; /* the answer was encoded, just before the done hook */
     uint64_t search_ns;    /* summed slice wall times */
+    uint64_t encode_ns;    /* a single query's answer encoded on its worker, right after its last slice
+                            * (0: encoded on the loop or the submitting thread, t_back_ns .. t_encoded_ns) */
 
     /* --- private to lanes --- */
     ap_plan plan;
     ap_result result;
     bool inline_done;      /* the fast slice ran on the submitter's thread (ap_lanes_run_inline) */
     bool task_done;        /* task ran: out holds its answer */
+    bool encoded;          /* its worker encoded the answer (body, status set): the loop only hands it back */
     size_t next_item;      /* batch: the first item not yet answered */
     bool item_active;      /* batch: plan holds items[next_item]'s unfinished search */
     bool requeue_fast;     /* batch: the fast turn ended on its budget; queue another fast turn */

@@ -37,7 +37,8 @@ typedef enum ap_lane {
  *   to_pool    admission -> a pool worker starts the job (uv_queue_work wake-up)
  *   search     search slices and path building (worker)
  *   from_pool  worker done -> the loop thread sees it (after-work wake-up)
- *   encode     JSON encoding of the answer (loop thread)
+ *   encode     JSON encoding of the answer (on the worker right after its last slice; the loop thread for
+ *              answers made there: timeouts, refusals, batches)
  *   to_http    resume -> MHD calls the handler again (MHD wake-up)
  *   respond    creating and queueing the MHD response (MHD thread)
  *   send       response queued -> MHD reports it sent (MHD thread)

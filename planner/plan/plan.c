@@ -233,6 +233,16 @@ int ap_plan_finish(ap_plan *p, ap_result *r)
     return r->status;
 }
 
+bool ap_plan_finish_is_cheap(const ap_plan *p)
+{
+    if (p->state != AP_OK || !p->has_search || p->search.state != AP_OK)
+        return true;
+    const double cost = p->search.cost; /* >= the answer's length: every move costs at least its length */
+    return cost <= AP_PLAN_CHEAP_FINISH_TILES &&
+           !(p->q.sample_step > 0.0 && cost / p->q.sample_step > AP_PLAN_CHEAP_FINISH_SAMPLES) &&
+           !(p->q.sample_dt > 0.0);
+}
+
 const char *ap_plan_field(const ap_plan *p)
 {
     return p->field;

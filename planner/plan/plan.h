@@ -360,6 +360,17 @@ const char *ap_plan_field(const ap_plan *p);
  * 255 bytes, inside the plan), or "" to use the status's default message. Thread: the plan's owner. */
 const char *ap_plan_message(const ap_plan *p);
 
+/* True when ap_plan_finish of p, a plan no longer in progress, is cheap enough for a latency-critical thread
+ * (the one ap_query_slice_is_cheap lets run the slice): false for a finished grid search whose path costs more
+ * than AP_PLAN_CHEAP_FINISH_TILES tiles or would give more than AP_PLAN_CHEAP_FINISH_SAMPLES samples, or
+ * that samples in time. The answer grows with the path: the 261,632 cells of a 1-wide spiral on a 1024^2
+ * map took ~25 ms to build and ~60 ms to encode (28.8 MB), on the HTTP thread, while every other client
+ * waited (a helper). A server finishes such a plan elsewhere (its search again, on a pool thread). Pure;
+ * the plan's owner thread. */
+bool ap_plan_finish_is_cheap(const ap_plan *p);
+#define AP_PLAN_CHEAP_FINISH_TILES 4096.0
+#define AP_PLAN_CHEAP_FINISH_SAMPLES 4096.0
+
 /* True when a slice of q's plan is cheap and bounded (plan_kind.h cheap_slice: grid searches, ~0.3 ms for
  * 2000 expansions) and the unit needs no curves built from per-unit tables (turning radius 0), so the
  * slice may run on a latency-critical thread: the server runs such fast slices on its HTTP thread (README

@@ -418,6 +418,57 @@ START_TEST(queued_slow_query_answers_at_its_deadline)
 }
 END_TEST
 
+/* A query whose path is long to build and write (a serpentine of 1-wide lanes: 5,183 tiles, past the
+ * planner's AP_PLAN_CHEAP_FINISH_TILES) is answered from the pool, not finished on the HTTP thread after its
+ * short inline search (a helper's 1-wide spiral: 28.8 MB built and written there held /healthz for 180 ms,
+ * its gzip for 530 ms more); its gzip is made on the worker too, the same answer. */
+START_TEST(long_answers_are_built_on_the_pool)
+{
+    enum { W = 161, H = 64 };
+    static char map[64 + H * (W + 1) + 1];
+    int n = snprintf(map, sizeof map, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    int open = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            /* walls at odd columns, open at the bottom then the top in turn */
+            const bool wall = x % 2 == 1 && y != ((x / 2) % 2 == 0 ? H - 1 : 0);
+            map[n++] = wall ? '@' : '.';
+            open += !wall;
+        }
+        map[n++] = '\n';
+    }
+    map[n] = '\0';
+    ap_srv srv;
+    ap_srv_dir d;
+    ck_assert_int_eq(ap_srv_start_dir(&srv, &d, "long", "comb", map, "{}"), 0);
+    /* the last lane (x = 160) runs from the top (entered at y = 0 from x = 158 .. 159) to the bottom */
+    const char *body = "{\"map\":\"comb\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":160.5,\"y\":63.5},"
+                       "\"search\":{\"smoothing\":\"none\"}}";
+    ap_resp plain, dec;
+    ck_assert_int_eq(ap_post(&srv, "/v1/path", body, &plain), 0);
+    ck_assert_int_eq(plain.status, 200);
+    json_t *j = ap_resp_json(&plain);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_double_eq(json_number_value(json_object_get(j, "grid_cost")), open - 1); /* every open cell */
+    ck_assert_int_eq(json_array_size(json_object_get(j, "segments")), open - 1);
+    json_t *stats = json_object_get(j, "stats");
+    ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "slow");
+    ck_assert_int_lt(json_integer_value(json_object_get(stats, "expanded")), 2000); /* within the fast budget */
+    json_decref(j);
+    ck_assert_int_eq(ap_http_decoded(&srv, "POST", "/v1/path", body, strlen(body), NULL, "gzip", &dec), 0);
+    char value[64];
+    ck_assert_str_eq(ap_resp_header(&dec, "Content-Encoding", value, sizeof value), "gzip");
+    ck_assert_str_eq(ap_resp_header(&dec, "Vary", value, sizeof value), "Accept-Encoding");
+    size_t head = (size_t)(strstr(plain.body, ",\"stats\":") - plain.body);
+    ck_assert_uint_gt(dec.len, head);
+    ck_assert_int_eq(memcmp(dec.body, plain.body, head), 0);
+    ck_assert_ptr_nonnull(strstr(dec.body + head, "\"lane\":\"slow\""));
+    ap_resp_free(&plain);
+    ap_resp_free(&dec);
+    ck_assert_int_eq(ap_srv_stop_dir(&srv, &d), 0);
+}
+END_TEST
+
 START_TEST(closed_client_stops_its_search)
 {
     if (!ap_mai_small_dir) {
@@ -602,6 +653,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
     tcase_add_test(tc, queued_slow_query_answers_at_its_deadline);
+    tcase_add_test(tc, long_answers_are_built_on_the_pool);
     tcase_add_test(tc, closed_client_stops_its_search);
     tcase_add_test(tc, closed_batch_counts_no_answers);
     tcase_add_test(tc, half_closed_clients_are_client_closed);

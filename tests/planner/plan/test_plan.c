@@ -621,6 +621,51 @@ START_TEST(hybrid_grid_path_beyond_the_workspace)
 }
 END_TEST
 
+/* ap_plan_finish_is_cheap: false for a finished grid search whose path costs more than
+ * AP_PLAN_CHEAP_FINISH_TILES (a serpentine of 1-wide lanes: 5,183 tiles) or would give more than
+ * AP_PLAN_CHEAP_FINISH_SAMPLES samples, or samples in time; true for a short one and for a plan that
+ * did not find a path. */
+START_TEST(finish_is_cheap_for_short_paths)
+{
+    enum { W = 161, H = 64 };
+    static char cells[W * H];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            cells[y * W + x] = x % 2 == 1 && y != ((x / 2) % 2 == 0 ? H - 1 : 0) ? '@' : '.';
+    ap_map *m = ap_test_map_from_cells(cells, W, W, H);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, (W + 2) * (H + 2), AP_PLAN_MAX_SUCC), AP_OK);
+    struct {
+        double gx, gy, step;
+        int cheap;
+    } cases[] = {
+        {160.5, 63.5, 0.0, 0}, /* 5,183 tiles */
+        {0.5, 63.5, 0.0, 1},   /* 63 tiles */
+        {0.5, 63.5, 0.01, 0},  /* 6,300 samples */
+        {0.5, 63.5, 0.5, 1},   /* 126 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ap_query q = base_query(m);
+        q.gx = cases[i].gx;
+        q.gy = cases[i].gy;
+        q.smoothing = AP_SMOOTH_NONE;
+        q.sample_step = cases[i].step;
+        q.algorithm = AP_ALG_ASTAR;
+        ap_plan p;
+        int st = ap_plan_begin(&p, &q, &ws, 0);
+        while (st == AP_IN_PROGRESS)
+            st = ap_plan_step(&p, 0);
+        ck_assert_int_eq(st, AP_OK);
+        ck_assert_msg(ap_plan_finish_is_cheap(&p) == (cases[i].cheap != 0), "case %zu", i);
+        ap_result r;
+        ck_assert_int_eq(ap_plan_finish(&p, &r), AP_OK);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 START_TEST(hybrid_leg_beyond_a_small_workspace)
 {
     char cells[40 * 40];
@@ -1263,6 +1308,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     tcase_add_test(tc, corridor_radius_within_the_tolerance);
     tcase_add_test(tc, hybrid_leg_beyond_a_small_workspace);
+    tcase_add_test(tc, finish_is_cheap_for_short_paths);
     tcase_add_test(tc, hybrid_grid_path_beyond_the_workspace);
     suite_add_tcase(s, tc);
     return s;
