@@ -450,17 +450,23 @@ static void batch_slow_work(ap_lanes *l, ap_job *j)
     j->search_ns += ap_clock_ns() - t0;
 }
 
+/* A task job's one run (lanes.h task: a picture), on a slow-lane pool thread. */
+static void run_task(ap_job *j)
+{
+    j->t_first_ns = ap_clock_ns();
+    j->task(j);
+    j->task_done = true;
+    j->state = j->status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->status;
+    j->search_ns = ap_clock_ns() - j->t_first_ns;
+}
+
 static void fast_work(uv_work_t *w)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
     pool_thread_setup(l);
-    if (j->task) {
-        j->t_first_ns = ap_clock_ns();
-        j->task(j);
-        j->task_done = true;
-        j->state = j->status == AP_IN_PROGRESS ? AP_E_INTERNAL : j->status;
-        j->search_ns = ap_clock_ns() - j->t_first_ns;
+    if (j->task) { /* (tasks go to the slow lane: on_async) */
+        run_task(j);
         return;
     }
     if (j->items) {
@@ -501,6 +507,10 @@ static void slow_work(uv_work_t *w)
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
     pool_thread_setup(l);
+    if (j->task) {
+        run_task(j);
+        return;
+    }
     if (j->items) {
         batch_slow_work(l, j);
         return;
@@ -811,8 +821,10 @@ static void on_async(uv_async_t *a)
         ap_job *next = j->next;
         j->next = NULL;
         j->t_admit_ns = ap_clock_ns();
-        if (j->inline_done)
-            slow_admit(l, j); /* its fast slice already ran on the HTTP thread */
+        if (j->inline_done || j->task)
+            slow_admit(l, j); /* its fast slice already ran on the HTTP thread; or a picture: a 1024^2 map's
+                               * PNG with a path of 261,632 cells and its samples takes 2 s, and three of
+                               * them held both pool threads, every fast query waiting (a helper) */
         else
             fast_admit(l, j);
         j = next;

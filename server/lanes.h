@@ -79,10 +79,12 @@ struct ap_job {
      * before submitting (e.g. the request's arena); zeroed (ap_job_init) = the heap. */
     ap_jbuf out;
     /* A task instead of a search (q and items unused): work too slow for the HTTP thread that is not a
-     * plan, e.g. drawing a picture (~0.1 s for a PNG of a 1024² map). It runs once on a pool thread in the
-     * fast lane (admitted, counted and refused when overloaded like a fast search; the deadline is not
-     * checked) and writes the whole answer itself: any bytes into out, and status and http_status. lanes
-     * encodes nothing for it, except an error answer when it never ran (overloaded, cancelled). */
+     * plan, e.g. drawing a picture (~0.1 s for a PNG of a 1024² map, seconds with a path of 10^5 cells). It
+     * runs once on a pool thread in the slow lane (a slot, at most workers - 1 such threads at once, so a
+     * thread stays free for fast searches; admitted, counted and refused when overloaded like a slow
+     * search; the deadline is not checked) and writes the whole answer itself: any bytes into out, and
+     * status and http_status. lanes encodes nothing for it, except an error answer when it never ran
+     * (overloaded, cancelled, its client gone). */
     void (*task)(ap_job *job);
     /* Optional: has the client gone? Asked on the loop thread while the job waits for a slow slot and
      * between its slow slices (not in the fast lane, whose slice is short); true stops the job there and

@@ -2,11 +2,14 @@
  * .png beside /v1/maps/{id} and /cells, POST /v1/render for a query and for its stored answer (the same
  * bytes), PNG headers, and the errors with their fields. */
 #include <check.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../util.h"
@@ -94,8 +97,8 @@ START_TEST(map_pictures)
 END_TEST
 
 /* Pictures are drawn on a pool thread, never on the HTTP thread: each picture request's access-log line
- * names the fast lane (a request answered on the HTTP thread names none), for a map alone, a stored
- * answer and a query (its search, then its drawing). */
+ * names the slow lane, where drawings run (a request answered on the HTTP thread names none), for a map
+ * alone and a query (its search, then its drawing). */
 START_TEST(pictures_drawn_in_the_pool)
 {
     char *log = ap_test_temp_file("arcpath-render-log", "");
@@ -126,13 +129,77 @@ START_TEST(pictures_drawn_in_the_pool)
         const char *line = strstr(text, ids[i]);
         ck_assert_msg(line != NULL, "no log line %s in:\n%s", ids[i], text);
         const char *eol = strchr(line, '\n');
-        const char *lane = strstr(line, "\"lane\":\"fast\"");
+        const char *lane = strstr(line, "\"lane\":\"slow\"");
         bool in_line = lane != NULL && (eol == NULL || lane < eol);
         ck_assert_msg(in_line == (i < 2), "%.*s", (int)(eol ? eol - line : 200), line);
     }
     free(text);
     unlink(log);
     free(log);
+}
+END_TEST
+
+/* Drawings take at most workers - 1 pool threads (they run in the slow lane), so fast queries keep a
+ * thread: two PNGs of a serpentine path of 122,655 cells with its samples (~0.9 s each) on 2 workers, and a
+ * short query sent to the pool (inline_fast off) after them answers while both still draw. As fast-lane
+ * jobs the two drawings held both threads and the query waited for one of them (a helper: 3.9 s). */
+START_TEST(pictures_leave_a_thread_for_fast_queries)
+{
+    enum { W = 512, H = 512 };
+    static char map[64 + H * (W + 1) + 1];
+    int n = snprintf(map, sizeof map, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            /* rows 0-479: 1-wide lanes (walls at odd columns, open at row 479 then row 0 in turn); row 480 a
+             * wall; below it an open field */
+            const bool wall = y < 480 ? x % 2 == 1 && y != ((x / 2) % 2 == 0 ? 479 : 0) : y == 480;
+            map[n++] = wall ? '@' : '.';
+        }
+        map[n++] = '\n';
+    }
+    map[n] = '\0';
+    char dir[] = "/tmp/arcpath-draw-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/comb.map", dir);
+    ap_write_file(path, map);
+    ap_srv s;
+    const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_INLINE_FAST=false", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, env), 0);
+    const char *draw = "{\"query\":{\"map\":\"comb\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":510.5,"
+                       "\"y\":479.5},\"search\":{\"algorithm\":\"jps_plus\",\"smoothing\":\"none\"},"
+                       "\"samples\":{\"step\":2.7},\"deadline_ms\":60000},\"format\":\"png\"}";
+    int fd[2];
+    for (int i = 0; i < 2; i++) {
+        char req[1024];
+        int k = snprintf(req, sizeof req,
+                         "POST /v1/render HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         "Content-Length: %zu\r\n\r\n%s",
+                         strlen(draw), draw);
+        fd[i] = ap_raw_connect(s.port, NULL);
+        ck_assert_int_ge(fd[i], 0);
+        ck_assert_int_eq(ap_send_all(fd[i], req, (size_t)k), 0);
+    }
+    struct timespec pause = {0, 250 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* both searched (~60 ms each), drawing */
+    json_t *j = ap_post_want(&s, "/v1/path",
+                             "{\"map\":\"comb\",\"start\":{\"x\":3.5,\"y\":490.5},\"goal\":{\"x\":60.5,\"y\":500.5}}",
+                             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "lane")), "fast");
+    json_decref(j);
+    for (int i = 0; i < 2; i++) {
+        struct pollfd pf = {.fd = fd[i], .events = POLLIN};
+        ck_assert_msg(poll(&pf, 1, 0) == 0, "drawing %d answered first: the query waited for it", i);
+    }
+    for (int i = 0; i < 2; i++) {
+        char buf[64] = {0};
+        ck_assert_int_gt(recv(fd[i], buf, sizeof buf - 1, 0), 12);
+        ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+        close(fd[i]);
+    }
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    unlink(path);
+    rmdir(dir);
 }
 END_TEST
 
@@ -363,6 +430,7 @@ Suite *render_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, map_pictures);
     tcase_add_test(tc, pictures_drawn_in_the_pool);
+    tcase_add_test(tc, pictures_leave_a_thread_for_fast_queries);
     tcase_add_test(tc, query_and_answer_round_trip);
     tcase_add_test(tc, every_answer_member_draws);
     tcase_add_test(tc, unit_kind_radius_drawn);
