@@ -849,18 +849,21 @@ static bool fill_disc_vis(void *ctx, const ap_aa_graph *g, uint32_t k, int s, ui
 }
 
 /* Would g's point table most likely hold more than AP_AA_EAGER_MAX_DEPS departures? One scan from every
- * 64th corner (maps of over 16,384 corners only) estimates the scans' total; a corner's departures are at
- * most twice its scan's corners (one per sense) and about as many on the maps measured, so an estimate of
- * over four times the limit skips a build that would stop there (random512-10-0: about 1 s, estimated in
- * 30 ms). A map wrongly skipped stays lazy, as beyond the limit. f: the build's buffers, as scratch. */
+ * 64th corner (maps of over 2,048 corners; fewer cannot see that many) estimates the scans' total; a
+ * corner's departures are at most twice its scan's corners (one per sense), and on the maps measured the
+ * estimate was 1.0-1.8 times the departures (Paris_1_1024: 1.10 M for 621,462; random512-40-0: 1.05 M for
+ * 688,764), so an estimate of over twice the limit skips a build that would stop there. Without it,
+ * random512-10-0's build ran about 1 s (estimated in 30 ms), and 1,024 lone blocks on an open 512^2 map
+ * (4,096 corners, estimate 2.9 M) 1.8 s, or 4,091 set by one tile update on an open 1024^2 map 3 s, every
+ * update. A map wrongly skipped stays lazy, as beyond the limit. f: the build's buffers, as scratch. */
 static bool too_many_lines(const ap_aa_graph *g, vis_fill *f)
 {
-    if (g->n <= 16384)
+    if (g->n <= 2048)
         return false;
     size_t seen = 0, samples = 0;
     for (size_t k = 0; k < g->n; k += 64, samples++)
         seen += ap_aa_vis_corners(g->vis, g->x[k], g->y[k], g->quad[k], f->scratch, f->cand);
-    return (double)seen / (double)samples * (double)g->n > 4.0 * AP_AA_EAGER_MAX_DEPS;
+    return (double)seen / (double)samples * (double)g->n > 2.0 * AP_AA_EAGER_MAX_DEPS;
 }
 
 /* Can g's table be built with the scan: a point unit's grid graph of corners only, with its index. */

@@ -4,6 +4,7 @@
  * turning unit's grown hugs tested pair by pair), the finish in steps too (a landmark's Dijkstra run, 64
  * circles' sorts); a build freed half-way, in the fill or in the finish, leaves the graph lazy. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,53 @@ START_TEST(build_freed_half_way)
 }
 END_TEST
 
+/* A point table that would hold more than AP_AA_EAGER_MAX_DEPS departures is skipped at its start by the
+ * estimate (one scan from every 64th corner), also below 16,384 corners: 1,024 lone blocks on an open
+ * 512 x 512 map (4,096 corners that see most of each other) gave a build that ran its line tests for 1.8 s
+ * until it passed the limit (4,091 blocks set by a tile update on an open 1024^2 map: 3 s, every update; a
+ * helper). The build is done at once, the graph lazy. 1,024 blocks on 128 x 128 (1.14 M departures) and 16
+ * on 512 x 512 still build. */
+START_TEST(build_skips_a_table_beyond_the_limit)
+{
+    static const struct {
+        int w, step;
+        bool skipped;
+    } cases[] = {{512, 16, true}, {128, 4, false}, {512, 128, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int w = cases[c].w;
+        char *cells = malloc((size_t)w * (size_t)w);
+        ck_assert_ptr_nonnull(cells);
+        memset(cells, '.', (size_t)w * (size_t)w);
+        for (int y = 2; y < w; y += cases[c].step)
+            for (int x = 2; x < w; x += cases[c].step)
+                cells[y * w + x] = '@';
+        ap_map *m = ap_test_map_from_cells(cells, w, w, w);
+        free(cells);
+        ap_aa_graph *g;
+        ck_assert_int_eq(ap_aa_graph_grid_lazy(m, 0.0, &g), AP_OK);
+        const size_t blocks = (size_t)((w - 3) / cases[c].step + 1) * (size_t)((w - 3) / cases[c].step + 1);
+        ck_assert_uint_eq(g->n, 4 * blocks);
+        ap_aa_build *b;
+        ck_assert_int_eq(ap_aa_build_start(g, &b), AP_OK);
+        const int st = ap_aa_build_run(b, 1); /* one step: a skipped build is done already */
+        if (cases[c].skipped) {
+            ck_assert_int_eq(st, AP_E_NOMEM);
+            ck_assert_ptr_null(g->dep_start);
+            ck_assert_uint_eq(g->n_deps, 0);
+        } else {
+            ck_assert_int_eq(st, AP_IN_PROGRESS);
+            while (ap_aa_build_run(b, 0) == AP_IN_PROGRESS)
+                ;
+            ck_assert_ptr_nonnull(g->dep_start);
+            ck_assert_uint_le(g->n_deps, AP_AA_EAGER_MAX_DEPS);
+        }
+        ap_aa_build_free(b);
+        ap_aa_graph_free(g);
+        ap_map_free(m);
+    }
+}
+END_TEST
+
 /* The point unit's rule with circles (graph.h): a line may touch a circle and a blocked square, but not
  * pass where they touch each other (a gap of width 0), nor where two circles touch. */
 START_TEST(point_unit_squeezes_through_no_touch)
@@ -184,6 +232,7 @@ Suite *aa_graph_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, build_in_pieces_equals_one_go);
     tcase_add_test(tc, build_freed_half_way);
+    tcase_add_test(tc, build_skips_a_table_beyond_the_limit);
     suite_add_tcase(s, tc);
     tc = tcase_create("point");
     tcase_add_test(tc, point_unit_squeezes_through_no_touch);
