@@ -580,6 +580,7 @@ static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_rend
     ap_job_init(&r->job);
     r->job.task = draw_task;
     r->job.user = r;
+    r->job.gzip_ok = ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     return hand_off(r);
 }
 
@@ -884,6 +885,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         return respond_error(r, AP_E_ANSWER_TOO_LARGE, msg, "queries", 0, 0);
     }
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
+    r->job.gzip_ok = ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     return hand_off(r);
 }
 

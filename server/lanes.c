@@ -164,12 +164,14 @@ static void finish_timeout_unsearched(ap_job *j)
 
 static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now);
 
-/* A single query that ended on its worker is encoded there, not on the loop thread: an answer grows with its
- * path (a 1-wide spiral's 261,632 cells: 28.8 MB, ~60 ms to write), and on the loop it held up every other
- * job's admission and hand-back meanwhile (a helper). */
+/* A job that ended on its worker is encoded there (a task's answer is its own), and gzip-compressed there
+ * when asked, not on the loop thread or the HTTP thread: an answer grows with its path (a 1-wide spiral's
+ * 261,632 cells: 28.8 MB, ~60 ms to write, ~50 ms to compress) or its batch (up to max_answer_bytes), and on
+ * the loop it held up every other job's admission and hand-back meanwhile, on the HTTP thread every request
+ * (helpers: /healthz waited 530 ms behind one such gzip, 134 ms behind a 32 MB batch's). */
 static void encode_on_worker(ap_lanes *l, ap_job *j)
 {
-    if (j->items || j->task || j->state == AP_IN_PROGRESS)
+    if (j->state == AP_IN_PROGRESS)
         return;
     const uint64_t t0 = ap_clock_ns();
     encode_answer(l, j, t0);
@@ -433,6 +435,7 @@ static void batch_fast_work(ap_lanes *l, ap_job *j)
     j->requeue_fast = j->state == AP_IN_PROGRESS && !j->item_active && !j->begin_slow;
     fast_release(l, ws);
     j->search_ns += ap_clock_ns() - t0;
+    encode_on_worker(l, j);
 }
 
 static void batch_slow_work(ap_lanes *l, ap_job *j)
@@ -448,6 +451,7 @@ static void batch_slow_work(ap_lanes *l, ap_job *j)
     j->moved = true;
     j->state = batch_run(l, j, j->slow_ws, AP_LANE_SLOW, l->cfg.slow_slice, l->cfg.slow_slice);
     j->search_ns += ap_clock_ns() - t0;
+    encode_on_worker(l, j);
 }
 
 /* A task job's one run (lanes.h task: a picture), on a slow-lane pool thread. */
@@ -467,6 +471,7 @@ static void fast_work(uv_work_t *w)
     pool_thread_setup(l);
     if (j->task) { /* (tasks go to the slow lane: on_async) */
         run_task(j);
+        encode_on_worker(l, j);
         return;
     }
     if (j->items) {
@@ -509,6 +514,7 @@ static void slow_work(uv_work_t *w)
     pool_thread_setup(l);
     if (j->task) {
         run_task(j);
+        encode_on_worker(l, j);
         return;
     }
     if (j->items) {
@@ -859,14 +865,14 @@ static void on_sweep(uv_timer_t *t)
     keep_head = keep_tail = NULL;
     bool freed = false;
     while ((j = q_pop(&l->run_head, &l->run_tail))) {
-        const int stop = j->items || j->task ? AP_OK : stop_reason(l, j, now); /* (those wait their turn) */
+        const int stop = stop_reason(l, j, now);
         if (stop == AP_OK) {
             q_push(&keep_head, &keep_tail, j);
             continue;
         }
         l->run_n--;
         freed = true;
-        if (stop == AP_TIMEOUT && j->moved) {
+        if (stop == AP_TIMEOUT && j->moved && !j->items) {
             /* it ran slices: its kind answers with what it found (ap_plan_stop, as slow_work does; here on
              * the loop thread, as no thread owns the plan while it waits), before its workspace goes back */
             finish_plan(j, ap_plan_stop(&j->plan));
@@ -1001,11 +1007,16 @@ int ap_lanes_run_inline(ap_lanes *l, ap_job *job)
             st = step_slice(&job->plan, l->cfg.fast_budget, fast_slice_ns(l));
         if (st != AP_IN_PROGRESS && !ap_plan_finish_is_cheap(&job->plan)) {
             /* Its answer is long to build and write (a path of thousands of cells): not on this thread.
-             * It begins again on the slow lane, where a worker builds and encodes it; the search it
-             * repeats took at most fast_budget expansions. */
+             * It is handed to the fast lane as if it had not run here, where a worker searches again (at
+             * most fast_budget expansions), builds and encodes it. (Begun again on the slow lane, it
+             * waited behind long slices there and answered timeout, or 503 with a small slow_queue.) */
             ap_plan_release(&job->plan);
-            job->begin_slow = true;
-            st = AP_IN_PROGRESS;
+            job->inline_done = false;
+            job->t_first_ns = 0;
+            job->search_ns = 0;
+            fast_release(l, ws);
+            job->state = AP_IN_PROGRESS;
+            return AP_IN_PROGRESS;
         }
         if (st != AP_IN_PROGRESS)
             finish_plan(job, st);

@@ -38,7 +38,7 @@ typedef enum ap_lane {
  *   search     search slices and path building (worker)
  *   from_pool  worker done -> the loop thread sees it (after-work wake-up)
  *   encode     JSON encoding of the answer (on the worker right after its last slice; the loop thread for
- *              answers made there: timeouts, refusals, batches)
+ *              answers made there: timeouts and refusals of waiting jobs)
  *   to_http    resume -> MHD calls the handler again (MHD wake-up)
  *   respond    creating and queueing the MHD response (MHD thread)
  *   send       response queued -> MHD reports it sent (MHD thread)

@@ -399,8 +399,21 @@ START_TEST(queued_slow_query_answers_at_its_deadline)
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "timeout");
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "stats"), "lane")), "slow");
     json_decref(j);
+    /* a batch likewise: its items answer timeout (it answered 10 s late, a helper) */
+    j = ap_post_want(&srv, "/v1/paths",
+                     "{\"map\":\"arena\",\"deadline_ms\":300,\"queries\":["
+                     "{\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":90.5,\"y\":88.5},"
+                     "\"search\":{\"algorithm\":\"astar\"}},"
+                     "{\"start\":{\"x\":90.5,\"y\":88.5},\"goal\":{\"x\":3.5,\"y\":3.5},"
+                     "\"search\":{\"algorithm\":\"astar\"}}]}",
+                     200);
+    json_t *results = json_object_get(j, "results");
+    ck_assert_int_eq(json_array_size(results), 2);
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(results, i), "status")), "timeout");
+    json_decref(j);
     struct pollfd pf = {.fd = heavy, .events = POLLIN};
-    ck_assert_msg(poll(&pf, 1, 0) == 0, "the build ahead answered first: the query waited for it");
+    ck_assert_msg(poll(&pf, 1, 0) == 0, "the build ahead answered first: the queries waited for it");
     /* the build's own answer, then */
     char buf[4096];
     size_t got = 0;
@@ -419,31 +432,48 @@ START_TEST(queued_slow_query_answers_at_its_deadline)
 END_TEST
 
 /* A query whose path is long to build and write (a serpentine of 1-wide lanes: 5,183 tiles, past the
- * planner's AP_PLAN_CHEAP_FINISH_TILES) is answered from the pool, not finished on the HTTP thread after its
- * short inline search (a helper's 1-wide spiral: 28.8 MB built and written there held /healthz for 180 ms,
- * its gzip for 530 ms more); its gzip is made on the worker too, the same answer. */
+ * planner's AP_PLAN_CHEAP_FINISH_TILES) is not finished on the HTTP thread after its short inline search (a
+ * helper's 1-wide spiral: 28.8 MB built and written there held /healthz for 180 ms, its gzip for 530 ms
+ * more): the fast lane's pool thread searches again and builds, encodes and compresses it, so its
+ * queue_us (the hop to the pool) is above 0, which an answer made inline never is. Not the slow lane: behind
+ * a wide disc's unit profile build there (seconds, in one slice) it answered timeout (a helper). The gzip
+ * answer is the same answer. */
 START_TEST(long_answers_are_built_on_the_pool)
 {
-    enum { W = 161, H = 64 };
+    enum { W = 161, H = 100 };
     static char map[64 + H * (W + 1) + 1];
     int n = snprintf(map, sizeof map, "type octile\nheight %d\nwidth %d\nmap\n", H, W);
     int open = 0;
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
-            /* walls at odd columns, open at the bottom then the top in turn */
-            const bool wall = x % 2 == 1 && y != ((x / 2) % 2 == 0 ? H - 1 : 0);
+            /* rows 0-63: walls at odd columns, open at row 63 then row 0 in turn; row 64 a wall; below it a
+             * field for the wide disc */
+            const bool wall = y < 64 ? x % 2 == 1 && y != ((x / 2) % 2 == 0 ? 63 : 0) : y == 64;
             map[n++] = wall ? '@' : '.';
-            open += !wall;
+            open += y < 64 && !wall;
         }
         map[n++] = '\n';
     }
     map[n] = '\0';
+    char dir[] = "/tmp/arcpath-long-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/comb.map", dir);
+    ap_write_file(path, map);
     ap_srv srv;
-    ap_srv_dir d;
-    ck_assert_int_eq(ap_srv_start_dir(&srv, &d, "long", "comb", map, "{}"), 0);
+    const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_SLOW_SLOTS=1", NULL};
+    ck_assert_int_eq(ap_srv_start(&srv, dir, NULL, env), 0);
+    int heavy = send_post(srv.port, "/v1/path",
+                          "{\"map\":\"comb\",\"start\":{\"x\":60.5,\"y\":82.5,\"heading\":0},"
+                          "\"goal\":{\"x\":61.5,\"y\":82.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
+                          "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
+                          "\"deadline_ms\":60000}",
+                          "heavy");
+    ck_assert_int_ge(heavy, 0);
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* the build holds the slow lane's one slot */
     /* the last lane (x = 160) runs from the top (entered at y = 0 from x = 158 .. 159) to the bottom */
     const char *body = "{\"map\":\"comb\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":160.5,\"y\":63.5},"
-                       "\"search\":{\"smoothing\":\"none\"}}";
+                       "\"search\":{\"smoothing\":\"none\"},\"deadline_ms\":1000}";
     ap_resp plain, dec;
     ck_assert_int_eq(ap_post(&srv, "/v1/path", body, &plain), 0);
     ck_assert_int_eq(plain.status, 200);
@@ -452,8 +482,9 @@ START_TEST(long_answers_are_built_on_the_pool)
     ck_assert_double_eq(json_number_value(json_object_get(j, "grid_cost")), open - 1); /* every open cell */
     ck_assert_int_eq(json_array_size(json_object_get(j, "segments")), open - 1);
     json_t *stats = json_object_get(j, "stats");
-    ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "slow");
+    ck_assert_str_eq(json_string_value(json_object_get(stats, "lane")), "fast");
     ck_assert_int_lt(json_integer_value(json_object_get(stats, "expanded")), 2000); /* within the fast budget */
+    ck_assert_int_gt(json_integer_value(json_object_get(stats, "queue_us")), 0);
     json_decref(j);
     ck_assert_int_eq(ap_http_decoded(&srv, "POST", "/v1/path", body, strlen(body), NULL, "gzip", &dec), 0);
     char value[64];
@@ -462,10 +493,15 @@ START_TEST(long_answers_are_built_on_the_pool)
     size_t head = (size_t)(strstr(plain.body, ",\"stats\":") - plain.body);
     ck_assert_uint_gt(dec.len, head);
     ck_assert_int_eq(memcmp(dec.body, plain.body, head), 0);
-    ck_assert_ptr_nonnull(strstr(dec.body + head, "\"lane\":\"slow\""));
+    ck_assert_ptr_nonnull(strstr(dec.body + head, "\"lane\":\"fast\""));
     ap_resp_free(&plain);
     ap_resp_free(&dec);
-    ck_assert_int_eq(ap_srv_stop_dir(&srv, &d), 0);
+    struct pollfd pf = {.fd = heavy, .events = POLLIN};
+    ck_assert_msg(poll(&pf, 1, 0) == 0, "the build answered first");
+    close(heavy); /* (its build runs on; the stop waits for it or cancels it) */
+    ck_assert_int_eq(ap_srv_stop(&srv), 0);
+    unlink(path);
+    rmdir(dir);
 }
 END_TEST
 
