@@ -51,6 +51,7 @@ struct ap_aa_query {
     ap_aa_dep *deps;
     size_t n_deps, deps_cap;
     bool overflow, nomem;
+    bool late; /* a circle's departures gave up at the deadline: the search ends as timeout */
     uint64_t culled;     /* crossing-edge culls in this run */
     uint64_t pruned;     /* arrivals not expanded as dominated (dominated()) in this run */
     ap_workspace ws;
@@ -198,12 +199,19 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
         /* Untested lines only where the graph has its eager table (the start's and the goal's lines): a lazy
          * graph's departures stay tested as they are generated (with lines of sight untested, the dead ends
          * of a world of thousands of circles outgrew the node table). */
+        /* Without the eager table a circle's departures are O(circles), seconds on the largest worlds: they
+         * give up at the search's deadline, and the search ends as timeout (q->late). */
+        const uint64_t until = q->s.deadline_ns;
+        bool ok = true;
         if (!eager && c == q->n && q->use_vis) {
             /* The start's lines only toward the corners its scan returned (graph.h: the others' are blocked). */
-            if (!ap_aa_graph_candidates_among(g, cx, cy, cr, s, q->vis_start, q->n_vis_start, push_dep, q))
-                return false;
-        } else if (!eager && !(g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
-                                 g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, push_dep, q)) {
+            ok = ap_aa_graph_candidates_among(g, cx, cy, cr, s, q->vis_start, q->n_vis_start, until, push_dep, q);
+        } else if (!eager) {
+            ok = (g->dep_start != NULL ? ap_aa_graph_candidates : ap_aa_graph_departures)(
+                g, c < q->n ? c : UINT32_MAX, cx, cy, cr, s, until, push_dep, q);
+        }
+        if (!ok) {
+            q->late = !q->nomem;
             return false;
         }
         ap_aa_dep goal = {.to = q->n + 1, .s_to = 1};
@@ -341,7 +349,7 @@ static uint32_t first_departure(double key, const double *kd, uint32_t n)
 static int aa_successors(const void *ctx, uint32_t u, ap_succ *out)
 {
     ap_aa_query *q = ((const aa_self *)ctx)->q;
-    if (u == 1 || q->overflow || q->nomem)
+    if (u == 1 || q->overflow || q->nomem || q->late)
         return 0;
     const aa_node *const a = &q->nodes[u]; /* not moved: new ids are other nodes */
     /* Lazy line of sight: an arrival reached over an untested line is tested when expanded. Its id names
@@ -581,7 +589,7 @@ static int pt_successors(const void *ctx, uint32_t u, ap_succ *out)
 {
     ap_aa_query *q = ((const aa_self *)ctx)->q;
     const uint32_t n = q->n;
-    if (u == 1 || q->nomem)
+    if (u == 1 || q->nomem || q->late)
         return 0;
     if (u == 0)
         return pt_start(q, out);
@@ -766,6 +774,7 @@ static void begin_run(ap_aa_query *q)
     q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
+    q->late = false;
     q->culled = 0;
     q->pruned = 0;
     q->n_dom = 0;
@@ -1069,6 +1078,10 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
         if (q->nomem) {
             q->running = false;
             return out->status = AP_E_NOMEM;
+        }
+        if (q->late) {
+            q->running = false;
+            return out->status = AP_TIMEOUT;
         }
         if (q->overflow) {
             /* The node table ran out: a larger one and the search again from the start (its expansions

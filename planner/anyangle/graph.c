@@ -450,36 +450,49 @@ static bool pair_departures(const ap_aa_graph *g, uint32_t c, double cx, double 
     return true;
 }
 
+/* How many targets between two reads of the clock in the loops below (a target costs up to a microsecond:
+ * a bitangent and, for departures, a line test). */
+#define AP_AA_TARGETS_PER_CLOCK 1024u
+
 /* ap_aa_graph_departures (los) and ap_aa_graph_candidates (!los). memo: NULL, or
- * ap_aa_graph_precompute_with's table (used for c < n). */
+ * ap_aa_graph_precompute_with's table (used for c < n). until_ns: 0, or the clock after which it gives up
+ * (false). */
 static bool departures_of(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s, bool los_test,
-                          uint8_t *memo, ap_aa_dep_sink sink, void *ctx)
+                          uint8_t *memo, uint64_t until_ns, ap_aa_dep_sink sink, void *ctx)
 {
-    for (uint32_t j = 0; j < g->n; j++)
+    for (uint32_t j = 0; j < g->n; j++) {
         if (j != c && !pair_departures(g, c, cx, cy, cr, s, j, los_test,
                                        memo != NULL && c < g->n ? &memo[ap_aa_pair_slot(c, j)] : NULL, sink, ctx))
             return false;
+        if (until_ns != 0 && j % AP_AA_TARGETS_PER_CLOCK == AP_AA_TARGETS_PER_CLOCK - 1 &&
+            ap_deadline_passed(until_ns))
+            return false;
+    }
     return true;
 }
 
 bool ap_aa_graph_departures(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
-                            ap_aa_dep_sink sink, void *ctx)
+                            uint64_t until_ns, ap_aa_dep_sink sink, void *ctx)
 {
-    return departures_of(g, c, cx, cy, cr, s, true, NULL, sink, ctx);
+    return departures_of(g, c, cx, cy, cr, s, true, NULL, until_ns, sink, ctx);
 }
 
 bool ap_aa_graph_candidates(const ap_aa_graph *g, uint32_t c, double cx, double cy, double cr, int s,
-                            ap_aa_dep_sink sink, void *ctx)
+                            uint64_t until_ns, ap_aa_dep_sink sink, void *ctx)
 {
-    return departures_of(g, c, cx, cy, cr, s, false, NULL, sink, ctx);
+    return departures_of(g, c, cx, cy, cr, s, false, NULL, until_ns, sink, ctx);
 }
 
 bool ap_aa_graph_candidates_among(const ap_aa_graph *g, double cx, double cy, double cr, int s, const uint32_t *js,
-                                  size_t nj, ap_aa_dep_sink sink, void *ctx)
+                                  size_t nj, uint64_t until_ns, ap_aa_dep_sink sink, void *ctx)
 {
-    for (size_t i = 0; i < nj; i++)
+    for (size_t i = 0; i < nj; i++) {
         if (!pair_departures(g, UINT32_MAX, cx, cy, cr, s, js[i], false, NULL, sink, ctx))
             return false;
+        if (until_ns != 0 && i % AP_AA_TARGETS_PER_CLOCK == AP_AA_TARGETS_PER_CLOCK - 1 &&
+            ap_deadline_passed(until_ns))
+            return false;
+    }
     return true;
 }
 
@@ -515,7 +528,7 @@ bool ap_aa_graph_pair_departures(const ap_aa_graph *g, uint32_t c, int s, uint32
 static bool fill_all(void *ctx, const ap_aa_graph *g, uint32_t k, int s, uint8_t *memo, ap_aa_dep_sink sink,
                      void *sink_ctx)
 {
-    return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, sink, sink_ctx);
+    return departures_of(g, k, g->x[k], g->y[k], g->R[k], s, true, memo, 0, sink, sink_ctx);
 }
 
 /* Is g a disc's grid graph of corners only: every hug circle a convex corner of radius r_u > 0, no extra
