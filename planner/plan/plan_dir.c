@@ -588,7 +588,7 @@ static ap_dir_query dir_query(const ap_plan *p, ap_pose a, bool a_heading, ap_po
                           .reverse_penalty = p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty
                                                                          : AP_DEFAULT_REVERSE_PENALTY,
                           .change_penalty = AP_DIR_CHANGE_PENALTY, .turn_penalty = p->q.turn_penalty,
-                          .capacity = dp->ws->capacity};
+                          .capacity = dp->ws->capacity, .deadline_ns = p->deadline_ns};
 }
 
 /* The waypoints of the grid search just finished (ap_plan_cell_waypoints; malloc'd, count in *np), its
@@ -625,6 +625,8 @@ static int begin_dir_in(ap_plan *p, int neighbours, ap_pose a, bool a_heading, a
     const char *field = NULL;
     st = ap_dir_init(&dp->dir, &p->dom, &dq, &field);
     dp->dir_live = true;
+    if (st == AP_TIMEOUT)
+        return p->state = AP_TIMEOUT;
     if (st == AP_E_INVALID_REQUEST && corridor)
         return p->state = AP_NO_PATH; /* a valid query the corridor cannot serve: the search gives up */
     if (st != AP_OK) {
@@ -736,6 +738,8 @@ static int begin_full_dir(ap_plan *p, int neighbours, bool far)
 static int corridor_after_grid(ap_plan *p)
 {
     ap_plan_dir *dp = p->kind_state;
+    if (ap_deadline_passed(p->deadline_ns)) /* (the grid search ended at the deadline's edge) */
+        return p->state = AP_TIMEOUT;
     free(dp->corr);
     dp->corr = finished_grid_path(p, &dp->n_corr);
     if (dp->corr == NULL)
@@ -763,6 +767,10 @@ static int begin_corridor_dir(ap_plan *p)
     const ap_query *q = &p->q;
     dp->in_corridor = true;
     for (;;) {
+        /* (each try builds a corridor and its lattice bound: tenths of a second around a path of 10^5
+         * tiles) */
+        if (ap_deadline_passed(p->deadline_ns))
+            return p->state = AP_TIMEOUT;
         int st = begin_dir_in(p, dp->far_neighbours, query_start(q), q->has_sheading, query_goal(q),
                               q->has_gheading, P_DIR, true);
         if (st != AP_NO_PATH || dp->corr_half <= 1)

@@ -499,7 +499,8 @@ static int build_lattice(ap_dir *d)
         /* the region lies inside the window and the map */
         ap_lattice_region_free(d->q.map, d->wx0 + d->rx0, d->wy0 + d->ry0, d->rw, d->rh, cfree);
     }
-    if ((st = ap_lattice_distances(cfree, d->rw, d->rh, d->gcx - d->rx0, d->gcy - d->ry0, nfree, dist)) != AP_OK)
+    if ((st = ap_lattice_distances_until(cfree, d->rw, d->rh, d->gcx - d->rx0, d->gcy - d->ry0, nfree, dist,
+                                         d->q.deadline_ns)) != AP_OK)
         goto out;
     /* per cell: the lattice bound from its centre, less the goal's offset from its cell centre */
     uint32_t n_lat = d->has_cor ? d->cor.n : (uint32_t)(d->rw * d->rh);

@@ -91,6 +91,9 @@ typedef struct ap_dir_query {
     const double (*corridor)[2];
     size_t corridor_n;
     int corridor_half;
+    /* CLOCK_MONOTONIC ns (ap_clock_ns) after which ap_dir_init gives up (AP_TIMEOUT), 0 = none: the lattice
+     * bound over a long corridor's cells takes a Dijkstra run of up to ~0.2 s (a 4096^2 maze's corridor). */
+    uint64_t deadline_ns;
 } ap_dir_query;
 
 /* The domain context. Owned by one plan/thread; ap_dir_free releases it. */
@@ -133,6 +136,7 @@ bool ap_dir_window_fits(const ap_dir_query *q);
  * misses the start or goal cell. The lattice bound then covers the corridor's cells only: a lower bound
  * for every path whose cells stay in the corridor, which is what the search can return up to curves
  * bulging between members (so corridor answers are valid, not optimal).
+ * AP_TIMEOUT when q->deadline_ns passed (before the set-up or during the lattice bound's run).
  * Allocates (window bitmap, memo, lattice: about 0.1-1 MB); free with ap_dir_free even on error.
  * Thread-safe: touches only d and dom. */
 int ap_dir_init(ap_dir *d, ap_domain *dom, const ap_dir_query *q, const char **field);

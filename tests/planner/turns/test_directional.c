@@ -982,6 +982,18 @@ START_TEST(test_window_too_far)
     ck_assert_str_eq(field, "goal");
     ck_assert_str_eq(d.message, "start and goal too far apart for directional search (window 45 tiles)");
     ap_dir_free(&d);
+    /* In corridor mode the set-up's lattice bound gives up at the deadline (it ran ~0.2 s past it around a
+     * 4096^2 maze's path, a helper): AP_TIMEOUT for a deadline passed, AP_OK without one. */
+    static const double line[2][2] = {{2.5, 2.5}, {120.5, 120.5}};
+    dq.corridor = line;
+    dq.corridor_n = 2;
+    dq.corridor_half = 3;
+    dq.deadline_ns = 1;
+    ck_assert_int_eq(ap_dir_init(&d, &dom, &dq, &field), AP_TIMEOUT);
+    ap_dir_free(&d);
+    dq.deadline_ns = 0;
+    ck_assert_int_eq(ap_dir_init(&d, &dom, &dq, &field), AP_OK);
+    ap_dir_free(&d);
     ap_profile_release(prof);
     ap_map_free(m);
     ap_workspace_free(&ws);
