@@ -546,8 +546,15 @@ static void slow_work(uv_work_t *w)
     } else {
         st = AP_IN_PROGRESS;
     }
-    if (st == AP_IN_PROGRESS)
+    /* Slices of slow_slice expansions; more of them in this turn while no other slow job waits, up to
+     * slow_turn_ns (the deadline is read inside the search, the client between turns). */
+    j->slow_turns++;
+    while (st == AP_IN_PROGRESS) {
         st = step_slice(&j->plan, l->cfg.slow_slice, AP_LANE_SLOW_SLICE_NS);
+        if (atomic_load_explicit(&l->slow_waiting, memory_order_relaxed) != 0 || atomic_load(&l->cancel) ||
+            ap_clock_ns() - t0 >= l->cfg.slow_turn_ns)
+            break;
+    }
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
     else
@@ -723,6 +730,7 @@ static void slow_pump(ap_lanes *l)
         }
         l->slow_in_pool++;
     }
+    atomic_store_explicit(&l->slow_waiting, l->pending_n + l->run_n, memory_order_relaxed);
 }
 
 static void slow_admit(ap_lanes *l, ap_job *j)
@@ -887,6 +895,7 @@ static void on_sweep(uv_timer_t *t)
     l->run_tail = keep_tail;
     if (freed)
         slow_pump(l);
+    atomic_store_explicit(&l->slow_waiting, l->pending_n + l->run_n, memory_order_relaxed);
 }
 
 /* ---- public ------------------------------------------------------------------------------------------- */
@@ -905,6 +914,7 @@ void ap_lanes_config_from(ap_lanes_config *lc, const ap_config *c, uint32_t capa
     lc->slow_queue = c->slow_queue;
     lc->fast_budget = c->fast_budget;
     lc->slow_slice = c->slow_slice;
+    lc->slow_turn_ns = AP_LANE_SLOW_SLICE_NS;
     lc->pool_nice = c->pool_nice;
     lc->capacity = capacity;
     lc->max_answer_bytes = c->max_answer_bytes;

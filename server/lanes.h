@@ -16,18 +16,22 @@
  *         at start). Most queries end here.
  *   slow: a search still unfinished after fast_budget moves to one of slow_slots slow workspaces, which it
  *         owns until it finishes, and runs in slices of slow_slice expansions (a costly search: also at most
- *         AP_LANE_SLOW_SLICE_NS), one uv_queue_work turn each.
- *         Between slices it returns to the loop thread and is queued behind fast work already waiting in
+ *         AP_LANE_SLOW_SLICE_NS), one uv_queue_work turn each; while no other slow job waits, a turn goes on
+ *         slicing up to slow_turn_ns (the server: AP_LANE_SLOW_SLICE_NS; each hop through the loop cost
+ *         ~40 us beside ~0.2 ms of grid search: a fifth of a long search's time).
+ *         Between turns it returns to the loop thread and is queued behind fast work already waiting in
  *         the pool; at most max(1, workers - 1) slow slices sit in the pool at once so that a worker stays
  *         free for fast queries.
  *
- * Completion: on the loop thread the answer is encoded with proto/ into job->body and the pluggable done
- * hook is called (the server resumes the MHD connection there; tests record the job).
+ * Completion: the worker that ends a job encodes its answer with proto/ into job->body (the loop thread
+ * encodes the answers it makes itself: timeouts and refusals of waiting jobs), and on the loop thread the
+ * pluggable done hook is called (the server resumes the MHD connection there; tests record the job).
  */
 #ifndef AP_SERVER_LANES_H
 #define AP_SERVER_LANES_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -137,6 +141,7 @@ struct ap_job {
                             * ends 503 or 499 delivered none of them) */
     ap_workspace *slow_ws; /* the slow slot this job owns, if any */
     bool moved;            /* plan moved to slow_ws */
+    uint32_t slow_turns;   /* pool turns it had in the slow lane */
     bool begin_slow;       /* not begun on the fast lane: its set-up (a batch: its next item's) is heavy
                             * (ap_query_setup_is_heavy) */
     int state;             /* plan state after the last slice */
@@ -161,6 +166,9 @@ typedef struct ap_lanes_config {
     int slow_queue;       /* most slow jobs waiting for a slot; one more -> 503 overloaded */
     uint64_t fast_budget; /* expansions in the fast lane before a job moves to the slow lane (>= 1) */
     uint64_t slow_slice;  /* expansions per slow slice (>= 1) */
+    uint64_t slow_turn_ns; /* while no other slow job waits, a slow job's pool turn runs slices on for up to
+                            * this long, ns (the server: AP_LANE_SLOW_SLICE_NS); 0 = one slice a turn (tests
+                            * whose searches must take long in slices of a few expansions) */
     uint64_t fast_slice_ns; /* a fast slice's time bound, ns; 0 = AP_LANE_FAST_SLICE_NS (the server's; tests
                              * that check which lane a query ends in set it far above their machine's
                              * noise) */
@@ -210,6 +218,8 @@ struct ap_lanes {
     ap_job *run_head, *run_tail;         /* own a slot, waiting for a pool turn */
     int run_n;
     int slow_in_pool, slow_in_pool_max;
+    atomic_int slow_waiting;             /* pending_n + run_n, set by the loop, read by workers: a slow job
+                                          * goes on slicing in its turn while no other waits */
     int fast_active;                     /* fast jobs queued-or-running in the pool */
 
     uv_timer_t sweep;  /* drops pending slow jobs whose deadline passed */
