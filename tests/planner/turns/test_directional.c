@@ -968,6 +968,30 @@ START_TEST(test_window_too_far)
         ck_assert_double_ge(r.length, hypot(118, 118));
         ap_result_free(&r);
     }
+    /* A unit that may reverse, in the corridor: each run of one driving direction is smoothed as a forward
+     * unit's answer is (Listing 1), so it is about as short and has about as many pieces; it kept the
+     * search's curves, weighted toward the corridor's middle (on Paris_1_1024 400-550 pieces, 2-4.5 %
+     * longer, a helper). */
+    q.algorithm = AP_ALG_DIRECTIONAL24;
+    q.has_gheading = false;
+    q.has_sheading = true;
+    q.sheading = 0.0;
+    ap_workspace ws2; /* room for the reverse headings' corridor (16 a cell), not for a window of the map */
+    ck_assert_int_eq(ap_workspace_init(&ws2, 100000, AP_PLAN_MAX_SUCC), AP_OK);
+    ap_result fwd;
+    ck_assert_int_eq(run_plan(&q, &ws2, &fwd, 500), AP_OK);
+    check_guarantees(&q, &fwd);
+    q.reverse = true;
+    ck_assert_int_eq(run_plan(&q, &ws2, &r, 500), AP_OK);
+    check_guarantees(&q, &r);
+    ap_workspace_free(&ws2);
+    ck_assert_msg(r.length <= fwd.length * 1.01, "reverse %.3f, forward %.3f", r.length, fwd.length);
+    ck_assert_msg(r.n_segments <= 2 * fwd.n_segments + 4, "reverse %zu pieces, forward %zu", r.n_segments,
+                  fwd.n_segments);
+    ap_result_free(&r);
+    ap_result_free(&fwd);
+    q.reverse = false;
+    q.has_sheading = false;
     /* The window is too small: the same query with the window alone is refused. */
     ap_profile_key key = {0.3, 1.0, 8, 8, false};
     const ap_profile *prof = NULL;
