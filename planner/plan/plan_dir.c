@@ -508,6 +508,96 @@ static ap_segment backwards(const ap_segment *s)
     return b;
 }
 
+/* What a corridor answer of a unit that reverses costs the way the directional search counts it: forward
+ * tiles, backward tiles times the reverse penalty, AP_DIR_CHANGE_PENALTY a change of driving direction. */
+static double drive_cost(const ap_segment *s, size_t n, double penalty)
+{
+    double c = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        c += s[i].reverse ? penalty * s[i].length : s[i].length;
+        if (i > 0 && s[i].reverse != s[i - 1].reverse)
+            c += AP_DIR_CHANGE_PENALTY;
+    }
+    return c;
+}
+
+/* The Reeds-Shepp curve from a to b of least drive_cost (every word), into out (AP_RS_MAX_PIECES): its
+ * count, or -1. */
+static int rs_curve(const ap_pose *a, const ap_pose *b, double R, double penalty, ap_segment *out)
+{
+    double best = INFINITY;
+    int nb = -1;
+    ap_reeds_shepp w;
+    ap_segment tmp[AP_RS_MAX_PIECES];
+    for (size_t k = 0; k < ap_reeds_shepp_word_count(); k++) {
+        if (ap_reeds_shepp_word_eval(k, a, b, R, &w) < 0.0)
+            continue;
+        const size_t n = ap_reeds_shepp_segments(&w, b, tmp);
+        const double c = drive_cost(tmp, n, penalty);
+        if (c < best) {
+            best = c;
+            nb = (int)n;
+            memcpy(out, tmp, n * sizeof *tmp);
+        }
+    }
+    return nb;
+}
+
+/* Listing 1 over the poses between all the pieces of segs[0 .. n) with Reeds-Shepp curves of least
+ * drive_cost, so a back-and-forth the search made (single backward pieces between forward runs, which
+ * smooth_runs cannot touch) can go; kept neighbours keep the search's own piece between them. *out
+ * (malloc'd) and *n_out, or AP_E_NOMEM. */
+static int rs_smooth(const ap_plan *p, const ap_world *world, const ap_segment *segs, size_t n, double penalty,
+                     ap_segment **out, size_t *n_out)
+{
+    const double R = p->q.turning_radius, r = p->q.unit_radius;
+    ap_pose *P = malloc((n + 1) * sizeof *P);
+    size_t *at = malloc((n + 1) * sizeof *at); /* kept poses' indices in the original chain */
+    ap_segment *o = malloc((n ? n : 1) * AP_RS_MAX_PIECES * sizeof *o);
+    if (P == NULL || at == NULL || o == NULL) {
+        AP_FREE_ALL(P, at, o);
+        return AP_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        P[i] = seg_pose(&segs[i], false);
+    P[n] = seg_pose(&segs[n - 1], true);
+    ap_segment tmp[AP_RS_MAX_PIECES];
+    size_t k = 1;
+    at[0] = 0;
+    for (size_t cur = 1; cur < n; cur++) {
+        const int c = rs_curve(&P[at[k - 1]], &P[cur + 1], R, penalty, tmp);
+        if (c >= 0 && ap_world_segments_clear(world, tmp, (size_t)c, r))
+            continue; /* drop pose cur */
+        at[k++] = cur;
+    }
+    at[k++] = n;
+    size_t no = 0;
+    for (size_t i = 0; i + 1 < k; i++) {
+        if (at[i + 1] == at[i] + 1) { /* neighbours: the search's own piece */
+            o[no++] = segs[at[i]];
+            continue;
+        }
+        const int c = rs_curve(&P[at[i]], &P[at[i + 1]], R, penalty, o + no);
+        if (c < 0) { /* (it was found above; a curve that vanished: give up) */
+            AP_FREE_ALL(P, at, o);
+            *out = NULL;
+            *n_out = 0;
+            return AP_OK;
+        }
+        no += (size_t)c;
+    }
+    AP_FREE_ALL(P, at);
+    if (no > 0) {
+        o[0].x0 = segs[0].x0;
+        o[0].y0 = segs[0].y0;
+        o[no - 1].x1 = segs[n - 1].x1;
+        o[no - 1].y1 = segs[n - 1].y1;
+    }
+    *out = o;
+    *n_out = no;
+    return AP_OK;
+}
+
 /* Listing 1 over each run of one driving direction of a corridor answer segs[0 .. *n) of a unit that may
  * reverse (the search's curves, weighted toward the corridor's middle): the poses between its pieces,
  * smoothed with forward Dubins curves; a backward run as the forward run from its end to its start, facing
@@ -576,6 +666,20 @@ static int smooth_runs(const ap_plan *p, ap_segment **segs_io, size_t *n_io)
         free(sm);
     }
     AP_FREE_ALL(P, F);
+    /* Across the runs too (Reeds-Shepp curves over every pose): kept when clear and cheaper by the search's
+     * own measure than the runs smoothed one by one. */
+    const double penalty = p->q.reverse_penalty != 0.0 ? p->q.reverse_penalty : AP_DEFAULT_REVERSE_PENALTY;
+    ap_segment *rs = NULL;
+    size_t nrs = 0;
+    if (n >= 2 && rs_smooth(p, &world, in, n, penalty, &rs, &nrs) == AP_OK && nrs > 0 &&
+        ap_world_segments_clear(&world, rs, nrs, r) &&
+        drive_cost(rs, nrs, penalty) < drive_cost(out, k, penalty) - 1e-9) {
+        free(out);
+        out = rs;
+        k = nrs;
+        rs = NULL;
+    }
+    free(rs);
     free(*segs_io);
     *segs_io = out;
     *n_io = k;
