@@ -549,11 +549,16 @@ static void slow_work(uv_work_t *w)
     /* Slices of slow_slice expansions; more of them in this turn while no other slow job waits, up to
      * slow_turn_ns (the deadline is read inside the search, the client between turns). */
     j->slow_turns++;
+    uint64_t slice_ns = AP_LANE_SLOW_SLICE_NS;
     while (st == AP_IN_PROGRESS) {
-        st = step_slice(&j->plan, l->cfg.slow_slice, AP_LANE_SLOW_SLICE_NS);
+        st = step_slice(&j->plan, l->cfg.slow_slice, slice_ns);
+        const uint64_t used = ap_clock_ns() - t0;
         if (atomic_load_explicit(&l->slow_waiting, memory_order_relaxed) != 0 || atomic_load(&l->cancel) ||
-            ap_clock_ns() - t0 >= l->cfg.slow_turn_ns)
+            used >= l->cfg.slow_turn_ns)
             break;
+        /* a costly search's slice keeps to what is left of the turn (the turn stays within slow_turn_ns) */
+        slice_ns = l->cfg.slow_turn_ns - used < AP_LANE_SLOW_SLICE_NS ? l->cfg.slow_turn_ns - used
+                                                                       : AP_LANE_SLOW_SLICE_NS;
     }
     if (st != AP_IN_PROGRESS)
         finish_plan(j, st);
@@ -730,7 +735,7 @@ static void slow_pump(ap_lanes *l)
         }
         l->slow_in_pool++;
     }
-    atomic_store_explicit(&l->slow_waiting, l->pending_n + l->run_n, memory_order_relaxed);
+    atomic_store_explicit(&l->slow_waiting, l->run_n, memory_order_relaxed);
 }
 
 static void slow_admit(ap_lanes *l, ap_job *j)
@@ -895,7 +900,7 @@ static void on_sweep(uv_timer_t *t)
     l->run_tail = keep_tail;
     if (freed)
         slow_pump(l);
-    atomic_store_explicit(&l->slow_waiting, l->pending_n + l->run_n, memory_order_relaxed);
+    atomic_store_explicit(&l->slow_waiting, l->run_n, memory_order_relaxed);
 }
 
 /* ---- public ------------------------------------------------------------------------------------------- */

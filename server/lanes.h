@@ -218,8 +218,9 @@ struct ap_lanes {
     ap_job *run_head, *run_tail;         /* own a slot, waiting for a pool turn */
     int run_n;
     int slow_in_pool, slow_in_pool_max;
-    atomic_int slow_waiting;             /* pending_n + run_n, set by the loop, read by workers: a slow job
-                                          * goes on slicing in its turn while no other waits */
+    atomic_int slow_waiting;             /* run_n, set by the loop, read by workers: a slow job goes on
+                                          * slicing in its turn while no other job with a slot waits for a
+                                          * pool thread (one waiting for a slot gains nothing from the turn) */
     int fast_active;                     /* fast jobs queued-or-running in the pool */
 
     uv_timer_t sweep;  /* drops pending slow jobs whose deadline passed */
