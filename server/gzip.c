@@ -100,3 +100,14 @@ char *ap_gzip_compress(const void *in, size_t len, int level, size_t *out_len)
     *out_len = n;
     return out;
 }
+
+char *ap_gzip_answer(const void *in, size_t len, size_t *out_len)
+{
+    if (len < AP_GZIP_MIN_BYTES)
+        return NULL;
+    char *gz = ap_gzip_compress(in, len, AP_GZIP_LEVEL, out_len);
+    if (gz != NULL && *out_len < len)
+        return gz;
+    free(gz);
+    return NULL;
+}

@@ -31,4 +31,10 @@ bool ap_gzip_accepted(const char *accept_encoding);
  * its size. Returns NULL when out of memory or zlib fails. Any thread (each call has its own zlib stream). */
 char *ap_gzip_compress(const void *in, size_t len, int level, size_t *out_len);
 
+/* An answer's gzip member, kept only when it is smaller: the malloc'd member (caller frees) with *out_len,
+ * or NULL when in is shorter than AP_GZIP_MIN_BYTES, compressing does not shrink it, or out of memory (send
+ * it as it is). At AP_GZIP_LEVEL. The one rule for answers compressed per request, on the HTTP thread or a
+ * pool worker. Any thread. */
+char *ap_gzip_answer(const void *in, size_t len, size_t *out_len);
+
 #endif

@@ -271,11 +271,9 @@ static bool gzip_answer(ap_req *r, int http, char **body, size_t *len, bool *hea
     if (http == 304 || *len == 0)
         return false;
     size_t n = 0;
-    char *gz = ap_gzip_compress(*body, *len, AP_GZIP_LEVEL, &n);
-    if (gz == NULL || n >= *len) {
-        free(gz);
+    char *gz = ap_gzip_answer(*body, *len, &n);
+    if (gz == NULL)
         return false;
-    }
     if (*heap)
         free(*body);
     *body = gz;

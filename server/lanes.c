@@ -162,6 +162,17 @@ static void finish_timeout_unsearched(ap_job *j)
     j->state = AP_TIMEOUT;
 }
 
+/* A single query whose deadline passed while it waited between slow turns: one that ran slices answers
+ * with what its kind found (ap_plan_stop: a kinodynamic search's fastest path so far), else timeout. The
+ * thread that holds the job (its worker, or the loop while it waits). */
+static void finish_expired(ap_job *j)
+{
+    if (j->moved)
+        finish_plan(j, ap_plan_stop(&j->plan));
+    else
+        finish_timeout_unsearched(j);
+}
+
 static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now);
 
 /* A job that ended on its worker is encoded there (a task's answer is its own), and gzip-compressed there
@@ -175,18 +186,13 @@ static void encode_on_worker(ap_lanes *l, ap_job *j)
         return;
     const uint64_t t0 = ap_clock_ns();
     encode_answer(l, j, t0);
-    if (j->gzip_ok && j->body != NULL && j->body_len >= AP_GZIP_MIN_BYTES) {
-        /* (on the HTTP thread, where answers are compressed otherwise, 28.8 MB took ~50 ms) */
-        size_t n = 0;
-        char *gz = ap_gzip_compress(j->body, j->body_len, AP_GZIP_LEVEL, &n);
-        if (gz != NULL && n < j->body_len) {
-            ap_jbuf_adopt(&j->out, gz, n);
-            j->body = gz;
-            j->body_len = n;
-            j->gzipped = true;
-        } else {
-            free(gz);
-        }
+    size_t n = 0;
+    char *gz = j->gzip_ok && j->body != NULL ? ap_gzip_answer(j->body, j->body_len, &n) : NULL;
+    if (gz != NULL) {
+        ap_jbuf_adopt(&j->out, gz, n);
+        j->body = gz;
+        j->body_len = n;
+        j->gzipped = true;
     }
     j->encode_ns = ap_clock_ns() - t0;
     j->encoded = true;
@@ -469,11 +475,6 @@ static void fast_work(uv_work_t *w)
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
     pool_thread_setup(l);
-    if (j->task) { /* (tasks go to the slow lane: on_async) */
-        run_task(j);
-        encode_on_worker(l, j);
-        return;
-    }
     if (j->items) {
         batch_fast_work(l, j);
         return;
@@ -525,10 +526,7 @@ static void slow_work(uv_work_t *w)
     if (!j->t_first_ns)
         j->t_first_ns = t0; /* a query that began on the slow lane starts here */
     if (expired(l, j, t0)) {
-        if (j->moved) /* a search that ran slices here: its kind may answer with what it found (ap_plan_stop) */
-            finish_plan(j, ap_plan_stop(&j->plan));
-        else
-            finish_timeout_unsearched(j);
+        finish_expired(j);
         encode_on_worker(l, j);
         return;
     }
@@ -876,7 +874,6 @@ static void on_sweep(uv_timer_t *t)
      * and one slice can be long (a unit profile's build: seconds for a wide disc): queries behind it
      * answered timeout seconds past their deadline (a helper). Those due to stop are answered now. */
     keep_head = keep_tail = NULL;
-    bool freed = false;
     while ((j = q_pop(&l->run_head, &l->run_tail))) {
         const int stop = stop_reason(l, j, now);
         if (stop == AP_OK) {
@@ -884,11 +881,10 @@ static void on_sweep(uv_timer_t *t)
             continue;
         }
         l->run_n--;
-        freed = true;
-        if (stop == AP_TIMEOUT && j->moved && !j->items) {
-            /* it ran slices: its kind answers with what it found (ap_plan_stop, as slow_work does; here on
-             * the loop thread, as no thread owns the plan while it waits), before its workspace goes back */
-            finish_plan(j, ap_plan_stop(&j->plan));
+        if (stop == AP_TIMEOUT && !j->items) {
+            /* as slow_work would (here on the loop thread: no thread owns the plan while it waits), before
+             * its workspace goes back */
+            finish_expired(j);
             slow_release(l, j);
             complete(l, j);
         } else {
@@ -898,9 +894,7 @@ static void on_sweep(uv_timer_t *t)
     }
     l->run_head = keep_head;
     l->run_tail = keep_tail;
-    if (freed)
-        slow_pump(l);
-    atomic_store_explicit(&l->slow_waiting, l->run_n, memory_order_relaxed);
+    slow_pump(l); /* (slots freed above go to pending jobs; it also publishes slow_waiting) */
 }
 
 /* ---- public ------------------------------------------------------------------------------------------- */

@@ -88,15 +88,15 @@ struct ap_job {
      * thread stays free for fast searches; admitted, counted and refused when overloaded like a slow
      * search; the deadline is not checked) and writes the whole answer itself: any bytes into out, and
      * status and http_status. lanes encodes nothing for it, except an error answer when it never ran
-     * (overloaded, cancelled, its client gone). */
+     * (overloaded, cancelled, its client gone); it compresses what the task wrote when gzip_ok. */
     void (*task)(ap_job *job);
     /* Optional: has the client gone? Asked on the loop thread while the job waits for a slow slot and
      * between its slow slices (not in the fast lane, whose slice is short); true stops the job there and
      * answers AP_E_CLIENT_CLOSED, and its slot goes to the next job. NULL = never asked. Must not block: the
      * server peeks at the connection's socket (server/http.c). */
     bool (*client_gone)(const ap_job *job);
-    /* The client takes gzip (Content-Encoding): a single query's answer encoded on its worker, of
-     * AP_GZIP_MIN_BYTES or more, is compressed there too (server/gzip.h), not on the HTTP thread; gzipped
+    /* The client takes gzip (Content-Encoding): an answer made on a worker (a query's, a batch's, a task's)
+     * is compressed there too by ap_gzip_answer's rule (server/gzip.h), not on the HTTP thread; gzipped
      * then says so. */
     bool gzip_ok;
 
@@ -119,7 +119,7 @@ struct ap_job {
     uint64_t t_back_ns;    /* the loop thread saw the last slice end */
     uint64_t t_encoded_ns; /* the answer was encoded, just before the done hook */
     uint64_t search_ns;    /* summed slice wall times */
-    uint64_t encode_ns;    /* a single query's answer encoded on its worker, right after its last slice
+    uint64_t encode_ns;    /* the answer encoded (and compressed) on its worker, right after its last slice
                             * (0: encoded on the loop or the submitting thread, t_back_ns .. t_encoded_ns) */
 
     /* --- private to lanes --- */

@@ -455,13 +455,9 @@ START_TEST(long_answers_are_built_on_the_pool)
         map[n++] = '\n';
     }
     map[n] = '\0';
-    char dir[] = "/tmp/arcpath-long-XXXXXX", path[64];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/comb.map", dir);
-    ap_write_file(path, map);
     ap_srv srv;
-    const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_SLOW_SLOTS=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&srv, dir, NULL, env), 0);
+    ap_srv_dir d;
+    ck_assert_int_eq(ap_srv_start_dir(&srv, &d, "long", "comb", map, "{\"workers\": 2, \"slow_slots\": 1}"), 0);
     int heavy = send_post(srv.port, "/v1/path",
                           "{\"map\":\"comb\",\"start\":{\"x\":60.5,\"y\":82.5,\"heading\":0},"
                           "\"goal\":{\"x\":61.5,\"y\":82.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
@@ -499,9 +495,7 @@ START_TEST(long_answers_are_built_on_the_pool)
     struct pollfd pf = {.fd = heavy, .events = POLLIN};
     ck_assert_msg(poll(&pf, 1, 0) == 0, "the build answered first");
     close(heavy); /* (its build runs on; the stop waits for it or cancels it) */
-    ck_assert_int_eq(ap_srv_stop(&srv), 0);
-    unlink(path);
-    rmdir(dir);
+    ck_assert_int_eq(ap_srv_stop_dir(&srv, &d), 0);
 }
 END_TEST
 

@@ -158,13 +158,9 @@ START_TEST(pictures_leave_a_thread_for_fast_queries)
         map[n++] = '\n';
     }
     map[n] = '\0';
-    char dir[] = "/tmp/arcpath-draw-XXXXXX", path[64];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/comb.map", dir);
-    ap_write_file(path, map);
     ap_srv s;
-    const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_INLINE_FAST=false", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, env), 0);
+    ap_srv_dir d;
+    ck_assert_int_eq(ap_srv_start_dir(&s, &d, "draw", "comb", map, "{\"workers\": 2, \"inline_fast\": false}"), 0);
     const char *draw = "{\"query\":{\"map\":\"comb\",\"start\":{\"x\":0.5,\"y\":0.5},\"goal\":{\"x\":510.5,"
                        "\"y\":479.5},\"search\":{\"algorithm\":\"jps_plus\",\"smoothing\":\"none\"},"
                        "\"samples\":{\"step\":2.7},\"deadline_ms\":60000},\"format\":\"png\"}";
@@ -197,9 +193,7 @@ START_TEST(pictures_leave_a_thread_for_fast_queries)
         ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
         close(fd[i]);
     }
-    ck_assert_int_eq(ap_srv_stop(&s), 0);
-    unlink(path);
-    rmdir(dir);
+    ck_assert_int_eq(ap_srv_stop_dir(&s, &d), 0);
 }
 END_TEST
 
