@@ -643,7 +643,7 @@ static int smooth_runs(const ap_plan *p, ap_segment **segs_io, size_t *n_io)
         }
         if (nsm > 0 && ap_world_segments_clear(&world, sm, nsm, r) &&
             ap_path_length(sm, nsm) < ap_path_length(in + i, len) - 1e-9) {
-            if (k + nsm > n) { /* (a run's smoothing never has more pieces than the run: grow anyway) */
+            if (k + nsm > n) { /* (a run's smoothing can have more pieces than the run: a Dubins curve each) */
                 ap_segment *g = realloc(out, (k + nsm + (n - j)) * sizeof *out);
                 if (g == NULL) {
                     AP_FREE_ALL(out, P, F, sm);
