@@ -68,6 +68,7 @@ static const ap_int_field ap_int_fields[] = {
       profile_evictions_per_minute, 0, 1000000, "unit profiles one client may evict a minute"),
     F("max_map_upload_bytes", "ARCPATH_MAX_MAP_UPLOAD_BYTES", AP_K_SIZE, max_map_upload_bytes, 1024, 1LL << 30, "largest map file PUT or cell edits PATCH accepts"),
     F("max_workspace_cells", "ARCPATH_MAX_WORKSPACE_CELLS", AP_K_I64, max_workspace_cells, 0, 1LL << 31, "search workspace nodes (0: the largest map's at start)"),
+    F("max_maps", "ARCPATH_MAX_MAPS", AP_K_SIZE, max_maps, 1, 1000000, "most map ids loaded at once (409 map_limit above)"),
 };
 #undef F
 #define AP_N_INT_FIELDS (sizeof ap_int_fields / sizeof ap_int_fields[0])
@@ -222,6 +223,7 @@ void ap_config_defaults(ap_config *c)
     c->inline_fast = true;
     c->max_map_upload_bytes = 16u << 20;
     c->max_workspace_cells = 0;
+    c->max_maps = 4096;
     c->admin_token[0] = '\0';
     c->n_cors_origins = 0;
     c->config_file[0] = '\0';

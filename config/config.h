@@ -93,6 +93,10 @@ typedef struct ap_config {
                                  * sized for, fixed at start; 0 = the largest map loaded at start (at least
                                  * AP_PLAN_MIN_WORKSPACE_NODES). A map added later with more nodes is refused
                                  * (413 map_too_large; a folder reload logs it and keeps the old version) */
+    size_t max_maps;            /* 4096; 1..1000000: most map ids with a current version at once. A map file
+                                 * over it at start or in a rescan is skipped and logged as an error; PUT or
+                                 * reload of a new id answers 409 map_limit. Replacing or editing a loaded
+                                 * id is never refused by it */
     char admin_token[AP_CONFIG_ADMIN_TOKEN_MAX + 1]; /* "" = the map-changing routes answer 403
                                  * admin_disabled; else they need "Authorization: Bearer <token>". 16..256
                                  * printable ASCII characters without spaces; never printed or logged */

@@ -55,6 +55,9 @@ static const ap_error_info ap_error_table[] = {
     [AP_E_CLIENT_CLOSED] = {499, "client_closed", "the client closed its connection before the answer"},
     [AP_E_HEADER_TOO_LARGE] = {431, "header_too_large",
                                "the request head (request line and header fields) is over 16 KiB"},
+    /* A quota, not a bad request: the same body is answered once an id is deleted (or max_maps raised), so
+     * 409, not a 4xx that says the request itself is wrong nor a 5xx a client would retry as it is. */
+    [AP_E_MAP_LIMIT] = {409, "map_limit", "the server holds max_maps maps: delete one before adding another"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -43,6 +43,8 @@ typedef enum ap_wire_status {
     AP_E_HEADER_TOO_LARGE,               /* 431 header_too_large: the request head (request line and header
                                           * fields, as http.c counts it) is over 16 KiB; the connection is
                                           * closed */
+    AP_E_MAP_LIMIT,                      /* 409 map_limit: a new map id while the server holds max_maps
+                                          * maps (PUT, reload of a new file); nothing changes */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

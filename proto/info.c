@@ -44,7 +44,7 @@ char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
     if (algorithms == NULL)
         return NULL;
     /* "o" steals algorithms, on failure too (jansson >= 2.11). */
-    json_t *root = json_pack("{s:s, s:s, s:{s:s}, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:f, s:f, s:I, s:i}, s:o, s:I}",
+    json_t *root = json_pack("{s:s, s:s, s:{s:s}, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:f, s:f, s:I, s:i, s:I}, s:o, s:I}",
                              "name", "arcpath", "version", info->version, "build", "compiler", info->compiler,
                              "limits", "max_body_bytes", (json_int_t)info->max_body_bytes, "max_batch",
                              (json_int_t)info->max_batch, "max_samples", (json_int_t)info->max_samples,
@@ -54,7 +54,7 @@ char *ap_wire_encode_info(const ap_wire_info *info, size_t *len)
                              "max_turning_radius", AP_MAX_TURNING_RADIUS,
                              "min_sample_step", AP_MIN_SAMPLE_STEP, "workspace_nodes",
                              (json_int_t)info->workspace_nodes, "max_connections", info->max_connections,
-                             "algorithms", algorithms, "maps",
+                             "max_maps", (json_int_t)info->max_maps, "algorithms", algorithms, "maps",
                              (json_int_t)info->maps);
     if (root == NULL)
         return NULL;

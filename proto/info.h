@@ -24,6 +24,7 @@ typedef struct ap_wire_info {
                               * of a kinodynamic search (config max_workspace_cells, or as sized at start) */
     int max_connections;     /* connections open at once: config max_connections, as lowered at start where the
                               * open-file limit is short (server/main.c fit_open_files) */
+    size_t max_maps;         /* most map ids loaded at once (config max_maps) */
     const char *units;       /* the configured unit kinds as a JSON object text (config ap_config_units_text),
                               * or NULL for none */
 } ap_wire_info;
@@ -31,7 +32,7 @@ typedef struct ap_wire_info {
 /* Encode {"name": "arcpath", "version", "build": {"compiler"}, "limits": {"max_body_bytes", "max_batch",
  * "max_samples", "max_answer_bytes", "default_deadline_ms", "max_deadline_ms" (integers, from info),
  * "max_unit_radius", "min_turning_radius", "max_turning_radius", "min_sample_step" (reals in tiles, limits.h), "workspace_nodes",
- * "max_connections" (integers, from info)}, "algorithms":
+ * "max_connections", "max_maps" (integers, from info)}, "algorithms":
  * [every wire name of ap_algorithms[], in the table's order], "maps": info->maps, "units": the unit kinds
  * object (info->units; {} when NULL), "vehicles": the built-in vehicle kinds (planner/kino/vehicle.h, in its
  * table's order) as {NAME: {"max_speed" m/s, "max_accel", "max_brake", "max_lateral_accel" m/s^2,

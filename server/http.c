@@ -1084,6 +1084,7 @@ static enum MHD_Result handle_info(ap_req *r, const char *id)
         .maps = ap_registry_count(r->h->reg),
         .workspace_nodes = r->h->reg->capacity,
         .max_connections = c->max_connections,
+        .max_maps = c->max_maps,
         .units = ap_config_units_text(c),
     };
     size_t len = 0;

@@ -26,6 +26,16 @@ static int client_status(int st)
     }
 }
 
+/* t refused with 409 map_limit (a new id while the registry is full): nothing changed. */
+static void map_limit(ap_lifecycle *lc, ap_lc_task *t)
+{
+    t->status = AP_E_MAP_LIMIT;
+    snprintf(t->diag.msg, sizeof t->diag.msg,
+             "the server holds max_maps (%zu) maps: DELETE one before adding %s, or raise max_maps; nothing "
+             "was changed",
+             lc->reg->max_maps, t->id);
+}
+
 /* Publish m (owned; NULL: the circle map c, whose world is owned) as id's next version and fill t's outcome;
  * log the change. base > 0: m is an edit of version base, published only while that is still current. */
 static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_map *c, const ap_map_source *src,
@@ -54,6 +64,10 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_
                  (unsigned)lc->reg->capacity);
         return;
     }
+    if (st == AP_E_MAP_LIMIT) {
+        map_limit(lc, t);
+        return;
+    }
     if (st != AP_OK) {
         t->status = st;
         return;
@@ -79,6 +93,10 @@ static bool is_json(const char *buf, size_t len)
 
 static void run_put(ap_lifecycle *lc, ap_lc_task *t)
 {
+    if (ap_registry_full_for(lc->reg, t->id)) { /* before the parse and the table builds it would waste */
+        map_limit(lc, t);
+        return;
+    }
     const char *body = t->body ? t->body : "";
     char label[AP_MAP_ID_MAX + 16];
     if (is_json(body, t->len)) {
@@ -127,6 +145,10 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
                      "the maps folder has no file %s.map or %s%s, and no map of that id is loaded", t->id,
                      t->id, AP_CIRCLES_SUFFIX);
         ap_map_version_release(cur);
+        return;
+    }
+    if (ap_registry_full_for(lc->reg, t->id)) {
+        map_limit(lc, t);
         return;
     }
     ap_map_source src;

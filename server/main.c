@@ -502,7 +502,7 @@ int main(int argc, char **argv)
         quit_signals(&quit);
         pthread_sigmask(SIG_BLOCK, &quit, NULL);
     }
-    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, stderr);
+    int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, s->cfg.max_maps, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");
         free(s);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../planner/base/status.h"
+#include "../proto/errors.h"
 
 static int has_map_suffix(const char *name)
 {
@@ -158,13 +159,18 @@ static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_sourc
     if (src != NULL)
         v->src = *src;
     pthread_mutex_lock(&r->mu);
-    if (base != 0) { /* an edit: its base must still be current (no slot is made for an unknown id) */
-        long i = slot_find(r, ap_map_version_id(v));
-        if (i < 0 || r->slots[i].cur == NULL || r->slots[i].cur->version != base) {
-            pthread_mutex_unlock(&r->mu);
-            version_free(v);
-            return AP_E_UNKNOWN_MAP;
-        }
+    long i = slot_find(r, ap_map_version_id(v));
+    const bool is_new = i < 0 || r->slots[i].cur == NULL;
+    if (base != 0 && (is_new || r->slots[i].cur->version != base)) {
+        /* an edit: its base must still be current (no slot is made for an unknown id) */
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_UNKNOWN_MAP;
+    }
+    if (is_new && r->max_maps != 0 && r->n >= r->max_maps) { /* (before slot_get: no tombstone for it) */
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_MAP_LIMIT;
     }
     ap_registry_slot *s = slot_get(r, ap_map_version_id(v));
     if (s == NULL) {
@@ -286,6 +292,15 @@ size_t ap_registry_count(ap_registry *r)
     return n;
 }
 
+bool ap_registry_full_for(ap_registry *r, const char *id)
+{
+    pthread_mutex_lock(&r->mu);
+    long i = slot_find(r, id);
+    const bool full = (i < 0 || r->slots[i].cur == NULL) && r->max_maps != 0 && r->n >= r->max_maps;
+    pthread_mutex_unlock(&r->mu);
+    return full;
+}
+
 int ap_map_source_of(const char *path, ap_map_source *src)
 {
     struct stat st;
@@ -382,10 +397,20 @@ static int load_and_publish(ap_registry *r, const char *path, ap_map_kind kind, 
 static const char picture_msg[] = "the map id ends in .svg or .png, which name the map pictures "
                                   "(GET /v1/maps/{id}.svg, .png): rename the file (skipped)";
 
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf)
+/* The log line of a map file skipped because the registry is full (r->max_maps ids loaded). */
+static void report_full(FILE *errf, const char *path, const ap_registry *r)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "%zu maps are loaded, the server's max_maps: not added (raise max_maps, or delete one)",
+             r->max_maps);
+    report(errf, path, 0, 0, msg);
+}
+
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, size_t max_maps, FILE *errf)
 {
     if (ap_registry_init(r) != AP_OK)
         return AP_E_NOMEM;
+    r->max_maps = max_maps;
     if (!errf)
         errf = stderr;
 
@@ -423,6 +448,9 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, F
             char msg[128];
             snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", id);
             report(errf, path, 0, 0, msg);
+            r->errors++;
+        } else if (ap_registry_full_for(r, id)) {
+            report_full(errf, path, r);
             r->errors++;
         } else {
             int st = load_and_publish(r, path, kind, opts, errf, NULL, NULL, &parsed);
@@ -557,6 +585,9 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
             c.errors++;
         } else if (unchanged) {
             c.unchanged++;
+        } else if (ap_registry_full_for(r, id)) { /* (not read: it could not be added) */
+            report_full(logf, path, r);
+            c.errors++;
         } else {
             uint64_t version = 0;
             bool replaced = false, parsed = false;
@@ -570,6 +601,8 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
                     report(logf, path, 0, 0,
                            "the map has more nodes, (width + 2) * (height + 2), than the search workspaces hold "
                            "(max_workspace_cells)");
+                if (st == AP_E_MAP_LIMIT)
+                    report_full(logf, path, r);
                 if (st == AP_E_NOMEM)
                     rc = AP_E_NOMEM;
                 c.errors++;

@@ -74,6 +74,7 @@ typedef struct ap_registry {
     size_t n;                /* ids with a current version */
     uint32_t max_nodes;      /* largest ap_map_node_count over the maps loaded at start (0 when none) */
     uint32_t capacity;       /* most nodes a map may have (the lanes' workspace capacity); 0 = no limit */
+    size_t max_maps;         /* most ids with a current version (config max_maps); 0 = no limit */
     int errors;              /* files skipped at start (bad map, duplicate or picture id) plus 1 if the
                               * directory was unreadable */
 } ap_registry;
@@ -82,17 +83,19 @@ typedef struct ap_registry {
  * free with ap_registry_free. Thread safety: before other threads use r. */
 int ap_registry_init(ap_registry *r);
 
-/* Initialise r and load every "*.map" file of dir, in name order, with ap_map_load and the load options
+/* Initialise r with r->max_maps = max_maps (0 = no limit) and load every "*.map" file of dir, in name order,
+ * with ap_map_load and the load options
  * opts (NULL = defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps,
  * ap_circle_map_load; an id a grid map already has is a duplicate), each as version 1 of its id. A file that fails to
  * load is reported on errf (NULL = stderr) as "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a
  * duplicate id is reported the same way and skipped (the first, in name order, wins), and so is an id
  * ending in ".svg" or ".png" ("x.svg.map": GET /v1/maps/x.svg is the picture of map "x", so such a map could
- * not be reached; ap_registry_picture_id). r is overwritten.
+ * not be reached; ap_registry_picture_id), and every file after the first max_maps maps (unread). r is
+ * overwritten.
  * Returns AP_OK (even when some or all files were bad: see r->errors and r->n), AP_E_IO when dir cannot be
  * opened (reported on errf; r is empty but usable, and r->errors is 1), or AP_E_NOMEM (r is freed).
  * Thread safety: before other threads use r. */
-int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *errf);
+int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, size_t max_maps, FILE *errf);
 
 /* True when id ends in a picture suffix (".svg", ".png"): the routes of the map pictures take such paths,
  * so no map may have such an id (the folder load and rescan skip it; PUT refuses it). Pure. */
@@ -112,8 +115,9 @@ ap_map_version *ap_map_version_hold(ap_map_version *v);
 /* Publish m (owned by the registry from now on, also on failure) as the next version of m->id, from src
  * (NULL = a client's: no file). *version (if non-NULL) gets its map_version and *replaced (if non-NULL)
  * whether the id had a current version, which is released (freed when no request holds it). Returns AP_OK,
- * AP_E_MAP_TOO_LARGE when the map has more nodes than r->capacity (m freed; the id unchanged), or
- * AP_E_NOMEM. Any thread. */
+ * AP_E_MAP_TOO_LARGE when the map has more nodes than r->capacity (m freed; the id unchanged),
+ * AP_E_MAP_LIMIT (proto/errors.h) when the id has no current version and r->max_maps ids have one (m
+ * freed), or AP_E_NOMEM. Any thread. */
 int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced);
 
 /* ap_registry_publish of an edited version: m (owned, also on failure) becomes the next version of m->id only
@@ -142,6 +146,11 @@ void ap_registry_snapshot_free(ap_map_version **vs, size_t n);
 
 /* Ids with a current version. Any thread. */
 size_t ap_registry_count(ap_registry *r);
+
+/* True when publishing id now would be refused with AP_E_MAP_LIMIT: id has no current version and r holds
+ * r->max_maps (non-zero) ids. The lifecycle thread asks before it reads and builds a new map (seconds for a
+ * large one), since it is the only thread that adds ids once serving. Any thread. */
+bool ap_registry_full_for(ap_registry *r, const char *id);
 
 /* The source stamp of the file at path (stat, following links) into *src (zeroed first): AP_OK, or AP_E_IO
  * (errno kept) when it cannot be stat'ed. Thread-safe. */

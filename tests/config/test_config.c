@@ -1120,7 +1120,7 @@ START_TEST(print_one_json_line)
     json_t *cors = json_object_get(j, "cors_origins");
     ck_assert_uint_eq(json_array_size(cors), 2);
     ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
-    ck_assert_uint_eq(json_object_size(j), 38); /* 36 settings + config_file + check_config (never admin_token) */
+    ck_assert_uint_eq(json_object_size(j), 39); /* 37 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");

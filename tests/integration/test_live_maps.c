@@ -432,6 +432,51 @@ START_TEST(sighup_reloads_the_folder)
 }
 END_TEST
 
+/* max_maps over HTTP: with 2 maps held, PUT and reload of a new id answer 409 map_limit (nothing changed,
+ * a map file on disk not read), a replacement of a held id is answered as always, a DELETE makes room,
+ * and /v1/info says the limit. */
+START_TEST(max_maps_refuses_new_ids)
+{
+    char *dir = tmp_maps_dir(); /* a.map */
+    static const char *const env[] = {"ARCPATH_ADMIN_TOKEN=" TOKEN, "ARCPATH_MAX_MAPS=2", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, env), 0);
+    ap_resp r;
+    static const char one[] = "type octile\nheight 1\nwidth 1\nmap\n.\n";
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", one, &r), 201);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/c", one, &r), 409);
+    ck_assert_str_eq(error_code(&r), "map_limit");
+    ck_assert_str_eq(error_field(&r, "message"), "the server holds max_maps (2) maps: DELETE one before adding "
+                                                 "c, or raise max_maps; nothing was changed");
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/c", "{\"width\": 4, \"height\": 4, \"circles\": []}", &r), 409);
+    ap_resp_free(&r);
+    put_file(dir, "c.map", one);
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 409);
+    ck_assert_str_eq(error_code(&r), "map_limit");
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 0);
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/b", "type octile\nheight 1\nwidth 2\nmap\n..\n", &r), 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "b"), 2);
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/a/reload", NULL, &r), 200);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/info", NULL, 0, NULL, &r), 0);
+    json_t *j = json_of(&r);
+    ck_assert_int_eq(int_of(json_object_get(j, "limits"), "max_maps"), 2);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/b", NULL, &r), 204);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 201);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 1);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
+}
+END_TEST
+
 /* An escaped NUL (%00) in the URL: decoded, the route saw the path end there, so "DELETE /v1/maps/a%00x"
  * deleted a (answered 204), "PUT /v1/maps/z%00b" made z, and "/healthz%00junk" answered as /healthz (a
  * helper's report). Left undecoded, it names no map and no route; other escapes are still decoded. */
@@ -752,6 +797,7 @@ Suite *live_maps_suite(void)
     tcase_add_test(tc, patch_cells_makes_a_new_version);
     tcase_add_test(tc, reload_from_disk);
     tcase_add_test(tc, sighup_reloads_the_folder);
+    tcase_add_test(tc, max_maps_refuses_new_ids);
     tcase_add_test(tc, admin_auth_matrix);
     tcase_add_test(tc, replacement_under_load);
     tcase_add_test(tc, concurrent_changes_each_answered);

@@ -159,7 +159,7 @@ START_TEST(info_on_the_demo_server)
     ck_assert_msg(strncmp(compiler, "gcc ", 4) == 0 || strncmp(compiler, "clang ", 6) == 0, "compiler %s", compiler);
 
     /* The configured limits at their defaults (README "Configuration"), the planner's from limits.h. */
-    ck_assert_uint_eq(json_object_size(json_object_get(j, "limits")), 12);
+    ck_assert_uint_eq(json_object_size(json_object_get(j, "limits")), 13);
     ck_assert_int_eq(limit_int(j, "max_body_bytes"), 65536);
     ck_assert_int_eq(limit_int(j, "max_batch"), 256);
     ck_assert_int_eq(limit_int(j, "max_samples"), AP_DEFAULT_MAX_SAMPLES);
@@ -173,6 +173,7 @@ START_TEST(info_on_the_demo_server)
     /* the demo maps are small: the workspaces have the minimum size */
     ck_assert_int_eq(limit_int(j, "workspace_nodes"), AP_PLAN_MIN_WORKSPACE_NODES);
     ck_assert_int_eq(limit_int(j, "max_connections"), 512);
+    ck_assert_int_eq(limit_int(j, "max_maps"), 4096);
 
     /* Exactly the algorithm table's names, in its order. */
     json_t *algs = json_object_get(j, "algorithms");

@@ -64,7 +64,7 @@ START_TEST(tasks)
     char dir[] = "/tmp/ap-lifecycle-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     ap_registry reg;
-    ck_assert_int_eq(ap_registry_load(&reg, dir, NULL, stderr), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&reg, dir, NULL, 0, stderr), AP_OK);
     ap_lifecycle lc;
     ck_assert_int_eq(ap_lifecycle_start(&lc, &reg, dir, NULL, stderr), AP_OK);
 
@@ -172,7 +172,7 @@ START_TEST(rescan_coalesced)
     char dir[] = "/tmp/ap-lifecycle-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     ap_registry reg;
-    ck_assert_int_eq(ap_registry_load(&reg, dir, NULL, stderr), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&reg, dir, NULL, 0, stderr), AP_OK);
     ap_lifecycle lc;
     ck_assert_int_eq(ap_lifecycle_start(&lc, &reg, dir, NULL, stderr), AP_OK);
     /* Hold the thread inside a task's done hook: rescans asked for meanwhile stay queued. */

@@ -93,7 +93,7 @@ START_TEST(test_load_dir)
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
     fclose(errf);
 
     ck_assert_uint_eq(r.n, 2);
@@ -148,7 +148,7 @@ START_TEST(test_missing_dir)
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, "/nonexistent/arcpath-maps", NULL, errf), AP_E_IO);
+    ck_assert_int_eq(ap_registry_load(&r, "/nonexistent/arcpath-maps", NULL, 0, errf), AP_E_IO);
     fclose(errf);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_int_eq(r.errors, 1);
@@ -163,7 +163,7 @@ START_TEST(test_empty_dir_and_limits)
     char dir[] = "/tmp/ap-registry-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, stderr), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, stderr), AP_OK);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_int_eq(r.errors, 0);
     ck_assert_uint_eq(r.max_nodes, 0);
@@ -176,7 +176,7 @@ START_TEST(test_empty_dir_and_limits)
     char *log = NULL;
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);
-    ck_assert_int_eq(ap_registry_load(&r, dir, &lim, errf), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, &lim, 0, errf), AP_OK);
     fclose(errf);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_int_eq(r.errors, 1);
@@ -201,7 +201,7 @@ START_TEST(test_picture_ids_refused)
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
     fclose(errf);
     ck_assert_uint_eq(r.n, 1);
     ck_assert_ptr_nonnull(ap_registry_find(&r, "a.svgz"));
@@ -239,7 +239,7 @@ START_TEST(test_circle_maps)
     size_t loglen = 0;
     FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
     fclose(errf);
     ck_assert_uint_eq(ap_registry_count(&r), 3);
     ck_assert_int_eq(r.errors, 2);
@@ -409,7 +409,7 @@ START_TEST(test_rescan)
     write_text(dir, "a.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
     write_text(dir, "b.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, stderr), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, stderr), AP_OK);
     ck_assert_uint_eq(r.n, 2);
     ck_assert_int_eq(ap_registry_publish(&r, open_map("c", 2, 2), NULL, NULL, NULL), AP_OK); /* no file */
 
@@ -522,6 +522,61 @@ END_TEST
  * name's first 63 characters make: cut so, it kept that map alive after its own file went (and at load was
  * a "duplicate"). An id may not start with '.': the folder passes over hidden files, so such a map loaded
  * by a reload was removed by the next rescan as gone. */
+/* max_maps: the load stops adding at the limit (the rest logged, unread), a publish of a new id is
+ * refused with AP_E_MAP_LIMIT without leaving a tombstone, replacements and edits of loaded ids go on,
+ * and a delete makes room; a rescan adds no new id past it. */
+START_TEST(test_max_maps)
+{
+    char dir[] = "/tmp/ap-maxmaps-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_text(dir, "a.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_text(dir, "b.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
+    write_text(dir, "c.map", "type octile\nheight 1\nwidth 4\nmap\n....\n");
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *errf = open_memstream(&log, &loglen);
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 2, errf), AP_OK);
+    fclose(errf);
+    ck_assert_uint_eq(r.n, 2);
+    ck_assert_int_eq(r.errors, 1);
+    ck_assert_uint_eq(version_of(&r, "a"), 1);
+    ck_assert_uint_eq(version_of(&r, "b"), 1);
+    ck_assert_uint_eq(version_of(&r, "c"), 0);
+    ck_assert_msg(strstr(log, "c.map:0:0: 2 maps are loaded, the server's max_maps: not added") != NULL, "%s", log);
+    free(log);
+
+    ck_assert(ap_registry_full_for(&r, "z"));
+    ck_assert(!ap_registry_full_for(&r, "a"));
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("z", 2, 2), NULL, NULL, NULL), AP_E_MAP_LIMIT);
+    ck_assert_uint_eq(r.n_slots, 2); /* no tombstone for the refused id */
+    uint64_t v = 0;
+    bool replaced = false;
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("a", 2, 2), NULL, &v, &replaced), AP_OK);
+    ck_assert_uint_eq(v, 2);
+    ck_assert(replaced);
+    ck_assert_int_eq(ap_registry_publish_over(&r, open_map("a", 3, 2), 2, &v), AP_OK);
+    ck_assert_uint_eq(v, 3);
+
+    ap_rescan_counts c;
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
+    ck_assert_int_eq(c.added, 0);
+    ck_assert_int_eq(c.replaced, 1); /* a: the client's version gives way to its file */
+    ck_assert_int_eq(c.errors, 1);   /* c: not added */
+    ck_assert_uint_eq(version_of(&r, "c"), 0);
+    ck_assert_ptr_nonnull(strstr(log, "c.map:0:0: 2 maps are loaded"));
+    free(log);
+
+    ck_assert_int_eq(ap_registry_remove(&r, "b"), AP_OK);
+    ck_assert(!ap_registry_full_for(&r, "z"));
+    ck_assert_int_eq(ap_registry_publish(&r, open_map("z", 2, 2), NULL, NULL, NULL), AP_OK);
+    ck_assert_uint_eq(ap_registry_count(&r), 2);
+    ap_registry_free(&r);
+    const char *names[] = {"a.map", "b.map", "c.map"};
+    remove_dir(dir, names, 3);
+}
+END_TEST
+
 START_TEST(test_rescan_long_and_hidden_names)
 {
     ck_assert(!ap_map_id_valid(".hid", 4));
@@ -538,7 +593,7 @@ START_TEST(test_rescan_long_and_hidden_names)
     FILE *errf = tmpfile();
     ck_assert_ptr_nonnull(errf);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, errf), AP_OK);
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
     char log[4096] = "";
     rewind(errf);
     log[fread(log, 1, sizeof log - 1, errf)] = '\0';
@@ -613,6 +668,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_versions_and_references);
     tcase_add_test(tc, test_publish_over_its_base_only);
     tcase_add_test(tc, test_rescan);
+    tcase_add_test(tc, test_max_maps);
     tcase_add_test(tc, test_rescan_long_and_hidden_names);
     tcase_add_test(tc, test_concurrent_replacement);
     suite_add_tcase(s, tc);
