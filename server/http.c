@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -1287,6 +1288,46 @@ static int admin_check(const ap_req *r)
 
 /* ---- connections and the request-time watchdog ---------------------------------------------------------- */
 
+/* A held connection is closed to make room for a waiting client only once its request has been arriving
+ * this long: a client that has just connected has not had the time to send its request. */
+#define AP_EVICT_MIN_AGE_NS 200000000ULL
+/* How often the watchdog looks at the accept queue while the server is full. */
+#define AP_FULL_PERIOD_NS 50000000ULL
+
+/* True when a client waits in the listening socket's accept queue (MHD does not accept while it holds
+ * max_connections). A peek: poll(2) never accepts. */
+static bool client_waits(const ap_http *h)
+{
+    const int fd = atomic_load(&h->listen_fd);
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+
+/* Under conns_mu. The server holds max_connections and a client waits to be accepted: shut down the
+ * connection whose request (or next request, on a kept-alive connection) has been arriving longest, if
+ * for at least AP_EVICT_MIN_AGE_NS, so that MHD accepts the waiting client. Without it, connections held
+ * by slow clients from more addresses than max_connections / max_connections_per_ip locked every other
+ * client out until request_timeout_ms (a helper: 9 addresses x 64 held sockets, probes waiting 9-15 s).
+ * A connection whose request has arrived (a search runs, an answer is sent) is never chosen. */
+static void evict_for_waiting(ap_http *h, uint64_t now)
+{
+    if (h->n_conns < (size_t)h->cfg->max_connections || atomic_load(&h->draining) || !client_waits(h))
+        return;
+    ap_conn *oldest = NULL;
+    for (ap_conn *c = h->conns->next; c != h->conns; c = c->next) {
+        const uint64_t since = atomic_load(&c->since_ns);
+        if (c->cut || !atomic_load(&c->reading) || now <= since || now - since < AP_EVICT_MIN_AGE_NS)
+            continue;
+        if (oldest == NULL || since < atomic_load(&oldest->since_ns))
+            oldest = c;
+    }
+    if (oldest == NULL)
+        return;
+    shutdown(oldest->fd, SHUT_RDWR);
+    oldest->cut = true;
+    ap_metrics_connection_evicted(h->metrics);
+}
+
 /* MHD's connection notifications (any MHD thread): track each open connection for the watchdog. */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
@@ -1305,6 +1346,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         c->prev = h->conns;
         h->conns->next->prev = c;
         h->conns->next = c;
+        h->n_conns++;
+        ap_metrics_set_connections(h->metrics, h->n_conns);
+        evict_for_waiting(h, ap_clock_ns()); /* this one filled the server and another client waits */
         pthread_mutex_unlock(&h->conns_mu);
         *socket_context = c;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -1315,6 +1359,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         pthread_mutex_lock(&h->conns_mu);
         c->prev->next = c->next;
         c->next->prev = c->prev;
+        h->n_conns--;
+        ap_metrics_set_connections(h->metrics, h->n_conns);
         pthread_mutex_unlock(&h->conns_mu);
         free(c);
     }
@@ -1347,9 +1393,12 @@ static void *watchdog_main(void *arg)
                 c->cut = true;
             }
         }
+        evict_for_waiting(h, now);
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
-        uint64_t ns = (uint64_t)until.tv_nsec + period_ns;
+        /* full: look at the accept queue more often (a client waits at most this long for a place) */
+        const bool full = h->n_conns >= (size_t)h->cfg->max_connections;
+        uint64_t ns = (uint64_t)until.tv_nsec + (full && period_ns > AP_FULL_PERIOD_NS ? AP_FULL_PERIOD_NS : period_ns);
         until.tv_sec += (time_t)(ns / 1000000000ULL);
         until.tv_nsec = (long)(ns % 1000000000ULL);
         pthread_cond_timedwait(&h->conns_cv, &h->conns_mu, &until);
@@ -1806,6 +1855,8 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
         return AP_E_NOMEM;
     }
     h->conns->next = h->conns->prev = h->conns;
+    h->n_conns = 0;
+    atomic_init(&h->listen_fd, -1);
     pthread_mutex_init(&h->conns_mu, NULL);
     h->static_gz = ap_static_gzip_all(); /* NULL (out of memory): the files go out uncompressed */
     pthread_condattr_t ca;
@@ -1848,8 +1899,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
                                  MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->idle_timeout_s,
                                  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AP_CONN_MEMORY,
-                                 /* At the total limit MHD stops accepting (the rest wait in the backlog);
-                                  * over the per-address cap it closes the new connection at once. */
+                                 /* At the total limit MHD stops accepting (the rest wait in the backlog,
+                                  * until evict_for_waiting makes room); over the per-address cap it
+                                  * closes the new connection at once. */
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->max_connections_per_ip,
                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
@@ -1878,6 +1930,9 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : cfg->listen_port;
+    info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info != NULL)
+        atomic_store(&h->listen_fd, (int)info->listen_fd);
     h->watchdog_on = pthread_create(&h->watchdog, NULL, watchdog_main, h) == 0;
     if (!h->watchdog_on) {
         ap_http_stop(h);
@@ -1891,6 +1946,7 @@ void ap_http_begin_drain(ap_http *h)
 {
     if (atomic_exchange(&h->draining, true))
         return;
+    atomic_store(&h->listen_fd, -1); /* MHD hands it over: no more peeks at its queue */
     if (h->daemon) {
         MHD_socket fd = MHD_quiesce_daemon(h->daemon);
         h->quiesced_fd = fd == MHD_INVALID_SOCKET ? -1 : (int)fd;

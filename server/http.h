@@ -56,6 +56,9 @@ typedef struct ap_http {
     pthread_mutex_t conns_mu;  /* guards the list and the watchdog's stop flag */
     pthread_cond_t conns_cv;   /* wakes the watchdog to stop */
     struct ap_conn *conns;     /* sentinel (malloc'd) */
+    size_t n_conns;            /* connections on the list (under conns_mu) */
+    atomic_int listen_fd;      /* MHD's listening socket once started (-1 before): the watchdog peeks at its
+                                * accept queue to see whether a client waits while the server is full */
     struct ap_static_gz *static_gz; /* the embedded files gzip-compressed at start (static_route.h), or NULL */
     bool watchdog_stop;
     bool watchdog_on;          /* the thread was started (join it) */
@@ -72,7 +75,9 @@ typedef struct ap_http {
  * (cfg->max_connections, max_connections_per_ip), an idle timeout (idle_timeout_s) and a completion callback
  * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
- * answer was queued — time spent answering does not count, and trickling bytes does not extend it. log: the
+ * answer was queued — time spent answering does not count, and trickling bytes does not extend it — and,
+ * while the server holds max_connections and a client waits to be accepted, the one whose request has been
+ * arriving longest (at least 200 ms), so that the waiting client gets its place. log: the
  * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable.
  * lc: the map-lifecycle thread the map-changing routes hand their work to (started).
  * Main thread, after the lanes are initialised.

@@ -56,6 +56,8 @@ void ap_metrics_init(ap_metrics *m, const char *version)
     atomic_init(&m->expanded_nodes, 0);
     atomic_init(&m->maps_loaded, 0);
     atomic_init(&m->log_dropped, 0);
+    atomic_init(&m->connections, 0);
+    atomic_init(&m->connections_evicted, 0);
     atomic_init(&m->rescans, 0);
     atomic_init(&m->rescan_errors, 0);
     atomic_init(&m->table_work_slices, 0);
@@ -157,6 +159,16 @@ void ap_metrics_set_maps(ap_metrics *m, int64_t n)
 void ap_metrics_set_log_dropped(ap_metrics *m, uint64_t n)
 {
     atomic_store_explicit(&m->log_dropped, n, memory_order_relaxed);
+}
+
+void ap_metrics_set_connections(ap_metrics *m, size_t n)
+{
+    atomic_store_explicit(&m->connections, (int_fast64_t)n, memory_order_relaxed);
+}
+
+void ap_metrics_connection_evicted(ap_metrics *m)
+{
+    atomic_fetch_add_explicit(&m->connections_evicted, 1, memory_order_relaxed);
 }
 
 void ap_metrics_set_rescans(ap_metrics *m, uint64_t rescans, uint64_t errors)
@@ -294,6 +306,13 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# HELP arcpath_inflight_requests HTTP requests being processed.\n"
             "# TYPE arcpath_inflight_requests gauge\n"
             "arcpath_inflight_requests %lld\n"
+            "# HELP arcpath_connections_open HTTP connections open now (at most max_connections).\n"
+            "# TYPE arcpath_connections_open gauge\n"
+            "arcpath_connections_open %lld\n"
+            "# HELP arcpath_connections_evicted_total Connections still waiting for their request closed to make "
+            "room for a waiting client while the server held max_connections.\n"
+            "# TYPE arcpath_connections_evicted_total counter\n"
+            "arcpath_connections_evicted_total %llu\n"
             "# HELP arcpath_maps_loaded Maps in the registry.\n"
             "# TYPE arcpath_maps_loaded gauge\n"
             "arcpath_maps_loaded %lld\n"
@@ -317,7 +336,8 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# HELP arcpath_build_info Build information.\n"
             "# TYPE arcpath_build_info gauge\n"
             "arcpath_build_info{version=\"%s\"} 1\n",
-            (long long)LOAD(m->inflight), (long long)LOAD(m->maps_loaded), (unsigned long long)LOAD(m->log_dropped),
+            (long long)LOAD(m->inflight), (long long)LOAD(m->connections),
+            (unsigned long long)LOAD(m->connections_evicted), (long long)LOAD(m->maps_loaded), (unsigned long long)LOAD(m->log_dropped),
             (unsigned long long)LOAD(m->rescans), (unsigned long long)LOAD(m->rescan_errors),
             (unsigned long long)LOAD(m->table_work_slices), (long long)LOAD(m->table_work_maps), m->version);
 

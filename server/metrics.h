@@ -107,6 +107,8 @@ typedef struct ap_metrics {
     atomic_uint_fast64_t overloaded[AP_LANE_COUNT];
     atomic_uint_fast64_t answers[AP_OUTCOME_COUNT];
     atomic_int_fast64_t inflight;
+    atomic_int_fast64_t connections;           /* HTTP connections open now */
+    atomic_uint_fast64_t connections_evicted;  /* closed to make room for a waiting client (http.c) */
     atomic_uint_fast64_t stage_ns[AP_STAGE_COUNT]; /* summed per stage over the observed requests */
     atomic_uint_fast64_t stage_requests;            /* requests whose stages were observed */
     struct ap_profile_cache *profiles;              /* unit-profile cache to report (NULL = none); set before
@@ -171,6 +173,13 @@ void ap_metrics_set_table_work(ap_metrics *m, uint64_t slices, int64_t maps);
  * arcpath_profile_build_seconds_total (counter, wall time of every table build). Call before other threads
  * render m. */
 void ap_metrics_set_profiles(ap_metrics *m, struct ap_profile_cache *c);
+
+/* Set the open-connection gauge (arcpath_connections_open) to n. Any thread. */
+void ap_metrics_set_connections(ap_metrics *m, size_t n);
+
+/* Count one connection closed to make room for a waiting client while the server held max_connections
+ * (arcpath_connections_evicted_total). Any thread. */
+void ap_metrics_connection_evicted(ap_metrics *m);
 
 /* Add delta to the in-flight request gauge. Any thread. */
 void ap_metrics_inflight_add(ap_metrics *m, int64_t delta);

@@ -457,3 +457,13 @@ int ap_send_all(int fd, const char *s, size_t n)
     }
     return 0;
 }
+
+double ap_metric_now(const ap_srv *s, const char *name, const char *labels)
+{
+    ap_resp r;
+    ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    const double v = ap_metric(r.body, name, labels);
+    ap_resp_free(&r);
+    return v;
+}

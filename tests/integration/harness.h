@@ -94,6 +94,9 @@ void ap_resp_free(ap_resp *r);
  * "" for none); -1 when absent. */
 double ap_metric(const char *text, const char *name, const char *labels);
 
+/* ap_metric of s's /metrics now (one GET over a new connection; fails the test when it is not answered 200). */
+double ap_metric_now(const ap_srv *s, const char *name, const char *labels);
+
 /* Run $ARCPATHD (default build/arcpathd) with args (NULL-terminated, at most 14) to completion, capturing
  * its stderr — and its stdout too when with_stdout — into out (NUL-terminated, cap bytes); stdout goes to
  * /dev/null otherwise. Returns the exit status, or -1 when it did not exit normally. */

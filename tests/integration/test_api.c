@@ -175,12 +175,7 @@ END_TEST
 
 static double metric_now(const char *name, const char *labels)
 {
-    ap_resp r;
-    ck_assert_int_eq(ap_http(ap_demo_srv, "GET", "/metrics", NULL, 0, NULL, &r), 0);
-    ck_assert_int_eq(r.status, 200);
-    double v = ap_metric(r.body, name, labels);
-    ap_resp_free(&r);
-    return v;
+    return ap_metric_now(ap_demo_srv, name, labels);
 }
 
 START_TEST(metrics_counters_increase)

@@ -318,10 +318,7 @@ END_TEST
 /* The value of s's metric line name{labels} now (0 when the line is not there yet). */
 static double metric_now(const ap_srv *s, const char *name, const char *labels)
 {
-    ap_resp r;
-    ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
-    double v = ap_metric(r.body, name, labels);
-    ap_resp_free(&r);
+    const double v = ap_metric_now(s, name, labels);
     return v < 0 ? 0 : v; /* (no such line yet: -1) */
 }
 

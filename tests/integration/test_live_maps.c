@@ -384,16 +384,6 @@ START_TEST(reload_from_disk)
 }
 END_TEST
 
-/* The value of metric name (no labels) on s's /metrics now; -1 when absent. */
-static double metric_now(const ap_srv *s, const char *name)
-{
-    ap_resp r;
-    ck_assert_int_eq(ap_http(s, "GET", "/metrics", NULL, 0, NULL, &r), 0);
-    const double v = ap_metric(r.body, name, "");
-    ap_resp_free(&r);
-    return v;
-}
-
 START_TEST(sighup_reloads_the_folder)
 {
     char *dir = tmp_maps_dir();
@@ -414,18 +404,18 @@ START_TEST(sighup_reloads_the_folder)
     ck_assert_msg(i < 200, "the folder reload did not show within 10 s");
     ck_assert_int_eq(version_of(&s, "d"), 1);
     ck_assert_int_eq(version_of(&s, "up"), 1); /* a map PUT without a file stays */
-    for (i = 0; i < 200 && metric_now(&s, "arcpath_map_rescans_total") < 1; i++)
+    for (i = 0; i < 200 && ap_metric_now(&s, "arcpath_map_rescans_total", "") < 1; i++)
         sleep_ms(50);
-    const double rescans = metric_now(&s, "arcpath_map_rescans_total");
+    const double rescans = ap_metric_now(&s, "arcpath_map_rescans_total", "");
     ck_assert(rescans == 1 || rescans == 2);
-    ck_assert_double_eq(metric_now(&s, "arcpath_map_rescan_errors_total"), 0);
+    ck_assert_double_eq(ap_metric_now(&s, "arcpath_map_rescan_errors_total", ""), 0);
     /* a bad file keeps the loaded version, and the rescan's error is counted */
     put_file(dir, "a.map", "type octile\nheight 1\nwidth 4\nmap\n..\n");
     ck_assert_int_eq(kill(s.pid, SIGHUP), 0);
-    for (i = 0; i < 200 && metric_now(&s, "arcpath_map_rescan_errors_total") < 1; i++)
+    for (i = 0; i < 200 && ap_metric_now(&s, "arcpath_map_rescan_errors_total", "") < 1; i++)
         sleep_ms(50);
-    ck_assert_double_eq(metric_now(&s, "arcpath_map_rescan_errors_total"), 1);
-    ck_assert_double_ge(metric_now(&s, "arcpath_map_rescans_total"), rescans + 1);
+    ck_assert_double_eq(ap_metric_now(&s, "arcpath_map_rescan_errors_total", ""), 1);
+    ck_assert_double_ge(ap_metric_now(&s, "arcpath_map_rescans_total", ""), rescans + 1);
     ck_assert_int_eq(version_of(&s, "a"), 2);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
     rm_maps_dir(dir);
