@@ -45,6 +45,8 @@ typedef struct ap_conn {
     struct ap_conn *prev, *next;
     int fd;
     atomic_uint_fast64_t since_ns; /* when the current request's reading began (ap_clock_ns) */
+    atomic_uint_fast64_t moved_ns; /* since_ns, or when the last piece of its body arrived: the eviction
+                                    * spares an upload that is arriving, however long it has taken */
     atomic_bool reading;           /* a request's headers or body are still arriving */
     bool cut;                      /* the watchdog shut it down already (under conns_mu) */
 } ap_conn;
@@ -1286,6 +1288,28 @@ static int admin_check(const ap_req *r)
     return equal_ct(given, token) ? 0 : AP_E_FORBIDDEN;
 }
 
+/* A PUT of a map, or a reload, of a valid id the registry has no version of while it holds max_maps: refused
+ * on the first call (409 map_limit), before the body is read. The lifecycle thread asks again before it
+ * parses (the registry may have changed since), and so does the publish. */
+static bool adds_map_over_limit(const ap_req *r)
+{
+    const bool adds = r->route != NULL && ((r->route->handler == handle_map && r->method_bit == AP_METHOD_PUT) ||
+                                          (r->route->handler == handle_reload && r->method_bit == AP_METHOD_POST));
+    return adds && r->route_id_len < AP_MAP_ID_MAX && ap_map_id_valid(r->route_id, strlen(r->route_id)) &&
+           ap_registry_full_for(r->h->reg, r->route_id);
+}
+
+/* The answer to a request refused on its first call (r->early). */
+static enum MHD_Result respond_early(ap_req *r)
+{
+    if (r->early != AP_E_MAP_LIMIT)
+        return respond_error(r, r->early, NULL, NULL, 0, 0);
+    char msg[256];
+    copy_printable(r->map, sizeof r->map, r->route_id);
+    ap_registry_limit_message(msg, sizeof msg, r->h->reg, r->route_id);
+    return respond_error(r, AP_E_MAP_LIMIT, msg, NULL, 0, 0);
+}
+
 /* ---- connections and the request-time watchdog ---------------------------------------------------------- */
 
 /* A held connection is closed to make room for a waiting client only once its request has been arriving
@@ -1303,28 +1327,41 @@ static bool client_waits(const ap_http *h)
     return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
 }
 
-/* Under conns_mu. The server holds max_connections and a client waits to be accepted: shut down the
- * connection whose request (or next request, on a kept-alive connection) has been arriving longest, if
- * for at least AP_EVICT_MIN_AGE_NS, so that MHD accepts the waiting client. Without it, connections held
- * by slow clients from more addresses than max_connections / max_connections_per_ip locked every other
- * client out until request_timeout_ms (a helper: 9 addresses x 64 held sockets, probes waiting 9-15 s).
- * A connection whose request has arrived (a search runs, an answer is sent) is never chosen. */
+/* Under conns_mu: shut c down (MHD sees the end of the stream, closes it and sends "closed"). Until then
+ * it is still open and counted (n_cut says how many such). */
+static void conn_cut(ap_http *h, ap_conn *c)
+{
+    shutdown(c->fd, SHUT_RDWR);
+    c->cut = true;
+    h->n_cut++;
+}
+
+/* Under conns_mu. The server holds max_connections (not counting connections already shut down and about to
+ * close: one waiting client costs one place) and a client waits to be accepted: shut down the connection
+ * that has been waiting longest for (more of) a request — a request still arriving or, kept alive, the next
+ * one — and got no piece of a body meanwhile, if for at least AP_EVICT_MIN_AGE_NS, so that MHD accepts the
+ * waiting client. Without it, connections held by slow clients from more addresses than max_connections /
+ * max_connections_per_ip locked every other client out until request_timeout_ms (a helper: 9 addresses x
+ * 64 held sockets, probes waiting 9-15 s). A connection whose request has arrived (a search runs, an answer
+ * is sent) is never chosen, nor an upload whose body is arriving. */
 static void evict_for_waiting(ap_http *h, uint64_t now)
 {
-    if (h->n_conns < (size_t)h->cfg->max_connections || atomic_load(&h->draining) || !client_waits(h))
+    if (h->n_conns - h->n_cut < (size_t)h->cfg->max_connections || atomic_load(&h->draining) || !client_waits(h))
         return;
-    ap_conn *oldest = NULL;
+    ap_conn *stalest = NULL;
+    uint64_t stalest_ns = 0;
     for (ap_conn *c = h->conns->next; c != h->conns; c = c->next) {
-        const uint64_t since = atomic_load(&c->since_ns);
-        if (c->cut || !atomic_load(&c->reading) || now <= since || now - since < AP_EVICT_MIN_AGE_NS)
+        const uint64_t moved = atomic_load(&c->moved_ns);
+        if (c->cut || !atomic_load(&c->reading) || now <= moved || now - moved < AP_EVICT_MIN_AGE_NS)
             continue;
-        if (oldest == NULL || since < atomic_load(&oldest->since_ns))
-            oldest = c;
+        if (stalest == NULL || moved < stalest_ns) {
+            stalest = c;
+            stalest_ns = moved;
+        }
     }
-    if (oldest == NULL)
+    if (stalest == NULL)
         return;
-    shutdown(oldest->fd, SHUT_RDWR);
-    oldest->cut = true;
+    conn_cut(h, stalest);
     ap_metrics_connection_evicted(h->metrics);
 }
 
@@ -1339,7 +1376,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         if (!c)
             return; /* untracked: only the idle timeout applies to it */
         c->fd = (int)ci->connect_fd;
-        atomic_init(&c->since_ns, ap_clock_ns());
+        const uint64_t now = ap_clock_ns();
+        atomic_init(&c->since_ns, now);
+        atomic_init(&c->moved_ns, now);
         atomic_init(&c->reading, true);
         pthread_mutex_lock(&h->conns_mu);
         c->next = h->conns->next;
@@ -1348,7 +1387,10 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         h->conns->next = c;
         h->n_conns++;
         ap_metrics_set_connections(h->metrics, h->n_conns);
-        evict_for_waiting(h, ap_clock_ns()); /* this one filled the server and another client waits */
+        if (h->n_conns - h->n_cut >= (size_t)h->cfg->max_connections) {
+            evict_for_waiting(h, now); /* this one filled the server and another client waits */
+            pthread_cond_signal(&h->conns_cv); /* the watchdog looks at the queue often from now on */
+        }
         pthread_mutex_unlock(&h->conns_mu);
         *socket_context = c;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -1360,6 +1402,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         c->prev->next = c->next;
         c->next->prev = c->prev;
         h->n_conns--;
+        if (c->cut)
+            h->n_cut--;
         ap_metrics_set_connections(h->metrics, h->n_conns);
         pthread_mutex_unlock(&h->conns_mu);
         free(c);
@@ -1388,16 +1432,14 @@ static void *watchdog_main(void *arg)
             uint64_t since = atomic_load(&c->since_ns);
             if (c->cut || !atomic_load(&c->reading) || now <= since)
                 continue;
-            if (now - since > limit_ns || (now - since > period_ns && peer_closed(c->fd))) {
-                shutdown(c->fd, SHUT_RDWR);
-                c->cut = true;
-            }
+            if (now - since > limit_ns || (now - since > period_ns && peer_closed(c->fd)))
+                conn_cut(h, c);
         }
         evict_for_waiting(h, now);
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
         /* full: look at the accept queue more often (a client waits at most this long for a place) */
-        const bool full = h->n_conns >= (size_t)h->cfg->max_connections;
+        const bool full = h->n_conns - h->n_cut >= (size_t)h->cfg->max_connections;
         uint64_t ns = (uint64_t)until.tv_nsec + (full && period_ns > AP_FULL_PERIOD_NS ? AP_FULL_PERIOD_NS : period_ns);
         until.tv_sec += (time_t)(ns / 1000000000ULL);
         until.tv_nsec = (long)(ns % 1000000000ULL);
@@ -1475,6 +1517,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             r->early = AP_E_METHOD_NOT_ALLOWED;
         else if (method_bit & admin_methods(r->route))
             r->early = admin_check(r); /* before a byte of the body is read */
+        if (r->early == 0 && adds_map_over_limit(r))
+            r->early = AP_E_MAP_LIMIT; /* likewise: a map upload's body is up to max_map_upload_bytes */
 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
@@ -1497,7 +1541,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
          * on the final call and keeps the connection alive. */
         if (r->early && has_body) {
             conn_request_read(r);
-            return respond_error(r, r->early, NULL, NULL, 0, 0);
+            return respond_early(r);
         }
         return MHD_YES;
     }
@@ -1512,6 +1556,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         size_t max = body_limit(r);
+        if (r->cn != NULL)
+            atomic_store(&r->cn->moved_ns, ap_clock_ns()); /* an upload that moves is not evicted */
         r->bytes_in += n;
         *upload_data_size = 0;
         if (r->too_large || r->early)
@@ -1559,7 +1605,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (atomic_load(&r->lanes_state) == LANES_DONE)
         return respond_stored(r); /* called again after MHD_resume_connection */
     if (r->early)
-        return respond_error(r, r->early, NULL, NULL, 0, 0);
+        return respond_early(r);
     if (r->too_large)
         return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
     /* a chunked body's trailer fields are in the pool now too (head_bytes counts them) */
@@ -1758,6 +1804,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (r->cn) {
         /* The answer is out: the next request on this connection has request_timeout_ms from now. */
         atomic_store(&r->cn->since_ns, now);
+        atomic_store(&r->cn->moved_ns, now);
         atomic_store(&r->cn->reading, true);
     }
     atomic_fetch_sub(&h->inflight, 1);
@@ -1856,6 +1903,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     }
     h->conns->next = h->conns->prev = h->conns;
     h->n_conns = 0;
+    h->n_cut = 0;
     atomic_init(&h->listen_fd, -1);
     pthread_mutex_init(&h->conns_mu, NULL);
     h->static_gz = ap_static_gzip_all(); /* NULL (out of memory): the files go out uncompressed */

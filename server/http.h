@@ -57,6 +57,7 @@ typedef struct ap_http {
     pthread_cond_t conns_cv;   /* wakes the watchdog to stop */
     struct ap_conn *conns;     /* sentinel (malloc'd) */
     size_t n_conns;            /* connections on the list (under conns_mu) */
+    size_t n_cut;              /* of those, shut down by the watchdog and not closed yet (under conns_mu) */
     atomic_int listen_fd;      /* MHD's listening socket once started (-1 before): the watchdog peeks at its
                                 * accept queue to see whether a client waits while the server is full */
     struct ap_static_gz *static_gz; /* the embedded files gzip-compressed at start (static_route.h), or NULL */
@@ -76,8 +77,9 @@ typedef struct ap_http {
  * (metrics + access log); and a watchdog thread that closes (shutdown(2)) any connection whose request's
  * headers and body have not all arrived request_timeout_ms after the connection opened or its previous
  * answer was queued — time spent answering does not count, and trickling bytes does not extend it — and,
- * while the server holds max_connections and a client waits to be accepted, the one whose request has been
- * arriving longest (at least 200 ms), so that the waiting client gets its place. log: the
+ * while the server holds max_connections and a client waits to be accepted, the one that has waited longest
+ * (at least 200 ms) for (more of) a request with no body arriving, so that the waiting client gets its
+ * place. log: the
  * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable.
  * lc: the map-lifecycle thread the map-changing routes hand their work to (started).
  * Main thread, after the lanes are initialised.

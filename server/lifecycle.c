@@ -30,10 +30,7 @@ static int client_status(int st)
 static void map_limit(ap_lifecycle *lc, ap_lc_task *t)
 {
     t->status = AP_E_MAP_LIMIT;
-    snprintf(t->diag.msg, sizeof t->diag.msg,
-             "the server holds max_maps (%zu) maps: DELETE one before adding %s, or raise max_maps; nothing "
-             "was changed",
-             lc->reg->max_maps, t->id);
+    ap_registry_limit_message(t->diag.msg, sizeof t->diag.msg, lc->reg, t->id);
 }
 
 /* Publish m (owned; NULL: the circle map c, whose world is owned) as id's next version and fill t's outcome;

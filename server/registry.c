@@ -301,6 +301,14 @@ bool ap_registry_full_for(ap_registry *r, const char *id)
     return full;
 }
 
+void ap_registry_limit_message(char *buf, size_t n, const ap_registry *r, const char *id)
+{
+    snprintf(buf, n,
+             "the server holds max_maps (%zu) maps: DELETE one before adding %s, or raise max_maps; nothing was "
+             "changed",
+             r->max_maps, id);
+}
+
 int ap_map_source_of(const char *path, ap_map_source *src)
 {
     struct stat st;
@@ -401,7 +409,7 @@ static const char picture_msg[] = "the map id ends in .svg or .png, which name t
 static void report_full(FILE *errf, const char *path, const ap_registry *r)
 {
     char msg[160];
-    snprintf(msg, sizeof msg, "%zu maps are loaded, the server's max_maps: not added (raise max_maps, or delete one)",
+    snprintf(msg, sizeof msg, "the server holds max_maps (%zu) maps: not added (raise max_maps, or delete one)",
              r->max_maps);
     report(errf, path, 0, 0, msg);
 }

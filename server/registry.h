@@ -152,6 +152,10 @@ size_t ap_registry_count(ap_registry *r);
  * large one), since it is the only thread that adds ids once serving. Any thread. */
 bool ap_registry_full_for(ap_registry *r, const char *id);
 
+/* The message of a 409 map_limit refusing id on r ("the server holds max_maps (N) maps: ..."), into buf of
+ * n bytes (truncated, NUL-terminated). Pure but for reading r->max_maps. */
+void ap_registry_limit_message(char *buf, size_t n, const ap_registry *r, const char *id);
+
 /* The source stamp of the file at path (stat, following links) into *src (zeroed first): AP_OK, or AP_E_IO
  * (errno kept) when it cannot be stat'ed. Thread-safe. */
 int ap_map_source_of(const char *path, ap_map_source *src);

@@ -210,27 +210,32 @@ START_TEST(connection_flood_does_not_flood_the_log)
 }
 END_TEST
 
+/* Open n connections to port, the i-th from 127.0.0.(first + i), each sending the start of a request whose
+ * headers never end, into fds. */
+static void hold_partial(int port, int *fds, int n, int first)
+{
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
+    for (int i = 0; i < n; i++) {
+        char src[16];
+        snprintf(src, sizeof src, "127.0.0.%d", first + i);
+        fds[i] = ap_raw_connect(port, src);
+        ck_assert_int_ge(fds[i], 0);
+        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
+    }
+}
+
 /* With the server full (held[0, n): its max_connections, each waiting for the rest of a request, the
  * oldest first), a request on a new connection from src (NULL: 127.0.0.1) is accepted and answered 200
- * within 2 s, because the connection whose request has been arriving longest, held[0], is shut down to make
+ * (within raw_exchange's 10 s), because the connection whose request has been arriving longest, held[0], is shut down to make
  * room for it; the newest, held[n - 1], stays open. Before, the new client waited in the kernel's backlog
  * until a held connection closed: request_timeout_ms, and clients holding connections from more addresses
  * than max_connections / max_connections_per_ip locked everyone else out (a helper). why: what the
  * failure message says is wrong. */
 static void held_full_makes_room(int port, const char *src, int *held, int n, const char *why)
 {
-    static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
     struct timespec past = {0, 300 * 1000000L}; /* the held requests have been arriving for over 200 ms */
     nanosleep(&past, NULL);
-    int fd = ap_raw_connect(port, src); /* completes in the backlog even while MHD does not accept */
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(ap_send_all(fd, req, sizeof req - 1), 0);
-    char buf[1024];
-    ssize_t k = read_within(fd, buf, sizeof buf - 1, 2000);
-    ck_assert_msg(k > 0, "the new client was not answered while the server was full (%zd): %s", k, why);
-    buf[k] = '\0';
-    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
-    close(fd);
+    healthz_from(port, src); /* (its connection completes in the backlog even while MHD does not accept) */
     ck_assert_msg(closed_within(held[0], 1000), "the oldest held connection was not closed: %s", why);
     close(held[0]);
     held[0] = -1;
@@ -289,15 +294,8 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
     json_decref(info);
     ap_resp_free(&r);
     enum { LOW = 50 };
-    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n"; /* headers never end */
     int fds[LOW];
-    for (int i = 0; i < LOW; i++) { /* from 127.0.0.1 .. 127.0.0.4, under the per-address cap of 64 */
-        char src[16];
-        snprintf(src, sizeof src, "127.0.0.%d", 1 + i % 4);
-        fds[i] = ap_raw_connect(s.port, src);
-        ck_assert_int_ge(fds[i], 0);
-        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
-    }
+    hold_partial(s.port, fds, LOW, 1); /* from 50 addresses, under the per-address cap of 64 */
     held_full_makes_room(s.port, "127.0.0.5", fds, LOW, "max_connections was not lowered");
     for (int i = 1; i < LOW; i++)
         close(fds[i]);
@@ -347,21 +345,50 @@ START_TEST(full_server_makes_room_for_a_new_client)
     ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
     struct timespec gone = {0, 300 * 1000000L}; /* the harness's readiness probe has closed */
     nanosleep(&gone, NULL);
-    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
     int fds[4];
-    for (int i = 0; i < 4; i++) {
-        char src[16];
-        snprintf(src, sizeof src, "127.0.0.%d", 11 + i);
-        fds[i] = ap_raw_connect(s.port, src);
-        ck_assert_int_ge(fds[i], 0);
-        ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
-    }
+    hold_partial(s.port, fds, 4, 11);
     held_full_makes_room(s.port, "127.0.0.20", fds, 4, "the full server did not make room");
     ck_assert_double_ge(ap_metric_now(&s, "arcpath_connections_evicted_total", ""), 1);
     const double open = ap_metric_now(&s, "arcpath_connections_open", "");
     ck_assert_msg(open >= 3 && open <= 4, "arcpath_connections_open %g: 3 held and the scrape's", open);
     for (int i = 1; i < 4; i++)
         close(fds[i]);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
+/* Room is made from a connection that waits for its request, not from an upload whose body keeps
+ * arriving, however long ago it began (a helper: a slow 1 MiB map upload was the first one closed). */
+START_TEST(full_server_spares_an_arriving_upload)
+{
+    const char *env[] = {"ARCPATH_MAX_CONNECTIONS=4", "ARCPATH_REQUEST_TIMEOUT_MS=120000",
+                         "ARCPATH_ADMIN_TOKEN=hardening-admin-token-0123", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    struct timespec gone = {0, 300 * 1000000L}; /* the harness's readiness probe has closed */
+    nanosleep(&gone, NULL);
+    int up = ap_raw_connect(s.port, "127.0.0.21");
+    ck_assert_int_ge(up, 0);
+    static const char head[] = "PUT /v1/maps/slowup HTTP/1.1\r\nHost: t\r\n"
+                               "Authorization: Bearer hardening-admin-token-0123\r\nContent-Length: 100000\r\n\r\n";
+    ck_assert_int_eq(ap_send_all(up, head, sizeof head - 1), 0);
+    char piece[100];
+    memset(piece, '.', sizeof piece);
+    int idle[3];
+    hold_partial(s.port, idle, 3, 22);
+    struct timespec tick = {0, 100 * 1000000L};
+    for (int i = 0; i < 5; i++) { /* the upload moves every 100 ms; the idle ones are 500 ms old */
+        ck_assert_int_eq(ap_send_all(up, piece, sizeof piece), 0);
+        nanosleep(&tick, NULL);
+    }
+    ck_assert_int_eq(ap_send_all(up, piece, sizeof piece), 0);
+    healthz_from(s.port, "127.0.0.30");
+    ck_assert_msg(closed_within(idle[0], 1000), "the connection waiting longest for its request was not closed");
+    ck_assert_msg(!closed_within(up, 200), "the arriving upload was closed");
+    ck_assert_int_eq(ap_send_all(up, piece, sizeof piece), 0);
+    close(up);
+    for (int i = 0; i < 3; i++)
+        close(idle[i]);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
 }
 END_TEST
@@ -732,6 +759,7 @@ Suite *hardening_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, held_connections_leave_room_for_other_clients);
     tcase_add_test(tc, full_server_makes_room_for_a_new_client);
+    tcase_add_test(tc, full_server_spares_an_arriving_upload);
     tcase_add_test(tc, open_file_limit_raised_or_connections_lowered);
     tcase_add_test(tc, unread_stdout_does_not_stop_the_server);
     tcase_add_test(tc, connection_flood_does_not_flood_the_log);

@@ -133,6 +133,22 @@ static long long version_of(const ap_srv *s, const char *id)
     return v;
 }
 
+/* Send only head (a request's head announcing a body) over a new connection and read the answer until the
+ * server closes (10 s at most) into ans (cap bytes, NUL-terminated): a refusal made before the body. */
+static void head_only(const ap_srv *s, const char *head, char *ans, size_t cap)
+{
+    int fd = ap_raw_connect(s->port, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ap_send_all(fd, head, strlen(head)), 0);
+    struct timeval tv = {10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    size_t got = 0;
+    for (ssize_t k; got + 1 < cap && (k = recv(fd, ans + got, cap - 1 - got, 0)) > 0;)
+        got += (size_t)k;
+    ans[got] = '\0';
+    close(fd);
+}
+
 static const char *const token_env[] = {"ARCPATH_ADMIN_TOKEN=" TOKEN, "ARCPATH_MAX_MAP_UPLOAD_BYTES=400000", NULL};
 
 START_TEST(put_replace_bad_file_delete)
@@ -223,19 +239,9 @@ START_TEST(put_replace_bad_file_delete)
     /* 490 KB > max_map_upload_bytes 400000: refused on the headers, before a byte of the body is read. Only
      * the headers are sent: the server closes after its answer, and a client still sending the body may be
      * reset before it reads the 413 (libcurl's transport error, seen once under load). */
-    int fd = ap_raw_connect(s.port, NULL);
-    ck_assert_int_ge(fd, 0);
-    static const char head[] = "PUT /v1/maps/big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " TOKEN "\r\n"
-                               "Content-Length: 490000\r\n\r\n";
-    ck_assert_int_eq(ap_send_all(fd, head, sizeof head - 1), 0);
-    struct timeval tv = {10, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     char ans[2048];
-    size_t got = 0;
-    for (ssize_t k; got + 1 < sizeof ans && (k = recv(fd, ans + got, sizeof ans - 1 - got, 0)) > 0;)
-        got += (size_t)k;
-    ans[got] = '\0';
-    close(fd);
+    head_only(&s, "PUT /v1/maps/big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " TOKEN "\r\n"
+                  "Content-Length: 490000\r\n\r\n", ans, sizeof ans);
     ck_assert_msg(strncmp(ans, "HTTP/1.1 413", 12) == 0 && strstr(ans, "\"payload_too_large\"") != NULL, "%s", ans);
     ck_assert_int_eq(version_of(&s, "big"), 0);
 
@@ -442,6 +448,11 @@ START_TEST(max_maps_refuses_new_ids)
     ap_resp_free(&r);
     ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/c", "{\"width\": 4, \"height\": 4, \"circles\": []}", &r), 409);
     ap_resp_free(&r);
+    /* refused on the headers, before a byte of the body is read (nor "100 Continue" sent) */
+    char ans[2048];
+    head_only(&s, "PUT /v1/maps/c HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " TOKEN "\r\n"
+                  "Content-Length: 300000\r\nExpect: 100-continue\r\n\r\n", ans, sizeof ans);
+    ck_assert_msg(strncmp(ans, "HTTP/1.1 409", 12) == 0, "%s", ans);
     put_file(dir, "c.map", one);
     ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 409);
     ck_assert_str_eq(error_code(&r), "map_limit");
