@@ -22,6 +22,7 @@
 #include "../config/config.h"
 #include "../planner/world/capability.h"
 #include "../config/version.h"
+#include "../planner/kino/kino.h"
 #include "../planner/plan/plan.h"
 #include "../planner/search/search.h"
 #include "../planner/base/status.h"
@@ -236,12 +237,14 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
 
 /* The nodes every search workspace gets (*capacity): the largest map's, at least
  * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need_bytes (if not NULL): the most bytes
- * the workers + slow_slots workspaces come to hold (ap_workspace_bytes_max). 0 when they can be allocated;
+ * the workers + slow_slots workspaces come to hold (ap_workspace_bytes_max); *kino_bytes (if not NULL): the
+ * bytes kinodynamic searches add in all of them (their states), warned about on err when the two together
+ * pass the memory limit (not refused). 0 when they can be allocated;
  * else 1 with the reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots
  * workspaces that would need more than the memory the process may use (ap_process_memory_limit: physical
  * memory, RLIMIT_AS, the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
  * lists fill under load, so a budget over the limit ends in an OOM kill at start or, worse, under traffic. */
-static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_bytes, FILE *err)
+static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_bytes, double *kino_bytes, FILE *err)
 {
     uint32_t cap = s->reg.max_nodes > AP_PLAN_MIN_WORKSPACE_NODES ? s->reg.max_nodes : AP_PLAN_MIN_WORKSPACE_NODES;
     /* max_workspace_cells fixes it, so maps added later (PUT, reload) up to that size can be searched. */
@@ -272,6 +275,19 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
                 floor(limit / mib), source);
         return 1;
     }
+    /* Not refused: kinodynamic searches are optional, and a query that cannot reserve its states answers
+     * 500 (out of memory) while the others go on. But an operator who plans for them should know before the
+     * first one fails (a helper: --check-config said OK, then every kinodynamic query answered 500). */
+    const double kino = (double)n * (double)sizeof(ap_kino_state) * (double)cap;
+    if (kino_bytes != NULL)
+        *kino_bytes = kino;
+    if (limit > 0.0 && need + kino > limit)
+        fprintf(err,
+                "arcpathd: warning: kinodynamic searches reserve %.0f bytes a node more in each workspace that runs "
+                "one: up to %.0f MiB in all with them, more than the %.0f MiB this process may use (%s); "
+                "past it a kinodynamic query answers 500 internal (out of memory): lower max_workspace_cells, "
+                "workers or slow_slots to be sure of them\n",
+                (double)sizeof(ap_kino_state), ceil((need + kino) / mib), floor(limit / mib), source);
     return 0;
 }
 
@@ -333,12 +349,13 @@ static int check_config(ap_server *s)
     int bad = ap_profiles_preload(ap_profile_cache_default(), &s->cfg, stdout) != 0;
     /* The workspaces are not allocated here; what serving would need is checked against the memory limit. */
     uint32_t capacity = 0;
-    double need = 0.0;
-    if (plan_workspaces(s, &capacity, &need, stdout) != 0)
+    double need = 0.0, kino = 0.0;
+    if (plan_workspaces(s, &capacity, &need, &kino, stdout) != 0)
         bad = 1;
     else
-        printf("arcpathd --check-config: %d + %d search workspaces of %u nodes, up to %.0f MiB\n", s->cfg.workers,
-               s->cfg.slow_slots, capacity, need / 1048576.0);
+        printf("arcpathd --check-config: %d + %d search workspaces of %u nodes, up to %.0f MiB (%.0f MiB with "
+               "kinodynamic searches in all of them)\n",
+               s->cfg.workers, s->cfg.slow_slots, capacity, need / 1048576.0, (need + kino) / 1048576.0);
     printf("%s\n", s->reg.errors || bad ? "FAILED" : "OK");
     return s->reg.errors || bad ? 1 : 0;
 }
@@ -377,7 +394,7 @@ static int serve(ap_server *s)
     ap_lanes_config lc;
     /* Workspaces hold the largest map's grid search, and at least a useful directional window. */
     uint32_t capacity = 0;
-    if (plan_workspaces(s, &capacity, NULL, stderr) != 0) {
+    if (plan_workspaces(s, &capacity, NULL, NULL, stderr) != 0) {
         uv_loop_close(&s->loop);
         return 1;
     }
