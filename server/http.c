@@ -2014,6 +2014,7 @@ int64_t ap_http_inflight(ap_http *h)
 
 void ap_http_stop(ap_http *h)
 {
+    atomic_store(&h->listen_fd, -1); /* MHD_stop_daemon closes it: no peek may meet its number reused */
     if (h->watchdog_on) {
         pthread_mutex_lock(&h->conns_mu);
         h->watchdog_stop = true;
