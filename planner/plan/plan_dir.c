@@ -686,6 +686,60 @@ static int smooth_runs(const ap_plan *p, ap_segment **segs_io, size_t *n_io)
     return AP_OK;
 }
 
+/* Order of joints for waypoints_on_path: by x, then y. */
+static int joint_cmp(const void *a, const void *b)
+{
+    const double *u = a, *v = b;
+    return u[0] < v[0] ? -1 : u[0] > v[0] ? 1 : u[1] < v[1] ? -1 : u[1] > v[1] ? 1 : 0;
+}
+
+/* Keep, of the search's waypoints w[0 .. *nw) (in path order), those the smoothed segs[0 .. ns) still pass
+ * through: the first, the last, and each within 1e-9 tiles of a piece's end or start (smoothing keeps the
+ * poses it keeps, up to the rounding of a backward piece's computed end). Without it a reverse corridor
+ * answer's waypoints stayed the search's poses, off its smoothed curves, unlike every other legal-turn
+ * answer's. *nw updated; AP_OK or AP_E_NOMEM. */
+static int waypoints_on_path(double (*w)[2], size_t *nw, const ap_segment *segs, size_t ns)
+{
+    if (*nw <= 2 || ns == 0)
+        return AP_OK;
+    const size_t nj = 2 * ns;
+    double(*joints)[2] = malloc(nj * sizeof *joints);
+    if (joints == NULL)
+        return AP_E_NOMEM;
+    for (size_t i = 0; i < ns; i++) {
+        joints[2 * i][0] = segs[i].x0;
+        joints[2 * i][1] = segs[i].y0;
+        joints[2 * i + 1][0] = segs[i].x1;
+        joints[2 * i + 1][1] = segs[i].y1;
+    }
+    qsort(joints, nj, sizeof *joints, joint_cmp);
+    const double tol = 1e-9;
+    size_t k = 1;
+    for (size_t i = 1; i + 1 < *nw; i++) {
+        size_t lo = 0, hi = nj; /* the first joint with x >= w.x - tol */
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (joints[mid][0] < w[i][0] - tol)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        bool on = false;
+        for (size_t j = lo; j < nj && joints[j][0] <= w[i][0] + tol && !on; j++)
+            on = fabs(joints[j][1] - w[i][1]) <= tol;
+        if (on) {
+            w[k][0] = w[i][0];
+            w[k][1] = w[i][1];
+            k++;
+        }
+    }
+    w[k][0] = w[*nw - 1][0];
+    w[k][1] = w[*nw - 1][1];
+    *nw = k + 1;
+    free(joints);
+    return AP_OK;
+}
+
 /* The final smoothing of dp->poses (smooth_chain). With a free start, also the chain after
  * free_start_shortcut, and the better of the two answers is kept (clear before not clear, then the shorter;
  * a tie keeps the plain one): the shortcut fixes the start's heading, which can cost Listing 1 a later skip
@@ -1367,8 +1421,11 @@ static int turns_finish(ap_plan *p, ap_result *r)
             return AP_E_NOMEM;
         int st = ap_dir_path(&dp->dir, nodes, n, &segs, &ns, &r->waypoints, &nw);
         free(nodes);
-        if (st == AP_OK && dp->in_corridor && dp->prof->key.reverse && !q->map->weighted)
+        if (st == AP_OK && dp->in_corridor && dp->prof->key.reverse && !q->map->weighted) {
             st = smooth_runs(p, &segs, &ns);
+            if (st == AP_OK)
+                st = waypoints_on_path(r->waypoints, &nw, segs, ns);
+        }
         if (st != AP_OK) {
             free(segs);
             return st;

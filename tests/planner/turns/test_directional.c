@@ -930,6 +930,22 @@ START_TEST(test_art_plans)
 }
 END_TEST
 
+/* Every waypoint of r lies where one of its pieces starts or ends (1e-9 tiles): a smoothed answer's
+ * waypoints are the poses it kept, on its curves. */
+static void check_waypoints_on_joints(const ap_result *r)
+{
+    for (size_t i = 0; i < r->n_waypoints; i++) {
+        bool on = false;
+        for (size_t j = 0; j < r->n_segments && !on; j++) {
+            const ap_segment *g = &r->segments[j];
+            on = hypot(g->x0 - r->waypoints[i][0], g->y0 - r->waypoints[i][1]) <= 1e-9 ||
+                 hypot(g->x1 - r->waypoints[i][0], g->y1 - r->waypoints[i][1]) <= 1e-9;
+        }
+        ck_assert_msg(on, "waypoint %zu of %zu (%.9f, %.9f) is off the path's %zu pieces", i, r->n_waypoints,
+                      r->waypoints[i][0], r->waypoints[i][1], r->n_segments);
+    }
+}
+
 /* A reverse corridor answer's single backward pieces between forward runs (the search's back-and-forth,
  * which smoothing a run at a time cannot touch) go under Listing 1 with Reeds-Shepp curves over every pose
  * (kept when clear and cheaper by the search's own measure): on Berlin_0_256, Directional48, turning radius 4,
@@ -949,6 +965,7 @@ START_TEST(test_reverse_corridor_back_and_forth)
     q.reverse = true;
     ck_assert_int_eq(run_plan(&q, &ws, &rev, 0), AP_OK);
     check_guarantees(&q, &rev);
+    check_waypoints_on_joints(&rev);
     ck_assert_msg(rev.length <= fwd.length * 1.01, "reverse %.3f, forward %.3f", rev.length, fwd.length);
     ap_result_free(&fwd);
     ap_result_free(&rev);
@@ -1011,6 +1028,8 @@ START_TEST(test_window_too_far)
     q.reverse = true;
     ck_assert_int_eq(run_plan(&q, &ws2, &r, 500), AP_OK);
     check_guarantees(&q, &r);
+    check_waypoints_on_joints(&fwd);
+    check_waypoints_on_joints(&r);
     ap_workspace_free(&ws2);
     ck_assert_msg(r.length <= fwd.length * 1.01, "reverse %.3f, forward %.3f", r.length, fwd.length);
     ck_assert_msg(r.n_segments <= 2 * fwd.n_segments + 4, "reverse %zu pieces, forward %zu", r.n_segments,
