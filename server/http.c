@@ -147,6 +147,7 @@ typedef struct ap_req {
     bool draw_json_heap;
     ap_render_opts draw_opts;
     const char *picture_ctype;           /* set by draw_task: the answer is the picture */
+    int render_outcome;                  /* POST /v1/render: its query's ap_outcome, counted with the picture */
 
     /* stage timestamps (ap_clock_ns; metrics.h ap_stage) */
     uint64_t t_body_ns, t_resumed_ns, t_queued_ns;
@@ -175,8 +176,10 @@ static ap_req *req_new(ap_http *h)
     pthread_mutex_unlock(&h->pool_mu);
     if (!r)
         r = malloc(sizeof *r);
-    if (r)
+    if (r) {
         memset(r, 0, offsetof(ap_req, arena_body));
+        r->render_outcome = AP_OUTCOME_COUNT; /* none: a picture of a stored answer or of a map counts none */
+    }
     return r;
 }
 
@@ -589,10 +592,16 @@ static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_rend
  * JSON answer goes on to be drawn (draw_off_thread), and a drawn picture is sent with its content type. */
 static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
 {
-    if (r->picture_ctype != NULL && body != NULL && http == 200)
+    if (r->picture_ctype != NULL && body != NULL && http == 200) {
+        /* the picture's query counts as a path answer now that the client gets it (not when it was searched:
+         * the drawing could still be refused, 503 or 413, a helper) */
+        if (r->render_outcome >= 0 && r->render_outcome < AP_OUTCOME_COUNT)
+            ap_metrics_answer(r->h->metrics, (ap_outcome)r->render_outcome);
         return respond_mem(r, http, status, body, len, heap, r->picture_ctype);
+    }
     if (r->render == NULL || r->drawing || body == NULL || http != 200)
         return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
+    r->render_outcome = r->job.outcome; /* (the job is the drawing's from here) */
     return draw_off_thread(r, r->job.q.map, NULL, body, len, heap, &r->render->opts);
 }
 
@@ -711,6 +720,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     r->job.map_id = map_id;
     r->job.map_version = r->ver->version;
     r->job.field_prefix = prefix[0] != '\0' ? prefix : NULL; /* a literal: outlives the job */
+    r->job.count_later = r->render != NULL; /* counted when its picture is answered (respond_answer) */
     /* The job's query reads the request's own copies of the obstacles and the corridor. */
     if (pr.q.n_obstacles > 0) {
         memcpy(r->obstacles, q->obstacles, pr.q.n_obstacles * sizeof *r->obstacles);

@@ -619,9 +619,12 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         ap_wire_write_error(&j->out, j->status, NULL, NULL, 0, 0, &http);
     } else {
         j->expanded = j->result.expanded;
+        j->outcome = AP_OUTCOME_COUNT;
         if (j->status == AP_OK || j->status == AP_NO_PATH || j->status == AP_TIMEOUT) {
             ap_wire_write_path(&j->out, j->q.map ? j->q.map->id : j->map_id ? j->map_id : "", &j->result, &st);
-            count_answer(l, &j->result);
+            j->outcome = outcome_of(&j->result);
+            if (!j->count_later)
+                count_answer(l, &j->result);
         }
         else {
             if (j->status == AP_E_CLIENT_CLOSED) /* its search stopped: what it expanded still counts */

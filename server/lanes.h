@@ -99,6 +99,10 @@ struct ap_job {
      * is compressed there too by ap_gzip_answer's rule (server/gzip.h), not on the HTTP thread; gzipped
      * then says so. */
     bool gzip_ok;
+    /* A single query whose answer is not the client's yet (POST /v1/render's query: its picture can still be
+     * refused, 503 or 413): its outcome is not counted in arcpath_path_answers_total here, only said in
+     * outcome, for the caller to count once its own answer is made. */
+    bool count_later;
 
     /* --- output, valid in and after the done hook --- */
     int status;           /* AP_OK, AP_NO_PATH, AP_TIMEOUT, or AP_E_* (AP_E_OVERLOADED when a lane was full) */
@@ -112,6 +116,8 @@ struct ap_job {
     uint64_t queue_us;    /* hand-off -> first slice start (or -> completion if it never ran) */
     uint64_t search_us;   /* sum of slice wall times, including the move and path building */
     uint64_t expanded;    /* A* expansions, all slices and lanes */
+    int outcome;          /* a single query answered ok, no_path or timeout: its ap_outcome (metrics.h);
+                           * else AP_OUTCOME_COUNT */
     /* ap_clock_ns() timestamps for the stage metrics (metrics.h, ap_stage), 0 = not reached: */
     uint64_t t_submit_ns;  /* ap_lanes_submit */
     uint64_t t_admit_ns;   /* the loop thread took it from the inbox */

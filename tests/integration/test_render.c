@@ -325,6 +325,34 @@ static double ok_answers(void)
     return v;
 }
 
+/* A picture refused after its query ran (here 413: over max_answer_bytes) does not count the query as a
+ * path answer: the client got none. It counted when the query was searched (a helper: 413s, 503s and
+ * 499s of /v1/render all went up arcpath_path_answers_total); now when the picture's 200 is made. */
+START_TEST(refused_picture_counts_no_answer)
+{
+    static const char *const env[] = {"ARCPATH_MAX_ANSWER_BYTES=65536", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    static const char big[] = "{\"query\":{\"map\":\"maze\",\"start\":{\"x\":1.5,\"y\":1.5},\"goal\":"
+                              "{\"x\":95.5,\"y\":95.5},\"search\":{\"smoothing\":\"none\"},\"samples\":{\"step\":0.05}}}";
+    static const char small[] = "{\"query\":{\"map\":\"rooms\",\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":"
+                                "{\"x\":9.5,\"y\":9.5}}}";
+    const double before = ap_metric_now(&s, "arcpath_path_answers_total", "outcome=\"ok\"");
+    ap_resp r;
+    ck_assert_int_eq(ap_post(&s, "/v1/render", big, &r), 0);
+    ck_assert_msg(r.status == 413, "HTTP %ld: %.300s", r.status, r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"answer_too_large\""));
+    ap_resp_free(&r);
+    const double after_refused = ap_metric_now(&s, "arcpath_path_answers_total", "outcome=\"ok\"");
+    ck_assert_msg(after_refused == before || (before < 0 && after_refused < 0), "%g -> %g", before, after_refused);
+    ck_assert_int_eq(ap_post(&s, "/v1/render", small, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ap_resp_free(&r);
+    ck_assert_double_eq(ap_metric_now(&s, "arcpath_path_answers_total", "outcome=\"ok\""), before < 0 ? 1 : before + 1);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(render_errors)
 {
     ap_resp r;
@@ -429,6 +457,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, every_answer_member_draws);
     tcase_add_test(tc, unit_kind_radius_drawn);
     tcase_add_test(tc, render_errors);
+    tcase_add_test(tc, refused_picture_counts_no_answer);
     suite_add_tcase(s, tc);
     return s;
 }
