@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/clock.h"
 #include "../base/fastmath.h"
 #include "../base/status.h"
 #include "../geom/dubins.h"
@@ -830,6 +831,22 @@ static uint64_t speed_key(const ap_kino_params *p, double v)
     return (uint64_t)(sb & 0xFF);
 }
 
+/* A doubling of the id table takes about this long per slot of the new table (calloc's page faults and the
+ * rehash; 100-230 ms for 8.4 M slots of 16 bytes on the project's machine kind). */
+#define AP_KINO_GROW_NS_PER_SLOT 30u
+
+/* May the id table double before the search's deadline? The doubling is one step the deadline is not read
+ * in: begun just before it, an answer came up to 230 ms late (a helper, 2,000,000-expansion searches). Not
+ * grown, the table fills to 3/4 and then drops new bins (counted in dropped), while the search runs on to
+ * its deadline. Always true without a deadline. */
+static bool grow_in_time(const ap_kino_domain *d)
+{
+    if (d->p.deadline_ns == 0)
+        return true;
+    const uint64_t cost = (uint64_t)(d->tab->mask + 1u) * 2u * AP_KINO_GROW_NS_PER_SLOT;
+    return ap_clock_ns() + cost < d->p.deadline_ns;
+}
+
 /* The id of the bin of key (pose_key, speed_key), handed out on first sight; UINT32_MAX when the ids are used up. */
 static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
 {
@@ -840,11 +857,13 @@ static uint32_t key_id(const ap_kino_domain *d, uint64_t key)
         if (t->slots[i].key == 0) {
             if (t->next >= d->node_limit)
                 return UINT32_MAX;
-            if ((uint64_t)t->next * 2 > t->mask) { /* half full: grow, then find the key's new slot */
+            if ((uint64_t)t->next * 2 > t->mask && grow_in_time(d)) { /* half full: grow, find the new slot */
                 if (table_grow(t) != AP_OK)
                     return UINT32_MAX;
                 return key_id(d, key);
             }
+            if ((uint64_t)t->next * 4 > (uint64_t)t->mask * 3) /* (not grown: up to 3/4 full, then no id) */
+                return UINT32_MAX;
             t->slots[i].key = key;
             t->dirty = true;
             return t->slots[i].id = t->next++;

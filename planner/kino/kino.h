@@ -119,8 +119,10 @@ typedef struct ap_kino_params {
      * (BENCHMARKS.md "Weighted A*"), not proven. The probe and the analytic edge do not use it. */
     double weight;
     /* CLOCK_MONOTONIC ns (ap_clock_ns) at which the lattice bound's build gives up (the search goes on without
-     * it: admissible, weaker); 0 = never. The plan's deadline: a region of a million cells took 70 ms and a
-     * query with a 1 ms deadline answered its timeout then. */
+     * it: admissible, weaker), and past which the state id table does not double (it fills to 3/4, then new
+     * bins are dropped: a doubling is one step the search's deadline is not read in); 0 = never. The plan's
+     * deadline: a region of a million cells took 70 ms and a query with a 1 ms deadline answered its timeout
+     * then. */
     uint64_t deadline_ns;
     /* Derived, not inputs (leave them zero): ap_kino_init, ap_kino_probe and ap_kino_prepare set them from
      * world. zone: world's zone when world is a corridor (zone.h ap_zone_of), else NULL. fast_map /
