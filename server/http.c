@@ -104,6 +104,7 @@ typedef struct ap_req {
     size_t body_len, body_cap;
     bool body_heap;
     size_t bytes_in;
+    size_t moved_bytes;   /* bytes_in when the connection's upload last counted as moving (evict_for_waiting) */
     bool too_large;
     int early;         /* AP_E_NOT_FOUND / AP_E_METHOD_NOT_ALLOWED decided on the first call, else 0 */
 
@@ -593,8 +594,8 @@ static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_rend
 static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *body, size_t len, bool heap)
 {
     if (r->picture_ctype != NULL && body != NULL && http == 200) {
-        /* the picture's query counts as a path answer now that the client gets it (not when it was searched:
-         * the drawing could still be refused, 503 or 413, a helper) */
+        /* the picture's query counts as a path answer now that its 200 is made, as a single query's does (not
+         * when it was searched: the drawing could still be refused, 503 or 413, a helper) */
         if (r->render_outcome >= 0 && r->render_outcome < AP_OUTCOME_COUNT)
             ap_metrics_answer(r->h->metrics, (ap_outcome)r->render_outcome);
         return respond_mem(r, http, status, body, len, heap, r->picture_ctype);
@@ -1305,7 +1306,9 @@ static bool adds_map_over_limit(const ap_req *r)
 {
     const bool adds = r->route != NULL && ((r->route->handler == handle_map && r->method_bit == AP_METHOD_PUT) ||
                                           (r->route->handler == handle_reload && r->method_bit == AP_METHOD_POST));
+    /* (an id no map may have, or a draining server, is answered by admin_target as below the limit) */
     return adds && r->route_id_len < AP_MAP_ID_MAX && ap_map_id_valid(r->route_id, strlen(r->route_id)) &&
+           !ap_registry_picture_id(r->route_id) && !atomic_load(&r->h->draining) &&
            ap_registry_full_for(r->h->reg, r->route_id);
 }
 
@@ -1325,6 +1328,10 @@ static enum MHD_Result respond_early(ap_req *r)
 /* A held connection is closed to make room for a waiting client only once its request has been arriving
  * this long: a client that has just connected has not had the time to send its request. */
 #define AP_EVICT_MIN_AGE_NS 200000000ULL
+/* An upload counts as moving (moved_ns) each time this many more bytes of its body have arrived: one that
+ * trickles a byte at a time (8 connections at 1 byte per 100 ms held a full server 9.5 s, a helper) does
+ * not, one arriving at 20 KB/s or more (4 KiB per AP_EVICT_MIN_AGE_NS) does. */
+#define AP_EVICT_MOVE_BYTES 4096u
 /* How often the watchdog looks at the accept queue while the server is full. */
 #define AP_FULL_PERIOD_NS 50000000ULL
 
@@ -1566,9 +1573,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         size_t max = body_limit(r);
-        if (r->cn != NULL)
-            atomic_store(&r->cn->moved_ns, ap_clock_ns()); /* an upload that moves is not evicted */
         r->bytes_in += n;
+        if (r->cn != NULL && r->bytes_in - r->moved_bytes >= AP_EVICT_MOVE_BYTES) {
+            atomic_store(&r->cn->moved_ns, ap_clock_ns()); /* an upload that moves is not evicted */
+            r->moved_bytes = r->bytes_in;
+        }
         *upload_data_size = 0;
         if (r->too_large || r->early)
             return MHD_YES;

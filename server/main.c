@@ -238,8 +238,8 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
 /* The nodes every search workspace gets (*capacity): the largest map's, at least
  * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need_bytes (if not NULL): the most bytes
  * the workers + slow_slots workspaces come to hold (ap_workspace_bytes_max); *kino_bytes (if not NULL): the
- * bytes kinodynamic searches add in all of them (their states), warned about on err when the two together
- * pass the memory limit (not refused). 0 when they can be allocated;
+ * bytes kinodynamic searches add in all of them (their states and id tables), warned about on err when
+ * those, the workspaces and the memory the process holds already pass the memory limit (not refused). 0 when they can be allocated;
  * else 1 with the reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots
  * workspaces that would need more than the memory the process may use (ap_process_memory_limit: physical
  * memory, RLIMIT_AS, the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
@@ -277,17 +277,26 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     }
     /* Not refused: kinodynamic searches are optional, and a query that cannot reserve its states answers
      * 500 (out of memory) while the others go on. But an operator who plans for them should know before the
-     * first one fails (a helper: --check-config said OK, then every kinodynamic query answered 500). */
-    const double kino = (double)n * (double)sizeof(ap_kino_state) * (double)cap;
+     * first one fails (a helper: --check-config said OK, then every kinodynamic query answered 500). Each
+     * state takes its pose (88 bytes a node, reserved) and up to 4 slots of the id table (64 bytes, while the
+     * search runs); and the process already holds its maps and tables: what it has mapped now (RLIMIT_AS
+     * counts address space) or has resident (physical memory, a cgroup), beside the workspaces' figure. */
+    const double per_node = (double)sizeof(ap_kino_state) + AP_KINO_TABLE_BYTES_PER_STATE;
+    const double kino = (double)n * per_node * (double)cap;
     if (kino_bytes != NULL)
         *kino_bytes = kino;
-    if (limit > 0.0 && need + kino > limit)
+    ap_process_stats now;
+    ap_process_stats_read(&now);
+    const double held = !now.has_memory ? 0.0
+                        : source != NULL && strcmp(source, "RLIMIT_AS") == 0 ? now.virtual_bytes
+                                                                              : now.resident_bytes;
+    if (limit > 0.0 && held + need + kino > limit)
         fprintf(err,
-                "arcpathd: warning: kinodynamic searches reserve %.0f bytes a node more in each workspace that runs "
-                "one: up to %.0f MiB in all with them, more than the %.0f MiB this process may use (%s); "
-                "past it a kinodynamic query answers 500 internal (out of memory): lower max_workspace_cells, "
-                "workers or slow_slots to be sure of them\n",
-                (double)sizeof(ap_kino_state), ceil((need + kino) / mib), floor(limit / mib), source);
+                "arcpathd: warning: kinodynamic searches take up to %.0f bytes a node more in each workspace that "
+                "runs one: with them the workspaces' %.0f MiB and the %.0f MiB held now (maps, tables) pass the "
+                "%.0f MiB this process may use (%s); past it a kinodynamic query answers 500 internal (out of "
+                "memory): lower max_workspace_cells, workers or slow_slots to be sure of them\n",
+                per_node, ceil((need + kino) / mib), ceil(held / mib), floor(limit / mib), source);
     return 0;
 }
 
@@ -355,7 +364,7 @@ static int check_config(ap_server *s)
     else
         printf("arcpathd --check-config: %d + %d search workspaces of %u nodes, up to %.0f MiB (%.0f MiB with "
                "kinodynamic searches in all of them)\n",
-               s->cfg.workers, s->cfg.slow_slots, capacity, need / 1048576.0, (need + kino) / 1048576.0);
+               s->cfg.workers, s->cfg.slow_slots, capacity, ceil(need / 1048576.0), ceil((need + kino) / 1048576.0));
     printf("%s\n", s->reg.errors || bad ? "FAILED" : "OK");
     return s->reg.errors || bad ? 1 : 0;
 }

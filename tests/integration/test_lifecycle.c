@@ -74,7 +74,7 @@ START_TEST(workspaces_beyond_memory_refused)
     static char out[65536];
     const char *good[] = {"--check-config", "--maps", "config/maps", NULL};
     ck_assert_int_eq(ap_run_cli(good, 1, out, sizeof out), 0);
-    ck_assert_msg(strstr(out, "2 + 4 search workspaces of 262144 nodes, up to 86 MiB (218 MiB with kinodynamic "
+    ck_assert_msg(strstr(out, "2 + 4 search workspaces of 262144 nodes, up to 86 MiB (314 MiB with kinodynamic "
                               "searches in all of them)") != NULL, "%s", out);
 
     char *conf = ap_test_temp_file("arcpath-huge-ws", "{\"max_workspace_cells\": 2147483648}");

@@ -453,6 +453,10 @@ START_TEST(max_maps_refuses_new_ids)
     head_only(&s, "PUT /v1/maps/c HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " TOKEN "\r\n"
                   "Content-Length: 300000\r\nExpect: 100-continue\r\n\r\n", ans, sizeof ans);
     ck_assert_msg(strncmp(ans, "HTTP/1.1 409", 12) == 0, "%s", ans);
+    /* an id no map may have is refused for that, full or not */
+    ck_assert_int_eq(admin(&s, "PUT", "/v1/maps/x.svg", one, &r), 400);
+    ck_assert_str_eq(error_code(&r), "invalid_request");
+    ap_resp_free(&r);
     put_file(dir, "c.map", one);
     ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 409);
     ck_assert_str_eq(error_code(&r), "map_limit");
