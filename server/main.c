@@ -239,8 +239,8 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
  * AP_PLAN_MIN_WORKSPACE_NODES, or max_workspace_cells when set; *need_bytes (if not NULL): the most bytes
  * the workers + slow_slots workspaces come to hold (ap_workspace_bytes_max); *kino_bytes (if not NULL): the
  * bytes kinodynamic searches add in all of them (their states and id tables), warned about on err when
- * those, the workspaces and the memory the process holds already pass the memory limit (not refused). 0 when they can be allocated;
- * else 1 with the reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots
+ * those, the workspaces and the memory the process holds already pass the memory limit (not refused).
+ * 0 when they can be allocated; else 1 with the reason on err: max_workspace_cells below the largest map loaded, or workers + slow_slots
  * workspaces that would need more than the memory the process may use (ap_process_memory_limit: physical
  * memory, RLIMIT_AS, the cgroup's limit). Why refuse at start: the workspaces' node matrices are written at start and their open
  * lists fill under load, so a budget over the limit ends in an OOM kill at start or, worse, under traffic. */
