@@ -24,8 +24,9 @@
 
 /* Open addressing: keys are packed (cell x, cell y, heading bin, speed bin) + 1 (0 = empty), each slot with
  * its id beside it (one cache line per probe; the successors' look-ups miss the cache, kino_successors
- * prefetches their slots). It starts at AP_KINO_TABLE_MIN slots and doubles at half load, so a search pays for
- * the states it makes, not for the id limit (a table sized for the limit cost a 12 MB memset per query). */
+ * prefetches their slots). It starts at AP_KINO_TABLE_MIN slots and doubles at half load (unless the doubling
+ * would end past the deadline: grow_in_time), so a search pays for the states it makes, not for the id limit
+ * (a table sized for the limit cost a 12 MB memset per query). */
 typedef struct ap_kino_slot {
     uint64_t key;
     uint32_t id;

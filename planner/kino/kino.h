@@ -206,11 +206,11 @@ typedef struct ap_kino_hmemo {
 } ap_kino_hmemo;
 #define AP_KINO_HMEMO 8
 
-/* The domain's context. Caller-owned; one search at a time. */
 /* Bytes of the state id table a state can take while its search runs: 16-byte slots, 2 to 4 a state (the
  * table doubles at half load). For memory budgets (server/main.c). */
 #define AP_KINO_TABLE_BYTES_PER_STATE 64.0
 
+/* The domain's context. Caller-owned; one search at a time. */
 typedef struct ap_kino_domain {
     ap_kino_params p;
     struct ap_kino_table *tab; /* state ids (owned) */
