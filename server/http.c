@@ -48,6 +48,8 @@ typedef struct ap_conn {
     atomic_uint_fast64_t moved_ns; /* since_ns, or when the last piece of its body arrived: the eviction
                                     * spares an upload that is arriving, however long it has taken */
     atomic_bool reading;           /* a request's headers or body are still arriving */
+    atomic_bool idle;              /* kept alive after an answer, no byte of a next request seen yet: room is
+                                    * made from such a connection only when no other can give it */
     bool cut;                      /* the watchdog shut it down already (under conns_mu) */
 } ap_conn;
 
@@ -105,6 +107,7 @@ typedef struct ap_req {
     bool body_heap;
     size_t bytes_in;
     size_t moved_bytes;   /* bytes_in when the connection's upload last counted as moving (evict_for_waiting) */
+    size_t body_expected; /* Content-Length (SIZE_MAX: none): the body's last piece counts as moving too */
     bool too_large;
     int early;         /* AP_E_NOT_FOUND / AP_E_METHOD_NOT_ALLOWED decided on the first call, else 0 */
 
@@ -1344,6 +1347,13 @@ static bool client_waits(const ap_http *h)
     return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
 }
 
+/* True when bytes wait unread on fd (a peek: nothing is consumed). */
+static bool unread_bytes(int fd)
+{
+    char c;
+    return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 1;
+}
+
 /* Under conns_mu: shut c down (MHD sees the end of the stream, closes it and sends "closed"). Until then
  * it is still open and counted (n_cut says how many such). */
 static void conn_cut(ap_http *h, ap_conn *c)
@@ -1355,9 +1365,9 @@ static void conn_cut(ap_http *h, ap_conn *c)
 
 /* Under conns_mu. The server holds max_connections (not counting connections already shut down and about to
  * close: one waiting client costs one place) and a client waits to be accepted: shut down the connection
- * that has been waiting longest for (more of) a request — a request still arriving or, kept alive, the next
- * one — and got no piece of a body meanwhile, if for at least AP_EVICT_MIN_AGE_NS, so that MHD accepts the
- * waiting client. Without it, connections held by slow clients from more addresses than max_connections /
+ * that has been waiting longest (moved_ns: since it opened, its request's head arrived, or 4 KiB more of its
+ * body did) for (more of) a request, if for at least AP_EVICT_MIN_AGE_NS — an idle kept-alive one only when
+ * no other can go, and none with bytes unread — so that MHD accepts the waiting client. Without it, connections held by slow clients from more addresses than max_connections /
  * max_connections_per_ip locked every other client out until request_timeout_ms (a helper: 9 addresses x
  * 64 held sockets, probes waiting 9-15 s). A connection whose request has arrived (a search runs, an answer
  * is sent) is never chosen, nor an upload whose body is arriving. */
@@ -1367,16 +1377,23 @@ static void evict_for_waiting(ap_http *h, uint64_t now)
         return;
     ap_conn *stalest = NULL;
     uint64_t stalest_ns = 0;
+    bool stalest_idle = true;
     for (ap_conn *c = h->conns->next; c != h->conns; c = c->next) {
         const uint64_t moved = atomic_load(&c->moved_ns);
         if (c->cut || !atomic_load(&c->reading) || now <= moved || now - moved < AP_EVICT_MIN_AGE_NS)
             continue;
-        if (stalest == NULL || moved < stalest_ns) {
+        /* a connection kept alive and idle goes only when no other can: a pooled client reusing it at that
+         * moment sees its request fail (a helper: 4 % of a naive pool's POSTs at the limit) */
+        const bool idle = atomic_load(&c->idle);
+        if (stalest == NULL || (stalest_idle && !idle) || (idle == stalest_idle && moved < stalest_ns)) {
+            if (unread_bytes(c->fd)) /* a request arriving that the HTTP thread has not read yet */
+                continue;
             stalest = c;
             stalest_ns = moved;
+            stalest_idle = idle;
         }
     }
-    if (stalest == NULL)
+    if (stalest == NULL || !atomic_load(&stalest->reading)) /* (its request may have been read meanwhile) */
         return;
     conn_cut(h, stalest);
     ap_metrics_connection_evicted(h->metrics);
@@ -1396,6 +1413,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         const uint64_t now = ap_clock_ns();
         atomic_init(&c->since_ns, now);
         atomic_init(&c->moved_ns, now);
+        atomic_init(&c->idle, false);
         atomic_init(&c->reading, true);
         pthread_mutex_lock(&h->conns_mu);
         c->next = h->conns->next;
@@ -1492,6 +1510,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         clock_gettime(CLOCK_REALTIME, &r->wall0);
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
         r->cn = ci ? ci->socket_context : NULL;
+        if (r->cn != NULL) { /* a request's head has arrived: 200 ms more before room is made from it */
+            atomic_store(&r->cn->moved_ns, r->t0_ns);
+            atomic_store(&r->cn->idle, false);
+        }
         url = origin_path(url);
         unsigned method_bit = ap_method_bit(method);
         const char *seg = NULL;
@@ -1542,6 +1564,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         bool has_body = te != NULL || (cl && strcmp(cl, "0") != 0);
         /* (a body a route does not read counts too: a GET's was read and dropped until the request timeout, 20 GB
          * of it, where its Content-Length had said so at once) */
+        r->body_expected = SIZE_MAX; /* (chunked: its end is the final call) */
+        if (cl) {
+            errno = 0;
+            const unsigned long long len = strtoull(cl, NULL, 10);
+            if (errno == 0 && len < SIZE_MAX)
+                r->body_expected = (size_t)len;
+        }
         if (cl && !r->early) {
             errno = 0;
             unsigned long long n = strtoull(cl, NULL, 10);
@@ -1574,7 +1603,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t n = *upload_data_size;
         size_t max = body_limit(r);
         r->bytes_in += n;
-        if (r->cn != NULL && r->bytes_in - r->moved_bytes >= AP_EVICT_MOVE_BYTES) {
+        if (r->cn != NULL && (r->bytes_in - r->moved_bytes >= AP_EVICT_MOVE_BYTES || r->bytes_in >= r->body_expected)) {
             atomic_store(&r->cn->moved_ns, ap_clock_ns()); /* an upload that moves is not evicted */
             r->moved_bytes = r->bytes_in;
         }
@@ -1824,6 +1853,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         /* The answer is out: the next request on this connection has request_timeout_ms from now. */
         atomic_store(&r->cn->since_ns, now);
         atomic_store(&r->cn->moved_ns, now);
+        atomic_store(&r->cn->idle, true);
         atomic_store(&r->cn->reading, true);
     }
     atomic_fetch_sub(&h->inflight, 1);
