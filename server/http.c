@@ -1567,17 +1567,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->body_expected = SIZE_MAX; /* (chunked: its end is the final call) */
         if (cl) {
             errno = 0;
-            const unsigned long long len = strtoull(cl, NULL, 10);
-            if (errno == 0 && len < SIZE_MAX)
-                r->body_expected = (size_t)len;
-        }
-        if (cl && !r->early) {
-            errno = 0;
-            unsigned long long n = strtoull(cl, NULL, 10);
+            const unsigned long long n = strtoull(cl, NULL, 10);
+            const bool range = errno == ERANGE;
+            if (!range && n < SIZE_MAX)
+                r->body_expected = (size_t)n;
             /* Refuse before reading a byte (and before "100 Continue"): the client learns at once. (A value
              * past 2^64 - 1 is refused by libmicrohttpd 0.9.75 itself, README "Connection limits"; ERANGE
              * stays for a libmicrohttpd that passes it on.) */
-            if (errno == ERANGE || n > body_limit(r)) {
+            if (!r->early && (range || n > body_limit(r))) {
                 conn_request_read(r);
                 return respond_error(r, AP_E_PAYLOAD_TOO_LARGE, NULL, NULL, 0, 0);
             }

@@ -210,6 +210,15 @@ START_TEST(connection_flood_does_not_flood_the_log)
 }
 END_TEST
 
+/* Start a server on the demo maps with env, and wait 300 ms: the harness's readiness probe has closed, so
+ * the tests of the connection limit count only their own connections. */
+static void start_settled(ap_srv *s, const char *const *env)
+{
+    ck_assert_int_eq(ap_srv_start(s, "config/maps", NULL, env), 0);
+    struct timespec gone = {0, 300 * 1000000L};
+    nanosleep(&gone, NULL);
+}
+
 /* Open n connections to port, the i-th from 127.0.0.(first + i), each sending the start of a request whose
  * headers never end, into fds. */
 static void hold_partial(int port, int *fds, int n, int first)
@@ -342,9 +351,7 @@ START_TEST(full_server_makes_room_for_a_new_client)
      * the oldest held connection closed for it (counted), the others kept. */
     const char *env[] = {"ARCPATH_MAX_CONNECTIONS=4", "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    struct timespec gone = {0, 300 * 1000000L}; /* the harness's readiness probe has closed */
-    nanosleep(&gone, NULL);
+    start_settled(&s, env);
     int fds[4];
     hold_partial(s.port, fds, 4, 11);
     held_full_makes_room(s.port, "127.0.0.20", fds, 4, "the full server did not make room");
@@ -366,9 +373,7 @@ START_TEST(full_server_spares_an_arriving_upload)
     const char *env[] = {"ARCPATH_MAX_CONNECTIONS=4", "ARCPATH_REQUEST_TIMEOUT_MS=120000",
                          "ARCPATH_ADMIN_TOKEN=hardening-admin-token-0123", NULL};
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    struct timespec gone = {0, 300 * 1000000L}; /* the harness's readiness probe has closed */
-    nanosleep(&gone, NULL);
+    start_settled(&s, env);
     static const char head[] = "PUT /v1/maps/slowup HTTP/1.1\r\nHost: t\r\n"
                                "Authorization: Bearer hardening-admin-token-0123\r\nContent-Length: 100000\r\n\r\n";
     int up = ap_raw_connect(s.port, "127.0.0.21"), trickle = ap_raw_connect(s.port, "127.0.0.22");
@@ -411,9 +416,8 @@ START_TEST(full_server_spares_pooled_connections)
 {
     const char *env[] = {"ARCPATH_MAX_CONNECTIONS=2", "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
-    struct timespec wait = {0, 300 * 1000000L}; /* (first: the harness's readiness probe has closed) */
-    nanosleep(&wait, NULL);
+    start_settled(&s, env);
+    struct timespec wait = {0, 300 * 1000000L};
     int pooled = ap_raw_connect(s.port, "127.0.0.41");
     ck_assert_int_ge(pooled, 0);
     static const char req[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";

@@ -68,6 +68,18 @@ static void check_diag(const char *log, const char *name, int want_line)
     ck_assert(after[used] != '\n' && after[used] != '\0'); /* a message follows */
 }
 
+/* ap_registry_load with its log in *log (free it). */
+static int load_logged(ap_registry *r, const char *dir, const ap_map_opts *opts, size_t max_maps, char **log)
+{
+    size_t len = 0;
+    *log = NULL;
+    FILE *f = open_memstream(log, &len);
+    ck_assert_ptr_nonnull(f);
+    const int st = ap_registry_load(r, dir, opts, max_maps, f);
+    fclose(f);
+    return st;
+}
+
 START_TEST(test_load_dir)
 {
     char dir[] = "/tmp/ap-registry-XXXXXX";
@@ -90,11 +102,8 @@ START_TEST(test_load_dir)
     ck_assert_int_eq(symlink("/nonexistent/arcpath-test.map", special), 0);
 
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, dir, NULL, 0, &log), AP_OK);
 
     ck_assert_uint_eq(r.n, 2);
     ck_assert_int_eq(r.errors, 6);
@@ -145,11 +154,8 @@ END_TEST
 START_TEST(test_missing_dir)
 {
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, "/nonexistent/arcpath-maps", NULL, 0, errf), AP_E_IO);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, "/nonexistent/arcpath-maps", NULL, 0, &log), AP_E_IO);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_int_eq(r.errors, 1);
     ck_assert_ptr_nonnull(strstr(log, "arcpathd: map error: /nonexistent/arcpath-maps:0:0: "));
@@ -174,10 +180,7 @@ START_TEST(test_empty_dir_and_limits)
     write_file(dir, "wide.map", "type octile\nheight 1\nwidth 8\nmap\n........\n");
     ap_map_opts lim = {.max_width = 4, .max_height = 4, .max_cells = 16};
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
-    ck_assert_int_eq(ap_registry_load(&r, dir, &lim, 0, errf), AP_OK);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, dir, &lim, 0, &log), AP_OK);
     ck_assert_uint_eq(r.n, 0);
     ck_assert_int_eq(r.errors, 1);
     ck_assert_ptr_nonnull(strstr(log, "wide.map:"));
@@ -198,11 +201,8 @@ START_TEST(test_picture_ids_refused)
     for (size_t i = 0; i < 3; i++)
         write_file(dir, names[i], "type octile\nheight 1\nwidth 2\nmap\n..\n");
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, dir, NULL, 0, &log), AP_OK);
     ck_assert_uint_eq(r.n, 1);
     ck_assert_ptr_nonnull(ap_registry_find(&r, "a.svgz"));
     ck_assert_int_eq(r.errors, 2);
@@ -236,11 +236,8 @@ START_TEST(test_circle_maps)
     write_file(dir, names[3], "{\"width\": 5, \"height\": 4, \"circles\": []}");
     write_file(dir, names[4], "{\"width\": 4,\n\"height\": }");
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, errf), AP_OK);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, dir, NULL, 0, &log), AP_OK);
     ck_assert_uint_eq(ap_registry_count(&r), 3);
     ck_assert_int_eq(r.errors, 2);
     ap_map_version *z = ap_registry_acquire(&r, "z");
@@ -533,11 +530,8 @@ START_TEST(test_max_maps)
     write_text(dir, "b.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
     write_text(dir, "c.map", "type octile\nheight 1\nwidth 4\nmap\n....\n");
     char *log = NULL;
-    size_t loglen = 0;
-    FILE *errf = open_memstream(&log, &loglen);
     ap_registry r;
-    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 2, errf), AP_OK);
-    fclose(errf);
+    ck_assert_int_eq(load_logged(&r, dir, NULL, 2, &log), AP_OK);
     ck_assert_uint_eq(r.n, 2);
     ck_assert_int_eq(r.errors, 1);
     ck_assert_uint_eq(version_of(&r, "a"), 1);

@@ -946,6 +946,20 @@ static void check_waypoints_on_joints(const ap_result *r)
     }
 }
 
+/* q's answer for a forward unit into *fwd and, with q->reverse set, a reverse one's into *rev (run_plan with
+ * slice on ws), both legal (check_guarantees), the reverse one's waypoints on its pieces and its length
+ * within 1 % of the forward one's. */
+static void forward_then_reverse(ap_query *q, ap_workspace *ws, uint64_t slice, ap_result *fwd, ap_result *rev)
+{
+    ck_assert_int_eq(run_plan(q, ws, fwd, slice), AP_OK);
+    check_guarantees(q, fwd);
+    q->reverse = true;
+    ck_assert_int_eq(run_plan(q, ws, rev, slice), AP_OK);
+    check_guarantees(q, rev);
+    check_waypoints_on_joints(rev);
+    ck_assert_msg(rev->length <= fwd->length * 1.01, "reverse %.3f, forward %.3f", rev->length, fwd->length);
+}
+
 /* A reverse corridor answer's single backward pieces between forward runs (the search's back-and-forth,
  * which smoothing a run at a time cannot touch) go under Listing 1 with Reeds-Shepp curves over every pose
  * (kept when clear and cheaper by the search's own measure): on Berlin_0_256, Directional48, turning radius 4,
@@ -960,13 +974,7 @@ START_TEST(test_reverse_corridor_back_and_forth)
     ap_query q = {.map = m, .sx = 187.5, .sy = 57.5, .gx = 8.5, .gy = 129.5, .turning_radius = 4.0,
                   .connectivity = 8, .algorithm = AP_ALG_DIRECTIONAL48, .headings = AP_HEADINGS_FINE};
     ap_result fwd, rev;
-    ck_assert_int_eq(run_plan(&q, &ws, &fwd, 0), AP_OK);
-    check_guarantees(&q, &fwd);
-    q.reverse = true;
-    ck_assert_int_eq(run_plan(&q, &ws, &rev, 0), AP_OK);
-    check_guarantees(&q, &rev);
-    check_waypoints_on_joints(&rev);
-    ck_assert_msg(rev.length <= fwd.length * 1.01, "reverse %.3f, forward %.3f", rev.length, fwd.length);
+    forward_then_reverse(&q, &ws, 0, &fwd, &rev);
     ap_result_free(&fwd);
     ap_result_free(&rev);
     ap_workspace_free(&ws);
@@ -1023,15 +1031,9 @@ START_TEST(test_window_too_far)
     ap_workspace ws2; /* room for the reverse headings' corridor (16 a cell), not for a window of the map */
     ck_assert_int_eq(ap_workspace_init(&ws2, 100000, AP_PLAN_MAX_SUCC), AP_OK);
     ap_result fwd;
-    ck_assert_int_eq(run_plan(&q, &ws2, &fwd, 500), AP_OK);
-    check_guarantees(&q, &fwd);
-    q.reverse = true;
-    ck_assert_int_eq(run_plan(&q, &ws2, &r, 500), AP_OK);
-    check_guarantees(&q, &r);
+    forward_then_reverse(&q, &ws2, 500, &fwd, &r);
     check_waypoints_on_joints(&fwd);
-    check_waypoints_on_joints(&r);
     ap_workspace_free(&ws2);
-    ck_assert_msg(r.length <= fwd.length * 1.01, "reverse %.3f, forward %.3f", r.length, fwd.length);
     ck_assert_msg(r.n_segments <= 2 * fwd.n_segments + 4, "reverse %zu pieces, forward %zu", r.n_segments,
                   fwd.n_segments);
     ap_result_free(&r);
