@@ -57,25 +57,25 @@ static double speed_at(const piece *q, double s)
     return sqrt(fmax(0.0, q->v0 * q->v0 + (q->v1 * q->v1 - q->v0 * q->v0) * s / q->len));
 }
 
-/* Append piece p to out[0 .. *n-1], merging it into the previous one when it is shorter than AP_TIMING_TINY
- * and moving at both ends (a merged piece's acceleration is the length-weighted mean of its parts', so it
- * stays within the limits; a short piece from or to rest is exact as it is and kept). Of a neighbour longer
- * than 2 AP_TIMING_TINY only its last (or, for a leading short piece, first) AP_TIMING_TINY joins: merged
+/* Append piece p to out[0 .. *n-1], merging it into the previous one when it is shorter than tiny metres
+ * (AP_TIMING_TINY tiles) and moving at both ends (a merged piece's acceleration is the length-weighted mean
+ * of its parts', so it stays within the limits; a short piece from or to rest is exact as it is and kept). Of
+ * a neighbour longer than 2 tiny only its last (or, for a leading short piece, first) tiny metres join: merged
  * whole, a long cruise took the short piece's speed change over all its length (0.04 m/s down to 0.001 m/s
  * over 40 m: twice the fastest time). *carry holds a short leading piece until a piece to merge it into
  * comes. Zero-length pieces without a speed change vanish. At most one piece more than pushed. */
-static void push_piece(piece *out, int *n, piece *carry, piece p)
+static void push_piece(piece *out, int *n, piece *carry, piece p, double tiny)
 {
     if (p.len <= 0.0 && p.v0 == p.v1)
         return;
-    const bool mergeable = p.len < AP_TIMING_TINY && p.v0 > 0.0 && p.v1 > 0.0;
+    const bool mergeable = p.len < tiny && p.v0 > 0.0 && p.v1 > 0.0;
     if (mergeable && *n > 0) {
         piece *prev = &out[*n - 1];
-        if (prev->len > 2.0 * AP_TIMING_TINY) {
-            const double cut = prev->len - AP_TIMING_TINY, v = speed_at(prev, cut);
+        if (prev->len > 2.0 * tiny) {
+            const double cut = prev->len - tiny, v = speed_at(prev, cut);
             prev->len = cut;
             prev->v1 = v;
-            out[(*n)++] = (piece){AP_TIMING_TINY + p.len, v, p.v1};
+            out[(*n)++] = (piece){tiny + p.len, v, p.v1};
             return;
         }
         prev->len += p.len;
@@ -87,10 +87,10 @@ static void push_piece(piece *out, int *n, piece *carry, piece p)
         return;
     }
     if (carry->len > 0.0) {
-        if (p.len > 2.0 * AP_TIMING_TINY) {
-            const double v = speed_at(&p, AP_TIMING_TINY);
-            out[(*n)++] = (piece){carry->len + AP_TIMING_TINY, carry->v0, v};
-            p.len -= AP_TIMING_TINY;
+        if (p.len > 2.0 * tiny) {
+            const double v = speed_at(&p, tiny);
+            out[(*n)++] = (piece){carry->len + tiny, carry->v0, v};
+            p.len -= tiny;
             p.v0 = v;
         } else {
             p.len += carry->len;
@@ -102,11 +102,12 @@ static void push_piece(piece *out, int *n, piece *carry, piece p)
 }
 
 /* The pieces of one segment of L metres with cap c between boundary speeds u and w (consistent with the
- * passes: both <= c, each reachable from the other within L). At most 3; returns their number. */
-static int segment_pieces(const ap_vehicle *v, double L, double c, double u, double w, piece out[3])
+ * passes: both <= c, each reachable from the other within L; a segment under tiny metres is one the passes
+ * gave no length). At most 3; returns their number. */
+static int segment_pieces(const ap_vehicle *v, double L, double c, double u, double w, double tiny, piece out[3])
 {
     const double a = v->max_accel, b = v->max_brake;
-    if (L < AP_TIMING_TINY) { /* the passes gave it no speed change: u == w */
+    if (L < tiny) { /* the passes gave it no speed change: u == w */
         if (u > 0.0 || w > 0.0) {
             out[0] = (piece){L, u, w};
             return 1;
@@ -135,7 +136,7 @@ static int segment_pieces(const ap_vehicle *v, double L, double c, double u, dou
     piece carry = {0.0, 0.0, 0.0};
     int n = 0;
     for (int i = 0; i < 3; i++)
-        push_piece(out, &n, &carry, p[i]);
+        push_piece(out, &n, &carry, p[i], tiny);
     if (carry.len > 0.0) /* every piece was short: one piece from u to w */
         out[n++] = (piece){L, u, w};
     return n;
@@ -150,7 +151,13 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
                         double v_end_max, ap_segment *os, ap_seg_time *ot, size_t *out_n, double *duration,
                         double *v_start_max)
 {
-    const double a = v->max_accel, b = v->max_brake, mpt = meters_per_tile;
+    /* tiny: AP_TIMING_TINY tiles in metres. In tiles, as what it guards against is: a segment's heading (its
+     * ends' atan2) and its length, as a client re-measures them from the tile coordinates printed, lose their
+     * meaning below a micro-tile whatever a tile measures (in metres, at 1e-6 m a tile every art line of a
+     * maze counted as tiny and the corners between them were driven through at speed; at 1000 m a tile a
+     * 1e-8-tile line's noise would stop the unit for nothing: a helper). */
+    const double a = v->max_accel, b = v->max_brake, mpt = meters_per_tile, tiny = AP_TIMING_TINY * mpt;
+    v_start += 0.0; /* -0 (a kinodynamic state come to rest backwards) is 0: it was printed "v_start": -0.0 */
     *out_n = 0;
     *duration = 0.0;
     /* kept[k]: the k-th segment with a length; L, c: its metres and cap; V[k]: the cap at the join before
@@ -172,21 +179,21 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
         L[k] = segs[kept[k]].length * mpt;
         c[k] = ap_timing_cap(v, mpt, &segs[kept[k]]);
     }
-    /* a segment below AP_TIMING_TINY counts as no length in the passes (its speed does not change) */
-#define EFF(k) (L[k] < AP_TIMING_TINY ? 0.0 : L[k])
+    /* a segment below AP_TIMING_TINY tiles counts as no length in the passes (its speed does not change) */
+#define EFF(k) (L[k] < tiny ? 0.0 : L[k])
     if (m > 0) {
         V[0] = v_start;
-        /* A join's heading change is taken between the nearest segments of AP_TIMING_TINY metres or more on
+        /* A join's heading change is taken between the nearest segments of AP_TIMING_TINY tiles or more on
          * either side (p, q), less what the tiny arcs between them turn: a tiny segment's heading (its ends'
          * atan2) can be off by far more than AP_TIMING_CORNER, which stopped the unit for nothing
          * (fixed-angle art, grid paths), while a tiny arc's sweep is real (a 6e-7-tile arc turning 1.8e-6 rad
          * between two lines stopped the unit twice); a change of driving direction is a cusp at any length. */
         size_t p = 0, q = 0;
         for (size_t k = 1; k < m; k++) {
-            if (L[k - 1] >= AP_TIMING_TINY)
+            if (L[k - 1] >= tiny)
                 p = k - 1;
             if (q < k)
-                for (q = k; q + 1 < m && L[q] < AP_TIMING_TINY;)
+                for (q = k; q + 1 < m && L[q] < tiny;)
                     q++;
             const bool cusp = segs[kept[k - 1]].reverse != segs[kept[k]].reverse;
             const bool corner = corner_across(&segs[kept[p]], &segs[kept[q]], tiny_turn(segs, kept, p + 1, q));
@@ -218,7 +225,7 @@ static int profile_into(const ap_vehicle *v, double meters_per_tile, const ap_se
     for (size_t k = 0; k < m; k++) {
         const ap_segment *s = &segs[kept[k]];
         piece p[3];
-        const int np = segment_pieces(v, L[k], c[k], fmin(F[k], R[k]), fmin(F[k + 1], R[k + 1]), p);
+        const int np = segment_pieces(v, L[k], c[k], fmin(F[k], R[k]), fmin(F[k + 1], R[k + 1]), tiny, p);
         double d = 0.0; /* metres into s */
         for (int i = 0; i < np; i++) {
             const double d1 = i + 1 == np ? s->length : (d + p[i].len) / mpt;

@@ -17,10 +17,11 @@
  * v0^2 + 2 a s). On one segment with boundary speeds u and w and cap c that is min(c, sqrt(u^2 + 2 a s),
  * sqrt(w^2 + 2 b (L - s))): an accelerating piece, a cruising piece at c, a braking piece, each with
  * constant acceleration, which become the output's pieces (a segment is split where its acceleration
- * changes; a piece shorter than AP_TIMING_TINY metres is merged into its neighbour, or into the neighbour's
- * nearest AP_TIMING_TINY metres when it is longer, whose acceleration the merge averages, so every limit still
- * holds and the time stays within microseconds of the fastest). A segment shorter than AP_TIMING_TINY metres is driven at the
- * speed of its ends (from rest: accelerate, then brake).
+ * changes; a piece shorter than AP_TIMING_TINY tiles is merged into its neighbour, or into the neighbour's
+ * nearest AP_TIMING_TINY tiles when it is longer, whose acceleration the merge averages, so every limit still
+ * holds and the time stays within microseconds of the fastest at a metre a tile). A segment shorter than
+ * AP_TIMING_TINY tiles is driven at the speed of its ends (from rest: accelerate, then brake), and a join's
+ * heading change is measured between the nearest segments of at least that length on either side.
  *
  * Sources: Schnieders, "AIPATH: Movement Planning in Physically Constrained Domains", 2014, chapter 2
  * (Formulas 2.1-2.3, uniformly accelerated motion: v = v0 + a t, s = v0 t + a t^2 / 2, v^2 = v0^2 + 2 a s);
@@ -49,7 +50,9 @@ typedef struct ap_seg_time {
  * joins of curved paths (Pinter's curves, Dubins and Reeds-Shepp words, legal-turn edges) agree to ~1e-9. */
 #define AP_TIMING_CORNER 1e-6
 
-/* Pieces and segments shorter than this (metres) are merged or driven at their ends' speed (see above). */
+/* Pieces and segments shorter than this (tiles, whatever meters_per_tile: the heading and length a client
+ * measures from a segment's printed tile coordinates are noise below it) are merged or driven at their ends'
+ * speed, and their headings do not make corners (see above). */
 #define AP_TIMING_TINY 1e-6
 
 /* Seconds to drive len metres at constant acceleration from v0 to v1 m/s (v0 + v1 > 0): 2 len / (v0 + v1)

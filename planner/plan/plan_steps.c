@@ -161,6 +161,14 @@ void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
 /* How many samples at 0, step, 2 step, ... up to total and once more at the end: the last multiple k of
  * step in *k, the count in *count. More than q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES): the counts in
  * r->message and AP_E_INVALID_REQUEST. */
+/* The heading of a unit that stands still (a path of no segments): the one it was given; with only a goal
+ * heading, that one (its free start heading is the goal's: nothing to drive), not 0 (a helper's any_angle
+ * query); samples by step and by dt alike (by dt it stood at 0 facing a goal heading of 2: a helper). */
+static double standing_heading(const ap_query *q)
+{
+    return q->has_sheading ? q->sheading : q->has_gheading ? q->gheading : 0.0;
+}
+
 static int sample_count(ap_result *r, const ap_query *q, double total, double step, size_t *k, size_t *count)
 {
     const size_t max_samples = q->max_samples != 0 ? q->max_samples : AP_DEFAULT_MAX_SAMPLES;
@@ -201,7 +209,7 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
         if (d > L)
             d = L;
         if (r->n_segments == 0) {
-            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], 0.0};
+            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], standing_heading(q)};
             continue;
         }
         while (seg + 1 < r->n_segments && d >= seg_start + r->segments[seg].length) {
@@ -213,10 +221,6 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
             r->samples[i] = ap_path_pose(r->segments, r->n_segments, L);
     }
     r->n_samples = count;
-    /* Standing still, the unit keeps the heading it was given; with only a goal heading it stands facing that
-     * (its free start heading is the goal's: nothing to drive), not at 0 (a helper's any_angle query). */
-    if (r->n_segments == 0 && (q->has_sheading || q->has_gheading))
-        r->samples[0].heading = q->has_sheading ? q->sheading : q->gheading;
     return AP_OK;
 }
 
@@ -224,6 +228,14 @@ int ap_plan_timing(ap_result *r, const ap_query *q)
 {
     const ap_segment *first = r->n_segments > 0 ? &r->segments[0] : NULL;
     const ap_segment *last = r->n_segments > 0 ? &r->segments[r->n_segments - 1] : NULL;
+    /* no path to drive (the goal is the start) but a turn on the spot from one given heading to the other: as
+     * at a path's start, the unit is at rest to turn (it answered ok, 0 s, turning 2 rad at 2 m/s: a helper) */
+    if (first == NULL && q->has_sheading && q->has_gheading && q->start_speed > 0.0 &&
+        fabs(ap_angle_wrap(q->gheading - q->sheading)) > AP_TIMING_CORNER) {
+        snprintf(r->message, sizeof r->message, "the unit turns on the spot from start.heading %.4g to goal.heading "
+                 "%.4g rad and drives nowhere: \"start.speed\" must be 0", q->sheading, q->gheading);
+        return AP_E_INVALID_REQUEST;
+    }
     if (first != NULL && q->has_sheading && q->start_speed > 0.0 &&
         fabs(ap_angle_wrap(first->heading - q->sheading)) > AP_TIMING_CORNER) {
         snprintf(r->message, sizeof r->message, "the unit turns on the spot at the start (start.heading %.4g, path "
@@ -300,7 +312,7 @@ int ap_plan_samples_timed(ap_result *r, const ap_query *q)
         const bool last = i + 1 == count;
         double t = last ? T : fmin((double)i * dt, T);
         if (r->n_segments == 0) {
-            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], q->has_sheading ? q->sheading : 0.0};
+            r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], standing_heading(q)};
             r->sample_times[i] = (ap_sample_time){0.0, t, q->start_speed};
             continue;
         }

@@ -58,7 +58,7 @@ static void check_profile(const ap_vehicle *v, double mpt, const ap_segment *in,
 {
     const double e = 1e-6;
     double total = 0.0, d = 0.0, t = 0.0, sp = v0, slowest = INFINITY;
-    const ap_segment *last = NULL; /* the last piece of AP_TIMING_TINY metres or more */
+    const ap_segment *last = NULL; /* the last piece of AP_TIMING_TINY tiles or more */
     double tiny_sweep = 0.0;       /* what the tiny arc pieces since it turn */
     for (size_t i = 0; i < n; i++)
         total += in[i].length;
@@ -88,9 +88,9 @@ static void check_profile(const ap_vehicle *v, double mpt, const ap_segment *in,
                 AP_EXPECT(tm->v_start == 0.0, "piece %zu: %g m/s through a cusp", i, tm->v_start);
             slowest = fmin(slowest, tm->v_start);
         }
-        /* a corner: the heading changes between pieces of AP_TIMING_TINY metres or more, by more than the tiny
+        /* a corner: the heading changes between pieces of AP_TIMING_TINY tiles or more, by more than the tiny
          * arcs between them turn (a tiny line's heading means little): the unit is at rest at some join there */
-        if (s->length * mpt >= AP_TIMING_TINY) {
+        if (s->length >= AP_TIMING_TINY) {
             if (last != NULL && fabs(ap_angle_wrap(s->heading - ap_segment_end_heading(last) - tiny_sweep)) > 1e-6)
                 AP_EXPECT(slowest == 0.0, "piece %zu: %g m/s through a corner", i, slowest);
             last = s;
@@ -307,6 +307,10 @@ START_TEST(test_cusp_at_rest)
     ck_assert_double_eq_tol(p.dur, 1.5 * vp, 1e-9);
     check_profile(&veh, 1.0, path, 2, 0.0, 0.0, &p);
     prof_free(&p);
+    /* from a start speed of -0 (a kinodynamic state come to rest backwards, its analytic edge): +0 on the wire */
+    p = run(&veh, 1.0, path + 1, 1, -0.0, 0.0);
+    ck_assert(p.t[0].v_start == 0.0 && !signbit(p.t[0].v_start));
+    prof_free(&p);
 }
 END_TEST
 
@@ -350,22 +354,59 @@ START_TEST(test_tiny_segments)
 }
 END_TEST
 
-/* An arc shorter than AP_TIMING_TINY driven from rest to rest (a map of 1e-7 m a tile: a half circle of 2
- * tiles is 0.63 micrometres round a 0.2 micrometre radius): its peak speed is at most the lateral cap
- * sqrt(4 m/s^2 * 2e-7 m) = 8.9e-4 m/s, not the 1.3e-3 m/s its length alone allows (v^2/r was 8.4 m/s^2). */
+/* An arc shorter than AP_TIMING_TINY driven from rest to rest (a half circle of 2e-7 tiles' radius, 6.3e-7
+ * tiles round, at a metre a tile): its peak speed is at most the lateral cap sqrt(4 m/s^2 * 2e-7 m) = 8.9e-4
+ * m/s, not the 1.3e-3 m/s its length alone allows (v^2/r was 8.4 m/s^2). */
 START_TEST(test_tiny_arc_keeps_lateral_cap)
 {
-    const double mpt = 1e-7;
-    const ap_segment arc = ap_segment_arc(2.0, 2.0, 0.0, 2.0, M_PI);
-    ck_assert(arc.length * mpt < AP_TIMING_TINY);
+    const double mpt = 1.0;
+    const ap_segment arc = ap_segment_arc(2e-7, 2e-7, 0.0, 2e-7, M_PI);
+    ck_assert(arc.length < AP_TIMING_TINY);
     prof p = run(&veh, mpt, &arc, 1, 0.0, 0.0);
     check_profile(&veh, mpt, &arc, 1, 0.0, 0.0, &p);
-    const double cap = sqrt(veh.max_lateral_accel * 2.0 * mpt);
+    const double cap = sqrt(veh.max_lateral_accel * 2e-7 * mpt);
     double peak = 0.0;
     for (size_t i = 0; i < p.n; i++)
         peak = fmax(peak, fmax(p.t[i].v_start, p.t[i].v_end));
     ck_assert_msg(peak <= cap * (1.0 + 1e-12) && peak >= cap * (1.0 - 1e-12), "peak %.17g m/s, cap %.17g", peak, cap);
     prof_free(&p);
+}
+END_TEST
+
+/* AP_TIMING_TINY is in tiles whatever a tile measures. At 1e-7 m a tile a zig-zag of half-tile lines (each 5e-8
+ * m) between two straight runs of 20 tiles turns 45 degrees at two joins: the unit stops at those two (in
+ * metres the zig-zag's lines were tiny, the corners were taken between the runs, of one heading, and the unit
+ * drove through at speed, a helper's art answer at 1e-6 m a tile). At 1000 m a tile a 1e-8-tile line 2e-14
+ * tiles askew (its heading 2e-6 rad off, 1 cm long) between two lines of one heading is no corner: the path
+ * drives like one line (it stopped twice). */
+START_TEST(test_tiny_is_in_tiles)
+{
+    const double h = 0.5 * M_SQRT1_2;
+    ap_segment zig[5] = {ap_segment_line(-20.0, 0.0, 0.0, 0.0), ap_segment_line(0.0, 0.0, 0.5, 0.0),
+                         ap_segment_line(0.5, 0.0, 0.5 + h, h), ap_segment_line(0.5 + h, h, 1.0 + h, h),
+                         ap_segment_line(1.0 + h, h, 21.0 + h, h)};
+    prof p = run(&veh, 1e-7, zig, 5, 0.0, 0.0);
+    check_profile(&veh, 1e-7, zig, 5, 0.0, 0.0, &p);
+    int stops = 0;
+    for (size_t i = 0; i + 1 < p.n; i++)
+        if (p.t[i].v_end == 0.0) {
+            ck_assert_msg(fabs(p.s[i].x1 - 0.5) < 1e-12 || fabs(p.s[i].x1 - (0.5 + h)) < 1e-12, "stops at x %.17g",
+                          p.s[i].x1);
+            stops++;
+        }
+    ck_assert_int_eq(stops, 2);
+    prof_free(&p);
+
+    ap_segment path[3] = {ap_segment_line(0.0, 0.0, 10.0, 0.0), ap_segment_line(10.0, 0.0, 10.0 + 1e-8, 2e-14),
+                          ap_segment_line(10.0 + 1e-8, 2e-14, 30.0, 2e-14)};
+    ck_assert(ap_timing_is_corner(&path[0], &path[1]));
+    ap_segment whole = ap_segment_line(0.0, 0.0, 30.0, 2e-14);
+    prof one = run(&veh, 1000.0, &whole, 1, 0.0, 0.0);
+    p = run(&veh, 1000.0, path, 3, 0.0, 0.0);
+    check_profile(&veh, 1000.0, path, 3, 0.0, 0.0, &p);
+    ck_assert_double_eq_tol(p.dur, one.dur, 1e-6);
+    prof_free(&p);
+    prof_free(&one);
 }
 END_TEST
 
@@ -690,6 +731,37 @@ START_TEST(test_plan_start_speed_refused)
         ck_assert_uint_eq(r.n_segments, 0);
         ck_assert_double_eq(r.duration_s, 0.0);
         ap_result_free(&r);
+        /* ... and turning on the spot from one given heading to another it is at rest, as at a path's start
+         * (it was answered ok, 0 s, turning 2 rad at 2 m/s); one heading alone, or the same two, turn nothing */
+        z.has_sheading = z.has_gheading = true;
+        z.sheading = 0.0;
+        z.gheading = 2.0;
+        ck_assert_int_eq(plan(&z, &r), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(r.field, "start.speed");
+        ck_assert_str_eq(r.message, "the unit turns on the spot from start.heading 0 to goal.heading 2 rad and drives "
+                                    "nowhere: \"start.speed\" must be 0");
+        ap_result_free(&r);
+        z.gheading = 0.0;
+        ck_assert_int_eq(plan(&z, &r), AP_OK);
+        ap_result_free(&r);
+        z.gheading = 2.0;
+        z.has_sheading = false;
+        ck_assert_int_eq(plan(&z, &r), AP_OK);
+        ap_result_free(&r);
+        z.start_speed = 0.0;
+        z.has_sheading = true;
+        ck_assert_int_eq(plan(&z, &r), AP_OK);
+        ap_result_free(&r);
+        /* standing still facing the goal heading alone: samples by step and by dt agree (by dt it faced 0) */
+        z.has_sheading = false;
+        for (int by_dt = 0; by_dt < 2; by_dt++) {
+            z.sample_step = by_dt ? 0.0 : 0.5;
+            z.sample_dt = by_dt ? 0.5 : 0.0;
+            ck_assert_int_eq(plan(&z, &r), AP_OK);
+            ck_assert_uint_eq(r.n_samples, 1);
+            ck_assert_double_eq(r.samples[0].heading, 2.0);
+            ap_result_free(&r);
+        }
     }
     ap_map_free(m);
 }
@@ -779,6 +851,7 @@ Suite *timing_suite(void)
     tcase_add_test(tc, test_tiny_segments);
     tcase_add_test(tc, test_tiny_segment_askew);
     tcase_add_test(tc, test_tiny_arc_keeps_lateral_cap);
+    tcase_add_test(tc, test_tiny_is_in_tiles);
     tcase_add_test(tc, test_tiny_arc_between_lines_no_corner);
     tcase_add_test(tc, test_random_paths);
     tcase_add_test(tc, test_plan_grid_corners);
