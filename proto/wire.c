@@ -225,6 +225,15 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
                             u->kind, list);
     }
     ap_unit_kind_apply(k, u->given, q);
+    /* a kind's turning radius in metres, scaled to this map's tiles, can fall outside the tiles' range: say so
+     * on unit.kind with the numbers (it was refused on unit.turning_radius, a field the request never sent) */
+    const double tr = q->turning_radius;
+    if (k->turning_metres && (k->has & AP_UNIT_F_TURNING) && !(u->given & AP_UNIT_F_TURNING) && tr > 0.0 &&
+        !(tr >= AP_MIN_TURNING_RADIUS && tr <= AP_MAX_TURNING_RADIUS))
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
+                            "unit kind \"%s\": its turning radius of %g m is %g tiles at %g m a tile, outside "
+                            "%g ... %g tiles; give unit.turning_radius in tiles", u->kind, k->turning_radius, tr,
+                            ap_query_meters_per_tile(q), AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS);
     if (k->has & AP_UNIT_F_VEHICLE)
         q->timed = true; /* a vehicle kind names vehicle limits */
     return AP_OK;

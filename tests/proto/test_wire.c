@@ -371,6 +371,18 @@ START_TEST(timed_parses)
     ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, &k, 1, &r.q, &e), AP_OK);
     ck_assert(!r.q.timed);
     ck_assert(r.q.unit_radius == 0.4);
+    /* the ship's 30 m at 0.37 m a tile are 81 tiles, above 64: refused on unit.kind with the numbers (it was
+     * refused on unit.turning_radius, which the request never sent); the request's own radius in tiles wins */
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"kind\":\"ship\"}}", &r, &e), AP_OK);
+    r.q.meters_per_tile = 0.37;
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, NULL, 0, &r.q, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.kind");
+    ck_assert_str_eq(e.message, "unit kind \"ship\": its turning radius of 30 m is 81.0811 tiles at 0.37 m a tile, "
+                                "outside 0.001 ... 64 tiles; give unit.turning_radius in tiles");
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"kind\":\"ship\",\"turning_radius\":8}}", &r, &e), AP_OK);
+    r.q.meters_per_tile = 0.37;
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, NULL, 0, &r.q, &e), AP_OK);
+    ck_assert(r.q.turning_radius == 8.0);
 }
 END_TEST
 
