@@ -58,6 +58,9 @@ static const ap_error_info ap_error_table[] = {
     /* A quota, not a bad request: the same body is answered once an id is deleted (or max_maps raised), so
      * 409, not a 4xx that says the request itself is wrong nor a 5xx a client would retry as it is. */
     [AP_E_MAP_LIMIT] = {409, "map_limit", "the server holds max_maps maps: delete one before adding another"},
+    /* RFC 9110 13.1.1-13.1.2: a compare-and-set on the map's version (its ETag) that lost to another change */
+    [AP_E_PRECONDITION_FAILED] = {412, "precondition_failed",
+                                  "the map's current version does not meet the request's If-Match or If-None-Match"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

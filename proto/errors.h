@@ -45,6 +45,9 @@ typedef enum ap_wire_status {
                                           * closed */
     AP_E_MAP_LIMIT,                      /* 409 map_limit: a new map id while the server holds max_maps
                                           * maps (PUT, reload of a new file); nothing changes */
+    AP_E_PRECONDITION_FAILED,            /* 412 precondition_failed: a map-changing request's If-Match or
+                                          * If-None-Match does not hold for the map's current version
+                                          * (its ETag); nothing changes */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

@@ -24,7 +24,7 @@ bool ap_cors_varies(const ap_config *c)
 
 /* The request headers a preflight may grant, lowercase (cors.h). */
 static const char *const grantable[] = {
-    "content-type", "authorization", "traceparent", "tracestate", "x-request-id", "if-none-match", "accept",
+    "content-type", "authorization", "traceparent", "tracestate", "x-request-id", "if-none-match", "if-match", "accept",
     "accept-language",
 };
 

@@ -26,6 +26,7 @@
 #include "../proto/info.h"
 #include "../proto/wire.h"
 #include "cors.h"
+#include "etag.h"
 #include "curve_route.h"
 #include "gzip.h"
 #include "profiles_route.h"
@@ -126,6 +127,12 @@ typedef struct ap_req {
     /* A map-changing request (PUT, reload, PATCH) on the lifecycle thread (lifecycle.h); its cells */
     ap_lc_task task;
     ap_cell_edit *cells;
+    /* its If-Match / If-None-Match (copied: the lifecycle thread reads them), the condition they make on the
+     * map's current version (etag.h, registry.h ap_registry_cond), and the ETag the answer carries */
+    char *if_match, *if_none_match;
+    ap_registry_cond cond;
+    char etag[AP_MAP_ETAG_MAX];
+    bool etag_weak_ok; /* a gzip-compressed answer may carry it (weak: W/): the cells, not the map info */
 
     atomic_int lanes_state;
     /* the answer of a path job, handed over by the done hook (loop thread) before resume */
@@ -301,8 +308,11 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
 {
     static const char fallback[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
     struct MHD_Response *resp;
-    /* An answer that may be compressed varies by Accept-Encoding, whether this one is or not. */
-    bool vary_encoding = body != NULL && (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
+    /* An answer that may be compressed varies by Accept-Encoding, whether this one is or not. A map's info
+     * (r->etag without etag_weak_ok) is never compressed: its ETag stays strong, what If-Match compares. */
+    const bool plain = r->etag[0] != '\0' && !r->etag_weak_ok;
+    bool vary_encoding = !plain && body != NULL &&
+                         (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
     bool gzipped = r->pre_gzipped && body != NULL; /* compressed on its worker (lanes.h gzip_ok) */
     if (gzipped)
         vary_encoding = true;
@@ -357,6 +367,11 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"arcpath\"");
     if (r->static_file != NULL && (http == 200 || http == 304))
         ap_static_add_headers(resp, r->static_file, gzipped);
+    if (r->etag[0] != '\0' && (http == 200 || http == 201 || http == 304)) {
+        char tag[AP_MAP_ETAG_MAX + 2];
+        snprintf(tag, sizeof tag, "%s%s", gzipped && http != 304 ? "W/" : "", r->etag);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, tag);
+    }
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
     if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED ||
         status == AP_E_CLIENT_CLOSED || status == AP_E_HEADER_TOO_LARGE)
@@ -465,9 +480,52 @@ static char *encode_map_cells(const ap_map_version *v, size_t *len)
     return ap_wire_encode_cells(v->map, len);
 }
 
+/* The 412 message of a request whose If-Match (im, NULL when absent) or If-None-Match failed on map r->map
+ * at version seen (0: none): which header, and the version and ETag it met. */
+static void precondition_message(const ap_req *r, const char *im, uint64_t seen, char *buf, size_t cap)
+{
+    char tag[AP_MAP_ETAG_MAX];
+    if (seen == 0) {
+        snprintf(buf, cap, "map \"%s\" has no current version, which If-Match asks for: nothing was changed", r->map);
+        return;
+    }
+    ap_map_etag(tag, seen, r->h->etag_boot);
+    const bool match_failed = im != NULL && ap_etag_precondition(im, NULL, tag, false) != 200;
+    snprintf(buf, cap, "map \"%s\" is at map_version %llu (ETag %s), which If-%s: nothing was changed", r->map,
+             (unsigned long long)seen, tag, match_failed ? "Match does not name" : "None-Match names");
+}
+
+/* ap_registry_cond's test for a map-changing request: its If-Match / If-None-Match on the id's current
+ * version's ETag (current 0: none). Any thread (the values are the request's copies). */
+static bool map_cond_holds(const ap_registry_cond *c, uint64_t current)
+{
+    const ap_req *r = c->arg;
+    char tag[AP_MAP_ETAG_MAX];
+    if (current != 0)
+        ap_map_etag(tag, current, r->h->etag_boot);
+    return ap_etag_precondition(r->if_match, r->if_none_match, current != 0 ? tag : NULL, false) == 200;
+}
+
+/* The condition r's If-Match / If-None-Match make on its map's current version, their values copied for the
+ * lifecycle thread, into *cond (NULL when r has neither). Returns AP_OK or AP_E_NOMEM. MHD's thread. */
+static int map_cond(ap_req *r, ap_registry_cond **cond)
+{
+    const char *im = request_header(r, MHD_HTTP_HEADER_IF_MATCH), *inm = request_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    *cond = NULL;
+    if (im == NULL && inm == NULL)
+        return AP_OK;
+    r->if_match = im != NULL ? strdup(im) : NULL;
+    r->if_none_match = inm != NULL ? strdup(inm) : NULL;
+    if ((im != NULL && r->if_match == NULL) || (inm != NULL && r->if_none_match == NULL))
+        return AP_E_NOMEM;
+    r->cond = (ap_registry_cond){map_cond_holds, r, 0};
+    *cond = &r->cond;
+    return AP_OK;
+}
+
 /* A document about the map named by the route's {id}: encode(its current version) as JSON, or 404
  * unknown_map (also, saying why, for a circle map when grid_only). The version is held only while
- * encoding. */
+ * encoding. Its ETag goes with it (etag.h); If-None-Match naming it is 304, If-Match not naming it 412. */
 static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map_version *, size_t *),
                                        bool grid_only)
 {
@@ -479,6 +537,19 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
     }
     if (!v)
         return respond_unknown_map(r, NULL);
+    ap_map_etag(r->etag, v->version, r->h->etag_boot);
+    r->etag_weak_ok = grid_only;
+    const char *im = request_header(r, MHD_HTTP_HEADER_IF_MATCH), *inm = request_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    const int http = ap_etag_precondition(im, inm, r->etag, true);
+    if (http != 200) {
+        char msg[256];
+        precondition_message(r, im, v->version, msg, sizeof msg);
+        ap_map_version_release(v);
+        if (http == 304)
+            return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
+        r->etag[0] = '\0';
+        return respond_error(r, AP_E_PRECONDITION_FAILED, msg, NULL, 0, 0);
+    }
     size_t len = 0;
     char *body = encode(v, &len);
     ap_map_version_release(v);
@@ -956,8 +1027,13 @@ static void on_task_done(ap_lc_task *t, void *arg)
     if (t->status == AP_OK) {
         body = encode_map_info(t->ver, &len);
         http = t->replaced ? 200 : 201;
+        ap_map_etag(r->etag, t->ver->version, r->h->etag_boot); /* the new version's */
         ap_map_version_release(t->ver);
         t->ver = NULL;
+    } else if (t->status == AP_E_PRECONDITION_FAILED) {
+        char msg[256];
+        precondition_message(r, r->if_match, t->cond->seen, msg, sizeof msg);
+        body = ap_wire_encode_error(t->status, msg, NULL, 0, 0, &http, &len);
     } else {
         const char *field = t->status == AP_E_INVALID_REQUEST ? t->diag.file : NULL;
         body = ap_wire_encode_error(t->status, t->diag.msg[0] ? t->diag.msg : NULL, field, t->diag.line,
@@ -981,6 +1057,8 @@ static enum MHD_Result hand_to_lifecycle(ap_req *r, ap_lc_op op, const char *id,
     t->n_cells = n_cells;
     t->done = on_task_done;
     t->arg = r;
+    if (map_cond(r, &t->cond) != AP_OK)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
     MHD_suspend_connection(r->conn);
     atomic_store(&r->lanes_state, LANES_IN);
     if (ap_lifecycle_submit(r->h->lc, t) != AP_OK) {
@@ -1020,7 +1098,16 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
     if (!admin_target(r, id, &ret))
         return ret;
     if (r->method_bit == AP_METHOD_DELETE) {
-        if (ap_registry_remove(r->h->reg, id) != AP_OK)
+        ap_registry_cond *cond;
+        if (map_cond(r, &cond) != AP_OK)
+            return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+        const int st = ap_registry_remove_if(r->h->reg, id, cond);
+        if (st == AP_E_PRECONDITION_FAILED) {
+            char msg[256];
+            precondition_message(r, r->if_match, cond->seen, msg, sizeof msg);
+            return respond_error(r, st, msg, NULL, 0, 0);
+        }
+        if (st != AP_OK)
             return respond_unknown_map(r, NULL);
         fprintf(stderr, "arcpathd: map %s: deleted\n", r->map);
         return respond_mem(r, 204, AP_OK, (char *)"", 0, false, "application/json");
@@ -1797,6 +1884,8 @@ static void req_free(ap_req *r)
     ap_wire_batch_free(&r->batch);
     free(r->items);
     free(r->cells);
+    free(r->if_match);
+    free(r->if_none_match);
     release_version(r);
     ap_render_request_free(r->render);
     free(r->render);
@@ -1961,6 +2050,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     h->id_seed = mix64((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
+    h->etag_boot = (uint32_t)(mix64(h->id_seed) >> 32);
 
     /* The config holds an IPv4 literal, "localhost", or an IPv6 literal (a ':' in it). */
     struct sockaddr_in sa;

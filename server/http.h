@@ -46,6 +46,7 @@ typedef struct ap_http {
     atomic_bool draining;      /* readyz 503; new path requests 503 not_ready */
     atomic_uint_fast64_t id_counter;
     uint64_t id_seed;          /* start time mixed into generated request ids */
+    uint32_t etag_boot;        /* this process's tag in map ETags (etag.h): from id_seed */
     atomic_int_fast64_t inflight; /* requests between first handler call and completion */
     pthread_mutex_t pool_mu;   /* guards pool: MHD threads take blocks, any thread returns them */
     struct ap_req *pool;       /* recycled request blocks (context + job + arena) */

@@ -39,13 +39,10 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_
                     uint64_t base, const char *how)
 {
     uint64_t version = 0;
-    int st;
-    if (base != 0) {
-        st = ap_registry_publish_over(lc->reg, m, base, &version);
-        t->replaced = st == AP_OK;
-    } else {
-        st = m != NULL ? ap_registry_publish(lc->reg, m, src, &version, &t->replaced)
-                       : ap_registry_publish_circles(lc->reg, *c, src, &version, &t->replaced);
+    int st = ap_registry_publish_if(lc->reg, m, c, src, base, t->cond, &version, &t->replaced);
+    if (st == AP_E_PRECONDITION_FAILED) {
+        t->status = st;
+        return;
     }
     if (st == AP_E_UNKNOWN_MAP) {
         t->status = AP_E_UNKNOWN_MAP;
@@ -79,6 +76,23 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_
     }
 }
 
+/* Does t's condition (none: true) hold for id's current version now? On false t is refused with
+ * AP_E_PRECONDITION_FAILED (cond->seen set). A cheap look before the parse and the table builds it would
+ * waste; the publish checks again under the registry's lock. */
+static bool cond_now(ap_lifecycle *lc, ap_lc_task *t)
+{
+    if (t->cond == NULL)
+        return true;
+    ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
+    const uint64_t v = cur != NULL ? cur->version : 0;
+    ap_map_version_release(cur);
+    if (t->cond->holds(t->cond, v))
+        return true;
+    t->cond->seen = v;
+    t->status = AP_E_PRECONDITION_FAILED;
+    return false;
+}
+
 /* True when the file starts (after blanks) with '{': a circle map's JSON, not a Moving AI grid. */
 static bool is_json(const char *buf, size_t len)
 {
@@ -90,6 +104,8 @@ static bool is_json(const char *buf, size_t len)
 
 static void run_put(ap_lifecycle *lc, ap_lc_task *t)
 {
+    if (!cond_now(lc, t))
+        return;
     if (ap_registry_full_for(lc->reg, t->id)) { /* before the parse and the table builds it would waste */
         map_limit(lc, t);
         return;
@@ -144,6 +160,8 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
         ap_map_version_release(cur);
         return;
     }
+    if (!cond_now(lc, t))
+        return;
     if (ap_registry_full_for(lc->reg, t->id)) {
         map_limit(lc, t);
         return;
@@ -173,8 +191,12 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         ap_map_version_release(cur);
         return;
     }
-    ap_map *next = NULL;
+    if (!cond_now(lc, t)) { /* (the publish asks again, over base) */
+        ap_map_version_release(cur);
+        return;
+    }
     const uint64_t base = cur->version;
+    ap_map *next = NULL;
     int st = ap_map_patch(cur->map, t->cells, t->n_cells, &next, &t->diag);
     ap_map_version_release(cur);
     if (st != AP_OK) {

@@ -38,12 +38,15 @@ struct ap_lc_task {
     size_t len;
     const ap_cell_edit *cells;  /* AP_LC_PATCH: borrowed until done (proto/cells.h) */
     size_t n_cells;
+    ap_registry_cond *cond;     /* NULL, or the request's If-Match / If-None-Match on id's current version:
+                                 * checked before the work and again, atomically, at the publish */
     void (*done)(ap_lc_task *t, void *arg); /* called once on the lifecycle thread when the task ends */
     void *arg;
     /* --- output, valid in done --- */
     int status;        /* AP_OK; AP_E_BAD_MAP (diag: line, column, message), AP_E_MAP_REFUSED (diag.msg),
                         * AP_E_UNKNOWN_MAP (diag.msg may say more), AP_E_INVALID_REQUEST (a bad cell:
-                        * diag.msg, field in diag.file), AP_E_NOT_READY (shutting down), AP_E_NOMEM */
+                        * diag.msg, field in diag.file), AP_E_PRECONDITION_FAILED (cond did not hold:
+                        * cond->seen), AP_E_NOT_READY (shutting down), AP_E_NOMEM */
     ap_diag diag;
     bool replaced;     /* AP_OK: id had a current version, now released */
     ap_map_version *ver; /* AP_OK: the published version with one reference for done (release it) */

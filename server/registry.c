@@ -152,8 +152,17 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
 
 /* Publish the new version v (kind and map set; owned) as the next of its id; with base > 0 only while the
  * id's current version is still base (else v is freed and AP_E_UNKNOWN_MAP returned). */
+/* Does cond (NULL: none) hold for version cur (NULL: none)? On false cond->seen records it. Under r->mu. */
+static bool cond_holds(ap_registry_cond *cond, const ap_map_version *cur)
+{
+    if (cond == NULL || cond->holds(cond, cur != NULL ? cur->version : 0))
+        return true;
+    cond->seen = cur != NULL ? cur->version : 0;
+    return false;
+}
+
 static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t base,
-                           uint64_t *version, bool *replaced)
+                           ap_registry_cond *cond, uint64_t *version, bool *replaced)
 {
     atomic_init(&v->refs, 1); /* the registry's */
     if (src != NULL)
@@ -166,6 +175,11 @@ static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_sourc
         pthread_mutex_unlock(&r->mu);
         version_free(v);
         return AP_E_UNKNOWN_MAP;
+    }
+    if (!cond_holds(cond, is_new ? NULL : r->slots[i].cur)) {
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_PRECONDITION_FAILED;
     }
     if (is_new && r->max_maps != 0 && r->n >= r->max_maps) { /* (before slot_get: no tombstone for it) */
         pthread_mutex_unlock(&r->mu);
@@ -193,8 +207,8 @@ static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_sourc
 }
 
 /* ap_registry_publish and ap_registry_publish_over: base 0 publishes whatever the id holds. */
-static int publish_grid(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t base, uint64_t *version,
-                        bool *replaced)
+static int publish_grid(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t base, ap_registry_cond *cond,
+                        uint64_t *version, bool *replaced)
 {
     if (r->capacity != 0 && ap_map_node_count(m) > r->capacity) {
         ap_map_free(m);
@@ -207,21 +221,21 @@ static int publish_grid(ap_registry *r, ap_map *m, const ap_map_source *src, uin
     }
     v->kind = AP_MAP_KIND_GRID;
     v->map = m;
-    return publish_version(r, v, src, base, version, replaced);
+    return publish_version(r, v, src, base, cond, version, replaced);
 }
 
 int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uint64_t *version, bool *replaced)
 {
-    return publish_grid(r, m, src, 0, version, replaced);
+    return publish_grid(r, m, src, 0, NULL, version, replaced);
 }
 
 int ap_registry_publish_over(ap_registry *r, ap_map *m, uint64_t base, uint64_t *version)
 {
-    return publish_grid(r, m, NULL, base != 0 ? base : UINT64_MAX, version, NULL);
+    return publish_grid(r, m, NULL, base != 0 ? base : UINT64_MAX, NULL, version, NULL);
 }
 
-int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
-                                bool *replaced)
+static int publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, ap_registry_cond *cond,
+                           uint64_t *version, bool *replaced)
 {
     ap_map_version *v = calloc(1, sizeof *v);
     if (v == NULL) {
@@ -230,16 +244,34 @@ int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_so
     }
     v->kind = AP_MAP_KIND_CIRCLES;
     v->circles = c;
-    return publish_version(r, v, src, 0, version, replaced);
+    return publish_version(r, v, src, 0, cond, version, replaced);
 }
 
-/* Remove id's current version if it is `only` (NULL: whatever it is). */
-static int remove_version(ap_registry *r, const char *id, const ap_map_version *only)
+int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_source *src, uint64_t *version,
+                                bool *replaced)
+{
+    return publish_circles(r, c, src, NULL, version, replaced);
+}
+
+int ap_registry_publish_if(ap_registry *r, ap_map *m, const ap_circle_map *c, const ap_map_source *src, uint64_t base,
+                           ap_registry_cond *cond, uint64_t *version, bool *replaced)
+{
+    if (m == NULL)
+        return publish_circles(r, *c, src, cond, version, replaced);
+    return publish_grid(r, m, src, base, cond, version, replaced);
+}
+
+/* Remove id's current version if it is `only` (NULL: whatever it is) and cond (NULL: none) holds for it. */
+static int remove_version(ap_registry *r, const char *id, const ap_map_version *only, ap_registry_cond *cond)
 {
     pthread_mutex_lock(&r->mu);
     long i = slot_find(r, id);
     ap_map_version *old = i >= 0 ? r->slots[i].cur : NULL;
     if (old != NULL && (only == NULL || old == only)) {
+        if (!cond_holds(cond, old)) {
+            pthread_mutex_unlock(&r->mu);
+            return AP_E_PRECONDITION_FAILED;
+        }
         r->slots[i].cur = NULL;
         r->n--;
     } else {
@@ -254,7 +286,12 @@ static int remove_version(ap_registry *r, const char *id, const ap_map_version *
 
 int ap_registry_remove(ap_registry *r, const char *id)
 {
-    return id != NULL ? remove_version(r, id, NULL) : AP_E_UNKNOWN_MAP;
+    return id != NULL ? remove_version(r, id, NULL, NULL) : AP_E_UNKNOWN_MAP;
+}
+
+int ap_registry_remove_if(ap_registry *r, const char *id, ap_registry_cond *cond)
+{
+    return id != NULL ? remove_version(r, id, NULL, cond) : AP_E_UNKNOWN_MAP;
 }
 
 int ap_registry_snapshot(ap_registry *r, ap_map_version ***out, size_t *n)
@@ -628,7 +665,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
         rc = AP_E_NOMEM;
     for (size_t i = 0; i < nv; i++) {
         const char *id = ap_map_version_id(vs[i]);
-        if (vs[i]->src.from_file && !listed(names, nn, id, vs[i]->kind) && remove_version(r, id, vs[i]) == AP_OK) {
+        if (vs[i]->src.from_file && !listed(names, nn, id, vs[i]->kind) && remove_version(r, id, vs[i], NULL) == AP_OK) {
             fprintf(logf, "arcpathd: reload: %s: removed (its file is gone)\n", id);
             c.removed++;
         }

@@ -127,6 +127,24 @@ int ap_registry_publish(ap_registry *r, ap_map *m, const ap_map_source *src, uin
  * returns and *version as ap_registry_publish. Any thread. */
 int ap_registry_publish_over(ap_registry *r, ap_map *m, uint64_t base, uint64_t *version);
 
+/* A request's condition on an id's current version (a compare-and-set: server/etag.h's If-Match and
+ * If-None-Match), checked under the registry's lock with the change it guards, so no other change can come
+ * between. holds(c, current) says whether the change may go ahead, current being the id's current version
+ * (0: none); on false the change is refused with AP_E_PRECONDITION_FAILED and c->seen gets current. */
+typedef struct ap_registry_cond ap_registry_cond;
+struct ap_registry_cond {
+    bool (*holds)(const ap_registry_cond *c, uint64_t current);
+    void *arg;     /* the caller's */
+    uint64_t seen; /* out: the current version a refusal saw (0: none) */
+};
+
+/* ap_registry_publish (m non-NULL) or ap_registry_publish_circles (m NULL: c), and, base > 0, only over
+ * version base as ap_registry_publish_over, and only when cond (NULL: none) holds for the current version:
+ * else AP_E_PRECONDITION_FAILED, the map freed, nothing changed. An edit whose base is gone is
+ * AP_E_UNKNOWN_MAP before cond is asked. The other returns as those. Any thread. */
+int ap_registry_publish_if(ap_registry *r, ap_map *m, const ap_circle_map *c, const ap_map_source *src, uint64_t base,
+                           ap_registry_cond *cond, uint64_t *version, bool *replaced);
+
 /* Publish a circle map c (its world owned by the registry from now on, also on failure) as the next version
  * of c.id, as ap_registry_publish (the workspace capacity does not apply: the any-angle search sizes its own
  * graph). */
@@ -136,6 +154,11 @@ int ap_registry_publish_circles(ap_registry *r, ap_circle_map c, const ap_map_so
 /* Remove id's current version (released as by a replacement). Returns AP_OK or AP_E_UNKNOWN_MAP. Any
  * thread. */
 int ap_registry_remove(ap_registry *r, const char *id);
+
+/* ap_registry_remove only when cond holds for the id's current version (ap_registry_cond): else
+ * AP_E_PRECONDITION_FAILED and nothing changed. An id without a current version is AP_E_UNKNOWN_MAP whatever
+ * cond says (RFC 9110 13.2.1: preconditions are not evaluated where the answer would not be a 2xx). */
+int ap_registry_remove_if(ap_registry *r, const char *id, ap_registry_cond *cond);
 
 /* Every current version, in id order, each with a reference taken: *out gets a malloc'd array of *n
  * (free it with ap_registry_snapshot_free). Returns AP_OK or AP_E_NOMEM. Any thread. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etag.h"
 #include "gzip.h"
 
 const ap_static_file *ap_static_find(const char *url)
@@ -22,23 +23,7 @@ const ap_static_file *ap_static_find(const char *url)
 
 int ap_static_status(const ap_static_file *f, const char *if_none_match)
 {
-    if (f == NULL || if_none_match == NULL)
-        return 200;
-    size_t n = strlen(f->etag);
-    /* A comma-separated list of entity tags; each may carry the weak prefix W/. */
-    for (const char *p = if_none_match; *p;) {
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        if (*p == '*')
-            return 304;
-        if (strncmp(p, "W/", 2) == 0)
-            p += 2;
-        if (strncmp(p, f->etag, n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == ' ' || p[n] == '\t'))
-            return 304;
-        while (*p && *p != ',')
-            p++;
-    }
-    return 200;
+    return f == NULL ? 200 : ap_etag_precondition(NULL, if_none_match, f->etag, true);
 }
 
 void ap_static_add_headers(struct MHD_Response *resp, const ap_static_file *f, int weak)

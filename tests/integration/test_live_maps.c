@@ -351,6 +351,85 @@ START_TEST(patch_cells_makes_a_new_version)
 }
 END_TEST
 
+/* A request with the admin token and one more header line; returns the HTTP status and fills r. */
+static long admin_if(const ap_srv *s, const char *method, const char *path, const char *body, const char *hdr,
+                     ap_resp *r)
+{
+    const char *h[] = {auth[0], hdr, NULL};
+    int rc = ap_http(s, method, path, body, body ? strlen(body) : 0, h, r);
+    ck_assert_msg(rc == 0, "%s %s: transport error", method, path);
+    return r->status;
+}
+
+/* Compare-and-set on a map's version (RFC 9110 13.1.1-13.1.2): every map answer carries the version's ETag;
+ * a change whose If-Match does not name the current one, or whose If-None-Match: * meets a loaded map, is
+ * 412 precondition_failed and changes nothing (the headers were ignored: a stale edit overwrote a newer one,
+ * a helper); a GET whose If-None-Match names it is 304. */
+START_TEST(conditional_changes_by_etag)
+{
+    char *dir = tmp_maps_dir();
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
+    ap_resp r;
+    char e1[64], e2[64], got[64], hdr[96];
+    char *open = grid_file(10, 3, -1, 0);
+    ck_assert_int_eq(admin_if(&s, "PUT", "/v1/maps/c", open, "If-None-Match: *", &r), 201);
+    ck_assert_ptr_nonnull(ap_resp_header(&r, "ETag", e1, sizeof e1));
+    ck_assert_msg(strncmp(e1, "\"1.", 3) == 0 && strlen(e1) == 12, "ETag %s", e1);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin_if(&s, "PUT", "/v1/maps/c", open, "If-None-Match: *", &r), 412);
+    ck_assert_str_eq(error_code(&r), "precondition_failed");
+    ap_resp_free(&r);
+    free(open);
+    ck_assert_int_eq(version_of(&s, "c"), 1);
+    /* GET: the same ETag, never weakened by gzip; If-None-Match naming it: 304, no body */
+    const char *gz[] = {"Accept-Encoding: gzip", NULL};
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c", NULL, 0, gz, &r), 0);
+    ck_assert_str_eq(ap_resp_header(&r, "ETag", got, sizeof got), e1);
+    ck_assert_ptr_null(ap_resp_header(&r, "Content-Encoding", got, sizeof got));
+    ap_resp_free(&r);
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s", e1);
+    const char *inm[] = {hdr, NULL};
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c", NULL, 0, inm, &r), 0);
+    ck_assert_int_eq(r.status, 304);
+    ck_assert_uint_eq(r.len, 0);
+    ck_assert_str_eq(ap_resp_header(&r, "ETag", got, sizeof got), e1);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c/cells", NULL, 0, inm, &r), 0);
+    ck_assert_int_eq(r.status, 304);
+    ap_resp_free(&r);
+    /* a stale If-Match: 412 naming the current version, nothing changed */
+    const char *edit = "{\"cells\":[{\"x\":5,\"y\":1,\"terrain\":\"@\"}]}";
+    ck_assert_int_eq(admin_if(&s, "PATCH", "/v1/maps/c/cells", edit, "If-Match: \"9.00000000\"", &r), 412);
+    ck_assert_str_eq(error_code(&r), "precondition_failed");
+    ck_assert_ptr_nonnull(strstr(error_field(&r, "message"), "is at map_version 1"));
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 1);
+    /* the current one: the edit goes in, with the new version's ETag; the old one no longer matches */
+    snprintf(hdr, sizeof hdr, "If-Match: %s", e1);
+    ck_assert_int_eq(admin_if(&s, "PATCH", "/v1/maps/c/cells", edit, hdr, &r), 200);
+    ck_assert_ptr_nonnull(ap_resp_header(&r, "ETag", e2, sizeof e2));
+    ck_assert_msg(strncmp(e2, "\"2.", 3) == 0 && strcmp(e2 + 2, e1 + 2) == 0, "ETags %s then %s", e1, e2);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin_if(&s, "PATCH", "/v1/maps/c/cells", edit, hdr, &r), 412);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin_if(&s, "DELETE", "/v1/maps/c", NULL, hdr, &r), 412);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 2);
+    /* If-Match: * on a map that is there, then on one that is not */
+    ck_assert_int_eq(admin_if(&s, "DELETE", "/v1/maps/c", NULL, "If-Match: *", &r), 204);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin_if(&s, "DELETE", "/v1/maps/c", NULL, "If-Match: *", &r), 404);
+    ap_resp_free(&r);
+    ck_assert_int_eq(admin_if(&s, "PUT", "/v1/maps/c", "type octile\nheight 1\nwidth 2\nmap\n..\n", "If-Match: *", &r),
+                     412);
+    ck_assert_ptr_nonnull(strstr(error_field(&r, "message"), "has no current version"));
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 0);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(reload_from_disk)
 {
     char *dir = tmp_maps_dir();
@@ -800,6 +879,7 @@ Suite *live_maps_suite(void)
     tcase_add_test(tc, put_replace_bad_file_delete);
     tcase_add_test(tc, escaped_nul_names_no_map);
     tcase_add_test(tc, patch_cells_makes_a_new_version);
+    tcase_add_test(tc, conditional_changes_by_etag);
     tcase_add_test(tc, reload_from_disk);
     tcase_add_test(tc, sighup_reloads_the_folder);
     tcase_add_test(tc, max_maps_refuses_new_ids);

@@ -1,5 +1,5 @@
 /* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP
- * conventions, lifecycle, access log, table work). */
+ * conventions, lifecycle, access log, table work, entity tags). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -14,6 +14,7 @@ Suite *lifecycle_suite(void);
 Suite *conventions_suite(void);
 Suite *accesslog_suite(void);
 Suite *tablework_suite(void);
+Suite *etag_suite(void);
 
 int main(void)
 {
@@ -28,6 +29,7 @@ int main(void)
     srunner_add_suite(sr, conventions_suite());
     srunner_add_suite(sr, accesslog_suite());
     srunner_add_suite(sr, tablework_suite());
+    srunner_add_suite(sr, etag_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

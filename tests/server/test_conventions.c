@@ -125,6 +125,9 @@ START_TEST(cors_allow_headers)
     ck_assert_str_eq(buf, "content-type, traceparent, accept");
     ck_assert_uint_eq(ap_cors_allow_headers("accept-language, accept, accept", buf, sizeof buf), 23);
     ck_assert_str_eq(buf, "accept-language, accept"); /* "accept" once, not taken for a prefix */
+    /* a browser's compare-and-set on a map (If-Match) and its revalidation (If-None-Match) */
+    ck_assert_uint_eq(ap_cors_allow_headers("If-Match, If-None-Match", buf, sizeof buf), 23);
+    ck_assert_str_eq(buf, "if-match, if-none-match");
     ck_assert_uint_eq(ap_cors_allow_headers("x-one, x-two", buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "");
     ck_assert_uint_eq(ap_cors_allow_headers(NULL, buf, sizeof buf), 0);

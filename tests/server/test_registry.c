@@ -380,6 +380,56 @@ static uint64_t version_of(ap_registry *r, const char *id)
     return n;
 }
 
+/* A condition that holds when the current version is `want` (0: none), as a compare-and-set asks. */
+static bool holds_at(const ap_registry_cond *c, uint64_t current)
+{
+    return current == *(const uint64_t *)c->arg;
+}
+
+/* ap_registry_publish_if and ap_registry_remove_if change the id only while their condition holds on the
+ * current version, under the lock: else AP_E_PRECONDITION_FAILED, the version the refusal saw in seen, the
+ * map freed (ASan), nothing changed; an id with no version is unknown_map to remove_if whatever the
+ * condition, and an edit whose base is gone is unknown_map before it is asked. */
+START_TEST(test_conditional_changes)
+{
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_init(&r), AP_OK);
+    uint64_t want = 1, ver = 0;
+    bool replaced = true;
+    ap_registry_cond cond = {holds_at, &want, 99};
+    /* a new id: current 0 */
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("x", 3, 3), NULL, NULL, 0, &cond, &ver, &replaced),
+                     AP_E_PRECONDITION_FAILED);
+    ck_assert_uint_eq(cond.seen, 0);
+    ck_assert_uint_eq(ap_registry_count(&r), 0);
+    want = 0;
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("x", 3, 3), NULL, NULL, 0, &cond, &ver, &replaced), AP_OK);
+    ck_assert_uint_eq(ver, 1);
+    ck_assert(!replaced);
+    /* over version 1 only */
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("x", 4, 3), NULL, NULL, 0, &cond, &ver, &replaced),
+                     AP_E_PRECONDITION_FAILED);
+    ck_assert_uint_eq(cond.seen, 1);
+    want = 1;
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("x", 4, 3), NULL, NULL, 1, &cond, &ver, &replaced), AP_OK);
+    ck_assert_uint_eq(ver, 2);
+    ck_assert(replaced);
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("x", 5, 3), NULL, NULL, 1, &cond, &ver, NULL),
+                     AP_E_UNKNOWN_MAP); /* base 1 is gone: before the condition */
+    /* remove: only at version 2 */
+    cond.seen = 99;
+    ck_assert_int_eq(ap_registry_remove_if(&r, "x", &cond), AP_E_PRECONDITION_FAILED);
+    ck_assert_uint_eq(cond.seen, 2);
+    ck_assert_uint_eq(version_of(&r, "x"), 2);
+    want = 2;
+    ck_assert_int_eq(ap_registry_remove_if(&r, "x", &cond), AP_OK);
+    ck_assert_int_eq(ap_registry_remove_if(&r, "x", &cond), AP_E_UNKNOWN_MAP);
+    ck_assert_int_eq(ap_registry_remove_if(&r, "x", NULL), AP_E_UNKNOWN_MAP);
+    ck_assert_uint_eq(ap_registry_count(&r), 0);
+    ap_registry_free(&r);
+}
+END_TEST
+
 /* ap_registry_rescan(r, dir) with its log captured: returns the status; *log (malloc'd, the caller frees)
  * the lines it wrote; *c its counts. */
 /* ap_registry_rescan_until (stop NULL: ap_registry_rescan) with its log in *log (free it). */
@@ -661,6 +711,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_circle_maps);
     tcase_add_test(tc, test_versions_and_references);
     tcase_add_test(tc, test_publish_over_its_base_only);
+    tcase_add_test(tc, test_conditional_changes);
     tcase_add_test(tc, test_rescan);
     tcase_add_test(tc, test_max_maps);
     tcase_add_test(tc, test_rescan_long_and_hidden_names);
