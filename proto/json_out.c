@@ -255,6 +255,7 @@ void ap_jbuf_real(ap_jbuf *b, double d)
         b->failed = b->bad_number = true;
         return;
     }
+    d += 0.0; /* -0 is 0: a heading, sweep or speed that came to zero from below printed "-0.0" (a helper) */
     char tmp[40];
     double scaled = d * (double)(1u << AP_DYADIC_BITS); /* exact: a power of two */
     if (fabs(d) < AP_DYADIC_MAX && scaled == floor(scaled)) {

@@ -79,8 +79,9 @@ void ap_jbuf_int(ap_jbuf *b, long long v);
 void ap_jbuf_u64(ap_jbuf *b, uint64_t v);
 
 /* A JSON real as jansson writes it with precision 17: the "%.17g" text, with ".0" added when it has
- * neither '.' nor 'e', and the exponent without '+' or leading zeros. A non-finite d writes nothing and
- * fails b with b->bad_number set (json_real refused them). */
+ * neither '.' nor 'e', and the exponent without '+' or leading zeros; but -0 as 0.0 (jansson: -0.0; a
+ * JavaScript client's Object.is, or its printing, would tell them apart). A non-finite d writes nothing
+ * and fails b with b->bad_number set (json_real refused them). */
 void ap_jbuf_real(ap_jbuf *b, double d);
 
 /* A point [x, y] (two reals). */

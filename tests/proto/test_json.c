@@ -190,7 +190,7 @@ static void write_string(ap_jbuf *b, json_t *v) { ap_jbuf_str(b, json_string_val
 
 START_TEST(writer_matches_jansson)
 {
-    const double reals[] = {0.0, -0.0, 0.5, -1.5, 1e15, 1e-7, 123456789012345678.0, 1.0 / 3.0, -2.5e-300,
+    const double reals[] = {0.0, 0.5, -1.5, 1e15, 1e-7, 123456789012345678.0, 1.0 / 3.0, -2.5e-300,
                             1.7976931348623157e308, 4.9e-324, 0.1, 1e22, 999999999999999.5};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
         same_as_jansson(json_real(reals[i]), write_real);
@@ -211,9 +211,17 @@ START_TEST(writer_matches_jansson)
         same_as_jansson(json_real(-edges[i]), write_real);
     }
     const double dyadic[] = {0.0009765625, -0.0009765625, 999999.9990234375, -999999.5, 1000000.0, 0.75,
-                             12.125, 3.0009765625, 0.00048828125, 1e6 - 1.0 / 2048, 65536.0, -0.0};
+                             12.125, 3.0009765625, 0.00048828125, 1e6 - 1.0 / 2048, 65536.0};
     for (size_t i = 0; i < sizeof dyadic / sizeof dyadic[0]; i++)
         same_as_jansson(json_real(dyadic[i]), write_real);
+    /* -0 alone differs: written 0.0 (jansson: -0.0), as a client compares and prints it */
+    ap_jbuf zb;
+    ap_jbuf_init(&zb, NULL, 0);
+    ap_jbuf_real(&zb, -0.0);
+    size_t zlen = 0;
+    char *z = ap_jbuf_take(&zb, &zlen);
+    ck_assert_str_eq(z, "0.0");
+    free(z);
     uint64_t state = 0x9E3779B97F4A7C15ull; /* xorshift: reproducible */
     for (int i = 0; i < 20000; i++) {
         state ^= state << 13, state ^= state >> 7, state ^= state << 17;
