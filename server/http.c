@@ -1102,7 +1102,7 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
         if (map_cond(r, &cond) != AP_OK)
             return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
         const int st = ap_registry_remove_if(r->h->reg, id, cond);
-        if (st == AP_E_PRECONDITION_FAILED) {
+        if (st == AP_E_PRECONDITION_FAILED && cond != NULL) { /* (only a condition refuses) */
             char msg[256];
             precondition_message(r, r->if_match, cond->seen, msg, sizeof msg);
             return respond_error(r, st, msg, NULL, 0, 0);
