@@ -133,6 +133,7 @@ typedef struct ap_req {
     ap_registry_cond cond;
     char etag[AP_MAP_ETAG_MAX];
     bool etag_weak_ok; /* a gzip-compressed answer may carry it (weak: W/): the cells, not the map info */
+    bool vary_304, weak_304; /* a 304 of the cells: the 200 would vary by Accept-Encoding, and be gzip'd */
 
     atomic_int lanes_state;
     /* the answer of a path job, handed over by the done hook (loop thread) before resume */
@@ -314,7 +315,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     bool vary_encoding = !plain && body != NULL &&
                          (r->static_file != NULL ? r->static_file->len : len) >= AP_GZIP_MIN_BYTES;
     bool gzipped = r->pre_gzipped && body != NULL; /* compressed on its worker (lanes.h gzip_ok) */
-    if (gzipped)
+    if (gzipped || (http == 304 && r->vary_304))
         vary_encoding = true;
     else
         gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
@@ -369,7 +370,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         ap_static_add_headers(resp, r->static_file, gzipped);
     if (r->etag[0] != '\0' && (http == 200 || http == 201 || http == 304)) {
         char tag[AP_MAP_ETAG_MAX + 2];
-        snprintf(tag, sizeof tag, "%s%s", gzipped && http != 304 ? "W/" : "", r->etag);
+        const bool weak = http == 304 ? r->weak_304 : gzipped;
+        snprintf(tag, sizeof tag, "%s%s", weak ? "W/" : "", r->etag);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, tag);
     }
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
@@ -485,14 +487,15 @@ static char *encode_map_cells(const ap_map_version *v, size_t *len)
 static void precondition_message(const ap_req *r, const char *im, uint64_t seen, char *buf, size_t cap)
 {
     char tag[AP_MAP_ETAG_MAX];
+    const char *tail = r->method_bit & (AP_METHOD_GET | AP_METHOD_HEAD) ? "" : ": nothing was changed";
     if (seen == 0) {
-        snprintf(buf, cap, "map \"%s\" has no current version, which If-Match asks for: nothing was changed", r->map);
+        snprintf(buf, cap, "map \"%s\" has no current version, which If-Match asks for%s", r->map, tail);
         return;
     }
     ap_map_etag(tag, seen, r->h->etag_boot);
     const bool match_failed = im != NULL && ap_etag_precondition(im, NULL, tag, false) != 200;
-    snprintf(buf, cap, "map \"%s\" is at map_version %llu (ETag %s), which If-%s: nothing was changed", r->map,
-             (unsigned long long)seen, tag, match_failed ? "Match does not name" : "None-Match names");
+    snprintf(buf, cap, "map \"%s\" is at map_version %llu (ETag %s), which If-%s%s", r->map,
+             (unsigned long long)seen, tag, match_failed ? "Match does not name" : "None-Match names", tail);
 }
 
 /* ap_registry_cond's test for a map-changing request: its If-Match / If-None-Match on the id's current
@@ -506,18 +509,72 @@ static bool map_cond_holds(const ap_registry_cond *c, uint64_t current)
     return ap_etag_precondition(r->if_match, r->if_none_match, current != 0 ? tag : NULL, false) == 200;
 }
 
+/* What header_list gathers: every line of one field, joined by ", " (RFC 9110 5.3). */
+typedef struct field_lines {
+    const char *name;
+    char *joined; /* malloc'd */
+    size_t len;
+    bool nomem;
+} field_lines;
+
+static enum MHD_Result join_field_line(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    field_lines *f = cls;
+    (void)kind;
+    if (strcasecmp(key, f->name) != 0 || f->nomem)
+        return MHD_YES;
+    const size_t add = strlen(value ? value : "");
+    char *p = realloc(f->joined, f->len + 2 + add + 1);
+    if (p == NULL) {
+        f->nomem = true;
+        return MHD_YES;
+    }
+    if (f->joined != NULL) {
+        memcpy(p + f->len, ", ", 2);
+        f->len += 2;
+    }
+    memcpy(p + f->len, value ? value : "", add + 1);
+    f->len += add;
+    f->joined = p;
+    return MHD_YES;
+}
+
+/* Every line of the list-valued header field name joined into one value (a client or proxy may split
+ * "If-Match: a, b" into two lines, which mean the same: RFC 9110 5.3; the first line alone was read, a
+ * helper), malloc'd; NULL when the request has none (*nomem: or when out of memory). MHD's thread. */
+static char *header_list(const ap_req *r, const char *name, bool *nomem)
+{
+    field_lines f = {name, NULL, 0, false};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, join_field_line, &f);
+    if (f.nomem) {
+        free(f.joined);
+        *nomem = true;
+        return NULL;
+    }
+    return f.joined;
+}
+
+/* r's If-Match and If-None-Match into r->if_match, r->if_none_match (malloc'd, NULL when absent; freed
+ * with r). Returns AP_OK or AP_E_NOMEM. MHD's thread. */
+static int read_preconditions(ap_req *r)
+{
+    bool nomem = false;
+    free(r->if_match);
+    free(r->if_none_match);
+    r->if_match = header_list(r, MHD_HTTP_HEADER_IF_MATCH, &nomem);
+    r->if_none_match = header_list(r, MHD_HTTP_HEADER_IF_NONE_MATCH, &nomem);
+    return nomem ? AP_E_NOMEM : AP_OK;
+}
+
 /* The condition r's If-Match / If-None-Match make on its map's current version, their values copied for the
  * lifecycle thread, into *cond (NULL when r has neither). Returns AP_OK or AP_E_NOMEM. MHD's thread. */
 static int map_cond(ap_req *r, ap_registry_cond **cond)
 {
-    const char *im = request_header(r, MHD_HTTP_HEADER_IF_MATCH), *inm = request_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH);
     *cond = NULL;
-    if (im == NULL && inm == NULL)
-        return AP_OK;
-    r->if_match = im != NULL ? strdup(im) : NULL;
-    r->if_none_match = inm != NULL ? strdup(inm) : NULL;
-    if ((im != NULL && r->if_match == NULL) || (inm != NULL && r->if_none_match == NULL))
+    if (read_preconditions(r) != AP_OK)
         return AP_E_NOMEM;
+    if (r->if_match == NULL && r->if_none_match == NULL)
+        return AP_OK;
     r->cond = (ap_registry_cond){map_cond_holds, r, 0};
     *cond = &r->cond;
     return AP_OK;
@@ -539,11 +596,19 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
         return respond_unknown_map(r, NULL);
     ap_map_etag(r->etag, v->version, r->h->etag_boot);
     r->etag_weak_ok = grid_only;
-    const char *im = request_header(r, MHD_HTTP_HEADER_IF_MATCH), *inm = request_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    const int http = ap_etag_precondition(im, inm, r->etag, true);
+    if (read_preconditions(r) != AP_OK) {
+        ap_map_version_release(v);
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    }
+    const int http = ap_etag_precondition(r->if_match, r->if_none_match, r->etag, true);
     if (http != 200) {
         char msg[256];
-        precondition_message(r, im, v->version, msg, sizeof msg);
+        precondition_message(r, r->if_match, v->version, msg, sizeof msg);
+        /* a 304 carries the Vary and ETag the 200 would (RFC 9110 15.4.5): the cells of a map of a KiB or more
+         * go gzip'd, weak, to a client that accepts gzip (they always shrink) */
+        r->vary_304 = grid_only && v->kind == AP_MAP_KIND_GRID &&
+                      (size_t)v->map->width * (size_t)v->map->height >= AP_GZIP_MIN_BYTES;
+        r->weak_304 = r->vary_304 && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
         ap_map_version_release(v);
         if (http == 304)
             return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
@@ -1027,7 +1092,10 @@ static void on_task_done(ap_lc_task *t, void *arg)
     if (t->status == AP_OK) {
         body = encode_map_info(t->ver, &len);
         http = t->replaced ? 200 : 201;
-        ap_map_etag(r->etag, t->ver->version, r->h->etag_boot); /* the new version's */
+        /* the new version's ETag; not on a PUT's answer (RFC 9110 9.3.4: the stored map is not the uploaded
+         * file's bytes, so a validator there would claim what it is not: GET the map info for it) */
+        if (t->op != AP_LC_PUT)
+            ap_map_etag(r->etag, t->ver->version, r->h->etag_boot);
         ap_map_version_release(t->ver);
         t->ver = NULL;
     } else if (t->status == AP_E_PRECONDITION_FAILED) {
@@ -2050,7 +2118,7 @@ int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecyc
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     h->id_seed = mix64((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
-    h->etag_boot = (uint32_t)(mix64(h->id_seed) >> 32);
+    h->etag_boot = (uint32_t)(mix64(~h->id_seed) >> 32); /* (not a request id's digits: those mix id_seed ^ n) */
 
     /* The config holds an IPv4 literal, "localhost", or an IPv6 literal (a ':' in it). */
     struct sockaddr_in sa;

@@ -104,12 +104,12 @@ static bool is_json(const char *buf, size_t len)
 
 static void run_put(ap_lifecycle *lc, ap_lc_task *t)
 {
-    if (!cond_now(lc, t))
-        return;
     if (ap_registry_full_for(lc->reg, t->id)) { /* before the parse and the table builds it would waste */
         map_limit(lc, t);
         return;
     }
+    if (!cond_now(lc, t)) /* (after map_limit: preconditions are not asked where the answer is no 2xx) */
+        return;
     const char *body = t->body ? t->body : "";
     char label[AP_MAP_ID_MAX + 16];
     if (is_json(body, t->len)) {
@@ -160,12 +160,12 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
         ap_map_version_release(cur);
         return;
     }
-    if (!cond_now(lc, t))
-        return;
     if (ap_registry_full_for(lc->reg, t->id)) {
         map_limit(lc, t);
         return;
     }
+    if (!cond_now(lc, t))
+        return;
     ap_map_source src;
     ap_map_source_of(path, &src);
     ap_map *m = NULL;

@@ -176,15 +176,15 @@ static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_sourc
         version_free(v);
         return AP_E_UNKNOWN_MAP;
     }
-    if (!cond_holds(cond, is_new ? NULL : r->slots[i].cur)) {
-        pthread_mutex_unlock(&r->mu);
-        version_free(v);
-        return AP_E_PRECONDITION_FAILED;
-    }
     if (is_new && r->max_maps != 0 && r->n >= r->max_maps) { /* (before slot_get: no tombstone for it) */
         pthread_mutex_unlock(&r->mu);
         version_free(v);
         return AP_E_MAP_LIMIT;
+    }
+    if (!cond_holds(cond, is_new ? NULL : r->slots[i].cur)) { /* (after the refusals that answer no 2xx) */
+        pthread_mutex_unlock(&r->mu);
+        version_free(v);
+        return AP_E_PRECONDITION_FAILED;
     }
     ap_registry_slot *s = slot_get(r, ap_map_version_id(v));
     if (s == NULL) {

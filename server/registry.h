@@ -140,8 +140,10 @@ struct ap_registry_cond {
 
 /* ap_registry_publish (m non-NULL) or ap_registry_publish_circles (m NULL: c), and, base > 0, only over
  * version base as ap_registry_publish_over, and only when cond (NULL: none) holds for the current version:
- * else AP_E_PRECONDITION_FAILED, the map freed, nothing changed. An edit whose base is gone is
- * AP_E_UNKNOWN_MAP before cond is asked. The other returns as those. Any thread. */
+ * else AP_E_PRECONDITION_FAILED, the map freed, nothing changed. An edit whose base is gone
+ * (AP_E_UNKNOWN_MAP) and a new id past max_maps (AP_E_MAP_LIMIT) are refused before cond is asked (RFC 9110
+ * 13.2.1: preconditions do not turn an answer that is no 2xx into a 412). The other returns as those. Any
+ * thread. */
 int ap_registry_publish_if(ap_registry *r, ap_map *m, const ap_circle_map *c, const ap_map_source *src, uint64_t base,
                            ap_registry_cond *cond, uint64_t *version, bool *replaced);
 

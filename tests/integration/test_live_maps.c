@@ -372,8 +372,11 @@ START_TEST(conditional_changes_by_etag)
     ck_assert_int_eq(ap_srv_start(&s, dir, NULL, token_env), 0);
     ap_resp r;
     char e1[64], e2[64], got[64], hdr[96];
-    char *open = grid_file(10, 3, -1, 0);
+    char *open = grid_file(40, 30, -1, 0); /* cells of 1,200 letters: gzip'd to a client that takes it */
     ck_assert_int_eq(admin_if(&s, "PUT", "/v1/maps/c", open, "If-None-Match: *", &r), 201);
+    ck_assert_ptr_null(ap_resp_header(&r, "ETag", e1, sizeof e1)); /* RFC 9110 9.3.4: not on a PUT's answer */
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c", NULL, 0, NULL, &r), 0);
     ck_assert_ptr_nonnull(ap_resp_header(&r, "ETag", e1, sizeof e1));
     ck_assert_msg(strncmp(e1, "\"1.", 3) == 0 && strlen(e1) == 12, "ETag %s", e1);
     ap_resp_free(&r);
@@ -398,6 +401,22 @@ START_TEST(conditional_changes_by_etag)
     ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c/cells", NULL, 0, inm, &r), 0);
     ck_assert_int_eq(r.status, 304);
     ap_resp_free(&r);
+    /* the cells' 304 to a gzip client carries the ETag and Vary its 200 does (weak; it sent them strong) */
+    char wtag[80];
+    snprintf(wtag, sizeof wtag, "If-None-Match: W/%s", e1);
+    const char *gz_inm[] = {"Accept-Encoding: gzip", wtag, NULL};
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c/cells", NULL, 0, gz, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    char w200[64], vary200[64];
+    ck_assert_ptr_nonnull(ap_resp_header(&r, "ETag", w200, sizeof w200));
+    ck_assert_ptr_nonnull(ap_resp_header(&r, "Vary", vary200, sizeof vary200));
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/c/cells", NULL, 0, gz_inm, &r), 0);
+    ck_assert_int_eq(r.status, 304);
+    ck_assert_str_eq(ap_resp_header(&r, "ETag", got, sizeof got), w200);
+    ck_assert_str_eq(w200 + 2, e1);
+    ck_assert_str_eq(ap_resp_header(&r, "Vary", got, sizeof got), vary200);
+    ap_resp_free(&r);
     /* a stale If-Match: 412 naming the current version, nothing changed */
     const char *edit = "{\"cells\":[{\"x\":5,\"y\":1,\"terrain\":\"@\"}]}";
     ck_assert_int_eq(admin_if(&s, "PATCH", "/v1/maps/c/cells", edit, "If-Match: \"9.00000000\"", &r), 412);
@@ -416,6 +435,15 @@ START_TEST(conditional_changes_by_etag)
     ck_assert_int_eq(admin_if(&s, "DELETE", "/v1/maps/c", NULL, hdr, &r), 412);
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "c"), 2);
+    /* two If-Match lines are one list (RFC 9110 5.3): the second naming the current tag lets the edit in */
+    char cur[96];
+    snprintf(cur, sizeof cur, "If-Match: %s", e2);
+    const char *two[] = {auth[0], "If-Match: \"1.00000000\"", cur, NULL};
+    ck_assert_int_eq(ap_http(&s, "PATCH", "/v1/maps/c/cells", edit, strlen(edit), two, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(ap_resp_header(&r, "ETag", e2, sizeof e2));
+    ck_assert_msg(strncmp(e2, "\"3.", 3) == 0, "ETag %s", e2);
+    ap_resp_free(&r);
     /* If-Match: * on a map that is there, then on one that is not */
     ck_assert_int_eq(admin_if(&s, "DELETE", "/v1/maps/c", NULL, "If-Match: *", &r), 204);
     ap_resp_free(&r);

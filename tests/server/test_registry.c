@@ -426,6 +426,13 @@ START_TEST(test_conditional_changes)
     ck_assert_int_eq(ap_registry_remove_if(&r, "x", &cond), AP_E_UNKNOWN_MAP);
     ck_assert_int_eq(ap_registry_remove_if(&r, "x", NULL), AP_E_UNKNOWN_MAP);
     ck_assert_uint_eq(ap_registry_count(&r), 0);
+    /* a new id past max_maps is map_limit, whatever the condition (no 2xx to turn into a 412) */
+    want = 0;
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("a", 2, 2), NULL, NULL, 0, &cond, &ver, NULL), AP_OK);
+    r.max_maps = 1;
+    want = 7;
+    ck_assert_int_eq(ap_registry_publish_if(&r, open_map("b", 2, 2), NULL, NULL, 0, &cond, &ver, NULL),
+                     AP_E_MAP_LIMIT);
     ap_registry_free(&r);
 }
 END_TEST
