@@ -80,6 +80,14 @@ int ap_plan_begin_with(ap_plan *p, const ap_query *q, const ap_algorithm_row *ro
         p->q.sheading = ap_angle_wrap(p->q.sheading);
     if (p->q.has_gheading)
         p->q.gheading = ap_angle_wrap(p->q.gheading);
+    /* A free start heading at the goal point: the unit faces the goal's heading where it stands (the free
+     * heading is its own to choose), the answer a path of no length. The legal-turn searches (and auto,
+     * hybrid through them) drove a whole turning circle, 2 pi R, to come back facing a goal heading that is
+     * no compass heading (a helper). */
+    if (!p->q.has_sheading && p->q.has_gheading && p->q.sx == p->q.gx && p->q.sy == p->q.gy) {
+        p->q.has_sheading = true;
+        p->q.sheading = p->q.gheading;
+    }
     p->deadline_ns = deadline_ns;
     const ap_map *m = p->q.map;
     /* A circle world has no cells and no region table (circles.h: its regions prove nothing). */

@@ -259,6 +259,44 @@ START_TEST(no_path_reason_of_an_incomplete_search)
 }
 END_TEST
 
+/* A free start at the goal point with a goal heading that is no compass heading: the unit faces it where
+ * it stands, a path of no length, for every turning algorithm (directional8/24, hybrid, auto drove a whole
+ * turning circle, 2 pi R = 18.85 tiles, to come back facing it); with both headings given and different the
+ * unit must still drive round (no turn on the spot at a turning radius). */
+START_TEST(free_start_at_the_goal_faces_its_heading)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 20\nwidth 20\nmap\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n....................\n"
+                                        "....................\n....................\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, AP_PLAN_MIN_WORKSPACE_NODES, AP_PLAN_MAX_SUCC), AP_OK);
+    const ap_algorithm algs[] = {AP_ALG_DIRECTIONAL8, AP_ALG_DIRECTIONAL24, AP_ALG_HYBRID, AP_ALG_AUTO,
+                                 AP_ALG_ANY_ANGLE};
+    for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+        ap_query q = {.map = m, .sx = 10.5, .sy = 10.5, .gx = 10.5, .gy = 10.5, .connectivity = 8,
+                      .smoothing = AP_SMOOTH_LOS, .algorithm = algs[i], .turning_radius = 3.0,
+                      .has_gheading = true, .gheading = 2.0};
+        ap_result r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_OK && r.n_segments == 0 && r.length == 0.0, "algorithm %d: status %d, %zu segments, %g tiles",
+                      (int)algs[i], r.status, r.n_segments, r.length);
+        ap_result_free(&r);
+        q.has_sheading = true;
+        q.sheading = 0.0;
+        r = ap_test_run_plan(&q, &ws);
+        ck_assert_msg(r.status == AP_OK && r.length > 2.0 * 3.0, "algorithm %d, headings 0 and 2: %g tiles",
+                      (int)algs[i], r.length);
+        ap_result_free(&r);
+    }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* A unit profile's first build honours the plan's deadline: with a deadline already past, the plan answers
  * timeout and builds (and caches) nothing, where it used to build the whole table first; without one the
  * same query builds it, caches it and finds the path. */
@@ -1310,6 +1348,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, hybrid_leg_beyond_a_small_workspace);
     tcase_add_test(tc, finish_is_cheap_for_short_paths);
     tcase_add_test(tc, hybrid_grid_path_beyond_the_workspace);
+    tcase_add_test(tc, free_start_at_the_goal_faces_its_heading);
     suite_add_tcase(s, tc);
     return s;
 }
