@@ -479,6 +479,13 @@ int main(int argc, char **argv)
 {
     /* A client that hangs up mid-response must cost an EPIPE, not the process. */
     signal(SIGPIPE, SIG_IGN);
+    /* The stop and reload signals wait (blocked, pending) until serve() has its handlers: at their default
+     * action a SIGHUP or SIGTERM sent while the maps load (seconds for a big folder) killed the process, and
+     * blocked only after the config was read one still could (50 ms after the fork under ThreadSanitizer).
+     * A --check-config run unblocks them, so Ctrl-C stops it. Threads started from here inherit the mask. */
+    sigset_t quit;
+    quit_signals(&quit);
+    pthread_sigmask(SIG_BLOCK, &quit, NULL);
     /* jansson's allocator for parses in a scratch buffer (proto/json_scratch.h), before any thread starts. */
     ap_json_scratch_install();
 
@@ -520,14 +527,8 @@ int main(int argc, char **argv)
                             .n_cap_costs = s->cfg.n_cap_costs,
                             .scales = s->cfg.scales,
                             .n_scales = s->cfg.n_scales};
-    /* The stop and reload signals wait (blocked, pending) until serve() has its handlers: at their default
-     * action a SIGHUP or SIGTERM sent while the maps load (seconds for a big folder) killed the process. A
-     * --check-config run keeps the defaults, so Ctrl-C stops it. Threads started from here inherit the mask. */
-    if (!s->cfg.check_config) {
-        sigset_t quit;
-        quit_signals(&quit);
-        pthread_sigmask(SIG_BLOCK, &quit, NULL);
-    }
+    if (s->cfg.check_config) /* (blocked at the start of main: a check keeps the default actions) */
+        pthread_sigmask(SIG_UNBLOCK, &quit, NULL);
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, s->cfg.max_maps, stderr);
     if (rc == AP_E_NOMEM) {
         fprintf(stderr, "arcpathd: out of memory loading maps\n");
