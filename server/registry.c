@@ -150,8 +150,6 @@ ap_map_version *ap_registry_acquire(ap_registry *r, const char *id)
     return v;
 }
 
-/* Publish the new version v (kind and map set; owned) as the next of its id; with base > 0 only while the
- * id's current version is still base (else v is freed and AP_E_UNKNOWN_MAP returned). */
 /* Does cond (NULL: none) hold for version cur (NULL: none)? On false cond->seen records it. Under r->mu. */
 static bool cond_holds(ap_registry_cond *cond, const ap_map_version *cur)
 {
@@ -161,6 +159,9 @@ static bool cond_holds(ap_registry_cond *cond, const ap_map_version *cur)
     return false;
 }
 
+/* Publish the new version v (kind and map set; owned) as the next of its id; with base > 0 only while the
+ * id's current version is still base (else v is freed and AP_E_UNKNOWN_MAP returned), and only
+ * when cond holds (else AP_E_PRECONDITION_FAILED). */
 static int publish_version(ap_registry *r, ap_map_version *v, const ap_map_source *src, uint64_t base,
                            ap_registry_cond *cond, uint64_t *version, bool *replaced)
 {

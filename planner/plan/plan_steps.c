@@ -156,11 +156,6 @@ void ap_plan_world(const ap_query *q, bool cheap, ap_world *w, double *r)
     }
 }
 
-/* Walks the segments once instead of calling ap_path_pose per sample, which would be quadratic on long
- * paths. */
-/* How many samples at 0, step, 2 step, ... up to total and once more at the end: the last multiple k of
- * step in *k, the count in *count. More than q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES): the counts in
- * r->message and AP_E_INVALID_REQUEST. */
 /* The heading of a unit that stands still (a path of no segments): the one it was given; with only a goal
  * heading, that one (its free start heading is the goal's: nothing to drive), not 0 (a helper's any_angle
  * query); samples by step and by dt alike (by dt it stood at 0 facing a goal heading of 2: a helper). */
@@ -169,6 +164,9 @@ static double standing_heading(const ap_query *q)
     return q->has_sheading ? q->sheading : q->has_gheading ? q->gheading : 0.0;
 }
 
+/* How many samples at 0, step, 2 step, ... up to total and once more at the end: the last multiple k of
+ * step in *k, the count in *count. More than q->max_samples (0 = AP_DEFAULT_MAX_SAMPLES): the counts in
+ * r->message and AP_E_INVALID_REQUEST. */
 static int sample_count(ap_result *r, const ap_query *q, double total, double step, size_t *k, size_t *count)
 {
     const size_t max_samples = q->max_samples != 0 ? q->max_samples : AP_DEFAULT_MAX_SAMPLES;
@@ -192,6 +190,8 @@ static int sample_count(ap_result *r, const ap_query *q, double total, double st
     return AP_OK;
 }
 
+/* Walks the segments once instead of calling ap_path_pose per sample, which would be quadratic on long
+ * paths. */
 int ap_plan_samples(ap_result *r, const ap_query *q)
 {
     const double step = q->sample_step, L = r->length;
