@@ -601,17 +601,19 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
         return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
     }
     const int http = ap_etag_precondition(r->if_match, r->if_none_match, r->etag, true);
-    if (http != 200) {
-        char msg[256];
-        precondition_message(r, r->if_match, v->version, msg, sizeof msg);
+    if (http == 304) {
         /* a 304 carries the Vary and ETag the 200 would (RFC 9110 15.4.5): the cells of a map of a KiB or more
          * go gzip'd, weak, to a client that accepts gzip (they always shrink) */
         r->vary_304 = grid_only && v->kind == AP_MAP_KIND_GRID &&
                       (size_t)v->map->width * (size_t)v->map->height >= AP_GZIP_MIN_BYTES;
         r->weak_304 = r->vary_304 && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
         ap_map_version_release(v);
-        if (http == 304)
-            return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
+        return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
+    }
+    if (http == 412) {
+        char msg[256];
+        precondition_message(r, r->if_match, v->version, msg, sizeof msg);
+        ap_map_version_release(v);
         r->etag[0] = '\0';
         return respond_error(r, AP_E_PRECONDITION_FAILED, msg, NULL, 0, 0);
     }

@@ -81,14 +81,8 @@ static void publish(ap_lifecycle *lc, ap_lc_task *t, ap_map *m, const ap_circle_
  * waste; the publish checks again under the registry's lock. */
 static bool cond_now(ap_lifecycle *lc, ap_lc_task *t)
 {
-    if (t->cond == NULL)
+    if (ap_registry_cond_holds(lc->reg, t->id, t->cond))
         return true;
-    ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
-    const uint64_t v = cur != NULL ? cur->version : 0;
-    ap_map_version_release(cur);
-    if (t->cond->holds(t->cond, v))
-        return true;
-    t->cond->seen = v;
     t->status = AP_E_PRECONDITION_FAILED;
     return false;
 }

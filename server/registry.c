@@ -159,6 +159,15 @@ static bool cond_holds(ap_registry_cond *cond, const ap_map_version *cur)
     return false;
 }
 
+bool ap_registry_cond_holds(ap_registry *r, const char *id, ap_registry_cond *cond)
+{
+    pthread_mutex_lock(&r->mu);
+    const long i = slot_find(r, id);
+    const bool ok = cond_holds(cond, i >= 0 ? r->slots[i].cur : NULL);
+    pthread_mutex_unlock(&r->mu);
+    return ok;
+}
+
 /* Publish the new version v (kind and map set; owned) as the next of its id; with base > 0 only while the
  * id's current version is still base (else v is freed and AP_E_UNKNOWN_MAP returned), and only
  * when cond holds (else AP_E_PRECONDITION_FAILED). */

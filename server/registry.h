@@ -138,6 +138,11 @@ struct ap_registry_cond {
     uint64_t seen; /* out: the current version a refusal saw (0: none) */
 };
 
+/* Whether cond (NULL: none) holds for id's current version now; on false cond->seen gets that version (0:
+ * none). A look that changes nothing: a change it guards asks again, under the lock, in
+ * ap_registry_publish_if or ap_registry_remove_if. Any thread. */
+bool ap_registry_cond_holds(ap_registry *r, const char *id, ap_registry_cond *cond);
+
 /* ap_registry_publish (m non-NULL) or ap_registry_publish_circles (m NULL: c), and, base > 0, only over
  * version base as ap_registry_publish_over, and only when cond (NULL: none) holds for the current version:
  * else AP_E_PRECONDITION_FAILED, the map freed, nothing changed. An edit whose base is gone
