@@ -694,8 +694,9 @@ static void write_result(ap_jbuf *b, const char *map_id, const ap_result *r, con
     AP_JBUF_LIT(b, "}");
 }
 
-/* {"code", "message", "field"?, "line"?, "column"?} — the inside of an error body. */
-static void write_error_object(ap_jbuf *b, int status, const char *message, const char *field, int line, int col)
+/* {"code", "message", "field"?, "line"?, "column"?, "map_version"?} — the inside of an error body. */
+static void write_error_object(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
+                               uint64_t map_version)
 {
     const ap_error_info *info = ap_error_lookup(status);
     AP_JBUF_LIT(b, "{\"code\":");
@@ -714,6 +715,10 @@ static void write_error_object(ap_jbuf *b, int status, const char *message, cons
         AP_JBUF_LIT(b, ",\"column\":");
         ap_jbuf_int(b, col);
     }
+    if (map_version != 0) {
+        AP_JBUF_LIT(b, ",\"map_version\":");
+        ap_jbuf_u64(b, map_version);
+    }
     AP_JBUF_LIT(b, "}");
 }
 
@@ -722,21 +727,37 @@ static bool is_answer_status(int status)
     return status == AP_OK || status == AP_NO_PATH || status == AP_TIMEOUT;
 }
 
-int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
-                        int *http)
+static int write_error_body(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
+                            uint64_t map_version, int *http)
 {
     if (http != NULL)
         *http = ap_error_lookup(status)->http;
     AP_JBUF_LIT(b, "{\"error\":");
-    write_error_object(b, status, message, field, line, col);
+    write_error_object(b, status, message, field, line, col, map_version);
     AP_JBUF_LIT(b, "}");
     return ap_jbuf_status(b);
+}
+
+int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
+                        int *http)
+{
+    return write_error_body(b, status, message, field, line, col, 0, http);
+}
+
+int ap_wire_write_query_error(ap_jbuf *b, int status, const char *message, const char *field, uint64_t map_version,
+                              int *http)
+{
+    /* Only a 422 is a finding about the map's cells (outside it, on a blocked cell), which a client may have
+     * just edited; a 400 is about the request whatever the map, a refusal (503, 499) about the server. */
+    return write_error_body(b, status, message, field, 0, 0, ap_error_lookup(status)->http == 422 ? map_version : 0,
+                            http);
 }
 
 int ap_wire_write_path(ap_jbuf *b, const char *map_id, const ap_result *r, const ap_path_stats *st)
 {
     if (!is_answer_status(r->status))
-        return ap_wire_write_error(b, r->status, r->message[0] ? r->message : NULL, r->field, 0, 0, NULL);
+        return ap_wire_write_query_error(b, r->status, r->message[0] ? r->message : NULL, r->field,
+                                         st != NULL ? st->map_version : 0, NULL);
     write_result(b, map_id ? map_id : "", r, st, false);
     return ap_jbuf_status(b);
 }
@@ -775,7 +796,7 @@ int ap_wire_write_batch_item_error(ap_jbuf *b, bool first, int status, const cha
     if (!first)
         AP_JBUF_LIT(b, ",");
     AP_JBUF_LIT(b, "{\"status\":\"error\",\"error\":");
-    write_error_object(b, status, message, field, 0, 0);
+    write_error_object(b, status, message, field, 0, 0, 0);
     AP_JBUF_LIT(b, "}");
     return ap_jbuf_status(b);
 }

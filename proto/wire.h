@@ -111,6 +111,13 @@ int ap_wire_write_path(ap_jbuf *b, const char *map_id, const ap_result *r, const
 int ap_wire_write_error(ap_jbuf *b, int status, const char *message, const char *field, int line, int col,
                         int *http);
 
+/* The error body of a query that met its map (POST /v1/path): as ap_wire_write_error, and when status is a 422
+ * (out_of_bounds, start_blocked, goal_blocked: findings about the map's cells) and map_version is not 0, the
+ * error object gains "map_version", so that a client can tell which version of a live map found its start
+ * blocked and wait for its own edit to land. Returns AP_OK or AP_E_NOMEM (b->failed). */
+int ap_wire_write_query_error(ap_jbuf *b, int status, const char *message, const char *field, uint64_t map_version,
+                              int *http);
+
 /* ---- POST /v1/paths (batch) ---------------------------------------------------------------------------- */
 
 /* One query of a batch: its own status after parsing (AP_OK, or the AP_E_* of the first problem found in it,
@@ -168,7 +175,8 @@ int ap_wire_write_batch_end(ap_jbuf *b, uint64_t expanded, const ap_path_stats *
  * st->sample_step > 0. st may be NULL: "stats" then carries only "expanded". Numbers are written with 17
  * significant digits (they round-trip bit-exactly). Any other r->status (an AP_E_* error, e.g.
  * invalid_request "samples.step" from ap_plan_finish) is encoded as the error body of
- * ap_wire_encode_error(r->status, r->message or NULL when it is "", r->field, 0, 0, ...); its HTTP status is
+ * ap_wire_write_query_error(r->status, r->message or NULL when it is "", r->field, st->map_version or 0 when
+ * st is NULL, ...); its HTTP status is
  * ap_error_lookup(r->status)->http. Returns NULL on allocation failure or when r holds a non-finite
  * number (a planner bug: the server answers 500). *len (if non-NULL) gets the byte length.
  * Written by a direct JSON writer (ap_wire_write_path), byte for byte what jansson's compact, ordered dump

@@ -400,6 +400,18 @@ static enum MHD_Result respond_error(ap_req *r, int status, const char *msg, con
     return respond(r, status, body, len, "application/json");
 }
 
+/* An error found once the query holds its map version (r->ver): a 422's error object names that version
+ * (ap_wire_write_query_error). */
+static enum MHD_Result respond_query_error(ap_req *r, int status, const char *msg, const char *field)
+{
+    ap_jbuf b;
+    ap_jbuf_init(&b, NULL, 0);
+    ap_wire_write_query_error(&b, status, msg, field, r->ver != NULL ? r->ver->version : 0, NULL);
+    size_t len = 0;
+    char *body = ap_jbuf_take(&b, &len);
+    return respond(r, status, body, len, "application/json");
+}
+
 /* 404 unknown_map naming the id asked for (r->map, the printable copy every map route makes first; the
  * message is errors.h's); field as respond_error's. */
 static enum MHD_Result respond_unknown_map(ap_req *r, const char *field)
@@ -852,7 +864,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     int st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK) {
         snprintf(field, sizeof field, "%s%s", qe.field ? prefix : "", qe.field ? qe.field : "");
-        return respond_error(r, st, qe.message[0] ? qe.message : NULL, field, 0, 0);
+        return respond_query_error(r, st, qe.message[0] ? qe.message : NULL, field);
     }
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);

@@ -635,7 +635,8 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
                 snprintf(named, sizeof named, "%s%s", j->field_prefix, field);
                 field = named;
             }
-            ap_wire_write_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, field, 0, 0, &http);
+            ap_wire_write_query_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, field,
+                                      j->map_version, &http);
         }
     }
     j->http_status = http;

@@ -306,6 +306,23 @@ START_TEST(patch_cells_makes_a_new_version)
     ck_assert_int_eq(int_of(j, "map_version"), 3);
     json_decref(j);
     ap_resp_free(&r);
+    /* a start on the wall: the 422 names the version that found it blocked; a 400 (the request's own fault,
+     * whatever the map) names none */
+    ck_assert_int_eq(ap_post(&s, "/v1/path", "{\"map\":\"p\",\"start\":{\"x\":5.5,\"y\":0.5},"
+                                             "\"goal\":{\"x\":9.5,\"y\":0.5}}", &r), 0);
+    ck_assert_int_eq(r.status, 422);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "code")), "start_blocked");
+    ck_assert_int_eq(int_of(json_object_get(j, "error"), "map_version"), 3);
+    json_decref(j);
+    ap_resp_free(&r);
+    ck_assert_int_eq(ap_post(&s, "/v1/path", "{\"map\":\"p\",\"start\":{\"x\":0.5,\"y\":0.5},"
+                                             "\"goal\":{\"x\":9.5,\"y\":0.5},\"unit\":{\"radius\":-1}}", &r), 0);
+    ck_assert_int_eq(r.status, 400);
+    j = json_of(&r);
+    ck_assert_ptr_null(json_object_get(json_object_get(j, "error"), "map_version"));
+    json_decref(j);
+    ap_resp_free(&r);
     /* the map's cells show the edit */
     ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/p/cells", NULL, 0, NULL, &r), 0);
     j = json_of(&r);
