@@ -14,7 +14,11 @@ const ap_unit_kind *ap_unit_kind_find(const ap_unit_kind *kinds, size_t n, const
 
 void ap_unit_kind_apply(const ap_unit_kind *k, unsigned given, ap_query *q)
 {
-    const unsigned take = k->has & ~given;
+    unsigned take = k->has & ~given;
+    /* The shape is one property: a request's disc (radius) or square (size) replaces the kind's shape whole,
+     * else a crate kind's size beside a request's radius would be refused as "not both". */
+    if (given & (AP_UNIT_F_RADIUS | AP_UNIT_F_SIZE))
+        take &= ~(AP_UNIT_F_RADIUS | AP_UNIT_F_SIZE);
     if (take & AP_UNIT_F_RADIUS)
         q->unit_radius = k->radius;
     if (take & AP_UNIT_F_TURNING)

@@ -56,7 +56,10 @@ const ap_unit_kind *ap_unit_kind_find(const ap_unit_kind *kinds, size_t n, const
  * Config kinds of the same name win (the wire looks there first). Pure. */
 bool ap_unit_kind_builtin(const char *name, ap_unit_kind *out);
 
-/* Set every field of q that k sets and the request did not give (given: AP_UNIT_F_* bits). A turning radius
+/* Set every field of q that k sets and the request did not give (given: AP_UNIT_F_* bits). The shape is taken
+ * whole: a request that gives unit.radius or unit.size takes neither from the kind (a disc replaces a kind's
+ * square and the other way round); a kind's turning radius still applies, so a square request on a turning
+ * kind must give unit.turning_radius 0 (query_check.c refuses a turning square). A turning radius
  * in metres (k->turning_metres) becomes tiles: turning_radius / ap_query_meters_per_tile(q), so q->map (or
  * q->meters_per_tile) must be set before; a request's own unit.turning_radius is in tiles and never scaled.
  * Pure. */

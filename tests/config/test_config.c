@@ -1002,6 +1002,16 @@ START_TEST(units_parsed)
     ck_assert_uint_eq(q.capability, 1);
     ck_assert_double_eq(q.turning_radius, 2.0);
     ck_assert_ptr_eq(ap_unit_kind_find(c.units, c.n_units, "crate"), &c.units[1]);
+    /* the shape is taken whole: a request's disc replaces the crate's square, a request's square the tank's disc */
+    ap_query dq = {.unit_radius = 0.4};
+    ap_unit_kind_apply(&c.units[1], AP_UNIT_F_RADIUS, &dq);
+    ck_assert_int_eq(dq.unit_size, 0);
+    ck_assert_double_eq(dq.unit_radius, 0.4);
+    ap_query bq = {.unit_size = 2};
+    ap_unit_kind_apply(&c.units[0], AP_UNIT_F_SIZE, &bq);
+    ck_assert_double_eq(bq.unit_radius, 0.0);
+    ck_assert_int_eq(bq.unit_size, 2);
+    ck_assert_uint_eq(bq.capability, 1);
     ck_assert_ptr_null(ap_unit_kind_find(c.units, c.n_units, "boat"));
     /* "turning_radius_m": metres, turned into tiles with the query's scale when applied (6 m at 2 m per tile:
      * 3 tiles); "turning_radius" stays tiles whatever the scale; the dump names the key it was given as */

@@ -139,6 +139,16 @@ START_TEST(square_units)
     j = path(1.0, 1.0, 7.0, 1.0, "{\"size\":2,\"radius\":0.5}", "none", 400);
     assert_error(j, "invalid_request", "unit.size", "not both");
     json_decref(j);
+    /* a kind's shape is replaced whole by the request's: the crate as a disc of radius 0.4 takes row 0's
+     * straight line (1 wide is enough), the disc tank (radius 0.9) as a 2 x 2 square the crate's route */
+    j = path(0.5, 0.5, 7.5, 0.5, "{\"kind\":\"crate\",\"radius\":0.4}", "none", 200);
+    ck_assert_str_eq(str(j, "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "grid_cost")), 7.0, 1e-9);
+    json_decref(j);
+    j = path(1.0, 1.0, 7.0, 1.0, "{\"kind\":\"tank\",\"size\":2}", "los", 200);
+    ck_assert_str_eq(str(j, "status"), "ok");
+    ck_assert_double_eq_tol(json_number_value(json_object_get(j, "length")), 6.0, 1e-9);
+    json_decref(j);
     j = path(1.0, 1.0, 7.0, 1.0, "{\"size\":0}", "none", 400);
     assert_error(j, "invalid_request", "unit.size", "between 1 and");
     json_decref(j);
