@@ -122,8 +122,9 @@ int ap_plan_grid_ends_fit(ap_plan *p)
         ap_map_coords(p->q.map, cell, &x, &y);
         p->field = i == 0 ? "start" : "goal";
         snprintf(p->message, sizeof p->message,
-                 "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %.10g; clearance %g tiles)", p->field,
-                 (int)x, (int)y, p->q.unit_radius, ap_clearance_level_tiles[t->disc[cell]]);
+                 "\"%s\": cell (%d, %d) is too narrow for the unit's disc (radius %.10g; clearance %g tiles, which "
+                 "a disc fits with more than %g to spare)", p->field, (int)x, (int)y, p->q.unit_radius,
+                 ap_clearance_level_tiles[t->disc[cell]], AP_CLEARANCE_TOUCH);
         return i == 0 ? AP_E_START_BLOCKED : AP_E_GOAL_BLOCKED;
     }
     return AP_OK;

@@ -1310,7 +1310,7 @@ START_TEST(corridor_radius_within_the_tolerance)
     r = ap_test_run_plan(&q, &ws);
     ck_assert_int_eq(r.status, AP_E_START_BLOCKED);
     ck_assert_str_eq(r.message, "\"start\": cell (0, 1) is too narrow for the unit's disc (radius 0.4999999; "
-                                "clearance 0.5 tiles)");
+                                "clearance 0.5 tiles, which a disc fits with more than 1e-07 to spare)");
     ap_result_free(&r);
     q.unit_radius = 0.499999;
     r = ap_test_run_plan(&q, &ws);
