@@ -42,6 +42,10 @@
     results: [],     /* [{algorithm, request, answer | error}] in STYLE order */
     batch: null,     /* {request, answer | error} */
     units: {},       /* the server's unit kinds (GET /v1/info) */
+    mapGen: 0,       /* counts map selections: a late answer for an earlier pick is dropped */
+    cellsVersion: 0, /* the map_version the cells were read at (their ETag "<version>.<hex>") */
+    kindShown: '',   /* the unit kind the fields show ('' = the user's own values, kept in manualUnit) */
+    manualUnit: null,
   };
 
   const api = {
@@ -64,18 +68,24 @@
   /* ---- HTTP -------------------------------------------------------------------------------------------- */
 
   /* GET or POST JSON; resolves to the parsed body, rejects with {code, message, field} (the API's error
-   * object, or one made up for a transport failure). */
-  async function call(method, path, body) {
+   * object, or one made up for a transport failure; 'aborted' when signal aborted it). meta, if given,
+   * gets the answer's ETag. */
+  async function call(method, path, body, signal, meta) {
     let resp;
     try {
       resp = await fetch(path, {
         method,
         headers: body ? { 'Content-Type': 'application/json' } : {},
         body: body ? JSON.stringify(body) : undefined,
+        signal,
       });
     } catch (e) {
+      if (e && e.name === 'AbortError')
+        throw { code: 'aborted', message: 'replaced by a newer query' };
       throw { code: 'network', message: String(e.message || e) };
     }
+    if (meta)
+      meta.etag = resp.headers.get('ETag') || '';
     let json = null;
     try {
       json = await resp.json();
@@ -88,14 +98,21 @@
   }
 
   /* POST job.request to path: the answer (job.answer) or the error (job.error) lands in job, which is then
-   * no longer pending. Never rejects. */
+   * no longer pending. Never rejects. cancel(job) aborts it: a query the user has replaced would otherwise
+   * hold a search slot on the server, and delay the newer one's answer, until it ends. */
   async function post(job, path) {
+    job.ctl = new AbortController();
     try {
-      job.answer = await call('POST', path, job.request);
+      job.answer = await call('POST', path, job.request, job.ctl.signal);
     } catch (e) {
       job.error = e;
     }
     job.pending = false;
+  }
+
+  function cancel(job) {
+    if (job && job.pending && job.ctl)
+      job.ctl.abort();
   }
 
   function showError(err) {
@@ -165,7 +182,12 @@
       o.textContent = m.id + ' (' + m.width + ' \u00d7 ' + m.height + ')';
       sel.appendChild(o);
     }
-    const want = decodeURIComponent(location.hash.slice(1));
+    let want = '';
+    try {
+      want = decodeURIComponent(location.hash.slice(1));
+    } catch (e) {
+      /* a mangled #… (a lone %): the first map, as for an unknown id */
+    }
     const first = st.maps.find((m) => m.id === want) || st.maps[0];
     if (first)
       await selectMap(first.id);
@@ -173,11 +195,15 @@
   }
 
   async function selectMap(id) {
+    const gen = ++st.mapGen;
     $('map').value = id;
     st.map = st.maps.find((m) => m.id === id) || null;
     st.cells = null;
     st.image = null;
+    st.cellsVersion = 0;
     st.start = st.goal = null;
+    st.results.forEach(cancel);
+    cancel(st.batch);
     st.results = [];
     st.batch = null;
     api.lastAnswers = [];
@@ -188,29 +214,72 @@
     renderResults();
     renderBatch();
     renderPoses();
+    draw(); /* the old map leaves the canvas now, not when (if ever) the new cells arrive */
     if (!st.map)
       return;
     history.replaceState(null, '', '#' + encodeURIComponent(id));
-    $('mapinfo').textContent = st.map.width + ' \u00d7 ' + st.map.height + ' cells, ' +
-      st.map.passable_cells + ' passable' + (st.map.weighted ? ', terrain costs' : '');
-    await loadCapabilities(id);
-    let cells;
-    try {
-      cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells');
-    } catch (e) {
-      if (st.map && st.map.id === id)
-        showError(e);
+    showMapInfo();
+    await loadCapabilities(id, gen);
+    if (!(await loadCells(id, gen)))
       return;
-    }
-    /* Another map picked meanwhile: these cells are not its (they were kept, and the cursor, clicks and
-     * batches then read the old map's). */
-    if (!st.map || st.map.id !== id)
-      return;
-    st.cells = cells;
     applyKind(); /* a kind's turning radius in metres depends on this map's scale */
     st.image = D.terrainImage(st.cells, passableLetters());
     fit();
     draw();
+  }
+
+  /* GET the cells of map id into st.cells (and the version they are of, from their ETag); false when that
+   * failed (shown) or another map was picked meanwhile (selection gen is not the latest): then these cells
+   * are not its, and are dropped (kept, the cursor, clicks and batches would read the old map's). */
+  async function loadCells(id, gen) {
+    const meta = {};
+    let cells;
+    try {
+      cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells', undefined, undefined, meta);
+    } catch (e) {
+      if (gen === st.mapGen)
+        showError(e);
+      return false;
+    }
+    if (gen !== st.mapGen)
+      return false;
+    st.cells = cells;
+    const m = /^(?:W\/)?"(\d+)\./.exec(meta.etag || '');
+    st.cellsVersion = m ? Number(m[1]) : 0;
+    return true;
+  }
+
+  /* An answer ran on a newer map_version than the cells on screen (the map was edited, PATCH or PUT, since
+   * they were read): read the map's info and cells again, so the path is drawn on the map it was planned on.
+   * The view stays where the user put it. */
+  async function refreshMap(version) {
+    if (!st.map || !st.cellsVersion || !(version > st.cellsVersion))
+      return;
+    const id = st.map.id, gen = st.mapGen;
+    let info;
+    try {
+      info = await call('GET', '/v1/maps/' + encodeURIComponent(id));
+    } catch (e) {
+      return;
+    }
+    if (gen !== st.mapGen || !(await loadCells(id, gen)))
+      return;
+    st.map = Object.assign({}, st.map, info);
+    showMapInfo();
+    st.image = D.terrainImage(st.cells, passableLetters());
+    draw();
+  }
+
+  function showMapInfo() {
+    $('mapinfo').textContent = st.map.width + ' \u00d7 ' + st.map.height + ' cells, ' +
+      st.map.passable_cells + ' passable' + (st.map.weighted ? ', terrain costs' : '') +
+      (st.map.map_version > 1 ? ', map_version ' + st.map.map_version : '');
+  }
+
+  /* The map_version an answer (a path, a batch, or a 422's error object) names, 0 when none. */
+  function versionOf(job) {
+    const a = job.answer || {};
+    return a.map_version || (job.error && job.error.map_version) || 0;
   }
 
   /* The letters a unit may stand on in the current map: those with a terrain cost. */
@@ -230,7 +299,7 @@
   }
 
   /* The capabilities map id has tables for (GET /v1/maps/{id}: "region:CAP", "clearance:CAP", "view:CAP"). */
-  async function loadCapabilities(id) {
+  async function loadCapabilities(id, gen) {
     const sel = $('cap');
     const keep = sel.value;
     sel.innerHTML = '<option value="">(map default)</option>';
@@ -240,8 +309,8 @@
     } catch (e) {
       return;
     }
-    if (!st.map || st.map.id !== id)
-      return; /* another map was picked meanwhile: its own call fills the list */
+    if (gen !== st.mapGen)
+      return; /* another map was picked meanwhile (A, B, A again: the first A's too): its own call fills the list */
     const caps = new Set();
     for (const t of info.tables || []) {
       const i = t.name.indexOf(':');
@@ -257,13 +326,28 @@
       sel.value = keep;
   }
 
-  /* A unit kind fills the unit fields with its own values and locks them (the request sends the kind). */
+  /* A unit kind fills the unit fields with its own values and locks them (the request sends the kind);
+   * "(none)" again gives back the values the user had before picking a kind. */
   function applyKind() {
-    const k = st.units[$('kind').value];
+    const name = $('kind').value;
+    const k = st.units[name];
     for (const id of ['radius', 'turning', 'size', 'cap', 'reverse']) /* the request sends the kind alone */
       $(id).disabled = !!k;
-    if (!k)
+    if (k && !st.kindShown)
+      st.manualUnit = { radius: $('radius').value, turning: $('turning').value, size: $('size').value,
+        cap: $('cap').value, reverse: $('reverse').checked };
+    st.kindShown = k ? name : '';
+    if (!k) {
+      const u = st.manualUnit;
+      st.manualUnit = null;
+      if (u) {
+        for (const id of ['radius', 'turning', 'size'])
+          $(id).value = u[id];
+        $('reverse').checked = u.reverse;
+        $('cap').value = [...$('cap').options].some((o) => o.value === u.cap) ? u.cap : '';
+      }
       return;
+    }
     $('radius').value = k.radius || 0;
     /* turning_radius_m: metres, in tiles on this map as the server takes it (its meters_per_tile) */
     const mpt = (st.map && st.map.meters_per_tile) || 1;
@@ -398,10 +482,12 @@
     }
   }
 
+  /* [row name, its text for an answer, whether an answer has it (absent: every answer)] */
   const STAT_ROWS = [
-    ['status', (a) => a.status],
+    ['status', (a) => a.status + (a.reason ? ' (' + a.reason + ')' : '')],
     ['length', (a) => fmt(a.length, 4)],
     ['grid_cost', (a) => fmt(a.grid_cost, 4)],
+    ['duration_s', (a) => fmt(a.duration_s, 3), (a) => a.duration_s !== undefined], /* timed answers only */
     ['clear', (a) => (a.clear === undefined ? '\u2013' : String(a.clear))],
     ['segments', (a) => (a.segments ? a.segments.length + (a.segments.some((s) => s.reverse) ? ' (rev)' : '') : '\u2013')],
     ['expanded', (a) => fmt(a.stats && a.stats.expanded, 0)],
@@ -427,7 +513,9 @@
       th.style.borderBottom = '3px solid ' + STYLE[k].path;
       head.appendChild(th);
     });
-    for (const [name, get] of STAT_ROWS) {
+    for (const [name, get, shown] of STAT_ROWS) {
+      if (shown && !st.results.some((r) => r.answer && shown(r.answer)))
+        continue;
       const tr = t.insertRow();
       tr.insertCell().textContent = name;
       for (const r of st.results) {
@@ -553,12 +641,16 @@
         options(algorithm));
       return { algorithm, request, pending: true };
     });
+    st.results.forEach(cancel);
     st.results = results;
     renderResults();
     draw(); /* the answers being replaced are not drawn while the new ones are pending */
     await Promise.all(results.map((r) => post(r, '/v1/path')));
     if (st.results !== results)
       return; /* a newer query, a reset or another map replaced this one */
+    await refreshMap(Math.max(...results.map(versionOf)));
+    if (st.results !== results)
+      return;
     api.lastRequest = results[0].request;
     api.lastAnswers = results.map((r) => r.answer || { error: r.error });
     renderResults();
@@ -590,9 +682,13 @@
       queries.push(Object.assign({ start: { x: sx, y: sy }, goal: { x: gx, y: gy } }, opts));
     }
     const b = { request: { map: st.map.id, queries }, pending: true };
+    cancel(st.batch);
     st.batch = b;
     renderBatch();
     await post(b, '/v1/paths');
+    if (st.batch !== b)
+      return;
+    await refreshMap(versionOf(b));
     if (st.batch !== b)
       return;
     renderBatch();
@@ -737,6 +833,8 @@
     $('plan').addEventListener('click', () => plan());
     $('reset').addEventListener('click', () => {
       st.start = st.goal = null;
+      st.results.forEach(cancel);
+      cancel(st.batch);
       st.results = [];
       st.batch = null;
       setPick('start');

@@ -15,6 +15,7 @@ const SHOT = process.env.VIEWER_SHOT || dirname(ARCPATHD) + '/viewer.png';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const EPS = 1e-9;
 const STEP_MS = 30000; // every wait is bounded
+const TOKEN = 'viewer-test-token'; // the map edits of the live-map test
 
 let server, base, browser, page, canvasBox;
 
@@ -33,7 +34,7 @@ async function startServer() {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', 'config/maps', '--config', 'config/demo.conf'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ARCPATH_ADMIN_TOKEN: TOKEN } });
   for (let i = 0; i < 600; i++) {
     try {
       const r = await fetch(base + '/healthz');
@@ -249,6 +250,15 @@ test('the map list is GET /v1/maps and a map is drawn from its cells', async () 
   assert.deepEqual(await px(0, 0), [120, 160, 215, 255]);
 });
 
+test('a mangled #fragment opens the first map, no script error', async () => {
+  await page.goto('about:blank'); // (from base + '/#islands' a new fragment alone would not load the page again)
+  await page.goto(base + '/#%');
+  await page.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
+  const first = (await (await fetch(base + '/v1/maps')).json()).maps.find((m) => m.kind === 'grid').id;
+  assert.equal(await viewer(() => window.arcpathViewer.state.map.id), first);
+  assert.deepEqual(page.problems, []);
+});
+
 test('a clicked grid query draws exactly the API answer, compared with a second algorithm', async () => {
   await openMap('rooms');
   await clickQuery({ radius: 0, turning: 0, alg: 'jps_plus', alg2: 'astar', smooth: 'none', step: '' }, [3, 3],
@@ -402,6 +412,25 @@ test('a kinodynamic answer with a turn on the spot: drawn in place, nothing stro
   assert.ok(drawn.segments.slice(1).every((d) => d.type !== 'turn'), 'one turn, then driving');
 });
 
+test('the answer table: a no_path with its reason, a timed answer\'s duration_s', async () => {
+  // The answer table's cell of a row (by its name) in the first answer's column; null without that row.
+  const cell = (row) => viewer((name) => {
+    const tr = [...document.querySelectorAll('#results table.stats tr')].find((r) => r.cells[0].textContent === name);
+    return tr ? tr.cells[1].textContent : null;
+  }, row);
+  await openMap('islands'); // (4, 4) and (30, 10) lie on two islands
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [4, 4], [30, 10]);
+  assert.equal(await cell('status'), 'no_path (unreachable)');
+  assert.equal(await cell('duration_s'), null); // untimed: no row
+  await openMap('arena');
+  await page.selectOption('#kind', 'tank');
+  await clickQuery({ alg: 'auto', alg2: '', step: '' }, [5, 5], [20, 5]);
+  const { answers } = await lastPlan();
+  assert.equal(answers[0].status, 'ok');
+  assert.equal(await cell('duration_s'), answers[0].duration_s.toFixed(3));
+  await page.selectOption('#kind', '');
+});
+
 test('API errors are shown with their code and message', async () => {
   await openMap('rooms');
   // Cell (0, 0) is the wall around the rooms map.
@@ -455,6 +484,87 @@ test('a map picked while the previous one\'s cells are on their way is the one t
   assert.equal(id, 'islands');
   assert.deepEqual([w, h], [islands.width, islands.height]);
   assert.equal(new Set(caps).size, caps.length, `capabilities listed once: ${caps}`);
+  // islands, rooms, islands again with the first islands' map info late: its capabilities are not added
+  // to the second's
+  let first = true;
+  await page.route('**/v1/maps/islands', async (route) => {
+    if (first) {
+      first = false;
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    await route.continue();
+  });
+  await page.selectOption('#map', 'rooms');
+  await page.selectOption('#map', 'islands');
+  await page.selectOption('#map', 'rooms');
+  await page.selectOption('#map', 'islands');
+  await new Promise((r) => setTimeout(r, 2500)); // (the held handler done before it is unrouted)
+  await page.unroute('**/v1/maps/islands');
+  const again = await viewer(() => [...document.querySelectorAll('#cap option')].map((o) => o.value));
+  assert.deepEqual(again, caps);
+});
+
+test('a query replaced before its answer is aborted, so it frees its search on the server', async () => {
+  await openMap('arena');
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [5, 5], [40, 40]);
+  // The next answer held back 1.5 s; a new query meanwhile: the browser drops the first request.
+  const aborted = [];
+  const onFailed = (r) => aborted.push(r.failure() && r.failure().errorText);
+  page.on('requestfailed', onFailed);
+  let held = true;
+  await page.route('**/v1/path', async (route) => {
+    if (held) {
+      held = false;
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    await route.continue().catch(() => {}); // the aborted one: nothing left to continue
+  });
+  await page.click('#plan');
+  await settled(() => setField('radius', 0.4));
+  await page.unroute('**/v1/path');
+  page.off('requestfailed', onFailed);
+  assert.deepEqual(aborted, ['net::ERR_ABORTED']);
+  const { request, drawn } = await lastPlan();
+  assert.equal(request.unit.radius, 0.4);
+  assert.equal(drawn.length, 1);
+});
+
+test('an answer on a newer map_version reads the edited map again', async () => {
+  await openMap('maze');
+  assert.equal(await viewer(() => window.arcpathViewer.state.cellsVersion), 1);
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [6, 2], [18, 2]);
+  // a wall across the corridor at x = 12, behind the viewer's back
+  const patch = (terrain) => fetch(base + '/v1/maps/maze/cells', {
+    method: 'PATCH',
+    headers: { Authorization: 'Bearer ' + TOKEN },
+    body: JSON.stringify({ cells: [1, 2, 3].map((y) => ({ x: 12, y, terrain })) }),
+  });
+  assert.equal((await patch('@')).status, 200);
+  await settled(() => page.click('#plan'));
+  const seen = await viewer(() => ({
+    version: window.arcpathViewer.state.cellsVersion,
+    cell: window.arcpathViewer.state.cells.rows[2][12],
+    answer: window.arcpathViewer.lastAnswers[0].map_version,
+  }));
+  assert.deepEqual(seen, { version: 2, cell: '@', answer: 2 });
+  assert.match(await page.locator('#mapinfo').innerText(), /map_version 2/);
+  assert.equal((await patch('.')).status, 200); // maze as it was (version 3), for the tests after
+});
+
+test('"(none)" after a unit kind gives back the fields as the user had them', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  await setField('radius', 0.3);
+  await setField('turning', 1.25);
+  await page.selectOption('#kind', 'boat');
+  assert.equal(await page.locator('#radius').inputValue(), '0.4');
+  await page.selectOption('#kind', '');
+  assert.equal(await page.locator('#radius').inputValue(), '0.3');
+  assert.equal(await page.locator('#turning').inputValue(), '1.25');
+  assert.equal(await page.locator('#cap').inputValue(), '');
+  assert.ok(!(await page.locator('#radius').isDisabled()));
+  await setField('radius', 0);
+  await setField('turning', 0);
 });
 
 test('a unit kind shows its own capability and draws the map as it sees it; a square keeps its radius', async () => {
