@@ -46,10 +46,16 @@ struct ap_aa_query {
     uint64_t *hkey;      /* open addressing, hcap = 2 cap slots; a slot is used iff hstamp == stamp */
     uint32_t *hval, *hstamp;
     uint32_t hcap;
-    uint32_t stamp;      /* bumped per search run: empties the hash and the departure cache in O(1) */
-    uint32_t *dep_stamp, *dep_off, *dep_cnt; /* per (circle, sense) = 2 (n + 2) entries */
+    uint32_t stamp;      /* bumped per search run: empties the hash in O(1) */
+    /* The departure cache: slot (circle, sense)'s list is deps[dep_off .. + dep_cnt) when dep_stamp ==
+     * dep_epoch, per (circle, sense) = 2 (n + 2) entries. dep_epoch is bumped per query (ap_aa_begin), not per
+     * run: a run begun again for a larger node table has the same graph, start and goal, so it keeps the
+     * lists (on a lazy graph they are most of a search's time). */
+    uint32_t dep_epoch;
+    uint32_t *dep_stamp, *dep_off, *dep_cnt;
     ap_aa_dep *deps;
     size_t n_deps, deps_cap;
+    uint64_t deps_made;  /* departure lists computed in this query (ap_aa_result.departure_lists) */
     bool overflow, nomem;
     bool late; /* a circle's departures gave up at the deadline: the search ends as timeout */
     uint64_t culled;     /* crossing-edge culls in this run */
@@ -193,7 +199,7 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
     const ap_aa_graph *g = q->g;
     const uint32_t slot = 2 * c + (s > 0);
     const bool eager = c < q->n && g->dep_start != NULL;
-    if (q->dep_stamp[slot] != q->stamp) {
+    if (q->dep_stamp[slot] != q->dep_epoch) {
         const double cx = circle_x(q, c), cy = circle_y(q, c), cr = circle_r(q, c);
         const uint32_t off = (uint32_t)q->n_deps;
         /* Untested lines only where the graph has its eager table (the start's and the goal's lines): a lazy
@@ -222,12 +228,13 @@ static bool departures(ap_aa_query *q, uint32_t c, int s, const ap_aa_dep *d[2],
             !push_dep(q, &goal))
             return false;
         const uint32_t cnt = (uint32_t)(q->n_deps - off);
-        q->dep_stamp[slot] = q->stamp;
+        q->deps_made++;
+        q->dep_stamp[slot] = q->dep_epoch;
         q->dep_off[slot] = off;
         q->dep_cnt[slot] = cnt;
         if (cr == 0.0 && (c >= q->n || g->quad == NULL)) {
             const uint32_t other = 2 * c + (s <= 0);
-            q->dep_stamp[other] = q->stamp;
+            q->dep_stamp[other] = q->dep_epoch;
             q->dep_off[other] = off;
             q->dep_cnt[other] = cnt;
         }
@@ -676,8 +683,7 @@ size_t ap_aa_query_bytes(const ap_aa_query *q)
  * the departures', the goal's sightings', the heuristic memo's and the domain's. */
 static void stamps_reset(ap_aa_query *q)
 {
-    q->stamp = 1;
-    memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+    q->stamp = 1; /* (the departure cache has its own epoch: a larger node table keeps it) */
     if (q->goal_seen != NULL)
         memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
     if (q->h_stamp != NULL)
@@ -771,7 +777,6 @@ static void begin_run(ap_aa_query *q)
         memset(q->hstamp, 0, (size_t)q->hcap * sizeof *q->hstamp);
         stamps_reset(q);
     }
-    q->n_deps = 0;
     q->overflow = false;
     q->nomem = false;
     q->late = false;
@@ -1030,6 +1035,13 @@ int ap_aa_begin(ap_aa_query *q, double sx, double sy, double gx, double gy, uint
     q->gy = gy;
     q->deadline_ns = deadline_ns;
     q->expanded_before = 0;
+    /* A new query: every cached departure list is stale (they hold its start's and goal's lines). */
+    if (++q->dep_epoch == 0) {
+        memset(q->dep_stamp, 0, 2 * ((size_t)q->n_room + 2) * sizeof *q->dep_stamp);
+        q->dep_epoch = 1;
+    }
+    q->n_deps = 0;
+    q->deps_made = 0;
     const ap_aa_graph *g = q->g;
     q->point = g->dep_start != NULL && g->corner_points && q->n <= AP_AA_NODES_MAX / 8;
     /* The scans (and landmarks) for the point domain, and for a disc's table of grid corners (graph.h: the
@@ -1071,6 +1083,7 @@ int ap_aa_run(ap_aa_query *q, uint64_t max_expansions, ap_aa_result *out)
     for (;;) {
         int st = ap_search_run(&q->s, max_expansions);
         out->expanded = q->expanded_before + q->s.expanded;
+        out->departure_lists = q->deps_made;
         out->generated = q->s.generated;
         out->nodes = q->n_nodes;
         out->crossings_culled = q->culled;

@@ -95,6 +95,8 @@ typedef struct ap_aa_result {
     uint64_t crossings_culled;    /* edges dropped by crossing-edge culling */
     uint64_t dominated;           /* arrivals neither pushed nor expanded: another covers them (a disc's
                                    * corner graph, anyangle.c dom_covers) */
+    uint64_t departure_lists;     /* (circle, sense) departure lists computed in this query, all runs: a run
+                                   * begun again for a larger node table reuses the earlier runs' */
     /* With AP_OK and segments: every line of the answer passed the graph's own line test during this search
      * or the table's build, on the same end points and in the same direction (the point domain's table
      * lines, tested from their lower corner, by a rule that gives the same verdict both ways, graph.h

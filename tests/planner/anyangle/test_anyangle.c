@@ -128,6 +128,35 @@ START_TEST(departures_give_up_at_the_deadline)
 }
 END_TEST
 
+/* A run begun again for a larger node table (the query object starts small: AP_AA_NODES_START ids) keeps
+ * the departure lists its earlier runs made: on a lazy graph they are most of the search's time. The same
+ * query on the grown object (no restart) makes the same lists, as many, and the same path. */
+START_TEST(restart_keeps_the_departures)
+{
+    /* a field of small circles below a wall of overlapping ones, open only at its right end: the search
+     * fills the field before it goes round */
+    enum { NX = 30, NY = 12, NW = 44 };
+    ap_circle circ[NX * NY + NW];
+    size_t n = 0;
+    for (int i = 0; i < NX; i++)
+        for (int j = 0; j < NY; j++)
+            circ[n++] = (ap_circle){3.0 * i + 2.0 + 0.4 * (j % 3), 3.0 * j + 2.0, 0.5 + 0.1 * ((i + j) % 4)};
+    for (int k = 0; k < NW; k++) /* y = 38, x from 1 to 87: overlapping, the map's right edge at 92 open */
+        circ[n++] = (ap_circle){1.0 + 2.0 * k, 38.0, 1.2};
+    cw_case c;
+    cw_open(&c, 92.0, 60.0, circ, n, 0.0);
+    ap_aa_result cold, warm;
+    ck_assert_int_eq(ap_aa_find(c.q, 45.0, 30.5, 45.0, 50.0, 0, &cold), AP_OK);
+    const double len = cold.length;
+    const uint64_t lists = cold.departure_lists, expanded = cold.expanded;
+    ck_assert_int_eq(ap_aa_find(c.q, 45.0, 30.5, 45.0, 50.0, 0, &warm), AP_OK);
+    ck_assert_uint_gt(expanded, warm.expanded); /* the cold object's search was begun again */
+    ck_assert_uint_eq(lists, warm.departure_lists);
+    ck_assert_double_eq(len, warm.length);
+    cw_close(&c);
+}
+END_TEST
+
 static size_t count_arcs(const ap_aa_result *res)
 {
     size_t k = 0;
@@ -609,6 +638,7 @@ Suite *anyangle_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, bitangents_touch_both_circles_on_their_sense_side);
     tcase_add_test(tc, departures_give_up_at_the_deadline);
+    tcase_add_test(tc, restart_keeps_the_departures);
     tcase_add_test(tc, hug_sweep_and_crossings);
     tcase_add_test(tc, hugging_one_circle);
     tcase_add_test(tc, external_and_internal_bitangents);
