@@ -43,6 +43,7 @@
     batch: null,     /* {request, answer | error} */
     units: {},       /* the server's unit kinds (GET /v1/info) */
     mapGen: 0,       /* counts map selections: a late answer for an earlier pick is dropped */
+    refreshGen: 0,   /* counts refreshes of the map on screen (refreshMap): only the latest one's is kept */
     cellsVersion: 0, /* the map_version the cells were read at (their ETag "<version>.<hex>") */
     kindShown: '',   /* the unit kind the fields show ('' = the user's own values, kept in manualUnit) */
     manualUnit: null,
@@ -218,9 +219,10 @@
     if (!st.map)
       return;
     history.replaceState(null, '', '#' + encodeURIComponent(id));
-    showMapInfo();
-    await loadCapabilities(id, gen);
-    if (!(await loadCells(id, gen)))
+    showMapInfo(); /* the list's, until the map's own info (it may have been edited since) */
+    const live = () => gen === st.mapGen;
+    await loadMapInfo(id, live);
+    if (!(await loadCells(id, live)))
       return;
     applyKind(); /* a kind's turning radius in metres depends on this map's scale */
     st.image = D.terrainImage(st.cells, passableLetters());
@@ -229,19 +231,19 @@
   }
 
   /* GET the cells of map id into st.cells (and the version they are of, from their ETag); false when that
-   * failed (shown) or another map was picked meanwhile (selection gen is not the latest): then these cells
-   * are not its, and are dropped (kept, the cursor, clicks and batches would read the old map's). */
-  async function loadCells(id, gen) {
+   * failed (shown) or the load is no longer live() (another map picked, a newer refresh begun): then these
+   * cells are dropped (kept, the cursor, clicks and batches would read another map's, or an older one's). */
+  async function loadCells(id, live) {
     const meta = {};
     let cells;
     try {
       cells = await call('GET', '/v1/maps/' + encodeURIComponent(id) + '/cells', undefined, undefined, meta);
     } catch (e) {
-      if (gen === st.mapGen)
+      if (live())
         showError(e);
       return false;
     }
-    if (gen !== st.mapGen)
+    if (!live())
       return false;
     st.cells = cells;
     const m = /^(?:W\/)?"(\d+)\./.exec(meta.etag || '');
@@ -249,24 +251,22 @@
     return true;
   }
 
-  /* An answer ran on a newer map_version than the cells on screen (the map was edited, PATCH or PUT, since
-   * they were read): read the map's info and cells again, so the path is drawn on the map it was planned on.
-   * The view stays where the user put it. */
+  /* An answer ran on another map_version than the cells on screen: the map was edited (PATCH, PUT) since
+   * they were read, or the server restarted (versions count from 1 again) or another replica answered.
+   * Read the map's info and cells again, so the path is drawn on the map it was planned on (or a later
+   * one); the view stays where the user put it unless the size changed. */
   async function refreshMap(version) {
-    if (!st.map || !st.cellsVersion || !(version > st.cellsVersion))
+    if (!st.map || !st.cellsVersion || !version || version === st.cellsVersion)
       return;
-    const id = st.map.id, gen = st.mapGen;
-    let info;
-    try {
-      info = await call('GET', '/v1/maps/' + encodeURIComponent(id));
-    } catch (e) {
+    const id = st.map.id, gen = st.mapGen, token = ++st.refreshGen;
+    const live = () => gen === st.mapGen && token === st.refreshGen;
+    const size = st.cells.width + 'x' + st.cells.height;
+    if (!(await loadMapInfo(id, live)) || !(await loadCells(id, live)))
       return;
-    }
-    if (gen !== st.mapGen || !(await loadCells(id, gen)))
-      return;
-    st.map = Object.assign({}, st.map, info);
-    showMapInfo();
+    applyKind(); /* the capability list was read again: a kind's own goes back in it */
     st.image = D.terrainImage(st.cells, passableLetters());
+    if (st.cells.width + 'x' + st.cells.height !== size)
+      fit();
     draw();
   }
 
@@ -298,8 +298,11 @@
     return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
   }
 
-  /* The capabilities map id has tables for (GET /v1/maps/{id}: "region:CAP", "clearance:CAP", "view:CAP"). */
-  async function loadCapabilities(id, gen) {
+  /* GET /v1/maps/{id}: the map line (size, passable cells, map_version: the map may have changed since the
+   * page's list), the list entry, and the capabilities the map has tables for ("region:CAP",
+   * "clearance:CAP", "view:CAP"). False when that failed or the load is no longer live() (another map
+   * picked meanwhile, A, B, A again: the first A's too; its own call fills the list). */
+  async function loadMapInfo(id, live) {
     const sel = $('cap');
     const keep = sel.value;
     sel.innerHTML = '<option value="">(map default)</option>';
@@ -307,10 +310,18 @@
     try {
       info = await call('GET', '/v1/maps/' + encodeURIComponent(id));
     } catch (e) {
-      return;
+      return false;
     }
-    if (gen !== st.mapGen)
-      return; /* another map was picked meanwhile (A, B, A again: the first A's too): its own call fills the list */
+    if (!live())
+      return false;
+    st.map = Object.assign({}, st.map, info);
+    const i = st.maps.findIndex((m) => m.id === id);
+    if (i >= 0)
+      st.maps[i] = st.map;
+    const opt = [...$('map').options].find((o) => o.value === id);
+    if (opt)
+      opt.textContent = id + ' (' + st.map.width + ' \u00d7 ' + st.map.height + ')';
+    showMapInfo();
     const caps = new Set();
     for (const t of info.tables || []) {
       const i = t.name.indexOf(':');
@@ -324,6 +335,7 @@
     }
     if (caps.has(keep))
       sel.value = keep;
+    return true;
   }
 
   /* A unit kind fills the unit fields with its own values and locks them (the request sends the kind);

@@ -551,6 +551,65 @@ test('an answer on a newer map_version reads the edited map again', async () => 
   assert.equal((await patch('.')).status, 200); // maze as it was (version 3), for the tests after
 });
 
+test('a refresh that a newer one overtook does not bring older cells back', async () => {
+  await openMap('maze');
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [6, 2], [18, 2]);
+  const v0 = await viewer(() => window.arcpathViewer.state.cellsVersion);
+  const edit = (cells) => fetch(base + '/v1/maps/maze/cells', {
+    method: 'PATCH',
+    headers: { Authorization: 'Bearer ' + TOKEN },
+    body: JSON.stringify({ cells }),
+  });
+  // the first refresh's cells (v0 + 1) read at once and handed over 2 s late
+  let first = true;
+  await page.route('**/v1/maps/maze/cells', async (route) => {
+    if (!first)
+      return route.continue();
+    first = false;
+    const resp = await route.fetch();
+    await new Promise((r) => setTimeout(r, 2000));
+    await route.fulfill({ response: resp });
+  });
+  assert.equal((await edit([{ x: 12, y: 1, terrain: '@' }])).status, 200);
+  await settled(async () => {
+    await page.click('#plan');
+    for (let i = 0; i < 100 && first; i++) // the first refresh under way: its cells held
+      await new Promise((r) => setTimeout(r, 50));
+    assert.equal(first, false);
+    assert.equal((await edit([{ x: 12, y: 3, terrain: '@' }])).status, 200);
+    await page.click('#plan');
+  });
+  await page.unroute('**/v1/maps/maze/cells');
+  const seen = await viewer(() => ({
+    version: window.arcpathViewer.state.cellsVersion,
+    cell: window.arcpathViewer.state.cells.rows[3][12],
+    answer: window.arcpathViewer.lastAnswers[0].map_version,
+  }));
+  assert.deepEqual(seen, { version: v0 + 2, cell: '@', answer: v0 + 2 });
+  assert.equal((await edit([{ x: 12, y: 1, terrain: '.' }, { x: 12, y: 3, terrain: '.' }])).status, 200);
+});
+
+test('an answer on an older map_version (a restarted server, another replica) reads the cells again', async () => {
+  await openMap('rooms');
+  await openMap('maze'); // edited by the tests above: the map line names its version from the map's info
+  const v = await viewer(() => window.arcpathViewer.state.cellsVersion);
+  assert.ok(v > 1);
+  assert.match(await page.locator('#mapinfo').innerText(), new RegExp(`map_version ${v}$`));
+  // the answer as a restarted server would give it: map_version 1
+  await page.route('**/v1/path', async (route) => {
+    const resp = await route.fetch();
+    const json = await resp.json();
+    await route.fulfill({ response: resp, json: { ...json, map_version: 1 } });
+  });
+  let reads = 0;
+  const onRequest = (r) => { reads += new URL(r.url()).pathname === '/v1/maps/maze/cells'; };
+  page.on('request', onRequest);
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [6, 2], [18, 2]);
+  page.off('request', onRequest);
+  await page.unroute('**/v1/path');
+  assert.equal(reads, 1);
+});
+
 test('"(none)" after a unit kind gives back the fields as the user had them', async () => {
   await openMap('rooms');
   await page.click('#reset');
