@@ -55,6 +55,7 @@ static void set_error(ap_client_error *e, const char *code, const char *message,
     snprintf(e->code, sizeof e->code, "%s", code ? code : "");
     snprintf(e->message, sizeof e->message, "%s", message ? message : "");
     snprintf(e->field, sizeof e->field, "%s", field ? field : "");
+    e->map_version = 0;
 }
 
 ap_client *ap_client_init(const char *base_url, long timeout_ms) {
@@ -123,7 +124,7 @@ static ap_client_result parse_answer(const body_buf *b, ap_client_answer *answer
     return AP_CLIENT_OK;
 }
 
-/* An error body {"error": {"code", "message", "field"}} into *error; a body of another shape still gives
+/* An error body {"error": {"code", "message", "field", "map_version"}} into *error; a body of another shape still gives
  * AP_CLIENT_E_HTTP, with code "bad_answer" and the HTTP status in the message. */
 static void parse_error(const body_buf *b, long http_status, ap_client_error *error) {
     if (!error) return;
@@ -133,6 +134,9 @@ static void parse_error(const body_buf *b, long http_status, ap_client_error *er
     if (code) {
         set_error(error, code, json_string_value(json_object_get(err, "message")),
                   json_string_value(json_object_get(err, "field")));
+        json_t *version = json_object_get(err, "map_version");
+        if (json_is_integer(version) && json_integer_value(version) > 0)
+            error->map_version = (long long)json_integer_value(version);
     } else {
         char msg[96];
         snprintf(msg, sizeof msg, "HTTP %ld without an arcpath error body", http_status);

@@ -34,6 +34,8 @@ typedef struct {
     char message[512];  /* human-readable, says why */
     char field[128];    /* dotted path of the offending request field, e.g. "map", "start.x" */
     int attempts;       /* requests sent (1 + the 503 retries) */
+    long long map_version; /* a 422's map_version (out_of_bounds, start_blocked, goal_blocked: the map
+                            * version that refused it); 0 when the error names none */
 } ap_client_error;
 
 /* A parsed 200 answer of POST /v1/path. `json` is the whole answer (owned: free with

@@ -10,7 +10,8 @@
  * max_expansions 100000, samples every 0.5 s (and unit.max_speed MAX_SPEED m/s when given); it prints
  * "status", "length", "duration_s", "segments", "turns" (segments of type turn), "timed" (segments with
  * v_start, v_end, t_start and duration), "samples", "probe" and "clear" lines and exits 0.
- * On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" and exit 1. tests/clients/run.sh checks
+ * On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" (and " map_version N" when the error
+ * names one: a 422) and exit 1. tests/clients/run.sh checks
  * them all.
  */
 #include "arcpath_client.h"
@@ -78,7 +79,10 @@ int main(int argc, char **argv) {
                    answer.length, answer.grid_cost, answer.segment_count, answer.clear == 1 ? "true" : "false");
         ap_client_answer_free(&answer);
     } else {
-        printf("error %ld %s: %s (field: %s)\n", err.http_status, err.code, err.message, err.field);
+        printf("error %ld %s: %s (field: %s)", err.http_status, err.code, err.message, err.field);
+        if (err.map_version > 0)
+            printf(" map_version %lld", err.map_version);
+        printf("\n");
         rc = 1;
     }
     ap_client_free(client);

@@ -136,6 +136,7 @@ namespace Arcpath
         [DataMember(Name = "code")] public string Code;
         [DataMember(Name = "message")] public string Message;
         [DataMember(Name = "field")] public string Field;
+        [DataMember(Name = "map_version")] public long? MapVersion;
     }
 
     [DataContract]
@@ -151,11 +152,15 @@ namespace Arcpath
         public string Code { get; private set; }
         public string Field { get; private set; }
         public int Attempts { get; private set; }
+        /// <summary>A 422's map_version (out_of_bounds, start_blocked, goal_blocked: the map version that
+        /// refused it); 0 when the error names none.</summary>
+        public long MapVersion { get; private set; }
 
-        public ArcpathException(int httpStatus, string code, string message, string field, int attempts)
+        public ArcpathException(int httpStatus, string code, string message, string field, int attempts,
+                                long mapVersion = 0)
             : base(message)
         {
-            HttpStatus = httpStatus; Code = code; Field = field ?? ""; Attempts = attempts;
+            HttpStatus = httpStatus; Code = code; Field = field ?? ""; Attempts = attempts; MapVersion = mapVersion;
         }
     }
 
@@ -222,7 +227,8 @@ namespace Arcpath
                 }
                 var err = FromJson<ErrorBody>(body);
                 var error = err != null && err.Error != null && err.Error.Code != null
-                    ? new ArcpathException(status, err.Error.Code, err.Error.Message ?? "", err.Error.Field, attempt)
+                    ? new ArcpathException(status, err.Error.Code, err.Error.Message ?? "", err.Error.Field, attempt,
+                                           err.Error.MapVersion ?? 0)
                     : new ArcpathException(status, "bad_answer", "HTTP " + status + " without an arcpath error body", "", attempt);
                 if (status != 503 || retryAfter == null || attempt >= attempts) throw error;
                 var wait = retryAfter.Value < MaxRetryWait ? retryAfter.Value : MaxRetryWait;

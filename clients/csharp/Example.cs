@@ -11,7 +11,8 @@
 // "status", "length", "duration_s", "segments", "turns", "timed", "samples", "probe", "clear". The third
 // sends the first's typed query from (X, 3.5) and prints "start " and the answer's first waypoint's x with
 // 17 significant digits: the start must arrive as the very double given.
-// On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" and exit 1. tests/clients/run.sh checks
+// On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" (and " map_version N" when the error
+// names one: a 422) and exit 1. tests/clients/run.sh checks
 // them all.
 using System;
 using System.Globalization;
@@ -85,7 +86,8 @@ public static class Example
             }
             catch (ArcpathException e)
             {
-                Console.WriteLine("error " + e.HttpStatus + " " + e.Code + ": " + e.Message + " (field: " + e.Field + ")");
+                Console.WriteLine("error " + e.HttpStatus + " " + e.Code + ": " + e.Message + " (field: " + e.Field + ")" +
+                                  (e.MapVersion > 0 ? " map_version " + e.MapVersion : ""));
                 return 1;
             }
         }

@@ -110,7 +110,10 @@ export class ArcpathError extends Error {
   readonly code: string;
   readonly field: string;
   readonly attempts: number;
-  constructor(httpStatus: number, code: string, message: string, field?: string, attempts?: number);
+  /** a 422's map_version (out_of_bounds, start_blocked, goal_blocked: the map version that refused it); 0 when none */
+  readonly mapVersion: number;
+  constructor(httpStatus: number, code: string, message: string, field?: string, attempts?: number,
+              mapVersion?: number);
 }
 
 export class ArcpathClient {

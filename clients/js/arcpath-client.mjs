@@ -5,7 +5,7 @@
 //   const client = new ArcpathClient('http://127.0.0.1:8080');
 //   const answer = await client.pathQuery({ map: 'arena', start: { x: 3.5, y: 3.5 }, goal: { x: 90.5, y: 88.5 } });
 //
-// Errors reject with ArcpathError {httpStatus, code, message, field, attempts}: the wire error of an HTTP
+// Errors reject with ArcpathError {httpStatus, code, message, field, attempts, mapVersion}: the wire error of an HTTP
 // error status (README "Errors"), or code "transport" (no answer, httpStatus 0) or "bad_answer" (not
 // arcpath's JSON). A 503 with Retry-After (the server's "overloaded") is retried after the advertised
 // delay: at most maxAttempts requests per call, at most maxRetryWaitMs per wait.
@@ -13,13 +13,14 @@
 
 /** An error of the API or of the transport; `code` is the stable wire code. */
 export class ArcpathError extends Error {
-  constructor(httpStatus, code, message, field = '', attempts = 1) {
+  constructor(httpStatus, code, message, field = '', attempts = 1, mapVersion = 0) {
     super(message);
     this.name = 'ArcpathError';
     this.httpStatus = httpStatus;
     this.code = code;
     this.field = field;
     this.attempts = attempts;
+    this.mapVersion = mapVersion; // a 422's map_version (the map version that refused it); 0 when none
   }
 }
 
@@ -68,7 +69,8 @@ export class ArcpathClient {
       }
       const err = json?.error;
       const error = typeof err?.code === 'string'
-        ? new ArcpathError(res.status, err.code, err.message ?? '', err.field ?? '', attempt)
+        ? new ArcpathError(res.status, err.code, err.message ?? '', err.field ?? '', attempt,
+          Number.isSafeInteger(err.map_version) ? err.map_version : 0)
         : new ArcpathError(res.status, 'bad_answer', `HTTP ${res.status} without an arcpath error body`, '', attempt);
       const retryAfter = res.headers.get('retry-after');
       const wait = retryAfter === null ? NaN : Number(retryAfter);

@@ -11,7 +11,8 @@
 // "status", "length", "duration_s", "segments", "turns" (segments of type turn), "timed" (segments with
 // v_start, v_end, t_start and duration), "samples", "probe" (1, 0; -1 without a path) and "clear" lines
 // and exits 0 — the same lines as the C example's kinodynamic mode.
-// On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" and exit 1. tests/clients/run.sh checks
+// On an error both print "error HTTP CODE: MESSAGE (field: FIELD)" (and " map_version N" when the error
+// names one: a 422) and exit 1. tests/clients/run.sh checks
 // them all.
 import { ArcpathClient, ArcpathError } from './arcpath-client.mjs';
 
@@ -53,6 +54,7 @@ try {
   }
 } catch (e) {
   if (!(e instanceof ArcpathError)) throw e;
-  console.log(`error ${e.httpStatus} ${e.code}: ${e.message} (field: ${e.field})`);
+  console.log(`error ${e.httpStatus} ${e.code}: ${e.message} (field: ${e.field})` +
+    (e.mapVersion ? ` map_version ${e.mapVersion}` : ''));
   process.exitCode = 1;
 }

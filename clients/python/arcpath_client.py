@@ -24,19 +24,21 @@ __all__ = ["ArcpathClient", "ArcpathError", "ApiError", "TransportError", "BadAn
 
 
 class ArcpathError(Exception):
-    """Base of the client's errors: http_status (0 when no answer arrived), code, message, field, attempts."""
+    """Base of the client's errors: http_status (0 when no answer arrived), code, message, field, attempts,
+    map_version (a 422's: the map version that refused the start or goal; 0 when the error names none)."""
 
-    def __init__(self, http_status, code, message, field="", attempts=1):
+    def __init__(self, http_status, code, message, field="", attempts=1, map_version=0):
         super().__init__(f"{http_status} {code}: {message}" + (f" (field: {field})" if field else ""))
         self.http_status = http_status
         self.code = code
         self.message = message
         self.field = field
         self.attempts = attempts
+        self.map_version = map_version
 
 
 class ApiError(ArcpathError):
-    """The server answered an HTTP error status with {"error": {"code", "message", "field"}}."""
+    """The server answered an HTTP error status with {"error": {"code", "message", "field", "map_version"}}."""
 
 
 class TransportError(ArcpathError):
@@ -139,7 +141,9 @@ class ArcpathClient:
     def _parse_error(status, raw, attempt):
         try:
             err = json.loads(raw).get("error")
-            return ApiError(status, err["code"], err.get("message", ""), err.get("field", ""), attempt)
+            version = err.get("map_version", 0)
+            return ApiError(status, err["code"], err.get("message", ""), err.get("field", ""), attempt,
+                            version if isinstance(version, int) and not isinstance(version, bool) else 0)
         except (ValueError, AttributeError, KeyError, TypeError):
             return BadAnswerError(status, "bad_answer", f"HTTP {status} without an arcpath error body", "",
                                   attempt)

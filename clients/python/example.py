@@ -3,7 +3,8 @@
     python3 clients/python/example.py [BASE_URL [MAP]]     (defaults: http://127.0.0.1:8080, arena)
 
 Prints "status", "length", "grid_cost", "segments" and "clear" lines and exits 0; on an error prints
-"error HTTP CODE: MESSAGE (field: FIELD)" and exits 1. tests/clients/run.sh checks both.
+"error HTTP CODE: MESSAGE (field: FIELD)" (and " map_version N" when the error names one: a 422) and exits 1.
+tests/clients/run.sh checks both.
 """
 import sys
 
@@ -17,7 +18,8 @@ def main(argv):
     try:
         answer = client.path_query(map_id, start=(3.5, 3.5), goal=(90.5, 88.5))
     except ArcpathError as e:
-        print(f"error {e.http_status} {e.code}: {e.message} (field: {e.field})")
+        print(f"error {e.http_status} {e.code}: {e.message} (field: {e.field})"
+              + (f" map_version {e.map_version}" if e.map_version else ""))
         return 1
     print(f"status {answer['status']}")
     print(f"length {answer.get('length')!r}")

@@ -6,6 +6,8 @@
 #     body: status, length and grid_cost (the same doubles), the number of segments and clear;
 #   - an unknown map prints the client's typed error: HTTP 404, code unknown_map, the server's message,
 #     field "map";
+#   - the same query on islands (its goal off the map) prints the typed 422: out_of_bounds, field "goal" and
+#     the error's map_version;
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
 #   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error.
 # For the kinodynamic members of the C and JavaScript clients' typed requests and of every client's answer
@@ -28,6 +30,8 @@ ARCPATHD=${ARCPATHD:-build/arcpathd}
 BUILD=$(dirname "$ARCPATHD")
 QUERY='{"map":"arena","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
 UNKNOWN='{"map":"no_such_map","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
+# The README's query on islands (40 x 20): its goal is off the map, a 422 that names the map_version.
+OUTSIDE='{"map":"islands","start":{"x":3.5,"y":3.5},"goal":{"x":90.5,"y":88.5}}'
 # kino_body [MAX_SPEED]: the body the examples' kinodynamic mode sends (clients/c/example.c,
 # clients/js/example.mjs), with "unit": {"max_speed": MAX_SPEED} when given.
 kino_body() {
@@ -100,7 +104,8 @@ error_line() {
     python3 -c '
 import json, sys
 e = json.load(sys.stdin)["error"]
-print("error %s %s: %s (field: %s)" % (sys.argv[1], e["code"], e["message"], e.get("field", "")))
+print("error %s %s: %s (field: %s)" % (sys.argv[1], e["code"], e["message"], e.get("field", ""))
+      + (" map_version %d" % e["map_version"] if e.get("map_version") else ""))
 ' "$1"
 }
 free_port() {
@@ -125,6 +130,13 @@ done
 curl -s "$base/v1/path" -d "$QUERY" | answer_lines >"$tmp/expect-answer" || echo "curl answer" >"$tmp/expect-answer"
 status=$(curl -s -o "$tmp/unknown.json" -w '%{http_code}' "$base/v1/path" -d "$UNKNOWN")
 error_line "$status" <"$tmp/unknown.json" >"$tmp/expect-unknown" 2>&1
+status=$(curl -s -o "$tmp/outside.json" -w '%{http_code}' "$base/v1/path" -d "$OUTSIDE")
+error_line "$status" <"$tmp/outside.json" >"$tmp/expect-outside" 2>&1
+case $(cat "$tmp/expect-outside") in
+    "error 422 out_of_bounds: "*"(field: goal) map_version 1") ;;
+    *) fail "curl's answer to the README query on islands is not 422 out_of_bounds on goal, map_version 1" \
+            "$(cat "$tmp/expect-outside")" ;;
+esac
 busy_answer='{"status":"ok","map":"arena","grid_cost":2.0,"length":2.0,"clear":true,"segments":[{}]}'
 echo "$busy_answer" | answer_lines >"$tmp/expect-busy"
 echo 'error 503 overloaded: the server is overloaded; retry later (field: )' >"$tmp/expect-overloaded"
@@ -189,6 +201,13 @@ for name in c python js csharp; do
         pass "$name: unknown map -> typed error ($(cat "$tmp/expect-unknown"))"
     else
         fail "$name: unknown map (exit $rc)" "expected: $(cat "$tmp/expect-unknown")" "got:      $(cat "$tmp/out")"
+    fi
+
+    run_example $name "$base" islands
+    if [ $rc -eq 1 ] && cmp -s "$tmp/out" "$tmp/expect-outside"; then
+        pass "$name: a 422 -> typed error with its map_version ($(cat "$tmp/expect-outside"))"
+    else
+        fail "$name: goal off the map (exit $rc)" "expected: $(cat "$tmp/expect-outside")" "got:      $(cat "$tmp/out")"
     fi
 
     before=$(stub_count)
