@@ -483,6 +483,7 @@
         const b = document.createElement('button');
         b.textContent = '\u00d7';
         b.title = 'free heading (drop it from the query)';
+        b.setAttribute('aria-label', 'free the ' + name + ' heading');
         b.onclick = () => {
           delete p.heading;
           renderPoses();

@@ -345,6 +345,11 @@ test('a turning-radius query is drawn with true arcs, samples on them', async ()
     assert.ok(a.radius >= 2 - 1e-12, `arc radius ${a.radius}`);
   assert.equal(drawn[0].samples, direct.json.samples.length);
   assert.ok(drawn[0].samples > 10);
+  // what a screen reader finds: the picture, the heading's button by its job, the answers announced
+  assert.equal(await page.getByRole('img', { name: 'map and paths' }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'free the start heading' }).count(), 1);
+  assert.equal(await page.locator('#results').getAttribute('aria-live'), 'polite');
+  assert.equal(await page.getByRole('radiogroup', { name: 'Click sets' }).count(), 1);
 });
 
 test('unit kinds and capabilities: a boat on the water, an amphibian across it', async () => {
