@@ -680,10 +680,11 @@ size_t ap_aa_query_bytes(const ap_aa_query *q)
 }
 
 /* Every per-run mark other than the hash's back to zero and the run stamp to 1, so that no mark is current:
- * the departures', the goal's sightings', the heuristic memo's and the domain's. */
+ * the goal's sightings', the heuristic memo's and the domain's. (Not the departures': their cache is per
+ * query, dep_epoch, and a run begun again for a larger node table keeps it.) */
 static void stamps_reset(ap_aa_query *q)
 {
-    q->stamp = 1; /* (the departure cache has its own epoch: a larger node table keeps it) */
+    q->stamp = 1;
     if (q->goal_seen != NULL)
         memset(q->goal_seen, 0, q->vis_room * sizeof *q->goal_seen);
     if (q->h_stamp != NULL)
