@@ -666,6 +666,19 @@ test('a unit kind shows its own capability and draws the map as it sees it; a sq
   await setField('turning', 0);
 });
 
+test('a narrow window puts the map above the panel, at the window\'s full width', async () => {
+  await page.setViewportSize({ width: 360, height: 640 });
+  try {
+    const view = await page.locator('#view').boundingBox();
+    const panel = await page.locator('#panel').boundingBox();
+    assert.ok(view.width >= 350, `canvas ${view.width} px wide`);
+    assert.ok(view.height >= 250, `canvas ${view.height} px high`);
+    assert.ok(panel.y >= view.y + view.height - 1, 'the panel below the map');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
 test('screenshot of a compared turning query', async () => {
   await openMap('rooms');
   await clickQuery({ radius: 0.4, turning: 2, alg: 'directional24', alg2: 'directional8', smooth: 'los', step: 1 },
