@@ -1,7 +1,9 @@
-/* status.c — names of the ap_status values, for logs and tests. */
+/* status.c — names of the ap_status values, for logs and tests; numbers for error messages. */
 #include "status.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* Indexed by status value; kept in the enum's order so a new value appended to status.h shows up as
  * "unknown" (and fails the status test) until it is named here. */
@@ -28,4 +30,12 @@ const char *ap_status_name(int status)
     if (status < 0 || status >= AP_STATUS_COUNT || status_names[status] == NULL)
         return "unknown";
     return status_names[status];
+}
+
+const char *ap_status_number(char buf[32], double v)
+{
+    snprintf(buf, 32, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
 }

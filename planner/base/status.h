@@ -35,4 +35,9 @@ typedef enum ap_status {
  * included (ap_error_name in proto/errors.h names those). */
 const char *ap_status_name(int status);
 
+/* v written for an error message into buf (32 bytes): as few digits as read back as v (15, else 17), so
+ * that a value a hair past a limit (x = 10.0000001 on a 10-wide map, a speed of 13.999999999) is not
+ * printed as the limit itself. Returns buf. Pure; thread-safe. */
+const char *ap_status_number(char buf[32], double v);
+
 #endif

@@ -265,8 +265,9 @@ int ap_plan_timing(ap_result *r, const ap_query *q)
          * name a speed just above it (sqrt(60) = 7.745967 printed 7.74597, itself refused) */
         const double scale = vmax > 0.0 ? pow(10.0, 5.0 - floor(log10(vmax))) : 1.0;
         const double shown = vmax > 0.0 ? floor(vmax * scale) / scale : vmax;
-        snprintf(r->message, sizeof r->message, "\"start.speed\" %.6g m/s is above what this path allows within "
-                 "the limits (at most %.6g m/s)", q->start_speed, shown);
+        char given[32];
+        snprintf(r->message, sizeof r->message, "\"start.speed\" %s m/s is above what this path allows within "
+                 "the limits (at most %.6g m/s)", ap_status_number(given, q->start_speed), shown);
     }
     if (st != AP_OK)
         return st;

@@ -81,16 +81,6 @@ const ap_map *ap_query_map(const ap_query *q)
     return q->map != NULL ? ap_map_view(q->map, q->capability) : NULL;
 }
 
-/* v in buf (32 bytes) with as few digits as read back as v (15, else 17): a point a hair outside the map
- * (x = 10.0000001 on a 10-wide world) printed with %g as 10, on the edge. */
-static const char *exact(char buf[32], double v)
-{
-    snprintf(buf, 32, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, 32, "%.17g", v);
-    return buf;
-}
-
 double ap_query_meters_per_tile(const ap_query *q)
 {
     if (q->meters_per_tile > 0.0)
@@ -154,7 +144,7 @@ static int check_on_world(const ap_query *q, ap_query_error *e)
         if (!on_world(w, h, m == NULL, pt[i][0], pt[i][1])) {
             char x[32], y[32];
             return refuse(e, AP_E_OUT_OF_BOUNDS, f[i], "\"%s\" (%s, %s) is outside the map: x in [0, %g%s, y in [0, %g%s",
-                          field_name[f[i]], exact(x, pt[i][0]), exact(y, pt[i][1]), w, m ? ")" : "]", h,
+                          field_name[f[i]], ap_status_number(x, pt[i][0]), ap_status_number(y, pt[i][1]), w, m ? ")" : "]", h,
                           m ? ")" : "]");
         }
     }

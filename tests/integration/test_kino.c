@@ -725,6 +725,23 @@ START_TEST(kinodynamic_corridor)
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "goal");
     ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(e, "message")), "outside the corridor"));
     json_decref(j);
+    /* a usable width within the corridor test's 0.001-tile margin of the radius leaves no move: refused on
+     * the width (it was a start accepted, then no_path after one expansion); 0.002 over it drives straight */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
+             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.5005},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             400);
+    e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "corridor.usable_width");
+    json_decref(j);
+    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
+             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.502},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    ck_assert_double_eq_tol(num(j, "length"), 15.0, 1e-9);
+    json_decref(j);
 }
 END_TEST
 

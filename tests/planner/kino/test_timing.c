@@ -693,6 +693,12 @@ START_TEST(test_plan_start_speed_refused)
     ck_assert_str_eq(r.message, "\"start.speed\" 10 m/s is above what this path allows within the limits (at most 2 m/s)");
     ck_assert_ptr_null(r.segments);
     ap_result_free(&r);
+    /* a speed a hair above the limit is named as given, not rounded onto the limit */
+    q.start_speed = 2.0000001;
+    ck_assert_int_eq(plan(&q, &r), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(r.message, "\"start.speed\" 2.0000001 m/s is above what this path allows within the limits "
+                                "(at most 2 m/s)");
+    ap_result_free(&r);
     q.start_speed = 2.0;
     ck_assert_int_eq(plan(&q, &r), AP_OK);
     ck_assert_double_eq_tol(r.duration_s, 2.0, 1e-9); /* braking from 2 m/s at 1 m/s^2 */
