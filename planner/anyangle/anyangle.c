@@ -156,7 +156,11 @@ static uint32_t node_id(ap_aa_query *q, uint64_t key, const ap_aa_dep *d, double
         i = (i + 1) & mask;
     }
     if (q->n_nodes >= q->cap) {
+        /* The run is void: end its slice at the search's next time check (every expansion on a lazy graph,
+         * every 256th on a table) rather than pop the rest of the open list for nothing, each pop counted in
+         * stats.expanded; ap_aa_run then begins again with a larger table. */
         q->overflow = true;
+        q->s.slice_end_ns = 1;
         return UINT32_MAX;
     }
     uint32_t id = q->n_nodes++;

@@ -151,6 +151,11 @@ START_TEST(restart_keeps_the_departures)
     const uint64_t lists = cold.departure_lists, expanded = cold.expanded;
     ck_assert_int_eq(ap_aa_find(c.q, 45.0, 30.5, 45.0, 50.0, 0, &warm), AP_OK);
     ck_assert_uint_gt(expanded, warm.expanded); /* the cold object's search was begun again */
+    /* ... twice (4,096 and 16,384 ids, void; the third run's 65,536 hold its 38,873 nodes), each void run ended
+     * where its table ran out: a run that popped the rest of its open list for nothing counted about one
+     * expansion an id (20,478 more than the warm search's; 8,848 now) */
+    ck_assert_uint_eq(warm.nodes, 38873);
+    ck_assert_uint_lt(expanded - warm.expanded, (AP_AA_NODES_START + 4 * AP_AA_NODES_START) / 2);
     ck_assert_uint_eq(lists, warm.departure_lists);
     ck_assert_double_eq(len, warm.length);
     cw_close(&c);
