@@ -166,23 +166,39 @@
     }
   }
 
-  async function loadMaps() {
-    const sel = $('map');
-    await loadInfo();
+  /* GET /v1/maps into st.maps and the map list; the map on screen stays selected, marked "(deleted)" when the
+   * server no longer has it. False (the error shown) when the list could not be had. */
+  async function listMaps() {
     try {
       const j = await call('GET', '/v1/maps');
       st.maps = j.maps.filter((m) => m.kind === 'grid'); /* circle maps have no cells to draw */
     } catch (e) {
       showError(e);
-      return;
+      return false;
     }
+    const sel = $('map');
+    const cur = st.map && st.map.id;
     sel.innerHTML = '';
-    for (const m of st.maps) {
+    const add = (id, text) => {
       const o = document.createElement('option');
-      o.value = m.id;
-      o.textContent = m.id + ' (' + m.width + ' \u00d7 ' + m.height + ')';
+      o.value = id;
+      o.textContent = text;
       sel.appendChild(o);
-    }
+      return o;
+    };
+    for (const m of st.maps)
+      add(m.id, m.id + ' (' + m.width + ' \u00d7 ' + m.height + ')');
+    if (cur && !st.maps.some((m) => m.id === cur))
+      add(cur, cur + ' (deleted)').disabled = true;
+    if (cur)
+      sel.value = cur;
+    return true;
+  }
+
+  async function loadMaps() {
+    await loadInfo();
+    if (!(await listMaps()))
+      return;
     let want = '';
     try {
       want = decodeURIComponent(location.hash.slice(1));
@@ -662,6 +678,8 @@
     if (st.results !== results)
       return; /* a newer query, a reset or another map replaced this one */
     await refreshMap(Math.max(...results.map(versionOf)));
+    if (results.some((r) => r.error && r.error.code === 'unknown_map'))
+      await listMaps(); /* the map was deleted: the list says so */
     if (st.results !== results)
       return;
     api.lastRequest = results[0].request;

@@ -666,6 +666,25 @@ test('a unit kind shows its own capability and draws the map as it sees it; a sq
   await setField('turning', 0);
 });
 
+test('a map deleted while it is on screen is marked so in the list', async () => {
+  const admin = (method, body) => fetch(base + '/v1/maps/scratch', {
+    method, body, headers: { Authorization: 'Bearer ' + TOKEN },
+  });
+  assert.equal((await admin('PUT', 'type octile\nheight 8\nwidth 8\nmap\n' + '........\n'.repeat(8))).status, 201);
+  await page.reload();
+  await page.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
+  await openMap('scratch');
+  await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [1, 1], [6, 6]);
+  assert.equal((await admin('DELETE')).status, 204);
+  await settled(() => page.click('#plan'));
+  assert.match(await page.locator('#results .error').innerText(), /unknown_map/);
+  const option = await page.locator('#map option[value="scratch"]');
+  assert.equal(await option.innerText(), 'scratch (deleted)');
+  assert.ok(await option.evaluate((o) => o.disabled), 'the deleted map cannot be picked again');
+  assert.equal(await page.locator('#map').inputValue(), 'scratch');
+  page.failed = page.failed.filter((f) => f !== '404 /v1/path'); // this test's own, expected
+});
+
 test('a narrow window puts the map above the panel, at the window\'s full width', async () => {
   await page.setViewportSize({ width: 360, height: 640 });
   try {
