@@ -510,6 +510,15 @@ static void precondition_message(const ap_req *r, const char *im, uint64_t seen,
              (unsigned long long)seen, tag, match_failed ? "Match does not name" : "None-Match names", tail);
 }
 
+/* 412 precondition_failed for r, whose map was at version seen (precondition_message); no ETag goes with it. */
+static enum MHD_Result respond_precondition_failed(ap_req *r, uint64_t seen)
+{
+    char msg[256];
+    precondition_message(r, r->if_match, seen, msg, sizeof msg);
+    r->etag[0] = '\0';
+    return respond_error(r, AP_E_PRECONDITION_FAILED, msg, NULL, 0, 0);
+}
+
 /* ap_registry_cond's test for a map-changing request: its If-Match / If-None-Match on the id's current
  * version's ETag (current 0: none). Any thread (the values are the request's copies). */
 static bool map_cond_holds(const ap_registry_cond *c, uint64_t current)
@@ -623,11 +632,9 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
         return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
     }
     if (http == 412) {
-        char msg[256];
-        precondition_message(r, r->if_match, v->version, msg, sizeof msg);
+        const uint64_t seen = v->version;
         ap_map_version_release(v);
-        r->etag[0] = '\0';
-        return respond_error(r, AP_E_PRECONDITION_FAILED, msg, NULL, 0, 0);
+        return respond_precondition_failed(r, seen);
     }
     size_t len = 0;
     char *body = encode(v, &len);
@@ -1184,11 +1191,8 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
         if (map_cond(r, &cond) != AP_OK)
             return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
         const int st = ap_registry_remove_if(r->h->reg, id, cond);
-        if (st == AP_E_PRECONDITION_FAILED && cond != NULL) { /* (only a condition refuses) */
-            char msg[256];
-            precondition_message(r, r->if_match, cond->seen, msg, sizeof msg);
-            return respond_error(r, st, msg, NULL, 0, 0);
-        }
+        if (st == AP_E_PRECONDITION_FAILED && cond != NULL) /* (only a condition refuses) */
+            return respond_precondition_failed(r, cond->seen);
         if (st != AP_OK)
             return respond_unknown_map(r, NULL);
         fprintf(stderr, "arcpathd: map %s: deleted\n", r->map);
