@@ -66,6 +66,13 @@ int ap_wire_parse_cell_edits(const char *body, size_t len, size_t max_cells, ap_
     ap_json_reader r;
     ap_json_reader_init(&r, err, 0);
     json_t *root = NULL;
+    /* a valid body holds the object, the array and each cell's object and three values: more than twice that
+     * many openings and commas is refused before jansson builds a tree of them (json_in.h) */
+    if (ap_json_values_over(body, len, 2 * (2 + 4 * max_cells)))
+        return ap_json_fail(err, AP_E_INVALID_REQUEST, "cells",
+                            "\"cells\" must be an array of 1 to %zu cells {x, y, terrain}: the body holds more JSON "
+                            "values than that many cells can",
+                            max_cells);
     int rc = ap_json_load_object(&r, body, len, &root);
     json_t *cells = NULL;
     if (rc == AP_OK && (rc = ap_json_check_known(&r, root, "", ap_keys_patch)) == AP_OK) {

@@ -81,8 +81,11 @@ int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, j
         err->col = jerr.column > 0 ? jerr.column : 1;
         if (r->style & AP_JSON_POSITIONS_ONLY)
             return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line %d, column %d", err->line, err->col);
+        /* (jansson's text for a \u0000 names its own decoding flag, which means nothing to a client) */
+        const char *why = strstr(jerr.text, "JSON_ALLOW_NUL") != NULL ? "\\u0000 (NUL) in a string is not accepted"
+                                                                      : jerr.text;
         return ap_json_fail(err, AP_E_INVALID_JSON, "", "invalid JSON at line %d, column %d: %s", err->line,
-                            err->col, jerr.text);
+                            err->col, why);
     }
     if (!json_is_object(v)) {
         json_decref(v);
@@ -91,6 +94,22 @@ int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, j
     }
     *root = v;
     return AP_OK;
+}
+
+bool ap_json_values_over(const char *body, size_t len, size_t limit)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char c = body[i];
+        if (c == '"') { /* skip the string: to the next quote not escaped */
+            for (i++; i < len && body[i] != '"'; i++)
+                if (body[i] == '\\')
+                    i++;
+        } else if ((c == '[' || c == '{' || c == ',') && ++n > limit) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool printable_ascii(const char *s)
@@ -208,11 +227,13 @@ int ap_json_get_integer(const ap_json_reader *r, json_t *obj, const char *prefix
     /* A real with an integral value (2.0, 1e9) is an integer too, as JSON Schema's "integer" says (the
      * OpenAPI document's types): a client's encoder may write 2.0 for 2. */
     const double d = json_is_real(v) ? json_real_value(v) : 0.0;
-    if (!json_is_integer(v) && !(json_is_real(v) && d == floor(d) && fabs(d) < 0x1p63))
+    if (!json_is_integer(v) && !(json_is_real(v) && d == floor(d)))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key), "\"%s\" must be an integer",
                             path);
-    json_int_t i = json_is_integer(v) ? json_integer_value(v) : (json_int_t)d;
-    if (i < lo || i > hi)
+    /* (an integral real beyond 2^63, 1e19, is an integer out of range, not "not an integer") */
+    const bool beyond = json_is_real(v) && !(fabs(d) < 0x1p63);
+    json_int_t i = json_is_integer(v) ? json_integer_value(v) : beyond ? 0 : (json_int_t)d;
+    if (beyond || i < lo || i > hi)
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, path_of(path, prefix, key),
                             "\"%s\" must be between %lld and %lld", path, lo, hi);
     *out = i;

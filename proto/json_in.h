@@ -75,6 +75,14 @@ void ap_json_join_path(char *out, size_t size, const char *prefix, const char *k
  * for an empty body); any other JSON value (array, scalar) is AP_E_INVALID_REQUEST, field "". */
 int ap_json_load_object(const ap_json_reader *r, const char *body, size_t len, json_t **root);
 
+/* Whether a JSON text of len bytes holds more than `limit` of the bytes '[', '{' and ',' outside its strings,
+ * read without parsing it (strings skipped with their escapes; malformed text is only counted). Each such
+ * byte opens a value or comes before one, so a document of V values holds at most 2 V - 1 of them: a route
+ * whose valid bodies hold at most V values refuses one over 2 V before jansson builds its tree (some
+ * 140 bytes a value: 5.6 M empty arrays in a 16 MiB PATCH took 0.8 GB and a second). Stops counting at
+ * limit + 1. Pure; thread-safe. */
+bool ap_json_values_over(const char *body, size_t len, size_t limit);
+
 /* Reject the first key of the object obj (at the dotted path prefix) that is not in allowed (a
  * NULL-terminated list): AP_E_INVALID_REQUEST "unknown field \"prefix.key\"", field the same path. */
 int ap_json_check_known(const ap_json_reader *r, json_t *obj, const char *prefix, const char *const *allowed);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/cells.h"
 #include "proto/json_in.h"
 #include "proto/json_out.h"
 #include "proto/json_scratch.h"
@@ -42,6 +43,11 @@ START_TEST(load_object_errors_and_styles)
     ap_json_reader_init(&r, &e, AP_JSON_POSITIONS_ONLY);
     ck_assert_int_eq(ap_json_load_object(&r, "{\"a\":", 5, &root), AP_E_INVALID_JSON);
     ck_assert_str_eq(e.message, "invalid JSON at line 1, column 5");
+    /* a \u0000 in a string: said so, not in jansson's words (they named its JSON_ALLOW_NUL flag) */
+    ap_json_reader_init(&r, &e, 0);
+    const char *nul = "{\"a\":\"x\\u0000\"}";
+    ck_assert_int_eq(ap_json_load_object(&r, nul, strlen(nul), &root), AP_E_INVALID_JSON);
+    ck_assert_msg(strstr(e.message, ": \\u0000 (NUL) in a string is not accepted") != NULL, "%s", e.message);
 
     ap_json_reader_init(&r, &e, 0);
     ck_assert_int_eq(ap_json_load_object(&r, "[1]", 3, &root), AP_E_INVALID_REQUEST);
@@ -91,7 +97,7 @@ START_TEST(typed_getters)
     static const ap_json_enum names[] = {{"a", 1}, {"b", 2}};
     ap_wire_error e;
     ap_json_reader r;
-    json_t *o = load("{\"n\":\"1\",\"i\":2.5,\"i2\":2.0,\"i9\":1e9,\"e\":3,\"f\":\"c\",\"b\":0,\"r\":5,\"s\":{\"x\":1,\"y\":2}}");
+    json_t *o = load("{\"n\":\"1\",\"i\":2.5,\"i2\":2.0,\"i9\":1e9,\"i19\":-1e19,\"e\":3,\"f\":\"c\",\"b\":0,\"r\":5,\"s\":{\"x\":1,\"y\":2}}");
     double d = -1;
     long long i = -1;
     int v = -1;
@@ -123,6 +129,9 @@ START_TEST(typed_getters)
     ck_assert_int_eq(i, 2);
     ck_assert_int_eq(ap_json_get_integer(&r, o, "", "i9", true, 1, 64, &i, NULL), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.message, "\"i9\" must be between 1 and 64");
+    /* beyond 2^63 too: an integer out of range (it was "must be an integer", a jsonedge helper's finding) */
+    ck_assert_int_eq(ap_json_get_integer(&r, o, "", "i19", true, 1, 64, &i, NULL), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "\"i19\" must be between 1 and 64");
     ck_assert_int_eq(ap_json_get_integer(&r, o, "", "e", true, 0, 2, &i, NULL), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.message, "\"e\" must be between 0 and 2");
     ck_assert_int_eq(ap_json_get_integer(&r, o, "", "e", true, 0, 3, &i, NULL), AP_OK);
@@ -379,6 +388,49 @@ START_TEST(scratch_allocator_aborts_when_out_of_memory)
 }
 END_TEST
 
+/* ap_json_values_over counts openings and commas outside strings (escaped quotes included), and the cell
+ * edits parser refuses a body over its bound before parsing it: 200,000 empty arrays (0.6 MB, a tree of
+ * ~28 MB) answer invalid_request on "cells", while 4,096 pretty-printed cells still parse. */
+START_TEST(values_over_bounds_the_tree)
+{
+    const char *t = "{\"a,[{\\\",\":[1,2,{}]}"; /* the string "a,[{\"," holds none */
+    ck_assert(!ap_json_values_over(t, strlen(t), 5)); /* {, [, two commas, {} */
+    ck_assert(ap_json_values_over(t, strlen(t), 4));
+    ck_assert(!ap_json_values_over(NULL, 0, 0));
+    ck_assert(!ap_json_values_over("\"\\", 2, 0)); /* an unterminated escape at the end */
+
+    const size_t k = 200000;
+    char *b = malloc(16 + 3 * k);
+    size_t n = 0;
+    n += (size_t)sprintf(b + n, "{\"cells\":[");
+    for (size_t i = 0; i < k; i++)
+        n += (size_t)sprintf(b + n, i ? ",[]" : "[]");
+    n += (size_t)sprintf(b + n, "]}");
+    ap_cell_edit *e = NULL;
+    size_t ne = 99;
+    ap_wire_error err;
+    ck_assert_int_eq(ap_wire_parse_cell_edits(b, n, AP_MAX_CELL_EDITS, &e, &ne, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "cells");
+    ck_assert_msg(strstr(err.message, "more JSON values than that many cells can") != NULL, "%s", err.message);
+    ck_assert_ptr_null(e);
+    ck_assert_uint_eq(ne, 0);
+    free(b);
+
+    b = malloc(96 * AP_MAX_CELL_EDITS + 64);
+    n = (size_t)sprintf(b, "{\n  \"cells\": [\n");
+    for (int i = 0; i < AP_MAX_CELL_EDITS; i++)
+        n += (size_t)sprintf(b + n, "    {\n      \"x\": %d,\n      \"y\": %d,\n      \"terrain\": \"@\"\n    }%s\n",
+                             i % 64, i / 64, i + 1 < AP_MAX_CELL_EDITS ? "," : "");
+    n += (size_t)sprintf(b + n, "  ]\n}\n");
+    ck_assert_int_eq(ap_wire_parse_cell_edits(b, n, AP_MAX_CELL_EDITS, &e, &ne, &err), AP_OK);
+    ck_assert_uint_eq(ne, AP_MAX_CELL_EDITS);
+    ck_assert_int_eq(e[AP_MAX_CELL_EDITS - 1].x, 63);
+    ck_assert_int_eq(e[AP_MAX_CELL_EDITS - 1].y, 63);
+    free(e);
+    free(b);
+}
+END_TEST
+
 Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -391,6 +443,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, segments_encoding);
     tcase_add_test(tc, scratch_scope);
     tcase_add_test(tc, scratch_allocator_aborts_when_out_of_memory);
+    tcase_add_test(tc, values_over_bounds_the_tree);
     suite_add_tcase(s, tc);
     return s;
 }
