@@ -1208,7 +1208,7 @@ START_TEST(square_units_at_off_centre_ends)
 }
 END_TEST
 
-/* search.turn_penalty is never ignored: the grid searches (no heading in their state) refuse it with the
+/* search.turn_penalty and search.headings are never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
 START_TEST(turn_penalty_refused_where_it_would_be_ignored)
@@ -1235,6 +1235,21 @@ START_TEST(turn_penalty_refused_where_it_would_be_ignored)
     q.turning_radius = 0.0;
     q.algorithm = AP_ALG_ASTAR;
     ck_assert_int_eq(ap_query_check(&q, NULL), AP_OK);
+    /* search.headings likewise (the grid searches took 16 and answered as if obeyed) */
+    q.headings = AP_HEADINGS_FINE;
+    for (size_t i = 0; i < 4; i++) {
+        q.algorithm = grid_algs[i];
+        ap_query_error e;
+        ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+        ck_assert_str_eq(e.field, "search.headings");
+        ck_assert_ptr_nonnull(strstr(e.message, "applies to the legal-turn searches"));
+    }
+    q.turning_radius = 1.0;
+    for (size_t i = 0; i < 3; i++) {
+        q.algorithm = turn_algs[i];
+        ap_query_error e;
+        ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
+    }
     ap_map_free(m);
 }
 END_TEST
