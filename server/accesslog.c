@@ -37,8 +37,9 @@ void ap_accesslog_line(ap_accesslog *l, const char *line, size_t n)
 {
     pthread_mutex_lock(&l->mu);
     if (l->dropped > 0) { /* say first how many were lost, once there is room for that and the line */
-        char note[64];
-        const int k = snprintf(note, sizeof note, "{\"access_log_dropped\":%llu}\n", (unsigned long long)l->dropped);
+        char note[128];
+        const int k = snprintf(note, sizeof note, l->note != NULL ? l->note : "{\"access_log_dropped\":%llu}\n",
+                               (unsigned long long)l->dropped);
         if (k > 0 && l->len + (size_t)k + n <= l->cap) {
             memcpy(l->buf + l->len, note, (size_t)k);
             l->len += (size_t)k;
@@ -100,6 +101,20 @@ void ap_accesslog_flush(ap_accesslog *l, int wait_ms)
         else if (w < 0 && errno != EINTR && errno != EAGAIN)
             l->out_off = l->out_len; /* EPIPE (a closed reader) or another error: drop what is pending */
     }
+}
+
+static ssize_t file_write(void *cookie, const char *buf, size_t n)
+{
+    ap_accesslog_line(cookie, buf, n);
+    return (ssize_t)n; /* taken or dropped (counted): either way the stream goes on */
+}
+
+FILE *ap_accesslog_file(ap_accesslog *l)
+{
+    FILE *f = fopencookie(l, "w", (cookie_io_functions_t){.write = file_write});
+    if (f != NULL)
+        setvbuf(f, NULL, _IOLBF, 4096);
+    return f;
 }
 
 uint64_t ap_accesslog_dropped(ap_accesslog *l)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct ap_accesslog {
     pthread_mutex_t mu;
@@ -28,6 +29,8 @@ typedef struct ap_accesslog {
     size_t out_len, out_off;
     uint64_t dropped;       /* lines dropped since the last note (mu) */
     uint64_t dropped_total; /* lines dropped since start (mu) */
+    const char *note; /* the drop note, a printf format of one %llu ending in '\n'; NULL: the JSON
+                       * {"access_log_dropped": N}. Set after ap_accesslog_init, before other threads use l. */
 } ap_accesslog;
 
 /* Set up l for descriptor fd (not owned; it stays blocking) with cap bytes of buffer (>= 4096; twice that is
@@ -44,6 +47,13 @@ void ap_accesslog_line(ap_accesslog *l, const char *line, size_t n);
  * waiting for it (poll) up to wait_ms in all (at exit). A write error other than EINTR/EAGAIN drops what is
  * pending (a closed reader: EPIPE, SIGPIPE being ignored). One flushing thread at a time (the loop's). */
 void ap_accesslog_flush(ap_accesslog *l, int wait_ms);
+
+/* A stdio stream whose lines go to l (ap_accesslog_line, whole lines: it is line-buffered), for the server's
+ * messages on stderr: a thread that logs through it never blocks on the descriptor, so a stderr nobody reads
+ * costs dropped lines, not the HTTP thread (libmicrohttpd's messages) or the loop (its signal handling).
+ * NULL when out of memory. fclose it (which hands on what it holds) before ap_accesslog_free; as every
+ * FILE, thread-safe. */
+FILE *ap_accesslog_file(ap_accesslog *l);
 
 /* Lines dropped since start. Thread-safe. */
 uint64_t ap_accesslog_dropped(ap_accesslog *l);

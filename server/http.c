@@ -1195,7 +1195,7 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
             return respond_precondition_failed(r, cond->seen);
         if (st != AP_OK)
             return respond_unknown_map(r, NULL);
-        fprintf(stderr, "arcpathd: map %s: deleted\n", r->map);
+        fprintf(r->h->errlog, "arcpathd: map %s: deleted\n", r->map);
         return respond_mem(r, 204, AP_OK, (char *)"", 0, false, "application/json");
     }
     return hand_to_lifecycle(r, AP_LC_PUT, id, r->body ? r->body : "", r->body_len, NULL, 0);
@@ -2084,16 +2084,17 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     while (n > 0 && line[n - 1] == '\n')
         line[--n] = '\0';
     if (dropped > 0)
-        fprintf(stderr, "arcpathd: libmicrohttpd: %s (and %llu such messages dropped before it)\n", line,
+        fprintf(h->errlog, "arcpathd: libmicrohttpd: %s (and %llu such messages dropped before it)\n", line,
                 (unsigned long long)dropped);
     else
-        fprintf(stderr, "arcpathd: libmicrohttpd: %s\n", line);
+        fprintf(h->errlog, "arcpathd: libmicrohttpd: %s\n", line);
 }
 
 int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
-                  ap_metrics *metrics, ap_accesslog *log, char *err, size_t errlen)
+                  ap_metrics *metrics, ap_accesslog *log, FILE *errlog, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
+    h->errlog = errlog != NULL ? errlog : stderr;
     if (ap_budget_init(&h->budget, cfg->profile_evictions_per_minute) != 0) {
         snprintf(err, errlen, "out of memory");
         return AP_E_NOMEM;

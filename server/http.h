@@ -40,6 +40,7 @@ typedef struct ap_http {
     ap_lanes *lanes;           /* borrowed */
     ap_metrics *metrics;       /* borrowed */
     ap_accesslog *log;         /* borrowed: the access log (accesslog.h), NULL = no access log */
+    FILE *errlog;              /* borrowed: where the server's messages go (stderr's buffer, accesslog.h) */
     struct MHD_Daemon *daemon;
     int quiesced_fd;           /* listen socket returned by MHD_quiesce_daemon, -1 if none */
     uint16_t port;             /* the bound port (useful with port 0) */
@@ -82,12 +83,14 @@ typedef struct ap_http {
  * (at least 200 ms) for (more of) a request with no body arriving, so that the waiting client gets its
  * place. log: the
  * access log (one JSON line per request, accesslog.h; borrowed, flushed by the caller), NULL to disable.
+ * errlog: where libmicrohttpd's messages and the routes' own go (borrowed; a stream that never blocks,
+ * ap_accesslog_file, so a stalled stderr does not stall the HTTP thread; NULL = stderr itself).
  * lc: the map-lifecycle thread the map-changing routes hand their work to (started).
  * Main thread, after the lanes are initialised.
  * Returns AP_OK, AP_E_CONFIG (bad address; err says why), AP_E_IO (bind/listen failed; err says why) or
  * AP_E_NOMEM (no memory or thread for the watchdog). */
 int ap_http_start(ap_http *h, const ap_config *cfg, ap_registry *reg, ap_lifecycle *lc, ap_lanes *lanes,
-                  ap_metrics *metrics, ap_accesslog *log, char *err, size_t errlen);
+                  ap_metrics *metrics, ap_accesslog *log, FILE *errlog, char *err, size_t errlen);
 
 /* The lanes' done hook (ap_job_done_fn; arg = the ap_http): stores the encoded answer on the request and
  * resumes its connection, after which MHD calls the handler again and the answer is queued. Loop thread. */

@@ -55,9 +55,30 @@ typedef struct ap_server {
     uv_timer_t send_wait;
     uv_timer_t log_flush;
     ap_accesslog alog; /* the access log, written to stdout by log_flush (accesslog.h) */
+    ap_accesslog elog; /* the server's messages once it serves, written to stderr by log_flush */
+    FILE *errf;        /* the stream over elog (ap_accesslog_file), or NULL: stderr itself */
     uint64_t send_deadline_ns;
     bool stopping;
 } ap_server;
+
+/* Where the server's messages go once threads run: a stream that never blocks on stderr (a reader that
+ * stopped reading costs dropped lines, not the HTTP thread nor the loop's signal handling: an ops helper's
+ * unread stderr pipe froze /healthz and SIGTERM). */
+static FILE *errlog(ap_server *s)
+{
+    return s->errf != NULL ? s->errf : stderr;
+}
+
+/* Hand on the stream's last lines and write them out (up to 2 s for a slow reader), then free the buffer. */
+static void close_errlog(ap_server *s)
+{
+    if (s->errf != NULL)
+        fclose(s->errf);
+    s->errf = NULL;
+    if (s->elog.buf != NULL)
+        ap_accesslog_flush(&s->elog, 2000);
+    ap_accesslog_free(&s->elog);
+}
 
 static void on_handle_closed(uv_handle_t *h)
 {
@@ -148,12 +169,15 @@ static void finish_shutdown(ap_server *s)
     close_handles(s);
     /* the access log's last lines: up to 2 s for a reader that is slow (not forever for one that is gone) */
     ap_accesslog_flush(&s->alog, 2000);
+    fflush(errlog(s));
+    ap_accesslog_flush(&s->elog, 2000);
 }
 
 static void on_log_flush(uv_timer_t *t)
 {
     ap_server *s = t->data;
     ap_accesslog_flush(&s->alog, 0);
+    ap_accesslog_flush(&s->elog, 0);
 }
 
 static void on_send_wait(uv_timer_t *t)
@@ -177,12 +201,12 @@ static void on_signal(uv_signal_t *sig, int signum)
     ap_server *s = sig->data;
     if (s->stopping) {
         /* A second signal: stop waiting for running searches. */
-        fprintf(stderr, "arcpathd: %s again, cancelling running searches\n", strsignal(signum));
+        fprintf(errlog(s), "arcpathd: %s again, cancelling running searches\n", strsignal(signum));
         ap_lanes_cancel(&s->lanes);
         return;
     }
     s->stopping = true;
-    fprintf(stderr, "arcpathd: %s, draining (%zu jobs in flight, up to %d ms)\n", strsignal(signum),
+    fprintf(errlog(s), "arcpathd: %s, draining (%zu jobs in flight, up to %d ms)\n", strsignal(signum),
             ap_lanes_outstanding(&s->lanes), s->cfg.drain_timeout_ms);
     ap_http_begin_drain(&s->http);
     ap_tablework_stop(&s->tablework);
@@ -196,11 +220,11 @@ static void on_sighup(uv_signal_t *sig, int signum)
     ap_server *s = sig->data;
     (void)signum;
     if (s->stopping) {
-        fprintf(stderr, "arcpathd: SIGHUP while shutting down: ignored\n");
+        fprintf(errlog(s), "arcpathd: SIGHUP while shutting down: ignored\n");
         return;
     }
     if (!ap_lifecycle_rescan(&s->lc))
-        fprintf(stderr, "arcpathd: SIGHUP: a reload of the maps folder is already queued\n");
+        fprintf(errlog(s), "arcpathd: SIGHUP: a reload of the maps folder is already queued\n");
 }
 
 /* The kind of the loaded map id, or -1 when none is loaded. */
@@ -380,6 +404,7 @@ static int serve_abort(ap_server *s, bool handles)
     uv_loop_close(&s->loop);
     ap_lanes_free(&s->lanes);
     ap_accesslog_free(&s->alog); /* nothing to free when it was never made (s is zeroed) */
+    close_errlog(s);
     return 1;
 }
 
@@ -444,14 +469,19 @@ static int serve(ap_server *s)
     fit_open_files(s, stderr);
     /* 1 MiB of lines may wait for the log's reader (about 5,000 requests) before lines are dropped */
     int rc = ap_accesslog_init(&s->alog, STDOUT_FILENO, (size_t)1 << 20) == 0 ? AP_OK : AP_E_NOMEM;
-    if (rc != AP_OK)
-        snprintf(err, sizeof err, "out of memory for the access log's buffer");
-    else if ((rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, stderr)) != AP_OK)
+    /* and 256 KiB of the server's messages for stderr's reader (libmicrohttpd's are 20 a second at most) */
+    if (rc == AP_OK && ap_accesslog_init(&s->elog, STDERR_FILENO, (size_t)1 << 18) == 0) {
+        s->elog.note = "arcpathd: %llu messages dropped: stderr was not being read\n";
+        s->errf = ap_accesslog_file(&s->elog);
+    }
+    if (rc != AP_OK || s->errf == NULL)
+        snprintf(err, sizeof err, "out of memory for the logs' buffers");
+    else if ((rc = ap_lifecycle_start(&s->lc, &s->reg, s->cfg.maps_dir, &s->opts, errlog(s))) != AP_OK)
         snprintf(err, sizeof err, "cannot start the map-lifecycle thread");
     else
         rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,
-                           s->cfg.access_log ? &s->alog : NULL, err, sizeof err);
-    if (rc != AP_OK) {
+                           s->cfg.access_log ? &s->alog : NULL, errlog(s), err, sizeof err);
+    if (rc != AP_OK || s->errf == NULL) {
         fprintf(stderr, "arcpathd: %s\n", err);
         ap_lifecycle_stop(&s->lc);
         return serve_abort(s, true);
@@ -460,18 +490,20 @@ static int serve(ap_server *s)
     s->http.tablework = &s->tablework; /* read only by ap_http_on_job_done, on this (the loop) thread */
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;
-    fprintf(stderr, "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host, v6 ? "]" : "",
-            (unsigned)s->http.port, ap_registry_count(&s->reg),
+    fprintf(errlog(s), "arcpathd listening on %s%s%s:%u, %zu maps%s\n", v6 ? "[" : "", s->cfg.listen_host,
+            v6 ? "]" : "", (unsigned)s->http.port, ap_registry_count(&s->reg),
             ap_registry_count(&s->reg) ? "" : " (not ready: no maps loaded)");
-    fflush(stderr);
+    fflush(errlog(s));
+    ap_accesslog_flush(&s->elog, 2000); /* the line a supervisor waits for: out now, not in 50 ms */
 
     uv_run(&s->loop, UV_RUN_DEFAULT);
 
     if (uv_loop_close(&s->loop) != 0)
-        fprintf(stderr, "arcpathd: event loop closed with handles still open\n");
+        fprintf(errlog(s), "arcpathd: event loop closed with handles still open\n");
     ap_lanes_free(&s->lanes);
     ap_accesslog_free(&s->alog);
-    fprintf(stderr, "arcpathd: stopped\n");
+    fprintf(errlog(s), "arcpathd: stopped\n");
+    close_errlog(s);
     return 0;
 }
 

@@ -101,6 +101,12 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         if (errf && *errf) {
             FILE *e = freopen(errf, "w", stderr);
             (void)e;
+        } else if (getenv("AP_TEST_STDERR_UNREAD")) {
+            /* stderr a pipe nobody reads, of one page (F_SETPIPE_SZ), so a few seconds of messages fill it */
+            int p[2];
+            if (pipe(p) != 0 || fcntl(p[1], F_SETPIPE_SZ, 4096) < 0 || dup2(p[1], 2) < 0)
+                _exit(126);
+            close(p[1]);
         }
         /* Keep test output readable: the access log goes nowhere unless asked for. */
         if (log_path) {

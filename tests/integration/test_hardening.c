@@ -345,6 +345,36 @@ START_TEST(unread_stdout_does_not_stop_the_server)
 }
 END_TEST
 
+/* Nor do its own messages: with stderr a one-page pipe nobody reads, 6 s of connections over the per-IP cap
+ * (libmicrohttpd's messages, 20 a second: past the 4 KiB) leave /healthz answering, and SIGTERM still
+ * drains and ends the process with 0. The HTTP thread used to block writing to stderr, and the loop behind
+ * it on stdio's lock: /healthz and SIGTERM froze until someone read the pipe (an ops helper's finding). */
+START_TEST(unread_stderr_does_not_stop_the_server)
+{
+    const char *env[] = {"AP_TEST_STDERR_UNREAD=1", "ARCPATH_MAX_CONNECTIONS_PER_IP=1",
+                         "ARCPATH_REQUEST_TIMEOUT_MS=120000", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    int held = ap_raw_connect(s.port, "127.0.0.2");
+    ck_assert_int_ge(held, 0);
+    static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\n"; /* headers never end */
+    ck_assert_int_eq(ap_send_all(held, partial, sizeof partial - 1), 0);
+    const struct timespec tick = {0, 100 * 1000000L};
+    for (int round = 0; round < 60; round++) { /* each over the cap: closed at once, a message each */
+        for (int i = 0; i < 10; i++) {
+            int fd = ap_raw_connect(s.port, "127.0.0.2");
+            if (fd >= 0)
+                close(fd);
+        }
+        nanosleep(&tick, NULL);
+    }
+    healthz_from(s.port, "127.0.0.3");
+    close(held);
+    healthz_from(s.port, "127.0.0.4"); /* (.3's last connection may still count against its cap of 1) */
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(full_server_makes_room_for_a_new_client)
 {
     /* max_connections 4, held by four slow requests from four addresses: a fifth client is answered at once,
@@ -820,6 +850,7 @@ Suite *hardening_suite(void)
     tcase_add_test(tc, full_server_spares_pooled_connections);
     tcase_add_test(tc, open_file_limit_raised_or_connections_lowered);
     tcase_add_test(tc, unread_stdout_does_not_stop_the_server);
+    tcase_add_test(tc, unread_stderr_does_not_stop_the_server);
     tcase_add_test(tc, connection_flood_does_not_flood_the_log);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);

@@ -92,11 +92,47 @@ START_TEST(lines_whole_drops_counted_and_announced)
 }
 END_TEST
 
+/* ap_accesslog_file: a stdio stream whose lines go to the buffer (never to the descriptor directly), and
+ * the buffer's own drop note: 300 messages of 29 bytes into a 4096-byte buffer over a pipe nobody reads
+ * return at once; when the reader comes back the kept ones arrive whole, then the note with the count. */
+START_TEST(stream_lines_go_through_the_buffer)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
+    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
+    ap_accesslog l;
+    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 4096), 0);
+    l.note = "dropped %llu\n";
+    FILE *f = ap_accesslog_file(&l);
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 300; i++)
+        fprintf(f, "arcpathd: message %010d\n", i); /* 29 bytes with the newline */
+    ck_assert_uint_eq(l.len, 4096 / 29 * 29); /* handed on line by line, whole, until the buffer is full */
+    const uint64_t dropped = ap_accesslog_dropped(&l);
+    ck_assert_uint_eq(dropped, 300 - 4096 / 29);
+    static char got[16384];
+    size_t len = pump(&l, p[0], got, 0, sizeof got);
+    fprintf(f, "arcpathd: after\n");
+    ck_assert_int_eq(fclose(f), 0);
+    len = pump(&l, p[0], got, len, sizeof got);
+    ck_assert_ptr_nonnull(strstr(got, "arcpathd: message 0000000140\n"));
+    ck_assert_ptr_null(strstr(got, "arcpathd: message 0000000141\n"));
+    char note[64];
+    snprintf(note, sizeof note, "dropped %llu\narcpathd: after\n", (unsigned long long)dropped);
+    ck_assert_msg(strstr(got, note) != NULL, "%s", got + (len > 100 ? len - 100 : 0));
+    ap_accesslog_free(&l);
+    close(p[0]);
+    close(p[1]);
+}
+END_TEST
+
 Suite *accesslog_suite(void)
 {
     Suite *s = suite_create("server/accesslog");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, lines_whole_drops_counted_and_announced);
+    tcase_add_test(tc, stream_lines_go_through_the_buffer);
     suite_add_tcase(s, tc);
     return s;
 }
