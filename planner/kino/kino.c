@@ -1001,8 +1001,10 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
     if (cap >= 1) {
         out[n++] = start_state(&p);
         double best = out[0].hval; /* Algorithm 6's global_best_h */
-        while (!(*reached = ap_kino_at_goal(&p, out[n - 1].x, out[n - 1].y, out[n - 1].h, out[n - 1].v)) &&
-               n < cap) {
+        while (!(*reached = ap_kino_at_goal(&p, out[n - 1].x, out[n - 1].y, out[n - 1].h, out[n - 1].v))) {
+            /* the edge is tried from the state the last allowed step reached too (into out[cap]): it costs no
+             * expansion, so a probe that reaches the goal in E counted steps does so under a cap of E (a
+             * limits helper's cap of stats.expanded answered no_path) */
             if (tail != NULL && analytic_due(&p, &out[n - 1], (uint64_t)exp + 1) && ap_kino_analytic(&p, &out[n - 1], tail)) {
                 const ap_segment *e = &tail->seg[tail->n - 1];
                 out[n++] = (ap_kino_state){.x = e->x1, .y = e->y1, .h = ap_segment_end_heading(e),
@@ -1010,6 +1012,8 @@ int ap_kino_probe(const ap_kino_params *params, ap_kino_state *out, int cap, boo
                 *reached = true;
                 break;
             }
+            if (n >= cap)
+                break;
             const int ns = ap_kino_expand(&p, &out[n - 1], succ);
             exp++;
             int pick = -1;

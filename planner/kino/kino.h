@@ -317,11 +317,12 @@ int ap_kino_expand(const ap_kino_params *p, const ap_kino_state *st, ap_kino_sta
  * successor improves on the best value (a dead end, a wall, or a heading or speed the greedy descent cannot
  * correct: *reached = false), or after cap - 1 steps (*reached = false): never more than cap - 1
  * expansions, whatever the heuristic does. p's zero step, cell and bins mean the defaults, as for
- * ap_kino_init. out[0 .. n-1] (cap >= 1 entries, caller-owned) receives the states: out[0] the start (its
+ * ap_kino_init. out[0 .. n-1] (cap >= 1 entries, cap + 1 with tail non-NULL: the analytic edge from the
+ * state the last step reached takes one more; caller-owned) receives the states: out[0] the start (its
  * action fields 0), out[i] the state reached from out[i-1] with its action (curv, len, accel, dt) and its
  * heuristic in hval, so out is a trajectory that starts at the start pose and speed, is G1 and keeps every
  * limit (each action does). With tail non-NULL the probe also tries the analytic edge (analytic.h) before
- * each step, as the A* domain does (near the goal, and every AP_KINO_ANALYTIC_EVERY-th step elsewhere): when
+ * each step and after the last, as the A* domain does (near the goal, and every AP_KINO_ANALYTIC_EVERY-th step elsewhere): when
  * it exists the probe ends there, *reached = true, the last state is marked `analytic` and *tail holds the
  * edge's pieces (the edge is not counted as an expansion). Returns n (>= 1; 0 when cap < 1); *expanded (optional) gets the expansions
  * (the thesis's iterations). Pure: reads p and its world only; thread-safe as the world's tests are.

@@ -111,7 +111,7 @@ static int kino_probe(ap_plan *p, kino_plan *k, bool *reached)
 {
     const uint64_t cap = cap_of(&p->q);
     const int steps = cap < AP_KINO_PROBE_STEPS ? (int)cap : AP_KINO_PROBE_STEPS;
-    if ((k->probe = malloc((size_t)(steps + 1) * sizeof *k->probe)) == NULL)
+    if ((k->probe = malloc((size_t)(steps + 2) * sizeof *k->probe)) == NULL) /* (+1: the analytic edge) */
         return AP_E_NOMEM;
     /* guided by the thesis's heuristic (the time bound over the Dubins length, kino.h): the admissible one
      * ignores the goal heading, so a probe guided by it ends at the goal facing any way */

@@ -161,7 +161,7 @@ static void probe_table(ap_workspace *ws, ap_query *q, int n)
         {"thesis tolerances, free goal heading", 0.375, M_PI / 180.0, 0.1, false},
         {"arcpath defaults, free goal heading", 0.5, 0.1, 0.5, false},
     };
-    ap_kino_state *buf = malloc((AP_KINO_PROBE_STEPS + 1) * sizeof *buf);
+    ap_kino_state *buf = malloc((AP_KINO_PROBE_STEPS + 2) * sizeof *buf); /* (ap_kino_probe with a tail) */
     double *ms[3] = {malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double)), malloc((size_t)n * sizeof(double))};
     FILE *trace = ap_bench_trace();
     printf("A* vs probing search, Table 5.3 setup, %d queries per row, cap 100000 iterations\n", n);

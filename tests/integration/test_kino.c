@@ -378,6 +378,29 @@ START_TEST(kinodynamic_probe)
     const double adur = num(a, "duration_s");
     ck_assert_msg(pexp >= 1 && pexp * 10 < aexp, "probe %lld, A* %lld expansions", (long long)pexp, (long long)aexp);
     ck_assert(num(p, "duration_s") >= num(a, "duration_s") - 1e-9);
+    /* a cap of the probe's own stats.expanded answers the same path, here and where the probe ends on the
+     * analytic edge from the state its last step reached (a car one step from it: that edge was not tried
+     * under the cap, no_path, a limits helper's finding) */
+    static const char q2[] = "{\"map\":\"field\",\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0,\"speed\":2},"
+                             "\"goal\":{\"x\":20.5,\"y\":12.5,\"speed\":0},\"unit\":{\"kind\":\"car\",\"turning_radius\":3},"
+                             "\"search\":{\"algorithm\":\"kinodynamic\",\"probe\":true%s}}";
+    const char *const qs[] = {q, q2};
+    for (int qi = 0; qi < 2; qi++) {
+        char opt[64];
+        snprintf(body, sizeof body, qs[qi], qi == 0 ? ",\"probe\":true" : "");
+        json_t *u = post(body, 200);
+        ck_assert(json_is_true(json_object_get(u, "probe")));
+        const json_int_t e = json_integer_value(json_object_get(json_object_get(u, "stats"), "expanded"));
+        snprintf(opt, sizeof opt, "%s,\"max_expansions\":%lld", qi == 0 ? ",\"probe\":true" : "", (long long)e);
+        snprintf(body, sizeof body, qs[qi], opt);
+        json_t *c = post(body, 200);
+        ck_assert_msg(strcmp(json_string_value(json_object_get(c, "status")), "ok") == 0, "query %d, cap %lld: %s", qi,
+                      (long long)e, json_string_value(json_object_get(c, "status")));
+        ck_assert(json_is_true(json_object_get(c, "probe")));
+        ck_assert_double_eq(num(c, "duration_s"), num(u, "duration_s"));
+        json_decref(u);
+        json_decref(c);
+    }
     render_ok(p); /* the stored probe answer draws */
     json_decref(p);
     json_decref(a);

@@ -1454,7 +1454,7 @@ START_TEST(test_probe_open_field)
                         60.0 + dist * cos(ang), 60.0 + dist * sin(ang));
         q.goal_speed = 4.0 * ap_test_rand01(&rng);
         ap_kino_params kp = probe_params(&q);
-        static ap_kino_state st[AP_KINO_PROBE_STEPS + 1];
+        static ap_kino_state st[AP_KINO_PROBE_STEPS + 2];
         bool reached = false;
         int exp = -1;
         /* with the analytic edge, as the plan runs it */
