@@ -466,7 +466,6 @@ static int serve(ap_server *s)
     uv_signal_start(&s->sigint, on_signal, SIGINT);
     uv_signal_start(&s->sighup, on_sighup, SIGHUP);
 
-    fit_open_files(s, stderr);
     /* 1 MiB of lines may wait for the log's reader (about 5,000 requests) before lines are dropped */
     int rc = ap_accesslog_init(&s->alog, STDOUT_FILENO, (size_t)1 << 20) == 0 ? AP_OK : AP_E_NOMEM;
     /* and 256 KiB of the server's messages for stderr's reader (libmicrohttpd's are 20 a second at most) */
@@ -482,7 +481,7 @@ static int serve(ap_server *s)
         rc = ap_http_start(&s->http, &s->cfg, &s->reg, &s->lc, &s->lanes, &s->metrics,
                            s->cfg.access_log ? &s->alog : NULL, errlog(s), err, sizeof err);
     if (rc != AP_OK || s->errf == NULL) {
-        fprintf(stderr, "arcpathd: %s\n", err);
+        fprintf(errlog(s), "arcpathd: %s\n", err); /* (after libmicrohttpd's line, which went that way) */
         ap_lifecycle_stop(&s->lc);
         return serve_abort(s, true);
     }
@@ -537,6 +536,10 @@ int main(int argc, char **argv)
         free(s);
         return 0;
     }
+    /* before the effective config is printed, which then holds a max_connections lowered to the open-file
+     * limit (an ops helper saw 512 there and "lowered to 50" on the next line), and in a check too, whose
+     * report then says it (a low nofile in the container was caught only by the server itself) */
+    fit_open_files(s, s->cfg.check_config ? stdout : stderr);
     ap_config_print(&s->cfg, stderr);
 
     /* Per-capability tables for the configured capabilities and every unit kind's (each map also gets its

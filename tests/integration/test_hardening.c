@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -315,9 +316,19 @@ START_TEST(open_file_limit_raised_or_connections_lowered)
                                "50 connections: max_connections 512 lowered to 50") != NULL,
                   "%s", text);
     ck_assert_msg(strstr(text, "Too many open files") == NULL, "%s", text);
+    /* the effective config line holds the limit in force, printed after the lowering */
+    ck_assert_msg(strstr(text, "\"max_connections\":50,") != NULL, "%s", text);
     free(text);
     unlink(errpath);
     free(errpath);
+    /* --check-config under the same limit says so in its report (it said OK, nothing more) */
+    const struct rlimit low = {100, 100}; /* (this test's own process, a fork of the runner's) */
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+    static char out[65536];
+    const char *args[] = {"--check-config", "--maps", "config/maps", NULL};
+    ck_assert_int_eq(ap_run_cli(args, 1, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "max_connections 512 lowered to 50") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"max_connections\":50,") != NULL, "%s", out);
 }
 END_TEST
 
