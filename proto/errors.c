@@ -61,6 +61,9 @@ static const ap_error_info ap_error_table[] = {
     /* RFC 9110 13.1.1-13.1.2: a compare-and-set on the map's version (its ETag) that lost to another change */
     [AP_E_PRECONDITION_FAILED] = {412, "precondition_failed",
                                   "the map's current version does not meet the request's If-Match or If-None-Match"},
+    /* RFC 9110 15.5.16 (and 8.4): a content coding the server does not decode */
+    [AP_E_UNSUPPORTED_MEDIA_TYPE] = {415, "unsupported_media_type",
+                                     "the request body's Content-Encoding is not supported: send it unencoded"},
 };
 
 _Static_assert(sizeof ap_error_table / sizeof ap_error_table[0] == AP_ERROR_COUNT,

@@ -48,6 +48,9 @@ typedef enum ap_wire_status {
     AP_E_PRECONDITION_FAILED,            /* 412 precondition_failed: a map-changing request's If-Match or
                                           * If-None-Match does not hold for the map's current version
                                           * (its ETag); nothing changes */
+    AP_E_UNSUPPORTED_MEDIA_TYPE,         /* 415 unsupported_media_type: a request body in a Content-Encoding
+                                          * other than identity (arcpath reads bodies as sent: a gzip body
+                                          * would be invalid_json); the connection is closed */
     AP_ERROR_COUNT                       /* status values the table covers: [0, AP_ERROR_COUNT) */
 } ap_wire_status;
 

@@ -56,6 +56,19 @@ void ap_accesslog_line(ap_accesslog *l, const char *line, size_t n)
     pthread_mutex_unlock(&l->mu);
 }
 
+/* Drop what is pending to be written (the descriptor failed: a closed reader), counting its lines as dropped
+ * (the flushing thread's; the count under mu). */
+static void drop_pending(ap_accesslog *l)
+{
+    uint64_t lines = 0;
+    for (size_t i = l->out_off; i < l->out_len; i++)
+        lines += l->out[i] == '\n';
+    l->out_off = l->out_len;
+    pthread_mutex_lock(&l->mu);
+    l->dropped_total += lines;
+    pthread_mutex_unlock(&l->mu);
+}
+
 /* Milliseconds on the monotonic clock. */
 static int64_t now_ms(void)
 {
@@ -88,7 +101,7 @@ void ap_accesslog_flush(ap_accesslog *l, int wait_ms)
         if (ready <= 0)
             return; /* the reader is not reading: keep it pending (new lines fill buf, then drop) */
         if (!l->whole && (p.revents & (POLLERR | POLLNVAL))) {
-            l->out_off = l->out_len; /* nowhere to write: drop what is pending */
+            drop_pending(l); /* nowhere to write */
             continue;
         }
         /* at most PIPE_BUF bytes when poll said writable: such a write to a pipe never blocks */
@@ -99,7 +112,7 @@ void ap_accesslog_flush(ap_accesslog *l, int wait_ms)
         if (w > 0)
             l->out_off += (size_t)w;
         else if (w < 0 && errno != EINTR && errno != EAGAIN)
-            l->out_off = l->out_len; /* EPIPE (a closed reader) or another error: drop what is pending */
+            drop_pending(l); /* EPIPE (a closed reader) or another error */
     }
 }
 

@@ -45,7 +45,8 @@ void ap_accesslog_line(ap_accesslog *l, const char *line, size_t n);
 
 /* Write out what is pending, as much as the descriptor takes without blocking; with wait_ms > 0 keep
  * waiting for it (poll) up to wait_ms in all (at exit). A write error other than EINTR/EAGAIN drops what is
- * pending (a closed reader: EPIPE, SIGPIPE being ignored). One flushing thread at a time (the loop's). */
+ * pending (a closed reader: EPIPE, SIGPIPE being ignored), its lines counted in ap_accesslog_dropped (a
+ * line already part written counts too). One flushing thread at a time (the loop's). */
 void ap_accesslog_flush(ap_accesslog *l, int wait_ms);
 
 /* A stdio stream whose lines go to l (ap_accesslog_line, whole lines: it is line-buffered), for the server's

@@ -376,7 +376,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     }
     /* A malformed message leaves no trustworthy end of message to find the next request at: close. */
     if (atomic_load(&r->h->draining) || status == AP_E_BAD_REQUEST || status == AP_E_NOT_IMPLEMENTED ||
-        status == AP_E_CLIENT_CLOSED || status == AP_E_HEADER_TOO_LARGE)
+        status == AP_E_CLIENT_CLOSED || status == AP_E_HEADER_TOO_LARGE || status == AP_E_UNSUPPORTED_MEDIA_TYPE)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)http, resp);
     MHD_destroy_response(resp);
@@ -1337,6 +1337,7 @@ typedef struct header_scan {
     bool te_unsupported;/* a Transfer-Encoding other than exactly "chunked" (or more than one line) */
     bool ws_name;       /* a field name with whitespace in it ("Transfer-Encoding : chunked") */
     int n_te;
+    bool ce_coded;      /* a Content-Encoding other than identity */
 } header_scan;
 
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -1358,6 +1359,9 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
          * trailing whitespace it leaves on included) and would wait for a body it cannot delimit. */
         if (hs->n_te++ > 0 || value == NULL || strcasecmp(value, "chunked") != 0)
             hs->te_unsupported = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_ENCODING) == 0) {
+        if (value == NULL || strcasecmp(value, "identity") != 0)
+            hs->ce_coded = true;
     }
     return MHD_YES;
 }
@@ -1367,7 +1371,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
  * HTTP/1.0 (400: RFC 9112 6.1 and 6.3, the framing is faulty; a front end that framed the body by
  * Content-Length would take the rest as another request — MHD went on reading after a chunked body, a
  * helper's smuggled GET was answered), conflicting Content-Length lines (400), no Host or more than one on
- * HTTP/1.1 (400). Every 400 and 501 closes the connection (respond_error). *msg gets the reason. */
+ * HTTP/1.1 (400), a Content-Encoding other than identity (415: the body is read as sent). Every 400, 415
+ * and 501 closes the connection (respond_error). *msg gets the reason. */
 static int check_framing(struct MHD_Connection *conn, const char *version, const char **msg)
 {
     header_scan hs = {0};
@@ -1398,6 +1403,11 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
     if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 && hs.n_host != 1) {
         *msg = hs.n_host == 0 ? "HTTP/1.1 request without a Host header" : "more than one Host header";
         return AP_E_BAD_REQUEST;
+    }
+    if (hs.ce_coded) {
+        /* a gzip body was read as it came and answered invalid_json near '\u001F' (a jsonedge helper) */
+        *msg = "the request body's Content-Encoding is not supported: send it unencoded (identity)";
+        return AP_E_UNSUPPORTED_MEDIA_TYPE;
     }
     return 0;
 }

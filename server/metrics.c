@@ -316,7 +316,7 @@ char *ap_metrics_render(const ap_metrics *m, size_t *len)
             "# HELP arcpath_maps_loaded Maps in the registry.\n"
             "# TYPE arcpath_maps_loaded gauge\n"
             "arcpath_maps_loaded %lld\n"
-            "# HELP arcpath_access_log_dropped_total Access-log lines dropped because stdout was not being read.\n"
+            "# HELP arcpath_access_log_dropped_total Access-log lines dropped because stdout was not being read or was closed.\n"
             "# TYPE arcpath_access_log_dropped_total counter\n"
             "arcpath_access_log_dropped_total %llu\n"
             "# HELP arcpath_map_rescans_total Folder rescans (SIGHUP) finished.\n"

@@ -45,6 +45,7 @@ static const struct {
     {AP_E_HEADER_TOO_LARGE, 431, "header_too_large"},
     {AP_E_MAP_LIMIT, 409, "map_limit"},
     {AP_E_PRECONDITION_FAILED, 412, "precondition_failed"},
+    {AP_E_UNSUPPORTED_MEDIA_TYPE, 415, "unsupported_media_type"},
 };
 
 START_TEST(every_status_has_its_row)
