@@ -102,6 +102,7 @@ typedef struct ap_req {
     char path[256];
     char id[REQUEST_ID_MAX + 1];
     char map[AP_MAP_ID_MAX];
+    bool map_cut;      /* the id asked for was longer than map holds (so no map has it) */
 
     char *body;        /* arena_body or, when it outgrew it, malloc'd (body_heap) */
     size_t body_len, body_cap;
@@ -236,6 +237,13 @@ static void copy_printable(char *dst, size_t cap, const char *src)
         dst[i] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
     }
     dst[i] = '\0';
+}
+
+/* r->map from the id a request names (printable, cut to AP_MAP_ID_MAX - 1 bytes: r->map_cut says so). */
+static void copy_map_id(ap_req *r, const char *id)
+{
+    copy_printable(r->map, sizeof r->map, id);
+    r->map_cut = id != NULL && strlen(id) >= sizeof r->map;
 }
 
 static bool is_ready(ap_http *h)
@@ -416,8 +424,11 @@ static enum MHD_Result respond_query_error(ap_req *r, int status, const char *ms
  * message is errors.h's); field as respond_error's. */
 static enum MHD_Result respond_unknown_map(ap_req *r, const char *field)
 {
-    char msg[64 + AP_MAP_ID_MAX];
+    char msg[128 + AP_MAP_ID_MAX];
     ap_error_unknown_map_message(msg, sizeof msg, r->map);
+    if (r->map_cut) /* (the message named a cut id as if it were the one asked for, maybe a loaded one) */
+        snprintf(msg, sizeof msg, "no map is loaded under the id asked for: it is longer than %d bytes, the most a "
+                 "map id has (its first %d: \"%s\")", AP_MAP_ID_MAX - 1, AP_MAP_ID_MAX - 1, r->map);
     return respond_error(r, AP_E_UNKNOWN_MAP, msg, field, 0, 0);
 }
 
@@ -607,7 +618,7 @@ static int map_cond(ap_req *r, ap_registry_cond **cond)
 static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode)(const ap_map_version *, size_t *),
                                        bool grid_only)
 {
-    copy_printable(r->map, sizeof r->map, id);
+    copy_map_id(r, id);
     ap_map_version *v = ap_registry_acquire(r->h->reg, id);
     if (v && grid_only && v->kind != AP_MAP_KIND_GRID) {
         ap_map_version_release(v);
@@ -844,7 +855,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     memcpy(&pr, q, offsetof(ap_path_request, obstacles));
     char field[64];
     ap_wire_error we;
-    copy_printable(r->map, sizeof r->map, pr.map);
+    copy_map_id(r, pr.map);
 
     const char *map_id;
     if (!resolve_map(r, pr.map, &pr.q, &map_id)) {
@@ -952,7 +963,7 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
      * path tests the version it holds: a PUT may give the id another kind between two look-ups. */
     if (rq->has_query)
         return run_query(r, &rq->query, "query.");
-    copy_printable(r->map, sizeof r->map, rq->map);
+    copy_map_id(r, rq->map);
     /* Held until the request is freed: the picture is drawn on a pool thread. */
     r->ver = ap_registry_acquire(r->h->reg, rq->map);
     if (!r->ver)
@@ -965,7 +976,7 @@ static enum MHD_Result handle_render(ap_req *r, const char *id)
 /* GET /v1/maps/{id}.svg and .png: the map alone, whole. */
 static enum MHD_Result handle_map_picture(ap_req *r, const char *id, ap_render_format format)
 {
-    copy_printable(r->map, sizeof r->map, id);
+    copy_map_id(r, id);
     /* Held until the drawing job is done (the done hook releases it): the picture is drawn on a pool
      * thread. A circle map has no picture. */
     r->ver = ap_registry_acquire(r->h->reg, id);
@@ -999,7 +1010,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     int st = ap_wire_parse_batch_request(r->body ? r->body : "", r->body_len, h->cfg->max_batch, &r->batch, &we);
     if (st != AP_OK)
         return respond_error(r, st, we.message[0] ? we.message : NULL, we.field, we.line, we.col);
-    copy_printable(r->map, sizeof r->map, r->batch.map);
+    copy_map_id(r, r->batch.map);
     ap_query where = {0};
     const char *map_id;
     if (!resolve_map(r, r->batch.map, &where, &map_id))
@@ -1164,7 +1175,7 @@ static enum MHD_Result hand_to_lifecycle(ap_req *r, ap_lc_op op, const char *id,
  * server not draining (else 503); on false the answer is queued and *ret holds what to return. */
 static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
 {
-    copy_printable(r->map, sizeof r->map, id);
+    copy_map_id(r, id);
     if (r->route_id_len >= AP_MAP_ID_MAX || !ap_map_id_valid(id, strlen(id)))
         *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id is 1 to 63 characters of A-Z a-z 0-9 _ . -, the first not .", NULL, 0, 0);
     else if (ap_registry_picture_id(id))
@@ -1504,7 +1515,7 @@ static enum MHD_Result respond_early(ap_req *r)
     if (r->early != AP_E_MAP_LIMIT)
         return respond_error(r, r->early, NULL, NULL, 0, 0);
     char msg[256];
-    copy_printable(r->map, sizeof r->map, r->route_id);
+    copy_map_id(r, r->route_id);
     ap_registry_limit_message(msg, sizeof msg, r->h->reg, r->route_id);
     return respond_error(r, AP_E_MAP_LIMIT, msg, NULL, 0, 0);
 }
