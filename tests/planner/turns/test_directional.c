@@ -1431,6 +1431,9 @@ START_TEST(test_query_checks)
     ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST); /* auto runs the grid: no turn penalty */
     ck_assert_str_eq(f, "search.turn_penalty");
     q.turn_penalty = 0.0;
+    ck_assert_int_eq(ap_query_check(&q, &f), AP_E_INVALID_REQUEST); /* nor headings (16 is still set) */
+    ck_assert_str_eq(f, "search.headings");
+    q.headings = 0;
     ck_assert_int_eq(ap_query_check(&q, &f), AP_OK);
     ap_map_free(m);
 }
