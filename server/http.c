@@ -117,8 +117,6 @@ typedef struct ap_req {
     int status;        /* HTTP status sent */
     const char *result;/* wire code of the answer's status: "ok", "no_path", "timeout", or an error code */
     const char *lane;  /* NULL unless the request went through the lanes */
-    const char *search_lane; /* POST /v1/render of a query: the lane its search ended in, which the access
-                              * log keeps (as stats.lane and the search histogram do), not the drawing's */
     /* the client's address, for its profile-eviction budget (admit_profile); set by path handlers */
     uint8_t client[AP_BUDGET_ADDR_MAX];
     uint8_t client_len;
@@ -776,7 +774,6 @@ static enum MHD_Result respond_answer(ap_req *r, int http, int status, char *bod
     if (r->render == NULL || r->drawing || body == NULL || http != 200)
         return respond_mem(r, body ? http : 500, status, body, len, heap, "application/json");
     r->render_outcome = r->job.outcome; /* (the job is the drawing's from here) */
-    r->search_lane = r->lane;
     return draw_off_thread(r, r->job.q.map, NULL, body, len, heap, &r->render->opts);
 }
 
@@ -2070,7 +2067,7 @@ void ap_http_on_job_done(ap_job *job, void *arg)
     bool heap = job->out.heap && job->body != NULL;
     if (heap)
         ap_jbuf_init(&job->out, NULL, 0); /* the block now belongs to r->stored */
-    r->lane = r->search_lane != NULL ? r->search_lane : ap_metrics_lane_name(job->lane);
+    r->lane = ap_metrics_lane_name(job->lane);
     r->pre_gzipped = job->gzipped;
     if (r->h->tablework != NULL)
         ap_tablework_offer(r->h->tablework, r->ver);
