@@ -433,6 +433,7 @@ static int serve(ap_server *s)
         return 1;
     }
     s->reg.capacity = capacity; /* a bigger map is refused from now on: no workspace could search it */
+    s->opts.max_nodes = capacity; /* ... from its header (uploads, reloads, rescans: they read s->opts) */
     ap_lanes_config_from(&lc, &s->cfg, capacity);
     /* ap_lanes_init also sets UV_THREADPOOL_SIZE: this is before any uv_queue_work and before MHD's thread
      * exists, so no other thread reads the environment meanwhile. */

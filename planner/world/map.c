@@ -321,6 +321,11 @@ static int parse_header(line_reader *rd, const char *label, const ap_map_opts *o
                     (long long)max_cells);
     if (padded > (int64_t)UINT32_MAX - 1 || (uint64_t)padded > SIZE_MAX / sizeof(uint32_t))
         return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7, "map too large for 32-bit cell ids");
+    if (opts != NULL && opts->max_nodes > 0 && padded > opts->max_nodes)
+        return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7,
+                    "the map has more nodes, (width + 2) * (height + 2) = %lld, than the search workspaces hold "
+                    "(max_workspace_cells: %lld)",
+                    (long long)padded, (long long)opts->max_nodes);
     if (!next_line(rd, &s, &n) || !line_is(s, n, "map"))
         return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "expected 'map'");
     *width_out = width;
@@ -339,6 +344,17 @@ static int check_size(const char *label, size_t size, size_t header, int32_t w, 
                 "file has %llu bytes; a %d x %d map has at most %llu (rows, line ends and %d bytes of blank lines "
                 "after the grid)",
                 (unsigned long long)size, (int)w, (int)h, (unsigned long long)most, AP_MAP_TRAILING_MAX);
+}
+
+/* parse_header's fault st (with diag) over rd, the first AP_MAP_HEADER_READ of total bytes, restated when
+ * the window cut the line it failed on: the header is too long, not what the cut line looked like (a
+ * zero-padded height cut to its zeros was "expected 'height N' with N a positive integer"). Returns st. */
+static int header_fault(const line_reader *rd, size_t total, const char *label, int st, ap_diag *diag)
+{
+    if (total > rd->len && rd->pos >= rd->len && rd->len > 0 && rd->buf[rd->len - 1] != '\n')
+        return fail(diag, AP_E_MAP_FORMAT, label, rd->line, 1, "the header must end within the first %d bytes",
+                    AP_MAP_HEADER_READ);
+    return st;
 }
 
 /* The grid of a map file: height rows of exactly width terrain characters from rd (left after the "map"
@@ -371,10 +387,15 @@ static int read_rows(line_reader *rd, const char *label, int32_t width, int32_t 
             return fail(diag, AP_E_MAP_FORMAT, label, rd->line, (int)lim_n + 1, "row has %zu characters, expected %d",
                         n, (int)width);
     }
-    /* Blank lines after the grid are tolerated (editors add them); anything else is an extra row. */
-    while (next_line(rd, &s, &n))
-        if (n != 0)
+    /* Blank lines after the grid are tolerated (editors add them), spaces and tabs on them too (a line of
+     * spaces was "more rows than height", a maploader helper); anything else is an extra row. */
+    while (next_line(rd, &s, &n)) {
+        size_t k = 0;
+        while (k < n && (s[k] == ' ' || s[k] == '\t'))
+            k++;
+        if (k != n)
             return fail(diag, AP_E_MAP_FORMAT, label, rd->line, 1, "more rows than height %d", (int)height);
+    }
     return AP_OK;
 }
 
@@ -435,12 +456,14 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     int32_t width = 0, height = 0;
     int st = parse_header(&rd, label, opts, &width, &height, diag);
     if (st != AP_OK)
+        return header_fault(&rd, len, label, st, diag);
+    /* the file's size first, then the header's end, in ap_map_load's order (a PUT and a reload of the same
+     * bytes were answered 400 and 413) */
+    if ((st = check_size(label, len, rd.pos, width, height, diag)) != AP_OK)
         return st;
     if (rd.len < len && buf[rd.pos - 1] != '\n') /* its "map" line cut by the window, not ended by a newline */
         return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "the header must end within the first %d bytes",
                     AP_MAP_HEADER_READ);
-    if ((st = check_size(label, len, rd.pos, width, height, diag)) != AP_OK) /* as ap_map_load's files */
-        return st;
     rd.len = len;
     /* Too short to hold the rows (height rows of width characters, a line end between them): the grid is
      * read only to say where it ends, before the map's arrays are allocated, so an upload of a header
@@ -588,6 +611,8 @@ int ap_map_load(const char *path, const ap_map_opts *opts, ap_map **out, ap_diag
         st = parse_header(&rd, path, opts, &w, &h, diag);
         if (st == AP_OK)
             st = check_size(path, size, rd.pos, w, h, diag);
+        else
+            st = header_fault(&rd, size, path, st, diag);
     } else {
         fail(diag, st, path, 0, 0, "read error: %s", strerror(errno));
     }

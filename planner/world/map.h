@@ -55,6 +55,9 @@ typedef struct ap_map_opts {
     int32_t max_width;  /* cells; default 4096 */
     int32_t max_height; /* cells; default 4096 */
     int64_t max_cells;  /* width * height; default 16,777,216 */
+    int64_t max_nodes;  /* (width + 2) * (height + 2), the nodes a search workspace must hold; 0: no limit
+                         * (the server sets its workspaces' size once they exist, so a map no workspace could
+                         * search is refused from its header, not after its tables are built) */
     const ap_terrain_costs *terrain; /* n_terrain rules, borrowed for the call; the one whose map_id is the
                                       * map's id applies, else the one with "*", else none (uniform) */
     size_t n_terrain;

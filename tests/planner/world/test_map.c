@@ -70,9 +70,13 @@ START_TEST(crlf_and_no_final_newline)
     ck_assert_int_eq(parse_lim("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n.@@.\r\nGSTW", NULL, &d, &m),
                      AP_OK);
     ap_map_free(m);
-    /* trailing blank lines are tolerated */
+    /* trailing blank lines are tolerated, spaces and tabs on them too (they were "more rows than height") */
     ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW\n\n\r\n", NULL, &d, &m), AP_OK);
     ap_map_free(m);
+    ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW\n   \n\t\r\n \t", NULL, &d, &m), AP_OK);
+    ap_map_free(m);
+    ck_assert_int_eq(parse_lim(HDR "....\n.@@.\nGSTW\n  .\n", NULL, &d, &m), AP_E_MAP_FORMAT);
+    ck_assert_int_eq(d.line, 8);
 }
 END_TEST
 
@@ -266,6 +270,26 @@ START_TEST(load_checks_header_and_size_first)
             ck_assert_int_eq(m->height, 2);
         ap_map_free(m);
         m = NULL;
+        free(text);
+    }
+    /* Padded so far that the window cuts the height's own zeros: the header is said to be too long (it was
+     * "expected 'height N' with N a positive integer", its N being 3), from a file and a buffer alike. */
+    {
+        size_t cap = AP_MAP_HEADER_READ + 256;
+        char *text = malloc(cap);
+        ck_assert_ptr_nonnull(text);
+        int k = snprintf(text, cap, "type octile\nheight ");
+        memset(text + k, '0', AP_MAP_HEADER_READ + 100);
+        snprintf(text + k + AP_MAP_HEADER_READ + 100, cap - (size_t)k - AP_MAP_HEADER_READ - 100, "3\nwidth 4\nmap\n....\n....\n....\n");
+        f = fopen(edge, "wb");
+        fputs(text, f);
+        fclose(f);
+        ap_diag d2;
+        ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_FORMAT);
+        ck_assert_int_eq(ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2), AP_E_MAP_FORMAT);
+        ck_assert_str_eq(d2.msg, d.msg);
+        ck_assert_msg(strstr(d.msg, "the header must end within the first 4096 bytes") != NULL, "%s", d.msg);
+        ck_assert_int_eq(d.line, 2);
         free(text);
     }
     /* special files */
