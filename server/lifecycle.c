@@ -136,11 +136,13 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     snprintf(path, sizeof path, "%s/%s.map", lc->maps_dir, t->id);
     struct stat sb;
     bool circles = false;
-    if (stat(path, &sb) != 0 && errno == ENOENT) { /* no grid: a circle map? */
+    /* lstat: a dangling link named <id>.map is there, and its load says it cannot be opened (400), as the
+     * folder's scan reports it; with stat a reload answered "no file" (404), a maploader helper */
+    if (lstat(path, &sb) != 0 && errno == ENOENT) { /* no grid: a circle map? */
         snprintf(path, sizeof path, "%s/%s%s", lc->maps_dir, t->id, AP_CIRCLES_SUFFIX);
-        circles = stat(path, &sb) == 0 || errno != ENOENT;
+        circles = lstat(path, &sb) == 0 || errno != ENOENT;
     }
-    if (!circles && stat(path, &sb) != 0 && errno == ENOENT) {
+    if (!circles && lstat(path, &sb) != 0 && errno == ENOENT) {
         ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
         t->status = AP_E_UNKNOWN_MAP;
         if (cur != NULL)

@@ -509,6 +509,17 @@ START_TEST(reload_from_disk)
                      "the maps folder has no file c.map or c.circles.json; map_version 2 is kept");
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "c"), 2);
+    /* a dangling link named c.map is a file that cannot be opened (400, as the folder's scan reports it),
+     * not "no file" (404: a maploader helper) */
+    char link[96];
+    snprintf(link, sizeof link, "%s/c.map", dir);
+    ck_assert_int_eq(symlink("/nonexistent/arcpath-target.map", link), 0);
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 400);
+    ck_assert_str_eq(error_code(&r), "map_format");
+    ck_assert_msg(strstr(error_field(&r, "message"), "cannot open") != NULL, "%s", r.body);
+    ap_resp_free(&r);
+    ck_assert_int_eq(version_of(&s, "c"), 2);
+    unlink(link);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
     rm_maps_dir(dir);
 }
