@@ -47,6 +47,7 @@
     cellsVersion: 0, /* the map_version the cells were read at (their ETag "<version>.<hex>") */
     kindShown: '',   /* the unit kind the fields show ('' = the user's own values, kept in manualUnit) */
     manualUnit: null,
+    cursor: null,    /* {x, y}: the keyboard's cell on the focused canvas (arrows move it, Enter places) */
   };
 
   const api = {
@@ -219,6 +220,7 @@
     st.image = null;
     st.cellsVersion = 0;
     st.start = st.goal = null;
+    st.cursor = null; /* (another map, another size) */
     st.results.forEach(cancel);
     cancel(st.batch);
     st.results = [];
@@ -479,6 +481,11 @@
     const radius = (Number($('size').value) || 0) > 0 ? 0 : Number($('radius').value) || 0;
     D.pose(ctx, st.start, '#1a7f37', 'S', radius, px);
     D.pose(ctx, st.goal, '#cf222e', 'G', radius, px);
+    if (st.cursor && document.activeElement === canvas) {
+      ctx.strokeStyle = '#0969da';
+      ctx.lineWidth = 2 * px;
+      ctx.strokeRect(st.cursor.x, st.cursor.y, 1, 1);
+    }
   }
 
   /* ---- panel ------------------------------------------------------------------------------------------- */
@@ -740,7 +747,13 @@
   }
 
   function placePose(px, py) {
-    let [x, y] = api.screenToWorld(px, py);
+    const [x, y] = api.screenToWorld(px, py);
+    placeAt(x, y);
+  }
+
+  /* Place the pose the radios pick at map point (x, y) (snapped to its cell's centre when asked), then
+   * offer the other one and plan. */
+  function placeAt(x, y) {
     if (!st.cells || x < 0 || y < 0 || x >= st.cells.width || y >= st.cells.height)
       return;
     if ($('snap').checked) {
@@ -828,6 +841,53 @@
   canvas.addEventListener('pointerleave', () => {
     $('hover').textContent = '';
   });
+
+  /* The keyboard's way to place start and goal (the canvas is focusable): arrows move a cell cursor (with
+   * Shift 10 cells), Enter or Space places the pose the radios pick at its cell's centre, S and G pick
+   * start or goal; the cursor's cell is read out in the hover line (aria-live). */
+  canvas.addEventListener('focus', () => {
+    if (!st.cells)
+      return;
+    if (!st.cursor) {
+      const p = st[pickValue()];
+      st.cursor = p ? { x: Math.floor(p.x), y: Math.floor(p.y) }
+        : { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+    }
+    showCursor();
+    draw();
+  });
+
+  canvas.addEventListener('blur', () => draw());
+
+  canvas.addEventListener('keydown', (e) => {
+    if (!st.cells || e.ctrlKey || e.metaKey || e.altKey)
+      return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (!st.cursor)
+      st.cursor = { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+    if (steps[e.key]) {
+      const k = e.shiftKey ? 10 : 1;
+      st.cursor.x = Math.min(st.cells.width - 1, Math.max(0, st.cursor.x + k * steps[e.key][0]));
+      st.cursor.y = Math.min(st.cells.height - 1, Math.max(0, st.cursor.y + k * steps[e.key][1]));
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      placeAt(st.cursor.x + 0.5, st.cursor.y + 0.5);
+    } else if (e.key === 's' || e.key === 'S' || e.key === 'g' || e.key === 'G') {
+      setPick(e.key.toLowerCase() === 's' ? 'start' : 'goal');
+    } else {
+      return;
+    }
+    e.preventDefault(); /* (no page scroll under the arrows and Space) */
+    showCursor();
+    draw();
+  });
+
+  function showCursor() {
+    const c = st.cursor;
+    if (!c)
+      return;
+    const t = terrainAt(c.x + 0.5, c.y + 0.5);
+    $('hover').textContent = 'cell (' + c.x + ', ' + c.y + ") '" + t + "', Enter places the " + pickValue();
+  }
 
   function showHover(px, py) {
     const [x, y] = api.screenToWorld(px, py);

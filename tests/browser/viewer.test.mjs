@@ -284,6 +284,65 @@ test('a clicked grid query draws exactly the API answer, compared with a second 
   assert.ok(table.includes(direct.json.grid_cost.toFixed(4)), table);
 });
 
+test('the keyboard places start and goal: focus the map, arrows move a cell cursor, Enter places', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  await page.selectOption('#alg', 'astar');
+  await page.selectOption('#alg2', '');
+  const plans = await viewer(() => window.arcpathViewer.plans);
+  await page.focus('#view');
+  const cursor = () => viewer(() => ({ ...window.arcpathViewer.state.cursor }));
+  // up (bounded) until the cursor's cell is open floor, so the query is answered, not refused
+  const toFloor = async () => {
+    for (let i = 0; i < 200; i++) {
+      const open = await viewer(() => {
+        const s = window.arcpathViewer.state;
+        return s.cells.rows[s.cursor.y][s.cursor.x] === '.';
+      });
+      if (open)
+        return cursor();
+      await page.keyboard.press('ArrowUp');
+    }
+    throw new Error('no open cell above the cursor');
+  };
+  // the cursor starts at the map's middle cell; 3 left, 2 up; S picks the start; a key not ours is ignored
+  const mid = await cursor();
+  const c = await viewer(() => ({ w: window.arcpathViewer.state.cells.width, h: window.arcpathViewer.state.cells.height }));
+  assert.deepEqual(mid, { x: Math.floor(c.w / 2), y: Math.floor(c.h / 2) });
+  await page.keyboard.press('s');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++)
+    await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await cursor(), { x: mid.x - 3, y: mid.y - 2 });
+  const sc = await toFloor();
+  await page.keyboard.press('Enter');
+  const s = await viewer(() => window.arcpathViewer.state.start);
+  assert.deepEqual(s, { x: sc.x + 0.5, y: sc.y + 0.5 });
+  // Shift+arrow moves 10 cells and stops at the map's edge
+  await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 40; i++)
+    await page.keyboard.press('Shift+ArrowDown');
+  assert.deepEqual(await cursor(), { x: sc.x + 10, y: c.h - 1 });
+  const hover = await page.locator('#hover').innerText();
+  assert.match(hover, new RegExp(`cell \\(${sc.x + 10}, ${c.h - 1}\\)`));
+  // Space places the goal, which the radios offer after the start
+  const gc = await toFloor();
+  await page.keyboard.press(' ');
+  const g = await viewer(() => window.arcpathViewer.state.goal);
+  assert.deepEqual(g, { x: gc.x + 0.5, y: gc.y + 0.5 });
+  // both placed: the page planned them, as clicks would have, and the search answered
+  await page.waitForFunction((n) => window.arcpathViewer.plans > n && window.arcpathViewer.inflight === 0, plans,
+    { timeout: STEP_MS });
+  const { request, direct } = await lastPlan();
+  assert.deepEqual(request.start, s);
+  assert.deepEqual(request.goal, g);
+  assert.equal(direct.status, 200);
+  // the page did not scroll under the keys
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+});
+
 test('the wheel zooms about the cursor, a drag pans, and clicks still land on their cells', async () => {
   await openMap('rooms');
   await page.click('#reset');
