@@ -136,13 +136,19 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     snprintf(path, sizeof path, "%s/%s.map", lc->maps_dir, t->id);
     struct stat sb;
     bool circles = false;
-    /* lstat: a dangling link named <id>.map is there, and its load says it cannot be opened (400), as the
-     * folder's scan reports it; with stat a reload answered "no file" (404), a maploader helper */
-    if (lstat(path, &sb) != 0 && errno == ENOENT) { /* no grid: a circle map? */
-        snprintf(path, sizeof path, "%s/%s%s", lc->maps_dir, t->id, AP_CIRCLES_SUFFIX);
-        circles = lstat(path, &sb) == 0 || errno != ENOENT;
+    /* No grid file that opens (none, or a dangling link): a circle map? As the folder's scan, which reports
+     * a dangling <id>.map and still loads <id>.circles.json. Without either, a dangling link named <id>.map
+     * is there (lstat), and its load says it cannot be opened (400, as the scan reports it), where stat
+     * alone answered "no file" (404, a maploader helper). */
+    const bool grid_named = lstat(path, &sb) == 0 || errno != ENOENT;
+    if (stat(path, &sb) != 0 && errno == ENOENT) {
+        char cpath[sizeof path];
+        snprintf(cpath, sizeof cpath, "%s/%s%s", lc->maps_dir, t->id, AP_CIRCLES_SUFFIX);
+        circles = lstat(cpath, &sb) == 0 || errno != ENOENT;
+        if (circles || !grid_named)
+            snprintf(path, sizeof path, "%s", cpath);
     }
-    if (!circles && lstat(path, &sb) != 0 && errno == ENOENT) {
+    if (!circles && !grid_named) {
         ap_map_version *cur = ap_registry_acquire(lc->reg, t->id);
         t->status = AP_E_UNKNOWN_MAP;
         if (cur != NULL)

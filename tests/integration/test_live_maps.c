@@ -519,6 +519,14 @@ START_TEST(reload_from_disk)
     ck_assert_msg(strstr(error_field(&r, "message"), "cannot open") != NULL, "%s", r.body);
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "c"), 2);
+    /* ... and beside a c.circles.json that one is loaded, as the folder's scan loads it (a reviewer) */
+    put_file(dir, "c.circles.json", "{\"width\": 10, \"height\": 10, \"circles\": [{\"x\": 5, \"y\": 5, \"r\": 1}]}");
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 200);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "circles");
+    json_decref(j);
+    ap_resp_free(&r);
+    drop_file(dir, "c.circles.json");
     unlink(link);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
     rm_maps_dir(dir);
