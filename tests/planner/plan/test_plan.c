@@ -1235,7 +1235,13 @@ START_TEST(turn_penalty_refused_where_it_would_be_ignored)
     q.turning_radius = 0.0;
     q.algorithm = AP_ALG_ASTAR;
     ck_assert_int_eq(ap_query_check(&q, NULL), AP_OK);
-    /* search.headings likewise (the grid searches took 16 and answered as if obeyed) */
+    /* search.headings 16 likewise (the grid searches took it and answered as if obeyed); 8, every search's
+     * default, is taken anywhere, as a turn_penalty of 0 is */
+    q.headings = AP_HEADINGS_COARSE;
+    for (size_t i = 0; i < 4; i++) {
+        q.algorithm = grid_algs[i];
+        ck_assert_int_eq(ap_query_validate(&q, NULL, NULL), AP_OK);
+    }
     q.headings = AP_HEADINGS_FINE;
     for (size_t i = 0; i < 4; i++) {
         q.algorithm = grid_algs[i];
