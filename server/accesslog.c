@@ -25,8 +25,12 @@ int ap_accesslog_init(ap_accesslog *l, int fd, size_t cap)
         return -1;
     }
     struct stat st;
-    /* a regular file or a device that is not a terminal (/dev/null) takes everything at once */
-    l->whole = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && !isatty(fd)));
+    /* Only what fills up and waits for its reader is polled: a pipe, a socket, a terminal. Anything else takes
+     * everything at once: a regular file, /dev/null, and a descriptor that is not what it should be (a
+     * closed stderr whose number libuv's epoll took: polled for POLLOUT it never was, and each flush waited
+     * out its time, a reviewer), where a failing write drops the lines. */
+    const bool known = fstat(fd, &st) == 0;
+    l->whole = !known || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || (S_ISCHR(st.st_mode) && isatty(fd)));
     l->fd = fd;
     l->cap = cap;
     pthread_mutex_init(&l->mu, NULL);

@@ -10,6 +10,8 @@
  * orchestrator restart-loop a container whose real problem is a missing volume; a live-but-not-ready
  * process says exactly what is wrong and can be inspected. --check-config is the strict gate for CI.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -69,14 +71,15 @@ static FILE *errlog(ap_server *s)
     return s->errf != NULL ? s->errf : stderr;
 }
 
-/* Hand on the stream's last lines and write them out (up to 2 s for a slow reader), then free the buffer. */
-static void close_errlog(ap_server *s)
+/* Hand on the stream's last lines and write them out (up to wait_ms for a slow reader), then free the
+ * buffer. */
+static void close_errlog(ap_server *s, int wait_ms)
 {
     if (s->errf != NULL)
         fclose(s->errf);
     s->errf = NULL;
     if (s->elog.buf != NULL)
-        ap_accesslog_flush(&s->elog, 2000);
+        ap_accesslog_flush(&s->elog, wait_ms);
     ap_accesslog_free(&s->elog);
 }
 
@@ -167,10 +170,13 @@ static void finish_shutdown(ap_server *s)
     ap_http_stop(&s->http);
     ap_lanes_close(&s->lanes);
     close_handles(s);
-    /* the access log's last lines: up to 2 s for a reader that is slow (not forever for one that is gone) */
+    /* the logs' last lines: up to 2 s in all for readers that are slow (not forever for ones that are gone;
+     * each log waiting its own 2 s made an unread stdout and stderr cost 4 s of the grace period) */
+    const uint64_t t0 = ap_clock_ns();
     ap_accesslog_flush(&s->alog, 2000);
     fflush(errlog(s));
-    ap_accesslog_flush(&s->elog, 2000);
+    const uint64_t spent_ms = (ap_clock_ns() - t0) / 1000000u;
+    ap_accesslog_flush(&s->elog, spent_ms < 2000 ? (int)(2000 - spent_ms) : 0);
 }
 
 static void on_log_flush(uv_timer_t *t)
@@ -404,7 +410,7 @@ static int serve_abort(ap_server *s, bool handles)
     uv_loop_close(&s->loop);
     ap_lanes_free(&s->lanes);
     ap_accesslog_free(&s->alog); /* nothing to free when it was never made (s is zeroed) */
-    close_errlog(s);
+    close_errlog(s, 2000); /* (why the start failed) */
     return 1;
 }
 
@@ -494,7 +500,8 @@ static int serve(ap_server *s)
             v6 ? "]" : "", (unsigned)s->http.port, ap_registry_count(&s->reg),
             ap_registry_count(&s->reg) ? "" : " (not ready: no maps loaded)");
     fflush(errlog(s));
-    ap_accesslog_flush(&s->elog, 2000); /* the line a supervisor waits for: out now, not in 50 ms */
+    ap_accesslog_flush(&s->elog, 200); /* the line a supervisor waits for: out now, not in 50 ms (a stalled
+                                        * reader costs 0.2 s before the loop runs, not more) */
 
     uv_run(&s->loop, UV_RUN_DEFAULT);
 
@@ -503,12 +510,18 @@ static int serve(ap_server *s)
     ap_lanes_free(&s->lanes);
     ap_accesslog_free(&s->alog);
     fprintf(errlog(s), "arcpathd: stopped\n");
-    close_errlog(s);
+    close_errlog(s, 200); /* (the drain's flushes had their 2 s: a reader still stalled gets no more) */
     return 0;
 }
 
 int main(int argc, char **argv)
 {
+    /* Standard descriptors closed by whoever started us (`2>&-`) get /dev/null, as daemons do: else the
+     * next file opened takes the number (libuv's epoll took 2), the logs are written into it, and libuv
+     * aborts at exit on its own descriptor at or below 2 (a reviewer). open() takes the lowest free number. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+            return 1;
     /* A client that hangs up mid-response must cost an EPIPE, not the process. */
     signal(SIGPIPE, SIG_IGN);
     /* The stop and reload signals wait (blocked, pending) until serve() has its handlers: at their default

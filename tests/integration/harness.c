@@ -101,6 +101,8 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
         if (errf && *errf) {
             FILE *e = freopen(errf, "w", stderr);
             (void)e;
+        } else if (getenv("AP_TEST_STDERR_CLOSED")) {
+            close(2); /* started with `2>&-` */
         } else if (getenv("AP_TEST_STDERR_UNREAD")) {
             /* stderr a pipe nobody reads, of one page (F_SETPIPE_SZ), so a few seconds of messages fill it */
             int p[2];

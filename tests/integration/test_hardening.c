@@ -386,6 +386,23 @@ START_TEST(unread_stderr_does_not_stop_the_server)
 }
 END_TEST
 
+/* Started with stderr closed (`2>&-`): it serves and stops with 0. The next file opened took number 2
+ * (libuv's epoll), the messages were written into it, each flush polled it in vain for its 2 s, and libuv
+ * aborted at exit on its own descriptor at or below 2 (a reviewer): now /dev/null takes the number. */
+START_TEST(closed_stderr_serves_and_stops)
+{
+    const char *env[] = {"AP_TEST_STDERR_CLOSED=1", NULL};
+    ap_srv s;
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", NULL, env), 0);
+    healthz_from(s.port, NULL);
+    char fd2[64], target[256] = "";
+    snprintf(fd2, sizeof fd2, "/proc/%d/fd/2", (int)s.pid);
+    ck_assert_int_gt(readlink(fd2, target, sizeof target - 1), 0);
+    ck_assert_str_eq(target, "/dev/null");
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 START_TEST(full_server_makes_room_for_a_new_client)
 {
     /* max_connections 4, held by four slow requests from four addresses: a fifth client is answered at once,
@@ -862,6 +879,7 @@ Suite *hardening_suite(void)
     tcase_add_test(tc, open_file_limit_raised_or_connections_lowered);
     tcase_add_test(tc, unread_stdout_does_not_stop_the_server);
     tcase_add_test(tc, unread_stderr_does_not_stop_the_server);
+    tcase_add_test(tc, closed_stderr_serves_and_stops);
     tcase_add_test(tc, connection_flood_does_not_flood_the_log);
     tcase_add_test(tc, trickled_request_is_closed_at_request_timeout);
     tcase_add_test(tc, keep_alive_requests_each_get_the_full_deadline);
