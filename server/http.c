@@ -1351,6 +1351,23 @@ typedef struct header_scan {
     bool ce_coded;      /* a Content-Encoding other than identity */
 } header_scan;
 
+/* Is a Content-Encoding value the identity coding: a list (RFC 9110 5.6.1) of nothing but "identity", any
+ * case, whitespace about its members, empty members and an empty value allowed? */
+static bool identity_coding(const char *v)
+{
+    for (const char *p = v != NULL ? v : ""; *p != '\0';) {
+        p += strspn(p, " \t");
+        const size_t n = strcspn(p, ",");
+        size_t m = n;
+        while (m > 0 && (p[m - 1] == ' ' || p[m - 1] == '\t'))
+            m--;
+        if (m > 0 && !(m == 8 && strncasecmp(p, "identity", 8) == 0))
+            return false;
+        p += n + (p[n] == ',');
+    }
+    return true;
+}
+
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     header_scan *hs = cls;
@@ -1371,7 +1388,7 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
         if (hs->n_te++ > 0 || value == NULL || strcasecmp(value, "chunked") != 0)
             hs->te_unsupported = true;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_ENCODING) == 0) {
-        if (value == NULL || strcasecmp(value, "identity") != 0)
+        if (!identity_coding(value))
             hs->ce_coded = true;
     }
     return MHD_YES;
@@ -1415,7 +1432,8 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
         *msg = hs.n_host == 0 ? "HTTP/1.1 request without a Host header" : "more than one Host header";
         return AP_E_BAD_REQUEST;
     }
-    if (hs.ce_coded) {
+    /* (only a body is coded: a stray header on a request without one, a probe's GET, is no fault) */
+    if (hs.ce_coded && (hs.n_te > 0 || (hs.cl != NULL && strspn(hs.cl, "0 \t") != strlen(hs.cl)))) {
         /* a gzip body was read as it came and answered invalid_json near '\u001F' (a jsonedge helper) */
         *msg = "the request body's Content-Encoding is not supported: send it unencoded (identity)";
         return AP_E_UNSUPPORTED_MEDIA_TYPE;
