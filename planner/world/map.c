@@ -324,7 +324,7 @@ static int parse_header(line_reader *rd, const char *label, const ap_map_opts *o
     if (opts != NULL && opts->max_nodes > 0 && padded > opts->max_nodes)
         return fail(diag, AP_E_MAP_TOO_LARGE, label, 3, 7,
                     "the map has more nodes, (width + 2) * (height + 2) = %lld, than the search workspaces hold "
-                    "(max_workspace_cells: %lld)",
+                    "(%lld: max_workspace_cells, or the largest map's at start)",
                     (long long)padded, (long long)opts->max_nodes);
     if (!next_line(rd, &s, &n) || !line_is(s, n, "map"))
         return fail(diag, AP_E_MAP_FORMAT, label, 4, 1, "expected 'map'");
@@ -351,7 +351,9 @@ static int check_size(const char *label, size_t size, size_t header, int32_t w, 
  * zero-padded height cut to its zeros was "expected 'height N' with N a positive integer"). Returns st. */
 static int header_fault(const line_reader *rd, size_t total, const char *label, int st, ap_diag *diag)
 {
-    if (total > rd->len && rd->pos >= rd->len && rd->len > 0 && rd->buf[rd->len - 1] != '\n')
+    /* (the window used up, whether it ended inside a line or just after one: a height line ending at its
+     * last byte left "expected 'width N', found end of file", a reviewer) */
+    if (total > rd->len && rd->pos >= rd->len)
         return fail(diag, AP_E_MAP_FORMAT, label, rd->line, 1, "the header must end within the first %d bytes",
                     AP_MAP_HEADER_READ);
     return st;

@@ -292,6 +292,27 @@ START_TEST(load_checks_header_and_size_first)
         ck_assert_int_eq(d.line, 2);
         free(text);
     }
+    /* ... and one whose height line ends on the window's last byte, the width beyond it (it was "expected
+     * 'width N', found end of file") */
+    {
+        const char *tail = "2\nwidth 3\nmap\n...\n...\n";
+        size_t cap = AP_MAP_HEADER_READ + 64, pre = strlen("type octile\nheight ");
+        char *text = malloc(cap);
+        ck_assert_ptr_nonnull(text);
+        memcpy(text, "type octile\nheight ", pre);
+        memset(text + pre, '0', AP_MAP_HEADER_READ - pre - 2);
+        snprintf(text + AP_MAP_HEADER_READ - 2, cap - AP_MAP_HEADER_READ + 2, "%s", tail);
+        ck_assert_int_eq(text[AP_MAP_HEADER_READ - 1], '\n');
+        f = fopen(edge, "wb");
+        fputs(text, f);
+        fclose(f);
+        ap_diag d2;
+        ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_FORMAT);
+        ck_assert_int_eq(ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2), AP_E_MAP_FORMAT);
+        ck_assert_str_eq(d2.msg, d.msg);
+        ck_assert_msg(strstr(d.msg, "the header must end within the first 4096 bytes") != NULL, "%s", d.msg);
+        free(text);
+    }
     /* special files */
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     ck_assert_int_eq(ap_map_load(fifo, NULL, &m, &d), AP_E_IO);
