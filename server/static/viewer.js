@@ -264,6 +264,10 @@
     if (!live())
       return false;
     st.cells = cells;
+    if (st.cursor) { /* (the same id, maybe another size: a PUT replaced it) */
+      st.cursor.x = Math.min(st.cursor.x, cells.width - 1);
+      st.cursor.y = Math.min(st.cursor.y, cells.height - 1);
+    }
     const m = /^(?:W\/)?"(\d+)\./.exec(meta.etag || '');
     st.cellsVersion = m ? Number(m[1]) : 0;
     return true;
@@ -827,8 +831,10 @@
     drag = null;
     if (d.moved && d.handle)
       plan();
-    else if (!d.moved && d.button === 0)
+    else if (!d.moved && d.button === 0) {
+      st.cursor = null; /* (the mouse's placement: no keyboard cursor left on the map) */
       placePose(d.x0, d.y0);
+    }
   });
 
   canvas.addEventListener('wheel', (e) => {
@@ -845,16 +851,13 @@
   /* The keyboard's way to place start and goal (the canvas is focusable): arrows move a cell cursor (with
    * Shift 10 cells), Enter or Space places the pose the radios pick at its cell's centre, S and G pick
    * start or goal; the cursor's cell is read out in the hover line (aria-live). */
+  /* The cursor comes with the first key (at the picked pose's cell, else the map's middle) and goes with a
+   * mouse placement, so a click, which focuses the canvas too, leaves no stray outline (a reviewer). */
   canvas.addEventListener('focus', () => {
-    if (!st.cells)
-      return;
-    if (!st.cursor) {
-      const p = st[pickValue()];
-      st.cursor = p ? { x: Math.floor(p.x), y: Math.floor(p.y) }
-        : { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+    if (st.cursor) {
+      showCursor();
+      draw();
     }
-    showCursor();
-    draw();
   });
 
   canvas.addEventListener('blur', () => draw());
@@ -863,18 +866,22 @@
     if (!st.cells || e.ctrlKey || e.metaKey || e.altKey)
       return;
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (!st.cursor)
-      st.cursor = { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+    const ours = steps[e.key] || e.key === 'Enter' || e.key === ' ' || 'sSgG'.includes(e.key);
+    if (!ours)
+      return;
+    if (!st.cursor) {
+      const p = st[pickValue()];
+      st.cursor = p ? { x: Math.floor(p.x), y: Math.floor(p.y) }
+        : { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+    }
     if (steps[e.key]) {
       const k = e.shiftKey ? 10 : 1;
       st.cursor.x = Math.min(st.cells.width - 1, Math.max(0, st.cursor.x + k * steps[e.key][0]));
       st.cursor.y = Math.min(st.cells.height - 1, Math.max(0, st.cursor.y + k * steps[e.key][1]));
     } else if (e.key === 'Enter' || e.key === ' ') {
       placeAt(st.cursor.x + 0.5, st.cursor.y + 0.5);
-    } else if (e.key === 's' || e.key === 'S' || e.key === 'g' || e.key === 'G') {
-      setPick(e.key.toLowerCase() === 's' ? 'start' : 'goal');
     } else {
-      return;
+      setPick(e.key.toLowerCase() === 's' ? 'start' : 'goal');
     }
     e.preventDefault(); /* (no page scroll under the arrows and Space) */
     showCursor();

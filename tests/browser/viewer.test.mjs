@@ -305,11 +305,13 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
     }
     throw new Error('no open cell above the cursor');
   };
-  // the cursor starts at the map's middle cell; 3 left, 2 up; S picks the start; a key not ours is ignored
+  // no cursor until a key asks for one (a click focuses the map too); S picks the start and brings the
+  // cursor, at the map's middle cell with no start placed; then 3 left, 2 up; a key not ours is ignored
+  assert.equal(await viewer(() => window.arcpathViewer.state.cursor), null);
+  await page.keyboard.press('s');
   const mid = await cursor();
   const c = await viewer(() => ({ w: window.arcpathViewer.state.cells.width, h: window.arcpathViewer.state.cells.height }));
   assert.deepEqual(mid, { x: Math.floor(c.w / 2), y: Math.floor(c.h / 2) });
-  await page.keyboard.press('s');
   await page.keyboard.press('Home');
   for (let i = 0; i < 3; i++)
     await page.keyboard.press('ArrowLeft');
@@ -341,6 +343,9 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
   assert.equal(direct.status, 200);
   // the page did not scroll under the keys
   assert.equal(await page.evaluate(() => window.scrollY), 0);
+  // a mouse placement takes the keyboard's cursor away (no outline left where the mouse works)
+  await page.mouse.click(canvasBox.x + 20, canvasBox.y + 20);
+  assert.equal(await viewer(() => window.arcpathViewer.state.cursor), null);
 });
 
 test('the wheel zooms about the cursor, a drag pans, and clicks still land on their cells', async () => {
