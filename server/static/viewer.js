@@ -221,6 +221,8 @@
     st.cellsVersion = 0;
     st.start = st.goal = null;
     st.cursor = null; /* (another map, another size) */
+    $('hover').textContent = '';
+    say('');
     st.results.forEach(cancel);
     cancel(st.batch);
     st.results = [];
@@ -486,7 +488,11 @@
     D.pose(ctx, st.start, '#1a7f37', 'S', radius, px);
     D.pose(ctx, st.goal, '#cf222e', 'G', radius, px);
     if (st.cursor && document.activeElement === canvas) {
-      ctx.strokeStyle = '#0969da';
+      /* white under black: 3:1 or more against any terrain's colour (blue alone was 1:1 on trees) */
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 4 * px;
+      ctx.strokeRect(st.cursor.x, st.cursor.y, 1, 1);
+      ctx.strokeStyle = '#000000';
       ctx.lineWidth = 2 * px;
       ctx.strokeRect(st.cursor.x, st.cursor.y, 1, 1);
     }
@@ -514,6 +520,7 @@
         b.onclick = () => {
           delete p.heading;
           renderPoses();
+          canvas.focus(); /* (the button is gone: focus fell to the page) */
           plan();
         };
         d.appendChild(b);
@@ -860,40 +867,92 @@
     }
   });
 
-  canvas.addEventListener('blur', () => draw());
+  canvas.addEventListener('blur', () => {
+    $('hover').textContent = '';
+    draw();
+  });
 
   canvas.addEventListener('keydown', (e) => {
     if (!st.cells || e.ctrlKey || e.metaKey || e.altKey)
       return;
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    const ours = steps[e.key] || e.key === 'Enter' || e.key === ' ' || 'sSgG'.includes(e.key);
-    if (!ours)
+    const place = e.key === 'Enter' || e.key === ' ';
+    const turn = e.key === '[' || e.key === ']';
+    const zoom = e.key === '+' || e.key === '=' || e.key === '-';
+    if (!(steps[e.key] || place || turn || zoom || (e.key.length === 1 && 'sSgG'.includes(e.key))))
       return;
+    e.preventDefault(); /* (no page scroll under the arrows and Space) */
     if (!st.cursor) {
+      /* The first key shows the cursor (at the picked pose's cell, else the map's middle) and says where
+       * it is; only then can Enter place, so nothing lands on a cell the user could not yet know. */
       const p = st[pickValue()];
       st.cursor = p ? { x: Math.floor(p.x), y: Math.floor(p.y) }
         : { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
+      if (place || turn) {
+        showCursor();
+        draw();
+        return;
+      }
     }
     if (steps[e.key]) {
       const k = e.shiftKey ? 10 : 1;
       st.cursor.x = Math.min(st.cells.width - 1, Math.max(0, st.cursor.x + k * steps[e.key][0]));
       st.cursor.y = Math.min(st.cells.height - 1, Math.max(0, st.cursor.y + k * steps[e.key][1]));
-    } else if (e.key === 'Enter' || e.key === ' ') {
+      followCursor();
+    } else if (place) {
+      if (e.repeat) /* (a held key placed start and goal in turn on one cell) */
+        return;
       placeAt(st.cursor.x + 0.5, st.cursor.y + 0.5);
+    } else if (turn) {
+      /* [ and ] turn the picked pose's heading by 15 degrees (from +x, toward +y: clockwise on screen) */
+      const p = st[pickValue()];
+      if (!p) {
+        say('no ' + pickValue() + ' placed yet: Enter places it');
+        return;
+      }
+      const h = (p.heading !== undefined ? p.heading : 0) + (e.key === ']' ? 1 : -1) * Math.PI / 12;
+      p.heading = Math.atan2(Math.sin(h), Math.cos(h));
+      renderPoses();
+      draw();
+      plan();
+      say(pickValue() + ' heading ' + Math.round(p.heading * 180 / Math.PI) + ' degrees');
+      return;
+    } else if (zoom) {
+      const [px, py] = api.worldToScreen(st.cursor.x + 0.5, st.cursor.y + 0.5);
+      zoomAt(px, py, e.key === '-' ? 1 / 1.5 : 1.5);
+      followCursor();
     } else {
       setPick(e.key.toLowerCase() === 's' ? 'start' : 'goal');
     }
-    e.preventDefault(); /* (no page scroll under the arrows and Space) */
     showCursor();
     draw();
   });
+
+  /* Keep the keyboard cursor in view: a cell off the canvas brings the view's centre to it. */
+  function followCursor() {
+    const c = st.cursor;
+    const [w, h] = cssSize();
+    const [px, py] = api.worldToScreen(c.x + 0.5, c.y + 0.5);
+    const m = Math.min(24, w / 4, h / 4);
+    if (px < m || py < m || px > w - m || py > h - m) {
+      st.view.tx += w / 2 - px;
+      st.view.ty += h / 2 - py;
+    }
+  }
+
+  /* Tell a screen reader (the live line, which the mouse's hover does not touch). */
+  function say(text) {
+    $('said').textContent = text;
+  }
 
   function showCursor() {
     const c = st.cursor;
     if (!c)
       return;
     const t = terrainAt(c.x + 0.5, c.y + 0.5);
-    $('hover').textContent = 'cell (' + c.x + ', ' + c.y + ") '" + t + "', Enter places the " + pickValue();
+    const text = 'cell (' + c.x + ', ' + c.y + ") '" + t + "', Enter places the " + pickValue();
+    $('hover').textContent = text;
+    say(text);
   }
 
   function showHover(px, py) {

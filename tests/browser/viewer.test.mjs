@@ -305,9 +305,13 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
     }
     throw new Error('no open cell above the cursor');
   };
-  // no cursor until a key asks for one (a click focuses the map too); S picks the start and brings the
-  // cursor, at the map's middle cell with no start placed; then 3 left, 2 up; a key not ours is ignored
+  // no cursor until a key asks for one (a click focuses the map too); the first Enter only shows it, at
+  // the map's middle cell with no start placed, and says where it is; S picks the start; then 3 left, 2 up;
+  // a key not ours is ignored
   assert.equal(await viewer(() => window.arcpathViewer.state.cursor), null);
+  await page.keyboard.press('Enter');
+  assert.equal(await viewer(() => window.arcpathViewer.state.start), null);
+  assert.match(await page.locator('#said').innerText(), /^cell \(\d+, \d+\)/);
   await page.keyboard.press('s');
   const mid = await cursor();
   const c = await viewer(() => ({ w: window.arcpathViewer.state.cells.width, h: window.arcpathViewer.state.cells.height }));
@@ -322,6 +326,16 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
   await page.keyboard.press('Enter');
   const s = await viewer(() => window.arcpathViewer.state.start);
   assert.deepEqual(s, { x: sc.x + 0.5, y: sc.y + 0.5 });
+  // ] and [ turn the picked pose's heading by 15 degrees; G picks the goal again after the start's turns
+  await page.keyboard.press('s');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await page.keyboard.press('[');
+  const sh = await viewer(() => window.arcpathViewer.state.start.heading);
+  assert.ok(Math.abs(sh - Math.PI / 6) < 1e-12, String(sh));
+  assert.match(await page.locator('#said').innerText(), /start heading 30 degrees/);
+  await page.keyboard.press('g');
   // Shift+arrow moves 10 cells and stops at the map's edge
   await page.keyboard.press('Shift+ArrowRight');
   for (let i = 0; i < 40; i++)
@@ -338,9 +352,21 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
   await page.waitForFunction((n) => window.arcpathViewer.plans > n && window.arcpathViewer.inflight === 0, plans,
     { timeout: STEP_MS });
   const { request, direct } = await lastPlan();
-  assert.deepEqual(request.start, s);
+  assert.deepEqual(request.start, { ...s, heading: sh });
   assert.deepEqual(request.goal, g);
   assert.equal(direct.status, 200);
+  // + zooms about the cursor, and the view follows the cursor off the canvas's edge
+  const scale0 = await viewer(() => window.arcpathViewer.state.view.scale);
+  await page.keyboard.press('+');
+  assert.ok(await viewer(() => window.arcpathViewer.state.view.scale) > scale0 * 1.4);
+  for (let i = 0; i < 12; i++)
+    await page.keyboard.press('Shift+ArrowLeft');
+  const inView = await viewer(() => {
+    const a = window.arcpathViewer, c = a.state.cursor, r = document.getElementById('view').getBoundingClientRect();
+    const [x, y] = a.worldToScreen(c.x + 0.5, c.y + 0.5);
+    return x >= 0 && y >= 0 && x <= r.width && y <= r.height;
+  });
+  assert.ok(inView);
   // the page did not scroll under the keys
   assert.equal(await page.evaluate(() => window.scrollY), 0);
   // a mouse placement takes the keyboard's cursor away (no outline left where the mouse works)
@@ -410,7 +436,7 @@ test('a turning-radius query is drawn with true arcs, samples on them', async ()
   assert.equal(drawn[0].samples, direct.json.samples.length);
   assert.ok(drawn[0].samples > 10);
   // what a screen reader finds: the picture, the heading's button by its job, the answers announced
-  assert.equal(await page.getByRole('img', { name: 'map and paths' }).count(), 1);
+  assert.equal(await page.getByRole('application', { name: /^map and paths/ }).count(), 1);
   assert.equal(await page.getByRole('button', { name: 'free the start heading' }).count(), 1);
   assert.equal(await page.locator('#results').getAttribute('aria-live'), 'polite');
   assert.equal(await page.getByRole('radiogroup', { name: 'Click sets' }).count(), 1);
