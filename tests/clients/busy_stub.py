@@ -6,6 +6,7 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
   so a client that retries once gets the answer;
 - POST /v1/path with map "drip": a 200 whose body comes a byte every 0.3 s (20 bytes, then it stops);
 - POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
+- POST /v1/path with map "slowhead": a 200 whose header lines come a byte every 0.3 s (for 6 s, then stops);
 - POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes");
 - GET /count: the number of POSTs so far, as text.
 """
@@ -74,6 +75,17 @@ class Handler(BaseHTTPRequestHandler):
             map_id = None
         if map_id in ("drip", "truncated"):
             self.cut_short(map_id == "drip")
+            return
+        if map_id == "slowhead":
+            try:
+                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                for b in b"X-Pad: " + b"a" * 13:
+                    self.wfile.write(bytes([b]))
+                    self.wfile.flush()
+                    time.sleep(0.3)
+            except OSError:  # the client gave up: what the check wants
+                pass
+            self.close_connection = True
             return
         if map_id == "badly_typed":
             self.send(200, dict(ANSWER, clear="yes"))

@@ -291,14 +291,15 @@ if [ -z "$(toolchain c)" ]; then
 fi
 
 # --- answers cut short, and bad options -----------------------------------------------------------------------
-# Python: timeout bounds the whole request (a body a byte every 0.3 s is cut off at 1 s, not read for 6 s), and a
+# Python: timeout bounds the whole request (a body, or the header lines, a byte every 0.3 s are cut off at 1 s,
+# not read for 6 s: the headers went on for ever), and a
 # body cut short is a TransportError (both escaped as other exceptions, or not at all). JavaScript: maxAttempts
 # NaN takes the default 3 (it retried without end).
 out=$(PYTHONPATH=clients/python python3 -c '
 import sys, time
 from arcpath_client import ArcpathClient, TransportError
 c = ArcpathClient(sys.argv[1], timeout=1.0, max_attempts=1)
-for m in ("drip", "truncated"):
+for m in ("drip", "truncated", "slowhead"):
     t0 = time.monotonic()
     try:
         c.path({"map": m})
@@ -308,7 +309,7 @@ for m in ("drip", "truncated"):
     except BaseException as e:
         print(m, "untyped", type(e).__name__)
 ' "$stub" 2>&1)
-expect=$(printf 'drip transport fast\ntruncated transport fast')
+expect=$(printf 'drip transport fast\ntruncated transport fast\nslowhead transport fast')
 if [ "$out" = "$expect" ]; then
     pass "python: timeout bounds the whole answer; a body cut short is a transport error"
 else
