@@ -1,5 +1,6 @@
 /* accesslog.h — the access log's buffer between the threads that answer requests and the file descriptor the
- * lines go to (stdout), written so that a log reader that stops reading never stops the server.
+ * lines go to (stdout), written so that a log reader that stops reading never stops the server. The server's
+ * messages on stderr use a second one the same way (ap_accesslog_file: a stdio stream over it; main.c).
  *
  * Lines are appended whole to a bounded buffer under a mutex (any thread; a memcpy, never a write(2)); the
  * loop thread writes the buffer out every 50 ms (ap_accesslog_flush), only as much as the descriptor takes
