@@ -182,6 +182,22 @@ START_TEST(bad_ids)
 }
 END_TEST
 
+/* text written to the file path and read from it (ap_map_load) and as a buffer (ap_map_parse): both refuse it
+ * alike, saying the header does not end within its window; *d gets the file's diagnosis. */
+static void header_too_long_both_ways(const char *path, const char *text, ap_diag *d)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    ap_map *m = NULL;
+    ap_diag d2;
+    ck_assert_int_eq(ap_map_load(path, NULL, &m, d), AP_E_MAP_FORMAT);
+    ck_assert_int_eq(ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2), AP_E_MAP_FORMAT);
+    ck_assert_str_eq(d2.msg, d->msg);
+    ck_assert_msg(strstr(d->msg, "the header must end within the first 4096 bytes") != NULL, "%s", d->msg);
+}
+
 /* The loader reads the header first: a file larger than its header allows (here a sparse 1 GiB file
  * behind a valid 4 x 3 header, and one behind a header above the limits) is refused before its size is
  * allocated, and costs no memory; special files named *.map are reported, and a FIFO does not block. */
@@ -281,14 +297,7 @@ START_TEST(load_checks_header_and_size_first)
         int k = snprintf(text, cap, "type octile\nheight ");
         memset(text + k, '0', AP_MAP_HEADER_READ + 100);
         snprintf(text + k + AP_MAP_HEADER_READ + 100, cap - (size_t)k - AP_MAP_HEADER_READ - 100, "3\nwidth 4\nmap\n....\n....\n....\n");
-        f = fopen(edge, "wb");
-        fputs(text, f);
-        fclose(f);
-        ap_diag d2;
-        ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_FORMAT);
-        ck_assert_int_eq(ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2), AP_E_MAP_FORMAT);
-        ck_assert_str_eq(d2.msg, d.msg);
-        ck_assert_msg(strstr(d.msg, "the header must end within the first 4096 bytes") != NULL, "%s", d.msg);
+        header_too_long_both_ways(edge, text, &d);
         ck_assert_int_eq(d.line, 2);
         free(text);
     }
@@ -303,14 +312,7 @@ START_TEST(load_checks_header_and_size_first)
         memset(text + pre, '0', AP_MAP_HEADER_READ - pre - 2);
         snprintf(text + AP_MAP_HEADER_READ - 2, cap - AP_MAP_HEADER_READ + 2, "%s", tail);
         ck_assert_int_eq(text[AP_MAP_HEADER_READ - 1], '\n');
-        f = fopen(edge, "wb");
-        fputs(text, f);
-        fclose(f);
-        ap_diag d2;
-        ck_assert_int_eq(ap_map_load(edge, NULL, &m, &d), AP_E_MAP_FORMAT);
-        ck_assert_int_eq(ap_map_parse("edge", "edge.map", text, strlen(text), NULL, &m, &d2), AP_E_MAP_FORMAT);
-        ck_assert_str_eq(d2.msg, d.msg);
-        ck_assert_msg(strstr(d.msg, "the header must end within the first 4096 bytes") != NULL, "%s", d.msg);
+        header_too_long_both_ways(edge, text, &d);
         free(text);
     }
     /* special files */
