@@ -62,7 +62,9 @@ static double speed_at(const piece *q, double s)
  * of its parts', so it stays within the limits; a short piece from or to rest is exact as it is and kept). Of
  * a neighbour longer than 2 tiny only its last (or, for a leading short piece, first) tiny metres join: merged
  * whole, a long cruise took the short piece's speed change over all its length (0.04 m/s down to 0.001 m/s
- * over 40 m: twice the fastest time). *carry holds a short leading piece until a piece to merge it into
+ * over 40 m: twice the fastest time). A short piece without a speed change (the cruise between accelerating
+ * and braking that rounding leaves at the peak) joins whole: the neighbour's ends keep their speeds, its
+ * acceleration only shrinks, and no micro-tile segment is printed. *carry holds a short leading piece until a piece to merge it into
  * comes. Zero-length pieces without a speed change vanish. At most one piece more than pushed. */
 static void push_piece(piece *out, int *n, piece *carry, piece p, double tiny)
 {
@@ -71,7 +73,7 @@ static void push_piece(piece *out, int *n, piece *carry, piece p, double tiny)
     const bool mergeable = p.len < tiny && p.v0 > 0.0 && p.v1 > 0.0;
     if (mergeable && *n > 0) {
         piece *prev = &out[*n - 1];
-        if (prev->len > 2.0 * tiny) {
+        if (prev->len > 2.0 * tiny && p.v0 != p.v1) {
             const double cut = prev->len - tiny, v = speed_at(prev, cut);
             prev->len = cut;
             prev->v1 = v;
@@ -87,7 +89,7 @@ static void push_piece(piece *out, int *n, piece *carry, piece p, double tiny)
         return;
     }
     if (carry->len > 0.0) {
-        if (p.len > 2.0 * tiny) {
+        if (p.len > 2.0 * tiny && carry->v0 != carry->v1) {
             const double v = speed_at(&p, tiny);
             out[(*n)++] = (piece){carry->len + tiny, carry->v0, v};
             p.len -= tiny;
