@@ -357,6 +357,23 @@ static void batch_finish_item(ap_job *j, ap_lane lane)
     ap_result_free(&r);
 }
 
+/* The active item's deadline passed: its search stops with its kind's answer from what it found
+ * (ap_plan_stop: a kinodynamic search's fastest path so far, "capped"), else timeout with what it spent, as
+ * a single query's (finish_expired). Its plan must be on a workspace the job still holds: the worker's, or
+ * the slow lane's once moved. */
+static void batch_stop_item(ap_job *j, ap_lane lane)
+{
+    if (ap_plan_stop(&j->plan) == AP_OK) {
+        batch_finish_item(j, lane);
+    } else {
+        ap_result r;
+        memset(&r, 0, sizeof r);
+        r.status = AP_TIMEOUT;
+        r.expanded = ap_plan_expanded(&j->plan);
+        batch_write_item(j, &r, lane);
+    }
+}
+
 /* Run items on ws until they are all answered, one outgrows per_item expansions (left active), or
  * `total` expansions have been spent (0 = no total cap). Returns the job state: AP_OK when every item is
  * answered, else AP_IN_PROGRESS. */
@@ -369,19 +386,8 @@ static int batch_run(ap_lanes *l, ap_job *j, ap_workspace *ws, ap_lane lane, uin
     for (;;) {
         uint64_t now = ap_clock_ns();
         bool exp = expired(l, j, now);
-        if (exp && j->item_active) {
-            /* the active item's search stops: its kind's answer from what it found (ap_plan_stop: a
-             * kinodynamic best path), else timeout with what it spent */
-            if (ap_plan_stop(&j->plan) == AP_OK) {
-                batch_finish_item(j, lane);
-            } else {
-                ap_result r;
-                memset(&r, 0, sizeof r);
-                r.status = AP_TIMEOUT;
-                r.expanded = ap_plan_expanded(&j->plan);
-                batch_write_item(j, &r, lane);
-            }
-        }
+        if (exp && j->item_active)
+            batch_stop_item(j, lane);
         batch_skip(j, exp);
         if (j->next_item >= j->n_items)
             return AP_OK;
@@ -892,6 +898,11 @@ static void on_sweep(uv_timer_t *t)
             slow_release(l, j);
             complete(l, j);
         } else {
+            /* a batch's item that ran slow slices stops as batch_run would stop it: a kinodynamic item that
+             * had reached its goal answered timeout here where its single query answered capped (a helper);
+             * the items after it answer timeout (encode_answer) */
+            if (stop == AP_TIMEOUT && j->items && j->item_active && j->moved)
+                batch_stop_item(j, AP_LANE_SLOW);
             slow_release(l, j);
             complete_with(l, j, stop);
         }

@@ -428,6 +428,80 @@ START_TEST(queued_slow_query_answers_at_its_deadline)
 }
 END_TEST
 
+/* The body of the answer on fd into buf (cap bytes, NUL-terminated): reads the headers, then Content-Length
+ * bytes, waiting at most 60 s in all. Returns a pointer to the body in buf, or NULL. */
+static const char *recv_answer(int fd, char *buf, size_t cap)
+{
+    size_t got = 0;
+    for (int waits = 0; got < cap - 1 && waits < 600;) {
+        buf[got] = '\0';
+        const char *end = strstr(buf, "\r\n\r\n"), *cl = strstr(buf, "Content-Length: ");
+        if (end != NULL && cl != NULL && cl < end && got - (size_t)(end + 4 - buf) >= strtoul(cl + 16, NULL, 10))
+            return end + 4;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) == 0) {
+            waits++;
+            continue;
+        }
+        const ssize_t k = recv(fd, buf + got, cap - 1 - got, 0);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    return NULL;
+}
+
+/* A batch item that ran slow slices and waits in the run queue at its deadline answers what its search
+ * found, as the same single query does: a kinodynamic item that had reached its goal is ok and "capped"
+ * (ap_plan_stop). It answered timeout when the deadline passed while a wide disc's unit profile build (one
+ * slice of seconds) held the slow pool thread (a helper): the loop's sweep stopped the batch without asking
+ * its search. */
+START_TEST(queued_batch_item_answers_what_it_found)
+{
+    ap_srv srv;
+    const char *env[] = {"ARCPATH_WORKERS=2", NULL};
+    ck_assert_int_eq(ap_srv_start(&srv, "config/maps", NULL, env), 0);
+    /* over 200,000 expansions (~0.5 s alone), its goal reached in the first few hundred */
+    int batch = send_post(srv.port, "/v1/paths",
+                          "{\"map\":\"arena\",\"deadline_ms\":400,\"queries\":["
+                          "{\"start\":{\"x\":5.5,\"y\":5.5,\"heading\":0},\"goal\":{\"x\":60.5,\"y\":60.5,"
+                          "\"heading\":2},\"unit\":{\"kind\":\"car\"},"
+                          "\"search\":{\"algorithm\":\"kinodynamic\",\"max_expansions\":2000000}},"
+                          "{\"start\":{\"x\":3.5,\"y\":3.5},\"goal\":{\"x\":90.5,\"y\":88.5}}]}",
+                          "batch");
+    ck_assert_int_ge(batch, 0);
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* the batch runs slow slices */
+    int heavy = send_post(srv.port, "/v1/path",
+                          "{\"map\":\"arena\",\"start\":{\"x\":68.5,\"y\":66.5,\"heading\":0},"
+                          "\"goal\":{\"x\":69.5,\"y\":66.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
+                          "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
+                          "\"deadline_ms\":60000}",
+                          "heavy");
+    ck_assert_int_ge(heavy, 0);
+    static char buf[1 << 16];
+    const char *body = recv_answer(batch, buf, sizeof buf);
+    ck_assert_msg(body != NULL, "no batch answer");
+    json_t *j = json_loads(body, 0, NULL);
+    ck_assert_msg(j != NULL, "%.300s", buf);
+    json_t *results = json_object_get(j, "results"), *first = json_array_get(results, 0);
+    ck_assert_int_eq(json_array_size(results), 2);
+    ck_assert_msg(strcmp(json_string_value(json_object_get(first, "status")), "ok") == 0 &&
+                      json_is_true(json_object_get(first, "capped")),
+                  "the kinodynamic item: %.300s", body);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(first, "stats"), "lane")), "slow");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(results, 1), "status")), "timeout");
+    json_decref(j);
+    struct pollfd pf = {.fd = heavy, .events = POLLIN};
+    ck_assert_msg(poll(&pf, 1, 0) == 0, "the build answered first: the batch waited for it");
+    ck_assert_msg(recv_answer(heavy, buf, sizeof buf) != NULL, "no answer to the build");
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%.300s", buf);
+    close(heavy);
+    close(batch);
+    ck_assert_int_eq(ap_srv_stop(&srv), 0);
+}
+END_TEST
+
 /* A query whose path is long to build and write (a serpentine of 1-wide lanes: 5,183 tiles, past the
  * planner's AP_PLAN_CHEAP_FINISH_TILES) is not finished on the HTTP thread after its short inline search (a
  * helper's 1-wide spiral: 28.8 MB built and written there held /healthz for 180 ms, its gzip for 530 ms
@@ -680,6 +754,7 @@ Suite *lanes_suite(void)
     tcase_add_test(tc, deadline_gives_timeout);
     tcase_add_test(tc, full_slow_lane_answers_overloaded);
     tcase_add_test(tc, queued_slow_query_answers_at_its_deadline);
+    tcase_add_test(tc, queued_batch_item_answers_what_it_found);
     tcase_add_test(tc, long_answers_are_built_on_the_pool);
     tcase_add_test(tc, closed_client_stops_its_search);
     tcase_add_test(tc, closed_batch_counts_no_answers);
