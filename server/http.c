@@ -1481,9 +1481,9 @@ static const char *origin_path(const char *url)
 
 /* a == b over every byte of b whatever a holds: the time depends on the lengths, never on where the first
  * difference is, so a client cannot find the token byte by byte. */
-static bool equal_ct(const char *a, const char *b)
+static bool equal_ct(const char *a, size_t na, const char *b)
 {
-    size_t na = strlen(a), nb = strlen(b);
+    size_t nb = strlen(b);
     unsigned diff = na != nb;
     for (size_t i = 0; i < nb; i++)
         diff |= (unsigned char)b[i] ^ (unsigned char)(i < na ? a[i] : 0);
@@ -1499,7 +1499,9 @@ static unsigned admin_methods(const ap_route *rt)
 }
 
 /* 0 when the request may use its route's map-changing method, else why not: no admin_token configured
- * (403 admin_disabled), no "Authorization: Bearer" (401), a wrong token (403). The token is never logged. */
+ * (403 admin_disabled), no "Authorization: Bearer" or none after it (401), a wrong token (403). Blanks around
+ * the token are not part of it (RFC 9110 5.5: a field value's trailing whitespace is not; a client that
+ * wrote "Bearer <token> " was refused 403, a helper). The token is never logged. */
 static int admin_check(const ap_req *r)
 {
     const char *token = r->h->cfg->admin_token;
@@ -1509,18 +1511,24 @@ static int admin_check(const ap_req *r)
     if (auth == NULL || strncasecmp(auth, "Bearer ", 7) != 0)
         return AP_E_UNAUTHORIZED;
     const char *given = auth + 7;
-    while (*given == ' ')
+    while (*given == ' ' || *given == '\t')
         given++;
-    return equal_ct(given, token) ? 0 : AP_E_FORBIDDEN;
+    size_t n = strlen(given);
+    while (n > 0 && (given[n - 1] == ' ' || given[n - 1] == '\t'))
+        n--;
+    if (n == 0)
+        return AP_E_UNAUTHORIZED;
+    return equal_ct(given, n, token) ? 0 : AP_E_FORBIDDEN;
 }
 
-/* A PUT of a map, or a reload, of a valid id the registry has no version of while it holds max_maps: refused
- * on the first call (409 map_limit), before the body is read. The lifecycle thread asks again before it
- * parses (the registry may have changed since), and so does the publish. */
+/* A PUT of a map of a valid id the registry has no version of while it holds max_maps: refused on the first
+ * call (409 map_limit), before the body (up to max_map_upload_bytes) is read. The lifecycle thread asks again
+ * before it parses (the registry may have changed since), and so does the publish. Not a reload: it has no
+ * body, and the lifecycle thread first looks for the file, so that an id with no file is 404 unknown_map as
+ * the route table says, not 409 (a helper), and the limit is checked before the file is read. */
 static bool adds_map_over_limit(const ap_req *r)
 {
-    const bool adds = r->route != NULL && ((r->route->handler == handle_map && r->method_bit == AP_METHOD_PUT) ||
-                                          (r->route->handler == handle_reload && r->method_bit == AP_METHOD_POST));
+    const bool adds = r->route != NULL && r->route->handler == handle_map && r->method_bit == AP_METHOD_PUT;
     /* (an id no map may have, or a draining server, is answered by admin_target as below the limit) */
     return adds && r->route_id_len < AP_MAP_ID_MAX && ap_map_id_valid(r->route_id, strlen(r->route_id)) &&
            !ap_registry_picture_id(r->route_id) && !atomic_load(&r->h->draining) &&

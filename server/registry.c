@@ -504,7 +504,9 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, s
             snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", id);
             report(errf, path, 0, 0, msg);
             r->errors++;
-        } else if (ap_registry_full_for(r, id)) {
+        } else if (ap_map_id_valid(id, strlen(id)) && ap_registry_full_for(r, id)) {
+            /* (a name no map may have goes to the loader, which says so without reading the file: "raise
+             * max_maps" would send the operator the wrong way, a helper) */
             report_full(errf, path, r);
             r->errors++;
         } else {
@@ -640,7 +642,8 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
             c.errors++;
         } else if (unchanged) {
             c.unchanged++;
-        } else if (ap_registry_full_for(r, id)) { /* (not read: it could not be added) */
+        } else if (ap_map_id_valid(id, strlen(id)) && ap_registry_full_for(r, id)) {
+            /* (not read: it could not be added; an invalid name is the loader's to report, as at start) */
             report_full(logf, path, r);
             c.errors++;
         } else {

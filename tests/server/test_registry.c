@@ -578,7 +578,9 @@ END_TEST
  * by a reload was removed by the next rescan as gone. */
 /* max_maps: the load stops adding at the limit (the rest logged, unread), a publish of a new id is
  * refused with AP_E_MAP_LIMIT without leaving a tombstone, replacements and edits of loaded ids go on,
- * and a delete makes room; a rescan adds no new id past it. */
+ * and a delete makes room; a rescan adds no new id past it. A file whose name no map may have is reported
+ * for its name, full or not (it was "raise max_maps", a helper). */
+#define LONG_NAME "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.map" /* 64 before .map */
 START_TEST(test_max_maps)
 {
     char dir[] = "/tmp/ap-maxmaps-XXXXXX";
@@ -586,11 +588,15 @@ START_TEST(test_max_maps)
     write_text(dir, "a.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
     write_text(dir, "b.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
     write_text(dir, "c.map", "type octile\nheight 1\nwidth 4\nmap\n....\n");
+    write_text(dir, "d e.map", "type octile\nheight 1\nwidth 4\nmap\n....\n");
+    write_text(dir, LONG_NAME, "type octile\nheight 1\nwidth 4\nmap\n....\n");
     char *log = NULL;
     ap_registry r;
     ck_assert_int_eq(load_logged(&r, dir, NULL, 2, &log), AP_OK);
     ck_assert_uint_eq(r.n, 2);
-    ck_assert_int_eq(r.errors, 1);
+    ck_assert_int_eq(r.errors, 3);
+    ck_assert_msg(strstr(log, "d e.map:0:0: invalid map id from file name") != NULL, "%s", log);
+    ck_assert_msg(strstr(log, LONG_NAME ":0:0: invalid map id from file name") != NULL, "%s", log);
     ck_assert_uint_eq(version_of(&r, "a"), 1);
     ck_assert_uint_eq(version_of(&r, "b"), 1);
     ck_assert_uint_eq(version_of(&r, "c"), 0);
@@ -613,9 +619,11 @@ START_TEST(test_max_maps)
     ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
     ck_assert_int_eq(c.added, 0);
     ck_assert_int_eq(c.replaced, 1); /* a: the client's version gives way to its file */
-    ck_assert_int_eq(c.errors, 1);   /* c: not added */
+    ck_assert_int_eq(c.errors, 3);   /* c: not added; the two names */
     ck_assert_uint_eq(version_of(&r, "c"), 0);
     ck_assert_ptr_nonnull(strstr(log, "c.map:0:0: the server holds max_maps (2) maps"));
+    ck_assert_msg(strstr(log, "d e.map:0:0: invalid map id from file name") != NULL, "%s", log);
+    ck_assert_msg(strstr(log, LONG_NAME ":0:0: invalid map id from file name") != NULL, "%s", log);
     free(log);
 
     ck_assert_int_eq(ap_registry_remove(&r, "b"), AP_OK);
@@ -623,8 +631,8 @@ START_TEST(test_max_maps)
     ck_assert_int_eq(ap_registry_publish(&r, open_map("z", 2, 2), NULL, NULL, NULL), AP_OK);
     ck_assert_uint_eq(ap_registry_count(&r), 2);
     ap_registry_free(&r);
-    const char *names[] = {"a.map", "b.map", "c.map"};
-    remove_dir(dir, names, 3);
+    const char *names[] = {"a.map", "b.map", "c.map", "d e.map", LONG_NAME};
+    remove_dir(dir, names, 5);
 }
 END_TEST
 
