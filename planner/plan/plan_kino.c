@@ -348,6 +348,12 @@ static int kino_answer(ap_result *r, const ap_query *q, const ap_kino_state *sta
             sg = tail->seg[i - nact];
             tm = (ap_seg_time){pt->v_start, pt->v_end, t, pt->duration};
         }
+        /* A free start heading: a turn on the spot before any motion only faces the unit the way it may
+         * start facing anyway. The search can end so (a start state's turn to a heading that is none of its
+         * start states, then its best path on from there: 0.63 s of a 4.66 s answer, a helper); dropped, the
+         * answer starts facing where the turn ended, sooner by its duration. */
+        if (m == 0 && !q->has_sheading && sg.type == AP_SEG_TURN)
+            continue;
         /* a start speed the search takes as at rest (AP_KINO_AT_REST) is 0, as its actions were driven from */
         if (m == 0 && fabs(states[0].v) <= AP_KINO_AT_REST)
             tm.v_start = 0.0;

@@ -538,6 +538,41 @@ START_TEST(kinodynamic_reverse_and_turns)
 }
 END_TEST
 
+/* A free start heading never begins with a turn on the spot: the unit may start facing wherever the turn
+ * would end. The demo islands, a unit that turns on the spot (a helper's draw): its answer began with a
+ * 0.63 s turn by 3 pi / 8 from the goal's direction (4.66 s); now it starts facing 0.1288 (4.03 s, the same
+ * arcs as with that start.heading given). */
+START_TEST(kinodynamic_free_start_no_leading_turn)
+{
+    static const char q[] =
+        "{\"map\":\"islands\",\"unit\":{\"turning_radius\":2.166,\"max_speed\":12.739,\"max_accel\":0.723,"
+        "\"max_brake\":1.937,\"max_lateral_accel\":8.45,\"radius\":0.426,\"max_turn_rate\":1.866},"
+        "\"start\":{\"x\":4.999648181147398,\"y\":10.540716878787958%s},"
+        "\"goal\":{\"x\":6.830224559350694,\"y\":7.3545401069048575,\"heading\":-2.1186,\"speed\":0.7064},"
+        "\"search\":{\"algorithm\":\"kinodynamic\"}}";
+    char body[1024];
+    snprintf(body, sizeof body, q, "");
+    json_t *j = post_to(ap_demo_srv, body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
+    json_t *segs = json_object_get(j, "segments"), *first = json_array_get(segs, 0);
+    ck_assert_str_ne(json_string_value(json_object_get(first, "type")), "turn");
+    const lims l = {12.739, 0.723, 1.937, 8.45, 2.166, 0.0, 1.866};
+    check_limits(j, &l, 0.0);
+    ck_assert_double_eq(num(first, "t_start"), 0.0);
+    const double d = num(j, "duration_s"), h0 = num(first, "start_heading");
+    ck_assert_msg(d < 4.2, "%g s", d);
+    /* the same answer as with the start heading it starts at given */
+    char given[64];
+    snprintf(given, sizeof given, ",\"heading\":%.17g", h0);
+    snprintf(body, sizeof body, q, given);
+    json_t *g = post_to(ap_demo_srv, body, 200);
+    ck_assert_str_eq(json_string_value(json_object_get(g, "status")), "ok");
+    ck_assert_double_le(d, num(g, "duration_s") + 1e-9);
+    json_decref(g);
+    json_decref(j);
+}
+END_TEST
+
 /* A unit that is all but at rest: start speeds of 1e-9 to 1e-5 m/s plan like 0 (the truck backing up to a
  * goal behind it; turning on the spot to face the other way). Full braking from such a speed stops within a
  * nanometre, and that step was dropped: no stop, so no reversing and no turn on the spot (no_path, or a
@@ -841,6 +876,7 @@ Suite *kino_suite(void)
     tcase_add_test(tc, kinodynamic_probe);
     tcase_add_test(tc, kinodynamic_reverse_and_turns);
     tcase_add_test(tc, kinodynamic_crawling_start);
+    tcase_add_test(tc, kinodynamic_free_start_no_leading_turn);
     tcase_add_test(tc, kinodynamic_corridor);
     tcase_add_test(tc, kinodynamic_state_limit);
     suite_add_tcase(s, tc);
