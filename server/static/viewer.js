@@ -545,6 +545,9 @@
   function renderResults() {
     const box = $('results');
     box.innerHTML = '';
+    /* a live region announces what changes: while an answer is pending it is busy, so the table is read
+     * once, when the answers are in, not once with its ellipses and again */
+    box.setAttribute('aria-busy', st.results.some((r) => r.pending) ? 'true' : 'false');
     if (!st.results.length)
       return;
     const h = document.createElement('h2');
@@ -553,9 +556,10 @@
     const t = document.createElement('table');
     t.className = 'stats';
     const head = t.insertRow();
-    head.appendChild(document.createElement('th'));
+    head.appendChild(document.createElement('td'));
     st.results.forEach((r, k) => {
       const th = document.createElement('th');
+      th.scope = 'col';
       th.textContent = r.algorithm;
       th.style.borderBottom = '3px solid ' + STYLE[k].path;
       head.appendChild(th);
@@ -564,7 +568,10 @@
       if (shown && !st.results.some((r) => r.answer && shown(r.answer)))
         continue;
       const tr = t.insertRow();
-      tr.insertCell().textContent = name;
+      const rh = document.createElement('th'); /* the row's name heads its cells (a screen reader says it) */
+      rh.scope = 'row';
+      rh.textContent = name;
+      tr.appendChild(rh);
       for (const r of st.results) {
         const td = tr.insertCell();
         if (r.pending) {

@@ -517,6 +517,11 @@ test('the answer table: a no_path with its reason, a timed answer\'s duration_s'
   await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [4, 4], [30, 10]);
   assert.equal(await cell('status'), 'no_path (unreachable)');
   assert.equal(await cell('duration_s'), null); // untimed: no row
+  // a screen reader's table: row names and the answers' columns are headers; the live region is busy only
+  // while an answer is pending (so the table is read once)
+  assert.equal(await page.getByRole('rowheader', { name: 'status' }).count(), 1);
+  assert.equal(await page.getByRole('columnheader', { name: 'auto' }).count(), 1);
+  assert.equal(await page.locator('#results').getAttribute('aria-busy'), 'false');
   await openMap('arena');
   await page.selectOption('#kind', 'tank');
   await clickQuery({ alg: 'auto', alg2: '', step: '' }, [5, 5], [20, 5]);
