@@ -136,8 +136,10 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     snprintf(path, sizeof path, "%s/%s.map", lc->maps_dir, t->id);
     struct stat sb;
     bool circles = false;
-    /* No grid file that opens (none, or a dangling link): a circle map? As the folder's scan, which reports
-     * a dangling <id>.map and still loads <id>.circles.json. Without either, a dangling link named <id>.map
+    /* No grid file that opens (none, or a dangling link): a circle map? As the folder's scan at start, which
+     * reports a dangling <id>.map and still loads <id>.circles.json (a SIGHUP rescan differs where the id
+     * holds a version of its grid file: that failed file keeps it, and the circles are skipped as shadowed;
+     * the reload asked for by name loads them). Without either, a dangling link named <id>.map
      * is there (lstat), and its load says it cannot be opened (400, as the scan reports it), where stat
      * alone answered "no file" (404, a maploader helper). */
     const bool grid_named = lstat(path, &sb) == 0 || errno != ENOENT;
