@@ -145,13 +145,21 @@ static void parse_error(const body_buf *b, long http_status, ap_client_error *er
     json_decref(root);
 }
 
-/* Seconds the 503 answer's Retry-After asks for, or -1 when it has none (then it is not retried). */
+/* Seconds the 503 answer's Retry-After asks for, or -1 when it has none or not in delta-seconds (digits:
+ * what arcpath sends); then it is not retried, as by the other clients (an empty value was 0 here: retried
+ * at once). Capped at a day (the caller caps the wait further). */
 static long retry_after_s(CURL *curl) {
     struct curl_header *h = NULL;
-    if (curl_easy_header(curl, "Retry-After", 0, CURLH_HEADER, -1, &h) != CURLHE_OK) return -1;
-    curl_off_t s = 0;
-    if (curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &s) != CURLE_OK || s < 0) return -1;
-    return (long)s;
+    if (curl_easy_header(curl, "Retry-After", 0, CURLH_HEADER, -1, &h) != CURLHE_OK || h->value == NULL) return -1;
+    const char *v = h->value;
+    while (*v == ' ' || *v == '\t') v++;
+    long s = 0;
+    const char *d = v;
+    for (; *d >= '0' && *d <= '9'; d++)
+        if (s < 86400) s = s * 10 + (*d - '0');
+    while (*d == ' ' || *d == '\t') d++;
+    if (d == v || *d != '\0') return -1;
+    return s < 86400 ? s : 86400;
 }
 
 static void sleep_s(long s) {

@@ -72,8 +72,10 @@ export class ArcpathClient {
         ? new ArcpathError(res.status, err.code, err.message ?? '', err.field ?? '', attempt,
           Number.isSafeInteger(err.map_version) ? err.map_version : 0)
         : new ArcpathError(res.status, 'bad_answer', `HTTP ${res.status} without an arcpath error body`, '', attempt);
-      const retryAfter = res.headers.get('retry-after');
-      const wait = retryAfter === null ? NaN : Number(retryAfter);
+      // delta-seconds only (digits, what arcpath sends): an HTTP-date or an empty value (Number('') is 0:
+      // it was retried at once) is no advice to retry, as in the other clients
+      const retryAfter = (res.headers.get('retry-after') ?? '').trim();
+      const wait = /^[0-9]+$/.test(retryAfter) ? Number(retryAfter) : NaN;
       if (res.status !== 503 || !Number.isFinite(wait) || attempt >= this.maxAttempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(wait, 0) * 1000, this.maxRetryWaitMs)));
     }

@@ -2,6 +2,8 @@
 http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then serves until killed:
 
 - POST /v1/path with map "always_busy": always 503 overloaded with Retry-After: 0;
+- POST /v1/path with map "busy_dated" or "busy_blank": always 503 overloaded with a Retry-After that is not
+  delta-seconds (an HTTP-date in the past; an empty value), which the clients do not retry;
 - any other POST /v1/path: 503 overloaded (Retry-After: 0) and 200 with ANSWER in turn, starting with 503,
   so a client that retries once gets the answer;
 - POST /v1/path with map "drip": a 200 whose body comes a byte every 0.3 s (20 bytes, then it stops);
@@ -26,7 +28,7 @@ class Handler(BaseHTTPRequestHandler):
     posts = 0   # every POST
     others = 0  # POSTs of a map other than always_busy: odd ones get the 503
 
-    def send(self, status, body, retry_after=False):
+    def send(self, status, body, retry_after=None):
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -34,8 +36,8 @@ class Handler(BaseHTTPRequestHandler):
         # said out loud: the stub answers HTTP/1.0 and closes; Mono's HttpClient otherwise sometimes tries
         # the closed connection again ("invalid or unrecognized response")
         self.send_header("Connection", "close")
-        if retry_after:
-            self.send_header("Retry-After", "0")
+        if retry_after is not None:
+            self.send_header("Retry-After", retry_after)
         self.end_headers()
         self.wfile.write(data)
 
@@ -90,10 +92,13 @@ class Handler(BaseHTTPRequestHandler):
         if map_id == "badly_typed":
             self.send(200, dict(ANSWER, clear="yes"))
             return
+        if map_id in ("busy_dated", "busy_blank"):
+            self.send(503, OVERLOADED, retry_after="Wed, 21 Oct 2015 07:28:00 GMT" if map_id == "busy_dated" else "")
+            return
         if map_id != "always_busy":
             Handler.others += 1
         if map_id == "always_busy" or Handler.others % 2 == 1:
-            self.send(503, OVERLOADED, retry_after=True)
+            self.send(503, OVERLOADED, retry_after="0")
         else:
             self.send(200, ANSWER)
 

@@ -9,7 +9,8 @@
 #   - the same query on islands (its goal off the map) prints the typed 422: out_of_bounds, field "goal" and
 #     the error's map_version;
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
-#   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error.
+#   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error;
+#   - a 503 whose Retry-After is not delta-seconds (an HTTP-date, an empty value) is not retried (1 request).
 # For the kinodynamic members of the C and JavaScript clients' typed requests and of every client's answer
 # (the C, JavaScript and C# examples' "kinodynamic" mode; C# sends the body as JSON text; the body KINO
 # below):
@@ -228,6 +229,20 @@ for name in c python js csharp; do
         fail "$name: always 503 (exit $rc, $sent requests; expected 1, 3)" "expected: $(cat "$tmp/expect-overloaded")" \
             "got:      $(cat "$tmp/out")"
     fi
+
+    # a Retry-After that is not delta-seconds (arcpath sends only those) is no advice to retry: one request,
+    # the same in every client (C retried the date at once, JavaScript the empty value: Number("") is 0)
+    for form in busy_dated busy_blank; do
+        before=$(stub_count)
+        run_example $name "$stub" $form
+        sent=$(( $(stub_count) - before ))
+        if [ $rc -eq 1 ] && [ "$sent" -eq 1 ] && cmp -s "$tmp/out" "$tmp/expect-overloaded"; then
+            pass "$name: 503 + Retry-After not in seconds ($form) -> not retried, the overloaded error"
+        else
+            fail "$name: 503 + Retry-After not in seconds, $form (exit $rc, $sent requests; expected 1, 1)" \
+                "expected: $(cat "$tmp/expect-overloaded")" "got:      $(cat "$tmp/out")"
+        fi
+    done
 done
 
 # --- the kinodynamic members (C, JavaScript, C#) ---------------------------------------------------------
