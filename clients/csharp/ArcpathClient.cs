@@ -200,23 +200,35 @@ namespace Arcpath
                 int status;
                 string body;
                 TimeSpan? retryAfter = null;
+                // (an infinite Timeout, System.Threading.Timeout.InfiniteTimeSpan, is negative: no deadline)
+                var deadline = http.Timeout < TimeSpan.Zero ? DateTime.MaxValue : DateTime.UtcNow + http.Timeout;
                 try
                 {
                     using (var content = new StringContent(jsonRequest, Encoding.UTF8, "application/json"))
-                    using (var res = await http.PostAsync(pathUri, content).ConfigureAwait(false))
+                    using (var req = new HttpRequestMessage(HttpMethod.Post, pathUri) { Content = content })
+                    using (var res = await http.SendAsync(req, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false))
                     {
                         status = (int)res.StatusCode;
-                        body = await res.Content.ReadAsStringAsync().ConfigureAwait(false);
+                        body = await ReadCapped(res.Content, deadline).ConfigureAwait(false);
                         if (res.Headers.RetryAfter != null) retryAfter = res.Headers.RetryAfter.Delta;
                     }
+                }
+                catch (AnswerTooLarge)
+                {
+                    // (HttpStatus 0, as the C client's: the answer was not taken)
+                    throw new ArcpathException(0, "bad_answer", "the answer is larger than the client's 64 MiB cap", "", attempt);
                 }
                 catch (HttpRequestException e)
                 {
                     throw new ArcpathException(0, "transport", Innermost(e).Message, "", attempt);
                 }
-                catch (TaskCanceledException)
+                catch (Exception e) when (e is OperationCanceledException || e is TimeoutException)
                 {
                     throw new ArcpathException(0, "transport", "the request timed out", "", attempt);
+                }
+                catch (Exception e) when (e is IOException || e is ObjectDisposedException)
+                {
+                    throw new ArcpathException(0, "transport", Innermost(e).Message, "", attempt);
                 }
                 if (status == 200)
                 {
@@ -239,6 +251,51 @@ namespace Arcpath
         public void Dispose()
         {
             http.Dispose();
+        }
+
+        /// <summary>Largest answer body read (the server's max_answer_bytes defaults to 32 MiB), as in the C
+        /// client.</summary>
+        public const int MaxAnswerBytes = 64 << 20;
+
+        private sealed class AnswerTooLarge : Exception
+        {
+        }
+
+        // The body as text (UTF-8, as ReadAsStringAsync read arcpath's answers), read by `deadline` (the
+        // request's Timeout from its start: ResponseHeadersRead leaves the body out of the HttpClient's own);
+        // past MaxAnswerBytes, declared or sent, AnswerTooLarge and the rest not read, so a stray server cannot
+        // fill the memory. The stream is closed at the deadline (a read that ignores its token ends too):
+        // TimeoutException; a body shorter than its Content-Length: IOException.
+        private static async Task<string> ReadCapped(HttpContent content, DateTime deadline)
+        {
+            long? declared = content.Headers.ContentLength;
+            if (declared.HasValue && declared.Value > MaxAnswerBytes) throw new AnswerTooLarge();
+            var left = deadline == DateTime.MaxValue ? TimeSpan.MaxValue : deadline - DateTime.UtcNow;
+            if (left <= TimeSpan.Zero) throw new TimeoutException();
+            using (var cts = new System.Threading.CancellationTokenSource())
+            using (var stream = await content.ReadAsStreamAsync().ConfigureAwait(false))
+            using (cts.Token.Register(() => stream.Dispose()))
+            using (var buf = new MemoryStream())
+            {
+                if (left.TotalMilliseconds < int.MaxValue) cts.CancelAfter((int)Math.Ceiling(left.TotalMilliseconds));
+                var chunk = new byte[65536];
+                try
+                {
+                    int n;
+                    while ((n = await stream.ReadAsync(chunk, 0, chunk.Length, cts.Token).ConfigureAwait(false)) > 0)
+                    {
+                        if (buf.Length + n > MaxAnswerBytes) throw new AnswerTooLarge();
+                        buf.Write(chunk, 0, n);
+                    }
+                }
+                catch (Exception e) when (cts.IsCancellationRequested && !(e is AnswerTooLarge))
+                {
+                    throw new TimeoutException();
+                }
+                if (declared.HasValue && buf.Length != declared.Value)
+                    throw new IOException("the connection closed " + buf.Length + " bytes into a " + declared.Value + "-byte answer");
+                return Encoding.UTF8.GetString(buf.GetBuffer(), 0, (int)buf.Length);
+            }
         }
 
         private static Exception Innermost(Exception e)

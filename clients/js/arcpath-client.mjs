@@ -24,6 +24,30 @@ export class ArcpathError extends Error {
   }
 }
 
+/** Largest answer body read (the server's max_answer_bytes defaults to 32 MiB), as in the C client. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body of res as text, or null when it passes MAX_ANSWER_BYTES (declared or sent; the rest not read). */
+async function readCapped(res) {
+  if (Number(res.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel();
+    return null;
+  }
+  const chunks = [];
+  let got = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      got += chunk.length;
+      if (got > MAX_ANSWER_BYTES) {
+        await res.body.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(chunk);
+    }
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks)); // (as res.text(): a BOM dropped, bad bytes replaced)
+}
+
 export class ArcpathClient {
   /**
    * @param baseUrl the server, e.g. "http://127.0.0.1:8080"
@@ -51,10 +75,12 @@ export class ArcpathClient {
           body,
           signal: AbortSignal.timeout(this.timeoutMs),
         });
-        text = await res.text();
+        text = await readCapped(res);
       } catch (e) {
         throw new ArcpathError(0, 'transport', String(e.cause?.message ?? e.message), '', attempt);
       }
+      if (text === null) // (httpStatus 0, as the C client's: the answer was not taken)
+        throw new ArcpathError(0, 'bad_answer', "the answer is larger than the client's 64 MiB cap", '', attempt);
       let json;
       try {
         json = JSON.parse(text);

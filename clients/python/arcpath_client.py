@@ -51,10 +51,22 @@ class BadAnswerError(ArcpathError):
     """An answer that is not arcpath's JSON (code "bad_answer")."""
 
 
+# Largest answer body read (the server's max_answer_bytes defaults to 32 MiB), as in the C client.
+MAX_ANSWER_BYTES = 64 << 20
+
+
+class _TooLarge(Exception):
+    """An answer body past MAX_ANSWER_BYTES (a bad_answer: not arcpath's)."""
+
+
 def _read_until(resp, deadline):
     """The body of resp, read before the time.monotonic() deadline (socket.timeout past it): the socket's
-    own timeout bounds each read only, so a trickle of bytes would otherwise go on for ever."""
+    own timeout bounds each read only, so a trickle of bytes would otherwise go on for ever. A body past
+    MAX_ANSWER_BYTES (declared or sent) raises _TooLarge, so a stray server cannot fill the memory."""
+    if (getattr(resp, "length", None) or 0) > MAX_ANSWER_BYTES:
+        raise _TooLarge()
     chunks = []
+    got = 0
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -68,6 +80,9 @@ def _read_until(resp, deadline):
             if getattr(resp, "length", None):  # the connection ended before Content-Length bytes came
                 raise http.client.IncompleteRead(body, resp.length)
             return body
+        got += len(chunk)
+        if got > MAX_ANSWER_BYTES:
+            raise _TooLarge()
         chunks.append(chunk)
 
 
@@ -147,6 +162,9 @@ class ArcpathClient:
                     wait = self._retry_after(e)
                     if e.code != 503 or wait is None or attempt == self.max_attempts:
                         raise error from None
+            except _TooLarge:  # (http_status 0, as the C client's: the answer was not taken)
+                raise BadAnswerError(0, "bad_answer", "the answer is larger than the client's 64 MiB cap", "",
+                                     attempt) from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
                 # refused, timed out, cut off (IncompleteRead) or not HTTP at all (BadStatusLine)
                 reason = getattr(e, "reason", None) or e

@@ -10,6 +10,8 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
 - POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
 - POST /v1/path with map "slowhead": a 200 whose header lines come a byte every 0.3 s (for 6 s, then stops);
 - POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes");
+- POST /v1/path with map "huge" / "huge_undeclared": a 200 of 64 MiB + 1 bytes, its Content-Length saying so /
+  none (the body ends at the close), sent until the client stops reading;
 - GET /count: the number of POSTs so far, as text.
 """
 import json
@@ -86,6 +88,23 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.flush()
                     time.sleep(0.3)
             except OSError:  # the client gave up: what the check wants
+                pass
+            self.close_connection = True
+            return
+        if map_id in ("huge", "huge_undeclared"):
+            size = (64 << 20) + 1
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if map_id == "huge":
+                self.send_header("Content-Length", str(size))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b" " * 65536
+            try:
+                while size > 0:
+                    self.wfile.write(chunk[:size])
+                    size -= len(chunk)
+            except OSError:  # the client stopped reading: what the check wants
                 pass
             self.close_connection = True
             return

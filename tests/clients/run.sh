@@ -10,7 +10,8 @@
 #     the error's map_version;
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
 #   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error;
-#   - a 503 whose Retry-After is not delta-seconds (an HTTP-date, an empty value) is not retried (1 request).
+#   - a 503 whose Retry-After is not delta-seconds (an HTTP-date, an empty value) is not retried (1 request);
+#   - an answer over 64 MiB (its Content-Length saying so, or none) is the client's bad_answer.
 # For the kinodynamic members of the C and JavaScript clients' typed requests and of every client's answer
 # (the C, JavaScript and C# examples' "kinodynamic" mode; C# sends the body as JSON text; the body KINO
 # below):
@@ -230,6 +231,18 @@ for name in c python js csharp; do
             "got:      $(cat "$tmp/out")"
     fi
 
+    # an answer past the clients' 64 MiB cap, declared or only sent, is bad_answer, not read on (the C client
+    # had the cap; the others read whatever came)
+    for form in huge huge_undeclared; do
+        run_example $name "$stub" $form
+        expect="error 0 bad_answer: the answer is larger than the client's 64 MiB cap (field: )"
+        if [ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "$expect" ]; then
+            pass "$name: an answer over 64 MiB ($form) -> bad_answer"
+        else
+            fail "$name: an answer over 64 MiB, $form (exit $rc)" "expected: $expect" "got:      $(cat "$tmp/out")"
+        fi
+    done
+
     # a Retry-After that is not delta-seconds (arcpath sends only those) is no advice to retry: one request,
     # the same in every client (C retried the date at once, JavaScript the empty value: Number("") is 0)
     for form in busy_dated busy_blank; do
@@ -288,6 +301,12 @@ if [ -z "$(toolchain csharp)" ]; then
     else
         fail "csharp: typed start x 16.230544366138002 (exit $rc)" "got: $(cat "$tmp/out")"
     fi
+    # the body is read by the client itself (under its cap): cut short it is still a transport error
+    run_example csharp "$stub" truncated
+    case $rc:$(cat "$tmp/out") in
+        "1:error 0 transport: "*) pass "csharp: a body cut short -> transport" ;;
+        *) fail "csharp: a body cut short (exit $rc; expected 1, error 0 transport)" "got: $(cat "$tmp/out")" ;;
+    esac
     run_example csharp "$stub" badly_typed
     case $rc:$(cat "$tmp/out") in
         "1:error 200 bad_answer: "*) pass "csharp: a 200 with a member of the wrong type -> bad_answer" ;;
