@@ -6,6 +6,7 @@
 
 #include <cairo.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 static void colour(cairo_t *cr, const char *hex, double alpha)
@@ -28,14 +29,105 @@ static int fill_run(void *ctx, int c, int32_t x, int32_t y, int32_t n)
     return 0;
 }
 
-/* The path of segments [i, j) (see render_svg.c seg_cmds): lines, and arcs about their centres from the
- * start's angle through sweep. */
-static void seg_path(cairo_t *cr, const ap_segment *segs, size_t i, size_t j)
+/* Device coordinates cairo keeps exactly: it stores them in 24.8 fixed point, and a stroke reaching past
+ * 2^23 pixels was dropped whole (a stored answer's line from (3.5, 3.5) to (300000, 3.5) drew nothing at 32
+ * pixels a tile, where the SVG drew it: a helper). Geometry within AP_PNG_SAFE_PX of the picture's corner
+ * is drawn as it is (every answer of a map: the same bytes as before); what reaches farther is clipped to
+ * the view first, widened by the strokes' reach. */
+#define AP_PNG_SAFE_PX 2097152.0
+
+/* The frame and the widened view a far piece is clipped to (tiles). */
+typedef struct clip_box {
+    const ap_render_frame *f;
+    double x0, y0, x1, y1;
+} clip_box;
+
+/* Is (x, y) within AP_PNG_SAFE_PX of the picture's corner, r tiles around it included? */
+static bool near_px(const ap_render_frame *f, double x, double y, double r)
 {
-    cairo_move_to(cr, segs[i].x0, segs[i].y0);
+    const double lim = AP_PNG_SAFE_PX / f->scale;
+    return fabs(x - f->x0) + r < lim && fabs(y - f->y0) + r < lim;
+}
+
+/* The part of the line (ax, ay)-(bx, by) inside box b (Liang-Barsky) added to the path: a move to its start
+ * unless the pen is there, a line to its end. Returns whether the pen ends at (bx, by). */
+static bool clipped_line(cairo_t *cr, const clip_box *b, double ax, double ay, double bx, double by, bool pen_at_a)
+{
+    double t0 = 0.0, t1 = 1.0;
+    const double dx = bx - ax, dy = by - ay;
+    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {ax - b->x0, b->x1 - ax, ay - b->y0, b->y1 - ay};
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0.0) {
+            if (q[k] < 0.0)
+                return false;
+            continue;
+        }
+        const double t = q[k] / p[k];
+        if (p[k] < 0.0)
+            t0 = fmax(t0, t);
+        else
+            t1 = fmin(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    if (!(pen_at_a && t0 == 0.0))
+        cairo_move_to(cr, ax + t0 * dx, ay + t0 * dy);
+    cairo_line_to(cr, ax + t1 * dx, ay + t1 * dy);
+    return t1 == 1.0;
+}
+
+/* A far arc (near_px false for its circle) as chords at most 0.1 pixels from it, each clipped to b; the
+ * chords of a circle of 1e6 tiles at 32 pixels a tile are 1.6e-4 rad apart, some 79,000 for the two turns
+ * an arc is drawn with at most. Returns whether the pen ends at the arc's end. */
+static bool clipped_arc(cairo_t *cr, const clip_box *b, const ap_segment *s, double a, double sweep, bool pen)
+{
+    const double rpx = s->radius * b->f->scale;
+    const double step = rpx > 0.1 ? 2.0 * acos(1.0 - 0.1 / rpx) : M_PI / 2.0;
+    const int n = (int)fmin(ceil(fabs(sweep) / fmin(step, M_PI / 2.0)), 1 << 20);
+    double px = s->cx + s->radius * cos(a), py = s->cy + s->radius * sin(a);
+    for (int k = 1; k <= n; k++) {
+        const double t = a + sweep * k / n, x = s->cx + s->radius * cos(t), y = s->cy + s->radius * sin(t);
+        pen = clipped_line(cr, b, px, py, x, y, pen);
+        px = x;
+        py = y;
+    }
+    return pen;
+}
+
+/* The path of segments [i, j) (see render_svg.c seg_cmds): lines, and arcs about their centres from the
+ * start's angle through sweep; pieces reaching past AP_PNG_SAFE_PX clipped to the view widened by reach
+ * tiles (the widest stroke's half width and more). */
+static void seg_path(cairo_t *cr, const ap_segment *segs, size_t i, size_t j, const ap_render_frame *f, double reach)
+{
+    const clip_box b = {f, f->x0 - reach, f->y0 - reach, f->x1 + reach, f->y1 + reach};
+    bool pen = false; /* the pen is at segs[k]'s start */
     for (size_t k = i; k < j; k++) {
         const ap_segment *s = &segs[k];
-        if (s->type != AP_SEG_ARC) { /* a line, or a turn on the spot (its end is its start) */
+        const bool is_arc = s->type == AP_SEG_ARC;
+        const bool near = is_arc ? near_px(f, s->cx, s->cy, s->radius)
+                                 : near_px(f, s->x0, s->y0, 0.0) && near_px(f, s->x1, s->y1, 0.0);
+        if (!near) {
+            if (!is_arc) {
+                pen = clipped_line(cr, &b, s->x0, s->y0, s->x1, s->y1, pen);
+                continue;
+            }
+            ap_render_arc_piece pc[AP_RENDER_ARC_PIECES];
+            const int n = ap_render_arc_pieces(s, pc);
+            double a = atan2(s->y0 - s->cy, s->x0 - s->cx);
+            for (int p = 0; p < n; p++) {
+                pen = clipped_arc(cr, &b, s, a, pc[p].sweep, pen);
+                a += pc[p].sweep;
+            }
+            if (pen && near_px(f, s->x1, s->y1, 0.0))
+                cairo_line_to(cr, s->x1, s->y1);
+            else
+                pen = false;
+            continue;
+        }
+        if (!pen)
+            cairo_move_to(cr, s->x0, s->y0);
+        pen = true;
+        if (!is_arc) { /* a line, or a turn on the spot (its end is its start) */
             cairo_line_to(cr, s->x1, s->y1);
             continue;
         }
@@ -67,8 +159,9 @@ static void draw_path(cairo_t *cr, const ap_render_answer *a, const ap_render_op
 {
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    const double reach = o->radius + 16.0 * f->px; /* the band's half width, the line's, the round caps */
     if (o->radius > 0.0) {
-        seg_path(cr, a->segs, 0, a->n_segs);
+        seg_path(cr, a->segs, 0, a->n_segs, f, reach);
         colour(cr, AP_RENDER_PATH_HEX, AP_RENDER_BAND_OPACITY);
         cairo_set_line_width(cr, 2.0 * o->radius);
         cairo_stroke(cr);
@@ -78,7 +171,7 @@ static void draw_path(cairo_t *cr, const ap_render_answer *a, const ap_render_op
         bool rev = a->segs[i].reverse;
         double dash[2] = {AP_RENDER_DASH_PX * f->px, AP_RENDER_GAP_PX * f->px};
         cairo_set_dash(cr, dash, rev ? 2 : 0, 0.0);
-        seg_path(cr, a->segs, i, j);
+        seg_path(cr, a->segs, i, j, f, reach);
         colour(cr, rev ? AP_RENDER_REVERSE_HEX : AP_RENDER_PATH_HEX, 1.0);
         cairo_set_line_width(cr, AP_RENDER_PATH_PX * f->px);
         cairo_stroke(cr);
@@ -87,6 +180,8 @@ static void draw_path(cairo_t *cr, const ap_render_answer *a, const ap_render_op
     cairo_set_dash(cr, NULL, 0, 0.0);
     for (size_t i = 0; i < a->n_samples; i++) {
         double x0, y0, x1, y1;
+        if (!near_px(f, a->samples[i].x, a->samples[i].y, 0.0))
+            continue; /* (far off the view: not drawn there either) */
         ap_render_tick(&a->samples[i], f->px, &x0, &y0, &x1, &y1);
         cairo_move_to(cr, x0, y0);
         cairo_line_to(cr, x1, y1);
@@ -100,6 +195,8 @@ static void draw_marker(cairo_t *cr, const ap_render_answer *a, bool goal, const
                         const ap_render_frame *f)
 {
     ap_render_marker k = ap_render_marker_of(a, goal, f->px);
+    if (!near_px(f, k.x, k.y, o->radius + 20.0 * f->px))
+        return; /* far off the view: nothing of it would show */
     const char *hex = k.hex;
     if (o->radius > 0.0)
         disc(cr, k.x, k.y, o->radius, hex, AP_RENDER_DISC_OPACITY);

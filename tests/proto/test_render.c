@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cairo.h>
+
 #include "proto/render.h"
 
 Suite *render_suite(void);
@@ -458,6 +460,70 @@ START_TEST(png_header)
 }
 END_TEST
 
+/* The PNG's pixel (x, y) as 0xRRGGBB: png decoded by cairo. */
+typedef struct png_src {
+    const unsigned char *p;
+    size_t len, at;
+} png_src;
+
+static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int length)
+{
+    png_src *src = closure;
+    if (src->len - src->at < length)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, src->p + src->at, length);
+    src->at += length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static uint32_t png_pixel(const unsigned char *png, size_t len, int x, int y)
+{
+    png_src src = {png, len, 0};
+    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(png_read, &src);
+    ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    const unsigned char *row = cairo_image_surface_get_data(s) + (size_t)y * (size_t)cairo_image_surface_get_stride(s);
+    uint32_t v;
+    memcpy(&v, row + 4 * x, 4);
+    cairo_surface_destroy(s);
+    return v & 0xffffffu;
+}
+
+/* Geometry far from the view is drawn where it crosses the view: cairo keeps device coordinates in 24.8
+ * fixed point, and a stored answer's line reaching 300,000 tiles (9.6e6 pixels at 32 a tile, past 2^23)
+ * was dropped whole from the PNG while the SVG drew it (a helper); so was an arc of radius 500,000 through
+ * the view. Both now cross the tiny map's row 1 in the path's blue. */
+START_TEST(png_far_geometry)
+{
+    ap_map *m = tiny_map();
+    ap_render_opts o = {.format = AP_RENDER_PNG};
+    char ans[1024];
+    const double X = 300000.0, R = 500000.0, w = 10.0 / R;
+    snprintf(ans, sizeof ans,
+             "{\"status\":\"ok\",\"map\":\"tiny\",\"grid_cost\":%.17g,\"length\":%.17g,\"clear\":true,"
+             "\"waypoints\":[[1.5,1.5],[%.17g,1.5]],\"segments\":[{\"type\":\"line\",\"start\":[1.5,1.5],"
+             "\"end\":[%.17g,1.5],\"heading\":0.0,\"length\":%.17g}],\"stats\":{\"expanded\":1}}",
+             X - 1.5, X - 1.5, X, X, X - 1.5);
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)draw(m, ans, &o, AP_OK, &len);
+    for (int x = 130; x <= 250; x += 30)
+        ck_assert_msg(png_pixel(png, len, x, 48) == 0x0969da, "line: pixel (%d, 48) is %06x", x, png_pixel(png, len, x, 48));
+    free(png);
+    /* the arc: from (1.5, 1.5) facing +x about (1.5, 1.5 + R), 10 tiles of it */
+    const double ex = 1.5 + R * sin(w), ey = 1.5 + R - R * cos(w);
+    snprintf(ans, sizeof ans,
+             "{\"status\":\"ok\",\"map\":\"tiny\",\"grid_cost\":10,\"length\":10,\"clear\":true,"
+             "\"waypoints\":[[1.5,1.5],[%.17g,%.17g]],\"segments\":[{\"type\":\"arc\",\"start\":[1.5,1.5],"
+             "\"end\":[%.17g,%.17g],\"center\":[1.5,%.17g],\"radius\":%.17g,\"start_heading\":0.0,"
+             "\"sweep\":%.17g,\"length\":10}],\"stats\":{\"expanded\":1}}",
+             ex, ey, ex, ey, 1.5 + R, R, w);
+    png = (unsigned char *)draw(m, ans, &o, AP_OK, &len);
+    for (int x = 130; x <= 250; x += 30)
+        ck_assert_msg(png_pixel(png, len, x, 48) == 0x0969da, "arc: pixel (%d, 48) is %06x", x, png_pixel(png, len, x, 48));
+    free(png);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Terrain runs merge equal neighbours of a row; T and W are tinted when the map's costs open them. */
 START_TEST(terrain_runs_and_colours)
 {
@@ -486,6 +552,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, request_parse);
     tcase_add_test(tc, view_frame_and_caps);
     tcase_add_test(tc, png_header);
+    tcase_add_test(tc, png_far_geometry);
     tcase_add_test(tc, terrain_runs_and_colours);
     suite_add_tcase(s, tc);
     return s;
