@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -296,13 +297,31 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     const double need = (double)n * (double)ap_workspace_bytes_max(cap), mib = 1024.0 * 1024.0;
     if (need_bytes != NULL)
         *need_bytes = need;
-    if (limit > 0.0 && need > limit) {
+    /* Beside the workspaces: what the process holds already (its maps and tables: what it has mapped, where
+     * RLIMIT_AS counts address space, else what is resident), and under RLIMIT_AS the stacks of the threads
+     * still to start (the worker pool's `workers`, the HTTP threads, the lifecycle and watchdog threads, one
+     * spare: each maps RLIMIT_STACK). Comparing the workspaces alone, --check-config said OK at 97 MiB of RLIMIT_AS where the
+     * start failed (86 MiB of workspaces beside 21 MiB held; then the pool's and libmicrohttpd's threads, up
+     * to 150 MiB: a helper). */
+    ap_process_stats now;
+    ap_process_stats_read(&now);
+    const bool as_limit = source != NULL && strcmp(source, "RLIMIT_AS") == 0;
+    const double held = !now.has_memory ? 0.0 : as_limit ? now.virtual_bytes : now.resident_bytes;
+    double stacks = 0.0;
+    if (as_limit) {
+        struct rlimit st;
+        const double stack = getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY && st.rlim_cur > 0
+                                 ? (double)st.rlim_cur
+                                 : 8.0 * mib;
+        stacks = (double)(s->cfg.workers + s->cfg.http_threads + 3) * stack; /* (a running server: 6 threads at 2 + 1) */
+    }
+    if (limit > 0.0 && held + need + stacks > limit) {
         fprintf(err,
-                "arcpathd: %d + %d search workspaces of %u nodes need up to %.0f MiB (%.0f bytes a node each), "
-                "more than the %.0f MiB this process may use (%s): lower max_workspace_cells, workers or "
-                "slow_slots\n",
+                "arcpathd: %d + %d search workspaces of %u nodes need up to %.0f MiB (%.0f bytes a node each); "
+                "beside the %.0f MiB the process holds now (maps, tables)%s, more than the %.0f MiB this process "
+                "may use (%s): lower max_workspace_cells, workers or slow_slots, or raise the limit\n",
                 s->cfg.workers, s->cfg.slow_slots, cap, ceil(need / mib), (double)ap_workspace_bytes_max(1),
-                floor(limit / mib), source);
+                ceil(held / mib), as_limit ? " and its threads' stacks" : "", floor(limit / mib), source);
         return 1;
     }
     /* Not refused: kinodynamic searches are optional, and a query that cannot reserve its states answers
@@ -315,12 +334,7 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     const double kino = (double)n * per_node * (double)cap;
     if (kino_bytes != NULL)
         *kino_bytes = kino;
-    ap_process_stats now;
-    ap_process_stats_read(&now);
-    const double held = !now.has_memory ? 0.0
-                        : source != NULL && strcmp(source, "RLIMIT_AS") == 0 ? now.virtual_bytes
-                                                                              : now.resident_bytes;
-    if (limit > 0.0 && held + need + kino > limit)
+    if (limit > 0.0 && held + need + stacks + kino > limit)
         fprintf(err,
                 "arcpathd: warning: kinodynamic searches take up to %.0f bytes a node more in each workspace that "
                 "runs one: with them the workspaces' %.0f MiB and the %.0f MiB held now (maps, tables) pass the "
@@ -331,8 +345,15 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
 }
 
 /* Descriptors arcpathd keeps besides its connections: the listening socket, epoll, libuv's and the lanes'
- * wake-ups, stdio, and the files a map reload, a picture's fonts or a scrape open for a moment. */
+ * wake-ups, stdio, and the files a map reload, a picture's fonts or a scrape open for a moment; plus
+ * AP_FD_PER_HTTP_THREAD for each HTTP thread (libmicrohttpd gives each its epoll and its wake-up: idle, the
+ * server held 14 descriptors with 1 thread, 76 with 32, 140 with 64, and a fixed 64 let the 64-thread
+ * server promise connections it then could not accept, spinning on EMFILE: a helper). */
 #define AP_FD_RESERVE 64
+#define AP_FD_PER_HTTP_THREAD 3
+/* Below the reserve (a limit of a few dozen descriptors), what the process holds with no connection: those
+ * open now, the HTTP threads', and this many for its own sockets and wake-ups. */
+#define AP_FD_IDLE_EXTRA 8
 
 /* Make room for max_connections connections in the open-file limit: raise the soft RLIMIT_NOFILE up to the
  * hard one if it is short (as Redis does), and where even that is short lower max_connections to what fits,
@@ -341,11 +362,21 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
  * orderly way (the backlog waits) and says nothing. */
 static void fit_open_files(ap_server *s, FILE *err)
 {
-    const uint64_t want = (uint64_t)s->cfg.max_connections + AP_FD_RESERVE;
+    const uint64_t threads = (uint64_t)AP_FD_PER_HTTP_THREAD * (uint64_t)(s->cfg.http_threads > 0 ? s->cfg.http_threads : 1);
+    const uint64_t reserve = AP_FD_RESERVE + threads;
+    const uint64_t want = (uint64_t)s->cfg.max_connections + reserve;
     const uint64_t have = ap_process_raise_nofile(want);
     if (have == 0 || have >= want)
         return;
-    const uint64_t fit = have > 2 * AP_FD_RESERVE ? have - AP_FD_RESERVE : (have / 2 > 0 ? have / 2 : 1);
+    uint64_t fit = 1;
+    if (have > reserve) {
+        fit = have - reserve;
+    } else { /* a tiny limit: what is left once the process holds what it holds idle (no room for reloads) */
+        ap_process_stats ps;
+        ap_process_stats_read(&ps);
+        const uint64_t idle = (ps.has_fds ? (uint64_t)ps.open_fds : 3u) + threads + AP_FD_IDLE_EXTRA;
+        fit = have > idle ? have - idle : 1;
+    }
     fprintf(err,
             "arcpathd: the open-file limit (RLIMIT_NOFILE %llu, its hard limit too) leaves room for %llu connections: "
             "max_connections %d lowered to %llu; raise the limit (ulimit -n, LimitNOFILE=, the container's "

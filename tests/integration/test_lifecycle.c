@@ -2,6 +2,7 @@
  * a port in use, SIGTERM drains in-flight searches and exits 0, refusing new connections meanwhile and
  * answering kept ones 503 not_ready, a second SIGTERM cancels the searches, SIGHUP leaves the server up. */
 #include <check.h>
+#include <sys/resource.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -82,7 +83,7 @@ START_TEST(workspaces_beyond_memory_refused)
     const char *check[] = {"--check-config", "--maps", "config/maps", "--config", conf, "--workers", "64", NULL};
     ck_assert_int_eq(ap_run_cli(check, 1, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "64 + 4 search workspaces of 2147483648 nodes need up to 7938048 MiB (57 bytes a node "
-                              "each), more than the ") != NULL,
+                              "each); beside the ") != NULL,
                   "%s", out);
     ck_assert_ptr_nonnull(strstr(out, "lower max_workspace_cells, workers or slow_slots"));
     ck_assert_ptr_nonnull(strstr(out, "FAILED"));
@@ -92,6 +93,24 @@ START_TEST(workspaces_beyond_memory_refused)
     ck_assert_ptr_null(strstr(out, "cannot allocate")); /* refused before allocating */
     unlink(conf);
     free(conf);
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) /* (their shadow memory needs no RLIMIT_AS) */
+    /* Under an address-space limit of 140,000 KiB the demo's 86 MiB of workspaces fit alone, but not beside
+     * the ~21 MiB the process holds and its threads' stacks: --check-config said OK while the start failed
+     * ("cannot allocate", "cannot start the worker pool", a helper). Now both refuse, naming the limit.
+     * (setrlimit on this test's own process, a fork of the runner's; the child inherits it.) */
+    const struct rlimit as = {140000 * 1024, 140000 * 1024};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &as), 0);
+    const char *as_check[] = {"--check-config", "--maps", "config/maps", NULL};
+    ck_assert_int_eq(ap_run_cli(as_check, 1, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "2 + 4 search workspaces of 262144 nodes need up to 86 MiB (57 bytes a node each); beside "
+                              "the ") != NULL && strstr(out, "MiB this process may use (RLIMIT_AS)") != NULL,
+                  "%s", out);
+    const char *as_serve[] = {"--listen", "127.0.0.1:1", "--maps", "config/maps", NULL};
+    ck_assert_int_eq(ap_run_cli(as_serve, 0, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "MiB this process may use (RLIMIT_AS)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "cannot ") == NULL, "%s", out); /* refused before allocating or starting threads */
+#endif
 
     /* Workspaces smaller than a map loaded at start: the demo's largest, maze, 97 x 97 cells, is 99 * 99 nodes. */
     conf = ap_test_temp_file("arcpath-small-ws", "{\"max_workspace_cells\": 9409}");
