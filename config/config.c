@@ -619,9 +619,17 @@ int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size
     if (label == NULL)
         label = "<config>";
     json_t *root = json_loadb(buf ? buf : "", buf ? len : 0, JSON_REJECT_DUPLICATES, &jerr);
-    if (root == NULL)
-        return ap_config_fail(err, errlen, "%s:%d:%d: %s", label, jerr.line > 0 ? jerr.line : 1,
-                              jerr.column > 0 ? jerr.column : 1, jerr.text);
+    if (root == NULL) {
+        /* jansson quotes the text near the fault ("near '...'"): in a file that holds admin_token that text can
+         * be the token (a tab inside its string was quoted whole, a helper), which is never printed. */
+        char *near = strstr(jerr.text, " near '");
+        const bool secret = buf != NULL && memmem(buf, len, "admin_token", 11) != NULL;
+        if (secret && near != NULL)
+            *near = '\0';
+        return ap_config_fail(err, errlen, "%s:%d:%d: %s%s", label, jerr.line > 0 ? jerr.line : 1,
+                              jerr.column > 0 ? jerr.column : 1, jerr.text,
+                              secret && near != NULL ? " (the text near it is not shown: the file holds admin_token)" : "");
+    }
     int rc;
     if (!json_is_object(root)) {
         rc = ap_config_fail(err, errlen, "%s:1:1: the config must be a JSON object", label);

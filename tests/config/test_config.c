@@ -1166,6 +1166,13 @@ START_TEST(admin_token_and_upload_keys)
     ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"has a space 0123456789\"}", err, sizeof err), AP_E_CONFIG);
     ck_assert_str_eq(err, "test.conf: \"admin_token\": must be printable ASCII without spaces");
     ck_assert_int_eq(load_str(&c, "{\"admin_token\": 12}", err, sizeof err), AP_E_CONFIG);
+    /* a syntax error in a file that holds the token never quotes the text near it (a tab in the token's
+     * string: jansson's "near '\"TOPSECRET...'" printed it, a helper); elsewhere the quote stays */
+    ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"TOPSECRETTOKEN12345\t\"}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "TOPSECRET") == NULL, "%s", err);
+    ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 && strstr(err, "the file holds admin_token") != NULL, "%s", err);
+    ck_assert_int_eq(load_str(&c, "{\"maps\": \"a\tb\"}", err, sizeof err), AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "near '") != NULL, "%s", err);
     ck_assert_int_eq(load_str(&c, "{\"max_map_upload_bytes\": 100}", err, sizeof err), AP_E_CONFIG);
     ck_assert_str_eq(c.admin_token, "file-token-0123456789"); /* a failed load changes nothing */
 
