@@ -98,7 +98,8 @@ static bool expired(const ap_lanes *l, const ap_job *j, uint64_t now)
     return atomic_load(&l->cancel) || (j->deadline_ns && now >= j->deadline_ns);
 }
 
-/* Has the job's client gone (ap_job.client_gone)? Loop thread. */
+/* Has the job's client gone (ap_job.client_gone)? Loop thread, or the pool thread that holds the job (the
+ * hook peeks at the suspended connection's socket, which nothing else reads meanwhile). */
 static bool abandoned(const ap_job *j)
 {
     return j->client_gone != NULL && j->client_gone(j);
@@ -520,7 +521,16 @@ static void slow_work(uv_work_t *w)
     ap_lanes *l = j->owner;
     pool_thread_setup(l);
     if (j->task) {
-        run_task(j);
+        /* A picture whose client has gone is not drawn, or not sent: 499 client_closed in the log and the
+         * metrics, as a search's. A drawing cannot be stopped midway (one cairo stroke), so one that outlived
+         * its client was logged and counted 200 ok, the bytes written to a closed socket (a helper). */
+        if (!abandoned(j))
+            run_task(j);
+        if (abandoned(j)) {
+            ap_jbuf_free(&j->out);
+            j->task_done = false;
+            j->state = AP_E_CLIENT_CLOSED;
+        }
         encode_on_worker(l, j);
         return;
     }

@@ -91,9 +91,10 @@ struct ap_job {
      * (overloaded, cancelled, its client gone); it compresses what the task wrote when gzip_ok. */
     void (*task)(ap_job *job);
     /* Optional: has the client gone? Asked on the loop thread while the job waits for a slow slot and
-     * between its slow slices (not in the fast lane, whose slice is short); true stops the job there and
-     * answers AP_E_CLIENT_CLOSED, and its slot goes to the next job. NULL = never asked. Must not block: the
-     * server peeks at the connection's socket (server/http.c). */
+     * between its slow slices (not in the fast lane, whose slice is short), and on the pool thread before
+     * and after a task runs; true stops the job there and answers AP_E_CLIENT_CLOSED (a task's output is
+     * dropped), and its slot goes to the next job. NULL = never asked. Must not block: the server peeks at
+     * the connection's socket (server/http.c), which nothing else reads while the job is out. */
     bool (*client_gone)(const ap_job *job);
     /* The client takes gzip (Content-Encoding): an answer made on a worker (a query's, a batch's, a task's)
      * is compressed there too by ap_gzip_answer's rule (server/gzip.h), not on the HTTP thread; gzipped

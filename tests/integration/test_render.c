@@ -2,6 +2,7 @@
  * .png beside /v1/maps/{id} and /cells, POST /v1/render for a query and for its stored answer (the same
  * bytes), PNG headers, and the errors with their fields. */
 #include <check.h>
+#include <math.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -133,6 +134,78 @@ START_TEST(pictures_drawn_in_the_pool)
         bool in_line = lane != NULL && (eol == NULL || lane < eol);
         ck_assert_msg(in_line == (i < 2), "%.*s", (int)(eol ? eol - line : 200), line);
     }
+    free(text);
+    unlink(log);
+    free(log);
+}
+END_TEST
+
+/* A picture whose client leaves while it is drawn is not sent: the drawing (one cairo stroke) runs to its
+ * end, then the request is logged and counted 499 client_closed, not 200 ok (a helper: a client that left
+ * after 3 s of a 15 s drawing was counted a 200, the bytes written to a closed socket). A stored answer of
+ * 16,000 lines zigzagging across arena (2 MB: the body limit raised) draws for about 2.5 s; its client
+ * closes after 0.3 s. */
+START_TEST(picture_for_a_client_gone_is_499)
+{
+    char *log = ap_test_temp_file("arcpath-render-gone", "");
+    ck_assert_ptr_nonnull(log);
+    const char *env[] = {"ARCPATH_MAX_BODY_BYTES=4194304", NULL};
+    static ap_srv s;
+    ck_assert_int_eq(ap_srv_start_logged(&s, "config/maps", NULL, env, log), 0);
+    enum { LINES = 16000 };
+    const size_t cap = (size_t)LINES * 160 + 4096;
+    char *body = malloc(cap);
+    ck_assert_ptr_nonnull(body);
+    size_t n = (size_t)snprintf(body, cap, "{\"map\":\"arena\",\"format\":\"png\",\"answer\":{\"status\":\"ok\","
+                                           "\"map\":\"arena\",\"clear\":true,\"segments\":[");
+    double x = 1.0, y = 1.0, total = 0.0;
+    for (int i = 0; i < LINES; i++) {
+        const double nx = i % 2 == 0 ? 96.0 : 1.0, ny = 1.0 + (double)(i * 37 % 95), len = hypot(nx - x, ny - y);
+        n += (size_t)snprintf(body + n, cap - n,
+                              "%s{\"type\":\"line\",\"start\":[%.17g,%.17g],\"end\":[%.17g,%.17g],\"heading\":%.17g,"
+                              "\"length\":%.17g}",
+                              i ? "," : "", x, y, nx, ny, atan2(ny - y, nx - x), len);
+        total += len;
+        x = nx;
+        y = ny;
+    }
+    n += (size_t)snprintf(body + n, cap - n,
+                          "],\"waypoints\":[[1,1],[%.17g,%.17g]],\"grid_cost\":%.17g,\"length\":%.17g,"
+                          "\"stats\":{\"expanded\":1}}}",
+                          x, y, total, total);
+    ck_assert_uint_lt(n, cap);
+    char head[256];
+    const int hn = snprintf(head, sizeof head,
+                            "POST /v1/render HTTP/1.1\r\nHost: t\r\nX-Request-ID: gone-picture\r\n"
+                            "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n",
+                            n);
+    int fd = ap_raw_connect(s.port, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ap_send_all(fd, head, (size_t)hn), 0);
+    ck_assert_int_eq(ap_send_all(fd, body, n), 0);
+    free(body);
+    struct timespec wait = {0, 300 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    ck_assert_msg(poll(&pf, 1, 0) == 0, "answered within 0.3 s: the drawing was too short for the test");
+    close(fd);
+    /* the drawing ends, then the answer: 499 in the metrics (within 60 s even under the sanitizers) */
+    double gone = 0.0, ok = 0.0;
+    for (int i = 0; i < 600 && gone < 1.0 && ok < 1.0; i++) {
+        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+        gone = ap_metric_now(&s, "arcpath_requests_total", "route=\"/v1/render\",code=\"499\"");
+        ok = ap_metric_now(&s, "arcpath_requests_total", "route=\"/v1/render\",code=\"200\"");
+    }
+    ck_assert_msg(gone == 1.0 && ok < 1.0, "render 499: %g, 200: %g", gone, ok);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+    size_t len = 0;
+    char *text = ap_test_read_file(log, &len);
+    ck_assert_ptr_nonnull(text);
+    const char *line = strstr(text, "\"id\":\"gone-picture\"");
+    ck_assert_msg(line != NULL, "%s", text);
+    const char *eol = strchr(line, '\n');
+    const char *st = strstr(line, "\"status\":499");
+    ck_assert_msg(st != NULL && (eol == NULL || st < eol), "%.*s", (int)(eol ? eol - line : 300), line);
     free(text);
     unlink(log);
     free(log);
@@ -452,6 +525,7 @@ Suite *render_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, map_pictures);
     tcase_add_test(tc, pictures_drawn_in_the_pool);
+    tcase_add_test(tc, picture_for_a_client_gone_is_499);
     tcase_add_test(tc, pictures_leave_a_thread_for_fast_queries);
     tcase_add_test(tc, query_and_answer_round_trip);
     tcase_add_test(tc, every_answer_member_draws);
