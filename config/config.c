@@ -319,8 +319,10 @@ int ap_config_parse_costs(const char *label, const char *path, json_t *e, unsign
 }
 
 /* True when s[0, n) is a serialized web origin as browsers send it in Origin (RFC 6454 6.1): "http://" or
- * "https://", a host of lowercase letters, digits, '.', '-' (or a bracketed IPv6 literal of hex digits,
- * ':' and '.'), and an optional ":PORT" (1..65535); no path, no trailing '/'. *why says what is wrong. */
+ * "https://", a host of lowercase letters, digits, '.', '-' (or a bracketed IPv6 literal that parses as
+ * one), and an optional ":PORT" (1..65535, no leading zero, not the scheme's default, which browsers leave
+ * out); no path, no trailing '/'. *why says what is wrong. An entry a browser never sends would never match,
+ * silently ("http://a:0080", "http://[:::::]" were taken: a helper). */
 static bool origin_valid(const char *s, size_t n, const char **why)
 {
     size_t at = 0;
@@ -336,7 +338,11 @@ static bool origin_valid(const char *s, size_t n, const char **why)
     if (at < n && s[at] == '[') {
         for (at++; at < n && (strchr("0123456789abcdef:.", s[at]) != NULL); at++)
             ;
-        if (at >= n || s[at] != ']' || at == host + 1) {
+        char v6[64];
+        struct in6_addr a6;
+        const size_t len6 = at - host - 1;
+        if (at >= n || s[at] != ']' || at == host + 1 || len6 >= sizeof v6 ||
+            (memcpy(v6, s + host + 1, len6), v6[len6] = '\0', inet_pton(AF_INET6, v6, &a6) != 1)) {
             *why = "has a malformed [IPv6] host";
             return false;
         }
@@ -358,6 +364,14 @@ static bool origin_valid(const char *s, size_t n, const char **why)
             port = port * 10 + (s[at] - '0');
         if (digits == 0 || port < 1 || port > 65535) {
             *why = "has a port that is not 1..65535";
+            return false;
+        }
+        if (s[at - digits] == '0') {
+            *why = "has a port with a leading zero, which a browser never sends";
+            return false;
+        }
+        if (port == (s[4] == 's' ? 443 : 80)) {
+            *why = "names the scheme's default port, which a browser leaves out of Origin";
             return false;
         }
     }

@@ -419,6 +419,11 @@ static const struct {
     {"{\"cors_origins\": [\"http://a.example:65536\"]}", "\"cors_origins[0]\": has a port"},
     {"{\"cors_origins\": [\"http://a.example:\"]}", "\"cors_origins[0]\": has a port"},
     {"{\"cors_origins\": [\"http://[::1\"]}", "\"cors_origins[0]\": has a malformed [IPv6] host"},
+    /* entries a browser never sends, which would never match (taken before, a helper) */
+    {"{\"cors_origins\": [\"http://[:::::]\"]}", "\"cors_origins[0]\": has a malformed [IPv6] host"},
+    {"{\"cors_origins\": [\"http://a:0080\"]}", "\"cors_origins[0]\": has a port with a leading zero"},
+    {"{\"cors_origins\": [\"http://a:80\"]}", "\"cors_origins[0]\": names the scheme's default port"},
+    {"{\"cors_origins\": [\"https://a:443\"]}", "\"cors_origins[0]\": names the scheme's default port"},
     {"{\"cors_origins\": [\"null\"]}", "\"cors_origins[0]\": must start with"},
     {"{\"cors_origins\": [\"https://a.example\", \"*\"]}", "\"cors_origins[1]\": \"*\" must be the only entry"},
     {"{\"cors_origins\": [\"*\", \"https://a.example\"]}", "\"cors_origins[1]\": \"*\" must be the only entry"},
