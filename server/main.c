@@ -300,9 +300,9 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
     /* Beside the workspaces: what the process holds already (its maps and tables: what it has mapped, where
      * RLIMIT_AS counts address space, else what is resident), and under RLIMIT_AS the stacks of the threads
      * still to start (the worker pool's `workers`, the HTTP threads, the lifecycle and watchdog threads, one
-     * spare: each maps RLIMIT_STACK). Comparing the workspaces alone, --check-config said OK at 97 MiB of RLIMIT_AS where the
-     * start failed (86 MiB of workspaces beside 21 MiB held; then the pool's and libmicrohttpd's threads, up
-     * to 150 MiB: a helper). */
+     * spare: each maps RLIMIT_STACK). Comparing the workspaces alone, --check-config said OK at 97 MiB of
+     * RLIMIT_AS where the start failed (86 MiB of workspaces beside 21 MiB held; then the pool's and
+     * libmicrohttpd's threads, up to 150 MiB: a helper). */
     ap_process_stats now;
     ap_process_stats_read(&now);
     const bool as_limit = source != NULL && strcmp(source, "RLIMIT_AS") == 0;
@@ -313,7 +313,8 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
         const double stack = getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY && st.rlim_cur > 0
                                  ? (double)st.rlim_cur
                                  : 8.0 * mib;
-        stacks = (double)(s->cfg.workers + s->cfg.http_threads + 3) * stack; /* (a running server: 6 threads at 2 + 1) */
+        /* (a running server at workers 2, http_threads 1: 6 threads, the main one included) */
+        stacks = (double)(s->cfg.workers + s->cfg.http_threads + 3) * stack;
     }
     if (limit > 0.0 && held + need + stacks > limit) {
         fprintf(err,
@@ -362,7 +363,8 @@ static int plan_workspaces(const ap_server *s, uint32_t *capacity, double *need_
  * orderly way (the backlog waits) and says nothing. */
 static void fit_open_files(ap_server *s, FILE *err)
 {
-    const uint64_t threads = (uint64_t)AP_FD_PER_HTTP_THREAD * (uint64_t)(s->cfg.http_threads > 0 ? s->cfg.http_threads : 1);
+    const uint64_t threads =
+        (uint64_t)AP_FD_PER_HTTP_THREAD * (uint64_t)(s->cfg.http_threads > 0 ? s->cfg.http_threads : 1);
     const uint64_t reserve = AP_FD_RESERVE + threads;
     const uint64_t want = (uint64_t)s->cfg.max_connections + reserve;
     const uint64_t have = ap_process_raise_nofile(want);
