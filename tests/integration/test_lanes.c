@@ -370,6 +370,19 @@ static int send_long_query(int port, const char *id)
 /* A client that closes its connection while its query searches stops that search: a kinodynamic query
  * across Paris_1_1024 (over a million expansions, ~1.5 s on the slow lane) whose client leaves after 0.2 s is
  * answered 499 client_closed in the metrics and the access log, not 200 when its search would have ended. */
+/* A new connection to port carrying a query whose set-up holds a slow pool thread for seconds in one slice:
+ * a wide disc's unit profile build on arena (radius 10, turning radius 5, 16 headings, reverse: ~2.4 s),
+ * X-Request-ID "heavy". The socket, or -1. */
+static int send_heavy_build(int port)
+{
+    return send_post(port, "/v1/path",
+                     "{\"map\":\"arena\",\"start\":{\"x\":68.5,\"y\":66.5,\"heading\":0},"
+                     "\"goal\":{\"x\":69.5,\"y\":66.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
+                     "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
+                     "\"deadline_ms\":60000}",
+                     "heavy");
+}
+
 /* A query waiting with a slow slot for a pool thread answers at its deadline, not when the slice ahead of
  * it ends: on 2 workers one slow slice runs at a time, and a wide disc's unit profile builds in one slice
  * of seconds (radius 10, turning radius 5, 16 headings, reverse: ~2.4 s). An A* query moved to the slow lane
@@ -380,12 +393,7 @@ START_TEST(queued_slow_query_answers_at_its_deadline)
     ap_srv srv;
     const char *env[] = {"ARCPATH_WORKERS=2", "ARCPATH_FAST_BUDGET=100", NULL};
     ck_assert_int_eq(ap_srv_start(&srv, "config/maps", NULL, env), 0);
-    int heavy = send_post(srv.port, "/v1/path",
-                          "{\"map\":\"arena\",\"start\":{\"x\":68.5,\"y\":66.5,\"heading\":0},"
-                          "\"goal\":{\"x\":69.5,\"y\":66.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
-                          "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
-                          "\"deadline_ms\":60000}",
-                          "heavy");
+    int heavy = send_heavy_build(srv.port);
     ck_assert_int_ge(heavy, 0);
     struct timespec pause = {0, 300 * 1000 * 1000};
     nanosleep(&pause, NULL); /* the build has begun on the slow lane */
@@ -472,12 +480,7 @@ START_TEST(queued_batch_item_answers_what_it_found)
     ck_assert_int_ge(batch, 0);
     struct timespec pause = {0, 100 * 1000 * 1000};
     nanosleep(&pause, NULL); /* the batch runs slow slices */
-    int heavy = send_post(srv.port, "/v1/path",
-                          "{\"map\":\"arena\",\"start\":{\"x\":68.5,\"y\":66.5,\"heading\":0},"
-                          "\"goal\":{\"x\":69.5,\"y\":66.5},\"unit\":{\"radius\":10,\"turning_radius\":5,"
-                          "\"reverse\":true},\"search\":{\"algorithm\":\"directional48\",\"headings\":16},"
-                          "\"deadline_ms\":60000}",
-                          "heavy");
+    int heavy = send_heavy_build(srv.port);
     ck_assert_int_ge(heavy, 0);
     static char buf[1 << 16];
     const char *body = recv_answer(batch, buf, sizeof buf);
