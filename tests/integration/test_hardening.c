@@ -221,7 +221,9 @@ static void start_settled(ap_srv *s, const char *const *env)
 }
 
 /* Open n connections to port, the i-th from 127.0.0.(first + i), each sending the start of a request whose
- * headers never end, into fds. */
+ * headers never end, into fds. The first gets 50 ms alone: the server dates a connection when an HTTP thread
+ * accepts it, and with 64 threads under a sanitizer on a loaded machine the thread that took the first one
+ * was once scheduled after a later one's, which then counted as the oldest. */
 static void hold_partial(int port, int *fds, int n, int first)
 {
     static const char partial[] = "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: ";
@@ -231,6 +233,10 @@ static void hold_partial(int port, int *fds, int n, int first)
         fds[i] = ap_raw_connect(port, src);
         ck_assert_int_ge(fds[i], 0);
         ck_assert_int_eq(ap_send_all(fds[i], partial, sizeof partial - 1), 0);
+        if (i == 0 && n > 1) {
+            struct timespec alone = {0, 50 * 1000000L};
+            nanosleep(&alone, NULL);
+        }
     }
 }
 
@@ -246,7 +252,13 @@ static void held_full_makes_room(int port, const char *src, int *held, int n, co
     struct timespec past = {0, 300 * 1000000L}; /* the held requests have been arriving for over 200 ms */
     nanosleep(&past, NULL);
     healthz_from(port, src); /* (its connection completes in the backlog even while MHD does not accept) */
-    ck_assert_msg(closed_within(held[0], 1000), "the oldest held connection was not closed: %s", why);
+    if (!closed_within(held[0], 1000)) {
+        int other = -1; /* which one went instead, if any: says whether room was made at all */
+        for (int i = 1; i < n && other < 0; i++)
+            if (closed_within(held[i], 0))
+                other = i;
+        ck_abort_msg("the oldest held connection was not closed (held[%d] was): %s", other, why);
+    }
     close(held[0]);
     held[0] = -1;
     ck_assert_msg(!closed_within(held[n - 1], 300), "the newest held connection was closed too");
