@@ -216,10 +216,10 @@ $(TEST_PLANNER): $(call obj,$(wildcard tests/planner/*.c tests/planner/*/*.c) te
 $(TEST_PROTO): $(call obj,$(wildcard tests/proto/*.c) tests/util.c tests/runner.c) $(PROTO_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) $(CAIRO_LIBS) -lm -lpthread
 
-$(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c) $(CONFIG_LIB) $(PLANNER_LIB)
+$(TEST_CONFIG): $(call obj,$(wildcard tests/config/*.c) tests/util.c tests/runner.c) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(JANSSON_LIBS) -lm -lpthread
 
-$(TEST_SERVER): $(call obj,$(wildcard tests/server/*.c) tests/util.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
+$(TEST_SERVER): $(call obj,$(wildcard tests/server/*.c) tests/util.c tests/runner.c) $(SERVER_LIB) $(PROTO_LIB) $(CONFIG_LIB) $(PLANNER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) -lm -lpthread
 
 $(TEST_INTEGRATION): $(call obj,$(wildcard tests/integration/*.c) tests/util.c) $(PLANNER_LIB)

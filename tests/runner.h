@@ -8,9 +8,12 @@
  * (CK_NOFORK) unless $CK_FORK says otherwise: with a child per test, LeakSanitizer's scan at every child's
  * exit cost ~0.3 s a test (95 of test-planner's 300 s of one core in the sanitizer pass, 2026-12-03), and
  * the one scan at this process's exit finds the same leaks (its report names where each was allocated).
- * Only for programs whose tests set no environment, signal handler or other process-wide state (test-planner,
- * test-proto; test-config's tests set environment variables and keep a child each). The plain build keeps a
- * child per test, and with it Check's timeouts. */
+ * Only for programs whose tests leave no process-wide state behind: test-planner, test-proto, test-config
+ * (its checked fixture unsets every ARCPATH_* variable before each test, and config.c resets getopt) and
+ * test-server (its one SIGPIPE handler is restored by the test that sets it); there a forked child per test
+ * cost 12 s of test-config's 13 and 8 s of test-server's 20 (2026-12-07). Not test-integration, whose tests
+ * set rlimits in their own process. The plain build keeps a child per test, and with it Check's timeouts
+ * (it runs first: a test that hangs fails there). */
 void ap_test_srunner_run(SRunner *sr);
 
 #endif

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 
 #include "tests/config/suites.h"
+#include "tests/runner.h"
 
 int main(void)
 {
     SRunner *sr = srunner_create(config_suite());
-    srunner_run_all(sr, CK_NORMAL);
+    ap_test_srunner_run(sr);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

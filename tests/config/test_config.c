@@ -1,6 +1,7 @@
 /* test_config.c — defaults, the JSON file, ARCPATH_* variables, getopt_long options, their precedence, and
- * an error naming the culprit for every bad value. Each test runs in its own process (Check's fork mode),
- * so setenv/unsetenv do not leak between tests. */
+ * an error naming the culprit for every bad value. setenv/unsetenv do not leak between tests: the checked
+ * fixture clean_env unsets every ARCPATH_* variable before each one (under AddressSanitizer the tests share
+ * one process, tests/runner.h). */
 #include <check.h>
 #include <jansson.h>
 #include <stdarg.h>

@@ -3,6 +3,8 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "tests/runner.h"
+
 Suite *metrics_suite(void);
 Suite *route_suite(void);
 Suite *registry_suite(void);
@@ -30,7 +32,7 @@ int main(void)
     srunner_add_suite(sr, accesslog_suite());
     srunner_add_suite(sr, tablework_suite());
     srunner_add_suite(sr, etag_suite());
-    srunner_run_all(sr, CK_NORMAL);
+    ap_test_srunner_run(sr);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
