@@ -128,6 +128,27 @@
     box.textContent = errorText(err);
   }
 
+  /* The panel's input for an API error's field (the API's names; a member of one, "unit.capability[1]",
+   * is its own input's); "search.algorithm" of the second answer is "Compare with". */
+  const FIELD_INPUTS = [['unit.radius', 'radius'], ['unit.size', 'size'], ['unit.turning_radius', 'turning'],
+    ['unit.capability', 'cap'], ['unit.kind', 'kind'], ['unit.reverse', 'reverse'], ['search.algorithm', 'alg'],
+    ['search.connectivity', 'conn'], ['search.smoothing', 'smooth'], ['samples', 'step'], ['map', 'map']];
+
+  /* Mark (aria-invalid) the inputs the errors of results name, every other one unmarked. */
+  function markFields(results) {
+    for (const [, id] of FIELD_INPUTS)
+      $(id).removeAttribute('aria-invalid');
+    $('alg2').removeAttribute('aria-invalid');
+    results.forEach((r, i) => {
+      const f = r.error && r.error.field;
+      if (!f)
+        return;
+      const hit = FIELD_INPUTS.find(([k]) => f === k || f.startsWith(k + '.') || f.startsWith(k + '['));
+      if (hit)
+        $(hit[1] === 'alg' && i === 1 ? 'alg2' : hit[1]).setAttribute('aria-invalid', 'true');
+    });
+  }
+
   function errorText(err) {
     return err.code + ': ' + err.message + (err.field ? ' (field ' + err.field + ')' : '');
   }
@@ -232,6 +253,7 @@
     api.lastBatchDrawn = [];
     setPick('start');
     showError(null);
+    markFields([]);
     renderResults();
     renderBatch();
     renderPoses();
@@ -328,7 +350,8 @@
    * picked meanwhile, A, B, A again: the first A's too; its own call fills the list). */
   async function loadMapInfo(id, live) {
     const sel = $('cap');
-    const keep = sel.value;
+    /* the capability last picked (st.capPicked; an earlier map's load still out may have emptied the list) */
+    const keep = st.capPicked !== undefined ? st.capPicked : sel.value;
     sel.innerHTML = '<option value="">(map default)</option>';
     let info;
     try {
@@ -343,8 +366,10 @@
     if (i >= 0)
       st.maps[i] = st.map;
     const opt = [...$('map').options].find((o) => o.value === id);
-    if (opt)
+    if (opt) { /* (a map deleted and added again is no longer marked and disabled) */
       opt.textContent = id + ' (' + st.map.width + ' \u00d7 ' + st.map.height + ')';
+      opt.disabled = false;
+    }
     showMapInfo();
     const caps = new Set();
     for (const t of info.tables || []) {
@@ -609,6 +634,10 @@
       box.textContent = '';
       return;
     }
+    if (b.note) {
+      box.textContent = b.note;
+      return;
+    }
     if (b.pending) {
       box.textContent = 'running ' + b.request.queries.length + ' queries\u2026';
       return;
@@ -622,15 +651,24 @@
       return;
     }
     const count = {};
+    const first = {}; /* the first error of each code, shown with its message and field */
     let expanded = 0;
     for (const r of b.answer.results) {
       const k = r.status === 'error' ? r.error.code : r.status;
       count[k] = (count[k] || 0) + 1;
+      if (r.status === 'error' && !first[k])
+        first[k] = r.error;
       expanded += (r.stats && r.stats.expanded) || 0;
     }
     box.textContent = Object.keys(count).map((k) => count[k] + ' ' + k).join(', ') + '\nexpanded ' + expanded +
       ', search_us ' + fmt(b.answer.stats && b.answer.stats.search_us, 0) + ', lane ' +
       ((b.answer.stats && b.answer.stats.lane) || '\u2013');
+    for (const k of Object.keys(first)) {
+      const e = document.createElement('div');
+      e.className = 'error';
+      e.textContent = 'first ' + errorText(first[k]);
+      box.appendChild(e);
+    }
   }
 
   /* ---- queries ----------------------------------------------------------------------------------------- */
@@ -709,6 +747,7 @@
       return;
     api.lastRequest = results[0].request;
     api.lastAnswers = results.map((r) => r.answer || { error: r.error });
+    markFields(results);
     renderResults();
     draw();
     api.plans++;
@@ -726,8 +765,12 @@
         if (passable.includes(row[x]))
           free.push([x + 0.5, y + 0.5]);
     });
-    if (!free.length)
+    if (!free.length) { /* (the unit's terrain has no cell on this map: say so rather than do nothing) */
+      cancel(st.batch);
+      st.batch = { pending: false, note: 'no cell of this map is passable for the unit\'s terrain' };
+      renderBatch();
       return;
+    }
     const pick = () => free[Math.floor(Math.random() * free.length)];
     const opts = options($('alg').value);
     delete opts.samples;
@@ -745,6 +788,8 @@
     if (st.batch !== b)
       return;
     await refreshMap(versionOf(b));
+    if (b.error && b.error.code === 'unknown_map')
+      await listMaps(); /* the map was deleted: the list says so, as after a query */
     if (st.batch !== b)
       return;
     renderBatch();
@@ -849,6 +894,16 @@
       st.cursor = null; /* (the mouse's placement: no keyboard cursor left on the map) */
       placePose(d.x0, d.y0);
     }
+  });
+
+  /* The browser took the gesture over (a second finger: the page's pinch zoom): the drag ends where it got
+   * to; a heading already turned is planned, a tap is not taken for a placement. Before, a touch drag left
+   * the arrow turned and the answer on screen for the old heading (a helper). */
+  canvas.addEventListener('pointercancel', () => {
+    const d = drag;
+    drag = null;
+    if (d && d.moved && d.handle)
+      plan();
   });
 
   canvas.addEventListener('wheel', (e) => {
@@ -986,6 +1041,9 @@
         draw();
         plan();
       });
+    $('cap').addEventListener('change', () => {
+      st.capPicked = $('cap').value;
+    });
     for (const id of ['kind', 'cap'])
       $(id).addEventListener('change', () => {
         applyKind();
@@ -1003,6 +1061,7 @@
       st.batch = null;
       setPick('start');
       showError(null);
+      markFields([]);
       renderPoses();
       renderResults();
       renderBatch();

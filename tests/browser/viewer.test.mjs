@@ -540,6 +540,92 @@ test('API errors are shown with their code and message', async () => {
   assert.deepEqual(await viewer(() => window.arcpathViewer.lastDrawn), []);
 });
 
+test('an error\'s field marks the panel\'s input until an answer is good; fractional values are valid', async () => {
+  await openMap('rooms');
+  await clickQuery({ kind: '', radius: 20, turning: 0, alg: 'astar', alg2: '', smooth: 'los', step: '' }, [3, 3], [10, 10]);
+  assert.equal(await page.locator('#results .error').innerText(),
+    'astar: invalid_request: "unit.radius" must be between 0 and 16 (field unit.radius)');
+  assert.equal(await page.locator('#radius').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#turning').getAttribute('aria-invalid'), null);
+  // values the API takes are valid numbers to the browser too (a step of 0.05 / 0.25 flagged 0.33, 1.6, 0.5)
+  await settled(() => setField('radius', 0.33));
+  assert.equal(await page.locator('#radius').getAttribute('aria-invalid'), null, 'the mark goes with a good answer');
+  await settled(() => setField('turning', 1.6));
+  await settled(() => setField('step', 0.5));
+  for (const id of ['radius', 'turning', 'step'])
+    assert.ok(await page.locator('#' + id).evaluate((e) => e.validity.valid), `#${id} reads as invalid`);
+  // smoothing taut, the API's third value, is offered and sent
+  await clickQuery({ radius: 0, turning: 0, alg: 'astar', smooth: 'taut', step: '' }, [3, 3], [45, 55]);
+  const plan = await lastPlan();
+  assert.equal(plan.request.search.smoothing, 'taut');
+  assert.equal(plan.direct.json.status, 'ok');
+  assertDrawn(plan.drawn[0], plan.direct.json);
+  await page.selectOption('#smooth', 'los');
+  page.failed = page.failed.filter((f) => f !== '400 /v1/path'); // this test's own, expected
+});
+
+test('a batch\'s failed items show the first error of each code; a unit with no cell to stand on says so', async () => {
+  await openMap('rooms');
+  await page.click('#reset');
+  await page.selectOption('#kind', '');
+  await page.selectOption('#alg', 'auto');
+  await setField('radius', 20); // (no poses: nothing is planned)
+  await setField('batchn', 3);
+  let before = await viewer(() => window.arcpathViewer.batches);
+  try {
+    await page.click('#batch');
+    await page.waitForFunction((n) => window.arcpathViewer.batches > n, before, { timeout: STEP_MS });
+    assert.equal(await page.locator('#batchinfo').innerText(), '3 invalid_request expanded 0, search_us ' +
+      (await viewer(() => window.arcpathViewer.state.batch.answer.stats.search_us)) + ', lane fast\n' +
+      'first invalid_request: "unit.radius" must be between 0 and 16 (field unit.radius)');
+  } finally {
+    await setField('radius', 0);
+  }
+  // the boat (water only) on rooms, which has no water: no query is sent, the batch line says why
+  await page.selectOption('#kind', 'boat');
+  before = await viewer(() => window.arcpathViewer.batches);
+  await page.click('#batch');
+  assert.equal(await page.locator('#batchinfo').innerText(), 'no cell of this map is passable for the unit\'s terrain');
+  assert.equal(await viewer(() => window.arcpathViewer.batches), before);
+  await page.selectOption('#kind', '');
+});
+
+test('on a touch screen a drag from the start marker turns its heading and plans again', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  try {
+    const tp = await ctx.newPage();
+    tp.setDefaultTimeout(STEP_MS);
+    await tp.goto(base + '/#rooms');
+    await tp.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready &&
+      window.arcpathViewer.state.image, null, { timeout: STEP_MS });
+    const box = await tp.locator('#view').boundingBox();
+    const at = async (x, y) => {
+      const [sx, sy] = await tp.evaluate(([a, b]) => window.arcpathViewer.worldToScreen(a, b), [x, y]);
+      return [box.x + sx, box.y + sy];
+    };
+    await tp.touchscreen.tap(...(await at(10.5, 10.5)));
+    await tp.touchscreen.tap(...(await at(40.5, 20.5)));
+    await tp.waitForFunction(() => window.arcpathViewer.plans >= 1 && window.arcpathViewer.inflight === 0, null,
+      { timeout: STEP_MS });
+    const plans = await tp.evaluate(() => window.arcpathViewer.plans);
+    // one finger from the start marker, 10 px right and 60 px down: heading atan2(60, 10) on screen and map
+    const cdp = await ctx.newCDPSession(tp);
+    const [x, y] = await at(10.5, 10.5);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    for (let i = 1; i <= 10; i++)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + i, y: y + 6 * i }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await tp.waitForFunction((n) => window.arcpathViewer.plans > n && window.arcpathViewer.inflight === 0, plans,
+      { timeout: STEP_MS });
+    const start = await tp.evaluate(() => window.arcpathViewer.lastRequest.start);
+    assert.equal(start.x, 10.5);
+    assert.equal(start.y, 10.5);
+    assert.ok(Math.abs(start.heading - Math.atan2(6, 1)) < 0.02, `heading ${start.heading}`);
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('a batch of random pairs is drawn from one POST /v1/paths', async () => {
   await openMap('arena');
   await page.click('#reset');
@@ -777,7 +863,22 @@ test('a map deleted while it is on screen is marked so in the list', async () =>
   assert.equal(await option.innerText(), 'scratch (deleted)');
   assert.ok(await option.evaluate((o) => o.disabled), 'the deleted map cannot be picked again');
   assert.equal(await page.locator('#map').inputValue(), 'scratch');
-  page.failed = page.failed.filter((f) => f !== '404 /v1/path'); // this test's own, expected
+  // added again: its next answer makes it an ordinary entry of the list, one that can be picked
+  assert.equal((await admin('PUT', 'type octile\nheight 8\nwidth 8\nmap\n' + '........\n'.repeat(8))).status, 201);
+  await settled(() => page.click('#plan'));
+  assert.equal(await viewer(() => window.arcpathViewer.lastAnswers[0].status), 'ok');
+  assert.equal(await option.innerText(), 'scratch (8 \u00d7 8)');
+  assert.ok(!(await option.evaluate((o) => o.disabled)), 'the map added again is still disabled');
+  // deleted again, a batch's unknown_map marks it too
+  assert.equal((await admin('DELETE')).status, 204);
+  const before = await viewer(() => window.arcpathViewer.batches);
+  await setField('batchn', 2);
+  await page.click('#batch');
+  await page.waitForFunction((n) => window.arcpathViewer.batches > n, before, { timeout: STEP_MS });
+  assert.match(await page.locator('#batchinfo').innerText(), /^unknown_map: /);
+  assert.equal(await option.innerText(), 'scratch (deleted)');
+  assert.ok(await option.evaluate((o) => o.disabled));
+  page.failed = page.failed.filter((f) => f !== '404 /v1/path' && f !== '404 /v1/paths'); // this test's own
 });
 
 test('a narrow window puts the map above the panel, at the window\'s full width', async () => {
