@@ -690,6 +690,70 @@ START_TEST(transfer_encoding_with_content_length_is_400)
 }
 END_TEST
 
+/* RFC 9112 5.2: a folded header line. libmicrohttpd 0.9.75 joins the continuation to the field's name
+ * ("Content-Length56"), so the length was lost: the body was not read, and its bytes, a GET, were answered as
+ * a second request (a helper's). A fold of a framing field is 400 bad_request and the connection closed;
+ * only one answer comes. */
+START_TEST(folded_framing_field_is_400)
+{
+    int port = ap_demo_srv->port;
+    static const char *const reqs[] = {
+        "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\n 55\r\n\r\n"
+        "GET /v1/info HTTP/1.1\r\nHost: x\r\nX-Request-ID: SMUGGLED\r\n\r\n",
+        "POST /v1/path HTTP/1.1\r\nHost: t\r\nContent-Length:\r\n\t55\r\n\r\n"
+        "GET /v1/info HTTP/1.1\r\nHost: x\r\nX-Request-ID: SMUGGLED\r\n\r\n",
+        "POST /v1/curve HTTP/1.1\r\nHost: t\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n"
+        "GET /v1/info HTTP/1.1\r\nHost: x\r\n\r\n"};
+    for (int i = 0; i < 3; i++) {
+        raw_answer a;
+        ck_assert_int_eq(raw_exchange(port, NULL, reqs[i], &a), 0);
+        ck_assert_msg(a.status == 400, "request %d: %s", i, a.text);
+        ck_assert_str_eq(error_code(&a), "bad_request");
+        ck_assert_msg(strstr(a.text, "obs-fold") != NULL, "request %d: %s", i, a.text);
+        ck_assert_msg(strstr(a.text, "Connection: close") != NULL, "request %d kept its connection: %s", i, a.text);
+        ck_assert_msg(strstr(a.text + 1, "HTTP/1.1 ") == NULL, "request %d: a second answer: %s", i, a.text);
+        json_decref(a.body);
+    }
+    /* a fold of another field is no fault of framing: the request is served */
+    expect_raw(port, "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Note: a\r\n b\r\n\r\n", 200, NULL);
+    healthz_from(port, NULL);
+}
+END_TEST
+
+/* RFC 9110 10.1.1: "Expect: 100-continue" on a request without content. libmicrohttpd 0.9.75 sent "100
+ * Continue" and, with a second request pipelined behind, answered neither and closed (our access log said
+ * 200). Now 400 bad_request at once, no 100; with content (or on HTTP/1.0, which ignores it) it is served. */
+START_TEST(expect_without_content_is_400)
+{
+    int port = ap_demo_srv->port;
+    static const char *const reqs[] = {
+        "GET /healthz HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n\r\nGET /healthz HTTP/1.1\r\nHost: t\r\n\r\n",
+        "POST /v1/path HTTP/1.1\r\nHost: t\r\nExpect: 100-Continue\r\nContent-Length: 0\r\n\r\n"
+        "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"};
+    for (int i = 0; i < 2; i++) {
+        raw_answer a;
+        ck_assert_int_eq(raw_exchange(port, NULL, reqs[i], &a), 0);
+        ck_assert_msg(a.status == 400, "request %d: %s", i, a.text);
+        ck_assert_str_eq(error_code(&a), "bad_request");
+        ck_assert_msg(strstr(a.text, "100 Continue") == NULL, "request %d: %s", i, a.text);
+        ck_assert_msg(strstr(a.text, "Connection: close") != NULL, "request %d kept its connection: %s", i, a.text);
+        json_decref(a.body);
+    }
+    raw_answer a;
+    ck_assert_int_eq(raw_exchange(port, NULL,
+                                  "POST /v1/curve HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n"
+                                  "Connection: close\r\n\r\n{}", /* (closed after: two heads, one length) */
+                                  &a),
+                     0);
+    ck_assert_msg(strstr(a.text, "HTTP/1.1 100 Continue") == a.text, "%s", a.text);
+    ck_assert_msg(strstr(a.text, "HTTP/1.1 400") != NULL && strstr(a.text, "\"invalid_request\"") != NULL, "%s",
+                  a.text);
+    json_decref(a.body);
+    expect_raw(port, "GET /healthz HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", 200, NULL);
+    healthz_from(port, NULL);
+}
+END_TEST
+
 /* A chunked body (no Content-Length to refuse early) that grows past max_body_bytes (65,536 by default) is
  * read to its end and discarded, then answered 413 payload_too_large as a whole answer (not a reset); one
  * just under the limit is read and parsed (here: not JSON). */
@@ -920,6 +984,8 @@ Suite *hardening_suite(void)
     tcase_add_test(rfc, conflicting_content_length_is_400);
     tcase_add_test(rfc, unsupported_transfer_coding_is_501);
     tcase_add_test(rfc, transfer_encoding_with_content_length_is_400);
+    tcase_add_test(rfc, folded_framing_field_is_400);
+    tcase_add_test(rfc, expect_without_content_is_400);
     tcase_add_test(rfc, chunked_body_over_the_limit_is_413);
     tcase_add_test(rfc, http11_without_host_is_400);
     tcase_add_test(rfc, unread_body_over_the_limit_is_413);
