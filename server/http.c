@@ -277,6 +277,41 @@ static const char *request_header(const ap_req *r, const char *name)
     return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
 }
 
+/* The value of header field name without trailing blanks (RFC 9110 5.5: whitespace about a value is not
+ * part of it; libmicrohttpd 0.9.75 drops only the leading): the value itself when it has none, else a copy
+ * in buf (cap bytes); NULL when the request has none, or when the trimmed value does not fit buf. For values
+ * compared whole (an X-Request-ID, an Origin, a traceparent: "abc " was not the id "abc", a helper). */
+static const char *header_trimmed(struct MHD_Connection *conn, const char *name, char *buf, size_t cap)
+{
+    const char *v = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+    if (v == NULL)
+        return NULL;
+    size_t n = strlen(v);
+    const size_t whole = n;
+    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    if (n == whole)
+        return v;
+    if (n >= cap)
+        return NULL;
+    memcpy(buf, v, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static char *header_list(const ap_req *r, const char *name, bool *nomem);
+
+/* Does the client accept a gzip'd answer (every Accept-Encoding line read as one list, RFC 9110 5.3: the
+ * first alone was, so "deflate" then "gzip" on two lines got none)? MHD's thread. */
+static bool gzip_wanted(const ap_req *r)
+{
+    bool nomem = false;
+    char *accept = header_list(r, MHD_HTTP_HEADER_ACCEPT_ENCODING, &nomem);
+    const bool yes = ap_gzip_accepted(accept);
+    free(accept);
+    return yes;
+}
+
 /* Content-Encoding: gzip for a client that accepts it (server/gzip.h). An embedded file's answer takes its
  * copy compressed at start (also for a 304: *body is untouched, the caller only needs to know the variant);
  * any other answer with a body is compressed here, on the HTTP thread, at AP_GZIP_LEVEL (BENCHMARKS.md
@@ -326,7 +361,7 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
     if (gzipped || (http == 304 && r->vary_304))
         vary_encoding = true;
     else
-        gzipped = vary_encoding && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+        gzipped = vary_encoding && gzip_wanted(r) &&
                   gzip_answer(r, http, &body, &len, &heap);
     if (body) {
         resp = MHD_create_response_from_buffer(len, body, heap ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
@@ -347,7 +382,8 @@ static enum MHD_Result respond_mem(ap_req *r, int http, int status, char *body, 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     MHD_add_response_header(resp, "X-Request-ID", r->id);
     /* CORS (server/cors.h): headers only for an allowed Origin; "Vary: Origin" whenever origins are listed. */
-    const char *cors = ap_cors_allow_origin(r->h->cfg, request_header(r, "Origin"));
+    char origin[512]; /* (an origin is a scheme, a host name of at most 253 bytes and a port) */
+    const char *cors = ap_cors_allow_origin(r->h->cfg, header_trimmed(r->conn, "Origin", origin, sizeof origin));
     if (cors != NULL)
         ap_cors_add_headers(resp, cors);
     bool vary_origin = ap_cors_varies(r->h->cfg);
@@ -638,7 +674,7 @@ static enum MHD_Result respond_map_doc(ap_req *r, const char *id, char *(*encode
          * go gzip'd, weak, to a client that accepts gzip (they always shrink) */
         r->vary_304 = grid_only && v->kind == AP_MAP_KIND_GRID &&
                       (size_t)v->map->width * (size_t)v->map->height >= AP_GZIP_MIN_BYTES;
-        r->weak_304 = r->vary_304 && ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+        r->weak_304 = r->vary_304 && gzip_wanted(r);
         ap_map_version_release(v);
         return respond_mem(r, 304, AP_OK, (char *)"", 0, false, NULL);
     }
@@ -756,7 +792,7 @@ static enum MHD_Result draw_off_thread(ap_req *r, const ap_map *m, const ap_rend
     ap_job_init(&r->job);
     r->job.task = draw_task;
     r->job.user = r;
-    r->job.gzip_ok = ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    r->job.gzip_ok = gzip_wanted(r);
     return hand_off(r);
 }
 
@@ -907,7 +943,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
     /* a path answer for the client itself (a render query's is drawn first) may be compressed on its worker */
     r->job.gzip_ok = r->render == NULL && r->picture_ctype == NULL &&
-                     ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+                     gzip_wanted(r);
 
     if (h->cfg->inline_fast && inline_worthy(&pr.q)) {
         st = ap_lanes_run_inline(h->lanes, &r->job);
@@ -1068,7 +1104,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
         return respond_error(r, AP_E_ANSWER_TOO_LARGE, msg, "queries", 0, 0);
     }
     ap_jbuf_init(&r->job.out, r->arena_out, sizeof r->arena_out);
-    r->job.gzip_ok = ap_gzip_accepted(request_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    r->job.gzip_ok = gzip_wanted(r);
     return hand_off(r);
 }
 
@@ -1248,7 +1284,12 @@ static enum MHD_Result handle_viewer(ap_req *r, const char *id)
 {
     const ap_static_file *f = ap_static_find(r->path); /* the URL, printable; is_viewer_file took it */
     r->static_file = f;
-    int http = ap_static_status(f, MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH));
+    bool nomem = false; /* (every If-None-Match line, as for the maps: RFC 9110 5.3) */
+    char *inm = header_list(r, MHD_HTTP_HEADER_IF_NONE_MATCH, &nomem);
+    if (nomem)
+        return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
+    int http = ap_static_status(f, inm);
+    free(inm);
     return respond_mem(r, http, AP_OK, (char *)f->data, http == 200 ? f->len : 0, false, f->content_type);
 }
 
@@ -1792,7 +1833,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         atomic_fetch_add(&h->inflight, 1);
         ap_metrics_inflight_add(h->metrics, 1);
 
-        const char *cid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-ID");
+        char idbuf[REQUEST_ID_MAX + 1];
+        const char *cid = header_trimmed(conn, "X-Request-ID", idbuf, sizeof idbuf);
         if (ap_http_valid_request_id(cid)) /* at most REQUEST_ID_MAX bytes */
             memcpy(r->id, cid, strlen(cid) + 1);
         else
@@ -1806,7 +1848,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_request_read(r);
             return respond_error(r, bad, why, NULL, 0, 0);
         }
-        r->has_trace = ap_traceparent_parse(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"), &r->trace);
+        char tpbuf[128];
+        r->has_trace = ap_traceparent_parse(header_trimmed(conn, "traceparent", tpbuf, sizeof tpbuf), &r->trace);
         r->options = r->route != NULL && method_bit == AP_METHOD_OPTIONS;
         if (!r->route)
             r->early = AP_E_NOT_FOUND;
