@@ -151,11 +151,22 @@ static int table_update(const ap_map *m, const ap_map *prev, const ap_map_table 
     return table_of_graph(within_limits(g), out);
 }
 
+/* The bytes the table holds now: the point graph and the disc graphs published since the load (up to
+ * AP_AA_TABLE_DISC_BYTES; the map info listed only the point graph, so up to 64 MiB a map went unseen, a
+ * helper). The count stays the point graph's corners. */
+static size_t table_live(const void *data, uint64_t *count)
+{
+    const ap_aa_table *t = data;
+    *count = t->point->n;
+    return sizeof *t + graph_bytes(t->point) + atomic_load_explicit(&t->disc_bytes, memory_order_acquire);
+}
+
 static bool table_pending(const void *data);
 static int table_work(const ap_map *m, void *data, uint64_t until_ns);
 
-const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners", AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
-                                        table_build, table_free, table_update, NULL, table_pending, table_work};
+const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners",    AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+                                        table_build,      table_free,   table_update, table_live, table_pending,
+                                        table_work};
 
 static ap_aa_table *table_of(const ap_map *m)
 {

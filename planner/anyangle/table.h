@@ -65,8 +65,8 @@ const ap_aa_graph *ap_aa_table_of(const ap_map *m);
  * graphs would then hold more than AP_AA_TABLE_DISC_BYTES. A radius refused once (built and not kept) is
  * NULL at once from then on (AP_AA_TABLE_REFUSED). Thread-safe: publish with C11 atomics; one build at a
  * time per map (a thread that finds another building sleeps in 1 ms steps until it is done, then takes
- * what it published or builds its own radius; ap_aa_table_graph_until gives up at a deadline). The slot's
- * bytes in the map info count the point graph only. */
+ * what it published or builds its own radius; ap_aa_table_graph_until gives up at a deadline). The map
+ * info's bytes for the slot (the kind's live hook) count the point graph and the disc graphs published. */
 const ap_aa_graph *ap_aa_table_graph(const ap_map *m, double r);
 
 /* Would ap_aa_table_graph(m, r) give a graph: m has the slot and the graph for r is published, or r's graph

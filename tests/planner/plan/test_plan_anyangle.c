@@ -112,10 +112,18 @@ START_TEST(disc_round_corner_circles)
      * sqrt(d^2 - r^2), d = sqrt 0.5), an arc to the top of that circle (3pi/4 - acos(r / d)), the line of
      * length 1 at y = 1.75 to the circle round (3, 2), and the mirror image. */
     ap_map *m = ap_test_map_from_string(one_square);
+    /* the map info's bytes for the slot (its live hook): the point graph's alone until a disc's is built */
+    const ap_map_table *slot = ap_map_find_table(m, "any_angle");
+    ck_assert_ptr_nonnull(slot);
+    uint64_t corners = 0;
+    ck_assert_uint_eq(slot->kind->live(slot->data, &corners), slot->bytes);
+    ck_assert_uint_eq(corners, slot->count);
     ap_query q = aa_query(m, 1.5, 2.5, 3.5, 2.5);
     q.unit_radius = 0.25;
     ap_result r;
     ck_assert_int_eq(run_plan(&q, 0, &r), AP_OK);
+    const size_t one_disc = slot->kind->live(slot->data, &corners);
+    ck_assert_uint_gt(one_disc, slot->bytes); /* the disc graph counts (it went unlisted, a helper) */
     const double rr = 0.25, d = sqrt(0.5);
     const double want = 2.0 * sqrt(d * d - rr * rr) + 2.0 * rr * (0.75 * M_PI - acos(rr / d)) + 1.0;
     ck_assert_double_eq_tol(r.length, want, 1e-9);
@@ -133,6 +141,7 @@ START_TEST(disc_round_corner_circles)
     ck_assert_double_eq(g->unit_radius, rr);
     for (int i = 1; i < AP_AA_TABLE_RADII; i++)
         ck_assert_ptr_nonnull(ap_aa_table_graph(m, rr + 0.01 * i));
+    ck_assert_uint_gt(slot->kind->live(slot->data, &corners), one_disc + (AP_AA_TABLE_RADII - 2) * sizeof(ap_aa_graph));
     ck_assert_ptr_null(ap_aa_table_graph(m, 0.2));
     ck_assert_ptr_eq(ap_aa_table_graph(m, 0.0), ap_aa_table_of(m));
     q.unit_radius = 0.2;

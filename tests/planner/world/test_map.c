@@ -514,6 +514,7 @@ START_TEST(registered_tables)
     ck_assert_uint_eq(thresholds, 1);
     ck_assert_str_eq(m->tables[5].name, "any_angle");
     ck_assert_uint_eq(m->tables[5].count, 0); /* the wall runs from edge to edge: no convex corner */
+    ck_assert_ptr_nonnull(k[6]->live);
     ck_assert_uint_eq(m->tables[3].capability, 3);
     for (int i = 0; i < 3; i++) {
         ck_assert_str_eq(m->tables[i].name, k[i]->name);
