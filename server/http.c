@@ -1502,17 +1502,18 @@ static int check_framing(struct MHD_Connection *conn, const char *version, const
         *msg = hs.n_host == 0 ? "HTTP/1.1 request without a Host header" : "more than one Host header";
         return AP_E_BAD_REQUEST;
     }
+    /* the request has content: a chunked body, or a Content-Length other than 0 */
+    const bool content = hs.n_te > 0 || (hs.cl != NULL && strspn(hs.cl, "0 \t") != strlen(hs.cl));
     /* RFC 9110 10.1.1: a client sends 100-continue only with content. libmicrohttpd 0.9.75 sends "100
      * Continue" for one without, and with another request pipelined behind it then answers neither and closes
      * (logged "internal error"; our log said 200): refused at once instead, before any 100. HTTP/1.0 ignores
      * the expectation (as libmicrohttpd does). */
-    if (hs.expect_100 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0 && hs.n_te == 0 &&
-        (hs.cl == NULL || strspn(hs.cl, "0") == strlen(hs.cl))) {
+    if (hs.expect_100 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0 && !content) {
         *msg = "Expect: 100-continue on a request without content";
         return AP_E_BAD_REQUEST;
     }
     /* (only a body is coded: a stray header on a request without one, a probe's GET, is no fault) */
-    if (hs.ce_coded && (hs.n_te > 0 || (hs.cl != NULL && strspn(hs.cl, "0 \t") != strlen(hs.cl)))) {
+    if (hs.ce_coded && content) {
         /* a gzip body was read as it came and answered invalid_json near '\u001F' (a jsonedge helper) */
         *msg = "the request body's Content-Encoding is not supported: send it unencoded (identity)";
         return AP_E_UNSUPPORTED_MEDIA_TYPE;
