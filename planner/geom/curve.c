@@ -44,7 +44,10 @@ static bool one_side(double x, double y, double heading, double tx, double ty, d
         sweep = 0.0;
     size_t k = 0;
     double sx = x, sy = y;
-    if (sweep * r > AP_CURVE_TINY) {
+    /* The arc goes unless it is negligible both as a distance and as a turn: one shorter than AP_CURVE_TINY
+     * still turns the line after it, which would end sweep * d tiles aside of where it drives (a target
+     * 10^6 tiles off, 1e-9 rad to one side, r 0.001: a whole turning radius). */
+    if (sweep * r > AP_CURVE_TINY || sweep * d > AP_CURVE_TINY) {
         out[k] = ap_segment_arc(x, y, heading, r, side * sweep);
         sx = out[k].x1;
         sy = out[k].y1;

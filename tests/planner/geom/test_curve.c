@@ -44,6 +44,11 @@ static void check_chain(const ap_segment *s, size_t n, double x, double y, doubl
             ck_assert_double_eq_tol(g->length, hypot(g->x1 - g->x0, g->y1 - g->y0), 1e-12);
             if (g->length > 1e-6)
                 assert_heading_eq(g->heading, atan2(g->y1 - g->y0, g->x1 - g->x0), 1e-9 / fmin(1.0, g->length) + 1e-12);
+            /* driven along its heading, the line ends at its end point: sideways by at most 1e-9 tiles (a long
+             * line's heading off by 1e-9 rad misses by a turning radius at 10^6 tiles) */
+            const double side = (g->x1 - g->x0) * sin(g->heading) - (g->y1 - g->y0) * cos(g->heading);
+            ck_assert_msg(fabs(side) <= 1e-9, "line of %g tiles at heading %.17g ends %g tiles aside", g->length,
+                          g->heading, side);
         }
         if (i + 1 < n) {
             ck_assert_double_eq_tol(s[i + 1].x0, g->x1, 1e-9);
@@ -108,6 +113,25 @@ START_TEST(straight_and_degenerate)
     ck_assert_int_eq(tight, 0);
     check_chain(out, n, 0, 0, 0, 1, -6, 0);
     check_g1(out, n);
+}
+END_TEST
+
+/* A far target a hair off the heading: the arc toward it is shorter than 1e-12 tiles but not negligible, for
+ * the line after it points along the arc's end heading (a helper: (0, 0, 0) -> (10^6, 0.001) at r 0.001 was
+ * one line from the pose under heading 0, ending a whole turning radius aside of where it drives). */
+START_TEST(far_target_a_hair_off_the_heading)
+{
+    const double cases[][4] = {{1e6, 1e-3, 1e-3, 0.0}, {1000.0, 1e-6, 1e-3, 0.0}, {1e6, 1e-6, 1.0, 0.0},
+                               {1e6, -1e-3, 1e-3, 0.0}, {-1e6, 1e-3, 1e-3, M_PI}, {3.0, 4.0 + 1e-9, 1e-4, atan2(4.0, 3.0)}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const double tx = cases[i][0], ty = cases[i][1], r = cases[i][2], h = cases[i][3];
+        ap_segment out[2];
+        int tight = -1;
+        const size_t n = ap_curve_arc_line(0.0, 0.0, h, tx, ty, r, out, &tight);
+        ck_assert_int_eq(tight, 0);
+        check_chain(out, n, 0, 0, h, 1, tx, ty);
+        check_g1(out, n);
+    }
 }
 END_TEST
 
@@ -283,6 +307,7 @@ Suite *curve_suite(void)
     tcase_add_test(tc, targets_on_the_circle_and_a_hair_behind);
     tcase_add_test(tc, random_invariants);
     tcase_add_test(tc, near_targets_at_large_coordinates);
+    tcase_add_test(tc, far_target_a_hair_off_the_heading);
     tcase_add_test(tc, no_heading_faces_first_leg);
     suite_add_tcase(s, tc);
     return s;
