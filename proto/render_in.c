@@ -395,15 +395,17 @@ static int parse_view(const ap_json_reader *r, json_t *root, ap_render_opts *o)
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "view.x1", "\"view.x1\" must be greater than \"view.x0\"");
     if (!(o->y1 > o->y0))
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, "view.y1", "\"view.y1\" must be greater than \"view.y0\"");
-    /* Each side at least one pixel at the picture's scale (ap_render_frame_of): a sliver of a view drew a PNG
-     * of width 0 (500) and an SVG whose viewBox width rounded to 0. */
-    const double w = o->x1 - o->x0, h = o->y1 - o->y0, scale = ap_render_scale(w, h);
-    if (fmin(w, h) * scale < 1.0) {
+    /* Each side at least one pixel at the picture's scale (ap_render_frame_of) or one tile: a sliver of a view
+     * drew a PNG of width 0 (500) and an SVG whose viewBox width rounded to 0. A tile is never such a sliver
+     * (its side rounds up to a pixel, as the whole of a map 4096 x 1 does without a view, which a view of it
+     * all must draw alike). */
+    const double w = o->x1 - o->x0, h = o->y1 - o->y0, scale = ap_render_scale(w, h), need = fmin(1.0 / scale, 1.0);
+    if (fmin(w, h) < need) {
         const bool narrow = w < h;
         return ap_json_fail(r->err, AP_E_INVALID_REQUEST, narrow ? "view.x1" : "view.y1",
-                            "the view must be at least one pixel %s: \"%s\" - \"%s\" at least %g tiles here",
-                            narrow ? "wide" : "high", narrow ? "view.x1" : "view.y1", narrow ? "view.x0" : "view.y0",
-                            1.0 / scale);
+                            "the view must be at least one pixel or one tile %s: \"%s\" - \"%s\" at least %g tiles "
+                            "here", narrow ? "wide" : "high", narrow ? "view.x1" : "view.y1",
+                            narrow ? "view.x0" : "view.y0", need);
     }
     o->has_view = true;
     return AP_OK;
@@ -424,6 +426,10 @@ static int parse_query(const ap_json_reader *r, json_t *root, json_t *q, ap_rend
         ap_json_join_path(f, sizeof f, "query", qe.field);
         if (qe.field[0] == '\0')
             snprintf(f, sizeof f, "query");
+        /* a message that begins by quoting its field names it as the field does: "query.unit.radius" */
+        const size_t n = strlen(qe.field);
+        if (n > 0 && qe.message[0] == '"' && strncmp(qe.message + 1, qe.field, n) == 0 && qe.message[n + 1] == '"')
+            return ap_json_fail(r->err, rc, f, "\"query.%s", qe.message + 1);
         return ap_json_fail(r->err, rc, f, "%s", qe.message);
     }
     req->has_query = true;

@@ -389,6 +389,28 @@ START_TEST(request_parse)
                          "{\"expanded\":1}},\"view\":{\"x0\":2,\"y0\":0,\"x1\":2.03125,\"y1\":1}}";
     ck_assert_int_eq(ap_render_parse_request(sliver, strlen(sliver), &rq, &err), AP_OK);
     ap_render_request_free(&rq);
+    /* so is one tile, less than a pixel at the scale of a view 4096 tiles long (0.25 pixels a tile): the whole
+     * of a map 1 x 4096, which its picture without a view draws, was refused as a view */
+    const char *thin[] = {"{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":"
+                          "{\"expanded\":1}},\"view\":{\"x0\":0,\"y0\":0,\"x1\":1,\"y1\":4096}}",
+                          "{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":"
+                          "{\"expanded\":1}},\"view\":{\"x0\":0,\"y0\":0,\"x1\":4096,\"y1\":1}}"};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(ap_render_parse_request(thin[i], strlen(thin[i]), &rq, &err), AP_OK);
+        ap_render_request_free(&rq);
+    }
+    /* a query's message names its field as the field does (it said "unit.radius" beside "query.unit.radius") */
+    const char *big = "{\"query\":{\"map\":\"tiny\",\"start\":{\"x\":1,\"y\":1},\"goal\":{\"x\":2,\"y\":2},"
+                      "\"unit\":{\"radius\":\"x\"}}}";
+    ck_assert_int_eq(ap_render_parse_request(big, strlen(big), &rq, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "query.unit.radius");
+    ck_assert_msg(strncmp(err.message, "\"query.unit.radius\" ", 20) == 0, "%s", err.message);
+    /* below a tile there, under a pixel: refused, the message naming the least */
+    const char *thinner = "{\"map\":\"tiny\",\"answer\":{\"status\":\"timeout\",\"map\":\"tiny\",\"stats\":"
+                          "{\"expanded\":1}},\"view\":{\"x0\":0,\"y0\":0,\"x1\":0.999,\"y1\":4096}}";
+    ck_assert_int_eq(ap_render_parse_request(thinner, strlen(thinner), &rq, &err), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(err.field, "view.x1");
+    ck_assert_msg(strstr(err.message, "at least 1 tiles here") != NULL, "%s", err.message);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int st = ap_render_parse_request(bad[i].body, strlen(bad[i].body), &rq, &err);
         ck_assert_msg(st == bad[i].status && strcmp(err.field, bad[i].field) == 0, "%s: %d %s (%s), want %d %s",
