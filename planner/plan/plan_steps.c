@@ -217,7 +217,10 @@ int ap_plan_samples(ap_result *r, const ap_query *q)
             seg++;
         }
         r->samples[i] = ap_segment_pose(&r->segments[seg], d - seg_start);
-        if (i + 1 == count && !(d < L))
+        /* The last sample is the end (sample_count: a last multiple of step within rounding of L counts as
+         * it), whose pose is the path's end pose: d a rounding step short of L stopped before a turn on the
+         * spot there. */
+        if (i + 1 == count)
             r->samples[i] = ap_path_pose(r->segments, r->n_segments, L);
     }
     r->n_samples = count;

@@ -7,6 +7,7 @@
 #include "../../../planner/base/clock.h"
 #include "../../../planner/world/collide.h"
 #include "../../../planner/plan/plan.h"
+#include "../../../planner/plan/plan_steps.h"
 #include "../../../planner/turns/profile.h"
 #include "../../util.h"
 #include "../suites.h"
@@ -1344,6 +1345,29 @@ START_TEST(corridor_radius_within_the_tolerance)
 }
 END_TEST
 
+/* The last pose of samples.step is the path's end pose, also where the last multiple of step falls within
+ * rounding of the length before a turn on the spot there (a helper: a pedestrian's kinodynamic answer of
+ * 4.5000000000000036 tiles ending in a turn, step 0.25, gave the heading before the turn, 1.2 rad off). */
+START_TEST(step_samples_end_after_a_turn_on_the_spot)
+{
+    const double L = 4.5000000000000036;
+    ap_segment segs[2] = {ap_segment_line(0.0, 0.0, L, 0.0), ap_segment_turn(L, 0.0, 0.0, -1.2)};
+    segs[0].length = L;
+    const double steps[] = {0.25, 0.3, 0.5, 1.5, 0.7, 1.0};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        ap_result r = {.segments = segs, .n_segments = 2, .length = L};
+        ap_query q = {.sample_step = steps[i]};
+        ck_assert_int_eq(ap_plan_samples(&r, &q), AP_OK);
+        const ap_pose *e = &r.samples[r.n_samples - 1];
+        ck_assert_msg(fabs(e->x - L) < 1e-12 && e->y == 0.0, "step %g: end at (%g, %g)", steps[i], e->x, e->y);
+        ck_assert_msg(fabs(e->heading - -1.2) < 1e-12, "step %g: end heading %.17g, the turn ends at -1.2", steps[i],
+                      e->heading);
+        ck_assert_double_eq_tol(r.samples[1].heading, 0.0, 1e-15); /* on the line: before the turn */
+        free(r.samples);
+    }
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -1370,6 +1394,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, finish_is_cheap_for_short_paths);
     tcase_add_test(tc, hybrid_grid_path_beyond_the_workspace);
     tcase_add_test(tc, free_start_at_the_goal_faces_its_heading);
+    tcase_add_test(tc, step_samples_end_after_a_turn_on_the_spot);
     suite_add_tcase(s, tc);
     return s;
 }
