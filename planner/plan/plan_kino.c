@@ -200,16 +200,7 @@ static int kino_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         k->zone = *q->zone;
         k->zone_grid = ap_zone_grid_build(&k->zone); /* NULL (out of memory): every piece is measured */
         k->zone.grid = k->zone_grid;
-        ap_zone_world(&k->zone, &kp.world, &kp.world);
-        /* Every move must keep the disc more than the walk's margin inside (zone.h): a corridor that leaves
-         * no more than that has no move at all, and would be a start accepted and then no_path. */
-        if (!(q->zone->half - kp.radius > AP_ZONE_MARGIN)) {
-            p->field = "corridor.usable_width";
-            snprintf(p->message, sizeof p->message, "\"corridor.usable_width\" %.10g leaves the unit's disc (radius "
-                     "%.10g) no room to drive: it must exceed the radius by more than %g tiles (the corridor "
-                     "test's margin)", q->zone->half, kp.radius, AP_ZONE_MARGIN);
-            return p->state = AP_E_INVALID_REQUEST;
-        }
+        ap_zone_world(&k->zone, &kp.world, &kp.world); /* its width leaves room: query_check.c check_kino */
     }
     if (!ap_world_point_clear(&kp.world, q->sx, q->sy, kp.radius)) {
         if (q->zone == NULL)

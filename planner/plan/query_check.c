@@ -14,6 +14,7 @@
 #include "../world/clearance.h"
 #include "../world/square.h"
 #include "../world/view.h"
+#include "../world/zone.h"
 #include "algorithms.h"
 #include "fields.h"
 #include "plan_kind.h"
@@ -46,6 +47,7 @@ static const char *const field_name[] = {
     [AP_QF_MAX_SPEED] = "unit.max_speed",
     [AP_QF_MAX_REVERSE_SPEED] = "unit.max_reverse_speed",
     [AP_QF_WEIGHT] = "search.weight",
+    [AP_QF_CORRIDOR_WIDTH] = "corridor.usable_width",
 };
 
 const char *ap_qfield_name(ap_qfield f)
@@ -361,6 +363,14 @@ static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *
     if (q->art_directions != 0)
         return refuse(e, bad, AP_QF_ART, "fixed-angle art would break the kinodynamic timing: leave "
                                          "unit.art_directions out");
+    /* Every move must keep the disc more than the corridor walk's margin inside (zone.h): a corridor that
+     * leaves no more than that has no move at all (refused here, before the ends are looked at, wherever
+     * they are). The radius is ap_plan_world's: a square's half side. */
+    const double radius = q->unit_size > 0 ? 0.5 * q->unit_size : q->unit_radius;
+    if (q->zone != NULL && !(q->zone->half - radius > AP_ZONE_MARGIN))
+        return refuse(e, bad, AP_QF_CORRIDOR_WIDTH, "\"corridor.usable_width\" %.10g leaves the unit's disc (radius "
+                      "%.10g) no room to drive: it must exceed the radius by more than %g tiles (the corridor test's "
+                      "margin)", q->zone->half, radius, AP_ZONE_MARGIN);
     return AP_OK;
 }
 
