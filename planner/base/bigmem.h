@@ -1,0 +1,41 @@
+/* bigmem.h — large arrays read at random (a search matrix's nodes and positions) on transparent huge pages
+ * where the kernel offers them.
+ *
+ * Why: a server writes its workspaces' node and position arrays at start (search.c: its searches then take
+ * no page fault), 21 MB a workspace for a 1024² map. On 4 KiB pages that is about 5,000 page faults a
+ * workspace, 0.14 s on the virtual machines of BENCHMARKS.md (a fault traps to the hypervisor), and a
+ * default server has six workspaces; on 2 MiB pages it is about a dozen faults (a server on Paris_1_1024 and
+ * den520d listened after 1.2-1.6 s instead of 1.9-2.3 s, alternated on 2026-12-07). Searches measured
+ * neither faster nor slower (A* over Paris_1_1024's scenarios, alternated: within the machine's noise).
+ * Linux gives huge pages to anonymous memory under transparent_hugepage "always", or "madvise" for memory
+ * so marked (the setting of the machines here); elsewhere the hint does nothing and the pages stay small.
+ */
+#ifndef AP_BIGMEM_H
+#define AP_BIGMEM_H
+
+#include <stddef.h>
+#include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Below this size an array is malloc'd as any other. */
+#define AP_BIG_ARRAY_BYTES ((size_t)2 << 20)
+
+/* An array of `bytes` (not zeroed; free with free()): from AP_BIG_ARRAY_BYTES up aligned to 2 MiB and marked
+ * for transparent huge pages (madvise MADV_HUGEPAGE, where the system has it). NULL when out of memory.
+ * Thread-safe as malloc is. */
+static inline void *ap_big_malloc(size_t bytes)
+{
+    if (bytes < AP_BIG_ARRAY_BYTES)
+        return malloc(bytes);
+    void *p = NULL;
+    if (posix_memalign(&p, AP_BIG_ARRAY_BYTES, bytes) != 0)
+        return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: refused (EINVAL without THP), the pages stay small */
+#endif
+    return p;
+}
+
+#endif
