@@ -587,10 +587,17 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
         logf = stderr;
     struct dirent **names = NULL;
     int nn = list_files(dir, &names);
-    if (nn < 0) {
-        report(logf, dir, 0, 0, strerror(errno));
+    if (nn < 0) { /* the folder is gone or unreadable: nothing is removed, as for an empty one (below) */
+        const int e = errno;
+        const size_t kept = from_file_count(r);
+        char msg[200];
+        if (kept > 0)
+            snprintf(msg, sizeof msg, "%s: kept the %zu maps loaded from the folder", strerror(e), kept);
+        else
+            snprintf(msg, sizeof msg, "%s", strerror(e));
+        report(logf, dir, 0, 0, msg);
         if (counts)
-            *counts = (ap_rescan_counts){.errors = 1};
+            *counts = (ap_rescan_counts){.unchanged = (int)kept, .errors = 1};
         return AP_E_IO;
     }
     if (!any_regular_file(dir, names, nn)) {

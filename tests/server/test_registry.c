@@ -506,9 +506,16 @@ START_TEST(test_rescan)
     ck_assert_ptr_nonnull(strstr(log, "arcpathd: reload: a: kept map_version 2\n"));
     free(log);
 
-    /* An unreadable folder changes nothing. */
-    ck_assert_int_eq(ap_registry_rescan(&r, "/nonexistent/arcpath-maps", NULL, NULL, &c), AP_E_IO);
+    /* An unreadable folder changes nothing, and is counted as an empty one is (below): the maps loaded from
+     * files kept unchanged, one error (it counted 0 unchanged: a helper) */
+    ck_assert_int_eq(rescan_logged(&r, "/nonexistent/arcpath-maps", &c, &log), AP_E_IO);
     ck_assert_uint_eq(ap_registry_count(&r), 3);
+    ck_assert_int_eq(c.unchanged, 2);
+    ck_assert_int_eq(c.errors, 1);
+    ck_assert_int_eq(c.added + c.replaced + c.removed, 0);
+    ck_assert_msg(strstr(log, "/nonexistent/arcpath-maps:0:0: No such file or directory: kept the 2 maps loaded from "
+                              "the folder") != NULL, "%s", log);
+    free(log);
 
     /* A folder with no map file left (an unmounted volume's mount point) removes nothing: a and d stay. */
     const char *names[] = {"a.map", "d.map", "e.map"};
