@@ -5,7 +5,9 @@
  *   build/arcpath-client-example BASE_URL MAP kinodynamic [MAX_SPEED]
  *
  * The first prints "status", "length", "grid_cost", "segments" and "clear" lines and exits 0. The second
- * asks for the tank (a built-in vehicle kind that turns on the spot) from (5.5, 5.5) facing west to
+ * asks for the tank (the built-in vehicle kind turns on the spot; a config kind of that name replaces it:
+ * config/demo.conf's, which `make run` serves, has a turning radius of 1.5 tiles, so its answer here has no
+ * turn) from (5.5, 5.5) facing west to
  * (20.5, 12.5) at speed 0, goal_tolerance position 0.5 and speed 0.5, search.algorithm "kinodynamic" with
  * max_expansions 100000, samples every 0.5 s (and unit.max_speed MAX_SPEED m/s when given); it prints
  * "status", "length", "duration_s", "segments", "turns" (segments of type turn), "timed" (segments with
