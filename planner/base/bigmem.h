@@ -1,12 +1,13 @@
-/* bigmem.h — large arrays read at random (a search matrix's nodes and positions) on transparent huge pages
- * where the kernel offers them.
+/* bigmem.h — a large array read at random (a search matrix's nodes) on transparent huge pages where the
+ * kernel offers them.
  *
- * Why: a server writes its workspaces' node and position arrays at start (search.c: its searches then take
- * no page fault), 21 MB a workspace for a 1024² map. On 4 KiB pages that is about 5,000 page faults a
- * workspace, 0.14 s on the virtual machines of BENCHMARKS.md (a fault traps to the hypervisor), and a
- * default server has six workspaces; on 2 MiB pages it is about a dozen faults (a server on Paris_1_1024 and
- * den520d listened after 1.2-1.6 s instead of 1.9-2.3 s, alternated on 2026-12-07). Searches measured
- * neither faster nor slower (A* over Paris_1_1024's scenarios, alternated: within the machine's noise).
+ * Why: a server writes its workspaces' node matrices at start (search.c: its searches then take no page
+ * fault), 17 MB a workspace for a 1024² map. On 4 KiB pages that is about 4,000 page faults a workspace,
+ * 0.1 s on the virtual machines of BENCHMARKS.md (a fault traps to the hypervisor), and a default server has
+ * six workspaces; on 2 MiB pages it is about a dozen faults (a server on Paris_1_1024 and den520d listened
+ * after 1.4 s instead of 1.9-2.2 s, alternated on 2026-12-07). Searches measured neither faster nor slower
+ * (A* over Paris_1_1024's scenarios; the kinodynamic bench), alternated. Two such arrays indexed alike would
+ * share cache sets (each starts 2 MiB-aligned): search.c keeps one there.
  * Linux gives huge pages to anonymous memory under transparent_hugepage "always", or "madvise" for memory
  * so marked (the setting of the machines here); elsewhere the hint does nothing and the pages stay small.
  */
