@@ -200,6 +200,14 @@ static void run_patch(ap_lifecycle *lc, ap_lc_task *t)
         return;
     }
     const uint64_t base = cur->version;
+    if (!ap_map_patch_changes(cur->map, t->cells, t->n_cells)) { /* the answer is that version: none is made */
+        t->ver = cur;                                              /* (our reference, handed over) */
+        t->replaced = true;
+        t->status = AP_OK;
+        fprintf(lc->log, "arcpathd: map %s: cells unchanged (every edit names the letter the cell has), map_version "
+                "%llu kept\n", t->id, (unsigned long long)base);
+        return;
+    }
     ap_map *next = NULL;
     int st = ap_map_patch(cur->map, t->cells, t->n_cells, &next, &t->diag);
     ap_map_version_release(cur);

@@ -43,6 +43,24 @@ static ap_cell_pos *changed_cells(const ap_map *prev, const ap_map *m, const ap_
     return c;
 }
 
+bool ap_map_patch_changes(const ap_map *prev, const ap_cell_edit *edits, size_t n)
+{
+    /* A cell's letter is its last edit's: an edit another one of the same cell follows decides nothing. */
+    for (size_t i = n; i-- > 0;) {
+        const ap_cell_edit *e = &edits[i];
+        if (e->x < 0 || e->y < 0 || e->x >= prev->width || e->y >= prev->height || !valid_terrain(e->terrain))
+            return true; /* ap_map_patch says what is wrong */
+        if (prev->terrain[(size_t)e->y * (size_t)prev->width + (size_t)e->x] == (uint8_t)e->terrain)
+            continue;
+        bool later = false;
+        for (size_t j = i + 1; j < n && !later; j++)
+            later = edits[j].x == e->x && edits[j].y == e->y;
+        if (!later)
+            return true;
+    }
+    return false;
+}
+
 int ap_map_patch(const ap_map *prev, const ap_cell_edit *edits, size_t n, ap_map **out, ap_diag *diag)
 {
     *out = NULL;

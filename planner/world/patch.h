@@ -35,4 +35,10 @@ typedef struct ap_cell_edit {
  * required table's failure (diag names it). Thread-safe (prev is only read; other threads may read it). */
 int ap_map_patch(const ap_map *prev, const ap_cell_edit *edits, size_t n, ap_map **out, ap_diag *diag);
 
+/* Whether the n edits (as ap_map_patch takes them, applied in order) change any cell's letter of prev:
+ * false when every cell they name ends with the letter it has (a client re-sending a door's state), so no
+ * version need be made and no table rebuilt; true also for an edit ap_map_patch refuses (it says why).
+ * O(n) when the edits name distinct cells, O(n^2) at worst (n <= AP_MAX_CELL_EDITS); pure, thread-safe. */
+bool ap_map_patch_changes(const ap_map *prev, const ap_cell_edit *edits, size_t n);
+
 #endif

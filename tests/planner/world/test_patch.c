@@ -349,6 +349,14 @@ START_TEST(patch_refuses_bad_edits)
     ck_assert_uint_eq(out->region_count, 2); /* (0, 1) is cut off by the two walls */
     ap_test_patch_equals_fresh(out, NULL);
     ap_map_free(out);
+    /* whether edits change a letter at all (a PATCH that does not makes no version): by each cell's last edit */
+    const ap_cell_edit same[2] = {{0, 0, '.'}, {1, 1, '@'}}, restored[2] = {{0, 0, '@'}, {0, 0, '.'}},
+                       changed[2] = {{0, 0, '.'}, {0, 0, 'T'}}, outside[1] = {{3, 1, '.'}};
+    ck_assert(!ap_map_patch_changes(m, same, 2));
+    ck_assert(!ap_map_patch_changes(m, restored, 2));
+    ck_assert(ap_map_patch_changes(m, changed, 2));
+    ck_assert(ap_map_patch_changes(m, ok, 3));
+    ck_assert(ap_map_patch_changes(m, outside, 1)); /* ap_map_patch says why */
     ap_map_free(m);
 }
 END_TEST
