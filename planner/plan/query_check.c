@@ -431,9 +431,9 @@ static int check_accepts(const ap_query *q, const ap_algorithm_row *row, ap_quer
     }
     if (q->turn_penalty > 0.0 && k != NULL && !k->turn_penalty)
         return refuse(e, bad, AP_QF_TURN_PENALTY,
-                      "\"search.turn_penalty\" applies to the legal-turn searches (directional8/24/48, hybrid, or "
-                      "auto for a unit with a turning radius on a uniform-cost map); %s searches the grid without "
-                      "headings", row->name);
+                      "\"search.turn_penalty\" applies to the legal-turn searches (directional8/24/48, hybrid, and "
+                      "auto for a unit with a turning radius on a grid map without obstacles); %s%s has no heading "
+                      "lattice", row->name, row->kind == &ap_plan_kind_auto ? " here" : "");
     /* 16 headings asked of a search without the directional lattice: ignored, they would look obeyed (a
      * jsonedge helper's finding), so refused as a turn_penalty is; 8, the default every search has, is
      * taken anywhere, as a turn_penalty of 0 is (clients that send the schema's defaults: a reviewer). */
