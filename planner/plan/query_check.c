@@ -365,9 +365,11 @@ static int check_kino(const ap_query *q, const ap_plan_kind *k, ap_query_error *
                                          "unit.art_directions out");
     /* Every move must keep the disc more than the corridor walk's margin inside (zone.h): a corridor that
      * leaves no more than that has no move at all (refused here, before the ends are looked at, wherever
-     * they are). The radius is ap_plan_world's: a square's half side. */
-    const double radius = q->unit_size > 0 ? 0.5 * q->unit_size : q->unit_radius;
-    if (q->zone != NULL && !(q->zone->half - radius > AP_ZONE_MARGIN))
+     * they are). By 1e-9 more than the margin, far above rounding: a width of 0.401 for radius 0.4 is
+     * 0.0010000000000000009 over it in doubles, passed, and then no move did (no_path after 3 expansions:
+     * a helper). */
+    const double radius = q->unit_radius;
+    if (q->zone != NULL && !(q->zone->half - radius > AP_ZONE_MARGIN + 1e-9))
         return refuse(e, bad, AP_QF_CORRIDOR_WIDTH, "\"corridor.usable_width\" %.10g leaves the unit's disc (radius "
                       "%.10g) no room to drive: it must exceed the radius by more than %g tiles (the corridor test's "
                       "margin)", q->zone->half, radius, AP_ZONE_MARGIN);

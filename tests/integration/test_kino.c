@@ -793,6 +793,13 @@ START_TEST(kinodynamic_corridor)
     ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "corridor.usable_width");
     json_decref(j);
+    /* ... also exactly 0.001 over the radius, which in doubles is a hair more (0.501 - 0.5) */
+    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
+             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.501},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             400);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "corridor.usable_width");
+    json_decref(j);
     /* ... wherever the start and goal are: as every field the algorithm cannot take, before start_blocked (a
      * start on the border's wall was 422 start_blocked, a helper) */
     j = post("{\"map\":\"field\",\"start\":{\"x\":0.5,\"y\":4,\"heading\":0},\"goal\":{\"x\":29.5,\"y\":4},"
