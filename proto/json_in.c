@@ -47,6 +47,21 @@ static void append(char *out, size_t size, size_t *n, const char *s)
 }
 
 /* Built for every member read, error or not: plain copies, as snprintf cost more than the lookup. */
+void ap_json_prefix_message(char *out, size_t size, const char *msg, const char *prefix, const char *field)
+{
+    if (size == 0)
+        return;
+    char needle[AP_JSON_PATH_MAX + 2];
+    const char *at = NULL;
+    if (prefix != NULL && prefix[0] != '\0' && field != NULL && field[0] != '\0' &&
+        (size_t)snprintf(needle, sizeof needle, "\"%s\"", field) < sizeof needle)
+        at = strstr(msg, needle);
+    if (at == NULL)
+        snprintf(out, size, "%s", msg);
+    else
+        snprintf(out, size, "%.*s\"%s%s", (int)(at - msg), msg, prefix, at + 1);
+}
+
 void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key)
 {
     if (size == 0)

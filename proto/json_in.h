@@ -67,6 +67,12 @@ __attribute__((format(printf, 4, 5))) int ap_json_fail(ap_wire_error *err, int s
  * always NUL-terminated; a long path is cut). */
 void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key);
 
+/* Copy msg to out (size bytes, always NUL-terminated; cut to fit) with its first quoted mention of field
+ * ("\"start\"") named under prefix ("query.": "\"query.start\""), so the message of a request nested in
+ * another names the field as its error's field does; msg unchanged where it quotes no field (or prefix or
+ * field is NULL or empty). Pure. */
+void ap_json_prefix_message(char *out, size_t size, const char *msg, const char *prefix, const char *field);
+
 /* Decode a request body of len bytes (need not be NUL-terminated; body may be NULL when len is 0) that must
  * be a JSON object. On AP_OK *root is the object (the caller owns it: json_decref). Errors (*root NULL): an
  * empty body, malformed JSON or a duplicate key is AP_E_INVALID_JSON with err->line and err->col (1-based:

@@ -426,11 +426,9 @@ static int parse_query(const ap_json_reader *r, json_t *root, json_t *q, ap_rend
         ap_json_join_path(f, sizeof f, "query", qe.field);
         if (qe.field[0] == '\0')
             snprintf(f, sizeof f, "query");
-        /* a message that begins by quoting its field names it as the field does: "query.unit.radius" */
-        const size_t n = strlen(qe.field);
-        if (n > 0 && qe.message[0] == '"' && strncmp(qe.message + 1, qe.field, n) == 0 && qe.message[n + 1] == '"')
-            return ap_json_fail(r->err, rc, f, "\"query.%s", qe.message + 1);
-        return ap_json_fail(r->err, rc, f, "%s", qe.message);
+        char msg[sizeof qe.message + 32]; /* the message names the field as the field does: "query.unit.radius" */
+        ap_json_prefix_message(msg, sizeof msg, qe.message, "query.", qe.field);
+        return ap_json_fail(r->err, rc, f, "%s", msg);
     }
     req->has_query = true;
     memcpy(req->map, req->query.map, sizeof req->map);

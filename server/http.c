@@ -24,6 +24,7 @@
 #include "../config/version.h"
 #include "../proto/errors.h"
 #include "../proto/info.h"
+#include "../proto/json_in.h"
 #include "../proto/wire.h"
 #include "cors.h"
 #include "etag.h"
@@ -909,7 +910,9 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     pr.q.max_samples = h->cfg->max_samples;
     if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK) {
         snprintf(field, sizeof field, "%s%s", prefix, we.field);
-        return respond_error(r, we.status, we.message, field, 0, 0);
+        char msg[sizeof we.message + 32];
+        ap_json_prefix_message(msg, sizeof msg, we.message, prefix, we.field);
+        return respond_error(r, we.status, msg, field, 0, 0);
     }
     if (r->render != NULL)
         r->render->opts.radius = pr.q.unit_radius; /* the picture's band and discs: the kind's radius too */
@@ -918,7 +921,9 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     int st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK) {
         snprintf(field, sizeof field, "%s%s", qe.field ? prefix : "", qe.field ? qe.field : "");
-        return respond_query_error(r, st, qe.message[0] ? qe.message : NULL, field);
+        char msg[sizeof qe.message + 32];
+        ap_json_prefix_message(msg, sizeof msg, qe.message, prefix, qe.field);
+        return respond_query_error(r, st, msg[0] ? msg : NULL, field);
     }
     if (atomic_load(&h->draining))
         return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);

@@ -13,6 +13,7 @@
 #include "gzip.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
+#include "../proto/json_in.h"
 
 #define MAX_SUCC AP_PLAN_MAX_SUCC /* the most successors any plan domain yields (directional: plan.h) */
 #define SWEEP_INTERVAL_MS 100
@@ -645,14 +646,14 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         else {
             if (j->status == AP_E_CLIENT_CLOSED) /* its search stopped: what it expanded still counts */
                 j->expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
-            char named[128];
+            char named[128], msg[sizeof j->result.message + 32];
             const char *field = j->result.field;
+            ap_json_prefix_message(msg, sizeof msg, j->result.message, j->field_prefix, field);
             if (field != NULL && j->field_prefix != NULL) {
                 snprintf(named, sizeof named, "%s%s", j->field_prefix, field);
                 field = named;
             }
-            ap_wire_write_query_error(&j->out, j->status, j->result.message[0] ? j->result.message : NULL, field,
-                                      j->map_version, &http);
+            ap_wire_write_query_error(&j->out, j->status, msg[0] ? msg : NULL, field, j->map_version, &http);
         }
     }
     j->http_status = http;

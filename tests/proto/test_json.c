@@ -431,11 +431,36 @@ START_TEST(values_over_bounds_the_tree)
 }
 END_TEST
 
+/* A nested request's message names a field under its prefix, as its error's field does. */
+START_TEST(prefix_message_names_the_field)
+{
+    char out[64];
+    ap_json_prefix_message(out, sizeof out, "\"unit.radius\" must be between 0 and 16", "query.", "unit.radius");
+    ck_assert_str_eq(out, "\"query.unit.radius\" must be between 0 and 16");
+    ap_json_prefix_message(out, sizeof out, "missing required field \"goal\"", "query.", "goal");
+    ck_assert_str_eq(out, "missing required field \"query.goal\"");
+    /* only a quoted mention, the first; none: as it was */
+    ap_json_prefix_message(out, sizeof out, "goal \"goal\" and \"goal\"", "query.", "goal");
+    ck_assert_str_eq(out, "goal \"query.goal\" and \"goal\"");
+    ap_json_prefix_message(out, sizeof out, "no such map", "query.", "map");
+    ck_assert_str_eq(out, "no such map");
+    ap_json_prefix_message(out, sizeof out, "\"start\" blocked", NULL, "start");
+    ck_assert_str_eq(out, "\"start\" blocked");
+    ap_json_prefix_message(out, sizeof out, "\"start\" blocked", "query.", NULL);
+    ck_assert_str_eq(out, "\"start\" blocked");
+    /* cut to fit, terminated */
+    char small[8];
+    ap_json_prefix_message(small, sizeof small, "\"start\" blocked", "query.", "start");
+    ck_assert_str_eq(small, "\"query.");
+}
+END_TEST
+
 Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, load_object_errors_and_styles);
+    tcase_add_test(tc, prefix_message_names_the_field);
     tcase_add_test(tc, unknown_keys_and_styles);
     tcase_add_test(tc, typed_getters);
     tcase_add_test(tc, fail_keeps_utf8);
