@@ -46,7 +46,6 @@ static void append(char *out, size_t size, size_t *n, const char *s)
     *n += len;
 }
 
-/* Built for every member read, error or not: plain copies, as snprintf cost more than the lookup. */
 void ap_json_prefix_message(char *out, size_t size, const char *msg, const char *prefix, const char *field)
 {
     if (size == 0)
@@ -62,6 +61,7 @@ void ap_json_prefix_message(char *out, size_t size, const char *msg, const char 
         snprintf(out, size, "%.*s\"%s%s", (int)(at - msg), msg, prefix, at + 1);
 }
 
+/* Built for every member read, error or not: plain copies, as snprintf cost more than the lookup. */
 void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key)
 {
     if (size == 0)

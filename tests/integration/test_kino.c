@@ -729,6 +729,19 @@ START_TEST(kinodynamic_errors)
 }
 END_TEST
 
+/* A radius-0.5 truck on the straight corridor from (4, 4) to (22, 4) of usable width w, from (sx, 4) to
+ * (gx, 4), answered with HTTP status want: the answer (the caller's to free). */
+static json_t *post_truck_corridor(double sx, double gx, const char *w, long want)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"map\":\"field\",\"start\":{\"x\":%g,\"y\":4,\"heading\":0},\"goal\":{\"x\":%g,\"y\":4},"
+             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":%s},"
+             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
+             sx, gx, w);
+    return post(body, want);
+}
+
 /* Corridor mode (thesis 5.3): an L-shaped centre line and a usable width of 2.5 tiles on the open field; the
  * truck's answer keeps every limit and every pose (samples every 0.1 tiles) is less than usable_width -
  * unit.radius from the centre line; a start outside the corridor is 422 start_blocked naming "start", a
@@ -785,33 +798,21 @@ START_TEST(kinodynamic_corridor)
     json_decref(j);
     /* a usable width within the corridor test's 0.001-tile margin of the radius leaves no move: refused on
      * the width (it was a start accepted, then no_path after one expansion); 0.002 over it drives straight */
-    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
-             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.5005},"
-             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
-             400);
+    j = post_truck_corridor(5, 20, "0.5005", 400);
     e = json_object_get(j, "error");
     ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
     ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "corridor.usable_width");
     json_decref(j);
     /* ... also exactly 0.001 over the radius, which in doubles is a hair more (0.501 - 0.5) */
-    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
-             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.501},"
-             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
-             400);
+    j = post_truck_corridor(5, 20, "0.501", 400);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "corridor.usable_width");
     json_decref(j);
     /* ... wherever the start and goal are: as every field the algorithm cannot take, before start_blocked (a
      * start on the border's wall was 422 start_blocked, a helper) */
-    j = post("{\"map\":\"field\",\"start\":{\"x\":0.5,\"y\":4,\"heading\":0},\"goal\":{\"x\":29.5,\"y\":4},"
-             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.5005},"
-             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
-             400);
+    j = post_truck_corridor(0.5, 29.5, "0.5005", 400);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "corridor.usable_width");
     json_decref(j);
-    j = post("{\"map\":\"field\",\"start\":{\"x\":5,\"y\":4,\"heading\":0},\"goal\":{\"x\":20,\"y\":4},"
-             "\"unit\":{\"kind\":\"truck\",\"radius\":0.5},\"corridor\":{\"points\":[[4,4],[22,4]],\"usable_width\":0.502},"
-             "\"search\":{\"algorithm\":\"kinodynamic\"}}",
-             200);
+    j = post_truck_corridor(5, 20, "0.502", 200);
     ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "ok");
     ck_assert_double_eq_tol(num(j, "length"), 15.0, 1e-9);
     json_decref(j);
