@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run each test program given as an argument; print one closing line with the totals; fail if any failed.
+# Run each test program given as an argument; print one closing line with the totals, then, for each program that
+# failed, the few lines that say why (a CI log is often read from its end); fail if any failed.
 # Check's own per-program summary ("100%: Checks: N, Failures: 0, Errors: 0") is printed by each program.
 # Each program's wall time is printed after it (the README asks `make check` to stay under 10 minutes on 2
 # cores: these lines say where the time goes).
@@ -54,10 +55,26 @@ run() {
     esac
 }
 
-# count PROGRAM OK T0 [T1]: add to the totals, print the wall time (T1: its end, default now).
+# count PROGRAM OK T0 T1 OUT: add to the totals, print the wall time; a failed program's output (file OUT)
+# is kept for the closing summary.
 count() {
-    if [ "$2" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); bad="$bad $1"; fi
-    echo "   ($1: $(( ${4:-$(date +%s)} - $3 )) s)"
+    if [ "$2" -eq 1 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); bad="$bad $1"
+        cp "$5" "$bg_dir/failed.$failed"; echo "$1" > "$bg_dir/failed.$failed.name"
+    fi
+    echo "   ($1: $(( $4 - $3 )) s)"
+}
+
+# why N: what made the Nth failed program fail, in a few lines: Check's failing checks (file:line:F: or :E:),
+# a sanitizer's first report line, a script's FAIL lines, else its last lines. Printed last, since a CI log
+# is often read from its end only (the program's own output may lie hundreds of lines above).
+why() {
+    echo "-- why $(cat "$bg_dir/failed.$1.name") failed:"
+    grep -E ':[0-9]+:[FE]:|ERROR: [A-Za-z]+Sanitizer|runtime error:|^not ok|FAIL' "$bg_dir/failed.$1" | head -n 8 | cut -c1-400 \
+      > "$bg_dir/why" || true
+    if [ -s "$bg_dir/why" ]; then cat "$bg_dir/why"; else tail -n 8 "$bg_dir/failed.$1" | cut -c1-400; fi
 }
 
 bg_dir=$(mktemp -d) || exit 1
@@ -77,8 +94,9 @@ for t in "$@"; do
     esac
     echo "== $t"
     t0=$(date +%s)
-    if run "$t"; then ok=1; else ok=0; fi
-    count "$t" "$ok" "$t0"
+    { run "$t"; echo $? > "$bg_dir/fg.rc"; } 2>&1 | tee "$bg_dir/fg.out"
+    if [ "$(cat "$bg_dir/fg.rc")" = 0 ]; then ok=1; else ok=0; fi
+    count "$t" "$ok" "$t0" "$(date +%s)" "$bg_dir/fg.out"
 done
 n=0
 for b in $bg; do
@@ -86,8 +104,10 @@ for b in $bg; do
     t=${b#*:}
     echo "== $t (at nice 19, beside the programs above)"
     cat "$bg_dir/$n.out"
-    count "$t" "$(cat "$bg_dir/$n.ok")" "$(cat "$bg_dir/$n.t0")" "$(cat "$bg_dir/$n.t1")"
+    count "$t" "$(cat "$bg_dir/$n.ok")" "$(cat "$bg_dir/$n.t0")" "$(cat "$bg_dir/$n.t1")" "$bg_dir/$n.out"
     n=$((n + 1))
 done
 echo "test programs: $passed passed, $failed failed ($(( $(date +%s) - all0 )) s)"
+n=1
+while [ "$n" -le "$failed" ]; do why "$n"; n=$((n + 1)); done
 [ "$failed" -eq 0 ] || { echo "failed:$bad" >&2; exit 1; }
