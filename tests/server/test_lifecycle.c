@@ -186,7 +186,9 @@ START_TEST(rescan_coalesced)
     w.hold = false;
     pthread_cond_broadcast(&w.cv);
     pthread_mutex_unlock(&w.mu);
-    for (int i = 0; i < 1000 && atomic_load(&lc.rescans) == 0; i++)
+    /* up to 30 s (a rescan of an empty folder takes microseconds, but a loaded CI host may stall a thread
+     * for a second) */
+    for (int i = 0; i < 30000 && atomic_load(&lc.rescans) == 0; i++)
         usleep(1000);
     ck_assert_uint_eq(atomic_load(&lc.rescans), 1);
     ap_lifecycle_stop(&lc);
