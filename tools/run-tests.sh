@@ -67,14 +67,15 @@ count() {
     echo "   ($1: $(( $4 - $3 )) s)"
 }
 
-# why N: what made the Nth failed program fail, in a few lines: Check's failing checks (file:line:F: or :E:),
-# a sanitizer's first report line, a script's FAIL lines, else its last lines. Printed last, since a CI log
-# is often read from its end only (the program's own output may lie hundreds of lines above).
+# why N: what made the Nth failed program fail, in a few lines: Check's failing checks (file:line:F: or :E:)
+# and a script's FAIL lines, a sanitizer's report with the top of its stack, else its last lines. Printed
+# last, since a CI log is often read from its end only (the program's own output lies hundreds of lines up).
 why() {
-    echo "-- why $(cat "$bg_dir/failed.$1.name") failed:"
-    grep -E ':[0-9]+:[FE]:|ERROR: [A-Za-z]+Sanitizer|runtime error:|^not ok|FAIL' "$bg_dir/failed.$1" | head -n 8 | cut -c1-400 \
-      > "$bg_dir/why" || true
-    if [ -s "$bg_dir/why" ]; then cat "$bg_dir/why"; else tail -n 8 "$bg_dir/failed.$1" | cut -c1-400; fi
+    f="$bg_dir/failed.$1"
+    echo "-- why $(cat "$f.name") failed:"
+    { grep -E ':[0-9]+:[FE]:|^not ok|FAIL' "$f" | head -n 8
+      grep -m 1 -A 10 -E 'ERROR: [A-Za-z]+Sanitizer|runtime error:' "$f"; } | cut -c1-400 > "$bg_dir/why"
+    if [ -s "$bg_dir/why" ]; then cat "$bg_dir/why"; else tail -n 8 "$f" | cut -c1-400; fi
 }
 
 bg_dir=$(mktemp -d) || exit 1
