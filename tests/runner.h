@@ -10,7 +10,9 @@
  * the one scan at this process's exit finds the same leaks (its report names where each was allocated).
  * Only for programs whose tests leave no process-wide state behind: test-planner, test-proto, test-config
  * (its checked fixture unsets every ARCPATH_* variable before each test, and config.c resets getopt) and
- * test-server (its one SIGPIPE handler is restored by the test that sets it); there a forked child per test
+ * test-server (its one SIGPIPE handler is restored by the test that sets it; the libuv pool stays the
+ * process's, as many threads as the first test's lanes asked for, so its lanes tests that need their jobs in
+ * order send them one by one: test_lanes.c send_settled); there a forked child per test
  * cost 12 s of test-config's 13 and 8 s of test-server's 20 (2026-12-07). Not test-integration, whose tests
  * set rlimits in their own process. The plain build keeps a child per test, and with it Check's timeouts
  * (it runs first: a test that hangs fails there). */

@@ -55,6 +55,7 @@ typedef struct test_ctx {
     ap_metrics metrics;
     ap_job jobs[MAXJOBS];
     int submitted, done;
+    int sent; /* jobs already handed to the lanes (the first `sent` of jobs[]) */
     int drained;
 } test_ctx;
 
@@ -105,10 +106,27 @@ static void make_kino(ap_job *j)
     j->q.vehicle = ap_vehicle_profile_find("car")->v;
 }
 
+/* Hand the next job to the lanes and run the loop until the slow lane has `slow_free` free slots and
+ * `pending` jobs waiting for one (at most 10 s). For tests that need their jobs to reach the slow lane in
+ * order: the libuv pool is the process's, sized by the first ap_lanes that used it (the sanitizer run keeps
+ * every test in one process), so a test's `.workers = 1` may still run two fast slices at once and let the
+ * second reach the slow lane first (a CI run saw it). */
+static void send_settled(test_ctx *t, int slow_free, int pending)
+{
+    ck_assert_int_lt(t->sent, t->submitted);
+    ck_assert_int_eq(ap_lanes_submit(&t->lanes, &t->jobs[t->sent++]), AP_OK);
+    const uint64_t until = ap_clock_ns() + 10ULL * 1000000000ULL;
+    while ((t->lanes.n_slow_free != slow_free || t->lanes.pending_n != pending) && ap_clock_ns() < until)
+        uv_run(&t->loop, UV_RUN_ONCE);
+    ck_assert_int_eq(t->lanes.n_slow_free, slow_free);
+    ck_assert_int_eq(t->lanes.pending_n, pending);
+}
+
+/* Hand the jobs not yet sent to the lanes, run the loop until every job is answered, free the lanes. */
 static void run_and_teardown(test_ctx *t)
 {
-    for (int i = 0; i < t->submitted; i++)
-        ck_assert_int_eq(ap_lanes_submit(&t->lanes, &t->jobs[i]), AP_OK);
+    for (; t->sent < t->submitted; t->sent++)
+        ck_assert_int_eq(ap_lanes_submit(&t->lanes, &t->jobs[t->sent]), AP_OK);
     ck_assert_int_eq(uv_run(&t->loop, UV_RUN_DEFAULT), 0);
     ck_assert_int_eq(t->done, t->submitted);
     ck_assert_uint_eq(ap_lanes_outstanding(&t->lanes), 0);
@@ -352,8 +370,6 @@ static ap_map *make_big_map(void)
 START_TEST(test_expired_while_waiting_for_slow_slot)
 {
     ap_map *m = make_room(BW, 2 * BH);
-    /* one fast worker: the two fast slices run in submission order, so `first` reaches the slow lane first
-     * and takes the slot (with two, a CI run once saw `waiting` finish its slice first and take it) */
     ap_lanes_config lc = {.workers = 1, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
                           .slow_slice = 1};
     setup(&ctx, &lc, m);
@@ -362,6 +378,10 @@ START_TEST(test_expired_while_waiting_for_slow_slot)
     first->deadline_ns = t0 + 1500ULL * 1000000ULL;
     ap_job *waiting = add_job(&ctx, m, 2.5, 3.5, BW - 2.5, 2.5);
     waiting->deadline_ns = t0 + 400ULL * 1000000ULL;
+    /* `first` holds the slot before `waiting` is sent (sent together, two pool threads once let `waiting`
+     * finish its fast slice first and take the slot) */
+    send_settled(&ctx, 0, 0);
+    send_settled(&ctx, 0, 1);
     run_and_teardown(&ctx);
     ck_assert_int_eq(waiting->lane, AP_LANE_SLOW);
     ck_assert_int_eq(waiting->status, AP_TIMEOUT);
@@ -409,7 +429,6 @@ static void leave_clients(uv_timer_t *t)
 START_TEST(test_client_gone_frees_slow_slot)
 {
     ap_map *m = make_big_map();
-    /* one fast worker: the fast slices run in submission order, so `holder` takes the slot first */
     ap_lanes_config lc = {.workers = 1, .slow_slots = 1, .fast_queue = 16, .slow_queue = 4, .fast_budget = 10,
                           .slow_slice = 1};
     setup(&ctx, &lc, m);
@@ -423,6 +442,11 @@ START_TEST(test_client_gone_frees_slow_slot)
     gone_a_after = lc.fast_budget;
     gone_b = waiting;
     clients_left = false;
+    /* in that order: `holder` holds the slot, `waiting` then `wanted` wait for it (sent together, two pool
+     * threads once let `wanted` take the slot before `holder`) */
+    send_settled(&ctx, 0, 0);
+    send_settled(&ctx, 0, 1);
+    send_settled(&ctx, 0, 2);
     static uv_timer_t timer;
     ck_assert_int_eq(uv_timer_init(&ctx.loop, &timer), 0);
     ck_assert_int_eq(uv_timer_start(&timer, leave_clients, 300, 0), 0);
