@@ -4,7 +4,8 @@
  * goal inserted, A* on the abstract graph, each abstract edge refined by a search inside one cluster
  * (ap_hier_path, HPA*'s refinement), all at begin (its cost is a few cluster-sized searches, far below a
  * slice of a whole-map search); finish is the grid kind's over that cell path (cell waypoints, smoothing,
- * curves, verdict).
+ * curves, verdict). Start and goal under 128 tiles apart: whole-map A* first, for a few thousand
+ * expansions (near_search: the graph detours to a border's entrances, A* answers such a query exactly).
  * Whole-map fallbacks: without a graph (a capability view, a map above AP_HIER_MAX_CELLS, an optional build
  * that failed), for a square unit, a disc above the largest class or a 4-connected query (the graph's
  * moves are 8-connected), or when the abstract search finds no
@@ -19,9 +20,17 @@
  */
 #include <stdlib.h>
 
+#include "../grid/grid.h"
 #include "../hier/hier.h"
 #include "plan_kind.h"
 #include "plan_steps.h"
+
+/* Below this octile distance (tiles) between start and goal cells a query tries A* first (near_search); the
+ * same line as auto's for hierarchical (algorithms.c), under which auto never runs it. */
+#define AP_HIER_NEAR_TILES 128.0
+/* ... for at most this many expansions: a 127-tile line in open ground takes a few hundred; ~0.1-0.3 ms on
+ * the AMD machines of BENCHMARKS.md, about what the graph's insertion and abstract search cost. */
+#define AP_HIER_NEAR_EXPANSIONS 4096
 
 typedef struct hier_state {
     ap_hier_result path; /* the refined path when the graph answered (path.cells != NULL) */
@@ -37,30 +46,78 @@ static void hier_release(ap_plan *p)
     p->kind_state = NULL;
 }
 
-/* The graph's answer for the unit's class into s->path: AP_OK, AP_NO_PATH (no graph, no class, or no
- * abstract path: the caller falls back to the whole map), or an error (timeout, memory). */
-static int graph_path(ap_plan *p, hier_state *s, ap_workspace *ws)
+/* The unit's clearance class in m's graph, or -1 where the graph does not serve the query (no graph, a
+ * square unit, a disc above the largest class, a 4-connected query: the graph's moves are 8-connected). */
+static int graph_class(const ap_plan *p)
 {
-    const ap_map *m = p->q.map; /* the unit's capability's view (plan.c): a view has no graph of its own */
-    const ap_hier *h = ap_hier_of(m);
-    const int cls =
-        h != NULL && p->q.unit_size == 0 && p->q.connectivity == 8 ? ap_hier_class_of(h, p->q.unit_radius) : -1;
-    if (cls < 0)
-        return AP_NO_PATH;
-    int st = ap_hier_path(m, h, cls, p->start_node, p->goal_node, ws, p->deadline_ns, &s->path);
+    const ap_hier *h = ap_hier_of(p->q.map); /* the unit's capability's view (plan.c): a view has no graph */
+    return h != NULL && p->q.unit_size == 0 && p->q.connectivity == 8 ? ap_hier_class_of(h, p->q.unit_radius) : -1;
+}
+
+/* The graph's answer for class cls into s->path: AP_OK, AP_NO_PATH (no abstract path: the caller falls back
+ * to the whole map), or an error (timeout, memory). */
+static int graph_path(ap_plan *p, int cls, hier_state *s, ap_workspace *ws)
+{
+    const ap_map *m = p->q.map;
+    int st = ap_hier_path(m, ap_hier_of(m), cls, p->start_node, p->goal_node, ws, p->deadline_ns, &s->path);
     p->expanded_before += s->path.expanded;
     return st;
+}
+
+/* Start the whole-map search of the astar row (plain, or Annotated A* for sized units) as the grid kind's:
+ * from here on the plan is that search, reported as this row's. p->state: AP_IN_PROGRESS or an error. */
+static int start_whole_map(ap_plan *p, ap_workspace *ws)
+{
+    p->kind = &ap_plan_kind_grid;
+    int st = ap_algorithm_row_of(AP_ALG_ASTAR)->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
+    if (st != AP_OK)
+        return p->state = st;
+    return ap_plan_start_search(p, ws);
+}
+
+/* A query whose start and goal cells are under AP_HIER_NEAR_TILES apart (octile) first runs the whole-map
+ * A* for up to AP_HIER_NEAR_EXPANSIONS expansions: the graph's paths enter a cluster only at its border's
+ * entrances, so a short query across a border detours to one (one step on AR0011SR cost 13, lines of 12-128
+ * tiles up to 25 % over the optimum, a helper's 6,000 comparisons on 2026-12-07), while A* answers such a
+ * query exactly in a few hundred expansions in open ground (HPA*, Botea, Mueller & Schaeffer 2004: nearby
+ * ends are better served by a search of the low level). A path found within them (or the deadline) is the
+ * answer, as the astar row's; else the expansions count in the plan's and the graph answers.
+ * AP_IN_PROGRESS: go on with the graph; else p->state. */
+static int near_search(ap_plan *p, ap_workspace *ws)
+{
+    int32_t sx, sy, gx, gy;
+    ap_map_coords(p->q.map, p->start_node, &sx, &sy);
+    ap_map_coords(p->q.map, p->goal_node, &gx, &gy);
+    if (ap_octile(abs(gx - sx), abs(gy - sy)) >= AP_HIER_NEAR_TILES)
+        return AP_IN_PROGRESS;
+    int st = start_whole_map(p, ws);
+    if (st != AP_IN_PROGRESS)
+        return st;
+    st = ap_plan_search_step(p, AP_HIER_NEAR_EXPANSIONS);
+    if (st != AP_IN_PROGRESS && st != AP_NO_PATH)
+        return st;
+    /* Not ended, or no path from the cells the ends took (a sized disc's off-centre end may take another,
+     * plan_grid.c other_ends): the graph, and its whole-map fallback with those retries, answer. */
+    p->expanded_before += p->search.expanded;
+    p->has_search = false;
+    p->kind = &ap_plan_kind_hier;
+    return p->state = AP_IN_PROGRESS;
 }
 
 static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
 {
     if (ap_plan_grid_decided(p, row))
         return p->state;
+    const int cls = graph_class(p);
+    if (cls < 0) /* the whole map at once (below) */
+        return start_whole_map(p, ws);
+    if (near_search(p, ws) != AP_IN_PROGRESS)
+        return p->state;
     hier_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return p->state = AP_E_NOMEM;
     p->kind_state = s;
-    int st = graph_path(p, s, ws);
+    int st = graph_path(p, cls, s, ws);
     if (st == AP_OK)
         return p->state = AP_OK;
     if (st != AP_NO_PATH)
@@ -68,11 +125,7 @@ static int hier_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
     /* The whole-map fallback is the grid kind's search from here on (a complete one: its no_path proves the
      * goal unreachable for the unit, plan.c), reported as this row's. */
     hier_release(p);
-    p->kind = &ap_plan_kind_grid;
-    st = ap_algorithm_row_of(AP_ALG_ASTAR)->domain_init(&p->dom_ctx, &p->dom, &p->q, p->goal_node, p->deadline_ns);
-    if (st != AP_OK)
-        return p->state = st;
-    return ap_plan_start_search(p, ws);
+    return start_whole_map(p, ws);
 }
 
 /* The refined path when the graph answered (begin ended the plan), else the whole-map search's. */
