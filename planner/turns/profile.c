@@ -575,7 +575,7 @@ static void put_locked(ap_profile_cache *c, int i, ap_profile *p)
     atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     c->slot[i] = p;
     c->hits[i] = 0;
-    c->used[i] = ++c->tick;
+    c->used[i] = c->inserted[i] = ++c->tick;
 }
 
 void ap_profile_release(const ap_profile *cp)
@@ -701,10 +701,18 @@ size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t c
     if (c == NULL)
         return 0;
     lock(c);
-    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) {
-        const ap_profile *p = c->slot[i];
-        if (p == NULL)
+    int order[AP_PROFILE_CACHE_SLOTS], k = 0;
+    for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) { /* the filled slots by insertion tick (insertion sort) */
+        if (c->slot[i] == NULL)
             continue;
+        int j = k++;
+        for (; j > 0 && c->inserted[order[j - 1]] > c->inserted[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int r = 0; r < k; r++) {
+        const int i = order[r];
+        const ap_profile *p = c->slot[i];
         if (n < cap) {
             ap_profile_info *o = &out[n];
             o->key = p->key;

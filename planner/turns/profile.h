@@ -117,10 +117,11 @@ double ap_profile_heading(int h, int H);
  * a refused build still answers the query, with a private profile that is not cached.
  * Zero-initialised storage is an empty cache. */
 typedef struct ap_profile_cache {
-    atomic_flag lock;                    /* guards slot, used, hits, tick, evictions, refused */
+    atomic_flag lock;                    /* guards slot, used, hits, inserted, tick, evictions, refused */
     ap_profile *slot[AP_PROFILE_CACHE_SLOTS];
     uint64_t used[AP_PROFILE_CACHE_SLOTS]; /* tick of slot i's last lookup or insertion (LRU order) */
     uint64_t hits[AP_PROFILE_CACHE_SLOTS]; /* lookups slot i answered since its profile was inserted */
+    uint64_t inserted[AP_PROFILE_CACHE_SLOTS]; /* tick of slot i's insertion (ap_profile_cache_list's order) */
     uint64_t tick;
     uint64_t evictions;                  /* profiles dropped to make room for a new one */
     uint64_t refused;                    /* builds kept private because the admission hook said no */
@@ -185,8 +186,9 @@ typedef struct ap_profile_info {
     int S;                 /* mask half-width, cells */
 } ap_profile_info;
 
-/* Describe up to cap cached profiles in slot order into out (may be NULL when cap is 0); returns how many
- * are cached (may exceed cap). Thread-safe (a consistent snapshot under the cache's lock). */
+/* Describe up to cap cached profiles in the order they were inserted (the oldest first: a new profile
+ * takes an evicted one's slot, so slot order says nothing) into out (may be NULL when cap is 0); returns
+ * how many are cached (may exceed cap). Thread-safe (a consistent snapshot under the cache's lock). */
 size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t cap);
 
 /* Total wall time in seconds of every build ap_profile_get ran on c (monotonic: a Prometheus counter), and

@@ -208,6 +208,11 @@ START_TEST(test_profile_cache_lru)
     ck_assert_uint_eq(n, AP_PROFILE_CACHE_SLOTS);
     for (size_t i = 0; i < n; i++)
         ck_assert(info[i].key.turning_radius != k1.turning_radius);
+    /* in insertion order, the oldest first: keys 0, 2, 3, ... (key 1 evicted), then kn, which took key 1's
+     * slot (slot order listed kn second: an ops helper) */
+    for (size_t i = 0; i + 1 < n; i++)
+        ck_assert_double_eq(info[i].key.turning_radius, lru_key(i == 0 ? 0 : (int)i + 1).turning_radius);
+    ck_assert_double_eq(info[n - 1].key.turning_radius, kn.turning_radius);
     ap_profile_release(held);
 
     /* key 0 (touched) survived; a free slot needs no admission */
