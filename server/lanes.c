@@ -667,9 +667,10 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
     }
     j->t_encoded_ns = ap_clock_ns();
     /* A job the slow lane refused (overloaded) searched in its fast slice only: counted there, with that
-     * slice's expansions (it was counted as a slow-lane search of none) */
+     * slice's expansions (it was counted as a slow-lane search of none). A task (a drawing) is no search:
+     * one whose client left reaches here (a finished one returned above) and was observed as a slow one. */
     const bool refused = j->status == AP_E_OVERLOADED;
-    if (l->metrics && j->t_first_ns && j->search_ns)
+    if (l->metrics && !j->task && j->t_first_ns && j->search_ns)
         ap_metrics_observe_search(l->metrics, refused ? AP_LANE_FAST : j->lane, j->search_ns,
                                   refused ? ap_plan_expanded(&j->plan) : j->expanded);
     ap_result_free(&j->result);

@@ -203,6 +203,11 @@ START_TEST(picture_for_a_client_gone_is_499)
         ok = ap_metric_now(&s, "arcpath_requests_total", "route=\"/v1/render\",code=\"200\"");
     }
     ck_assert_msg(gone == 1.0 && ok < 1.0, "render 499: %g, 200: %g", gone, ok);
+    /* a stored answer drawn: no search ran, so none is observed (the abandoned drawing was, as a slow-lane
+     * search: an ops helper) */
+    const double fast = ap_metric_now(&s, "arcpath_search_duration_seconds_count", "lane=\"fast\""),
+                 slow = ap_metric_now(&s, "arcpath_search_duration_seconds_count", "lane=\"slow\"");
+    ck_assert_msg(fast == 0.0 && slow == 0.0, "searches observed: fast %g, slow %g", fast, slow);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
     size_t len = 0;
     char *text = ap_test_read_file(log, &len);
