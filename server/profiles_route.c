@@ -52,7 +52,12 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
                         st == AP_E_NOMEM ? "out of memory" : "invalid profile");
             return -1;
         }
-        if (log)
+        if (log && src == AP_PROFILE_HIT) /* the same key as an earlier entry: cached once, not built again */
+            fprintf(log,
+                    "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: the same as "
+                    "an earlier entry (cached once)\n",
+                    i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "");
+        else if (log)
             fprintf(log,
                     "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: %u edges, "
                     "%zu bytes, built in %.1f ms%s\n",
