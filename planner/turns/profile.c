@@ -701,7 +701,7 @@ size_t ap_profile_cache_list(ap_profile_cache *c, ap_profile_info *out, size_t c
     if (c == NULL)
         return 0;
     lock(c);
-    int order[AP_PROFILE_CACHE_SLOTS], k = 0;
+    int order[AP_PROFILE_CACHE_SLOTS] = {0}, k = 0;
     for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++) { /* the filled slots by insertion tick (insertion sort) */
         if (c->slot[i] == NULL)
             continue;
