@@ -739,6 +739,48 @@ START_TEST(short_queries_take_astar_first)
 }
 END_TEST
 
+/* A disc's off-centre end beside a pocket (test_plan.c's off_centre_start_beside_a_pocket, in the corner of an
+ * open 200 x 200 map): the cell the start takes leads nowhere, so the graph finds no abstract path and the
+ * whole-map A* floods, then the other cells serving the start are tried (plan_grid.c other_ends). That A*
+ * flood already reached whole components: it is the astar row's, not a jump point search to flood again
+ * (a helper: 84,486 expansions against astar's 41,199). */
+START_TEST(pocket_end_floods_once)
+{
+    enum { MW = 200, MH = 200 };
+    static const char *const pocket[] = {"@....@..", "........", "........", "@..@....", "........", "@......."};
+    static char text[64 + (MW + 1) * MH];
+    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", MH, MW);
+    for (int y = 0; y < MH; y++) {
+        memset(text + n, '.', MW);
+        if (y >= MH - 6)
+            memcpy(text + n, pocket[y - (MH - 6)], 8);
+        n += MW;
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    ap_map *m = ap_test_map_from_string(text);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    ap_query q = {.map = m, .sx = 1.5, .sy = MH - 3.5, .gx = 3.9, .gy = MH - 1.2, .connectivity = 8,
+                  .smoothing = AP_SMOOTH_NONE, .algorithm = AP_ALG_ASTAR, .unit_radius = 0.5};
+    ap_result ra = ap_test_run_plan(&q, &ws);
+    q.algorithm = AP_ALG_HIERARCHICAL;
+    ap_result rh = ap_test_run_plan(&q, &ws);
+    ck_assert_int_eq(ra.status, AP_OK);
+    ck_assert_int_eq(rh.status, AP_OK);
+    ck_assert_double_eq_tol(ra.grid_cost, 1.0 + 4.0 * M_SQRT2, 1e-12);
+    ck_assert_double_eq_tol(rh.grid_cost, ra.grid_cost, 1e-12);
+    ck_assert_uint_gt(ra.expanded, 30000); /* the start's cell's component flooded, then the map's */
+    /* A* first (at most 4,096), the graph's few, then A*'s own floods: not twice the map */
+    ck_assert_msg(rh.expanded < ra.expanded + 8192, "hierarchical %llu, astar %llu expansions",
+                  (unsigned long long)rh.expanded, (unsigned long long)ra.expanded);
+    ap_result_free(&ra);
+    ap_result_free(&rh);
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
     Suite *s = suite_create("hier");
@@ -752,6 +794,7 @@ Suite *hier_suite(void)
     tcase_add_test(tc, weighted_map);
     tcase_add_test(tc, auto_and_connectivity);
     tcase_add_test(tc, short_queries_take_astar_first);
+    tcase_add_test(tc, pocket_end_floods_once);
     suite_add_tcase(s, tc);
     return s;
 }
