@@ -194,6 +194,7 @@
     try {
       const j = await call('GET', '/v1/maps');
       st.maps = j.maps.filter((m) => m.kind === 'grid'); /* circle maps have no cells to draw */
+      st.allMaps = j.maps.length;
     } catch (e) {
       showError(e);
       return false;
@@ -230,6 +231,10 @@
     const first = st.maps.find((m) => m.id === want) || st.maps[0];
     if (first)
       await selectMap(first.id);
+    else /* only circle worlds (or none): nothing to draw, said rather than a blank page */
+      $('mapinfo').textContent = 'no grid map to draw: this server has ' +
+        (st.allMaps ? st.allMaps + ' circle world' + (st.allMaps > 1 ? 's' : '') + ' (planned through the API)' :
+          'no maps');
     api.ready = true;
   }
 
@@ -261,6 +266,7 @@
     if (!st.map)
       return;
     history.replaceState(null, '', '#' + encodeURIComponent(id));
+    $('cap').innerHTML = '<option value="">(map default)</option>'; /* another map's capabilities until its info */
     showMapInfo(); /* the list's, until the map's own info (it may have been edited since) */
     const live = () => gen === st.mapGen;
     await loadMapInfo(id, live);
@@ -352,7 +358,6 @@
     const sel = $('cap');
     /* the capability last picked (st.capPicked; an earlier map's load still out may have emptied the list) */
     const keep = st.capPicked !== undefined ? st.capPicked : sel.value;
-    sel.innerHTML = '<option value="">(map default)</option>';
     let info;
     try {
       info = await call('GET', '/v1/maps/' + encodeURIComponent(id));
@@ -361,6 +366,9 @@
     }
     if (!live())
       return false;
+    /* rebuilt now, not emptied before the call: a query sent while a refresh is out read the empty list and
+     * left the capability out (a helper: the water unit planned as the map's default) */
+    sel.innerHTML = '<option value="">(map default)</option>';
     st.map = Object.assign({}, st.map, info);
     const i = st.maps.findIndex((m) => m.id === id);
     if (i >= 0)
@@ -673,8 +681,14 @@
 
   /* ---- queries ----------------------------------------------------------------------------------------- */
 
+  /* The number in input id, undefined when empty; NaN when the browser holds text it cannot read as a
+   * number ("1e": the input's value is then ''), which the request carries as null, so the server's own
+   * error names the field (it was sent as 0: a unit quietly planned as a point). */
   function numberField(id) {
-    const v = $(id).value.trim();
+    const el = $(id);
+    if (el.validity && el.validity.badInput)
+      return NaN;
+    const v = el.value.trim();
     return v === '' ? undefined : Number(v);
   }
 
@@ -686,9 +700,9 @@
     } else {
       /* every field as the panel has it: a square with a radius or a turning radius is the API's error to
        * show, not a radius quietly left out */
-      const size = numberField('size') || 0;
-      unit = { radius: numberField('radius') || 0, turning_radius: numberField('turning') || 0 };
-      if (size > 0)
+      const size = numberField('size') ?? 0;
+      unit = { radius: numberField('radius') ?? 0, turning_radius: numberField('turning') ?? 0 };
+      if (size !== 0)
         unit.size = size;
       if ($('cap').value)
         unit.capability = $('cap').value.split('+');
@@ -1036,6 +1050,17 @@
       }
     }
     $('map').addEventListener('change', (e) => selectMap(e.target.value));
+    /* an #id typed into the address bar, or Back to one, opens that map (the page is not reloaded) */
+    window.addEventListener('hashchange', () => {
+      let id = '';
+      try {
+        id = decodeURIComponent(location.hash.slice(1));
+      } catch (e) {
+        return; /* a mangled #…: the map on screen stays */
+      }
+      if (st.maps.some((m) => m.id === id) && (!st.map || st.map.id !== id))
+        selectMap(id);
+    });
     for (const id of ['radius', 'turning', 'size', 'alg', 'alg2', 'conn', 'smooth', 'step', 'reverse'])
       $(id).addEventListener('change', () => {
         draw();

@@ -6,8 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const ARCPATHD = process.env.ARCPATHD || 'build/arcpathd';
@@ -773,6 +774,105 @@ test('a refresh that a newer one overtook does not bring older cells back', asyn
   }));
   assert.deepEqual(seen, { version: v0 + 2, cell: '@', answer: v0 + 2 });
   assert.equal((await edit([{ x: 12, y: 1, terrain: '.' }, { x: 12, y: 3, terrain: '.' }])).status, 200);
+});
+
+test('a query sent while the map\'s info is read again keeps the capability picked', async () => {
+  await openMap('islands');
+  const caps = ['ground', 'swamp', 'water', 'trees'];
+  await clickQuery({ kind: '', cap: caps.join('+'), radius: 0, turning: 0, size: 0, alg: 'astar', alg2: '',
+    smooth: 'none', step: '' }, [5, 5], [30, 5]);
+  const patch = (terrain) => fetch(base + '/v1/maps/islands/cells', {
+    method: 'PATCH',
+    headers: { Authorization: 'Bearer ' + TOKEN },
+    body: JSON.stringify({ cells: [{ x: 0, y: 0, terrain }] }),
+  });
+  assert.equal((await patch('@')).status, 200); // a corner of water walled: a new map_version
+  const version = await viewer(() => window.arcpathViewer.state.cellsVersion);
+  // the next answer names the new version: the page reads the map's info again, held here for 1.5 s
+  const held = '**/v1/maps/islands';
+  let reached;
+  const out = new Promise((done) => { reached = done; });
+  await page.route(held, async (r) => {
+    reached();
+    await new Promise((done) => setTimeout(done, 1500));
+    await r.continue();
+  });
+  await page.click('#plan');
+  await out; // the first answer came, and the read of the map's info with it
+  await settled(() => page.click('#plan')); // sent while that read is out
+  assert.deepEqual((await viewer(() => window.arcpathViewer.lastRequest)).unit.capability, caps);
+  assert.equal(await viewer(() => window.arcpathViewer.lastAnswers[0].status), 'ok');
+  await page.waitForFunction((v) => window.arcpathViewer.state.cellsVersion > v, version, { timeout: STEP_MS });
+  await page.unroute(held);
+  assert.equal(await page.locator('#cap').inputValue(), caps.join('+'));
+  assert.equal((await patch('W')).status, 200); // islands as it was (a newer version), for the tests after
+  await page.click('#reset');
+  await page.selectOption('#cap', '');
+});
+
+test('text a number input cannot read is the API\'s error on that field, not a point unit', async () => {
+  await openMap('arena');
+  await clickQuery({ kind: '', cap: '', radius: 0, turning: 0, size: 0, alg: 'astar', alg2: '', smooth: 'los',
+    step: '' }, [3, 3], [20, 12]);
+  await page.locator('#radius').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1e'); // a number input holds it, but its value reads ''
+  assert.ok(await page.locator('#radius').evaluate((e) => e.validity.badInput));
+  await settled(() => page.locator('#radius').dispatchEvent('change'));
+  assert.equal(await viewer(() => JSON.stringify(window.arcpathViewer.lastRequest.unit.radius)), 'null');
+  assert.match(await page.locator('#results .error').innerText(), /invalid_request/);
+  assert.equal(await page.locator('#radius').getAttribute('aria-invalid'), 'true');
+  await setField('radius', 0);
+  page.failed.splice(page.failed.lastIndexOf('400 /v1/path'), 1); // this test's own
+});
+
+test('an #id typed into the address bar, and Back, open that map', async () => {
+  await openMap('arena');
+  await page.evaluate(() => { location.hash = '#rooms'; });
+  await page.waitForFunction(() => {
+    const s = window.arcpathViewer.state;
+    return s.map && s.map.id === 'rooms' && s.image;
+  }, null, { timeout: STEP_MS });
+  assert.equal(await page.locator('#map').inputValue(), 'rooms');
+  await page.goBack();
+  await page.waitForFunction(() => {
+    const s = window.arcpathViewer.state;
+    return s.map && s.map.id === 'arena' && s.image;
+  }, null, { timeout: STEP_MS });
+  assert.equal(await page.locator('#map').inputValue(), 'arena');
+  canvasBox = await page.locator('#view').boundingBox();
+});
+
+test('a server with circle worlds only: the page says there is no grid map to draw', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arcpath-viewer-circles-'));
+  copyFileSync('config/maps/forest.circles.json', join(dir, 'forest.circles.json'));
+  const port = await freePort();
+  const own = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const other = await browser.newPage();
+  try {
+    let up = false;
+    for (let i = 0; i < 600 && !up; i++) {
+      try {
+        up = (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    assert.ok(up, 'the circle-world server did not start');
+    const errors = [];
+    other.on('pageerror', (e) => errors.push(String(e)));
+    await other.goto(`http://127.0.0.1:${port}/`);
+    await other.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
+    assert.equal(await other.locator('#mapinfo').innerText(),
+      'no grid map to draw: this server has 1 circle world (planned through the API)');
+    assert.deepEqual(errors, []);
+  } finally {
+    await other.close();
+    const done = new Promise((resolve) => own.once('exit', resolve));
+    own.kill('SIGTERM');
+    await done;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('an answer on an older map_version (a restarted server, another replica) reads the cells again', async () => {
