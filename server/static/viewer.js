@@ -269,7 +269,8 @@
     $('cap').innerHTML = '<option value="">(map default)</option>'; /* another map's capabilities until its info */
     showMapInfo(); /* the list's, until the map's own info (it may have been edited since) */
     const live = () => gen === st.mapGen;
-    await loadMapInfo(id, live);
+    if (!(await loadMapInfo(id, live)) && live() && !st.maps.some((m) => m.id === id))
+      return; /* a circle world now (loadMapInfo said so) */
     if (!(await loadCells(id, live)))
       return;
     applyKind(); /* a kind's turning radius in metres depends on this map's scale */
@@ -366,6 +367,19 @@
     }
     if (!live())
       return false;
+    if (info.kind !== 'grid') { /* a PUT replaced it by a circle world under the same id: no cells to draw */
+      const gone = [...$('map').options].find((o) => o.value === id);
+      if (gone) {
+        gone.textContent = id + ' (circle world)';
+        gone.disabled = true;
+      }
+      st.maps = st.maps.filter((m) => m.id !== id);
+      st.cells = null;
+      st.image = null;
+      $('mapinfo').textContent = id + ' is now a circle world: the viewer draws grid maps (plan it through the API)';
+      draw();
+      return false;
+    }
     /* rebuilt now, not emptied before the call: a query sent while a refresh is out read the empty list and
      * left the capability out (a helper: the water unit planned as the map's default) */
     sel.innerHTML = '<option value="">(map default)</option>';

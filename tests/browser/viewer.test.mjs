@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -947,15 +947,22 @@ test('a unit kind shows its own capability and draws the map as it sees it; a sq
   await setField('turning', 0);
 });
 
-test('a map deleted while it is on screen is marked so in the list', async () => {
-  const admin = (method, body) => fetch(base + '/v1/maps/scratch', {
+// Map id's admin calls (PUT, DELETE: method, body); after an 8 x 8 open grid is PUT as id, the page reloaded
+// (its list has it), the map opened and a query from (1, 1) to (6, 6) planned on it.
+async function scratchMap(id) {
+  const admin = (method, body) => fetch(base + '/v1/maps/' + id, {
     method, body, headers: { Authorization: 'Bearer ' + TOKEN },
   });
   assert.equal((await admin('PUT', 'type octile\nheight 8\nwidth 8\nmap\n' + '........\n'.repeat(8))).status, 201);
   await page.reload();
   await page.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
-  await openMap('scratch');
+  await openMap(id);
   await clickQuery({ radius: 0, turning: 0, alg: 'auto', alg2: '', step: '' }, [1, 1], [6, 6]);
+  return admin;
+}
+
+test('a map deleted while it is on screen is marked so in the list', async () => {
+  const admin = await scratchMap('scratch');
   assert.equal((await admin('DELETE')).status, 204);
   await settled(() => page.click('#plan'));
   assert.match(await page.locator('#results .error').innerText(), /unknown_map/);
@@ -979,6 +986,25 @@ test('a map deleted while it is on screen is marked so in the list', async () =>
   assert.equal(await option.innerText(), 'scratch (deleted)');
   assert.ok(await option.evaluate((o) => o.disabled));
   page.failed = page.failed.filter((f) => f !== '404 /v1/path' && f !== '404 /v1/paths'); // this test's own
+});
+
+test('a grid map replaced by a circle world under its id leaves the canvas and the list', async () => {
+  const admin = await scratchMap('swap');
+  const circles = readFileSync('config/maps/forest.circles.json', 'utf8');
+  assert.equal((await admin('PUT', circles)).status, 200);
+  await settled(() => page.click('#plan'));
+  await page.waitForFunction(() => window.arcpathViewer.state.image === null, null, { timeout: STEP_MS });
+  assert.match(await page.locator('#mapinfo').innerText(), /^swap is now a circle world/);
+  const option = page.locator('#map option[value="swap"]');
+  assert.equal(await option.innerText(), 'swap (circle world)');
+  assert.ok(await option.evaluate((o) => o.disabled));
+  assert.equal((await admin('DELETE')).status, 204);
+  // this test's own: the plan on the circle world (its start inside a tree: 422), a cells read if one went
+  const own = page.failed.lastIndexOf('422 /v1/path');
+  if (own >= 0)
+    page.failed.splice(own, 1);
+  page.failed = page.failed.filter((f) => !f.endsWith('/v1/maps/swap/cells'));
+  await openMap('arena');
 });
 
 test('a narrow window puts the map above the panel, at the window\'s full width', async () => {
