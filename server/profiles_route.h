@@ -17,8 +17,8 @@
 /* The JSON body of GET /v1/profiles for cache c: {"profiles": [{"radius", "turning_radius", "headings",
  * "neighbourhood", "reverse", "edges", "bytes", "build_ms", "hits"}, ...] oldest first (the order they were
  * cached in: ap_profile_cache_list), "count", "bytes" (their total), "capacity" (AP_PROFILE_CACHE_SLOTS),
- * "builds" and "build_ms" (every build so far, private ones included)}. Returns a malloc'd NUL-terminated string (caller
- * frees) and its length in *len, or NULL when out of memory. Thread-safe (the list is a snapshot taken under
+ * "builds" and "build_ms" (every build so far, private ones included)}. Returns a malloc'd NUL-terminated
+ * string (caller frees) and its length in *len, or NULL when out of memory. Thread-safe (the list is a snapshot taken under
  * the cache's spin lock; the build counters are atomics). */
 char *ap_profiles_encode(ap_profile_cache *c, size_t *len);
 

@@ -95,8 +95,13 @@ for t in "$@"; do
     esac
     echo "== $t"
     t0=$(date +%s)
-    { run "$t"; echo $? > "$bg_dir/fg.rc"; } 2>&1 | tee "$bg_dir/fg.out"
-    if [ "$(cat "$bg_dir/fg.rc")" = 0 ]; then ok=1; else ok=0; fi
+    # into a file (kept for the summary), followed as it grows; not through a pipe, whose reader would wait
+    # for any process a test left behind that still holds the program's output
+    : > "$bg_dir/fg.out"
+    run "$t" > "$bg_dir/fg.out" 2>&1 &
+    pid=$!
+    tail -n +1 -s 0.1 -f --pid="$pid" "$bg_dir/fg.out"
+    if wait "$pid"; then ok=1; else ok=0; fi
     count "$t" "$ok" "$t0" "$(date +%s)" "$bg_dir/fg.out"
 done
 n=0
