@@ -52,18 +52,17 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
                         st == AP_E_NOMEM ? "out of memory" : "invalid profile");
             return -1;
         }
-        if (log && src == AP_PROFILE_HIT) /* the same key as an earlier entry: cached once, not built again */
-            fprintf(log,
-                    "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: the same as "
-                    "an earlier entry (cached once)\n",
-                    i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "");
-        else if (log)
-            fprintf(log,
-                    "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: %u edges, "
-                    "%zu bytes, built in %.1f ms%s\n",
-                    i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "", p->n_edges,
-                    p->bytes, p->build_seconds * 1e3,
-                    src == AP_PROFILE_EVICTED ? " (cache full: evicted the least recently used)" : "");
+        if (log) {
+            char tail[160];
+            if (src == AP_PROFILE_HIT) /* the same key as an earlier entry: cached once, not built again */
+                snprintf(tail, sizeof tail, "the same as an earlier entry (cached once)");
+            else
+                snprintf(tail, sizeof tail, "%u edges, %zu bytes, built in %.1f ms%s", p->n_edges, p->bytes,
+                         p->build_seconds * 1e3,
+                         src == AP_PROFILE_EVICTED ? " (cache full: evicted the least recently used)" : "");
+            fprintf(log, "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: %s\n",
+                    i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "", tail);
+        }
         ap_profile_release(p);
     }
     return 0;

@@ -244,11 +244,10 @@ static bool disc_graph_ready(ap_query *q, uint64_t deadline_ns)
 
 /* A long query of a sized disc, smoothed, on a uniform-cost map with an HAA* graph and a clearance class for
  * the disc: hierarchical is faster there than Annotated A* (BENCHMARKS.md "Hierarchical (HAA*)": the two
- * break even at an optimum of about 100 tiles on the DAO maps, so from AP_AUTO_HIER_MIN_TILES of octile
- * distance, which is at most the optimum, hierarchical wins). Smoothing is required because its unsmoothed
- * path can be a few percent longer than A*'s (within 1 % once smoothed); a weighted map's transitions ignore
- * costs (up to 11 % longer measured), so those keep A*. */
-#define AP_AUTO_HIER_MIN_TILES 128.0
+ * break even at an optimum of about 100 tiles on the DAO maps, so from AP_AUTO_HIER_MIN_TILES (algorithms.h)
+ * of octile distance, which is at most the optimum, hierarchical wins). Smoothing is required because its
+ * unsmoothed path can be a few percent longer than A*'s (within 1 % once smoothed); a weighted map's
+ * transitions ignore costs (up to 11 % longer measured), so those keep A*. */
 
 static bool auto_hier(const ap_query *q)
 {

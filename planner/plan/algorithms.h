@@ -89,4 +89,8 @@ bool ap_query_auto_may_anyangle(const ap_query *q);
  * built. Pure. */
 const struct ap_clearance_table *ap_query_disc_table(const ap_query *q);
 
+/* Octile distance (tiles, between start and goal cells) from which auto runs hierarchical for a sized disc
+ * (algorithms.c auto_hier) and under which hierarchical itself tries A* first (plan_hier.c near_search). */
+#define AP_AUTO_HIER_MIN_TILES 128.0
+
 #endif

@@ -25,10 +25,8 @@
 #include "plan_kind.h"
 #include "plan_steps.h"
 
-/* Below this octile distance (tiles) between start and goal cells a query tries A* first (near_search); the
- * same line as auto's for hierarchical (algorithms.c), under which auto never runs it. */
-#define AP_HIER_NEAR_TILES 128.0
-/* ... for at most this many expansions: a 127-tile line in open ground takes a few hundred; ~0.1-0.3 ms on
+/* Below AP_AUTO_HIER_MIN_TILES (algorithms.h: auto never runs hierarchical there) a query tries A* first
+ * (near_search), for at most this many expansions: a 127-tile line in open ground takes a few hundred; ~0.1-0.3 ms on
  * the AMD machines of BENCHMARKS.md, about what the graph's insertion and abstract search cost. */
 #define AP_HIER_NEAR_EXPANSIONS 4096
 
@@ -79,7 +77,7 @@ static int start_whole_map(ap_plan *p, ap_workspace *ws)
     return ap_plan_start_search(p, ws);
 }
 
-/* A query whose start and goal cells are under AP_HIER_NEAR_TILES apart (octile) first runs the whole-map
+/* A query whose start and goal cells are under AP_AUTO_HIER_MIN_TILES apart (octile) first runs the whole-map
  * A* for up to AP_HIER_NEAR_EXPANSIONS expansions: the graph's paths enter a cluster only at its border's
  * entrances, so a short query across a border detours to one (one step on AR0011SR cost 13, lines of 12-128
  * tiles up to 25 % over the optimum, a helper's 6,000 comparisons on 2026-12-07), while A* answers such a
@@ -92,7 +90,7 @@ static int near_search(ap_plan *p, ap_workspace *ws)
     int32_t sx, sy, gx, gy;
     ap_map_coords(p->q.map, p->start_node, &sx, &sy);
     ap_map_coords(p->q.map, p->goal_node, &gx, &gy);
-    if (ap_octile(abs(gx - sx), abs(gy - sy)) >= AP_HIER_NEAR_TILES)
+    if (ap_octile(abs(gx - sx), abs(gy - sy)) >= AP_AUTO_HIER_MIN_TILES)
         return AP_IN_PROGRESS;
     int st = start_whole_map(p, ws);
     if (st != AP_IN_PROGRESS)

@@ -266,7 +266,7 @@
     if (!st.map)
       return;
     history.replaceState(null, '', '#' + encodeURIComponent(id));
-    $('cap').innerHTML = '<option value="">(map default)</option>'; /* another map's capabilities until its info */
+    emptyCapabilities(); /* another map's capabilities until its info */
     showMapInfo(); /* the list's, until the map's own info (it may have been edited since) */
     const live = () => gen === st.mapGen;
     if (!(await loadMapInfo(id, live)) && live() && !st.maps.some((m) => m.id === id))
@@ -351,6 +351,10 @@
     return Object.keys((st.map && st.map.terrain_costs) || { '.': 1, G: 1, S: 1 }).join('');
   }
 
+  function emptyCapabilities() {
+    $('cap').innerHTML = '<option value="">(map default)</option>';
+  }
+
   /* GET /v1/maps/{id}: the map line (size, passable cells, map_version: the map may have changed since the
    * page's list), the list entry, and the capabilities the map has tables for ("region:CAP",
    * "clearance:CAP", "view:CAP"). False when that failed or the load is no longer live() (another map
@@ -382,7 +386,7 @@
     }
     /* rebuilt now, not emptied before the call: a query sent while a refresh is out read the empty list and
      * left the capability out (a helper: the water unit planned as the map's default) */
-    sel.innerHTML = '<option value="">(map default)</option>';
+    emptyCapabilities();
     st.map = Object.assign({}, st.map, info);
     const i = st.maps.findIndex((m) => m.id === id);
     if (i >= 0)

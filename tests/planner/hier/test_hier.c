@@ -686,22 +686,29 @@ START_TEST(auto_and_connectivity)
 }
 END_TEST
 
+/* An open w x h map (w, h <= 256) whose bottom-left corner holds the n rows of corner (NULL when n is 0). */
+static ap_map *open_map(int w, int h, const char *const *corner, int n)
+{
+    static char text[64 + 257 * 256];
+    int k = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", h, w);
+    for (int y = 0; y < h; y++) {
+        memset(text + k, '.', (size_t)w);
+        if (y >= h - n)
+            memcpy(text + k, corner[y - (h - n)], strlen(corner[y - (h - n)]));
+        k += w;
+        text[k++] = '\n';
+    }
+    text[k] = '\0';
+    return ap_test_map_from_string(text);
+}
+
 /* Short queries take A* first (plan_hier.c near_search): one step across a cluster border on an open map,
  * which the graph answers by a detour to the border's entrance (entrances sit at the ends of a run of open
  * border cells longer than 6), is answered with its optimum 1 by the grid kind; a query 128 tiles or more
  * apart keeps the graph's path. */
 START_TEST(short_queries_take_astar_first)
 {
-    enum { MW = 160, MH = 48 };
-    static char text[64 + (MW + 1) * MH];
-    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", MH, MW);
-    for (int y = 0; y < MH; y++) {
-        memset(text + n, '.', MW);
-        n += MW;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    ap_map *m = ap_test_map_from_string(text);
+    ap_map *m = open_map(160, 48, NULL, 0);
     const ap_hier *h = ap_hier_of(m);
     ck_assert_ptr_nonnull(h);
     ap_workspace ws;
@@ -746,19 +753,9 @@ END_TEST
  * (a helper: 84,486 expansions against astar's 41,199). */
 START_TEST(pocket_end_floods_once)
 {
-    enum { MW = 200, MH = 200 };
+    enum { MH = 200 };
     static const char *const pocket[] = {"@....@..", "........", "........", "@..@....", "........", "@......."};
-    static char text[64 + (MW + 1) * MH];
-    int n = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", MH, MW);
-    for (int y = 0; y < MH; y++) {
-        memset(text + n, '.', MW);
-        if (y >= MH - 6)
-            memcpy(text + n, pocket[y - (MH - 6)], 8);
-        n += MW;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    ap_map *m = ap_test_map_from_string(text);
+    ap_map *m = open_map(200, MH, pocket, 6);
     ap_workspace ws;
     ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
     ap_query q = {.map = m, .sx = 1.5, .sy = MH - 3.5, .gx = 3.9, .gy = MH - 1.2, .connectivity = 8,
