@@ -2,7 +2,7 @@
 #ifndef AP_TEST_RUNNER_H
 #define AP_TEST_RUNNER_H
 
-#include <check.h>
+#include "tests/check_fast.h"
 
 /* srunner_run_all(sr, CK_NORMAL), except that under AddressSanitizer the tests run in this process
  * (CK_NOFORK) unless $CK_FORK says otherwise: with a child per test, LeakSanitizer's scan at every child's

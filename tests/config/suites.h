@@ -2,7 +2,7 @@
 #ifndef AP_TEST_CONFIG_SUITES_H
 #define AP_TEST_CONFIG_SUITES_H
 
-#include <check.h>
+#include "tests/check_fast.h"
 
 Suite *config_suite(void); /* config/config.c */
 

@@ -2,7 +2,7 @@
  * an error naming the culprit for every bad value. setenv/unsetenv do not leak between tests: the checked
  * fixture clean_env unsets every ARCPATH_* variable before each one (under AddressSanitizer the tests share
  * one process, tests/runner.h). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>

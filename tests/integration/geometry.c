@@ -1,7 +1,7 @@
 /* geometry.c — see geometry.h. */
 #include "geometry.h"
 
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #include "harness.h"
 
 #include <arpa/inet.h>
-#include <check.h>
+#include "tests/check_fast.h"
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * Two servers are shared by the suites: one on the demo maps (config/maps, always), one on the Moving AI
  * folder (only when the data is there; in CI it must be). Suites that start servers of their own (lanes
  * under overload, shutdown) do so themselves. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * errors, refusals with their field, batches; on the Moving AI server, sampled scenario lines of
  * den520d and arena2: any_angle never longer than the smoothed auto answer, never shorter than the straight
  * line, always clear. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

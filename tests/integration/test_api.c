@@ -1,6 +1,6 @@
 /* test_api.c — happy paths over HTTP: paths on the demo and Moving AI maps, map info, health, metrics,
  * request ids. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * for the same query (and the scenario's optimal cost), per-item errors do not fail the batch, the cap on
  * the number of queries, whole-batch errors, and a batch whose items outgrow the fast budget finishing on
  * the slow lane. All traffic goes to 127.0.0.1; every loop is bounded. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * clients that accept it (raw bytes, headers, and the decoded body equal to the plain answer), OPTIONS and
  * CORS preflights with CORS off, on for listed origins, and on for "*" (from the config file), and the W3C
  * traceparent on the access-log line. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

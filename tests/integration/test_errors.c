@@ -1,6 +1,6 @@
 /* test_errors.c — every error code over HTTP, with its status, stable code and field; after each bad
  * request the server still answers. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

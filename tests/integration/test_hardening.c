@@ -8,7 +8,7 @@
  * probe that must still be answered comes from 127.0.0.2 (Linux routes all of 127.0.0.0/8 to lo), so the
  * per-address cap the held sockets exhaust is not its own. Every wait is bounded; nothing asserts a time. */
 #include <arpa/inet.h>
-#include <check.h>
+#include "tests/check_fast.h"
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>

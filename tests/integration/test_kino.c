@@ -2,7 +2,7 @@
  * v_start, v_end, t_start, duration; duration_s), re-checked here against the vehicle's limits from the JSON
  * alone; built-in vehicle kinds and config kinds with vehicle limits; the kinodynamic fields' errors (each
  * limit > 0, speeds, tolerances, the expansion cap, kinodynamic-only fields on other algorithms). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

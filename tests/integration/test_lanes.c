@@ -5,7 +5,7 @@
  * back ok from the fast lane. Its p50/p99 are printed (the latency target is a bench figure, not a test).
  * Run again with every query on the pool, whose threads pool_nice must lower (and only they).
  * Every loop is bounded in count; all traffic goes to 127.0.0.1. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <dirent.h>
 #include <limits.h>
 #include <poll.h>

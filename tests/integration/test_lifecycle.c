@@ -1,7 +1,7 @@
 /* test_lifecycle.c — process life: --check-config verdicts, bad map files skipped, listening on IPv6 and
  * a port in use, SIGTERM drains in-flight searches and exits 0, refusing new connections meanwhile and
  * answering kept ones 503 not_ready, a second SIGTERM cancels the searches, SIGHUP leaves the server up. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <sys/resource.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* test_live_maps.c — the map lifecycle against real arcpathd processes: PUT (new, replace, bad file,
  * limits), DELETE, reload from disk, SIGHUP folder reload, PATCH of cells, the admin-token matrix,
  * map_version in answers, and maps replaced under a continuous query load with zero wrong answers. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
 /* test_profiles.c — unit-profile tables over HTTP: GET /v1/profiles lists the profiles a turning query
  * built (bytes > 0, hits counted), the profile metrics, config-preloaded profiles listed before any query,
  * and --check-config verdicts on the "profiles" key. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

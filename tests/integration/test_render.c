@@ -1,7 +1,7 @@
 /* test_render.c — the picture routes against a real arcpathd on the demo maps: GET /v1/maps/{id}.svg and
  * .png beside /v1/maps/{id} and /cells, POST /v1/render for a query and for its stored answer (the same
  * bytes), PNG headers, and the errors with their fields. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <poll.h>
 #include <stdbool.h>

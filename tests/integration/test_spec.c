@@ -2,7 +2,7 @@
  * embedded at build time) and GET /v1/info (version, limits, algorithm names and map count, each held to
  * its one source: config/version.h, the configuration in force, planner/base/limits.h, the algorithm
  * table, the maps the server lists). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * curves by terrain), refuses jps / jps_plus / hybrid with 400 invalid_request on search.algorithm (single
  * and batch), and --check-config shows the
  * costs and warns about an entry for a map that is not loaded. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * arcs (slower there than on its lines) and samples every samples.dt seconds; a grid answer for a unit with
  * its own limits stops at its corners and starts at start.speed; the errors of timed queries (start.speed
  * too fast for the path, speeds without vehicle limits, a bad limit on another algorithm). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

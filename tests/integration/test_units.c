@@ -2,7 +2,7 @@
  * lists them; "unit": {"kind"} with per-request fields overriding the kind's), unit.capability (boats on
  * water, tanks on ground, proven unreachable across the water), unit.size (square units), their errors
  * (single and batch), and --check-config naming a bad kind's field. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

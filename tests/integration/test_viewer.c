@@ -1,7 +1,7 @@
 /* test_viewer.c — what the viewer at GET / stands on: GET /v1/maps/{id}/cells (the raw terrain letters of
  * a demo map, row by row, as in its file) and the embedded static files (types, validators, 304). The
  * viewer itself is tested in headless Chromium (tests/browser). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* helpers.c — assertions and reference searches shared by the planner suites (see suites.h). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

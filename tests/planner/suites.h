@@ -2,7 +2,7 @@
 #ifndef AP_TEST_PLANNER_SUITES_H
 #define AP_TEST_PLANNER_SUITES_H
 
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +19,7 @@ Suite *collide_suite(void);
 Suite *smooth_suite(void);
 Suite *curve_suite(void);
 Suite *path_suite(void);
+Suite *check_fast_suite(void);
 Suite *plan_suite(void);
 Suite *scenarios_suite(void);
 Suite *hier_suite(void);

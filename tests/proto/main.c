@@ -1,5 +1,5 @@
 /* main.c — test-proto: runs every proto/ suite; exit status 0 only if all pass. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdlib.h>
 
 #include "tests/proto/suites.h"

@@ -2,7 +2,7 @@
 #ifndef AP_TEST_PROTO_SUITES_H
 #define AP_TEST_PROTO_SUITES_H
 
-#include <check.h>
+#include "tests/check_fast.h"
 
 Suite *errors_suite(void);      /* proto/errors.c */
 Suite *wire_suite(void);        /* proto/wire.c: request parsing and response encoding */

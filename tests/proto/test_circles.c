@@ -1,6 +1,6 @@
 /* test_circles.c — the `<id>.circles.json` loader (proto/circles.h): a good file, and every kind of bad
  * input named by its JSON path (or line and column for syntax errors). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_curve.c — POST /v1/curve wire format: parsing (defaults, strictness, dotted fields) and encoding. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* test_errors.c — the status table: every ap_status and ap_wire_status value has its HTTP status, wire code
  * and a message; names of both kinds. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <string.h>
 
 #include "planner/base/status.h"

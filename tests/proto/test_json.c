@@ -1,6 +1,6 @@
 /* test_json.c — the shared pieces of proto/: strict reading (json_in.h), the direct writer (json_out.h) and
  * the UTF-8 helpers (utf8.h). The endpoint suites (test_wire.c, test_curve.c) cover the schemas. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <signal.h>
 #include <stdint.h>
 #include <sys/wait.h>

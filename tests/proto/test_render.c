@@ -1,7 +1,7 @@
 /* test_render.c — proto/render*.c: the strict answer parser, the SVG writer (exact output on a tiny map with
  * a hand-made answer: a line, a left arc, a right arc and a reverse piece), the arc flags, the frame, the
  * caps, and the PNG writer's header. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

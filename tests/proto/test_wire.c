@@ -1,6 +1,6 @@
 /* test_wire.c — POST /v1/path parsing (defaults, exact values, every invalid field by its dotted path,
  * invalid JSON positions) and response encoding (exact fields, bit-exact numbers, error bodies). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP
  * conventions, lifecycle, access log, table work, entity tags). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdlib.h>
 
 #include "tests/runner.h"

@@ -1,7 +1,7 @@
 /* test_accesslog.c — the access log's buffer and non-blocking writer (server/accesslog.h) over a real pipe:
  * lines reach the reader whole and in order, a reader that stops reading costs dropped lines (counted, then
  * announced by one note line) and never a blocked writer, and a closed reader is ignored. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* test_budget.c — server/budget.h: per-client token buckets (a full bucket for a new client, an even
  * refill capped at the bucket size, clients independent, a zero budget never gives). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdint.h>
 
 #include "server/budget.h"

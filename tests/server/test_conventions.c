@@ -1,7 +1,7 @@
 /* test_conventions.c — the pure parts of the HTTP conventions: Accept-Encoding q-values and gzip
  * round-trips (server/gzip.h), CORS origin and header decisions (server/cors.h), W3C traceparent parsing
  * (server/traceparent.h). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>

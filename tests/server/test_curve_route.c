@@ -2,7 +2,7 @@
  * inside the documented bounds answers 200 with a curve that ends at the goal, including the corners of the
  * bounds (turning radius 1e-3 with goals 2e6 tiles away, headings of 1e300), which once answered 500.
  * ap_curve_route returns the ap status it answered (AP_OK = HTTP 200). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* test_etag.c — entity-tag lists and If-Match / If-None-Match (server/etag.h, RFC 9110 8.8.3, 13.1.1,
  * 13.1.2, 13.2.2). */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <string.h>
 
 #include "server/etag.h"

@@ -2,7 +2,7 @@
  * hook. Short searches stay "fast", long ones move to "slow", full lanes answer overloaded, expired jobs
  * answer timeout without searching (in the inbox, or waiting for a slow slot), and a drain with timeout 0
  * cancels everything. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

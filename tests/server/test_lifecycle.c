@@ -1,6 +1,6 @@
 /* test_lifecycle.c — the map-lifecycle thread: uploads, tile updates and reloads as tasks (outcomes,
  * versions, errors with where), and a rescan asked for while one is queued folded into it. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

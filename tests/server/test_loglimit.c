@@ -1,6 +1,6 @@
 /* test_loglimit.c — server/loglimit.h: burst lines per window pass, the rest are dropped and counted, and
  * the first line of a later window carries the count. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdint.h>
 
 #include "server/loglimit.h"

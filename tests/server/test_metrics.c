@@ -1,6 +1,6 @@
 /* test_metrics.c — exact exposition lines for known counter values; cumulative histogram buckets; the
  * process_* metrics. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

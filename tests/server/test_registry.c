@@ -1,5 +1,5 @@
 /* test_registry.c — a directory with two good tiny maps, three bad ones and three special files named *.map. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

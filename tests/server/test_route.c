@@ -1,6 +1,6 @@
 /* test_route.c — the route matcher (exact and {id} patterns, method sets, 404 vs 405 and the Allow value)
  * and the server's own table: its methods and the exact metric labels the exposition shows. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * offered once (twice: queued once), and the loop's slices on the pool finish and publish both, holding the
  * version until then and releasing it after; a version offered after stop is not taken, and one replaced
  * meanwhile is dropped after its slice. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

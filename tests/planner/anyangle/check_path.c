@@ -1,7 +1,7 @@
 /* check_path.c — the invariants of an any-angle answer (check_path.h). */
 #include "check_path.h"
 
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 
 #include "../../../planner/base/status.h"

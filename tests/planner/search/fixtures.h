@@ -6,7 +6,7 @@
 #ifndef AP_TEST_SEARCH_FIXTURES_H
 #define AP_TEST_SEARCH_FIXTURES_H
 
-#include <check.h>
+#include "tests/check_fast.h"
 
 #include "../../../planner/search/search.h"
 #include "../../../planner/world/map.h"

@@ -1,6 +1,6 @@
 /* test_lattice.c — world/lattice.h: the obstacle-aware lattice bound is below the exact shortest free-space
  * path (the any_angle plan's length, an independent search) and exact on simple cases. */
-#include <check.h>
+#include "tests/check_fast.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdbool.h>
