@@ -224,9 +224,11 @@ static int check_size(const ap_query *q, ap_query_error *e)
                       "give \"unit.size\" (a square unit of k x k cells) or \"unit.radius\" (a disc), not both");
     if (q->turning_radius != 0.0)
         return refuse(e, bad, AP_QF_SIZE,
-                      "a square unit moves on the grid: \"unit.turning_radius\" must be 0 (legal turns need a disc)");
+                      "\"unit.size\" (a square unit, which moves on the grid) takes no \"unit.turning_radius\" "
+                      "(legal turns need a disc): give 0");
     if (q->art_directions != 0)
-        return refuse(e, bad, AP_QF_SIZE, "\"unit.art_directions\" serves disc units only");
+        return refuse(e, bad, AP_QF_SIZE,
+                      "\"unit.size\" (a square unit) takes no \"unit.art_directions\", which serve disc units only");
     if (q->map->weighted)
         return refuse(e, bad, AP_QF_SIZE,
                       "square units need uniform terrain costs for their capability (a footprint covers several "

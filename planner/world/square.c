@@ -30,7 +30,9 @@ bool ap_square_line_clear(const ap_map *m, double ax, double ay, double bx, doub
             double ta = (lo - ax) / dx, tb = (hi - ax) / dx;
             t0 = fmax(0.0, fmin(ta, tb));
             t1 = fmin(1.0, fmax(ta, tb));
-            if (t0 > t1)
+            /* the range is open, as above: a segment that only reaches its bound (t0 == t1, an end exactly
+             * EPS over a wall) touches it, as the end alone would */
+            if (t0 >= t1)
                 continue;
         }
         const double ya = ay + t0 * dy, yb = ay + t1 * dy;

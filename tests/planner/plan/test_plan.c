@@ -1209,6 +1209,38 @@ START_TEST(square_units_at_off_centre_ends)
 }
 END_TEST
 
+/* A square that overlaps a wall or the map's edge by at most 1e-9 tiles (square.c's EPS) touches it: its start
+ * and goal are taken, and a path that ends there is clear (the end's test and the line's test once disagreed
+ * at exactly 1e-9, answering ok with clear false for smoothing none); 2e-9 is refused. */
+START_TEST(square_touch_tolerance)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 4\nwidth 6\nmap\n......\n......\n...@..\n......\n");
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), 8), AP_OK);
+    const double over[] = {0.0, 0.5e-9, 1e-9, 2e-9};
+    for (int e = 0; e < 2; e++)
+        for (size_t i = 0; i < 4; i++) {
+            /* e 0: the goal's square overlaps blocked cell (3, 2) by over[i]; e 1: the map's right edge */
+            const double gx = e == 0 ? 2.5 + over[i] : 5.5 + over[i];
+            for (int sm = 0; sm < 3; sm++) {
+                ap_query q = {.map = m, .sx = 0.5, .sy = 0.5, .gx = gx, .gy = 2.25, .connectivity = 8,
+                              .smoothing = (ap_smoothing)sm, .algorithm = AP_ALG_ASTAR, .unit_size = 1};
+                ap_result r = ap_test_run_plan(&q, &ws);
+                if (i == 3) {
+                    ck_assert_int_eq(r.status, AP_E_GOAL_BLOCKED);
+                } else {
+                    ck_assert_msg(r.status == AP_OK && r.clear, "edge %d overlap %g smoothing %d: status %d clear %d",
+                                  e, over[i], sm, r.status, (int)r.clear);
+                    ck_assert_double_eq(r.waypoints[r.n_waypoints - 1][0], gx);
+                }
+                ap_result_free(&r);
+            }
+        }
+    ap_workspace_free(&ws);
+    ap_map_free(m);
+}
+END_TEST
+
 /* search.turn_penalty and search.headings are never ignored: the grid searches (no heading in their state) refuse it with the
  * reason, auto for a unit without a turning radius too; a turning unit's auto and the legal-turn searches
  * take it. */
@@ -1388,6 +1420,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, off_centre_end_leaves_by_a_clear_line);
     tcase_add_test(tc, sized_disc_answers_are_clear_from_off_centre_ends);
     tcase_add_test(tc, square_units_at_off_centre_ends);
+    tcase_add_test(tc, square_touch_tolerance);
     tcase_add_test(tc, small_discs_are_refused_where_they_overlap_at_an_end);
     tcase_add_test(tc, corridor_radius_within_the_tolerance);
     tcase_add_test(tc, hybrid_leg_beyond_a_small_workspace);

@@ -289,10 +289,18 @@ START_TEST(validation)
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "unit.size");
     q.unit_size = 2;
-    q.turning_radius = 1.0;
+    q.turning_radius = 1.0; /* the message names the field first, then the member that must change */
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
     ck_assert_str_eq(e.field, "unit.size");
+    ck_assert_ptr_eq(strstr(e.message, "\"unit.size\""), e.message);
+    ck_assert_ptr_nonnull(strstr(e.message, "no \"unit.turning_radius\""));
     q.turning_radius = 0.0;
+    q.art_directions = AP_ART_COARSE;
+    ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.size");
+    ck_assert_ptr_eq(strstr(e.message, "\"unit.size\""), e.message);
+    ck_assert_ptr_nonnull(strstr(e.message, "no \"unit.art_directions\""));
+    q.art_directions = 0;
     q.algorithm = AP_ALG_JPS; /* jump point search serves squares too (jps_sized.h) */
     ck_assert_int_eq(ap_query_validate(&q, NULL, &e), AP_OK);
     /* any_angle's graph is of a point or a disc: it planned a square as a point, `clear` true (sizes 1 and 2) */
