@@ -324,7 +324,9 @@ START_TEST(test_heuristic_admissible_exhaustive)
     ap_map *m = open_map(16, 16, NULL);
     ap_test_rng rng = {11};
     int tested = 0, tested_gh = 0;
-    for (int it = 0; it < 24; it++) {
+    /* quick mode (the sanitizer pass) the first half: each instance is ~750,000 sequences of the same code */
+    const int n = ap_test_quick() ? 12 : 24;
+    for (int it = 0; it < n; it++) {
         ap_query q = kq(m, 8.0, 8.0, 2 * M_PI * ap_test_rand01(&rng), 4.0 * ap_test_rand01(&rng), 0, 0);
         double ang = 2 * M_PI * ap_test_rand01(&rng), dist = 1.5 + 3.0 * ap_test_rand01(&rng);
         ap_kino_params p = {.veh = test_car, .meters_per_tile = 1.0, .turning_radius = 2.0, .sx = q.sx,
@@ -338,8 +340,10 @@ START_TEST(test_heuristic_admissible_exhaustive)
         tested += reached > 0;
         tested_gh += reached > 0 && p.has_gh;
     }
-    ck_assert_int_ge(tested, 6);
-    ck_assert_int_ge(tested_gh, 3);
+    printf("kino heuristic: %d of %d instances reach the goal within 5 actions, %d with a goal heading\n", tested, n,
+           tested_gh);
+    ck_assert_int_ge(tested, ap_test_quick() ? 2 : 6);
+    ck_assert_int_ge(tested_gh, ap_test_quick() ? 1 : 3);
     ap_map_free(m);
 }
 END_TEST
