@@ -132,6 +132,11 @@ done
 curl -s "$base/v1/path" -d "$QUERY" | answer_lines >"$tmp/expect-answer" || echo "curl answer" >"$tmp/expect-answer"
 status=$(curl -s -o "$tmp/unknown.json" -w '%{http_code}' "$base/v1/path" -d "$UNKNOWN")
 error_line "$status" <"$tmp/unknown.json" >"$tmp/expect-unknown" 2>&1
+case $(cat "$tmp/expect-unknown") in
+    "error 404 unknown_map: "*"(field: map)"*) ;;
+    *) fail "curl's answer to a query on an unknown map is not 404 unknown_map on map" \
+            "$(cat "$tmp/expect-unknown")" ;;
+esac
 status=$(curl -s -o "$tmp/outside.json" -w '%{http_code}' "$base/v1/path" -d "$OUTSIDE")
 error_line "$status" <"$tmp/outside.json" >"$tmp/expect-outside" 2>&1
 case $(cat "$tmp/expect-outside") in

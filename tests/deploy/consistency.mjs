@@ -21,6 +21,9 @@ const pod = dep.spec.template;
 const labels = pod.metadata.labels;
 const [c] = pod.spec.containers;
 rule(matches(dep.spec.selector.matchLabels, labels), "Deployment selector matches its pod labels");
+// the rules below run per object: each kind must be there, or its rules would go with it
+for (const kind of ["Service", "PodDisruptionBudget", "HorizontalPodAutoscaler"])
+  rule(one(kind).length >= 1, `at least one ${kind}`);
 for (const s of one("Service"))
   rule(matches(s.spec.selector, labels), `Service ${s.metadata.name} selects the pods`);
 for (const s of one("Service"))

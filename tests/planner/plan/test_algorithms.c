@@ -20,7 +20,7 @@ static int run_with(const ap_query *q, const ap_algorithm_row *row, ap_workspace
     if (st == AP_IN_PROGRESS)
         st = ap_plan_step(&p, 0);
     *expanded = ap_plan_expanded(&p);
-    ap_plan_finish(&p, r);
+    ck_assert_int_eq(ap_plan_finish(&p, r), st); /* the answer says what the search did */
     return st;
 }
 

@@ -61,7 +61,8 @@ static void check_guarantees(const ap_query *q, const ap_result *r)
 
 START_TEST(test_profile_tables)
 {
-    /* Every edge's mask holds every cell the swept disc touches: recompute a sample of edges exactly. */
+    /* The table's shape, and every seventh edge's forward length equal to the Dubins length between its poses
+     * (the masks are recomputed exactly in test_profile_masks_exact). */
     ap_profile_key k = {0.3, 2.0, 8, 24, false};
     ap_profile *p;
     ck_assert_int_eq(ap_profile_build(&k, &p), AP_OK);
@@ -71,7 +72,6 @@ START_TEST(test_profile_tables)
     for (uint32_t h0 = 0; h0 < 8; h0++) {
         for (uint32_t i = p->edge_first[h0]; i < p->edge_first[h0 + 1]; i += 7) {
             const ap_dir_edge *e = &p->edges[i];
-            /* The edge of a straight step along the heading is one line of the step's length. */
             ap_pose a = {0.5, 0.5, ap_profile_heading((int)h0, 8)}, b = {0.5 + e->dx, 0.5 + e->dy,
                                                                          ap_profile_heading(e->h1, 8)};
             ck_assert_double_eq_tol(e->len_fwd, ap_dubins_length(&a, &b, 2.0), 1e-4);

@@ -758,6 +758,7 @@ END_TEST
 START_TEST(patch_clearance_large_updates)
 {
     ap_map *m = open_map(120);
+    const int before = incremental_count("clearance:");
     ap_cell_edit *e = malloc(1100 * sizeof *e);
     for (int i = 0; i < 1100; i++)
         e[i] = (ap_cell_edit){i % 120, (i / 120) * 11, i % 3 ? '@' : 'T'};
@@ -766,6 +767,7 @@ START_TEST(patch_clearance_large_updates)
         e[i] = (ap_cell_edit){10 + 50 * (i % 3), 10 + 50 * (i / 3), 'W'};
     m = next_version(m, e, 9);
     free(e);
+    ck_assert_int_eq(incremental_count("clearance:"), before); /* both built in full */
     ap_map_free(m);
 }
 END_TEST
