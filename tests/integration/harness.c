@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +62,31 @@ int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const
     return ap_srv_start_logged(s, maps_dir, args, env, NULL);
 }
 
+static int spawn(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
+                 const char *log_path);
+static int wait_ready(ap_srv *s);
+
 int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
                         const char *log_path)
+{
+    if (spawn(s, maps_dir, args, env, log_path) != 0)
+        return -1;
+    return wait_ready(s);
+}
+
+int ap_srv_spawn(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env)
+{
+    if (spawn(s, maps_dir, args, env, NULL) != 0)
+        return -1;
+    s->deferred = 1;
+    return 0;
+}
+
+/* The process (pid) in which the deferred server last answered: a forked test's first request waits again. */
+static atomic_int deferred_ready_in;
+
+static int spawn(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
+                 const char *log_path)
 {
     memset(s, 0, sizeof *s);
     const bool v6 = env_has(env, "AP_TEST_LISTEN_V6=1");
@@ -154,6 +178,16 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
             }
             kill(s->pid, signo);
         }
+    return 0;
+}
+
+static int request(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+                   const char *const *headers, const char *encodings, ap_resp *r);
+
+/* Until s answers /healthz 200; -1 (and the server stopped, when it is this process's child) if it exits or
+ * does not answer in time. */
+static int wait_ready(ap_srv *s)
+{
     /* Polled every 10 ms (at most 60 s, or ARCPATH_TEST_START_S seconds: check-tsan's server loads the 22
      * Moving AI maps in 40 s or more): a server is up in tens of ms on the demo maps, and a run starts ~50
      * servers, so a coarser poll adds seconds of sleep. */
@@ -161,7 +195,7 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
     const int polls = limit != NULL && atoi(limit) > 0 ? 100 * atoi(limit) : 6000;
     for (int i = 0; i < polls; i++) {
         ap_resp r;
-        if (ap_http(s, "GET", "/healthz", NULL, 0, NULL, &r) == 0 && r.status == 200) {
+        if (request(s, "GET", "/healthz", NULL, 0, NULL, NULL, &r) == 0 && r.status == 200) {
             ap_resp_free(&r);
             return 0;
         }
@@ -326,6 +360,21 @@ int ap_http(const ap_srv *s, const char *method, const char *path, const char *b
 
 int ap_http_decoded(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
                     const char *const *headers, const char *encodings, ap_resp *r)
+{
+    if (s->deferred && atomic_load(&deferred_ready_in) != (int)getpid()) {
+        ap_srv probe = *s; /* polled as a copy: s is the caller's, read-only here */
+        if (wait_ready(&probe) != 0) {
+            memset(r, 0, sizeof *r);
+            fprintf(stderr, "arcpathd at %s did not become ready\n", s->base);
+            return -1;
+        }
+        atomic_store(&deferred_ready_in, (int)getpid());
+    }
+    return request(s, method, path, body, len, headers, encodings, r);
+}
+
+static int request(const ap_srv *s, const char *method, const char *path, const char *body, size_t len,
+                   const char *const *headers, const char *encodings, ap_resp *r)
 {
     memset(r, 0, sizeof *r);
     CURL *c = curl_easy_init();

@@ -11,6 +11,7 @@ typedef struct ap_srv {
     pid_t pid;
     int port;
     char base[64]; /* "http://127.0.0.1:PORT" */
+    int deferred;  /* started by ap_srv_spawn: requests first wait until it answers */
 } ap_srv;
 
 /* Start $ARCPATHD (default build/arcpathd) with `--listen 127.0.0.1:<free port> --maps maps_dir` plus
@@ -27,6 +28,13 @@ int ap_srv_start(ap_srv *s, const char *maps_dir, const char *const *args, const
  * truncated; NULL = as ap_srv_start). The server flushes the log every 50 ms and at exit. */
 int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env,
                         const char *log_path);
+
+/* ap_srv_start without the wait: the server loads its maps while the caller goes on, and the first request to it
+ * in each process (ap_http and the functions built on it) waits until /healthz answers (at most 60 s, as
+ * ap_srv_start; the request fails after that). For the shared Moving AI server (main.c), whose 22 maps take
+ * 5 s to load, 13 s under the sanitizers: the suites on the demo maps run meanwhile. Returns 0 or -1 (no
+ * port, no fork). One such server per test program (the readiness is remembered per process). */
+int ap_srv_spawn(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
 
 /* SIGTERM, wait for exit (at most 30 s, then SIGKILL). Returns the exit status (WEXITSTATUS), or -1 when it
  * did not exit normally. */

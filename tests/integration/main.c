@@ -77,7 +77,8 @@ int main(void)
     ap_demo_srv = &demo;
     ap_mai_dir = ap_test_data_dir();
     if (ap_mai_dir) {
-        if (ap_srv_start(&mai, ap_mai_dir, NULL, NULL) != 0) {
+        /* loads while the suites on the demo maps run (ap_srv_spawn): they come first below */
+        if (ap_srv_spawn(&mai, ap_mai_dir, NULL, NULL) != 0) {
             fprintf(stderr, "cannot start arcpathd on %s\n", ap_mai_dir);
             ap_srv_stop(&demo);
             return 1;
@@ -94,23 +95,26 @@ int main(void)
         ap_test_skip_no_data("integration tests on Moving AI maps");
     }
 
-    SRunner *sr = srunner_create(api_suite());
-    srunner_add_suite(sr, errors_suite());
-    srunner_add_suite(sr, lanes_suite());
+    /* The suites that never ask the shared Moving AI server first (lifecycle and hardening start servers of
+     * their own, on its small folder too), so its maps load meanwhile; those that ask it (spec, api, batch,
+     * lanes, anyangle) last. */
+    SRunner *sr = srunner_create(errors_suite());
     srunner_add_suite(sr, lifecycle_suite());
-    srunner_add_suite(sr, batch_suite());
+    srunner_add_suite(sr, hardening_suite());
     srunner_add_suite(sr, profiles_suite());
     srunner_add_suite(sr, terrain_suite());
     srunner_add_suite(sr, units_suite());
     srunner_add_suite(sr, viewer_suite());
-    srunner_add_suite(sr, spec_suite());
-    srunner_add_suite(sr, hardening_suite());
     srunner_add_suite(sr, live_maps_suite());
     srunner_add_suite(sr, render_suite());
     srunner_add_suite(sr, conventions_suite());
-    srunner_add_suite(sr, anyangle_suite());
     srunner_add_suite(sr, kino_suite());
     srunner_add_suite(sr, timing_suite());
+    srunner_add_suite(sr, spec_suite());
+    srunner_add_suite(sr, api_suite());
+    srunner_add_suite(sr, batch_suite());
+    srunner_add_suite(sr, lanes_suite());
+    srunner_add_suite(sr, anyangle_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
