@@ -108,10 +108,12 @@ check: deps
 # any failure. The planner's suites run as two shards side by side (one a core: tools/run-tests.sh PROGRAM@N)
 # at nice 19 in the background (nice:PROGRAM) beside the programs after them: they need nothing but a core
 # and are half of the run's CPU time, while the integration tests and the scripts wait on servers, sockets
-# and browsers with about one core idle.
+# and browsers with about one core idle. The scripts run one after another beside the integration tests
+# (beside:, at nice 10: each waits on servers of its own), not after them.
 # TEST_FILES check files only (the spec, deploy/'s manifests), none of our code: the sanitizer pass leaves them out.
-TEST_CODE = nice:$(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEGRATION) $(FUZZ_DRIVERS) \
-  tests/browser/run.sh tests/contract/run.sh tests/clients/run.sh tests/deploy/scaleout.sh tests/soak/run.sh
+TEST_CODE = nice:$(TEST_PLANNER)@2 $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) \
+  beside:tests/browser/run.sh beside:tests/contract/run.sh beside:tests/clients/run.sh \
+  beside:tests/deploy/scaleout.sh beside:tests/soak/run.sh $(TEST_INTEGRATION) $(FUZZ_DRIVERS)
 TEST_FILES = tests/spec/run.sh tests/deploy/run.sh
 
 test: $(TEST_DEPS) check-layers

@@ -17,6 +17,12 @@
 # the old way and this way alternated twice on 2026-12-07: 120-141 s of CPU (61-72 s wall) before, 97-104 s
 # (49-53 s) now. Sanitizer builds keep their own allocator (the tunables do not reach it).
 #
+# beside:PROGRAM runs PROGRAM in the background at nice 10, beside the programs after it, one such program at
+# a time (each beside: program starts when the one before it has ended), and prints its output after theirs.
+# For the scripts that mostly wait (the browser, the README and error contract, the clients, the deploy
+# replicas, the soak: each starts its own servers on free ports) beside the integration tests, which wait
+# too: nice 10 weighs about a tenth of nice 0, so a foreground test that wants a core still gets it.
+#
 # nice:PROGRAM[@N] runs PROGRAM (or its shards) at nice 19 in the background, beside the programs after it,
 # and prints its output after theirs. For CPU-only programs (the planner's) ahead of programs that mostly
 # wait (the integration tests and the scripts wait on servers, sockets and browsers: about one of the two
@@ -81,14 +87,22 @@ why() {
 bg_dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$bg_dir"' EXIT
 bg=""
+prev_beside="" # the background entry of the last beside: program, which the next one waits for
 for t in "$@"; do
     case "$t" in
-    nice:*)
-        t=${t#nice:}
+    nice:* | beside:*)
         n=$(echo "$bg" | wc -w)
-        echo "== $t: at nice 19 beside the programs after it (its output after theirs)"
-        date +%s > "$bg_dir/$n.t0"
-        ( if run "$t" 19 > "$bg_dir/$n.out" 2>&1; then echo 1; else echo 0; fi > "$bg_dir/$n.ok"
+        if [ "${t%%:*}" = nice ]; then
+            t=${t#nice:}; level=19; after=""
+            echo "== $t: at nice 19 beside the programs after it (its output after theirs)"
+        else
+            t=${t#beside:}; level=10; after=$prev_beside; prev_beside=$n
+            echo "== $t: at nice 10 beside the programs after it${after:+, once the beside: one before it ends} (its output after theirs)"
+        fi
+        echo "$level" > "$bg_dir/$n.nice"
+        ( if [ -n "$after" ]; then while [ ! -e "$bg_dir/$after.t1" ]; do sleep 0.2; done; fi
+          date +%s > "$bg_dir/$n.t0"
+          if run "$t" "$level" > "$bg_dir/$n.out" 2>&1; then echo 1; else echo 0; fi > "$bg_dir/$n.ok"
           date +%s > "$bg_dir/$n.t1" ) &
         bg="$bg $!:$t"
         continue ;;
@@ -108,7 +122,7 @@ n=0
 for b in $bg; do
     wait "${b%%:*}"
     t=${b#*:}
-    echo "== $t (at nice 19, beside the programs above)"
+    echo "== $t (at nice $(cat "$bg_dir/$n.nice"), beside the programs above)"
     cat "$bg_dir/$n.out"
     count "$t" "$(cat "$bg_dir/$n.ok")" "$(cat "$bg_dir/$n.t0")" "$(cat "$bg_dir/$n.t1")" "$bg_dir/$n.out"
     n=$((n + 1))
