@@ -122,8 +122,9 @@ test: $(TEST_DEPS) check-layers
 test-code: $(TEST_DEPS) check-layers
 	ARCPATHD=$(BUILD)/arcpathd sh tools/run-tests.sh $(TEST_CODE)
 
-# The planner's folders are layers (base < geom < world < search < grid, turns, anyangle < plan): each may
-# include only the layers below it, so planner/world names no search module and planner/search no domain.
+# The planner's folders are layers (base < geom < world < search < grid, turns, anyangle, kino < plan; hier above
+# grid, tools/check-layers.sh): each may include only the layers below it, so planner/world names no search
+# module and planner/search no domain.
 check-layers:
 	@sh tools/check-layers.sh
 
