@@ -122,12 +122,14 @@ static int check_square_points(const ap_query *q, ap_query_error *e)
                           (int)ax + k - 1, (int)ay, (int)ay + k - 1);
         /* Off its footprint's centre the square covers part of the next row or column too: the unit is
          * where the point says (the path starts there), so that square must be clear as well. */
-        if (!ap_square_line_clear(m, pt[i][0], pt[i][1], pt[i][0], pt[i][1], 0.5 * k))
+        if (!ap_square_line_clear(m, pt[i][0], pt[i][1], pt[i][0], pt[i][1], 0.5 * k)) {
+            char x[32], y[32]; /* the point as given (%g turned 29.500000002 into an accepted 29.5) */
             return refuse(e, blocked[i], f[i],
-                          "\"%s\": the %d x %d square centred at (%g, %g) overlaps a cell outside the unit's terrain "
+                          "\"%s\": the %d x %d square centred at (%s, %s) overlaps a cell outside the unit's terrain "
                           "or the map's edge (its footprint, cells %d..%d, %d..%d, is inside)",
-                          field_name[f[i]], k, k, pt[i][0], pt[i][1], (int)ax, (int)ax + k - 1, (int)ay,
-                          (int)ay + k - 1);
+                          field_name[f[i]], k, k, ap_status_number(x, pt[i][0]), ap_status_number(y, pt[i][1]),
+                          (int)ax, (int)ax + k - 1, (int)ay, (int)ay + k - 1);
+        }
     }
     return AP_OK;
 }
