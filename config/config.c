@@ -44,7 +44,7 @@ typedef struct ap_int_field {
 static const ap_int_field ap_int_fields[] = {
     F("workers", "ARCPATH_WORKERS", AP_K_INT, workers, 1, 64, "worker threads = fast-lane workspaces"),
     F("slow_slots", "ARCPATH_SLOW_SLOTS", AP_K_INT, slow_slots, 1, 64, "slow searches at once"),
-    F("fast_queue", "ARCPATH_FAST_QUEUE", AP_K_INT, fast_queue, 1, 1000000, "fast-lane queue before 503"),
+    F("fast_queue", "ARCPATH_FAST_QUEUE", AP_K_INT, fast_queue, 1, 1000000, "fast-lane jobs queued or running before 503"),
     F("slow_queue", "ARCPATH_SLOW_QUEUE", AP_K_INT, slow_queue, 1, 100000, "slow-lane queue before 503"),
     F("fast_budget", "ARCPATH_FAST_BUDGET", AP_K_U64, fast_budget, 100, 100000000, "expansions before a search moves to the slow lane"),
     F("slow_slice", "ARCPATH_SLOW_SLICE", AP_K_U64, slow_slice, 100, 100000000, "expansions per slow slice"),
@@ -635,14 +635,17 @@ int ap_config_load_buffer(ap_config *c, const char *label, const char *buf, size
     json_t *root = json_loadb(buf ? buf : "", buf ? len : 0, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
         /* jansson quotes the text near the fault ("near '...'"): in a file that holds admin_token that text can
-         * be the token (a tab inside its string was quoted whole, a helper), which is never printed. */
+         * be the token (a tab inside its string was quoted whole, a helper), which is never printed. A key
+         * may spell it with escapes ("admin\u005ftoken", a helper), so a file with any \u escape counts too. */
         char *near = strstr(jerr.text, " near '");
-        const bool secret = buf != NULL && memmem(buf, len, "admin_token", 11) != NULL;
+        const bool secret =
+            buf != NULL && (memmem(buf, len, "admin_token", 11) != NULL || memmem(buf, len, "\\u", 2) != NULL);
         if (secret && near != NULL)
             *near = '\0';
         return ap_config_fail(err, errlen, "%s:%d:%d: %s%s", label, jerr.line > 0 ? jerr.line : 1,
                               jerr.column > 0 ? jerr.column : 1, jerr.text,
-                              secret && near != NULL ? " (the text near it is not shown: the file holds admin_token)" : "");
+                              secret && near != NULL ? " (the text near it is not shown: the file may hold admin_token)"
+                                                     : "");
     }
     int rc;
     if (!json_is_object(root)) {
@@ -880,7 +883,11 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
             return ap_config_fail(err, errlen, "option '%s' requires an argument (see --help)", argv[optind - 1]);
         default:
             /* optopt: the short option character; for a long option given an argument it does not take,
-             * that option's val (>= 256 here); 0 for an unknown long option. */
+             * that option's val (>= 256 here, but 'h' and 'V' for --help=X and --version=X: the argument
+             * says which); 0 for an unknown long option. */
+            if (optopt > 0 && strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') != NULL)
+                return ap_config_fail(err, errlen, "option '%s' does not take an argument (see --help)",
+                                      argv[optind - 1]);
             if (optopt > 0 && optopt < 256)
                 return ap_config_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
             if (optopt >= 256)

@@ -733,6 +733,8 @@ static const struct {
     {"--bogus=1", NULL, "--bogus"},
     {"-x", NULL, "-x"},
     {"--check-config=yes", NULL, "--check-config"},
+    {"--help=1", NULL, "'--help=1' does not take an argument"}, /* not "unknown option '-h'" */
+    {"--version=1", NULL, "'--version=1' does not take an argument"},
     {"serve", NULL, "serve"}, /* positional */
 };
 
@@ -1176,7 +1178,12 @@ START_TEST(admin_token_and_upload_keys)
      * string: jansson's "near '\"TOPSECRET...'" printed it, a helper); elsewhere the quote stays */
     ck_assert_int_eq(load_str(&c, "{\"admin_token\": \"TOPSECRETTOKEN12345\t\"}", err, sizeof err), AP_E_CONFIG);
     ck_assert_msg(strstr(err, "TOPSECRET") == NULL, "%s", err);
-    ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 && strstr(err, "the file holds admin_token") != NULL, "%s", err);
+    ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 && strstr(err, "the file may hold admin_token") != NULL, "%s",
+                  err);
+    /* nor where the key is spelt with an escape (\u005f is '_') */
+    ck_assert_int_eq(load_str(&c, "{\"admin\\u005ftoken\": \"TOPSECRETTOKEN12345\t\"}", err, sizeof err),
+                     AP_E_CONFIG);
+    ck_assert_msg(strstr(err, "TOPSECRET") == NULL, "%s", err);
     ck_assert_int_eq(load_str(&c, "{\"maps\": \"a\tb\"}", err, sizeof err), AP_E_CONFIG);
     ck_assert_msg(strstr(err, "near '") != NULL, "%s", err);
     ck_assert_int_eq(load_str(&c, "{\"max_map_upload_bytes\": 100}", err, sizeof err), AP_E_CONFIG);
