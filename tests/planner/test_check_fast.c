@@ -1,6 +1,6 @@
 /* test_check_fast.c — tests/check_fast.h: assertions that pass cost no write, and ones that fail still fail
- * their test with the file, the line and the values, in a runner of its own (a child per test, as the plain
- * pass runs them). */
+ * their test with the file, the line and the values, in a runner of its own (a forked child per test, so a
+ * failing inner test ends its child, not this test). */
 #include <stdlib.h>
 #include <string.h>
 
