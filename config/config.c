@@ -882,17 +882,14 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
         case ':':
             return ap_config_fail(err, errlen, "option '%s' requires an argument (see --help)", argv[optind - 1]);
         default:
-            /* optopt: the short option character; for a long option given an argument it does not take,
-             * that option's val (>= 256 here, but 'h' and 'V' for --help=X and --version=X: the argument
-             * says which); 0 for an unknown long option. */
+            /* optopt: the short option character; for a long option given an argument it does not take
+             * (only possible as --name=X), that option's val ('h' and 'V' for --help and --version, so the
+             * argument, not optopt, tells the two cases apart); 0 for an unknown long option. */
             if (optopt > 0 && strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=') != NULL)
                 return ap_config_fail(err, errlen, "option '%s' does not take an argument (see --help)",
                                       argv[optind - 1]);
-            if (optopt > 0 && optopt < 256)
+            if (optopt > 0)
                 return ap_config_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
-            if (optopt >= 256)
-                return ap_config_fail(err, errlen, "option '%s' does not take an argument (see --help)",
-                                      argv[optind - 1]);
             return ap_config_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
         }
     }

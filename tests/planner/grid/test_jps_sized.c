@@ -164,13 +164,12 @@ START_TEST(random_maps_match_annotated_astar)
         int w = 8 + (int)(ap_test_rand(&rng) % 140), h = 8 + (int)(ap_test_rand(&rng) % 80);
         char *txt = random_map(&rng, w, h, 0.01 + 0.12 * ap_test_rand01(&rng));
         ap_map *m = ap_test_map_from_string(txt);
-        for (size_t ri = 0; ri < sizeof RADII / sizeof RADII[0]; ri++) {
-            found += agree_on(m, &rng, RADII[ri], ap_test_quick() ? 8 : 25);
-            pairs += ap_test_quick() ? 8 : 25;
-        }
+        const int per_radius = ap_test_quick() ? 8 : 25, sliced = ap_test_quick() ? 4 : 10;
+        for (size_t ri = 0; ri < sizeof RADII / sizeof RADII[0]; ri++, pairs += per_radius)
+            found += agree_on(m, &rng, RADII[ri], per_radius);
         /* one expansion per slice: the plans stop and resume between jump points */
-        found += ap_test_jps_agree(m, &rng, RADII[i % 9], ap_test_quick() ? 4 : 10, 1);
-        pairs += ap_test_quick() ? 4 : 10;
+        found += ap_test_jps_agree(m, &rng, RADII[i % 9], sliced, 1);
+        pairs += sliced;
         ap_map_free(m);
         free(txt);
     }
