@@ -486,6 +486,7 @@ START_TEST(conditional_changes_by_etag)
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "c"), 0);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
+    rm_maps_dir(dir);
 }
 END_TEST
 
