@@ -1,16 +1,13 @@
 /* lanes.c — inbox, admission, fast and slow lanes, completion, drain. Threading rules in lanes.h. */
 #include "lanes.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "../planner/search/search.h"
 #include "gzip.h"
+#include "poolthread.h"
 #include "../planner/base/status.h"
 #include "../proto/errors.h"
 #include "../proto/json_in.h"
@@ -71,25 +68,6 @@ static void fast_release(ap_lanes *l, ap_workspace *ws)
     l->fast_free[l->n_fast_free++] = ws;
     pthread_cond_signal(&l->pool_cv);
     pthread_mutex_unlock(&l->pool_mu);
-}
-
-/* Pool threads run at a lower CPU priority (nice + pool_nice, once per thread, Linux per-thread nice): with
- * short queries answered on the HTTP thread, the pool mostly runs slow slices, and on a machine with as
- * many busy threads as cores the scheduler would otherwise give a slow slice the core a short query is
- * waiting for (measured: short p99 7.7 ms -> see README "Performance"). */
-static _Thread_local bool pool_thread_niced;
-
-static void pool_thread_setup(ap_lanes *l)
-{
-    if (pool_thread_niced)
-        return;
-    pool_thread_niced = true;
-    if (l->cfg.pool_nice > 0) {
-        errno = 0;
-        int cur = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
-        if (errno == 0)
-            setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), cur + l->cfg.pool_nice);
-    }
 }
 
 /* ---- plan helpers (worker) ---------------------------------------------------------------------------- */
@@ -482,7 +460,7 @@ static void fast_work(uv_work_t *w)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
-    pool_thread_setup(l);
+    ap_pool_thread_setup(l->cfg.pool_nice);
     if (j->items) {
         batch_fast_work(l, j);
         return;
@@ -520,7 +498,7 @@ static void slow_work(uv_work_t *w)
 {
     ap_job *j = w->data;
     ap_lanes *l = j->owner;
-    pool_thread_setup(l);
+    ap_pool_thread_setup(l->cfg.pool_nice);
     if (j->task) {
         /* A picture whose client has gone is not drawn, or not sent: 499 client_closed in the log and the
          * metrics, as a search's. A drawing cannot be stopped midway (one cairo stroke), so one that outlived

@@ -525,7 +525,7 @@ static int serve(ap_server *s)
         ap_lifecycle_stop(&s->lc);
         return serve_abort(s, true);
     }
-    ap_tablework_init(&s->tablework, &s->loop, &s->reg, &s->metrics);
+    ap_tablework_init(&s->tablework, &s->loop, &s->reg, &s->metrics, s->cfg.pool_nice);
     s->http.tablework = &s->tablework; /* read only by ap_http_on_job_done, on this (the loop) thread */
     pthread_sigmask(SIG_UNBLOCK, &quit, NULL); /* every thread is up: the loop thread takes the signals now */
     bool v6 = strchr(s->cfg.listen_host, ':') != NULL;

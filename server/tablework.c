@@ -4,10 +4,11 @@
 #include "../planner/base/status.h"
 #include "../planner/search/search.h"
 #include "../planner/world/tables.h"
+#include "poolthread.h"
 
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics)
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics, int pool_nice)
 {
-    *w = (ap_tablework){.loop = loop, .reg = reg, .metrics = metrics};
+    *w = (ap_tablework){.loop = loop, .reg = reg, .metrics = metrics, .pool_nice = pool_nice};
     w->req.data = w;
     return 0;
 }
@@ -18,6 +19,7 @@ static void start_next(ap_tablework *w);
 static void slice_run(uv_work_t *req)
 {
     ap_tablework *w = req->data;
+    ap_pool_thread_setup(w->pool_nice); /* a thread that only ever runs table work is lowered too */
     w->running_st = ap_map_tables_work(w->running->map, ap_clock_ns() + AP_TABLEWORK_SLICE_NS);
 }
 

@@ -36,6 +36,7 @@ typedef struct ap_tablework {
     uv_loop_t *loop;
     ap_registry *reg;        /* borrowed: a version no longer current (replaced, patched, deleted) is dropped */
     ap_metrics *metrics;     /* borrowed, NULL = none: arcpath_table_work_slices_total, arcpath_table_work_maps */
+    int pool_nice;           /* the pool threads' nice increment (config pool_nice), set by the first slice */
     uv_work_t req;
     ap_map_version *queue[AP_TABLEWORK_MAX]; /* versions with unfinished builds, each with a reference held */
     size_t n;
@@ -46,8 +47,9 @@ typedef struct ap_tablework {
 } ap_tablework;
 
 /* Initialise w on loop for the maps of reg (borrowed; must outlive w), reporting to metrics (borrowed, NULL
- * = none). Returns 0. */
-int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics);
+ * = none); a pool thread that runs a slice is set up as a search's is (poolthread.h: lowered by pool_nice,
+ * 0..19, config key pool_nice). Returns 0. */
+int ap_tablework_init(ap_tablework *w, uv_loop_t *loop, ap_registry *reg, ap_metrics *metrics, int pool_nice);
 
 /* After an answer on version v (NULL and circle maps: nothing): when v's map has an unfinished table build
  * and v is neither queued nor running, take a reference and queue it, and start a slice when none is in

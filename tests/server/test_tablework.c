@@ -1,13 +1,19 @@
 /* test_tablework.c — table builds finished off the query path (server/tablework.h): a map version whose
  * disc graph (any_angle) and sized unit's JPS+ tables were left unfinished by a query with too little time is
  * offered once (twice: queued once), and the loop's slices on the pool finish and publish both, holding the
- * version until then and releasing it after; a version offered after stop is not taken, and one replaced
- * meanwhile is dropped after its slice. */
+ * version until then and releasing it after; a version offered after stop is not taken, one replaced
+ * meanwhile is dropped after its slice, and the pool thread a slice runs on is lowered by pool_nice. */
 #include "tests/check_fast.h"
+#include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "planner/anyangle/table.h"
@@ -66,7 +72,7 @@ START_TEST(unfinished_builds_finished_on_the_pool)
     ap_metrics metrics;
     ap_metrics_init(&metrics, "test");
     ap_tablework w;
-    ck_assert_int_eq(ap_tablework_init(&w, &loop, &reg, &metrics), 0);
+    ck_assert_int_eq(ap_tablework_init(&w, &loop, &reg, &metrics, 0), 0);
     ap_tablework_offer(&w, v);
     ap_tablework_offer(&w, v); /* already running: not queued again */
     ck_assert_int_eq(atomic_load(&metrics.table_work_maps), 1);
@@ -97,14 +103,15 @@ START_TEST(unfinished_builds_finished_on_the_pool)
 END_TEST
 
 /* The random map's version (acquired: the caller releases it) with a disc graph's build left unfinished by
- * a query's 1 ms, offered to a new table work w on a new loop over a new registry. */
-static ap_map_version *offered_unfinished(uv_loop_t *loop, ap_registry *reg, ap_tablework *w)
+ * a query's 1 ms, offered to a new table work w (pool threads lowered by pool_nice) on a new loop over a new
+ * registry. */
+static ap_map_version *offered_unfinished(uv_loop_t *loop, ap_registry *reg, ap_tablework *w, int pool_nice)
 {
     ck_assert_int_eq(uv_loop_init(loop), 0);
     publish_random_map(reg);
     ap_map_version *v = ap_registry_acquire(reg, "rnd");
     ck_assert_ptr_null(ap_aa_table_graph_until(v->map, 0.5, 0.0, ap_clock_ns() + 1000000));
-    ck_assert_int_eq(ap_tablework_init(w, loop, reg, NULL), 0);
+    ck_assert_int_eq(ap_tablework_init(w, loop, reg, NULL, pool_nice), 0);
     ap_tablework_offer(w, v); /* a slice in the pool */
     return v;
 }
@@ -116,7 +123,7 @@ START_TEST(stop_releases_and_takes_nothing)
     uv_loop_t loop;
     ap_registry reg;
     ap_tablework w;
-    ap_map_version *v = offered_unfinished(&loop, &reg, &w); /* a slice in the pool */
+    ap_map_version *v = offered_unfinished(&loop, &reg, &w, 0); /* a slice in the pool */
     ck_assert_uint_eq(atomic_load(&v->refs), 3);
     ap_tablework_stop(&w);
     ap_tablework_stop(&w); /* idempotent */
@@ -139,7 +146,7 @@ START_TEST(replaced_version_is_dropped)
     uv_loop_t loop;
     ap_registry reg;
     ap_tablework w;
-    ap_map_version *v = offered_unfinished(&loop, &reg, &w);
+    ap_map_version *v = offered_unfinished(&loop, &reg, &w, 0);
     ap_map *m2 = NULL;
     ap_diag d;
     static const char small[] = "type octile\nheight 2\nwidth 2\nmap\n..\n..\n";
@@ -156,6 +163,72 @@ START_TEST(replaced_version_is_dropped)
 }
 END_TEST
 
+/* The pool thread's nice value, read on the thread (probe_work). */
+static int probed_nice;
+
+static void probe_work(uv_work_t *req)
+{
+    (void)req;
+    errno = 0;
+    probed_nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    if (errno != 0)
+        probed_nice = INT_MIN;
+}
+
+static void probe_done(uv_work_t *req, int status)
+{
+    (void)req;
+    (void)status;
+}
+
+/* In a new process with a one-thread pool: 0 when the thread that ran the table work's slice has the nice
+ * value want and the main thread still base, else 1 (each printed). */
+static int slice_thread_nice_is(int pool_nice, int base, int want)
+{
+    setenv("UV_THREADPOOL_SIZE", "1", 1); /* read when this process's pool starts, at its first work */
+    uv_loop_t loop;
+    ap_registry reg;
+    ap_tablework w;
+    ap_map_version *v = offered_unfinished(&loop, &reg, &w, pool_nice);
+    uv_run(&loop, UV_RUN_DEFAULT); /* the slices, on the pool's only thread */
+    ap_map_version_release(v);
+    uv_work_t probe;
+    uv_queue_work(&loop, &probe, probe_work, probe_done); /* the same thread: it ran nothing but table work */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    errno = 0;
+    const int main_nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    printf("table work's pool thread: nice %d (want %d); main thread %d (want %d)\n", probed_nice, want,
+           main_nice, base);
+    fflush(stdout); /* the caller leaves by _exit */
+    ap_tablework_stop(&w);
+    ap_registry_free(&reg);
+    return probed_nice == want && main_nice == base ? 0 : 1;
+}
+
+/* pool_nice lowers a pool thread that has run only table work, as it lowers one that has run searches
+ * (before: only lanes.c's work set it up, and a thread that took table slices first stayed at the
+ * process's priority, competing with the HTTP thread's short queries). */
+START_TEST(slices_run_on_lowered_pool_threads)
+{
+    errno = 0;
+    const int base = getpriority(PRIO_PROCESS, 0);
+    ck_assert_int_eq(errno, 0);
+    if (base >= 19) {
+        printf("slices_run_on_lowered_pool_threads: the test runs at nice 19, no lower to check\n");
+        return;
+    }
+    const int inc = base <= 15 ? 4 : 19 - base;
+    fflush(stdout);
+    const pid_t pid = fork(); /* a process of its own: its pool starts with one thread, at this test's work */
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        _exit(slice_thread_nice_is(inc, base, base + inc));
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the slice's pool thread was not lowered by %d", inc);
+}
+END_TEST
+
 Suite *tablework_suite(void)
 {
     Suite *s = suite_create("server/tablework");
@@ -164,6 +237,7 @@ Suite *tablework_suite(void)
     tcase_add_test(tc, unfinished_builds_finished_on_the_pool);
     tcase_add_test(tc, stop_releases_and_takes_nothing);
     tcase_add_test(tc, replaced_version_is_dropped);
+    tcase_add_test(tc, slices_run_on_lowered_pool_threads);
     suite_add_tcase(s, tc);
     return s;
 }
