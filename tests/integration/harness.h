@@ -36,8 +36,8 @@ int ap_srv_start_logged(ap_srv *s, const char *maps_dir, const char *const *args
  * port, no fork). One such server per test program (the readiness is remembered per process). */
 int ap_srv_spawn(ap_srv *s, const char *maps_dir, const char *const *args, const char *const *env);
 
-/* SIGTERM, wait for exit (at most 30 s, then SIGKILL). Returns the exit status (WEXITSTATUS), or -1 when it
- * did not exit normally. */
+/* SIGTERM (a server from ap_srv_spawn not yet asked in this process: once it answers), wait for exit (at
+ * most 30 s, then SIGKILL). Returns the exit status (WEXITSTATUS), or -1 when it did not exit normally. */
 int ap_srv_stop(ap_srv *s);
 
 /* Wait for a server already told to stop to exit, without signalling it (a SIGTERM that lands after the
