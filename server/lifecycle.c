@@ -177,7 +177,7 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     int st = circles ? ap_circle_map_load(path, &lc->opts, &c, &t->diag) : ap_map_load(path, &lc->opts, &m, &t->diag);
     if (st != AP_OK) {
         t->status = client_status(st);
-        fprintf(lc->log, "arcpathd: map error: %s:%d:%d: %s\n", path, t->diag.line, t->diag.col, t->diag.msg);
+        ap_registry_report(lc->log, path, t->diag.line, t->diag.col, t->diag.msg);
         return;
     }
     publish(lc, t, m, circles ? &c : NULL, &src, 0, "reloaded from its file");

@@ -40,14 +40,19 @@ static int filter_circles(const struct dirent *d)
     return d->d_name[0] != '.' && has_circles_suffix(d->d_name);
 }
 
-static void report(FILE *errf, const char *file, int line, int col, const char *msg)
+void ap_registry_report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
-    fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
+    if (line > 0 && col > 0)
+        fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
+    else if (line > 0)
+        fprintf(errf, "arcpathd: map error: %s:%d: %s\n", file, line, msg);
+    else
+        fprintf(errf, "arcpathd: map error: %s: %s\n", file, msg);
 }
 
 static void report_diag(FILE *errf, const char *path, const ap_diag *diag, int st)
 {
-    report(errf, diag->file[0] ? diag->file : path, diag->line, diag->col, diag->msg[0] ? diag->msg : ap_status_name(st));
+    ap_registry_report(errf, diag->file[0] ? diag->file : path, diag->line, diag->col, diag->msg[0] ? diag->msg : ap_status_name(st));
 }
 
 /* "dir/name", malloc'd; NULL when out of memory. */
@@ -458,7 +463,7 @@ static void report_full(FILE *errf, const char *path, const ap_registry *r)
     char msg[160];
     snprintf(msg, sizeof msg, "the server holds max_maps (%zu) maps: not added (raise max_maps, or delete one)",
              r->max_maps);
-    report(errf, path, 0, 0, msg);
+    ap_registry_report(errf, path, 0, 0, msg);
 }
 
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, size_t max_maps, FILE *errf)
@@ -473,7 +478,7 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, s
     /* scandir + alphasort gives the documented, reproducible load order (and thus which duplicate wins). */
     int nn = list_files(dir, &names);
     if (nn < 0) {
-        report(errf, dir, 0, 0, strerror(errno));
+        ap_registry_report(errf, dir, 0, 0, strerror(errno));
         r->errors = 1;
         return AP_E_IO;
     }
@@ -495,14 +500,14 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, s
         bool parsed = false;
         if (ap_registry_picture_id(id)) {
             /* GET /v1/maps/x.svg is the picture of map "x": a map named "x.svg" could not be reached. */
-            report(errf, path, 0, 0, picture_msg);
+            ap_registry_report(errf, path, 0, 0, picture_msg);
             r->errors++;
         } else if (dup != NULL) {
             /* Names in one directory are unique, but an id may have a grid and a circle map: the grid,
              * loaded first, stays, so the answer for an id never depends on a later file. */
             char msg[128];
             snprintf(msg, sizeof msg, "duplicate map id \"%s\" (skipped)", id);
-            report(errf, path, 0, 0, msg);
+            ap_registry_report(errf, path, 0, 0, msg);
             r->errors++;
         } else if (ap_map_id_valid(id, strlen(id)) && ap_registry_full_for(r, id)) {
             /* (a name no map may have goes to the loader, which says so without reading the file: "raise
@@ -595,7 +600,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
             snprintf(msg, sizeof msg, "%s: kept the %zu maps loaded from the folder", strerror(e), kept);
         else
             snprintf(msg, sizeof msg, "%s", strerror(e));
-        report(logf, dir, 0, 0, msg);
+        ap_registry_report(logf, dir, 0, 0, msg);
         if (counts)
             *counts = (ap_rescan_counts){.unchanged = (int)kept, .errors = 1};
         return AP_E_IO;
@@ -611,7 +616,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
             snprintf(msg, sizeof msg,
                      "no map file in the folder: kept the %zu maps loaded from it (DELETE /v1/maps/{id} removes one)",
                      kept);
-            report(logf, dir, 0, 0, msg);
+            ap_registry_report(logf, dir, 0, 0, msg);
             for (int i = 0; i < nn; i++)
                 free(names[i]);
             free(names);
@@ -645,7 +650,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
         uint64_t was = cur ? cur->version : 0;
         ap_map_version_release(cur);
         if (ap_registry_picture_id(id) || shadowed) {
-            report(logf, path, 0, 0, shadowed ? "a grid map has this id (skipped)" : picture_msg);
+            ap_registry_report(logf, path, 0, 0, shadowed ? "a grid map has this id (skipped)" : picture_msg);
             c.errors++;
         } else if (unchanged) {
             c.unchanged++;
@@ -663,7 +668,7 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
                 replaced ? c.replaced++ : c.added++;
             } else {
                 if (parsed && st == AP_E_MAP_TOO_LARGE)
-                    report(logf, path, 0, 0,
+                    ap_registry_report(logf, path, 0, 0,
                            "the map has more nodes, (width + 2) * (height + 2), than the search workspaces hold "
                            "(max_workspace_cells)");
                 if (st == AP_E_MAP_LIMIT)

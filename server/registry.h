@@ -87,7 +87,7 @@ int ap_registry_init(ap_registry *r);
  * with ap_map_load and the load options
  * opts (NULL = defaults: limits and uniform-cost maps), then every "*.circles.json" file (circle maps,
  * ap_circle_map_load; an id a grid map already has is a duplicate), each as version 1 of its id. A file that fails to
- * load is reported on errf (NULL = stderr) as "arcpathd: map error: FILE:LINE:COL: MESSAGE" and skipped; a
+ * load is reported on errf (NULL = stderr) by ap_registry_report and skipped; a
  * duplicate id is reported the same way and skipped (the first, in name order, wins), and so is an id
  * ending in ".svg" or ".png" ("x.svg.map": GET /v1/maps/x.svg is the picture of map "x", so such a map could
  * not be reached; ap_registry_picture_id), and every file after the first max_maps maps (unread). r is
@@ -96,6 +96,11 @@ int ap_registry_init(ap_registry *r);
  * opened (reported on errf; r is empty but usable, and r->errors is 1), or AP_E_NOMEM (r is freed).
  * Thread safety: before other threads use r. */
 int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, size_t max_maps, FILE *errf);
+
+/* Report a map file's error on errf as "arcpathd: map error: FILE:LINE:COL: MESSAGE", the place as far as it
+ * is known: LINE and COL (1-based) only when > 0 ("FILE:LINE: MESSAGE" without a column, "FILE: MESSAGE" for
+ * what concerns the whole file: unreadable, a duplicate id, over max_maps). Thread safety: as errf's stdio. */
+void ap_registry_report(FILE *errf, const char *file, int line, int col, const char *msg);
 
 /* True when id ends in a picture suffix (".svg", ".png"): the routes of the map pictures take such paths,
  * so no map may have such an id (the folder load and rescan skip it; PUT refuses it). Pure. */
@@ -205,7 +210,7 @@ typedef struct ap_rescan_counts {
  * unchanged.
  * Files are parsed and their tables built on the calling thread with no lock held. A file that fails to
  * load (or is larger than r->capacity) keeps the id's old version; each change and each error is logged on
- * logf as "arcpathd: reload: ID: ..." (errors as "arcpathd: map error: FILE:LINE:COL: MESSAGE"). counts
+ * logf as "arcpathd: reload: ID: ..." (errors by ap_registry_report). counts
  * (if non-NULL) gets the figures. Returns AP_OK, AP_E_IO (dir unreadable: nothing changed), or
  * AP_E_NOMEM. Not reentrant: one caller at a time (the lifecycle thread). */
 int ap_registry_rescan(ap_registry *r, const char *dir, const ap_map_opts *opts, FILE *logf, ap_rescan_counts *counts);
