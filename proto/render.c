@@ -45,7 +45,16 @@ double ap_render_scale(double w, double h)
     return scale < AP_RENDER_MAX_TILE_PX ? scale : AP_RENDER_MAX_TILE_PX;
 }
 
-void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_frame *f)
+/* Characters (UTF-8 code points) of s. */
+static size_t code_points(const char *s)
+{
+    size_t n = 0;
+    for (; *s != '\0'; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+void ap_render_frame_of(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, ap_render_frame *f)
 {
     memset(f, 0, sizeof *f);
     if (o != NULL && o->has_view) {
@@ -57,7 +66,14 @@ void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_fram
     f->scale = ap_render_scale(w, h);
     f->px = 1.0 / f->scale;
     f->caption = AP_RENDER_CAPTION_PX * f->px;
-    f->width_px = (int)ceil(w * f->scale - 1e-9);
+    char cap[256];
+    ap_render_caption(m, a, o, cap, sizeof cap);
+    double cap_px = (double)code_points(cap) * AP_RENDER_CAPTION_EM_PER_CHAR * AP_RENDER_FONT_PX +
+                    2.0 * AP_RENDER_CAPTION_MARGIN_PX;
+    if (cap_px > AP_RENDER_LONG_SIDE_PX)
+        cap_px = AP_RENDER_LONG_SIDE_PX;
+    f->width = fmax(w, cap_px * f->px);
+    f->width_px = (int)ceil(f->width * f->scale - 1e-9);
     f->height_px = (int)ceil((h + f->caption) * f->scale - 1e-9);
     f->cx0 = (int)floor(f->x0), f->cy0 = (int)floor(f->y0);
     f->cx1 = (int)ceil(f->x1), f->cy1 = (int)ceil(f->y1);
@@ -181,7 +197,7 @@ int ap_render(const ap_map *m, const ap_render_answer *a, const ap_render_opts *
     if (st != AP_OK)
         return st;
     ap_render_frame f;
-    ap_render_frame_of(m, o, &f);
+    ap_render_frame_of(m, a, o, &f);
     st = o->format == AP_RENDER_PNG ? ap_render_png(m, a, o, &f, out) : ap_render_svg(m, a, o, &f, out);
     if (st == AP_E_ANSWER_TOO_LARGE)
         snprintf(err->message, sizeof err->message,

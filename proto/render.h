@@ -33,6 +33,10 @@
 #define AP_RENDER_MAX_TILE_PX 32.0
 /* Height of the caption strip under the map, pixels. */
 #define AP_RENDER_CAPTION_PX 18.0
+/* A caption character's width for the picture's width (em, over-estimated: sans-serif fonts such as DejaVu
+ * Sans average about 0.55 em a character), and the caption's margin each side (pixels). */
+#define AP_RENDER_CAPTION_EM_PER_CHAR 0.62
+#define AP_RENDER_CAPTION_MARGIN_PX 4.0
 /* Consistency tolerance of a drawn answer (tiles, scaled by 1 + the magnitude compared): a segment starts
  * where the previous one ends, a line is as long as its ends are apart, an arc's ends lie on its circle and
  * its end is its start turned by sweep, headings agree with the points, the answer's length is the segments'
@@ -121,12 +125,17 @@ typedef struct ap_render_frame {
                             * AP_RENDER_MAX_TILE_PX */
     double px;             /* one pixel in tiles (1 / scale): strokes and markers are sized in pixels */
     double caption;        /* the caption strip's height, tiles (AP_RENDER_CAPTION_PX pixels) */
+    double width;          /* the picture's width, tiles: the view's, or more where the caption needs it (a
+                            * narrow map: the room right of the map is blank, as the caption strip) */
     int width_px, height_px; /* the picture's size in pixels, caption included (rounded up) */
     int cx0, cy0, cx1, cy1;  /* the cells touched by the view: [cx0, cx1) x [cy0, cy1) */
 } ap_render_frame;
 
-/* The frame of map m under o's view (o->has_view false: the whole map). Pure. */
-void ap_render_frame_of(const ap_map *m, const ap_render_opts *o, ap_render_frame *f);
+/* The frame of map m under o's view (o->has_view false: the whole map) for the answer a (NULL: the map
+ * alone). The picture is at least as wide as its caption (ap_render_caption) needs, estimated at
+ * AP_RENDER_CAPTION_EM_PER_CHAR em a character, up to AP_RENDER_LONG_SIDE_PX pixels (a longer caption is cut
+ * at the picture's edge). Pure. */
+void ap_render_frame_of(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, ap_render_frame *f);
 
 /* Pixels per tile of a picture of w x h tiles (w, h > 0): AP_RENDER_LONG_SIDE_PX over the longer side, at
  * most AP_RENDER_MAX_TILE_PX (ap_render_frame.scale; the view parser's one-pixel check). Pure. */

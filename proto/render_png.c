@@ -240,7 +240,7 @@ int ap_render_png(const ap_map *m, const ap_render_answer *a, const ap_render_op
     cairo_scale(cr, f->scale, f->scale);
     cairo_translate(cr, -f->x0, -f->y0);
     colour(cr, "#ffffff", 1.0);
-    cairo_paint(cr); /* the caption strip */
+    cairo_paint(cr); /* the caption strip, and the room right of a map narrower than its caption */
     cairo_save(cr);
     cairo_rectangle(cr, f->x0, f->y0, f->x1 - f->x0, f->y1 - f->y0);
     cairo_clip(cr);

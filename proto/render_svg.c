@@ -241,7 +241,7 @@ int ap_render_svg(const ap_map *m, const ap_render_answer *a, const ap_render_op
     AP_JBUF_LIT(out, " viewBox=\"");
     pt(out, f->x0, f->y0);
     AP_JBUF_LIT(out, " ");
-    pt(out, w, h + f->caption);
+    pt(out, f->width, h + f->caption);
     AP_JBUF_LIT(out, "\">\n<title>");
     text(out, cap);
     AP_JBUF_LIT(out, "</title>\n");
@@ -253,10 +253,18 @@ int ap_render_svg(const ap_map *m, const ap_render_answer *a, const ap_render_op
         marker(out, a, false, o, f);
         marker(out, a, true, o, f);
     }
+    if (f->width > w) { /* a map narrower than its caption: the room right of it is blank, as the strip */
+        AP_JBUF_LIT(out, "<rect");
+        attr(out, "x", f->x1);
+        attr(out, "y", f->y0);
+        attr(out, "width", f->width - w);
+        attr(out, "height", h);
+        AP_JBUF_LIT(out, " fill=\"#ffffff\"/>\n");
+    }
     AP_JBUF_LIT(out, "<rect");
     attr(out, "x", f->x0);
     attr(out, "y", f->y1);
-    attr(out, "width", w);
+    attr(out, "width", f->width);
     attr(out, "height", f->caption);
     AP_JBUF_LIT(out, " fill=\"#ffffff\"/>\n<text");
     attr(out, "x", f->x0 + 4.0 * f->px);

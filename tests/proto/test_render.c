@@ -74,9 +74,11 @@ START_TEST(svg_exact)
     ap_render_opts o = {.radius = 0.25, .algorithm = "directional8"};
     size_t len = 0;
     char *svg = draw(m, ANSWER, &o, AP_OK, &len);
-    /* 8 x 5 tiles: the long side 1024 px would make a tile 128 px, so it is 32 px (px = 1/32 tile). */
+    /* 8 x 5 tiles: the long side 1024 px would make a tile 128 px, so it is 32 px (px = 1/32 tile); the
+     * caption's 43 characters need 43 x 0.62 x 12 + 8 = 327.9 px, so the picture is 328 px (10.2475 tiles)
+     * wide, blank right of the map. */
     static const char *want =
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"178\" viewBox=\"0 0 8 5.5625\">\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"328\" height=\"178\" viewBox=\"0 0 10.2475 5.5625\">\n"
         "<title>tiny \xc2\xb7 directional8 \xc2\xb7 length 5.1416 \xc2\xb7 clear</title>\n"
         "<g shape-rendering=\"crispEdges\">\n"
         "<rect x=\"0\" y=\"0\" width=\"8\" height=\"5\" fill=\"#24292f\"/>\n"
@@ -105,7 +107,8 @@ START_TEST(svg_exact)
         "<circle cx=\"3.5\" cy=\"3.5\" r=\"0.2188\" fill=\"#cf222e\"/>\n"
         "<text x=\"3.5\" y=\"3.5\" font-size=\"0.3125\" font-family=\"sans-serif\" font-weight=\"bold\" fill=\"#ffffff\" "
         "text-anchor=\"middle\" dominant-baseline=\"central\">G</text>\n"
-        "<rect x=\"0\" y=\"5\" width=\"8\" height=\"0.5625\" fill=\"#ffffff\"/>\n"
+        "<rect x=\"8\" y=\"0\" width=\"2.2475\" height=\"5\" fill=\"#ffffff\"/>\n"
+        "<rect x=\"0\" y=\"5\" width=\"10.2475\" height=\"0.5625\" fill=\"#ffffff\"/>\n"
         "<text x=\"0.125\" y=\"5.4063\" font-size=\"0.375\" font-family=\"sans-serif\" fill=\"#24292f\">"
         "tiny \xc2\xb7 directional8 \xc2\xb7 length 5.1416 \xc2\xb7 clear</text>\n"
         "</svg>\n";
@@ -432,7 +435,7 @@ START_TEST(view_frame_and_caps)
     o.y1 = 4.5;
     ck_assert_int_eq(ap_render_check_view(m, &o, &err), AP_OK);
     ap_render_frame f;
-    ap_render_frame_of(m, &o, &f);
+    ap_render_frame_of(m, NULL, &o, &f);
     ck_assert_double_eq(f.scale, 32.0);
     ck_assert_int_eq(f.width_px, 192);
     ck_assert_int_eq(f.height_px, 112 + 18);
@@ -453,10 +456,36 @@ START_TEST(view_frame_and_caps)
     /* a big map's long side is 1024 px */
     ap_map big = *m;
     big.width = 4096, big.height = 2048;
-    ap_render_frame_of(&big, NULL, &f);
+    ap_render_frame_of(&big, NULL, NULL, &f);
     ck_assert_double_eq(f.scale, 0.25);
     ck_assert_int_eq(f.width_px, 1024);
     ck_assert_int_eq(f.height_px, 512 + 18);
+    ck_assert_double_eq(f.width, 4096.0);
+    /* a strip 2 tiles wide, 200 high (5.12 px a tile: 10.24 px): its caption "tiny 2x200" (10 characters)
+     * needs 10 x 0.62 x 12 + 8 = 82.4 px, so the picture is 83 px wide, the map on its left (was 11 px, the
+     * caption cut after its first letter) */
+    ap_map strip = *m;
+    strip.width = 2, strip.height = 200;
+    ap_render_frame_of(&strip, NULL, NULL, &f);
+    ck_assert_double_eq(f.scale, 5.12);
+    ck_assert_double_eq_tol(f.width, 82.4 / 5.12, 1e-12);
+    ck_assert_int_eq(f.width_px, 83);
+    ck_assert_double_eq(f.x1, 2.0);
+    o = (ap_render_opts){0};
+    char *svg2 = draw(&strip, NULL, &o, AP_OK, &len);
+    ck_assert_ptr_nonnull(strstr(svg2, "width=\"83\" height=\"1042\" viewBox=\"0 0 16.0938 203.5156\""));
+    ck_assert_ptr_nonnull(strstr(svg2, "<rect x=\"2\" y=\"0\" width=\"14.0938\" height=\"200\" fill=\"#ffffff\"/>"));
+    free(svg2);
+    /* the longest id (63 characters): "<id> 2x200" needs 69 x 0.62 x 12 + 8 = 521.36 px; with a long algorithm
+     * name and a long length, 141 characters would need 1,057 px: the picture stops at 1,024, the caption cut */
+    memset(strip.id, 'x', sizeof strip.id - 1);
+    strip.id[sizeof strip.id - 1] = '\0';
+    ap_render_frame_of(&strip, NULL, NULL, &f);
+    ck_assert_int_eq(f.width_px, 522);
+    ap_render_answer lengthy = {.status = AP_OK, .length = 1e15, .clear = false};
+    o.algorithm = "an_algorithm_name_of_forty_seven_characters_xyz";
+    ap_render_frame_of(&strip, &lengthy, &o, &f);
+    ck_assert_int_eq(f.width_px, 1024);
     ap_map_free(m);
 }
 END_TEST
@@ -557,7 +586,7 @@ START_TEST(terrain_runs_and_colours)
     m->cost_of[3] = 2.0;
     ck_assert_int_eq(ap_render_terrain_of(m, 3, 2), 3);
     ap_render_frame f;
-    ap_render_frame_of(m, NULL, &f);
+    ap_render_frame_of(m, NULL, NULL, &f);
     ck_assert_int_eq(ap_render_dominant_terrain(m, &f), 6); /* 22 border cells of 40 */
     ap_map_free(m);
 }
