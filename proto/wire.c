@@ -236,6 +236,18 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
                             ap_query_meters_per_tile(q), AP_MIN_TURNING_RADIUS, AP_MAX_TURNING_RADIUS);
     if (k->has & AP_UNIT_F_VEHICLE)
         q->timed = true; /* a vehicle kind names vehicle limits */
+    if (q->map == NULL && q->circles != NULL) {
+        /* A circle world has no terrains: the kind's capability is for grid maps, and the rest of the kind
+         * (radius, turning radius, limits) applies (a tank was refused on "unit.capability", which the request
+         * never sent). A kind's square has no disc to stand for it: refused on unit.kind. */
+        if (!(u->given & AP_UNIT_F_CAPABILITY))
+            q->capability = 0;
+        if ((k->has & AP_UNIT_F_SIZE) && !(u->given & AP_UNIT_F_SIZE) && q->unit_size != 0)
+            return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
+                                "unit kind \"%s\" is a square of %d x %d tiles, and square units move on grid "
+                                "cells: a circle map takes discs (unit.radius)",
+                                u->kind, q->unit_size, q->unit_size);
+    }
     return AP_OK;
 }
 

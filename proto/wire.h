@@ -33,10 +33,12 @@ typedef struct ap_wire_unit {
 /* Apply the kind u names (if any) to q: the kind's fields that the request did not give (unit_kind.h
  * precedence: request > kind > default); a kind that sets vehicle limits makes q timed (plan.h), as the
  * unit's own max_speed, max_accel, max_brake or max_lateral_accel do at parse time. kinds: the server's n
- * configured kinds. Returns AP_OK, or
+ * configured kinds. On a circle map (q->circles set, q->map NULL: the caller resolves the map first) a
+ * kind's capability is not applied (no terrains there). Returns AP_OK, or
  * AP_E_INVALID_REQUEST with err naming "unit.kind" and listing the configured kinds when the name is neither
  * a configured kind nor a built-in one (unit_kind.h ap_unit_kind_builtin: pedestrian, car, tank, ship; a
- * configured kind of the same name wins). Pure; thread-safe. */
+ * configured kind of the same name wins), when the kind's turning radius in metres is out of range in this
+ * map's tiles, or when a kind's square (unit.size) meets a circle map. Pure; thread-safe. */
 int ap_wire_apply_unit_kind(const ap_wire_unit *u, const struct ap_unit_kind *kinds, size_t n, ap_query *q,
                             ap_wire_error *err);
 

@@ -361,6 +361,67 @@ START_TEST(turning_answers_end_at_the_goal)
 }
 END_TEST
 
+/* A unit kind on a circle map: its capability (terrains, for grid maps) is left out and the rest applies, so
+ * demo.conf's tank is planned on the forest as a disc of 0.9 with its turning radius and limits, the same
+ * answer as those fields spelled out (before: 400 on "unit.capability", a field the request never sent); a
+ * kind's square is refused on unit.kind; a capability the request itself gives is still refused. The batch
+ * route the same. */
+START_TEST(kinds_on_circle_maps)
+{
+    ap_srv s;
+    const char *args[] = {"--config", "config/demo.conf", NULL};
+    ck_assert_int_eq(ap_srv_start(&s, "config/maps", args, NULL), 0);
+    static const char *const units[] = {
+        "{\"kind\":\"tank\"}",
+        "{\"radius\":0.9,\"turning_radius\":1.5,\"max_speed\":10,\"max_accel\":1.5,\"max_brake\":3,"
+        "\"max_lateral_accel\":4,\"max_reverse_speed\":10,\"max_turn_rate\":0.8}",
+    };
+    char body[512];
+    double len[2], dur[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body,
+                 "{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,\"y\":22},\"unit\":%s}",
+                 units[i]);
+        json_t *j = ap_post_want(&s, "/v1/path", body, 200);
+        ck_assert_str_eq(str(j, "status"), "ok");
+        len[i] = json_real_value(json_object_get(j, "length"));
+        dur[i] = json_real_value(json_object_get(j, "duration_s"));
+        json_decref(j);
+    }
+    ck_assert(len[0] == len[1] && dur[0] == dur[1]);
+    ck_assert(len[0] > 37.0 && dur[0] > 0.0); /* around the trees, timed */
+    json_t *j = ap_post_want(&s, "/v1/paths",
+                             "{\"map\":\"forest\",\"queries\":[{\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,"
+                             "\"y\":22},\"unit\":{\"kind\":\"tank\"}},{\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,"
+                             "\"y\":22},\"unit\":{\"kind\":\"crate\"}}]}",
+                             200);
+    json_t *res = json_object_get(j, "results");
+    ck_assert_str_eq(str(json_array_get(res, 0), "status"), "ok");
+    ck_assert(json_real_value(json_object_get(json_array_get(res, 0), "length")) == len[0]);
+    json_t *e = json_object_get(json_array_get(res, 1), "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "unit.kind");
+    json_decref(j);
+    j = ap_post_want(&s, "/v1/path",
+                     "{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,\"y\":22},"
+                     "\"unit\":{\"kind\":\"crate\"}}",
+                     400);
+    e = json_object_get(j, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "unit.kind");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "message")),
+                     "unit kind \"crate\" is a square of 2 x 2 tiles, and square units move on grid cells: a circle "
+                     "map takes discs (unit.radius)");
+    json_decref(j);
+    j = ap_post_want(&s, "/v1/path",
+                     "{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,\"y\":22},"
+                     "\"unit\":{\"kind\":\"tank\",\"capability\":[\"ground\"]}}",
+                     400);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "unit.capability");
+    json_decref(j);
+    ck_assert_int_eq(ap_srv_stop(&s), 0);
+}
+END_TEST
+
 Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
@@ -381,6 +442,7 @@ Suite *units_suite(void)
     TCase *ends = tcase_create("ends");
     tcase_set_timeout(ends, 60);
     tcase_add_test(ends, turning_answers_end_at_the_goal);
+    tcase_add_test(ends, kinds_on_circle_maps);
     suite_add_tcase(s, ends);
     return s;
 }
