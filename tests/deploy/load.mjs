@@ -11,7 +11,7 @@
 //    across the islands with no path, and a blocked start) is sent to the last replica directly; its
 //    answers, less `stats` (timings and lanes differ from run to run), are the expected ones.
 // 2. The load: N requests through the balancer, C at a time on keep-alive connections, cycling through the
-//    bodies. When kill_at of them have been sent, replicas[0] gets SIGKILL; at term_at, replicas[1] gets
+//    bodies; every other one sends its body 3 ms after its headers (HAProxy must still be able to resend it). When kill_at of them have been sent, replicas[0] gets SIGKILL; at term_at, replicas[1] gets
 //    SIGTERM (drain) and this script polls its /readyz until it answers 503 or refuses the connection.
 // 3. The verdict. Every answer must be one of
 //      - the known answer (same HTTP status, same body less `stats`), or
@@ -71,7 +71,9 @@ for (const f of maps) {
 
 // ---- HTTP ----------------------------------------------------------------------------------------------
 const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.concurrency });
-function post(base, body, useAgent) {
+// split: the headers go first and the body 3 ms later, as a client on a real network often sends them (two
+// TCP reads at the balancer, which may only resend a request it holds whole: http-buffer-request).
+function post(base, body, useAgent, split = false) {
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = http.request(`${base}/v1/path`, {
@@ -86,7 +88,12 @@ function post(base, body, useAgent) {
     });
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.on("error", (e) => resolve({ error: `request: ${e.code || e.message}` }));
-    req.end(data);
+    if (split) {
+      req.flushHeaders();
+      setTimeout(() => req.end(data), 3);
+    } else {
+      req.end(data);
+    }
   });
 }
 // The HTTP status of a GET, or the error's code ("ECONNREFUSED", "ECONNRESET", "timeout", ...).
@@ -155,7 +162,7 @@ async function worker() {
       termStarted = watchDrain(cfg.replicas[1].url);
     }
     const k = i % bodies.length;
-    results[i] = { k, ...(await post(cfg.lb, bodies[k], true)) };
+    results[i] = { k, ...(await post(cfg.lb, bodies[k], true, i % 2 === 1)) };
   }
 }
 const t0 = Date.now();
