@@ -490,7 +490,7 @@ static enum MHD_Result handle_readyz(ap_req *r, const char *id)
     ap_http *h = r->h;
     if (is_ready(h))
         return respond_json(r, json_pack("{s:s, s:I}", "status", "ready", "maps", (json_int_t)ap_registry_count(h->reg)));
-    return respond_error(r, AP_E_NOT_READY, atomic_load(&h->draining) ? "server is shutting down" : "no maps loaded",
+    return respond_error(r, AP_E_NOT_READY, atomic_load(&h->draining) ? AP_LANES_SHUTTING_DOWN : "no maps loaded",
                          NULL, 0, 0);
 }
 
@@ -734,7 +734,7 @@ static enum MHD_Result hand_off(ap_req *r)
         atomic_store(&r->lanes_state, LANES_DONE);
         ap_plan_release(&r->job.plan);
         int http = 503;
-        r->stored = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &r->stored_len);
+        r->stored = ap_wire_encode_error(AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0, &http, &r->stored_len);
         r->stored_heap = true;
         r->stored_http = http;
         r->stored_status = AP_E_NOT_READY;
@@ -926,7 +926,7 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
         return respond_query_error(r, st, msg[0] ? msg : NULL, field);
     }
     if (atomic_load(&h->draining))
-        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+        return respond_error(r, AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0);
 
     ap_job_init(&r->job);
     r->job.q = pr.q;
@@ -980,7 +980,7 @@ static enum MHD_Result respond_picture(ap_req *r, const ap_map *m, const ap_rend
                                        const ap_render_opts *o)
 {
     if (atomic_load(&r->h->draining))
-        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+        return respond_error(r, AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0);
     return draw_off_thread(r, m, a, NULL, 0, false, o);
 }
 
@@ -1057,7 +1057,7 @@ static enum MHD_Result handle_paths(ap_req *r, const char *id)
     if (!resolve_map(r, r->batch.map, &where, &map_id))
         return respond_unknown_map(r, "map");
     if (atomic_load(&h->draining))
-        return respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+        return respond_error(r, AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0);
     r->items = calloc(r->batch.n, sizeof *r->items);
     if (!r->items)
         return respond_error(r, AP_E_NOMEM, NULL, NULL, 0, 0);
@@ -1206,7 +1206,7 @@ static enum MHD_Result hand_to_lifecycle(ap_req *r, ap_lc_op op, const char *id,
         /* Stopping: answer from this thread, through the same resume as a finished task. */
         int http = 503;
         size_t n = 0;
-        char *err = ap_wire_encode_error(AP_E_NOT_READY, "server is shutting down", NULL, 0, 0, &http, &n);
+        char *err = ap_wire_encode_error(AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0, &http, &n);
         finish_offthread(r, err, n, true, err ? http : 500, AP_E_NOT_READY);
     }
     return MHD_YES;
@@ -1222,7 +1222,7 @@ static bool admin_target(ap_req *r, const char *id, enum MHD_Result *ret)
     else if (ap_registry_picture_id(id))
         *ret = respond_error(r, AP_E_INVALID_REQUEST, "a map id may not end in .svg or .png: those paths are the map pictures", NULL, 0, 0);
     else if (atomic_load(&r->h->draining))
-        *ret = respond_error(r, AP_E_NOT_READY, "server is shutting down", NULL, 0, 0);
+        *ret = respond_error(r, AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN, NULL, 0, 0);
     else
         return true;
     return false;

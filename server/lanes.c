@@ -611,7 +611,8 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
         if (j->status == AP_E_CLIENT_CLOSED && j->item_active)
             j->expanded += ap_plan_expanded(&j->plan); /* the open item's search, stopped */
         ap_jbuf_reset(&j->out);
-        ap_wire_write_error(&j->out, j->status, NULL, NULL, 0, 0, &http);
+        ap_wire_write_error(&j->out, j->status, j->status == AP_E_NOT_READY ? AP_LANES_SHUTTING_DOWN : NULL, NULL, 0, 0,
+                            &http);
     } else {
         j->expanded = j->result.expanded;
         j->outcome = AP_OUTCOME_COUNT;
@@ -1123,6 +1124,19 @@ void ap_lanes_drain(ap_lanes *l, int timeout_ms, ap_lanes_drained_fn drained, vo
     l->draining = true;
     l->drained = drained;
     l->drained_arg = arg;
+    /* Jobs still waiting for a slow slot are answered 503 not_ready now, as a request arriving during the
+     * drain is: a load balancer resends them to another replica at once. Left queued, each waited for a slot
+     * the running searches hold (up to the whole drain), and was then cut at drain_timeout_ms and answered 200
+     * "timeout", an answer no balancer retries (a helper: 11 s, expanded 0). */
+    ap_job *j;
+    while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
+        l->pending_n--;
+        slow_release(l, j);
+        memset(&j->result, 0, sizeof j->result);
+        j->result.status = j->state = AP_E_NOT_READY;
+        snprintf(j->result.message, sizeof j->result.message, "%s", AP_LANES_SHUTTING_DOWN);
+        complete(l, j);
+    }
     if (timeout_ms <= 0)
         ap_lanes_cancel(l);
     else

@@ -276,10 +276,15 @@ size_t ap_lanes_batch_floor(ap_job *j);
  * AP_E_NOT_READY when the lanes are draining or closed (the job was not taken; the caller answers). */
 int ap_lanes_submit(ap_lanes *l, ap_job *job);
 
-/* Begin shutdown (loop thread): refuse new submissions, finish every job already submitted, and once none
- * is outstanding call drained(l, arg) on the loop thread (possibly before returning). If jobs are still
- * running after timeout_ms, the cancel flag every plan polls is set (ap_lanes_cancel), so searches stop
- * within 256 expansions and answer "timeout"; queued jobs answer "timeout" without searching. */
+/* The message of a 503 not_ready during the drain (the lanes' and the HTTP layer's). */
+#define AP_LANES_SHUTTING_DOWN "server is shutting down"
+
+/* Begin shutdown (loop thread): refuse new submissions, answer the jobs waiting for a slow slot
+ * AP_E_NOT_READY at once (503 not_ready: a load balancer resends them elsewhere), finish every other job
+ * already submitted (running, or holding a slot), and once none is outstanding call drained(l, arg) on the
+ * loop thread (possibly before returning). If jobs are still running after timeout_ms, the cancel flag every
+ * plan polls is set (ap_lanes_cancel), so searches stop within 256 expansions and answer "timeout"; jobs
+ * still queued then answer "timeout" without searching. */
 void ap_lanes_drain(ap_lanes *l, int timeout_ms, ap_lanes_drained_fn drained, void *arg);
 
 /* Cancel now (loop thread): set the cancel flag and answer every queued job "timeout". Running slices end

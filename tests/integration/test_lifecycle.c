@@ -180,6 +180,7 @@ typedef struct inflight {
     long status;
     char result[32];
     int timeouts; /* a batch's items answered "timeout" */
+    char code[32], message[96]; /* an error answer's error.code and error.message */
 } inflight;
 
 static void *send_one(void *arg)
@@ -190,6 +191,9 @@ static void *send_one(void *arg)
         f->status = r.status;
         json_t *j = ap_resp_json(&r);
         snprintf(f->result, sizeof f->result, "%s", json_string_value(json_object_get(j, "status")));
+        json_t *e = json_object_get(j, "error");
+        snprintf(f->code, sizeof f->code, "%s", json_string_value(json_object_get(e, "code")));
+        snprintf(f->message, sizeof f->message, "%s", json_string_value(json_object_get(e, "message")));
         size_t i;
         json_t *it;
         json_array_foreach(json_object_get(j, "results"), i, it) {
@@ -460,6 +464,36 @@ START_TEST(sigterm_answers_kept_connections_not_ready)
 }
 END_TEST
 
+/* A search still waiting for a slow slot when the drain begins is answered 503 not_ready at once (a load
+ * balancer resends it to another replica), while the one holding the slot runs on and is answered. Before,
+ * it waited for the slot, ran during the drain and was answered 200 (a helper: "timeout" after 11 s,
+ * expanded 0), an answer no balancer retries. One slow slot: the batch holds it, the query waits. */
+START_TEST(sigterm_answers_queued_searches_not_ready)
+{
+    static busy_srv b;
+    if (!start_with_long_batch_env(&b, 100, 3000, "ARCPATH_SLOW_SLOTS=1", "drain queue test"))
+        return;
+    static inflight q;
+    q = (inflight){.srv = &b.s};
+    snprintf(q.body, sizeof q.body, "%s", b.f.body); /* the same 100 queries: a search that outlasts a slice */
+    q.route = "/v1/paths";
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, send_one, &q), 0);
+    struct timespec ts = {0, 5 * 1000000L};
+    double depth = 0.0; /* the batch with the slot and the second waiting for it */
+    for (int i = 0; i < 1000 && (depth = ap_metric_now(&b.s, "arcpath_queue_depth", "lane=\"slow\"")) < 2.0; i++)
+        nanosleep(&ts, NULL);
+    ck_assert_msg(depth >= 2.0, "slow lane depth %g", depth);
+    ck_assert_int_eq(kill(b.s.pid, SIGTERM), 0);
+    pthread_join(th, NULL);
+    ck_assert_int_eq(q.status, 503);
+    ck_assert_str_eq(q.code, "not_ready");
+    ck_assert_str_eq(q.message, "server is shutting down");
+    expect_batch_answered(&b);
+    ck_assert_int_eq(ap_srv_wait(&b.s), 0);
+}
+END_TEST
+
 /* A second SIGTERM during the drain stops waiting: the running batch (its deadline 30 s, the drain's grace
  * 60 s) is cancelled at once, its unfinished items answered timeout, and the server exits 0. */
 START_TEST(second_sigterm_cancels_running_searches)
@@ -556,6 +590,7 @@ Suite *lifecycle_suite(void)
     tcase_add_test(tc, sigterm_refuses_new_connections_while_draining);
     tcase_add_test(tc, sigterm_answers_kept_connections_not_ready);
     tcase_add_test(tc, second_sigterm_cancels_running_searches);
+    tcase_add_test(tc, sigterm_answers_queued_searches_not_ready);
     tcase_add_test(tc, sighup_leaves_request_answered_and_server_up);
     tcase_add_test(tc, sighup_while_loading_waits);
     suite_add_tcase(s, tc);

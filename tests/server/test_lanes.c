@@ -575,7 +575,8 @@ START_TEST(test_drain_cancel)
 END_TEST
 
 /* Drain with no grace while kinodynamic plans begun in the fast lane wait for the one slow slot: the waiting
- * jobs are answered timeout, the running one stops, and every plan's own memory is released. */
+ * jobs are answered 503 not_ready at once (a balancer resends them), the running one stops (timeout), and
+ * every plan's own memory is released. */
 START_TEST(test_drain_cancel_releases_waiting_plans)
 {
     ap_map *m = make_map();
@@ -596,12 +597,19 @@ START_TEST(test_drain_cancel_releases_waiting_plans)
     ck_assert_int_eq(uv_run(&ctx.loop, UV_RUN_DEFAULT), 0);
     ck_assert_int_eq(ctx.drained, 1);
     ck_assert_int_eq(ctx.done, 3);
-    int timeouts = 0;
+    int timeouts = 0, not_ready = 0;
     for (int i = 0; i < 3; i++) {
         ck_assert_ptr_null(ctx.jobs[i].plan.kind_state);
         timeouts += ctx.jobs[i].status == AP_TIMEOUT;
+        if (ctx.jobs[i].status == AP_E_NOT_READY) {
+            not_ready++;
+            ck_assert_int_eq(ctx.jobs[i].http_status, 503);
+            ck_assert_ptr_nonnull(strstr(ctx.jobs[i].body, "\"not_ready\""));
+            ck_assert_ptr_nonnull(strstr(ctx.jobs[i].body, "server is shutting down"));
+        }
     }
-    ck_assert_int_ge(timeouts, 2);
+    ck_assert_int_eq(not_ready, 2);
+    ck_assert_int_eq(timeouts, 1);
     ck_assert_int_eq(uv_loop_close(&ctx.loop), 0);
     ap_lanes_free(&ctx.lanes);
     free_bodies(&ctx);
