@@ -885,20 +885,49 @@
   }
 
   let drag = null;
+  /* The pointers down on the canvas. A drag is one pointer's (its pointerId): a second finger makes the
+   * gesture the page's pinch zoom, so the drag is dropped and undone (view, heading) and neither finger
+   * pans, turns or places any more until all are up. Before, every finger's events fed the one drag: a
+   * pinch panned the map, one that began on a marker turned it and re-planned, and a two-finger tap placed
+   * a pose under the second finger (a helper). */
+  const pointers = new Set();
+
+  function abandonDrag() {
+    const d = drag;
+    drag = null;
+    if (!d)
+      return;
+    st.view.tx = d.tx;
+    st.view.ty = d.ty;
+    if (d.handle && d.moved) {
+      if (d.heading0 === undefined)
+        delete st[d.handle].heading;
+      else
+        st[d.handle].heading = d.heading0;
+      renderPoses();
+    }
+    draw();
+  }
 
   canvas.addEventListener('pointerdown', (e) => {
+    pointers.add(e.pointerId);
+    if (pointers.size > 1) {
+      abandonDrag();
+      return;
+    }
     if (e.button !== 0 && e.button !== 1)
       return;
     const [px, py] = localPoint(e);
-    drag = { x0: px, y0: py, tx: st.view.tx, ty: st.view.ty, moved: false,
-      handle: e.button === 0 ? handleAt(px, py) : null, button: e.button };
+    const handle = e.button === 0 ? handleAt(px, py) : null;
+    drag = { id: e.pointerId, x0: px, y0: py, tx: st.view.tx, ty: st.view.ty, moved: false,
+      handle, heading0: handle ? st[handle].heading : undefined, button: e.button };
     canvas.setPointerCapture(e.pointerId);
   });
 
   canvas.addEventListener('pointermove', (e) => {
     const [px, py] = localPoint(e);
     showHover(px, py);
-    if (!drag)
+    if (!drag || e.pointerId !== drag.id)
       return;
     if (!drag.moved && Math.hypot(px - drag.x0, py - drag.y0) < DRAG_PX)
       return;
@@ -916,7 +945,8 @@
   });
 
   canvas.addEventListener('pointerup', (e) => {
-    if (!drag)
+    pointers.delete(e.pointerId);
+    if (!drag || e.pointerId !== drag.id)
       return;
     const d = drag;
     drag = null;
@@ -928,10 +958,13 @@
     }
   });
 
-  /* The browser took the gesture over (a second finger: the page's pinch zoom): the drag ends where it got
-   * to; a heading already turned is planned, a tap is not taken for a placement. Before, a touch drag left
-   * the arrow turned and the answer on screen for the old heading (a helper). */
-  canvas.addEventListener('pointercancel', () => {
+  /* The browser took the drag's pointer over: the drag ends where it got to; a heading already turned is
+   * planned, a tap is not taken for a placement. Before, a touch drag left the arrow turned and the answer on
+   * screen for the old heading (a helper). (A second finger on the canvas ends the drag first: above.) */
+  canvas.addEventListener('pointercancel', (e) => {
+    pointers.delete(e.pointerId);
+    if (!drag || e.pointerId !== drag.id)
+      return;
     const d = drag;
     drag = null;
     if (d && d.moved && d.handle)
@@ -978,11 +1011,15 @@
     e.preventDefault(); /* (no page scroll under the arrows and Space) */
     if (!st.cursor) {
       /* The first key shows the cursor (at the picked pose's cell, else the map's middle) and says where
-       * it is; only then can Enter place, so nothing lands on a cell the user could not yet know. */
+       * it is; only then can Enter place, so nothing lands on a cell the user could not yet know, nor does
+       * an arrow move it from a cell not yet said. S or G picks first, so the cursor starts at that pose
+       * (it started at the pose picked before: a helper). */
+      if (e.key.length === 1 && 'sSgG'.includes(e.key))
+        setPick(e.key.toLowerCase() === 's' ? 'start' : 'goal');
       const p = st[pickValue()];
       st.cursor = p ? { x: Math.floor(p.x), y: Math.floor(p.y) }
         : { x: Math.floor(st.cells.width / 2), y: Math.floor(st.cells.height / 2) };
-      if (place || turn) {
+      if (place || turn || steps[e.key]) {
         showCursor();
         draw();
         return;

@@ -373,6 +373,19 @@ test('the keyboard places start and goal: focus the map, arrows move a cell curs
   // a mouse placement takes the keyboard's cursor away (no outline left where the mouse works)
   await page.mouse.click(canvasBox.x + 20, canvasBox.y + 20);
   assert.equal(await viewer(() => window.arcpathViewer.state.cursor), null);
+  // the first key after it: G shows the cursor at the goal's cell (it showed it at the pose picked before),
+  // an arrow only shows it at the picked pose's cell (it moved it a cell from there at once)
+  await page.keyboard.press('g');
+  const goal = await viewer(() => window.arcpathViewer.state.goal);
+  assert.deepEqual(await cursor(), { x: Math.floor(goal.x), y: Math.floor(goal.y) });
+  await page.mouse.click(canvasBox.x + 20, canvasBox.y + 20);
+  assert.equal(await viewer(() => window.arcpathViewer.state.cursor), null);
+  await page.keyboard.press('ArrowRight');
+  const picked = await viewer(() => {
+    const p = window.arcpathViewer.state[document.querySelector('input[name=pick]:checked').value];
+    return { x: Math.floor(p.x), y: Math.floor(p.y) };
+  });
+  assert.deepEqual(await cursor(), picked);
 });
 
 test('the wheel zooms about the cursor, a drag pans, and clicks still land on their cells', async () => {
@@ -591,7 +604,7 @@ test('a batch\'s failed items show the first error of each code; a unit with no 
   await page.selectOption('#kind', '');
 });
 
-test('on a touch screen a drag from the start marker turns its heading and plans again', async () => {
+test('on a touch screen a drag from the start marker turns its heading and plans again; two fingers do not', async () => {
   const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   try {
     const tp = await ctx.newPage();
@@ -622,6 +635,34 @@ test('on a touch screen a drag from the start marker turns its heading and plans
     assert.equal(start.x, 10.5);
     assert.equal(start.y, 10.5);
     assert.ok(Math.abs(start.heading - Math.atan2(6, 1)) < 0.02, `heading ${start.heading}`);
+
+    // Two fingers are the page's pinch zoom, not the map's: one down 80 px left of the goal marker, a second
+    // on the marker, both spreading: no pan, no turn of the goal, no plan; then a two-finger tap places
+    // nothing. (Before: the pinch panned the map, turned the goal and planned; the tap moved the start.)
+    const quiet = async () => {
+      await tp.waitForTimeout(300);
+      return tp.evaluate(() => ({ plans: window.arcpathViewer.plans, inflight: window.arcpathViewer.inflight,
+        tx: window.arcpathViewer.state.view.tx, ty: window.arcpathViewer.state.view.ty,
+        start: { ...window.arcpathViewer.state.start }, goal: { ...window.arcpathViewer.state.goal } }));
+    };
+    const before = await quiet();
+    assert.equal(before.goal.heading, undefined);
+    const [gx, gy] = await at(40.5, 20.5);
+    const f1 = (d) => ({ x: gx - 80 - d, y: gy, id: 1 }), f2 = (d) => ({ x: gx + d, y: gy, id: 2 });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [f1(0)] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [f1(0), f2(0)] });
+    for (let i = 1; i <= 8; i++)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [f1(5 * i), f2(5 * i)] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    const pinched = await quiet();
+    assert.deepEqual(pinched, before);
+    const [ax, ay] = await at(5.5, 15.5), [bx, by] = await at(25.5, 15.5);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: ax, y: ay, id: 1 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart',
+      touchPoints: [{ x: ax, y: ay, id: 1 }, { x: bx, y: by, id: 2 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [{ x: bx, y: by, id: 2 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    assert.deepEqual(await quiet(), before);
   } finally {
     await ctx.close();
   }
@@ -1015,6 +1056,22 @@ test('a narrow window puts the map above the panel, at the window\'s full width'
     assert.ok(view.width >= 350, `canvas ${view.width} px wide`);
     assert.ok(view.height >= 250, `canvas ${view.height} px high`);
     assert.ok(panel.y >= view.y + view.height - 1, 'the panel below the map');
+    // a map id as long as ids go (63 characters) in the list: the list fits the panel at 320 px (it grew to
+    // its longest option, 464 px, and the panel scrolled sideways: a helper)
+    await page.setViewportSize({ width: 320, height: 640 });
+    const admin = await scratchMap('map_' + 'x'.repeat(59));
+    try {
+      const fit = await page.evaluate(() => {
+        const p = document.getElementById('panel'), m = document.getElementById('map').getBoundingClientRect();
+        return { scroll: p.scrollWidth, client: p.clientWidth, right: m.right, panelRight: p.getBoundingClientRect().right };
+      });
+      assert.ok(fit.scroll <= fit.client, `panel ${fit.scroll} px of content in ${fit.client}`);
+      assert.ok(fit.right <= fit.panelRight, `map list ends at ${fit.right}, the panel at ${fit.panelRight}`);
+    } finally {
+      assert.equal((await admin('DELETE')).status, 204);
+      await page.reload();
+      await page.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
+    }
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
   }
