@@ -890,6 +890,20 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
                                       argv[optind - 1]);
             if (optopt > 0)
                 return ap_config_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
+            if (strncmp(argv[optind - 1], "--", 2) == 0) {
+                /* a prefix of two long options ("--c": --config, --check-config) is no unknown option */
+                const char *name = argv[optind - 1] + 2;
+                const size_t n = strcspn(name, "=");
+                char which[96] = "";
+                int hits = 0;
+                for (const struct option *o = longopts; o->name != NULL; o++)
+                    if (n > 0 && strncmp(o->name, name, n) == 0 && strlen(which) + strlen(o->name) + 5 < sizeof which)
+                        snprintf(which + strlen(which), sizeof which - strlen(which), "%s--%s", hits++ ? ", " : "",
+                                 o->name);
+                if (hits > 1)
+                    return ap_config_fail(err, errlen, "ambiguous option '%s': %s (see --help)", argv[optind - 1],
+                                          which);
+            }
             return ap_config_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
         }
     }

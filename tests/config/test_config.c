@@ -736,6 +736,8 @@ static const struct {
     {"--help=1", NULL, "'--help=1' does not take an argument"}, /* not "unknown option '-h'" */
     {"--version=1", NULL, "'--version=1' does not take an argument"},
     {"serve", NULL, "serve"}, /* positional */
+    {"--c", NULL, "ambiguous option '--c': --config, --check-config"}, /* was "unknown option" */
+    {"--c=x", NULL, "ambiguous option '--c=x': --config, --check-config"},
 };
 
 START_TEST(bad_arg_is_named)
