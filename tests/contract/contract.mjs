@@ -356,6 +356,14 @@ async function main() {
         const unlisted = families.filter((f) => !table.includes('`' + f + '`'));
         report(`every metric family of /metrics (${families.length}) is listed in the spec's GET /metrics table`,
             [...(families.length === 0 ? ['no # TYPE line in /metrics'] : []), ...unlisted.map((f) => `${f} is not listed`)]);
+        // The spec's example output: its HELP and TYPE lines are the server's, word for word (they had drifted:
+        // a helper).
+        const example = spec.operation('GET', '/metrics')?.responses?.['200']?.content?.['text/plain; version=0.0.4']?.example ?? '';
+        const heads = example.split('\n').filter((l) => l.startsWith('# '));
+        const lines = new Set(m.body.split('\n'));
+        report(`the spec's /metrics example's ${heads.length} HELP and TYPE lines are the server's`,
+            [...(heads.length === 0 ? ['no # line in the example'] : []),
+                ...heads.filter((l) => !lines.has(l)).map((l) => `not in /metrics: ${l}`)]);
     } catch (e) {
         report("every metric family of /metrics is listed in the spec's GET /metrics table", [String(e.stack ?? e)]);
     }
