@@ -386,8 +386,11 @@ static int request(const ap_srv *s, const char *method, const char *path, const 
     CURL *c = curl_easy_init();
     if (!c)
         return -1;
-    char url[512];
-    snprintf(url, sizeof url, "%s%s", s->base, path);
+    char url[4096];
+    if ((size_t)snprintf(url, sizeof url, "%s%s", s->base, path) >= sizeof url) {
+        curl_easy_cleanup(c); /* a cut URL would ask for another path than the test means */
+        return -1;
+    }
     buf b = {0};
     struct curl_slist *hl = NULL;
     for (int i = 0; headers && headers[i]; i++)

@@ -452,11 +452,45 @@ START_TEST(traceparent_in_access_log)
         get(&s, "GET", "/v1/maps", bad[i], id, NULL, 200, &r); /* ignored, never an error */
         ap_resp_free(&r);
     }
+    /* The longest of every field a client chooses, each escaping to twice its length: a request id of 128
+     * backslashes, a path of 255 quotes after "/v1/maps/" (the map id the line names: its first 63), a
+     * traceparent. The line was built in 1,024 bytes and cut there, mid-string: not JSON, its "result"
+     * lost (a helper). */
+    char long_id[32 + 128], long_path[16 + 3 * 246];
+    int k = snprintf(long_id, sizeof long_id, "X-Request-ID: ");
+    memset(long_id + k, '\\', 128);
+    long_id[k + 128] = '\0';
+    k = snprintf(long_path, sizeof long_path, "/v1/maps/");
+    for (int i = 0; i < 246; i++)
+        k += snprintf(long_path + k, sizeof long_path - (size_t)k, "%%22");
+    const char *tp = "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const char *headers[] = {long_id, tp, NULL};
+    ck_assert_int_eq(ap_http(&s, "GET", long_path, NULL, 0, headers, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    ap_resp_free(&r);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
 
     size_t len = 0;
     char *text = ap_test_read_file(log, &len);
     ck_assert_ptr_nonnull(text);
+    int longest = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        const char *end = strchr(line, '\n');
+        ck_assert_ptr_nonnull(end);
+        if (strstr(line, "\\\\\\\\") == NULL || strstr(line, "\\\\\\\\") > end)
+            continue; /* not one of the long requests' lines */
+        json_error_t je;
+        json_t *j = json_loadb(line, (size_t)(end - line), 0, &je);
+        ck_assert_msg(j != NULL, "not JSON (%s): %.*s", je.text, (int)(end - line), line);
+        ck_assert_uint_eq(strlen(json_string_value(json_object_get(j, "id"))), 128);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "trace_id")), "4bf92f3577b34da6a3ce929d0e0e4736");
+        ck_assert_str_eq(json_string_value(json_object_get(j, "result")), "unknown_map"); /* (the last field) */
+        ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), 404);
+        json_decref(j);
+        longest = (int)(end - line) > longest ? (int)(end - line) : longest;
+        ck_assert_int_lt((int)(end - line), 1536);
+    }
+    ck_assert_int_gt(longest, 1024); /* the case that was cut */
     const char *ok = strstr(text, "\"id\":\"trace-ok\"");
     ck_assert_msg(ok != NULL, "no log line for trace-ok in:\n%s", text);
     const char *eol = strchr(ok, '\n');
