@@ -40,14 +40,30 @@ static int filter_circles(const struct dirent *d)
     return d->d_name[0] != '.' && has_circles_suffix(d->d_name);
 }
 
+/* s with its control characters (a line feed, an escape) as '?': a file name or a map file's letter could
+ * otherwise write a line of its own into the log, or drive the operator's terminal (a helper forged an
+ * "arcpathd: reload done" line with a file name). errf is locked by the caller. */
+static void put_printable(FILE *errf, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        const unsigned char c = (unsigned char)*s;
+        putc_unlocked(c < 0x20 || c == 0x7f ? '?' : (int)c, errf);
+    }
+}
+
 void ap_registry_report(FILE *errf, const char *file, int line, int col, const char *msg)
 {
+    flockfile(errf); /* one line, whatever other threads write */
+    fputs("arcpathd: map error: ", errf);
+    put_printable(errf, file);
     if (line > 0 && col > 0)
-        fprintf(errf, "arcpathd: map error: %s:%d:%d: %s\n", file, line, col, msg);
+        fprintf(errf, ":%d:%d", line, col);
     else if (line > 0)
-        fprintf(errf, "arcpathd: map error: %s:%d: %s\n", file, line, msg);
-    else
-        fprintf(errf, "arcpathd: map error: %s: %s\n", file, msg);
+        fprintf(errf, ":%d", line);
+    fputs(": ", errf);
+    put_printable(errf, msg);
+    putc_unlocked('\n', errf);
+    funlockfile(errf);
 }
 
 static void report_diag(FILE *errf, const char *path, const ap_diag *diag, int st)

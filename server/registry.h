@@ -99,7 +99,8 @@ int ap_registry_load(ap_registry *r, const char *dir, const ap_map_opts *opts, s
 
 /* Report a map file's error on errf as "arcpathd: map error: FILE:LINE:COL: MESSAGE", the place as far as it
  * is known: LINE and COL (1-based) only when > 0 ("FILE:LINE: MESSAGE" without a column, "FILE: MESSAGE" for
- * what concerns the whole file: unreadable, a duplicate id, over max_maps). Thread safety: as errf's stdio. */
+ * what concerns the whole file: unreadable, a duplicate id, over max_maps). Control characters of FILE and
+ * MESSAGE are written as '?' (one line each, always). Thread safety: locks errf for the line. */
 void ap_registry_report(FILE *errf, const char *file, int line, int col, const char *msg);
 
 /* True when id ends in a picture suffix (".svg", ".png"): the routes of the map pictures take such paths,

@@ -585,6 +585,41 @@ START_TEST(test_rescan)
 }
 END_TEST
 
+/* A map error is one log line whatever the file's name or letters hold: control characters are written
+ * as '?' (a name with a line feed forged an "arcpathd: reload done" line, and an escape sequence reached the
+ * operator's terminal: a helper). */
+START_TEST(test_report_control_characters)
+{
+    char dir[] = "/tmp/ap-ctlnames-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static const char forged[] = "x\narcpathd: reload done: 0 added, 9 removed\x1b[2Jz.map";
+    write_text(dir, forged, "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    write_text(dir, "y.map", "type octile\nheight 1\nwidth 2\nmap\n.\x07\n");
+    char *log = NULL;
+    ap_registry r;
+    ck_assert_int_eq(load_logged(&r, dir, NULL, 0, &log), AP_OK);
+    ck_assert_uint_eq(r.n, 0);
+    ck_assert_int_eq(r.errors, 2);
+    ck_assert_msg(strstr(log, "/x?arcpathd: reload done: 0 added, 9 removed?[2Jz.map: invalid map id from file name") !=
+                      NULL, "%s", log);
+    ck_assert_msg(strstr(log, "/y.map:5:2: unknown terrain character (byte 0x07)") != NULL, "%s", log);
+    int lines = 0;
+    for (const char *c = log; *c; c++) {
+        lines += *c == '\n';
+        ck_assert_msg(*c == '\n' || (unsigned char)*c >= 0x20, "a control character in the log: %s", log);
+    }
+    ck_assert_int_eq(lines, 2);
+    free(log);
+    ap_registry_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, forged);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/y.map", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 /* A file whose name is one character too long for an id is reported, never read as the map of the id its
  * name's first 63 characters make: cut so, it kept that map alive after its own file went (and at load was
  * a "duplicate"). An id may not start with '.': the folder passes over hidden files, so such a map loaded
@@ -742,6 +777,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_conditional_changes);
     tcase_add_test(tc, test_rescan);
     tcase_add_test(tc, test_max_maps);
+    tcase_add_test(tc, test_report_control_characters);
     tcase_add_test(tc, test_rescan_long_and_hidden_names);
     tcase_add_test(tc, test_concurrent_replacement);
     suite_add_tcase(s, tc);
