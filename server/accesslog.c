@@ -108,10 +108,14 @@ void ap_accesslog_flush(ap_accesslog *l, int wait_ms)
             drop_pending(l); /* nowhere to write */
             continue;
         }
-        /* at most PIPE_BUF bytes when poll said writable: such a write to a pipe never blocks */
+        /* at most PIPE_BUF bytes when poll said writable: such a write to a pipe never blocks; and up to a
+         * line's end, so a reader that stops reading (or the exit's last 2 s running out) never leaves a
+         * torn half line as the stream's end (a helper: the last line cut mid-string) */
         size_t n = l->out_len - l->out_off;
-        if (!l->whole && n > PIPE_BUF)
-            n = PIPE_BUF;
+        if (!l->whole && n > PIPE_BUF) {
+            const char *nl = memrchr(l->out + l->out_off, '\n', PIPE_BUF);
+            n = nl != NULL ? (size_t)(nl - (l->out + l->out_off)) + 1 : PIPE_BUF; /* (a line over 4 KiB: cut) */
+        }
         const ssize_t w = write(l->fd, l->out + l->out_off, n);
         if (w > 0)
             l->out_off += (size_t)w;

@@ -1,6 +1,7 @@
 /* test_accesslog.c — the access log's buffer and non-blocking writer (server/accesslog.h) over a real pipe:
- * lines reach the reader whole and in order, a reader that stops reading costs dropped lines (counted, then
- * announced by one note line) and never a blocked writer, and a closed reader is ignored. */
+ * lines reach the reader whole and in order, each write ending at a line's end, a reader that stops reading
+ * costs dropped lines (counted, then announced by one note line) and never a blocked writer, and a closed
+ * reader is ignored. */
 #include "tests/check_fast.h"
 #include <fcntl.h>
 #include <signal.h>
@@ -93,6 +94,36 @@ START_TEST(lines_whole_drops_counted_and_announced)
 }
 END_TEST
 
+/* A write ends at a line's end: when the reader stops (or the exit's last seconds run out) the pipe holds
+ * whole lines only. Lines of 100 bytes, a pipe of one page: the write takes 40 lines (4,000 bytes), not
+ * 4,096 bytes of which the last 96 were a torn line left as the stream's end (a helper). */
+START_TEST(writes_end_at_line_ends)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
+    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
+    ap_accesslog l;
+    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 16384), 0);
+    char line[112];
+    for (int i = 0; i < 100; i++) {
+        snprintf(line, sizeof line, "{\"n\":%04d,\"pad\":\"%080d\"}\n", i, 0); /* 100 bytes with the newline */
+        ap_accesslog_line(&l, line, 100);
+    }
+    ap_accesslog_flush(&l, 0); /* the pipe fills; the reader has not read */
+    static char got[8192];
+    const size_t len = drain(p[0], got, 0, sizeof got);
+    ck_assert_uint_eq(len, 4000);
+    ck_assert_int_eq(got[len - 1], '\n');
+    const size_t rest = pump(&l, p[0], got, 0, sizeof got); /* the reader is back: the rest, whole */
+    ck_assert_uint_eq(rest, 6000);
+    ck_assert_ptr_nonnull(strstr(got, "{\"n\":0040,"));
+    ap_accesslog_free(&l);
+    close(p[0]);
+    close(p[1]);
+}
+END_TEST
+
 /* ap_accesslog_file: a stdio stream whose lines go to the buffer (never to the descriptor directly), and
  * the buffer's own drop note: 300 messages of 29 bytes into a 4096-byte buffer over a pipe nobody reads
  * return at once; when the reader comes back the kept ones arrive whole, then the note with the count. */
@@ -134,6 +165,7 @@ Suite *accesslog_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, lines_whole_drops_counted_and_announced);
     tcase_add_test(tc, stream_lines_go_through_the_buffer);
+    tcase_add_test(tc, writes_end_at_line_ends);
     suite_add_tcase(s, tc);
     return s;
 }
