@@ -14,6 +14,16 @@
 
 Suite *accesslog_suite(void);
 
+/* A pipe of one page (it fills after 4096 bytes; its read end p[0] non-blocking) and l over its write end
+ * p[1] with a buffer of cap bytes. */
+static void log_over_pipe(int p[2], ap_accesslog *l, size_t cap)
+{
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
+    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
+    ck_assert_int_eq(ap_accesslog_init(l, p[1], cap), 0);
+}
+
 /* Everything the pipe holds now (its read end non-blocking), appended to out (NUL-terminated). */
 static size_t drain(int fd, char *out, size_t len, size_t cap)
 {
@@ -37,11 +47,8 @@ static size_t pump(ap_accesslog *l, int fd, char *out, size_t len, size_t cap)
 START_TEST(lines_whole_drops_counted_and_announced)
 {
     int p[2];
-    ck_assert_int_eq(pipe(p), 0);
-    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
-    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096); /* one page: fills after 4096 bytes */
     ap_accesslog l;
-    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 8192), 0);
+    log_over_pipe(p, &l, 8192);
     /* 400 lines of 64 bytes (25,600 bytes): the pipe takes 4096 and the buffer 8192 of them; nothing is
      * read meanwhile, and no call blocks (a blocking write here would hang the test) */
     char line[80]; /* each line is 64 bytes; room for what -Wformat-truncation imagines */
@@ -100,11 +107,8 @@ END_TEST
 START_TEST(writes_end_at_line_ends)
 {
     int p[2];
-    ck_assert_int_eq(pipe(p), 0);
-    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
-    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
     ap_accesslog l;
-    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 16384), 0);
+    log_over_pipe(p, &l, 16384);
     char line[112];
     for (int i = 0; i < 100; i++) {
         snprintf(line, sizeof line, "{\"n\":%04d,\"pad\":\"%080d\"}\n", i, 0); /* 100 bytes with the newline */
@@ -130,11 +134,8 @@ END_TEST
 START_TEST(stream_lines_go_through_the_buffer)
 {
     int p[2];
-    ck_assert_int_eq(pipe(p), 0);
-    ck_assert_int_ne(fcntl(p[0], F_SETFL, O_NONBLOCK), -1);
-    ck_assert_int_ge(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
     ap_accesslog l;
-    ck_assert_int_eq(ap_accesslog_init(&l, p[1], 4096), 0);
+    log_over_pipe(p, &l, 4096);
     l.note = "dropped %llu\n";
     FILE *f = ap_accesslog_file(&l);
     ck_assert_ptr_nonnull(f);
