@@ -4,10 +4,10 @@
  *
  * Lines are appended whole to a bounded buffer under a mutex (any thread; a memcpy, never a write(2)); the
  * loop thread writes the buffer out every 50 ms (ap_accesslog_flush), only as much as the descriptor takes
- * without blocking (poll(2) first, then at most PIPE_BUF bytes per write on a pipe, socket or terminal, all
- * of it on a regular file or another device, /dev/null say). When the buffer is full (the reader has
- * stopped), new lines are dropped and counted, and the first line that fits again is preceded by
- * {"access_log_dropped": N}. Why not stdio: an
+ * without blocking (poll(2) first, then at most PIPE_BUF bytes per write on a pipe, socket or terminal, up to
+ * the last line's end in them, so a reader that stops never holds a torn line; all of it on a regular file
+ * or another device, /dev/null say). When the buffer is full (the reader has stopped), new lines are dropped
+ * and counted, and the first line that fits again is preceded by {"access_log_dropped":N}. Why not stdio: an
  * fflush on a full pipe blocks holding the FILE's lock, so every thread that logs waits with it (measured:
  * with stdout a pipe nobody read, /healthz stopped answering once ~128 KiB of log was pending). The
  * descriptor is never made O_NONBLOCK (its open file description may be shared with the parent). */
@@ -31,7 +31,7 @@ typedef struct ap_accesslog {
     uint64_t dropped;       /* lines dropped since the last note (mu) */
     uint64_t dropped_total; /* lines dropped since start (mu) */
     const char *note; /* the drop note, a printf format of one %llu ending in '\n'; NULL: the JSON
-                       * {"access_log_dropped": N}. Set after ap_accesslog_init, before other threads use l. */
+                       * {"access_log_dropped":N}. Set after ap_accesslog_init, before other threads use l. */
 } ap_accesslog;
 
 /* Set up l for descriptor fd (not owned; it stays blocking) with cap bytes of buffer (>= 4096; twice that is
