@@ -179,7 +179,7 @@ void ap_render_caption(const ap_map *m, const ap_render_answer *a, const ap_rend
         return;
     }
     char alg[48] = "";
-    if (o->algorithm != NULL)
+    if (o != NULL && o->algorithm != NULL)
         snprintf(alg, sizeof alg, " \u00b7 %s", o->algorithm);
     if (a->status == AP_OK)
         snprintf(buf, cap, "%s%s \u00b7 length %.4f \u00b7 %s", m->id, alg, a->length, a->clear ? "clear" : "not clear");

@@ -220,7 +220,7 @@ typedef struct ap_render_arc_piece {
 int ap_render_arc_pieces(const ap_segment *s, ap_render_arc_piece out[AP_RENDER_ARC_PIECES]);
 
 /* The caption (NUL-terminated, cut to cap bytes): for a map alone "<map> <w>×<h>"; for an answer
- * "<map> · <algorithm> · length <L> · clear|not clear" (algorithm left out when NULL) or
+ * "<map> · <algorithm> · length <L> · clear|not clear" (algorithm left out when NULL, o NULL too) or
  * "<map> · <algorithm> · no_path (<reason>)" / "· timeout". Numbers with 4 decimals. Pure. */
 void ap_render_caption(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, char *buf,
                        size_t cap);
