@@ -192,7 +192,7 @@ class ArcpathClient:
     def _parse_answer(status, raw, attempt):
         try:
             answer = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # (arrays nested a thousand deep: 2 KB raised RecursionError)
             answer = None
         if not isinstance(answer, dict) or not isinstance(answer.get("status"), str):
             raise BadAnswerError(status, "bad_answer", "the 200 answer is not a JSON object with a status",
@@ -206,7 +206,7 @@ class ArcpathClient:
             version = err.get("map_version", 0)
             return ApiError(status, err["code"], err.get("message", ""), err.get("field", ""), attempt,
                             version if isinstance(version, int) and not isinstance(version, bool) else 0)
-        except (ValueError, AttributeError, KeyError, TypeError):
+        except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
             return BadAnswerError(status, "bad_answer", f"HTTP {status} without an arcpath error body", "",
                                   attempt)
 

@@ -10,6 +10,7 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
 - POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
 - POST /v1/path with map "slowhead": a 200 whose header lines come a byte every 0.3 s (for 6 s, then stops);
 - POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes");
+- POST /v1/path with map "deep" / "deep_error": a 200 / a 500 whose JSON nests arrays 1,000 deep (2 KB);
 - POST /v1/path with map "huge" / "huge_undeclared": a 200 of 64 MiB + 1 bytes, its Content-Length saying so /
   none (the body ends at the close), sent until the client stops reading;
 - GET /count: the number of POSTs so far, as text.
@@ -110,6 +111,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         if map_id == "badly_typed":
             self.send(200, dict(ANSWER, clear="yes"))
+            return
+        if map_id in ("deep", "deep_error"):  # 2 KB of arrays nested 1,000 deep: Python raised RecursionError
+            nested = "[" * 1000 + "]" * 1000
+            if map_id == "deep":
+                self.send(200, '{"status":"ok","x":' + nested + "}")
+            else:
+                self.send(500, '{"error":' + nested + "}")
             return
         if map_id in ("busy_dated", "busy_blank"):
             self.send(503, OVERLOADED, retry_after="Wed, 21 Oct 2015 07:28:00 GMT" if map_id == "busy_dated" else "")

@@ -11,7 +11,8 @@
 #   - one 503 with Retry-After is retried (2 requests, then the stub's answer);
 #   - an always-503 server is tried exactly 3 times (the clients' default bound), then the overloaded error;
 #   - a 503 whose Retry-After is not delta-seconds (an HTTP-date, an empty value) is not retried (1 request);
-#   - an answer over 64 MiB (its Content-Length saying so, or none) is the client's bad_answer.
+#   - an answer over 64 MiB (its Content-Length saying so, or none) is the client's bad_answer; a short one
+#     nested 1,000 deep is read, or bad_answer where the client's JSON parser stops short of that depth.
 # For the kinodynamic members of the C and JavaScript clients' typed requests and of every client's answer
 # (the C, JavaScript and C# examples' "kinodynamic" mode; C# sends the body as JSON text; the body KINO
 # below):
@@ -247,6 +248,20 @@ for name in c python js csharp; do
             fail "$name: an answer over 64 MiB, $form (exit $rc)" "expected: $expect" "got:      $(cat "$tmp/out")"
         fi
     done
+
+    # a short answer nested 1,000 deep is read (an unknown member, "x") or, where the JSON parser stops
+    # short of that depth, bad_answer; never an untyped error (Python raised RecursionError: a helper)
+    run_example $name "$stub" deep
+    case "$rc:$(cat "$tmp/out")" in
+        "0:status ok"* | "1:error 200 bad_answer: "*) pass "$name: a 200 nested 1,000 deep -> read, or bad_answer" ;;
+        *) fail "$name: a 200 nested 1,000 deep (exit $rc; expected the answer or error 200 bad_answer)" \
+            "got: $(cat "$tmp/out")" ;;
+    esac
+    run_example $name "$stub" deep_error
+    case "$rc:$(cat "$tmp/out")" in
+        "1:error 500 bad_answer: "*) pass "$name: a 500 nested 1,000 deep -> bad_answer" ;;
+        *) fail "$name: a 500 nested 1,000 deep (exit $rc; expected 1, error 500 bad_answer)" "got: $(cat "$tmp/out")" ;;
+    esac
 
     # a Retry-After that is not delta-seconds (arcpath sends only those) is no advice to retry: one request,
     # the same in every client (C retried the date at once, JavaScript the empty value: Number("") is 0)
