@@ -464,8 +464,14 @@ START_TEST(view_frame_and_caps)
     /* a strip 2 tiles wide, 200 high (5.12 px a tile: 10.24 px): its caption "tiny 2x200" (10 characters)
      * needs 10 x 0.62 x 12 + 8 = 82.4 px, so the picture is 83 px wide, the map on its left (was 11 px, the
      * caption cut after its first letter) */
-    ap_map strip = *m;
-    strip.width = 2, strip.height = 200;
+    static char strip_text[64 + 3 * 200];
+    int at = snprintf(strip_text, sizeof strip_text, "type octile\nheight 200\nwidth 2\nmap\n");
+    for (int y = 0; y < 200; y++)
+        at += snprintf(strip_text + at, sizeof strip_text - (size_t)at, "..\n");
+    ap_map *sm = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_parse("tiny", "tiny", strip_text, (size_t)at, NULL, &sm, &d), AP_OK);
+    ap_map strip = *sm; /* (a copy whose id the last checks change; its cells are sm's) */
     ap_render_frame_of(&strip, NULL, NULL, &f);
     ck_assert_double_eq(f.scale, 5.12);
     ck_assert_double_eq_tol(f.width, 82.4 / 5.12, 1e-12);
@@ -486,6 +492,7 @@ START_TEST(view_frame_and_caps)
     o.algorithm = "an_algorithm_name_of_forty_seven_characters_xyz";
     ap_render_frame_of(&strip, &lengthy, &o, &f);
     ck_assert_int_eq(f.width_px, 1024);
+    ap_map_free(sm);
     ap_map_free(m);
 }
 END_TEST
