@@ -42,9 +42,12 @@ size_t ap_test_list_maps(const char *dir, char ***out);
 
 /* The maps the sweeps over every Moving AI map visit: ap_test_list_maps(dir, out), less, in quick mode (the
  * sanitizer run), the maps of more than 512 x 512 cells (AcrosstheCape, Paris_1_1024: their loads alone take
- * seconds under the sanitizers, every sweep again). The plain run sweeps them all; the loader's own test
- * (tests/planner/world/test_map.c) loads every map in both runs. Same ownership as ap_test_list_maps. */
-size_t ap_test_sweep_maps(const char *dir, char ***out);
+ * seconds under the sanitizers, every sweep again) and every other one of the rest: half 0 keeps the 1st,
+ * 3rd, ..., half 1 the 2nd, 4th, ... (the four sweeps take two halves each, so each map is still swept
+ * twice under the sanitizers; the pass was bound by these sweeps, ~50 s of its planner shards). The plain
+ * run sweeps them all; the loader's own test (tests/planner/world/test_map.c) loads every map in both runs.
+ * Same ownership as ap_test_list_maps. */
+size_t ap_test_sweep_maps(const char *dir, int half, char ***out);
 
 /* Write text to a new file /tmp/<prefix>-XXXXXX (mkstemp) and return its malloc'd path, or NULL on error.
  * The caller unlinks and frees it. */

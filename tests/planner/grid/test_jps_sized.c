@@ -497,7 +497,7 @@ START_TEST(movingai_discs)
         return;
     }
     char **names;
-    const size_t nmaps = ap_test_sweep_maps(dir, &names);
+    const size_t nmaps = ap_test_sweep_maps(dir, 1, &names);
     ck_assert_uint_gt(nmaps, 0);
     static const double radii[] = {0.5, 1.0, 2.0};
     size_t total = 0, ok = 0;

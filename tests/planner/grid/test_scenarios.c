@@ -120,7 +120,7 @@ START_TEST(optimal_costs)
         return;
     }
     char **names;
-    size_t n = ap_test_sweep_maps(dir, &names);
+    size_t n = ap_test_sweep_maps(dir, 0, &names);
     ck_assert_uint_gt(n, 0);
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
