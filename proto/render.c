@@ -66,9 +66,8 @@ void ap_render_frame_of(const ap_map *m, const ap_render_answer *a, const ap_ren
     f->scale = ap_render_scale(w, h);
     f->px = 1.0 / f->scale;
     f->caption = AP_RENDER_CAPTION_PX * f->px;
-    char cap[256];
-    ap_render_caption(m, a, o, cap, sizeof cap);
-    double cap_px = (double)code_points(cap) * AP_RENDER_CAPTION_EM_PER_CHAR * AP_RENDER_FONT_PX +
+    ap_render_caption(m, a, o, f->caption_text, sizeof f->caption_text);
+    double cap_px = (double)code_points(f->caption_text) * AP_RENDER_CAPTION_EM_PER_CHAR * AP_RENDER_FONT_PX +
                     2.0 * AP_RENDER_CAPTION_MARGIN_PX;
     if (cap_px > AP_RENDER_LONG_SIDE_PX)
         cap_px = AP_RENDER_LONG_SIDE_PX;

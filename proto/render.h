@@ -125,6 +125,7 @@ typedef struct ap_render_frame {
                             * AP_RENDER_MAX_TILE_PX */
     double px;             /* one pixel in tiles (1 / scale): strokes and markers are sized in pixels */
     double caption;        /* the caption strip's height, tiles (AP_RENDER_CAPTION_PX pixels) */
+    char caption_text[256]; /* the caption (ap_render_caption), which the picture's width makes room for */
     double width;          /* the picture's width, tiles: the view's, or more where the caption needs it (a
                             * narrow map: the room right of the map is blank, as the caption strip) */
     int width_px, height_px; /* the picture's size in pixels, caption included (rounded up) */

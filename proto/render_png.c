@@ -256,8 +256,7 @@ int ap_render_png(const ap_map *m, const ap_render_answer *a, const ap_render_op
         draw_marker(cr, a, true, o, f);
     }
     cairo_restore(cr);
-    char cap[256];
-    ap_render_caption(m, a, o, cap, sizeof cap);
+    const char *cap = f->caption_text;
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, AP_RENDER_FONT_PX * f->px);
     cairo_move_to(cr, f->x0 + 4.0 * f->px, f->y1 + 13.0 * f->px);

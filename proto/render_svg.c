@@ -232,8 +232,7 @@ static void marker(ap_jbuf *b, const ap_render_answer *a, bool goal, const ap_re
 int ap_render_svg(const ap_map *m, const ap_render_answer *a, const ap_render_opts *o, const ap_render_frame *f,
                   ap_jbuf *out)
 {
-    char cap[256];
-    ap_render_caption(m, a, o, cap, sizeof cap);
+    const char *cap = f->caption_text;
     double w = f->x1 - f->x0, h = f->y1 - f->y0;
     AP_JBUF_LIT(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
     attr(out, "width", f->width_px);

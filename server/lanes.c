@@ -674,15 +674,24 @@ static void complete(ap_lanes *l, ap_job *j)
     maybe_drained(l);
 }
 
-static void complete_with(ap_lanes *l, ap_job *j, int status)
+/* Answer j with status (and message, NULL = the code's default) without searching further. */
+static void complete_msg(ap_lanes *l, ap_job *j, int status, const char *message)
 {
     memset(&j->result, 0, sizeof j->result);
     j->result.status = status;
+    if (message != NULL)
+        snprintf(j->result.message, sizeof j->result.message, "%s", message);
     if (status == AP_TIMEOUT && j->t_first_ns)
         j->result.expanded = ap_plan_expanded(&j->plan);
     j->state = status;
     complete(l, j);
 }
+
+static void complete_with(ap_lanes *l, ap_job *j, int status)
+{
+    complete_msg(l, j, status, NULL);
+}
+
 
 static void overloaded(ap_lanes *l, ap_job *j, ap_lane lane)
 {
@@ -1099,15 +1108,22 @@ static void on_drain_timeout(uv_timer_t *t)
     ap_lanes_cancel(t->data);
 }
 
-void ap_lanes_cancel(ap_lanes *l)
+/* Answer every job waiting for a slow slot (they hold none) with status and message. */
+static void answer_pending(ap_lanes *l, int status, const char *message)
 {
-    atomic_store(&l->cancel, 1);
     ap_job *j;
     while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
         l->pending_n--;
         slow_release(l, j);
-        complete_with(l, j, AP_TIMEOUT);
+        complete_msg(l, j, status, message);
     }
+}
+
+void ap_lanes_cancel(ap_lanes *l)
+{
+    atomic_store(&l->cancel, 1);
+    answer_pending(l, AP_TIMEOUT, NULL);
+    ap_job *j;
     while ((j = q_pop(&l->run_head, &l->run_tail))) {
         l->run_n--;
         slow_release(l, j);
@@ -1128,15 +1144,7 @@ void ap_lanes_drain(ap_lanes *l, int timeout_ms, ap_lanes_drained_fn drained, vo
      * drain is: a load balancer resends them to another replica at once. Left queued, each waited for a slot
      * the running searches hold (up to the whole drain), and was then cut at drain_timeout_ms and answered 200
      * "timeout", an answer no balancer retries (a helper: 11 s, expanded 0). */
-    ap_job *j;
-    while ((j = q_pop(&l->pending_head, &l->pending_tail))) {
-        l->pending_n--;
-        slow_release(l, j);
-        memset(&j->result, 0, sizeof j->result);
-        j->result.status = j->state = AP_E_NOT_READY;
-        snprintf(j->result.message, sizeof j->result.message, "%s", AP_LANES_SHUTTING_DOWN);
-        complete(l, j);
-    }
+    answer_pending(l, AP_E_NOT_READY, AP_LANES_SHUTTING_DOWN);
     if (timeout_ms <= 0)
         ap_lanes_cancel(l);
     else

@@ -399,16 +399,16 @@ START_TEST(kinds_on_circle_maps)
     ck_assert_str_eq(str(json_array_get(res, 0), "status"), "ok");
     ck_assert(json_real_value(json_object_get(json_array_get(res, 0), "length")) == len[0]);
     json_t *e = json_object_get(json_array_get(res, 1), "error");
-    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "unit.kind");
+    ck_assert_str_eq(str(e, "field"), "unit.kind");
     json_decref(j);
     j = ap_post_want(&s, "/v1/path",
                      "{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,\"y\":22},"
                      "\"unit\":{\"kind\":\"crate\"}}",
                      400);
     e = json_object_get(j, "error");
-    ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "invalid_request");
-    ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "unit.kind");
-    ck_assert_str_eq(json_string_value(json_object_get(e, "message")),
+    ck_assert_str_eq(str(e, "code"), "invalid_request");
+    ck_assert_str_eq(str(e, "field"), "unit.kind");
+    ck_assert_str_eq(str(e, "message"),
                      "unit kind \"crate\" is a square of 2 x 2 tiles, and square units move on grid cells: a circle "
                      "map takes discs (unit.radius)");
     json_decref(j);
@@ -416,7 +416,7 @@ START_TEST(kinds_on_circle_maps)
                      "{\"map\":\"forest\",\"start\":{\"x\":1,\"y\":12},\"goal\":{\"x\":38,\"y\":22},"
                      "\"unit\":{\"kind\":\"tank\",\"capability\":[\"ground\"]}}",
                      400);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "error"), "field")), "unit.capability");
+    ck_assert_str_eq(str(json_object_get(j, "error"), "field"), "unit.capability");
     json_decref(j);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
 }
