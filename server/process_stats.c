@@ -85,10 +85,19 @@ void ap_process_stats_read(ap_process_stats *st)
     }
 }
 
+/* Why the shortest digits that read back as v: %.17g printed 12 ticks of CPU as 0.11999999999999999, which
+ * a person reading the scrape takes for a rounding fault (the value itself is exact to the kernel's tick). */
 static void sample(FILE *f, bool has, const char *name, const char *type, const char *help, double v)
 {
-    if (has)
-        fprintf(f, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+    if (!has)
+        return;
+    char num[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(num, sizeof num, "%.*g", digits, v);
+        if (strtod(num, NULL) == v)
+            break;
+    }
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", name, help, name, type, name, num);
 }
 
 void ap_process_stats_render(FILE *f, const ap_process_stats *st)

@@ -23,7 +23,8 @@ typedef struct ap_process_stats {
  * syscalls and small /proc reads (~20 µs), meant for a scrape, not a hot path. */
 void ap_process_stats_read(ap_process_stats *st);
 
-/* Write st as Prometheus text (HELP, TYPE and one sample per value read; has_* false: left out) to f. st is
+/* Write st as Prometheus text (HELP, TYPE and one sample per value read; has_* false: left out) to f, each
+ * value in the fewest digits that read back as the same double (0.12, not 0.11999999999999999). st is
  * only read; thread-safe as stdio is. */
 void ap_process_stats_render(FILE *f, const ap_process_stats *st);
 

@@ -8,6 +8,7 @@
 
 #include "server/http.h"
 #include "server/metrics.h"
+#include "server/process_stats.h"
 
 Suite *metrics_suite(void);
 
@@ -230,6 +231,36 @@ START_TEST(test_process_metrics)
 }
 END_TEST
 
+/* Each value in the fewest digits that read back as it: 12 ticks of CPU are 0.12 (%.17g printed
+ * 0.11999999999999999), a start time keeps its hundredths, a byte count has no exponent. */
+START_TEST(test_process_values_shortest)
+{
+    ap_process_stats st = {.cpu_seconds = 12.0 / 100.0, .resident_bytes = 123456789.0,
+                           .start_time_seconds = 1796774400.0 + 37.0 / 100.0, .open_fds = 9.0,
+                           .has_cpu = true, .has_memory = true, .has_start = true, .has_fds = true};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    ap_process_stats_render(f, &st);
+    fclose(f);
+    ck_assert_msg(has_line(text, "process_cpu_seconds_total 0.12"), "%s", text);
+    ck_assert_msg(has_line(text, "process_resident_memory_bytes 123456789"), "%s", text);
+    ck_assert_msg(has_line(text, "process_virtual_memory_bytes 0"), "%s", text);
+    ck_assert_msg(has_line(text, "process_start_time_seconds 1796774400.37"), "%s", text);
+    ck_assert_msg(has_line(text, "process_open_fds 9"), "%s", text);
+    ck_assert_ptr_null(strstr(text, "process_max_fds")); /* not read: left out */
+    /* a value that needs all 17 digits keeps them */
+    st.cpu_seconds = 0.1 + 0.2;
+    free(text);
+    f = open_memstream(&text, &len);
+    ap_process_stats_render(f, &st);
+    fclose(f);
+    ck_assert_msg(has_line(text, "process_cpu_seconds_total 0.30000000000000004"), "%s", text);
+    free(text);
+}
+END_TEST
+
 Suite *metrics_suite(void)
 {
     Suite *s = suite_create("server/metrics");
@@ -238,6 +269,7 @@ Suite *metrics_suite(void)
     tcase_add_test(tc, test_histogram_cumulative);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_process_metrics);
+    tcase_add_test(tc, test_process_values_shortest);
     suite_add_tcase(s, tc);
     return s;
 }
