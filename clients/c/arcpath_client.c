@@ -120,7 +120,7 @@ static ap_client_result parse_answer(const body_buf *b, ap_client_answer *answer
     answer->clear = json_is_boolean(clear) ? json_is_true(clear) : -1;
     answer->segment_count = json_array_size(json_object_get(root, "segments"));
     answer->duration_s = number_or_nan(root, "duration_s");
-    answer->probe = json_object_get(root, "segments") ? json_is_true(json_object_get(root, "probe")) : -1;
+    answer->probe = json_is_array(json_object_get(root, "segments")) ? json_is_true(json_object_get(root, "probe")) : -1;
     return AP_CLIENT_OK;
 }
 

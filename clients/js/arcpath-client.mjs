@@ -51,16 +51,20 @@ async function readCapped(res) {
 export class ArcpathClient {
   /**
    * @param baseUrl the server, e.g. "http://127.0.0.1:8080"
-   * @param options timeoutMs per request (10000), maxAttempts per call (3, 1 … 10), maxRetryWaitMs (10000);
-   *   a value that is not a finite number takes the default (maxAttempts NaN retried without end)
+   * @param options timeoutMs per request (10000; 1 … 2^31 - 1, the longest timer Node keeps), maxAttempts per
+   *   call (3, 1 … 10), maxRetryWaitMs (10000); a value that is not a finite number takes the default
+   *   (maxAttempts NaN retried without end), and so does a timeoutMs <= 0, as in the C client (0 aborted every
+   *   request at once, a negative one threw: every call failed as transport)
    */
   constructor(baseUrl, { timeoutMs = 10000, maxAttempts = 3, maxRetryWaitMs = 10000 } = {}) {
     if (!baseUrl) throw new TypeError('baseUrl must not be empty');
     const finite = (v, dflt) => (Number.isFinite(Number(v)) ? Number(v) : dflt);
     this.pathUrl = `${String(baseUrl).replace(/\/+$/, '')}/v1/path`;
-    this.timeoutMs = finite(timeoutMs, 10000);
+    // (above 2^31 - 1 Node's timer fires after 1 ms: every request aborted as it starts)
+    const timeout = finite(timeoutMs, 10000);
+    this.timeoutMs = timeout > 0 ? Math.min(timeout, 2 ** 31 - 1) : 10000;
     this.maxAttempts = Math.min(Math.max(Math.trunc(finite(maxAttempts, 3)), 1), 10);
-    this.maxRetryWaitMs = Math.max(finite(maxRetryWaitMs, 10000), 0);
+    this.maxRetryWaitMs = Math.min(Math.max(finite(maxRetryWaitMs, 10000), 0), 2 ** 31 - 1);
   }
 
   /** POST one /v1/path body (an object); resolves with the 200 answer (status ok, no_path or timeout). */
@@ -99,11 +103,12 @@ export class ArcpathClient {
           Number.isSafeInteger(err.map_version) ? err.map_version : 0)
         : new ArcpathError(res.status, 'bad_answer', `HTTP ${res.status} without an arcpath error body`, '', attempt);
       // delta-seconds only (digits, what arcpath sends): an HTTP-date or an empty value (Number('') is 0:
-      // it was retried at once) is no advice to retry, as in the other clients
+      // it was retried at once) is no advice to retry, as in the other clients; digits too many for a number
+      // (Infinity) are a long wait, cut to maxRetryWaitMs like any other (they went unretried)
       const retryAfter = (res.headers.get('retry-after') ?? '').trim();
       const wait = /^[0-9]+$/.test(retryAfter) ? Number(retryAfter) : NaN;
-      if (res.status !== 503 || !Number.isFinite(wait) || attempt >= this.maxAttempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(wait, 0) * 1000, this.maxRetryWaitMs)));
+      if (res.status !== 503 || Number.isNaN(wait) || attempt >= this.maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait * 1000, this.maxRetryWaitMs)));
     }
   }
 

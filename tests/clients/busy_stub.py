@@ -4,12 +4,15 @@ http.server, 127.0.0.1 only. Prints its port on the first line of stdout, then s
 - POST /v1/path with map "always_busy": always 503 overloaded with Retry-After: 0;
 - POST /v1/path with map "busy_dated" or "busy_blank": always 503 overloaded with a Retry-After that is not
   delta-seconds (an HTTP-date in the past; an empty value), which the clients do not retry;
+- POST /v1/path with map "busy_long": always 503 overloaded with a Retry-After of 401 digits (too many for a
+  double: a wait that a client cuts to its longest);
 - any other POST /v1/path: 503 overloaded (Retry-After: 0) and 200 with ANSWER in turn, starting with 503,
   so a client that retries once gets the answer;
 - POST /v1/path with map "drip": a 200 whose body comes a byte every 0.3 s (20 bytes, then it stops);
 - POST /v1/path with map "truncated": a 200 whose connection closes 14 bytes into its 100-byte body;
 - POST /v1/path with map "slowhead": a 200 whose header lines come a byte every 0.3 s (for 6 s, then stops);
-- POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes");
+- POST /v1/path with map "badly_typed": a 200 whose JSON has members of the wrong type ("clear": "yes",
+  "segments" an object);
 - POST /v1/path with map "deep" / "deep_error": a 200 / a 500 whose JSON nests arrays 1,000 deep (2 KB);
 - POST /v1/path with map "huge" / "huge_undeclared": a 200 of 64 MiB + 1 bytes, its Content-Length saying so /
   none (the body ends at the close), sent until the client stops reading;
@@ -110,7 +113,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         if map_id == "badly_typed":
-            self.send(200, dict(ANSWER, clear="yes"))
+            self.send(200, dict(ANSWER, clear="yes", segments={"0": ANSWER["segments"][0]}))
             return
         if map_id in ("deep", "deep_error"):  # 2 KB of arrays nested 1,000 deep: Python raised RecursionError
             nested = "[" * 1000 + "]" * 1000
@@ -121,6 +124,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if map_id in ("busy_dated", "busy_blank"):
             self.send(503, OVERLOADED, retry_after="Wed, 21 Oct 2015 07:28:00 GMT" if map_id == "busy_dated" else "")
+            return
+        if map_id == "busy_long":
+            self.send(503, OVERLOADED, retry_after="1" + "0" * 400)
             return
         if map_id != "always_busy":
             Handler.others += 1

@@ -20,7 +20,10 @@
 #     ok, length and duration_s (the same doubles, duration_s > 0), segments, 1 turn on the spot, every
 #     segment timed (v_start, v_end, t_start, duration), the samples of samples.dt, probe 0, clear;
 #   - the same with unit.max_speed -1 prints the server's 400 invalid_request on field unit.max_speed;
-#   - (C) unit.max_speed inf, which JSON cannot carry, is the client's own "argument" error on that field.
+#   - (C) unit.max_speed inf, which JSON cannot carry, is the client's own "argument" error on that field;
+#     a 200 whose "segments" is not an array has no path (segments 0, probe -1).
+# And the clients' options (Python's timeout over a whole answer; JavaScript's maxAttempts, timeoutMs and a
+# Retry-After too long for a number).
 # And the JavaScript client's TypeScript declarations: tests/clients/types.ts compiles under tsc --strict
 # (TypeScript pinned in this folder's package-lock.json; make deps installs it), its @ts-expect-error lines
 # included (each must be an error).
@@ -335,6 +338,13 @@ if [ -z "$(toolchain csharp)" ]; then
     esac
 fi
 if [ -z "$(toolchain c)" ]; then
+    # "segments" not an array is no path: probe -1 (it was 0, as for a path without the probe)
+    run_example c "$stub" badly_typed kinodynamic
+    if [ $rc -eq 0 ] && grep -qx 'probe -1' "$tmp/out" && grep -qx 'segments 0' "$tmp/out"; then
+        pass "c: a 200 whose segments is not an array -> segments 0, probe -1"
+    else
+        fail "c: a 200 whose segments is not an array (exit $rc; expected segments 0, probe -1)" "got: $(tr '\n' ' ' <"$tmp/out")"
+    fi
     run_example c "$base" arena kinodynamic inf
     expect='error 0 argument: unit.max_speed must be a finite number (NaN means not sent) (field: unit.max_speed)'
     if [ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "$expect" ]; then
@@ -348,7 +358,9 @@ fi
 # Python: timeout bounds the whole request (a body, or the header lines, a byte every 0.3 s are cut off at 1 s,
 # not read for 6 s: the headers went on for ever), and a
 # body cut short is a TransportError (both escaped as other exceptions, or not at all). JavaScript: maxAttempts
-# NaN takes the default 3 (it retried without end).
+# NaN takes the default 3 (it retried without end); a Retry-After of 401 digits (Infinity as a number) is
+# retried after maxRetryWaitMs (it was not retried); timeoutMs 0, -1 and 2^32 take the default or the
+# longest timer (each failed every call as transport).
 out=$(PYTHONPATH=clients/python python3 -c '
 import sys, time
 from arcpath_client import ArcpathClient, TransportError
@@ -374,12 +386,22 @@ out=$(node -e '
 import(process.argv[1]).then(async (m) => {
   const c = new m.ArcpathClient(process.argv[2], { maxAttempts: Number("x"), maxRetryWaitMs: 0 });
   try { await c.path({ map: "always_busy" }); console.log("answered"); } catch (e) { console.log(e.code, c.maxAttempts); }
+  const l = new m.ArcpathClient(process.argv[2], { maxAttempts: 2, maxRetryWaitMs: 1 });
+  try { await l.path({ map: "busy_long" }); console.log("answered"); } catch (e) { console.log(e.code, e.attempts); }
+  for (const t of [0, -1, 2 ** 32]) {
+    const tc = new m.ArcpathClient(process.argv[2], { timeoutMs: t, maxAttempts: 1 });
+    try { const a = await tc.path({ map: "x" }); console.log(tc.timeoutMs, a.status); } catch (e) { console.log(tc.timeoutMs, e.code); }
+  }
 });' "$PWD/clients/js/arcpath-client.mjs" "$stub" 2>&1)
 sent=$(( $(stub_count) - before ))
-if [ "$out" = "overloaded 3" ] && [ "$sent" -eq 3 ]; then
-    pass "js: maxAttempts NaN takes the default (3 requests, then the overloaded error)"
+# (the stub answers "x" 503 and 200 in turn with the default map's count: one of the three calls may be
+# the 503, "overloaded", but never a transport error)
+expect=$(printf 'overloaded 3\noverloaded 2\n10000 .*\n10000 .*\n2147483647 .*')
+if ! echo "$out" | grep -q transport && [ "$(echo "$out" | head -2)" = "$(printf 'overloaded 3\noverloaded 2')" ] \
+   && [ "$(echo "$out" | sed -n '3,5s/ .*//p' | tr '\n' ' ')" = "10000 10000 2147483647 " ] && [ "$sent" -eq 8 ]; then
+    pass "js: maxAttempts NaN takes the default (3 requests); a Retry-After of 401 digits is retried; timeoutMs 0, -1, 2^32 answered"
 else
-    fail "js: maxAttempts NaN ($sent requests)" "expected: overloaded 3" "got:      $out"
+    fail "js: options ($sent requests; expected 8)" "expected: $expect" "got:      $out"
 fi
 
 # --- the JavaScript client's declarations -------------------------------------------------------------------
