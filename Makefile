@@ -135,7 +135,8 @@ check-plain:
 	@$(MAKE) --no-print-directory test
 
 # detect_stack_use_after_return: a job handed to the pool once read the parsing handler's stack (a corridor);
-# only this mode sees such a read when nothing has reused the frame yet.
+# only this mode sees such a read when nothing has reused the frame yet. ARCPATH_TEST_QUICK=1: the test programs
+# sweep fewer maps and tests/clients runs the C client only (the one built with the sanitizers).
 check-asan:
 	@echo "== the same tests (but the file-only checks) under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-deps
