@@ -21,6 +21,7 @@
 #include "../planner/base/limits.h"
 #include "../planner/base/status.h"
 #include "../planner/world/capability.h"
+#include "../planner/world/tables.h"
 #include "fail.h"
 #include "units.h"
 #include "version.h"
@@ -226,6 +227,7 @@ void ap_config_defaults(ap_config *c)
     c->max_maps = 4096;
     c->admin_token[0] = '\0';
     c->n_cors_origins = 0;
+    c->skip_tables = 0;
     c->config_file[0] = '\0';
     c->check_config = false;
 }
@@ -434,6 +436,28 @@ static int apply_cors(ap_config *c, const char *label, json_t *v, char *err, siz
     return AP_OK;
 }
 
+/* "skip_tables": ["any_angle", "hier"]: skippable per-map tables not built (tables.h); [] builds every one. */
+static int apply_skip_tables(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_array(v))
+        return ap_config_fail(err, errlen, "%s: \"skip_tables\": must be an array of table names", label);
+    uint32_t bits = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *e = json_array_get(v, i);
+        const uint32_t b = json_is_string(e) ? ap_table_kind_skip_bit(json_string_value(e)) : 0;
+        if (b == 0)
+            return ap_config_fail(err, errlen,
+                                  "%s: \"skip_tables[%zu]\": must be one of \"jps_plus\", \"jps_bits\", \"jps_sized\", "
+                                  "\"any_angle\", \"hier\" (the tables the planner can do without)",
+                                  label, i);
+        if (bits & b)
+            return ap_config_fail(err, errlen, "%s: \"skip_tables[%zu]\": a table is listed twice", label, i);
+        bits |= b;
+    }
+    c->skip_tables = bits;
+    return AP_OK;
+}
+
 /* ARCPATH_CORS_ORIGINS: "https://a.example, https://b.example" or "*". */
 static int apply_cors_env(ap_config *c, const char *v, const char **why)
 {
@@ -602,6 +626,12 @@ static int apply_json(ap_config *c, const char *label, json_t *root, char *err, 
         }
         if (strcmp(key, "cors_origins") == 0) {
             int rc = apply_cors(c, label, v, err, errlen);
+            if (rc != AP_OK)
+                return rc;
+            continue;
+        }
+        if (strcmp(key, "skip_tables") == 0) {
+            int rc = apply_skip_tables(c, label, v, err, errlen);
             if (rc != AP_OK)
                 return rc;
             continue;
@@ -812,7 +842,8 @@ static void usage(FILE *f)
           "config-file-only keys:\n",
           f);
     print_int_fields(f, false);
-    fputs("  profiles, terrain_costs, meters_per_tile, units, capabilities, capability_costs: see config/README.md\n",
+    fputs("  profiles, terrain_costs, meters_per_tile, units, capabilities, capability_costs, skip_tables:\n"
+          "                               see config/README.md\n",
           f);
 }
 
@@ -986,6 +1017,13 @@ void ap_config_print(const ap_config *c, void *file)
     for (size_t i = 0; i < c->n_cors_origins; i++)
         json_array_append_new(cors, json_string(c->cors_origins[i]));
     json_object_set_new(o, "cors_origins", cors);
+    json_t *skip = json_array();
+    size_t nk;
+    const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+    for (size_t i = 0; i < nk && i < 32; i++)
+        if (c->skip_tables & (1u << i))
+            json_array_append_new(skip, json_string(kinds[i]->name));
+    json_object_set_new(o, "skip_tables", skip);
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still

@@ -121,6 +121,9 @@ typedef struct ap_config {
      * port; no path), or the one entry "*" (any origin). 0 entries (default) = CORS off. */
     char cors_origins[AP_CONFIG_MAX_CORS][AP_CORS_ORIGIN_MAX];
     size_t n_cors_origins;
+    /* Per-map tables not built (config file only, "skip_tables": names of skippable table kinds, tables.h
+     * ap_table_kind_skip_bit): their bits, for ap_map_opts.skip_tables. 0 (default) = every table built. */
+    uint32_t skip_tables;
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -142,7 +145,9 @@ void ap_config_defaults(ap_config *c);
  * "meters_per_tile": an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": NUMBER in
  * [AP_MIN_METERS_PER_TILE, AP_MAX_METERS_PER_TILE] (map.h ap_map_scale; "meters_per_tile.MAP" names a bad entry),
  * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
- * ap_config.cors_origins ("cors_origins[I]" names a bad entry),
+ * ap_config.cors_origins ("cors_origins[I]" names a bad entry), "skip_tables": an array of distinct names of
+ * skippable per-map tables ("jps_plus", "jps_bits", "jps_sized", "any_angle", "hier"; "skip_tables[I]"
+ * names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
  * "turning_radius" (tiles) or "turning_radius_m" (metres, scaled where applied), "reverse", "reverse_penalty",
  * the vehicle limits} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-], not starting with '.';
@@ -150,7 +155,7 @@ void ap_config_defaults(ap_config *c);
  * capabilities (each an array of terrain names, as unit.capability), and "capability_costs": an object
  * CAPABILITY: {TERRAIN: COST} with CAPABILITY terrain names joined by '+' ("ground+swamp", capability.h) and
  * only that capability's terrains (a bad entry is reported as "label: \"units.tank.capability[1]\": ..."), all
- * optional. "profiles", "terrain_costs", "meters_per_tile", "cors_origins", "units", "capabilities" and "capability_costs" replace what an
+ * optional. "profiles", "terrain_costs", "meters_per_tile", "cors_origins", "skip_tables", "units", "capabilities" and "capability_costs" replace what an
  * earlier source set.
  * label names the source in messages. Unknown keys, wrong types, out-of-range values, duplicate keys and
  * malformed JSON are errors: returns AP_E_CONFIG with err (errlen bytes, may be 0) set to

@@ -608,7 +608,8 @@ int main(int argc, char **argv)
                             .cap_costs = s->cfg.cap_costs,
                             .n_cap_costs = s->cfg.n_cap_costs,
                             .scales = s->cfg.scales,
-                            .n_scales = s->cfg.n_scales};
+                            .n_scales = s->cfg.n_scales,
+                            .skip_tables = s->cfg.skip_tables};
     if (s->cfg.check_config) /* (blocked at the start of main: a check keeps the default actions) */
         pthread_sigmask(SIG_UNBLOCK, &quit, NULL);
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, s->cfg.max_maps, stderr);

@@ -164,7 +164,7 @@ static size_t table_live(const void *data, uint64_t *count)
 static bool table_pending(const void *data);
 static int table_work(const ap_map *m, void *data, uint64_t until_ns);
 
-const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners",    AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+const ap_table_kind ap_aa_table_kind = {AP_AA_TABLE_NAME, "corners",    AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE | AP_TABLE_UNIFORM,
                                         table_build,      table_free,   table_update, table_live, table_pending,
                                         table_work};
 

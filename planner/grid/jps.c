@@ -390,7 +390,7 @@ static int jps_plus_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
     return st;
 }
 
-const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+const ap_table_kind ap_jps_plus_table_kind = {AP_JPS_TABLE_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE | AP_TABLE_UNIFORM,
                                               jps_plus_kind_build, ap_jps_table_free, jps_plus_kind_update, NULL, NULL,
                                               NULL};
 
@@ -534,7 +534,7 @@ static int jps_bits_kind_update(const ap_map *m, const ap_map *prev, const ap_ma
     return AP_OK;
 }
 
-const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM,
+const ap_table_kind ap_jps_bits_table_kind = {AP_JPS_BITS_NAME, NULL, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE | AP_TABLE_UNIFORM,
                                               jps_bits_kind_build, ap_jps_bits_free, jps_bits_kind_update, NULL, NULL,
                                               NULL};
 

@@ -406,7 +406,7 @@ static size_t slot_live(const void *data, uint64_t *count)
 static bool slot_pending(const void *data);
 static int slot_work(const ap_map *m, void *data, uint64_t until_ns);
 
-const ap_table_kind ap_jps_sized_table_kind = {AP_JPS_SIZED_TABLE_NAME, "thresholds", AP_TABLE_OPTIONAL, slot_build,
+const ap_table_kind ap_jps_sized_table_kind = {AP_JPS_SIZED_TABLE_NAME, "thresholds", AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE, slot_build,
                                                slot_free, slot_update, slot_live, slot_pending, slot_work};
 
 /* What a key's build would add at most: masks, int16 and int8 distances, and the event lines (about 34 bytes

@@ -1284,7 +1284,7 @@ static int hier_update_kind(const ap_map *m, const ap_map *prev, const ap_map_ta
     return st;
 }
 
-const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL, hier_build_kind, ap_hier_free,
+const ap_table_kind ap_hier_table_kind = {"hier", "entrances", AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE, hier_build_kind, ap_hier_free,
                                           hier_update_kind, NULL, NULL, NULL};
 
 const ap_hier *ap_hier_of(const ap_map *m)

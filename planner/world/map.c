@@ -485,6 +485,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     m->capabilities = caps;
     m->capability = own;
     m->meters_per_tile = mpt;
+    m->skip_tables = opts != NULL ? opts->skip_tables : 0;
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
     for (size_t i = 0; opts != NULL && opts->cap_costs != NULL && i < opts->n_cap_costs; i++)
         memcpy(m->cap_cost[opts->cap_costs[i].capability], opts->cap_costs[i].cost, sizeof m->cap_cost[0]);

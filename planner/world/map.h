@@ -76,6 +76,12 @@ typedef struct ap_map_opts {
      * applies, else the one with "*", else 1 metre per tile. */
     const ap_map_scale *scales;
     size_t n_scales;
+    /* Table kinds not built at load nor by tile updates (config key "skip_tables"): bits from
+     * ap_table_kind_skip_bit (tables.h); a bit of a kind that is not AP_TABLE_SKIPPABLE is ignored. 0: every
+     * table is built. The planner answers every query without such a table, slower or by a fallback
+     * (any_angle builds a graph per query, jps_plus runs online JPS, hierarchical runs A*, auto keeps to
+     * JPS+ for long smoothed queries: config/README.md "skip_tables"). */
+    uint32_t skip_tables;
 } ap_map_opts;
 
 /* One capability's terrain costs (ap_map_opts.cap_costs): cost[k] for AP_TERRAIN_CHARS[k], in
@@ -164,6 +170,7 @@ typedef struct ap_map {
     /* Per-capability terrain costs from ap_map_opts.cap_costs (0 = default), read by the view builder. */
     double cap_cost[16][AP_TERRAIN_KINDS];
     double meters_per_tile; /* metres per tile side (ap_map_opts.scales), > 0; 1 by default */
+    uint32_t skip_tables;   /* ap_map_opts.skip_tables (optional kinds left out); kept by tile updates */
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
     /* Tables built at load by the registered kinds (tables.h; the list is planner/plan/table_kinds.c: today
      * "region", on uniform-cost maps "jps_plus" and "jps_bits", jps.h, per capability "region:<capability>"

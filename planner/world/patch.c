@@ -91,6 +91,7 @@ int ap_map_patch(const ap_map *prev, const ap_cell_edit *edits, size_t n, ap_map
     m->capabilities = prev->capabilities;
     m->capability = prev->capability;
     m->meters_per_tile = prev->meters_per_tile;
+    m->skip_tables = prev->skip_tables;
     memcpy(m->cost_of, prev->cost_of, sizeof m->cost_of);
     memcpy(m->cap_cost, prev->cap_cost, sizeof m->cap_cost);
     m->pass = calloc(ap_map_node_count(prev), 1);

@@ -2,8 +2,21 @@
  * their incremental updates after a tile update (patch.h). */
 #include "tables.h"
 
+#include <string.h>
+
 #include "../base/clock.h"
 #include "../base/status.h"
+
+uint32_t ap_table_kind_skip_bit(const char *name)
+{
+    size_t nk;
+    const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+    for (size_t i = 0; i < nk && i < 32; i++) {
+        if ((kinds[i]->flags & AP_TABLE_SKIPPABLE) && strcmp(kinds[i]->name, name) == 0)
+            return 1u << i;
+    }
+    return 0;
+}
 
 /* prev's slot of kind k for capability cap, or NULL. */
 static const ap_map_table *slot_of(const ap_map *prev, const ap_table_kind *k, uint8_t cap)
@@ -58,6 +71,8 @@ int ap_map_update_tables(ap_map *m, const ap_map *prev, const ap_cell_pos *chang
         const ap_table_kind *k = kinds[i];
         if ((k->flags & AP_TABLE_UNIFORM) && m->weighted)
             continue;
+        if ((k->flags & AP_TABLE_SKIPPABLE) && i < 32 && (m->skip_tables & (1u << i)))
+            continue; /* left out by the config (ap_map_opts.skip_tables) */
         int st = AP_OK;
         if (!(k->flags & AP_TABLE_PER_CAPABILITY))
             st = build_one(m, k, 0, failed, prev, changed, n);

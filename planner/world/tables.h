@@ -22,6 +22,8 @@ typedef struct ap_cell_pos {
                               * planner then works without it); without this flag the load fails */
 #define AP_TABLE_UNIFORM 2u  /* built only on uniform-cost maps (!m->weighted), e.g. JPS's tables: jump
                               * point pruning assumes every move of a given length costs the same */
+#define AP_TABLE_SKIPPABLE 8u /* optional, and the planner answers every query without it (slower, or by a
+                               * fallback algorithm): the config may leave it out (ap_map_opts.skip_tables) */
 #define AP_TABLE_PER_CAPABILITY 4u /* built once per capability of the map (ap_map.capabilities, capability.h),
                                     * in increasing capability order: the loader sets out->capability
                                     * before each build, and the builder names the slot (out->name, a
@@ -64,6 +66,12 @@ typedef struct ap_table_kind {
     bool (*pending)(const void *data);
     int (*work)(const ap_map *m, void *data, uint64_t until_ns);
 } ap_table_kind;
+
+/* The bit for ap_map_opts.skip_tables of the skippable kind (AP_TABLE_SKIPPABLE) named `name`: "jps_plus",
+ * "jps_bits", "jps_sized", "any_angle" or "hier", i.e. 1u << its index in ap_table_kinds; 0 when no
+ * skippable kind has that name (unknown; a required kind such as "region", which every query reads; or
+ * "clearance", without which square units are refused). name NUL-terminated, only read. Pure; thread-safe. */
+uint32_t ap_table_kind_skip_bit(const char *name);
 
 /* The registered kinds in build order (also the order the map info lists them); *n gets their number.
  * Defined outside planner/world (planner/plan/table_kinds.c). Pure; thread-safe. */

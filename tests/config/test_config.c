@@ -16,6 +16,7 @@
 #include "config/version.h"
 #include "planner/base/status.h"
 #include "planner/world/map.h"
+#include "planner/world/tables.h"
 #include "tests/config/suites.h"
 #include "tests/util.h"
 
@@ -1055,6 +1056,51 @@ END_TEST
 
 /* cors_origins: exact origins or "*", from the file, replaced by ARCPATH_CORS_ORIGINS (comma-separated,
  * blanks around entries dropped); [] turns CORS off again. */
+/* "skip_tables": the names of the tables the planner can do without, as bits (tables.h); anything else,
+ * a name twice or not an array is an error naming the entry; [] builds every table again; the effective
+ * config printed at start lists the names. */
+START_TEST(skip_tables_parsed)
+{
+    ap_config c;
+    char err[512] = "";
+    clean_env();
+    ap_config_defaults(&c);
+    ck_assert_uint_eq(c.skip_tables, 0);
+    ck_assert_msg(load_str(&c, "{\"skip_tables\": [\"any_angle\", \"hier\", \"jps_plus\"]}", err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.skip_tables, ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier") |
+                                         ap_table_kind_skip_bit("jps_plus"));
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ap_config_print(&c, f);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"skip_tables\":[\"jps_plus\",\"any_angle\",\"hier\"]") != NULL, "%s", buf);
+    free(buf);
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"{\"skip_tables\": [\"hier\", \"clearance\"]}",
+         "<t>: \"skip_tables[1]\": must be one of \"jps_plus\", \"jps_bits\", \"jps_sized\", \"any_angle\", \"hier\" (the "
+         "tables the planner can do without)"},
+        {"{\"skip_tables\": [\"region\"]}", "<t>: \"skip_tables[0]\": must be one of"},
+        {"{\"skip_tables\": [7]}", "<t>: \"skip_tables[0]\": must be one of"},
+        {"{\"skip_tables\": [\"hier\", \"hier\"]}", "<t>: \"skip_tables[1]\": a table is listed twice"},
+        {"{\"skip_tables\": \"hier\"}", "<t>: \"skip_tables\": must be an array of table names"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        ck_assert_int_eq(ap_config_load_buffer(&c, "<t>", bad[i].text, strlen(bad[i].text), err, sizeof err),
+                         AP_E_CONFIG);
+        ck_assert_msg(strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0, "%s: %s", bad[i].text, err);
+        ck_assert_uint_eq(c.skip_tables, ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier") |
+                                             ap_table_kind_skip_bit("jps_plus")); /* unchanged */
+    }
+    ck_assert_int_eq(load_str(&c, "{\"skip_tables\": []}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.skip_tables, 0);
+}
+END_TEST
+
 START_TEST(cors_origins_parsed)
 {
     ap_config c;
@@ -1140,7 +1186,7 @@ START_TEST(print_one_json_line)
     json_t *cors = json_object_get(j, "cors_origins");
     ck_assert_uint_eq(json_array_size(cors), 2);
     ck_assert_str_eq(json_string_value(json_array_get(cors, 1)), "http://[::1]:3000");
-    ck_assert_uint_eq(json_object_size(j), 39); /* 37 settings + config_file + check_config (never admin_token) */
+    ck_assert_uint_eq(json_object_size(j), 40); /* 38 settings + config_file + check_config (never admin_token) */
 
     /* what print writes (minus the provenance keys) loads back as a config file to the same settings */
     json_object_del(j, "config_file");
@@ -1228,6 +1274,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, print_one_json_line);
     tcase_add_test(tc, units_parsed);
     tcase_add_test(tc, cors_origins_parsed);
+    tcase_add_test(tc, skip_tables_parsed);
     tcase_add_test(tc, admin_token_and_upload_keys);
     suite_add_tcase(s, tc);
     return s;

@@ -24,6 +24,7 @@ ap_srv *ap_demo_srv;
 ap_srv *ap_mai_srv;
 const char *ap_mai_dir;
 const char *ap_mai_small_dir;
+const char *const *ap_mai_small_args;
 
 /* A port free on the IPv4 loopback (or the IPv6 one, ::1, when v6), or -1 (no such loopback). */
 static int free_port(bool v6)

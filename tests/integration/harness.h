@@ -133,6 +133,10 @@ extern const char *ap_mai_dir;
  * load or signals. Such a server is up in ~1.5 s instead of the ~5.5 s (plain build) the whole folder takes,
  * six times a run. Read from the data folder, never copied. */
 extern const char *ap_mai_small_dir;
+/* The arguments of such a server ({"--config", FILE, NULL}, FILE a config of main.c's with "skip_tables":
+ * ["any_angle"]): none of those tests asks for any_angle, and its graph of Paris_1_1024 took ~45 % of their
+ * servers' start-up CPU (0.9 of 1.9 s; more under the sanitizers), thirteen times a run. NULL without the data. */
+extern const char *const *ap_mai_small_args;
 
 /* A timed answer j's segments against a vehicle's limits (speed, acceleration, braking, lateral, turning
  * radius rmin): speeds and times chained from v0, distance = mean speed x duration on a map of 1 m tiles,

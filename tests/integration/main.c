@@ -31,6 +31,8 @@ Suite *kino_suite(void);
 Suite *timing_suite(void);
 
 static char small_dir[64];
+static char *small_conf; /* ap_mai_small_args's config file */
+static const char *small_args[3];
 static const char *const small_maps[] = {"Paris_1_1024.map", "den520d.map"};
 
 /* ap_mai_small_dir: a new folder under /tmp with a symbolic link to each of small_maps in dir. 0 or -1. */
@@ -40,6 +42,12 @@ static int make_small_dir(const char *dir)
     if (mkdtemp(small_dir) == NULL)
         return -1;
     ap_mai_small_dir = small_dir;
+    small_conf = ap_test_temp_file("arcpath-mai-conf", "{\"skip_tables\": [\"any_angle\"]}\n");
+    if (small_conf == NULL)
+        return -1;
+    small_args[0] = "--config";
+    small_args[1] = small_conf;
+    ap_mai_small_args = small_args;
     char *abs = realpath(dir, NULL);
     if (abs == NULL)
         return -1;
@@ -56,6 +64,11 @@ static int make_small_dir(const char *dir)
 
 static void remove_small_dir(void)
 {
+    if (small_conf != NULL) {
+        unlink(small_conf);
+        free(small_conf);
+        small_conf = NULL;
+    }
     if (ap_mai_small_dir == NULL)
         return;
     for (size_t i = 0; i < sizeof small_maps / sizeof *small_maps; i++) {

@@ -190,7 +190,15 @@ START_TEST(short_queries_flow_through_the_pool_too)
     }
     ap_srv s;
     const char *env[] = {"ARCPATH_INLINE_FAST=0", "ARCPATH_POOL_NICE=5", "ARCPATH_WORKERS=2", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
+    /* the config's skip_tables reach the maps: no any_angle table (ap_mai_small_args), the others built */
+    ap_resp info;
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/den520d", NULL, 0, NULL, &info), 0);
+    ck_assert_int_eq(info.status, 200);
+    ck_assert_msg(strstr(info.body, "\"name\":\"any_angle\"") == NULL && strstr(info.body, "\"name\":\"jps_plus\"") != NULL &&
+                      strstr(info.body, "\"name\":\"hier\"") != NULL,
+                  "%s", info.body);
+    ap_resp_free(&info);
     lane_test(&s, "pool only", ap_test_quick() ? 60 : 200);
 
     char main_tid[16];
@@ -284,7 +292,7 @@ START_TEST(full_slow_lane_answers_overloaded)
     /* One worker, one slow slot, one waiting place: eight concurrent long queries cannot all be taken. */
     ap_srv s;
     const char *env[] = {"ARCPATH_WORKERS=1", "ARCPATH_SLOW_SLOTS=1", "ARCPATH_SLOW_QUEUE=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
     size_t np = 0;
     ap_test_scen *paris = load("Paris_1_1024", &np);
     int overloaded = 0;
@@ -583,7 +591,7 @@ START_TEST(closed_client_stops_its_search)
     ck_assert_ptr_nonnull(log);
     ap_srv s;
     const char *env[] = {"ARCPATH_SLOW_SLOTS=1", NULL};
-    ck_assert_int_eq(ap_srv_start_logged(&s, ap_mai_small_dir, NULL, env, log), 0);
+    ck_assert_int_eq(ap_srv_start_logged(&s, ap_mai_small_dir, ap_mai_small_args, env, log), 0);
     int fd = send_long_query(s.port, "gone-1");
     ck_assert_int_ge(fd, 0);
     struct timespec pause = {0, 200 * 1000000L};
@@ -636,7 +644,7 @@ START_TEST(closed_batch_counts_no_answers)
     }
     ap_srv s;
     const char *env[] = {"ARCPATH_SLOW_SLOTS=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
     const double ok_before = outcome_count(&s, "ok");
     static const char body[] =
         "{\"map\":\"Paris_1_1024\",\"deadline_ms\":60000,\"queries\":["
@@ -716,7 +724,7 @@ START_TEST(half_closed_clients_are_client_closed)
     char *log = ap_test_temp_file("arcpath-half-log", "");
     ck_assert_ptr_nonnull(log);
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start_logged(&s, ap_mai_small_dir, NULL, NULL, log), 0);
+    ck_assert_int_eq(ap_srv_start_logged(&s, ap_mai_small_dir, ap_mai_small_args, NULL, log), 0);
     enum { N = 12 };
     half_closer hc[N];
     pthread_t th[N];

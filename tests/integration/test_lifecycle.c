@@ -214,7 +214,7 @@ START_TEST(sigterm_answers_inflight_and_exits_zero)
     }
     ap_srv s;
     const char *env[] = {"ARCPATH_WORKERS=1", NULL};
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
     ap_test_scen *sc = NULL;
@@ -269,7 +269,7 @@ static bool start_with_long_batch_env(busy_srv *b, size_t n, int deadline_ms, co
     ap_srv *s = &b->s;
     inflight *f = &b->f;
     const char *env[] = {"ARCPATH_WORKERS=1", extra_env, NULL};
-    ck_assert_int_eq(ap_srv_start(s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(s, ap_mai_small_dir, ap_mai_small_args, env), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/Paris_1_1024.map.scen", ap_mai_dir);
     ap_test_scen *sc = NULL;
@@ -534,7 +534,7 @@ END_TEST
 START_TEST(repeated_sigterm_still_exits_zero)
 {
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir ? ap_mai_small_dir : "config/maps", NULL, NULL), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir ? ap_mai_small_dir : "config/maps", ap_mai_small_args, NULL), 0);
     int st = 0;
     pid_t p = 0;
     for (int i = 0; i < 300000 && p == 0; i++) {
@@ -567,7 +567,7 @@ START_TEST(sighup_while_loading_waits)
     snprintf(sig, sizeof sig, "AP_TEST_EARLY_SIGNAL=%d", SIGHUP);
     const char *env[] = {sig, NULL};
     ap_srv s;
-    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, NULL, env), 0);
+    ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
     ap_resp r;
     ck_assert_int_eq(ap_http(&s, "GET", "/readyz", NULL, 0, NULL, &r), 0);
     ck_assert_int_eq(r.status, 200);

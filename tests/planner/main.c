@@ -98,7 +98,8 @@ static Suite *(*const suites[])(void) = {
     smooth_suite,        world_suite,      search_suite,       units_suite,        dubins_suite,
     collide_suite,       aa_update_suite,  timing_suite,       algorithms_suite,   jps_suite,
     aa_visibility_suite, plan_suite,       grid_suite,         lattice_suite,      curve_suite,
-    circles_suite,       aa_turning_suite, path_suite,         aa_graph_suite,     check_fast_suite,
+    circles_suite,       aa_turning_suite, path_suite,         aa_graph_suite,     tables_suite,
+    check_fast_suite,
 };
 
 /* 1 when this shard runs suite k: claimed first in claims (a directory), or k % shards == shard; 0 when

@@ -31,6 +31,7 @@ Suite *dubins_suite(void);
 Suite *reeds_shepp_suite(void);
 Suite *grid_suite(void);
 Suite *world_suite(void);
+Suite *tables_suite(void);
 Suite *capability_suite(void);
 Suite *clearance_suite(void);
 Suite *algorithms_suite(void);

@@ -476,25 +476,25 @@ START_TEST(registered_tables)
     ck_assert_str_eq(k[1]->name, "jps_plus");
     ck_assert_str_eq(k[2]->name, "jps_bits");
     for (size_t i = 1; i < 3; i++)
-        ck_assert_uint_eq(k[i]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+        ck_assert_uint_eq(k[i]->flags, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE | AP_TABLE_UNIFORM);
     ck_assert_str_eq(k[3]->name, "region:<capability>");
     ck_assert_str_eq(k[3]->count_name, "regions");
     ck_assert_uint_eq(k[3]->flags, AP_TABLE_PER_CAPABILITY); /* required */
     ck_assert_str_eq(k[4]->name, "clearance:<capability>");
     ck_assert_ptr_null(k[4]->count_name);
-    ck_assert_uint_eq(k[4]->flags, AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY);
+    ck_assert_uint_eq(k[4]->flags, AP_TABLE_OPTIONAL | AP_TABLE_PER_CAPABILITY); /* not skippable: squares */
     ck_assert_str_eq(k[5]->name, "jps_sized");
     ck_assert_str_eq(k[5]->count_name, "thresholds");
-    ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL); /* filled on first use (jps_sized.h) */
+    ck_assert_uint_eq(k[5]->flags, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE); /* filled on first use (jps_sized.h) */
     ck_assert_ptr_nonnull(k[5]->live);
     ck_assert_str_eq(k[6]->name, "any_angle");
     ck_assert_str_eq(k[6]->count_name, "corners");
-    ck_assert_uint_eq(k[6]->flags, AP_TABLE_OPTIONAL | AP_TABLE_UNIFORM);
+    ck_assert_uint_eq(k[6]->flags, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE | AP_TABLE_UNIFORM);
     ck_assert_str_eq(k[7]->name, "view:<capability>");
     ck_assert_uint_eq(k[7]->flags, AP_TABLE_PER_CAPABILITY); /* required: the map as the capability sees it */
     ck_assert_str_eq(k[8]->name, "hier");
     ck_assert_str_eq(k[8]->count_name, "entrances");
-    ck_assert_uint_eq(k[8]->flags, AP_TABLE_OPTIONAL); /* the HAA* graph, after the clearance it reads */
+    ck_assert_uint_eq(k[8]->flags, AP_TABLE_OPTIONAL | AP_TABLE_SKIPPABLE); /* the HAA* graph, after the clearance it reads */
 
     /* A uniform map: the three map-wide tables, the default capability's clearance (no view: the map is the
      * default capability's), the disc JPS slot (empty until a disc's first query) and the any-angle graph

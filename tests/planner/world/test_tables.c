@@ -1,0 +1,178 @@
+/* test_tables.c — the optional per-map tables left out at load (ap_map_opts.skip_tables, tables.h
+ * ap_table_kind_skip_bit): which names have a bit, that a map loaded without them has no such slot (nor
+ * after a tile update), and that every algorithm and unit answers on it as on the map with every table. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../planner/plan/plan.h"
+#include "../../../planner/world/patch.h"
+#include "../../../planner/world/tables.h"
+#include "../suites.h"
+
+static const char *const OPTIONAL[] = {"jps_plus", "jps_bits", "jps_sized", "any_angle", "hier"};
+enum { N_OPTIONAL = sizeof OPTIONAL / sizeof OPTIONAL[0] };
+
+/* Every optional kind has its own bit; required kinds, slot names with a capability and unknown names none. */
+START_TEST(skip_bits_name_the_optional_kinds)
+{
+    uint32_t all = 0;
+    for (size_t i = 0; i < N_OPTIONAL; i++) {
+        const uint32_t b = ap_table_kind_skip_bit(OPTIONAL[i]);
+        ck_assert_msg(b != 0 && (b & (b - 1)) == 0, "%s: bit %#x", OPTIONAL[i], b);
+        ck_assert_msg((all & b) == 0, "%s shares a bit", OPTIONAL[i]);
+        all |= b;
+    }
+    /* clearance is optional (a map loads without it when its build fails) but not skippable: square units
+     * are refused without it */
+    static const char *const none[] = {"region", "view", "region:<capability>", "clearance", "clearance:ground+swamp",
+                                       "any_angl", "any_angle ", "", "hierarchical"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        ck_assert_msg(ap_table_kind_skip_bit(none[i]) == 0, "\"%s\" has a bit", none[i]);
+}
+END_TEST
+
+/* The slot of m whose name is `name` or starts with "name:" (a per-capability kind's). */
+static bool has_slot(const ap_map *m, const char *name)
+{
+    const size_t n = strlen(name);
+    for (int i = 0; i < m->n_tables; i++)
+        if (strncmp(m->tables[i].name, name, n) == 0 && (m->tables[i].name[n] == '\0' || m->tables[i].name[n] == ':'))
+            return true;
+    return false;
+}
+
+static ap_map *load(const char *name, uint32_t skip)
+{
+    char path[256];
+    snprintf(path, sizeof path, "config/maps/%s.map", name);
+    ap_map_opts opts = {.skip_tables = skip};
+    ap_map *m = NULL;
+    ap_diag d;
+    ck_assert_msg(ap_map_load(path, &opts, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+    return m;
+}
+
+/* Status and, when ok, length and grid cost of q on m. */
+static int answer(const ap_map *m, ap_query q, double *length, double *grid_cost)
+{
+    q.map = m;
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(m), AP_PLAN_MAX_SUCC), AP_OK);
+    ap_plan p;
+    int st = ap_plan_begin(&p, &q, &ws, 0);
+    for (int i = 0; st == AP_IN_PROGRESS && i < 1000000; i++)
+        st = ap_plan_step(&p, 0);
+    ap_result r;
+    ap_plan_finish(&p, &r);
+    *length = r.length;
+    *grid_cost = r.grid_cost;
+    ap_result_free(&r);
+    ap_workspace_free(&ws);
+    return st;
+}
+
+/* Maps loaded with every skippable table and with none: no slot of a skipped kind (the region and clearance
+ * tables are still there), and the same answers from A*, JPS+, HAA*, any_angle and auto for a point, a disc
+ * of radius 0.7 and a 2 x 2 square, between pseudo-random free cells of arena, rooms and maze: the same
+ * status, and the same optimal cost to 1e-9 (any_angle's length; HAA*'s and auto's no dearer; auto with
+ * smoothing, JPS+'s smoothed path instead of the exact one: the status only). */
+START_TEST(skipped_tables_same_answers)
+{
+    uint32_t skip = 0;
+    for (size_t i = 0; i < N_OPTIONAL; i++)
+        skip |= ap_table_kind_skip_bit(OPTIONAL[i]);
+    static const char *const maps[] = {"arena", "rooms", "maze"};
+    /* (auto smoothed last: with the any_angle table it answers long queries with the exact path) */
+    static const ap_algorithm algs[] = {AP_ALG_ASTAR, AP_ALG_JPS_PLUS, AP_ALG_HIERARCHICAL, AP_ALG_ANY_ANGLE,
+                                        AP_ALG_AUTO, AP_ALG_AUTO};
+    const size_t auto_taut = sizeof algs / sizeof algs[0] - 1;
+    static const struct {
+        double radius;
+        int size;
+    } units[] = {{0.0, 0}, {0.7, 0}, {0.0, 2}};
+    ap_test_rng seed = {12345};
+    size_t compared = 0, ok = 0;
+    for (size_t k = 0; k < sizeof maps / sizeof maps[0]; k++) {
+        ap_map *full = load(maps[k], 0), *bare = load(maps[k], skip);
+        for (size_t i = 0; i < N_OPTIONAL; i++)
+            ck_assert_msg(!has_slot(bare, OPTIONAL[i]), "%s: slot %s built", maps[k], OPTIONAL[i]);
+        ck_assert(has_slot(full, "jps_plus") && has_slot(full, "any_angle") && has_slot(full, "hier"));
+        ck_assert(has_slot(full, "clearance") && has_slot(bare, "clearance"));
+        ck_assert(has_slot(bare, "region") && bare->region != NULL);
+        for (int n = 0; n < 12; n++) {
+            int sx, sy, gx, gy;
+            do {
+                sx = (int)(ap_test_rand(&seed) % (uint32_t)full->width);
+                sy = (int)(ap_test_rand(&seed) % (uint32_t)full->height);
+                gx = (int)(ap_test_rand(&seed) % (uint32_t)full->width);
+                gy = (int)(ap_test_rand(&seed) % (uint32_t)full->height);
+            } while (!ap_map_passable(full, sx, sy) || !ap_map_passable(full, gx, gy));
+            for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+                for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+                    ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5,
+                                  .connectivity = 8, .smoothing = a == auto_taut ? AP_SMOOTH_TAUT : AP_SMOOTH_NONE,
+                                  .algorithm = algs[a],
+                                  .unit_radius = units[u].radius, .unit_size = units[u].size};
+                    double lf = NAN, cf = NAN, lb = NAN, cb = NAN;
+                    const int sf = answer(full, q, &lf, &cf), sb = answer(bare, q, &lb, &cb);
+                    ck_assert_msg(sf == sb, "%s (%d,%d)->(%d,%d) alg %d unit %zu: %s with every table, %s without",
+                                  maps[k], sx, sy, gx, gy, (int)algs[a], u, ap_status_name(sf), ap_status_name(sb));
+                    compared++;
+                    if (sf != AP_OK)
+                        continue;
+                    ok++;
+                    /* any_angle: the same shortest length; hierarchical (and auto, which may choose it)
+                     * searches the grid with A* without its graph: the optimum, no dearer than HAA*'s; the
+                     * others the same optimal grid cost (among equal-cost paths another may be chosen) */
+                    const bool same = algs[a] == AP_ALG_ANY_ANGLE ? fabs(lf - lb) <= 1e-9
+                                      /* smoothed: the exact path or JPS+'s, smoothed from whichever
+                                       * optimal grid path JPS or JPS+ found: the status only */
+                                      : a == auto_taut ? true
+                                      : algs[a] == AP_ALG_HIERARCHICAL || algs[a] == AP_ALG_AUTO
+                                          ? cb <= cf + 1e-9
+                                          : fabs(cf - cb) <= 1e-9;
+                    ck_assert_msg(same, "%s (%d,%d)->(%d,%d) alg %d unit %zu: length %.12f / %.12f, cost %.12f / %.12f",
+                                  maps[k], sx, sy, gx, gy, (int)algs[a], u, lf, lb, cf, cb);
+                }
+        }
+        ap_map_free(full);
+        ap_map_free(bare);
+    }
+    ck_assert_uint_gt(ok, compared / 2); /* mostly found paths, not only equal refusals */
+}
+END_TEST
+
+/* A tile update of a map loaded without a table builds none either (ap_map.skip_tables is kept). */
+START_TEST(tile_update_keeps_the_skip)
+{
+    const uint32_t skip = ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier");
+    ap_map *m = load("arena", skip);
+    ck_assert(!has_slot(m, "any_angle") && !has_slot(m, "hier") && has_slot(m, "jps_plus"));
+    int x = 0, y = m->height / 2;
+    while (x < m->width && !ap_map_passable(m, x, y))
+        x++;
+    ck_assert_int_lt(x, m->width);
+    ap_cell_edit e = {.x = x, .y = y, .terrain = '@'};
+    ap_map *u = NULL;
+    ap_diag d;
+    ck_assert_int_eq(ap_map_patch(m, &e, 1, &u, &d), AP_OK);
+    ck_assert(!has_slot(u, "any_angle") && !has_slot(u, "hier") && has_slot(u, "jps_plus"));
+    ck_assert_uint_eq(u->skip_tables, skip);
+    ap_map_free(u);
+    ap_map_free(m);
+}
+END_TEST
+
+Suite *tables_suite(void)
+{
+    Suite *s = suite_create("tables");
+    TCase *tc = tcase_create("skip");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, skip_bits_name_the_optional_kinds);
+    tcase_add_test(tc, skipped_tables_same_answers);
+    tcase_add_test(tc, tile_update_keeps_the_skip);
+    suite_add_tcase(s, tc);
+    return s;
+}
