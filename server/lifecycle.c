@@ -136,14 +136,15 @@ static void run_reload(ap_lifecycle *lc, ap_lc_task *t)
     snprintf(path, sizeof path, "%s/%s.map", lc->maps_dir, t->id);
     struct stat sb;
     bool circles = false;
-    /* No grid file that opens (none, or a dangling link): a circle map? As the folder's scan at start, which
-     * reports a dangling <id>.map and still loads <id>.circles.json (a SIGHUP rescan differs where the id
-     * holds a version of its grid file: that failed file keeps it, and the circles are skipped as shadowed;
-     * the reload asked for by name loads them). Without either, a dangling link named <id>.map
-     * is there (lstat), and its load says it cannot be opened (400, as the scan reports it), where stat
-     * alone answered "no file" (404, a maploader helper). */
+    /* No grid file that opens (none, a dangling link, or a directory or FIFO of that name): a circle map? As
+     * the folder's scan at start, which reports such a <id>.map and still loads <id>.circles.json (a SIGHUP
+     * rescan differs where the id holds a version of its grid file: that failed file keeps it, and the
+     * circles are skipped as shadowed; the reload asked for by name loads them). Without either, the thing
+     * named <id>.map is there (lstat), and its load says why it is no map file (400, as the scan reports
+     * it), where stat alone answered "no file" (404, a maploader helper). */
     const bool grid_named = lstat(path, &sb) == 0 || errno != ENOENT;
-    if (stat(path, &sb) != 0 && errno == ENOENT) {
+    const int got = stat(path, &sb);
+    if ((got != 0 && errno == ENOENT) || (got == 0 && !S_ISREG(sb.st_mode))) {
         char cpath[sizeof path];
         snprintf(cpath, sizeof cpath, "%s/%s%s", lc->maps_dir, t->id, AP_CIRCLES_SUFFIX);
         circles = lstat(cpath, &sb) == 0 || errno != ENOENT;

@@ -541,8 +541,22 @@ START_TEST(reload_from_disk)
     ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "circles");
     json_decref(j);
     ap_resp_free(&r);
-    drop_file(dir, "c.circles.json");
+    /* so is a directory named c.map (README: "a directory or FIFO named x.map is none"): it answered 400
+     * "not a regular file" while the folder's scan served the circles (a helper) */
     unlink(link);
+    ck_assert_int_eq(mkdir(link, 0700), 0);
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 200);
+    j = json_of(&r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "kind")), "circles");
+    ck_assert_int_eq(int_of(j, "map_version"), 4);
+    json_decref(j);
+    ap_resp_free(&r);
+    drop_file(dir, "c.circles.json");
+    /* without the circles, the directory is what the route names (400, as before) */
+    ck_assert_int_eq(admin(&s, "POST", "/v1/maps/c/reload", NULL, &r), 400);
+    ck_assert_msg(strstr(error_field(&r, "message"), "not a regular file") != NULL, "%s", r.body);
+    ap_resp_free(&r);
+    rmdir(link);
     ck_assert_int_eq(ap_srv_stop(&s), 0);
     rm_maps_dir(dir);
 }
