@@ -462,6 +462,37 @@ static int rescan_logged(ap_registry *r, const char *dir, ap_rescan_counts *c, c
     return rescan_stop_logged(r, dir, c, log, NULL);
 }
 
+/* A grid map whose file goes while its id's circle file fails to load: the failed file's line, then the id
+ * removed; no "kept map_version" line for a version the same rescan removes (a helper: "kept", then
+ * "removed", and the map gone). */
+START_TEST(test_rescan_no_kept_line_for_a_removed_version)
+{
+    char dir[] = "/tmp/ap-rescan-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "dd.map", "type octile\nheight 1\nwidth 3\nmap\n...\n");
+    write_file(dir, "dd.circles.json", "{\"width\":10,\"height\":10,\"circles\":[{\"x\":1,\"y\":1,\"r\":-1}]}");
+    ap_registry r;
+    ck_assert_int_eq(ap_registry_load(&r, dir, NULL, 0, NULL), AP_OK);
+    ck_assert_uint_eq(version_of(&r, "dd"), 1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/dd.map", dir);
+    unlink(path);
+    char *log;
+    ap_rescan_counts c;
+    ck_assert_int_eq(rescan_logged(&r, dir, &c, &log), AP_OK);
+    ck_assert_uint_eq(version_of(&r, "dd"), 0);
+    ck_assert_int_eq(c.removed, 1);
+    ck_assert_int_eq(c.errors, 1);
+    ck_assert_msg(error_line(log, "dd.circles.json") != NULL, "%s", log);
+    ck_assert_msg(strstr(log, "kept map_version") == NULL, "%s", log);
+    ck_assert_msg(strstr(log, "arcpathd: reload: dd: removed (its file is gone)\n") != NULL, "%s", log);
+    free(log);
+    ap_registry_free(&r);
+    static const char *const names[] = {"dd.circles.json"};
+    remove_dir(dir, names, 1);
+}
+END_TEST
+
 START_TEST(test_rescan)
 {
     char dir[] = "/tmp/ap-rescan-XXXXXX";
@@ -776,6 +807,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, test_publish_over_its_base_only);
     tcase_add_test(tc, test_conditional_changes);
     tcase_add_test(tc, test_rescan);
+    tcase_add_test(tc, test_rescan_no_kept_line_for_a_removed_version);
     tcase_add_test(tc, test_max_maps);
     tcase_add_test(tc, test_report_control_characters);
     tcase_add_test(tc, test_rescan_long_and_hidden_names);
