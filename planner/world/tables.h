@@ -22,12 +22,12 @@ typedef struct ap_cell_pos {
                               * planner then works without it); without this flag the load fails */
 #define AP_TABLE_UNIFORM 2u  /* built only on uniform-cost maps (!m->weighted), e.g. JPS's tables: jump
                               * point pruning assumes every move of a given length costs the same */
-#define AP_TABLE_SKIPPABLE 8u /* optional, and the planner answers every query without it (slower, or by a
-                               * fallback algorithm): the config may leave it out (ap_map_opts.skip_tables) */
 #define AP_TABLE_PER_CAPABILITY 4u /* built once per capability of the map (ap_map.capabilities, capability.h),
                                     * in increasing capability order: the loader sets out->capability
                                     * before each build, and the builder names the slot (out->name, a
                                     * static string such as "clearance:ground+swamp") */
+#define AP_TABLE_SKIPPABLE 8u /* optional, and the planner answers every query without it (slower, or by a
+                               * fallback algorithm): the config may leave it out (ap_map_opts.skip_tables) */
 
 /* One kind of per-map table. All fields are static (the kinds are constants). */
 typedef struct ap_table_kind {
