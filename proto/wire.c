@@ -214,15 +214,24 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
     if (k == NULL && ap_unit_kind_builtin(u->kind, &builtin))
         k = &builtin;
     if (k == NULL) {
-        char list[256] = "";
+#define NAMED "unknown unit kind \"%s\": the config names %s; built in: pedestrian, car, tank, ship"
+        char list[AP_UNIT_KIND_NAME_MAX * 34 + 2] = ""; /* (the config holds at most 32 kinds) */
         size_t used = 0;
         for (size_t i = 0; i < n && used < sizeof list; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", kinds[i].name);
+        if (n == 0)
+            return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
+                                "unknown unit kind \"%s\": the config names no unit kinds; built in: pedestrian, car, "
+                                "tank, ship", u->kind);
+        /* every name, or where they do not fit in an error's message their number and where to read them (the
+         * list was cut mid-name, and the built-in kinds with it: a helper) */
+        char whole[sizeof err->message + 1];
+        if (used < sizeof list && (size_t)snprintf(whole, sizeof whole, NAMED, u->kind, list) < sizeof err->message)
+            return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind", NAMED, u->kind, list);
+#undef NAMED
         return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",
-                            n > 0 ? "unknown unit kind \"%s\": the config names %s; built in: pedestrian, car, tank, ship"
-                                  : "unknown unit kind \"%s\": the config names no unit kinds%s; built in: pedestrian, car, "
-                                    "tank, ship",
-                            u->kind, list);
+                            "unknown unit kind \"%s\": the config names %zu kinds (GET /v1/info lists them); built "
+                            "in: pedestrian, car, tank, ship", u->kind, n);
     }
     ap_unit_kind_apply(k, u->given, q);
     /* a kind's turning radius in metres, scaled to this map's tiles, can fall outside the tiles' range: say so

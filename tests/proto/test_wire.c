@@ -386,6 +386,34 @@ START_TEST(timed_parses)
 }
 END_TEST
 
+/* An unknown unit.kind names the config's kinds and the built-in ones; where the names do not fit in an error's
+ * message (32 kinds of 31 characters), their number and GET /v1/info instead (the list was cut mid-name and
+ * the built-in kinds lost: a helper). */
+START_TEST(unknown_kind_names_the_kinds)
+{
+    ap_path_request r;
+    ap_wire_error e;
+    static ap_unit_kind k[32];
+    for (int i = 0; i < 32; i++) {
+        snprintf(k[i].name, sizeof k[i].name, "kind%02d_%s", i, "xxxxxxxxxxxxxxxxxxxxxxxx");
+        k[i].has = AP_UNIT_F_RADIUS;
+        k[i].radius = 0.4;
+    }
+    ck_assert_uint_eq(strlen(k[0].name), 31);
+    ck_assert_int_eq(parse("{" BASE ",\"unit\":{\"kind\":\"nope\"}}", &r, &e), AP_OK);
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, k, 2, &r.q, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.field, "unit.kind");
+    ck_assert_str_eq(e.message, "unknown unit kind \"nope\": the config names kind00_xxxxxxxxxxxxxxxxxxxxxxxx, "
+                                "kind01_xxxxxxxxxxxxxxxxxxxxxxxx; built in: pedestrian, car, tank, ship");
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, k, 32, &r.q, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message, "unknown unit kind \"nope\": the config names 32 kinds (GET /v1/info lists them); "
+                                "built in: pedestrian, car, tank, ship");
+    ck_assert_int_eq(ap_wire_apply_unit_kind(&r.unit, NULL, 0, &r.q, &e), AP_E_INVALID_REQUEST);
+    ck_assert_str_eq(e.message,
+                     "unknown unit kind \"nope\": the config names no unit kinds; built in: pedestrian, car, tank, ship");
+}
+END_TEST
+
 /* search.probe: false by default; true or false as given, and given it marks the query kinodynamic-only. */
 START_TEST(search_probe_parses)
 {
@@ -1156,6 +1184,7 @@ Suite *wire_suite(void)
     tcase_add_test(p, search_weight_parses);
     tcase_add_test(p, samples_dt_parses);
     tcase_add_test(p, timed_parses);
+    tcase_add_test(p, unknown_kind_names_the_kinds);
     tcase_add_test(p, openapi_lists_the_algorithm_table);
     tcase_add_test(p, long_unknown_keys_are_truncated_safely);
     tcase_add_test(p, invalid_json_reports_line_and_column);
