@@ -210,9 +210,23 @@ static int apply_cap_costs(ap_config *c, const char *label, json_t *v, char *err
                 "\"ground+swamp\")",
                 label, name);
         for (size_t i = 0; i < n; i++)
-            if (c->cap_costs[i].capability == cc.capability)
-                return ap_config_fail(err, errlen, "%s: \"capability_costs.%s\": the same capability as \"%s\"", label,
-                                      name, ap_capability_name(cc.capability));
+            if (c->cap_costs[i].capability == cc.capability) {
+                /* the earlier key as the file spells it ("water+ground" and "ground+water" were reported as
+                 * "ground+water" twice: a helper) */
+                const char *earlier = ap_capability_name(cc.capability), *k2;
+                json_t *e2;
+                json_object_foreach(v, k2, e2) {
+                    uint8_t c2;
+                    if (k2 == name || strcmp(k2, name) == 0)
+                        break;
+                    if (ap_capability_parse(k2, strlen(k2), &c2) == 0 && c2 == cc.capability) {
+                        earlier = k2;
+                        break;
+                    }
+                }
+                return ap_config_fail(err, errlen, "%s: \"capability_costs.%s\": the same capability as "
+                                      "\"capability_costs.%s\"", label, name, earlier);
+            }
         char path[96];
         snprintf(path, sizeof path, "capability_costs.%s", name);
         int rc = ap_config_parse_costs(label, path, e, cc.capability, cc.cost, err, errlen);

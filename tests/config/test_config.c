@@ -407,7 +407,11 @@ static const struct {
     {"{\"capability_costs\": {\"lava\": {\"S\": 2}}}", "\"lava\" is not a capability"},
     {"{\"capability_costs\": {\"water\": {\"S\": 2}}}", "\"capability_costs.water.S\": not a terrain of this capability"},
     {"{\"capability_costs\": {\"water\": {\"W\": 0.5}}}", "\"capability_costs.water.W\": must be a number in [1, 1000]"},
-    {"{\"capability_costs\": {\"ground+swamp\": {}, \"swamp+ground\": {}}}", "the same capability as \"ground+swamp\""},
+    {"{\"capability_costs\": {\"ground+swamp\": {}, \"swamp+ground\": {}}}",
+     "the same capability as \"capability_costs.ground+swamp\""},
+    /* the earlier key as written, not as the capability's name (it read "the same capability as" itself) */
+    {"{\"capability_costs\": {\"water+ground\": {}, \"ground+water\": {}}}",
+     "\"capability_costs.ground+water\": the same capability as \"capability_costs.water+ground\""},
     {"{\"cors_origins\": \"*\"}", "\"cors_origins\": must be an array"},
     {"{\"cors_origins\": [5]}", "\"cors_origins[0]\": must be a string"},
     {"{\"cors_origins\": [\"\"]}", "\"cors_origins[0]\": an origin is empty"},
