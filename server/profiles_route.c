@@ -41,6 +41,19 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
     for (size_t i = 0; i < cfg->n_profiles; i++) {
         const ap_config_profile *cp = &cfg->profiles[i];
         ap_profile_key k = {cp->radius, cp->turning_radius, cp->headings, cp->neighbourhood, cp->reverse};
+        /* the same key as an earlier entry: cached once; not asked again, which counted a hit no query made */
+        size_t same = 0;
+        for (const ap_config_profile *e = cfg->profiles; same < i; same++, e++)
+            if (e->radius == cp->radius && e->turning_radius == cp->turning_radius && e->headings == cp->headings &&
+                e->neighbourhood == cp->neighbourhood && e->reverse == cp->reverse)
+                break;
+        if (same < i) {
+            if (log)
+                fprintf(log, "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: "
+                             "the same as entry %zu (cached once)\n",
+                        i, k.radius, k.turning_radius, k.headings, k.neighbours, k.reverse ? ", reverse" : "", same);
+            continue;
+        }
         const ap_profile *p = NULL;
         ap_profile_source src = AP_PROFILE_PRIVATE;
         int st = ap_profile_get_until(c, &k, 0, NULL, &p, &src);

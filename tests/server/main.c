@@ -1,5 +1,5 @@
 /* main.c — runs every server/ suite (metrics, route, registry, lanes, curve route, budget, log limit, HTTP
- * conventions, lifecycle, access log, table work, entity tags). */
+ * conventions, lifecycle, access log, table work, entity tags, profile preload). */
 #include "tests/check_fast.h"
 #include <stdlib.h>
 
@@ -17,10 +17,12 @@ Suite *conventions_suite(void);
 Suite *accesslog_suite(void);
 Suite *tablework_suite(void);
 Suite *etag_suite(void);
+Suite *profiles_route_suite(void);
 
 int main(void)
 {
     SRunner *sr = srunner_create(metrics_suite());
+    srunner_add_suite(sr, profiles_route_suite());
     srunner_add_suite(sr, route_suite());
     srunner_add_suite(sr, registry_suite());
     srunner_add_suite(sr, lanes_suite());
