@@ -395,7 +395,9 @@ START_TEST(unknown_kind_names_the_kinds)
     ap_wire_error e;
     static ap_unit_kind k[32];
     for (int i = 0; i < 32; i++) {
-        snprintf(k[i].name, sizeof k[i].name, "kind%02d_%s", i, "xxxxxxxxxxxxxxxxxxxxxxxx");
+        memcpy(k[i].name, "kind00_xxxxxxxxxxxxxxxxxxxxxxxx", 32);
+        k[i].name[4] = (char)('0' + i / 10);
+        k[i].name[5] = (char)('0' + i % 10);
         k[i].has = AP_UNIT_F_RADIUS;
         k[i].radius = 0.4;
     }
