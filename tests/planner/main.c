@@ -9,6 +9,7 @@
 #include "../runner.h"
 #include "../util.h"
 #include "../../planner/base/status.h"
+#include "../../planner/world/tables.h"
 #include "suites.h"
 
 ap_map *ap_test_map_from_string(const char *text)
@@ -33,6 +34,11 @@ ap_map *ap_test_map_from_cells(const char *cells, int stride, int w, int h)
     ap_map *m = ap_test_map_from_string(s);
     free(s);
     return m;
+}
+
+ap_map_opts ap_test_grid_opts(void)
+{
+    return (ap_map_opts){.skip_tables = ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier")};
 }
 
 ap_map *ap_test_data_map(const char *name, const char *what)

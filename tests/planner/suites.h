@@ -88,6 +88,11 @@ int ap_test_grid_cost(const ap_map *m, ap_workspace *ws, ap_algorithm alg, doubl
                       uint64_t slice, double *cost);
 
 
+/* Load options without the any_angle and hier tables (ap_map_opts.skip_tables): for the sweeps over Moving AI
+ * maps that run only grid searches (A*, JPS, JPS+, over discs too), whose loads otherwise went mostly into
+ * the any-angle graph (Paris_1_1024: 0.9 of its 1.3 s). Those tables are left out of no other test. */
+ap_map_opts ap_test_grid_opts(void);
+
 /* Parse a map held in a C string (test helper; aborts the test on failure). */
 ap_map *ap_test_map_from_string(const char *text);
 

@@ -506,7 +506,8 @@ START_TEST(movingai_discs)
         snprintf(path, sizeof path, "%s/%s.map", dir, names[mi]);
         ap_map *m;
         ap_diag d;
-        ck_assert_int_eq(ap_map_load(path, NULL, &m, &d), AP_OK);
+        const ap_map_opts grid = ap_test_grid_opts(); /* the grid searches only */
+        ck_assert_int_eq(ap_map_load(path, &grid, &m, &d), AP_OK);
         snprintf(path, sizeof path, "%s/%s.map.scen", dir, names[mi]);
         ap_test_scen *sc;
         size_t n;

@@ -65,7 +65,8 @@ static void run_map(const char *dir, const char *name, bool all_lines, scen_stat
     snprintf(path, sizeof path, "%s/%s.map", dir, name);
     ap_map *m;
     ap_diag d;
-    int st = ap_map_load(path, NULL, &m, &d);
+    const ap_map_opts grid = ap_test_grid_opts(); /* A*, JPS and JPS+ only */
+    int st = ap_map_load(path, &grid, &m, &d);
     ck_assert_msg(st == AP_OK, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
     ck_assert_ptr_nonnull(ap_jps_table_of(m)); /* JPS+ runs on its table, not the online fallback */
     snprintf(path, sizeof path, "%s/%s.map.scen", dir, name);
