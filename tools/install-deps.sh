@@ -3,7 +3,9 @@
 # npm packages of the browser test, the OpenAPI linter, the contract test, the deploy checks and the JS
 # client's types check (pinned by the package-lock.json of tests/browser, tests/spec, tests/contract,
 # tests/deploy and tests/clients), and promtool for tests/deploy.
-# Used by `make run` and `make check`; safe to run again.
+# Used by `make run` and `make check`; safe to run again. `install-deps.sh packages` installs the Debian
+# packages only, `install-deps.sh npm` the npm packages and promtool only (make check builds while npm
+# installs: npm leaves most of a core idle).
 set -e
 cd "$(dirname "$0")/.."
 # chromium (+ a font) runs the viewer test headless; nodejs/npm drive it (tests/browser); curl runs the
@@ -17,6 +19,7 @@ python3 mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runt
 # `install-deps.sh analyze` (make analyze): also the two static analyzers of tools/analyze.sh.
 [ "${1:-}" = analyze ] && PKGS="$PKGS clang cppcheck"
 missing=""
+if [ "${1:-}" != npm ]; then
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
@@ -36,6 +39,8 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
+fi
+[ "${1:-}" = packages ] && exit 0
 # npm writes node_modules/.package-lock.json on install: older than the lockfile means a changed pin.
 for dir in tests/browser tests/spec tests/contract tests/deploy tests/clients; do
     if [ ! -f $dir/node_modules/.package-lock.json ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
