@@ -1027,8 +1027,10 @@ void ap_config_print(const ap_config *c, void *file)
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));
     /* Paths that are not valid UTF-8 make json_string fail and the key go missing; the line is still
-     * valid JSON, which matters more to log shippers than the missing key. */
-    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+     * valid JSON, which matters more to log shippers than the missing key. Numbers in 16 significant digits:
+     * jansson's 17 printed a configured radius of 0.3 as 0.29999999999999999; 16 give back every value typed
+     * with up to 16 digits. */
+    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(16));
     fputc('\n', f);
     fflush(f);
     json_decref(o);

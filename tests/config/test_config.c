@@ -1173,6 +1173,9 @@ START_TEST(print_one_json_line)
     ck_assert_int_gt(size, 2);
     ck_assert(buf[size - 1] == '\n');
     ck_assert(memchr(buf, '\n', size - 1) == NULL);
+    /* numbers as typed, not in 17 digits (0.3 read 0.29999999999999999) */
+    ck_assert_msg(strstr(buf, "{\"radius\":0.3,\"turning_radius\":2.5,") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\"radius\":0.4") != NULL && strstr(buf, "999999") == NULL, "%s", buf);
     json_error_t je;
     json_t *j = json_loads(buf, 0, &je);
     ck_assert_msg(j != NULL, "%s", je.text);
