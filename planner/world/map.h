@@ -79,8 +79,8 @@ typedef struct ap_map_opts {
     /* Table kinds not built at load nor by tile updates (config key "skip_tables"): bits from
      * ap_table_kind_skip_bit (tables.h); a bit of a kind that is not AP_TABLE_SKIPPABLE is ignored. 0: every
      * table is built. The planner answers every query without such a table, slower or by a fallback
-     * (any_angle builds a graph per query, jps_plus runs online JPS, hierarchical runs A*, auto keeps to
-     * JPS+ for long smoothed queries: config/README.md "skip_tables"). */
+     * (any_angle builds a graph per query, jps_plus runs online JPS, hierarchical runs A*, auto answers
+     * smoothed queries with JPS+, turning units' corridors come from A*: config/README.md "skip_tables"). */
     uint32_t skip_tables;
 } ap_map_opts;
 
