@@ -80,7 +80,7 @@ TESTS = $(TEST_PLANNER) $(TEST_PROTO) $(TEST_CONFIG) $(TEST_SERVER) $(TEST_INTEG
 TEST_DEPS = $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(CLIENT_EXAMPLE)
 
 .SECONDARY:
-.PHONY: all deps run check check-plain check-asan check-tsan analyze coverage check-layers test test-code test-deps bench clean maps openapi-json
+.PHONY: all deps run check check-asan check-tsan analyze coverage check-layers test test-code test-deps bench clean maps openapi-json
 all: $(BUILD)/arcpathd $(TESTS) $(FUZZ_DRIVERS) $(BENCH) $(TOOLS) $(CLIENT_EXAMPLE)
 
 deps:
@@ -134,10 +134,6 @@ check-layers:
 	@sh tools/check-layers.sh
 
 test-deps: $(TEST_DEPS)
-
-check-plain:
-	@$(MAKE) --no-print-directory -j$(JOBS) all
-	@$(MAKE) --no-print-directory test
 
 # detect_stack_use_after_return: a job handed to the pool once read the parsing handler's stack (a corridor);
 # only this mode sees such a read when nothing has reused the frame yet. ARCPATH_TEST_QUICK=1: the test programs

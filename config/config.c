@@ -445,11 +445,18 @@ static int apply_skip_tables(ap_config *c, const char *label, json_t *v, char *e
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *e = json_array_get(v, i);
         const uint32_t b = json_is_string(e) ? ap_table_kind_skip_bit(json_string_value(e)) : 0;
-        if (b == 0)
+        if (b == 0) {
+            char names[256] = "";
+            size_t nk, used = 0;
+            const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+            for (size_t k = 0; k < nk && used < sizeof names; k++)
+                if (kinds[k]->flags & AP_TABLE_SKIPPABLE)
+                    used += (size_t)snprintf(names + used, sizeof names - used, "%s\"%s\"", used ? ", " : "",
+                                             kinds[k]->name);
             return ap_config_fail(err, errlen,
-                                  "%s: \"skip_tables[%zu]\": must be one of \"jps_plus\", \"jps_bits\", \"jps_sized\", "
-                                  "\"any_angle\", \"hier\" (the tables the planner can do without)",
-                                  label, i);
+                                  "%s: \"skip_tables[%zu]\": must be one of %s (the tables the planner can do without)",
+                                  label, i, names);
+        }
         if (bits & b)
             return ap_config_fail(err, errlen, "%s: \"skip_tables[%zu]\": a table is listed twice", label, i);
         bits |= b;

@@ -217,7 +217,7 @@ static int apply_cap_costs(ap_config *c, const char *label, json_t *v, char *err
                 json_t *e2;
                 json_object_foreach(v, k2, e2) {
                     uint8_t c2;
-                    if (k2 == name || strcmp(k2, name) == 0)
+                    if (strcmp(k2, name) == 0)
                         break;
                     if (ap_capability_parse(k2, strlen(k2), &c2) == 0 && c2 == cc.capability) {
                         earlier = k2;

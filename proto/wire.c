@@ -225,8 +225,7 @@ int ap_wire_apply_unit_kind(const ap_wire_unit *u, const ap_unit_kind *kinds, si
                                 "tank, ship", u->kind);
         /* every name, or where they do not fit in an error's message their number and where to read them (the
          * list was cut mid-name, and the built-in kinds with it: a helper) */
-        char whole[sizeof err->message + 1];
-        if (used < sizeof list && (size_t)snprintf(whole, sizeof whole, NAMED, u->kind, list) < sizeof err->message)
+        if (used < sizeof list && (size_t)snprintf(NULL, 0, NAMED, u->kind, list) < sizeof err->message)
             return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind", NAMED, u->kind, list);
 #undef NAMED
         return ap_json_fail(err, AP_E_INVALID_REQUEST, "unit.kind",

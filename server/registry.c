@@ -663,8 +663,9 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
         /* A circle map whose id a grid of this folder has (grids go first): the grid stays. */
         bool shadowed = cur != NULL && kind == AP_MAP_KIND_CIRCLES && cur->kind == AP_MAP_KIND_GRID &&
                         cur->src.from_file && listed(names, nn, id, AP_MAP_KIND_GRID);
-        /* a version whose own file is gone is removed below: a failed file here keeps nothing then */
-        uint64_t was = cur != NULL && !(cur->src.from_file && !listed(names, nn, id, cur->kind)) ? cur->version : 0;
+        uint64_t was = cur ? cur->version : 0;
+        const bool was_from_file = cur != NULL && cur->src.from_file;
+        const ap_map_kind was_kind = cur != NULL ? cur->kind : kind;
         ap_map_version_release(cur);
         if (ap_registry_picture_id(id) || shadowed) {
             ap_registry_report(logf, path, 0, 0, shadowed ? "a grid map has this id (skipped)" : picture_msg);
@@ -693,7 +694,8 @@ int ap_registry_rescan_until(ap_registry *r, const char *dir, const ap_map_opts 
                 if (st == AP_E_NOMEM)
                     rc = AP_E_NOMEM;
                 c.errors++;
-                if (was)
+                /* a version whose own file is gone is removed below: the failed file keeps nothing then */
+                if (was && !(was_from_file && !listed(names, nn, id, was_kind)))
                     fprintf(logf, "arcpathd: reload: %s: kept map_version %llu\n", id, (unsigned long long)was);
             }
         }
