@@ -228,6 +228,7 @@ void ap_config_defaults(ap_config *c)
     c->admin_token[0] = '\0';
     c->n_cors_origins = 0;
     c->skip_tables = 0;
+    c->n_skips = 0;
     c->config_file[0] = '\0';
     c->check_config = false;
 }
@@ -436,35 +437,6 @@ static int apply_cors(ap_config *c, const char *label, json_t *v, char *err, siz
     return AP_OK;
 }
 
-/* "skip_tables": ["any_angle", "hier"]: skippable per-map tables not built (tables.h); [] builds every one. */
-static int apply_skip_tables(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
-{
-    if (!json_is_array(v))
-        return ap_config_fail(err, errlen, "%s: \"skip_tables\": must be an array of table names", label);
-    uint32_t bits = 0;
-    for (size_t i = 0; i < json_array_size(v); i++) {
-        json_t *e = json_array_get(v, i);
-        const uint32_t b = json_is_string(e) ? ap_table_kind_skip_bit(json_string_value(e)) : 0;
-        if (b == 0) {
-            char names[256] = "";
-            size_t nk, used = 0;
-            const ap_table_kind *const *kinds = ap_table_kinds(&nk);
-            for (size_t k = 0; k < nk && used < sizeof names; k++)
-                if (kinds[k]->flags & AP_TABLE_SKIPPABLE)
-                    used += (size_t)snprintf(names + used, sizeof names - used, "%s\"%s\"", used ? ", " : "",
-                                             kinds[k]->name);
-            return ap_config_fail(err, errlen,
-                                  "%s: \"skip_tables[%zu]\": must be one of %s (the tables the planner can do without)",
-                                  label, i, names);
-        }
-        if (bits & b)
-            return ap_config_fail(err, errlen, "%s: \"skip_tables[%zu]\": a table is listed twice", label, i);
-        bits |= b;
-    }
-    c->skip_tables = bits;
-    return AP_OK;
-}
-
 /* ARCPATH_CORS_ORIGINS: "https://a.example, https://b.example" or "*". */
 static int apply_cors_env(ap_config *c, const char *v, const char **why)
 {
@@ -551,6 +523,69 @@ static int apply_scales(ap_config *c, const char *label, json_t *v, char *err, s
         s->meters_per_tile = x;
     }
     c->n_scales = n;
+    return AP_OK;
+}
+
+/* One array of skippable table names (tables.h) as bits in *bits; where names the array in messages
+ * ("skip_tables", "skip_tables.MAP"). Returns AP_OK or AP_E_CONFIG. */
+static int parse_skip_list(const char *label, const char *where, json_t *v, uint32_t *bits, char *err,
+                           size_t errlen)
+{
+    if (!json_is_array(v))
+        return ap_config_fail(err, errlen, "%s: \"%s\": must be an array of table names", label, where);
+    *bits = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *e = json_array_get(v, i);
+        const uint32_t b = json_is_string(e) ? ap_table_kind_skip_bit(json_string_value(e)) : 0;
+        if (b == 0) {
+            char names[256] = "";
+            size_t nk, used = 0;
+            const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+            for (size_t k = 0; k < nk && used < sizeof names; k++)
+                if (kinds[k]->flags & AP_TABLE_SKIPPABLE)
+                    used += (size_t)snprintf(names + used, sizeof names - used, "%s\"%s\"", used ? ", " : "",
+                                             kinds[k]->name);
+            return ap_config_fail(err, errlen,
+                                  "%s: \"%s[%zu]\": must be one of %s (the tables the planner can do without)",
+                                  label, where, i, names);
+        }
+        if (*bits & b)
+            return ap_config_fail(err, errlen, "%s: \"%s[%zu]\": a table is listed twice", label, where, i);
+        *bits |= b;
+    }
+    return AP_OK;
+}
+
+/* "skip_tables": ["any_angle", "hier"] (every map) or {"MAP_ID" | "*": ["any_angle"]} (per map; a map
+ * without an entry builds every table): skippable per-map tables not built (tables.h); [] builds every one. */
+static int apply_skip_tables(ap_config *c, const char *label, json_t *v, char *err, size_t errlen)
+{
+    c->skip_tables = 0;
+    c->n_skips = 0;
+    if (json_is_array(v))
+        return parse_skip_list(label, "skip_tables", v, &c->skip_tables, err, errlen);
+    if (!json_is_object(v))
+        return ap_config_fail(err, errlen,
+                              "%s: \"skip_tables\": must be an array of table names, or an object of such arrays by "
+                              "map id {\"MAP_ID\": [\"any_angle\"], \"*\": []}",
+                              label);
+    int rc = check_map_keys(label, "skip_tables", v, "\"MAP_ID\": [\"any_angle\"], \"*\": []", err, errlen);
+    if (rc != AP_OK)
+        return rc;
+    const char *id;
+    json_t *e;
+    json_object_foreach(v, id, e) {
+        ap_map_skip *k = &c->skips[c->n_skips];
+        memset(k, 0, sizeof *k);
+        snprintf(k->map_id, sizeof k->map_id, "%s", id);
+        char where[96];
+        snprintf(where, sizeof where, "skip_tables.%s", id);
+        if ((rc = parse_skip_list(label, where, e, &k->tables, err, errlen)) != AP_OK) {
+            c->n_skips = 0;
+            return rc;
+        }
+        c->n_skips++;
+    }
     return AP_OK;
 }
 
@@ -951,6 +986,18 @@ int ap_config_load_args(ap_config *c, int argc, char **argv, int *exit_now, char
     return AP_OK;
 }
 
+/* The names of the table kinds in bits (ap_table_kind_skip_bit), in the kinds' order, as a new JSON array. */
+static json_t *skip_names(uint32_t bits)
+{
+    json_t *a = json_array();
+    size_t nk;
+    const ap_table_kind *const *kinds = ap_table_kinds(&nk);
+    for (size_t i = 0; i < nk && i < 32; i++)
+        if (bits & (1u << i))
+            json_array_append_new(a, json_string(kinds[i]->name));
+    return a;
+}
+
 /* ---------------------------------------------------------------------------------------------------------
  * Whole chain */
 
@@ -1024,12 +1071,13 @@ void ap_config_print(const ap_config *c, void *file)
     for (size_t i = 0; i < c->n_cors_origins; i++)
         json_array_append_new(cors, json_string(c->cors_origins[i]));
     json_object_set_new(o, "cors_origins", cors);
-    json_t *skip = json_array();
-    size_t nk;
-    const ap_table_kind *const *kinds = ap_table_kinds(&nk);
-    for (size_t i = 0; i < nk && i < 32; i++)
-        if (c->skip_tables & (1u << i))
-            json_array_append_new(skip, json_string(kinds[i]->name));
+    json_t *skip = skip_names(c->skip_tables);
+    if (c->n_skips > 0) { /* the per-map form as given */
+        json_decref(skip);
+        skip = json_object();
+        for (size_t i = 0; i < c->n_skips; i++)
+            json_object_set_new(skip, c->skips[i].map_id, skip_names(c->skips[i].tables));
+    }
     json_object_set_new(o, "skip_tables", skip);
     json_object_set_new(o, "config_file", json_string(c->config_file));
     json_object_set_new(o, "check_config", json_boolean(c->check_config));

@@ -122,8 +122,11 @@ typedef struct ap_config {
     char cors_origins[AP_CONFIG_MAX_CORS][AP_CORS_ORIGIN_MAX];
     size_t n_cors_origins;
     /* Per-map tables not built (config file only, "skip_tables": names of skippable table kinds, tables.h
-     * ap_table_kind_skip_bit): their bits, for ap_map_opts.skip_tables. 0 (default) = every table built. */
+     * ap_table_kind_skip_bit): their bits, for ap_map_opts.skip_tables, every map's (the array form). 0
+     * (default) = every table built. */
     uint32_t skip_tables;
+    ap_map_skip skips[AP_CONFIG_MAX_TERRAIN]; /* the object form, per map id (ap_map_opts.skips; map.h) */
+    size_t n_skips;             /* 0 (default: skip_tables for every map) .. AP_CONFIG_MAX_TERRAIN */
     char config_file[1024];     /* "" = none */
     bool check_config;          /* --check-config */
 } ap_config;
@@ -147,7 +150,8 @@ void ap_config_defaults(ap_config *c);
  * "cors_origins": an array of at most AP_CONFIG_MAX_CORS strings, each an origin or "*" (alone) as in
  * ap_config.cors_origins ("cors_origins[I]" names a bad entry), "skip_tables": an array of distinct names of
  * skippable per-map tables ("jps_plus", "jps_bits", "jps_sized", "any_angle", "hier"; "skip_tables[I]"
- * names a bad entry),
+ * names a bad entry) for every map, or an object of at most AP_CONFIG_MAX_TERRAIN entries MAP_ID|"*": such
+ * an array (map.h ap_map_skip; "skip_tables.MAP[I]" names a bad entry),
  * "units": an object of at most AP_CONFIG_MAX_UNITS entries NAME: {"radius", "size", "capability",
  * "turning_radius" (tiles) or "turning_radius_m" (metres, scaled where applied), "reverse", "reverse_penalty",
  * the vehicle limits} (a unit kind, unit_kind.h; NAME 1..31 of [A-Za-z0-9_.-], not starting with '.';

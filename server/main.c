@@ -243,9 +243,9 @@ static int loaded_kind(ap_registry *reg, const char *id)
     return kind;
 }
 
-/* A terrain-cost or scale entry for a map that is not loaded is most likely a typo: say so (a warning, not an
+/* A terrain-cost, scale or skip_tables entry for a map that is not loaded is most likely a typo: say so (a warning, not an
  * error: one config may serve several map sets); so is a terrain-cost entry for a circle map, which has no
- * terrains (its scale applies). */
+ * terrains (its scale applies), and a skip_tables entry for one, which has no grid tables. */
 static void warn_unused(ap_server *s, const char *key, const char *id, FILE *f)
 {
     if (strcmp(id, "*") == 0)
@@ -256,6 +256,9 @@ static void warn_unused(ap_server *s, const char *key, const char *id, FILE *f)
     else if (kind == AP_MAP_KIND_CIRCLES && strcmp(key, "terrain_costs") == 0)
         fprintf(f, "arcpathd: config warning: \"%s.%s\": a circle map has no terrains (the entry does nothing)\n",
                 key, id);
+    else if (kind == AP_MAP_KIND_CIRCLES && strcmp(key, "skip_tables") == 0)
+        fprintf(f, "arcpathd: config warning: \"%s.%s\": a circle map has none of the grid's tables (the entry does "
+                "nothing)\n", key, id);
 }
 
 static void warn_unused_terrain(ap_server *s, FILE *f)
@@ -264,6 +267,8 @@ static void warn_unused_terrain(ap_server *s, FILE *f)
         warn_unused(s, "terrain_costs", s->cfg.terrain[i].map_id, f);
     for (size_t i = 0; i < s->cfg.n_scales; i++)
         warn_unused(s, "meters_per_tile", s->cfg.scales[i].map_id, f);
+    for (size_t i = 0; i < s->cfg.n_skips; i++)
+        warn_unused(s, "skip_tables", s->cfg.skips[i].map_id, f);
 }
 
 /* The nodes every search workspace gets (*capacity): the largest map's, at least
@@ -609,7 +614,9 @@ int main(int argc, char **argv)
                             .n_cap_costs = s->cfg.n_cap_costs,
                             .scales = s->cfg.scales,
                             .n_scales = s->cfg.n_scales,
-                            .skip_tables = s->cfg.skip_tables};
+                            .skip_tables = s->cfg.skip_tables,
+                            .skips = s->cfg.skips,
+                            .n_skips = s->cfg.n_skips};
     if (s->cfg.check_config) /* (blocked at the start of main: a check keeps the default actions) */
         pthread_sigmask(SIG_UNBLOCK, &quit, NULL);
     int rc = ap_registry_load(&s->reg, s->cfg.maps_dir, &s->opts, s->cfg.max_maps, stderr);

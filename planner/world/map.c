@@ -152,6 +152,14 @@ double ap_map_scale_of(const ap_map_opts *opts, const char *id)
     return s != NULL ? s->meters_per_tile : 1.0;
 }
 
+uint32_t ap_map_skip_of(const ap_map_opts *opts, const char *id)
+{
+    if (opts == NULL)
+        return 0;
+    const ap_map_skip *s = find_rule(opts->skips, opts->n_skips, sizeof *opts->skips, id);
+    return s != NULL ? s->tables : opts->skip_tables;
+}
+
 /* Effective cost per kind: the defaults ('.', 'G', 'S' cost 1; trees and water blocked) overridden by the
  * rule. Returns AP_OK or AP_E_MAP_FORMAT (and the offending kind in *bad) for a cost out of range. */
 static int resolve_costs(const ap_terrain_costs *rule, double cost_of[AP_TERRAIN_KINDS], int *bad)
@@ -485,7 +493,7 @@ int ap_map_parse(const char *id, const char *file_label, const char *buf, size_t
     m->capabilities = caps;
     m->capability = own;
     m->meters_per_tile = mpt;
-    m->skip_tables = opts != NULL ? opts->skip_tables : 0;
+    m->skip_tables = ap_map_skip_of(opts, id);
     memcpy(m->cost_of, cost_of, sizeof m->cost_of);
     for (size_t i = 0; opts != NULL && opts->cap_costs != NULL && i < opts->n_cap_costs; i++)
         memcpy(m->cap_cost[opts->cap_costs[i].capability], opts->cap_costs[i].cost, sizeof m->cap_cost[0]);

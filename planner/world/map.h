@@ -49,6 +49,13 @@ typedef struct ap_map_scale {
     double meters_per_tile;
 } ap_map_scale;
 
+/* One map's tables left out (config key "skip_tables" in its per-map form): bits from ap_table_kind_skip_bit
+ * (tables.h). */
+typedef struct ap_map_skip {
+    char map_id[AP_MAP_ID_MAX]; /* the map this entry is for; "*" = every map without its own entry */
+    uint32_t tables;            /* ap_table_kind_skip_bit bits; 0 = every table built */
+} ap_map_skip;
+
 /* Load options: upper bounds a map file must respect (zero fields mean "use the default",
  * AP_MAP_DEFAULT_*) and terrain costs. */
 typedef struct ap_map_opts {
@@ -80,8 +87,13 @@ typedef struct ap_map_opts {
      * ap_table_kind_skip_bit (tables.h); a bit of a kind that is not AP_TABLE_SKIPPABLE is ignored. 0: every
      * table is built. The planner answers every query without such a table, slower or by a fallback
      * (any_angle builds a graph per query, jps_plus runs online JPS, hierarchical runs A*, auto answers
-     * smoothed queries with JPS+, turning units' corridors come from A*: config/README.md "skip_tables"). */
+     * smoothed queries with JPS+, turning units' corridors come from A*: config/README.md "skip_tables").
+     * Per-map entries in skips, when one applies, replace it for that map. */
     uint32_t skip_tables;
+    /* Table kinds left out per map id (ap_map_skip), borrowed for the call: the entry whose map_id is the
+     * map's id applies, else the one with "*", else skip_tables. */
+    const ap_map_skip *skips;
+    size_t n_skips;
 } ap_map_opts;
 
 /* One capability's terrain costs (ap_map_opts.cap_costs): cost[k] for AP_TERRAIN_CHARS[k], in
@@ -170,7 +182,7 @@ typedef struct ap_map {
     /* Per-capability terrain costs from ap_map_opts.cap_costs (0 = default), read by the view builder. */
     double cap_cost[16][AP_TERRAIN_KINDS];
     double meters_per_tile; /* metres per tile side (ap_map_opts.scales), > 0; 1 by default */
-    uint32_t skip_tables;   /* ap_map_opts.skip_tables (optional kinds left out); kept by tile updates */
+    uint32_t skip_tables;   /* ap_map_skip_of(opts, id) at load (optional kinds left out); kept by tile updates */
     double load_seconds;    /* wall time to parse the file (and derive the cost arrays) */
     /* Tables built at load by the registered kinds (tables.h; the list is planner/plan/table_kinds.c: today
      * "region", on uniform-cost maps "jps_plus" and "jps_bits", jps.h, per capability "region:<capability>"
@@ -249,6 +261,10 @@ const ap_terrain_costs *ap_map_terrain_rule(const ap_map_opts *opts, const char 
 /* The scale of map id under opts (ap_map_scale: exact id first, then "*"), or 1 when none applies or opts is
  * NULL. Metres per tile; not range-checked (ap_map_parse refuses a bad one). Pure; thread-safe. */
 double ap_map_scale_of(const ap_map_opts *opts, const char *id);
+
+/* The table kinds left out for map id under opts (ap_map_skip: exact id first, then "*", else
+ * opts->skip_tables), as ap_table_kind_skip_bit bits; 0 when opts is NULL. Pure; thread-safe. */
+uint32_t ap_map_skip_of(const ap_map_opts *opts, const char *id);
 
 /* Cost of the move between adjacent passable padded cells a and b (orthogonal or diagonal neighbours):
  * len * (cost(a) + cost(b)) / 2 with len 1 or sqrt 2 (tiles) as given; exactly len on a uniform map.

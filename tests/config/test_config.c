@@ -1060,9 +1060,10 @@ END_TEST
 
 /* cors_origins: exact origins or "*", from the file, replaced by ARCPATH_CORS_ORIGINS (comma-separated,
  * blanks around entries dropped); [] turns CORS off again. */
-/* "skip_tables": the names of the tables the planner can do without, as bits (tables.h); anything else,
- * a name twice or not an array is an error naming the entry; [] builds every table again; the effective
- * config printed at start lists the names. */
+/* "skip_tables": the names of the tables the planner can do without, as bits (tables.h), for every map
+ * (an array) or per map id (an object of arrays, "*" for the rest); anything else, a name twice or neither
+ * form is an error naming the entry; [] builds every table again; the effective config printed at start
+ * lists the names in the form given. */
 START_TEST(skip_tables_parsed)
 {
     ap_config c;
@@ -1090,7 +1091,14 @@ START_TEST(skip_tables_parsed)
         {"{\"skip_tables\": [\"region\"]}", "<t>: \"skip_tables[0]\": must be one of"},
         {"{\"skip_tables\": [7]}", "<t>: \"skip_tables[0]\": must be one of"},
         {"{\"skip_tables\": [\"hier\", \"hier\"]}", "<t>: \"skip_tables[1]\": a table is listed twice"},
-        {"{\"skip_tables\": \"hier\"}", "<t>: \"skip_tables\": must be an array of table names"},
+        {"{\"skip_tables\": \"hier\"}", "<t>: \"skip_tables\": must be an array of table names, or an object of "
+                                        "such arrays by map id {\"MAP_ID\": [\"any_angle\"], \"*\": []}"},
+        /* the per-map form: entries name the map and the index */
+        {"{\"skip_tables\": {\"city\": [\"hier\", \"view\"]}}", "<t>: \"skip_tables.city[1]\": must be one of \"jps_plus\""},
+        {"{\"skip_tables\": {\"*\": [\"hier\"], \"city\": \"hier\"}}",
+         "<t>: \"skip_tables.city\": must be an array of table names"},
+        {"{\"skip_tables\": {\"city\": [\"jps_bits\", \"jps_bits\"]}}", "<t>: \"skip_tables.city[1]\": a table is listed twice"},
+        {"{\"skip_tables\": {\"a/b\": []}}", "<t>: \"skip_tables\": \"a/b\" is not a map id"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
@@ -1102,6 +1110,41 @@ START_TEST(skip_tables_parsed)
     }
     ck_assert_int_eq(load_str(&c, "{\"skip_tables\": []}", err, sizeof err), AP_OK);
     ck_assert_uint_eq(c.skip_tables, 0);
+
+    /* the per-map form: one entry per map id and "*", each its own bits; printed as given */
+    ck_assert_msg(load_str(&c, "{\"skip_tables\": {\"Paris_1_1024\": [\"any_angle\", \"hier\"], \"*\": [\"hier\"], "
+                               "\"small\": []}}",
+                           err, sizeof err) == AP_OK,
+                  "%s", err);
+    ck_assert_uint_eq(c.skip_tables, 0);
+    ck_assert_uint_eq(c.n_skips, 3);
+    ck_assert_str_eq(c.skips[0].map_id, "Paris_1_1024");
+    ck_assert_uint_eq(c.skips[0].tables, ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier"));
+    ck_assert_str_eq(c.skips[1].map_id, "*");
+    ck_assert_uint_eq(c.skips[1].tables, ap_table_kind_skip_bit("hier"));
+    ck_assert_str_eq(c.skips[2].map_id, "small");
+    ck_assert_uint_eq(c.skips[2].tables, 0);
+    f = open_memstream(&buf, &size);
+    ap_config_print(&c, f);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"skip_tables\":{\"Paris_1_1024\":[\"any_angle\",\"hier\"],\"*\":[\"hier\"],\"small\":[]}") !=
+                      NULL,
+                  "%s", buf);
+    free(buf);
+    /* what the map loader makes of it (ap_map_skip_of): the map's own entry, else "*" */
+    ap_map_opts o = {.skip_tables = c.skip_tables, .skips = c.skips, .n_skips = c.n_skips};
+    ck_assert_uint_eq(ap_map_skip_of(&o, "Paris_1_1024"), c.skips[0].tables);
+    ck_assert_uint_eq(ap_map_skip_of(&o, "small"), 0);
+    ck_assert_uint_eq(ap_map_skip_of(&o, "den520d"), ap_table_kind_skip_bit("hier"));
+    /* a bad per-map entry keeps the earlier value whole; an array afterwards replaces the object form */
+    err[0] = '\0';
+    ck_assert_int_eq(load_str(&c, "{\"skip_tables\": {\"x\": [\"hier\"], \"y\": [\"nope\"]}}", err, sizeof err),
+                     AP_E_CONFIG);
+    ck_assert_uint_eq(c.n_skips, 3);
+    ck_assert_uint_eq(c.skips[0].tables, ap_table_kind_skip_bit("any_angle") | ap_table_kind_skip_bit("hier"));
+    ck_assert_int_eq(load_str(&c, "{\"skip_tables\": [\"jps_bits\"]}", err, sizeof err), AP_OK);
+    ck_assert_uint_eq(c.n_skips, 0);
+    ck_assert_uint_eq(c.skip_tables, ap_table_kind_skip_bit("jps_bits"));
 }
 END_TEST
 

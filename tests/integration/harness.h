@@ -134,8 +134,10 @@ extern const char *ap_mai_dir;
  * six times a run. Read from the data folder, never copied. */
 extern const char *ap_mai_small_dir;
 /* The arguments of such a server ({"--config", FILE, NULL}, FILE a config of main.c's with "skip_tables":
- * ["any_angle"]): none of those tests asks for any_angle, and its graph of Paris_1_1024 took ~45 % of their
- * servers' start-up CPU (0.9 of 1.9 s; more under the sanitizers), thirteen times a run. NULL without the data. */
+ * {"Paris_1_1024": ["any_angle", "hier"], "*": ["any_angle"]}, the per-map form): none of those tests asks for
+ * any_angle, whose graph of Paris_1_1024 took ~45 % of their servers' start-up CPU (0.9 of 1.9 s; more under
+ * the sanitizers), thirteen times a run, nor for hierarchical paths on Paris_1_1024 (they name astar there).
+ * NULL without the data. */
 extern const char *const *ap_mai_small_args;
 
 /* A timed answer j's segments against a vehicle's limits (speed, acceleration, braking, lateral, turning

@@ -42,7 +42,8 @@ static int make_small_dir(const char *dir)
     if (mkdtemp(small_dir) == NULL)
         return -1;
     ap_mai_small_dir = small_dir;
-    small_conf = ap_test_temp_file("arcpath-mai-conf", "{\"skip_tables\": [\"any_angle\"]}\n");
+    small_conf = ap_test_temp_file("arcpath-mai-conf",
+                                    "{\"skip_tables\": {\"Paris_1_1024\": [\"any_angle\", \"hier\"], \"*\": [\"any_angle\"]}}\n");
     if (small_conf == NULL)
         return -1;
     small_args[0] = "--config";

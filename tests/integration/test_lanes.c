@@ -191,12 +191,19 @@ START_TEST(short_queries_flow_through_the_pool_too)
     ap_srv s;
     const char *env[] = {"ARCPATH_INLINE_FAST=0", "ARCPATH_POOL_NICE=5", "ARCPATH_WORKERS=2", NULL};
     ck_assert_int_eq(ap_srv_start(&s, ap_mai_small_dir, ap_mai_small_args, env), 0);
-    /* the config's skip_tables reach the maps: no any_angle table (ap_mai_small_args), the others built */
+    /* the config's skip_tables reach the maps, each its own entry (ap_mai_small_args: Paris_1_1024 without
+     * any_angle and hier, den520d by "*" without any_angle), the others built */
     ap_resp info;
     ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/den520d", NULL, 0, NULL, &info), 0);
     ck_assert_int_eq(info.status, 200);
     ck_assert_msg(strstr(info.body, "\"name\":\"any_angle\"") == NULL && strstr(info.body, "\"name\":\"jps_plus\"") != NULL &&
                       strstr(info.body, "\"name\":\"hier\"") != NULL,
+                  "%s", info.body);
+    ap_resp_free(&info);
+    ck_assert_int_eq(ap_http(&s, "GET", "/v1/maps/Paris_1_1024", NULL, 0, NULL, &info), 0);
+    ck_assert_int_eq(info.status, 200);
+    ck_assert_msg(strstr(info.body, "\"name\":\"any_angle\"") == NULL && strstr(info.body, "\"name\":\"jps_plus\"") != NULL &&
+                      strstr(info.body, "\"name\":\"hier\"") == NULL,
                   "%s", info.body);
     ap_resp_free(&info);
     lane_test(&s, "pool only", ap_test_quick() ? 60 : 200);

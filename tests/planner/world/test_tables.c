@@ -1,4 +1,4 @@
-/* test_tables.c — the optional per-map tables left out at load (ap_map_opts.skip_tables, tables.h
+/* test_tables.c — the optional per-map tables left out at load (ap_map_opts.skip_tables and skips, tables.h
  * ap_table_kind_skip_bit): which names have a bit, that a map loaded without them has no such slot (nor
  * after a tile update), and that every algorithm and unit answers on it as on the map with every table. */
 #include <math.h>
@@ -165,6 +165,36 @@ START_TEST(tile_update_keeps_the_skip)
 }
 END_TEST
 
+/* Per-map entries (ap_map_opts.skips): a map's own entry replaces skip_tables for it, "*" stands for the
+ * maps without one, and skip_tables for the rest when there is no "*". */
+START_TEST(per_map_entries_pick_the_tables)
+{
+    const uint32_t aa = ap_table_kind_skip_bit("any_angle"), hier = ap_table_kind_skip_bit("hier");
+    const ap_map_skip own[] = {{.map_id = "arena", .tables = hier}, {.map_id = "rooms", .tables = 0}};
+    ap_map_opts opts = {.skip_tables = aa, .skips = own, .n_skips = 2};
+    static const struct {
+        const char *map;
+        bool any_angle, hier;
+    } want[] = {{"arena", true, false}, {"rooms", true, true}, {"maze", false, true}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "config/maps/%s.map", want[i].map);
+        ap_map *m = NULL;
+        ap_diag d;
+        ck_assert_msg(ap_map_load(path, &opts, &m, &d) == AP_OK, "%s: %s", path, d.msg);
+        ck_assert_msg(has_slot(m, "any_angle") == want[i].any_angle && has_slot(m, "hier") == want[i].hier &&
+                          has_slot(m, "jps_plus"),
+                      "%s", want[i].map);
+        ap_map_free(m);
+    }
+    const ap_map_skip star[] = {{.map_id = "maze", .tables = aa | hier}, {.map_id = "*", .tables = hier}};
+    opts = (ap_map_opts){.skip_tables = aa, .skips = star, .n_skips = 2};
+    ck_assert_uint_eq(ap_map_skip_of(&opts, "maze"), aa | hier);
+    ck_assert_uint_eq(ap_map_skip_of(&opts, "arena"), hier); /* "*", not skip_tables */
+    ck_assert_uint_eq(ap_map_skip_of(NULL, "arena"), 0);
+}
+END_TEST
+
 Suite *tables_suite(void)
 {
     Suite *s = suite_create("tables");
@@ -173,6 +203,7 @@ Suite *tables_suite(void)
     tcase_add_test(tc, skip_bits_name_the_optional_kinds);
     tcase_add_test(tc, skipped_tables_same_answers);
     tcase_add_test(tc, tile_update_keeps_the_skip);
+    tcase_add_test(tc, per_map_entries_pick_the_tables);
     suite_add_tcase(s, tc);
     return s;
 }
