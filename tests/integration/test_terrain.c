@@ -163,7 +163,8 @@ START_TEST(check_config_shows_costs)
     /* an entry for a circle map (it has no terrains): a warning, not silence; its scale is taken (no warning) */
     static const char *const circ[] = {"--check-config", "--maps", "config/maps", "--config", NULL, NULL};
     char *conf = ap_test_temp_file("arcpath-circle-costs", "{\"terrain_costs\": {\"forest\": {\"S\": 3}}, "
-                                                          "\"meters_per_tile\": {\"forest\": 2}}");
+                                                          "\"meters_per_tile\": {\"forest\": 2}, \"skip_tables\": "
+                                                          "{\"forest\": [\"hier\"], \"arena\": [\"hier\"], \"nosuch\": []}}");
     ck_assert_ptr_nonnull(conf);
     const char *cargs[6];
     memcpy(cargs, circ, sizeof cargs);
@@ -171,6 +172,11 @@ START_TEST(check_config_shows_costs)
     ck_assert_int_eq(ap_run_cli(cargs, 1, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "\"terrain_costs.forest\": a circle map has no terrains") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "meters_per_tile.forest") == NULL, "%s", out);
+    /* skip_tables' per-map entries: a circle map has none of the grid's tables, nosuch is not loaded; arena's
+     * entry is taken (no warning) */
+    ck_assert_msg(strstr(out, "\"skip_tables.forest\": a circle map has none of the grid's tables") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"skip_tables.nosuch\": no map with this id is loaded") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "skip_tables.arena") == NULL, "%s", out);
     unlink(conf);
     free(conf);
 }
