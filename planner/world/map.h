@@ -87,7 +87,8 @@ typedef struct ap_map_opts {
      * ap_table_kind_skip_bit (tables.h); a bit of a kind that is not AP_TABLE_SKIPPABLE is ignored. 0: every
      * table is built. The planner answers every query without such a table, slower or by a fallback
      * (any_angle builds a graph per query, jps_plus runs online JPS, hierarchical runs A*, auto answers
-     * smoothed queries with JPS+, turning units' corridors come from A*: config/README.md "skip_tables").
+     * smoothed point queries with JPS+ and taut, turning units' corridors come from A*: config/README.md
+     * "skip_tables").
      * Per-map entries in skips, when one applies, replace it for that map. */
     uint32_t skip_tables;
     /* Table kinds left out per map id (ap_map_skip), borrowed for the call: the entry whose map_id is the

@@ -54,6 +54,17 @@ static ap_map *load(const char *name, uint32_t skip)
     return m;
 }
 
+/* Two pseudo-random passable cells of m from seed: (sx, sy) and (gx, gy). */
+static void free_pair(const ap_map *m, ap_test_rng *seed, int *sx, int *sy, int *gx, int *gy)
+{
+    do {
+        *sx = (int)(ap_test_rand(seed) % (uint32_t)m->width);
+        *sy = (int)(ap_test_rand(seed) % (uint32_t)m->height);
+        *gx = (int)(ap_test_rand(seed) % (uint32_t)m->width);
+        *gy = (int)(ap_test_rand(seed) % (uint32_t)m->height);
+    } while (!ap_map_passable(m, *sx, *sy) || !ap_map_passable(m, *gx, *gy));
+}
+
 /* Status and, when ok, length and grid cost of q on m. */
 static int answer(const ap_map *m, ap_query q, double *length, double *grid_cost)
 {
@@ -103,12 +114,7 @@ START_TEST(skipped_tables_same_answers)
         ck_assert(has_slot(bare, "region") && bare->region != NULL);
         for (int n = 0; n < 12; n++) {
             int sx, sy, gx, gy;
-            do {
-                sx = (int)(ap_test_rand(&seed) % (uint32_t)full->width);
-                sy = (int)(ap_test_rand(&seed) % (uint32_t)full->height);
-                gx = (int)(ap_test_rand(&seed) % (uint32_t)full->width);
-                gy = (int)(ap_test_rand(&seed) % (uint32_t)full->height);
-            } while (!ap_map_passable(full, sx, sy) || !ap_map_passable(full, gx, gy));
+            free_pair(full, &seed, &sx, &sy, &gx, &gy);
             for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
                 for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
                     ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5,
@@ -165,6 +171,64 @@ START_TEST(tile_update_keeps_the_skip)
 }
 END_TEST
 
+/* auto for a point unit on a map whose any_angle table the config left out: JPS+ with taut smoothing at every
+ * distance (as below 128 tiles with the table), whatever smoothing was asked for but none, not the asked
+ * one's longer answer (Listing 1 was a third longer on maze512-1-0); a disc keeps the smoothing asked for. */
+START_TEST(auto_without_any_angle_pulls_taut)
+{
+    ap_map *m = load("maze", ap_table_kind_skip_bit("any_angle"));
+    ck_assert(!has_slot(m, "any_angle"));
+    ap_test_rng seed = {777};
+    int shorter = 0;
+    for (int n = 0; n < 40; n++) {
+        int sx, sy, gx, gy;
+        free_pair(m, &seed, &sx, &sy, &gx, &gy);
+        ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8};
+        double la, ca, lt, ct, ll, cl, ln, cn;
+        q.algorithm = AP_ALG_AUTO;
+        q.smoothing = AP_SMOOTH_LOS;
+        const int sa = answer(m, q, &la, &ca);
+        q.algorithm = AP_ALG_JPS_PLUS;
+        q.smoothing = AP_SMOOTH_TAUT;
+        const int st = answer(m, q, &lt, &ct);
+        q.smoothing = AP_SMOOTH_LOS;
+        const int sl = answer(m, q, &ll, &cl);
+        ck_assert_int_eq(sa, st);
+        ck_assert_int_eq(sa, sl);
+        if (sa != AP_OK)
+            continue;
+        ck_assert_msg(la == lt, "(%d,%d)->(%d,%d): auto %.12f, JPS+ taut %.12f", sx, sy, gx, gy, la, lt);
+        shorter += lt < ll - 1e-9;
+        q.algorithm = AP_ALG_AUTO;
+        q.smoothing = AP_SMOOTH_NONE; /* the cell path, as asked */
+        ck_assert_int_eq(answer(m, q, &ln, &cn), AP_OK);
+        ck_assert_double_eq_tol(ln, cn, 1e-9);
+        ck_assert_double_eq_tol(cn, ct, 1e-9);
+    }
+    ck_assert_int_ge(shorter, 10); /* taut, not Listing 1's answer */
+    /* a disc: JPS+ (or A*) with the smoothing asked for, as with the table below 128 tiles */
+    int discs = 0;
+    for (int n = 0; n < 40; n++) {
+        const int sx = 1 + (int)(ap_test_rand(&seed) % (uint32_t)(m->width - 2)),
+                  sy = 1 + (int)(ap_test_rand(&seed) % (uint32_t)(m->height - 2)),
+                  gx = 1 + (int)(ap_test_rand(&seed) % (uint32_t)(m->width - 2)),
+                  gy = 1 + (int)(ap_test_rand(&seed) % (uint32_t)(m->height - 2));
+        ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
+                      .unit_radius = 0.3, .smoothing = AP_SMOOTH_LOS, .algorithm = AP_ALG_AUTO};
+        double la, ca, ll, cl;
+        const int sa = answer(m, q, &la, &ca);
+        q.algorithm = AP_ALG_JPS_PLUS;
+        ck_assert_int_eq(answer(m, q, &ll, &cl), sa);
+        if (sa != AP_OK)
+            continue;
+        ck_assert_msg(la == ll, "disc (%d,%d)->(%d,%d): auto %.12f, JPS+ los %.12f", sx, sy, gx, gy, la, ll);
+        discs++;
+    }
+    ck_assert_int_ge(discs, 5);
+    ap_map_free(m);
+}
+END_TEST
+
 /* Per-map entries (ap_map_opts.skips): a map's own entry replaces skip_tables for it, "*" stands for the
  * maps without one, and skip_tables for the rest when there is no "*". */
 START_TEST(per_map_entries_pick_the_tables)
@@ -204,6 +268,7 @@ Suite *tables_suite(void)
     tcase_add_test(tc, skipped_tables_same_answers);
     tcase_add_test(tc, tile_update_keeps_the_skip);
     tcase_add_test(tc, per_map_entries_pick_the_tables);
+    tcase_add_test(tc, auto_without_any_angle_pulls_taut);
     suite_add_tcase(s, tc);
     return s;
 }
