@@ -48,6 +48,7 @@
     kindShown: '',   /* the unit kind the fields show ('' = the user's own values, kept in manualUnit) */
     manualUnit: null,
     cursor: null,    /* {x, y}: the keyboard's cell on the focused canvas (arrows move it, Enter places) */
+    mapsKey: '',     /* the map list the options show (listMaps rebuilds them only when it changed) */
   };
 
   const api = {
@@ -55,6 +56,7 @@
     plans: 0,        /* completed plan rounds (tests wait on it) */
     inflight: 0,     /* plan rounds still waiting for answers */
     batches: 0,
+    relists: 0,      /* re-reads of the map list when the page came back into view (tests wait on it) */
     lastRequest: null,
     lastAnswers: [],
     lastDrawn: [],
@@ -189,18 +191,25 @@
   }
 
   /* GET /v1/maps into st.maps and the map list; the map on screen stays selected, marked "(deleted)" when the
-   * server no longer has it. False (the error shown) when the list could not be had. */
-  async function listMaps() {
+   * server no longer has it. False (the error shown) when the list could not be had. quiet: a failure is not
+   * shown (the re-reads when the page comes back into view: the page keeps the list it has). */
+  async function listMaps(quiet) {
     try {
       const j = await call('GET', '/v1/maps');
       st.maps = j.maps.filter((m) => m.kind === 'grid'); /* circle maps have no cells to draw */
       st.allMaps = j.maps.length;
     } catch (e) {
-      showError(e);
+      if (!quiet)
+        showError(e);
       return false;
     }
     const sel = $('map');
     const cur = st.map && st.map.id;
+    /* the same list: the options stay as they are (an open drop-down is not rebuilt under the pointer) */
+    const key = JSON.stringify([cur, st.maps.map((m) => [m.id, m.width, m.height])]);
+    if (key === st.mapsKey && sel.options.length > 0)
+      return true;
+    st.mapsKey = key;
     sel.innerHTML = '';
     const add = (id, text) => {
       const o = document.createElement('option');
@@ -376,6 +385,7 @@
       if (gone) {
         gone.textContent = id + ' (circle world)';
         gone.disabled = true;
+        st.mapsKey = ''; /* the options no longer show the list listMaps read */
       }
       st.maps = st.maps.filter((m) => m.id !== id);
       st.cells = null;
@@ -395,6 +405,7 @@
     if (opt) { /* (a map deleted and added again is no longer marked and disabled) */
       opt.textContent = id + ' (' + st.map.width + ' \u00d7 ' + st.map.height + ')';
       opt.disabled = false;
+      st.mapsKey = ''; /* the options no longer show the list listMaps read */
     }
     showMapInfo();
     const caps = new Set();
@@ -1153,6 +1164,14 @@
       draw();
     });
     window.addEventListener('resize', () => draw());
+    /* Maps added or removed since the page was loaded (PUT, DELETE, a rescan: README "Live maps") show up when
+     * the page comes back into view or the window regains focus, as after uploading a map with curl. */
+    const relist = () => {
+      if (api.ready && document.visibilityState === 'visible')
+        listMaps(true).then(() => api.relists++);
+    };
+    window.addEventListener('focus', relist);
+    document.addEventListener('visibilitychange', relist);
     renderPoses();
     draw();
     loadMaps();

@@ -1029,6 +1029,28 @@ test('a map deleted while it is on screen is marked so in the list', async () =>
   page.failed = page.failed.filter((f) => f !== '404 /v1/path' && f !== '404 /v1/paths'); // this test's own
 });
 
+test('maps added or removed since the page loaded show up when it comes back into view', async () => {
+  const admin = (method, body) => fetch(base + '/v1/maps/later', {
+    method, body, headers: { Authorization: 'Bearer ' + TOKEN },
+  });
+  const onScreen = await page.locator('#map').inputValue();
+  const option = page.locator('#map option[value="later"]');
+  const relist = async (event) => {
+    const n = await viewer(() => window.arcpathViewer.relists);
+    await viewer((e) => (e === 'focus' ? window : document).dispatchEvent(new Event(e)), event);
+    await page.waitForFunction((k) => window.arcpathViewer.relists > k, n, { timeout: STEP_MS });
+  };
+  assert.equal((await admin('PUT', 'type octile\nheight 3\nwidth 5\nmap\n' + '.....\n'.repeat(3))).status, 201);
+  assert.equal(await option.count(), 0, 'listed before the page looked again');
+  await relist('focus');
+  assert.equal(await option.innerText(), 'later (5 \u00d7 3)');
+  assert.equal(await page.locator('#map').inputValue(), onScreen, 'the map on screen stays picked');
+  assert.equal((await admin('DELETE')).status, 204);
+  await relist('visibilitychange');
+  assert.equal(await option.count(), 0, 'a removed map that is not on screen leaves the list');
+  assert.equal(await page.locator('#map').inputValue(), onScreen);
+});
+
 test('a grid map replaced by a circle world under its id leaves the canvas and the list', async () => {
   const admin = await scratchMap('swap');
   const circles = readFileSync('config/maps/forest.circles.json', 'utf8');
