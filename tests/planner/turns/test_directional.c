@@ -526,13 +526,16 @@ START_TEST(test_move_keeps_the_answer)
         ap_result whole;
         ck_assert_msg(run_plan(&q, &ws, &whole, 0) == AP_OK, "case %zu: %d %s %s", c, whole.status, whole.message,
                       whole.field ? whole.field : "");
+        int moved = 0;
         for (size_t k = 0; k < sizeof moves / sizeof *moves; k++) {
             ap_plan p;
             int st = ap_plan_begin(&p, &q, &ws, 0);
             if (st == AP_IN_PROGRESS)
                 st = ap_plan_step(&p, moves[k]);
-            if (st == AP_IN_PROGRESS)
+            if (st == AP_IN_PROGRESS) {
                 st = ap_plan_move(&p, &other);
+                moved++;
+            }
             while (st == AP_IN_PROGRESS)
                 st = ap_plan_step(&p, 0);
             ap_result r;
@@ -543,6 +546,7 @@ START_TEST(test_move_keeps_the_answer)
                           r.grid_cost, whole.grid_cost);
             ap_result_free(&r);
         }
+        ck_assert_msg(moved >= 2, "case %zu: moved %d times (the plan ended before the moves)", c, moved);
         ap_result_free(&whole);
     }
     ap_workspace_free(&other);
