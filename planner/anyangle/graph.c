@@ -187,8 +187,13 @@ int ap_aa_graph_grow_hugs(ap_aa_graph *g, double extra)
 {
     if (!isfinite(extra) || extra < 0.0 || g->dep_start != NULL)
         return AP_E_INVALID_REQUEST;
+    /* at least r_u + extra, not r_k + r_u + extra: a circle whose own hug (r_k + r_u) is already no tighter
+     * than that keeps it, so a unit hugs it as close as a disc does (a turning unit starting 0.1 tiles from a
+     * circle of radius 3 with R = 1 was inside the grown circle, r_k + rho, and got no_path: a helper,
+     * 2026-12-08); grid corners (R = r_u) get r_u + extra either way */
+    const double rho = g->unit_radius + g->hug_grow + extra;
     for (size_t k = 0; k < g->n; k++)
-        g->R[k] += extra;
+        g->R[k] = g->R[k] > rho ? g->R[k] : rho;
     g->hug_grow += extra;
     return AP_OK;
 }

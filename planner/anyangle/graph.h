@@ -84,7 +84,7 @@ typedef struct ap_aa_graph {
     ap_aa_space space;
     double width, height; /* the world's bounds, tiles */
     double unit_radius;   /* r_u, tiles: the radius the tests run at */
-    double hug_grow;      /* tiles every hug circle was grown by beyond r_u (ap_aa_graph_grow_hugs), else 0 */
+    double hug_grow;      /* tiles every hug circle's radius is at least beyond r_u (ap_aa_graph_grow_hugs), else 0 */
     size_t n;             /* hug circles: centre (x[k], y[k]), radius R[k] */
     double *x, *y, *R;    /* owned */
     /* Grid corners only (else NULL): per circle, the blocked cell's quadrant seen from the corner, bit 0 set
@@ -308,9 +308,10 @@ bool ap_aa_graph_candidates_among(const ap_aa_graph *g, double cx, double cy, do
  * either). k >= n (start, goal) or a graph without quad: always true. Tiles; pure, thread-safe. */
 bool ap_aa_corner_ok(const ap_aa_graph *g, uint32_t k, const ap_bitangent *t, double px, double py, int s);
 
-/* Grow every hug circle of g by extra (finite, >= 0; tiles) while its tests keep running at r_u: the graph of
- * a turning unit (turning.h), whose arcs hug circles of radius r_u + extra around the corners (circle worlds:
- * r_k + r_u + extra) and whose lines and arcs are clear for r_u. Only on a lazy graph (before
+/* Raise every hug circle of g to a radius of at least r_u + extra (extra finite, >= 0; tiles) while its tests
+ * keep running at r_u: the graph of a turning unit (turning.h), whose arcs hug circles of radius r_u + extra
+ * around the corners and max(r_k + r_u, r_u + extra) around a circle of radius r_k, so never tighter than
+ * r_u + extra, and whose lines and arcs are clear for r_u. Only on a lazy graph (before
  * ap_aa_graph_precompute, which reads the radii); sets g->hug_grow. Returns AP_OK, or AP_E_INVALID_REQUEST
  * (bad extra, or g already eager). Not thread-safe: call before sharing g. */
 int ap_aa_graph_grow_hugs(ap_aa_graph *g, double extra);

@@ -5,14 +5,14 @@
  * The model (docs/anyangle.md "Turning units"). The graph (graph.h) runs its line-of-sight tests for a disc
  * of radius r' = ap_aa_turn_clearance(r_u) (just above r_u) while its hug circles are grown to
  * rho = ap_aa_turn_radius(r_u, R) = max(R, r') (ap_aa_graph_grow_hugs: a grid corner's circle has radius
- * rho, a circle world's obstacle r_k + rho). So every arc of an answer hugs a circle of radius >= rho >= R,
+ * rho, a circle world's obstacle max(r_k + r', rho)). So every arc of an answer hugs a circle of radius >= rho >= R,
  * every join is G1 (a surfing edge leaves an arc along its heading; start and goal are radius-0 circles,
  * where the path leaves and arrives along a line), and every line and arc keeps the centre at least
  * r' - 1e-7 > r_u from every obstacle, so the unit's disc is clear by world.h's strict rule. A line may pass
  * anywhere the unit's disc fits (a gap wider than 2 r_u, a start beside a wall); only the bends are held to
  * circles of radius rho round the corners. The answer is the shortest path of that graph with free end
  * headings: legal for the turning unit, never shorter than the r_u-disc's shortest path, never longer than the
- * rho-disc's (whose graph is a subgraph), but not the shortest legal path (which may bend round a corner on
+ * rho-disc's (docs/anyangle.md), but not the shortest legal path (which may bend round a corner on
  * a circle of radius R not centred on it, or turn back in a loop: crossing-edge culling drops self-crossing
  * paths). When R <= r' it is the r'-disc's shortest path.
  *

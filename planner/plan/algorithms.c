@@ -17,7 +17,6 @@
 #include "../grid/jps.h"
 #include "../grid/jps_sized.h"
 #include "../world/capability.h"
-#include "../world/tables.h"
 #include "../world/clearance.h"
 #include "../world/view.h"
 #include "../turns/profile.h"
@@ -164,8 +163,8 @@ static bool auto_turns(const ap_query *q)
  * at a fraction of any_angle's fixed cost (its two visibility scans, ~20 µs: den520d buckets 20-29 taut
  * 17 µs against 25, 10-14 7 µs against 16; from bucket 30, 120 tiles, the two are even). smoothing "none"
  * asks for the cell path and keeps the grid search; maps without the table (beyond its corner and byte
- * limits, weighted maps) keep JPS+ with the smoothing asked for; maps whose table the config left out get
- * taut at every distance (auto_point_skipped). */
+ * limits or left out by the config) get JPS+ with taut at every distance (auto_point_query); weighted
+ * maps keep A* with the smoothing asked for. */
 #define AP_AUTO_AA_MIN_TILES 128.0
 
 /* What auto_point and auto_disc ask alike of the query: a grid query without a turning radius, square
@@ -185,22 +184,27 @@ static bool auto_exact_ok(const ap_query *q)
     return auto_exact_query(q) && ap_aa_table_of(qmap(q)) != NULL;
 }
 
-static bool auto_point(const ap_query *q)
+/* A point unit's query of the kind auto_point takes, with or without the map's point graph: the ones
+ * auto_begin does not hand to any_angle (below AP_AUTO_AA_MIN_TILES, or the map has no point graph: its
+ * any_angle table left out by the config (skip_tables) or beyond the table's limits) get JPS+ with taut
+ * smoothing at every distance, instead of the smoothing asked for. Without the graph, with Listing 1
+ * the answers were 1.6 % longer than with the table on average on den520d, 1.3 % on Paris_1_1024 and 32 %
+ * on maze512-1-0, whose corridors' corners only taut smoothing pulls the path to; with taut 0.04, 0.27 and
+ * 0.34 % (every tenth scenario line, 2026-12-08; maze512-1-0's queries ~2 ms slower); on random512-10-0,
+ * whose corners are beyond the table's limits, Listing 1 was 2.0 % longer than taut on average (up to
+ * 6.8 %) for about the same search time (every twentieth line). */
+static bool auto_point_query(const ap_query *q)
 {
-    return q->unit_radius == 0.0 && auto_exact_ok(q) && ap_aa_table_of(qmap(q))->dep_start != NULL;
+    return q->unit_radius == 0.0 && auto_exact_query(q);
 }
 
-/* A query auto_point would take on a map whose any_angle table the config left out (skip_tables): JPS+
- * with taut smoothing at every distance, as auto answers such queries below AP_AUTO_AA_MIN_TILES, instead of
- * the smoothing asked for: with Listing 1 the fallback was 1.6 % longer than the answer with the table on
- * average on den520d, 1.3 % on Paris_1_1024 and 32 % on maze512-1-0, whose corridors' corners only taut
- * smoothing pulls the path to; with taut 0.04, 0.27 and 0.34 % (every tenth scenario line, 2026-12-08;
- * maze512-1-0's queries ~2 ms slower). Maps without the table for its limits (random512-10-0) or weights
- * keep the smoothing asked for, as documented. */
-static bool auto_point_skipped(const ap_query *q)
+/* ... on a map with the point graph, which auto_begin hands to any_angle from AP_AUTO_AA_MIN_TILES. */
+static bool auto_point(const ap_query *q)
 {
-    return q->unit_radius == 0.0 && auto_exact_query(q) &&
-           (qmap(q)->skip_tables & ap_table_kind_skip_bit("any_angle")) != 0;
+    if (!auto_point_query(q))
+        return false;
+    const ap_aa_graph *g = ap_aa_table_of(qmap(q));
+    return g != NULL && g->dep_start != NULL;
 }
 
 static double octile_apart(const ap_query *q)
@@ -320,8 +324,8 @@ static int auto_begin(ap_plan *p, const ap_algorithm_row *row, ap_workspace *ws)
         p->kind = row->kind;
         return p->kind->begin(p, row, ws);
     }
-    if (auto_point(&p->q) || auto_point_skipped(&p->q))
-        p->q.smoothing = AP_SMOOTH_TAUT; /* a short query: JPS+ and taut for (nearly) the shortest path */
+    if (auto_point_query(&p->q)) /* short, or no point graph: JPS+ and taut for (nearly) the shortest path */
+        p->q.smoothing = AP_SMOOTH_TAUT;
     if (!auto_turns(&p->q))
         p->row = row = auto_grid_row(&p->q);
     p->kind = auto_turns(&p->q) ? TURNS : row->kind;

@@ -60,7 +60,8 @@ static int run_on(const ap_query *q, ap_workspace *ws, ap_result *r)
 static int run_plan(const ap_query *q, ap_result *r)
 {
     ap_workspace ws;
-    ck_assert_int_eq(ap_workspace_init(&ws, ap_map_node_count(q->map), AP_PLAN_MAX_SUCC), AP_OK);
+    ck_assert_int_eq(ap_workspace_init(&ws, q->map != NULL ? ap_map_node_count(q->map) : 64, AP_PLAN_MAX_SUCC),
+                     AP_OK);
     int st = run_on(q, &ws, r);
     ap_workspace_free(&ws);
     return st;
@@ -96,8 +97,20 @@ static void check_turning(const ap_result *r, const ap_query *q, const char *wha
         if (s->type == AP_SEG_ARC)
             ck_assert_msg(s->radius >= q->turning_radius - 1e-9, "%s: arc %zu radius %.12f < %g", what, i,
                           s->radius, q->turning_radius);
-        ck_assert_msg(ap_segment_clear(q->map, s, q->unit_radius), "%s: segment %zu not clear for r %g", what, i,
-                      q->unit_radius);
+        if (q->map != NULL)
+            ck_assert_msg(ap_segment_clear(q->map, s, q->unit_radius), "%s: segment %zu not clear for r %g", what,
+                          i, q->unit_radius);
+        else /* a circle world: sampled every 1e-3 tiles, the disc inside the world and off every circle */
+            for (double d = 0.0; d <= s->length + 1e-12; d += 1e-3) {
+                const ap_pose p = ap_segment_pose(s, d < s->length ? d : s->length);
+                const ap_circle *c = ap_circle_world_circles(q->circles);
+                for (size_t k = 0; k < ap_circle_world_count(q->circles); k++)
+                    ck_assert_msg(hypot(p.x - c[k].x, p.y - c[k].y) > c[k].r + q->unit_radius,
+                                  "%s: segment %zu at %g meets circle %zu", what, i, d, k);
+                ck_assert(p.x >= q->unit_radius && p.y >= q->unit_radius &&
+                          p.x <= ap_circle_world_width(q->circles) - q->unit_radius &&
+                          p.y <= ap_circle_world_height(q->circles) - q->unit_radius);
+            }
         if (i > 0) {
             const ap_segment *p = &r->segments[i - 1];
             ck_assert_msg(hypot(s->x0 - p->x1, s->y0 - p->y1) <= 1e-9, "%s: gap at join %zu", what, i);
@@ -278,12 +291,13 @@ END_TEST
 START_TEST(obstacles_and_circle_worlds)
 {
     /* One obstacle of radius 1 at (10, 10) on an open grid, (4, 9.9) -> (16, 9.9), over its top (y < 10):
-     * the hug circle has radius 1 + rho = 3 (rho = R = 2); with d = |SC|, delta = atan(0.1 / 6), two tangents
-     * of sqrt(d^2 - 9) and an arc of 3 (pi - 2 delta - 2 acos(3 / d)). The end headings are the path's own
-     * (delta - asin(3 / d) and its mirror), so no end is joined or shortcut. */
+     * the hug circle has radius max(1 + r', rho) = 2 (rho = R = 2, r' = 0.3 + 1e-6: no tighter than R, and
+     * as close as that allows; it was 1 + rho = 3 before 2026-12-08); with d = |SC|, delta = atan(0.1 / 6),
+     * two tangents of sqrt(d^2 - 4) and an arc of 2 (pi - 2 delta - 2 acos(2 / d)). The end headings are the
+     * path's own (delta - asin(2 / d) and its mirror), so no end is joined or shortcut. */
     ap_map *m = map_with_blocks(20, 20, NULL, 0);
     const ap_circle obs[1] = {{10.0, 10.0, 1.0}};
-    const double dd = hypot(6.0, 0.1), delta = atan2(0.1, 6.0), h0 = delta - asin(3.0 / dd);
+    const double dd = hypot(6.0, 0.1), delta = atan2(0.1, 6.0), h0 = delta - asin(2.0 / dd);
     ap_query q = turn_query(m, 4.0, 9.9, 16.0, 9.9, 0.3, 2.0);
     q.obstacles = obs;
     q.n_obstacles = 1;
@@ -291,11 +305,11 @@ START_TEST(obstacles_and_circle_worlds)
     q.sheading = h0;
     q.gheading = -h0;
     ap_result r;
-    const double want = 2.0 * sqrt(dd * dd - 9.0) + 3.0 * (M_PI - 2.0 * delta - 2.0 * acos(3.0 / dd));
+    const double want = 2.0 * sqrt(dd * dd - 4.0) + 2.0 * (M_PI - 2.0 * delta - 2.0 * acos(2.0 / dd));
     ck_assert_int_eq(run_plan(&q, &r), AP_OK);
     ck_assert_double_eq_tol(r.length, want, 1e-9);
     ck_assert_uint_eq(r.n_segments, 3);
-    ck_assert_double_eq_tol(r.segments[1].radius, 3.0, 1e-12);
+    ck_assert_double_eq_tol(r.segments[1].radius, 2.0, 1e-12);
     check_turning(&r, &q, "obstacle");
     for (size_t i = 0; i < r.n_segments; i++) /* the obstacle kept at more than 1 + r from the centre */
         for (double d = 0.0; d <= r.segments[i].length; d += 0.01) {
@@ -342,6 +356,46 @@ START_TEST(obstacles_and_circle_worlds)
     ap_result_free(&r);
     ap_workspace_free(&ws);
     ap_circle_world_free(cw);
+}
+END_TEST
+
+/* A circle no tighter than the turning radius is hugged as a disc hugs it: a turning unit (R = 1) starting
+ * 0.1 tiles below the forest's circle (8, 6, radius 3) heads off round it (it was inside that circle's
+ * grown hug, 3 + R, and answered no_path: a helper, 2026-12-08), and in a world of that one circle the
+ * answer is the r'-disc's any-angle path (r' = ap_aa_turn_clearance(0): every hug circle 3 + r' >= R). */
+START_TEST(big_circles_hugged_at_their_own_radius)
+{
+    ap_circle_world *forest = ap_test_forest_world();
+    const ap_circle one[1] = {{8.0, 6.0, 3.0}};
+    ap_circle_world *alone;
+    ck_assert_int_eq(ap_circle_world_create(40.0, 24.0, one, 1, &alone, NULL, 0, NULL, 0), AP_OK);
+    ap_workspace ws;
+    ck_assert_int_eq(ap_workspace_init(&ws, 64, AP_PLAN_MAX_SUCC), AP_OK);
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < 3; k++) {
+            const double sy = k == 0 ? 2.9 : k == 1 ? 2.99 : 2.5;
+            ap_query q = {.circles = w ? alone : forest, .algorithm = AP_ALG_ANY_ANGLE, .connectivity = 8,
+                          .smoothing = AP_SMOOTH_LOS, .sx = 8.0, .sy = sy, .gx = 38.0, .gy = 22.0,
+                          .turning_radius = 1.0};
+            ap_result r = ap_test_run_plan(&q, &ws);
+            ck_assert_msg(r.status == AP_OK, "world %d, start y %g: status %d", w, sy, r.status);
+            ck_assert(r.clear);
+            check_turning(&r, &q, "beside a big circle");
+            if (w == 1) {
+                ap_query d = q;
+                d.turning_radius = 0.0;
+                d.unit_radius = ap_aa_turn_clearance(0.0);
+                ap_result e = ap_test_run_plan(&d, &ws);
+                ck_assert_int_eq(e.status, AP_OK);
+                ck_assert_msg(fabs(r.length - e.length) <= 1e-9, "start y %g: turning %.12f, disc %.12f", sy,
+                              r.length, e.length);
+                ap_result_free(&e);
+            }
+            ap_result_free(&r);
+        }
+    ap_workspace_free(&ws);
+    ap_circle_world_free(alone);
+    ap_circle_world_free(forest);
 }
 END_TEST
 
@@ -569,6 +623,7 @@ Suite *plan_aaturn_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, open_map_line_and_dubins);
+    tcase_add_test(tc, big_circles_hugged_at_their_own_radius);
     tcase_add_test(tc, goal_blocked_behind_a_start_in_the_margin);
     tcase_add_test(tc, corner_hug_radius_rho);
     tcase_add_test(tc, narrow_gap_not_found_auto_answers);

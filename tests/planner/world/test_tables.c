@@ -115,6 +115,7 @@ START_TEST(skipped_tables_same_answers)
         for (int n = 0; n < 12; n++) {
             int sx, sy, gx, gy;
             free_pair(full, &seed, &sx, &sy, &gx, &gy);
+            double opt[sizeof units / sizeof units[0]]; /* A*'s cost per unit (algs[0]): the optimum */
             for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
                 for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
                     ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5,
@@ -126,18 +127,21 @@ START_TEST(skipped_tables_same_answers)
                     ck_assert_msg(sf == sb, "%s (%d,%d)->(%d,%d) alg %d unit %zu: %s with every table, %s without",
                                   maps[k], sx, sy, gx, gy, (int)algs[a], u, ap_status_name(sf), ap_status_name(sb));
                     compared++;
+                    if (a == 0)
+                        opt[u] = cb;
                     if (sf != AP_OK)
                         continue;
                     ok++;
                     /* any_angle: the same shortest length; hierarchical (and auto, which may choose it)
-                     * searches the grid with A* without its graph: the optimum, no dearer than HAA*'s; the
-                     * others the same optimal grid cost (among equal-cost paths another may be chosen) */
+                     * searches the grid with A* without its graph: the optimum (A*'s cost), no dearer than
+                     * HAA*'s; the others the same optimal grid cost (among equal-cost paths another may be
+                     * chosen) */
                     const bool same = algs[a] == AP_ALG_ANY_ANGLE ? fabs(lf - lb) <= 1e-9
                                       /* smoothed: the exact path or JPS+'s, smoothed from whichever
                                        * optimal grid path JPS or JPS+ found: the status only */
                                       : a == auto_taut ? true
                                       : algs[a] == AP_ALG_HIERARCHICAL || algs[a] == AP_ALG_AUTO
-                                          ? cb <= cf + 1e-9
+                                          ? cb <= cf + 1e-9 && fabs(cb - opt[u]) <= 1e-9
                                           : fabs(cf - cb) <= 1e-9;
                     ck_assert_msg(same, "%s (%d,%d)->(%d,%d) alg %d unit %zu: length %.12f / %.12f, cost %.12f / %.12f",
                                   maps[k], sx, sy, gx, gy, (int)algs[a], u, lf, lb, cf, cb);
@@ -229,6 +233,40 @@ START_TEST(auto_without_any_angle_pulls_taut)
 }
 END_TEST
 
+/* The same on a map beyond the point table's limits (random512-10-0: more convex corners than the table
+ * holds, so no any_angle table at all, without any skip_tables): auto's point answers are JPS+ with taut. */
+START_TEST(auto_beyond_the_table_pulls_taut)
+{
+    ap_map *m = ap_test_data_map("random512-10-0", "tables: auto beyond the point table's limits");
+    if (m == NULL)
+        return;
+    ck_assert_msg(!has_slot(m, "any_angle"), "random512-10-0 has an any_angle table: pick a map beyond its limits");
+    ap_test_rng seed = {4242};
+    int shorter = 0, found = 0;
+    for (int n = 0; n < 12; n++) {
+        int sx, sy, gx, gy;
+        free_pair(m, &seed, &sx, &sy, &gx, &gy);
+        ap_query q = {.sx = sx + 0.5, .sy = sy + 0.5, .gx = gx + 0.5, .gy = gy + 0.5, .connectivity = 8,
+                      .algorithm = AP_ALG_AUTO, .smoothing = AP_SMOOTH_LOS};
+        double la, ca, lt, ct, ll, cl;
+        const int sa = answer(m, q, &la, &ca);
+        q.algorithm = AP_ALG_JPS_PLUS;
+        q.smoothing = AP_SMOOTH_TAUT;
+        ck_assert_int_eq(answer(m, q, &lt, &ct), sa);
+        q.smoothing = AP_SMOOTH_LOS;
+        ck_assert_int_eq(answer(m, q, &ll, &cl), sa);
+        if (sa != AP_OK)
+            continue;
+        found++;
+        ck_assert_msg(la == lt, "(%d,%d)->(%d,%d): auto %.12f, JPS+ taut %.12f", sx, sy, gx, gy, la, lt);
+        shorter += lt < ll - 1e-9;
+    }
+    ck_assert_int_ge(found, 8);
+    ck_assert_int_ge(shorter, 4); /* taut, not Listing 1's answer */
+    ap_map_free(m);
+}
+END_TEST
+
 /* Per-map entries (ap_map_opts.skips): a map's own entry replaces skip_tables for it, "*" stands for the
  * maps without one, and skip_tables for the rest when there is no "*". */
 START_TEST(per_map_entries_pick_the_tables)
@@ -269,6 +307,7 @@ Suite *tables_suite(void)
     tcase_add_test(tc, tile_update_keeps_the_skip);
     tcase_add_test(tc, per_map_entries_pick_the_tables);
     tcase_add_test(tc, auto_without_any_angle_pulls_taut);
+    tcase_add_test(tc, auto_beyond_the_table_pulls_taut);
     suite_add_tcase(s, tc);
     return s;
 }
