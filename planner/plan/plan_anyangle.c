@@ -117,17 +117,34 @@ static void aa_release(ap_plan *p)
     p->kind_state = NULL;
 }
 
+/* Is obstacle j of the query inside obstacle i (closed discs; of two alike, the later one is inside)? */
+static bool obstacle_inside(const ap_circle *o, size_t j, size_t i)
+{
+    const double d = hypot(o[j].x - o[i].x, o[j].y - o[i].y) + o[j].r;
+    return d < o[i].r || (d == o[i].r && (o[j].r < o[i].r || j > i));
+}
+
 /* The world of the query's obstacles: a circle map's circles followed by the obstacles, or a grid map's
- * bounds with the obstacles alone. */
+ * bounds with the obstacles alone. An obstacle inside another one of the query's is left out: the union,
+ * all a path or a test sees, is the same, and every circle costs its bitangents (256 copies of one obstacle
+ * made a query across a 300-circle world take 2.2 s instead of 0.02 s: a helper, 2026-12-08). O(obstacles^2),
+ * at most 256^2 tests; the map's own circles are kept as they are. */
 static int obstacle_world(const ap_query *q, ap_circle_world **out)
 {
-    const size_t base = q->circles != NULL ? ap_circle_world_count(q->circles) : 0, n = base + q->n_obstacles;
-    ap_circle *c = malloc(n * sizeof *c);
+    const size_t base = q->circles != NULL ? ap_circle_world_count(q->circles) : 0;
+    ap_circle *c = malloc((base + q->n_obstacles) * sizeof *c);
     if (c == NULL)
         return AP_E_NOMEM;
     if (base > 0)
         memcpy(c, ap_circle_world_circles(q->circles), base * sizeof *c);
-    memcpy(c + base, q->obstacles, q->n_obstacles * sizeof *c);
+    size_t n = base;
+    for (size_t j = 0; j < q->n_obstacles; j++) {
+        bool inside = false;
+        for (size_t i = 0; i < q->n_obstacles && !inside; i++)
+            inside = i != j && obstacle_inside(q->obstacles, j, i);
+        if (!inside)
+            c[n++] = q->obstacles[j];
+    }
     double w = q->circles != NULL ? ap_circle_world_width(q->circles) : (double)q->map->width;
     double h = q->circles != NULL ? ap_circle_world_height(q->circles) : (double)q->map->height;
     int st = ap_circle_world_create(w, h, c, n, out, NULL, 0, NULL, 0);

@@ -483,6 +483,42 @@ START_TEST(obstacles_on_a_grid)
 }
 END_TEST
 
+/* Obstacles inside others of the query (copies, smaller circles within) change nothing a path sees: the
+ * same answer, and the search over the same circles (the same expansions) as with the outer ones alone. */
+START_TEST(obstacles_inside_others_left_out)
+{
+    ap_map *m = ap_test_map_from_string("type octile\nheight 10\nwidth 12\nmap\n............\n............\n"
+                                        "............\n............\n............\n............\n............\n"
+                                        "............\n............\n............\n");
+    const ap_circle outer[2] = {{5.0, 5.0, 1.0}, {8.0, 3.0, 0.5}};
+    ap_circle piled[80];
+    size_t n = 0;
+    for (int k = 0; k < 30; k++)
+        piled[n++] = outer[k % 2]; /* copies */
+    for (int k = 0; k < 40; k++) /* within the first, the last one touching it from inside */
+        piled[n++] = (ap_circle){5.0 + 0.01 * k, 5.0, k == 39 ? 1.0 - 0.39 : 0.5};
+    piled[n++] = (ap_circle){8.0, 3.0, 0.25};
+    ap_query q = aa_query(m, 1.5, 5.0, 11.0, 3.0);
+    for (int turning = 0; turning < 2; turning++) {
+        q.turning_radius = turning ? 0.75 : 0.0;
+        q.obstacles = outer;
+        q.n_obstacles = 2;
+        ap_result a, b;
+        ck_assert_int_eq(run_plan(&q, 0, &a), AP_OK);
+        q.obstacles = piled;
+        q.n_obstacles = n;
+        ck_assert_int_eq(run_plan(&q, 0, &b), AP_OK);
+        ck_assert_msg(a.length == b.length, "turning %d: %.17g with the outer circles, %.17g piled", turning,
+                      a.length, b.length);
+        ck_assert_uint_eq(a.expanded, b.expanded);
+        ck_assert_uint_eq(a.n_segments, b.n_segments);
+        ap_result_free(&a);
+        ap_result_free(&b);
+    }
+    ap_map_free(m);
+}
+END_TEST
+
 /* A start computed where two obstacles cross, a rounding step inside both (22 + sqrt 1.25 in floating
  * point): it keeps its tangent to the circle it lies on and hugs it (before: no tangent from inside, no_path
  * unreachable); the exact length, the arc clockwise over circle (16, 22) and the goal's tangent line. */
@@ -1096,6 +1132,7 @@ Suite *plan_anyangle_suite(void)
     tcase_add_test(tc, disc_graphs_share_a_budget);
     tcase_add_test(tc, auto_long_disc_queries);
     tcase_add_test(tc, obstacles_on_a_grid);
+    tcase_add_test(tc, obstacles_inside_others_left_out);
     tcase_add_test(tc, point_unit_never_squeezes_through_a_touch);
     tcase_add_test(tc, auto_keeps_a_pinch_point_end);
     tcase_add_test(tc, art_with_obstacles);
