@@ -1166,9 +1166,13 @@
     window.addEventListener('resize', () => draw());
     /* Maps added or removed since the page was loaded (PUT, DELETE, a rescan: README "Live maps") show up when
      * the page comes back into view or the window regains focus, as after uploading a map with curl. */
-    const relist = () => {
-      if (api.ready && document.visibilityState === 'visible')
-        listMaps(true).then(() => api.relists++);
+    const relist = async () => {
+      if (!api.ready || document.visibilityState !== 'visible')
+        return;
+      /* a page that had no grid map opens the first one added (picking the only option fires no change) */
+      if ((await listMaps(true)) && !st.map && st.maps.length > 0)
+        await selectMap(st.maps[0].id);
+      api.relists++;
     };
     window.addEventListener('focus', relist);
     document.addEventListener('visibilitychange', relist);

@@ -884,11 +884,12 @@ test('an #id typed into the address bar, and Back, open that map', async () => {
   canvasBox = await page.locator('#view').boundingBox();
 });
 
-test('a server with circle worlds only: the page says there is no grid map to draw', async () => {
+test('a server with circle worlds only: the page says there is no grid map to draw, and opens one added later', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'arcpath-viewer-circles-'));
   copyFileSync('config/maps/forest.circles.json', join(dir, 'forest.circles.json'));
   const port = await freePort();
-  const own = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const own = spawn(ARCPATHD, ['--listen', `127.0.0.1:${port}`, '--maps', dir],
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ARCPATH_ADMIN_TOKEN: TOKEN } });
   const other = await browser.newPage();
   try {
     let up = false;
@@ -906,6 +907,21 @@ test('a server with circle worlds only: the page says there is no grid map to dr
     await other.waitForFunction(() => window.arcpathViewer && window.arcpathViewer.ready, null, { timeout: STEP_MS });
     assert.equal(await other.locator('#mapinfo').innerText(),
       'no grid map to draw: this server has 1 circle world (planned through the API)');
+    // a grid map PUT later: listed and opened when the page comes back into view (with nothing on screen,
+    // picking the one option would fire no change event)
+    assert.equal((await fetch(`http://127.0.0.1:${port}/v1/maps/late`, {
+      method: 'PUT', body: 'type octile\nheight 3\nwidth 5\nmap\n' + '.....\n'.repeat(3),
+      headers: { Authorization: 'Bearer ' + TOKEN },
+    })).status, 201);
+    const n = await other.evaluate(() => window.arcpathViewer.relists);
+    await other.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await other.waitForFunction((k) => window.arcpathViewer.relists > k, n, { timeout: STEP_MS });
+    await other.waitForFunction(() => {
+      const s = window.arcpathViewer.state;
+      return s.map && s.map.id === 'late' && s.image;
+    }, null, { timeout: STEP_MS });
+    assert.equal(await other.locator('#map').inputValue(), 'late');
+    assert.match(await other.locator('#mapinfo').innerText(), /^5 \u00d7 3 cells/);
     assert.deepEqual(errors, []);
   } finally {
     await other.close();
