@@ -190,9 +190,9 @@ static bool auto_exact_ok(const ap_query *q)
  * smoothing at every distance, instead of the smoothing asked for. Without the graph, with Listing 1
  * the answers were 1.6 % longer than with the table on average on den520d, 1.3 % on Paris_1_1024 and 32 %
  * on maze512-1-0, whose corridors' corners only taut smoothing pulls the path to; with taut 0.04, 0.27 and
- * 0.34 % (every tenth scenario line, 2026-12-08; maze512-1-0's queries ~2 ms slower); on random512-10-0,
+ * 0.34 % (every tenth scenario line, 2026-12-08; maze512-1-0's queries 2-3 ms slower); on random512-10-0,
  * whose corners are beyond the table's limits, Listing 1 was 2.0 % longer than taut on average (up to
- * 6.8 %) for about the same search time (every twentieth line). */
+ * 6.8 %) for 1.2-1.5 times its time (every line: BENCHMARKS.md "`auto` without the point graph"). */
 static bool auto_point_query(const ap_query *q)
 {
     return q->unit_radius == 0.0 && auto_exact_query(q);
