@@ -92,8 +92,9 @@ START_TEST(gzip_json_answers)
 }
 END_TEST
 
-/* A batch's answer and a picture are gzip-compressed on the worker that made them (a 32 MB batch's gzip on
- * the HTTP thread held /healthz 134 ms, a helper): the same answers decoded, the same headers. */
+/* A batch's answer and a picture are gzip-compressed (on the worker that made them, since a 32 MB batch's
+ * gzip on the HTTP thread held /healthz 134 ms, a helper; where it runs is not seen from here): the same
+ * answers decoded, the same headers. */
 START_TEST(gzip_batches_and_pictures)
 {
     static const char batch[] = "{\"map\":\"maze\",\"queries\":["
