@@ -1248,7 +1248,7 @@ static enum MHD_Result handle_map(ap_req *r, const char *id)
         if (st != AP_OK)
             return respond_unknown_map(r, NULL);
         fprintf(r->h->errlog, "arcpathd: map %s: deleted\n", r->map);
-        return respond_mem(r, 204, AP_OK, (char *)"", 0, false, "application/json");
+        return respond_mem(r, 204, AP_OK, (char *)"", 0, false, NULL); /* no content, so no Content-Type */
     }
     return hand_to_lifecycle(r, AP_LC_PUT, id, r->body ? r->body : "", r->body_len, NULL, 0);
 }

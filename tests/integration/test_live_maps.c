@@ -249,6 +249,7 @@ START_TEST(put_replace_bad_file_delete)
     /* DELETE: 204, then 404; the version numbering goes on after a new PUT */
     ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/b", NULL, &r), 204);
     ck_assert_uint_eq(r.len, 0);
+    ck_assert_str_eq(r.content_type, ""); /* no content, no Content-Type (it said application/json) */
     ap_resp_free(&r);
     ck_assert_int_eq(version_of(&s, "b"), 0);
     ck_assert_int_eq(admin(&s, "DELETE", "/v1/maps/b", NULL, &r), 404);
