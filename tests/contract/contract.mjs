@@ -358,7 +358,7 @@ async function main() {
             [...(families.length === 0 ? ['no # TYPE line in /metrics'] : []), ...unlisted.map((f) => `${f} is not listed`)]);
         // The spec's example output: its HELP and TYPE lines are the server's, word for word (they had drifted:
         // a helper).
-        const example = spec.operation('GET', '/metrics')?.responses?.['200']?.content?.['text/plain; version=0.0.4']?.example ?? '';
+        const example = spec.operation('GET', '/metrics')?.responses?.['200']?.content?.['text/plain; version=0.0.4; charset=utf-8']?.example ?? '';
         const heads = example.split('\n').filter((l) => l.startsWith('# '));
         const lines = new Set(m.body.split('\n'));
         report(`the spec's /metrics example's ${heads.length} HELP and TYPE lines are the server's`,
