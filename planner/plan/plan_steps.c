@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../kino/kino.h"
 #include "../world/grid_world.h"
 
 int ap_plan_search_begin(const ap_plan *p, ap_search *s, ap_workspace *ws, const ap_domain *dom, uint32_t start,
@@ -315,9 +316,10 @@ int ap_plan_samples_timed(ap_result *r, const ap_query *q)
     for (size_t i = 0; i < count; i++) {
         const bool last = i + 1 == count;
         double t = last ? T : fmin((double)i * dt, T);
-        if (r->n_segments == 0) {
+        if (r->n_segments == 0) { /* standing: at rest below AP_KINO_AT_REST, as every answer starts (README) */
             r->samples[i] = (ap_pose){r->waypoints[0][0], r->waypoints[0][1], standing_heading(q)};
-            r->sample_times[i] = (ap_sample_time){0.0, t, q->start_speed};
+            r->sample_times[i] =
+                (ap_sample_time){0.0, t, fabs(q->start_speed) <= AP_KINO_AT_REST ? 0.0 : q->start_speed};
             continue;
         }
         while (seg + 1 < r->n_segments && t >= r->timing[seg].t_start + r->timing[seg].duration) {

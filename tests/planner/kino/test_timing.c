@@ -758,10 +758,21 @@ START_TEST(test_plan_start_speed_refused)
         ck_assert_str_eq(r.message, "\"start.speed\" 5 m/s is above what this path allows within the limits (at most 0 m/s)");
         ap_result_free(&r);
         z.goal_speed = 5.0;
+        z.sample_dt = 0.5;
         ck_assert_int_eq(plan(&z, &r), AP_OK);
         ck_assert_uint_eq(r.n_segments, 0);
         ck_assert_double_eq(r.duration_s, 0.0);
+        ck_assert_uint_eq(r.n_samples, 1);
+        ck_assert_double_eq(r.sample_times[0].v, 5.0); /* standing within the goal's speed: as given */
         ap_result_free(&r);
+        /* a start speed of at most 1e-9 m/s is at rest: the one sample says 0 (it said 1e-10: a helper) */
+        z.start_speed = 1e-10;
+        ck_assert_int_eq(plan(&z, &r), AP_OK);
+        ck_assert_uint_eq(r.n_samples, 1);
+        ck_assert_double_eq(r.sample_times[0].v, 0.0);
+        ap_result_free(&r);
+        z.start_speed = 5.0;
+        z.sample_dt = 0.0;
         /* ... and turning on the spot from one given heading to another it is at rest, as at a path's start
          * (it was answered ok, 0 s, turning 2 rad at 2 m/s); one heading alone, or the same two, turn nothing */
         z.has_sheading = z.has_gheading = true;
