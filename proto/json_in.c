@@ -61,6 +61,15 @@ void ap_json_prefix_message(char *out, size_t size, const char *msg, const char 
         snprintf(out, size, "%.*s\"%s%s", (int)(at - msg), msg, prefix, at + 1);
 }
 
+void ap_json_prefix_error(char *field_out, size_t fsize, char *msg_out, size_t msize, const char *msg,
+                          const char *prefix, const char *field)
+{
+    if (fsize > 0)
+        snprintf(field_out, fsize, "%s%s", field != NULL && field[0] != '\0' && prefix != NULL ? prefix : "",
+                 field != NULL ? field : "");
+    ap_json_prefix_message(msg_out, msize, msg, prefix, field);
+}
+
 /* Built for every member read, error or not: plain copies, as snprintf cost more than the lookup. */
 void ap_json_join_path(char *out, size_t size, const char *prefix, const char *key)
 {

@@ -73,6 +73,13 @@ void ap_json_join_path(char *out, size_t size, const char *prefix, const char *k
  * field is NULL or empty). Pure. */
 void ap_json_prefix_message(char *out, size_t size, const char *msg, const char *prefix, const char *field);
 
+/* An error of a request nested under prefix ("query.", "queries[3]."; NULL or "" for none) as its answer
+ * names it: *field_out (fsize bytes) the field under prefix ("" when field is NULL or empty), *msg_out (msize
+ * bytes) msg with its mention of field under prefix (ap_json_prefix_message). Both always NUL-terminated, cut
+ * to fit. Pure. */
+void ap_json_prefix_error(char *field_out, size_t fsize, char *msg_out, size_t msize, const char *msg,
+                          const char *prefix, const char *field);
+
 /* Decode a request body of len bytes (need not be NUL-terminated; body may be NULL when len is 0) that must
  * be a JSON object. On AP_OK *root is the object (the caller owns it: json_decref). Errors (*root NULL): an
  * empty body, malformed JSON or a duplicate key is AP_E_INVALID_JSON with err->line and err->col (1-based:

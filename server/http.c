@@ -909,9 +909,8 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     }
     pr.q.max_samples = h->cfg->max_samples;
     if (ap_wire_apply_unit_kind(&pr.unit, h->cfg->units, h->cfg->n_units, &pr.q, &we) != AP_OK) {
-        snprintf(field, sizeof field, "%s%s", prefix, we.field);
         char msg[sizeof we.message + 32];
-        ap_json_prefix_message(msg, sizeof msg, we.message, prefix, we.field);
+        ap_json_prefix_error(field, sizeof field, msg, sizeof msg, we.message, prefix, we.field);
         return respond_error(r, we.status, msg, field, 0, 0);
     }
     if (r->render != NULL)
@@ -920,9 +919,8 @@ static enum MHD_Result run_query(ap_req *r, ap_path_request *q, const char *pref
     ap_query_error qe;
     int st = ap_query_validate(&pr.q, NULL, &qe);
     if (st != AP_OK) {
-        snprintf(field, sizeof field, "%s%s", qe.field ? prefix : "", qe.field ? qe.field : "");
         char msg[sizeof qe.message + 32];
-        ap_json_prefix_message(msg, sizeof msg, qe.message, prefix, qe.field);
+        ap_json_prefix_error(field, sizeof field, msg, sizeof msg, qe.message, prefix, qe.field);
         return respond_query_error(r, st, msg[0] ? msg : NULL, field);
     }
     if (atomic_load(&h->draining))

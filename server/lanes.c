@@ -626,13 +626,10 @@ static void encode_answer(ap_lanes *l, ap_job *j, uint64_t now)
             if (j->status == AP_E_CLIENT_CLOSED) /* its search stopped: what it expanded still counts */
                 j->expanded = j->t_first_ns ? ap_plan_expanded(&j->plan) : 0;
             char named[128], msg[sizeof j->result.message + 32];
-            const char *field = j->result.field;
-            ap_json_prefix_message(msg, sizeof msg, j->result.message, j->field_prefix, field);
-            if (field != NULL && j->field_prefix != NULL) {
-                snprintf(named, sizeof named, "%s%s", j->field_prefix, field);
-                field = named;
-            }
-            ap_wire_write_query_error(&j->out, j->status, msg[0] ? msg : NULL, field, j->map_version, &http);
+            ap_json_prefix_error(named, sizeof named, msg, sizeof msg, j->result.message, j->field_prefix,
+                                 j->result.field);
+            ap_wire_write_query_error(&j->out, j->status, msg[0] ? msg : NULL, named[0] ? named : NULL,
+                                      j->map_version, &http);
         }
     }
     j->http_status = http;

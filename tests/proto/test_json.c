@@ -452,6 +452,21 @@ START_TEST(prefix_message_names_the_field)
     char small[8];
     ap_json_prefix_message(small, sizeof small, "\"start\" blocked", "query.", "start");
     ck_assert_str_eq(small, "\"query.");
+    /* the field and the message together: under the prefix; no field, no prefix, or an empty one: as it was */
+    char field[32];
+    ap_json_prefix_error(field, sizeof field, out, sizeof out, "\"unit.size\" too big", "queries[2].", "unit.size");
+    ck_assert_str_eq(field, "queries[2].unit.size");
+    ck_assert_str_eq(out, "\"queries[2].unit.size\" too big");
+    ap_json_prefix_error(field, sizeof field, out, sizeof out, "no such map", "query.", NULL);
+    ck_assert_str_eq(field, "");
+    ck_assert_str_eq(out, "no such map");
+    ap_json_prefix_error(field, sizeof field, out, sizeof out, "\"start\" blocked", "query.", "");
+    ck_assert_str_eq(field, "");
+    ap_json_prefix_error(field, sizeof field, out, sizeof out, "\"start\" blocked", NULL, "start");
+    ck_assert_str_eq(field, "start");
+    ck_assert_str_eq(out, "\"start\" blocked");
+    ap_json_prefix_error(small, sizeof small, out, sizeof out, "x", "query.", "start");
+    ck_assert_str_eq(small, "query.s");
 }
 END_TEST
 
