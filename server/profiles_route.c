@@ -43,10 +43,11 @@ int ap_profiles_preload(ap_profile_cache *c, const ap_config *cfg, FILE *log)
         ap_profile_key k = {cp->radius, cp->turning_radius, cp->headings, cp->neighbourhood, cp->reverse};
         /* the same key as an earlier entry: cached once; not asked again, which counted a hit no query made */
         size_t same = 0;
-        for (const ap_config_profile *e = cfg->profiles; same < i; same++, e++)
-            if (e->radius == cp->radius && e->turning_radius == cp->turning_radius && e->headings == cp->headings &&
-                e->neighbourhood == cp->neighbourhood && e->reverse == cp->reverse)
+        for (const ap_config_profile *e = cfg->profiles; same < i; same++, e++) {
+            const ap_profile_key ke = {e->radius, e->turning_radius, e->headings, e->neighbourhood, e->reverse};
+            if (ap_profile_key_equal(&ke, &k))
                 break;
+        }
         if (same < i) {
             if (log)
                 fprintf(log, "arcpathd: profile %zu: radius %g, turning_radius %g, headings %d, neighbourhood %d%s: "

@@ -526,7 +526,7 @@ nomem: /* and AP_TIMEOUT: fail_st says which */
     return fail_st;
 }
 
-static bool key_eq(const ap_profile_key *a, const ap_profile_key *b)
+bool ap_profile_key_equal(const ap_profile_key *a, const ap_profile_key *b)
 {
     return a->radius == b->radius && a->turning_radius == b->turning_radius && a->headings == b->headings &&
            a->neighbours == b->neighbours && a->reverse == b->reverse;
@@ -555,7 +555,7 @@ static void unlock(ap_profile_cache *c)
 static int find_locked(const ap_profile_cache *c, const ap_profile_key *k)
 {
     for (int i = 0; i < AP_PROFILE_CACHE_SLOTS; i++)
-        if (c->slot[i] != NULL && key_eq(&c->slot[i]->key, k))
+        if (c->slot[i] != NULL && ap_profile_key_equal(&c->slot[i]->key, k))
             return i;
     return -1;
 }

@@ -84,6 +84,10 @@ typedef struct ap_profile {
  * (limits.h), headings 8|16, neighbours 8|24|48. Returns true when valid. Pure. */
 bool ap_profile_key_valid(const ap_profile_key *k);
 
+/* Whether keys a and b are equal: every field, doubles compared exactly (what the cache looks keys up by).
+ * Pure. */
+bool ap_profile_key_equal(const ap_profile_key *a, const ap_profile_key *b);
+
 /* Build the tables for key k. On success stores a new profile in *out (caller owns; ap_profile_free) and
  * returns AP_OK; AP_E_INVALID_REQUEST for an invalid key, AP_E_NOMEM on allocation failure. Cost: about
  * 1-30 ms for turning radii up to 4 tiles (Directional48 with 16 headings at R = 4: ~27 ms; with reverse
